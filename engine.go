@@ -1,0 +1,66 @@
+package quarry
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Engine runs SQL over a session's tables. The embedded implementation is
+// duckdb.Engine.
+type Engine interface {
+	// LoadCSV validates the CSV file at path and registers it as table name.
+	// Errors: NO_HEADERS, EMPTY_FILE, MALFORMED_CSV, INVALID_FILE_TYPE.
+	LoadCSV(ctx context.Context, name, path string) (*FileSchema, int64, error)
+	// Query runs one read-only statement and returns its whole result.
+	// Errors: INVALID for SQL that does not parse or bind, FORBIDDEN for
+	// statements that are not read-only queries.
+	Query(ctx context.Context, sql string) (*QueryResult, error)
+	// ParseMetric parses the metric SQL against the loaded tables. Errors:
+	// METRIC_SQL_REQUIRED, INVALID_METRIC_SQL, UNSUPPORTED_METRIC.
+	ParseMetric(ctx context.Context, sql string) (*Metric, error)
+	Close() error
+}
+
+// QueryResult is the whole result of a query. Values are nil, bool, int64,
+// float64, string or time.Time.
+type QueryResult struct {
+	Columns []string `json:"columns"`
+	Rows    [][]any  `json:"rows"`
+}
+
+// Float returns row r, column c as a float64 (0 for NULL or non-numbers).
+func (q *QueryResult) Float(r, c int) float64 {
+	switch v := q.Rows[r][c].(type) {
+	case int64:
+		return float64(v)
+	case float64:
+		return v
+	case int32:
+		return float64(v)
+	case bool:
+		if v {
+			return 1
+		}
+	}
+	return 0
+}
+
+// String returns row r, column c formatted as text ("" for NULL).
+func (q *QueryResult) String(r, c int) string {
+	switch v := q.Rows[r][c].(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	case time.Time:
+		if v.Hour() == 0 && v.Minute() == 0 && v.Second() == 0 && v.Nanosecond() == 0 {
+			return v.Format(time.DateOnly)
+		}
+		return v.Format(time.RFC3339)
+	case float64:
+		return fmt.Sprintf("%g", v)
+	default:
+		return fmt.Sprint(v)
+	}
+}

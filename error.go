@@ -1,0 +1,90 @@
+package quarry
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes. The first group is the specification's validation codes; the
+// second is generic.
+const (
+	ECodeMaxFilesExceeded         = "MAX_FILES_EXCEEDED"
+	ECodeFileTooLarge             = "FILE_TOO_LARGE"
+	ECodeInvalidFileType          = "INVALID_FILE_TYPE"
+	ECodeNoHeaders                = "NO_HEADERS"
+	ECodeEmptyFile                = "EMPTY_FILE"
+	ECodeMalformedCSV             = "MALFORMED_CSV"
+	ECodeMetricSQLRequired        = "METRIC_SQL_REQUIRED"
+	ECodeInvalidMetricSQL         = "INVALID_METRIC_SQL"
+	ECodeUnsupportedMetric        = "UNSUPPORTED_METRIC"
+	ECodeNoFilesUploaded          = "NO_FILES_UPLOADED"
+	ECodeInvalidDateRange         = "INVALID_DATE_RANGE"
+	ECodeNoDataInPeriod           = "NO_DATA_IN_PERIOD"
+	ECodeInvalidTimeColumn        = "INVALID_TIME_COLUMN"
+	ECodeSessionNotFound          = "SESSION_NOT_FOUND"
+	ECodeInvestigationNotComplete = "INVESTIGATION_NOT_COMPLETE"
+
+	ECodeInvalid      = "INVALID"
+	ECodeNotFound     = "NOT_FOUND"
+	ECodeConflict     = "CONFLICT"
+	ECodeUnauthorized = "UNAUTHORIZED"
+	ECodeForbidden    = "FORBIDDEN"
+	ECodeRateLimited  = "RATE_LIMITED"
+	ECodeUnavailable  = "UNAVAILABLE"
+	ECodeInternal     = "INTERNAL"
+)
+
+// Error is Quarry's one error type. Code is one of the ECode constants,
+// Message says what is wrong in words a user understands, and Hint, when set,
+// says what to do about it.
+type Error struct {
+	Code    string
+	Message string
+	Hint    string
+}
+
+func (e *Error) Error() string {
+	if e.Hint != "" {
+		return fmt.Sprintf("%s: %s (%s)", e.Code, e.Message, e.Hint)
+	}
+	return fmt.Sprintf("%s: %s", e.Code, e.Message)
+}
+
+// Errorf returns an *Error with the given code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithHint returns a copy of e carrying hint.
+func (e *Error) WithHint(hint string) *Error {
+	c := *e
+	c.Hint = hint
+	return &c
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, "" for nil
+// and ECodeInternal for any other error.
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ECodeInternal
+}
+
+// ErrorMessage returns the message of the first *Error in err's chain, or a
+// generic message for errors that are not *Error: their detail belongs in a
+// log, not in front of a user.
+func ErrorMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}
