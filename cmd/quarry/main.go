@@ -1,0 +1,98 @@
+// Command quarry is an AI data analyst that answers questions over a
+// workspace of data with evidence a skeptic can check.
+//
+// Usage:
+//
+//	quarry investigate --file PATH[=DESCRIPTION] ... --metric SQL \
+//	    --baseline FROM..TO --comparison FROM..TO [flags]
+//	quarry demo [--data-dir DIR]
+//	quarry audit verify PATH
+//	quarry bench rca [--data DIR] [--json]
+//
+// Run "quarry help" for the full list.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/quarry-dev/quarry"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(exitCode(err, os.Stderr))
+}
+
+// usageError marks an error in how the command was called.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// exitCode prints err for a person and returns the process exit status:
+// 0 success, 2 usage, 1 any other failure.
+func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	var u *usageError
+	if errors.As(err, &u) {
+		fmt.Fprintf(stderr, "quarry: %s\nRun 'quarry help' for usage.\n", u.msg)
+		return 2
+	}
+	var qe *quarry.Error
+	if errors.As(err, &qe) {
+		fmt.Fprintf(stderr, "quarry: error %s: %s\n", qe.Code, qe.Message)
+		if qe.Hint != "" {
+			fmt.Fprintf(stderr, "hint: %s\n", qe.Hint)
+		}
+		return 1
+	}
+	fmt.Fprintf(stderr, "quarry: %v\n", err)
+	return 1
+}
+
+// run is the whole program; main only supplies the process's environment.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		printUsage(stdout)
+		return nil
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "investigate":
+		return runInvestigate(ctx, rest, getenv, stdout, stderr)
+	case "demo":
+		return runDemo(ctx, rest, getenv, stdout, stderr)
+	case "audit":
+		return runAudit(ctx, rest, stdout, stderr)
+	case "bench":
+		return runBench(ctx, rest, getenv, stdout, stderr)
+	case "help", "-h", "--help":
+		printUsage(stdout)
+		return nil
+	}
+	return &usageError{fmt.Sprintf("unknown command %q", cmd)}
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, `quarry: an AI data analyst that shows its evidence
+
+Commands:
+  investigate   explain why a metric moved between two periods
+  demo          run an investigation on the embedded sample data
+  audit verify  check a hash-chained audit log
+  bench rca     score the segment search on the root-cause benchmarks
+  bench scale   time an investigation over a large generated file
+  help          this text
+
+Run 'quarry COMMAND -h' for a command's flags.
+`)
+}
