@@ -1,0 +1,144 @@
+package fsstore_test
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/fsstore"
+)
+
+func newStore(t *testing.T, maxBytes int64) (*fsstore.Store, *quarry.Session) {
+	t.Helper()
+	s := fsstore.New(t.TempDir(), fsstore.Options{MaxFileBytes: maxBytes})
+	sess, err := s.CreateSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, sess
+}
+
+func TestCreateSessionLayout(t *testing.T) {
+	s, sess := newStore(t, 0)
+	dir, _ := s.Dir(sess.SessionID)
+	for _, p := range []string{"metadata.json", "files", "analysis/hypotheses", "analysis/iterations", "analysis/full_outputs", "results", "chat"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			t.Errorf("session dir lacks %s: %v", p, err)
+		}
+	}
+	got, err := s.Session(sess.SessionID)
+	if err != nil || got.Status != quarry.SessionCreated || !got.ExpiresAt.After(got.CreatedAt) {
+		t.Fatalf("Session() = %+v, %v; want created with expiry after creation", got, err)
+	}
+}
+
+func TestAddFileRejectsBadUploads(t *testing.T) {
+	tests := []struct {
+		name, file string
+		body       string
+		want       string
+	}{
+		{"not csv", "orders.xlsx", "a,b\n1,2\n", quarry.ECodeInvalidFileType},
+		{"no extension", "orders", "a,b\n1,2\n", quarry.ECodeInvalidFileType},
+		{"too large", "big.csv", strings.Repeat("x", 101), quarry.ECodeFileTooLarge},
+		{"empty", "empty.csv", "", quarry.ECodeEmptyFile},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, sess := newStore(t, 100)
+			_, err := s.AddFile(sess.SessionID, tt.file, "", strings.NewReader(tt.body))
+			if got := quarry.ErrorCode(err); got != tt.want {
+				t.Fatalf("AddFile(%s) error = %v; want %s", tt.file, err, tt.want)
+			}
+			dir, _ := s.Dir(sess.SessionID)
+			left, _ := os.ReadDir(filepath.Join(dir, "files"))
+			if len(left) != 0 {
+				t.Fatalf("rejected upload left %d entries in files/", len(left))
+			}
+		})
+	}
+}
+
+// endless is an upload that never ends; the store must stop at the limit.
+type endless struct{ read int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'x'
+	}
+	e.read += int64(len(p))
+	return len(p), nil
+}
+
+func TestAddFileStopsReadingAtLimit(t *testing.T) {
+	s, sess := newStore(t, 1<<20)
+	src := &endless{}
+	_, err := s.AddFile(sess.SessionID, "huge.csv", "", src)
+	if quarry.ErrorCode(err) != quarry.ECodeFileTooLarge {
+		t.Fatalf("AddFile(endless) error = %v; want FILE_TOO_LARGE", err)
+	}
+	if src.read > 2<<20 {
+		t.Fatalf("read %d bytes of an endless upload; want to stop near the 1 MB limit", src.read)
+	}
+}
+
+func TestAddFileLimitsCountAndKeepsNameOutOfPath(t *testing.T) {
+	s, sess := newStore(t, 0)
+	for i := 0; i < quarry.MaxFilesPerSession; i++ {
+		f, err := s.AddFile(sess.SessionID, "../../etc/evil.csv", "d", strings.NewReader("a\n1\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(f.Path, "..") || f.Path != "files/"+f.FileID+".csv" {
+			t.Fatalf("stored path %q derives from the user's name", f.Path)
+		}
+	}
+	_, err := s.AddFile(sess.SessionID, "eleven.csv", "", strings.NewReader("a\n1\n"))
+	if quarry.ErrorCode(err) != quarry.ECodeMaxFilesExceeded {
+		t.Fatalf("11th file error = %v; want MAX_FILES_EXCEEDED", err)
+	}
+	files, _ := s.Files(sess.SessionID)
+	if len(files) != quarry.MaxFilesPerSession {
+		t.Fatalf("Files() = %d; want %d", len(files), quarry.MaxFilesPerSession)
+	}
+	if err := s.RemoveFile(sess.SessionID, files[0].FileID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.File(sess.SessionID, files[0].FileID); quarry.ErrorCode(err) != quarry.ECodeNotFound {
+		t.Fatalf("File(removed) error = %v; want NOT_FOUND", err)
+	}
+}
+
+func TestUnknownAndMalformedSessionIDs(t *testing.T) {
+	s, _ := newStore(t, 0)
+	for _, id := range []string{"../../etc", "", "00000000-0000-4000-8000-000000000000"} {
+		if _, err := s.Session(id); quarry.ErrorCode(err) != quarry.ECodeSessionNotFound {
+			t.Errorf("Session(%q) error = %v; want SESSION_NOT_FOUND", id, err)
+		}
+	}
+	if _, err := s.Path("00000000-0000-4000-8000-000000000000", "../../x"); quarry.ErrorCode(err) != quarry.ECodeInvalid {
+		t.Errorf("Path(escape) error = %v; want INVALID", err)
+	}
+}
+
+func TestWriteFileAtomicReplaces(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a", "b.json")
+	for _, want := range []string{"one", "two"} {
+		if err := fsstore.WriteFileAtomic(path, []byte(want)); err != nil {
+			t.Fatal(err)
+		}
+		f, _ := os.Open(path)
+		got, _ := io.ReadAll(f)
+		f.Close()
+		if string(got) != want {
+			t.Fatalf("after write %q read %q", want, got)
+		}
+	}
+	left, _ := os.ReadDir(filepath.Dir(path))
+	if len(left) != 1 {
+		t.Fatalf("temporary files left behind: %d entries", len(left))
+	}
+}
