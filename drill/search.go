@@ -1,0 +1,104 @@
+package drill
+
+import (
+	"math"
+	"sort"
+)
+
+// SearchOptions tunes Search. The zero value is ready to use.
+type SearchOptions struct {
+	// MaxDepth is the largest number of dimensions in one segment
+	// (default 3, capped at the cube's number of dimensions).
+	MaxDepth int
+	// MaxResults caps the number of segments returned (default 5).
+	MaxResults int
+	// MinPurity is the smallest weighted share of anomalous leaves a
+	// segment must have to be reported (default 0.5).
+	MinPurity float64
+	// MinExplained stops the search once the anomalous leaves that no
+	// segment covers yet explain less than this share of the anomalous
+	// change (default 0.02).
+	MinExplained float64
+}
+
+func (o SearchOptions) withDefaults(dims int) SearchOptions {
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = 3
+	}
+	if o.MaxDepth > dims {
+		o.MaxDepth = dims
+	}
+	if o.MaxResults <= 0 {
+		o.MaxResults = 5
+	}
+	if o.MinPurity <= 0 {
+		o.MinPurity = 0.5
+	}
+	if o.MinExplained <= 0 {
+		o.MinExplained = 0.02
+	}
+	return o
+}
+
+// Found is one segment that Search blames for part of a change.
+type Found struct {
+	// Conds is the segment, a conjunction of dimension=value conditions
+	// sorted by Dim.
+	Conds []Cond
+	// Change is the segment's part of the total change: Num1-Num0 summed
+	// over its leaves for an additive metric; for a ratio metric the
+	// change of the overall ratio that the segment's own ratio change
+	// caused (its comparison denominator times its change of rate,
+	// divided by the overall comparison denominator).
+	Change float64
+	// Share is Change divided by the total change (signed).
+	Share float64
+	// Score is the search's confidence in the segment, higher is better:
+	// the weighted share of its leaves that are anomalous, less a penalty
+	// when the segment's leaves did not move together.
+	Score float64
+}
+
+// Search finds the few segments that explain most of the change between
+// the cube's baseline (Num0, Den0) and comparison (Num1, Den1).
+//
+// It follows the idea of RiskLoc (Kalander, 2022): every leaf gets a
+// relative deviation; leaves on the anomalous side of a cutoff estimated
+// from the opposite, presumably normal, side are anomalous; then the
+// search walks the layers of the cube (one dimension, then pairs, ...)
+// and takes, in the shallowest layer that has one, the segment with the
+// largest share of the change whose leaves are mostly anomalous. Its
+// leaves are removed and the walk starts again until the anomalous change
+// is explained. Ratio metrics are first turned into an additive problem:
+// each leaf's expected numerator is its comparison denominator times its
+// baseline ratio, so only changes of rate (not of mix) count as anomalous.
+//
+// Search is deterministic and does no I/O. Segments never overlap: a
+// segment's leaves are removed before the next one is searched.
+func Search(c *Cube, opt SearchOptions) []Found {
+	if c == nil || c.Len() == 0 || len(c.Dims) == 0 {
+		return nil
+	}
+	opt = opt.withDefaults(len(c.Dims))
+	lv := prepareLeaves(c)
+	if lv == nil {
+		return nil
+	}
+	s := newSearcher(c, lv, opt)
+	var out []Found
+	for len(out) < opt.MaxResults {
+		if s.remainingAnomaly() < opt.MinExplained*s.anomalyTotal {
+			break
+		}
+		cand, ok := s.best()
+		if !ok {
+			break
+		}
+		s.remove(cand)
+		out = append(out, s.found(cand))
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return math.Abs(out[i].Change) > math.Abs(out[j].Change)
+	})
+	return out
+}

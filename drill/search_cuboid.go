@@ -1,0 +1,175 @@
+package drill
+
+import "math"
+
+// denseLimit is the largest number of possible elements for which a
+// cuboid's aggregates live in a slice indexed by the mixed-radix key;
+// bigger cuboids use a map holding only the elements that occur.
+const denseLimit = 1 << 20
+
+// A cuboid is one combination of dimensions with the running aggregates
+// of its elements over the leaves not yet explained.
+type cuboid struct {
+	dims  []int
+	radix []uint64 // multiplier of each dimension's code in the key
+	dense bool
+	slots map[uint64]int32 // key -> slot when !dense
+	keys  []uint64         // slot -> key
+	agg   []elemAgg        // per slot
+	ready bool
+
+	// members lists each slot's leaves (built on first need).
+	memberStart []int32
+	members     []int32
+}
+
+// elemAgg is one element's running aggregates.
+type elemAgg struct {
+	abnW, normW float64 // summed weights of anomalous and normal leaves
+	ep          float64 // summed signed change
+	nAbn        int32
+}
+
+func newCuboid(c *Cube, dims []int) *cuboid {
+	cb := &cuboid{dims: dims, radix: make([]uint64, len(dims))}
+	size := 1.0
+	mult := uint64(1)
+	for i, d := range dims {
+		card := uint64(len(c.Labels[d]))
+		if card == 0 {
+			card = 1
+		}
+		cb.radix[i] = mult
+		mult *= card
+		size *= float64(card)
+	}
+	// Keys must also fit in 64 bits; dense needs a small key space.
+	if size > math.MaxUint64/2 {
+		cb.radix = nil
+	}
+	cb.dense = cb.radix != nil && size <= denseLimit
+	return cb
+}
+
+// key returns leaf i's element key in this cuboid.
+func (cb *cuboid) key(c *Cube, i int) uint64 {
+	var k uint64
+	for j, d := range cb.dims {
+		k += uint64(c.Codes[d][i]) * cb.radix[j]
+	}
+	return k
+}
+
+// slot returns leaf i's slot, adding it when add is set; -1 if absent.
+func (cb *cuboid) slot(c *Cube, i int, add bool) int32 {
+	k := cb.key(c, i)
+	if cb.dense {
+		return int32(k)
+	}
+	s, ok := cb.slots[k]
+	if !ok {
+		if !add {
+			return -1
+		}
+		s = int32(len(cb.keys))
+		cb.slots[k] = s
+		cb.keys = append(cb.keys, k)
+		cb.agg = append(cb.agg, elemAgg{})
+	}
+	return s
+}
+
+// build aggregates the active leaves.
+func (cb *cuboid) build(c *Cube, lv *leaves, active []bool) {
+	if cb.dense {
+		size := 1
+		for _, d := range cb.dims {
+			size *= max(len(c.Labels[d]), 1)
+		}
+		cb.agg = make([]elemAgg, size)
+	} else {
+		cb.slots = map[uint64]int32{}
+	}
+	for i, on := range active {
+		if on {
+			cb.add(lv, i, cb.slot(c, i, true), 1)
+		}
+	}
+	cb.ready = true
+}
+
+// add adds (sign 1) or removes (sign -1) leaf i from slot s.
+func (cb *cuboid) add(lv *leaves, i int, s int32, sign float64) {
+	a := &cb.agg[s]
+	a.ep += sign * lv.ep[i]
+	if lv.abn[i] {
+		a.abnW += sign * lv.w[i]
+		a.nAbn += int32(sign)
+	} else {
+		a.normW += sign * lv.w[i]
+	}
+}
+
+// conds returns the conditions of slot s, sorted by dimension because
+// cuboid dimensions are generated in increasing order.
+func (cb *cuboid) conds(c *Cube, s int32) []Cond {
+	k := uint64(s)
+	if !cb.dense {
+		k = cb.keys[s]
+	}
+	out := make([]Cond, len(cb.dims))
+	for j := len(cb.dims) - 1; j >= 0; j-- {
+		code := k / cb.radix[j]
+		k -= code * cb.radix[j]
+		out[j] = Cond{Dim: cb.dims[j], Code: int32(code)}
+	}
+	return out
+}
+
+// leavesOf returns the leaves of slot s (active or not), grouping all
+// leaves by slot on first use.
+func (cb *cuboid) leavesOf(c *Cube, s int32) []int32 {
+	if cb.memberStart == nil {
+		n := c.Len()
+		nslots := len(cb.agg)
+		slotOf := make([]int32, n)
+		cb.memberStart = make([]int32, nslots+1)
+		for i := range n {
+			slotOf[i] = cb.slot(c, i, false)
+			if slotOf[i] >= 0 {
+				cb.memberStart[slotOf[i]+1]++
+			}
+		}
+		for j := range nslots {
+			cb.memberStart[j+1] += cb.memberStart[j]
+		}
+		next := append([]int32(nil), cb.memberStart[:nslots]...)
+		cb.members = make([]int32, cb.memberStart[nslots])
+		for i := range n {
+			if s := slotOf[i]; s >= 0 {
+				cb.members[next[s]] = int32(i)
+				next[s]++
+			}
+		}
+	}
+	return cb.members[cb.memberStart[s]:cb.memberStart[s+1]]
+}
+
+// combinations returns all k-subsets of {0..n-1} in lexicographic order.
+func combinations(n, k int) [][]int {
+	var out [][]int
+	cur := make([]int, k)
+	var rec func(start, depth int)
+	rec = func(start, depth int) {
+		if depth == k {
+			out = append(out, append([]int(nil), cur...))
+			return
+		}
+		for i := start; i <= n-(k-depth); i++ {
+			cur[depth] = i
+			rec(i+1, depth+1)
+		}
+	}
+	rec(0, 0)
+	return out
+}

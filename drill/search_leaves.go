@@ -1,0 +1,104 @@
+package drill
+
+import (
+	"math"
+	"sort"
+)
+
+// leaves holds the per-leaf quantities the search works on.
+type leaves struct {
+	b, o   []float64 // expected and observed additive value
+	dev    []float64 // relative deviation 2(o-b)/(o+b), 0 when both are 0
+	abn    []bool    // on the anomalous side of the cutoff
+	w      []float64 // how sure we are of abn (or of normal), in [0, 1]
+	ep     []float64 // o-b, signed so that the anomalous side is positive
+	cutoff float64
+}
+
+// cutoffTrim is how many of the most extreme distinct deviations on each
+// side are ignored when estimating the noise range, so that a handful of
+// anomalous leaves on the "normal" side do not widen it.
+const cutoffTrim = 5
+
+// prepareLeaves computes deviations, the anomalous side and leaf weights.
+// It returns nil when nothing changed.
+func prepareLeaves(c *Cube) *leaves {
+	n := c.Len()
+	lv := &leaves{
+		b: make([]float64, n), o: make([]float64, n),
+		dev: make([]float64, n), abn: make([]bool, n),
+		w: make([]float64, n), ep: make([]float64, n),
+	}
+	if c.Ratio() {
+		ratioToAdditive(c, lv.b, lv.o)
+	} else {
+		copy(lv.b, c.Num0)
+		copy(lv.o, c.Num1)
+	}
+	var distinct []float64
+	seen := map[float64]bool{}
+	for i := range n {
+		b, o := lv.b[i], lv.o[i]
+		if s := b + o; s != 0 {
+			lv.dev[i] = 2 * (o - b) / s
+		}
+		if (b != 0 || o != 0) && !seen[lv.dev[i]] {
+			seen[lv.dev[i]] = true
+			distinct = append(distinct, lv.dev[i])
+		}
+	}
+	if len(distinct) == 0 {
+		return nil
+	}
+	sort.Float64s(distinct)
+	k := min(cutoffTrim, len(distinct)-1)
+	lo, hi := distinct[k], distinct[len(distinct)-1-k]
+	// The anomalous side is the one that reaches further from zero; the
+	// other side's reach estimates the noise, mirrored as the cutoff.
+	up := math.Abs(hi) >= math.Abs(lo)
+	sign := 1.0
+	if up {
+		lv.cutoff = -lo
+	} else {
+		lv.cutoff = -hi
+		sign = -1
+	}
+	for i := range n {
+		d := lv.dev[i]
+		lv.abn[i] = (up && d > lv.cutoff) || (!up && d < lv.cutoff)
+		lv.ep[i] = sign * (lv.o[i] - lv.b[i])
+		switch {
+		case lv.abn[i]:
+			lv.w[i] = math.Min(math.Abs(d), 1)
+		case lv.b[i] == 0 && lv.o[i] == 0:
+			lv.w[i] = 0
+		default:
+			lv.w[i] = math.Min(math.Abs(lv.cutoff-d), 1)
+		}
+	}
+	return lv
+}
+
+// ratioToAdditive fills b with each leaf's expected numerator, its
+// comparison denominator at its baseline ratio, and o with the observed
+// numerator. Leaves without a baseline denominator are expected at the
+// overall baseline ratio.
+func ratioToAdditive(c *Cube, b, o []float64) {
+	var n0, d0 float64
+	for i := range c.Len() {
+		n0 += c.Num0[i]
+		d0 += c.Den0[i]
+	}
+	overall := 0.0
+	if d0 != 0 {
+		overall = n0 / d0
+	}
+	for i := range c.Len() {
+		rate := overall
+		if c.Den0[i] != 0 {
+			rate = c.Num0[i] / c.Den0[i]
+		}
+		b[i] = c.Den1[i] * rate
+		o[i] = c.Num1[i]
+	}
+}

@@ -1,0 +1,205 @@
+package drill
+
+import (
+	"math"
+	"sort"
+)
+
+// searcher is the state of one Search: the leaves not yet explained and
+// the cuboids of every layer, built when the walk first reaches them.
+type searcher struct {
+	c            *Cube
+	lv           *leaves
+	opt          SearchOptions
+	active       []bool
+	layers       [][]*cuboid // layers[k-1] holds the cuboids of k dimensions
+	anomalyTotal float64     // summed change of the anomalous leaves
+	totalChange  float64     // for Share
+	ratioDen1    float64     // overall comparison denominator (ratio cubes)
+}
+
+// candidate is a segment chosen by best.
+type candidate struct {
+	cb    *cuboid
+	slot  int32
+	score float64
+}
+
+func newSearcher(c *Cube, lv *leaves, opt SearchOptions) *searcher {
+	s := &searcher{c: c, lv: lv, opt: opt, active: make([]bool, c.Len())}
+	for i := range s.active {
+		s.active[i] = true
+		if lv.abn[i] {
+			s.anomalyTotal += lv.ep[i]
+		}
+	}
+	for k := 1; k <= opt.MaxDepth; k++ {
+		var layer []*cuboid
+		for _, dims := range combinations(len(c.Dims), k) {
+			layer = append(layer, newCuboid(c, dims))
+		}
+		s.layers = append(s.layers, layer)
+	}
+	if c.Ratio() {
+		var n0, d0, n1 float64
+		for i := range c.Len() {
+			n0 += c.Num0[i]
+			d0 += c.Den0[i]
+			n1 += c.Num1[i]
+			s.ratioDen1 += c.Den1[i]
+		}
+		if d0 != 0 && s.ratioDen1 != 0 {
+			s.totalChange = n1/s.ratioDen1 - n0/d0
+		}
+	} else {
+		for i := range c.Len() {
+			s.totalChange += c.Num1[i] - c.Num0[i]
+		}
+	}
+	return s
+}
+
+// remainingAnomaly is the summed change of anomalous leaves not yet
+// covered by a found segment.
+func (s *searcher) remainingAnomaly() float64 {
+	var sum float64
+	for i, on := range s.active {
+		if on && s.lv.abn[i] {
+			sum += s.lv.ep[i]
+		}
+	}
+	return sum
+}
+
+// best walks the layers and returns, from the shallowest layer that has
+// one, the segment with the largest change among those whose leaves are
+// anomalous enough.
+func (s *searcher) best() (candidate, bool) {
+	floor := s.opt.MinExplained * s.anomalyTotal
+	for _, layer := range s.layers {
+		var found candidate
+		ok := false
+		for _, cb := range layer {
+			if !cb.ready {
+				cb.build(s.c, s.lv, s.active)
+			}
+			for _, slot := range s.ranked(cb, floor) {
+				score := s.risk(cb, slot)
+				if score >= s.opt.MinPurity {
+					found = candidate{cb: cb, slot: slot, score: score}
+					ok = true
+					floor = cb.agg[slot].ep
+					break
+				}
+			}
+		}
+		if ok {
+			return found, true
+		}
+	}
+	return candidate{}, false
+}
+
+// ranked lists the slots of cb that hold an anomalous leaf and whose
+// change exceeds floor, largest change first.
+func (s *searcher) ranked(cb *cuboid, floor float64) []int32 {
+	var out []int32
+	for i := range cb.agg {
+		if a := &cb.agg[i]; a.nAbn > 0 && a.ep > floor {
+			out = append(out, int32(i))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		ai, aj := cb.agg[out[i]].ep, cb.agg[out[j]].ep
+		if ai != aj {
+			return ai > aj
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// risk scores a segment: the weighted share of anomalous leaves, less how
+// unevenly its leaves moved (a real root cause moves all its leaves by
+// about the same factor, so scaling its baseline by the segment's overall
+// change should explain each leaf).
+func (s *searcher) risk(cb *cuboid, slot int32) float64 {
+	a := cb.agg[slot]
+	high := a.abnW / (a.abnW + a.normW + 1)
+	var sumB, sumO float64
+	idx := cb.leavesOf(s.c, slot)
+	for _, i := range idx {
+		if s.active[i] && s.lv.b[i] != 0 && s.lv.o[i] != 0 {
+			sumB += s.lv.b[i]
+			sumO += s.lv.o[i]
+		}
+	}
+	low := 0.0
+	if sumB != 0 {
+		scale := sumO / sumB
+		var w1, w2 float64
+		for _, i := range idx {
+			b, o := s.lv.b[i], s.lv.o[i]
+			if !s.active[i] || b == 0 || o == 0 {
+				continue
+			}
+			e := b * scale
+			if e+o != 0 {
+				w1 += math.Abs(2 * (e - o) / (e + o))
+			}
+			w2 += math.Abs(s.lv.dev[i])
+		}
+		if w2 != 0 {
+			low = w1 / w2
+		}
+	}
+	return high - low
+}
+
+// remove marks the leaves of cand explained and updates every built
+// cuboid.
+func (s *searcher) remove(cand candidate) {
+	for _, i := range cand.cb.leavesOf(s.c, cand.slot) {
+		if !s.active[i] {
+			continue
+		}
+		s.active[i] = false
+		for _, layer := range s.layers {
+			for _, cb := range layer {
+				if cb.ready {
+					if sl := cb.slot(s.c, int(i), false); sl >= 0 {
+						cb.add(s.lv, int(i), sl, -1)
+					}
+				}
+			}
+		}
+	}
+}
+
+// found converts a candidate into the caller's terms, measuring its
+// change on the raw cube (all of its leaves, explained before or not).
+func (s *searcher) found(cand candidate) Found {
+	f := Found{Conds: cand.cb.conds(s.c, cand.slot), Score: cand.score}
+	idx := cand.cb.leavesOf(s.c, cand.slot)
+	c := s.c
+	if c.Ratio() {
+		var n0, d0, n1, d1 float64
+		for _, i := range idx {
+			n0 += c.Num0[i]
+			d0 += c.Den0[i]
+			n1 += c.Num1[i]
+			d1 += c.Den1[i]
+		}
+		if d0 != 0 && s.ratioDen1 != 0 {
+			f.Change = (n1 - d1*n0/d0) / s.ratioDen1
+		}
+	} else {
+		for _, i := range idx {
+			f.Change += c.Num1[i] - c.Num0[i]
+		}
+	}
+	if s.totalChange != 0 {
+		f.Share = f.Change / s.totalChange
+	}
+	return f
+}
