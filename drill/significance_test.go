@@ -224,3 +224,34 @@ func TestSegmentTest(t *testing.T) {
 		t.Errorf("SegmentTest = %+v; want a quiet, b significant, c untestable", got)
 	}
 }
+
+func TestBootstrap(t *testing.T) {
+	base := days([]float64{10, 11, 12, 13, 14, 12, 11}, 0)
+	up := days([]float64{18, 19, 20, 21, 22, 20, 19}, 0)
+	noise := days([]float64{13, 10, 12, 14, 11, 12, 12}, 0)
+	tests := []struct {
+		name       string
+		cmp        []Day
+		maxP, minP float64
+	}{
+		{"clear rise", up, 2.0 / 2001, 0},
+		{"noise", noise, 1, 0.3},
+	}
+	for _, tt := range tests {
+		r := Bootstrap(base, tt.cmp, false, 1, 2000, 7)
+		if r.Method != MethodBootstrap || r.PValue > tt.maxP || r.PValue < tt.minP {
+			t.Errorf("Bootstrap(%s) = %s p %v; want bootstrap p in [%v, %v]", tt.name, r.Method, r.PValue, tt.minP, tt.maxP)
+		}
+		if again := Bootstrap(base, tt.cmp, false, 1, 2000, 7); again != r {
+			t.Errorf("Bootstrap(%s) with the same seed = %+v, then %+v; want equal", tt.name, r, again)
+		}
+	}
+	// The resampled standard error is close to the analytic one.
+	r, w := Bootstrap(base, up, false, 1, 4000, 1), ChangeTest(base, up, false, 1)
+	if math.Abs(r.StdErr/w.StdErr-1) > 0.2 {
+		t.Errorf("Bootstrap stderr %v; want within 20%% of Welch's %v", r.StdErr, w.StdErr)
+	}
+	if r := Bootstrap(days([]float64{1}, 0), days([]float64{3}, 0), false, 1, 100, 1); r.Method != MethodPoisson {
+		t.Errorf("Bootstrap(1 day each).Method = %s; want the ChangeTest fallback %s", r.Method, MethodPoisson)
+	}
+}
