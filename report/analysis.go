@@ -1,0 +1,166 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// maxFindingRunes keeps each memory-loop line to about two lines of text;
+// the full findings stay in the ledger and the audit log.
+const maxFindingRunes = 300
+
+// analysis writes the plan, the hypotheses with their outcomes and a
+// compact account of the memory loop.
+func (w *mdWriter) analysis() {
+	in := w.in
+	w.heading(2, "Analysis Performed")
+	if len(in.Plan.Steps) > 0 {
+		w.heading(3, "Plan")
+		for i, s := range in.Plan.Steps {
+			n := s.StepNumber
+			if n == 0 {
+				n = i + 1
+			}
+			line := fmt.Sprintf("%d. **%s:** %s", n, phaseName(s.Phase), oneLine(s.Description))
+			var scope []string
+			if len(s.TablesInvolved) > 0 {
+				scope = append(scope, "tables "+codeList(s.TablesInvolved))
+			}
+			if len(s.DimensionsToCheck) > 0 {
+				scope = append(scope, "dimensions "+codeList(s.DimensionsToCheck))
+			}
+			if len(scope) > 0 {
+				line += " (" + strings.Join(scope, "; ") + ")"
+			}
+			w.printf("%s", line)
+		}
+	}
+	if len(in.Hypotheses) > 0 {
+		w.heading(3, "Hypotheses")
+		w.printf("| ID | Hypothesis | Kind | Status | Verdict |")
+		w.printf("|---|---|---|---|---|")
+		for _, h := range in.Hypotheses {
+			w.printf("| %s | %s | %s | %s | %s |", cell(h.HypothesisID), cell(h.Title), cell(h.Kind),
+				statusName(w.finalStatus(h)), cell(h.Verdict))
+		}
+	}
+	w.memoryLoop()
+}
+
+// finalStatus is the hypothesis's own status, or the ledger's outcome when
+// the caller passed hypotheses as they were first generated.
+func (w *mdWriter) finalStatus(h quarry.Hypothesis) quarry.HypothesisStatus {
+	if s, ok := w.in.Ledger.HypothesisOutcomes[h.HypothesisID]; ok && (h.Status == "" || h.Status == quarry.HypPending) {
+		return s
+	}
+	return h.Status
+}
+
+func (w *mdWriter) memoryLoop() {
+	in := w.in
+	n := len(in.Iterations)
+	if n == 0 {
+		n = in.Ledger.TotalIterations
+	}
+	if n == 0 && len(in.Ledger.Findings) == 0 {
+		return
+	}
+	w.heading(3, "Memory Loop")
+	plural := "s"
+	if n == 1 {
+		plural = ""
+	}
+	line := fmt.Sprintf("%d iteration%s", n, plural)
+	if exit := exitText(in.Ledger.ExitReason); exit != "" {
+		line += "; " + exit
+	}
+	w.para("%s.", line)
+	if len(in.Iterations) == 0 {
+		for _, f := range in.Ledger.Findings {
+			w.printf("- **%d.** %s", f.Iteration, truncate(oneLine(f.Summary), maxFindingRunes))
+		}
+		return
+	}
+	for _, it := range in.Iterations {
+		summary := it.CompressedSummary
+		for _, f := range in.Ledger.Findings {
+			if f.Iteration == it.Iteration && f.Summary != "" {
+				summary = f.Summary
+				break
+			}
+		}
+		line := fmt.Sprintf("- **%d. %s:** %s", it.Iteration, oneLine(it.Decision), truncate(oneLine(summary), maxFindingRunes))
+		var changes []string
+		for _, id := range sortedKeys(it.HypothesisStatusChanges) {
+			changes = append(changes, fmt.Sprintf("%s → %s", id, strings.ToLower(statusName(it.HypothesisStatusChanges[id]))))
+		}
+		if len(changes) > 0 {
+			line += " _(" + strings.Join(changes, ", ") + ")_"
+		}
+		w.printf("%s", line)
+	}
+}
+
+// dataQuality lists data problems first, so nobody acts on an explanation
+// that is an artefact of broken data.
+func (w *mdWriter) dataQuality() {
+	if len(w.in.DataQuality) == 0 {
+		return
+	}
+	w.heading(2, "Data Quality")
+	w.para("**Fix the data first.** These problems can create or hide a change on their own; resolve them before acting on the explanations below.")
+	for _, q := range w.in.DataQuality {
+		w.printf("- %s", oneLine(q))
+	}
+}
+
+func phaseName(p string) string {
+	switch p {
+	case quarry.PhaseExploration:
+		return "Exploration"
+	case quarry.PhaseHypothesisGeneration:
+		return "Hypothesis generation"
+	case quarry.PhaseValidation:
+		return "Validation"
+	case "":
+		return "Step"
+	}
+	return oneLine(p)
+}
+
+func statusName(s quarry.HypothesisStatus) string {
+	switch s {
+	case quarry.HypConfirmed:
+		return "Confirmed"
+	case quarry.HypRuledOut:
+		return "Ruled out"
+	case quarry.HypInvestigating:
+		return "Undecided"
+	case quarry.HypPending, "":
+		return "Not tested"
+	}
+	return cell(string(s))
+}
+
+func exitText(reason string) string {
+	switch reason {
+	case quarry.ExitConclude:
+		return "the analyst concluded"
+	case quarry.ExitMaxIterations:
+		return fmt.Sprintf("stopped at the limit of %d iterations", quarry.MaxLoopIterations)
+	case quarry.ExitStall:
+		return fmt.Sprintf("stopped after %d iterations without new findings", quarry.StallThreshold)
+	}
+	return oneLine(reason)
+}
+
+// codeList formats names as a comma-separated list of inline code.
+func codeList(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = code(n)
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,146 @@
+package report
+
+import (
+	"image/color"
+	"io"
+	"strings"
+
+	xfont "golang.org/x/image/font"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// Chart size: 900 x 500 pixels at 96 dots per inch, wide enough for a
+// dozen labelled bars and small enough to sit inline in a report.
+const (
+	chartDPI    = 96
+	chartWidth  = 900 * vg.Inch / chartDPI
+	chartHeight = 500 * vg.Inch / chartDPI
+)
+
+// Colours, picked to stay apart for the common forms of colour blindness
+// as far as "green up, red down" allows.
+var (
+	colorTotal       = rgb(0x4a, 0x5d, 0x73)
+	colorUp          = rgb(0x2e, 0x9e, 0x5b)
+	colorDown        = rgb(0xd6, 0x45, 0x45)
+	colorUpMuted     = rgb(0xa9, 0xd8, 0xbb)
+	colorDownMuted   = rgb(0xf0, 0xb0, 0xb0)
+	colorDataQuality = rgb(0xe6, 0x9f, 0x00)
+	colorBaseline    = rgb(0x8c, 0x96, 0xa3)
+	colorComparison  = rgb(0x1f, 0x6f, 0xb4)
+	colorGrid        = rgb(0xe4, 0xe7, 0xeb)
+	colorText        = rgb(0x22, 0x2b, 0x36)
+)
+
+func rgb(r, g, b uint8) color.RGBA { return color.RGBA{R: r, G: g, B: b, A: 0xff} }
+
+// sans returns a Liberation Sans face of the given size. The plot package's
+// default is a serif face; sans reads better at chart sizes.
+func sans(size vg.Length, bold bool) font.Font {
+	f := font.Font{Typeface: "Liberation", Variant: "Sans", Size: size}
+	if bold {
+		f.Weight = xfont.WeightBold
+	}
+	return f
+}
+
+// newPlot returns a plot with the report's fonts, colours and a light
+// horizontal grid.
+func newPlot(title string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font = sans(14, true)
+	p.Title.TextStyle.Color = colorText
+	p.Title.Padding = 10
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font = sans(10, false)
+		a.Label.TextStyle.Color = colorText
+		a.Tick.Label.Font = sans(9, false)
+		a.Tick.Label.Color = colorText
+		a.Color = colorGrid
+		a.Tick.Color = colorGrid
+	}
+	p.Legend.TextStyle.Font = sans(9, false)
+	p.Legend.TextStyle.Color = colorText
+	p.Add(&hGrid{})
+	return p
+}
+
+// writePNG draws p at the chart size and encodes it as PNG.
+func writePNG(w io.Writer, p *plot.Plot) error {
+	c := vgimg.NewWith(vgimg.UseWH(chartWidth, chartHeight), vgimg.UseDPI(chartDPI), vgimg.UseBackgroundColor(color.White))
+	p.Draw(draw.New(c))
+	_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+	return err
+}
+
+// hGrid draws light horizontal lines at the major Y ticks, behind the data.
+type hGrid struct{}
+
+func (hGrid) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	sty := draw.LineStyle{Color: colorGrid, Width: vg.Points(0.75)}
+	for _, t := range p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max) {
+		if t.IsMinor() {
+			continue
+		}
+		y := trY(t.Value)
+		c.StrokeLine2(sty, c.Min.X, y, c.Max.X, y)
+	}
+}
+
+// valueTicks labels the default tick positions with the report's number
+// format ("1.2M", "4.10%") instead of the plot package's "1.2e+06".
+type valueTicks struct{ f numberFormat }
+
+func (t valueTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = t.f.compact(ticks[i].Value, false)
+		}
+	}
+	return ticks
+}
+
+// wrapLabel breaks a bar label into at most two lines of about width
+// characters, shortening the rest with an ellipsis.
+func wrapLabel(s string, width int) string {
+	words := strings.Fields(s)
+	var lines []string
+	cur := ""
+	for _, w := range words {
+		switch {
+		case cur == "":
+			cur = w
+		case len([]rune(cur))+1+len([]rune(w)) <= width:
+			cur += " " + w
+		default:
+			lines = append(lines, cur)
+			cur = w
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	for i := range lines {
+		lines[i] = truncate(lines[i], width)
+	}
+	if len(lines) > 2 {
+		lines = lines[:2]
+		if lines[1] = truncate(lines[1], width-1); !strings.HasSuffix(lines[1], "…") {
+			lines[1] += "…"
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// labelStyle is the style of value labels drawn on the data area.
+func labelStyle(bold bool) text.Style {
+	return text.Style{Font: sans(9, bold), Color: colorText, XAlign: text.XCenter, Handler: plot.DefaultTextHandler}
+}

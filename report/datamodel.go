@@ -1,0 +1,116 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// dataModel writes the tables, their joins and the recommended dimensions,
+// starting with a text diagram a reader can take in at a glance.
+func (w *mdWriter) dataModel() {
+	dm := &w.in.DataModel
+	w.heading(2, "Data Model")
+	if len(dm.Tables) == 0 {
+		w.para("No tables were profiled.")
+		return
+	}
+	w.codeBlock("", "text", diagram(dm))
+	for _, t := range dm.Tables {
+		w.heading(3, fmt.Sprintf("%s (%s rows, %d columns)", cell(t.Name), grouped(float64(t.RowCount), 0), columnCount(t)))
+		if len(t.Columns) == 0 {
+			continue
+		}
+		w.printf("| Column | Role | Type | Distinct | Nulls |")
+		w.printf("|---|---|---|---:|---:|")
+		for _, c := range t.Columns {
+			w.printf("| %s | %s | %s | %s | %s |", code(c.Name), cell(c.InferredType), cell(c.DataType),
+				grouped(float64(c.Cardinality), 0), grouped(float64(c.NullCount), 0))
+		}
+	}
+	if len(dm.Relationships) > 0 {
+		w.heading(3, "Relationships")
+		w.printf("| Join | Type | Confidence | Values matched |")
+		w.printf("|---|---|---:|---:|")
+		for _, r := range dm.Relationships {
+			w.printf("| %s → %s | %s | %.2f | %s |", code(r.FromTable+"."+r.FromColumn), code(r.ToTable+"."+r.ToColumn),
+				relationshipType(r), r.Confidence, grouped(r.Containment*100, 1)+"%")
+		}
+	}
+	if len(dm.RecommendedDimensions) > 0 {
+		w.para("**Recommended dimensions:** %s", codeList(dm.RecommendedDimensions))
+	}
+}
+
+// columnCount prefers the profiled columns over the stored count, which a
+// caller may leave at zero.
+func columnCount(t quarry.TableInfo) int {
+	if len(t.Columns) > 0 {
+		return len(t.Columns)
+	}
+	return t.ColumnCount
+}
+
+// relationshipType names a relationship for people.
+func relationshipType(r quarry.Relationship) string {
+	s := strings.ReplaceAll(r.RelationshipType, "_", " ")
+	if r.ToUnique {
+		s += ", many-to-one"
+	}
+	return s
+}
+
+// diagram draws every table with its outgoing joins:
+//
+//	orders (12,345 rows)
+//	├─ customer_id ──> customers.customer_id  [foreign key, 0.98]
+//	└─ product_id  ··> products.sku           [similar values, 0.71]
+//
+// Solid arrows are foreign keys, dotted arrows weaker value matches.
+func diagram(dm *quarry.DataModel) string {
+	var b strings.Builder
+	dotted := false
+	for i, t := range dm.Tables {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s (%s rows)\n", oneLine(t.Name), grouped(float64(t.RowCount), 0))
+		var out []quarry.Relationship
+		for _, r := range dm.Relationships {
+			if r.FromTable == t.Name {
+				out = append(out, r)
+			}
+		}
+		colWidth, targetWidth := 0, 0
+		for _, r := range out {
+			colWidth = max(colWidth, utf8.RuneCountInString(r.FromColumn))
+			targetWidth = max(targetWidth, utf8.RuneCountInString(r.ToTable+"."+r.ToColumn))
+		}
+		for j, r := range out {
+			branch, arrow := "├─", "──>"
+			if j == len(out)-1 {
+				branch = "└─"
+			}
+			if r.RelationshipType != quarry.RelForeignKey {
+				arrow, dotted = "··>", true
+			}
+			fmt.Fprintf(&b, "%s %s %s %s  [%s, %.2f]\n", branch, pad(r.FromColumn, colWidth), arrow,
+				pad(r.ToTable+"."+r.ToColumn, targetWidth), strings.ReplaceAll(r.RelationshipType, "_", " "), r.Confidence)
+		}
+	}
+	if len(dm.Relationships) > 0 {
+		b.WriteString("\n──> foreign key")
+		if dotted {
+			b.WriteString("   ··> similar values")
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// pad right-pads s with spaces to n runes.
+func pad(s string, n int) string {
+	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
+}

@@ -1,0 +1,154 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// explanations writes the ranked explanations with their evidence, or, for
+// a run without findings, what was tried and what to do about it.
+func (w *mdWriter) explanations() {
+	w.heading(2, "Explanations (Ranked by Likelihood)")
+	if w.in.Status == quarry.OutcomeNoFindings {
+		w.noFindings()
+	} else if len(w.in.Explanations) == 0 {
+		w.para("No explanation was validated.")
+	}
+	for i, e := range ranked(w.in.Explanations) {
+		w.explanation(i, e)
+	}
+}
+
+func (w *mdWriter) explanation(i int, e quarry.Explanation) {
+	rank := e.Rank
+	if rank == 0 {
+		rank = i + 1
+	}
+	likelihood := e.Likelihood
+	if likelihood == "" {
+		likelihood = quarry.LikelihoodForRank(rank)
+	}
+	w.heading(3, fmt.Sprintf("%d. %s (%s)", rank, oneLine(e.Title), likelihood))
+	if e.Kind != "" {
+		w.printf("- **Kind:** %s", kindText(e.Kind))
+	}
+	w.printf("- **Segment:** %s", segmentText(e.Segment))
+	w.printf("- **Change:** %s (%s)", w.f.change(e.Change), w.shareText(e))
+	w.printf("- **Significance:** %s", explanationSignificance(e))
+
+	if len(e.Evidence) > 0 {
+		w.para("**Evidence:**")
+		for _, ev := range e.Evidence {
+			w.evidence(ev)
+		}
+	}
+	if r := oneLine(e.Reasoning); r != "" {
+		w.para("**Likelihood Reasoning:** %s", r)
+	}
+	if s := oneLine(e.CausalStory); s != "" {
+		w.para("**Causal Story:** %s", s)
+	}
+	if len(e.SourceHypotheses) > 0 {
+		w.para("*Source hypotheses: %s.*", strings.Join(e.SourceHypotheses, ", "))
+	}
+}
+
+// shareText says how much of the overall change the explanation accounts
+// for. It is computed from the amounts, so it always agrees with the
+// numbers printed beside it; a negative share offsets the change.
+func (w *mdWriter) shareText(e quarry.Explanation) string {
+	share := e.ShareOfChange * 100
+	if total := w.in.Overall.ComparisonValue - w.in.Overall.BaselineValue; total != 0 {
+		share = e.Change / total * 100
+	}
+	s := pct(share) + " of the total change"
+	if share < 0 {
+		s += "; it works against the change"
+	}
+	return s
+}
+
+// evidence writes one evidence bullet with its numbers and, folded away,
+// the SQL that produced them.
+func (w *mdWriter) evidence(ev quarry.Evidence) {
+	line := "- " + oneLine(ev.Description)
+	if vals := evidenceValues(ev.Values); vals != "" {
+		line += " (" + vals + ")"
+	}
+	var refs []string
+	if ev.AuditSequence > 0 {
+		refs = append(refs, fmt.Sprintf("audit entry #%d", ev.AuditSequence))
+	}
+	if ev.FindingID != "" {
+		refs = append(refs, "finding "+code(ev.FindingID))
+	}
+	if len(refs) > 0 {
+		line += " — " + strings.Join(refs, ", ")
+	}
+	w.printf("%s", line)
+	if strings.TrimSpace(ev.SQL) == "" {
+		return
+	}
+	w.para("  <details><summary>SQL</summary>")
+	w.codeBlock("  ", "sql", ev.SQL)
+	w.para("  </details>")
+}
+
+// evidenceValues prints the measured numbers in key order.
+func evidenceValues(vals map[string]float64) string {
+	var parts []string
+	for _, k := range sortedKeys(vals) {
+		v := vals[k]
+		lk := strings.ToLower(k)
+		if lk == "p" || strings.Contains(lk, "p_value") || strings.Contains(lk, "pvalue") {
+			parts = append(parts, code(k)+strings.TrimPrefix(pValue(v), "p"))
+			continue
+		}
+		parts = append(parts, code(k)+" = "+plainNumber(v))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func explanationSignificance(e quarry.Explanation) string {
+	switch {
+	case e.PValue != nil && !math.IsNaN(*e.PValue):
+		p := "adjusted " + pValue(*e.PValue)
+		if e.Significant {
+			return "significant (" + p + ")"
+		}
+		return "not significant (" + p + ")"
+	case e.Significant:
+		return "significant"
+	}
+	return "not tested; treat it as a lead rather than a result"
+}
+
+// kindText explains an explanation kind in a few words.
+func kindText(kind string) string {
+	switch kind {
+	case quarry.KindVolume:
+		return "volume — more or fewer rows in the segment"
+	case quarry.KindRate:
+		return "rate — the metric moved within the segment"
+	case quarry.KindMix:
+		return "mix — the segment's share of the population moved"
+	case quarry.KindDataQuality:
+		return "data quality — a problem in the data, not in the business"
+	case quarry.KindCalendar:
+		return "calendar — the periods differ in days, weekdays or holidays"
+	case "segment":
+		return "segment — a slice of the data that moved"
+	}
+	return oneLine(kind)
+}
+
+// segmentText prints a segment as inline code, or says it covers all rows.
+func segmentText(s quarry.Segment) string {
+	if len(s) == 0 {
+		return "all rows"
+	}
+	return code(s.String())
+}

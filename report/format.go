@@ -1,0 +1,190 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// numberFormat prints values of one metric consistently across a report:
+// the same decimals for the totals, the change and every explanation.
+type numberFormat struct {
+	// percent is set for ratios of fractions (conversion, share): 0.041 is
+	// printed "4.10%" and a change of -0.005 "-0.50 pp".
+	percent bool
+	// decimals applies to metric units, or to the percentage in percent
+	// mode.
+	decimals int
+}
+
+// newNumberFormat picks the format for metric m from the values the report
+// shows: the two totals and the overall change.
+func newNumberFormat(m *quarry.Metric, base, cmp float64) numberFormat {
+	scale := m.Scale
+	if scale == 0 {
+		scale = 1
+	}
+	change := math.Abs(cmp - base)
+	if m.Kind == quarry.MetricRatio && scale == 1 && math.Abs(base) <= 1 && math.Abs(cmp) <= 1 {
+		// Two decimals of a percentage unless the change needs more to
+		// show two significant digits of the percentage-point change.
+		d := 2
+		if change > 0 {
+			d = max(d, min(sigDecimals(change*100, 2), 4))
+		}
+		return numberFormat{percent: true, decimals: d}
+	}
+	if (m.Kind == quarry.MetricCount || m.Kind == quarry.MetricDistinct) && scale == 1 {
+		return numberFormat{decimals: 0}
+	}
+	mag := max(math.Abs(base), math.Abs(cmp))
+	switch {
+	case mag >= 1000:
+		return numberFormat{decimals: 0}
+	case mag >= 1 || mag == 0:
+		return numberFormat{decimals: 2}
+	}
+	return numberFormat{decimals: min(sigDecimals(mag, 3), 6)}
+}
+
+// sigDecimals returns how many decimals show n significant digits of x > 0.
+func sigDecimals(x float64, n int) int {
+	return max(0, n-1-int(math.Floor(math.Log10(x))))
+}
+
+// value prints a metric value: "1,234,567", "52.31" or "4.10%".
+func (f numberFormat) value(v float64) string {
+	if f.percent {
+		return grouped(v*100, f.decimals) + "%"
+	}
+	return grouped(v, f.decimals)
+}
+
+// change prints a signed amount of metric units: "-12,345", "+2.19" or
+// "-0.50 pp".
+func (f numberFormat) change(v float64) string {
+	if f.percent {
+		return signed(grouped(v*100, f.decimals)) + " pp"
+	}
+	return signed(grouped(v, f.decimals))
+}
+
+// compact prints a value for a chart label, where space is short:
+// "1.23M", "+45.6K", "4.10%".
+func (f numberFormat) compact(v float64, withSign bool) string {
+	var s string
+	switch a := math.Abs(v); {
+	case f.percent && withSign:
+		return f.change(v)
+	case f.percent:
+		return f.value(v)
+	case a >= 1e9:
+		s = trimZeros(strconv.FormatFloat(v/1e9, 'f', 2, 64)) + "B"
+	case a >= 1e6:
+		s = trimZeros(strconv.FormatFloat(v/1e6, 'f', 2, 64)) + "M"
+	case a >= 1e4:
+		s = trimZeros(strconv.FormatFloat(v/1e3, 'f', 1, 64)) + "K"
+	default:
+		s = grouped(v, f.decimals)
+	}
+	if withSign {
+		return signed(s)
+	}
+	return s
+}
+
+// trimZeros drops trailing zeros after a decimal point: "1.20" -> "1.2".
+func trimZeros(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+}
+
+// grouped prints v with the given decimals and thousands separators. A
+// value that rounds to zero prints without a minus sign.
+func grouped(v float64, decimals int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "n/a"
+	}
+	s := strconv.FormatFloat(math.Abs(v), 'f', decimals, 64)
+	intPart, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	if v < 0 && strings.Trim(s, "0.") != "" {
+		b.WriteByte('-')
+	}
+	for i, r := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if frac != "" {
+		b.WriteByte('.')
+		b.WriteString(frac)
+	}
+	return b.String()
+}
+
+// signed adds a plus sign to a printed number that is neither negative
+// nor zero.
+func signed(s string) string {
+	if strings.HasPrefix(s, "-") || s == "n/a" || strings.Trim(s, "0.,") == "" {
+		return s
+	}
+	return "+" + s
+}
+
+// plainNumber prints a number of unknown meaning (an evidence value):
+// integers grouped, other values with two decimals or three significant
+// digits.
+func plainNumber(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "n/a"
+	case v == math.Trunc(v) && a < 1e15:
+		return grouped(v, 0)
+	case a >= 1:
+		return grouped(v, 2)
+	case a >= 1e-4:
+		return strconv.FormatFloat(v, 'f', sigDecimals(a, 3), 64)
+	}
+	return strconv.FormatFloat(v, 'e', 2, 64)
+}
+
+// pct prints a signed percentage (x is already in percent): "+12.3%",
+// "-0.45%".
+func pct(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "n/a"
+	}
+	d := 1
+	if math.Abs(x) < 1 {
+		d = 2
+	}
+	return signed(grouped(x, d)) + "%"
+}
+
+// pValue prints a p-value the way papers do: "p < 0.001", "p = 0.041".
+func pValue(p float64) string {
+	switch {
+	case math.IsNaN(p) || p < 0:
+		return "p unknown"
+	case p < 0.001:
+		return "p < 0.001"
+	}
+	return fmt.Sprintf("p = %.3f", p)
+}
+
+// changePct returns the relative change from base to cmp in percent, and
+// false when base is zero and the percentage is undefined.
+func changePct(base, cmp float64) (float64, bool) {
+	if base == 0 {
+		return 0, false
+	}
+	return (cmp - base) / math.Abs(base) * 100, true
+}

@@ -1,0 +1,82 @@
+package report
+
+import (
+	"time"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// Input is everything a report shows. The investigation agent fills it from
+// the artifacts of a finished run; Markdown and Write do not read any files.
+type Input struct {
+	// Title names the metric in the heading ("Revenue" gives "Revenue
+	// Investigation Report").
+	Title   string
+	Context quarry.InvestigationContext
+	// Metric is the parsed metric; its Kind and Scale decide how values are
+	// printed (a ratio with Scale 1 and values below 1 is shown in percent).
+	Metric  quarry.Metric
+	Overall quarry.OverallChange
+	// Status is quarry.OutcomeCompleted or quarry.OutcomeNoFindings.
+	Status string
+	// NoFindingsReason says, in a sentence, why nothing was found.
+	NoFindingsReason string
+	DataModel        quarry.DataModel
+	Plan             quarry.AnalysisPlan
+	// Hypotheses carry their final statuses and verdicts.
+	Hypotheses   []quarry.Hypothesis
+	Ledger       quarry.FindingsLedger
+	Iterations   []quarry.IterationLog
+	Explanations []quarry.Explanation
+	// DataQuality holds data-quality warnings, already phrased for people.
+	DataQuality []string
+	// NextSteps are the recommended next steps; when empty the report
+	// derives them from the explanations.
+	NextSteps []string
+	// Waterfall holds the contributions to the change, in metric units, in
+	// the order they are drawn. The chart starts at the baseline value and
+	// ends at the comparison value.
+	Waterfall []Bar
+	// Series holds the daily metric of the top segments, one chart each.
+	Series []Series
+	// AuditLog is the audit log's path relative to the session, for the
+	// footer.
+	AuditLog    string
+	GeneratedAt time.Time
+}
+
+// KindOther marks the "everything else" bar of a waterfall; it is drawn in
+// a muted colour so it does not compete with named explanations.
+const KindOther = "other"
+
+// Bar is one bar of the contribution waterfall.
+type Bar struct {
+	Label string
+	// Value is the bar's contribution (or, for the start and end bars, the
+	// total) in metric units.
+	Value float64
+	// Kind is the explanation kind (quarry.KindRate, quarry.KindDataQuality,
+	// ..., or KindOther); it picks the bar's colour.
+	Kind string
+}
+
+// Series is the daily metric of one segment in both periods.
+type Series struct {
+	// Name names the segment, e.g. "device=mobile".
+	Name                 string
+	Baseline, Comparison []Point
+}
+
+// Point is the metric on one day.
+type Point struct {
+	Date  quarry.Date
+	Value float64
+}
+
+// Charts holds the chart paths a report links to, relative to the report's
+// directory. An empty Waterfall means there is no waterfall chart;
+// Series[i] is the chart of Input.Series[i].
+type Charts struct {
+	Waterfall string
+	Series    []string
+}

@@ -1,0 +1,134 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// maxDerivedSteps keeps derived recommendations to a list people act on.
+const maxDerivedSteps = 5
+
+// charts writes the chart images with a text version of the waterfall, so
+// the numbers are there for readers who cannot see the images.
+func (w *mdWriter) charts(c Charts) {
+	in := w.in
+	hasSeries := false
+	for _, p := range c.Series {
+		hasSeries = hasSeries || p != ""
+	}
+	if c.Waterfall == "" && !hasSeries && len(in.Waterfall) == 0 {
+		return
+	}
+	w.heading(2, "Charts")
+	if len(in.Waterfall) > 0 {
+		if c.Waterfall != "" {
+			w.para("![Contribution waterfall](%s)", c.Waterfall)
+		}
+		total := in.Overall.ComparisonValue - in.Overall.BaselineValue
+		w.printf("| Contribution | Change | Share of change |")
+		w.printf("|---|---:|---:|")
+		w.printf("| Baseline | %s | |", w.f.value(in.Overall.BaselineValue))
+		for _, b := range waterfallSteps(in.Overall.BaselineValue, in.Overall.ComparisonValue, in.Waterfall) {
+			share := ""
+			if total != 0 {
+				share = pct(b.Value / total * 100)
+			}
+			w.printf("| %s | %s | %s |", cell(b.Label), w.f.change(b.Value), share)
+		}
+		w.printf("| Comparison | %s | |", w.f.value(in.Overall.ComparisonValue))
+	}
+	for i, s := range in.Series {
+		if i >= len(c.Series) || c.Series[i] == "" {
+			continue
+		}
+		w.para("![%s](%s)", altText(fmt.Sprintf("Daily %s for %s: baseline vs comparison", w.metricName(), s.Name)), c.Series[i])
+	}
+}
+
+// metricName is the title in lower case, for use inside a sentence.
+func (w *mdWriter) metricName() string {
+	if t := oneLine(w.in.Title); t != "" {
+		return strings.ToLower(t)
+	}
+	return "metric"
+}
+
+// altText removes the characters that would end an image's alt text.
+func altText(s string) string {
+	return strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(oneLine(s))
+}
+
+// nextSteps writes the caller's recommendations, or derives them from the
+// explanations when there are none.
+func (w *mdWriter) nextSteps() {
+	w.heading(2, "Recommended Next Steps")
+	steps := w.in.NextSteps
+	if len(steps) == 0 {
+		steps = w.derivedSteps()
+	}
+	for i, s := range steps {
+		w.printf("%d. %s", i+1, oneLine(s))
+	}
+}
+
+// derivedSteps turns the top explanations into actions: data problems
+// first, then one step per explanation by kind, then more data for weak
+// results and monitoring of the top segment.
+func (w *mdWriter) derivedSteps() []string {
+	in := w.in
+	es := ranked(in.Explanations)
+	if in.Status == quarry.OutcomeNoFindings || len(es) == 0 {
+		var steps []string
+		if !in.Overall.Significant {
+			steps = append(steps, "Treat the change as possible noise: check again once more days of data are in before spending effort on it.")
+		}
+		return append(steps,
+			"Add the data listed under Gathering More Data and run the investigation again.",
+			"Compare the metric with a control group or market over the same dates to see whether the change is market-wide.")
+	}
+	// Data problems come first: the other explanations may move once the
+	// data is fixed.
+	var steps, business []string
+	hasDQExplanation := false
+	var weak []string
+	for _, e := range es[:min(3, len(es))] {
+		if e.Kind == quarry.KindDataQuality {
+			hasDQExplanation = true
+			steps = append(steps, w.stepFor(e))
+			continue
+		}
+		business = append(business, w.stepFor(e))
+		if e.PValue != nil && !e.Significant {
+			weak = append(weak, "“"+oneLine(e.Title)+"”")
+		}
+	}
+	if len(in.DataQuality) > 0 && !hasDQExplanation {
+		steps = append(steps, "Fix the data-quality problems listed under Data Quality, then run the investigation again.")
+	}
+	steps = append(steps, business...)
+	if len(weak) > 0 {
+		steps = append(steps, fmt.Sprintf("Collect more days of data before acting on %s: the effect is not significant yet.", strings.Join(weak, " and ")))
+	}
+	steps = append(steps, fmt.Sprintf("Watch %s daily for the next two weeks to confirm whether the change persists or recovers.", segmentText(es[0].Segment)))
+	return steps[:min(len(steps), maxDerivedSteps)]
+}
+
+// stepFor recommends the action an explanation of each kind calls for.
+func (w *mdWriter) stepFor(e quarry.Explanation) string {
+	seg, title, ch := segmentText(e.Segment), "“"+oneLine(e.Title)+"”", w.f.change(e.Change)
+	switch e.Kind {
+	case quarry.KindDataQuality:
+		return fmt.Sprintf("Fix the data problem behind %s (%s) and run the investigation again before acting on anything else.", title, seg)
+	case quarry.KindRate:
+		return fmt.Sprintf("Ask the owners of %s what changed between the periods (releases, pricing, incidents): the metric moved by %s within the segment.", seg, ch)
+	case quarry.KindMix:
+		return fmt.Sprintf("Check whether the shift in the share of %s was intended (marketing, routing or channel changes); the mix shift accounts for %s.", seg, ch)
+	case quarry.KindVolume:
+		return fmt.Sprintf("Find out why volume changed in %s (%s): campaigns, supply, outages, or a change in how rows are recorded.", seg, ch)
+	case quarry.KindCalendar:
+		return "Compare like-for-like periods (same weekdays and holidays) before acting on the change."
+	}
+	return fmt.Sprintf("Validate %s with the people who own %s (%s).", title, seg, ch)
+}
