@@ -255,3 +255,12 @@ func TestBootstrap(t *testing.T) {
 		t.Errorf("Bootstrap(1 day each).Method = %s; want the ChangeTest fallback %s", r.Method, MethodPoisson)
 	}
 }
+
+func TestBootstrapRatio(t *testing.T) {
+	base := append(days([]float64{98, 103, 101, 97, 100, 102, 99}, 1000), Day{Num: 0, Den: 0})
+	cmp := days([]float64{139, 141, 143, 138, 140, 142, 137}, 1000)
+	r := Bootstrap(base, cmp, true, 1, 1000, 3)
+	if r.Method != MethodBootstrap || r.DaysBase != 7 || !approx(r.Effect, 0.04, 1e-12) || r.PValue > 2.0/1001 {
+		t.Errorf("Bootstrap(ratio) = %+v; want bootstrap over 7 base days, effect 0.04, p at its floor", r)
+	}
+}
