@@ -13,15 +13,18 @@ type SearchOptions struct {
 	// MaxResults caps the number of segments returned (default 5).
 	MaxResults int
 	// MinPurity is the smallest weighted share of anomalous leaves a
-	// segment must have to be reported (default 0.5).
+	// segment must have to be reported (default 0.5 for additive
+	// metrics, 0.7 for ratios, whose leaves are weighted by volume).
 	MinPurity float64
 	// MinExplained stops the search once the anomalous leaves that no
 	// segment covers yet explain less than this share of the anomalous
-	// change (default 0.02).
+	// change (default 0.01 for additive metrics; 0.35 for ratios, where
+	// incidents rarely have more than one cause and count noise would
+	// otherwise add spurious extra segments).
 	MinExplained float64
 }
 
-func (o SearchOptions) withDefaults(dims int) SearchOptions {
+func (o SearchOptions) withDefaults(dims int, ratio bool) SearchOptions {
 	if o.MaxDepth <= 0 {
 		o.MaxDepth = 3
 	}
@@ -33,9 +36,15 @@ func (o SearchOptions) withDefaults(dims int) SearchOptions {
 	}
 	if o.MinPurity <= 0 {
 		o.MinPurity = 0.5
+		if ratio {
+			o.MinPurity = 0.7
+		}
 	}
 	if o.MinExplained <= 0 {
-		o.MinExplained = 0.02
+		o.MinExplained = 0.01
+		if ratio {
+			o.MinExplained = 0.35
+		}
 	}
 	return o
 }
@@ -79,7 +88,7 @@ func Search(c *Cube, opt SearchOptions) []Found {
 	if c == nil || c.Len() == 0 || len(c.Dims) == 0 {
 		return nil
 	}
-	opt = opt.withDefaults(len(c.Dims))
+	opt = opt.withDefaults(len(c.Dims), c.Ratio())
 	lv := prepareLeaves(c)
 	if lv == nil {
 		return nil

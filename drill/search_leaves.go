@@ -15,10 +15,10 @@ type leaves struct {
 	cutoff float64
 }
 
-// cutoffTrim is how many of the most extreme distinct deviations on each
-// side are ignored when estimating the noise range, so that a handful of
-// anomalous leaves on the "normal" side do not widen it.
-const cutoffTrim = 5
+// ratioMinZ is the smallest surprise (excess over the square root of the
+// expected count) that makes a leaf of a ratio metric anomalous, whatever
+// the noise on the other side suggests.
+const ratioMinZ = 3
 
 // prepareLeaves computes deviations, the anomalous side and leaf weights.
 // It returns nil when nothing changed.
@@ -39,8 +39,14 @@ func prepareLeaves(c *Cube) *leaves {
 	seen := map[float64]bool{}
 	for i := range n {
 		b, o := lv.b[i], lv.o[i]
-		if s := b + o; s != 0 {
-			lv.dev[i] = 2 * (o - b) / s
+		switch {
+		case c.Ratio():
+			// Counts over a denominator: Poisson-like noise, so a
+			// leaf's surprise is its excess over the square root of
+			// what was expected.
+			lv.dev[i] = (o - b) / math.Sqrt(b+1)
+		case b+o != 0:
+			lv.dev[i] = 2 * (o - b) / (b + o)
 		}
 		if (b != 0 || o != 0) && !seen[lv.dev[i]] {
 			seen[lv.dev[i]] = true
@@ -51,10 +57,12 @@ func prepareLeaves(c *Cube) *leaves {
 		return nil
 	}
 	sort.Float64s(distinct)
-	k := min(cutoffTrim, len(distinct)-1)
-	lo, hi := distinct[k], distinct[len(distinct)-1-k]
+	lo, hi := distinct[0], distinct[len(distinct)-1]
 	// The anomalous side is the one that reaches further from zero; the
-	// other side's reach estimates the noise, mirrored as the cutoff.
+	// other side's reach estimates the noise, mirrored as the cutoff. The
+	// extreme itself is used, not a trimmed one: with few anomalies (a
+	// single broken leaf) any trimming hides them, and by symmetry only
+	// about one noisy leaf is expected beyond the mirrored extreme.
 	up := math.Abs(hi) >= math.Abs(lo)
 	sign := 1.0
 	if up {
@@ -63,11 +71,18 @@ func prepareLeaves(c *Cube) *leaves {
 		lv.cutoff = -hi
 		sign = -1
 	}
+	if c.Ratio() && math.Abs(lv.cutoff) < ratioMinZ {
+		lv.cutoff = math.Copysign(ratioMinZ, sign)
+	}
 	for i := range n {
 		d := lv.dev[i]
 		lv.abn[i] = (up && d > lv.cutoff) || (!up && d < lv.cutoff)
 		lv.ep[i] = sign * (lv.o[i] - lv.b[i])
 		switch {
+		case c.Ratio():
+			// Count data: a leaf matters in proportion to its volume,
+			// so a handful of viewers cannot outvote thousands.
+			lv.w[i] = c.Den1[i]
 		case lv.abn[i]:
 			lv.w[i] = math.Min(math.Abs(d), 1)
 		case lv.b[i] == 0 && lv.o[i] == 0:
@@ -102,3 +117,4 @@ func ratioToAdditive(c *Cube, b, o []float64) {
 		o[i] = c.Num1[i]
 	}
 }
+

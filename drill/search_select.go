@@ -18,6 +18,11 @@ type searcher struct {
 	ratioDen1    float64     // overall comparison denominator (ratio cubes)
 }
 
+// riskPrior is added to a segment's normal weight: half a normal leaf, so
+// that a single strongly anomalous leaf (weight near 1) still passes the
+// default purity of 0.5 while a weakly anomalous one does not.
+const riskPrior = 0.5
+
 // candidate is a segment chosen by best.
 type candidate struct {
 	cb    *cuboid
@@ -125,7 +130,12 @@ func (s *searcher) ranked(cb *cuboid, floor float64) []int32 {
 // change should explain each leaf).
 func (s *searcher) risk(cb *cuboid, slot int32) float64 {
 	a := cb.agg[slot]
-	high := a.abnW / (a.abnW + a.normW + 1)
+	high := a.abnW / (a.abnW + a.normW + riskPrior)
+	if s.c.Ratio() {
+		// Leaf counts are too noisy to judge whether a segment's leaves
+		// moved together; purity by volume carries the decision.
+		return high
+	}
 	var sumB, sumO float64
 	idx := cb.leavesOf(s.c, slot)
 	for _, i := range idx {
