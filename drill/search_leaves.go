@@ -117,4 +117,3 @@ func ratioToAdditive(c *Cube, b, o []float64) {
 		o[i] = c.Num1[i]
 	}
 }
-
