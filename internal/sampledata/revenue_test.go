@@ -1,0 +1,103 @@
+package sampledata
+
+import (
+	"slices"
+	"testing"
+)
+
+// shopTables loads a shop scenario's orders with each order's customer
+// segment and region joined in, as a "segment" and "region" column.
+func shopTables(t *testing.T, s Scenario) *table {
+	orders, customers := loadTable(t, s, "orders.csv"), loadTable(t, s, "customers.csv")
+	byID := map[string][]string{}
+	for i := range customers.rows {
+		byID[customers.get(i, "customer_id")] = []string{customers.get(i, "segment"), customers.get(i, "region")}
+	}
+	n := len(orders.cols)
+	orders.cols["segment"], orders.cols["region"] = n, n+1
+	for i, row := range orders.rows {
+		c, ok := byID[orders.get(i, "customer_id")]
+		if !ok {
+			t.Fatalf("order %s: customer %s not in customers.csv", orders.get(i, "order_id"), orders.get(i, "customer_id"))
+		}
+		orders.rows[i] = append(row, c...)
+	}
+	return orders
+}
+
+// surprise returns, for every value of each column, the value's share of
+// the change minus its share of the baseline: how much more of the change
+// it explains than its size predicts. Values are keyed "col=value".
+func surprise(tb *table, s Scenario, dateCol, measure string, cols []string) map[string]float64 {
+	base, comp := tb.sums(s, dateCol, measure, nil)
+	out := map[string]float64{}
+	for _, col := range cols {
+		values := map[string]bool{}
+		for i := range tb.rows {
+			values[tb.get(i, col)] = true
+		}
+		for v := range values {
+			b, c := tb.sums(s, dateCol, measure, func(i int) bool { return tb.get(i, col) == v })
+			out[col+"="+v] = (c-b)/(comp-base) - b/base
+		}
+	}
+	return out
+}
+
+func TestRevenueDrop(t *testing.T) {
+	s, _ := Get("revenue_drop")
+	orders := shopTables(t, s)
+	base, comp := orders.sums(s, "order_date", "amount", nil)
+	change := comp - base
+	pct := change / base
+	t.Logf("revenue: baseline %.2f comparison %.2f change %.2f (%.2f%%)", base, comp, change, 100*pct)
+	if pct < -0.12 || pct > -0.08 {
+		t.Errorf("revenue change = %.2f%%; want between -12%% and -8%%", 100*pct)
+	}
+
+	b, c := orders.sums(s, "order_date", "amount", orders.in(s.Planted[0].Segment))
+	nb, nc := orders.sums(s, "order_date", "", orders.in(s.Planted[0].Segment))
+	android := (c - b) / change
+	t.Logf("android 5.2: orders %v -> %v (%.1f%%), revenue %.2f -> %.2f, change %.2f, share %.3f",
+		nb, nc, 100*(nc-nb)/nb, b, c, c-b, android)
+
+	eb, ec := orders.sums(s, "order_date", "amount", orders.in(s.Planted[1].Segment))
+	enb, enc := orders.sums(s, "order_date", "", orders.in(s.Planted[1].Segment))
+	enterprise := (ec - eb) / change
+	t.Logf("enterprise: orders %v -> %v, average order %.2f -> %.2f (%.1f%%), revenue %.2f -> %.2f, change %.2f, share %.3f",
+		enb, enc, eb/enb, ec/enc, 100*(ec/enc-eb/enb)/(eb/enb), eb, ec, ec-eb, enterprise)
+
+	for _, tc := range []struct {
+		cause    Cause
+		got      float64
+		min, max float64
+	}{
+		{s.Planted[0], android, 0.50, 0.70},
+		{s.Planted[1], enterprise, 0.25, 0.35},
+	} {
+		if tc.got < tc.min || tc.got > tc.max {
+			t.Errorf("share of %v = %.3f; want between %.2f and %.2f", tc.cause.Segment, tc.got, tc.min, tc.max)
+		}
+		if !near(tc.got, tc.cause.ApproxShare, 0.01) {
+			t.Errorf("share of %v = %.3f; documented ApproxShare %.3f", tc.cause.Segment, tc.got, tc.cause.ApproxShare)
+		}
+	}
+
+	// Apart from the causes and the segments that contain them, no single
+	// value explains much more of the drop than its size predicts.
+	causal := []string{"platform=android", "app_version=5.2", "segment=enterprise"}
+	sur := surprise(orders, s, "order_date", "amount", []string{"platform", "app_version", "country", "channel", "segment", "region"})
+	keys := slices.Sorted(func(yield func(string) bool) {
+		for k := range sur {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	for _, k := range keys {
+		t.Logf("surprise %-24s %+.3f", k, sur[k])
+		if !slices.Contains(causal, k) && sur[k] > 0.1 {
+			t.Errorf("%s explains %+.3f more of the change than its baseline share; want at most +0.1", k, sur[k])
+		}
+	}
+}
