@@ -1,0 +1,146 @@
+package duckdb
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// node is one object of DuckDB's JSON parse tree. Numbers are json.Number
+// so that the tree goes back to DuckDB unchanged (query_location can be
+// 2^64-1, which a float64 would round).
+type node = map[string]any
+
+// parsed is the answer of json_serialize_sql.
+type parsed struct {
+	Error        bool   `json:"error"`
+	ErrorType    string `json:"error_type"`
+	ErrorMessage string `json:"error_message"`
+	Statements   []node `json:"statements"`
+}
+
+// serialize parses sqlText with DuckDB's parser. A parse error is reported
+// in the result (Error, ErrorType "parser"), as is a statement other than
+// SELECT (ErrorType "not implemented"); the error return is for failures
+// to ask at all.
+func (e *Engine) serialize(ctx context.Context, sqlText string) (*parsed, error) {
+	var text string
+	if err := e.db.QueryRowContext(ctx, "SELECT json_serialize_sql(?::VARCHAR)::VARCHAR", sqlText).Scan(&text); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("duckdb: json_serialize_sql: %w", err)
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var p parsed
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("duckdb: decode parse tree: %w", err)
+	}
+	return &p, nil
+}
+
+// deserialize turns parse trees back into SQL text, one per tree, in one
+// round trip.
+func (e *Engine) deserialize(ctx context.Context, trees ...any) ([]string, error) {
+	if len(trees) == 0 {
+		return nil, nil
+	}
+	sel := make([]string, len(trees))
+	args := make([]any, len(trees))
+	for i, t := range trees {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(t); err != nil {
+			return nil, fmt.Errorf("duckdb: encode parse tree: %w", err)
+		}
+		sel[i] = "json_deserialize_sql(?::JSON)"
+		args[i] = buf.String()
+	}
+	dest := make([]any, len(trees))
+	out := make([]string, len(trees))
+	for i := range out {
+		dest[i] = &out[i]
+	}
+	if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", "), args...).Scan(dest...); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("duckdb: json_deserialize_sql: %w", err)
+	}
+	return out, nil
+}
+
+// str returns field k of n as a string ("" when absent).
+func str(n node, k string) string {
+	s, _ := n[k].(string)
+	return s
+}
+
+// obj returns field k of n as a node (nil when absent or null).
+func obj(n node, k string) node {
+	o, _ := n[k].(node)
+	return o
+}
+
+// list returns field k of n as a list of nodes, skipping non-objects.
+func list(n node, k string) []node {
+	raw, _ := n[k].([]any)
+	out := make([]node, 0, len(raw))
+	for _, x := range raw {
+		if o, ok := x.(node); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// number reads a JSON number field.
+func number(v any) (float64, bool) {
+	switch x := v.(type) {
+	case json.Number:
+		f, err := strconv.ParseFloat(string(x), 64)
+		return f, err == nil
+	case float64:
+		return x, true
+	}
+	return 0, false
+}
+
+// clone deep-copies a parse tree so that edits leave the original intact.
+func clone(v any) any {
+	switch x := v.(type) {
+	case node:
+		c := make(node, len(x))
+		for k, val := range x {
+			c[k] = clone(val)
+		}
+		return c
+	case []any:
+		c := make([]any, len(x))
+		for i, val := range x {
+			c[i] = clone(val)
+		}
+		return c
+	}
+	return v
+}
+
+// walk calls fn on every object in the tree under v.
+func walk(v any, fn func(node)) {
+	switch x := v.(type) {
+	case node:
+		fn(x)
+		for _, val := range x {
+			walk(val, fn)
+		}
+	case []any:
+		for _, val := range x {
+			walk(val, fn)
+		}
+	}
+}

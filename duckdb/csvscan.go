@@ -1,0 +1,233 @@
+package duckdb
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// scanner is the RFC 4180 state machine behind checkCSV. It counts fields
+// per record and keeps the text of the first two records; everything else
+// is only counted, which keeps the pass fast.
+type scanner struct {
+	delim byte
+	file  string
+
+	line       int64 // current physical line, 1-based
+	recStart   int64 // line on which the current record started
+	quoted     bool  // inside a quoted field
+	quoteEnd   bool  // saw a quote inside a quoted field: end or escape
+	prevCR     bool  // last byte was \r, so a following \n ends nothing new
+	fields     int   // delimiters seen in the current record, plus one
+	recBytes   int   // bytes in the current record, to skip blank lines
+	fieldBytes int   // bytes in the current field, quotes included
+
+	keep   bool     // collecting the text of this record
+	field  []byte   // text of the current field when keep
+	rec    []string // fields of the current record when keep
+	header []string
+	first  []string
+	ncols  int
+	rows   int64
+}
+
+// scan consumes one chunk of the file.
+func (s *scanner) scan(chunk []byte) error {
+	for _, c := range chunk {
+		if s.quoteEnd {
+			s.quoteEnd = false
+			if c == '"' { // "" is an escaped quote
+				s.put(c)
+				continue
+			}
+			s.quoted = false // the quote closed the field; c follows it
+		}
+		if s.quoted {
+			switch {
+			case c == '"':
+				s.quoteEnd = true
+				s.fieldBytes++
+				continue
+			case c == '\n' && !s.prevCR, c == '\r':
+				s.line++
+			}
+			s.prevCR = c == '\r'
+			s.put(c)
+			continue
+		}
+		switch c {
+		case s.delim:
+			s.endField()
+			s.recBytes++
+		case '\n':
+			if s.prevCR {
+				s.prevCR = false
+				continue // second half of \r\n
+			}
+			if err := s.endRecord(); err != nil {
+				return err
+			}
+			s.line++
+			s.recStart = s.line
+		case '\r':
+			if err := s.endRecord(); err != nil {
+				return err
+			}
+			s.line++
+			s.recStart = s.line
+			s.prevCR = true
+			continue
+		case '"':
+			if s.fieldBytes == 0 {
+				s.quoted = true
+				s.fieldBytes++
+			} else {
+				s.put(c) // a stray quote inside an unquoted field is text
+			}
+			s.recBytes++
+		default:
+			s.put(c)
+			s.recBytes++
+		}
+		s.prevCR = false
+	}
+	return nil
+}
+
+func (s *scanner) put(c byte) {
+	s.fieldBytes++
+	if s.keep {
+		s.field = append(s.field, c)
+	}
+}
+
+func (s *scanner) endField() {
+	s.fields++
+	s.fieldBytes = 0
+	if s.keep {
+		s.rec = append(s.rec, string(s.field))
+		s.field = s.field[:0]
+	}
+}
+
+// endRecord closes the current record at a line break (or end of file).
+func (s *scanner) endRecord() error {
+	if s.recBytes == 0 {
+		return nil // blank line: DuckDB skips these too
+	}
+	s.endField()
+	n := s.fields
+	switch {
+	case s.header == nil:
+		s.header, s.ncols = s.rec, n
+	case n != s.ncols:
+		return quarry.Errorf(quarry.ECodeMalformedCSV, "%s line %d has %d %s; the header has %d",
+			s.file, s.recStart, n, plural(n, "field"), s.ncols).
+			WithHint("every row needs one value per column; quote values that contain " + delimName(s.delim))
+	default:
+		if s.first == nil {
+			s.first = s.rec
+		}
+		s.rows++
+	}
+	s.fields, s.recBytes, s.fieldBytes = 0, 0, 0
+	s.keep = s.first == nil
+	s.rec = nil
+	return nil
+}
+
+// finish handles the last record when the file does not end in a newline.
+func (s *scanner) finish() error {
+	if s.quoted && !s.quoteEnd {
+		return quarry.Errorf(quarry.ECodeMalformedCSV, "%s has a quote opened on line %d that is never closed", s.file, s.recStart)
+	}
+	s.quoted, s.quoteEnd = false, false
+	return s.endRecord()
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+func delimName(d byte) string {
+	switch d {
+	case '\t':
+		return "tabs"
+	case ',':
+		return "commas"
+	case ';':
+		return "semicolons"
+	}
+	return fmt.Sprintf("%q", d)
+}
+
+// checkHeader decides whether the first record is a header. DuckDB only
+// guesses, and a guess that is wrong either loses the first row or names
+// columns after data, so Quarry asks for a header and refuses files that
+// look like they have none: names that are empty or repeated, a row made
+// only of numbers and dates, or a number or date standing above a value of
+// the same kind (a header of "region,2023" above "north,17" is refused too;
+// such wide files need reshaping anyway).
+func checkHeader(file string, shape *csvShape) error {
+	seen := map[string]int{}
+	valueLike := 0
+	for i, raw := range shape.Header {
+		name := strings.TrimSpace(raw)
+		if name == "" {
+			return quarry.Errorf(quarry.ECodeNoHeaders, "%s: column %d has no name in the first row", file, i+1).
+				WithHint("the first row must name every column")
+		}
+		key := strings.ToLower(name)
+		if j, dup := seen[key]; dup {
+			return quarry.Errorf(quarry.ECodeNoHeaders, "%s: columns %d and %d are both named %q in the first row", file, j+1, i+1, name).
+				WithHint("the first row must give every column a different name")
+		}
+		seen[key] = i
+		kind := valueKind(name)
+		if kind == "" {
+			continue
+		}
+		valueLike++
+		if i < len(shape.First) && valueKind(strings.TrimSpace(shape.First[i])) == kind {
+			return quarry.Errorf(quarry.ECodeNoHeaders, "%s: the first row looks like data, not column names (column %d is %q)", file, i+1, name).
+				WithHint("add a first row with column names")
+		}
+	}
+	if valueLike == len(shape.Header) {
+		return quarry.Errorf(quarry.ECodeNoHeaders, "%s: the first row looks like data, not column names", file).
+			WithHint("add a first row with column names")
+	}
+	return nil
+}
+
+var dateLayouts = []string{
+	time.DateOnly, "2006/01/02", "01/02/2006", "1/2/2006", "02.01.2006",
+	time.DateTime, "2006-01-02T15:04:05", time.RFC3339,
+}
+
+// valueKind returns "number", "date" or "bool" when s reads as a data value
+// of that kind, and "" for anything that could be a name.
+func valueKind(s string) string {
+	if s == "" {
+		return ""
+	}
+	if _, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64); err == nil && strings.ContainsAny(s, "0123456789") {
+		return "number"
+	}
+	for _, layout := range dateLayouts {
+		if _, err := time.Parse(layout, s); err == nil {
+			return "date"
+		}
+	}
+	switch strings.ToLower(s) {
+	case "true", "false":
+		return "bool"
+	}
+	return ""
+}

@@ -1,0 +1,164 @@
+package duckdb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	duckdbdriver "github.com/duckdb/duckdb-go/v2"
+	"github.com/quarry-dev/quarry"
+)
+
+// LoadCSV validates the CSV file at path, loads it into a new table called
+// name (a plain identifier, normally from TableName) with DuckDB's type
+// detection, and profiles its columns. It returns the schema and the number
+// of data rows. On any error no table is left behind.
+//
+// Errors, each naming the file:
+//   - INVALID_FILE_TYPE: the path does not end in .csv, or is a directory
+//   - EMPTY_FILE: no bytes, only blanks, or a header without rows
+//   - NO_HEADERS: the first row has an empty or repeated name, or looks
+//     like data (see checkHeader)
+//   - MALFORMED_CSV: a row with a different number of fields than the
+//     header (the message gives its line), invalid UTF-8, an unclosed
+//     quote, or values DuckDB cannot read
+//   - NOT_FOUND: no file at path
+//   - INVALID: name is not a plain lower-case identifier
+//   - CONFLICT: a table called name exists
+//   - FORBIDDEN: the engine is locked
+func (e *Engine) LoadCSV(ctx context.Context, name, path string) (*quarry.FileSchema, int64, error) {
+	file := filepath.Base(path)
+	if !strings.EqualFold(filepath.Ext(path), ".csv") {
+		return nil, 0, quarry.Errorf(quarry.ECodeInvalidFileType, "%s is not a .csv file", file).
+			WithHint("upload data as CSV files")
+	}
+	if !plainIdent(name) {
+		return nil, 0, quarry.Errorf(quarry.ECodeInvalid, "table name %q is not a plain lower-case identifier", name)
+	}
+	if err := e.reserve(name); err != nil {
+		return nil, 0, err
+	}
+	schema, rows, err := e.load(ctx, name, path, file)
+	if err != nil {
+		e.release(name)
+		return nil, 0, err
+	}
+	return schema, rows, nil
+}
+
+// reserve claims name for a load in progress.
+func (e *Engine) reserve(name string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.locked {
+		return quarry.Errorf(quarry.ECodeForbidden, "files cannot be loaded after the engine is locked")
+	}
+	if _, taken := e.tables[name]; taken {
+		return quarry.Errorf(quarry.ECodeConflict, "a table called %s is already loaded", name)
+	}
+	e.tables[name] = nil
+	return nil
+}
+
+// release gives up a reservation after a failed load.
+func (e *Engine) release(name string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	delete(e.tables, name)
+}
+
+func (e *Engine) load(ctx context.Context, name, path, file string) (*quarry.FileSchema, int64, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, quarry.Errorf(quarry.ECodeNotFound, "%s does not exist", file)
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("duckdb: load %s: %w", file, err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, 0, quarry.Errorf(quarry.ECodeInvalidFileType, "%s is a directory, not a .csv file", file)
+	}
+	if st, err := f.Stat(); err == nil && st.Size() == 0 {
+		return nil, 0, quarry.Errorf(quarry.ECodeEmptyFile, "%s is empty", file)
+	}
+	shape, err := checkCSV(f, file)
+	if err != nil {
+		return nil, 0, err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("duckdb: load %s: %w", file, err)
+	}
+	if err := e.createTable(ctx, name, abs, file, shape); err != nil {
+		return nil, 0, err
+	}
+	t, schema, err := e.profile(ctx, name)
+	if err == nil && t.Rows != shape.Rows {
+		// Two readers disagreeing means one of them split rows wrongly;
+		// better to refuse than to analyse misaligned values.
+		err = quarry.Errorf(quarry.ECodeMalformedCSV, "%s could not be read consistently: %d rows found, but DuckDB read %d", file, shape.Rows, t.Rows)
+	}
+	if err != nil {
+		e.dropTable(name)
+		return nil, 0, err
+	}
+	e.mu.Lock()
+	e.tables[name] = t
+	e.order = append(e.order, name)
+	e.mu.Unlock()
+	return schema, t.Rows, nil
+}
+
+// createTable runs DuckDB's CSV reader with the dialect checkCSV found, so
+// only the column types are left to DuckDB's detection. When a value far
+// into the file does not fit the type guessed from the sample, it retries
+// once with the whole file as the sample.
+func (e *Engine) createTable(ctx context.Context, name, path, file string, shape *csvShape) error {
+	create := func(extra string) error {
+		q := fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM read_csv(%s, header = true, delim = %s, quote = '\"', escape = '\"', skip = 0, strict_mode = true, null_padding = false%s)",
+			quoteIdent(name), quoteString(path), quoteString(string(shape.Delim)), extra)
+		_, err := e.db.ExecContext(ctx, q)
+		return err
+	}
+	err := create("")
+	if err != nil && duckType(err) == duckdbdriver.ErrorTypeConversion || err != nil && strings.Contains(duckMessage(err), "Could not convert") {
+		e.dropTable(name)
+		err = create(", sample_size = -1")
+	}
+	if err == nil {
+		return nil
+	}
+	e.dropTable(name)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return quarry.Errorf(quarry.ECodeMalformedCSV, "%s could not be read: %s", file, firstLine(duckMessage(err)))
+}
+
+// dropTable removes a half-made table; errors are moot because the table
+// may not exist.
+func (e *Engine) dropTable(name string) {
+	e.db.Exec("DROP TABLE IF EXISTS " + quoteIdent(name))
+}
+
+// firstLine returns the first non-empty line of DuckDB's multi-line error
+// text, which carries the reason; the rest repeats options.
+func firstLine(msg string) string {
+	var out []string
+	for _, l := range strings.Split(msg, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			if len(out) > 0 {
+				break
+			}
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, " ")
+}

@@ -1,0 +1,131 @@
+package duckdb
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// exactDistinctRows is the table size up to which cardinalities are exact
+// COUNT(DISTINCT); bigger tables use HyperLogLog (approx_count_distinct,
+// within a few percent), which keeps profiling one fast scan.
+const exactDistinctRows = 1_000_000
+
+// profile reads a loaded table's columns from the catalog and profiles
+// them in one aggregate query.
+func (e *Engine) profile(ctx context.Context, name string) (*table, *quarry.FileSchema, error) {
+	cols, err := e.catalogColumns(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	t := &table{Name: name, Columns: cols}
+	var rows int64
+	if err := e.db.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(name)).Scan(&rows); err != nil {
+		return nil, nil, fmt.Errorf("duckdb: count %s: %w", name, err)
+	}
+	t.Rows = rows
+	distinct := "count(DISTINCT %s)"
+	if rows > exactDistinctRows {
+		distinct = "approx_count_distinct(%s)"
+	}
+	// Per column: non-null count, distinct count, five most frequent
+	// values as text, and min/max (numbers only, for the 0/1 flag rule).
+	const perCol = 5
+	var sel []string
+	for _, c := range cols {
+		q := quoteIdent(c.Name)
+		lo, hi := "NULL::DOUBLE", "NULL::DOUBLE"
+		if dt := dataType(c.Type); dt == quarry.TypeInteger || dt == quarry.TypeFloat {
+			lo, hi = "min("+q+")::DOUBLE", "max("+q+")::DOUBLE"
+		}
+		sel = append(sel, "count("+q+")", fmt.Sprintf(distinct, q),
+			fmt.Sprintf("approx_top_k(%s, %d)::VARCHAR[]", q, quarry.MaxSampleValues), lo, hi)
+	}
+	if len(sel) == 0 {
+		return t, &quarry.FileSchema{}, nil
+	}
+	dest := make([]any, len(sel))
+	vals := make([]any, len(sel))
+	for i := range dest {
+		dest[i] = &vals[i]
+	}
+	q := "SELECT " + strings.Join(sel, ", ") + " FROM " + quoteIdent(name)
+	if err := e.db.QueryRowContext(ctx, q).Scan(dest...); err != nil {
+		return nil, nil, fmt.Errorf("duckdb: profile %s: %w", name, err)
+	}
+	schema := &quarry.FileSchema{Columns: make([]quarry.Column, len(cols))}
+	for i, c := range cols {
+		v := vals[i*perCol : (i+1)*perCol]
+		p := colProfile{
+			Name:     c.Name,
+			Type:     dataType(c.Type),
+			Rows:     rows,
+			NonNull:  toInt64(v[0]),
+			Distinct: toInt64(v[1]),
+			Samples:  toStrings(v[2]),
+		}
+		p.Min, p.HasMin = toFloat(v[3])
+		p.Max, _ = toFloat(v[4])
+		schema.Columns[i] = quarry.Column{
+			Name:         c.Name,
+			InferredType: p.role(),
+			DataType:     p.Type,
+			Cardinality:  p.Distinct,
+			SampleValues: p.Samples,
+			Nullable:     p.NonNull < rows,
+			NullCount:    rows - p.NonNull,
+		}
+	}
+	return t, schema, nil
+}
+
+// catalogColumns returns a table's columns and DuckDB types in order.
+func (e *Engine) catalogColumns(ctx context.Context, name string) ([]column, error) {
+	rows, err := e.db.QueryContext(ctx,
+		"SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index", name)
+	if err != nil {
+		return nil, fmt.Errorf("duckdb: columns of %s: %w", name, err)
+	}
+	defer rows.Close()
+	var cols []column
+	for rows.Next() {
+		var c column
+		if err := rows.Scan(&c.Name, &c.Type); err != nil {
+			return nil, err
+		}
+		cols = append(cols, c)
+	}
+	return cols, rows.Err()
+}
+
+// dataType maps a DuckDB type name to a quarry.Type constant.
+func dataType(duck string) string {
+	t := strings.ToUpper(duck)
+	switch {
+	case t == "BOOLEAN":
+		return quarry.TypeBoolean
+	case strings.HasSuffix(t, "INT") || t == "HUGEINT" || t == "UHUGEINT" || strings.HasSuffix(t, "INTEGER"):
+		// TINYINT .. BIGINT, UTINYINT .. UBIGINT, HUGEINT, INTEGER
+		return quarry.TypeInteger
+	case t == "DOUBLE" || t == "FLOAT" || t == "REAL" || strings.HasPrefix(t, "DECIMAL"):
+		return quarry.TypeFloat
+	case t == "DATE":
+		return quarry.TypeDate
+	case strings.HasPrefix(t, "TIMESTAMP"):
+		return quarry.TypeDatetime
+	}
+	return quarry.TypeString
+}
+
+func toStrings(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
