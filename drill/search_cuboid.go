@@ -27,6 +27,7 @@ type cuboid struct {
 type elemAgg struct {
 	abnW, normW float64 // summed weights of anomalous and normal leaves
 	ep          float64 // summed signed change
+	base        float64 // summed expected value
 	nAbn        int32
 }
 
@@ -102,12 +103,29 @@ func (cb *cuboid) build(c *Cube, lv *leaves, active []bool) {
 func (cb *cuboid) add(lv *leaves, i int, s int32, sign float64) {
 	a := &cb.agg[s]
 	a.ep += sign * lv.ep[i]
+	a.base += sign * lv.b[i]
 	if lv.abn[i] {
 		a.abnW += sign * lv.w[i]
 		a.nAbn += int32(sign)
 	} else {
 		a.normW += sign * lv.w[i]
 	}
+}
+
+// slotOf returns the slot of the element given by conds (which must use
+// exactly cb's dimensions), or -1 if no active leaf ever had it.
+func (cb *cuboid) slotOf(conds []Cond) int32 {
+	var k uint64
+	for j, cd := range conds {
+		k += uint64(cd.Code) * cb.radix[j]
+	}
+	if cb.dense {
+		return int32(k)
+	}
+	if s, ok := cb.slots[k]; ok {
+		return s
+	}
+	return -1
 }
 
 // conds returns the conditions of slot s, sorted by dimension because

@@ -99,6 +99,9 @@ func (s *searcher) best() (candidate, bool) {
 			}
 		}
 		if ok {
+			if !s.c.Ratio() {
+				found = s.generalize(found)
+			}
 			return found, true
 		}
 	}
@@ -212,4 +215,70 @@ func (s *searcher) found(cand candidate) Found {
 		f.Share = f.Change / s.totalChange
 	}
 	return f
+}
+
+// siblingShare is how large, relative to a segment's own relative
+// change, the relative change of the rest of a parent must be for the
+// parent to be blamed instead.
+const siblingShare = 0.5
+
+// generalize replaces cand by a parent (one condition fewer) while the
+// rest of that parent moved in the same direction by at least
+// siblingShare of cand's relative change: a root cause moves all of its
+// leaves by about the same factor, so a segment whose siblings moved
+// alike is a fragment of a larger cause whose leaves were too noisy to
+// pass the purity test one by one.
+func (s *searcher) generalize(cand candidate) candidate {
+	for len(cand.cb.dims) > 1 {
+		a := cand.cb.agg[cand.slot]
+		if a.base <= 0 {
+			return cand
+		}
+		rate := a.ep / a.base
+		conds := cand.cb.conds(s.c, cand.slot)
+		var best candidate
+		bestRatio := siblingShare
+		for j := range conds {
+			parentConds := append(append([]Cond(nil), conds[:j]...), conds[j+1:]...)
+			pcb := s.cuboidFor(parentConds)
+			if pcb == nil || !pcb.ready {
+				continue
+			}
+			ps := pcb.slotOf(parentConds)
+			if ps < 0 {
+				continue
+			}
+			p := pcb.agg[ps]
+			sibBase, sibEP := p.base-a.base, p.ep-a.ep
+			if sibBase <= 0 {
+				continue
+			}
+			if r := (sibEP / sibBase) / rate; r >= bestRatio {
+				bestRatio = r
+				best = candidate{cb: pcb, slot: ps, score: cand.score}
+			}
+		}
+		if best.cb == nil {
+			return cand
+		}
+		cand = best
+	}
+	return cand
+}
+
+// cuboidFor returns the cuboid whose dimensions are those of conds.
+func (s *searcher) cuboidFor(conds []Cond) *cuboid {
+	if len(conds) == 0 || len(conds) > len(s.layers) {
+		return nil
+	}
+next:
+	for _, cb := range s.layers[len(conds)-1] {
+		for j, d := range cb.dims {
+			if conds[j].Dim != d {
+				continue next
+			}
+		}
+		return cb
+	}
+	return nil
 }
