@@ -99,9 +99,7 @@ func (s *searcher) best() (candidate, bool) {
 			}
 		}
 		if ok {
-			if !s.c.Ratio() {
-				found = s.generalize(found)
-			}
+			found = s.generalize(found)
 			return found, true
 		}
 	}
