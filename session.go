@@ -269,3 +269,29 @@ func (c *InvestigationContext) Validate() error {
 func (c *InvestigationContext) Describe() string {
 	return fmt.Sprintf("baseline %s vs comparison %s", c.BaselinePeriod, c.ComparisonPeriod)
 }
+
+// transitions lists the moves the session state machine allows; expired is
+// reachable from every state and handled in Move.
+var transitions = map[SessionStatus][]SessionStatus{
+	SessionCreated:   {SessionHasFiles},
+	SessionHasFiles:  {SessionHasFiles, SessionCreated, SessionRunning},
+	SessionRunning:   {SessionCompleted, SessionFailed},
+	SessionCompleted: {},
+	SessionFailed:    {},
+}
+
+// Move changes the session's status if the state machine allows it, and
+// returns CONFLICT otherwise.
+func (s *Session) Move(to SessionStatus) error {
+	if to == SessionExpired && s.Status != SessionExpired {
+		s.Status = to
+		return nil
+	}
+	for _, ok := range transitions[s.Status] {
+		if ok == to {
+			s.Status = to
+			return nil
+		}
+	}
+	return Errorf(ECodeConflict, "a session that is %s cannot become %s", s.Status, to)
+}

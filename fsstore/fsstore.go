@@ -217,3 +217,29 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// SessionFiles writes the artifacts of one session. It satisfies the
+// investigation's Artifacts contract.
+type SessionFiles struct {
+	s  *Store
+	id string
+}
+
+// SessionFiles returns the artifact writer of a session.
+func (s *Store) SessionFiles(id string) (*SessionFiles, error) {
+	if _, err := s.Dir(id); err != nil {
+		return nil, err
+	}
+	return &SessionFiles{s: s, id: id}, nil
+}
+
+func (f *SessionFiles) WriteJSON(rel string, v any) error { return f.s.WriteJSON(f.id, rel, v) }
+func (f *SessionFiles) WriteFile(rel string, data []byte) error {
+	return f.s.WriteFile(f.id, rel, data)
+}
+
+// Dir returns the session directory.
+func (f *SessionFiles) Dir() string {
+	dir, _ := f.s.Dir(f.id)
+	return dir
+}

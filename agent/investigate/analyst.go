@@ -1,0 +1,199 @@
+package investigate
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/drill"
+)
+
+// analysisState is what the memory loop has measured so far.
+type analysisState struct {
+	quality      []qualityIssue
+	calendar     *calendarResult
+	byDim        map[string]*dimResult
+	mixFound     []candidate
+	found        []candidate // from the segment search
+	searched     bool
+	leaves       int
+	verified     []verified
+	partition    drill.Decomposition
+	partitionRec record
+}
+
+// agenda is the offline analyst's plan for the memory loop: data quality
+// first, then the calendar, each dimension, the mix (ratios), a search of
+// combinations, verification of what it found, and the uniform-shift
+// hypothesis last, because it is what remains when nothing else holds.
+func (r *run) agenda() []step {
+	var out []step
+	for _, h := range r.hyps {
+		h := h
+		switch h.Kind {
+		case quarry.KindDataQuality:
+			out = append(out, step{decision: quarry.DecisionAnalyze, hyp: h.HypothesisID,
+				why: "broken data must be ruled out before any business explanation", do: r.checkQuality})
+		case quarry.KindCalendar:
+			out = append(out, step{decision: quarry.DecisionAnalyze, hyp: h.HypothesisID,
+				why: "periods with different weekdays differ for no business reason", do: r.checkCalendar})
+		case hypDimension:
+			d := r.dimByName(h.Dimensions[0])
+			out = append(out, step{decision: quarry.DecisionAnalyze, hyp: h.HypothesisID,
+				why: "decompose the change by " + d.Name, do: r.analyzeDimension(d)})
+		}
+	}
+	for _, h := range r.hyps {
+		switch h.Kind {
+		case quarry.KindMix:
+			out = append(out, step{decision: quarry.DecisionAnalyze, hyp: h.HypothesisID,
+				why: "compare mix and rate effects across every dimension", do: r.checkMix})
+		case hypInteraction:
+			out = append(out, step{decision: quarry.DecisionDrillDown, hyp: h.HypothesisID,
+				why: "search combinations of up to 3 dimension values", do: r.searchSegments})
+			out = append(out, step{decision: quarry.DecisionDrillDown, hyp: h.HypothesisID,
+				why: "measure the candidate segments without overlap and test them against daily noise", do: r.verifyInteraction})
+		}
+	}
+	for _, h := range r.hyps {
+		if h.Kind == hypUniform {
+			if !r.hasInteraction() {
+				out = append(out, step{decision: quarry.DecisionDrillDown, hyp: h.HypothesisID,
+					why: "measure the candidate segments without overlap and test them against daily noise", do: r.verifySegments})
+			}
+			out = append(out, step{decision: quarry.DecisionAnalyze, hyp: h.HypothesisID,
+				why: "check whether anything stands out from a uniform shift", do: r.checkUniform})
+		}
+	}
+	return out
+}
+
+func (r *run) hasInteraction() bool {
+	for _, h := range r.hyps {
+		if h.Kind == hypInteraction {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *run) dimByName(name string) *Dim {
+	for _, d := range r.dims {
+		if d.Name == name {
+			return d
+		}
+	}
+	panic("investigate: unknown dimension " + name)
+}
+
+// verifyInteraction verifies the candidates and decides the interaction
+// hypothesis: confirmed when a significant segment of two or more
+// dimensions explains at least 15% of the change.
+func (r *run) verifyInteraction(ctx context.Context) (stepResult, error) {
+	res, err := r.verifySegments(ctx)
+	if err != nil {
+		return res, err
+	}
+	res.verdict, res.reason = quarry.HypRuledOut, "no significant combination of dimension values explains 15% of the change"
+	for _, v := range r.stats.verified {
+		if v.source == "search" && len(v.seg) >= 2 && v.significant() && v.share >= 0.15 {
+			res.verdict = quarry.HypConfirmed
+			res.reason = fmt.Sprintf("%s explains %s of the change (q=%s)", v.key(), sharePct(v.share), pvalue(v.test.QValue))
+			break
+		}
+	}
+	return res, nil
+}
+
+// checkMix decides the mix hypothesis of a ratio metric: confirmed when, in
+// some dimension, mix effects account for at least 25% of the change in its
+// direction. The value with the largest mix effect becomes a candidate.
+func (r *run) checkMix(ctx context.Context) (stepResult, error) {
+	var res stepResult
+	var best *dimResult
+	for _, d := range r.dims {
+		dr, err := r.byDimension(ctx, d)
+		if err != nil {
+			return res, err
+		}
+		res.addQuery("change by "+d.Name, dr.rec, r.effectTable(d.Name, dr.effects()))
+		if best == nil || safeShare(dr.mixSum, dr.dec.Change) > safeShare(best.mixSum, best.dec.Change) {
+			best = dr
+		}
+	}
+	if best == nil {
+		res.summary = "There are no dimensions to measure a mix shift on."
+		res.verdict, res.reason = quarry.HypRuledOut, "no dimensions"
+		return res, nil
+	}
+	share := safeShare(best.mixSum, best.dec.Change)
+	var top valueEffect
+	for _, e := range best.effects() {
+		if math.Abs(e.Mix) > math.Abs(top.Mix) {
+			top = e
+		}
+	}
+	if share >= 0.25 && safeShare(top.Mix, best.dec.Change) >= minShare {
+		res.verdict = quarry.HypConfirmed
+		res.reason = fmt.Sprintf("mix effects across %s account for %s of the change", best.dim.Name, sharePct(share))
+		res.summary = fmt.Sprintf("Mix shift in %s: its mix effects sum to %s (%s of the change). %s=%s went from %s to %s of the denominator at a rate of %s.",
+			best.dim.Name, r.fmtChange(best.mixSum), sharePct(share), best.dim.Name, top.Name, pctOf(top.Share0), pctOf(top.Share1), r.fmtValue(top.Value1))
+		r.stats.mixFound = append(r.stats.mixFound, candidate{seg: []dimValue{{Dim: best.dim, Value: top.Name, Null: top.Name == nullLabel}}, source: "mix"})
+	} else {
+		res.verdict = quarry.HypRuledOut
+		res.reason = fmt.Sprintf("the largest mix effect, in %s, is %s of the change", best.dim.Name, sharePct(share))
+		res.summary = fmt.Sprintf("No material mix shift: the largest, in %s, is %s of the change; the change comes from segments' own rates.", best.dim.Name, sharePct(share))
+	}
+	return res, nil
+}
+
+// checkUniform decides the uniform-shift hypothesis: confirmed when no
+// verified segment is significant and carries 20% of the change.
+func (r *run) checkUniform(ctx context.Context) (stepResult, error) {
+	var res stepResult
+	for _, v := range r.stats.verified {
+		if v.significant() && math.Abs(v.share) >= 0.2 {
+			res.verdict = quarry.HypRuledOut
+			res.reason = fmt.Sprintf("%s alone explains %s of the change", v.key(), sharePct(v.share))
+			res.summary = fmt.Sprintf("The change is not uniform: %s alone explains %s of it.", v.key(), sharePct(v.share))
+			return res, nil
+		}
+	}
+	if r.overall.change.Significant {
+		res.verdict = quarry.HypConfirmed
+		res.reason = "no segment stands out; the whole population moved"
+		res.summary = fmt.Sprintf("No segment stands out: the metric moved by %s (%+.1f%%) across the board.", r.fmtChange(r.overall.change.Change), r.overall.change.ChangePct)
+	} else {
+		res.verdict = quarry.HypRuledOut
+		res.reason = "the change is within day-to-day variation"
+		res.summary = fmt.Sprintf("The overall change of %+.1f%% is within day-to-day variation (p=%s), so there is no shift to explain.", r.overall.change.ChangePct, pvalue(r.overall.change.PValue))
+	}
+	return res, nil
+}
+
+// candidates lists the segments proposed so far, data-quality segments
+// first, then mix shifts, then the search's, without repeats.
+func (r *run) candidates() []candidate {
+	seen := map[string]bool{}
+	var out []candidate
+	add := func(c candidate) {
+		if !seen[c.key()] && len(c.seg) > 0 {
+			seen[c.key()] = true
+			out = append(out, c)
+		}
+	}
+	for i := range r.stats.quality {
+		is := &r.stats.quality[i]
+		if len(is.seg) > 0 && is.Kind == drill.IssueMissingDays && r.materialIssue(*is) {
+			add(candidate{seg: is.seg, source: "quality", kind: quarry.KindDataQuality, issue: is})
+		}
+	}
+	for _, c := range r.stats.mixFound {
+		add(c)
+	}
+	for _, c := range r.stats.found {
+		add(c)
+	}
+	return out
+}

@@ -1,0 +1,48 @@
+package investigate
+
+import (
+	"context"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// Engine is the SQL engine an investigation runs on: quarry.Engine plus the
+// sandbox and schema helpers the investigation needs. duckdb.Engine is the
+// embedded implementation.
+type Engine interface {
+	quarry.Engine
+	// Lock locks the sandbox down once every file is loaded.
+	Lock(ctx context.Context) error
+	// QueryFunc streams the rows of a read-only query to fn.
+	QueryFunc(ctx context.Context, sql string, fn func(row []any) error) error
+	// TimeColumn returns the qualified time column of the metric, checking
+	// hint ("TABLE.COLUMN") when given. Errors: INVALID_TIME_COLUMN.
+	TimeColumn(ctx context.Context, m *quarry.Metric, hint string) (string, error)
+	// Relationships detects links between the tables.
+	Relationships(ctx context.Context, tables []string) ([]quarry.Relationship, error)
+}
+
+// Artifacts is where one session's artifacts are written. Paths are
+// relative to the session directory and use forward slashes.
+type Artifacts interface {
+	WriteJSON(rel string, v any) error
+	WriteFile(rel string, data []byte) error
+	// Dir is the session directory on disk, for writers that need a path.
+	Dir() string
+}
+
+// Auditor appends entries to the session's hash-chained audit log.
+type Auditor interface {
+	Append(eventType, actor string, data map[string]any) (quarry.AuditEntry, error)
+}
+
+// Event is one progress report of a running investigation.
+type Event struct {
+	Time      time.Time `json:"time"`
+	Step      string    `json:"step"`                // load, schema, metric, plan, hypotheses, loop, explain, memory, report, done
+	Message   string    `json:"message"`             // one line for a person
+	Iteration int       `json:"iteration,omitempty"` // memory-loop iteration, 1-based
+	Decision  string    `json:"decision,omitempty"`  // the loop's decision
+	Finding   string    `json:"finding,omitempty"`   // the condensed finding
+}

@@ -1,0 +1,241 @@
+package investigate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/drill"
+)
+
+// maxExplanations caps the ranked list; past it the rest is "everything else".
+const maxExplanations = 7
+
+// explain turns what the loop measured into ranked explanations: data
+// problems first, then segments and the calendar by the share of the change
+// they account for. Only significant segments are explanations.
+func (r *run) explain(ctx context.Context) error {
+	var dq, other []quarry.Explanation
+	ratio := r.metric.Ratio()
+	for i := range r.stats.verified {
+		v := &r.stats.verified[i]
+		if !v.significant() || math.Abs(v.share) < minShare {
+			continue
+		}
+		e := r.segmentExplanation(v, ratio)
+		if e.Kind == quarry.KindDataQuality {
+			dq = append(dq, e)
+		} else {
+			other = append(other, e)
+		}
+	}
+	for i := range r.stats.quality {
+		is := &r.stats.quality[i]
+		if len(is.seg) == 0 && r.materialIssue(*is) {
+			dq = append(dq, r.qualityExplanation(is))
+		}
+	}
+	if c := r.stats.calendar; c != nil && r.hypByKind(quarry.KindCalendar).Status == quarry.HypConfirmed {
+		other = append(other, r.calendarExplanation(c))
+	}
+	byShare := func(es []quarry.Explanation) {
+		sort.SliceStable(es, func(i, j int) bool { return math.Abs(es[i].ShareOfChange) > math.Abs(es[j].ShareOfChange) })
+	}
+	byShare(dq)
+	byShare(other)
+	all := append(dq, other...)
+	if len(all) > maxExplanations {
+		all = all[:maxExplanations]
+	}
+
+	o := r.overall.change
+	switch {
+	case !o.Significant && len(dq) == 0:
+		r.outcome = quarry.OutcomeNoFindings
+		r.whyNone = fmt.Sprintf("The change of %s (%+.1f%%) is within normal day-to-day variation (p=%s over %d baseline and %d comparison days), so there is nothing to explain.",
+			r.fmtChange(o.Change), o.ChangePct, pvalue(o.PValue), len(r.overall.base), len(r.overall.cmp))
+		all = nil
+	case len(all) == 0:
+		r.outcome = quarry.OutcomeNoFindings
+		r.whyNone = fmt.Sprintf("The change of %s (%+.1f%%) is real, but no segment, data problem or calendar effect accounts for a significant part of it: the whole population moved together, or the cause lies in data that was not uploaded.",
+			r.fmtChange(o.Change), o.ChangePct)
+	default:
+		r.outcome = quarry.OutcomeCompleted
+	}
+	for i := range all {
+		all[i].Rank = i + 1
+		all[i].Likelihood = quarry.LikelihoodForRank(i + 1)
+		all[i].Reasoning = truncate(rankReason(all[i], i+1)+" "+all[i].Reasoning, quarry.MaxExplanationReasonLen)
+	}
+	for i := range all {
+		for j := range all[i].Evidence {
+			finite(all[i].Evidence[j].Values)
+		}
+	}
+	r.expls = all
+	if r.expls == nil {
+		r.expls = []quarry.Explanation{}
+	}
+	r.progress(Event{Step: "explain", Message: fmt.Sprintf("%d explanations; outcome %s", len(r.expls), r.outcome)})
+	return r.artifact("results/explanations.json", r.expls)
+}
+
+func rankReason(e quarry.Explanation, rank int) string {
+	if e.Kind == quarry.KindDataQuality {
+		return fmt.Sprintf("Ranked %d: data problems rank before business explanations, because the metric cannot be read until the data is fixed.", rank)
+	}
+	return fmt.Sprintf("Ranked %d by the measured share of the change it accounts for (%s).", rank, sharePct(e.ShareOfChange))
+}
+
+func (r *run) hypByKind(kind string) *quarry.Hypothesis {
+	for _, h := range r.hyps {
+		if h.Kind == kind {
+			return h
+		}
+	}
+	return &quarry.Hypothesis{}
+}
+
+// segmentExplanation explains one verified segment.
+func (r *run) segmentExplanation(v *verified, ratio bool) quarry.Explanation {
+	kind := v.kindOf(ratio)
+	seg := v.key()
+	down := v.effect.Change < 0
+	var title, story string
+	switch kind {
+	case quarry.KindDataQuality:
+		title = fmt.Sprintf("Missing data in %s", seg)
+		story = fmt.Sprintf("%s. The rows were not lost by the business but by the data: fix the pipeline or the extract, then re-run.", v.issue.Detail)
+	case quarry.KindMix:
+		more := v.effect.Share1 > v.effect.Share0
+		title = fmt.Sprintf("Mix shift: %s %s from %s to %s of the population", seg, map[bool]string{true: "grew", false: "shrank"}[more], pctOf(v.effect.Share0), pctOf(v.effect.Share1))
+		story = fmt.Sprintf("%s runs at %s against %s overall; as its share %s, the overall metric moved even though its own rate barely changed (%s to %s).",
+			seg, r.fmtValue(v.effect.Value1), r.fmtValue(r.overall.change.ComparisonValue), map[bool]string{true: "grew", false: "shrank"}[more],
+			r.fmtValue(v.effect.Value0), r.fmtValue(v.effect.Value1))
+	case quarry.KindRate:
+		if ratio {
+			title = fmt.Sprintf("%s rate in %s: %s to %s", map[bool]string{true: "Lower", false: "Higher"}[down], seg, r.fmtValue(v.effect.Value0), r.fmtValue(v.effect.Value1))
+			story = fmt.Sprintf("The metric within %s itself moved from %s to %s while its share of the population stayed near %s.", seg, r.fmtValue(v.effect.Value0), r.fmtValue(v.effect.Value1), pctOf(v.effect.Share1))
+		} else {
+			a0, a1 := v.effect.Value0/math.Max(v.n[0], 1), v.effect.Value1/math.Max(v.n[1], 1)
+			title = fmt.Sprintf("%s value per row in %s: %s to %s", map[bool]string{true: "Lower", false: "Higher"}[down], seg, num(a0), num(a1))
+			story = fmt.Sprintf("Rows of %s kept coming (%s to %s) but each was worth %s less on average.", seg, num(v.n[0]), num(v.n[1]), map[bool]string{true: "", false: "-"}[down]+sharePct(math.Abs(1-a1/math.Max(a0, 1e-12))))
+		}
+	default:
+		title = fmt.Sprintf("%s rows in %s: %s to %s", map[bool]string{true: "Fewer", false: "More"}[down], seg, num(v.n[0]), num(v.n[1]))
+		story = fmt.Sprintf("The number of rows of %s moved from %s to %s (%+.0f%%), taking the metric with it.", seg, num(v.n[0]), num(v.n[1]), pct(v.n[1]-v.n[0], v.n[0]))
+	}
+	ev := append([]quarry.Evidence(nil), v.evidence...)
+	if !ratio && r.metric.Kind == quarry.MetricSum {
+		ev = append(ev, quarry.Evidence{
+			Description: fmt.Sprintf("split of the segment's change: %s from the number of rows, %s from the value per row", r.fmtChange(v.volume), r.fmtChange(v.perRow)),
+			SQL:         r.stats.partitionRec.SQL, AuditSequence: r.stats.partitionRec.Sequence,
+			Values: map[string]float64{"volume_effect": v.volume, "value_per_row_effect": v.perRow},
+		})
+	}
+	if v.issue != nil {
+		ev = append([]quarry.Evidence{{Description: v.issue.Detail, SQL: v.issue.rec.SQL, AuditSequence: v.issue.rec.Sequence, Values: v.issue.Values}}, ev...)
+	}
+	p := v.test.QValue
+	return quarry.Explanation{
+		Title:            truncate(title, quarry.MaxExplanationTitleLen),
+		Evidence:         ev,
+		Reasoning:        fmt.Sprintf("It accounts for %s (%s) of the change, measured as a non-overlapping part of the population; its own day-level change is significant (q=%s after correcting for %d segments).", r.fmtChange(v.effect.Change), sharePct(v.share), pvalue(p), r.examined()),
+		CausalStory:      truncate(story, quarry.MaxCausalStoryLen),
+		SourceHypotheses: r.sourceHyps(v),
+		Kind:             kind,
+		Segment:          toSegment(v.seg),
+		ShareOfChange:    v.share,
+		Change:           v.effect.Change,
+		PValue:           &p,
+		Significant:      true,
+	}
+}
+
+// sourceHyps lists the hypotheses whose dimensions the segment uses, and
+// the hypothesis whose step proposed it.
+func (r *run) sourceHyps(v *verified) []string {
+	out := []string{}
+	for _, h := range r.hyps {
+		use := false
+		switch {
+		case h.Kind == hypDimension:
+			for _, sv := range v.seg {
+				use = use || h.Dimensions[0] == sv.Dim.Name
+			}
+		case h.Kind == hypInteraction:
+			use = v.source == "search" && len(v.seg) > 1
+		case h.Kind == quarry.KindMix:
+			use = v.source == "mix"
+		case h.Kind == quarry.KindDataQuality:
+			use = v.source == "quality"
+		}
+		if use {
+			out = append(out, h.HypothesisID)
+		}
+	}
+	return out
+}
+
+// qualityExplanation explains a whole-table data problem.
+func (r *run) qualityExplanation(is *qualityIssue) quarry.Explanation {
+	share := safeShare(is.impact, r.overall.change.Change)
+	titles := map[string]string{
+		drill.IssuePartialLastDay: "Partial last day in the data",
+		drill.IssueMissingDays:    "Days missing from the data",
+		drill.IssueDuplicateRows:  "Duplicate rows in the comparison period",
+		drill.IssueDuplicateKeys:  "Duplicate keys in the comparison period",
+	}
+	title := titles[is.Kind]
+	if title == "" {
+		title = "Data problem: " + strings.ReplaceAll(is.Kind, "_", " ")
+	}
+	return quarry.Explanation{
+		Title: title,
+		Evidence: []quarry.Evidence{{
+			Description: is.Detail, SQL: is.rec.SQL, AuditSequence: is.rec.Sequence, Values: is.Values,
+		}},
+		Reasoning:        fmt.Sprintf("An estimated %s (%s of the change) comes from this problem, not from the business.", r.fmtChange(is.impact), sharePct(share)),
+		CausalStory:      truncate(is.Detail+". Fix the data and re-run before reading any other explanation.", quarry.MaxCausalStoryLen),
+		SourceHypotheses: []string{r.hypByKind(quarry.KindDataQuality).HypothesisID},
+		Kind:             quarry.KindDataQuality,
+		Segment:          quarry.Segment{},
+		ShareOfChange:    share,
+		Change:           is.impact,
+		Significant:      true,
+	}
+}
+
+// calendarExplanation explains a weekday-composition effect.
+func (r *run) calendarExplanation(c *calendarResult) quarry.Explanation {
+	share := safeShare(c.ExpectedChange, r.overall.change.Change)
+	return quarry.Explanation{
+		Title: "Different weekday mix between the periods",
+		Evidence: []quarry.Evidence{{
+			Description: fmt.Sprintf("baseline days: %s; comparison days: %s; the weekly profile predicts %s", weekdayCounts(c.Base), weekdayCounts(c.Cmp), r.fmtChange(c.ExpectedChange)),
+			SQL:         c.rec.SQL, AuditSequence: c.rec.Sequence,
+			Values: map[string]float64{"expected_change": c.ExpectedChange, "length_change": c.LengthChange, "share_of_change": share},
+		}},
+		Reasoning:        fmt.Sprintf("The weekday composition alone predicts %s (%s of the change).", r.fmtChange(c.ExpectedChange), sharePct(share)),
+		CausalStory:      "The metric follows a weekly pattern and the two periods contain different weekdays; compare like-for-like weeks before concluding anything changed.",
+		SourceHypotheses: []string{r.hypByKind(quarry.KindCalendar).HypothesisID},
+		Kind:             quarry.KindCalendar,
+		Segment:          quarry.Segment{},
+		ShareOfChange:    share,
+		Change:           c.ExpectedChange,
+		Significant:      true,
+	}
+}
+
+// finite drops values that JSON cannot carry (NaN, ±Inf), such as the
+// rate of a segment that had no rows in one period.
+func finite(m map[string]float64) {
+	for k, v := range m {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			delete(m, k)
+		}
+	}
+}

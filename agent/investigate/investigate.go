@@ -1,0 +1,156 @@
+// Package investigate runs the metric drill-down investigation as the
+// specification's graph:
+//
+//	load -> schema inference -> plan -> hypotheses -> memory loop
+//	     -> explanations -> memory document -> report
+//
+// Every step has a deterministic implementation here (statistics, SQL and
+// the drill package's math), so an investigation works offline; every SQL
+// statement goes through the audit log; every artifact is written in the
+// specification's session layout as soon as it exists, so a run that fails
+// half-way leaves what it did intact.
+package investigate
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// Investigator runs investigations. Its fields are its dependencies.
+type Investigator struct {
+	Engine   Engine
+	Out      Artifacts
+	Audit    Auditor
+	Progress func(Event) // optional
+	Now      func() time.Time
+	// MaxDims caps how many dimensions the segment search slices by.
+	MaxDims int
+}
+
+// Input is what one investigation is about.
+type Input struct {
+	SessionID string
+	Files     []*quarry.UploadedFile
+	Context   quarry.InvestigationContext
+}
+
+// Run performs the whole investigation and returns its result. Bad input
+// comes back as a *quarry.Error with the specification's code; the caller
+// marks the session failed.
+func (inv *Investigator) Run(ctx context.Context, in Input) (*quarry.InvestigationResult, error) {
+	if inv.Now == nil {
+		inv.Now = time.Now
+	}
+	if inv.MaxDims <= 0 {
+		inv.MaxDims = 8
+	}
+	if err := in.Context.Validate(); err != nil {
+		return nil, err
+	}
+	if len(in.Files) == 0 {
+		return nil, quarry.Errorf(quarry.ECodeNoFilesUploaded, "upload at least one CSV file before starting an investigation")
+	}
+	r := &run{inv: inv, in: in, rec: &recorder{eng: inv.Engine, audit: inv.Audit}}
+	if _, err := inv.Audit.Append(quarry.EventRequestSubmitted, "system", map[string]any{
+		"session_id":        in.SessionID,
+		"metric_sql":        in.Context.MetricSQL,
+		"baseline_period":   in.Context.BaselinePeriod.String(),
+		"comparison_period": in.Context.ComparisonPeriod.String(),
+		"files":             len(in.Files),
+	}); err != nil {
+		return nil, err
+	}
+	steps := []struct {
+		name string
+		fn   func(context.Context) error
+	}{
+		{"load", r.load},
+		{"metric", r.parseMetric},
+		{"schema", r.inferSchema},
+		{"overall", r.measureOverall},
+		{"plan", r.makePlan},
+		{"hypotheses", r.makeHypotheses},
+		{"loop", r.memoryLoop},
+		{"explain", r.explain},
+		{"memory", r.writeMemory},
+		{"report", r.writeReport},
+	}
+	for _, s := range steps {
+		if err := ctx.Err(); err != nil {
+			return nil, quarry.Errorf(quarry.ECodeUnavailable, "investigation cancelled during %s", s.name)
+		}
+		if err := s.fn(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return r.result(), nil
+}
+
+// run is the state of one investigation, filled in step by step.
+type run struct {
+	inv *Investigator
+	in  Input
+	rec *recorder
+
+	tables     map[string]*quarry.UploadedFile // table name -> file
+	metric     *quarry.Metric
+	scope      *scope
+	model      quarry.DataModel
+	dims       []*Dim
+	overall    overallStats
+	plan       quarry.AnalysisPlan
+	hyps       []*quarry.Hypothesis
+	ledger     quarry.FindingsLedger
+	iterations []quarry.IterationLog
+	stats      analysisState
+	expls      []quarry.Explanation
+	outcome    string
+	whyNone    string
+	reportPath string
+	next       []string
+}
+
+func (r *run) now() time.Time { return r.inv.Now().UTC() }
+
+func (r *run) progress(e Event) {
+	e.Time = r.now()
+	if r.inv.Progress != nil {
+		r.inv.Progress(e)
+	}
+}
+
+func (r *run) artifact(rel string, v any) error {
+	if err := r.inv.Out.WriteJSON(rel, v); err != nil {
+		return err
+	}
+	_, err := r.inv.Audit.Append(quarry.EventArtifactGenerated, "system", map[string]any{"path": rel, "kind": path.Ext(rel)})
+	return err
+}
+
+func (r *run) result() *quarry.InvestigationResult {
+	expls := r.expls
+	if expls == nil {
+		expls = []quarry.Explanation{}
+	}
+	return &quarry.InvestigationResult{
+		SessionID:    r.in.SessionID,
+		Status:       r.outcome,
+		Overall:      r.overall.change,
+		Explanations: expls,
+		ReportPath:   r.reportPath,
+	}
+}
+
+// hyp returns the hypothesis with the given id.
+func (r *run) hyp(id string) *quarry.Hypothesis {
+	for _, h := range r.hyps {
+		if h.HypothesisID == id {
+			return h
+		}
+	}
+	panic(fmt.Sprintf("investigate: no hypothesis %s", id))
+}

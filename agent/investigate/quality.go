@@ -1,0 +1,312 @@
+package investigate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/drill"
+)
+
+// maxQualityCardinality bounds the dimensions checked value by value for
+// missing days and vanished categories.
+const maxQualityCardinality = 200
+
+// qualityIssue is a data-quality problem with its estimated effect on the
+// metric and the query that showed it.
+type qualityIssue struct {
+	drill.Issue
+	seg    []dimValue // the segment affected; nil for the whole table
+	impact float64    // estimated effect on the metric's change (metric units)
+	rec    record
+}
+
+// checkQuality is the memory-loop step of the data-quality hypothesis. It
+// looks for missing days per segment, a partial last day, duplicate rows
+// and keys, null spikes and categories that appear or vanish.
+func (r *run) checkQuality(ctx context.Context) (stepResult, error) {
+	var res stepResult
+	baseDates, cmpDates := dates(r.scope.base), dates(r.scope.cmp)
+	var issues []qualityIssue
+
+	// Whole table: missing and partial days, from the overall daily query.
+	whole := drill.SegmentDays{}
+	var base, cmp []drill.DayCount
+	for _, d := range r.overall.dayRows {
+		if r.scope.base.Contains(d.day) && d.rows > 0 {
+			whole.Base = append(whole.Base, d.day.String())
+			base = append(base, drill.DayCount{Date: d.day.String(), Rows: d.rows})
+		}
+		if r.scope.cmp.Contains(d.day) && d.rows > 0 {
+			whole.Cmp = append(whole.Cmp, d.day.String())
+			cmp = append(cmp, drill.DayCount{Date: d.day.String(), Rows: d.rows})
+		}
+	}
+	for _, is := range drill.MissingDays([]drill.SegmentDays{whole}, baseDates, cmpDates) {
+		issues = append(issues, qualityIssue{Issue: is, rec: r.overall.rec, impact: r.wholeDayImpact(is)})
+	}
+	for _, is := range drill.PartialLastDay(base, cmp) {
+		issues = append(issues, qualityIssue{Issue: is, rec: r.overall.rec, impact: r.partialImpact(is)})
+	}
+	res.addQuery("overall metric per day", r.overall.rec, fmt.Sprintf("%d baseline days and %d comparison days with rows", len(base), len(cmp)))
+
+	// Per dimension: missing days and vanished or new categories.
+	for _, d := range r.dims {
+		if d.Cardinality > maxQualityCardinality {
+			continue
+		}
+		found, err := r.dimensionDays(ctx, d, baseDates, cmpDates, &res)
+		if err != nil {
+			return res, err
+		}
+		issues = append(issues, found...)
+	}
+	// Per table of the metric: nulls and duplicates.
+	for _, t := range r.metric.Tables {
+		found, err := r.tableQuality(ctx, t, &res)
+		if err != nil {
+			return res, err
+		}
+		issues = append(issues, found...)
+	}
+	sort.SliceStable(issues, func(i, j int) bool { return math.Abs(issues[i].impact) > math.Abs(issues[j].impact) })
+	r.stats.quality = issues
+
+	material := 0
+	var lines []string
+	for _, is := range issues {
+		lines = append(lines, is.Detail)
+		if r.materialIssue(is) {
+			material++
+		}
+	}
+	switch {
+	case len(issues) == 0:
+		res.summary = "No missing days, partial days, duplicate rows, null spikes or vanished categories were found in either period."
+		res.verdict, res.reason = quarry.HypRuledOut, "the data of both periods passed every data-quality check"
+	case material == 0:
+		res.summary = fmt.Sprintf("%d data-quality warning(s), none large enough to explain the change: %s.", len(issues), strings.Join(lines[:min(len(lines), 2)], "; "))
+		res.verdict, res.reason = quarry.HypRuledOut, "data-quality warnings exist but each moves the metric by less than 10% of the change"
+	default:
+		top := issues[0]
+		res.summary = fmt.Sprintf("Data problem: %s. It moves the metric by about %s (%s of the change); fix the data before reading business causes.",
+			top.Detail, r.fmtChange(top.impact), sharePct(safeShare(top.impact, r.overall.change.Change)))
+		res.verdict, res.reason = quarry.HypConfirmed, top.Detail
+	}
+	return res, nil
+}
+
+// materialIssue reports whether an issue explains at least 10% of the change
+// in its direction.
+func (r *run) materialIssue(is qualityIssue) bool {
+	return safeShare(is.impact, r.overall.change.Change) >= 0.1
+}
+
+// dimensionDays checks one dimension's values for missing days and for
+// categories that appear or vanish.
+func (r *run) dimensionDays(ctx context.Context, d *Dim, baseDates, cmpDates []string, res *stepResult) ([]qualityIssue, error) {
+	q, rec, err := r.rec.query(ctx, "days with rows per value of "+d.Name, r.scope.daily([]string{d.Expr + " AS value"}, ""))
+	if err != nil {
+		return nil, err
+	}
+	res.addQuery("days with rows per value of "+d.Name, rec, fmt.Sprintf("%d value-days", len(q.Rows)))
+	segs := map[string]*drill.SegmentDays{}
+	cats := map[string]*drill.CategoryCount{}
+	perDay := map[string]map[string]float64{} // segment -> day -> numerator
+	vals := map[string]dimValue{}
+	var order []string
+	scale := r.metric.Scale
+	if scale == 0 {
+		scale = 1
+	}
+	for i, row := range q.Rows {
+		v, null := label(row[0])
+		day, err := asDate(row[1])
+		if err != nil {
+			return nil, err
+		}
+		key := d.Name + "=" + v
+		if segs[key] == nil {
+			segs[key] = &drill.SegmentDays{Segment: key}
+			cats[key] = &drill.CategoryCount{Value: v}
+			perDay[key] = map[string]float64{}
+			vals[key] = dimValue{Dim: d, Value: v, Null: null}
+			order = append(order, key)
+		}
+		n, num := q.Float(i, 4), q.Float(i, 2)
+		perDay[key][day.String()] = num
+		if r.scope.base.Contains(day) {
+			segs[key].Base = append(segs[key].Base, day.String())
+			cats[key].Rows0 += n
+			cats[key].Volume0 += num
+		}
+		if r.scope.cmp.Contains(day) {
+			segs[key].Cmp = append(segs[key].Cmp, day.String())
+			cats[key].Rows1 += n
+			cats[key].Volume1 += num
+		}
+	}
+	var list []drill.SegmentDays
+	var counts []drill.CategoryCount
+	for _, k := range order {
+		list = append(list, *segs[k])
+		counts = append(counts, *cats[k])
+	}
+	var out []qualityIssue
+	for _, is := range drill.MissingDays(list, baseDates, cmpDates) {
+		qi := qualityIssue{Issue: is, rec: rec, seg: []dimValue{vals[is.Segment]}}
+		// The effect of the gap: the segment's usual daily value on the
+		// other period's days, times the days it is missing.
+		usual := mean(perDay[is.Segment], baseDates)
+		sign := -1.0
+		if is.Values["comparison"] == 0 {
+			usual, sign = mean(perDay[is.Segment], cmpDates), 1
+		}
+		if !r.metric.Ratio() {
+			qi.impact = sign * scale * usual * is.Values["missing_days"]
+		}
+		out = append(out, qi)
+	}
+	for _, is := range drill.Categories(d.Name, counts) {
+		out = append(out, qualityIssue{Issue: is, rec: rec})
+	}
+	return out, nil
+}
+
+// tableQuality checks one table for null spikes and duplicates.
+func (r *run) tableQuality(ctx context.Context, table string, res *stepResult) ([]qualityIssue, error) {
+	f := r.tables[table]
+	if f == nil || f.Schema == nil || len(r.metric.Tables) != 1 {
+		// With joins, a row of the FROM clause is not a row of one table.
+		return nil, nil
+	}
+	var aggs []string
+	key := ""
+	for _, c := range f.Schema.Columns {
+		aggs = append(aggs, fmt.Sprintf("COUNT(%s)", quoteIdent(c.Name)))
+		if key == "" && c.InferredType == quarry.RoleID && float64(c.Cardinality) >= 0.9*float64(f.RowCount) {
+			key = c.Name
+		}
+	}
+	keyAgg := "0"
+	if key != "" {
+		keyAgg = fmt.Sprintf("COUNT(DISTINCT %s)", quoteIdent(key))
+	}
+	all := fmt.Sprintf("COUNT(*) AS n, COUNT(DISTINCT %s) AS distinct_rows, %s AS keys, %s", quoteIdent(table)+".*", keyAgg, strings.Join(aggs, ", "))
+	q, rec, err := r.rec.query(ctx, "nulls and duplicates of "+table, r.scope.byPeriodAgg(nil, all, ""))
+	if err != nil {
+		return nil, err
+	}
+	res.addQuery("nulls and duplicates of "+table, rec, fmt.Sprintf("%d period rows", len(q.Rows)))
+	var p [2][]float64
+	for i := range q.Rows {
+		per := int(q.Float(i, 0))
+		row := make([]float64, len(q.Rows[i])-1)
+		for j := range row {
+			row[j] = q.Float(i, j+1)
+		}
+		p[per] = row
+	}
+	if p[0] == nil || p[1] == nil {
+		return nil, nil
+	}
+	var out []qualityIssue
+	dup := drill.DupCounts{Key: key, Rows0: p[0][0], Distinct0: p[0][1], Keys0: p[0][2], Rows1: p[1][0], Distinct1: p[1][1], Keys1: p[1][2]}
+	for _, is := range drill.Duplicates(dup) {
+		qi := qualityIssue{Issue: is, rec: rec}
+		// Duplicated rows inflate an additive metric by their share.
+		if !r.metric.Ratio() && p[1][0] > 0 {
+			extra := (p[1][0]-p[1][1])/p[1][0] - (p[0][0]-p[0][1])/math.Max(p[0][0], 1)
+			qi.impact = extra * r.overall.change.ComparisonValue
+		}
+		out = append(out, qi)
+	}
+	var nulls []drill.NullCounts
+	for j, c := range f.Schema.Columns {
+		nn0, nn1 := p[0][3+j], p[1][3+j]
+		nulls = append(nulls, drill.NullCounts{Column: c.Name, Nulls0: p[0][0] - nn0, Rows0: p[0][0], Nulls1: p[1][0] - nn1, Rows1: p[1][0]})
+	}
+	for _, is := range drill.NullSpike(nulls) {
+		out = append(out, qualityIssue{Issue: is, rec: rec})
+	}
+	return out, nil
+}
+
+// wholeDayImpact estimates the effect of days with no rows at all.
+func (r *run) wholeDayImpact(is drill.Issue) float64 {
+	if r.metric.Ratio() {
+		return 0
+	}
+	o := r.overall
+	days := float64(len(o.cmp))
+	sign := -1.0
+	if is.Values["comparison"] == 0 {
+		days, sign = float64(len(o.base)), 1
+	}
+	total := o.change.ComparisonValue
+	if sign > 0 {
+		total = o.change.BaselineValue
+	}
+	present := days - is.Values["missing_days"]
+	if present <= 0 {
+		return 0
+	}
+	return sign * total / present * is.Values["missing_days"]
+}
+
+// partialImpact estimates the metric lost on a partial last day.
+func (r *run) partialImpact(is drill.Issue) float64 {
+	if r.metric.Ratio() || is.Values["normal_rows"] == 0 {
+		return 0
+	}
+	o := r.overall.change
+	days := r.overall.cmp
+	total := o.ComparisonValue
+	sign := -1.0
+	if is.Values["comparison"] == 0 {
+		days, total, sign = r.overall.base, o.BaselineValue, 1
+	}
+	if len(days) == 0 {
+		return 0
+	}
+	perRow := total / sumRows(r.overall.dayRows, days)
+	return sign * (is.Values["normal_rows"] - is.Values["rows"]) * perRow
+}
+
+func sumRows(rows []dayRows, days []drill.Day) float64 {
+	in := map[string]bool{}
+	for _, d := range days {
+		in[d.Date] = true
+	}
+	var s float64
+	for _, r := range rows {
+		if in[r.day.String()] {
+			s += r.rows
+		}
+	}
+	return math.Max(s, 1)
+}
+
+// dates lists the days of a range.
+func dates(rg quarry.DateRange) []string {
+	var out []string
+	for d := rg.Start; !d.Time().After(rg.End.Time()); d = d.AddDays(1) {
+		out = append(out, d.String())
+	}
+	return out
+}
+
+// mean is the mean of m over the given days (missing days count as 0).
+func mean(m map[string]float64, days []string) float64 {
+	if len(days) == 0 {
+		return 0
+	}
+	var s float64
+	for _, d := range days {
+		s += m[d]
+	}
+	return s / float64(len(days))
+}

@@ -1,0 +1,171 @@
+package investigate
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// maxDimCardinality bounds the values a dimension may have to be sliced by;
+// columns with more values are identifiers in disguise.
+const maxDimCardinality = 2000
+
+// load validates and registers every file, then locks the sandbox.
+func (r *run) load(ctx context.Context) error {
+	r.tables = map[string]*quarry.UploadedFile{}
+	for _, f := range r.in.Files {
+		if f.TableName == "" {
+			return fmt.Errorf("investigate: file %s has no table name", f.FileID)
+		}
+		r.progress(Event{Step: "load", Message: fmt.Sprintf("loading %s as table %s", f.OriginalName, f.TableName)})
+		schema, rows, err := r.inv.Engine.LoadCSV(ctx, f.TableName, filepath.Join(r.inv.Out.Dir(), filepath.FromSlash(f.Path)))
+		if err != nil {
+			if qe, ok := err.(*quarry.Error); ok && !strings.Contains(qe.Message, f.OriginalName) {
+				return &quarry.Error{Code: qe.Code, Message: f.OriginalName + ": " + qe.Message, Hint: qe.Hint}
+			}
+			return err
+		}
+		f.Schema, f.RowCount = schema, rows
+		if err := r.artifact("files/"+f.FileID+"_meta.json", f); err != nil {
+			return err
+		}
+		r.tables[f.TableName] = f
+	}
+	return r.inv.Engine.Lock(ctx)
+}
+
+// parseMetric parses the metric and finds its time column.
+func (r *run) parseMetric(ctx context.Context) error {
+	m, err := r.inv.Engine.ParseMetric(ctx, r.in.Context.MetricSQL)
+	if err != nil {
+		return err
+	}
+	m.TimeColumn, err = r.inv.Engine.TimeColumn(ctx, m, r.in.Context.TimeColumn)
+	if err != nil {
+		return err
+	}
+	r.metric = m
+	r.scope = &scope{m: m, timeExpr: m.TimeColumn, base: r.in.Context.BaselinePeriod, cmp: r.in.Context.ComparisonPeriod}
+	r.progress(Event{Step: "metric", Message: fmt.Sprintf("metric is %s over %s; time column %s", m.Kind, strings.Join(m.Tables, ", "), m.TimeColumn)})
+	return nil
+}
+
+// inferSchema writes the data model and chooses the dimensions to slice by:
+// dimension columns of the metric's tables, and of tables reached through
+// a many-to-one relationship (joined in with LEFT JOIN so the metric's rows
+// are neither lost nor duplicated).
+func (r *run) inferSchema(ctx context.Context) error {
+	names := make([]string, 0, len(r.tables))
+	for name := range r.tables {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	rels, err := r.inv.Engine.Relationships(ctx, names)
+	if err != nil {
+		return err
+	}
+	r.model = quarry.DataModel{SessionID: r.in.SessionID, Relationships: rels, InferredAt: r.now()}
+	if r.model.Relationships == nil {
+		r.model.Relationships = []quarry.Relationship{}
+	}
+	for _, name := range names {
+		f := r.tables[name]
+		ti := quarry.TableInfo{FileID: f.FileID, Name: name, RowCount: f.RowCount}
+		if f.Schema != nil {
+			ti.ColumnCount = len(f.Schema.Columns)
+			ti.Columns = f.Schema.Columns
+		}
+		r.model.Tables = append(r.model.Tables, ti)
+	}
+
+	refs, err := tableRefs(ctx, r.inv.Engine, r.metric.SQL)
+	if err != nil {
+		return err
+	}
+	timeCol := strings.ToLower(r.metric.TimeColumn)
+	inMetric := map[string]bool{}
+	for _, t := range r.metric.Tables {
+		inMetric[strings.ToLower(t)] = true
+	}
+	var dims []*Dim
+	addColumns := func(table, ref string, via *quarry.Relationship) {
+		f := r.tables[table]
+		if f == nil || f.Schema == nil {
+			return
+		}
+		for _, c := range f.Schema.Columns {
+			if c.InferredType != quarry.RoleDimension || c.Cardinality < 2 || c.Cardinality > maxDimCardinality {
+				continue
+			}
+			expr := quoteIdent(ref) + "." + quoteIdent(c.Name)
+			if strings.EqualFold(strings.ReplaceAll(expr, `"`, ""), strings.ReplaceAll(timeCol, `"`, "")) {
+				continue
+			}
+			name := c.Name
+			if via != nil || len(r.metric.Tables) > 1 {
+				name = table + "." + c.Name
+			}
+			dims = append(dims, &Dim{Name: name, Table: table, Column: c.Name, Expr: expr, Cardinality: c.Cardinality, Via: via})
+		}
+	}
+	for _, t := range r.metric.Tables {
+		ref := refs[strings.ToLower(t)]
+		if ref == "" {
+			ref = t
+		}
+		addColumns(t, ref, nil)
+	}
+	joined := 0
+	for i := range rels {
+		rel := &r.model.Relationships[i]
+		from, to := strings.ToLower(rel.FromTable), strings.ToLower(rel.ToTable)
+		if !inMetric[from] || inMetric[to] || !rel.ToUnique || rel.Confidence < 0.8 || rel.RelationshipType != quarry.RelForeignKey {
+			continue
+		}
+		joined++
+		alias := fmt.Sprintf("__rel%d", joined)
+		fromRef := refs[from]
+		if fromRef == "" {
+			fromRef = rel.FromTable
+		}
+		r.scope.joins = append(r.scope.joins, fmt.Sprintf("LEFT JOIN %s AS %s ON %s.%s = %s.%s",
+			quoteIdent(rel.ToTable), alias, quoteIdent(fromRef), quoteIdent(rel.FromColumn), alias, quoteIdent(rel.ToColumn)))
+		inMetric[to] = true
+		addColumns(rel.ToTable, alias, rel)
+	}
+	// Fewer values first: they make sturdier segments and cheaper cubes.
+	sort.SliceStable(dims, func(i, j int) bool { return dims[i].Cardinality < dims[j].Cardinality })
+	dims = prioritise(dims, r.in.Context.InvestigationPrompt+" "+r.in.Context.BusinessContext)
+	if len(dims) > r.inv.MaxDims {
+		dims = dims[:r.inv.MaxDims]
+	}
+	r.dims = dims
+	for _, d := range dims {
+		r.model.RecommendedDimensions = append(r.model.RecommendedDimensions, d.Name)
+	}
+	if r.model.RecommendedDimensions == nil {
+		r.model.RecommendedDimensions = []string{}
+	}
+	r.progress(Event{Step: "schema", Message: fmt.Sprintf("%d tables, %d relationships, dimensions: %s",
+		len(r.model.Tables), len(rels), strings.Join(r.model.RecommendedDimensions, ", "))})
+	return r.artifact("analysis/schema.json", r.model)
+}
+
+// prioritise moves dimensions the user named in the prompt or context to
+// the front, keeping the rest in order.
+func prioritise(dims []*Dim, text string) []*Dim {
+	text = strings.ToLower(text)
+	var named, rest []*Dim
+	for _, d := range dims {
+		if text != "" && strings.Contains(text, strings.ToLower(d.Column)) {
+			named = append(named, d)
+		} else {
+			rest = append(rest, d)
+		}
+	}
+	return append(named, rest...)
+}

@@ -1,0 +1,154 @@
+package investigate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// Dim is a dimension the investigation can slice by: a column of a table in
+// the metric's FROM clause, or of a table reached through a many-to-one
+// relationship.
+type Dim struct {
+	Name        string // what people read: "platform" or "customers.segment"
+	Table       string
+	Column      string
+	Expr        string // SQL expression in the scope's FROM clause
+	Cardinality int64
+	Via         *quarry.Relationship // set when the dimension comes through a join
+}
+
+// scope builds the SQL of an investigation: the metric's FROM clause with
+// the joins its dimensions need, and the conditions that place rows in the
+// baseline and the comparison period.
+type scope struct {
+	m        *quarry.Metric
+	timeExpr string // qualified time column
+	base     quarry.DateRange
+	cmp      quarry.DateRange
+	joins    []string
+}
+
+func (s *scope) day() string { return "CAST(" + s.timeExpr + " AS DATE)" }
+
+func (s *scope) in(r quarry.DateRange) string {
+	return fmt.Sprintf("%s BETWEEN DATE '%s' AND DATE '%s'", s.day(), r.Start, r.End)
+}
+
+// overlap reports whether the periods share days; a row may then belong to
+// both, and period-split queries use two branches instead of one CASE.
+func (s *scope) overlap() bool {
+	return !s.cmp.Start.Time().After(s.base.End.Time()) && !s.base.Start.Time().After(s.cmp.End.Time())
+}
+
+func (s *scope) from() string {
+	if len(s.joins) == 0 {
+		return s.m.From
+	}
+	return s.m.From + "\n  " + strings.Join(s.joins, "\n  ")
+}
+
+func (s *scope) where(periodCond string) string {
+	w := "(" + periodCond + ")"
+	if s.m.Where != "" {
+		w += " AND (" + s.m.Where + ")"
+	}
+	return w
+}
+
+// den is the denominator aggregate, or a constant for additive metrics.
+func (s *scope) den() string {
+	if s.m.Denominator == "" {
+		return "0"
+	}
+	return s.m.Denominator
+}
+
+// measures is the aggregate select list shared by every grouped query.
+func (s *scope) measures() string {
+	return fmt.Sprintf("%s AS num, %s AS den, COUNT(*) AS n", s.m.Numerator, s.den())
+}
+
+// byPeriod returns a query selecting cols (non-aggregate expressions, may be
+// empty), a period column (0 baseline, 1 comparison) and the measures,
+// grouped by cols and period.
+func (s *scope) byPeriod(cols []string, extraWhere string) string {
+	return s.byPeriodAgg(cols, s.measures(), extraWhere)
+}
+
+// byPeriodAgg is byPeriod with a custom aggregate select list.
+func (s *scope) byPeriodAgg(cols []string, aggs string, extraWhere string) string {
+	sel := ""
+	if len(cols) > 0 {
+		sel = strings.Join(cols, ", ") + ", "
+	}
+	cond := func(p string) string {
+		if extraWhere == "" {
+			return s.where(p)
+		}
+		return s.where(p) + " AND (" + extraWhere + ")"
+	}
+	if !s.overlap() {
+		return fmt.Sprintf("SELECT %sCASE WHEN %s THEN 1 ELSE 0 END AS period, %s\nFROM %s\nWHERE %s\nGROUP BY ALL",
+			sel, s.in(s.cmp), aggs, s.from(), cond(s.in(s.base)+" OR "+s.in(s.cmp)))
+	}
+	branch := func(p int, r quarry.DateRange) string {
+		return fmt.Sprintf("SELECT %s%d AS period, %s\nFROM %s\nWHERE %s\nGROUP BY ALL", sel, p, aggs, s.from(), cond(s.in(r)))
+	}
+	return branch(0, s.base) + "\nUNION ALL\n" + branch(1, s.cmp)
+}
+
+// daily returns a query of the measures per day over both periods, with
+// optional extra grouping columns.
+func (s *scope) daily(cols []string, extraWhere string) string {
+	sel := ""
+	if len(cols) > 0 {
+		sel = strings.Join(cols, ", ") + ", "
+	}
+	w := s.where(s.in(s.base) + " OR " + s.in(s.cmp))
+	if extraWhere != "" {
+		w += " AND (" + extraWhere + ")"
+	}
+	return fmt.Sprintf("SELECT %s%s AS day, %s\nFROM %s\nWHERE %s\nGROUP BY ALL\nORDER BY ALL", sel, s.day(), s.measures(), s.from(), w)
+}
+
+// segmentCond renders a segment as an SQL condition over dims.
+func segmentCond(seg []dimValue) string {
+	parts := make([]string, len(seg))
+	for i, v := range seg {
+		if v.Null {
+			parts[i] = v.Dim.Expr + " IS NULL"
+		} else {
+			parts[i] = fmt.Sprintf("CAST(%s AS VARCHAR) = %s", v.Dim.Expr, quoteString(v.Value))
+		}
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// dimValue is one dimension=value condition.
+type dimValue struct {
+	Dim   *Dim
+	Value string
+	Null  bool
+}
+
+func toSegment(seg []dimValue) quarry.Segment {
+	out := make(quarry.Segment, len(seg))
+	for i, v := range seg {
+		out[i] = quarry.SegmentValue{Column: v.Dim.Name, Value: v.Value}
+	}
+	return out
+}
+
+// nullLabel is how a NULL dimension value is shown.
+const nullLabel = "(null)"
+
+// label renders a dimension value read back from a query.
+func label(v any) (string, bool) {
+	if v == nil {
+		return nullLabel, true
+	}
+	r := &quarry.QueryResult{Rows: [][]any{{v}}}
+	return r.String(0, 0), false
+}

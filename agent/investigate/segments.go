@@ -1,0 +1,130 @@
+package investigate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/drill"
+)
+
+// searchSegments builds the leaf cube over the chosen dimensions with one
+// grouped query and lets drill.Search pick the few segments that explain
+// the change.
+func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
+	var res stepResult
+	if len(r.dims) == 0 {
+		res.summary = "There are no dimensions to search."
+		return res, nil
+	}
+	cols := make([]string, len(r.dims))
+	for i, d := range r.dims {
+		cols[i] = fmt.Sprintf("%s AS d%d", d.Expr, i)
+	}
+	cube := &drill.Cube{Labels: make([][]string, len(r.dims)), Codes: make([][]int32, len(r.dims))}
+	ratio := r.metric.Ratio()
+	if ratio {
+		cube.Den0, cube.Den1 = []float64{}, []float64{}
+	}
+	for _, d := range r.dims {
+		cube.Dims = append(cube.Dims, d.Name)
+	}
+	dict := make([]map[string]int32, len(r.dims))
+	for i := range dict {
+		dict[i] = map[string]int32{}
+	}
+	leaf := map[string]int{}
+	var key strings.Builder
+	nd := len(r.dims)
+	rec, err := r.rec.stream(ctx, "leaf cube over "+strings.Join(cube.Dims, ", "), r.scope.byPeriod(cols, ""), func(row []any) error {
+		key.Reset()
+		codes := make([]int32, nd)
+		for i := 0; i < nd; i++ {
+			v, _ := label(row[i])
+			c, ok := dict[i][v]
+			if !ok {
+				c = int32(len(cube.Labels[i]))
+				dict[i][v] = c
+				cube.Labels[i] = append(cube.Labels[i], v)
+			}
+			codes[i] = c
+			fmt.Fprintf(&key, "%d,", c)
+		}
+		k, ok := leaf[key.String()]
+		if !ok {
+			k = len(cube.Num0)
+			leaf[key.String()] = k
+			for i := range codes {
+				cube.Codes[i] = append(cube.Codes[i], codes[i])
+			}
+			cube.Num0, cube.Num1 = append(cube.Num0, 0), append(cube.Num1, 0)
+			if ratio {
+				cube.Den0, cube.Den1 = append(cube.Den0, 0), append(cube.Den1, 0)
+			}
+		}
+		q := &quarry.QueryResult{Rows: [][]any{row}}
+		if q.Float(0, nd) == 0 {
+			cube.Num0[k] += q.Float(0, nd+1)
+			if ratio {
+				cube.Den0[k] += q.Float(0, nd+2)
+			}
+		} else {
+			cube.Num1[k] += q.Float(0, nd+1)
+			if ratio {
+				cube.Den1[k] += q.Float(0, nd+2)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return res, err
+	}
+	found := drill.Search(cube, drill.SearchOptions{MaxDepth: 3, MaxResults: 5})
+	r.stats.searched = true
+	r.stats.leaves = cube.Len()
+	var lines []string
+	for _, f := range found {
+		seg := make([]dimValue, len(f.Conds))
+		for i, c := range f.Conds {
+			v := cube.Labels[c.Dim][c.Code]
+			seg[i] = dimValue{Dim: r.dims[c.Dim], Value: v, Null: v == nullLabel}
+		}
+		lines = append(lines, fmt.Sprintf("%-60s change %s  share %s  score %.2f", toSegment(seg), r.fmtChange(f.Change), sharePct(f.Share), f.Score))
+		// Segments that explain little are not worth an explanation.
+		if math.Abs(f.Share) < minShare {
+			continue
+		}
+		r.stats.found = append(r.stats.found, candidate{seg: seg, source: "search", score: f.Score})
+	}
+	table := fmt.Sprintf("%d leaves over %d dimensions\n%s\n", cube.Len(), nd, strings.Join(lines, "\n"))
+	res.addQuery("leaf cube for the segment search", rec, table)
+	if len(r.stats.found) == 0 {
+		res.summary = fmt.Sprintf("A search over %d leaf segments of %d dimensions found no segment that explains at least %s of the change.", cube.Len(), nd, sharePct(minShare))
+		return res, nil
+	}
+	names := make([]string, len(r.stats.found))
+	for i, c := range r.stats.found {
+		names[i] = toSegment(c.seg).String()
+	}
+	res.summary = fmt.Sprintf("A search over %d leaf segments of %d dimensions points at %d segment(s): %s. Each is tested against its own daily noise next.",
+		cube.Len(), nd, len(names), strings.Join(names, "; "))
+	return res, nil
+}
+
+// minShare is the smallest share of the change a segment must explain to
+// become an explanation.
+const minShare = 0.05
+
+// candidate is a segment proposed as an explanation, before verification.
+type candidate struct {
+	seg    []dimValue
+	source string // search, mix, quality
+	kind   string // forced kind (data_quality) or "" to measure
+	score  float64
+	hyps   []string
+	issue  *qualityIssue
+}
+
+func (c candidate) key() string { return toSegment(c.seg).String() }

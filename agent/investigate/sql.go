@@ -1,0 +1,181 @@
+package investigate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// recorder runs SQL and records every statement and a summary of its result
+// in the audit log, so every number an investigation shows can be traced to
+// the query that produced it.
+type recorder struct {
+	eng   Engine
+	audit Auditor
+	calls int
+}
+
+// record is one executed statement.
+type record struct {
+	SQL      string
+	Sequence int // audit sequence number of the observation
+	Rows     int
+}
+
+func (r *recorder) called(purpose, sql string) (string, error) {
+	r.calls++
+	id := fmt.Sprintf("sql_%04d", r.calls)
+	_, err := r.audit.Append(quarry.EventToolCalled, "actor", map[string]any{
+		"call_id":   id,
+		"tool_name": "sql",
+		"arguments": map[string]any{"sql": sql, "purpose": purpose},
+	})
+	return id, err
+}
+
+func (r *recorder) observed(id string, rows int, cols []string, preview [][]any, elapsed time.Duration, qerr error) (int, error) {
+	data := map[string]any{
+		"call_id":    id,
+		"success":    qerr == nil,
+		"row_count":  rows,
+		"columns":    cols,
+		"elapsed_ms": elapsed.Milliseconds(),
+	}
+	if len(preview) > 0 {
+		data["preview"] = previewJSON(preview)
+	}
+	if qerr != nil {
+		data["error"] = quarry.ErrorMessage(qerr)
+		data["error_code"] = quarry.ErrorCode(qerr)
+	}
+	e, err := r.audit.Append(quarry.EventObservationRecorded, "actor", data)
+	return e.SequenceNumber, err
+}
+
+// query runs sql, records it, and returns the result with its record.
+func (r *recorder) query(ctx context.Context, purpose, sql string) (*quarry.QueryResult, record, error) {
+	id, err := r.called(purpose, sql)
+	if err != nil {
+		return nil, record{}, err
+	}
+	start := time.Now()
+	res, qerr := r.eng.Query(ctx, sql)
+	rec := record{SQL: sql}
+	var cols []string
+	var preview [][]any
+	if res != nil {
+		rec.Rows = len(res.Rows)
+		cols = res.Columns
+		preview = res.Rows[:min(len(res.Rows), 5)]
+	}
+	rec.Sequence, err = r.observed(id, rec.Rows, cols, preview, time.Since(start), qerr)
+	if qerr != nil {
+		return nil, rec, qerr
+	}
+	return res, rec, err
+}
+
+// stream runs sql, passing each row to fn, and records it.
+func (r *recorder) stream(ctx context.Context, purpose, sql string, fn func(row []any) error) (record, error) {
+	id, err := r.called(purpose, sql)
+	if err != nil {
+		return record{}, err
+	}
+	start := time.Now()
+	rec := record{SQL: sql}
+	qerr := r.eng.QueryFunc(ctx, sql, func(row []any) error {
+		rec.Rows++
+		return fn(row)
+	})
+	rec.Sequence, err = r.observed(id, rec.Rows, nil, nil, time.Since(start), qerr)
+	if qerr != nil {
+		return rec, qerr
+	}
+	return rec, err
+}
+
+// previewJSON makes result rows safe for JSON (times as text).
+func previewJSON(rows [][]any) [][]any {
+	out := make([][]any, len(rows))
+	for i, row := range rows {
+		out[i] = make([]any, len(row))
+		for j, v := range row {
+			switch x := v.(type) {
+			case time.Time:
+				out[i][j] = x.Format(time.RFC3339)
+			case float64:
+				if x != x { // NaN is not JSON
+					out[i][j] = nil
+				} else {
+					out[i][j] = x
+				}
+			default:
+				out[i][j] = v
+			}
+		}
+	}
+	return out
+}
+
+// quoteIdent quotes an SQL identifier.
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// quoteString quotes an SQL string literal.
+func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// tableRefs returns, for each table in the metric's FROM clause, the name
+// the query uses for it (its alias, or its own name), by asking the engine
+// for the parsed statement.
+func tableRefs(ctx context.Context, eng Engine, metricSQL string) (map[string]string, error) {
+	res, err := eng.Query(ctx, "SELECT json_serialize_sql("+quoteString(metricSQL)+")")
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Rows) != 1 {
+		return nil, fmt.Errorf("json_serialize_sql returned %d rows", len(res.Rows))
+	}
+	var ast map[string]any
+	if err := json.Unmarshal([]byte(res.String(0, 0)), &ast); err != nil {
+		return nil, fmt.Errorf("decode metric AST: %w", err)
+	}
+	refs := map[string]string{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if name, ok := x["table_name"].(string); ok && name != "" {
+				ref := name
+				if alias, _ := x["alias"].(string); alias != "" {
+					ref = alias
+				}
+				if _, seen := refs[strings.ToLower(name)]; !seen {
+					refs[strings.ToLower(name)] = ref
+				}
+			}
+			for k, e := range x {
+				if k == "select_list" || k == "where_clause" {
+					continue
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	if stmts, ok := ast["statements"].([]any); ok {
+		for _, s := range stmts {
+			if m, ok := s.(map[string]any); ok {
+				if node, ok := m["node"].(map[string]any); ok {
+					walk(node["from_table"])
+				}
+			}
+		}
+	}
+	return refs, nil
+}

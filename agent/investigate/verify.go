@@ -1,0 +1,233 @@
+package investigate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/drill"
+)
+
+// verified is a candidate segment measured as one part of an exclusive
+// partition of the population, with its own significance.
+type verified struct {
+	candidate
+	effect   drill.Effect
+	n        [2]float64 // row counts per period
+	volume   float64    // additive sums: effect of the row count
+	perRow   float64    // additive sums: effect of the value per row
+	share    float64
+	test     drill.SegmentResult
+	daily    drill.SegmentSeries
+	evidence []quarry.Evidence
+}
+
+// kind labels the explanation: data quality when a check said so; for
+// ratios, rate or mix by the larger component; for sums, volume when the
+// row count moved more than the value per row, rate otherwise.
+func (v *verified) kindOf(ratio bool) string {
+	switch {
+	case v.kind != "":
+		return v.kind
+	case ratio && math.Abs(v.effect.Mix) > math.Abs(v.effect.Rate):
+		return quarry.KindMix
+	case ratio:
+		return quarry.KindRate
+	case math.Abs(v.perRow) > math.Abs(v.volume):
+		return quarry.KindRate
+	}
+	return quarry.KindVolume
+}
+
+// verifySegments measures every candidate as an exclusive part (a row
+// belongs to the first candidate it matches, so parts never overlap and
+// their effects plus the remainder add up to the change exactly), then tests
+// each part's change against its own day-to-day noise, correcting for the
+// number of segments examined.
+func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
+	var res stepResult
+	cands := r.candidates()
+	if len(cands) == 0 {
+		res.summary = "No candidate segment to verify."
+		return res, nil
+	}
+	var cases strings.Builder
+	cases.WriteString("CASE")
+	for i, c := range cands {
+		fmt.Fprintf(&cases, " WHEN %s THEN %d", segmentCond(c.seg), i+1)
+	}
+	cases.WriteString(" ELSE 0 END AS part")
+	parts := make([]drill.Part, len(cands))
+	counts := make([][2]float64, len(cands)+1)
+	var rest drill.Part
+	rest.Name = "everything else"
+	q, rec, err := r.rec.query(ctx, "exclusive partition of the candidate segments", r.scope.byPeriod([]string{cases.String()}, ""))
+	if err != nil {
+		return res, err
+	}
+	for i := range cands {
+		parts[i].Name = cands[i].key()
+	}
+	for i := range q.Rows {
+		k := int(q.Float(i, 0))
+		p := &rest
+		if k > 0 {
+			p = &parts[k-1]
+		}
+		per := int(q.Float(i, 1))
+		if per == 0 {
+			p.Num0 += q.Float(i, 2)
+			p.Den0 += q.Float(i, 3)
+		} else {
+			p.Num1 += q.Float(i, 2)
+			p.Den1 += q.Float(i, 3)
+		}
+		counts[k][per] += q.Float(i, 4)
+	}
+	dec := r.decompose(parts, rest)
+	r.stats.partition = dec
+	r.stats.partitionRec = rec
+
+	// Day-level series per part for the significance tests.
+	dq, drec, err := r.rec.query(ctx, "daily series of the candidate segments", r.scope.daily([]string{cases.String()}, ""))
+	if err != nil {
+		return res, err
+	}
+	series := make([]drill.SegmentSeries, len(cands))
+	for i := range dq.Rows {
+		k := int(dq.Float(i, 0))
+		if k == 0 {
+			continue
+		}
+		day, err := asDate(dq.Rows[i][1])
+		if err != nil {
+			return res, err
+		}
+		d := drill.Day{Date: day.String(), Num: dq.Float(i, 2), Den: dq.Float(i, 3)}
+		if r.scope.base.Contains(day) {
+			series[k-1].Base = append(series[k-1].Base, d)
+		}
+		if r.scope.cmp.Contains(day) {
+			series[k-1].Cmp = append(series[k-1].Cmp, d)
+		}
+	}
+	for i := range series {
+		series[i].Name = parts[i].Name
+		series[i].Base = fillDays(series[i].Base, r.scope.base)
+		series[i].Cmp = fillDays(series[i].Cmp, r.scope.cmp)
+	}
+	tests := drill.SegmentTest(series, r.metric.Ratio(), r.metric.Scale)
+	// Correct for every segment examined, not only those tested here: the
+	// search looked at the values of every dimension before choosing.
+	p := make([]float64, 0, r.examined())
+	for _, t := range tests {
+		p = append(p, t.PValue)
+	}
+	for len(p) < cap(p) {
+		p = append(p, 1)
+	}
+	q2 := drill.BenjaminiHochberg(p)
+
+	scale := r.metric.Scale
+	if scale == 0 {
+		scale = 1
+	}
+	var tw strings.Builder
+	w := tabwriter.NewWriter(&tw, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "part\tsegment\tchange\tshare\tp\tq\t")
+	r.stats.verified = nil
+	for i, c := range cands {
+		v := verified{candidate: c, effect: dec.Effects[i], n: counts[i+1], test: tests[i], daily: series[i]}
+		v.test.QValue = q2[i]
+		v.share = safeShare(v.effect.Change, dec.Change)
+		if !r.metric.Ratio() && r.metric.Kind == quarry.MetricSum {
+			v.volume, v.perRow = volumeSplit(scale*parts[i].Num0, scale*parts[i].Num1, counts[i+1])
+		}
+		v.evidence = []quarry.Evidence{{
+			Description: fmt.Sprintf("%s moved from %s to %s (%s, %s of the total change)",
+				c.key(), r.fmtValue(v.effect.Value0), r.fmtValue(v.effect.Value1), r.fmtChange(v.effect.Change), sharePct(v.share)),
+			SQL:           rec.SQL,
+			AuditSequence: rec.Sequence,
+			Values: map[string]float64{"baseline": v.effect.Value0, "comparison": v.effect.Value1, "change": v.effect.Change,
+				"share_of_change": v.share, "rate_effect": v.effect.Rate, "mix_effect": v.effect.Mix,
+				"rows_baseline": v.n[0], "rows_comparison": v.n[1]},
+		}, {
+			Description: fmt.Sprintf("day-level test of the segment's change: %s, p=%s, q=%s after correcting for %d segments examined",
+				v.test.Method, pvalue(v.test.PValue), pvalue(v.test.QValue), len(p)),
+			SQL:           drec.SQL,
+			AuditSequence: drec.Sequence,
+			Values:        map[string]float64{"statistic": v.test.Statistic, "p_value": nz(v.test.PValue), "q_value": nz(v.test.QValue), "days_baseline": float64(v.test.DaysBase), "days_comparison": float64(v.test.DaysCmp)},
+		}}
+		r.stats.verified = append(r.stats.verified, v)
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t\n", i+1, c.key(), r.fmtChange(v.effect.Change), sharePct(v.share), pvalue(v.test.PValue), pvalue(v.test.QValue))
+	}
+	fmt.Fprintf(w, "0\teverything else\t%s\t%s\t\t\t\n", r.fmtChange(dec.Remainder.Change), sharePct(safeShare(dec.Remainder.Change, dec.Change)))
+	w.Flush()
+	res.addQuery("exclusive partition of the candidate segments", rec, tw.String())
+	res.addQuery("daily series of the candidate segments", drec, "")
+
+	sig, explained := 0, 0.0
+	for _, v := range r.stats.verified {
+		if v.significant() {
+			sig++
+			explained += v.share
+		}
+	}
+	res.summary = fmt.Sprintf("Measured as non-overlapping parts, the %d candidate segments account for %s of the change; %d of them are significant after correction (q<=%.2f), together %s.",
+		len(cands), sharePct(1-safeShare(dec.Remainder.Change, dec.Change)), sig, alpha, sharePct(explained))
+	return res, nil
+}
+
+func (v *verified) significant() bool {
+	return !math.IsNaN(v.test.QValue) && v.test.QValue <= alpha
+}
+
+// volumeSplit splits the change of a sum into the effect of the row count
+// and of the value per row, symmetrically so the two add up exactly.
+func volumeSplit(s0, s1 float64, n [2]float64) (volume, perRow float64) {
+	if n[0] == 0 || n[1] == 0 {
+		return s1 - s0, 0
+	}
+	a0, a1 := s0/n[0], s1/n[1]
+	volume = (a0 + a1) / 2 * (n[1] - n[0])
+	return volume, (s1 - s0) - volume
+}
+
+// fillDays adds zero days for days of the period the segment had no rows,
+// so a segment that vanished shows as zeros rather than as fewer days.
+func fillDays(days []drill.Day, rg quarry.DateRange) []drill.Day {
+	have := map[string]bool{}
+	for _, d := range days {
+		have[d.Date] = true
+	}
+	for d := rg.Start; !d.Time().After(rg.End.Time()); d = d.AddDays(1) {
+		if !have[d.String()] {
+			days = append(days, drill.Day{Date: d.String()})
+		}
+	}
+	return days
+}
+
+// nz maps NaN to -1 so evidence values stay valid JSON.
+func nz(x float64) float64 {
+	if math.IsNaN(x) {
+		return -1
+	}
+	return x
+}
+
+// examined counts the segments the analysis looked at: every value of every
+// dimension, at least.
+func (r *run) examined() int {
+	n := 0
+	for _, d := range r.dims {
+		n += int(d.Cardinality)
+	}
+	if c := len(r.candidates()); n < c {
+		n = c
+	}
+	return n
+}
