@@ -3,6 +3,7 @@ package report
 import (
 	"image/color"
 	"io"
+	"math"
 	"strings"
 
 	xfont "golang.org/x/image/font"
@@ -94,24 +95,44 @@ func (hGrid) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 }
 
-// valueTicks labels the default tick positions with the report's number
-// format ("1.2M", "4.10%") instead of the plot package's "1.2e+06".
+// valueTicks puts four to seven ticks at round values (1, 2 or 5 times a
+// power of ten) and labels them with the report's number format ("1.2M",
+// "4.10%") instead of the plot package's "1.2e+06". The plot package's own
+// ticker gives three ticks at this height, too few to read values off.
 type valueTicks struct{ f numberFormat }
 
+// Ticks implements plot.Ticker.
 func (t valueTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = t.f.compact(ticks[i].Value, false)
-		}
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	step := niceStep((hi - lo) / 7)
+	var ticks []plot.Tick
+	for k := math.Ceil(lo / step); k <= math.Floor(hi/step); k++ {
+		v := k * step
+		ticks = append(ticks, plot.Tick{Value: v, Label: t.f.compact(v, false)})
 	}
 	return ticks
+}
+
+// niceStep rounds raw up to 1, 2 or 5 times a power of ten.
+func niceStep(raw float64) float64 {
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5} {
+		if m*mag >= raw*(1-1e-9) {
+			return m * mag
+		}
+	}
+	return 10 * mag
 }
 
 // wrapLabel breaks a bar label into at most two lines of about width
 // characters, shortening the rest with an ellipsis.
 func wrapLabel(s string, width int) string {
-	words := strings.Fields(s)
+	var words []string
+	for _, w := range strings.Fields(s) {
+		words = append(words, splitLong(w, width)...)
+	}
 	var lines []string
 	cur := ""
 	for _, w := range words {
@@ -132,12 +153,34 @@ func wrapLabel(s string, width int) string {
 		lines[i] = truncate(lines[i], width)
 	}
 	if len(lines) > 2 {
+		// Cut the second line at a word end so the ellipsis fits.
 		lines = lines[:2]
-		if lines[1] = truncate(lines[1], width-1); !strings.HasSuffix(lines[1], "…") {
-			lines[1] += "…"
+		second := []rune(lines[1])
+		if len(second) >= width {
+			if i := strings.LastIndex(string(second[:width-1]), " "); i > 0 {
+				second = []rune(string(second[:width-1])[:i])
+			} else {
+				second = second[:width-1]
+			}
 		}
+		lines[1] = string(second) + "…"
 	}
 	return strings.Join(lines, "\n")
+}
+
+// splitLong breaks a word longer than width after its '=' or '.' signs,
+// where segment labels ("channel=paid_social") read naturally split.
+func splitLong(w string, width int) []string {
+	var parts []string
+	for len([]rune(w)) > width {
+		i := strings.LastIndexAny(string([]rune(w)[:width]), "=.")
+		if i <= 0 {
+			break
+		}
+		parts = append(parts, w[:i+1])
+		w = w[i+1:]
+	}
+	return append(parts, w)
 }
 
 // labelStyle is the style of value labels drawn on the data area.

@@ -45,24 +45,34 @@ func (wc *WaterfallChart) WritePNG(w io.Writer) error {
 	levels = append(levels, wc.End.Value)
 	lo, hi := slices.Min(levels), slices.Max(levels)
 	floor, zoomed := waterfallFloor(lo, hi)
+	// Totals stand on zero, or on the bottom of a zoomed axis.
+	base := 0.0
+	if zoomed {
+		base = floor
+	}
 
+	// About 6.5 pixels per character at 9 points; leave a margin per slot.
+	wrap := min(max(int(780/float64(len(steps)+2)/6.5), 8), 26)
 	bars := &waterfallBars{width: 0.62}
-	names := []string{wrapLabel(wc.Start.Label, 16)}
-	bars.add(floor, wc.Start.Value, wc.Start.Value, colorTotal, f.compact(wc.Start.Value, false), true)
+	names := []string{wrapLabel(wc.Start.Label, wrap)}
+	bars.add(base, wc.Start.Value, wc.Start.Value, colorTotal, f.compact(wc.Start.Value, false), true)
 	run = wc.Start.Value
 	for _, s := range steps {
 		bars.add(run, run+s.Value, run+s.Value, stepColor(s), f.compact(s.Value, true), false)
 		run += s.Value
-		name := wrapLabel(s.Label, 16)
+		name := wrapLabel(s.Label, wrap)
 		if s.Kind == quarry.KindDataQuality {
 			name += "\n(data quality)"
 		}
 		names = append(names, name)
 	}
-	bars.add(floor, wc.End.Value, wc.End.Value, colorTotal, f.compact(wc.End.Value, false), true)
-	names = append(names, wrapLabel(wc.End.Label, 16))
+	bars.add(base, wc.End.Value, wc.End.Value, colorTotal, f.compact(wc.End.Value, false), true)
+	names = append(names, wrapLabel(wc.End.Label, wrap))
 
 	p := newPlot(wc.Title)
+	if lo < 0 {
+		p.Add(zeroLine{})
+	}
 	p.Add(bars)
 	ticks := make([]plot.Tick, len(names))
 	for i, n := range names {
@@ -130,6 +140,16 @@ func waterfallSteps(base, cmp float64, bars []Bar) []Bar {
 		out = append(out, Bar{Label: "Unattributed", Value: rest, Kind: KindOther})
 	}
 	return out
+}
+
+// zeroLine marks zero when the axis spans negative values, so totals and
+// bars can be read as above or below it.
+type zeroLine struct{}
+
+// Plot implements plot.Plotter.
+func (zeroLine) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	c.StrokeLine2(draw.LineStyle{Color: colorText, Width: vg.Points(0.75)}, c.Min.X, trY(0), c.Max.X, trY(0))
 }
 
 // waterfallBars draws floating bars at x = 0, 1, 2, ... with a dashed
