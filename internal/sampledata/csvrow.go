@@ -39,7 +39,7 @@ func (c *csvWriter) str(s string) {
 	c.buf = append(c.buf, s...)
 }
 
-func (c *csvWriter) int(n int64) {
+func (c *csvWriter) integer(n int64) {
 	c.sep()
 	c.buf = strconv.AppendInt(c.buf, n, 10)
 }

@@ -69,7 +69,7 @@ func (p pipeline) write(w io.Writer) error {
 			if partial && !bernoulli(r, p.lastDayKept) {
 				continue
 			}
-			cw.int(id)
+			cw.integer(id)
 			cw.str(d.String())
 			cw.str(c.code)
 			cw.str(eventPlatforms[platform])

@@ -124,7 +124,7 @@ func WriteOrders(w io.Writer, rows int, seed int64) error {
 			}
 			// Price levels differ by category: early categories cost more.
 			mean := 25 + 120/float64(category+1)
-			cw.int(id)
+			cw.integer(id)
 			cw.str(ds)
 			cw.str(orderPlatforms[platform])
 			cw.str(orderCountries[country])

@@ -108,13 +108,13 @@ func (f funnel) write(w io.Writer) error {
 			if inComparison && dev == 1 && ctry == paidSocialDE && f.iosDERate > 0 {
 				p *= f.iosDERate
 			}
-			cw.int(id)
+			cw.integer(id)
 			cw.str(d.String())
 			cw.str(devices[dev])
 			cw.str(funnelCountries[ctry])
 			cw.str(sources[src])
 			if bernoulli(r, p) {
-				cw.int(1)
+				cw.integer(1)
 				cw.money(logNormal(r, 68, 0.5))
 			} else {
 				cw.str("0")

@@ -116,7 +116,7 @@ func (s shop) writeCustomers(w io.Writer) error {
 	cw := newCSVWriter(w)
 	cw.header("customer_id", "segment", "region", "signup_date")
 	for _, c := range all {
-		cw.int(c.id)
+		cw.integer(c.id)
 		cw.str(segmentNames[c.segment])
 		cw.str(shopCountries[c.country].region)
 		cw.str(c.signup.String())
@@ -171,9 +171,9 @@ func (s shop) writeOrders(w io.Writer) error {
 					amount *= s.enterpriseAmount
 				}
 			}
-			cw.int(id)
+			cw.integer(id)
 			cw.str(d.String())
-			cw.int(c.id)
+			cw.integer(c.id)
 			cw.str(shopPlatforms[platform])
 			cw.str(version)
 			cw.str(shopCountries[c.country].code)

@@ -42,7 +42,7 @@ func (c calendarShop) write(w io.Writer) error {
 	for _, d := range days(c.span) {
 		volume := c.weekday * weekendProfile[d.Weekday()] * math.Exp(0.015*r.NormFloat64())
 		for range poisson(r, volume) {
-			cw.int(id)
+			cw.integer(id)
 			cw.str(d.String())
 			cw.str(calPlatforms[platformPick.pick(r)])
 			cw.str(calCountries[countryPick.pick(r)])
