@@ -1,0 +1,92 @@
+package quarry_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/quarry-dev/quarry"
+
+// packages returns each package directory's non-test imports and whether
+// one of its files carries a package doc comment.
+func packages(t *testing.T) map[string]struct {
+	imports map[string]bool
+	doc     bool
+} {
+	t.Helper()
+	out := map[string]struct {
+		imports map[string]bool
+		doc     bool
+	}{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata") && path != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly|parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		p := out[dir]
+		if p.imports == nil {
+			p.imports = map[string]bool{}
+		}
+		for _, imp := range f.Imports {
+			p.imports[strings.Trim(imp.Path.Value, `"`)] = true
+		}
+		p.doc = p.doc || f.Doc != nil
+		out[dir] = p
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestDependencyRules keeps the architecture honest: the vocabulary and the
+// math import only the standard library, and agents never import concrete
+// engines or stores.
+func TestDependencyRules(t *testing.T) {
+	stdlibOnly := []string{".", "drill", "audit"}
+	forbiddenForAgents := []string{module + "/duckdb", module + "/fsstore", module + "/audit", module + "/cmd"}
+	for dir, p := range packages(t) {
+		for imp := range p.imports {
+			for _, s := range stdlibOnly {
+				if dir == s && strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") && !strings.HasPrefix(imp, module) {
+					t.Errorf("package %s imports %s; it may import only the standard library", dir, imp)
+				}
+			}
+			if dir == "." || dir == "drill" {
+				if strings.HasPrefix(imp, module+"/") {
+					t.Errorf("package %s imports %s; it may import only the standard library", dir, imp)
+				}
+			}
+			if strings.HasPrefix(dir, "agent/") {
+				for _, f := range forbiddenForAgents {
+					if strings.HasPrefix(imp, f) {
+						t.Errorf("package %s imports %s; agents talk to engines and stores through interfaces", dir, imp)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestEveryPackageHasDocComment(t *testing.T) {
+	for dir, p := range packages(t) {
+		if !p.doc {
+			t.Errorf("package %s has no package doc comment", dir)
+		}
+	}
+}
