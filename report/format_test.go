@@ -81,6 +81,9 @@ func TestSmallFormats(t *testing.T) {
 		{"code(a`b)", code("a`b"), "`` a`b ``"},
 		{"cell(a|b\\nc)", cell("a|b\nc"), `a\|b c`},
 		{"truncate", truncate("abcdefghij", 5), "abcd…"},
+		{"overallSignificance(significant)", overallSignificance(quarry.OverallChange{Significant: true, PValue: 0.0001}), "statistically significant (p < 0.001)"},
+		{"overallSignificance(noise)", overallSignificance(quarry.OverallChange{PValue: 0.41}), "not statistically significant (p = 0.410)"},
+		{"overallSignificance(untested)", overallSignificance(quarry.OverallChange{}), "not tested for significance"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

@@ -87,7 +87,7 @@ func (w *mdWriter) header() {
 	w.printf("|---|---|---:|---:|")
 	w.printf("| Baseline | %s | %d | %s |", periodText(b), days(b), w.f.value(in.Overall.BaselineValue))
 	w.printf("| Comparison | %s | %d | %s |", periodText(c), days(c), w.f.value(in.Overall.ComparisonValue))
-	w.para("**Overall change:** %s, %s.", w.changeWithPct(), significance(in.Overall.Significant, &in.Overall.PValue, "statistically significant", "not statistically significant"))
+	w.para("**Overall change:** %s, %s.", w.changeWithPct(), overallSignificance(in.Overall))
 	if in.Metric.Additive() && days(b) != days(c) && days(b) > 0 && days(c) > 0 {
 		w.para("*The periods differ in length (%d vs %d days); an additive metric moves with the number of days.*", days(b), days(c))
 	}
@@ -106,16 +106,16 @@ func (w *mdWriter) changeWithPct() string {
 	return ch
 }
 
-// significance phrases a significance verdict with its p-value when known.
-func significance(sig bool, p *float64, yes, no string) string {
-	s := no
-	if sig {
-		s = yes
+// overallSignificance phrases the overall test. A p-value of zero on a
+// change marked not significant means no test ran, not p < 0.001.
+func overallSignificance(o quarry.OverallChange) string {
+	switch {
+	case o.Significant:
+		return "statistically significant (" + pValue(o.PValue) + ")"
+	case o.PValue == 0:
+		return "not tested for significance"
 	}
-	if p != nil {
-		s += " (" + pValue(*p) + ")"
-	}
-	return s
+	return "not statistically significant (" + pValue(o.PValue) + ")"
 }
 
 func (w *mdWriter) footer() {

@@ -47,10 +47,11 @@ func (w *mdWriter) charts(c Charts) {
 	}
 }
 
-// metricName is the title in lower case, for use inside a sentence.
+// metricName is the title for use inside a sentence. It keeps its case:
+// titles derived from SQL ("SUM(amount) of orders") read wrong lowered.
 func (w *mdWriter) metricName() string {
 	if t := oneLine(w.in.Title); t != "" {
-		return strings.ToLower(t)
+		return t
 	}
 	return "metric"
 }

@@ -52,7 +52,7 @@ func (w *mdWriter) noFindings() {
 	if r := oneLine(in.NoFindingsReason); r != "" {
 		w.printf("- %s", r)
 	}
-	if !in.Overall.Significant {
+	if !in.Overall.Significant && in.Overall.PValue > 0 {
 		w.printf("- The overall change of %s is within normal day-to-day variation (%s): there may be nothing to explain.", w.changeWithPct(), pValue(in.Overall.PValue))
 	}
 	w.printf("- The change may be spread evenly across every segment, which points to a cause outside these tables: pricing, seasonality, a market-wide shift or a tracking change.")

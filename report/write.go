@@ -78,7 +78,7 @@ func renderCharts(in *Input) ([]chartFile, Charts, error) {
 		}
 		var buf bytes.Buffer
 		sc := SeriesChart{
-			Title:      fmt.Sprintf("Daily %s: %s", strings.ToLower(title), s.Name),
+			Title:      fmt.Sprintf("Daily %s: %s", title, s.Name),
 			Metric:     &in.Metric,
 			Series:     s,
 			Baseline:   in.Context.BaselinePeriod,
