@@ -23,7 +23,7 @@ func (w *mdWriter) analysis() {
 			if n == 0 {
 				n = i + 1
 			}
-			line := fmt.Sprintf("%d. **%s:** %s", n, phaseName(s.Phase), oneLine(s.Description))
+			line := fmt.Sprintf("%d. **%s:** %s", n, phaseName(s.Phase), prose(s.Description))
 			var scope []string
 			if len(s.TablesInvolved) > 0 {
 				scope = append(scope, "tables "+codeList(s.TablesInvolved))
@@ -79,7 +79,7 @@ func (w *mdWriter) memoryLoop() {
 	w.para("%s.", line)
 	if len(in.Iterations) == 0 {
 		for _, f := range in.Ledger.Findings {
-			w.printf("- **%d.** %s", f.Iteration, truncate(oneLine(f.Summary), maxFindingRunes))
+			w.printf("- **%d.** %s", f.Iteration, truncate(prose(f.Summary), maxFindingRunes))
 		}
 		return
 	}
@@ -91,7 +91,7 @@ func (w *mdWriter) memoryLoop() {
 				break
 			}
 		}
-		line := fmt.Sprintf("- **%d. %s:** %s", it.Iteration, oneLine(it.Decision), truncate(oneLine(summary), maxFindingRunes))
+		line := fmt.Sprintf("- **%d. %s:** %s", it.Iteration, prose(it.Decision), truncate(prose(summary), maxFindingRunes))
 		var changes []string
 		for _, id := range sortedKeys(it.HypothesisStatusChanges) {
 			changes = append(changes, fmt.Sprintf("%s → %s", id, strings.ToLower(statusName(it.HypothesisStatusChanges[id]))))
@@ -112,7 +112,7 @@ func (w *mdWriter) dataQuality() {
 	w.heading(2, "Data Quality")
 	w.para("**Fix the data first.** These problems can create or hide a change on their own; resolve them before acting on the explanations below.")
 	for _, q := range w.in.DataQuality {
-		w.printf("- %s", oneLine(q))
+		w.printf("- %s", prose(q))
 	}
 }
 
@@ -127,7 +127,7 @@ func phaseName(p string) string {
 	case "":
 		return "Step"
 	}
-	return oneLine(p)
+	return prose(p)
 }
 
 func statusName(s quarry.HypothesisStatus) string {
@@ -153,7 +153,7 @@ func exitText(reason string) string {
 	case quarry.ExitStall:
 		return fmt.Sprintf("stopped after %d iterations without new findings", quarry.StallThreshold)
 	}
-	return oneLine(reason)
+	return prose(reason)
 }
 
 // codeList formats names as a comma-separated list of inline code.

@@ -31,7 +31,7 @@ func (w *mdWriter) explanation(i int, e quarry.Explanation) {
 	if likelihood == "" {
 		likelihood = quarry.LikelihoodForRank(rank)
 	}
-	w.heading(3, fmt.Sprintf("%d. %s (%s)", rank, oneLine(e.Title), likelihood))
+	w.heading(3, fmt.Sprintf("%d. %s (%s)", rank, prose(e.Title), likelihood))
 	if e.Kind != "" {
 		w.printf("- **Kind:** %s", kindText(e.Kind))
 	}
@@ -45,10 +45,10 @@ func (w *mdWriter) explanation(i int, e quarry.Explanation) {
 			w.evidence(ev)
 		}
 	}
-	if r := oneLine(e.Reasoning); r != "" {
+	if r := prose(e.Reasoning); r != "" {
 		w.para("**Likelihood Reasoning:** %s", r)
 	}
-	if s := oneLine(e.CausalStory); s != "" {
+	if s := prose(e.CausalStory); s != "" {
 		w.para("**Causal Story:** %s", s)
 	}
 	if len(e.SourceHypotheses) > 0 {
@@ -74,7 +74,7 @@ func (w *mdWriter) shareText(e quarry.Explanation) string {
 // evidence writes one evidence bullet with its numbers and, folded away,
 // the SQL that produced them.
 func (w *mdWriter) evidence(ev quarry.Evidence) {
-	line := "- " + oneLine(ev.Description)
+	line := "- " + prose(ev.Description)
 	if vals := evidenceValues(ev.Values); vals != "" {
 		line += " (" + vals + ")"
 	}
@@ -142,7 +142,7 @@ func kindText(kind string) string {
 	case "segment":
 		return "segment — a slice of the data that moved"
 	}
-	return oneLine(kind)
+	return prose(kind)
 }
 
 // segmentText prints a segment as inline code, or says it covers all rows.

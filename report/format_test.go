@@ -80,6 +80,8 @@ func TestSmallFormats(t *testing.T) {
 		{"slug(日本)", slug("日本"), "segment"},
 		{"code(a`b)", code("a`b"), "`` a`b ``"},
 		{"cell(a|b\\nc)", cell("a|b\nc"), `a\|b c`},
+		{"prose(tag)", prose("device=<img src=x onerror=alert(1)>\n"), "device=&lt;img src=x onerror=alert(1)>"},
+		{"prose(p-value)", prose("p < 0.001, a<=b"), "p < 0.001, a<=b"},
 		{"truncate", truncate("abcdefghij", 5), "abcd…"},
 		{"overallSignificance(significant)", overallSignificance(quarry.OverallChange{Significant: true, PValue: 0.0001}), "statistically significant (p < 0.001)"},
 		{"overallSignificance(noise)", overallSignificance(quarry.OverallChange{PValue: 0.41}), "not statistically significant (p = 0.410)"},

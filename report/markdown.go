@@ -67,12 +67,12 @@ func (w *mdWriter) heading(level int, title string) {
 
 func (w *mdWriter) header() {
 	in := w.in
-	title := oneLine(in.Title)
+	title := prose(in.Title)
 	if title == "" {
 		title = "Metric"
 	}
 	w.para("# %s Investigation Report", title)
-	if q := oneLine(in.Context.InvestigationPrompt); q != "" {
+	if q := prose(in.Context.InvestigationPrompt); q != "" {
 		w.para("> **Question:** %s", q)
 	}
 	w.para("**Metric:** %s", metricDescription(&in.Metric))
@@ -92,7 +92,7 @@ func (w *mdWriter) header() {
 		w.para("*The periods differ in length (%d vs %d days); an additive metric moves with the number of days.*", days(b), days(c))
 	}
 	if in.Status == quarry.OutcomeNoFindings {
-		w.para("**Status:** no findings. %s", oneLine(in.NoFindingsReason))
+		w.para("**Status:** no findings. %s", prose(in.NoFindingsReason))
 	}
 }
 
@@ -186,8 +186,31 @@ func days(r quarry.DateRange) int {
 // from a model cannot break the Markdown structure around it.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// prose makes text from the data or the model safe as Markdown prose: one
+// line, and no raw HTML, since segment values come from uploaded files and
+// a renderer that allows the report's <details> blocks would run it.
+//
+// Only a "<" that could open a tag (followed by a letter, '/', '!' or '?')
+// is escaped, so "p < 0.001" stays readable in the raw file.
+func prose(s string) string {
+	s = oneLine(s)
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '<' && i+1 < len(s) && opensTag(s[i+1]) {
+			b.WriteString("&lt;")
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func opensTag(c byte) bool {
+	return c == '/' || c == '!' || c == '?' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')
+}
+
 // cell makes s safe inside a Markdown table cell.
-func cell(s string) string { return strings.ReplaceAll(oneLine(s), "|", `\|`) }
+func cell(s string) string { return strings.ReplaceAll(prose(s), "|", `\|`) }
 
 // code formats s as inline code, with a longer delimiter when s itself
 // holds backticks.

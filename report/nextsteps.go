@@ -50,7 +50,7 @@ func (w *mdWriter) charts(c Charts) {
 // metricName is the title for use inside a sentence. It keeps its case:
 // titles derived from SQL ("SUM(amount) of orders") read wrong lowered.
 func (w *mdWriter) metricName() string {
-	if t := oneLine(w.in.Title); t != "" {
+	if t := prose(w.in.Title); t != "" {
 		return t
 	}
 	return "metric"
@@ -58,7 +58,7 @@ func (w *mdWriter) metricName() string {
 
 // altText removes the characters that would end an image's alt text.
 func altText(s string) string {
-	return strings.NewReplacer("[", "(", "]", ")", "\n", " ").Replace(oneLine(s))
+	return strings.NewReplacer("[", "(", "]", ")").Replace(oneLine(s))
 }
 
 // nextSteps writes the caller's recommendations, or derives them from the
@@ -70,7 +70,7 @@ func (w *mdWriter) nextSteps() {
 		steps = w.derivedSteps()
 	}
 	for i, s := range steps {
-		w.printf("%d. %s", i+1, oneLine(s))
+		w.printf("%d. %s", i+1, prose(s))
 	}
 }
 
@@ -102,7 +102,7 @@ func (w *mdWriter) derivedSteps() []string {
 		}
 		business = append(business, w.stepFor(e))
 		if e.PValue != nil && !e.Significant {
-			weak = append(weak, "“"+oneLine(e.Title)+"”")
+			weak = append(weak, "“"+prose(e.Title)+"”")
 		}
 	}
 	if len(in.DataQuality) > 0 && !hasDQExplanation {
@@ -118,7 +118,7 @@ func (w *mdWriter) derivedSteps() []string {
 
 // stepFor recommends the action an explanation of each kind calls for.
 func (w *mdWriter) stepFor(e quarry.Explanation) string {
-	seg, title, ch := segmentText(e.Segment), "“"+oneLine(e.Title)+"”", w.f.change(e.Change)
+	seg, title, ch := segmentText(e.Segment), "“"+prose(e.Title)+"”", w.f.change(e.Change)
 	switch e.Kind {
 	case quarry.KindDataQuality:
 		return fmt.Sprintf("Fix the data problem behind %s (%s) and run the investigation again before acting on anything else.", title, seg)

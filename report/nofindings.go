@@ -38,8 +38,8 @@ func (w *mdWriter) noFindings() {
 			continue
 		}
 		discarded++
-		line := fmt.Sprintf("- **%s** %s", oneLine(h.HypothesisID), oneLine(h.Title))
-		if v := oneLine(h.Verdict); v != "" {
+		line := fmt.Sprintf("- **%s** %s", prose(h.HypothesisID), prose(h.Title))
+		if v := prose(h.Verdict); v != "" {
 			line += ": " + v
 		}
 		w.printf("%s", line)
@@ -49,7 +49,7 @@ func (w *mdWriter) noFindings() {
 	}
 
 	w.heading(3, "Possible Reasons")
-	if r := oneLine(in.NoFindingsReason); r != "" {
+	if r := prose(in.NoFindingsReason); r != "" {
 		w.printf("- %s", r)
 	}
 	if !in.Overall.Significant && in.Overall.PValue > 0 {
