@@ -1,9 +1,6 @@
 package drill
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // leaves holds the per-leaf quantities the search works on.
 type leaves struct {
@@ -35,8 +32,7 @@ func prepareLeaves(c *Cube) *leaves {
 		copy(lv.b, c.Num0)
 		copy(lv.o, c.Num1)
 	}
-	var distinct []float64
-	seen := map[float64]bool{}
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for i := range n {
 		b, o := lv.b[i], lv.o[i]
 		switch {
@@ -48,16 +44,13 @@ func prepareLeaves(c *Cube) *leaves {
 		case b+o != 0:
 			lv.dev[i] = 2 * (o - b) / (b + o)
 		}
-		if (b != 0 || o != 0) && !seen[lv.dev[i]] {
-			seen[lv.dev[i]] = true
-			distinct = append(distinct, lv.dev[i])
+		if b != 0 || o != 0 {
+			lo, hi = math.Min(lo, lv.dev[i]), math.Max(hi, lv.dev[i])
 		}
 	}
-	if len(distinct) == 0 {
+	if lo > hi {
 		return nil
 	}
-	sort.Float64s(distinct)
-	lo, hi := distinct[0], distinct[len(distinct)-1]
 	// The anomalous side is the one that reaches further from zero; the
 	// other side's reach estimates the noise, mirrored as the cutoff. The
 	// extreme itself is used, not a trimmed one: with few anomalies (a

@@ -106,14 +106,22 @@ func (s *searcher) best() (candidate, bool) {
 	return candidate{}, false
 }
 
-// ranked lists the slots of cb that hold an anomalous leaf and whose
-// change exceeds floor, largest change first.
+// ranked lists the slots of cb that hold an anomalous leaf, whose change
+// exceeds floor and whose purity could pass, largest change first.
 func (s *searcher) ranked(cb *cuboid, floor float64) []int32 {
 	var out []int32
 	for i := range cb.agg {
-		if a := &cb.agg[i]; a.nAbn > 0 && a.ep > floor {
-			out = append(out, int32(i))
+		a := &cb.agg[i]
+		if a.nAbn == 0 || a.ep <= floor {
+			continue
 		}
+		// The purity from the aggregates bounds the risk score from
+		// above; skipping hopeless segments here saves a scan of their
+		// leaves.
+		if a.abnW/(a.abnW+a.normW+riskPrior) < s.opt.MinPurity {
+			continue
+		}
+		out = append(out, int32(i))
 	}
 	sort.Slice(out, func(i, j int) bool {
 		ai, aj := cb.agg[out[i]].ep, cb.agg[out[j]].ep
