@@ -83,6 +83,7 @@ func writePNG(w io.Writer, p *plot.Plot) error {
 // hGrid draws light horizontal lines at the major Y ticks, behind the data.
 type hGrid struct{}
 
+// Plot implements plot.Plotter.
 func (hGrid) Plot(c draw.Canvas, p *plot.Plot) {
 	_, trY := p.Transforms(&c)
 	sty := draw.LineStyle{Color: colorGrid, Width: vg.Points(0.75)}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/quarry-dev/quarry"
 )
@@ -48,30 +49,53 @@ func (w *mdWriter) noFindings() {
 		w.para("No hypothesis was ruled out; none could be decided with this data.")
 	}
 
+	// The run's own reason is in the header; these are the alternatives.
 	w.heading(3, "Possible Reasons")
-	if r := prose(in.NoFindingsReason); r != "" {
-		w.printf("- %s", r)
-	}
 	if !in.Overall.Significant && in.Overall.PValue > 0 {
 		w.printf("- The overall change of %s is within normal day-to-day variation (%s): there may be nothing to explain.", w.changeWithPct(), pValue(in.Overall.PValue))
 	}
 	w.printf("- The change may be spread evenly across every segment, which points to a cause outside these tables: pricing, seasonality, a market-wide shift or a tracking change.")
-	w.printf("- The dimension that separates the cause (channel, app version, plan, ...) may not be in the uploaded files.")
+	w.printf("- The dimension that separates the cause may not be in the uploaded files.")
 	if len(in.DataQuality) > 0 {
 		w.printf("- The data-quality problems listed above may hide a real segment effect.")
 	}
 
 	w.heading(3, "Gathering More Data")
-	for _, s := range gatheringSteps(in) {
+	for _, s := range gatheringSteps(in, w.dimensions()) {
 		w.printf("- %s", s)
 	}
 }
 
-// gatheringSteps suggests data that would let a new run find the cause.
-func gatheringSteps(in *Input) []string {
+// missingDimensions are dimensions that often separate a cause, each with
+// a word that shows the data already has it.
+var missingDimensions = []struct{ name, key string }{
+	{"acquisition channel", "channel"},
+	{"app version", "version"},
+	{"price plan", "plan"},
+	{"country", "country"},
+	{"device type", "device"},
+	{"marketing campaign", "campaign"},
+}
+
+// gatheringSteps suggests data that would let a new run find the cause;
+// it only proposes dimensions that none of the examined ones resemble.
+func gatheringSteps(in *Input, examined []string) []string {
+	var lack []string
+	for _, d := range missingDimensions {
+		if !slices.ContainsFunc(examined, func(e string) bool { return strings.Contains(strings.ToLower(e), d.key) }) && len(lack) < 3 {
+			lack = append(lack, d.name)
+		}
+	}
+	add := "Add finer dimensions than the ones examined, such as product, store or campaign identifiers."
+	if len(lack) > 0 {
+		add = "Add dimensions the current files lack, such as " + strings.Join(lack[:len(lack)-1], ", ") + " or " + lack[len(lack)-1] + "."
+		if len(lack) == 1 {
+			add = "Add dimensions the current files lack, such as " + lack[0] + "."
+		}
+	}
 	steps := []string{
 		"Upload a longer history (for example eight weeks before the baseline) so normal variation can be measured per segment.",
-		"Add dimensions the current files lack, such as acquisition channel, app version, price plan or country.",
+		add,
 		"Add a log of what happened in both periods: releases, campaigns, price changes, outages.",
 	}
 	if len(in.DataQuality) > 0 {
@@ -80,15 +104,15 @@ func gatheringSteps(in *Input) []string {
 	return steps
 }
 
-// tables lists the metric's tables, or every profiled table when the
-// metric's tables are unknown.
+// tables lists every profiled table, since dimensions may come from joined
+// tables, or the metric's tables when nothing was profiled.
 func (w *mdWriter) tables() []string {
-	if len(w.in.Metric.Tables) > 0 {
-		return w.in.Metric.Tables
-	}
 	var out []string
 	for _, t := range w.in.DataModel.Tables {
 		out = append(out, t.Name)
+	}
+	if len(out) == 0 {
+		return w.in.Metric.Tables
 	}
 	return out
 }
