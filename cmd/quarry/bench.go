@@ -23,6 +23,8 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	switch args[0] {
 	case "rca":
 		return runBenchRCA(ctx, args[1:], getenv, stdout, stderr)
+	case "scale":
+		return runBenchScale(ctx, args[1:], getenv, stdout, stderr)
 	}
 	return &usageError{fmt.Sprintf("unknown bench subcommand %q", args[0])}
 }
@@ -85,9 +87,9 @@ func runBenchRCA(ctx context.Context, args []string, getenv func(string) string,
 		ref, ok := refs[[2]string{s.Dataset, s.Setting}]
 		refCols := "-\t-\t-"
 		if ok {
-			refCols = fmt.Sprintf("%s\t%.3f\t%.3f", ref.Algorithm, ref.F1, ref.SecondsPerCase)
+			refCols = fmt.Sprintf("%s\t%.3f\t%.4f", ref.Algorithm, ref.F1, ref.SecondsPerCase)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t\n", s.Dataset, s.Setting, s.Cases,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.4f\t%s\t\n", s.Dataset, s.Setting, s.Cases,
 			s.Counts.F1(), s.Counts.Precision(), s.Counts.Recall(), s.SecondsPerCase, refCols)
 	}
 	return tw.Flush()

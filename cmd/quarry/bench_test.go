@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestRunBenchUsage(t *testing.T) {
+	tests := [][]string{
+		nil,
+		{"nope"},
+		{"rca", "--dataset", "X"},
+		{"rca", "extra"},
+	}
+	for _, args := range tests {
+		err := runBench(context.Background(), args, func(string) string { return "" }, &bytes.Buffer{}, &bytes.Buffer{})
+		var u *usageError
+		if !errors.As(err, &u) {
+			t.Errorf("runBench(%q) = %v; want a usage error", args, err)
+		}
+	}
+}
+
+func TestRunBenchRCAJSON(t *testing.T) {
+	dir := t.TempDir()
+	folder := filepath.Join(dir, "riskloc_L")
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cases := "case_id,setting,file,root_cause,root_cause_raw,n_elements,layer,significance\n1,,1.csv,a=a2,a=a2,1,1,0.5\n"
+	leaves := "real,predict,a,b\n10,10,a1,b1\n10.1,10,a1,b2\n1,10,a2,b1\n1,10,a2,b2\n9.9,10,a3,b1\n10,10,a3,b2\n"
+	if err := os.WriteFile(filepath.Join(folder, "cases.csv"), []byte(cases), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(folder, "1.csv"), []byte(leaves), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(k string) string {
+		if k == "QUARRY_BENCH_DATA" {
+			return dir
+		}
+		return ""
+	}
+	var out bytes.Buffer
+	if err := runBench(context.Background(), []string{"rca", "--dataset", "L", "--json"}, getenv, &out, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Datasets map[string]struct {
+			F1    float64 `json:"f1"`
+			Cases int     `json:"cases"`
+		} `json:"datasets"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("bench rca --json printed %q: %v", out.String(), err)
+	}
+	if l := got.Datasets["L"]; l.Cases != 1 || l.F1 != 1 {
+		t.Errorf("bench rca --json L = %+v; want 1 case with F1 1", l)
+	}
+}
