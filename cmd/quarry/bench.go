@@ -47,17 +47,6 @@ func runBenchRCA(ctx context.Context, args []string, getenv func(string) string,
 	if fs.NArg() > 0 {
 		return &usageError{fmt.Sprintf("bench rca takes no arguments, got %q", fs.Arg(0))}
 	}
-	dir := *dataDir
-	if dir == "" {
-		dir = getenv("QUARRY_BENCH_DATA")
-	}
-	if dir == "" {
-		dir = "../shared/bench/rca"
-	}
-	if _, err := os.Stat(dir); err != nil {
-		return quarry.Errorf(quarry.ECodeNotFound, "benchmark data directory %s not found", dir).
-			WithHint("pass --data DIR or set QUARRY_BENCH_DATA")
-	}
 	var names []string
 	for _, n := range strings.Split(*datasets, ",") {
 		if n = strings.TrimSpace(n); n == "" {
@@ -68,6 +57,17 @@ func runBenchRCA(ctx context.Context, args []string, getenv func(string) string,
 			return &usageError{fmt.Sprintf("unknown dataset %q (want B0, S, L or RS)", n)}
 		}
 		names = append(names, d.Name)
+	}
+	dir := *dataDir
+	if dir == "" {
+		dir = getenv("QUARRY_BENCH_DATA")
+	}
+	if dir == "" {
+		dir = "../shared/bench/rca"
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return quarry.Errorf(quarry.ECodeNotFound, "benchmark data directory %s not found", dir).
+			WithHint("pass --data DIR or set QUARRY_BENCH_DATA")
 	}
 	results, err := rcabench.Run(ctx, rcabench.Options{Dir: dir, Datasets: names, Progress: stderr})
 	if err != nil {
