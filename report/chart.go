@@ -111,7 +111,7 @@ func (t valueTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ticks []plot.Tick
 	for k := math.Ceil(lo / step); k <= math.Floor(hi/step); k++ {
 		v := k * step
-		ticks = append(ticks, plot.Tick{Value: v, Label: t.f.compact(v, false)})
+		ticks = append(ticks, plot.Tick{Value: v, Label: t.f.tick(v)})
 	}
 	return ticks
 }

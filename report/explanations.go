@@ -75,7 +75,7 @@ func (w *mdWriter) shareText(e quarry.Explanation) string {
 // the SQL that produced them.
 func (w *mdWriter) evidence(ev quarry.Evidence) {
 	line := "- " + prose(ev.Description)
-	if vals := evidenceValues(ev.Values); vals != "" {
+	if vals := w.evidenceValues(ev.Values); vals != "" {
 		line += " (" + vals + ")"
 	}
 	var refs []string
@@ -97,17 +97,27 @@ func (w *mdWriter) evidence(ev quarry.Evidence) {
 	w.para("  </details>")
 }
 
-// evidenceValues prints the measured numbers in key order.
-func evidenceValues(vals map[string]float64) string {
+// evidenceValues prints the measured numbers in key order. Keys name the
+// unit: "baseline" and "comparison" are metric values, "change" and
+// "*_effect" metric changes, "share_of_change" a fraction of the change,
+// "p", "*p_value" p-values; anything else is a plain number.
+func (w *mdWriter) evidenceValues(vals map[string]float64) string {
 	var parts []string
 	for _, k := range sortedKeys(vals) {
 		v := vals[k]
 		lk := strings.ToLower(k)
-		if lk == "p" || strings.Contains(lk, "p_value") || strings.Contains(lk, "pvalue") {
+		switch {
+		case lk == "p" || strings.Contains(lk, "p_value") || strings.Contains(lk, "pvalue"):
 			parts = append(parts, code(k)+strings.TrimPrefix(pValue(v), "p"))
-			continue
+		case lk == "baseline" || lk == "comparison":
+			parts = append(parts, code(k)+" = "+w.f.value(v))
+		case lk == "change" || strings.HasSuffix(lk, "_effect"):
+			parts = append(parts, code(k)+" = "+w.f.change(v))
+		case lk == "share_of_change":
+			parts = append(parts, code(k)+" = "+pct(v*100))
+		default:
+			parts = append(parts, code(k)+" = "+plainNumber(v))
 		}
-		parts = append(parts, code(k)+" = "+plainNumber(v))
 	}
 	return strings.Join(parts, ", ")
 }

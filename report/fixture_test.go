@@ -69,7 +69,7 @@ func completedInput() *Input {
 			Evidence: []quarry.Evidence{{
 				Description:   "Mobile conversion fell from 3.80% to 3.20%.",
 				SQL:           "SELECT device, COUNT(o.order_id) * 1.0 / COUNT(*) AS rate\nFROM sessions s LEFT JOIN orders o USING (session_id)\nGROUP BY device",
-				Values:        map[string]float64{"rate_comparison": 0.032, "rate_baseline": 0.038, "sessions_comparison": 121877},
+				Values:        map[string]float64{"comparison": 0.032, "baseline": 0.038, "sessions_comparison": 121877, "rate_effect": -0.0031, "share_of_change": 0.62},
 				AuditSequence: 14, FindingID: "F-002",
 			}},
 			Reasoning:        "The rate effect in mobile alone is 62% of the drop and survives the correction for 40 tested segments.",

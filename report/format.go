@@ -96,6 +96,17 @@ func (f numberFormat) compact(v float64, withSign bool) string {
 	return s
 }
 
+// tick prints an axis tick, where values are round: "12%", "3.5%", "1.2M".
+func (f numberFormat) tick(v float64) string {
+	switch {
+	case f.percent:
+		return trimZeros(grouped(v*100, f.decimals)) + "%"
+	case math.Abs(v) < 1e4:
+		return trimZeros(grouped(v, f.decimals))
+	}
+	return f.compact(v, false)
+}
+
 // trimZeros drops trailing zeros after a decimal point: "1.20" -> "1.2".
 func trimZeros(s string) string {
 	if !strings.Contains(s, ".") {

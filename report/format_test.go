@@ -41,6 +41,25 @@ func TestNumberFormat(t *testing.T) {
 	}
 }
 
+func TestTick(t *testing.T) {
+	pctF := newNumberFormat(&quarry.Metric{Kind: quarry.MetricRatio, Scale: 1}, 0.041, 0.036)
+	sumF := newNumberFormat(&quarry.Metric{Kind: quarry.MetricSum}, 52.31, 50.12)
+	tests := []struct {
+		name, got, want string
+	}{
+		{"percent 12%", pctF.tick(0.12), "12%"},
+		{"percent 3.5%", pctF.tick(0.035), "3.5%"},
+		{"plain 52.5", sumF.tick(52.5), "52.5"},
+		{"plain 1,000", sumF.tick(1000), "1,000"},
+		{"plain 20K", sumF.tick(20000), "20K"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("tick(%s) = %q; want %q", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
 func TestGrouped(t *testing.T) {
 	tests := []struct {
 		v    float64
