@@ -96,7 +96,7 @@ func (hGrid) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 }
 
-// valueTicks puts four to seven ticks at round values (1, 2 or 5 times a
+// valueTicks puts about six ticks at round values (1, 2 or 5 times a
 // power of ten) and labels them with the report's number format ("1.2M",
 // "4.10%") instead of the plot package's "1.2e+06". The plot package's own
 // ticker gives three ticks at this height, too few to read values off.
@@ -107,7 +107,7 @@ func (t valueTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) || math.IsInf(hi-lo, 0) {
 		return plot.DefaultTicks{}.Ticks(lo, hi)
 	}
-	step := niceStep((hi - lo) / 7)
+	step := niceStep(hi - lo)
 	var ticks []plot.Tick
 	for k := math.Ceil(lo / step); k <= math.Floor(hi/step); k++ {
 		v := k * step
@@ -116,15 +116,18 @@ func (t valueTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// niceStep rounds raw up to 1, 2 or 5 times a power of ten.
-func niceStep(raw float64) float64 {
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, m := range []float64{1, 2, 5} {
-		if m*mag >= raw*(1-1e-9) {
-			return m * mag
+// niceStep picks the step, 1, 2 or 5 times a power of ten, that divides
+// span into the number of intervals closest to six.
+func niceStep(span float64) float64 {
+	mag := math.Pow(10, math.Floor(math.Log10(span/6)))
+	best, bestDiff := mag, math.Inf(1)
+	for _, m := range []float64{0.5, 1, 2, 5, 10} {
+		step := m * mag
+		if diff := math.Abs(span/step - 6); diff < bestDiff {
+			best, bestDiff = step, diff
 		}
 	}
-	return 10 * mag
+	return best
 }
 
 // wrapLabel breaks a bar label into at most two lines of about width
