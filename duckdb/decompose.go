@@ -92,8 +92,10 @@ func peel(x node) (node, float64, error) {
 		switch {
 		case str(x, "class") == "CAST" && numericType(obj(x, "cast_type")):
 			x = obj(x, "child")
-		case str(x, "class") == "FUNCTION" && (fn == "nullif" || fn == "coalesce" || fn == "ifnull") && len(kids) == 2 && isConst(kids[1]):
+		case str(x, "class") == "FUNCTION" && fn == "nullif" && len(kids) == 2 && isConst(kids[1]):
 			x = kids[0]
+		case str(x, "type") == "OPERATOR_COALESCE" && len(kids) == 2 && isConst(kids[1]):
+			x = kids[0] // COALESCE and IFNULL
 		case isUnary(x, "-"):
 			scale, x = -scale, kids[0]
 		case isUnary(x, "+"):

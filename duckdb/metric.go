@@ -196,7 +196,11 @@ func (e *Engine) fromTables(from node) ([]tableRef, error) {
 		strings.ToLower(strings.ReplaceAll(str(from, "type"), "_", " ")))
 }
 
-var missingColumnRE = regexp.MustCompile(`Referenced column "?([^"!]+)"? not found`)
+// DuckDB's two wordings for an unknown column.
+var (
+	missingColumnRE  = regexp.MustCompile(`Referenced column "?([^"!]+)"? not found`)
+	missingQualColRE = regexp.MustCompile(`Table "[^"]+" does not have a column named "([^"]+)"`)
+)
 
 // bind prepares the metric without running it, which makes DuckDB resolve
 // every column and function. Errors: INVALID_METRIC_SQL.
@@ -209,7 +213,11 @@ func (e *Engine) bind(ctx context.Context, sqlText string, refs []tableRef) erro
 		return ctx.Err()
 	}
 	msg := firstLine(duckMessage(err))
-	if m := missingColumnRE.FindStringSubmatch(msg); m != nil {
+	m := missingColumnRE.FindStringSubmatch(msg)
+	if m == nil {
+		m = missingQualColRE.FindStringSubmatch(msg)
+	}
+	if m != nil {
 		var cols []string
 		for _, r := range refs {
 			if t, ok := e.lookup(r.table); ok {
@@ -226,15 +234,15 @@ func (e *Engine) bind(ctx context.Context, sqlText string, refs []tableRef) erro
 func (e *Engine) render(ctx context.Context, sel node, d *decomposed, m *quarry.Metric) error {
 	one := node{"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "", "query_location": 0,
 		"value": node{"type": node{"id": "INTEGER", "type_info": nil}, "is_null": false, "value": 1}}
-	trees := []any{statement(sel, obj(sel, "from_table"), nil, one), statement(sel, nil, nil, d.num)}
+	trees := []any{statement(sel, obj(sel, "from_table"), nil, one), statement(sel, nil, nil, unaliased(d.num))}
 	if where := obj(sel, "where_clause"); where != nil {
 		trees = append(trees, statement(sel, nil, nil, where))
 	}
 	if d.den != nil {
-		trees = append(trees, statement(sel, nil, nil, d.den))
+		trees = append(trees, statement(sel, nil, nil, unaliased(d.den)))
 	}
 	if d.distinct != nil {
-		trees = append(trees, statement(sel, nil, nil, d.distinct))
+		trees = append(trees, statement(sel, nil, nil, unaliased(d.distinct)))
 		if d.filter != nil {
 			trees = append(trees, statement(sel, nil, nil, d.filter))
 		}
@@ -291,6 +299,13 @@ func statement(sel node, from, where any, exprs ...any) node {
 	s["from_table"] = from
 	s["where_clause"] = where
 	return node{"error": false, "statements": []any{node{"node": s, "named_param_map": []any{}}}}
+}
+
+// unaliased returns a copy of x without its AS alias.
+func unaliased(x node) node {
+	c := clone(x).(node)
+	c["alias"] = ""
+	return c
 }
 
 func containsFold(list []string, s string) bool {

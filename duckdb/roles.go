@@ -39,7 +39,7 @@ var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}
 //
 //  1. DATE and TIMESTAMP columns are timestamps.
 //  2. A key-like name (id, *_id, *Id, *_key, *_uuid, uuid, guid) is an id,
-//     unless it has at most 50 values repeated across many rows
+//     unless it has at most 20 values repeated across many rows
 //     (store_id with 5 stores is better used as a dimension).
 //  3. Booleans are dimensions.
 //  4. Integer 0/1 columns (converted, is_refund) are measures: summing a
@@ -63,7 +63,7 @@ func (p *colProfile) role() string {
 		return quarry.RoleTimestamp
 	}
 	if keyName(p.Name) {
-		if p.Distinct <= 50 && ratio < 0.5 {
+		if p.Distinct <= 20 && ratio < 0.5 {
 			return quarry.RoleDimension
 		}
 		return quarry.RoleID

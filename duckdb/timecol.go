@@ -54,8 +54,9 @@ func (e *Engine) TimeColumn(ctx context.Context, m *quarry.Metric, hint string) 
 		return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "table %s has no date or timestamp column", t.Name).
 			WithHint(timeColumnHint)
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return timeNameScore(cands[i].Name) > timeNameScore(cands[j].Name) })
-	if len(cands) > 1 && timeNameScore(cands[0].Name) == timeNameScore(cands[1].Name) {
+	score := func(c column) int { return timeNameScore(t.Name, c.Name) }
+	sort.SliceStable(cands, func(i, j int) bool { return score(cands[i]) > score(cands[j]) })
+	if len(cands) > 1 && score(cands[0]) == score(cands[1]) {
 		names := make([]string, len(cands))
 		for i, c := range cands {
 			names[i] = t.Name + "." + c.Name
@@ -140,11 +141,18 @@ func dateExpr(ref tableRef, c column) string {
 	return "CAST(TRY_CAST(" + q + " AS TIMESTAMP) AS DATE)"
 }
 
-// timeNameScore rates how much a column name reads as the time an event
-// happened rather than some later bookkeeping time.
-func timeNameScore(name string) int {
+// timeNameScore rates how much a column name reads as the time the
+// table's event happened rather than some later bookkeeping time. A name
+// that repeats the table's own noun (shipments.ship_date) scores extra.
+func timeNameScore(tableName, name string) int {
 	n := strings.ToLower(name)
 	score := 0
+	for _, w := range nameWords(name) {
+		if len(w) >= 4 && strings.HasPrefix(strings.ToLower(tableName), w) {
+			score += 2
+			break
+		}
+	}
 	for _, w := range []string{"date", "time", "day", "_at", "_on", "_ts"} {
 		if strings.Contains(n, w) {
 			score++

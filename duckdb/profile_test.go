@@ -1,0 +1,136 @@
+package duckdb
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// realisticOrders returns an orders file of n rows with the usual kinds of
+// columns.
+func realisticOrders(n int) string {
+	var b strings.Builder
+	b.WriteString("order_id,order_uuid,created_at,order_date,customer_id,store_id,region,channel,is_first_order,amount,quantity,converted,discount_pct,zip_code,year,priority,coupon\n")
+	regions := []string{"north", "south", "east", "west"}
+	for i := 0; i < n; i++ {
+		coupon := ""
+		if i%3 == 0 {
+			coupon = "SAVE10"
+		}
+		fmt.Fprintf(&b, "%d,%08x-1234-4abc-8def-%012x,2024-03-%02d 10:%02d:00,2024-03-%02d,%d,%d,%s,%s,%t,%.2f,%d,%d,%.1f,%05d,%d,%d,%s\n",
+			1000+i, i, i, 1+i%28, i%60, 1+i%28, i%40, i%5, regions[i%4], []string{"web", "app"}[i%2],
+			i%7 == 0, 10+float64(i%50)*1.5, 1+i%4, i%2, float64(i%3)*5, 10000+i%20, 2023+i%2, 1+i%3, coupon)
+	}
+	return b.String()
+}
+
+func TestProfileRoles(t *testing.T) {
+	e := mustOpen(t)
+	schema, rows, err := e.LoadCSV(context.Background(), "orders", writeFile(t, "orders.csv", realisticOrders(400)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows != 400 {
+		t.Fatalf("rows = %d; want 400", rows)
+	}
+	want := map[string]struct{ role, typ string }{
+		"order_id":       {quarry.RoleID, quarry.TypeInteger},
+		"order_uuid":     {quarry.RoleID, quarry.TypeString},
+		"created_at":     {quarry.RoleTimestamp, quarry.TypeDatetime},
+		"order_date":     {quarry.RoleTimestamp, quarry.TypeDate},
+		"customer_id":    {quarry.RoleID, quarry.TypeInteger},
+		"store_id":       {quarry.RoleDimension, quarry.TypeInteger},
+		"region":         {quarry.RoleDimension, quarry.TypeString},
+		"channel":        {quarry.RoleDimension, quarry.TypeString},
+		"is_first_order": {quarry.RoleDimension, quarry.TypeBoolean},
+		"amount":         {quarry.RoleMeasure, quarry.TypeFloat},
+		"quantity":       {quarry.RoleMeasure, quarry.TypeInteger},
+		"converted":      {quarry.RoleMeasure, quarry.TypeInteger},
+		"discount_pct":   {quarry.RoleMeasure, quarry.TypeFloat},
+		"zip_code":       {quarry.RoleDimension, quarry.TypeInteger},
+		"year":           {quarry.RoleDimension, quarry.TypeInteger},
+		"priority":       {quarry.RoleDimension, quarry.TypeInteger},
+		"coupon":         {quarry.RoleDimension, quarry.TypeString},
+	}
+	if len(schema.Columns) != len(want) {
+		t.Fatalf("%d columns; want %d", len(schema.Columns), len(want))
+	}
+	for _, c := range schema.Columns {
+		w := want[c.Name]
+		if c.InferredType != w.role || c.DataType != w.typ {
+			t.Errorf("column %s = %s/%s; want %s/%s", c.Name, c.InferredType, c.DataType, w.role, w.typ)
+		}
+	}
+	byName := map[string]quarry.Column{}
+	for _, c := range schema.Columns {
+		byName[c.Name] = c
+	}
+	if c := byName["region"]; c.Cardinality != 4 || len(c.SampleValues) != 4 || c.Nullable || c.NullCount != 0 {
+		t.Errorf("region = %+v; want 4 values, 4 samples, no nulls", c)
+	}
+	if c := byName["coupon"]; !c.Nullable || c.NullCount != 266 || c.Cardinality != 1 || strings.Join(c.SampleValues, ",") != "SAVE10" {
+		t.Errorf("coupon = %+v; want 266 nulls, 1 value SAVE10", c)
+	}
+	if c := byName["order_id"]; c.Cardinality != 400 || len(c.SampleValues) != quarry.MaxSampleValues {
+		t.Errorf("order_id = %+v; want 400 values and %d samples", c, quarry.MaxSampleValues)
+	}
+	if c := byName["channel"]; c.SampleValues[0] != "web" && c.SampleValues[0] != "app" {
+		t.Errorf("channel samples = %v; want web and app", c.SampleValues)
+	}
+	if c := byName["order_date"]; c.SampleValues[0] != "2024-03-01" && !strings.HasPrefix(c.SampleValues[0], "2024-03-") {
+		t.Errorf("order_date samples = %v; want dates", c.SampleValues)
+	}
+}
+
+func TestRole(t *testing.T) {
+	tests := []struct {
+		p    colProfile
+		want string
+	}{
+		{colProfile{Name: "customerId", Type: quarry.TypeInteger, NonNull: 100, Distinct: 90}, quarry.RoleID},
+		{colProfile{Name: "paid", Type: quarry.TypeInteger, NonNull: 100, Distinct: 2, HasMin: true, Min: 0, Max: 1}, quarry.RoleMeasure},
+		{colProfile{Name: "email", Type: quarry.TypeString, NonNull: 500, Distinct: 500}, quarry.RoleID},
+		{colProfile{Name: "city", Type: quarry.TypeString, NonNull: 50, Distinct: 50}, quarry.RoleDimension},
+		{colProfile{Name: "month", Type: quarry.TypeInteger, NonNull: 500, Distinct: 12, HasMin: true, Min: 1, Max: 12}, quarry.RoleDimension},
+		{colProfile{Name: "revenue", Type: quarry.TypeFloat, NonNull: 500, Distinct: 3, HasMin: true, Min: 1, Max: 3}, quarry.RoleMeasure},
+		{colProfile{Name: "tickets", Type: quarry.TypeInteger, NonNull: 500, Distinct: 300, HasMin: true, Min: 0, Max: 900}, quarry.RoleMeasure},
+		{colProfile{Name: "Order Total", Type: quarry.TypeFloat, NonNull: 5, Distinct: 5, HasMin: true, Min: 1, Max: 9}, quarry.RoleMeasure},
+		{colProfile{Name: "updated", Type: quarry.TypeDatetime}, quarry.RoleTimestamp},
+	}
+	for _, tt := range tests {
+		if got := tt.p.role(); got != tt.want {
+			t.Errorf("role(%+v) = %s; want %s", tt.p, got, tt.want)
+		}
+	}
+}
+
+func TestTableName(t *testing.T) {
+	taken := map[string]bool{"orders": true, "Sales": true}
+	tests := []struct{ in, want string }{
+		{"Orders 2024.csv", "orders_2024"},
+		{"orders.csv", "orders_2"},
+		{"sales.CSV", "sales_2"},
+		{"/tmp/x/Customer-List (final).csv", "customer_list_final"},
+		{"2024 orders.csv", "t_2024_orders"},
+		{"order.csv", "order_data"},
+		{"...csv", "data"},
+		{"Überblick.csv", "berblick"},
+		{"___.csv", "data"},
+	}
+	for _, tt := range tests {
+		got := TableName(tt.in, taken)
+		if got != tt.want {
+			t.Errorf("TableName(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+		if !plainIdent(got) {
+			t.Errorf("TableName(%q) = %q is not a plain identifier", tt.in, got)
+		}
+	}
+	long := TableName(strings.Repeat("a", 200)+".csv", nil)
+	if len(long) > maxIdentLen {
+		t.Errorf("TableName(200 letters) has %d characters; want at most %d", len(long), maxIdentLen)
+	}
+}

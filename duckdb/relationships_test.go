@@ -1,0 +1,105 @@
+package duckdb
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/quarry-dev/quarry"
+)
+
+func TestRelationships(t *testing.T) {
+	e := mustOpen(t)
+	var orders, returns strings.Builder
+	orders.WriteString("order_id,customer_id,region,amount\n")
+	returns.WriteString("return_id,order_id,customer_id\n")
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&orders, "%d,%d,%s,%d\n", i, i%50, []string{"north", "south"}[i%2], i)
+		if i%4 == 0 {
+			fmt.Fprintf(&returns, "%d,%d,%d\n", 1000+i, i, i%50)
+		}
+	}
+	var customers strings.Builder
+	customers.WriteString("customer_id,segment\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&customers, "%d,%s\n", i, []string{"smb", "enterprise"}[i%2])
+	}
+	mustLoad(t, e, "orders", orders.String())
+	mustLoad(t, e, "customers", customers.String())
+	mustLoad(t, e, "returns", returns.String())
+	mustLoad(t, e, "regions", "region,manager\nnorth,ann\nsouth,bo\neast,cy\n")
+	mustLoad(t, e, "segment", "id,label\n1,x\n2,y\n")
+
+	rels, err := e.Relationships(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]quarry.Relationship{}
+	for _, r := range rels {
+		got[fmt.Sprintf("%s.%s->%s.%s", r.FromTable, r.FromColumn, r.ToTable, r.ToColumn)] = r
+	}
+	want := []struct {
+		key        string
+		typ        string
+		unique     bool
+		confidence float64
+	}{
+		{"orders.customer_id->customers.customer_id", quarry.RelForeignKey, true, 1},
+		{"returns.order_id->orders.order_id", quarry.RelForeignKey, true, 1},
+		{"returns.customer_id->customers.customer_id", quarry.RelForeignKey, true, 1},
+		{"orders.region->regions.region", quarry.RelForeignKey, true, 0.9 * 0.8}, // plain name, 2 values
+		{"returns.customer_id->orders.customer_id", quarry.RelSimilarValues, false, 0.5},
+	}
+	for _, w := range want {
+		r, ok := got[w.key]
+		if !ok {
+			t.Errorf("Relationships: missing %s; got %v", w.key, keys(got))
+			continue
+		}
+		if r.RelationshipType != w.typ || r.ToUnique != w.unique || !near(r.Confidence, w.confidence) {
+			t.Errorf("Relationships %s = %s unique=%v confidence=%v; want %s unique=%v confidence=%v",
+				w.key, r.RelationshipType, r.ToUnique, r.Confidence, w.typ, w.unique, w.confidence)
+		}
+	}
+	for _, bad := range []string{"customers.customer_id->orders.customer_id", "orders.order_id->returns.order_id", "regions.region->orders.region"} {
+		if _, ok := got[bad]; ok {
+			t.Errorf("Relationships reported %s in the wrong direction", bad)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("Relationships = %v; want the %d above", keys(got), len(want))
+	}
+	if rels[0].Confidence < rels[len(rels)-1].Confidence {
+		t.Errorf("Relationships not sorted by confidence: %v", rels)
+	}
+	if _, err := e.Relationships(context.Background(), []string{"orders", "nope"}); quarry.ErrorCode(err) != quarry.ECodeInvalid {
+		t.Errorf("Relationships(unknown table) = %v; want INVALID", err)
+	}
+}
+
+func TestRelationshipsKeyToID(t *testing.T) {
+	e := mustOpen(t)
+	mustLoad(t, e, "orders", "id,customer_id,amount\n1,1,5\n2,2,6\n3,2,7\n4,3,8\n5,4,1\n6,5,1\n")
+	mustLoad(t, e, "customers", "id,name\n1,a\n2,b\n3,c\n4,d\n5,e\n6,f\n")
+	rels, err := e.Relationships(context.Background(), []string{"orders", "customers"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rels) != 1 {
+		t.Fatalf("Relationships = %+v; want one", rels)
+	}
+	r := rels[0]
+	if r.FromTable != "orders" || r.FromColumn != "customer_id" || r.ToTable != "customers" || r.ToColumn != "id" ||
+		r.RelationshipType != quarry.RelForeignKey || !r.ToUnique || r.Containment != 1 {
+		t.Errorf("Relationships = %+v; want orders.customer_id -> customers.id foreign key", r)
+	}
+}
+
+func keys(m map[string]quarry.Relationship) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
