@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/quarry-dev/quarry"
 )
 
 // node is one object of DuckDB's JSON parse tree. Numbers are json.Number
@@ -24,8 +26,8 @@ type parsed struct {
 
 // serialize parses sqlText with DuckDB's parser. A parse error is reported
 // in the result (Error, ErrorType "parser"), as is a statement other than
-// SELECT (ErrorType "not implemented"); the error return is for failures
-// to ask at all.
+// SELECT (ErrorType "not implemented"). The error return is INVALID for a
+// tree that is not JSON, and otherwise for failures to ask at all.
 func (e *Engine) serialize(ctx context.Context, sqlText string) (*parsed, error) {
 	var text string
 	if err := e.db.QueryRowContext(ctx, "SELECT json_serialize_sql(?::VARCHAR)::VARCHAR", sqlText).Scan(&text); err != nil {
@@ -38,7 +40,9 @@ func (e *Engine) serialize(ctx context.Context, sqlText string) (*parsed, error)
 	dec.UseNumber()
 	var p parsed
 	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("duckdb: decode parse tree: %w", err)
+		// DuckDB writes out-of-range constants (1e309) as bare Infinity,
+		// which is not JSON.
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "the SQL contains a value that cannot be represented: %v", err)
 	}
 	return &p, nil
 }

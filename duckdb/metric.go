@@ -83,6 +83,9 @@ func (e *Engine) ParseMetric(ctx context.Context, sqlText string) (*quarry.Metri
 // its SELECT node.
 func (e *Engine) parseSelect(ctx context.Context, sqlText string) (node, error) {
 	p, err := e.serialize(ctx, sqlText)
+	if quarry.ErrorCode(err) == quarry.ECodeInvalid {
+		return nil, quarry.Errorf(quarry.ECodeInvalidMetricSQL, "%s", quarry.ErrorMessage(err))
+	}
 	if err != nil {
 		return nil, err
 	}
