@@ -121,16 +121,23 @@ func safeShare(x, total float64) float64 {
 }
 
 // concentration decides a dimension hypothesis: confirmed when one value
-// accounts for at least 30% of the change in its direction and at least
-// 1.5 times its share of the baseline (or the value is new or gone).
+// accounts for at least 20% of the change in its direction and at least 1.5
+// times its share of the baseline (or the value is new or gone). The value
+// returned is the one whose share of the change most exceeds its share of
+// the baseline.
 func (dr *dimResult) concentration() (valueEffect, bool) {
 	effs := dr.effects()
 	if len(effs) == 0 {
 		return valueEffect{}, false
 	}
 	top := effs[0]
-	disproportionate := top.baseShare == 0 || math.Abs(top.share) >= 1.5*top.baseShare
-	return top, top.share >= 0.3 && disproportionate && len(effs) > 1
+	for _, e := range effs[1:] {
+		if e.share-e.baseShare > top.share-top.baseShare {
+			top = e
+		}
+	}
+	disproportionate := top.baseShare == 0 || top.share >= 1.5*top.baseShare
+	return top, top.share >= 0.2 && disproportionate && len(effs) > 1
 }
 
 // analyzeDimension is the memory-loop step for a dimension hypothesis.

@@ -53,7 +53,7 @@ func (r *run) explain(ctx context.Context) error {
 
 	o := r.overall.change
 	switch {
-	case !o.Significant && len(dq) == 0:
+	case !o.Significant && len(dq) == 0 && !hasKind(other, quarry.KindCalendar):
 		r.outcome = quarry.OutcomeNoFindings
 		r.whyNone = fmt.Sprintf("The change of %s (%+.1f%%) is within normal day-to-day variation (p=%s over %d baseline and %d comparison days), so there is nothing to explain.",
 			r.fmtChange(o.Change), o.ChangePct, pvalue(o.PValue), len(r.overall.base), len(r.overall.cmp))
@@ -238,4 +238,13 @@ func finite(m map[string]float64) {
 			delete(m, k)
 		}
 	}
+}
+
+func hasKind(es []quarry.Explanation, kind string) bool {
+	for _, e := range es {
+		if e.Kind == kind {
+			return true
+		}
+	}
+	return false
 }

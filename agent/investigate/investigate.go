@@ -97,6 +97,7 @@ type run struct {
 	rec *recorder
 
 	tables     map[string]*quarry.UploadedFile // table name -> file
+	refs       map[string]string               // lower-case table name -> its name in the FROM clause
 	metric     *quarry.Metric
 	scope      *scope
 	model      quarry.DataModel

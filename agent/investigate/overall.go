@@ -87,7 +87,10 @@ func (r *run) measureOverall(ctx context.Context) error {
 	// ratios), not a day that did not happen.
 	s.base, s.cmp = fillDays(s.base, r.scope.base), fillDays(s.cmp, r.scope.cmp)
 	o.base, o.cmp, o.rowsBase, o.rowsCmp, o.num, o.den, o.rec = s.base, s.cmp, s.rowsBase, s.rowsCmp, s.num, s.den, rec
-	o.test = drill.ChangeTest(s.base, s.cmp, r.metric.Ratio(), r.metric.Scale)
+	// Test deseasonalised days, so a weekly pattern is not mistaken for
+	// noise; the calendar hypothesis deals with the weekday mix.
+	b, c := r.deseason(s.base, s.cmp)
+	o.test = drill.ChangeTest(b, c, r.metric.Ratio(), r.metric.Scale)
 	v0, v1 := r.metric.Value(s.num[0], s.den[0]), r.metric.Value(s.num[1], s.den[1])
 	if r.metric.Kind == quarry.MetricDistinct {
 		// Distinct counts do not add up over days; count each period once.

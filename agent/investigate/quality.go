@@ -183,19 +183,25 @@ func (r *run) tableQuality(ctx context.Context, table string, res *stepResult) (
 		// With joins, a row of the FROM clause is not a row of one table.
 		return nil, nil
 	}
-	var aggs []string
+	ref := r.refs[strings.ToLower(table)]
+	if ref == "" {
+		ref = table
+	}
+	var aggs, cols []string
 	key := ""
 	for _, c := range f.Schema.Columns {
-		aggs = append(aggs, fmt.Sprintf("COUNT(%s)", quoteIdent(c.Name)))
+		col := quoteIdent(ref) + "." + quoteIdent(c.Name)
+		cols = append(cols, col)
+		aggs = append(aggs, fmt.Sprintf("COUNT(%s)", col))
 		if key == "" && c.InferredType == quarry.RoleID && float64(c.Cardinality) >= 0.9*float64(f.RowCount) {
 			key = c.Name
 		}
 	}
 	keyAgg := "0"
 	if key != "" {
-		keyAgg = fmt.Sprintf("COUNT(DISTINCT %s)", quoteIdent(key))
+		keyAgg = fmt.Sprintf("COUNT(DISTINCT %s.%s)", quoteIdent(ref), quoteIdent(key))
 	}
-	all := fmt.Sprintf("COUNT(*) AS n, COUNT(DISTINCT %s) AS distinct_rows, %s AS keys, %s", quoteIdent(table)+".*", keyAgg, strings.Join(aggs, ", "))
+	all := fmt.Sprintf("COUNT(*) AS n, COUNT(DISTINCT ROW(%s)) AS distinct_rows, %s AS keys, %s", strings.Join(cols, ", "), keyAgg, strings.Join(aggs, ", "))
 	q, rec, err := r.rec.query(ctx, "nulls and duplicates of "+table, r.scope.byPeriodAgg(nil, all, ""))
 	if err != nil {
 		return nil, err

@@ -86,6 +86,7 @@ func (r *run) inferSchema(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	r.refs = refs
 	timeCol := strings.ToLower(r.metric.TimeColumn)
 	inMetric := map[string]bool{}
 	for _, t := range r.metric.Tables {

@@ -81,7 +81,7 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 	if err != nil {
 		return res, err
 	}
-	found := drill.Search(cube, drill.SearchOptions{MaxDepth: 3, MaxResults: 5})
+	found := drill.Explain(cube, drill.ExplainOptions{MaxDepth: 3, MaxResults: 5})
 	r.stats.searched = true
 	r.stats.leaves = cube.Len()
 	var lines []string

@@ -118,8 +118,20 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 		series[i].Name = parts[i].Name
 		series[i].Base = fillDays(series[i].Base, r.scope.base)
 		series[i].Cmp = fillDays(series[i].Cmp, r.scope.cmp)
+		series[i].Base, series[i].Cmp = r.deseason(series[i].Base, series[i].Cmp)
+		if cands[i].source == "mix" {
+			// A mix shift is a change of the segment's share of the
+			// population, not of its own rate: test the daily share.
+			series[i].Base, series[i].Cmp = r.shareSeries(series[i].Base, r.overall.base), r.shareSeries(series[i].Cmp, r.overall.cmp)
+		}
 	}
 	tests := drill.SegmentTest(series, r.metric.Ratio(), r.metric.Scale)
+	for i, c := range cands {
+		if c.source == "mix" {
+			tests[i].TestResult = drill.ChangeTest(series[i].Base, series[i].Cmp, true, 1)
+			tests[i].Method += " on the daily share of the denominator"
+		}
+	}
 	// Correct for every segment examined, not only those tested here: the
 	// search looked at the values of every dimension before choosing.
 	p := make([]float64, 0, r.examined())
@@ -181,8 +193,11 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 	return res, nil
 }
 
+// significant reports whether the segment is an explanation: its change is
+// beyond day-to-day noise after correction, or a data-quality check proved
+// rows missing, which needs no statistics.
 func (v *verified) significant() bool {
-	return !math.IsNaN(v.test.QValue) && v.test.QValue <= alpha
+	return v.source == "quality" || (!math.IsNaN(v.test.QValue) && v.test.QValue <= alpha)
 }
 
 // volumeSplit splits the change of a sum into the effect of the row count
@@ -230,4 +245,41 @@ func (r *run) examined() int {
 		n = c
 	}
 	return n
+}
+
+// deseason divides each day of an additive series by its weekday's level,
+// estimated from both periods, so that a weekly pattern does not count as
+// day-to-day noise in a test. Ratios and periods shorter than a week are
+// left alone.
+func (r *run) deseason(base, cmp []drill.Day) ([]drill.Day, []drill.Day) {
+	if r.metric.Ratio() || len(base) < 7 || len(cmp) < 7 {
+		return base, cmp
+	}
+	prof := drill.WeekdayEffect(base, cmp, false, 1).Profile
+	adjust := func(days []drill.Day) []drill.Day {
+		out := make([]drill.Day, len(days))
+		for i, d := range days {
+			out[i] = d
+			t, err := quarry.ParseDate(d.Date)
+			if p := prof[t.Weekday()]; err == nil && p > 0 && !math.IsNaN(p) {
+				out[i].Num = d.Num / p
+			}
+		}
+		return out
+	}
+	return adjust(base), adjust(cmp)
+}
+
+// shareSeries turns a segment's daily series into its daily share of the
+// population's denominator.
+func (r *run) shareSeries(seg, total []drill.Day) []drill.Day {
+	den := map[string]float64{}
+	for _, d := range total {
+		den[d.Date] = d.Den
+	}
+	out := make([]drill.Day, len(seg))
+	for i, d := range seg {
+		out[i] = drill.Day{Date: d.Date, Num: d.Den, Den: den[d.Date]}
+	}
+	return out
 }
