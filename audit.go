@@ -121,7 +121,6 @@ func writeCanonical(buf *bytes.Buffer, v any) {
 // writePythonString writes s as Python's json module does with its default
 // ensure_ascii=True.
 func writePythonString(buf *bytes.Buffer, s string) {
-	const hexd = "0123456789abcdef"
 	buf.WriteByte('"')
 	for _, r := range s {
 		switch {
@@ -140,24 +139,23 @@ func writePythonString(buf *bytes.Buffer, s string) {
 		case r == '\f':
 			buf.WriteString(`\f`)
 		case r < 0x20 || (r >= 0x7f && r <= 0xffff):
-			buf.WriteString(`\u`)
-			buf.WriteByte(hexd[r>>12&0xf])
-			buf.WriteByte(hexd[r>>8&0xf])
-			buf.WriteByte(hexd[r>>4&0xf])
-			buf.WriteByte(hexd[r&0xf])
+			writeEscape(buf, r)
 		case r > 0xffff:
 			r -= 0x10000
-			hi, lo := 0xd800+(r>>10), 0xdc00+(r&0x3ff)
-			for _, u := range []rune{hi, lo} {
-				buf.WriteString(`\u`)
-				buf.WriteByte(hexd[u>>12&0xf])
-				buf.WriteByte(hexd[u>>8&0xf])
-				buf.WriteByte(hexd[u>>4&0xf])
-				buf.WriteByte(hexd[u&0xf])
-			}
+			writeEscape(buf, 0xd800+(r>>10))
+			writeEscape(buf, 0xdc00+(r&0x3ff))
 		default:
 			buf.WriteRune(r)
 		}
 	}
 	buf.WriteByte('"')
+}
+
+// writeEscape writes the UTF-16 code unit u as \uXXXX.
+func writeEscape(buf *bytes.Buffer, u rune) {
+	const hexd = "0123456789abcdef"
+	buf.WriteString(`\u`)
+	for shift := 12; shift >= 0; shift -= 4 {
+		buf.WriteByte(hexd[u>>shift&0xf])
+	}
 }

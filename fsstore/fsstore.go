@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/internal/atomicfile"
 )
 
 // Store is a directory of sessions.
@@ -192,31 +193,7 @@ func (s *Store) ReadJSON(id, rel string, v any) error {
 
 // WriteFileAtomic writes data to path through a synced temporary file in
 // the same directory and a rename.
-func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Sync()
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, werr)
-	}
-	return nil
-}
+func WriteFileAtomic(path string, data []byte) error { return atomicfile.Write(path, data) }
 
 // SessionFiles writes the artifacts of one session. It satisfies the
 // investigation's Artifacts contract.

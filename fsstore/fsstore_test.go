@@ -1,7 +1,6 @@
 package fsstore_test
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,24 +120,5 @@ func TestUnknownAndMalformedSessionIDs(t *testing.T) {
 	}
 	if _, err := s.Path("00000000-0000-4000-8000-000000000000", "../../x"); quarry.ErrorCode(err) != quarry.ECodeInvalid {
 		t.Errorf("Path(escape) error = %v; want INVALID", err)
-	}
-}
-
-func TestWriteFileAtomicReplaces(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "a", "b.json")
-	for _, want := range []string{"one", "two"} {
-		if err := fsstore.WriteFileAtomic(path, []byte(want)); err != nil {
-			t.Fatal(err)
-		}
-		f, _ := os.Open(path)
-		got, _ := io.ReadAll(f)
-		f.Close()
-		if string(got) != want {
-			t.Fatalf("after write %q read %q", want, got)
-		}
-	}
-	left, _ := os.ReadDir(filepath.Dir(path))
-	if len(left) != 1 {
-		t.Fatalf("temporary files left behind: %d entries", len(left))
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode"
+
+	"github.com/quarry-dev/quarry/internal/atomicfile"
 )
 
 // ChartsDir is the directory, relative to the report, that holds the charts.
@@ -93,27 +95,11 @@ func renderCharts(in *Input) ([]chartFile, Charts, error) {
 	return files, charts, nil
 }
 
-// writeAtomic replaces name with data through a temp file in the same
-// directory, so readers see the old file or the new one, never a part.
+// writeAtomic replaces name with data, so readers see the old file or the
+// new one, never a part.
 func writeAtomic(name string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("report: write %s: %w", filepath.Base(name), err)
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		// CreateTemp makes the file private; a report is for reading.
-		err = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("report: write %s: %w", filepath.Base(name), err)
+	if err := atomicfile.Write(name, data); err != nil {
+		return fmt.Errorf("report: %w", err)
 	}
 	return nil
 }
