@@ -61,8 +61,8 @@ func (o ExplainOptions) withDefaults(dims int) ExplainOptions {
 // its excess: at least Descend of it, or all of it but for noise (the part
 // outside the narrower segment is within two standard errors of zero). So a
 // cause in android AND version 5.2 is reported as that, not as android. The
-// chosen segment's leaves are removed and the search repeats. Segments never
-// overlap.
+// chosen segment's leaves are removed and the search repeats, so each
+// segment's Change counts only leaves no earlier segment took.
 //
 // Ratio cubes are turned into an additive problem first (each leaf's
 // expected comparison numerator is its comparison denominator times its
@@ -100,9 +100,11 @@ func Explain(c *Cube, opt ExplainOptions) []Found {
 		active[i] = true
 	}
 	var out []Found
+	k := 0.0 // the leaf noise, estimated once over every leaf
 	for len(out) < opt.MaxResults {
-		e := explainer{c: c, base: base, cmp: cmp, active: active, minZ: opt.MinZ}
+		e := explainer{c: c, base: base, cmp: cmp, active: active, minZ: opt.MinZ, k: k}
 		e.totals()
+		k = e.k
 		best, ok := e.best(min(2, opt.MaxDepth))
 		if !ok || math.Abs(best.excess) < opt.MinShare*math.Abs(totalChange) {
 			break
@@ -174,6 +176,9 @@ func (e *explainer) totals() {
 			e.tc += e.cmp[i]
 		}
 	}
+	if e.k > 0 {
+		return
+	}
 	g := 0.0
 	if e.tb != 0 {
 		g = (e.tc - e.tb) / e.tb
@@ -215,20 +220,50 @@ func (e *explainer) outside(parent, child seg) float64 {
 
 // cuboid aggregates the active leaves inside within by the given dims.
 func (e *explainer) cuboid(dims []int, within []Cond) []seg {
-	idx := map[uint64]int{}
+	// Index segments densely by their codes when the cuboid is small enough,
+	// which it is for one and two dimensions of up to thousands of values.
+	size := 1
+	for _, d := range dims {
+		size *= max(len(e.c.Labels[d]), 1)
+		if size > 1<<22 {
+			size = 0
+			break
+		}
+	}
+	var dense []int32
+	var sparse map[int]int32
+	if size > 0 {
+		dense = make([]int32, size)
+		for i := range dense {
+			dense[i] = -1
+		}
+	} else {
+		sparse = map[int]int32{}
+	}
 	var out []seg
 	for i, a := range e.active {
 		if !a || !matches(e.c, i, within) {
 			continue
 		}
-		var key uint64
+		key := 0
 		for _, d := range dims {
-			key = key*1_000_003 + uint64(e.c.Codes[d][i]) + 1
+			key = key*max(len(e.c.Labels[d]), 1) + int(e.c.Codes[d][i])
 		}
-		k, ok := idx[key]
+		var k int32
+		var ok bool
+		if dense != nil {
+			k = dense[key]
+			ok = k >= 0
+		} else {
+			k, ok = sparse[key]
+		}
 		if !ok {
-			k = len(out)
-			idx[key] = k
+			k = int32(len(out))
+			if dense != nil {
+				dense[key] = k
+			} else {
+				sparse[key] = k
+			}
 			conds := append([]Cond(nil), within...)
 			for _, d := range dims {
 				conds = append(conds, Cond{Dim: d, Code: e.c.Codes[d][i]})
