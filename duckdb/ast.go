@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
 )
@@ -29,6 +30,9 @@ type parsed struct {
 // SELECT (ErrorType "not implemented"). The error return is INVALID for a
 // tree that is not JSON, and otherwise for failures to ask at all.
 func (e *Engine) serialize(ctx context.Context, sqlText string) (*parsed, error) {
+	if !utf8.ValidString(sqlText) {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "the SQL is not valid UTF-8 text")
+	}
 	var text string
 	if err := e.db.QueryRowContext(ctx, "SELECT json_serialize_sql(?::VARCHAR)::VARCHAR", sqlText).Scan(&text); err != nil {
 		if ctx.Err() != nil {

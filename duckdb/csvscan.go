@@ -32,6 +32,7 @@ type scanner struct {
 	first  []string
 	ncols  int
 	rows   int64
+	eof    bool // the last, unterminated line is being closed
 }
 
 // scan consumes one chunk of the file.
@@ -116,7 +117,12 @@ func (s *scanner) endField() {
 // endRecord closes the current record at a line break (or end of file).
 func (s *scanner) endRecord() error {
 	if s.recBytes == 0 {
-		return nil // blank line: DuckDB skips these too
+		// A blank line. DuckDB skips it, except in a one-column file where
+		// it is a NULL value; count it the same way so the row counts agree.
+		if s.ncols == 1 && s.header != nil && !s.eof {
+			s.rows++
+		}
+		return nil
 	}
 	s.endField()
 	n := s.fields
@@ -144,7 +150,7 @@ func (s *scanner) finish() error {
 	if s.quoted && !s.quoteEnd {
 		return quarry.Errorf(quarry.ECodeMalformedCSV, "%s has a quote opened on line %d that is never closed", s.file, s.recStart)
 	}
-	s.quoted, s.quoteEnd = false, false
+	s.quoted, s.quoteEnd, s.eof = false, false, true
 	return s.endRecord()
 }
 

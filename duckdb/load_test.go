@@ -77,6 +77,12 @@ func TestLoadCSVAccepts(t *testing.T) {
 		{"semicolons", "id;amount;city\n1;2,5;Paris\n2;3;Lyon\n", 2, []string{"id", "amount", "city"}},
 		{"tabs", "id\tcity\n1\tParis\n", 1, []string{"id", "city"}},
 		{"single column", "city\nParis\nLyon\n", 2, []string{"city"}},
+		{"single column blank line", "city\nParis\n\nLyon\n", 3, []string{"city"}}, // a NULL, as DuckDB reads it
+		{"single column blank last line", "city\nParis\nLyon\n\n", 3, []string{"city"}},
+		{"single column quoted empty", "city\nParis\n\"\"\nLyon\n", 3, []string{"city"}},
+		{"empty fields", "a,b,c\n,,\n1,,\n", 2, []string{"a", "b", "c"}},
+		{"stray quote inside field", "id,size\n1,5\" screen\n2,7\n", 2, []string{"id", "size"}},
+		{"quoted header", "\"id\",\"the, amount\"\n1,2\n", 1, []string{"id", "the, amount"}},
 		{"names with spaces", "Order ID,Total Amount\n1,2\n", 1, []string{"Order ID", "Total Amount"}},
 		{"utf8 text", "name,city\nJosé,München\n", 1, []string{"name", "city"}},
 	}

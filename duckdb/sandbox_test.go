@@ -151,3 +151,12 @@ func TestQueryTimeout(t *testing.T) {
 		t.Errorf("Query after timeout = %v, %v; want 42", res, err)
 	}
 }
+
+func TestOpenRejectsBadOptions(t *testing.T) {
+	if e, err := Open(Options{MemoryLimit: "lots"}); quarry.ErrorCode(err) != quarry.ECodeInvalid {
+		if e != nil {
+			e.Close()
+		}
+		t.Errorf("Open(MemoryLimit lots) = %v; want INVALID", err)
+	}
+}

@@ -1,0 +1,80 @@
+package duckdb
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarry-dev/quarry"
+)
+
+func TestCheckCSVShape(t *testing.T) {
+	tests := []struct {
+		in     string
+		delim  byte
+		header string
+		rows   int64
+	}{
+		{"a,b\n1,2\n", ',', "a|b", 1},
+		{"a;b;c\n1;2,5;3\n", ';', "a|b|c", 1},
+		{"a\tb\n1\t2\n3\t4\n", '\t', "a|b", 2},
+		{"a|b\n1|2\n", '|', "a|b", 1},
+		{"\"x,y\";z\n1;2\n", ';', "x,y|z", 1},
+		{"\"say \"\"hi\"\"\",b\n1,2\n", ',', "say \"hi\"|b", 1},
+		{"a,b\r1,2\r3,4\r", ',', "a|b", 2}, // old Mac line ends
+	}
+	for _, tt := range tests {
+		s, err := checkCSV(strings.NewReader(tt.in), "f.csv")
+		if err != nil {
+			t.Errorf("checkCSV(%q): %v", tt.in, err)
+			continue
+		}
+		if s.Delim != tt.delim || strings.Join(s.Header, "|") != tt.header || s.Rows != tt.rows {
+			t.Errorf("checkCSV(%q) = delim %q header %q rows %d; want %q %q %d",
+				tt.in, s.Delim, strings.Join(s.Header, "|"), s.Rows, tt.delim, tt.header, tt.rows)
+		}
+	}
+}
+
+func TestCheckCSVChunkBoundaries(t *testing.T) {
+	// Multi-byte characters and quotes that straddle the 1 MiB read chunks
+	// must not be reported as invalid.
+	var b strings.Builder
+	b.WriteString("id,name\n")
+	for b.Len() < 3<<20 {
+		b.WriteString("1,\"Zoë \"\"Ünal\"\"\"\n2,日本語\n")
+	}
+	s, err := checkCSV(strings.NewReader(b.String()), "big.csv")
+	if err != nil {
+		t.Fatalf("checkCSV(3 MiB of UTF-8): %v", err)
+	}
+	if s.Rows != int64(strings.Count(b.String(), "\n")-1) {
+		t.Errorf("checkCSV rows = %d; want %d", s.Rows, strings.Count(b.String(), "\n")-1)
+	}
+	bad := b.String() + "3,\xc3\n"
+	if _, err := checkCSV(strings.NewReader(bad), "big.csv"); quarry.ErrorCode(err) != quarry.ECodeMalformedCSV {
+		t.Errorf("checkCSV(truncated UTF-8 at the end) = %v; want MALFORMED_CSV", err)
+	}
+}
+
+// FuzzCheckCSV checks that the CSV pass never panics and answers with a
+// shape or one of LoadCSV's validation codes.
+func FuzzCheckCSV(f *testing.F) {
+	for _, s := range []string{
+		"a,b\n1,2\n", "a,b\n1\n", "\"a\nb\",c\n1,2\n", "a;b\r\n1;2\r\n", "", "\xef\xbb\xbfa\n1\n",
+		"a,b\n1,\"x\"\"y\"\n", "a,b\n1,\"open\n", "1,2\n3,4\n", "a,a\n1,2\n", "a\n\xff\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		s, err := checkCSV(strings.NewReader(in), "f.csv")
+		switch quarry.ErrorCode(err) {
+		case "":
+			if s == nil || len(s.Header) == 0 || s.Rows < 1 {
+				t.Fatalf("checkCSV(%q) = %+v without error; want a header and rows", in, s)
+			}
+		case quarry.ECodeEmptyFile, quarry.ECodeNoHeaders, quarry.ECodeMalformedCSV:
+		default:
+			t.Fatalf("checkCSV(%q) error = %v; want a CSV validation code", in, err)
+		}
+	})
+}
