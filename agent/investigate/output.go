@@ -94,14 +94,54 @@ func (r *run) writeReport(ctx context.Context) error {
 	return nil
 }
 
-// title names the metric for the report heading.
+// title names the metric for the report heading in words: "Amount" for
+// SUM(amount), "Converted per row" for SUM(converted)*1.0/COUNT(*).
 func (r *run) title() string {
 	m := r.metric
-	what := m.Numerator
-	if m.Denominator != "" {
-		what += " / " + m.Denominator
+	t := words2(m.Numerator)
+	if m.Kind == quarry.MetricAverage {
+		t = "Average " + words2(m.Denominator)
+	} else if m.Denominator != "" {
+		den := strings.ToLower(words2(m.Denominator))
+		if den == "rows" {
+			den = "row"
+		}
+		t += " per " + den
 	}
-	return fmt.Sprintf("%s of %s", what, strings.Join(m.Tables, ", "))
+	return t
+}
+
+// words2 turns an aggregate into words: SUM(amount) -> "Amount",
+// COUNT(*) -> "Rows", COUNT(DISTINCT user_id) -> "Distinct user id".
+func words2(agg string) string {
+	a := strings.TrimSpace(agg)
+	lower := strings.ToLower(a)
+	inner := a
+	if i, j := strings.IndexByte(a, '('), strings.LastIndexByte(a, ')'); i >= 0 && j > i {
+		inner = strings.TrimSpace(a[i+1 : j])
+	}
+	var out string
+	switch {
+	case strings.HasPrefix(lower, "count(*)") || strings.HasPrefix(lower, "count_star()"):
+		out = "Rows"
+	case strings.HasPrefix(lower, "count(distinct"):
+		out = "Distinct " + strings.TrimSpace(inner[len("distinct"):])
+	case strings.HasPrefix(lower, "count("):
+		out = "Count of " + inner
+	default:
+		out = inner
+	}
+	if strings.ContainsAny(out, "()=<>'") {
+		return a // an expression; show it as written
+	}
+	out = strings.ReplaceAll(strings.Trim(out, `"`), "_", " ")
+	if i := strings.LastIndexByte(out, '.'); i >= 0 {
+		out = out[i+1:]
+	}
+	if out == "" {
+		return a
+	}
+	return strings.ToUpper(out[:1]) + out[1:]
 }
 
 // waterfall draws the verified segments that became explanations, in rank

@@ -68,6 +68,7 @@ func (r *run) inferSchema(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	rels = uniqueRelationships(rels)
 	r.model = quarry.DataModel{SessionID: r.in.SessionID, Relationships: rels, InferredAt: r.now()}
 	if r.model.Relationships == nil {
 		r.model.Relationships = []quarry.Relationship{}
@@ -169,4 +170,19 @@ func prioritise(dims []*Dim, text string) []*Dim {
 		}
 	}
 	return append(named, rest...)
+}
+
+// uniqueRelationships keeps the first of relationships that link the same
+// columns.
+func uniqueRelationships(rels []quarry.Relationship) []quarry.Relationship {
+	seen := map[string]bool{}
+	out := rels[:0:0]
+	for _, rel := range rels {
+		k := strings.ToLower(rel.FromTable + "." + rel.FromColumn + ">" + rel.ToTable + "." + rel.ToColumn)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, rel)
+		}
+	}
+	return out
 }

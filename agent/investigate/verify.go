@@ -163,9 +163,7 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 				c.key(), r.fmtValue(v.effect.Value0), r.fmtValue(v.effect.Value1), r.fmtChange(v.effect.Change), sharePct(v.share)),
 			SQL:           rec.SQL,
 			AuditSequence: rec.Sequence,
-			Values: map[string]float64{"baseline": v.effect.Value0, "comparison": v.effect.Value1, "change": v.effect.Change,
-				"share_of_change": v.share, "rate_effect": v.effect.Rate, "mix_effect": v.effect.Mix,
-				"rows_baseline": v.n[0], "rows_comparison": v.n[1]},
+			Values:        r.effectValues(v),
 		}, {
 			Description: fmt.Sprintf("day-level test of the segment's change: %s, p=%s, q=%s after correcting for %d segments examined",
 				v.test.Method, pvalue(v.test.PValue), pvalue(v.test.QValue), len(p)),
@@ -282,4 +280,15 @@ func (r *run) shareSeries(seg, total []drill.Day) []drill.Day {
 		out[i] = drill.Day{Date: d.Date, Num: d.Den, Den: den[d.Date]}
 	}
 	return out
+}
+
+// effectValues are the numbers behind a verified segment's change.
+func (r *run) effectValues(v verified) map[string]float64 {
+	m := map[string]float64{"baseline": v.effect.Value0, "comparison": v.effect.Value1, "change": v.effect.Change,
+		"share_of_change": v.share, "rows_baseline": v.n[0], "rows_comparison": v.n[1]}
+	if r.metric.Ratio() {
+		m["rate_effect"], m["mix_effect"] = v.effect.Rate, v.effect.Mix
+		m["share_of_denominator_baseline"], m["share_of_denominator_comparison"] = v.effect.Share0, v.effect.Share1
+	}
+	return m
 }
