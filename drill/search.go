@@ -64,7 +64,10 @@ type Found struct {
 	Share float64
 	// Score is the search's confidence in the segment, higher is better:
 	// the weighted share of its leaves that are anomalous, less a penalty
-	// when the segment's leaves did not move together.
+	// when the segment's leaves did not move together; for a segment of
+	// an additive metric found by its summed change, 1 - L/z, where z is
+	// its change in standard errors of the noise and L the reach of the
+	// noise in its layer.
 	Score float64
 }
 
@@ -78,7 +81,13 @@ type Found struct {
 // and takes, in the shallowest layer that has one, the segment with the
 // largest share of the change whose leaves are mostly anomalous. Its
 // leaves are removed and the walk starts again until the anomalous change
-// is explained. Ratio metrics are first turned into an additive problem:
+// is explained. For additive metrics, a layer without such a segment is
+// searched once more by summed change: a segment whose change stands out
+// from the noise expected at its size (leaf forecast errors are taken as
+// relative, with a robustly estimated spread), beyond the reach of the
+// most extreme segment on the other side, and whose parts moved alike
+// (see searcher.even) is blamed even if no single leaf of it is
+// anomalous. Ratio metrics are first turned into an additive problem:
 // each leaf's expected numerator is its comparison denominator times its
 // baseline ratio, so only changes of rate (not of mix) count as anomalous.
 //
@@ -89,14 +98,24 @@ func Search(c *Cube, opt SearchOptions) []Found {
 		return nil
 	}
 	opt = opt.withDefaults(len(c.Dims), c.Ratio())
-	lv := prepareLeaves(c)
+	lv := prepareLeaves(c, 0)
 	if lv == nil {
 		return nil
 	}
 	s := newSearcher(c, lv, opt)
+	if !c.Ratio() {
+		// Single leaves can mislead about the anomalous side (a few
+		// leaves whose forecast was near zero reach the largest
+		// deviations); the side where whole segments stand out from
+		// the noise the most decides when it is clear.
+		if side := s.segmentSide(); side != 0 && (side > 0) != lv.up {
+			lv = prepareLeaves(c, side)
+			s = newSearcher(c, lv, opt)
+		}
+	}
 	var out []Found
 	for len(out) < opt.MaxResults {
-		if s.remainingAnomaly() < opt.MinExplained*s.anomalyTotal {
+		if c.Ratio() && s.remainingAnomaly() < opt.MinExplained*s.anomalyTotal {
 			break
 		}
 		cand, ok := s.best()

@@ -28,6 +28,7 @@ type elemAgg struct {
 	abnW, normW float64 // summed weights of anomalous and normal leaves
 	ep          float64 // summed signed change
 	base        float64 // summed expected value
+	m, v        float64 // summed exposure and noise variance
 	nAbn        int32
 }
 
@@ -104,6 +105,8 @@ func (cb *cuboid) add(lv *leaves, i int, s int32, sign float64) {
 	a := &cb.agg[s]
 	a.ep += sign * lv.ep[i]
 	a.base += sign * lv.b[i]
+	a.m += sign * lv.m[i]
+	a.v += sign * lv.v[i]
 	if lv.abn[i] {
 		a.abnW += sign * lv.w[i]
 		a.nAbn += int32(sign)

@@ -9,7 +9,10 @@ type leaves struct {
 	abn    []bool    // on the anomalous side of the cutoff
 	w      []float64 // how sure we are of abn (or of normal), in [0, 1]
 	ep     []float64 // o-b, signed so that the anomalous side is positive
+	m      []float64 // exposure (o+b)/2, the scale of a leaf's noise
+	v      []float64 // noise variance of ep (additive metrics)
 	cutoff float64
+	up     bool // the anomalous side is a rise
 }
 
 // ratioMinZ is the smallest surprise (excess over the square root of the
@@ -18,13 +21,15 @@ type leaves struct {
 const ratioMinZ = 3
 
 // prepareLeaves computes deviations, the anomalous side and leaf weights.
-// It returns nil when nothing changed.
-func prepareLeaves(c *Cube) *leaves {
+// A side of +1 or -1 forces the anomalous side (rise or fall); 0 lets the
+// leaves tell. It returns nil when nothing changed.
+func prepareLeaves(c *Cube, side int) *leaves {
 	n := c.Len()
 	lv := &leaves{
 		b: make([]float64, n), o: make([]float64, n),
 		dev: make([]float64, n), abn: make([]bool, n),
 		w: make([]float64, n), ep: make([]float64, n),
+		m: make([]float64, n), v: make([]float64, n),
 	}
 	if c.Ratio() {
 		ratioToAdditive(c, lv.b, lv.o)
@@ -57,6 +62,10 @@ func prepareLeaves(c *Cube) *leaves {
 	// single broken leaf) any trimming hides them, and by symmetry only
 	// about one noisy leaf is expected beyond the mirrored extreme.
 	up := math.Abs(hi) >= math.Abs(lo)
+	if side != 0 {
+		up = side > 0
+	}
+	lv.up = up
 	sign := 1.0
 	if up {
 		lv.cutoff = -lo
@@ -66,6 +75,9 @@ func prepareLeaves(c *Cube) *leaves {
 	}
 	if c.Ratio() && math.Abs(lv.cutoff) < ratioMinZ {
 		lv.cutoff = math.Copysign(ratioMinZ, sign)
+	}
+	if !c.Ratio() {
+		noiseModel(lv)
 	}
 	for i := range n {
 		d := lv.dev[i]

@@ -16,6 +16,7 @@ type searcher struct {
 	anomalyTotal float64     // summed change of the anomalous leaves
 	totalChange  float64     // for Share
 	ratioDen1    float64     // overall comparison denominator (ratio cubes)
+	floor        float64     // smallest change worth a segment (additive cubes)
 }
 
 // riskPrior is added to a segment's normal weight: half a normal leaf, so
@@ -60,6 +61,7 @@ func newSearcher(c *Cube, lv *leaves, opt SearchOptions) *searcher {
 		for i := range c.Len() {
 			s.totalChange += c.Num1[i] - c.Num0[i]
 		}
+		s.floor = opt.MinExplained * math.Abs(s.totalChange)
 	}
 	return s
 }
@@ -82,6 +84,9 @@ func (s *searcher) remainingAnomaly() float64 {
 func (s *searcher) best() (candidate, bool) {
 	floor := s.opt.MinExplained * s.anomalyTotal
 	for _, layer := range s.layers {
+		if !s.c.Ratio() && s.remainingAnomaly() < floor {
+			floor = math.Inf(1)
+		}
 		var found candidate
 		ok := false
 		for _, cb := range layer {
@@ -101,6 +106,11 @@ func (s *searcher) best() (candidate, bool) {
 		if ok {
 			found = s.generalize(found)
 			return found, true
+		}
+		if !s.c.Ratio() {
+			if cand, ok := s.bestNoise(layer); ok {
+				return cand, true
+			}
 		}
 	}
 	return candidate{}, false

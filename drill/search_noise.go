@@ -1,0 +1,187 @@
+package drill
+
+import (
+	"math"
+	"sort"
+)
+
+// Additive metrics are searched by judging each segment's summed change
+// against the noise expected at its size, not by counting anomalous
+// leaves: a cause that moves fifty leaves by 30% is plain in their sum
+// even when the forecast error of single leaves is as large as 30%.
+
+// noiseZMin is the smallest excess, in standard errors of the noise, for
+// which a segment can be blamed, whatever the other side of the layer
+// suggests.
+const noiseZMin = 4
+
+// noiseSpread is how much of a segment's excess the unevenness of its
+// parts may reach, in the same units: a real cause moves all of its parts
+// by about the same factor, while a segment that merely contains a cause
+// has one part carrying the change and the others none.
+const noiseSpread = 0.6
+
+// noiseModel fills each leaf's exposure (the mean of its expected and
+// observed value) and its noise variance. Forecast errors are relative,
+// so a leaf's noise is a common relative deviation times its exposure;
+// the common deviation is estimated robustly (median absolute relative
+// deviation) so that a minority of broken leaves does not inflate it.
+func noiseModel(lv *leaves) {
+	var devs []float64
+	for i := range lv.b {
+		lv.m[i] = (lv.b[i] + lv.o[i]) / 2
+		if lv.m[i] > 0 {
+			devs = append(devs, math.Abs(lv.o[i]-lv.b[i])/lv.m[i])
+		}
+	}
+	sigma := 0.0
+	if len(devs) > 0 {
+		sort.Float64s(devs)
+		sigma = devs[len(devs)/2] / 0.6745
+	}
+	// A perfect forecast still leaves rounding; the floor keeps every
+	// standard error positive so that scores stay comparable.
+	sigma = math.Max(sigma, 1e-6)
+	for i := range lv.v {
+		lv.v[i] = sigma * sigma * lv.m[i] * lv.m[i]
+	}
+}
+
+// zScore is a segment's excess over its noise in standard errors.
+func zScore(a *elemAgg) float64 {
+	if a.v <= 0 {
+		return 0
+	}
+	return a.ep / math.Sqrt(a.v)
+}
+
+// bestNoise returns, from one layer, the segment with the largest change
+// whose excess stands out from the layer's noise and whose parts moved
+// alike. It backs up the anomalous-leaf search: a layer where no segment
+// is pure enough may still hold a cause whose leaves are each within the
+// noise.
+func (s *searcher) bestNoise(layer []*cuboid) (candidate, bool) {
+	// The most extreme segment on the other side shows how far noise
+	// alone reaches in this layer; heavy-tailed forecast errors push it
+	// well past noiseZMin for small segments.
+	reach := 0.0
+	for _, cb := range layer {
+		if !cb.ready {
+			cb.build(s.c, s.lv, s.active)
+		}
+		for i := range cb.agg {
+			reach = math.Max(reach, -zScore(&cb.agg[i]))
+		}
+	}
+	limit := math.Max(noiseZMin, reach)
+	var cands []candidate
+	for _, cb := range layer {
+		for i := range cb.agg {
+			a := &cb.agg[i]
+			if a.ep <= s.floor {
+				continue
+			}
+			if z := zScore(a); z > limit {
+				cands = append(cands, candidate{cb: cb, slot: int32(i), score: z})
+			}
+		}
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		return cands[i].cb.agg[cands[i].slot].ep > cands[j].cb.agg[cands[j].slot].ep
+	})
+	for _, cd := range cands {
+		if s.even(cd.cb, cd.slot, cd.score) {
+			// Report how far beyond the noise the segment reaches, on
+			// the same 0..1 scale as purity.
+			cd.score = 1 - limit/cd.score
+			return cd, true
+		}
+	}
+	return candidate{}, false
+}
+
+// even reports whether the active leaves of a segment moved alike: split
+// by any further dimension, its parts' changes must fit the segment's
+// common relative change up to noise, or up to noiseSpread of the
+// segment's excess z.
+func (s *searcher) even(cb *cuboid, slot int32, z float64) bool {
+	a := &cb.agg[slot]
+	if a.m <= 0 {
+		return true
+	}
+	rate := a.ep / a.m
+	idx := cb.leavesOf(s.c, slot)
+	in := make(map[int]bool, len(cb.dims))
+	for _, d := range cb.dims {
+		in[d] = true
+	}
+	allowed := noiseSpread * noiseSpread * z * z
+	for d := range s.c.Dims {
+		if in[d] {
+			continue
+		}
+		k := max(len(s.c.Labels[d]), 1)
+		ep, m, v := make([]float64, k), make([]float64, k), make([]float64, k)
+		codes := s.c.Codes[d]
+		for _, i := range idx {
+			if !s.active[i] {
+				continue
+			}
+			c := codes[i]
+			ep[c] += s.lv.ep[i]
+			m[c] += s.lv.m[i]
+			v[c] += s.lv.v[i]
+		}
+		chi, df := 0.0, -1.0
+		for c := range k {
+			if v[c] <= 0 {
+				continue
+			}
+			r := ep[c] - rate*m[c]
+			chi += r * r / v[c]
+			df++
+		}
+		if chi-df > allowed {
+			return false
+		}
+	}
+	return true
+}
+
+// segmentSide returns +1 (rise) or -1 (fall) for the side on which some
+// segment above the leaves stands out from the noise clearly more than
+// any segment on the other side, or 0 when neither does. It builds the
+// cuboids of those layers, which the search needs anyway.
+func (s *searcher) segmentSide() int {
+	depth := min(len(s.layers), len(s.c.Dims)-1)
+	if depth == 0 {
+		depth = len(s.layers)
+	}
+	hi, lo := 0.0, 0.0 // most extreme z on the current side and the other
+	for _, layer := range s.layers[:depth] {
+		for _, cb := range layer {
+			if !cb.ready {
+				cb.build(s.c, s.lv, s.active)
+			}
+			for i := range cb.agg {
+				z := zScore(&cb.agg[i])
+				hi, lo = math.Max(hi, z), math.Max(lo, -z)
+			}
+		}
+	}
+	cur := 1
+	if !s.lv.up {
+		cur = -1
+	}
+	switch {
+	case hi >= 2*noiseZMin && hi >= sideMargin*lo:
+		return cur
+	case lo >= 2*noiseZMin && lo >= sideMargin*hi:
+		return -cur
+	}
+	return 0
+}
+
+// sideMargin is how much further one side's segments must reach than the
+// other's for segmentSide to choose it.
+const sideMargin = 1.25
