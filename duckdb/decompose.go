@@ -193,7 +193,14 @@ func describe(x node) string {
 	case "CASE":
 		return "a CASE expression outside an aggregate"
 	}
-	return "a " + strings.ToLower(str(x, "class")) + " expression"
+	kind := strings.ToLower(strings.ReplaceAll(str(x, "class"), "_", " "))
+	if kind == "" {
+		return "an expression"
+	}
+	if strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an " + kind + " expression"
+	}
+	return "a " + kind + " expression"
 }
 
 func isDistinct(x node) bool {
