@@ -11,7 +11,7 @@ import (
 // exactDistinctRows is the table size up to which cardinalities are exact
 // COUNT(DISTINCT); bigger tables use HyperLogLog (approx_count_distinct,
 // within a few percent), which keeps profiling one fast scan.
-const exactDistinctRows = 1_000_000
+const exactDistinctRows = 100_000
 
 // profile reads a loaded table's columns from the catalog and profiles
 // them in one aggregate query.
