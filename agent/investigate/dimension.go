@@ -34,6 +34,9 @@ func (r *run) byDimension(ctx context.Context, d *Dim) (*dimResult, error) {
 	if dr := r.stats.byDim[d.Name]; dr != nil {
 		return dr, nil
 	}
+	if r.metric.Kind == quarry.MetricDistinct {
+		return r.byDimensionDistinct(ctx, d)
+	}
 	sql := r.scope.byPeriod([]string{d.Expr + " AS value"}, "")
 	res, rec, err := r.rec.query(ctx, "change by "+d.Name, sql)
 	if err != nil {
@@ -62,6 +65,12 @@ func (r *run) byDimension(ctx context.Context, d *Dim) (*dimResult, error) {
 		}
 	}
 	dr.dec = r.decompose(dr.parts, drill.Part{Name: "everything else"})
+	r.keep(dr)
+	return dr, nil
+}
+
+// keep sums a dimension's rate and mix effects and remembers the result.
+func (r *run) keep(dr *dimResult) {
 	for _, e := range dr.dec.Effects {
 		dr.rateSum += e.Rate
 		dr.mixSum += e.Mix
@@ -69,8 +78,56 @@ func (r *run) byDimension(ctx context.Context, d *Dim) (*dimResult, error) {
 	if r.stats.byDim == nil {
 		r.stats.byDim = map[string]*dimResult{}
 	}
-	r.stats.byDim[d.Name] = dr
+	r.stats.byDim[dr.dim.Name] = dr
+}
+
+// byDimensionDistinct decomposes a distinct count by the values of d: each
+// value's unique entities (seen in no other value) and the overlap of
+// entities seen in several, which add up to the distinct count exactly.
+func (r *run) byDimensionDistinct(ctx context.Context, d *Dim) (*dimResult, error) {
+	res, rec, err := r.rec.query(ctx, "unique entities by "+d.Name, r.scope.distinctParts(d.Expr))
+	if err != nil {
+		return nil, err
+	}
+	dr := &dimResult{dim: d, rec: rec}
+	parts, shared := distinctRows(res, r.metric.Scale)
+	for _, p := range parts {
+		dr.parts = append(dr.parts, p)
+		dr.n = append(dr.n, [2]float64{})
+	}
+	dr.dec = drill.Distinct(dr.parts, shared)
+	r.keep(dr)
 	return dr, nil
+}
+
+// distinctRows reads a distinctParts result into unique parts, in order of
+// first appearance, and the shared overlap.
+func distinctRows(res *quarry.QueryResult, scale float64) ([]drill.Part, drill.Part) {
+	if scale == 0 {
+		scale = 1
+	}
+	idx := map[string]int{}
+	var parts []drill.Part
+	shared := drill.Part{Name: "seen in several segments"}
+	for i, row := range res.Rows {
+		p := &shared
+		if row[0] != nil {
+			name := res.String(i, 0)
+			k, ok := idx[name]
+			if !ok {
+				k = len(parts)
+				idx[name] = k
+				parts = append(parts, drill.Part{Name: name})
+			}
+			p = &parts[k]
+		}
+		if res.Float(i, 1) == 0 {
+			p.Num0 += scale * res.Float(i, 2)
+		} else {
+			p.Num1 += scale * res.Float(i, 2)
+		}
+	}
+	return parts, shared
 }
 
 // decompose applies the decomposition that fits the metric.

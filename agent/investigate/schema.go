@@ -94,38 +94,43 @@ func (r *run) inferSchema(ctx context.Context) error {
 		inMetric[strings.ToLower(t)] = true
 	}
 	var dims []*Dim
-	addColumns := func(table, ref string, via *quarry.Relationship) {
+	// columns lists the dimension columns of a table.
+	columns := func(table string) []quarry.Column {
 		f := r.tables[table]
 		if f == nil || f.Schema == nil {
-			return
+			return nil
 		}
+		var out []quarry.Column
 		for _, c := range f.Schema.Columns {
-			if c.InferredType != quarry.RoleDimension || c.Cardinality < 2 || c.Cardinality > maxDimCardinality {
-				continue
+			if c.InferredType == quarry.RoleDimension && c.Cardinality >= 2 && c.Cardinality <= maxDimCardinality {
+				out = append(out, c)
 			}
-			expr := quoteIdent(ref) + "." + quoteIdent(c.Name)
-			if strings.EqualFold(strings.ReplaceAll(expr, `"`, ""), strings.ReplaceAll(timeCol, `"`, "")) {
-				continue
-			}
-			name := c.Name
-			if via != nil || len(r.metric.Tables) > 1 {
-				name = table + "." + c.Name
-			}
-			dims = append(dims, &Dim{Name: name, Table: table, Column: c.Name, Expr: expr, Cardinality: c.Cardinality, Via: via})
 		}
+		return out
 	}
 	for _, t := range r.metric.Tables {
 		ref := refs[strings.ToLower(t)]
 		if ref == "" {
 			ref = t
 		}
-		addColumns(t, ref, nil)
+		for _, c := range columns(t) {
+			expr := quoteIdent(ref) + "." + quoteIdent(c.Name)
+			if strings.EqualFold(strings.ReplaceAll(expr, `"`, ""), strings.ReplaceAll(timeCol, `"`, "")) {
+				continue
+			}
+			name := c.Name
+			if len(r.metric.Tables) > 1 {
+				name = t + "." + c.Name
+			}
+			dims = append(dims, &Dim{Name: name, Table: t, Column: c.Name, Expr: expr, Cardinality: c.Cardinality})
+		}
 	}
 	joined := 0
 	for i := range rels {
 		rel := &r.model.Relationships[i]
 		from, to := strings.ToLower(rel.FromTable), strings.ToLower(rel.ToTable)
-		if !inMetric[from] || inMetric[to] || !rel.ToUnique || rel.Confidence < 0.8 || rel.RelationshipType != quarry.RelForeignKey {
+		cols := columns(rel.ToTable)
+		if !inMetric[from] || inMetric[to] || !rel.ToUnique || rel.Confidence < 0.8 || rel.RelationshipType != quarry.RelForeignKey || len(cols) == 0 {
 			continue
 		}
 		joined++
@@ -134,10 +139,18 @@ func (r *run) inferSchema(ctx context.Context) error {
 		if fromRef == "" {
 			fromRef = rel.FromTable
 		}
-		r.scope.joins = append(r.scope.joins, fmt.Sprintf("LEFT JOIN %s AS %s ON %s.%s = %s.%s",
-			quoteIdent(rel.ToTable), alias, quoteIdent(fromRef), quoteIdent(rel.FromColumn), alias, quoteIdent(rel.ToColumn)))
+		// Join a projection whose columns are renamed, so no column of the
+		// joined table can make the metric's own column names ambiguous.
+		sel := []string{quoteIdent(rel.ToColumn) + " AS " + alias + "_key"}
+		for k, c := range cols {
+			col := fmt.Sprintf("%s_c%d", alias, k)
+			sel = append(sel, quoteIdent(c.Name)+" AS "+col)
+			dims = append(dims, &Dim{Name: rel.ToTable + "." + c.Name, Table: rel.ToTable, Column: c.Name,
+				Expr: alias + "." + col, Cardinality: c.Cardinality, Via: rel})
+		}
+		r.scope.joins = append(r.scope.joins, fmt.Sprintf("LEFT JOIN (SELECT %s FROM %s) AS %s ON %s.%s = %s.%s_key",
+			strings.Join(sel, ", "), quoteIdent(rel.ToTable), alias, quoteIdent(fromRef), quoteIdent(rel.FromColumn), alias, alias))
 		inMetric[to] = true
-		addColumns(rel.ToTable, alias, rel)
 	}
 	// Fewer values first: they make sturdier segments and cheaper cubes.
 	sort.SliceStable(dims, func(i, j int) bool { return dims[i].Cardinality < dims[j].Cardinality })

@@ -152,3 +152,29 @@ func label(v any) (string, bool) {
 	r := &quarry.QueryResult{Rows: [][]any{{v}}}
 	return r.String(0, 0), false
 }
+
+// rowsByPeriod returns a query of the non-aggregated cols of every row of
+// both periods with its period (0 baseline, 1 comparison); a row in both
+// periods appears twice.
+func (s *scope) rowsByPeriod(cols []string) string {
+	sel := strings.Join(cols, ", ")
+	if !s.overlap() {
+		return fmt.Sprintf("SELECT %s, CASE WHEN %s THEN 1 ELSE 0 END AS period FROM %s WHERE %s",
+			sel, s.in(s.cmp), s.from(), s.where(s.in(s.base)+" OR "+s.in(s.cmp)))
+	}
+	branch := func(p int, r quarry.DateRange) string {
+		return fmt.Sprintf("SELECT %s, %d AS period FROM %s WHERE %s", sel, p, s.from(), s.where(s.in(r)))
+	}
+	return branch(0, s.base) + " UNION ALL " + branch(1, s.cmp)
+}
+
+// distinctParts returns a query counting, per part and period, the entities
+// of a distinct-count metric seen only in that part (part is NULL for the
+// entities seen in several parts, the overlap).
+func (s *scope) distinctParts(partExpr string) string {
+	inner := s.rowsByPeriod([]string{s.m.DistinctExpr + " AS entity", "COALESCE(CAST(" + partExpr + " AS VARCHAR), '" + nullLabel + "') AS part"})
+	return fmt.Sprintf(`SELECT CASE WHEN nparts = 1 THEN part END AS part, period, COUNT(*) AS entities
+FROM (SELECT entity, period, MIN(part) AS part, COUNT(DISTINCT part) AS nparts
+      FROM (%s) WHERE entity IS NOT NULL GROUP BY entity, period)
+GROUP BY ALL`, inner)
+}

@@ -88,6 +88,11 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 		counts[k][per] += q.Float(i, 4)
 	}
 	dec := r.decompose(parts, rest)
+	if r.metric.Kind == quarry.MetricDistinct {
+		if dec, rec, err = r.distinctPartition(ctx, cases.String(), len(cands)); err != nil {
+			return res, err
+		}
+	}
 	r.stats.partition = dec
 	r.stats.partitionRec = rec
 
@@ -291,4 +296,31 @@ func (r *run) effectValues(v verified) map[string]float64 {
 		m["share_of_denominator_baseline"], m["share_of_denominator_comparison"] = v.effect.Share0, v.effect.Share1
 	}
 	return m
+}
+
+// distinctPartition decomposes a distinct count over the exclusive parts:
+// each part's unique entities, with everything else and the overlap of
+// entities seen in several parts together as the remainder, so the effects
+// add up to the change of the distinct count exactly.
+func (r *run) distinctPartition(ctx context.Context, caseExpr string, k int) (drill.Decomposition, record, error) {
+	caseExpr = strings.TrimSuffix(caseExpr, " AS part")
+	q, rec, err := r.rec.query(ctx, "unique entities of the candidate segments", r.scope.distinctParts(caseExpr))
+	if err != nil {
+		return drill.Decomposition{}, rec, err
+	}
+	found, shared := distinctRows(q, r.metric.Scale)
+	byName := map[string]drill.Part{}
+	for _, p := range found {
+		byName[p.Name] = p
+	}
+	parts := make([]drill.Part, k+1)
+	for i := range parts {
+		parts[i] = byName[fmt.Sprint((i+1)%(k+1))] // parts 1..k, then 0: everything else
+		parts[i].Name = fmt.Sprint((i + 1) % (k + 1))
+	}
+	dec := drill.Distinct(parts, shared)
+	restEff, overlap := dec.Effects[k], dec.Remainder
+	dec.Effects = dec.Effects[:k]
+	dec.Remainder = drill.Effect{Name: "everything else and the overlap", Change: restEff.Change + overlap.Change}
+	return dec, rec, nil
 }
