@@ -100,7 +100,7 @@ func (r *run) title() string {
 	m := r.metric
 	t := words2(m.Numerator)
 	if m.Kind == quarry.MetricAverage {
-		t = "Average " + words2(m.Denominator)
+		t = "Average " + strings.ToLower(words2(m.Numerator))
 	} else if m.Denominator != "" {
 		den := strings.ToLower(words2(m.Denominator))
 		if den == "rows" {

@@ -282,3 +282,47 @@ func TestAuditVerifyCommand(t *testing.T) {
 		t.Fatalf("verify tampered: exit %d, %s", code, stderr)
 	}
 }
+
+// Overlapping periods are the user's choice; rows in both count in both.
+func TestInvestigateOverlappingPeriods(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end investigations are not short")
+	}
+	dir := t.TempDir()
+	s, _ := sampledata.Get("revenue_drop")
+	paths, err := sampledata.WriteScenario(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCLI(t, "investigate", "--file", paths[0], "--file", paths[1], "--metric", s.MetricSQL,
+		"--baseline", "2024-03-04..2024-03-24", "--comparison", "2024-03-18..2024-03-31", "--data-dir", filepath.Join(dir, "data"), "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var res quarry.InvestigationResult
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Overall.BaselineValue <= 0 || res.Overall.ComparisonValue <= 0 {
+		t.Fatalf("overall = %+v; want both periods measured", res.Overall)
+	}
+}
+
+// The explanations' changes plus the waterfall's "everything else" equal the
+// total change: checked on the explanations file of a ratio investigation.
+func TestExplanationsAddUpToTheChange(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end investigations are not short")
+	}
+	res, _ := investigateScenario(t, "checkout_conversion")
+	var sum float64
+	for _, e := range res.Explanations {
+		sum += e.ShareOfChange
+		if e.Change == 0 || math.Abs(e.ShareOfChange-e.Change/res.Overall.Change) > 1e-9 {
+			t.Errorf("%q: share %.4f does not match change %.6f of %.6f", e.Title, e.ShareOfChange, e.Change, res.Overall.Change)
+		}
+	}
+	if sum <= 0.5 || sum > 1.5 {
+		t.Errorf("explanations account for %.2f of the change; want most of it", sum)
+	}
+}
