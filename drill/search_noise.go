@@ -13,13 +13,13 @@ import (
 // noiseZMin is the smallest excess, in standard errors of the noise, for
 // which a segment can be blamed, whatever the other side of the layer
 // suggests.
-const noiseZMin = 4
+const noiseZMin = 6
 
 // noiseSpread is how much of a segment's excess the unevenness of its
 // parts may reach, in the same units: a real cause moves all of its parts
 // by about the same factor, while a segment that merely contains a cause
 // has one part carrying the change and the others none.
-const noiseSpread = 0.6
+const noiseSpread = 0.5
 
 // noiseModel fills each leaf's exposure (the mean of its expected and
 // observed value) and its noise variance. Forecast errors are relative,
