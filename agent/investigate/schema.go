@@ -3,6 +3,7 @@ package investigate
 import (
 	"context"
 	"fmt"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -24,8 +25,14 @@ func (r *run) load(ctx context.Context) error {
 		r.progress(Event{Step: "load", Message: fmt.Sprintf("loading %s as table %s", f.OriginalName, f.TableName)})
 		schema, rows, err := r.inv.Engine.LoadCSV(ctx, f.TableName, filepath.Join(r.inv.Out.Dir(), filepath.FromSlash(f.Path)))
 		if err != nil {
-			if qe, ok := err.(*quarry.Error); ok && !strings.Contains(qe.Message, f.OriginalName) {
-				return &quarry.Error{Code: qe.Code, Message: f.OriginalName + ": " + qe.Message, Hint: qe.Hint}
+			// The engine names the stored copy; people know the file by
+			// the name they uploaded.
+			if qe, ok := err.(*quarry.Error); ok {
+				msg := strings.ReplaceAll(qe.Message, path.Base(f.Path), f.OriginalName)
+				if !strings.Contains(msg, f.OriginalName) {
+					msg = f.OriginalName + ": " + msg
+				}
+				return &quarry.Error{Code: qe.Code, Message: msg, Hint: qe.Hint}
 			}
 			return err
 		}
