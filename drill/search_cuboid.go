@@ -81,8 +81,8 @@ func (cb *cuboid) slot(c *Cube, i int, add bool) int32 {
 	return s
 }
 
-// build aggregates the active leaves.
-func (cb *cuboid) build(c *Cube, lv *leaves, active []bool) {
+// alloc makes room for the aggregates.
+func (cb *cuboid) alloc(c *Cube) {
 	if cb.dense {
 		size := 1
 		for _, d := range cb.dims {
@@ -92,12 +92,68 @@ func (cb *cuboid) build(c *Cube, lv *leaves, active []bool) {
 	} else {
 		cb.slots = map[uint64]int32{}
 	}
+}
+
+// build aggregates the active leaves.
+func (cb *cuboid) build(c *Cube, lv *leaves, active []bool) {
+	cb.alloc(c)
 	for i, on := range active {
 		if on {
 			cb.add(lv, i, cb.slot(c, i, true), 1)
 		}
 	}
 	cb.ready = true
+}
+
+// rollup aggregates cb from from, a built cuboid over cb's dimensions and
+// more, whose elements are far fewer than the leaves. Built cuboids track
+// the active leaves, so the result is the same as build's.
+func (cb *cuboid) rollup(c *Cube, from *cuboid) {
+	cb.alloc(c)
+	pos := make([]int, len(cb.dims)) // index of each of cb's dims in from
+	for i, d := range cb.dims {
+		for j, fd := range from.dims {
+			if fd == d {
+				pos[i] = j
+			}
+		}
+	}
+	for fs := range from.agg {
+		k := uint64(fs)
+		if !from.dense {
+			k = from.keys[fs]
+		}
+		var sub uint64
+		for i, j := range pos {
+			card := uint64(max(len(c.Labels[from.dims[j]]), 1))
+			sub += (k / from.radix[j] % card) * cb.radix[i]
+		}
+		var s int32
+		if cb.dense {
+			s = int32(sub)
+		} else {
+			var ok bool
+			if s, ok = cb.slots[sub]; !ok {
+				s = int32(len(cb.keys))
+				cb.slots[sub] = s
+				cb.keys = append(cb.keys, sub)
+				cb.agg = append(cb.agg, elemAgg{})
+			}
+		}
+		cb.agg[s].merge(&from.agg[fs])
+	}
+	cb.ready = true
+}
+
+// merge adds b's aggregates to a's.
+func (a *elemAgg) merge(b *elemAgg) {
+	a.abnW += b.abnW
+	a.normW += b.normW
+	a.ep += b.ep
+	a.base += b.base
+	a.m += b.m
+	a.v += b.v
+	a.nAbn += b.nAbn
 }
 
 // add adds (sign 1) or removes (sign -1) leaf i from slot s.

@@ -21,16 +21,22 @@ const noiseZMin = 6
 // has one part carrying the change and the others none.
 const noiseSpread = 0.5
 
+// noiseSample is about how many leaves noiseModel looks at to estimate
+// the spread of forecast errors.
+const noiseSample = 1 << 16
+
 // noiseModel fills each leaf's exposure (the mean of its expected and
 // observed value) and its noise variance. Forecast errors are relative,
 // so a leaf's noise is a common relative deviation times its exposure;
 // the common deviation is estimated robustly (median absolute relative
 // deviation) so that a minority of broken leaves does not inflate it.
 func noiseModel(lv *leaves) {
-	var devs []float64
+	// A median needs no more than a systematic sample of the leaves.
+	step := max(1, len(lv.b)/noiseSample)
+	devs := make([]float64, 0, min(len(lv.b), noiseSample+1))
 	for i := range lv.b {
 		lv.m[i] = (lv.b[i] + lv.o[i]) / 2
-		if lv.m[i] > 0 {
+		if i%step == 0 && lv.m[i] > 0 {
 			devs = append(devs, math.Abs(lv.o[i]-lv.b[i])/lv.m[i])
 		}
 	}
@@ -66,9 +72,7 @@ func (s *searcher) bestNoise(layer []*cuboid) (candidate, bool) {
 	// well past noiseZMin for small segments.
 	reach := 0.0
 	for _, cb := range layer {
-		if !cb.ready {
-			cb.build(s.c, s.lv, s.active)
-		}
+		s.build(cb)
 		for i := range cb.agg {
 			reach = math.Max(reach, -zScore(&cb.agg[i]))
 		}
@@ -158,11 +162,14 @@ func (s *searcher) segmentSide() int {
 		depth = len(s.layers)
 	}
 	hi, lo := 0.0, 0.0 // most extreme z on the current side and the other
+	// Deepest first, so that shallower layers are rolled up from it.
+	for l := depth - 1; l >= 0; l-- {
+		for _, cb := range s.layers[l] {
+			s.build(cb)
+		}
+	}
 	for _, layer := range s.layers[:depth] {
 		for _, cb := range layer {
-			if !cb.ready {
-				cb.build(s.c, s.lv, s.active)
-			}
 			for i := range cb.agg {
 				z := zScore(&cb.agg[i])
 				hi, lo = math.Max(hi, z), math.Max(lo, -z)

@@ -2,6 +2,7 @@ package drill
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -90,9 +91,7 @@ func (s *searcher) best() (candidate, bool) {
 		var found candidate
 		ok := false
 		for _, cb := range layer {
-			if !cb.ready {
-				cb.build(s.c, s.lv, s.active)
-			}
+			s.build(cb)
 			for _, slot := range s.ranked(cb, floor) {
 				score := s.risk(cb, slot)
 				if score >= s.opt.MinPurity {
@@ -297,4 +296,34 @@ next:
 		return cb
 	}
 	return nil
+}
+
+// build aggregates cb over the active leaves, from the smallest built
+// cuboid of the next layer that holds its dimensions when that is
+// cheaper than a pass over the leaves.
+func (s *searcher) build(cb *cuboid) {
+	if cb.ready {
+		return
+	}
+	k := len(cb.dims)
+	var from *cuboid
+	if k < len(s.layers) {
+	next:
+		for _, p := range s.layers[k] {
+			if !p.ready || len(p.agg) >= s.c.Len() || (from != nil && len(p.agg) >= len(from.agg)) {
+				continue
+			}
+			for _, d := range cb.dims {
+				if !slices.Contains(p.dims, d) {
+					continue next
+				}
+			}
+			from = p
+		}
+	}
+	if from != nil {
+		cb.rollup(s.c, from)
+		return
+	}
+	cb.build(s.c, s.lv, s.active)
 }
