@@ -94,12 +94,37 @@ func (cb *cuboid) alloc(c *Cube) {
 	}
 }
 
+// buildBlock is how many leaves build keys at a time: column by column,
+// which is faster than leaf by leaf, in a buffer that stays in cache.
+const buildBlock = 2048
+
 // build aggregates the active leaves.
 func (cb *cuboid) build(c *Cube, lv *leaves, active []bool) {
 	cb.alloc(c)
-	for i, on := range active {
-		if on {
-			cb.add(lv, i, cb.slot(c, i, true), 1)
+	if !cb.dense {
+		for i, on := range active {
+			if on {
+				cb.add(lv, i, cb.slot(c, i, true), 1)
+			}
+		}
+		cb.ready = true
+		return
+	}
+	var keys [buildBlock]uint64
+	for lo := 0; lo < len(active); lo += buildBlock {
+		hi := min(lo+buildBlock, len(active))
+		ks := keys[:hi-lo]
+		clear(ks)
+		for j, d := range cb.dims {
+			r := cb.radix[j]
+			for i, code := range c.Codes[d][lo:hi] {
+				ks[i] += uint64(code) * r
+			}
+		}
+		for i, k := range ks {
+			if active[lo+i] {
+				cb.add(lv, lo+i, int32(k), 1)
+			}
 		}
 	}
 	cb.ready = true

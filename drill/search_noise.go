@@ -70,9 +70,9 @@ func (s *searcher) bestNoise(layer []*cuboid) (candidate, bool) {
 	// The most extreme segment on the other side shows how far noise
 	// alone reaches in this layer; heavy-tailed forecast errors push it
 	// well past noiseZMin for small segments.
+	s.buildLayer(layer)
 	reach := 0.0
 	for _, cb := range layer {
-		s.build(cb)
 		for i := range cb.agg {
 			reach = math.Max(reach, -zScore(&cb.agg[i]))
 		}
@@ -164,9 +164,7 @@ func (s *searcher) segmentSide() int {
 	hi, lo := 0.0, 0.0 // most extreme z on the current side and the other
 	// Deepest first, so that shallower layers are rolled up from it.
 	for l := depth - 1; l >= 0; l-- {
-		for _, cb := range s.layers[l] {
-			s.build(cb)
-		}
+		s.buildLayer(s.layers[l])
 	}
 	for _, layer := range s.layers[:depth] {
 		for _, cb := range layer {

@@ -2,8 +2,10 @@ package drill
 
 import (
 	"math"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
 )
 
 // searcher is the state of one Search: the leaves not yet explained and
@@ -84,14 +86,16 @@ func (s *searcher) remainingAnomaly() float64 {
 // anomalous enough.
 func (s *searcher) best() (candidate, bool) {
 	floor := s.opt.MinExplained * s.anomalyTotal
+	if !s.c.Ratio() && s.remainingAnomaly() < floor {
+		// Too little anomalous change is left for a pure segment;
+		// only the noise search can still find one.
+		floor = math.Inf(1)
+	}
 	for _, layer := range s.layers {
-		if !s.c.Ratio() && s.remainingAnomaly() < floor {
-			floor = math.Inf(1)
-		}
+		s.buildLayer(layer)
 		var found candidate
 		ok := false
 		for _, cb := range layer {
-			s.build(cb)
 			for _, slot := range s.ranked(cb, floor) {
 				score := s.risk(cb, slot)
 				if score >= s.opt.MinPurity {
@@ -298,32 +302,71 @@ next:
 	return nil
 }
 
-// build aggregates cb over the active leaves, from the smallest built
-// cuboid of the next layer that holds its dimensions when that is
-// cheaper than a pass over the leaves.
-func (s *searcher) build(cb *cuboid) {
-	if cb.ready {
-		return
-	}
-	k := len(cb.dims)
-	var from *cuboid
-	if k < len(s.layers) {
-	next:
-		for _, p := range s.layers[k] {
-			if !p.ready || len(p.agg) >= s.c.Len() || (from != nil && len(p.agg) >= len(from.agg)) {
-				continue
-			}
-			for _, d := range cb.dims {
-				if !slices.Contains(p.dims, d) {
-					continue next
-				}
-			}
-			from = p
+// parallelLeaves is the smallest number of leaves for which buildLayer
+// builds cuboids side by side; below it goroutines cost more than they
+// save.
+const parallelLeaves = 50_000
+
+// buildLayer builds the layer's cuboids that are not built yet: those it
+// can roll up from the next layer one after the other, the others from
+// the leaves, in parallel for large cubes. Each build writes only its own
+// cuboid and reads leaves that do not change meanwhile, so the result
+// does not depend on the schedule.
+func (s *searcher) buildLayer(layer []*cuboid) {
+	var fromLeaves []*cuboid
+	for _, cb := range layer {
+		if cb.ready {
+			continue
+		}
+		if from := s.rollupSource(cb); from != nil {
+			cb.rollup(s.c, from)
+		} else {
+			fromLeaves = append(fromLeaves, cb)
 		}
 	}
-	if from != nil {
-		cb.rollup(s.c, from)
+	workers := min(runtime.GOMAXPROCS(0), len(fromLeaves))
+	if s.c.Len() < parallelLeaves || workers < 2 {
+		for _, cb := range fromLeaves {
+			cb.build(s.c, s.lv, s.active)
+		}
 		return
 	}
-	cb.build(s.c, s.lv, s.active)
+	next := make(chan *cuboid)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for cb := range next {
+				cb.build(s.c, s.lv, s.active)
+			}
+		})
+	}
+	for _, cb := range fromLeaves {
+		next <- cb
+	}
+	close(next)
+	wg.Wait()
+}
+
+// rollupSource returns the built cuboid of the next layer that holds
+// cb's dimensions and has the fewest elements, if it has fewer than the
+// cube has leaves; nil otherwise.
+func (s *searcher) rollupSource(cb *cuboid) *cuboid {
+	k := len(cb.dims)
+	if k >= len(s.layers) {
+		return nil
+	}
+	var from *cuboid
+next:
+	for _, p := range s.layers[k] {
+		if !p.ready || len(p.agg) >= s.c.Len() || (from != nil && len(p.agg) >= len(from.agg)) {
+			continue
+		}
+		for _, d := range cb.dims {
+			if !slices.Contains(p.dims, d) {
+				continue next
+			}
+		}
+		from = p
+	}
+	return from
 }
