@@ -2,6 +2,7 @@ package drill
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -114,35 +115,28 @@ func (s *searcher) even(cb *cuboid, slot int32, z float64) bool {
 		return true
 	}
 	rate := a.ep / a.m
-	idx := cb.leavesOf(s.c, slot)
-	in := make(map[int]bool, len(cb.dims))
-	for _, d := range cb.dims {
-		in[d] = true
-	}
+	conds := cb.conds(s.c, slot)
 	allowed := noiseSpread * noiseSpread * z * z
+	var idx []int32 // the segment's leaves, listed on first need
 	for d := range s.c.Dims {
-		if in[d] {
+		if slices.ContainsFunc(conds, func(c Cond) bool { return c.Dim == d }) {
 			continue
 		}
-		k := max(len(s.c.Labels[d]), 1)
-		ep, m, v := make([]float64, k), make([]float64, k), make([]float64, k)
-		codes := s.c.Codes[d]
-		for _, i := range idx {
-			if !s.active[i] {
-				continue
+		parts, ok := s.childParts(conds, d)
+		if !ok {
+			if idx == nil {
+				idx = cb.leavesOf(s.c, slot)
 			}
-			c := codes[i]
-			ep[c] += s.lv.ep[i]
-			m[c] += s.lv.m[i]
-			v[c] += s.lv.v[i]
+			parts = s.leafParts(idx, d)
 		}
 		chi, df := 0.0, -1.0
-		for c := range k {
-			if v[c] <= 0 {
+		for i := range parts {
+			p := &parts[i]
+			if p.v <= 0 {
 				continue
 			}
-			r := ep[c] - rate*m[c]
-			chi += r * r / v[c]
+			r := p.ep - rate*p.m
+			chi += r * r / p.v
 			df++
 		}
 		if chi-df > allowed {
@@ -150,6 +144,47 @@ func (s *searcher) even(cb *cuboid, slot int32, z float64) bool {
 		}
 	}
 	return true
+}
+
+// childParts returns the aggregates of the segment conds split by
+// dimension d, one per value of d, from the built cuboid of the next
+// layer; false if that cuboid is not built.
+func (s *searcher) childParts(conds []Cond, d int) ([]elemAgg, bool) {
+	child := make([]Cond, 0, len(conds)+1)
+	at := len(conds)
+	for j, c := range conds {
+		if c.Dim > d && at == len(conds) {
+			at = j
+		}
+	}
+	child = append(append(append(child, conds[:at]...), Cond{Dim: d}), conds[at:]...)
+	ccb := s.cuboidFor(child)
+	if ccb == nil || !ccb.ready {
+		return nil, false
+	}
+	parts := make([]elemAgg, max(len(s.c.Labels[d]), 1))
+	for code := range parts {
+		child[at].Code = int32(code)
+		if sl := ccb.slotOf(child); sl >= 0 {
+			parts[code] = ccb.agg[sl]
+		}
+	}
+	return parts, true
+}
+
+// leafParts aggregates the active leaves idx by their value of d.
+func (s *searcher) leafParts(idx []int32, d int) []elemAgg {
+	parts := make([]elemAgg, max(len(s.c.Labels[d]), 1))
+	codes := s.c.Codes[d]
+	for _, i := range idx {
+		if s.active[i] {
+			p := &parts[codes[i]]
+			p.ep += s.lv.ep[i]
+			p.m += s.lv.m[i]
+			p.v += s.lv.v[i]
+		}
+	}
+	return parts
 }
 
 // segmentSide returns +1 (rise) or -1 (fall) for the side on which some

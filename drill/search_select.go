@@ -2,10 +2,7 @@ package drill
 
 import (
 	"math"
-	"runtime"
-	"slices"
 	"sort"
-	"sync"
 )
 
 // searcher is the state of one Search: the leaves not yet explained and
@@ -20,6 +17,10 @@ type searcher struct {
 	totalChange  float64     // for Share
 	ratioDen1    float64     // overall comparison denominator (ratio cubes)
 	floor        float64     // smallest change worth a segment (additive cubes)
+	// base, when not nil, is a cuboid over every dimension but the one
+	// with the most values, far smaller than the cube: the cuboids
+	// without that dimension are rolled up from it.
+	base *cuboid
 }
 
 // riskPrior is added to a segment's normal weight: half a normal leaf, so
@@ -49,6 +50,7 @@ func newSearcher(c *Cube, lv *leaves, opt SearchOptions) *searcher {
 		}
 		s.layers = append(s.layers, layer)
 	}
+	s.base = newBase(c)
 	if c.Ratio() {
 		var n0, d0, n1 float64
 		for i := range c.Len() {
@@ -198,12 +200,20 @@ func (s *searcher) remove(cand candidate) {
 		s.active[i] = false
 		for _, layer := range s.layers {
 			for _, cb := range layer {
-				if cb.ready {
-					if sl := cb.slot(s.c, int(i), false); sl >= 0 {
-						cb.add(s.lv, int(i), sl, -1)
-					}
-				}
+				s.drop(cb, int(i))
 			}
+		}
+		if s.base != nil {
+			s.drop(s.base, int(i))
+		}
+	}
+}
+
+// drop takes leaf i out of cb's aggregates if cb is built.
+func (s *searcher) drop(cb *cuboid, i int) {
+	if cb.ready {
+		if sl := cb.slot(s.c, i, false); sl >= 0 {
+			cb.add(s.lv, i, sl, -1)
 		}
 	}
 }
@@ -300,73 +310,4 @@ next:
 		return cb
 	}
 	return nil
-}
-
-// parallelLeaves is the smallest number of leaves for which buildLayer
-// builds cuboids side by side; below it goroutines cost more than they
-// save.
-const parallelLeaves = 50_000
-
-// buildLayer builds the layer's cuboids that are not built yet: those it
-// can roll up from the next layer one after the other, the others from
-// the leaves, in parallel for large cubes. Each build writes only its own
-// cuboid and reads leaves that do not change meanwhile, so the result
-// does not depend on the schedule.
-func (s *searcher) buildLayer(layer []*cuboid) {
-	var fromLeaves []*cuboid
-	for _, cb := range layer {
-		if cb.ready {
-			continue
-		}
-		if from := s.rollupSource(cb); from != nil {
-			cb.rollup(s.c, from)
-		} else {
-			fromLeaves = append(fromLeaves, cb)
-		}
-	}
-	workers := min(runtime.GOMAXPROCS(0), len(fromLeaves))
-	if s.c.Len() < parallelLeaves || workers < 2 {
-		for _, cb := range fromLeaves {
-			cb.build(s.c, s.lv, s.active)
-		}
-		return
-	}
-	next := make(chan *cuboid)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for cb := range next {
-				cb.build(s.c, s.lv, s.active)
-			}
-		})
-	}
-	for _, cb := range fromLeaves {
-		next <- cb
-	}
-	close(next)
-	wg.Wait()
-}
-
-// rollupSource returns the built cuboid of the next layer that holds
-// cb's dimensions and has the fewest elements, if it has fewer than the
-// cube has leaves; nil otherwise.
-func (s *searcher) rollupSource(cb *cuboid) *cuboid {
-	k := len(cb.dims)
-	if k >= len(s.layers) {
-		return nil
-	}
-	var from *cuboid
-next:
-	for _, p := range s.layers[k] {
-		if !p.ready || len(p.agg) >= s.c.Len() || (from != nil && len(p.agg) >= len(from.agg)) {
-			continue
-		}
-		for _, d := range cb.dims {
-			if !slices.Contains(p.dims, d) {
-				continue next
-			}
-		}
-		from = p
-	}
-	return from
 }
