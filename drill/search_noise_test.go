@@ -123,3 +123,33 @@ func TestRollupMatchesBuild(t *testing.T) {
 		}
 	}
 }
+
+func TestEvenRejectsParentsOfCause(t *testing.T) {
+	// a=2 and b=1 hold the cause a=2 AND b=1 but moved unevenly: only
+	// that part of them fell. The cause itself moved evenly.
+	cause := conds(Cond{0, 2}, Cond{1, 1})
+	c := noisyCube(8, []int{6, 5, 40}, 0.05, 0.5, cause)
+	s := newSearcher(c, prepareLeaves(c, -1), SearchOptions{}.withDefaults(len(c.Dims), false))
+	for _, layer := range s.layers {
+		s.buildLayer(layer)
+	}
+	tests := []struct {
+		conds []Cond
+		want  bool
+	}{
+		{conds(Cond{0, 2}), false},
+		{conds(Cond{1, 1}), false},
+		{cause, true},
+	}
+	for _, tt := range tests {
+		cb := s.cuboidFor(tt.conds)
+		slot := cb.slotOf(tt.conds)
+		z := zScore(&cb.agg[slot])
+		if z < noiseZMin {
+			t.Fatalf("z of %v = %v; want it to stand out", tt.conds, z)
+		}
+		if got := s.even(cb, slot, z); got != tt.want {
+			t.Errorf("even(%v) = %v; want %v", tt.conds, got, tt.want)
+		}
+	}
+}
