@@ -19,11 +19,11 @@ type SearchOptions struct {
 	// MinExplained stops the search once the anomalous leaves that no
 	// segment covers yet explain less than this share of the anomalous
 	// change, and for additive metrics also skips segments whose change
-	// is below this share of the total change (default 0.003 for
+	// is below this share of the total change (default 0.0005 for
 	// additive metrics, where a segment must also stand out from the
-	// noise; 0.35 for ratios, where incidents rarely have more than one
-	// cause and count noise would otherwise add spurious extra
-	// segments).
+	// noise, so the floor only stops the search chasing crumbs; 0.35 for
+	// ratios, where incidents rarely have more than one cause and count
+	// noise would otherwise add spurious extra segments).
 	MinExplained float64
 }
 
@@ -44,7 +44,7 @@ func (o SearchOptions) withDefaults(dims int, ratio bool) SearchOptions {
 		}
 	}
 	if o.MinExplained <= 0 {
-		o.MinExplained = 0.003
+		o.MinExplained = 0.0005
 		if ratio {
 			o.MinExplained = 0.35
 		}
