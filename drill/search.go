@@ -16,14 +16,15 @@ type SearchOptions struct {
 	// segment must have to be reported (default 0.5 for additive
 	// metrics, 0.7 for ratios, whose leaves are weighted by volume).
 	MinPurity float64
-	// MinExplained stops the search once the anomalous leaves that no
-	// segment covers yet explain less than this share of the anomalous
-	// change, and for additive metrics also skips segments whose change
-	// is below this share of the total change (default 0.0005 for
-	// additive metrics, where a segment must also stand out from the
-	// noise, so the floor only stops the search chasing crumbs; 0.35 for
-	// ratios, where incidents rarely have more than one cause and count
-	// noise would otherwise add spurious extra segments).
+	// MinExplained ends the search by anomalous leaves once those that
+	// no segment covers yet explain less than this share of the
+	// anomalous change; for additive metrics it is also the smallest
+	// share of the total change a segment found by its summed change
+	// must carry (default 0.0005 for additive metrics, where a segment
+	// must also stand out from the noise, so this only stops the search
+	// chasing crumbs; 0.35 for ratios, where incidents rarely have more
+	// than one cause and count noise would otherwise add spurious extra
+	// segments).
 	MinExplained float64
 }
 

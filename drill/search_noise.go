@@ -6,20 +6,23 @@ import (
 	"sort"
 )
 
-// Additive metrics are searched by judging each segment's summed change
-// against the noise expected at its size, not by counting anomalous
-// leaves: a cause that moves fifty leaves by 30% is plain in their sum
-// even when the forecast error of single leaves is as large as 30%.
+// Besides counting anomalous leaves, additive metrics are searched by
+// judging each segment's summed change against the noise expected at its
+// size: a cause that moves fifty leaves by 30% is plain in their sum even
+// when the forecast error of single leaves is as large as 30%.
 
 // noiseZMin is the smallest excess, in standard errors of the noise, for
 // which a segment can be blamed, whatever the other side of the layer
 // suggests.
 const noiseZMin = 6
 
-// noiseSpread is how much of a segment's excess the unevenness of its
-// parts may reach, in the same units: a real cause moves all of its parts
-// by about the same factor, while a segment that merely contains a cause
-// has one part carrying the change and the others none.
+// noiseSpread is how uneven a segment's parts may be, relative to its
+// excess: split by any further dimension, the parts' squared deviations
+// from the segment's common relative change, in standard errors and less
+// what noise explains, must stay within (noiseSpread·z)². A real cause
+// moves all of its parts by about the same factor, while a segment that
+// merely contains a cause has one part carrying the change and the others
+// none.
 const noiseSpread = 0.5
 
 // noiseSample is about how many leaves noiseModel looks at to estimate
@@ -44,7 +47,7 @@ func noiseModel(lv *leaves) {
 	sigma := 0.0
 	if len(devs) > 0 {
 		sort.Float64s(devs)
-		sigma = devs[len(devs)/2] / 0.6745
+		sigma = devs[len(devs)/2] / 0.6745 // median of |N(0, 1)|
 	}
 	// A perfect forecast still leaves rounding; the floor keeps every
 	// standard error positive so that scores stay comparable.
