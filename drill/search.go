@@ -95,8 +95,10 @@ type Found struct {
 // each leaf's expected numerator is its comparison denominator times its
 // baseline ratio, so only changes of rate (not of mix) count as anomalous.
 //
-// Search is deterministic and does no I/O. Segments never overlap: a
-// segment's leaves are removed before the next one is searched.
+// Search is deterministic and does no I/O. A segment's leaves are
+// removed before the next one is searched, so each leaf is explained by
+// one segment at most; the conditions of a later segment may still cover
+// leaves an earlier one explained.
 func Search(c *Cube, opt SearchOptions) []Found {
 	if c == nil || c.Len() == 0 || len(c.Dims) == 0 {
 		return nil

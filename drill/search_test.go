@@ -1,8 +1,10 @@
 package drill
 
 import (
+	"math"
 	"math/rand/v2"
 	"reflect"
+	"sort"
 	"testing"
 )
 
@@ -208,4 +210,37 @@ func BenchmarkSearchWide(b *testing.B) {
 	for b.Loop() {
 		Search(c, SearchOptions{})
 	}
+}
+
+// FuzzSearch checks Search on small cubes with arbitrary values,
+// negative and zero ones included: it must not panic, must respect
+// MaxResults and must return finite numbers and sorted conditions.
+func FuzzSearch(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, false)
+	f.Add([]byte{0, 0, 0, 0, 200, 0, 0, 0, 1, 1, 1, 1}, false)
+	f.Add([]byte{9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9}, true)
+	f.Fuzz(func(t *testing.T, data []byte, ratio bool) {
+		c := synthCube(1, []int{3, 2, 2}, ratio, 1)
+		for i := range c.Num0 {
+			if 2*i+1 >= len(data) {
+				break
+			}
+			c.Num0[i] = float64(int8(data[2*i]))
+			c.Num1[i] = float64(int8(data[2*i+1]))
+		}
+		got := Search(c, SearchOptions{MaxResults: 3})
+		if len(got) > 3 {
+			t.Fatalf("Search = %v; want at most 3 segments", foundConds(got))
+		}
+		for _, fd := range got {
+			for _, v := range []float64{fd.Change, fd.Share, fd.Score} {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Errorf("Search found %v with change %v, share %v, score %v; want finite numbers", fd.Conds, fd.Change, fd.Share, fd.Score)
+				}
+			}
+			if len(fd.Conds) == 0 || !sort.SliceIsSorted(fd.Conds, func(i, j int) bool { return fd.Conds[i].Dim < fd.Conds[j].Dim }) {
+				t.Errorf("Search found conditions %v; want some, sorted by dimension", fd.Conds)
+			}
+		}
+	})
 }
