@@ -153,3 +153,20 @@ func TestEvenRejectsParentsOfCause(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchDeterministicInParallel(t *testing.T) {
+	// Large enough for cuboids to be built side by side.
+	c := noisyCube(12, []int{10, 12, 10, 50}, 0.1, 0.6, conds(Cond{1, 4}, Cond{3, 7}))
+	if c.Len() < parallelLeaves {
+		t.Fatalf("cube has %d leaves; want at least %d", c.Len(), parallelLeaves)
+	}
+	first := Search(c, SearchOptions{})
+	if len(first) == 0 || !reflect.DeepEqual(first[0].Conds, conds(Cond{1, 4}, Cond{3, 7})) {
+		t.Fatalf("Search = %v; want [b=4 d=7] first", foundConds(first))
+	}
+	for range 3 {
+		if again := Search(c, SearchOptions{}); !reflect.DeepEqual(again, first) {
+			t.Fatalf("Search = %v; want the same as the first run %v", again, first)
+		}
+	}
+}
