@@ -90,17 +90,7 @@ func TestCheckoutConversion(t *testing.T) {
 	if r0 < 0.039 || r0 > 0.043 || r1 < 0.034 || r1 > 0.038 {
 		t.Errorf("conversion %.4f -> %.4f; want about 0.041 -> 0.036", r0, r1)
 	}
-	for _, tc := range []struct {
-		cause Cause
-		got   float64
-	}{{s.Planted[0], mixShare}, {s.Planted[1], rateShare}} {
-		if tc.got < 0.25 {
-			t.Errorf("share of %s effect of %v = %.3f; want > 0.25", tc.cause.Kind, tc.cause.Segment, tc.got)
-		}
-		if !near(tc.got, tc.cause.ApproxShare, 0.01) {
-			t.Errorf("share of %v = %.3f; documented ApproxShare %.3f", tc.cause.Segment, tc.got, tc.cause.ApproxShare)
-		}
-	}
+	checkShares(t, []shareCheck{{s.Planted[0], mixShare, 0.25, 1}, {s.Planted[1], rateShare, 0.25, 1}})
 }
 
 func sumN(cells map[string]cell, period int) float64 {

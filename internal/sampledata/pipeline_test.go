@@ -66,19 +66,8 @@ func TestBrokenPipeline(t *testing.T) {
 	}
 	t.Logf("unexplained: %.3f", 1-euShare-partial)
 
-	for _, tc := range []struct {
-		cause    Cause
-		got      float64
-		min, max float64
-	}{
+	checkShares(t, []shareCheck{
 		{s.Planted[0], euShare, 0.50, 0.80},
 		{s.Planted[1], partial, 0.20, 0.45},
-	} {
-		if tc.got < tc.min || tc.got > tc.max {
-			t.Errorf("share of %v = %.3f; want between %.2f and %.2f", tc.cause.Segment, tc.got, tc.min, tc.max)
-		}
-		if !near(tc.got, tc.cause.ApproxShare, 0.01) {
-			t.Errorf("share of %v = %.3f; documented ApproxShare %.3f", tc.cause.Segment, tc.got, tc.cause.ApproxShare)
-		}
-	}
+	})
 }

@@ -86,21 +86,10 @@ func TestRevenueDrop(t *testing.T) {
 	t.Logf("enterprise: orders %v -> %v, average order %.2f -> %.2f (%.1f%%), revenue %.2f -> %.2f, change %.2f, share %.3f",
 		enb, enc, eb/enb, ec/enc, 100*(ec/enc-eb/enb)/(eb/enb), eb, ec, ec-eb, enterprise)
 
-	for _, tc := range []struct {
-		cause    Cause
-		got      float64
-		min, max float64
-	}{
+	checkShares(t, []shareCheck{
 		{s.Planted[0], android, 0.50, 0.70},
 		{s.Planted[1], enterprise, 0.25, 0.35},
-	} {
-		if tc.got < tc.min || tc.got > tc.max {
-			t.Errorf("share of %v = %.3f; want between %.2f and %.2f", tc.cause.Segment, tc.got, tc.min, tc.max)
-		}
-		if !near(tc.got, tc.cause.ApproxShare, 0.01) {
-			t.Errorf("share of %v = %.3f; documented ApproxShare %.3f", tc.cause.Segment, tc.got, tc.cause.ApproxShare)
-		}
-	}
+	})
 
 	// Apart from the causes and the segments that contain them or are
 	// contained in them, no single value or pair of values explains much

@@ -117,3 +117,25 @@ func (tb *table) in(seg quarry.Segment) func(i int) bool {
 		return true
 	}
 }
+
+// shareCheck is a planted cause's measured share of the change and the range
+// the scenario promises.
+type shareCheck struct {
+	cause    Cause
+	got      float64
+	min, max float64
+}
+
+// checkShares fails when a measured share leaves its range or moves away
+// from the cause's documented ApproxShare.
+func checkShares(t *testing.T, cs []shareCheck) {
+	t.Helper()
+	for _, tc := range cs {
+		if tc.got < tc.min || tc.got > tc.max {
+			t.Errorf("share of %s effect of %v = %.3f; want between %.2f and %.2f", tc.cause.Kind, tc.cause.Segment, tc.got, tc.min, tc.max)
+		}
+		if !near(tc.got, tc.cause.ApproxShare, 0.01) {
+			t.Errorf("share of %v = %.3f; documented ApproxShare %.3f", tc.cause.Segment, tc.got, tc.cause.ApproxShare)
+		}
+	}
+}
