@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -237,10 +239,19 @@ func printResult(w io.Writer, res *quarry.InvestigationResult, asJSON bool) erro
 		return enc.Encode(res)
 	}
 	o := res.Overall
-	fmt.Fprintf(w, "%s: %g -> %g (%+.1f%%, significant: %v)\n", res.Status, o.BaselineValue, o.ComparisonValue, o.ChangePct, o.Significant)
+	fmt.Fprintf(w, "%s: %s -> %s (%+.1f%%, significant: %v)\n", res.Status, plain(o.BaselineValue), plain(o.ComparisonValue), o.ChangePct, o.Significant)
 	for _, e := range res.Explanations {
 		fmt.Fprintf(w, "%d. [%s] %s (%s, %+.0f%% of the change)\n", e.Rank, e.Likelihood, e.Title, e.Kind, 100*e.ShareOfChange)
 	}
 	fmt.Fprintf(w, "report: %s\n", res.ReportPath)
 	return nil
+}
+
+// plain formats a metric value for a terminal: two decimals for large
+// values, four significant digits for small ones (rates).
+func plain(v float64) string {
+	if math.Abs(v) >= 1 || v == 0 {
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
 }
