@@ -30,8 +30,14 @@ type QueryResult struct {
 }
 
 // Float returns row r, column c as a float64 (0 for NULL or non-numbers).
-func (q *QueryResult) Float(r, c int) float64 {
-	switch v := q.Rows[r][c].(type) {
+func (q *QueryResult) Float(r, c int) float64 { return AsFloat(q.Rows[r][c]) }
+
+// String returns row r, column c formatted as text ("" for NULL).
+func (q *QueryResult) String(r, c int) string { return AsText(q.Rows[r][c]) }
+
+// AsFloat converts a result value to a float64 (0 for NULL or non-numbers).
+func AsFloat(v any) float64 {
+	switch v := v.(type) {
 	case int64:
 		return float64(v)
 	case float64:
@@ -46,9 +52,10 @@ func (q *QueryResult) Float(r, c int) float64 {
 	return 0
 }
 
-// String returns row r, column c formatted as text ("" for NULL).
-func (q *QueryResult) String(r, c int) string {
-	switch v := q.Rows[r][c].(type) {
+// AsText formats a result value as text ("" for NULL); dates without a
+// time of day print as YYYY-MM-DD.
+func AsText(v any) string {
+	switch v := v.(type) {
 	case nil:
 		return ""
 	case string:

@@ -35,6 +35,9 @@ type Metric struct {
 	From         string   `json:"from"`  // the FROM clause, joins included, without the keyword
 	Where        string   `json:"where"` // the WHERE condition without the keyword, or ""
 	Tables       []string `json:"tables"`
+	// TableRefs maps each table of Tables (lower case) to the name the FROM
+	// clause gives it: its alias, or its own name.
+	TableRefs map[string]string `json:"table_refs,omitempty"`
 	// TimeColumn is the qualified column ("orders.order_date") that places a
 	// row in a period.
 	TimeColumn string `json:"time_column"`

@@ -67,10 +67,11 @@ func (e *Engine) ParseMetric(ctx context.Context, sqlText string) (*quarry.Metri
 	if err != nil {
 		return nil, err
 	}
-	m := &quarry.Metric{SQL: sqlText, Kind: d.kind, Scale: d.scale}
+	m := &quarry.Metric{SQL: sqlText, Kind: d.kind, Scale: d.scale, TableRefs: map[string]string{}}
 	for _, r := range refs {
 		if !containsFold(m.Tables, r.table) {
 			m.Tables = append(m.Tables, r.table)
+			m.TableRefs[strings.ToLower(r.table)] = r.ref()
 		}
 	}
 	if err := e.render(ctx, sel, d, m); err != nil {

@@ -191,3 +191,29 @@ func TestParseMetricErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestParseMetricTableRefs(t *testing.T) {
+	e := metricEngine(t)
+	tests := []struct {
+		sql  string
+		want map[string]string
+	}{
+		{"SELECT SUM(amount) FROM orders", map[string]string{"orders": "orders"}},
+		{"SELECT SUM(o.amount) FROM orders o JOIN customers AS c ON o.customer_id = c.customer_id",
+			map[string]string{"orders": "o", "customers": "c"}},
+	}
+	for _, tt := range tests {
+		m, err := e.ParseMetric(context.Background(), tt.sql)
+		if err != nil {
+			t.Fatalf("ParseMetric(%q): %v", tt.sql, err)
+		}
+		if len(m.TableRefs) != len(tt.want) {
+			t.Errorf("ParseMetric(%q).TableRefs = %v; want %v", tt.sql, m.TableRefs, tt.want)
+		}
+		for k, v := range tt.want {
+			if m.TableRefs[k] != v {
+				t.Errorf("ParseMetric(%q).TableRefs[%s] = %q; want %q", tt.sql, k, m.TableRefs[k], v)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/quarry-dev/quarry"
@@ -204,11 +205,7 @@ func (r *run) points(days []drill.Day) []report.Point {
 
 func sortedDays(days []drill.Day) []drill.Day {
 	out := append([]drill.Day(nil), days...)
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && out[j].Date < out[j-1].Date; j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Date < out[j].Date })
 	return out
 }
 

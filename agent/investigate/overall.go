@@ -12,13 +12,11 @@ import (
 
 // overallStats is the metric over the whole population in both periods.
 type overallStats struct {
-	base, cmp         []drill.Day // day-level series
-	rowsBase, rowsCmp int64
-	num, den          [2]float64 // period totals of numerator and denominator
-	change            quarry.OverallChange
-	test              drill.TestResult
-	rec               record
-	dayRows           []dayRows // rows per day with data, both periods
+	series  // day-level series and period totals
+	change  quarry.OverallChange
+	test    drill.TestResult
+	rec     record
+	dayRows []dayRows // rows per day with data, both periods
 }
 
 // dayRows is the number of rows of one day.
@@ -27,7 +25,8 @@ type dayRows struct {
 	rows float64
 }
 
-// series is a day-level series per period read from a daily query.
+// series is a day-level series per period read from a daily query, with
+// the periods' row counts and numerator and denominator totals.
 type series struct {
 	base, cmp         []drill.Day
 	rowsBase, rowsCmp int64
@@ -86,7 +85,7 @@ func (r *run) measureOverall(ctx context.Context) error {
 	// A day without rows is a day the metric was zero (or undefined, for
 	// ratios), not a day that did not happen.
 	s.base, s.cmp = fillDays(s.base, r.scope.base), fillDays(s.cmp, r.scope.cmp)
-	o.base, o.cmp, o.rowsBase, o.rowsCmp, o.num, o.den, o.rec = s.base, s.cmp, s.rowsBase, s.rowsCmp, s.num, s.den, rec
+	o.series, o.rec = s, rec
 	// Test deseasonalised days, so a weekly pattern is not mistaken for
 	// noise; the calendar hypothesis deals with the weekday mix.
 	b, c := r.deseason(s.base, s.cmp)

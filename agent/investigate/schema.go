@@ -90,10 +90,7 @@ func (r *run) inferSchema(ctx context.Context) error {
 		r.model.Tables = append(r.model.Tables, ti)
 	}
 
-	refs, err := tableRefs(ctx, r.inv.Engine, r.metric.SQL)
-	if err != nil {
-		return err
-	}
+	refs := r.metric.TableRefs
 	r.refs = refs
 	timeCol := strings.ToLower(r.metric.TimeColumn)
 	inMetric := map[string]bool{}

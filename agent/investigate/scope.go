@@ -149,8 +149,7 @@ func label(v any) (string, bool) {
 	if v == nil {
 		return nullLabel, true
 	}
-	r := &quarry.QueryResult{Rows: [][]any{{v}}}
-	return r.String(0, 0), false
+	return quarry.AsText(v), false
 }
 
 // rowsByPeriod returns a query of the non-aggregated cols of every row of

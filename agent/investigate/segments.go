@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/quarry-dev/quarry"
@@ -36,11 +37,11 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 		dict[i] = map[string]int32{}
 	}
 	leaf := map[string]int{}
-	var key strings.Builder
+	var key []byte
+	codes := make([]int32, len(r.dims))
 	nd := len(r.dims)
 	rec, err := r.rec.stream(ctx, "leaf cube over "+strings.Join(cube.Dims, ", "), r.scope.byPeriod(cols, ""), func(row []any) error {
-		key.Reset()
-		codes := make([]int32, nd)
+		key = key[:0]
 		for i := 0; i < nd; i++ {
 			v, _ := label(row[i])
 			c, ok := dict[i][v]
@@ -50,12 +51,12 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 				cube.Labels[i] = append(cube.Labels[i], v)
 			}
 			codes[i] = c
-			fmt.Fprintf(&key, "%d,", c)
+			key = strconv.AppendInt(append(key, ','), int64(c), 10)
 		}
-		k, ok := leaf[key.String()]
+		k, ok := leaf[string(key)]
 		if !ok {
 			k = len(cube.Num0)
-			leaf[key.String()] = k
+			leaf[string(key)] = k
 			for i := range codes {
 				cube.Codes[i] = append(cube.Codes[i], codes[i])
 			}
@@ -64,16 +65,15 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 				cube.Den0, cube.Den1 = append(cube.Den0, 0), append(cube.Den1, 0)
 			}
 		}
-		q := &quarry.QueryResult{Rows: [][]any{row}}
-		if q.Float(0, nd) == 0 {
-			cube.Num0[k] += q.Float(0, nd+1)
+		if quarry.AsFloat(row[nd]) == 0 {
+			cube.Num0[k] += quarry.AsFloat(row[nd+1])
 			if ratio {
-				cube.Den0[k] += q.Float(0, nd+2)
+				cube.Den0[k] += quarry.AsFloat(row[nd+2])
 			}
 		} else {
-			cube.Num1[k] += q.Float(0, nd+1)
+			cube.Num1[k] += quarry.AsFloat(row[nd+1])
 			if ratio {
-				cube.Den1[k] += q.Float(0, nd+2)
+				cube.Den1[k] += quarry.AsFloat(row[nd+2])
 			}
 		}
 		return nil

@@ -2,7 +2,6 @@ package investigate
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -126,56 +125,3 @@ func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`)
 
 // quoteString quotes an SQL string literal.
 func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
-
-// tableRefs returns, for each table in the metric's FROM clause, the name
-// the query uses for it (its alias, or its own name), by asking the engine
-// for the parsed statement.
-func tableRefs(ctx context.Context, eng Engine, metricSQL string) (map[string]string, error) {
-	res, err := eng.Query(ctx, "SELECT json_serialize_sql("+quoteString(metricSQL)+")")
-	if err != nil {
-		return nil, err
-	}
-	if len(res.Rows) != 1 {
-		return nil, fmt.Errorf("json_serialize_sql returned %d rows", len(res.Rows))
-	}
-	var ast map[string]any
-	if err := json.Unmarshal([]byte(res.String(0, 0)), &ast); err != nil {
-		return nil, fmt.Errorf("decode metric AST: %w", err)
-	}
-	refs := map[string]string{}
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			if name, ok := x["table_name"].(string); ok && name != "" {
-				ref := name
-				if alias, _ := x["alias"].(string); alias != "" {
-					ref = alias
-				}
-				if _, seen := refs[strings.ToLower(name)]; !seen {
-					refs[strings.ToLower(name)] = ref
-				}
-			}
-			for k, e := range x {
-				if k == "select_list" || k == "where_clause" {
-					continue
-				}
-				walk(e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
-	if stmts, ok := ast["statements"].([]any); ok {
-		for _, s := range stmts {
-			if m, ok := s.(map[string]any); ok {
-				if node, ok := m["node"].(map[string]any); ok {
-					walk(node["from_table"])
-				}
-			}
-		}
-	}
-	return refs, nil
-}
