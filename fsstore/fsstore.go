@@ -171,7 +171,7 @@ func (s *Store) WriteFile(id, rel string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(path, data)
+	return atomicfile.Write(path, data)
 }
 
 // ReadJSON decodes an artifact into v. A missing artifact gives an error
@@ -190,10 +190,6 @@ func (s *Store) ReadJSON(id, rel string, v any) error {
 	}
 	return nil
 }
-
-// WriteFileAtomic writes data to path through a synced temporary file in
-// the same directory and a rename.
-func WriteFileAtomic(path string, data []byte) error { return atomicfile.Write(path, data) }
 
 // SessionFiles writes the artifacts of one session. It satisfies the
 // investigation's Artifacts contract.
