@@ -264,4 +264,6 @@ type InvestigationResult struct {
 	Overall      OverallChange `json:"overall"`
 	Explanations []Explanation `json:"explanations"`
 	ReportPath   string        `json:"report_path"`
+	// Memory is the compiled memory document, for the chat index.
+	Memory *MemoryDocument `json:"-"`
 }

@@ -112,6 +112,7 @@ type run struct {
 	outcome    string
 	whyNone    string
 	reportPath string
+	memory     *quarry.MemoryDocument
 	next       []string
 }
 
@@ -143,6 +144,7 @@ func (r *run) result() *quarry.InvestigationResult {
 		Overall:      r.overall.change,
 		Explanations: expls,
 		ReportPath:   r.reportPath,
+		Memory:       r.memory,
 	}
 }
 

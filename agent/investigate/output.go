@@ -18,37 +18,97 @@ import (
 const maxSeriesCharts = 3
 
 // writeMemory compiles the memory document: everything the investigation
-// learned, as one Markdown text that chat retrieval can index.
+// learned, cut into sections that each name the artifact they came from,
+// so that chat can retrieve a passage and cite it. It is written as
+// analysis/memory.md (the whole text) and analysis/memory.json (the
+// sections).
 func (r *run) writeMemory(ctx context.Context) error {
-	var b strings.Builder
 	c := r.in.Context
-	fmt.Fprintf(&b, "# Investigation memory\n\n## Context\nMetric: %s\nBaseline: %s\nComparison: %s\nBusiness context: %s\nPrompt: %s\n\n",
-		c.MetricSQL, c.BaselinePeriod, c.ComparisonPeriod, c.BusinessContext, c.InvestigationPrompt)
 	o := r.overall.change
-	fmt.Fprintf(&b, "## Overall change\nThe metric moved from %s to %s (%s, %+.1f%%); p=%s.\n\n", r.fmtValue(o.BaselineValue), r.fmtValue(o.ComparisonValue), r.fmtChange(o.Change), o.ChangePct, pvalue(o.PValue))
-	b.WriteString("## Data model\n")
+	var secs []quarry.MemorySection
+	add := func(ref, title, format string, args ...any) {
+		secs = append(secs, quarry.MemorySection{Ref: ref, Title: title, Text: strings.TrimSpace(fmt.Sprintf(format, args...))})
+	}
+	add("context.json", "Context", "Metric: %s\nBaseline: %s\nComparison: %s\nBusiness context: %s\nPrompt: %s",
+		c.MetricSQL, c.BaselinePeriod, c.ComparisonPeriod, c.BusinessContext, c.InvestigationPrompt)
+	add("results/explanations.json", "Overall change", "The metric moved from %s to %s (%s, %+.1f%%); p=%s.",
+		r.fmtValue(o.BaselineValue), r.fmtValue(o.ComparisonValue), r.fmtChange(o.Change), o.ChangePct, pvalue(o.PValue))
+	add("analysis/memory.md#method", "Method", "%s", r.method())
+	var dm strings.Builder
 	for _, t := range r.model.Tables {
-		fmt.Fprintf(&b, "Table %s: %d rows, %d columns.\n", t.Name, t.RowCount, t.ColumnCount)
+		fmt.Fprintf(&dm, "Table %s: %d rows, %d columns.\n", t.Name, t.RowCount, t.ColumnCount)
 	}
 	for _, rel := range r.model.Relationships {
-		fmt.Fprintf(&b, "Relationship %s.%s -> %s.%s (%s, confidence %.2f).\n", rel.FromTable, rel.FromColumn, rel.ToTable, rel.ToColumn, rel.RelationshipType, rel.Confidence)
+		fmt.Fprintf(&dm, "Relationship %s.%s -> %s.%s (%s, confidence %.2f).\n", rel.FromTable, rel.FromColumn, rel.ToTable, rel.ToColumn, rel.RelationshipType, rel.Confidence)
 	}
-	fmt.Fprintf(&b, "Dimensions: %s.\n\n## Hypotheses\n", strings.Join(r.model.RecommendedDimensions, ", "))
+	fmt.Fprintf(&dm, "Dimensions examined: %s.", strings.Join(r.model.RecommendedDimensions, ", "))
+	add("analysis/schema.json", "Data model", "%s", dm.String())
 	for _, h := range r.hyps {
-		fmt.Fprintf(&b, "%s %s: %s. %s\n", h.HypothesisID, h.Status, h.Title, h.Verdict)
+		add("analysis/hypotheses/"+h.HypothesisID+".json", "Hypothesis "+h.HypothesisID+" "+string(h.Status)+": "+h.Title,
+			"%s %s: %s. %s", h.HypothesisID, h.Status, h.Title, h.Verdict)
 	}
-	b.WriteString("\n## Findings\n")
+	findings := map[int]quarry.Finding{}
 	for _, f := range r.ledger.Findings {
-		fmt.Fprintf(&b, "%s (iteration %d, %s): %s\n", f.FindingID, f.Iteration, f.HypothesisAffected, f.Summary)
+		findings[f.Iteration] = f
 	}
-	b.WriteString("\n## Explanations\n")
+	for _, it := range r.iterations {
+		f, ok := findings[it.Iteration]
+		title := fmt.Sprintf("Iteration %d: %s", it.Iteration, it.Decision)
+		text := fmt.Sprintf("Iteration %d decided %s. %s", it.Iteration, it.Decision, it.Reasoning)
+		if ok {
+			title = fmt.Sprintf("Finding %s (iteration %d, %s)", f.FindingID, f.Iteration, f.HypothesisAffected)
+			text += "\nFinding " + f.FindingID + ": " + f.Summary
+		} else if it.CompressedSummary != "" {
+			text += "\n" + it.CompressedSummary
+		}
+		if it.CodeExecuted != "" {
+			text += "\nSQL: " + firstLines(it.CodeExecuted, 12)
+		}
+		add(fmt.Sprintf("analysis/iterations/iter_%03d.json", it.Iteration), title, "%s", text)
+	}
 	for _, e := range r.expls {
-		fmt.Fprintf(&b, "%d. %s (%s, %s): %s %s\n", e.Rank, e.Title, e.Likelihood, e.Kind, e.Reasoning, e.CausalStory)
+		add(fmt.Sprintf("results/explanations.json#%d", e.Rank), fmt.Sprintf("Explanation %d: %s", e.Rank, e.Title),
+			"%d. %s (%s, %s): %s %s", e.Rank, e.Title, e.Likelihood, e.Kind, e.Reasoning, e.CausalStory)
 	}
 	if r.whyNone != "" {
-		fmt.Fprintf(&b, "\nNo findings: %s\n", r.whyNone)
+		add("report.md", "No findings", "No findings: %s", r.whyNone)
 	}
-	return r.inv.Out.WriteFile("analysis/memory.md", []byte(b.String()))
+
+	var b strings.Builder
+	b.WriteString("# Investigation memory\n")
+	for _, s := range secs {
+		fmt.Fprintf(&b, "\n## %s\n%s\n", s.Title, s.Text)
+	}
+	r.memory = &quarry.MemoryDocument{DocumentID: quarry.NewID(), SessionID: r.in.SessionID, Content: b.String(), Sections: secs, CreatedAt: r.now()}
+	if err := r.inv.Out.WriteFile("analysis/memory.md", []byte(r.memory.Content)); err != nil {
+		return err
+	}
+	return r.artifact("analysis/memory.json", r.memory)
+}
+
+// method explains, in words, how the numbers of this run were computed.
+func (r *run) method() string {
+	var b strings.Builder
+	b.WriteString("How the contributions were calculated: the contribution of a segment is the part of the overall change that its rows account for. ")
+	if r.metric.Denominator == "" {
+		b.WriteString("The metric adds up over rows, so the change splits exactly into the change of each segment (comparison value minus baseline value); a segment's share of the change is its change divided by the overall change. ")
+	} else {
+		fmt.Fprintf(&b, "The metric is a ratio (%s / %s), so each segment's effect is split into a rate effect (its own ratio moved, weighted by its share of the denominator) and a mix effect (its share of the denominator moved, at its ratio's distance from the overall ratio); rate and mix effects add up to the overall change exactly. ", r.metric.Numerator, r.metric.Denominator)
+	}
+	b.WriteString("Candidate segments are measured as an exclusive partition: a row belongs to the first candidate it matches, so the candidates' effects plus everything else add up to the change with nothing counted twice. ")
+	b.WriteString("Each candidate is tested against its own day-to-day noise (Welch's test on deseasonalised daily values), with the Benjamini-Hochberg correction over every segment examined (the q-value). ")
+	b.WriteString("A change in the number of rows is reported as volume, a change in the value per row as rate, a change in the share of the denominator as mix; missing days, partial days, duplicates and null spikes are data-quality findings and rank first. ")
+	b.WriteString("Explanations are ranked by their measured share of the change, and the likelihood follows the rank (1 Most Likely, 2-3 Likely, 4-5 Possible, 6+ Less Likely).")
+	return b.String()
+}
+
+// firstLines returns at most n lines of s.
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(strings.TrimSpace(s), "\n", n+1)
+	if len(lines) > n {
+		lines = append(lines[:n], "...")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // writeReport writes report.md and its charts.
