@@ -23,6 +23,8 @@ const (
 	ECodeInvalidTimeColumn        = "INVALID_TIME_COLUMN"
 	ECodeSessionNotFound          = "SESSION_NOT_FOUND"
 	ECodeInvestigationNotComplete = "INVESTIGATION_NOT_COMPLETE"
+	ECodeSessionExpired           = "SESSION_EXPIRED"
+	ECodeRunInterrupted           = "RUN_INTERRUPTED"
 
 	ECodeInvalid      = "INVALID"
 	ECodeNotFound     = "NOT_FOUND"

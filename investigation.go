@@ -267,3 +267,11 @@ type InvestigationResult struct {
 	// Memory is the compiled memory document, for the chat index.
 	Memory *MemoryDocument `json:"-"`
 }
+
+// Report is the generated report of a finished investigation (report.md).
+type Report struct {
+	SessionID   string    `json:"session_id"`
+	Content     string    `json:"content"`
+	GeneratedAt time.Time `json:"generated_at"`
+	Status      string    `json:"status"` // OutcomeCompleted or OutcomeNoFindings
+}

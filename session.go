@@ -54,6 +54,9 @@ type Session struct {
 	Outcome string `json:"outcome,omitempty"`
 	// Error holds the code and message of the failure of a failed session.
 	Error *ErrorInfo `json:"error,omitempty"`
+	// StartedAt and FinishedAt bound the investigation run.
+	StartedAt  *time.Time `json:"started_at,omitempty"`
+	FinishedAt *time.Time `json:"finished_at,omitempty"`
 }
 
 // ErrorInfo is an Error as stored in artifacts and sent over the wire.

@@ -165,3 +165,28 @@ func (s *Store) DeleteSession(id string) error {
 	}
 	return os.RemoveAll(dir)
 }
+
+// Purge removes everything of a session but its metadata: what an expired
+// session leaves behind is a record that it existed.
+func (s *Store) Purge(id string) error {
+	dir, err := s.Dir(id)
+	if err != nil {
+		return err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return quarry.Errorf(quarry.ECodeSessionNotFound, "session %s does not exist", id)
+		}
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() == "metadata.json" {
+			continue
+		}
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,4 @@
+package web
+
+// routesPages registers the HTML pages.
+func (s *Server) routesPages() {}

@@ -1,0 +1,51 @@
+// Package web serves Quarry over HTTP: the JSON API of the specification,
+// server-sent progress events, and the server-rendered pages (html/template
+// with htmx, vendored and embedded). It talks to sessions through the
+// Service interface; sessions.Manager implements it.
+package web
+
+import (
+	"context"
+	"io"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/investigate"
+)
+
+// Service is what the server needs from the session manager. Errors are
+// *quarry.Error values carrying the specification's codes.
+type Service interface {
+	Create(ctx context.Context) (*quarry.Session, error)
+	// Session returns a session; one past its expiry reads as expired.
+	Session(ctx context.Context, id string) (*quarry.Session, error)
+	// Sessions lists every session, newest first.
+	Sessions(ctx context.Context) ([]*quarry.Session, error)
+	Delete(ctx context.Context, id string) error
+
+	// AddFile streams an upload into a session and profiles it.
+	AddFile(ctx context.Context, id, name, description string, r io.Reader) (*quarry.UploadedFile, error)
+	Files(ctx context.Context, id string) ([]*quarry.UploadedFile, error)
+	DescribeFile(ctx context.Context, id, fileID, description string) (*quarry.UploadedFile, error)
+	RemoveFile(ctx context.Context, id, fileID string) error
+
+	// Investigate checks the request and starts the investigation in the
+	// background.
+	Investigate(ctx context.Context, id string, c quarry.InvestigationContext) error
+	// Context is the investigation request, nil before one was made.
+	Context(ctx context.Context, id string) (*quarry.InvestigationContext, error)
+	// Subscribe replays the progress events so far and streams the rest;
+	// the channel closes when the run ends (at once if none is running).
+	Subscribe(ctx context.Context, id string) (past []investigate.Event, live <-chan investigate.Event, cancel func(), err error)
+	Iterations(ctx context.Context, id string) ([]quarry.IterationLog, error)
+	// DataModel is the inferred data model, nil before the schema step.
+	DataModel(ctx context.Context, id string) (*quarry.DataModel, error)
+
+	Report(ctx context.Context, id string) (*quarry.Report, error)
+	Explanations(ctx context.Context, id string) ([]quarry.Explanation, error)
+	// ArtifactPath is the file on disk of a session artifact such as
+	// "charts/waterfall.png".
+	ArtifactPath(ctx context.Context, id, rel string) (string, error)
+
+	Chat(ctx context.Context, id, message string) (*quarry.ChatMessage, error)
+	History(ctx context.Context, id string) ([]quarry.ChatMessage, error)
+}
