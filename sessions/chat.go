@@ -1,0 +1,69 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/quarry-dev/quarry"
+)
+
+const historyPath = "chat/history.json"
+
+// Chat answers a question about a completed investigation from its memory
+// and saves both messages to chat/history.json. Errors: INVALID for an
+// empty or over-long message, INVESTIGATION_NOT_COMPLETE before the
+// investigation has completed.
+func (m *Manager) Chat(ctx context.Context, id, message string) (*quarry.ChatMessage, error) {
+	message = strings.TrimSpace(message)
+	if message == "" {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "the message is empty")
+	}
+	if n := utf8.RuneCountInString(message); n > quarry.MaxChatMessageLen {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "the message is %d characters; the limit is %d", n, quarry.MaxChatMessageLen)
+	}
+	if _, err := m.finished(ctx, id); err != nil {
+		return nil, err
+	}
+	reply, err := m.chat.Answer(ctx, id, message)
+	if err != nil {
+		return nil, err
+	}
+	now := m.now()
+	q := quarry.ChatMessage{MessageID: quarry.NewID(), SessionID: id, Role: quarry.ChatUser, Content: message, Timestamp: now}
+	a := quarry.ChatMessage{MessageID: quarry.NewID(), SessionID: id, Role: quarry.ChatAssistant, Content: reply.Text,
+		Timestamp: now, ArtifactsReferenced: reply.ArtifactsReferenced}
+	if a.ArtifactsReferenced == nil {
+		a.ArtifactsReferenced = []string{}
+	}
+
+	unlock := m.lock(id)
+	defer unlock()
+	hist, err := m.history(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.cfg.Store.WriteJSON(id, historyPath, append(hist, q, a)); err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// History returns the chat of a session, oldest first.
+func (m *Manager) History(ctx context.Context, id string) ([]quarry.ChatMessage, error) {
+	if _, err := m.cfg.Store.Session(id); err != nil {
+		return nil, err
+	}
+	return m.history(id)
+}
+
+func (m *Manager) history(id string) ([]quarry.ChatMessage, error) {
+	var hist []quarry.ChatMessage
+	err := m.cfg.Store.ReadJSON(id, historyPath, &hist)
+	if errors.Is(err, fs.ErrNotExist) {
+		return []quarry.ChatMessage{}, nil
+	}
+	return hist, err
+}

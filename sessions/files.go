@@ -1,0 +1,130 @@
+package sessions
+
+import (
+	"context"
+	"io"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// AddFile streams an upload into the session, checks that it is a CSV file
+// the engine can read (header, rows, UTF-8) and records its row count and
+// inferred schema. A rejected file leaves nothing behind. The first file
+// moves the session from created to has_files; a running or finished
+// session takes no more files (CONFLICT).
+func (m *Manager) AddFile(ctx context.Context, id, name, description string, r io.Reader) (*quarry.UploadedFile, error) {
+	unlock := m.lock(id)
+	defer unlock()
+	s, err := m.active(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Move(quarry.SessionHasFiles); err != nil {
+		return nil, quarry.Errorf(quarry.ECodeConflict, "files cannot be added to a session that is %s", s.Status)
+	}
+	f, err := m.cfg.Store.AddFile(id, name, description, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.profile(ctx, f); err != nil {
+		if rerr := m.cfg.Store.RemoveFile(id, f.FileID); rerr != nil {
+			m.cfg.Log.Error("remove rejected upload", "session", id, "file", f.FileID, "err", rerr)
+		}
+		return nil, err
+	}
+	files, err := m.cfg.Store.Files(id)
+	if err != nil {
+		return nil, err
+	}
+	taken := map[string]bool{}
+	for _, o := range files {
+		if o.FileID != f.FileID && o.TableName != "" {
+			taken[o.TableName] = true
+		}
+	}
+	f.TableName = m.cfg.TableName(f.OriginalName, taken)
+	if err := m.cfg.Store.SaveFile(f); err != nil {
+		return nil, err
+	}
+	s.FileCount = len(files)
+	return f, m.cfg.Store.SaveSession(s)
+}
+
+// profile loads the file into a throwaway engine: the same validation the
+// investigation will do, at upload time, so a bad file is refused at once.
+func (m *Manager) profile(ctx context.Context, f *quarry.UploadedFile) error {
+	eng, err := m.cfg.NewEngine()
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	path, err := m.cfg.Store.Path(f.SessionID, f.Path)
+	if err != nil {
+		return err
+	}
+	schema, rows, err := eng.LoadCSV(ctx, "upload", path)
+	if err != nil {
+		return err
+	}
+	f.Schema, f.RowCount = schema, rows
+	return nil
+}
+
+// Files lists a session's files in upload order.
+func (m *Manager) Files(ctx context.Context, id string) ([]*quarry.UploadedFile, error) {
+	if _, err := m.cfg.Store.Session(id); err != nil {
+		return nil, err
+	}
+	return m.cfg.Store.Files(id)
+}
+
+// DescribeFile sets a file's description (at most 2000 characters). It is
+// allowed until the investigation starts.
+func (m *Manager) DescribeFile(ctx context.Context, id, fileID, description string) (*quarry.UploadedFile, error) {
+	unlock := m.lock(id)
+	defer unlock()
+	s, err := m.active(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if s.Status != quarry.SessionHasFiles {
+		return nil, quarry.Errorf(quarry.ECodeConflict, "file descriptions cannot change in a session that is %s", s.Status)
+	}
+	if len(description) > quarry.MaxDescriptionLen {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "the description is %d characters; the limit is %d", len(description), quarry.MaxDescriptionLen)
+	}
+	f, err := m.cfg.Store.File(id, fileID)
+	if err != nil {
+		return nil, err
+	}
+	f.Description = description
+	return f, m.cfg.Store.SaveFile(f)
+}
+
+// RemoveFile deletes a file. Removing the last one moves the session back
+// to created; files cannot be removed once the investigation has started.
+func (m *Manager) RemoveFile(ctx context.Context, id, fileID string) error {
+	unlock := m.lock(id)
+	defer unlock()
+	s, err := m.active(ctx, id)
+	if err != nil {
+		return err
+	}
+	if s.Status != quarry.SessionHasFiles {
+		return quarry.Errorf(quarry.ECodeConflict, "files cannot be removed from a session that is %s", s.Status)
+	}
+	if err := m.cfg.Store.RemoveFile(id, fileID); err != nil {
+		return err
+	}
+	files, err := m.cfg.Store.Files(id)
+	if err != nil {
+		return err
+	}
+	s.FileCount = len(files)
+	if len(files) == 0 {
+		if err := s.Move(quarry.SessionCreated); err != nil {
+			return err
+		}
+	}
+	return m.cfg.Store.SaveSession(s)
+}

@@ -1,0 +1,146 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// finished returns the session if its investigation has completed.
+// Errors: SESSION_NOT_FOUND, SESSION_EXPIRED, INVESTIGATION_NOT_COMPLETE.
+func (m *Manager) finished(ctx context.Context, id string) (*quarry.Session, error) {
+	s, err := m.active(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if s.Status != quarry.SessionCompleted {
+		return nil, notComplete(s)
+	}
+	return s, nil
+}
+
+// Report returns the report of a completed investigation.
+func (m *Manager) Report(ctx context.Context, id string) (*quarry.Report, error) {
+	s, err := m.cfg.Store.Session(id)
+	if err != nil {
+		return nil, err
+	}
+	if s.Status != quarry.SessionCompleted && s.Status != quarry.SessionRunning {
+		return nil, notComplete(s)
+	}
+	path, err := m.cfg.Store.Path(id, "report.md")
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, notComplete(s)
+	}
+	if err != nil {
+		return nil, err
+	}
+	generated := time.Time{}
+	if s.FinishedAt != nil {
+		generated = *s.FinishedAt
+	} else if st, err := os.Stat(path); err == nil {
+		generated = st.ModTime().UTC()
+	}
+	status := s.Outcome
+	if status == "" {
+		status = quarry.OutcomeCompleted
+	}
+	return &quarry.Report{SessionID: id, Content: string(data), GeneratedAt: generated, Status: status}, nil
+}
+
+// Explanations returns the ranked explanations of a completed
+// investigation.
+func (m *Manager) Explanations(ctx context.Context, id string) ([]quarry.Explanation, error) {
+	if _, err := m.finished(ctx, id); err != nil {
+		return nil, err
+	}
+	var out []quarry.Explanation
+	if err := m.cfg.Store.ReadJSON(id, "results/explanations.json", &out); err != nil {
+		return nil, err
+	}
+	if out == nil {
+		out = []quarry.Explanation{}
+	}
+	return out, nil
+}
+
+// Context returns the investigation request of a session, or nil before
+// one was made.
+func (m *Manager) Context(ctx context.Context, id string) (*quarry.InvestigationContext, error) {
+	if _, err := m.cfg.Store.Session(id); err != nil {
+		return nil, err
+	}
+	var c quarry.InvestigationContext
+	if err := m.cfg.Store.ReadJSON(id, "context.json", &c); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return &c, nil
+}
+
+// Iterations returns the memory-loop iterations recorded so far.
+func (m *Manager) Iterations(ctx context.Context, id string) ([]quarry.IterationLog, error) {
+	if _, err := m.cfg.Store.Session(id); err != nil {
+		return nil, err
+	}
+	dir, err := m.cfg.Store.Path(id, "analysis/iterations")
+	if err != nil {
+		return nil, err
+	}
+	names, err := filepath.Glob(filepath.Join(dir, "iter_*.json"))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]quarry.IterationLog, 0, len(names))
+	for _, n := range names { // Glob sorts; iter_NNN sorts numerically
+		var it quarry.IterationLog
+		if err := m.cfg.Store.ReadJSON(id, "analysis/iterations/"+filepath.Base(n), &it); err != nil {
+			return nil, err
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+// ArtifactPath returns the path on disk of an artifact of a session (a
+// chart, the report), for serving it. Errors: NOT_FOUND.
+func (m *Manager) ArtifactPath(ctx context.Context, id, rel string) (string, error) {
+	if _, err := m.active(ctx, id); err != nil {
+		return "", err
+	}
+	path, err := m.cfg.Store.Path(id, rel)
+	if err != nil {
+		return "", quarry.Errorf(quarry.ECodeNotFound, "no artifact %q", rel)
+	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return "", quarry.Errorf(quarry.ECodeNotFound, "no artifact %q", rel)
+	}
+	return path, nil
+}
+
+// DataModel returns the data model the investigation inferred, or nil
+// before the schema step has run.
+func (m *Manager) DataModel(ctx context.Context, id string) (*quarry.DataModel, error) {
+	if _, err := m.cfg.Store.Session(id); err != nil {
+		return nil, err
+	}
+	var dm quarry.DataModel
+	if err := m.cfg.Store.ReadJSON(id, "analysis/schema.json", &dm); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return &dm, nil
+}

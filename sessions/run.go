@@ -1,0 +1,260 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/retrieve"
+)
+
+// runState is one investigation running in the background.
+type runState struct {
+	cancel context.CancelFunc
+	hub    *hub
+}
+
+// Investigate checks the investigation request and the metric against the
+// session's files, then starts the investigation in the background and
+// returns. Errors: NO_FILES_UPLOADED, METRIC_SQL_REQUIRED,
+// INVALID_DATE_RANGE, INVALID_METRIC_SQL, UNSUPPORTED_METRIC,
+// INVALID_TIME_COLUMN, CONFLICT when the session is not waiting to run.
+// A rejected request leaves the session as it was.
+func (m *Manager) Investigate(ctx context.Context, id string, c quarry.InvestigationContext) error {
+	unlock := m.lock(id)
+	defer unlock()
+	s, err := m.active(ctx, id)
+	if err != nil {
+		return err
+	}
+	switch s.Status {
+	case quarry.SessionCreated:
+		return quarry.Errorf(quarry.ECodeNoFilesUploaded, "upload at least one CSV file before starting the investigation")
+	case quarry.SessionHasFiles:
+	default:
+		return quarry.Errorf(quarry.ECodeConflict, "the investigation of this session has already %s", map[quarry.SessionStatus]string{
+			quarry.SessionRunning: "started", quarry.SessionCompleted: "completed", quarry.SessionFailed: "failed",
+		}[s.Status]).WithHint("start a new session to investigate again")
+	}
+	c.SessionID = id
+	if err := c.Validate(); err != nil {
+		return err
+	}
+	files, err := m.cfg.Store.Files(id)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return quarry.Errorf(quarry.ECodeNoFilesUploaded, "upload at least one CSV file before starting the investigation")
+	}
+	if err := m.preflight(ctx, files, &c); err != nil {
+		return err
+	}
+	c.SubmittedAt = m.now()
+	if err := m.cfg.Store.WriteJSON(id, "context.json", c); err != nil {
+		return err
+	}
+	if err := s.Move(quarry.SessionRunning); err != nil {
+		return err
+	}
+	started := m.now()
+	s.StartedAt, s.Error = &started, nil
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return quarry.Errorf(quarry.ECodeUnavailable, "the server is shutting down")
+	}
+	h := newHub()
+	m.hubs[id] = h
+	if err := m.cfg.Store.SaveSession(s); err != nil {
+		delete(m.hubs, id)
+		return err
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	m.runs[id] = &runState{cancel: cancel, hub: h}
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		defer cancel()
+		m.run(runCtx, id, files, c, h)
+	}()
+	return nil
+}
+
+// preflight loads the files and parses the metric against them, so that a
+// metric that cannot run is refused with its code before anything starts.
+func (m *Manager) preflight(ctx context.Context, files []*quarry.UploadedFile, c *quarry.InvestigationContext) error {
+	eng, err := m.cfg.NewEngine()
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	for _, f := range files {
+		path, err := m.cfg.Store.Path(f.SessionID, f.Path)
+		if err != nil {
+			return err
+		}
+		if _, _, err := eng.LoadCSV(ctx, f.TableName, path); err != nil {
+			return fmt.Errorf("%s: %w", f.OriginalName, err)
+		}
+	}
+	metric, err := eng.ParseMetric(ctx, c.MetricSQL)
+	if err != nil {
+		return err
+	}
+	_, err = eng.TimeColumn(ctx, metric, c.TimeColumn)
+	return err
+}
+
+// run is the background investigation. Whatever happens, the session ends
+// completed or failed, and the event stream ends with a "done" or "failed"
+// event.
+func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFile, c quarry.InvestigationContext, h *hub) {
+	res, err := m.investigate(ctx, id, files, c, h)
+	if err == nil {
+		err = m.index(context.WithoutCancel(ctx), id, res)
+	}
+	m.mu.Lock()
+	delete(m.runs, id)
+	m.mu.Unlock()
+
+	unlock := m.lock(id)
+	defer unlock()
+	s, serr := m.cfg.Store.Session(id)
+	if serr != nil { // deleted while running
+		h.close()
+		return
+	}
+	finished := m.now()
+	s.FinishedAt = &finished
+	last := investigate.Event{Time: finished, Step: "done"}
+	if err != nil {
+		if ctx.Err() != nil && quarry.ErrorCode(err) != quarry.ECodeRunInterrupted {
+			err = quarry.Errorf(quarry.ECodeRunInterrupted, "the investigation was stopped before it finished")
+		}
+		s.Status, s.Error = quarry.SessionFailed, quarry.NewErrorInfo(err)
+		last.Step, last.Message = "failed", s.Error.Message
+		m.cfg.Log.Warn("investigation failed", "session", id, "code", s.Error.Code, "err", err)
+	} else {
+		s.Status, s.Outcome, s.ReportReady = quarry.SessionCompleted, res.Status, res.ReportPath != ""
+		last.Message = fmt.Sprintf("%s with %d explanations", res.Status, len(res.Explanations))
+	}
+	if err := m.cfg.Store.SaveSession(s); err != nil {
+		m.cfg.Log.Error("save session", "session", id, "err", err)
+	}
+	h.publish(last)
+	h.close()
+}
+
+func (m *Manager) investigate(ctx context.Context, id string, files []*quarry.UploadedFile, c quarry.InvestigationContext, h *hub) (*quarry.InvestigationResult, error) {
+	select {
+	case m.slots <- struct{}{}:
+	default:
+		h.publish(investigate.Event{Time: m.now(), Step: "queued", Message: "waiting for a free worker"})
+		select {
+		case m.slots <- struct{}{}:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	defer func() { <-m.slots }()
+
+	log, err := m.cfg.OpenAudit(id)
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close()
+	eng, err := m.cfg.NewEngine()
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
+	out, err := m.artifacts(id)
+	if err != nil {
+		return nil, err
+	}
+	inv := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: h.publish, Now: m.cfg.Now}
+	return inv.Run(ctx, investigate.Input{SessionID: id, Files: files, Context: c})
+}
+
+// index puts the memory document and the report into the chat index.
+func (m *Manager) index(ctx context.Context, id string, res *quarry.InvestigationResult) error {
+	var chunks []retrieve.Chunk
+	if res.Memory != nil {
+		for _, s := range res.Memory.Sections {
+			chunks = append(chunks, retrieve.Chunk{Scope: id, Ref: s.Ref, Title: s.Title, Text: s.Text})
+		}
+	}
+	if res.ReportPath != "" {
+		rep, err := m.Report(ctx, id)
+		if err == nil {
+			chunks = append(chunks, retrieve.SplitMarkdown(id, "report.md", rep.Content)...)
+		}
+	}
+	return m.cfg.Index.Put(ctx, id, chunks)
+}
+
+// cancelRun stops a session's investigation, if one is running, and waits
+// briefly for it to record its end.
+func (m *Manager) cancelRun(id string) {
+	m.mu.Lock()
+	r := m.runs[id]
+	m.mu.Unlock()
+	if r == nil {
+		return
+	}
+	r.cancel()
+	select {
+	case <-r.hub.done:
+	case <-time.After(30 * time.Second):
+	}
+}
+
+// Recover marks the sessions left running by a previous process failed:
+// an investigation does not survive a restart, and a session must not
+// claim to be running when nothing runs it.
+func (m *Manager) Recover(ctx context.Context) (int, error) {
+	all, err := m.cfg.Store.Sessions()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, s := range all {
+		if s.Status != quarry.SessionRunning {
+			continue
+		}
+		m.mu.Lock()
+		_, live := m.runs[s.SessionID]
+		m.mu.Unlock()
+		if live {
+			continue
+		}
+		now := m.now()
+		s.Status, s.FinishedAt = quarry.SessionFailed, &now
+		s.Error = quarry.NewErrorInfo(quarry.Errorf(quarry.ECodeRunInterrupted,
+			"the server stopped while this investigation was running").WithHint("start a new session with the same files to run it again"))
+		if err := m.cfg.Store.SaveSession(s); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// notComplete is the error for reading results before they exist.
+func notComplete(s *quarry.Session) error {
+	msg := "the investigation has not finished"
+	switch s.Status {
+	case quarry.SessionCreated, quarry.SessionHasFiles:
+		msg = "the investigation has not been started"
+	case quarry.SessionFailed:
+		msg = "the investigation failed"
+		if s.Error != nil {
+			msg += ": " + s.Error.Message
+		}
+	}
+	return quarry.Errorf(quarry.ECodeInvestigationNotComplete, "%s", msg)
+}

@@ -1,0 +1,188 @@
+// Package sessions runs the life of an investigation session for the
+// server: files in, the investigation in the background, progress out,
+// the report and the chat after. It enforces the specification's state
+// machine (created -> has_files -> running -> completed | failed; expired
+// from any state) and works on contracts only: the store, the SQL engine,
+// the audit log and the retrieval index are given to it.
+package sessions
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/chat"
+	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/retrieve"
+)
+
+// Store keeps sessions and their artifacts; fsstore.Store implements it.
+type Store interface {
+	CreateSession() (*quarry.Session, error)
+	Session(id string) (*quarry.Session, error)
+	SaveSession(s *quarry.Session) error
+	Sessions() ([]*quarry.Session, error)
+	AddFile(id, originalName, description string, r io.Reader) (*quarry.UploadedFile, error)
+	SaveFile(f *quarry.UploadedFile) error
+	File(id, fileID string) (*quarry.UploadedFile, error)
+	Files(id string) ([]*quarry.UploadedFile, error)
+	RemoveFile(id, fileID string) error
+	Purge(id string) error
+	DeleteSession(id string) error
+	WriteJSON(id, rel string, v any) error
+	WriteFile(id, rel string, data []byte) error
+	ReadJSON(id, rel string, v any) error
+	Path(id, rel string) (string, error)
+}
+
+// Audit is a session's open audit log.
+type Audit interface {
+	investigate.Auditor
+	Close() error
+}
+
+// Config wires a Manager. Store, NewEngine, OpenAudit and Index are
+// required.
+type Config struct {
+	Store Store
+	// NewEngine opens an empty SQL engine for one investigation or one
+	// upload check.
+	NewEngine func() (investigate.Engine, error)
+	// OpenAudit opens (or creates) the audit log of a session.
+	OpenAudit func(sessionID string) (Audit, error)
+	// TableName names the SQL table of an uploaded file, avoiding the
+	// names in taken (duckdb.TableName).
+	TableName func(fileName string, taken map[string]bool) string
+	// Index holds the chat passages of finished investigations.
+	Index retrieve.Index
+	// MaxRunning bounds the investigations running at once; more wait
+	// their turn (default 2).
+	MaxRunning int
+	Now        func() time.Time
+	Log        *slog.Logger
+}
+
+// Manager runs sessions. It is safe for concurrent use.
+type Manager struct {
+	cfg   Config
+	chat  *chat.Answerer
+	slots chan struct{}
+	locks sync.Map // session id -> *sync.Mutex
+
+	mu     sync.Mutex
+	runs   map[string]*runState // running investigations
+	hubs   map[string]*hub      // progress of the runs this process started
+	wg     sync.WaitGroup
+	closed bool
+}
+
+// New returns a Manager. Call Recover before serving and Close when done.
+func New(cfg Config) *Manager {
+	if cfg.MaxRunning <= 0 {
+		cfg.MaxRunning = 2
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Manager{
+		cfg:   cfg,
+		chat:  &chat.Answerer{Index: cfg.Index},
+		slots: make(chan struct{}, cfg.MaxRunning),
+		runs:  map[string]*runState{},
+		hubs:  map[string]*hub{},
+	}
+}
+
+// lock serializes the state changes of one session.
+func (m *Manager) lock(id string) func() {
+	v, _ := m.locks.LoadOrStore(id, &sync.Mutex{})
+	mu := v.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
+}
+
+func (m *Manager) now() time.Time { return m.cfg.Now().UTC() }
+
+// Create starts a new, empty session.
+func (m *Manager) Create(ctx context.Context) (*quarry.Session, error) {
+	return m.cfg.Store.CreateSession()
+}
+
+// Session returns a session's metadata. A session past its expiry time is
+// reported as expired even before the sweeper has purged it.
+func (m *Manager) Session(ctx context.Context, id string) (*quarry.Session, error) {
+	s, err := m.cfg.Store.Session(id)
+	if err != nil {
+		return nil, err
+	}
+	if s.Status != quarry.SessionExpired && m.now().After(s.ExpiresAt) {
+		s.Status = quarry.SessionExpired
+	}
+	return s, nil
+}
+
+// Sessions lists every session, newest first.
+func (m *Manager) Sessions(ctx context.Context) ([]*quarry.Session, error) {
+	all, err := m.cfg.Store.Sessions()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*quarry.Session, 0, len(all))
+	for i := len(all) - 1; i >= 0; i-- {
+		s := all[i]
+		if s.Status != quarry.SessionExpired && m.now().After(s.ExpiresAt) {
+			s.Status = quarry.SessionExpired
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// active returns the session if it may still change: not expired.
+// Errors: SESSION_NOT_FOUND, SESSION_EXPIRED.
+func (m *Manager) active(ctx context.Context, id string) (*quarry.Session, error) {
+	s, err := m.Session(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if s.Status == quarry.SessionExpired {
+		return nil, quarry.Errorf(quarry.ECodeSessionExpired, "session %s has expired; its files and results were deleted", id).
+			WithHint("start a new session")
+	}
+	return s, nil
+}
+
+// Delete stops a session's run, if any, and removes the session with its
+// files, index entries and chat history.
+func (m *Manager) Delete(ctx context.Context, id string) error {
+	if _, err := m.cfg.Store.Session(id); err != nil {
+		return err
+	}
+	m.cancelRun(id)
+	unlock := m.lock(id)
+	defer unlock()
+	if err := m.cfg.Index.Delete(ctx, id); err != nil {
+		return err
+	}
+	m.dropEvents(id)
+	return m.cfg.Store.DeleteSession(id)
+}
+
+// Close cancels the running investigations and waits for them to record
+// their failure.
+func (m *Manager) Close() error {
+	m.mu.Lock()
+	m.closed = true
+	for _, r := range m.runs {
+		r.cancel()
+	}
+	m.mu.Unlock()
+	m.wg.Wait()
+	return nil
+}

@@ -1,0 +1,71 @@
+package sessions
+
+import (
+	"context"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// Sweep expires the sessions past their expiry time: a running
+// investigation is stopped, and the session's files, artifacts, index
+// entries and chat history are deleted. metadata.json stays behind with
+// status expired, so the session's ID answers SESSION_EXPIRED rather than
+// SESSION_NOT_FOUND. It returns how many sessions it expired.
+func (m *Manager) Sweep(ctx context.Context) (int, error) {
+	all, err := m.cfg.Store.Sessions()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, s := range all {
+		if s.Status == quarry.SessionExpired || !m.now().After(s.ExpiresAt) {
+			continue
+		}
+		if err := m.expire(ctx, s.SessionID); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+func (m *Manager) expire(ctx context.Context, id string) error {
+	m.cancelRun(id)
+	unlock := m.lock(id)
+	defer unlock()
+	s, err := m.cfg.Store.Session(id)
+	if err != nil {
+		return err
+	}
+	if err := m.cfg.Index.Delete(ctx, id); err != nil {
+		return err
+	}
+	m.dropEvents(id)
+	if err := m.cfg.Store.Purge(id); err != nil {
+		return err
+	}
+	if err := s.Move(quarry.SessionExpired); err != nil {
+		return err
+	}
+	s.FileCount, s.ReportReady = 0, false
+	return m.cfg.Store.SaveSession(s)
+}
+
+// SweepEvery runs Sweep every interval until ctx is done.
+func (m *Manager) SweepEvery(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if n, err := m.Sweep(ctx); err != nil {
+			m.cfg.Log.Error("expiry sweep", "err", err)
+		} else if n > 0 {
+			m.cfg.Log.Info("expired sessions", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
