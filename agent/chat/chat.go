@@ -1,0 +1,134 @@
+// Package chat answers questions about a finished investigation from its
+// memory, without a model: it retrieves the passages of the session's
+// memory that match the question and quotes their relevant sentences, each
+// followed by the artifact it came from. The same memory and question
+// always give the same reply.
+//
+// Three kinds of question get special handling: how something was
+// calculated (answered from the Method section), which hypotheses were
+// ruled out or confirmed (every hypothesis with that status and its
+// verdict), and questions the memory has nothing on (an honest "did not
+// look at that" naming what the investigation did examine).
+package chat
+
+import (
+	"context"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/retrieve"
+)
+
+// DefaultK is how many passages a question retrieves when Answerer.K is 0.
+const DefaultK = 6
+
+// Answerer answers chat questions from the memory sections in Index, which
+// are scoped by session ID (see retrieve.MemoryChunks).
+type Answerer struct {
+	Index retrieve.Index
+	// K is how many passages a question retrieves; DefaultK when < 1.
+	K int
+}
+
+// Reply is an answer and the artifacts it quotes.
+type Reply struct {
+	// Text is at most quarry.MaxChatMessageLen characters.
+	Text string
+	// ArtifactsReferenced are the refs of the quoted passages, each once,
+	// in the order the text quotes them.
+	ArtifactsReferenced []string
+}
+
+// notLooked starts every reply to a question the memory has nothing on.
+const notLooked = "The investigation did not look at that."
+
+// Answer answers question from the memory of session sessionID. Errors:
+// INVALID for an empty question or one longer than
+// quarry.MaxChatMessageLen characters; index errors as they come.
+func (a *Answerer) Answer(ctx context.Context, sessionID, question string) (Reply, error) {
+	if strings.TrimSpace(question) == "" {
+		return Reply{}, quarry.Errorf(quarry.ECodeInvalid, "the question is empty")
+	}
+	if n := utf8.RuneCountInString(question); n > quarry.MaxChatMessageLen {
+		return Reply{}, quarry.Errorf(quarry.ECodeInvalid, "the question is %d characters; the limit is %d", n, quarry.MaxChatMessageLen)
+	}
+	q := parseQuestion(question)
+	if len(q.statuses) > 0 {
+		r, ok, err := a.byStatus(ctx, sessionID, q)
+		if err != nil || ok {
+			return r, err
+		}
+	}
+	if q.aboutMethod {
+		r, ok, err := a.method(ctx, sessionID, q)
+		if err != nil || ok {
+			return r, err
+		}
+	}
+	r, ok, err := a.quote(ctx, sessionID, q)
+	if err != nil || ok {
+		return r, err
+	}
+	return a.notFound(ctx, sessionID)
+}
+
+// k returns how many passages to retrieve.
+func (a *Answerer) k() int {
+	if a.K < 1 {
+		return DefaultK
+	}
+	return a.K
+}
+
+// quote answers a question in general: for each retrieved passage, best
+// first, the sentences that share the most terms with the question,
+// preferring sentences with numbers. A question about causes gets the
+// overall change and the top explanations first. ok is false when no
+// passage has anything for the question.
+func (a *Answerer) quote(ctx context.Context, sessionID string, q *question) (Reply, bool, error) {
+	hits, err := a.Index.Search(ctx, sessionID, q.text, a.k())
+	if err != nil {
+		return Reply{}, false, err
+	}
+	passages := q.relevant(hits)
+	if len(passages) == 0 {
+		return Reply{}, false, nil
+	}
+	if q.asksWhy {
+		lead, err := a.explanations(ctx, sessionID)
+		if err != nil {
+			return Reply{}, false, err
+		}
+		passages = append(lead, passages...)
+	}
+	var ans answer
+	for _, p := range passages {
+		if !ans.add("- ", p.sentences, p.ref) {
+			break
+		}
+	}
+	return ans.reply(), true, nil
+}
+
+// method answers a question about how something was calculated with the
+// memory's Method sections, whole. ok is false when there is none.
+func (a *Answerer) method(ctx context.Context, sessionID string, q *question) (Reply, bool, error) {
+	hits, err := a.Index.Search(ctx, sessionID, "method "+q.text, a.k())
+	if err != nil {
+		return Reply{}, false, err
+	}
+	var ans answer
+	for _, h := range hits {
+		if !strings.Contains(strings.ToLower(h.Title), "method") {
+			continue
+		}
+		if !ans.add("", sentencesOf(h.Text, false), h.Ref) {
+			break
+		}
+	}
+	if ans.empty() {
+		return Reply{}, false, nil
+	}
+	return ans.reply(), true, nil
+}

@@ -1,0 +1,54 @@
+package retrieve
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Words splits text into lowercased words: runs of letters, digits and
+// underscores. A dot between two letters or digits stays inside the word, so
+// "5.2", "customers.segment" and "hyp_003" each stay one word, while the dot
+// that ends a sentence does not. Leading and trailing underscores are
+// dropped.
+func Words(text string) []string {
+	var out []string
+	for _, w := range rawWords(text) {
+		out = append(out, strings.ToLower(w))
+	}
+	return out
+}
+
+// rawWords is Words without the lowercasing, for callers that need to know
+// how a word was written.
+func rawWords(text string) []string {
+	var out []string
+	rs := []rune(text)
+	start := -1
+	flush := func(end int) {
+		if start < 0 {
+			return
+		}
+		if w := strings.Trim(string(rs[start:end]), "_"); w != "" {
+			out = append(out, w)
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		switch {
+		case isWordRune(r):
+			if start < 0 {
+				start = i
+			}
+		case r == '.' && start >= 0 && i+1 < len(rs) && isAlnum(rs[i+1]) && isAlnum(rs[i-1]):
+			// inside "5.2" or "customers.segment": keep going
+		default:
+			flush(i)
+		}
+	}
+	flush(len(rs))
+	return out
+}
+
+func isWordRune(r rune) bool { return isAlnum(r) || r == '_' }
+
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
