@@ -55,11 +55,14 @@ func packages(t *testing.T) map[string]struct {
 }
 
 // TestDependencyRules keeps the architecture honest: the vocabulary and the
-// math import only the standard library, and agents never import concrete
-// engines or stores.
+// math import only the standard library; agents, the session manager, the
+// web server and retrieval never import concrete engines or stores (only
+// cmd/quarry and internal/app wire those), and web reaches sessions only
+// through its Service interface.
 func TestDependencyRules(t *testing.T) {
 	stdlibOnly := []string{".", "drill", "audit"}
-	forbiddenForAgents := []string{module + "/duckdb", module + "/fsstore", module + "/audit", module + "/cmd"}
+	forbiddenForAgents := []string{module + "/duckdb", module + "/fsstore", module + "/audit", module + "/sqlite",
+		module + "/sessions", module + "/internal/app", module + "/cmd"}
 	for dir, p := range packages(t) {
 		for imp := range p.imports {
 			for _, s := range stdlibOnly {
@@ -72,10 +75,10 @@ func TestDependencyRules(t *testing.T) {
 					t.Errorf("package %s imports %s; it may import only the standard library", dir, imp)
 				}
 			}
-			if strings.HasPrefix(dir, "agent/") {
+			if strings.HasPrefix(dir, "agent/") || dir == "sessions" || dir == "web" || dir == "retrieve" {
 				for _, f := range forbiddenForAgents {
 					if strings.HasPrefix(imp, f) {
-						t.Errorf("package %s imports %s; agents talk to engines and stores through interfaces", dir, imp)
+						t.Errorf("package %s imports %s; it talks to engines, stores and services through interfaces", dir, imp)
 					}
 				}
 			}

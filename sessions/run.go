@@ -184,9 +184,7 @@ func (m *Manager) investigate(ctx context.Context, id string, files []*quarry.Up
 func (m *Manager) index(ctx context.Context, id string, res *quarry.InvestigationResult) error {
 	var chunks []retrieve.Chunk
 	if res.Memory != nil {
-		for _, s := range res.Memory.Sections {
-			chunks = append(chunks, retrieve.Chunk{Scope: id, Ref: s.Ref, Title: s.Title, Text: s.Text})
-		}
+		chunks = retrieve.MemoryChunks(*res.Memory)
 	}
 	if res.ReportPath != "" {
 		rep, err := m.Report(ctx, id)

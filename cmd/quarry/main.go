@@ -5,6 +5,7 @@
 //
 //	quarry investigate --file PATH[=DESCRIPTION] ... --metric SQL \
 //	    --baseline FROM..TO --comparison FROM..TO [flags]
+//	quarry serve [--addr localhost:8080] [--data-dir DIR]
 //	quarry demo [--data-dir DIR]
 //	quarry audit verify PATH
 //	quarry bench rca [--data DIR] [--json]
@@ -69,6 +70,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	switch cmd {
 	case "investigate":
 		return runInvestigate(ctx, rest, getenv, stdout, stderr)
+	case "serve":
+		return runServe(ctx, rest, getenv, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, rest, getenv, stdout, stderr)
 	case "audit":
@@ -86,6 +89,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprint(w, `quarry: an AI data analyst that shows its evidence
 
 Commands:
+  serve         the web app and JSON API, with a finished sample investigation
   investigate   explain why a metric moved between two periods
   demo          run an investigation on the embedded sample data
   audit verify  check a hash-chained audit log

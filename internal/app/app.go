@@ -1,0 +1,100 @@
+// Package app is Quarry's composition root for the server: it wires the
+// embedded stores and engines (fsstore, DuckDB, the audit log, SQLite) into
+// the session manager and the web handler. cmd/quarry and the end-to-end
+// tests build the server through it, so both run the same stack.
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/audit"
+	"github.com/quarry-dev/quarry/duckdb"
+	"github.com/quarry-dev/quarry/fsstore"
+	"github.com/quarry-dev/quarry/retrieve"
+	"github.com/quarry-dev/quarry/sessions"
+	"github.com/quarry-dev/quarry/sqlite"
+	"github.com/quarry-dev/quarry/web"
+)
+
+// Options configure the server's stack; zero values take the defaults.
+type Options struct {
+	DataDir        string        // default "quarry-data"
+	SessionTimeout time.Duration // default 24h (SESSION_TIMEOUT_HOURS)
+	MaxUploadBytes int64         // default 50 MB
+	MaxRunning     int           // investigations at once (default 2)
+	Now            func() time.Time
+	Log            *slog.Logger
+}
+
+// App is a wired server.
+type App struct {
+	Manager *sessions.Manager
+	Handler http.Handler
+	Index   retrieve.Index
+	db      *sqlite.DB
+}
+
+// Open wires the stack over opt.DataDir and marks the sessions a previous
+// process left running as failed.
+func Open(ctx context.Context, opt Options) (*App, error) {
+	if opt.DataDir == "" {
+		opt.DataDir = "quarry-data"
+	}
+	if opt.MaxUploadBytes <= 0 {
+		opt.MaxUploadBytes = quarry.MaxFileBytes
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	if err := os.MkdirAll(opt.DataDir, 0o755); err != nil {
+		return nil, fmt.Errorf("data dir: %w", err)
+	}
+	db, err := sqlite.Open(filepath.Join(opt.DataDir, "quarry.db"))
+	if err != nil {
+		return nil, err
+	}
+	store := fsstore.New(opt.DataDir, fsstore.Options{Now: opt.Now, SessionTimeout: opt.SessionTimeout, MaxFileBytes: opt.MaxUploadBytes})
+	m := sessions.New(sessions.Config{
+		Store:     store,
+		NewEngine: func() (investigate.Engine, error) { return duckdb.Open(duckdb.Options{}) },
+		OpenAudit: func(id string) (sessions.Audit, error) {
+			path, err := store.Path(id, "audit.jsonl")
+			if err != nil {
+				return nil, err
+			}
+			return audit.Open(path, id, opt.Now)
+		},
+		TableName:  duckdb.TableName,
+		Index:      db,
+		MaxRunning: opt.MaxRunning,
+		Now:        opt.Now,
+		Log:        opt.Log,
+	})
+	n, err := m.Recover(ctx)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if n > 0 {
+		opt.Log.Warn("marked interrupted investigations failed", "count", n)
+	}
+	h := web.New(m, web.Options{MaxUploadBytes: opt.MaxUploadBytes, Log: opt.Log})
+	return &App{Manager: m, Handler: h, Index: db, db: db}, nil
+}
+
+// Close stops the running investigations and closes the stores.
+func (a *App) Close() error {
+	err := a.Manager.Close()
+	if cerr := a.db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
