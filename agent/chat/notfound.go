@@ -21,7 +21,7 @@ func (a *Answerer) notFound(ctx context.Context, sessionID string) (Reply, error
 	}
 	text := notLooked
 	if dims != "" {
-		text += " It examined the change by these dimensions: " + dims + "."
+		text += " It examined the change by these dimensions: " + dims + "; segments its findings do not name did not stand out."
 	}
 	return Reply{Text: text}, nil
 }
