@@ -660,3 +660,29 @@ func TestExpirySweepsEverything(t *testing.T) {
 		t.Fatalf("a second sweep expired %d sessions again", n)
 	}
 }
+
+// TestShutdownFailsQueuedRuns stops the server while one investigation
+// waits for a worker: after the restart it reads failed, RUN_INTERRUPTED,
+// never running.
+func TestShutdownFailsQueuedRuns(t *testing.T) {
+	e := newEnvWith(t, app.Options{MaxUploadBytes: 4 << 20, MaxRunning: 1})
+	first, queued := e.withFiles(), e.withFiles()
+	for _, id := range []string{first, queued} {
+		if r := e.jsonReq(http.MethodPost, "/api/sessions/"+id+"/investigate", revenueDrop()); r.status != http.StatusAccepted {
+			t.Fatalf("investigate: %d %s", r.status, r.body)
+		}
+	}
+	e.stop()
+	e.start()
+	for _, id := range []string{first, queued} {
+		got := e.jsonReq(http.MethodGet, "/api/sessions/"+id, nil).json(t)
+		if got["status"] == "running" {
+			t.Fatalf("session %s still claims to be running after a restart", id)
+		}
+	}
+	got := e.jsonReq(http.MethodGet, "/api/sessions/"+queued, nil).json(t)
+	errInfo, _ := got["error"].(map[string]any)
+	if got["status"] != "failed" || errInfo["code"] != quarry.ECodeRunInterrupted {
+		t.Fatalf("the queued run after shutdown: %v", got)
+	}
+}
