@@ -76,17 +76,23 @@ func (m *Manager) Explanations(ctx context.Context, id string) ([]quarry.Explana
 // Context returns the investigation request of a session, or nil before
 // one was made.
 func (m *Manager) Context(ctx context.Context, id string) (*quarry.InvestigationContext, error) {
-	if _, err := m.cfg.Store.Session(id); err != nil {
+	return readOptional[quarry.InvestigationContext](m.cfg.Store, id, "context.json")
+}
+
+// readOptional reads a JSON artifact of a session, or nil when the run has
+// not written it yet.
+func readOptional[T any](store Store, id, rel string) (*T, error) {
+	if _, err := store.Session(id); err != nil {
 		return nil, err
 	}
-	var c quarry.InvestigationContext
-	if err := m.cfg.Store.ReadJSON(id, "context.json", &c); err != nil {
+	var v T
+	if err := store.ReadJSON(id, rel, &v); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
 		return nil, err
 	}
-	return &c, nil
+	return &v, nil
 }
 
 // Iterations returns the memory-loop iterations recorded so far.
@@ -132,15 +138,5 @@ func (m *Manager) ArtifactPath(ctx context.Context, id, rel string) (string, err
 // DataModel returns the data model the investigation inferred, or nil
 // before the schema step has run.
 func (m *Manager) DataModel(ctx context.Context, id string) (*quarry.DataModel, error) {
-	if _, err := m.cfg.Store.Session(id); err != nil {
-		return nil, err
-	}
-	var dm quarry.DataModel
-	if err := m.cfg.Store.ReadJSON(id, "analysis/schema.json", &dm); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	return &dm, nil
+	return readOptional[quarry.DataModel](m.cfg.Store, id, "analysis/schema.json")
 }

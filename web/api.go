@@ -344,16 +344,21 @@ func (s *Server) investigate(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (s *Server) getReport(w http.ResponseWriter, r *http.Request) error {
-	id := r.PathValue("id")
+// completedReport returns the report of a completed investigation.
+// Errors: SESSION_NOT_FOUND, SESSION_EXPIRED, INVESTIGATION_NOT_COMPLETE.
+func (s *Server) completedReport(r *http.Request, id string) (*quarry.Report, error) {
 	sess, err := s.svc.Session(r.Context(), id)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if sess.Status != quarry.SessionCompleted {
-		return notCompleteError(sess)
+		return nil, notCompleteError(sess)
 	}
-	rep, err := s.svc.Report(r.Context(), id)
+	return s.svc.Report(r.Context(), id)
+}
+
+func (s *Server) getReport(w http.ResponseWriter, r *http.Request) error {
+	rep, err := s.completedReport(r, r.PathValue("id"))
 	if err != nil {
 		return err
 	}

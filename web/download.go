@@ -8,8 +8,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-
-	"github.com/quarry-dev/quarry"
 )
 
 // chartRef finds the charts a report links to: ![...](charts/name.png).
@@ -19,14 +17,7 @@ var chartRef = regexp.MustCompile(`\]\((charts/[A-Za-z0-9_.-]+\.png)\)`)
 // explanations as JSON, zipped, so the report reads the same offline.
 func (s *Server) downloadReport(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
-	sess, err := s.svc.Session(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	if sess.Status != quarry.SessionCompleted {
-		return notCompleteError(sess)
-	}
-	rep, err := s.svc.Report(r.Context(), id)
+	rep, err := s.completedReport(r, id)
 	if err != nil {
 		return err
 	}
