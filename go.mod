@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/duckdb/duckdb-go/v2 v2.10505.0
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/image v0.30.0
 	gonum.org/v1/plot v0.17.0
 	modernc.org/sqlite v1.61.1
