@@ -159,7 +159,7 @@ func metricDescription(m *quarry.Metric) string {
 	case "":
 		s = "as defined below"
 	default:
-		s = m.Kind + " " + code(m.Numerator)
+		s = code(m.Numerator) // the aggregate names its own kind: sum(amount), count(*)
 	}
 	if m.Scale != 0 && m.Scale != 1 {
 		s += fmt.Sprintf(", scaled by %s", plainNumber(m.Scale))

@@ -255,7 +255,7 @@ func TestAnswerWhy(t *testing.T) {
 		}
 	}
 	r := ask(t, a, "rev", "Why did revenue fall?")
-	if !strings.HasPrefix(r.Text, "- The metric moved from 947,083 to 849,350 (-97,732, -10.3%); p=<0.0001. [results/explanations.json]\n- Fewer rows in platform=android AND app_version=5.2: 1,595 to 492") {
+	if !strings.HasPrefix(r.Text, "- The metric moved from 947,083 to 849,350 (-97,732, -10.3%); p<0.0001. [results/explanations.json]\n- Fewer rows in platform=android AND app_version=5.2: 1,595 to 492") {
 		t.Errorf("Answer(why) = %q; want the overall change, then explanation 1", r.Text)
 	}
 }
@@ -263,7 +263,7 @@ func TestAnswerWhy(t *testing.T) {
 func TestAnswerQuotesNumbersWithRefs(t *testing.T) {
 	a := newAnswerer(t, map[string][]quarry.MemorySection{"rev": revenueMemory})
 	r := ask(t, a, "rev", "What about app_version 5.2?")
-	want := "- hyp_003 CONFIRMED: A specific combination of segments moved. platform=android AND app_version=5.2 explains 59% of the change (q=<0.0001). [analysis/hypotheses/hyp_003.json]"
+	want := "- hyp_003 CONFIRMED: A specific combination of segments moved. platform=android AND app_version=5.2 explains 59% of the change (q<0.0001). [analysis/hypotheses/hyp_003.json]"
 	if !strings.Contains(r.Text, want+"\n") {
 		t.Errorf("Answer(app_version 5.2) = %q; want the line %q", r.Text, want)
 	}

@@ -19,7 +19,7 @@ Prompt: Revenue fell about 10% in the second half of March compared with the fir
 	{
 		Ref:   `results/explanations.json`,
 		Title: `Overall change`,
-		Text:  `The metric moved from 947,083 to 849,350 (-97,732, -10.3%); p=<0.0001.`,
+		Text:  `The metric moved from 947,083 to 849,350 (-97,732, -10.3%); p<0.0001.`,
 	},
 	{
 		Ref:   `analysis/memory.md#method`,
@@ -47,7 +47,7 @@ Dimensions examined: platform, customers.segment, app_version, customers.region,
 	{
 		Ref:   `analysis/hypotheses/hyp_003.json`,
 		Title: `Hypothesis hyp_003 CONFIRMED: A specific combination of segments moved`,
-		Text:  `hyp_003 CONFIRMED: A specific combination of segments moved. platform=android AND app_version=5.2 explains 59% of the change (q=<0.0001)`,
+		Text:  `hyp_003 CONFIRMED: A specific combination of segments moved. platform=android AND app_version=5.2 explains 59% of the change (q<0.0001)`,
 	},
 	{
 		Ref:   `analysis/hypotheses/hyp_004.json`,
@@ -147,7 +147,7 @@ Every planned check has run; 4 hypotheses confirmed, 3 ruled out.`,
 	{
 		Ref:   `results/explanations.json#1`,
 		Title: `Explanation 1: Fewer rows in platform=android AND app_version=5.2: 1,595 to 492`,
-		Text:  `1. Fewer rows in platform=android AND app_version=5.2: 1,595 to 492 (Most Likely, volume): Ranked 1 by the measured share of the change it accounts for (59%). It accounts for -57,276 (59%) of the change, measured as a non-overlapping part of the population; its own day-level change is significant (q=<0.0001 after correcting for 32 segments). The number of rows of platform=android AND app_version=5.2 moved from 1,595 to 492 (-69%), taking the metric with it.`,
+		Text:  `1. Fewer rows in platform=android AND app_version=5.2: 1,595 to 492 (Most Likely, volume): Ranked 1 by the measured share of the change it accounts for (59%). It accounts for -57,276 (59%) of the change, measured as a non-overlapping part of the population; its own day-level change is significant (q<0.0001 after correcting for 32 segments). The number of rows of platform=android AND app_version=5.2 moved from 1,595 to 492 (-69%), taking the metric with it.`,
 	},
 	{
 		Ref:   `results/explanations.json#2`,
@@ -295,7 +295,7 @@ Every planned check has run; 4 hypotheses confirmed, 3 ruled out.`,
 	{
 		Ref:   `results/explanations.json#1`,
 		Title: `Explanation 1: Mix shift: traffic_source=paid_social grew from 10.1% to 19.9% of the population`,
-		Text:  `1. Mix shift: traffic_source=paid_social grew from 10.1% to 19.9% of the population (Most Likely, mix): Ranked 1 by the measured share of the change it accounts for (59%). It accounts for -0.27 pp (59%) of the change, measured as a non-overlapping part of the population; its own day-level change is significant (q=<0.0001 after correcting for 16 segments). traffic_source=paid_social runs at 1.44% against 3.68% overall; as its share grew, the overall metric moved even though its own rate barely changed (1.69% to 1.44%).`,
+		Text:  `1. Mix shift: traffic_source=paid_social grew from 10.1% to 19.9% of the population (Most Likely, mix): Ranked 1 by the measured share of the change it accounts for (59%). It accounts for -0.27 pp (59%) of the change, measured as a non-overlapping part of the population; its own day-level change is significant (q<0.0001 after correcting for 16 segments). traffic_source=paid_social runs at 1.44% against 3.68% overall; as its share grew, the overall metric moved even though its own rate barely changed (1.69% to 1.44%).`,
 	},
 	{
 		Ref:   `results/explanations.json#2`,

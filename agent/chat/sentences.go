@@ -90,7 +90,7 @@ func cleanLine(t string) string {
 }
 
 // splitSentences cuts a line after ".", "!" or "?" followed by a space and
-// a capital letter or digit, so that "5.2", "q=<0.0001)." and "e.g. the"
+// a capital letter or digit, so that "5.2", "q<0.0001)." and "e.g. the"
 // do not end a sentence. A sentence without final punctuation gets a full
 // stop; over-long sentences are shortened.
 func splitSentences(line string) []string {

@@ -16,8 +16,8 @@ func TestSentencesOf(t *testing.T) {
 	}{
 		{"sentences", "By platform, platform=android accounts for 64% of the change (-62,628). Its rows went from 6,183 to 5,192.", false,
 			[]string{"By platform, platform=android accounts for 64% of the change (-62,628).", "Its rows went from 6,183 to 5,192."}},
-		{"numbers and lower case do not end a sentence", "app_version=5.2 explains 59% (q=<0.0001). the data passed. e.g. this", false,
-			[]string{"app_version=5.2 explains 59% (q=<0.0001). the data passed. e.g. this."}},
+		{"numbers and lower case do not end a sentence", "app_version=5.2 explains 59% (q<0.0001). the data passed. e.g. this", false,
+			[]string{"app_version=5.2 explains 59% (q<0.0001). the data passed. e.g. this."}},
 		{"a line end ends a sentence", "Iteration 1 decided ANALYZE. broken data first\nFinding find_001: No missing days.", false,
 			[]string{"Iteration 1 decided ANALYZE. broken data first.", "Finding find_001: No missing days."}},
 		{"SQL to the end is dropped", "Finding: DE fell.\nSQL: SELECT 'DE'\nFROM t\n\nSELECT 2", false,

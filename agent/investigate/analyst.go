@@ -99,7 +99,7 @@ func (r *run) verifyInteraction(ctx context.Context) (stepResult, error) {
 	for _, v := range r.stats.verified {
 		if v.source == "search" && len(v.seg) >= 2 && v.significant() && v.share >= 0.15 {
 			res.verdict = quarry.HypConfirmed
-			res.reason = fmt.Sprintf("%s explains %s of the change (q=%s)", v.key(), sharePct(v.share), pvalue(v.test.QValue))
+			res.reason = fmt.Sprintf("%s explains %s of the change (%s)", v.key(), sharePct(v.share), stat("q", v.test.QValue))
 			break
 		}
 	}
@@ -167,7 +167,7 @@ func (r *run) checkUniform(ctx context.Context) (stepResult, error) {
 	} else {
 		res.verdict = quarry.HypRuledOut
 		res.reason = "the change is within day-to-day variation"
-		res.summary = fmt.Sprintf("The overall change of %+.1f%% is within day-to-day variation (p=%s), so there is no shift to explain.", r.overall.change.ChangePct, pvalue(r.overall.change.PValue))
+		res.summary = fmt.Sprintf("The overall change of %+.1f%% is within day-to-day variation (%s), so there is no shift to explain.", r.overall.change.ChangePct, stat("p", r.overall.change.PValue))
 	}
 	return res, nil
 }

@@ -55,8 +55,8 @@ func (r *run) explain(ctx context.Context) error {
 	switch {
 	case !o.Significant && len(dq) == 0 && !hasKind(other, quarry.KindCalendar):
 		r.outcome = quarry.OutcomeNoFindings
-		r.whyNone = fmt.Sprintf("The change of %s (%+.1f%%) is within normal day-to-day variation (p=%s over %d baseline and %d comparison days), so there is nothing to explain.",
-			r.fmtChange(o.Change), o.ChangePct, pvalue(o.PValue), len(r.overall.base), len(r.overall.cmp))
+		r.whyNone = fmt.Sprintf("The change of %s (%+.1f%%) is within normal day-to-day variation (%s over %d baseline and %d comparison days), so there is nothing to explain.",
+			r.fmtChange(o.Change), o.ChangePct, stat("p", o.PValue), len(r.overall.base), len(r.overall.cmp))
 		all = nil
 	case len(all) == 0:
 		r.outcome = quarry.OutcomeNoFindings
@@ -143,7 +143,7 @@ func (r *run) segmentExplanation(v *verified, ratio bool) quarry.Explanation {
 	return quarry.Explanation{
 		Title:            truncate(title, quarry.MaxExplanationTitleLen),
 		Evidence:         ev,
-		Reasoning:        fmt.Sprintf("It accounts for %s (%s) of the change, measured as a non-overlapping part of the population; its own day-level change is significant (q=%s after correcting for %d segments).", r.fmtChange(v.effect.Change), sharePct(v.share), pvalue(p), r.examined()),
+		Reasoning:        fmt.Sprintf("It accounts for %s (%s) of the change, measured as a non-overlapping part of the population; its own day-level change is significant (%s after correcting for %d segments).", r.fmtChange(v.effect.Change), sharePct(v.share), stat("q", p), r.examined()),
 		CausalStory:      truncate(story, quarry.MaxCausalStoryLen),
 		SourceHypotheses: r.sourceHyps(v),
 		Kind:             kind,

@@ -58,6 +58,7 @@ func sharePct(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) }
 // pctOf formats an unsigned fraction as a percentage with one decimal.
 func pctOf(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
 
+// pvalue formats a p- or q-value for a table cell: "<0.0001", "0.0372".
 func pvalue(p float64) string {
 	switch {
 	case math.IsNaN(p) || p < 0:
@@ -66,6 +67,18 @@ func pvalue(p float64) string {
 		return "<0.0001"
 	}
 	return strconv.FormatFloat(p, 'f', 4, 64)
+}
+
+// stat formats a p- or q-value in a sentence: "p<0.0001", "q=0.0372".
+func stat(name string, p float64) string {
+	v := pvalue(p)
+	if strings.HasPrefix(v, "<") {
+		return name + v
+	}
+	if v == "n/a" {
+		return name + " n/a"
+	}
+	return name + "=" + v
 }
 
 // percentLike reports whether the metric is a rate shown best in percent:

@@ -31,8 +31,8 @@ func (r *run) writeMemory(ctx context.Context) error {
 	}
 	add("context.json", "Context", "Metric: %s\nBaseline: %s\nComparison: %s\nBusiness context: %s\nPrompt: %s",
 		c.MetricSQL, c.BaselinePeriod, c.ComparisonPeriod, c.BusinessContext, c.InvestigationPrompt)
-	add("results/explanations.json", "Overall change", "The metric moved from %s to %s (%s, %+.1f%%); p=%s.",
-		r.fmtValue(o.BaselineValue), r.fmtValue(o.ComparisonValue), r.fmtChange(o.Change), o.ChangePct, pvalue(o.PValue))
+	add("results/explanations.json", "Overall change", "The metric moved from %s to %s (%s, %+.1f%%); %s.",
+		r.fmtValue(o.BaselineValue), r.fmtValue(o.ComparisonValue), r.fmtChange(o.Change), o.ChangePct, stat("p", o.PValue))
 	add("analysis/memory.md#method", "Method", "%s", r.method())
 	var dm strings.Builder
 	for _, t := range r.model.Tables {

@@ -111,8 +111,8 @@ func (r *run) measureOverall(ctx context.Context) error {
 		o.change.PValue = -1
 		o.change.Significant = math.Abs(o.change.ChangePct) > 5
 	}
-	r.progress(Event{Step: "overall", Message: fmt.Sprintf("metric moved from %s to %s (%+.1f%%), p=%s over %d+%d days",
-		num(v0), num(v1), o.change.ChangePct, pvalue(o.test.PValue), len(s.base), len(s.cmp))})
+	r.progress(Event{Step: "overall", Message: fmt.Sprintf("metric moved from %s to %s (%+.1f%%), %s over %d+%d days",
+		num(v0), num(v1), o.change.ChangePct, stat("p", o.test.PValue), len(s.base), len(s.cmp))})
 	return nil
 }
 

@@ -170,8 +170,8 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 			AuditSequence: rec.Sequence,
 			Values:        r.effectValues(v),
 		}, {
-			Description: fmt.Sprintf("day-level test of the segment's change: %s, p=%s, q=%s after correcting for %d segments examined",
-				v.test.Method, pvalue(v.test.PValue), pvalue(v.test.QValue), len(p)),
+			Description: fmt.Sprintf("day-level test of the segment's change: %s, %s, %s after correcting for %d segments examined",
+				v.test.Method, stat("p", v.test.PValue), stat("q", v.test.QValue), len(p)),
 			SQL:           drec.SQL,
 			AuditSequence: drec.Sequence,
 			Values:        map[string]float64{"statistic": v.test.Statistic, "p_value": nz(v.test.PValue), "q_value": nz(v.test.QValue), "days_baseline": float64(v.test.DaysBase), "days_comparison": float64(v.test.DaysCmp)},
