@@ -55,18 +55,18 @@ func sans(size vg.Length, bold bool) font.Font {
 func newPlot(title string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
-	p.Title.TextStyle.Font = sans(14, true)
+	p.Title.TextStyle.Font = sans(15, true)
 	p.Title.TextStyle.Color = colorText
 	p.Title.Padding = 10
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
-		a.Label.TextStyle.Font = sans(10, false)
+		a.Label.TextStyle.Font = sans(12, false)
 		a.Label.TextStyle.Color = colorText
-		a.Tick.Label.Font = sans(9, false)
+		a.Tick.Label.Font = sans(11, false)
 		a.Tick.Label.Color = colorText
 		a.Color = colorGrid
 		a.Tick.Color = colorGrid
 	}
-	p.Legend.TextStyle.Font = sans(9, false)
+	p.Legend.TextStyle.Font = sans(11, false)
 	p.Legend.TextStyle.Color = colorText
 	p.Add(&hGrid{})
 	return p
@@ -189,5 +189,5 @@ func splitLong(w string, width int) []string {
 
 // labelStyle is the style of value labels drawn on the data area.
 func labelStyle(bold bool) text.Style {
-	return text.Style{Font: sans(9, bold), Color: colorText, XAlign: text.XCenter, Handler: plot.DefaultTextHandler}
+	return text.Style{Font: sans(11, bold), Color: colorText, XAlign: text.XCenter, Handler: plot.DefaultTextHandler}
 }

@@ -80,6 +80,7 @@ func (sc *SeriesChart) WritePNG(w io.Writer) error {
 		nDays = max(nDays, float64(l.r.Days()), l.xys[len(l.xys)-1].X)
 	}
 	p.Legend.Top = true
+	p.Legend.XOffs = -vg.Points(12) // keep the line samples off the image edge
 	p.Legend.ThumbnailWidth = vg.Points(24)
 
 	p.X.Label.Text = "Day of period"
