@@ -166,6 +166,7 @@ type browser struct {
 	base  string // the server's URL
 	axe   string // axe-core's source
 	shots string // where screenshots go
+	js    bool   // JavaScript is on
 }
 
 // newBrowser starts Chromium for one test, with JavaScript on or off; it
@@ -203,7 +204,7 @@ func newBrowser(t *testing.T, base string, js bool) *browser {
 		cancel()
 		watch.Wait()
 	})
-	b := &browser{t: t, ctx: ctx, base: base, axe: string(axe), shots: screenshotDir(t)}
+	b := &browser{t: t, ctx: ctx, base: base, axe: string(axe), shots: screenshotDir(t), js: js}
 	b.run("start chromium " + chromium)
 	if !js {
 		if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
@@ -459,6 +460,15 @@ func (b *browser) ask(question string) (answer string, sources []string) {
 	if len(sources) == 0 {
 		b.t.Errorf("the answer to %q cites no sources: %q", question, answer)
 	}
+	if cites := evalJS[int](b, last+`.querySelectorAll(".chat-body a[href*='/artifacts/']").length`); cites == 0 {
+		b.t.Errorf("the answer to %q has no inline citation links", question)
+	}
+	// With JavaScript the newest answer is scrolled into view (chat.js,
+	// after htmx settles); without it the page jumps to #chat-messages.
+	if !b.js {
+		return answer, sources
+	}
+	b.waitFor("the chat scrolled to the newest answer", `(() => { const m = document.getElementById("chat-messages"); return m.scrollHeight - m.scrollTop - m.clientHeight < 4 })()`)
 	return answer, sources
 }
 

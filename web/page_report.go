@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"html/template"
 	"net/http"
 	"strings"
@@ -108,6 +109,7 @@ func (s *Server) renderReport(w http.ResponseWriter, r *http.Request, sess *quar
 		}
 	default:
 		p.Heading = "Investigation report"
+		p.Scripts = []string{"chat.js"}
 		if err := s.fillReport(r, &p); err != nil {
 			p.ReportErr = s.asQuarryError(r, err)
 		}
@@ -228,19 +230,24 @@ func chatMessage(sessionID string, m quarry.ChatMessage) chatMessageView {
 	if m.Role == quarry.ChatAssistant {
 		v.Who = "Quarry"
 	}
-	// What the user typed is shown as typed; the answers are Markdown.
+	// What the user typed is shown as typed; the answers are Markdown whose
+	// "[ref]" citations become numbered links to the sources listed below.
 	v.HTML = template.HTML(`<p class="typed">` + template.HTMLEscapeString(m.Content) + "</p>")
-	if m.Role == quarry.ChatAssistant {
-		if out, err := renderMarkdown(chatMarkdown, m.Content, markdownOptions{SessionID: sessionID, TopLevel: 3}); err == nil {
-			v.HTML = out.HTML
-		}
+	if m.Role != quarry.ChatAssistant {
+		return v
 	}
+	content := m.Content
 	for _, ref := range m.ArtifactsReferenced {
 		rel, _, _ := strings.Cut(ref, "#")
 		if !allowedArtifact(rel) {
 			continue
 		}
-		v.Artifacts = append(v.Artifacts, artifactRef{Ref: ref, Href: sessionURL(sessionID) + "/artifacts/" + rel})
+		a := artifactRef{Ref: ref, Href: sessionURL(sessionID) + "/artifacts/" + rel}
+		v.Artifacts = append(v.Artifacts, a)
+		content = strings.ReplaceAll(content, "["+ref+"]", fmt.Sprintf(`[\[%d\]](%s "%s")`, len(v.Artifacts), a.Href, ref))
+	}
+	if out, err := renderMarkdown(chatMarkdown, content, markdownOptions{SessionID: sessionID, TopLevel: 3}); err == nil {
+		v.HTML = out.HTML
 	}
 	return v
 }
