@@ -195,6 +195,42 @@ func (m *Manager) index(ctx context.Context, id string, res *quarry.Investigatio
 	return m.cfg.Index.Put(ctx, id, chunks)
 }
 
+// Reindex puts into the chat index the completed sessions it lacks: those
+// run by the command line (quarry investigate, quarry demo), or indexed in
+// a quarry.db that has since been deleted. It returns how many it added.
+func (m *Manager) Reindex(ctx context.Context) (int, error) {
+	all, err := m.cfg.Store.Sessions()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, s := range all {
+		if s.Status != quarry.SessionCompleted {
+			continue
+		}
+		// Every memory has a Context section naming the metric.
+		if hits, err := m.cfg.Index.Search(ctx, s.SessionID, "metric", 1); err != nil || len(hits) > 0 {
+			if err != nil {
+				return n, err
+			}
+			continue
+		}
+		mem, err := readOptional[quarry.MemoryDocument](m.cfg.Store, s.SessionID, "analysis/memory.json")
+		if err != nil || mem == nil {
+			continue // a session from before memory.json existed: nothing to index
+		}
+		res := &quarry.InvestigationResult{SessionID: s.SessionID, Memory: mem}
+		if s.ReportReady {
+			res.ReportPath = "report.md"
+		}
+		if err := m.index(ctx, s.SessionID, res); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
 // cancelRun stops a session's investigation, if one is running, and waits
 // briefly for it to record its end.
 func (m *Manager) cancelRun(id string) {

@@ -249,6 +249,10 @@ func TestSessionLifecycle(t *testing.T) {
 		t.Fatalf("new session: %s", r.body)
 	}
 	id := s["session_id"].(string)
+	list := e.jsonReq(http.MethodGet, "/api/sessions", nil).json(t)["sessions"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["session_id"] != id {
+		t.Fatalf("GET /api/sessions: %v", list)
+	}
 
 	r = e.upload(id, "orders.csv", bytes.NewReader(sampleFile(t, "revenue_drop", "orders.csv")), "one row per order")
 	if r.status != http.StatusCreated {
@@ -684,5 +688,37 @@ func TestShutdownFailsQueuedRuns(t *testing.T) {
 	errInfo, _ := got["error"].(map[string]any)
 	if got["status"] != "failed" || errInfo["code"] != quarry.ECodeRunInterrupted {
 		t.Fatalf("the queued run after shutdown: %v", got)
+	}
+}
+
+// TestReindexOnStart: a finished investigation whose chat index is gone
+// (run by the command line, or quarry.db deleted) is indexed again when the
+// server starts, so its chat answers from the memory.
+func TestReindexOnStart(t *testing.T) {
+	e := newEnv(t)
+	id := e.withFiles()
+	if r := e.jsonReq(http.MethodPost, "/api/sessions/"+id+"/investigate", revenueDrop()); r.status != http.StatusAccepted {
+		t.Fatalf("investigate: %d %s", r.status, r.body)
+	}
+	e.waitDone(id)
+	if err := e.app.Index.Delete(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	ask := func() map[string]any {
+		return e.jsonReq(http.MethodPost, "/api/sessions/"+id+"/chat", map[string]string{"message": "Which hypotheses were ruled out?"}).json(t)
+	}
+	if refs, _ := ask()["artifacts_referenced"].([]any); len(refs) != 0 {
+		t.Fatalf("without an index the chat still cites %v", refs)
+	}
+	e.stop()
+	e.start()
+	got := ask()
+	if refs, _ := got["artifacts_referenced"].([]any); len(refs) == 0 || !strings.Contains(got["response"].(string), "hyp_001") {
+		t.Fatalf("after the restart the chat answers %v", got)
+	}
+	// The history kept both exchanges.
+	hist := e.jsonReq(http.MethodGet, "/api/sessions/"+id+"/chat", nil).json(t)["messages"].([]any)
+	if len(hist) != 4 {
+		t.Fatalf("history has %d messages, want 4", len(hist))
 	}
 }

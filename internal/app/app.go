@@ -86,6 +86,13 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	if n > 0 {
 		opt.Log.Warn("marked interrupted investigations failed", "count", n)
 	}
+	if n, err = m.Reindex(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if n > 0 {
+		opt.Log.Info("indexed finished investigations for chat", "count", n)
+	}
 	h := web.New(m, web.Options{MaxUploadBytes: opt.MaxUploadBytes, Log: opt.Log})
 	return &App{Manager: m, Handler: h, Index: db, db: db}, nil
 }
