@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -38,14 +37,8 @@ func runBenchRCA(ctx context.Context, args []string, getenv func(string) string,
 	dataDir := fs.String("data", "", "benchmark data directory (default $QUARRY_BENCH_DATA or ../shared/bench/rca)")
 	datasets := fs.String("dataset", "B0,S,L,RS", "comma-separated datasets to run: B0, S, L, RS")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return &usageError{err.Error()}
-	}
-	if fs.NArg() > 0 {
-		return &usageError{fmt.Sprintf("bench rca takes no arguments, got %q", fs.Arg(0))}
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
 	}
 	var names []string
 	for _, n := range strings.Split(*datasets, ",") {

@@ -39,11 +39,8 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	rowsFlag := fs.String("rows", "500000,5000000", "comma-separated row counts to run")
 	dir := fs.String("dir", "", "work directory (default: a temporary directory, removed afterwards)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return nil
-		}
-		return &usageError{err.Error()}
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
 	}
 	work := *dir
 	if work == "" {

@@ -26,11 +26,8 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 	scenario := fs.String("scenario", "revenue_drop", "sample scenario: "+strings.Join(names, ", "))
 	dataDir := fs.String("data-dir", defaultDataDir(getenv), "where sessions and sample files are stored")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object on stdout")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return nil
-		}
-		return &usageError{err.Error()}
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
 	}
 	s, ok := sampledata.Get(*scenario)
 	if !ok {

@@ -66,14 +66,8 @@ func runInvestigate(ctx context.Context, args []string, getenv func(string) stri
 	fs.StringVar(&dataDir, "data-dir", defaultDataDir(getenv), "where sessions are stored (env QUARRY_DATA_DIR)")
 	fs.Int64Var(&maxMB, "max-file-mb", 50, "largest accepted file in MB")
 	fs.BoolVar(&asJSON, "json", false, "print the result as one JSON object on stdout")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return nil
-		}
-		return &usageError{err.Error()}
-	}
-	if fs.NArg() > 0 {
-		return &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
 	}
 	inv := investigation{files: files, dataDir: dataDir, maxMB: maxMB, stderr: stderr}
 	inv.context = quarry.InvestigationContext{MetricSQL: strings.TrimSpace(metric), BusinessContext: bizContext,

@@ -16,6 +16,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -36,6 +37,22 @@ func main() {
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
+
+// parseFlags parses a command's flags; commands take no positional
+// arguments. help is true when -h printed the flags and the command should
+// stop without error.
+func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return true, nil
+		}
+		return false, &usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return false, &usageError{fmt.Sprintf("%s takes no arguments, got %q", fs.Name(), fs.Arg(0))}
+	}
+	return false, nil
+}
 
 // exitCode prints err for a person and returns the process exit status:
 // 0 success, 2 usage, 1 any other failure.

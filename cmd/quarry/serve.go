@@ -26,14 +26,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	sample := fs.String("sample", "revenue_drop", "sample scenario to investigate when no finished investigation exists (\"\" for none)")
 	maxRunning := fs.Int("max-running", 2, "investigations running at once; more wait their turn")
 	maxMB := fs.Int64("max-file-mb", 50, "largest accepted upload in MB")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return nil
-		}
-		return &usageError{err.Error()}
-	}
-	if fs.NArg() > 0 {
-		return &usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
 	}
 	timeout, err := sessionTimeout(getenv)
 	if err != nil {
