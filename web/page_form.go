@@ -282,17 +282,23 @@ func (s *Server) uploadPage(w http.ResponseWriter, r *http.Request) error {
 		seeOther(w, r, sessionURL(id)+"#file-"+f.FileID)
 		return nil
 	}
+	return s.renderFileChange(w, r, id, f.OriginalName+" added: "+formatCount(f.RowCount)+" rows.", fragment{"file_card", newFileCard(id, f)})
+}
+
+// renderFileChange answers an htmx upload or removal: the fragments given,
+// then, out of band, the table names under the metric field, a fresh upload
+// form and the status line read to screen readers.
+func (s *Server) renderFileChange(w http.ResponseWriter, r *http.Request, id, status string, first ...fragment) error {
 	files, err := s.svc.Files(r.Context(), id)
 	if err != nil {
 		return err
 	}
 	tables := tableNames(files)
 	tables.OOB = true
-	s.renderFragment(w, r, http.StatusOK,
-		fragment{"file_card", newFileCard(id, f)},
+	s.renderFragment(w, r, http.StatusOK, append(first,
 		fragment{"metric_tables", tables},
 		fragment{"upload_form", uploadForm{Action: sessionURL(id) + "/files", OOB: true, Full: len(files) >= quarry.MaxFilesPerSession}},
-		fragment{"file_status", f.OriginalName + " added: " + formatCount(f.RowCount) + " rows."})
+		fragment{"file_status", status})...)
 	return nil
 }
 
@@ -368,21 +374,11 @@ func (s *Server) removeFilePage(w http.ResponseWriter, r *http.Request) error {
 		seeOther(w, r, sessionURL(id))
 		return nil
 	}
-	files, err := s.svc.Files(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	tables := tableNames(files)
-	tables.OOB = true
 	status := "File removed."
 	if known {
 		status = card.File.OriginalName + " removed."
 	}
-	s.renderFragment(w, r, http.StatusOK,
-		fragment{"metric_tables", tables},
-		fragment{"upload_form", uploadForm{Action: sessionURL(id) + "/files", OOB: true, Full: len(files) >= quarry.MaxFilesPerSession}},
-		fragment{"file_status", status})
-	return nil
+	return s.renderFileChange(w, r, id, status)
 }
 
 // investigatePage starts the investigation from the form and redirects to
