@@ -129,6 +129,33 @@ type investigateValues struct {
 	BaselineStart, BaselineEnd, ComparisonStart, ComparisonEnd string
 }
 
+// periodView is one fieldset of the form's two periods.
+type periodView struct {
+	Legend string
+	Fields []dateField
+}
+
+// dateField is one date input of a period.
+type dateField struct {
+	ID, Label, Value string
+	Invalid, HasErr  bool
+}
+
+// Periods lays out the baseline and comparison date inputs.
+func (p formPage) Periods() []periodView {
+	v := p.Values
+	if v == nil {
+		v = &investigateValues{}
+	}
+	field := func(id, label, value string) dateField {
+		return dateField{ID: id, Label: label, Value: value, Invalid: p.Invalid[id], HasErr: p.DatesErr != nil}
+	}
+	return []periodView{
+		{"Baseline period", []dateField{field("baseline_start", "Baseline start", v.BaselineStart), field("baseline_end", "Baseline end", v.BaselineEnd)}},
+		{"Comparison period", []dateField{field("comparison_start", "Comparison start", v.ComparisonStart), field("comparison_end", "Comparison end", v.ComparisonEnd)}},
+	}
+}
+
 func valuesOf(c *quarry.InvestigationContext) *investigateValues {
 	return &investigateValues{MetricSQL: c.MetricSQL, BusinessContext: c.BusinessContext, Prompt: c.InvestigationPrompt,
 		TimeColumn: c.TimeColumn, BaselineStart: c.BaselinePeriod.Start.String(), BaselineEnd: c.BaselinePeriod.End.String(),
