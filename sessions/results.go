@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -26,35 +27,46 @@ func (m *Manager) finished(ctx context.Context, id string) (*quarry.Session, err
 
 // Report returns the report of a completed investigation.
 func (m *Manager) Report(ctx context.Context, id string) (*quarry.Report, error) {
-	s, err := m.cfg.Store.Session(id)
+	s, err := m.finished(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if s.Status != quarry.SessionCompleted && s.Status != quarry.SessionRunning {
-		return nil, notComplete(s)
-	}
-	path, err := m.cfg.Store.Path(id, "report.md")
-	if err != nil {
-		return nil, err
-	}
-	data, err := os.ReadFile(path)
+	content, written, err := m.reportText(id)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, notComplete(s)
 	}
 	if err != nil {
 		return nil, err
 	}
-	generated := time.Time{}
+	generated := written // sessions run by the command line have no FinishedAt
 	if s.FinishedAt != nil {
 		generated = *s.FinishedAt
-	} else if st, err := os.Stat(path); err == nil {
-		generated = st.ModTime().UTC()
 	}
 	status := s.Outcome
 	if status == "" {
 		status = quarry.OutcomeCompleted
 	}
-	return &quarry.Report{SessionID: id, Content: string(data), GeneratedAt: generated, Status: status}, nil
+	return &quarry.Report{SessionID: id, Content: content, GeneratedAt: generated, Status: status}, nil
+}
+
+// reportText reads report.md and when it was written, whatever the
+// session's status: the run indexes it before the session is completed.
+func (m *Manager) reportText(id string) (string, time.Time, error) {
+	path, err := m.cfg.Store.Path(id, "report.md")
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	data, err := io.ReadAll(f)
+	return string(data), st.ModTime().UTC(), err
 }
 
 // Explanations returns the ranked explanations of a completed

@@ -187,9 +187,8 @@ func (m *Manager) index(ctx context.Context, id string, res *quarry.Investigatio
 		chunks = retrieve.MemoryChunks(*res.Memory)
 	}
 	if res.ReportPath != "" {
-		rep, err := m.Report(ctx, id)
-		if err == nil {
-			chunks = append(chunks, retrieve.SplitMarkdown(id, "report.md", rep.Content)...)
+		if content, _, err := m.reportText(id); err == nil {
+			chunks = append(chunks, retrieve.SplitMarkdown(id, "report.md", content)...)
 		}
 	}
 	return m.cfg.Index.Put(ctx, id, chunks)

@@ -121,10 +121,16 @@ func (m *Manager) Session(ctx context.Context, id string) (*quarry.Session, erro
 	if err != nil {
 		return nil, err
 	}
+	return m.observe(s), nil
+}
+
+// observe reports a session past its expiry time as expired, before the
+// sweeper has purged it.
+func (m *Manager) observe(s *quarry.Session) *quarry.Session {
 	if s.Status != quarry.SessionExpired && m.now().After(s.ExpiresAt) {
 		s.Status = quarry.SessionExpired
 	}
-	return s, nil
+	return s
 }
 
 // Sessions lists every session, newest first.
@@ -135,11 +141,7 @@ func (m *Manager) Sessions(ctx context.Context) ([]*quarry.Session, error) {
 	}
 	out := make([]*quarry.Session, 0, len(all))
 	for i := len(all) - 1; i >= 0; i-- {
-		s := all[i]
-		if s.Status != quarry.SessionExpired && m.now().After(s.ExpiresAt) {
-			s.Status = quarry.SessionExpired
-		}
-		out = append(out, s)
+		out = append(out, m.observe(all[i]))
 	}
 	return out, nil
 }

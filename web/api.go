@@ -344,43 +344,14 @@ func (s *Server) investigate(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// completedReport returns the report of a completed investigation.
-// Errors: SESSION_NOT_FOUND, SESSION_EXPIRED, INVESTIGATION_NOT_COMPLETE.
-func (s *Server) completedReport(r *http.Request, id string) (*quarry.Report, error) {
-	sess, err := s.svc.Session(r.Context(), id)
-	if err != nil {
-		return nil, err
-	}
-	if sess.Status != quarry.SessionCompleted {
-		return nil, notCompleteError(sess)
-	}
-	return s.svc.Report(r.Context(), id)
-}
-
 func (s *Server) getReport(w http.ResponseWriter, r *http.Request) error {
-	rep, err := s.completedReport(r, r.PathValue("id"))
+	rep, err := s.svc.Report(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"content": rep.Content, "generated_at": rep.GeneratedAt,
 		"status": rep.Status, "format": "markdown"})
 	return nil
-}
-
-// notCompleteError is INVESTIGATION_NOT_COMPLETE (or SESSION_EXPIRED) for
-// a session whose results are asked for too early.
-func notCompleteError(sess *quarry.Session) error {
-	switch sess.Status {
-	case quarry.SessionExpired:
-		return quarry.Errorf(quarry.ECodeSessionExpired, "session %s has expired; its results were deleted", sess.SessionID)
-	case quarry.SessionFailed:
-		msg := "the investigation failed"
-		if sess.Error != nil {
-			msg += ": " + sess.Error.Message
-		}
-		return quarry.Errorf(quarry.ECodeInvestigationNotComplete, "%s", msg)
-	}
-	return quarry.Errorf(quarry.ECodeInvestigationNotComplete, "the investigation is %s, not completed", sess.Status)
 }
 
 func (s *Server) getExplanations(w http.ResponseWriter, r *http.Request) error {

@@ -17,7 +17,7 @@ var chartRef = regexp.MustCompile(`\]\((charts/[A-Za-z0-9_.-]+\.png)\)`)
 // explanations as JSON, zipped, so the report reads the same offline.
 func (s *Server) downloadReport(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("id")
-	rep, err := s.completedReport(r, id)
+	rep, err := s.svc.Report(r.Context(), id)
 	if err != nil {
 		return err
 	}

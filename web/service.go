@@ -40,6 +40,8 @@ type Service interface {
 	// DataModel is the inferred data model, nil before the schema step.
 	DataModel(ctx context.Context, id string) (*quarry.DataModel, error)
 
+	// Report is the report of a completed investigation; before that
+	// INVESTIGATION_NOT_COMPLETE (SESSION_EXPIRED once expired).
 	Report(ctx context.Context, id string) (*quarry.Report, error)
 	Explanations(ctx context.Context, id string) ([]quarry.Explanation, error)
 	// ArtifactPath is the file on disk of a session artifact such as
