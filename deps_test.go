@@ -56,13 +56,14 @@ func packages(t *testing.T) map[string]struct {
 
 // TestDependencyRules keeps the architecture honest: the vocabulary and the
 // math import only the standard library; agents, the session manager, the
-// web server and retrieval never import concrete engines or stores (only
+// web server and retrieval never import concrete engines, stores or model
+// providers (only
 // cmd/quarry and internal/app wire those), and web reaches sessions only
 // through its Service interface.
 func TestDependencyRules(t *testing.T) {
-	stdlibOnly := []string{".", "drill", "audit"}
+	stdlibOnly := []string{".", "drill", "audit", "llm"}
 	forbiddenForAgents := []string{module + "/duckdb", module + "/fsstore", module + "/audit", module + "/sqlite",
-		module + "/sessions", module + "/internal/app", module + "/cmd"}
+		module + "/sessions", module + "/internal/app", module + "/cmd", module + "/llm/anthropic", module + "/llm/openai", module + "/mcp"}
 	for dir, p := range packages(t) {
 		for imp := range p.imports {
 			for _, s := range stdlibOnly {
@@ -70,7 +71,7 @@ func TestDependencyRules(t *testing.T) {
 					t.Errorf("package %s imports %s; it may import only the standard library", dir, imp)
 				}
 			}
-			if dir == "." || dir == "drill" {
+			if dir == "." || dir == "drill" || dir == "llm" {
 				if strings.HasPrefix(imp, module+"/") {
 					t.Errorf("package %s imports %s; it may import only the standard library", dir, imp)
 				}
