@@ -1,0 +1,166 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// Table is an uploaded file as SQL sees it: the name a query uses and what
+// the upload's profile found.
+type Table struct {
+	// Name is the table's name in SQL, e.g. "orders" for "Orders.csv".
+	Name        string
+	FileID      string
+	FileName    string
+	Description string
+	RowCount    int64
+	// Columns are the profiled columns in file order: name, data type,
+	// role (dimension, measure, id, timestamp), cardinality and samples.
+	Columns []quarry.Column
+}
+
+// Tables lists a session's files as the tables a query sees, in upload
+// order. Errors: SESSION_NOT_FOUND, SESSION_EXPIRED.
+func (m *Manager) Tables(ctx context.Context, id string) ([]Table, error) {
+	if _, err := m.active(ctx, id); err != nil {
+		return nil, err
+	}
+	files, err := m.cfg.Store.Files(id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Table, 0, len(files))
+	for _, f := range files {
+		t := Table{Name: f.TableName, FileID: f.FileID, FileName: f.OriginalName, Description: f.Description,
+			RowCount: f.RowCount, Columns: []quarry.Column{}}
+		if f.Schema != nil {
+			t.Columns = f.Schema.Columns
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// QueryActor is the audit actor of the statements Query runs: they come
+// from an outside agent through the MCP server, not from the investigation.
+const QueryActor = "mcp"
+
+// auditPreviewRows is how many result rows an audit observation keeps.
+const auditPreviewRows = 5
+
+// Query runs one read-only SELECT over a session's files, each loaded under
+// its table name into a throwaway engine that is locked before the query
+// runs: no file or network access, no settings, no extensions. The
+// statement and a summary of its outcome, failures included, are appended
+// to the session's audit log as tool_called and observation_recorded
+// entries by actor "mcp". The result is whole, up to the engine's row
+// limit.
+//
+// Errors: SESSION_NOT_FOUND, SESSION_EXPIRED, CONFLICT while the session's
+// investigation is running (its audit log is in use), and the engine's
+// INVALID (does not parse or bind, too many rows, too slow) and FORBIDDEN
+// (anything but a single SELECT, or one touching files or the network).
+func (m *Manager) Query(ctx context.Context, id, sql string) (*quarry.QueryResult, error) {
+	unlock := m.lock(id)
+	defer unlock()
+	s, err := m.active(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if s.Status == quarry.SessionRunning {
+		return nil, quarry.Errorf(quarry.ECodeConflict, "the investigation of session %s is running; its data can be queried when it has finished", id)
+	}
+	files, err := m.cfg.Store.Files(id)
+	if err != nil {
+		return nil, err
+	}
+	log, err := m.cfg.OpenAudit(id)
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close()
+
+	callID := "mcp_" + quarry.NewID()
+	if _, err := log.Append(quarry.EventToolCalled, QueryActor, map[string]any{
+		"call_id":   callID,
+		"tool_name": "sql",
+		"arguments": map[string]any{"sql": sql, "purpose": "query from an MCP client"},
+	}); err != nil {
+		return nil, err
+	}
+	start := m.now()
+	res, qerr := m.runQuery(ctx, files, sql)
+	data := map[string]any{
+		"call_id":    callID,
+		"success":    qerr == nil,
+		"row_count":  0,
+		"columns":    []string{},
+		"elapsed_ms": m.now().Sub(start).Milliseconds(),
+	}
+	if qerr != nil {
+		data["error"] = quarry.ErrorMessage(qerr)
+		data["error_code"] = quarry.ErrorCode(qerr)
+	} else {
+		data["row_count"], data["columns"] = len(res.Rows), res.Columns
+		if len(res.Rows) > 0 {
+			data["preview"] = jsonRows(res.Rows[:min(len(res.Rows), auditPreviewRows)])
+		}
+	}
+	if _, err := log.Append(quarry.EventObservationRecorded, QueryActor, data); err != nil {
+		return nil, err
+	}
+	if qerr != nil {
+		return nil, qerr
+	}
+	return res, nil
+}
+
+// runQuery loads the files into a fresh engine, locks it and runs sql.
+func (m *Manager) runQuery(ctx context.Context, files []*quarry.UploadedFile, sql string) (*quarry.QueryResult, error) {
+	eng, err := m.cfg.NewEngine()
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
+	for _, f := range files {
+		path, err := m.cfg.Store.Path(f.SessionID, f.Path)
+		if err != nil {
+			return nil, err
+		}
+		if _, _, err := eng.LoadCSV(ctx, f.TableName, path); err != nil {
+			return nil, fmt.Errorf("%s: %w", f.OriginalName, err)
+		}
+	}
+	if err := eng.Lock(ctx); err != nil {
+		return nil, err
+	}
+	return eng.Query(ctx, sql)
+}
+
+// jsonRows copies result rows into values JSON can carry: times as
+// RFC 3339 text, NaN and infinities as null.
+func jsonRows(rows [][]any) [][]any {
+	out := make([][]any, len(rows))
+	for i, row := range rows {
+		out[i] = make([]any, len(row))
+		for j, v := range row {
+			switch x := v.(type) {
+			case time.Time:
+				out[i][j] = x.Format(time.RFC3339)
+			case float64:
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					out[i][j] = nil
+				} else {
+					out[i][j] = x
+				}
+			default:
+				out[i][j] = v
+			}
+		}
+	}
+	return out
+}
