@@ -9,40 +9,16 @@ import (
 	"github.com/quarry-dev/quarry"
 )
 
-// Table is an uploaded file as SQL sees it: the name a query uses and what
-// the upload's profile found.
-type Table struct {
-	// Name is the table's name in SQL, e.g. "orders" for "Orders.csv".
-	Name        string
-	FileID      string
-	FileName    string
-	Description string
-	RowCount    int64
-	// Columns are the profiled columns in file order: name, data type,
-	// role (dimension, measure, id, timestamp), cardinality and samples.
-	Columns []quarry.Column
-}
-
-// Tables lists a session's files as the tables a query sees, in upload
-// order. Errors: SESSION_NOT_FOUND, SESSION_EXPIRED.
-func (m *Manager) Tables(ctx context.Context, id string) ([]Table, error) {
+// Tables returns a session's files as the tables a query sees, in upload
+// order: each carries its SQL table name (TableName), file name,
+// description, row count and profiled columns (Schema). It is Files for a
+// session that may still be queried. Errors: SESSION_NOT_FOUND,
+// SESSION_EXPIRED.
+func (m *Manager) Tables(ctx context.Context, id string) ([]*quarry.UploadedFile, error) {
 	if _, err := m.active(ctx, id); err != nil {
 		return nil, err
 	}
-	files, err := m.cfg.Store.Files(id)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Table, 0, len(files))
-	for _, f := range files {
-		t := Table{Name: f.TableName, FileID: f.FileID, FileName: f.OriginalName, Description: f.Description,
-			RowCount: f.RowCount, Columns: []quarry.Column{}}
-		if f.Schema != nil {
-			t.Columns = f.Schema.Columns
-		}
-		out = append(out, t)
-	}
-	return out, nil
+	return m.cfg.Store.Files(id)
 }
 
 // QueryActor is the audit actor of the statements Query runs: they come

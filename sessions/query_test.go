@@ -109,15 +109,18 @@ func TestTables(t *testing.T) {
 	if len(tables) != 2 {
 		t.Fatalf("%d tables, want 2", len(tables))
 	}
-	byName := map[string]sessions.Table{}
+	byName := map[string]*quarry.UploadedFile{}
 	for _, tb := range tables {
-		byName[tb.Name] = tb
+		byName[tb.TableName] = tb
 	}
 	orders, customers := byName["orders_2024"], byName["customers"]
-	if orders.Name != "orders_2024" || orders.FileName != "Orders 2024.csv" || orders.Description != "one row per order" || orders.RowCount != 4 {
-		t.Errorf("orders table: %+v", orders)
+	if orders == nil || customers == nil {
+		t.Fatalf("tables %v, want orders_2024 and customers", byName)
 	}
-	if customers.Name != "customers" || customers.RowCount != 3 || customers.FileID == "" {
+	if orders.OriginalName != "Orders 2024.csv" || orders.Description != "one row per order" || orders.RowCount != 4 || orders.Schema == nil {
+		t.Fatalf("orders table: %+v", orders)
+	}
+	if customers.RowCount != 3 || customers.FileID == "" {
 		t.Errorf("customers table: %+v", customers)
 	}
 	want := map[string][2]string{ // column -> data type, role
@@ -127,10 +130,10 @@ func TestTables(t *testing.T) {
 		"platform":    {quarry.TypeString, quarry.RoleDimension},
 		"amount":      {quarry.TypeFloat, quarry.RoleMeasure},
 	}
-	if len(orders.Columns) != len(want) {
-		t.Fatalf("orders columns: %+v", orders.Columns)
+	if len(orders.Schema.Columns) != len(want) {
+		t.Fatalf("orders columns: %+v", orders.Schema.Columns)
 	}
-	for _, c := range orders.Columns {
+	for _, c := range orders.Schema.Columns {
 		w, ok := want[c.Name]
 		if !ok || c.DataType != w[0] || (w[1] != "" && c.InferredType != w[1]) {
 			t.Errorf("column %s: type %s role %s, want %v", c.Name, c.DataType, c.InferredType, w)
