@@ -1,0 +1,222 @@
+package evidence
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// number is one number found in a text.
+type number struct {
+	start, end int // the bytes as written: sign, currency, digits, suffix
+	// value is the absolute value with the suffix's multiplier applied;
+	// step is the unit of the last digit written, multiplied likewise.
+	value, step float64
+	percent     bool // written with % or pp
+	// plain is set for small integers and years standing alone, which
+	// are evidence but are not checked.
+	plain bool
+}
+
+// skipped matches what is not a number although it has digits: ISO dates
+// and times, year-months, clock times, and citation markers.
+var skipped = regexp.MustCompile(`\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?` +
+	`|\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])\b` +
+	`|\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b` +
+	`|\[\^?\d+(?:\s*,\s*\^?\d+)*\]`)
+
+// Suffixes: glued to the digits ("1.2M", "45k", "2.5x") or after one space
+// ("1.2 million", "3 pp").
+var (
+	gluedSuffixes = map[string]float64{
+		"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9, "Bn": 1e9, "BN": 1e9,
+		"x": 1, "pp": 1,
+	}
+	wordSuffixes = []struct {
+		word string
+		mult float64
+	}{
+		{"percentage points", 1}, {"percentage point", 1}, {"percent", 1}, {"pp", 1},
+		{"thousand", 1e3}, {"million", 1e6}, {"mn", 1e6}, {"billion", 1e9}, {"bn", 1e9}, {"trillion", 1e12},
+	}
+)
+
+// scan calls emit for every number in text, in order. Identifiers, dates,
+// citation markers and version-like tokens are passed over.
+func scan(text string, emit func(number)) {
+	skips := skipped.FindAllStringIndex(text, -1)
+	for i := 0; i < len(text); {
+		for len(skips) > 0 && skips[0][1] <= i {
+			skips = skips[1:]
+		}
+		if len(skips) > 0 && skips[0][0] <= i {
+			i = skips[0][1]
+			continue
+		}
+		if !isDigit(text[i]) {
+			i++
+			continue
+		}
+		n, ok, next := parse(text, i)
+		if ok && (len(skips) == 0 || n.end <= skips[0][0]) {
+			emit(n)
+		}
+		i = max(next, i+1)
+	}
+}
+
+// parse reads the number whose first digit is at d. ok is false when the
+// digits are not a number (an identifier, a version); next is where
+// scanning goes on.
+func parse(text string, d int) (n number, ok bool, next int) {
+	// The digits: ".5", or digits with thousands groups (each of exactly 3
+	// digits, after a first group of 1 to 3) and decimals.
+	j := digits(text, d)
+	intDigits := j - d
+	start, decimals, separated := d, -1, false
+	if d > 0 && text[d-1] == '.' && !(d > 1 && isWordByte(text[d-2])) {
+		start, decimals, intDigits = d-1, intDigits, 0
+	} else {
+		for intDigits <= 3 && j < len(text) && text[j] == ',' && digits(text, j+1) == j+4 {
+			j, separated = j+4, true
+		}
+		if j+1 < len(text) && text[j] == '.' && isDigit(text[j+1]) {
+			end := digits(text, j+1)
+			decimals, j = end-j-1, end
+		}
+	}
+	if decimals >= 0 && j+1 < len(text) && text[j] == '.' && isDigit(text[j+1]) {
+		return n, false, skipWord(text, j) // 1.2.3
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(text[start:j], ",", ""), 64)
+	if err != nil && !math.IsInf(v, 0) {
+		return n, false, j
+	}
+
+	// Before the digits: sign and currency, in either order, or what makes
+	// the digits part of a word.
+	p, currency, signed := start, false, false
+	for range 2 {
+		r, size := utf8.DecodeLastRuneInString(text[:p])
+		switch {
+		case isCurrency(r) && !currency:
+			currency, p = true, p-size
+		case isSign(r) && !signed:
+			before, _ := utf8.DecodeLastRuneInString(text[:p-size])
+			if p-size > 0 && isWordRune(before) {
+				if unicode.IsDigit(before) {
+					break // a range: 2-3, 10-15%
+				}
+				return n, false, skipWord(text, j) // COVID-19
+			}
+			signed, p = true, p-size
+		}
+	}
+	if r, _ := utf8.DecodeLastRuneInString(text[:p]); p > 0 && !currency && (isWordRune(r) || strings.ContainsRune(`#/\@.`, r)) {
+		return n, false, skipWord(text, j) // hyp_003, Q1, /2024/, #1, Fig.3
+	}
+
+	// After the digits: a suffix, or what makes them part of a word.
+	mult, suffix, percent := 1.0, false, false
+	switch r, size := utf8.DecodeRuneInString(text[j:]); {
+	case r == '%':
+		j, suffix, percent = j+1, true, true
+	case r == '×':
+		j, suffix = j+size, true
+	case r == '_' || unicode.IsLetter(r):
+		w := j
+		for w < len(text) && isASCIILetter(text[w]) {
+			w++
+		}
+		after, _ := utf8.DecodeRuneInString(text[w:])
+		m, known := gluedSuffixes[text[j:w]]
+		if !known || isWordRune(after) {
+			return n, false, skipWord(text, j) // 5xx, 3rd, 250ms
+		}
+		mult, suffix, percent = m, true, text[j:w] == "pp"
+		j = w
+	case r == '/' || r == '.':
+		if after, _ := utf8.DecodeRuneInString(text[j+size:]); isWordRune(after) {
+			return n, false, skipWord(text, j) // 3/4, 001.txt
+		}
+	case r == ' ':
+		rest := text[j+1:]
+		if strings.HasPrefix(rest, "%") {
+			j, suffix, percent = j+2, true, true
+			break
+		}
+		for _, s := range wordSuffixes {
+			if !strings.HasPrefix(rest, s.word) {
+				continue
+			}
+			if after, _ := utf8.DecodeRuneInString(rest[len(s.word):]); isWordRune(after) {
+				continue
+			}
+			j, suffix, mult = j+1+len(s.word), true, s.mult
+			percent = strings.HasPrefix(s.word, "perc") || s.word == "pp"
+			break
+		}
+	}
+
+	n = number{start: p, end: j, value: math.Abs(v) * mult, step: math.Pow10(-max(decimals, 0)) * mult, percent: percent}
+	if !suffix && !currency && decimals < 0 && !separated {
+		switch {
+		case n.value <= 10:
+			n.plain = true
+		case !signed && intDigits == 4 && n.value >= 1900 && n.value <= 2100:
+			n.plain = true
+		case intDigits <= 3 && listNumber(text, p, j):
+			return n, false, j
+		}
+	}
+	return n, true, j
+}
+
+// listNumber reports whether text[start:end] numbers an item of a list:
+// it starts a line and is followed by ". " or ") ".
+func listNumber(text string, start, end int) bool {
+	line := text[:start]
+	if i := strings.LastIndexByte(line, '\n'); i >= 0 {
+		line = line[i+1:]
+	}
+	if strings.TrimLeft(line, " \t") != "" || end >= len(text) || (text[end] != '.' && text[end] != ')') {
+		return false
+	}
+	return end+1 == len(text) || text[end+1] == ' ' || text[end+1] == '\n'
+}
+
+// skipWord returns the end of the word that has a byte at i: letters,
+// digits and underscores, and dots and hyphens between them.
+func skipWord(text string, i int) int {
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !isWordRune(r) {
+			if r != '.' && r != '-' {
+				break
+			}
+			if after, _ := utf8.DecodeRuneInString(text[i+size:]); !isWordRune(after) {
+				break
+			}
+		}
+		i += size
+	}
+	return i
+}
+
+// digits returns the end of the run of ASCII digits starting at i.
+func digits(text string, i int) int {
+	for i < len(text) && isDigit(text[i]) {
+		i++
+	}
+	return i
+}
+
+func isDigit(b byte) bool       { return '0' <= b && b <= '9' }
+func isASCIILetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
+func isWordByte(b byte) bool    { return isDigit(b) || isASCIILetter(b) || b == '_' }
+func isWordRune(r rune) bool    { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+func isCurrency(r rune) bool    { return r == '$' || r == '€' || r == '£' }
+func isSign(r rune) bool        { return r == '-' || r == '+' || r == '−' }
