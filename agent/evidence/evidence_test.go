@@ -75,7 +75,7 @@ func TestCheckMatches(t *testing.T) {
 		{"3 percentage points", values(0.03), true},
 		{"0.123", text("a share of 12.3%"), true},
 		{"0.123", values(12.3), false}, // only percentages written as such have a fraction
-		{"12.3", values(0.123), false},  // a plain number is not a percentage
+		{"12.3", values(0.123), false}, // a plain number is not a percentage
 		// Numbers that count although they look small or like years.
 		{"5%", values(5), true},
 		{"5%", nil, false},
