@@ -140,6 +140,26 @@ type IterationLog struct {
 	CompressedSummary       string                      `json:"compressed_summary"`
 	HypothesisStatusChanges map[string]HypothesisStatus `json:"hypothesis_status_changes,omitempty"`
 	Timestamp               time.Time                   `json:"timestamp"`
+	// Tokens is what the model consumed in this iteration; nil offline.
+	Tokens *TokenUsage `json:"tokens,omitempty"`
+	// WorkingMemoryTokens is the estimated size of the working memory the
+	// model was given to decide this iteration (budget ~6000); 0 offline.
+	WorkingMemoryTokens int `json:"working_memory_tokens,omitempty"`
+}
+
+// TokenUsage is the model tokens consumed by a call, an iteration or a
+// whole investigation.
+type TokenUsage struct {
+	Calls        int `json:"calls"`
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+}
+
+// Add counts one more call's tokens.
+func (u *TokenUsage) Add(in, out int) {
+	u.Calls++
+	u.InputTokens += in
+	u.OutputTokens += out
 }
 
 // Loop exit reasons.
@@ -266,6 +286,10 @@ type InvestigationResult struct {
 	ReportPath   string        `json:"report_path"`
 	// Memory is the compiled memory document, for the chat index.
 	Memory *MemoryDocument `json:"-"`
+	// Model names the model that took part, empty offline; Tokens is what
+	// it consumed over the whole investigation.
+	Model  string      `json:"model,omitempty"`
+	Tokens *TokenUsage `json:"tokens,omitempty"`
 }
 
 // Report is the generated report of a finished investigation (report.md).

@@ -39,6 +39,12 @@ type Input struct {
 	Waterfall []Bar
 	// Series holds the daily metric of the top segments, one chart each.
 	Series []Series
+	// Summary is the executive summary a model wrote, its numbers already
+	// checked (unverified ones carry the evidence marker); empty offline.
+	// Model names that model, and Tokens is what it consumed.
+	Summary string
+	Model   string
+	Tokens  *quarry.TokenUsage
 	// AuditLog is the audit log's path relative to the session, for the
 	// footer.
 	AuditLog    string

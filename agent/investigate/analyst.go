@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/drill"
@@ -61,6 +62,14 @@ func (r *run) agenda() []step {
 			if !r.hasInteraction() {
 				out = append(out, step{decision: quarry.DecisionDrillDown, hyp: h.HypothesisID,
 					why: "measure the candidate segments without overlap and test them against daily noise", do: r.verifySegments})
+			}
+			// The model's own hypotheses are judged by the verified
+			// segments, so they come after verification.
+			for _, mh := range r.hyps {
+				if mh.Kind == hypModel {
+					out = append(out, step{decision: quarry.DecisionAnalyze, hyp: mh.HypothesisID,
+						why: "measure " + strings.Join(mh.Dimensions, " and ") + " for the model's hypothesis", do: r.checkModelHypothesis(mh)})
+				}
 			}
 			out = append(out, step{decision: quarry.DecisionAnalyze, hyp: h.HypothesisID,
 				why: "check whether anything stands out from a uniform shift", do: r.checkUniform})
@@ -196,4 +205,46 @@ func (r *run) candidates() []candidate {
 		add(c)
 	}
 	return out
+}
+
+// checkModelHypothesis decides a hypothesis the model proposed by what was
+// measured on its dimensions: confirmed when a significant verified
+// segment built only from them explains at least 15% of the change, ruled
+// out otherwise. The model's opinion of it plays no part.
+func (r *run) checkModelHypothesis(h *quarry.Hypothesis) func(context.Context) (stepResult, error) {
+	return func(ctx context.Context) (stepResult, error) {
+		var res stepResult
+		in := map[string]bool{}
+		for _, name := range h.Dimensions {
+			d := r.dimByName(name)
+			in[d.Name] = true
+			dr, err := r.byDimension(ctx, d)
+			if err != nil {
+				return res, err
+			}
+			res.addQuery("change by "+d.Name, dr.rec, r.effectTable(d.Name, dr.effects()))
+		}
+		var best *verified
+		for i := range r.stats.verified {
+			v := &r.stats.verified[i]
+			inside := true
+			for _, sv := range v.seg {
+				inside = inside && in[sv.Dim.Name]
+			}
+			if inside && v.significant() && (best == nil || math.Abs(v.share) > math.Abs(best.share)) {
+				best = v
+			}
+		}
+		dims := strings.Join(h.Dimensions, " and ")
+		if best != nil && math.Abs(best.share) >= 0.15 {
+			res.verdict = quarry.HypConfirmed
+			res.reason = fmt.Sprintf("%s explains %s of the change (%s)", best.key(), sharePct(best.share), stat("q", best.test.QValue))
+			res.summary = fmt.Sprintf("Measured on %s: %s explains %s of the change and is significant (%s).", dims, best.key(), sharePct(best.share), stat("q", best.test.QValue))
+		} else {
+			res.verdict = quarry.HypRuledOut
+			res.reason = fmt.Sprintf("no significant segment of %s explains 15%% of the change", dims)
+			res.summary = fmt.Sprintf("Measured on %s: no significant segment explains 15%% of the change.", dims)
+		}
+		return res, nil
+	}
 }

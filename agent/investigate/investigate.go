@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/llm"
 )
 
 // Investigator runs investigations. Its fields are its dependencies.
@@ -29,6 +30,14 @@ type Investigator struct {
 	Now      func() time.Time
 	// MaxDims caps how many dimensions the segment search slices by.
 	MaxDims int
+	// Model, when set, takes part in every step: it reads the schema,
+	// proposes hypotheses, decides each iteration and writes its SQL,
+	// condenses findings and writes the report's summary. The offline
+	// analyst still measures everything and alone decides statuses and
+	// ranking. Nil runs offline.
+	Model llm.Model
+	// Code, when set, lets the model send Python to an external sandbox.
+	Code CodeRunner
 }
 
 // Input is what one investigation is about.
@@ -55,6 +64,9 @@ func (inv *Investigator) Run(ctx context.Context, in Input) (*quarry.Investigati
 		return nil, quarry.Errorf(quarry.ECodeNoFilesUploaded, "upload at least one CSV file before starting an investigation")
 	}
 	r := &run{inv: inv, in: in, rec: &recorder{eng: inv.Engine, audit: inv.Audit}}
+	if inv.Model != nil {
+		r.ai = &analyst{model: inv.Model}
+	}
 	if _, err := inv.Audit.Append(quarry.EventRequestSubmitted, "system", map[string]any{
 		"session_id":        in.SessionID,
 		"metric_sql":        in.Context.MetricSQL,
@@ -74,10 +86,13 @@ func (inv *Investigator) Run(ctx context.Context, in Input) (*quarry.Investigati
 		{"overall", r.measureOverall},
 		{"plan", r.makePlan},
 		{"hypotheses", r.makeHypotheses},
+		{"hypotheses", r.proposeHypotheses},
 		{"loop", r.memoryLoop},
 		{"explain", r.explain},
+		{"summary", r.summarize},
 		{"memory", r.writeMemory},
 		{"report", r.writeReport},
+		{"usage", r.writeUsage},
 	}
 	for _, s := range steps {
 		if err := ctx.Err(); err != nil {
@@ -114,6 +129,13 @@ type run struct {
 	reportPath string
 	memory     *quarry.MemoryDocument
 	next       []string
+
+	// With a model: its state, its reading of the schema, the files its
+	// Python can open, and the report summary it wrote.
+	ai        *analyst
+	notes     *schemaNotes
+	codeFiles []string
+	summary   string
 }
 
 func (r *run) now() time.Time { return r.inv.Now().UTC() }
@@ -138,7 +160,7 @@ func (r *run) result() *quarry.InvestigationResult {
 	if expls == nil {
 		expls = []quarry.Explanation{}
 	}
-	return &quarry.InvestigationResult{
+	res := &quarry.InvestigationResult{
 		SessionID:    r.in.SessionID,
 		Status:       r.outcome,
 		Overall:      r.overall.change,
@@ -146,6 +168,12 @@ func (r *run) result() *quarry.InvestigationResult {
 		ReportPath:   r.reportPath,
 		Memory:       r.memory,
 	}
+	if r.ai != nil {
+		res.Model = r.ai.model.Name()
+		u := r.ai.usage
+		res.Tokens = &u
+	}
+	return res
 }
 
 // hyp returns the hypothesis with the given id.

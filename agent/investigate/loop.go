@@ -1,6 +1,7 @@
 package investigate
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -19,8 +20,8 @@ type step struct {
 
 // stepResult is what one step learned.
 type stepResult struct {
-	raw     strings.Builder // full output: every SQL statement and its result
-	summary string          // 2-3 sentences
+	raw     bytes.Buffer // full output: every SQL statement and its result (a Buffer, not a Builder: results are returned by value and written to afterwards)
+	summary string       // 2-3 sentences
 	verdict quarry.HypothesisStatus
 	reason  string // the verdict in one sentence
 	sqls    []string
@@ -35,12 +36,25 @@ func (s *stepResult) addQuery(purpose string, rec record, table string) {
 // the raw output, condense it, update the ledger and the hypotheses; stop on
 // CONCLUDE, after 15 iterations, or when 3 iterations in a row learn
 // nothing new.
+//
+// The offline analyst's agenda is the loop's spine: each iteration runs its
+// next check, whose measurement alone may change a hypothesis's status.
+// With a model, the model decides each iteration too (ANALYZE, DRILL_DOWN,
+// PIVOT or CONCLUDE) and its SQL or Python runs alongside the planned
+// check; once the agenda is done, the model's own steps continue until it
+// concludes. A model that concludes early does not skip the remaining
+// checks, and one that never concludes stops at the iteration cap.
 func (r *run) memoryLoop(ctx context.Context) error {
 	agenda := r.agenda()
 	r.ledger = quarry.FindingsLedger{SessionID: r.in.SessionID, Findings: []quarry.Finding{}}
+	if err := r.uploadForCode(ctx); err != nil {
+		return err
+	}
 	stall := 0
 	exit := quarry.ExitConclude
 	prevRuledOut := false
+	concluded := false // the model said CONCLUDE
+	prevMeasured := ""
 	for iter := 1; ; iter++ {
 		if iter > quarry.MaxLoopIterations {
 			exit = quarry.ExitMaxIterations
@@ -53,21 +67,49 @@ func (r *run) memoryLoop(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return quarry.Errorf(quarry.ECodeUnavailable, "investigation cancelled in iteration %d", iter)
 		}
-		if len(agenda) == 0 {
-			if err := r.conclude(iter); err != nil {
+		var d *decision
+		wm := 0
+		if !concluded {
+			var err error
+			if d, wm, err = r.decide(ctx, iter, agenda); err != nil {
 				return err
 			}
+			if d != nil && d.Decision == quarry.DecisionConclude {
+				concluded = true
+			}
+		}
+		var st step
+		switch {
+		case len(agenda) > 0:
+			st = agenda[0]
+			agenda = agenda[1:]
+		case d.hasCode():
+			st = step{decision: d.Decision, hyp: d.HypothesisID, why: d.Reasoning,
+				do: func(context.Context) (stepResult, error) { return stepResult{}, nil }}
+		default:
+			if err := r.conclude(iter, d, wm); err != nil {
+				return err
+			}
+		}
+		if st.do == nil {
 			break
 		}
-		st := agenda[0]
-		agenda = agenda[1:]
-		decision := st.decision
+		decision, why := st.decision, st.why
 		if prevRuledOut && decision == quarry.DecisionAnalyze {
 			decision = quarry.DecisionPivot
 		}
+		if d != nil && !concluded {
+			decision = d.Decision
+			if st.why != d.Reasoning {
+				why = "model: " + d.Reasoning + " | planned check: " + st.why
+			}
+		}
 		changes := map[string]quarry.HypothesisStatus{}
-		h := r.hyp(st.hyp)
-		if h.Status == quarry.HypPending {
+		var h *quarry.Hypothesis
+		if st.hyp != "" {
+			h = r.hyp(st.hyp)
+		}
+		if h != nil && h.Status == quarry.HypPending {
 			h.Status = quarry.HypInvestigating
 			changes[h.HypothesisID] = h.Status
 		}
@@ -75,23 +117,48 @@ func (r *run) memoryLoop(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if res.verdict != "" && h.Status.CanMove(res.verdict) {
+		r.learn(&res)
+		if d.hasCode() && !concluded {
+			if err := r.runModelCode(ctx, iter, d, &res); err != nil {
+				return err
+			}
+		}
+		if h != nil && res.verdict != "" && h.Status.CanMove(res.verdict) {
 			h.Status = res.verdict
 			h.Verdict = res.reason
 			changes[h.HypothesisID] = h.Status
 		}
-		if err := r.saveHypothesis(h); err != nil {
+		if err := r.proposals(iter, d); err != nil {
 			return err
+		}
+		if h != nil {
+			if err := r.saveHypothesis(h); err != nil {
+				return err
+			}
+		}
+		// Stalls are judged on what was measured, so a model that writes
+		// the same sentence every time cannot cut the planned checks short.
+		measured := res.summary
+		if err := r.condense(ctx, iter, h, why, &res); err != nil {
+			return err
+		}
+		if measured == "" {
+			measured = res.summary
 		}
 		prevRuledOut = res.verdict == quarry.HypRuledOut
-		if err := r.record(iter, decision, st.why, &res, h.HypothesisID, changes); err != nil {
+		hypID := ""
+		if h != nil {
+			hypID = h.HypothesisID
+		}
+		if err := r.record(iter, decision, why, &res, hypID, changes, wm); err != nil {
 			return err
 		}
-		if n := len(r.ledger.Findings); n >= 2 && similar(r.ledger.Findings[n-1].Summary, r.ledger.Findings[n-2].Summary) {
+		if prevMeasured != "" && similar(measured, prevMeasured) {
 			stall++
 		} else {
 			stall = 0
 		}
+		prevMeasured = measured
 	}
 	// Hypotheses the loop never settled keep their state; the ledger says so.
 	r.ledger.HypothesisOutcomes = map[string]quarry.HypothesisStatus{}
@@ -104,8 +171,30 @@ func (r *run) memoryLoop(ctx context.Context) error {
 	return r.artifact("analysis/findings_ledger.json", r.ledger)
 }
 
+// proposals logs the status changes the model proposed against what was
+// measured: a proposal is never applied by itself; it agrees with the
+// measurement or it is rejected.
+func (r *run) proposals(iter int, d *decision) error {
+	if d == nil {
+		return nil
+	}
+	for _, u := range d.HypothesisUpdates {
+		h := r.findHyp(u.HypothesisID)
+		if h == nil || quarry.HypothesisStatus(u.Status) == h.Status {
+			continue
+		}
+		if err := r.policy("hypothesis_status", "not_applied", map[string]any{
+			"iteration": iter, "hypothesis_id": h.HypothesisID, "proposed": u.Status, "measured": string(h.Status),
+			"reason": "a status changes only on recorded evidence",
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // record writes one iteration: its raw output, its log and its finding.
-func (r *run) record(iter int, decision, why string, res *stepResult, hypID string, changes map[string]quarry.HypothesisStatus) error {
+func (r *run) record(iter int, decision, why string, res *stepResult, hypID string, changes map[string]quarry.HypothesisStatus, memoryTokens int) error {
 	outRef := fmt.Sprintf("analysis/full_outputs/output_%03d.txt", iter)
 	if err := r.inv.Out.WriteFile(outRef, []byte(res.raw.String())); err != nil {
 		return err
@@ -120,6 +209,8 @@ func (r *run) record(iter int, decision, why string, res *stepResult, hypID stri
 		CompressedSummary:       summary,
 		HypothesisStatusChanges: changes,
 		Timestamp:               r.now(),
+		Tokens:                  r.ai.takeIterationUsage(),
+		WorkingMemoryTokens:     memoryTokens,
 	}
 	if err := r.artifact(fmt.Sprintf("analysis/iterations/iter_%03d.json", iter), log); err != nil {
 		return err
@@ -140,8 +231,9 @@ func (r *run) record(iter int, decision, why string, res *stepResult, hypID stri
 	return nil
 }
 
-// conclude records the final CONCLUDE iteration.
-func (r *run) conclude(iter int) error {
+// conclude records the final CONCLUDE iteration, with the model's
+// reasoning when it was the model that concluded.
+func (r *run) conclude(iter int, d *decision, memoryTokens int) error {
 	var res stepResult
 	var open []string
 	for _, h := range r.hyps {
@@ -154,7 +246,11 @@ func (r *run) conclude(iter int) error {
 		res.summary += " Still open: " + strings.Join(open, ", ") + "."
 	}
 	res.raw.WriteString(res.summary + "\n")
-	return r.record(iter, quarry.DecisionConclude, "no unexamined hypothesis is left", &res, "", nil)
+	why := "no unexamined hypothesis is left"
+	if d != nil && d.Decision == quarry.DecisionConclude && d.Reasoning != "" {
+		why = "model: " + d.Reasoning
+	}
+	return r.record(iter, quarry.DecisionConclude, why, &res, "", nil, memoryTokens)
 }
 
 func (r *run) count(s quarry.HypothesisStatus) int {

@@ -127,6 +127,12 @@ func (r *run) writeReport(ctx context.Context) error {
 		Explanations:     r.expls,
 		AuditLog:         "audit.jsonl",
 		GeneratedAt:      r.now(),
+		Summary:          r.summary,
+	}
+	if r.ai != nil {
+		in.Model = r.ai.model.Name()
+		u := r.ai.usage
+		in.Tokens = &u
 	}
 	for _, h := range r.hyps {
 		in.Hypotheses = append(in.Hypotheses, *h)

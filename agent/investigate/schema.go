@@ -158,6 +158,10 @@ func (r *run) inferSchema(ctx context.Context) error {
 	}
 	// Fewer values first: they make sturdier segments and cheaper cubes.
 	sort.SliceStable(dims, func(i, j int) bool { return dims[i].Cardinality < dims[j].Cardinality })
+	dims, err = r.readSchema(ctx, dims)
+	if err != nil {
+		return err
+	}
 	dims = prioritise(dims, r.in.Context.InvestigationPrompt+" "+r.in.Context.BusinessContext)
 	if len(dims) > r.inv.MaxDims {
 		dims = dims[:r.inv.MaxDims]

@@ -18,6 +18,7 @@ import (
 	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
+	"github.com/quarry-dev/quarry/llm"
 )
 
 // fileArg is one --file PATH[=DESCRIPTION].
@@ -43,6 +44,8 @@ type investigation struct {
 	dataDir string
 	maxMB   int64
 	stderr  io.Writer
+	// model takes part in every step when set; nil runs offline.
+	model llm.Model
 }
 
 func runInvestigate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -204,7 +207,7 @@ func (inv *investigation) investigate(ctx context.Context, store *fsstore.Store,
 	}
 	defer eng.Close()
 	start := time.Now()
-	inv2 := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: progressPrinter(inv.stderr, start)}
+	inv2 := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: progressPrinter(inv.stderr, start), Model: inv.model}
 	res, err := inv2.Run(ctx, investigate.Input{SessionID: sess.SessionID, Files: files, Context: inv.context})
 	if err != nil {
 		return nil, err
