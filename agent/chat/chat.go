@@ -1,14 +1,20 @@
 // Package chat answers questions about a finished investigation from its
-// memory, without a model: it retrieves the passages of the session's
-// memory that match the question and quotes their relevant sentences, each
-// followed by the artifact it came from. The same memory and question
-// always give the same reply.
+// memory: it retrieves the passages of the session's memory that match the
+// question and quotes their relevant sentences, each followed by the
+// artifact it came from. The same memory and question always give the same
+// reply.
 //
 // Three kinds of question get special handling: how something was
 // calculated (answered from the Method section), which hypotheses were
 // ruled out or confirmed (every hypothesis with that status and its
 // verdict), and questions the memory has nothing on (an honest "did not
 // look at that" naming what the investigation did examine).
+//
+// With a model, the same passages go to the model, numbered, and it
+// answers in its own words; the answer must cite the passages it uses, and
+// every number in it is checked against them (see agent/evidence). When the
+// model fails in any way, or cites nothing it was given, the reply is the
+// offline one: a chat never fails because of the model.
 package chat
 
 import (
@@ -17,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/retrieve"
 )
 
@@ -29,6 +36,9 @@ type Answerer struct {
 	Index retrieve.Index
 	// K is how many passages a question retrieves; DefaultK when < 1.
 	K int
+	// Model, when set, answers from the retrieved passages in its own
+	// words (see ask); nil answers offline, by quoting.
+	Model llm.Model
 }
 
 // Reply is an answer and the artifacts it quotes.
@@ -54,6 +64,14 @@ func (a *Answerer) Answer(ctx context.Context, sessionID, question string) (Repl
 		return Reply{}, quarry.Errorf(quarry.ECodeInvalid, "the question is %d characters; the limit is %d", n, quarry.MaxChatMessageLen)
 	}
 	q := parseQuestion(question)
+	if a.Model != nil {
+		return a.ask(ctx, sessionID, q)
+	}
+	return a.offline(ctx, sessionID, q)
+}
+
+// offline answers q by quoting the memory, without a model.
+func (a *Answerer) offline(ctx context.Context, sessionID string, q *question) (Reply, error) {
 	if len(q.statuses) > 0 {
 		r, ok, err := a.byStatus(ctx, sessionID, q)
 		if err != nil || ok {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/evidence"
 	"github.com/quarry-dev/quarry/retrieve"
 	"github.com/quarry-dev/quarry/sqlite"
 )
@@ -60,7 +61,7 @@ func checkReply(t *testing.T, question string, r Reply) {
 	var cited []string
 	seen := map[string]bool{}
 	for _, m := range regexp.MustCompile(`\[([^\[\]\s]+)\]`).FindAllStringSubmatch(r.Text, -1) {
-		if !seen[m[1]] {
+		if m[0] != evidence.Marker && !seen[m[1]] {
 			seen[m[1]] = true
 			cited = append(cited, m[1])
 		}
