@@ -1,8 +1,8 @@
 // Package chat answers questions about a finished investigation from its
 // memory: it retrieves the passages of the session's memory that match the
 // question and quotes their relevant sentences, each followed by the
-// artifact it came from. The same memory and question always give the same
-// reply.
+// artifact it came from. Without a model, the same memory and question
+// always give the same reply.
 //
 // Three kinds of question get special handling: how something was
 // calculated (answered from the Method section), which hypotheses were
