@@ -56,10 +56,10 @@ func packages(t *testing.T) map[string]struct {
 
 // TestDependencyRules keeps the architecture honest: the vocabulary and the
 // math import only the standard library; agents, the session manager, the
-// web server and retrieval never import concrete engines, stores or model
-// providers (only
-// cmd/quarry and internal/app wire those), and web reaches sessions only
-// through its Service interface.
+// web and MCP servers and retrieval never import concrete engines, stores
+// or model providers (only
+// cmd/quarry and internal/app wire those), and web and mcp reach sessions
+// only through their Service interfaces.
 func TestDependencyRules(t *testing.T) {
 	stdlibOnly := []string{".", "drill", "audit", "llm"}
 	forbiddenForAgents := []string{module + "/duckdb", module + "/fsstore", module + "/audit", module + "/sqlite",
@@ -76,7 +76,7 @@ func TestDependencyRules(t *testing.T) {
 					t.Errorf("package %s imports %s; it may import only the standard library", dir, imp)
 				}
 			}
-			if strings.HasPrefix(dir, "agent/") || dir == "sessions" || dir == "web" || dir == "retrieve" {
+			if strings.HasPrefix(dir, "agent/") || dir == "sessions" || dir == "web" || dir == "mcp" || dir == "retrieve" {
 				for _, f := range forbiddenForAgents {
 					if strings.HasPrefix(imp, f) {
 						t.Errorf("package %s imports %s; it talks to engines, stores and services through interfaces", dir, imp)

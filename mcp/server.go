@@ -1,0 +1,277 @@
+// Package mcp serves Quarry to AI agents over the Model Context Protocol:
+// tools to create a session from CSV data, look at its tables, run
+// sandboxed read-only SQL, start an investigation of why a metric moved,
+// follow it, and read its explanations, report and chat answers. It talks
+// to sessions through the Service interface (sessions.Manager implements
+// it) and builds on the official Go SDK; cmd/quarry serves it over stdio
+// or streamable HTTP.
+package mcp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/investigate"
+)
+
+// Service is what the tools need from the session manager. Errors are
+// *quarry.Error values carrying the specification's codes.
+type Service interface {
+	Create(ctx context.Context) (*quarry.Session, error)
+	// Session returns a session; one past its expiry reads as expired.
+	Session(ctx context.Context, id string) (*quarry.Session, error)
+	// Sessions lists every session, newest first.
+	Sessions(ctx context.Context) ([]*quarry.Session, error)
+	Delete(ctx context.Context, id string) error
+	// AddFile stores a CSV file in a session and profiles it.
+	AddFile(ctx context.Context, id, name, description string, r io.Reader) (*quarry.UploadedFile, error)
+
+	// Tables returns the files of a session that may still be queried,
+	// each with its SQL table name and profiled columns.
+	Tables(ctx context.Context, id string) ([]*quarry.UploadedFile, error)
+	// Query runs one audited, sandboxed, read-only SELECT over the tables.
+	Query(ctx context.Context, id, sql string) (*quarry.QueryResult, error)
+
+	// Investigate checks the request and starts the investigation in the
+	// background.
+	Investigate(ctx context.Context, id string, c quarry.InvestigationContext) error
+	// Context is the investigation request, nil before one was made.
+	Context(ctx context.Context, id string) (*quarry.InvestigationContext, error)
+	// Subscribe replays the progress events so far and streams the rest.
+	Subscribe(ctx context.Context, id string) (past []investigate.Event, live <-chan investigate.Event, cancel func(), err error)
+	// Report is the report of a completed investigation.
+	Report(ctx context.Context, id string) (*quarry.Report, error)
+	Explanations(ctx context.Context, id string) ([]quarry.Explanation, error)
+	// Chat answers a question about a completed investigation.
+	Chat(ctx context.Context, id, message string) (*quarry.ChatMessage, error)
+}
+
+// DefaultMaxRows is how many result rows run_sql returns by default.
+const DefaultMaxRows = 200
+
+// MaxRequestBytes bounds one request from a client, over HTTP and stdio
+// alike. create_session carries CSV files as text, so it is well above the
+// SDK's defaults; larger data goes by path over stdio, or through the web
+// app's upload.
+const MaxRequestBytes = 64 << 20
+
+// Options configure the server; zero values take the defaults.
+type Options struct {
+	// AllowPaths lets create_session read CSV files from the server's disk
+	// by path. Set it only when the client runs on the same machine as the
+	// user it acts for (stdio); over HTTP files come as text.
+	AllowPaths bool
+	// MaxRows is how many rows run_sql returns; the total is reported
+	// (default DefaultMaxRows).
+	MaxRows int
+	// Version is the server version reported to clients (default "dev").
+	Version string
+	// Log receives failures the client sees only as INTERNAL.
+	Log *slog.Logger
+}
+
+// instructions tell a connecting model how the tools fit together.
+const instructions = `Quarry is a data analyst that explains why a metric moved between two periods, with evidence: every number comes from SQL recorded in an audit log.
+
+Typical flow:
+1. create_session with the CSV files (as text) and a description of each.
+2. list_tables and describe_table to learn the tables and columns; run_sql for read-only SELECT queries to explore (results are capped; aggregate rather than list rows).
+3. start_investigation with the metric as one SQL aggregate (e.g. SELECT SUM(amount) FROM orders), a baseline and a comparison period, and what the business is. It returns at once; the investigation runs in the background.
+4. get_session until its status is completed (or failed); it usually takes seconds to a minute.
+5. get_explanations for the ranked causes with their evidence, get_report for the full Markdown report, and ask for follow-up questions about the finished investigation.
+
+Errors come back as "CODE: message", e.g. "FORBIDDEN: only read-only SELECT statements are allowed".`
+
+// NewServer returns an MCP server with Quarry's tools over svc.
+func NewServer(svc Service, opt Options) *mcpsdk.Server {
+	if opt.MaxRows <= 0 {
+		opt.MaxRows = DefaultMaxRows
+	}
+	if opt.Version == "" {
+		opt.Version = "dev"
+	}
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "quarry", Title: "Quarry data analyst", Version: opt.Version},
+		&mcpsdk.ServerOptions{Instructions: instructions, Logger: slog.New(minLevel{opt.Log.Handler(), slog.LevelWarn}),
+			Capabilities: &mcpsdk.ServerCapabilities{}})
+	s.AddReceivingMiddleware(codeArgumentErrors)
+	t := &tools{svc: svc, opt: opt}
+	t.addSessionTools(s)
+	t.addDataTools(s)
+	t.addInvestigationTools(s)
+	return s
+}
+
+// NewHTTPHandler serves s over streamable HTTP, with the SDK's DNS
+// rebinding protection for localhost and cross-origin protection, so a web
+// page in the user's browser cannot drive the server.
+func NewHTTPHandler(s *mcpsdk.Server, log *slog.Logger) http.Handler {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return s }, &mcpsdk.StreamableHTTPOptions{
+		Logger:              slog.New(minLevel{log.Handler(), slog.LevelWarn}),
+		MaxRequestBodyBytes: MaxRequestBytes,
+		SessionTimeout:      time.Hour,
+	})
+	return http.NewCrossOriginProtection().Handler(h)
+}
+
+// NewIOTransport serves over r and w, a process's stdin and stdout: one
+// JSON-RPC message per line. Nothing else may write to w.
+func NewIOTransport(r io.Reader, w io.Writer) mcpsdk.Transport {
+	return &mcpsdk.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}, MaxLineLength: MaxRequestBytes}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// minLevel drops records below a level: the SDK reports every session's
+// start and end at Info, which is noise in Quarry's log.
+type minLevel struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h minLevel) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+func (h minLevel) WithAttrs(as []slog.Attr) slog.Handler {
+	return minLevel{h.Handler.WithAttrs(as), h.min}
+}
+func (h minLevel) WithGroup(name string) slog.Handler {
+	return minLevel{h.Handler.WithGroup(name), h.min}
+}
+
+// tools holds what every tool handler needs.
+type tools struct {
+	svc Service
+	opt Options
+}
+
+// handler is a tool's logic: the structured result, the same result as
+// text for a model to read, or an error.
+type handler[In, Out any] func(ctx context.Context, in In) (out Out, text string, err error)
+
+// add registers a tool whose input and output schemas come from In and Out.
+func add[In, Out any](s *mcpsdk.Server, t *tools, tool *mcpsdk.Tool, h handler[In, Out]) {
+	tool.InputSchema, tool.OutputSchema = schemaFor[In](), schemaFor[Out]()
+	mcpsdk.AddTool(s, tool, func(ctx context.Context, _ *mcpsdk.CallToolRequest, in In) (*mcpsdk.CallToolResult, Out, error) {
+		out, text, err := h(ctx, in)
+		if err != nil {
+			var zero Out
+			return nil, zero, t.toolError(tool.Name, err)
+		}
+		return &mcpsdk.CallToolResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: text}}}, out, nil
+	})
+}
+
+// schemaFor is the JSON schema of T as the SDK infers it, except that
+// slices, maps and pointers are not nullable: Quarry's tools never send or
+// take null for them (an absent optional field is omitted), and a single
+// type per property is what every model provider's schema dialect accepts.
+func schemaFor[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+		reflect.TypeFor[cellValue](): {Description: "text, number, true/false or null", AnyOf: []*jsonschema.Schema{
+			{Type: "string"}, {Type: "number"}, {Type: "boolean"}, {Type: "null"}}},
+	}})
+	if err != nil {
+		panic(err) // a tool type that has no schema is a programming error
+	}
+	notNull(s)
+	return s
+}
+
+func notNull(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
+	}
+	for _, p := range s.Properties {
+		notNull(p)
+	}
+	notNull(s.Items)
+	notNull(s.AdditionalProperties)
+}
+
+// toolError turns err into the text of an MCP tool error, "CODE: message"
+// with the hint on a second line. An error that is not a *quarry.Error is
+// logged and shown only as INTERNAL: its detail is not for the client.
+func (t *tools) toolError(tool string, err error) error {
+	code, msg := quarry.ErrorCode(err), quarry.ErrorMessage(err)
+	if code == quarry.ECodeInternal {
+		t.opt.Log.Error("tool failed", "tool", tool, "err", err)
+	}
+	var b strings.Builder
+	b.WriteString(code + ": " + msg)
+	if h := hint(err); h != "" {
+		b.WriteString("\nHint: " + h)
+	}
+	return &codedError{b.String()}
+}
+
+// codedError is a tool error in "CODE: message" form.
+type codedError struct{ text string }
+
+func (e *codedError) Error() string { return e.text }
+
+// codeArgumentErrors gives the tool errors the SDK makes itself, for
+// arguments that do not fit a tool's input schema, the code INVALID, so
+// that every tool error reads "CODE: message".
+func codeArgumentErrors(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcpsdk.CallToolResult)
+		if err != nil || !ok || !r.IsError {
+			return res, err
+		}
+		var ce *codedError
+		if errors.As(r.GetError(), &ce) {
+			return res, err
+		}
+		for _, c := range r.Content {
+			if tc, ok := c.(*mcpsdk.TextContent); ok {
+				tc.Text = quarry.ECodeInvalid + ": " + tc.Text
+			}
+		}
+		return res, err
+	}
+}
+
+// hint is the hint of the first *quarry.Error in err's chain, if any.
+func hint(err error) string {
+	var qe *quarry.Error
+	if errors.As(err, &qe) {
+		return qe.Hint
+	}
+	return ""
+}
+
+// ptr returns a pointer to v, for the optional hints of tool annotations.
+func ptr[T any](v T) *T { return &v }
+
+// readOnly annotates a tool that changes nothing a user sees.
+func readOnly(title string) *mcpsdk.ToolAnnotations {
+	return &mcpsdk.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
+}
+
+// changes annotates a tool that adds to a session without destroying
+// anything.
+func changes(title string) *mcpsdk.ToolAnnotations {
+	return &mcpsdk.ToolAnnotations{Title: title, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
+}
