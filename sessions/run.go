@@ -176,7 +176,17 @@ func (m *Manager) investigate(ctx context.Context, id string, files []*quarry.Up
 	if err != nil {
 		return nil, err
 	}
-	inv := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: h.publish, Now: m.cfg.Now}
+	inv := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: h.publish, Now: m.cfg.Now, Model: m.cfg.Model}
+	if m.cfg.Model != nil && m.cfg.DialCode != nil {
+		code, err := m.cfg.DialCode(ctx)
+		if err != nil {
+			m.cfg.Log.Warn("code sandbox unavailable; the model writes SQL only", "session", id, "err", err)
+			h.publish(investigate.Event{Time: m.now(), Step: "load", Message: "the code sandbox is unavailable; the model writes SQL only"})
+		} else {
+			defer code.Close()
+			inv.Code = code
+		}
+	}
 	return inv.Run(ctx, investigate.Input{SessionID: id, Files: files, Context: c})
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/chat"
 	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/retrieve"
 )
 
@@ -61,8 +62,21 @@ type Config struct {
 	// MaxRunning bounds the investigations running at once; more wait
 	// their turn (default 2).
 	MaxRunning int
-	Now        func() time.Time
-	Log        *slog.Logger
+	// Model, when set, takes part in investigations and answers chat from
+	// the retrieved passages; nil is offline.
+	Model llm.Model
+	// DialCode, when set, connects one investigation to an external
+	// code-execution sandbox; if it fails, the model writes SQL only.
+	DialCode func(ctx context.Context) (CodeSession, error)
+	Now      func() time.Time
+	Log      *slog.Logger
+}
+
+// CodeSession is a connection to a code-execution sandbox for one
+// investigation.
+type CodeSession interface {
+	investigate.CodeRunner
+	Close() error
 }
 
 // Manager runs sessions. It is safe for concurrent use.
@@ -92,7 +106,7 @@ func New(cfg Config) *Manager {
 	}
 	return &Manager{
 		cfg:   cfg,
-		chat:  &chat.Answerer{Index: cfg.Index},
+		chat:  &chat.Answerer{Index: cfg.Index, Model: cfg.Model},
 		slots: make(chan struct{}, cfg.MaxRunning),
 		runs:  map[string]*runState{},
 		hubs:  map[string]*hub{},

@@ -26,7 +26,13 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 	scenario := fs.String("scenario", "revenue_drop", "sample scenario: "+strings.Join(names, ", "))
 	dataDir := fs.String("data-dir", defaultDataDir(getenv), "where sessions and sample files are stored")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object on stdout")
+	var mf modelFlags
+	mf.register(fs, getenv)
 	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	model, dial, err := mf.open(getenv)
+	if err != nil {
 		return err
 	}
 	s, ok := sampledata.Get(*scenario)
@@ -42,7 +48,7 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	}
 	fmt.Fprintf(stderr, "scenario %s: %d files in %s\n", s.Name, len(paths), dir)
-	inv := investigation{dataDir: *dataDir, maxMB: 50, stderr: stderr}
+	inv := investigation{dataDir: *dataDir, maxMB: 50, stderr: stderr, model: model, dialCode: dial}
 	for i, p := range paths {
 		inv.files = append(inv.files, fileArg{path: p, description: s.Files[i].Description})
 	}

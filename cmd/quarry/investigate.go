@@ -19,6 +19,7 @@ import (
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/llm"
+	"github.com/quarry-dev/quarry/sessions"
 )
 
 // fileArg is one --file PATH[=DESCRIPTION].
@@ -44,8 +45,10 @@ type investigation struct {
 	dataDir string
 	maxMB   int64
 	stderr  io.Writer
-	// model takes part in every step when set; nil runs offline.
-	model llm.Model
+	// model takes part in every step when set; nil runs offline. dialCode
+	// connects its Python to a code sandbox.
+	model    llm.Model
+	dialCode func(context.Context) (sessions.CodeSession, error)
 }
 
 func runInvestigate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -69,13 +72,18 @@ func runInvestigate(ctx context.Context, args []string, getenv func(string) stri
 	fs.StringVar(&dataDir, "data-dir", defaultDataDir(getenv), "where sessions are stored (env QUARRY_DATA_DIR)")
 	fs.Int64Var(&maxMB, "max-file-mb", 50, "largest accepted file in MB")
 	fs.BoolVar(&asJSON, "json", false, "print the result as one JSON object on stdout")
+	var mf modelFlags
+	mf.register(fs, getenv)
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
 	inv := investigation{files: files, dataDir: dataDir, maxMB: maxMB, stderr: stderr}
+	var err error
+	if inv.model, inv.dialCode, err = mf.open(getenv); err != nil {
+		return err
+	}
 	inv.context = quarry.InvestigationContext{MetricSQL: strings.TrimSpace(metric), BusinessContext: bizContext,
 		InvestigationPrompt: prompt, TimeColumn: timeColumn}
-	var err error
 	if base == "" || cmp == "" {
 		return quarry.Errorf(quarry.ECodeInvalidDateRange, "both --baseline and --comparison periods are required (YYYY-MM-DD..YYYY-MM-DD)")
 	}
@@ -208,6 +216,18 @@ func (inv *investigation) investigate(ctx context.Context, store *fsstore.Store,
 	defer eng.Close()
 	start := time.Now()
 	inv2 := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: progressPrinter(inv.stderr, start), Model: inv.model}
+	if inv.model != nil {
+		fmt.Fprintf(inv.stderr, "model: %s\n", inv.model.Name())
+		if inv.dialCode != nil {
+			code, err := inv.dialCode(ctx)
+			if err != nil {
+				fmt.Fprintf(inv.stderr, "code sandbox unavailable (%v); the model writes SQL only\n", err)
+			} else {
+				defer code.Close()
+				inv2.Code = code
+			}
+		}
+	}
 	res, err := inv2.Run(ctx, investigate.Input{SessionID: sess.SessionID, Files: files, Context: inv.context})
 	if err != nil {
 		return nil, err

@@ -6,7 +6,10 @@
 //	quarry investigate --file PATH[=DESCRIPTION] ... --metric SQL \
 //	    --baseline FROM..TO --comparison FROM..TO [flags]
 //	quarry serve [--addr localhost:8080] [--data-dir DIR]
+//	quarry mcp [--http ADDR] [--data-dir DIR]
 //	quarry demo [--data-dir DIR]
+//	quarry doctor
+//	quarry help config
 //	quarry audit verify PATH
 //	quarry bench rca [--data DIR] [--json]
 //
@@ -89,13 +92,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runInvestigate(ctx, rest, getenv, stdout, stderr)
 	case "serve":
 		return runServe(ctx, rest, getenv, stdout, stderr)
+	case "mcp":
+		return runMCP(ctx, rest, getenv, stdin, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, rest, getenv, stdout, stderr)
+	case "doctor":
+		return runDoctor(ctx, rest, getenv, stdout, stderr)
 	case "audit":
 		return runAudit(ctx, rest, stdout, stderr)
 	case "bench":
 		return runBench(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":
+		if len(rest) > 0 && rest[0] == "config" {
+			printConfigHelp(stdout)
+			return nil
+		}
 		printUsage(stdout)
 		return nil
 	}
@@ -107,13 +118,16 @@ func printUsage(w io.Writer) {
 
 Commands:
   serve         the web app and JSON API, with a finished sample investigation
+  mcp           serve the tools to an AI agent over MCP (stdio, or --http ADDR)
   investigate   explain why a metric moved between two periods
   demo          run an investigation on the embedded sample data
+  doctor        show what is configured (model, code sandbox) and whether it answers
   audit verify  check a hash-chained audit log
   bench rca     score the segment search on the root-cause benchmarks
   bench scale   time an investigation over a large generated file
   help          this text
 
-Run 'quarry COMMAND -h' for a command's flags.
+Run 'quarry COMMAND -h' for a command's flags and 'quarry help config' for
+every setting (models: QUARRY_LLM_PROVIDER, QUARRY_LLM_MODEL, ...).
 `)
 }

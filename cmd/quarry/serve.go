@@ -26,7 +26,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	sample := fs.String("sample", "revenue_drop", "sample scenario to investigate when no finished investigation exists (\"\" for none)")
 	maxRunning := fs.Int("max-running", 2, "investigations running at once; more wait their turn")
 	maxMB := fs.Int64("max-file-mb", 50, "largest accepted upload in MB")
+	var mf modelFlags
+	mf.register(fs, getenv)
 	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	model, dial, err := mf.open(getenv)
+	if err != nil {
 		return err
 	}
 	timeout, err := sessionTimeout(getenv)
@@ -35,7 +41,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	a, err := app.Open(ctx, app.Options{DataDir: *dataDir, SessionTimeout: timeout, MaxUploadBytes: *maxMB << 20,
-		MaxRunning: *maxRunning, Log: log})
+		MaxRunning: *maxRunning, Log: log, Model: model, DialCode: dial})
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
+	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/retrieve"
 	"github.com/quarry-dev/quarry/sessions"
 	"github.com/quarry-dev/quarry/sqlite"
@@ -30,8 +31,12 @@ type Options struct {
 	SessionTimeout time.Duration // default 24h (SESSION_TIMEOUT_HOURS)
 	MaxUploadBytes int64         // default 50 MB
 	MaxRunning     int           // investigations at once (default 2)
-	Now            func() time.Time
-	Log            *slog.Logger
+	// Model takes part in investigations and chat when set (NewModel);
+	// DialCode connects its Python to a code sandbox (CodeDialer).
+	Model    llm.Model
+	DialCode func(context.Context) (sessions.CodeSession, error)
+	Now      func() time.Time
+	Log      *slog.Logger
 }
 
 // App is a wired server.
@@ -75,6 +80,8 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 		TableName:  duckdb.TableName,
 		Index:      db,
 		MaxRunning: opt.MaxRunning,
+		Model:      opt.Model,
+		DialCode:   opt.DialCode,
 		Now:        opt.Now,
 		Log:        opt.Log,
 	})

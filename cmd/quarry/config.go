@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/llm"
+	"github.com/quarry-dev/quarry/sessions"
+)
+
+// settings is every configuration variable, printed by "quarry help
+// config". Keys come from the environment only: a config file or a flag
+// would end up in shell history, backups or bug reports.
+var settings = []struct{ env, flag, file, meaning string }{
+	{llm.EnvProvider, "--llm-provider", "llm.provider", "offline (default), anthropic or openai (any OpenAI-compatible server: OpenAI, Ollama, vLLM, llama.cpp, LM Studio)"},
+	{llm.EnvModel, "--llm-model", "llm.model", "model name (default " + llm.DefaultAnthropicModel + " / " + llm.DefaultOpenAIModel + ")"},
+	{llm.EnvBaseURL, "--llm-base-url", "llm.base_url", "provider endpoint, e.g. http://localhost:11434/v1 for Ollama"},
+	{llm.EnvAnthropicKey, "", "", "Anthropic API key (environment only; never logged or written)"},
+	{llm.EnvOpenAIKey, "", "", "OpenAI API key (environment only; local servers need none)"},
+	{"QUARRY_CODE_MCP_COMMAND", "", "", "command that starts an MCP code-execution server over stdio (Python for the model)"},
+	{"QUARRY_CODE_MCP_URL", "", "", "URL of a streamable-HTTP MCP code-execution server"},
+	{"QUARRY_CODE_MCP_TOOL", "", "", "its tool that runs Python (default execute_python)"},
+	{"QUARRY_DATA_DIR", "--data-dir", "", "where sessions, artifacts and the index live (default quarry-data)"},
+	{"SESSION_TIMEOUT_HOURS", "", "", "hours before a session expires (default 24)"},
+	{"QUARRY_CONFIG", "--config", "", "JSON config file; environment variables override it, flags override both"},
+}
+
+func printConfigHelp(w io.Writer) {
+	fmt.Fprintln(w, "Configuration: defaults, then the config file, then the environment, then flags.")
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ENVIRONMENT\tFLAG\tFILE KEY\tMEANING")
+	for _, s := range settings {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.env, dash(s.flag), dash(s.file), s.meaning)
+	}
+	tw.Flush()
+	fmt.Fprint(w, `
+Config file example (quarry.json):
+  {"llm": {"provider": "openai", "model": "llama3.2", "base_url": "http://localhost:11434/v1"}}
+`)
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// modelFlags are the model settings of the commands that investigate or
+// chat.
+type modelFlags struct {
+	file, provider, model, baseURL string
+}
+
+func (f *modelFlags) register(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&f.file, "config", getenv("QUARRY_CONFIG"), "JSON config file (env QUARRY_CONFIG); see 'quarry help config'")
+	fs.StringVar(&f.provider, "llm-provider", "", "offline, anthropic or openai (env "+llm.EnvProvider+")")
+	fs.StringVar(&f.model, "llm-model", "", "model name (env "+llm.EnvModel+")")
+	fs.StringVar(&f.baseURL, "llm-base-url", "", "provider endpoint, e.g. http://localhost:11434/v1 (env "+llm.EnvBaseURL+")")
+}
+
+// fileConfig is the config file's shape. Unknown keys are an error, so a
+// misspelt setting is not silently ignored, and there is no key field.
+type fileConfig struct {
+	LLM struct {
+		Provider string `json:"provider"`
+		Model    string `json:"model"`
+		BaseURL  string `json:"base_url"`
+	} `json:"llm"`
+}
+
+// config merges the file, the environment and the flags.
+func (f *modelFlags) config(getenv func(string) string) (llm.Config, error) {
+	var fc fileConfig
+	if f.file != "" {
+		b, err := os.ReadFile(f.file)
+		if err != nil {
+			return llm.Config{}, quarry.Errorf(quarry.ECodeInvalid, "config file: %v", err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&fc); err != nil {
+			return llm.Config{}, quarry.Errorf(quarry.ECodeInvalid, "config file %s: %v", f.file, err).
+				WithHint("keys belong in ANTHROPIC_API_KEY or OPENAI_API_KEY, never in a file")
+		}
+	}
+	layered := func(name string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		switch name {
+		case llm.EnvProvider:
+			return fc.LLM.Provider
+		case llm.EnvModel:
+			return fc.LLM.Model
+		case llm.EnvBaseURL:
+			return fc.LLM.BaseURL
+		}
+		return ""
+	}
+	c := llm.ConfigFromEnv(layered)
+	if f.provider != "" || f.model != "" || f.baseURL != "" {
+		override := func(name string) string {
+			switch {
+			case name == llm.EnvProvider && f.provider != "":
+				return f.provider
+			case name == llm.EnvModel && f.model != "":
+				return f.model
+			case name == llm.EnvBaseURL && f.baseURL != "":
+				return f.baseURL
+			}
+			return layered(name)
+		}
+		c = llm.ConfigFromEnv(override)
+	}
+	return c.WithDefaults(), nil
+}
+
+// open returns the configured model (nil offline) and, when a model is
+// configured, the code sandbox dialer.
+func (f *modelFlags) open(getenv func(string) string) (llm.Model, func(context.Context) (sessions.CodeSession, error), error) {
+	c, err := f.config(getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := app.NewModel(c)
+	if err != nil || m == nil {
+		return nil, nil, err
+	}
+	dial, err := app.CodeDialer(getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, dial, nil
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// fakeOpenAI answers Chat Completions like an OpenAI-compatible server
+// (Ollama's /v1): "ok" to plain requests, {"ok": true} when a JSON schema
+// is asked for. It records whether an Authorization header came.
+func fakeOpenAI(t *testing.T, structured string) *httptest.Server {
+	t.Helper()
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/v1/chat/completions" {
+			http.NotFound(w, r)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		var req struct {
+			Model          string          `json:"model"`
+			ResponseFormat json.RawMessage `json:"response_format"`
+		}
+		if err := json.Unmarshal(body, &req); err != nil || req.Model != "llama3.2" {
+			http.Error(w, `{"error":{"message":"bad request"}}`, http.StatusBadRequest)
+			return
+		}
+		content := "ok"
+		if len(req.ResponseFormat) > 0 {
+			content = structured
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{
+			"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": req.Model,
+			"choices": []map[string]any{{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
+			"usage":   map[string]int{"prompt_tokens": 12, "completion_tokens": 1, "total_tokens": 13},
+		})
+	}))
+}
+
+func TestDoctor(t *testing.T) {
+	good := fakeOpenAI(t, `{"ok": true}`)
+	defer good.Close()
+	bad := fakeOpenAI(t, `Sure! {ok: true`)
+	defer bad.Close()
+	tests := []struct {
+		name string
+		env  map[string]string
+		code int
+		want []string
+	}{
+		{"offline", nil, 0, []string{"model         ok    offline"}},
+		{"local server", map[string]string{"QUARRY_LLM_PROVIDER": "openai", "QUARRY_LLM_MODEL": "llama3.2", "QUARRY_LLM_BASE_URL": good.URL + "/v1"}, 0,
+			[]string{`openai/llama3.2 answered "ok"`, "(12 input, 1 output tokens)", "json output   ok", "key not set"}},
+		{"no structured output", map[string]string{"QUARRY_LLM_PROVIDER": "openai", "QUARRY_LLM_MODEL": "llama3.2", "QUARRY_LLM_BASE_URL": bad.URL + "/v1"}, 1,
+			[]string{"json output   FAIL"}},
+		{"unknown provider", map[string]string{"QUARRY_LLM_PROVIDER": "gemini"}, 1, []string{`FAIL  INVALID: QUARRY_LLM_PROVIDER="gemini"`}},
+		{"key never printed", map[string]string{"QUARRY_LLM_PROVIDER": "openai", "OPENAI_API_KEY": "sk-secret-123", "QUARRY_LLM_MODEL": "llama3.2", "QUARRY_LLM_BASE_URL": good.URL + "/v1"}, 0,
+			[]string{"key set"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := func(k string) string { return tt.env[k] }
+			var out, errb strings.Builder
+			err := run(t.Context(), []string{"doctor", "--data-dir", t.TempDir()}, env, strings.NewReader(""), &out, &errb)
+			if code := exitCode(err, &errb); code != tt.code {
+				t.Fatalf("quarry doctor exited %d; want %d\n%s%s", code, tt.code, out.String(), errb.String())
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("quarry doctor output lacks %q:\n%s", w, out.String())
+				}
+			}
+			if strings.Contains(out.String()+errb.String(), "sk-secret-123") {
+				t.Errorf("the API key was printed")
+			}
+		})
+	}
+}
