@@ -185,30 +185,26 @@ func readJSON(t *testing.T, path string, v any) {
 	}
 }
 
-func iterations(t *testing.T, dir string) []quarry.IterationLog {
+// readGlob decodes every file matching pattern under dir, in name order.
+func readGlob[T any](t *testing.T, dir, pattern string) []T {
 	t.Helper()
-	paths, _ := filepath.Glob(filepath.Join(dir, "analysis", "iterations", "iter_*.json"))
+	paths, _ := filepath.Glob(filepath.Join(dir, pattern))
 	sort.Strings(paths)
-	var out []quarry.IterationLog
+	var out []T
 	for _, p := range paths {
-		var it quarry.IterationLog
-		readJSON(t, p, &it)
-		out = append(out, it)
+		var v T
+		readJSON(t, p, &v)
+		out = append(out, v)
 	}
 	return out
 }
 
+func iterations(t *testing.T, dir string) []quarry.IterationLog {
+	return readGlob[quarry.IterationLog](t, dir, "analysis/iterations/iter_*.json")
+}
+
 func hypotheses(t *testing.T, dir string) []quarry.Hypothesis {
-	t.Helper()
-	paths, _ := filepath.Glob(filepath.Join(dir, "analysis", "hypotheses", "hyp_*.json"))
-	sort.Strings(paths)
-	var out []quarry.Hypothesis
-	for _, p := range paths {
-		var h quarry.Hypothesis
-		readJSON(t, p, &h)
-		out = append(out, h)
-	}
-	return out
+	return readGlob[quarry.Hypothesis](t, dir, "analysis/hypotheses/hyp_*.json")
 }
 
 // auditEvents returns the audit log's entries.
