@@ -271,7 +271,9 @@ func TestScriptedModelDrivesEveryStep(t *testing.T) {
 		t.Errorf("last iteration %s %q; want the model's CONCLUDE", last.Decision, last.Reasoning)
 	}
 	var sum quarry.TokenUsage
+	maxMemory := 0
 	for _, it := range its {
+		maxMemory = max(maxMemory, it.WorkingMemoryTokens)
 		if it.WorkingMemoryTokens == 0 || it.WorkingMemoryTokens > 6000 {
 			t.Errorf("iteration %d working memory %d tokens; want 1..6000", it.Iteration, it.WorkingMemoryTokens)
 		}
@@ -282,6 +284,7 @@ func TestScriptedModelDrivesEveryStep(t *testing.T) {
 		sum.Calls += it.Tokens.Calls
 		sum.InputTokens += it.Tokens.InputTokens
 	}
+	t.Logf("%d iterations, largest working memory %d tokens (estimated), %d calls", len(its), maxMemory, len(m.Calls()))
 	if res.Tokens == nil || res.Tokens.Calls != len(m.Calls()) || res.Model != "scripted-analyst" {
 		t.Fatalf("result tokens %+v model %q; want %d calls by scripted-analyst", res.Tokens, res.Model, len(m.Calls()))
 	}
