@@ -42,6 +42,7 @@ func File(t testing.TB, path string) Reply {
 // Request is one request the server received.
 type Request struct {
 	Method string
+	Host   string
 	Path   string
 	Header http.Header
 	Body   []byte
@@ -51,6 +52,7 @@ type Request struct {
 type Server struct {
 	URL string
 
+	addr     string
 	t        testing.TB
 	mu       sync.Mutex
 	replies  []Reply
@@ -66,8 +68,25 @@ func New(t testing.TB, replies ...Reply) *Server {
 	ts := httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(ts.Close)
 	s.URL = ts.URL
+	s.addr = ts.Listener.Addr().String()
 	return s
 }
+
+// Client returns an HTTP client that sends every request to the server,
+// whatever its URL says, keeping the original Host: it lets a test check a
+// client's default endpoint.
+func (s *Server) Client() *http.Client {
+	return &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		r = r.Clone(r.Context())
+		r.Host = r.URL.Host
+		r.URL.Scheme, r.URL.Host = "http", s.addr
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
@@ -76,7 +95,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	n := len(s.requests)
-	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+	s.requests = append(s.requests, Request{Method: r.Method, Host: r.Host, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
 	s.mu.Unlock()
 	if n >= len(s.replies) {
 		s.t.Errorf("request %d (%s %s) is past the end of the script of %d replies", n+1, r.Method, r.URL.Path, len(s.replies))
