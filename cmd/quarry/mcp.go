@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/mcp"
+)
+
+// runMCP serves Quarry's tools to an AI agent over the Model Context
+// Protocol: over stdin and stdout by default, for a client that starts
+// quarry itself, or over streamable HTTP at /mcp with --http. In stdio
+// mode stdout carries the protocol alone; the log goes to stderr.
+func runMCP(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	httpAddr := fs.String("http", "", "serve streamable HTTP on this address instead of stdio, e.g. localhost:8765 (a bare :PORT binds localhost)")
+	dataDir := fs.String("data-dir", defaultDataDir(getenv), "where sessions and the index are stored (env QUARRY_DATA_DIR)")
+	maxRunning := fs.Int("max-running", 2, "investigations running at once; more wait their turn")
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	timeout, err := sessionTimeout(getenv)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	a, err := app.Open(ctx, app.Options{DataDir: *dataDir, SessionTimeout: timeout, MaxRunning: *maxRunning, Log: log})
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	sweepCtx, stopSweep := context.WithCancel(ctx)
+	defer stopSweep()
+	go a.Manager.SweepEvery(sweepCtx, sweepInterval(timeout))
+
+	if *httpAddr == "" {
+		// The client runs on this machine for its user, so it may name
+		// files by path.
+		srv := mcp.NewServer(a.Manager, mcp.Options{AllowPaths: true, Log: log})
+		err := srv.Run(ctx, mcp.NewIOTransport(stdin, stdout))
+		if ctx.Err() != nil {
+			return nil
+		}
+		return err
+	}
+	return serveMCPHTTP(ctx, mcp.NewHTTPHandler(mcp.NewServer(a.Manager, mcp.Options{Log: log}), log), *httpAddr, *dataDir, stdout, log)
+}
+
+// serveMCPHTTP serves h at /mcp on addr until ctx is done.
+func serveMCPHTTP(ctx context.Context, h http.Handler, addr, dataDir string, stdout io.Writer, log *slog.Logger) error {
+	ln, err := net.Listen("tcp", localByDefault(addr))
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", h)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	fmt.Fprintf(stdout, "Quarry MCP server on http://%s/mcp (data in %s)\n", displayAddr(ln.Addr()), dataDir)
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutCtx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}
+
+// localByDefault binds an address without a host (":8765") to localhost:
+// the MCP server has no authentication, so listening on every interface
+// must be asked for by name ("0.0.0.0:8765").
+func localByDefault(addr string) string {
+	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
+		return net.JoinHostPort("localhost", port)
+	}
+	return addr
+}

@@ -1,0 +1,260 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// asCommand is the environment variable that makes the test binary run as
+// the quarry command (see TestMain), so tests can start it as a process.
+const asCommand = "QUARRY_TEST_AS_COMMAND"
+
+// TestMain runs the test binary as the quarry command when asCommand is
+// set: a process test starts this binary with quarry's arguments.
+func TestMain(m *testing.M) {
+	if os.Getenv(asCommand) == "1" {
+		main() // exits
+	}
+	os.Exit(m.Run())
+}
+
+// quarryCommand returns the quarry command with args, as a process.
+func quarryCommand(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), asCommand+"=1")
+	return cmd
+}
+
+// mcpTools is every tool quarry mcp offers.
+var mcpTools = []string{"ask", "create_session", "describe_table", "get_explanations", "get_report", "get_session",
+	"list_sessions", "list_tables", "run_sql", "start_investigation"}
+
+// callText calls a tool and returns its text and whether it failed.
+func callText(t *testing.T, cs *mcpsdk.ClientSession, name string, args any) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var text string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcpsdk.TextContent); ok {
+			text += tc.Text
+		}
+	}
+	return text, res.IsError
+}
+
+func toolNames(t *testing.T, cs *mcpsdk.ClientSession) []string {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// TestMCPStdio starts quarry mcp as a process the way an MCP client does
+// and talks to it over its stdin and stdout.
+func TestMCPStdio(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "sales.csv")
+	if err := os.WriteFile(csv, []byte("day,store,sales\n2024-01-01,a,10\n2024-01-01,b,12.5\n2024-01-02,a,7\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := quarryCommand(t, "mcp", "--data-dir", filepath.Join(dir, "data"))
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "quarry-test", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &mcpsdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("initialize: %v\nstderr:\n%s", err, stderr.String())
+	}
+	if info := cs.InitializeResult(); info.ServerInfo.Name != "quarry" || !strings.Contains(info.Instructions, "start_investigation") {
+		t.Errorf("server info %+v, instructions %q", info.ServerInfo, info.Instructions)
+	}
+	if names := toolNames(t, cs); !slices.Equal(names, mcpTools) {
+		t.Errorf("tools %v, want %v", names, mcpTools)
+	}
+	if text, failed := callText(t, cs, "list_sessions", map[string]any{}); failed || text != "0 session(s)" {
+		t.Errorf("list_sessions on an empty data dir: %q (failed %v)", text, failed)
+	}
+	// Over stdio the client runs on the user's machine: files go by path.
+	text, failed := callText(t, cs, "create_session", map[string]any{"files": []map[string]string{{"path": csv, "description": "sales per store and day"}}})
+	id := regexp.MustCompile(`Created session (\S+) with 1 table`).FindStringSubmatch(text)
+	if failed || id == nil {
+		t.Fatalf("create_session by path: %s", text)
+	}
+	if text, failed := callText(t, cs, "run_sql", map[string]string{"session_id": id[1], "sql": "SELECT store, SUM(sales) AS sales FROM sales GROUP BY 1 ORDER BY 1"}); failed ||
+		!strings.Contains(text, "| a | 17 |\n| b | 12.5 |") {
+		t.Errorf("run_sql: %s", text)
+	}
+	if text, _ := callText(t, cs, "list_sessions", map[string]any{}); !strings.HasPrefix(text, "1 session(s)\n"+id[1]+"  has_files") {
+		t.Errorf("list_sessions: %q", text)
+	}
+	if err := cs.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 0 || strings.Contains(stderr.String(), "level=ERROR") {
+		t.Errorf("quarry mcp exited %d when its stdin closed; stderr:\n%s", code, stderr.String())
+	}
+}
+
+// TestMCPHTTP serves the tools over streamable HTTP at /mcp, where files
+// come as text only.
+func TestMCPHTTP(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"mcp", "--http", "127.0.0.1:0", "--data-dir", t.TempDir()}, func(string) string { return "" }, nil, &stdout, &stderr)
+	}()
+	listening := regexp.MustCompile(`Quarry MCP server on (http://\S+/mcp) `)
+	var url string
+	waitFor(t, done, "the server's URL", func() bool {
+		if m := listening.FindStringSubmatch(stdout.String()); m != nil {
+			url = m[1]
+		}
+		return url != ""
+	})
+	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "quarry-test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names := toolNames(t, cs); !slices.Equal(names, mcpTools) {
+		t.Errorf("tools %v, want %v", names, mcpTools)
+	}
+	if text, failed := callText(t, cs, "create_session", map[string]any{"files": []map[string]string{{"name": "x.csv", "path": "/etc/hosts"}}}); !failed || !strings.HasPrefix(text, "INVALID: ") {
+		t.Errorf("a path over HTTP: %q", text)
+	}
+	if text, failed := callText(t, cs, "create_session", map[string]any{"files": []map[string]string{{"name": "x.csv", "csv": "a,b\n1,2\n"}}}); failed || !strings.Contains(text, "- x (x.csv, 1 rows): a, b") {
+		t.Errorf("a file as text over HTTP: %q", text)
+	}
+	cs.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("quarry mcp --http returned %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("quarry mcp --http did not stop after its context was cancelled")
+	}
+}
+
+func TestMCPListensOnLocalhostByDefault(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{":8765", "localhost:8765"},
+		{"localhost:8765", "localhost:8765"},
+		{"0.0.0.0:8765", "0.0.0.0:8765"},
+		{"[::1]:0", "[::1]:0"},
+	} {
+		if got := localByDefault(tt.in); got != tt.want {
+			t.Errorf("localByDefault(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestInspectorCLI checks quarry mcp with the official MCP Inspector's
+// command line, pinned in tools/inspector (npm ci --prefix tools/inspector;
+// $QUARRY_MCP_INSPECTOR names its mcp-inspector). Without it the test
+// skips, except under CI=true, where it fails.
+func TestInspectorCLI(t *testing.T) {
+	inspector := os.Getenv("QUARRY_MCP_INSPECTOR")
+	if inspector == "" {
+		inspector = filepath.Join("..", "..", "tools", "inspector", "node_modules", ".bin", "mcp-inspector")
+	}
+	if _, err := os.Stat(inspector); err != nil {
+		msg := fmt.Sprintf("MCP Inspector not found at %s; install it with: npm ci --prefix tools/inspector (or set QUARRY_MCP_INSPECTOR)", inspector)
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dataDir := t.TempDir()
+	inspect := func(args ...string) []byte {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		// The Inspector starts the server with a minimal environment plus
+		// what -e gives, so the test binary is told to act as quarry.
+		args = append([]string{"--cli", "-e", asCommand + "=1", exe, "mcp", "--data-dir", dataDir}, args...)
+		cmd := exec.CommandContext(ctx, inspector, args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("mcp-inspector %s: %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), err, out, stderr.String())
+		}
+		return out
+	}
+
+	// --strict fails on schemas that are not portable across model
+	// providers' schema dialects.
+	var list struct {
+		Tools []struct {
+			Name         string
+			Description  string
+			InputSchema  map[string]any
+			OutputSchema map[string]any
+		}
+	}
+	if err := json.Unmarshal(inspect("--method", "tools/list", "--strict"), &list); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+		if tool.Description == "" || tool.InputSchema["type"] != "object" || tool.OutputSchema["type"] != "object" {
+			t.Errorf("tool %s: description %q, input schema %v, output schema %v", tool.Name, tool.Description, tool.InputSchema, tool.OutputSchema)
+		}
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, mcpTools) {
+		t.Errorf("tools/list names %v, want %v", names, mcpTools)
+	}
+
+	var call struct {
+		Content []struct {
+			Type, Text string
+		}
+		StructuredContent struct {
+			Sessions []any
+		}
+		IsError bool
+	}
+	if err := json.Unmarshal(inspect("--method", "tools/call", "--tool-name", "list_sessions"), &call); err != nil {
+		t.Fatal(err)
+	}
+	if call.IsError || len(call.Content) != 1 || call.Content[0].Text != "0 session(s)" || call.StructuredContent.Sessions == nil {
+		t.Errorf("tools/call list_sessions: %+v", call)
+	}
+}
