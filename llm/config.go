@@ -129,3 +129,8 @@ func redact(key string) string {
 	}
 	return "set"
 }
+
+// GoString keeps the key out of %#v as well.
+func (c Config) GoString() string {
+	return fmt.Sprintf("llm.Config{Provider:%q, Model:%q, BaseURL:%q, APIKey:%q}", c.Provider, c.Model, c.BaseURL, redact(c.APIKey))
+}

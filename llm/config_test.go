@@ -143,3 +143,10 @@ func TestConfigNeverShowsTheKey(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigGoStringRedactsKey(t *testing.T) {
+	c := Config{Provider: ProviderAnthropic, APIKey: "sk-ant-secret"}
+	if s := fmt.Sprintf("%#v %v %+v", c, c, c); strings.Contains(s, "sk-ant-secret") {
+		t.Errorf("formatting prints the key: %s", s)
+	}
+}
