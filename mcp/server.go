@@ -84,7 +84,7 @@ type Options struct {
 const instructions = `Quarry is a data analyst that explains why a metric moved between two periods, with evidence: every number comes from SQL recorded in an audit log.
 
 Typical flow:
-1. create_session with the CSV files (as text) and a description of each.
+1. create_session with the CSV files and a description of each.
 2. list_tables and describe_table to learn the tables and columns; run_sql for read-only SELECT queries to explore (results are capped; aggregate rather than list rows).
 3. start_investigation with the metric as one SQL aggregate (e.g. SELECT SUM(amount) FROM orders), a baseline and a comparison period, and what the business is. It returns at once; the investigation runs in the background.
 4. get_session until its status is completed (or failed); it usually takes seconds to a minute.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -497,8 +498,9 @@ func TestCreateSession(t *testing.T) {
 }
 
 func TestExpiredSession(t *testing.T) {
-	now := time.Date(2024, 5, 1, 9, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
+	var now atomic.Int64 // Unix nanoseconds
+	now.Store(time.Date(2024, 5, 1, 9, 0, 0, 0, time.UTC).UnixNano())
+	clock := func() time.Time { return time.Unix(0, now.Load()).UTC() }
 	a, err := app.Open(context.Background(), app.Options{DataDir: t.TempDir(), Now: clock})
 	if err != nil {
 		t.Fatal(err)
@@ -506,7 +508,7 @@ func TestExpiredSession(t *testing.T) {
 	defer a.Close()
 	cs := connectInMemory(t, mcp.NewServer(a.Manager, mcp.Options{}))
 	c, _ := ok[created](t, cs, "create_session", map[string]any{"files": []map[string]string{{"name": "a.csv", "csv": "day,v\n2024-01-01,1\n"}}})
-	now = now.Add(25 * time.Hour)
+	now.Add(int64(25 * time.Hour))
 	id := c.Session.SessionID
 	d, text := ok[sessionDetail](t, cs, "get_session", map[string]string{"session_id": id})
 	if d.Session.Status != "expired" || !strings.Contains(d.Next, "create_session") || !strings.Contains(text, "expired") {
