@@ -25,7 +25,13 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this address instead of stdio, e.g. localhost:8765 (a bare :PORT binds localhost)")
 	dataDir := fs.String("data-dir", defaultDataDir(getenv), "where sessions and the index are stored (env QUARRY_DATA_DIR)")
 	maxRunning := fs.Int("max-running", 2, "investigations running at once; more wait their turn")
+	var mf modelFlags
+	mf.register(fs, getenv)
 	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	model, dial, err := mf.open(getenv)
+	if err != nil {
 		return err
 	}
 	timeout, err := sessionTimeout(getenv)
@@ -33,7 +39,8 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	a, err := app.Open(ctx, app.Options{DataDir: *dataDir, SessionTimeout: timeout, MaxRunning: *maxRunning, Log: log})
+	a, err := app.Open(ctx, app.Options{DataDir: *dataDir, SessionTimeout: timeout, MaxRunning: *maxRunning, Log: log,
+		Model: model, DialCode: dial})
 	if err != nil {
 		return err
 	}
