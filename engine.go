@@ -3,6 +3,7 @@ package quarry
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -70,4 +71,28 @@ func AsText(v any) string {
 	default:
 		return fmt.Sprint(v)
 	}
+}
+
+// JSONRows copies result rows into values JSON can carry: times as RFC 3339
+// text, NaN and infinities as null.
+func JSONRows(rows [][]any) [][]any {
+	out := make([][]any, len(rows))
+	for i, row := range rows {
+		out[i] = make([]any, len(row))
+		for j, v := range row {
+			switch x := v.(type) {
+			case time.Time:
+				out[i][j] = x.Format(time.RFC3339)
+			case float64:
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					out[i][j] = nil
+				} else {
+					out[i][j] = x
+				}
+			default:
+				out[i][j] = v
+			}
+		}
+	}
+	return out
 }

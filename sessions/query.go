@@ -3,8 +3,6 @@ package sessions
 import (
 	"context"
 	"fmt"
-	"math"
-	"time"
 
 	"github.com/quarry-dev/quarry"
 )
@@ -83,7 +81,7 @@ func (m *Manager) Query(ctx context.Context, id, sql string) (*quarry.QueryResul
 	} else {
 		data["row_count"], data["columns"] = len(res.Rows), res.Columns
 		if len(res.Rows) > 0 {
-			data["preview"] = jsonRows(res.Rows[:min(len(res.Rows), auditPreviewRows)])
+			data["preview"] = quarry.JSONRows(res.Rows[:min(len(res.Rows), auditPreviewRows)])
 		}
 	}
 	if _, err := log.Append(quarry.EventObservationRecorded, QueryActor, data); err != nil {
@@ -115,28 +113,4 @@ func (m *Manager) runQuery(ctx context.Context, files []*quarry.UploadedFile, sq
 		return nil, err
 	}
 	return eng.Query(ctx, sql)
-}
-
-// jsonRows copies result rows into values JSON can carry: times as
-// RFC 3339 text, NaN and infinities as null.
-func jsonRows(rows [][]any) [][]any {
-	out := make([][]any, len(rows))
-	for i, row := range rows {
-		out[i] = make([]any, len(row))
-		for j, v := range row {
-			switch x := v.(type) {
-			case time.Time:
-				out[i][j] = x.Format(time.RFC3339)
-			case float64:
-				if math.IsNaN(x) || math.IsInf(x, 0) {
-					out[i][j] = nil
-				} else {
-					out[i][j] = x
-				}
-			default:
-				out[i][j] = v
-			}
-		}
-	}
-	return out
 }

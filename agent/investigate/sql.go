@@ -45,7 +45,7 @@ func (r *recorder) observed(id string, rows int, cols []string, preview [][]any,
 		"elapsed_ms": elapsed.Milliseconds(),
 	}
 	if len(preview) > 0 {
-		data["preview"] = previewJSON(preview)
+		data["preview"] = quarry.JSONRows(preview)
 	}
 	if qerr != nil {
 		data["error"] = quarry.ErrorMessage(qerr)
@@ -95,29 +95,6 @@ func (r *recorder) stream(ctx context.Context, purpose, sql string, fn func(row 
 		return rec, qerr
 	}
 	return rec, err
-}
-
-// previewJSON makes result rows safe for JSON (times as text).
-func previewJSON(rows [][]any) [][]any {
-	out := make([][]any, len(rows))
-	for i, row := range rows {
-		out[i] = make([]any, len(row))
-		for j, v := range row {
-			switch x := v.(type) {
-			case time.Time:
-				out[i][j] = x.Format(time.RFC3339)
-			case float64:
-				if x != x { // NaN is not JSON
-					out[i][j] = nil
-				} else {
-					out[i][j] = x
-				}
-			default:
-				out[i][j] = v
-			}
-		}
-	}
-	return out
 }
 
 // quoteIdent quotes an SQL identifier.

@@ -7,8 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"text/tabwriter"
+	"time"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
@@ -141,4 +143,40 @@ func (f *modelFlags) open(getenv func(string) string) (llm.Model, func(context.C
 		return nil, nil, err
 	}
 	return m, dial, nil
+}
+
+// appFlags are the settings of the commands that run the session manager
+// (serve, mcp).
+type appFlags struct {
+	dataDir    string
+	maxRunning int
+	maxMB      int64
+	model      modelFlags
+}
+
+func (f *appFlags) register(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir(getenv), "where sessions and the index are stored (env QUARRY_DATA_DIR)")
+	fs.IntVar(&f.maxRunning, "max-running", 2, "investigations running at once; more wait their turn")
+	fs.Int64Var(&f.maxMB, "max-file-mb", 50, "largest accepted upload in MB")
+	f.model.register(fs, getenv)
+}
+
+// open wires the app with its log on stderr and returns it with the
+// session timeout.
+func (f *appFlags) open(ctx context.Context, getenv func(string) string, stderr io.Writer) (*app.App, time.Duration, error) {
+	model, dial, err := f.model.open(getenv)
+	if err != nil {
+		return nil, 0, err
+	}
+	timeout, err := sessionTimeout(getenv)
+	if err != nil {
+		return nil, 0, err
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if model != nil {
+		log.Info("model configured", "model", model.Name(), "code_sandbox", dial != nil)
+	}
+	a, err := app.Open(ctx, app.Options{DataDir: f.dataDir, SessionTimeout: timeout, MaxUploadBytes: f.maxMB << 20,
+		MaxRunning: f.maxRunning, Log: log, Model: model, DialCode: dial})
+	return a, timeout, err
 }

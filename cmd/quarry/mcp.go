@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/mcp"
 )
 
@@ -23,24 +22,12 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this address instead of stdio, e.g. localhost:8765 (a bare :PORT binds localhost)")
-	dataDir := fs.String("data-dir", defaultDataDir(getenv), "where sessions and the index are stored (env QUARRY_DATA_DIR)")
-	maxRunning := fs.Int("max-running", 2, "investigations running at once; more wait their turn")
-	var mf modelFlags
-	mf.register(fs, getenv)
+	var af appFlags
+	af.register(fs, getenv)
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
-	model, dial, err := mf.open(getenv)
-	if err != nil {
-		return err
-	}
-	timeout, err := sessionTimeout(getenv)
-	if err != nil {
-		return err
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	a, err := app.Open(ctx, app.Options{DataDir: *dataDir, SessionTimeout: timeout, MaxRunning: *maxRunning, Log: log,
-		Model: model, DialCode: dial})
+	a, timeout, err := af.open(ctx, getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -52,14 +39,14 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	if *httpAddr == "" {
 		// The client runs on this machine for its user, so it may name
 		// files by path.
-		srv := mcp.NewServer(a.Manager, mcp.Options{AllowPaths: true, Log: log})
+		srv := mcp.NewServer(a.Manager, mcp.Options{AllowPaths: true, Log: a.Log})
 		err := srv.Run(ctx, mcp.NewIOTransport(stdin, stdout))
 		if ctx.Err() != nil {
 			return nil
 		}
 		return err
 	}
-	return serveMCPHTTP(ctx, mcp.NewHTTPHandler(mcp.NewServer(a.Manager, mcp.Options{Log: log}), log), *httpAddr, *dataDir, stdout, log)
+	return serveMCPHTTP(ctx, mcp.NewHTTPHandler(mcp.NewServer(a.Manager, mcp.Options{Log: a.Log}), a.Log), *httpAddr, af.dataDir, stdout, a.Log)
 }
 
 // serveMCPHTTP serves h at /mcp on addr until ctx is done.

@@ -11,8 +11,6 @@ import (
 	"net/http"
 	"strconv"
 	"time"
-
-	"github.com/quarry-dev/quarry/internal/app"
 )
 
 // runServe serves the JSON API and the pages until ctx is done. On a data
@@ -22,26 +20,13 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "localhost:8080", "address to listen on (\":8080\" for every interface)")
-	dataDir := fs.String("data-dir", defaultDataDir(getenv), "where sessions and the index are stored (env QUARRY_DATA_DIR)")
 	sample := fs.String("sample", "revenue_drop", "sample scenario to investigate when no finished investigation exists (\"\" for none)")
-	maxRunning := fs.Int("max-running", 2, "investigations running at once; more wait their turn")
-	maxMB := fs.Int64("max-file-mb", 50, "largest accepted upload in MB")
-	var mf modelFlags
-	mf.register(fs, getenv)
+	var af appFlags
+	af.register(fs, getenv)
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
-	model, dial, err := mf.open(getenv)
-	if err != nil {
-		return err
-	}
-	timeout, err := sessionTimeout(getenv)
-	if err != nil {
-		return err
-	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	a, err := app.Open(ctx, app.Options{DataDir: *dataDir, SessionTimeout: timeout, MaxUploadBytes: *maxMB << 20,
-		MaxRunning: *maxRunning, Log: log, Model: model, DialCode: dial})
+	a, timeout, err := af.open(ctx, getenv, stderr)
 	if err != nil {
 		return err
 	}
@@ -52,7 +37,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	base := "http://" + displayAddr(ln.Addr())
-	fmt.Fprintf(stdout, "Quarry is serving on %s (data in %s)\n", base, *dataDir)
+	fmt.Fprintf(stdout, "Quarry is serving on %s (data in %s)\n", base, af.dataDir)
 	if *sample != "" {
 		done, err := a.HasCompleted(ctx)
 		if err != nil {
@@ -71,7 +56,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	defer stopSweep()
 	go a.Manager.SweepEvery(sweepCtx, sweepInterval(timeout))
 
-	srv := &http.Server{Handler: a.Handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	srv := &http.Server{Handler: a.Handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

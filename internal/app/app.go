@@ -44,7 +44,9 @@ type App struct {
 	Manager *sessions.Manager
 	Handler http.Handler
 	Index   retrieve.Index
-	db      *sqlite.DB
+	// Log is the logger the stack writes to.
+	Log *slog.Logger
+	db  *sqlite.DB
 }
 
 // Open wires the stack over opt.DataDir and marks the sessions a previous
@@ -101,7 +103,7 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 		opt.Log.Info("indexed finished investigations for chat", "count", n)
 	}
 	h := web.New(m, web.Options{MaxUploadBytes: opt.MaxUploadBytes, Log: opt.Log})
-	return &App{Manager: m, Handler: h, Index: db, db: db}, nil
+	return &App{Manager: m, Handler: h, Index: db, Log: opt.Log, db: db}, nil
 }
 
 // Close stops the running investigations and closes the stores.
