@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,27 +14,15 @@ import (
 	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/internal/fakeclock"
 	"github.com/quarry-dev/quarry/sessions"
 )
-
-// clock is a settable time source.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 // queryEnv is a manager over a fresh data dir with one session holding two
 // small files.
 type queryEnv struct {
 	dir   string
-	clock *clock
+	clock *fakeclock.Clock
 	m     *sessions.Manager
 	id    string
 }
@@ -51,7 +38,7 @@ const (
 
 func newQueryEnv(t *testing.T) *queryEnv {
 	t.Helper()
-	e := &queryEnv{dir: t.TempDir(), clock: &clock{t: time.Date(2024, 5, 1, 9, 0, 0, 0, time.UTC)}}
+	e := &queryEnv{dir: t.TempDir(), clock: fakeclock.New(time.Date(2024, 5, 1, 9, 0, 0, 0, time.UTC))}
 	a, err := app.Open(context.Background(), app.Options{DataDir: e.dir, Now: e.clock.Now})
 	if err != nil {
 		t.Fatal(err)

@@ -21,27 +21,15 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/internal/fakeclock"
 	"github.com/quarry-dev/quarry/internal/sampledata"
 )
-
-// clock is a settable time source shared by the server and the test.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 // env is one server over a fresh data dir.
 type env struct {
 	t     testing.TB
 	dir   string
-	clock *clock
+	clock *fakeclock.Clock
 	opt   app.Options
 	app   *app.App
 	srv   *httptest.Server
@@ -55,7 +43,7 @@ func newEnv(t testing.TB) *env {
 
 func newEnvWith(t testing.TB, opt app.Options) *env {
 	t.Helper()
-	e := &env{t: t, dir: t.TempDir(), clock: &clock{t: time.Now().UTC()}, opt: opt}
+	e := &env{t: t, dir: t.TempDir(), clock: fakeclock.New(time.Now().UTC()), opt: opt}
 	e.opt.DataDir, e.opt.Now = e.dir, e.clock.Now
 	e.start()
 	return e

@@ -130,7 +130,7 @@ func (r *run) repair(ctx context.Context, iter, attempt int, lang, code, categor
 	data := struct {
 		Category, Message, SQL, Tables string
 		Attempt, Max                   int
-	}{category, truncate(message, 1500), code, r.tableListing(4), attempt, maxRepairs}
+	}{category, truncate(message, 1500), code, r.tableListing(2), attempt, maxRepairs}
 	var out struct {
 		Code string `json:"code"`
 	}

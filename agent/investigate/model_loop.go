@@ -138,14 +138,14 @@ func (r *run) workingMemory(agenda []step) string {
 		}
 		fmt.Fprintf(&head, "- %s (%s): %s\n", st.decision, st.hyp, st.why)
 	}
-	tables := "\n# Tables (SQL names)\n" + r.tableListing(12)
+	tables := "\n# Tables (SQL names)\n" + r.tableListing(4)
 	last := "\n# Last result\nnone yet\n"
 	if n := len(r.iterations); n > 0 {
 		last = "\n# Last result (iteration " + fmt.Sprint(r.iterations[n-1].Iteration) + ")\n" + r.iterations[n-1].RawOutput
 	}
 	used := llm.EstimateTokens(head.String())
 	if used+llm.EstimateTokens(tables) > workingMemoryBudget*2/3 {
-		tables = "\n# Tables (SQL names)\n" + r.tableListing(4)
+		tables = "\n# Tables (SQL names)\n" + r.tableListing(2)
 	}
 	used += llm.EstimateTokens(tables)
 	room := max(workingMemoryBudget-used, 200) * 4 // bytes
@@ -155,8 +155,8 @@ func (r *run) workingMemory(agenda []step) string {
 	return head.String() + tables + last
 }
 
-// tableListing lists each table's columns with their types, at most
-// perTable sample values' worth of detail each.
+// tableListing lists each table's columns with their types, and up to
+// samples example values of each dimension column.
 func (r *run) tableListing(samples int) string {
 	var b strings.Builder
 	for _, t := range r.model.Tables {
@@ -171,7 +171,7 @@ func (r *run) tableListing(samples int) string {
 			}
 			fmt.Fprintf(&b, " %s %s", quoteIdent(c.Name), c.DataType)
 			if c.InferredType == quarry.RoleDimension && len(c.SampleValues) > 0 {
-				fmt.Fprintf(&b, " (e.g. %s)", strings.Join(c.SampleValues[:min(len(c.SampleValues), samples/4+1)], ", "))
+				fmt.Fprintf(&b, " (e.g. %s)", strings.Join(c.SampleValues[:min(len(c.SampleValues), samples)], ", "))
 			}
 		}
 		b.WriteByte('\n')

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"os"
 	"text/tabwriter"
-	"time"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
@@ -161,22 +160,35 @@ func (f *appFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	f.model.register(fs, getenv)
 }
 
-// open wires the app with its log on stderr and returns it with the
-// session timeout.
-func (f *appFlags) open(ctx context.Context, getenv func(string) string, stderr io.Writer) (*app.App, time.Duration, error) {
+// open wires the app with its log on stderr and starts the expiry
+// sweeper; close stops the sweeper and then the app.
+func (f *appFlags) open(ctx context.Context, getenv func(string) string, stderr io.Writer) (a *app.App, closeApp func(), err error) {
 	model, dial, err := f.model.open(getenv)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	timeout, err := sessionTimeout(getenv)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	if model != nil {
 		log.Info("model configured", "model", model.Name(), "code_sandbox", dial != nil)
 	}
-	a, err := app.Open(ctx, app.Options{DataDir: f.dataDir, SessionTimeout: timeout, MaxUploadBytes: f.maxMB << 20,
+	a, err = app.Open(ctx, app.Options{DataDir: f.dataDir, SessionTimeout: timeout, MaxUploadBytes: f.maxMB << 20,
 		MaxRunning: f.maxRunning, Log: log, Model: model, DialCode: dial})
-	return a, timeout, err
+	if err != nil {
+		return nil, nil, err
+	}
+	sweepCtx, stopSweep := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.Manager.SweepEvery(sweepCtx, sweepInterval(timeout))
+	}()
+	return a, func() {
+		stopSweep()
+		<-done
+		a.Close()
+	}, nil
 }

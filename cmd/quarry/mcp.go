@@ -27,14 +27,11 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
-	a, timeout, err := af.open(ctx, getenv, stderr)
+	a, closeApp, err := af.open(ctx, getenv, stderr)
 	if err != nil {
 		return err
 	}
-	defer a.Close()
-	sweepCtx, stopSweep := context.WithCancel(ctx)
-	defer stopSweep()
-	go a.Manager.SweepEvery(sweepCtx, sweepInterval(timeout))
+	defer closeApp()
 
 	if *httpAddr == "" {
 		// The client runs on this machine for its user, so it may name

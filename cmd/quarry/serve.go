@@ -26,11 +26,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
-	a, timeout, err := af.open(ctx, getenv, stderr)
+	a, closeApp, err := af.open(ctx, getenv, stderr)
 	if err != nil {
 		return err
 	}
-	defer a.Close()
+	defer closeApp()
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -51,10 +51,6 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 			fmt.Fprintf(stdout, "Sample investigation (%s): %s/sessions/%s\n", *sample, base, id)
 		}
 	}
-
-	sweepCtx, stopSweep := context.WithCancel(ctx)
-	defer stopSweep()
-	go a.Manager.SweepEvery(sweepCtx, sweepInterval(timeout))
 
 	srv := &http.Server{Handler: a.Handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn)}
 	errc := make(chan error, 1)
