@@ -128,9 +128,11 @@ const repairSchema = `{"type":"object","additionalProperties":false,"properties"
 // repair asks the model to correct failed code; "" means it gave up.
 func (r *run) repair(ctx context.Context, iter, attempt int, lang, code, category, message string) (string, error) {
 	data := struct {
-		Category, Message, SQL, Tables string
-		Attempt, Max                   int
-	}{category, truncate(message, 1500), code, r.tableListing(2), attempt, maxRepairs}
+		Category, Message, Code, Tables string
+		Attempt, Max                    int
+		Python                          bool
+		Files                           []string
+	}{category, truncate(message, 1500), code, r.tableListing(2), attempt, maxRepairs, lang == "python", r.codeFiles}
 	var out struct {
 		Code string `json:"code"`
 	}

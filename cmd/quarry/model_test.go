@@ -23,8 +23,9 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 // runWithModel runs a sample scenario with model m and returns the result
-// and the session directory.
-func runWithModel(t *testing.T, scenario string, m llm.Model) (*quarry.InvestigationResult, string) {
+// and the session directory. Each option may change the investigation
+// before it runs.
+func runWithModel(t *testing.T, scenario string, m llm.Model, options ...func(*investigation)) (*quarry.InvestigationResult, string) {
 	t.Helper()
 	s, ok := sampledata.Get(scenario)
 	if !ok {
@@ -41,6 +42,9 @@ func runWithModel(t *testing.T, scenario string, m llm.Model) (*quarry.Investiga
 	}
 	inv.context = quarry.InvestigationContext{MetricSQL: s.MetricSQL, BaselinePeriod: s.Baseline, ComparisonPeriod: s.Comparison,
 		BusinessContext: s.Context, InvestigationPrompt: s.Prompt}
+	for _, o := range options {
+		o(&inv)
+	}
 	res, err := inv.run(context.Background())
 	if err != nil {
 		t.Fatalf("investigation with %s: %v", m.Name(), err)
