@@ -6,21 +6,30 @@ package audit
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/gofrs/flock"
+
 	"github.com/quarry-dev/quarry"
 )
+
+// lockWait is how long Open waits for another writer of the same log to
+// close it before giving up with CONFLICT.
+var lockWait = 5 * time.Second
 
 // Log appends entries to one hash-chained JSONL file. It is safe for
 // concurrent use.
 type Log struct {
 	mu        sync.Mutex
+	lock      *flock.Flock
 	f         *os.File
 	path      string
 	requestID string
@@ -32,10 +41,39 @@ type Log struct {
 // Open opens the log at path for appending, creating it if needed. An
 // existing log is verified first and continued; a broken one is refused, so
 // nothing is ever chained onto tampered history.
+//
+// A log has one writer at a time, across processes: Open takes an exclusive
+// lock on a file beside the log (".audit.jsonl.lock" for "audit.jsonl") and
+// Close releases it; the operating system releases it if the process dies.
+// If another Log holds it for longer than five seconds, Open fails with
+// CONFLICT.
 func Open(path, requestID string, now func() time.Time) (*Log, error) {
 	if now == nil {
 		now = time.Now
 	}
+	lock := flock.New(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock"))
+	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
+	defer cancel()
+	locked, err := lock.TryLockContext(ctx, 10*time.Millisecond)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return nil, fmt.Errorf("audit: lock %s: %w", path, err)
+	}
+	if !locked {
+		return nil, quarry.Errorf(quarry.ECodeConflict, "audit log %s is being written by another Quarry process", path).
+			WithHint("try again when its investigation or query has finished")
+	}
+	l, err := open(path, requestID, now)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	l.lock = lock
+	return l, nil
+}
+
+// open verifies the log at path and opens it for appending; the caller
+// holds its lock.
+func open(path, requestID string, now func() time.Time) (*Log, error) {
 	l := &Log{path: path, requestID: requestID, last: quarry.GenesisHash, now: now}
 	if f, err := os.Open(path); err == nil {
 		res, err := Verify(f)
@@ -102,7 +140,7 @@ func (l *Log) Append(eventType, actor string, data map[string]any) (quarry.Audit
 	return e, nil
 }
 
-// Close flushes the log to stable storage and closes it.
+// Close flushes the log to stable storage, closes it and releases its lock.
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -114,6 +152,9 @@ func (l *Log) Close() error {
 		err = cerr
 	}
 	l.f = nil
+	if uerr := l.lock.Close(); err == nil {
+		err = uerr
+	}
 	return err
 }
 

@@ -16,6 +16,8 @@
 //	  report.md, charts/*.png
 //	  audit.jsonl              hash-chained audit log
 //	  chat/history.json
+//	  .run.lock                held by the process running the investigation
+//	  .audit.jsonl.lock        held by the audit log's one writer
 //
 // Every write goes to a temporary file that is synced and renamed into
 // place, so a crash leaves either the old or the new content, never half.

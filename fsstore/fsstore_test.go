@@ -122,3 +122,38 @@ func TestUnknownAndMalformedSessionIDs(t *testing.T) {
 		t.Errorf("Path(escape) error = %v; want INVALID", err)
 	}
 }
+
+// TestClaimRun: one claim per session at a time, given back by release;
+// sessions that do not exist cannot be claimed.
+func TestClaimRun(t *testing.T) {
+	s, sess := newStore(t, 0)
+	release, err := s.ClaimRun(sess.SessionID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ClaimRun(sess.SessionID); quarry.ErrorCode(err) != quarry.ECodeConflict {
+		t.Fatalf("second claim = %v; want %s", err, quarry.ECodeConflict)
+	}
+	other, err := s.CreateSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	releaseOther, err := s.ClaimRun(other.SessionID)
+	if err != nil {
+		t.Fatalf("a claim on another session: %v", err)
+	}
+	releaseOther()
+	if err := release(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := s.ClaimRun(sess.SessionID)
+	if err != nil {
+		t.Fatalf("claim after release: %v", err)
+	}
+	again()
+	for _, id := range []string{"../../etc", "00000000-0000-4000-8000-000000000000"} {
+		if _, err := s.ClaimRun(id); quarry.ErrorCode(err) != quarry.ECodeSessionNotFound {
+			t.Errorf("ClaimRun(%q) = %v; want %s", id, err, quarry.ECodeSessionNotFound)
+		}
+	}
+}

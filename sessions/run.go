@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -52,6 +53,16 @@ func (m *Manager) Investigate(ctx context.Context, id string, c quarry.Investiga
 	if err := m.preflight(ctx, files, &c); err != nil {
 		return err
 	}
+	release, err := m.cfg.Store.ClaimRun(id)
+	if err != nil {
+		return err
+	}
+	launched := false
+	defer func() {
+		if !launched {
+			release()
+		}
+	}()
 	c.SubmittedAt = m.now()
 	if err := m.cfg.Store.WriteJSON(id, "context.json", c); err != nil {
 		return err
@@ -76,8 +87,10 @@ func (m *Manager) Investigate(ctx context.Context, id string, c quarry.Investiga
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	m.runs[id] = &runState{cancel: cancel, hub: h}
 	m.wg.Add(1)
+	launched = true
 	go func() {
 		defer m.wg.Done()
+		defer release()
 		defer cancel()
 		m.run(runCtx, id, files, c, h)
 	}()
@@ -275,16 +288,44 @@ func (m *Manager) Recover(ctx context.Context) (int, error) {
 		if live {
 			continue
 		}
-		now := m.now()
-		s.Status, s.FinishedAt = quarry.SessionFailed, &now
-		s.Error = quarry.NewErrorInfo(quarry.Errorf(quarry.ECodeRunInterrupted,
-			"the server stopped while this investigation was running").WithHint("start a new session with the same files to run it again"))
-		if err := m.cfg.Store.SaveSession(s); err != nil {
+		release, err := m.cfg.Store.ClaimRun(s.SessionID)
+		if quarry.ErrorCode(err) == quarry.ECodeConflict {
+			continue // another process is running it
+		}
+		if err != nil {
+			return n, err
+		}
+		err = m.markInterrupted(s.SessionID)
+		release()
+		if errors.Is(err, errNotRunning) {
+			continue // it finished between the listing and the claim
+		}
+		if err != nil {
 			return n, err
 		}
 		n++
 	}
 	return n, nil
+}
+
+var errNotRunning = errors.New("session not running")
+
+// markInterrupted records that the investigation of session id stopped
+// with the process that ran it. The caller holds the run's claim, so the
+// session is read again: it may have finished since it was listed.
+func (m *Manager) markInterrupted(id string) error {
+	s, err := m.cfg.Store.Session(id)
+	if err != nil {
+		return err
+	}
+	if s.Status != quarry.SessionRunning {
+		return errNotRunning
+	}
+	now := m.now()
+	s.Status, s.FinishedAt = quarry.SessionFailed, &now
+	s.Error = quarry.NewErrorInfo(quarry.Errorf(quarry.ECodeRunInterrupted,
+		"the server stopped while this investigation was running").WithHint("start a new session with the same files to run it again"))
+	return m.cfg.Store.SaveSession(s)
 }
 
 // notComplete is the error for reading results before they exist.

@@ -37,6 +37,10 @@ type Store interface {
 	WriteFile(id, rel string, data []byte) error
 	ReadJSON(id, rel string, v any) error
 	Path(id, rel string) (string, error)
+	// ClaimRun marks the session's investigation as run by this process
+	// until release is called; a claim held elsewhere is CONFLICT. See
+	// fsstore.Store.ClaimRun.
+	ClaimRun(id string) (release func() error, err error)
 }
 
 // Audit is a session's open audit log.

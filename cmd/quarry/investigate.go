@@ -193,6 +193,11 @@ func (inv *investigation) investigate(ctx context.Context, store *fsstore.Store,
 	if err := store.WriteJSON(sess.SessionID, "context.json", inv.context); err != nil {
 		return nil, err
 	}
+	release, err := store.ClaimRun(sess.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if err := sess.Move(quarry.SessionRunning); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,132 @@
+package audit_test
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/audit"
+)
+
+// holderEnv makes the test binary a second process that opens the log
+// named in the variable, appends one entry, prints "held" and keeps the log
+// open until its standard input closes.
+const holderEnv = "QUARRY_AUDIT_TEST_HOLD"
+
+func TestMain(m *testing.M) {
+	if path := os.Getenv(holderEnv); path != "" {
+		l, err := audit.Open(path, "holder", nil)
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		if _, err := l.Append(quarry.EventToolCalled, "holder", map[string]any{"from": "other process"}); err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		fmt.Println("held")
+		bufio.NewReader(os.Stdin).ReadString('\n')
+		l.Close()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// holdInOtherProcess starts a process that holds the log at path and
+// returns it once it holds it.
+func holdInOtherProcess(t *testing.T, path string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), holderEnv+"="+path)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() })
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if line != "held\n" {
+		t.Fatalf("holder process: %q", line)
+	}
+	return cmd
+}
+
+// TestOneWriterAcrossProcesses: while another process has the log open,
+// Open waits and then fails with CONFLICT, writing nothing; when that
+// process dies without closing, the log opens and continues its chain.
+func TestOneWriterAcrossProcesses(t *testing.T) {
+	defer audit.SetLockWait(200 * time.Millisecond)()
+	path := writeLog(t, 2)
+	holder := holdInOtherProcess(t, path)
+
+	if _, err := audit.Open(path, "req-1", nil); quarry.ErrorCode(err) != quarry.ECodeConflict {
+		t.Fatalf("Open while another process writes: %v; want %s", err, quarry.ECodeConflict)
+	}
+	holder.Process.Kill()
+	holder.Wait()
+
+	l, err := audit.Open(path, "req-1", nil)
+	if err != nil {
+		t.Fatalf("Open after the holder died: %v", err)
+	}
+	e, err := l.Append(quarry.EventObservationRecorded, "actor", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := audit.VerifyFile(path); !res.OK() || res.Entries != 4 || e.SequenceNumber != 4 {
+		t.Fatalf("after the holder: %+v, last sequence %d; want 4 intact entries", res, e.SequenceNumber)
+	}
+}
+
+// TestOpenWaitsForTheWriter: a second Open in the same process waits for
+// the first Log to close and then continues after its last entry, so two
+// writers never interleave their chains.
+func TestOpenWaitsForTheWriter(t *testing.T) {
+	path := writeLog(t, 1)
+	first, err := audit.Open(path, "req-1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := make(chan *audit.Log)
+	go func() {
+		l, err := audit.Open(path, "req-2", nil)
+		if err != nil {
+			t.Error(err)
+		}
+		opened <- l
+	}()
+	select {
+	case <-opened:
+		t.Fatal("a second writer opened the log while the first had it")
+	case <-time.After(100 * time.Millisecond):
+	}
+	if _, err := first.Append(quarry.EventToolCalled, "actor", nil); err != nil {
+		t.Fatal(err)
+	}
+	first.Close()
+	second := <-opened
+	if second == nil {
+		t.FailNow()
+	}
+	e, err := second.Append(quarry.EventObservationRecorded, "actor", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second.Close()
+	if res, _ := audit.VerifyFile(path); !res.OK() || e.SequenceNumber != 3 {
+		t.Fatalf("%+v, second writer's entry %d; want an intact chain of 3", res, e.SequenceNumber)
+	}
+}

@@ -1,0 +1,133 @@
+package sessions_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/fsstore"
+)
+
+// claimEnv makes the test binary a second Quarry process: it claims the run
+// of the session named in the variable ("data dir|session id"), prints
+// "claimed" and keeps the claim until its standard input closes.
+const claimEnv = "QUARRY_SESSIONS_TEST_CLAIM"
+
+func TestMain(m *testing.M) {
+	if v := os.Getenv(claimEnv); v != "" {
+		dir, id := filepath.Split(v)
+		release, err := fsstore.New(filepath.Clean(dir), fsstore.Options{}).ClaimRun(id)
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
+		}
+		fmt.Println("claimed")
+		bufio.NewReader(os.Stdin).ReadString('\n')
+		release()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// claimInOtherProcess starts a process that claims the run of session id
+// in dataDir and returns it once it holds the claim.
+func claimInOtherProcess(t *testing.T, dataDir, id string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), claimEnv+"="+filepath.Join(dataDir, id))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() })
+	if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "claimed\n" {
+		t.Fatalf("claiming process: %q", line)
+	}
+	return cmd
+}
+
+// markRunning saves the session as running, as the process that claimed it
+// would.
+func (e *queryEnv) markRunning(t *testing.T) {
+	t.Helper()
+	store := fsstore.New(e.dir, fsstore.Options{})
+	s, err := store.Session(e.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Move(quarry.SessionRunning); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.SaveSession(s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (e *queryEnv) status(t *testing.T) *quarry.Session {
+	t.Helper()
+	s, err := e.m.Session(context.Background(), e.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestRecoverLeavesAnotherProcessRunAlone: a session another Quarry process
+// is running on the same data dir (quarry serve beside quarry mcp) stays
+// running when this process starts; once that process has died, the
+// session is marked interrupted.
+func TestRecoverLeavesAnotherProcessRunAlone(t *testing.T) {
+	e := newQueryEnv(t)
+	ctx := context.Background()
+	e.markRunning(t)
+	other := claimInOtherProcess(t, e.dir, e.id)
+
+	if n, err := e.m.Recover(ctx); n != 0 || err != nil {
+		t.Fatalf("Recover while another process runs the session = %d, %v; want 0", n, err)
+	}
+	if s := e.status(t); s.Status != quarry.SessionRunning {
+		t.Fatalf("status %s; the other process is still running it", s.Status)
+	}
+
+	other.Process.Kill()
+	other.Wait()
+	if n, err := e.m.Recover(ctx); n != 1 || err != nil {
+		t.Fatalf("Recover after the other process died = %d, %v; want 1", n, err)
+	}
+	s := e.status(t)
+	if s.Status != quarry.SessionFailed || s.Error == nil || s.Error.Code != quarry.ECodeRunInterrupted || s.FinishedAt == nil {
+		t.Fatalf("session %+v; want failed with %s", s, quarry.ECodeRunInterrupted)
+	}
+}
+
+// TestInvestigateRefusesARunClaimedElsewhere: a session whose run another
+// process holds cannot be started here; it is left as it was.
+func TestInvestigateRefusesARunClaimedElsewhere(t *testing.T) {
+	e := newQueryEnv(t)
+	claimInOtherProcess(t, e.dir, e.id)
+	base, _ := quarry.ParseDateRange("2024-03-04..2024-03-04")
+	comp, _ := quarry.ParseDateRange("2024-03-05..2024-03-06")
+	c := quarry.InvestigationContext{MetricSQL: "SELECT SUM(amount) FROM orders_2024", BaselinePeriod: base, ComparisonPeriod: comp}
+	err := e.m.Investigate(context.Background(), e.id, c)
+	if quarry.ErrorCode(err) != quarry.ECodeConflict {
+		t.Fatalf("Investigate = %v; want %s", err, quarry.ECodeConflict)
+	}
+	if s := e.status(t); s.Status != quarry.SessionHasFiles {
+		t.Errorf("status %s after a refused start; want %s", s.Status, quarry.SessionHasFiles)
+	}
+	if _, err := os.Stat(filepath.Join(e.dir, "sessions", e.id, "context.json")); !os.IsNotExist(err) {
+		t.Errorf("a refused start wrote context.json (%v)", err)
+	}
+}
