@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/investigate"
 )
 
 // Tables returns a session's files as the tables a query sees, in upload
@@ -27,8 +28,9 @@ const QueryActor = "mcp"
 const auditPreviewRows = 5
 
 // Query runs one read-only SELECT over a session's files, each loaded under
-// its table name into a throwaway engine that is locked before the query
-// runs: no file or network access, no settings, no extensions. The
+// its table name into an engine that is locked before the query runs: no
+// file or network access, no settings, no extensions. The engine is kept
+// for the session's next query while its files stay the same. The
 // statement and a summary of its outcome, failures included, are appended
 // to the session's audit log as tool_called and observation_recorded
 // entries by actor "mcp". The result is whole, up to the engine's row
@@ -67,7 +69,7 @@ func (m *Manager) Query(ctx context.Context, id, sql string) (*quarry.QueryResul
 		return nil, err
 	}
 	start := m.now()
-	res, qerr := m.runQuery(ctx, files, sql)
+	res, qerr := m.runQuery(ctx, id, files, sql)
 	data := map[string]any{
 		"call_id":    callID,
 		"success":    qerr == nil,
@@ -93,24 +95,48 @@ func (m *Manager) Query(ctx context.Context, id, sql string) (*quarry.QueryResul
 	return res, nil
 }
 
-// runQuery loads the files into a fresh engine, locks it and runs sql.
-func (m *Manager) runQuery(ctx context.Context, files []*quarry.UploadedFile, sql string) (*quarry.QueryResult, error) {
+// runQuery runs sql over the session's files in a locked engine: the cached
+// one if the files are the same, or a fresh one loaded with them. The
+// engine is cached again afterwards unless the query failed in a way that
+// may have left it unusable.
+func (m *Manager) runQuery(ctx context.Context, id string, files []*quarry.UploadedFile, sql string) (*quarry.QueryResult, error) {
+	key := filesKey(files)
+	eng := m.engines.take(id, key, m.now())
+	if eng == nil {
+		var err error
+		if eng, err = m.loadEngine(ctx, files); err != nil {
+			return nil, err
+		}
+	}
+	res, err := eng.Query(ctx, sql)
+	switch quarry.ErrorCode(err) {
+	case "", quarry.ECodeInvalid, quarry.ECodeForbidden:
+		m.engines.put(id, key, eng, m.now())
+	default:
+		eng.Close()
+	}
+	return res, err
+}
+
+// loadEngine loads files into a fresh engine and locks it.
+func (m *Manager) loadEngine(ctx context.Context, files []*quarry.UploadedFile) (investigate.Engine, error) {
 	eng, err := m.cfg.NewEngine()
 	if err != nil {
 		return nil, err
 	}
-	defer eng.Close()
 	for _, f := range files {
 		path, err := m.cfg.Store.Path(f.SessionID, f.Path)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			_, _, err = eng.LoadCSV(ctx, f.TableName, path)
 		}
-		if _, _, err := eng.LoadCSV(ctx, f.TableName, path); err != nil {
+		if err != nil {
+			eng.Close()
 			return nil, fmt.Errorf("%s: %w", f.OriginalName, err)
 		}
 	}
 	if err := eng.Lock(ctx); err != nil {
+		eng.Close()
 		return nil, err
 	}
-	return eng.Query(ctx, sql)
+	return eng, nil
 }

@@ -249,3 +249,30 @@ func TestQueryAndTablesSessionState(t *testing.T) {
 		})
 	}
 }
+
+// TestQuerySeesFileChanges: the engine kept between queries never answers
+// from files the session no longer has, nor misses ones it gained.
+func TestQuerySeesFileChanges(t *testing.T) {
+	e := newQueryEnv(t)
+	ctx := context.Background()
+	if res, err := e.m.Query(ctx, e.id, "SELECT COUNT(*) FROM orders_2024"); err != nil || res.Float(0, 0) != 4 {
+		t.Fatalf("first query: %v %v", res, err)
+	}
+	added, err := e.m.AddFile(ctx, e.id, "returns.csv", "", strings.NewReader("order_id,amount\n1,10.5\n3,7.25\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.m.Query(ctx, e.id, "SELECT SUM(r.amount) FROM returns r JOIN orders_2024 o USING (order_id)")
+	if err != nil || res.Float(0, 0) != 17.75 {
+		t.Fatalf("query after adding a file: %v %v; want 17.75", res, err)
+	}
+	if err := e.m.RemoveFile(ctx, e.id, added.FileID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.m.Query(ctx, e.id, "SELECT COUNT(*) FROM returns"); quarry.ErrorCode(err) != quarry.ECodeInvalid {
+		t.Fatalf("query of a removed file = %v; want %s", err, quarry.ECodeInvalid)
+	}
+	if res, err := e.m.Query(ctx, e.id, "SELECT COUNT(*) FROM orders_2024"); err != nil || res.Float(0, 0) != 4 {
+		t.Fatalf("query after a refused one: %v %v", res, err)
+	}
+}

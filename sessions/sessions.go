@@ -89,6 +89,8 @@ type Manager struct {
 	chat  *chat.Answerer
 	slots chan struct{}
 	locks sync.Map // session id -> *sync.Mutex
+	// engines keeps loaded query engines for the next Query.
+	engines engineCache
 
 	mu     sync.Mutex
 	runs   map[string]*runState // running investigations
@@ -191,6 +193,7 @@ func (m *Manager) Delete(ctx context.Context, id string) error {
 		return err
 	}
 	m.dropEvents(id)
+	m.engines.drop(id)
 	return m.cfg.Store.DeleteSession(id)
 }
 
@@ -204,5 +207,6 @@ func (m *Manager) Close() error {
 	}
 	m.mu.Unlock()
 	m.wg.Wait()
+	m.engines.close()
 	return nil
 }

@@ -11,8 +11,10 @@ import (
 // investigation is stopped, and the session's files, artifacts, index
 // entries and chat history are deleted. metadata.json stays behind with
 // status expired, so the session's ID answers SESSION_EXPIRED rather than
-// SESSION_NOT_FOUND. It returns how many sessions it expired.
+// SESSION_NOT_FOUND. It also closes the query engines left idle. It
+// returns how many sessions it expired.
 func (m *Manager) Sweep(ctx context.Context) (int, error) {
+	m.engines.closeIdle(m.now())
 	all, err := m.cfg.Store.Sessions()
 	if err != nil {
 		return 0, err
@@ -42,6 +44,7 @@ func (m *Manager) expire(ctx context.Context, id string) error {
 		return err
 	}
 	m.dropEvents(id)
+	m.engines.drop(id)
 	if err := m.cfg.Store.Purge(id); err != nil {
 		return err
 	}
