@@ -47,11 +47,11 @@ func BenchmarkQuery(b *testing.B) {
 	if _, err := a.Manager.Query(ctx, sess.SessionID, sql); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64(time.Since(start).Milliseconds()), "first-ms")
-	b.ResetTimer()
+	first := time.Since(start)
 	for b.Loop() {
 		if _, err := a.Manager.Query(ctx, sess.SessionID, sql); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(first.Milliseconds()), "first-query-ms")
 }
