@@ -1,64 +1,29 @@
 package audit_test
 
 import (
-	"bufio"
-	"fmt"
-	"os"
-	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/audit"
+	"github.com/quarry-dev/quarry/internal/otherprocess"
 )
 
-// holderEnv makes the test binary a second process that opens the log
-// named in the variable, appends one entry, prints "held" and keeps the log
-// open until its standard input closes.
+// holderEnv names the log a second process holds (otherprocess.Start): it
+// opens the log, appends one entry and keeps it open.
 const holderEnv = "QUARRY_AUDIT_TEST_HOLD"
 
 func TestMain(m *testing.M) {
-	if path := os.Getenv(holderEnv); path != "" {
+	otherprocess.Main(m, holderEnv, func(path string) (func() error, error) {
 		l, err := audit.Open(path, "holder", nil)
 		if err != nil {
-			fmt.Println("error:", err)
-			os.Exit(1)
+			return nil, err
 		}
 		if _, err := l.Append(quarry.EventToolCalled, "holder", map[string]any{"from": "other process"}); err != nil {
-			fmt.Println("error:", err)
-			os.Exit(1)
+			return nil, err
 		}
-		fmt.Println("held")
-		bufio.NewReader(os.Stdin).ReadString('\n')
-		l.Close()
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
-
-// holdInOtherProcess starts a process that holds the log at path and
-// returns it once it holds it.
-func holdInOtherProcess(t *testing.T, path string) *exec.Cmd {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), holderEnv+"="+path)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() })
-	line, _ := bufio.NewReader(stdout).ReadString('\n')
-	if line != "held\n" {
-		t.Fatalf("holder process: %q", line)
-	}
-	return cmd
+		return l.Close, nil
+	})
 }
 
 // TestOneWriterAcrossProcesses: while another process has the log open,
@@ -67,7 +32,7 @@ func holdInOtherProcess(t *testing.T, path string) *exec.Cmd {
 func TestOneWriterAcrossProcesses(t *testing.T) {
 	defer audit.SetLockWait(200 * time.Millisecond)()
 	path := writeLog(t, 2)
-	holder := holdInOtherProcess(t, path)
+	holder := otherprocess.Start(t, holderEnv, path)
 
 	if _, err := audit.Open(path, "req-1", nil); quarry.ErrorCode(err) != quarry.ECodeConflict {
 		t.Fatalf("Open while another process writes: %v; want %s", err, quarry.ECodeConflict)

@@ -1,9 +1,7 @@
 package sessions_test
 
 import (
-	"bufio"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,51 +9,25 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/fsstore"
+	"github.com/quarry-dev/quarry/internal/otherprocess"
 )
 
-// claimEnv makes the test binary a second Quarry process: it claims the run
-// of the session named in the variable ("data dir|session id"), prints
-// "claimed" and keeps the claim until its standard input closes.
+// claimEnv names the session whose run a second process claims
+// (otherprocess.Start), as "data dir/session id".
 const claimEnv = "QUARRY_SESSIONS_TEST_CLAIM"
 
 func TestMain(m *testing.M) {
-	if v := os.Getenv(claimEnv); v != "" {
-		dir, id := filepath.Split(v)
-		release, err := fsstore.New(filepath.Clean(dir), fsstore.Options{}).ClaimRun(id)
-		if err != nil {
-			fmt.Println("error:", err)
-			os.Exit(1)
-		}
-		fmt.Println("claimed")
-		bufio.NewReader(os.Stdin).ReadString('\n')
-		release()
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
+	otherprocess.Main(m, claimEnv, func(arg string) (func() error, error) {
+		dir, id := filepath.Split(arg)
+		return fsstore.New(filepath.Clean(dir), fsstore.Options{}).ClaimRun(id)
+	})
 }
 
 // claimInOtherProcess starts a process that claims the run of session id
 // in dataDir and returns it once it holds the claim.
 func claimInOtherProcess(t *testing.T, dataDir, id string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), claimEnv+"="+filepath.Join(dataDir, id))
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() })
-	if line, _ := bufio.NewReader(stdout).ReadString('\n'); line != "claimed\n" {
-		t.Fatalf("claiming process: %q", line)
-	}
-	return cmd
+	return otherprocess.Start(t, claimEnv, filepath.Join(dataDir, id))
 }
 
 // markRunning saves the session as running, as the process that claimed it
