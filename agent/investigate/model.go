@@ -107,7 +107,11 @@ func (r *run) ask(ctx context.Context, req *llm.Request, iter int) (*llm.Respons
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		r.progress(Event{Step: req.Purpose, Message: fmt.Sprintf("model %s did not answer (%s); this step runs offline", a.model.Name(), llm.ErrorKind(err))})
+		rest := "this step runs offline"
+		if a.off {
+			rest = "this step and the rest of the investigation run offline"
+		}
+		r.progress(Event{Step: req.Purpose, Message: fmt.Sprintf("model %s did not answer (%s); %s", a.model.Name(), llm.ErrorKind(err), rest)})
 		return nil, nil
 	}
 	return resp, nil

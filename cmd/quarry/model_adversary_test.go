@@ -166,8 +166,12 @@ func TestModelThatReturnsInvalidJSON(t *testing.T) {
 // of the run is offline and completes.
 func TestModelUnavailable(t *testing.T) {
 	m := &llmtest.Model{ModelName: "down", Reply: llmtest.Fail(&llm.Error{Kind: llm.KindUnavailable, Status: 529, Provider: "scripted", Message: "overloaded"})}
-	res, dir := runWithModel(t, "revenue_drop", m)
+	var progress strings.Builder
+	res, dir := runWithModel(t, "revenue_drop", m, func(inv *investigation) { inv.stderr = &progress })
 	sameExplanations(t, res)
+	if !strings.Contains(progress.String(), "model down did not answer (UNAVAILABLE); this step and the rest of the investigation run offline") {
+		t.Errorf("the progress does not say the rest of the run is offline:\n%s", progress.String())
+	}
 	if n := len(m.Calls()); n != 2 {
 		t.Errorf("%d calls to a model that is down; want 2", n)
 	}
