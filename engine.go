@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -54,7 +55,8 @@ func AsFloat(v any) float64 {
 }
 
 // AsText formats a result value as text ("" for NULL); dates without a
-// time of day print as YYYY-MM-DD.
+// time of day print as YYYY-MM-DD, and numbers as plain decimals unless
+// they are below 1e-6 or from 1e21 up.
 func AsText(v any) string {
 	switch v := v.(type) {
 	case nil:
@@ -67,7 +69,12 @@ func AsText(v any) string {
 		}
 		return v.Format(time.RFC3339)
 	case float64:
-		return fmt.Sprintf("%g", v)
+		// Plain decimals, as people write them (8894061.9, not
+		// 8.8940619e+06); exponents only for the very large and very small.
+		if a := math.Abs(v); a == 0 || (a >= 1e-6 && a < 1e21) {
+			return strconv.FormatFloat(v, 'f', -1, 64)
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
 	default:
 		return fmt.Sprint(v)
 	}

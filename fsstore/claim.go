@@ -10,6 +10,9 @@ import (
 	"github.com/quarry-dev/quarry"
 )
 
+// runLock is the file ClaimRun locks in a session's directory.
+const runLock = ".run.lock"
+
 // ClaimRun records that this process runs the investigation of session id,
 // with an exclusive lock on the session's .run.lock, and returns the
 // function that gives the claim up. While it is held, another claim on the
@@ -25,7 +28,7 @@ func (s *Store) ClaimRun(id string) (release func() error, err error) {
 	if _, err := os.Stat(filepath.Join(dir, "metadata.json")); err != nil {
 		return nil, quarry.Errorf(quarry.ECodeSessionNotFound, "session %s does not exist", id)
 	}
-	lock := flock.New(filepath.Join(dir, ".run.lock"))
+	lock := flock.New(filepath.Join(dir, runLock))
 	ok, err := lock.TryLock()
 	if err != nil {
 		return nil, fmt.Errorf("claim the run of session %s: %w", id, err)

@@ -166,8 +166,9 @@ func (s *Store) DeleteSession(id string) error {
 	return os.RemoveAll(dir)
 }
 
-// Purge removes everything of a session but its metadata: what an expired
-// session leaves behind is a record that it existed.
+// Purge removes everything of a session but its metadata, which an expired
+// session leaves behind as a record that it existed, and its .run.lock, so
+// that a claim held while purging stays the only one (see ClaimRun).
 func (s *Store) Purge(id string) error {
 	dir, err := s.Dir(id)
 	if err != nil {
@@ -181,7 +182,7 @@ func (s *Store) Purge(id string) error {
 		return err
 	}
 	for _, e := range entries {
-		if e.Name() == "metadata.json" {
+		if e.Name() == "metadata.json" || e.Name() == runLock {
 			continue
 		}
 		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {

@@ -6,8 +6,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/otherprocess"
 )
@@ -101,5 +103,64 @@ func TestInvestigateRefusesARunClaimedElsewhere(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(e.dir, "sessions", e.id, "context.json")); !os.IsNotExist(err) {
 		t.Errorf("a refused start wrote context.json (%v)", err)
+	}
+}
+
+// TestSessionInUseElsewhere: while another process holds a session (its
+// query or its run), this process neither queries, deletes nor expires it;
+// expiry waits for a later sweep.
+func TestSessionInUseElsewhere(t *testing.T) {
+	e := newQueryEnv(t)
+	ctx := context.Background()
+	other := claimInOtherProcess(t, e.dir, e.id)
+
+	if _, err := e.m.Query(ctx, e.id, "SELECT 1"); quarry.ErrorCode(err) != quarry.ECodeConflict {
+		t.Errorf("Query = %v; want %s", err, quarry.ECodeConflict)
+	}
+	if err := e.m.Delete(ctx, e.id); quarry.ErrorCode(err) != quarry.ECodeConflict {
+		t.Errorf("Delete = %v; want %s", err, quarry.ECodeConflict)
+	}
+	e.clock.Add(25 * time.Hour)
+	if n, err := e.m.Sweep(ctx); n != 0 || err != nil {
+		t.Fatalf("Sweep = %d, %v; want the session left for later", n, err)
+	}
+	files, _ := filepath.Glob(filepath.Join(e.dir, "sessions", e.id, "files", "*.csv"))
+	if len(files) != 2 {
+		t.Fatalf("the sweep purged a session in use: %d files left", len(files))
+	}
+
+	other.Process.Kill()
+	other.Wait()
+	if n, err := e.m.Sweep(ctx); n != 1 || err != nil {
+		t.Fatalf("Sweep after the other process died = %d, %v; want 1", n, err)
+	}
+}
+
+// TestRunGivesUpItsClaimBeforeItsEnd: when a run's event stream has ended,
+// the session can be claimed at once, by this process or another.
+func TestRunGivesUpItsClaimBeforeItsEnd(t *testing.T) {
+	e := newQueryEnv(t)
+	ctx := context.Background()
+	base, _ := quarry.ParseDateRange("2024-03-04..2024-03-04")
+	comp, _ := quarry.ParseDateRange("2024-03-05..2024-03-06")
+	_, live, cancel, err := func() ([]investigate.Event, <-chan investigate.Event, func(), error) {
+		if err := e.m.Investigate(ctx, e.id, quarry.InvestigationContext{MetricSQL: "SELECT SUM(amount) FROM orders_2024", BaselinePeriod: base, ComparisonPeriod: comp}); err != nil {
+			return nil, nil, nil, err
+		}
+		return e.m.Subscribe(ctx, e.id)
+	}()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	for range live {
+	}
+	release, err := fsstore.New(e.dir, fsstore.Options{}).ClaimRun(e.id)
+	if err != nil {
+		t.Fatalf("claim after the run's end: %v", err)
+	}
+	release()
+	if s := e.status(t); s.Status != quarry.SessionCompleted && s.Status != quarry.SessionFailed {
+		t.Fatalf("status %s after the run's end", s.Status)
 	}
 }

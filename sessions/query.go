@@ -37,7 +37,8 @@ const auditPreviewRows = 5
 // limit.
 //
 // Errors: SESSION_NOT_FOUND, SESSION_EXPIRED, CONFLICT while the session's
-// investigation is running (its audit log is in use), and the engine's
+// investigation is running (its audit log is in use) or another process
+// is using the session, and the engine's
 // INVALID (does not parse or bind, too many rows, too slow) and FORBIDDEN
 // (anything but a single SELECT, or one touching files or the network).
 func (m *Manager) Query(ctx context.Context, id, sql string) (*quarry.QueryResult, error) {
@@ -50,6 +51,13 @@ func (m *Manager) Query(ctx context.Context, id, sql string) (*quarry.QueryResul
 	if s.Status == quarry.SessionRunning {
 		return nil, quarry.Errorf(quarry.ECodeConflict, "the investigation of session %s is running; its data can be queried when it has finished", id)
 	}
+	// The claim keeps another process from starting the investigation, and
+	// so from needing the audit log, while the query holds it.
+	release, err := m.claim(id)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	files, err := m.cfg.Store.Files(id)
 	if err != nil {
 		return nil, err

@@ -26,6 +26,18 @@ type runState struct {
 func (m *Manager) Investigate(ctx context.Context, id string, c quarry.InvestigationContext) error {
 	unlock := m.lock(id)
 	defer unlock()
+	// Claim the session before reading it, so that no other process can
+	// start, finish or query it between the checks and the start.
+	release, err := m.claim(id)
+	if err != nil {
+		return err
+	}
+	launched := false
+	defer func() {
+		if !launched {
+			release()
+		}
+	}()
 	s, err := m.active(ctx, id)
 	if err != nil {
 		return err
@@ -53,16 +65,6 @@ func (m *Manager) Investigate(ctx context.Context, id string, c quarry.Investiga
 	if err := m.preflight(ctx, files, &c); err != nil {
 		return err
 	}
-	release, err := m.cfg.Store.ClaimRun(id)
-	if err != nil {
-		return err
-	}
-	launched := false
-	defer func() {
-		if !launched {
-			release()
-		}
-	}()
 	c.SubmittedAt = m.now()
 	if err := m.cfg.Store.WriteJSON(id, "context.json", c); err != nil {
 		return err
@@ -90,9 +92,8 @@ func (m *Manager) Investigate(ctx context.Context, id string, c quarry.Investiga
 	launched = true
 	go func() {
 		defer m.wg.Done()
-		defer release()
 		defer cancel()
-		m.run(runCtx, id, files, c, h)
+		m.run(runCtx, id, files, c, h, release)
 	}()
 	return nil
 }
@@ -123,9 +124,10 @@ func (m *Manager) preflight(ctx context.Context, files []*quarry.UploadedFile, c
 }
 
 // run is the background investigation. Whatever happens, the session ends
-// completed or failed, and the event stream ends with a "done" or "failed"
-// event.
-func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFile, c quarry.InvestigationContext, h *hub) {
+// completed or failed, the run's claim is given up, and then the event
+// stream ends with a "done" or "failed" event: whoever waits for the
+// stream's end finds the session free.
+func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFile, c quarry.InvestigationContext, h *hub, release func() error) {
 	res, err := m.investigate(ctx, id, files, c, h)
 	if err == nil {
 		err = m.index(context.WithoutCancel(ctx), id, res)
@@ -138,6 +140,7 @@ func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFi
 	defer unlock()
 	s, serr := m.cfg.Store.Session(id)
 	if serr != nil { // deleted while running
+		release()
 		h.close()
 		return
 	}
@@ -158,6 +161,7 @@ func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFi
 	if err := m.cfg.Store.SaveSession(s); err != nil {
 		m.cfg.Log.Error("save session", "session", id, "err", err)
 	}
+	release()
 	h.publish(last)
 	h.close()
 }
@@ -326,6 +330,20 @@ func (m *Manager) markInterrupted(id string) error {
 	s.Error = quarry.NewErrorInfo(quarry.Errorf(quarry.ECodeRunInterrupted,
 		"the server stopped while this investigation was running").WithHint("start a new session with the same files to run it again"))
 	return m.cfg.Store.SaveSession(s)
+}
+
+// claim takes the session's run claim (Store.ClaimRun) for this process.
+// Another process holds it while it runs the session's investigation or
+// answers a query on it; either is CONFLICT, said in the user's terms.
+func (m *Manager) claim(id string) (release func() error, err error) {
+	release, err = m.cfg.Store.ClaimRun(id)
+	if quarry.ErrorCode(err) != quarry.ECodeConflict {
+		return release, err
+	}
+	if s, serr := m.cfg.Store.Session(id); serr == nil && s.Status == quarry.SessionRunning {
+		return nil, quarry.Errorf(quarry.ECodeConflict, "the investigation of session %s is running in another Quarry process", id)
+	}
+	return nil, quarry.Errorf(quarry.ECodeConflict, "session %s is in use by another Quarry process", id).WithHint("try again in a moment")
 }
 
 // notComplete is the error for reading results before they exist.

@@ -189,6 +189,11 @@ func (m *Manager) Delete(ctx context.Context, id string) error {
 	m.cancelRun(id)
 	unlock := m.lock(id)
 	defer unlock()
+	release, err := m.claim(id)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if err := m.cfg.Index.Delete(ctx, id); err != nil {
 		return err
 	}

@@ -24,35 +24,49 @@ func (m *Manager) Sweep(ctx context.Context) (int, error) {
 		if s.Status == quarry.SessionExpired || !m.now().After(s.ExpiresAt) {
 			continue
 		}
-		if err := m.expire(ctx, s.SessionID); err != nil {
+		expired, err := m.expire(ctx, s.SessionID)
+		if err != nil {
 			return n, err
 		}
-		n++
+		if expired {
+			n++
+		}
 	}
 	return n, nil
 }
 
-func (m *Manager) expire(ctx context.Context, id string) error {
+// expire stops session id's run in this process and purges the session. A
+// session another process is running or querying is left for a later
+// sweep; expire then reports false.
+func (m *Manager) expire(ctx context.Context, id string) (bool, error) {
 	m.cancelRun(id)
 	unlock := m.lock(id)
 	defer unlock()
+	release, err := m.claim(id)
+	if quarry.ErrorCode(err) == quarry.ECodeConflict {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer release()
 	s, err := m.cfg.Store.Session(id)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if err := m.cfg.Index.Delete(ctx, id); err != nil {
-		return err
+		return false, err
 	}
 	m.dropEvents(id)
 	m.engines.drop(id)
 	if err := m.cfg.Store.Purge(id); err != nil {
-		return err
+		return false, err
 	}
 	if err := s.Move(quarry.SessionExpired); err != nil {
-		return err
+		return false, err
 	}
 	s.FileCount, s.ReportReady = 0, false
-	return m.cfg.Store.SaveSession(s)
+	return true, m.cfg.Store.SaveSession(s)
 }
 
 // SweepEvery runs Sweep every interval until ctx is done.

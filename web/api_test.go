@@ -638,9 +638,13 @@ func TestExpirySweepsEverything(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("sweep: %d, %v", n, err)
 	}
+	// What is left is the record and the run's (empty) lock file.
 	left, _ := filepath.Glob(filepath.Join(e.dir, "sessions", id, "*"))
-	if len(left) != 1 || filepath.Base(left[0]) != "metadata.json" {
+	if len(left) != 2 || filepath.Base(left[0]) != ".run.lock" || filepath.Base(left[1]) != "metadata.json" {
 		t.Fatalf("after the sweep the session dir holds %v", left)
+	}
+	if st, err := os.Stat(left[0]); err != nil || st.Size() != 0 {
+		t.Fatalf("the lock file holds data: %v %v", st, err)
 	}
 	if r := e.jsonReq(http.MethodPost, "/api/sessions/"+id+"/chat", map[string]string{"message": "android?"}); r.status != 410 || r.code(t) != quarry.ECodeSessionExpired {
 		t.Fatalf("chat after expiry: %d %s", r.status, r.body)

@@ -147,6 +147,13 @@ func (inv *investigation) run(ctx context.Context) (*quarry.InvestigationResult,
 		return nil, err
 	}
 	fmt.Fprintf(inv.stderr, "session %s in %s\n", sess.SessionID, mustDir(store, sess.SessionID))
+	// The session is this process's until its final status is saved: a
+	// quarry serve or quarry mcp on the same data dir leaves it alone.
+	release, err := store.ClaimRun(sess.SessionID)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	res, err := inv.investigate(ctx, store, sess)
 	if err != nil {
 		sess.Status = quarry.SessionFailed
@@ -193,11 +200,6 @@ func (inv *investigation) investigate(ctx context.Context, store *fsstore.Store,
 	if err := store.WriteJSON(sess.SessionID, "context.json", inv.context); err != nil {
 		return nil, err
 	}
-	release, err := store.ClaimRun(sess.SessionID)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
 	if err := sess.Move(quarry.SessionRunning); err != nil {
 		return nil, err
 	}
