@@ -55,6 +55,7 @@ for name, total in totals.items():
 // and is repaired; everything is in the audit log; and the explanations
 // stay the offline analyst's.
 func TestScriptedModelSendsPython(t *testing.T) {
+	codeexectest.RequirePython(t)
 	scenario, _ := sampledata.Get("revenue_drop")
 	sandbox := t.TempDir()
 	srv := httptest.NewServer(codeexectest.New(codeexectest.Options{Dir: sandbox, Timeout: 30 * time.Second}).Handler())

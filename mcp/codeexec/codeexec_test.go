@@ -75,6 +75,7 @@ var servers = []server{
 
 // forEachServer runs f against every server, connected with cfg.
 func forEachServer(t *testing.T, cfg codeexec.Config, f func(t *testing.T, r *codeexec.Runner, dir string)) {
+	codeexectest.RequirePython(t)
 	for _, s := range servers {
 		t.Run(s.name, func(t *testing.T) {
 			r, dir, err := s.dial(t, cfg)
@@ -247,6 +248,7 @@ func TestUploadErrors(t *testing.T) {
 // TestStdioSubprocess starts this test binary as a stdio server, which
 // shares the file system and so offers no upload tool.
 func TestStdioSubprocess(t *testing.T) {
+	codeexectest.RequirePython(t)
 	t.Setenv(helperEnv, "stdio")
 	// A race-enabled child otherwise sleeps a second on exit, which on a
 	// loaded machine can outlast the SDK's grace period before SIGTERM.

@@ -17,10 +17,24 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// RequirePython skips t when python3, which runs the server's code, is not
+// installed, except in CI (CI=true), where it fails t instead: there the
+// tests that run Python must run.
+func RequirePython(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("python3 is required in CI to run the code-execution server")
+		}
+		t.Skip("python3 not installed")
+	}
+}
 
 // Options configure a Server.
 type Options struct {
