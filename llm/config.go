@@ -2,6 +2,8 @@ package llm
 
 import (
 	"fmt"
+	"net/netip"
+	"net/url"
 	"strings"
 )
 
@@ -82,6 +84,25 @@ func (c Config) WithDefaults() Config {
 
 // Offline reports whether no model is configured.
 func (c Config) Offline() bool { return c.Provider == "" || c.Provider == ProviderOffline }
+
+// Local reports whether the model runs on this machine: its endpoint is a
+// loopback address (a local Ollama, llama.cpp or vLLM). The providers'
+// own endpoints are not local.
+func (c Config) Local() bool {
+	if c.Offline() {
+		return true
+	}
+	u, err := url.Parse(c.BaseURL)
+	if c.BaseURL == "" || err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip, err := netip.ParseAddr(host)
+	return err == nil && ip.IsLoopback()
+}
 
 // Validate reports the first field that is wrong, naming the variable to
 // fix.

@@ -150,3 +150,27 @@ func TestConfigGoStringRedactsKey(t *testing.T) {
 		t.Errorf("formatting prints the key: %s", s)
 	}
 }
+
+func TestConfigLocal(t *testing.T) {
+	for _, tt := range []struct {
+		c    Config
+		want bool
+	}{
+		{Config{}, true},
+		{Config{Provider: ProviderOffline}, true},
+		{Config{Provider: ProviderAnthropic, APIKey: "k"}, false},
+		{Config{Provider: ProviderOpenAI, APIKey: "k"}, false},
+		{Config{Provider: ProviderOpenAI, BaseURL: "http://localhost:11434/v1"}, true},
+		{Config{Provider: ProviderOpenAI, BaseURL: "http://127.0.0.1:8000/v1"}, true},
+		{Config{Provider: ProviderOpenAI, BaseURL: "http://127.1.2.3:8000/v1"}, true},
+		{Config{Provider: ProviderOpenAI, BaseURL: "http://[::1]:8080/v1"}, true},
+		{Config{Provider: ProviderOpenAI, BaseURL: "http://192.168.1.20:11434/v1"}, false},
+		{Config{Provider: ProviderOpenAI, BaseURL: "https://api.together.xyz/v1"}, false},
+		{Config{Provider: ProviderOpenAI, BaseURL: "http://localhost.evil.com/v1"}, false},
+		{Config{Provider: ProviderOpenAI, BaseURL: "::not a url"}, false},
+	} {
+		if got := tt.c.Local(); got != tt.want {
+			t.Errorf("%v.Local() = %v; want %v", tt.c, got, tt.want)
+		}
+	}
+}

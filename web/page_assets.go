@@ -90,8 +90,19 @@ func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
 var pageNames = []string{"home", "form", "report", "error"}
 
 // views holds the parsed templates: one set per page, each with the layout
-// and the partials, which fragments are rendered from too.
+// and the partials, which fragments are rendered from too. A Server uses
+// its own copy (viewsFor), which knows its analyst.
 var views = parseViews()
+
+// viewsFor returns a copy of views whose "analyst" function returns a.
+func viewsFor(a Analyst) map[string]*template.Template {
+	out := map[string]*template.Template{}
+	for name, t := range views {
+		c := template.Must(t.Clone())
+		out[name] = c.Funcs(template.FuncMap{"analyst": func() Analyst { return a }})
+	}
+	return out
+}
 
 func parseViews() map[string]*template.Template {
 	base := template.Must(template.New("").Funcs(templateFuncs).ParseFS(templateFS, "templates/layout.html", "templates/partials/*.html"))
@@ -114,6 +125,7 @@ var templateFuncs = template.FuncMap{
 	"join":        strings.Join,
 	"add":         func(a, b int) int { return a + b },
 	"htmxConfig":  func() string { return htmxConfig },
+	"analyst":     func() Analyst { return Analyst{} },
 }
 
 // htmxConfig makes htmx swap 4xx and 5xx answers too (they carry the error

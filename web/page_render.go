@@ -52,7 +52,7 @@ func pageHeaders(w http.ResponseWriter) {
 // render executes a page's layout into a buffer first, so that a template
 // error becomes a 500 rather than half a page.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page string, data any) {
-	s.execute(w, r, status, views[page], "layout", data)
+	s.execute(w, r, status, s.views[page], "layout", data)
 }
 
 // renderFragment executes the named templates one after another (a file
@@ -60,7 +60,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, page
 func (s *Server) renderFragment(w http.ResponseWriter, r *http.Request, status int, parts ...fragment) {
 	var buf bytes.Buffer
 	for _, p := range parts {
-		if err := views["form"].ExecuteTemplate(&buf, p.name, p.data); err != nil {
+		if err := s.views["form"].ExecuteTemplate(&buf, p.name, p.data); err != nil {
 			s.templateFailed(w, r, err)
 			return
 		}

@@ -171,7 +171,7 @@ func (s *Server) fillReport(r *http.Request, p *reportPage) error {
 	}
 	if v := newDataModelView(dm); v != nil {
 		var b strings.Builder
-		if err := views["report"].ExecuteTemplate(&b, "data_model", v); err != nil {
+		if err := s.views["report"].ExecuteTemplate(&b, "data_model", v); err != nil {
 			return err
 		}
 		opt.DataModel = template.HTML(b.String()) // html/template output

@@ -833,3 +833,48 @@ func TestDataModelDiagram(t *testing.T) {
 		t.Errorf("a missing or empty data model has a diagram")
 	}
 }
+
+// TestFooterSaysWhatLeavesTheMachine: every page's footer names the
+// analyst and says plainly what, if anything, is sent off the machine.
+func TestFooterSaysWhatLeavesTheMachine(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		analyst   Analyst
+		want, not []string
+	}{
+		{"offline", Analyst{},
+			[]string{"your files and results stay here", "no model is configured"}, []string{"is sent"}},
+		{"local model", Analyst{Model: "openai/llama3.2", Local: true},
+			[]string{"its model, <strong>openai/llama3.2</strong>, run on this machine", "your files and results stay here"}, []string{"is sent", "sent to"}},
+		{"remote model", Analyst{Model: "anthropic/claude-sonnet-4-5"},
+			[]string{"<strong>anthropic/claude-sonnet-4-5</strong>, which runs outside this machine: it is sent your questions and context, column descriptions, sample values, query results and findings"},
+			[]string{"stay here", "code sandbox"}},
+		{"local model, code sandbox", Analyst{Model: "openai/qwen", Local: true, CodeSandbox: true},
+			[]string{"which runs on this machine", "The uploaded files are sent to the code sandbox"}, []string{"stay here"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFake(t)
+			id := f.add(quarry.SessionCompleted)
+			for _, target := range []string{"/", "/sessions/" + id, "/sessions/" + quarry.NewID()} {
+				rec := httptest.NewRecorder()
+				New(f, Options{Analyst: tt.analyst}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, target, nil))
+				footer := rec.Body.String()
+				if i := strings.Index(footer, `<footer class="site-footer">`); i >= 0 {
+					footer = footer[i:]
+				} else {
+					t.Fatalf("%s has no footer", target)
+				}
+				for _, w := range tt.want {
+					if !strings.Contains(footer, w) {
+						t.Errorf("%s footer lacks %q:\n%s", target, w, footer)
+					}
+				}
+				for _, n := range tt.not {
+					if strings.Contains(footer, n) {
+						t.Errorf("%s footer says %q:\n%s", target, n, footer)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"html/template"
 	"log/slog"
 	"net/http"
 
@@ -12,15 +13,32 @@ type Options struct {
 	// MaxUploadBytes is the largest accepted file; the request body is cut
 	// off a little past it (default 50 MB).
 	MaxUploadBytes int64
-	Log            *slog.Logger
+	// Analyst says who analyses; every page's footer tells the user, with
+	// what leaves the machine.
+	Analyst Analyst
+	Log     *slog.Logger
+}
+
+// Analyst describes the analyst behind the investigations and the chat.
+type Analyst struct {
+	// Model names the model taking part ("anthropic/claude-sonnet-4-5");
+	// empty is the offline analyst.
+	Model string
+	// Local is true when the model runs on this machine (a loopback
+	// endpoint such as a local Ollama).
+	Local bool
+	// CodeSandbox is true when the model's Python runs in an external code
+	// sandbox, which receives the uploaded files.
+	CodeSandbox bool
 }
 
 // Server is the HTTP handler of Quarry.
 type Server struct {
-	svc Service
-	opt Options
-	log *slog.Logger
-	mux *http.ServeMux
+	svc   Service
+	opt   Options
+	log   *slog.Logger
+	mux   *http.ServeMux
+	views map[string]*template.Template
 }
 
 // New returns a Server over svc.
@@ -31,7 +49,7 @@ func New(svc Service, opt Options) *Server {
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{svc: svc, opt: opt, log: opt.Log, mux: http.NewServeMux()}
+	s := &Server{svc: svc, opt: opt, log: opt.Log, mux: http.NewServeMux(), views: viewsFor(opt.Analyst)}
 	s.routesAPI()
 	s.routesPages()
 	return s

@@ -126,22 +126,31 @@ func (f *modelFlags) config(getenv func(string) string) (llm.Config, error) {
 	return c.WithDefaults(), nil
 }
 
-// open returns the configured model (nil offline) and, when a model is
-// configured, the code sandbox dialer.
-func (f *modelFlags) open(getenv func(string) string) (llm.Model, func(context.Context) (sessions.CodeSession, error), error) {
+// wiredModel is what the model settings give a command.
+type wiredModel struct {
+	model llm.Model // nil offline
+	// dial connects the model's Python to a code sandbox; nil without one.
+	dial func(context.Context) (sessions.CodeSession, error)
+	// local is true when the model runs on this machine.
+	local bool
+}
+
+// open returns the configured model and, when a model is configured, the
+// code sandbox dialer.
+func (f *modelFlags) open(getenv func(string) string) (wiredModel, error) {
 	c, err := f.config(getenv)
 	if err != nil {
-		return nil, nil, err
+		return wiredModel{}, err
 	}
 	m, err := app.NewModel(c)
 	if err != nil || m == nil {
-		return nil, nil, err
+		return wiredModel{}, err
 	}
 	dial, err := app.CodeDialer(getenv)
 	if err != nil {
-		return nil, nil, err
+		return wiredModel{}, err
 	}
-	return m, dial, nil
+	return wiredModel{model: m, dial: dial, local: c.Local()}, nil
 }
 
 // appFlags are the settings of the commands that run the session manager
@@ -163,7 +172,7 @@ func (f *appFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 // open wires the app with its log on stderr and starts the expiry
 // sweeper; close stops the sweeper and then the app.
 func (f *appFlags) open(ctx context.Context, getenv func(string) string, stderr io.Writer) (a *app.App, closeApp func(), err error) {
-	model, dial, err := f.model.open(getenv)
+	w, err := f.model.open(getenv)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -172,11 +181,11 @@ func (f *appFlags) open(ctx context.Context, getenv func(string) string, stderr 
 		return nil, nil, err
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	if model != nil {
-		log.Info("model configured", "model", model.Name(), "code_sandbox", dial != nil)
+	if w.model != nil {
+		log.Info("model configured", "model", w.model.Name(), "local", w.local, "code_sandbox", w.dial != nil)
 	}
 	a, err = app.Open(ctx, app.Options{DataDir: f.dataDir, SessionTimeout: timeout, MaxUploadBytes: f.maxMB << 20,
-		MaxRunning: f.maxRunning, Log: log, Model: model, DialCode: dial})
+		MaxRunning: f.maxRunning, Log: log, Model: w.model, ModelLocal: w.local, DialCode: w.dial})
 	if err != nil {
 		return nil, nil, err
 	}

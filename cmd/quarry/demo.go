@@ -31,7 +31,7 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
-	model, dial, err := mf.open(getenv)
+	w, err := mf.open(getenv)
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	}
 	fmt.Fprintf(stderr, "scenario %s: %d files in %s\n", s.Name, len(paths), dir)
-	inv := investigation{dataDir: *dataDir, maxMB: 50, stderr: stderr, model: model, dialCode: dial}
+	inv := investigation{dataDir: *dataDir, maxMB: 50, stderr: stderr, model: w.model, dialCode: w.dial}
 	for i, p := range paths {
 		inv.files = append(inv.files, fileArg{path: p, description: s.Files[i].Description})
 	}

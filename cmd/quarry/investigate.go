@@ -78,10 +78,11 @@ func runInvestigate(ctx context.Context, args []string, getenv func(string) stri
 		return err
 	}
 	inv := investigation{files: files, dataDir: dataDir, maxMB: maxMB, stderr: stderr}
-	var err error
-	if inv.model, inv.dialCode, err = mf.open(getenv); err != nil {
+	w, err := mf.open(getenv)
+	if err != nil {
 		return err
 	}
+	inv.model, inv.dialCode = w.model, w.dial
 	inv.context = quarry.InvestigationContext{MetricSQL: strings.TrimSpace(metric), BusinessContext: bizContext,
 		InvestigationPrompt: prompt, TimeColumn: timeColumn}
 	if base == "" || cmp == "" {

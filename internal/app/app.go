@@ -32,9 +32,11 @@ type Options struct {
 	MaxUploadBytes int64         // default 50 MB
 	MaxRunning     int           // investigations at once (default 2)
 	// Model takes part in investigations and chat when set (NewModel);
-	// DialCode connects its Python to a code sandbox (CodeDialer).
-	Model    llm.Model
-	DialCode func(context.Context) (sessions.CodeSession, error)
+	// ModelLocal says it runs on this machine (llm.Config.Local); DialCode
+	// connects its Python to a code sandbox (CodeDialer).
+	Model      llm.Model
+	ModelLocal bool
+	DialCode   func(context.Context) (sessions.CodeSession, error)
 	Now      func() time.Time
 	Log      *slog.Logger
 }
@@ -102,7 +104,11 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	if n > 0 {
 		opt.Log.Info("indexed finished investigations for chat", "count", n)
 	}
-	h := web.New(m, web.Options{MaxUploadBytes: opt.MaxUploadBytes, Log: opt.Log})
+	var analyst web.Analyst
+	if opt.Model != nil {
+		analyst = web.Analyst{Model: opt.Model.Name(), Local: opt.ModelLocal, CodeSandbox: opt.DialCode != nil}
+	}
+	h := web.New(m, web.Options{MaxUploadBytes: opt.MaxUploadBytes, Analyst: analyst, Log: opt.Log})
 	return &App{Manager: m, Handler: h, Index: db, Log: opt.Log, db: db}, nil
 }
 
