@@ -847,7 +847,7 @@ func TestFooterSaysWhatLeavesTheMachine(t *testing.T) {
 		{"local model", Analyst{Model: "openai/llama3.2", Local: true},
 			[]string{"its model, <strong>openai/llama3.2</strong>, run on this machine", "your files and results stay here"}, []string{"is sent", "sent to"}},
 		{"remote model", Analyst{Model: "anthropic/claude-sonnet-4-5"},
-			[]string{"<strong>anthropic/claude-sonnet-4-5</strong>, which runs outside this machine: it is sent your questions and context, column descriptions, sample values, query results and findings"},
+			[]string{"<strong>anthropic/claude-sonnet-4-5</strong>, which runs outside this machine: it is sent your questions and context, column descriptions, sample values, query results (up to 200 rows each) and findings"},
 			[]string{"stay here", "code sandbox"}},
 		{"local model, code sandbox", Analyst{Model: "openai/qwen", Local: true, CodeSandbox: true},
 			[]string{"which runs on this machine", "The uploaded files are sent to the code sandbox"}, []string{"stay here"}},
