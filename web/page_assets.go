@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/investigate"
 )
 
 //go:embed templates
@@ -126,6 +127,7 @@ var templateFuncs = template.FuncMap{
 	"add":         func(a, b int) int { return a + b },
 	"htmxConfig":  func() string { return htmxConfig },
 	"analyst":     func() Analyst { return Analyst{} },
+	"modelRows":   func() int { return investigate.ModelMaxRows },
 }
 
 // htmxConfig makes htmx swap 4xx and 5xx answers too (they carry the error

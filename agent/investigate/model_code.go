@@ -85,9 +85,9 @@ func (r *run) modelQuery(ctx context.Context, iter int, d *decision, res *stepRe
 		}
 		if err == nil {
 			note := ""
-			if len(out.Rows) > modelMaxRows {
-				out.Rows = out.Rows[:modelMaxRows]
-				note = fmt.Sprintf("(first %d rows shown)\n", modelMaxRows)
+			if len(out.Rows) > ModelMaxRows {
+				out.Rows = out.Rows[:ModelMaxRows]
+				note = fmt.Sprintf("(first %d rows shown)\n", ModelMaxRows)
 			}
 			r.ai.ev.AddResult(out)
 			res.addQuery("model query: "+truncate(d.Reasoning, 200), rec, note+resultTable(out))
@@ -120,7 +120,7 @@ func (r *run) modelQuery(ctx context.Context, iter int, d *decision, res *stepRe
 
 // limitRows caps a model query's result without touching its text.
 func limitRows(sql string) string {
-	return fmt.Sprintf("SELECT * FROM (\n%s\n) AS model_query LIMIT %d", sql, modelMaxRows+1)
+	return fmt.Sprintf("SELECT * FROM (\n%s\n) AS model_query LIMIT %d", sql, ModelMaxRows+1)
 }
 
 const repairSchema = `{"type":"object","additionalProperties":false,"properties":{"code":{"type":"string"},"reasoning":{"type":"string"}},"required":["code","reasoning"]}`

@@ -37,8 +37,8 @@ type Options struct {
 	Model      llm.Model
 	ModelLocal bool
 	DialCode   func(context.Context) (sessions.CodeSession, error)
-	Now      func() time.Time
-	Log      *slog.Logger
+	Now        func() time.Time
+	Log        *slog.Logger
 }
 
 // App is a wired server.
