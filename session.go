@@ -15,6 +15,7 @@ const (
 	MaxBusinessContextLen   = 5000
 	MaxMetricSQLLen         = 2000
 	MaxInvestigationPrompt  = 2000
+	MaxTimeFormatLen        = 64
 	MaxChatMessageLen       = 5000
 	DefaultSessionTimeout   = 24 * time.Hour
 	MaxLoopIterations       = 15
@@ -125,6 +126,14 @@ type Column struct {
 	SampleValues []string `json:"sample_values"`
 	Nullable     bool     `json:"nullable"`
 	NullCount    int64    `json:"null_count"`
+	// Format is the layout the column's text was read with when it was
+	// not in a form the engine reads by itself: a strptime layout such as
+	// "%d-%b-%Y", "ISO 8601", or a number style such as "1,234.5".
+	Format string `json:"format,omitempty"`
+	// Note says in words how the column was read or named, when that is
+	// not obvious from the file: "dates read from text as %d-%b-%Y (e.g.
+	// 15-May-2017)", "numbers read from text with thousands separators".
+	Note string `json:"note,omitempty"`
 }
 
 // DateRange is an inclusive range of days.
@@ -239,22 +248,27 @@ type InvestigationContext struct {
 	ComparisonPeriod    DateRange `json:"comparison_period"`
 	InvestigationPrompt string    `json:"investigation_prompt"`
 	// TimeColumn optionally names the time column as TABLE.COLUMN.
-	TimeColumn  string    `json:"time_column,omitempty"`
+	TimeColumn string `json:"time_column,omitempty"`
+	// TimeFormat optionally says how the time column's text reads, as a
+	// strptime layout ("%d/%m/%Y"), or for a column of numbers "%Y"
+	// (years), "%s" (epoch seconds) or "%ms" (epoch milliseconds). It
+	// overrides the layout detected from the values.
+	TimeFormat  string    `json:"time_format,omitempty"`
 	SubmittedAt time.Time `json:"submitted_at"`
 }
 
 // Validate checks the fields the user typed, in the order a form shows
 // them, and returns the first problem.
 func (c *InvestigationContext) Validate() error {
-	if len(c.BusinessContext) > MaxBusinessContextLen {
-		return Errorf(ECodeInvalid, "business context is %d characters; the limit is %d", len(c.BusinessContext), MaxBusinessContextLen)
+	if err := CheckText("business context", c.BusinessContext, MaxBusinessContextLen, ECodeInvalid); err != nil {
+		return err
 	}
 	if c.MetricSQL == "" {
 		return Errorf(ECodeMetricSQLRequired, "a metric definition is required").
 			WithHint("give the metric as SQL, for example SELECT SUM(amount) FROM orders")
 	}
-	if len(c.MetricSQL) > MaxMetricSQLLen {
-		return Errorf(ECodeInvalidMetricSQL, "metric SQL is %d characters; the limit is %d", len(c.MetricSQL), MaxMetricSQLLen)
+	if err := CheckText("metric SQL", c.MetricSQL, MaxMetricSQLLen, ECodeInvalidMetricSQL); err != nil {
+		return err
 	}
 	if err := c.BaselinePeriod.Validate("baseline"); err != nil {
 		return err
@@ -262,10 +276,13 @@ func (c *InvestigationContext) Validate() error {
 	if err := c.ComparisonPeriod.Validate("comparison"); err != nil {
 		return err
 	}
-	if len(c.InvestigationPrompt) > MaxInvestigationPrompt {
-		return Errorf(ECodeInvalid, "investigation prompt is %d characters; the limit is %d", len(c.InvestigationPrompt), MaxInvestigationPrompt)
+	if err := CheckText("investigation prompt", c.InvestigationPrompt, MaxInvestigationPrompt, ECodeInvalid); err != nil {
+		return err
 	}
-	return nil
+	if err := CheckText("time column", c.TimeColumn, MaxOriginalNameLen, ECodeInvalidTimeColumn); err != nil {
+		return err
+	}
+	return CheckText("time format", c.TimeFormat, MaxTimeFormatLen, ECodeInvalidTimeColumn)
 }
 
 // Describe returns a one-line summary of the two periods.

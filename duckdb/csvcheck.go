@@ -16,6 +16,9 @@ type csvShape struct {
 	Header []string // first record, the column names
 	First  []string // second record, the first data row
 	Rows   int64    // data records, blank lines not counted
+	// Renamed is the name given to a first column whose header is empty
+	// (the index pandas writes), "" when every column has a name.
+	Renamed string
 }
 
 // Candidate delimiters, in the order that breaks ties.

@@ -183,8 +183,16 @@ func delimName(d byte) string {
 func checkHeader(file string, shape *csvShape) error {
 	seen := map[string]int{}
 	valueLike := 0
+	if len(shape.Header) > 1 && strings.TrimSpace(shape.Header[0]) == "" {
+		// pandas writes its index as a first column without a name.
+		shape.Renamed = unnamedFirst(shape.Header)
+	}
 	for i, raw := range shape.Header {
 		name := strings.TrimSpace(raw)
+		if i == 0 && shape.Renamed != "" {
+			seen[shape.Renamed] = 0
+			continue
+		}
 		if name == "" {
 			return quarry.Errorf(quarry.ECodeNoHeaders, "%s: column %d has no name in the first row", file, i+1).
 				WithHint("the first row must name every column")
@@ -205,11 +213,31 @@ func checkHeader(file string, shape *csvShape) error {
 				WithHint("add a first row with column names")
 		}
 	}
-	if valueLike == len(shape.Header) {
+	named := len(shape.Header)
+	if shape.Renamed != "" {
+		named--
+	}
+	if valueLike == named {
 		return quarry.Errorf(quarry.ECodeNoHeaders, "%s: the first row looks like data, not column names", file).
 			WithHint("add a first row with column names")
 	}
 	return nil
+}
+
+// unnamedFirst names a first column that has no name: row_index, or
+// row_index_2 ... when another column is called that.
+func unnamedFirst(header []string) string {
+	name := "row_index"
+	for n := 2; ; n++ {
+		taken := false
+		for _, h := range header[1:] {
+			taken = taken || strings.EqualFold(strings.TrimSpace(h), name)
+		}
+		if !taken {
+			return name
+		}
+		name = fmt.Sprintf("row_index_%d", n)
+	}
 }
 
 var dateLayouts = []string{

@@ -78,6 +78,9 @@ type table struct {
 type column struct {
 	Name string
 	Type string // DuckDB type, e.g. BIGINT, VARCHAR, DATE
+	// Read is how a column that was text in the file was read, when it
+	// was (dates in another layout, numbers with separators).
+	Read *textReading
 }
 
 func (t *table) column(name string) (column, bool) {

@@ -4,11 +4,16 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/quarry-dev/quarry"
 )
 
-// reserved holds DuckDB's reserved keywords (duckdb_keywords() with
-// keyword_category 'reserved' in DuckDB 1.5). A table or column with one of
-// these names must be quoted, so TableName avoids them.
+// reserved holds the DuckDB keywords that cannot stand unquoted as a
+// column name in every position (duckdb_keywords() in DuckDB 1.5,
+// categories 'reserved', 'type_function' and 'column_name': order, group,
+// at, is, left, values, time, ...). A table or column with one of these
+// names must be quoted, so TableName avoids them and quoteIdent quotes
+// them.
 var reserved = map[string]bool{}
 
 func init() {
@@ -19,7 +24,19 @@ func init() {
 		lateral leading limit not null offset on only or order pivot
 		pivot_longer pivot_wider placing primary qualify references returning
 		select show some summarize symmetric table then to trailing true union
-		unique unpivot using variadic when where window with`) {
+		unique unpivot using variadic when where window with
+
+		anti asof at authorization binary by collation columns concurrently
+		cross freeze full generated glob ilike inner is isnull join left like
+		map natural notnull outer overlaps positional right semi similar struct
+		tablesample try_cast unpack verbose
+
+		between bigint bit boolean char character coalesce dec decimal exists
+		extract float grouping grouping_id inout int integer interval national
+		nchar none nullif numeric out overlay position precision real row setof
+		smallint substring time timestamp treat trim values varchar
+		xmlattributes xmlconcat xmlelement xmlexists xmlforest xmlnamespaces
+		xmlparse xmlpi xmlroot xmlserialize xmltable`) {
 		reserved[k] = true
 	}
 }
@@ -103,4 +120,65 @@ func TableName(fileName string, taken map[string]bool) string {
 			return n
 		}
 	}
+}
+
+// tableNameHint tells how file names become table names, for errors that
+// name a table that does not exist.
+const tableNameHint = "each file is a table named after it: lower case, every run of other characters than a-z and 0-9 becomes _, " +
+	"a name starting with a digit gets t_ (2014_q4.csv is t_2014_q4), and an SQL keyword gets _data (order.csv is order_data)"
+
+// withQuoteHint adds a hint to a syntax error when the SQL names, without
+// quotes, a loaded column whose name is an SQL keyword or is not a plain
+// identifier (order, group, at, "Unit Price").
+func (e *Engine) withQuoteHint(err *quarry.Error, sqlText string) *quarry.Error {
+	var need []string
+	seen := map[string]bool{}
+	lower := strings.ToLower(sqlText)
+	for _, name := range e.tableNames() {
+		t, ok := e.lookup(name)
+		if !ok {
+			continue
+		}
+		for _, c := range t.Columns {
+			if plainIdent(c.Name) || seen[c.Name] {
+				continue
+			}
+			if mentionsBare(lower, strings.ToLower(c.Name)) {
+				seen[c.Name] = true
+				need = append(need, quoteIdent(c.Name))
+			}
+		}
+	}
+	if len(need) == 0 {
+		return err
+	}
+	return err.WithHint("quote column names that are SQL keywords or hold other characters in double quotes: " + strings.Join(need, ", "))
+}
+
+// mentionsBare reports whether word occurs in sql as a whole word outside
+// double quotes and string literals.
+func mentionsBare(sql, word string) bool {
+	var quote byte
+	for i := 0; i < len(sql); i++ {
+		c := sql[i]
+		if quote != 0 {
+			if c == quote {
+				quote = 0
+			}
+			continue
+		}
+		if c == '"' || c == '\'' {
+			quote = c
+			continue
+		}
+		if strings.HasPrefix(sql[i:], word) && (i == 0 || !wordByte(sql[i-1])) &&
+			(i+len(word) == len(sql) || !wordByte(sql[i+len(word)])) {
+			return true
+		}
+	}
+	return false
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80
 }

@@ -97,7 +97,15 @@ func (e *Engine) load(ctx context.Context, name, path, file string) (*quarry.Fil
 	if err := e.createTable(ctx, name, abs, file, shape); err != nil {
 		return nil, 0, err
 	}
+	reads, err := e.readTextColumns(ctx, name)
+	if err != nil {
+		e.dropTable(name)
+		return nil, 0, err
+	}
 	t, schema, err := e.profile(ctx, name)
+	if err == nil {
+		annotate(t, schema, reads, shape.Renamed)
+	}
 	if err == nil && t.Rows != shape.Rows {
 		// Two readers disagreeing means one of them split rows wrongly;
 		// better to refuse than to analyse misaligned values.
@@ -119,9 +127,20 @@ func (e *Engine) load(ctx context.Context, name, path, file string) (*quarry.Fil
 // into the file does not fit the type guessed from the sample, it retries
 // once with the whole file as the sample.
 func (e *Engine) createTable(ctx context.Context, name, path, file string, shape *csvShape) error {
+	// Dates and timestamps stay text for DuckDB's reader: readTextColumns
+	// reads them in many more layouts, with one rule for every column.
+	opts := ", auto_type_candidates = ['BOOLEAN', 'BIGINT', 'DOUBLE', 'TIME', 'VARCHAR']"
+	if shape.Renamed != "" {
+		names := make([]string, len(shape.Header))
+		for i, h := range shape.Header {
+			names[i] = quoteString(h)
+		}
+		names[0] = quoteString(shape.Renamed)
+		opts += ", names = [" + strings.Join(names, ", ") + "]"
+	}
 	create := func(extra string) error {
-		q := fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM read_csv(%s, header = true, delim = %s, quote = '\"', escape = '\"', skip = 0, strict_mode = true, null_padding = false%s)",
-			quoteIdent(name), quoteString(path), quoteString(string(shape.Delim)), extra)
+		q := fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM read_csv(%s, header = true, delim = %s, quote = '\"', escape = '\"', skip = 0, strict_mode = true, null_padding = false%s%s)",
+			quoteIdent(name), quoteString(path), quoteString(string(shape.Delim)), opts, extra)
 		_, err := e.db.ExecContext(ctx, q)
 		return err
 	}

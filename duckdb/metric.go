@@ -49,8 +49,8 @@ func (e *Engine) ParseMetric(ctx context.Context, sqlText string) (*quarry.Metri
 		return nil, quarry.Errorf(quarry.ECodeMetricSQLRequired, "a metric definition is required").
 			WithHint("give the metric as SQL, for example SELECT SUM(amount) FROM orders")
 	}
-	if len(sqlText) > quarry.MaxMetricSQLLen {
-		return nil, quarry.Errorf(quarry.ECodeInvalidMetricSQL, "metric SQL is %d characters; the limit is %d", len(sqlText), quarry.MaxMetricSQLLen)
+	if err := quarry.CheckText("metric SQL", sqlText, quarry.MaxMetricSQLLen, quarry.ECodeInvalidMetricSQL); err != nil {
+		return nil, err
 	}
 	sel, err := e.parseSelect(ctx, sqlText)
 	if err != nil {
@@ -92,7 +92,7 @@ func (e *Engine) parseSelect(ctx context.Context, sqlText string) (node, error) 
 	}
 	if p.Error {
 		if p.ErrorType == "parser" {
-			return nil, quarry.Errorf(quarry.ECodeInvalidMetricSQL, "metric SQL does not parse: %s", p.ErrorMessage)
+			return nil, e.withQuoteHint(quarry.Errorf(quarry.ECodeInvalidMetricSQL, "metric SQL does not parse: %s", p.ErrorMessage), sqlText)
 		}
 		return nil, unsupported("the metric must be a SELECT statement")
 	}
@@ -182,7 +182,7 @@ func (e *Engine) fromTables(from node) ([]tableRef, error) {
 		t, ok := e.lookup(name)
 		if !ok {
 			return nil, quarry.Errorf(quarry.ECodeInvalidMetricSQL, "table %s does not exist; the loaded tables are %s",
-				name, listOrNone(e.tableNames()))
+				name, listOrNone(e.tableNames())).WithHint(tableNameHint)
 		}
 		return []tableRef{{table: t.Name, alias: str(from, "alias")}}, nil
 	case "JOIN":

@@ -116,7 +116,7 @@ func (e *Engine) checkSelect(ctx context.Context, query string) error {
 	}
 	if ast.Error {
 		if ast.ErrorType == "parser" {
-			return quarry.Errorf(quarry.ECodeInvalid, "the query does not parse: %s", ast.ErrorMessage)
+			return e.withQuoteHint(quarry.Errorf(quarry.ECodeInvalid, "the query does not parse: %s", ast.ErrorMessage), query)
 		}
 		return quarry.Errorf(quarry.ECodeForbidden, "only read-only SELECT statements are allowed")
 	}

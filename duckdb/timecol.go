@@ -25,22 +25,31 @@ const timeColumnHint = "name the time column with --time-column TABLE.COLUMN"
 // ranges compare correctly whatever the column type. m is not modified.
 //
 // hint, when not empty, names the column as TABLE.COLUMN; the table must be
-// one the metric uses and the column must be a DATE or TIMESTAMP, or text
-// of which at least 95% of the non-null values read as dates. Without a
-// hint the column is the date or timestamp column of the metric's first
-// table; when it has several, names that read as the event's own time
+// one the metric uses and the column must be a DATE or TIMESTAMP, text of
+// which at least 95% of the non-null values read as dates in one layout, or
+// integers that are years or epoch seconds or milliseconds. Without a hint
+// the column is the date or timestamp column of the metric's first table;
+// when it has several, names that read as the event's own time
 // (order_date, created_at, event_time) win over others (updated_at,
-// ship_date).
+// ship_date). A table without one may be dated by an integer column named
+// as a year (year, fiscal_year) or an instant (epoch, ts, created_at)
+// whose values fit.
+//
+// format, when not empty, is how the column reads (see
+// quarry.InvestigationContext.TimeFormat): a strptime layout for text, %Y,
+// %s or %ms for integers, or the day-first twin of the month-first layout
+// an ambiguous column was read with at load (which swaps day and month).
 //
 // Errors: INVALID_TIME_COLUMN, with a hint to pass --time-column when the
 // choice is missing or ambiguous; INVALID when m.From does not parse.
-func (e *Engine) TimeColumn(ctx context.Context, m *quarry.Metric, hint string) (string, error) {
+func (e *Engine) TimeColumn(ctx context.Context, m *quarry.Metric, hint, format string) (string, error) {
 	refs, err := e.metricRefs(ctx, m)
 	if err != nil {
 		return "", err
 	}
+	format = strings.TrimSpace(format)
 	if strings.TrimSpace(hint) != "" {
-		return e.hintedTimeColumn(ctx, refs, hint)
+		return e.hintedTimeColumn(ctx, refs, hint, format)
 	}
 	ref := refs[0]
 	t, _ := e.lookup(ref.table)
@@ -51,6 +60,16 @@ func (e *Engine) TimeColumn(ctx context.Context, m *quarry.Metric, hint string) 
 		}
 	}
 	if len(cands) == 0 {
+		// No dates: a year column, or epoch seconds, named as such.
+		for _, c := range t.Columns {
+			if n := numericTimeKind(c.Name); n != "" && dataType(c.Type) == quarry.TypeInteger {
+				if kind, err := e.numericTime(ctx, t.Name, c.Name); err != nil {
+					return "", err
+				} else if kind == n || n == "epoch" && (kind == epochSeconds || kind == epochMillis) {
+					return numericDateExpr(ref, c, kind), nil
+				}
+			}
+		}
 		return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "table %s has no date or timestamp column", t.Name).
 			WithHint(timeColumnHint)
 	}
@@ -63,6 +82,9 @@ func (e *Engine) TimeColumn(ctx context.Context, m *quarry.Metric, hint string) 
 		}
 		return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "table %s has several date columns (%s) and none stands out",
 			t.Name, strings.Join(names, ", ")).WithHint(timeColumnHint)
+	}
+	if format != "" {
+		return e.timeColumnAs(ctx, ref, t, cands[0], format)
 	}
 	return dateExpr(ref, cands[0]), nil
 }
@@ -86,7 +108,7 @@ func (e *Engine) metricRefs(ctx context.Context, m *quarry.Metric) ([]tableRef, 
 	return refs, nil
 }
 
-func (e *Engine) hintedTimeColumn(ctx context.Context, refs []tableRef, hint string) (string, error) {
+func (e *Engine) hintedTimeColumn(ctx context.Context, refs []tableRef, hint, format string) (string, error) {
 	tname, cname, ok := strings.Cut(strings.TrimSpace(hint), ".")
 	tname, cname = unquote(tname), unquote(cname)
 	if !ok || tname == "" || cname == "" {
@@ -111,22 +133,135 @@ func (e *Engine) hintedTimeColumn(ctx context.Context, refs []tableRef, hint str
 		return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "column %s does not exist in %s; its columns are %s",
 			cname, t.Name, strings.Join(t.columnNames(), ", "))
 	}
+	if format != "" {
+		return e.timeColumnAs(ctx, *ref, t, col, format)
+	}
 	switch dataType(col.Type) {
 	case quarry.TypeDate, quarry.TypeDatetime:
 		return dateExpr(*ref, col), nil
-	case quarry.TypeString:
-		q := quoteIdent(col.Name)
-		var nonNull, dates int64
-		err := e.db.QueryRowContext(ctx, fmt.Sprintf("SELECT count(%s), count(TRY_CAST(%s AS TIMESTAMP)) FROM %s", q, q, quoteIdent(t.Name))).
-			Scan(&nonNull, &dates)
+	case quarry.TypeInteger:
+		kind, err := e.numericTime(ctx, t.Name, col.Name)
 		if err != nil {
-			return "", fmt.Errorf("duckdb: check time column: %w", err)
+			return "", err
 		}
-		if nonNull > 0 && float64(dates) >= minDateShare*float64(nonNull) {
-			return dateExpr(*ref, col), nil
+		if kind != "" {
+			return numericDateExpr(*ref, col, kind), nil
+		}
+		return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "column %s.%s is a number but neither years (1800-2200) nor epoch seconds or milliseconds", t.Name, col.Name).
+			WithHint("give its layout with --time-format: %Y for years, %s for epoch seconds, %ms for milliseconds")
+	case quarry.TypeString:
+		// Some values are not dates (N/A, blanks typed as text), so the
+		// load left it as text: take the first layout that reads most of it.
+		layout, err := e.mostlyDates(ctx, t.Name, col.Name)
+		if err != nil {
+			return "", err
+		}
+		if layout != "" {
+			return textDateExpr(*ref, col, layout), nil
 		}
 	}
-	return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "column %s.%s is not a date", t.Name, col.Name)
+	return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "column %s.%s is not a date", t.Name, col.Name).
+		WithHint("give its layout with --time-format, for example %d/%m/%Y")
+}
+
+// timeColumnAs reads col as dates in the layout the user gave.
+func (e *Engine) timeColumnAs(ctx context.Context, ref tableRef, t *table, col column, format string) (string, error) {
+	name := t.Name + "." + col.Name
+	switch dataType(col.Type) {
+	case quarry.TypeInteger:
+		kind, err := e.numericTime(ctx, t.Name, col.Name)
+		if err != nil {
+			return "", err
+		}
+		want := map[string]string{"%Y": yearNumbers, "%s": epochSeconds, "%ms": epochMillis}[format]
+		if want == "" || kind != want {
+			return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "column %s holds numbers that do not read as %s", name, format).
+				WithHint("for a column of numbers use %Y (years 1800-2200), %s (epoch seconds) or %ms (epoch milliseconds)")
+		}
+		return numericDateExpr(ref, col, kind), nil
+	case quarry.TypeDate, quarry.TypeDatetime:
+		if col.Read == nil || col.Read.Format == format {
+			return dateExpr(ref, col), nil
+		}
+		if col.Read.Swap != format {
+			return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "column %s was read from the file as %s, and %s does not read all of its values", name, col.Read.Format, format)
+		}
+		if err := e.swapDayMonth(ctx, t, col); err != nil {
+			return "", err
+		}
+		return dateExpr(ref, col), nil
+	case quarry.TypeString:
+		var nonNull, dates int64
+		x := readingExpr(textReading{Type: "TIMESTAMP", Format: format}, quoteIdent(col.Name))
+		err := e.db.QueryRowContext(ctx, fmt.Sprintf("SELECT count(nullif(trim(%s), '')), count(*) FILTER (WHERE year(%s) BETWEEN 1800 AND 2200) FROM %s",
+			quoteIdent(col.Name), x, quoteIdent(t.Name))).Scan(&nonNull, &dates)
+		if err != nil {
+			return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "time format %q is not a strptime layout: %s", format, firstLine(duckMessage(err))).
+				WithHint("use strptime codes, for example %d/%m/%Y or %b %d, %Y")
+		}
+		if nonNull > 0 && float64(dates) >= minDateShare*float64(nonNull) {
+			return textDateExpr(ref, col, format), nil
+		}
+		return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "only %d of the %d values of %s read as %s", dates, nonNull, name, format)
+	}
+	return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "column %s is not a date", name)
+}
+
+// swapDayMonth re-reads a column that was read month-first as day-first
+// (or the reverse): both readings fitted every value, so no day is above
+// 12 and exchanging the two is exact.
+func (e *Engine) swapDayMonth(ctx context.Context, t *table, col column) error {
+	q := quoteIdent(col.Name)
+	x := fmt.Sprintf("strptime(strftime(%s, '%%Y-%%d-%%m %%H:%%M:%%S'), '%%Y-%%m-%%d %%H:%%M:%%S')", q)
+	if dataType(col.Type) == quarry.TypeDate {
+		x = "CAST(" + x + " AS DATE)"
+	}
+	if _, err := e.db.ExecContext(ctx, fmt.Sprintf("UPDATE %s SET %s = %s", quoteIdent(t.Name), q, x)); err != nil {
+		return fmt.Errorf("duckdb: swap day and month of %s.%s: %w", t.Name, col.Name, err)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i := range t.Columns {
+		if c := &t.Columns[i]; c.Name == col.Name && c.Read != nil {
+			r := *c.Read
+			r.Format, r.Swap = r.Swap, r.Format
+			c.Read = &r
+		}
+	}
+	return nil
+}
+
+// mostlyDates returns the first layout that reads at least 95% of a text
+// column's non-empty values as dates, or "".
+func (e *Engine) mostlyDates(ctx context.Context, tableName, col string) (string, error) {
+	formats := append([]string{isoFormat}, strptimeLayouts...)
+	q := quoteIdent(col)
+	sel := []string{"count(nullif(trim(" + q + "), ''))"}
+	for _, f := range formats {
+		sel = append(sel, fmt.Sprintf("count(*) FILTER (WHERE year(%s) BETWEEN 1800 AND 2200)", readingExpr(textReading{Type: "TIMESTAMP", Format: f}, q)))
+	}
+	counts := make([]int64, len(sel))
+	dest := make([]any, len(sel))
+	for i := range counts {
+		dest[i] = &counts[i]
+	}
+	if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", ")+" FROM "+quoteIdent(tableName)).Scan(dest...); err != nil {
+		return "", fmt.Errorf("duckdb: check time column: %w", err)
+	}
+	for i, f := range formats {
+		if counts[0] > 0 && float64(counts[i+1]) >= minDateShare*float64(counts[0]) {
+			return f, nil
+		}
+	}
+	return "", nil
+}
+
+// textDateExpr returns a DATE-valued expression reading a text column of
+// ref in layout; values that do not read are NULL and fall outside every
+// period.
+func textDateExpr(ref tableRef, c column, layout string) string {
+	q := quoteIdent(ref.ref()) + "." + quoteIdent(c.Name)
+	return "CAST(" + readingExpr(textReading{Type: "TIMESTAMP", Format: layout}, q) + " AS DATE)"
 }
 
 // dateExpr returns a DATE-valued expression for a column of ref.

@@ -39,7 +39,7 @@ func TestTimeColumn(t *testing.T) {
 		if err != nil {
 			t.Fatalf("ParseMetric(%q): %v", tt.metric, err)
 		}
-		got, err := e.TimeColumn(ctx, m, tt.hint)
+		got, err := e.TimeColumn(ctx, m, tt.hint, "")
 		if code := quarry.ErrorCode(err); code != tt.code || got != tt.want {
 			t.Errorf("TimeColumn(%q, %q) = %q, %v; want %q, code %q", tt.metric, tt.hint, got, err, tt.want, tt.code)
 			continue
@@ -65,7 +65,7 @@ func TestTimeColumnText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := e.TimeColumn(ctx, m, "visits.day")
+	got, err := e.TimeColumn(ctx, m, "visits.day", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestTimeColumnText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.TimeColumn(ctx, m, "bad.day"); quarry.ErrorCode(err) != quarry.ECodeInvalidTimeColumn {
+	if _, err := e.TimeColumn(ctx, m, "bad.day", ""); quarry.ErrorCode(err) != quarry.ECodeInvalidTimeColumn {
 		t.Errorf("TimeColumn(bad.day) = %v; want INVALID_TIME_COLUMN", err)
 	}
 }

@@ -30,8 +30,8 @@ func (s *Store) AddFile(id, originalName, description string, r io.Reader) (*qua
 	if err := checkUploadName(originalName); err != nil {
 		return nil, err
 	}
-	if len(description) > quarry.MaxDescriptionLen {
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "description of %s is %d characters; the limit is %d", originalName, len(description), quarry.MaxDescriptionLen)
+	if err := quarry.CheckText("the description of "+originalName, description, quarry.MaxDescriptionLen, quarry.ECodeInvalid); err != nil {
+		return nil, err
 	}
 	files, err := s.Files(id)
 	if err != nil {
@@ -86,8 +86,8 @@ func checkUploadName(name string) error {
 	if name == "" || !utf8.ValidString(name) {
 		return quarry.Errorf(quarry.ECodeInvalidFileType, "the file needs a name ending in .csv")
 	}
-	if len(name) > quarry.MaxOriginalNameLen {
-		return quarry.Errorf(quarry.ECodeInvalid, "file name is %d characters; the limit is %d", len(name), quarry.MaxOriginalNameLen)
+	if err := quarry.CheckText("the file name", name, quarry.MaxOriginalNameLen, quarry.ECodeInvalid); err != nil {
+		return err
 	}
 	if !strings.EqualFold(filepath.Ext(name), ".csv") {
 		return quarry.Errorf(quarry.ECodeInvalidFileType, "%s is not a .csv file", name).

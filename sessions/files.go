@@ -90,8 +90,8 @@ func (m *Manager) DescribeFile(ctx context.Context, id, fileID, description stri
 	if s.Status != quarry.SessionHasFiles {
 		return nil, quarry.Errorf(quarry.ECodeConflict, "file descriptions cannot change in a session that is %s", s.Status)
 	}
-	if len(description) > quarry.MaxDescriptionLen {
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "the description is %d characters; the limit is %d", len(description), quarry.MaxDescriptionLen)
+	if err := quarry.CheckText("the description", description, quarry.MaxDescriptionLen, quarry.ECodeInvalid); err != nil {
+		return nil, err
 	}
 	f, err := m.cfg.Store.File(id, fileID)
 	if err != nil {

@@ -119,7 +119,7 @@ func (m *Manager) preflight(ctx context.Context, files []*quarry.UploadedFile, c
 	if err != nil {
 		return err
 	}
-	_, err = eng.TimeColumn(ctx, metric, c.TimeColumn)
+	_, err = eng.TimeColumn(ctx, metric, c.TimeColumn, c.TimeFormat)
 	return err
 }
 

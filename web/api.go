@@ -275,8 +275,8 @@ func (s *Server) removeFile(w http.ResponseWriter, r *http.Request) error {
 }
 
 // investigationRequest is the specification's InvestigationRequest.
-// TimeColumn is Quarry's addition for metrics whose date column is not
-// obvious.
+// TimeColumn and TimeFormat are Quarry's additions for metrics whose date
+// column, or the way its dates are written, is not obvious.
 type investigationRequest struct {
 	BusinessContext     string    `json:"business_context"`
 	MetricSQL           string    `json:"metric_sql"`
@@ -284,6 +284,7 @@ type investigationRequest struct {
 	ComparisonPeriod    *dateSpan `json:"comparison_period"`
 	InvestigationPrompt string    `json:"investigation_prompt"`
 	TimeColumn          string    `json:"time_column"`
+	TimeFormat          string    `json:"time_format"`
 }
 
 type dateSpan struct {
@@ -311,7 +312,8 @@ func (d *dateSpan) parse(name string) (quarry.DateRange, error) {
 // Context converts the request, checking what the wire format can check.
 func (req *investigationRequest) Context() (quarry.InvestigationContext, error) {
 	c := quarry.InvestigationContext{MetricSQL: strings.TrimSpace(req.MetricSQL), BusinessContext: req.BusinessContext,
-		InvestigationPrompt: req.InvestigationPrompt, TimeColumn: strings.TrimSpace(req.TimeColumn)}
+		InvestigationPrompt: req.InvestigationPrompt, TimeColumn: strings.TrimSpace(req.TimeColumn),
+		TimeFormat: strings.TrimSpace(req.TimeFormat)}
 	if c.MetricSQL == "" {
 		return c, quarry.Errorf(quarry.ECodeMetricSQLRequired, "the metric SQL is required")
 	}

@@ -17,8 +17,9 @@ type Engine interface {
 	// QueryFunc streams the rows of a read-only query to fn.
 	QueryFunc(ctx context.Context, sql string, fn func(row []any) error) error
 	// TimeColumn returns the qualified time column of the metric, checking
-	// hint ("TABLE.COLUMN") when given. Errors: INVALID_TIME_COLUMN.
-	TimeColumn(ctx context.Context, m *quarry.Metric, hint string) (string, error)
+	// hint ("TABLE.COLUMN") and reading it in format when given. Errors:
+	// INVALID_TIME_COLUMN.
+	TimeColumn(ctx context.Context, m *quarry.Metric, hint, format string) (string, error)
 	// Relationships detects links between the tables.
 	Relationships(ctx context.Context, tables []string) ([]quarry.Relationship, error)
 }

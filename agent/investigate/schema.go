@@ -51,7 +51,7 @@ func (r *run) parseMetric(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	m.TimeColumn, err = r.inv.Engine.TimeColumn(ctx, m, r.in.Context.TimeColumn)
+	m.TimeColumn, err = r.inv.Engine.TimeColumn(ctx, m, r.in.Context.TimeColumn, r.in.Context.TimeFormat)
 	if err != nil {
 		return err
 	}
@@ -119,7 +119,7 @@ func (r *run) inferSchema(ctx context.Context) error {
 		}
 		for _, c := range columns(t) {
 			expr := quoteIdent(ref) + "." + quoteIdent(c.Name)
-			if strings.EqualFold(strings.ReplaceAll(expr, `"`, ""), strings.ReplaceAll(timeCol, `"`, "")) {
+			if readsColumn(timeCol, expr) {
 				continue
 			}
 			name := c.Name
@@ -206,4 +206,30 @@ func uniqueRelationships(rels []quarry.Relationship) []quarry.Relationship {
 		}
 	}
 	return out
+}
+
+// readsColumn reports whether the time expression (lower case) reads the
+// column expr ("orders.order_date"): it is the column itself, or a
+// conversion of it such as make_date(CAST(yearly.year AS INTEGER), 1, 1).
+func readsColumn(timeExpr, expr string) bool {
+	t := strings.ReplaceAll(timeExpr, `"`, "")
+	x := strings.ToLower(strings.ReplaceAll(expr, `"`, ""))
+	for i := strings.Index(t, x); i >= 0; {
+		end := i + len(x)
+		before := i == 0 || !identByte(t[i-1])
+		after := end == len(t) || !identByte(t[end])
+		if before && after {
+			return true
+		}
+		j := strings.Index(t[i+1:], x)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+func identByte(c byte) bool {
+	return c == '_' || c == '.' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 }

@@ -55,12 +55,12 @@ func runInvestigate(ctx context.Context, args []string, getenv func(string) stri
 	fs := flag.NewFlagSet("investigate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
-		files               fileArgs
-		metric, base, cmp   string
-		bizContext, prompt  string
-		timeColumn, dataDir string
-		asJSON              bool
-		maxMB               int64
+		files                           fileArgs
+		metric, base, cmp               string
+		bizContext, prompt              string
+		timeColumn, timeFormat, dataDir string
+		asJSON                          bool
+		maxMB                           int64
 	)
 	fs.Var(&files, "file", "CSV file to investigate, as PATH or PATH=DESCRIPTION (repeat for up to 10 files)")
 	fs.StringVar(&metric, "metric", "", "the metric as SQL with one aggregate, e.g. 'SELECT SUM(amount) FROM orders'")
@@ -69,6 +69,7 @@ func runInvestigate(ctx context.Context, args []string, getenv func(string) stri
 	fs.StringVar(&bizContext, "context", "", "business context")
 	fs.StringVar(&prompt, "prompt", "", "what to focus on or suspect")
 	fs.StringVar(&timeColumn, "time-column", "", "the time column as TABLE.COLUMN (default: detected)")
+	fs.StringVar(&timeFormat, "time-format", "", "how the time column reads, as a strptime layout such as %d/%m/%Y, or %Y, %s, %ms for numbers (default: detected from its values)")
 	fs.StringVar(&dataDir, "data-dir", defaultDataDir(getenv), "where sessions are stored (env QUARRY_DATA_DIR)")
 	fs.Int64Var(&maxMB, "max-file-mb", 50, "largest accepted file in MB")
 	fs.BoolVar(&asJSON, "json", false, "print the result as one JSON object on stdout")
@@ -84,7 +85,7 @@ func runInvestigate(ctx context.Context, args []string, getenv func(string) stri
 	}
 	inv.model, inv.dialCode = w.model, w.dial
 	inv.context = quarry.InvestigationContext{MetricSQL: strings.TrimSpace(metric), BusinessContext: bizContext,
-		InvestigationPrompt: prompt, TimeColumn: timeColumn}
+		InvestigationPrompt: prompt, TimeColumn: timeColumn, TimeFormat: timeFormat}
 	if base == "" || cmp == "" {
 		return quarry.Errorf(quarry.ECodeInvalidDateRange, "both --baseline and --comparison periods are required (YYYY-MM-DD..YYYY-MM-DD)")
 	}

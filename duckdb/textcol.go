@@ -1,0 +1,388 @@
+package duckdb
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// A text reading is how the values of a text column are read as dates,
+// timestamps or numbers. Exports write dates in many layouts (15-May-2017,
+// Sep 17, 2017, 01/01/2015 00:00, 2017-05, 2017 Q1) and numbers with
+// thousands separators, currency signs and percent signs; DuckDB's own
+// detection knows few of them and leaves such columns as text, where
+// SUM(amount) fails. LoadCSV reads every text column whose values all fit
+// one of the layouts below as that type, and says so in the column's Note.
+//
+// A layout is chosen by the column's values, never row by row: the
+// candidates are tried on a sample of the column's distinct values, and the
+// first one that reads every sampled value is checked against the whole
+// column. Month-first layouts come before their day-first twins, so a
+// column whose every value reads both ways (no day above 12) is read
+// month-first, and the note says the reading was ambiguous; --time-format
+// swaps it.
+type textReading struct {
+	Type   string // the DuckDB type the values become: DATE, TIMESTAMP or DOUBLE
+	Format string // the strptime layout, or isoFormat, quarterFormat, numberUS, numberEU
+	Note   string // one sentence for the schema
+	// Swap is the day-first twin of a month-first Format (or the reverse)
+	// when that too reads every value: the reading is ambiguous.
+	Swap string
+}
+
+// Pseudo-formats for readings that are not one strptime layout.
+const (
+	isoFormat     = "ISO 8601"
+	quarterFormat = "YYYY-Qn"
+	numberUS      = "1,234.5"
+	numberEU      = "1.234,5"
+)
+
+// strptimeLayouts are the strptime layouts tried on text columns, in order of
+// preference. Month-first layouts come before their day-first twins.
+var strptimeLayouts = func() []string {
+	var out []string
+	times := []string{"", " %H:%M", " %H:%M:%S", " %I:%M %p", " %I:%M:%S %p"}
+	for _, d := range []string{"%m/%d/%Y", "%d/%m/%Y", "%m-%d-%Y", "%d-%m-%Y", "%d.%m.%Y"} {
+		for _, t := range times {
+			out = append(out, d+t)
+		}
+	}
+	return append(out,
+		"%Y-%m", "%Y/%m", "%m/%d/%y", "%d/%m/%y", "%d.%m.%y",
+		"%d-%b-%Y", "%d-%b-%y", "%d %b %Y", "%d %B %Y", "%b %d, %Y", "%B %d, %Y",
+		"%b %d %Y", "%B %d %Y", "%b %Y", "%B %Y", "%b-%Y", "%b-%y", "%Y%m%d",
+	)
+}()
+
+// Quarters: 2017-Q1, 2017 Q1, 2017Q1, Q1 2017, Q1-2017.
+var (
+	quarterYearFirst = `^\s*(\d{4})\s*[-/ ]?\s*[Qq]([1-4])\s*$`
+	quarterFirst     = `^\s*[Qq]([1-4])\s*[-/ ]?\s*(\d{4})\s*$`
+)
+
+// Numbers written for people: an optional sign or accounting parentheses, a
+// currency sign before or after, digits grouped by thousands, and an
+// optional percent sign. US style groups with commas and ends with a
+// decimal point; European style the other way round.
+const (
+	numberUSPattern = `^\s*\(?\s*[-+]?\s*[$€£¥]?\s*[-+]?\s*(\d{1,3}(,\d{3})+|\d+)(\.\d+)?\s*%?\s*[$€£¥]?\s*\)?\s*$`
+	numberEUPattern = `^\s*\(?\s*[-+]?\s*[$€£¥]?\s*[-+]?\s*(\d{1,3}(\.\d{3})+|\d+)(,\d+)?\s*%?\s*[$€£¥]?\s*\)?\s*$`
+)
+
+var (
+	numberUSRE = regexp.MustCompile(numberUSPattern)
+	numberEURE = regexp.MustCompile(numberEUPattern)
+	// offsetRE finds a UTC offset after a time of day: 23:30:00-05:00, 10:00Z.
+	offsetRE = `(\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)\s*(Z|UTC|[+-]\d{2}(:?\d{2})?)$`
+)
+
+// sampleValues is how many distinct values of a text column are looked at
+// to choose a reading; the choice is then checked on every value.
+const sampleValues = 500
+
+// readingExpr returns the SQL expression that reads the text column q
+// (quoted) as r.Type.
+func readingExpr(r textReading, q string) string {
+	v := "trim(" + q + ")"
+	switch r.Format {
+	case numberUS, numberEU:
+		digits := "regexp_replace(" + v + ", '[^0-9.]', '', 'g')"
+		if r.Format == numberEU {
+			digits = "replace(regexp_replace(" + v + ", '[^0-9,]', '', 'g'), ',', '.')"
+		}
+		return fmt.Sprintf("(CASE WHEN %s LIKE '%%(%%)%%' OR contains(%s, '-') THEN -1 ELSE 1 END) * TRY_CAST(%s AS DOUBLE)", v, v, digits)
+	case isoFormat:
+		// The offset is dropped: the file's wall-clock time is its local time.
+		ts := fmt.Sprintf("TRY_CAST(regexp_replace(%s, %s, '\\1') AS TIMESTAMP)", v, quoteString(offsetRE))
+		return castTo(ts, r.Type)
+	case quarterFormat:
+		a := fmt.Sprintf("make_date(TRY_CAST(regexp_extract(%s, %s, 1) AS INTEGER), (TRY_CAST(regexp_extract(%s, %s, 2) AS INTEGER) - 1) * 3 + 1, 1)",
+			v, quoteString(quarterYearFirst), v, quoteString(quarterYearFirst))
+		b := fmt.Sprintf("make_date(TRY_CAST(regexp_extract(%s, %s, 2) AS INTEGER), (TRY_CAST(regexp_extract(%s, %s, 1) AS INTEGER) - 1) * 3 + 1, 1)",
+			v, quoteString(quarterFirst), v, quoteString(quarterFirst))
+		return fmt.Sprintf("(CASE WHEN regexp_full_match(%s, %s) THEN %s WHEN regexp_full_match(%s, %s) THEN %s END)",
+			v, quoteString(quarterYearFirst), a, v, quoteString(quarterFirst), b)
+	}
+	return castTo(fmt.Sprintf("try_strptime(%s, %s)", v, quoteString(r.Format)), r.Type)
+}
+
+func castTo(expr, typ string) string {
+	if typ == "TIMESTAMP" {
+		return expr
+	}
+	return "CAST(" + expr + " AS " + typ + ")"
+}
+
+// swapDayMonth returns layout with %d and %m exchanged, or "" when it has
+// not both.
+func swapDayMonth(layout string) string {
+	if !strings.Contains(layout, "%d") || !strings.Contains(layout, "%m") {
+		return ""
+	}
+	return strings.NewReplacer("%d", "%m", "%m", "%d").Replace(layout)
+}
+
+// hasTime reports whether a layout carries a time of day.
+func hasTime(layout string) bool {
+	return layout == isoFormat || strings.Contains(layout, "%H") || strings.Contains(layout, "%I")
+}
+
+// readTextColumn decides how the text column col of table name reads, from
+// its values. ok is false when it stays text.
+func (e *Engine) readTextColumn(ctx context.Context, name, col string) (r textReading, ok bool, err error) {
+	q := quoteIdent(col)
+	sample, err := e.textSample(ctx, name, q)
+	if err != nil || len(sample) == 0 {
+		return r, false, err
+	}
+	for _, s := range sample {
+		if !strings.ContainsAny(s, "0123456789") || len(s) > 40 {
+			return r, false, nil
+		}
+	}
+	if r, ok := numberReading(sample); ok {
+		if all, err := e.readsAll(ctx, name, q, r); err != nil || all {
+			return r, all, err
+		}
+	}
+	cands, err := e.dateCandidates(ctx, sample)
+	if err != nil {
+		return r, false, err
+	}
+	for _, f := range cands {
+		r := textReading{Type: "DATE", Format: f}
+		if hasTime(f) {
+			r.Type = "TIMESTAMP"
+		}
+		all, err := e.readsAll(ctx, name, q, r)
+		if err != nil {
+			return r, false, err
+		}
+		if !all {
+			continue
+		}
+		if sw := swapDayMonth(f); sw != "" {
+			if both, err := e.readsAll(ctx, name, q, textReading{Type: r.Type, Format: sw}); err != nil {
+				return r, false, err
+			} else if both {
+				r.Swap = sw
+			}
+		}
+		if r.Type == "TIMESTAMP" {
+			if r.Type, err = e.timestampOrDate(ctx, name, q, r); err != nil {
+				return r, false, err
+			}
+		}
+		r.Note = dateNote(r, sample)
+		return r, true, nil
+	}
+	return r, false, nil
+}
+
+// textSample returns up to sampleValues distinct trimmed non-empty values.
+func (e *Engine) textSample(ctx context.Context, name, q string) ([]string, error) {
+	rows, err := e.db.QueryContext(ctx, fmt.Sprintf(
+		"SELECT DISTINCT trim(%s) AS v FROM %s WHERE nullif(trim(%s), '') IS NOT NULL LIMIT %d",
+		q, quoteIdent(name), q, sampleValues))
+	if err != nil {
+		return nil, fmt.Errorf("duckdb: sample %s: %w", name, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// numberReading reports whether every sampled value is a number written
+// for people, and in which style. Columns of plain numbers are DuckDB's
+// already, so one value must carry a separator, sign or currency.
+func numberReading(sample []string) (textReading, bool) {
+	us, eu, decorated, percent := true, true, false, false
+	var signs []string
+	for _, s := range sample {
+		us = us && numberUSRE.MatchString(s)
+		eu = eu && numberEURE.MatchString(s)
+		if strings.ContainsAny(s, ",$€£¥%()") {
+			decorated = true
+		}
+		for _, c := range []string{"$", "€", "£", "¥"} {
+			if strings.Contains(s, c) && !contains(signs, c) {
+				signs = append(signs, c)
+			}
+		}
+		percent = percent || strings.Contains(s, "%")
+	}
+	if !decorated || !us && !eu {
+		return textReading{}, false
+	}
+	r := textReading{Type: "DOUBLE", Format: numberUS}
+	what := "thousands separators"
+	if !us {
+		r.Format, what = numberEU, "European digit grouping (1.234,5)"
+	}
+	if len(signs) > 0 {
+		what += " and currency signs (" + strings.Join(signs, " ") + ")"
+	}
+	r.Note = "numbers read from text with " + what
+	if percent {
+		r.Note = "percentages read as numbers (12.5% is 12.5), from text with " + what
+	}
+	return r, true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// dateCandidates returns the layouts that read every sampled value as a
+// date between the years 1800 and 2200, in order of preference.
+func (e *Engine) dateCandidates(ctx context.Context, sample []string) ([]string, error) {
+	formats := append([]string{isoFormat}, strptimeLayouts...)
+	formats = append(formats, quarterFormat)
+	var sel []string
+	for _, f := range formats {
+		x := readingExpr(textReading{Type: "TIMESTAMP", Format: f}, "v")
+		if f == quarterFormat {
+			x = "CAST(" + x + " AS TIMESTAMP)"
+		}
+		sel = append(sel, fmt.Sprintf("count(*) FILTER (WHERE year(%s) BETWEEN 1800 AND 2200)", x))
+	}
+	vals := make([]string, len(sample))
+	for i, s := range sample {
+		vals[i] = "(" + quoteString(s) + ")"
+	}
+	counts := make([]int64, len(formats))
+	dest := make([]any, len(formats))
+	for i := range counts {
+		dest[i] = &counts[i]
+	}
+	q := "SELECT " + strings.Join(sel, ", ") + " FROM (VALUES " + strings.Join(vals, ", ") + ") AS s(v)"
+	if err := e.db.QueryRowContext(ctx, q).Scan(dest...); err != nil {
+		return nil, fmt.Errorf("duckdb: date layouts: %w", err)
+	}
+	var out []string
+	for i, f := range formats {
+		if counts[i] == int64(len(sample)) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// readsAll reports whether r reads every non-empty value of the column
+// (and, for dates, each as a year between 1800 and 2200).
+func (e *Engine) readsAll(ctx context.Context, name, q string, r textReading) (bool, error) {
+	x := readingExpr(r, q)
+	ok := x + " IS NOT NULL"
+	if r.Type != "DOUBLE" {
+		ok = fmt.Sprintf("year(%s) BETWEEN 1800 AND 2200", x)
+	}
+	var bad int64
+	err := e.db.QueryRowContext(ctx, fmt.Sprintf(
+		"SELECT count(*) FILTER (WHERE NOT coalesce(%s, false)) FROM %s WHERE nullif(trim(%s), '') IS NOT NULL",
+		ok, quoteIdent(name), q)).Scan(&bad)
+	if err != nil {
+		return false, fmt.Errorf("duckdb: check reading of %s: %w", name, err)
+	}
+	return bad == 0, nil
+}
+
+// timestampOrDate returns DATE when every time of day in the column is
+// midnight (01/01/2015 00:00), TIMESTAMP otherwise.
+func (e *Engine) timestampOrDate(ctx context.Context, name, q string, r textReading) (string, error) {
+	x := readingExpr(r, q)
+	var timed int64
+	err := e.db.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FILTER (WHERE %s <> date_trunc('day', %s)) FROM %s", x, x, quoteIdent(name))).Scan(&timed)
+	if err != nil {
+		return "", fmt.Errorf("duckdb: times of %s: %w", name, err)
+	}
+	if timed > 0 {
+		return "TIMESTAMP", nil
+	}
+	return "DATE", nil
+}
+
+// dateNote says in words how a date column was read.
+func dateNote(r textReading, sample []string) string {
+	kind := "dates"
+	if r.Type == "TIMESTAMP" {
+		kind = "timestamps"
+	}
+	note := fmt.Sprintf("%s read from text as %s (e.g. %s)", kind, r.Format, sample[0])
+	if r.Format == isoFormat {
+		for _, s := range sample {
+			if regexp.MustCompile(offsetRE).MatchString(s) {
+				note += "; values carry UTC offsets, which are dropped: dates and times are the file's own local time"
+				break
+			}
+		}
+	}
+	if r.Swap != "" {
+		note += fmt.Sprintf("; ambiguous: no day is above 12, so month-first and day-first both fit; read as %s, pass --time-format %s to read it the other way", r.Format, r.Swap)
+	}
+	return note
+}
+
+// readTextColumns reads the table's text columns that hold dates or
+// numbers as such, replacing the table once, and returns the readings by
+// column name.
+func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]textReading, error) {
+	cols, err := e.catalogColumns(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	reads := map[string]textReading{}
+	var repl []string
+	for _, c := range cols {
+		if dataType(c.Type) != quarry.TypeString {
+			continue
+		}
+		r, ok, err := e.readTextColumn(ctx, name, c.Name)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			reads[c.Name] = r
+			repl = append(repl, readingExpr(r, quoteIdent(c.Name))+" AS "+quoteIdent(c.Name))
+		}
+	}
+	if len(repl) == 0 {
+		return reads, nil
+	}
+	q := fmt.Sprintf("CREATE OR REPLACE TABLE %s AS SELECT * REPLACE (%s) FROM %s", quoteIdent(name), strings.Join(repl, ", "), quoteIdent(name))
+	if _, err := e.db.ExecContext(ctx, q); err != nil {
+		return nil, fmt.Errorf("duckdb: read text columns of %s: %w", name, err)
+	}
+	return reads, nil
+}
+
+// annotate records on the table and its schema how columns were read.
+func annotate(t *table, schema *quarry.FileSchema, reads map[string]textReading, renamed string) {
+	for i := range t.Columns {
+		c := &t.Columns[i]
+		if r, ok := reads[c.Name]; ok {
+			r := r
+			c.Read = &r
+			schema.Columns[i].Format = r.Format
+			schema.Columns[i].Note = r.Note
+		}
+		if i == 0 && renamed != "" && c.Name == renamed {
+			schema.Columns[i].Note = "the first column has no name in the file (an index such as pandas writes); it is called " + renamed
+		}
+	}
+}

@@ -1,0 +1,53 @@
+package quarry
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCheckText(t *testing.T) {
+	tests := []struct {
+		name, s string
+		code    string
+		msg     string
+	}{
+		{"plain", "SELECT SUM(amount) FROM orders", "", ""},
+		{"lines and tabs", "SELECT\n\tSUM(amount)\r\nFROM orders", "", ""},
+		{"accents count as characters", strings.Repeat("é", 2000), "", ""},
+		{"over the limit in characters", strings.Repeat("é", 2001), ECodeInvalidMetricSQL, "2001 characters"},
+		{"nul byte", "SELECT SUM(amount) FROM orders\x00 WHERE region = 'west'", ECodeInvalidMetricSQL, "U+0000"},
+		{"escape", "SELECT 1\x1b[2J", ECodeInvalidMetricSQL, "character 9"},
+		{"invalid utf-8", "SELECT '\xff'", ECodeInvalidMetricSQL, "UTF-8"},
+	}
+	for _, tt := range tests {
+		err := CheckText("metric SQL", tt.s, MaxMetricSQLLen, ECodeInvalidMetricSQL)
+		if ErrorCode(err) != tt.code || err != nil && !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("%s: %v; want code %q with %q", tt.name, err, tt.code, tt.msg)
+		}
+	}
+}
+
+func TestContextRefusesControlCharacters(t *testing.T) {
+	base, _ := ParseDateRange("2024-01-01..2024-01-07")
+	cmp, _ := ParseDateRange("2024-01-08..2024-01-14")
+	ok := InvestigationContext{MetricSQL: "SELECT SUM(amount) FROM orders", BaselinePeriod: base, ComparisonPeriod: cmp}
+	if err := ok.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		code string
+		set  func(c *InvestigationContext)
+	}{
+		{ECodeInvalidMetricSQL, func(c *InvestigationContext) { c.MetricSQL += "\x00 WHERE 1" }},
+		{ECodeInvalid, func(c *InvestigationContext) { c.BusinessContext = "a\x00b" }},
+		{ECodeInvalid, func(c *InvestigationContext) { c.InvestigationPrompt = "a\x07" }},
+		{ECodeInvalidTimeColumn, func(c *InvestigationContext) { c.TimeColumn = "orders.day\x00" }},
+		{ECodeInvalidTimeColumn, func(c *InvestigationContext) { c.TimeFormat = "%d/%m/%Y\x00" }},
+	} {
+		c := ok
+		tt.set(&c)
+		if err := c.Validate(); ErrorCode(err) != tt.code {
+			t.Errorf("%+v: %v; want %s", c, err, tt.code)
+		}
+	}
+}
