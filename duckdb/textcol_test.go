@@ -82,11 +82,11 @@ func TestTextThatIsNotDatesStaysText(t *testing.T) {
 	e := mustOpen(t)
 	for _, content := range []string{
 		"code,amount\nA-100,1\nB-200,2\n",
-		"v,amount\n2024-01-01,1\nnot a date,2\n",      // one value is not a date
-		"v,amount\n01/02/0017,1\n01/03/0017,2\n",      // years out of range
-		"v,amount\n1-2,1\n3-4,2\n",                    // ranges, not dates
-		"v,amount\n\"1,2,3\",1\n\"4,5\",2\n",          // lists, not numbers
-		"v,amount\n$12 each,1\n$3,2\n",                // words
+		"v,amount\n2024-01-01,1\nnot a date,2\n", // one value is not a date
+		"v,amount\n01/02/0017,1\n01/03/0017,2\n", // years out of range
+		"v,amount\n1-2,1\n3-4,2\n",               // ranges, not dates
+		"v,amount\n\"1,2,3\",1\n\"4,5\",2\n",     // lists, not numbers
+		"v,amount\n$12 each,1\n$3,2\n",           // words
 	} {
 		c := loadColumn(t, e, "t"+time.Now().Format("150405.000000000")[7:], content, strings.SplitN(content, ",", 2)[0])
 		if c.DataType != quarry.TypeString || c.Format != "" {
