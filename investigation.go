@@ -92,6 +92,9 @@ const (
 	KindMix         = "mix"
 	KindDataQuality = "data_quality"
 	KindCalendar    = "calendar"
+	// KindUniform explains a real change that no segment carries: the
+	// whole population moved.
+	KindUniform = "uniform"
 )
 
 // Hypothesis is a candidate explanation (analysis/hypotheses/hyp_NNN.json).
@@ -268,7 +271,19 @@ type OverallChange struct {
 	ChangePct       float64 `json:"change_pct"`
 	Significant     bool    `json:"significant"`
 	PValue          float64 `json:"p_value"`
+	// Grain is the spacing of the data's dates, one of the Grain
+	// constants: monthly data is compared month by month.
+	Grain string `json:"grain,omitempty"`
 }
+
+// Grains: the spacing of a dataset's dates.
+const (
+	GrainDay     = "day"
+	GrainWeek    = "week"
+	GrainMonth   = "month"
+	GrainQuarter = "quarter"
+	GrainYear    = "year"
+)
 
 // Outcomes of a finished investigation.
 const (

@@ -56,7 +56,7 @@ type SegmentDays struct {
 }
 
 // MissingDays finds days without data. baseDates and cmpDates are the
-// periods' expected dates.
+// periods' expected dates. It is MissingPeriods for daily data.
 //
 // For the whole table (Segment "") every expected date without rows is an
 // issue; Severity is the share of the period's days that are missing. For a
@@ -65,6 +65,13 @@ type SegmentDays struct {
 // none is an issue; Severity is the share of that period's days missing. Days
 // on which the whole table is empty are reported once, for the table.
 func MissingDays(segs []SegmentDays, baseDates, cmpDates []string) []Issue {
+	return MissingPeriods(segs, baseDates, cmpDates, "day")
+}
+
+// MissingPeriods is MissingDays for data with one date per unit ("week",
+// "month", ...): the expected dates are the periods' stamps, and the
+// details count units, not days.
+func MissingPeriods(segs []SegmentDays, baseDates, cmpDates []string, unit string) []Issue {
 	anyRows := map[string]bool{}
 	for _, s := range segs {
 		for _, d := range append(s.Base[:len(s.Base):len(s.Base)], s.Cmp...) {
@@ -74,15 +81,15 @@ func MissingDays(segs []SegmentDays, baseDates, cmpDates []string) []Issue {
 	var out []Issue
 	for _, s := range segs {
 		if s.Segment == "" {
-			out = append(out, missing(s.Segment, "baseline", baseDates, s.Base, nil)...)
-			out = append(out, missing(s.Segment, "comparison", cmpDates, s.Cmp, nil)...)
+			out = append(out, missing(s.Segment, "baseline", unit, baseDates, s.Base, nil)...)
+			out = append(out, missing(s.Segment, "comparison", unit, cmpDates, s.Cmp, nil)...)
 			continue
 		}
 		if coverage(baseDates, s.Base) {
-			out = append(out, missing(s.Segment, "comparison", cmpDates, s.Cmp, anyRows)...)
+			out = append(out, missing(s.Segment, "comparison", unit, cmpDates, s.Cmp, anyRows)...)
 		}
 		if coverage(cmpDates, s.Cmp) {
-			out = append(out, missing(s.Segment, "baseline", baseDates, s.Base, anyRows)...)
+			out = append(out, missing(s.Segment, "baseline", unit, baseDates, s.Base, anyRows)...)
 		}
 	}
 	sortIssues(out)
@@ -97,7 +104,7 @@ func coverage(expected, have []string) bool {
 
 // missing returns an issue when expected dates (restricted to those in
 // anyRows, when given) are absent from have.
-func missing(segment, periodName string, expected, have []string, anyRows map[string]bool) []Issue {
+func missing(segment, periodName, unit string, expected, have []string, anyRows map[string]bool) []Issue {
 	present := set(have)
 	var gone []string
 	for _, d := range expected {
@@ -116,8 +123,8 @@ func missing(segment, periodName string, expected, have []string, anyRows map[st
 		Kind:    IssueMissingDays,
 		Segment: segment,
 		Column:  column(segment),
-		Detail: fmt.Sprintf("%s has no rows on %d of the %s period's %d days (%s)",
-			who, len(gone), periodName, len(expected), list(gone, 5)),
+		Detail: fmt.Sprintf("%s has no rows on %d of the %s period's %d %ss (%s)",
+			who, len(gone), periodName, len(expected), unit, list(gone, 5)),
 		Severity: float64(len(gone)) / float64(len(expected)),
 		Values: map[string]float64{
 			"missing_days": float64(len(gone)), "expected_days": float64(len(expected)),

@@ -149,6 +149,8 @@ func kindText(kind string) string {
 		return "data quality — a problem in the data, not in the business"
 	case quarry.KindCalendar:
 		return "calendar — the periods differ in days, weekdays or holidays"
+	case quarry.KindUniform:
+		return "uniform — the whole population moved together"
 	case "segment":
 		return "segment — a slice of the data that moved"
 	}

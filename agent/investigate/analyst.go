@@ -60,6 +60,11 @@ func (r *run) agenda() []step {
 	for _, h := range r.hyps {
 		if h.Kind == hypUniform {
 			if !r.hasInteraction() {
+				// One dimension has no interaction hypothesis, but its
+				// values still need searching: a segment that carries the
+				// change is what rules a uniform shift out.
+				out = append(out, step{decision: quarry.DecisionDrillDown, hyp: h.HypothesisID,
+					why: "search the dimension values for the segments that explain the change", do: r.searchSegments})
 				out = append(out, step{decision: quarry.DecisionDrillDown, hyp: h.HypothesisID,
 					why: "measure the candidate segments without overlap and test them against daily noise", do: r.verifySegments})
 			}
@@ -166,6 +171,17 @@ func (r *run) checkUniform(ctx context.Context) (stepResult, error) {
 			res.verdict = quarry.HypRuledOut
 			res.reason = fmt.Sprintf("%s alone explains %s of the change", v.key(), sharePct(v.share))
 			res.summary = fmt.Sprintf("The change is not uniform: %s alone explains %s of it.", v.key(), sharePct(v.share))
+			return res, nil
+		}
+	}
+	// A dimension whose values carry the change disproportionately is the
+	// opposite of a uniform shift, even when its segment did not pass its
+	// own noise test: the two verdicts must not both hold.
+	for _, h := range r.hyps {
+		if (h.Kind == hypDimension || h.Kind == hypInteraction) && h.Status == quarry.HypConfirmed {
+			res.verdict = quarry.HypRuledOut
+			res.reason = fmt.Sprintf("%s: %s", h.Title, h.Verdict)
+			res.summary = fmt.Sprintf("The change is not uniform: %s.", h.Verdict)
 			return res, nil
 		}
 	}

@@ -44,6 +44,15 @@ func (r *run) explain(ctx context.Context) error {
 	byShare := func(es []quarry.Explanation) {
 		sort.SliceStable(es, func(i, j int) bool { return math.Abs(es[i].ShareOfChange) > math.Abs(es[j].ShareOfChange) })
 	}
+	if r.overall.change.Significant && r.hypByKind(hypUniform).Status == quarry.HypConfirmed {
+		rest := 1.0
+		for _, e := range append(dq, other...) {
+			rest -= e.ShareOfChange
+		}
+		if rest >= minShare {
+			other = append(other, r.uniformExplanation(rest))
+		}
+	}
 	byShare(dq)
 	byShare(other)
 	all := append(dq, other...)

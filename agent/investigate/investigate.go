@@ -118,6 +118,7 @@ type run struct {
 	model      quarry.DataModel
 	dims       []*Dim
 	overall    overallStats
+	grain      grain // spacing of the data's dates, set by measureOverall
 	plan       quarry.AnalysisPlan
 	hyps       []*quarry.Hypothesis
 	ledger     quarry.FindingsLedger

@@ -91,7 +91,7 @@ func TestTitleNamesTheMetric(t *testing.T) {
 
 func TestFillDaysAddsZeroDays(t *testing.T) {
 	rg := quarry.DateRange{Start: quarry.MustParseDate("2024-03-01"), End: quarry.MustParseDate("2024-03-04")}
-	got := fillDays([]drill.Day{{Date: "2024-03-02", Num: 5}}, rg)
+	got := (&run{grain: daily}).fillDays([]drill.Day{{Date: "2024-03-02", Num: 5}}, rg)
 	if len(got) != 4 {
 		t.Fatalf("fillDays = %v; want 4 days", got)
 	}

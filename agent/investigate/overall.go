@@ -70,6 +70,7 @@ func (r *run) measureOverall(ctx context.Context) error {
 		return err
 	}
 	var s series
+	var stamps []quarry.Date
 	for i, row := range res.Rows {
 		day, err := asDate(row[0])
 		if err != nil {
@@ -77,14 +78,20 @@ func (r *run) measureOverall(ctx context.Context) error {
 		}
 		s.add(r.scope, day, res.Float(i, 1), res.Float(i, 2), int64(res.Float(i, 3)))
 		r.overall.dayRows = append(r.overall.dayRows, dayRows{day: day, rows: res.Float(i, 3)})
+		stamps = append(stamps, day)
+	}
+	r.grain = detectGrain(stamps)
+	if r.grain.unit != quarry.GrainDay {
+		r.progress(Event{Step: "overall", Message: fmt.Sprintf("the data is %s: one date per %s, so periods are compared %s by %s",
+			r.grain.adjective(), r.grain.noun(), r.grain.noun(), r.grain.noun())})
 	}
 	if s.rowsBase == 0 || s.rowsCmp == 0 {
 		return r.noDataError(ctx, s)
 	}
 	o := &r.overall
-	// A day without rows is a day the metric was zero (or undefined, for
-	// ratios), not a day that did not happen.
-	s.base, s.cmp = fillDays(s.base, r.scope.base), fillDays(s.cmp, r.scope.cmp)
+	// A day (or month, at a monthly grain) without rows is one the metric
+	// was zero (or undefined, for ratios), not one that did not happen.
+	s.base, s.cmp = r.fillDays(s.base, r.scope.base), r.fillDays(s.cmp, r.scope.cmp)
 	o.series, o.rec = s, rec
 	// Test deseasonalised days, so a weekly pattern is not mistaken for
 	// noise; the calendar hypothesis deals with the weekday mix.
@@ -105,14 +112,15 @@ func (r *run) measureOverall(ctx context.Context) error {
 		ChangePct:       pct(v1-v0, v0),
 		PValue:          o.test.PValue,
 		Significant:     o.test.PValue <= alpha,
+		Grain:           r.grain.unit,
 	}
 	if math.IsNaN(o.test.PValue) {
 		// Without a variance estimate, call a change of over 5% real.
 		o.change.PValue = -1
 		o.change.Significant = math.Abs(o.change.ChangePct) > 5
 	}
-	r.progress(Event{Step: "overall", Message: fmt.Sprintf("metric moved from %s to %s (%+.1f%%), %s over %d+%d days",
-		num(v0), num(v1), o.change.ChangePct, stat("p", o.test.PValue), len(s.base), len(s.cmp))})
+	r.progress(Event{Step: "overall", Message: fmt.Sprintf("metric moved from %s to %s (%+.1f%%), %s over %d+%d %ss",
+		num(v0), num(v1), o.change.ChangePct, stat("p", o.test.PValue), len(s.base), len(s.cmp), r.grain.noun())})
 	return nil
 }
 

@@ -29,7 +29,7 @@ type qualityIssue struct {
 // and keys, null spikes and categories that appear or vanish.
 func (r *run) checkQuality(ctx context.Context) (stepResult, error) {
 	var res stepResult
-	baseDates, cmpDates := dates(r.scope.base), dates(r.scope.cmp)
+	baseDates, cmpDates := r.dates(r.scope.base), r.dates(r.scope.cmp)
 	var issues []qualityIssue
 
 	// Whole table: missing and partial days, from the overall daily query.
@@ -45,7 +45,7 @@ func (r *run) checkQuality(ctx context.Context) (stepResult, error) {
 			cmp = append(cmp, drill.DayCount{Date: d.day.String(), Rows: d.rows})
 		}
 	}
-	for _, is := range drill.MissingDays([]drill.SegmentDays{whole}, baseDates, cmpDates) {
+	for _, is := range drill.MissingPeriods([]drill.SegmentDays{whole}, baseDates, cmpDates, r.grain.noun()) {
 		issues = append(issues, qualityIssue{Issue: is, rec: r.overall.rec, impact: r.wholeDayImpact(is)})
 	}
 	for _, is := range drill.PartialLastDay(base, cmp) {
@@ -156,7 +156,7 @@ func (r *run) dimensionDays(ctx context.Context, d *Dim, baseDates, cmpDates []s
 		counts = append(counts, *cats[k])
 	}
 	var out []qualityIssue
-	for _, is := range drill.MissingDays(list, baseDates, cmpDates) {
+	for _, is := range drill.MissingPeriods(list, baseDates, cmpDates, r.grain.noun()) {
 		qi := qualityIssue{Issue: is, rec: rec, seg: []dimValue{vals[is.Segment]}}
 		// The effect of the gap: the segment's usual daily value on the
 		// other period's days, times the days it is missing.
@@ -297,9 +297,9 @@ func sumRows(rows []dayRows, days []drill.Day) float64 {
 }
 
 // dates lists the days of a range.
-func dates(rg quarry.DateRange) []string {
+func (r *run) dates(rg quarry.DateRange) []string {
 	var out []string
-	for d := rg.Start; !d.Time().After(rg.End.Time()); d = d.AddDays(1) {
+	for _, d := range r.grain.periods(rg) {
 		out = append(out, d.String())
 	}
 	return out

@@ -121,8 +121,8 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 	}
 	for i := range series {
 		series[i].Name = parts[i].Name
-		series[i].Base = fillDays(series[i].Base, r.scope.base)
-		series[i].Cmp = fillDays(series[i].Cmp, r.scope.cmp)
+		series[i].Base = r.fillDays(series[i].Base, r.scope.base)
+		series[i].Cmp = r.fillDays(series[i].Cmp, r.scope.cmp)
 		series[i].Base, series[i].Cmp = r.deseason(series[i].Base, series[i].Cmp)
 		if cands[i].source == "mix" {
 			// A mix shift is a change of the segment's share of the
@@ -214,14 +214,15 @@ func volumeSplit(s0, s1 float64, n [2]float64) (volume, perRow float64) {
 	return volume, (s1 - s0) - volume
 }
 
-// fillDays adds zero days for days of the period the segment had no rows,
-// so a segment that vanished shows as zeros rather than as fewer days.
-func fillDays(days []drill.Day, rg quarry.DateRange) []drill.Day {
+// fillDays adds zero days for the days (or months, at the data's grain)
+// of the period the segment had no rows, so a segment that vanished shows
+// as zeros rather than as fewer days.
+func (r *run) fillDays(days []drill.Day, rg quarry.DateRange) []drill.Day {
 	have := map[string]bool{}
 	for _, d := range days {
 		have[d.Date] = true
 	}
-	for d := rg.Start; !d.Time().After(rg.End.Time()); d = d.AddDays(1) {
+	for _, d := range r.grain.periods(rg) {
 		if !have[d.String()] {
 			days = append(days, drill.Day{Date: d.String()})
 		}
@@ -255,7 +256,7 @@ func (r *run) examined() int {
 // day-to-day noise in a test. Ratios and periods shorter than a week are
 // left alone.
 func (r *run) deseason(base, cmp []drill.Day) ([]drill.Day, []drill.Day) {
-	if r.metric.Ratio() || len(base) < 7 || len(cmp) < 7 {
+	if r.metric.Ratio() || len(base) < 7 || len(cmp) < 7 || r.grain.unit != quarry.GrainDay {
 		return base, cmp
 	}
 	prof := drill.WeekdayEffect(base, cmp, false, 1).Profile

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// TestMessyExports investigates each file of testdata/messy through the CLI,
+// as a new user would, and checks the outcome and the first explanation.
+func TestMessyExports(t *testing.T) {
+	tests := []struct {
+		file, metric, base, cmp string
+		outcome                 string
+		kind, segment           string // of the first explanation
+		grain                   string
+	}{
+		{"pandas_export.csv", "SELECT SUM(amount) FROM pandas_export", "2017-05-01..2017-05-14", "2017-05-15..2017-05-28",
+			quarry.OutcomeCompleted, quarry.KindRate, "group=west", quarry.GrainDay},
+		{"yearly.csv", "SELECT SUM(sales) FROM yearly", "2010-01-01..2016-12-31", "2017-01-01..2023-12-31",
+			quarry.OutcomeCompleted, quarry.KindRate, "country=Spain", quarry.GrainYear},
+		{"monthly.csv", "SELECT SUM(revenue) FROM monthly", "2022-01-01..2022-12-31", "2023-01-01..2023-12-31",
+			quarry.OutcomeCompleted, quarry.KindDataQuality, "store=C", quarry.GrainMonth},
+		{"uniform.csv", "SELECT SUM(amount) FROM uniform", "2024-01-01..2024-01-14", "2024-01-15..2024-01-28",
+			quarry.OutcomeCompleted, quarry.KindUniform, "", quarry.GrainDay},
+		{"onedim.csv", "SELECT SUM(amount) FROM onedim", "2024-01-01..2024-01-14", "2024-01-15..2024-01-28",
+			quarry.OutcomeCompleted, quarry.KindRate, "region=west", quarry.GrainDay},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			dir := t.TempDir()
+			stdout, stderr, code := runCLI(t, "investigate", "--data-dir", dir, "--json",
+				"--file", filepath.Join("..", "..", "testdata", "messy", tt.file),
+				"--metric", tt.metric, "--baseline", tt.base, "--comparison", tt.cmp)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, stderr)
+			}
+			var res quarry.InvestigationResult
+			if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+				t.Fatalf("decode: %v\n%s", err, stdout)
+			}
+			if res.Overall.Grain != tt.grain {
+				t.Errorf("grain %q; want %q", res.Overall.Grain, tt.grain)
+			}
+			if res.Status != tt.outcome || len(res.Explanations) == 0 {
+				t.Fatalf("outcome %s with %d explanations; want %s\n%s", res.Status, len(res.Explanations), tt.outcome, stderr)
+			}
+			top := res.Explanations[0]
+			if top.Kind != tt.kind || segKey(top.Segment) != tt.segment {
+				t.Errorf("first explanation %s %q (%s); want %s %q", top.Kind, segKey(top.Segment), top.Title, tt.kind, tt.segment)
+			}
+			checkVerdictsAgree(t, dir)
+			for _, e := range res.Explanations {
+				if strings.Contains(e.Title, "Days missing") && tt.grain != quarry.GrainDay {
+					t.Errorf("%s data reported as missing days: %s", tt.grain, e.Title)
+				}
+			}
+		})
+	}
+}
+
+// checkVerdictsAgree fails when a hypothesis that the change is concentrated
+// somewhere and the uniform-shift hypothesis are both confirmed.
+func checkVerdictsAgree(t *testing.T, dataDir string) {
+	t.Helper()
+	paths, _ := filepath.Glob(filepath.Join(dataDir, "sessions", "*", "analysis", "hypotheses", "hyp_*.json"))
+	if len(paths) == 0 {
+		t.Fatal("no hypotheses written")
+	}
+	confirmed := map[string][]string{}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var h quarry.Hypothesis
+		if err := json.Unmarshal(b, &h); err != nil {
+			t.Fatal(err)
+		}
+		if h.Status == quarry.HypConfirmed {
+			confirmed[h.Kind] = append(confirmed[h.Kind], h.Title)
+		}
+	}
+	if len(confirmed["uniform"]) > 0 && len(confirmed["dimension"])+len(confirmed["interaction"]) > 0 {
+		t.Errorf("contradicting verdicts: %v", confirmed)
+	}
+}
