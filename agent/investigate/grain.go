@@ -14,9 +14,9 @@ import (
 // investigation (the series, the missing-period check, the noise model and
 // the charts) runs on the grain's periods instead.
 type grain struct {
-	unit   string      // one of the quarry.Grain constants
-	anchor quarry.Date // a stamp of the data, fixing weekday or day of month
-	endOfMonth bool    // monthly stamps on the last day of the month
+	unit       string      // one of the quarry.Grain constants
+	anchor     quarry.Date // a stamp of the data, fixing weekday or day of month
+	endOfMonth bool        // monthly stamps on the last day of the month
 }
 
 var daily = grain{unit: quarry.GrainDay}

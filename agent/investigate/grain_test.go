@@ -23,7 +23,9 @@ func TestDetectGrain(t *testing.T) {
 	months := func(t time.Time, i int) time.Time { return t.AddDate(0, i, 0) }
 	quarters := func(t time.Time, i int) time.Time { return t.AddDate(0, 3*i, 0) }
 	years := func(t time.Time, i int) time.Time { return t.AddDate(i, 0, 0) }
-	monthEnds := func(t time.Time, i int) time.Time { return time.Date(2023, time.Month(2+i), 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, -1) }
+	monthEnds := func(t time.Time, i int) time.Time {
+		return time.Date(2023, time.Month(2+i), 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, -1)
+	}
 	gappy := append(datesFrom("2024-01-01", 3, months), datesFrom("2024-06-01", 4, months)...)
 	tests := []struct {
 		name  string
