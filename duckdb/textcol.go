@@ -78,6 +78,8 @@ var (
 	numberEURE = regexp.MustCompile(numberEUPattern)
 	// offsetRE finds a UTC offset after a time of day: 23:30:00-05:00, 10:00Z.
 	offsetRE = `(\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?)\s*(Z|UTC|[+-]\d{2}(:?\d{2})?)$`
+
+	offsetPattern = regexp.MustCompile(offsetRE)
 )
 
 // sampleValues is how many distinct values of a text column are looked at
@@ -325,9 +327,11 @@ func dateNote(r textReading, sample []string) string {
 	}
 	note := fmt.Sprintf("%s read from text as %s (e.g. %s)", kind, r.Format, sample[0])
 	if r.Format == isoFormat {
+		// ISO dates are what everyone expects; only offsets need saying.
+		note = ""
 		for _, s := range sample {
-			if regexp.MustCompile(offsetRE).MatchString(s) {
-				note += "; values carry UTC offsets, which are dropped: dates and times are the file's own local time"
+			if offsetPattern.MatchString(s) {
+				note = kind + " with UTC offsets (e.g. " + s + "); the offsets are dropped: dates and times are the file's own local time"
 				break
 			}
 		}

@@ -68,7 +68,7 @@ func TestTextDatesAreReadByLayout(t *testing.T) {
 			if c.Format != tt.format || c.DataType != tt.typ || c.InferredType != quarry.RoleTimestamp {
 				t.Fatalf("day read as %s (%s, %s), note %q; want %s (%s)", c.Format, c.DataType, c.InferredType, c.Note, tt.format, tt.typ)
 			}
-			if !strings.Contains(c.Note, tt.format) {
+			if tt.format != isoFormat && !strings.Contains(c.Note, tt.format) {
 				t.Errorf("note %q does not name the layout %s", c.Note, tt.format)
 			}
 			if lo, hi := minMax(t, e, "day", "t"); lo != tt.lo || hi != tt.hi {

@@ -29,6 +29,19 @@ func (w *mdWriter) dataModel() {
 			w.printf("| %s | %s | %s | %s | %s |", code(c.Name), cell(c.InferredType), cell(c.DataType),
 				grouped(float64(c.Cardinality), 0), grouped(float64(c.NullCount), 0))
 		}
+		heading := false
+		for _, c := range t.Columns {
+			if c.Note == "" {
+				continue
+			}
+			if !heading {
+				w.printf("")
+				w.printf("How the file was read:")
+				w.printf("")
+				heading = true
+			}
+			w.printf("- %s: %s", code(c.Name), c.Note)
+		}
 	}
 	if len(dm.Relationships) > 0 {
 		w.heading(3, "Relationships")
