@@ -16,6 +16,7 @@ import (
 func Markdown(in *Input, charts Charts) string {
 	w := &mdWriter{in: in, f: newNumberFormat(&in.Metric, in.Overall.BaselineValue, in.Overall.ComparisonValue)}
 	w.header()
+	w.answer()
 	w.summary()
 	w.dataModel()
 	w.analysis()
