@@ -9,7 +9,11 @@ type DataModel struct {
 	Tables                []TableInfo    `json:"tables"`
 	Relationships         []Relationship `json:"relationships"`
 	RecommendedDimensions []string       `json:"recommended_dimensions"`
-	InferredAt            time.Time      `json:"inferred_at"`
+	// EquivalentColumns lists groups of dimensions whose values map one to
+	// one (country, iso_code): the first of each group is the one used,
+	// the rest say the same thing.
+	EquivalentColumns [][]string `json:"equivalent_columns,omitempty"`
+	InferredAt        time.Time  `json:"inferred_at"`
 }
 
 // TableInfo summarises one table of the data model.

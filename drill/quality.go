@@ -425,3 +425,62 @@ func boolFloat(b bool) float64 {
 	}
 	return 0
 }
+
+// IssueSumRows marks rows that hold the total of other rows of the same
+// column ("World" beside the countries, "Total", "All"): summed with the
+// rest, they count everything twice.
+const IssueSumRows = "sum_rows"
+
+// sumTolerance is how far a total row may sit from the sum of the others,
+// as a share of the day's total, and still count as their sum (exports
+// round).
+const sumTolerance = 0.005
+
+// SumRows finds values of a column whose rows are, day after day, the sum
+// of the other values' rows. perDay maps "col=value" to its numerator per
+// day; a value is a total when it equals the sum of the others on at least
+// 80% (and at least 3) of the days it has rows, and there are at least two
+// others. Severity is the share of the column's volume the total holds
+// (one half when it is exactly the sum of the rest).
+func SumRows(column string, perDay map[string]map[string]float64) []Issue {
+	if len(perDay) < 3 {
+		return nil
+	}
+	total := map[string]float64{}
+	for _, days := range perDay {
+		for d, v := range days {
+			total[d] += v
+		}
+	}
+	var out []Issue
+	for seg, days := range perDay {
+		match, n := 0, 0
+		var own, all float64
+		for d, v := range days {
+			t := total[d]
+			own += v
+			all += t
+			if t == 0 {
+				continue
+			}
+			n++
+			if math.Abs(2*v-t) <= sumTolerance*math.Abs(t) {
+				match++
+			}
+		}
+		if n < 3 || float64(match) < presentShare*float64(n) {
+			continue
+		}
+		out = append(out, Issue{
+			Kind:    IssueSumRows,
+			Segment: seg,
+			Column:  column,
+			Detail: fmt.Sprintf("the rows of %s are the sum of the other values of %s on %d of %d days: added to them, they count the metric twice",
+				seg, column, match, n),
+			Severity: safeDiv(own, all),
+			Values:   map[string]float64{"days_matching": float64(match), "days": float64(n)},
+		})
+	}
+	sortIssues(out)
+	return out
+}

@@ -159,3 +159,25 @@ func TestDuplicates(t *testing.T) {
 		t.Errorf("Duplicates(updates appended) = %+v; want column order_id, severity 1/6", got[0])
 	}
 }
+
+func TestSumRows(t *testing.T) {
+	days := []string{"2024-01-01", "2024-01-02", "2024-01-03", "2024-01-04"}
+	perDay := map[string]map[string]float64{"c=a": {}, "c=b": {}, "c=c": {}, "c=Total": {}}
+	for i, d := range days {
+		a, b, c := float64(10+i), float64(20+2*i), float64(5)
+		perDay["c=a"][d], perDay["c=b"][d], perDay["c=c"][d] = a, b, c
+		perDay["c=Total"][d] = a + b + c
+	}
+	perDay["c=Total"]["2024-01-04"] += 0.1 // rounding in the export
+	got := SumRows("c", perDay)
+	if len(got) != 1 || got[0].Segment != "c=Total" || got[0].Kind != IssueSumRows || got[0].Values["days_matching"] != 4 {
+		t.Fatalf("SumRows = %+v; want c=Total on 4 days", got)
+	}
+	// Without the total nothing is flagged, and a value that is half the
+	// total on one day only is not a total.
+	delete(perDay, "c=Total")
+	perDay["c=a"]["2024-01-01"] = 25
+	if got := SumRows("c", perDay); len(got) != 0 {
+		t.Errorf("SumRows without totals = %+v", got)
+	}
+}

@@ -67,9 +67,16 @@ func (w *mdWriter) without(e quarry.Explanation) string {
 	if e.Kind == quarry.KindUniform {
 		return ""
 	}
-	name := prose(e.Title)
-	if len(e.Segment) > 0 {
+	var name string
+	switch {
+	case e.Kind == quarry.KindDataQuality:
+		name = "the data problem"
+	case len(e.Segment) > 0:
 		name = segmentText(e.Segment)
+	case e.Kind == quarry.KindCalendar:
+		name = "the weekday effect"
+	default:
+		name = strings.ToLower(prose(e.Title))
 	}
 	if w.in.Metric.Additive() && len(e.Segment) > 0 && e.Kind != quarry.KindDataQuality && len(e.Evidence) > 0 {
 		v := e.Evidence[0].Values
@@ -87,7 +94,7 @@ func (w *mdWriter) without(e quarry.Explanation) string {
 		return fmt.Sprintf("Without %s the metric would not have moved.", name)
 	}
 	if p, ok := changePct(o.BaselineValue, o.BaselineValue+rest); ok {
-		return fmt.Sprintf("Set %s aside and the metric %s %s (%s).", name, movedVerb(rest), strings.TrimLeft(pct(p), "+-−"), w.f.change(rest))
+		return fmt.Sprintf("Without %s the metric %s %s (%s).", name, movedVerb(rest), strings.TrimLeft(pct(p), "+-−"), w.f.change(rest))
 	}
 	return ""
 }

@@ -55,6 +55,12 @@ func (w *mdWriter) dataModel() {
 	if len(dm.RecommendedDimensions) > 0 {
 		w.para("**Recommended dimensions:** %s", codeList(dm.RecommendedDimensions))
 	}
+	for _, g := range dm.EquivalentColumns {
+		if len(g) > 1 {
+			w.para("**Same information:** %s is also given by %s (their values match one to one), so segments and data problems are reported by %s only.",
+				code(g[0]), codeList(g[1:]), code(g[0]))
+		}
+	}
 }
 
 // columnCount prefers the profiled columns over the stored count, which a

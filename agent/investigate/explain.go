@@ -197,10 +197,14 @@ func (r *run) qualityExplanation(is *qualityIssue) quarry.Explanation {
 		drill.IssueMissingDays:    "Days missing from the data",
 		drill.IssueDuplicateRows:  "Duplicate rows in the comparison period",
 		drill.IssueDuplicateKeys:  "Duplicate keys in the comparison period",
+		drill.IssueSumRows:        "Rows that are totals of other rows",
 	}
 	title := titles[is.Kind]
 	if title == "" {
 		title = "Data problem: " + strings.ReplaceAll(is.Kind, "_", " ")
+	}
+	if is.Kind == drill.IssueSumRows {
+		title += ": " + is.Segment
 	}
 	return quarry.Explanation{
 		Title: title,

@@ -173,6 +173,17 @@ func (r *run) dimensionDays(ctx context.Context, d *Dim, baseDates, cmpDates []s
 	for _, is := range drill.Categories(d.Name, counts) {
 		out = append(out, qualityIssue{Issue: is, rec: rec})
 	}
+	for _, is := range drill.SumRows(d.Name, perDay) {
+		qi := qualityIssue{Issue: is, rec: rec}
+		c := cats[is.Segment]
+		is.Values["baseline"], is.Values["comparison"] = scale*c.Volume0, scale*c.Volume1
+		if !r.metric.Ratio() {
+			// Counted twice, the totals add their own change once more.
+			qi.impact = scale * (c.Volume1 - c.Volume0)
+			qi.Detail += fmt.Sprintf(" (%s in the baseline, %s in the comparison)", r.fmtValue(scale*c.Volume0), r.fmtValue(scale*c.Volume1))
+		}
+		out = append(out, qi)
+	}
 	return out, nil
 }
 

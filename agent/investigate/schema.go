@@ -158,6 +158,9 @@ func (r *run) inferSchema(ctx context.Context) error {
 	}
 	// Fewer values first: they make sturdier segments and cheaper cubes.
 	sort.SliceStable(dims, func(i, j int) bool { return dims[i].Cardinality < dims[j].Cardinality })
+	if dims, err = r.dropEquivalent(ctx, dims); err != nil {
+		return err
+	}
 	dims, err = r.readSchema(ctx, dims)
 	if err != nil {
 		return err

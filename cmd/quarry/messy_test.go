@@ -29,6 +29,10 @@ func TestMessyExports(t *testing.T) {
 			quarry.OutcomeCompleted, quarry.KindUniform, "", quarry.GrainDay},
 		{"onedim.csv", "SELECT SUM(amount) FROM onedim", "2024-01-01..2024-01-14", "2024-01-15..2024-01-28",
 			quarry.OutcomeCompleted, quarry.KindRate, "region=west", quarry.GrainDay},
+		// The World rows are the sum of the countries; location, iso_code
+		// and vaccines name the same country, so only location is used.
+		{"vaccinations.csv", "SELECT SUM(daily_vaccinations) FROM vaccinations", "2021-06-01..2021-06-14", "2021-06-15..2021-06-28",
+			quarry.OutcomeCompleted, quarry.KindDataQuality, "", quarry.GrainDay},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -54,6 +58,19 @@ func TestMessyExports(t *testing.T) {
 				t.Errorf("first explanation %s %q (%s); want %s %q", top.Kind, segKey(top.Segment), top.Title, tt.kind, tt.segment)
 			}
 			checkVerdictsAgree(t, dir)
+			if tt.file == "vaccinations.csv" {
+				if !strings.Contains(top.Title, "location=World") {
+					t.Errorf("first explanation %q; want the World rows named as totals", top.Title)
+				}
+				if len(res.Explanations) < 2 || segKey(res.Explanations[1].Segment) != "location=China" {
+					t.Errorf("second explanation is not location=China alone: %+v", res.Explanations)
+				}
+			}
+			for _, e := range res.Explanations {
+				if k := segKey(e.Segment); strings.Contains(k, "iso_code") || strings.Contains(k, "vaccines") {
+					t.Errorf("segment %s named by an equivalent column", k)
+				}
+			}
 			for _, e := range res.Explanations {
 				if strings.Contains(e.Title, "Days missing") && tt.grain != quarry.GrainDay {
 					t.Errorf("%s data reported as missing days: %s", tt.grain, e.Title)

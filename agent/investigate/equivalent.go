@@ -1,0 +1,142 @@
+package investigate
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// dropEquivalent keeps one dimension of each group that carries the same
+// information: columns whose values map one to one (country, iso_code and
+// a vaccine-list column that is fixed per country). Segments named by all
+// three, and one data-quality finding repeated per column, say nothing a
+// single column does not. The kept column is the one a person would use
+// (see readability); the groups go into the data model so the report lists
+// the equivalents once. One-to-one is measured on the data: the distinct
+// pairs number no more than the distinct values of either column.
+func (r *run) dropEquivalent(ctx context.Context, dims []*Dim) ([]*Dim, error) {
+	type pair struct{ i, j int }
+	var pairs []pair
+	for i := range dims {
+		for j := i + 1; j < len(dims); j++ {
+			a, b := dims[i].Cardinality, dims[j].Cardinality
+			if a > 1 && b > 1 && float64(min(a, b)) >= 0.9*float64(max(a, b)) {
+				pairs = append(pairs, pair{i, j})
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return dims, nil
+	}
+	text := func(d *Dim) string { return "coalesce(CAST(" + d.Expr + " AS VARCHAR), chr(30))" }
+	var sel []string
+	for _, p := range pairs {
+		a, b := text(dims[p.i]), text(dims[p.j])
+		sel = append(sel, fmt.Sprintf("count(DISTINCT %s) = count(DISTINCT %s || chr(31) || %s) AND count(DISTINCT %s) = count(DISTINCT %s || chr(31) || %s)", a, a, b, b, a, b))
+	}
+	sql := "SELECT " + strings.Join(sel, ", ") + " FROM " + r.scope.from()
+	res, _, err := r.rec.query(ctx, "columns that carry the same information", sql)
+	if err != nil {
+		return nil, err
+	}
+	// Union-find over the one-to-one pairs.
+	parent := make([]int, len(dims))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		if parent[i] != i {
+			parent[i] = find(parent[i])
+		}
+		return parent[i]
+	}
+	for k, p := range pairs {
+		if same, _ := res.Rows[0][k].(bool); same {
+			parent[find(p.j)] = find(p.i)
+		}
+	}
+	groups := map[int][]int{}
+	for i := range dims {
+		groups[find(i)] = append(groups[find(i)], i)
+	}
+	var out []*Dim
+	for i, d := range dims {
+		g := groups[find(i)]
+		if len(g) == 1 {
+			out = append(out, d)
+			continue
+		}
+		best := g[0]
+		for _, k := range g[1:] {
+			if r.readability(dims[k]) > r.readability(dims[best]) {
+				best = k
+			}
+		}
+		if i != best {
+			continue
+		}
+		out = append(out, d)
+		names := []string{d.Name}
+		for _, k := range g {
+			if k != best {
+				names = append(names, dims[k].Name)
+			}
+		}
+		r.model.EquivalentColumns = append(r.model.EquivalentColumns, names)
+	}
+	return out, nil
+}
+
+// codeNameWords mark a column name as a code rather than a name people read.
+var codeNameWords = map[string]bool{"code": true, "iso": true, "id": true, "key": true, "abbr": true, "abbrev": true, "cd": true, "num": true, "no": true}
+
+// readability scores how readily a person would name a segment by the
+// column: names in words beat codes (CHN), identifiers and long lists
+// ("Sinopharm, Sinovac, Pfizer/BioNTech").
+func (r *run) readability(d *Dim) float64 {
+	score := 0.0
+	for _, w := range strings.FieldsFunc(strings.ToLower(d.Column), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
+		if codeNameWords[w] {
+			score -= 2
+		}
+	}
+	var samples []string
+	if f := r.tables[strings.ToLower(d.Table)]; f != nil && f.Schema != nil {
+		for _, c := range f.Schema.Columns {
+			if c.Name == d.Column {
+				samples = c.SampleValues
+				if c.DataType != quarry.TypeString {
+					score -= 1
+				}
+			}
+		}
+	}
+	if len(samples) == 0 {
+		return score
+	}
+	var length float64
+	lower, codes, lists := 0, 0, 0
+	for _, s := range samples {
+		length += float64(len([]rune(s)))
+		if strings.IndexFunc(s, unicode.IsLower) >= 0 {
+			lower++
+		}
+		if len(s) <= 4 && strings.IndexFunc(s, unicode.IsLower) < 0 {
+			codes++
+		}
+		if strings.Contains(s, ", ") || strings.Count(s, "/") > 1 || strings.Contains(s, ";") {
+			lists++
+		}
+	}
+	n := float64(len(samples))
+	length /= n
+	score += float64(lower)/n - 2*float64(codes)/n - 2*float64(lists)/n
+	if length > 30 {
+		score -= 2
+	}
+	return score
+}
