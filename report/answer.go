@@ -91,10 +91,10 @@ func (w *mdWriter) without(e quarry.Explanation) string {
 	}
 	rest := o.ComparisonValue - o.BaselineValue - e.Change
 	if math.Abs(rest) < 1e-9*math.Max(1, math.Abs(o.BaselineValue)) {
-		return fmt.Sprintf("Without %s the metric would not have moved.", name)
+		return fmt.Sprintf("Without the effect of %s the metric would not have moved.", name)
 	}
 	if p, ok := changePct(o.BaselineValue, o.BaselineValue+rest); ok {
-		return fmt.Sprintf("Without %s the metric %s %s (%s).", name, movedVerb(rest), strings.TrimLeft(pct(p), "+-−"), w.f.change(rest))
+		return fmt.Sprintf("Without the effect of %s the metric would have %s %s (%s).", name, map[bool]string{true: "fallen", false: "risen"}[rest < 0], strings.TrimLeft(pct(p), "+-−"), w.f.change(rest))
 	}
 	return ""
 }
