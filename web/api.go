@@ -40,10 +40,20 @@ func (s *Server) routesAPI() {
 	s.mux.Handle("/api/", s.api(s.apiFallback))
 }
 
+// apiCSRF refuses state-changing API requests that a browser marks as
+// coming from another site (Sec-Fetch-Site, Origin), the same protection
+// the pages have; clients that send neither header, such as curl, pass.
+var apiCSRF = http.NewCrossOriginProtection()
+
 // api adapts a handler that returns an error to one that writes it in the
 // error envelope.
 func (s *Server) api(h func(http.ResponseWriter, *http.Request) error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := apiCSRF.Check(r); err != nil {
+			// A browser says the request comes from another site's page.
+			s.writeError(w, r, quarry.Errorf(quarry.ECodeForbidden, "cross-origin requests are refused"))
+			return
+		}
 		if err := h(w, r); err != nil {
 			s.writeError(w, r, err)
 		}

@@ -3,7 +3,10 @@ package web
 import (
 	"html/template"
 	"log/slog"
+	"net"
 	"net/http"
+	"net/netip"
+	"strings"
 
 	"github.com/quarry-dev/quarry"
 )
@@ -58,5 +61,36 @@ func New(svc Service, opt Options) *Server {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Referrer-Policy", "same-origin")
+	if rebinding(r) {
+		// A page on another site that resolved its own name to 127.0.0.1
+		// must not read or change sessions.
+		s.writeError(w, r, quarry.Errorf(quarry.ECodeForbidden, "this server answers requests for localhost only, not for %s", r.Host))
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// rebinding reports whether r reached a loopback address under a Host that
+// is not a loopback name: DNS rebinding, the way a web page elsewhere
+// reaches a server on the user's machine. The MCP HTTP server gets the same
+// check from its SDK.
+func rebinding(r *http.Request) bool {
+	la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return false
+	}
+	ap, err := netip.ParseAddrPort(la.String())
+	if err != nil || !ap.Addr().Unmap().IsLoopback() {
+		return false
+	}
+	host := r.Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.Trim(host, "[]")
+	if strings.EqualFold(host, "localhost") {
+		return false
+	}
+	a, err := netip.ParseAddr(host)
+	return err != nil || !a.IsLoopback()
 }
