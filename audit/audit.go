@@ -84,6 +84,15 @@ func open(path, requestID string, now func() time.Time) (*Log, error) {
 		if !res.OK() {
 			return nil, quarry.Errorf(quarry.ECodeConflict, "audit log %s is broken at entry %d: %s", path, res.FirstBroken, res.Reason)
 		}
+		// Never chain onto a log whose end was cut off. An anchor that lags
+		// by entries the log has is a crash between the two writes.
+		a, ok, err := readAnchor(path)
+		if err != nil {
+			return nil, err
+		}
+		if ok && res.Entries < a.Entries || ok && res.Entries == a.Entries && res.LastHash != a.LastHash {
+			return nil, quarry.Errorf(quarry.ECodeConflict, "audit log %s does not match its anchor: %s", path, anchorProblem(res, a))
+		}
 		l.seq, l.last = res.Entries, res.LastHash
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
@@ -137,6 +146,9 @@ func (l *Log) Append(eventType, actor string, data map[string]any) (quarry.Audit
 		return quarry.AuditEntry{}, fmt.Errorf("audit: append to %s: %w", l.path, err)
 	}
 	l.seq, l.last = e.SequenceNumber, e.Hash
+	if err := writeAnchor(l.path, anchor{Entries: l.seq, LastHash: l.last}); err != nil {
+		return e, err
+	}
 	return e, nil
 }
 

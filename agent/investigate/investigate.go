@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"path/filepath"
 	"time"
 
 	"github.com/quarry-dev/quarry"
@@ -148,11 +149,33 @@ func (r *run) progress(e Event) {
 	}
 }
 
+// artifact writes v as JSON at rel and records it, with the SHA-256 of
+// the bytes on disk, so that quarry audit verify notices an edit.
 func (r *run) artifact(rel string, v any) error {
 	if err := r.inv.Out.WriteJSON(rel, v); err != nil {
 		return err
 	}
-	_, err := r.inv.Audit.Append(quarry.EventArtifactGenerated, "system", map[string]any{"path": rel, "kind": path.Ext(rel)})
+	return r.recordArtifact(rel, "")
+}
+
+// writeFile writes data at rel and records it like artifact.
+func (r *run) writeFile(rel string, data []byte) error {
+	if err := r.inv.Out.WriteFile(rel, data); err != nil {
+		return err
+	}
+	return r.recordArtifact(rel, "")
+}
+
+// recordArtifact appends the artifact_generated entry of the file at rel
+// (relative to the session directory) with its SHA-256. kind defaults to
+// the file's extension.
+func (r *run) recordArtifact(rel, kind string) error {
+	if kind == "" {
+		kind = path.Ext(rel)
+	}
+	_, err := r.inv.Audit.Append(quarry.EventArtifactGenerated, "system", map[string]any{
+		"path": rel, "kind": kind, "sha256": fileHash(filepath.Join(r.inv.Out.Dir(), filepath.FromSlash(rel))),
+	})
 	return err
 }
 

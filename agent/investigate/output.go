@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -80,7 +79,7 @@ func (r *run) writeMemory(ctx context.Context) error {
 		fmt.Fprintf(&b, "\n## %s\n%s\n", s.Title, s.Text)
 	}
 	r.memory = &quarry.MemoryDocument{DocumentID: quarry.NewID(), SessionID: r.in.SessionID, Content: b.String(), Sections: secs, CreatedAt: r.now()}
-	if err := r.inv.Out.WriteFile("analysis/memory.md", []byte(r.memory.Content)); err != nil {
+	if err := r.writeFile("analysis/memory.md", []byte(r.memory.Content)); err != nil {
 		return err
 	}
 	return r.artifact("analysis/memory.json", r.memory)
@@ -152,7 +151,7 @@ func (r *run) writeReport(ctx context.Context) error {
 		if c == "" {
 			continue
 		}
-		if _, err := r.inv.Audit.Append(quarry.EventArtifactGenerated, "system", map[string]any{"path": c, "sha256": fileHash(filepath.Join(r.inv.Out.Dir(), c))}); err != nil {
+		if err := r.recordArtifact(c, ""); err != nil {
 			return err
 		}
 	}

@@ -37,6 +37,10 @@ func (r *run) load(ctx context.Context) error {
 			return err
 		}
 		f.Schema, f.RowCount = schema, rows
+		// The uploaded bytes are evidence too: record what was analysed.
+		if err := r.recordArtifact(f.Path, "upload"); err != nil {
+			return err
+		}
 		if err := r.artifact("files/"+f.FileID+"_meta.json", f); err != nil {
 			return err
 		}

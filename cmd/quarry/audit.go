@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/audit"
@@ -14,13 +15,35 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) != 2 || args[0] != "verify" {
 		return &usageError{"usage: quarry audit verify PATH"}
 	}
-	res, err := audit.VerifyFile(args[1])
+	rep, err := audit.Check(args[1])
 	if err != nil {
 		return err
 	}
-	if !res.OK() {
-		return quarry.Errorf(quarry.ECodeConflict, "%s: entry %d is broken: %s (%d entries before it verified)", args[1], res.FirstBroken, res.Reason, res.FirstBroken-1)
+	if !rep.Result.OK() {
+		return quarry.Errorf(quarry.ECodeConflict, "%s: entry %d is broken: %s (%d entries before it verified)", args[1], rep.FirstBroken, rep.Reason, rep.FirstBroken-1)
 	}
-	fmt.Fprintf(stdout, "%s: %d entries, chain intact, last hash %s\n", args[1], res.Entries, res.LastHash)
+	fmt.Fprintf(stdout, "%s\n", args[1])
+	fmt.Fprintf(stdout, "  chain:     %d entries, each hash recomputed and linked to the one before (last %.16s…)\n", rep.Entries, rep.LastHash)
+	if rep.AnchorProblem == "" {
+		fmt.Fprintf(stdout, "  anchor:    %s records the same count and last hash, so no entry was cut from the end\n", filepath.Base(audit.AnchorPath(args[1])))
+	} else {
+		fmt.Fprintf(stdout, "  anchor:    PROBLEM: %s\n", rep.AnchorProblem)
+	}
+	fmt.Fprintf(stdout, "  artifacts: %d files checked against their recorded SHA-256", rep.Artifacts)
+	if rep.Unhashed > 0 {
+		fmt.Fprintf(stdout, "; %d artifact entries carry no hash and were not checked", rep.Unhashed)
+	}
+	fmt.Fprintln(stdout)
+	for _, p := range rep.Problems {
+		fmt.Fprintf(stdout, "  PROBLEM:   %s\n", p)
+	}
+	if !rep.OK() {
+		n := len(rep.Problems)
+		if rep.AnchorProblem != "" {
+			n++
+		}
+		return quarry.Errorf(quarry.ECodeConflict, "%s: the chain is intact but %d problem(s) were found", args[1], n)
+	}
+	fmt.Fprintln(stdout, "  verified: nothing recorded was changed, removed or cut off")
 	return nil
 }

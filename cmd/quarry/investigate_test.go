@@ -274,7 +274,7 @@ func TestAuditVerifyCommand(t *testing.T) {
 	l.Append(quarry.EventObservationRecorded, "actor", map[string]any{"rows": 1})
 	l.Close()
 	out, _, code := runCLI(t, "audit", "verify", path)
-	if code != 0 || !strings.Contains(out, "2 entries, chain intact") {
+	if code != 0 || !strings.Contains(out, "2 entries, each hash recomputed") || !strings.Contains(out, "verified") {
 		t.Fatalf("verify intact: exit %d, %s", code, out)
 	}
 	raw, _ := os.ReadFile(path)
@@ -282,6 +282,50 @@ func TestAuditVerifyCommand(t *testing.T) {
 	_, stderr, code := runCLI(t, "audit", "verify", path)
 	if code != 1 || !strings.Contains(stderr, "entry 2 is broken") {
 		t.Fatalf("verify tampered: exit %d, %s", code, stderr)
+	}
+}
+
+// TestAuditVerifyChecksArtifacts edits what an investigation wrote (the
+// explanations, a chart, the uploaded file) and cuts the log short: each is
+// caught, by name.
+func TestAuditVerifyChecksArtifacts(t *testing.T) {
+	_, dir := investigateScenario(t, "revenue_drop")
+	sessions, _ := filepath.Glob(filepath.Join(dir, "sessions", "*", "audit.jsonl"))
+	if len(sessions) != 1 {
+		t.Fatalf("sessions: %v", sessions)
+	}
+	logPath := sessions[0]
+	sess := filepath.Dir(logPath)
+	out, stderr, code := runCLI(t, "audit", "verify", logPath)
+	if code != 0 || !strings.Contains(out, "verified") {
+		t.Fatalf("intact: exit %d\n%s%s", code, out, stderr)
+	}
+	charts, _ := filepath.Glob(filepath.Join(sess, "charts", "*.png"))
+	uploads, _ := filepath.Glob(filepath.Join(sess, "files", "*.csv"))
+	if len(charts) == 0 || len(uploads) == 0 {
+		t.Fatalf("no charts or uploads in %s", sess)
+	}
+	edit := func(p string) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(p, append(b, ' '), 0o644)
+	}
+	edit(filepath.Join(sess, "results", "explanations.json"))
+	edit(charts[0])
+	edit(uploads[0])
+	out, _, code = runCLI(t, "audit", "verify", logPath)
+	for _, want := range []string{"results/explanations.json: changed", "charts/" + filepath.Base(charts[0]) + ": changed", "files/" + filepath.Base(uploads[0]) + ": changed"} {
+		if code != 1 || !strings.Contains(out, want) {
+			t.Errorf("after edits: exit %d, output lacks %q\n%s", code, want, out)
+		}
+	}
+	raw, _ := os.ReadFile(logPath)
+	os.WriteFile(logPath, raw[:bytes.LastIndexByte(raw[:len(raw)-1], '\n')+1], 0o644)
+	out, _, code = runCLI(t, "audit", "verify", logPath)
+	if code != 1 || !strings.Contains(out, "removed from its end") {
+		t.Errorf("after cutting the last entry: exit %d\n%s", code, out)
 	}
 }
 

@@ -1,0 +1,188 @@
+package audit
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// An anchor is kept beside the log ("audit.anchor.json" for "audit.jsonl")
+// and rewritten after every append: the number of entries and the last
+// hash. A hash chain alone cannot tell a log whose last entries were cut
+// off, or that was emptied, from a shorter one; the anchor can.
+type anchor struct {
+	Entries  int    `json:"entries"`
+	LastHash string `json:"last_hash"`
+}
+
+// AnchorPath returns the anchor file of the log at logPath.
+func AnchorPath(logPath string) string {
+	base := strings.TrimSuffix(filepath.Base(logPath), filepath.Ext(logPath))
+	return filepath.Join(filepath.Dir(logPath), base+".anchor.json")
+}
+
+// writeAnchor replaces the anchor through a rename, so a reader sees the
+// old or the new one. It is not synced: after a crash the anchor may lag
+// the log by the entry being written, which Check reports.
+func writeAnchor(logPath string, a anchor) error {
+	data, err := json.Marshal(a)
+	if err != nil {
+		return err
+	}
+	p := AnchorPath(logPath)
+	tmp := p + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return fmt.Errorf("audit: write anchor: %w", err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		return fmt.Errorf("audit: write anchor: %w", err)
+	}
+	return nil
+}
+
+// readAnchor reads the anchor of the log at logPath; ok is false when there
+// is none (a log written before anchors existed).
+func readAnchor(logPath string) (a anchor, ok bool, err error) {
+	data, err := os.ReadFile(AnchorPath(logPath))
+	if errors.Is(err, fs.ErrNotExist) {
+		return a, false, nil
+	}
+	if err != nil {
+		return a, false, err
+	}
+	if err := json.Unmarshal(data, &a); err != nil {
+		return a, true, fmt.Errorf("the anchor %s is not valid JSON", filepath.Base(AnchorPath(logPath)))
+	}
+	return a, true, nil
+}
+
+// anchorProblem compares the chain with its anchor and says what is wrong,
+// or "" when they agree.
+func anchorProblem(res Result, a anchor) string {
+	switch {
+	case res.Entries < a.Entries:
+		return fmt.Sprintf("the log has %d entries but its anchor recorded %d: entries were removed from its end", res.Entries, a.Entries)
+	case res.Entries > a.Entries:
+		return fmt.Sprintf("the log has %d entries but its anchor recorded %d: entries were added after the anchor was written", res.Entries, a.Entries)
+	case res.LastHash != a.LastHash:
+		return fmt.Sprintf("the last entry's hash %.12s… is not the anchored %.12s…: the log was replaced", res.LastHash, a.LastHash)
+	}
+	return ""
+}
+
+// Report is what Check found: the chain, the anchor and the artifacts.
+type Report struct {
+	Result
+	// Anchored is true when the log has an anchor; AnchorProblem says how
+	// the log and its anchor disagree ("" when they agree).
+	Anchored      bool
+	AnchorProblem string
+	// Artifacts counts the files checked against the SHA-256 their
+	// artifact_generated entry recorded (the last entry of each path);
+	// Unhashed counts artifact entries without a hash, which cannot be
+	// checked; Problems lists each file that is missing or changed.
+	Artifacts int
+	Unhashed  int
+	Problems  []string
+}
+
+// OK reports whether the chain, the anchor and every artifact check out.
+func (r Report) OK() bool {
+	return r.Result.OK() && r.Anchored && r.AnchorProblem == "" && len(r.Problems) == 0
+}
+
+// Check verifies the log at logPath (see Verify), compares it with its
+// anchor, and checks every artifact it records: each file, relative to
+// the log's directory, must exist and have the SHA-256 its last
+// artifact_generated entry gives. Errors: NOT_FOUND when there is no log;
+// otherwise I/O errors only, as problems are reported in the Report.
+func Check(logPath string) (Report, error) {
+	res, err := VerifyFile(logPath)
+	if err != nil {
+		return Report{}, err
+	}
+	rep := Report{Result: res}
+	a, ok, err := readAnchor(logPath)
+	rep.Anchored = ok
+	switch {
+	case err != nil:
+		rep.AnchorProblem = err.Error()
+	case !ok:
+		rep.AnchorProblem = "the log has no anchor, so entries cut from its end would go unnoticed"
+	case res.OK():
+		rep.AnchorProblem = anchorProblem(res, a)
+	}
+	if !res.OK() {
+		return rep, nil
+	}
+	hashes, order, unhashed, err := artifactHashes(logPath)
+	if err != nil {
+		return rep, err
+	}
+	rep.Unhashed = unhashed
+	dir := filepath.Dir(logPath)
+	for _, rel := range order {
+		rep.Artifacts++
+		clean := path.Clean(rel)
+		if path.IsAbs(clean) || strings.HasPrefix(clean, "../") || clean == ".." {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: not a path inside the session", rel))
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(clean)))
+		if errors.Is(err, fs.ErrNotExist) {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: missing", rel))
+			continue
+		}
+		if err != nil {
+			return rep, err
+		}
+		if got := quarry.SHA256Hex(data); got != hashes[rel] {
+			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: changed (SHA-256 %.12s…, recorded %.12s…)", rel, got, hashes[rel]))
+		}
+	}
+	return rep, nil
+}
+
+// artifactHashes reads the artifact entries of a verified log: the last
+// recorded hash of each path, the paths in order of first appearance, and
+// how many entries carry no hash.
+func artifactHashes(logPath string) (map[string]string, []string, int, error) {
+	f, err := os.Open(logPath)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	defer f.Close()
+	hashes := map[string]string{}
+	var order []string
+	unhashed := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	for sc.Scan() {
+		var e quarry.AuditEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return nil, nil, 0, err
+		}
+		if e.EventType != quarry.EventArtifactGenerated {
+			continue
+		}
+		p, _ := e.EventData["path"].(string)
+		h, _ := e.EventData["sha256"].(string)
+		if p == "" || h == "" {
+			unhashed++
+			continue
+		}
+		if _, seen := hashes[p]; !seen {
+			order = append(order, p)
+		}
+		hashes[p] = h
+	}
+	return hashes, order, unhashed, sc.Err()
+}
