@@ -303,6 +303,9 @@ type InvestigationResult struct {
 	Overall      OverallChange `json:"overall"`
 	Explanations []Explanation `json:"explanations"`
 	ReportPath   string        `json:"report_path"`
+	// Warnings are things the reader must know before trusting the
+	// numbers: overlapping periods, a metric with no values in a period.
+	Warnings []string `json:"warnings,omitempty"`
 	// Memory is the compiled memory document, for the chat index.
 	Memory *MemoryDocument `json:"-"`
 	// Model names the model that took part, empty offline; Tokens is what

@@ -45,6 +45,8 @@ type Input struct {
 	Summary string
 	Model   string
 	Tokens  *quarry.TokenUsage
+	// Warnings are shown under the overall change, before anything else.
+	Warnings []string
 	// AuditLog is the audit log's path relative to the session, for the
 	// footer.
 	AuditLog    string

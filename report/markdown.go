@@ -93,6 +93,9 @@ func (w *mdWriter) header() {
 	if in.Metric.Additive() && days(b) != days(c) && days(b) > 0 && days(c) > 0 {
 		w.para("*The periods differ in length (%d vs %d days); an additive metric moves with the number of days.*", days(b), days(c))
 	}
+	for _, warning := range in.Warnings {
+		w.para("> **Warning:** %s", prose(warning))
+	}
 	if in.Status == quarry.OutcomeNoFindings {
 		w.para("**Status:** no findings. %s", prose(in.NoFindingsReason))
 	}

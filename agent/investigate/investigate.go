@@ -120,6 +120,7 @@ type run struct {
 	dims       []*Dim
 	overall    overallStats
 	grain      grain // spacing of the data's dates, set by measureOverall
+	warnings   []string
 	plan       quarry.AnalysisPlan
 	hyps       []*quarry.Hypothesis
 	ledger     quarry.FindingsLedger
@@ -190,6 +191,7 @@ func (r *run) result() *quarry.InvestigationResult {
 		Overall:      r.overall.change,
 		Explanations: expls,
 		ReportPath:   r.reportPath,
+		Warnings:     r.warnings,
 		Memory:       r.memory,
 	}
 	if r.ai != nil {

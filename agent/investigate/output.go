@@ -127,6 +127,7 @@ func (r *run) writeReport(ctx context.Context) error {
 		AuditLog:         "audit.jsonl",
 		GeneratedAt:      r.now(),
 		Summary:          r.summary,
+		Warnings:         r.warnings,
 	}
 	if r.ai != nil {
 		in.Model = r.ai.model.Name()

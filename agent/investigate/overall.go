@@ -71,10 +71,19 @@ func (r *run) measureOverall(ctx context.Context) error {
 	}
 	var s series
 	var stamps []quarry.Date
+	var valued [2]int // days with a non-NULL numerator, per period
 	for i, row := range res.Rows {
 		day, err := asDate(row[0])
 		if err != nil {
 			return err
+		}
+		if row[1] != nil {
+			if r.scope.base.Contains(day) {
+				valued[0]++
+			}
+			if r.scope.cmp.Contains(day) {
+				valued[1]++
+			}
 		}
 		s.add(r.scope, day, res.Float(i, 1), res.Float(i, 2), int64(res.Float(i, 3)))
 		r.overall.dayRows = append(r.overall.dayRows, dayRows{day: day, rows: res.Float(i, 3)})
@@ -87,6 +96,15 @@ func (r *run) measureOverall(ctx context.Context) error {
 	}
 	if s.rowsBase == 0 || s.rowsCmp == 0 {
 		return r.noDataError(ctx, s)
+	}
+	for p, name := range []string{"baseline", "comparison"} {
+		if valued[p] == 0 {
+			r.warn(fmt.Sprintf("The metric %s is NULL on every row of the %s period: the column it reads has no values there, so the period shows 0.", r.metric.Numerator, name))
+		}
+	}
+	if b, c := r.scope.base, r.scope.cmp; !b.End.Time().Before(c.Start.Time()) && !c.End.Time().Before(b.Start.Time()) {
+		lo, hi := maxDate(b.Start, c.Start), minDate(b.End, c.End)
+		r.warn(fmt.Sprintf("The baseline and comparison periods overlap (%s..%s): rows of those days count in both, which shrinks the change.", lo, hi))
 	}
 	o := &r.overall
 	// A day (or month, at a monthly grain) without rows is one the metric
@@ -164,4 +182,25 @@ func pct(change, base float64) float64 {
 		return 0
 	}
 	return 100 * change / math.Abs(base)
+}
+
+// warn records a warning for the result and the report and says it in the
+// progress stream.
+func (r *run) warn(msg string) {
+	r.warnings = append(r.warnings, msg)
+	r.progress(Event{Step: "warning", Message: msg})
+}
+
+func maxDate(a, b quarry.Date) quarry.Date {
+	if a.Time().After(b.Time()) {
+		return a
+	}
+	return b
+}
+
+func minDate(a, b quarry.Date) quarry.Date {
+	if a.Time().Before(b.Time()) {
+		return a
+	}
+	return b
 }

@@ -266,6 +266,9 @@ func printResult(w io.Writer, res *quarry.InvestigationResult, asJSON bool) erro
 	}
 	o := res.Overall
 	fmt.Fprintf(w, "%s: %s -> %s (%+.1f%%, significant: %v)\n", res.Status, plain(o.BaselineValue), plain(o.ComparisonValue), o.ChangePct, o.Significant)
+	for _, warning := range res.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warning)
+	}
 	for _, e := range res.Explanations {
 		fmt.Fprintf(w, "%d. [%s] %s (%s, %+.0f%% of the change)\n", e.Rank, e.Likelihood, e.Title, e.Kind, 100*e.ShareOfChange)
 	}

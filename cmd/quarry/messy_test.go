@@ -106,3 +106,30 @@ func checkVerdictsAgree(t *testing.T, dataDir string) {
 		t.Errorf("contradicting verdicts: %v", confirmed)
 	}
 }
+
+// TestWarnings: a metric with no values in a period and overlapping periods
+// are said, in the result and in the report, not silently shown as numbers.
+func TestWarnings(t *testing.T) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "sales.csv")
+	os.WriteFile(csv, []byte("day,region,amount\n2024-01-01,a,\n2024-01-02,b,\n2024-01-08,a,5\n2024-01-09,b,6\n"), 0o644)
+	stdout, stderr, code := runCLI(t, "investigate", "--data-dir", filepath.Join(dir, "data"), "--json", "--file", csv,
+		"--metric", "SELECT SUM(amount) FROM sales", "--baseline", "2024-01-01..2024-01-07", "--comparison", "2024-01-05..2024-01-14")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var res quarry.InvestigationResult
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(res.Warnings, "\n")
+	for _, want := range []string{"NULL on every row of the baseline period", "overlap (2024-01-05..2024-01-07)"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("warnings %q lack %q", all, want)
+		}
+	}
+	report, _ := os.ReadFile(res.ReportPath)
+	if !strings.Contains(string(report), "**Warning:** The baseline and comparison periods overlap") {
+		t.Errorf("the report does not warn about the overlap")
+	}
+}
