@@ -13,9 +13,9 @@ func series(start string, n int, weekdayNum, weekendNum, weekdayDen, weekendDen 
 	for _, d := range dates(start, n) {
 		wd, _ := weekday(d)
 		if wd == time.Saturday || wd == time.Sunday {
-			out = append(out, Day{d, weekendNum, weekendDen})
+			out = append(out, Day{Date: d, Num: weekendNum, Den: weekendDen})
 		} else {
-			out = append(out, Day{d, weekdayNum, weekdayDen})
+			out = append(out, Day{Date: d, Num: weekdayNum, Den: weekdayDen})
 		}
 	}
 	return out

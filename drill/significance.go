@@ -11,6 +11,9 @@ import (
 type Day struct {
 	Date     string
 	Num, Den float64
+	// Empty marks a day without rows, filled in as zero so that a segment
+	// that vanished counts as zeros; charts show it as a gap.
+	Empty bool
 }
 
 // Test methods, in TestResult.Method.

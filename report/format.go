@@ -199,3 +199,17 @@ func changePct(base, cmp float64) (float64, bool) {
 	}
 	return (cmp - base) / math.Abs(base) * 100, true
 }
+
+// perPeriod prefixes a metric's title with its grain's adjective ("Daily
+// revenue", "Monthly revenue"), unless the title already says it ("Daily
+// vaccinations" stays as it is).
+func perPeriod(grain, title string) string {
+	adj := map[string]string{quarry.GrainWeek: "Weekly", quarry.GrainMonth: "Monthly", quarry.GrainQuarter: "Quarterly", quarry.GrainYear: "Yearly"}[grain]
+	if adj == "" {
+		adj = "Daily"
+	}
+	if strings.HasPrefix(strings.ToLower(title), strings.ToLower(adj)+" ") {
+		return title
+	}
+	return adj + " " + title
+}

@@ -212,3 +212,17 @@ func TestGatheringStepsSkipsPresentDimensions(t *testing.T) {
 		}
 	}
 }
+
+func TestPerPeriod(t *testing.T) {
+	for _, tt := range []struct{ grain, title, want string }{
+		{"", "Revenue", "Daily Revenue"},
+		{quarry.GrainDay, "Daily vaccinations", "Daily vaccinations"},
+		{quarry.GrainMonth, "Revenue", "Monthly Revenue"},
+		{quarry.GrainYear, "Sales", "Yearly Sales"},
+		{quarry.GrainWeek, "weekly signups", "weekly signups"},
+	} {
+		if got := perPeriod(tt.grain, tt.title); got != tt.want {
+			t.Errorf("perPeriod(%q, %q) = %q; want %q", tt.grain, tt.title, got, tt.want)
+		}
+	}
+}

@@ -90,7 +90,7 @@ func (w *mdWriter) header() {
 	w.printf("| Baseline | %s | %d | %s |", periodText(b), days(b), w.f.value(in.Overall.BaselineValue))
 	w.printf("| Comparison | %s | %d | %s |", periodText(c), days(c), w.f.value(in.Overall.ComparisonValue))
 	w.para("**Overall change:** %s, %s.", w.changeWithPct(), overallSignificance(in.Overall))
-	if in.Metric.Additive() && days(b) != days(c) && days(b) > 0 && days(c) > 0 {
+	if in.Metric.Additive() && days(b) != days(c) && days(b) > 0 && days(c) > 0 && (in.Overall.Grain == "" || in.Overall.Grain == quarry.GrainDay) {
 		w.para("*The periods differ in length (%d vs %d days); an additive metric moves with the number of days.*", days(b), days(c))
 	}
 	for _, warning := range in.Warnings {

@@ -43,7 +43,7 @@ func (w *mdWriter) charts(c Charts) {
 		if i >= len(c.Series) || c.Series[i] == "" {
 			continue
 		}
-		w.para("![%s](%s)", altText(fmt.Sprintf("Daily %s for %s: baseline vs comparison", w.metricName(), s.Name)), c.Series[i])
+		w.para("![%s](%s)", altText(fmt.Sprintf("%s for %s: baseline vs comparison", perPeriod(w.in.Overall.Grain, w.metricName()), s.Name)), c.Series[i])
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/quarry-dev/quarry"
 	"gonum.org/v1/plot"
@@ -29,13 +30,16 @@ type SeriesChart struct {
 	// Baseline and Comparison are the periods; their start is day 1. A
 	// zero period starts at the line's first point.
 	Baseline, Comparison quarry.DateRange
+	// Grain is the spacing of the data (a quarry.Grain constant); the x
+	// axis counts periods of it: months of the period for monthly data.
+	Grain string
 }
 
 // WritePNG draws the chart as a 900x500 PNG. It reports an INVALID error
 // when neither period has a finite point.
 func (sc *SeriesChart) WritePNG(w io.Writer) error {
-	base, baseRange := dayPoints(sc.Series.Baseline, sc.Baseline)
-	comp, compRange := dayPoints(sc.Series.Comparison, sc.Comparison)
+	base, baseRange := dayPoints(sc.Series.Baseline, sc.Baseline, sc.Grain)
+	comp, compRange := dayPoints(sc.Series.Comparison, sc.Comparison, sc.Grain)
 	if len(base)+len(comp) == 0 {
 		return quarry.Errorf(quarry.ECodeInvalid, "series %q has no values to draw", sc.Series.Name)
 	}
@@ -53,7 +57,7 @@ func (sc *SeriesChart) WritePNG(w io.Writer) error {
 	p := newPlot(sc.Title)
 	nDays := 1.0
 	for _, l := range []struct {
-		xys   plotter.XYs
+		xys   xyRun
 		name  string
 		r     quarry.DateRange
 		style draw.LineStyle
@@ -64,17 +68,24 @@ func (sc *SeriesChart) WritePNG(w io.Writer) error {
 		if len(l.xys) == 0 {
 			continue
 		}
-		line, points, err := plotter.NewLinePoints(l.xys)
-		if err != nil {
-			return err
-		}
-		line.LineStyle = l.style
-		points.Shape = draw.CircleGlyph{}
-		points.Color = l.style.Color
-		points.Radius = vg.Points(2)
-		p.Add(line)
-		if l.r.Days() <= maxMarkedDays {
-			p.Add(points)
+		// A period without rows breaks the line: a gap, not a zero.
+		var line *plotter.Line
+		for _, run := range runs(l.xys) {
+			seg, points, err := plotter.NewLinePoints(run)
+			if err != nil {
+				return err
+			}
+			seg.LineStyle = l.style
+			points.Shape = draw.CircleGlyph{}
+			points.Color = l.style.Color
+			points.Radius = vg.Points(2)
+			p.Add(seg)
+			if len(l.xys) <= maxMarkedDays || len(run) == 1 {
+				p.Add(points)
+			}
+			if line == nil {
+				line = seg
+			}
 		}
 		p.Legend.Add(fmt.Sprintf("%s  %s to %s", l.name, l.r.Start, l.r.End), line)
 		nDays = max(nDays, float64(l.r.Days()), l.xys[len(l.xys)-1].X)
@@ -84,6 +95,10 @@ func (sc *SeriesChart) WritePNG(w io.Writer) error {
 	p.Legend.ThumbnailWidth = vg.Points(24)
 
 	p.X.Label.Text = "Day of period"
+	if n := grainNoun(sc.Grain); n != "day" {
+		p.X.Label.Text = strings.ToUpper(n[:1]) + n[1:] + " of period"
+		nDays = max(base.maxX(), comp.maxX(), 1)
+	}
 	p.X.Min, p.X.Max = 0.5, nDays+0.5
 	p.X.Tick.Marker = dayTicks(int(nDays))
 	p.Y.Tick.Marker = valueTicks{f}
@@ -99,9 +114,10 @@ func (sc *SeriesChart) WritePNG(w io.Writer) error {
 	return writePNG(w, p)
 }
 
-// dayPoints places each finite point at its day of period (1-based) and
-// returns the period the day numbers count from.
-func dayPoints(pts []Point, r quarry.DateRange) (plotter.XYs, quarry.DateRange) {
+// dayPoints places each finite point at its day of period (1-based), or
+// its month, quarter, year or week of period at a coarser grain, and
+// returns the period the numbers count from.
+func dayPoints(pts []Point, r quarry.DateRange, grain string) (xyRun, quarry.DateRange) {
 	var kept []Point
 	for _, pt := range pts {
 		if !math.IsNaN(pt.Value) && !math.IsInf(pt.Value, 0) && !pt.Date.IsZero() {
@@ -117,10 +133,58 @@ func dayPoints(pts []Point, r quarry.DateRange) (plotter.XYs, quarry.DateRange) 
 	}
 	xys := make(plotter.XYs, len(kept))
 	for i, pt := range kept {
-		day := math.Round(pt.Date.Time().Sub(r.Start.Time()).Hours()/24) + 1
-		xys[i] = plotter.XY{X: day, Y: pt.Value}
+		xys[i] = plotter.XY{X: periodIndex(r.Start, pt.Date, grain), Y: pt.Value}
 	}
-	return xys, r
+	return xyRun(xys), r
+}
+
+// xyRun is a line's points in order of x.
+type xyRun plotter.XYs
+
+func (x xyRun) maxX() float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	return x[len(x)-1].X
+}
+
+// runs splits points into runs of consecutive x (1, 2, 3 | 5, 6): where a
+// period is missing the line stops and starts again.
+func runs(xys xyRun) []plotter.XYs {
+	var out []plotter.XYs
+	start := 0
+	for i := 1; i <= len(xys); i++ {
+		if i == len(xys) || xys[i].X-xys[i-1].X > 1.5 {
+			out = append(out, plotter.XYs(xys[start:i]))
+			start = i
+		}
+	}
+	return out
+}
+
+// periodIndex numbers d's period from start, 1-based, at the grain.
+func periodIndex(start, d quarry.Date, grain string) float64 {
+	a, b := start.Time(), d.Time()
+	months := float64((b.Year()-a.Year())*12 + int(b.Month()) - int(a.Month()))
+	switch grain {
+	case quarry.GrainWeek:
+		return math.Floor(b.Sub(a).Hours()/24/7) + 1
+	case quarry.GrainMonth:
+		return months + 1
+	case quarry.GrainQuarter:
+		return math.Floor(months/3) + 1
+	case quarry.GrainYear:
+		return float64(b.Year()-a.Year()) + 1
+	}
+	return math.Round(b.Sub(a).Hours()/24) + 1
+}
+
+// grainNoun is the grain's period in words, "day" by default.
+func grainNoun(grain string) string {
+	if grain == "" {
+		return quarry.GrainDay
+	}
+	return grain
 }
 
 // dayTicks labels every day of a short period and every seventh day (1, 8,

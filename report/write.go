@@ -80,11 +80,12 @@ func renderCharts(in *Input) ([]chartFile, Charts, error) {
 		}
 		var buf bytes.Buffer
 		sc := SeriesChart{
-			Title:      fmt.Sprintf("Daily %s: %s", title, s.Name),
+			Title:      fmt.Sprintf("%s: %s", perPeriod(in.Overall.Grain, title), s.Name),
 			Metric:     &in.Metric,
 			Series:     s,
 			Baseline:   in.Context.BaselinePeriod,
 			Comparison: in.Context.ComparisonPeriod,
+			Grain:      in.Overall.Grain,
 		}
 		if err := sc.WritePNG(&buf); err != nil {
 			return nil, Charts{}, fmt.Errorf("report: draw series %q: %w", s.Name, err)

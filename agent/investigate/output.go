@@ -261,8 +261,8 @@ func (r *run) points(days []drill.Day) []report.Point {
 			continue
 		}
 		v := r.metric.Value(d.Num, d.Den)
-		if r.metric.Ratio() && d.Den == 0 {
-			v = math.NaN()
+		if r.metric.Ratio() && d.Den == 0 || d.Empty {
+			v = math.NaN() // a gap in the chart, not a zero
 		}
 		out = append(out, report.Point{Date: date, Value: v})
 	}

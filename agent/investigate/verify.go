@@ -224,7 +224,7 @@ func (r *run) fillDays(days []drill.Day, rg quarry.DateRange) []drill.Day {
 	}
 	for _, d := range r.grain.periods(rg) {
 		if !have[d.String()] {
-			days = append(days, drill.Day{Date: d.String()})
+			days = append(days, drill.Day{Date: d.String(), Empty: true})
 		}
 	}
 	return days
