@@ -131,7 +131,8 @@ func (r *run) segmentExplanation(v *verified, ratio bool) quarry.Explanation {
 		} else {
 			a0, a1 := v.effect.Value0/math.Max(v.n[0], 1), v.effect.Value1/math.Max(v.n[1], 1)
 			title = fmt.Sprintf("%s value per row in %s: %s to %s", map[bool]string{true: "Lower", false: "Higher"}[down], seg, num(a0), num(a1))
-			story = fmt.Sprintf("Rows of %s kept coming (%s to %s) but each was worth %s less on average.", seg, num(v.n[0]), num(v.n[1]), map[bool]string{true: "", false: "-"}[down]+sharePct(math.Abs(1-a1/math.Max(a0, 1e-12))))
+			story = fmt.Sprintf("Rows of %s went from %s to %s and each was worth %s %s on average (%s to %s).", seg, num(v.n[0]), num(v.n[1]),
+				sharePct(math.Abs(1-a1/math.Max(a0, 1e-12))), map[bool]string{true: "less", false: "more"}[a1 < a0], num(a0), num(a1))
 		}
 	default:
 		title = fmt.Sprintf("%s rows in %s: %s to %s", map[bool]string{true: "Fewer", false: "More"}[down], seg, num(v.n[0]), num(v.n[1]))
@@ -152,7 +153,7 @@ func (r *run) segmentExplanation(v *verified, ratio bool) quarry.Explanation {
 	return quarry.Explanation{
 		Title:            truncate(title, quarry.MaxExplanationTitleLen),
 		Evidence:         ev,
-		Reasoning:        fmt.Sprintf("It accounts for %s (%s) of the change, measured as a non-overlapping part of the population; its own day-level change is significant (%s after correcting for %d segments).", r.fmtChange(v.effect.Change), sharePct(v.share), stat("q", p), r.examined()),
+		Reasoning:        fmt.Sprintf("It accounts for %s (%s) of the change, measured as a non-overlapping part of the population; its own %s-to-%s change is significant (%s after correcting for %d segments).", r.fmtChange(v.effect.Change), sharePct(v.share), r.grain.noun(), r.grain.noun(), stat("q", p), r.examined()),
 		CausalStory:      truncate(story, quarry.MaxCausalStoryLen),
 		SourceHypotheses: r.sourceHyps(v),
 		Kind:             kind,
