@@ -58,6 +58,13 @@ func TestMessyExports(t *testing.T) {
 				t.Errorf("first explanation %s %q (%s); want %s %q", top.Kind, segKey(top.Segment), top.Title, tt.kind, tt.segment)
 			}
 			checkVerdictsAgree(t, dir)
+			if tt.kind == quarry.KindRate {
+				// Wording follows the sign: a segment that rose was worth more.
+				want := map[bool]string{true: "more on average", false: "less on average"}[top.Change > 0]
+				if !strings.Contains(top.CausalStory, want) {
+					t.Errorf("story %q; want %q", top.CausalStory, want)
+				}
+			}
 			if tt.file == "vaccinations.csv" {
 				if !strings.Contains(top.Title, "location=World") {
 					t.Errorf("first explanation %q; want the World rows named as totals", top.Title)
