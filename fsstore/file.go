@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
@@ -190,4 +191,32 @@ func (s *Store) Purge(id string) error {
 		}
 	}
 	return nil
+}
+
+// staleUpload is how old an upload's temporary file must be before
+// RemoveStaleUploads deletes it: older than any upload still in progress in
+// another process sharing the data dir.
+const staleUpload = time.Hour
+
+// RemoveStaleUploads deletes the temporary files (files/.upload*) that
+// uploads cut off by a killed process leave behind, when they are more than
+// an hour old, and returns how many it removed.
+func (s *Store) RemoveStaleUploads() (int, error) {
+	tmps, err := filepath.Glob(filepath.Join(s.root, "*", "files", ".upload*"))
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, p := range tmps {
+		st, err := os.Stat(p)
+		// Modification times are the file system's clock, not the store's.
+		if err != nil || time.Since(st.ModTime()) < staleUpload {
+			continue
+		}
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
 }

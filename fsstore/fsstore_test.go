@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/fsstore"
@@ -154,6 +155,34 @@ func TestClaimRun(t *testing.T) {
 	for _, id := range []string{"../../etc", "00000000-0000-4000-8000-000000000000"} {
 		if _, err := s.ClaimRun(id); quarry.ErrorCode(err) != quarry.ECodeSessionNotFound {
 			t.Errorf("ClaimRun(%q) = %v; want %s", id, err, quarry.ECodeSessionNotFound)
+		}
+	}
+}
+
+// TestRemoveStaleUploads: an upload cut off by a killed process leaves its
+// temporary file; the next start removes it once it is old, and leaves an
+// upload that may still be in progress elsewhere alone.
+func TestRemoveStaleUploads(t *testing.T) {
+	s, sess := newStore(t, 0)
+	dir, _ := s.Dir(sess.SessionID)
+	old := filepath.Join(dir, "files", ".upload123")
+	fresh := filepath.Join(dir, "files", ".upload456")
+	kept := filepath.Join(dir, "files", "abc.csv")
+	for _, p := range []string{old, fresh, kept} {
+		if err := os.WriteFile(p, []byte("day,amount\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(old, long, long)
+	os.Chtimes(kept, long, long)
+	n, err := s.RemoveStaleUploads()
+	if err != nil || n != 1 {
+		t.Fatalf("RemoveStaleUploads = %d, %v; want 1", n, err)
+	}
+	for p, want := range map[string]bool{old: false, fresh: true, kept: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s exists: %v; want %v", filepath.Base(p), err == nil, want)
 		}
 	}
 }

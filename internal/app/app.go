@@ -94,6 +94,11 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
+	if removed, err := store.RemoveStaleUploads(); err != nil {
+		opt.Log.Warn("could not remove stale uploads", "err", err)
+	} else if removed > 0 {
+		opt.Log.Info("removed files of uploads that never finished", "count", removed)
+	}
 	if n > 0 {
 		opt.Log.Warn("marked interrupted investigations failed", "count", n)
 	}
