@@ -106,13 +106,21 @@ func (w *mdWriter) memoryLoop() {
 // dataQuality lists data problems first, so nobody acts on an explanation
 // that is an artefact of broken data.
 func (w *mdWriter) dataQuality() {
-	if len(w.in.DataQuality) == 0 {
+	if len(w.in.DataQuality)+len(w.in.DataNotes) == 0 {
 		return
 	}
 	w.heading(2, "Data Quality")
-	w.para("**Fix the data first.** These problems can create or hide a change on their own; resolve them before acting on the explanations below.")
-	for _, q := range w.in.DataQuality {
-		w.printf("- %s", prose(q))
+	if len(w.in.DataQuality) > 0 {
+		w.para("**Fix the data first.** These problems can create or hide a change on their own; resolve them before acting on the explanations below.")
+		for _, q := range w.in.DataQuality {
+			w.printf("- %s", prose(q))
+		}
+	}
+	if len(w.in.DataNotes) > 0 {
+		w.para("Minor data notes: each of these moves the metric by less than a tenth of the change, so they do not change the conclusions.")
+		for _, q := range w.in.DataNotes {
+			w.printf("- %s", prose(q))
+		}
 	}
 }
 

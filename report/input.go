@@ -28,8 +28,12 @@ type Input struct {
 	Ledger       quarry.FindingsLedger
 	Iterations   []quarry.IterationLog
 	Explanations []quarry.Explanation
-	// DataQuality holds data-quality warnings, already phrased for people.
+	// DataQuality holds data-quality problems large enough to matter,
+	// already phrased for people; DataNotes the ones each too small to move
+	// the metric by a tenth of the change, which get no "fix the data
+	// first" banner.
 	DataQuality []string
+	DataNotes   []string
 	// NextSteps are the recommended next steps; when empty the report
 	// derives them from the explanations.
 	NextSteps []string

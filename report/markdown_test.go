@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/quarry-dev/quarry"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -121,5 +123,24 @@ func TestMarkdownNextStepsFromCaller(t *testing.T) {
 	want := "1. Roll back the mobile payment form.\n2. Exclude bot sessions from the dashboard."
 	if steps != want {
 		t.Errorf("next steps = %q; want %q", steps, want)
+	}
+}
+
+// TestSmallDataProblemsGetNoBanner: problems too small to matter are listed
+// as notes, without telling the reader to fix the data first.
+func TestSmallDataProblemsGetNoBanner(t *testing.T) {
+	in := completedInput()
+	in.DataNotes, in.DataQuality = in.DataQuality, nil
+	in.NextSteps = nil
+	md := Markdown(in, Charts{})
+	if strings.Contains(md, "Fix the data first") || strings.Contains(md, "Fix the data-quality problems") {
+		t.Errorf("minor notes got the fix-the-data banner or step")
+	}
+	if len(in.DataNotes) == 0 || !strings.Contains(md, "Minor data notes") || !strings.Contains(md, prose(in.DataNotes[0])) {
+		t.Errorf("minor notes are not listed")
+	}
+	in.Overall.Grain = quarry.GrainMonth
+	if md := Markdown(in, Charts{}); !strings.Contains(md, "month by month") {
+		t.Errorf("monthly data is watched daily")
 	}
 }

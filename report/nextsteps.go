@@ -112,7 +112,7 @@ func (w *mdWriter) derivedSteps() []string {
 	if len(weak) > 0 {
 		steps = append(steps, fmt.Sprintf("Collect more days of data before acting on %s: the effect is not significant yet.", strings.Join(weak, " and ")))
 	}
-	steps = append(steps, fmt.Sprintf("Watch %s daily for the next two weeks to confirm whether the change persists or recovers.", segmentText(es[0].Segment)))
+	steps = append(steps, fmt.Sprintf("Watch %s %s to confirm whether the change persists or recovers.", segmentText(es[0].Segment), watchFor(in.Overall.Grain)))
 	return steps[:min(len(steps), maxDerivedSteps)]
 }
 
@@ -132,4 +132,20 @@ func (w *mdWriter) stepFor(e quarry.Explanation) string {
 		return "Compare like-for-like periods (same weekdays and holidays) before acting on the change."
 	}
 	return fmt.Sprintf("Validate %s with the people who own %s (%s).", title, seg, ch)
+}
+
+// watchFor says how long to watch a segment at the data's grain: two weeks
+// of daily data, a few months of monthly data.
+func watchFor(grain string) string {
+	switch grain {
+	case quarry.GrainWeek:
+		return "week by week for the next six weeks"
+	case quarry.GrainMonth:
+		return "month by month for the next three months"
+	case quarry.GrainQuarter:
+		return "quarter by quarter for the next two quarters"
+	case quarry.GrainYear:
+		return "in the next year's data"
+	}
+	return "daily for the next two weeks"
 }

@@ -138,7 +138,12 @@ func (r *run) writeReport(ctx context.Context) error {
 		in.Hypotheses = append(in.Hypotheses, *h)
 	}
 	for _, is := range r.stats.quality {
-		in.DataQuality = append(in.DataQuality, is.Detail)
+		if r.materialIssue(is) || r.metric.Ratio() && is.impact == 0 {
+			// Ratios have no impact estimate: every problem may matter.
+			in.DataQuality = append(in.DataQuality, is.Detail)
+		} else {
+			in.DataNotes = append(in.DataNotes, is.Detail)
+		}
 	}
 	if r.outcome == quarry.OutcomeCompleted {
 		in.Waterfall = r.waterfall()
