@@ -234,6 +234,15 @@ func (r *run) tableQuality(ctx context.Context, table string, res *stepResult) (
 	dup := drill.DupCounts{Key: key, Rows0: p[0][0], Distinct0: p[0][1], Keys0: p[0][2], Rows1: p[1][0], Distinct1: p[1][1], Keys1: p[1][2]}
 	for _, is := range drill.Duplicates(dup) {
 		qi := qualityIssue{Issue: is, rec: rec}
+		if is.Kind == drill.IssueDuplicateRows {
+			where, _, err := r.locateDuplicates(ctx, cols)
+			if err != nil {
+				return nil, err
+			}
+			if where != "" {
+				qi.Detail += ": " + where
+			}
+		}
 		// Duplicated rows inflate an additive metric by their share.
 		if !r.metric.Ratio() && p[1][0] > 0 {
 			extra := (p[1][0]-p[1][1])/p[1][0] - (p[0][0]-p[0][1])/math.Max(p[0][0], 1)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,5 +139,39 @@ func TestWarnings(t *testing.T) {
 	report, _ := os.ReadFile(res.ReportPath)
 	if !strings.Contains(string(report), "**Warning:** The baseline and comparison periods overlap") {
 		t.Errorf("the report does not warn about the overlap")
+	}
+}
+
+// TestDuplicatesSayWhereTheyAre: rows loaded twice on one day of one
+// region are reported with that day and that region.
+func TestDuplicatesSayWhereTheyAre(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("order_id,day,region,amount\n")
+	id := 0
+	for d := 1; d <= 28; d++ {
+		for _, reg := range []string{"north", "south", "east", "west"} {
+			for k := 0; k < 5; k++ {
+				id++
+				line := fmt.Sprintf("%d,2024-01-%02d,%s,%d\n", id, d, reg, 100+(id*37)%50)
+				b.WriteString(line)
+				if d == 20 && reg == "west" {
+					b.WriteString(line + line + line) // loaded four times
+				}
+			}
+		}
+	}
+	csv := filepath.Join(dir, "orders.csv")
+	os.WriteFile(csv, []byte(b.String()), 0o644)
+	stdout, stderr, code := runCLI(t, "investigate", "--data-dir", filepath.Join(dir, "data"), "--json", "--file", csv,
+		"--metric", "SELECT SUM(amount) FROM orders", "--baseline", "2024-01-01..2024-01-14", "--comparison", "2024-01-15..2024-01-28")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var res quarry.InvestigationResult
+	json.Unmarshal([]byte(stdout), &res)
+	report, _ := os.ReadFile(res.ReportPath)
+	if !strings.Contains(string(report), "all 15 extra rows are on 2024-01-20, in region=west") {
+		t.Errorf("the report does not place the duplicates:\n%s", report)
 	}
 }
