@@ -42,12 +42,19 @@ type startInvestigationIn struct {
 	BusinessContext  string `json:"business_context,omitempty" jsonschema:"what the business is and anything known about the period (releases, campaigns, outages)"`
 	Prompt           string `json:"prompt,omitempty" jsonschema:"the question, e.g. why did revenue fall in the second half of March?"`
 	TimeColumn       string `json:"time_column,omitempty" jsonschema:"the time column as TABLE.COLUMN when the metric's table has several date columns; inferred otherwise"`
+	TimeFormat       string `json:"time_format,omitempty" jsonschema:"how the time column's dates are written, as a strptime layout such as %d/%m/%Y, or %Y, %s, %ms for numbers; detected otherwise"`
+	Wait             bool   `json:"wait,omitempty" jsonschema:"wait for the investigation to end and return its result, instead of returning at once"`
+	WaitSeconds      int    `json:"wait_seconds,omitempty" jsonschema:"with wait, the longest to wait in seconds (default 600, at most 3600); the investigation goes on after it"`
 }
 
 type startInvestigationOut struct {
 	SessionID string `json:"session_id"`
-	Status    string `json:"status" jsonschema:"running"`
+	Status    string `json:"status" jsonschema:"running, or with wait: completed or failed"`
 	Next      string `json:"next"`
+	// With wait: the compact report of a completed run, or the error of a
+	// failed one.
+	Result string `json:"result,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // explanationInfo is a ranked explanation.
@@ -79,10 +86,16 @@ type explanationsOut struct {
 	Explanations []explanationInfo `json:"explanations" jsonschema:"most likely first"`
 }
 
+type reportIn struct {
+	SessionID string `json:"session_id" jsonschema:"the session's ID"`
+	Full      bool   `json:"full,omitempty" jsonschema:"the whole report with the plan, the memory loop and the SQL behind every number (tens of thousands of characters); by default a compact summary"`
+}
+
 type reportOut struct {
 	SessionID   string    `json:"session_id"`
 	Status      string    `json:"status" jsonschema:"completed, or no_findings when nothing explained the change"`
 	GeneratedAt time.Time `json:"generated_at"`
+	Full        bool      `json:"full"`
 	Markdown    string    `json:"markdown"`
 }
 
@@ -101,7 +114,8 @@ func (t *tools) addInvestigationTools(s *mcpsdk.Server) {
 		Name: "start_investigation",
 		Description: "Start investigating why a metric changed between a baseline and a comparison period, over a session's tables. " +
 			"Quarry checks the request (metric SQL against the tables, dates, time column) and returns at once; the investigation runs in the background, " +
-			"testing hypotheses with SQL, and ends with ranked explanations and a report. Poll get_session until status is completed or failed. " +
+			"testing hypotheses with SQL, and ends with ranked explanations and a report. Poll get_session until status is completed or failed, " +
+			"or pass wait=true to get the result in this call. The investigation goes on if the client disconnects. " +
 			"A session is investigated once; to change the request, create a new session.",
 		Annotations: changes("Start investigation"),
 	}, t.startInvestigation)
@@ -112,8 +126,9 @@ func (t *tools) addInvestigationTools(s *mcpsdk.Server) {
 		Annotations: readOnly("Get explanations"),
 	}, t.getExplanations)
 	add(s, t, &mcpsdk.Tool{
-		Name:        "get_report",
-		Description: "Get the Markdown report of a completed investigation: summary, the metric in both periods, ranked explanations with evidence, and what was ruled out.",
+		Name: "get_report",
+		Description: "Get the report of a completed investigation. By default a compact summary (the change, whether it is real, the answer in a paragraph, " +
+			"each explanation with its numbers); with full=true the whole Markdown report with the plan, the memory loop and the SQL behind every number.",
 		Annotations: readOnly("Get report"),
 	}, t.getReport)
 	add(s, t, &mcpsdk.Tool{
@@ -134,7 +149,7 @@ func (t *tools) startInvestigation(ctx context.Context, in startInvestigationIn)
 		return startInvestigationOut{}, "", err
 	}
 	c := quarry.InvestigationContext{MetricSQL: in.MetricSQL, BaselinePeriod: base, ComparisonPeriod: comp,
-		BusinessContext: in.BusinessContext, InvestigationPrompt: in.Prompt, TimeColumn: in.TimeColumn}
+		BusinessContext: in.BusinessContext, InvestigationPrompt: in.Prompt, TimeColumn: in.TimeColumn, TimeFormat: in.TimeFormat}
 	if err := t.svc.Investigate(ctx, in.SessionID, c); err != nil {
 		return startInvestigationOut{}, "", err
 	}
@@ -142,7 +157,34 @@ func (t *tools) startInvestigation(ctx context.Context, in startInvestigationIn)
 		Next: "call get_session every few seconds until status is completed or failed"}
 	text := fmt.Sprintf("Investigation of session %s started: %s, baseline %s vs comparison %s. It runs in the background; %s.",
 		in.SessionID, in.MetricSQL, base, comp, out.Next)
-	return out, text, nil
+	if !in.Wait {
+		return out, text, nil
+	}
+	wait := defaultWait
+	if in.WaitSeconds > 0 {
+		wait = time.Duration(min(in.WaitSeconds, maxWaitSeconds)) * time.Second
+	}
+	s, err := t.waitForRun(ctx, in.SessionID, wait)
+	if err != nil {
+		return out, text, nil // the client went away; the run goes on
+	}
+	out.Status = string(s.Status)
+	switch s.Status {
+	case quarry.SessionCompleted:
+		out.Next = "get_explanations for the evidence, ask for follow-up questions"
+		if out.Result, err = t.compactReport(ctx, in.SessionID); err != nil {
+			return out, "", err
+		}
+		return out, out.Result, nil
+	case quarry.SessionFailed:
+		out.Next = "fix the request in a new session"
+		if s.Error != nil {
+			out.Error = s.Error.Code + ": " + s.Error.Message
+		}
+		return out, "The investigation failed: " + out.Error, nil
+	}
+	out.Next = "still running after the wait; " + out.Next
+	return out, text + " It was still running when the wait ended.", nil
 }
 
 func (t *tools) getExplanations(ctx context.Context, in sessionIn) (explanationsOut, string, error) {
@@ -182,12 +224,18 @@ func (t *tools) getExplanations(ctx context.Context, in sessionIn) (explanations
 	return out, strings.TrimRight(b.String(), "\n"), nil
 }
 
-func (t *tools) getReport(ctx context.Context, in sessionIn) (reportOut, string, error) {
+func (t *tools) getReport(ctx context.Context, in reportIn) (reportOut, string, error) {
 	r, err := t.svc.Report(ctx, in.SessionID)
 	if err != nil {
 		return reportOut{}, "", err
 	}
-	return reportOut{SessionID: r.SessionID, Status: r.Status, GeneratedAt: r.GeneratedAt, Markdown: r.Content}, r.Content, nil
+	out := reportOut{SessionID: r.SessionID, Status: r.Status, GeneratedAt: r.GeneratedAt, Full: in.Full, Markdown: r.Content}
+	if !in.Full {
+		if out.Markdown, err = t.compactReport(ctx, in.SessionID); err != nil {
+			return reportOut{}, "", err
+		}
+	}
+	return out, out.Markdown, nil
 }
 
 func (t *tools) ask(ctx context.Context, in askIn) (askOut, string, error) {

@@ -373,9 +373,17 @@ func investigate(t *testing.T, e *env, cs *mcpsdk.ClientSession) {
 		t.Errorf("explanations text starts %.100q", text)
 	}
 
+	// By default the compact form: the answer and the numbers, a few
+	// hundred characters, not the whole report with its SQL.
 	rep, text := ok[struct{ Status, Markdown string }](t, cs, "get_report", map[string]string{"session_id": id})
-	if rep.Status != quarry.OutcomeCompleted || !strings.Contains(rep.Markdown, "## Explanations") || text != rep.Markdown {
-		t.Errorf("report: status %s, %d characters", rep.Status, len(rep.Markdown))
+	if rep.Status != quarry.OutcomeCompleted || text != rep.Markdown || len(rep.Markdown) > 3000 ||
+		!strings.Contains(rep.Markdown, "**In short:**") || !strings.Contains(rep.Markdown, "1. [Most Likely] ") ||
+		!strings.Contains(rep.Markdown, "platform=android AND app_version=5.2") || strings.Contains(rep.Markdown, "SELECT") {
+		t.Errorf("compact report: status %s, %d characters:\n%s", rep.Status, len(rep.Markdown), rep.Markdown)
+	}
+	full, _ := ok[struct{ Status, Markdown string }](t, cs, "get_report", map[string]any{"session_id": id, "full": true})
+	if !strings.Contains(full.Markdown, "## Explanations") || !strings.Contains(full.Markdown, "SELECT") || len(full.Markdown) <= len(rep.Markdown) {
+		t.Errorf("full report: %d characters", len(full.Markdown))
 	}
 
 	ans, text := ok[struct {

@@ -202,6 +202,26 @@ func (m *Manager) Delete(ctx context.Context, id string) error {
 	return m.cfg.Store.DeleteSession(id)
 }
 
+// Drain waits, without cancelling them, for the investigations this
+// process runs to end, or for ctx to be done. A one-shot MCP client that
+// starts an investigation and disconnects must not see it interrupted.
+// It returns the number still running when it gave up.
+func (m *Manager) Drain(ctx context.Context) int {
+	done := make(chan struct{})
+	go func() {
+		m.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return 0
+	case <-ctx.Done():
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		return len(m.runs)
+	}
+}
+
 // Close cancels the running investigations and waits for them to record
 // their failure.
 func (m *Manager) Close() error {

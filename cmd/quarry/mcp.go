@@ -41,6 +41,11 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 		if ctx.Err() != nil {
 			return nil
 		}
+		// The client has gone; an investigation it started finishes
+		// before the process exits (an interrupt still stops it).
+		if n := a.Manager.Drain(ctx); n > 0 {
+			a.Log.Warn("stopped before investigations finished", "running", n)
+		}
 		return err
 	}
 	return serveMCPHTTP(ctx, mcp.NewHTTPHandler(mcp.NewServer(a.Manager, mcp.Options{Log: a.Log}), a.Log), *httpAddr, af.dataDir, stdout, a.Log)

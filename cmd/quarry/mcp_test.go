@@ -15,6 +15,8 @@ import (
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarry-dev/quarry/internal/sampledata"
 )
 
 // asCommand is the environment variable that makes the test binary run as
@@ -257,4 +259,74 @@ func TestInspectorCLI(t *testing.T) {
 	if call.IsError || len(call.Content) != 1 || call.Content[0].Text != "0 session(s)" || call.StructuredContent.Sessions == nil {
 		t.Errorf("tools/call list_sessions: %+v", call)
 	}
+}
+
+// TestMCPOneShotClient: a client that starts an investigation and hangs up
+// at once finds it completed later, not RUN_INTERRUPTED; a client that asks
+// to wait gets the result in the same call.
+func TestMCPOneShotClient(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := sampledata.Get("revenue_drop")
+	paths, err := sampledata.WriteScenario(dir, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	connect := func() (*mcpsdk.ClientSession, *exec.Cmd, *syncBuffer) {
+		cmd := quarryCommand(t, "mcp", "--data-dir", data)
+		stderr := &syncBuffer{}
+		cmd.Stderr = stderr
+		client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "one-shot", Version: "1"}, nil)
+		cs, err := client.Connect(context.Background(), &mcpsdk.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Minute}, nil)
+		if err != nil {
+			t.Fatalf("initialize: %v\n%s", err, stderr.String())
+		}
+		return cs, cmd, stderr
+	}
+	start := func(cs *mcpsdk.ClientSession, wait bool) string {
+		var files []map[string]string
+		for _, p := range paths {
+			files = append(files, map[string]string{"path": p})
+		}
+		text, failed := callText(t, cs, "create_session", map[string]any{"files": files})
+		id := regexp.MustCompile(`Created session (\S+)`).FindStringSubmatch(text)
+		if failed || id == nil {
+			t.Fatalf("create_session: %s", text)
+		}
+		text, failed = callText(t, cs, "start_investigation", map[string]any{"session_id": id[1], "metric_sql": s.MetricSQL, "wait": wait,
+			"baseline_period":   map[string]string{"start": s.Baseline.Start.String(), "end": s.Baseline.End.String()},
+			"comparison_period": map[string]string{"start": s.Comparison.Start.String(), "end": s.Comparison.End.String()}})
+		if failed {
+			t.Fatalf("start_investigation: %s", text)
+		}
+		if wait && (!strings.Contains(text, "**In short:**") || !strings.Contains(text, "1. [Most Likely]")) {
+			t.Errorf("start_investigation with wait returned %q", text)
+		}
+		return id[1]
+	}
+
+	cs, cmd, stderr := connect()
+	id := start(cs, false)
+	if err := cs.Close(); err != nil { // hang up at once
+		t.Fatal(err)
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("quarry mcp exited %d\n%s", code, stderr.String())
+	}
+	raw, err := os.ReadFile(filepath.Join(data, "sessions", id, "metadata.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta struct {
+		Status string
+		Error  *struct{ Code string }
+	}
+	json.Unmarshal(raw, &meta)
+	if meta.Status != "completed" || meta.Error != nil {
+		t.Errorf("after the client hung up the session is %s %+v; want completed", meta.Status, meta.Error)
+	}
+
+	cs, _, _ = connect()
+	start(cs, true)
+	cs.Close()
 }
