@@ -2,7 +2,10 @@ package sessions
 
 import (
 	"context"
+	"errors"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/quarry-dev/quarry"
 )
@@ -64,7 +67,7 @@ func (m *Manager) profile(ctx context.Context, f *quarry.UploadedFile) error {
 	}
 	schema, rows, err := eng.LoadCSV(ctx, "upload", path)
 	if err != nil {
-		return err
+		return withFileName(err, filepath.Base(path), f.OriginalName)
 	}
 	f.Schema, f.RowCount = schema, rows
 	return nil
@@ -127,4 +130,17 @@ func (m *Manager) RemoveFile(ctx context.Context, id, fileID string) error {
 		}
 	}
 	return m.cfg.Store.SaveSession(s)
+}
+
+// withFileName puts the name the user uploaded in place of the stored
+// copy's name ({file_id}.csv) in an error about the file.
+func withFileName(err error, stored, original string) error {
+	var qe *quarry.Error
+	if !errors.As(err, &qe) {
+		return err
+	}
+	c := *qe
+	c.Message = strings.ReplaceAll(c.Message, stored, original)
+	c.Hint = strings.ReplaceAll(c.Hint, stored, original)
+	return &c
 }

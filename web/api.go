@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -196,29 +197,40 @@ func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) (*quarry.
 		f           *quarry.UploadedFile
 		description string
 	)
+	// A request that fails after its file was stored keeps nothing.
+	fail := func(err error) (*quarry.UploadedFile, error) {
+		if f != nil {
+			if rerr := s.svc.RemoveFile(context.WithoutCancel(r.Context()), id, f.FileID); rerr != nil {
+				s.log.Error("remove the file of a failed upload", "session", id, "err", rerr)
+			}
+		}
+		return nil, err
+	}
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, uploadError(err, s.opt.MaxUploadBytes)
+			return fail(uploadError(err, s.opt.MaxUploadBytes))
 		}
 		switch part.FormName() {
 		case "description":
 			b, err := io.ReadAll(io.LimitReader(part, quarry.MaxDescriptionLen*4+1))
 			if err != nil {
-				return nil, uploadError(err, s.opt.MaxUploadBytes)
+				return fail(uploadError(err, s.opt.MaxUploadBytes))
 			}
 			description = string(b)
 			if f != nil {
-				if f, err = s.svc.DescribeFile(r.Context(), id, f.FileID, description); err != nil {
-					return nil, err
+				described, err := s.svc.DescribeFile(r.Context(), id, f.FileID, description)
+				if err != nil {
+					return fail(err)
 				}
+				f = described
 			}
 		case "file":
 			if f != nil {
-				return nil, quarry.Errorf(quarry.ECodeInvalid, "send one file per request")
+				return fail(quarry.Errorf(quarry.ECodeInvalid, "send one file per request; this one had two, and neither was kept"))
 			}
 			if f, err = s.svc.AddFile(r.Context(), id, part.FileName(), description, part); err != nil {
 				return nil, uploadError(err, s.opt.MaxUploadBytes)

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -334,6 +335,26 @@ func TestUploadErrors(t *testing.T) {
 		mw.Close()
 		r := e.do(http.MethodPost, "/api/sessions/"+id+"/files", mw.FormDataContentType(), &b)
 		if r.status != http.StatusUnprocessableEntity || r.code(t) != quarry.ECodeInvalid {
+			t.Fatalf("got %d %s", r.status, r.body)
+		}
+	})
+	t.Run("two files", func(t *testing.T) {
+		var b bytes.Buffer
+		mw := multipart.NewWriter(&b)
+		for _, name := range []string{"a.csv", "b.csv"} {
+			fw, _ := mw.CreateFormFile("file", name)
+			fw.Write([]byte("day,amount\n2024-01-01,5\n"))
+		}
+		mw.Close()
+		r := e.do(http.MethodPost, "/api/sessions/"+id+"/files", mw.FormDataContentType(), &b)
+		if r.status != http.StatusUnprocessableEntity || r.code(t) != quarry.ECodeInvalid {
+			t.Fatalf("got %d %s", r.status, r.body)
+		}
+	})
+	t.Run("errors name the user's file", func(t *testing.T) {
+		r := e.upload(id, "Q4 export.csv", strings.NewReader("a,b\n1,2\n3\n"), "")
+		msg, _ := r.json(t)["error"].(map[string]any)["message"].(string)
+		if r.code(t) != quarry.ECodeMalformedCSV || !strings.Contains(msg, "Q4 export.csv") || regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}`).MatchString(msg) {
 			t.Fatalf("got %d %s", r.status, r.body)
 		}
 	})

@@ -162,7 +162,9 @@ func (r *run) writeReport(ctx context.Context) error {
 		}
 	}
 	r.reportPath = path
-	r.progress(Event{Step: "report", Message: "report written to " + path})
+	// Progress reaches web pages and MCP clients: name the artifact, not
+	// the server's directories.
+	r.progress(Event{Step: "report", Message: fmt.Sprintf("report written: report.md with %d chart(s)", countCharts(charts))})
 	return nil
 }
 
@@ -286,4 +288,14 @@ func fileHash(path string) string {
 		return ""
 	}
 	return quarry.SHA256Hex(data)
+}
+
+func countCharts(c report.Charts) int {
+	n := 0
+	for _, p := range append([]string{c.Waterfall}, c.Series...) {
+		if p != "" {
+			n++
+		}
+	}
+	return n
 }
