@@ -42,39 +42,46 @@ const auditPreviewRows = 5
 // INVALID (does not parse or bind, too many rows, too slow) and FORBIDDEN
 // (anything but a single SELECT, or one touching files or the network).
 func (m *Manager) Query(ctx context.Context, id, sql string) (*quarry.QueryResult, error) {
+	res, _, err := m.recordedQuery(ctx, id, sql, QueryActor, "query from an MCP client")
+	return res, err
+}
+
+// recordedQuery is Query for any actor: it also returns the sequence
+// number of the observation entry that records the result, for citing.
+func (m *Manager) recordedQuery(ctx context.Context, id, sql, actor, purpose string) (*quarry.QueryResult, int, error) {
 	unlock := m.lock(id)
 	defer unlock()
 	s, err := m.active(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if s.Status == quarry.SessionRunning {
-		return nil, quarry.Errorf(quarry.ECodeConflict, "the investigation of session %s is running; its data can be queried when it has finished", id)
+		return nil, 0, quarry.Errorf(quarry.ECodeConflict, "the investigation of session %s is running; its data can be queried when it has finished", id)
 	}
 	// The claim keeps another process from starting the investigation, and
 	// so from needing the audit log, while the query holds it.
 	release, err := m.claim(id)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer release()
 	files, err := m.cfg.Store.Files(id)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	log, err := m.cfg.OpenAudit(id)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer log.Close()
 
-	callID := "mcp_" + quarry.NewID()
-	if _, err := log.Append(quarry.EventToolCalled, QueryActor, map[string]any{
+	callID := actor + "_" + quarry.NewID()
+	if _, err := log.Append(quarry.EventToolCalled, actor, map[string]any{
 		"call_id":   callID,
 		"tool_name": "sql",
-		"arguments": map[string]any{"sql": sql, "purpose": "query from an MCP client"},
+		"arguments": map[string]any{"sql": sql, "purpose": purpose},
 	}); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	start := m.now()
 	res, qerr := m.runQuery(ctx, id, files, sql)
@@ -94,13 +101,14 @@ func (m *Manager) Query(ctx context.Context, id, sql string) (*quarry.QueryResul
 			data["preview"] = quarry.JSONRows(res.Rows[:min(len(res.Rows), auditPreviewRows)])
 		}
 	}
-	if _, err := log.Append(quarry.EventObservationRecorded, QueryActor, data); err != nil {
-		return nil, err
+	obs, err := log.Append(quarry.EventObservationRecorded, actor, data)
+	if err != nil {
+		return nil, 0, err
 	}
 	if qerr != nil {
-		return nil, qerr
+		return nil, 0, qerr
 	}
-	return res, nil
+	return res, obs.SequenceNumber, nil
 }
 
 // runQuery runs sql over the session's files in a locked engine: the cached

@@ -87,6 +87,7 @@ type CodeSession interface {
 type Manager struct {
 	cfg   Config
 	chat  *chat.Answerer
+	facts chatFacts
 	slots chan struct{}
 	locks sync.Map // session id -> *sync.Mutex
 	// engines keeps loaded query engines for the next Query.
@@ -110,13 +111,15 @@ func New(cfg Config) *Manager {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Manager{
+	m := &Manager{
 		cfg:   cfg,
 		chat:  &chat.Answerer{Index: cfg.Index, Model: cfg.Model},
 		slots: make(chan struct{}, cfg.MaxRunning),
 		runs:  map[string]*runState{},
 		hubs:  map[string]*hub{},
 	}
+	m.chat.Data = m.chatData
+	return m
 }
 
 // lock serializes the state changes of one session.
@@ -199,6 +202,7 @@ func (m *Manager) Delete(ctx context.Context, id string) error {
 	}
 	m.dropEvents(id)
 	m.engines.drop(id)
+	m.facts.drop(id)
 	return m.cfg.Store.DeleteSession(id)
 }
 

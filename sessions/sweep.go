@@ -59,6 +59,7 @@ func (m *Manager) expire(ctx context.Context, id string) (bool, error) {
 	}
 	m.dropEvents(id)
 	m.engines.drop(id)
+	m.facts.drop(id)
 	if err := m.cfg.Store.Purge(id); err != nil {
 		return false, err
 	}

@@ -39,6 +39,11 @@ type Answerer struct {
 	// Model, when set, answers from the retrieved passages in its own
 	// words (see ask); nil answers offline, by quoting.
 	Model llm.Model
+	// Data, when set, gives a session's metric, periods, dimensions and a
+	// recorded query, so that questions about numbers the memory lacks
+	// (a segment in a period, a day, the change without a segment, the top
+	// movers) are answered by a query. nil answers from the memory only.
+	Data func(ctx context.Context, sessionID string) (*Data, error)
 }
 
 // Reply is an answer and the artifacts it quotes.
@@ -50,8 +55,13 @@ type Reply struct {
 	ArtifactsReferenced []string
 }
 
-// notLooked starts every reply to a question the memory has nothing on.
-const notLooked = "The investigation did not look at that."
+// notLooked starts every reply to a question the memory has nothing on;
+// canAnswer ends it with what the chat can answer instead.
+const (
+	notLooked = "I can't answer that from this investigation: it did not look at that."
+	canAnswer = "Ask instead for the metric or a segment in either period or on a date, the change without a segment, " +
+		"the biggest movers of a dimension, how a number was computed, or which hypotheses were ruled out and why."
+)
 
 // Answer answers question from the memory of session sessionID. Errors:
 // INVALID for an empty question or one longer than
@@ -64,6 +74,15 @@ func (a *Answerer) Answer(ctx context.Context, sessionID, question string) (Repl
 		return Reply{}, quarry.Errorf(quarry.ECodeInvalid, "the question is %d characters; the limit is %d", n, quarry.MaxChatMessageLen)
 	}
 	q := parseQuestion(question)
+	if a.Data != nil && len(q.statuses) == 0 && !q.aboutMethod && problemAsked(question) == nil {
+		d, err := a.Data(ctx, sessionID)
+		if err != nil {
+			return Reply{}, err
+		}
+		if dq := parseData(question, d); dq != nil {
+			return a.answerData(ctx, d, dq)
+		}
+	}
 	if a.Model != nil {
 		return a.ask(ctx, sessionID, q)
 	}
@@ -80,6 +99,12 @@ func (a *Answerer) offline(ctx context.Context, sessionID string, q *question) (
 	}
 	if q.aboutMethod {
 		r, ok, err := a.method(ctx, sessionID, q)
+		if err != nil || ok {
+			return r, err
+		}
+	}
+	if p := problemAsked(q.text); p != nil {
+		r, ok, err := a.problem(ctx, sessionID, p)
 		if err != nil || ok {
 			return r, err
 		}

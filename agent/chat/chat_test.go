@@ -207,9 +207,9 @@ func TestAnswerCountry(t *testing.T) {
 	tests := []struct {
 		session, question, want string
 	}{
-		{"rev", "What about Germany?", notLooked + " It examined the change by these dimensions: platform, customers.segment, app_version, customers.region, channel, country; segments its findings do not name did not stand out."},
-		{"nocountry", "What about Germany?", notLooked + " It examined the change by these dimensions: platform, customers.segment, app_version, customers.region, channel; segments its findings do not name did not stand out."},
-		{"nocountry", "and the United Kingdom?", notLooked + " It examined the change by these dimensions: platform, customers.segment, app_version, customers.region, channel; segments its findings do not name did not stand out."},
+		{"rev", "What about Germany?", notLooked + " It examined the change by these dimensions: platform, customers.segment, app_version, customers.region, channel, country; segments its findings do not name did not stand out. " + canAnswer},
+		{"nocountry", "What about Germany?", notLooked + " It examined the change by these dimensions: platform, customers.segment, app_version, customers.region, channel; segments its findings do not name did not stand out. " + canAnswer},
+		{"nocountry", "and the United Kingdom?", notLooked + " It examined the change by these dimensions: platform, customers.segment, app_version, customers.region, channel; segments its findings do not name did not stand out. " + canAnswer},
 	}
 	for _, tt := range tests {
 		r := ask(t, a, tt.session, tt.question)
@@ -224,13 +224,13 @@ func TestAnswerUnrelated(t *testing.T) {
 	tests := []struct {
 		session, question, want string
 	}{
-		{"chk", "What is the weather in Paris?", notLooked + " It examined the change by these dimensions: device, traffic_source, country; segments its findings do not name did not stand out."},
-		{"rev", "What is the weather in Paris?", notLooked + " It examined the change by these dimensions: platform, customers.segment, app_version, customers.region, channel, country; segments its findings do not name did not stand out."},
-		{"bare", "What is the weather in Paris?", notLooked},
-		{"unknown-session", "What about Germany?", notLooked},
-		{"chk", "why did revenue fall?", notLooked + " It examined the change by these dimensions: device, traffic_source, country; segments its findings do not name did not stand out."},
-		{"chk", "???", notLooked + " It examined the change by these dimensions: device, traffic_source, country; segments its findings do not name did not stand out."},
-		{"chk", "what is it?", notLooked + " It examined the change by these dimensions: device, traffic_source, country; segments its findings do not name did not stand out."},
+		{"chk", "What is the weather in Paris?", notLooked + " It examined the change by these dimensions: device, traffic_source, country; segments its findings do not name did not stand out. " + canAnswer},
+		{"rev", "What is the weather in Paris?", notLooked + " It examined the change by these dimensions: platform, customers.segment, app_version, customers.region, channel, country; segments its findings do not name did not stand out. " + canAnswer},
+		{"bare", "What is the weather in Paris?", notLooked + " " + canAnswer},
+		{"unknown-session", "What about Germany?", notLooked + " " + canAnswer},
+		{"chk", "why did revenue fall?", notLooked + " It examined the change by these dimensions: device, traffic_source, country; segments its findings do not name did not stand out. " + canAnswer},
+		{"chk", "???", notLooked + " It examined the change by these dimensions: device, traffic_source, country; segments its findings do not name did not stand out. " + canAnswer},
+		{"chk", "what is it?", notLooked + " It examined the change by these dimensions: device, traffic_source, country; segments its findings do not name did not stand out. " + canAnswer},
 	}
 	for _, tt := range tests {
 		r := ask(t, a, tt.session, tt.question)

@@ -23,7 +23,7 @@ func (a *Answerer) notFound(ctx context.Context, sessionID string) (Reply, error
 	if dims != "" {
 		text += " It examined the change by these dimensions: " + dims + "; segments its findings do not name did not stand out."
 	}
-	return Reply{Text: text}, nil
+	return Reply{Text: text + " " + canAnswer}, nil
 }
 
 // dimensions returns the dimensions listed in the memory's data model, or

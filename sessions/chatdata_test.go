@@ -1,0 +1,192 @@
+package sessions_test
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/internal/sampledata"
+)
+
+// revenueOrders reads the revenue_drop orders in plain Go, for numbers the
+// chat's answers are checked against.
+type order struct {
+	day, platform, country string
+	amount                 float64
+}
+
+func revenueOrders(t *testing.T, path string) []order {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	var out []order
+	for _, r := range rows[1:] {
+		a, _ := strconv.ParseFloat(r[col["amount"]], 64)
+		out = append(out, order{day: r[col["order_date"]], platform: r[col["platform"]], country: r[col["country"]], amount: a})
+	}
+	return out
+}
+
+func sumWhere(os []order, keep func(order) bool) float64 {
+	var s float64
+	for _, o := range os {
+		if keep(o) {
+			s += o.amount
+		}
+	}
+	return s
+}
+
+// people prints a number as the chat does for values of a thousand and
+// more: rounded, with thousands separators.
+func people(v float64) string {
+	s := strconv.FormatFloat(math.Abs(v), 'f', 0, 64)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if v < 0 {
+		return "-" + s
+	}
+	return s
+}
+
+// TestChatAnswersWithNumbers asks a finished revenue_drop investigation the
+// questions people ask after one, and checks each number against a sum done
+// here over the CSV, and each citation against the audit log.
+func TestChatAnswersWithNumbers(t *testing.T) {
+	dir := t.TempDir()
+	scen, _ := sampledata.Get("revenue_drop")
+	paths, err := sampledata.WriteScenario(filepath.Join(dir, "in"), scen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.Open(context.Background(), app.Options{DataDir: filepath.Join(dir, "data")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	ctx := context.Background()
+	s, _ := a.Manager.Create(ctx)
+	id := s.SessionID
+	for _, p := range paths {
+		f, _ := os.Open(p)
+		if _, err := a.Manager.AddFile(ctx, id, filepath.Base(p), "", f); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	c := quarry.InvestigationContext{MetricSQL: scen.MetricSQL, BaselinePeriod: scen.Baseline, ComparisonPeriod: scen.Comparison}
+	if err := a.Manager.Investigate(ctx, id, c); err != nil {
+		t.Fatal(err)
+	}
+	_, live, cancel, err := a.Manager.Subscribe(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range live {
+	}
+	cancel()
+
+	orders := revenueOrders(t, paths[0])
+	inBase := func(o order) bool {
+		return o.day >= scen.Baseline.Start.String() && o.day <= scen.Baseline.End.String()
+	}
+	inCmp := func(o order) bool {
+		return o.day >= scen.Comparison.Start.String() && o.day <= scen.Comparison.End.String()
+	}
+	day := sumWhere(orders, func(o order) bool { return o.day == "2024-03-20" })
+	iosBase := sumWhere(orders, func(o order) bool { return inBase(o) && o.platform == "ios" })
+	noAndroid0 := sumWhere(orders, func(o order) bool { return inBase(o) && o.platform != "android" })
+	noAndroid1 := sumWhere(orders, func(o order) bool { return inCmp(o) && o.platform != "android" })
+	de0 := sumWhere(orders, func(o order) bool { return inBase(o) && o.country == "DE" })
+	de1 := sumWhere(orders, func(o order) bool { return inCmp(o) && o.country == "DE" })
+	// The country that fell most.
+	worst, worstChange := "", math.Inf(1)
+	for _, ctry := range []string{"US", "GB", "DE", "FR", "CA", "AU", "MX", "IN", "BR", "JP"} {
+		ch := sumWhere(orders, func(o order) bool { return inCmp(o) && o.country == ctry }) - sumWhere(orders, func(o order) bool { return inBase(o) && o.country == ctry })
+		if ch < worstChange {
+			worst, worstChange = ctry, ch
+		}
+	}
+
+	tests := []struct {
+		kind, question string
+		want           []string // in the answer, in order
+		cites          string   // prefix of a cited artifact
+	}{
+		{"value on a date", "What was revenue on 2024-03-20?", []string{people(day)}, "audit.jsonl#"},
+		{"segment in a period", "How much did ios make in the baseline?", []string{people(iosBase), "platform=ios", "baseline"}, "audit.jsonl#"},
+		{"change without a segment", "What was the change without android?", []string{people(noAndroid0), people(noAndroid1), "without platform=android"}, "audit.jsonl#"},
+		{"top movers down", "Which countries fell most?", []string{"Largest falls", worst + " " + people(worstChange)}, "audit.jsonl#"},
+		{"segment in both periods, by alias", "What about Germany?", []string{people(de0), people(de1), "country=DE"}, "audit.jsonl#"},
+		{"how a number was computed", "How did you calculate the contribution?", []string{"contribution"}, ""},
+		{"a data problem", "Is there double counting?", []string{"No:", "double counting"}, "analysis/hypotheses/"},
+		{"a gap", "Are there missing days?", []string{"No:", "missing"}, "analysis/hypotheses/"},
+		{"cannot answer", "What is the weather in Paris?", []string{"I can't answer that from this investigation", "Ask instead"}, ""},
+	}
+	entries := func() map[int]quarry.AuditEntry {
+		raw, _ := os.ReadFile(filepath.Join(dir, "data", "sessions", id, "audit.jsonl"))
+		out := map[int]quarry.AuditEntry{}
+		for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+			var e quarry.AuditEntry
+			if json.Unmarshal([]byte(line), &e) == nil {
+				out[e.SequenceNumber] = e
+			}
+		}
+		return out
+	}
+	for _, tt := range tests {
+		msg, err := a.Manager.Chat(ctx, id, tt.question)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.kind, err)
+		}
+		at := 0
+		for _, w := range tt.want {
+			i := strings.Index(msg.Content[at:], w)
+			if i < 0 {
+				t.Errorf("%s: %q lacks %q (in order)", tt.kind, msg.Content, w)
+				break
+			}
+			at += i + len(w)
+		}
+		if tt.cites == "" {
+			continue
+		}
+		var ref string
+		for _, r := range msg.ArtifactsReferenced {
+			if strings.HasPrefix(r, tt.cites) {
+				ref = r
+			}
+		}
+		if ref == "" {
+			t.Errorf("%s: cites %v; want %s...", tt.kind, msg.ArtifactsReferenced, tt.cites)
+			continue
+		}
+		if seq, ok := strings.CutPrefix(ref, "audit.jsonl#"); ok {
+			n, _ := strconv.Atoi(seq)
+			e := entries()[n]
+			if e.EventType != quarry.EventObservationRecorded || e.Actor != "chat" || e.EventData["success"] != true {
+				t.Errorf("%s: cites audit entry %d, which is %+v", tt.kind, n, e)
+			}
+		}
+	}
+}
