@@ -12,7 +12,7 @@ import (
 )
 
 // searchSegments builds the leaf cube over the chosen dimensions with one
-// grouped query and lets drill.Search pick the few segments that explain
+// grouped query and lets drill.Explain pick the few segments that explain
 // the change.
 func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 	var res stepResult
