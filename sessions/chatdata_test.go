@@ -2,7 +2,6 @@ package sessions_test
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"math"
 	"os"
@@ -16,8 +15,8 @@ import (
 	"github.com/quarry-dev/quarry/internal/sampledata"
 )
 
-// revenueOrders reads the revenue_drop orders in plain Go, for numbers the
-// chat's answers are checked against.
+// order is one row of the revenue_drop orders, read in plain Go for the
+// numbers the chat's answers are checked against.
 type order struct {
 	day, platform, country string
 	amount                 float64
@@ -25,23 +24,13 @@ type order struct {
 
 func revenueOrders(t *testing.T, path string) []order {
 	t.Helper()
-	f, err := os.Open(path)
+	tb, err := sampledata.ReadTable(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
-	}
-	var out []order
-	for _, r := range rows[1:] {
-		a, _ := strconv.ParseFloat(r[col["amount"]], 64)
-		out = append(out, order{day: r[col["order_date"]], platform: r[col["platform"]], country: r[col["country"]], amount: a})
+	out := make([]order, len(tb.Rows))
+	for i := range tb.Rows {
+		out[i] = order{day: tb.Get(i, "order_date"), platform: tb.Get(i, "platform"), country: tb.Get(i, "country"), amount: tb.Num(i, "amount")}
 	}
 	return out
 }

@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -192,26 +190,13 @@ func TestScriptedModelSendsPython(t *testing.T) {
 // metric values that DuckDB and the Python both reported.
 func checkSums(t *testing.T, path string, s sampledata.Scenario, res *quarry.InvestigationResult) {
 	t.Helper()
-	f, err := os.Open(path)
+	tb, err := sampledata.ReadTable(path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, name := range rows[0] {
-		col[name] = i
 	}
 	var base, comp float64
-	for _, r := range rows[1:] {
-		v, err := strconv.ParseFloat(r[col["amount"]], 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := r[col["order_date"]]
+	for i := range tb.Rows {
+		v, d := tb.Num(i, "amount"), tb.Get(i, "order_date")
 		if d >= s.Baseline.Start.String() && d <= s.Baseline.End.String() {
 			base += v
 		}
