@@ -1,9 +1,13 @@
 package fsstore
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/gofrs/flock"
 
@@ -37,4 +41,39 @@ func (s *Store) ClaimRun(id string) (release func() error, err error) {
 		return nil, quarry.Errorf(quarry.ECodeConflict, "the investigation of session %s is being run by another Quarry process", id)
 	}
 	return lock.Close, nil
+}
+
+// appendWait is how long UpdateJSON waits for another writer.
+const appendWait = 5 * time.Second
+
+// UpdateJSON reads the JSON file rel of session id into v (left as is
+// when the file does not exist), lets change modify v, and writes it back,
+// holding an exclusive lock on a file beside it ("chat/.history.json.lock"
+// for "chat/history.json") throughout, so that processes sharing the data
+// dir (quarry serve and quarry mcp) never lose each other's updates. It
+// waits up to five seconds for another writer, then answers CONFLICT.
+func (s *Store) UpdateJSON(id, rel string, v any, change func() error) error {
+	dir, err := s.Dir(id)
+	if err != nil {
+		return err
+	}
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	lock := flock.New(filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+".lock"))
+	ctx, cancel := context.WithTimeout(context.Background(), appendWait)
+	defer cancel()
+	ok, err := lock.TryLockContext(ctx, 5*time.Millisecond)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("lock %s: %w", rel, err)
+	}
+	if !ok {
+		return quarry.Errorf(quarry.ECodeConflict, "%s of session %s is being written by another Quarry process", rel, id)
+	}
+	defer lock.Close()
+	if err := s.ReadJSON(id, rel, v); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := change(); err != nil {
+		return err
+	}
+	return s.WriteJSON(id, rel, v)
 }

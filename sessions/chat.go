@@ -39,13 +39,15 @@ func (m *Manager) Chat(ctx context.Context, id, message string) (*quarry.ChatMes
 		a.ArtifactsReferenced = []string{}
 	}
 
+	// Another process sharing the data dir may be appending too: the
+	// history is read and rewritten under a file lock.
 	unlock := m.lock(id)
 	defer unlock()
-	hist, err := m.history(id)
-	if err != nil {
-		return nil, err
-	}
-	if err := m.cfg.Store.WriteJSON(id, historyPath, append(hist, q, a)); err != nil {
+	var hist []quarry.ChatMessage
+	if err := m.cfg.Store.UpdateJSON(id, historyPath, &hist, func() error {
+		hist = append(hist, q, a)
+		return nil
+	}); err != nil {
 		return nil, err
 	}
 	return &a, nil

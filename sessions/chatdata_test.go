@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/sampledata"
+	"github.com/quarry-dev/quarry/sessions"
 )
 
 // order is one row of the revenue_drop orders, read in plain Go for the
@@ -62,39 +64,9 @@ func people(v float64) string {
 // questions people ask after one, and checks each number against a sum done
 // here over the CSV, and each citation against the audit log.
 func TestChatAnswersWithNumbers(t *testing.T) {
-	dir := t.TempDir()
+	dir, id, paths, a := finishedRevenueDrop(t)
 	scen, _ := sampledata.Get("revenue_drop")
-	paths, err := sampledata.WriteScenario(filepath.Join(dir, "in"), scen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.Open(context.Background(), app.Options{DataDir: filepath.Join(dir, "data")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
 	ctx := context.Background()
-	s, _ := a.Manager.Create(ctx)
-	id := s.SessionID
-	for _, p := range paths {
-		f, _ := os.Open(p)
-		if _, err := a.Manager.AddFile(ctx, id, filepath.Base(p), "", f); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-	}
-	c := quarry.InvestigationContext{MetricSQL: scen.MetricSQL, BaselinePeriod: scen.Baseline, ComparisonPeriod: scen.Comparison}
-	if err := a.Manager.Investigate(ctx, id, c); err != nil {
-		t.Fatal(err)
-	}
-	_, live, cancel, err := a.Manager.Subscribe(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for range live {
-	}
-	cancel()
-
 	orders := revenueOrders(t, paths[0])
 	inBase := func(o order) bool {
 		return o.day >= scen.Baseline.Start.String() && o.day <= scen.Baseline.End.String()
@@ -177,5 +149,76 @@ func TestChatAnswersWithNumbers(t *testing.T) {
 				t.Errorf("%s: cites audit entry %d, which is %+v", tt.kind, n, e)
 			}
 		}
+	}
+}
+
+// finishedRevenueDrop investigates revenue_drop in a fresh data dir (under
+// dir/data) and returns the session, the sample's paths and the app.
+func finishedRevenueDrop(t *testing.T) (dir, id string, paths []string, a *app.App) {
+	t.Helper()
+	dir = t.TempDir()
+	scen, _ := sampledata.Get("revenue_drop")
+	paths, err := sampledata.WriteScenario(filepath.Join(dir, "in"), scen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err = app.Open(context.Background(), app.Options{DataDir: filepath.Join(dir, "data")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	ctx := context.Background()
+	s, _ := a.Manager.Create(ctx)
+	id = s.SessionID
+	for _, p := range paths {
+		f, _ := os.Open(p)
+		if _, err := a.Manager.AddFile(ctx, id, filepath.Base(p), "", f); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	c := quarry.InvestigationContext{MetricSQL: scen.MetricSQL, BaselinePeriod: scen.Baseline, ComparisonPeriod: scen.Comparison}
+	if err := a.Manager.Investigate(ctx, id, c); err != nil {
+		t.Fatal(err)
+	}
+	_, live, cancel, err := a.Manager.Subscribe(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range live {
+	}
+	cancel()
+	return dir, id, paths, a
+}
+
+// TestChatHistoryKeepsEveryMessage: two apps over one data dir, as quarry
+// serve and quarry mcp are, chat at once; no message is lost.
+func TestChatHistoryKeepsEveryMessage(t *testing.T) {
+	dir, id, _, a := finishedRevenueDrop(t)
+	b, err := app.Open(context.Background(), app.Options{DataDir: filepath.Join(dir, "data")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var wg sync.WaitGroup
+	const each = 10
+	for _, m := range []*sessions.Manager{a.Manager, b.Manager} {
+		for i := 0; i < each; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := m.Chat(context.Background(), id, "Which hypotheses were ruled out?"); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	hist, err := a.Manager.History(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hist) != 2*2*each {
+		t.Fatalf("history holds %d messages; want %d", len(hist), 2*2*each)
 	}
 }

@@ -41,6 +41,9 @@ type Store interface {
 	// until release is called; a claim held elsewhere is CONFLICT. See
 	// fsstore.Store.ClaimRun.
 	ClaimRun(id string) (release func() error, err error)
+	// UpdateJSON reads rel into v, lets change modify it and writes it
+	// back, exclusively across processes (fsstore.Store.UpdateJSON).
+	UpdateJSON(id, rel string, v any, change func() error) error
 }
 
 // Audit is a session's open audit log.
