@@ -7,7 +7,12 @@ import (
 	"github.com/quarry-dev/quarry"
 )
 
-// Sweep expires the sessions past their expiry time: a running
+// EmptySessionTimeout is how long a session without files is kept: a form
+// opened and left does not stay on the home page for a day.
+const EmptySessionTimeout = time.Hour
+
+// Sweep deletes sessions that got no file within EmptySessionTimeout, and
+// expires the sessions past their expiry time: a running
 // investigation is stopped, and the session's files, artifacts, index
 // entries and chat history are deleted. metadata.json stays behind with
 // status expired, so the session's ID answers SESSION_EXPIRED rather than
@@ -21,6 +26,14 @@ func (m *Manager) Sweep(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, s := range all {
+		if s.Status == quarry.SessionCreated && m.now().Sub(s.CreatedAt) > EmptySessionTimeout {
+			// Opened and abandoned before any upload: nothing to keep.
+			if err := m.Delete(ctx, s.SessionID); err != nil && quarry.ErrorCode(err) != quarry.ECodeConflict {
+				return n, err
+			}
+			n++
+			continue
+		}
 		if s.Status == quarry.SessionExpired || !m.now().After(s.ExpiresAt) {
 			continue
 		}

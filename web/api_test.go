@@ -735,3 +735,25 @@ func TestReindexOnStart(t *testing.T) {
 		t.Fatalf("history has %d messages, want 4", len(hist))
 	}
 }
+
+// TestAbandonedEmptySessionsGo: a session opened and left without a file is
+// deleted after an hour; one with files stays until it expires.
+func TestAbandonedEmptySessionsGo(t *testing.T) {
+	e := newEnv(t)
+	empty := e.newSession()
+	withFiles := e.withFiles()
+	e.clock.Add(30 * time.Minute)
+	if n, err := e.app.Manager.Sweep(context.Background()); err != nil || n != 0 {
+		t.Fatalf("sweep after 30 minutes: %d, %v", n, err)
+	}
+	e.clock.Add(31 * time.Minute)
+	if n, err := e.app.Manager.Sweep(context.Background()); err != nil || n != 1 {
+		t.Fatalf("sweep after an hour: %d, %v", n, err)
+	}
+	if r := e.jsonReq(http.MethodGet, "/api/sessions/"+empty, nil); r.status != http.StatusNotFound {
+		t.Errorf("the abandoned session answers %d", r.status)
+	}
+	if r := e.jsonReq(http.MethodGet, "/api/sessions/"+withFiles, nil); r.status != http.StatusOK {
+		t.Errorf("the session with files answers %d", r.status)
+	}
+}

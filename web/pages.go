@@ -27,6 +27,7 @@ func (s *Server) routesPages() {
 	s.mux.Handle("POST /sessions/{id}/files/{fid}/delete", post(s.removeFilePage))
 	s.mux.Handle("POST /sessions/{id}/investigate", post(s.investigatePage))
 	s.mux.Handle("POST /sessions/{id}/chat", post(s.chatPage))
+	s.mux.Handle("POST /sessions/{id}/delete", post(s.deleteSessionPage))
 	s.mux.Handle("GET /sessions/{id}/artifacts/{path...}", s.page(s.artifact))
 	s.mux.HandleFunc("GET /static/{file}", s.serveStatic)
 	s.mux.Handle("/", s.page(func(w http.ResponseWriter, r *http.Request) error {
@@ -167,4 +168,14 @@ func firstNonEmpty(ss ...string) string {
 		}
 	}
 	return ""
+}
+
+// deleteSessionPage deletes a session from the home page's list and goes
+// back to the list.
+func (s *Server) deleteSessionPage(w http.ResponseWriter, r *http.Request) error {
+	if err := s.svc.Delete(r.Context(), r.PathValue("id")); err != nil {
+		return err
+	}
+	http.Redirect(w, r, "/", http.StatusSeeOther)
+	return nil
 }

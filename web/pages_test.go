@@ -126,17 +126,25 @@ func TestHomeListsSessions(t *testing.T) {
 		`<span class="badge badge-completed">Completed</span>`,
 		`<span class="badge badge-created">New</span>`,
 		`Why did revenue drop?`,
+		`action="/sessions/` + fresh + `/delete"`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("home page lacks %s", want)
 		}
 	}
+
 	if strings.Index(page, fresh) > strings.Index(page, done) {
 		t.Errorf("home page lists %s after %s; want newest first", fresh, done)
 	}
 	checkHeadings(t, page)
 	if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") {
 		t.Errorf("Content-Security-Policy = %q; want scripts from self only", csp)
+	}
+	// Delete from the list, without JavaScript: back to the list.
+	rec = postForm(t, f, "/sessions/"+fresh+"/delete", nil, false)
+	wantStatus(t, rec, http.StatusSeeOther)
+	if _, ok := f.sessions[fresh]; ok {
+		t.Errorf("the deleted session is still there")
 	}
 }
 
