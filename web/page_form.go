@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -125,7 +126,7 @@ func newFieldError(id string, e *quarry.Error) *fieldError {
 
 // investigateValues are the investigation form's fields as typed.
 type investigateValues struct {
-	MetricSQL, BusinessContext, Prompt, TimeColumn             string
+	MetricSQL, BusinessContext, Prompt, TimeColumn, TimeFormat string
 	BaselineStart, BaselineEnd, ComparisonStart, ComparisonEnd string
 }
 
@@ -158,7 +159,7 @@ func (p formPage) Periods() []periodView {
 
 func valuesOf(c *quarry.InvestigationContext) *investigateValues {
 	return &investigateValues{MetricSQL: c.MetricSQL, BusinessContext: c.BusinessContext, Prompt: c.InvestigationPrompt,
-		TimeColumn: c.TimeColumn, BaselineStart: c.BaselinePeriod.Start.String(), BaselineEnd: c.BaselinePeriod.End.String(),
+		TimeColumn: c.TimeColumn, TimeFormat: c.TimeFormat, BaselineStart: c.BaselinePeriod.Start.String(), BaselineEnd: c.BaselinePeriod.End.String(),
 		ComparisonStart: c.ComparisonPeriod.Start.String(), ComparisonEnd: c.ComparisonPeriod.End.String()}
 }
 
@@ -177,12 +178,15 @@ type formPage struct {
 	PromptErr *fieldError
 	Invalid      map[string]bool
 	AdvancedOpen bool
-	StartAction  string
-	MaxFiles     int
-	MaxFileMB    int64
-	MetricMax    int
-	ContextMax   int
-	PromptMax    int
+	// TimeColumns are the columns that can place rows in time, as
+	// TABLE.COLUMN, for the time-column choice.
+	TimeColumns []string
+	StartAction string
+	MaxFiles    int
+	MaxFileMB   int64
+	MetricMax   int
+	ContextMax  int
+	PromptMax   int
 }
 
 // fileCard is one uploaded file on the form.
@@ -259,8 +263,11 @@ func (s *Server) renderForm(w http.ResponseWriter, r *http.Request, sess *quarry
 	}
 	if p.MetricErr != nil && st.at(slotMetric).Code == quarry.ECodeInvalidTimeColumn {
 		p.Invalid["time_column"] = true
+		// The engine's hint names the command-line flag.
+		p.MetricErr.Hint = "Choose the time column, and how its dates are written if they are unusual, under Advanced."
 	}
-	p.AdvancedOpen = p.Values.TimeColumn != "" || p.Invalid["time_column"]
+	p.AdvancedOpen = p.Values.TimeColumn != "" || p.Values.TimeFormat != "" || p.Invalid["time_column"]
+	p.TimeColumns = timeColumns(files, p.Values.TimeColumn)
 	for _, f := range files {
 		c := newFileCard(id, f)
 		if f.FileID == st.fileID {
@@ -416,7 +423,7 @@ func (s *Server) investigatePage(w http.ResponseWriter, r *http.Request) error {
 	}
 	form := r.PostForm
 	v := &investigateValues{MetricSQL: form.Get("metric_sql"), BusinessContext: form.Get("business_context"),
-		Prompt: form.Get("investigation_prompt"), TimeColumn: form.Get("time_column"),
+		Prompt: form.Get("investigation_prompt"), TimeColumn: form.Get("time_column"), TimeFormat: form.Get("time_format"),
 		BaselineStart: form.Get("baseline_start"), BaselineEnd: form.Get("baseline_end"),
 		ComparisonStart: form.Get("comparison_start"), ComparisonEnd: form.Get("comparison_end")}
 	st := &pageState{investigate: v, invalid: map[string]bool{}}
@@ -446,7 +453,7 @@ var dateFields = []struct{ id, label string }{
 // at its field in st, and converts the values.
 func (v *investigateValues) context(st *pageState) (quarry.InvestigationContext, bool) {
 	c := quarry.InvestigationContext{MetricSQL: strings.TrimSpace(v.MetricSQL), BusinessContext: v.BusinessContext,
-		InvestigationPrompt: v.Prompt, TimeColumn: strings.TrimSpace(v.TimeColumn)}
+		InvestigationPrompt: v.Prompt, TimeColumn: strings.TrimSpace(v.TimeColumn), TimeFormat: strings.TrimSpace(v.TimeFormat)}
 	ok := true
 	if c.MetricSQL == "" {
 		st.add(slotMetric, quarry.Errorf(quarry.ECodeMetricSQLRequired, "a metric definition is required").
@@ -491,4 +498,28 @@ func joinWords(ws []string) string {
 		return strings.Join(ws, "")
 	}
 	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
+}
+
+// timeColumns lists the uploaded columns that can place rows in time:
+// dates and timestamps, and numbers named as years or instants. The
+// current choice stays listed even when no file has it any more.
+func timeColumns(files []*quarry.UploadedFile, current string) []string {
+	var out []string
+	for _, f := range files {
+		if f.Schema == nil {
+			continue
+		}
+		for _, c := range f.Schema.Columns {
+			name := strings.ToLower(c.Name)
+			numeric := c.DataType == quarry.TypeInteger && (strings.Contains(name, "year") || strings.Contains(name, "epoch") ||
+				name == "ts" || strings.HasSuffix(name, "_ts") || strings.HasSuffix(name, "_at") || strings.Contains(name, "time"))
+			if c.InferredType == quarry.RoleTimestamp || numeric || c.Format != "" && c.DataType == quarry.TypeString {
+				out = append(out, f.TableName+"."+c.Name)
+			}
+		}
+	}
+	if current != "" && !slices.Contains(out, current) {
+		out = append(out, current)
+	}
+	return out
 }

@@ -205,6 +205,7 @@ func TestFormPageHasLabelledFields(t *testing.T) {
 		`action="/sessions/` + id + `/files/file1/description"`,
 		`action="/sessions/` + id + `/investigate"`,
 		`<summary>Advanced</summary>`,
+		`<select id="time_column" name="time_column"`, `<option value="">Detect it</option>`, `name="time_format"`,
 		`class="button danger small remove-file"`,
 		`<td><code>amount</code></td><td><span class="role role-measure">measure</span></td><td>float</td>`,
 	} {
@@ -365,7 +366,7 @@ func TestInvestigateStartsAndRedirects(t *testing.T) {
 	id := f.add(quarry.SessionHasFiles)
 	form := url.Values{"metric_sql": {" SELECT SUM(amount) FROM orders "}, "baseline_start": {"2024-02-01"},
 		"baseline_end": {"2024-02-14"}, "comparison_start": {"2024-02-15"}, "comparison_end": {"2024-02-28"},
-		"time_column": {"orders.day"}}
+		"time_column": {"orders.day"}, "time_format": {" %d/%m/%Y "}}
 	rec := postForm(t, f, "/sessions/"+id+"/investigate", form, false)
 	wantStatus(t, rec, http.StatusSeeOther)
 	if loc := rec.Header().Get("Location"); loc != "/sessions/"+id {
@@ -375,8 +376,8 @@ func TestInvestigateStartsAndRedirects(t *testing.T) {
 		t.Fatalf("service calls = %d; want 1", len(f.investigated))
 	}
 	c := f.investigated[0]
-	want := "SELECT SUM(amount) FROM orders|2024-02-01..2024-02-14|2024-02-15..2024-02-28|orders.day"
-	if got := strings.Join([]string{c.MetricSQL, c.BaselinePeriod.String(), c.ComparisonPeriod.String(), c.TimeColumn}, "|"); got != want {
+	want := "SELECT SUM(amount) FROM orders|2024-02-01..2024-02-14|2024-02-15..2024-02-28|orders.day|%d/%m/%Y"
+	if got := strings.Join([]string{c.MetricSQL, c.BaselinePeriod.String(), c.ComparisonPeriod.String(), c.TimeColumn, c.TimeFormat}, "|"); got != want {
 		t.Errorf("Investigate got %s; want %s", got, want)
 	}
 }
