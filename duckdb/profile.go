@@ -14,7 +14,7 @@ import (
 const exactDistinctRows = 100_000
 
 // profile reads a loaded table's columns from the catalog and profiles
-// them in one aggregate query.
+// them in aggregate queries of up to profileBatch columns each.
 func (e *Engine) profile(ctx context.Context, name string) (*table, *quarry.FileSchema, error) {
 	cols, err := e.catalogColumns(ctx, name)
 	if err != nil {
@@ -31,7 +31,25 @@ func (e *Engine) profile(ctx context.Context, name string) (*table, *quarry.File
 		distinct = "approx_count_distinct(%s)"
 	}
 	// Per column: non-null count, distinct count, five most frequent
-	// values as text, and min/max (numbers only, for the 0/1 flag rule).
+	// values as text, and min/max (numbers only, for the 0/1 flag rule),
+	// profileBatch columns per query: each aggregate holds its state per
+	// column, and a thousand columns in one query run out of memory.
+	schema := &quarry.FileSchema{Columns: make([]quarry.Column, len(cols))}
+	for start := 0; start < len(cols); start += profileBatch {
+		batch := cols[start:min(start+profileBatch, len(cols))]
+		if err := e.profileColumns(ctx, name, rows, distinct, batch, schema.Columns[start:]); err != nil {
+			return nil, nil, err
+		}
+	}
+	return t, schema, nil
+}
+
+// profileBatch is the most columns profiled in one query.
+const profileBatch = 64
+
+// profileColumns profiles cols of table name in one aggregate query into
+// out[:len(cols)].
+func (e *Engine) profileColumns(ctx context.Context, name string, rows int64, distinct string, cols []column, out []quarry.Column) error {
 	const perCol = 5
 	var sel []string
 	for _, c := range cols {
@@ -43,9 +61,6 @@ func (e *Engine) profile(ctx context.Context, name string) (*table, *quarry.File
 		sel = append(sel, "count("+q+")", fmt.Sprintf(distinct, q),
 			fmt.Sprintf("approx_top_k(%s, %d)::VARCHAR[]", q, quarry.MaxSampleValues), lo, hi)
 	}
-	if len(sel) == 0 {
-		return t, &quarry.FileSchema{}, nil
-	}
 	dest := make([]any, len(sel))
 	vals := make([]any, len(sel))
 	for i := range dest {
@@ -53,9 +68,8 @@ func (e *Engine) profile(ctx context.Context, name string) (*table, *quarry.File
 	}
 	q := "SELECT " + strings.Join(sel, ", ") + " FROM " + quoteIdent(name)
 	if err := e.db.QueryRowContext(ctx, q).Scan(dest...); err != nil {
-		return nil, nil, fmt.Errorf("duckdb: profile %s: %w", name, err)
+		return fmt.Errorf("duckdb: profile %s: %w", name, err)
 	}
-	schema := &quarry.FileSchema{Columns: make([]quarry.Column, len(cols))}
 	for i, c := range cols {
 		v := vals[i*perCol : (i+1)*perCol]
 		p := colProfile{
@@ -68,7 +82,7 @@ func (e *Engine) profile(ctx context.Context, name string) (*table, *quarry.File
 		}
 		p.Min, p.HasMin = toFloat(v[3])
 		p.Max, _ = toFloat(v[4])
-		schema.Columns[i] = quarry.Column{
+		out[i] = quarry.Column{
 			Name:         c.Name,
 			InferredType: p.role(),
 			DataType:     p.Type,
@@ -78,7 +92,7 @@ func (e *Engine) profile(ctx context.Context, name string) (*table, *quarry.File
 			NullCount:    rows - p.NonNull,
 		}
 	}
-	return t, schema, nil
+	return nil
 }
 
 // catalogColumns returns a table's columns and DuckDB types in order.

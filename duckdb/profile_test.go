@@ -134,3 +134,45 @@ func TestTableName(t *testing.T) {
 		t.Errorf("TableName(200 letters) has %d characters; want at most %d", len(long), maxIdentLen)
 	}
 }
+
+// A thousand-column file profiles within a small memory limit: the columns
+// are profiled in batches, not in one query holding every column's state.
+func TestProfileWideFile(t *testing.T) {
+	e, err := Open(Options{MemoryLimit: "256MB"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	const cols, rows = 1000, 10
+	var b strings.Builder
+	for c := range cols {
+		if c > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "c%d", c)
+	}
+	b.WriteByte('\n')
+	for r := range rows {
+		for c := range cols {
+			if c > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%d", r*(c%7))
+		}
+		b.WriteByte('\n')
+	}
+	schema, _, err := e.LoadCSV(context.Background(), "wide", writeFile(t, "wide.csv", b.String()))
+	if err != nil {
+		t.Fatalf("LoadCSV: %v", err)
+	}
+	if len(schema.Columns) != cols {
+		t.Fatalf("profiled %d columns; want %d", len(schema.Columns), cols)
+	}
+	// c999 holds r*(999%7) = r*5: ten distinct values; c0 is all zeros.
+	if got := schema.Columns[999]; got.Name != "c999" || got.Cardinality != 10 || got.NullCount != 0 {
+		t.Errorf("column 999 = %+v; want c999 with 10 distinct values", got)
+	}
+	if got := schema.Columns[0]; got.Name != "c0" || got.Cardinality != 1 {
+		t.Errorf("column 0 = %+v; want c0 with one distinct value", got)
+	}
+}
