@@ -11,6 +11,11 @@ import (
 	"github.com/quarry-dev/quarry/drill"
 )
 
+// SegmentSearch is the options investigations pass to drill.Explain;
+// quarry bench rca scores drill.Explain with them, so that its numbers
+// describe the search users get.
+var SegmentSearch = drill.ExplainOptions{MaxDepth: 3, MaxResults: 5}
+
 // searchSegments builds the leaf cube over the chosen dimensions with one
 // grouped query and lets drill.Explain pick the few segments that explain
 // the change.
@@ -81,7 +86,7 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 	if err != nil {
 		return res, err
 	}
-	found := drill.Explain(cube, drill.ExplainOptions{MaxDepth: 3, MaxResults: 5})
+	found := drill.Explain(cube, SegmentSearch)
 	r.stats.searched = true
 	r.stats.leaves = cube.Len()
 	var lines []string

@@ -11,6 +11,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/internal/rcabench"
 )
 
@@ -28,8 +30,11 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	return &usageError{fmt.Sprintf("unknown bench subcommand %q", args[0])}
 }
 
-// runBenchRCA scores drill.Search on the root-cause benchmarks and prints
-// one row per dataset (and per Squeeze B0 setting) next to the best
+// runBenchRCA scores both segment searches on the root-cause benchmarks,
+// each case's baseline and comparison as the two periods: drill.Explain
+// with the options investigations use ("investigation", what users get)
+// and drill.Search ("search", the localisation search). It prints one row
+// per search and dataset (and Squeeze B0 setting) next to the best
 // reference implementation's score on the same files.
 func runBenchRCA(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench rca", flag.ContinueOnError)
@@ -62,7 +67,11 @@ func runBenchRCA(ctx context.Context, args []string, getenv func(string) string,
 		return quarry.Errorf(quarry.ECodeNotFound, "benchmark data directory %s not found", dir).
 			WithHint("pass --data DIR or set QUARRY_BENCH_DATA")
 	}
-	results, err := rcabench.Run(ctx, rcabench.Options{Dir: dir, Datasets: names, Progress: stderr})
+	methods := []rcabench.Method{
+		rcabench.ExplainMethod(investigate.SegmentSearch),
+		rcabench.SearchMethod(drill.SearchOptions{}),
+	}
+	results, err := rcabench.Run(ctx, rcabench.Options{Dir: dir, Datasets: names, Methods: methods, Progress: stderr})
 	if err != nil {
 		return err
 	}
@@ -75,17 +84,21 @@ func runBenchRCA(ctx context.Context, args []string, getenv func(string) string,
 		fmt.Fprintf(stderr, "quarry: no reference scores: %v\n", err)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "dataset\tsetting\tcases\tF1\tprecision\trecall\ts/case\tbest ref\tref F1\tref s/case\t")
+	fmt.Fprintln(tw, "dataset\tsetting\tsearch\tcases\tF1\tprecision\trecall\ts/case\tbest ref\tref F1\tref s/case\t")
 	for _, s := range summaries {
 		ref, ok := refs[[2]string{s.Dataset, s.Setting}]
 		refCols := "-\t-\t-"
 		if ok {
 			refCols = fmt.Sprintf("%s\t%.3f\t%.4f", ref.Algorithm, ref.F1, ref.SecondsPerCase)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.4f\t%s\t\n", s.Dataset, s.Setting, s.Cases,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.4f\t%s\t\n", s.Dataset, s.Setting, benchMethodNames[s.Method], s.Cases,
 			s.Counts.F1(), s.Counts.Precision(), s.Counts.Recall(), s.SecondsPerCase, refCols)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(stdout, "investigation: drill.Explain as investigations run it (depth 3, 5 segments); search: drill.Search, depth unlimited")
+	return err
 }
 
 // benchScore is one dataset's line in the JSON output.
@@ -97,17 +110,28 @@ type benchScore struct {
 	Cases          int     `json:"cases"`
 }
 
-// writeBenchJSON prints {"datasets": {"B0": {...}, ...}} with the ALL
-// setting of each dataset.
+// benchMethodNames are the searches' names in the table: "investigation"
+// for drill.Explain as investigations run it.
+var benchMethodNames = map[string]string{"explain": "investigation", "search": "search"}
+
+// writeBenchJSON prints {"datasets": {"B0": {...}, ...}, "investigation":
+// {"B0": {...}, ...}} with the ALL setting of each dataset: datasets holds
+// drill.Search's scores, investigation drill.Explain's as investigations
+// run it.
 func writeBenchJSON(w io.Writer, summaries []rcabench.Summary) error {
 	out := struct {
-		Datasets map[string]benchScore `json:"datasets"`
-	}{Datasets: map[string]benchScore{}}
+		Datasets      map[string]benchScore `json:"datasets"`
+		Investigation map[string]benchScore `json:"investigation"`
+	}{Datasets: map[string]benchScore{}, Investigation: map[string]benchScore{}}
 	for _, s := range summaries {
 		if s.Setting != "ALL" {
 			continue
 		}
-		out.Datasets[s.Dataset] = benchScore{
+		dst := out.Datasets
+		if s.Method == "explain" {
+			dst = out.Investigation
+		}
+		dst[s.Dataset] = benchScore{
 			F1: s.Counts.F1(), Precision: s.Counts.Precision(), Recall: s.Counts.Recall(),
 			SecondsPerCase: s.SecondsPerCase, Cases: s.Cases,
 		}

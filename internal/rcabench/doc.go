@@ -1,4 +1,5 @@
-// Package rcabench scores drill.Search on the multi-dimensional root-cause
+// Package rcabench scores the segment searches (drill.Explain as
+// investigations run it, and drill.Search) on the multi-dimensional root-cause
 // benchmarks kept under /work/shared/bench/rca: Squeeze B0, RiskLoc S and L
 // (additive) and RobustSpot RS (a ratio metric).
 //

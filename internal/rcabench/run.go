@@ -15,20 +15,45 @@ import (
 type Options struct {
 	Dir      string   // data directory holding the dataset folders
 	Datasets []string // dataset names (B0, S, L, RS); empty means all
-	// Search is passed to drill.Search. A zero MaxDepth searches every
-	// layer of each cube, because the labels can sit at any depth (the
-	// leaves themselves in RiskLoc L).
-	Search   drill.SearchOptions
+	// Methods are the searches to score on every case, each on the same
+	// loaded cube (default: Search with its defaults).
+	Methods  []Method
 	Workers  int       // cases run in parallel (default 2)
-	Progress io.Writer // one line per finished case when non-nil
+	Progress io.Writer // one line per finished case and method when non-nil
 }
 
-// CaseResult is the outcome of one case.
+// A Method is one segment search under test.
+type Method struct {
+	Name string // "search", "explain"
+	Find func(*drill.Cube) []drill.Found
+}
+
+// SearchMethod scores drill.Search, the root-cause localisation search. A
+// zero MaxDepth searches every layer of each cube, because the labels can
+// sit at any depth (the leaves themselves in RiskLoc L).
+func SearchMethod(opt drill.SearchOptions) Method {
+	return Method{Name: "search", Find: func(c *drill.Cube) []drill.Found {
+		o := opt
+		if o.MaxDepth <= 0 {
+			o.MaxDepth = len(c.Dims)
+		}
+		return drill.Search(c, o)
+	}}
+}
+
+// ExplainMethod scores drill.Explain with opt, which should be the options
+// investigations use, so that the score describes what users get.
+func ExplainMethod(opt drill.ExplainOptions) Method {
+	return Method{Name: "explain", Find: func(c *drill.Cube) []drill.Found { return drill.Explain(c, opt) }}
+}
+
+// CaseResult is the outcome of one case under one method.
 type CaseResult struct {
 	Case
+	Method  string
 	Pred    []string
 	Counts  Counts
-	Seconds float64 // time spent in drill.Search alone
+	Seconds float64 // time spent in the search alone
 }
 
 // Run loads and searches every case of the selected datasets and returns
@@ -54,7 +79,11 @@ func Run(ctx context.Context, opt Options) ([]CaseResult, error) {
 	if workers <= 0 {
 		workers = 2
 	}
-	results := make([]CaseResult, len(cases))
+	methods := opt.Methods
+	if len(methods) == 0 {
+		methods = []Method{SearchMethod(drill.SearchOptions{})}
+	}
+	results := make([]CaseResult, len(cases)*len(methods))
 	errs := make([]error, len(cases))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -63,13 +92,16 @@ func Run(ctx context.Context, opt Options) ([]CaseResult, error) {
 	for range workers {
 		wg.Go(func() {
 			for i := range next {
-				results[i], errs[i] = runCase(cases[i], opt.Search)
+				var rs []CaseResult
+				rs, errs[i] = runCase(cases[i], methods)
+				copy(results[i*len(methods):], rs)
 				if opt.Progress != nil {
 					mu.Lock()
 					done++
-					r := results[i]
-					fmt.Fprintf(opt.Progress, "[%d/%d] %s %s %s: tp=%d fp=%d fn=%d %.3fs\n",
-						done, len(cases), r.Dataset, r.Setting, r.ID, r.Counts.TP, r.Counts.FP, r.Counts.FN, r.Seconds)
+					for _, r := range rs {
+						fmt.Fprintf(opt.Progress, "[%d/%d] %s %s %s %s: tp=%d fp=%d fn=%d %.3fs\n",
+							done, len(cases), r.Dataset, r.Setting, r.ID, r.Method, r.Counts.TP, r.Counts.FP, r.Counts.FN, r.Seconds)
+					}
 					mu.Unlock()
 				}
 			}
@@ -106,44 +138,48 @@ func selected(names []string, name string) bool {
 	return false
 }
 
-// runCase loads one case and times the search alone.
-func runCase(c Case, opt drill.SearchOptions) (CaseResult, error) {
+// runCase loads one case and runs each method on it, timing the search
+// alone.
+func runCase(c Case, methods []Method) ([]CaseResult, error) {
 	cube, err := LoadCube(c)
 	if err != nil {
-		return CaseResult{}, err
+		return nil, err
 	}
-	if opt.MaxDepth <= 0 {
-		opt.MaxDepth = len(cube.Dims)
+	out := make([]CaseResult, len(methods))
+	for m, method := range methods {
+		start := time.Now()
+		found := method.Find(cube)
+		secs := time.Since(start).Seconds()
+		pred := make([]string, len(found))
+		for i, f := range found {
+			pred[i] = Element(cube, f.Conds)
+		}
+		out[m] = CaseResult{Case: c, Method: method.Name, Pred: pred, Counts: Match(pred, c.Truth), Seconds: secs}
 	}
-	start := time.Now()
-	found := drill.Search(cube, opt)
-	secs := time.Since(start).Seconds()
-	pred := make([]string, len(found))
-	for i, f := range found {
-		pred[i] = Element(cube, f.Conds)
-	}
-	return CaseResult{Case: c, Pred: pred, Counts: Match(pred, c.Truth), Seconds: secs}, nil
+	return out, nil
 }
 
-// A Summary is the score of one dataset setting ("ALL" for the whole
-// dataset).
+// A Summary is the score of one method on one dataset setting ("ALL" for
+// the whole dataset).
 type Summary struct {
+	Method           string
 	Dataset, Setting string
 	Cases            int
 	Counts           Counts
 	SecondsPerCase   float64
 }
 
-// Summarize scores results per dataset (setting "ALL") and per setting
-// of datasets that have them, in dataset order then setting order.
+// Summarize scores results per method and dataset (setting "ALL") and per
+// setting of datasets that have them, in dataset order, then setting order,
+// then the methods' order of appearance.
 func Summarize(results []CaseResult) []Summary {
-	type key struct{ ds, setting string }
+	type key struct{ ds, setting, method string }
 	acc := map[key]*Summary{}
 	var order []key
 	addTo := func(k key, r CaseResult) {
 		s, ok := acc[k]
 		if !ok {
-			s = &Summary{Dataset: k.ds, Setting: k.setting}
+			s = &Summary{Method: k.method, Dataset: k.ds, Setting: k.setting}
 			acc[k] = s
 			order = append(order, k)
 		}
@@ -151,10 +187,14 @@ func Summarize(results []CaseResult) []Summary {
 		s.Counts = s.Counts.Add(r.Counts)
 		s.SecondsPerCase += r.Seconds
 	}
+	methodRank := map[string]int{}
 	for _, r := range results {
-		addTo(key{r.Dataset, "ALL"}, r)
+		if _, ok := methodRank[r.Method]; !ok {
+			methodRank[r.Method] = len(methodRank)
+		}
+		addTo(key{r.Dataset, "ALL", r.Method}, r)
 		if r.Setting != "" {
-			addTo(key{r.Dataset, r.Setting}, r)
+			addTo(key{r.Dataset, r.Setting, r.Method}, r)
 		}
 	}
 	rank := map[string]int{}
@@ -169,7 +209,10 @@ func Summarize(results []CaseResult) []Summary {
 		if (a.setting == "ALL") != (b.setting == "ALL") {
 			return a.setting == "ALL"
 		}
-		return a.setting < b.setting
+		if a.setting != b.setting {
+			return a.setting < b.setting
+		}
+		return methodRank[a.method] < methodRank[b.method]
 	})
 	out := make([]Summary, len(order))
 	for i, k := range order {
