@@ -42,6 +42,7 @@ func runBenchRCA(ctx context.Context, args []string, getenv func(string) string,
 	dataDir := fs.String("data", "", "benchmark data directory (default $QUARRY_BENCH_DATA or ../shared/bench/rca)")
 	datasets := fs.String("dataset", "B0,S,L,RS", "comma-separated datasets to run: B0, S, L, RS")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	scenarios := fs.Bool("scenarios", true, "also compare the searches inside investigations of the sample scenarios")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -76,8 +77,14 @@ func runBenchRCA(ctx context.Context, args []string, getenv func(string) string,
 		return err
 	}
 	summaries := rcabench.Summarize(results)
+	var inScenarios []scenarioScore
+	if *scenarios {
+		if inScenarios, err = benchScenarios(ctx, stderr); err != nil {
+			return err
+		}
+	}
 	if *asJSON {
-		return writeBenchJSON(stdout, summaries)
+		return writeBenchJSON(stdout, summaries, inScenarios)
 	}
 	refs, err := rcabench.LoadReferences(dir)
 	if err != nil {
@@ -97,8 +104,25 @@ func runBenchRCA(ctx context.Context, args []string, getenv func(string) string,
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(stdout, "investigation: drill.Explain as investigations run it (depth 3, 5 segments); search: drill.Search, depth unlimited")
-	return err
+	fmt.Fprintln(stdout, "investigation: drill.Explain as investigations run it (depth 3, 5 segments); search: drill.Search, depth unlimited")
+	if len(inScenarios) == 0 {
+		return nil
+	}
+	fmt.Fprintln(stdout, "\nInside investigations of the sample scenarios (two noisy periods; search at depth 3):")
+	tw = tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "search\tplanted causes\tfound\tfalse alarms (steady)\t")
+	for _, s := range inScenarios {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", s.Search, s.Planted, s.Found, s.FalseAlarms)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, s := range inScenarios {
+		if len(s.Missed) > 0 {
+			fmt.Fprintf(stdout, "%s missed: %s\n", s.Search, strings.Join(s.Missed, "; "))
+		}
+	}
+	return nil
 }
 
 // benchScore is one dataset's line in the JSON output.
@@ -115,14 +139,16 @@ type benchScore struct {
 var benchMethodNames = map[string]string{"explain": "investigation", "search": "search"}
 
 // writeBenchJSON prints {"datasets": {"B0": {...}, ...}, "investigation":
-// {"B0": {...}, ...}} with the ALL setting of each dataset: datasets holds
-// drill.Search's scores, investigation drill.Explain's as investigations
-// run it.
-func writeBenchJSON(w io.Writer, summaries []rcabench.Summary) error {
+// {"B0": {...}, ...}, "scenarios": [...]} with the ALL setting of each
+// dataset: datasets holds drill.Search's scores, investigation
+// drill.Explain's as investigations run it, scenarios both searches inside
+// investigations of the sample scenarios.
+func writeBenchJSON(w io.Writer, summaries []rcabench.Summary, scenarios []scenarioScore) error {
 	out := struct {
 		Datasets      map[string]benchScore `json:"datasets"`
 		Investigation map[string]benchScore `json:"investigation"`
-	}{Datasets: map[string]benchScore{}, Investigation: map[string]benchScore{}}
+		Scenarios     []scenarioScore       `json:"scenarios,omitempty"`
+	}{Datasets: map[string]benchScore{}, Investigation: map[string]benchScore{}, Scenarios: scenarios}
 	for _, s := range summaries {
 		if s.Setting != "ALL" {
 			continue

@@ -17,6 +17,7 @@ import (
 	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/duckdb"
+	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/sessions"
@@ -49,6 +50,8 @@ type investigation struct {
 	// connects its Python to a code sandbox.
 	model    llm.Model
 	dialCode func(context.Context) (sessions.CodeSession, error)
+	// segments replaces the investigation's segment search (bench only).
+	segments func(*drill.Cube) []drill.Found
 }
 
 func runInvestigate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -224,7 +227,7 @@ func (inv *investigation) investigate(ctx context.Context, store *fsstore.Store,
 	}
 	defer eng.Close()
 	start := time.Now()
-	inv2 := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: progressPrinter(inv.stderr, start), Model: inv.model}
+	inv2 := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: progressPrinter(inv.stderr, start), Model: inv.model, Segments: inv.segments}
 	if inv.model != nil {
 		fmt.Fprintf(inv.stderr, "model: %s\n", inv.model.Name())
 		if inv.dialCode != nil {

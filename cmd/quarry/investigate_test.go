@@ -41,19 +41,9 @@ func investigateScenario(t *testing.T, name string) (*quarry.InvestigationResult
 	return &res, dir
 }
 
-// segKey renders a segment order-independently.
-func segKey(s quarry.Segment) string {
-	parts := make([]string, len(s))
-	for i, v := range s {
-		parts[i] = v.Column + "=" + v.Value
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, " AND ")
-}
-
 func findExplanation(res *quarry.InvestigationResult, seg string) *quarry.Explanation {
 	for i := range res.Explanations {
-		if segKey(res.Explanations[i].Segment) == seg {
+		if segmentKey(res.Explanations[i].Segment) == seg {
 			return &res.Explanations[i]
 		}
 	}
@@ -131,7 +121,7 @@ func TestInvestigateFindsPlantedCauses(t *testing.T) {
 func titles(res *quarry.InvestigationResult) string {
 	var s []string
 	for _, e := range res.Explanations {
-		s = append(s, e.Kind+": "+segKey(e.Segment)+" ("+e.Title+")")
+		s = append(s, e.Kind+": "+segmentKey(e.Segment)+" ("+e.Title+")")
 	}
 	return "[" + strings.Join(s, "; ") + "]"
 }
@@ -173,9 +163,9 @@ func TestInvestigateWritesSessionLayout(t *testing.T) {
 	// Shares of the planted causes match the measured ground truth.
 	s, _ := sampledata.Get("revenue_drop")
 	for _, c := range s.Planted {
-		key := segKey(c.Segment)
+		key := segmentKey(c.Segment)
 		if c.Table != "orders" {
-			key = segKey(quarry.Segment{{Column: c.Table + "." + c.Segment[0].Column, Value: c.Segment[0].Value}})
+			key = segmentKey(quarry.Segment{{Column: c.Table + "." + c.Segment[0].Column, Value: c.Segment[0].Value}})
 		}
 		e := findExplanation(res, key)
 		if e == nil {

@@ -55,8 +55,8 @@ func TestMessyExports(t *testing.T) {
 				t.Fatalf("outcome %s with %d explanations; want %s\n%s", res.Status, len(res.Explanations), tt.outcome, stderr)
 			}
 			top := res.Explanations[0]
-			if top.Kind != tt.kind || segKey(top.Segment) != tt.segment {
-				t.Errorf("first explanation %s %q (%s); want %s %q", top.Kind, segKey(top.Segment), top.Title, tt.kind, tt.segment)
+			if top.Kind != tt.kind || segmentKey(top.Segment) != tt.segment {
+				t.Errorf("first explanation %s %q (%s); want %s %q", top.Kind, segmentKey(top.Segment), top.Title, tt.kind, tt.segment)
 			}
 			checkVerdictsAgree(t, dir)
 			if tt.kind == quarry.KindRate {
@@ -70,12 +70,12 @@ func TestMessyExports(t *testing.T) {
 				if !strings.Contains(top.Title, "location=World") {
 					t.Errorf("first explanation %q; want the World rows named as totals", top.Title)
 				}
-				if len(res.Explanations) < 2 || segKey(res.Explanations[1].Segment) != "location=China" {
+				if len(res.Explanations) < 2 || segmentKey(res.Explanations[1].Segment) != "location=China" {
 					t.Errorf("second explanation is not location=China alone: %+v", res.Explanations)
 				}
 			}
 			for _, e := range res.Explanations {
-				if k := segKey(e.Segment); strings.Contains(k, "iso_code") || strings.Contains(k, "vaccines") {
+				if k := segmentKey(e.Segment); strings.Contains(k, "iso_code") || strings.Contains(k, "vaccines") {
 					t.Errorf("segment %s named by an equivalent column", k)
 				}
 			}

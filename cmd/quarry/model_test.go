@@ -81,9 +81,9 @@ func sameExplanations(t *testing.T, got *quarry.InvestigationResult) {
 	}
 	for i := range want.Explanations {
 		g, w := got.Explanations[i], want.Explanations[i]
-		if segKey(g.Segment) != segKey(w.Segment) || g.ShareOfChange != w.ShareOfChange || g.Change != w.Change {
+		if segmentKey(g.Segment) != segmentKey(w.Segment) || g.ShareOfChange != w.ShareOfChange || g.Change != w.Change {
 			t.Errorf("explanation %d = %s (%.4f, %.2f); offline %s (%.4f, %.2f)", i+1,
-				segKey(g.Segment), g.ShareOfChange, g.Change, segKey(w.Segment), w.ShareOfChange, w.Change)
+				segmentKey(g.Segment), g.ShareOfChange, g.Change, segmentKey(w.Segment), w.ShareOfChange, w.Change)
 		}
 	}
 }
