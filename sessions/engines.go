@@ -107,6 +107,13 @@ func (c *engineCache) drop(session string) {
 	})
 }
 
+// evict closes every cached engine.
+func (c *engineCache) evict() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.keep(func(e *cachedEngine) bool { e.eng.Close(); return false })
+}
+
 // close closes every engine; engines put back later are closed at once.
 func (c *engineCache) close() {
 	c.mu.Lock()

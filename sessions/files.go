@@ -56,7 +56,7 @@ func (m *Manager) AddFile(ctx context.Context, id, name, description string, r i
 // profile loads the file into a throwaway engine: the same validation the
 // investigation will do, at upload time, so a bad file is refused at once.
 func (m *Manager) profile(ctx context.Context, f *quarry.UploadedFile) error {
-	eng, err := m.cfg.NewEngine()
+	eng, err := m.openEngine(ctx)
 	if err != nil {
 		return err
 	}

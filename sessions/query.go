@@ -127,6 +127,10 @@ func (m *Manager) runQuery(ctx context.Context, id string, files []*quarry.Uploa
 	res, err := eng.Query(ctx, sql)
 	switch quarry.ErrorCode(err) {
 	case "", quarry.ECodeInvalid, quarry.ECodeForbidden:
+		if m.budget.crowded() {
+			eng.Close() // someone waits for its place
+			break
+		}
 		m.engines.put(id, key, eng, m.now())
 	default:
 		eng.Close()
@@ -136,7 +140,7 @@ func (m *Manager) runQuery(ctx context.Context, id string, files []*quarry.Uploa
 
 // loadEngine loads files into a fresh engine and locks it.
 func (m *Manager) loadEngine(ctx context.Context, files []*quarry.UploadedFile) (investigate.Engine, error) {
-	eng, err := m.cfg.NewEngine()
+	eng, err := m.openEngine(ctx)
 	if err != nil {
 		return nil, err
 	}

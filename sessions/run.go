@@ -101,7 +101,7 @@ func (m *Manager) Investigate(ctx context.Context, id string, c quarry.Investiga
 // preflight loads the files and parses the metric against them, so that a
 // metric that cannot run is refused with its code before anything starts.
 func (m *Manager) preflight(ctx context.Context, files []*quarry.UploadedFile, c *quarry.InvestigationContext) error {
-	eng, err := m.cfg.NewEngine()
+	eng, err := m.openEngine(ctx)
 	if err != nil {
 		return err
 	}
@@ -184,7 +184,7 @@ func (m *Manager) investigate(ctx context.Context, id string, files []*quarry.Up
 		return nil, err
 	}
 	defer log.Close()
-	eng, err := m.cfg.NewEngine()
+	eng, err := m.openEngine(ctx)
 	if err != nil {
 		return nil, err
 	}

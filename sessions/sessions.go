@@ -69,6 +69,11 @@ type Config struct {
 	// MaxRunning bounds the investigations running at once; more wait
 	// their turn (default 2).
 	MaxRunning int
+	// MaxEngines bounds the SQL engines open at once, for investigations,
+	// upload checks and queries together, so that the process's memory is
+	// bounded by MaxEngines times an engine's memory limit; more wait
+	// their turn (default MaxRunning+2).
+	MaxEngines int
 	// Model, when set, takes part in investigations and answers chat from
 	// the retrieved passages; nil is offline.
 	Model llm.Model
@@ -95,6 +100,8 @@ type Manager struct {
 	locks sync.Map // session id -> *sync.Mutex
 	// engines keeps loaded query engines for the next Query.
 	engines engineCache
+	// budget bounds the engines open at once.
+	budget *engineBudget
 
 	mu     sync.Mutex
 	runs   map[string]*runState // running investigations
@@ -108,6 +115,9 @@ func New(cfg Config) *Manager {
 	if cfg.MaxRunning <= 0 {
 		cfg.MaxRunning = 2
 	}
+	if cfg.MaxEngines <= 0 {
+		cfg.MaxEngines = cfg.MaxRunning + 2
+	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -115,11 +125,12 @@ func New(cfg Config) *Manager {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	m := &Manager{
-		cfg:   cfg,
-		chat:  &chat.Answerer{Index: cfg.Index, Model: cfg.Model},
-		slots: make(chan struct{}, cfg.MaxRunning),
-		runs:  map[string]*runState{},
-		hubs:  map[string]*hub{},
+		cfg:    cfg,
+		chat:   &chat.Answerer{Index: cfg.Index, Model: cfg.Model},
+		slots:  make(chan struct{}, cfg.MaxRunning),
+		budget: newEngineBudget(cfg.MaxEngines),
+		runs:   map[string]*runState{},
+		hubs:   map[string]*hub{},
 	}
 	m.chat.Data = m.chatData
 	return m

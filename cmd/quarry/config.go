@@ -159,6 +159,7 @@ type appFlags struct {
 	dataDir    string
 	maxRunning int
 	maxMB      int64
+	memoryMB   int64
 	model      modelFlags
 }
 
@@ -166,6 +167,7 @@ func (f *appFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir(getenv), "where sessions and the index are stored (env QUARRY_DATA_DIR)")
 	fs.IntVar(&f.maxRunning, "max-running", 2, "investigations running at once; more wait their turn")
 	fs.Int64Var(&f.maxMB, "max-file-mb", 50, "largest accepted upload in MB")
+	fs.Int64Var(&f.memoryMB, "memory-mb", app.DefaultMemoryMB, "memory in MB that the SQL engines of this process share; work beyond it waits its turn")
 	f.model.register(fs, getenv)
 }
 
@@ -185,7 +187,7 @@ func (f *appFlags) open(ctx context.Context, getenv func(string) string, stderr 
 		log.Info("model configured", "model", w.model.Name(), "local", w.local, "code_sandbox", w.dial != nil)
 	}
 	a, err = app.Open(ctx, app.Options{DataDir: f.dataDir, SessionTimeout: timeout, MaxUploadBytes: f.maxMB << 20,
-		MaxRunning: f.maxRunning, Log: log, Model: w.model, ModelLocal: w.local, DialCode: w.dial})
+		MaxRunning: f.maxRunning, MemoryMB: f.memoryMB, Log: log, Model: w.model, ModelLocal: w.local, DialCode: w.dial})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -31,6 +31,11 @@ type Options struct {
 	SessionTimeout time.Duration // default 24h (SESSION_TIMEOUT_HOURS)
 	MaxUploadBytes int64         // default 50 MB
 	MaxRunning     int           // investigations at once (default 2)
+	// MemoryMB is the memory the process's SQL engines share (default
+	// DefaultMemoryMB): MaxRunning+2 engines may be open at once (runs,
+	// upload checks, queries), each with an equal part as its DuckDB
+	// memory_limit, beyond which DuckDB spills to disk. More wait.
+	MemoryMB int64
 	// Model takes part in investigations and chat when set (NewModel);
 	// ModelLocal says it runs on this machine (llm.Config.Local); DialCode
 	// connects its Python to a code sandbox (CodeDialer).
@@ -40,6 +45,12 @@ type Options struct {
 	Now        func() time.Time
 	Log        *slog.Logger
 }
+
+// DefaultMemoryMB is the default Options.MemoryMB.
+const DefaultMemoryMB = 4096
+
+// minEngineMB is the smallest memory limit an engine gets.
+const minEngineMB = 128
 
 // App is a wired server.
 type App struct {
@@ -63,6 +74,14 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
+	if opt.MaxRunning <= 0 {
+		opt.MaxRunning = 2
+	}
+	if opt.MemoryMB <= 0 {
+		opt.MemoryMB = DefaultMemoryMB
+	}
+	maxEngines := opt.MaxRunning + 2
+	engineLimit := fmt.Sprintf("%dMB", max(opt.MemoryMB/int64(maxEngines), minEngineMB))
 	if err := os.MkdirAll(opt.DataDir, 0o755); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
@@ -73,7 +92,7 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	store := fsstore.New(opt.DataDir, fsstore.Options{Now: opt.Now, SessionTimeout: opt.SessionTimeout, MaxFileBytes: opt.MaxUploadBytes})
 	m := sessions.New(sessions.Config{
 		Store:     store,
-		NewEngine: func() (investigate.Engine, error) { return duckdb.Open(duckdb.Options{}) },
+		NewEngine: func() (investigate.Engine, error) { return duckdb.Open(duckdb.Options{MemoryLimit: engineLimit}) },
 		OpenAudit: func(id string) (sessions.Audit, error) {
 			path, err := store.Path(id, "audit.jsonl")
 			if err != nil {
@@ -84,6 +103,7 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 		TableName:  duckdb.TableName,
 		Index:      db,
 		MaxRunning: opt.MaxRunning,
+		MaxEngines: maxEngines,
 		Model:      opt.Model,
 		DialCode:   opt.DialCode,
 		Now:        opt.Now,
