@@ -35,17 +35,33 @@ func (t *tools) compactReport(ctx context.Context, id string) (string, error) {
 		b.WriteString("\nExplanations:\n")
 	}
 	for _, e := range exps {
-		sig := "significant"
-		if !e.Significant {
-			sig = "not significant"
-		}
-		if e.PValue != nil {
-			sig += fmt.Sprintf(", q=%.3g", *e.PValue)
-		}
+		sig := significance(e)
 		fmt.Fprintf(&b, "%d. [%s] %s — %s, %+.4g (%.1f%% of the change), %s\n", e.Rank, e.Likelihood, e.Title, e.Kind, e.Change, 100*e.ShareOfChange, sig)
 	}
 	b.WriteString("\nThe full report, with the SQL behind every number: get_report with full=true. Evidence per explanation: get_explanations.")
 	return b.String(), nil
+}
+
+// significance states an explanation's significance as the report does:
+// significant only when its own test says so; a data problem or calendar
+// effect without a test says that no test was needed.
+func significance(e quarry.Explanation) string {
+	var sig string
+	switch {
+	case e.PValue != nil && e.Significant && *e.PValue <= 0.05:
+		sig = "significant"
+	case e.PValue != nil && e.Kind == quarry.KindDataQuality:
+		sig = "not significant, kept as a data problem"
+	case e.PValue != nil:
+		sig = "not significant"
+	case e.Significant && (e.Kind == quarry.KindDataQuality || e.Kind == quarry.KindCalendar):
+		return "no test needed (counted, not estimated)"
+	case e.Significant:
+		return "significant"
+	default:
+		return "not tested"
+	}
+	return sig + fmt.Sprintf(", q=%.3g", *e.PValue)
 }
 
 // Waiting for an investigation: how often to look and for how long at most.

@@ -36,7 +36,7 @@ func (w *mdWriter) explanation(i int, e quarry.Explanation) {
 		w.printf("- **Kind:** %s", kindText(e.Kind))
 	}
 	w.printf("- **Segment:** %s", segmentText(e.Segment))
-	w.printf("- **Change:** %s (%s)", w.f.change(e.Change), w.shareText(e))
+	w.printf("- **Change:** %s (%s)%s", w.f.change(e.Change), w.shareText(e), w.setAsideText(e))
 	w.printf("- **Significance:** %s", explanationSignificance(e))
 
 	if len(e.Evidence) > 0 {
@@ -105,7 +105,8 @@ func (w *mdWriter) evidenceValues(vals map[string]float64) string {
 	var parts []string
 	for _, k := range sortedKeys(vals) {
 		v := vals[k]
-		lk := strings.ToLower(k)
+		// "all_rows_change" is a change like "change", over all rows.
+		lk := strings.TrimPrefix(strings.ToLower(k), "all_rows_")
 		switch {
 		case lk == "p" || strings.Contains(lk, "p_value") || strings.Contains(lk, "pvalue"):
 			parts = append(parts, code(k)+strings.TrimPrefix(pValue(v), "p"))
@@ -122,18 +123,59 @@ func (w *mdWriter) evidenceValues(vals map[string]float64) string {
 	return strings.Join(parts, ", ")
 }
 
+// setAsideText labels a change measured after earlier candidates took
+// some of the segment's rows, with the segment's number over all its rows:
+// the number the memory loop's findings show for it. The investigation
+// records both in the evidence ("rows_set_aside", "all_rows_change").
+func (w *mdWriter) setAsideText(e quarry.Explanation) string {
+	for _, ev := range e.Evidence {
+		n, ok := ev.Values["rows_set_aside"]
+		all, ok2 := ev.Values["all_rows_change"]
+		if !ok || !ok2 || n <= 0 {
+			continue
+		}
+		s := fmt.Sprintf(", measured after the %s rows it shares with segments earlier in the partition were set aside; over all its rows it moved %s", plainNumber(n), w.f.change(all))
+		if total := w.in.Overall.ComparisonValue - w.in.Overall.BaselineValue; total != 0 {
+			s += " (" + pct(all/total*100) + " of the total change)"
+		}
+		return s
+	}
+	return ""
+}
+
+// explanationSignificance states the explanation's significance once, from
+// its own test: significant only when the test says so. Data problems and
+// calendar effects rest on counted rows and days, not on an estimate, and
+// say so instead of borrowing the word.
 func explanationSignificance(e quarry.Explanation) string {
 	switch {
 	case e.PValue != nil && !math.IsNaN(*e.PValue):
 		p := "adjusted " + pValue(*e.PValue)
-		if e.Significant {
+		if passed(e) {
 			return "significant (" + p + ")"
 		}
+		if e.Kind == quarry.KindDataQuality {
+			return "not significant (" + p + "); reported as a data problem, which rests on the missing rows, not on this test"
+		}
 		return "not significant (" + p + ")"
+	case e.Significant && e.Kind == quarry.KindDataQuality:
+		return "no test needed: a data problem is counted in the rows, not estimated"
+	case e.Significant && e.Kind == quarry.KindCalendar:
+		return "no test needed: the weekday composition of the periods is counted, and the weekly profile prices it"
 	case e.Significant:
 		return "significant"
 	}
 	return "not tested; treat it as a lead rather than a result"
+}
+
+// Alpha is the significance level the report holds adjusted p-values to.
+const Alpha = 0.05
+
+// passed reports whether an explanation is significant: marked so and,
+// when it carries an adjusted p-value, that value is at most Alpha. An
+// explanation marked significant with q = 0.217 is not called significant.
+func passed(e quarry.Explanation) bool {
+	return e.Significant && (e.PValue == nil || math.IsNaN(*e.PValue) || *e.PValue <= Alpha)
 }
 
 // kindText explains an explanation kind in a few words.

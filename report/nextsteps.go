@@ -101,7 +101,7 @@ func (w *mdWriter) derivedSteps() []string {
 			continue
 		}
 		business = append(business, w.stepFor(e))
-		if e.PValue != nil && !e.Significant {
+		if e.PValue != nil && !passed(e) {
 			weak = append(weak, "“"+prose(e.Title)+"”")
 		}
 	}

@@ -113,7 +113,7 @@ func (r *run) verifyInteraction(ctx context.Context) (stepResult, error) {
 	for _, v := range r.stats.verified {
 		if v.source == "search" && len(v.seg) >= 2 && v.significant() && v.share >= 0.15 {
 			res.verdict = quarry.HypConfirmed
-			res.reason = fmt.Sprintf("%s explains %s of the change (%s)", v.key(), sharePct(v.share), stat("q", v.test.QValue))
+			res.reason = fmt.Sprintf("%s explains %s of the change%s (%s)", v.key(), sharePct(v.share), v.measuredAfter(r), stat("q", v.test.QValue))
 			break
 		}
 	}
@@ -169,8 +169,8 @@ func (r *run) checkUniform(ctx context.Context) (stepResult, error) {
 	for _, v := range r.stats.verified {
 		if v.significant() && math.Abs(v.share) >= 0.2 {
 			res.verdict = quarry.HypRuledOut
-			res.reason = fmt.Sprintf("%s alone explains %s of the change", v.key(), sharePct(v.share))
-			res.summary = fmt.Sprintf("The change is not uniform: %s alone explains %s of it.", v.key(), sharePct(v.share))
+			res.reason = fmt.Sprintf("%s alone explains %s of the change%s", v.key(), sharePct(v.share), v.measuredAfter(r))
+			res.summary = fmt.Sprintf("The change is not uniform: %s alone explains %s of it%s.", v.key(), sharePct(v.share), v.measuredAfter(r))
 			return res, nil
 		}
 	}
@@ -247,15 +247,15 @@ func (r *run) checkModelHypothesis(h *quarry.Hypothesis) func(context.Context) (
 			for _, sv := range v.seg {
 				inside = inside && in[sv.Dim.Name]
 			}
-			if inside && v.significant() && (best == nil || math.Abs(v.share) > math.Abs(best.share)) {
+			if inside && v.passed() && (best == nil || math.Abs(v.share) > math.Abs(best.share)) {
 				best = v
 			}
 		}
 		dims := strings.Join(h.Dimensions, " and ")
 		if best != nil && math.Abs(best.share) >= 0.15 {
 			res.verdict = quarry.HypConfirmed
-			res.reason = fmt.Sprintf("%s explains %s of the change (%s)", best.key(), sharePct(best.share), stat("q", best.test.QValue))
-			res.summary = fmt.Sprintf("Measured on %s: %s explains %s of the change and is significant (%s).", dims, best.key(), sharePct(best.share), stat("q", best.test.QValue))
+			res.reason = fmt.Sprintf("%s explains %s of the change%s (%s)", best.key(), sharePct(best.share), best.measuredAfter(r), stat("q", best.test.QValue))
+			res.summary = fmt.Sprintf("Measured on %s: %s explains %s of the change%s and is significant (%s).", dims, best.key(), sharePct(best.share), best.measuredAfter(r), stat("q", best.test.QValue))
 		} else {
 			res.verdict = quarry.HypRuledOut
 			res.reason = fmt.Sprintf("no significant segment of %s explains 15%% of the change", dims)

@@ -213,10 +213,10 @@ func (r *run) analyzeDimension(d *Dim) func(context.Context) (stepResult, error)
 			res.summary = fmt.Sprintf("No rows to split by %s.", d.Name)
 			res.verdict, res.reason = quarry.HypRuledOut, "no data"
 		case ok:
-			res.summary = fmt.Sprintf("By %s, %s=%s accounts for %s of the change (%s) while holding %s of the baseline. %s",
+			res.summary = fmt.Sprintf("By %s, %s=%s, over all its rows, accounts for %s of the change (%s) while holding %s of the baseline. %s",
 				d.Name, d.Name, top.Name, sharePct(top.share), r.fmtChange(top.Change), pctOf(top.baseShare), r.driverSentence(top))
 			res.verdict = quarry.HypConfirmed
-			res.reason = fmt.Sprintf("%s=%s carries %s of the change from %s of the baseline", d.Name, top.Name, sharePct(top.share), pctOf(top.baseShare))
+			res.reason = fmt.Sprintf("%s=%s, over all its rows, carries %s of the change from %s of the baseline", d.Name, top.Name, sharePct(top.share), pctOf(top.baseShare))
 		default:
 			res.summary = fmt.Sprintf("By %s the change is spread out: the largest value, %s, accounts for %s of it and holds %s of the baseline.",
 				d.Name, top.Name, sharePct(top.share), pctOf(top.baseShare))

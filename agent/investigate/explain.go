@@ -150,10 +150,23 @@ func (r *run) segmentExplanation(v *verified, ratio bool) quarry.Explanation {
 		ev = append([]quarry.Evidence{{Description: v.issue.Detail, SQL: v.issue.rec.SQL, AuditSequence: v.issue.rec.Sequence, Values: v.issue.Values}}, ev...)
 	}
 	p := v.test.QValue
+	measured := "measured as a non-overlapping part of the population"
+	if v.partial(r) {
+		measured = fmt.Sprintf("measured as a non-overlapping part of the population, after the rows it shares with %s, earlier in the partition, were set aside", strings.Join(v.takenBy, " and "))
+	}
+	reasoning := fmt.Sprintf("It accounts for %s (%s) of the change, %s", r.fmtChange(v.effect.Change), sharePct(v.share), measured)
+	if v.passed() {
+		reasoning += fmt.Sprintf("; its own %s-to-%s change is significant (%s after correcting for %d segments).", r.grain.noun(), r.grain.noun(), stat("q", p), r.examined())
+	} else {
+		reasoning += fmt.Sprintf("; its own %s-to-%s change is not significant (%s after correcting for %d segments), so it is reported as a data problem, which rests on the missing rows, not on a test.", r.grain.noun(), r.grain.noun(), stat("q", p), r.examined())
+	}
+	if note := v.allRowsNote(r); note != "" {
+		reasoning += " " + note
+	}
 	return quarry.Explanation{
 		Title:            truncate(title, quarry.MaxExplanationTitleLen),
 		Evidence:         ev,
-		Reasoning:        fmt.Sprintf("It accounts for %s (%s) of the change, measured as a non-overlapping part of the population; its own %s-to-%s change is significant (%s after correcting for %d segments).", r.fmtChange(v.effect.Change), sharePct(v.share), r.grain.noun(), r.grain.noun(), stat("q", p), r.examined()),
+		Reasoning:        reasoning,
 		CausalStory:      truncate(story, quarry.MaxCausalStoryLen),
 		SourceHypotheses: r.sourceHyps(v),
 		Kind:             kind,
@@ -161,7 +174,7 @@ func (r *run) segmentExplanation(v *verified, ratio bool) quarry.Explanation {
 		ShareOfChange:    v.share,
 		Change:           v.effect.Change,
 		PValue:           &p,
-		Significant:      true,
+		Significant:      v.passed(),
 	}
 }
 

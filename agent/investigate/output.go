@@ -95,6 +95,7 @@ func (r *run) method() string {
 		fmt.Fprintf(&b, "The metric is a ratio (%s / %s), so each segment's effect is split into a rate effect (its own ratio moved, weighted by its share of the denominator) and a mix effect (its share of the denominator moved, at its ratio's distance from the overall ratio); rate and mix effects add up to the overall change exactly. ", r.metric.Numerator, r.metric.Denominator)
 	}
 	b.WriteString("Candidate segments are measured as an exclusive partition: a row belongs to the first candidate it matches, so the candidates' effects plus everything else add up to the change with nothing counted twice. ")
+	b.WriteString("Two measures of a segment therefore differ on purpose: the per-dimension findings of the memory loop measure a segment over all its rows, while an explanation measures it after the rows it shares with candidates earlier in the partition were set aside; an explanation whose number differs says so and gives both. ")
 	b.WriteString("Each candidate is tested against its own day-to-day noise (Welch's test on deseasonalised daily values), with the Benjamini-Hochberg correction over every segment examined (the q-value). ")
 	b.WriteString("A change in the number of rows is reported as volume, a change in the value per row as rate, a change in the share of the denominator as mix; missing days, partial days, duplicates and null spikes are data-quality findings and rank first. ")
 	b.WriteString("Explanations are ranked by their measured share of the change, and the likelihood follows the rank (1 Most Likely, 2-3 Likely, 4-5 Possible, 6+ Less Likely).")
@@ -148,6 +149,12 @@ func (r *run) writeReport(ctx context.Context) error {
 	if r.outcome == quarry.OutcomeCompleted {
 		in.Waterfall = r.waterfall()
 		in.Series = r.series()
+	}
+	if len(in.Series) == 0 {
+		// No segment to chart (no findings, or only whole-population
+		// explanations): the metric itself, so the reader sees the change
+		// against its day-to-day variation.
+		in.Series = []report.Series{r.overallSeries()}
 	}
 	path, charts, err := report.Write(r.inv.Out.Dir(), in)
 	if err != nil {
@@ -258,6 +265,14 @@ func (r *run) series() []report.Series {
 		}
 	}
 	return out
+}
+
+// overallSeries is the metric over all rows per day (or per period of the
+// data's grain) in both periods; periods without rows are gaps.
+func (r *run) overallSeries() report.Series {
+	return report.Series{Name: "all rows",
+		Baseline:   r.points(r.fillDays(r.overall.base, r.scope.base)),
+		Comparison: r.points(r.fillDays(r.overall.cmp, r.scope.cmp))}
 }
 
 func (r *run) points(days []drill.Day) []report.Point {

@@ -23,6 +23,44 @@ type verified struct {
 	test     drill.SegmentResult
 	daily    drill.SegmentSeries
 	evidence []quarry.Evidence
+
+	// The same segment over all its rows, before earlier candidates took
+	// theirs: what a per-dimension finding reports for it. setAside are
+	// the rows (both periods) earlier candidates took, and takenBy names
+	// those candidates. Both are zero when nothing was set aside, or for
+	// distinct counts, whose parts are not measured that way.
+	all      drill.Effect
+	allShare float64
+	setAside float64
+	takenBy  []string
+}
+
+// partial reports whether earlier candidates took some of the segment's
+// rows and that changed its number as printed: then its exclusive measure
+// and its measure over all rows differ, and every place that prints one
+// says which it is.
+func (v *verified) partial(r *run) bool {
+	return v.setAside > 0 && (r.fmtChange(v.all.Change) != r.fmtChange(v.effect.Change) || sharePct(v.allShare) != sharePct(v.share))
+}
+
+// measuredAfter labels an exclusive measure whose rows were partly set
+// aside: " (measured after the rows it shares with X were set aside)", or
+// "" when nothing was.
+func (v *verified) measuredAfter(r *run) string {
+	if !v.partial(r) {
+		return ""
+	}
+	return fmt.Sprintf(" (measured after the rows it shares with %s, earlier in the partition, were set aside)", strings.Join(v.takenBy, " and "))
+}
+
+// allRowsNote says what the segment measures over all its rows, for a
+// partial measure: the number the memory loop's findings show.
+func (v *verified) allRowsNote(r *run) string {
+	if !v.partial(r) {
+		return ""
+	}
+	return fmt.Sprintf("Over all its rows, as the per-dimension findings measure it, %s moved %s (%s of the change); the difference is the rows it shares with %s.",
+		v.key(), r.fmtChange(v.all.Change), sharePct(v.allShare), strings.Join(v.takenBy, " and "))
 }
 
 // kind labels the explanation: data quality when a check said so; for
@@ -60,16 +98,37 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 		fmt.Fprintf(&cases, " WHEN %s THEN %d", segmentCond(c.seg), i+1)
 	}
 	cases.WriteString(" ELSE 0 END AS part")
+	// One flag per later candidate says whether a row matches it at all,
+	// so the same query measures each candidate over all its rows too, and
+	// which earlier candidates took some of them.
+	cols := []string{cases.String()}
+	for i := 1; i < len(cands); i++ {
+		cols = append(cols, fmt.Sprintf("CASE WHEN %s THEN 1 ELSE 0 END AS in_%d", segmentCond(cands[i].seg), i+1))
+	}
+	nf := len(cols) - 1
 	parts := make([]drill.Part, len(cands))
+	whole := make([]drill.Part, len(cands))
 	counts := make([][2]float64, len(cands)+1)
+	aside := make([]float64, len(cands))
+	takers := make([]map[int]bool, len(cands))
 	var rest drill.Part
 	rest.Name = "everything else"
-	q, rec, err := r.rec.query(ctx, "exclusive partition of the candidate segments", r.scope.byPeriod([]string{cases.String()}, ""))
+	q, rec, err := r.rec.query(ctx, "exclusive partition of the candidate segments", r.scope.byPeriod(cols, ""))
 	if err != nil {
 		return res, err
 	}
 	for i := range cands {
 		parts[i].Name = cands[i].key()
+		whole[i].Name = cands[i].key()
+	}
+	addTo := func(p *drill.Part, per int, num, den float64) {
+		if per == 0 {
+			p.Num0 += num
+			p.Den0 += den
+		} else {
+			p.Num1 += num
+			p.Den1 += den
+		}
 	}
 	for i := range q.Rows {
 		k := int(q.Float(i, 0))
@@ -77,15 +136,26 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 		if k > 0 {
 			p = &parts[k-1]
 		}
-		per := int(q.Float(i, 1))
-		if per == 0 {
-			p.Num0 += q.Float(i, 2)
-			p.Den0 += q.Float(i, 3)
-		} else {
-			p.Num1 += q.Float(i, 2)
-			p.Den1 += q.Float(i, 3)
+		per := int(q.Float(i, 1+nf))
+		num, den, n := q.Float(i, 2+nf), q.Float(i, 3+nf), q.Float(i, 4+nf)
+		addTo(p, per, num, den)
+		counts[k][per] += n
+		if k > 0 {
+			addTo(&whole[k-1], per, num, den)
 		}
-		counts[k][per] += q.Float(i, 4)
+		for j := 1; j < len(cands); j++ {
+			if q.Float(i, j) == 0 || k == j+1 {
+				continue
+			}
+			addTo(&whole[j], per, num, den)
+			if k > 0 && k < j+1 {
+				aside[j] += n
+				if takers[j] == nil {
+					takers[j] = map[int]bool{}
+				}
+				takers[j][k-1] = true
+			}
+		}
 	}
 	dec := r.decompose(parts, rest)
 	if r.metric.Kind == quarry.MetricDistinct {
@@ -160,22 +230,43 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 		v := verified{candidate: c, effect: dec.Effects[i], n: counts[i+1], test: tests[i], daily: series[i]}
 		v.test.QValue = q2[i]
 		v.share = safeShare(v.effect.Change, dec.Change)
+		if aside[i] > 0 && r.metric.Kind != quarry.MetricDistinct {
+			v.all = r.wholeEffect(whole[i], parts, rest)
+			v.allShare = safeShare(v.all.Change, dec.Change)
+			v.setAside = aside[i]
+			for j := range cands[:i] {
+				if takers[i][j] {
+					v.takenBy = append(v.takenBy, cands[j].key())
+				}
+			}
+		}
 		if !r.metric.Ratio() && r.metric.Kind == quarry.MetricSum {
 			v.volume, v.perRow = volumeSplit(scale*parts[i].Num0, scale*parts[i].Num1, counts[i+1])
 		}
 		v.evidence = []quarry.Evidence{{
-			Description: fmt.Sprintf("%s moved from %s to %s (%s, %s of the total change)",
-				c.key(), r.fmtValue(v.effect.Value0), r.fmtValue(v.effect.Value1), r.fmtChange(v.effect.Change), sharePct(v.share)),
+			Description: fmt.Sprintf("%s%s moved from %s to %s (%s, %s of the total change)",
+				c.key(), v.measuredAfter(r), r.fmtValue(v.effect.Value0), r.fmtValue(v.effect.Value1), r.fmtChange(v.effect.Change), sharePct(v.share)),
 			SQL:           rec.SQL,
 			AuditSequence: rec.Sequence,
 			Values:        r.effectValues(v),
-		}, {
+		}}
+		if v.partial(r) {
+			v.evidence = append(v.evidence, quarry.Evidence{
+				Description: fmt.Sprintf("over all its rows, before the exclusive partition, %s moved from %s to %s (%s, %s of the total change); %s rows it shares with %s were set aside above",
+					c.key(), r.fmtValue(v.all.Value0), r.fmtValue(v.all.Value1), r.fmtChange(v.all.Change), sharePct(v.allShare), num(v.setAside), strings.Join(v.takenBy, " and ")),
+				SQL:           rec.SQL,
+				AuditSequence: rec.Sequence,
+				Values: map[string]float64{"all_rows_baseline": v.all.Value0, "all_rows_comparison": v.all.Value1,
+					"all_rows_change": v.all.Change, "all_rows_share_of_change": v.allShare, "rows_set_aside": v.setAside},
+			})
+		}
+		v.evidence = append(v.evidence, quarry.Evidence{
 			Description: fmt.Sprintf("day-level test of the segment's change: %s, %s, %s after correcting for %d segments examined",
 				v.test.Method, stat("p", v.test.PValue), stat("q", v.test.QValue), len(p)),
 			SQL:           drec.SQL,
 			AuditSequence: drec.Sequence,
 			Values:        map[string]float64{"statistic": v.test.Statistic, "p_value": nz(v.test.PValue), "q_value": nz(v.test.QValue), "days_baseline": float64(v.test.DaysBase), "days_comparison": float64(v.test.DaysCmp)},
-		}}
+		})
 		r.stats.verified = append(r.stats.verified, v)
 		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t\n", i+1, c.key(), r.fmtChange(v.effect.Change), sharePct(v.share), pvalue(v.test.PValue), pvalue(v.test.QValue))
 	}
@@ -184,15 +275,22 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 	res.addQuery("exclusive partition of the candidate segments", rec, tw.String())
 	res.addQuery("daily series of the candidate segments", drec, "")
 
-	sig, explained := 0, 0.0
+	sig, explained, kept, keptShare := 0, 0.0, 0, 0.0
 	for _, v := range r.stats.verified {
-		if v.significant() {
+		switch {
+		case v.passed():
 			sig++
 			explained += v.share
+		case v.significant():
+			kept++
+			keptShare += v.share
 		}
 	}
 	res.summary = fmt.Sprintf("Measured as non-overlapping parts, the %d candidate segments account for %s of the change; %d of them are significant after correction (q<=%.2f), together %s.",
 		len(cands), sharePct(1-safeShare(dec.Remainder.Change, dec.Change)), sig, alpha, sharePct(explained))
+	if kept > 0 {
+		res.summary += fmt.Sprintf(" %d more, together %s, are not significant but kept as data problems (rows missing on days they always had rows).", kept, sharePct(keptShare))
+	}
 	return res, nil
 }
 
@@ -200,7 +298,15 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 // beyond day-to-day noise after correction, or a data-quality check proved
 // rows missing, which needs no statistics.
 func (v *verified) significant() bool {
-	return v.source == "quality" || (!math.IsNaN(v.test.QValue) && v.test.QValue <= alpha)
+	return v.source == "quality" || v.passed()
+}
+
+// passed reports whether the segment's change passed its own test: q at
+// most alpha after the correction. Only then is it called significant; a
+// data problem that did not pass is reported as a data problem, never as
+// significant.
+func (v *verified) passed() bool {
+	return !math.IsNaN(v.test.QValue) && v.test.QValue <= alpha
 }
 
 // volumeSplit splits the change of a sum into the effect of the row count
@@ -324,4 +430,19 @@ func (r *run) distinctPartition(ctx context.Context, caseExpr string, k int) (dr
 	dec.Effects = dec.Effects[:k]
 	dec.Remainder = drill.Effect{Name: "everything else and the overlap", Change: restEff.Change + overlap.Change}
 	return dec, rec, nil
+}
+
+// wholeEffect measures one segment over all its rows, in the partition
+// {segment, everything else}, the way a per-dimension decomposition does.
+func (r *run) wholeEffect(seg drill.Part, parts []drill.Part, rest drill.Part) drill.Effect {
+	total := rest
+	for _, p := range parts {
+		total.Num0 += p.Num0
+		total.Num1 += p.Num1
+		total.Den0 += p.Den0
+		total.Den1 += p.Den1
+	}
+	others := drill.Part{Name: "everything else", Num0: total.Num0 - seg.Num0, Num1: total.Num1 - seg.Num1,
+		Den0: total.Den0 - seg.Den0, Den1: total.Den1 - seg.Den1}
+	return r.decompose([]drill.Part{seg}, others).Effects[0]
 }
