@@ -3,6 +3,10 @@ package quarry
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"syscall"
 )
 
 // Error codes. The first group is the specification's validation codes; the
@@ -34,6 +38,9 @@ const (
 	ECodeRateLimited  = "RATE_LIMITED"
 	ECodeUnavailable  = "UNAVAILABLE"
 	ECodeInternal     = "INTERNAL"
+	// ECodeStorageFull is a write refused for lack of space (a full disk
+	// or a quota).
+	ECodeStorageFull = "STORAGE_FULL"
 )
 
 // Error is Quarry's one error type. Code is one of the ECode constants,
@@ -89,4 +96,39 @@ func ErrorMessage(err error) string {
 		return e.Message
 	}
 	return "internal error"
+}
+
+// StorageError returns err as a STORAGE_FULL *Error when a write in its
+// chain failed for lack of space (ENOSPC, EDQUOT), so that the user reads
+// the cause rather than "internal error"; any other err is returned as is.
+func StorageError(err error) error {
+	if err == nil || !(errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)) {
+		return err
+	}
+	if ErrorCode(err) == ECodeStorageFull {
+		return err
+	}
+	msg := "no space is left on the disk that holds the data directory"
+	// The file's name says what could not be saved; its path is the
+	// server's business.
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg += " (writing " + savedName(filepath.Base(pe.Path)) + ")"
+	}
+	return Errorf(ECodeStorageFull, "%s", msg).WithHint("free space there, then start again")
+}
+
+// savedName is the name of the file a temporary file was to become:
+// files are written as ".NAME.RANDOM.tmp" (or "NAME.tmp") and renamed.
+func savedName(base string) string {
+	name, ok := strings.CutSuffix(base, ".tmp")
+	if !ok {
+		return base
+	}
+	if name, ok = strings.CutPrefix(name, "."); ok {
+		if i := strings.LastIndexByte(name, '.'); i > 0 {
+			name = name[:i]
+		}
+	}
+	return name
 }

@@ -1,12 +1,15 @@
 package fsstore
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -76,4 +79,92 @@ func (s *Store) UpdateJSON(id, rel string, v any, change func() error) error {
 		return err
 	}
 	return s.WriteJSON(id, rel, v)
+}
+
+// The failure note: space set aside in a session's directory before its
+// investigation starts (.run.failure, failureNoteSize bytes of spaces), so
+// that when the disk fills up and the session's final status cannot be
+// saved, why it failed can still be written over that space, which needs
+// no new blocks, and reported by the next start instead of "interrupted".
+const (
+	failureNote     = ".run.failure"
+	failureNoteSize = 2048
+)
+
+// ReserveFailureNote sets aside the session's failure note, empty.
+func (s *Store) ReserveFailureNote(id string) error {
+	return s.writeFailureNote(id, nil, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+}
+
+// NoteFailure writes info over the reserved failure note; nil empties it.
+// Writing a failure fails when no note was reserved; emptying a note that
+// does not exist does nothing.
+func (s *Store) NoteFailure(id string, info *quarry.ErrorInfo) error {
+	err := s.writeFailureNote(id, info, os.O_WRONLY)
+	if info == nil && errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
+
+func (s *Store) writeFailureNote(id string, info *quarry.ErrorInfo, flag int) error {
+	dir, err := s.Dir(id)
+	if err != nil {
+		return err
+	}
+	buf := bytes.Repeat([]byte{' '}, failureNoteSize)
+	if info != nil {
+		note := *info
+		for {
+			data, err := json.Marshal(note)
+			if err != nil {
+				return err
+			}
+			if len(data) <= failureNoteSize {
+				copy(buf, data)
+				break
+			}
+			// Too long for the space: shorten the message, keep the code.
+			note.Message = strings.ToValidUTF8(note.Message[:len(note.Message)/2], "") + "…"
+			note.Hint = ""
+		}
+	}
+	f, err := os.OpenFile(filepath.Join(dir, failureNote), flag, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteAt(buf, 0); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// FailureNote returns what the session's failure note says, nil when it
+// is empty or was never reserved.
+func (s *Store) FailureNote(id string) (*quarry.ErrorInfo, error) {
+	dir, err := s.Dir(id)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(filepath.Join(dir, failureNote))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 {
+		return nil, nil
+	}
+	var info quarry.ErrorInfo
+	if err := json.Unmarshal(data, &info); err != nil {
+		return nil, fmt.Errorf("failure note of session %s: %w", id, err)
+	}
+	return &info, nil
 }

@@ -75,15 +75,21 @@ func (e *countedEngine) Close() error {
 func newBudgetManager(t *testing.T, maxEngines int, engines *countedEngines) *sessions.Manager {
 	t.Helper()
 	dir := t.TempDir()
+	return newManager(t, dir, fsstore.New(dir, fsstore.Options{}), engines.newEngine, maxEngines)
+}
+
+// newManager wires a manager over dir and store by hand, with its own
+// engine factory, for tests that replace a part of the stack.
+func newManager(t *testing.T, dir string, store sessions.Store, newEngine func() (investigate.Engine, error), maxEngines int) *sessions.Manager {
+	t.Helper()
 	db, err := sqlite.Open(filepath.Join(dir, "quarry.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	store := fsstore.New(dir, fsstore.Options{})
 	m := sessions.New(sessions.Config{
 		Store:     store,
-		NewEngine: engines.newEngine,
+		NewEngine: newEngine,
 		OpenAudit: func(id string) (sessions.Audit, error) {
 			path, err := store.Path(id, "audit.jsonl")
 			if err != nil {

@@ -66,8 +66,11 @@ func (m *Manager) Investigate(ctx context.Context, id string, c quarry.Investiga
 		return err
 	}
 	c.SubmittedAt = m.now()
+	if err := m.cfg.Store.ReserveFailureNote(id); err != nil {
+		return quarry.StorageError(err)
+	}
 	if err := m.cfg.Store.WriteJSON(id, "context.json", c); err != nil {
-		return err
+		return quarry.StorageError(err)
 	}
 	if err := s.Move(quarry.SessionRunning); err != nil {
 		return err
@@ -84,7 +87,7 @@ func (m *Manager) Investigate(ctx context.Context, id string, c quarry.Investiga
 	m.hubs[id] = h
 	if err := m.cfg.Store.SaveSession(s); err != nil {
 		delete(m.hubs, id)
-		return err
+		return quarry.StorageError(err)
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	m.runs[id] = &runState{cancel: cancel, hub: h}
@@ -148,6 +151,7 @@ func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFi
 	s.FinishedAt = &finished
 	last := investigate.Event{Time: finished, Step: "done"}
 	if err != nil {
+		err = quarry.StorageError(err)
 		if ctx.Err() != nil && quarry.ErrorCode(err) != quarry.ECodeRunInterrupted {
 			err = quarry.Errorf(quarry.ECodeRunInterrupted, "the investigation was stopped before it finished")
 		}
@@ -159,7 +163,19 @@ func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFi
 		last.Message = fmt.Sprintf("%s with %d explanations", res.Status, len(res.Explanations))
 	}
 	if err := m.cfg.Store.SaveSession(s); err != nil {
+		// The session stays "running" on disk. Say why it failed in the
+		// space set aside for that, for the next start to report.
+		info := s.Error
+		if info == nil {
+			info = quarry.NewErrorInfo(quarry.StorageError(fmt.Errorf("the investigation finished but its status could not be saved: %w", err)))
+		}
+		last.Step, last.Message = "failed", info.Message
 		m.cfg.Log.Error("save session", "session", id, "err", err)
+		if nerr := m.cfg.Store.NoteFailure(id, info); nerr != nil {
+			m.cfg.Log.Error("note the failure", "session", id, "err", nerr)
+		}
+	} else if err := m.cfg.Store.NoteFailure(id, nil); err != nil {
+		m.cfg.Log.Warn("empty the failure note", "session", id, "err", err)
 	}
 	release()
 	h.publish(last)
@@ -329,7 +345,19 @@ func (m *Manager) markInterrupted(id string) error {
 	s.Status, s.FinishedAt = quarry.SessionFailed, &now
 	s.Error = quarry.NewErrorInfo(quarry.Errorf(quarry.ECodeRunInterrupted,
 		"the server stopped while this investigation was running").WithHint("start a new session with the same files to run it again"))
-	return m.cfg.Store.SaveSession(s)
+	// A run whose end could not be saved (a full disk) said why.
+	if note, err := m.cfg.Store.FailureNote(id); err != nil {
+		m.cfg.Log.Warn("read the failure note", "session", id, "err", err)
+	} else if note != nil {
+		s.Error = note
+	}
+	if err := m.cfg.Store.SaveSession(s); err != nil {
+		return quarry.StorageError(err)
+	}
+	if err := m.cfg.Store.NoteFailure(id, nil); err != nil {
+		m.cfg.Log.Warn("empty the failure note", "session", id, "err", err)
+	}
+	return nil
 }
 
 // claim takes the session's run claim (Store.ClaimRun) for this process.

@@ -44,6 +44,13 @@ type Store interface {
 	// UpdateJSON reads rel into v, lets change modify it and writes it
 	// back, exclusively across processes (fsstore.Store.UpdateJSON).
 	UpdateJSON(id, rel string, v any, change func() error) error
+	// ReserveFailureNote sets aside space for why a run failed, before it
+	// starts; NoteFailure writes over it (nil empties it) when the
+	// session's status cannot be saved, a full disk; FailureNote reads it
+	// back at the next start (fsstore.Store.ReserveFailureNote).
+	ReserveFailureNote(id string) error
+	NoteFailure(id string, info *quarry.ErrorInfo) error
+	FailureNote(id string) (*quarry.ErrorInfo, error)
 }
 
 // Audit is a session's open audit log.

@@ -48,6 +48,8 @@ func statusOf(code string) int {
 		return http.StatusTooManyRequests
 	case quarry.ECodeUnavailable:
 		return http.StatusServiceUnavailable
+	case quarry.ECodeStorageFull:
+		return http.StatusInsufficientStorage
 	}
 	return http.StatusInternalServerError
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/audit"
-	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/drill"
+	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/sessions"
@@ -159,14 +159,26 @@ func (inv *investigation) run(ctx context.Context) (*quarry.InvestigationResult,
 		return nil, err
 	}
 	defer release()
+	// Space for why the run failed, should the disk fill up before the
+	// session's status can be saved (see sessions.Store).
+	if err := store.ReserveFailureNote(sess.SessionID); err != nil {
+		return nil, quarry.StorageError(err)
+	}
 	res, err := inv.investigate(ctx, store, sess)
 	if err != nil {
+		err = quarry.StorageError(err)
 		sess.Status = quarry.SessionFailed
 		sess.Error = quarry.NewErrorInfo(err)
 		if serr := store.SaveSession(sess); serr != nil {
 			fmt.Fprintf(inv.stderr, "quarry: could not mark session failed: %v\n", serr)
+			if nerr := store.NoteFailure(sess.SessionID, sess.Error); nerr != nil {
+				fmt.Fprintf(inv.stderr, "quarry: could not note why it failed: %v\n", nerr)
+			}
 		}
 		return nil, err
+	}
+	if err := store.NoteFailure(sess.SessionID, nil); err != nil {
+		fmt.Fprintf(inv.stderr, "quarry: could not empty the failure note: %v\n", err)
 	}
 	return res, nil
 }
