@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/fsstore"
@@ -184,5 +185,44 @@ func TestRemoveStaleUploads(t *testing.T) {
 		if _, err := os.Stat(p); (err == nil) != want {
 			t.Errorf("%s exists: %v; want %v", filepath.Base(p), err == nil, want)
 		}
+	}
+}
+
+// The failure note holds one error in the space reserved for it, however
+// long its message, and is empty when reserved, emptied or never reserved.
+func TestFailureNote(t *testing.T) {
+	s, sess := newStore(t, 0)
+	id := sess.SessionID
+	if err := s.NoteFailure(id, &quarry.ErrorInfo{Code: quarry.ECodeStorageFull, Message: "x"}); err == nil {
+		t.Fatal("a failure was noted without reserved space")
+	}
+	if note, err := s.FailureNote(id); note != nil || err != nil {
+		t.Fatalf("note never reserved = %+v, %v; want none", note, err)
+	}
+	if err := s.ReserveFailureNote(id); err != nil {
+		t.Fatal(err)
+	}
+	dir, _ := s.Dir(id)
+	before, err := os.Stat(filepath.Join(dir, ".run.failure"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("é", 3000)
+	if err := s.NoteFailure(id, &quarry.ErrorInfo{Code: quarry.ECodeStorageFull, Message: long, Hint: "free space"}); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := os.Stat(filepath.Join(dir, ".run.failure"))
+	if after.Size() != before.Size() {
+		t.Errorf("the note grew from %d to %d bytes; it must fit its reserved space", before.Size(), after.Size())
+	}
+	note, err := s.FailureNote(id)
+	if err != nil || note == nil || note.Code != quarry.ECodeStorageFull || !utf8.ValidString(note.Message) || !strings.HasPrefix(note.Message, "éé") {
+		t.Fatalf("note = %+v, %v; want the code and the start of the message", note, err)
+	}
+	if err := s.NoteFailure(id, nil); err != nil {
+		t.Fatal(err)
+	}
+	if note, err := s.FailureNote(id); note != nil || err != nil {
+		t.Fatalf("emptied note = %+v, %v; want none", note, err)
 	}
 }
