@@ -196,23 +196,6 @@ func TestValueTicks(t *testing.T) {
 	}
 }
 
-func TestGatheringStepsSkipsPresentDimensions(t *testing.T) {
-	tests := []struct {
-		examined []string
-		want     string
-	}{
-		{nil, "Add dimensions the current files lack, such as acquisition channel, app version or price plan."},
-		{[]string{"utm_channel", "app_version", "plan", "country"}, "Add dimensions the current files lack, such as device type or marketing campaign."},
-		{[]string{"channel", "app_version", "plan", "country", "device", "campaign_id"}, "Add finer dimensions than the ones examined, such as product, store or campaign identifiers."},
-		{[]string{"channel", "app_version", "plan", "country", "device"}, "Add dimensions the current files lack, such as marketing campaign."},
-	}
-	for _, tt := range tests {
-		if got := gatheringSteps(&Input{}, tt.examined)[1]; got != tt.want {
-			t.Errorf("gatheringSteps(%v)[1] = %q; want %q", tt.examined, got, tt.want)
-		}
-	}
-}
-
 func TestPerPeriod(t *testing.T) {
 	for _, tt := range []struct{ grain, title, want string }{
 		{"", "Revenue", "Daily Revenue"},

@@ -81,13 +81,24 @@ func (w *mdWriter) derivedSteps() []string {
 	in := w.in
 	es := ranked(in.Explanations)
 	if in.Status == quarry.OutcomeNoFindings || len(es) == 0 {
+		// From what this run found and what it lacked, not a fixed list.
 		var steps []string
 		if !in.Overall.Significant {
 			steps = append(steps, "Treat the change as possible noise: check again once more days of data are in before spending effort on it.")
 		}
-		return append(steps,
-			"Add the data listed under Gathering More Data and run the investigation again.",
-			"Compare the metric with a control group or market over the same dates to see whether the change is market-wide.")
+		for _, h := range w.concentrations() {
+			if len(steps) == 3 {
+				break
+			}
+			steps = append(steps, fmt.Sprintf("Look again at %s with more days of data: %s, which no test confirmed.", concentrationSubject(h), prose(h.Verdict)))
+		}
+		if len(w.gatheringSteps()) > 0 {
+			steps = append(steps, "Add the data listed under Gathering More Data and run the investigation again.")
+		}
+		if len(steps) == 0 {
+			steps = append(steps, fmt.Sprintf("Watch the metric %s: the change is real, but no segment, data problem or calendar effect in these files carries it.", watchFor(in.Overall.Grain)))
+		}
+		return steps
 	}
 	// Data problems come first: the other explanations may move once the
 	// data is fixed.
@@ -114,6 +125,22 @@ func (w *mdWriter) derivedSteps() []string {
 	}
 	steps = append(steps, fmt.Sprintf("Watch %s %s to confirm whether the change persists or recovers.", segmentText(es[0].Segment), watchFor(in.Overall.Grain)))
 	return steps[:min(len(steps), maxDerivedSteps)]
+}
+
+// concentrationSubject names what a concentration hypothesis points at:
+// the segment its verdict starts with ("region=west, over all its rows,
+// carries ..."), or its dimensions.
+func concentrationSubject(h quarry.Hypothesis) string {
+	v := prose(h.Verdict)
+	for _, sep := range []string{", over all its rows", " carries ", " explains "} {
+		if i := strings.Index(v, sep); i > 0 && strings.Contains(v[:i], "=") {
+			return code(v[:i])
+		}
+	}
+	if len(h.Dimensions) > 0 {
+		return codeList(h.Dimensions)
+	}
+	return "“" + prose(h.Title) + "”"
 }
 
 // stepFor recommends the action an explanation of each kind calls for.

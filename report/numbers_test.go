@@ -56,3 +56,42 @@ func TestSetAsideChangeIsLabelled(t *testing.T) {
 		t.Error("the all-rows change is not printed as a change of the metric")
 	}
 }
+
+// TestNoFindingsStepsComeFromTheData: without findings, the next steps
+// and the data to gather follow from what the run had and found (its
+// periods' noise, its one grouping column, the missing business context,
+// a concentration that did not pass its test), never from a fixed list of
+// columns the files do not have.
+func TestNoFindingsStepsComeFromTheData(t *testing.T) {
+	in := noFindingsInput()
+	in.DataModel.Tables[0].Columns = in.DataModel.Tables[0].Columns[:2] // order_date, region
+	in.DataModel.Tables[0].Columns = append(in.DataModel.Tables[0].Columns, quarry.Column{Name: "amount", InferredType: quarry.RoleMeasure})
+	in.DataModel.RecommendedDimensions = []string{"region"}
+	in.Plan.Steps[0].DimensionsToCheck = []string{"region"}
+	in.Hypotheses = []quarry.Hypothesis{
+		{HypothesisID: "hyp_001", Title: "Change concentrated in region", Kind: "dimension", Dimensions: []string{"region"}, Status: quarry.HypConfirmed,
+			Verdict: "region=west, over all its rows, carries 145% of the change from 22.1% of the baseline"},
+		{HypothesisID: "hyp_002", Title: "A uniform shift across all segments", Kind: quarry.KindUniform, Status: quarry.HypRuledOut, Verdict: "the change is within day-to-day variation"},
+	}
+	md := Markdown(in, Charts{})
+	for _, canned := range []string{"price plan", "device type", "marketing campaign", "acquisition channel", "app version", "control group", "spread evenly"} {
+		if strings.Contains(md, canned) {
+			t.Errorf("report suggests %q, which nothing in the data points at", canned)
+		}
+	}
+	for _, want := range []string{
+		"With 31 days per period, a change has to be about 49,494 (4.0%) either way",  // from p = 0.41 and the change of -14,563
+		"Only `region` could group the rows",                                          // the one dimension
+		"Say in the business context what happened in both periods",                   // none was given
+		"Change concentrated in region: region=west, over all its rows, carries 145%", // a possible reason
+		"Look again at `region=west` with more days of data",                          // a next step
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	in.Context.BusinessContext = "A price rise on 1 February."
+	if md := Markdown(in, Charts{}); strings.Contains(md, "Say in the business context") {
+		t.Error("asks for a business context that was given")
+	}
+}
