@@ -1,6 +1,8 @@
 package web
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -450,20 +452,29 @@ var dateFields = []struct{ id, label string }{
 }
 
 // context checks what the form can check by itself, placing each problem
-// at its field in st, and converts the values.
+// at its field in st, and converts the values. It checks every field, so a
+// submit with several problems (no metric and a period that ends before it
+// starts) shows all of them at once; the checks are those of
+// quarry.InvestigationContext.Validate, which otherwise stops at the first.
 func (v *investigateValues) context(st *pageState) (quarry.InvestigationContext, bool) {
 	c := quarry.InvestigationContext{MetricSQL: strings.TrimSpace(v.MetricSQL), BusinessContext: v.BusinessContext,
 		InvestigationPrompt: v.Prompt, TimeColumn: strings.TrimSpace(v.TimeColumn), TimeFormat: strings.TrimSpace(v.TimeFormat)}
 	ok := true
+	check := func(slot string, err error) {
+		var qe *quarry.Error
+		if errors.As(err, &qe) {
+			st.add(slot, qe)
+			ok = false
+		}
+	}
 	if c.MetricSQL == "" {
 		st.add(slotMetric, quarry.Errorf(quarry.ECodeMetricSQLRequired, "a metric definition is required").
 			WithHint("write the metric as SQL over your tables, for example SELECT SUM(amount) FROM orders"))
 		ok = false
+	} else {
+		check(slotMetric, quarry.CheckText("the metric SQL", c.MetricSQL, quarry.MaxMetricSQLLen, quarry.ECodeInvalidMetricSQL))
 	}
-	if n := utf8.RuneCountInString(c.BusinessContext); n > quarry.MaxBusinessContextLen {
-		st.add(slotBusinessContext, quarry.Errorf(quarry.ECodeInvalid, "the business context is %d characters; the limit is %d", n, quarry.MaxBusinessContextLen))
-		ok = false
-	}
+	check(slotBusinessContext, quarry.CheckText("the business context", c.BusinessContext, quarry.MaxBusinessContextLen, quarry.ECodeInvalid))
 	dates := []*quarry.Date{&c.BaselinePeriod.Start, &c.BaselinePeriod.End, &c.ComparisonPeriod.Start, &c.ComparisonPeriod.End}
 	typed := []string{v.BaselineStart, v.BaselineEnd, v.ComparisonStart, v.ComparisonEnd}
 	var bad []string
@@ -476,18 +487,38 @@ func (v *investigateValues) context(st *pageState) (quarry.InvestigationContext,
 		}
 		*dates[i] = d
 	}
+	var problems []string
 	if len(bad) > 0 {
 		msg := "enter the " + joinWords(bad) + " " + plural(len(bad), "date", "dates")
 		if len(bad) == len(dateFields) {
 			msg = "enter the start and end dates of both periods"
 		}
-		st.add(slotDates, quarry.Errorf(quarry.ECodeInvalidDateRange, "%s", msg).
+		problems = append(problems, msg)
+	}
+	// A period whose two dates were read must not end before it starts.
+	for i, p := range []struct {
+		name string
+		r    quarry.DateRange
+	}{{"baseline", c.BaselinePeriod}, {"comparison", c.ComparisonPeriod}} {
+		if p.r.Start.IsZero() || p.r.End.IsZero() || !p.r.End.Time().Before(p.r.Start.Time()) {
+			continue
+		}
+		st.invalid[dateFields[2*i].id], st.invalid[dateFields[2*i+1].id] = true, true
+		problems = append(problems, fmt.Sprintf("the %s period ends (%s) before it starts (%s)", p.name, p.r.End, p.r.Start))
+	}
+	if len(problems) > 0 {
+		st.add(slotDates, quarry.Errorf(quarry.ECodeInvalidDateRange, "%s", strings.Join(problems, "; ")).
 			WithHint("use the date pickers or type dates as YYYY-MM-DD"))
 		ok = false
 	}
-	if n := utf8.RuneCountInString(c.InvestigationPrompt); n > quarry.MaxInvestigationPrompt {
-		st.add(slotPrompt, quarry.Errorf(quarry.ECodeInvalid, "the investigation prompt is %d characters; the limit is %d", n, quarry.MaxInvestigationPrompt))
-		ok = false
+	check(slotPrompt, quarry.CheckText("the investigation prompt", c.InvestigationPrompt, quarry.MaxInvestigationPrompt, quarry.ECodeInvalid))
+	if err := quarry.CheckText("the time column", c.TimeColumn, quarry.MaxOriginalNameLen, quarry.ECodeInvalidTimeColumn); err != nil {
+		st.invalid["time_column"] = true
+		check(slotMetric, err)
+	}
+	if err := quarry.CheckText("the time format", c.TimeFormat, quarry.MaxTimeFormatLen, quarry.ECodeInvalidTimeColumn); err != nil {
+		st.invalid["time_format"] = true
+		check(slotMetric, err)
 	}
 	return c, ok
 }

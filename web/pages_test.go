@@ -263,6 +263,41 @@ func TestInvestigateWithoutMetricKeepsValues(t *testing.T) {
 	checkHeadings(t, page)
 }
 
+// TestInvestigateShowsEveryError: a submit with several problems shows all
+// of them at once, each at its field and in the summary, not only the
+// first.
+func TestInvestigateShowsEveryError(t *testing.T) {
+	f := newFake(t)
+	id := f.add(quarry.SessionHasFiles)
+	form := url.Values{"metric_sql": {""}, "baseline_start": {"2024-02-14"}, "baseline_end": {"2024-02-01"},
+		"comparison_start": {"2024-02-28"}, "comparison_end": {"2024-02-15"},
+		"investigation_prompt": {strings.Repeat("x", quarry.MaxInvestigationPrompt+1)}}
+	rec := postForm(t, f, "/sessions/"+id+"/investigate", form, false)
+	wantStatus(t, rec, http.StatusUnprocessableEntity)
+	page := rec.Body.String()
+	if len(f.investigated) != 0 {
+		t.Errorf("the service was asked to investigate %d times; want 0", len(f.investigated))
+	}
+	for _, id := range []string{"metric-error", "dates-error", "investigation_prompt-error"} {
+		element(t, page, id)
+	}
+	for _, want := range []string{
+		"a metric definition is required",
+		"the baseline period ends (2024-02-01) before it starts (2024-02-14); the comparison period ends (2024-02-15) before it starts (2024-02-28)",
+		"the investigation prompt is 2001 characters",
+		`<a href="#metric_sql">`, `<a href="#baseline_start">`, `<a href="#investigation_prompt">`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	for _, field := range []string{"metric_sql", "baseline_start", "baseline_end", "comparison_start", "comparison_end"} {
+		if tag := element(t, page, field); !strings.Contains(tag, `aria-invalid="true"`) {
+			t.Errorf("%s is not marked invalid: %s", field, tag)
+		}
+	}
+}
+
 func TestInvestigateErrorsGoToTheirFields(t *testing.T) {
 	tests := []struct {
 		name       string
