@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/quarry-dev/quarry"
@@ -17,6 +18,7 @@ type analysisState struct {
 	byDim        map[string]*dimResult
 	mixFound     []candidate
 	found        []candidate // from the segment search
+	dimFound     []candidate // the values confirmed dimension hypotheses point at
 	searched     bool
 	leaves       int
 	verified     []verified
@@ -219,6 +221,17 @@ func (r *run) candidates() []candidate {
 	}
 	for _, c := range r.stats.found {
 		add(c)
+	}
+	// A value that carries a dimension's change is tested too when no
+	// candidate so far slices by its dimension: the search weighs it
+	// against the other values' noise and can pass over a value that
+	// moved on its own while the others moved the other way.
+	for _, c := range r.stats.dimFound {
+		if !slices.ContainsFunc(out, func(o candidate) bool {
+			return slices.ContainsFunc(o.seg, func(v dimValue) bool { return v.Dim.Name == c.seg[0].Dim.Name })
+		}) {
+			add(c)
+		}
 	}
 	return out
 }

@@ -217,6 +217,7 @@ func (r *run) analyzeDimension(d *Dim) func(context.Context) (stepResult, error)
 				d.Name, d.Name, top.Name, sharePct(top.share), r.fmtChange(top.Change), pctOf(top.baseShare), r.driverSentence(top))
 			res.verdict = quarry.HypConfirmed
 			res.reason = fmt.Sprintf("%s=%s, over all its rows, carries %s of the change from %s of the baseline", d.Name, top.Name, sharePct(top.share), pctOf(top.baseShare))
+			r.stats.dimFound = append(r.stats.dimFound, candidate{seg: []dimValue{{Dim: d, Value: top.Name, Null: top.Name == nullLabel}}, source: "dimension"})
 		default:
 			res.summary = fmt.Sprintf("By %s the change is spread out: the largest value, %s, accounts for %s of it and holds %s of the baseline.",
 				d.Name, top.Name, sharePct(top.share), pctOf(top.baseShare))

@@ -25,6 +25,12 @@ func (r *run) explain(ctx context.Context) error {
 		if !v.significant() || math.Abs(v.share) < minShare {
 			continue
 		}
+		if !r.overall.change.Significant && v.source != "quality" && !v.planned() {
+			// With the total within its noise, only a segment tested as
+			// planned (one value of one dimension) counts: a combination
+			// the search picked from many is too likely chance.
+			continue
+		}
 		e := r.segmentExplanation(v, ratio)
 		if e.Kind == quarry.KindDataQuality {
 			dq = append(dq, e)
@@ -62,7 +68,7 @@ func (r *run) explain(ctx context.Context) error {
 
 	o := r.overall.change
 	switch {
-	case !o.Significant && len(dq) == 0 && !hasKind(other, quarry.KindCalendar):
+	case !o.Significant && len(dq) == 0 && !hasKind(other, quarry.KindCalendar) && !hasSegment(other):
 		r.outcome = quarry.OutcomeNoFindings
 		r.whyNone = fmt.Sprintf("The change of %s (%+.1f%%) is within normal day-to-day variation (%s over %d baseline and %d comparison days), so there is nothing to explain.",
 			r.fmtChange(o.Change), o.ChangePct, stat("p", o.PValue), len(r.overall.base), len(r.overall.cmp))
@@ -265,6 +271,16 @@ func finite(m map[string]float64) {
 			delete(m, k)
 		}
 	}
+}
+
+// hasSegment reports whether an explanation names a segment.
+func hasSegment(es []quarry.Explanation) bool {
+	for _, e := range es {
+		if len(e.Segment) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func hasKind(es []quarry.Explanation, kind string) bool {

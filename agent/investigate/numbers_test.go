@@ -1,9 +1,14 @@
 package investigate_test
 
 import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarry-dev/quarry"
 )
@@ -108,5 +113,83 @@ func TestNoFindingsChartsTheMetric(t *testing.T) {
 	}
 	if png := iv.read(t, m[1]); !strings.HasPrefix(png, "\x89PNG") {
 		t.Errorf("%s is not a PNG", m[1])
+	}
+}
+
+// oneDimensionOffset writes date,region,amount where west fell 40% on
+// every day while the other regions, with jittery row counts, rose 5%:
+// the total moves within its noise, and west carries more than all of its
+// change.
+func oneDimensionOffset(t *testing.T) string {
+	rng := rand.New(rand.NewPCG(2, 7))
+	lines := []string{"date,region,amount"}
+	start := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+	for d := range 28 {
+		day := start.AddDate(0, 0, d).Format(time.DateOnly)
+		for _, region := range []string{"east", "west", "north", "south"} {
+			// Row counts that jump from day to day: the total's daily
+			// noise hides west's fall.
+			n := 5 + (d*11+len(region)*5)%31
+			if region == "west" {
+				n = 20
+			}
+			for range n {
+				amt := 100 + 20*rng.NormFloat64()
+				switch {
+				case d < 14:
+				case region == "west":
+					amt *= 0.6
+				default:
+					amt *= 1.05
+				}
+				lines = append(lines, fmt.Sprintf("%s,%s,%.2f", day, region, amt))
+			}
+		}
+	}
+	return writeCSV(t, "sales.csv", lines)
+}
+
+// TestOneDimensionCarryingTheChange: a file whose only dimension is region,
+// where region=west carries more than all of the change, ends with west as
+// its explanation, not no_findings, whether or not the total moved beyond
+// its noise; and the hypotheses' verdicts agree.
+func TestOneDimensionCarryingTheChange(t *testing.T) {
+	for _, tt := range []struct {
+		name, path, metric, base, cmp string
+	}{
+		{"total within noise", oneDimensionOffset(t), "SELECT SUM(amount) FROM sales", "2024-05-01..2024-05-14", "2024-05-15..2024-05-28"},
+		{"total significant", sample("messy", "onedim.csv"), "SELECT SUM(amount) FROM onedim", "2024-01-01..2024-01-14", "2024-01-15..2024-01-28"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			iv := runFiles(t, tt.metric, tt.base, tt.cmp, tt.path)
+			if iv.res.Status != quarry.OutcomeCompleted || len(iv.res.Explanations) == 0 {
+				t.Fatalf("outcome %s with %d explanations; want completed", iv.res.Status, len(iv.res.Explanations))
+			}
+			top := iv.res.Explanations[0]
+			if top.Segment.String() != "region=west" || top.ShareOfChange < 0.95 || !top.Significant {
+				// onedim.csv: 99%; the offset file: over 100%.
+				t.Errorf("first explanation %s (%.0f%%, significant %v); want region=west", top.Segment, 100*top.ShareOfChange, top.Significant)
+			}
+			confirmed := map[string]bool{}
+			paths, _ := filepath.Glob(filepath.Join(iv.dir, "analysis", "hypotheses", "hyp_*.json"))
+			for _, p := range paths {
+				var h quarry.Hypothesis
+				if err := json.Unmarshal([]byte(iv.read(t, strings.TrimPrefix(p, iv.dir+string(filepath.Separator)))), &h); err != nil {
+					t.Fatal(err)
+				}
+				if h.Status == quarry.HypConfirmed {
+					confirmed[h.Kind] = true
+				}
+			}
+			if confirmed["uniform"] && (confirmed["dimension"] || confirmed["interaction"]) {
+				t.Errorf("a uniform shift and a concentration are both confirmed: %v", confirmed)
+			}
+			if !confirmed["dimension"] {
+				t.Errorf("the concentration in region is not confirmed")
+			}
+			if report := iv.read(t, "report.md"); strings.Contains(report, "no findings") {
+				t.Error("the report says no findings")
+			}
+		})
 	}
 }

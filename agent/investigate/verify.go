@@ -301,6 +301,13 @@ func (v *verified) significant() bool {
 	return v.source == "quality" || v.passed()
 }
 
+// planned reports whether the segment is one value of one dimension, as
+// the per-dimension hypotheses test them, rather than a combination the
+// search chose among many.
+func (v *verified) planned() bool {
+	return len(v.seg) == 1 && v.passed()
+}
+
 // passed reports whether the segment's change passed its own test: q at
 // most alpha after the correction. Only then is it called significant; a
 // data problem that did not pass is reported as a data problem, never as
