@@ -62,7 +62,7 @@ func packages(t *testing.T) map[string]struct {
 // internal/app wire those); and web and mcp reach sessions only through
 // their Service interfaces.
 func TestDependencyRules(t *testing.T) {
-	stdlibOnly := []string{".", "drill", "audit", "llm"}
+	stdlibOnly := []string{".", "drill", "audit", "llm", "analysis"}
 	allowed := map[string]string{"audit": "github.com/gofrs/flock"}
 	forbiddenForAgents := []string{module + "/duckdb", module + "/fsstore", module + "/audit", module + "/sqlite",
 		module + "/sessions", module + "/internal/app", module + "/cmd", module + "/llm/anthropic", module + "/llm/openai", module + "/mcp"}

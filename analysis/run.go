@@ -1,0 +1,185 @@
+package analysis
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"sort"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// ToolCall is one attempt at a subtask's tool.
+type ToolCall struct {
+	CallID        string         `json:"call_id"`
+	TaskID        string         `json:"task_id"`
+	ToolName      string         `json:"tool_name"`
+	Arguments     map[string]any `json:"arguments"`
+	Timestamp     string         `json:"timestamp"`
+	AttemptNumber int            `json:"attempt_number"`
+}
+
+// Observation statuses.
+const (
+	ObsSuccess       = "success"
+	ObsError         = "error"
+	ObsTimeout       = "timeout"
+	ObsResourceLimit = "resource_limit"
+)
+
+// Error categories, for repair before the next attempt (FR-029).
+const (
+	CategorySQLSyntax         = "sql_syntax"
+	CategoryTypeMismatch      = "type_mismatch"
+	CategoryMissingColumn     = "missing_column"
+	CategoryResourceExhausted = "resource_exhausted"
+)
+
+// Observation is the result of one tool call.
+type Observation struct {
+	ObservationID        string  `json:"observation_id"`
+	CallID               string  `json:"call_id"`
+	TaskID               string  `json:"task_id"`
+	Status               string  `json:"status"`
+	Data                 any     `json:"data"`
+	ErrorMessage         *string `json:"error_message"`
+	ErrorCategory        *string `json:"error_category"`
+	ExecutionTimeSeconds float64 `json:"execution_time_seconds"`
+	RowCount             *int    `json:"row_count"`
+	Timestamp            string  `json:"timestamp"`
+}
+
+// Artifact types.
+const (
+	ArtifactTable   = "table"
+	ArtifactChart   = "chart"
+	ArtifactReport  = "report"
+	ArtifactSummary = "summary"
+)
+
+// Artifact is a table, chart, report or summary written for a request.
+type Artifact struct {
+	ArtifactID   string         `json:"artifact_id"`
+	RequestID    string         `json:"request_id"`
+	ArtifactType string         `json:"artifact_type"`
+	TaskID       string         `json:"task_id,omitempty"`
+	ContentRef   string         `json:"content_ref"`
+	ContentHash  string         `json:"content_hash"`
+	Metadata     map[string]any `json:"metadata"`
+	SizeBytes    int64          `json:"size_bytes"`
+	CreatedAt    string         `json:"created_at"`
+}
+
+// Result is everything an analysis produced, as `quarry analyze --json`
+// prints it and the API returns it.
+type Result struct {
+	RequestID    string        `json:"request_id"`
+	Status       string        `json:"status"`
+	Request      *Request      `json:"request,omitempty"`
+	Plan         *Plan         `json:"plan"`
+	Calls        []ToolCall    `json:"tool_calls,omitempty"`
+	Observations []Observation `json:"observations"`
+	Artifacts    []Artifact    `json:"artifacts"`
+	Summary      string        `json:"summary"`
+	// Undelivered says which requested deliverables could not be
+	// produced and why (partial_success).
+	Undelivered []string          `json:"undelivered,omitempty"`
+	RecipeID    string            `json:"recipe_id,omitempty"`
+	AuditLog    string            `json:"audit_log"`
+	Error       *quarry.ErrorInfo `json:"error,omitempty"`
+}
+
+// SourceTable is one table of a source's schema.
+type SourceTable struct {
+	Name    string         `json:"name"`
+	Rows    int64          `json:"rows"`
+	Columns []SourceColumn `json:"columns"`
+}
+
+// SourceColumn is one column: its name and its type in the source
+// (normalized to quarry's data types for the fingerprint).
+type SourceColumn struct {
+	Name string `json:"name"`
+	Type string `json:"type"` // integer, float, string, date, timestamp, boolean
+	// Values are the distinct values of a low-cardinality text column.
+	Values []string `json:"values,omitempty"`
+	// Min and Max are the first and last dates of a date column.
+	Min string `json:"min,omitempty"`
+	Max string `json:"max,omitempty"`
+}
+
+// Fingerprint is the SHA-256 (hex) of a schema normalized as the spec
+// asks: table and column names (lower case) with their types, independent
+// of the order of tables and columns.
+func Fingerprint(tables []SourceTable) string {
+	var lines []string
+	for _, t := range tables {
+		for _, c := range t.Columns {
+			lines = append(lines, strings.ToLower(t.Name)+"."+strings.ToLower(c.Name)+":"+c.Type)
+		}
+	}
+	sort.Strings(lines)
+	h := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+	return hex.EncodeToString(h[:])
+}
+
+// Source is a database a request queries in place: SQL runs there,
+// read-only and bounded in time, and only its result (at most the row
+// limit) comes back. sqlite.Source and the PostgreSQL source implement it.
+type Source interface {
+	// Tables describes the tables the source offers.
+	Tables(ctx context.Context) ([]SourceTable, error)
+	// Query runs one read-only statement and returns at most limit rows;
+	// more is CategoryResourceExhausted. Errors are classified with
+	// Classify.
+	Query(ctx context.Context, sql string, limit int) (*quarry.QueryResult, error)
+	// Dialect names the SQL the source speaks: "sqlite", "duckdb",
+	// "postgres".
+	Dialect() string
+	Close() error
+}
+
+// Closest returns the candidate nearest to name by edit distance (case
+// folded), when it is near enough to be a likely misspelling, else "".
+func Closest(name string, candidates []string) string {
+	best, bestD := "", 1<<30
+	n := strings.ToLower(name)
+	for _, c := range candidates {
+		lc := strings.ToLower(c)
+		d := editDistance(n, lc)
+		// One name cut short of the other ("y_col", "y_column") is near.
+		if len(lc) >= 3 && len(n) >= 3 && (strings.HasPrefix(n, lc) || strings.HasPrefix(lc, n)) {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if best == "" || bestD > max(2, len([]rune(name))/3) {
+		return ""
+	}
+	return best
+}
+
+// editDistance is Levenshtein's distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
