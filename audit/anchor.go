@@ -105,6 +105,13 @@ func (r Report) OK() bool {
 // artifact_generated entry gives. Errors: NOT_FOUND when there is no log;
 // otherwise I/O errors only, as problems are reported in the Report.
 func Check(logPath string) (Report, error) {
+	return CheckIn(logPath, filepath.Dir(logPath))
+}
+
+// CheckIn is Check with artifact paths relative to root rather than the
+// log's directory: the analyses' log (logs/data_agent_runs.jsonl) records
+// paths relative to the data dir (artifacts/tables/...).
+func CheckIn(logPath, root string) (Report, error) {
 	res, err := VerifyFile(logPath)
 	if err != nil {
 		return Report{}, err
@@ -128,7 +135,7 @@ func Check(logPath string) (Report, error) {
 		return rep, err
 	}
 	rep.Unhashed = unhashed
-	dir := filepath.Dir(logPath)
+	dir := root
 	for _, rel := range order {
 		rep.Artifacts++
 		clean := path.Clean(rel)

@@ -110,6 +110,12 @@ func (l *Log) Path() string { return l.path }
 
 // Append adds one entry and returns it. data must encode to a JSON object.
 func (l *Log) Append(eventType, actor string, data map[string]any) (quarry.AuditEntry, error) {
+	return l.AppendFor(l.requestID, eventType, actor, data)
+}
+
+// AppendFor adds one entry of requestID, for a log that several requests
+// share (the analyses' logs/data_agent_runs.jsonl).
+func (l *Log) AppendFor(requestID, eventType, actor string, data map[string]any) (quarry.AuditEntry, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if data == nil {
@@ -127,7 +133,7 @@ func (l *Log) Append(eventType, actor string, data map[string]any) (quarry.Audit
 	}
 	e := quarry.AuditEntry{
 		EntryID:        quarry.NewID(),
-		RequestID:      l.requestID,
+		RequestID:      requestID,
 		SequenceNumber: l.seq + 1,
 		ParentHash:     l.last,
 		Timestamp:      l.now().UTC().Format(quarry.AuditTimeFormat),

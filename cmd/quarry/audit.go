@@ -15,7 +15,13 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(args) != 2 || args[0] != "verify" {
 		return &usageError{"usage: quarry audit verify PATH"}
 	}
-	rep, err := audit.Check(args[1])
+	// The analyses' shared log sits in DATA_DIR/logs and records its
+	// artifacts relative to DATA_DIR (artifacts/tables/...).
+	root := filepath.Dir(args[1])
+	if filepath.Base(root) == "logs" {
+		root = filepath.Dir(root)
+	}
+	rep, err := audit.CheckIn(args[1], root)
 	if err != nil {
 		return err
 	}
