@@ -23,6 +23,9 @@ const (
 	chartHeight = 500 * vg.Inch / chartDPI
 )
 
+// chartMargin is the white space around every chart.
+const chartMargin = 4
+
 // Colours, picked to stay apart for the common forms of colour blindness
 // as far as "green up, red down" allows.
 var (
@@ -74,8 +77,14 @@ func newPlot(title string) *plot.Plot {
 
 // writePNG draws p at the chart size and encodes it as PNG.
 func writePNG(w io.Writer, p *plot.Plot) error {
-	c := vgimg.NewWith(vgimg.UseWH(chartWidth, chartHeight), vgimg.UseDPI(chartDPI), vgimg.UseBackgroundColor(color.White))
-	p.Draw(draw.New(c))
+	return writePNGHeight(w, p, chartHeight)
+}
+
+// writePNGHeight draws p at the chart's width and the given height.
+func writePNGHeight(w io.Writer, p *plot.Plot, height vg.Length) error {
+	c := vgimg.NewWith(vgimg.UseWH(chartWidth, height), vgimg.UseDPI(chartDPI), vgimg.UseBackgroundColor(color.White))
+	// A margin on every side, so no label touches the image's edge.
+	p.Draw(draw.Crop(draw.New(c), chartMargin, -chartMargin, chartMargin, -chartMargin))
 	_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
 	return err
 }
@@ -130,12 +139,14 @@ func niceStep(span float64) float64 {
 	return best
 }
 
-// wrapLabel breaks a bar label into at most two lines of about width
-// characters, shortening the rest with an ellipsis.
-func wrapLabel(s string, width int) string {
+// wrapLabel breaks a bar label into lines that each fit, by fits, in a
+// bar's slot. It never shortens a label: words go to the next line, and a
+// word too wide for one line (a long segment name) is broken after an
+// '=', '.', '_', '-' or '/' sign where it has one, anywhere otherwise.
+func wrapLabel(s string, fits func(string) bool) []string {
 	var words []string
 	for _, w := range strings.Fields(s) {
-		words = append(words, splitLong(w, width)...)
+		words = append(words, splitLong(w, fits)...)
 	}
 	var lines []string
 	cur := ""
@@ -143,7 +154,7 @@ func wrapLabel(s string, width int) string {
 		switch {
 		case cur == "":
 			cur = w
-		case len([]rune(cur))+1+len([]rune(w)) <= width:
+		case fits(cur + " " + w):
 			cur += " " + w
 		default:
 			lines = append(lines, cur)
@@ -153,36 +164,34 @@ func wrapLabel(s string, width int) string {
 	if cur != "" {
 		lines = append(lines, cur)
 	}
-	for i := range lines {
-		lines[i] = truncate(lines[i], width)
-	}
-	if len(lines) > 2 {
-		// Cut the second line at a word end so the ellipsis fits.
-		lines = lines[:2]
-		second := []rune(lines[1])
-		if len(second) >= width {
-			if i := strings.LastIndex(string(second[:width-1]), " "); i > 0 {
-				second = []rune(string(second[:width-1])[:i])
-			} else {
-				second = second[:width-1]
-			}
-		}
-		lines[1] = string(second) + "…"
-	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
-// splitLong breaks a word longer than width after its '=' or '.' signs,
-// where segment labels ("channel=paid_social") read naturally split.
-func splitLong(w string, width int) []string {
+// splitLong breaks a word that does not fit into pieces that do, after its
+// last '=' within the piece, else its last '_', '-' or '/', else its last
+// '.', where segment labels ("channel=paid_social") read naturally split.
+func splitLong(w string, fits func(string) bool) []string {
 	var parts []string
-	for len([]rune(w)) > width {
-		i := strings.LastIndexAny(string([]rune(w)[:width]), "=.")
-		if i <= 0 {
+	for !fits(w) {
+		r := []rune(w)
+		n := 1
+		for n < len(r) && fits(string(r[:n+1])) {
+			n++
+		}
+		// Break after the last '=' that fits (between a column and its
+		// value), else after the last '_', '-' or '/', else after a '.'.
+		head := string(r[:n])
+		for _, seps := range []string{"=", "_-/", "."} {
+			if i := strings.LastIndexAny(head, seps); i > 0 {
+				n = len([]rune(head[:i+1]))
+				break
+			}
+		}
+		if n >= len(r) {
 			break
 		}
-		parts = append(parts, w[:i+1])
-		w = w[i+1:]
+		parts = append(parts, string(r[:n]))
+		w = string(r[n:])
 	}
 	return append(parts, w)
 }

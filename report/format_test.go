@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/quarry-dev/quarry"
@@ -126,6 +127,10 @@ func TestChangePct(t *testing.T) {
 }
 
 func TestWrapLabel(t *testing.T) {
+	// A line fits when it has at most width characters.
+	within := func(width int) func(string) bool {
+		return func(s string) bool { return len([]rune(s)) <= width }
+	}
 	tests := []struct {
 		in    string
 		width int
@@ -133,13 +138,18 @@ func TestWrapLabel(t *testing.T) {
 	}{
 		{"Baseline", 16, "Baseline"},
 		{"channel=paid_social", 12, "channel=\npaid_social"},
-		{"Bot sessions in channel=direct AND device=desktop", 18, "Bot sessions in\nchannel=direct…"},
-		{"averyveryverylongwordwithoutbreaks", 10, "averyvery…"},
-		{"one two three four five six", 8, "one two\nthree…"},
+		{"Bot sessions in channel=direct AND device=desktop", 18, "Bot sessions in\nchannel=direct AND\ndevice=desktop"},
+		{"averyveryverylongwordwithoutbreaks", 10, "averyveryv\nerylongwor\ndwithoutbr\neaks"},
+		{"channel=organic_search_campaign", 10, "channel=\norganic_\nsearch_\ncampaign"},
+		{"one two three four five six", 8, "one two\nthree\nfour\nfive six"},
 	}
 	for _, tt := range tests {
-		if got := wrapLabel(tt.in, tt.width); got != tt.want {
+		got := strings.Join(wrapLabel(tt.in, within(tt.width)), "\n")
+		if got != tt.want {
 			t.Errorf("wrapLabel(%q, %d) = %q; want %q", tt.in, tt.width, got, tt.want)
+		}
+		if strings.ReplaceAll(strings.ReplaceAll(got, "\n", ""), " ", "") != strings.ReplaceAll(tt.in, " ", "") {
+			t.Errorf("wrapLabel(%q) lost characters: %q", tt.in, got)
 		}
 	}
 }

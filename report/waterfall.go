@@ -5,9 +5,11 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/quarry-dev/quarry"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -51,25 +53,25 @@ func (wc *WaterfallChart) WritePNG(w io.Writer) error {
 		base = floor
 	}
 
-	// About 6.5 pixels per character at 9 points; leave a margin per slot.
-	wrap := min(max(int(780/float64(len(steps)+2)/6.5), 8), 26)
 	bars := &waterfallBars{width: 0.62}
-	names := []string{wrapLabel(wc.Start.Label, wrap)}
+	labels := []string{wc.Start.Label}
 	bars.add(base, wc.Start.Value, wc.Start.Value, colorTotal, f.compact(wc.Start.Value, false), true)
 	run = wc.Start.Value
 	for _, s := range steps {
 		bars.add(run, run+s.Value, run+s.Value, stepColor(s), f.compact(s.Value, true), false)
 		run += s.Value
-		name := wrapLabel(s.Label, wrap)
+		label := s.Label
 		if s.Kind == quarry.KindDataQuality {
-			name += "\n(data quality)"
+			label += "\n(data quality)"
 		}
-		names = append(names, name)
+		labels = append(labels, label)
 	}
 	bars.add(base, wc.End.Value, wc.End.Value, colorTotal, f.compact(wc.End.Value, false), true)
-	names = append(names, wrapLabel(wc.End.Label, wrap))
+	labels = append(labels, wc.End.Label)
+	names, tickFont, extra := waterfallLabels(labels)
 
 	p := newPlot(wc.Title)
+	p.X.Tick.Label.Font = tickFont
 	if lo < 0 {
 		p.Add(zeroLine{})
 	}
@@ -96,7 +98,46 @@ func (wc *WaterfallChart) WritePNG(w io.Writer) error {
 	if zoomed {
 		p.X.Label.Text = "The value axis starts at " + f.compact(floor, false) + ", not at zero, so the contributions are visible."
 	}
-	return writePNG(w, p)
+	return writePNGHeight(w, p, chartHeight+extra)
+}
+
+// Bar labels: the most lines a label gets before a smaller font is tried,
+// and the fonts tried, largest first.
+const maxLabelLines = 4
+
+var labelSizes = []vg.Length{11, 10, 9, 8}
+
+// waterfallLabels wraps the bar labels to their slots, whole: in the
+// largest font that keeps every label within maxLabelLines lines, or the
+// smallest font with as many lines as the longest label needs. extra is
+// the height to add to the chart for lines past the three the chart's
+// height allows for, so long labels do not squeeze the bars.
+func waterfallLabels(labels []string) (wrapped []string, f font.Font, extra vg.Length) {
+	// The data area is the chart less the value axis and the paddings;
+	// each bar has one slot of it, less a gap between neighbouring labels.
+	slot := (chartWidth-2*chartMargin-60)/vg.Length(len(labels)) - 6
+	for i, size := range labelSizes {
+		f = sans(size, false)
+		sty := text.Style{Font: f, Handler: plot.DefaultTextHandler}
+		fits := func(s string) bool { return sty.Width(s) <= slot }
+		wrapped = wrapped[:0]
+		most := 0
+		for _, l := range labels {
+			var lines []string
+			for _, part := range strings.Split(l, "\n") {
+				lines = append(lines, wrapLabel(part, fits)...)
+			}
+			most = max(most, len(lines))
+			wrapped = append(wrapped, strings.Join(lines, "\n"))
+		}
+		if most <= maxLabelLines || i == len(labelSizes)-1 {
+			if most > 3 {
+				extra = sty.Height(strings.Repeat("X\n", most-1)+"X") - sty.Height("X\nX\nX")
+			}
+			return wrapped, f, extra
+		}
+	}
+	return wrapped, f, extra
 }
 
 // waterfallFloor picks where total bars start. When the contributions are

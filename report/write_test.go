@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
 )
 
 // keepCharts copies the charts of TestWrite to this directory, for looking
@@ -142,8 +145,9 @@ func checkPNG(t *testing.T, name string, data []byte) {
 	if err != nil {
 		t.Fatalf("png.Decode(%s): %v", name, err)
 	}
-	if b := img.Bounds(); b.Dx() != 900 || b.Dy() != 500 {
-		t.Errorf("%s is %dx%d; want 900x500", name, b.Dx(), b.Dy())
+	// A waterfall grows taller for bar labels of many lines.
+	if b := img.Bounds(); b.Dx() != 900 || b.Dy() < 500 || b.Dy() > 640 || b.Dy() != 500 && !strings.Contains(name, "waterfall") {
+		t.Errorf("%s is %dx%d; want 900x500 (a waterfall up to 900x640)", name, b.Dx(), b.Dy())
 	}
 	colors := map[[3]uint32]int{}
 	dark := 0
@@ -216,5 +220,72 @@ func TestSeriesPNGNoValues(t *testing.T) {
 	err := sc.WritePNG(&bytes.Buffer{})
 	if quarry.ErrorCode(err) != quarry.ECodeInvalid {
 		t.Errorf("WritePNG(empty series) error = %v; want %s", err, quarry.ECodeInvalid)
+	}
+}
+
+// TestWaterfallLabelsAreWhole: bar labels are never shortened and never
+// wider than their bar's slot, however long the segment names and however
+// many bars, and the chart grows to show them rather than cut them.
+func TestWaterfallLabelsAreWhole(t *testing.T) {
+	labels := []string{
+		"platform=android AND customers.segment=smb AND channel=organic",
+		"source_system=eu_batch_nightly_export_v2",
+		"customers.segment=enterprise",
+		"traffic_source=paid_social AND device=ios AND country=DE",
+		"country=United Kingdom of Great Britain and Northern Ireland",
+		"app_version=5.2",
+		"channel=organic_search_with_a_very_long_single_token_value",
+	}
+	var steps []Bar
+	for i, l := range labels {
+		steps = append(steps, Bar{Label: l, Value: -float64(1000 * (i + 1)), Kind: quarry.KindVolume})
+	}
+	steps[1].Kind = quarry.KindDataQuality
+	all := append(append([]string{"Baseline"}, labels...), "Comparison")
+	wrapped, f, _ := waterfallLabels(all)
+	slot := (chartWidth-2*chartMargin-60)/vg.Length(len(all)) - 6
+	sty := text.Style{Font: f, Handler: plot.DefaultTextHandler}
+	for i, w := range wrapped {
+		if strings.Contains(w, "…") || strings.ReplaceAll(strings.ReplaceAll(w, "\n", ""), " ", "") != strings.ReplaceAll(all[i], " ", "") {
+			t.Errorf("label %q became %q", all[i], w)
+		}
+		for _, line := range strings.Split(w, "\n") {
+			if sty.Width(line) > slot {
+				t.Errorf("line %q of %q is %.0f points wide; its slot %.0f", line, all[i], sty.Width(line), slot)
+			}
+		}
+	}
+	if f.Size < 8 {
+		t.Errorf("labels in %v-point type are not legible", f.Size)
+	}
+
+	var buf bytes.Buffer
+	wc := WaterfallChart{Title: "Revenue: contributions to the change", Metric: &quarry.Metric{Kind: quarry.MetricSum},
+		Start: Bar{Label: "Baseline", Value: 947000}, End: Bar{Label: "Comparison", Value: 947000 - 28000}, Steps: steps}
+	if err := wc.WritePNG(&buf); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := img.Bounds()
+	if b.Dy() <= 500 {
+		t.Errorf("chart is %d pixels high; want it taller for labels of many lines", b.Dy())
+	}
+	// Nothing is drawn on the chart's edges: no text runs off it.
+	for x := b.Min.X; x < b.Max.X; x++ {
+		for _, y := range []int{b.Min.Y, b.Max.Y - 1} {
+			if r, g, bl, _ := img.At(x, y).RGBA(); r>>8 < 0xf0 || g>>8 < 0xf0 || bl>>8 < 0xf0 {
+				t.Fatalf("pixel (%d, %d) on the edge is drawn on: a label is cut off", x, y)
+			}
+		}
+	}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for _, x := range []int{b.Min.X, b.Max.X - 1} {
+			if r, g, bl, _ := img.At(x, y).RGBA(); r>>8 < 0xf0 || g>>8 < 0xf0 || bl>>8 < 0xf0 {
+				t.Fatalf("pixel (%d, %d) on the edge is drawn on: a label is cut off", x, y)
+			}
+		}
 	}
 }
