@@ -14,7 +14,12 @@
 // answers in its own words; the answer must cite the passages it uses, and
 // every number in it is checked against them (see agent/evidence). When the
 // model fails in any way, or cites nothing it was given, the reply is the
-// offline one: a chat never fails because of the model.
+// offline one: a chat never fails because of the model. With a model and
+// the session's data, the model also picks the data query a question about
+// numbers needs (a segment, a day, the movers of a dimension), from the
+// same set the offline parse picks from; a pick the data does not support
+// falls back to the offline one, and the answer's numbers are the recorded
+// query's.
 package chat
 
 import (
@@ -78,6 +83,14 @@ func (a *Answerer) Answer(ctx context.Context, sessionID, question string) (Repl
 		d, err := a.Data(ctx, sessionID)
 		if err != nil {
 			return Reply{}, err
+		}
+		// With a model, it picks the query the offline parse would pick
+		// (and may find one the parse misses); its pick is checked against
+		// the data, and the numbers come from the recorded query either way.
+		if a.Model != nil {
+			if dq := a.chooseQuery(ctx, question, d); dq != nil {
+				return a.answerData(ctx, d, dq)
+			}
 		}
 		if dq := parseData(question, d); dq != nil {
 			return a.answerData(ctx, d, dq)

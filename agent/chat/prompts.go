@@ -12,7 +12,9 @@ var promptFiles embed.FS
 
 // prompts are the model's instructions, kept as files so that a change to
 // a prompt shows in review as a change to text.
-var prompts = template.Must(template.ParseFS(promptFiles, "prompts/*.tmpl"))
+var prompts = template.Must(template.New("").Funcs(template.FuncMap{
+	"join": func(vs []string) string { return strings.Join(vs, ", ") },
+}).ParseFS(promptFiles, "prompts/*.tmpl"))
 
 // prompt renders the named template ("system" renders prompts/system.tmpl).
 func prompt(name string, data any) string {
