@@ -38,6 +38,7 @@ func (w *mdWriter) charts(c Charts) {
 			w.printf("| %s | %s | %s |", cell(b.Label), w.f.change(b.Value), share)
 		}
 		w.printf("| Comparison | %s | |", w.f.value(in.Overall.ComparisonValue))
+		w.outsideWaterfall()
 	}
 	for i, s := range in.Series {
 		if i >= len(c.Series) || c.Series[i] == "" {
@@ -45,6 +46,26 @@ func (w *mdWriter) charts(c Charts) {
 		}
 		w.para("![%s](%s)", altText(fmt.Sprintf("%s for %s: baseline vs comparison", perPeriod(w.in.Overall.Grain, w.metricName()), s.Name)), c.Series[i])
 	}
+}
+
+// outsideWaterfall names the explanations of all rows, which the waterfall
+// has no bar for (a calendar effect, a partial day, a uniform shift): they
+// are measured
+// on all rows, not as a part of the partition the bars add up to, so
+// their numbers overlap the bars' and are not in the table above.
+func (w *mdWriter) outsideWaterfall() {
+	var out []string
+	for _, e := range ranked(w.in.Explanations) {
+		if len(e.Segment) == 0 {
+			out = append(out, fmt.Sprintf("“%s” (%s)", prose(e.Title), w.f.change(e.Change)))
+		}
+	}
+	if len(out) == 0 {
+		return
+	}
+	one := len(out) == 1
+	w.para("*Not in the waterfall: %s. %s measured on all rows, not as a part of the partition the bars add up to, so %s the bars and “everything else”.*",
+		strings.Join(out, "; "), map[bool]string{true: "It is", false: "They are"}[one], map[bool]string{true: "its number overlaps", false: "their numbers overlap"}[one])
 }
 
 // metricName is the title for use inside a sentence. It keeps its case:

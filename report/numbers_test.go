@@ -95,3 +95,21 @@ func TestNoFindingsStepsComeFromTheData(t *testing.T) {
 		t.Error("asks for a business context that was given")
 	}
 }
+
+// TestWholePopulationExplanationsAreNotBars: an explanation of all rows (a
+// partial last day) has no bar in the waterfall, whose bars add up to the
+// change; the report says so beside the table instead of leaving a number
+// the table does not show unexplained.
+func TestWholePopulationExplanationsAreNotBars(t *testing.T) {
+	in := completedInput()
+	in.Explanations = append(in.Explanations, quarry.Explanation{Rank: 4, Title: "Partial last day in the data", Kind: quarry.KindDataQuality,
+		Segment: quarry.Segment{}, Change: -0.0008, ShareOfChange: 0.16, Significant: true})
+	md := Markdown(in, Charts{Waterfall: "charts/waterfall.png"})
+	want := "*Not in the waterfall: “Partial last day in the data” (-0.08 pp). It is measured on all rows, not as a part of the partition the bars add up to, so its number overlaps the bars and “everything else”.*"
+	if !strings.Contains(md, want) {
+		t.Errorf("report lacks %q", want)
+	}
+	if md := Markdown(completedInput(), Charts{Waterfall: "charts/waterfall.png"}); strings.Contains(md, "Not in the waterfall") {
+		t.Error("segment explanations are said to be outside the waterfall")
+	}
+}

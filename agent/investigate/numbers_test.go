@@ -193,3 +193,23 @@ func TestOneDimensionCarryingTheChange(t *testing.T) {
 		})
 	}
 }
+
+// TestDataProblemEstimateIsLabelled: the data-quality finding estimates
+// what the missing rows alone cost (-47,698 for eu_batch), which differs
+// from the segment's measured change in its explanation (-48,607); the
+// finding says it is an estimate of the missing rows.
+func TestDataProblemEstimateIsLabelled(t *testing.T) {
+	iv := runFiles(t, `SELECT SUM("value") FROM events`, "2024-06-03..2024-06-16", "2024-06-17..2024-06-30",
+		sample("broken_pipeline", "events.csv"))
+	memory := iv.read(t, "analysis/memory.md")
+	if !strings.Contains(memory, "Estimated from the missing or extra rows alone (at their usual value), it moves the metric by about -47,698") {
+		t.Error("the data-quality finding's estimate is not labelled")
+	}
+	if !strings.Contains(memory, "-48,607") {
+		t.Error("the explanation's measured change is not in the memory")
+	}
+	report := iv.read(t, "report.md")
+	if !strings.Contains(report, "*Not in the waterfall: “Partial last day in the data”") {
+		t.Error("the partial last day, not a bar of the waterfall, is not said to be outside it")
+	}
+}

@@ -92,7 +92,7 @@ func (r *run) checkQuality(ctx context.Context) (stepResult, error) {
 		res.verdict, res.reason = quarry.HypRuledOut, "data-quality warnings exist but each moves the metric by less than 10% of the change"
 	default:
 		top := issues[0]
-		res.summary = fmt.Sprintf("Data problem: %s. It moves the metric by about %s (%s of the change); fix the data before reading business causes.",
+		res.summary = fmt.Sprintf("Data problem: %s. Estimated from the missing or extra rows alone (at their usual value), it moves the metric by about %s (%s of the change); fix the data before reading business causes.",
 			top.Detail, r.fmtChange(top.impact), sharePct(safeShare(top.impact, r.overall.change.Change)))
 		res.verdict, res.reason = quarry.HypConfirmed, top.Detail
 	}
