@@ -55,7 +55,7 @@ func significance(e quarry.Explanation) string {
 	case e.PValue != nil:
 		sig = "not significant"
 	case e.Significant && (e.Kind == quarry.KindDataQuality || e.Kind == quarry.KindCalendar):
-		return "no test needed (counted, not estimated)"
+		return "no test needed (found by counting, not by a test)"
 	case e.Significant:
 		return "significant"
 	default:

@@ -17,8 +17,8 @@ func TestCompactSignificance(t *testing.T) {
 		{quarry.Explanation{Kind: quarry.KindRate, PValue: q(0.0004), Significant: true}, "significant, q=0.0004"},
 		{quarry.Explanation{Kind: quarry.KindRate, PValue: q(0.217), Significant: true}, "not significant, q=0.217"},
 		{quarry.Explanation{Kind: quarry.KindDataQuality, PValue: q(0.404), Significant: false}, "not significant, kept as a data problem, q=0.404"},
-		{quarry.Explanation{Kind: quarry.KindDataQuality, Significant: true}, "no test needed (counted, not estimated)"},
-		{quarry.Explanation{Kind: quarry.KindCalendar, Significant: true}, "no test needed (counted, not estimated)"},
+		{quarry.Explanation{Kind: quarry.KindDataQuality, Significant: true}, "no test needed (found by counting, not by a test)"},
+		{quarry.Explanation{Kind: quarry.KindCalendar, Significant: true}, "no test needed (found by counting, not by a test)"},
 		{quarry.Explanation{Kind: quarry.KindUniform, Significant: true}, "significant"},
 	}
 	for _, tt := range tests {

@@ -159,7 +159,7 @@ func explanationSignificance(e quarry.Explanation) string {
 		}
 		return "not significant (" + p + ")"
 	case e.Significant && e.Kind == quarry.KindDataQuality:
-		return "no test needed: a data problem is counted in the rows, not estimated"
+		return "no test needed: the problem is found by counting rows, not by a test; its effect on the metric is an estimate"
 	case e.Significant && e.Kind == quarry.KindCalendar:
 		return "no test needed: the weekday composition of the periods is counted, and the weekly profile prices it"
 	case e.Significant:

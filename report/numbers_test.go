@@ -33,7 +33,7 @@ func TestWeakExplanationIsNotSignificant(t *testing.T) {
 		t.Errorf("a data problem with q = 0.404 is not said to be not significant")
 	}
 	dq.PValue = nil
-	if md := Markdown(in, Charts{}); !strings.Contains(md, "**Significance:** no test needed: a data problem is counted") {
+	if md := Markdown(in, Charts{}); !strings.Contains(md, "**Significance:** no test needed: the problem is found by counting rows") {
 		t.Errorf("a data problem without a test does not say why it needs none")
 	}
 }
