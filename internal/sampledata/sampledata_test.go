@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/quarry-dev/quarry"
@@ -132,5 +133,38 @@ func TestWriteScenario(t *testing.T) {
 	}
 	if _, err := WriteScenario(filepath.Join(blocker, "sub"), s); err == nil {
 		t.Errorf("WriteScenario under a regular file = nil error; want an error")
+	}
+}
+
+// The analyze samples are what their generators write, and hold what
+// they promise: Arizona's spring 2021 surge, Tucson's fall from July.
+func TestAnalyzeSamples(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteSales(&b); err != nil {
+		t.Fatal(err)
+	}
+	committed, err := os.ReadFile(filepath.Join(testdataDir, "analyze", "sales.csv"))
+	if err != nil || !bytes.Equal(committed, b.Bytes()) {
+		t.Errorf("testdata/analyze/sales.csv is not what WriteSales writes (%v); run go run ./internal/sampledata/cmd/gensample", err)
+	}
+	// Arizona's orders per month: Feb-Apr 2021 about twice Jan 2021.
+	months := map[string]int{}
+	for _, line := range strings.Split(b.String(), "\n")[1:] {
+		f := strings.Split(line, ",")
+		if len(f) > 2 && f[2] == "Arizona" {
+			months[f[1][:7]]++
+		}
+	}
+	if jan, mar := months["2021-01"], months["2021-03"]; float64(mar) < 1.6*float64(jan) {
+		t.Errorf("Arizona: %d orders in January 2021, %d in March; want a surge", jan, mar)
+	}
+	db := filepath.Join(t.TempDir(), "shop.db")
+	if err := WriteShopDB(db); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(db)
+	committed, err = os.ReadFile(filepath.Join(testdataDir, "analyze", "shop.db"))
+	if err != nil || !bytes.Equal(committed, got) {
+		t.Errorf("testdata/analyze/shop.db is not what WriteShopDB writes (%v); run go run ./internal/sampledata/cmd/gensample", err)
 	}
 }

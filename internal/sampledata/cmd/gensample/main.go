@@ -38,5 +38,27 @@ func run(args []string, stdout io.Writer) error {
 			fmt.Fprintln(stdout, p)
 		}
 	}
+	// The analyze job's samples.
+	sales := filepath.Join(*dir, "analyze", "sales.csv")
+	if err := os.MkdirAll(filepath.Dir(sales), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(sales)
+	if err != nil {
+		return err
+	}
+	if err := sampledata.WriteSales(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	shop := filepath.Join(*dir, "analyze", "shop.db")
+	if err := sampledata.WriteShopDB(shop); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, sales)
+	fmt.Fprintln(stdout, shop)
 	return nil
 }
