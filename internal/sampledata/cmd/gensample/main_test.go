@@ -26,6 +26,13 @@ func TestRun(t *testing.T) {
 			}
 		}
 	}
+	// And the analyze job's sales export and shop database.
+	for _, f := range []string{"sales.csv", "shop.db"} {
+		want++
+		if _, err := os.Stat(filepath.Join(dir, "analyze", f)); err != nil {
+			t.Errorf("run did not write analyze/%s: %v", f, err)
+		}
+	}
 	if got := strings.Count(out.String(), "\n"); got != want {
 		t.Errorf("run printed %d paths; want %d", got, want)
 	}
