@@ -1,0 +1,92 @@
+package intent
+
+import "slices"
+
+// analysisPhrases map the words of a request to kinds of analysis.
+var analysisPhrases = map[string][]string{
+	AnalysisTrend: {"trend", "trends", "trending", "trendline", "over time", "time series", "timeseries", "evolution",
+		"trajectory", "seasonality", "seasonal", "how has", "over the period"},
+	AnalysisChart: {"chart", "charts", "charted", "plot", "plots", "plotted", "graph", "graphs", "graphed", "visualize",
+		"visualise", "visualization", "visualisation", "visualizations", "visualisations", "visual", "visuals",
+		"dashboard", "draw", "diagram", "bar chart", "line chart", "pie chart", "scatter plot", "scatterplot", "scatter"},
+	AnalysisDistribution: {"distribution", "distributions", "distributed", "spread", "dispersion", "density",
+		"box plot", "boxplot", "quantiles", "percentiles", "quartiles"},
+	AnalysisHistogram: {"histogram", "histograms", "hist", "binned", "bins"},
+	AnalysisCorrelation: {"correlation", "correlations", "correlate", "correlates", "correlated", "correlating",
+		"relationship between", "relationships between", "relation between", "relationship", "association between",
+		"associated with", "association", "scatter plot", "scatterplot", "scatter", "relate to", "related to"},
+	AnalysisOutliers: {"outlier", "outliers", "anomaly", "anomalies", "anomalous", "unusual", "extreme values",
+		"spikes", "spike", "abnormal", "odd values"},
+	AnalysisSummary: {"summary", "summaries", "summarize", "summarise", "summary statistics", "summary stats",
+		"descriptive statistics", "descriptive stats", "describe", "description", "overview", "profile", "profiling",
+		"statistics", "stats", "key figures", "key numbers", "kpis", "kpi", "snapshot", "at a glance"},
+	AnalysisNormality: {"normality", "normally distributed", "normal distribution", "shapiro", "shapiro wilk",
+		"gaussian", "bell curve", "bell shaped", "q q plot", "qq plot", "qq", "is it normal", "normal"},
+	AnalysisRegression: {"regression", "regressions", "regress", "linear fit", "line of best fit", "best fit",
+		"linear model", "fit a line", "ols", "least squares", "predict", "prediction", "predictors", "forecast"},
+	AnalysisMissing: {"missing values", "missing data", "missing", "nulls", "null values", "null", "nans", "nan",
+		"completeness", "blanks", "blank values", "empty values", "data quality", "gaps"},
+	AnalysisGrowth: {"growth", "grow", "grew", "growing", "change", "changes", "changed", "changing", "increase",
+		"increases", "increased", "increasing", "decline", "declines", "declined", "declining", "decrease", "decreased",
+		"decreasing", "drop", "dropped", "drops", "fell", "fall", "rise", "rose", "rising", "delta", "% change",
+		"percent change", "percentage change", "growth rate", "cagr", "momentum", "up or down"},
+	AnalysisShare: {"share", "shares", "percentage of total", "percent of total", "% of total", "share of total",
+		"mix", "contribution", "contributions", "contribute", "contributes", "proportion", "proportions",
+		"pie chart", "pie", "fraction of total", "part of total", "composition", "split between"},
+}
+
+// analysisOrder lists the kinds in a fixed order, so that a phrase two
+// kinds share ("scatter plot", "pie chart") is read the same way every
+// time.
+var analysisOrder = []string{AnalysisNormality, AnalysisChart, AnalysisTrend, AnalysisDistribution,
+	AnalysisHistogram, AnalysisCorrelation, AnalysisOutliers, AnalysisSummary, AnalysisRegression, AnalysisMissing,
+	AnalysisGrowth, AnalysisShare}
+
+// analyses reads the kinds of analysis asked for. A phrase may name two
+// ("scatter plot": correlation and chart; "pie chart": share and chart).
+// A word that is also a column's exact name is left for the column.
+func (p *parser) analyses() error {
+	for i := 0; i < len(p.toks); i++ {
+		best, kinds := 0, []string(nil)
+		for _, kind := range analysisOrder {
+			_, n := p.anyPhrase(i, analysisPhrases[kind])
+			switch {
+			case n == 0 || n < best:
+			case n > best:
+				best, kinds = n, []string{kind}
+			default:
+				kinds = append(kinds, kind)
+			}
+		}
+		if best == 0 {
+			continue
+		}
+		if best == 1 {
+			if c, _, s := p.colAt(i, prefAny); c != nil && s == mExact {
+				continue
+			}
+			if p.low(i) == "normal" && p.low(i-1) != "is" && p.low(i+1) != "distribution" && p.low(i-1) != "look" {
+				continue // "normal" alone is too common a word
+			}
+			if (p.low(i) == "profile" || p.low(i) == "description") && p.low(i-1) == "customer" {
+				continue
+			}
+		}
+		src := p.src(i, i+best)
+		for _, k := range kinds {
+			p.addAnalysis(i, src, k)
+		}
+		p.use(i, i+best)
+		i += best - 1
+	}
+	return nil
+}
+
+// addAnalysis adds a kind of analysis once.
+func (p *parser) addAnalysis(pos int, src, kind string) {
+	if slices.Contains(p.in.Analyses, kind) {
+		return
+	}
+	p.in.Analyses = append(p.in.Analyses, kind)
+	p.understood(pos, src+" -> "+kind, src+" ("+kind+")")
+}

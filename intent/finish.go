@@ -1,0 +1,160 @@
+package intent
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+)
+
+func (p *parser) exactValues() error { p.values(false); return nil }
+func (p *parser) fuzzyValues() error { p.values(true); return nil }
+
+// bareColumns reads the columns named outside any other phrase: a text
+// column becomes a grouping ("sales of products" -> by product), a
+// numeric one a measure (read already by measures), an id or a date
+// column is noted.
+func (p *parser) bareColumns() error {
+	for i := 0; i < len(p.toks); i++ {
+		c, n, st := p.colAt(i, prefDim)
+		if c == nil || st < mEntity {
+			continue
+		}
+		src := p.src(i, i+n)
+		switch {
+		case isDate(c):
+			p.understood(i, fmt.Sprintf("%s -> date column %s", src, c.Name), src)
+		case isText(c) && !isIDLike(c):
+			p.addGroup(i, src, c.Name, "")
+		default:
+			p.named = true
+			p.understood(i, fmt.Sprintf("%s -> column %s", src, c.Name), src)
+		}
+		p.use(i, i+n)
+		i += n - 1
+	}
+	return nil
+}
+
+// leftovers notes table names and collects the words nothing understood.
+// A word right after an aggregation that is a small typo away from a
+// column ("average quantiy") is an error naming the column.
+func (p *parser) leftovers() error {
+	seen := map[string]bool{}
+	for i := range p.toks {
+		t := p.toks[i]
+		if t.used || t.kind == kPunct {
+			continue
+		}
+		if ti := p.tableNamed(t.raw); ti >= 0 && (t.kind == kQuoted || !stopwords[t.low]) {
+			p.understood(i, fmt.Sprintf("%s -> table %s", t.raw, p.s.Tables[ti].Name), "table "+p.s.Tables[ti].Name)
+			p.toks[i].used = true
+			continue
+		}
+		if t.kind == kWord && stopwords[t.low] {
+			continue
+		}
+		if i > 0 && aggWord(p.toks[i-1].low) || i > 1 && p.toks[i-1].low == "of" && aggWord(p.toks[i-2].low) {
+			if err := p.misspelt(i); err != nil {
+				return err
+			}
+		}
+		if !seen[t.raw] {
+			seen[t.raw] = true
+			p.in.Unparsed = append(p.in.Unparsed, t.raw)
+		}
+	}
+	return nil
+}
+
+// defaults fills in what the request implies: the dimension of a bare
+// "top 5" (what it groups by), and the grain of a trend without one
+// (month when the period spans more than 62 days, day otherwise).
+func (p *parser) defaults() error {
+	if t := p.in.Top; t != nil && t.Column == "" && p.topSrc != "" {
+		for _, g := range p.in.GroupBy {
+			if g.Grain == "" {
+				t.Column = g.Column
+				break
+			}
+		}
+		p.noteTop()
+	}
+	if !slices.Contains(p.in.Analyses, AnalysisTrend) || p.date == nil {
+		return nil
+	}
+	for _, g := range p.in.GroupBy {
+		if g.Grain != "" {
+			return nil
+		}
+	}
+	start, end := p.dateMin, p.anchor.AddDate(0, 0, 1)
+	why := "the data spans"
+	if p.in.Time != nil {
+		start, _ = day(p.in.Time.Start)
+		end, _ = day(p.in.Time.End)
+		why = "the period spans"
+	}
+	grain := "month"
+	days := 0
+	if !start.IsZero() {
+		days = int(end.Sub(start).Hours()/24 + 0.5)
+		if days <= 62 {
+			grain = "day"
+		}
+		why = fmt.Sprintf("%s %d days", why, days)
+	} else {
+		why = "the data's first date is unknown"
+	}
+	p.in.GroupBy = append(p.in.GroupBy, Group{Column: p.date.Name, Grain: grain})
+	pos := 0
+	src := "trend"
+	for _, n := range p.notes {
+		if strings.HasSuffix(n.text, " -> "+AnalysisTrend) {
+			pos, src = n.pos, strings.TrimSuffix(n.text, " -> "+AnalysisTrend)
+		}
+	}
+	p.understood(pos, fmt.Sprintf("%s -> by %s of %s (%s)", src, grain, p.date.Name, why), src)
+	return nil
+}
+
+// computable returns the error for a request that names nothing to
+// compute: no measure, no analysis, no column.
+func (p *parser) computable() error {
+	if len(p.in.Measures) > 0 || len(p.in.Analyses) > 0 || p.named {
+		return nil
+	}
+	var got []string
+	for _, n := range p.notes {
+		if n.pos >= 0 {
+			got = append(got, n.short)
+		}
+	}
+	msg := "I understood nothing I can compute"
+	if len(got) > 0 {
+		msg = "I understood: " + strings.Join(got, ", ")
+	}
+	var nums []string
+	if p.t != nil {
+		for _, c := range p.t.Columns {
+			if isNumeric(&c) && !isIDLike(&c) {
+				nums = append(nums, c.Name)
+			}
+		}
+	}
+	switch len(nums) {
+	case 0:
+		msg += ". I need a measure: a word such as count"
+	default:
+		msg += ". I need a measure: one of the numeric columns " + strings.Join(nums, ", ") + ", or a word such as count"
+	}
+	if len(p.in.Unparsed) > 0 {
+		msg += fmt.Sprintf(" (I did not understand: %s)", strings.Join(p.in.Unparsed, ", "))
+	}
+	if p.t == nil {
+		return quarry.Errorf(quarry.ECodeInvalid, "%s", msg).WithHint("load a table first")
+	}
+	return quarry.Errorf(quarry.ECodeInvalid, "%s", msg).
+		WithHint(`say what to compute ("total amount", "number of orders") or what to look at ("trend", "summary", "distribution of amount")`)
+}

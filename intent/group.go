@@ -1,0 +1,334 @@
+package intent
+
+import (
+	"fmt"
+	"strings"
+)
+
+var groupTriggers = []string{"by", "per", "for each", "for every", "in each", "within each", "across", "across all",
+	"across the", "each", "every", "grouped by", "group by", "groupby", "broken down by", "breakdown by",
+	"break down by", "split by", "segmented by", "segment by", "sliced by", "slice by", "aggregated by", "by each",
+	"per each", "by the", "for all", "among", "between the", "broken out by", "bucketed by"}
+
+// grainAdverbs group by a date grain wherever they appear.
+var grainAdverbs = map[string]string{"daily": "day", "weekly": "week", "monthly": "month", "quarterly": "quarter",
+	"yearly": "year", "annually": "year", "annual": "year", "day by day": "day", "week by week": "week",
+	"month by month": "month", "year by year": "year", "quarter by quarter": "quarter"}
+
+// groups reads the groupings: "by month", "per region", "by state and
+// product", "for each category", "breakdown by channel", "weekly". A word
+// after "by" that is close to a column's name but names nothing is an
+// error naming the column.
+func (p *parser) groups() error {
+	for i := 0; i < len(p.toks); i++ {
+		if ph, n := p.anyPhrase(i, keys(grainAdverbs)); n > 0 && p.date != nil {
+			p.addGroup(i, p.src(i, i+n), p.date.Name, grainAdverbs[ph])
+			p.use(i, i+n)
+			i += n - 1
+			continue
+		}
+		trig, n := p.anyPhrase(i, groupTriggers)
+		if n == 0 {
+			continue
+		}
+		j := p.skip(i+n, "the", "a", "an")
+		if trig == "per" && countNouns[p.low(j)] && p.low(j) == singular(p.low(j)) {
+			// "revenue per order": an average over rows, not a grouping.
+			p.perRow = true
+			p.understood(i, p.src(i, j+1)+" -> average per row", p.src(i, j+1))
+			p.use(i, j+1)
+			continue
+		}
+		end, err := p.groupList(i, j, trig)
+		if err != nil {
+			return err
+		}
+		if end > j {
+			p.use(i, end)
+			i = end - 1
+		}
+	}
+	return nil
+}
+
+// groupList reads dimensions joined by "and", "," or "&" from j, after the
+// trigger at i, and returns the index after the last one read.
+func (p *parser) groupList(i, j int, trig string) (int, error) {
+	end := j
+	for {
+		k, ok, err := p.dimension(j, trig)
+		if err != nil || !ok {
+			return end, err
+		}
+		p.addGroupFrom(i, j, k)
+		end = k
+		next := p.skip(k, "and", ",", "&", "then", "/", "+")
+		if next == k {
+			return end, nil
+		}
+		j = p.skip(next, "the", "by", "per")
+	}
+}
+
+// pendingGroup is the last dimension dimension() read.
+type pendingGroup struct {
+	col, grain string
+}
+
+// dimension reads one grouping dimension at j: a date grain, a text or
+// date column, or a small-integer column.
+func (p *parser) dimension(j int, trig string) (int, bool, error) {
+	p.pending = pendingGroup{}
+	w := p.low(j)
+	if w == "" {
+		return j, false, nil
+	}
+	if c, n, s := p.colAt(j, prefDim); c != nil && s >= mEntity {
+		switch {
+		case isDate(c):
+			grain := "day"
+			if g, ok := units[p.low(j+n)]; ok {
+				grain, n = g, n+1
+			}
+			p.pending = pendingGroup{c.Name, grain}
+			return j + n, true, nil
+		case isNumeric(c) && (c.Type == "float" || p.moneyLike(c) || p.quantityLike(c)):
+			return j, false, nil // "by revenue": what to rank by, not a grouping
+		}
+		p.pending = pendingGroup{c.Name, ""}
+		return j + n, true, nil
+	}
+	if g, ok := units[w]; ok || w == "date" || w == "dates" {
+		if !ok {
+			g = "day"
+		}
+		if p.date == nil {
+			return j, false, nil
+		}
+		p.pending = pendingGroup{p.date.Name, g}
+		return j + 1, true, nil
+	}
+	if trig == "per" || trig == "by" || strings.HasSuffix(trig, " by") || trig == "for each" || trig == "groupby" {
+		if err := p.misspelt(j); err != nil {
+			return j, false, err
+		}
+	}
+	return j, false, nil
+}
+
+// misspelt returns an error naming the closest column when the word at j
+// names nothing the parser knows but is a small typo away from a column.
+func (p *parser) misspelt(j int) error {
+	if !p.free(j) || p.toks[j].kind != kWord {
+		return nil
+	}
+	w := p.toks[j].low
+	if len(w) < 4 || p.known(w) {
+		return nil
+	}
+	if vs, n := p.valueAt(p.vals, p.maxVW, j); n > 0 && len(vs) > 0 {
+		return nil
+	}
+	best, d := p.closestColumn(w)
+	if best == "" || d == 0 || d > 2 || len(w) <= 5 && d > 1 && !transposed(w, best) {
+		return nil
+	}
+	return p.noColumn(w, best)
+}
+
+// transposed reports whether a and b differ by one swap of neighbours.
+func transposed(a, b string) bool {
+	return len(a) == len(b) && distance(strings.ToLower(a), strings.ToLower(b)) == 1
+}
+
+// known reports whether w is a word of the parser's vocabulary.
+func (p *parser) known(w string) bool {
+	if stopwords[w] || aggWord(w) || moneyWords[w] || quantityWords[w] || countNouns[w] || numberWords[w] != 0 {
+		return true
+	}
+	if _, ok := units[w]; ok {
+		return true
+	}
+	if _, ok := months[w]; ok {
+		return true
+	}
+	if _, ok := grainAdverbs[w]; ok {
+		return true
+	}
+	for _, phrases := range analysisPhrases {
+		for _, ph := range phrases {
+			if ph == w {
+				return true
+			}
+		}
+	}
+	return vocabulary[w]
+}
+
+// vocabulary holds the other words the passes read.
+var vocabulary = setOf("last", "past", "previous", "prior", "trailing", "recent", "this", "current", "since",
+	"before", "after", "until", "till", "thru", "from", "between", "excluding", "except", "exclude", "without",
+	"not", "only", "unique", "distinct", "top", "bottom", "best", "worst", "largest", "smallest", "biggest",
+	"highest", "lowest", "most", "least", "fewest", "which", "ytd", "mtd", "qtd", "ltm", "ttm", "quarter", "half",
+	"fiscal", "above", "below", "over", "under", "more", "less", "fewer", "greater", "exceeding", "customers",
+	"customer", "products", "product", "performing", "selling", "yoy", "mom", "qoq", "wow")
+
+func (p *parser) addGroupFrom(trigPos, j, k int) {
+	g := p.pending
+	src := p.src(trigPos, k)
+	p.addGroup(trigPos, src, g.col, g.grain)
+}
+
+// addGroup adds a grouping once.
+func (p *parser) addGroup(pos int, src, col, grain string) {
+	for _, g := range p.in.GroupBy {
+		if g.Column == col && g.Grain == grain {
+			return
+		}
+	}
+	p.in.GroupBy = append(p.in.GroupBy, Group{Column: col, Grain: grain})
+	p.named = true
+	what := col
+	if grain != "" {
+		what = grain + " of " + col
+	}
+	p.understood(pos, src+" -> group by "+what, src+" (group by "+what+")")
+}
+
+var topWords = map[string]bool{"top": true, "best": true, "highest": true, "largest": true, "biggest": true,
+	"leading": true, "greatest": true, "bottom": false, "worst": false, "lowest": false, "smallest": false,
+	"weakest": false, "poorest": false, "least": false}
+
+var superlatives = map[string]bool{"highest": true, "most": true, "largest": true, "biggest": true, "best": true,
+	"top": true, "greatest": true, "lowest": false, "least": false, "fewest": false, "smallest": false, "worst": false}
+
+// topN reads a ranking: "top 10 products", "best 5 regions", "worst 3
+// stores", "bottom 5", "5 best products", "which state had the highest
+// sales".
+func (p *parser) topN() error {
+	for i := 0; i < len(p.toks) && p.in.Top == nil; i++ {
+		w := p.low(i)
+		desc, isTop := topWords[w]
+		prefix := ""
+		if !isTop {
+			// "top5", "top-5" read as one word
+			for word, d := range topWords {
+				if strings.HasPrefix(w, word) {
+					if _, ok := count(w[len(word):]); ok {
+						prefix, desc, isTop = word, d, true
+					}
+				}
+			}
+		}
+		switch {
+		case isTop:
+			j := p.skip(i+1, "-")
+			n, hasN := count(p.low(j))
+			if prefix != "" {
+				n, hasN, j = mustCount(w[len(prefix):]), true, i
+			}
+			if hasN {
+				j++
+			}
+			if err := p.ranked(i, j, n, hasN, desc, w == "top" || w == "bottom" || prefix != ""); err != nil {
+				return err
+			}
+		case w != "":
+			if n, ok := count(w); ok {
+				if d, ok := topWords[p.low(i+1)]; ok && p.low(i+1) != "least" {
+					if err := p.ranked(i, i+2, n, true, d, false); err != nil {
+						return err
+					}
+				}
+			}
+			if w == "which" || w == "what" {
+				p.which(i)
+			}
+		}
+	}
+	return nil
+}
+
+func mustCount(w string) int { n, _ := count(w); return n }
+
+var rankFillers = []string{"-", "performing", "selling", "rated", "earning", "grossing", "ranked", "ranking",
+	"most", "the", "of", "our", "all", "time"}
+
+// ranked finishes a ranking whose words run from i to j: the dimension
+// ranked follows. Without a dimension, a bare "top"/"bottom" with a number
+// ranks what the request groups by.
+func (p *parser) ranked(i, j, n int, hasN, desc, bare bool) error {
+	k := p.skip(j, rankFillers...)
+	c, m, s := p.colAt(k, prefDim)
+	if c != nil && s >= mEntity && !isNumeric(c) && !isDate(c) {
+		if !hasN {
+			n = 10
+			if last := p.toks[k+m-1].low; last == singular(last) {
+				n = 1
+			}
+		}
+		p.setTop(i, k+m, n, c.Name, desc)
+		return nil
+	}
+	if countNouns[p.low(k)] && hasN {
+		p.setTop(i, k+1, n, "", desc) // "top 10 orders": rows
+		p.toks[k].used = false        // the noun still says what to count
+		return nil
+	}
+	if hasN && bare {
+		if err := p.misspelt(k); err != nil {
+			return err
+		}
+		p.setTop(i, j, n, "", desc)
+	}
+	return nil
+}
+
+func (p *parser) setTop(i, j, n int, col string, desc bool) {
+	p.in.Top = &TopN{N: n, Column: col, Desc: desc}
+	p.topPos, p.topSrc = i, p.src(i, j)
+	p.use(i, j)
+	if col != "" {
+		p.named = true
+		p.noteTop()
+	}
+}
+
+func (p *parser) noteTop() {
+	t := p.in.Top
+	order := "highest first"
+	if !t.Desc {
+		order = "lowest first"
+	}
+	what := t.Column
+	if what == "" {
+		what = "rows"
+	}
+	p.understood(p.topPos, fmt.Sprintf("%s -> top %d %s, %s", p.topSrc, t.N, what, order), p.topSrc)
+}
+
+// which reads "which state had the highest sales": the top 1 of the
+// dimension after "which", by the measure after the superlative.
+func (p *parser) which(i int) {
+	c, m, s := p.colAt(i+1, prefDim)
+	if c == nil || s < mEntity || isNumeric(c) || isDate(c) {
+		return
+	}
+	for k := i + 1 + m; k < len(p.toks) && k <= i+1+m+4; k++ {
+		desc, ok := superlatives[p.low(k)]
+		if !ok {
+			continue
+		}
+		n := 1
+		if last := p.toks[i+m].low; last != singular(last) {
+			n = 10
+		}
+		p.in.Top = &TopN{N: n, Column: c.Name, Desc: desc}
+		p.topPos, p.topSrc = i, p.src(i, k+1)
+		p.use(i, i+1+m)
+		p.use(k, k+1)
+		p.named = true
+		p.noteTop()
+		return
+	}
+}

@@ -1,0 +1,290 @@
+package intent
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// Schema is what the parser knows of the data.
+type Schema struct{ Tables []Table }
+
+// Table is one table of the data.
+type Table struct {
+	Name    string
+	Rows    int64
+	Columns []Column
+}
+
+// Column is one column of a table.
+type Column struct {
+	Name string
+	// Type is one of "integer", "float", "string", "date", "timestamp", "boolean".
+	Type string
+	// Values are the distinct values of a low-cardinality text column (up to
+	// 1000), for matching filters.
+	Values []string
+	// Min and Max are the first and last dates (YYYY-MM-DD) of a date or
+	// timestamp column.
+	Min, Max string
+}
+
+// Intent is what a request asks for, read against a Schema.
+type Intent struct {
+	Text string
+	// Table is the table the request is about: the one whose columns and
+	// values it names most, the only one if there is one.
+	Table string
+	// Measures are what to compute, in the order the request names them.
+	Measures []Measure
+	// Filters are row filters; all of them hold (AND). Several "!=" filters
+	// on one column exclude each of their values.
+	Filters []Filter
+	// Time is the period asked about, on the table's date column.
+	Time *TimeRange
+	// Compare is the period to compare Time with ("vs last year", "year over
+	// year", "compared to Q4 2020").
+	Compare *TimeRange
+	// GroupBy are the groupings ("by month", "per region", "for each
+	// product"), in the order named.
+	GroupBy []Group
+	// Top is a ranking ("top 10 products", "bottom 5 regions") by the first
+	// measure.
+	Top *TopN
+	// Analyses are the kinds of analysis asked for, from the Analysis
+	// constants, in the order named.
+	Analyses []string
+	// Understood says, for each phrase understood, what it was read as:
+	// "Q1 2021 -> order_date from 2021-01-01 to 2021-03-31",
+	// "Arizona -> state = 'Arizona'".
+	Understood []string
+	// Unparsed are the content words not understood (stop words left out).
+	Unparsed []string
+}
+
+// Measure is one aggregate to compute. Agg is one of "sum", "avg",
+// "count", "count_distinct", "min", "max", "median", "std"; Column "" with
+// "count" means COUNT(*).
+type Measure struct{ Column, Agg string }
+
+// Filter is one row condition.
+type Filter struct {
+	Column string
+	// Op is one of "=", "in", "!=", ">", ">=", "<", "<=".
+	Op string
+	// Values are spelled exactly as in Column.Values (the data's spelling),
+	// or numbers as text ("100", "2.5").
+	Values []string
+}
+
+// TimeRange is a period on a date or timestamp column.
+type TimeRange struct {
+	Column string // the date or timestamp column; "" when the table has none
+	// Start and End are YYYY-MM-DD; End is exclusive.
+	Start, End string
+	Label      string // "Q1 2021", "March 2024", "last 30 days"
+}
+
+// Group is one grouping. Grain is "day", "week", "month", "quarter" or
+// "year" for a date column, "" otherwise.
+type Group struct {
+	Column string
+	Grain  string
+}
+
+// TopN ranks the values of a dimension by the first measure. Column ""
+// ranks rows.
+type TopN struct {
+	N      int
+	Column string // the dimension ranked
+	Desc   bool   // true for top, false for bottom
+}
+
+// The kinds of analysis a request can ask for.
+const (
+	AnalysisTrend        = "trend"
+	AnalysisChart        = "chart"
+	AnalysisDistribution = "distribution"
+	AnalysisHistogram    = "histogram"
+	AnalysisCorrelation  = "correlation"
+	AnalysisOutliers     = "outliers"
+	AnalysisSummary      = "summary"
+	AnalysisNormality    = "normality"
+	AnalysisRegression   = "regression"
+	AnalysisMissing      = "missing"
+	AnalysisGrowth       = "growth"
+	AnalysisShare        = "share"
+)
+
+// MaxTextLen is the longest request Parse reads, in characters.
+const MaxTextLen = 2000
+
+// Parse reads text against s. now anchors relative periods ("last 30 days",
+// "this year", "last month") only when the table has no date column (or its
+// last date is unknown); otherwise they are relative to the latest date in
+// the data (Column.Max), because exports are historical.
+//
+// Parse returns a *quarry.Error with code quarry.ECodeInvalid when the
+// request names nothing it can compute (no measure, no analysis, no
+// column), when it names a column that does not exist (a quoted name, or a
+// word after "by" or an aggregation close to a column's name: the message
+// names the closest column), or when it is longer than MaxTextLen.
+func Parse(text string, s Schema, now time.Time) (*Intent, error) {
+	if n := utf8.RuneCountInString(text); n > MaxTextLen {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "the request is %d characters long; at most %d are read", n, MaxTextLen).
+			WithHint("say what to analyze in fewer words")
+	}
+	p := &parser{text: text, s: s, toks: tokenize(text), in: &Intent{Text: text}}
+	p.now = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	steps := []func() error{
+		p.resolveQuoted,
+		p.chooseTable,
+		p.chooseDateColumn,
+		p.times,
+		p.analyses,
+		p.topN,
+		p.conditions,
+		p.groups,
+		p.measures,
+		p.exactValues,
+		p.bareColumns,
+		p.fuzzyValues,
+		p.leftovers,
+		p.defaults,
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	p.finish()
+	if err := p.computable(); err != nil {
+		return nil, err
+	}
+	return p.in, nil
+}
+
+// parser holds one Parse's state.
+type parser struct {
+	text string
+	s    Schema
+	toks []token
+	in   *Intent
+	now  time.Time
+
+	t     *Table              // the table chosen
+	tix   int                 // its index in s.Tables
+	qcols map[int]colRef      // quoted tokens that name a column
+	qvals map[int][]valRef    // quoted tokens that name a value
+	vals  map[string][]valRef // the chosen table's values by normalised spelling
+	maxVW int                 // the most tokens a value spans
+
+	date     *Column   // the date column of t, nil if none
+	anchor   time.Time // "today" for relative periods
+	fromData bool      // anchor is the latest date in the data
+	dateMin  time.Time // the first date in the data, zero if unknown
+
+	compares []compareReq // comparisons, resolved once Time is known
+	notes    []note
+	named    bool // the request named a column of t (for computable)
+
+	pending   pendingGroup // the dimension dimension() read last
+	perRow    bool         // "per order": measures average over rows
+	topPos    int
+	topSrc    string
+	condNouns bool // measures may be read from the nouns of numeric conditions
+}
+
+// note is one entry of Understood, kept with its position to sort them.
+type note struct {
+	pos   int
+	text  string // "Q1 2021 -> order_date from 2021-01-01 to 2021-03-31"
+	short string // "Q1 2021 (order_date)", for error messages
+}
+
+type colRef struct {
+	table int
+	col   *Column
+}
+
+func (p *parser) understood(pos int, text, short string) {
+	p.notes = append(p.notes, note{pos: pos, text: text, short: short})
+}
+
+// free reports whether token i exists and is not used yet.
+func (p *parser) free(i int) bool { return i >= 0 && i < len(p.toks) && !p.toks[i].used }
+
+// low returns the lower-case text of token i if it is a free word or
+// punctuation mark, "" otherwise.
+func (p *parser) low(i int) string {
+	if !p.free(i) || p.toks[i].kind == kQuoted {
+		return ""
+	}
+	return p.toks[i].low
+}
+
+// use marks tokens i..j-1 as understood.
+func (p *parser) use(i, j int) {
+	for k := max(i, 0); k < j && k < len(p.toks); k++ {
+		p.toks[k].used = true
+	}
+}
+
+// src returns the request's text from token i to token j-1.
+func (p *parser) src(i, j int) string {
+	if i >= j || i < 0 || j > len(p.toks) {
+		return ""
+	}
+	return strings.TrimSpace(p.text[p.toks[i].start:p.toks[j-1].end])
+}
+
+// phrase reports how many tokens at i spell phrase (words separated by
+// spaces), allowing a hyphen between words ("year-over-year"); 0 if they
+// do not. Only free tokens match.
+func (p *parser) phrase(i int, phrase string) int {
+	j := i
+	for k, w := range strings.Fields(phrase) {
+		if k > 0 && p.low(j) == "-" && w != "-" {
+			j++
+		}
+		if p.low(j) != w {
+			return 0
+		}
+		j++
+	}
+	return j - i
+}
+
+// anyPhrase returns the longest of phrases spelled at i and its length in
+// tokens.
+func (p *parser) anyPhrase(i int, phrases []string) (string, int) {
+	best, n := "", 0
+	for _, ph := range phrases {
+		if m := p.phrase(i, ph); m > n {
+			best, n = ph, m
+		}
+	}
+	return best, n
+}
+
+// skip returns the first index at or after i whose token is not one of
+// the filler words.
+func (p *parser) skip(i int, filler ...string) int {
+	for i < len(p.toks) && slices.Contains(filler, p.low(i)) {
+		i++
+	}
+	return i
+}
+
+// finish sorts what was understood into the order of the request and
+// fills Understood.
+func (p *parser) finish() {
+	slices.SortStableFunc(p.notes, func(a, b note) int { return cmp.Compare(a.pos, b.pos) })
+	for _, n := range p.notes {
+		p.in.Understood = append(p.in.Understood, n.text)
+	}
+}

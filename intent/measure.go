@@ -1,0 +1,339 @@
+package intent
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// measures reads what to compute: aggregation words bound to the measure
+// they precede ("total sales", "average and median amount"), counts ("how
+// many customers", "number of orders"), money and quantity words matched
+// to the best column ("revenue" -> amount), and numeric columns by name.
+// The nouns of numeric conditions ("orders" in "orders over 100") are read
+// only when nothing else names a measure.
+func (p *parser) measures() error {
+	p.measureScan()
+	if len(p.in.Measures) == 0 {
+		var freed []int
+		for k := range p.toks {
+			if p.toks[k].cond && p.toks[k].used {
+				p.toks[k].used = false
+				freed = append(freed, k)
+			}
+		}
+		p.measureScan()
+		for _, k := range freed {
+			p.toks[k].used = true
+		}
+	}
+	p.unboundAggs()
+	return nil
+}
+
+var countAggs = func() []string {
+	var out []string
+	for ph, a := range aggs {
+		if a == "count" || a == "count_distinct" {
+			out = append(out, ph)
+		}
+	}
+	return out
+}()
+
+var valueAggs = func() []string {
+	var out []string
+	for ph, a := range aggs {
+		if a != "count" && a != "count_distinct" {
+			out = append(out, ph)
+		}
+	}
+	return out
+}()
+
+var orderValue = []string{"average order value", "avg order value", "order value", "aov", "basket value",
+	"average basket", "basket size", "average ticket", "ticket size", "average transaction value", "transaction value"}
+
+func (p *parser) measureScan() {
+	for i := 0; i < len(p.toks); i++ {
+		if !p.free(i) {
+			continue
+		}
+		if ph, n := p.anyPhrase(i, countAggs); n > 0 {
+			if end := p.countAt(i, aggs[ph], n); end > i {
+				i = end - 1
+				continue
+			}
+		}
+		if end := p.measureAt(i); end > i {
+			i = end - 1
+		}
+	}
+}
+
+// countAt reads a count at i: "how many customers" (count_distinct),
+// "number of orders" (count), "how many units" (sum of quantity), "count".
+func (p *parser) countAt(i int, agg string, n int) int {
+	j := p.skip(i+n, "the", "all", "our", "of", "different")
+	src := func(end int) string { return p.src(i, end) }
+	w := p.low(j)
+	switch {
+	case quantityWords[w] && agg == "count":
+		if c := p.quantityColumn(); c != nil {
+			p.addMeasure(i, src(j+1), Measure{c.Name, "sum"}, "")
+			p.use(i, j+1)
+			return j + 1
+		}
+	case countNouns[w] || moneyWords[w]:
+		m := p.countNoun(j)
+		if agg == "count_distinct" && m.Agg == "count" {
+			return i // "unique orders" without an order id: nothing distinct to count
+		}
+		p.addMeasure(i, src(j+1), m, "")
+		p.use(i, j+1)
+		return j + 1
+	}
+	if c, m, st := p.colAt(j, prefCount); c != nil && st >= mEntity && !isDate(c) && !(isNumeric(c) && !isIDLike(c) && agg == "count") {
+		p.addMeasure(i, src(j+m), Measure{c.Name, "count_distinct"}, "")
+		p.named = true
+		p.use(i, j+m)
+		return j + m
+	}
+	if agg == "count" && p.low(i) != "number" {
+		p.addMeasure(i, src(i+n), Measure{"", "count"}, "")
+		p.use(i, i+n)
+		return i + n
+	}
+	return i
+}
+
+// countNoun reads a noun that names the rows ("orders") as a count: of
+// distinct ids when the table has an id column for it (order_id), of rows
+// otherwise.
+func (p *parser) countNoun(j int) Measure {
+	if c, _, st := p.colAt(j, prefCount); c != nil && st >= mEntity && isIDLike(c) {
+		return Measure{c.Name, "count_distinct"}
+	}
+	return Measure{"", "count"}
+}
+
+// measureAt reads a measure at i and returns the index after it, or i.
+func (p *parser) measureAt(i int) int {
+	w := p.low(i)
+	var m Measure
+	n, byName := 0, false
+	if ph, k := p.anyPhrase(i, orderValue); k > 0 {
+		c := p.moneyColumn()
+		if strings.Contains(ph, "basket size") {
+			c = p.quantityColumn()
+		}
+		if c == nil {
+			return i
+		}
+		m, n = Measure{c.Name, "avg"}, k
+	} else if c, k, st := p.colAt(i, prefNum); c != nil && st >= mPart && !isIDLike(c) {
+		m, n, byName = Measure{c.Name, defaultAgg(c)}, k, true
+	} else if moneyWords[w] {
+		m, n = Measure{"", "count"}, 1
+		if c := p.moneyColumn(); c != nil {
+			m = Measure{c.Name, "sum"}
+		}
+	} else if quantityWords[w] && w != "sold" || w == "sold" && p.quantityColumn() != nil {
+		c := p.quantityColumn()
+		if c == nil {
+			return i
+		}
+		m, n = Measure{c.Name, "sum"}, 1
+	} else if countNouns[w] {
+		m, n = p.countNoun(i), 1
+		if p.low(i+1) == "count" || p.low(i+1) == "counts" || p.low(i+1) == "volume" {
+			n++
+		}
+	} else if c, k, st := p.colAt(i, prefCount); c != nil && st >= mEntity && (p.low(i+k) == "count" || p.low(i+k) == "counts") {
+		m, n = Measure{c.Name, "count_distinct"}, k+1
+		p.named = true
+	} else {
+		return i
+	}
+	end := i + n
+	found := m.Agg != "count" && m.Agg != "count_distinct"
+	start, bound := i, []string(nil)
+	if found {
+		start, bound = p.aggsBefore(i)
+		if len(bound) == 0 {
+			// "sales total", "amount average"
+			if ph, k := p.anyPhrase(end, valueAggs); k > 0 && k == 1 && p.low(end) != "least" {
+				bound, end = []string{aggs[ph]}, end+k
+			}
+		}
+	}
+	if byName {
+		p.named = true
+	}
+	note := ""
+	if m.Column == "" && moneyWords[w] {
+		note = " (no money-like column)"
+	}
+	if len(bound) == 0 {
+		if p.perRow && found && !byName {
+			m.Agg = "avg"
+		}
+		p.addMeasure(start, p.src(start, end), m, note)
+	}
+	for _, a := range bound {
+		p.addMeasure(start, p.src(start, end), Measure{m.Column, a}, note)
+	}
+	p.use(start, end)
+	return end
+}
+
+// aggsBefore returns the aggregations written before a measure at i
+// ("average and median amount", "the total of sales") and where they
+// start; none when the measure has none.
+func (p *parser) aggsBefore(i int) (int, []string) {
+	var found []string
+	start := i
+	k := i - 1
+	for k >= 0 && k >= i-8 {
+		best, m := "", 0
+		for _, ph := range valueAggs {
+			l := len(strings.Fields(ph))
+			if l > m && k-l+1 >= 0 && p.phrase(k-l+1, ph) > 0 && p.phrase(k-l+1, ph) == k-(k-l+1)+1 {
+				best, m = ph, l
+			}
+		}
+		if m > 0 {
+			found = append(found, aggs[best])
+			k -= m
+			start = k + 1
+			continue
+		}
+		switch p.low(k) {
+		case "the", "of", "and", "or", ",", "&", "/", "a", "an", "our":
+			if len(found) == 0 && p.low(k) != "the" && p.low(k) != "of" && p.low(k) != "our" {
+				return i, nil
+			}
+			k--
+			continue
+		}
+		if k >= 0 && p.toks[k].used && grainAdverbs[p.toks[k].low] != "" {
+			k-- // "average monthly sales": the grouping was read already
+			continue
+		}
+		break
+	}
+	slices.Reverse(found)
+	var out []string
+	for _, a := range found {
+		if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return start, out
+}
+
+// unboundAggs applies aggregation words that precede no measure ("sales:
+// total, average and max") to the first measure.
+func (p *parser) unboundAggs() {
+	if len(p.in.Measures) == 0 || p.in.Measures[0].Column == "" {
+		return
+	}
+	col := p.in.Measures[0].Column
+	for i := 0; i < len(p.toks); i++ {
+		ph, n := p.anyPhrase(i, valueAggs)
+		if n == 0 || ph == "least" || ph == "typical" || ph == "peak" || ph == "combined" || ph == "cumulative" {
+			continue
+		}
+		p.addMeasure(i, p.src(i, i+n), Measure{col, aggs[ph]}, "")
+		p.use(i, i+n)
+		i += n - 1
+	}
+}
+
+var aggWords = map[string]string{"sum": "sum", "avg": "average", "count": "count", "count_distinct": "count of distinct",
+	"min": "minimum", "max": "maximum", "median": "median", "std": "standard deviation"}
+
+// addMeasure adds a measure once.
+func (p *parser) addMeasure(pos int, src string, m Measure, note string) {
+	if slices.Contains(p.in.Measures, m) {
+		return
+	}
+	p.in.Measures = append(p.in.Measures, m)
+	what := aggWords[m.Agg] + " of " + m.Column
+	switch {
+	case m.Column == "":
+		what = "count of rows"
+	case m.Agg == "count_distinct":
+		what = "count of distinct " + m.Column
+	}
+	p.understood(pos, fmt.Sprintf("%s -> %s%s", src, what, note), fmt.Sprintf("%s (%s)", src, what))
+}
+
+// defaultAgg is how a column named alone is aggregated: rates,
+// percentages, scores, ages and prices are averaged; the rest summed.
+func defaultAgg(c *Column) string {
+	for _, w := range nameWords(c.Name) {
+		if avgWords[w] || avgWords[norm(w)] {
+			return "avg"
+		}
+	}
+	return "sum"
+}
+
+// moneyColumn returns the numeric column of the chosen table most like an
+// amount of money, nil if none.
+func (p *parser) moneyColumn() *Column {
+	return p.bestNumeric(moneyColumns, setOf("discount", "tax", "shipping", "fee", "pct", "%", "rate", "ratio",
+		"unit", "id", "count", "quantity", "qty"))
+}
+
+// quantityColumn returns the numeric column most like a quantity.
+func (p *parser) quantityColumn() *Column {
+	return p.bestNumeric(quantityColumns, setOf("pct", "%", "rate", "ratio", "id", "price", "amount"))
+}
+
+func (p *parser) moneyLike(c *Column) bool    { return rank(c, moneyColumns) >= 0 }
+func (p *parser) quantityLike(c *Column) bool { return rank(c, quantityColumns) >= 0 }
+
+// rank returns the best position in ranked of a word of c's name, -1 if
+// none.
+func rank(c *Column, ranked []string) int {
+	best := -1
+	for _, w := range nameWords(c.Name) {
+		for r, x := range ranked {
+			if (w == x || norm(w) == norm(x)) && (best < 0 || r < best) {
+				best = r
+			}
+		}
+	}
+	return best
+}
+
+func (p *parser) bestNumeric(ranked []string, penalty map[string]bool) *Column {
+	if p.t == nil {
+		return nil
+	}
+	var best *Column
+	bestScore := 0
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if !isNumeric(c) || isIDLike(c) {
+			continue
+		}
+		r := rank(c, ranked)
+		if r < 0 {
+			continue
+		}
+		words := nameWords(c.Name)
+		score := r*10 + len(words)
+		for _, w := range words {
+			if penalty[w] || penalty[norm(w)] {
+				score += 1000
+			}
+		}
+		if best == nil || score < bestScore {
+			best, bestScore = c, score
+		}
+	}
+	return best
+}

@@ -1,0 +1,467 @@
+package intent
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+)
+
+func isNumeric(c *Column) bool { return c.Type == "integer" || c.Type == "float" }
+func isDate(c *Column) bool    { return c.Type == "date" || c.Type == "timestamp" }
+func isText(c *Column) bool    { return c.Type == "string" || c.Type == "boolean" }
+
+// qualifiers are the last words of a column name that say how an entity is
+// written down: "customer_id", "product_name". "customers" names them.
+var qualifiers = setOf("id", "name", "code", "key", "number", "nr", "ref", "uuid", "label", "title")
+
+// generic words name too many columns to pick one by themselves.
+var generic = setOf("id", "name", "code", "key", "number", "date", "time", "day", "pct", "%", "total",
+	"count", "average", "sum", "min", "max", "mean", "unit", "is", "of", "per", "type", "flag", "value", "num")
+
+// Match strengths, strongest last.
+const (
+	mPart   = iota // one word of a numeric or date column's name: "discount" -> discount_pct
+	mEntity        // the name without its qualifier: "customers" -> customer_id
+	mWords         // every word of the name: "order date" -> order_date
+	mExact         // the exact name, or a quoted name
+)
+
+type colMatch struct {
+	col      *Column
+	n        int // tokens that name it
+	strength int
+}
+
+// colsAt returns the columns of table ti named by the free tokens at i.
+func (p *parser) colsAt(ti, i int) []colMatch {
+	if !p.free(i) {
+		return nil
+	}
+	t := &p.s.Tables[ti]
+	tok := p.toks[i]
+	var out []colMatch
+	if tok.kind == kQuoted {
+		if r, ok := p.qcols[i]; ok && r.table == ti {
+			out = append(out, colMatch{r.col, 1, mExact})
+		}
+		return out
+	}
+	if tok.kind != kWord {
+		return nil
+	}
+	stop := stopwords[tok.low]
+	for ci := range t.Columns {
+		c := &t.Columns[ci]
+		if strings.ToLower(c.Name) == tok.low || strings.ReplaceAll(strings.ToLower(c.Name), " ", "_") == tok.low {
+			out = append(out, colMatch{c, 1, mExact})
+			continue
+		}
+		if stop {
+			continue
+		}
+		cw := nameWords(c.Name)
+		if n, ok := p.wordsAt(i, cw); ok {
+			out = append(out, colMatch{c, n, mWords})
+			continue
+		}
+		if len(cw) >= 2 && qualifiers[cw[len(cw)-1]] {
+			if n, ok := p.wordsAt(i, cw[:len(cw)-1]); ok {
+				out = append(out, colMatch{c, n, mEntity})
+				continue
+			}
+		}
+		if len(cw) >= 2 && (isNumeric(c) || isDate(c)) {
+			w := norm(tok.low)
+			for _, part := range []string{cw[0], cw[len(cw)-1]} {
+				if !generic[norm(part)] && !generic[part] && norm(part) == w && !aggWord(tok.low) {
+					out = append(out, colMatch{c, 1, mPart})
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// wordsAt reports whether the free word tokens at i spell words (compared
+// singular and with abbreviations spelled out), ending at a token boundary,
+// and how many tokens they take.
+func (p *parser) wordsAt(i int, words []string) (int, bool) {
+	if len(words) == 0 {
+		return 0, false
+	}
+	k, j := 0, i
+	for k < len(words) {
+		if !p.free(j) || p.toks[j].kind != kWord {
+			return 0, false
+		}
+		tw := tokenWords(p.toks[j].low)
+		if len(tw) == 0 || k+len(tw) > len(words) {
+			// A token longer than the name: "orderdate" for order_date.
+			if len(tw) == 1 && k == 0 && tw[0] == strings.Join(words, "") {
+				return 1, true
+			}
+			return 0, false
+		}
+		for _, w := range tw {
+			if norm(w) != norm(words[k]) && w != words[k] {
+				if k == 0 && len(tw) == 1 && tw[0] == strings.Join(words, "") {
+					return 1, true
+				}
+				return 0, false
+			}
+			k++
+		}
+		j++
+	}
+	return j - i, true
+}
+
+// Preferences for choosing among columns a phrase names.
+const (
+	prefAny   = iota
+	prefDim   // a dimension: text first, names before codes before ids
+	prefNum   // a numeric column only
+	prefCount // an id first, for counting distinct
+	prefDate  // a date column only
+)
+
+// colAt returns the column of the chosen table best named by the tokens
+// at i for the purpose pref, with the number of tokens and the strength of
+// the match; nil if none.
+func (p *parser) colAt(i, pref int) (*Column, int, int) {
+	if p.t == nil {
+		return nil, 0, 0
+	}
+	ms := p.colsAt(p.tix, i)
+	ms = slices.DeleteFunc(ms, func(m colMatch) bool {
+		return pref == prefNum && !isNumeric(m.col) || pref == prefDate && !isDate(m.col)
+	})
+	if len(ms) == 0 {
+		return nil, 0, 0
+	}
+	slices.SortStableFunc(ms, func(a, b colMatch) int {
+		if a.strength != b.strength {
+			return b.strength - a.strength
+		}
+		if a.n != b.n {
+			return b.n - a.n
+		}
+		return fit(a.col, pref) - fit(b.col, pref)
+	})
+	best := ms[0]
+	if best.strength == mPart && len(ms) > 1 && ms[1].strength == mPart && fit(ms[1].col, pref) == fit(best.col, pref) {
+		return nil, 0, 0 // "date" with two date columns: not this pass's to choose
+	}
+	return best.col, best.n, best.strength
+}
+
+// fit ranks a column for a purpose, lower first.
+func fit(c *Column, pref int) int {
+	last := ""
+	if w := nameWords(c.Name); len(w) > 0 {
+		last = w[len(w)-1]
+	}
+	switch pref {
+	case prefDim:
+		switch {
+		case isText(c) && (last == "name" || last == "title" || last == "label"):
+			return 0
+		case isText(c) && last != "id" && last != "key" && last != "uuid":
+			return 1
+		case isText(c):
+			return 2
+		case isDate(c):
+			return 4
+		}
+		return 3
+	case prefCount:
+		switch last {
+		case "id", "key", "uuid", "number", "nr":
+			return 0
+		case "code":
+			return 1
+		}
+		return 2
+	}
+	return 0
+}
+
+// setOf returns a set of words.
+func setOf(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// resolveQuoted reads each quoted token as a column, a table or a value,
+// in that order. A quoted single word that is none of them is an error
+// naming the closest column; quoted words that are none of them are read
+// as if unquoted.
+func (p *parser) resolveQuoted() error {
+	p.qcols, p.qvals = map[int]colRef{}, map[int][]valRef{}
+	var out []token
+	for _, tok := range p.toks {
+		if tok.kind != kQuoted {
+			out = append(out, tok)
+			continue
+		}
+		if r, ok := p.quotedColumn(tok.raw); ok {
+			p.qcols[len(out)] = r
+			out = append(out, tok)
+			continue
+		}
+		if p.tableNamed(tok.raw) >= 0 {
+			out = append(out, tok)
+			continue
+		}
+		if vs := p.quotedValues(tok.raw); len(vs) > 0 {
+			p.qvals[len(out)] = vs
+			out = append(out, tok)
+			continue
+		}
+		best, d := p.closestColumn(tok.raw)
+		if !strings.ContainsAny(tok.raw, " \t") || best != "" && d <= 2 {
+			return p.noColumn(tok.raw, best)
+		}
+		// Quoted prose: read the words inside.
+		off := tok.start + strings.Index(p.text[tok.start:tok.end], tok.raw)
+		for _, in := range tokenize(tok.raw) {
+			in.start += off
+			in.end += off
+			out = append(out, in)
+		}
+	}
+	p.toks = out
+	return nil
+}
+
+// quotedColumn finds the column a quoted name refers to: exactly, then
+// ignoring case, then by its words.
+func (p *parser) quotedColumn(name string) (colRef, bool) {
+	for _, same := range []func(c *Column) bool{
+		func(c *Column) bool { return c.Name == name },
+		func(c *Column) bool { return strings.EqualFold(c.Name, name) },
+		func(c *Column) bool { return wordsKey(nameWords(c.Name)) == wordsKey(nameWords(name)) },
+	} {
+		for ti := range p.s.Tables {
+			for ci := range p.s.Tables[ti].Columns {
+				if c := &p.s.Tables[ti].Columns[ci]; same(c) {
+					return colRef{ti, c}, true
+				}
+			}
+		}
+	}
+	return colRef{}, false
+}
+
+func wordsKey(ws []string) string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = norm(w)
+	}
+	return strings.Join(out, " ")
+}
+
+// tableNamed returns the index of the table named name, or -1.
+func (p *parser) tableNamed(name string) int {
+	for ti, t := range p.s.Tables {
+		if strings.EqualFold(t.Name, name) || wordsKey(nameWords(t.Name)) == wordsKey(nameWords(name)) {
+			return ti
+		}
+	}
+	return -1
+}
+
+// closestColumn returns the column name of any table closest to word by
+// edit distance (over the whole name and each of its words), and the
+// distance.
+func (p *parser) closestColumn(word string) (string, int) {
+	w := strings.ToLower(word)
+	best, bd := "", 1<<30
+	consider := func(ti int) {
+		for _, c := range p.s.Tables[ti].Columns {
+			d := distance(w, strings.ToLower(c.Name))
+			if ws := nameWords(c.Name); len(ws) > 1 {
+				for _, part := range ws {
+					if len(part) >= 3 && !generic[part] {
+						d = min(d, distance(w, part)+1)
+					}
+				}
+			}
+			d = min(d, distance(norm(w), norm(strings.ToLower(c.Name))))
+			if d < bd {
+				best, bd = c.Name, d
+			}
+		}
+	}
+	if p.t != nil {
+		consider(p.tix)
+	}
+	for ti := range p.s.Tables {
+		if p.t == nil || ti != p.tix {
+			consider(ti)
+		}
+	}
+	return best, bd
+}
+
+// noColumn is the error for a column name the data does not have.
+func (p *parser) noColumn(word, closest string) error {
+	if closest == "" {
+		return quarry.Errorf(quarry.ECodeInvalid, "no column %s: the data has no columns", word).
+			WithHint("load a file with a header row")
+	}
+	return quarry.Errorf(quarry.ECodeInvalid, "no column %s; did you mean %s?", word, closest).
+		WithHint("the columns are " + p.columnList())
+}
+
+// columnList names the columns of the chosen table, or of every table.
+func (p *parser) columnList() string {
+	var names []string
+	for ti, t := range p.s.Tables {
+		if p.t != nil && ti != p.tix {
+			continue
+		}
+		for _, c := range t.Columns {
+			names = append(names, c.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// chooseTable picks the table the request is about: the one whose columns,
+// values and name it names most; on a tie the larger, then the first.
+func (p *parser) chooseTable() error {
+	if len(p.s.Tables) == 0 {
+		return nil
+	}
+	scores := make([]float64, len(p.s.Tables))
+	var why []string
+	for ti, t := range p.s.Tables {
+		vals, maxVW := valueIndex(&p.s.Tables[ti])
+		for i := 0; i < len(p.toks); i++ {
+			if r, ok := p.qcols[i]; ok && r.table == ti {
+				scores[ti] += 3
+				continue
+			}
+			if p.toks[i].kind == kQuoted && p.tableNamed(p.toks[i].raw) == ti {
+				scores[ti] += 3
+				continue
+			}
+			if p.toks[i].kind == kWord && !stopwords[p.toks[i].low] &&
+				(norm(p.toks[i].low) == norm(t.Name) || strings.EqualFold(p.toks[i].low, t.Name)) {
+				scores[ti] += 2
+			}
+			if ms := p.colsAt(ti, i); len(ms) > 0 {
+				best := 0
+				for _, m := range ms {
+					best = max(best, m.strength)
+				}
+				if best >= mEntity {
+					scores[ti]++
+				} else {
+					scores[ti] += 0.25
+				}
+				continue
+			}
+			if vs, n := p.valueAt(vals, maxVW, i); n > 0 && len(vs) > 0 {
+				scores[ti] += 0.75
+				i += n - 1
+			}
+		}
+	}
+	best := 0
+	for ti := range p.s.Tables {
+		if scores[ti] > scores[best] || scores[ti] == scores[best] && p.s.Tables[ti].Rows > p.s.Tables[best].Rows {
+			best = ti
+		}
+	}
+	p.t, p.tix = &p.s.Tables[best], best
+	p.in.Table = p.t.Name
+	p.vals, p.maxVW = valueIndex(p.t)
+	if len(p.s.Tables) > 1 {
+		if scores[best] > 0 {
+			why = append(why, "it holds the most of the columns and values named")
+		} else {
+			why = append(why, "nothing named another table's columns; it is the largest")
+		}
+		p.understood(-2, fmt.Sprintf("table %s (%s)", p.t.Name, strings.Join(why, "")), "table "+p.t.Name)
+	}
+	return nil
+}
+
+// dateHints are words in the name of the date column that says when a
+// sale happened.
+var dateHints = []string{"order", "sale", "sales", "transaction", "purchase", "invoice", "booking", "payment", "txn"}
+
+// chooseDateColumn picks the chosen table's date column: the only one, the
+// one the request names, or the one whose name says order, sale or
+// transaction date; and sets the anchor of relative periods.
+func (p *parser) chooseDateColumn() error {
+	if p.t == nil {
+		p.anchor = p.now
+		return nil
+	}
+	var dates []*Column
+	for ci := range p.t.Columns {
+		if isDate(&p.t.Columns[ci]) {
+			dates = append(dates, &p.t.Columns[ci])
+		}
+	}
+	why := ""
+	switch {
+	case len(dates) == 1:
+		p.date = dates[0]
+	case len(dates) > 1:
+		for i := range p.toks {
+			if c, _, s := p.colAt(i, prefDate); c != nil && s >= mWords {
+				p.date, why = c, "named in the request"
+				break
+			}
+		}
+		for _, h := range dateHints {
+			for _, c := range dates {
+				if p.date == nil && slices.Contains(nameWords(c.Name), h) {
+					p.date, why = c, "its name says "+h
+				}
+			}
+		}
+		if p.date == nil {
+			p.date, why = dates[0], "the first of "+fmt.Sprint(len(dates))
+		}
+		p.understood(-1, fmt.Sprintf("date column %s (%s)", p.date.Name, why), "date column "+p.date.Name)
+	}
+	p.anchor = p.now
+	if p.date != nil {
+		if d, ok := day(p.date.Max); ok {
+			p.anchor, p.fromData = d, true
+		}
+		if d, ok := day(p.date.Min); ok {
+			p.dateMin = d
+		}
+	}
+	return nil
+}
+
+// day reads the date at the start of s ("2021-12-30", "2021-12-30 10:00:00").
+func day(s string) (time.Time, bool) {
+	if len(s) < 10 {
+		return time.Time{}, false
+	}
+	d, err := time.Parse("2006-01-02", s[:10])
+	return d, err == nil
+}
+
+// dateName is the date column's name, "" without one.
+func (p *parser) dateName() string {
+	if p.date == nil {
+		return ""
+	}
+	return p.date.Name
+}
