@@ -351,15 +351,20 @@ func (p *parser) pickColumn(refs []valRef, i, j int) (*Column, string) {
 		}
 		return c, fmt.Sprintf(" (also a value of %s; chose %s, %s)", strings.Join(others, ", "), c.Name, how)
 	}
-	for k := max(i-4, 0); k < min(j+3, len(p.toks)); k++ {
-		if k >= i && k < j {
-			continue
-		}
+	bestD, named := 1<<30, (*Column)(nil)
+	for k := max(i-5, 0); k < min(j+3, len(p.toks)); k++ {
 		for _, c := range cols {
-			if p.names(k, c) {
-				return pick(c, "named nearby")
+			n := p.namesAt(k, c)
+			if n == 0 || k+n > i && k < j {
+				continue
+			}
+			if d := min(abs(i-(k+n)), abs(k-j)); d < bestD {
+				bestD, named = d, c
 			}
 		}
+	}
+	if named != nil {
+		return pick(named, "named nearby")
 	}
 	best := cols[0]
 	for _, c := range cols[1:] {
@@ -370,30 +375,38 @@ func (p *parser) pickColumn(refs []valRef, i, j int) (*Column, string) {
 	return pick(best, "the column with fewer distinct values")
 }
 
-// names reports whether token k (used or not) names column c: its name,
-// its words, or its name without a qualifier.
-func (p *parser) names(k int, c *Column) bool {
+// namesAt returns how many tokens at k (used or not) spell column c: its
+// name, its words, or its words without a qualifier; 0 if they do not.
+func (p *parser) namesAt(k int, c *Column) int {
 	if k < 0 || k >= len(p.toks) || p.toks[k].kind == kPunct {
-		return false
+		return 0
 	}
 	t := p.toks[k]
 	if strings.EqualFold(t.raw, c.Name) || t.kind == kQuoted && p.qcols[k].col == c {
-		return true
+		return 1
 	}
 	cw := nameWords(c.Name)
+	try := [][]string{cw}
 	if len(cw) >= 2 && qualifiers[cw[len(cw)-1]] {
-		cw = cw[:len(cw)-1]
+		try = append(try, cw[:len(cw)-1])
 	}
-	return len(cw) == 1 && norm(t.low) == norm(cw[0]) && !stopwords[t.low]
+	for _, ws := range try {
+		if n, ok := p.spells(k, ws, true); ok && !(n == 1 && stopwords[t.low]) {
+			return n
+		}
+	}
+	return 0
 }
 
 // columnBefore returns where a filter starts when its column is named just
-// before its values ("state Arizona", "the state of Arizona", "state =
-// 'Arizona'"): the column's token, marked used. Otherwise i.
+// before its values ("state Arizona", "the state of Arizona", "billing
+// state = 'Arizona'"): at the column's first token. Otherwise i.
 func (p *parser) columnBefore(i int, c *Column) int {
 	for k := i - 1; k >= 0 && k >= i-4; k-- {
-		if p.names(k, c) && p.free(k) {
-			return k
+		for s := max(k-2, 0); s <= k; s++ {
+			if n := p.namesAt(s, c); n == k-s+1 && p.allFree(s, k+1) {
+				return s
+			}
 		}
 		switch p.low(k) {
 		case "=", "is", ":", "of", "the", "in", "equals", "==", "for":
@@ -404,11 +417,20 @@ func (p *parser) columnBefore(i int, c *Column) int {
 	return i
 }
 
+func (p *parser) allFree(i, j int) bool {
+	for k := i; k < j; k++ {
+		if !p.free(k) {
+			return false
+		}
+	}
+	return true
+}
+
 // columnAfter returns where a filter ends when its column follows its
 // values ("Arizona state", "Arizona stores").
 func (p *parser) columnAfter(j int, c *Column) int {
-	if p.free(j) && p.names(j, c) {
-		return j + 1
+	if n := p.namesAt(j, c); n > 0 && p.allFree(j, j+n) {
+		return j + n
 	}
 	return j
 }
@@ -609,7 +631,10 @@ func (p *parser) addCondition(start, end, from, to int, c *Column, op, num strin
 func (p *parser) useCond(start, end, from, to int) {
 	p.use(start, end)
 	for k := from; k < to; k++ {
-		p.toks[k].cond = true
+		p.toks[k].cond = 2
+	}
+	if s := p.subject; s >= 0 && (p.free(s) || s >= from && s < to) {
+		p.toks[s].used, p.toks[s].cond = true, 1
 	}
 }
 
@@ -625,6 +650,10 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 	for b >= 0 && p.free(b) && slices.Contains(condFillers, p.low(b)) {
 		b--
 	}
+	p.subject = -1
+	if isCountNoun(p.low(b)) {
+		p.subject = b // "orders with at least 5 units": the orders are the rows
+	}
 	// a numeric column named before: "amount > 100"
 	for s := b; s >= 0 && s >= b-2; s-- {
 		if c, n, st := p.colAt(s, prefNum); c != nil && s+n == b+1 && st >= mPart && !isIDLike(c) {
@@ -635,7 +664,7 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 	if c, n, st := p.colAt(end, prefNum); c != nil && st >= mPart && !isIDLike(c) {
 		return c, end, end + n
 	}
-	if w := p.low(end); w != "" && !countNouns[w] {
+	if w := p.low(end); w != "" && !isCountNoun(w) {
 		if c := p.wordColumn(w); c != nil {
 			return c, end, end + 1
 		}
@@ -662,7 +691,7 @@ func isIDLike(c *Column) bool { return fit(c, prefCount) == 0 }
 // amount) a money-like column, unit words a quantity-like one.
 func (p *parser) wordColumn(w string) *Column {
 	switch {
-	case moneyWords[w] || countNouns[w] || amountUnit(w) == "money":
+	case moneyWords[w] || isCountNoun(w) || amountUnit(w) == "money":
 		return p.moneyColumn()
 	case quantityWords[w] || amountUnit(w) == "quantity":
 		return p.quantityColumn()
@@ -688,4 +717,11 @@ func (p *parser) quotedValues(raw string) []valRef {
 		}
 	}
 	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

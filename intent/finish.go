@@ -52,8 +52,8 @@ func (p *parser) leftovers() error {
 			p.toks[i].used = true
 			continue
 		}
-		if t.kind == kWord && stopwords[t.low] {
-			continue
+		if t.kind == kWord && (stopwords[t.low] || isCountNoun(t.low)) {
+			continue // a noun of the rows that named nothing else ("shipments cost")
 		}
 		if i > 0 && aggWord(p.toks[i-1].low) || i > 1 && p.toks[i-1].low == "of" && aggWord(p.toks[i-2].low) {
 			if err := p.misspelt(i); err != nil {

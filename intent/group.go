@@ -32,7 +32,7 @@ func (p *parser) groups() error {
 			continue
 		}
 		j := p.skip(i+n, "the", "a", "an")
-		if trig == "per" && countNouns[p.low(j)] && p.low(j) == singular(p.low(j)) {
+		if trig == "per" && isCountNoun(p.low(j)) && p.low(j) == singular(p.low(j)) {
 			// "revenue per order": an average over rows, not a grouping.
 			p.perRow = true
 			p.understood(i, p.src(i, j+1)+" -> average per row", p.src(i, j+1))
@@ -60,7 +60,11 @@ func (p *parser) groupList(i, j int, trig string) (int, error) {
 		if err != nil || !ok {
 			return end, err
 		}
-		p.addGroupFrom(i, j, k)
+		if end == j {
+			p.addGroup(i, p.src(i, k), p.pending.col, p.pending.grain)
+		} else {
+			p.addGroup(j, p.src(j, k), p.pending.col, p.pending.grain)
+		}
 		end = k
 		next := p.skip(k, "and", ",", "&", "then", "/", "+")
 		if next == k {
@@ -79,10 +83,10 @@ type pendingGroup struct {
 // date column, or a small-integer column.
 func (p *parser) dimension(j int, trig string) (int, bool, error) {
 	p.pending = pendingGroup{}
-	w := p.low(j)
-	if w == "" {
+	if !p.free(j) {
 		return j, false, nil
 	}
+	w := p.low(j)
 	if c, n, s := p.colAt(j, prefDim); c != nil && s >= mEntity {
 		switch {
 		case isDate(c):
@@ -143,7 +147,7 @@ func transposed(a, b string) bool {
 
 // known reports whether w is a word of the parser's vocabulary.
 func (p *parser) known(w string) bool {
-	if stopwords[w] || aggWord(w) || moneyWords[w] || quantityWords[w] || countNouns[w] || numberWords[w] != 0 {
+	if stopwords[w] || aggWord(w) || moneyWords[w] || quantityWords[w] || isCountNoun(w) || numberWords[w] != 0 {
 		return true
 	}
 	if _, ok := units[w]; ok {
@@ -172,12 +176,6 @@ var vocabulary = setOf("last", "past", "previous", "prior", "trailing", "recent"
 	"highest", "lowest", "most", "least", "fewest", "which", "ytd", "mtd", "qtd", "ltm", "ttm", "quarter", "half",
 	"fiscal", "above", "below", "over", "under", "more", "less", "fewer", "greater", "exceeding", "customers",
 	"customer", "products", "product", "performing", "selling", "yoy", "mom", "qoq", "wow")
-
-func (p *parser) addGroupFrom(trigPos, j, k int) {
-	g := p.pending
-	src := p.src(trigPos, k)
-	p.addGroup(trigPos, src, g.col, g.grain)
-}
 
 // addGroup adds a grouping once.
 func (p *parser) addGroup(pos int, src, col, grain string) {
@@ -270,7 +268,7 @@ func (p *parser) ranked(i, j, n int, hasN, desc, bare bool) error {
 		p.setTop(i, k+m, n, c.Name, desc)
 		return nil
 	}
-	if countNouns[p.low(k)] && hasN {
+	if isCountNoun(p.low(k)) && hasN {
 		p.setTop(i, k+1, n, "", desc) // "top 10 orders": rows
 		p.toks[k].used = false        // the noun still says what to count
 		return nil
@@ -296,15 +294,15 @@ func (p *parser) setTop(i, j, n int, col string, desc bool) {
 
 func (p *parser) noteTop() {
 	t := p.in.Top
-	order := "highest first"
+	order, dir := "highest first", "top"
 	if !t.Desc {
-		order = "lowest first"
+		order, dir = "lowest first", "bottom"
 	}
 	what := t.Column
 	if what == "" {
 		what = "rows"
 	}
-	p.understood(p.topPos, fmt.Sprintf("%s -> top %d %s, %s", p.topSrc, t.N, what, order), p.topSrc)
+	p.understood(p.topPos, fmt.Sprintf("%s -> %s %d %s by the first measure, %s", p.topSrc, dir, t.N, what, order), p.topSrc)
 }
 
 // which reads "which state had the highest sales": the top 1 of the

@@ -132,11 +132,15 @@ const MaxTextLen = 2000
 // request names nothing it can compute (no measure, no analysis, no
 // column), when it names a column that does not exist (a quoted name, or a
 // word after "by" or an aggregation close to a column's name: the message
-// names the closest column), or when it is longer than MaxTextLen.
+// names the closest column), when s has no table, or when it is longer
+// than MaxTextLen.
 func Parse(text string, s Schema, now time.Time) (*Intent, error) {
 	if n := utf8.RuneCountInString(text); n > MaxTextLen {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "the request is %d characters long; at most %d are read", n, MaxTextLen).
 			WithHint("say what to analyze in fewer words")
+	}
+	if len(s.Tables) == 0 {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "there is no table to analyze").WithHint("load a data file first")
 	}
 	p := &parser{text: text, s: s, toks: tokenize(text), in: &Intent{Text: text}}
 	p.now = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
@@ -192,11 +196,11 @@ type parser struct {
 	notes    []note
 	named    bool // the request named a column of t (for computable)
 
-	pending   pendingGroup // the dimension dimension() read last
-	perRow    bool         // "per order": measures average over rows
-	topPos    int
-	topSrc    string
-	condNouns bool // measures may be read from the nouns of numeric conditions
+	pending pendingGroup // the dimension dimension() read last
+	perRow  bool         // "per order": measures average over rows
+	topPos  int
+	topSrc  string
+	subject int // the noun a numeric condition is about ("orders" in "orders with 5 units"), -1 if none
 }
 
 // note is one entry of Understood, kept with its position to sort them.

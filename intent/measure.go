@@ -14,10 +14,10 @@ import (
 // only when nothing else names a measure.
 func (p *parser) measures() error {
 	p.measureScan()
-	if len(p.in.Measures) == 0 {
+	for level := 1; level <= 2 && len(p.in.Measures) == 0; level++ {
 		var freed []int
 		for k := range p.toks {
-			if p.toks[k].cond && p.toks[k].used {
+			if p.toks[k].cond == level && p.toks[k].used {
 				p.toks[k].used = false
 				freed = append(freed, k)
 			}
@@ -84,7 +84,7 @@ func (p *parser) countAt(i int, agg string, n int) int {
 			p.use(i, j+1)
 			return j + 1
 		}
-	case countNouns[w] || moneyWords[w]:
+	case isCountNoun(w) || moneyWords[w]:
 		m := p.countNoun(j)
 		if agg == "count_distinct" && m.Agg == "count" {
 			return i // "unique orders" without an order id: nothing distinct to count
@@ -107,6 +107,17 @@ func (p *parser) countAt(i int, agg string, n int) int {
 	return i
 }
 
+// startsMeasure reports whether a money or quantity word or a numeric
+// column starts at i.
+func (p *parser) startsMeasure(i int) bool {
+	w := p.low(i)
+	if moneyWords[w] || quantityWords[w] {
+		return true
+	}
+	c, _, st := p.colAt(i, prefNum)
+	return c != nil && st >= mPart
+}
+
 // countNoun reads a noun that names the rows ("orders") as a count: of
 // distinct ids when the table has an id column for it (order_id), of rows
 // otherwise.
@@ -120,6 +131,9 @@ func (p *parser) countNoun(j int) Measure {
 // measureAt reads a measure at i and returns the index after it, or i.
 func (p *parser) measureAt(i int) int {
 	w := p.low(i)
+	if c, k, st := p.colAt(i, prefDim); c != nil && k >= 2 && st >= mWords && !isNumeric(c) {
+		return i // "billing state": a longer column's name
+	}
 	var m Measure
 	n, byName := 0, false
 	if ph, k := p.anyPhrase(i, orderValue); k > 0 {
@@ -144,7 +158,10 @@ func (p *parser) measureAt(i int) int {
 			return i
 		}
 		m, n = Measure{c.Name, "sum"}, 1
-	} else if countNouns[w] {
+	} else if isCountNoun(w) {
+		if p.startsMeasure(i + 1) {
+			return i // "shipments cost": the noun says whose cost
+		}
 		m, n = p.countNoun(i), 1
 		if p.low(i+1) == "count" || p.low(i+1) == "counts" || p.low(i+1) == "volume" {
 			n++

@@ -90,12 +90,17 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 // singular and with abbreviations spelled out), ending at a token boundary,
 // and how many tokens they take.
 func (p *parser) wordsAt(i int, words []string) (int, bool) {
+	return p.spells(i, words, false)
+}
+
+// spells is wordsAt over tokens used or not when anyUse is set.
+func (p *parser) spells(i int, words []string, anyUse bool) (int, bool) {
 	if len(words) == 0 {
 		return 0, false
 	}
 	k, j := 0, i
 	for k < len(words) {
-		if !p.free(j) || p.toks[j].kind != kWord {
+		if j < 0 || j >= len(p.toks) || !anyUse && p.toks[j].used || p.toks[j].kind != kWord {
 			return 0, false
 		}
 		tw := tokenWords(p.toks[j].low)

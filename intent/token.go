@@ -23,9 +23,11 @@ type token struct {
 	start, end int    // byte offsets of the token in the request, quotes included
 	kind       kind
 	used       bool
-	// cond marks the noun of a numeric condition ("orders" in "orders over
-	// 100"); it may still name the measure when nothing else does.
-	cond bool
+	// cond marks the words of a numeric condition that may still name the
+	// measure when nothing else does: 1 for its subject ("orders" in
+	// "orders over 100"), 2 for the words that name its column ("units" in
+	// "at least 5 units").
+	cond int
 }
 
 // tokenize splits text into tokens. Dates ("2021-01-05", "01/05/2021") and

@@ -21,6 +21,8 @@ var stopwords = setOf(
 	"wise", "level", "let's", "any", "between", "over", "under", "there", "sort", "sorted", "order", "ordered",
 	"rank", "ranked", "ranking", "rankings", "list", "top", "best", "worst", "bottom", "highest", "lowest",
 	"date", "dates", "day", "days", "total", "number", "count", "investigate", "study", "assess", "evaluate",
+	"compare", "compared", "comparing", "comparison", "sell", "sells", "selling", "sold", "made", "make", "had",
+	"happened", "doing", "performed", "went", "go", "trends", "versus", "test", "tests",
 )
 
 // aggs are the aggregation words, longest first where one is the start of
@@ -45,7 +47,7 @@ func aggWord(w string) bool { _, ok := aggs[w]; return ok }
 
 // moneyWords name a measure of money; the best money-like column is used.
 var moneyWords = setOf("sales", "sale", "revenue", "revenues", "turnover", "income", "gmv", "spend", "spending",
-	"spent", "earnings", "proceeds", "billing", "billings", "bookings", "dollars", "money", "receipts", "takings")
+	"spent", "earnings", "proceeds", "bookings", "dollars", "money", "receipts", "takings")
 
 // moneyColumns are words of money-like column names, best first.
 var moneyColumns = []string{"revenue", "sales", "sale", "amount", "turnover", "gmv", "total", "value", "spend",
@@ -62,6 +64,11 @@ var quantityColumns = []string{"quantity", "qty", "units", "unit", "volume", "it
 var countNouns = setOf("orders", "order", "transactions", "transaction", "purchases", "purchase", "rows", "row",
 	"records", "record", "entries", "entry", "lines", "tickets", "visits", "events", "bookings", "deals", "invoices",
 	"invoice", "txns", "shipments", "sessions", "observations", "cases", "passengers", "people", "trips", "calls")
+
+// isCountNoun reports whether w names rows, singular or plural.
+func isCountNoun(w string) bool {
+	return countNouns[w] || countNouns[singular(w)] || countNouns[w+"s"]
+}
 
 // avgWords in a column name make its default aggregation an average: a
 // rate, a percentage, a score or an age does not add up.
