@@ -75,6 +75,7 @@ func (p *parser) analyses() error {
 		src := p.src(i, i+best)
 		for _, k := range kinds {
 			p.addAnalysis(i, src, k)
+			p.akind[i+best-1] = k
 		}
 		p.use(i, i+best)
 		i += best - 1

@@ -147,7 +147,7 @@ func dayOf(w string) (int, bool) {
 
 // validDate returns the date y-m-d if it exists.
 func validDate(y, m, d int) (time.Time, bool) {
-	if m < 1 || m > 12 || d < 1 || d > 31 {
+	if m < 1 || m > 12 || d < 1 || d > 31 || y < 1900 || y > 2100 {
 		return time.Time{}, false
 	}
 	t := ymd(y, time.Month(m), d)

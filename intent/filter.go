@@ -45,6 +45,14 @@ func valueIndex(t *Table) (map[string][]valRef, int) {
 }
 
 func valueWords(v string) []string {
+	simple := true
+	for k := 0; k < len(v) && simple; k++ {
+		c := v[k]
+		simple = c == ' ' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	}
+	if simple {
+		return strings.Fields(strings.ToLower(v))
+	}
 	var words []string
 	for _, t := range tokenize(v) {
 		switch t.kind {
@@ -280,29 +288,18 @@ func (p *parser) fuzzyAt(j int) ([]valRef, int) {
 		}
 		var best []valRef
 		bestD, bestV := limit+1, ""
-		for ci := range p.t.Columns {
-			c := &p.t.Columns[ci]
-			if !isText(c) {
+		for _, f := range p.fuzzyValues() {
+			if f.words != n || f.key[0] != key[0] || abs(len(f.key)-len(key)) > limit {
 				continue
 			}
-			for _, v := range c.Values {
-				vw := valueWords(v)
-				if len(vw) != n || weak(v) || shortCaps(v) {
-					continue
-				}
-				vk := strings.Join(vw, " ")
-				if vk[0] != key[0] {
-					continue
-				}
-				d := distance(key, vk)
-				switch {
-				case d < bestD:
-					best, bestD, bestV = []valRef{{col: c, value: v}}, d, vk
-				case d == bestD && vk == bestV:
-					best = append(best, valRef{col: c, value: v})
-				case d == bestD:
-					bestV = "\x00" // two different values as close: ambiguous
-				}
+			d := distance(key, f.key)
+			switch {
+			case d < bestD:
+				best, bestD, bestV = []valRef{f.ref}, d, f.key
+			case d == bestD && f.key == bestV:
+				best = append(best, f.ref)
+			case d == bestD:
+				bestV = "\x00" // two different values as close: ambiguous
 			}
 		}
 		if len(best) > 0 && bestV != "\x00" && bestD > 0 {
@@ -310,6 +307,36 @@ func (p *parser) fuzzyAt(j int) ([]valRef, int) {
 		}
 	}
 	return nil, 0
+}
+
+// fuzzyVal is a value that may be matched despite a typo.
+type fuzzyVal struct {
+	key   string // its words in lower case
+	words int
+	ref   valRef
+}
+
+// fuzzyValues returns the chosen table's values that may be matched
+// despite a typo: not weak, not short codes. It reads them once a Parse.
+func (p *parser) fuzzyValues() []fuzzyVal {
+	if p.fuzzy != nil {
+		return p.fuzzy
+	}
+	p.fuzzy = []fuzzyVal{}
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if !isText(c) {
+			continue
+		}
+		for _, v := range c.Values {
+			vw := valueWords(v)
+			if len(vw) == 0 || weak(v) || shortCaps(v) {
+				continue
+			}
+			p.fuzzy = append(p.fuzzy, fuzzyVal{strings.Join(vw, " "), len(vw), valRef{col: c, value: v}})
+		}
+	}
+	return p.fuzzy
 }
 
 func isNumber(w string) bool {

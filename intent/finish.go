@@ -9,7 +9,7 @@ import (
 )
 
 func (p *parser) exactValues() error { p.values(false); return nil }
-func (p *parser) fuzzyValues() error { p.values(true); return nil }
+func (p *parser) typoValues() error  { p.values(true); return nil }
 
 // bareColumns reads the columns named outside any other phrase: a text
 // column becomes a grouping ("sales of products" -> by product), a

@@ -142,7 +142,7 @@ func Parse(text string, s Schema, now time.Time) (*Intent, error) {
 	if len(s.Tables) == 0 {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "there is no table to analyze").WithHint("load a data file first")
 	}
-	p := &parser{text: text, s: s, toks: tokenize(text), in: &Intent{Text: text}}
+	p := &parser{text: text, s: s, toks: tokenize(text), in: &Intent{Text: text}, akind: map[int]string{}}
 	p.now = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	steps := []func() error{
 		p.resolveQuoted,
@@ -156,7 +156,7 @@ func Parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.measures,
 		p.exactValues,
 		p.bareColumns,
-		p.fuzzyValues,
+		p.typoValues,
 		p.leftovers,
 		p.defaults,
 	}
@@ -186,6 +186,7 @@ type parser struct {
 	qvals map[int][]valRef    // quoted tokens that name a value
 	vals  map[string][]valRef // the chosen table's values by normalised spelling
 	maxVW int                 // the most tokens a value spans
+	fuzzy []fuzzyVal          // values matched despite a typo, read once
 
 	date     *Column   // the date column of t, nil if none
 	anchor   time.Time // "today" for relative periods
@@ -200,7 +201,8 @@ type parser struct {
 	perRow  bool         // "per order": measures average over rows
 	topPos  int
 	topSrc  string
-	subject int // the noun a numeric condition is about ("orders" in "orders with 5 units"), -1 if none
+	akind   map[int]string // the kind of analysis whose phrase ends at a token
+	subject int            // the noun a numeric condition is about ("orders" in "orders with 5 units"), -1 if none
 }
 
 // note is one entry of Understood, kept with its position to sort them.

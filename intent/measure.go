@@ -118,6 +118,27 @@ func (p *parser) startsMeasure(i int) bool {
 	return c != nil && st >= mPart
 }
 
+// valueBefore reports whether a value of a text column ends right before
+// token i ("female passengers").
+func (p *parser) valueBefore(i int) bool {
+	for s := max(i-p.maxVW, 0); s < i; s++ {
+		if _, n := p.valueAt(p.vals, p.maxVW, s, true); n > 0 && s+n == i {
+			return true
+		}
+	}
+	return false
+}
+
+// describes reports whether token i follows a summary or missing-values
+// phrase ("summary of shipments"): it names what to describe.
+func (p *parser) describes(i int) bool {
+	k := i - 1
+	for k >= 0 && slices.Contains([]string{"the", "of", "on", "for", "in", "all", "our", "my"}, p.toks[k].low) {
+		k--
+	}
+	return k >= 0 && (p.akind[k] == AnalysisSummary || p.akind[k] == AnalysisMissing)
+}
+
 // countNoun reads a noun that names the rows ("orders") as a count: of
 // distinct ids when the table has an id column for it (order_id), of rows
 // otherwise.
@@ -159,8 +180,8 @@ func (p *parser) measureAt(i int) int {
 		}
 		m, n = Measure{c.Name, "sum"}, 1
 	} else if isCountNoun(w) {
-		if p.startsMeasure(i + 1) {
-			return i // "shipments cost": the noun says whose cost
+		if p.startsMeasure(i+1) || p.valueBefore(i) || p.describes(i) {
+			return i // "shipments cost", "female passengers", "summary of shipments": not a count
 		}
 		m, n = p.countNoun(i), 1
 		if p.low(i+1) == "count" || p.low(i+1) == "counts" || p.low(i+1) == "volume" {

@@ -348,8 +348,14 @@ func (p *parser) chooseTable() error {
 	}
 	scores := make([]float64, len(p.s.Tables))
 	var why []string
+	type index struct {
+		vals map[string][]valRef
+		most int
+	}
+	idx := make([]index, len(p.s.Tables))
 	for ti, t := range p.s.Tables {
 		vals, maxVW := valueIndex(&p.s.Tables[ti])
+		idx[ti] = index{vals, maxVW}
 		for i := 0; i < len(p.toks); i++ {
 			if r, ok := p.qcols[i]; ok && r.table == ti {
 				scores[ti] += 3
@@ -389,7 +395,7 @@ func (p *parser) chooseTable() error {
 	}
 	p.t, p.tix = &p.s.Tables[best], best
 	p.in.Table = p.t.Name
-	p.vals, p.maxVW = valueIndex(p.t)
+	p.vals, p.maxVW = idx[best].vals, idx[best].most
 	if len(p.s.Tables) > 1 {
 		if scores[best] > 0 {
 			why = append(why, "it holds the most of the columns and values named")

@@ -14,6 +14,9 @@ import (
 func (p *parser) timeAt(i int) (span, int, bool) {
 	for _, f := range []func(int) (span, int, bool){p.relativeAt, p.fiscalAt, p.quarterAt, p.halfAt, p.numericAt, p.monthAt, p.yearAt} {
 		if s, n, ok := f(i); ok {
+			if !sane(s.start) || !sane(s.end) || !s.start.Before(s.end) {
+				return span{}, 0, false
+			}
 			return s, n, true
 		}
 	}
@@ -607,6 +610,9 @@ func (p *parser) resolveTimes(spans []found) error {
 	p.understood(c.pos, c.src+" -> compare with "+p.rangeWords(prev), c.src)
 	return nil
 }
+
+// sane reports whether t is a date a request can mean.
+func sane(t time.Time) bool { return t.Year() >= 1000 && t.Year() <= 9999 }
 
 func disjoint(a, b span) bool { return !a.end.After(b.start) || !b.end.After(a.start) }
 

@@ -75,7 +75,7 @@ func isCountNoun(w string) bool {
 var avgWords = setOf("pct", "%", "percent", "percentage", "rate", "ratio", "score", "rating", "age", "avg", "average",
 	"mean", "median", "price", "margin", "discount", "temperature", "temp", "probability", "prob", "share", "index",
 	"lat", "latitude", "lon", "lng", "longitude", "height", "bmi", "grade", "satisfaction", "nps", "duration", "tenure",
-	"weight", "speed", "latency", "fare", "yield", "conversion", "churn", "frac", "fraction", "level", "per")
+	"weight", "speed", "latency", "yield", "conversion", "churn", "frac", "fraction", "level", "per")
 
 // amountUnit returns what a unit written after a number measures:
 // "money" for "$"-like words, "quantity" for "units"-like words.
