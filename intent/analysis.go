@@ -32,7 +32,9 @@ var analysisPhrases = map[string][]string{
 		"percent change", "percentage change", "growth rate", "cagr", "momentum", "up or down"},
 	AnalysisShare: {"share", "shares", "percentage of total", "percent of total", "% of total", "share of total",
 		"mix", "contribution", "contributions", "contribute", "contributes", "proportion", "proportions",
-		"pie chart", "pie", "fraction of total", "part of total", "composition", "split between"},
+		"pie chart", "pie", "fraction of total", "part of total", "composition", "split between", "percentage of",
+		"percent of", "% of", "proportion of", "fraction of", "what percentage", "what share", "what fraction",
+		"how much of"},
 }
 
 // analysisOrder lists the kinds in a fixed order, so that a phrase two

@@ -197,8 +197,12 @@ func (p *parser) values(fuzzy bool) {
 		}
 		vals := []string{valueIn(refs, col)}
 		end := j + n
+		versus := false
 		for {
 			k := p.skip(end, "and", "or", ",", "&", "/", "nor", "+")
+			if _, m := p.anyPhrase(end, versusWords); m > 0 && !neg {
+				k, versus = end+m, true
+			}
 			if k == end {
 				break
 			}
@@ -225,9 +229,15 @@ func (p *parser) values(fuzzy bool) {
 		start = p.columnBefore(start, col)
 		end = p.columnAfter(end, col)
 		p.addFilter(start, end, col, vals, neg, why)
+		if versus {
+			// "Texas vs California": the values side by side.
+			p.addGroup(start, p.src(start, end), col.Name, "")
+		}
 		i = end - 1
 	}
 }
+
+var versusWords = []string{"vs", "versus", "v", "against", "compared to", "compared with", "vs ."}
 
 // valueHere returns the values at j: exact ones (strict unless the column
 // is named before them, "state = AZ"), then with fuzzy those within a small
@@ -555,7 +565,7 @@ func (p *parser) number(i int) (string, int, string) {
 	}
 	j++
 	switch p.low(j) {
-	case "%":
+	case "%", "percent", "pct", "percentage":
 		j, kind = j+1, "pct"
 	case "k", "thousand":
 		v, j = v*1e3, j+1

@@ -24,6 +24,11 @@ func TestParseFilters(t *testing.T) {
 		{text: "revenue for Office Supplies", want: want{Measures: m, Filters: []Filter{eq("category", "Office Supplies")}}},
 		{text: "sales where state = 'Texas'", want: want{Measures: m, Filters: []Filter{eq("state", "Texas")},
 			Understood: []string{"state = 'Texas' -> state = 'Texas'"}}},
+		// Values set side by side are filtered and grouped.
+		{text: "Texas vs California revenue", want: want{Measures: m, Filters: []Filter{{"state", "in", []string{"Texas", "California"}}},
+			GroupBy: []Group{{"state", ""}}}},
+		{text: "number of orders with discount above 20 percent", want: want{Measures: []Measure{countRows},
+			Filters: []Filter{{"discount_pct", ">", []string{"20"}}}}},
 		// A value in two columns: the one named nearby, else the one with fewer values.
 		{text: "cost for billing state Arizona", schema: bothSchema, want: want{Table: "shipments", Measures: []Measure{{"cost", "sum"}},
 			Filters:    []Filter{eq("billing_state", "Arizona")},
@@ -137,6 +142,7 @@ func TestParseAnalyses(t *testing.T) {
 		{text: "sales growth 2021 vs 2020", want: want{Measures: amount, Analyses: []string{AnalysisGrowth},
 			Time: od("2021-01-01", "2022-01-01", "2021"), Compare: od("2020-01-01", "2021-01-01", "2020")}},
 		{text: "decline in Texas sales", want: want{Measures: amount, Filters: []Filter{eq("state", "Texas")}, Analyses: []string{AnalysisGrowth}}},
+		{text: "what percentage of sales comes from Arizona", want: want{Measures: amount, Filters: []Filter{eq("state", "Arizona")}, Analyses: []string{AnalysisShare}}},
 		{text: "share of sales by state", want: want{Measures: amount, GroupBy: []Group{{"state", ""}}, Analyses: []string{AnalysisShare}}},
 		{text: "percentage of total revenue by category", want: want{Measures: amount, GroupBy: []Group{{"category", ""}}, Analyses: []string{AnalysisShare}}},
 		{text: "product mix", want: want{GroupBy: []Group{{"product", ""}}, Analyses: []string{AnalysisShare}}},

@@ -11,6 +11,7 @@ func TestParseTimeRanges(t *testing.T) {
 		{text: "2021 Q1 sales", want: want{Measures: m, Time: q1}},
 		{text: "sales in 2021-Q1", want: want{Measures: m, Time: q1}},
 		{text: "sales for the first quarter of 2021", want: want{Measures: m, Time: q1}},
+		{text: "sales in Q1 '21", want: want{Measures: m, Time: q1}},
 		{text: "sales in Q3", want: want{Measures: m, Time: od("2021-07-01", "2021-10-01", "Q3 2021")}},
 		{text: "March 2021 sales", want: want{Measures: m, Time: od("2021-03-01", "2021-04-01", "March 2021"),
 			Understood: []string{"March 2021 -> order_date from 2021-03-01 to 2021-03-31"}}},

@@ -196,8 +196,8 @@ func (p *parser) partAt(i int, letter byte, unit, word string, max int) (span, i
 		j = i + 2
 	}
 	k := p.skip(j, "-", "of", "in")
-	if y, ok := yearOf(p.low(k)); ok {
-		return mk(y, q), k + 1 - i, true
+	if y, m, ok := p.yearTok(k); ok {
+		return mk(y, q), k + m - i, true
 	}
 	return p.defaultYear(mk(p.anchor.Year(), q)), j - i, true
 }
@@ -243,8 +243,8 @@ func (p *parser) monthAt(i int) (span, int, bool) {
 		}
 	}
 	k := p.skip(j, "of", ",", "-")
-	if y, ok := yearOf(p.low(k)); ok {
-		return calendar(ymd(y, m, 1), "month"), k + 1 - i, true
+	if y, n, ok := p.yearTok(k); ok {
+		return calendar(ymd(y, m, 1), "month"), k + n - i, true
 	}
 	if w == "may" && !afterPreposition[p.low(i-1)] {
 		return span{}, 0, false
@@ -257,6 +257,19 @@ func (p *parser) monthAt(i int) (span, int, bool) {
 
 var afterPreposition = setOf("in", "during", "for", "since", "until", "till", "from", "to", "through", "thru", "of",
 	"vs", "versus", "than", "and", "between", "before", "after", "with", "against", "throughout", "over")
+
+// yearTok reads a year at k: "2021", or "'21" after a quarter or month.
+func (p *parser) yearTok(k int) (int, int, bool) {
+	if y, ok := yearOf(p.low(k)); ok {
+		return y, 1, true
+	}
+	if p.low(k) == "'" || p.low(k) == "’" {
+		if w := p.low(k + 1); len(w) == 2 && w[0] >= '0' && w[0] <= '9' && w[1] >= '0' && w[1] <= '9' {
+			return 2000 + int(w[0]-'0')*10 + int(w[1]-'0'), 2, true
+		}
+	}
+	return 0, 0, false
+}
 
 func (p *parser) yearAfter(i int) bool {
 	_, ok := yearOf(p.low(p.skip(i, ",")))

@@ -48,7 +48,12 @@ func tokenize(text string) []token {
 				i = next
 				continue
 			}
-			i += size // a stray quote says nothing
+			low := string(r)
+			if r == '’' || r == '‘' {
+				low = "'"
+			}
+			toks = append(toks, token{raw: text[i : i+size], low: low, start: i, end: i + size, kind: kPunct})
+			i += size // a stray quote: "Q1 '21"
 		case isWordRune(r):
 			t, next := word(text, i)
 			toks = append(toks, t)
