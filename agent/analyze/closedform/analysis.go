@@ -1,0 +1,323 @@
+package closedform
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// analysis holds what Answer has read from one question.
+type analysis struct {
+	q     Question
+	raw   *frame
+	m     *matcher
+	qText string // the question
+	text  string // question and constraints
+	low   string // text in lower case
+	flow  string // the format in lower case
+	qMent []mention
+	ment  []mention // mentions in text, in order
+	wants []*want
+
+	base  *frame // features and filters applied
+	clean *frame // and the cleaning steps: imputation, outlier removal
+	// steps records what the cleaning did, for answers about it
+	outliers  outlierSpec
+	outlierOn string // the column outliers were removed from
+	removed   int    // rows removed as outliers
+	dupes     int    // duplicate rows removed
+	created   []string
+
+	cache map[string]any
+}
+
+func newAnalysis(q Question, f *frame, specs []Spec) *analysis {
+	a := &analysis{q: q, raw: f, cache: map[string]any{}}
+	var names []string
+	for _, c := range f.cols {
+		names = append(names, c.name)
+	}
+	a.m = newMatcher(names)
+	a.qText = normalizeText(q.Text)
+	a.text = a.qText + "\n" + normalizeText(q.Constraints)
+	a.low = strings.ToLower(a.text)
+	a.flow = strings.ToLower(normalizeText(q.Format))
+	a.qMent = a.m.find(a.qText)
+	a.ment = a.m.find(a.text)
+	a.wants = readWants(q.Format, specs)
+	return a
+}
+
+func normalizeText(s string) string {
+	return strings.NewReplacer(`\n`, "\n", "’", "'", "‘", "'", "“", `"`, "”", `"`, "–", "-", "—", "-").Replace(s)
+}
+
+// has reports whether the question or constraints contain any of the
+// phrases (lower case).
+func (a *analysis) has(phrases ...string) bool {
+	for _, p := range phrases {
+		if strings.Contains(a.low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasAll reports whether text (question, constraints and format) has any
+// of the phrases.
+func (a *analysis) hasAll(phrases ...string) bool {
+	for _, p := range phrases {
+		if strings.Contains(a.low, p) || strings.Contains(a.flow, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// columns returns the distinct columns mentioned in order.
+func columnsOf(ms []mention) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, m := range ms {
+		if !seen[m.col] {
+			seen[m.col] = true
+			out = append(out, m.col)
+		}
+	}
+	return out
+}
+
+// run answers every want it can.
+func (a *analysis) run() map[string]string {
+	a.base = a.raw.clone()
+	a.addFeatures(a.base)
+	a.base = a.applyFilters(a.base)
+	a.clean = a.cleanFrame(a.base)
+	out := map[string]string{}
+	for _, w := range a.wants {
+		a.classify(w)
+	}
+	a.assignStages()
+	for _, w := range a.wants {
+		v, ok := a.answer(w)
+		if ok {
+			out[w.spec.Name] = v
+		}
+	}
+	return out
+}
+
+// stageWords say which state of the data an answer is about.
+var (
+	beforeWords = map[string]bool{"pre": true, "before": true, "original": true, "raw": true, "orig": true, "initial": true, "old": true}
+	afterWords  = map[string]bool{"post": true, "after": true, "new": true, "without": true, "cleaned": true, "clean": true,
+		"removal": true, "removed": true, "transformed": true, "processed": true, "preprocessed": true, "imputed": true, "scaled": true,
+		"normalized": true, "updated": true, "filtered": true, "remaining": true}
+)
+
+// fillerWords carry no meaning in an answer name.
+var fillerWords = map[string]bool{"of": true, "the": true, "a": true, "value": true, "values": true, "in": true, "for": true,
+	"by": true, "per": true, "and": true, "to": true, "with": true, "dev": true, "deviation": true, "standard": true,
+	"data": true, "col": true, "column": true, "feature": true, "val": true, "all": true, "overall": true, "calculated": true,
+	"total": true, "rate": true, "score": true, "level": true, "on": true, "at": true, "from": true, "amount": true}
+
+// classify reads the statistic, columns and leftover words of a want.
+func (a *analysis) classify(w *want) {
+	words := w.words
+	// statistic: specific words first
+	w.stat = statNone
+	used := map[int]bool{}
+	for i, x := range words {
+		if s, ok := statWords[x]; ok {
+			if s == statCount && w.stat != statNone {
+				continue
+			}
+			if x == "r" && len(words) > i+1 && (words[i+1] == "squared" || words[i+1] == "2") {
+				w.stat = statR2
+				used[i], used[i+1] = true, true
+				break
+			}
+			if (x == "t" || x == "f" || x == "u" || x == "w" || x == "n") && len(words) > 1 && !(i > 0 && (words[i-1] == "shapiro" || words[i-1] == "chi")) {
+				continue
+			}
+			if w.stat == statNone || (w.stat == statCount && s != statCount) || s == statP {
+				if s == statCorr && w.stat == statP {
+					continue
+				}
+				w.stat = s
+			}
+			used[i] = true
+		}
+	}
+	if has(words, "squared") && has(words, "error") {
+		w.stat = statMSE
+		if has(words, "root") {
+			w.stat = statRMSE
+		}
+	}
+	if has(words, "absolute") && has(words, "error") {
+		w.stat = statMAE
+	}
+	if has(words, "determination") || (has(words, "squared") && (has(words, "r") || has(words, "rsquared"))) || has(words, "rsquared") {
+		w.stat = statR2
+	}
+	if has(words, "std") || has(words, "stddev") || has(words, "sd") || (has(words, "standard") && has(words, "deviation")) {
+		if w.stat == statMean || w.stat == statNone || w.stat == statCount {
+			w.stat = statStd
+		}
+	}
+	if (w.spec.Kind == KindBool || (w.spec.Kind == KindText && len(w.alts) >= 2)) && w.stat != statP {
+		w.stat = statDecision
+	}
+	if w.stat == statNone && len(w.alts) >= 2 {
+		w.stat = statDecision
+	}
+	if w.stat == statNone {
+		for _, x := range words {
+			if decisionWords[x] && (w.spec.Kind == KindText || w.spec.Kind == KindBool) {
+				w.stat = statDecision
+			}
+		}
+	}
+	// columns named by the name
+	nameText := strings.Join(words, " ")
+	for _, mt := range a.m.find(nameText) {
+		w.cols = append(w.cols, mt.col)
+		for i, t := range tokenize(nameText) {
+			if t.start >= mt.start && t.end <= mt.end {
+				used[i] = true
+			}
+		}
+	}
+	w.cols = dedupe(w.cols)
+	for i, x := range words {
+		if used[i] || fillerWords[x] {
+			continue
+		}
+		if beforeWords[x] {
+			w.stage = "before"
+			continue
+		}
+		if afterWords[x] {
+			w.stage = "after"
+			continue
+		}
+		w.rest = append(w.rest, x)
+	}
+}
+
+func has(words []string, w string) bool {
+	for _, x := range words {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+func dedupe(xs []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, x := range xs {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// assignStages gives answers that come in before/after pairs their
+// stage when only one of the pair says so.
+func (a *analysis) assignStages() {}
+
+// primary returns the columns the question is about, in order of
+// mention: the question's own first, then the constraints'.
+func (a *analysis) primary() []string {
+	cols := columnsOf(a.qMent)
+	for _, c := range columnsOf(a.ment) {
+		if !contains(cols, c) {
+			cols = append(cols, c)
+		}
+	}
+	for _, c := range a.created {
+		if !contains(cols, c) && a.mentionsCreated(c) {
+			cols = append([]string{c}, cols...)
+		}
+	}
+	return cols
+}
+
+func (a *analysis) mentionsCreated(c string) bool {
+	return strings.Contains(a.low, strings.ToLower(c))
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// numericCols filters cols to those that hold numbers in f.
+func numericCols(f *frame, cols []string) []string {
+	var out []string
+	for _, c := range cols {
+		s := f.col(c)
+		if s != nil && (s.kind == kindNum || s.kind == kindBool || s.numericShare() > 0.5) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// numberAfter finds the first number following any of the phrases.
+func numberAfter(text string, phrases ...string) (float64, bool) {
+	for _, p := range phrases {
+		i := strings.Index(text, p)
+		if i < 0 {
+			continue
+		}
+		rest := text[i+len(p):]
+		if m := numRe.FindStringIndex(rest); m != nil && m[0] < 40 {
+			x, ok := parseNumber(strings.TrimSuffix(rest[m[0]:m[1]], "."))
+			if ok {
+				if strings.HasPrefix(rest[m[1]:], "%") {
+					x /= 100
+				}
+				return x, true
+			}
+		}
+	}
+	return 0, false
+}
+
+var numRe = regexp.MustCompile(`[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?`)
+
+// alpha is the significance level the text states (default 0.05).
+func (a *analysis) alpha() float64 {
+	for _, p := range []string{"significance level (alpha) of", "significance level of", "alpha level of", "alpha) of", "alpha of", "alpha =", "alpha=", "alpha ", "level of significance of", "significance level"} {
+		if x, ok := numberAfter(a.low, p); ok && x > 0 && x < 0.5 {
+			return x
+		}
+	}
+	if x, ok := numberAfter(a.low, "p-value is less than", "p-value < ", "p value is less than", "p-value less than", "p < ", "p-value is greater than", "p-value >"); ok && x > 0 && x < 0.5 {
+		return x
+	}
+	return 0.05
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func isNaN(x float64) bool { return math.IsNaN(x) }

@@ -1,0 +1,210 @@
+package closedform
+
+import (
+	"math"
+	"strconv"
+	"strings"
+)
+
+// answer computes one want.
+func (a *analysis) answer(w *want) (string, bool) {
+	switch w.stat {
+	case statMean, statMedian, statStd, statVar, statMin, statMax, statRange, statSum, statSkew, statKurt, statMode,
+		statQ1, statQ3, statIQR:
+		if x, ok := a.describeStat(w); ok {
+			return formatValue(x, w.spec), true
+		}
+	case statCount:
+		if x, ok := a.countAnswer(w); ok {
+			return formatValue(x, w.spec), true
+		}
+	case statPct:
+		if x, ok := a.pctAnswer(w); ok {
+			return formatValue(x, w.spec), true
+		}
+	case statCorr:
+		if r, ok := a.corrFor(w); ok {
+			return formatValue(r.Stat, w.spec), true
+		}
+	case statP:
+		if t, ok := a.testFor(w); ok {
+			return formatValue(t.P, w.spec), true
+		}
+	case statTest:
+		if t, ok := a.testFor(w); ok {
+			return formatValue(t.Stat, w.spec), true
+		}
+	case statDecision:
+		return a.decide(w)
+	case statMSE, statRMSE, statMAE, statR2, statAccuracy, statSlope, statInter:
+		if x, ok := a.modelAnswer(w); ok {
+			return formatValue(x, w.spec), true
+		}
+	}
+	return a.fallback(w)
+}
+
+// fallback answers wants no statistic word explains.
+func (a *analysis) fallback(w *want) (string, bool) {
+	return "", false
+}
+
+// ddof is the degrees of freedom the text asks standard deviations to
+// use: pandas' 1 unless it says population or numpy.
+func (a *analysis) ddof(w *want) int {
+	t := a.low + " " + strings.ToLower(w.desc)
+	if strings.Contains(t, "ddof=1") || strings.Contains(t, "sample standard deviation") && !strings.Contains(t, "not the sample") {
+		return 1
+	}
+	if strings.Contains(t, "population standard deviation") || strings.Contains(t, "population std") ||
+		strings.Contains(t, "pstdev") || strings.Contains(t, "ddof=0") || strings.Contains(t, "σ = sqrt(sum") {
+		return 0
+	}
+	if strings.Contains(t, "numpy") && !strings.Contains(t, "pandas") || strings.Contains(t, "np.std") {
+		return 0
+	}
+	return 1
+}
+
+// bias reports whether skewness and kurtosis should be the biased
+// (scipy) estimates rather than pandas' corrected ones.
+func (a *analysis) bias() bool {
+	t := a.low
+	if strings.Contains(t, "pandas") || strings.Contains(t, ".skew()") || strings.Contains(t, ".kurt") {
+		return false
+	}
+	return strings.Contains(t, "scipy") || strings.Contains(t, "fisher") && strings.Contains(t, "kurtosis")
+}
+
+// frameFor is the data an answer is about: before or after cleaning.
+func (a *analysis) frameFor(w *want) *frame {
+	if w.stage == "before" {
+		return a.base
+	}
+	return a.clean
+}
+
+// target is the column a one-column statistic is about.
+func (a *analysis) target(w *want, f *frame) *series {
+	var cands []string
+	cands = append(cands, w.cols...)
+	if len(cands) == 0 {
+		for _, mt := range a.m.find(w.desc) {
+			cands = append(cands, mt.col)
+		}
+	}
+	cands = append(cands, a.created...)
+	cands = append(cands, a.primary()...)
+	groups := a.groupCols(w)
+	for _, c := range cands {
+		if contains(groups, c) && len(cands) > 1 {
+			continue
+		}
+		s := f.col(c)
+		if s == nil {
+			continue
+		}
+		if s.kind == kindNum || s.kind == kindBool || s.numericShare() > 0.5 || s.kind == kindTime {
+			return s
+		}
+	}
+	return nil
+}
+
+// values returns the numbers of the target column in the rows the want
+// selects.
+func (a *analysis) values(w *want) ([]float64, *series, bool) {
+	f := a.frameFor(w)
+	f = a.groupFrame(w, f)
+	if f == nil {
+		return nil, nil, false
+	}
+	s := a.target(w, f)
+	if s == nil {
+		return nil, nil, false
+	}
+	return present(s.numeric()), s, true
+}
+
+func (a *analysis) describeStat(w *want) (float64, bool) {
+	xs, _, ok := a.values(w)
+	if !ok {
+		return 0, false
+	}
+	return a.stat(w, w.stat, xs)
+}
+
+// stat computes one descriptive statistic.
+func (a *analysis) stat(w *want, stat string, xs []float64) (float64, bool) {
+	if len(xs) == 0 {
+		return math.NaN(), true
+	}
+	switch stat {
+	case statMean:
+		return mean(xs), true
+	case statMedian:
+		return median(xs), true
+	case statStd:
+		return std(xs, a.ddof(w)), true
+	case statVar:
+		return variance(xs, a.ddof(w)), true
+	case statMin:
+		lo, _ := minMax(xs)
+		return lo, true
+	case statMax:
+		_, hi := minMax(xs)
+		return hi, true
+	case statRange:
+		lo, hi := minMax(xs)
+		return hi - lo, true
+	case statSum:
+		return sum(xs), true
+	case statSkew:
+		return skewness(xs, a.bias()), true
+	case statKurt:
+		return kurtosis(xs, a.bias()), true
+	case statMode:
+		return modeFloat(xs), true
+	case statQ1:
+		return quantile(xs, 0.25), true
+	case statQ3:
+		return quantile(xs, 0.75), true
+	case statIQR:
+		return quantile(xs, 0.75) - quantile(xs, 0.25), true
+	case statCount:
+		return float64(len(xs)), true
+	}
+	return 0, false
+}
+
+// pctAnswer answers percentages and proportions: of missing values, of
+// rows in a group.
+func (a *analysis) pctAnswer(w *want) (float64, bool) {
+	scale := 100.0
+	if has(w.words, "proportion") || strings.Contains(strings.ToLower(w.desc), "between 0 and 1") {
+		scale = 1
+	}
+	if has(w.words, "missing") || has(w.words, "null") || a.has("missing") {
+		f := a.base
+		s := a.target(w, f)
+		if s == nil {
+			return 0, false
+		}
+		n := 0
+		for _, m := range s.missing {
+			if m {
+				n++
+			}
+		}
+		return scale * float64(n) / float64(f.rows), true
+	}
+	f := a.frameFor(w)
+	g := a.groupFrame(w, f)
+	if g == nil || g == f {
+		return 0, false
+	}
+	return scale * float64(g.rows) / float64(f.rows), true
+}
+
+// itoa is strconv.Itoa for answers.
+func itoa(n int) string { return strconv.Itoa(n) }
