@@ -12,9 +12,9 @@ func (p *parser) exactValues() error { p.values(false); return nil }
 func (p *parser) typoValues() error  { p.values(true); return nil }
 
 // bareColumns reads the columns named outside any other phrase: a text
-// column becomes a grouping ("sales of products" -> by product), a
-// numeric one a measure (read already by measures), an id or a date
-// column is noted.
+// column becomes a grouping ("sales of products" -> by product); an
+// entity with an id column is counted when nothing else is measured
+// ("customers by state"); a date column or an id is noted.
 func (p *parser) bareColumns() error {
 	for i := 0; i < len(p.toks); i++ {
 		c, n, st := p.colAt(i, prefDim)
@@ -27,6 +27,10 @@ func (p *parser) bareColumns() error {
 			p.understood(i, fmt.Sprintf("%s -> date column %s", src, c.Name), src)
 		case isText(c) && !isIDLike(c):
 			p.addGroup(i, src, c.Name, "")
+		case isText(c) && len(p.in.Measures) == 0 && st == mEntity:
+			// "customers by state": how many of them
+			p.addMeasure(i, src, Measure{c.Name, "count_distinct"}, "")
+			p.named = true
 		default:
 			p.named = true
 			p.understood(i, fmt.Sprintf("%s -> column %s", src, c.Name), src)

@@ -173,7 +173,7 @@ func (p *parser) measureAt(i int) int {
 		if c := p.moneyColumn(); c != nil {
 			m = Measure{c.Name, "sum"}
 		}
-	} else if quantityWords[w] && w != "sold" || w == "sold" && p.quantityColumn() != nil {
+	} else if quantityWords[w] && w != "sold" {
 		c := p.quantityColumn()
 		if c == nil {
 			return i

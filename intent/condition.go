@@ -1,0 +1,228 @@
+package intent
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// comparators map the words before a number to the operator of a numeric
+// condition.
+var comparators = map[string]string{
+	">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=", "!=": "!=",
+	"over": ">", "above": ">", "exceeding": ">", "exceeds": ">", "exceed": ">", "more than": ">", "greater than": ">",
+	"higher than": ">", "larger than": ">", "bigger than": ">", "in excess of": ">", "north of": ">",
+	"at least": ">=", "no less than": ">=", "not less than": ">=", "minimum of": ">=", "min of": ">=",
+	"greater than or equal to": ">=", "more than or equal to": ">=",
+	"under": "<", "below": "<", "less than": "<", "fewer than": "<", "lower than": "<", "smaller than": "<",
+	"at most": "<=", "no more than": "<=", "not more than": "<=", "up to": "<=", "maximum of": "<=", "max of": "<=",
+	"less than or equal to": "<=", "equal to": "=", "equals": "=", "exactly": "=", "equalling": "=",
+}
+
+// postfix are the operators written after the number: "5 or more".
+var postfix = map[string]string{"or more": ">=", "or above": ">=", "or higher": ">=", "+": ">=",
+	"or less": "<=", "or fewer": "<=", "or below": "<=", "or lower": "<="}
+
+// number reads an amount at i: "100", "$1,000", "2.5k", "10%". It returns
+// the number as text, the tokens read, and "money" or "pct" when the
+// writing says so.
+func (p *parser) number(i int) (string, int, string) {
+	j, kind := i, ""
+	switch p.low(j) {
+	case "$", "€", "£":
+		j, kind = j+1, "money"
+	}
+	w := p.low(j)
+	if w == "" || p.toks[j].kind != kWord {
+		return "", 0, ""
+	}
+	mult := 1.0
+	switch {
+	case strings.HasSuffix(w, "k"):
+		w, mult = w[:len(w)-1], 1e3
+	case strings.HasSuffix(w, "m") || strings.HasSuffix(w, "mm"):
+		w, mult = strings.TrimRight(w, "m"), 1e6
+	case strings.HasSuffix(w, "bn") || strings.HasSuffix(w, "b"):
+		w, mult = strings.TrimSuffix(strings.TrimSuffix(w, "n"), "b"), 1e9
+	}
+	v, err := strconv.ParseFloat(w, 64)
+	if err != nil || strings.ContainsAny(w, "-/") {
+		if n, ok := numberWords[w]; ok && mult == 1 {
+			v, err = float64(n), nil
+		} else {
+			return "", 0, ""
+		}
+	}
+	j++
+	switch p.low(j) {
+	case "%", "percent", "pct", "percentage":
+		j, kind = j+1, "pct"
+	case "k", "thousand":
+		v, j = v*1e3, j+1
+	case "m", "million", "mn":
+		v, j = v*1e6, j+1
+	case "dollars", "usd", "eur", "euros", "bucks":
+		kind = "money"
+	}
+	return strconv.FormatFloat(v*mult, 'f', -1, 64), j - i, kind
+}
+
+// conditions reads numeric conditions: "orders over 100", "amount > 100",
+// "at least 5 units", "discount above 10%", "quantity between 2 and 5".
+func (p *parser) conditions() error {
+	if p.t == nil {
+		return nil
+	}
+	for i := 0; i < len(p.toks); i++ {
+		if !p.free(i) {
+			continue
+		}
+		if p.low(i) == "between" {
+			p.between(i)
+			continue
+		}
+		ph, n := p.anyPhrase(i, keys(comparators))
+		if n == 0 {
+			continue
+		}
+		op := comparators[ph]
+		num, m, kind := p.number(i + n)
+		if m == 0 {
+			continue
+		}
+		end := i + n + m
+		c, from, to := p.conditionColumn(i, end, kind)
+		if c == nil {
+			continue
+		}
+		start := min(i, from)
+		end = max(end, to)
+		p.addCondition(start, end, from, to, c, op, num)
+		i = end - 1
+	}
+	// "5 or more units", "100 or less"
+	for i := 0; i < len(p.toks); i++ {
+		num, m, kind := p.number(i)
+		if m == 0 || !p.free(i) {
+			continue
+		}
+		ph, n := p.anyPhrase(i+m, keys(postfix))
+		if n == 0 {
+			continue
+		}
+		end := i + m + n
+		c, from, to := p.conditionColumn(i, end, kind)
+		if c == nil {
+			continue
+		}
+		p.addCondition(min(i, from), max(end, to), from, to, c, postfix[ph], num)
+	}
+	return nil
+}
+
+// between reads "between 2 and 5 units" as two conditions.
+func (p *parser) between(i int) {
+	lo, m1, kind := p.number(i + 1)
+	if m1 == 0 || p.low(i+1+m1) != "and" {
+		return
+	}
+	hi, m2, kind2 := p.number(i + 2 + m1)
+	if m2 == 0 {
+		return
+	}
+	end := i + 2 + m1 + m2
+	c, from, to := p.conditionColumn(i, end, kind+kind2)
+	if c == nil {
+		return
+	}
+	start := min(i, from)
+	end = max(end, to)
+	src := p.src(start, end)
+	p.useCond(start, end, from, to)
+	p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: ">=", Values: []string{lo}},
+		Filter{Column: c.Name, Op: "<=", Values: []string{hi}})
+	w := fmt.Sprintf("%s >= %s and %s <= %s", c.Name, lo, c.Name, hi)
+	p.understood(start, src+" -> "+w, src+" ("+w+")")
+}
+
+func (p *parser) addCondition(start, end, from, to int, c *Column, op, num string) {
+	src := p.src(start, end)
+	p.useCond(start, end, from, to)
+	p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: op, Values: []string{num}})
+	w := fmt.Sprintf("%s %s %s", c.Name, op, num)
+	p.understood(start, src+" -> "+w, src+" ("+w+")")
+}
+
+// useCond marks a condition's tokens used; those that name its column
+// (from..to-1) may still name the measure.
+func (p *parser) useCond(start, end, from, to int) {
+	p.use(start, end)
+	for k := from; k < to; k++ {
+		p.toks[k].cond = 2
+	}
+	if s := p.subject; s >= 0 && (p.free(s) || s >= from && s < to) {
+		p.toks[s].used, p.toks[s].cond = true, 1
+	}
+}
+
+var condFillers = []string{"is", "was", "are", "were", "of", "with", "where", "that", "have", "has", "had", "whose",
+	"having", "a", "an", "the", "value", "values", "worth", "each", "total", "in"}
+
+// conditionColumn finds the numeric column a condition at i..end-1 is
+// about: named before the comparator ("amount > 100", "orders over 100":
+// an order's amount), or as the unit after the number ("5 units", "$100").
+// It returns the column and the tokens that name it.
+func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
+	b := i - 1
+	for b >= 0 && p.free(b) && slices.Contains(condFillers, p.low(b)) {
+		b--
+	}
+	p.subject = -1
+	if isCountNoun(p.low(b)) {
+		p.subject = b // "orders with at least 5 units": the orders are the rows
+	}
+	// a numeric column named before: "amount > 100"
+	for s := b; s >= 0 && s >= b-2; s-- {
+		if c, n, st := p.colAt(s, prefNum); c != nil && s+n == b+1 && st >= mPart && !isIDLike(c) {
+			return c, s, b + 1
+		}
+	}
+	// the unit after the number: "5 units", "100 dollars", "3 quantity"
+	if c, n, st := p.colAt(end, prefNum); c != nil && st >= mPart && !isIDLike(c) {
+		return c, end, end + n
+	}
+	if w := p.low(end); w != "" && !isCountNoun(w) {
+		if c := p.wordColumn(w); c != nil {
+			return c, end, end + 1
+		}
+	}
+	// a measure word or a thing sold before: "sales over 1000", "orders over 100"
+	if w := p.low(b); w != "" {
+		if c := p.wordColumn(w); c != nil {
+			return c, b, b + 1
+		}
+	}
+	if strings.Contains(kind, "money") {
+		if c := p.moneyColumn(); c != nil {
+			return c, i, i
+		}
+	}
+	return nil, 0, 0
+}
+
+// isIDLike reports whether a column's name ends in an identifier word.
+func isIDLike(c *Column) bool { return fit(c, prefCount) == 0 }
+
+// wordColumn returns the column a measure word names in a condition:
+// money words and the things sold ("orders", "transactions": their
+// amount) a money-like column, unit words a quantity-like one.
+func (p *parser) wordColumn(w string) *Column {
+	switch {
+	case moneyWords[w] || isCountNoun(w) || amountUnit(w) == "money":
+		return p.moneyColumn()
+	case quantityWords[w] || amountUnit(w) == "quantity":
+		return p.quantityColumn()
+	}
+	return nil
+}
