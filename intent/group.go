@@ -194,7 +194,7 @@ func (p *parser) addGroup(pos int, src, col, grain string) {
 }
 
 var topWords = map[string]bool{"top": true, "best": true, "highest": true, "largest": true, "biggest": true,
-	"leading": true, "greatest": true, "bottom": false, "worst": false, "lowest": false, "smallest": false,
+	"leading": true, "greatest": true, "most": true, "bottom": false, "worst": false, "lowest": false, "smallest": false,
 	"weakest": false, "poorest": false, "least": false}
 
 var superlatives = map[string]bool{"highest": true, "most": true, "largest": true, "biggest": true, "best": true,
@@ -250,7 +250,8 @@ func (p *parser) topN() error {
 func mustCount(w string) int { n, _ := count(w); return n }
 
 var rankFillers = []string{"-", "performing", "selling", "rated", "earning", "grossing", "ranked", "ranking",
-	"most", "the", "of", "our", "all", "time"}
+	"most", "the", "of", "our", "all", "time", "popular", "profitable", "valuable", "active", "frequent",
+	"successful", "important", "sold", "purchased", "ordered", "bought"}
 
 // ranked finishes a ranking whose words run from i to j: the dimension
 // ranked follows. Without a dimension, a bare "top"/"bottom" with a number

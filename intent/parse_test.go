@@ -108,6 +108,8 @@ func TestParseGroupsAndTop(t *testing.T) {
 		{text: "sales by state, bottom 5", want: want{Measures: m, GroupBy: []Group{{"state", ""}}, Top: &TopN{5, "state", false}}},
 		{text: "top5 products", want: want{Top: &TopN{5, "product", true}}},
 		{text: "the 3 best-selling products", want: want{Top: &TopN{3, "product", true}}},
+		{text: "the 5 most popular products", want: want{Top: &TopN{5, "product", true}}},
+		{text: "least profitable category", want: want{Top: &TopN{1, "category", false}}},
 		{text: "top products by sales", want: want{Measures: m, Top: &TopN{10, "product", true}}},
 		{text: "which state had the highest sales", want: want{Measures: m, Top: &TopN{1, "state", true}}},
 		{text: "worst 3 stores by sales", schema: Schema{Tables: []Table{{Name: "s", Columns: []Column{

@@ -34,6 +34,10 @@ func (p *parser) defaultYear(s span) span {
 	return s
 }
 
+// relativeAt reads a period relative to the anchor: "last 30 days" and
+// "last 12 months" (ending on the anchor, whole months, quarters and
+// years), "past month" (the month up to the anchor), "last quarter" (the
+// calendar quarter before the anchor's), "this year", "YTD", "LTM".
 func (p *parser) relativeAt(i int) (span, int, bool) {
 	a := p.anchor
 	next := a.AddDate(0, 0, 1)
@@ -120,6 +124,8 @@ func (p *parser) relativeAt(i int) (span, int, bool) {
 	return s, j - i, true
 }
 
+// fiscalAt reads "FY2022", "FY 22", "fiscal year 2022", "CY2021" as the
+// calendar year: the schema says nothing of a fiscal calendar.
 func (p *parser) fiscalAt(i int) (span, int, bool) {
 	w := p.low(i)
 	j := i + 1
