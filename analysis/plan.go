@@ -200,3 +200,9 @@ func (p *Plan) Levels() [][]string {
 	}
 	return out
 }
+
+// StepTable is the workspace table that holds the result of task id, for
+// the steps after it to read.
+func StepTable(taskID string) string {
+	return "step_" + strings.ToLower(strings.ReplaceAll(taskID, "-", "_"))
+}

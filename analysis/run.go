@@ -92,7 +92,10 @@ type Result struct {
 
 // SourceTable is one table of a source's schema.
 type SourceTable struct {
-	Name    string         `json:"name"`
+	Name string `json:"name"`
+	// Source is the database source holding the table; "" for the
+	// workspace (file sources).
+	Source  string         `json:"source,omitempty"`
 	Rows    int64          `json:"rows"`
 	Columns []SourceColumn `json:"columns"`
 }

@@ -144,10 +144,17 @@ func (pl *Plot) WritePNG(w io.Writer) error {
 		return quarry.Errorf(quarry.ECodeInvalid, "unknown chart type %q", pl.Type)
 	}
 	if len(ys) > 0 {
-		f := newNumberFormat(&quarry.Metric{}, slices.Min(ys), slices.Max(ys))
+		lo, hi := slices.Min(ys), slices.Max(ys)
+		f := newNumberFormat(&quarry.Metric{}, lo, hi)
 		p.Y.Tick.Marker = valueTicks{f}
+		if n := len(pl.Series); n > 1 {
+			// Room above the data for the legend, a row per series, so
+			// it never covers a line.
+			p.Y.Min, p.Y.Max = lo, hi+(hi-lo)*0.07*float64(n)
+		}
 	}
 	p.Legend.Top = true
+	p.Legend.Padding = vg.Points(3)
 	return writePNG(w, p)
 }
 

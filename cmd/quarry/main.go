@@ -96,6 +96,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runMCP(ctx, rest, getenv, stdin, stdout, stderr)
 	case "demo":
 		return runDemo(ctx, rest, getenv, stdout, stderr)
+	case "analyze":
+		return runAnalyze(ctx, rest, getenv, stdout, stderr)
 	case "doctor":
 		return runDoctor(ctx, rest, getenv, stdout, stderr)
 	case "audit":
@@ -121,6 +123,8 @@ Commands:
   mcp           serve the tools to an AI agent over MCP (stdio, or --http ADDR)
   investigate   explain why a metric moved between two periods
   demo          run an investigation on the embedded sample data
+  analyze       answer a request in plain words over files and databases with a
+                validated plan, tables, charts and a summary
   doctor        show what is configured (model, code sandbox) and whether it answers
   audit verify  check a hash-chained audit log
   bench rca     score the segment search on the root-cause benchmarks

@@ -1,0 +1,326 @@
+package analyze
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/analysis"
+)
+
+// Analyzer runs analyses. Its fields are its dependencies; NewWorkspace,
+// TableName, Audit and Store are required.
+type Analyzer struct {
+	NewWorkspace func() (Workspace, error)
+	// OpenSource opens database sources; nil refuses them.
+	OpenSource OpenSource
+	// TableName names the table of a file source that has no name
+	// (duckdb.TableName).
+	TableName func(fileName string, taken map[string]bool) string
+	Audit     Auditor
+	Store     Store
+	Now       func() time.Time
+	Progress  func(Event) // optional
+	// Planner, when set, writes the plan instead of the offline planner;
+	// its plan is validated by the same rules, and the offline planner
+	// takes over when it fails.
+	Planner func(ctx context.Context, req *analysis.Request, tables []analysis.SourceTable) (*analysis.Plan, error)
+}
+
+// Actors in the audit log.
+const (
+	actorSystem  = "system"
+	actorPlanner = "planner"
+	actorActor   = "actor"
+	actorSafety  = "safety"
+)
+
+// run is the state of one analysis.
+type run struct {
+	a      *Analyzer
+	req    *analysis.Request
+	ws     Workspace
+	dbs    map[string]analysis.Source // database sources by name
+	tables []analysis.SourceTable
+	plan   *analysis.Plan
+	res    *analysis.Result
+
+	mu      sync.Mutex // guards res and task statuses while steps run at once
+	outputs map[string]*output
+}
+
+// output is what a succeeded step left for the steps after it.
+type output struct {
+	table   string // workspace table holding its rows ("" for charts)
+	columns []quarry.Column
+	rows    int64
+	data    any // the observation's data
+}
+
+// Run performs the analysis of req and returns its result. A request that
+// fails validation, or a source that cannot be opened, is an error and
+// nothing is written; after that the result says how the run ended
+// (completed, partial_success or failed) and is saved with its artifacts.
+func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Result, error) {
+	if a.Now == nil {
+		a.Now = time.Now
+	}
+	req.Normalize(a.Now())
+	if req.RequestID == "" {
+		req.RequestID = quarry.NewID()
+	}
+	if err := req.Validate(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(req.Constraints.TimeoutSeconds)*time.Second)
+	defer cancel()
+	r := &run{a: a, req: &req, dbs: map[string]analysis.Source{}, outputs: map[string]*output{}}
+	defer r.close()
+	if err := r.openSources(ctx); err != nil {
+		return nil, err
+	}
+	r.res = &analysis.Result{RequestID: req.RequestID, Request: r.req, Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}
+	if _, err := r.audit(quarry.EventRequestSubmitted, actorSystem, map[string]any{"request": r.req, "tables": r.tables}); err != nil {
+		return nil, err
+	}
+	// A request the planner cannot read is refused like an invalid one:
+	// the log says so, and no result or artifact is written.
+	if err := r.planAndValidate(ctx); err != nil {
+		return nil, err
+	}
+	err := r.execute(ctx)
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && r.req.Status != analysis.StatusCompleted {
+		r.res.Undelivered = append(r.res.Undelivered, fmt.Sprintf("the analysis stopped at its %d s timeout", req.Constraints.TimeoutSeconds))
+	}
+	if err != nil {
+		r.req.Status = analysis.StatusFailed
+		r.res.Error = quarry.NewErrorInfo(err)
+		r.progress(Event{Step: "failed", Message: quarry.ErrorMessage(err)})
+	}
+	r.res.Status = r.req.Status
+	if serr := a.Store.SaveJSON(filepath.Join("analyses", req.RequestID, "result.json"), r.res); serr != nil && err == nil {
+		return r.res, quarry.StorageError(serr)
+	}
+	return r.res, nil
+}
+
+func (r *run) close() {
+	if r.ws != nil {
+		r.ws.Close()
+	}
+	for _, s := range r.dbs {
+		s.Close()
+	}
+}
+
+func (r *run) now() string { return r.a.Now().UTC().Format(time.RFC3339Nano) }
+
+func (r *run) progress(e Event) {
+	if r.a.Progress != nil {
+		e.Time = r.a.Now()
+		r.a.Progress(e)
+	}
+}
+
+func (r *run) audit(event, actor string, data map[string]any) (quarry.AuditEntry, error) {
+	return r.a.Audit.AppendFor(r.req.RequestID, event, actor, data)
+}
+
+// openSources loads the file sources into a fresh workspace and opens the
+// database sources, describing every table and fingerprinting each
+// source's schema.
+func (r *run) openSources(ctx context.Context) error {
+	ws, err := r.a.NewWorkspace()
+	if err != nil {
+		return err
+	}
+	r.ws = ws
+	taken := map[string]bool{}
+	for _, ds := range r.req.DataSources {
+		if ds.Name != "" {
+			taken[strings.ToLower(ds.Name)] = true
+		}
+	}
+	for i := range r.req.DataSources {
+		ds := &r.req.DataSources[i]
+		if ds.Type == analysis.SourceSQL {
+			if err := r.openDatabase(ctx, ds); err != nil {
+				return err
+			}
+			continue
+		}
+		if ds.Name == "" {
+			ds.Name = r.a.TableName(filepath.Base(ds.FilePath), taken)
+			taken[ds.Name] = true
+		}
+		if _, _, err := ws.LoadFile(ctx, strings.ToLower(ds.Name), ds.FilePath); err != nil {
+			return err
+		}
+		t, err := describe(ctx, ws, strings.ToLower(ds.Name))
+		if err != nil {
+			return err
+		}
+		ds.SchemaFingerprint = analysis.Fingerprint([]analysis.SourceTable{t})
+		r.tables = append(r.tables, t)
+	}
+	return ws.Lock(ctx)
+}
+
+func (r *run) openDatabase(ctx context.Context, ds *analysis.DataSource) error {
+	if r.a.OpenSource == nil {
+		return quarry.Errorf(quarry.ECodeInvalid, "database sources are not supported here")
+	}
+	src, err := r.a.OpenSource(ctx, *ds)
+	if err != nil {
+		return err
+	}
+	if ds.Name == "" {
+		ds.Name = fmt.Sprintf("db%d", len(r.dbs)+1)
+	}
+	r.dbs[ds.Name] = src
+	tables, err := src.Tables(ctx)
+	if err != nil {
+		return err
+	}
+	ds.SchemaFingerprint = analysis.Fingerprint(tables)
+	for _, t := range tables {
+		t.Source = ds.Name
+		r.tables = append(r.tables, t)
+	}
+	return nil
+}
+
+// planAndValidate makes the plan and validates it, logging it either way.
+func (r *run) planAndValidate(ctx context.Context) error {
+	r.req.Status = analysis.StatusPlanning
+	plan, how, err := r.makePlan(ctx)
+	if err != nil {
+		r.audit(quarry.EventPlanCreated, actorPlanner, map[string]any{"planner": how, "valid": false, "error": quarry.NewErrorInfo(err)})
+		return err
+	}
+	plan.PlanID, plan.RequestID, plan.CreatedAt = quarry.NewID(), r.req.RequestID, r.now()
+	r.plan = plan
+	r.res.Plan = plan
+	verr := plan.Validate(analysis.Tools, r.req.Constraints.TimeoutSeconds)
+	if _, err := r.audit(quarry.EventPlanCreated, actorPlanner, map[string]any{"plan": plan, "planner": how, "valid": verr == nil}); err != nil {
+		return err
+	}
+	if verr != nil {
+		plan.Status = analysis.PlanAbandoned
+		return verr
+	}
+	r.progress(Event{Step: "plan", Message: fmt.Sprintf("%d steps (%s planner): %s", len(plan.Subtasks), how, plan.Reasoning)})
+	return nil
+}
+
+// execute runs the validated plan level by level, then writes the
+// deliverables and settles the status.
+func (r *run) execute(ctx context.Context) error {
+	plan := r.plan
+	r.req.Status = analysis.StatusExecuting
+	plan.Status = analysis.PlanExecuting
+	for i := range plan.Subtasks {
+		plan.Subtasks[i].Status = analysis.TaskPending
+	}
+	for _, level := range plan.Levels() {
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, 2)
+		for _, id := range level {
+			t := plan.Task(id)
+			if r.blocked(t) {
+				r.setStatus(t, analysis.TaskSkipped)
+				continue
+			}
+			wg.Go(func() {
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				r.runTask(ctx, t)
+			})
+		}
+		wg.Wait()
+	}
+	if err := r.deliver(ctx); err != nil {
+		return err
+	}
+	r.settle()
+	return nil
+}
+
+// makePlan asks the configured planner, then the offline one.
+func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
+	if r.a.Planner != nil {
+		p, err := r.a.Planner(ctx, r.req, r.tables)
+		if err == nil {
+			if verr := p.Validate(analysis.Tools, r.req.Constraints.TimeoutSeconds); verr == nil {
+				return p, "model", nil
+			} else {
+				err = verr
+			}
+		}
+		r.progress(Event{Step: "plan", Message: "the model's plan was not usable (" + quarry.ErrorMessage(err) + "); planning offline"})
+	}
+	p, err := Plan(r.req, r.tables, r.a.Now())
+	return p, "offline", err
+}
+
+// blocked reports whether a dependency of t did not succeed.
+func (r *run) blocked(t *analysis.Subtask) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, d := range t.Dependencies {
+		if dt := r.plan.Task(d); dt == nil || dt.Status != analysis.TaskSucceeded {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *run) setStatus(t *analysis.Subtask, status string) {
+	r.mu.Lock()
+	t.Status = status
+	r.mu.Unlock()
+	r.progress(Event{Step: "task", TaskID: t.TaskID, Status: status, Message: t.Description})
+}
+
+// settle decides the request's status: completed when every step
+// succeeded and every requested deliverable exists, partial_success when
+// some did, failed when nothing did.
+func (r *run) settle() {
+	succeeded := 0
+	for _, t := range r.plan.Subtasks {
+		if t.Status == analysis.TaskSucceeded {
+			succeeded++
+		} else {
+			r.res.Undelivered = append(r.res.Undelivered, fmt.Sprintf("step %s (%s) %s", t.TaskID, t.Description, t.Status))
+		}
+	}
+	have := map[string]bool{}
+	for _, a := range r.res.Artifacts {
+		have[a.ArtifactType] = true
+	}
+	kinds := map[string]string{analysis.DeliverTables: analysis.ArtifactTable, analysis.DeliverCharts: analysis.ArtifactChart,
+		analysis.DeliverReports: analysis.ArtifactReport, analysis.DeliverSummary: analysis.ArtifactSummary}
+	for _, d := range r.req.Deliverables {
+		if !have[kinds[d]] && !slices.ContainsFunc(r.res.Undelivered, func(s string) bool { return strings.HasPrefix(s, d+":") }) {
+			r.res.Undelivered = append(r.res.Undelivered, d+": no step produced one")
+		}
+	}
+	switch {
+	case succeeded == 0:
+		r.req.Status = analysis.StatusFailed
+		r.plan.Status = analysis.PlanAbandoned
+	case len(r.res.Undelivered) > 0:
+		r.req.Status = analysis.StatusPartialSuccess
+		r.plan.Status = analysis.PlanCompleted
+	default:
+		r.req.Status = analysis.StatusCompleted
+		r.plan.Status = analysis.PlanCompleted
+	}
+	r.progress(Event{Step: "done", Status: r.req.Status, Message: fmt.Sprintf("%s: %d of %d steps, %d artifacts", r.req.Status, succeeded, len(r.plan.Subtasks), len(r.res.Artifacts))})
+}

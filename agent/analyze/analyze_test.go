@@ -1,0 +1,349 @@
+package analyze_test
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/analyze"
+	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/audit"
+	"github.com/quarry-dev/quarry/duckdb"
+	"github.com/quarry-dev/quarry/fsstore"
+	"github.com/quarry-dev/quarry/sqlite"
+)
+
+const salesCSV = "../../testdata/analyze/sales.csv"
+
+// env is an analyzer over a fresh data dir.
+type env struct {
+	dir   string
+	store fsstore.Analyses
+	log   *audit.Log
+	a     *analyze.Analyzer
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	e := &env{dir: t.TempDir()}
+	e.store = fsstore.Analyses{Root: e.dir}
+	os.MkdirAll(filepath.Dir(e.store.AuditLog()), 0o755)
+	log, err := audit.Open(e.store.AuditLog(), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { log.Close() })
+	e.log = log
+	e.a = &analyze.Analyzer{
+		NewWorkspace: func() (analyze.Workspace, error) { return duckdb.Open(duckdb.Options{MemoryLimit: "512MB"}) },
+		OpenSource: func(ctx context.Context, ds analysis.DataSource) (analysis.Source, error) {
+			return sqlite.OpenSource(ctx, strings.TrimPrefix(ds.ConnectionString, "sqlite:"))
+		},
+		TableName: duckdb.TableName,
+		Audit:     log,
+		Store:     e.store,
+	}
+	return e
+}
+
+func csvSource(path string) analysis.DataSource {
+	return analysis.DataSource{Type: analysis.SourceCSV, FilePath: path}
+}
+
+// arizonaQ1 sums the sample's Arizona amounts in Q1 2021 in plain Go.
+func arizonaQ1(t *testing.T) (sum float64, rows int) {
+	t.Helper()
+	f, err := os.Open(salesCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs[1:] {
+		if r[2] == "Arizona" && r[1] >= "2021-01-01" && r[1] < "2021-04-01" {
+			v, _ := strconv.ParseFloat(r[7], 64)
+			sum += v
+			rows++
+		}
+	}
+	return sum, rows
+}
+
+func TestAnalyzeSales(t *testing.T) {
+	e := newEnv(t)
+	res, err := e.a.Run(context.Background(), analysis.Request{
+		Intent:      "Analyze Q1 2021 Arizona sales; trends + charts",
+		DataSources: []analysis.DataSource{csvSource(salesCSV)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("status %s (%v); undelivered %v", res.Status, res.Error, res.Undelivered)
+	}
+	// The totals step holds the exact sum of the rows in scope.
+	want, rows := arizonaQ1(t)
+	totals := observationOf(t, res, "totals")
+	data := totals.Data.(map[string]any)
+	got := quarry.AsFloat(data["rows"].([][]any)[0][0])
+	if diff := got - want; diff > 0.005 || diff < -0.005 {
+		t.Errorf("total Arizona Q1 2021 amount = %.2f; the file sums to %.2f over %d rows", got, want, rows)
+	}
+	if !strings.Contains(strings.ReplaceAll(res.Summary, ",", ""), strconv.FormatFloat(want, 'f', 2, 64)) {
+		t.Errorf("the summary does not give the total: %s", res.Summary)
+	}
+	// A monthly trend of three months, charted.
+	trend := observationOf(t, res, "trend")
+	if n := *trend.RowCount; n != 3 {
+		t.Errorf("trend has %d rows; want Jan, Feb, Mar 2021", n)
+	}
+	kinds := map[string]int{}
+	for _, a := range res.Artifacts {
+		kinds[a.ArtifactType]++
+		body, err := os.ReadFile(a.ContentRef)
+		if err != nil || quarry.SHA256Hex(body) != a.ContentHash || int64(len(body)) != a.SizeBytes {
+			t.Errorf("artifact %s does not match its hash and size (%v)", a.ContentRef, err)
+		}
+		if !strings.Contains(filepath.ToSlash(a.ContentRef), "/artifacts/") || !strings.Contains(a.ContentRef, res.RequestID) {
+			t.Errorf("artifact %s is not under artifacts/<kind>/<request_id>/", a.ContentRef)
+		}
+	}
+	if kinds[analysis.ArtifactTable] < 2 || kinds[analysis.ArtifactChart] < 1 || kinds[analysis.ArtifactReport] != 1 || kinds[analysis.ArtifactSummary] != 1 {
+		t.Errorf("artifacts by type %v; want tables, a chart, the report and the summary", kinds)
+	}
+	// The audit trace verifies, covers every artifact, and catches a
+	// changed artifact.
+	rep, err := audit.CheckIn(e.store.AuditLog(), e.dir)
+	if err != nil || !rep.OK() || rep.Artifacts != len(res.Artifacts) {
+		t.Fatalf("audit check: %+v, %v; want OK over %d artifacts", rep, err, len(res.Artifacts))
+	}
+	events := map[string]int{}
+	for _, ev := range readLog(t, e.store.AuditLog()) {
+		if ev.RequestID != res.RequestID {
+			t.Errorf("entry %d is for request %q", ev.SequenceNumber, ev.RequestID)
+		}
+		events[ev.EventType+"/"+ev.Actor]++
+	}
+	for _, k := range []string{"request_submitted/system", "plan_created/planner", "tool_called/actor", "observation_recorded/actor", "artifact_generated/system"} {
+		if events[k] == 0 {
+			t.Errorf("no %s entry in the audit log: %v", k, events)
+		}
+	}
+	chart := res.Artifacts[0].ContentRef
+	for _, a := range res.Artifacts {
+		if a.ArtifactType == analysis.ArtifactChart {
+			chart = a.ContentRef
+		}
+	}
+	os.WriteFile(chart, []byte("not the chart"), 0o644)
+	if rep, _ := audit.CheckIn(e.store.AuditLog(), e.dir); rep.OK() || len(rep.Problems) != 1 {
+		t.Errorf("a changed chart verified: %+v", rep)
+	}
+	// The record is saved for the API and replay.
+	var saved analysis.Result
+	if err := e.store.ReadJSON(filepath.Join("analyses", res.RequestID, "result.json"), &saved); err != nil || saved.Status != res.Status {
+		t.Errorf("saved result: %v, %+v", err, saved.Status)
+	}
+}
+
+func observationOf(t *testing.T, res *analysis.Result, task string) analysis.Observation {
+	t.Helper()
+	var last *analysis.Observation
+	for i := range res.Observations {
+		if res.Observations[i].TaskID == task {
+			last = &res.Observations[i]
+		}
+	}
+	if last == nil || last.Status != analysis.ObsSuccess {
+		t.Fatalf("no successful observation of %s: %+v", task, last)
+	}
+	return *last
+}
+
+func readLog(t *testing.T, path string) []quarry.AuditEntry {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []quarry.AuditEntry
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var e quarry.AuditEntry
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// planOf makes a planner that returns the given steps.
+func planOf(steps ...analysis.Subtask) func(context.Context, *analysis.Request, []analysis.SourceTable) (*analysis.Plan, error) {
+	return func(context.Context, *analysis.Request, []analysis.SourceTable) (*analysis.Plan, error) {
+		for i := range steps {
+			if steps[i].Dependencies == nil {
+				steps[i].Dependencies = []string{}
+			}
+			steps[i].EstimatedCostSeconds = 0.1
+		}
+		return &analysis.Plan{Subtasks: steps, Reasoning: "test plan"}, nil
+	}
+}
+
+func writeCSV(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Each failure category is classified and repaired before the next
+// attempt, and every attempt is in the log.
+func TestRetriesRepairByCategory(t *testing.T) {
+	data := writeCSV(t, "orders.csv", "order,region,amount,score\n1,west,10,5\n2,east,20,n/a\n3,west,5,7\n")
+	tests := []struct {
+		name, query string
+		rowLimit    int
+		category    string
+		want        float64
+	}{
+		{"missing column", "SELECT SUM(amont) AS v FROM orders", 0, analysis.CategoryMissingColumn, 35},
+		{"type mismatch", "SELECT SUM(score) AS v FROM orders", 0, analysis.CategoryTypeMismatch, 12},
+		{"syntax: a keyword as a column", "SELECT MAX(order) AS v FROM orders", 0, analysis.CategorySQLSyntax, 3},
+		{"resource exhausted", "SELECT amount AS v FROM orders ORDER BY amount DESC", 2, analysis.CategoryResourceExhausted, 20},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.a.Planner = planOf(analysis.Subtask{TaskID: "q", Description: tt.name, ToolName: analysis.ToolSQL, Arguments: map[string]any{"query": tt.query}, Deliverable: analysis.DeliverTables})
+			res, err := e.a.Run(context.Background(), analysis.Request{Intent: "test", DataSources: []analysis.DataSource{csvSource(data)},
+				Constraints: analysis.Constraints{RowLimit: max(tt.rowLimit, 100)}, Deliverables: []string{analysis.DeliverTables}})
+			if tt.rowLimit > 0 {
+				e.a.Planner = planOf(analysis.Subtask{TaskID: "q", Description: tt.name, ToolName: analysis.ToolSQL, Arguments: map[string]any{"query": tt.query}, Deliverable: analysis.DeliverTables})
+				res, err = e.a.Run(context.Background(), analysis.Request{Intent: "test", DataSources: []analysis.DataSource{csvSource(data)},
+					Constraints: analysis.Constraints{RowLimit: tt.rowLimit}, Deliverables: []string{analysis.DeliverTables}})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Observations) != 2 {
+				t.Fatalf("%d attempts: %+v; want a failure then a repaired success", len(res.Observations), res.Observations)
+			}
+			first, second := res.Observations[0], res.Observations[1]
+			if first.ErrorCategory == nil || *first.ErrorCategory != tt.category {
+				t.Errorf("first attempt category %v (%v); want %s", first.ErrorCategory, first.ErrorMessage, tt.category)
+			}
+			if second.Status != analysis.ObsSuccess || res.Status != analysis.StatusCompleted {
+				t.Fatalf("second attempt %s (%v); run %s", second.Status, second.ErrorMessage, res.Status)
+			}
+			if got := quarry.AsFloat(second.Data.(map[string]any)["rows"].([][]any)[0][0]); got != tt.want {
+				t.Errorf("repaired result %v; want %v (query now %v)", got, tt.want, res.Calls[1].Arguments["query"])
+			}
+			if res.Calls[1].AttemptNumber != 2 {
+				t.Errorf("second call attempt %d", res.Calls[1].AttemptNumber)
+			}
+		})
+	}
+}
+
+// The timeout stops a running query (cancellation, not a check after it
+// ends): the step's observation is a timeout and the run says so.
+func TestTimeoutCancels(t *testing.T) {
+	e := newEnv(t)
+	data := writeCSV(t, "t.csv", "x\n1\n")
+	e.a.Planner = planOf(analysis.Subtask{TaskID: "slow", Description: "a query that would run for minutes", ToolName: analysis.ToolSQL,
+		Arguments: map[string]any{"query": "SELECT count(*) AS n FROM range(100000000000) a WHERE a.range % 7 = 3"}})
+	res, err := e.a.Run(context.Background(), analysis.Request{Intent: "test", DataSources: []analysis.DataSource{csvSource(data)},
+		Constraints: analysis.Constraints{TimeoutSeconds: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != analysis.StatusFailed || len(res.Observations) == 0 {
+		t.Fatalf("status %s with %d observations; want failed", res.Status, len(res.Observations))
+	}
+	if obs := res.Observations[len(res.Observations)-1]; obs.Status != analysis.ObsTimeout && obs.Status != analysis.ObsResourceLimit {
+		t.Errorf("observation %s (%v); want a timeout", obs.Status, obs.ErrorMessage)
+	}
+	if !strings.Contains(strings.Join(res.Undelivered, " "), "1 s timeout") {
+		t.Errorf("undelivered %v; want the timeout named", res.Undelivered)
+	}
+}
+
+// Bad requests are refused with a clear error, and nothing is written.
+func TestBadRequests(t *testing.T) {
+	good := csvSource(salesCSV)
+	tests := []struct {
+		name string
+		req  analysis.Request
+		code string
+		want string
+	}{
+		{"empty intent", analysis.Request{Intent: " ", DataSources: []analysis.DataSource{good}}, quarry.ECodeInvalid, "empty"},
+		{"2001 characters", analysis.Request{Intent: strings.Repeat("a", 2001), DataSources: []analysis.DataSource{good}}, quarry.ECodeInvalid, "2001 characters"},
+		{"no sources", analysis.Request{Intent: "sales by month"}, quarry.ECodeInvalid, "no data source"},
+		{"unreadable source", analysis.Request{Intent: "sales by month", DataSources: []analysis.DataSource{csvSource("nope/missing.csv")}}, quarry.ECodeNotFound, "missing.csv"},
+		{"wrong DSN", analysis.Request{Intent: "sales by month", DataSources: []analysis.DataSource{{Type: analysis.SourceSQL, ConnectionString: "sqlite:nope/shop.db"}}}, quarry.ECodeNotFound, "shop.db"},
+		{"row limit", analysis.Request{Intent: "sales by month", DataSources: []analysis.DataSource{good}, Constraints: analysis.Constraints{RowLimit: 200_001}}, quarry.ECodeInvalid, "row_limit"},
+		{"timeout", analysis.Request{Intent: "sales by month", DataSources: []analysis.DataSource{good}, Constraints: analysis.Constraints{TimeoutSeconds: 181}}, quarry.ECodeInvalid, "timeout_seconds"},
+		{"unknown column", analysis.Request{Intent: `average "discont" by state`, DataSources: []analysis.DataSource{good}}, quarry.ECodeInvalid, "discont"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			res, err := e.a.Run(context.Background(), tt.req)
+			if quarry.ErrorCode(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Run = %v, %v; want %s mentioning %q", res, err, tt.code, tt.want)
+			}
+			if _, err := os.Stat(filepath.Join(e.dir, "artifacts")); err == nil {
+				t.Error("artifacts were written for a refused request")
+			}
+			if data, _ := os.ReadFile(e.store.AuditLog()); len(data) > 0 && tt.code != quarry.ECodeInvalid {
+				t.Errorf("the log has entries for a refused request: %s", data)
+			}
+		})
+	}
+}
+
+// A SQLite database is queried in place: the filter runs there, the rest
+// here, and the numbers agree with the database's own.
+func TestSQLiteSource(t *testing.T) {
+	e := newEnv(t)
+	db := "../../testdata/analyze/shop.db"
+	res, err := e.a.Run(context.Background(), analysis.Request{Intent: "total amount by month in 2021",
+		DataSources: []analysis.DataSource{{Type: analysis.SourceSQL, Name: "shop", ConnectionString: "sqlite:" + db}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status == analysis.StatusFailed {
+		t.Fatalf("status %s: %v %v", res.Status, res.Error, res.Undelivered)
+	}
+	src, err := sqlite.OpenSource(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	want, err := src.Query(context.Background(), "SELECT SUM(amount) FROM orders", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := observationOf(t, res, "load")
+	if res.Calls[0].Arguments["source"] != "shop" {
+		t.Errorf("the first step ran in %v; want the database", res.Calls[0].Arguments["source"])
+	}
+	totals := observationOf(t, res, "totals")
+	got := quarry.AsFloat(totals.Data.(map[string]any)["rows"].([][]any)[0][0])
+	if diff := got - want.Float(0, 0); diff > 0.005 || diff < -0.005 || load.RowCount == nil {
+		t.Errorf("total for 2021 = %.2f; the database says %.2f", got, want.Float(0, 0))
+	}
+}

@@ -1,0 +1,493 @@
+package analyze
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/intent"
+)
+
+// Plan is the offline planner: it reads the request with the intent
+// parser against the sources' tables and lays out the steps an analyst
+// would take by hand: the totals of the measures in the period (and the
+// period compared with), the trend over time with its chart, the breakdown
+// by each grouping with its chart and shares, the distribution, a profile
+// for summary statistics, outliers, normality and missing values, and a
+// regression when asked. A table in a database source is first filtered
+// there (sql.run with its source), and the rest runs in the workspace.
+// Errors: INVALID when the request names nothing computable, saying what
+// was understood and what is needed.
+func Plan(req *analysis.Request, tables []analysis.SourceTable, now time.Time) (*analysis.Plan, error) {
+	schema := intent.Schema{}
+	for _, t := range tables {
+		it := intent.Table{Name: t.Name, Rows: t.Rows}
+		for _, c := range t.Columns {
+			it.Columns = append(it.Columns, intent.Column{Name: c.Name, Type: c.Type, Values: c.Values, Min: c.Min, Max: c.Max})
+		}
+		schema.Tables = append(schema.Tables, it)
+	}
+	in, err := intent.Parse(req.Intent, schema, now)
+	if err != nil {
+		return nil, err
+	}
+	var table analysis.SourceTable
+	for _, t := range tables {
+		if strings.EqualFold(t.Name, in.Table) {
+			table = t
+		}
+	}
+	if table.Name == "" {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "the request is about no table of the sources")
+	}
+	b := &planBuilder{req: req, in: in, table: table}
+	b.build()
+	p := &analysis.Plan{Subtasks: b.steps, Reasoning: b.reasoning(), Status: analysis.PlanDraft}
+	return p, nil
+}
+
+// planBuilder lays out one plan.
+type planBuilder struct {
+	req   *analysis.Request
+	in    *intent.Intent
+	table analysis.SourceTable
+	steps []analysis.Subtask
+	from  string // FROM clause of the workspace queries
+	where string // their WHERE clause ("" after a pushed-down filter)
+	deps  []string
+}
+
+func (b *planBuilder) wantsCharts() bool {
+	return b.req.Wants(analysis.DeliverCharts) || b.req.Wants(analysis.DeliverReports)
+}
+
+func (b *planBuilder) has(kinds ...string) bool {
+	return slices.ContainsFunc(kinds, func(k string) bool { return slices.Contains(b.in.Analyses, k) })
+}
+
+// cost estimates a step's seconds from the rows it reads.
+func (b *planBuilder) cost(base float64) float64 {
+	return base + float64(b.table.Rows)/4e6
+}
+
+func (b *planBuilder) add(t analysis.Subtask) {
+	if t.Dependencies == nil {
+		t.Dependencies = []string{}
+	}
+	if t.Invariants == nil {
+		t.Invariants = []string{}
+	}
+	t.Status = analysis.TaskPending
+	b.steps = append(b.steps, t)
+}
+
+func (b *planBuilder) build() {
+	conds := b.conditions()
+	b.from, b.where = quoteIdent(b.table.Name), ""
+	if len(conds) > 0 {
+		b.where = " WHERE " + strings.Join(conds, " AND ")
+	}
+	if b.table.Source != "" {
+		// Filter in the database; only the matching rows come here.
+		cols := b.neededColumns()
+		sel := "*"
+		if len(cols) > 0 {
+			var q []string
+			for _, c := range cols {
+				q = append(q, quoteIdent(c))
+			}
+			sel = strings.Join(q, ", ")
+		}
+		b.add(analysis.Subtask{TaskID: "load", ToolName: analysis.ToolSQL, Description: "Rows of " + b.table.Name + b.scopeText(),
+			Arguments:            map[string]any{"query": "SELECT " + sel + " FROM " + quoteIdent(b.table.Name) + b.where, "source": b.table.Source},
+			Invariants:           []string{"filter in the database before anything is aggregated"},
+			EstimatedCostSeconds: b.cost(0.5)})
+		b.from, b.where, b.deps = quoteIdent(analysis.StepTable("load")), "", []string{"load"}
+	}
+	measures := b.measures()
+	b.totals(measures)
+	for _, g := range b.in.GroupBy {
+		if g.Grain != "" {
+			b.trend(measures[0], g)
+		} else {
+			b.breakdown(measures[0], g.Column)
+		}
+	}
+	if b.in.Top != nil && b.in.Top.Column != "" && !slices.ContainsFunc(b.in.GroupBy, func(g intent.Group) bool { return g.Column == b.in.Top.Column }) {
+		b.breakdown(measures[0], b.in.Top.Column)
+	}
+	if b.has(intent.AnalysisTrend, intent.AnalysisGrowth) && !slices.ContainsFunc(b.steps, func(t analysis.Subtask) bool { return t.TaskID == "trend" }) {
+		if dc := b.dateColumn(); dc != "" {
+			b.trend(measures[0], intent.Group{Column: dc, Grain: b.trendGrain()})
+		}
+	}
+	if b.has(intent.AnalysisDistribution, intent.AnalysisHistogram) && measures[0].Column != "" {
+		b.distribution(measures[0].Column)
+	}
+	if b.has(intent.AnalysisCorrelation, intent.AnalysisSummary, intent.AnalysisOutliers, intent.AnalysisNormality, intent.AnalysisMissing) {
+		b.profile(measures)
+	}
+	if b.has(intent.AnalysisRegression) {
+		b.regression(measures)
+	}
+}
+
+// conditions are the WHERE conditions of the request's filters and period.
+func (b *planBuilder) conditions() []string {
+	var conds []string
+	for _, f := range b.in.Filters {
+		col := quoteIdent(f.Column)
+		var lits []string
+		for _, v := range f.Values {
+			lits = append(lits, b.literal(f.Column, v))
+		}
+		switch {
+		case f.Op == "in" || len(lits) > 1 && f.Op == "=":
+			conds = append(conds, col+" IN ("+strings.Join(lits, ", ")+")")
+		case f.Op == "!=" && len(lits) > 1:
+			conds = append(conds, col+" NOT IN ("+strings.Join(lits, ", ")+")")
+		case len(lits) == 1:
+			conds = append(conds, col+" "+f.Op+" "+lits[0])
+		}
+	}
+	if tr := b.in.Time; tr != nil && tr.Column != "" {
+		conds = append(conds, fmt.Sprintf("%s >= '%s' AND %s < '%s'", quoteIdent(tr.Column), tr.Start, quoteIdent(tr.Column), tr.End))
+	}
+	return conds
+}
+
+// literal writes a filter value for a column: a number as is for a
+// numeric column, else a quoted string.
+func (b *planBuilder) literal(col, v string) string {
+	for _, c := range b.table.Columns {
+		if strings.EqualFold(c.Name, col) && (c.Type == quarry.TypeInteger || c.Type == quarry.TypeFloat) {
+			if _, err := fmt.Sscanf(v, "%g", new(float64)); err == nil {
+				return v
+			}
+		}
+	}
+	return "'" + strings.ReplaceAll(v, "'", "''") + "'"
+}
+
+// neededColumns are the columns the later steps read, for a pushed-down
+// load; nil means all.
+func (b *planBuilder) neededColumns() []string {
+	if b.has(intent.AnalysisSummary, intent.AnalysisMissing, intent.AnalysisCorrelation, intent.AnalysisOutliers, intent.AnalysisNormality) {
+		return nil
+	}
+	var cols []string
+	add := func(c string) {
+		if c != "" && !slices.Contains(cols, c) {
+			cols = append(cols, c)
+		}
+	}
+	for _, m := range b.in.Measures {
+		add(m.Column)
+	}
+	for _, g := range b.in.GroupBy {
+		add(g.Column)
+	}
+	if b.in.Top != nil {
+		add(b.in.Top.Column)
+	}
+	add(b.dateColumn())
+	if len(cols) == 0 {
+		return nil
+	}
+	return cols
+}
+
+// measure is a measure with its SQL and its result column's name.
+type measure struct {
+	intent.Measure
+	sql, alias, label string
+}
+
+func (b *planBuilder) measures() []measure {
+	ms := b.in.Measures
+	if len(ms) == 0 {
+		ms = []intent.Measure{{Agg: "count"}}
+	}
+	var out []measure
+	for _, m := range ms {
+		mm := measure{Measure: m}
+		switch {
+		case m.Column == "":
+			mm.sql, mm.alias, mm.label = "count(*)", "rows", "rows"
+		case m.Agg == "sum":
+			mm.sql, mm.alias, mm.label = aggregate("sum", quoteIdent(m.Column)), m.Column, "total "+m.Column
+		default:
+			mm.sql, mm.alias, mm.label = aggregate(m.Agg, quoteIdent(m.Column)), m.Agg+"_"+m.Column, aggWord(m.Agg)+" "+m.Column
+		}
+		out = append(out, mm)
+	}
+	return out
+}
+
+func aggWord(agg string) string {
+	return map[string]string{"avg": "average", "count": "count of", "count_distinct": "distinct", "min": "lowest", "max": "highest", "median": "median", "std": "standard deviation of"}[agg]
+}
+
+// scopeText says the filters and period in words, for descriptions.
+func (b *planBuilder) scopeText() string {
+	var parts []string
+	for _, f := range b.in.Filters {
+		op := f.Op
+		if op == "=" || op == "in" {
+			op = ""
+		} else {
+			op += " "
+		}
+		parts = append(parts, op+strings.Join(f.Values, ", "))
+	}
+	if b.in.Time != nil {
+		parts = append(parts, b.in.Time.Label)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, "; ") + ")"
+}
+
+func (b *planBuilder) dateColumn() string {
+	if b.in.Time != nil && b.in.Time.Column != "" {
+		return b.in.Time.Column
+	}
+	for _, g := range b.in.GroupBy {
+		if g.Grain != "" {
+			return g.Column
+		}
+	}
+	for _, c := range b.table.Columns {
+		if c.Type == quarry.TypeDate || c.Type == "timestamp" {
+			return c.Name
+		}
+	}
+	return ""
+}
+
+// trendGrain is month for a period over two months, else day.
+func (b *planBuilder) trendGrain() string {
+	start, end := "", ""
+	if tr := b.in.Time; tr != nil {
+		start, end = tr.Start, tr.End
+	} else {
+		for _, c := range b.table.Columns {
+			if c.Name == b.dateColumn() {
+				start, end = c.Min, c.Max
+			}
+		}
+	}
+	s, err1 := quarry.ParseDate(start)
+	e, err2 := quarry.ParseDate(end)
+	if err1 == nil && err2 == nil && e.Time().Sub(s.Time()) <= 62*24*time.Hour {
+		return "day"
+	}
+	return "month"
+}
+
+// totals: one row per period with every measure and the row count.
+func (b *planBuilder) totals(ms []measure) {
+	sel := func(where string) string {
+		var cols []string
+		for _, m := range ms {
+			cols = append(cols, m.sql+" AS "+quoteIdent(m.alias))
+		}
+		if ms[0].Column != "" {
+			cols = append(cols, "count(*) AS rows")
+		}
+		return strings.Join(cols, ", ") + " FROM " + b.from + where
+	}
+	q := "SELECT " + sel(b.where)
+	desc := "Totals of " + b.table.Name + b.scopeText()
+	if c := b.in.Compare; c != nil && b.in.Time != nil && b.table.Source == "" {
+		cur := b.in.Time
+		compWhere := strings.Replace(b.where, fmt.Sprintf("'%s' AND %s < '%s'", cur.Start, quoteIdent(cur.Column), cur.End),
+			fmt.Sprintf("'%s' AND %s < '%s'", c.Start, quoteIdent(c.Column), c.End), 1)
+		q = fmt.Sprintf("SELECT '%s' AS period, %s UNION ALL SELECT '%s' AS period, %s", sqlText(c.Label), sel(compWhere), sqlText(cur.Label), sel(b.where))
+		desc = fmt.Sprintf("Totals of %s, %s against %s", b.table.Name, cur.Label, c.Label)
+	}
+	b.add(analysis.Subtask{TaskID: "totals", ToolName: analysis.ToolSQL, Description: desc, Dependencies: slices.Clone(b.deps),
+		Arguments: map[string]any{"query": q}, Invariants: []string{"filter before aggregate"}, Deliverable: analysis.DeliverTables,
+		EstimatedCostSeconds: b.cost(0.3)})
+}
+
+func sqlText(s string) string { return strings.ReplaceAll(s, "'", "''") }
+
+// trend: the measure per period of the grain, its chart and, when asked,
+// its growth.
+func (b *planBuilder) trend(m measure, g intent.Group) {
+	id := "trend"
+	if slices.ContainsFunc(b.steps, func(t analysis.Subtask) bool { return t.TaskID == id }) {
+		id = "trend_" + g.Grain
+	}
+	period := periodExpr(g.Grain, quoteIdent(g.Column))
+	q := fmt.Sprintf("SELECT %s AS period, %s AS %s FROM %s%s GROUP BY 1 ORDER BY 1",
+		period, m.sql, quoteIdent(m.alias), b.from, b.where)
+	series := ""
+	for _, og := range b.in.GroupBy {
+		if og.Grain == "" {
+			series = og.Column
+			q = fmt.Sprintf("SELECT %s AS period, %s, %s AS %s FROM %s%s GROUP BY 1, 2 ORDER BY 1, 2",
+				period, quoteIdent(og.Column), m.sql, quoteIdent(m.alias), b.from, b.where)
+			break
+		}
+	}
+	desc := fmt.Sprintf("%s by %s%s", capitalize(m.label), g.Grain, b.scopeText())
+	if series != "" {
+		desc = fmt.Sprintf("%s by %s and %s%s", capitalize(m.label), g.Grain, series, b.scopeText())
+	}
+	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Dependencies: slices.Clone(b.deps),
+		Arguments: map[string]any{"query": q}, Invariants: []string{"group by " + g.Grain + " before " + m.Agg}, Deliverable: analysis.DeliverTables,
+		EstimatedCostSeconds: b.cost(0.3)})
+	if b.wantsCharts() {
+		args := map[string]any{"input": id, "type": "line", "x_col": "period", "y_col": m.alias, "title": desc}
+		if series != "" {
+			args["series_col"] = series
+		}
+		b.add(analysis.Subtask{TaskID: id + "_chart", ToolName: analysis.ToolPlot, Description: "Chart: " + desc, Dependencies: []string{id},
+			Arguments: args, Deliverable: analysis.DeliverCharts, EstimatedCostSeconds: 0.3})
+	}
+	if b.has(intent.AnalysisGrowth) && series == "" {
+		b.add(analysis.Subtask{TaskID: id + "_growth", ToolName: analysis.ToolDF, Description: fmt.Sprintf("Change of %s from %s to %s", m.label, g.Grain, g.Grain),
+			Dependencies: []string{id}, Arguments: map[string]any{"input": id, "operation": analysis.OpGrowth, "columns": []any{m.alias}, "group_by": []any{"period"}},
+			Deliverable: analysis.DeliverTables, EstimatedCostSeconds: 0.1})
+	}
+}
+
+// periodExpr labels the period of a date as people write it, in an order
+// that sorts as text: 2021-03, 2021-Q1, 2021; days and weeks stay dates.
+func periodExpr(grain, col string) string {
+	switch grain {
+	case "month":
+		return fmt.Sprintf("strftime(%s::DATE, '%%Y-%%m')", col)
+	case "quarter":
+		return fmt.Sprintf("strftime(%s::DATE, '%%Y') || '-Q' || quarter(%s::DATE)", col, col)
+	case "year":
+		return fmt.Sprintf("strftime(%s::DATE, '%%Y')", col)
+	}
+	return fmt.Sprintf("date_trunc('%s', %s::DATE)::DATE", grain, col)
+}
+
+// breakdown: the measure per value of a dimension, largest first (top N
+// when asked), its bar chart and shares.
+func (b *planBuilder) breakdown(m measure, dim string) {
+	id := "by_" + fileName(strings.ToLower(dim))
+	if slices.ContainsFunc(b.steps, func(t analysis.Subtask) bool { return t.TaskID == id }) {
+		return
+	}
+	order := "DESC"
+	limit := ""
+	desc := fmt.Sprintf("%s by %s%s", capitalize(m.label), dim, b.scopeText())
+	if t := b.in.Top; t != nil && strings.EqualFold(t.Column, dim) && t.N > 0 {
+		if !t.Desc {
+			order = "ASC"
+		}
+		limit = fmt.Sprintf(" LIMIT %d", t.N)
+		word := "Top"
+		if !t.Desc {
+			word = "Bottom"
+		}
+		desc = fmt.Sprintf("%s %d %s by %s%s", word, t.N, dim, m.label, b.scopeText())
+	}
+	q := fmt.Sprintf("SELECT %s, %s AS %s FROM %s%s GROUP BY 1 ORDER BY 2 %s NULLS LAST%s", quoteIdent(dim), m.sql, quoteIdent(m.alias), b.from, b.where, order, limit)
+	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Dependencies: slices.Clone(b.deps),
+		Arguments: map[string]any{"query": q}, Invariants: []string{"group by " + dim + " before " + m.Agg}, Deliverable: analysis.DeliverTables,
+		EstimatedCostSeconds: b.cost(0.3)})
+	if b.wantsCharts() {
+		b.add(analysis.Subtask{TaskID: id + "_chart", ToolName: analysis.ToolPlot, Description: "Chart: " + desc, Dependencies: []string{id},
+			Arguments: map[string]any{"input": id, "type": "bar", "x_col": dim, "y_col": m.alias, "title": desc}, Deliverable: analysis.DeliverCharts, EstimatedCostSeconds: 0.3})
+	}
+	if b.has(intent.AnalysisShare) && (m.Agg == "sum" || m.Agg == "count") {
+		b.add(analysis.Subtask{TaskID: id + "_share", ToolName: analysis.ToolDF, Description: fmt.Sprintf("Share of %s by %s", m.label, dim),
+			Dependencies: []string{id}, Arguments: map[string]any{"input": id, "operation": analysis.OpShare, "columns": []any{m.alias}},
+			Deliverable: analysis.DeliverTables, EstimatedCostSeconds: 0.1})
+	}
+}
+
+// distribution: the measure's values (up to the row limit) and their
+// histogram.
+func (b *planBuilder) distribution(col string) {
+	q := fmt.Sprintf("SELECT %s FROM %s%s", quoteIdent(col), b.from, b.where)
+	if b.where == "" {
+		q += " WHERE " + quoteIdent(col) + " IS NOT NULL"
+	} else {
+		q += " AND " + quoteIdent(col) + " IS NOT NULL"
+	}
+	q += fmt.Sprintf(" LIMIT %d", b.req.Constraints.RowLimit)
+	b.add(analysis.Subtask{TaskID: "values", ToolName: analysis.ToolSQL, Description: "Values of " + col + b.scopeText(), Dependencies: slices.Clone(b.deps),
+		Arguments: map[string]any{"query": q}, EstimatedCostSeconds: b.cost(0.3)})
+	if b.wantsCharts() {
+		b.add(analysis.Subtask{TaskID: "histogram", ToolName: analysis.ToolPlot, Description: "Distribution of " + col + b.scopeText(), Dependencies: []string{"values"},
+			Arguments: map[string]any{"input": "values", "type": "histogram", "x_col": col, "title": "Distribution of " + col + b.scopeText()}, Deliverable: analysis.DeliverCharts, EstimatedCostSeconds: 0.3})
+	}
+}
+
+// profile: summary statistics, outliers, normality, missing values and
+// correlations of the rows in scope (of the measures' columns when named).
+func (b *planBuilder) profile(ms []measure) {
+	args := map[string]any{}
+	deps := slices.Clone(b.deps)
+	if b.where == "" && b.table.Source == "" {
+		args["table"] = b.table.Name
+	} else if b.where == "" {
+		args["input"] = "load"
+	} else {
+		b.add(analysis.Subtask{TaskID: "rows", ToolName: analysis.ToolSQL, Description: "Rows in scope" + b.scopeText(), Dependencies: deps,
+			Arguments: map[string]any{"query": fmt.Sprintf("SELECT * FROM %s%s LIMIT %d", b.from, b.where, b.req.Constraints.RowLimit)}, EstimatedCostSeconds: b.cost(0.3)})
+		args["input"], deps = "rows", []string{"rows"}
+	}
+	var cols []any
+	for _, m := range ms {
+		if m.Column != "" && !slices.Contains(cols, any(m.Column)) {
+			cols = append(cols, m.Column)
+		}
+	}
+	if len(cols) > 0 && !b.has(intent.AnalysisCorrelation, intent.AnalysisMissing) {
+		args["columns"] = cols
+	}
+	b.add(analysis.Subtask{TaskID: "profile", ToolName: analysis.ToolProfile, Description: "Summary statistics" + b.scopeText(), Dependencies: deps,
+		Arguments: args, Deliverable: analysis.DeliverTables, EstimatedCostSeconds: b.cost(0.5)})
+}
+
+// regression: a least-squares line of the first measure over time, or of
+// the second measure's column on the first's.
+func (b *planBuilder) regression(ms []measure) {
+	var y, x string
+	if len(ms) >= 2 && ms[0].Column != "" && ms[1].Column != "" {
+		y, x = quoteIdent(ms[0].Column), quoteIdent(ms[1].Column)
+	} else if dc := b.dateColumn(); dc != "" && ms[0].Column != "" {
+		y, x = quoteIdent(ms[0].Column), "epoch("+quoteIdent(dc)+")/86400.0"
+	} else {
+		return
+	}
+	q := fmt.Sprintf("SELECT regr_slope(%s, %s) AS slope, regr_intercept(%s, %s) AS intercept, regr_r2(%s, %s) AS r_squared, regr_count(%s, %s) AS n FROM %s%s",
+		y, x, y, x, y, x, y, x, b.from, b.where)
+	b.add(analysis.Subtask{TaskID: "regression", ToolName: analysis.ToolSQL, Description: "Linear regression of " + strings.Trim(y, `"`) + " on " + strings.Trim(x, `"`),
+		Dependencies: slices.Clone(b.deps), Arguments: map[string]any{"query": q}, Deliverable: analysis.DeliverTables, EstimatedCostSeconds: b.cost(0.3)})
+}
+
+func (b *planBuilder) reasoning() string {
+	s := "Offline planner. "
+	if len(b.in.Understood) > 0 {
+		s += "Understood: " + strings.Join(b.in.Understood, "; ") + ". "
+	}
+	if len(b.in.Unparsed) > 0 {
+		s += "Not understood: " + strings.Join(b.in.Unparsed, ", ") + ". "
+	}
+	var ids []string
+	for _, t := range b.steps {
+		ids = append(ids, t.TaskID)
+	}
+	return s + "Steps: " + strings.Join(ids, ", ") + "."
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

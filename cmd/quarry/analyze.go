@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/analyze"
+	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/audit"
+	"github.com/quarry-dev/quarry/duckdb"
+	"github.com/quarry-dev/quarry/fsstore"
+	"github.com/quarry-dev/quarry/sqlite"
+)
+
+// sourceArgs are the --source flags: PATH or NAME=PATH or NAME=DSN.
+type sourceArgs []analysis.DataSource
+
+func (s *sourceArgs) String() string { return fmt.Sprint(*s) }
+
+func (s *sourceArgs) Set(v string) error {
+	ds, err := parseSource(v)
+	if err != nil {
+		return err
+	}
+	*s = append(*s, ds)
+	return nil
+}
+
+// parseSource reads one --source: a file by its extension (.csv, .json,
+// .jsonl, .parquet; .db, .sqlite, .sqlite3 and .duckdb are databases), or
+// a connection string (sqlite:PATH, duckdb:PATH, postgres://...), each
+// optionally named NAME=.
+func parseSource(v string) (analysis.DataSource, error) {
+	name, target := "", v
+	if i := strings.Index(v, "="); i > 0 && !strings.Contains(v[:i], "/") && !strings.Contains(v[:i], ":") {
+		name, target = v[:i], v[i+1:]
+	}
+	if target == "" {
+		return analysis.DataSource{}, fmt.Errorf("--source needs a path or a connection string")
+	}
+	ds := analysis.DataSource{Name: name}
+	switch {
+	case strings.HasPrefix(target, "postgres://") || strings.HasPrefix(target, "postgresql://") ||
+		strings.HasPrefix(target, "sqlite:") || strings.HasPrefix(target, "duckdb:"):
+		ds.Type, ds.ConnectionString = analysis.SourceSQL, target
+	default:
+		switch strings.ToLower(filepath.Ext(target)) {
+		case ".csv":
+			ds.Type = analysis.SourceCSV
+		case ".json", ".jsonl", ".ndjson":
+			ds.Type = analysis.SourceJSON
+		case ".parquet":
+			ds.Type = analysis.SourceParquet
+		case ".db", ".sqlite", ".sqlite3":
+			ds.Type, ds.ConnectionString = analysis.SourceSQL, "sqlite:"+target
+			return ds, nil
+		case ".duckdb":
+			ds.Type, ds.ConnectionString = analysis.SourceSQL, "duckdb:"+target
+			return ds, nil
+		default:
+			return ds, fmt.Errorf("--source %s: not a CSV, JSON, Parquet, SQLite or DuckDB file, nor a connection string", target)
+		}
+		ds.FilePath = target
+	}
+	return ds, nil
+}
+
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+func runAnalyze(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var (
+		sources  sourceArgs
+		blocked  listFlag
+		allow    string
+		deliver  = fs.String("deliverables", strings.Join(analysis.AllDeliverables, ","), "what to produce: tables, charts, reports, summary")
+		rowLimit = fs.Int("row-limit", analysis.DefaultRowLimit, "most rows a query may return (1-200000)")
+		timeout  = fs.Duration("timeout", analysis.DefaultTimeoutSeconds*time.Second, "time for the whole analysis (1s-180s)")
+		dataDir  = fs.String("data-dir", defaultDataDir(getenv), "where artifacts, logs and records are stored")
+		asJSON   = fs.Bool("json", false, "print the result as one JSON object on stdout")
+	)
+	fs.Var(&sources, "source", "a data source: PATH, NAME=PATH or NAME=DSN (repeatable)")
+	fs.StringVar(&allow, "allow-columns", "", "comma-separated columns queries may reach (default: all)")
+	fs.Var(&blocked, "block-pattern", "a regular expression for personal data to mask (repeatable)")
+	flags, rest := splitArgs(args)
+	if help, err := parseFlags(fs, flags); help || err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return &usageError{`analyze needs one request in quotes, e.g. quarry analyze --source sales.csv "monthly sales by region"`}
+	}
+	if *timeout%time.Second != 0 {
+		return &usageError{"--timeout takes whole seconds, e.g. 30s"}
+	}
+	req := analysis.Request{
+		Intent:      rest[0],
+		DataSources: sources,
+		Constraints: analysis.Constraints{RowLimit: *rowLimit, TimeoutSeconds: int(*timeout / time.Second)},
+		Policy:      analysis.Policy{BlockedPatterns: blocked},
+	}
+	if *rowLimit == 0 {
+		req.Constraints.RowLimit = -1 // 0 is "default" in a request; on the command line it is a mistake
+	}
+	if *timeout == 0 {
+		req.Constraints.TimeoutSeconds = -1
+	}
+	for _, d := range strings.Split(*deliver, ",") {
+		if d = strings.TrimSpace(d); d != "" {
+			req.Deliverables = append(req.Deliverables, d)
+		}
+	}
+	if allow != "" {
+		for _, c := range strings.Split(allow, ",") {
+			req.Policy.AllowedColumns = append(req.Policy.AllowedColumns, strings.TrimSpace(c))
+		}
+	}
+	res, err := analyzeOnce(ctx, *dataDir, req, stderr)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	printAnalysis(stdout, res)
+	if res.Status == analysis.StatusFailed {
+		return quarry.Errorf(quarry.ECodeInvalid, "the analysis failed").WithHint("see the steps above")
+	}
+	return nil
+}
+
+// splitArgs separates the flags from the request (the argument that is
+// not a flag), so the request may come first or last.
+func splitArgs(args []string) (flags, rest []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			rest = append(rest, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(a, "-"):
+			flags = append(flags, a)
+			if !strings.Contains(a, "=") && i+1 < len(args) && !boolFlag(a) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+		default:
+			rest = append(rest, a)
+		}
+	}
+	return flags, rest
+}
+
+func boolFlag(a string) bool {
+	n := strings.TrimLeft(a, "-")
+	return n == "json" || n == "h" || n == "help"
+}
+
+// analyzeOnce wires the offline analyst over the data dir and runs req.
+func analyzeOnce(ctx context.Context, dataDir string, req analysis.Request, stderr io.Writer) (*analysis.Result, error) {
+	store := fsstore.Analyses{Root: dataDir}
+	if err := os.MkdirAll(filepath.Dir(store.AuditLog()), 0o755); err != nil {
+		return nil, err
+	}
+	log, err := audit.Open(store.AuditLog(), "", nil)
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close()
+	start := time.Now()
+	a := &analyze.Analyzer{
+		NewWorkspace: func() (analyze.Workspace, error) { return duckdb.Open(duckdb.Options{}) },
+		OpenSource:   openSource,
+		TableName:    duckdb.TableName,
+		Audit:        log,
+		Store:        store,
+		Progress: func(e analyze.Event) {
+			msg := e.Message
+			if e.TaskID != "" {
+				msg = fmt.Sprintf("%s %s: %s", e.TaskID, e.Status, e.Message)
+			}
+			fmt.Fprintf(stderr, "[%5.1fs] %-8s %s\n", time.Since(start).Seconds(), e.Step, msg)
+		},
+	}
+	res, err := a.Run(ctx, req)
+	if res != nil {
+		res.AuditLog = store.AuditLog()
+	}
+	return res, err
+}
+
+// printAnalysis prints the result for a person.
+func printAnalysis(w io.Writer, res *analysis.Result) {
+	fmt.Fprintf(w, "%s (request %s)\n", res.Status, res.RequestID)
+	if res.Summary != "" {
+		fmt.Fprintf(w, "\n%s\n\n", res.Summary)
+	}
+	for _, u := range res.Undelivered {
+		fmt.Fprintf(w, "not delivered: %s\n", u)
+	}
+	for _, a := range res.Artifacts {
+		fmt.Fprintf(w, "%-7s %s  sha256 %.12s…\n", a.ArtifactType, a.ContentRef, a.ContentHash)
+	}
+	fmt.Fprintf(w, "audit log: %s\n", res.AuditLog)
+}
+
+// openSource opens a database source by its connection string.
+func openSource(ctx context.Context, ds analysis.DataSource) (analysis.Source, error) {
+	switch {
+	case strings.HasPrefix(ds.ConnectionString, "sqlite:"):
+		return sqlite.OpenSource(ctx, strings.TrimPrefix(strings.TrimPrefix(ds.ConnectionString, "sqlite:"), "//"))
+	}
+	scheme, _, _ := strings.Cut(ds.ConnectionString, ":")
+	return nil, quarry.Errorf(quarry.ECodeInvalid, "%s sources are not supported yet", scheme).
+		WithHint("use a SQLite database file (sqlite:PATH) or export the data as CSV, JSON or Parquet")
+}
