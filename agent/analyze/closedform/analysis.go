@@ -125,11 +125,30 @@ var fillerWords = map[string]bool{"of": true, "the": true, "a": true, "value": t
 // classify reads the statistic, columns and leftover words of a want.
 func (a *analysis) classify(w *want) {
 	words := w.words
-	// statistic: specific words first
-	w.stat = statNone
 	used := map[int]bool{}
-	for i, x := range words {
-		if s, ok := statWords[x]; ok {
+	// columns named by the name
+	nameText := strings.Join(words, " ")
+	toks := tokenize(nameText)
+	for _, mt := range a.m.find(nameText) {
+		w.cols = append(w.cols, mt.col)
+		for i, t := range toks {
+			if t.start >= mt.start && t.end <= mt.end {
+				used[i] = true
+			}
+		}
+	}
+	w.cols = dedupe(w.cols)
+	// statistic: from the words no column took, else from all
+	w.stat = statNone
+	for pass := 0; pass < 2 && w.stat == statNone; pass++ {
+		for i, x := range words {
+			if used[i] && pass == 0 {
+				continue
+			}
+			s, ok := statWords[x]
+			if !ok {
+				continue
+			}
 			if s == statCount && w.stat != statNone {
 				continue
 			}
@@ -180,17 +199,6 @@ func (a *analysis) classify(w *want) {
 			}
 		}
 	}
-	// columns named by the name
-	nameText := strings.Join(words, " ")
-	for _, mt := range a.m.find(nameText) {
-		w.cols = append(w.cols, mt.col)
-		for i, t := range tokenize(nameText) {
-			if t.start >= mt.start && t.end <= mt.end {
-				used[i] = true
-			}
-		}
-	}
-	w.cols = dedupe(w.cols)
 	for i, x := range words {
 		if used[i] || fillerWords[x] {
 			continue

@@ -120,6 +120,7 @@ func (a *analysis) cleanFrame(base *frame) *frame {
 	}
 	a.impute(f)
 	f = a.dropMissing(f)
+	a.transform(f)
 	a.outliers = a.outlierRule()
 	if a.outliers.method != "" && a.has("remov", "exclud", "drop", "without", "filter", "prune", "pruned", "eliminat", "discard", "clean", "after detect", "replace") {
 		col := a.outlierColumn(f)
@@ -347,4 +348,45 @@ func (a *analysis) dropMissing(f *frame) *frame {
 		}
 	}
 	return f.subset(keep)
+}
+
+var transformRe = regexp.MustCompile(`\blog\b|logarithm|log-transform|min-max|minmax|normaliz|standardiz|rescal|scaling`)
+
+// transform applies in place the transformations the text asks of
+// existing columns: logarithms, min-max scaling, standardization.
+func (a *analysis) transform(f *frame) {
+	for _, sp := range sentencesOf(a.text) {
+		sent := a.text[sp[0]:sp[1]]
+		low := a.low[sp[0]:sp[1]]
+		if !transformRe.MatchString(low) || newColRe.MatchString(sent) && strings.Contains(low, "new") {
+			continue
+		}
+		for _, op := range a.operands(f, sent, "") {
+			if contains(a.created, op.col) {
+				continue
+			}
+			s := f.col(op.col)
+			x := s.numeric()
+			var out []float64
+			switch {
+			case strings.Contains(low, "log"):
+				out = make([]float64, len(x))
+				for i, v := range x {
+					if strings.Contains(low, "1e-10") {
+						v += 1e-10
+					}
+					if strings.Contains(low, "base 10") || strings.Contains(low, "log10") {
+						out[i] = math.Log10(v)
+					} else {
+						out[i] = math.Log(v)
+					}
+				}
+			case strings.Contains(low, "standardiz") || strings.Contains(low, "z-score"):
+				out = standardize(x)
+			default:
+				out = minMaxScale(x)
+			}
+			f.setNum(op.col, out)
+		}
+	}
 }

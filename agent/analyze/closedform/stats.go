@@ -9,16 +9,33 @@ import (
 // pandas and numpy compute them.
 
 func sum(xs []float64) float64 {
-	// pairwise summation, as numpy does, keeps the last digits stable
-	if len(xs) <= 8 {
+	// numpy's pairwise summation, so that the last digits agree with pandas
+	n := len(xs)
+	switch {
+	case n < 8:
 		s := 0.0
 		for _, x := range xs {
 			s += x
 		}
 		return s
+	case n <= 128:
+		var r [8]float64
+		copy(r[:], xs[:8])
+		i := 8
+		for ; i < n-n%8; i += 8 {
+			for k := 0; k < 8; k++ {
+				r[k] += xs[i+k]
+			}
+		}
+		s := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+		for ; i < n; i++ {
+			s += xs[i]
+		}
+		return s
 	}
-	m := len(xs) / 2
-	return sum(xs[:m]) + sum(xs[m:])
+	n2 := n / 2
+	n2 -= n2 % 8
+	return sum(xs[:n2]) + sum(xs[n2:])
 }
 
 func mean(xs []float64) float64 {
