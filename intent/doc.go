@@ -22,8 +22,8 @@
 //  1. quoted column names, table choice, date column choice
 //  2. periods and comparisons (timerange.go)
 //  3. analysis words (analysis.go)
-//  4. top/bottom N, numeric conditions, groupings (group.go, filter.go)
+//  4. top/bottom N and groupings (group.go), numeric conditions (condition.go)
 //  5. measures and aggregations (measure.go)
-//  6. values of text columns, exact then typo-tolerant (filter.go)
-//  7. bare column names, then what is left over
+//  6. values of text columns, exact then typo-tolerant (filter.go, values.go)
+//  7. bare column names, then what is left over (finish.go)
 package intent
