@@ -101,11 +101,13 @@ type Policy struct {
 	BlockedPatterns []string `json:"blocked_patterns,omitempty"`
 }
 
-// DefaultBlockedPatterns catch e-mail addresses, phone numbers, payment
-// card numbers and national ids (US SSN, UK NINO).
+// DefaultBlockedPatterns catch e-mail addresses, phone numbers (with a
+// country code, or written with separators), payment card numbers and
+// national ids (US SSN, UK NINO). They apply when a request names none.
 var DefaultBlockedPatterns = []string{
 	`[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}`,
-	`\+?\d{1,3}[ .-]?\(?\d{2,4}\)?[ .-]?\d{3,4}[ .-]?\d{3,4}`,
+	`\+\d{1,3}[ .-]?\(?\d{1,4}\)?[ .-]?\d{3,4}[ .-]?\d{3,4}`,
+	`\(?\b\d{3}\)?[ .-]\d{3}[ .-]\d{4}\b`,
 	`\b(?:\d[ -]?){13,19}\b`,
 	`\b\d{3}-\d{2}-\d{4}\b`,
 	`\b[A-CEGHJ-PR-TW-Z]{2}\d{6}[A-D]\b`,
@@ -195,6 +197,67 @@ func (s DataSource) validate() error {
 	}
 	if err := quarry.CheckText("the source name", s.Name, 100, quarry.ECodeInvalid); err != nil {
 		return err
+	}
+	return nil
+}
+
+// SQLRefs is what one query reaches, read from its parse tree: every
+// column reference (its name parts, e.g. ["t", "ssn"]), whether it selects
+// * or COLUMNS(*), the names it defines itself (select aliases, CTE and
+// subquery column names) and the tables it reads.
+type SQLRefs struct {
+	Columns [][]string
+	Star    bool
+	Defined []string
+	Tables  []string
+}
+
+// CheckRefs enforces AllowedColumns on a query's references: a column
+// outside the list is refused however it is reached (an alias, a
+// subquery, a CTE, a function), and so is * when the list is set, since
+// it would reach every column. A name the query defines itself passes
+// unless it is qualified by a table the query reads. Errors: FORBIDDEN,
+// naming the column.
+func (p Policy) CheckRefs(r *SQLRefs) error {
+	if len(p.AllowedColumns) == 0 {
+		return nil
+	}
+	allowed := map[string]bool{}
+	for _, c := range p.AllowedColumns {
+		allowed[strings.ToLower(c)] = true
+	}
+	if r.Star {
+		return quarry.Errorf(quarry.ECodeForbidden, "the query selects *, which reaches columns outside the allowed ones").
+			WithHint("name the columns: " + strings.Join(p.AllowedColumns, ", "))
+	}
+	defined := map[string]bool{}
+	for _, d := range r.Defined {
+		defined[strings.ToLower(d)] = true
+	}
+	tables := map[string]bool{}
+	for _, t := range r.Tables {
+		tables[strings.ToLower(t)] = true
+	}
+	for _, parts := range r.Columns {
+		if len(parts) == 0 {
+			continue
+		}
+		name := strings.ToLower(parts[len(parts)-1])
+		qual := ""
+		if len(parts) > 1 {
+			qual = strings.ToLower(parts[len(parts)-2])
+		}
+		if allowed[name] || qual != "" && allowed[qual+"."+name] {
+			continue
+		}
+		if qual == "" && slices.ContainsFunc(r.Tables, func(t string) bool { return allowed[strings.ToLower(t)+"."+name] }) {
+			continue // amount, allowed as people.amount, in a query on people
+		}
+		if defined[name] && !tables[qual] {
+			continue
+		}
+		return quarry.Errorf(quarry.ECodeForbidden, "column %s is not among the allowed columns", strings.Join(parts, ".")).
+			WithHint("the allowed columns are " + strings.Join(p.AllowedColumns, ", "))
 	}
 	return nil
 }

@@ -162,3 +162,31 @@ func TestClosest(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckRefs(t *testing.T) {
+	p := analysis.Policy{AllowedColumns: []string{"region", "people.amount"}}
+	ok := []analysis.SQLRefs{
+		{Columns: [][]string{{"region"}, {"people", "amount"}}, Tables: []string{"people"}},
+		{Columns: [][]string{{"total"}}, Defined: []string{"total"}, Tables: []string{"people"}},
+		{Columns: [][]string{{"amount"}}, Tables: []string{"people"}},
+	}
+	for _, r := range ok {
+		if err := p.CheckRefs(&r); err != nil {
+			t.Errorf("CheckRefs(%+v) = %v", r, err)
+		}
+	}
+	bad := []analysis.SQLRefs{
+		{Columns: [][]string{{"ssn"}}},
+		{Star: true},
+		{Columns: [][]string{{"amount"}}, Tables: []string{"orders"}},                                  // amount allowed only in people
+		{Columns: [][]string{{"people", "ssn"}}, Defined: []string{"ssn"}, Tables: []string{"people"}}, // a table's ssn, not the alias
+	}
+	for _, r := range bad {
+		if err := p.CheckRefs(&r); quarry.ErrorCode(err) != quarry.ECodeForbidden {
+			t.Errorf("CheckRefs(%+v) = %v; want FORBIDDEN", r, err)
+		}
+	}
+	if err := (analysis.Policy{}).CheckRefs(&analysis.SQLRefs{Star: true}); err != nil {
+		t.Errorf("no policy refused: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -169,7 +170,29 @@ func (r *run) openSources(ctx context.Context) error {
 		ds.SchemaFingerprint = analysis.Fingerprint([]analysis.SourceTable{t})
 		r.tables = append(r.tables, t)
 	}
+	r.dropBlockedValues()
 	return ws.Lock(ctx)
+}
+
+// dropBlockedValues forgets the values of text columns that hold personal
+// data, so that neither the plan nor the log repeats them.
+func (r *run) dropBlockedValues() {
+	var res []*regexp.Regexp
+	for _, p := range r.blockedPatterns() {
+		if re, err := regexp.Compile(p); err == nil {
+			res = append(res, re)
+		}
+	}
+	for i := range r.tables {
+		for j := range r.tables[i].Columns {
+			c := &r.tables[i].Columns[j]
+			if slices.ContainsFunc(c.Values, func(v string) bool {
+				return slices.ContainsFunc(res, func(re *regexp.Regexp) bool { return re.MatchString(v) })
+			}) {
+				c.Values = nil
+			}
+		}
+	}
 }
 
 func (r *run) openDatabase(ctx context.Context, ds *analysis.DataSource) error {

@@ -29,6 +29,12 @@ type Workspace interface {
 	Materialize(ctx context.Context, name, sql string) (int64, error)
 	Register(ctx context.Context, name string, res *quarry.QueryResult) error
 	Columns(ctx context.Context, table string) ([]quarry.Column, error)
+	// References reads what a query reaches from its parse tree, for the
+	// column policy.
+	References(ctx context.Context, sql string) (*analysis.SQLRefs, error)
+	// MaskMatches masks the values of a step's table that match blocked
+	// patterns and counts them per column.
+	MaskMatches(ctx context.Context, table string, patterns []string) (map[string]int64, error)
 	Close() error
 }
 

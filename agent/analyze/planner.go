@@ -44,6 +44,18 @@ func Plan(req *analysis.Request, tables []analysis.SourceTable, now time.Time) (
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "the request is about no table of the sources")
 	}
 	b := &planBuilder{req: req, in: in, table: table}
+	if len(req.Policy.AllowedColumns) > 0 {
+		// Queries name the allowed columns rather than *.
+		var keep []analysis.SourceColumn
+		for _, c := range table.Columns {
+			if slices.ContainsFunc(req.Policy.AllowedColumns, func(a string) bool {
+				return strings.EqualFold(a, c.Name) || strings.EqualFold(a, table.Name+"."+c.Name)
+			}) {
+				keep = append(keep, c)
+			}
+		}
+		b.allowed = keep
+	}
 	b.build()
 	p := &analysis.Plan{Subtasks: b.steps, Reasoning: b.reasoning(), Status: analysis.PlanDraft}
 	return p, nil
@@ -58,6 +70,24 @@ type planBuilder struct {
 	from  string // FROM clause of the workspace queries
 	where string // their WHERE clause ("" after a pushed-down filter)
 	deps  []string
+	// allowed are the table's columns the policy allows, when it limits
+	// them: queries list them instead of *.
+	allowed []analysis.SourceColumn
+}
+
+// star is the select list of every column a query may read.
+func (b *planBuilder) star() string {
+	if b.allowed == nil {
+		return "*"
+	}
+	var q []string
+	for _, c := range b.allowed {
+		q = append(q, quoteIdent(c.Name))
+	}
+	if len(q) == 0 {
+		return "NULL AS nothing_allowed"
+	}
+	return strings.Join(q, ", ")
 }
 
 func (b *planBuilder) wantsCharts() bool {
@@ -93,7 +123,7 @@ func (b *planBuilder) build() {
 	if b.table.Source != "" {
 		// Filter in the database; only the matching rows come here.
 		cols := b.neededColumns()
-		sel := "*"
+		sel := b.star()
 		if len(cols) > 0 {
 			var q []string
 			for _, c := range cols {
@@ -437,7 +467,7 @@ func (b *planBuilder) profile(ms []measure) {
 		args["input"] = "load"
 	} else {
 		b.add(analysis.Subtask{TaskID: "rows", ToolName: analysis.ToolSQL, Description: "Rows in scope" + b.scopeText(), Dependencies: deps,
-			Arguments: map[string]any{"query": fmt.Sprintf("SELECT * FROM %s%s LIMIT %d", b.from, b.where, b.req.Constraints.RowLimit)}, EstimatedCostSeconds: b.cost(0.3)})
+			Arguments: map[string]any{"query": fmt.Sprintf("SELECT %s FROM %s%s LIMIT %d", b.star(), b.from, b.where, b.req.Constraints.RowLimit)}, EstimatedCostSeconds: b.cost(0.3)})
 		args["input"], deps = "rows", []string{"rows"}
 	}
 	var cols []any

@@ -3,6 +3,7 @@ package analyze
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/quarry-dev/quarry"
@@ -66,6 +67,16 @@ func (r *run) runProfile(ctx context.Context, t *analysis.Subtask, a *analysis.P
 			return nil, quarry.Errorf(quarry.ECodeInvalid, "no table %q to profile", table)
 		}
 		table = strings.ToLower(table)
+		if allowed := r.req.Policy.AllowedColumns; len(allowed) > 0 {
+			// A source table is profiled on the allowed columns only.
+			var keep []quarry.Column
+			for _, c := range cols {
+				if slices.ContainsFunc(allowed, func(a string) bool { return strings.EqualFold(a, c.Name) || strings.EqualFold(a, table+"."+c.Name) }) {
+					keep = append(keep, c)
+				}
+			}
+			cols = keep
+		}
 	}
 	if len(a.Columns) > 0 {
 		var keep []quarry.Column

@@ -113,8 +113,8 @@ func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 			r.setStatus(t, analysis.TaskSucceeded)
 			return
 		}
-		if ctx.Err() != nil || attempt == analysis.MaxAttempts {
-			break
+		if ctx.Err() != nil || attempt == analysis.MaxAttempts || quarry.ErrorCode(err) == quarry.ECodeForbidden {
+			break // a refusal is not repaired
 		}
 		repaired, how := r.repair(ctx, t, args, category, err)
 		if repaired == nil {
@@ -173,6 +173,9 @@ func (r *run) runSQL(ctx context.Context, t *analysis.Subtask, a *analysis.SQLAr
 	}
 	limit := r.rowLimit(a.RowLimit)
 	table := analysis.StepTable(t.TaskID)
+	if err := r.checkPolicy(ctx, t, a.Query); err != nil {
+		return nil, err
+	}
 	if a.Source != "" {
 		src, ok := r.dbs[a.Source]
 		if !ok {
@@ -194,6 +197,9 @@ func (r *run) runSQL(ctx context.Context, t *analysis.Subtask, a *analysis.SQLAr
 			return nil, quarry.Errorf(quarry.ECodeInvalid, "the query returned %d rows, more than the row limit of %d", n, limit).
 				WithHint("aggregate, filter or add a LIMIT")
 		}
+	}
+	if err := r.mask(ctx, t, table); err != nil {
+		return nil, err
 	}
 	return r.tableOutput(ctx, table)
 }
