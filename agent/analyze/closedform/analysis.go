@@ -7,6 +7,9 @@ import (
 	"strings"
 )
 
+// debugf, when set (by tests), receives what the analysis read.
+var debugf func(format string, args ...any)
+
 // analysis holds what Answer has read from one question.
 type analysis struct {
 	q     Question
@@ -99,6 +102,12 @@ func (a *analysis) run() map[string]string {
 		a.classify(w)
 	}
 	a.assignStages()
+	if debugf != nil {
+		debugf("created %v; mentions %v; outliers %+v on %q", a.created, a.ment, a.outliers, a.outlierOn)
+		for _, w := range a.wants {
+			debugf("want %s: stat %q cols %v rest %v stage %q alts %q", w.spec.Name, w.stat, w.cols, w.rest, w.stage, w.alts)
+		}
+	}
 	for _, w := range a.wants {
 		v, ok := a.answer(w)
 		if ok {
@@ -191,6 +200,13 @@ func (a *analysis) classify(w *want) {
 	}
 	if w.stat == statNone && len(w.alts) >= 2 {
 		w.stat = statDecision
+	}
+	if w.stat == statNone && w.spec.Kind != KindText && w.spec.Kind != KindBool {
+		for _, x := range words {
+			if x == "outlier" || x == "outliers" || x == "missing" || x == "duplicates" || x == "duplicate" {
+				w.stat = statCount
+			}
+		}
 	}
 	if w.stat == statNone {
 		for _, x := range words {

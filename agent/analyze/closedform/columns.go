@@ -97,7 +97,8 @@ func stem(w string) string {
 // weakWords carry no meaning of their own in a column name or a phrase.
 var weakWords = map[string]bool{"of": true, "the": true, "a": true, "an": true, "in": true, "on": true, "at": true, "to": true,
 	"and": true, "or": true, "for": true, "by": true, "per": true, "no": true, "number": true, "num": true, "indicator": true,
-	"is": true, "with": true, "from": true, "total": true, "value": true, "values": true, "count": true, "column": true}
+	"is": true, "with": true, "from": true, "total": true, "value": true, "values": true, "count": true, "column": true,
+	"new": true, "feature": true}
 
 // genericWords are statistics words that must not by themselves name a
 // column ("the mean value", "the number of").
@@ -106,7 +107,8 @@ var genericWords = map[string]bool{"mean": true, "average": true, "avg": true, "
 	"maximum": true, "minimum": true, "type": true, "data": true, "id": true, "name": true, "time": true, "date": true,
 	"year": true, "new": true, "old": true, "change": true, "level": true, "range": true, "ratio": true, "percentage": true,
 	"group": true, "class": true, "category": true, "label": true, "index": true, "row": true, "high": true, "low": true,
-	"open": true, "close": true, "result": true, "status": true, "code": true, "size": true, "order": true}
+	"open": true, "close": true, "result": true, "status": true, "code": true, "size": true, "order": true,
+	"feature": true, "variable": true}
 
 // englishShort are column names that are also common short words; they
 // match only when written with the column's own capitalisation.

@@ -73,6 +73,10 @@ func TestDABench(t *testing.T) {
 			only = append(only, n)
 		}
 	}
+	if os.Getenv("DABENCH_DEBUG") != "" {
+		debugf = func(format string, args ...any) { fmt.Printf("  debug: "+format+"\n", args...) }
+		defer func() { debugf = nil }()
+	}
 	results, err := dabench.Run(context.Background(), dabench.Options{Dir: dir, Only: only}, benchAnswer)
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 // ("'Child' (0-12 years old), 'Teenager' (13-19 years old), ...").
 
 var (
-	newColRe = regexp.MustCompile(`(?i)(?:new|create[sd]?|creating|generate[sd]?|generating|add(?:ed|ing)?|called|named|feature|column|variable)\s+(?:a\s+)?(?:new\s+)?(?:binary\s+)?(?:feature|column|variable|field|category|categories)?\s*(?:called|named|titled|:|-)?\s*["']([^"'\n]{1,60})["']`)
+	newColRe     = regexp.MustCompile(`(?i)(?:new|create[sd]?|creating|generate[sd]?|generating|add(?:ed|ing)?|called|named|feature|column|variable)\s+(?:a\s+)?(?:new\s+)?(?:binary\s+)?(?:feature|column|variable|field|category|categories)?\s*(?:called|named|titled|:|-)?\s*["']([^"'\n]{1,60})["']`)
 	quotedNameRe = regexp.MustCompile(`["']([^"'\n]{1,60})["']\s+(?:feature|column|variable)`)
 )
 
@@ -73,8 +73,12 @@ func (a *analysis) addFeatures(f *frame) {
 		// constraints' sentences naming the feature
 		var vals []float64
 		ok := false
+		anonymous := name == ""
+		if anonymous && !regexp.MustCompile(`new (?:binary )?(?:feature|column|variable)`).MatchString(lsent) {
+			continue
+		}
 		cands := []string{sent}
-		for k := si + 1; k < len(sents) && k < si+3; k++ {
+		for k := si + 1; k < len(sents) && k < si+3 && !anonymous; k++ {
 			cands = append(cands, text[sents[k][0]:sents[k][1]])
 		}
 		if name != "" {
@@ -102,9 +106,6 @@ func (a *analysis) addFeatures(f *frame) {
 			continue
 		}
 		if name == "" {
-			if !strings.Contains(lsent, "new") && !strings.Contains(lsent, "feature") {
-				continue
-			}
 			name = "new_feature"
 		}
 		if defined[strings.ToLower(name)] {
