@@ -84,10 +84,12 @@ type Result struct {
 	Summary      string        `json:"summary"`
 	// Undelivered says which requested deliverables could not be
 	// produced and why (partial_success).
-	Undelivered []string          `json:"undelivered,omitempty"`
-	RecipeID    string            `json:"recipe_id,omitempty"`
-	AuditLog    string            `json:"audit_log"`
-	Error       *quarry.ErrorInfo `json:"error,omitempty"`
+	Undelivered []string `json:"undelivered,omitempty"`
+	RecipeID    string   `json:"recipe_id,omitempty"`
+	// ReplayOf is the request a replay re-ran.
+	ReplayOf string            `json:"replay_of,omitempty"`
+	AuditLog string            `json:"audit_log"`
+	Error    *quarry.ErrorInfo `json:"error,omitempty"`
 }
 
 // SourceTable is one table of a source's schema.

@@ -32,6 +32,9 @@ type Analyzer struct {
 	// its plan is validated by the same rules, and the offline planner
 	// takes over when it fails.
 	Planner func(ctx context.Context, req *analysis.Request, tables []analysis.SourceTable) (*analysis.Plan, error)
+	// planner names where Planner's plans come from ("model" unless a
+	// replay or a recipe says otherwise).
+	planner string
 }
 
 // Actors in the audit log.
@@ -278,15 +281,22 @@ func (r *run) execute(ctx context.Context) error {
 // makePlan asks the configured planner, then the offline one.
 func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 	if r.a.Planner != nil {
+		how := r.a.planner
+		if how == "" {
+			how = "model"
+		}
 		p, err := r.a.Planner(ctx, r.req, r.tables)
 		if err == nil {
 			if verr := p.Validate(analysis.Tools, r.req.Constraints.TimeoutSeconds); verr == nil {
-				return p, "model", nil
+				return p, how, nil
 			} else {
 				err = verr
 			}
 		}
-		r.progress(Event{Step: "plan", Message: "the model's plan was not usable (" + quarry.ErrorMessage(err) + "); planning offline"})
+		if how == "replay" {
+			return nil, how, err // a replay runs the stored plan or nothing
+		}
+		r.progress(Event{Step: "plan", Message: "the " + how + "'s plan was not usable (" + quarry.ErrorMessage(err) + "); planning offline"})
 	}
 	p, err := Plan(r.req, r.tables, r.a.Now())
 	return p, "offline", err

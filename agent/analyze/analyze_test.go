@@ -347,3 +347,59 @@ func TestSQLiteSource(t *testing.T) {
 		t.Errorf("total for 2021 = %.2f; the database says %.2f", got, want.Float(0, 0))
 	}
 }
+
+// A replay of the stored plan over the same data writes byte-identical
+// artifacts; after the data changes, the artifacts that depend on it
+// differ, and the replay says which.
+func TestReplay(t *testing.T) {
+	e := newEnv(t)
+	body, err := os.ReadFile(salesCSV)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := writeCSV(t, "sales.csv", string(body))
+	req := analysis.Request{Intent: "monthly sales by state in 2021 with charts", DataSources: []analysis.DataSource{csvSource(data)}}
+	first, err := e.a.Run(context.Background(), req)
+	if err != nil || first.Status != analysis.StatusCompleted {
+		t.Fatalf("%v %v", first, err)
+	}
+	again, checks, err := e.a.Replay(context.Background(), first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.RequestID == first.RequestID || again.ReplayOf != first.RequestID || len(checks) != len(first.Artifacts) {
+		t.Fatalf("replay %s of %s with %d checks", again.RequestID, again.ReplayOf, len(checks))
+	}
+	for _, c := range checks {
+		if !c.Identical {
+			t.Errorf("%s %s changed on a replay over the same data", c.ArtifactType, c.Name)
+		}
+	}
+	// One 2021 amount changes.
+	lines := strings.Split(string(body), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, ",2021-06-") {
+			f := strings.Split(l, ",")
+			f[7] = "99999.00"
+			lines[i] = strings.Join(f, ",")
+			break
+		}
+	}
+	os.WriteFile(data, []byte(strings.Join(lines, "\n")), 0o644)
+	_, checks, err = e.a.Replay(context.Background(), first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := map[string]bool{}
+	for _, c := range checks {
+		if !c.Identical {
+			changed[c.Name] = true
+		}
+	}
+	if !changed["totals.csv"] || !changed["trend.csv"] || !changed["trend_chart.png"] {
+		t.Errorf("changed after the data changed: %v; want the totals, the trend and its chart", changed)
+	}
+	if rep, err := audit.CheckIn(e.store.AuditLog(), e.dir); err != nil || !rep.OK() {
+		t.Errorf("the log of three runs does not verify: %+v %v", rep, err)
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"math"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/quarry-dev/quarry"
@@ -83,12 +85,27 @@ func tableCSV(res *quarry.QueryResult) ([]byte, error) {
 	rec := make([]string, len(res.Columns))
 	for i := range res.Rows {
 		for j := range rec {
+			if f, ok := res.Rows[i][j].(float64); ok {
+				rec[j] = stableFloat(f)
+				continue
+			}
 			rec[j] = res.String(i, j)
 		}
 		w.Write(rec)
 	}
 	w.Flush()
 	return b.Bytes(), w.Error()
+}
+
+// stableFloat prints f to 12 significant digits: enough for any figure a
+// person reads, and blind to the last bits a parallel sum may add in
+// another order, so a replay writes the same table.
+func stableFloat(f float64) string {
+	if f == 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return quarry.AsText(f)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 12, 64), 64)
+	return quarry.AsText(r)
 }
 
 // reportMarkdown is the report: the request, the summary, each step with
@@ -101,7 +118,10 @@ func (r *run) reportMarkdown(ctx context.Context, summary string) string {
 	for _, ds := range r.req.DataSources {
 		sources = append(sources, "`"+ds.Name+"`")
 	}
-	fmt.Fprintf(&b, "Request `%s`, %s, over %s.\n\n", r.req.RequestID, r.req.Timestamp, strings.Join(sources, ", "))
+	// Nothing run-specific (request id, time) goes into the report, so a
+	// replay over the same data writes the same bytes; the folder names
+	// the request.
+	fmt.Fprintf(&b, "Over %s.\n\n", strings.Join(sources, ", "))
 	if summary != "" {
 		fmt.Fprintf(&b, "## Summary\n\n%s\n\n", summary)
 	}
@@ -134,7 +154,7 @@ func (r *run) reportMarkdown(ctx context.Context, summary string) string {
 		}
 		b.WriteString("\n")
 	}
-	fmt.Fprintf(&b, "## Audit\n\nEvery query, observation and artifact of this request is in `logs/data_agent_runs.jsonl` (request_id `%s`); `quarry audit verify` checks the chain and each artifact's SHA-256.\n", r.req.RequestID)
+	b.WriteString("## Audit\n\nEvery query, observation and artifact of this request is in `logs/data_agent_runs.jsonl` under the request id this report's folder is named after; `quarry audit verify` checks the chain and each artifact's SHA-256.\n")
 	return b.String()
 }
 

@@ -423,7 +423,7 @@ func (b *planBuilder) breakdown(m measure, dim string) {
 		}
 		desc = fmt.Sprintf("%s %d %s by %s%s", word, t.N, dim, m.label, b.scopeText())
 	}
-	q := fmt.Sprintf("SELECT %s, %s AS %s FROM %s%s GROUP BY 1 ORDER BY 2 %s NULLS LAST%s", quoteIdent(dim), m.sql, quoteIdent(m.alias), b.from, b.where, order, limit)
+	q := fmt.Sprintf("SELECT %s, %s AS %s FROM %s%s GROUP BY 1 ORDER BY 2 %s NULLS LAST, 1%s", quoteIdent(dim), m.sql, quoteIdent(m.alias), b.from, b.where, order, limit)
 	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Dependencies: slices.Clone(b.deps),
 		Arguments: map[string]any{"query": q}, Invariants: []string{"group by " + dim + " before " + m.Agg}, Deliverable: analysis.DeliverTables,
 		EstimatedCostSeconds: b.cost(0.3)})

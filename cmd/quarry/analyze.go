@@ -60,17 +60,28 @@ func parseSource(v string) (analysis.DataSource, error) {
 		case ".parquet":
 			ds.Type = analysis.SourceParquet
 		case ".db", ".sqlite", ".sqlite3":
-			ds.Type, ds.ConnectionString = analysis.SourceSQL, "sqlite:"+target
+			ds.Type, ds.ConnectionString = analysis.SourceSQL, "sqlite:"+absPath(target)
 			return ds, nil
 		case ".duckdb":
-			ds.Type, ds.ConnectionString = analysis.SourceSQL, "duckdb:"+target
+			ds.Type, ds.ConnectionString = analysis.SourceSQL, "duckdb:"+absPath(target)
 			return ds, nil
 		default:
 			return ds, fmt.Errorf("--source %s: not a CSV, JSON, Parquet, SQLite or DuckDB file, nor a connection string", target)
 		}
+		// Absolute, so that a replay from another directory finds it.
+		if abs, err := filepath.Abs(target); err == nil {
+			target = abs
+		}
 		ds.FilePath = target
 	}
 	return ds, nil
+}
+
+func absPath(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return p
 }
 
 type listFlag []string
@@ -79,6 +90,9 @@ func (l *listFlag) String() string     { return strings.Join(*l, ",") }
 func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
 
 func runAnalyze(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "replay" {
+		return runAnalyzeReplay(ctx, args[1:], getenv, stdout, stderr)
+	}
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var (
@@ -169,19 +183,99 @@ func boolFlag(a string) bool {
 	return n == "json" || n == "h" || n == "help"
 }
 
+// runAnalyzeReplay implements "quarry analyze replay REQUEST_ID".
+func runAnalyzeReplay(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("analyze replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dataDir := fs.String("data-dir", defaultDataDir(getenv), "where artifacts, logs and records are stored")
+	asJSON := fs.Bool("json", false, "print the replay and its artifact checks as one JSON object")
+	flags, rest := splitArgs(args)
+	if help, err := parseFlags(fs, flags); help || err != nil {
+		return err
+	}
+	if len(rest) != 1 || strings.Trim(rest[0], "0123456789abcdef-") != "" {
+		return &usageError{"usage: quarry analyze replay REQUEST_ID (the request_id of an earlier analysis)"}
+	}
+	store := fsstore.Analyses{Root: *dataDir}
+	var original analysis.Result
+	if err := store.ReadJSON(filepath.Join("analyses", rest[0], "result.json"), &original); err != nil {
+		if quarry.ErrorCode(err) == quarry.ECodeNotFound {
+			return quarry.Errorf(quarry.ECodeNotFound, "no analysis %s in %s", rest[0], *dataDir)
+		}
+		return err
+	}
+	a, closeLog, err := newAnalyzer(store, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	res, checks, err := a.Replay(ctx, &original)
+	if err != nil {
+		return err
+	}
+	res.AuditLog = store.AuditLog()
+	changed := 0
+	for _, c := range checks {
+		if !c.Identical {
+			changed++
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"replay": res, "artifacts": checks, "identical": changed == 0}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "replay %s of %s: %s\n", res.RequestID, original.RequestID, res.Status)
+		for _, c := range checks {
+			verdict := "identical"
+			switch {
+			case c.Replayed == "":
+				verdict = "MISSING"
+			case !c.Identical:
+				verdict = "CHANGED"
+			}
+			fmt.Fprintf(stdout, "  %-9s %-7s %s\n", verdict, c.ArtifactType, c.Name)
+		}
+	}
+	if changed > 0 {
+		return quarry.Errorf(quarry.ECodeConflict, "%d of %d artifacts differ from the original's", changed, len(checks)).
+			WithHint("the sources changed since, or the analysis is not reproducible")
+	}
+	if !*asJSON {
+		fmt.Fprintf(stdout, "every artifact hash is identical (%d)\n", len(checks))
+	}
+	return nil
+}
+
 // analyzeOnce wires the offline analyst over the data dir and runs req.
 func analyzeOnce(ctx context.Context, dataDir string, req analysis.Request, stderr io.Writer) (*analysis.Result, error) {
 	store := fsstore.Analyses{Root: dataDir}
-	if err := os.MkdirAll(filepath.Dir(store.AuditLog()), 0o755); err != nil {
-		return nil, err
-	}
-	log, err := audit.Open(store.AuditLog(), "", nil)
+	a, closeLog, err := newAnalyzer(store, stderr)
 	if err != nil {
 		return nil, err
 	}
-	defer log.Close()
+	defer closeLog()
+	res, err := a.Run(ctx, req)
+	if res != nil {
+		res.AuditLog = store.AuditLog()
+	}
+	return res, err
+}
+
+// newAnalyzer wires the offline analyst over store, with progress on
+// stderr; closeLog closes the shared audit log.
+func newAnalyzer(store fsstore.Analyses, stderr io.Writer) (a *analyze.Analyzer, closeLog func() error, err error) {
+	if err := os.MkdirAll(filepath.Dir(store.AuditLog()), 0o755); err != nil {
+		return nil, nil, err
+	}
+	log, err := audit.Open(store.AuditLog(), "", nil)
+	if err != nil {
+		return nil, nil, err
+	}
 	start := time.Now()
-	a := &analyze.Analyzer{
+	a = &analyze.Analyzer{
 		NewWorkspace: func() (analyze.Workspace, error) { return duckdb.Open(duckdb.Options{}) },
 		OpenSource:   openSource,
 		TableName:    duckdb.TableName,
@@ -195,11 +289,7 @@ func analyzeOnce(ctx context.Context, dataDir string, req analysis.Request, stde
 			fmt.Fprintf(stderr, "[%5.1fs] %-8s %s\n", time.Since(start).Seconds(), e.Step, msg)
 		},
 	}
-	res, err := a.Run(ctx, req)
-	if res != nil {
-		res.AuditLog = store.AuditLog()
-	}
-	return res, err
+	return a, log.Close, nil
 }
 
 // printAnalysis prints the result for a person.
