@@ -32,7 +32,8 @@ type analysis struct {
 	dupes     int    // duplicate rows removed
 	created   []string
 
-	cache map[string]any
+	cache       map[string]any
+	filterDebug []string
 }
 
 func newAnalysis(q Question, f *frame, specs []Spec) *analysis {
@@ -103,7 +104,16 @@ func (a *analysis) run() map[string]string {
 	}
 	a.assignStages()
 	if debugf != nil {
-		debugf("created %v; mentions %v; outliers %+v on %q", a.created, a.ment, a.outliers, a.outlierOn)
+		debugf("created %v; outliers %+v on %q; rows raw %d base %d clean %d", a.created, a.outliers, a.outlierOn, a.raw.rows, a.base.rows, a.clean.rows)
+		for _, c := range a.created {
+			if s := a.base.col(c); s != nil {
+				vals := distinctValues(s)
+				debugf("created %s kind %d values %d %.80q", c, s.kind, len(vals), vals)
+			}
+		}
+		for _, c := range a.filterDebug {
+			debugf("filter %s", c)
+		}
 		for _, w := range a.wants {
 			debugf("want %s: stat %q cols %v rest %v stage %q alts %q", w.spec.Name, w.stat, w.cols, w.rest, w.stage, w.alts)
 		}

@@ -314,6 +314,11 @@ func modeText(s *series) string {
 	return best
 }
 
+var (
+	clauseEndRe  = regexp.MustCompile(`,\s*(?:and\s+)?(?:then\s+)?(?:normaliz|impute|imputing|fill|replac|transform|creat|calculat|encod|scal|standardiz|convert|use|perform)`)
+	dropColumnRe = regexp.MustCompile(`(?:drop|remov\w*|delet\w*)\s+(?:the\s+)?['"]?[\w ]{1,30}['"]?\s+column`)
+)
+
 var dropRe = regexp.MustCompile(`(?:drop|remov|delet|exclud|ignor|discard|eliminat|listwise)[^.;\n]*(?:missing|null|nan|empty)|(?:missing|null|nan)[^.;\n]*(?:drop|remov|delet|exclud|ignor|discard|eliminat)`)
 
 // dropMissing removes the rows with missing values in the columns the
@@ -328,8 +333,18 @@ func (a *analysis) dropMissing(f *frame) *frame {
 		} else {
 			e += loc[1]
 		}
+		// from the instruction to the end of its clause
+		clause := a.text[loc[0]:e]
+		if c := clauseEndRe.FindStringIndex(strings.ToLower(clause)); c != nil {
+			clause = clause[:c[0]]
+		}
+		if dropColumnRe.MatchString(strings.ToLower(clause)) {
+			continue
+		}
 		sent := a.text[s+1 : e]
 		lows := strings.ToLower(sent)
+		_ = sent
+		sent = clause
 		if !strings.Contains(lows, "row") && !strings.Contains(lows, "record") && !strings.Contains(lows, "entries") && !strings.Contains(lows, "dropna") && !strings.Contains(lows, "listwise") {
 			continue
 		}

@@ -110,6 +110,9 @@ var genericWords = map[string]bool{"mean": true, "average": true, "avg": true, "
 	"open": true, "close": true, "result": true, "status": true, "code": true, "size": true, "order": true,
 	"feature": true, "variable": true}
 
+// idWords end the names of identifier columns.
+var idWords = map[string]bool{"id": true, "ids": true, "index": true, "idx": true, "key": true, "code": true, "no": true, "num": true}
+
 // englishShort are column names that are also common short words; they
 // match only when written with the column's own capitalisation.
 var englishShort = map[string]bool{"at": true, "in": true, "on": true, "of": true, "to": true, "by": true, "is": true,
@@ -221,6 +224,9 @@ func (m *matcher) find(text string) []mention {
 		}
 		var hits []colInfo
 		for _, c := range m.cols {
+			if n := len(c.words); n > 1 && idWords[c.words[n-1]] && !idWords[t.low] {
+				continue // "passengers" is not PassengerId
+			}
 			for _, s := range c.content {
 				if s == t.stem {
 					hits = append(hits, c)
@@ -328,8 +334,8 @@ func matchAbbrev(toks []token, c colInfo) (float64, int) {
 		w := toks[ti].low
 		// longest prefix first
 		for k := min(len(w), len(flat)-pos); k >= 1; k-- {
-			if w[:k] != flat[pos:pos+k] {
-				continue
+			if w[:k] != flat[pos:pos+k] || k == 1 && ti > 0 {
+				continue // one letter only for the first word: Pclass, not PassengerId from "passengers into different"
 			}
 			if r := try(pos+k, ti+1, long || k >= 3); r > 0 {
 				return r
@@ -359,4 +365,14 @@ func matchAbbrev(toks []token, c colInfo) (float64, int) {
 		return 0, 0
 	}
 	return 30 + float64(len(flat)), n
+}
+
+// info returns what the matcher knows of a column.
+func (m *matcher) info(name string) colInfo {
+	for _, c := range m.cols {
+		if c.name == name {
+			return c
+		}
+	}
+	return colInfo{name: name}
 }

@@ -89,20 +89,21 @@ func (a *analysis) addFeatures(f *frame) {
 				}
 			}
 		}
+		if bins, ok2 := a.defineBins(f, sent, name); ok2 {
+			if name == "" {
+				name = "group"
+			}
+			f.setText(name, bins)
+			defined[strings.ToLower(name)] = true
+			a.created = append(a.created, name)
+			continue
+		}
 		for _, c := range cands {
 			if vals, ok = a.defineColumn(f, c, name); ok {
 				break
 			}
 		}
 		if !ok {
-			if bins, ok2 := a.defineBins(f, sent, name); ok2 {
-				if name == "" {
-					name = "group"
-				}
-				f.setText(name, bins)
-				defined[strings.ToLower(name)] = true
-				a.created = append(a.created, name)
-			}
 			continue
 		}
 		if name == "" {
@@ -568,6 +569,9 @@ func (a *analysis) defineBins(f *frame, sent, name string) ([]string, bool) {
 	}
 	if col == nil {
 		return nil, false
+	}
+	if debugf != nil {
+		debugf("bins %+v over %s", bins, col.name)
 	}
 	xs := col.numeric()
 	if col.kind == kindTime && col.tm != nil {

@@ -20,6 +20,7 @@ type series struct {
 	str     []string  // the value as text ("" where missing)
 	tm      []time.Time
 	missing []bool
+	numc    []float64 // numeric(), computed once
 }
 
 const (
@@ -199,7 +200,11 @@ func (s *series) numeric() []float64 {
 	if s.kind != kindText {
 		return s.num
 	}
+	if s.numc != nil {
+		return s.numc
+	}
 	out := make([]float64, len(s.str))
+	s.numc = out
 	for i, v := range s.str {
 		out[i] = math.NaN()
 		if s.missing[i] {

@@ -16,6 +16,7 @@ import (
 // rowCond selects rows.
 type rowCond struct {
 	col  string
+	desc string
 	keep func(s *series, i int) bool
 }
 
