@@ -86,6 +86,9 @@ type Result struct {
 	// produced and why (partial_success).
 	Undelivered []string `json:"undelivered,omitempty"`
 	RecipeID    string   `json:"recipe_id,omitempty"`
+	// RecipeNote says which recipes were considered, reused or skipped
+	// and why.
+	RecipeNote string `json:"recipe_note,omitempty"`
 	// ReplayOf is the request a replay re-ran.
 	ReplayOf string            `json:"replay_of,omitempty"`
 	AuditLog string            `json:"audit_log"`

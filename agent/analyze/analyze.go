@@ -13,6 +13,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/intent"
 )
 
 // Analyzer runs analyses. Its fields are its dependencies; NewWorkspace,
@@ -32,6 +33,9 @@ type Analyzer struct {
 	// its plan is validated by the same rules, and the offline planner
 	// takes over when it fails.
 	Planner func(ctx context.Context, req *analysis.Request, tables []analysis.SourceTable) (*analysis.Plan, error)
+	// Recipes, when set, keeps completed analyses as recipes and reuses
+	// them for requests on the same schema.
+	Recipes analysis.RecipeStore
 	// planner names where Planner's plans come from ("model" unless a
 	// replay or a recipe says otherwise).
 	planner string
@@ -57,6 +61,9 @@ type run struct {
 
 	mu      sync.Mutex // guards res and task statuses while steps run at once
 	outputs map[string]*output
+
+	intent *intent.Intent // the request as the offline parser read it (nil if it could not)
+	how    string         // where the plan came from: offline, model, recipe, replay
 }
 
 // output is what a succeeded step left for the steps after it.
@@ -99,6 +106,9 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 		return nil, err
 	}
 	err := r.execute(ctx)
+	if err == nil {
+		r.remember(ctx, r.intent, r.how)
+	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) && r.req.Status != analysis.StatusCompleted {
 		r.res.Undelivered = append(r.res.Undelivered, fmt.Sprintf("the analysis stopped at its %d s timeout", req.Constraints.TimeoutSeconds))
 	}
@@ -226,6 +236,7 @@ func (r *run) openDatabase(ctx context.Context, ds *analysis.DataSource) error {
 func (r *run) planAndValidate(ctx context.Context) error {
 	r.req.Status = analysis.StatusPlanning
 	plan, how, err := r.makePlan(ctx)
+	r.how = how
 	if err != nil {
 		r.audit(quarry.EventPlanCreated, actorPlanner, map[string]any{"planner": how, "valid": false, "error": quarry.NewErrorInfo(err)})
 		return err
@@ -234,7 +245,7 @@ func (r *run) planAndValidate(ctx context.Context) error {
 	r.plan = plan
 	r.res.Plan = plan
 	verr := plan.Validate(analysis.Tools, r.req.Constraints.TimeoutSeconds)
-	if _, err := r.audit(quarry.EventPlanCreated, actorPlanner, map[string]any{"plan": plan, "planner": how, "valid": verr == nil}); err != nil {
+	if _, err := r.audit(quarry.EventPlanCreated, actorPlanner, map[string]any{"plan": plan, "planner": how, "valid": verr == nil, "recipe_id": r.res.RecipeID, "recipe_note": r.res.RecipeNote}); err != nil {
 		return err
 	}
 	if verr != nil {
@@ -278,8 +289,11 @@ func (r *run) execute(ctx context.Context) error {
 	return nil
 }
 
-// makePlan asks the configured planner, then the offline one.
+// makePlan asks the configured planner, then the recipe memory, then the
+// offline planner.
 func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
+	in, perr := parseIntent(r.req.Intent, r.tables, r.a.Now())
+	r.intent = in
 	if r.a.Planner != nil {
 		how := r.a.planner
 		if how == "" {
@@ -298,7 +312,20 @@ func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 		}
 		r.progress(Event{Step: "plan", Message: "the " + how + "'s plan was not usable (" + quarry.ErrorMessage(err) + "); planning offline"})
 	}
-	p, err := Plan(r.req, r.tables, r.a.Now())
+	if perr != nil {
+		return nil, "offline", perr
+	}
+	p, note := r.fromRecipe(ctx, in)
+	r.res.RecipeNote = note
+	if p != nil {
+		if verr := p.Validate(analysis.Tools, r.req.Constraints.TimeoutSeconds); verr == nil {
+			return p, "recipe", nil
+		} else {
+			r.res.RecipeID = ""
+			r.res.RecipeNote += "; its plan did not validate: " + quarry.ErrorMessage(verr)
+		}
+	}
+	p, err := planFor(r.req, in, r.tables)
 	return p, "offline", err
 }
 

@@ -22,6 +22,15 @@ import (
 // Errors: INVALID when the request names nothing computable, saying what
 // was understood and what is needed.
 func Plan(req *analysis.Request, tables []analysis.SourceTable, now time.Time) (*analysis.Plan, error) {
+	in, err := parseIntent(req.Intent, tables, now)
+	if err != nil {
+		return nil, err
+	}
+	return planFor(req, in, tables)
+}
+
+// parseIntent reads a request against the sources' tables.
+func parseIntent(text string, tables []analysis.SourceTable, now time.Time) (*intent.Intent, error) {
 	schema := intent.Schema{}
 	for _, t := range tables {
 		it := intent.Table{Name: t.Name, Rows: t.Rows}
@@ -30,10 +39,11 @@ func Plan(req *analysis.Request, tables []analysis.SourceTable, now time.Time) (
 		}
 		schema.Tables = append(schema.Tables, it)
 	}
-	in, err := intent.Parse(req.Intent, schema, now)
-	if err != nil {
-		return nil, err
-	}
+	return intent.Parse(text, schema, now)
+}
+
+// planFor lays out the plan of a parsed request.
+func planFor(req *analysis.Request, in *intent.Intent, tables []analysis.SourceTable) (*analysis.Plan, error) {
 	var table analysis.SourceTable
 	for _, t := range tables {
 		if strings.EqualFold(t.Name, in.Table) {

@@ -274,6 +274,11 @@ func newAnalyzer(store fsstore.Analyses, stderr io.Writer) (a *analyze.Analyzer,
 	if err != nil {
 		return nil, nil, err
 	}
+	recipes, err := sqlite.OpenRecipes(recipesPath(store.Root))
+	if err != nil {
+		log.Close()
+		return nil, nil, err
+	}
 	start := time.Now()
 	a = &analyze.Analyzer{
 		NewWorkspace: func() (analyze.Workspace, error) { return duckdb.Open(duckdb.Options{}) },
@@ -281,6 +286,7 @@ func newAnalyzer(store fsstore.Analyses, stderr io.Writer) (a *analyze.Analyzer,
 		TableName:    duckdb.TableName,
 		Audit:        log,
 		Store:        store,
+		Recipes:      recipes,
 		Progress: func(e analyze.Event) {
 			msg := e.Message
 			if e.TaskID != "" {
@@ -289,7 +295,62 @@ func newAnalyzer(store fsstore.Analyses, stderr io.Writer) (a *analyze.Analyzer,
 			fmt.Fprintf(stderr, "[%5.1fs] %-8s %s\n", time.Since(start).Seconds(), e.Step, msg)
 		},
 	}
-	return a, log.Close, nil
+	return a, func() error {
+		recipes.Close()
+		return log.Close()
+	}, nil
+}
+
+// recipesPath is the recipe memory under a data dir (the spec's layout).
+func recipesPath(dataDir string) string { return filepath.Join(dataDir, "db", "recipe_memory.db") }
+
+// runRecipes implements "quarry recipes [list|show ID|delete ID]".
+func runRecipes(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("recipes", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dataDir := fs.String("data-dir", defaultDataDir(getenv), "where the recipe memory is stored")
+	flags, rest := splitArgs(args)
+	if help, err := parseFlags(fs, flags); help || err != nil {
+		return err
+	}
+	if len(rest) == 0 {
+		rest = []string{"list"}
+	}
+	store, err := sqlite.OpenRecipes(recipesPath(*dataDir))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	switch {
+	case rest[0] == "list" && len(rest) == 1:
+		all, err := store.List(ctx)
+		if err != nil {
+			return err
+		}
+		if len(all) == 0 {
+			fmt.Fprintln(stdout, "no recipes yet: each completed quarry analyze keeps one")
+			return nil
+		}
+		for _, r := range all {
+			fmt.Fprintf(stdout, "%s  used %d×, last %s  %s\n", r.RecipeID, r.SuccessCount, r.LastUsedAt, r.IntentTemplate)
+		}
+		return nil
+	case rest[0] == "show" && len(rest) == 2:
+		r, err := store.Get(ctx, rest[1])
+		if err != nil {
+			return err
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case rest[0] == "delete" && len(rest) == 2:
+		if err := store.Delete(ctx, rest[1]); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "deleted recipe %s\n", rest[1])
+		return nil
+	}
+	return &usageError{"usage: quarry recipes [list | show ID | delete ID]"}
 }
 
 // printAnalysis prints the result for a person.

@@ -76,6 +76,14 @@ func TestAnalyzeCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "every artifact hash is identical") {
 		t.Errorf("replay exit %d\n%s\n%s", code, out, stderr)
 	}
+	// The run was kept as a recipe.
+	out, _, code = runCLI(t, "recipes", "list", "--data-dir", dir)
+	if code != 0 || !strings.Contains(out, "Analyze {time_range} {state} sales; trends + charts") {
+		t.Errorf("recipes list exit %d:\n%s", code, out)
+	}
+	if _, stderr, code := runCLI(t, "recipes", "delete", "nope", "--data-dir", dir); code != 1 || !strings.Contains(stderr, "NOT_FOUND") {
+		t.Errorf("recipes delete nope: exit %d %s", code, stderr)
+	}
 }
 
 func TestAnalyzeCommandErrors(t *testing.T) {

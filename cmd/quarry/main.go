@@ -98,6 +98,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runDemo(ctx, rest, getenv, stdout, stderr)
 	case "analyze":
 		return runAnalyze(ctx, rest, getenv, stdout, stderr)
+	case "recipes":
+		return runRecipes(ctx, rest, getenv, stdout, stderr)
 	case "doctor":
 		return runDoctor(ctx, rest, getenv, stdout, stderr)
 	case "audit":
@@ -125,6 +127,8 @@ Commands:
   demo          run an investigation on the embedded sample data
   analyze       answer a request in plain words over files and databases with a
                 validated plan, tables, charts and a summary
+                (analyze replay ID re-runs one and compares its artifacts)
+  recipes       list, show or delete the analyses kept for reuse
   doctor        show what is configured (model, code sandbox) and whether it answers
   audit verify  check a hash-chained audit log
   bench rca     score the segment search on the root-cause benchmarks
