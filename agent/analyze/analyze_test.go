@@ -29,7 +29,7 @@ type env struct {
 	a     *analyze.Analyzer
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	e := &env{dir: t.TempDir()}
 	e.store = fsstore.Analyses{Root: e.dir}
