@@ -17,6 +17,10 @@
 //	audit/              the hash-chained JSONL audit log and its verifier
 //	agent/investigate/  the investigation graph: schema, plan, hypotheses,
 //	                    memory loop, explanations, report
+//	analysis/           the analyze job's vocabulary: requests, plans, tools,
+//	                    observations, artifacts, recipes, the column policy
+//	intent/             the offline parser of analysis requests
+//	agent/analyze/      the analyze agent: planner, executor, replay, recipes
 //	report/             Markdown report and PNG charts
 //	cmd/quarry/         the quarry command; the only package that wires
 //	                    concrete implementations together
