@@ -2,6 +2,7 @@ package closedform
 
 import (
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -181,12 +182,12 @@ func (a *analysis) stat(w *want, stat string, xs []float64) (float64, bool) {
 // rows in a group.
 func (a *analysis) pctAnswer(w *want) (float64, bool) {
 	scale := 100.0
-	if has(w.words, "proportion") || strings.Contains(strings.ToLower(w.desc), "between 0 and 1") {
+	if has(w.words, "proportion") || regexp.MustCompile(`between 0 and 1\b`).MatchString(strings.ToLower(w.desc)) {
 		scale = 1
 	}
 	if has(w.words, "missing") || has(w.words, "null") || a.has("missing") {
 		f := a.base
-		s := a.target(w, f)
+		s := a.anyTarget(w, f)
 		if s == nil {
 			return 0, false
 		}

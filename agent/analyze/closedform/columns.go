@@ -349,7 +349,7 @@ func matchAbbrev(toks []token, c colInfo) (float64, int) {
 	}
 	if n == 1 {
 		w := toks[0].low
-		if w == flat || inflections[strings.TrimPrefix(w, flat)] || len(flat) < 3 || genericWords[w] {
+		if _, stat := statWords[w]; w == flat || inflections[strings.TrimPrefix(w, flat)] || len(flat) < 3 || genericWords[w] || stat || decisionWords[w] {
 			return 0, 0 // an exact word is matchStems' business
 		}
 		if stem(w) == stem(flat) {

@@ -46,12 +46,12 @@ func (a *analysis) countAnswer(w *want) (float64, bool) {
 		return float64(n), true
 	case strings.Contains(words, "missing") || strings.Contains(words, "null") || strings.Contains(words, "nan"):
 		f := a.base
-		s := a.target(w, f)
+		if w.stage == "after" {
+			f = a.clean
+		}
+		s := a.anyTarget(w, f)
 		if s == nil {
 			return 0, false
-		}
-		if w.stage == "after" {
-			s = a.target(w, a.clean)
 		}
 		n := 0
 		for _, x := range s.numeric() {
@@ -89,4 +89,19 @@ func (a *analysis) countAnswer(w *want) (float64, bool) {
 		return 0, false
 	}
 	return float64(f.rows), true
+}
+
+// anyTarget is the column an answer is about, whatever its type.
+func (a *analysis) anyTarget(w *want, f *frame) *series {
+	cands := append([]string(nil), w.cols...)
+	for _, mt := range a.m.find(w.desc) {
+		cands = append(cands, mt.col)
+	}
+	cands = append(cands, a.primary()...)
+	for _, c := range cands {
+		if s := f.col(c); s != nil {
+			return s
+		}
+	}
+	return nil
 }

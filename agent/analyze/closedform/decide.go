@@ -339,18 +339,33 @@ func (a *analysis) byRules(w *want, labels []string, vals map[string]float64) (s
 			for k := j; k < e; k++ {
 				taken[k] = true
 			}
-			occs = append(occs, occ{j, e, li})
+			// "not normal" written out names the negative value
+			label := li
+			if !negative(labels[li]) && negatedBefore(text[sentenceStart(text, j):j]) {
+				label = -1
+				for lj, l := range labels {
+					if negative(l) {
+						if label >= 0 {
+							label = -2 // more than one: leave it
+							break
+						}
+						label = lj
+					}
+				}
+				if label < 0 {
+					continue
+				}
+			}
+			occs = append(occs, occ{j, e, label})
 		}
 	}
 	sort.Slice(occs, func(i, j int) bool { return occs[i].start < occs[j].start })
 	rules := make([][][]cond, len(labels))
 	otherwise := -1
+	last := ""
 	for k, o := range occs {
 		// the sentence around the occurrence
-		ss := strings.LastIndexAny(text[:o.start], ".\n;")
-		if ss < 0 {
-			ss = 0
-		}
+		ss := sentenceStart(text, o.start)
 		se := strings.IndexAny(text[o.end:], "\n;")
 		if se < 0 {
 			se = len(text)
@@ -365,7 +380,6 @@ func (a *analysis) byRules(w *want, labels []string, vals map[string]float64) (s
 		if k+1 < len(occs) && occs[k+1].start < ae {
 			ae = occs[k+1].start
 		}
-		last := ""
 		after := text[o.end:ae]
 		var cs []cond
 		if strings.Contains(after, "if") || strings.Contains(after, "when") || strings.Contains(after, "where") {
@@ -377,7 +391,7 @@ func (a *analysis) byRules(w *want, labels []string, vals map[string]float64) (s
 				bs = occs[k-1].end
 			}
 			before := text[bs:o.start]
-			if strings.Contains(before, "if") || strings.Contains(before, "when") {
+			if ruleLeadRe.MatchString(before) {
 				cs = parseConds(before, &last)
 			}
 		}
@@ -386,6 +400,11 @@ func (a *analysis) byRules(w *want, labels []string, vals map[string]float64) (s
 		}
 		if len(cs) > 0 {
 			rules[o.label] = append(rules[o.label], cs)
+		}
+	}
+	if debugf != nil {
+		for li, r := range rules {
+			debugf("rule %q: %+v (values %v)", labels[li], r, vals)
 		}
 	}
 	withRules := 0
@@ -424,6 +443,41 @@ func (a *analysis) byRules(w *want, labels []string, vals map[string]float64) (s
 	}
 	// every label has rules and none holds, or values are missing
 	return "", false
+}
+
+// negatedBefore reports whether the few words before a value negate it:
+// "does not follow a normal distribution", "is not normal".
+func negatedBefore(before string) bool {
+	ws := regexp.MustCompile(`[a-z']+`).FindAllString(before, -1)
+	if len(ws) > 4 {
+		ws = ws[len(ws)-4:]
+	}
+	for _, w := range ws {
+		switch w {
+		case "not", "no", "non", "isn't", "doesn't", "don't", "cannot", "nor", "never":
+			return true
+		}
+	}
+	return false
+}
+
+// ruleLeadRe marks text before a value that states its condition.
+var ruleLeadRe = regexp.MustCompile(`\b(?:if|when|whenever|indicates?|indicating|considered|consider|suggests?|means?|implies|denotes?|represents?|define)\b`)
+
+// sentenceStart returns where the sentence holding pos starts (after a
+// period that is not a decimal point, a newline or a semicolon).
+func sentenceStart(text string, pos int) int {
+	for i := pos - 1; i >= 0; i-- {
+		switch text[i] {
+		case '\n', ';':
+			return i + 1
+		case '.':
+			if i+1 < len(text) && (text[i+1] == ' ' || text[i+1] == '\n') {
+				return i + 1
+			}
+		}
+	}
+	return 0
 }
 
 func sentenceEnd(s string) int {

@@ -102,17 +102,18 @@ func readWants(format string, specs []Spec) []*want {
 		w := &want{spec: s, ph: phs[s.Name]}
 		w.words = nameWords(s.Name)
 		var desc []string
-		keys := []string{s.Name}
+		nameRe := regexp.MustCompile(`(?i)(^|[^\pL\pN_])` + regexp.QuoteMeta(s.Name) + `($|[^\pL\pN_])`)
+		var phRe *regexp.Regexp
 		if p := strings.Trim(w.ph, ` "'`); p != "" && len(p) < 60 {
-			keys = append(keys, p)
+			if strings.ContainsAny(p, "_ ") || len(p) > 12 || !commonPlaceholder[strings.ToLower(p)] {
+				phRe = regexp.MustCompile(`(?i)(^|[^\pL\pN_])` + regexp.QuoteMeta(p) + `($|[^\pL\pN_])`)
+			} else {
+				phRe = regexp.MustCompile(`(?i)["'“‘]` + regexp.QuoteMeta(p) + `["'”’]`)
+			}
 		}
 		for _, sent := range sentences {
-			low := strings.ToLower(sent)
-			for _, k := range keys {
-				if k != "" && strings.Contains(low, strings.ToLower(k)) {
-					desc = append(desc, sent)
-					break
-				}
+			if nameRe.MatchString(sent) || phRe != nil && phRe.MatchString(sent) {
+				desc = append(desc, sent)
 			}
 		}
 		w.desc = strings.Join(desc, " ")
@@ -144,6 +145,12 @@ func splitSentences(s string) []string {
 	return out
 }
 
+// commonPlaceholder are placeholders that are ordinary words: they
+// identify an answer's description only when quoted.
+var commonPlaceholder = map[string]bool{"value": true, "number": true, "count": true, "mean": true, "string": true,
+	"float": true, "integer": true, "answer": true, "result": true, "name": true, "type": true, "status": true,
+	"p_value": false, "median": true, "std": true, "ratio": true, "percentage": true, "boolean": true, "list": true}
+
 var quotedRe = regexp.MustCompile(`"([^"\n]{1,60})"|'([^'\n]{1,60})'|“([^”\n]{1,60})”|‘([^’\n]{1,60})’`)
 
 // alternatives are the text values a format allows for an answer: the
@@ -168,7 +175,7 @@ func alternatives(ph, desc string, phs map[string]string) []string {
 		}
 		return false
 	}
-	for _, m := range quotedRe.FindAllStringSubmatch(desc, -1) {
+	for _, m := range quotedRe.FindAllStringSubmatch(ph+" "+desc, -1) {
 		v := m[1] + m[2] + m[3] + m[4]
 		if isName(v) || strings.ContainsAny(v, "[]@") {
 			continue
