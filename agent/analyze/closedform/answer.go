@@ -9,6 +9,11 @@ import (
 
 // answer computes one want.
 func (a *analysis) answer(w *want) (string, bool) {
+	if w.stat != statDecision && w.stat != statP && w.stat != statCorr && w.stat != statTest {
+		if v, ok := a.argAnswer(w); ok {
+			return v, true
+		}
+	}
 	switch w.stat {
 	case statMean, statMedian, statStd, statVar, statMin, statMax, statRange, statSum, statSkew, statKurt, statMode,
 		statQ1, statQ3, statIQR:

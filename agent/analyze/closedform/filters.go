@@ -162,7 +162,11 @@ func (a *analysis) filterConds(f *frame) []rowCond {
 			used[m.col] = true
 			continue
 		}
-		if e := eqRe.FindStringSubmatch(after); e != nil {
+		e := eqRe.FindStringSubmatch(after)
+		if e == nil && s.kind == kindNum {
+			e = regexp.MustCompile(`^\s+(\d+(?:\.\d+)?)\b`).FindStringSubmatch(after)
+		}
+		if e != nil {
 			v := strings.TrimSpace(e[1])
 			if s.kind == kindText {
 				for _, d := range distinctValues(s) {
