@@ -177,7 +177,7 @@ func (a *analysis) filterConds(f *frame) []rowCond {
 						break
 					}
 				}
-			} else if x, ok := parseNumber(v); ok && categorical(s) && !a.groupedByAnswers(s) {
+			} else if x, ok := parseNumber(v); ok && (categorical(s) || x == math.Trunc(x)) && !a.groupedByAnswers(s) {
 				// a number that the column holds
 				for _, y := range s.numeric() {
 					if y == x {
