@@ -28,7 +28,7 @@ func newEngineBudget(n int) *engineBudget {
 // its place back.
 func (m *Manager) openEngine(ctx context.Context) (investigate.Engine, error) {
 	b := m.budget
-	if err := b.acquire(ctx, m.engines.evict); err != nil {
+	if err := b.acquire(ctx, m.engines.evictOldest); err != nil {
 		return nil, err
 	}
 	eng, err := m.cfg.NewEngine()
@@ -39,14 +39,20 @@ func (m *Manager) openEngine(ctx context.Context) (investigate.Engine, error) {
 	return &budgetedEngine{Engine: eng, free: func() { <-b.slots }}, nil
 }
 
-// acquire takes a place, calling evict (which closes idle engines) while it
-// waits: once at first, and every second after, for an engine cached by a
-// query that finished just as the wait began.
-func (b *engineBudget) acquire(ctx context.Context, evict func()) error {
-	select {
-	case b.slots <- struct{}{}:
-		return nil
-	default:
+// acquire takes a place. While none is free it has the cache close its
+// least recently used idle engine (evict reports whether there was one),
+// one at a time; with none left it waits, and asks again every second, for
+// an engine cached by a query that finished just as the wait began.
+func (b *engineBudget) acquire(ctx context.Context, evict func() bool) error {
+	for {
+		select {
+		case b.slots <- struct{}{}:
+			return nil
+		default:
+		}
+		if !evict() {
+			break
+		}
 	}
 	b.waiting.Add(1)
 	defer b.waiting.Add(-1)

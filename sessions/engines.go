@@ -107,11 +107,18 @@ func (c *engineCache) drop(session string) {
 	})
 }
 
-// evict closes every cached engine.
-func (c *engineCache) evict() {
+// evictOldest closes the least recently used cached engine, and reports
+// whether there was one.
+func (c *engineCache) evictOldest() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.keep(func(e *cachedEngine) bool { e.eng.Close(); return false })
+	if len(c.entries) == 0 {
+		return false
+	}
+	c.entries[0].eng.Close()
+	c.entries[0] = nil
+	c.entries = c.entries[1:]
+	return true
 }
 
 // close closes every engine; engines put back later are closed at once.

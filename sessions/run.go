@@ -8,13 +8,14 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/internal/hub"
 	"github.com/quarry-dev/quarry/retrieve"
 )
 
 // runState is one investigation running in the background.
 type runState struct {
 	cancel context.CancelFunc
-	hub    *hub
+	hub    *progress
 }
 
 // Investigate checks the investigation request and the metric against the
@@ -83,7 +84,7 @@ func (m *Manager) Investigate(ctx context.Context, id string, c quarry.Investiga
 	if m.closed {
 		return quarry.Errorf(quarry.ECodeUnavailable, "the server is shutting down")
 	}
-	h := newHub()
+	h := hub.New[investigate.Event]()
 	m.hubs[id] = h
 	if err := m.cfg.Store.SaveSession(s); err != nil {
 		delete(m.hubs, id)
@@ -130,7 +131,7 @@ func (m *Manager) preflight(ctx context.Context, files []*quarry.UploadedFile, c
 // completed or failed, the run's claim is given up, and then the event
 // stream ends with a "done" or "failed" event: whoever waits for the
 // stream's end finds the session free.
-func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFile, c quarry.InvestigationContext, h *hub, release func() error) {
+func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFile, c quarry.InvestigationContext, h *progress, release func() error) {
 	res, err := m.investigate(ctx, id, files, c, h)
 	if err == nil {
 		err = m.index(context.WithoutCancel(ctx), id, res)
@@ -144,7 +145,7 @@ func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFi
 	s, serr := m.cfg.Store.Session(id)
 	if serr != nil { // deleted while running
 		release()
-		h.close()
+		h.Close()
 		return
 	}
 	finished := m.now()
@@ -178,15 +179,15 @@ func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFi
 		m.cfg.Log.Warn("empty the failure note", "session", id, "err", err)
 	}
 	release()
-	h.publish(last)
-	h.close()
+	h.Publish(last)
+	h.Close()
 }
 
-func (m *Manager) investigate(ctx context.Context, id string, files []*quarry.UploadedFile, c quarry.InvestigationContext, h *hub) (*quarry.InvestigationResult, error) {
+func (m *Manager) investigate(ctx context.Context, id string, files []*quarry.UploadedFile, c quarry.InvestigationContext, h *progress) (*quarry.InvestigationResult, error) {
 	select {
 	case m.slots <- struct{}{}:
 	default:
-		h.publish(investigate.Event{Time: m.now(), Step: "queued", Message: "waiting for a free worker"})
+		h.Publish(investigate.Event{Time: m.now(), Step: "queued", Message: "waiting for a free worker"})
 		select {
 		case m.slots <- struct{}{}:
 		case <-ctx.Done():
@@ -209,12 +210,12 @@ func (m *Manager) investigate(ctx context.Context, id string, files []*quarry.Up
 	if err != nil {
 		return nil, err
 	}
-	inv := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: h.publish, Now: m.cfg.Now, Model: m.cfg.Model}
+	inv := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: h.Publish, Now: m.cfg.Now, Model: m.cfg.Model}
 	if m.cfg.Model != nil && m.cfg.DialCode != nil {
 		code, err := m.cfg.DialCode(ctx)
 		if err != nil {
 			m.cfg.Log.Warn("code sandbox unavailable; the model writes SQL only", "session", id, "err", err)
-			h.publish(investigate.Event{Time: m.now(), Step: "load", Message: "the code sandbox is unavailable; the model writes SQL only"})
+			h.Publish(investigate.Event{Time: m.now(), Step: "load", Message: "the code sandbox is unavailable; the model writes SQL only"})
 		} else {
 			defer code.Close()
 			inv.Code = code
@@ -284,7 +285,7 @@ func (m *Manager) cancelRun(id string) {
 	}
 	r.cancel()
 	select {
-	case <-r.hub.done:
+	case <-r.hub.Done():
 	case <-time.After(30 * time.Second):
 	}
 }

@@ -112,7 +112,7 @@ type Manager struct {
 
 	mu     sync.Mutex
 	runs   map[string]*runState // running investigations
-	hubs   map[string]*hub      // progress of the runs this process started
+	hubs   map[string]*progress // progress of the runs this process started
 	wg     sync.WaitGroup
 	closed bool
 }
@@ -137,7 +137,7 @@ func New(cfg Config) *Manager {
 		slots:  make(chan struct{}, cfg.MaxRunning),
 		budget: newEngineBudget(cfg.MaxEngines),
 		runs:   map[string]*runState{},
-		hubs:   map[string]*hub{},
+		hubs:   map[string]*progress{},
 	}
 	m.chat.Data = m.chatData
 	return m

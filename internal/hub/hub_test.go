@@ -1,42 +1,43 @@
-package sessions
+package hub
 
-import (
-	"testing"
+import "testing"
 
-	"github.com/quarry-dev/quarry/agent/investigate"
-)
+type event struct {
+	Step      string
+	Iteration int
+}
 
 func TestHubReplaysAndEnds(t *testing.T) {
-	h := newHub()
-	h.publish(investigate.Event{Step: "load"})
-	past, live, cancel := h.subscribe()
+	h := New[event]()
+	h.Publish(event{Step: "load"})
+	past, live, cancel := h.Subscribe()
 	defer cancel()
 	if len(past) != 1 || past[0].Step != "load" {
 		t.Fatalf("late subscriber replayed %v", past)
 	}
-	h.publish(investigate.Event{Step: "loop", Iteration: 1})
+	h.Publish(event{Step: "loop", Iteration: 1})
 	if e := <-live; e.Iteration != 1 {
 		t.Fatalf("live event %v", e)
 	}
-	h.close()
+	h.Close()
 	if _, ok := <-live; ok {
 		t.Fatal("the channel stays open after the run ended")
 	}
-	past, live, _ = h.subscribe()
+	past, live, _ = h.Subscribe()
 	if _, ok := <-live; ok || len(past) != 2 {
 		t.Fatalf("after the end: %d past events, channel open %v", len(past), ok)
 	}
-	h.publish(investigate.Event{Step: "late"}) // after close: ignored, no panic
+	h.Publish(event{Step: "late"}) // after close: ignored, no panic
 }
 
 func TestHubDropsSlowSubscriber(t *testing.T) {
-	h := newHub()
-	_, slow, _ := h.subscribe()
-	_, fast, cancel := h.subscribe()
+	h := New[event]()
+	_, slow, _ := h.Subscribe()
+	_, fast, cancel := h.Subscribe()
 	defer cancel()
 	got := 0
 	for i := range subscriberBuffer + 10 {
-		h.publish(investigate.Event{Iteration: i})
+		h.Publish(event{Iteration: i})
 		<-fast // keeps up
 		got++
 	}
