@@ -188,6 +188,14 @@ func (a *analysis) classify(w *want) {
 			used[i] = true
 		}
 	}
+	if w.stat == statNone {
+		for _, x := range nameWords(w.ph) {
+			if st, ok := statWords[x]; ok && len(x) > 2 {
+				w.stat = st
+				break
+			}
+		}
+	}
 	if has(words, "squared") && has(words, "error") {
 		w.stat = statMSE
 		if has(words, "root") {

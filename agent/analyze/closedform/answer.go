@@ -14,6 +14,11 @@ func (a *analysis) answer(w *want) (string, bool) {
 			return v, true
 		}
 	}
+	if (has(w.words, "coef") || has(w.words, "coefficient") || has(w.words, "slope")) && len(w.cols) > 0 && !a.has("correlation") {
+		if b, _, ok := a.coefficientFor(w); ok {
+			return formatValue(b, w.spec), true
+		}
+	}
 	switch w.stat {
 	case statMean, statMedian, statStd, statVar, statMin, statMax, statRange, statSum, statSkew, statKurt, statMode,
 		statQ1, statQ3, statIQR:

@@ -294,6 +294,9 @@ func (a *analysis) ruleValues(w *want) map[string]float64 {
 	if r2, ok := a.regressionR2(w); ok {
 		vals["r2"] = r2
 	}
+	if _, p, ok := a.coefficientFor(w); ok {
+		vals["p"] = p
+	}
 	return vals
 }
 
