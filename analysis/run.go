@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"sort"
 	"strings"
 
@@ -190,4 +191,29 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// Upload is a file sent with a request (the API's multipart form).
+type Upload struct {
+	Name string
+	Body io.Reader
+}
+
+// Summary is one analysis in a list.
+type Summary struct {
+	RequestID string `json:"request_id"`
+	Intent    string `json:"intent"`
+	Status    string `json:"status"`
+	Timestamp string `json:"timestamp"`
+	Artifacts int    `json:"artifact_count"`
+}
+
+// AuditCheck is what verifying the analyses' log found: the chain, its
+// anchor and every artifact's hash.
+type AuditCheck struct {
+	OK        bool     `json:"ok"`
+	Entries   int      `json:"entries"`
+	Artifacts int      `json:"artifacts_checked"`
+	Anchored  bool     `json:"anchored"`
+	Problems  []string `json:"problems"`
 }

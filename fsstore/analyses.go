@@ -18,6 +18,9 @@ import (
 // analyses/{request_id}/.
 type Analyses struct{ Root string }
 
+// Dir is the data dir.
+func (a Analyses) Dir() string { return a.Root }
+
 // AuditLog is the path of the analyses' shared, hash-chained log.
 func (a Analyses) AuditLog() string { return filepath.Join(a.Root, "logs", "data_agent_runs.jsonl") }
 

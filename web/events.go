@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"strconv"
 	"time"
-
-	"github.com/quarry-dev/quarry/agent/investigate"
 )
 
 // heartbeat keeps idle event streams open through proxies.
@@ -24,6 +22,19 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer cancel()
+	return stream(w, r, past, live, func() any {
+		sess, err := s.svc.Session(r.Context(), id)
+		if err != nil {
+			return nil // deleted meanwhile; the stream just ends
+		}
+		return map[string]any{"status": sess.Status, "outcome": sess.Outcome, "error": sess.Error}
+	})
+}
+
+// stream writes a run's events as server-sent events: past, then live
+// until the channel closes, then an "end" event with what end returns
+// (none when it returns nil), with heartbeats meanwhile.
+func stream[E any](w http.ResponseWriter, r *http.Request, past []E, live <-chan E, end func() any) error {
 	flusher, ok := w.(http.Flusher)
 	if !ok {
 		return fmt.Errorf("streaming is not supported by this connection")
@@ -35,7 +46,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 	w.WriteHeader(http.StatusOK)
 
 	seq := 0
-	send := func(e investigate.Event) {
+	send := func(e E) {
 		seq++
 		if seq <= skip {
 			return
@@ -53,7 +64,12 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 		select {
 		case e, ok := <-live:
 			if !ok {
-				return s.endEvent(w, r, id, flusher)
+				if v := end(); v != nil {
+					data, _ := json.Marshal(v)
+					fmt.Fprintf(w, "event: end\ndata: %s\n\n", data)
+					flusher.Flush()
+				}
+				return nil
 			}
 			send(e)
 			flusher.Flush()
@@ -64,16 +80,4 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) error {
 			return nil
 		}
 	}
-}
-
-// endEvent tells the client the stream is over and how the session ended.
-func (s *Server) endEvent(w http.ResponseWriter, r *http.Request, id string, f http.Flusher) error {
-	sess, err := s.svc.Session(r.Context(), id)
-	if err != nil {
-		return nil // deleted meanwhile; the stream just ends
-	}
-	data, _ := json.Marshal(map[string]any{"status": sess.Status, "outcome": sess.Outcome, "error": sess.Error})
-	fmt.Fprintf(w, "event: end\ndata: %s\n\n", data)
-	f.Flush()
-	return nil
 }

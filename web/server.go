@@ -19,7 +19,9 @@ type Options struct {
 	// Analyst says who analyses; every page's footer tells the user, with
 	// what leaves the machine.
 	Analyst Analyst
-	Log     *slog.Logger
+	// Analyses serves the analyze job's API; nil leaves it out.
+	Analyses AnalysisService
+	Log      *slog.Logger
 }
 
 // Analyst describes the analyst behind the investigations and the chat.
@@ -54,6 +56,7 @@ func New(svc Service, opt Options) *Server {
 	}
 	s := &Server{svc: svc, opt: opt, log: opt.Log, mux: http.NewServeMux(), views: viewsFor(opt.Analyst)}
 	s.routesAPI()
+	s.routesAnalyses()
 	s.routesPages()
 	return s
 }

@@ -252,7 +252,7 @@ func (r *run) planAndValidate(ctx context.Context) error {
 		plan.Status = analysis.PlanAbandoned
 		return verr
 	}
-	r.progress(Event{Step: "plan", Message: fmt.Sprintf("%d steps (%s planner): %s", len(plan.Subtasks), how, plan.Reasoning)})
+	r.progress(Event{Step: "plan", Message: fmt.Sprintf("%d steps (%s planner): %s", len(plan.Subtasks), how, plan.Reasoning), Plan: copyPlan(plan)})
 	return nil
 }
 

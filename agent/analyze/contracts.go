@@ -60,6 +60,8 @@ type Event struct {
 	TaskID  string    `json:"task_id,omitempty"`
 	Status  string    `json:"status,omitempty"`
 	Message string    `json:"message"`
+	// Plan is the validated plan, on the "plan" event.
+	Plan *analysis.Plan `json:"plan,omitempty"`
 }
 
 // OpenSource opens a database source from its connection string

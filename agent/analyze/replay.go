@@ -77,6 +77,14 @@ func (a *Analyzer) Replay(ctx context.Context, original *analysis.Result) (*anal
 	return res, checks, nil
 }
 
+// copyPlan is a deep copy of p, for a listener that may change it.
+func copyPlan(p *analysis.Plan) *analysis.Plan {
+	raw, _ := json.Marshal(p)
+	var c analysis.Plan
+	json.Unmarshal(raw, &c)
+	return &c
+}
+
 // clonePlan copies a stored plan with its steps pending again.
 func clonePlan(p *analysis.Plan) (*analysis.Plan, error) {
 	raw, err := json.Marshal(p)

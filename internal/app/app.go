@@ -15,6 +15,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/analyses"
 	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
@@ -55,11 +56,15 @@ const minEngineMB = 128
 // App is a wired server.
 type App struct {
 	Manager *sessions.Manager
-	Handler http.Handler
-	Index   retrieve.Index
+	// Analyses runs the analyze job.
+	Analyses *analyses.Manager
+	Handler  http.Handler
+	Index    retrieve.Index
 	// Log is the logger the stack writes to.
 	Log *slog.Logger
 	db  *sqlite.DB
+	// closeAnalyses stops the analyses and closes the recipe memory.
+	closeAnalyses func() error
 }
 
 // Open wires the stack over opt.DataDir and marks the sessions a previous
@@ -133,13 +138,21 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	if opt.Model != nil {
 		analyst = web.Analyst{Model: opt.Model.Name(), Local: opt.ModelLocal, CodeSandbox: opt.DialCode != nil}
 	}
-	h := web.New(m, web.Options{MaxUploadBytes: opt.MaxUploadBytes, Analyst: analyst, Log: opt.Log})
-	return &App{Manager: m, Handler: h, Index: db, Log: opt.Log, db: db}, nil
+	am, closeAnalyses, err := openAnalyses(opt.DataDir, engineLimit, opt.MaxUploadBytes, opt)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	h := web.New(m, web.Options{MaxUploadBytes: opt.MaxUploadBytes, Analyst: analyst, Log: opt.Log, Analyses: am})
+	return &App{Manager: m, Analyses: am, Handler: h, Index: db, Log: opt.Log, db: db, closeAnalyses: closeAnalyses}, nil
 }
 
 // Close stops the running investigations and closes the stores.
 func (a *App) Close() error {
 	err := a.Manager.Close()
+	if cerr := a.closeAnalyses(); err == nil {
+		err = cerr
+	}
 	if cerr := a.db.Close(); err == nil {
 		err = cerr
 	}

@@ -1,0 +1,473 @@
+// Package analyses runs the analyze job for the web app and the MCP tools:
+// a request is checked, its uploads stored, and the analysis run in the
+// background with progress events; results, artifacts, the request's audit
+// trail, the log's verification, replays and recipes are read back. It
+// works on contracts only: the analyzer, the store and the log are given
+// to it (internal/app wires them).
+package analyses
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/analyze"
+	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/internal/hub"
+)
+
+// Store keeps the analyses' records, uploads and artifacts under the data
+// dir (fsstore.Analyses).
+type Store interface {
+	analyze.Store
+	ReadJSON(rel string, v any) error
+	// Dir is the data dir on disk.
+	Dir() string
+}
+
+// Log is the analyses' open audit log (audit.Log).
+type Log interface {
+	analyze.Auditor
+	Close() error
+}
+
+// Config wires a Manager. Analyzer, Store and OpenLog are required.
+type Config struct {
+	// Analyzer runs one analysis; its Progress and Audit are set per run.
+	Analyzer *analyze.Analyzer
+	// OpenLog opens the shared log. The manager keeps it open while any
+	// analysis runs and closes it when none does, so that another process
+	// (quarry analyze) can write between runs.
+	OpenLog func() (Log, error)
+	Store   Store
+	// Entries reads the log's entries of one request; Verify checks the
+	// whole log with every artifact's hash.
+	Entries func(requestID string) ([]quarry.AuditEntry, error)
+	Verify  func() (*analysis.AuditCheck, error)
+	// MaxRunning bounds the analyses running at once (default 2).
+	MaxRunning int
+	// MaxFileBytes bounds one upload (default quarry.MaxFileBytes).
+	MaxFileBytes int64
+	Log          *slog.Logger
+}
+
+// Manager runs analyses. It is safe for concurrent use.
+type Manager struct {
+	cfg   Config
+	slots chan struct{}
+
+	mu     sync.Mutex
+	runs   map[string]*running
+	log    Log // open while users > 0
+	users  int
+	wg     sync.WaitGroup
+	closed bool
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// running is an analysis in progress: its events and its latest state.
+type running struct {
+	events *hub.Hub[analyze.Event]
+	state  *analysis.Result
+}
+
+// New returns a Manager. Close it when done.
+func New(cfg Config) *Manager {
+	if cfg.MaxRunning <= 0 {
+		cfg.MaxRunning = 2
+	}
+	if cfg.MaxFileBytes <= 0 {
+		cfg.MaxFileBytes = quarry.MaxFileBytes
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Manager{cfg: cfg, slots: make(chan struct{}, cfg.MaxRunning), runs: map[string]*running{}, ctx: ctx, cancel: cancel}
+}
+
+// Close stops the running analyses and waits for them to record their end.
+func (m *Manager) Close() error {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.cancel()
+	m.wg.Wait()
+	return nil
+}
+
+// recordPath is where a request's record is kept.
+func recordPath(id string) string { return path.Join("analyses", id, "result.json") }
+
+// Start checks req, stores its uploads as file sources, records it as
+// submitted and runs it in the background; it returns the record.
+// Errors: INVALID (the spec's validation, an upload of an unknown kind),
+// FILE_TOO_LARGE, FORBIDDEN for a file path or a SQLite connection string
+// sent by a client (files come as uploads), UNAVAILABLE when closing.
+func (m *Manager) Start(ctx context.Context, req analysis.Request, uploads []analysis.Upload) (*analysis.Result, error) {
+	for _, ds := range req.DataSources {
+		if ds.FilePath != "" || ds.Type == analysis.SourceSQL && !strings.HasPrefix(ds.ConnectionString, "postgres") {
+			return nil, quarry.Errorf(quarry.ECodeForbidden, "a request may not name files on the server (%s)", firstNonEmpty(ds.FilePath, ds.ConnectionString)).
+				WithHint("upload the file with the request instead")
+		}
+	}
+	req.RequestID = quarry.NewID()
+	now := m.now()
+	req.Normalize(now)
+	// Validation before the uploads are stored counts the uploads as
+	// sources.
+	check := req
+	for _, u := range uploads {
+		check.DataSources = append(check.DataSources, analysis.DataSource{Type: analysis.SourceCSV, FilePath: u.Name})
+	}
+	if err := check.Validate(); err != nil {
+		return nil, err
+	}
+	stored, err := m.storeUploads(req.RequestID, uploads)
+	if err != nil {
+		os.RemoveAll(filepath.Join(m.cfg.Store.Dir(), "uploads", req.RequestID))
+		return nil, err
+	}
+	req.DataSources = append(req.DataSources, stored...)
+	rec := &analysis.Result{RequestID: req.RequestID, Status: analysis.StatusSubmitted, Request: &req,
+		Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, quarry.Errorf(quarry.ECodeUnavailable, "the server is shutting down")
+	}
+	if err := m.cfg.Store.SaveJSON(recordPath(req.RequestID), rec); err != nil {
+		return nil, quarry.StorageError(err)
+	}
+	r := &running{events: hub.New[analyze.Event](), state: rec}
+	m.runs[req.RequestID] = r
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		m.run(req, r)
+	}()
+	return rec, nil
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+// uploadKinds maps an upload's extension to its source type.
+var uploadKinds = map[string]string{
+	".csv": analysis.SourceCSV, ".json": analysis.SourceJSON, ".jsonl": analysis.SourceJSON, ".ndjson": analysis.SourceJSON,
+	".parquet": analysis.SourceParquet, ".db": analysis.SourceSQL, ".sqlite": analysis.SourceSQL, ".sqlite3": analysis.SourceSQL,
+}
+
+// storeUploads writes the uploads to uploads/ID/ and returns them as
+// sources.
+func (m *Manager) storeUploads(id string, uploads []analysis.Upload) ([]analysis.DataSource, error) {
+	var out []analysis.DataSource
+	names := map[string]bool{}
+	for _, u := range uploads {
+		base := filepath.Base(strings.ReplaceAll(u.Name, `\`, "/"))
+		kind, ok := uploadKinds[strings.ToLower(filepath.Ext(base))]
+		if !ok || base == "." || base == "/" {
+			return nil, quarry.Errorf(quarry.ECodeInvalidFileType, "%s is not a CSV, JSON, Parquet or SQLite file", u.Name)
+		}
+		if names[strings.ToLower(base)] {
+			return nil, quarry.Errorf(quarry.ECodeInvalid, "two uploads are called %s", base)
+		}
+		names[strings.ToLower(base)] = true
+		data, err := io.ReadAll(io.LimitReader(u.Body, m.cfg.MaxFileBytes+1))
+		if err != nil {
+			return nil, err
+		}
+		if int64(len(data)) > m.cfg.MaxFileBytes {
+			return nil, quarry.Errorf(quarry.ECodeFileTooLarge, "%s is larger than %d MB", base, m.cfg.MaxFileBytes>>20)
+		}
+		p, err := m.cfg.Store.WriteArtifact(path.Join("uploads", id, base), data)
+		if err != nil {
+			return nil, quarry.StorageError(err)
+		}
+		ds := analysis.DataSource{Type: kind, FilePath: p}
+		if kind == analysis.SourceSQL {
+			ds.FilePath, ds.ConnectionString = "", "sqlite:"+p
+		}
+		out = append(out, ds)
+	}
+	return out, nil
+}
+
+func (m *Manager) now() time.Time {
+	if m.cfg.Analyzer.Now != nil {
+		return m.cfg.Analyzer.Now()
+	}
+	return time.Now()
+}
+
+// run is one analysis in the background. Whatever happens, its record
+// ends completed, partial_success or failed, then its events end.
+func (m *Manager) run(req analysis.Request, r *running) {
+	defer func() {
+		m.mu.Lock()
+		delete(m.runs, req.RequestID)
+		m.mu.Unlock()
+		r.events.Close()
+	}()
+	publish := func(e analyze.Event) {
+		m.mu.Lock()
+		switch e.Step {
+		case "plan":
+			if e.Plan != nil {
+				r.state.Plan = e.Plan
+			}
+			r.state.Status = analysis.StatusExecuting
+		case "task":
+			if r.state.Plan != nil {
+				if t := r.state.Plan.Task(e.TaskID); t != nil && e.Status != "retry" {
+					t.Status = e.Status
+				}
+			}
+		}
+		m.mu.Unlock()
+		r.events.Publish(e)
+	}
+	select {
+	case m.slots <- struct{}{}:
+	default:
+		publish(analyze.Event{Time: m.now(), Step: "queued", Message: "waiting for a free worker"})
+		select {
+		case m.slots <- struct{}{}:
+		case <-m.ctx.Done():
+			m.fail(req, r, quarry.Errorf(quarry.ECodeRunInterrupted, "the server stopped before the analysis started"), publish)
+			return
+		}
+	}
+	defer func() { <-m.slots }()
+	log, err := m.acquireLog()
+	if err != nil {
+		m.fail(req, r, err, publish)
+		return
+	}
+	defer m.releaseLog()
+	a := *m.cfg.Analyzer
+	a.Progress, a.Audit = publish, log
+	res, err := a.Run(m.ctx, req)
+	if err != nil {
+		m.fail(req, r, err, publish)
+		return
+	}
+	m.mu.Lock()
+	r.state = res
+	m.mu.Unlock()
+}
+
+// acquireLog opens the shared log for one more run.
+func (m *Manager) acquireLog() (Log, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.log == nil {
+		l, err := m.cfg.OpenLog()
+		if err != nil {
+			return nil, err
+		}
+		m.log = l
+	}
+	m.users++
+	return m.log, nil
+}
+
+// releaseLog closes the shared log after the last run using it.
+func (m *Manager) releaseLog() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.users--; m.users == 0 && m.log != nil {
+		m.log.Close()
+		m.log = nil
+	}
+}
+
+// fail records a request that could not run (a source that cannot be
+// opened, a request the planner cannot read).
+func (m *Manager) fail(req analysis.Request, r *running, err error, publish func(analyze.Event)) {
+	req.Status = analysis.StatusFailed
+	rec := &analysis.Result{RequestID: req.RequestID, Status: analysis.StatusFailed, Request: &req, Error: quarry.NewErrorInfo(err),
+		Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}
+	if serr := m.cfg.Store.SaveJSON(recordPath(req.RequestID), rec); serr != nil {
+		m.cfg.Log.Error("save analysis", "request", req.RequestID, "err", serr)
+	}
+	m.mu.Lock()
+	r.state = rec
+	m.mu.Unlock()
+	publish(analyze.Event{Time: m.now(), Step: "failed", Status: analysis.StatusFailed, Message: quarry.ErrorMessage(err)})
+}
+
+// Get returns an analysis: its live state while it runs, its record after.
+// Errors: NOT_FOUND.
+func (m *Manager) Get(ctx context.Context, id string) (*analysis.Result, error) {
+	if !validID(id) {
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "no analysis %s", id)
+	}
+	m.mu.Lock()
+	if r := m.runs[id]; r != nil {
+		c := *r.state
+		m.mu.Unlock()
+		return &c, nil
+	}
+	m.mu.Unlock()
+	var res analysis.Result
+	if err := m.cfg.Store.ReadJSON(recordPath(id), &res); err != nil {
+		if quarry.ErrorCode(err) == quarry.ECodeNotFound {
+			return nil, quarry.Errorf(quarry.ECodeNotFound, "no analysis %s", id)
+		}
+		return nil, err
+	}
+	return &res, nil
+}
+
+// validID accepts request ids (UUIDs) only, so no id reaches outside the
+// records.
+func validID(id string) bool {
+	return id != "" && len(id) <= 64 && strings.Trim(id, "0123456789abcdef-") == ""
+}
+
+// List returns every analysis, newest first.
+func (m *Manager) List(ctx context.Context) ([]analysis.Summary, error) {
+	entries, err := os.ReadDir(filepath.Join(m.cfg.Store.Dir(), "analyses"))
+	if os.IsNotExist(err) {
+		return []analysis.Summary{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := []analysis.Summary{}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		res, err := m.Get(ctx, e.Name())
+		if err != nil || res.Request == nil {
+			continue
+		}
+		out = append(out, analysis.Summary{RequestID: res.RequestID, Intent: res.Request.Intent, Status: res.Status, Timestamp: res.Request.Timestamp, Artifacts: len(res.Artifacts)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Timestamp > out[j].Timestamp })
+	return out, nil
+}
+
+// Subscribe replays an analysis's events so far and streams the rest; the
+// channel closes when it ends (at once for one not running here).
+func (m *Manager) Subscribe(ctx context.Context, id string) (past []analyze.Event, live <-chan analyze.Event, cancel func(), err error) {
+	if _, err := m.Get(ctx, id); err != nil {
+		return nil, nil, nil, err
+	}
+	m.mu.Lock()
+	r := m.runs[id]
+	m.mu.Unlock()
+	if r == nil {
+		c := make(chan analyze.Event)
+		close(c)
+		return nil, c, func() {}, nil
+	}
+	past, live, cancel = r.events.Subscribe()
+	return past, live, cancel, nil
+}
+
+// Wait waits for an analysis to end and returns its result.
+func (m *Manager) Wait(ctx context.Context, id string) (*analysis.Result, error) {
+	_, live, cancel, err := m.Subscribe(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer cancel()
+	for {
+		select {
+		case _, ok := <-live:
+			if !ok {
+				return m.Get(ctx, id)
+			}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// Audit returns the log's entries of one analysis.
+func (m *Manager) Audit(ctx context.Context, id string) ([]quarry.AuditEntry, error) {
+	if _, err := m.Get(ctx, id); err != nil {
+		return nil, err
+	}
+	return m.cfg.Entries(id)
+}
+
+// VerifyAudit checks the whole analyses' log and every artifact's hash.
+func (m *Manager) VerifyAudit(ctx context.Context) (*analysis.AuditCheck, error) {
+	return m.cfg.Verify()
+}
+
+// Artifact returns an artifact of an analysis and its file. Errors:
+// NOT_FOUND.
+func (m *Manager) Artifact(ctx context.Context, id, artifactID string) (*analysis.Artifact, string, error) {
+	res, err := m.Get(ctx, id)
+	if err != nil {
+		return nil, "", err
+	}
+	i := slices.IndexFunc(res.Artifacts, func(a analysis.Artifact) bool { return a.ArtifactID == artifactID })
+	if i < 0 {
+		return nil, "", quarry.Errorf(quarry.ECodeNotFound, "analysis %s has no artifact %s", id, artifactID)
+	}
+	a := res.Artifacts[i]
+	root := filepath.Join(m.cfg.Store.Dir(), "artifacts") + string(filepath.Separator)
+	if p, err := filepath.Abs(a.ContentRef); err != nil || !strings.HasPrefix(p, root) {
+		return nil, "", quarry.Errorf(quarry.ECodeNotFound, "artifact %s is not in the data dir", artifactID)
+	}
+	return &a, a.ContentRef, nil
+}
+
+// Recipes lists the stored recipes, the most recently used first.
+func (m *Manager) Recipes(ctx context.Context) ([]analysis.Recipe, error) {
+	if m.cfg.Analyzer.Recipes == nil {
+		return []analysis.Recipe{}, nil
+	}
+	rs, err := m.cfg.Analyzer.Recipes.List(ctx)
+	if rs == nil {
+		rs = []analysis.Recipe{}
+	}
+	return rs, err
+}
+
+// Replay re-runs a finished analysis's plan and compares its artifacts.
+func (m *Manager) Replay(ctx context.Context, id string) (*analysis.Result, []analyze.ArtifactCheck, error) {
+	orig, err := m.Get(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch orig.Status {
+	case analysis.StatusCompleted, analysis.StatusPartialSuccess, analysis.StatusFailed:
+	default:
+		return nil, nil, quarry.Errorf(quarry.ECodeConflict, "analysis %s has not finished", id)
+	}
+	log, err := m.acquireLog()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer m.releaseLog()
+	a := *m.cfg.Analyzer
+	a.Audit = log
+	return a.Replay(ctx, orig)
+}
+
+// String describes the manager for logs.
+func (m *Manager) String() string { return fmt.Sprintf("analyses in %s", m.cfg.Store.Dir()) }

@@ -1,0 +1,128 @@
+package app
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/analyze"
+	"github.com/quarry-dev/quarry/analyses"
+	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/audit"
+	"github.com/quarry-dev/quarry/duckdb"
+	"github.com/quarry-dev/quarry/fsstore"
+	"github.com/quarry-dev/quarry/sqlite"
+)
+
+// OpenSource opens a database source of an analysis by its connection
+// string; cmd/quarry adds the PostgreSQL driver to it.
+var OpenSource = func(ctx context.Context, ds analysis.DataSource) (analysis.Source, error) {
+	if p, ok := strings.CutPrefix(ds.ConnectionString, "sqlite:"); ok {
+		return sqlite.OpenSource(ctx, strings.TrimPrefix(p, "//"))
+	}
+	scheme, _, _ := strings.Cut(ds.ConnectionString, ":")
+	return nil, quarry.Errorf(quarry.ECodeInvalid, "%s sources are not supported", scheme).
+		WithHint("use a SQLite database file (sqlite:PATH) or export the data as CSV, JSON or Parquet")
+}
+
+// Analyzer wires the offline analyst over a data dir: a DuckDB workspace
+// per analysis with memoryLimit, database sources through OpenSource, the
+// store and the recipe memory. Its Audit is set by the caller.
+func Analyzer(dataDir, memoryLimit string) (*analyze.Analyzer, *sqlite.Recipes, error) {
+	recipes, err := sqlite.OpenRecipes(RecipesPath(dataDir))
+	if err != nil {
+		return nil, nil, err
+	}
+	return &analyze.Analyzer{
+		NewWorkspace: func() (analyze.Workspace, error) { return duckdb.Open(duckdb.Options{MemoryLimit: memoryLimit}) },
+		OpenSource:   func(ctx context.Context, ds analysis.DataSource) (analysis.Source, error) { return OpenSource(ctx, ds) },
+		TableName:    duckdb.TableName,
+		Store:        fsstore.Analyses{Root: dataDir},
+		Recipes:      recipes,
+	}, recipes, nil
+}
+
+// RecipesPath is the recipe memory under a data dir (the spec's layout).
+func RecipesPath(dataDir string) string { return filepath.Join(dataDir, "db", "recipe_memory.db") }
+
+// openAnalyses wires the analyses manager over the data dir.
+func openAnalyses(dataDir, memoryLimit string, maxUpload int64, opt Options) (*analyses.Manager, func() error, error) {
+	a, recipes, err := Analyzer(dataDir, memoryLimit)
+	if err != nil {
+		return nil, nil, err
+	}
+	a.Now = opt.Now
+	store := fsstore.Analyses{Root: dataDir}
+	logPath := store.AuditLog()
+	m := analyses.New(analyses.Config{
+		Analyzer: a,
+		Store:    store,
+		OpenLog: func() (analyses.Log, error) {
+			if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+				return nil, err
+			}
+			return audit.Open(logPath, "", opt.Now)
+		},
+		Entries: func(id string) ([]quarry.AuditEntry, error) { return requestEntries(logPath, id) },
+		Verify: func() (*analysis.AuditCheck, error) {
+			rep, err := audit.CheckIn(logPath, dataDir)
+			if errors.Is(err, os.ErrNotExist) || quarry.ErrorCode(err) == quarry.ECodeNotFound {
+				return &analysis.AuditCheck{OK: true, Problems: []string{}}, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			c := &analysis.AuditCheck{OK: rep.OK(), Entries: rep.Entries, Artifacts: rep.Artifacts, Anchored: rep.Anchored, Problems: append([]string{}, rep.Problems...)}
+			if !rep.Result.OK() {
+				c.Problems = append(c.Problems, "entry "+itoa(rep.FirstBroken)+" is broken: "+rep.Reason)
+			}
+			if rep.AnchorProblem != "" {
+				c.Problems = append(c.Problems, rep.AnchorProblem)
+			}
+			return c, nil
+		},
+		MaxFileBytes: maxUpload,
+		Log:          opt.Log,
+	})
+	return m, func() error {
+		err := m.Close()
+		recipes.Close()
+		return err
+	}, nil
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// requestEntries reads the entries of one request from the shared log.
+func requestEntries(logPath, id string) ([]quarry.AuditEntry, error) {
+	f, err := os.Open(logPath)
+	if errors.Is(err, os.ErrNotExist) {
+		return []quarry.AuditEntry{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := []quarry.AuditEntry{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	needle := []byte(`"request_id":"` + id + `"`)
+	for sc.Scan() {
+		if !strings.Contains(sc.Text(), string(needle)) {
+			continue
+		}
+		var e quarry.AuditEntry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			return nil, err
+		}
+		if e.RequestID == id {
+			out = append(out, e)
+		}
+	}
+	return out, sc.Err()
+}
