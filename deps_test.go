@@ -78,7 +78,7 @@ func TestDependencyRules(t *testing.T) {
 					t.Errorf("package %s imports %s; it may import only the standard library", dir, imp)
 				}
 			}
-			if strings.HasPrefix(dir, "agent/") || dir == "sessions" || dir == "web" || dir == "mcp" || dir == "retrieve" {
+			if strings.HasPrefix(dir, "agent/") || dir == "sessions" || dir == "analyses" || dir == "web" || dir == "mcp" || dir == "retrieve" {
 				for _, f := range forbiddenForAgents {
 					if strings.HasPrefix(imp, f) {
 						t.Errorf("package %s imports %s; it talks to engines, stores and services through interfaces", dir, imp)
