@@ -76,6 +76,9 @@ type Options struct {
 	MaxRows int
 	// Version is the server version reported to clients (default "dev").
 	Version string
+	// Analyses serves the analyze, get_analysis and list_recipes tools;
+	// nil leaves them out.
+	Analyses AnalysisService
 	// Log receives failures the client sees only as INTERNAL.
 	Log *slog.Logger
 }
@@ -89,6 +92,8 @@ Typical flow:
 3. start_investigation with the metric as one SQL aggregate (e.g. SELECT SUM(amount) FROM orders), a baseline and a comparison period, and what the business is. It returns at once; the investigation runs in the background.
 4. get_session until its status is completed (or failed); it usually takes seconds to a minute.
 5. get_explanations for the ranked causes with their evidence, get_report for the full Markdown report, and ask for follow-up questions about the finished investigation.
+
+To analyze data without a metric question ("monthly sales by region in 2021, with charts"), call analyze with the files (or PostgreSQL connection strings) and the request in plain words; it returns the summary and the paths of the tables, charts and report.
 
 Errors come back as "CODE: message", e.g. "FORBIDDEN: only read-only SELECT statements are allowed".`
 
@@ -111,6 +116,7 @@ func NewServer(svc Service, opt Options) *mcpsdk.Server {
 	t.addSessionTools(s)
 	t.addDataTools(s)
 	t.addInvestigationTools(s)
+	t.addAnalysisTools(s)
 	return s
 }
 

@@ -36,7 +36,7 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	if *httpAddr == "" {
 		// The client runs on this machine for its user, so it may name
 		// files by path.
-		srv := mcp.NewServer(a.Manager, mcp.Options{AllowPaths: true, Log: a.Log})
+		srv := mcp.NewServer(a.Manager, mcp.Options{AllowPaths: true, Log: a.Log, Analyses: a.Analyses})
 		err := srv.Run(ctx, mcp.NewIOTransport(stdin, stdout))
 		if ctx.Err() != nil {
 			return nil
@@ -48,7 +48,7 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 		}
 		return err
 	}
-	return serveMCPHTTP(ctx, mcp.NewHTTPHandler(mcp.NewServer(a.Manager, mcp.Options{Log: a.Log}), a.Log), *httpAddr, af.dataDir, stdout, a.Log)
+	return serveMCPHTTP(ctx, mcp.NewHTTPHandler(mcp.NewServer(a.Manager, mcp.Options{Log: a.Log, Analyses: a.Analyses}), a.Log), *httpAddr, af.dataDir, stdout, a.Log)
 }
 
 // serveMCPHTTP serves h at /mcp on addr until ctx is done.
