@@ -114,6 +114,9 @@ func (a *analysis) run() map[string]string {
 		for _, c := range a.filterDebug {
 			debugf("filter %s", c)
 		}
+		if s, ok := a.readModel(); ok {
+			debugf("model %+v", s)
+		}
 		for _, w := range a.wants {
 			debugf("want %s: stat %q cols %v rest %v stage %q alts %q", w.spec.Name, w.stat, w.cols, w.rest, w.stage, w.alts)
 		}

@@ -237,12 +237,10 @@ func (m *matcher) find(text string) []mention {
 		if len(hits) == 0 {
 			continue
 		}
-		// the column with the fewest other words wins
-		sort.SliceStable(hits, func(a, b int) bool { return len(hits[a].content) < len(hits[b].content) })
-		best := hits[0]
-		if len(hits) > 1 && len(hits[1].content) == len(best.content) {
-			continue // ambiguous
+		if len(hits) > 1 {
+			continue // a word several columns share names none of them
 		}
+		best := hits[0]
 		_ = i
 		sc := 20 * float64(len(t.low)) / float64(len(best.flat)+1)
 		cands = append(cands, mention{col: best.name, start: t.start, end: t.end, score: 10 + sc})

@@ -164,7 +164,7 @@ func (a *analysis) filterConds(f *frame) []rowCond {
 		}
 		e := eqRe.FindStringSubmatch(after)
 		if e == nil && s.kind == kindNum {
-			e = regexp.MustCompile(`^\s+(\d+(?:\.\d+)?)\b`).FindStringSubmatch(after)
+			e = regexp.MustCompile(`^ +(\d+(?:\.\d+)?)(?:[^.\d]|$)`).FindStringSubmatch(after)
 		}
 		if e != nil {
 			v := strings.TrimSpace(e[1])

@@ -100,6 +100,65 @@ func lstsq(X [][]float64, y []float64) (b []float64, rinv [][]float64, ok bool) 
 	return b, rinv, true
 }
 
+// lstsqDropping solves least squares leaving out columns that depend on
+// earlier ones (their coefficients are 0). The fitted values equal those
+// of the minimum-norm solution scikit-learn computes.
+func lstsqDropping(X [][]float64, y []float64) ([]float64, bool) {
+	n := len(X)
+	if n == 0 {
+		return nil, false
+	}
+	p := len(X[0])
+	var keep []int
+	var basis [][]float64 // orthonormal columns kept so far
+	for j := 0; j < p; j++ {
+		v := make([]float64, n)
+		norm0 := 0.0
+		for i := range X {
+			v[i] = X[i][j]
+			norm0 += v[i] * v[i]
+		}
+		for _, q := range basis {
+			d := 0.0
+			for i := range v {
+				d += q[i] * v[i]
+			}
+			for i := range v {
+				v[i] -= d * q[i]
+			}
+		}
+		norm := 0.0
+		for _, x := range v {
+			norm += x * x
+		}
+		if norm0 == 0 || norm <= 1e-18*norm0 {
+			continue
+		}
+		norm = math.Sqrt(norm)
+		for i := range v {
+			v[i] /= norm
+		}
+		basis = append(basis, v)
+		keep = append(keep, j)
+	}
+	sub := make([][]float64, n)
+	for i := range X {
+		sub[i] = make([]float64, len(keep))
+		for k, j := range keep {
+			sub[i][k] = X[i][j]
+		}
+	}
+	bs, _, ok := lstsq(sub, y)
+	if !ok {
+		return nil, false
+	}
+	b := make([]float64, p)
+	for k, j := range keep {
+		b[j] = bs[k]
+	}
+	return b, true
+}
+
 // mt19937 is the Mersenne Twister as numpy's RandomState seeds it from
 // an integer.
 type mt19937 struct {

@@ -29,22 +29,22 @@ type modelSpec struct {
 
 var (
 	targetRes = []*regexp.Regexp{
-		regexp.MustCompile(`(?:target|dependent|output|response)\s+(?:variable\s+)?(?:is|should be|will be|as|=|:)?\s*(?:the\s+)?(.{1,60})`),
+		regexp.MustCompile(`([\w'"() .-]{1,40}?)\s+(?:as|is|being)\s+the\s+(?:target|dependent|output|response)`),
+		regexp.MustCompile(`(?:target|dependent|output|response)\s+(?:variable\s+)?(?:is|should be|will be|=|:)\s*(?:the\s+)?(.{1,60})`),
 		regexp.MustCompile(`(?:predict|predicting|forecast|estimate|classify)\s+(?:the\s+)?(?:value\s+of\s+(?:the\s+)?)?(.{1,80}?)\s+(?:based on|using|from|with|given)`),
-		regexp.MustCompile(`(.{1,40}?)\s+(?:as|is)\s+the\s+(?:target|dependent|output|response)`),
+		regexp.MustCompile(`(?:predict|predicting|forecast)\s+(?:the\s+)?(.{1,60}?)(?:\.|,|;|\n|$)`),
 	}
 	featureRes = []*regexp.Regexp{
 		regexp.MustCompile(`(?:based on|using|from|given)\s+(?:the\s+)?(?:features?\s+|variables?\s+|columns?\s+)?(.{1,200}?)(?:\.|;|\n| to predict| as (?:features|predictors|independent)|$)`),
 		regexp.MustCompile(`(?:predictor|independent|feature|input|explanatory)\s+(?:variables?|features?|columns?)\s+(?:are|is|should be|:|=|will be)\s*(.{1,200}?)(?:\.|;|\n|$)`),
 		regexp.MustCompile(`(?:with|using)\s+(?:the\s+)?features?\s+(?:such as\s+)?(.{1,200}?)(?:\.|;|\n|$)`),
 	}
-	testSizeRes = []*regexp.Regexp{
-		regexp.MustCompile(`(\d+)\s*%\s*(?:of the data(?:set)?\s+)?(?:for|as|used for|is used for|to be used for|of the data(?:set)? for)?\s*(?:the\s+)?(?:test|testing)`),
-		regexp.MustCompile(`(\d+)\s*[:/-]\s*(\d+)\s*(?:train|training|split|ratio|$)`),
-		regexp.MustCompile(`test_size\s*=\s*(0?\.\d+)`),
-		regexp.MustCompile(`(\d+)\s*%\s*(?:of the data(?:set)?\s+)?(?:for|as|used for)?\s*(?:the\s+)?(?:train|training)`),
-	}
-	seedRe = regexp.MustCompile(`(?:random[_ ]state|random seed|seed)\s*(?:of|=|is|to|as|:)?\s*(?:set to\s+)?(\d+)`)
+	testSizeRe   = regexp.MustCompile(`test_size\s*=\s*(0?\.\d+)`)
+	testPctRe    = regexp.MustCompile(`(\d+)\s*%\s*(?:of the data(?:set)?\s+)?(?:for|as|used for|is used for|to be used for|of the data(?:set)? for)?\s*(?:the\s+)?(?:test|testing)\b`)
+	testSetPctRe = regexp.MustCompile(`(?:test|testing)\s+(?:set|data|sample|size)?\s*(?:of\s+)?\(?(\d+)\s*%`)
+	ratioRe      = regexp.MustCompile(`\b(\d{1,2})\s*[:/-]\s*(\d{1,2})\b`)
+	trainPctRe   = regexp.MustCompile(`(\d+)\s*%\s*(?:of the data(?:set)?\s+)?(?:for|as|used for)?\s*(?:the\s+)?(?:train|training)\b`)
+	seedRe       = regexp.MustCompile(`(?:random[_ ]state|random seed|seed)\s*(?:of|=|is|to|as|:)?\s*(?:set to\s+)?(\d+)`)
 )
 
 // readModel reads the model a question asks for; ok is false when the
@@ -87,28 +87,7 @@ func (a *analysis) parseModel() (modelSpec, bool) {
 	s.oneHot = strings.Contains(t, "one-hot") || strings.Contains(t, "one hot") || strings.Contains(t, "dummies") || strings.Contains(t, "dummy")
 	// the split
 	if strings.Contains(t, "split") || strings.Contains(t, "test set") || strings.Contains(t, "testing set") || strings.Contains(t, "train") {
-		s.split, s.testSize, s.seed = true, 0.25, 42
-		for i, re := range testSizeRes {
-			m := re.FindStringSubmatch(t)
-			if m == nil {
-				continue
-			}
-			x, _ := parseNumber(m[1])
-			switch i {
-			case 0:
-				s.testSize = x / 100
-			case 1:
-				y, _ := parseNumber(m[2])
-				if x+y == 100 || x+y == 10 || x+y == 5 || x+y == 4 {
-					s.testSize = math.Min(x, y) / (x + y)
-				}
-			case 2:
-				s.testSize = x
-			case 3:
-				s.testSize = 1 - x/100
-			}
-			break
-		}
+		s.split, s.testSize, s.seed = true, testSize(t), 42
 		if m := seedRe.FindStringSubmatch(t); m != nil {
 			x, _ := parseNumber(m[1])
 			s.seed = uint32(x)
@@ -143,7 +122,12 @@ func (a *analysis) parseModel() (modelSpec, bool) {
 		}
 	}
 	if s.target == "" {
-		return s, false
+		// a regression "between X and Y": Y on X
+		cols := numericCols(f, a.primary())
+		if len(cols) < 2 {
+			return s, false
+		}
+		s.features, s.target = []string{cols[0]}, cols[1]
 	}
 	if len(s.features) == 0 {
 		for _, c := range a.primary() {
@@ -251,7 +235,7 @@ func fitPredict(s modelSpec, X [][]float64, y []float64, train, test []int) ([]f
 		}
 	} else {
 		var ok bool
-		b, _, ok = lstsq(tx, ty)
+		b, ok = lstsqDropping(tx, ty)
 		if !ok {
 			return nil, false
 		}
@@ -383,7 +367,12 @@ func (a *analysis) modelAnswer(w *want) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	features := s.features
+	var features []string
+	for _, c := range s.features {
+		if !contains(a.created, c) || !(has(w.words, "original") || has(w.words, "without") || has(w.words, "base") || has(w.words, "baseline")) {
+			features = append(features, c)
+		}
+	}
 	// an answer about a variant model: "volume_feature_model_rmse" adds a
 	// created column, "original_model_rmse" leaves it out
 	for _, c := range a.created {
@@ -539,4 +528,33 @@ func (a *analysis) coefficientFor(w *want) (float64, float64, bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// testSize reads the share of rows held out for testing (scikit-learn's
+// default 0.25 when the text gives none).
+func testSize(t string) float64 {
+	if m := testSizeRe.FindStringSubmatch(t); m != nil {
+		x, _ := parseNumber(m[1])
+		return x
+	}
+	if m := testPctRe.FindStringSubmatch(t); m != nil {
+		x, _ := parseNumber(m[1])
+		return x / 100
+	}
+	if m := testSetPctRe.FindStringSubmatch(t); m != nil {
+		x, _ := parseNumber(m[1])
+		return x / 100
+	}
+	for _, m := range ratioRe.FindAllStringSubmatch(t, -1) {
+		x, _ := parseNumber(m[1])
+		y, _ := parseNumber(m[2])
+		if x+y == 100 || x+y == 10 {
+			return math.Min(x, y) / (x + y)
+		}
+	}
+	if m := trainPctRe.FindStringSubmatch(t); m != nil {
+		x, _ := parseNumber(m[1])
+		return math.Round((1-x/100)*1e9) / 1e9
+	}
+	return 0.25
 }
