@@ -17,6 +17,7 @@ import (
 	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
+	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
@@ -265,8 +266,8 @@ func analyzeOnce(ctx context.Context, dataDir string, req analysis.Request, stde
 }
 
 // newAnalyzer wires the offline analyst over store, with progress on
-// stderr; closeLog closes the shared audit log.
-func newAnalyzer(store fsstore.Analyses, stderr io.Writer) (a *analyze.Analyzer, closeLog func() error, err error) {
+// stderr; closeAll closes the shared audit log and the recipe memory.
+func newAnalyzer(store fsstore.Analyses, stderr io.Writer) (a *analyze.Analyzer, closeAll func() error, err error) {
 	if err := os.MkdirAll(filepath.Dir(store.AuditLog()), 0o755); err != nil {
 		return nil, nil, err
 	}
@@ -274,35 +275,25 @@ func newAnalyzer(store fsstore.Analyses, stderr io.Writer) (a *analyze.Analyzer,
 	if err != nil {
 		return nil, nil, err
 	}
-	recipes, err := sqlite.OpenRecipes(recipesPath(store.Root))
+	a, recipes, err := app.Analyzer(store.Root, duckdb.DefaultMemoryLimit, openSource)
 	if err != nil {
 		log.Close()
 		return nil, nil, err
 	}
+	a.Audit = log
 	start := time.Now()
-	a = &analyze.Analyzer{
-		NewWorkspace: func() (analyze.Workspace, error) { return duckdb.Open(duckdb.Options{}) },
-		OpenSource:   openSource,
-		TableName:    duckdb.TableName,
-		Audit:        log,
-		Store:        store,
-		Recipes:      recipes,
-		Progress: func(e analyze.Event) {
-			msg := e.Message
-			if e.TaskID != "" {
-				msg = fmt.Sprintf("%s %s: %s", e.TaskID, e.Status, e.Message)
-			}
-			fmt.Fprintf(stderr, "[%5.1fs] %-8s %s\n", time.Since(start).Seconds(), e.Step, msg)
-		},
+	a.Progress = func(e analyze.Event) {
+		msg := e.Message
+		if e.TaskID != "" {
+			msg = fmt.Sprintf("%s %s: %s", e.TaskID, e.Status, e.Message)
+		}
+		fmt.Fprintf(stderr, "[%5.1fs] %-8s %s\n", time.Since(start).Seconds(), e.Step, msg)
 	}
 	return a, func() error {
 		recipes.Close()
 		return log.Close()
 	}, nil
 }
-
-// recipesPath is the recipe memory under a data dir (the spec's layout).
-func recipesPath(dataDir string) string { return filepath.Join(dataDir, "db", "recipe_memory.db") }
 
 // runRecipes implements "quarry recipes [list|show ID|delete ID]".
 func runRecipes(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -316,7 +307,7 @@ func runRecipes(ctx context.Context, args []string, getenv func(string) string, 
 	if len(rest) == 0 {
 		rest = []string{"list"}
 	}
-	store, err := sqlite.OpenRecipes(recipesPath(*dataDir))
+	store, err := sqlite.OpenRecipes(app.RecipesPath(*dataDir))
 	if err != nil {
 		return err
 	}
@@ -370,11 +361,5 @@ func printAnalysis(w io.Writer, res *analysis.Result) {
 
 // openSource opens a database source by its connection string.
 func openSource(ctx context.Context, ds analysis.DataSource) (analysis.Source, error) {
-	switch {
-	case strings.HasPrefix(ds.ConnectionString, "sqlite:"):
-		return sqlite.OpenSource(ctx, strings.TrimPrefix(strings.TrimPrefix(ds.ConnectionString, "sqlite:"), "//"))
-	}
-	scheme, _, _ := strings.Cut(ds.ConnectionString, ":")
-	return nil, quarry.Errorf(quarry.ECodeInvalid, "%s sources are not supported yet", scheme).
-		WithHint("use a SQLite database file (sqlite:PATH) or export the data as CSV, JSON or Parquet")
+	return app.OpenSQLite(ctx, ds)
 }

@@ -187,7 +187,7 @@ func (f *appFlags) open(ctx context.Context, getenv func(string) string, stderr 
 		log.Info("model configured", "model", w.model.Name(), "local", w.local, "code_sandbox", w.dial != nil)
 	}
 	a, err = app.Open(ctx, app.Options{DataDir: f.dataDir, SessionTimeout: timeout, MaxUploadBytes: f.maxMB << 20,
-		MaxRunning: f.maxRunning, MemoryMB: f.memoryMB, Log: log, Model: w.model, ModelLocal: w.local, DialCode: w.dial})
+		MaxRunning: f.maxRunning, MemoryMB: f.memoryMB, Log: log, OpenSource: openSource, Model: w.model, ModelLocal: w.local, DialCode: w.dial})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -19,9 +19,10 @@ import (
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
-// OpenSource opens a database source of an analysis by its connection
-// string; cmd/quarry adds the PostgreSQL driver to it.
-var OpenSource = func(ctx context.Context, ds analysis.DataSource) (analysis.Source, error) {
+// OpenSQLite opens the SQLite database sources of analyses
+// (sqlite:PATH); other connection strings are refused. cmd/quarry adds
+// PostgreSQL in front of it.
+func OpenSQLite(ctx context.Context, ds analysis.DataSource) (analysis.Source, error) {
 	if p, ok := strings.CutPrefix(ds.ConnectionString, "sqlite:"); ok {
 		return sqlite.OpenSource(ctx, strings.TrimPrefix(p, "//"))
 	}
@@ -31,16 +32,20 @@ var OpenSource = func(ctx context.Context, ds analysis.DataSource) (analysis.Sou
 }
 
 // Analyzer wires the offline analyst over a data dir: a DuckDB workspace
-// per analysis with memoryLimit, database sources through OpenSource, the
-// store and the recipe memory. Its Audit is set by the caller.
-func Analyzer(dataDir, memoryLimit string) (*analyze.Analyzer, *sqlite.Recipes, error) {
+// per analysis with memoryLimit, database sources through openSource
+// (OpenSQLite when nil), the store and the recipe memory. Its Audit is
+// set by the caller; close the recipes when done.
+func Analyzer(dataDir, memoryLimit string, openSource analyze.OpenSource) (*analyze.Analyzer, *sqlite.Recipes, error) {
+	if openSource == nil {
+		openSource = OpenSQLite
+	}
 	recipes, err := sqlite.OpenRecipes(RecipesPath(dataDir))
 	if err != nil {
 		return nil, nil, err
 	}
 	return &analyze.Analyzer{
 		NewWorkspace: func() (analyze.Workspace, error) { return duckdb.Open(duckdb.Options{MemoryLimit: memoryLimit}) },
-		OpenSource:   func(ctx context.Context, ds analysis.DataSource) (analysis.Source, error) { return OpenSource(ctx, ds) },
+		OpenSource:   openSource,
 		TableName:    duckdb.TableName,
 		Store:        fsstore.Analyses{Root: dataDir},
 		Recipes:      recipes,
@@ -52,7 +57,7 @@ func RecipesPath(dataDir string) string { return filepath.Join(dataDir, "db", "r
 
 // openAnalyses wires the analyses manager over the data dir.
 func openAnalyses(dataDir, memoryLimit string, maxUpload int64, opt Options) (*analyses.Manager, func() error, error) {
-	a, recipes, err := Analyzer(dataDir, memoryLimit)
+	a, recipes, err := Analyzer(dataDir, memoryLimit, opt.OpenSource)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/analyze"
 	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/analyses"
 	"github.com/quarry-dev/quarry/audit"
@@ -45,6 +46,8 @@ type Options struct {
 	DialCode   func(context.Context) (sessions.CodeSession, error)
 	Now        func() time.Time
 	Log        *slog.Logger
+	// OpenSource opens analyses' database sources (default OpenSQLite).
+	OpenSource analyze.OpenSource
 }
 
 // DefaultMemoryMB is the default Options.MemoryMB.
