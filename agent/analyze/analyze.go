@@ -62,6 +62,7 @@ type run struct {
 	mu      sync.Mutex // guards res and task statuses while steps run at once
 	outputs map[string]*output
 
+	named  []string       // the deliverables the request named, if any
 	intent *intent.Intent // the request as the offline parser read it (nil if it could not)
 	how    string         // where the plan came from: offline, model, recipe, replay
 }
@@ -82,6 +83,9 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 	if a.Now == nil {
 		a.Now = time.Now
 	}
+	// Deliverables the user named must all be produced; the defaults are
+	// produced where the plan has them.
+	named := slices.Clone(req.Deliverables)
 	req.Normalize(a.Now())
 	if req.RequestID == "" {
 		req.RequestID = quarry.NewID()
@@ -91,7 +95,7 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(req.Constraints.TimeoutSeconds)*time.Second)
 	defer cancel()
-	r := &run{a: a, req: &req, dbs: map[string]analysis.Source{}, outputs: map[string]*output{}}
+	r := &run{a: a, req: &req, named: named, dbs: map[string]analysis.Source{}, outputs: map[string]*output{}}
 	defer r.close()
 	if err := r.openSources(ctx); err != nil {
 		return nil, err
@@ -325,7 +329,7 @@ func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 			r.res.RecipeNote += "; its plan did not validate: " + quarry.ErrorMessage(verr)
 		}
 	}
-	p, err := planFor(r.req, in, r.tables)
+	p, err := planFor(r.req, in, r.tables, slices.Contains(r.named, analysis.DeliverCharts))
 	return p, "offline", err
 }
 
@@ -366,7 +370,7 @@ func (r *run) settle() {
 	}
 	kinds := map[string]string{analysis.DeliverTables: analysis.ArtifactTable, analysis.DeliverCharts: analysis.ArtifactChart,
 		analysis.DeliverReports: analysis.ArtifactReport, analysis.DeliverSummary: analysis.ArtifactSummary}
-	for _, d := range r.req.Deliverables {
+	for _, d := range r.named {
 		if !have[kinds[d]] && !slices.ContainsFunc(r.res.Undelivered, func(s string) bool { return strings.HasPrefix(s, d+":") }) {
 			r.res.Undelivered = append(r.res.Undelivered, d+": no step produced one")
 		}

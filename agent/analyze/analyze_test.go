@@ -403,3 +403,28 @@ func TestReplay(t *testing.T) {
 		t.Errorf("the log of three runs does not verify: %+v %v", rep, err)
 	}
 }
+
+// Deliverables the request names are produced (a chart of the measure
+// over time when nothing else is drawn) or the run says which are missing;
+// the defaults do not turn a plain total into a partial success.
+func TestNamedDeliverables(t *testing.T) {
+	e := newEnv(t)
+	plain, err := e.a.Run(context.Background(), analysis.Request{Intent: "total sales in 2021", DataSources: []analysis.DataSource{csvSource(salesCSV)}})
+	if err != nil || plain.Status != analysis.StatusCompleted {
+		t.Fatalf("a total with the default deliverables: %v %v", plain.Status, err)
+	}
+	charted, err := e.a.Run(context.Background(), analysis.Request{Intent: "total sales in 2021", DataSources: []analysis.DataSource{csvSource(salesCSV)},
+		Deliverables: []string{analysis.DeliverCharts, analysis.DeliverTables}})
+	if err != nil || charted.Status != analysis.StatusCompleted {
+		t.Fatalf("a total with charts asked for: %v %v %v", charted.Status, charted.Undelivered, err)
+	}
+	charts := 0
+	for _, a := range charted.Artifacts {
+		if a.ArtifactType == analysis.ArtifactChart {
+			charts++
+		}
+	}
+	if charts == 0 {
+		t.Error("charts were asked for and none was drawn")
+	}
+}

@@ -26,7 +26,7 @@ func Plan(req *analysis.Request, tables []analysis.SourceTable, now time.Time) (
 	if err != nil {
 		return nil, err
 	}
-	return planFor(req, in, tables)
+	return planFor(req, in, tables, false)
 }
 
 // parseIntent reads a request against the sources' tables.
@@ -43,7 +43,9 @@ func parseIntent(text string, tables []analysis.SourceTable, now time.Time) (*in
 }
 
 // planFor lays out the plan of a parsed request.
-func planFor(req *analysis.Request, in *intent.Intent, tables []analysis.SourceTable) (*analysis.Plan, error) {
+// With needChart, a plan that draws nothing gets a chart of the measure
+// over time (or by its first dimension).
+func planFor(req *analysis.Request, in *intent.Intent, tables []analysis.SourceTable, needChart bool) (*analysis.Plan, error) {
 	var table analysis.SourceTable
 	for _, t := range tables {
 		if strings.EqualFold(t.Name, in.Table) {
@@ -67,6 +69,9 @@ func planFor(req *analysis.Request, in *intent.Intent, tables []analysis.SourceT
 		b.allowed = keep
 	}
 	b.build()
+	if needChart && !slices.ContainsFunc(b.steps, func(t analysis.Subtask) bool { return t.ToolName == analysis.ToolPlot }) {
+		b.someChart()
+	}
 	p := &analysis.Plan{Subtasks: b.steps, Reasoning: b.reasoning(), Status: analysis.PlanDraft}
 	return p, nil
 }
@@ -172,6 +177,23 @@ func (b *planBuilder) build() {
 	}
 	if b.has(intent.AnalysisRegression) {
 		b.regression(measures)
+	}
+}
+
+// someChart charts the first measure over time, or else by the first
+// text column with few values, for a request that asked for charts but
+// named nothing to draw.
+func (b *planBuilder) someChart() {
+	m := b.measures()[0]
+	if dc := b.dateColumn(); dc != "" {
+		b.trend(m, intent.Group{Column: dc, Grain: b.trendGrain()})
+		return
+	}
+	for _, c := range b.table.Columns {
+		if c.Type == quarry.TypeString && len(c.Values) > 1 && len(c.Values) <= 50 {
+			b.breakdown(m, c.Name)
+			return
+		}
 	}
 }
 
