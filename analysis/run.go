@@ -156,7 +156,7 @@ func Closest(name string, candidates []string) string {
 	n := strings.ToLower(name)
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
-		d := editDistance(n, lc)
+		d := quarry.EditDistance(n, lc)
 		// One name cut short of the other ("y_col", "y_column") is near.
 		if len(lc) >= 3 && len(n) >= 3 && (strings.HasPrefix(n, lc) || strings.HasPrefix(lc, n)) {
 			d = min(d, 1)
@@ -169,28 +169,6 @@ func Closest(name string, candidates []string) string {
 		return ""
 	}
 	return best
-}
-
-// editDistance is Levenshtein's distance between a and b, in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // Upload is a file sent with a request (the API's multipart form).

@@ -64,6 +64,14 @@ func (e *Engine) reserve(name string) error {
 	return nil
 }
 
+// loaded records the table a reservation became.
+func (e *Engine) loaded(name string, t *table) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.tables[name] = t
+	e.order = append(e.order, name)
+}
+
 // release gives up a reservation after a failed load.
 func (e *Engine) release(name string) {
 	e.mu.Lock()
@@ -115,10 +123,7 @@ func (e *Engine) load(ctx context.Context, name, path, file string) (*quarry.Fil
 		e.dropTable(name)
 		return nil, 0, err
 	}
-	e.mu.Lock()
-	e.tables[name] = t
-	e.order = append(e.order, name)
-	e.mu.Unlock()
+	e.loaded(name, t)
 	return schema, t.Rows, nil
 }
 

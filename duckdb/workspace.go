@@ -62,10 +62,7 @@ func (e *Engine) LoadFile(ctx context.Context, name, path string) (*quarry.FileS
 		e.release(name)
 		return nil, 0, err
 	}
-	e.mu.Lock()
-	e.tables[name] = t
-	e.order = append(e.order, name)
-	e.mu.Unlock()
+	e.loaded(name, t)
 	return schema, t.Rows, nil
 }
 
