@@ -199,6 +199,14 @@ func (a *analysis) classify(w *want) {
 			}
 		}
 	}
+	if has(words, "range") {
+		switch {
+		case has(words, "low") || has(words, "lower") || has(words, "min") || has(words, "start"):
+			w.stat = statMin
+		case has(words, "high") || has(words, "upper") || has(words, "max") || has(words, "end"):
+			w.stat = statMax
+		}
+	}
 	if has(words, "squared") && has(words, "error") {
 		w.stat = statMSE
 		if has(words, "root") {

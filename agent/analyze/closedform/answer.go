@@ -14,6 +14,9 @@ func (a *analysis) answer(w *want) (string, bool) {
 			return v, true
 		}
 	}
+	if v, ok := a.outlierAnswer(w); ok {
+		return v, true
+	}
 	if (has(w.words, "coef") || has(w.words, "coefficient") || has(w.words, "slope")) && len(w.cols) > 0 && !a.has("correlation") {
 		if b, _, ok := a.coefficientFor(w); ok {
 			return formatValue(b, w.spec), true
@@ -71,9 +74,6 @@ func (a *analysis) ddof(w *want) int {
 		strings.Contains(t, "pstdev") || strings.Contains(t, "ddof=0") || strings.Contains(t, "σ = sqrt(sum") {
 		return 0
 	}
-	if strings.Contains(t, "numpy") && !strings.Contains(t, "pandas") || strings.Contains(t, "np.std") {
-		return 0
-	}
 	return 1
 }
 
@@ -101,8 +101,13 @@ func (a *analysis) target(w *want, f *frame) *series {
 	cands = append(cands, w.cols...)
 	if len(cands) == 0 {
 		for _, mt := range a.m.find(w.desc) {
-			cands = append(cands, mt.col)
+			if mt.score >= 50 {
+				cands = append(cands, mt.col)
+			}
 		}
+	}
+	if len(cands) == 0 {
+		cands = append(cands, a.statSentenceCols(w.stat)...)
 	}
 	cands = append(cands, a.created...)
 	cands = append(cands, a.primary()...)
@@ -120,6 +125,57 @@ func (a *analysis) target(w *want, f *frame) *series {
 		}
 	}
 	return nil
+}
+
+// statWordsRe finds the sentences that ask for a statistic.
+var statWordsRe = map[string]*regexp.Regexp{
+	statMean:   regexp.MustCompile(`\b(?:mean|average|avg)\b`),
+	statMedian: regexp.MustCompile(`\bmedian\b`),
+	statStd:    regexp.MustCompile(`\b(?:standard deviation|std|stdev)\b`),
+	statVar:    regexp.MustCompile(`\bvariance\b`),
+	statSkew:   regexp.MustCompile(`\bskew`),
+	statKurt:   regexp.MustCompile(`\bkurtosis\b`),
+	statMin:    regexp.MustCompile(`\b(?:min|minimum)\b`),
+	statMax:    regexp.MustCompile(`\b(?:max|maximum)\b`),
+	statRange:  regexp.MustCompile(`\brange\b`),
+	statSum:    regexp.MustCompile(`\b(?:sum|total)\b`),
+	statMode:   regexp.MustCompile(`\bmode\b`),
+}
+
+// statSentenceCols are the numeric columns named in the sentences that
+// ask for stat ("calculate the mean and median of LoanAmount"), in order.
+func (a *analysis) statSentenceCols(stat string) []string {
+	re := statWordsRe[stat]
+	if re == nil {
+		return nil
+	}
+	var out []string
+	for _, sp := range sentencesOf(a.text) {
+		low := a.low[sp[0]:sp[1]]
+		loc := re.FindStringIndex(low)
+		if loc == nil {
+			continue
+		}
+		// the column after "of" that follows the statistic's name
+		of := strings.Index(low[loc[1]:], " of ")
+		if of < 0 {
+			continue
+		}
+		start := sp[0] + loc[1] + of + 4
+		for _, m := range a.m.find(a.text[start:sp[1]]) {
+			if m.start > 30 {
+				break
+			}
+			if s := a.clean.col(m.col); s != nil && (s.kind == kindNum || s.numericShare() > 0.5) {
+				out = append(out, m.col)
+			}
+			break
+		}
+		if len(out) > 0 {
+			break
+		}
+	}
+	return out
 }
 
 // values returns the numbers of the target column in the rows the want

@@ -316,7 +316,7 @@ func modeText(s *series) string {
 
 var (
 	clauseEndRe  = regexp.MustCompile(`,\s*(?:and\s+)?(?:then\s+)?(?:normaliz|impute|imputing|fill|replac|transform|creat|calculat|encod|scal|standardiz|convert|use|perform)`)
-	dropColumnRe = regexp.MustCompile(`(?:drop|remov\w*|delet\w*)\s+(?:the\s+)?['"]?[\w ]{1,30}['"]?\s+column`)
+	dropColumnRe = regexp.MustCompile(`\b(?:drop|dropping|remove|removing|delete|deleting)\s+(?:the\s+)?(?:['"][^'"]{1,40}['"]|\w+)\s+columns?\b`)
 )
 
 var dropRe = regexp.MustCompile(`(?:drop|remov|delet|exclud|ignor|discard|eliminat|listwise)[^.;\n]*(?:missing|null|nan|empty)|(?:missing|null|nan)[^.;\n]*(?:drop|remov|delet|exclud|ignor|discard|eliminat)`)

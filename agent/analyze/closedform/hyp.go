@@ -2,6 +2,7 @@ package closedform
 
 import (
 	"math"
+	"regexp"
 	"strings"
 )
 
@@ -35,7 +36,27 @@ func (a *analysis) pairCols(w *want, f *frame) (string, string, bool) {
 		return named[0], named[1], true
 	}
 	var pool []string
+	// "between A and B": the first column of each side
 	for _, text := range []string{normalizeText(a.q.Constraints), a.qText} {
+		low := strings.ToLower(text)
+		for _, m := range betweenRe.FindAllStringSubmatchIndex(low, -1) {
+			left := numericCols(f, columnsOf(a.m.find(text[m[2]:m[3]])))
+			left = append(a.createdIn(text[m[2]:m[3]]), left...)
+			right := numericCols(f, columnsOf(a.m.find(text[m[4]:m[5]])))
+			right = append(a.createdIn(text[m[4]:m[5]]), right...)
+			if len(left) > 0 && len(right) > 0 && left[0] != right[0] {
+				pool = []string{left[0], right[0]}
+				break
+			}
+		}
+		if pool != nil {
+			break
+		}
+	}
+	for _, text := range []string{normalizeText(a.q.Constraints), a.qText} {
+		if pool != nil {
+			break
+		}
 		low := strings.ToLower(text)
 		for _, key := range []string{"between", "correlation of", "correlation for", " of "} {
 			i := strings.Index(low, key)
@@ -75,6 +96,8 @@ func (a *analysis) pairCols(w *want, f *frame) (string, string, bool) {
 	}
 	return "", "", false
 }
+
+var betweenRe = regexp.MustCompile(`between\s+(.{2,80}?)\s+and\s+(.{2,80}?)(?:[.,;?\n]|\s+(?:columns?|variables?|features?|for|in|using|with|is|among|to)\b|$)`)
 
 // createdIn returns the created columns whose names text mentions.
 func (a *analysis) createdIn(text string) []string {
