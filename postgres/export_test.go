@@ -1,0 +1,11 @@
+package postgres
+
+import "time"
+
+// SetConnectTimeout shortens OpenSource's wait for tests; the returned
+// func restores it.
+func SetConnectTimeout(d time.Duration) (restore func()) {
+	old := connectTimeout
+	connectTimeout = d
+	return func() { connectTimeout = old }
+}
