@@ -237,6 +237,9 @@ func (a *analysis) classify(w *want) {
 			}
 		}
 	}
+	if w.stat == statNone && (has(words, "total") || has(words, "sum")) && w.spec.Kind != KindText && w.spec.Kind != KindBool {
+		w.stat = statSum
+	}
 	if w.stat == statNone {
 		for _, x := range words {
 			if decisionWords[x] && (w.spec.Kind == KindText || w.spec.Kind == KindBool) {

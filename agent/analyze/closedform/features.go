@@ -290,7 +290,8 @@ func (a *analysis) defineColumn(f *frame, sent, name string) ([]float64, bool) {
 			return p
 		}), true
 	case len(ops) >= 2 && (pos("average") >= 0 || pos("mean") >= 0) && !strings.Contains(low, "sum"):
-		return combine(func(x []float64) float64 { return mean(x) }), true
+		// pandas' mean(axis=1) skips missing values
+		return combine(func(x []float64) float64 { return mean(present(x)) }), true
 	case len(ops) >= 2 && (pos("sum") >= 0 || pos("add") >= 0 || pos(" plus ") >= 0 || pos("combin") >= 0 || pos("total") >= 0):
 		extra := 0.0
 		if m := regexp.MustCompile(`\+\s*(\d+)`).FindStringSubmatch(low); m != nil {

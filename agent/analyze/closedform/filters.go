@@ -63,7 +63,7 @@ func (a *analysis) groupedByAnswers(s *series) bool {
 
 var (
 	relPronounRe = regexp.MustCompile(`\b(?:who|that|which|were|was|only|and|passengers|people|those|did)\s+(did not\s+|didn't\s+|do not\s+|not\s+|never\s+)?([a-z]+)\b`)
-	eqRe         = regexp.MustCompile(`^\s*(?:column\s+)?(?:value\s+)?(?:==|=|is equal to|equal to|equals|of|is)\s*["']?([\w.\- ]+?)["']?(?:[\s,.;)]|$)`)
+	eqRe         = regexp.MustCompile(`^\s*(?:column\s+)?(?:value\s+)?(?:==|=|is equal to|equal to|equals|of|is)\s*["']?([\w.\- ]+?)["']?(?:[\s,.;)?!]|$)`)
 )
 
 func (a *analysis) filterConds(f *frame) []rowCond {
@@ -144,8 +144,20 @@ func (a *analysis) filterConds(f *frame) []rowCond {
 		conds = append(conds, rowCond{col: s.name, desc: "yes/no", keep: func(s *series, i int) bool { return s.numeric()[i] == want }})
 		used[s.name] = true
 	}
-	// 3. explicit equalities and comparisons after a column's name
+	// 3. explicit equalities and comparisons after a column's name, the
+	// constraints' (more precise) before the question's
+	ordered := make([]mention, 0, len(a.ment))
 	for _, m := range a.ment {
+		if m.start >= len(a.qText) {
+			ordered = append(ordered, m)
+		}
+	}
+	for _, m := range a.ment {
+		if m.start < len(a.qText) {
+			ordered = append(ordered, m)
+		}
+	}
+	for _, m := range ordered {
 		s := f.col(m.col)
 		if s == nil || used[m.col] {
 			continue
@@ -221,6 +233,8 @@ func (a *analysis) filterConds(f *frame) []rowCond {
 
 var cmpAfterRe = regexp.MustCompile(`^\s*(?:values?\s+)?(?:is\s+|are\s+|was\s+)?(greater than or equal to|less than or equal to|greater than|more than|higher than|larger than|less than|lower than|smaller than|above|below|under|over|at least|at most|beyond|after|before|>=|<=|>|<)\s*(?:the\s+)?(-?\d+(?:\.\d+)?|average|mean|median)`)
 
+var rangeAfterRe = regexp.MustCompile(`^\s*(?:values?\s+)?(?:from|between)\s+(-?\d+(?:\.\d+)?)\s+(?:to|and|through|-)\s+(-?\d+(?:\.\d+)?)\b`)
+
 var cmpAndRe = regexp.MustCompile(`^\s*(-?\d+(?:\.\d+)?)\s+(?:and|or)\s+(beyond|above|after|later|onwards?|more|greater|higher|over|below|before|earlier|less|lower|under)\b`)
 
 // compareAfter reads "greater than 100" or "above the average" after a
@@ -228,6 +242,15 @@ var cmpAndRe = regexp.MustCompile(`^\s*(-?\d+(?:\.\d+)?)\s+(?:and|or)\s+(beyond|
 func compareAfter(s *series, after string) (rowCond, bool) {
 	if s.kind != kindNum && s.numericShare() < 0.9 {
 		return rowCond{}, false
+	}
+	if r := rangeAfterRe.FindStringSubmatch(after); r != nil {
+		lo, _ := parseNumber(r[1])
+		hi, _ := parseNumber(r[2])
+		vals := s.numeric()
+		return rowCond{col: s.name, keep: func(s *series, i int) bool {
+			v := vals[i]
+			return !math.IsNaN(v) && v >= lo && v <= hi
+		}}, true
 	}
 	m := cmpAfterRe.FindStringSubmatch(after)
 	if m == nil {

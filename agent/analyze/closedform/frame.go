@@ -3,6 +3,7 @@ package closedform
 import (
 	"context"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -128,6 +129,10 @@ func frameFromResult(res *quarry.QueryResult) *frame {
 				s.num[i] = math.NaN()
 				kinds[kindText]++
 			}
+		}
+		if kinds[kindText] > 0 && clockColumn(s) {
+			kinds[kindText] = 0
+			kinds[kindNum] = 1
 		}
 		switch {
 		case kinds[kindText] > 0:
@@ -346,4 +351,38 @@ func (f *frame) setText(name string, vals []string) *series {
 	}
 	f.cols = append(f.cols, s)
 	return s
+}
+
+var clockRe = regexp.MustCompile(`^\s*(\d{1,3}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*$`)
+
+// clockColumn turns a text column of durations or clock times (HH:MM:SS)
+// into seconds; it reports whether it did.
+func clockColumn(s *series) bool {
+	n := 0
+	for i, v := range s.str {
+		if s.missing[i] {
+			continue
+		}
+		if !clockRe.MatchString(v) {
+			return false
+		}
+		n++
+	}
+	if n == 0 {
+		return false
+	}
+	for i, v := range s.str {
+		if s.missing[i] {
+			continue
+		}
+		m := clockRe.FindStringSubmatch(v)
+		h, _ := strconv.Atoi(m[1])
+		mi, _ := strconv.Atoi(m[2])
+		sec := 0
+		if m[3] != "" {
+			sec, _ = strconv.Atoi(m[3])
+		}
+		s.num[i] = float64(h*3600 + mi*60 + sec)
+	}
+	return true
 }
