@@ -9,3 +9,6 @@ func SetConnectTimeout(d time.Duration) (restore func()) {
 	connectTimeout = d
 	return func() { connectTimeout = old }
 }
+
+// Scan is scan, for its table test.
+var Scan = scan

@@ -19,9 +19,13 @@ var sessionCommands = map[string]bool{
 }
 
 // checkStatement refuses (FORBIDDEN) more than one statement, and
-// statements that control the transaction or the session.
+// statements that control the transaction or the session; an empty query
+// is INVALID.
 func checkStatement(q string) error {
 	n, first := scan(q)
+	if n == 0 {
+		return quarry.Errorf(quarry.ECodeInvalid, "the query is empty")
+	}
 	if n > 1 {
 		return quarry.Errorf(quarry.ECodeForbidden, "only one statement per query is allowed")
 	}
