@@ -140,7 +140,7 @@ func (m *Manager) Start(ctx context.Context, req analysis.Request, uploads []ana
 		return nil, err
 	}
 	req.DataSources = append(req.DataSources, stored...)
-	rec := &analysis.Result{RequestID: req.RequestID, Status: analysis.StatusSubmitted, Request: &req,
+	rec := &analysis.Result{RequestID: req.RequestID, Status: analysis.StatusSubmitted, Request: req.Redacted(),
 		Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -303,7 +303,7 @@ func (m *Manager) releaseLog() {
 // opened, a request the planner cannot read).
 func (m *Manager) fail(req analysis.Request, r *running, err error, publish func(analyze.Event)) {
 	req.Status = analysis.StatusFailed
-	rec := &analysis.Result{RequestID: req.RequestID, Status: analysis.StatusFailed, Request: &req, Error: quarry.NewErrorInfo(err),
+	rec := &analysis.Result{RequestID: req.RequestID, Status: analysis.StatusFailed, Request: req.Redacted(), Error: quarry.NewErrorInfo(err),
 		Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}
 	if serr := m.cfg.Store.SaveJSON(recordPath(req.RequestID), rec); serr != nil {
 		m.cfg.Log.Error("save analysis", "request", req.RequestID, "err", serr)

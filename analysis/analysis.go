@@ -11,6 +11,7 @@
 package analysis
 
 import (
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -261,3 +262,36 @@ func (p Policy) CheckRefs(r *SQLRefs) error {
 	}
 	return nil
 }
+
+// Redacted is a copy of r safe to record and show: connection strings
+// without their passwords.
+func (r *Request) Redacted() *Request {
+	c := *r
+	c.DataSources = append([]DataSource(nil), r.DataSources...)
+	for i := range c.DataSources {
+		c.DataSources[i].ConnectionString = RedactDSN(c.DataSources[i].ConnectionString)
+	}
+	return &c
+}
+
+// RedactDSN hides the password of a connection string, in URL form
+// (postgres://user:secret@host/db) or key=value form (password=secret).
+func RedactDSN(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && u.User != nil {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			dsn = u.String()
+		}
+	}
+	if u, err := url.Parse(dsn); err == nil && u.RawQuery != "" {
+		q := u.Query()
+		if q.Has("password") {
+			q.Set("password", "xxxxx")
+			u.RawQuery = q.Encode()
+			dsn = u.String()
+		}
+	}
+	return passwordField.ReplaceAllString(dsn, "${1}xxxxx")
+}
+
+var passwordField = regexp.MustCompile(`(?i)(\bpassword\s*=\s*)('[^']*'|[^\s&]+)`)

@@ -190,3 +190,22 @@ func TestCheckRefs(t *testing.T) {
 		t.Errorf("no policy refused: %v", err)
 	}
 }
+
+func TestRedactDSN(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://ann:s3cret@db.local:5432/shop":     "postgres://ann:xxxxx@db.local:5432/shop",
+		"postgres://db.local/shop?password=s3cret&x=1": "postgres://db.local/shop?password=xxxxx&x=1",
+		"host=db user=ann password=s3cret dbname=shop": "host=db user=ann password=xxxxx dbname=shop",
+		"host=db password='two words' dbname=shop":     "host=db password=xxxxx dbname=shop",
+		"sqlite:/data/shop.db":                         "sqlite:/data/shop.db",
+		"postgres://ann@db.local/shop":                 "postgres://ann@db.local/shop",
+	} {
+		if got := analysis.RedactDSN(in); got != want {
+			t.Errorf("RedactDSN(%q) = %q; want %q", in, got, want)
+		}
+	}
+	r := analysis.Request{DataSources: []analysis.DataSource{{Type: "sql", ConnectionString: "postgres://ann:s3cret@h/db"}}}
+	if red := r.Redacted(); strings.Contains(red.DataSources[0].ConnectionString, "s3cret") || !strings.Contains(r.DataSources[0].ConnectionString, "s3cret") {
+		t.Errorf("Redacted changed the original or kept the password: %v %v", red.DataSources, r.DataSources)
+	}
+}

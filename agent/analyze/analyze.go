@@ -100,8 +100,8 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 	if err := r.openSources(ctx); err != nil {
 		return nil, err
 	}
-	r.res = &analysis.Result{RequestID: req.RequestID, Request: r.req, Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}
-	if _, err := r.audit(quarry.EventRequestSubmitted, actorSystem, map[string]any{"request": r.req, "tables": r.tables}); err != nil {
+	r.res = &analysis.Result{RequestID: req.RequestID, Request: r.req.Redacted(), Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}
+	if _, err := r.audit(quarry.EventRequestSubmitted, actorSystem, map[string]any{"request": r.req.Redacted(), "tables": r.tables}); err != nil {
 		return nil, err
 	}
 	// A request the planner cannot read is refused like an invalid one:
@@ -122,6 +122,7 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 		r.progress(Event{Step: "failed", Message: quarry.ErrorMessage(err)})
 	}
 	r.res.Status = r.req.Status
+	r.res.Request = r.req.Redacted() // passwords are never recorded
 	if serr := a.Store.SaveJSON(filepath.Join("analyses", req.RequestID, "result.json"), r.res); serr != nil && err == nil {
 		return r.res, quarry.StorageError(serr)
 	}

@@ -22,15 +22,18 @@ func Classify(err error) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return analysis.CategoryResourceExhausted
 	}
-	msg := strings.ToLower(quarry.ErrorMessage(err) + " " + err.Error())
+	msg := strings.ToLower(err.Error()) // code, message and hint
 	switch {
 	case containsAny(msg, "did not finish within", "more than the row limit", "returned more than", "out of memory", "memory limit", "timeout", "too many rows"):
 		return analysis.CategoryResourceExhausted
-	case containsAny(msg, "not found in from clause", "does not have a column", "referenced column", "no such column", "column \"") && containsAny(msg, "not found", "does not exist", "no such column", "does not have"),
-		strings.Contains(msg, "does not exist in step"), strings.Contains(msg, "does not exist in"):
-		return analysis.CategoryMissingColumn
-	case containsAny(msg, "no function matches", "conversion error", "could not convert", "cannot be cast", "type mismatch", "needs numbers", "cannot compare", "operator does not exist", "invalid input syntax"):
+	case containsAny(msg, "no function matches", "conversion error", "could not convert", "cannot be cast", "type mismatch", "needs numbers",
+		"cannot compare", "operator does not exist", "invalid input syntax") || functionMissing.MatchString(msg):
+		// "function sum(text) does not exist" is PostgreSQL's word for
+		// an aggregate over the wrong type.
 		return analysis.CategoryTypeMismatch
+	case containsAny(msg, "not found in from clause", "does not have a column", "referenced column", "no such column", "column \"") &&
+		containsAny(msg, "not found", "does not exist", "no such column", "does not have"):
+		return analysis.CategoryMissingColumn
 	}
 	return analysis.CategorySQLSyntax
 }
@@ -40,6 +43,8 @@ func containsAny(s string, subs ...string) bool {
 }
 
 var (
+	// functionMissing is a function unknown for its argument types.
+	functionMissing = regexp.MustCompile(`function [\w.]+\([^)]*\) does not exist`)
 	// missingName finds the name an engine could not resolve.
 	missingName = regexp.MustCompile(`(?i)(?:referenced column|column) "?([^" ]+)"? (?:not found|does not exist)|no such column: ?([A-Za-z_][\w.]*)`)
 	// aggregateOfText finds an aggregate over a bare column: sum(x), avg("x").

@@ -361,5 +361,9 @@ func printAnalysis(w io.Writer, res *analysis.Result) {
 
 // openSource opens a database source by its connection string.
 func openSource(ctx context.Context, ds analysis.DataSource) (analysis.Source, error) {
+	switch {
+	case strings.HasPrefix(ds.ConnectionString, "postgres://"), strings.HasPrefix(ds.ConnectionString, "postgresql://"):
+		return openPostgres(ctx, ds.ConnectionString)
+	}
 	return app.OpenSQLite(ctx, ds)
 }
