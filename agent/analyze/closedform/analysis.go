@@ -94,13 +94,19 @@ func columnsOf(ms []mention) []string {
 
 // run answers every want it can.
 func (a *analysis) run() map[string]string {
+	// a step that fails on an unforeseen question is skipped rather than
+	// failing the whole question
 	a.base = a.raw.clone()
-	a.addFeatures(a.base)
-	a.base = a.applyFilters(a.base)
-	a.clean = a.cleanFrame(a.base)
+	if !safely(func() { a.addFeatures(a.base) }) {
+		a.base = a.raw.clone()
+		a.created = nil
+	}
+	safely(func() { a.base = a.applyFilters(a.base) })
+	a.clean = a.base
+	safely(func() { a.clean = a.cleanFrame(a.base) })
 	out := map[string]string{}
 	for _, w := range a.wants {
-		a.classify(w)
+		safely(func() { a.classify(w) })
 	}
 	a.assignStages()
 	if debugf != nil {
@@ -122,12 +128,28 @@ func (a *analysis) run() map[string]string {
 		}
 	}
 	for _, w := range a.wants {
-		v, ok := a.answer(w)
+		var v string
+		ok := false
+		safely(func() { v, ok = a.answer(w) })
 		if ok {
 			out[w.spec.Name] = v
 		}
 	}
 	return out
+}
+
+// safely runs fn, reporting false if it panicked.
+func safely(fn func()) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if debugf != nil {
+				debugf("panic: %v", r)
+			}
+			ok = false
+		}
+	}()
+	fn()
+	return true
 }
 
 // stageWords say which state of the data an answer is about.

@@ -11,6 +11,8 @@ import (
 
 var identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,39}$`)
 
+var clauseSplitRe = regexp.MustCompile(`,\s*(?:while|whereas|and|but)\s+|;|\.\s`)
+
 var decimalsWordRe = regexp.MustCompile(`(?i)\b(\d+|one|two|three|four|five|six)\s+(?:decimal|digit)`)
 
 // partDecimals reads the decimals a description gives a part (-1 when
@@ -59,10 +61,13 @@ func (a *analysis) partsAnswer(w *want) (string, bool) {
 		}
 		d := strings.Join(desc, " ")
 		sub := &want{spec: Spec{Name: p, Decimals: w.spec.Decimals, Kind: KindNumber}, ph: p, desc: d}
-		// the rounding stated nearest after the part's name
-		if loc := pre.FindStringIndex(d); loc != nil {
-			if pd := partDecimals(d[loc[0]:]); pd >= 0 {
-				sub.spec.Decimals = pd
+		// the rounding stated in the clause that names the part
+		for _, clause := range clauseSplitRe.Split(d, -1) {
+			if pre.MatchString(clause) {
+				if pd := partDecimals(clause); pd >= 0 {
+					sub.spec.Decimals = pd
+					break
+				}
 			}
 		}
 		// the part's own words first, then the answer's (its column, its stage)
