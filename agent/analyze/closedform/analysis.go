@@ -181,6 +181,26 @@ func (a *analysis) classify(w *want) {
 			}
 		}
 	}
+	// capitals naming one-letter columns: correlation_XZ
+	for _, part := range strings.Split(w.spec.Name, "_") {
+		if len(part) < 2 || len(part) > 4 || strings.ToUpper(part) != part {
+			continue
+		}
+		var cols []string
+		for _, r := range part {
+			if s := a.clean.col(string(r)); s != nil && s.name == string(r) {
+				cols = append(cols, s.name)
+			}
+		}
+		if len(cols) == len(part) {
+			w.cols = append(w.cols, cols...)
+			for i, x := range words {
+				if x == strings.ToLower(part) {
+					used[i] = true
+				}
+			}
+		}
+	}
 	w.cols = dedupe(w.cols)
 	// statistic: from the words no column took, else from all
 	w.stat = statNone

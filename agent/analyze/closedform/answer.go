@@ -159,20 +159,39 @@ func (a *analysis) statSentenceCols(stat string) []string {
 		if loc == nil {
 			continue
 		}
-		// the column after "of" that follows the statistic's name
-		of := strings.Index(low[loc[1]:], " of ")
-		if of < 0 {
-			continue
+		// the column right after the statistic's name ("the mean fare"),
+		// else after "of" or "for" that follows it
+		after := sp[0] + loc[1]
+		type from struct {
+			pos   int
+			limit int
+			named bool // only a column written as such: "for the 'X' column"
 		}
-		start := sp[0] + loc[1] + of + 4
-		for _, m := range a.m.find(a.text[start:sp[1]]) {
-			if m.start > 30 {
+		starts := []from{{after, 5, false}}
+		if of := strings.Index(low[loc[1]:], " of "); of >= 0 {
+			starts = append(starts, from{after + of + 4, 30, false})
+		}
+		if fr := strings.Index(low[loc[1]:], " for "); fr >= 0 && !regexp.MustCompile(`^\s*(?:each|every|all|the different)\b`).MatchString(low[loc[1]+fr+5:]) {
+			starts = append(starts, from{after + fr + 5, 30, true})
+		}
+		for _, st := range starts {
+			start, limit := st.pos, st.limit
+			for _, m := range a.m.find(a.text[start:sp[1]]) {
+				if m.start > limit {
+					break
+				}
+				named := m.quoted || strings.HasPrefix(strings.ToLower(a.text[start+m.end:min(sp[1], start+m.end+8)]), " column")
+				if st.named && !named {
+					break // "for the years": only a column named as such
+				}
+				if s := a.clean.col(m.col); s != nil && (s.kind == kindNum || s.numericShare() > 0.5) {
+					out = append(out, m.col)
+				}
 				break
 			}
-			if s := a.clean.col(m.col); s != nil && (s.kind == kindNum || s.numericShare() > 0.5) {
-				out = append(out, m.col)
+			if len(out) > 0 {
+				break
 			}
-			break
 		}
 		if len(out) > 0 {
 			break

@@ -315,6 +315,20 @@ var inflections = map[string]bool{"s": true, "es": true, "est": true, "er": true
 // lifeExp <- life expectancy.
 func matchAbbrev(toks []token, c colInfo) (float64, int) {
 	flat := c.flat
+	// a short capitalised name made of initials: AT <- atmospheric temperature
+	if len(flat) >= 2 && len(flat) <= 4 && strings.ToUpper(c.name) == c.name && len(toks) >= len(flat) {
+		ok := true
+		for i := 0; i < len(flat); i++ {
+			t := toks[i].low
+			if len(t) < 4 || weakWords[t] || genericWords[t] || t[0] != flat[i] {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return 25 + float64(len(flat)), len(flat)
+		}
+	}
 	if len(flat) < 3 {
 		return 0, 0
 	}
