@@ -118,8 +118,8 @@ func (a *analysis) cleanFrame(base *frame) *frame {
 	if a.has("duplicate") && (a.has("remov", "drop", "delet", "eliminat", "clean")) {
 		f, a.dupes = dropDuplicates(f)
 	}
-	a.impute(f)
 	f = a.dropMissing(f)
+	a.impute(f)
 	a.transform(f)
 	a.outliers = a.outlierRule()
 	if a.outliers.method != "" && a.has("remov", "exclud", "drop", "without", "filter", "prune", "pruned", "eliminat", "discard", "clean", "after detect", "replace") {
@@ -228,24 +228,41 @@ func (a *analysis) impute(f *frame) {
 		if !strings.Contains(strings.ToLower(sent), "missing") && !strings.Contains(strings.ToLower(sent), "null") && !strings.Contains(strings.ToLower(sent), "nan") {
 			continue
 		}
-		cols := columnsOf(a.m.find(sent))
-		if len(cols) == 0 {
+		ms := a.m.find(sent)
+		if len(ms) == 0 {
 			if !strings.Contains(strings.ToLower(sent), "respective") && !strings.Contains(strings.ToLower(sent), "all") && !strings.Contains(strings.ToLower(sent), "each column") {
 				continue
 			}
 			for _, c := range f.cols {
-				cols = append(cols, c.name)
+				fillColumn(f, c, how)
 			}
+			continue
 		}
-		for _, c := range cols {
-			s := f.col(c)
-			if s == nil {
+		// each column takes the filling stated between it and the next
+		// column ("Self_Employed with 'No' and LoanAmount with the median")
+		lsent := strings.ToLower(sent)
+		done := map[string]bool{}
+		for k, m := range ms {
+			end := len(sent)
+			if k+1 < len(ms) {
+				end = ms[k+1].start
+			}
+			own := how
+			if h := fillWithRe.FindStringSubmatch(lsent[m.end:end]); h != nil {
+				own = h[1]
+			}
+			if done[m.col] {
 				continue
 			}
-			fillColumn(f, s, how)
+			done[m.col] = true
+			if c := f.col(m.col); c != nil {
+				fillColumn(f, c, own)
+			}
 		}
 	}
 }
+
+var fillWithRe = regexp.MustCompile(`(?:with|using|by)\s+(?:the\s+)?(?:respective\s+|column\s+|their\s+)?(mean|median|mode|most frequent|most common|average|zero|0|'[^']*'|"[^"]*")`)
 
 func fillColumn(f *frame, s *series, how string) {
 	if s.kind == kindText && (how == "mode" || how == "most frequent" || how == "most common" || strings.HasPrefix(how, "'") || strings.HasPrefix(how, `"`)) {

@@ -68,6 +68,26 @@ func (a *analysis) countAnswer(w *want) (float64, bool) {
 			}
 		}
 		return float64(n), true
+	case has(w.words, "within"):
+		// values within k standard deviations of the mean
+		k := 1.0
+		for _, x := range w.words {
+			if v, ok := wordNumber(x); ok && v > 0 && v <= 5 {
+				k = v
+			}
+		}
+		xs, _, ok := a.values(w)
+		if !ok {
+			return 0, false
+		}
+		m, sd := mean(xs), std(xs, a.ddof(w))
+		n := 0
+		for _, x := range xs {
+			if math.Abs(x-m) <= k*sd {
+				n++
+			}
+		}
+		return float64(n), true
 	case strings.Contains(words, "duplicate"):
 		return float64(a.dupes), true
 	case strings.Contains(words, "unique") || strings.Contains(words, "distinct"):

@@ -2,8 +2,10 @@ package closedform
 
 import (
 	"math"
+	"regexp"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Answers about one group ("mean_fare_class1", "average_age_male",
@@ -172,6 +174,32 @@ func (a *analysis) readGroupConds(w *want, f *frame) []rowCond {
 			}
 		}
 		return false
+	}
+	// 0. days of the week of the first date column: weekday, weekend
+	for i, x := range words {
+		if consumed[i] || (x != "weekday" && x != "weekdays" && x != "weekend" && x != "weekends") {
+			continue
+		}
+		for _, s := range f.cols {
+			if s.tm == nil {
+				continue
+			}
+			weekend := strings.HasPrefix(x, "weekend")
+			conds = append(conds, rowCond{col: s.name, keep: func(s *series, i int) bool {
+				if s.missing[i] || s.tm == nil {
+					return false
+				}
+				d := s.tm[i].Weekday()
+				return (d == time.Saturday || d == time.Sunday) == weekend
+			}})
+			usedCol[s.name] = true
+			consumed[i] = true
+			break
+		}
+	}
+	// ranges named by the answer: below3, between3and4, above4
+	if c, ok := a.rangeGroup(words, consumed, f); ok {
+		conds = append(conds, c)
 	}
 	// 1. values written out: male, child, graduate, "not graduate", mr
 	for n := 3; n >= 1; n-- {
@@ -388,4 +416,71 @@ func isBinary(s *series) bool {
 		}
 	}
 	return true
+}
+
+var rangePhraseRe = regexp.MustCompile(`\b(below|under|less than|lower than|above|over|greater than|higher than|more than|between)\s+(-?\d+(?:\.\d+)?)`)
+
+// rangeGroup reads a range an answer's name states ("below3",
+// "between3and4") over the numeric column the question states ranges of.
+func (a *analysis) rangeGroup(words []string, consumed []bool, f *frame) (rowCond, bool) {
+	op, lo, hi := "", 0.0, 0.0
+	for i := 0; i+1 < len(words); i++ {
+		x, ok := parseNumber(words[i+1])
+		if !ok || consumed[i] {
+			continue
+		}
+		switch words[i] {
+		case "below", "under", "less", "lower":
+			op, hi = "<", x
+		case "above", "over", "greater", "higher", "more":
+			op, lo = ">", x
+		case "between", "from":
+			j := i + 2
+			if j < len(words) && (words[j] == "and" || words[j] == "to") {
+				j++
+			}
+			if j < len(words) {
+				if y, ok := parseNumber(words[j]); ok {
+					op, lo, hi = "between", x, y
+					consumed[j] = true
+				}
+			}
+		}
+		if op != "" {
+			consumed[i], consumed[i+1] = true, true
+			break
+		}
+	}
+	if op == "" {
+		return rowCond{}, false
+	}
+	// the numeric column named before the first such phrase in the text
+	loc := rangePhraseRe.FindStringIndex(a.low)
+	if loc == nil {
+		return rowCond{}, false
+	}
+	col := ""
+	for _, m := range a.ment {
+		if m.end > loc[0] {
+			break
+		}
+		if s := f.col(m.col); s != nil && s.kind == kindNum && !isBinary(s) {
+			col = m.col
+		}
+	}
+	if col == "" {
+		return rowCond{}, false
+	}
+	return rowCond{col: col, keep: func(s *series, i int) bool {
+		v := s.numeric()[i]
+		switch {
+		case math.IsNaN(v):
+			return false
+		case op == "<":
+			return v < hi
+		case op == ">":
+			return v > lo
+		}
+		return v >= lo && v <= hi
+	}}, true
 }
