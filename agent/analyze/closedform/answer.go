@@ -84,10 +84,13 @@ func (a *analysis) ddof(w *want) int {
 // (scipy) estimates rather than pandas' corrected ones.
 func (a *analysis) bias() bool {
 	t := a.low
+	if strings.Contains(t, "scipy") || strings.Contains(t, "stats.skew") || strings.Contains(t, "stats.kurtosis") {
+		return !strings.Contains(t, "bias=false")
+	}
 	if strings.Contains(t, "pandas") || strings.Contains(t, ".skew()") || strings.Contains(t, ".kurt") {
 		return false
 	}
-	return strings.Contains(t, "scipy") || strings.Contains(t, "fisher") && strings.Contains(t, "kurtosis")
+	return strings.Contains(t, "fisher") && strings.Contains(t, "kurtosis")
 }
 
 // frameFor is the data an answer is about: before or after cleaning.

@@ -168,7 +168,7 @@ func (a *analysis) filterConds(f *frame) []rowCond {
 		}
 		after := text[m.end:min(len(text), m.end+60)]
 		lafter := strings.ToLower(after)
-		if c, ok := compareAfter(s, lafter); ok && !inParens && !a.groupedByAnswers(s) {
+		if c, ok := compareAfter(s, lafter); ok && !inParens && !a.groupedByAnswers(s) && !a.answersNameRanges() {
 			c.desc = "compare " + lafter
 			conds = append(conds, c)
 			used[m.col] = true
@@ -297,4 +297,20 @@ func sortFloats(xs []float64) {
 			xs[j], xs[j-1] = xs[j-1], xs[j]
 		}
 	}
+}
+
+// answersNameRanges reports whether the answers' names state ranges
+// ("below3_correlation"): the ranges in the text are then groups.
+func (a *analysis) answersNameRanges() bool {
+	for _, w := range a.wants {
+		for i := 0; i+1 < len(w.words); i++ {
+			switch w.words[i] {
+			case "below", "under", "less", "lower", "above", "over", "greater", "higher", "more", "between":
+				if _, ok := parseNumber(w.words[i+1]); ok {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
