@@ -272,6 +272,9 @@ func (a *analysis) classify(w *want) {
 	if w.stat == statNone && len(w.alts) >= 2 {
 		w.stat = statDecision
 	}
+	if w.spec.Kind == KindText && w.stat == statCorr && len(w.alts) < 2 {
+		w.stat = statName // "strongest_correlation_variable" names a column
+	}
 	if w.stat == statNone && w.spec.Kind != KindText && w.spec.Kind != KindBool {
 		for _, x := range words {
 			if x == "outlier" || x == "outliers" || x == "missing" || x == "duplicates" || x == "duplicate" {

@@ -31,6 +31,11 @@ func correlate(method string, x, y []float64) testResult {
 // answer names, else the pair after "between" in the constraints or the
 // question, else the first two numeric columns mentioned.
 func (a *analysis) pairCols(w *want, f *frame) (string, string, bool) {
+	if spec, ok := a.argQuestion(); ok {
+		if p, ok := a.strongestPair(spec); ok {
+			return p[0], p[1], true
+		}
+	}
 	named := numericCols(f, w.cols)
 	if len(named) >= 2 {
 		return named[0], named[1], true

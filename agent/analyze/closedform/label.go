@@ -122,6 +122,11 @@ func (a *analysis) argAnswer(w *want) (string, bool) {
 		return "", false
 	}
 	f := a.clean
+	if a.has("correlat") {
+		if v, ok := a.argCorrelation(w, spec); ok {
+			return v, true
+		}
+	}
 	columnNoun := spec.noun == "column" || spec.noun == "columns" || spec.noun == "variable" || spec.noun == "feature" || spec.noun == "field" || spec.noun == "fields"
 	if col == "" && (columnNoun || spec.agg == "missing") {
 		return a.argColumn(w, spec, f)
@@ -286,4 +291,84 @@ func (a *analysis) isFilterCol(c string) bool {
 		}
 	}
 	return false
+}
+
+// argCorrelation answers "which variable has the strongest correlation
+// with X" (a column name) and "which pair of variables is most
+// correlated"; the correlation itself is left to corrFor, which reads
+// the pair found here.
+func (a *analysis) argCorrelation(w *want, spec argSpec) (string, bool) {
+	pair, ok := a.strongestPair(spec)
+	if !ok {
+		return "", false
+	}
+	if w.stat == statCorr || w.stat == statP || w.stat == statDecision {
+		return "", false
+	}
+	if w.spec.Kind != KindText && !strings.Contains(strings.Join(w.words, " "), "variable") && !strings.Contains(strings.Join(w.words, " "), "pair") {
+		return "", false
+	}
+	if has(w.words, "pair") || strings.Contains(strings.ToLower(w.desc), "pair") || strings.Contains(strings.ToLower(w.desc), "two strings") {
+		return pair[0] + ", " + pair[1], true
+	}
+	return pair[1], true
+}
+
+// strongestPair finds the pair of columns a strongest-correlation
+// question asks about: the measure and the column most correlated with
+// it, or the most correlated pair among the columns it names.
+func (a *analysis) strongestPair(spec argSpec) ([2]string, bool) {
+	if v, ok := a.cache["strongest"]; ok {
+		if v == nil {
+			return [2]string{}, false
+		}
+		return v.([2]string), true
+	}
+	a.cache["strongest"] = nil
+	f := a.clean
+	noun := spec.noun
+	if noun != "variable" && noun != "variables" && noun != "column" && noun != "feature" && noun != "factor" && noun != "pair" && noun != "attribute" && !a.has("pair") {
+		return [2]string{}, false
+	}
+	positive := a.has("strongest positive", "highest positive", "most positive")
+	score := func(x, y string) float64 {
+		xs, ys := pairs(f.col(x).numeric(), f.col(y).numeric())
+		if len(xs) < 3 {
+			return math.NaN()
+		}
+		r := correlate(a.corrMethod(), xs, ys).Stat
+		if positive {
+			return r
+		}
+		return math.Abs(r)
+	}
+	var best [2]string
+	bestV := math.Inf(-1)
+	if a.has("pair") {
+		cols := numericCols(f, a.primary())
+		for i := range cols {
+			for j := i + 1; j < len(cols); j++ {
+				if v := score(cols[i], cols[j]); v > bestV {
+					best, bestV = [2]string{cols[i], cols[j]}, v
+				}
+			}
+		}
+	} else {
+		if spec.measure == "" {
+			return [2]string{}, false
+		}
+		for _, c := range f.cols {
+			if c.name == spec.measure || c.kind != kindNum {
+				continue
+			}
+			if v := score(spec.measure, c.name); v > bestV {
+				best, bestV = [2]string{spec.measure, c.name}, v
+			}
+		}
+	}
+	if bestV == math.Inf(-1) {
+		return [2]string{}, false
+	}
+	a.cache["strongest"] = best
+	return best, true
 }
