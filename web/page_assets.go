@@ -88,7 +88,7 @@ func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
 
 // pageNames are the full pages; each is templates/{name}.html filling the
 // "content" block of templates/layout.html.
-var pageNames = []string{"home", "form", "report", "error"}
+var pageNames = []string{"home", "form", "report", "error", "analyses", "analysis"}
 
 // views holds the parsed templates: one set per page, each with the layout
 // and the partials, which fragments are rendered from too. A Server uses
@@ -128,6 +128,9 @@ var templateFuncs = template.FuncMap{
 	"htmxConfig":  func() string { return htmxConfig },
 	"analyst":     func() Analyst { return Analyst{} },
 	"modelRows":   func() int { return investigate.ModelMaxRows },
+	// analysesOn is true on a server with the analyses' pages
+	// (routesAnalysisPages).
+	"analysesOn": func() bool { return false },
 }
 
 // htmxConfig makes htmx swap 4xx and 5xx answers too (they carry the error

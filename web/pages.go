@@ -30,6 +30,7 @@ func (s *Server) routesPages() {
 	s.mux.Handle("POST /sessions/{id}/delete", post(s.deleteSessionPage))
 	s.mux.Handle("GET /sessions/{id}/artifacts/{path...}", s.page(s.artifact))
 	s.mux.HandleFunc("GET /static/{file}", s.serveStatic)
+	s.routesAnalysisPages()
 	s.mux.Handle("/", s.page(func(w http.ResponseWriter, r *http.Request) error {
 		return quarry.Errorf(quarry.ECodeNotFound, "there is no page at %s", r.URL.Path)
 	}))

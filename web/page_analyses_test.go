@@ -1,0 +1,411 @@
+package web_test
+
+import (
+	"bytes"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// richIntent asks for several breakdowns, a trend of 60 rows (three pages
+// of a table) and a histogram: a plan of two levels.
+const richIntent = "Analyze 2021 sales by state and category; trend by month, distribution, charts"
+
+// field is one form field; fields repeat (deliverables).
+type field struct{ name, value string }
+
+// postAnalysisForm sends the New analysis form as a browser does, without
+// following the redirect.
+func (e *env) postAnalysisForm(fields []field, files map[string][]byte, header map[string]string) response {
+	e.t.Helper()
+	var b bytes.Buffer
+	mw := multipart.NewWriter(&b)
+	for _, f := range fields {
+		mw.WriteField(f.name, f.value)
+	}
+	for name, body := range files {
+		fw, _ := mw.CreateFormFile("file", name)
+		fw.Write(body)
+	}
+	if len(files) == 0 {
+		// A file input left empty still sends its part.
+		fw, _ := mw.CreateFormFile("file", "")
+		fw.Write(nil)
+	}
+	mw.Close()
+	req, err := http.NewRequest(http.MethodPost, e.srv.URL+"/analyses", &b)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return response{status: res.StatusCode, header: res.Header, body: body}
+}
+
+// pageGet fetches a page, as htmx when htmx is set.
+func (e *env) pageGet(path string, htmx bool) response {
+	e.t.Helper()
+	req, err := http.NewRequest(http.MethodGet, e.srv.URL+path, nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if htmx {
+		req.Header.Set("HX-Request", "true")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return response{status: res.StatusCode, header: res.Header, body: body}
+}
+
+func defaultFields(intent string) []field {
+	return []field{{"intent", intent}, {"deliverables", "tables"}, {"deliverables", "charts"}, {"deliverables", "reports"},
+		{"deliverables", "summary"}, {"row_limit", "200000"}, {"timeout_seconds", "30"}, {"source", ""},
+		{"allowed_columns", ""}, {"blocked_patterns", ""}}
+}
+
+// wantIn fails for each string page lacks.
+func wantIn(t *testing.T, what, page string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(page, w) {
+			t.Errorf("%s lacks %s", what, w)
+		}
+	}
+}
+
+// tagWithID is the opening tag of the element with the given id.
+func tagWithID(t *testing.T, page, id string) string {
+	t.Helper()
+	m := regexp.MustCompile(`<[a-z][a-z0-9]*\b[^>]*\bid="` + regexp.QuoteMeta(id) + `"[^>]*>`).FindString(page)
+	if m == "" {
+		t.Fatalf("no element with id %q", id)
+	}
+	return m
+}
+
+// wantHeadings fails unless the page has one h1, first, and no heading
+// skips a level.
+func wantHeadings(t *testing.T, page string) {
+	t.Helper()
+	var levels []int
+	for _, m := range regexp.MustCompile(`<h([1-6])\b`).FindAllStringSubmatch(page, -1) {
+		levels = append(levels, int(m[1][0]-'0'))
+	}
+	if len(levels) == 0 || levels[0] != 1 || strings.Count(page, "<h1") != 1 {
+		t.Fatalf("heading levels %v; want one h1, first", levels)
+	}
+	for i := 1; i < len(levels); i++ {
+		if levels[i] > levels[i-1]+1 {
+			t.Errorf("heading levels %v skip from h%d to h%d", levels, levels[i-1], levels[i])
+		}
+	}
+}
+
+func TestAnalysesFormPage(t *testing.T) {
+	e := newEnv(t)
+	r := e.pageGet("/analyses", false)
+	if r.status != http.StatusOK {
+		t.Fatalf("GET /analyses: %d\n%s", r.status, r.body)
+	}
+	page := string(r.body)
+	wantIn(t, "the analyses page", page,
+		`<h1>Analyses</h1>`,
+		`action="/analyses" enctype="multipart/form-data"`,
+		`<textarea id="intent" name="intent" rows="3" maxlength="2000" required`,
+		`<input type="file" id="files" name="file" multiple accept=".csv,.json,.jsonl,.ndjson,.parquet,.db,.sqlite,.sqlite3"`,
+		`id="source" name="source"`,
+		`id="row_limit" name="row_limit" value="200000"`,
+		`id="timeout_seconds" name="timeout_seconds" value="30"`,
+		`<details class="advanced">`,
+		`id="allowed_columns"`, `id="blocked_patterns"`,
+		`No analyses yet.`,
+		`<a href="/analyses">Analyses</a>`, // the navigation
+	)
+	for _, d := range []string{"tables", "charts", "reports", "summary"} {
+		wantIn(t, "the form", page, `id="deliverable-`+d+`" name="deliverables" value="`+d+`" checked>`)
+	}
+	wantHeadings(t, page)
+	if home := string(e.pageGet("/", false).body); !strings.Contains(home, `<a href="/analyses">Analyses</a>.`) {
+		t.Error("the home page does not link to the analyses")
+	}
+}
+
+func TestAnalysesFormErrors(t *testing.T) {
+	e := newEnv(t)
+	sales := map[string][]byte{"sales.csv": []byte("day,amount\n2024-01-01,5\n")}
+
+	// Several problems at once: each at its field, everything typed kept.
+	fields := []field{{"intent", "  "}, {"deliverables", "tables"}, {"deliverables", "charts"}, {"row_limit", "300000"},
+		{"timeout_seconds", "soon"}, {"source", "mysql://db"}, {"allowed_columns", "amount, day"}, {"blocked_patterns", "ok\n([a-z"}}
+	r := e.postAnalysisForm(fields, sales, nil)
+	if r.status != http.StatusUnprocessableEntity {
+		t.Fatalf("bad submit: %d; want 422\n%s", r.status, r.body)
+	}
+	page := string(r.body)
+	for _, f := range []string{"intent", "row_limit", "timeout_seconds", "source", "blocked_patterns"} {
+		tag := tagWithID(t, page, f)
+		if !strings.Contains(tag, `aria-invalid="true"`) || !strings.Contains(tag, f+"-error") {
+			t.Errorf("field %s is not marked invalid and described by its error: %s", f, tag)
+		}
+		tagWithID(t, page, f+"-error")
+	}
+	wantIn(t, "the form after a bad submit", page,
+		`<p class="field-error" id="intent-error"><span class="visually-hidden">Error: </span>say what to analyze`,
+		`the row limit must be a whole number from 1 to 200,000`,
+		`id="row_limit" name="row_limit" value="300000"`,
+		`id="timeout_seconds" name="timeout_seconds" value="soon"`,
+		`value="mysql://db"`,
+		`value="amount, day"`,
+		`>ok
+([a-z</textarea>`,
+		`<details class="advanced" open>`,
+		`value="tables" checked>`, `value="charts" checked>`,
+		`There are 5 problems`,
+		`<a href="#intent">Request: say what to analyze</a>`,
+	)
+	for _, d := range []string{"reports", "summary"} {
+		if strings.Contains(page, `value="`+d+`" checked`) {
+			t.Errorf("deliverable %s was unchecked but is checked again", d)
+		}
+	}
+	wantHeadings(t, page)
+
+	// The request typed but no data: the error is at the files, the
+	// request kept.
+	r = e.postAnalysisForm(defaultFields("monthly sales trend"), nil, nil)
+	if r.status != http.StatusUnprocessableEntity {
+		t.Fatalf("no data: %d; want 422", r.status)
+	}
+	page = string(r.body)
+	wantIn(t, "the form without data", page, `id="files-error"`, `choose at least one file`, `>monthly sales trend</textarea>`, `Choose the files again`)
+
+	// No deliverable.
+	r = e.postAnalysisForm([]field{{"intent", "sales"}, {"row_limit", "10"}, {"timeout_seconds", "30"}}, sales, nil)
+	if r.status != http.StatusUnprocessableEntity || !strings.Contains(string(r.body), `id="deliverable-tables-error"`) {
+		t.Errorf("no deliverable: %d; want 422 with the error at the deliverables", r.status)
+	}
+
+	// A file of a kind the analyses cannot read: analyses.Start refuses
+	// it, and the error is shown at the files.
+	r = e.postAnalysisForm(defaultFields("sales"), map[string][]byte{"sales.xlsx": []byte("x")}, nil)
+	if r.status != http.StatusUnsupportedMediaType || !strings.Contains(string(r.body), `id="files-error"`) {
+		t.Errorf("an .xlsx file: %d; want 415 with the error at the files\n%s", r.status, r.body)
+	}
+
+	// Another site cannot post the form.
+	r = e.postAnalysisForm(defaultFields("sales"), sales, map[string]string{"Sec-Fetch-Site": "cross-site"})
+	if r.status != http.StatusForbidden {
+		t.Errorf("a cross-site post: %d; want 403", r.status)
+	}
+
+	if list := e.jsonReq(http.MethodGet, "/api/analyses", nil).json(t)["analyses"].([]any); len(list) != 0 {
+		t.Errorf("refused submits started %d analyses", len(list))
+	}
+}
+
+func TestAnalysisPage(t *testing.T) {
+	e := newEnv(t)
+	sales, err := os.ReadFile("../testdata/analyze/sales.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.postAnalysisForm(defaultFields(richIntent), map[string][]byte{"sales.csv": sales}, nil)
+	if r.status != http.StatusSeeOther {
+		t.Fatalf("POST /analyses: %d; want 303\n%s", r.status, r.body)
+	}
+	loc := r.header.Get("Location")
+	id, ok := strings.CutPrefix(loc, "/analyses/")
+	if !ok || id == "" {
+		t.Fatalf("redirected to %q", loc)
+	}
+	e.waitForEnd(id)
+
+	r = e.pageGet(loc, false)
+	if r.status != http.StatusOK {
+		t.Fatalf("GET %s: %d\n%s", loc, r.status, r.body)
+	}
+	page := string(r.body)
+	wantHeadings(t, page)
+	if strings.Contains(page, "analysis.js") || strings.Contains(page, `http-equiv="refresh"`) {
+		t.Error("a finished analysis's page still follows its progress")
+	}
+	wantIn(t, "the analysis page", page,
+		`<h1>`+richIntent+`</h1>`,
+		`<span id="analysis-status" class="badge badge-completed">Completed</span>`,
+		`<code>sales: sales.csv (csv)</code>`,
+	)
+
+	// The plan: an accessible SVG with a box per step, all succeeded, and
+	// the same steps as a list.
+	plan := getJSON(t, e, "/api/analyses/"+id)["plan"].(map[string]any)["subtasks"].([]any)
+	if len(plan) < 6 {
+		t.Fatalf("a plan of %d steps; want the breakdowns, trend and histogram", len(plan))
+	}
+	svg := regexp.MustCompile(`(?s)<svg class="dag-svg".*?</svg>`).FindString(page)
+	if svg == "" {
+		t.Fatal("no plan diagram (svg.dag-svg)")
+	}
+	wantIn(t, "the diagram", svg, `role="img" aria-labelledby="dag-title dag-desc"`,
+		`<title id="dag-title">Plan: `+strconv.Itoa(len(plan))+` steps in 2 levels</title>`, `<desc id="dag-desc">Steps, left to right: totals (sql.run);`)
+	if n := strings.Count(svg, `class="dag-node status-succeeded"`); n != len(plan) {
+		t.Errorf("%d succeeded boxes in the diagram; want %d", n, len(plan))
+	}
+	if n := strings.Count(svg, `<text class="dag-status"`); n != strings.Count(svg, `✓ Succeeded</text>`) {
+		t.Errorf("not every box says Succeeded in words")
+	}
+	edges := 0
+	for _, st := range plan {
+		st := st.(map[string]any)
+		task := st["task_id"].(string)
+		deps, _ := st["dependencies"].([]any)
+		edges += len(deps)
+		item := regexp.MustCompile(`(?s)<li id="step-` + task + `" .*?</li>`).FindString(page)
+		if !strings.Contains(item, `<span id="step-status-`+task+`" class="task-status status-succeeded">✓ Succeeded</span>`) {
+			t.Errorf("the list's step %s does not say it succeeded:\n%s", task, item)
+		}
+		if st["tool_name"] == "sql.run" && !strings.Contains(item, `<pre class="sql" aria-label="SQL of step `+task+`"><code>SELECT `) {
+			t.Errorf("step %s does not show its SQL", task)
+		}
+		if !strings.Contains(item, `<span class="obs-status obs-success">success</span>`) {
+			t.Errorf("step %s does not show its observation", task)
+		}
+		// A chart sits in the second column, level with the step it draws.
+		if len(deps) == 1 {
+			x, y := boxAt(t, svg, task)
+			dx, dy := boxAt(t, svg, deps[0].(string))
+			if x <= dx || y != dy {
+				t.Errorf("box %s at (%d, %d); want it right of and level with %s at (%d, %d)", task, x, y, deps[0], dx, dy)
+			}
+		}
+	}
+	if n := strings.Count(svg, `<path class="dag-edge"`); n != edges {
+		t.Errorf("%d arrows; want one per dependency, %d", n, edges)
+	}
+
+	// The summary, and the charts served by the page's route.
+	wantIn(t, "the summary", page, `<h2 id="summary-heading">Summary</h2>`, `Totals of sales (2021): amount 435,786.80`)
+	imgs := regexp.MustCompile(`<img src="(/analyses/[^"]+/artifacts/[^"]+)" alt="([^"]+)">`).FindAllStringSubmatch(page, -1)
+	if len(imgs) < 4 {
+		t.Fatalf("%d chart images; want 4", len(imgs))
+	}
+	for _, m := range imgs {
+		res := e.pageGet(m[1], false)
+		if res.status != http.StatusOK || res.header.Get("Content-Type") != "image/png" || !bytes.HasPrefix(res.body, []byte("\x89PNG")) {
+			t.Errorf("chart %s (%s): %d %s", m[1], m[2], res.status, res.header.Get("Content-Type"))
+		}
+	}
+	wantIn(t, "the charts", page, `alt="Total amount by state (2021)"`)
+
+	// The trend table: 60 rows on three pages.
+	const trend = "Total amount by month and state (2021)"
+	wantIn(t, "the tables", page, `<h3>`+trend+`</h3>`, `60 rows · rows 1 to 25, page 1 of 3`, `aria-label="Pages of `+trend+`"`)
+	next := regexp.MustCompile(`<a href="([^"]+page=2)#table-([^"]+)" hx-get="([^"]+)"`).FindStringSubmatch(page)
+	if next == nil {
+		t.Fatal("no link to the table's second page")
+	}
+	href := strings.ReplaceAll(next[1], "&amp;", "&")
+	p2 := string(e.pageGet(href, false).body)
+	wantIn(t, "the table's second page", p2, `rows 26 to 50, page 2 of 3`, `<span class="current" aria-current="page"><span class="visually-hidden">Page </span>2</span>`)
+	frag := e.pageGet(strings.ReplaceAll(next[3], "&amp;", "&"), true)
+	if f := strings.TrimSpace(string(frag.body)); !strings.HasPrefix(f, `<div id="table-`+next[2]+`"`) || strings.Contains(f, "<html") {
+		t.Errorf("htmx's page of the table is not the table alone:\n%.300s", f)
+	}
+	last := string(e.pageGet(strings.Replace(href, "page=2", "page=99", 1), false).body)
+	wantIn(t, "a page past the end", last, `rows 51 to 60, page 3 of 3`)
+	if rows := regexp.MustCompile(`(?s)<div id="table-` + next[2] + `".*?</table>`).FindString(p2); strings.Count(rows, "<tr>") != 26 {
+		t.Errorf("the second page has %d rows with its header; want 26", strings.Count(rows, "<tr>"))
+	}
+
+	// Downloads, and the report rendered with its charts pointed at the
+	// artifacts route.
+	dl := regexp.MustCompile(`<a href="([^"]+\?download=1)" download>trend\.csv</a>`).FindStringSubmatch(page)
+	if dl == nil {
+		t.Fatal("no download of trend.csv")
+	}
+	if res := e.pageGet(dl[1], false); !strings.HasPrefix(res.header.Get("Content-Disposition"), "attachment") || !bytes.HasPrefix(res.body, []byte("period,state,amount")) {
+		t.Errorf("download: %s %.40q", res.header.Get("Content-Disposition"), res.body)
+	}
+	report := regexp.MustCompile(`(?s)<details class="analysis-report">.*?</details>\s*</section>`).FindString(page)
+	wantIn(t, "the report", report, `<h3>Summary</h3>`, `<img src="/analyses/`+id+`/artifacts/`)
+	if strings.Contains(report, "../../charts") {
+		t.Error("the report still links its charts relative to its file")
+	}
+
+	// The audit trail and its verification.
+	audit := regexp.MustCompile(`(?s)<table class="audit">.*?</table>`).FindString(page)
+	if n := strings.Count(audit, "<tr>") - 1; n < 8 {
+		t.Errorf("the audit trail shows %d entries", n)
+	}
+	wantIn(t, "the audit trail", audit, `<td class="num">1</td>`, `<code>request_submitted</code>`, `<code>plan_created</code>`, `<code>artifact_generated</code>`)
+	wantIn(t, "the page", page, `<form class="verify-form" method="get" action="/analyses/`+id+`/verify#audit"`, `<button type="submit" id="verify" class="button">Verify</button>`)
+	v := string(e.pageGet(loc+"/verify", false).body)
+	wantIn(t, "the page after Verify", v, `<div id="verify-result" class="verify-result" role="status">`, `✓ OK: the log is intact.`, `and match the anchor`, `artifacts match their SHA-256`)
+	if vf := string(e.pageGet(loc+"/verify", true).body); !strings.Contains(vf, `✓ OK`) || strings.Contains(vf, "<html") {
+		t.Errorf("htmx's verification is not the result alone:\n%.300s", vf)
+	}
+
+	// The list shows it.
+	list := string(e.pageGet("/analyses", false).body)
+	wantIn(t, "the list", list, `<span class="badge badge-completed">Completed</span>`, `<a href="`+loc+`">`+richIntent+`</a>`)
+
+	// A changed chart fails verification, naming the problem.
+	for _, a := range getJSON(t, e, "/api/analyses/"+id)["artifacts"].([]any) {
+		if a := a.(map[string]any); a["artifact_type"] == "chart" {
+			os.WriteFile(a["content_ref"].(string), []byte("x"), 0o644)
+			break
+		}
+	}
+	if v := string(e.pageGet(loc+"/verify", true).body); !strings.Contains(v, "✗ The log does not verify") || !strings.Contains(v, "<li>") {
+		t.Errorf("a changed chart verified:\n%s", v)
+	}
+}
+
+// boxAt is where a step's box is in the diagram.
+func boxAt(t *testing.T, svg, task string) (x, y int) {
+	t.Helper()
+	m := regexp.MustCompile(`id="dag-node-` + regexp.QuoteMeta(task) + `"[^>]*><title>[^<]*</title><rect class="dag-box" x="(\d+)" y="(\d+)"`).FindStringSubmatch(svg)
+	if m == nil {
+		t.Fatalf("no box for step %s", task)
+	}
+	x, _ = strconv.Atoi(m[1])
+	y, _ = strconv.Atoi(m[2])
+	return x, y
+}
+
+func getJSON(t *testing.T, e *env, path string) map[string]any {
+	t.Helper()
+	return e.jsonReq(http.MethodGet, path, nil).json(t)
+}
+
+func TestAnalysisPageNotFound(t *testing.T) {
+	e := newEnv(t)
+	for _, path := range []string{
+		"/analyses/00000000-0000-0000-0000-000000000000",
+		"/analyses/00000000-0000-0000-0000-000000000000/verify",
+		"/analyses/00000000-0000-0000-0000-000000000000/artifacts/x",
+		"/analyses/..%2f..%2fetc",
+	} {
+		r := e.pageGet(path, false)
+		if r.status != http.StatusNotFound || !strings.Contains(r.header.Get("Content-Type"), "text/html") || !strings.Contains(string(r.body), "<h1>Not found</h1>") {
+			t.Errorf("GET %s: %d %s; want the 404 page", path, r.status, r.header.Get("Content-Type"))
+		}
+	}
+}
