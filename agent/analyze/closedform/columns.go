@@ -301,6 +301,9 @@ func matchStems(toks []token, c colInfo) (float64, int) {
 	if matched == 0 || weakWords[toks[0].low] {
 		return 0, 0
 	}
+	if chars <= 2 && toks[0].raw != c.name {
+		return 0, 0 // "r" in "the absolute value of r" is not R_VALUE
+	}
 	if matched == 1 && len(c.stems) == 1 && englishShort[c.flat] && toks[0].raw != c.name {
 		return 0, 0
 	}

@@ -91,7 +91,9 @@ func (a *analysis) filterConds(f *frame) []rowCond {
 			}
 			// written bare, a value must keep its case: "Hotel" is a value, "hotel" a word
 			if quoted || wordRe(v).MatchString(text) && regexp.MustCompile(`(^|[^\pL\pN])`+regexp.QuoteMeta(v)+`($|[^\pL\pN])`).MatchString(text) {
-				hits = append(hits, v)
+				if !valueInInstruction(text, v) {
+					hits = append(hits, v)
+				}
 			}
 		}
 		// a value that is part of another hit ("male" in "female") does not count
@@ -313,4 +315,27 @@ func (a *analysis) answersNameRanges() bool {
 		}
 	}
 	return false
+}
+
+var instructionRe = regexp.MustCompile(`(?i)(?:with|replac\w*|fill\w*|imput\w*|encod\w*|coded|as|=|map\w*|label\w*|convert\w*|to)\s*["']?$`)
+
+// valueInInstruction reports whether every mention of v is the object of
+// a filling or encoding instruction ("fill with 'Unknown'", "'male' is
+// coded as 1") rather than a choice of rows.
+func valueInInstruction(text, v string) bool {
+	re := regexp.MustCompile(`(?i)["']?` + regexp.QuoteMeta(v) + `["']?`)
+	locs := re.FindAllStringIndex(text, -1)
+	if len(locs) == 0 {
+		return false
+	}
+	for _, l := range locs {
+		before := text[max(0, l[0]-25):l[0]]
+		after := strings.ToLower(text[l[1]:min(len(text), l[1]+20)])
+		if !instructionRe.MatchString(strings.TrimRight(before, " ")+" ") && !instructionRe.MatchString(before) &&
+			!strings.HasPrefix(strings.TrimSpace(after), "is coded") && !strings.HasPrefix(strings.TrimSpace(after), "as ") &&
+			!strings.HasPrefix(strings.TrimSpace(after), "=") && !strings.HasPrefix(strings.TrimSpace(after), "->") {
+			return false
+		}
+	}
+	return true
 }
