@@ -1,0 +1,125 @@
+package closedform
+
+import (
+	"context"
+	"os"
+	"reflect"
+	"testing"
+)
+
+// TestAnswerStores asks questions in the benchmark's style, worded
+// differently from its questions, over a table none of them uses
+// (testdata/stores.csv). The expected values were computed independently
+// with Python's statistics module.
+func TestAnswerStores(t *testing.T) {
+	csv, err := os.ReadFile("testdata/stores.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, table := loadTable(t, string(csv))
+	tests := []struct {
+		name     string
+		question Question
+		specs    []Spec
+		want     map[string]string
+	}{
+		{
+			"median with a filter by a named value",
+			Question{Text: "What is the median revenue of the stores located in the North region?",
+				Constraints: "Only consider stores whose region is North. Round to two decimals.",
+				Format:      `@median_revenue[value] where "value" is a number rounded to two decimal places.`},
+			[]Spec{{"median_revenue", 2, KindNumber}},
+			map[string]string{"median_revenue": "1465.11"},
+		},
+		{
+			"sample variance",
+			Question{Text: "Compute the variance of the number of units sold.", Constraints: "Use the sample variance (ddof=1).",
+				Format: `@units_variance[var] rounded to two decimal places.`},
+			[]Spec{{"units_variance", 2, KindNumber}},
+			map[string]string{"units_variance": "2388.59"},
+		},
+		{
+			"Spearman correlation with its p-value",
+			Question{Text: "Is advertising spend associated with revenue?",
+				Constraints: "Use Spearman's rank correlation between the advertising and revenue columns. Report the coefficient and the p-value.",
+				Format:      `@spearman_rho[rho] @p_value[p] where "rho" is rounded to four decimal places and "p" to four decimal places.`},
+			[]Spec{{"spearman_rho", 4, KindNumber}, {"p_value", 4, KindNumber}},
+			map[string]string{"spearman_rho": "0.3977", "p_value": "0.0017"},
+		},
+		{
+			"a new column from a formula",
+			Question{Text: `Add a column "profit_margin" defined as (revenue - returns) / revenue and report its average.`,
+				Format: `@avg_profit_margin[m] where "m" is rounded to four decimal places.`},
+			[]Spec{{"avg_profit_margin", 4, KindNumber}},
+			map[string]string{"avg_profit_margin": "0.9439"},
+		},
+		{
+			"missing values, count and share",
+			Question{Text: "How many ratings are missing, and what percentage of all rows is that?",
+				Format: `@missing_ratings[n] @missing_percentage[pct] where "n" is an integer and "pct" is a percentage rounded to two decimal places.`},
+			[]Spec{{"missing_ratings", 0, KindInteger}, {"missing_percentage", 2, KindNumber}},
+			map[string]string{"missing_ratings": "5", "missing_percentage": "8.33"},
+		},
+		{
+			"the group with the highest average",
+			Question{Text: "Which region has the highest average revenue?", Format: `@top_region[region_name]`},
+			[]Spec{{"top_region", -1, KindText}},
+			map[string]string{"top_region": "North"},
+		},
+		{
+			"IQR outliers",
+			Question{Text: "Detect outliers in the units column with the interquartile range rule.",
+				Constraints: "A value is an outlier if it lies more than 1.5 times the IQR below Q1 or above Q3.",
+				Format:      `@num_outliers[count]`},
+			[]Spec{{"num_outliers", 0, KindInteger}},
+			map[string]string{"num_outliers": "2"},
+		},
+		{
+			"median imputation",
+			Question{Text: "Impute the missing values in the rating column with the median rating, then compute the mean rating.",
+				Format: `@mean_rating[mean] rounded to three decimal places.`},
+			[]Spec{{"mean_rating", 3, KindNumber}},
+			map[string]string{"mean_rating": "3.725"},
+		},
+		{
+			"one-way ANOVA across a column's groups",
+			Question{Text: "Does revenue differ between regions?",
+				Constraints: "Run a one-way ANOVA of revenue across the regions. The difference is significant if the p-value is below 0.05.",
+				Format:      `@f_statistic[F] @p_value[p] @significant[answer] where "F" is rounded to two decimals, "p" to four decimals, and "answer" is "yes" or "no".`},
+			[]Spec{{"f_statistic", 2, KindNumber}, {"p_value", 4, KindNumber}, {"significant", -1, KindBool}},
+			map[string]string{"f_statistic": "1.27", "p_value": "0.2947", "significant": "no"},
+		},
+		{
+			"rows above a threshold",
+			Question{Text: "How many stores have revenue greater than 1000?", Format: `@store_count[n]`},
+			[]Spec{{"store_count", 0, KindInteger}},
+			map[string]string{"store_count": "53"},
+		},
+		{
+			"scipy skewness",
+			Question{Text: "Measure the skewness of revenue.", Constraints: "Use scipy.stats.skew with its default settings.",
+				Format: `@revenue_skew[s] rounded to two decimal places.`},
+			[]Spec{{"revenue_skew", 2, KindNumber}},
+			map[string]string{"revenue_skew": "3.00"},
+		},
+		{
+			"means of groups named by number",
+			Question{Text: "Calculate the mean revenue for each month.", Format: `@mean_revenue_month1[m1] @mean_revenue_month2[m2], each rounded to two decimal places.`},
+			[]Spec{{"mean_revenue_month1", 2, KindNumber}, {"mean_revenue_month2", 2, KindNumber}},
+			map[string]string{"mean_revenue_month1": "1352.27", "mean_revenue_month2": "1365.87"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := tt.question
+			q.Table = table
+			got, err := Answer(context.Background(), e, q, tt.specs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Answer(%q) = %v; want %v", q.Text, got, tt.want)
+			}
+		})
+	}
+}
