@@ -1,0 +1,98 @@
+package web_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserAnalysis starts an analysis from the form in headless
+// Chromium, as e2e_test.go drives investigations: it uploads the sample
+// sales export, follows the plan to its end, pages a table, verifies the
+// log, and runs axe-core over each page.
+func TestBrowserAnalysis(t *testing.T) {
+	e := newEnv(t)
+	b := newBrowser(t, e.srv.URL, true)
+
+	b.open("/")
+	b.click(`.site-nav a[href="/analyses"]`)
+	b.waitFor("the analyses page", `!!document.querySelector("#analysis-form")`)
+	b.checkA11y("analyses page")
+	b.screenshot("analysis-01-form")
+
+	// Starting without a request shows the error at its field and keeps
+	// what was typed.
+	b.set("#row_limit", "5000")
+	b.click("#start-analysis")
+	b.waitFor("an inline error", `!!document.querySelector("#intent-error")`)
+	if got := b.value("#row_limit"); got != "5000" {
+		t.Errorf("after the error the row limit reads %q; want 5000", got)
+	}
+	b.checkA11y("analyses page with an error")
+	b.screenshot("analysis-02-form-error")
+
+	sales, err := filepath.Abs(filepath.Join("..", "testdata", "analyze", "sales.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.set("#intent", richIntent)
+	b.run("choose sales.csv", chromedp.SetUploadFiles(chromedp.CSS("#files"), []string{sales}))
+	b.click("#start-analysis")
+	b.waitFor("the analysis page", `location.pathname.startsWith("/analyses/") && !!document.querySelector("#plan")`)
+	if evalJS[bool](b, `!!document.querySelector("#live-status")`) {
+		b.screenshot("analysis-03-running")
+	}
+
+	// analysis.js reloads the page when the run ends; then every box of
+	// the diagram and every step of the list says it succeeded.
+	b.waitFor("every step to succeed", `(() => {
+		const boxes = [...document.querySelectorAll("#plan-dag .dag-node")];
+		return document.querySelector("#analysis-status")?.textContent === "Completed" && boxes.length > 0 &&
+			boxes.every(g => g.classList.contains("status-succeeded") && g.querySelector(".dag-status").textContent === "✓ Succeeded");
+	})()`)
+	steps := evalJS[[]string](b, `[...document.querySelectorAll("#plan-steps > li .task-status")].map(s => s.textContent)`)
+	if boxes := b.count("#plan-dag .dag-node"); len(steps) != boxes {
+		t.Errorf("the list has %d steps and the diagram %d", len(steps), boxes)
+	}
+	for i, s := range steps {
+		if s != "✓ Succeeded" {
+			t.Errorf("step %d of the list reads %q; want ✓ Succeeded", i+1, s)
+		}
+	}
+	if !strings.Contains(b.text("#summary"), "Totals of sales (2021)") {
+		t.Errorf("the summary reads %q", b.text("#summary"))
+	}
+
+	b.waitFor("the charts to load", `[...document.querySelectorAll("#charts img")].every(i => i.complete)`)
+	if n := b.count("#charts img"); n < 4 {
+		t.Errorf("%d charts; want 4", n)
+	}
+	if broken := evalJS[[]string](b, `[...document.querySelectorAll("#charts img")].filter(i => i.naturalWidth === 0 || !i.alt).map(i => i.src)`); len(broken) > 0 {
+		t.Errorf("charts that did not load or have no alt text: %v", broken)
+	}
+
+	// htmx pages the table in place.
+	const table = `[...document.querySelectorAll(".result-table")].find(t => t.querySelector("h3").textContent.startsWith("Total amount by month and state"))`
+	b.run("next page", chromedp.Evaluate[chromedp.Void](table+`.querySelector('.pagination a[href*="page=2"]').click()`))
+	b.waitFor("the table's second page", table+`?.textContent.includes("page 2 of 3")`)
+	if rows := evalJS[int](b, table+`.querySelectorAll("tbody tr").length`); rows != 25 {
+		t.Errorf("the second page shows %d rows; want 25", rows)
+	}
+
+	b.click("#verify")
+	b.waitFor("the verification", `!!document.querySelector("#verify-result #verify-ok")`)
+	if got := b.text("#verify-result"); !strings.Contains(got, "OK") {
+		t.Errorf("the verification reads %q", got)
+	}
+	b.checkA11y("analysis page")
+	b.screenshot("analysis-04-page")
+
+	b.open("/analyses")
+	if got := b.text("table.analyses tbody"); !strings.Contains(got, "Completed") || !strings.Contains(got, richIntent) {
+		t.Errorf("the list of analyses reads %q", got)
+	}
+	b.checkA11y("analyses page with an analysis")
+	b.screenshot("analysis-05-list")
+}
