@@ -285,6 +285,9 @@ func (a *analysis) classify(w *want) {
 	if has(words, "within") && (w.stat == statStd || w.stat == statNone) && (w.spec.Kind == KindInteger || has(words, "values") || has(words, "count") || has(words, "number")) {
 		w.stat = statCount
 	}
+	if w.stat == statNone && (w.spec.Kind == KindInteger || w.spec.Kind == "") && (has(words, "removed") || has(words, "dropped") || has(words, "deleted") || has(words, "excluded")) {
+		w.stat = statCount
+	}
 	if w.stat == statNone && (has(words, "total") || has(words, "sum")) && w.spec.Kind != KindText && w.spec.Kind != KindBool {
 		w.stat = statSum
 	}

@@ -147,3 +147,49 @@ func sortStrings(xs []string) {
 		}
 	}
 }
+
+// chiSquare is the chi-square test of independence between the two
+// categorical columns the question names.
+func (a *analysis) chiSquare(w *want) (testResult, bool) {
+	f := a.clean
+	var cols []string
+	for _, c := range append(append([]string(nil), a.created...), a.primary()...) {
+		if s := f.col(c); s != nil && categorical(s) && !contains(cols, c) {
+			cols = append(cols, c)
+		}
+	}
+	if len(cols) < 2 {
+		return testResult{}, false
+	}
+	x, y := f.col(cols[0]), f.col(cols[1])
+	rows, colsIdx := map[string]int{}, map[string]int{}
+	var rk, ck []string
+	for i := 0; i < f.rows; i++ {
+		if x.missing[i] || y.missing[i] {
+			continue
+		}
+		if _, ok := rows[x.str[i]]; !ok {
+			rows[x.str[i]] = len(rk)
+			rk = append(rk, x.str[i])
+		}
+		if _, ok := colsIdx[y.str[i]]; !ok {
+			colsIdx[y.str[i]] = len(ck)
+			ck = append(ck, y.str[i])
+		}
+	}
+	if len(rk) < 2 || len(ck) < 2 {
+		return testResult{}, false
+	}
+	table := make([][]float64, len(rk))
+	for i := range table {
+		table[i] = make([]float64, len(ck))
+	}
+	for i := 0; i < f.rows; i++ {
+		if x.missing[i] || y.missing[i] {
+			continue
+		}
+		table[rows[x.str[i]]][colsIdx[y.str[i]]]++
+	}
+	r, _ := chi2Contingency(table)
+	return r, true
+}

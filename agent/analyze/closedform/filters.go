@@ -62,7 +62,7 @@ func (a *analysis) groupedByAnswers(s *series) bool {
 }
 
 var (
-	relPronounRe = regexp.MustCompile(`\b(?:who|that|which|were|was|only|and|passengers|people|those|did)\s+(did not\s+|didn't\s+|do not\s+|not\s+|never\s+)?([a-z]+)\b`)
+	relPronounRe = regexp.MustCompile(`\b(?:who|that|which|were|was|only|passengers|people|those|did)\s+(did not\s+|didn't\s+|do not\s+|not\s+|never\s+)?([a-z]+)\b(\s+(?:columns?|variables?|features?|fields?)\b)?`)
 	eqRe         = regexp.MustCompile(`^\s*(?:column\s+)?(?:value\s+)?(?:==|=|is equal to|equal to|equals|of|is)\s*["']?([\w.\- ]+?)["']?(?:[\s,.;)?!]|$)`)
 )
 
@@ -126,6 +126,9 @@ func (a *analysis) filterConds(f *frame) []rowCond {
 		}
 		pos, neg := false, false
 		for _, m := range relPronounRe.FindAllStringSubmatch(low, -1) {
+			if m[3] != "" {
+				continue // "the survived column" names the column
+			}
 			for _, cw := range nameWords(s.name) {
 				if len(cw) >= 4 && sameWord(cw, m[2]) {
 					if m[1] != "" {

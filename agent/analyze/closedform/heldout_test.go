@@ -123,3 +123,86 @@ func TestAnswerStores(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswerHarder covers kinds that combine steps: tests between named
+// groups, removal of outliers before a statistic, a filtered
+// correlation, shares of a group and a test of independence.
+func TestAnswerHarder(t *testing.T) {
+	csv, err := os.ReadFile("testdata/stores.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stores, storesTable := loadTable(t, string(csv))
+	people, peopleTable := loadTable(t, passengers)
+	tests := []struct {
+		name     string
+		engine   Querier
+		table    string
+		question Question
+		specs    []Spec
+		want     map[string]string
+	}{
+		{
+			"two-sample t-test between named groups",
+			stores, storesTable,
+			Question{Text: "Is there a significant difference in revenue between North and South stores?",
+				Constraints: "Use an independent two-sample t-test with alpha 0.05. If the p-value is less than 0.05 the difference is significant.",
+				Format:      `@north_mean_revenue[m1] @south_mean_revenue[m2] @p_value[p] @result[r] where the means are rounded to two decimals, "p" to four, and "r" is "significant" or "not significant".`},
+			[]Spec{{"north_mean_revenue", 2, KindNumber}, {"south_mean_revenue", 2, KindNumber}, {"p_value", 4, KindNumber}, {"result", -1, KindText}},
+			map[string]string{"north_mean_revenue": "1680.42", "south_mean_revenue": "1430.79", "p_value": "0.3694", "result": "not significant"},
+		},
+		{
+			"z-score removal, then the standard deviation",
+			stores, storesTable,
+			Question{Text: "Remove the outliers in units using the Z-score method (|z| > 3) and report how many were removed and the new standard deviation of units.",
+				Format: `@removed[n] @std_units_after[sd] where "n" is an integer and "sd" is rounded to two decimals.`},
+			[]Spec{{"removed", 0, KindInteger}, {"std_units_after", 2, KindNumber}},
+			map[string]string{"removed": "2", "std_units_after": "26.29"},
+		},
+		{
+			"pandas kurtosis",
+			stores, storesTable,
+			Question{Text: "What is the kurtosis of the units column?", Constraints: "Use the pandas kurt() method.",
+				Format: `@units_kurtosis[k] rounded to two decimals.`},
+			[]Spec{{"units_kurtosis", 2, KindNumber}},
+			map[string]string{"units_kurtosis": "13.62"},
+		},
+		{
+			"correlation inside one group",
+			stores, storesTable,
+			Question{Text: "What is the Pearson correlation between units and revenue for stores in the West region?",
+				Format: `@west_correlation[r] rounded to three decimal places.`},
+			[]Spec{{"west_correlation", 3, KindNumber}},
+			map[string]string{"west_correlation": "0.929"},
+		},
+		{
+			"share of a group",
+			stores, storesTable,
+			Question{Text: "What percentage of the stores are in the North region?", Format: `@north_percentage[pct] rounded to two decimals.`},
+			[]Spec{{"north_percentage", 2, KindNumber}},
+			map[string]string{"north_percentage": "25.00"},
+		},
+		{
+			"chi-square test of independence",
+			people, peopleTable,
+			Question{Text: "Is survival associated with sex?",
+				Constraints: "Perform a chi-square test of independence between the sex and survived columns.",
+				Format:      `@chi2_statistic[chi2] @p_value[p] where "chi2" is rounded to four decimals and "p" to four decimals.`},
+			[]Spec{{"chi2_statistic", 4, KindNumber}, {"p_value", 4, KindNumber}},
+			map[string]string{"chi2_statistic": "9.1429", "p_value": "0.0025"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := tt.question
+			q.Table = tt.table
+			got, err := Answer(context.Background(), tt.engine, q, tt.specs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Answer(%q) = %v; want %v", q.Text, got, tt.want)
+			}
+		})
+	}
+}
