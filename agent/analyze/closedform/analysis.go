@@ -285,6 +285,15 @@ func (a *analysis) classify(w *want) {
 	if has(words, "within") && (w.stat == statStd || w.stat == statNone) && (w.spec.Kind == KindInteger || has(words, "values") || has(words, "count") || has(words, "number")) {
 		w.stat = statCount
 	}
+	if w.stat == statNone && (has(words, "unique") || has(words, "distinct")) && w.spec.Kind != KindText {
+		w.stat = statCount
+	}
+	if q, ok := a.quantileOf(w); ok && (w.stat == statNone || w.stat == statCount || w.stat == statP) {
+		w.stat, w.q = statQuantile, q
+	}
+	if w.stat == statNone && (has(words, "rate") || has(words, "share") || has(words, "fraction") || has(words, "ratio") && w.spec.Kind != KindText) {
+		w.stat = statPct
+	}
 	if w.stat == statNone && (w.spec.Kind == KindInteger || w.spec.Kind == "") && (has(words, "removed") || has(words, "dropped") || has(words, "deleted") || has(words, "excluded")) {
 		w.stat = statCount
 	}
@@ -428,3 +437,42 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func isNaN(x float64) bool { return math.IsNaN(x) }
+
+var (
+	ordinalPctRe = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)\s+percentile`)
+	quantileRe   = regexp.MustCompile(`\b(0?\.\d+)\s+quantile|quantile\s*\(?\s*(0?\.\d+)`)
+)
+
+// quantileOf reads the quantile an answer asks for: "p90", "90th
+// percentile", "percentile_25", "0.9 quantile".
+func (a *analysis) quantileOf(w *want) (float64, bool) {
+	for i, x := range w.words {
+		if (x == "percentile" || x == "pct" || x == "quantile") && i+1 < len(w.words) {
+			if v, ok := parseNumber(w.words[i+1]); ok && v > 0 && v < 100 {
+				return v / 100, true
+			}
+		}
+		if (x == "percentile" || x == "quantile") && i > 0 {
+			if v, ok := parseNumber(w.words[i-1]); ok && v > 0 && v < 100 {
+				return v / 100, true
+			}
+		}
+		if (x == "p" || x == "q") && i+1 < len(w.words) {
+			if v, ok := parseNumber(w.words[i+1]); ok && v >= 5 && v < 100 && int(v)%5 == 0 {
+				return v / 100, true
+			}
+		}
+	}
+	if !has(w.words, "percentile") && !has(w.words, "quantile") && !a.has("percentile", "quantile") {
+		return 0, false
+	}
+	if m := ordinalPctRe.FindStringSubmatch(a.low); m != nil {
+		v, _ := parseNumber(m[1])
+		return v / 100, true
+	}
+	if m := quantileRe.FindStringSubmatch(a.low); m != nil {
+		v, _ := parseNumber(m[1] + m[2])
+		return v, true
+	}
+	return 0, false
+}

@@ -27,7 +27,7 @@ func (a *analysis) answer(w *want) (string, bool) {
 	}
 	switch w.stat {
 	case statMean, statMedian, statStd, statVar, statMin, statMax, statRange, statSum, statSkew, statKurt, statMode,
-		statQ1, statQ3, statIQR:
+		statQ1, statQ3, statIQR, statQuantile:
 		if x, ok := a.describeStat(w); ok {
 			return formatValue(x, w.spec), true
 		}
@@ -263,6 +263,8 @@ func (a *analysis) stat(w *want, stat string, xs []float64) (float64, bool) {
 		return quantile(xs, 0.75), true
 	case statIQR:
 		return quantile(xs, 0.75) - quantile(xs, 0.25), true
+	case statQuantile:
+		return quantile(xs, w.q), true
 	case statCount:
 		return float64(len(xs)), true
 	}
@@ -273,8 +275,13 @@ func (a *analysis) stat(w *want, stat string, xs []float64) (float64, bool) {
 // rows in a group.
 func (a *analysis) pctAnswer(w *want) (float64, bool) {
 	scale := 100.0
-	if has(w.words, "proportion") || regexp.MustCompile(`between 0 and 1\b`).MatchString(strings.ToLower(w.desc)) {
+	desc := strings.ToLower(w.desc + " " + w.ph)
+	if has(w.words, "proportion") || has(w.words, "rate") || has(w.words, "fraction") || has(w.words, "share") || has(w.words, "ratio") ||
+		regexp.MustCompile(`between 0 and 1\b`).MatchString(desc) {
 		scale = 1
+	}
+	if strings.Contains(desc, "percent") || regexp.MustCompile(`between 0 and 100\b`).MatchString(desc) || has(w.words, "percentage") || has(w.words, "percent") || has(w.words, "pct") {
+		scale = 100
 	}
 	if has(w.words, "missing") || has(w.words, "null") || a.has("missing") {
 		f := a.base
@@ -292,7 +299,18 @@ func (a *analysis) pctAnswer(w *want) (float64, bool) {
 	}
 	f := a.frameFor(w)
 	g := a.groupFrame(w, f)
-	if g == nil || g == f {
+	if g == nil {
+		return 0, false
+	}
+	if s := a.target(w, g); s != nil && isBinary(s) && !contains(a.groupCols(w), s.name) {
+		// the share of ones in a yes/no column: the survival rate
+		return scale * mean(present(s.numeric())), true
+	}
+	if g == f {
+		// the share of the rows the question's filters keep
+		if a.base.rows < a.raw.rows && a.raw.rows > 0 {
+			return scale * float64(f.rows) / float64(a.raw.rows), true
+		}
 		return 0, false
 	}
 	return scale * float64(g.rows) / float64(f.rows), true

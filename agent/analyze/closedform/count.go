@@ -92,7 +92,7 @@ func (a *analysis) countAnswer(w *want) (float64, bool) {
 		return float64(a.dupes), true
 	case strings.Contains(words, "unique") || strings.Contains(words, "distinct"):
 		f := a.frameFor(w)
-		s := a.target(w, f)
+		s := a.anyTarget(w, f)
 		if s == nil {
 			return 0, false
 		}

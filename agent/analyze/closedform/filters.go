@@ -206,6 +206,22 @@ func (a *analysis) filterConds(f *frame) []rowCond {
 			}
 		}
 	}
+	// 5. older or younger than: a column named age
+	for _, m := range regexp.MustCompile(`\b(older|younger)\s+than\s+(\d+(?:\.\d+)?)`).FindAllStringSubmatch(low, -1) {
+		for _, s := range f.cols {
+			if used[s.name] || s.kind != kindNum || !has(nameWords(s.name), "age") {
+				continue
+			}
+			x, _ := parseNumber(m[2])
+			older := m[1] == "older"
+			conds = append(conds, rowCond{col: s.name, desc: m[0], keep: func(s *series, i int) bool {
+				v := s.numeric()[i]
+				return !math.IsNaN(v) && (older && v > x || !older && v < x)
+			}})
+			used[s.name] = true
+			break
+		}
+	}
 	// 4. an ordinal before a word of a categorical number column: first class
 	for _, m := range regexp.MustCompile(`\b(first|second|third|1st|2nd|3rd)[\s-]+([a-z]{3,})\b`).FindAllStringSubmatch(low, -1) {
 		for _, s := range f.cols {

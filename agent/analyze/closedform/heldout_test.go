@@ -206,3 +206,41 @@ func TestAnswerHarder(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswerPhrasings asks common questions in several wordings.
+func TestAnswerPhrasings(t *testing.T) {
+	e, table := loadTable(t, passengers)
+	tests := []struct {
+		text, format string
+		specs        []Spec
+		want         map[string]string
+	}{
+		{"What proportion of passengers survived?", `@survival_rate[rate] where "rate" is between 0 and 1, rounded to two decimals.`,
+			[]Spec{{"survival_rate", 2, KindNumber}}, map[string]string{"survival_rate": "0.50"}},
+		{"What is the average fare of passengers older than 30?", `@mean_fare[m] rounded to two decimals.`,
+			[]Spec{{"mean_fare", 2, KindNumber}}, map[string]string{"mean_fare": "96.31"}},
+		{"Count the passengers in each class and report the count for class 3.", `@class3_count[n]`,
+			[]Spec{{"class3_count", 0, KindInteger}}, map[string]string{"class3_count": "8"}},
+		{"What is the maximum age among female passengers?", `@max_age[age]`,
+			[]Spec{{"max_age", -1, KindNumber}}, map[string]string{"max_age": "58"}},
+		{"How many unique values are there in the pclass column?", `@unique_classes[n]`,
+			[]Spec{{"unique_classes", 0, KindInteger}}, map[string]string{"unique_classes": "3"}},
+		{"What is the range of the fares?", `@fare_range[r] rounded to two decimals.`,
+			[]Spec{{"fare_range", 2, KindNumber}}, map[string]string{"fare_range": "505.08"}},
+		{"Drop the rows with a missing age, then calculate the mean fare.", `@mean_fare[m] rounded to two decimals.`,
+			[]Spec{{"mean_fare", 2, KindNumber}}, map[string]string{"mean_fare": "58.18"}},
+		{"What is the 90th percentile of the fare?", `@fare_p90[value] rounded to two decimals.`,
+			[]Spec{{"fare_p90", 2, KindNumber}}, map[string]string{"fare_p90": "62.19"}},
+		{"What is the standard deviation of age for survivors?", `@std_age_survivors[sd] rounded to two decimals.`,
+			[]Spec{{"std_age_survivors", 2, KindNumber}}, map[string]string{"std_age_survivors": "18.59"}},
+	}
+	for _, tt := range tests {
+		got, err := Answer(context.Background(), e, Question{Text: tt.text, Format: tt.format, Table: table}, tt.specs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Answer(%q) = %v; want %v", tt.text, got, tt.want)
+		}
+	}
+}

@@ -16,6 +16,7 @@ type want struct {
 	rest  []string // name words that are neither stat nor column: groups, stages
 	stage string   // "before", "after" or ""
 	alts  []string // allowed text values, as written in the format
+	q     float64  // the quantile statQuantile asks for
 }
 
 // The statistics an answer can ask for.
@@ -51,6 +52,7 @@ const (
 	statFirst    = "first"
 	statList     = "list"
 	statName     = "name" // a label: which column, country, ...
+	statQuantile = "quantile"
 )
 
 // statWords maps name words to the statistic they ask for; the first
