@@ -14,6 +14,9 @@ func (a *analysis) answer(w *want) (string, bool) {
 			return v, true
 		}
 	}
+	if v, ok := a.dictAnswer(w); ok {
+		return v, true
+	}
 	if v, ok := a.partsAnswer(w); ok {
 		return v, true
 	}

@@ -197,6 +197,52 @@ func (a *analysis) readGroupConds(w *want, f *frame) []rowCond {
 			break
 		}
 	}
+	// parts of the first date column: month 1, year 2018, hour 6
+	for i := 0; i+1 < len(words); i++ {
+		part := words[i]
+		if consumed[i] || part != "month" && part != "year" && part != "hour" && part != "day" && part != "weekday" {
+			continue
+		}
+		n, ok := parseNumber(words[i+1])
+		if !ok {
+			continue
+		}
+		hasCol := false
+		for _, s := range f.cols {
+			if s.tm == nil && strings.EqualFold(s.name, part) {
+				hasCol = true // a column of its own (Year) is rule 2's
+			}
+		}
+		if hasCol {
+			continue
+		}
+		for _, s := range f.cols {
+			if s.tm == nil {
+				continue
+			}
+			want := int(n)
+			p := part
+			conds = append(conds, rowCond{col: s.name, keep: func(s *series, i int) bool {
+				if s.missing[i] || s.tm == nil {
+					return false
+				}
+				t := s.tm[i]
+				switch p {
+				case "month":
+					return int(t.Month()) == want
+				case "year":
+					return t.Year() == want
+				case "hour":
+					return t.Hour() == want
+				case "day":
+					return t.Day() == want
+				}
+				return int(t.Weekday()) == want
+			}})
+			consumed[i], consumed[i+1] = true, true
+			break
+		}
+	}
 	// ranges named by the answer: below3, between3and4, above4
 	if c, ok := a.rangeGroup(words, consumed, f); ok {
 		conds = append(conds, c)
