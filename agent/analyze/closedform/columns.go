@@ -87,12 +87,20 @@ func stem(w string) string {
 		w = w[:len(w)-3]
 	case len(w) > 4 && strings.HasSuffix(w, "ed"):
 		w = w[:len(w)-2]
+	case len(w) > 6 && strings.HasSuffix(w, "al") && !strings.HasSuffix(w, "ial") && !strings.HasSuffix(w, "ical"):
+		w = w[:len(w)-2] // survival, arrival: survive, arrive
+	}
+	if syn, ok := synonyms[w]; ok {
+		return syn
 	}
 	if len(w) > 3 && strings.HasSuffix(w, "e") {
 		w = w[:len(w)-1]
 	}
 	return w
 }
+
+// synonyms are words data sets use interchangeably for one column.
+var synonyms = map[string]string{"gender": "sex"}
 
 // weakWords carry no meaning of their own in a column name or a phrase.
 var weakWords = map[string]bool{"of": true, "the": true, "a": true, "an": true, "in": true, "on": true, "at": true, "to": true,

@@ -25,6 +25,10 @@ type modelSpec struct {
 	balanced  bool
 	liblinear bool
 	oneHot    bool
+	// fillMean fills missing feature values with the column mean, as
+	// scikit-learn pipelines need some filling; rows are dropped instead
+	// when the text says to leave out missing values
+	fillMean bool
 }
 
 var (
@@ -82,8 +86,10 @@ func (a *analysis) parseModel() (modelSpec, bool) {
 		strings.Contains(t, "gradient boost") || strings.Contains(t, "neural") {
 		return s, false
 	}
-	s.balanced = strings.Contains(t, "balanc") && strings.Contains(t, "class")
+	s.balanced = regexp.MustCompile(`\bbalanc`).MatchString(t) && strings.Contains(t, "class") &&
+		!regexp.MustCompile(`(?:don't|do not|not|without|no)\s+(?:\w+\s+)?balanc`).MatchString(t)
 	s.liblinear = strings.Contains(t, "liblinear")
+	s.fillMean = !dropRe.MatchString(t) && !regexp.MustCompile(`without (?:any )?(?:null|missing|nan)|non-null|non-missing|complete (?:cases|rows|data)|dropna`).MatchString(t)
 	s.oneHot = strings.Contains(t, "one-hot") || strings.Contains(t, "one hot") || strings.Contains(t, "dummies") || strings.Contains(t, "dummy")
 	// the split
 	if strings.Contains(t, "split") || strings.Contains(t, "test set") || strings.Contains(t, "testing set") || strings.Contains(t, "train") {
@@ -185,7 +191,17 @@ func (a *analysis) design(s modelSpec, f *frame, features []string) ([][]float64
 			cols = append(cols, enc{c, x})
 			continue
 		}
-		cols = append(cols, enc{c, col.numeric()})
+		vals := col.numeric()
+		if s.fillMean {
+			m := mean(present(vals))
+			vals = append([]float64(nil), vals...)
+			for i, v := range vals {
+				if math.IsNaN(v) {
+					vals[i] = m
+				}
+			}
+		}
+		cols = append(cols, enc{c, vals})
 	}
 	ty := f.col(s.target)
 	if ty == nil {
