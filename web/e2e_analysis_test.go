@@ -1,11 +1,16 @@
 package web_test
 
 import (
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/quarry-dev/quarry/agent/analyze"
+	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/web"
 )
 
 // TestBrowserAnalysis starts an analysis from the form in headless
@@ -95,4 +100,38 @@ func TestBrowserAnalysis(t *testing.T) {
 	}
 	b.checkA11y("analyses page with an analysis")
 	b.screenshot("analysis-05-list")
+}
+
+// TestBrowserAnalysisLive follows a running analysis whose events the test
+// sends: analysis.js moves each step's box and list entry to its new
+// status, then reloads the page when the analysis ends.
+func TestBrowserAnalysisLive(t *testing.T) {
+	f := runningAnalysis()
+	srv := httptest.NewServer(web.New(nil, web.Options{Analyses: f}))
+	t.Cleanup(srv.Close) // after the browser has closed its event stream
+	b := newBrowser(t, srv.URL, true)
+
+	b.open("/analyses/" + f.res.RequestID)
+	b.waitFor("the diagram", `!!document.querySelector("#dag-node-by_state")`)
+	b.checkA11y("running analysis page")
+	b.screenshot("analysis-06-running")
+
+	const state = `(id => [document.getElementById("dag-node-" + id).getAttribute("class"),
+		document.querySelector("#dag-node-" + id + " .dag-status").textContent,
+		document.getElementById("step-status-" + id).textContent].join("|"))`
+	f.live <- analyze.Event{Step: "task", TaskID: "by_state", Status: analysis.TaskSucceeded}
+	b.waitFor("by_state to succeed", state+`("by_state") === "dag-node status-succeeded|✓ Succeeded|✓ Succeeded"`)
+	f.live <- analyze.Event{Step: "task", TaskID: "by_state_chart", Status: analysis.TaskRunning}
+	f.live <- analyze.Event{Step: "task", TaskID: "by_state_chart", Status: "retry"}
+	b.waitFor("by_state_chart to be retried", state+`("by_state_chart") === "dag-node status-running|↻ Retrying|↻ Retrying"`)
+	if got := b.text("#live-status"); got != "Step by_state: succeeded." {
+		t.Errorf("the status line reads %q", got)
+	}
+	b.screenshot("analysis-07-live")
+
+	f.finish()
+	b.waitFor("the finished page", `document.querySelector("#analysis-status")?.textContent === "Completed" && !document.querySelector("#live-status")`)
+	if n := b.count("#plan-dag .dag-node.status-succeeded"); n != 6 {
+		t.Errorf("%d boxes succeeded after the reload; want 6", n)
+	}
 }

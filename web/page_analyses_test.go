@@ -2,14 +2,23 @@ package web_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"mime/multipart"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/analyze"
+	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/web"
 )
 
 // richIntent asks for several breakdowns, a trend of 60 rows (three pages
@@ -407,5 +416,150 @@ func TestAnalysisPageNotFound(t *testing.T) {
 		if r.status != http.StatusNotFound || !strings.Contains(r.header.Get("Content-Type"), "text/html") || !strings.Contains(string(r.body), "<h1>Not found</h1>") {
 			t.Errorf("GET %s: %d %s; want the 404 page", path, r.status, r.header.Get("Content-Type"))
 		}
+	}
+}
+
+// fakeAnalyses serves one analysis whose state and events a test sets, for
+// the pages of an analysis that is still running.
+type fakeAnalyses struct {
+	mu   sync.Mutex
+	res  *analysis.Result
+	live chan analyze.Event
+}
+
+var _ web.AnalysisService = (*fakeAnalyses)(nil)
+
+// runningAnalysis is an analysis halfway: steps of every status over three
+// levels, one step failed after three attempts and the step after it
+// skipped.
+func runningAnalysis() *fakeAnalyses {
+	msg, cat := `column "amout" does not exist`, "missing_column"
+	rows := 12
+	step := func(id, tool, status string, deps ...string) analysis.Subtask {
+		args := map[string]any{"query": "SELECT 1"}
+		if tool == analysis.ToolPlot {
+			args = map[string]any{"input": deps[0], "type": "bar", "x_col": "state", "y_col": "amount", "title": id}
+		}
+		return analysis.Subtask{TaskID: id, Description: "Step " + id, ToolName: tool, Dependencies: deps, Arguments: args, Status: status}
+	}
+	res := &analysis.Result{RequestID: "0f0e0d0c-0000-4000-8000-000000000001", Status: analysis.StatusExecuting,
+		Request: &analysis.Request{Intent: "Sales by state with a chart, and by product", Timestamp: "2024-05-01T10:00:00Z",
+			Deliverables: analysis.AllDeliverables, Constraints: analysis.Constraints{RowLimit: 1000, TimeoutSeconds: 30},
+			DataSources: []analysis.DataSource{{Type: analysis.SourceCSV, Name: "sales", FilePath: "/data/uploads/x/sales.csv"}}},
+		Plan: &analysis.Plan{Subtasks: []analysis.Subtask{
+			step("totals", analysis.ToolSQL, analysis.TaskSucceeded),
+			step("by_state", analysis.ToolSQL, analysis.TaskRunning),
+			step("by_state_chart", analysis.ToolPlot, analysis.TaskPending, "by_state"),
+			step("by_product", analysis.ToolSQL, analysis.TaskFailed),
+			step("by_product_chart", analysis.ToolPlot, analysis.TaskSkipped, "by_product"),
+			step("profile", analysis.ToolProfile, analysis.TaskPending, "by_state", "by_state_chart"),
+		}, Reasoning: "Offline planner.", TotalEstimatedSeconds: 4},
+		Observations: []analysis.Observation{{TaskID: "totals", CallID: "c1", Status: analysis.ObsSuccess, RowCount: &rows, ExecutionTimeSeconds: 0.01}},
+		Calls:        []analysis.ToolCall{{CallID: "c1", TaskID: "totals", AttemptNumber: 1}}}
+	for i := 1; i <= 3; i++ {
+		id := "p" + strconv.Itoa(i)
+		res.Calls = append(res.Calls, analysis.ToolCall{CallID: id, TaskID: "by_product", AttemptNumber: i})
+		res.Observations = append(res.Observations, analysis.Observation{TaskID: "by_product", CallID: id, Status: analysis.ObsError,
+			ErrorMessage: &msg, ErrorCategory: &cat, ExecutionTimeSeconds: 0.002})
+	}
+	return &fakeAnalyses{res: res, live: make(chan analyze.Event, 16)}
+}
+
+func (f *fakeAnalyses) Start(context.Context, analysis.Request, []analysis.Upload) (*analysis.Result, error) {
+	return nil, quarry.Errorf(quarry.ECodeUnavailable, "not in this test")
+}
+
+func (f *fakeAnalyses) Get(_ context.Context, id string) (*analysis.Result, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if id != f.res.RequestID {
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "no analysis %s", id)
+	}
+	c := *f.res
+	p := *c.Plan
+	p.Subtasks = slices.Clone(p.Subtasks)
+	c.Plan = &p
+	return &c, nil
+}
+
+// finish marks every step succeeded and the analysis completed, then ends
+// its events.
+func (f *fakeAnalyses) finish() {
+	f.mu.Lock()
+	for i := range f.res.Plan.Subtasks {
+		f.res.Plan.Subtasks[i].Status = analysis.TaskSucceeded
+	}
+	f.res.Status = analysis.StatusCompleted
+	f.mu.Unlock()
+	close(f.live)
+}
+
+func (f *fakeAnalyses) List(context.Context) ([]analysis.Summary, error) { return nil, nil }
+
+func (f *fakeAnalyses) Subscribe(_ context.Context, id string) ([]analyze.Event, <-chan analyze.Event, func(), error) {
+	if _, err := f.Get(context.Background(), id); err != nil {
+		return nil, nil, nil, err
+	}
+	return []analyze.Event{{Step: "plan", Message: "planned"}}, f.live, func() {}, nil
+}
+
+func (f *fakeAnalyses) Audit(context.Context, string) ([]quarry.AuditEntry, error) { return nil, nil }
+
+func (f *fakeAnalyses) VerifyAudit(context.Context) (*analysis.AuditCheck, error) {
+	return &analysis.AuditCheck{OK: true}, nil
+}
+
+func (f *fakeAnalyses) Artifact(_ context.Context, id, aid string) (*analysis.Artifact, string, error) {
+	return nil, "", quarry.Errorf(quarry.ECodeNotFound, "no artifact %s", aid)
+}
+
+func (f *fakeAnalyses) Recipes(context.Context) ([]analysis.Recipe, error) { return nil, nil }
+
+func TestAnalysisPageRunning(t *testing.T) {
+	f := runningAnalysis()
+	srv := httptest.NewServer(web.New(nil, web.Options{Analyses: f}))
+	defer srv.Close()
+	res, err := http.Get(srv.URL + "/analyses/" + f.res.RequestID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	page := string(body)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET: %d\n%s", res.StatusCode, page)
+	}
+	wantHeadings(t, page)
+	wantIn(t, "the running page", page,
+		`<script src="/static/analysis.js?v=`,
+		`<noscript><meta http-equiv="refresh" content="3"></noscript>`,
+		`data-events-url="/api/analyses/`+f.res.RequestID+`/events" data-running="true" data-has-plan="true"`,
+		`<span id="analysis-status" class="badge badge-executing">Running</span>`,
+		`id="live-status"`,
+		`<title id="dag-title">Plan: 6 steps in 3 levels</title>`,
+		`profile (profiler.analyze) after by_state and by_state_chart`,
+		`The summary, charts, tables and report appear here when the analysis has finished.`,
+	)
+	for task, want := range map[string]string{
+		"totals": "succeeded", "by_state": "running", "by_state_chart": "pending", "by_product": "failed", "by_product_chart": "skipped", "profile": "pending",
+	} {
+		label := map[string]string{"succeeded": "✓ Succeeded", "running": "◔ Running", "pending": "○ Pending", "failed": "✗ Failed", "skipped": "– Skipped"}[want]
+		if !regexp.MustCompile(`<g class="dag-node status-` + want + `" id="dag-node-` + task + `"[^>]*>.*?<text class="dag-status"[^>]*>` + label + `</text>`).MatchString(page) {
+			t.Errorf("the box of %s is not %s with the words %q", task, want, label)
+		}
+		wantIn(t, "the list of steps", page, `<span id="step-status-`+task+`" class="task-status status-`+want+`">`+label+`</span>`)
+	}
+	// The failed step shows each attempt with its category and message.
+	item := regexp.MustCompile(`(?s)<li id="step-by_product" .*?</li>`).FindString(page)
+	for i := 1; i <= 3; i++ {
+		wantIn(t, "the failed step", item, `<tr><td class="num">`+strconv.Itoa(i)+`</td><td><span class="obs-status obs-error">error</span>`)
+	}
+	wantIn(t, "the failed step", item, `<code>missing_column</code> column &#34;amout&#34; does not exist`)
+	// The profile step is in the third column, after both its inputs.
+	x0, _ := boxAt(t, page, "by_state")
+	x1, _ := boxAt(t, page, "by_state_chart")
+	x2, _ := boxAt(t, page, "profile")
+	if !(x0 < x1 && x1 < x2) {
+		t.Errorf("columns of by_state, by_state_chart, profile at x = %d, %d, %d; want three levels", x0, x1, x2)
 	}
 }
