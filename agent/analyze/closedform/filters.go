@@ -62,7 +62,7 @@ func (a *analysis) groupedByAnswers(s *series) bool {
 }
 
 var (
-	relPronounRe = regexp.MustCompile(`\b(?:who|that|which|were|was|only|passengers|people|those|did)\s+(did not\s+|didn't\s+|do not\s+|not\s+|never\s+)?([a-z]+)\b(\s+(?:columns?|variables?|features?|fields?)\b)?`)
+	relPronounRe = regexp.MustCompile(`\b(?:who|that|which|were|was|only|those|did)\s+(did not\s+|didn't\s+|do not\s+|not\s+|never\s+)?([a-z]+)\b(\s+(?:columns?|variables?|features?|fields?)\b)?`)
 	eqRe         = regexp.MustCompile(`^\s*(?:column\s+)?(?:value\s+)?(?:==|=|is equal to|equal to|equals|of|is)\s*["']?([\w.\- ]+?)["']?(?:[\s,.;)?!]|$)`)
 )
 
