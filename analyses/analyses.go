@@ -8,6 +8,7 @@ package analyses
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -160,6 +161,21 @@ func (m *Manager) Start(ctx context.Context, req analysis.Request, uploads []ana
 	return rec, nil
 }
 
+// clonePlan and cloneResult are deep copies, through JSON.
+func clonePlan(p *analysis.Plan) *analysis.Plan {
+	var c analysis.Plan
+	raw, _ := json.Marshal(p)
+	json.Unmarshal(raw, &c)
+	return &c
+}
+
+func cloneResult(r *analysis.Result) *analysis.Result {
+	var c analysis.Result
+	raw, _ := json.Marshal(r)
+	json.Unmarshal(raw, &c)
+	return &c
+}
+
 func firstNonEmpty(s ...string) string {
 	for _, x := range s {
 		if x != "" {
@@ -231,7 +247,9 @@ func (m *Manager) run(req analysis.Request, r *running) {
 		switch e.Step {
 		case "plan":
 			if e.Plan != nil {
-				r.state.Plan = e.Plan
+				// The event's plan goes to subscribers as it is; the
+				// state keeps its own copy to mark steps on.
+				r.state.Plan = clonePlan(e.Plan)
 			}
 			r.state.Status = analysis.StatusExecuting
 		case "task":
@@ -322,9 +340,9 @@ func (m *Manager) Get(ctx context.Context, id string) (*analysis.Result, error) 
 	}
 	m.mu.Lock()
 	if r := m.runs[id]; r != nil {
-		c := *r.state
+		c := cloneResult(r.state) // read outside the lock while the run goes on
 		m.mu.Unlock()
-		return &c, nil
+		return c, nil
 	}
 	m.mu.Unlock()
 	var res analysis.Result
