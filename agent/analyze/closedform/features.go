@@ -116,6 +116,7 @@ func (a *analysis) addFeatures(f *frame) {
 		f.setNum(name, vals)
 		a.created = append(a.created, name)
 	}
+	a.addTitle(f)
 	if len(a.created) > 0 {
 		var names []string
 		for _, c := range f.cols {
@@ -650,4 +651,55 @@ func parseRange(s string) (bin, bool) {
 		return b, true
 	}
 	return bin{}, false
+}
+
+var (
+	titleRe     = regexp.MustCompile(`,\s*([A-Za-z][A-Za-z ]{0,20}?)\.`)
+	titleListRe = regexp.MustCompile(`'([A-Z][a-z]{1,10})\.?'`)
+)
+
+// addTitle adds a "Title" column when the text asks to extract the title
+// (honorific) from a column of names written "Last, Title. First": Mr,
+// Mrs, Miss, ... Titles the text does not list become "Other" when it
+// says to replace the rest.
+func (a *analysis) addTitle(f *frame) {
+	if !a.has("title") || !a.has("extract") || f.col("Title") != nil {
+		return
+	}
+	for _, s := range f.cols {
+		if s.kind != kindText {
+			continue
+		}
+		vals := make([]string, f.rows)
+		n, hit := 0, 0
+		for i, v := range s.str {
+			if s.missing[i] {
+				continue
+			}
+			n++
+			if m := titleRe.FindStringSubmatch(v); m != nil {
+				vals[i] = strings.TrimSpace(m[1])
+				hit++
+			}
+		}
+		if n == 0 || hit*10 < n*8 {
+			continue
+		}
+		if a.has("other") {
+			keep := map[string]bool{}
+			for _, m := range titleListRe.FindAllStringSubmatch(a.text, -1) {
+				keep[m[1]] = true
+			}
+			if len(keep) > 0 {
+				for i, v := range vals {
+					if v != "" && !keep[v] {
+						vals[i] = "Other"
+					}
+				}
+			}
+		}
+		f.setText("Title", vals)
+		a.created = append(a.created, "Title")
+		return
+	}
 }
