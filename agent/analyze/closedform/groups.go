@@ -243,6 +243,11 @@ func (a *analysis) readGroupConds(w *want, f *frame) []rowCond {
 			break
 		}
 	}
+	// the k-th most common value: mean1, median2 of "the three most
+	// common values of displacement"
+	if c, ok := a.topValueGroup(words, consumed, f); ok {
+		conds = append(conds, c)
+	}
 	// ranges named by the answer: below3, between3and4, above4
 	if c, ok := a.rangeGroup(words, consumed, f); ok {
 		conds = append(conds, c)
@@ -529,4 +534,57 @@ func (a *analysis) rangeGroup(words []string, consumed []bool, f *frame) (rowCon
 		}
 		return v >= lo && v <= hi
 	}}, true
+}
+
+var mostCommonRe = regexp.MustCompile(`most (?:common|frequent|frequently occurring)`)
+
+// topValueGroup reads a trailing rank in an answer's name as the k-th
+// most common value of the column the question ranks by frequency.
+func (a *analysis) topValueGroup(words []string, consumed []bool, f *frame) (rowCond, bool) {
+	loc := mostCommonRe.FindStringIndex(a.low)
+	if loc == nil {
+		return rowCond{}, false
+	}
+	k := 0
+	for i, x := range words {
+		if consumed[i] {
+			continue
+		}
+		if v, ok := parseNumber(x); ok && v >= 1 && v <= 10 && v == math.Trunc(v) {
+			k = int(v)
+			consumed[i] = true
+			break
+		}
+	}
+	if k == 0 {
+		return rowCond{}, false
+	}
+	// the column named after "most common"
+	var col *series
+	for _, m := range a.m.find(a.text[loc[1]:]) {
+		if s := f.col(m.col); s != nil {
+			col = s
+			break
+		}
+	}
+	if col == nil {
+		return rowCond{}, false
+	}
+	counts := map[string]int{}
+	var order []string
+	for i, v := range col.str {
+		if col.missing[i] {
+			continue
+		}
+		if counts[v] == 0 {
+			order = append(order, v)
+		}
+		counts[v]++
+	}
+	sort.SliceStable(order, func(i, j int) bool { return counts[order[i]] > counts[order[j]] })
+	if k > len(order) {
+		return rowCond{}, false
+	}
+	v := order[k-1]
+	return rowCond{col: col.name, keep: func(s *series, i int) bool { return !s.missing[i] && s.str[i] == v }}, true
 }
