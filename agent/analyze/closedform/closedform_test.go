@@ -15,7 +15,7 @@ import (
 
 // loadTable loads csv into a fresh engine and returns it with the
 // table's name.
-func loadTable(t *testing.T, csv string) (*duckdb.Engine, string) {
+func loadTable(t testing.TB, csv string) (*duckdb.Engine, string) {
 	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "data.csv")
@@ -306,4 +306,20 @@ func TestLooseNumber(t *testing.T) {
 	if !strings.Contains(fmt.Sprint(naText["NaN"]), "true") {
 		t.Error("NaN is not missing")
 	}
+}
+
+// FuzzAnswer checks that no question text makes Answer fail or panic:
+// what it cannot read it leaves out.
+func FuzzAnswer(f *testing.F) {
+	f.Add("What is the mean fare?", "Round to 2 decimals.", "@mean_fare[m]")
+	f.Add("Create a new feature 'x' = (fare - age) / (sibsp * 0)", "", "@x_mean[v], @x_list[a, b, c]")
+	f.Add("Which class has the highest", "between and", "@a[{'k_1': v, ..., 'k_3': v}]")
+	f.Add("Remove outliers with z-score above", "if p-value is less than and absolute r is between", "@t[yes/no]")
+	e, table := loadTable(f, passengers)
+	f.Fuzz(func(t *testing.T, text, constraints, format string) {
+		specs := []Spec{{"mean_fare", 2, KindNumber}, {"x_mean", -1, ""}, {"t", -1, KindBool}, {"a", -1, KindText}}
+		if _, err := Answer(context.Background(), e, Question{Text: text, Constraints: constraints, Format: format, Table: table}, specs); err != nil {
+			t.Errorf("Answer(%q): %v", text, err)
+		}
+	})
 }
