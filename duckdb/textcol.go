@@ -353,7 +353,9 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 	reads := map[string]textReading{}
 	var repl []string
 	for _, c := range cols {
-		if dataType(c.Type) != quarry.TypeString {
+		// Text only: a TIME column (a time of day) is not text to read
+		// in other layouts, though quarry calls it a string.
+		if !strings.EqualFold(c.Type, "VARCHAR") {
 			continue
 		}
 		r, ok, err := e.readTextColumn(ctx, name, c.Name)

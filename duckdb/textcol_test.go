@@ -286,3 +286,17 @@ func TestSyntaxErrorsHintAtQuoting(t *testing.T) {
 		t.Errorf("unknown table: %v", err)
 	}
 }
+
+// A time-of-day column loads as DuckDB's TIME and is left alone by the
+// text readings (trim(TIME) does not bind).
+func TestTimeOfDayColumn(t *testing.T) {
+	e := mustOpen(t)
+	schema, rows, err := e.LoadCSV(context.Background(), "shifts", writeFile(t, "shifts.csv", "day,start,staff\n2024-01-02,08:30:00,3\n2024-01-03,09:15:00,4\n"))
+	if err != nil || rows != 2 {
+		t.Fatalf("LoadCSV = %v, %d, %v", schema, rows, err)
+	}
+	res, err := e.Query(context.Background(), "SELECT count(*) FROM shifts WHERE start > '09:00:00'")
+	if err != nil || res.Float(0, 0) != 1 {
+		t.Fatalf("query over the time column = %v, %v", res, err)
+	}
+}
