@@ -131,7 +131,8 @@ Commands:
   recipes       list, show or delete the analyses kept for reuse
   doctor        show what is configured (model, code sandbox) and whether it answers
   audit verify  check a hash-chained audit log
-  bench rca     score the segment search on the root-cause benchmarks
+  bench rca     score the segment searches on the root-cause benchmarks
+  bench dabench answer the DABench data-analysis questions offline and score them
   bench scale   time an investigation over a large generated file
   help          this text
 
