@@ -59,16 +59,9 @@ func runBenchRCA(ctx context.Context, args []string, getenv func(string) string,
 		}
 		names = append(names, d.Name)
 	}
-	dir := *dataDir
-	if dir == "" {
-		dir = getenv("QUARRY_BENCH_DATA")
-	}
-	if dir == "" {
-		dir = "../shared/bench/rca"
-	}
-	if _, err := os.Stat(dir); err != nil {
-		return quarry.Errorf(quarry.ECodeNotFound, "benchmark data directory %s not found", dir).
-			WithHint("pass --data DIR or set QUARRY_BENCH_DATA")
+	dir, err := benchDataDir(*dataDir, getenv, "QUARRY_BENCH_DATA", "rca")
+	if err != nil {
+		return err
 	}
 	methods := []rcabench.Method{
 		rcabench.ExplainMethod(investigate.SegmentSearch),
@@ -125,6 +118,23 @@ func runBenchRCA(ctx context.Context, args []string, getenv func(string) string,
 		}
 	}
 	return nil
+}
+
+// benchDataDir is a benchmark's data: the --data flag, else the
+// environment variable env, else ../shared/bench/NAME. Errors: NOT_FOUND.
+func benchDataDir(flagValue string, getenv func(string) string, env, name string) (string, error) {
+	dir := flagValue
+	if dir == "" {
+		dir = getenv(env)
+	}
+	if dir == "" {
+		dir = "../shared/bench/" + name
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return "", quarry.Errorf(quarry.ECodeNotFound, "benchmark data directory %s not found", dir).
+			WithHint("pass --data DIR or set " + env)
+	}
+	return dir, nil
 }
 
 // benchScore is one dataset's line in the JSON output.

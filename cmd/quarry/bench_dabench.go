@@ -6,14 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"text/tabwriter"
 
-	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/analyze/closedform"
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/internal/dabench"
@@ -44,16 +42,9 @@ func runBenchDABench(ctx context.Context, args []string, getenv func(string) str
 		}
 		only = append(only, id)
 	}
-	dir := *dataDir
-	if dir == "" {
-		dir = getenv("QUARRY_DABENCH_DATA")
-	}
-	if dir == "" {
-		dir = "../shared/bench/dabench"
-	}
-	if _, err := os.Stat(dir); err != nil {
-		return quarry.Errorf(quarry.ECodeNotFound, "benchmark data directory %s not found", dir).
-			WithHint("pass --data DIR or set QUARRY_DABENCH_DATA")
+	dir, err := benchDataDir(*dataDir, getenv, "QUARRY_DABENCH_DATA", "dabench")
+	if err != nil {
+		return err
 	}
 	var fallbacks atomic.Int64
 	opt := dabench.Options{Dir: dir, Only: only}
