@@ -189,6 +189,7 @@ func firstNonEmpty(s ...string) string {
 var uploadKinds = map[string]string{
 	".csv": analysis.SourceCSV, ".json": analysis.SourceJSON, ".jsonl": analysis.SourceJSON, ".ndjson": analysis.SourceJSON,
 	".parquet": analysis.SourceParquet, ".db": analysis.SourceSQL, ".sqlite": analysis.SourceSQL, ".sqlite3": analysis.SourceSQL,
+	".duckdb": analysis.SourceSQL,
 }
 
 // storeUploads writes the uploads to uploads/ID/ and returns them as
@@ -200,7 +201,7 @@ func (m *Manager) storeUploads(id string, uploads []analysis.Upload) ([]analysis
 		base := filepath.Base(strings.ReplaceAll(u.Name, `\`, "/"))
 		kind, ok := uploadKinds[strings.ToLower(filepath.Ext(base))]
 		if !ok || base == "." || base == "/" {
-			return nil, quarry.Errorf(quarry.ECodeInvalidFileType, "%s is not a CSV, JSON, Parquet or SQLite file", u.Name)
+			return nil, quarry.Errorf(quarry.ECodeInvalidFileType, "%s is not a CSV, JSON, Parquet, SQLite or DuckDB file", u.Name)
 		}
 		if names[strings.ToLower(base)] {
 			return nil, quarry.Errorf(quarry.ECodeInvalid, "two uploads are called %s", base)
@@ -219,7 +220,11 @@ func (m *Manager) storeUploads(id string, uploads []analysis.Upload) ([]analysis
 		}
 		ds := analysis.DataSource{Type: kind, FilePath: p}
 		if kind == analysis.SourceSQL {
-			ds.FilePath, ds.ConnectionString = "", "sqlite:"+p
+			scheme := "sqlite:"
+			if strings.EqualFold(filepath.Ext(base), ".duckdb") {
+				scheme = "duckdb:"
+			}
+			ds.FilePath, ds.ConnectionString = "", scheme+p
 		}
 		out = append(out, ds)
 	}

@@ -365,5 +365,5 @@ func openSource(ctx context.Context, ds analysis.DataSource) (analysis.Source, e
 	case strings.HasPrefix(ds.ConnectionString, "postgres://"), strings.HasPrefix(ds.ConnectionString, "postgresql://"):
 		return openPostgres(ctx, ds.ConnectionString)
 	}
-	return app.OpenSQLite(ctx, ds)
+	return app.OpenDatabaseFile(ctx, ds)
 }

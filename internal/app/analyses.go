@@ -19,25 +19,28 @@ import (
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
-// OpenSQLite opens the SQLite database sources of analyses
-// (sqlite:PATH); other connection strings are refused. cmd/quarry adds
-// PostgreSQL in front of it.
-func OpenSQLite(ctx context.Context, ds analysis.DataSource) (analysis.Source, error) {
+// OpenDatabaseFile opens the database-file sources of analyses, SQLite
+// (sqlite:PATH) and DuckDB (duckdb:PATH), read-only; other connection
+// strings are refused. cmd/quarry adds PostgreSQL in front of it.
+func OpenDatabaseFile(ctx context.Context, ds analysis.DataSource) (analysis.Source, error) {
 	if p, ok := strings.CutPrefix(ds.ConnectionString, "sqlite:"); ok {
 		return sqlite.OpenSource(ctx, strings.TrimPrefix(p, "//"))
 	}
+	if p, ok := strings.CutPrefix(ds.ConnectionString, "duckdb:"); ok {
+		return duckdb.OpenFileSource(ctx, strings.TrimPrefix(p, "//"))
+	}
 	scheme, _, _ := strings.Cut(ds.ConnectionString, ":")
 	return nil, quarry.Errorf(quarry.ECodeInvalid, "%s sources are not supported", scheme).
-		WithHint("use a SQLite database file (sqlite:PATH) or export the data as CSV, JSON or Parquet")
+		WithHint("use a SQLite or DuckDB database file, PostgreSQL, or export the data as CSV, JSON or Parquet")
 }
 
 // Analyzer wires the offline analyst over a data dir: a DuckDB workspace
 // per analysis with memoryLimit, database sources through openSource
-// (OpenSQLite when nil), the store and the recipe memory. Its Audit is
+// (OpenDatabaseFile when nil), the store and the recipe memory. Its Audit is
 // set by the caller; close the recipes when done.
 func Analyzer(dataDir, memoryLimit string, openSource analyze.OpenSource) (*analyze.Analyzer, *sqlite.Recipes, error) {
 	if openSource == nil {
-		openSource = OpenSQLite
+		openSource = OpenDatabaseFile
 	}
 	recipes, err := sqlite.OpenRecipes(RecipesPath(dataDir))
 	if err != nil {

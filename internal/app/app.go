@@ -46,7 +46,7 @@ type Options struct {
 	DialCode   func(context.Context) (sessions.CodeSession, error)
 	Now        func() time.Time
 	Log        *slog.Logger
-	// OpenSource opens analyses' database sources (default OpenSQLite).
+	// OpenSource opens analyses' database sources (default OpenDatabaseFile).
 	OpenSource analyze.OpenSource
 }
 
