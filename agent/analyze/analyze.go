@@ -14,6 +14,7 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
 	"github.com/quarry-dev/quarry/intent"
+	"github.com/quarry-dev/quarry/llm"
 )
 
 // Analyzer runs analyses. Its fields are its dependencies; NewWorkspace,
@@ -33,6 +34,9 @@ type Analyzer struct {
 	// its plan is validated by the same rules, and the offline planner
 	// takes over when it fails.
 	Planner func(ctx context.Context, req *analysis.Request, tables []analysis.SourceTable) (*analysis.Plan, error)
+	// Model, when set (and Planner is not), writes the plans
+	// (ModelPlanner); the offline planner takes over when it fails.
+	Model llm.Model
 	// Recipes, when set, keeps completed analyses as recipes and reuses
 	// them for requests on the same schema.
 	Recipes analysis.RecipeStore
@@ -299,12 +303,16 @@ func (r *run) execute(ctx context.Context) error {
 func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 	in, perr := parseIntent(r.req.Intent, r.tables, r.a.Now())
 	r.intent = in
-	if r.a.Planner != nil {
+	planner := r.a.Planner
+	if planner == nil && r.a.Model != nil {
+		planner = ModelPlanner(r.a.Model, r.a.Audit)
+	}
+	if planner != nil {
 		how := r.a.planner
 		if how == "" {
 			how = "model"
 		}
-		p, err := r.a.Planner(ctx, r.req, r.tables)
+		p, err := planner(ctx, r.req, r.tables)
 		if err == nil {
 			if verr := p.Validate(analysis.Tools, r.req.Constraints.TimeoutSeconds); verr == nil {
 				return p, how, nil

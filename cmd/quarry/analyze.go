@@ -18,6 +18,7 @@ import (
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
@@ -109,12 +110,18 @@ func runAnalyze(ctx context.Context, args []string, getenv func(string) string, 
 	fs.Var(&sources, "source", "a data source: PATH, NAME=PATH or NAME=DSN (repeatable)")
 	fs.StringVar(&allow, "allow-columns", "", "comma-separated columns queries may reach (default: all)")
 	fs.Var(&blocked, "block-pattern", "a regular expression for personal data to mask (repeatable)")
+	var mf modelFlags
+	mf.register(fs, getenv)
 	flags, rest := splitArgs(args)
 	if help, err := parseFlags(fs, flags); help || err != nil {
 		return err
 	}
 	if len(rest) != 1 {
 		return &usageError{`analyze needs one request in quotes, e.g. quarry analyze --source sales.csv "monthly sales by region"`}
+	}
+	w, err := mf.open(getenv)
+	if err != nil {
+		return err
 	}
 	if *timeout%time.Second != 0 {
 		return &usageError{"--timeout takes whole seconds, e.g. 30s"}
@@ -141,7 +148,7 @@ func runAnalyze(ctx context.Context, args []string, getenv func(string) string, 
 			req.Policy.AllowedColumns = append(req.Policy.AllowedColumns, strings.TrimSpace(c))
 		}
 	}
-	res, err := analyzeOnce(ctx, *dataDir, req, stderr)
+	res, err := analyzeOnce(ctx, *dataDir, req, w.model, stderr)
 	if err != nil {
 		return err
 	}
@@ -251,12 +258,13 @@ func runAnalyzeReplay(ctx context.Context, args []string, getenv func(string) st
 }
 
 // analyzeOnce wires the offline analyst over the data dir and runs req.
-func analyzeOnce(ctx context.Context, dataDir string, req analysis.Request, stderr io.Writer) (*analysis.Result, error) {
+func analyzeOnce(ctx context.Context, dataDir string, req analysis.Request, model llm.Model, stderr io.Writer) (*analysis.Result, error) {
 	store := fsstore.Analyses{Root: dataDir}
 	a, closeLog, err := newAnalyzer(store, stderr)
 	if err != nil {
 		return nil, err
 	}
+	a.Model = model // nil: the offline planner
 	defer closeLog()
 	res, err := a.Run(ctx, req)
 	if res != nil {

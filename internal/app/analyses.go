@@ -64,7 +64,7 @@ func openAnalyses(dataDir, memoryLimit string, maxUpload int64, opt Options) (*a
 	if err != nil {
 		return nil, nil, err
 	}
-	a.Now = opt.Now
+	a.Now, a.Model = opt.Now, opt.Model
 	store := fsstore.Analyses{Root: dataDir}
 	logPath := store.AuditLog()
 	m := analyses.New(analyses.Config{

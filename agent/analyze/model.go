@@ -1,0 +1,131 @@
+package analyze
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/llm"
+)
+
+// maxPlanRepairs is how many times an invalid plan goes back to the model
+// with its errors before the offline planner takes over.
+const maxPlanRepairs = 2
+
+// planSchema is the structured output a model's plan must have; the same
+// rules as the offline planner's plans check it afterwards.
+var planSchema = json.RawMessage(`{
+  "type": "object",
+  "additionalProperties": false,
+  "required": ["reasoning", "subtasks"],
+  "properties": {
+    "reasoning": {"type": "string"},
+    "subtasks": {"type": "array", "minItems": 1, "maxItems": 20, "items": {
+      "type": "object",
+      "additionalProperties": false,
+      "required": ["task_id", "description", "tool_name", "dependencies", "arguments", "estimated_cost_seconds", "deliverable"],
+      "properties": {
+        "task_id": {"type": "string"},
+        "description": {"type": "string"},
+        "tool_name": {"type": "string", "enum": ["sql.run", "df.transform", "plot.render", "profiler.analyze"]},
+        "dependencies": {"type": "array", "items": {"type": "string"}},
+        "arguments": {"type": "object"},
+        "estimated_cost_seconds": {"type": "number"},
+        "deliverable": {"type": "string", "enum": ["", "tables", "charts"]}
+      }
+    }}
+  }
+}`)
+
+const plannerSystem = `You plan data analyses for Quarry. Answer with one JSON plan: a DAG of steps, each one tool call.
+
+Tools and their arguments (unknown fields are refused):
+- sql.run {query, row_limit?, source?}: one read-only SELECT in DuckDB SQL over the tables below (a table with "source" runs in that database: give its source and write its dialect). Each step's result is kept as the table step_<task_id>, which later steps may query (and must depend on).
+- df.transform {input, operation, columns?, aggregation?, group_by?, column?, op?, value?, descending?, limit?}: operation aggregate (group_by + columns with aggregation sum|avg|count|count_distinct|min|max|median|std), filter (column op value), sort (columns, descending, limit), share (one column as a share of its total), growth (one column's change, ordered by group_by[0]).
+- plot.render {input, type: line|bar|histogram|scatter, x_col, y_col?, series_col?, title}.
+- profiler.analyze {input | table, columns?}: summary statistics, outliers, normality, correlations.
+
+Rules: task ids are letters, digits and _; every step that reads another's output ("input", or step_<id> in SQL) depends on it; mark result tables the user should get with deliverable "tables" and charts with "charts"; estimate seconds so the total stays within the timeout; filter before aggregating; aggregate in SQL rather than returning raw rows; use only the columns listed.`
+
+// ModelPlanner returns a planner (Analyzer.Planner) that asks m to write
+// the plan. Each plan is validated by the same rules as the offline
+// planner's; an invalid one goes back with its errors, twice at most, and
+// then the offline planner takes over. Every call is in the audit log.
+func ModelPlanner(m llm.Model, audit Auditor) func(ctx context.Context, req *analysis.Request, tables []analysis.SourceTable) (*analysis.Plan, error) {
+	return func(ctx context.Context, req *analysis.Request, tables []analysis.SourceTable) (*analysis.Plan, error) {
+		msgs := []llm.Message{{Role: llm.RoleUser, Content: plannerPrompt(req, tables)}}
+		var lastErr error
+		for attempt := 0; attempt <= maxPlanRepairs; attempt++ {
+			resp, err := m.Complete(ctx, &llm.Request{Purpose: "analysis_plan", System: plannerSystem, Messages: msgs,
+				Output: &llm.Schema{Name: "plan", Schema: planSchema}, MaxTokens: 4096})
+			if audit != nil {
+				data := map[string]any{"tool_name": "llm.plan", "model": m.Name(), "attempt_number": attempt + 1}
+				if resp != nil {
+					data["usage"] = resp.Usage
+				}
+				if err != nil {
+					data["error"] = err.Error()
+				}
+				audit.AppendFor(req.RequestID, quarry.EventToolCalled, actorPlanner, data)
+			}
+			if err != nil {
+				return nil, err
+			}
+			var p analysis.Plan
+			if err := json.Unmarshal([]byte(resp.Text), &p); err != nil {
+				lastErr = quarry.Errorf(quarry.ECodeInvalid, "the plan is not the JSON asked for: %v", err)
+			} else {
+				p.Status = analysis.PlanDraft
+				if lastErr = p.Validate(analysis.Tools, req.Constraints.TimeoutSeconds); lastErr == nil {
+					p.Reasoning = strings.TrimSpace(p.Reasoning)
+					return &p, nil
+				}
+			}
+			msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: resp.Text},
+				llm.Message{Role: llm.RoleUser, Content: "That plan is not valid: " + quarry.ErrorMessage(lastErr) + hintOf(lastErr) + ". Answer with the whole plan again, fixed."})
+		}
+		return nil, lastErr
+	}
+}
+
+func hintOf(err error) string {
+	if qe, ok := err.(*quarry.Error); ok && qe.Hint != "" {
+		return " (" + qe.Hint + ")"
+	}
+	return ""
+}
+
+// plannerPrompt says what the model needs: the request, its limits and
+// the tables with their columns.
+func plannerPrompt(req *analysis.Request, tables []analysis.SourceTable) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Request: %s\n\nDeliverables: %s. Row limit per query: %d. Timeout: %d s.\n",
+		req.Intent, strings.Join(req.Deliverables, ", "), req.Constraints.RowLimit, req.Constraints.TimeoutSeconds)
+	if len(req.Policy.AllowedColumns) > 0 {
+		fmt.Fprintf(&b, "Only these columns may be read: %s.\n", strings.Join(req.Policy.AllowedColumns, ", "))
+	}
+	b.WriteString("\nTables:\n")
+	for _, t := range tables {
+		src := ""
+		if t.Source != "" {
+			src = fmt.Sprintf(" (in database source %q)", t.Source)
+		}
+		fmt.Fprintf(&b, "- %s%s, %d rows:\n", t.Name, src, t.Rows)
+		for _, c := range t.Columns {
+			extra := ""
+			switch {
+			case c.Min != "":
+				extra = fmt.Sprintf(", %s to %s", c.Min, c.Max)
+			case len(c.Values) > 0 && len(c.Values) <= 20:
+				extra = ", values: " + strings.Join(c.Values, ", ")
+			case len(c.Values) > 20:
+				extra = fmt.Sprintf(", %d values such as %s", len(c.Values), strings.Join(c.Values[:5], ", "))
+			}
+			fmt.Fprintf(&b, "  - %s (%s%s)\n", c.Name, c.Type, extra)
+		}
+	}
+	return b.String()
+}
