@@ -127,7 +127,7 @@ func (m *Manager) runQuery(ctx context.Context, id string, files []*quarry.Uploa
 	res, err := eng.Query(ctx, sql)
 	switch quarry.ErrorCode(err) {
 	case "", quarry.ECodeInvalid, quarry.ECodeForbidden:
-		if m.budget.crowded() {
+		if m.budget.Crowded() {
 			eng.Close() // someone waits for its place
 			break
 		}

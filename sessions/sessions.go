@@ -16,6 +16,7 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/chat"
 	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/retrieve"
 )
@@ -81,6 +82,10 @@ type Config struct {
 	// bounded by MaxEngines times an engine's memory limit; more wait
 	// their turn (default MaxRunning+2).
 	MaxEngines int
+	// Budget, when set, is the pool of engine places the manager shares
+	// with the rest of the process (the analyses); MaxEngines is then
+	// ignored.
+	Budget *budget.Pool
 	// Model, when set, takes part in investigations and answers chat from
 	// the retrieved passages; nil is offline.
 	Model llm.Model
@@ -108,7 +113,7 @@ type Manager struct {
 	// engines keeps loaded query engines for the next Query.
 	engines engineCache
 	// budget bounds the engines open at once.
-	budget *engineBudget
+	budget *budget.Pool
 
 	mu     sync.Mutex
 	runs   map[string]*runState // running investigations
@@ -135,9 +140,12 @@ func New(cfg Config) *Manager {
 		cfg:    cfg,
 		chat:   &chat.Answerer{Index: cfg.Index, Model: cfg.Model},
 		slots:  make(chan struct{}, cfg.MaxRunning),
-		budget: newEngineBudget(cfg.MaxEngines),
+		budget: cfg.Budget,
 		runs:   map[string]*runState{},
 		hubs:   map[string]*progress{},
+	}
+	if m.budget == nil {
+		m.budget = budget.New(cfg.MaxEngines)
 	}
 	m.chat.Data = m.chatData
 	return m

@@ -20,7 +20,9 @@ import (
 // Analyzer runs analyses. Its fields are its dependencies; NewWorkspace,
 // TableName, Audit and Store are required.
 type Analyzer struct {
-	NewWorkspace func() (Workspace, error)
+	// NewWorkspace opens an empty workspace; it may wait (until ctx ends)
+	// for a place in the process's engine budget.
+	NewWorkspace func(ctx context.Context) (Workspace, error)
 	// OpenSource opens database sources; nil refuses them.
 	OpenSource OpenSource
 	// TableName names the table of a file source that has no name
@@ -159,7 +161,7 @@ func (r *run) audit(event, actor string, data map[string]any) (quarry.AuditEntry
 // database sources, describing every table and fingerprinting each
 // source's schema.
 func (r *run) openSources(ctx context.Context) error {
-	ws, err := r.a.NewWorkspace()
+	ws, err := r.a.NewWorkspace(ctx)
 	if err != nil {
 		return err
 	}

@@ -283,7 +283,7 @@ func newAnalyzer(store fsstore.Analyses, stderr io.Writer) (a *analyze.Analyzer,
 	if err != nil {
 		return nil, nil, err
 	}
-	a, recipes, err := app.Analyzer(store.Root, duckdb.DefaultMemoryLimit, openSource)
+	a, recipes, err := app.Analyzer(store.Root, duckdb.DefaultMemoryLimit, openSource, nil)
 	if err != nil {
 		log.Close()
 		return nil, nil, err

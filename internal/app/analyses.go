@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/analyze"
@@ -16,6 +17,7 @@ import (
 	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
+	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
@@ -38,7 +40,11 @@ func OpenDatabaseFile(ctx context.Context, ds analysis.DataSource) (analysis.Sou
 // per analysis with memoryLimit, database sources through openSource
 // (OpenDatabaseFile when nil), the store and the recipe memory. Its Audit is
 // set by the caller; close the recipes when done.
-func Analyzer(dataDir, memoryLimit string, openSource analyze.OpenSource) (*analyze.Analyzer, *sqlite.Recipes, error) {
+//
+// With pool, every workspace takes a place in it first and gives it back
+// when it closes, so analyses share the process's engine budget with the
+// investigations.
+func Analyzer(dataDir, memoryLimit string, openSource analyze.OpenSource, pool *budget.Pool) (*analyze.Analyzer, *sqlite.Recipes, error) {
 	if openSource == nil {
 		openSource = OpenDatabaseFile
 	}
@@ -47,7 +53,20 @@ func Analyzer(dataDir, memoryLimit string, openSource analyze.OpenSource) (*anal
 		return nil, nil, err
 	}
 	return &analyze.Analyzer{
-		NewWorkspace: func() (analyze.Workspace, error) { return duckdb.Open(duckdb.Options{MemoryLimit: memoryLimit}) },
+		NewWorkspace: func(ctx context.Context) (analyze.Workspace, error) {
+			if pool == nil {
+				return duckdb.Open(duckdb.Options{MemoryLimit: memoryLimit})
+			}
+			if err := pool.Acquire(ctx, nil); err != nil {
+				return nil, err
+			}
+			eng, err := duckdb.Open(duckdb.Options{MemoryLimit: memoryLimit})
+			if err != nil {
+				pool.Release()
+				return nil, err
+			}
+			return &pooled{Engine: eng, release: pool.Release}, nil
+		},
 		OpenSource:   openSource,
 		TableName:    duckdb.TableName,
 		Store:        fsstore.Analyses{Root: dataDir},
@@ -55,12 +74,26 @@ func Analyzer(dataDir, memoryLimit string, openSource analyze.OpenSource) (*anal
 	}, recipes, nil
 }
 
+// pooled is a workspace holding a place in the engine budget until it
+// closes.
+type pooled struct {
+	*duckdb.Engine
+	once    sync.Once
+	release func()
+}
+
+func (p *pooled) Close() error {
+	err := p.Engine.Close()
+	p.once.Do(p.release)
+	return err
+}
+
 // RecipesPath is the recipe memory under a data dir (the spec's layout).
 func RecipesPath(dataDir string) string { return filepath.Join(dataDir, "db", "recipe_memory.db") }
 
 // openAnalyses wires the analyses manager over the data dir.
-func openAnalyses(dataDir, memoryLimit string, maxUpload int64, opt Options) (*analyses.Manager, func() error, error) {
-	a, recipes, err := Analyzer(dataDir, memoryLimit, opt.OpenSource)
+func openAnalyses(dataDir, memoryLimit string, maxUpload int64, pool *budget.Pool, opt Options) (*analyses.Manager, func() error, error) {
+	a, recipes, err := Analyzer(dataDir, memoryLimit, opt.OpenSource, pool)
 	if err != nil {
 		return nil, nil, err
 	}

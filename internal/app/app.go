@@ -20,6 +20,7 @@ import (
 	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
+	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/retrieve"
 	"github.com/quarry-dev/quarry/sessions"
@@ -98,6 +99,9 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 		return nil, err
 	}
 	store := fsstore.New(opt.DataDir, fsstore.Options{Now: opt.Now, SessionTimeout: opt.SessionTimeout, MaxFileBytes: opt.MaxUploadBytes})
+	// One budget of engines for investigations, uploads, queries and
+	// analyses alike.
+	pool := budget.New(maxEngines)
 	m := sessions.New(sessions.Config{
 		Store:     store,
 		NewEngine: func() (investigate.Engine, error) { return duckdb.Open(duckdb.Options{MemoryLimit: engineLimit}) },
@@ -111,7 +115,7 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 		TableName:  duckdb.TableName,
 		Index:      db,
 		MaxRunning: opt.MaxRunning,
-		MaxEngines: maxEngines,
+		Budget:     pool,
 		Model:      opt.Model,
 		DialCode:   opt.DialCode,
 		Now:        opt.Now,
@@ -141,7 +145,7 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	if opt.Model != nil {
 		analyst = web.Analyst{Model: opt.Model.Name(), Local: opt.ModelLocal, CodeSandbox: opt.DialCode != nil}
 	}
-	am, closeAnalyses, err := openAnalyses(opt.DataDir, engineLimit, opt.MaxUploadBytes, opt)
+	am, closeAnalyses, err := openAnalyses(opt.DataDir, engineLimit, opt.MaxUploadBytes, pool, opt)
 	if err != nil {
 		db.Close()
 		return nil, err
