@@ -32,7 +32,9 @@ func TestAnalyze(t *testing.T) {
 	}
 	defer log.Close()
 	a := &analyze.Analyzer{
-		NewWorkspace: func(context.Context) (analyze.Workspace, error) { return duckdb.Open(duckdb.Options{MemoryLimit: "512MB"}) },
+		NewWorkspace: func(context.Context) (analyze.Workspace, error) {
+			return duckdb.Open(duckdb.Options{MemoryLimit: "512MB"})
+		},
 		OpenSource: func(ctx context.Context, ds analysis.DataSource) (analysis.Source, error) {
 			return postgres.OpenSource(ctx, ds.ConnectionString)
 		},

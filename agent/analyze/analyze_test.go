@@ -41,7 +41,9 @@ func newEnv(t testing.TB) *env {
 	t.Cleanup(func() { log.Close() })
 	e.log = log
 	e.a = &analyze.Analyzer{
-		NewWorkspace: func(context.Context) (analyze.Workspace, error) { return duckdb.Open(duckdb.Options{MemoryLimit: "512MB"}) },
+		NewWorkspace: func(context.Context) (analyze.Workspace, error) {
+			return duckdb.Open(duckdb.Options{MemoryLimit: "512MB"})
+		},
 		OpenSource: func(ctx context.Context, ds analysis.DataSource) (analysis.Source, error) {
 			return sqlite.OpenSource(ctx, strings.TrimPrefix(ds.ConnectionString, "sqlite:"))
 		},

@@ -67,10 +67,10 @@ func Analyzer(dataDir, memoryLimit string, openSource analyze.OpenSource, pool *
 			}
 			return &pooled{Engine: eng, release: pool.Release}, nil
 		},
-		OpenSource:   openSource,
-		TableName:    duckdb.TableName,
-		Store:        fsstore.Analyses{Root: dataDir},
-		Recipes:      recipes,
+		OpenSource: openSource,
+		TableName:  duckdb.TableName,
+		Store:      fsstore.Analyses{Root: dataDir},
+		Recipes:    recipes,
 	}, recipes, nil
 }
 
