@@ -19,6 +19,10 @@ type csvShape struct {
 	// Renamed is the name given to a first column whose header is empty
 	// (the index pandas writes), "" when every column has a name.
 	Renamed string
+	// Trailing counts the unnamed columns at the end of the header, the
+	// mark of a delimiter closing every line ("a,b,c,"); they are loaded
+	// under placeholder names and dropped when empty.
+	Trailing int
 }
 
 // Candidate delimiters, in the order that breaks ties.

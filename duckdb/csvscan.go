@@ -183,11 +183,17 @@ func delimName(d byte) string {
 func checkHeader(file string, shape *csvShape) error {
 	seen := map[string]int{}
 	valueLike := 0
-	if len(shape.Header) > 1 && strings.TrimSpace(shape.Header[0]) == "" {
+	// A delimiter at the end of every line leaves unnamed columns at the
+	// end: they are checked after loading (empty ones are dropped).
+	for n := len(shape.Header); n > 1 && strings.TrimSpace(shape.Header[n-1]) == ""; n-- {
+		shape.Trailing++
+	}
+	header := shape.Header[:len(shape.Header)-shape.Trailing]
+	if len(header) > 1 && strings.TrimSpace(header[0]) == "" {
 		// pandas writes its index as a first column without a name.
 		shape.Renamed = unnamedFirst(shape.Header)
 	}
-	for i, raw := range shape.Header {
+	for i, raw := range header {
 		name := strings.TrimSpace(raw)
 		if i == 0 && shape.Renamed != "" {
 			seen[shape.Renamed] = 0
@@ -213,7 +219,7 @@ func checkHeader(file string, shape *csvShape) error {
 				WithHint("add a first row with column names")
 		}
 	}
-	named := len(shape.Header)
+	named := len(header)
 	if shape.Renamed != "" {
 		named--
 	}

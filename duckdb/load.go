@@ -105,6 +105,10 @@ func (e *Engine) load(ctx context.Context, name, path, file string) (*quarry.Fil
 	if err := e.createTable(ctx, name, abs, file, shape); err != nil {
 		return nil, 0, err
 	}
+	if err := e.dropTrailing(ctx, name, file, shape); err != nil {
+		e.dropTable(name)
+		return nil, 0, err
+	}
 	reads, err := e.readTextColumns(ctx, name)
 	if err != nil {
 		e.dropTable(name)
@@ -135,12 +139,17 @@ func (e *Engine) createTable(ctx context.Context, name, path, file string, shape
 	// Dates and timestamps stay text for DuckDB's reader: readTextColumns
 	// reads them in many more layouts, with one rule for every column.
 	opts := ", auto_type_candidates = ['BOOLEAN', 'BIGINT', 'DOUBLE', 'TIME', 'VARCHAR']"
-	if shape.Renamed != "" {
+	if shape.Renamed != "" || shape.Trailing > 0 {
 		names := make([]string, len(shape.Header))
 		for i, h := range shape.Header {
 			names[i] = quoteString(h)
 		}
-		names[0] = quoteString(shape.Renamed)
+		if shape.Renamed != "" {
+			names[0] = quoteString(shape.Renamed)
+		}
+		for i := len(names) - shape.Trailing; i < len(names); i++ {
+			names[i] = quoteString(trailingName(i))
+		}
 		opts += ", names = [" + strings.Join(names, ", ") + "]"
 	}
 	create := func(extra string) error {
@@ -162,6 +171,32 @@ func (e *Engine) createTable(ctx context.Context, name, path, file string, shape
 		return ctx.Err()
 	}
 	return quarry.Errorf(quarry.ECodeMalformedCSV, "%s could not be read: %s", file, firstLine(duckMessage(err)))
+}
+
+// trailingName is the placeholder name of unnamed trailing column i
+// (0-based).
+func trailingName(i int) string { return fmt.Sprintf("__quarry_trailing_%d", i) }
+
+// dropTrailing drops the unnamed columns a delimiter at the end of every
+// line made, when they hold nothing. Errors: NO_HEADERS for an unnamed
+// column that holds values.
+func (e *Engine) dropTrailing(ctx context.Context, name, file string, shape *csvShape) error {
+	for i := len(shape.Header) - shape.Trailing; i < len(shape.Header); i++ {
+		col := quoteIdent(trailingName(i))
+		var n int64
+		q := fmt.Sprintf("SELECT count(*) FROM %s WHERE nullif(trim(%s::VARCHAR), '') IS NOT NULL", quoteIdent(name), col)
+		if err := e.db.QueryRowContext(ctx, q).Scan(&n); err != nil {
+			return fmt.Errorf("duckdb: check column %d of %s: %w", i+1, file, err)
+		}
+		if n > 0 {
+			return quarry.Errorf(quarry.ECodeNoHeaders, "%s: column %d has no name in the first row but holds values in %d rows", file, i+1, n).
+				WithHint("the first row must name every column")
+		}
+		if _, err := e.db.ExecContext(ctx, fmt.Sprintf("ALTER TABLE %s DROP COLUMN %s", quoteIdent(name), col)); err != nil {
+			return fmt.Errorf("duckdb: drop column %d of %s: %w", i+1, file, err)
+		}
+	}
+	return nil
 }
 
 // dropTable removes a half-made table; errors are moot because the table

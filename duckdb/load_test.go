@@ -152,3 +152,22 @@ func TestLoadCSVLateTypeChange(t *testing.T) {
 		t.Errorf("LoadCSV rows = %d, code type = %s; want 30001, string", rows, schema.Columns[1].DataType)
 	}
 }
+
+// A delimiter closing every line ("a,b,c,") makes an unnamed, empty last
+// column: it is dropped. An unnamed last column that holds values is
+// refused like any column without a name.
+func TestTrailingDelimiter(t *testing.T) {
+	e := mustOpen(t)
+	schema, rows, err := e.LoadCSV(context.Background(), "trail", writeFile(t, "trail.csv", "day,region,amount,\n2024-01-01,west,10,\n2024-01-02,east,20,\n"))
+	if err != nil || rows != 2 || len(schema.Columns) != 3 || schema.Columns[2].Name != "amount" {
+		t.Fatalf("LoadCSV = %+v, %d, %v; want day, region, amount", schema, rows, err)
+	}
+	res, err := e.Query(context.Background(), "SELECT SUM(amount) FROM trail")
+	if err != nil || res.Float(0, 0) != 30 {
+		t.Fatalf("sum = %v, %v", res, err)
+	}
+	_, _, err = e.LoadCSV(context.Background(), "held", writeFile(t, "held.csv", "day,amount,\n2024-01-01,10,x\n2024-01-02,20,\n"))
+	if quarry.ErrorCode(err) != quarry.ECodeNoHeaders || !strings.Contains(err.Error(), "column 3") {
+		t.Errorf("an unnamed column with values: %v; want NO_HEADERS naming column 3", err)
+	}
+}
