@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/quarry-dev/quarry"
@@ -89,50 +88,25 @@ func (s *FileSource) Tables(ctx context.Context) ([]analysis.SourceTable, error)
 		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(t.Name)).Scan(&t.Rows); err != nil {
 			return nil, fmt.Errorf("%s: count %s: %s", s.name, t.Name, duckMessage(err))
 		}
-		for j := range t.Columns {
-			c := &t.Columns[j]
-			q := quoteIdent(c.Name)
-			switch c.Type {
-			case quarry.TypeString:
-				vals, err := s.strings(ctx, fmt.Sprintf("SELECT DISTINCT %s::VARCHAR FROM %s WHERE %s IS NOT NULL LIMIT 1001", q, quoteIdent(t.Name), q))
-				if err == nil && len(vals) <= 1000 {
-					slices.Sort(vals)
-					c.Values = vals
-				}
-			case quarry.TypeDate, "timestamp":
-				var lo, hi sql.NullString
-				if err := s.db.QueryRowContext(ctx, fmt.Sprintf("SELECT min(%s)::DATE::VARCHAR, max(%s)::DATE::VARCHAR FROM %s", q, q, quoteIdent(t.Name))).Scan(&lo, &hi); err == nil {
-					c.Min, c.Max = lo.String, hi.String
-				}
-			}
-		}
+		analysis.DescribeColumns(ctx, t, func(ctx context.Context, col string, limit int) ([]string, error) {
+			q := quoteIdent(col)
+			return analysis.QueryStrings(ctx, s.db, fmt.Sprintf("SELECT DISTINCT %s::VARCHAR FROM %s WHERE %s IS NOT NULL LIMIT %d", q, quoteIdent(t.Name), q, limit))
+		}, func(ctx context.Context, col string) (string, string, error) {
+			q := quoteIdent(col)
+			var lo, hi sql.NullString
+			err := s.db.QueryRowContext(ctx, fmt.Sprintf("SELECT min(%s)::DATE::VARCHAR, max(%s)::DATE::VARCHAR FROM %s", q, q, quoteIdent(t.Name))).Scan(&lo, &hi)
+			return lo.String, hi.String, err
+		})
 	}
 	return out, nil
-}
-
-func (s *FileSource) strings(ctx context.Context, q string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v sql.NullString
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v.String)
-	}
-	return out, rows.Err()
 }
 
 // Query implements analysis.Source: one read-only statement (the file is
 // opened read-only, so writes fail), at most limit rows; more is an error
 // rather than a silently cut result. Errors keep DuckDB's words.
 func (s *FileSource) Query(ctx context.Context, q string, limit int) (*quarry.QueryResult, error) {
-	if strings.Contains(strings.TrimRight(strings.TrimSpace(q), ";"), ";") {
-		return nil, quarry.Errorf(quarry.ECodeForbidden, "only one statement per query is allowed")
+	if err := analysis.OneStatement(q); err != nil {
+		return nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, q)
 	if err != nil {
@@ -146,8 +120,7 @@ func (s *FileSource) Query(ctx context.Context, q string, limit int) (*quarry.Qu
 	res := &quarry.QueryResult{Columns: cols, Rows: [][]any{}}
 	for rows.Next() {
 		if len(res.Rows) >= limit {
-			return nil, quarry.Errorf(quarry.ECodeInvalid, "the query returned more than the row limit of %d rows", limit).
-				WithHint("aggregate, filter or add a LIMIT")
+			return nil, analysis.RowLimitError(limit)
 		}
 		row, err := scanRow(rows, len(cols))
 		if err != nil {

@@ -238,8 +238,7 @@ func (s *Source) Query(ctx context.Context, q string, limit int) (*quarry.QueryR
 		for rows.Next() {
 			if len(res.Rows) >= limit {
 				cancel()
-				return quarry.Errorf(quarry.ECodeInvalid, "the query returned more than the row limit of %d rows", limit).
-					WithHint("aggregate, filter or add a LIMIT")
+				return analysis.RowLimitError(limit)
 			}
 			vals, err := rows.Values()
 			if err != nil {

@@ -13,9 +13,6 @@ import (
 )
 
 const (
-	// maxValues is the most distinct values of a text column Tables
-	// reports.
-	maxValues = 1000
 	// exactCount is the most rows Tables counts; a bigger table's count is
 	// the planner's estimate (reltuples).
 	exactCount = 1_000_000
@@ -138,7 +135,7 @@ func describe(ctx context.Context, tx pgx.Tx, r relation) (analysis.SourceTable,
 		var vals []string
 		err := try(ctx, tx, func(sp pgx.Tx) error {
 			q := quoteIdent(c.Name)
-			rows, err := sp.Query(ctx, fmt.Sprintf("SELECT DISTINCT %s::text FROM %s WHERE %s IS NOT NULL LIMIT %d", q, r.ident(), q, maxValues+1))
+			rows, err := sp.Query(ctx, fmt.Sprintf("SELECT DISTINCT %s::text FROM %s WHERE %s IS NOT NULL LIMIT %d", q, r.ident(), q, analysis.MaxValues+1))
 			if err != nil {
 				return err
 			}
@@ -148,7 +145,7 @@ func describe(ctx context.Context, tx pgx.Tx, r relation) (analysis.SourceTable,
 		if ctx.Err() != nil {
 			return t, ctx.Err()
 		}
-		if err == nil && len(vals) <= maxValues {
+		if err == nil && len(vals) <= analysis.MaxValues {
 			sort.Strings(vals)
 			c.Values = vals
 		}
@@ -210,7 +207,7 @@ func manyDistinct(ctx context.Context, tx pgx.Tx, r relation, rows int64) map[st
 			if nd < 0 { // a fraction of the rows
 				nd = -nd * float64(rows)
 			}
-			if nd > 2*maxValues {
+			if nd > 2*analysis.MaxValues {
 				out[name] = true
 			}
 		}

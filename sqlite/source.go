@@ -78,9 +78,6 @@ func (s *Source) tableNames(ctx context.Context) ([]string, error) {
 	return names, rows.Err()
 }
 
-// maxValues is the most distinct values of a text column Tables reports.
-const maxValues = 1000
-
 // Tables implements analysis.Source: each table's columns with their
 // declared types in quarry's words, its row count, the values of its
 // low-cardinality text columns and the range of its date columns.
@@ -110,42 +107,19 @@ func (s *Source) Tables(ctx context.Context) ([]analysis.SourceTable, error) {
 			t.Columns = append(t.Columns, c)
 		}
 		rows.Close()
-		for i := range t.Columns {
-			c := &t.Columns[i]
-			q := quoteIdent(c.Name)
-			switch c.Type {
-			case quarry.TypeString:
-				vals, err := s.strings(ctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL LIMIT %d", q, quoteIdent(n), q, maxValues+1))
-				if err == nil && len(vals) <= maxValues {
-					c.Values = vals
-				}
-			case quarry.TypeDate, "timestamp":
-				var lo, hi sql.NullString
-				if err := s.db.QueryRowContext(ctx, fmt.Sprintf("SELECT substr(min(%s), 1, 10), substr(max(%s), 1, 10) FROM %s", q, q, quoteIdent(n))).Scan(&lo, &hi); err == nil {
-					c.Min, c.Max = lo.String, hi.String
-				}
-			}
-		}
+		analysis.DescribeColumns(ctx, &t, func(ctx context.Context, col string, limit int) ([]string, error) {
+			q := quoteIdent(col)
+			return analysis.QueryStrings(ctx, s.db, fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL LIMIT %d", q, quoteIdent(n), q, limit))
+		}, func(ctx context.Context, col string) (string, string, error) {
+			// SQLite keeps dates as text: the first ten characters are the day.
+			q := quoteIdent(col)
+			var lo, hi sql.NullString
+			err := s.db.QueryRowContext(ctx, fmt.Sprintf("SELECT substr(min(%s), 1, 10), substr(max(%s), 1, 10) FROM %s", q, q, quoteIdent(n))).Scan(&lo, &hi)
+			return lo.String, hi.String, err
+		})
 		out = append(out, t)
 	}
 	return out, nil
-}
-
-func (s *Source) strings(ctx context.Context, q string) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v sql.NullString
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v.String)
-	}
-	return out, rows.Err()
 }
 
 // affinity maps a declared type to quarry's: SQLite keeps dates as text,
@@ -174,8 +148,8 @@ func affinity(decl, name string) string {
 // connection is query_only, so writes fail), at most limit rows; more is
 // an error rather than a silently cut result.
 func (s *Source) Query(ctx context.Context, q string, limit int) (*quarry.QueryResult, error) {
-	if strings.Contains(strings.TrimRight(strings.TrimSpace(q), ";"), ";") {
-		return nil, quarry.Errorf(quarry.ECodeForbidden, "only one statement per query is allowed")
+	if err := analysis.OneStatement(q); err != nil {
+		return nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, q)
 	if err != nil {
@@ -189,8 +163,7 @@ func (s *Source) Query(ctx context.Context, q string, limit int) (*quarry.QueryR
 	res := &quarry.QueryResult{Columns: cols, Rows: [][]any{}}
 	for rows.Next() {
 		if len(res.Rows) >= limit {
-			return nil, quarry.Errorf(quarry.ECodeInvalid, "the query returned more than the row limit of %d rows", limit).
-				WithHint("aggregate, filter or add a LIMIT")
+			return nil, analysis.RowLimitError(limit)
 		}
 		vals := make([]any, len(cols))
 		dest := make([]any, len(cols))
