@@ -146,7 +146,7 @@ func (r *run) runProfile(ctx context.Context, t *analysis.Subtask, a *analysis.P
 	if err := r.ws.Register(ctx, name, stats); err != nil {
 		return nil, err
 	}
-	out, err := r.tableOutput(ctx, name)
+	out, err := r.tableOutput(ctx, name, int64(len(stats.Rows)))
 	if err != nil {
 		return nil, err
 	}

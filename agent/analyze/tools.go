@@ -173,6 +173,7 @@ func (r *run) runSQL(ctx context.Context, t *analysis.Subtask, a *analysis.SQLAr
 	}
 	limit := r.rowLimit(a.RowLimit)
 	table := analysis.StepTable(t.TaskID)
+	var n int64
 	if err := r.checkPolicy(ctx, t, a.Query); err != nil {
 		return nil, err
 	}
@@ -188,9 +189,10 @@ func (r *run) runSQL(ctx context.Context, t *analysis.Subtask, a *analysis.SQLAr
 		if err := r.ws.Register(ctx, table, res); err != nil {
 			return nil, err
 		}
+		n = int64(len(res.Rows))
 	} else {
-		n, err := r.ws.Materialize(ctx, table, a.Query)
-		if err != nil {
+		var err error
+		if n, err = r.ws.Materialize(ctx, table, a.Query); err != nil {
 			return nil, err
 		}
 		if n > int64(limit) {
@@ -201,24 +203,19 @@ func (r *run) runSQL(ctx context.Context, t *analysis.Subtask, a *analysis.SQLAr
 	if err := r.mask(ctx, t, table); err != nil {
 		return nil, err
 	}
-	return r.tableOutput(ctx, table)
+	return r.tableOutput(ctx, table, n)
 }
 
 // previewRows is how many rows of a step's table its observation carries.
 const previewRows = 20
 
-// tableOutput describes the step table for the next steps and the
-// observation: its columns, row count and first rows.
-func (r *run) tableOutput(ctx context.Context, table string) (*output, error) {
+// tableOutput describes the step table of n rows for the next steps and
+// the observation: its columns, row count and first rows.
+func (r *run) tableOutput(ctx context.Context, table string, n int64) (*output, error) {
 	cols, err := r.ws.Columns(ctx, table)
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.ws.Query(ctx, fmt.Sprintf("SELECT count(*) FROM %s", quoteIdent(table)))
-	if err != nil {
-		return nil, err
-	}
-	n := int64(res.Float(0, 0))
 	head, err := r.ws.Query(ctx, fmt.Sprintf("SELECT * FROM %s LIMIT %d", quoteIdent(table), previewRows))
 	if err != nil {
 		return nil, err
@@ -313,10 +310,11 @@ func (r *run) runTransform(ctx context.Context, t *analysis.Subtask, a *analysis
 		q += fmt.Sprintf(" LIMIT %d", a.Limit)
 	}
 	table := analysis.StepTable(t.TaskID)
-	if _, err := r.ws.Materialize(ctx, table, q); err != nil {
+	n, err := r.ws.Materialize(ctx, table, q)
+	if err != nil {
 		return nil, err
 	}
-	return r.tableOutput(ctx, table)
+	return r.tableOutput(ctx, table, n)
 }
 
 // aggregate is the SQL of an aggregation over expr.
