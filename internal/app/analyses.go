@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -120,7 +121,7 @@ func openAnalyses(dataDir, memoryLimit string, maxUpload int64, pool *budget.Poo
 			}
 			c := &analysis.AuditCheck{OK: rep.OK(), Entries: rep.Entries, Artifacts: rep.Artifacts, Anchored: rep.Anchored, Problems: append([]string{}, rep.Problems...)}
 			if !rep.Result.OK() {
-				c.Problems = append(c.Problems, "entry "+itoa(rep.FirstBroken)+" is broken: "+rep.Reason)
+				c.Problems = append(c.Problems, "entry "+strconv.Itoa(rep.FirstBroken)+" is broken: "+rep.Reason)
 			}
 			if rep.AnchorProblem != "" {
 				c.Problems = append(c.Problems, rep.AnchorProblem)
@@ -136,8 +137,6 @@ func openAnalyses(dataDir, memoryLimit string, maxUpload int64, pool *budget.Poo
 		return err
 	}, nil
 }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // requestEntries reads the entries of one request from the shared log.
 func requestEntries(logPath, id string) ([]quarry.AuditEntry, error) {
