@@ -18,8 +18,12 @@ type Recipe struct {
 	IntentTemplate    string `json:"intent_template"`
 	// IntentEmbedding is the template's vector: a model's embedding when
 	// one is configured, else LexicalEmbedding.
-	IntentEmbedding []float32  `json:"intent_embedding,omitempty"`
-	PlanStructure   RecipePlan `json:"plan_structure"`
+	IntentEmbedding []float32 `json:"intent_embedding,omitempty"`
+	// EmbeddingModel names the model that made IntentEmbedding; empty
+	// for LexicalEmbedding. Vectors of different models are never
+	// compared.
+	EmbeddingModel string     `json:"embedding_model,omitempty"`
+	PlanStructure  RecipePlan `json:"plan_structure"`
 	// ToolArgumentTemplates are the steps' arguments, in step order.
 	ToolArgumentTemplates []map[string]any `json:"tool_argument_templates"`
 	SuccessCount          int              `json:"success_count"`

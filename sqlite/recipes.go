@@ -34,7 +34,8 @@ CREATE TABLE IF NOT EXISTS recipes (
     success_count INTEGER DEFAULT 1 CHECK (success_count >= 1),
     created_at TEXT NOT NULL,
     last_used_at TEXT NOT NULL,
-    tables_key TEXT NOT NULL DEFAULT ''
+    tables_key TEXT NOT NULL DEFAULT '',
+    embedding_model TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS idx_schema_fp ON recipes(schema_fingerprint);
 CREATE INDEX IF NOT EXISTS idx_last_used ON recipes(last_used_at DESC);
@@ -52,6 +53,10 @@ func OpenRecipes(path string) (*Recipes, error) {
 	}
 	db.SetMaxOpenConns(1)
 	if _, err := db.Exec(recipesSchema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open recipes %s: %w", path, err)
+	}
+	if err := addColumn(db, "recipes", "embedding_model", "TEXT NOT NULL DEFAULT ''"); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open recipes %s: %w", path, err)
 	}
@@ -97,13 +102,13 @@ func (s *Recipes) Save(ctx context.Context, r *analysis.Recipe) (string, error) 
 		r.SuccessCount = 1
 	}
 	_, err = s.db.ExecContext(ctx, `INSERT INTO recipes (recipe_id, schema_fingerprint, intent_template, intent_embedding, plan_structure,
-		tool_argument_templates, success_count, created_at, last_used_at, tables_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		tool_argument_templates, success_count, created_at, last_used_at, tables_key, embedding_model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.RecipeID, r.SchemaFingerprint, r.IntentTemplate, analysis.EncodeVector(r.IntentEmbedding), string(plan), string(args),
-		r.SuccessCount, r.CreatedAt, r.LastUsedAt, tablesKey(tables))
+		r.SuccessCount, r.CreatedAt, r.LastUsedAt, tablesKey(tables), r.EmbeddingModel)
 	return r.RecipeID, err
 }
 
-const recipeColumns = `recipe_id, schema_fingerprint, intent_template, intent_embedding, plan_structure, tool_argument_templates, success_count, created_at, last_used_at`
+const recipeColumns = `recipe_id, schema_fingerprint, intent_template, intent_embedding, plan_structure, tool_argument_templates, success_count, created_at, last_used_at, embedding_model`
 
 func (s *Recipes) query(ctx context.Context, where string, args ...any) ([]analysis.Recipe, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+recipeColumns+" FROM recipes "+where, args...)
@@ -116,7 +121,7 @@ func (s *Recipes) query(ctx context.Context, where string, args ...any) ([]analy
 		var r analysis.Recipe
 		var emb []byte
 		var plan, targs string
-		if err := rows.Scan(&r.RecipeID, &r.SchemaFingerprint, &r.IntentTemplate, &emb, &plan, &targs, &r.SuccessCount, &r.CreatedAt, &r.LastUsedAt); err != nil {
+		if err := rows.Scan(&r.RecipeID, &r.SchemaFingerprint, &r.IntentTemplate, &emb, &plan, &targs, &r.SuccessCount, &r.CreatedAt, &r.LastUsedAt, &r.EmbeddingModel); err != nil {
 			return nil, err
 		}
 		r.IntentEmbedding = analysis.DecodeVector(emb)
@@ -173,5 +178,17 @@ func (s *Recipes) Delete(ctx context.Context, id string) error {
 // Used implements analysis.RecipeStore.
 func (s *Recipes) Used(ctx context.Context, id, at string) error {
 	_, err := s.db.ExecContext(ctx, "UPDATE recipes SET success_count = success_count + 1, last_used_at = ? WHERE recipe_id = ?", at, id)
+	return err
+}
+
+// addColumn adds a column that a later version of a schema introduced to a
+// table made by an earlier one; it does nothing when the column is there.
+func addColumn(db *sql.DB, table, column, decl string) error {
+	var n int
+	err := db.QueryRow("SELECT count(*) FROM pragma_table_info(?) WHERE name = ?", table, column).Scan(&n)
+	if err != nil || n > 0 {
+		return err
+	}
+	_, err = db.Exec("ALTER TABLE " + table + " ADD COLUMN " + column + " " + decl)
 	return err
 }

@@ -42,6 +42,11 @@ type Analyzer struct {
 	// Recipes, when set, keeps completed analyses as recipes and reuses
 	// them for requests on the same schema.
 	Recipes analysis.RecipeStore
+	// Embedder, when set, embeds recipes' intent templates with the model
+	// named EmbeddingModel; without it, or when it fails, recipes are
+	// compared by their words (analysis.LexicalEmbedding).
+	Embedder       llm.Embedder
+	EmbeddingModel string
 	// planner names where Planner's plans come from ("model" unless a
 	// replay or a recipe says otherwise).
 	planner string

@@ -24,8 +24,53 @@ import (
 // tables whose schema changed is adapted when every column it reads still
 // exists, and skipped, saying which column is gone, otherwise.
 
-// recipeSimilarity is the least cosine similarity of templates for reuse.
-const recipeSimilarity = 0.8
+// The least cosine similarity of templates for reuse: of their lexical
+// vectors, and of a model's embeddings, which put unrelated sentences
+// nearer each other than shared words do. Either way a recipe is reused
+// only when it names the same kinds of values as the request (sameKeys).
+const (
+	recipeSimilarity      = 0.8
+	recipeModelSimilarity = 0.85
+)
+
+// intentVector is a request's template embedded for comparison with
+// stored recipes.
+type intentVector struct {
+	text  string
+	model string // "" when the embedder is not configured or failed
+	v     []float32
+}
+
+// embedIntent embeds a template with the configured embedder, or
+// lexically when there is none or it fails (the run notes why).
+func (r *run) embedIntent(ctx context.Context, text string) intentVector {
+	if r.a.Embedder != nil && r.a.EmbeddingModel != "" {
+		vs, err := r.a.Embedder.Embed(ctx, []string{text})
+		if err == nil && len(vs) == 1 && len(vs[0]) > 0 {
+			return intentVector{text: text, model: r.a.EmbeddingModel, v: vs[0]}
+		}
+		r.progress(Event{Step: "recipe", Message: fmt.Sprintf("embedding by %s failed, comparing recipes by their words: %v", r.a.EmbeddingModel, err)})
+	}
+	return intentVector{text: text, v: analysis.LexicalEmbedding(text)}
+}
+
+// similarity compares the request with a recipe: by the model's
+// embeddings when both were made by the same model, else by their words,
+// and returns the threshold that applies.
+func (q intentVector) similarity(rc analysis.Recipe) (sim, least float64) {
+	if q.model != "" && rc.EmbeddingModel == q.model && len(rc.IntentEmbedding) == len(q.v) {
+		return analysis.Cosine(q.v, rc.IntentEmbedding), recipeModelSimilarity
+	}
+	lexical := q.v
+	if q.model != "" {
+		lexical = analysis.LexicalEmbedding(q.text)
+	}
+	stored := rc.IntentEmbedding
+	if rc.EmbeddingModel != "" || len(stored) != len(lexical) {
+		stored = analysis.LexicalEmbedding(rc.IntentTemplate)
+	}
+	return analysis.Cosine(lexical, stored), recipeSimilarity
+}
 
 // template is a request read as a recipe: its text with placeholders and
 // the values they stand for.
@@ -149,7 +194,7 @@ func (r *run) fromRecipe(ctx context.Context, in *intent.Intent) (*analysis.Plan
 		return nil, ""
 	}
 	t := templateOf(in)
-	emb := analysis.LexicalEmbedding(t.text)
+	q := r.embedIntent(ctx, t.text)
 	found, err := store.Find(ctx, r.fingerprint())
 	adapted := false
 	if err == nil && len(found) == 0 {
@@ -163,14 +208,21 @@ func (r *run) fromRecipe(ctx context.Context, in *intent.Intent) (*analysis.Plan
 	if err != nil || len(found) == 0 {
 		return nil, ""
 	}
-	sort.SliceStable(found, func(i, j int) bool {
-		return analysis.Cosine(emb, found[i].IntentEmbedding) > analysis.Cosine(emb, found[j].IntentEmbedding)
-	})
-	found = found[:min(3, len(found))]
+	type scored struct {
+		rc          analysis.Recipe
+		sim, margin float64
+	}
+	ranked := make([]scored, len(found))
+	for i, rc := range found {
+		sim, least := q.similarity(rc)
+		ranked[i] = scored{rc, sim, sim - least}
+	}
+	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].margin > ranked[j].margin })
+	ranked = ranked[:min(3, len(ranked))]
 	var notes []string
-	for _, rc := range found {
-		sim := analysis.Cosine(emb, rc.IntentEmbedding)
-		if sim < recipeSimilarity {
+	for _, c := range ranked {
+		rc, sim := c.rc, c.sim
+		if c.margin < 0 {
 			notes = append(notes, fmt.Sprintf("recipe %s not close enough (%.2f)", rc.RecipeID, sim))
 			continue
 		}
@@ -253,13 +305,14 @@ func (r *run) remember(ctx context.Context, in *intent.Intent, how string) {
 		return
 	}
 	t := templateOf(in)
+	q := r.embedIntent(ctx, t.text)
 	steps := parameterize(r.plan, t)
 	args := make([]map[string]any, len(steps))
 	for i, s := range steps {
 		args[i] = s.Arguments
 	}
 	rc := &analysis.Recipe{RecipeID: quarry.NewID(), SchemaFingerprint: r.fingerprint(), IntentTemplate: t.text,
-		IntentEmbedding: analysis.LexicalEmbedding(t.text), PlanStructure: analysis.RecipePlan{Subtasks: steps, Reasoning: r.plan.Reasoning, Tables: r.readColumns(ctx)},
+		IntentEmbedding: q.v, EmbeddingModel: q.model, PlanStructure: analysis.RecipePlan{Subtasks: steps, Reasoning: r.plan.Reasoning, Tables: r.readColumns(ctx)},
 		ToolArgumentTemplates: args, SuccessCount: 1, CreatedAt: now, LastUsedAt: now}
 	id, err := store.Save(ctx, rc)
 	if err != nil {

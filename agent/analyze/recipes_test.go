@@ -11,6 +11,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
@@ -132,5 +133,86 @@ func TestRecipes(t *testing.T) {
 	}
 	if all, _ := store.List(ctx); len(all) < 3 {
 		t.Errorf("%d recipes stored; want the first, the renamed schema's and the ranking's", len(all))
+	}
+}
+
+// conceptEmbedder is an embedder that knows synonyms: words of one
+// concept share a dimension, so paraphrases that share few words embed
+// close together, as a sentence model's vectors do.
+type conceptEmbedder struct {
+	calls int
+	fail  bool
+}
+
+var concepts = map[string]int{"analyze": 0, "show": 0, "break": 0, "sales": 1, "revenue": 1, "amount": 1,
+	"trends": 2, "trend": 2, "over": 2, "time": 2, "charts": 3, "chart": 3, "plots": 3, "{time_range}": 4, "{state}": 5}
+
+func (c *conceptEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	c.calls++
+	if c.fail {
+		return nil, &llm.Error{Kind: llm.KindUnavailable, Message: "embedding server down"}
+	}
+	out := make([][]float32, len(texts))
+	for i, text := range texts {
+		v := make([]float32, 8)
+		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return r == ' ' || r == ';' || r == ',' }) {
+			if d, ok := concepts[w]; ok {
+				v[d] = 1
+			}
+		}
+		v[7] = 0.1 // never the zero vector
+		out[i] = v
+	}
+	return out, nil
+}
+
+func TestRecipesWithAnEmbedder(t *testing.T) {
+	e := newEnv(t)
+	store, err := sqlite.OpenRecipes(filepath.Join(e.dir, "db", "recipe_memory.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	emb := &conceptEmbedder{}
+	e.a.Recipes, e.a.Embedder, e.a.EmbeddingModel = store, emb, "concepts-v1"
+	ctx := context.Background()
+	run := func(intentText string) *analysis.Result {
+		t.Helper()
+		res, err := e.a.Run(ctx, analysis.Request{Intent: intentText, DataSources: []analysis.DataSource{csvSource(salesCSV)}})
+		if err != nil || res.Status != analysis.StatusCompleted {
+			t.Fatalf("%q: %v %v", intentText, res, err)
+		}
+		return res
+	}
+	first := run("Analyze Q1 2021 Arizona sales; trends + charts")
+	rc, err := store.Get(ctx, first.RecipeID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rc.EmbeddingModel != "concepts-v1" || len(rc.IntentEmbedding) != 8 {
+		t.Fatalf("stored embedding by %q with %d dimensions; want the model's 8", rc.EmbeddingModel, len(rc.IntentEmbedding))
+	}
+
+	// A paraphrase with few words in common: the words alone are not
+	// close enough, the model's vectors are.
+	para := "Show Q2 2021 Nevada revenue over time, plots"
+	lexical := analysis.Cosine(analysis.LexicalEmbedding("Show {time_range} {state} revenue over time, plots"), analysis.LexicalEmbedding(rc.IntentTemplate))
+	if lexical >= 0.8 {
+		t.Fatalf("the paraphrase is lexically close (%.2f); the test needs one that is not", lexical)
+	}
+	second := run(para)
+	if second.RecipeID != first.RecipeID {
+		t.Fatalf("recipe %q (note %q); want %s reused through the embeddings", second.RecipeID, second.RecipeNote, first.RecipeID)
+	}
+	if got, want := totalOf(t, second), stateSum(t, "Nevada", "2021-04-01", "2021-07-01"); got-want > 0.005 || want-got > 0.005 {
+		t.Errorf("total %.2f; Nevada Q2 2021 sums to %.2f", got, want)
+	}
+
+	// The embedder fails: recipes are compared by their words, and the
+	// exact same kind of request still finds the recipe.
+	emb.fail = true
+	third := run("Analyze Q3 2021 Texas sales; trends + charts")
+	if third.RecipeID != first.RecipeID {
+		t.Errorf("with the embedder down, recipe %q; want %s found by its words", third.RecipeID, first.RecipeID)
 	}
 }

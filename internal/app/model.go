@@ -46,3 +46,16 @@ func CodeDialer(getenv func(string) string) (func(context.Context) (sessions.Cod
 		return codeexec.Dial(ctx, cfg)
 	}, nil
 }
+
+// NewEmbedder builds the configured embedder; with none configured it
+// returns nil and callers stay lexical. Errors: INVALID for a configuration
+// that cannot work.
+func NewEmbedder(cfg llm.EmbedConfig) (llm.Embedder, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "%v", err).WithHint("run `quarry help config` to see every setting")
+	}
+	if !cfg.Configured() {
+		return nil, nil
+	}
+	return openai.New(openai.Options{APIKey: cfg.APIKey, BaseURL: cfg.BaseURL, EmbeddingModel: cfg.Model}), nil
+}
