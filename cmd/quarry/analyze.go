@@ -18,7 +18,6 @@ import (
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/app"
-	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
@@ -148,7 +147,7 @@ func runAnalyze(ctx context.Context, args []string, getenv func(string) string, 
 			req.Policy.AllowedColumns = append(req.Policy.AllowedColumns, strings.TrimSpace(c))
 		}
 	}
-	res, err := analyzeOnce(ctx, *dataDir, req, w.model, stderr)
+	res, err := analyzeOnce(ctx, *dataDir, req, w, stderr)
 	if err != nil {
 		return err
 	}
@@ -258,13 +257,14 @@ func runAnalyzeReplay(ctx context.Context, args []string, getenv func(string) st
 }
 
 // analyzeOnce wires the offline analyst over the data dir and runs req.
-func analyzeOnce(ctx context.Context, dataDir string, req analysis.Request, model llm.Model, stderr io.Writer) (*analysis.Result, error) {
+func analyzeOnce(ctx context.Context, dataDir string, req analysis.Request, w wiredModel, stderr io.Writer) (*analysis.Result, error) {
 	store := fsstore.Analyses{Root: dataDir}
 	a, closeLog, err := newAnalyzer(store, stderr)
 	if err != nil {
 		return nil, err
 	}
-	a.Model = model // nil: the offline planner
+	a.Model = w.model // nil: the offline planner
+	a.Embedder, a.EmbeddingModel = w.embedder, w.embedModel
 	defer closeLog()
 	res, err := a.Run(ctx, req)
 	if res != nil {

@@ -26,6 +26,8 @@ var settings = []struct{ env, flag, file, meaning string }{
 	{llm.EnvBaseURL, "--llm-base-url", "llm.base_url", "provider endpoint, e.g. http://localhost:11434/v1 for Ollama"},
 	{llm.EnvAnthropicKey, "", "", "Anthropic API key (environment only; never logged or written)"},
 	{llm.EnvOpenAIKey, "", "", "OpenAI API key (environment only; local servers need none)"},
+	{llm.EnvEmbedModel, "--embed-model", "embed.model", "embedding model at an OpenAI-compatible /v1/embeddings, e.g. nomic-embed-text (default none: lexical)"},
+	{llm.EnvEmbedBaseURL, "--embed-base-url", "embed.base_url", "embedding endpoint, e.g. http://localhost:11434/v1 (default OpenAI's, with OPENAI_API_KEY)"},
 	{"QUARRY_CODE_MCP_COMMAND", "", "", "command that starts an MCP code-execution server over stdio (Python for the model)"},
 	{"QUARRY_CODE_MCP_URL", "", "", "URL of a streamable-HTTP MCP code-execution server"},
 	{"QUARRY_CODE_MCP_TOOL", "", "", "its tool that runs Python (default execute_python)"},
@@ -45,7 +47,8 @@ func printConfigHelp(w io.Writer) {
 	tw.Flush()
 	fmt.Fprint(w, `
 Config file example (quarry.json):
-  {"llm": {"provider": "openai", "model": "llama3.2", "base_url": "http://localhost:11434/v1"}}
+  {"llm": {"provider": "openai", "model": "llama3.2", "base_url": "http://localhost:11434/v1"},
+   "embed": {"model": "nomic-embed-text", "base_url": "http://localhost:11434/v1"}}
 `)
 }
 
@@ -60,6 +63,7 @@ func dash(s string) string {
 // chat.
 type modelFlags struct {
 	file, provider, model, baseURL string
+	embedModel, embedBaseURL       string
 }
 
 func (f *modelFlags) register(fs *flag.FlagSet, getenv func(string) string) {
@@ -67,6 +71,8 @@ func (f *modelFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.provider, "llm-provider", "", "offline, anthropic or openai (env "+llm.EnvProvider+")")
 	fs.StringVar(&f.model, "llm-model", "", "model name (env "+llm.EnvModel+")")
 	fs.StringVar(&f.baseURL, "llm-base-url", "", "provider endpoint, e.g. http://localhost:11434/v1 (env "+llm.EnvBaseURL+")")
+	fs.StringVar(&f.embedModel, "embed-model", "", "embedding model, e.g. nomic-embed-text (env "+llm.EnvEmbedModel+")")
+	fs.StringVar(&f.embedBaseURL, "embed-base-url", "", "embedding endpoint (env "+llm.EnvEmbedBaseURL+")")
 }
 
 // fileConfig is the config file's shape. Unknown keys are an error, so a
@@ -77,53 +83,46 @@ type fileConfig struct {
 		Model    string `json:"model"`
 		BaseURL  string `json:"base_url"`
 	} `json:"llm"`
+	Embed struct {
+		Model   string `json:"model"`
+		BaseURL string `json:"base_url"`
+	} `json:"embed"`
 }
 
 // config merges the file, the environment and the flags.
-func (f *modelFlags) config(getenv func(string) string) (llm.Config, error) {
+func (f *modelFlags) config(getenv func(string) string) (llm.Config, llm.EmbedConfig, error) {
 	var fc fileConfig
 	if f.file != "" {
 		b, err := os.ReadFile(f.file)
 		if err != nil {
-			return llm.Config{}, quarry.Errorf(quarry.ECodeInvalid, "config file: %v", err)
+			return llm.Config{}, llm.EmbedConfig{}, quarry.Errorf(quarry.ECodeInvalid, "config file: %v", err)
 		}
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&fc); err != nil {
-			return llm.Config{}, quarry.Errorf(quarry.ECodeInvalid, "config file %s: %v", f.file, err).
+			return llm.Config{}, llm.EmbedConfig{}, quarry.Errorf(quarry.ECodeInvalid, "config file %s: %v", f.file, err).
 				WithHint("keys belong in ANTHROPIC_API_KEY or OPENAI_API_KEY, never in a file")
 		}
 	}
+	// Each setting: the flag, else the environment, else the file.
+	layers := map[string][2]string{
+		llm.EnvProvider:     {f.provider, fc.LLM.Provider},
+		llm.EnvModel:        {f.model, fc.LLM.Model},
+		llm.EnvBaseURL:      {f.baseURL, fc.LLM.BaseURL},
+		llm.EnvEmbedModel:   {f.embedModel, fc.Embed.Model},
+		llm.EnvEmbedBaseURL: {f.embedBaseURL, fc.Embed.BaseURL},
+	}
 	layered := func(name string) string {
+		l := layers[name]
+		if l[0] != "" {
+			return l[0]
+		}
 		if v := getenv(name); v != "" {
 			return v
 		}
-		switch name {
-		case llm.EnvProvider:
-			return fc.LLM.Provider
-		case llm.EnvModel:
-			return fc.LLM.Model
-		case llm.EnvBaseURL:
-			return fc.LLM.BaseURL
-		}
-		return ""
+		return l[1]
 	}
-	c := llm.ConfigFromEnv(layered)
-	if f.provider != "" || f.model != "" || f.baseURL != "" {
-		override := func(name string) string {
-			switch {
-			case name == llm.EnvProvider && f.provider != "":
-				return f.provider
-			case name == llm.EnvModel && f.model != "":
-				return f.model
-			case name == llm.EnvBaseURL && f.baseURL != "":
-				return f.baseURL
-			}
-			return layered(name)
-		}
-		c = llm.ConfigFromEnv(override)
-	}
-	return c.WithDefaults(), nil
+	return llm.ConfigFromEnv(layered).WithDefaults(), llm.EmbedConfigFromEnv(layered), nil
 }
 
 // wiredModel is what the model settings give a command.
@@ -133,24 +132,34 @@ type wiredModel struct {
 	dial func(context.Context) (sessions.CodeSession, error)
 	// local is true when the model runs on this machine.
 	local bool
+	// embedder embeds text with the model embedModel names; nil without
+	// one.
+	embedder   llm.Embedder
+	embedModel string
 }
 
 // open returns the configured model and, when a model is configured, the
 // code sandbox dialer.
 func (f *modelFlags) open(getenv func(string) string) (wiredModel, error) {
-	c, err := f.config(getenv)
+	c, ec, err := f.config(getenv)
 	if err != nil {
 		return wiredModel{}, err
 	}
+	emb, err := app.NewEmbedder(ec)
+	if err != nil {
+		return wiredModel{}, err
+	}
+	w := wiredModel{embedder: emb, embedModel: ec.Model}
 	m, err := app.NewModel(c)
 	if err != nil || m == nil {
-		return wiredModel{}, err
+		return w, err
 	}
 	dial, err := app.CodeDialer(getenv)
 	if err != nil {
 		return wiredModel{}, err
 	}
-	return wiredModel{model: m, dial: dial, local: c.Local()}, nil
+	w.model, w.dial, w.local = m, dial, c.Local()
+	return w, nil
 }
 
 // appFlags are the settings of the commands that run the session manager
@@ -186,8 +195,12 @@ func (f *appFlags) open(ctx context.Context, getenv func(string) string, stderr 
 	if w.model != nil {
 		log.Info("model configured", "model", w.model.Name(), "local", w.local, "code_sandbox", w.dial != nil)
 	}
+	if w.embedder != nil {
+		log.Info("embedder configured", "model", w.embedModel)
+	}
 	a, err = app.Open(ctx, app.Options{DataDir: f.dataDir, SessionTimeout: timeout, MaxUploadBytes: f.maxMB << 20,
-		MaxRunning: f.maxRunning, MemoryMB: f.memoryMB, Log: log, OpenSource: openSource, Model: w.model, ModelLocal: w.local, DialCode: w.dial})
+		MaxRunning: f.maxRunning, MemoryMB: f.memoryMB, Log: log, OpenSource: openSource, Model: w.model, ModelLocal: w.local, DialCode: w.dial,
+		Embedder: w.embedder, EmbeddingModel: w.embedModel})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -46,11 +46,12 @@ func runDoctor(ctx context.Context, args []string, getenv func(string) string, s
 	version, err := duckVersion(ctx)
 	report("sql engine", err, "DuckDB "+version+" (embedded)")
 
-	cfg, err := mf.config(getenv)
+	cfg, ecfg, err := mf.config(getenv)
 	if err != nil {
 		report("model", err, "")
 		return doctorResult(failed)
 	}
+	checkEmbedder(ctx, stdout, ecfg, report)
 	if cfg.Offline() {
 		report("model", nil, "offline: the deterministic analyst does every step (set "+llm.EnvProvider+" to use a model)")
 		return doctorResult(failed)
@@ -78,6 +79,27 @@ func runDoctor(ctx context.Context, args []string, getenv func(string) string, s
 		report("code sandbox", err, "print(6*7) printed "+strings.TrimSpace(out))
 	}
 	return doctorResult(failed)
+}
+
+// checkEmbedder embeds one sentence with the configured embedder.
+func checkEmbedder(ctx context.Context, stdout io.Writer, c llm.EmbedConfig, report func(string, error, string)) {
+	if !c.Configured() {
+		fmt.Fprintf(stdout, "%-13s -     none configured: retrieval and recipes are lexical (%s)\n", "embedder", llm.EnvEmbedModel)
+		return
+	}
+	emb, err := app.NewEmbedder(c)
+	if err != nil {
+		report("embedder", err, "")
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	vs, err := emb.Embed(ctx, []string{"What was capital expenditure in FY2022?"})
+	if err != nil {
+		report("embedder", err, "")
+		return
+	}
+	report("embedder", nil, fmt.Sprintf("%s: %d dimensions", c, len(vs[0])))
 }
 
 func doctorResult(failed int) error {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,6 +17,10 @@ import (
 func fakeOpenAI(t *testing.T, structured string) *httptest.Server {
 	t.Helper()
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1/embeddings" {
+			embeddings(w, r)
+			return
+		}
 		if r.URL.Path != "/v1/chat/completions" {
 			http.NotFound(w, r)
 			return
@@ -57,6 +63,12 @@ func TestDoctor(t *testing.T) {
 			[]string{`openai/llama3.2 answered "ok"`, "(12 input, 1 output tokens)", "json output   ok", "key not set"}},
 		{"no structured output", map[string]string{"QUARRY_LLM_PROVIDER": "openai", "QUARRY_LLM_MODEL": "llama3.2", "QUARRY_LLM_BASE_URL": bad.URL + "/v1"}, 1,
 			[]string{"json output   FAIL"}},
+		{"embedder", map[string]string{"QUARRY_EMBED_MODEL": "nomic-embed-text", "QUARRY_EMBED_BASE_URL": good.URL + "/v1"}, 0,
+			[]string{"embedder      ok    nomic-embed-text at " + good.URL + "/v1, key not set: 3 dimensions", "model         ok    offline"}},
+		{"embedder without endpoint", map[string]string{"QUARRY_EMBED_MODEL": "nomic-embed-text"}, 1,
+			[]string{"embedder      FAIL  INVALID: QUARRY_EMBED_MODEL=nomic-embed-text needs OPENAI_API_KEY, or QUARRY_EMBED_BASE_URL"}},
+		{"unknown embedding model", map[string]string{"QUARRY_EMBED_MODEL": "nope", "QUARRY_EMBED_BASE_URL": good.URL + "/v1"}, 1,
+			[]string{"embedder      FAIL"}},
 		{"unknown provider", map[string]string{"QUARRY_LLM_PROVIDER": "gemini"}, 1, []string{`FAIL  INVALID: QUARRY_LLM_PROVIDER="gemini"`}},
 		{"key never printed", map[string]string{"QUARRY_LLM_PROVIDER": "openai", "OPENAI_API_KEY": "sk-secret-123", "QUARRY_LLM_MODEL": "llama3.2", "QUARRY_LLM_BASE_URL": good.URL + "/v1"}, 0,
 			[]string{"key set"}},
@@ -78,5 +90,49 @@ func TestDoctor(t *testing.T) {
 				t.Errorf("the API key was printed")
 			}
 		})
+	}
+}
+
+// embeddings answers /v1/embeddings for the model nomic-embed-text with a
+// 3-dimensional vector per input.
+func embeddings(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Model string   `json:"model"`
+		Input []string `json:"input"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.Model != "nomic-embed-text" {
+		http.Error(w, `{"error":{"message":"model not found"}}`, http.StatusNotFound)
+		return
+	}
+	data := make([]map[string]any, len(req.Input))
+	for i, in := range req.Input {
+		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": []float64{float64(len(in)), 1, 0.5}}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{"object": "list", "model": req.Model, "data": data,
+		"usage": map[string]int{"prompt_tokens": 3, "total_tokens": 3}})
+}
+
+func TestModelSettingsLayers(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "quarry.json")
+	os.WriteFile(file, []byte(`{"llm": {"provider": "openai", "model": "from-file", "base_url": "http://file/v1"},
+		"embed": {"model": "file-embed", "base_url": "http://file-embed/v1"}}`), 0o644)
+	env := map[string]string{"QUARRY_LLM_MODEL": "from-env", "QUARRY_EMBED_BASE_URL": "http://env-embed/v1"}
+	f := modelFlags{file: file, baseURL: "http://flag/v1", embedModel: "flag-embed"}
+	c, ec, err := f.config(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The flag beats the environment, which beats the file.
+	if c.Provider != "openai" || c.Model != "from-env" || c.BaseURL != "http://flag/v1" {
+		t.Errorf("model settings %#v", c)
+	}
+	if ec.Model != "flag-embed" || ec.BaseURL != "http://env-embed/v1" {
+		t.Errorf("embedder settings %#v", ec)
+	}
+
+	os.WriteFile(file, []byte(`{"embed": {"modle": "x"}}`), 0o644)
+	if _, _, err := f.config(func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "modle") {
+		t.Errorf("a misspelt key: %v; want an error naming it", err)
 	}
 }

@@ -99,6 +99,7 @@ func openAnalyses(dataDir, memoryLimit string, maxUpload int64, pool *budget.Poo
 		return nil, nil, err
 	}
 	a.Now, a.Model = opt.Now, opt.Model
+	a.Embedder, a.EmbeddingModel = opt.Embedder, opt.EmbeddingModel
 	store := fsstore.Analyses{Root: dataDir}
 	logPath := store.AuditLog()
 	m := analyses.New(analyses.Config{

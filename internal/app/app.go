@@ -45,8 +45,12 @@ type Options struct {
 	Model      llm.Model
 	ModelLocal bool
 	DialCode   func(context.Context) (sessions.CodeSession, error)
-	Now        func() time.Time
-	Log        *slog.Logger
+	// Embedder embeds text with the model EmbeddingModel names
+	// (NewEmbedder); without it retrieval and recipes are lexical.
+	Embedder       llm.Embedder
+	EmbeddingModel string
+	Now            func() time.Time
+	Log            *slog.Logger
 	// OpenSource opens analyses' database sources (default OpenDatabaseFile).
 	OpenSource analyze.OpenSource
 }
