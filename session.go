@@ -97,6 +97,9 @@ type UploadedFile struct {
 // FileSchema is the inferred schema of one file.
 type FileSchema struct {
 	Columns []Column `json:"columns"`
+	// Note says what was done to read the file that a person would want
+	// to know, e.g. a title line above the column names skipped.
+	Note string `json:"note,omitempty"`
 }
 
 // Column roles.

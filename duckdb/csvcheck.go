@@ -19,10 +19,15 @@ type csvShape struct {
 	// Renamed is the name given to a first column whose header is empty
 	// (the index pandas writes), "" when every column has a name.
 	Renamed string
-	// Trailing counts the unnamed columns at the end of the header, the
-	// mark of a delimiter closing every line ("a,b,c,"); they are loaded
-	// under placeholder names and dropped when empty.
-	Trailing int
+	// Unnamed are the indexes of columns without a name other than the
+	// first: a delimiter closing every line ("a,b,c,") or an empty spacer
+	// column; they are loaded under placeholder names and dropped when
+	// empty.
+	Unnamed []int
+	// Title is a title line above the column names, and Skip the lines
+	// up to the names, when the file has one.
+	Title string
+	Skip  int64
 }
 
 // Candidate delimiters, in the order that breaks ties.
@@ -80,7 +85,7 @@ func checkCSV(r io.Reader, file string) (*csvShape, error) {
 	if err := s.finish(); err != nil {
 		return nil, err
 	}
-	shape := &csvShape{Delim: s.delim, Header: s.header, First: s.first, Rows: s.rows}
+	shape := &csvShape{Delim: s.delim, Header: s.header, First: s.first, Rows: s.rows, Title: s.title, Skip: s.skip}
 	if shape.Header == nil {
 		return nil, quarry.Errorf(quarry.ECodeEmptyFile, "%s is empty", file)
 	}

@@ -30,9 +30,17 @@ type scanner struct {
 	rec    []string // fields of the current record when keep
 	header []string
 	first  []string
-	ncols  int
-	rows   int64
-	eof    bool // the last, unterminated line is being closed
+	// title is a title line above the column names ("Q1 report,,,"),
+	// and skip the lines up to the column names, when there is one; see
+	// settleTitle.
+	title     string
+	skip      int64
+	titleRec  []string // the title record while the first data row is awaited
+	titleCols int
+	titleLine int64 // where the names after the title start
+	ncols     int
+	rows      int64
+	eof       bool // the last, unterminated line is being closed
 }
 
 // scan consumes one chunk of the file.
@@ -126,9 +134,19 @@ func (s *scanner) endRecord() error {
 	}
 	s.endField()
 	n := s.fields
+	if s.titleRec != nil {
+		if err := s.settleTitle(n); err != nil {
+			return err
+		}
+	}
 	switch {
 	case s.header == nil:
 		s.header, s.ncols = s.rec, n
+	case s.first == nil && s.title == "" && isTitle(s.header) && looksLikeHeader(s.rec):
+		// Perhaps a title above the names; the first data row decides.
+		s.titleRec, s.titleCols, s.titleLine = s.header, s.ncols, s.recStart
+		s.title, s.skip = strings.TrimSpace(s.header[0]), s.recStart-1
+		s.header, s.ncols, s.rows = s.rec, n, 0
 	case n != s.ncols:
 		return quarry.Errorf(quarry.ECodeMalformedCSV, "%s line %d has %d %s; the header has %d",
 			s.file, s.recStart, n, plural(n, "field"), s.ncols).
@@ -145,13 +163,54 @@ func (s *scanner) endRecord() error {
 	return nil
 }
 
+// settleTitle decides, at the first data row (of n fields), whether the
+// line taken for a title was one: it was when the row has a value (a
+// number, a date) under a name, which is how a header differs from data.
+// Otherwise the first line is the header after all, and the names are the
+// first data row; a different number of fields is then an error.
+func (s *scanner) settleTitle(n int) error {
+	names := s.header
+	title, cols := s.titleRec, s.titleCols
+	s.titleRec = nil
+	if n == s.ncols && valuesUnderNames(names, s.rec) {
+		return nil
+	}
+	s.title, s.skip = "", 0
+	s.header, s.ncols, s.first, s.rows = title, cols, names, 1
+	if len(names) != cols {
+		return quarry.Errorf(quarry.ECodeMalformedCSV, "%s line %d has %d %s; the header has %d",
+			s.file, s.titleLine, len(names), plural(len(names), "field"), cols).
+			WithHint("every row needs one value per column; quote values that contain " + delimName(s.delim))
+	}
+	return nil
+}
+
+// valuesUnderNames reports whether a data row has a value (number, date)
+// under one of the names.
+func valuesUnderNames(names, row []string) bool {
+	for i, name := range names {
+		if i < len(row) && strings.TrimSpace(name) != "" && valueKind(strings.TrimSpace(row[i])) != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // finish handles the last record when the file does not end in a newline.
 func (s *scanner) finish() error {
 	if s.quoted && !s.quoteEnd {
 		return quarry.Errorf(quarry.ECodeMalformedCSV, "%s has a quote opened on line %d that is never closed", s.file, s.recStart)
 	}
 	s.quoted, s.quoteEnd, s.eof = false, false, true
-	return s.endRecord()
+	if err := s.endRecord(); err != nil {
+		return err
+	}
+	if s.titleRec != nil && s.first == nil {
+		// Names after a title and no row: the first line is the header.
+		s.rec = nil
+		return s.settleTitle(-1)
+	}
+	return nil
 }
 
 func plural(n int, word string) string {
@@ -182,27 +241,25 @@ func delimName(d byte) string {
 // such wide files need reshaping anyway).
 func checkHeader(file string, shape *csvShape) error {
 	seen := map[string]int{}
-	valueLike := 0
-	// A delimiter at the end of every line leaves unnamed columns at the
-	// end: they are checked after loading (empty ones are dropped).
-	for n := len(shape.Header); n > 1 && strings.TrimSpace(shape.Header[n-1]) == ""; n-- {
-		shape.Trailing++
-	}
-	header := shape.Header[:len(shape.Header)-shape.Trailing]
-	if len(header) > 1 && strings.TrimSpace(header[0]) == "" {
+	valueLike, named := 0, 0
+	if len(shape.Header) > 1 && strings.TrimSpace(shape.Header[0]) == "" {
 		// pandas writes its index as a first column without a name.
 		shape.Renamed = unnamedFirst(shape.Header)
 	}
-	for i, raw := range header {
+	for i, raw := range shape.Header {
 		name := strings.TrimSpace(raw)
 		if i == 0 && shape.Renamed != "" {
 			seen[shape.Renamed] = 0
 			continue
 		}
 		if name == "" {
-			return quarry.Errorf(quarry.ECodeNoHeaders, "%s: column %d has no name in the first row", file, i+1).
-				WithHint("the first row must name every column")
+			// A delimiter at the end of every line, or an empty spacer
+			// column in a spreadsheet export: checked after loading,
+			// where empty ones are dropped.
+			shape.Unnamed = append(shape.Unnamed, i)
+			continue
 		}
+		named++
 		key := strings.ToLower(name)
 		if j, dup := seen[key]; dup {
 			return quarry.Errorf(quarry.ECodeNoHeaders, "%s: columns %d and %d are both named %q in the first row", file, j+1, i+1, name).
@@ -219,15 +276,47 @@ func checkHeader(file string, shape *csvShape) error {
 				WithHint("add a first row with column names")
 		}
 	}
-	named := len(header)
-	if shape.Renamed != "" {
-		named--
+	if named == 0 {
+		return quarry.Errorf(quarry.ECodeNoHeaders, "%s: the first row names no column", file).
+			WithHint("add a first row with column names")
 	}
 	if valueLike == named {
 		return quarry.Errorf(quarry.ECodeNoHeaders, "%s: the first row looks like data, not column names", file).
 			WithHint("add a first row with column names")
 	}
 	return nil
+}
+
+// isTitle reports whether a first record is a title above the column
+// names rather than the names: one text field, the others (if any)
+// empty, as spreadsheets export a heading cell.
+func isTitle(rec []string) bool {
+	if len(rec) == 0 || strings.TrimSpace(rec[0]) == "" || valueKind(strings.TrimSpace(rec[0])) != "" {
+		return false
+	}
+	for _, f := range rec[1:] {
+		if strings.TrimSpace(f) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// looksLikeHeader reports whether the record after a title can be the
+// column names: at least two names, none of them a value.
+func looksLikeHeader(rec []string) bool {
+	named := 0
+	for _, f := range rec {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if valueKind(f) != "" {
+			return false
+		}
+		named++
+	}
+	return named >= 2
 }
 
 // unnamedFirst names a first column that has no name: row_index, or

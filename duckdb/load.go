@@ -105,7 +105,7 @@ func (e *Engine) load(ctx context.Context, name, path, file string) (*quarry.Fil
 	if err := e.createTable(ctx, name, abs, file, shape); err != nil {
 		return nil, 0, err
 	}
-	if err := e.dropTrailing(ctx, name, file, shape); err != nil {
+	if err := e.dropUnnamed(ctx, name, file, shape); err != nil {
 		e.dropTable(name)
 		return nil, 0, err
 	}
@@ -117,6 +117,9 @@ func (e *Engine) load(ctx context.Context, name, path, file string) (*quarry.Fil
 	t, schema, err := e.profile(ctx, name)
 	if err == nil {
 		annotate(t, schema, reads, shape.Renamed)
+		if shape.Title != "" {
+			schema.Note = fmt.Sprintf("the first line, %q, is a title above the column names; it was skipped", shape.Title)
+		}
 	}
 	if err == nil && t.Rows != shape.Rows {
 		// Two readers disagreeing means one of them split rows wrongly;
@@ -139,7 +142,7 @@ func (e *Engine) createTable(ctx context.Context, name, path, file string, shape
 	// Dates and timestamps stay text for DuckDB's reader: readTextColumns
 	// reads them in many more layouts, with one rule for every column.
 	opts := ", auto_type_candidates = ['BOOLEAN', 'BIGINT', 'DOUBLE', 'TIME', 'VARCHAR']"
-	if shape.Renamed != "" || shape.Trailing > 0 {
+	if shape.Renamed != "" || len(shape.Unnamed) > 0 {
 		names := make([]string, len(shape.Header))
 		for i, h := range shape.Header {
 			names[i] = quoteString(h)
@@ -147,14 +150,14 @@ func (e *Engine) createTable(ctx context.Context, name, path, file string, shape
 		if shape.Renamed != "" {
 			names[0] = quoteString(shape.Renamed)
 		}
-		for i := len(names) - shape.Trailing; i < len(names); i++ {
-			names[i] = quoteString(trailingName(i))
+		for _, i := range shape.Unnamed {
+			names[i] = quoteString(unnamedName(i))
 		}
 		opts += ", names = [" + strings.Join(names, ", ") + "]"
 	}
 	create := func(extra string) error {
-		q := fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM read_csv(%s, header = true, delim = %s, quote = '\"', escape = '\"', skip = 0, strict_mode = true, null_padding = false%s%s)",
-			quoteIdent(name), quoteString(path), quoteString(string(shape.Delim)), opts, extra)
+		q := fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM read_csv(%s, header = true, delim = %s, quote = '\"', escape = '\"', skip = %d, strict_mode = true, null_padding = false%s%s)",
+			quoteIdent(name), quoteString(path), quoteString(string(shape.Delim)), shape.Skip, opts, extra)
 		_, err := e.db.ExecContext(ctx, q)
 		return err
 	}
@@ -173,16 +176,15 @@ func (e *Engine) createTable(ctx context.Context, name, path, file string, shape
 	return quarry.Errorf(quarry.ECodeMalformedCSV, "%s could not be read: %s", file, firstLine(duckMessage(err)))
 }
 
-// trailingName is the placeholder name of unnamed trailing column i
-// (0-based).
-func trailingName(i int) string { return fmt.Sprintf("__quarry_trailing_%d", i) }
+// unnamedName is the placeholder name of unnamed column i (0-based).
+func unnamedName(i int) string { return fmt.Sprintf("__quarry_unnamed_%d", i) }
 
-// dropTrailing drops the unnamed columns a delimiter at the end of every
-// line made, when they hold nothing. Errors: NO_HEADERS for an unnamed
-// column that holds values.
-func (e *Engine) dropTrailing(ctx context.Context, name, file string, shape *csvShape) error {
-	for i := len(shape.Header) - shape.Trailing; i < len(shape.Header); i++ {
-		col := quoteIdent(trailingName(i))
+// dropUnnamed drops the unnamed columns (a delimiter at the end of every
+// line, a spacer column) when they hold nothing. Errors: NO_HEADERS for an
+// unnamed column that holds values.
+func (e *Engine) dropUnnamed(ctx context.Context, name, file string, shape *csvShape) error {
+	for _, i := range shape.Unnamed {
+		col := quoteIdent(unnamedName(i))
 		var n int64
 		q := fmt.Sprintf("SELECT count(*) FROM %s WHERE nullif(trim(%s::VARCHAR), '') IS NOT NULL", quoteIdent(name), col)
 		if err := e.db.QueryRowContext(ctx, q).Scan(&n); err != nil {

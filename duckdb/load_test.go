@@ -85,6 +85,10 @@ func TestLoadCSVAccepts(t *testing.T) {
 		{"quoted header", "\"id\",\"the, amount\"\n1,2\n", 1, []string{"id", "the, amount"}},
 		{"names with spaces", "Order ID,Total Amount\n1,2\n", 1, []string{"Order ID", "Total Amount"}},
 		{"utf8 text", "name,city\nJosé,München\n", 1, []string{"name", "city"}},
+		{"title line alone", "Sales report\nregion,amount\nwest,10\neast,20\n", 2, []string{"region", "amount"}},
+		{"title line padded", "\xef\xbb\xbfSales report,,\nregion,amount,units\nwest,10,1\n", 1, []string{"region", "amount", "units"}},
+		{"title then blank line", "Sales report\n\nregion,amount\nwest,10\n", 1, []string{"region", "amount"}},
+		{"empty spacer column", "region,,amount\nwest,,10\neast,,20\n", 2, []string{"region", "amount"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -150,6 +154,34 @@ func TestLoadCSVLateTypeChange(t *testing.T) {
 	}
 	if rows != 30001 || schema.Columns[1].DataType != quarry.TypeString {
 		t.Errorf("LoadCSV rows = %d, code type = %s; want 30001, string", rows, schema.Columns[1].DataType)
+	}
+}
+
+// A title above the column names is skipped, and the schema says so; a
+// first line that is a name followed by data is not mistaken for one.
+func TestTitleLine(t *testing.T) {
+	e := mustOpen(t)
+	schema, rows, err := e.LoadCSV(context.Background(), "logan", writeFile(t, "logan.csv",
+		"TEAM RESULTS,,,,\nWins,Name,,,Weight\n5,Gatlin,,,0.8\n4,Gupta,,,\n"))
+	if err != nil || rows != 2 || len(schema.Columns) != 3 {
+		t.Fatalf("LoadCSV = %+v, %d, %v; want Wins, Name, Weight and 2 rows", schema, rows, err)
+	}
+	if !strings.Contains(schema.Note, `"TEAM RESULTS"`) {
+		t.Errorf("note %q does not name the skipped title", schema.Note)
+	}
+	res, err := e.Query(context.Background(), "SELECT SUM(Wins) FROM logan")
+	if err != nil || res.Float(0, 0) != 9 {
+		t.Fatalf("sum = %v, %v", res, err)
+	}
+	// One named column then data rows with values under unnamed columns:
+	// still refused, not read as a title.
+	_, _, err = e.LoadCSV(context.Background(), "bad", writeFile(t, "bad.csv", "id,,\n1,2,3\n4,5,6\n"))
+	if quarry.ErrorCode(err) != quarry.ECodeNoHeaders {
+		t.Errorf("a header naming one of three columns: %v; want NO_HEADERS", err)
+	}
+	_, _, err = e.LoadCSV(context.Background(), "bad2", writeFile(t, "bad2.csv", "city\nParis,France\nLyon,France\n"))
+	if quarry.ErrorCode(err) != quarry.ECodeMalformedCSV {
+		t.Errorf("a one-column header above two-field rows: %v; want MALFORMED_CSV", err)
 	}
 }
 
