@@ -46,9 +46,9 @@ type Log interface {
 type Config struct {
 	// Analyzer runs one analysis; its Progress and Audit are set per run.
 	Analyzer *analyze.Analyzer
-	// OpenLog opens the shared log. The manager keeps it open while any
-	// analysis runs and closes it when none does, so that another process
-	// (quarry analyze) can write between runs.
+	// OpenLog opens the shared log (audit.OpenShared: quarry analyze may
+	// append to it at the same time). The manager keeps it open while any
+	// analysis runs and closes it when none does.
 	OpenLog func() (Log, error)
 	Store   Store
 	// Entries reads the log's entries of one request; Verify checks the

@@ -36,6 +36,10 @@ type Log struct {
 	seq       int
 	last      string
 	now       func() time.Time
+	// shared logs take the lock per append (OpenShared); size is where
+	// the entries this Log has seen end.
+	shared bool
+	size   int64
 }
 
 // Open opens the log at path for appending, creating it if needed. An
@@ -48,19 +52,13 @@ type Log struct {
 // If another Log holds it for longer than five seconds, Open fails with
 // CONFLICT.
 func Open(path, requestID string, now func() time.Time) (*Log, error) {
+	lock := flock.New(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock"))
+	if err := waitLock(lock, path); err != nil {
+		lock.Close()
+		return nil, err
+	}
 	if now == nil {
 		now = time.Now
-	}
-	lock := flock.New(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock"))
-	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
-	defer cancel()
-	locked, err := lock.TryLockContext(ctx, 10*time.Millisecond)
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-		return nil, fmt.Errorf("audit: lock %s: %w", path, err)
-	}
-	if !locked {
-		return nil, quarry.Errorf(quarry.ECodeConflict, "audit log %s is being written by another Quarry process", path).
-			WithHint("try again when its investigation or query has finished")
 	}
 	l, err := open(path, requestID, now)
 	if err != nil {
@@ -69,6 +67,74 @@ func Open(path, requestID string, now func() time.Time) (*Log, error) {
 	}
 	l.lock = lock
 	return l, nil
+}
+
+// OpenShared opens a log that several processes append to, such as the
+// analyses' logs/data_agent_runs.jsonl, which a server and command-line
+// runs share: the lock is held for each append only. Before appending, a
+// shared Log reads and verifies the entries others added since its last
+// look, and chains onto the newest; a broken or shortened log is refused
+// with CONFLICT. Entries carry the request id given to AppendFor.
+func OpenShared(path string, now func() time.Time) (*Log, error) {
+	l, err := Open(path, "", now)
+	if err != nil {
+		return nil, err
+	}
+	l.shared = true
+	if err := l.lock.Unlock(); err != nil {
+		l.f.Close()
+		l.lock.Close()
+		return nil, fmt.Errorf("audit: unlock %s: %w", path, err)
+	}
+	return l, nil
+}
+
+// waitLock takes lock, waiting up to lockWait for another writer.
+func waitLock(lock *flock.Flock, path string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), lockWait)
+	defer cancel()
+	locked, err := lock.TryLockContext(ctx, 10*time.Millisecond)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("audit: lock %s: %w", path, err)
+	}
+	if !locked {
+		return quarry.Errorf(quarry.ECodeConflict, "audit log %s is being written by another Quarry process", path).
+			WithHint("try again when its investigation or query has finished")
+	}
+	return nil
+}
+
+// catchUp reads the entries other processes appended since this Log last
+// looked, verifying that they continue its chain. The caller holds the
+// lock.
+func (l *Log) catchUp() error {
+	f, err := os.Open(l.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	switch {
+	case st.Size() == l.size:
+		return nil
+	case st.Size() < l.size:
+		return quarry.Errorf(quarry.ECodeConflict, "audit log %s is shorter than when it was opened (%d bytes, was %d)", l.path, st.Size(), l.size)
+	}
+	if _, err := f.Seek(l.size, io.SeekStart); err != nil {
+		return err
+	}
+	res, err := verifyFrom(io.LimitReader(f, st.Size()-l.size), Result{Entries: l.seq, LastHash: l.last})
+	if err != nil {
+		return err
+	}
+	if !res.OK() {
+		return quarry.Errorf(quarry.ECodeConflict, "audit log %s is broken at entry %d: %s", l.path, res.FirstBroken, res.Reason)
+	}
+	l.seq, l.last, l.size = res.Entries, res.LastHash, st.Size()
+	return nil
 }
 
 // open verifies the log at path and opens it for appending; the caller
@@ -101,7 +167,12 @@ func open(path, requestID string, now func() time.Time) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.f = f
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	l.f, l.size = f, st.Size()
 	return l, nil
 }
 
@@ -118,6 +189,18 @@ func (l *Log) Append(eventType, actor string, data map[string]any) (quarry.Audit
 func (l *Log) AppendFor(requestID, eventType, actor string, data map[string]any) (quarry.AuditEntry, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.f == nil {
+		return quarry.AuditEntry{}, fmt.Errorf("audit: append to %s: the log is closed", l.path)
+	}
+	if l.shared {
+		if err := waitLock(l.lock, l.path); err != nil {
+			return quarry.AuditEntry{}, err
+		}
+		defer l.lock.Unlock()
+		if err := l.catchUp(); err != nil {
+			return quarry.AuditEntry{}, err
+		}
+	}
 	if data == nil {
 		data = map[string]any{}
 	}
@@ -148,7 +231,9 @@ func (l *Log) AppendFor(requestID, eventType, actor string, data map[string]any)
 	if err != nil {
 		return quarry.AuditEntry{}, err
 	}
-	if _, err := l.f.Write(append(line, '\n')); err != nil {
+	n, err := l.f.Write(append(line, '\n'))
+	l.size += int64(n)
+	if err != nil {
 		return quarry.AuditEntry{}, fmt.Errorf("audit: append to %s: %w", l.path, err)
 	}
 	l.seq, l.last = e.SequenceNumber, e.Hash
@@ -193,10 +278,15 @@ func (r Result) OK() bool { return r.FirstBroken == 0 }
 // event_data). It stops at the first broken entry. The error is for I/O
 // failures only; a broken chain is reported in the Result.
 func Verify(r io.Reader) (Result, error) {
-	res := Result{LastHash: quarry.GenesisHash}
+	return verifyFrom(r, Result{LastHash: quarry.GenesisHash})
+}
+
+// verifyFrom verifies entries that continue a chain already verified up to
+// res.
+func verifyFrom(r io.Reader, res Result) (Result, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
-	line := 0
+	line := res.Entries
 	for sc.Scan() {
 		line++
 		broken := func(format string, args ...any) (Result, error) {

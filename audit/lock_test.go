@@ -1,6 +1,8 @@
 package audit_test
 
 import (
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,5 +95,59 @@ func TestOpenWaitsForTheWriter(t *testing.T) {
 	second.Close()
 	if res, _ := audit.VerifyFile(path); !res.OK() || e.SequenceNumber != 3 {
 		t.Fatalf("%+v, second writer's entry %d; want an intact chain of 3", res, e.SequenceNumber)
+	}
+}
+
+// TestSharedLogs: two shared Logs on one file (as a server and a
+// command-line run hold the analyses' log) append in turns and at once;
+// each chains onto the other's entries and the file verifies whole. A
+// change made between appends is caught by the next one.
+func TestSharedLogs(t *testing.T) {
+	path := writeLog(t, 1)
+	a, err := audit.OpenShared(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := audit.OpenShared(path, nil)
+	if err != nil {
+		t.Fatalf("a second shared Log waits for nobody: %v", err)
+	}
+	defer b.Close()
+	done := make(chan error, 2)
+	for _, l := range []*audit.Log{a, b} {
+		go func() {
+			for range 40 {
+				if _, err := l.AppendFor("req", quarry.EventToolCalled, "actor", nil); err != nil {
+					done <- err
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	e, err := a.AppendFor("req", quarry.EventObservationRecorded, "actor", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, _ := audit.VerifyFile(path); !res.OK() || res.Entries != 82 || e.SequenceNumber != 82 {
+		t.Fatalf("%+v, last sequence %d; want 82 intact entries", res, e.SequenceNumber)
+	}
+
+	// Someone appends a forged line: the next append refuses to chain
+	// onto it.
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"entry_id":"x","sequence_number":83,"parent_hash":"forged","hash":"forged"}` + "\n")
+	f.Close()
+	if _, err := b.AppendFor("req", quarry.EventToolCalled, "actor", nil); quarry.ErrorCode(err) != quarry.ECodeConflict || !strings.Contains(err.Error(), "entry 83") {
+		t.Errorf("append after a forged entry: %v; want CONFLICT naming entry 83", err)
 	}
 }

@@ -279,7 +279,7 @@ func newAnalyzer(store fsstore.Analyses, stderr io.Writer) (a *analyze.Analyzer,
 	if err := os.MkdirAll(filepath.Dir(store.AuditLog()), 0o755); err != nil {
 		return nil, nil, err
 	}
-	log, err := audit.Open(store.AuditLog(), "", nil)
+	log, err := audit.OpenShared(store.AuditLog(), nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -109,7 +109,7 @@ func openAnalyses(dataDir, memoryLimit string, maxUpload int64, pool *budget.Poo
 			if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
 				return nil, err
 			}
-			return audit.Open(logPath, "", opt.Now)
+			return audit.OpenShared(logPath, opt.Now)
 		},
 		Entries: func(id string) ([]quarry.AuditEntry, error) { return requestEntries(logPath, id) },
 		Verify: func() (*analysis.AuditCheck, error) {
