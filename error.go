@@ -29,6 +29,10 @@ const (
 	ECodeInvestigationNotComplete = "INVESTIGATION_NOT_COMPLETE"
 	ECodeSessionExpired           = "SESSION_EXPIRED"
 	ECodeRunInterrupted           = "RUN_INTERRUPTED"
+	// ECodeMalformedDocument is a data-room document that cannot be read:
+	// a broken or encrypted PDF, a DOCX that is not a valid archive or
+	// expands beyond its limit, text that is not UTF-8.
+	ECodeMalformedDocument = "MALFORMED_DOCUMENT"
 
 	ECodeInvalid      = "INVALID"
 	ECodeNotFound     = "NOT_FOUND"

@@ -35,7 +35,7 @@ func statusOf(code string) int {
 		return http.StatusRequestEntityTooLarge
 	case quarry.ECodeInvalidFileType:
 		return http.StatusUnsupportedMediaType
-	case quarry.ECodeMaxFilesExceeded, quarry.ECodeNoHeaders, quarry.ECodeEmptyFile, quarry.ECodeMalformedCSV,
+	case quarry.ECodeMaxFilesExceeded, quarry.ECodeNoHeaders, quarry.ECodeEmptyFile, quarry.ECodeMalformedCSV, quarry.ECodeMalformedDocument,
 		quarry.ECodeMetricSQLRequired, quarry.ECodeInvalidMetricSQL, quarry.ECodeUnsupportedMetric,
 		quarry.ECodeNoFilesUploaded, quarry.ECodeInvalidDateRange, quarry.ECodeNoDataInPeriod,
 		quarry.ECodeInvalidTimeColumn, quarry.ECodeInvalid:
