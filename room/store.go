@@ -1,0 +1,121 @@
+package room
+
+import (
+	"context"
+	"time"
+)
+
+// Store keeps users, rooms, documents with their pages and chunks, and
+// queries with their citations and feedback. It does not check who asks:
+// rooms.Service does, before calling it. Errors: NOT_FOUND for a missing
+// id, CONFLICT for a duplicate name; the one conformance suite
+// (room/roomtest) holds every implementation to the same behaviour.
+type Store interface {
+	Users
+	Rooms
+	Documents
+	Search
+	Queries
+}
+
+// Users keeps people and their credentials. Secrets are stored only as
+// hashes made by the caller.
+type Users interface {
+	CreateUser(ctx context.Context, u *User, passwordHash string) error
+	User(ctx context.Context, id string) (*User, error)
+	// UserByName returns the user and their password hash.
+	UserByName(ctx context.Context, name string) (*User, string, error)
+	ListUsers(ctx context.Context) ([]User, error)
+	// DeleteUser removes the user with their memberships, queries and
+	// feedback (the right to erasure).
+	DeleteUser(ctx context.Context, id string) error
+	// CreateToken stores an API token's hash for a user.
+	CreateToken(ctx context.Context, userID, name, tokenHash string) error
+	UserByToken(ctx context.Context, tokenHash string) (*User, error)
+}
+
+// Rooms keeps rooms and memberships.
+type Rooms interface {
+	// CreateRoom stores r with owner as its first member, at once.
+	CreateRoom(ctx context.Context, r *Room, owner string) error
+	Room(ctx context.Context, id string) (*Room, error)
+	RoomByName(ctx context.Context, name string) (*Room, error)
+	// RoomsOf lists the rooms userID is a member of, with their role.
+	RoomsOf(ctx context.Context, userID string) ([]Room, error)
+	DeleteRoom(ctx context.Context, id string) error
+	// PutMember adds a member or changes their role.
+	PutMember(ctx context.Context, m Member) error
+	RemoveMember(ctx context.Context, roomID, userID string) error
+	// Member returns userID's membership of roomID; NOT_FOUND when none.
+	Member(ctx context.Context, roomID, userID string) (*Member, error)
+	Members(ctx context.Context, roomID string) ([]Member, error)
+}
+
+// Documents keeps documents, their pages and their chunks.
+type Documents interface {
+	CreateDocument(ctx context.Context, d *Document) error
+	Document(ctx context.Context, id string) (*Document, error)
+	ListDocuments(ctx context.Context, roomID string) ([]Document, error)
+	// SetStatus moves a document to processing or failed (with the
+	// error's code and message).
+	SetStatus(ctx context.Context, id, status, code, message string) error
+	// Complete stores a processed document's pages and chunks, its
+	// metadata, counts and notes, and marks it completed, all at once: a
+	// search sees all of the document or none of it.
+	Complete(ctx context.Context, d *Document, pages []Page, chunks []Chunk) error
+	// DeleteDocument removes the document with its pages, chunks and the
+	// citations of them.
+	DeleteDocument(ctx context.Context, id string) error
+	Pages(ctx context.Context, documentID string) ([]Page, error)
+	Page(ctx context.Context, documentID string, number int) (*Page, error)
+	Chunk(ctx context.Context, id string) (*Chunk, error)
+	// Pending lists documents left pending or processing, oldest first,
+	// for a worker to (re)process after a restart.
+	Pending(ctx context.Context) ([]Document, error)
+}
+
+// Search finds chunks in a room.
+type Search interface {
+	// SearchChunks ranks the room's chunks against the query's terms with
+	// BM25; with documentIDs, only theirs.
+	SearchChunks(ctx context.Context, roomID string, q ChunkQuery) ([]ChunkHit, error)
+}
+
+// ChunkQuery is a lexical search.
+type ChunkQuery struct {
+	// Terms are the words to match, as retrieve.Terms gives them; a chunk
+	// matches when it has any of them.
+	Terms       []string
+	DocumentIDs []string
+	Limit       int
+}
+
+// ChunkHit is a chunk found by a search, with its document's name and a
+// score where larger is better.
+type ChunkHit struct {
+	Chunk
+	DocumentName string  `json:"document_name"`
+	Score        float64 `json:"score"`
+}
+
+// Queries keeps questions, answers, citations, feedback and rate limits.
+type Queries interface {
+	// SaveQuery stores a query with its citations.
+	SaveQuery(ctx context.Context, q *Query) error
+	// Query returns a query with its citations and feedback.
+	Query(ctx context.Context, id string) (*Query, error)
+	// History lists userID's queries in roomID, newest first, with their
+	// citations and feedback; before (a created_at) pages backwards.
+	History(ctx context.Context, userID, roomID string, before time.Time, limit int) ([]Query, error)
+	// DeleteHistory removes userID's queries in roomID and returns how
+	// many.
+	DeleteHistory(ctx context.Context, userID, roomID string) (int, error)
+	// PutFeedback stores or replaces the feedback of a query.
+	PutFeedback(ctx context.Context, f Feedback) error
+	// TakeQuota counts one query of userID in roomID in the hour window
+	// starting at window, unless limit are counted already; it returns
+	// whether it counted and the count.
+	TakeQuota(ctx context.Context, userID, roomID string, window time.Time, limit int) (bool, int, error)
+	// CleanQuotas removes rate-limit windows that started before.
+	CleanQuotas(ctx context.Context, before time.Time) (int, error)
+}

@@ -1,0 +1,281 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/room"
+)
+
+// CreateDocument implements room.Documents.
+func (s *Rooms) CreateDocument(ctx context.Context, d *room.Document) error {
+	meta, _ := json.Marshal(d.Meta)
+	notes, _ := json.Marshal(nonNil(d.Notes))
+	_, err := s.write.ExecContext(ctx, `INSERT INTO documents (id, data_room_id, name, format, size_bytes, sha256, processing_status,
+		error_code, error_message, ocr_attempted, page_count, chunk_count, avg_chunk_size, metadata, notes, uploaded_by, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		d.ID, d.RoomID, d.Name, d.Format, d.SizeBytes, d.SHA256, d.Status, d.ErrorCode, d.Error, d.OCRAttempted,
+		d.PageCount, d.ChunkCount, d.AvgChunkSize, string(meta), string(notes), d.UploadedBy, formatTime(d.CreatedAt), formatTime(d.UpdatedAt))
+	return err
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+const documentColumns = `id, data_room_id, name, format, size_bytes, sha256, processing_status, error_code, error_message,
+	ocr_attempted, page_count, chunk_count, avg_chunk_size, metadata, notes, uploaded_by, created_at, updated_at`
+
+func scanDocument(row interface{ Scan(...any) error }) (*room.Document, error) {
+	var d room.Document
+	var meta, notes, created, updated string
+	if err := row.Scan(&d.ID, &d.RoomID, &d.Name, &d.Format, &d.SizeBytes, &d.SHA256, &d.Status, &d.ErrorCode, &d.Error,
+		&d.OCRAttempted, &d.PageCount, &d.ChunkCount, &d.AvgChunkSize, &meta, &notes, &d.UploadedBy, &created, &updated); err != nil {
+		return nil, err
+	}
+	json.Unmarshal([]byte(meta), &d.Meta)
+	json.Unmarshal([]byte(notes), &d.Notes)
+	d.CreatedAt, d.UpdatedAt = parseTime(created), parseTime(updated)
+	return &d, nil
+}
+
+// Document implements room.Documents.
+func (s *Rooms) Document(ctx context.Context, id string) (*room.Document, error) {
+	d, err := scanDocument(s.read.QueryRowContext(ctx, "SELECT "+documentColumns+" FROM documents WHERE id = ?", id))
+	return d, notFound(err, "document", id)
+}
+
+func (s *Rooms) documents(ctx context.Context, where string, args ...any) ([]room.Document, error) {
+	rows, err := s.read.QueryContext(ctx, "SELECT "+documentColumns+" FROM documents "+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []room.Document
+	for rows.Next() {
+		d, err := scanDocument(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *d)
+	}
+	return out, rows.Err()
+}
+
+// ListDocuments implements room.Documents: oldest first.
+func (s *Rooms) ListDocuments(ctx context.Context, roomID string) ([]room.Document, error) {
+	return s.documents(ctx, "WHERE data_room_id = ? ORDER BY created_at, name", roomID)
+}
+
+// Pending implements room.Documents.
+func (s *Rooms) Pending(ctx context.Context) ([]room.Document, error) {
+	return s.documents(ctx, "WHERE processing_status IN ('pending', 'processing') ORDER BY created_at")
+}
+
+// SetStatus implements room.Documents.
+func (s *Rooms) SetStatus(ctx context.Context, id, status, code, message string) error {
+	res, err := s.write.ExecContext(ctx, "UPDATE documents SET processing_status = ?, error_code = ?, error_message = ?, updated_at = ? WHERE id = ?",
+		status, code, message, formatTime(time.Now()), id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return quarry.Errorf(quarry.ECodeNotFound, "no document %s", id)
+	}
+	return nil
+}
+
+// Complete implements room.Documents.
+func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Page, chunks []room.Chunk) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	// A document processed again replaces what it had.
+	if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts WHERE chunk_id IN (SELECT id FROM document_chunks WHERE document_id = ?)", d.ID); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM document_pages WHERE document_id = ?", d.ID); err != nil {
+		return err
+	}
+	now := formatTime(time.Now())
+	insPage, err := tx.PrepareContext(ctx, "INSERT INTO document_pages (id, document_id, page_number, text_content, ocr_confidence, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+	if err != nil {
+		return err
+	}
+	defer insPage.Close()
+	for _, p := range pages {
+		if _, err := insPage.ExecContext(ctx, p.ID, d.ID, p.Number, p.Text, p.OCRConfidence, now); err != nil {
+			return fmt.Errorf("page %d: %w", p.Number, err)
+		}
+	}
+	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO document_chunks (id, document_id, page_id, chunk_index, text_content, context, token_count,
+		start_char, end_char, embedding, embedding_model, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer insChunk.Close()
+	insFTS, err := tx.PrepareContext(ctx, "INSERT INTO chunks_fts (chunk_id, room, document, body) VALUES (?, ?, ?, ?)")
+	if err != nil {
+		return err
+	}
+	defer insFTS.Close()
+	for _, c := range chunks {
+		var emb []byte
+		if c.Embedding != nil {
+			emb = analysis.EncodeVector(c.Embedding)
+		}
+		if _, err := insChunk.ExecContext(ctx, c.ID, d.ID, c.PageID, c.Index, c.Text, c.Context, c.TokenCount, c.StartChar, c.EndChar, emb, c.EmbeddingModel, now); err != nil {
+			return fmt.Errorf("chunk %d (page %d): %w", c.Index, c.PageNumber, err)
+		}
+		body := c.Text
+		if c.Context != "" {
+			body = c.Context + "\n" + c.Text
+		}
+		if _, err := insFTS.ExecContext(ctx, c.ID, d.RoomID, d.ID, body); err != nil {
+			return err
+		}
+	}
+	meta, _ := json.Marshal(d.Meta)
+	notes, _ := json.Marshal(nonNil(d.Notes))
+	res, err := tx.ExecContext(ctx, `UPDATE documents SET processing_status = 'completed', error_code = '', error_message = '', ocr_attempted = ?,
+		page_count = ?, chunk_count = ?, avg_chunk_size = ?, metadata = ?, notes = ?, format = ?, updated_at = ? WHERE id = ?`,
+		d.OCRAttempted, len(pages), len(chunks), d.AvgChunkSize, string(meta), string(notes), d.Format, now, d.ID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return quarry.Errorf(quarry.ECodeNotFound, "no document %s", d.ID)
+	}
+	return tx.Commit()
+}
+
+// DeleteDocument implements room.Documents.
+func (s *Rooms) DeleteDocument(ctx context.Context, id string) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts WHERE chunk_id IN (SELECT id FROM document_chunks WHERE document_id = ?)", id); err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, "DELETE FROM documents WHERE id = ?", id)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return quarry.Errorf(quarry.ECodeNotFound, "no document %s", id)
+	}
+	return tx.Commit()
+}
+
+func scanPage(row interface{ Scan(...any) error }) (*room.Page, error) {
+	var p room.Page
+	var conf sql.NullFloat64
+	if err := row.Scan(&p.ID, &p.DocumentID, &p.Number, &p.Text, &conf); err != nil {
+		return nil, err
+	}
+	if conf.Valid {
+		p.OCRConfidence = &conf.Float64
+	}
+	return &p, nil
+}
+
+// Pages implements room.Documents.
+func (s *Rooms) Pages(ctx context.Context, documentID string) ([]room.Page, error) {
+	rows, err := s.read.QueryContext(ctx, "SELECT id, document_id, page_number, text_content, ocr_confidence FROM document_pages WHERE document_id = ? ORDER BY page_number", documentID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []room.Page
+	for rows.Next() {
+		p, err := scanPage(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *p)
+	}
+	return out, rows.Err()
+}
+
+// Page implements room.Documents.
+func (s *Rooms) Page(ctx context.Context, documentID string, number int) (*room.Page, error) {
+	p, err := scanPage(s.read.QueryRowContext(ctx, "SELECT id, document_id, page_number, text_content, ocr_confidence FROM document_pages WHERE document_id = ? AND page_number = ?", documentID, number))
+	return p, notFound(err, "page", fmt.Sprint(number))
+}
+
+const chunkColumns = `c.id, c.document_id, c.page_id, p.page_number, c.chunk_index, c.text_content, c.context, c.token_count,
+	c.start_char, c.end_char, c.embedding_model`
+
+func scanChunk(row interface{ Scan(...any) error }, extra ...any) (*room.Chunk, error) {
+	var c room.Chunk
+	if err := row.Scan(append([]any{&c.ID, &c.DocumentID, &c.PageID, &c.PageNumber, &c.Index, &c.Text, &c.Context, &c.TokenCount,
+		&c.StartChar, &c.EndChar, &c.EmbeddingModel}, extra...)...); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// Chunk implements room.Documents.
+func (s *Rooms) Chunk(ctx context.Context, id string) (*room.Chunk, error) {
+	c, err := scanChunk(s.read.QueryRowContext(ctx, "SELECT "+chunkColumns+" FROM document_chunks c JOIN document_pages p ON p.id = c.page_id WHERE c.id = ?", id))
+	return c, notFound(err, "chunk", id)
+}
+
+// SearchChunks implements room.Search: BM25 over the chunks' text (and
+// context) of one room, narrowed inside FTS5 to the room's rows and, with
+// DocumentIDs, to theirs.
+func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQuery) ([]room.ChunkHit, error) {
+	if len(q.Terms) == 0 || q.Limit < 1 {
+		return nil, nil
+	}
+	quoted := make([]string, len(q.Terms))
+	for i, t := range q.Terms {
+		quoted[i] = quote(t)
+	}
+	expr := "room : " + quote(roomID) + " AND body : (" + strings.Join(quoted, " OR ") + ")"
+	args := []any{expr, roomID}
+	docFilter := ""
+	if len(q.DocumentIDs) > 0 {
+		docFilter = " AND f.document IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(q.DocumentIDs)), ", ") + ")"
+		for _, id := range q.DocumentIDs {
+			args = append(args, id)
+		}
+	}
+	args = append(args, q.Limit)
+	rows, err := s.read.QueryContext(ctx, `SELECT `+chunkColumns+`, d.name, -bm25(chunks_fts, 0, 0, 0, 1) AS score
+		FROM chunks_fts f
+		JOIN document_chunks c ON c.id = f.chunk_id
+		JOIN document_pages p ON p.id = c.page_id
+		JOIN documents d ON d.id = c.document_id
+		WHERE chunks_fts MATCH ? AND f.room = ?`+docFilter+`
+		ORDER BY score DESC, c.document_id, c.chunk_index
+		LIMIT ?`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("search room %s: %w", roomID, err)
+	}
+	defer rows.Close()
+	var out []room.ChunkHit
+	for rows.Next() {
+		var h room.ChunkHit
+		c, err := scanChunk(rows, &h.DocumentName, &h.Score)
+		if err != nil {
+			return nil, err
+		}
+		h.Chunk = *c
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
