@@ -1,0 +1,224 @@
+package ask
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/quarry-dev/quarry/retrieve"
+	"github.com/quarry-dev/quarry/room"
+)
+
+// Answer is what the offline analyst says to a question: the answer text,
+// its type and the citations it rests on.
+type Answer struct {
+	Text      string
+	Type      string // room.AnswerGrounded or room.AnswerInsufficient
+	Citations []room.Citation
+}
+
+// Evidence thresholds: the best passage must hold at least minShared of
+// the question's own content words, and at least minCoverage of them
+// (whichever is less), or the room is taken not to say.
+const (
+	minShared   = 2
+	minCoverage = 0.5
+	// quoteLines is how many lines of evidence the answer quotes.
+	quoteLines = 4
+)
+
+var numberRe = regexp.MustCompile(`\(?\$?\s?\d[\d,]*(\.\d+)?\)?%?`)
+
+// Extract answers a question from the pages retrieval found: the lines
+// of the best passages that share most of the question's words, numbers
+// first when the question asks for an amount, each quoted with its
+// document and page. When the best passage lacks the question's words it
+// answers insufficient_evidence, saying what was searched and what is
+// missing.
+func Extract(questionText string, pages []PageHit, documents int) Answer {
+	q := parseQuestion(questionText)
+	content := contentWords(q)
+	if len(pages) == 0 || len(content) == 0 {
+		return insufficient(q, content, nil, documents)
+	}
+	type line struct {
+		text   string
+		page   PageHit
+		chunk  room.ChunkHit
+		shared int
+		score  float64
+	}
+	wantNumber := asksForAmount(questionText)
+	var lines []line
+	for pi, p := range pages[:min(5, len(pages))] {
+		for _, c := range p.Chunks[:min(3, len(p.Chunks))] {
+			for _, l := range strings.Split(c.Text, "\n") {
+				l = strings.Join(strings.Fields(l), " ")
+				if len(l) < 8 {
+					continue
+				}
+				shared := sharedWords(content, l)
+				if shared == 0 {
+					continue
+				}
+				s := float64(shared) + p.Score - 0.2*float64(pi)
+				if wantNumber && numberRe.MatchString(l) {
+					s += 1
+				}
+				lines = append(lines, line{l, p, c, shared, s})
+			}
+		}
+	}
+	best := pages[0].Chunks[0]
+	bestShared := sharedWords(content, best.Context+"\n"+best.Text)
+	need := min(minShared, len(content))
+	if bestShared < need || float64(bestShared) < minCoverage*float64(len(content)) && bestShared < 3 {
+		return insufficient(q, content, &pages[0], documents)
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].score > lines[j].score })
+	var b strings.Builder
+	fmt.Fprintf(&b, "From the room's documents (the passages most like the question; no model was used):\n")
+	quoted := map[string]bool{}
+	for _, l := range lines {
+		if len(quoted) == quoteLines {
+			break
+		}
+		if quoted[l.text] {
+			continue
+		}
+		quoted[l.text] = true
+		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clip(l.text, 300), l.page.DocumentName, l.page.PageNumber)
+	}
+	if len(quoted) == 0 {
+		return insufficient(q, content, &pages[0], documents)
+	}
+	return Answer{Text: strings.TrimSpace(b.String()), Type: room.AnswerGrounded, Citations: Citations(pages, content)}
+}
+
+// Citations cites the best chunk of each of the top pages (at most
+// room.MaxCitations), with its relevance scaled to the best page and a
+// preview centred on the words it shares with the question.
+func Citations(pages []PageHit, content []string) []room.Citation {
+	var out []room.Citation
+	if len(pages) == 0 {
+		return nil
+	}
+	top := pages[0].Score
+	for i, p := range pages[:min(room.MaxCitations, len(pages))] {
+		c := p.Chunks[0]
+		rel := 0.0
+		if top > 0 {
+			rel = p.Score / top
+		}
+		out = append(out, room.Citation{ChunkID: c.ID, DocumentID: p.DocumentID, DocumentName: p.DocumentName, PageNumber: p.PageNumber,
+			RelevanceScore: float64(int(rel*10000)) / 10000, Rank: i + 1, TextPreview: Preview(c.Text, content), Verified: true})
+	}
+	return out
+}
+
+// Preview is about room.PreviewChars characters of text around its first
+// line that has one of the words, cut at word boundaries.
+func Preview(text string, words []string) string {
+	flat := strings.Join(strings.Fields(text), " ")
+	start := 0
+	lower := strings.ToLower(flat)
+	for _, w := range words {
+		if i := strings.Index(lower, w); i >= 0 && (start == 0 || i < start) {
+			start = i
+		}
+	}
+	start = max(0, start-60)
+	for start > 0 && flat[start-1] != ' ' {
+		start--
+	}
+	out := flat[start:]
+	if len(out) > room.PreviewChars {
+		cut := room.PreviewChars
+		for cut > 0 && out[cut] != ' ' {
+			cut--
+		}
+		if cut == 0 {
+			cut = room.PreviewChars
+		}
+		out = strings.ToValidUTF8(out[:cut], "") + "…"
+	}
+	if start > 0 {
+		out = "…" + out
+	}
+	return out
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
+// questionWords are words that frame a question without saying what it is
+// about.
+var questionWords = map[string]bool{"give": true, "response": true, "question": true, "relying": true, "details": true,
+	"shown": true, "answer": true, "based": true, "using": true, "provide": true, "calculate": true, "compute": true,
+	"amount": true, "value": true, "total": true, "much": true, "many": true, "number": true, "usd": true, "millions": true,
+	"billions": true, "thousands": true, "percent": true, "percentage": true, "round": true, "decimal": true, "places": true,
+	"company": true, "fy": true, "year": true, "fiscal": true, "reported": true, "report": true, "according": true}
+
+// contentWords are the question's terms that say what it is about: not
+// its framing, not the issuer's name or the year (which pick the
+// document, not the passage).
+func contentWords(q question) []string {
+	var out []string
+	for _, t := range retrieve.Terms(q.text) {
+		if questionWords[t] || yearRe.MatchString(t) || strings.HasPrefix(t, "fy") && len(t) <= 6 {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// sharedWords counts the words that appear in text, by stem-free prefix
+// match (revenue/revenues, expenditure/expenditures).
+func sharedWords(words []string, text string) int {
+	tw := retrieve.Words(text)
+	n := 0
+	for _, w := range words {
+		stem := w
+		if len(stem) > 5 {
+			stem = stem[:len(stem)-2]
+		}
+		if slices.ContainsFunc(tw, func(x string) bool { return strings.HasPrefix(x, stem) }) {
+			n++
+		}
+	}
+	return n
+}
+
+var amountRe = regexp.MustCompile(`(?i)\b(how much|how many|what (is|was|were|are) the (total|amount|value|number)|amount|ratio|margin|percentage|rate|revenue|income|expense|expenditure|cash|debt|eps|capex|usd|\$)`)
+
+func asksForAmount(q string) bool { return amountRe.MatchString(q) }
+
+// insufficient says the room does not answer the question: what was
+// searched, and which of the question's words the closest passage lacks.
+func insufficient(q question, content []string, closest *PageHit, documents int) Answer {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Insufficient evidence: the room's %d documents do not say.", documents)
+	if len(content) > 0 {
+		fmt.Fprintf(&b, " Searched for: %s.", strings.Join(q.terms, ", "))
+	} else {
+		b.WriteString(" The question has no words to search for.")
+	}
+	if closest != nil && len(closest.Chunks) > 0 {
+		text := closest.Chunks[0].Text
+		var missing []string
+		for _, w := range content {
+			if sharedWords([]string{w}, text) == 0 {
+				missing = append(missing, w)
+			}
+		}
+		fmt.Fprintf(&b, " The closest passage (%s, page %d) does not mention %s.", closest.DocumentName, closest.PageNumber, strings.Join(missing, ", "))
+	}
+	return Answer{Text: b.String(), Type: room.AnswerInsufficient}
+}

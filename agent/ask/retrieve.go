@@ -1,0 +1,265 @@
+package ask
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/quarry-dev/quarry/retrieve"
+	"github.com/quarry-dev/quarry/room"
+)
+
+// Store is what asking needs of a room's store.
+type Store interface {
+	ListDocuments(ctx context.Context, roomID string) ([]room.Document, error)
+	SearchChunks(ctx context.Context, roomID string, q room.ChunkQuery) ([]room.ChunkHit, error)
+}
+
+// PageHit is a page found for a question, with the chunks of it that
+// matched, best first.
+type PageHit struct {
+	DocumentID   string          `json:"document_id"`
+	DocumentName string          `json:"document_name"`
+	PageNumber   int             `json:"page_number"`
+	Score        float64         `json:"score"`
+	Chunks       []room.ChunkHit `json:"-"`
+}
+
+// Retrieval weights. A chunk's score is its BM25 score divided by the
+// best one's, plus docWeight times how well its document's own metadata
+// (issuer, years, form) matches what the question names, also scaled to
+// the best document. A question that names an issuer and a year is mostly
+// about that filing; one that names none is ranked by its words alone.
+const (
+	docWeight = 1.0
+	// searchDepth is how many chunks each search returns.
+	searchDepth = 300
+	// routedDocs is how many best-matching documents are searched again
+	// on their own, so that their passages are not crowded out.
+	routedDocs = 3
+)
+
+// Retrieve ranks the pages of a room's completed documents for a
+// question, best first, at most k.
+func Retrieve(ctx context.Context, st Store, roomID, question string, k int) ([]PageHit, error) {
+	docs, err := st.ListDocuments(ctx, roomID)
+	if err != nil {
+		return nil, err
+	}
+	q := parseQuestion(question)
+	if len(q.terms) == 0 {
+		return nil, nil
+	}
+	prior := map[string]float64{}
+	var best float64
+	for _, d := range docs {
+		if d.Status != room.StatusCompleted {
+			continue
+		}
+		p := q.match(d)
+		prior[d.ID] = p
+		best = max(best, p)
+	}
+	hits, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: q.terms, Limit: searchDepth})
+	if err != nil {
+		return nil, err
+	}
+	if best > 0 {
+		routed := routeDocs(prior, best)
+		more, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: q.terms, DocumentIDs: routed, Limit: searchDepth})
+		if err != nil {
+			return nil, err
+		}
+		hits = append(hits, more...)
+	}
+	return rankPages(hits, prior, best, k), nil
+}
+
+// routeDocs picks the documents whose metadata matches nearly as well as
+// the best one's.
+func routeDocs(prior map[string]float64, best float64) []string {
+	var ids []string
+	for id, p := range prior {
+		if p >= 0.75*best {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool {
+		if prior[ids[i]] != prior[ids[j]] {
+			return prior[ids[i]] > prior[ids[j]]
+		}
+		return ids[i] < ids[j]
+	})
+	return ids[:min(routedDocs, len(ids))]
+}
+
+// rankPages scores chunks, keeps each chunk once, and groups them by
+// page, a page scoring as its best chunk.
+func rankPages(hits []room.ChunkHit, prior map[string]float64, best float64, k int) []PageHit {
+	var top float64
+	for _, h := range hits {
+		top = max(top, h.Score)
+	}
+	if top <= 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	type key struct {
+		doc  string
+		page int
+	}
+	pages := map[key]*PageHit{}
+	for _, h := range hits {
+		if seen[h.ID] {
+			continue
+		}
+		seen[h.ID] = true
+		s := h.Score / top
+		if best > 0 {
+			s += docWeight * prior[h.DocumentID] / best
+		}
+		h.Score = s
+		kk := key{h.DocumentID, h.PageNumber}
+		p := pages[kk]
+		if p == nil {
+			p = &PageHit{DocumentID: h.DocumentID, DocumentName: h.DocumentName, PageNumber: h.PageNumber}
+			pages[kk] = p
+		}
+		p.Chunks = append(p.Chunks, h)
+		p.Score = max(p.Score, s)
+	}
+	out := make([]PageHit, 0, len(pages))
+	for _, p := range pages {
+		sort.SliceStable(p.Chunks, func(i, j int) bool { return p.Chunks[i].Score > p.Chunks[j].Score })
+		out = append(out, *p)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		if out[i].DocumentName != out[j].DocumentName {
+			return out[i].DocumentName < out[j].DocumentName
+		}
+		return out[i].PageNumber < out[j].PageNumber
+	})
+	return out[:min(k, len(out))]
+}
+
+// question is what retrieval reads from a question.
+type question struct {
+	text  string
+	words []string // every word, lower case
+	terms []string // the search terms, widened
+	years []int
+	forms []string
+}
+
+var (
+	qYearRe   = regexp.MustCompile(`(?i)\b(?:FY|fiscal(?:\s+year)?\s*)?'?((?:19|20)\d\d)\b`)
+	qFYRe     = regexp.MustCompile(`(?i)\bFY\s*'?(\d\d)\b`)
+	quarterQ  = regexp.MustCompile(`(?i)\b(Q[1-4]|quarter|quarterly|three months|six months|nine months)\b`)
+	annualQ   = regexp.MustCompile(`(?i)\b(10-?K|annual report|annual)\b`)
+	eightKQ   = regexp.MustCompile(`(?i)\b8-?K\b`)
+	earningsQ = regexp.MustCompile(`(?i)\b(earnings release|press release|earnings)\b`)
+)
+
+func parseQuestion(text string) question {
+	q := question{text: text, words: retrieve.Words(text)}
+	q.terms = expandFinance(retrieve.Expand(retrieve.Terms(text)))
+	for _, m := range qYearRe.FindAllStringSubmatch(text, -1) {
+		y, _ := strconv.Atoi(m[1])
+		if !slices.Contains(q.years, y) {
+			q.years = append(q.years, y)
+		}
+	}
+	for _, m := range qFYRe.FindAllStringSubmatch(text, -1) {
+		if y := fullYear(m[1]); !slices.Contains(q.years, y) {
+			q.years = append(q.years, y)
+		}
+	}
+	switch {
+	case eightKQ.MatchString(text):
+		q.forms = []string{"8-K"}
+	case earningsQ.MatchString(text):
+		q.forms = []string{"earnings release"}
+	case quarterQ.MatchString(text):
+		q.forms = []string{"10-Q", "earnings release"}
+	case annualQ.MatchString(text):
+		q.forms = []string{"10-K"}
+	}
+	return q
+}
+
+// corporate words say nothing about which company is meant.
+var corporate = map[string]bool{"inc": true, "incorporated": true, "corp": true, "corporation": true, "company": true,
+	"co": true, "ltd": true, "limited": true, "plc": true, "the": true, "and": true, "holdings": true, "group": true,
+	"llc": true, "lp": true, "sa": true, "ag": true, "nv": true, "se": true, "of": true, "companies": true}
+
+// companyWords are the words of a company's name that identify it.
+func companyWords(name string) []string {
+	var out []string
+	for _, w := range retrieve.Words(name) {
+		if !corporate[w] && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// match scores how well a document's metadata matches what the question
+// names: the issuer (share of its name's words the question has, written
+// apart or together: "Ulta Beauty" for ULTABEAUTY), the year and the form.
+func (q question) match(d room.Document) float64 {
+	names := []string{d.Meta.Company, companyFromName(strings.TrimSuffix(d.Name, extOf(d.Name)))}
+	var company float64
+	for _, n := range names {
+		ws := companyWords(n)
+		if len(ws) == 0 {
+			continue
+		}
+		found := 0
+		for _, w := range ws {
+			if q.hasWord(w) {
+				found++
+			}
+		}
+		company = max(company, float64(found)/float64(len(ws)))
+	}
+	if company == 0 {
+		return 0
+	}
+	s := company
+	if len(q.years) > 0 && len(d.Meta.Years) > 0 {
+		switch {
+		case slices.Contains(q.years, d.Meta.Years[0]):
+			s += 0.5
+		case slices.ContainsFunc(d.Meta.Years, func(y int) bool { return slices.Contains(q.years, y) }):
+			s += 0.3
+		}
+	}
+	if len(q.forms) > 0 && slices.Contains(q.forms, d.Meta.FormType) {
+		s += 0.25
+	}
+	return s
+}
+
+// hasWord reports whether the question has w as a word or as two
+// adjacent words written together.
+func (q question) hasWord(w string) bool {
+	for i, x := range q.words {
+		if x == w || i+1 < len(q.words) && x+q.words[i+1] == w {
+			return true
+		}
+	}
+	return false
+}
+
+func extOf(name string) string {
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		return name[i:]
+	}
+	return ""
+}
