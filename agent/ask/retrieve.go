@@ -43,8 +43,9 @@ const (
 )
 
 // Retrieve ranks the pages of a room's completed documents for a
-// question, best first, at most k.
-func Retrieve(ctx context.Context, st Store, roomID, question string, k int) ([]PageHit, error) {
+// question, best first, at most k; with only, the pages of those
+// documents.
+func Retrieve(ctx context.Context, st Store, roomID, question string, k int, only ...string) ([]PageHit, error) {
 	docs, err := st.ListDocuments(ctx, roomID)
 	if err != nil {
 		return nil, err
@@ -52,6 +53,13 @@ func Retrieve(ctx context.Context, st Store, roomID, question string, k int) ([]
 	q := parseQuestion(question)
 	if len(q.terms) == 0 {
 		return nil, nil
+	}
+	if len(only) > 0 {
+		hits, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: q.terms, DocumentIDs: only, Limit: searchDepth})
+		if err != nil {
+			return nil, err
+		}
+		return rankPages(hits, nil, 0, k), nil
 	}
 	prior := map[string]float64{}
 	var best float64

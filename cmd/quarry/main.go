@@ -106,6 +106,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runAudit(ctx, rest, stdout, stderr)
 	case "bench":
 		return runBench(ctx, rest, getenv, stdout, stderr)
+	case "room":
+		return runRoom(ctx, rest, getenv, stdout, stderr)
+	case "ingest":
+		return runIngest(ctx, rest, getenv, stdout, stderr)
+	case "ask":
+		return runAsk(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		if len(rest) > 0 && rest[0] == "config" {
 			printConfigHelp(stdout)
@@ -129,10 +135,16 @@ Commands:
                 validated plan, tables, charts and a summary
                 (analyze replay ID re-runs one and compares its artifacts)
   recipes       list, show or delete the analyses kept for reuse
+  room          create, list a data room, or add a member (room create NAME, room list,
+                room members ROOM, room add-member ROOM USER --role viewer)
+  ingest        add documents to a room: quarry ingest --room ROOM FILE...
+  ask           ask a room a question: quarry ask --room ROOM "QUESTION" [--json]
   doctor        show what is configured (model, code sandbox) and whether it answers
   audit verify  check a hash-chained audit log
   bench rca     score the segment searches on the root-cause benchmarks
   bench dabench answer the DABench data-analysis questions offline and score them
+  bench financebench
+                ingest the FinanceBench filings into a room and score page retrieval
   bench scale   time an investigation over a large generated file
   help          this text
 

@@ -1,0 +1,273 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/room"
+	"github.com/quarry-dev/quarry/rooms"
+)
+
+// roomFlags are what every data-room command takes: the data dir and who
+// acts (the local owner unless --as names another member).
+type roomFlags struct {
+	dataDir string
+	as      string
+}
+
+func (f *roomFlags) register(fs *flag.FlagSet, getenv func(string) string) {
+	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir(getenv), "where rooms and documents are stored (env QUARRY_DATA_DIR)")
+	fs.StringVar(&f.as, "as", rooms.LocalOwner, "the user to act as (single-user mode: the local owner)")
+}
+
+// open wires the rooms and returns the acting user.
+func (f *roomFlags) open(ctx context.Context) (*rooms.Service, *room.User, func() error, error) {
+	svc, owner, closeFn, err := app.OpenRooms(ctx, f.dataDir)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if f.as == rooms.LocalOwner {
+		return svc, owner, closeFn, nil
+	}
+	u, _, err := svc.Store.UserByName(ctx, f.as)
+	if err != nil {
+		closeFn()
+		return nil, nil, nil, quarry.Errorf(quarry.ECodeNotFound, "no user %s", f.as).WithHint("quarry room add-member ROOM USER adds one")
+	}
+	return svc, u, closeFn, nil
+}
+
+// runRoom implements "quarry room create NAME | list | members ROOM |
+// add-member ROOM USER [--role R]".
+func runRoom(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return &usageError{"room needs a subcommand: create NAME, list, members ROOM or add-member ROOM USER"}
+	}
+	sub := args[0]
+	fs := flag.NewFlagSet("room "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var rf roomFlags
+	rf.register(fs, getenv)
+	desc := fs.String("description", "", "what the room holds (create)")
+	role := fs.String("role", room.RoleViewer, "owner, editor or viewer (add-member)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	flags, rest := splitArgs(args[1:])
+	if help, err := parseFlags(fs, flags); help || err != nil {
+		return err
+	}
+	want := map[string]int{"create": 1, "list": 0, "members": 1, "add-member": 2}
+	n, ok := want[sub]
+	if !ok {
+		return &usageError{fmt.Sprintf("unknown room subcommand %q: want create, list, members or add-member", sub)}
+	}
+	if len(rest) != n {
+		return &usageError{fmt.Sprintf("room %s takes %d argument(s), got %d", sub, n, len(rest))}
+	}
+	svc, user, closeFn, err := rf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	var out any
+	switch sub {
+	case "create":
+		r, err := svc.CreateRoom(ctx, user.ID, rest[0], *desc)
+		if err != nil {
+			return err
+		}
+		out = r
+		if !*asJSON {
+			fmt.Fprintf(stdout, "created room %s (%s); add documents with: quarry ingest --room %q FILE...\n", r.Name, r.ID, r.Name)
+			return nil
+		}
+	case "list":
+		rs, err := svc.Rooms(ctx, user.ID)
+		if err != nil {
+			return err
+		}
+		out = rs
+		if !*asJSON {
+			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tID\tROLE\tDOCUMENTS")
+			for _, r := range rs {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", r.Name, r.ID, r.Role, r.Documents)
+			}
+			return tw.Flush()
+		}
+	case "members", "add-member":
+		r, err := svc.Room(ctx, user.ID, rest[0])
+		if err != nil {
+			return err
+		}
+		if sub == "add-member" {
+			m, err := svc.AddMember(ctx, user.ID, r.ID, rest[1], *role)
+			if err != nil {
+				return err
+			}
+			out = m
+			if !*asJSON {
+				fmt.Fprintf(stdout, "%s is now a %s of %s\n", m.UserName, m.Role, r.Name)
+				return nil
+			}
+			break
+		}
+		ms, err := svc.Members(ctx, user.ID, r.ID)
+		if err != nil {
+			return err
+		}
+		out = ms
+		if !*asJSON {
+			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "USER\tROLE\tADDED")
+			for _, m := range ms {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", m.UserName, m.Role, m.AddedAt.Format("2006-01-02"))
+			}
+			return tw.Flush()
+		}
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// runIngest implements "quarry ingest --room R FILE...": each file is
+// uploaded and processed before the command returns, with progress on
+// stderr. A file that fails is reported and the others go on; the exit
+// status is 1 when any failed.
+func runIngest(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var rf roomFlags
+	rf.register(fs, getenv)
+	roomName := fs.String("room", "", "the room (name or id)")
+	flags, files := splitArgs(args)
+	if help, err := parseFlags(fs, flags); help || err != nil {
+		return err
+	}
+	if *roomName == "" || len(files) == 0 {
+		return &usageError{`ingest needs --room and at least one file, e.g. quarry ingest --room deals report.pdf`}
+	}
+	svc, user, closeFn, err := rf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	r, err := svc.Room(ctx, user.ID, *roomName)
+	if err != nil {
+		return err
+	}
+	svc.Progress = func(p rooms.Progress) {
+		if p.Of > 0 {
+			fmt.Fprintf(stderr, "  %s %d/%d\n", p.Message, p.Done, p.Of)
+		}
+	}
+	failed := 0
+	for _, path := range files {
+		name := filepath.Base(path)
+		d, err := uploadFile(ctx, svc, user.ID, r.ID, path)
+		if err == nil {
+			fmt.Fprintf(stderr, "%s: processing\n", name)
+			err = svc.Process(ctx, d.ID)
+		}
+		if err != nil {
+			failed++
+			fmt.Fprintf(stderr, "%s: failed: %s\n", name, oneLineError(err))
+			continue
+		}
+		d, _ = svc.Document(ctx, user.ID, d.ID)
+		fmt.Fprintf(stdout, "%s: %d pages, %d chunks%s\n", name, d.PageCount, d.ChunkCount, describeMeta(d.Meta))
+		for _, n := range d.Notes {
+			fmt.Fprintf(stdout, "  note: %s\n", n)
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("%d of %d files failed", failed, len(files))
+	}
+	return nil
+}
+
+func uploadFile(ctx context.Context, svc *rooms.Service, userID, roomID, path string) (*room.Document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "%s: %v", filepath.Base(path), err)
+	}
+	defer f.Close()
+	return svc.Upload(ctx, userID, roomID, filepath.Base(path), f)
+}
+
+func describeMeta(m room.DocMeta) string {
+	var parts []string
+	if m.Company != "" {
+		parts = append(parts, m.Company)
+	}
+	if m.FormType != "" {
+		parts = append(parts, m.FormType)
+	}
+	if m.Period != "" {
+		parts = append(parts, m.Period)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// askOutput is the --json shape of quarry ask.
+type askOutput struct {
+	QueryID         string          `json:"query_id"`
+	AnswerType      string          `json:"answer_type"`
+	Answer          string          `json:"answer"`
+	Citations       []room.Citation `json:"citations"`
+	RetrievalTimeMS int             `json:"retrieval_time_ms"`
+	TotalTimeMS     int             `json:"total_time_ms"`
+}
+
+// runAsk implements "quarry ask --room R QUESTION".
+func runAsk(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("ask", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var rf roomFlags
+	rf.register(fs, getenv)
+	roomName := fs.String("room", "", "the room (name or id)")
+	asJSON := fs.Bool("json", false, "print the answer as one JSON object")
+	flags, rest := splitArgs(args)
+	if help, err := parseFlags(fs, flags); help || err != nil {
+		return err
+	}
+	if *roomName == "" || len(rest) != 1 {
+		return &usageError{`ask needs --room and one question in quotes, e.g. quarry ask --room deals "what was FY2022 capex?"`}
+	}
+	svc, user, closeFn, err := rf.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	r, err := svc.Room(ctx, user.ID, *roomName)
+	if err != nil {
+		return err
+	}
+	q, err := svc.Ask(ctx, user.ID, r.ID, rest[0])
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(askOutput{q.ID, q.AnswerType, q.Answer, q.Citations, q.RetrievalMS, q.TotalMS})
+	}
+	fmt.Fprintf(stdout, "%s\n\n", q.Answer)
+	for _, c := range q.Citations {
+		fmt.Fprintf(stdout, "[%d] %s, page %d (relevance %.2f)\n    %s\n", c.Rank, c.DocumentName, c.PageNumber, c.RelevanceScore, c.TextPreview)
+	}
+	fmt.Fprintf(stdout, "\n%s · %d ms · query %s\n", q.AnswerType, q.TotalMS, q.ID)
+	return nil
+}

@@ -1,0 +1,214 @@
+package rooms
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/agent/ask"
+	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/room"
+)
+
+// retrievalDepth is how many pages an answer is built from.
+const retrievalDepth = 20
+
+// Ask answers a question over a room userID is in, records it with its
+// citations, and counts it against the hourly limit. Errors: INVALID for
+// a question outside 5-2000 characters, RATE_LIMITED (with the seconds
+// until the window ends in the hint) past room.QueriesPerHour, NOT_FOUND
+// for a room the user is not in. A failure after the question was
+// accepted is recorded as an answer of type error and returned with it.
+func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*room.Query, error) {
+	question = strings.TrimSpace(question)
+	if n := utf8.RuneCountInString(question); n < room.MinQuestionChars || n > room.MaxQuestionChars {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "the question is %d characters; it must be %d to %d", n, room.MinQuestionChars, room.MaxQuestionChars)
+	}
+	if _, err := s.access(ctx, userID, roomID, room.RoleViewer); err != nil {
+		return nil, err
+	}
+	start := s.now()
+	window := start.UTC().Truncate(time.Hour)
+	ok, _, err := s.Store.TakeQuota(ctx, userID, roomID, window, room.QueriesPerHour)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		retry := int(window.Add(time.Hour).Sub(start).Seconds()) + 1
+		return nil, &RateLimited{RetryAfter: retry, Err: quarry.Errorf(quarry.ECodeRateLimited,
+			"%d questions in this room this hour is the limit", room.QueriesPerHour).WithHint(fmt.Sprintf("ask again in %d minutes", (retry+59)/60))}
+	}
+	q := &room.Query{ID: quarry.NewID(), UserID: userID, RoomID: roomID, Question: question, CreatedAt: start, Citations: []room.Citation{}}
+	docs, err := s.Store.ListDocuments(ctx, roomID)
+	var pages []ask.PageHit
+	if err == nil {
+		pages, err = ask.Retrieve(ctx, s.Store, roomID, question, retrievalDepth)
+	}
+	q.RetrievalMS = int(s.now().Sub(start).Milliseconds())
+	if err != nil {
+		q.AnswerType, q.ErrorType, q.ErrorMessage = room.AnswerError, quarry.ErrorCode(err), quarry.ErrorMessage(err)
+		q.Answer = "The room could not be searched: " + q.ErrorMessage
+	} else {
+		completed := 0
+		for _, d := range docs {
+			if d.Status == room.StatusCompleted {
+				completed++
+			}
+		}
+		a := ask.Extract(question, pages, completed)
+		q.Answer, q.AnswerType, q.Citations = a.Text, a.Type, a.Citations
+		if q.Citations == nil {
+			q.Citations = []room.Citation{}
+		}
+		for _, p := range pages {
+			q.ChunksRetrieved += len(p.Chunks)
+		}
+	}
+	done := s.now()
+	q.CompletedAt = &done
+	q.TotalMS = int(done.Sub(start).Milliseconds())
+	if err := s.Store.SaveQuery(context.WithoutCancel(ctx), q); err != nil {
+		return nil, err
+	}
+	return q, nil
+}
+
+// RateLimited is RATE_LIMITED with when to try again, for a Retry-After
+// header.
+type RateLimited struct {
+	RetryAfter int // seconds
+	Err        *quarry.Error
+}
+
+func (e *RateLimited) Error() string { return e.Err.Error() }
+func (e *RateLimited) Unwrap() error { return e.Err }
+
+// query returns a query of userID's own. Errors: NOT_FOUND for another
+// user's query, whatever the room.
+func (s *Service) query(ctx context.Context, userID, queryID string) (*room.Query, error) {
+	q, err := s.Store.Query(ctx, queryID)
+	if err != nil {
+		return nil, err
+	}
+	if q.UserID != userID {
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "no query %s", queryID)
+	}
+	if _, err := s.access(ctx, userID, q.RoomID, room.RoleViewer); err != nil {
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "no query %s", queryID)
+	}
+	return q, nil
+}
+
+// Query returns one of userID's queries with its citations and feedback.
+func (s *Service) Query(ctx context.Context, userID, queryID string) (*room.Query, error) {
+	return s.query(ctx, userID, queryID)
+}
+
+// Feedback rates one of userID's answers, replacing an earlier rating.
+// Errors: INVALID for another rating or a comment over 2000 characters.
+func (s *Service) Feedback(ctx context.Context, userID, queryID, rating, comment string) (*room.Feedback, error) {
+	if rating != room.RatingHelpful && rating != room.RatingNotHelpful {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "rating %q: want helpful or not_helpful", rating)
+	}
+	if n := utf8.RuneCountInString(comment); n > room.MaxCommentChars {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "the comment is %d characters; at most %d", n, room.MaxCommentChars)
+	}
+	q, err := s.query(ctx, userID, queryID)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	f := room.Feedback{QueryID: q.ID, UserID: userID, Rating: rating, Comment: comment, CreatedAt: now, UpdatedAt: now}
+	if q.Feedback != nil {
+		f.CreatedAt = q.Feedback.CreatedAt
+	}
+	return &f, s.Store.PutFeedback(ctx, f)
+}
+
+// MaxHistoryPage is the most queries one page of history holds.
+const MaxHistoryPage = 100
+
+// History lists userID's questions in a room, newest first, limit at a
+// time (default 20), before a time for the next page.
+func (s *Service) History(ctx context.Context, userID, roomID string, before time.Time, limit int) ([]room.Query, error) {
+	if _, err := s.access(ctx, userID, roomID, room.RoleViewer); err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = 20
+	}
+	return s.Store.History(ctx, userID, roomID, before, min(limit, MaxHistoryPage))
+}
+
+// DeleteHistory removes userID's questions in a room.
+func (s *Service) DeleteHistory(ctx context.Context, userID, roomID string) (int, error) {
+	if _, err := s.access(ctx, userID, roomID, room.RoleViewer); err != nil {
+		return 0, err
+	}
+	return s.Store.DeleteHistory(ctx, userID, roomID)
+}
+
+// Export is a user's history in one room, with personal data masked.
+type Export struct {
+	Room       string       `json:"data_room"`
+	User       string       `json:"user"`
+	ExportedAt time.Time    `json:"exported_at"`
+	Queries    []room.Query `json:"queries"`
+}
+
+var pii = func() []*regexp.Regexp {
+	var out []*regexp.Regexp
+	for _, p := range analysis.DefaultBlockedPatterns {
+		out = append(out, regexp.MustCompile(p))
+	}
+	return out
+}()
+
+// MaskPII replaces e-mail addresses, phone, card and national id numbers
+// with [redacted].
+func MaskPII(s string) string {
+	for _, re := range pii {
+		s = re.ReplaceAllString(s, "[redacted]")
+	}
+	return s
+}
+
+// ExportHistory returns all of userID's questions in a room with their
+// answers, citations and feedback, personal data masked (the right of
+// access).
+func (s *Service) ExportHistory(ctx context.Context, userID, roomID string) (*Export, error) {
+	m, err := s.access(ctx, userID, roomID, room.RoleViewer)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.Store.Room(ctx, roomID)
+	if err != nil {
+		return nil, err
+	}
+	e := &Export{Room: r.Name, User: m.UserName, ExportedAt: s.now().UTC(), Queries: []room.Query{}}
+	var before time.Time
+	for {
+		page, err := s.Store.History(ctx, userID, roomID, before, MaxHistoryPage)
+		if err != nil {
+			return nil, err
+		}
+		for _, q := range page {
+			q.Question, q.Answer = MaskPII(q.Question), MaskPII(q.Answer)
+			for i := range q.Citations {
+				q.Citations[i].TextPreview = MaskPII(q.Citations[i].TextPreview)
+			}
+			if q.Feedback != nil {
+				q.Feedback.Comment = MaskPII(q.Feedback.Comment)
+			}
+			e.Queries = append(e.Queries, q)
+		}
+		if len(page) < MaxHistoryPage {
+			return e, nil
+		}
+		before = page[len(page)-1].CreatedAt
+	}
+}

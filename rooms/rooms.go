@@ -1,0 +1,264 @@
+// Package rooms runs the data rooms: it is the one place that decides who
+// may see or change what. Every call names the user it acts for, and
+// access resolves that user's membership of the room the call reaches —
+// directly, or through a document, page, chunk or query id — before the
+// store is read. A room the user is not a member of does not exist for
+// them: NOT_FOUND, never a hint that it is there.
+package rooms
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/llm"
+	"github.com/quarry-dev/quarry/room"
+)
+
+// Service runs the data rooms over a store and a directory of uploaded
+// files.
+type Service struct {
+	Store room.Store
+	// Dir holds the uploads, rooms/{room_id}/documents/{document_id}/...
+	Dir string
+	// Embedder, when set, embeds chunks with the model EmbeddingModel
+	// names; answers then fuse vector and BM25 ranks.
+	Embedder       llm.Embedder
+	EmbeddingModel string
+	Now            func() time.Time
+	Log            *slog.Logger
+	// Progress, when set, hears how a document's processing goes.
+	Progress func(Progress)
+
+	mu      sync.Mutex
+	pending chan string
+	wg      sync.WaitGroup
+}
+
+// Progress is a step of a document's processing.
+type Progress struct {
+	DocumentID string `json:"document_id"`
+	Status     string `json:"processing_status"`
+	Message    string `json:"message"`
+	Done       int    `json:"done,omitzero"`
+	Of         int    `json:"of,omitzero"`
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+func (s *Service) log() *slog.Logger {
+	if s.Log != nil {
+		return s.Log
+	}
+	return slog.Default()
+}
+
+// access returns userID's membership of roomID when it grants want.
+// Errors: NOT_FOUND when the room does not exist or the user is not a
+// member (the same answer, so that ids cannot be probed), FORBIDDEN when
+// the member's role is too weak.
+func (s *Service) access(ctx context.Context, userID, roomID, want string) (*room.Member, error) {
+	m, err := s.Store.Member(ctx, roomID, userID)
+	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "no room %s", roomID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !room.RoleAtLeast(m.Role, want) {
+		return nil, quarry.Errorf(quarry.ECodeForbidden, "%s needs the %s role in this room; you are a %s", verbOf(want), want, m.Role)
+	}
+	return m, nil
+}
+
+func verbOf(role string) string {
+	switch role {
+	case room.RoleOwner:
+		return "managing members"
+	case room.RoleEditor:
+		return "changing documents"
+	}
+	return "reading"
+}
+
+// document returns a document userID may act on with want, NOT_FOUND
+// for one in a room they are not in.
+func (s *Service) document(ctx context.Context, userID, documentID, want string) (*room.Document, error) {
+	d, err := s.Store.Document(ctx, documentID)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.access(ctx, userID, d.RoomID, want); err != nil {
+		if quarry.ErrorCode(err) == quarry.ECodeNotFound {
+			return nil, quarry.Errorf(quarry.ECodeNotFound, "no document %s", documentID)
+		}
+		return nil, err
+	}
+	return d, nil
+}
+
+// LocalOwner is the user of single-user mode, created on first start.
+const LocalOwner = "owner"
+
+// EnsureUser returns the user called name, creating it (without a
+// password) when missing.
+func (s *Service) EnsureUser(ctx context.Context, name string) (*room.User, error) {
+	u, _, err := s.Store.UserByName(ctx, name)
+	if err == nil {
+		return u, nil
+	}
+	if quarry.ErrorCode(err) != quarry.ECodeNotFound {
+		return nil, err
+	}
+	u = &room.User{ID: quarry.NewID(), Name: name, CreatedAt: s.now()}
+	if err := s.Store.CreateUser(ctx, u, ""); err != nil {
+		if quarry.ErrorCode(err) == quarry.ECodeConflict {
+			u, _, err = s.Store.UserByName(ctx, name)
+			return u, err
+		}
+		return nil, err
+	}
+	return u, nil
+}
+
+// validName checks a room or user name.
+func validName(kind, name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return quarry.Errorf(quarry.ECodeInvalid, "the %s name is empty", kind)
+	case len(name) > 100:
+		return quarry.Errorf(quarry.ECodeInvalid, "the %s name is %d characters; at most 100", kind, len(name))
+	case strings.ContainsAny(name, "/\\\x00\n"):
+		return quarry.Errorf(quarry.ECodeInvalid, "the %s name %q contains a slash or a control character", kind, name)
+	}
+	return nil
+}
+
+// CreateRoom makes a room with userID as its owner. Errors: INVALID for
+// a bad name, CONFLICT for a taken one.
+func (s *Service) CreateRoom(ctx context.Context, userID, name, description string) (*room.Room, error) {
+	name = strings.TrimSpace(name)
+	if err := validName("room", name); err != nil {
+		return nil, err
+	}
+	r := &room.Room{ID: quarry.NewID(), Name: name, Description: description, CreatedBy: userID, CreatedAt: s.now(), Role: room.RoleOwner}
+	if err := s.Store.CreateRoom(ctx, r, userID); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Rooms lists the rooms userID is a member of.
+func (s *Service) Rooms(ctx context.Context, userID string) ([]room.Room, error) {
+	return s.Store.RoomsOf(ctx, userID)
+}
+
+// Room finds a room of userID's by id or name. Errors: NOT_FOUND.
+func (s *Service) Room(ctx context.Context, userID, idOrName string) (*room.Room, error) {
+	r, err := s.Store.Room(ctx, idOrName)
+	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
+		r, err = s.Store.RoomByName(ctx, idOrName)
+	}
+	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "no room %s", idOrName).WithHint("quarry room list shows your rooms")
+	}
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.access(ctx, userID, r.ID, room.RoleViewer)
+	if err != nil {
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "no room %s", idOrName).WithHint("quarry room list shows your rooms")
+	}
+	r.Role = m.Role
+	return r, nil
+}
+
+// AddMember gives the user called memberName a role in roomID, creating
+// the user when missing. Only owners may. Errors: FORBIDDEN, INVALID for
+// an unknown role.
+func (s *Service) AddMember(ctx context.Context, userID, roomID, memberName, role string) (*room.Member, error) {
+	if _, err := s.access(ctx, userID, roomID, room.RoleOwner); err != nil {
+		return nil, err
+	}
+	if !room.RoleAtLeast(role, room.RoleViewer) {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "role %q: want owner, editor or viewer", role)
+	}
+	if err := validName("user", memberName); err != nil {
+		return nil, err
+	}
+	u, err := s.EnsureUser(ctx, memberName)
+	if err != nil {
+		return nil, err
+	}
+	m := room.Member{RoomID: roomID, UserID: u.ID, UserName: u.Name, Role: role, AddedAt: s.now()}
+	return &m, s.Store.PutMember(ctx, m)
+}
+
+// Members lists a room's members.
+func (s *Service) Members(ctx context.Context, userID, roomID string) ([]room.Member, error) {
+	if _, err := s.access(ctx, userID, roomID, room.RoleViewer); err != nil {
+		return nil, err
+	}
+	return s.Store.Members(ctx, roomID)
+}
+
+// Documents lists a room's documents.
+func (s *Service) Documents(ctx context.Context, userID, roomID string) ([]room.Document, error) {
+	if _, err := s.access(ctx, userID, roomID, room.RoleViewer); err != nil {
+		return nil, err
+	}
+	return s.Store.ListDocuments(ctx, roomID)
+}
+
+// Document returns a document of a room userID is in.
+func (s *Service) Document(ctx context.Context, userID, documentID string) (*room.Document, error) {
+	return s.document(ctx, userID, documentID, room.RoleViewer)
+}
+
+// Pages returns a document's pages.
+func (s *Service) Pages(ctx context.Context, userID, documentID string) ([]room.Page, error) {
+	if _, err := s.document(ctx, userID, documentID, room.RoleViewer); err != nil {
+		return nil, err
+	}
+	return s.Store.Pages(ctx, documentID)
+}
+
+// Page returns one page of a document.
+func (s *Service) Page(ctx context.Context, userID, documentID string, number int) (*room.Page, error) {
+	if _, err := s.document(ctx, userID, documentID, room.RoleViewer); err != nil {
+		return nil, err
+	}
+	return s.Store.Page(ctx, documentID, number)
+}
+
+// Chunk returns a chunk of a document userID may read.
+func (s *Service) Chunk(ctx context.Context, userID, chunkID string) (*room.Chunk, error) {
+	c, err := s.Store.Chunk(ctx, chunkID)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.document(ctx, userID, c.DocumentID, room.RoleViewer); err != nil {
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "no chunk %s", chunkID)
+	}
+	return c, nil
+}
+
+// DeleteDocument removes a document with everything made from it.
+func (s *Service) DeleteDocument(ctx context.Context, userID, documentID string) error {
+	d, err := s.document(ctx, userID, documentID, room.RoleEditor)
+	if err != nil {
+		return err
+	}
+	if err := s.Store.DeleteDocument(ctx, documentID); err != nil {
+		return err
+	}
+	return s.removeFile(d)
+}
