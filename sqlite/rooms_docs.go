@@ -246,23 +246,24 @@ func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQue
 		quoted[i] = quote(t)
 	}
 	expr := "room : " + quote(roomID) + " AND body : (" + strings.Join(quoted, " OR ") + ")"
-	args := []any{expr, roomID}
-	docFilter := ""
 	if len(q.DocumentIDs) > 0 {
-		docFilter = " AND f.document IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(q.DocumentIDs)), ", ") + ")"
-		for _, id := range q.DocumentIDs {
-			args = append(args, id)
+		docs := make([]string, len(q.DocumentIDs))
+		for i, id := range q.DocumentIDs {
+			docs[i] = quote(id)
 		}
+		expr += " AND document : (" + strings.Join(docs, " OR ") + ")"
 	}
-	args = append(args, q.Limit)
-	rows, err := s.read.QueryContext(ctx, `SELECT `+chunkColumns+`, d.name, -bm25(chunks_fts, 0, 0, 0, 1) AS score
-		FROM chunks_fts f
+	// FTS5 ranks and limits inside the index (ORDER BY rank) before any
+	// join; the exact comparisons drop rows whose room or document id
+	// only shares tokens with the ones asked for.
+	rows, err := s.read.QueryContext(ctx, `SELECT `+chunkColumns+`, d.name, f.score
+		FROM (SELECT chunk_id, room, document, -rank AS score FROM chunks_fts
+			WHERE chunks_fts MATCH ? AND rank MATCH 'bm25(0, 0, 0, 1)' ORDER BY rank LIMIT ?) f
 		JOIN document_chunks c ON c.id = f.chunk_id
 		JOIN document_pages p ON p.id = c.page_id
 		JOIN documents d ON d.id = c.document_id
-		WHERE chunks_fts MATCH ? AND f.room = ?`+docFilter+`
-		ORDER BY score DESC, c.document_id, c.chunk_index
-		LIMIT ?`, args...)
+		WHERE f.room = ?
+		ORDER BY f.score DESC, c.document_id, c.chunk_index`, expr, q.Limit, roomID)
 	if err != nil {
 		return nil, fmt.Errorf("search room %s: %w", roomID, err)
 	}

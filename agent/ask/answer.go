@@ -118,21 +118,23 @@ func Citations(pages []PageHit, content []string) []room.Citation {
 	return out
 }
 
-// Preview is about room.PreviewChars characters of text around its first
-// line that has one of the words, cut at word boundaries.
+// Preview is about room.PreviewChars characters of text from the line
+// that shares most of the words, cut at word boundaries.
 func Preview(text string, words []string) string {
-	flat := strings.Join(strings.Fields(text), " ")
-	start := 0
-	lower := strings.ToLower(flat)
-	for _, w := range words {
-		if i := strings.Index(lower, w); i >= 0 && (start == 0 || i < start) {
-			start = i
+	lines := strings.Split(text, "\n")
+	bestLine, best := 0, -1
+	for i, l := range lines {
+		if n := sharedWords(words, l); n > best {
+			bestLine, best = i, n
 		}
 	}
-	start = max(0, start-60)
-	for start > 0 && flat[start-1] != ' ' {
-		start--
+	before := strings.Join(strings.Fields(strings.Join(lines[:bestLine], "\n")), " ")
+	flat := strings.Join(strings.Fields(text), " ")
+	start := min(len(before), len(flat))
+	if start > 0 {
+		start++ // the space before the line
 	}
+	start = min(start, len(flat))
 	out := flat[start:]
 	if len(out) > room.PreviewChars {
 		cut := room.PreviewChars
@@ -180,17 +182,28 @@ func contentWords(q question) []string {
 }
 
 // sharedWords counts the words that appear in text, by stem-free prefix
-// match (revenue/revenues, expenditure/expenditures).
+// match (revenue/revenues, expenditure/expenditures), a word also counting
+// when the way filings put it does (capex: capital expenditures).
 func sharedWords(words []string, text string) int {
 	tw := retrieve.Words(text)
-	n := 0
-	for _, w := range words {
+	has := func(w string) bool {
 		stem := w
 		if len(stem) > 5 {
 			stem = stem[:len(stem)-2]
 		}
-		if slices.ContainsFunc(tw, func(x string) bool { return strings.HasPrefix(x, stem) }) {
+		return slices.ContainsFunc(tw, func(x string) bool { return strings.HasPrefix(x, stem) })
+	}
+	n := 0
+	for _, w := range words {
+		if has(w) {
 			n++
+			continue
+		}
+		for _, alt := range financeAlternatives(w) {
+			if has(alt[0]) && (len(alt) == 1 || has(alt[1])) {
+				n++
+				break
+			}
 		}
 	}
 	return n

@@ -61,3 +61,15 @@ func expandFinance(terms []string) []string {
 	}
 	return out
 }
+
+// financeAlternatives returns how filings may put one shorthand word, as
+// the first two words of each expansion (capex: capital expenditures).
+func financeAlternatives(w string) [][]string {
+	var out [][]string
+	for _, f := range financeTerms {
+		if len(f.when) == 1 && f.when[0] == w && len(f.add) >= 2 {
+			out = append(out, f.add[:2])
+		}
+	}
+	return out
+}
