@@ -1,0 +1,80 @@
+package docparse
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// fuzzExtract extracts data as name and checks the result's invariants:
+// no panic, and either a *quarry.Error or pages numbered 1..n holding
+// normalized UTF-8.
+func fuzzExtract(t *testing.T, name string, data []byte, timeout time.Duration) {
+	path := writeFile(t, "upload", data)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	doc, err := Extract(ctx, path, name, Options{MaxBytes: 1 << 20, MaxPages: 100, MaxPageChars: 50_000})
+	checkDocument(t, doc, err)
+}
+
+func FuzzExtractText(f *testing.F) {
+	for _, s := range []string{"", "a", "one\ftwo\f", "\xEF\xBB\xBFbom", "\xFF\xFEu\x00", "\xFE\xFF\x00u", "caf\xe9", "a\r\n\r\nb\rc\x00\x1b",
+		"# Title\n\nbody", "```\n# x\n```\n# y", "T\n==", paragraphs(3, 2000), "\f\f\f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		fuzzExtract(t, "a.md", []byte(s), 10*time.Second)
+		fuzzExtract(t, "a.txt", []byte(s), 10*time.Second)
+	})
+}
+
+func FuzzExtractCSV(f *testing.F) {
+	for _, s := range []string{"a,b\n1,2\n", "a;b\n1;\"x;y\"\n", "a\tb\n", "a|b\n1|2", "a,\"b\nc\",d", "a,\"unclosed", "x,say \"hi\"\n",
+		"\n\n,,\n", "h\n" + paragraphs(2, 100)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		fuzzExtract(t, "a.csv", []byte(s), 10*time.Second)
+	})
+}
+
+func FuzzExtractHTML(f *testing.F) {
+	for _, s := range []string{"<title>t</title><p>x", "<table><tr><td>a<td>b<table><tr><td>c</table></table>", "<ol start=x><li>a</ol>",
+		"<pre>  a\n b</pre>", "<meta charset=\"shift_jis\">\x82\xa0", "\xFF\xFE<\x00p\x00>\x00", "<svg><text>x</text></svg><math>y</math>",
+		"<br><br><hr>&nbsp;&amp;", "<script>x</script>", "<head><title>a</title></head><body><h1>h</h1>"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		fuzzExtract(t, "a.html", []byte(s), 10*time.Second)
+	})
+}
+
+func FuzzExtractDOCX(f *testing.F) {
+	run := "<w:r><w:t>text</w:t><w:tab/><w:br/><w:br w:type=\"page\"/><w:lastRenderedPageBreak/></w:r>"
+	f.Add(makeDOCX(f, "<w:p>"+run+"</w:p>", "title"))
+	f.Add(makeDOCX(f, "<w:tbl><w:tr><w:tc><w:p>"+run+"</w:p><w:tbl><w:tr><w:tc><w:p>"+run+"</w:p></w:tc></w:tr></w:tbl></w:tc></w:tr></w:tbl>", ""))
+	f.Add(makeDOCX(f, "<w:p><w:pPr><w:pageBreakBefore/><w:pStyle w:val=\"Heading1\"/></w:pPr><w:r><mc:AlternateContent><mc:Fallback><w:p/></mc:Fallback></mc:AlternateContent></w:r></w:p>", ""))
+	f.Add(makeDOCX(f, "<w:p><w:r><w:t>unclosed</w:r>", ""))
+	f.Add(zipOf(f, map[string][]byte{"word/document.xml": []byte("<x>")}))
+	f.Add([]byte("PK\x03\x04"))
+	f.Add([]byte("not a zip"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzExtract(t, "a.docx", data, 10*time.Second)
+	})
+}
+
+func FuzzExtractPDF(f *testing.F) {
+	requireTools(f, "pdfinfo", "pdftotext")
+	valid := samplePDF(f)
+	f.Add(valid)
+	f.Add(valid[:len(valid)/2])
+	f.Add(makePDF(f, []testPage{textPage("x")}, pdfOptions{userPassword: "pw"}))
+	f.Add(makePDF(f, nil, pdfOptions{}))
+	f.Add([]byte("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF"))
+	f.Add([]byte("%PDF-"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// OCR is off here (Options.OCR is false): tesseract would make
+		// each input take seconds.
+		fuzzExtract(t, "a.pdf", data, 5*time.Second)
+	})
+}
