@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // ChunkOptions sizes the chunks ChunkPage cuts. Zero fields take the
@@ -71,8 +72,11 @@ func (c PageChunk) Content() string { return c.Prefix + c.Text }
 // the maximum) and 1 to MaxTokens tokens. A page whose text, without
 // surrounding white space, is shorter than MinChars gives no chunk at all
 // (the caller keeps the page without chunks), as does white space. The
-// exceptions: a word longer than a chunk may be is cut where it must be,
-// and a counter that finds more than MaxTokens tokens in MinChars
+// exceptions: a word longer than a chunk may be is cut where it must be;
+// a chunk can be shorter when runs of white space longer than a chunk
+// surround a few characters; a chunk made long enough by widening it
+// into the one before can overlap it by more than Overlap; and a
+// counter that finds more than MaxTokens tokens in MinChars
 // characters leaves chunks of MinChars characters over the token limit
 // (cl100k_base counts at most 4 tokens per character).
 //
@@ -144,7 +148,8 @@ type line struct {
 	begin   int // offset of the line's first rune
 	lo, hi  int // its text without surrounding white space; lo == hi when blank
 	row     bool
-	figures bool // has a number, such as a column of a table
+	figures bool // has a digit
+	amount  int8 // has an amount (see hasAmount): 0 not known yet, 1 no, 2 yes
 	gaps    int  // runs of 2+ spaces or tabs between words
 	table   int  // index in chunker.tables, or -1
 }
@@ -264,7 +269,7 @@ func (c *chunker) findTables() {
 		if !ls[i].row {
 			continue
 		}
-		last, rows, amounts := i, 1, c.hasAmount(ls[i])
+		last, rows, amounts := i, 1, c.amount(i)
 		for {
 			next, blanks, labels := -1, 0, 0
 			for j := last + 1; j < len(ls) && j <= last+4; j++ {
@@ -280,10 +285,10 @@ func (c *chunker) findTables() {
 				}
 				break
 			}
-			if next < 0 || (blanks > 0 && amounts && !c.hasAmount(ls[next])) {
+			if next < 0 || (blanks > 0 && amounts && !c.amount(next)) {
 				break // the end, or a new header after a blank line: the next table
 			}
-			last, rows, amounts = next, rows+1, amounts || c.hasAmount(ls[next])
+			last, rows, amounts = next, rows+1, amounts || c.amount(next)
 		}
 		if rows < 2 {
 			continue // a lone row is kept whole but is no table
@@ -329,7 +334,7 @@ func (c *chunker) header(t *table, first, last int) {
 	var hdr []int
 	for j := first; j <= last && len(hdr) <= most; j++ {
 		l := c.lines[j]
-		if l.blank() || c.hasAmount(l) {
+		if l.blank() || c.amount(j) {
 			break
 		}
 		hdr = append(hdr, j)
@@ -354,23 +359,56 @@ func (c *chunker) header(t *table, first, last int) {
 	t.headerEnd = hi
 }
 
+// amount reports whether line i has an amount, reading it once.
+func (c *chunker) amount(i int) bool {
+	l := &c.lines[i]
+	if l.amount == 0 {
+		l.amount = 1
+		if l.figures && c.hasAmount(*l) {
+			l.amount = 2
+		}
+	}
+	return l.amount == 2
+}
+
 // hasAmount reports whether a line has a number that is not a year or,
 // on a line without currency or percent signs, a number of one or two
 // digits: "(1,577)", "$ 5,363", "12.5%", "104", "$ 88" are amounts,
 // "2018" and "December 31" are not.
 func (c *chunker) hasAmount(l line) bool {
-	text := string(c.r[l.lo:l.hi])
-	money := strings.ContainsAny(text, "$€£%")
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return isSpace(r) || r == '|' }) {
-		f = strings.TrimLeft(f, "($-+€£")
-		f = strings.TrimRight(f, ")%*,.;:")
-		if f == "" || strings.Trim(f, "0123456789,.") != "" || strings.Trim(f, ",.") == "" {
-			continue
+	r := c.r[l.lo:l.hi]
+	money := false
+	for _, x := range r {
+		money = money || x == '$' || x == '€' || x == '£' || x == '%'
+	}
+	for a := 0; a < len(r); {
+		b := a
+		for b < len(r) && !isSpace(r[b]) && r[b] != '|' {
+			b++
 		}
-		year := len(f) == 4 && (f[:2] == "19" || f[:2] == "20")
-		if strings.ContainsAny(f, ",.") || (len(f) >= 3 && !year) || (money && !year) {
-			return true
+		f := r[a:b]
+		for len(f) > 0 && strings.ContainsRune("($-+€£", f[0]) {
+			f = f[1:]
 		}
+		for len(f) > 0 && strings.ContainsRune(")%*,.;:", f[len(f)-1]) {
+			f = f[:len(f)-1]
+		}
+		digits, marks := 0, 0
+		for _, x := range f {
+			switch {
+			case x >= '0' && x <= '9':
+				digits++
+			case x == ',' || x == '.':
+				marks++
+			}
+		}
+		if digits > 0 && digits+marks == len(f) {
+			year := len(f) == 4 && ((f[0] == '1' && f[1] == '9') || (f[0] == '2' && f[1] == '0'))
+			if marks > 0 || (digits >= 3 && !year) || (money && !year) {
+				return true
+			}
+		}
+		a = b + 1
 	}
 	return false
 }
@@ -395,6 +433,8 @@ func (c *chunker) tableAt(p int) *table {
 
 func (c *chunker) findCuts() {
 	r := c.r
+	c.cuts = make([]cut, 0, len(r)/6)
+	li := 0 // the line of p-1
 	for p := c.start; p < c.end; {
 		if !isSpace(r[p]) {
 			p++
@@ -410,13 +450,21 @@ func (c *chunker) findCuts() {
 			}
 			q++
 		}
-		c.cuts = append(c.cuts, c.classify(p, q, nl))
+		for li+1 < len(c.lines) && c.lines[li+1].begin <= p-1 {
+			li++
+		}
+		mi := li
+		for mi+1 < len(c.lines) && c.lines[mi+1].begin <= q {
+			mi++
+		}
+		c.cuts = append(c.cuts, c.classify(p, q, nl, c.lines[li], c.lines[mi]))
 		p = q
 	}
 }
 
-func (c *chunker) classify(p, q, nl int) cut {
-	l, m := c.lines[c.lineOf(p-1)], c.lines[c.lineOf(q)]
+// classify rates the cut r[p:q], which holds nl line breaks, between
+// lines l and m (the same line when nl is 0).
+func (c *chunker) classify(p, q, nl int, l, m line) cut {
 	sentence := c.endsSentence(p, q)
 	cu := cut{p: p, q: q}
 	switch {
@@ -489,7 +537,7 @@ func (c *chunker) chunkAt(s, frontier int) PageChunk {
 	}
 	for _, s := range starts {
 		prefix := c.prefixAt(s)
-		room := c.o.MaxChars - len([]rune(prefix))
+		room := c.o.MaxChars - utf8.RuneCountInString(prefix)
 		for {
 			e, ok := c.choose(s, frontier, room)
 			if !ok {
@@ -653,8 +701,9 @@ func (c *chunker) overlapStart(s, e, next int) int {
 // limits) long enough: joined to the previous or the next chunk when that
 // fits, else given characters of a neighbour by moving the boundary
 // between them, else, as a last resort, widened back into the previous
-// chunk (then the two overlap by up to MinChars characters, more than
-// Overlap may be).
+// chunk (then the two can overlap by more than Overlap). Only a few
+// characters between runs of white space longer than a chunk can stay
+// short.
 func (c *chunker) fixShort(out []PageChunk) []PageChunk {
 	end := func(i int) int { // the end of chunk i, -1 before the first
 		if i < 0 {
@@ -729,11 +778,19 @@ func (c *chunker) fixShort(out []PageChunk) []PageChunk {
 				e++
 			}
 		}
+		s = c.skipSpace(s)
+		for e > s && isSpace(c.r[e-1]) {
+			e--
+		}
 		prefix := c.prefixAt(s)
-		if len([]rune(prefix))+e-s > c.o.MaxChars {
+		if utf8.RuneCountInString(prefix)+e-s > c.o.MaxChars {
 			prefix = ""
 		}
-		out[i] = c.chunk(s, e, prefix)
+		// White space longer than a chunk around a few characters can
+		// leave no way to widen them; then the chunk stays short.
+		if ch := c.chunk(s, e, prefix); e > s && c.fits(ch) {
+			out[i] = ch
+		}
 	}
 	return out
 }
@@ -772,12 +829,12 @@ func (c *chunker) rebalance(a, b PageChunk, before, after int) (PageChunk, PageC
 
 // fits reports whether a chunk keeps to MaxChars and MaxTokens.
 func (c *chunker) fits(ch PageChunk) bool {
-	return len([]rune(ch.Prefix))+ch.End-ch.Start <= c.o.MaxChars && ch.Tokens <= c.o.MaxTokens
+	return utf8.RuneCountInString(ch.Prefix)+ch.End-ch.Start <= c.o.MaxChars && ch.Tokens <= c.o.MaxTokens
 }
 
 // join returns a and b as one chunk if it keeps to the limits.
 func (c *chunker) join(a, b PageChunk) (PageChunk, bool) {
-	if len([]rune(a.Prefix))+b.End-a.Start > c.o.MaxChars {
+	if utf8.RuneCountInString(a.Prefix)+b.End-a.Start > c.o.MaxChars {
 		return PageChunk{}, false
 	}
 	m := c.chunk(a.Start, b.End, a.Prefix)

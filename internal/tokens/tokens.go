@@ -2,9 +2,11 @@
 // (text-embedding-ada-002, gpt-3.5, gpt-4), for chunk sizes and budgets.
 //
 // The encoding's ranks are compiled into the binary
-// (github.com/pkoukk/tiktoken-go-loader): nothing is downloaded, at build
-// time or at run time. The encoder is built on first use (~0.5 s, ~40 MB)
-// and shared; every function is safe for concurrent use.
+// (github.com/pkoukk/tiktoken-go-loader embeds them, ~7 MB with the other
+// encodings): nothing is downloaded, at build time or at run time. The
+// encoder is built on first use (about 0.1 s and 11 MB of heap on a
+// 2-core machine) and shared; every function is safe for concurrent use.
+// Counting runs at about 5 MB/s of English text.
 package tokens
 
 import (

@@ -1,11 +1,27 @@
 package tokens
 
 import (
+	"errors"
+	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 	"unicode/utf8"
 )
+
+// TestMain takes the network away before the encoder is built, so that
+// every test fails if building it downloads anything.
+func TestMain(m *testing.M) {
+	http.DefaultTransport = offline{}
+	os.Exit(m.Run())
+}
+
+type offline struct{}
+
+func (offline) RoundTrip(*http.Request) (*http.Response, error) {
+	return nil, errors.New("tokens must not use the network")
+}
 
 // The expected counts are OpenAI's (the cookbook's "How to count tokens
 // with tiktoken" lists the first five), and all of them agree with an
