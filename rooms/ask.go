@@ -46,7 +46,7 @@ func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*ro
 	docs, err := s.Store.ListDocuments(ctx, roomID)
 	var pages []ask.PageHit
 	if err == nil {
-		pages, err = ask.Retrieve(ctx, s.Store, roomID, question, retrievalDepth)
+		pages, err = ask.Retrieve(ctx, s.Store, roomID, docs, question, retrievalDepth)
 	}
 	q.RetrievalMS = int(s.now().Sub(start).Milliseconds())
 	if err != nil {

@@ -174,8 +174,11 @@ func (s *Service) Room(ctx context.Context, userID, idOrName string) (*room.Room
 		return nil, err
 	}
 	m, err := s.access(ctx, userID, r.ID, room.RoleViewer)
-	if err != nil {
+	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
 		return nil, quarry.Errorf(quarry.ECodeNotFound, "no room %s", idOrName).WithHint("quarry room list shows your rooms")
+	}
+	if err != nil {
+		return nil, err
 	}
 	r.Role = m.Role
 	return r, nil

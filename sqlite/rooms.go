@@ -4,10 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -191,37 +189,18 @@ func OpenRooms(path string) (*Rooms, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	write, err := sql.Open("sqlite", dsn(path, false))
+	write, read, err := openFile(path, func(write *sql.DB) error {
+		_, err := write.Exec(roomsSchema)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	write.SetMaxOpenConns(1)
-	if _, err := write.Exec(roomsSchema); err != nil {
-		write.Close()
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	read, err := sql.Open("sqlite", dsn(path, true))
-	if err != nil {
-		write.Close()
-		return nil, err
-	}
-	n := max(4, runtime.NumCPU())
-	read.SetMaxOpenConns(n)
-	read.SetMaxIdleConns(n)
 	return &Rooms{write: write, read: read}, nil
 }
 
 // Close closes the store.
-func (s *Rooms) Close() error {
-	var err error
-	if s.read != s.write {
-		err = s.read.Close()
-	}
-	if e := s.write.Close(); err == nil {
-		err = e
-	}
-	return err
-}
+func (s *Rooms) Close() error { return closePair(s.write, s.read) }
 
 // Times are stored as RFC 3339 with nanoseconds in UTC, so that they sort
 // as text.

@@ -50,26 +50,41 @@ func Open(path string) (*DB, error) {
 		return db, nil
 	}
 
-	write, err := sql.Open("sqlite", dsn(path, false))
+	var db DB
+	var err error
+	db.write, db.read, err = openFile(path, func(write *sql.DB) error {
+		// Migrating first also switches the file to WAL before readers
+		// connect.
+		return (&DB{write: write}).migrate(context.Background())
+	})
 	if err != nil {
 		return nil, err
+	}
+	return &db, nil
+}
+
+// openFile opens the database file at path as one writing connection,
+// prepared by setup (the schema) before any reader connects, and a pool
+// of read-only connections.
+func openFile(path string, setup func(write *sql.DB) error) (write, read *sql.DB, err error) {
+	write, err = sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return nil, nil, err
 	}
 	write.SetMaxOpenConns(1)
-	db := &DB{write: write}
-	// Migrating first also switches the file to WAL before readers connect.
-	if err := db.migrate(context.Background()); err != nil {
+	if err := setup(write); err != nil {
 		write.Close()
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	db.read, err = sql.Open("sqlite", dsn(path, true))
+	read, err = sql.Open("sqlite", dsn(path, true))
 	if err != nil {
 		write.Close()
-		return nil, err
+		return nil, nil, err
 	}
 	n := max(4, runtime.NumCPU())
-	db.read.SetMaxOpenConns(n)
-	db.read.SetMaxIdleConns(n)
-	return db, nil
+	read.SetMaxOpenConns(n)
+	read.SetMaxIdleConns(n)
+	return write, read, nil
 }
 
 // dsn returns the driver's name for the database file at path: a file: URI,
@@ -96,12 +111,16 @@ func dsn(path string, readOnly bool) string {
 }
 
 // Close closes the database. Calls in flight may fail.
-func (db *DB) Close() error {
+func (db *DB) Close() error { return closePair(db.write, db.read) }
+
+// closePair closes a writing connection and its readers, which are the
+// same handle in memory.
+func closePair(write, read *sql.DB) error {
 	var err error
-	if db.read != nil && db.read != db.write {
-		err = db.read.Close()
+	if read != nil && read != write {
+		err = read.Close()
 	}
-	if e := db.write.Close(); err == nil {
+	if e := write.Close(); err == nil {
 		err = e
 	}
 	return err

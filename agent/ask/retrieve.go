@@ -14,7 +14,6 @@ import (
 
 // Store is what asking needs of a room's store.
 type Store interface {
-	ListDocuments(ctx context.Context, roomID string) ([]room.Document, error)
 	SearchChunks(ctx context.Context, roomID string, q room.ChunkQuery) ([]room.ChunkHit, error)
 }
 
@@ -42,14 +41,10 @@ const (
 	routedDocs = 3
 )
 
-// Retrieve ranks the pages of a room's completed documents for a
-// question, best first, at most k; with only, the pages of those
-// documents.
-func Retrieve(ctx context.Context, st Store, roomID, question string, k int, only ...string) ([]PageHit, error) {
-	docs, err := st.ListDocuments(ctx, roomID)
-	if err != nil {
-		return nil, err
-	}
+// Retrieve ranks the pages of a room's completed documents (docs, the
+// room's documents, whose metadata routes the question) for a question,
+// best first, at most k; with only, the pages of those documents.
+func Retrieve(ctx context.Context, st Store, roomID string, docs []room.Document, question string, k int, only ...string) ([]PageHit, error) {
 	q := parseQuestion(question)
 	if len(q.terms) == 0 {
 		return nil, nil

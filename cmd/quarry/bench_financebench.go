@@ -120,7 +120,7 @@ func runBenchFinanceBench(ctx context.Context, args []string, getenv func(string
 			gold[fmt.Sprintf("%s#%d", e.DocName, e.Page0+1)] = true
 		}
 		t0 := time.Now()
-		pages, err := ask.Retrieve(ctx, st, r.ID, q.Question, 20)
+		pages, err := ask.Retrieve(ctx, st, r.ID, docs, q.Question, 20)
 		if err != nil {
 			return err
 		}
@@ -128,7 +128,7 @@ func runBenchFinanceBench(ctx context.Context, args []string, getenv func(string
 		d, ok := byName[q.DocName]
 		var inDoc []ask.PageHit
 		if ok {
-			if inDoc, err = ask.Retrieve(ctx, st, r.ID, q.Question, 20, d.ID); err != nil {
+			if inDoc, err = ask.Retrieve(ctx, st, r.ID, docs, q.Question, 20, d.ID); err != nil {
 				return err
 			}
 		}

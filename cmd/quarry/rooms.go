@@ -77,7 +77,10 @@ func runRoom(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	}
 	defer closeFn()
+	// Each subcommand gives its result for --json and its lines for a
+	// person.
 	var out any
+	var lines []string
 	switch sub {
 	case "create":
 		r, err := svc.CreateRoom(ctx, user.ID, rest[0], *desc)
@@ -85,23 +88,15 @@ func runRoom(ctx context.Context, args []string, getenv func(string) string, std
 			return err
 		}
 		out = r
-		if !*asJSON {
-			fmt.Fprintf(stdout, "created room %s (%s); add documents with: quarry ingest --room %q FILE...\n", r.Name, r.ID, r.Name)
-			return nil
-		}
+		lines = []string{fmt.Sprintf("created room %s (%s); add documents with: quarry ingest --room %q FILE...", r.Name, r.ID, r.Name)}
 	case "list":
 		rs, err := svc.Rooms(ctx, user.ID)
 		if err != nil {
 			return err
 		}
-		out = rs
-		if !*asJSON {
-			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tID\tROLE\tDOCUMENTS")
-			for _, r := range rs {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", r.Name, r.ID, r.Role, r.Documents)
-			}
-			return tw.Flush()
+		out, lines = rs, []string{"NAME\tID\tROLE\tDOCUMENTS"}
+		for _, r := range rs {
+			lines = append(lines, fmt.Sprintf("%s\t%s\t%s\t%d", r.Name, r.ID, r.Role, r.Documents))
 		}
 	case "members", "add-member":
 		r, err := svc.Room(ctx, user.ID, rest[0])
@@ -113,30 +108,28 @@ func runRoom(ctx context.Context, args []string, getenv func(string) string, std
 			if err != nil {
 				return err
 			}
-			out = m
-			if !*asJSON {
-				fmt.Fprintf(stdout, "%s is now a %s of %s\n", m.UserName, m.Role, r.Name)
-				return nil
-			}
+			out, lines = m, []string{fmt.Sprintf("%s is now a %s of %s", m.UserName, m.Role, r.Name)}
 			break
 		}
 		ms, err := svc.Members(ctx, user.ID, r.ID)
 		if err != nil {
 			return err
 		}
-		out = ms
-		if !*asJSON {
-			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "USER\tROLE\tADDED")
-			for _, m := range ms {
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", m.UserName, m.Role, m.AddedAt.Format("2006-01-02"))
-			}
-			return tw.Flush()
+		out, lines = ms, []string{"USER\tROLE\tADDED"}
+		for _, m := range ms {
+			lines = append(lines, fmt.Sprintf("%s\t%s\t%s", m.UserName, m.Role, m.AddedAt.Format("2006-01-02")))
 		}
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	for _, l := range lines {
+		fmt.Fprintln(tw, l)
+	}
+	return tw.Flush()
 }
 
 // runIngest implements "quarry ingest --room R FILE...": each file is
