@@ -79,6 +79,18 @@ type Search interface {
 	// SearchChunks ranks the room's chunks against the query's terms with
 	// BM25; with documentIDs, only theirs.
 	SearchChunks(ctx context.Context, roomID string, q ChunkQuery) ([]ChunkHit, error)
+	// SearchVectors ranks the room's chunks embedded by q.Model by cosine
+	// similarity to q.Vector, best first (Score is the cosine); with
+	// DocumentIDs, only theirs. Chunks of other models are not compared.
+	SearchVectors(ctx context.Context, roomID string, q VectorQuery) ([]ChunkHit, error)
+}
+
+// VectorQuery is a semantic search: the question's embedding by Model.
+type VectorQuery struct {
+	Vector      []float32
+	Model       string
+	DocumentIDs []string
+	Limit       int
 }
 
 // ChunkQuery is a lexical search.

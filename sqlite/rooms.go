@@ -18,8 +18,9 @@ import (
 // chunks' text in an FTS5 index searched per room with BM25. Foreign keys
 // cascade as the specification's table says.
 type Rooms struct {
-	write *sql.DB
-	read  *sql.DB
+	write   *sql.DB
+	read    *sql.DB
+	vectors vectorCache
 }
 
 var _ room.Store = (*Rooms)(nil)
@@ -373,6 +374,7 @@ func (s *Rooms) RoomsOf(ctx context.Context, userID string) ([]room.Room, error)
 
 // DeleteRoom implements room.Rooms.
 func (s *Rooms) DeleteRoom(ctx context.Context, id string) error {
+	defer s.vectors.drop()
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -83,6 +83,7 @@ func (s *Rooms) Pending(ctx context.Context) ([]room.Document, error) {
 
 // SetStatus implements room.Documents.
 func (s *Rooms) SetStatus(ctx context.Context, id, status, code, message string) error {
+	defer s.vectors.drop()
 	res, err := s.write.ExecContext(ctx, "UPDATE documents SET processing_status = ?, error_code = ?, error_message = ?, updated_at = ? WHERE id = ?",
 		status, code, message, formatTime(time.Now()), id)
 	if err != nil {
@@ -96,6 +97,7 @@ func (s *Rooms) SetStatus(ctx context.Context, id, status, code, message string)
 
 // Complete implements room.Documents.
 func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Page, chunks []room.Chunk) error {
+	defer s.vectors.drop()
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -162,6 +164,7 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 
 // DeleteDocument implements room.Documents.
 func (s *Rooms) DeleteDocument(ctx context.Context, id string) error {
+	defer s.vectors.drop()
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
