@@ -21,7 +21,10 @@ type Options struct {
 	Analyst Analyst
 	// Analyses serves the analyze job's API; nil leaves it out.
 	Analyses AnalysisService
-	Log      *slog.Logger
+	// Auth says who sends each request to the data rooms; nil leaves the
+	// data rooms out.
+	Auth Authenticator
+	Log  *slog.Logger
 }
 
 // Analyst describes the analyst behind the investigations and the chat.
