@@ -96,6 +96,7 @@ func (s *Service) Upload(ctx context.Context, userID, roomID, name string, r io.
 }
 
 func (s *Service) progress(p Progress) {
+	s.events.publish(p)
 	if s.Progress != nil {
 		s.Progress(p)
 	}
@@ -112,7 +113,7 @@ func (s *Service) Process(ctx context.Context, documentID string) error {
 	if err := s.Store.SetStatus(ctx, d.ID, room.StatusProcessing, "", ""); err != nil {
 		return err
 	}
-	s.progress(Progress{DocumentID: d.ID, Status: room.StatusProcessing, Message: "reading " + d.Name})
+	s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "reading " + d.Name})
 	err = s.process(ctx, d)
 	if err != nil {
 		code := quarry.ErrorCode(err)
@@ -124,10 +125,10 @@ func (s *Service) Process(ctx context.Context, documentID string) error {
 		if serr := s.Store.SetStatus(context.WithoutCancel(ctx), d.ID, room.StatusFailed, code, msg); serr != nil {
 			s.log().Error("record a failed document", "document", d.ID, "err", serr)
 		}
-		s.progress(Progress{DocumentID: d.ID, Status: room.StatusFailed, Message: msg})
+		s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusFailed, Message: msg})
 		return err
 	}
-	s.progress(Progress{DocumentID: d.ID, Status: room.StatusCompleted, Message: fmt.Sprintf("%s: %d pages, %d chunks", d.Name, d.PageCount, d.ChunkCount)})
+	s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusCompleted, Message: fmt.Sprintf("%s: %d pages, %d chunks", d.Name, d.PageCount, d.ChunkCount)})
 	return nil
 }
 
@@ -144,13 +145,17 @@ func (s *Service) process(ctx context.Context, d *room.Document) error {
 	for i, p := range doc.Pages {
 		pages[i] = room.Page{ID: quarry.NewID(), DocumentID: d.ID, Number: p.Number, Text: p.Text, OCRConfidence: p.OCRConfidence}
 		texts[i] = p.Text
+	}
+	headings := retrieve.PageHeadings(texts)
+	for i, p := range doc.Pages {
 		for _, c := range retrieve.ChunkPage(p.Text, retrieve.ChunkOptions{Count: tokens.Count}) {
+			context, n := withHeading(headings[i], c)
 			chunks = append(chunks, room.Chunk{ID: quarry.NewID(), DocumentID: d.ID, PageID: pages[i].ID, PageNumber: p.Number,
-				Index: len(chunks), Text: c.Text, Context: c.Prefix, TokenCount: c.Tokens, StartChar: c.Start, EndChar: c.End})
-			tokensTotal += c.Tokens
+				Index: len(chunks), Text: c.Text, Context: context, TokenCount: n, StartChar: c.Start, EndChar: c.End})
+			tokensTotal += n
 		}
 		if (i+1)%50 == 0 {
-			s.progress(Progress{DocumentID: d.ID, Status: room.StatusProcessing, Message: "chunking", Done: i + 1, Of: len(doc.Pages)})
+			s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "chunking", Done: i + 1, Of: len(doc.Pages)})
 		}
 	}
 	if len(chunks) == 0 {
@@ -162,6 +167,22 @@ func (s *Service) process(ctx context.Context, d *room.Document) error {
 		return err
 	}
 	return s.Store.Complete(ctx, d, pages, chunks)
+}
+
+// withHeading puts the page's heading before a chunk's own context, so
+// that a passage deep in a note or a statement is found by the title it
+// sits under; a chunk already at the token limit keeps its context alone.
+// It returns the context and the chunk's token count with it.
+func withHeading(heading string, c retrieve.PageChunk) (string, int) {
+	if heading == "" {
+		return c.Prefix, c.Tokens
+	}
+	context := heading + "\n" + c.Prefix
+	n := tokens.Count(context + c.Text)
+	if n > room.MaxChunkTokens {
+		return c.Prefix, c.Tokens
+	}
+	return context, n
 }
 
 // embed gives chunks vectors when an embedder is configured. A failing
@@ -191,7 +212,7 @@ func (s *Service) embed(ctx context.Context, d *room.Document, chunks []room.Chu
 		for j := range batch {
 			batch[j].Embedding, batch[j].EmbeddingModel = vs[j], s.EmbeddingModel
 		}
-		s.progress(Progress{DocumentID: d.ID, Status: room.StatusProcessing, Message: "embedding", Done: min(i+embedBatch, len(chunks)), Of: len(chunks)})
+		s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "embedding", Done: min(i+embedBatch, len(chunks)), Of: len(chunks)})
 	}
 	return nil
 }
