@@ -30,8 +30,10 @@ type Service struct {
 	EmbeddingModel string
 	Now            func() time.Time
 	Log            *slog.Logger
-	// Progress, when set, hears how a document's processing goes.
+	// Progress, when set, hears how a document's processing goes;
+	// Watch streams the same steps to the pages of a room.
 	Progress func(Progress)
+	events   feed
 
 	mu      sync.Mutex
 	pending chan string
@@ -41,6 +43,7 @@ type Service struct {
 // Progress is a step of a document's processing.
 type Progress struct {
 	DocumentID string `json:"document_id"`
+	RoomID     string `json:"data_room_id"`
 	Status     string `json:"processing_status"`
 	Message    string `json:"message"`
 	Done       int    `json:"done,omitzero"`
