@@ -34,6 +34,13 @@ type Users interface {
 	UserByToken(ctx context.Context, tokenHash string) (*User, error)
 }
 
+// PasswordSetter is a store that can replace a user's password hash, an
+// optional capability of a Users (rooms.Service.SetPassword needs it).
+// Errors: NOT_FOUND for an unknown user.
+type PasswordSetter interface {
+	SetPassword(ctx context.Context, userID, passwordHash string) error
+}
+
 // Rooms keeps rooms and memberships.
 type Rooms interface {
 	// CreateRoom stores r with owner as its first member, at once.

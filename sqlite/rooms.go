@@ -297,6 +297,20 @@ func (s *Rooms) UserByToken(ctx context.Context, tokenHash string) (*room.User, 
 	return u, notFound(err, "token", "")
 }
 
+var _ room.PasswordSetter = (*Rooms)(nil)
+
+// SetPassword implements room.PasswordSetter.
+func (s *Rooms) SetPassword(ctx context.Context, userID, passwordHash string) error {
+	res, err := s.write.ExecContext(ctx, "UPDATE users SET password_hash = ? WHERE id = ?", passwordHash, userID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return quarry.Errorf(quarry.ECodeNotFound, "no user %s", userID)
+	}
+	return nil
+}
+
 // deleteOne runs a delete of one row, NOT_FOUND when there was none.
 func (s *Rooms) deleteOne(ctx context.Context, query, what, id string) error {
 	res, err := s.write.ExecContext(ctx, query, id)

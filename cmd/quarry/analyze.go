@@ -187,7 +187,7 @@ func splitArgs(args []string) (flags, rest []string) {
 
 func boolFlag(a string) bool {
 	n := strings.TrimLeft(a, "-")
-	return n == "json" || n == "h" || n == "help"
+	return n == "json" || n == "h" || n == "help" || n == "password-stdin"
 }
 
 // runAnalyzeReplay implements "quarry analyze replay REQUEST_ID".

@@ -112,6 +112,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runIngest(ctx, rest, getenv, stdout, stderr)
 	case "ask":
 		return runAsk(ctx, rest, getenv, stdout, stderr)
+	case "user":
+		return runUser(ctx, rest, getenv, stdin, stdout, stderr)
+	case "token":
+		return runToken(ctx, rest, getenv, stdout, stderr)
 	case "help", "-h", "--help":
 		if len(rest) > 0 && rest[0] == "config" {
 			printConfigHelp(stdout)
@@ -139,6 +143,9 @@ Commands:
                 room members ROOM, room add-member ROOM USER --role viewer)
   ingest        add documents to a room: quarry ingest --room ROOM FILE...
   ask           ask a room a question: quarry ask --room ROOM "QUESTION" [--json]
+  user          add a user who signs in to the rooms, set a password, list them
+                (user add NAME [--password-stdin], user passwd NAME --password-stdin, user list)
+  token create  an API token for programs: quarry token create --user NAME [--name LABEL]
   doctor        show what is configured (model, code sandbox) and whether it answers
   audit verify  check a hash-chained audit log
   bench rca     score the segment searches on the root-cause benchmarks

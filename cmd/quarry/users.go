@@ -1,0 +1,178 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/internal/app"
+)
+
+// runUser implements "quarry user add NAME [--password-stdin] | passwd
+// NAME [--password-stdin] | list": the people who may sign in to the data
+// rooms with --auth password. Whoever can run quarry on the data dir
+// manages them; nothing here is reachable over the network.
+func runUser(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return &usageError{"user needs a subcommand: add NAME, passwd NAME or list"}
+	}
+	sub := args[0]
+	fs := flag.NewFlagSet("user "+sub, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dataDir := fs.String("data-dir", defaultDataDir(getenv), "where rooms and users are stored (env QUARRY_DATA_DIR)")
+	fromStdin := fs.Bool("password-stdin", false, "read the password from the first line of standard input (add, passwd)")
+	asJSON := fs.Bool("json", false, "print JSON (list)")
+	flags, rest := splitArgs(args[1:])
+	if help, err := parseFlags(fs, flags); help || err != nil {
+		return err
+	}
+	want := map[string]int{"add": 1, "passwd": 1, "list": 0}
+	n, ok := want[sub]
+	if !ok {
+		return &usageError{fmt.Sprintf("unknown user subcommand %q: want add, passwd or list", sub)}
+	}
+	if len(rest) != n {
+		return &usageError{fmt.Sprintf("user %s takes %d argument(s), got %d", sub, n, len(rest))}
+	}
+	if sub == "passwd" && !*fromStdin {
+		return &usageError{"user passwd needs --password-stdin, e.g. printf '%s\\n' \"$PASSWORD\" | quarry user passwd NAME --password-stdin"}
+	}
+	password := ""
+	if *fromStdin {
+		var err error
+		if password, err = readPassword(stdin); err != nil {
+			return err
+		}
+	}
+	svc, _, closeFn, err := app.OpenRooms(ctx, *dataDir)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	switch sub {
+	case "add":
+		u, err := svc.AddUser(ctx, rest[0], password)
+		if err != nil {
+			return err
+		}
+		how := "they sign in with their password (quarry serve --auth password)"
+		if password == "" {
+			how = "they have no password: give them an API token (quarry token create --user " + u.Name + ")"
+		}
+		fmt.Fprintf(stdout, "added user %s (%s); %s\n", u.Name, u.ID, how)
+		return nil
+	case "passwd":
+		u, _, err := svc.Store.UserByName(ctx, rest[0])
+		if err != nil {
+			return noUser(rest[0], err)
+		}
+		if err := svc.SetPassword(ctx, u.ID, password); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "changed the password of %s; their earlier sign-ins have ended\n", u.Name)
+		return nil
+	}
+	users, err := svc.Store.ListUsers(ctx)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		Name     string `json:"name"`
+		ID       string `json:"id"`
+		Password bool   `json:"password"`
+		Rooms    int    `json:"rooms"`
+		Created  string `json:"created_at"`
+	}
+	rows := []row{}
+	for _, u := range users {
+		_, hash, err := svc.Store.UserByName(ctx, u.Name)
+		if err != nil {
+			return err
+		}
+		rs, err := svc.Rooms(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, row{u.Name, u.ID, hash != "", len(rs), u.CreatedAt.UTC().Format("2006-01-02")})
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tID\tPASSWORD\tROOMS\tCREATED")
+	for _, r := range rows {
+		pw := "no"
+		if r.Password {
+			pw = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.Name, r.ID, pw, r.Rooms, r.Created)
+	}
+	return tw.Flush()
+}
+
+// readPassword reads the first line of r, without its line ending.
+func readPassword(r io.Reader) (string, error) {
+	line, err := bufio.NewReader(io.LimitReader(r, 4096)).ReadString('\n')
+	if err != nil && err != io.EOF {
+		return "", err
+	}
+	line = strings.TrimRight(line, "\r\n")
+	if line == "" {
+		return "", &usageError{"--password-stdin read no password: send it as the first line of standard input"}
+	}
+	return line, nil
+}
+
+// noUser turns a failed look-up by name into a NOT_FOUND that says how to
+// add the user.
+func noUser(name string, err error) error {
+	if quarry.ErrorCode(err) != quarry.ECodeNotFound {
+		return err
+	}
+	return quarry.Errorf(quarry.ECodeNotFound, "no user %s", name).WithHint("quarry user add " + name + " adds them; quarry user list shows who exists")
+}
+
+// runToken implements "quarry token create --user NAME [--name LABEL]":
+// an API token for programs (Authorization: Bearer TOKEN on the API, or
+// on quarry mcp --http --auth token). It is printed once, alone on
+// stdout; only its hash is kept.
+func runToken(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "create" {
+		return &usageError{"token needs a subcommand: create --user NAME [--name LABEL]"}
+	}
+	fs := flag.NewFlagSet("token create", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dataDir := fs.String("data-dir", defaultDataDir(getenv), "where rooms and users are stored (env QUARRY_DATA_DIR)")
+	userName := fs.String("user", "", "the user the token acts for")
+	label := fs.String("name", "", "a label that says what the token is for (default: the date)")
+	if help, err := parseFlags(fs, args[1:]); help || err != nil {
+		return err
+	}
+	if *userName == "" {
+		return &usageError{"token create needs --user NAME"}
+	}
+	svc, _, closeFn, err := app.OpenRooms(ctx, *dataDir)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	u, _, err := svc.Store.UserByName(ctx, *userName)
+	if err != nil {
+		return noUser(*userName, err)
+	}
+	token, err := svc.CreateToken(ctx, u.ID, *label)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, token)
+	fmt.Fprintf(stderr, "This token acts as %s in the rooms they are a member of. It is shown only now; keep it secret.\n", u.Name)
+	return nil
+}
