@@ -49,12 +49,21 @@ func Retrieve(ctx context.Context, st Store, roomID string, docs []room.Document
 	if len(q.terms) == 0 {
 		return nil, nil
 	}
+	need := statementsFor(question)
 	if len(only) > 0 {
 		hits, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: q.terms, DocumentIDs: only, Limit: searchDepth})
 		if err != nil {
 			return nil, err
 		}
-		return rankPages(hits, nil, 0, k), nil
+		var bonus map[pageKey]float64
+		if need != 0 && len(only) <= 2 {
+			found, b, err := statementPages(ctx, st, roomID, need, only)
+			if err != nil {
+				return nil, err
+			}
+			hits, bonus = append(hits, found...), b
+		}
+		return rankPages(hits, nil, 0, bonus, k), nil
 	}
 	prior := map[string]float64{}
 	var best float64
@@ -70,6 +79,7 @@ func Retrieve(ctx context.Context, st Store, roomID string, docs []room.Document
 	if err != nil {
 		return nil, err
 	}
+	var bonus map[pageKey]float64
 	if best > 0 {
 		routed := routeDocs(prior, best)
 		more, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: q.terms, DocumentIDs: routed, Limit: searchDepth})
@@ -77,8 +87,54 @@ func Retrieve(ctx context.Context, st Store, roomID string, docs []room.Document
 			return nil, err
 		}
 		hits = append(hits, more...)
+		if need != 0 {
+			found, b, err := statementPages(ctx, st, roomID, need, bestDocs(prior, best))
+			if err != nil {
+				return nil, err
+			}
+			hits, bonus = append(hits, found...), b
+		}
 	}
-	return rankPages(hits, prior, best, k), nil
+	return rankPages(hits, prior, best, bonus, k), nil
+}
+
+// statementWeight is what being the statement a question needs adds to a
+// page's score, next to its words (at most 1) and its document (at most
+// docWeight).
+const statementWeight = 0.8
+
+// statementPages finds the pages of docs titled as the statements need
+// names: their chunks, scored below any page the question's own words
+// found, and the bonus each page gets.
+func statementPages(ctx context.Context, st Store, roomID string, need statement, docs []string) ([]room.ChunkHit, map[pageKey]float64, error) {
+	hits, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: statementTerms(need), DocumentIDs: docs, Limit: searchDepth})
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []room.ChunkHit
+	bonus := map[pageKey]float64{}
+	for _, h := range hits {
+		heading, _, _ := strings.Cut(h.Context, "\n")
+		if statementOf(heading)&need == 0 {
+			continue
+		}
+		h.Score = 0
+		out = append(out, h)
+		bonus[pageKey{h.DocumentID, h.PageNumber}] = statementWeight
+	}
+	return out, bonus, nil
+}
+
+// bestDocs are the documents whose metadata matches the question best.
+func bestDocs(prior map[string]float64, best float64) []string {
+	var ids []string
+	for id, p := range prior {
+		if p == best {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	return ids[:min(2, len(ids))]
 }
 
 // routeDocs picks the documents whose metadata matches nearly as well as
@@ -99,9 +155,15 @@ func routeDocs(prior map[string]float64, best float64) []string {
 	return ids[:min(routedDocs, len(ids))]
 }
 
-// rankPages scores chunks, keeps each chunk once, and groups them by
-// page, a page scoring as its best chunk.
-func rankPages(hits []room.ChunkHit, prior map[string]float64, best float64, k int) []PageHit {
+// pageKey names a page of a document.
+type pageKey struct {
+	doc  string
+	page int
+}
+
+// rankPages scores chunks, keeps each chunk once (its best score), and
+// groups them by page, a page scoring as its best chunk plus its bonus.
+func rankPages(hits []room.ChunkHit, prior map[string]float64, best float64, bonus map[pageKey]float64, k int) []PageHit {
 	var top float64
 	for _, h := range hits {
 		top = max(top, h.Score)
@@ -109,12 +171,9 @@ func rankPages(hits []room.ChunkHit, prior map[string]float64, best float64, k i
 	if top <= 0 {
 		return nil
 	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Score > hits[j].Score })
 	seen := map[string]bool{}
-	type key struct {
-		doc  string
-		page int
-	}
-	pages := map[key]*PageHit{}
+	pages := map[pageKey]*PageHit{}
 	for _, h := range hits {
 		if seen[h.ID] {
 			continue
@@ -124,8 +183,9 @@ func rankPages(hits []room.ChunkHit, prior map[string]float64, best float64, k i
 		if best > 0 {
 			s += docWeight * prior[h.DocumentID] / best
 		}
+		kk := pageKey{h.DocumentID, h.PageNumber}
+		s += bonus[kk]
 		h.Score = s
-		kk := key{h.DocumentID, h.PageNumber}
 		p := pages[kk]
 		if p == nil {
 			p = &PageHit{DocumentID: h.DocumentID, DocumentName: h.DocumentName, PageNumber: h.PageNumber}
