@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -227,7 +228,28 @@ func conflict(err error, format string, args ...any) error {
 	if err != nil && strings.Contains(err.Error(), "UNIQUE constraint failed") {
 		return quarry.Errorf(quarry.ECodeConflict, format, args...)
 	}
-	return err
+	return checked(err, "")
+}
+
+// checked turns a violated CHECK of the data model (a chunk's length, a
+// rating, a role) into INVALID naming the rule, what prefixing it.
+func checked(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	i := strings.Index(msg, "CHECK constraint failed: ")
+	if i < 0 {
+		if what != "" {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return err
+	}
+	rule := strings.TrimSuffix(msg[i+len("CHECK constraint failed: "):], " (275)")
+	if what != "" {
+		what += ": "
+	}
+	return quarry.Errorf(quarry.ECodeInvalid, "%sbreaks the rule %s", what, rule)
 }
 
 // CreateUser implements room.Users. Errors: CONFLICT for a taken name.
@@ -411,7 +433,7 @@ func (s *Rooms) DeleteRoom(ctx context.Context, id string) error {
 func (s *Rooms) PutMember(ctx context.Context, m room.Member) error {
 	_, err := s.write.ExecContext(ctx, `INSERT INTO data_room_members (data_room_id, user_id, role, added_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT (data_room_id, user_id) DO UPDATE SET role = excluded.role`, m.RoomID, m.UserID, m.Role, formatTime(m.AddedAt))
-	return err
+	return checked(err, "member")
 }
 
 // RemoveMember implements room.Rooms.

@@ -22,7 +22,7 @@ func (s *Rooms) CreateDocument(ctx context.Context, d *room.Document) error {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		d.ID, d.RoomID, d.Name, d.Format, d.SizeBytes, d.SHA256, d.Status, d.ErrorCode, d.Error, d.OCRAttempted,
 		d.PageCount, d.ChunkCount, d.AvgChunkSize, string(meta), string(notes), d.UploadedBy, formatTime(d.CreatedAt), formatTime(d.UpdatedAt))
-	return err
+	return checked(err, "document")
 }
 
 func nonNil(s []string) []string {
@@ -87,7 +87,7 @@ func (s *Rooms) SetStatus(ctx context.Context, id, status, code, message string)
 	res, err := s.write.ExecContext(ctx, "UPDATE documents SET processing_status = ?, error_code = ?, error_message = ?, updated_at = ? WHERE id = ?",
 		status, code, message, formatTime(time.Now()), id)
 	if err != nil {
-		return err
+		return checked(err, "document")
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return quarry.Errorf(quarry.ECodeNotFound, "no document %s", id)
@@ -103,6 +103,10 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 		return err
 	}
 	defer tx.Rollback()
+	var exists int
+	if err := tx.QueryRowContext(ctx, "SELECT 1 FROM documents WHERE id = ?", d.ID).Scan(&exists); err != nil {
+		return notFound(err, "document", d.ID)
+	}
 	// A document processed again replaces what it had.
 	if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts WHERE chunk_id IN (SELECT id FROM document_chunks WHERE document_id = ?)", d.ID); err != nil {
 		return err
@@ -118,7 +122,7 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 	defer insPage.Close()
 	for _, p := range pages {
 		if _, err := insPage.ExecContext(ctx, p.ID, d.ID, p.Number, p.Text, p.OCRConfidence, now); err != nil {
-			return fmt.Errorf("page %d: %w", p.Number, err)
+			return checked(err, fmt.Sprintf("page %d", p.Number))
 		}
 	}
 	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO document_chunks (id, document_id, page_id, chunk_index, text_content, context, token_count,
@@ -138,7 +142,7 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 			emb = analysis.EncodeVector(c.Embedding)
 		}
 		if _, err := insChunk.ExecContext(ctx, c.ID, d.ID, c.PageID, c.Index, c.Text, c.Context, c.TokenCount, c.StartChar, c.EndChar, emb, c.EmbeddingModel, now); err != nil {
-			return fmt.Errorf("chunk %d (page %d): %w", c.Index, c.PageNumber, err)
+			return checked(err, fmt.Sprintf("chunk %d (page %d)", c.Index, c.PageNumber))
 		}
 		body := c.Text
 		if c.Context != "" {
@@ -246,7 +250,7 @@ func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQue
 	}
 	quoted := make([]string, len(q.Terms))
 	for i, t := range q.Terms {
-		quoted[i] = quote(t)
+		quoted[i] = quote(strings.ReplaceAll(t, "\x00", ""))
 	}
 	expr := "room : " + quote(roomID) + " AND body : (" + strings.Join(quoted, " OR ") + ")"
 	if len(q.DocumentIDs) > 0 {

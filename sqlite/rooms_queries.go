@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/quarry-dev/quarry"
@@ -24,10 +25,10 @@ func (s *Rooms) SaveQuery(ctx context.Context, q *room.Query) error {
 	_, err = tx.ExecContext(ctx, `INSERT INTO qa_queries (id, user_id, data_room_id, question, answer, answer_type, model_used,
 		retrieval_time_ms, llm_time_ms, total_time_ms, chunks_retrieved, tokens_input, tokens_output, error_type, error_message,
 		retry_count, created_at, completed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		q.ID, q.UserID, q.RoomID, q.Question, q.Answer, q.AnswerType, q.ModelUsed, q.RetrievalMS, q.LLMMS, q.TotalMS,
+		q.ID, q.UserID, q.RoomID, q.Question, nullIfEmpty(q.Answer), nullIfEmpty(q.AnswerType), q.ModelUsed, q.RetrievalMS, q.LLMMS, q.TotalMS,
 		q.ChunksRetrieved, q.TokensInput, q.TokensOutput, q.ErrorType, q.ErrorMessage, q.RetryCount, formatTime(q.CreatedAt), completed)
 	if err != nil {
-		return err
+		return checked(err, "query")
 	}
 	for i := range q.Citations {
 		c := &q.Citations[i]
@@ -37,7 +38,7 @@ func (s *Rooms) SaveQuery(ctx context.Context, q *room.Query) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO qa_citations (id, query_id, chunk_id, document_id, page_number, relevance_score,
 			rank, text_preview, verified, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			c.ID, q.ID, c.ChunkID, c.DocumentID, c.PageNumber, c.RelevanceScore, c.Rank, c.TextPreview, c.Verified, formatTime(q.CreatedAt)); err != nil {
-			return err
+			return checked(err, fmt.Sprintf("citation %d", c.Rank))
 		}
 	}
 	return tx.Commit()
@@ -155,8 +156,8 @@ func (s *Rooms) PutFeedback(ctx context.Context, f room.Feedback) error {
 	_, err := s.write.ExecContext(ctx, `INSERT INTO qa_feedback (id, query_id, user_id, rating, comment, created_at, updated_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (query_id) DO UPDATE SET rating = excluded.rating, comment = excluded.comment, updated_at = excluded.updated_at`,
-		quarry.NewID(), f.QueryID, f.UserID, f.Rating, f.Comment, now, now)
-	return err
+		quarry.NewID(), f.QueryID, f.UserID, f.Rating, f.Comment, formatTime(f.CreatedAt), now)
+	return checked(err, "feedback")
 }
 
 // TakeQuota implements room.Queries: one statement counts the query when
@@ -195,4 +196,13 @@ func (s *Rooms) CleanQuotas(ctx context.Context, before time.Time) (int, error) 
 	}
 	n, _ := res.RowsAffected()
 	return int(n), nil
+}
+
+// nullIfEmpty stores an empty string as NULL, for columns whose checks
+// allow no empty value (an answer type before there is an answer).
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
