@@ -40,6 +40,15 @@ var financeTerms = []struct {
 	{[]string{"roe"}, []string{"equity", "net", "income"}},
 	{[]string{"leverage"}, []string{"debt", "equity", "total", "assets"}},
 	{[]string{"liquidity"}, []string{"cash", "equivalents", "current", "assets", "liabilities"}},
+	{[]string{"quick", "ratio"}, []string{"cash", "equivalents", "receivable", "receivables", "marketable", "securities", "current", "liabilities"}},
+	{[]string{"current", "ratio"}, []string{"current", "assets", "liabilities"}},
+	{[]string{"ppne"}, []string{"property", "plant", "equipment", "net"}},
+	{[]string{"gross", "margin"}, []string{"gross", "profit", "cost", "sales", "revenues"}},
+	{[]string{"operating", "margin"}, []string{"operating", "income", "revenues"}},
+	{[]string{"effective", "tax"}, []string{"income", "taxes", "provision", "rate"}},
+	{[]string{"dpo"}, []string{"accounts", "payable", "cost", "sales", "inventories"}},
+	{[]string{"interest", "coverage"}, []string{"interest", "expense", "operating", "income"}},
+	{[]string{"capital", "intensive"}, []string{"property", "plant", "equipment", "capital", "expenditures", "total", "assets"}},
 }
 
 // expandFinance adds the words filings use for what the terms ask.

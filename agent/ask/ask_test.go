@@ -1,0 +1,99 @@
+package ask_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/quarry-dev/quarry/agent/ask"
+	"github.com/quarry-dev/quarry/room"
+	"github.com/quarry-dev/quarry/rooms"
+	"github.com/quarry-dev/quarry/sqlite"
+)
+
+// acmeRoom is a room holding one small 10-K (testdata, written for these
+// tests): a cover, an MD&A page that talks about the quick ratio at length
+// without a number, and the three statements.
+func acmeRoom(t *testing.T) (*rooms.Service, *room.Room, []room.Document) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.OpenRooms(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	svc := &rooms.Service{Store: st, Dir: t.TempDir()}
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := svc.CreateRoom(ctx, owner.ID, "acme", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join("testdata", "acme-widgets-2022-10k.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := svc.Upload(ctx, owner.ID, r.ID, "acme-widgets-2022-10k.txt", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Process(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := svc.Documents(ctx, owner.ID, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc, r, docs
+}
+
+func TestRetrieveLiftsTheStatementAQuestionNeeds(t *testing.T) {
+	svc, r, docs := acmeRoom(t)
+	if docs[0].Meta.Company == "" || len(docs[0].Meta.Years) == 0 || docs[0].Meta.Years[0] != 2022 {
+		t.Fatalf("metadata %+v: want Acme's 2022 filing", docs[0].Meta)
+	}
+	for _, c := range []struct {
+		question string
+		page     int
+	}{
+		// The MD&A page names the quick ratio; the numbers for it are on
+		// the balance sheet.
+		{"What was Acme Widgets' quick ratio at the end of FY2022?", 4},
+		{"How much capex did Acme Widgets spend in FY2022?", 5},
+		// The MD&A page says "inventories" three times, the balance sheet
+		// once.
+		{"How large were Acme Widgets' inventories at the end of FY2022?", 4},
+		{"Has Acme Widgets' gross margin improved between FY2021 and FY2022?", 3},
+	} {
+		pages, err := ask.Retrieve(context.Background(), svc.Store, r.ID, docs, c.question, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pages) == 0 || pages[0].PageNumber != c.page {
+			t.Errorf("%q: pages %v, want page %d first", c.question, pageNumbers(pages), c.page)
+		}
+	}
+}
+
+func TestRetrieveWithoutAStatementRanksByWords(t *testing.T) {
+	svc, r, docs := acmeRoom(t)
+	pages, err := ask.Retrieve(context.Background(), svc.Store, r.ID, docs, "What does Acme Widgets say about its revolving credit facility?", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) == 0 || pages[0].PageNumber != 2 {
+		t.Errorf("pages %v, want page 2 first", pageNumbers(pages))
+	}
+}
+
+func pageNumbers(ps []ask.PageHit) []int {
+	var out []int
+	for _, p := range ps {
+		out = append(out, p.PageNumber)
+	}
+	return out
+}

@@ -1,0 +1,46 @@
+package ask
+
+import "testing"
+
+func TestStatementsFor(t *testing.T) {
+	for _, c := range []struct {
+		question string
+		want     statement
+	}{
+		{"What is the FY2018 capital expenditure amount for 3M?", cashFlowStatement},
+		{"Has AMCOR's quick ratio improved or declined between FY2023 and FY2022?", balanceSheet},
+		{"Does Boeing have an improving gross margin profile as of FY2022?", incomeStatement},
+		{"What is Amazon's FY2017 days payable outstanding (DPO)?", balanceSheet | incomeStatement},
+		{"Is Verizon a capital intensive business based on FY 2022 data?", balanceSheet | cashFlowStatement},
+		{"Answer using the statement of financial position: what are total assets?", balanceSheet},
+		{"Who are the primary customers of Boeing as of FY2022?", 0},
+		{"Can the supplier terminate the agreement for convenience?", 0},
+	} {
+		if got := statementsFor(c.question); got != c.want {
+			t.Errorf("statementsFor(%q) = %03b, want %03b", c.question, got, c.want)
+		}
+	}
+}
+
+func TestStatementOf(t *testing.T) {
+	for _, c := range []struct {
+		heading string
+		want    statement
+	}{
+		{"3M Company and Subsidiaries — Consolidated Balance Shee t — Item 8. Financial Statements", balanceSheet},
+		{"CONSOLIDATED STATEMENTS OF INCOME", incomeStatement},
+		{"The Boeing Company and Subsidiaries — Consolidated Statements of Financial Position", balanceSheet},
+		{"Exhibit 4 — Ulta Beauty, Inc. — Condensed Consolidated Statements of Cash Flows", cashFlowStatement},
+		{"Consolidated Statements of Income and Comprehensive Income", incomeStatement},
+		{"Consolidated Statement of Comprehensive Income", 0},
+		{"NOTE 6. Supplemental Income Statement Information", 0},
+		{"Index to Consolidated Financial Statements — Consolidated Statements of Operations", incomeStatement},
+		{"Condensed Statements of Income (Parent Company Only)", 0},
+		{"Consolidated Balance Sheets and Statements of Cash Flows", 0},
+		{"Liquidity and Capital Resources", 0},
+	} {
+		if got := statementOf(c.heading); got != c.want {
+			t.Errorf("statementOf(%q) = %03b, want %03b", c.heading, got, c.want)
+		}
+	}
+}
