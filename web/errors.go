@@ -76,6 +76,9 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if qe.Code == codeMethodNotAllowed {
 		status = http.StatusMethodNotAllowed
 	}
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="quarry"`)
+	}
 	details := map[string]any{}
 	if qe.Hint != "" {
 		details["hint"] = qe.Hint

@@ -88,7 +88,7 @@ func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
 
 // pageNames are the full pages; each is templates/{name}.html filling the
 // "content" block of templates/layout.html.
-var pageNames = []string{"home", "form", "report", "error", "analyses", "analysis"}
+var pageNames = []string{"home", "form", "report", "error", "analyses", "analysis", "login"}
 
 // views holds the parsed templates: one set per page, each with the layout
 // and the partials, which fragments are rendered from too. A Server uses
@@ -131,6 +131,9 @@ var templateFuncs = template.FuncMap{
 	// analysesOn is true on a server with the analyses' pages
 	// (routesAnalysisPages).
 	"analysesOn": func() bool { return false },
+	// passwordAuth is true on a server where people sign in
+	// (routesLogin).
+	"passwordAuth": func() bool { return false },
 }
 
 // htmxConfig makes htmx swap 4xx and 5xx answers too (they carry the error

@@ -132,6 +132,9 @@ func pageStatus(qe *quarry.Error) int {
 // told to replace the whole body rather than the fragment it aimed at.
 func (s *Server) renderError(w http.ResponseWriter, r *http.Request, err error) {
 	qe := s.asQuarryError(r, err)
+	if s.toLogin(w, r, qe) {
+		return
+	}
 	if isHTMX(r) {
 		w.Header().Set("HX-Retarget", "body")
 		w.Header().Set("HX-Reswap", "innerHTML")

@@ -60,6 +60,7 @@ func New(svc Service, opt Options) *Server {
 	s := &Server{svc: svc, opt: opt, log: opt.Log, mux: http.NewServeMux(), views: viewsFor(opt.Analyst)}
 	s.routesAPI()
 	s.routesAnalyses()
+	s.routesLogin()
 	s.routesPages()
 	return s
 }
