@@ -32,6 +32,7 @@ func (s *Service) filePath(d *room.Document) string {
 
 // FilePath returns where a document's bytes are, for userID.
 func (s *Service) FilePath(ctx context.Context, userID, documentID string) (string, *room.Document, error) {
+	ctx = act(ctx, userID)
 	d, err := s.document(ctx, userID, documentID, room.RoleViewer)
 	if err != nil {
 		return "", nil, err
@@ -52,6 +53,7 @@ func (s *Service) removeFile(d *room.Document) error {
 // owners may upload. Errors: INVALID_FILE_TYPE for a type that is not
 // accepted, EMPTY_FILE, FILE_TOO_LARGE; nothing is left behind on error.
 func (s *Service) Upload(ctx context.Context, userID, roomID, name string, r io.Reader) (*room.Document, error) {
+	ctx = act(ctx, userID)
 	if _, err := s.access(ctx, userID, roomID, room.RoleEditor); err != nil {
 		return nil, err
 	}
@@ -106,6 +108,8 @@ func (s *Service) progress(p Progress) {
 // completed, or failed with the reason; a failure leaves no page or chunk
 // of it behind. The error is returned as well as recorded.
 func (s *Service) Process(ctx context.Context, documentID string) error {
+	// Processing is the application's own work, whoever uploaded.
+	ctx = act(ctx, room.System)
 	d, err := s.Store.Document(ctx, documentID)
 	if err != nil {
 		return err

@@ -64,11 +64,19 @@ func (s *Service) log() *slog.Logger {
 	return slog.Default()
 }
 
+// act names userID as the actor of the store calls made with ctx, for a
+// store with its own access rules (postgres.Rooms's row-level security).
+// Every method that acts for a user starts with it.
+func act(ctx context.Context, userID string) context.Context {
+	return room.WithActor(ctx, userID)
+}
+
 // access returns userID's membership of roomID when it grants want.
 // Errors: NOT_FOUND when the room does not exist or the user is not a
 // member (the same answer, so that ids cannot be probed), FORBIDDEN when
 // the member's role is too weak.
 func (s *Service) access(ctx context.Context, userID, roomID, want string) (*room.Member, error) {
+	ctx = act(ctx, userID)
 	m, err := s.Store.Member(ctx, roomID, userID)
 	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
 		return nil, quarry.Errorf(quarry.ECodeNotFound, "no room %s", roomID)
@@ -95,6 +103,7 @@ func verbOf(role string) string {
 // document returns a document userID may act on with want, NOT_FOUND
 // for one in a room they are not in.
 func (s *Service) document(ctx context.Context, userID, documentID, want string) (*room.Document, error) {
+	ctx = act(ctx, userID)
 	d, err := s.Store.Document(ctx, documentID)
 	if err != nil {
 		return nil, err
@@ -114,6 +123,7 @@ const LocalOwner = "owner"
 // EnsureUser returns the user called name, creating it (without a
 // password) when missing.
 func (s *Service) EnsureUser(ctx context.Context, name string) (*room.User, error) {
+	ctx = act(ctx, room.System)
 	u, _, err := s.Store.UserByName(ctx, name)
 	if err == nil {
 		return u, nil
@@ -148,6 +158,7 @@ func validName(kind, name string) error {
 // CreateRoom makes a room with userID as its owner. Errors: INVALID for
 // a bad name, CONFLICT for a taken one.
 func (s *Service) CreateRoom(ctx context.Context, userID, name, description string) (*room.Room, error) {
+	ctx = act(ctx, userID)
 	name = strings.TrimSpace(name)
 	if err := validName("room", name); err != nil {
 		return nil, err
@@ -161,11 +172,13 @@ func (s *Service) CreateRoom(ctx context.Context, userID, name, description stri
 
 // Rooms lists the rooms userID is a member of.
 func (s *Service) Rooms(ctx context.Context, userID string) ([]room.Room, error) {
+	ctx = act(ctx, userID)
 	return s.Store.RoomsOf(ctx, userID)
 }
 
 // Room finds a room of userID's by id or name. Errors: NOT_FOUND.
 func (s *Service) Room(ctx context.Context, userID, idOrName string) (*room.Room, error) {
+	ctx = act(ctx, userID)
 	r, err := s.Store.Room(ctx, idOrName)
 	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
 		r, err = s.Store.RoomByName(ctx, idOrName)
@@ -191,6 +204,7 @@ func (s *Service) Room(ctx context.Context, userID, idOrName string) (*room.Room
 // the user when missing. Only owners may. Errors: FORBIDDEN, INVALID for
 // an unknown role.
 func (s *Service) AddMember(ctx context.Context, userID, roomID, memberName, role string) (*room.Member, error) {
+	ctx = act(ctx, userID)
 	if _, err := s.access(ctx, userID, roomID, room.RoleOwner); err != nil {
 		return nil, err
 	}
@@ -210,6 +224,7 @@ func (s *Service) AddMember(ctx context.Context, userID, roomID, memberName, rol
 
 // Members lists a room's members.
 func (s *Service) Members(ctx context.Context, userID, roomID string) ([]room.Member, error) {
+	ctx = act(ctx, userID)
 	if _, err := s.access(ctx, userID, roomID, room.RoleViewer); err != nil {
 		return nil, err
 	}
@@ -218,6 +233,7 @@ func (s *Service) Members(ctx context.Context, userID, roomID string) ([]room.Me
 
 // Documents lists a room's documents.
 func (s *Service) Documents(ctx context.Context, userID, roomID string) ([]room.Document, error) {
+	ctx = act(ctx, userID)
 	if _, err := s.access(ctx, userID, roomID, room.RoleViewer); err != nil {
 		return nil, err
 	}
@@ -226,11 +242,13 @@ func (s *Service) Documents(ctx context.Context, userID, roomID string) ([]room.
 
 // Document returns a document of a room userID is in.
 func (s *Service) Document(ctx context.Context, userID, documentID string) (*room.Document, error) {
+	ctx = act(ctx, userID)
 	return s.document(ctx, userID, documentID, room.RoleViewer)
 }
 
 // Pages returns a document's pages.
 func (s *Service) Pages(ctx context.Context, userID, documentID string) ([]room.Page, error) {
+	ctx = act(ctx, userID)
 	if _, err := s.document(ctx, userID, documentID, room.RoleViewer); err != nil {
 		return nil, err
 	}
@@ -239,6 +257,7 @@ func (s *Service) Pages(ctx context.Context, userID, documentID string) ([]room.
 
 // Page returns one page of a document.
 func (s *Service) Page(ctx context.Context, userID, documentID string, number int) (*room.Page, error) {
+	ctx = act(ctx, userID)
 	if _, err := s.document(ctx, userID, documentID, room.RoleViewer); err != nil {
 		return nil, err
 	}
@@ -247,6 +266,7 @@ func (s *Service) Page(ctx context.Context, userID, documentID string, number in
 
 // Chunk returns a chunk of a document userID may read.
 func (s *Service) Chunk(ctx context.Context, userID, chunkID string) (*room.Chunk, error) {
+	ctx = act(ctx, userID)
 	c, err := s.Store.Chunk(ctx, chunkID)
 	if err != nil {
 		return nil, err
@@ -259,6 +279,7 @@ func (s *Service) Chunk(ctx context.Context, userID, chunkID string) (*room.Chun
 
 // DeleteDocument removes a document with everything made from it.
 func (s *Service) DeleteDocument(ctx context.Context, userID, documentID string) error {
+	ctx = act(ctx, userID)
 	d, err := s.document(ctx, userID, documentID, room.RoleEditor)
 	if err != nil {
 		return err

@@ -1,0 +1,214 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/room"
+)
+
+// CreateUser implements room.Users. Errors: CONFLICT for a taken name
+// (names are case-insensitive).
+func (s *Rooms) CreateUser(ctx context.Context, u *room.User, passwordHash string) error {
+	_, err := s.exec(ctx, "INSERT INTO users (id, name, email, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)",
+		u.ID, u.Name, u.Email, passwordHash, u.CreatedAt)
+	if quarry.ErrorCode(dbError(err, "")) == quarry.ECodeConflict {
+		return quarry.Errorf(quarry.ECodeConflict, "a user called %s exists", u.Name)
+	}
+	return dbError(err, "user")
+}
+
+const userColumns = "u.id, u.name, u.email, u.created_at"
+
+func scanUser(row pgx.Row, u *room.User, extra ...any) error {
+	return row.Scan(append([]any{&u.ID, &u.Name, &u.Email, &u.CreatedAt}, extra...)...)
+}
+
+// User implements room.Users.
+func (s *Rooms) User(ctx context.Context, id string) (*room.User, error) {
+	if !isID(id) {
+		return nil, noSuch("user", id)
+	}
+	var u room.User
+	err := s.one(ctx, "user", id, func(r pgx.Row) error { return scanUser(r, &u) }, "SELECT "+userColumns+" FROM users u WHERE u.id = $1", id)
+	return orNil(&u, err)
+}
+
+// UserByName implements room.Users.
+func (s *Rooms) UserByName(ctx context.Context, name string) (*room.User, string, error) {
+	var u room.User
+	var hash string
+	err := s.one(ctx, "user", name, func(r pgx.Row) error { return scanUser(r, &u, &hash) },
+		"SELECT "+userColumns+", u.password_hash FROM users u WHERE lower(u.name) = lower($1)", name)
+	if err != nil {
+		return nil, "", err
+	}
+	return &u, hash, nil
+}
+
+// ListUsers implements room.Users.
+func (s *Rooms) ListUsers(ctx context.Context) ([]room.User, error) {
+	return list(s, ctx, func(r pgx.Row, u *room.User) error { return scanUser(r, u) }, "SELECT "+userColumns+" FROM users u ORDER BY u.name")
+}
+
+// DeleteUser implements room.Users: memberships, tokens, queries with
+// their citations and feedback, and rate-limit windows go with the user.
+func (s *Rooms) DeleteUser(ctx context.Context, id string) error {
+	if !isID(id) {
+		return noSuch("user", id)
+	}
+	return s.execOne(ctx, "user", id, "DELETE FROM users WHERE id = $1", id)
+}
+
+// CreateToken implements room.Users.
+func (s *Rooms) CreateToken(ctx context.Context, userID, name, tokenHash string) error {
+	_, err := s.exec(ctx, "INSERT INTO api_tokens (token_hash, user_id, name) VALUES ($1, $2, $3)", tokenHash, userID, name)
+	return dbError(err, "token")
+}
+
+// UserByToken implements room.Users.
+func (s *Rooms) UserByToken(ctx context.Context, tokenHash string) (*room.User, error) {
+	var u room.User
+	err := s.one(ctx, "token", "", func(r pgx.Row) error { return scanUser(r, &u) },
+		"SELECT "+userColumns+" FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1", tokenHash)
+	return orNil(&u, err)
+}
+
+// CreateRoom implements room.Rooms. Errors: CONFLICT for a taken name.
+func (s *Rooms) CreateRoom(ctx context.Context, r *room.Room, owner string) error {
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "INSERT INTO data_rooms (id, name, description, created_by, created_at) VALUES ($1, $2, $3, $4, $5)",
+			r.ID, r.Name, r.Description, r.CreatedBy, r.CreatedAt)
+		if quarry.ErrorCode(dbError(err, "")) == quarry.ECodeConflict {
+			return quarry.Errorf(quarry.ECodeConflict, "a room called %s exists", r.Name)
+		}
+		if err != nil {
+			return dbError(err, "room")
+		}
+		_, err = tx.Exec(ctx, "INSERT INTO data_room_members (data_room_id, user_id, role, added_at) VALUES ($1, $2, 'owner', $3)",
+			r.ID, owner, r.CreatedAt)
+		return dbError(err, "member")
+	})
+}
+
+const roomColumns = "r.id, r.name, r.description, r.created_by, r.created_at, (SELECT count(*) FROM documents d WHERE d.data_room_id = r.id)"
+
+func scanRoom(row pgx.Row, r *room.Room, extra ...any) error {
+	return row.Scan(append([]any{&r.ID, &r.Name, &r.Description, &r.CreatedBy, &r.CreatedAt, &r.Documents}, extra...)...)
+}
+
+// Room implements room.Rooms.
+func (s *Rooms) Room(ctx context.Context, id string) (*room.Room, error) {
+	if !isID(id) {
+		return nil, noSuch("room", id)
+	}
+	var r room.Room
+	err := s.one(ctx, "room", id, func(row pgx.Row) error { return scanRoom(row, &r) }, "SELECT "+roomColumns+" FROM data_rooms r WHERE r.id = $1", id)
+	return orNil(&r, err)
+}
+
+// RoomByName implements room.Rooms.
+func (s *Rooms) RoomByName(ctx context.Context, name string) (*room.Room, error) {
+	var r room.Room
+	err := s.one(ctx, "room", name, func(row pgx.Row) error { return scanRoom(row, &r) },
+		"SELECT "+roomColumns+" FROM data_rooms r WHERE lower(r.name) = lower($1)", name)
+	return orNil(&r, err)
+}
+
+// RoomsOf implements room.Rooms.
+func (s *Rooms) RoomsOf(ctx context.Context, userID string) ([]room.Room, error) {
+	if !isID(userID) {
+		return nil, nil
+	}
+	return list(s, ctx, func(row pgx.Row, r *room.Room) error { return scanRoom(row, r, &r.Role) },
+		"SELECT "+roomColumns+", m.role FROM data_rooms r JOIN data_room_members m ON m.data_room_id = r.id WHERE m.user_id = $1 ORDER BY r.name", userID)
+}
+
+// DeleteRoom implements room.Rooms: its documents, members and queries go
+// with it.
+func (s *Rooms) DeleteRoom(ctx context.Context, id string) error {
+	if !isID(id) {
+		return noSuch("room", id)
+	}
+	return s.execOne(ctx, "room", id, "DELETE FROM data_rooms WHERE id = $1", id)
+}
+
+// PutMember implements room.Rooms. Errors: INVALID for an unknown role,
+// NOT_FOUND for an unknown room or user.
+func (s *Rooms) PutMember(ctx context.Context, m room.Member) error {
+	_, err := s.exec(ctx, `INSERT INTO data_room_members (data_room_id, user_id, role, added_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (data_room_id, user_id) DO UPDATE SET role = excluded.role`, m.RoomID, m.UserID, m.Role, m.AddedAt)
+	return dbError(err, "member")
+}
+
+// RemoveMember implements room.Rooms.
+func (s *Rooms) RemoveMember(ctx context.Context, roomID, userID string) error {
+	if !isID(roomID) || !isID(userID) {
+		return noSuch("member", userID)
+	}
+	return s.execOne(ctx, "member", userID, "DELETE FROM data_room_members WHERE data_room_id = $1 AND user_id = $2", roomID, userID)
+}
+
+const memberColumns = "m.data_room_id, m.user_id, u.name, m.role, m.added_at FROM data_room_members m JOIN users u ON u.id = m.user_id"
+
+func scanMember(row pgx.Row, m *room.Member) error {
+	return row.Scan(&m.RoomID, &m.UserID, &m.UserName, &m.Role, &m.AddedAt)
+}
+
+// Member implements room.Rooms.
+func (s *Rooms) Member(ctx context.Context, roomID, userID string) (*room.Member, error) {
+	if !isID(roomID) || !isID(userID) {
+		return nil, noSuch("member", userID)
+	}
+	var m room.Member
+	err := s.one(ctx, "member", userID, func(r pgx.Row) error { return scanMember(r, &m) },
+		"SELECT "+memberColumns+" WHERE m.data_room_id = $1 AND m.user_id = $2", roomID, userID)
+	return orNil(&m, err)
+}
+
+// Members implements room.Rooms.
+func (s *Rooms) Members(ctx context.Context, roomID string) ([]room.Member, error) {
+	if !isID(roomID) {
+		return nil, nil
+	}
+	return list(s, ctx, scanMember, "SELECT "+memberColumns+" WHERE m.data_room_id = $1 ORDER BY u.name", roomID)
+}
+
+// orNil returns v, or nil with err.
+func orNil[T any](v *T, err error) (*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// list runs a query acting for the context's actor and scans every row.
+func list[T any](s *Rooms, ctx context.Context, scan func(pgx.Row, *T) error, query string, args ...any) ([]T, error) {
+	var out []T
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		var err error
+		out, err = collect(ctx, tx, scan, query, args...)
+		return err
+	})
+	return out, err
+}
+
+// collect runs a query in tx and scans every row.
+func collect[T any](ctx context.Context, tx pgx.Tx, scan func(pgx.Row, *T) error, query string, args ...any) ([]T, error) {
+	rows, err := tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		var v T
+		if err := scan(rows, &v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
