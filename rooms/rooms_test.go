@@ -15,7 +15,7 @@ import (
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
-const samples = "../testdata/rooms"
+const samples = "../internal/sampleroom/documents"
 
 type env struct {
 	svc          *rooms.Service

@@ -22,6 +22,9 @@ import (
 type roomFlags struct {
 	dataDir string
 	as      string
+	// sample makes the sample room on a data dir that never had a room
+	// (ask, room list: what a newcomer tries first).
+	sample bool
 }
 
 func (f *roomFlags) register(fs *flag.FlagSet, getenv func(string) string) {
@@ -34,6 +37,12 @@ func (f *roomFlags) open(ctx context.Context) (*rooms.Service, *room.User, func(
 	svc, owner, closeFn, err := app.OpenRooms(ctx, f.dataDir)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if f.sample {
+		if _, err := app.SeedSampleRoom(ctx, svc, owner, f.dataDir); err != nil {
+			closeFn()
+			return nil, nil, nil, err
+		}
 	}
 	if f.as == rooms.LocalOwner {
 		return svc, owner, closeFn, nil
@@ -72,6 +81,7 @@ func runRoom(ctx context.Context, args []string, getenv func(string) string, std
 	if len(rest) != n {
 		return &usageError{fmt.Sprintf("room %s takes %d argument(s), got %d", sub, n, len(rest))}
 	}
+	rf.sample = sub == "list"
 	svc, user, closeFn, err := rf.open(ctx)
 	if err != nil {
 		return err
@@ -239,6 +249,7 @@ func runAsk(ctx context.Context, args []string, getenv func(string) string, stdo
 	if *roomName == "" || len(rest) != 1 {
 		return &usageError{`ask needs --room and one question in quotes, e.g. quarry ask --room deals "what was FY2022 capex?"`}
 	}
+	rf.sample = true
 	svc, user, closeFn, err := rf.open(ctx)
 	if err != nil {
 		return err

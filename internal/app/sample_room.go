@@ -1,0 +1,102 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/internal/atomicfile"
+	"github.com/quarry-dev/quarry/internal/sampleroom"
+	"github.com/quarry-dev/quarry/room"
+	"github.com/quarry-dev/quarry/rooms"
+)
+
+// SampleRoom is the name of the data room a fresh data dir gets.
+const SampleRoom = "sample"
+
+// sampleRoomMarker is the file that says the sample room was made, or was
+// not needed, in a data dir: once it exists the sample room is never made
+// again, so a person who deleted it keeps it deleted.
+func sampleRoomMarker(dataDir string) string { return filepath.Join(dataDir, "db", "sample-room.json") }
+
+// sampleMark is what the marker records.
+type sampleMark struct {
+	RoomID    string    `json:"room_id,omitempty"`
+	Skipped   string    `json:"skipped,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// SeedSampleRoom gives a data dir whose owner has no room yet the sample
+// room: SampleRoom, owned by owner, with the documents of
+// internal/sampleroom uploaded and processed before it returns, so that a
+// question works at once. It returns the room, or nil when the data dir
+// had rooms already or had its sample room before. A document that fails
+// (a PDF without poppler-utils installed) is logged, and the room keeps
+// the others. Call it before the workers start (rooms.Service.Start),
+// which would process the uploads a second time.
+func SeedSampleRoom(ctx context.Context, svc *rooms.Service, owner *room.User, dataDir string) (*room.Room, error) {
+	marker := sampleRoomMarker(dataDir)
+	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	mark := func(m sampleMark) error {
+		m.CreatedAt = time.Now().UTC()
+		b, err := json.MarshalIndent(m, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(marker), 0o755); err != nil {
+			return err
+		}
+		return atomicfile.Write(marker, append(b, '\n'))
+	}
+	have, err := svc.Rooms(ctx, owner.ID)
+	if err != nil {
+		return nil, err
+	}
+	if len(have) > 0 {
+		return nil, mark(sampleMark{Skipped: "the data dir had rooms already"})
+	}
+	r, err := svc.CreateRoom(ctx, owner.ID, SampleRoom, "Fictional public-domain documents to try questions on: an annual report, a supply agreement and a board pack")
+	if quarry.ErrorCode(err) == quarry.ECodeConflict {
+		// Another process made it at the same moment, or a room of
+		// that name belongs to someone else.
+		return nil, mark(sampleMark{Skipped: "a room called " + SampleRoom + " exists"})
+	}
+	if err != nil {
+		return nil, err
+	}
+	log := svc.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	for _, name := range sampleroom.Documents {
+		if err := addSample(ctx, svc, owner.ID, r.ID, name); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			log.Warn("a sample document could not be added", "document", name, "err", err)
+		}
+	}
+	return r, mark(sampleMark{RoomID: r.ID})
+}
+
+// addSample uploads one embedded document and processes it.
+func addSample(ctx context.Context, svc *rooms.Service, userID, roomID, name string) error {
+	f, err := sampleroom.FS.Open(name)
+	if err != nil {
+		return fmt.Errorf("the embedded %s: %w", name, err)
+	}
+	defer f.Close()
+	d, err := svc.Upload(ctx, userID, roomID, name, f)
+	if err != nil {
+		return err
+	}
+	return svc.Process(ctx, d.ID)
+}

@@ -1,0 +1,134 @@
+package app_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/internal/sampleroom"
+	"github.com/quarry-dev/quarry/room"
+)
+
+// needPoppler skips without pdftotext, except under CI=true, where the
+// sample room's PDF must be read.
+func needPoppler(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		msg := "pdftotext not found; install it with: apt-get install -y poppler-utils"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+}
+
+func TestSampleRoom(t *testing.T) {
+	needPoppler(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	svc, owner, closeRooms, err := app.OpenRooms(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeRooms()
+	r, err := app.SeedSampleRoom(ctx, svc, owner, dir)
+	if err != nil || r == nil || r.Name != app.SampleRoom {
+		t.Fatalf("SeedSampleRoom on a fresh data dir = %v, %v; want the sample room", r, err)
+	}
+	docs, err := svc.Documents(ctx, owner.ID, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != len(sampleroom.Documents) {
+		t.Fatalf("the sample room has %d documents; want %d", len(docs), len(sampleroom.Documents))
+	}
+	byName := map[string]room.Document{}
+	for _, d := range docs {
+		byName[d.Name] = d
+		if d.Status != room.StatusCompleted || d.ChunkCount == 0 {
+			t.Errorf("%s: %s (%s %s), %d chunks; want completed with chunks", d.Name, d.Status, d.ErrorCode, d.Error, d.ChunkCount)
+		}
+	}
+	if pack := byName["northwind-board-pack-2024-02.pdf"]; pack.PageCount != 3 || pack.Format != "pdf" {
+		t.Errorf("the board pack: %d pages, format %s; want a 3-page PDF", pack.PageCount, pack.Format)
+	}
+
+	// The newcomer's question, and one only the PDF's second page answers.
+	for _, tt := range []struct {
+		question, doc string
+		page          int
+		number        string
+	}{
+		{"What was Northwind's revenue in 2023?", "", 0, "412.6"},
+		{"What was the order backlog at the end of Q4 2023?", "northwind-board-pack-2024-02.pdf", 2, "71.5"},
+		{"How much did the Ohio distribution centre cost?", "northwind-board-pack-2024-02.pdf", 3, "18.4"},
+		{"Can the supplier terminate for convenience?", "harbor-supply-agreement.md", 1, "180"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, tt.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || len(q.Citations) == 0 || !strings.Contains(q.Answer, tt.number) {
+			t.Errorf("%q: %s %q with %d citations; want grounded, quoting %s", tt.question, q.AnswerType, q.Answer, len(q.Citations), tt.number)
+			continue
+		}
+		c := q.Citations[0]
+		if tt.doc != "" && (c.DocumentName != tt.doc || c.PageNumber != tt.page) {
+			t.Errorf("%q cites %s page %d first; want %s page %d", tt.question, c.DocumentName, c.PageNumber, tt.doc, tt.page)
+		}
+		p, err := svc.Page(ctx, owner.ID, c.DocumentID, c.PageNumber)
+		if err != nil || !strings.Contains(p.Text, tt.number) {
+			t.Errorf("%q: the cited page (%s p. %d) does not hold %s: %v", tt.question, c.DocumentName, c.PageNumber, tt.number, err)
+		}
+	}
+
+	// Once made, never again: not on the next start, and not after the
+	// person deleted it.
+	if again, err := app.SeedSampleRoom(ctx, svc, owner, dir); again != nil || err != nil {
+		t.Errorf("the second start made %v, %v; want nothing", again, err)
+	}
+	if err := svc.Store.DeleteRoom(ctx, r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := app.SeedSampleRoom(ctx, svc, owner, dir); again != nil || err != nil {
+		t.Errorf("after the sample room was deleted, a start made %v, %v; want nothing", again, err)
+	}
+	if rs, _ := svc.Rooms(ctx, owner.ID); len(rs) != 0 {
+		t.Errorf("rooms after deleting the sample room: %v", rs)
+	}
+}
+
+// TestSampleRoomNotForUsedDataDirs: a data dir whose owner has rooms
+// already gets no sample room, then or later.
+func TestSampleRoomNotForUsedDataDirs(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	svc, owner, closeRooms, err := app.OpenRooms(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeRooms()
+	if _, err := svc.CreateRoom(ctx, owner.ID, "deals", ""); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := app.SeedSampleRoom(ctx, svc, owner, dir); r != nil || err != nil {
+		t.Fatalf("SeedSampleRoom with a room already = %v, %v; want nothing", r, err)
+	}
+	rs, _ := svc.Rooms(ctx, owner.ID)
+	if len(rs) != 1 {
+		t.Fatalf("rooms %v; want only deals", rs)
+	}
+	if err := svc.Store.DeleteRoom(ctx, rs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := app.SeedSampleRoom(ctx, svc, owner, dir); r != nil || err != nil {
+		t.Errorf("SeedSampleRoom after the only room was deleted = %v, %v; want nothing", r, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "db", "sample-room.json")); err != nil {
+		t.Errorf("no marker: %v", err)
+	}
+}
