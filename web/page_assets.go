@@ -88,7 +88,7 @@ func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
 
 // pageNames are the full pages; each is templates/{name}.html filling the
 // "content" block of templates/layout.html.
-var pageNames = []string{"home", "form", "report", "error", "analyses", "analysis", "login"}
+var pageNames = []string{"home", "form", "report", "error", "analyses", "analysis", "login", "rooms", "room", "room_answer", "room_history", "room_page"}
 
 // views holds the parsed templates: one set per page, each with the layout
 // and the partials, which fragments are rendered from too. A Server uses
@@ -131,6 +131,8 @@ var templateFuncs = template.FuncMap{
 	// analysesOn is true on a server with the analyses' pages
 	// (routesAnalysisPages).
 	"analysesOn": func() bool { return false },
+	// roomsOn is true on a server with the data rooms (routesRoomPages).
+	"roomsOn": func() bool { return false },
 	// passwordAuth is true on a server where people sign in
 	// (routesLogin).
 	"passwordAuth": func() bool { return false },

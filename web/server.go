@@ -21,6 +21,10 @@ type Options struct {
 	Analyst Analyst
 	// Analyses serves the analyze job's API; nil leaves it out.
 	Analyses AnalysisService
+	// Rooms serves the data rooms' API and pages, for the users Auth
+	// says send each request; the data rooms are left out unless both are
+	// set.
+	Rooms RoomService
 	// Auth says who sends each request to the data rooms; nil leaves the
 	// data rooms out.
 	Auth Authenticator
@@ -60,6 +64,7 @@ func New(svc Service, opt Options) *Server {
 	s := &Server{svc: svc, opt: opt, log: opt.Log, mux: http.NewServeMux(), views: viewsFor(opt.Analyst)}
 	s.routesAPI()
 	s.routesAnalyses()
+	s.routesRooms()
 	s.routesLogin()
 	s.routesPages()
 	return s
