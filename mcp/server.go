@@ -22,6 +22,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/room"
 )
 
 // Service is what the tools need from the session manager. Errors are
@@ -79,6 +80,13 @@ type Options struct {
 	// Analyses serves the analyze, get_analysis and list_recipes tools;
 	// nil leaves them out.
 	Analyses AnalysisService
+	// Rooms serves the list_rooms, ask_room and get_page tools; nil
+	// leaves them out. They act for the user of the request's Bearer
+	// token when the HTTP handler checks one (RequireToken), else for
+	// RoomUser: the local owner over stdio. With neither they answer
+	// UNAUTHORIZED.
+	Rooms    RoomService
+	RoomUser *room.User
 	// Log receives failures the client sees only as INTERNAL.
 	Log *slog.Logger
 }
@@ -108,8 +116,12 @@ func NewServer(svc Service, opt Options) *mcpsdk.Server {
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
+	instr := instructions
+	if opt.Rooms != nil {
+		instr += roomInstructions
+	}
 	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "quarry", Title: "Quarry data analyst", Version: opt.Version},
-		&mcpsdk.ServerOptions{Instructions: instructions, Logger: slog.New(minLevel{opt.Log.Handler(), slog.LevelWarn}),
+		&mcpsdk.ServerOptions{Instructions: instr, Logger: slog.New(minLevel{opt.Log.Handler(), slog.LevelWarn}),
 			Capabilities: &mcpsdk.ServerCapabilities{}})
 	s.AddReceivingMiddleware(codeArgumentErrors)
 	t := &tools{svc: svc, opt: opt}
@@ -117,6 +129,7 @@ func NewServer(svc Service, opt Options) *mcpsdk.Server {
 	t.addDataTools(s)
 	t.addInvestigationTools(s)
 	t.addAnalysisTools(s)
+	t.addRoomTools(s)
 	return s
 }
 
@@ -175,8 +188,8 @@ type handler[In, Out any] func(ctx context.Context, in In) (out Out, text string
 // add registers a tool whose input and output schemas come from In and Out.
 func add[In, Out any](s *mcpsdk.Server, t *tools, tool *mcpsdk.Tool, h handler[In, Out]) {
 	tool.InputSchema, tool.OutputSchema = schemaFor[In](), schemaFor[Out]()
-	mcpsdk.AddTool(s, tool, func(ctx context.Context, _ *mcpsdk.CallToolRequest, in In) (*mcpsdk.CallToolResult, Out, error) {
-		out, text, err := h(ctx, in)
+	mcpsdk.AddTool(s, tool, func(ctx context.Context, req *mcpsdk.CallToolRequest, in In) (*mcpsdk.CallToolResult, Out, error) {
+		out, text, err := h(withRequest(ctx, req), in)
 		if err != nil {
 			var zero Out
 			return nil, zero, t.toolError(tool.Name, err)

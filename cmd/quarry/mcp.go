@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/mcp"
 )
 
@@ -22,21 +23,30 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this address instead of stdio, e.g. localhost:8765 (a bare :PORT binds localhost)")
+	authMode := fs.String("auth", "local", "who the data-room tools act for: local (the local owner) or token (with --http, every request needs Authorization: Bearer TOKEN from quarry token create, and acts for its user)")
 	var af appFlags
 	af.register(fs, getenv)
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
+	}
+	if *authMode != "local" && (*authMode != "token" || *httpAddr == "") {
+		return &usageError{fmt.Sprintf("--auth %s: want local, or token with --http", *authMode)}
 	}
 	a, closeApp, err := af.open(ctx, getenv, stderr)
 	if err != nil {
 		return err
 	}
 	defer closeApp()
+	roomSvc, owner, closeRooms, err := app.OpenRooms(ctx, af.dataDir)
+	if err != nil {
+		return err
+	}
+	defer closeRooms()
 
 	if *httpAddr == "" {
 		// The client runs on this machine for its user, so it may name
 		// files by path.
-		srv := mcp.NewServer(a.Manager, mcp.Options{AllowPaths: true, Log: a.Log, Analyses: a.Analyses})
+		srv := mcp.NewServer(a.Manager, mcp.Options{AllowPaths: true, Log: a.Log, Analyses: a.Analyses, Rooms: roomSvc, RoomUser: owner})
 		err := srv.Run(ctx, mcp.NewIOTransport(stdin, stdout))
 		if ctx.Err() != nil {
 			return nil
@@ -48,7 +58,15 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 		}
 		return err
 	}
-	return serveMCPHTTP(ctx, mcp.NewHTTPHandler(mcp.NewServer(a.Manager, mcp.Options{Log: a.Log, Analyses: a.Analyses}), a.Log), *httpAddr, af.dataDir, stdout, a.Log)
+	opt := mcp.Options{Log: a.Log, Analyses: a.Analyses, Rooms: roomSvc, RoomUser: owner}
+	if *authMode == "token" {
+		opt.RoomUser = nil
+	}
+	h := mcp.NewHTTPHandler(mcp.NewServer(a.Manager, opt), a.Log)
+	if *authMode == "token" {
+		h = mcp.RequireToken(h, roomSvc.UserByToken)
+	}
+	return serveMCPHTTP(ctx, h, *httpAddr, af.dataDir, stdout, a.Log)
 }
 
 // serveMCPHTTP serves h at /mcp on addr until ctx is done.
@@ -77,8 +95,8 @@ func serveMCPHTTP(ctx context.Context, h http.Handler, addr, dataDir string, std
 }
 
 // localByDefault binds an address without a host (":8765") to localhost:
-// the MCP server has no authentication, so listening on every interface
-// must be asked for by name ("0.0.0.0:8765").
+// without --auth token the MCP server has no authentication, so listening
+// on every interface must be asked for by name ("0.0.0.0:8765").
 func localByDefault(addr string) string {
 	if host, port, err := net.SplitHostPort(addr); err == nil && host == "" {
 		return net.JoinHostPort("localhost", port)

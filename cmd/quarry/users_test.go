@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/rooms"
+)
+
+// quarryRun runs the command in-process with stdin and returns stdout.
+func quarryRun(t *testing.T, stdin string, args ...string) (string, error) {
+	t.Helper()
+	var stdout, stderr syncBuffer
+	err := run(context.Background(), args, func(string) string { return "" }, strings.NewReader(stdin), &stdout, &stderr)
+	return stdout.String(), err
+}
+
+// TestUsersAndTokens: quarry user and quarry token make the people and
+// tokens that quarry mcp --http --auth token lets in.
+func TestUsersAndTokens(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := quarryRun(t, "ann's long password\n", "user", "add", "ann", "--password-stdin", "--data-dir", dir); err != nil || !strings.Contains(out, "added user ann") {
+		t.Fatalf("user add: %q, %v", out, err)
+	}
+	if _, err := quarryRun(t, "", "user", "add", "bob", "--data-dir", dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quarryRun(t, "ann's long password\n", "user", "add", "ann", "--password-stdin", "--data-dir", dir); quarry.ErrorCode(err) != quarry.ECodeConflict {
+		t.Errorf("adding ann twice: %v; want CONFLICT", err)
+	}
+	if _, err := quarryRun(t, "short\n", "user", "passwd", "bob", "--password-stdin", "--data-dir", dir); quarry.ErrorCode(err) != quarry.ECodeInvalid {
+		t.Errorf("a short password: %v; want INVALID", err)
+	}
+	var u *usageError
+	if _, err := quarryRun(t, "", "user", "passwd", "bob", "--data-dir", dir); !errors.As(err, &u) {
+		t.Errorf("passwd without --password-stdin: %v; want a usage error", err)
+	}
+	if _, err := quarryRun(t, "bob's long password\n", "user", "passwd", "bob", "--password-stdin", "--data-dir", dir); err != nil {
+		t.Fatal(err)
+	}
+	out, err := quarryRun(t, "", "user", "list", "--json", "--data-dir", dir)
+	var list []struct {
+		Name     string
+		Password bool
+	}
+	if err != nil || json.Unmarshal([]byte(out), &list) != nil {
+		t.Fatalf("user list --json: %q, %v", out, err)
+	}
+	got := map[string]bool{}
+	for _, l := range list {
+		got[l.Name] = l.Password
+	}
+	if len(got) != 3 || !got["ann"] || !got["bob"] || got["owner"] {
+		t.Errorf("user list: %v; want ann and bob with passwords, the local owner without", got)
+	}
+	token, err := quarryRun(t, "", "token", "create", "--user", "ann", "--name", "agent", "--data-dir", dir)
+	token = strings.TrimSpace(token)
+	if err != nil || !strings.HasPrefix(token, rooms.TokenPrefix) || strings.Contains(token, "\n") {
+		t.Fatalf("token create: %q, %v; want the token alone", token, err)
+	}
+	if _, err := quarryRun(t, "", "token", "create", "--user", "zed", "--data-dir", dir); quarry.ErrorCode(err) != quarry.ECodeNotFound {
+		t.Errorf("a token for nobody: %v; want NOT_FOUND", err)
+	}
+	if _, err := quarryRun(t, "", "mcp", "--auth", "token", "--data-dir", dir); !errors.As(err, &u) {
+		t.Errorf("mcp --auth token over stdio: %v; want a usage error", err)
+	}
+
+	// quarry mcp --http --auth token: no token, no session; ann's token
+	// acts as ann.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"mcp", "--http", "127.0.0.1:0", "--auth", "token", "--data-dir", dir}, func(string) string { return "" }, nil, &stdout, &stderr)
+	}()
+	listening := regexp.MustCompile(`Quarry MCP server on (http://\S+/mcp) `)
+	var url string
+	waitFor(t, done, "the server's URL", func() bool {
+		if m := listening.FindStringSubmatch(stdout.String()); m != nil {
+			url = m[1]
+		}
+		return url != ""
+	})
+	connect := func(tok string) (*mcpsdk.ClientSession, error) {
+		c := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "quarry-test", Version: "1"}, nil)
+		return c.Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true,
+			HTTPClient: &http.Client{Transport: withBearer{tok}}}, nil)
+	}
+	if cs, err := connect(""); err == nil {
+		cs.Close()
+		t.Error("connected to quarry mcp --auth token without a token")
+	}
+	cs, err := connect(token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, failed := callText(t, cs, "list_rooms", map[string]any{}); failed || !strings.HasPrefix(text, "0 room(s) of ann") {
+		t.Errorf("list_rooms with ann's token: %q", text)
+	}
+	cs.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("quarry mcp returned %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("quarry mcp did not stop")
+	}
+}
+
+// withBearer sends a Bearer token with every request, when it has one.
+type withBearer struct{ token string }
+
+func (b withBearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	if b.token != "" {
+		r = r.Clone(r.Context())
+		r.Header.Set("Authorization", "Bearer "+b.token)
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
