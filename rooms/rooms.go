@@ -34,6 +34,9 @@ type Service struct {
 	// Watch streams the same steps to the pages of a room.
 	Progress func(Progress)
 	events   feed
+	// Queue, when set, takes uploaded documents to be processed by its
+	// workers instead of this process's (Start).
+	Queue Queue
 
 	mu      sync.Mutex
 	pending chan string

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
@@ -22,6 +23,7 @@ import (
 type roomFlags struct {
 	dataDir string
 	as      string
+	db      string
 	// sample makes the sample room on a data dir that never had a room
 	// (ask, room list: what a newcomer tries first).
 	sample bool
@@ -30,11 +32,14 @@ type roomFlags struct {
 func (f *roomFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir(getenv), "where rooms and documents are stored (env QUARRY_DATA_DIR)")
 	fs.StringVar(&f.as, "as", rooms.LocalOwner, "the user to act as (single-user mode: the local owner)")
+	fs.StringVar(&f.db, "db", getenv("QUARRY_DB"), "postgres://... keeps the rooms in PostgreSQL, documents processed by quarry worker (env QUARRY_DB); files stay in --data-dir")
 }
 
 // open wires the rooms and returns the acting user.
 func (f *roomFlags) open(ctx context.Context) (*rooms.Service, *room.User, func() error, error) {
-	svc, owner, closeFn, err := app.OpenRooms(ctx, f.dataDir)
+	// With --db this process also works the queue, so an ingest finishes
+	// even when no quarry worker runs.
+	svc, owner, closeFn, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: f.dataDir, DB: f.db, Workers: 1})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -47,7 +52,7 @@ func (f *roomFlags) open(ctx context.Context) (*rooms.Service, *room.User, func(
 	if f.as == rooms.LocalOwner {
 		return svc, owner, closeFn, nil
 	}
-	u, _, err := svc.Store.UserByName(ctx, f.as)
+	u, _, err := svc.Store.UserByName(room.WithActor(ctx, room.System), f.as)
 	if err != nil {
 		closeFn()
 		return nil, nil, nil, quarry.Errorf(quarry.ECodeNotFound, "no user %s", f.as).WithHint("quarry room add-member ROOM USER adds one")
@@ -179,7 +184,7 @@ func runIngest(ctx context.Context, args []string, getenv func(string) string, s
 		d, err := uploadFile(ctx, svc, user.ID, r.ID, path)
 		if err == nil {
 			fmt.Fprintf(stderr, "%s: processing\n", name)
-			err = svc.Process(ctx, d.ID)
+			err = process(ctx, svc, user.ID, d.ID)
 		}
 		if err != nil {
 			failed++
@@ -196,6 +201,30 @@ func runIngest(ctx context.Context, args []string, getenv func(string) string, s
 		return fmt.Errorf("%d of %d files failed", failed, len(files))
 	}
 	return nil
+}
+
+// process processes an uploaded document here, or with a queue waits for
+// a worker (this process's among them) to finish it.
+func process(ctx context.Context, svc *rooms.Service, userID, documentID string) error {
+	if svc.Queue == nil {
+		return svc.Process(ctx, documentID)
+	}
+	for {
+		d, err := svc.Document(ctx, userID, documentID)
+		switch {
+		case err != nil:
+			return err
+		case d.Status == room.StatusCompleted:
+			return nil
+		case d.Status == room.StatusFailed:
+			return quarry.Errorf(d.ErrorCode, "%s", d.Error)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 func uploadFile(ctx context.Context, svc *rooms.Service, userID, roomID, path string) (*room.Document, error) {
@@ -259,7 +288,7 @@ func runAsk(ctx context.Context, args []string, getenv func(string) string, stdo
 	if err != nil {
 		return err
 	}
-	q, err := svc.Ask(ctx, user.ID, r.ID, rest[0])
+	q, err := svc.Ask(room.WithActor(ctx, user.ID), user.ID, r.ID, rest[0])
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,9 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/postgres"
 )
 
 // runServe serves the JSON API and the pages until ctx is done. On a data
@@ -21,6 +24,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "localhost:8080", "address to listen on (\":8080\" for every interface)")
 	sample := fs.String("sample", "revenue_drop", "sample scenario to investigate when no finished investigation exists (\"\" for none)")
+	db := fs.String("db", getenv("QUARRY_DB"), "postgres://... keeps the data rooms in PostgreSQL and works their queue beside any quarry worker (env QUARRY_DB)")
 	var af appFlags
 	af.register(fs, getenv)
 	if help, err := parseFlags(fs, args); help || err != nil {
@@ -31,6 +35,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer closeApp()
+	if *db != "" {
+		_, _, closeRooms, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: af.dataDir, DB: *db, Workers: af.maxRunning})
+		if err != nil {
+			return err
+		}
+		defer closeRooms()
+		fmt.Fprintf(stdout, "Data rooms in PostgreSQL %s, files in %s\n", postgres.Mask(*db), af.dataDir)
+	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

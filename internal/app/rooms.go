@@ -3,7 +3,9 @@ package app
 import (
 	"context"
 	"path/filepath"
+	"time"
 
+	"github.com/quarry-dev/quarry/postgres"
 	"github.com/quarry-dev/quarry/room"
 	"github.com/quarry-dev/quarry/rooms"
 	"github.com/quarry-dev/quarry/sqlite"
@@ -16,15 +18,66 @@ func RoomsPath(dataDir string) string { return filepath.Join(dataDir, "db", "roo
 // the local owner of single-user mode created on first use. Close the
 // store when done.
 func OpenRooms(ctx context.Context, dataDir string) (*rooms.Service, *room.User, func() error, error) {
-	st, err := sqlite.OpenRooms(RoomsPath(dataDir))
-	if err != nil {
-		return nil, nil, nil, err
+	return OpenRoomsDB(ctx, RoomsOptions{DataDir: dataDir})
+}
+
+// RoomsOptions say where the data rooms live.
+type RoomsOptions struct {
+	// DataDir holds the uploaded files (and, without DB, the SQLite
+	// store). With DB, every process of one deployment must see the same
+	// directory: one machine, or a shared file system.
+	DataDir string
+	// DB, a postgres:// URL, keeps the rooms in PostgreSQL (postgres.Rooms)
+	// and queues documents in River there for quarry worker processes
+	// (postgres.Queue); empty keeps them in SQLite in DataDir.
+	DB string
+	// Workers processes that many queued documents at once in this
+	// process (DB only); 0 only queues them.
+	Workers int
+}
+
+// OpenRoomsDB wires the data rooms as opt says, with the local owner of
+// single-user mode created on first use. With opt.Workers the queue's
+// workers run until close, which waits up to 10 s for running jobs (a job
+// cut short is retried).
+func OpenRoomsDB(ctx context.Context, opt RoomsOptions) (*rooms.Service, *room.User, func() error, error) {
+	svc := &rooms.Service{Dir: opt.DataDir}
+	var closeFn func() error
+	if opt.DB == "" {
+		st, err := sqlite.OpenRooms(RoomsPath(opt.DataDir))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		svc.Store, closeFn = st, st.Close
+	} else {
+		st, err := postgres.OpenRooms(ctx, opt.DB)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		q, err := postgres.OpenQueue(ctx, opt.DB, opt.Workers, svc.ProcessQueued)
+		if err != nil {
+			st.Close()
+			return nil, nil, nil, err
+		}
+		svc.Store, svc.Queue = st, q
+		closeFn = func() error {
+			stop, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			err := q.Close(stop)
+			st.Close()
+			return err
+		}
+		if opt.Workers > 0 {
+			if err := q.Start(ctx); err != nil {
+				closeFn()
+				return nil, nil, nil, err
+			}
+		}
 	}
-	svc := &rooms.Service{Store: st, Dir: dataDir}
 	owner, err := svc.EnsureUser(ctx, rooms.LocalOwner)
 	if err != nil {
-		st.Close()
+		closeFn()
 		return nil, nil, nil, err
 	}
-	return svc, owner, st.Close, nil
+	return svc, owner, closeFn, nil
 }
