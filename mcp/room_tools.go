@@ -105,25 +105,34 @@ func (t *tools) addRoomTools(s *mcpsdk.Server) {
 		Description: "List the data rooms you are a member of, with your role and each room's documents (document_id, name, processing status, pages). " +
 			"A room you are not a member of does not appear and cannot be reached by any tool.",
 		Annotations: readOnly("List data rooms"),
-	}, t.listRooms)
+	}, asUser(t, t.listRooms))
 	add(s, t, &mcpsdk.Tool{
 		Name: "ask_room",
 		Description: "Ask a data room a question about its documents. The answer quotes the passages it rests on, each cited with its document, page, relevance and a preview; " +
 			"insufficient_evidence means the room does not say, with what was searched. Each question is recorded in your history and counts against 60 per hour per room.",
 		Annotations: changes("Ask a data room"),
-	}, t.askRoom)
+	}, asUser(t, t.askRoom))
 	add(s, t, &mcpsdk.Tool{
 		Name:        "get_page",
 		Description: "Read one page of a data-room document whole, by its document_id and page_number (as a citation gives them), to check a cited passage in its context.",
 		Annotations: readOnly("Read a document page"),
-	}, t.getPage)
+	}, asUser(t, t.getPage))
 }
 
-func (t *tools) listRooms(ctx context.Context, _ listRoomsIn) (listRoomsOut, string, error) {
-	u, err := t.roomUser(ctx)
-	if err != nil {
-		return listRoomsOut{}, "", err
+// asUser adapts a room tool to the handler add takes: the tool runs for
+// the caller (roomUser), or the call fails UNAUTHORIZED.
+func asUser[In, Out any](t *tools, h func(ctx context.Context, u *room.User, in In) (Out, string, error)) handler[In, Out] {
+	return func(ctx context.Context, in In) (Out, string, error) {
+		u, err := t.roomUser(ctx)
+		if err != nil {
+			var zero Out
+			return zero, "", err
+		}
+		return h(ctx, u, in)
 	}
+}
+
+func (t *tools) listRooms(ctx context.Context, u *room.User, _ listRoomsIn) (listRoomsOut, string, error) {
 	rs, err := t.opt.Rooms.Rooms(ctx, u.ID)
 	if err != nil {
 		return listRoomsOut{}, "", err
@@ -147,11 +156,7 @@ func (t *tools) listRooms(ctx context.Context, _ listRoomsIn) (listRoomsOut, str
 	return out, b.String(), nil
 }
 
-func (t *tools) askRoom(ctx context.Context, in askRoomIn) (askRoomOut, string, error) {
-	u, err := t.roomUser(ctx)
-	if err != nil {
-		return askRoomOut{}, "", err
-	}
+func (t *tools) askRoom(ctx context.Context, u *room.User, in askRoomIn) (askRoomOut, string, error) {
 	r, err := t.opt.Rooms.Room(ctx, u.ID, strings.TrimSpace(in.Room))
 	if err != nil {
 		return askRoomOut{}, "", err
@@ -173,11 +178,7 @@ func (t *tools) askRoom(ctx context.Context, in askRoomIn) (askRoomOut, string, 
 	return out, b.String(), nil
 }
 
-func (t *tools) getPage(ctx context.Context, in getPageIn) (getPageOut, string, error) {
-	u, err := t.roomUser(ctx)
-	if err != nil {
-		return getPageOut{}, "", err
-	}
+func (t *tools) getPage(ctx context.Context, u *room.User, in getPageIn) (getPageOut, string, error) {
 	d, err := t.opt.Rooms.Document(ctx, u.ID, strings.TrimSpace(in.DocumentID))
 	if err != nil {
 		return getPageOut{}, "", err

@@ -128,23 +128,9 @@ func TestMCPStdio(t *testing.T) {
 // TestMCPHTTP serves the tools over streamable HTTP at /mcp, where files
 // come as text only.
 func TestMCPHTTP(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var stdout, stderr syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"mcp", "--http", "127.0.0.1:0", "--data-dir", t.TempDir()}, func(string) string { return "" }, nil, &stdout, &stderr)
-	}()
-	listening := regexp.MustCompile(`Quarry MCP server on (http://\S+/mcp) `)
-	var url string
-	waitFor(t, done, "the server's URL", func() bool {
-		if m := listening.FindStringSubmatch(stdout.String()); m != nil {
-			url = m[1]
-		}
-		return url != ""
-	})
+	url := startMCPHTTP(t, "--data-dir", t.TempDir())
 	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "quarry-test", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true}, nil)
+	cs, err := client.Connect(context.Background(), &mcpsdk.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,15 +144,38 @@ func TestMCPHTTP(t *testing.T) {
 		t.Errorf("a file as text over HTTP: %q", text)
 	}
 	cs.Close()
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("quarry mcp --http returned %v", err)
+}
+
+// startMCPHTTP runs quarry mcp --http on a free port with args and returns
+// its URL. When the test ends it is stopped, and must return cleanly.
+func startMCPHTTP(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, append([]string{"mcp", "--http", "127.0.0.1:0"}, args...), func(string) string { return "" }, nil, &stdout, &stderr)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("quarry mcp --http returned %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Error("quarry mcp --http did not stop after its context was cancelled")
 		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("quarry mcp --http did not stop after its context was cancelled")
-	}
+	})
+	listening := regexp.MustCompile(`Quarry MCP server on (http://\S+/mcp) `)
+	var url string
+	waitFor(t, done, "the server's URL", func() bool {
+		if m := listening.FindStringSubmatch(stdout.String()); m != nil {
+			url = m[1]
+		}
+		return url != ""
+	})
+	return url
 }
 
 func TestMCPListensOnLocalhostByDefault(t *testing.T) {

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -76,24 +74,10 @@ func TestUsersAndTokens(t *testing.T) {
 
 	// quarry mcp --http --auth token: no token, no session; ann's token
 	// acts as ann.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var stdout, stderr syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"mcp", "--http", "127.0.0.1:0", "--auth", "token", "--data-dir", dir}, func(string) string { return "" }, nil, &stdout, &stderr)
-	}()
-	listening := regexp.MustCompile(`Quarry MCP server on (http://\S+/mcp) `)
-	var url string
-	waitFor(t, done, "the server's URL", func() bool {
-		if m := listening.FindStringSubmatch(stdout.String()); m != nil {
-			url = m[1]
-		}
-		return url != ""
-	})
+	url := startMCPHTTP(t, "--auth", "token", "--data-dir", dir)
 	connect := func(tok string) (*mcpsdk.ClientSession, error) {
 		c := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "quarry-test", Version: "1"}, nil)
-		return c.Connect(ctx, &mcpsdk.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true,
+		return c.Connect(context.Background(), &mcpsdk.StreamableClientTransport{Endpoint: url, DisableStandaloneSSE: true,
 			HTTPClient: &http.Client{Transport: withBearer{tok}}}, nil)
 	}
 	if cs, err := connect(""); err == nil {
@@ -108,15 +92,6 @@ func TestUsersAndTokens(t *testing.T) {
 		t.Errorf("list_rooms with ann's token: %q", text)
 	}
 	cs.Close()
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("quarry mcp returned %v", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("quarry mcp did not stop")
-	}
 }
 
 // withBearer sends a Bearer token with every request, when it has one.

@@ -11,6 +11,7 @@ import (
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/sampleroom"
 	"github.com/quarry-dev/quarry/room"
+	"github.com/quarry-dev/quarry/rooms"
 )
 
 // needPoppler skips without pdftotext, except under CI=true, where the
@@ -26,15 +27,22 @@ func needPoppler(t *testing.T) {
 	}
 }
 
-func TestSampleRoom(t *testing.T) {
-	needPoppler(t)
-	ctx := context.Background()
+// openRooms opens the rooms of a fresh data dir.
+func openRooms(t *testing.T) (*rooms.Service, *room.User, string) {
+	t.Helper()
 	dir := t.TempDir()
-	svc, owner, closeRooms, err := app.OpenRooms(ctx, dir)
+	svc, owner, closeRooms, err := app.OpenRooms(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer closeRooms()
+	t.Cleanup(func() { closeRooms() })
+	return svc, owner, dir
+}
+
+func TestSampleRoom(t *testing.T) {
+	needPoppler(t)
+	ctx := context.Background()
+	svc, owner, dir := openRooms(t)
 	r, err := app.SeedSampleRoom(ctx, svc, owner, dir)
 	if err != nil || r == nil || r.Name != app.SampleRoom {
 		t.Fatalf("SeedSampleRoom on a fresh data dir = %v, %v; want the sample room", r, err)
@@ -106,12 +114,7 @@ func TestSampleRoom(t *testing.T) {
 // already gets no sample room, then or later.
 func TestSampleRoomNotForUsedDataDirs(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	svc, owner, closeRooms, err := app.OpenRooms(ctx, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeRooms()
+	svc, owner, dir := openRooms(t)
 	if _, err := svc.CreateRoom(ctx, owner.ID, "deals", ""); err != nil {
 		t.Fatal(err)
 	}
