@@ -66,7 +66,7 @@ func newLeak(t *testing.T) *leak {
 	return l
 }
 
-func must(t *testing.T, err error) {
+func must(t testing.TB, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)

@@ -14,9 +14,7 @@ import (
 // own (not a superuser), with pgvector, and the database's superuser DSN.
 func openRooms(t testing.TB) (*postgres.Rooms, string, string) {
 	t.Helper()
-	admin := pgtest.Start(t)
-	pgtest.Vector(t, admin)
-	app := pgtest.AppRole(t, admin)
+	app, admin := pgtest.AppDatabase(t)
 	st, err := postgres.OpenRooms(context.Background(), app)
 	if err != nil {
 		t.Fatal(err)

@@ -15,9 +15,7 @@ import (
 // TestRoomsCLIOnPostgres drives quarry room, ingest and ask with --db
 // while a quarry worker drains the queue, all against one PostgreSQL.
 func TestRoomsCLIOnPostgres(t *testing.T) {
-	admin := pgtest.Start(t)
-	pgtest.Vector(t, admin)
-	dsn := pgtest.AppRole(t, admin)
+	dsn, _ := pgtest.AppDatabase(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

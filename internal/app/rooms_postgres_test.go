@@ -20,9 +20,7 @@ import (
 // quarry worker processes) sharing one data dir. Every document ends
 // completed, each processed exactly once, and asking finds them.
 func TestRoomsOnPostgresTwoWorkers(t *testing.T) {
-	admin := pgtest.Start(t)
-	pgtest.Vector(t, admin)
-	dsn := pgtest.AppRole(t, admin)
+	dsn, _ := pgtest.AppDatabase(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

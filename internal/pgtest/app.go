@@ -16,13 +16,7 @@ import (
 // skips, or fails under CI=true: .ci/pgvector builds and installs it.
 func Vector(t testing.TB, dsn string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	ctx, conn := connect(t, dsn)
 	var available bool
 	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')").Scan(&available); err != nil {
 		t.Fatal(err)
@@ -36,6 +30,32 @@ func Vector(t testing.TB, dsn string) {
 	if _, err := conn.Exec(ctx, "CREATE EXTENSION IF NOT EXISTS vector"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// AppDatabase returns the DSN of a new database with pgvector, for a role
+// of its own that owns it (AppRole), and the superuser's DSN of it.
+func AppDatabase(t testing.TB) (app, admin string) {
+	t.Helper()
+	admin = Start(t)
+	Vector(t, admin)
+	return AppRole(t, admin), admin
+}
+
+// connect opens a connection to dsn for the rest of the test, failing it
+// on an error.
+func connect(t testing.TB, dsn string) (context.Context, *pgx.Conn) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn.Close(context.Background())
+		cancel()
+	})
+	return ctx, conn
 }
 
 // AppRole makes a login role that is neither a superuser nor able to

@@ -118,13 +118,7 @@ func Require(t testing.TB) string {
 // read-only), failing the test on an error: a fixture's tables and rows.
 func Exec(t testing.TB, dsn string, stmts ...string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	ctx, conn := connect(t, dsn)
 	for _, s := range stmts {
 		if _, err := conn.Exec(ctx, s); err != nil {
 			t.Fatalf("%s: %v", s, err)
