@@ -107,6 +107,11 @@ type ChunkQuery struct {
 	Terms       []string
 	DocumentIDs []string
 	Limit       int
+	// MaxTerms, when above 0, lets a store search only that many of the
+	// terms, the rarest in the room: words in much of the room add little
+	// to a ranking and most of the cost of finding it. A store may search
+	// them all.
+	MaxTerms int
 }
 
 // ChunkHit is a chunk found by a search, with its document's name and a

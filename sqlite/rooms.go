@@ -22,6 +22,7 @@ type Rooms struct {
 	write   *sql.DB
 	read    *sql.DB
 	vectors vectorCache
+	terms   termStats
 }
 
 var _ room.Store = (*Rooms)(nil)
@@ -103,13 +104,12 @@ CREATE TABLE IF NOT EXISTS document_chunks (
 );
 CREATE INDEX IF NOT EXISTS idx_chunks_document ON document_chunks(document_id);
 CREATE INDEX IF NOT EXISTS idx_chunks_page ON document_chunks(page_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
-    chunk_id UNINDEXED,
-    room,
-    document,
-    body,
-    tokenize = 'porter unicode61'
+CREATE TABLE IF NOT EXISTS chunk_search (
+    rowid INTEGER PRIMARY KEY,
+    chunk_id TEXT NOT NULL UNIQUE REFERENCES document_chunks(id) ON DELETE CASCADE,
+    document_id TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS idx_chunk_search_document ON chunk_search(document_id);
 CREATE TABLE IF NOT EXISTS qa_queries (
     id TEXT PRIMARY KEY,
     user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -192,8 +192,10 @@ func OpenRooms(path string) (*Rooms, error) {
 		return nil, err
 	}
 	write, read, err := openFile(path, func(write *sql.DB) error {
-		_, err := write.Exec(roomsSchema)
-		return err
+		if _, err := write.Exec(roomsSchema); err != nil {
+			return err
+		}
+		return moveSearchIndexes(write)
 	})
 	if err != nil {
 		return nil, err
@@ -361,6 +363,9 @@ func (s *Rooms) CreateRoom(ctx context.Context, r *room.Room, owner string) erro
 		r.ID, owner, formatTime(r.CreatedAt)); err != nil {
 		return err
 	}
+	if err := createRoomIndex(ctx, tx, r.ID); err != nil {
+		return err
+	}
 	return tx.Commit()
 }
 
@@ -416,7 +421,8 @@ func (s *Rooms) DeleteRoom(ctx context.Context, id string) error {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts WHERE chunk_id IN (SELECT c.id FROM document_chunks c JOIN documents d ON d.id = c.document_id WHERE d.data_room_id = ?)", id); err != nil {
+	defer s.terms.drop(id)
+	if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+roomIndex(id)); err != nil {
 		return err
 	}
 	res, err := tx.ExecContext(ctx, "DELETE FROM data_rooms WHERE id = ?", id)

@@ -103,12 +103,19 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 		return err
 	}
 	defer tx.Rollback()
-	var exists int
-	if err := tx.QueryRowContext(ctx, "SELECT 1 FROM documents WHERE id = ?", d.ID).Scan(&exists); err != nil {
+	var roomID string
+	if err := tx.QueryRowContext(ctx, "SELECT data_room_id FROM documents WHERE id = ?", d.ID).Scan(&roomID); err != nil {
 		return notFound(err, "document", d.ID)
 	}
+	if err := createRoomIndex(ctx, tx, roomID); err != nil {
+		return err
+	}
 	// A document processed again replaces what it had.
-	if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts WHERE chunk_id IN (SELECT id FROM document_chunks WHERE document_id = ?)", d.ID); err != nil {
+	var had int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM chunk_search WHERE document_id = ?", d.ID).Scan(&had); err != nil {
+		return err
+	}
+	if err := unindexDocument(ctx, tx, roomID, d.ID); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM document_pages WHERE document_id = ?", d.ID); err != nil {
@@ -131,11 +138,17 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 		return err
 	}
 	defer insChunk.Close()
-	insFTS, err := tx.PrepareContext(ctx, "INSERT INTO chunks_fts (chunk_id, room, document, body) VALUES (?, ?, ?, ?)")
+	insMap, err := tx.PrepareContext(ctx, "INSERT INTO chunk_search (chunk_id, document_id) VALUES (?, ?)")
+	if err != nil {
+		return err
+	}
+	defer insMap.Close()
+	insFTS, err := tx.PrepareContext(ctx, "INSERT INTO "+roomIndex(roomID)+" (rowid, document, body) VALUES (?, ?, ?)")
 	if err != nil {
 		return err
 	}
 	defer insFTS.Close()
+	bodies := make([]string, 0, len(chunks))
 	for _, c := range chunks {
 		var emb []byte
 		if c.Embedding != nil {
@@ -144,13 +157,19 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 		if _, err := insChunk.ExecContext(ctx, c.ID, d.ID, c.PageID, c.Index, c.Text, c.Context, c.TokenCount, c.StartChar, c.EndChar, emb, c.EmbeddingModel, now); err != nil {
 			return checked(err, fmt.Sprintf("chunk %d (page %d)", c.Index, c.PageNumber))
 		}
-		body := c.Text
-		if c.Context != "" {
-			body = c.Context + "\n" + c.Text
-		}
-		if _, err := insFTS.ExecContext(ctx, c.ID, d.RoomID, d.ID, body); err != nil {
+		res, err := insMap.ExecContext(ctx, c.ID, d.ID)
+		if err != nil {
 			return err
 		}
+		rowid, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		body := searchBody(c.Context, c.Text)
+		if _, err := insFTS.ExecContext(ctx, rowid, d.ID, body); err != nil {
+			return err
+		}
+		bodies = append(bodies, body)
 	}
 	meta, _ := json.Marshal(d.Meta)
 	notes, _ := json.Marshal(nonNil(d.Notes))
@@ -163,7 +182,15 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 	if n, _ := res.RowsAffected(); n == 0 {
 		return quarry.Errorf(quarry.ECodeNotFound, "no document %s", d.ID)
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if had > 0 {
+		s.terms.drop(roomID)
+	} else {
+		s.terms.added(roomID, bodies)
+	}
+	return nil
 }
 
 // DeleteDocument implements room.Documents.
@@ -174,9 +201,14 @@ func (s *Rooms) DeleteDocument(ctx context.Context, id string) error {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, "DELETE FROM chunks_fts WHERE chunk_id IN (SELECT id FROM document_chunks WHERE document_id = ?)", id); err != nil {
+	var roomID string
+	if err := tx.QueryRowContext(ctx, "SELECT data_room_id FROM documents WHERE id = ?", id).Scan(&roomID); err != nil {
+		return notFound(err, "document", id)
+	}
+	if err := unindexDocument(ctx, tx, roomID, id); err != nil && !isMissingTable(err) {
 		return err
 	}
+	defer s.terms.drop(roomID)
 	res, err := tx.ExecContext(ctx, "DELETE FROM documents WHERE id = ?", id)
 	if err != nil {
 		return err
@@ -248,11 +280,15 @@ func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQue
 	if len(q.Terms) == 0 || q.Limit < 1 {
 		return nil, nil
 	}
-	quoted := make([]string, len(q.Terms))
-	for i, t := range q.Terms {
+	terms, err := s.rarestTerms(ctx, roomID, q.Terms, q.MaxTerms)
+	if err != nil {
+		return nil, err
+	}
+	quoted := make([]string, len(terms))
+	for i, t := range terms {
 		quoted[i] = quote(strings.ReplaceAll(t, "\x00", ""))
 	}
-	expr := "room : " + quote(roomID) + " AND body : (" + strings.Join(quoted, " OR ") + ")"
+	expr := "body : (" + strings.Join(quoted, " OR ") + ")"
 	if len(q.DocumentIDs) > 0 {
 		docs := make([]string, len(q.DocumentIDs))
 		for i, id := range q.DocumentIDs {
@@ -260,17 +296,22 @@ func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQue
 		}
 		expr += " AND document : (" + strings.Join(docs, " OR ") + ")"
 	}
-	// FTS5 ranks and limits inside the index (ORDER BY rank) before any
-	// join; the exact comparisons drop rows whose room or document id
-	// only shares tokens with the ones asked for.
+	// FTS5 ranks and limits inside the room's index (ORDER BY rank)
+	// before any join, and the joins follow from its rows (CROSS JOIN
+	// keeps that order); the exact comparison drops a row whose document
+	// id only shares tokens with the ones asked for.
 	rows, err := s.read.QueryContext(ctx, `SELECT `+chunkColumns+`, d.name, f.score
-		FROM (SELECT chunk_id, room, document, -rank AS score FROM chunks_fts
-			WHERE chunks_fts MATCH ? AND rank MATCH 'bm25(0, 0, 0, 1)' ORDER BY rank LIMIT ?) f
-		JOIN document_chunks c ON c.id = f.chunk_id
-		JOIN document_pages p ON p.id = c.page_id
-		JOIN documents d ON d.id = c.document_id
-		WHERE f.room = ?
+		FROM (SELECT rowid, -rank AS score FROM `+roomIndex(roomID)+`
+			WHERE `+roomIndex(roomID)+` MATCH ? AND rank MATCH 'bm25(0, 1)' ORDER BY rank LIMIT ?) f
+		CROSS JOIN chunk_search m ON m.rowid = f.rowid
+		CROSS JOIN document_chunks c ON c.id = m.chunk_id
+		CROSS JOIN document_pages p ON p.id = c.page_id
+		CROSS JOIN documents d ON d.id = c.document_id
+		WHERE d.data_room_id = ?
 		ORDER BY f.score DESC, c.document_id, c.chunk_index`, expr, q.Limit, roomID)
+	if isMissingTable(err) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("search room %s: %w", roomID, err)
 	}

@@ -39,6 +39,9 @@ const (
 	// routedDocs is how many best-matching documents are searched again
 	// on their own, so that their passages are not crowded out.
 	routedDocs = 3
+	// maxTerms is how many of a question's search terms are searched, the
+	// rarest in the room.
+	maxTerms = 16
 )
 
 // Retrieve ranks the pages of a room's completed documents (docs, the
@@ -51,7 +54,7 @@ func Retrieve(ctx context.Context, st Store, roomID string, docs []room.Document
 	}
 	need := statementsFor(question)
 	if len(only) > 0 {
-		hits, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: q.terms, DocumentIDs: only, Limit: searchDepth})
+		hits, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: q.terms, DocumentIDs: only, Limit: searchDepth, MaxTerms: maxTerms})
 		if err != nil {
 			return nil, err
 		}
@@ -75,14 +78,14 @@ func Retrieve(ctx context.Context, st Store, roomID string, docs []room.Document
 		prior[d.ID] = p
 		best = max(best, p)
 	}
-	hits, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: q.terms, Limit: searchDepth})
+	hits, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: q.terms, Limit: searchDepth, MaxTerms: maxTerms})
 	if err != nil {
 		return nil, err
 	}
 	var bonus map[pageKey]float64
 	if best > 0 {
 		routed := routeDocs(prior, best)
-		more, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: q.terms, DocumentIDs: routed, Limit: searchDepth})
+		more, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: q.terms, DocumentIDs: routed, Limit: searchDepth, MaxTerms: maxTerms})
 		if err != nil {
 			return nil, err
 		}
