@@ -120,7 +120,8 @@ func (t *tools) addRoomTools(s *mcpsdk.Server) {
 }
 
 // asUser adapts a room tool to the handler add takes: the tool runs for
-// the caller (roomUser), or the call fails UNAUTHORIZED.
+// the caller (roomUser), named as the store's actor too (room.WithActor,
+// for a store with row-level security), or the call fails UNAUTHORIZED.
 func asUser[In, Out any](t *tools, h func(ctx context.Context, u *room.User, in In) (Out, string, error)) handler[In, Out] {
 	return func(ctx context.Context, in In) (Out, string, error) {
 		u, err := t.roomUser(ctx)
@@ -128,7 +129,7 @@ func asUser[In, Out any](t *tools, h func(ctx context.Context, u *room.User, in 
 			var zero Out
 			return zero, "", err
 		}
-		return h(ctx, u, in)
+		return h(room.WithActor(ctx, u.ID), u, in)
 	}
 }
 

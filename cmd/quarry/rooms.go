@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
@@ -184,7 +183,7 @@ func runIngest(ctx context.Context, args []string, getenv func(string) string, s
 		d, err := uploadFile(ctx, svc, user.ID, r.ID, path)
 		if err == nil {
 			fmt.Fprintf(stderr, "%s: processing\n", name)
-			err = process(ctx, svc, user.ID, d.ID)
+			err = app.ProcessUpload(ctx, svc, user.ID, d.ID)
 		}
 		if err != nil {
 			failed++
@@ -201,30 +200,6 @@ func runIngest(ctx context.Context, args []string, getenv func(string) string, s
 		return fmt.Errorf("%d of %d files failed", failed, len(files))
 	}
 	return nil
-}
-
-// process processes an uploaded document here, or with a queue waits for
-// a worker (this process's among them) to finish it.
-func process(ctx context.Context, svc *rooms.Service, userID, documentID string) error {
-	if svc.Queue == nil {
-		return svc.Process(ctx, documentID)
-	}
-	for {
-		d, err := svc.Document(ctx, userID, documentID)
-		switch {
-		case err != nil:
-			return err
-		case d.Status == room.StatusCompleted:
-			return nil
-		case d.Status == room.StatusFailed:
-			return quarry.Errorf(d.ErrorCode, "%s", d.Error)
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
 }
 
 func uploadFile(ctx context.Context, svc *rooms.Service, userID, roomID, path string) (*room.Document, error) {

@@ -34,12 +34,13 @@ type sampleMark struct {
 
 // SeedSampleRoom gives a data dir whose owner has no room yet the sample
 // room: SampleRoom, owned by owner, with the documents of
-// internal/sampleroom uploaded and processed before it returns, so that a
-// question works at once. It returns the room, or nil when the data dir
-// had rooms already or had its sample room before. A document that fails
-// (a PDF without poppler-utils installed) is logged, and the room keeps
-// the others. Call it before the workers start (rooms.Service.Start),
-// which would process the uploads a second time.
+// internal/sampleroom uploaded and processed before it returns (here, or
+// by the queue's workers: ProcessUpload), so that a question works at
+// once. It returns the room, or nil when the data dir had rooms already or
+// had its sample room before. A document that fails (a PDF without
+// poppler-utils installed) is logged, and the room keeps the others.
+// Without a Queue, call it before this process's workers start
+// (rooms.Service.Start), which would process the uploads a second time.
 func SeedSampleRoom(ctx context.Context, svc *rooms.Service, owner *room.User, dataDir string) (*room.Room, error) {
 	marker := sampleRoomMarker(dataDir)
 	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
@@ -98,5 +99,30 @@ func addSample(ctx context.Context, svc *rooms.Service, userID, roomID, name str
 	if err != nil {
 		return err
 	}
-	return svc.Process(ctx, d.ID)
+	return ProcessUpload(ctx, svc, userID, d.ID)
+}
+
+// ProcessUpload processes an uploaded document here, or, when the service
+// has a Queue, waits for a worker (this process's among them) to finish
+// it. Errors: the document's own failure, with its code.
+func ProcessUpload(ctx context.Context, svc *rooms.Service, userID, documentID string) error {
+	if svc.Queue == nil {
+		return svc.Process(ctx, documentID)
+	}
+	for {
+		d, err := svc.Document(ctx, userID, documentID)
+		switch {
+		case err != nil:
+			return err
+		case d.Status == room.StatusCompleted:
+			return nil
+		case d.Status == room.StatusFailed:
+			return quarry.Errorf(d.ErrorCode, "%s", d.Error)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
