@@ -102,7 +102,7 @@ type roomView struct {
 	AskErr    *fieldError
 	UploadErr *fieldError
 	MemberErr *fieldError
-	MaxMB     int64
+	MaxBytes  int64
 }
 
 // docRow is one document in a room's table.
@@ -138,7 +138,7 @@ func (s *Server) renderRoom(w http.ResponseWriter, r *http.Request, u *room.User
 		return err
 	}
 	ctx := r.Context()
-	v := roomView{Room: rm, URL: roomURL(rm.ID), EventsURL: roomAPI(rm.ID) + "/events", MaxMB: s.opt.MaxUploadBytes >> 20,
+	v := roomView{Room: rm, URL: roomURL(rm.ID), EventsURL: roomAPI(rm.ID) + "/events", MaxBytes: s.opt.MaxUploadBytes,
 		CanEdit: room.RoleAtLeast(rm.Role, room.RoleEditor), CanManage: room.RoleAtLeast(rm.Role, room.RoleOwner),
 		Question: st.question, AskErr: newFieldError("ask-error", st.askErr),
 		UploadErr: newFieldError("upload-error", st.uploadErr), MemberErr: newFieldError("member-error", st.memberErr)}

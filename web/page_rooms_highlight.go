@@ -96,6 +96,7 @@ func locate(words []docparse.Word, pageText, passage string, start int) ([]int, 
 // each within a few words of the last match, from every start where one
 // of the passage's first words appears; the start nearest expect wins a
 // tie. It gives up when fewer than half the words (or three) match.
+// Short gaps between matches are filled in.
 func alignWords(words []docparse.Word, passage string, owner []int, expect int) []int {
 	var want []string
 	for _, f := range strings.Fields(passage) {
@@ -135,7 +136,18 @@ func alignWords(words []docparse.Word, passage string, owner []int, expect int) 
 	if len(best) < max(3, (len(want)+1)/2) {
 		return nil
 	}
-	return best
+	// Words missed between two matches a few words apart (a misread
+	// word, a table cell read in another order) are the passage's too.
+	out := []int{best[0]}
+	for _, i := range best[1:] {
+		if gap := i - out[len(out)-1]; gap > 1 && gap <= lookahead {
+			for j := out[len(out)-1] + 1; j < i; j++ {
+				out = append(out, j)
+			}
+		}
+		out = append(out, i)
+	}
+	return out
 }
 
 // startsPassage reports whether t is one of the passage's first words.

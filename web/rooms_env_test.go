@@ -9,6 +9,8 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,11 +40,12 @@ type roomsEnv struct {
 	maxUploadBytes int64
 }
 
-// headerAuth says the request's user is the one X-User names.
+// headerAuth says the request's user is the one X-User names; a
+// request without the header is the user under "" (a browser's), if any.
 type headerAuth map[string]*room.User
 
 func (h headerAuth) User(r *http.Request) (*room.User, error) {
-	if u, ok := h[r.Header.Get("X-User")]; ok {
+	if u, ok := h[r.Header.Get("X-User")]; ok && u != nil {
 		return u, nil
 	}
 	return nil, quarry.Errorf(quarry.ECodeUnauthorized, "who are you?")
@@ -50,6 +53,14 @@ func (h headerAuth) User(r *http.Request) (*room.User, error) {
 
 func newRoomsEnv(t testing.TB) *roomsEnv {
 	t.Helper()
+	return newRoomsEnvAs(t, "")
+}
+
+// newRoomsEnvAs is newRoomsEnv where requests without X-User come from
+// browserUser ("" for nobody).
+func newRoomsEnvAs(t testing.TB, browserUser string) *roomsEnv {
+	t.Helper()
+	needPoppler(t)
 	ctx := context.Background()
 	e := &roomsEnv{t: t, dir: t.TempDir(), maxUploadBytes: 256 << 10}
 	st, err := sqlite.OpenRooms(filepath.Join(e.dir, "rooms.db"))
@@ -91,10 +102,28 @@ func newRoomsEnv(t testing.TB) *roomsEnv {
 	e.vic, err = e.svc.Store.User(ctx, m.UserID)
 	must(err)
 	auth := headerAuth{"alice": e.alice, "bob": e.bob, "vic": e.vic}
+	if browserUser != "" {
+		auth[""] = auth[browserUser]
+	}
 	h := web.New(a.Manager, web.Options{MaxUploadBytes: e.maxUploadBytes, Rooms: e.svc, Auth: auth})
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
 	return e
+}
+
+// needPoppler skips a test that reads PDFs where poppler-utils is not
+// installed, and fails it under CI=true, which installs it.
+func needPoppler(t testing.TB) {
+	t.Helper()
+	for _, tool := range []string{"pdftotext", "pdftoppm", "pdfinfo"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			msg := tool + " not found; install poppler-utils"
+			if os.Getenv("CI") == "true" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
 }
 
 // do sends a request as user ("" for nobody).

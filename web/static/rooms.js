@@ -1,7 +1,7 @@
 // rooms.js makes a data room's page live: it shows how far an upload has
 // gone, follows the processing of the room's documents over the room's
 // server-sent events (swapping in a document's finished row from the
-// server), clears the ask box after an answer arrives, and on a page view
+// server; busy rows are also redrawn every few seconds), clears the ask box after an answer arrives, and on a page view
 // scrolls the highlighted passage into view. Without it the forms post
 // normally and the page reloads itself while documents are processed.
 (function () {
@@ -74,13 +74,17 @@
     var source = new EventSource(docs.getAttribute("data-events-url"));
     // On every (re)connection, rows that may have finished meanwhile are
     // drawn again.
-    source.addEventListener("open", function () {
+    var refreshBusy = function () {
       docs.querySelectorAll(".doc-row").forEach(function (row) {
         if (busy(row)) {
           refresh(row);
         }
       });
-    });
+    };
+    source.addEventListener("open", refreshBusy);
+    // Documents processed by another process (quarry worker) send no
+    // events here: busy rows are drawn again every few seconds too.
+    window.setInterval(refreshBusy, 5000);
     source.addEventListener("progress", function (msg) {
       var p;
       try {
