@@ -15,6 +15,7 @@ import (
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/sessions"
+	"github.com/quarry-dev/quarry/web"
 )
 
 // settings is every configuration variable, printed by "quarry help
@@ -170,6 +171,9 @@ type appFlags struct {
 	maxMB      int64
 	memoryMB   int64
 	model      modelFlags
+	// rooms and auth, when set, serve the data rooms (serve).
+	rooms web.RoomService
+	auth  web.Authenticator
 }
 
 func (f *appFlags) register(fs *flag.FlagSet, getenv func(string) string) {
@@ -200,7 +204,7 @@ func (f *appFlags) open(ctx context.Context, getenv func(string) string, stderr 
 	}
 	a, err = app.Open(ctx, app.Options{DataDir: f.dataDir, SessionTimeout: timeout, MaxUploadBytes: f.maxMB << 20,
 		MaxRunning: f.maxRunning, MemoryMB: f.memoryMB, Log: log, OpenSource: openSource, Model: w.model, ModelLocal: w.local, DialCode: w.dial,
-		Embedder: w.embedder, EmbeddingModel: w.embedModel})
+		Embedder: w.embedder, EmbeddingModel: w.embedModel, Rooms: f.rooms, Auth: f.auth})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -25,9 +25,35 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	addr := fs.String("addr", "localhost:8080", "address to listen on (\":8080\" for every interface)")
 	sample := fs.String("sample", "revenue_drop", "sample scenario to investigate when no finished investigation exists (\"\" for none)")
 	db := fs.String("db", getenv("QUARRY_DB"), "postgres://... keeps the data rooms in PostgreSQL and works their queue beside any quarry worker (env QUARRY_DB)")
+	authMode := fs.String("auth", authLocal, "who uses the data rooms: local (every request is the local owner) or password (people sign in at /login, programs send Authorization: Bearer TOKEN; see quarry user and quarry token)")
 	var af appFlags
 	af.register(fs, getenv)
 	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
+	}
+	rs, owner, closeRooms, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: af.dataDir, DB: *db, Workers: af.maxRunning})
+	if err != nil {
+		return err
+	}
+	defer closeRooms()
+	if *db != "" {
+		fmt.Fprintf(stdout, "Data rooms in PostgreSQL %s, files in %s\n", postgres.Mask(*db), af.dataDir)
+	}
+	if *sample != "" {
+		if _, err := app.SeedSampleRoom(ctx, rs, owner, af.dataDir); err != nil {
+			return fmt.Errorf("sample room: %w", err)
+		}
+	}
+	if *db == "" {
+		// On SQLite this process's workers process the uploads.
+		work, stop := context.WithCancel(ctx)
+		defer func() { stop(); rs.Wait() }()
+		if err := rs.Start(work, af.maxRunning); err != nil {
+			return err
+		}
+	}
+	af.rooms = rs
+	if af.auth, err = webAuth(*authMode, af.dataDir, rs, owner); err != nil {
 		return err
 	}
 	a, closeApp, err := af.open(ctx, getenv, stderr)
@@ -35,14 +61,6 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer closeApp()
-	if *db != "" {
-		_, _, closeRooms, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: af.dataDir, DB: *db, Workers: af.maxRunning})
-		if err != nil {
-			return err
-		}
-		defer closeRooms()
-		fmt.Fprintf(stdout, "Data rooms in PostgreSQL %s, files in %s\n", postgres.Mask(*db), af.dataDir)
-	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

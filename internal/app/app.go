@@ -53,6 +53,10 @@ type Options struct {
 	Log            *slog.Logger
 	// OpenSource opens analyses' database sources (default OpenDatabaseFile).
 	OpenSource analyze.OpenSource
+	// Rooms serves the data rooms' API and pages to the users Auth names
+	// (OpenRooms, web.LocalUser); without both they are left out.
+	Rooms web.RoomService
+	Auth  web.Authenticator
 }
 
 // DefaultMemoryMB is the default Options.MemoryMB.
@@ -154,7 +158,8 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 		db.Close()
 		return nil, err
 	}
-	h := web.New(m, web.Options{MaxUploadBytes: opt.MaxUploadBytes, Analyst: analyst, Log: opt.Log, Analyses: am})
+	h := web.New(m, web.Options{MaxUploadBytes: opt.MaxUploadBytes, Analyst: analyst, Log: opt.Log, Analyses: am,
+		Rooms: opt.Rooms, Auth: opt.Auth})
 	return &App{Manager: m, Analyses: am, Handler: h, Index: db, Log: opt.Log, db: db, closeAnalyses: closeAnalyses}, nil
 }
 

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestServeShowsTheSampleRoom: quarry serve on a fresh data dir has the
+// sample room in its pages and API for the local owner, and answers a
+// question over it with a citation of a page.
+func TestServeShowsTheSampleRoom(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir()}, func(string) string { return "" }, nil, &stdout, &stderr)
+	}()
+	serving := regexp.MustCompile(`Quarry is serving on (http://\S+)`)
+	var base string
+	waitFor(t, done, "the server's address", func() bool {
+		m := serving.FindStringSubmatch(stdout.String())
+		if m != nil {
+			base = m[1]
+		}
+		return m != nil
+	})
+	res, err := http.Get(base + "/api/rooms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Rooms []struct {
+			ID        string
+			Name      string
+			Documents int
+		}
+	}
+	json.NewDecoder(res.Body).Decode(&list)
+	res.Body.Close()
+	if len(list.Rooms) != 1 || list.Rooms[0].Documents == 0 {
+		t.Fatalf("rooms %+v; want the sample room with its documents; log:\n%s", list.Rooms, stderr.String())
+	}
+	res, err = http.Post(base+"/api/rooms/"+list.Rooms[0].ID+"/ask", "application/json",
+		strings.NewReader(`{"question":"What were Northwind's capital expenditures in 2023?"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var q struct {
+		AnswerType string `json:"answer_type"`
+		Citations  []struct {
+			PageNumber int `json:"page_number"`
+		}
+	}
+	json.NewDecoder(res.Body).Decode(&q)
+	res.Body.Close()
+	if q.AnswerType != "grounded" || len(q.Citations) == 0 || q.Citations[0].PageNumber == 0 {
+		t.Errorf("the sample room's answer %+v; want grounded with a cited page", q)
+	}
+	res, err = http.Get(base + "/rooms/" + list.Rooms[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(page), `<a href="/rooms">Data rooms</a>`) || !strings.Contains(string(page), "northwind") {
+		t.Errorf("the sample room's page: %d\n%.1000s", res.StatusCode, page)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
+	}
+}
