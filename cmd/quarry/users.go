@@ -7,12 +7,40 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/room"
+	"github.com/quarry-dev/quarry/rooms"
+	"github.com/quarry-dev/quarry/web"
 )
+
+// Values of quarry serve --auth.
+const (
+	authLocal    = "local"
+	authPassword = "password"
+)
+
+// webAuth is who the server's data rooms answer (quarry serve --auth):
+// the local owner for every request, or the people who sign in with a
+// password (and programs with a token), their cookies signed with a key
+// kept in the data dir.
+func webAuth(mode, dataDir string, svc *rooms.Service, owner *room.User) (web.Authenticator, error) {
+	switch mode {
+	case authLocal:
+		return web.LocalUser{Owner: owner}, nil
+	case authPassword:
+		key, err := web.LoadSessionKey(filepath.Join(dataDir, "secrets", "session.key"))
+		if err != nil {
+			return nil, err
+		}
+		return web.NewPasswordAuth(svc, key, web.PasswordAuthOptions{})
+	}
+	return nil, &usageError{fmt.Sprintf("--auth %q: want %s or %s", mode, authLocal, authPassword)}
+}
 
 // runUser implements "quarry user add NAME [--password-stdin] | passwd
 // NAME [--password-stdin] | list": the people who may sign in to the data
