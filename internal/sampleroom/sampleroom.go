@@ -34,4 +34,3 @@ var FS = func() fs.FS {
 	}
 	return sub
 }()
-
