@@ -42,6 +42,9 @@ const (
 	// maxTerms is how many of a question's search terms are searched, the
 	// rarest in the room.
 	maxTerms = 16
+	// maxTermsRouted is how many the room-wide search keeps when the
+	// question's documents are also searched on their own.
+	maxTermsRouted = 6
 )
 
 // Retrieve ranks the pages of a room's completed documents (docs, the
@@ -78,7 +81,13 @@ func Retrieve(ctx context.Context, st Store, roomID string, docs []room.Document
 		prior[d.ID] = p
 		best = max(best, p)
 	}
-	hits, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: q.terms, Limit: searchDepth, MaxTerms: maxTerms})
+	// When the question names documents, the room-wide search is a net
+	// for what routing missed: its rarest words are enough for that.
+	wide := room.ChunkQuery{Terms: q.terms, Limit: searchDepth, MaxTerms: maxTerms}
+	if best > 0 {
+		wide.MaxTerms = maxTermsRouted
+	}
+	hits, err := st.SearchChunks(ctx, roomID, wide)
 	if err != nil {
 		return nil, err
 	}

@@ -48,6 +48,17 @@ type financeScore struct {
 	IngestSeconds  float64            `json:"ingest_seconds"`
 	PagesPerSecond float64            `json:"pages_per_second"`
 	MeanAskMS      float64            `json:"mean_ask_ms"`
+	// Latency is retrieval timed in a larger room, with --latency-chunks.
+	Latency *latencyScore `json:"latency,omitempty"`
+}
+
+// latencyScore is how long retrieval takes per question in a room of
+// Chunks chunks (the filings ingested again under other names).
+type latencyScore struct {
+	Chunks int     `json:"chunks"`
+	P50MS  float64 `json:"p50_ms"`
+	P95MS  float64 `json:"p95_ms"`
+	MaxMS  float64 `json:"max_ms"`
 }
 
 var recallKs = []int{1, 5, 10, 20}
@@ -64,6 +75,7 @@ func runBenchFinanceBench(ctx context.Context, args []string, getenv func(string
 	cache := fs.String("cache", "", "keep the ingested room in this directory and reuse it on the next run")
 	verbose := fs.Bool("verbose", false, "print one line per question on stderr")
 	workers := fs.Int("workers", 2, "documents processed at once")
+	latencyChunks := fs.Int("latency-chunks", 0, "also time retrieval in a room of at least this many chunks (the filings ingested again under other names)")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -102,7 +114,7 @@ func runBenchFinanceBench(ctx context.Context, args []string, getenv func(string
 	if err != nil {
 		return err
 	}
-	docs, err := ingestDir(ctx, svc, owner.ID, r.ID, filepath.Join(dir, "pdfs"), *workers, stderr, &score)
+	docs, err := ingestDir(ctx, svc, owner.ID, r.ID, filepath.Join(dir, "pdfs"), 1, *workers, stderr, &score)
 	if err != nil {
 		return err
 	}
@@ -156,6 +168,16 @@ func runBenchFinanceBench(ctx context.Context, args []string, getenv func(string
 	}
 	score.AnswerHit = round3(float64(hits) / n)
 	score.MeanAskMS = round3(float64(askTime.Milliseconds()) / n)
+	if *latencyChunks > 0 {
+		chunks := 0
+		for _, d := range docs {
+			chunks += d.ChunkCount
+		}
+		copies := (*latencyChunks + chunks - 1) / max(chunks, 1)
+		if score.Latency, err = timeRetrieval(ctx, svc, owner.ID, filepath.Join(dir, "pdfs"), copies, *workers, qs, stderr); err != nil {
+			return err
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -167,7 +189,52 @@ func runBenchFinanceBench(ctx context.Context, args []string, getenv func(string
 	fmt.Fprintf(stdout, "%-22s %6.3f %6.3f %6.3f %6.3f\n", "across the room", score.RecallAt["1"], score.RecallAt["5"], score.RecallAt["10"], score.RecallAt["20"])
 	fmt.Fprintf(stdout, "%-22s %6.3f %6.3f %6.3f %6.3f\n", "within the document", score.RecallAtInDoc["1"], score.RecallAtInDoc["5"], score.RecallAtInDoc["10"], score.RecallAtInDoc["20"])
 	fmt.Fprintf(stdout, "answers quoting the gold number: %.3f\nretrieval: %.1f ms per question\n", score.AnswerHit, score.MeanAskMS)
+	if l := score.Latency; l != nil {
+		fmt.Fprintf(stdout, "retrieval in a room of %d chunks: p50 %.1f ms, p95 %.1f ms, max %.1f ms\n", l.Chunks, l.P50MS, l.P95MS, l.MaxMS)
+	}
 	return nil
+}
+
+// timeRetrieval ingests the filings copies times into a room of their
+// own and times each question's retrieval there.
+func timeRetrieval(ctx context.Context, svc *rooms.Service, userID, dir string, copies, workers int, qs []financeQuestion, stderr io.Writer) (*latencyScore, error) {
+	r, err := svc.Room(ctx, userID, "financebench-latency")
+	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
+		r, err = svc.CreateRoom(ctx, userID, "financebench-latency", "FinanceBench filings, several times over")
+	}
+	if err != nil {
+		return nil, err
+	}
+	docs, err := ingestDir(ctx, svc, userID, r.ID, dir, copies, workers, stderr, &financeScore{})
+	if err != nil {
+		return nil, err
+	}
+	l := &latencyScore{}
+	for _, d := range docs {
+		l.Chunks += d.ChunkCount
+	}
+	// The first search reads the room's word counts; it is not a
+	// question's time.
+	if _, err := ask.Retrieve(ctx, svc.Store, r.ID, docs, qs[0].Question, 20); err != nil {
+		return nil, err
+	}
+	var ms []float64
+	for _, q := range qs {
+		t0 := time.Now()
+		if _, err := ask.Retrieve(ctx, svc.Store, r.ID, docs, q.Question, 20); err != nil {
+			return nil, err
+		}
+		ms = append(ms, float64(time.Since(t0).Microseconds())/1000)
+	}
+	slices.Sort(ms)
+	l.P50MS, l.P95MS, l.MaxMS = round3(percentile(ms, 0.50)), round3(percentile(ms, 0.95)), round3(ms[len(ms)-1])
+	return l, nil
+}
+
+// percentile is the nearest-rank percentile of sorted values.
+func percentile(sorted []float64, p float64) float64 {
+	i := int(math.Ceil(p*float64(len(sorted)))) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
 }
 
 func keys(m map[string]bool) []string {
@@ -240,9 +307,10 @@ func readFinanceQuestions(path string) ([]financeQuestion, error) {
 	return out, sc.Err()
 }
 
-// ingestDir uploads and processes every file of dir into a room, unless
-// a document of that name is already there and completed.
-func ingestDir(ctx context.Context, svc *rooms.Service, userID, roomID, dir string, workers int, stderr io.Writer, score *financeScore) ([]room.Document, error) {
+// ingestDir uploads and processes every file of dir into a room, copies
+// times (the second copy of a.pdf is named "copy2-a.pdf"), unless a
+// document of that name is already there and completed.
+func ingestDir(ctx context.Context, svc *rooms.Service, userID, roomID, dir string, copies, workers int, stderr io.Writer, score *financeScore) ([]room.Document, error) {
 	have, err := svc.Documents(ctx, userID, roomID)
 	if err != nil {
 		return nil, err
@@ -259,10 +327,17 @@ func ingestDir(ctx context.Context, svc *rooms.Service, userID, roomID, dir stri
 	if err != nil {
 		return nil, err
 	}
-	var todo []string
-	for _, e := range entries {
-		if !e.IsDir() && !done[e.Name()] {
-			todo = append(todo, e.Name())
+	type upload struct{ file, name string }
+	var todo []upload
+	for k := 1; k <= copies; k++ {
+		for _, e := range entries {
+			name := e.Name()
+			if k > 1 {
+				name = fmt.Sprintf("copy%d-%s", k, name)
+			}
+			if !e.IsDir() && !done[name] {
+				todo = append(todo, upload{e.Name(), name})
+			}
 		}
 	}
 	start := time.Now()
@@ -271,8 +346,9 @@ func ingestDir(ctx context.Context, svc *rooms.Service, userID, roomID, dir stri
 	var firstErr error
 	sem := make(chan struct{}, max(1, workers))
 	var wg sync.WaitGroup
-	for _, name := range todo {
-		f, err := os.Open(filepath.Join(dir, name))
+	for _, u := range todo {
+		name := u.name
+		f, err := os.Open(filepath.Join(dir, u.file))
 		if err != nil {
 			return nil, err
 		}
