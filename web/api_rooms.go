@@ -42,27 +42,27 @@ func (s *Server) routesRooms() {
 	}{
 		{"GET /api/rooms", s.listRooms},
 		{"POST /api/rooms", s.createRoom},
-		{"GET /api/rooms/{room}", s.getRoom},
-		{"GET /api/rooms/{room}/members", s.listMembers},
-		{"POST /api/rooms/{room}/members", s.addMember},
-		{"PUT /api/rooms/{room}/members/{user}", s.putMember},
-		{"GET /api/rooms/{room}/documents", s.listDocuments},
-		{"POST /api/rooms/{room}/documents", s.uploadDocument},
-		{"GET /api/rooms/{room}/documents/{doc}", s.getDocument},
-		{"DELETE /api/rooms/{room}/documents/{doc}", s.deleteDocument},
-		{"GET /api/rooms/{room}/documents/{doc}/file", s.downloadDocument},
-		{"GET /api/rooms/{room}/documents/{doc}/pages", s.listPages},
-		{"GET /api/rooms/{room}/documents/{doc}/pages/{page}", s.getPage},
-		{"GET /api/rooms/{room}/documents/{doc}/pages/{page}/image", s.pageImage},
-		{"GET /api/rooms/{room}/documents/{doc}/pages/{page}/highlight", s.pageHighlight},
-		{"GET /api/rooms/{room}/chunks/{chunk}", s.getChunk},
-		{"GET /api/rooms/{room}/events", s.roomEvents},
-		{"POST /api/rooms/{room}/ask", s.askRoom},
-		{"GET /api/rooms/{room}/queries/{query}", s.getQuery},
-		{"PUT /api/rooms/{room}/queries/{query}/feedback", s.putFeedback},
-		{"GET /api/rooms/{room}/history", s.history},
-		{"DELETE /api/rooms/{room}/history", s.deleteHistory},
-		{"GET /api/rooms/{room}/history/export", s.exportHistory},
+		{"GET /api/rooms/{room}", s.inRoom(s.getRoom)},
+		{"GET /api/rooms/{room}/members", s.inRoom(s.listMembers)},
+		{"POST /api/rooms/{room}/members", s.inRoom(s.addMember)},
+		{"PUT /api/rooms/{room}/members/{user}", s.inRoom(s.putMember)},
+		{"GET /api/rooms/{room}/documents", s.inRoom(s.listDocuments)},
+		{"POST /api/rooms/{room}/documents", s.inRoom(s.uploadDocument)},
+		{"GET /api/rooms/{room}/documents/{doc}", s.inRoom(s.getDocument)},
+		{"DELETE /api/rooms/{room}/documents/{doc}", s.inRoom(s.deleteDocument)},
+		{"GET /api/rooms/{room}/documents/{doc}/file", s.inRoom(s.downloadDocument)},
+		{"GET /api/rooms/{room}/documents/{doc}/pages", s.inRoom(s.listPages)},
+		{"GET /api/rooms/{room}/documents/{doc}/pages/{page}", s.inRoom(s.getPage)},
+		{"GET /api/rooms/{room}/documents/{doc}/pages/{page}/image", s.inRoom(s.pageImage)},
+		{"GET /api/rooms/{room}/documents/{doc}/pages/{page}/highlight", s.inRoom(s.pageHighlight)},
+		{"GET /api/rooms/{room}/chunks/{chunk}", s.inRoom(s.getChunk)},
+		{"GET /api/rooms/{room}/events", s.inRoom(s.roomEvents)},
+		{"POST /api/rooms/{room}/ask", s.inRoom(s.askRoom)},
+		{"GET /api/rooms/{room}/queries/{query}", s.inRoom(s.getQuery)},
+		{"PUT /api/rooms/{room}/queries/{query}/feedback", s.inRoom(s.putFeedback)},
+		{"GET /api/rooms/{room}/history", s.inRoom(s.history)},
+		{"DELETE /api/rooms/{room}/history", s.inRoom(s.deleteHistory)},
+		{"GET /api/rooms/{room}/history/export", s.inRoom(s.exportHistory)},
 	} {
 		s.mux.Handle(rt.pattern, s.api(s.withUser(rt.h)))
 	}
@@ -98,25 +98,28 @@ func (s *Server) createRoom(w http.ResponseWriter, r *http.Request, u *room.User
 	return nil
 }
 
-// roomOf resolves the {room} of a path, by id or name, for u.
-func (s *Server) roomOf(r *http.Request, u *room.User) (*room.Room, error) {
-	return s.opt.Rooms.Room(r.Context(), u.ID, r.PathValue("room"))
+// inRoomHandler is a handler of a path under a room: it gets the room
+// too, resolved by id or name for the user.
+type inRoomHandler func(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error
+
+// inRoom resolves the {room} of the path before h runs. Errors: NOT_FOUND
+// for a room the user is not in.
+func (s *Server) inRoom(h inRoomHandler) roomHandler {
+	return func(w http.ResponseWriter, r *http.Request, u *room.User) error {
+		rm, err := s.opt.Rooms.Room(r.Context(), u.ID, r.PathValue("room"))
+		if err != nil {
+			return err
+		}
+		return h(w, r, u, rm)
+	}
 }
 
-func (s *Server) getRoom(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return err
-	}
+func (s *Server) getRoom(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	writeJSON(w, http.StatusOK, rm)
 	return nil
 }
 
-func (s *Server) listMembers(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return err
-	}
+func (s *Server) listMembers(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	ms, err := s.opt.Rooms.Members(r.Context(), u.ID, rm.ID)
 	if err != nil {
 		return err
@@ -126,7 +129,7 @@ func (s *Server) listMembers(w http.ResponseWriter, r *http.Request, u *room.Use
 }
 
 // addMember adds {user_name, role}: 201 with the membership.
-func (s *Server) addMember(w http.ResponseWriter, r *http.Request, u *room.User) error {
+func (s *Server) addMember(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	var req struct {
 		UserName string `json:"user_name"`
 		Role     string `json:"role"`
@@ -134,26 +137,22 @@ func (s *Server) addMember(w http.ResponseWriter, r *http.Request, u *room.User)
 	if err := decodeJSON(r, &req); err != nil {
 		return err
 	}
-	return s.putMembership(w, r, u, req.UserName, req.Role, http.StatusCreated)
+	return s.putMembership(w, r, u, rm, req.UserName, req.Role, http.StatusCreated)
 }
 
 // putMember sets the role of the user named in the path, adding them
 // when they are not a member yet.
-func (s *Server) putMember(w http.ResponseWriter, r *http.Request, u *room.User) error {
+func (s *Server) putMember(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	var req struct {
 		Role string `json:"role"`
 	}
 	if err := decodeJSON(r, &req); err != nil {
 		return err
 	}
-	return s.putMembership(w, r, u, r.PathValue("user"), req.Role, http.StatusOK)
+	return s.putMembership(w, r, u, rm, r.PathValue("user"), req.Role, http.StatusOK)
 }
 
-func (s *Server) putMembership(w http.ResponseWriter, r *http.Request, u *room.User, name, role string, status int) error {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return err
-	}
+func (s *Server) putMembership(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room, name, role string, status int) error {
 	m, err := s.opt.Rooms.AddMember(r.Context(), u.ID, rm.ID, name, role)
 	if err != nil {
 		return err
@@ -162,11 +161,7 @@ func (s *Server) putMembership(w http.ResponseWriter, r *http.Request, u *room.U
 	return nil
 }
 
-func (s *Server) listDocuments(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return err
-	}
+func (s *Server) listDocuments(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	docs, err := s.opt.Rooms.Documents(r.Context(), u.ID, rm.ID)
 	if err != nil {
 		return err
@@ -180,11 +175,7 @@ func (s *Server) listDocuments(w http.ResponseWriter, r *http.Request, u *room.U
 
 // uploadDocument streams the multipart field "file" into the room: 202
 // with the pending document, which the workers then process.
-func (s *Server) uploadDocument(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return err
-	}
+func (s *Server) uploadDocument(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	d, err := s.receiveDocument(w, r, u, rm)
 	if err != nil {
 		return err
@@ -251,24 +242,20 @@ type documentResponse struct {
 
 // documentOf resolves {doc} within the path's {room}: a document of
 // another room is not found here, even for a member of both.
-func (s *Server) documentOf(r *http.Request, u *room.User) (*room.Room, *room.Document, error) {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return nil, nil, err
-	}
+func (s *Server) documentOf(r *http.Request, u *room.User, rm *room.Room) (*room.Document, error) {
 	id := r.PathValue("doc")
 	d, err := s.opt.Rooms.Document(r.Context(), u.ID, id)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if d.RoomID != rm.ID {
-		return nil, nil, quarry.Errorf(quarry.ECodeNotFound, "no document %s in room %s", id, rm.Name)
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "no document %s in room %s", id, rm.Name)
 	}
-	return rm, d, nil
+	return d, nil
 }
 
-func (s *Server) getDocument(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	_, d, err := s.documentOf(r, u)
+func (s *Server) getDocument(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
+	d, err := s.documentOf(r, u, rm)
 	if err != nil {
 		return err
 	}
@@ -280,8 +267,8 @@ func (s *Server) getDocument(w http.ResponseWriter, r *http.Request, u *room.Use
 	return nil
 }
 
-func (s *Server) deleteDocument(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	_, d, err := s.documentOf(r, u)
+func (s *Server) deleteDocument(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
+	d, err := s.documentOf(r, u, rm)
 	if err != nil {
 		return err
 	}
@@ -304,8 +291,8 @@ var downloadTypes = map[string]string{
 }
 
 // downloadDocument sends the original file as an attachment.
-func (s *Server) downloadDocument(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	_, d, err := s.documentOf(r, u)
+func (s *Server) downloadDocument(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
+	d, err := s.documentOf(r, u, rm)
 	if err != nil {
 		return err
 	}
@@ -316,8 +303,8 @@ func (s *Server) downloadDocument(w http.ResponseWriter, r *http.Request, u *roo
 	return serveFile(w, r, path, d)
 }
 
-func (s *Server) listPages(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	_, d, err := s.documentOf(r, u)
+func (s *Server) listPages(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
+	d, err := s.documentOf(r, u, rm)
 	if err != nil {
 		return err
 	}
@@ -340,24 +327,24 @@ func (s *Server) listPages(w http.ResponseWriter, r *http.Request, u *room.User)
 }
 
 // pageOf resolves {doc} and {page} within the path's {room}.
-func (s *Server) pageOf(r *http.Request, u *room.User) (*room.Room, *room.Document, *room.Page, error) {
-	rm, d, err := s.documentOf(r, u)
+func (s *Server) pageOf(r *http.Request, u *room.User, rm *room.Room) (*room.Document, *room.Page, error) {
+	d, err := s.documentOf(r, u, rm)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	n, err := strconv.Atoi(r.PathValue("page"))
 	if err != nil || n < 1 {
-		return nil, nil, nil, quarry.Errorf(quarry.ECodeNotFound, "no page %q; pages are numbered from 1", r.PathValue("page"))
+		return nil, nil, quarry.Errorf(quarry.ECodeNotFound, "no page %q; pages are numbered from 1", r.PathValue("page"))
 	}
 	p, err := s.opt.Rooms.Page(r.Context(), u.ID, d.ID, n)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return rm, d, p, nil
+	return d, p, nil
 }
 
-func (s *Server) getPage(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	_, d, p, err := s.pageOf(r, u)
+func (s *Server) getPage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
+	d, p, err := s.pageOf(r, u, rm)
 	if err != nil {
 		return err
 	}
@@ -367,8 +354,8 @@ func (s *Server) getPage(w http.ResponseWriter, r *http.Request, u *room.User) e
 
 // pageImage sends a PDF page as a PNG, ?dpi= from 36 to 300 (default
 // pageDPI).
-func (s *Server) pageImage(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	_, d, p, err := s.pageOf(r, u)
+func (s *Server) pageImage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
+	d, p, err := s.pageOf(r, u, rm)
 	if err != nil {
 		return err
 	}
@@ -395,8 +382,8 @@ func (s *Server) pageImage(w http.ResponseWriter, r *http.Request, u *room.User)
 
 // pageHighlight gives the boxes, in PDF points, that cover the passage of
 // ?chunk= on a PDF page, with the page's size.
-func (s *Server) pageHighlight(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	_, d, p, err := s.pageOf(r, u)
+func (s *Server) pageHighlight(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
+	d, p, err := s.pageOf(r, u, rm)
 	if err != nil {
 		return err
 	}
@@ -450,11 +437,7 @@ func (s *Server) chunkOn(r *http.Request, u *room.User, d *room.Document, p *roo
 	return c, nil
 }
 
-func (s *Server) getChunk(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return err
-	}
+func (s *Server) getChunk(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	c, err := s.chunkOf(r, u, rm, r.PathValue("chunk"))
 	if err != nil {
 		return err
@@ -465,11 +448,7 @@ func (s *Server) getChunk(w http.ResponseWriter, r *http.Request, u *room.User) 
 
 // roomEvents streams the processing steps of the room's documents as
 // server-sent events until the client goes away.
-func (s *Server) roomEvents(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return err
-	}
+func (s *Server) roomEvents(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	latest, live, cancel, err := s.opt.Rooms.Watch(r.Context(), u.ID, rm.ID)
 	if err != nil {
 		return err
@@ -484,15 +463,11 @@ func (s *Server) roomEvents(w http.ResponseWriter, r *http.Request, u *room.User
 // askRoom answers {question} with the query as quarry ask --json prints
 // it, and the rest of the record. Past the hourly limit: 429 with
 // Retry-After.
-func (s *Server) askRoom(w http.ResponseWriter, r *http.Request, u *room.User) error {
+func (s *Server) askRoom(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	var req struct {
 		Question string `json:"question"`
 	}
 	if err := decodeJSON(r, &req); err != nil {
-		return err
-	}
-	rm, err := s.roomOf(r, u)
-	if err != nil {
 		return err
 	}
 	q, err := s.ask(w, r, u, rm, req.Question)
@@ -515,24 +490,20 @@ func (s *Server) ask(w http.ResponseWriter, r *http.Request, u *room.User, rm *r
 }
 
 // queryOf resolves {query} within the path's {room}.
-func (s *Server) queryOf(r *http.Request, u *room.User) (*room.Room, *room.Query, error) {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return nil, nil, err
-	}
+func (s *Server) queryOf(r *http.Request, u *room.User, rm *room.Room) (*room.Query, error) {
 	id := r.PathValue("query")
 	q, err := s.opt.Rooms.Query(r.Context(), u.ID, id)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if q.RoomID != rm.ID {
-		return nil, nil, quarry.Errorf(quarry.ECodeNotFound, "no query %s in room %s", id, rm.Name)
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "no query %s in room %s", id, rm.Name)
 	}
-	return rm, q, nil
+	return q, nil
 }
 
-func (s *Server) getQuery(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	_, q, err := s.queryOf(r, u)
+func (s *Server) getQuery(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
+	q, err := s.queryOf(r, u, rm)
 	if err != nil {
 		return err
 	}
@@ -542,7 +513,7 @@ func (s *Server) getQuery(w http.ResponseWriter, r *http.Request, u *room.User) 
 
 // putFeedback rates an answer {rating: helpful|not_helpful, comment},
 // replacing an earlier rating.
-func (s *Server) putFeedback(w http.ResponseWriter, r *http.Request, u *room.User) error {
+func (s *Server) putFeedback(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	var req struct {
 		Rating  string `json:"rating"`
 		Comment string `json:"comment"`
@@ -550,7 +521,7 @@ func (s *Server) putFeedback(w http.ResponseWriter, r *http.Request, u *room.Use
 	if err := decodeJSON(r, &req); err != nil {
 		return err
 	}
-	_, q, err := s.queryOf(r, u)
+	q, err := s.queryOf(r, u, rm)
 	if err != nil {
 		return err
 	}
@@ -596,11 +567,7 @@ func (s *Server) historyPage(r *http.Request, u *room.User, rm *room.Room) ([]ro
 	return qs, next, nil
 }
 
-func (s *Server) history(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return err
-	}
+func (s *Server) history(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	qs, next, err := s.historyPage(r, u, rm)
 	if err != nil {
 		return err
@@ -613,11 +580,7 @@ func (s *Server) history(w http.ResponseWriter, r *http.Request, u *room.User) e
 	return nil
 }
 
-func (s *Server) deleteHistory(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return err
-	}
+func (s *Server) deleteHistory(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	n, err := s.opt.Rooms.DeleteHistory(r.Context(), u.ID, rm.ID)
 	if err != nil {
 		return err
@@ -628,11 +591,7 @@ func (s *Server) deleteHistory(w http.ResponseWriter, r *http.Request, u *room.U
 
 // exportHistory sends the user's history in the room as a JSON file,
 // personal data masked.
-func (s *Server) exportHistory(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return err
-	}
+func (s *Server) exportHistory(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	e, err := s.opt.Rooms.ExportHistory(r.Context(), u.ID, rm.ID)
 	if err != nil {
 		return err

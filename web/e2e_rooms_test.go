@@ -145,12 +145,7 @@ func TestBrowserRooms(t *testing.T) {
 // fails on any violation, whatever its impact.
 func checkA11yAll(b *browser, page string) {
 	b.t.Helper()
-	if !evalJS[bool](b, `typeof axe !== "undefined"`) {
-		b.run("inject axe-core", chromedp.Evaluate[chromedp.Void](b.axe))
-	}
-	found := evalJS[[]axeViolation](b, `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
-		.then(r => r.violations.map(v => ({id: v.id, impact: v.impact ?? "", help: v.help, targets: v.nodes.map(n => n.target.join(" "))})))`)
-	for _, v := range found {
+	for _, v := range b.axeViolations() {
 		b.t.Errorf("axe on the %s: %s (%s): %s; at %s", page, v.ID, v.Impact, v.Help, strings.Join(v.Targets, ", "))
 	}
 }

@@ -499,12 +499,7 @@ type axeViolation struct {
 // on serious or critical violations; lesser ones are logged.
 func (b *browser) checkA11y(page string) {
 	b.t.Helper()
-	if !evalJS[bool](b, `typeof axe !== "undefined"`) {
-		b.run("inject axe-core", chromedp.Evaluate[chromedp.Void](b.axe))
-	}
-	found := evalJS[[]axeViolation](b, `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
-		.then(r => r.violations.map(v => ({id: v.id, impact: v.impact ?? "", help: v.help, targets: v.nodes.map(n => n.target.join(" "))})))`)
-	for _, v := range found {
+	for _, v := range b.axeViolations() {
 		msg := fmt.Sprintf("axe on the %s: %s (%s): %s; at %s", page, v.ID, v.Impact, v.Help, strings.Join(v.Targets, ", "))
 		if v.Impact == "serious" || v.Impact == "critical" {
 			b.t.Error(msg)
@@ -512,6 +507,16 @@ func (b *browser) checkA11y(page string) {
 			b.t.Log(msg)
 		}
 	}
+}
+
+// axeViolations runs axe-core's WCAG 2.1 A and AA rules over the page.
+func (b *browser) axeViolations() []axeViolation {
+	b.t.Helper()
+	if !evalJS[bool](b, `typeof axe !== "undefined"`) {
+		b.run("inject axe-core", chromedp.Evaluate[chromedp.Void](b.axe))
+	}
+	return evalJS[[]axeViolation](b, `axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}})
+		.then(r => r.violations.map(v => ({id: v.id, impact: v.impact ?? "", help: v.help, targets: v.nodes.map(n => n.target.join(" "))})))`)
 }
 
 // zipNames downloads a zip and returns the names of its entries.

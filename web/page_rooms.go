@@ -23,10 +23,10 @@ func (s *Server) routesRoomPages() {
 		t.Funcs(template.FuncMap{"roomsOn": func() bool { return true }})
 	}
 	csrf := http.NewCrossOriginProtection()
-	get := func(h roomHandler) http.Handler { return s.page(s.withUser(h)) }
-	post := func(h roomHandler) http.Handler { return csrf.Handler(s.page(s.withUser(h))) }
-	s.mux.Handle("GET /rooms", get(s.roomsPage))
-	s.mux.Handle("POST /rooms", post(s.createRoomPage))
+	get := func(h inRoomHandler) http.Handler { return s.page(s.withUser(s.inRoom(h))) }
+	post := func(h inRoomHandler) http.Handler { return csrf.Handler(s.page(s.withUser(s.inRoom(h)))) }
+	s.mux.Handle("GET /rooms", s.page(s.withUser(s.roomsPage)))
+	s.mux.Handle("POST /rooms", csrf.Handler(s.page(s.withUser(s.createRoomPage))))
 	s.mux.Handle("GET /rooms/{room}", get(s.roomPage))
 	s.mux.Handle("POST /rooms/{room}/members", post(s.addMemberPage))
 	s.mux.Handle("POST /rooms/{room}/documents", post(s.uploadDocumentPage))
@@ -125,24 +125,21 @@ type roomState struct {
 	askErr, uploadErr, memberErr *quarry.Error
 }
 
-func (s *Server) roomPage(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	return s.renderRoom(w, r, u, http.StatusOK, roomState{})
+func (s *Server) roomPage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
+	return s.renderRoom(w, r, u, rm, http.StatusOK, roomState{})
 }
 
 // recentAnswers is how many of the user's answers the room page shows.
 const recentAnswers = 5
 
-func (s *Server) renderRoom(w http.ResponseWriter, r *http.Request, u *room.User, status int, st roomState) error {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return err
-	}
+func (s *Server) renderRoom(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room, status int, st roomState) error {
 	ctx := r.Context()
 	v := roomView{Room: rm, URL: roomURL(rm.ID), EventsURL: roomAPI(rm.ID) + "/events", MaxBytes: s.opt.MaxUploadBytes,
 		CanEdit: room.RoleAtLeast(rm.Role, room.RoleEditor), CanManage: room.RoleAtLeast(rm.Role, room.RoleOwner),
 		Question: st.question, AskErr: newFieldError("ask-error", st.askErr),
 		UploadErr: newFieldError("upload-error", st.uploadErr), MemberErr: newFieldError("member-error", st.memberErr)}
 	v.Title = rm.Name
+	var err error
 	if v.Docs, err = s.docRows(r, u, rm); err != nil {
 		return err
 	}
@@ -202,11 +199,17 @@ func (s *Server) docRow(r *http.Request, u *room.User, rm *room.Room, d room.Doc
 
 // documentRowPage answers htmx with a document's row, which rooms.js
 // swaps in when processing ends; a browser goes to the room.
-func (s *Server) documentRowPage(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, d, err := s.documentOf(r, u)
+func (s *Server) documentRowPage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
+	d, err := s.documentOf(r, u, rm)
 	if err != nil {
 		return err
 	}
+	return s.documentAnswer(w, r, u, rm, d)
+}
+
+// documentAnswer ends a request about a document: a browser goes to its
+// row on the room's page; htmx gets the row as it is now, then after.
+func (s *Server) documentAnswer(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room, d *room.Document, after ...fragment) error {
 	if !isHTMX(r) {
 		seeOther(w, r, roomURL(rm.ID)+"#doc-"+d.ID)
 		return nil
@@ -215,18 +218,14 @@ func (s *Server) documentRowPage(w http.ResponseWriter, r *http.Request, u *room
 	if err != nil {
 		return err
 	}
-	s.renderFragment(w, r, http.StatusOK, fragment{"room_doc_row", row})
+	s.renderFragment(w, r, http.StatusOK, append([]fragment{{"room_doc_row", row}}, after...)...)
 	return nil
 }
 
 // uploadDocumentPage receives a document from the upload form: with htmx
 // the new row and a status line, or the error at the field; without, back
 // to the room (or the room with the error).
-func (s *Server) uploadDocumentPage(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return err
-	}
+func (s *Server) uploadDocumentPage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	d, err := s.receiveDocument(w, r, u, rm)
 	if err != nil {
 		qe := s.asQuarryError(r, err)
@@ -236,21 +235,11 @@ func (s *Server) uploadDocumentPage(w http.ResponseWriter, r *http.Request, u *r
 		if isHTMX(r) {
 			return s.fieldFragment(w, r, "#upload-error-slot", newFieldError("upload-error", qe), qe)
 		}
-		return s.renderRoom(w, r, u, pageStatus(qe), roomState{uploadErr: qe})
+		return s.renderRoom(w, r, u, rm, pageStatus(qe), roomState{uploadErr: qe})
 	}
-	if !isHTMX(r) {
-		seeOther(w, r, roomURL(rm.ID)+"#doc-"+d.ID)
-		return nil
-	}
-	row, err := s.docRow(r, u, rm, *d)
-	if err != nil {
-		return err
-	}
-	s.renderFragment(w, r, http.StatusOK,
-		fragment{"room_doc_row", row},
+	return s.documentAnswer(w, r, u, rm, d,
 		fragment{"room_error_slot", errorSlot{ID: "upload-error-slot", OOB: true}},
 		fragment{"room_status", roomStatus{ID: "upload-status", Text: d.Name + " uploaded; processing starts."}})
-	return nil
 }
 
 // errorSlot is where a form's field error goes, cleared out of band
@@ -273,8 +262,8 @@ func (s *Server) fieldFragment(w http.ResponseWriter, r *http.Request, sel strin
 	return nil
 }
 
-func (s *Server) deleteDocumentPage(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, d, err := s.documentOf(r, u)
+func (s *Server) deleteDocumentPage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
+	d, err := s.documentOf(r, u, rm)
 	if err != nil {
 		return err
 	}
@@ -285,12 +274,8 @@ func (s *Server) deleteDocumentPage(w http.ResponseWriter, r *http.Request, u *r
 	return nil
 }
 
-func (s *Server) addMemberPage(w http.ResponseWriter, r *http.Request, u *room.User) error {
+func (s *Server) addMemberPage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	if err := parseForm(w, r); err != nil {
-		return err
-	}
-	rm, err := s.roomOf(r, u)
-	if err != nil {
 		return err
 	}
 	if _, err := s.opt.Rooms.AddMember(r.Context(), u.ID, rm.ID, r.PostFormValue("user_name"), r.PostFormValue("role")); err != nil {
@@ -298,7 +283,7 @@ func (s *Server) addMemberPage(w http.ResponseWriter, r *http.Request, u *room.U
 		if qe.Code != quarry.ECodeInvalid {
 			return qe
 		}
-		return s.renderRoom(w, r, u, pageStatus(qe), roomState{memberErr: qe})
+		return s.renderRoom(w, r, u, rm, pageStatus(qe), roomState{memberErr: qe})
 	}
 	seeOther(w, r, roomURL(rm.ID)+"#members-heading")
 	return nil
@@ -307,12 +292,8 @@ func (s *Server) addMemberPage(w http.ResponseWriter, r *http.Request, u *room.U
 // askPage asks the room: with htmx the answer card goes on top of the
 // answers; without, to the answer's page. A question out of bounds or
 // over the hourly limit is shown at the field (429 with Retry-After).
-func (s *Server) askPage(w http.ResponseWriter, r *http.Request, u *room.User) error {
+func (s *Server) askPage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	if err := parseForm(w, r); err != nil {
-		return err
-	}
-	rm, err := s.roomOf(r, u)
-	if err != nil {
 		return err
 	}
 	question := r.PostFormValue("question")
@@ -325,7 +306,7 @@ func (s *Server) askPage(w http.ResponseWriter, r *http.Request, u *room.User) e
 		if isHTMX(r) {
 			return s.fieldFragment(w, r, "#ask-error-slot", newFieldError("ask-error", qe), qe)
 		}
-		return s.renderRoom(w, r, u, pageStatus(qe), roomState{question: question, askErr: qe})
+		return s.renderRoom(w, r, u, rm, pageStatus(qe), roomState{question: question, askErr: qe})
 	}
 	if !isHTMX(r) {
 		seeOther(w, r, roomURL(rm.ID)+"/queries/"+url.PathEscape(q.ID))
@@ -401,8 +382,8 @@ type answerPageView struct {
 	Answer answerView
 }
 
-func (s *Server) answerPage(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, q, err := s.queryOf(r, u)
+func (s *Server) answerPage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
+	q, err := s.queryOf(r, u, rm)
 	if err != nil {
 		return err
 	}
@@ -415,11 +396,11 @@ func (s *Server) answerPage(w http.ResponseWriter, r *http.Request, u *room.User
 
 // feedbackPage rates an answer; htmx gets the answer's feedback form
 // back, saying it was saved or what is wrong.
-func (s *Server) feedbackPage(w http.ResponseWriter, r *http.Request, u *room.User) error {
+func (s *Server) feedbackPage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	if err := parseForm(w, r); err != nil {
 		return err
 	}
-	rm, q, err := s.queryOf(r, u)
+	q, err := s.queryOf(r, u, rm)
 	if err != nil {
 		return err
 	}
@@ -457,11 +438,7 @@ type historyView struct {
 	Deleted int    // questions just deleted, -1 for none
 }
 
-func (s *Server) historyPagePage(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return err
-	}
+func (s *Server) historyPagePage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	qs, next, err := s.historyPage(r, u, rm)
 	if err != nil {
 		return err
@@ -481,11 +458,7 @@ func (s *Server) historyPagePage(w http.ResponseWriter, r *http.Request, u *room
 	return nil
 }
 
-func (s *Server) deleteHistoryPage(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, err := s.roomOf(r, u)
-	if err != nil {
-		return err
-	}
+func (s *Server) deleteHistoryPage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	n, err := s.opt.Rooms.DeleteHistory(r.Context(), u.ID, rm.ID)
 	if err != nil {
 		return err

@@ -1,9 +1,7 @@
 package web_test
 
 import (
-	"bytes"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -46,12 +44,8 @@ func (e *roomsEnv) form(user, path string, v url.Values, htmx bool) response {
 
 func (e *roomsEnv) uploadForm(user, roomID, name string, content []byte, htmx bool) response {
 	e.t.Helper()
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	fw, _ := mw.CreateFormFile("file", name)
-	fw.Write(content)
-	mw.Close()
-	return e.page(user, "POST", "/rooms/"+roomID+"/documents", mw.FormDataContentType(), &buf, htmx)
+	ct, body := fileForm(name, content)
+	return e.page(user, "POST", "/rooms/"+roomID+"/documents", ct, body, htmx)
 }
 
 func mustContain(t *testing.T, what string, r response, want ...string) {

@@ -108,8 +108,8 @@ func (v pageView) OCR() float64 {
 	return *v.Page.OCRConfidence
 }
 
-func (s *Server) pageViewPage(w http.ResponseWriter, r *http.Request, u *room.User) error {
-	rm, d, p, err := s.pageOf(r, u)
+func (s *Server) pageViewPage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
+	d, p, err := s.pageOf(r, u, rm)
 	if err != nil {
 		return err
 	}

@@ -129,23 +129,7 @@ func needPoppler(t testing.TB) {
 // do sends a request as user ("" for nobody).
 func (e *roomsEnv) do(user, method, path, contentType string, body io.Reader) response {
 	e.t.Helper()
-	req, err := http.NewRequest(method, e.srv.URL+path, body)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	if user != "" {
-		req.Header.Set("X-User", user)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return response{status: res.StatusCode, header: res.Header, body: b}
+	return e.page(user, method, path, contentType, body, false)
 }
 
 func (e *roomsEnv) json(user, method, path string, v any) response {
@@ -161,12 +145,18 @@ func (e *roomsEnv) json(user, method, path string, v any) response {
 // upload sends content as the multipart field "file" named name.
 func (e *roomsEnv) upload(user, roomID, name string, content []byte) response {
 	e.t.Helper()
+	ct, body := fileForm(name, content)
+	return e.do(user, http.MethodPost, "/api/rooms/"+roomID+"/documents", ct, body)
+}
+
+// fileForm is a multipart body with content in the field "file".
+func fileForm(name string, content []byte) (contentType string, body io.Reader) {
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	fw, _ := mw.CreateFormFile("file", name)
 	fw.Write(content)
 	mw.Close()
-	return e.do(user, http.MethodPost, "/api/rooms/"+roomID+"/documents", mw.FormDataContentType(), &buf)
+	return mw.FormDataContentType(), &buf
 }
 
 // document uploads a document and waits until the workers completed it.

@@ -10,17 +10,24 @@ import (
 	"testing"
 )
 
+// startServe runs quarry serve on a fresh data dir and a free port until
+// ctx ends; done gets what it returned.
+func startServe(t *testing.T, ctx context.Context) (stdout, stderr *syncBuffer, done chan error) {
+	stdout, stderr, done = &syncBuffer{}, &syncBuffer{}, make(chan error, 1)
+	dir := t.TempDir()
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dir}, func(string) string { return "" }, nil, stdout, stderr)
+	}()
+	return stdout, stderr, done
+}
+
 // TestServeShowsTheSampleRoom: quarry serve on a fresh data dir has the
 // sample room in its pages and API for the local owner, and answers a
 // question over it with a citation of a page.
 func TestServeShowsTheSampleRoom(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stdout, stderr syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir()}, func(string) string { return "" }, nil, &stdout, &stderr)
-	}()
+	stdout, stderr, done := startServe(t, ctx)
 	serving := regexp.MustCompile(`Quarry is serving on (http://\S+)`)
 	var base string
 	waitFor(t, done, "the server's address", func() bool {

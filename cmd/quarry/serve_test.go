@@ -30,11 +30,7 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 func TestServeShowsFinishedSample(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stdout, stderr syncBuffer
-	done := make(chan error, 1)
-	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir()}, func(string) string { return "" }, nil, &stdout, &stderr)
-	}()
+	stdout, stderr, done := startServe(t, ctx)
 	sample := regexp.MustCompile(`Sample investigation \(revenue_drop\): (http://\S+)/sessions/(\S+)`)
 	var base, id string
 	waitFor(t, done, "the sample's URL", func() bool {
