@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -103,4 +106,71 @@ func (b withBearer) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Header.Set("Authorization", "Bearer "+b.token)
 	}
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestServeAuthPassword: quarry serve --auth password keeps the data
+// rooms behind a sign-in; the default answers the local owner, whose
+// fresh data dir has the sample room.
+func TestServeAuthPassword(t *testing.T) {
+	for _, mode := range []string{"local", "password"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := t.TempDir()
+			if _, err := quarryRun(t, "owner's long password\n", "user", "passwd", "owner", "--password-stdin", "--data-dir", dir); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			var stdout, stderr syncBuffer
+			done := make(chan error, 1)
+			go func() {
+				done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--auth", mode, "--data-dir", dir}, func(string) string { return "" }, nil, &stdout, &stderr)
+			}()
+			t.Cleanup(func() {
+				cancel()
+				<-done
+			})
+			serving := regexp.MustCompile(`Quarry is serving on (http://\S+) `)
+			var base string
+			waitFor(t, done, "the server's URL", func() bool {
+				if m := serving.FindStringSubmatch(stdout.String()); m != nil {
+					base = m[1]
+				}
+				return base != ""
+			})
+			get := func(cookie string) (int, string) {
+				req, _ := http.NewRequest("GET", base+"/api/rooms", nil)
+				if cookie != "" {
+					req.Header.Set("Cookie", cookie)
+				}
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer res.Body.Close()
+				b, _ := io.ReadAll(res.Body)
+				return res.StatusCode, string(b)
+			}
+			status, body := get("")
+			if mode == "local" {
+				if status != http.StatusOK || !strings.Contains(body, `"sample"`) {
+					t.Errorf("the rooms in single-user mode: %d %.300s; want the sample room", status, body)
+				}
+				return
+			}
+			if status != http.StatusUnauthorized || !strings.Contains(body, "UNAUTHORIZED") {
+				t.Fatalf("the rooms without a sign-in: %d %.300s; want 401 UNAUTHORIZED", status, body)
+			}
+			c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+			res, err := c.PostForm(base+"/login", url.Values{"name": {"owner"}, "password": {"owner's long password"}, "next": {"/rooms"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != http.StatusSeeOther || len(res.Cookies()) != 1 {
+				t.Fatalf("sign in: %d, cookies %v", res.StatusCode, res.Cookies())
+			}
+			if status, body := get(res.Cookies()[0].Name + "=" + res.Cookies()[0].Value); status != http.StatusOK || !strings.Contains(body, `"sample"`) {
+				t.Errorf("the rooms after signing in: %d %.300s; want the sample room", status, body)
+			}
+		})
+	}
 }
