@@ -24,6 +24,7 @@ const retrievalDepth = 20
 // for a room the user is not in. A failure after the question was
 // accepted is recorded as an answer of type error and returned with it.
 func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*room.Query, error) {
+	ctx = act(ctx, userID)
 	question = strings.TrimSpace(question)
 	if n := utf8.RuneCountInString(question); n < room.MinQuestionChars || n > room.MaxQuestionChars {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "the question is %d characters; it must be %d to %d", n, room.MinQuestionChars, room.MaxQuestionChars)
@@ -46,21 +47,16 @@ func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*ro
 	docs, err := s.Store.ListDocuments(ctx, roomID)
 	var pages []ask.PageHit
 	if err == nil {
-		pages, err = ask.Retrieve(ctx, s.Store, roomID, docs, question, retrievalDepth)
+		req := ask.Request{RoomID: roomID, Docs: docs, Question: question, K: retrievalDepth}
+		req.Vector, req.Model = s.embedQuestion(ctx, question)
+		pages, err = ask.Retrieve(ctx, s.Store, req)
 	}
 	q.RetrievalMS = int(s.now().Sub(start).Milliseconds())
 	if err != nil {
 		q.AnswerType, q.ErrorType, q.ErrorMessage = room.AnswerError, quarry.ErrorCode(err), quarry.ErrorMessage(err)
 		q.Answer = "The room could not be searched: " + q.ErrorMessage
 	} else {
-		completed := 0
-		for _, d := range docs {
-			if d.Status == room.StatusCompleted {
-				completed++
-			}
-		}
-		a := ask.Extract(question, pages, completed)
-		q.Answer, q.AnswerType, q.Citations = a.Text, a.Type, a.Citations
+		s.answer(ctx, q, docs, pages)
 		if q.Citations == nil {
 			q.Citations = []room.Citation{}
 		}
@@ -77,6 +73,51 @@ func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*ro
 	return q, nil
 }
 
+// embedQuestion is the question's vector when an embedder is configured;
+// a failing embedder leaves the question to its words.
+func (s *Service) embedQuestion(ctx context.Context, question string) ([]float32, string) {
+	if s.Embedder == nil || s.EmbeddingModel == "" {
+		return nil, ""
+	}
+	vs, err := s.Embedder.Embed(ctx, []string{question})
+	if err != nil || len(vs) != 1 {
+		s.log().Warn("embedding the question failed; searching by its words only", "model", s.EmbeddingModel, "err", err)
+		return nil, ""
+	}
+	return vs[0], s.EmbeddingModel
+}
+
+// answer writes the answer to q from the pages found: by the model when
+// one is configured and there is evidence to give it, checked number by
+// number against its citations; otherwise, or when the model fails, by
+// the offline analyst's extract, which quotes the passages.
+func (s *Service) answer(ctx context.Context, q *room.Query, docs []room.Document, pages []ask.PageHit) {
+	completed := 0
+	for _, d := range docs {
+		if d.Status == room.StatusCompleted {
+			completed++
+		}
+	}
+	a := ask.Extract(q.Question, pages, completed)
+	if s.Model != nil && a.Type == room.AnswerGrounded {
+		t0 := s.now()
+		g, err := ask.Generate(ctx, s.Model, q.Question, pages)
+		q.LLMMS = int(s.now().Sub(t0).Milliseconds())
+		q.ModelUsed = s.Model.Name()
+		if err == nil {
+			q.Answer, q.AnswerType, q.Citations = g.Text, g.Type, g.Citations
+			q.TokensInput, q.TokensOutput = g.Usage.InputTokens, g.Usage.OutputTokens
+			return
+		}
+		// The model failed after its own retry: the extract stands, and
+		// the query says why the model did not answer.
+		q.RetryCount = 1
+		q.ErrorType, q.ErrorMessage = "model_error", err.Error()
+		s.log().Warn("the model did not answer; the extract stands", "model", q.ModelUsed, "err", err)
+	}
+	q.Answer, q.AnswerType, q.Citations = a.Text, a.Type, a.Citations
+}
+
 // RateLimited is RATE_LIMITED with when to try again, for a Retry-After
 // header.
 type RateLimited struct {
@@ -90,6 +131,7 @@ func (e *RateLimited) Unwrap() error { return e.Err }
 // query returns a query of userID's own. Errors: NOT_FOUND for another
 // user's query, whatever the room.
 func (s *Service) query(ctx context.Context, userID, queryID string) (*room.Query, error) {
+	ctx = act(ctx, userID)
 	q, err := s.Store.Query(ctx, queryID)
 	if err != nil {
 		return nil, err
@@ -111,6 +153,7 @@ func (s *Service) Query(ctx context.Context, userID, queryID string) (*room.Quer
 // Feedback rates one of userID's answers, replacing an earlier rating.
 // Errors: INVALID for another rating or a comment over 2000 characters.
 func (s *Service) Feedback(ctx context.Context, userID, queryID, rating, comment string) (*room.Feedback, error) {
+	ctx = act(ctx, userID)
 	if rating != room.RatingHelpful && rating != room.RatingNotHelpful {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "rating %q: want helpful or not_helpful", rating)
 	}
@@ -135,6 +178,7 @@ const MaxHistoryPage = 100
 // History lists userID's questions in a room, newest first, limit at a
 // time (default 20), before a time for the next page.
 func (s *Service) History(ctx context.Context, userID, roomID string, before time.Time, limit int) ([]room.Query, error) {
+	ctx = act(ctx, userID)
 	if _, err := s.access(ctx, userID, roomID, room.RoleViewer); err != nil {
 		return nil, err
 	}
@@ -146,6 +190,7 @@ func (s *Service) History(ctx context.Context, userID, roomID string, before tim
 
 // DeleteHistory removes userID's questions in a room.
 func (s *Service) DeleteHistory(ctx context.Context, userID, roomID string) (int, error) {
+	ctx = act(ctx, userID)
 	if _, err := s.access(ctx, userID, roomID, room.RoleViewer); err != nil {
 		return 0, err
 	}
@@ -181,6 +226,7 @@ func MaskPII(s string) string {
 // answers, citations and feedback, personal data masked (the right of
 // access).
 func (s *Service) ExportHistory(ctx context.Context, userID, roomID string) (*Export, error) {
+	ctx = act(ctx, userID)
 	m, err := s.access(ctx, userID, roomID, room.RoleViewer)
 	if err != nil {
 		return nil, err

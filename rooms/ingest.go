@@ -93,7 +93,7 @@ func (s *Service) Upload(ctx context.Context, userID, roomID, name string, r io.
 	if err := s.Store.CreateDocument(ctx, d); err != nil {
 		return fail(err)
 	}
-	s.enqueue(d.ID)
+	s.enqueue(ctx, d.ID)
 	return d, nil
 }
 

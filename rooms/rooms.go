@@ -28,8 +28,11 @@ type Service struct {
 	// names; answers then fuse vector and BM25 ranks.
 	Embedder       llm.Embedder
 	EmbeddingModel string
-	Now            func() time.Time
-	Log            *slog.Logger
+	// Model, when set, writes answers from the passages found; every
+	// number it states is checked against the passages it cites.
+	Model llm.Model
+	Now   func() time.Time
+	Log   *slog.Logger
 	// Progress, when set, hears how a document's processing goes;
 	// Watch streams the same steps to the pages of a room.
 	Progress func(Progress)

@@ -69,7 +69,7 @@ func TestRetrieveLiftsTheStatementAQuestionNeeds(t *testing.T) {
 		{"How large were Acme Widgets' inventories at the end of FY2022?", 4},
 		{"Has Acme Widgets' gross margin improved between FY2021 and FY2022?", 3},
 	} {
-		pages, err := ask.Retrieve(context.Background(), svc.Store, r.ID, docs, c.question, 3)
+		pages, err := ask.Retrieve(context.Background(), svc.Store, ask.Request{RoomID: r.ID, Docs: docs, Question: c.question, K: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func TestRetrieveLiftsTheStatementAQuestionNeeds(t *testing.T) {
 
 func TestRetrieveWithoutAStatementRanksByWords(t *testing.T) {
 	svc, r, docs := acmeRoom(t)
-	pages, err := ask.Retrieve(context.Background(), svc.Store, r.ID, docs, "What does Acme Widgets say about its revolving credit facility?", 3)
+	pages, err := ask.Retrieve(context.Background(), svc.Store, ask.Request{RoomID: r.ID, Docs: docs, Question: "What does Acme Widgets say about its revolving credit facility?", K: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,24 @@ import (
 // Store is what asking needs of a room's store.
 type Store interface {
 	SearchChunks(ctx context.Context, roomID string, q room.ChunkQuery) ([]room.ChunkHit, error)
+	SearchVectors(ctx context.Context, roomID string, q room.VectorQuery) ([]room.ChunkHit, error)
+}
+
+// Request is a question to retrieve pages for.
+type Request struct {
+	RoomID string
+	// Docs are the room's documents; their metadata routes the question.
+	Docs     []room.Document
+	Question string
+	// K is how many pages to return, best first.
+	K int
+	// Only, when set, limits retrieval to these documents.
+	Only []string
+	// Vector is the question's embedding by Model, when an embedder is
+	// configured: chunks are then also found by meaning, and the two
+	// rankings fused.
+	Vector []float32
+	Model  string
 }
 
 // PageHit is a page found for a question, with the chunks of it that
@@ -47,10 +65,83 @@ const (
 	maxTermsRouted = 6
 )
 
-// Retrieve ranks the pages of a room's completed documents (docs, the
-// room's documents, whose metadata routes the question) for a question,
-// best first, at most k; with only, the pages of those documents.
-func Retrieve(ctx context.Context, st Store, roomID string, docs []room.Document, question string, k int, only ...string) ([]PageHit, error) {
+// Retrieve ranks the pages of a room's completed documents for a
+// question, best first.
+func Retrieve(ctx context.Context, st Store, req Request) ([]PageHit, error) {
+	pages, err := retrieveWords(ctx, st, req)
+	if err != nil || len(req.Vector) == 0 {
+		return pages, err
+	}
+	vec, err := st.SearchVectors(ctx, req.RoomID, room.VectorQuery{Vector: req.Vector, Model: req.Model, DocumentIDs: req.Only, Limit: vectorDepth})
+	if err != nil {
+		return nil, err
+	}
+	return fuse(pages, vec, req.K), nil
+}
+
+// vectorDepth is how many chunks the search by meaning returns.
+const vectorDepth = 100
+
+// fuse adds the chunks found by meaning to the pages found by words: each
+// chunk's cosine, scaled so that the best is 1 and the worst returned 0,
+// is added to its page's score, and pages only meaning found come in with
+// that alone. Words and meaning weigh the same.
+func fuse(pages []PageHit, vec []room.ChunkHit, k int) []PageHit {
+	if len(vec) == 0 {
+		return pages[:min(k, len(pages))]
+	}
+	var lexTop float64
+	for _, p := range pages {
+		lexTop = max(lexTop, p.Score)
+	}
+	lexTop = max(lexTop, 1)
+	hi, lo := vec[0].Score, vec[len(vec)-1].Score
+	byKey := map[pageKey]*PageHit{}
+	var out []*PageHit
+	for _, p := range pages {
+		p.Score /= lexTop
+		byKey[pageKey{p.DocumentID, p.PageNumber}] = &p
+		out = append(out, &p)
+	}
+	seen := map[pageKey]bool{}
+	for _, h := range vec {
+		s := 1.0
+		if hi > lo {
+			s = (h.Score - lo) / (hi - lo)
+		}
+		key := pageKey{h.DocumentID, h.PageNumber}
+		p := byKey[key]
+		if p == nil {
+			p = &PageHit{DocumentID: h.DocumentID, DocumentName: h.DocumentName, PageNumber: h.PageNumber}
+			byKey[key] = p
+			out = append(out, p)
+		}
+		if !slices.ContainsFunc(p.Chunks, func(c room.ChunkHit) bool { return c.ID == h.ID }) {
+			h.Score = s
+			p.Chunks = append(p.Chunks, h)
+		}
+		// A page counts its best chunk by meaning once.
+		if !seen[key] {
+			seen[key] = true
+			p.Score += s
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	res := make([]PageHit, 0, min(k, len(out)))
+	for _, p := range out[:min(k, len(out))] {
+		res = append(res, *p)
+	}
+	return res
+}
+
+// retrieveWords ranks pages by the question's words, the documents it
+// names and the statements it needs.
+func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error) {
+	question, roomID, docs, k, only := req.Question, req.RoomID, req.Docs, req.K, req.Only
+	if len(req.Vector) > 0 {
+		// Fusion needs more than the k pages words alone would keep.
+		k = max(k, 3*k)
+	}
 	q := parseQuestion(question)
 	if len(q.terms) == 0 {
 		return nil, nil

@@ -132,7 +132,7 @@ func runBenchFinanceBench(ctx context.Context, args []string, getenv func(string
 			gold[fmt.Sprintf("%s#%d", e.DocName, e.Page0+1)] = true
 		}
 		t0 := time.Now()
-		pages, err := ask.Retrieve(ctx, st, r.ID, docs, q.Question, 20)
+		pages, err := ask.Retrieve(ctx, st, ask.Request{RoomID: r.ID, Docs: docs, Question: q.Question, K: 20})
 		if err != nil {
 			return err
 		}
@@ -140,7 +140,7 @@ func runBenchFinanceBench(ctx context.Context, args []string, getenv func(string
 		d, ok := byName[q.DocName]
 		var inDoc []ask.PageHit
 		if ok {
-			if inDoc, err = ask.Retrieve(ctx, st, r.ID, docs, q.Question, 20, d.ID); err != nil {
+			if inDoc, err = ask.Retrieve(ctx, st, ask.Request{RoomID: r.ID, Docs: docs, Question: q.Question, K: 20, Only: []string{d.ID}}); err != nil {
 				return err
 			}
 		}
@@ -215,13 +215,13 @@ func timeRetrieval(ctx context.Context, svc *rooms.Service, userID, dir string, 
 	}
 	// The first search reads the room's word counts; it is not a
 	// question's time.
-	if _, err := ask.Retrieve(ctx, svc.Store, r.ID, docs, qs[0].Question, 20); err != nil {
+	if _, err := ask.Retrieve(ctx, svc.Store, ask.Request{RoomID: r.ID, Docs: docs, Question: qs[0].Question, K: 20}); err != nil {
 		return nil, err
 	}
 	var ms []float64
 	for _, q := range qs {
 		t0 := time.Now()
-		if _, err := ask.Retrieve(ctx, svc.Store, r.ID, docs, q.Question, 20); err != nil {
+		if _, err := ask.Retrieve(ctx, svc.Store, ask.Request{RoomID: r.ID, Docs: docs, Question: q.Question, K: 20}); err != nil {
 			return nil, err
 		}
 		ms = append(ms, float64(time.Since(t0).Microseconds())/1000)

@@ -65,6 +65,8 @@ func dash(s string) string {
 type modelFlags struct {
 	file, provider, model, baseURL string
 	embedModel, embedBaseURL       string
+	// wired is what open made, so that a command's parts share one model.
+	wired *wiredModel
 }
 
 func (f *modelFlags) register(fs *flag.FlagSet, getenv func(string) string) {
@@ -142,6 +144,17 @@ type wiredModel struct {
 // open returns the configured model and, when a model is configured, the
 // code sandbox dialer.
 func (f *modelFlags) open(getenv func(string) string) (wiredModel, error) {
+	if f.wired != nil {
+		return *f.wired, nil
+	}
+	w, err := f.wire(getenv)
+	if err == nil {
+		f.wired = &w
+	}
+	return w, err
+}
+
+func (f *modelFlags) wire(getenv func(string) string) (wiredModel, error) {
 	c, ec, err := f.config(getenv)
 	if err != nil {
 		return wiredModel{}, err

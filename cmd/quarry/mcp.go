@@ -37,7 +37,12 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 		return err
 	}
 	defer closeApp()
-	roomSvc, owner, closeRooms, err := app.OpenRooms(ctx, af.dataDir)
+	w, err := af.model.open(getenv)
+	if err != nil {
+		return err
+	}
+	roomSvc, owner, closeRooms, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: af.dataDir,
+		Embedder: w.embedder, EmbeddingModel: w.embedModel, Model: w.model})
 	if err != nil {
 		return err
 	}

@@ -26,19 +26,26 @@ type roomFlags struct {
 	// sample makes the sample room on a data dir that never had a room
 	// (ask, room list: what a newcomer tries first).
 	sample bool
+	model  modelFlags
 }
 
 func (f *roomFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir(getenv), "where rooms and documents are stored (env QUARRY_DATA_DIR)")
 	fs.StringVar(&f.as, "as", rooms.LocalOwner, "the user to act as (single-user mode: the local owner)")
 	fs.StringVar(&f.db, "db", getenv("QUARRY_DB"), "postgres://... keeps the rooms in PostgreSQL, documents processed by quarry worker (env QUARRY_DB); files stay in --data-dir")
+	f.model.register(fs, getenv)
 }
 
 // open wires the rooms and returns the acting user.
-func (f *roomFlags) open(ctx context.Context) (*rooms.Service, *room.User, func() error, error) {
+func (f *roomFlags) open(ctx context.Context, getenv func(string) string) (*rooms.Service, *room.User, func() error, error) {
+	w, err := f.model.open(getenv)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	// With --db this process also works the queue, so an ingest finishes
 	// even when no quarry worker runs.
-	svc, owner, closeFn, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: f.dataDir, DB: f.db, Workers: 1})
+	svc, owner, closeFn, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: f.dataDir, DB: f.db, Workers: 1,
+		Embedder: w.embedder, EmbeddingModel: w.embedModel, Model: w.model})
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -86,7 +93,7 @@ func runRoom(ctx context.Context, args []string, getenv func(string) string, std
 		return &usageError{fmt.Sprintf("room %s takes %d argument(s), got %d", sub, n, len(rest))}
 	}
 	rf.sample = sub == "list"
-	svc, user, closeFn, err := rf.open(ctx)
+	svc, user, closeFn, err := rf.open(ctx, getenv)
 	if err != nil {
 		return err
 	}
@@ -163,7 +170,7 @@ func runIngest(ctx context.Context, args []string, getenv func(string) string, s
 	if *roomName == "" || len(files) == 0 {
 		return &usageError{`ingest needs --room and at least one file, e.g. quarry ingest --room deals report.pdf`}
 	}
-	svc, user, closeFn, err := rf.open(ctx)
+	svc, user, closeFn, err := rf.open(ctx, getenv)
 	if err != nil {
 		return err
 	}
@@ -254,7 +261,7 @@ func runAsk(ctx context.Context, args []string, getenv func(string) string, stdo
 		return &usageError{`ask needs --room and one question in quotes, e.g. quarry ask --room deals "what was FY2022 capex?"`}
 	}
 	rf.sample = true
-	svc, user, closeFn, err := rf.open(ctx)
+	svc, user, closeFn, err := rf.open(ctx, getenv)
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
-	rs, owner, closeRooms, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: af.dataDir, DB: *db, Workers: af.maxRunning})
+	w, err := af.model.open(getenv)
+	if err != nil {
+		return err
+	}
+	rs, owner, closeRooms, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: af.dataDir, DB: *db, Workers: af.maxRunning,
+		Embedder: w.embedder, EmbeddingModel: w.embedModel, Model: w.model})
 	if err != nil {
 		return err
 	}

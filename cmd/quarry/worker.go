@@ -24,6 +24,10 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	dataDir := fs.String("data-dir", defaultDataDir(getenv), "where the uploaded files are, shared with quarry serve (env QUARRY_DATA_DIR)")
 	db := fs.String("db", getenv("QUARRY_DB"), "the rooms' PostgreSQL database, postgres://USER:PASSWORD@HOST/DB (env QUARRY_DB)")
 	workers := fs.Int("workers", 2, "documents processed at once")
+	// The embedder must be the one serve uses, so that questions and
+	// chunks are vectors of one model.
+	var mf modelFlags
+	mf.register(fs, getenv)
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -34,7 +38,12 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		return &usageError{"--workers must be at least 1"}
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	svc, _, closeRooms, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: *dataDir, DB: *db, Workers: *workers})
+	w, err := mf.open(getenv)
+	if err != nil {
+		return err
+	}
+	svc, _, closeRooms, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: *dataDir, DB: *db, Workers: *workers,
+		Embedder: w.embedder, EmbeddingModel: w.embedModel})
 	if err != nil {
 		return err
 	}

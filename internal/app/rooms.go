@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/postgres"
 	"github.com/quarry-dev/quarry/room"
 	"github.com/quarry-dev/quarry/rooms"
@@ -34,6 +35,13 @@ type RoomsOptions struct {
 	// Workers processes that many queued documents at once in this
 	// process (DB only); 0 only queues them.
 	Workers int
+	// Embedder, with EmbeddingModel, embeds chunks and questions, so
+	// answers fuse meaning with words; Model writes answers from the
+	// passages found (NewEmbedder, NewModel). Without them the rooms are
+	// searched by words and answered by extracts.
+	Embedder       llm.Embedder
+	EmbeddingModel string
+	Model          llm.Model
 }
 
 // OpenRoomsDB wires the data rooms as opt says, with the local owner of
@@ -41,7 +49,7 @@ type RoomsOptions struct {
 // workers run until close, which waits up to 10 s for running jobs (a job
 // cut short is retried).
 func OpenRoomsDB(ctx context.Context, opt RoomsOptions) (*rooms.Service, *room.User, func() error, error) {
-	svc := &rooms.Service{Dir: opt.DataDir}
+	svc := &rooms.Service{Dir: opt.DataDir, Embedder: opt.Embedder, EmbeddingModel: opt.EmbeddingModel, Model: opt.Model}
 	var closeFn func() error
 	if opt.DB == "" {
 		st, err := sqlite.OpenRooms(RoomsPath(opt.DataDir))

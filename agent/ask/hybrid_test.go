@@ -1,0 +1,191 @@
+package ask_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/quarry-dev/quarry/agent/ask"
+	"github.com/quarry-dev/quarry/llm"
+	"github.com/quarry-dev/quarry/llm/llmtest"
+	"github.com/quarry-dev/quarry/room"
+	"github.com/quarry-dev/quarry/rooms"
+	"github.com/quarry-dev/quarry/sqlite"
+)
+
+// conceptEmbedder embeds a text as how often it uses the words of each
+// concept: a stand-in for a model that knows "walk away" and "terminate"
+// mean the same.
+type conceptEmbedder struct{ fail bool }
+
+var concepts = [][]string{
+	{"terminate", "termination", "walk", "away", "exit", "cancel"},
+	{"price", "pricing", "cost", "pay"},
+	{"deliver", "deliveries", "delivery", "ship"},
+}
+
+func (e conceptEmbedder) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	if e.fail {
+		return nil, errors.New("embedder down")
+	}
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, len(concepts)+1)
+		v[len(concepts)] = 0.1
+		for _, w := range strings.Fields(strings.ToLower(t)) {
+			w = strings.Trim(w, ".,;:'?\"")
+			for c, ws := range concepts {
+				for _, x := range ws {
+					if w == x {
+						v[c]++
+					}
+				}
+			}
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+const agreement = `SUPPLY AGREEMENT between Harbor Supply and Northwind
+1. Deliveries. The supplier ships the goods every week, and the supplier's delivery schedule is set by the supplier each quarter, as the supplier sees fit.
+` + "\f" + `2. Termination. Either party may terminate this Agreement for convenience upon ninety days' written notice to the other party, without penalty.
+`
+
+func agreementRoom(t *testing.T, e llm.Embedder) (*rooms.Service, *room.Room, []room.Document) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.OpenRooms(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	svc := &rooms.Service{Store: st, Dir: t.TempDir(), Embedder: e, EmbeddingModel: "concepts"}
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := svc.CreateRoom(ctx, owner.ID, "deal", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := svc.Upload(ctx, owner.ID, r.ID, "agreement.txt", strings.NewReader(agreement))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Process(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := svc.Documents(ctx, owner.ID, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc, r, docs
+}
+
+func TestRetrieveFusesMeaningWithWords(t *testing.T) {
+	svc, r, docs := agreementRoom(t, conceptEmbedder{})
+	ctx := context.Background()
+	question := "Can the supplier walk away from the agreement early?"
+	words, err := ask.Retrieve(ctx, svc.Store, ask.Request{RoomID: r.ID, Docs: docs, Question: question, K: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By its words alone the question is about the page that says
+	// "supplier" five times.
+	if len(words) == 0 || words[0].PageNumber != 1 {
+		t.Fatalf("by words: pages %v, want page 1 first", pageNumbers(words))
+	}
+	vs, _ := conceptEmbedder{}.Embed(ctx, []string{question})
+	both, err := ask.Retrieve(ctx, svc.Store, ask.Request{RoomID: r.ID, Docs: docs, Question: question, K: 2, Vector: vs[0], Model: "concepts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(both) == 0 || both[0].PageNumber != 2 {
+		t.Fatalf("by words and meaning: pages %v, want page 2 (termination) first", pageNumbers(both))
+	}
+	// Vectors of another model are not compared.
+	other, err := ask.Retrieve(ctx, svc.Store, ask.Request{RoomID: r.ID, Docs: docs, Question: question, K: 2, Vector: vs[0], Model: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(other) == 0 || other[0].PageNumber != 1 {
+		t.Fatalf("another model's vector: pages %v, want the words' ranking", pageNumbers(other))
+	}
+}
+
+func TestAskWithAFailingEmbedderStillAnswers(t *testing.T) {
+	svc, r, _ := agreementRoom(t, conceptEmbedder{})
+	svc.Embedder = conceptEmbedder{fail: true}
+	owner, _ := svc.EnsureUser(context.Background(), "owner")
+	q, err := svc.Ask(context.Background(), owner.ID, r.ID, "How often does the supplier ship deliveries?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.AnswerType != room.AnswerGrounded || len(q.Citations) == 0 || q.Citations[0].PageNumber != 1 {
+		t.Fatalf("answer %q (%s), citations %+v", q.Answer, q.AnswerType, q.Citations)
+	}
+}
+
+func TestAskWithAModelChecksItsNumbers(t *testing.T) {
+	svc, r, _ := agreementRoom(t, nil)
+	owner, _ := svc.EnsureUser(context.Background(), "owner")
+	for _, c := range []struct {
+		name, reply  string
+		answerType   string
+		verified     bool
+		unverifiedIn string
+	}{
+		{"grounded", "Yes: either party may terminate for convenience on ninety days' written notice [1].", room.AnswerGrounded, true, ""},
+		{"a number not in the passage", "Yes, on 30 days' notice [1].", room.AnswerGrounded, false, "30 is not in the cited passages"},
+		{"a citation of no passage", "Yes, for convenience [9].", room.AnswerGrounded, true, "citation [9] points at no passage"},
+		{"insufficient", "INSUFFICIENT_EVIDENCE: the passages do not say.", room.AnswerInsufficient, true, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := &llmtest.Model{ModelName: "test/model", Reply: func(req *llm.Request) (*llm.Response, error) {
+				if !strings.Contains(req.Messages[0].Content, "terminate this Agreement for convenience") {
+					t.Errorf("the prompt lacks the termination passage:\n%s", req.Messages[0].Content)
+				}
+				return llmtest.Text(c.reply), nil
+			}}
+			svc.Model = m
+			q, err := svc.Ask(context.Background(), owner.ID, r.ID, "Can the supplier terminate the agreement for convenience?")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.AnswerType != c.answerType || q.ModelUsed != "test/model" {
+				t.Fatalf("answer type %s by %q, want %s by test/model: %q", q.AnswerType, q.ModelUsed, c.answerType, q.Answer)
+			}
+			if c.answerType == room.AnswerGrounded {
+				if len(q.Citations) == 0 {
+					if c.unverifiedIn == "" || !strings.Contains(q.Answer, c.unverifiedIn) {
+						t.Fatalf("no citations: %q", q.Answer)
+					}
+					return
+				}
+				if q.Citations[0].PageNumber != 2 || q.Citations[0].Verified != c.verified {
+					t.Errorf("citation %+v, want page 2 verified=%v", q.Citations[0], c.verified)
+				}
+			}
+			if c.unverifiedIn != "" && !strings.Contains(q.Answer, "Unverified: "+c.unverifiedIn) {
+				t.Errorf("answer %q does not say %q", q.Answer, c.unverifiedIn)
+			}
+		})
+	}
+}
+
+func TestAskKeepsTheExtractWhenTheModelFails(t *testing.T) {
+	svc, r, _ := agreementRoom(t, nil)
+	owner, _ := svc.EnsureUser(context.Background(), "owner")
+	svc.Model = &llmtest.Model{ModelName: "test/model", Reply: func(*llm.Request) (*llm.Response, error) {
+		return nil, &llm.Error{Kind: llm.KindUnavailable, Message: "down"}
+	}}
+	q, err := svc.Ask(context.Background(), owner.ID, r.ID, "Can the supplier terminate the agreement for convenience?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.AnswerType != room.AnswerGrounded || q.RetryCount != 1 || q.ErrorType != "model_error" || len(q.Citations) == 0 {
+		t.Fatalf("query %+v", q)
+	}
+}
