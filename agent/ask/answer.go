@@ -200,7 +200,7 @@ func sharedWords(words []string, text string) int {
 			continue
 		}
 		for _, alt := range financeAlternatives(w) {
-			if has(alt[0]) && (len(alt) == 1 || has(alt[1])) {
+			if !slices.ContainsFunc(alt, func(a string) bool { return !has(a) }) {
 				n++
 				break
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/quarry-dev/quarry/agent/ask"
@@ -96,4 +97,19 @@ func pageNumbers(ps []ask.PageHit) []int {
 		out = append(out, p.PageNumber)
 	}
 	return out
+}
+
+func TestAskFindsRevenueWhereTheFilingSaysNetSales(t *testing.T) {
+	svc, r, _ := acmeRoom(t)
+	owner, err := svc.EnsureUser(context.Background(), "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := svc.Ask(context.Background(), owner.ID, r.ID, "What was the revenue in FY2022?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.AnswerType != room.AnswerGrounded || !strings.Contains(q.Answer, "5,000") || len(q.Citations) == 0 || q.Citations[0].PageNumber != 3 {
+		t.Fatalf("answer %q (%s), citations %+v: want net sales of 5,000 from page 3", q.Answer, q.AnswerType, q.Citations)
+	}
 }

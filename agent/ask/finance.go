@@ -71,14 +71,31 @@ func expandFinance(terms []string) []string {
 	return out
 }
 
-// financeAlternatives returns how filings may put one shorthand word, as
-// the first two words of each expansion (capex: capital expenditures).
-func financeAlternatives(w string) [][]string {
-	var out [][]string
-	for _, f := range financeTerms {
-		if len(f.when) == 1 && f.when[0] == w && len(f.add) >= 2 {
-			out = append(out, f.add[:2])
-		}
-	}
-	return out
+// financeWordings are how filings may put what one question word asks
+// for: each alternative is a phrase whose words must all be there.
+var financeWordings = map[string][][]string{
+	"capex":       {{"capital", "expenditures"}, {"purchases", "property"}, {"additions", "property"}},
+	"revenue":     {{"revenues"}, {"sales"}},
+	"revenues":    {{"revenue"}, {"sales"}},
+	"sales":       {{"revenue"}, {"revenues"}},
+	"profit":      {{"income"}, {"earnings"}},
+	"eps":         {{"earnings", "per"}},
+	"cogs":        {{"cost", "sales"}, {"cost", "goods"}},
+	"opex":        {{"operating", "expenses"}},
+	"d&a":         {{"depreciation", "amortization"}},
+	"fcf":         {{"free", "cash"}},
+	"ppne":        {{"property", "plant"}},
+	"headcount":   {{"employees"}},
+	"employees":   {{"headcount"}, {"workforce"}},
+	"debt":        {{"borrowings"}},
+	"dividend":    {{"dividends"}},
+	"dividends":   {{"dividend"}},
+	"inventory":   {{"inventories"}},
+	"liquidity":   {{"cash", "equivalents"}},
+	"leverage":    {{"debt", "equity"}},
+	"segment":     {{"segments"}},
+	"acquisition": {{"acquired"}, {"acquisitions"}},
 }
+
+// financeAlternatives returns how filings may put one question word.
+func financeAlternatives(w string) [][]string { return financeWordings[w] }
