@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/quarry-dev/quarry/retrieve"
 	"github.com/quarry-dev/quarry/room"
 )
@@ -68,12 +70,21 @@ const (
 // Retrieve ranks the pages of a room's completed documents for a
 // question, best first.
 func Retrieve(ctx context.Context, st Store, req Request) ([]PageHit, error) {
-	pages, err := retrieveWords(ctx, st, req)
-	if err != nil || len(req.Vector) == 0 {
-		return pages, err
+	if len(req.Vector) == 0 {
+		return retrieveWords(ctx, st, req)
 	}
-	vec, err := st.SearchVectors(ctx, req.RoomID, room.VectorQuery{Vector: req.Vector, Model: req.Model, DocumentIDs: req.Only, Limit: vectorDepth})
-	if err != nil {
+	var pages []PageHit
+	var vec []room.ChunkHit
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() (err error) {
+		pages, err = retrieveWords(gctx, st, req)
+		return err
+	})
+	g.Go(func() (err error) {
+		vec, err = st.SearchVectors(gctx, req.RoomID, room.VectorQuery{Vector: req.Vector, Model: req.Model, DocumentIDs: req.Only, Limit: vectorDepth})
+		return err
+	})
+	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	return fuse(pages, vec, req.K), nil
@@ -147,58 +158,82 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 		return nil, nil
 	}
 	need := statementsFor(question)
+	// The searches a question needs are independent: they run at once,
+	// each into its own slot, and are merged in a fixed order.
+	var (
+		s        searches
+		prior    map[string]float64
+		best     float64
+		stmtDocs []string
+	)
 	if len(only) > 0 {
-		hits, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: q.terms, DocumentIDs: only, Limit: searchDepth, MaxTerms: maxTerms})
-		if err != nil {
-			return nil, err
-		}
-		var bonus map[pageKey]float64
+		s.add(room.ChunkQuery{Terms: q.terms, DocumentIDs: only, Limit: searchDepth, MaxTerms: maxTerms})
 		if need != 0 && len(only) <= 2 {
-			found, b, err := statementPages(ctx, st, roomID, need, only)
-			if err != nil {
-				return nil, err
+			stmtDocs = only
+		}
+	} else {
+		prior = map[string]float64{}
+		for _, d := range docs {
+			if d.Status != room.StatusCompleted {
+				continue
 			}
-			hits, bonus = append(hits, found...), b
+			p := q.match(d)
+			prior[d.ID] = p
+			best = max(best, p)
 		}
-		return rankPages(hits, nil, 0, bonus, k), nil
-	}
-	prior := map[string]float64{}
-	var best float64
-	for _, d := range docs {
-		if d.Status != room.StatusCompleted {
-			continue
+		// When the question names documents, the room-wide search is a
+		// net for what routing missed: its rarest words are enough for
+		// that.
+		wide := room.ChunkQuery{Terms: q.terms, Limit: searchDepth, MaxTerms: maxTerms}
+		if best > 0 {
+			wide.MaxTerms = maxTermsRouted
 		}
-		p := q.match(d)
-		prior[d.ID] = p
-		best = max(best, p)
+		s.add(wide)
+		if best > 0 {
+			s.add(room.ChunkQuery{Terms: q.terms, DocumentIDs: routeDocs(prior, best), Limit: searchDepth, MaxTerms: maxTerms})
+			if need != 0 {
+				stmtDocs = bestDocs(prior, best)
+			}
+		}
 	}
-	// When the question names documents, the room-wide search is a net
-	// for what routing missed: its rarest words are enough for that.
-	wide := room.ChunkQuery{Terms: q.terms, Limit: searchDepth, MaxTerms: maxTerms}
-	if best > 0 {
-		wide.MaxTerms = maxTermsRouted
+	if stmtDocs != nil {
+		s.add(room.ChunkQuery{Terms: statementTerms(need), DocumentIDs: stmtDocs, Limit: searchDepth})
 	}
-	hits, err := st.SearchChunks(ctx, roomID, wide)
+	results, err := s.run(ctx, st, roomID)
 	if err != nil {
 		return nil, err
 	}
+	var hits []room.ChunkHit
 	var bonus map[pageKey]float64
-	if best > 0 {
-		routed := routeDocs(prior, best)
-		more, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: q.terms, DocumentIDs: routed, Limit: searchDepth, MaxTerms: maxTerms})
-		if err != nil {
-			return nil, err
-		}
-		hits = append(hits, more...)
-		if need != 0 {
-			found, b, err := statementPages(ctx, st, roomID, need, bestDocs(prior, best))
-			if err != nil {
-				return nil, err
-			}
+	for i, r := range results {
+		if stmtDocs != nil && i == len(results)-1 {
+			found, b := statementPages(r, need)
 			hits, bonus = append(hits, found...), b
+			continue
 		}
+		hits = append(hits, r...)
 	}
 	return rankPages(hits, prior, best, bonus, k), nil
+}
+
+// searches are lexical searches to run at once.
+type searches struct{ qs []room.ChunkQuery }
+
+func (s *searches) add(q room.ChunkQuery) { s.qs = append(s.qs, q) }
+
+// run runs the searches concurrently and returns their hits in the order
+// they were added.
+func (s *searches) run(ctx context.Context, st Store, roomID string) ([][]room.ChunkHit, error) {
+	out := make([][]room.ChunkHit, len(s.qs))
+	g, ctx := errgroup.WithContext(ctx)
+	for i, q := range s.qs {
+		g.Go(func() error {
+			hits, err := st.SearchChunks(ctx, roomID, q)
+			out[i] = hits
+			return err
+		})
+	}
+	return out, g.Wait()
 }
 
 // statementWeight is what being the statement a question needs adds to a
@@ -206,14 +241,11 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 // docWeight).
 const statementWeight = 0.8
 
-// statementPages finds the pages of docs titled as the statements need
-// names: their chunks, scored below any page the question's own words
-// found, and the bonus each page gets.
-func statementPages(ctx context.Context, st Store, roomID string, need statement, docs []string) ([]room.ChunkHit, map[pageKey]float64, error) {
-	hits, err := st.SearchChunks(ctx, roomID, room.ChunkQuery{Terms: statementTerms(need), DocumentIDs: docs, Limit: searchDepth})
-	if err != nil {
-		return nil, nil, err
-	}
+// statementPages keeps the hits of a search for statement titles that
+// are on pages titled as the statements need names: their chunks, scored
+// below any page the question's own words found, and the bonus each page
+// gets.
+func statementPages(hits []room.ChunkHit, need statement) ([]room.ChunkHit, map[pageKey]float64) {
 	var out []room.ChunkHit
 	bonus := map[pageKey]float64{}
 	for _, h := range hits {
@@ -225,7 +257,7 @@ func statementPages(ctx context.Context, st Store, roomID string, need statement
 		out = append(out, h)
 		bonus[pageKey{h.DocumentID, h.PageNumber}] = statementWeight
 	}
-	return out, bonus, nil
+	return out, bonus
 }
 
 // bestDocs are the documents whose metadata matches the question best.
