@@ -155,6 +155,8 @@ const (
 	PreviewChars     = 240
 	// QueriesPerHour is the rate limit per user per room.
 	QueriesPerHour = 60
+	// QuotaRetention is how long rate-limit windows are kept.
+	QuotaRetention = 2 * time.Hour
 	// MaxCitations is the most citations an answer carries.
 	MaxCitations = 5
 )

@@ -34,9 +34,16 @@ func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*ro
 	}
 	start := s.now()
 	window := start.UTC().Truncate(time.Hour)
-	ok, _, err := s.Store.TakeQuota(ctx, userID, roomID, window, room.QueriesPerHour)
+	ok, n, err := s.Store.TakeQuota(ctx, userID, roomID, window, room.QueriesPerHour)
 	if err != nil {
 		return nil, err
+	}
+	if n == 1 {
+		// A user's first question of an hour sweeps the windows past the
+		// specification's two hours of keeping them.
+		if _, err := s.Store.CleanQuotas(room.WithActor(ctx, room.System), start.Add(-room.QuotaRetention)); err != nil {
+			s.log().Warn("cleaning old rate-limit windows failed", "err", err)
+		}
 	}
 	if !ok {
 		retry := int(window.Add(time.Hour).Sub(start).Seconds()) + 1
