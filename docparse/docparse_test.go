@@ -1,13 +1,10 @@
 package docparse
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -15,23 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/docparse/docparsetest"
 )
-
-// requireTools skips the test when a program it needs is not installed,
-// and fails it under CI=true, where poppler-utils and tesseract-ocr are
-// installed and a skip would hide a broken pipeline.
-func requireTools(t testing.TB, names ...string) {
-	t.Helper()
-	for _, name := range names {
-		if _, err := exec.LookPath(name); err != nil {
-			msg := fmt.Sprintf("%s is not installed; install it with: apt-get install -y --no-install-recommends poppler-utils tesseract-ocr tesseract-ocr-eng", name)
-			if os.Getenv("CI") == "true" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
-		}
-	}
-}
 
 // writeFile writes data to a new directory as name and returns its path.
 func writeFile(t testing.TB, name string, data []byte) string {
@@ -229,10 +211,10 @@ func TestExtractErrors(t *testing.T) {
 		{"quote.csv", []byte("a,b\n1,\"unclosed\n"), Options{}, quarry.ECodeMalformedDocument, "quote.csv is not valid CSV: line 2"},
 		{"notzip.docx", []byte("plain text, not a zip"), Options{}, quarry.ECodeMalformedDocument, "notzip.docx is not a valid Word document"},
 		{"pdf.docx", []byte("%PDF-1.4\n"), Options{}, quarry.ECodeMalformedDocument, "not a valid Word document"},
-		{"sheet.docx", zipOf(t, map[string][]byte{"xl/workbook.xml": []byte("<x/>")}), Options{}, quarry.ECodeMalformedDocument, "not a valid Word document"},
-		{"broken.docx", makeDOCX(t, "<w:p><w:r><w:t>unclosed</w:r></w:p>", ""), Options{}, quarry.ECodeMalformedDocument, "its text is damaged"},
-		{"bomb.docx", zipBomb(t, MaxDOCXXML+10<<20), Options{}, quarry.ECodeMalformedDocument, "bomb.docx expands beyond 50 MB"},
-		{"liar.docx", lyingZip(t), Options{}, quarry.ECodeMalformedDocument, "liar.docx is not a valid Word document"},
+		{"sheet.docx", docparsetest.Zip(map[string][]byte{"xl/workbook.xml": []byte("<x/>")}), Options{}, quarry.ECodeMalformedDocument, "not a valid Word document"},
+		{"broken.docx", docparsetest.DOCX("<w:p><w:r><w:t>unclosed</w:r></w:p>", ""), Options{}, quarry.ECodeMalformedDocument, "its text is damaged"},
+		{"bomb.docx", docparsetest.ZipBomb(" ", MaxDOCXXML+10<<20), Options{}, quarry.ECodeMalformedDocument, "bomb.docx expands beyond 50 MB"},
+		{"liar.docx", docparsetest.LyingZip(), Options{}, quarry.ECodeMalformedDocument, "liar.docx is not a valid Word document"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -246,82 +228,6 @@ func TestExtractErrors(t *testing.T) {
 			}
 		})
 	}
-}
-
-// makeDOCX returns a DOCX archive with body as the content of <w:body>
-// and, when title is set, docProps/core.xml with that title.
-func makeDOCX(t testing.TB, body, title string) []byte {
-	t.Helper()
-	files := map[string][]byte{
-		"[Content_Types].xml": []byte(`<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`),
-		"word/document.xml": []byte(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` +
-			`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006"><w:body>` +
-			body + `<w:sectPr/></w:body></w:document>`),
-	}
-	if title != "" {
-		files["docProps/core.xml"] = []byte(`<?xml version="1.0" encoding="UTF-8"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>` + title + `</dc:title></cp:coreProperties>`)
-	}
-	return zipOf(t, files)
-}
-
-func zipOf(t testing.TB, files map[string][]byte) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	zw := zip.NewWriter(&b)
-	for name, data := range files {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(data)
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-// zipBomb is a DOCX whose document.xml is size bytes, almost all spaces:
-// it compresses about a thousand times.
-func zipBomb(t testing.TB, size int) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	zw := zip.NewWriter(&b)
-	w, err := zw.Create("word/document.xml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Write([]byte(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>`))
-	chunk := bytes.Repeat([]byte(" "), 1<<20)
-	for n := 0; n < size; n += len(chunk) {
-		w.Write(chunk)
-	}
-	w.Write([]byte(`</w:body></w:document>`))
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-// lyingZip is a DOCX whose document.xml claims 100 bytes and inflates to
-// 1 MB.
-func lyingZip(t testing.TB) []byte {
-	t.Helper()
-	var raw bytes.Buffer
-	zw := zip.NewWriter(&raw)
-	w, _ := zw.CreateHeader(&zip.FileHeader{Name: "word/document.xml", Method: zip.Deflate})
-	xml := `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>` +
-		strings.Repeat("<w:p><w:r><w:t>text</w:t></w:r></w:p>", 30000) + `</w:body></w:document>`
-	w.Write([]byte(xml))
-	zw.Close()
-	// Rewrite the sizes in the central directory, which archive/zip reads.
-	data := raw.Bytes()
-	cd := bytes.LastIndex(data, []byte("PK\x01\x02"))
-	if cd < 0 {
-		t.Fatal("no central directory")
-	}
-	copy(data[cd+24:cd+28], []byte{100, 0, 0, 0})
-	return data
 }
 
 func TestExtractDOCX(t *testing.T) {
@@ -377,7 +283,7 @@ func TestExtractDOCX(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc, err := extract(t, "memo.docx", makeDOCX(t, tt.body, tt.title), Options{})
+			doc, err := extract(t, "memo.docx", docparsetest.DOCX(tt.body, tt.title), Options{})
 			checkDocument(t, doc, err)
 			if err != nil {
 				t.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/quarry-dev/quarry/docparse/docparsetest"
 )
 
 // fuzzExtract extracts data as name and checks the result's invariants:
@@ -51,11 +53,11 @@ func FuzzExtractHTML(f *testing.F) {
 
 func FuzzExtractDOCX(f *testing.F) {
 	run := "<w:r><w:t>text</w:t><w:tab/><w:br/><w:br w:type=\"page\"/><w:lastRenderedPageBreak/></w:r>"
-	f.Add(makeDOCX(f, "<w:p>"+run+"</w:p>", "title"))
-	f.Add(makeDOCX(f, "<w:tbl><w:tr><w:tc><w:p>"+run+"</w:p><w:tbl><w:tr><w:tc><w:p>"+run+"</w:p></w:tc></w:tr></w:tbl></w:tc></w:tr></w:tbl>", ""))
-	f.Add(makeDOCX(f, "<w:p><w:pPr><w:pageBreakBefore/><w:pStyle w:val=\"Heading1\"/></w:pPr><w:r><mc:AlternateContent><mc:Fallback><w:p/></mc:Fallback></mc:AlternateContent></w:r></w:p>", ""))
-	f.Add(makeDOCX(f, "<w:p><w:r><w:t>unclosed</w:r>", ""))
-	f.Add(zipOf(f, map[string][]byte{"word/document.xml": []byte("<x>")}))
+	f.Add(docparsetest.DOCX("<w:p>"+run+"</w:p>", "title"))
+	f.Add(docparsetest.DOCX("<w:tbl><w:tr><w:tc><w:p>"+run+"</w:p><w:tbl><w:tr><w:tc><w:p>"+run+"</w:p></w:tc></w:tr></w:tbl></w:tc></w:tr></w:tbl>", ""))
+	f.Add(docparsetest.DOCX("<w:p><w:pPr><w:pageBreakBefore/><w:pStyle w:val=\"Heading1\"/></w:pPr><w:r><mc:AlternateContent><mc:Fallback><w:p/></mc:Fallback></mc:AlternateContent></w:r></w:p>", ""))
+	f.Add(docparsetest.DOCX("<w:p><w:r><w:t>unclosed</w:r>", ""))
+	f.Add(docparsetest.Zip(map[string][]byte{"word/document.xml": []byte("<x>")}))
 	f.Add([]byte("PK\x03\x04"))
 	f.Add([]byte("not a zip"))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -64,12 +66,12 @@ func FuzzExtractDOCX(f *testing.F) {
 }
 
 func FuzzExtractPDF(f *testing.F) {
-	requireTools(f, "pdfinfo", "pdftotext")
-	valid := samplePDF(f)
+	docparsetest.RequireTools(f, "pdfinfo", "pdftotext")
+	valid := samplePDF()
 	f.Add(valid)
 	f.Add(valid[:len(valid)/2])
-	f.Add(makePDF(f, []testPage{textPage("x")}, pdfOptions{userPassword: "pw"}))
-	f.Add(makePDF(f, nil, pdfOptions{}))
+	f.Add(docparsetest.PDF([]docparsetest.Page{docparsetest.TextPage("x")}, docparsetest.PDFOptions{UserPassword: "pw"}))
+	f.Add(docparsetest.PDF(nil, docparsetest.PDFOptions{}))
 	f.Add([]byte("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF"))
 	f.Add([]byte("%PDF-"))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -14,30 +14,33 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/docparse/docparsetest"
 )
 
 // tablePage is a page with a small table whose columns only layout mode
 // keeps apart.
-func tablePage() testPage {
-	var p testPage
+func tablePage() docparsetest.Page {
+	var p docparsetest.Page
 	for i, row := range [][3]string{{"Region", "2022", "2023"}, {"EMEA", "1,200", "1,450"}, {"APAC", "880", "1,020"}} {
 		y := 700 - 16*float64(i)
-		p.lines = append(p.lines, testLine{72, y, 11, row[0]}, testLine{300, y, 11, row[1]}, testLine{420, y, 11, row[2]})
+		for j, x := range []float64{72, 300, 420} {
+			p.Lines = append(p.Lines, docparsetest.Line{X: x, Y: y, Size: 11, Text: row[j]})
+		}
 	}
 	return p
 }
 
-func samplePDF(t testing.TB) []byte {
-	return makePDF(t, []testPage{
-		textPage("Quarterly report", "Revenue grew 12% (constant currency)"),
-		textPage("Page two: risks", "Supply chain"),
+func samplePDF() []byte {
+	return docparsetest.PDF([]docparsetest.Page{
+		docparsetest.TextPage("Quarterly report", "Revenue grew 12% (constant currency)"),
+		docparsetest.TextPage("Page two: risks", "Supply chain"),
 		tablePage(),
-	}, pdfOptions{title: "Annual Report 2023"})
+	}, docparsetest.PDFOptions{Title: "Annual Report 2023"})
 }
 
 func TestExtractPDF(t *testing.T) {
-	requireTools(t, "pdfinfo", "pdftotext")
-	doc, err := extract(t, "Annual.PDF", samplePDF(t), DefaultOptions())
+	docparsetest.RequireTools(t, "pdfinfo", "pdftotext")
+	doc, err := extract(t, "Annual.PDF", samplePDF(), DefaultOptions())
 	checkDocument(t, doc, err)
 	if err != nil {
 		t.Fatal(err)
@@ -64,13 +67,13 @@ func TestExtractPDF(t *testing.T) {
 }
 
 func TestExtractPDFManyPages(t *testing.T) {
-	requireTools(t, "pdfinfo", "pdftotext")
+	docparsetest.RequireTools(t, "pdfinfo", "pdftotext")
 	// More pages than a batch, so batches run at once and are joined.
-	var pages []testPage
+	var pages []docparsetest.Page
 	for i := range maxPDFBatch + 44 {
-		pages = append(pages, textPage("page", strconv.Itoa(i+1)))
+		pages = append(pages, docparsetest.TextPage("page", strconv.Itoa(i+1)))
 	}
-	doc, err := extract(t, "long.pdf", makePDF(t, pages, pdfOptions{}), Options{})
+	doc, err := extract(t, "long.pdf", docparsetest.PDF(pages, docparsetest.PDFOptions{}), Options{})
 	checkDocument(t, doc, err)
 	if err != nil {
 		t.Fatal(err)
@@ -86,11 +89,11 @@ func TestExtractPDFManyPages(t *testing.T) {
 }
 
 func TestExtractPDFErrors(t *testing.T) {
-	requireTools(t, "pdfinfo", "pdftotext")
-	valid := samplePDF(t)
-	var five []testPage
+	docparsetest.RequireTools(t, "pdfinfo", "pdftotext")
+	valid := samplePDF()
+	var five []docparsetest.Page
 	for range 5 {
-		five = append(five, textPage("text"))
+		five = append(five, docparsetest.TextPage("text"))
 	}
 	tests := []struct {
 		name string
@@ -101,11 +104,11 @@ func TestExtractPDFErrors(t *testing.T) {
 	}{
 		{"cut.pdf", valid[:200], Options{}, quarry.ECodeMalformedDocument, "cut.pdf is damaged"},
 		{"junk.pdf", append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte("garbage \x00\xff"), 500)...), Options{}, quarry.ECodeMalformedDocument, "junk.pdf is damaged"},
-		{"locked.pdf", makePDF(t, []testPage{textPage("secret")}, pdfOptions{userPassword: "hunter2"}), Options{}, quarry.ECodeMalformedDocument, "locked.pdf is encrypted"},
-		{"none.pdf", makePDF(t, nil, pdfOptions{}), Options{}, quarry.ECodeMalformedDocument, "none.pdf is damaged and cannot be read (Syntax Error: Invalid page count 0)"},
-		{"five.pdf", makePDF(t, five, pdfOptions{}), Options{MaxPages: 3}, quarry.ECodeFileTooLarge, "five.pdf has 5 pages; the limit is 3"},
+		{"locked.pdf", docparsetest.PDF([]docparsetest.Page{docparsetest.TextPage("secret")}, docparsetest.PDFOptions{UserPassword: "hunter2"}), Options{}, quarry.ECodeMalformedDocument, "locked.pdf is encrypted"},
+		{"none.pdf", docparsetest.PDF(nil, docparsetest.PDFOptions{}), Options{}, quarry.ECodeMalformedDocument, "none.pdf is damaged and cannot be read (Syntax Error: Invalid page count 0)"},
+		{"five.pdf", docparsetest.PDF(five, docparsetest.PDFOptions{}), Options{MaxPages: 3}, quarry.ECodeFileTooLarge, "five.pdf has 5 pages; the limit is 3"},
 		{"dense.pdf", valid, Options{MaxPageChars: 20}, quarry.ECodeFileTooLarge, "page 1 of dense.pdf has 53 characters; the limit is 20"},
-		{"blank.pdf", makePDF(t, []testPage{{}, {}}, pdfOptions{}), Options{}, quarry.ECodeMalformedDocument, "blank.pdf has no text layer and OCR is turned off"},
+		{"blank.pdf", docparsetest.PDF([]docparsetest.Page{{}, {}}, docparsetest.PDFOptions{}), Options{}, quarry.ECodeMalformedDocument, "blank.pdf has no text layer and OCR is turned off"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -124,26 +127,26 @@ func TestExtractPDFErrors(t *testing.T) {
 // TestEncryptedPDFIsReal checks the hand-made encryption: poppler reads the
 // text with the password.
 func TestEncryptedPDFIsReal(t *testing.T) {
-	requireTools(t, "pdftotext")
-	path := writeFile(t, "locked.pdf", makePDF(t, []testPage{textPage("secret words")}, pdfOptions{userPassword: "hunter2"}))
+	docparsetest.RequireTools(t, "pdftotext")
+	path := writeFile(t, "locked.pdf", docparsetest.PDF([]docparsetest.Page{docparsetest.TextPage("secret words")}, docparsetest.PDFOptions{UserPassword: "hunter2"}))
 	out, err := exec.Command("pdftotext", "-upw", "hunter2", path, "-").Output()
 	if err != nil || !strings.Contains(string(out), "secret words") {
 		t.Errorf("pdftotext -upw = %q, %v; want the text", out, err)
 	}
 }
 
-func scannedPDF(t testing.TB) []byte {
-	return makePDF(t, []testPage{
-		textPage("Cover page"),
-		{scan: scanImage(t, "QUARTERLY REVENUE REPORT", "Total units sold 4521")},
-	}, pdfOptions{})
+func scannedPDF() []byte {
+	return docparsetest.PDF([]docparsetest.Page{
+		docparsetest.TextPage("Cover page"),
+		{Scan: docparsetest.ScanImage("QUARTERLY REVENUE REPORT", "Total units sold 4521")},
+	}, docparsetest.PDFOptions{})
 }
 
 func TestExtractPDFOCR(t *testing.T) {
-	requireTools(t, "pdfinfo", "pdftotext", "pdftoppm", "tesseract")
+	docparsetest.RequireTools(t, "pdfinfo", "pdftotext", "pdftoppm", "tesseract")
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	doc, err := extract(t, "scan.pdf", scannedPDF(t), DefaultOptions())
+	doc, err := extract(t, "scan.pdf", scannedPDF(), DefaultOptions())
 	checkDocument(t, doc, err)
 	if err != nil {
 		t.Fatal(err)
@@ -173,8 +176,8 @@ func TestExtractPDFOCR(t *testing.T) {
 }
 
 func TestExtractPDFWithoutOCR(t *testing.T) {
-	requireTools(t, "pdfinfo", "pdftotext")
-	data := scannedPDF(t)
+	docparsetest.RequireTools(t, "pdfinfo", "pdftotext")
+	data := scannedPDF()
 	doc, err := extract(t, "scan.pdf", data, Options{OCR: false})
 	checkDocument(t, doc, err)
 	if err != nil {
@@ -195,7 +198,7 @@ func TestExtractPDFWithoutOCR(t *testing.T) {
 	if got := strings.Join(doc.Notes, "|"); got != "page 2 has no text layer and tesseract-ocr is not installed: it is empty" {
 		t.Errorf("Notes = %q; want that tesseract is missing", got)
 	}
-	scanOnly := makePDF(t, []testPage{{scan: scanImage(t, "scanned")}, {scan: scanImage(t, "pages")}}, pdfOptions{})
+	scanOnly := docparsetest.PDF([]docparsetest.Page{{Scan: docparsetest.ScanImage("scanned")}, {Scan: docparsetest.ScanImage("pages")}}, docparsetest.PDFOptions{})
 	_, err = extract(t, "scan-only.pdf", scanOnly, DefaultOptions())
 	if quarry.ErrorCode(err) != quarry.ECodeMalformedDocument || !strings.Contains(err.Error(), "scan-only.pdf has no text layer and OCR (tesseract-ocr) is not installed") {
 		t.Errorf("Extract(scan-only.pdf) = %v; want MALFORMED_DOCUMENT, no text layer and no tesseract", err)
@@ -226,10 +229,10 @@ func TestExtractPDFWithoutPoppler(t *testing.T) {
 }
 
 func TestExtractCancelled(t *testing.T) {
-	requireTools(t, "pdfinfo", "pdftotext")
+	docparsetest.RequireTools(t, "pdfinfo", "pdftotext")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	path := writeFile(t, "a.pdf", samplePDF(t))
+	path := writeFile(t, "a.pdf", samplePDF())
 	_, err := Extract(ctx, path, "a.pdf", Options{})
 	if quarry.ErrorCode(err) != quarry.ECodeUnavailable || !errors.Is(err, context.Canceled) {
 		t.Errorf("Extract(cancelled) = %v; want UNAVAILABLE wrapping context.Canceled", err)
@@ -237,8 +240,8 @@ func TestExtractCancelled(t *testing.T) {
 }
 
 func TestRenderPage(t *testing.T) {
-	requireTools(t, "pdfinfo", "pdftoppm")
-	path := writeFile(t, "a.pdf", samplePDF(t))
+	docparsetest.RequireTools(t, "pdfinfo", "pdftoppm")
+	path := writeFile(t, "a.pdf", samplePDF())
 	img, err := RenderPage(context.Background(), path, 2, 72)
 	if err != nil {
 		t.Fatal(err)
@@ -269,8 +272,8 @@ func TestRenderPage(t *testing.T) {
 }
 
 func TestWordBoxes(t *testing.T) {
-	requireTools(t, "pdfinfo", "pdftotext")
-	path := writeFile(t, "a.pdf", samplePDF(t))
+	docparsetest.RequireTools(t, "pdfinfo", "pdftotext")
+	path := writeFile(t, "a.pdf", samplePDF())
 	layout, err := WordBoxes(context.Background(), path, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -297,7 +300,7 @@ func TestWordBoxes(t *testing.T) {
 	if _, err := WordBoxes(context.Background(), path, 9); quarry.ErrorCode(err) != quarry.ECodeNotFound {
 		t.Errorf("WordBoxes(page 9) = %v; want NOT_FOUND", err)
 	}
-	locked := writeFile(t, "l.pdf", makePDF(t, []testPage{textPage("x")}, pdfOptions{userPassword: "pw"}))
+	locked := writeFile(t, "l.pdf", docparsetest.PDF([]docparsetest.Page{docparsetest.TextPage("x")}, docparsetest.PDFOptions{UserPassword: "pw"}))
 	if _, err := WordBoxes(context.Background(), locked, 1); quarry.ErrorCode(err) != quarry.ECodeMalformedDocument {
 		t.Errorf("WordBoxes(encrypted) = %v; want MALFORMED_DOCUMENT", err)
 	}

@@ -33,7 +33,9 @@ func extractText(data []byte, name, format string, o Options) (*Document, error)
 func textPages(s string, o Options) []Page {
 	var texts []string
 	if strings.ContainsRune(s, '\f') {
-		texts = strings.Split(strings.TrimSuffix(s, "\f"), "\f")
+		// At most MaxPages+2 pieces: 100 MB of form feeds would
+		// otherwise be 100 million strings before the limit is checked.
+		texts = strings.SplitN(strings.TrimSuffix(s, "\f"), "\f", o.MaxPages+2)
 		if len(texts) > o.MaxPages {
 			texts = texts[:o.MaxPages+1] // enough for the error
 		}
@@ -215,15 +217,20 @@ func splitParagraphs(s string) []string {
 // space before the limit when there is one.
 func cutLine(line string, max int) []string {
 	var pieces []string
-	for countChars(line) > max {
-		// Byte offset of the max-th character.
-		end, n := 0, 0
+	for {
+		// Byte offset of the character after the max-th, found without
+		// counting the rest of the line: counting it on every piece made
+		// a long line take quadratic time (minutes for 100 MB).
+		end, n := len(line), 0
 		for i := range line {
 			if n == max {
 				end = i
 				break
 			}
 			n++
+		}
+		if end == len(line) {
+			break
 		}
 		cut := end
 		if sp := strings.LastIndexByte(line[:end], ' '); sp > end/2 {
