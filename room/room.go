@@ -110,6 +110,10 @@ type DocMeta struct {
 	// specific first; Period is how the document puts it.
 	Years  []int  `json:"years,omitempty"`
 	Period string `json:"period,omitempty"`
+	// Statements are the pages of the primary financial statements the
+	// document holds, by kind ("balance_sheet", "income_statement",
+	// "cash_flow_statement"), read from the pages' headings.
+	Statements map[string][]int `json:"statements,omitempty"`
 }
 
 // Page is one page of a document's text (document_pages).

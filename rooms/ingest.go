@@ -123,7 +123,12 @@ func (s *Service) Process(ctx context.Context, documentID string) error {
 		code := quarry.ErrorCode(err)
 		msg := err.Error()
 		if qe := (*quarry.Error)(nil); errors.As(err, &qe) {
+			// The hint says what to do about it ("upload it with the
+			// right extension"), which a failed document's reader needs.
 			msg = qe.Message
+			if qe.Hint != "" {
+				msg += " (" + qe.Hint + ")"
+			}
 		}
 		// Record the failure even when ctx ended.
 		if serr := s.Store.SetStatus(context.WithoutCancel(ctx), d.ID, room.StatusFailed, code, msg); serr != nil {
@@ -167,6 +172,7 @@ func (s *Service) process(ctx context.Context, d *room.Document) error {
 	}
 	d.PageCount, d.ChunkCount, d.AvgChunkSize = len(pages), len(chunks), tokensTotal/len(chunks)
 	d.Meta = ask.Meta(d.Name, doc.Title, texts)
+	d.Meta.Statements = ask.StatementPages(headings)
 	if err := s.embed(ctx, d, chunks); err != nil {
 		return err
 	}

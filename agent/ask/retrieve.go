@@ -196,17 +196,28 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 			}
 		}
 	}
+	// The statements' pages are in the documents' metadata; documents
+	// processed before it was recorded are searched for them by title.
+	var bonus map[pageKey]float64
+	searchStatements := false
 	if stmtDocs != nil {
-		s.add(room.ChunkQuery{Terms: statementTerms(need), DocumentIDs: stmtDocs, Limit: searchDepth})
+		if known, ok := statementPagesOf(documentsByID(docs, stmtDocs), need); ok {
+			bonus = map[pageKey]float64{}
+			for p := range known {
+				bonus[p] = statementWeight
+			}
+		} else {
+			searchStatements = true
+			s.add(room.ChunkQuery{Terms: statementTerms(need), DocumentIDs: stmtDocs, Limit: searchDepth})
+		}
 	}
 	results, err := s.run(ctx, st, roomID)
 	if err != nil {
 		return nil, err
 	}
 	var hits []room.ChunkHit
-	var bonus map[pageKey]float64
 	for i, r := range results {
-		if stmtDocs != nil && i == len(results)-1 {
+		if searchStatements && i == len(results)-1 {
 			found, b := statementPages(r, need)
 			hits, bonus = append(hits, found...), b
 			continue
@@ -214,6 +225,17 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 		hits = append(hits, r...)
 	}
 	return rankPages(hits, prior, best, bonus, k), nil
+}
+
+// documentsByID picks the documents of ids from docs.
+func documentsByID(docs []room.Document, ids []string) []room.Document {
+	var out []room.Document
+	for _, d := range docs {
+		if slices.Contains(ids, d.ID) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // searches are lexical searches to run at once.

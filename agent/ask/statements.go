@@ -2,6 +2,8 @@ package ask
 
 import (
 	"regexp"
+
+	"github.com/quarry-dev/quarry/room"
 	"strings"
 	"unicode"
 )
@@ -18,6 +20,58 @@ const (
 	incomeStatement
 	cashFlowStatement
 )
+
+// statementNames name the statements in room.DocMeta.Statements.
+var statementNames = []struct {
+	kind statement
+	name string
+}{
+	{balanceSheet, "balance_sheet"},
+	{incomeStatement, "income_statement"},
+	{cashFlowStatement, "cash_flow_statement"},
+}
+
+// StatementPages finds the pages of a document that are its primary
+// financial statements, from the pages' headings (retrieve.PageHeadings),
+// for room.DocMeta.Statements. Every kind has an entry, empty when the
+// document has no such page, so that a document read for statements is
+// told from one processed before they were recorded (nil).
+func StatementPages(headings []string) map[string][]int {
+	out := map[string][]int{}
+	for _, n := range statementNames {
+		out[n.name] = []int{}
+	}
+	for i, h := range headings {
+		kind := statementOf(h)
+		for _, n := range statementNames {
+			if kind == n.kind {
+				out[n.name] = append(out[n.name], i+1)
+			}
+		}
+	}
+	return out
+}
+
+// statementPagesOf returns the pages of docs that are statements need
+// names, and whether every one of docs knows its statements (documents
+// processed before they were recorded do not).
+func statementPagesOf(docs []room.Document, need statement) (map[pageKey]bool, bool) {
+	pages := map[pageKey]bool{}
+	for _, d := range docs {
+		if d.Meta.Statements == nil {
+			return nil, false
+		}
+		for _, n := range statementNames {
+			if need&n.kind == 0 {
+				continue
+			}
+			for _, p := range d.Meta.Statements[n.name] {
+				pages[pageKey{d.ID, p}] = true
+			}
+		}
+	}
+	return pages, true
+}
 
 // statementTitles are how filings title each statement, squashed to
 // letters (PDF text sets letters apart: "Balance Shee t").

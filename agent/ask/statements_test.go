@@ -1,6 +1,9 @@
 package ask
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 func TestStatementsFor(t *testing.T) {
 	for _, c := range []struct {
@@ -42,5 +45,23 @@ func TestStatementOf(t *testing.T) {
 		if got := statementOf(c.heading); got != c.want {
 			t.Errorf("statementOf(%q) = %03b, want %03b", c.heading, got, c.want)
 		}
+	}
+}
+
+func TestStatementPages(t *testing.T) {
+	got := StatementPages([]string{
+		"Item 8. Financial Statements — Index to Consolidated Financial Statements",
+		"Acme Corp — Consolidated Statements of Operations",
+		"Acme Corp — Consolidated Balance Sheets",
+		"Acme Corp — Consolidated Balance Sheets (continued)",
+		"NOTE 6. Supplemental Income Statement Information",
+	})
+	want := map[string][]int{"balance_sheet": {3, 4}, "income_statement": {2}, "cash_flow_statement": {}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("StatementPages = %v, want %v", got, want)
+	}
+	// A document with no statements says so, unlike one never read.
+	if none := StatementPages([]string{"Risk Factors"}); none == nil || len(none["balance_sheet"]) != 0 {
+		t.Fatalf("no statements: %v", none)
 	}
 }
