@@ -76,6 +76,17 @@ func (s *Rooms) UserByToken(ctx context.Context, tokenHash string) (*room.User, 
 	return orNil(&u, err)
 }
 
+var _ room.PasswordSetter = (*Rooms)(nil)
+
+// SetPassword implements room.PasswordSetter. Errors: NOT_FOUND for an
+// unknown user.
+func (s *Rooms) SetPassword(ctx context.Context, userID, passwordHash string) error {
+	if !isID(userID) {
+		return noSuch("user", userID)
+	}
+	return s.execOne(ctx, "user", userID, "UPDATE users SET password_hash = $1 WHERE id = $2", passwordHash, userID)
+}
+
 // CreateRoom implements room.Rooms. Errors: CONFLICT for a taken name.
 func (s *Rooms) CreateRoom(ctx context.Context, r *room.Room, owner string) error {
 	return s.tx(ctx, func(tx pgx.Tx) error {

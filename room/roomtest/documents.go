@@ -16,38 +16,38 @@ func testDocuments(t *testing.T, f *fixture) {
 	d := &room.Document{ID: quarry.NewID(), RoomID: f.a.ID, Name: "report.pdf", Format: "pdf", SizeBytes: 99, SHA256: strings.Repeat("0f", 32),
 		Status: room.StatusPending, UploadedBy: f.alice.ID, Meta: room.DocMeta{Company: "Northwind", Years: []int{2023}},
 		Notes: []string{"a note"}, CreatedAt: now, UpdatedAt: now}
-	must(t, s.CreateDocument(ctx, d))
+	Must(t, s.CreateDocument(ctx, d))
 	got, err := s.Document(ctx, d.ID)
-	must(t, err)
+	Must(t, err)
 	if got.Name != d.Name || got.RoomID != f.a.ID || got.Format != "pdf" || got.SizeBytes != 99 || got.SHA256 != d.SHA256 ||
 		got.Status != room.StatusPending || got.UploadedBy != f.alice.ID || !reflect.DeepEqual(got.Meta, d.Meta) ||
 		!slices.Equal(got.Notes, d.Notes) || !sameTime(got.CreatedAt, now) {
 		t.Errorf("Document = %+v; want %+v", got, d)
 	}
 	_, err = s.Document(ctx, quarry.NewID())
-	wantCode(t, "Document(unknown)", err, quarry.ECodeNotFound)
+	WantCode(t, "Document(unknown)", err, quarry.ECodeNotFound)
 	_, err = s.Document(ctx, "report.pdf")
-	wantCode(t, "Document(not-an-id)", err, quarry.ECodeNotFound)
+	WantCode(t, "Document(not-an-id)", err, quarry.ECodeNotFound)
 
 	second := f.pending(t, f.a, "second.txt")
 	third := f.pending(t, f.a, "third.txt")
 	other := f.pending(t, f.b, "other.txt")
 	ds, err := s.ListDocuments(ctx, f.a.ID)
-	must(t, err)
+	Must(t, err)
 	if got := ids(ds, func(d room.Document) string { return d.Name }); !slices.Equal(got, []string{"report.pdf", "second.txt", "third.txt"}) {
 		t.Errorf("ListDocuments(room-a) = %v; want the room's three, oldest first", got)
 	}
 
-	must(t, s.SetStatus(ctx, second.ID, room.StatusProcessing, "", ""))
-	must(t, s.SetStatus(ctx, third.ID, room.StatusFailed, quarry.ECodeMalformedDocument, "the PDF is encrypted"))
+	Must(t, s.SetStatus(ctx, second.ID, room.StatusProcessing, "", ""))
+	Must(t, s.SetStatus(ctx, third.ID, room.StatusFailed, quarry.ECodeMalformedDocument, "the PDF is encrypted"))
 	got, err = s.Document(ctx, third.ID)
 	if err != nil || got.Status != room.StatusFailed || got.ErrorCode != quarry.ECodeMalformedDocument || got.Error != "the PDF is encrypted" {
 		t.Errorf("Document after SetStatus(failed) = %+v, %v; want failed with its code and message", got, err)
 	}
-	wantCode(t, "SetStatus(unknown)", s.SetStatus(ctx, quarry.NewID(), room.StatusFailed, "", ""), quarry.ECodeNotFound)
-	wantCode(t, "SetStatus(bad status)", s.SetStatus(ctx, second.ID, "done", "", ""), quarry.ECodeInvalid)
+	WantCode(t, "SetStatus(unknown)", s.SetStatus(ctx, quarry.NewID(), room.StatusFailed, "", ""), quarry.ECodeNotFound)
+	WantCode(t, "SetStatus(bad status)", s.SetStatus(ctx, second.ID, "done", "", ""), quarry.ECodeInvalid)
 	ds, err = s.Pending(ctx)
-	must(t, err)
+	Must(t, err)
 	if got := ids(ds, func(d room.Document) string { return d.ID }); !slices.Equal(got, []string{d.ID, second.ID, other.ID}) {
 		t.Errorf("Pending = %v; want report.pdf, second.txt (processing), other.txt: pending and processing, oldest first, every room", got)
 	}
@@ -56,7 +56,7 @@ func testDocuments(t *testing.T, f *fixture) {
 func testComplete(t *testing.T, f *fixture) {
 	ctx, s := f.ctx, f.s
 	d := f.pending(t, f.a, "annual.txt")
-	must(t, s.SetStatus(ctx, d.ID, room.StatusFailed, "INTERNAL", "an earlier try failed"))
+	Must(t, s.SetStatus(ctx, d.ID, room.StatusFailed, "INTERNAL", "an earlier try failed"))
 	ps, cs := build(d,
 		[]spec{{text: text("revenue grew"), context: "| year | revenue |"}, {text: text("capital expenditure"), vec: []float32{0, 1, 0}, model: "m"}},
 		[]spec{{text: text("outlook")}})
@@ -65,15 +65,15 @@ func testComplete(t *testing.T, f *fixture) {
 	d.Format, d.OCRAttempted, d.AvgChunkSize = "markdown", true, 12
 	d.Meta = room.DocMeta{Title: "Annual report", Company: "Northwind", FormType: "10-K", Years: []int{2023, 2022}, Period: "FY2023"}
 	d.Notes = []string{"page 2 was scanned"}
-	must(t, s.Complete(ctx, d, ps, cs))
+	Must(t, s.Complete(ctx, d, ps, cs))
 	got, err := s.Document(ctx, d.ID)
-	must(t, err)
+	Must(t, err)
 	if got.Status != room.StatusCompleted || got.ErrorCode != "" || got.Error != "" || got.PageCount != 2 || got.ChunkCount != 3 ||
 		got.AvgChunkSize != 12 || got.Format != "markdown" || !got.OCRAttempted || !reflect.DeepEqual(got.Meta, d.Meta) || !slices.Equal(got.Notes, d.Notes) {
 		t.Errorf("Document after Complete = %+v; want completed, error cleared, 2 pages, 3 chunks, its metadata and notes", got)
 	}
 	pages, err := s.Pages(ctx, d.ID)
-	must(t, err)
+	Must(t, err)
 	if len(pages) != 2 || pages[0].Number != 1 || pages[1].Number != 2 || pages[0].Text != ps[0].Text || pages[0].OCRConfidence != nil ||
 		pages[1].OCRConfidence == nil || *pages[1].OCRConfidence != 0.75 {
 		t.Errorf("Pages = %+v; want pages 1 and 2 in order, the second with OCR confidence 0.75", pages)
@@ -83,9 +83,9 @@ func testComplete(t *testing.T, f *fixture) {
 		t.Errorf("Page(2) = %+v, %v; want %+v", p, err, ps[1])
 	}
 	_, err = s.Page(ctx, d.ID, 3)
-	wantCode(t, "Page(3 of 2)", err, quarry.ECodeNotFound)
+	WantCode(t, "Page(3 of 2)", err, quarry.ECodeNotFound)
 	c, err := s.Chunk(ctx, cs[1].ID)
-	must(t, err)
+	Must(t, err)
 	want := cs[1]
 	want.Embedding = nil
 	if !reflect.DeepEqual(*c, want) {
@@ -95,14 +95,14 @@ func testComplete(t *testing.T, f *fixture) {
 		t.Errorf("Chunk(first) = %+v, %v; want its context kept", c, err)
 	}
 	_, err = s.Chunk(ctx, quarry.NewID())
-	wantCode(t, "Chunk(unknown)", err, quarry.ECodeNotFound)
+	WantCode(t, "Chunk(unknown)", err, quarry.ECodeNotFound)
 	if ps, err := s.Pages(ctx, quarry.NewID()); err != nil || len(ps) != 0 {
 		t.Errorf("Pages(unknown document) = %+v, %v; want none", ps, err)
 	}
 
 	ghost := &room.Document{ID: quarry.NewID(), RoomID: f.a.ID, Name: "ghost.txt"}
 	gps, gcs := build(ghost, []spec{{text: text("ghost")}})
-	wantCode(t, "Complete(unknown document)", s.Complete(ctx, ghost, gps, gcs), quarry.ECodeNotFound)
+	WantCode(t, "Complete(unknown document)", s.Complete(ctx, ghost, gps, gcs), quarry.ECodeNotFound)
 	if _, err := s.Chunk(ctx, gcs[0].ID); quarry.ErrorCode(err) != quarry.ECodeNotFound {
 		t.Errorf("a chunk of an unknown document was stored: %v", err)
 	}
@@ -114,7 +114,7 @@ func testCompleteAllOrNothing(t *testing.T, f *fixture) {
 	d := f.pending(t, f.a, "bad.txt")
 	ps, cs := build(d, []spec{{text: text("zeppelin")}, {text: text("zeppelin")}})
 	cs[1].Text, cs[1].EndChar = "too short", cs[1].StartChar+9
-	wantCode(t, "Complete with a 9-character chunk", s.Complete(ctx, d, ps, cs), quarry.ECodeInvalid)
+	WantCode(t, "Complete with a 9-character chunk", s.Complete(ctx, d, ps, cs), quarry.ECodeInvalid)
 	got, err := s.Document(ctx, d.ID)
 	if err != nil || got.Status != room.StatusPending || got.ChunkCount != 0 {
 		t.Errorf("Document after a refused Complete = %+v, %v; want still pending without chunks", got, err)
@@ -156,9 +156,9 @@ func testCompleteReplaces(t *testing.T, f *fixture) {
 	ctx, s := f.ctx, f.s
 	d, _, cs1 := f.doc(t, f.a, "v.txt", []spec{{text: text("albatross")}}, []spec{{text: text("albatross again")}})
 	q := f.query(t, f.alice, f.a, cs1[0])
-	must(t, s.SetStatus(ctx, d.ID, room.StatusProcessing, "", ""))
+	Must(t, s.SetStatus(ctx, d.ID, room.StatusProcessing, "", ""))
 	ps2, cs2 := build(d, []spec{{text: text("pelican")}, {text: text("pelican")}, {text: text("cormorant")}})
-	must(t, s.Complete(ctx, d, ps2, cs2))
+	Must(t, s.Complete(ctx, d, ps2, cs2))
 	got, err := s.Document(ctx, d.ID)
 	if err != nil || got.Status != room.StatusCompleted || got.PageCount != 1 || got.ChunkCount != 3 {
 		t.Errorf("Document after reprocessing = %+v, %v; want completed with 1 page, 3 chunks", got, err)
@@ -220,7 +220,7 @@ func testChunkChecks(t *testing.T, f *fixture) {
 			}
 			continue
 		}
-		wantCode(t, c.name, err, quarry.ECodeInvalid)
+		WantCode(t, c.name, err, quarry.ECodeInvalid)
 		if got, err := s.Document(ctx, d.ID); err != nil || got.Status != room.StatusPending {
 			t.Errorf("%s: document after a refused chunk = %+v, %v; want pending", c.name, got, err)
 		}
@@ -232,20 +232,20 @@ func testDeleteDocumentCascades(t *testing.T, f *fixture) {
 	d, ps, cs := f.doc(t, f.a, "gone.txt", []spec{{text: text("walrus"), vec: []float32{1, 0, 0}, model: "m"}}, []spec{{text: text("walrus")}})
 	_, _, keep := f.doc(t, f.a, "kept.txt", []spec{{text: text("walrus"), vec: []float32{0.9, 0.1, 0}, model: "m"}})
 	q := f.query(t, f.alice, f.a, cs[0], keep[0], cs[1])
-	must(t, s.DeleteDocument(ctx, d.ID))
+	Must(t, s.DeleteDocument(ctx, d.ID))
 	_, err := s.Document(ctx, d.ID)
-	wantCode(t, "Document after DeleteDocument", err, quarry.ECodeNotFound)
+	WantCode(t, "Document after DeleteDocument", err, quarry.ECodeNotFound)
 	if pages, err := s.Pages(ctx, d.ID); err != nil || len(pages) != 0 {
 		t.Errorf("Pages after DeleteDocument = %d, %v; want none", len(pages), err)
 	}
 	_, err = s.Page(ctx, d.ID, ps[0].Number)
-	wantCode(t, "Page after DeleteDocument", err, quarry.ECodeNotFound)
+	WantCode(t, "Page after DeleteDocument", err, quarry.ECodeNotFound)
 	for _, c := range cs {
 		_, err = s.Chunk(ctx, c.ID)
-		wantCode(t, "Chunk after DeleteDocument", err, quarry.ECodeNotFound)
+		WantCode(t, "Chunk after DeleteDocument", err, quarry.ECodeNotFound)
 	}
 	got, err := s.Query(ctx, q.ID)
-	must(t, err)
+	Must(t, err)
 	if len(got.Citations) != 1 || got.Citations[0].ChunkID != keep[0].ID {
 		t.Errorf("citations after DeleteDocument = %+v; want only the kept document's", got.Citations)
 	}
@@ -260,15 +260,15 @@ func testDeleteDocumentCascades(t *testing.T, f *fixture) {
 	if ds, err := s.ListDocuments(ctx, f.a.ID); err != nil || len(ds) != 1 {
 		t.Errorf("ListDocuments after DeleteDocument = %d, %v; want 1", len(ds), err)
 	}
-	wantCode(t, "DeleteDocument(again)", s.DeleteDocument(ctx, d.ID), quarry.ECodeNotFound)
+	WantCode(t, "DeleteDocument(again)", s.DeleteDocument(ctx, d.ID), quarry.ECodeNotFound)
 }
 
 func testDeleteUserCascades(t *testing.T, f *fixture) {
 	ctx, s := f.ctx, f.s
 	_, _, cs := f.doc(t, f.a, "shared.txt", []spec{{text: text("narwhal")}})
-	must(t, s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: f.bob.ID, Role: room.RoleViewer, AddedAt: f.next()}))
+	Must(t, s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: f.bob.ID, Role: room.RoleViewer, AddedAt: f.next()}))
 	mine := f.query(t, f.bob, f.a, cs[0])
-	must(t, s.PutFeedback(ctx, room.Feedback{QueryID: mine.ID, UserID: f.bob.ID, Rating: room.RatingHelpful, CreatedAt: f.next(), UpdatedAt: f.next()}))
+	Must(t, s.PutFeedback(ctx, room.Feedback{QueryID: mine.ID, UserID: f.bob.ID, Rating: room.RatingHelpful, CreatedAt: f.next(), UpdatedAt: f.next()}))
 	hers := f.query(t, f.alice, f.a, cs[0])
 	window := f.t0.Truncate(60 * 60 * 1e9)
 	for _, u := range []*room.User{f.alice, f.bob} {
@@ -276,13 +276,13 @@ func testDeleteUserCascades(t *testing.T, f *fixture) {
 			t.Fatalf("TakeQuota(%s) = %v, %v", u.Name, ok, err)
 		}
 	}
-	must(t, s.DeleteUser(ctx, f.bob.ID))
+	Must(t, s.DeleteUser(ctx, f.bob.ID))
 	_, err := s.User(ctx, f.bob.ID)
-	wantCode(t, "User after DeleteUser", err, quarry.ECodeNotFound)
+	WantCode(t, "User after DeleteUser", err, quarry.ECodeNotFound)
 	_, err = s.Member(ctx, f.a.ID, f.bob.ID)
-	wantCode(t, "Member after DeleteUser", err, quarry.ECodeNotFound)
+	WantCode(t, "Member after DeleteUser", err, quarry.ECodeNotFound)
 	_, err = s.Query(ctx, mine.ID)
-	wantCode(t, "Query after DeleteUser", err, quarry.ECodeNotFound)
+	WantCode(t, "Query after DeleteUser", err, quarry.ECodeNotFound)
 	if qs, err := s.History(ctx, f.bob.ID, f.a.ID, f.t0.Add(1e12), 10); err != nil || len(qs) != 0 {
 		t.Errorf("History after DeleteUser = %d, %v; want none", len(qs), err)
 	}

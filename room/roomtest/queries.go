@@ -15,7 +15,7 @@ import (
 func (f *fixture) query(t *testing.T, u *room.User, r *room.Room, cited ...room.Chunk) *room.Query {
 	t.Helper()
 	q := f.newQuery(u, r, cited...)
-	must(t, f.s.SaveQuery(f.ctx, q))
+	Must(t, f.s.SaveQuery(f.ctx, q))
 	return q
 }
 
@@ -37,7 +37,7 @@ func testQueries(t *testing.T, f *fixture) {
 	d, _, cs := f.doc(t, f.a, "cited.txt", []spec{{text: text("one")}}, []spec{{text: text("two")}})
 	q := f.query(t, f.alice, f.a, cs[1], cs[0])
 	got, err := s.Query(ctx, q.ID)
-	must(t, err)
+	Must(t, err)
 	if got.UserID != f.alice.ID || got.RoomID != f.a.ID || got.Question != q.Question || got.Answer != q.Answer || got.AnswerType != room.AnswerGrounded ||
 		got.ModelUsed != "offline" || got.RetrievalMS != 20 || got.TotalMS != 120 || got.ChunksRetrieved != 7 || got.TokensInput != 11 ||
 		got.TokensOutput != 3 || got.RetryCount != 1 || !sameTime(got.CreatedAt, q.CreatedAt) || got.CompletedAt == nil ||
@@ -55,13 +55,13 @@ func testQueries(t *testing.T, f *fixture) {
 		}
 	}
 	_, err = s.Query(ctx, quarry.NewID())
-	wantCode(t, "Query(unknown)", err, quarry.ECodeNotFound)
+	WantCode(t, "Query(unknown)", err, quarry.ECodeNotFound)
 	_, err = s.Query(ctx, "42")
-	wantCode(t, "Query(not-an-id)", err, quarry.ECodeNotFound)
+	WantCode(t, "Query(not-an-id)", err, quarry.ECodeNotFound)
 
 	pending := f.newQuery(f.alice, f.a)
 	pending.Answer, pending.AnswerType, pending.CompletedAt = "", "", nil
-	must(t, s.SaveQuery(ctx, pending))
+	Must(t, s.SaveQuery(ctx, pending))
 	if got, err := s.Query(ctx, pending.ID); err != nil || got.CompletedAt != nil || got.AnswerType != "" || len(got.Citations) != 0 {
 		t.Errorf("Query(unanswered) = %+v, %v; want no answer type, no completion, no citations", got, err)
 	}
@@ -81,7 +81,7 @@ func testQueryChecks(t *testing.T, f *fixture) {
 	for name, change := range cases {
 		q := f.newQuery(f.alice, f.a, cs[0])
 		change(q)
-		wantCode(t, "SaveQuery with "+name, s.SaveQuery(ctx, q), quarry.ECodeInvalid)
+		WantCode(t, "SaveQuery with "+name, s.SaveQuery(ctx, q), quarry.ECodeInvalid)
 		if _, err := s.Query(ctx, q.ID); quarry.ErrorCode(err) != quarry.ECodeNotFound {
 			t.Errorf("SaveQuery with %s stored the query: %v", name, err)
 		}
@@ -91,7 +91,7 @@ func testQueryChecks(t *testing.T, f *fixture) {
 func testHistory(t *testing.T, f *fixture) {
 	ctx, s := f.ctx, f.s
 	_, _, cs := f.doc(t, f.a, "cited.txt", []spec{{text: text("one")}})
-	must(t, s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: f.bob.ID, Role: room.RoleViewer, AddedAt: f.next()}))
+	Must(t, s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: f.bob.ID, Role: room.RoleViewer, AddedAt: f.next()}))
 	var want []string
 	for i := range 25 {
 		q := f.query(t, f.alice, f.a, cs[0])
@@ -106,7 +106,7 @@ func testHistory(t *testing.T, f *fixture) {
 	var before time.Time
 	for page := 0; ; page++ {
 		qs, err := s.History(ctx, f.alice.ID, f.a.ID, before, 10)
-		must(t, err)
+		Must(t, err)
 		if page == 0 && (len(qs) == 0 || len(qs[0].Citations) != 1 || qs[0].Citations[0].DocumentName != "cited.txt") {
 			t.Errorf("History's first query = %+v; want it with its citation", qs)
 		}
@@ -141,13 +141,13 @@ func testFeedback(t *testing.T, f *fixture) {
 	ctx, s := f.ctx, f.s
 	q := f.query(t, f.alice, f.a)
 	first := f.next()
-	must(t, s.PutFeedback(ctx, room.Feedback{QueryID: q.ID, UserID: f.alice.ID, Rating: room.RatingHelpful, Comment: "good", CreatedAt: first, UpdatedAt: first}))
+	Must(t, s.PutFeedback(ctx, room.Feedback{QueryID: q.ID, UserID: f.alice.ID, Rating: room.RatingHelpful, Comment: "good", CreatedAt: first, UpdatedAt: first}))
 	got, err := s.Query(ctx, q.ID)
 	if err != nil || got.Feedback == nil || got.Feedback.Rating != room.RatingHelpful || got.Feedback.Comment != "good" || got.Feedback.UserID != f.alice.ID {
 		t.Fatalf("feedback = %+v, %v; want helpful, good", got.Feedback, err)
 	}
 	later := f.next()
-	must(t, s.PutFeedback(ctx, room.Feedback{QueryID: q.ID, UserID: f.alice.ID, Rating: room.RatingNotHelpful, Comment: "wrong page", CreatedAt: first, UpdatedAt: later}))
+	Must(t, s.PutFeedback(ctx, room.Feedback{QueryID: q.ID, UserID: f.alice.ID, Rating: room.RatingNotHelpful, Comment: "wrong page", CreatedAt: first, UpdatedAt: later}))
 	got, err = s.Query(ctx, q.ID)
 	if err != nil || got.Feedback == nil || got.Feedback.Rating != room.RatingNotHelpful || got.Feedback.Comment != "wrong page" ||
 		!sameTime(got.Feedback.UpdatedAt, later) || !sameTime(got.Feedback.CreatedAt, first) {
@@ -157,9 +157,9 @@ func testFeedback(t *testing.T, f *fixture) {
 	if err != nil || len(qs) != 1 || qs[0].Feedback == nil || qs[0].Feedback.Rating != room.RatingNotHelpful {
 		t.Errorf("History = %+v, %v; want the query with its one, changed feedback", qs, err)
 	}
-	wantCode(t, "PutFeedback(rating meh)", s.PutFeedback(ctx, room.Feedback{QueryID: q.ID, UserID: f.alice.ID, Rating: "meh", CreatedAt: later, UpdatedAt: later}), quarry.ECodeInvalid)
+	WantCode(t, "PutFeedback(rating meh)", s.PutFeedback(ctx, room.Feedback{QueryID: q.ID, UserID: f.alice.ID, Rating: "meh", CreatedAt: later, UpdatedAt: later}), quarry.ECodeInvalid)
 	long := strings.Repeat("c", 2001)
-	wantCode(t, "PutFeedback(2001-character comment)", s.PutFeedback(ctx, room.Feedback{QueryID: q.ID, UserID: f.alice.ID, Rating: room.RatingHelpful, Comment: long, CreatedAt: later, UpdatedAt: later}), quarry.ECodeInvalid)
+	WantCode(t, "PutFeedback(2001-character comment)", s.PutFeedback(ctx, room.Feedback{QueryID: q.ID, UserID: f.alice.ID, Rating: room.RatingHelpful, Comment: long, CreatedAt: later, UpdatedAt: later}), quarry.ECodeInvalid)
 }
 
 func testTakeQuota(t *testing.T, f *fixture) {
@@ -167,7 +167,7 @@ func testTakeQuota(t *testing.T, f *fixture) {
 	w := f.t0.Truncate(time.Hour)
 	for i := 1; i <= 4; i++ {
 		ok, n, err := s.TakeQuota(ctx, f.alice.ID, f.a.ID, w, 3)
-		must(t, err)
+		Must(t, err)
 		if wantOK, wantN := i <= 3, min(i, 3); ok != wantOK || n != wantN {
 			t.Errorf("TakeQuota #%d (limit 3) = %v, %d; want %v, %d", i, ok, n, wantOK, wantN)
 		}

@@ -11,7 +11,7 @@ import (
 func testUsers(t *testing.T, f *fixture) {
 	ctx, s := f.ctx, f.s
 	u, err := s.User(ctx, f.alice.ID)
-	must(t, err)
+	Must(t, err)
 	if u.Name != "alice" || u.Email != "alice@example.com" || !sameTime(u.CreatedAt, f.alice.CreatedAt) {
 		t.Errorf("User = %+v; want %+v", u, f.alice)
 	}
@@ -20,40 +20,62 @@ func testUsers(t *testing.T, f *fixture) {
 		t.Errorf("UserByName(ALICE) = %+v, %q, %v; want alice with her hash (names are case-insensitive)", u, hash, err)
 	}
 	_, err = s.User(ctx, quarry.NewID())
-	wantCode(t, "User(unknown)", err, quarry.ECodeNotFound)
+	WantCode(t, "User(unknown)", err, quarry.ECodeNotFound)
 	_, _, err = s.UserByName(ctx, "carol")
-	wantCode(t, "UserByName(unknown)", err, quarry.ECodeNotFound)
+	WantCode(t, "UserByName(unknown)", err, quarry.ECodeNotFound)
 	_, err = s.User(ctx, "not-an-id")
-	wantCode(t, "User(not-an-id)", err, quarry.ECodeNotFound)
+	WantCode(t, "User(not-an-id)", err, quarry.ECodeNotFound)
 	err = s.CreateUser(ctx, &room.User{ID: quarry.NewID(), Name: "Alice", CreatedAt: f.next()}, "")
-	wantCode(t, "CreateUser(Alice again)", err, quarry.ECodeConflict)
+	WantCode(t, "CreateUser(Alice again)", err, quarry.ECodeConflict)
 	f.user(t, "aaron")
 	us, err := s.ListUsers(ctx)
-	must(t, err)
+	Must(t, err)
 	if got := ids(us, func(u room.User) string { return u.Name }); !slices.Equal(got, []string{"aaron", "alice", "bob"}) {
 		t.Errorf("ListUsers = %v; want aaron, alice, bob", got)
 	}
-	wantCode(t, "DeleteUser(unknown)", s.DeleteUser(ctx, quarry.NewID()), quarry.ECodeNotFound)
+	WantCode(t, "DeleteUser(unknown)", s.DeleteUser(ctx, quarry.NewID()), quarry.ECodeNotFound)
 }
 
 func testTokens(t *testing.T, f *fixture) {
 	ctx, s := f.ctx, f.s
-	must(t, s.CreateToken(ctx, f.bob.ID, "laptop", "token-hash-1"))
+	Must(t, s.CreateToken(ctx, f.bob.ID, "laptop", "token-hash-1"))
 	u, err := s.UserByToken(ctx, "token-hash-1")
 	if err != nil || u.ID != f.bob.ID {
 		t.Errorf("UserByToken = %+v, %v; want bob", u, err)
 	}
 	_, err = s.UserByToken(ctx, "token-hash-2")
-	wantCode(t, "UserByToken(unknown)", err, quarry.ECodeNotFound)
-	must(t, s.DeleteUser(ctx, f.bob.ID))
+	WantCode(t, "UserByToken(unknown)", err, quarry.ECodeNotFound)
+	Must(t, s.DeleteUser(ctx, f.bob.ID))
 	_, err = s.UserByToken(ctx, "token-hash-1")
-	wantCode(t, "UserByToken after DeleteUser", err, quarry.ECodeNotFound)
+	WantCode(t, "UserByToken after DeleteUser", err, quarry.ECodeNotFound)
+}
+
+// testSetPassword checks room.PasswordSetter, for the stores that
+// implement it.
+func testSetPassword(t *testing.T, f *fixture) {
+	ps, ok := f.s.(room.PasswordSetter)
+	if !ok {
+		t.Skipf("%T does not implement room.PasswordSetter", f.s)
+	}
+	Must(t, ps.SetPassword(f.ctx, f.alice.ID, "new-hash-of-alice"))
+	if _, hash, err := f.s.UserByName(f.ctx, "alice"); err != nil || hash != "new-hash-of-alice" {
+		t.Errorf("alice's hash after SetPassword = %q, %v; want new-hash-of-alice", hash, err)
+	}
+	if _, hash, err := f.s.UserByName(f.ctx, "bob"); err != nil || hash != "hash-of-bob" {
+		t.Errorf("bob's hash after alice's SetPassword = %q, %v; want it unchanged", hash, err)
+	}
+	Must(t, ps.SetPassword(f.ctx, f.alice.ID, ""))
+	if _, hash, err := f.s.UserByName(f.ctx, "alice"); err != nil || hash != "" {
+		t.Errorf("alice's hash after SetPassword(\"\") = %q, %v; want none", hash, err)
+	}
+	WantCode(t, "SetPassword(unknown)", ps.SetPassword(f.ctx, quarry.NewID(), "h"), quarry.ECodeNotFound)
+	WantCode(t, "SetPassword(not-an-id)", ps.SetPassword(f.ctx, "not-an-id", "h"), quarry.ECodeNotFound)
 }
 
 func testRooms(t *testing.T, f *fixture) {
 	ctx, s := f.ctx, f.s
 	r, err := s.Room(ctx, f.a.ID)
-	must(t, err)
+	Must(t, err)
 	if r.Name != "room-a" || r.Description != "about room-a" || r.CreatedBy != f.alice.ID || !sameTime(r.CreatedAt, f.a.CreatedAt) {
 		t.Errorf("Room = %+v; want %+v", r, f.a)
 	}
@@ -62,25 +84,25 @@ func testRooms(t *testing.T, f *fixture) {
 		t.Errorf("RoomByName(ROOM-B) = %+v, %v; want room-b (names are case-insensitive)", r, err)
 	}
 	_, err = s.Room(ctx, quarry.NewID())
-	wantCode(t, "Room(unknown)", err, quarry.ECodeNotFound)
+	WantCode(t, "Room(unknown)", err, quarry.ECodeNotFound)
 	_, err = s.Room(ctx, "room-a") // a name where an id belongs
-	wantCode(t, "Room(a name)", err, quarry.ECodeNotFound)
+	WantCode(t, "Room(a name)", err, quarry.ECodeNotFound)
 	_, err = s.RoomByName(ctx, "room-c")
-	wantCode(t, "RoomByName(unknown)", err, quarry.ECodeNotFound)
+	WantCode(t, "RoomByName(unknown)", err, quarry.ECodeNotFound)
 
 	err = s.CreateRoom(ctx, &room.Room{ID: quarry.NewID(), Name: "Room-A", CreatedBy: f.bob.ID, CreatedAt: f.next()}, f.bob.ID)
-	wantCode(t, "CreateRoom(Room-A again)", err, quarry.ECodeConflict)
+	WantCode(t, "CreateRoom(Room-A again)", err, quarry.ECodeConflict)
 	rs, err := s.RoomsOf(ctx, f.bob.ID)
-	must(t, err)
+	Must(t, err)
 	if len(rs) != 1 || rs[0].ID != f.b.ID {
 		t.Errorf("RoomsOf(bob) after a refused CreateRoom = %+v; want only room-b", rs)
 	}
 
 	f.doc(t, f.a, "one.txt", []spec{{text: text("first")}})
 	f.pending(t, f.a, "two.txt")
-	must(t, s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: f.bob.ID, Role: room.RoleViewer, AddedAt: f.next()}))
+	Must(t, s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: f.bob.ID, Role: room.RoleViewer, AddedAt: f.next()}))
 	rs, err = s.RoomsOf(ctx, f.bob.ID)
-	must(t, err)
+	Must(t, err)
 	if len(rs) != 2 || rs[0].Name != "room-a" || rs[0].Role != room.RoleViewer || rs[0].Documents != 2 ||
 		rs[1].Name != "room-b" || rs[1].Role != room.RoleOwner || rs[1].Documents != 0 {
 		t.Errorf("RoomsOf(bob) = %+v; want room-a (viewer, 2 documents), room-b (owner, 0), by name", rs)
@@ -98,23 +120,23 @@ func testMembers(t *testing.T, f *fixture) {
 		t.Fatalf("Member(owner) = %+v, %v; want alice as owner", m, err)
 	}
 	_, err = s.Member(ctx, f.a.ID, f.bob.ID)
-	wantCode(t, "Member(not a member)", err, quarry.ECodeNotFound)
+	WantCode(t, "Member(not a member)", err, quarry.ECodeNotFound)
 	carol := f.user(t, "carol")
-	must(t, s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: f.bob.ID, Role: room.RoleViewer, AddedAt: f.next()}))
-	must(t, s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: carol.ID, Role: room.RoleEditor, AddedAt: f.next()}))
-	must(t, s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: f.bob.ID, Role: room.RoleEditor, AddedAt: f.next()}))
+	Must(t, s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: f.bob.ID, Role: room.RoleViewer, AddedAt: f.next()}))
+	Must(t, s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: carol.ID, Role: room.RoleEditor, AddedAt: f.next()}))
+	Must(t, s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: f.bob.ID, Role: room.RoleEditor, AddedAt: f.next()}))
 	ms, err := s.Members(ctx, f.a.ID)
-	must(t, err)
+	Must(t, err)
 	got := ids(ms, func(m room.Member) string { return m.UserName + ":" + m.Role })
 	if !slices.Equal(got, []string{"alice:owner", "bob:editor", "carol:editor"}) {
 		t.Errorf("Members = %v; want alice:owner, bob:editor (changed from viewer), carol:editor by name", got)
 	}
 	err = s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: carol.ID, Role: "admin", AddedAt: f.next()})
-	wantCode(t, "PutMember(role admin)", err, quarry.ECodeInvalid)
-	must(t, s.RemoveMember(ctx, f.a.ID, carol.ID))
+	WantCode(t, "PutMember(role admin)", err, quarry.ECodeInvalid)
+	Must(t, s.RemoveMember(ctx, f.a.ID, carol.ID))
 	_, err = s.Member(ctx, f.a.ID, carol.ID)
-	wantCode(t, "Member after RemoveMember", err, quarry.ECodeNotFound)
-	wantCode(t, "RemoveMember(again)", s.RemoveMember(ctx, f.a.ID, carol.ID), quarry.ECodeNotFound)
+	WantCode(t, "Member after RemoveMember", err, quarry.ECodeNotFound)
+	WantCode(t, "RemoveMember(again)", s.RemoveMember(ctx, f.a.ID, carol.ID), quarry.ECodeNotFound)
 	if ms, err := s.Members(ctx, f.b.ID); err != nil || len(ms) != 1 || ms[0].UserID != f.bob.ID {
 		t.Errorf("Members(room-b) = %+v, %v; want only bob", ms, err)
 	}
@@ -124,24 +146,24 @@ func testDeleteRoom(t *testing.T, f *fixture) {
 	ctx, s := f.ctx, f.s
 	d, _, cs := f.doc(t, f.a, "one.txt", []spec{{text: text("harbor"), vec: []float32{1, 0, 0}, model: "m"}})
 	q := f.query(t, f.alice, f.a, cs[0])
-	must(t, s.DeleteRoom(ctx, f.a.ID))
+	Must(t, s.DeleteRoom(ctx, f.a.ID))
 	_, err := s.Room(ctx, f.a.ID)
-	wantCode(t, "Room after DeleteRoom", err, quarry.ECodeNotFound)
+	WantCode(t, "Room after DeleteRoom", err, quarry.ECodeNotFound)
 	_, err = s.Document(ctx, d.ID)
-	wantCode(t, "Document after DeleteRoom", err, quarry.ECodeNotFound)
+	WantCode(t, "Document after DeleteRoom", err, quarry.ECodeNotFound)
 	_, err = s.Chunk(ctx, cs[0].ID)
-	wantCode(t, "Chunk after DeleteRoom", err, quarry.ECodeNotFound)
+	WantCode(t, "Chunk after DeleteRoom", err, quarry.ECodeNotFound)
 	_, err = s.Query(ctx, q.ID)
-	wantCode(t, "Query after DeleteRoom", err, quarry.ECodeNotFound)
+	WantCode(t, "Query after DeleteRoom", err, quarry.ECodeNotFound)
 	_, err = s.Member(ctx, f.a.ID, f.alice.ID)
-	wantCode(t, "Member after DeleteRoom", err, quarry.ECodeNotFound)
+	WantCode(t, "Member after DeleteRoom", err, quarry.ECodeNotFound)
 	if hs, err := s.SearchChunks(ctx, f.a.ID, room.ChunkQuery{Terms: []string{"harbor"}, Limit: 5}); err != nil || len(hs) != 0 {
 		t.Errorf("SearchChunks after DeleteRoom = %v, %v; want none", describe(hs), err)
 	}
 	if hs, err := s.SearchVectors(ctx, f.a.ID, room.VectorQuery{Vector: []float32{1, 0, 0}, Model: "m", Limit: 5}); err != nil || len(hs) != 0 {
 		t.Errorf("SearchVectors after DeleteRoom = %v, %v; want none", describe(hs), err)
 	}
-	wantCode(t, "DeleteRoom(again)", s.DeleteRoom(ctx, f.a.ID), quarry.ECodeNotFound)
+	WantCode(t, "DeleteRoom(again)", s.DeleteRoom(ctx, f.a.ID), quarry.ECodeNotFound)
 	if _, err := s.User(ctx, f.alice.ID); err != nil {
 		t.Errorf("User(alice) after DeleteRoom: %v; users outlive rooms", err)
 	}

@@ -25,6 +25,7 @@ func Run(t *testing.T, open func(t *testing.T) room.Store) {
 	}{
 		{"Users", testUsers},
 		{"Tokens", testTokens},
+		{"SetPassword", testSetPassword},
 		{"Rooms", testRooms},
 		{"Members", testMembers},
 		{"DeleteRoom", testDeleteRoom},
@@ -87,14 +88,14 @@ func (f *fixture) next() time.Time {
 func (f *fixture) user(t *testing.T, name string) *room.User {
 	t.Helper()
 	u := &room.User{ID: quarry.NewID(), Name: name, Email: name + "@example.com", CreatedAt: f.next()}
-	must(t, f.s.CreateUser(f.ctx, u, "hash-of-"+name))
+	Must(t, f.s.CreateUser(f.ctx, u, "hash-of-"+name))
 	return u
 }
 
 func (f *fixture) room(t *testing.T, name string, owner *room.User) *room.Room {
 	t.Helper()
 	r := &room.Room{ID: quarry.NewID(), Name: name, Description: "about " + name, CreatedBy: owner.ID, CreatedAt: f.next()}
-	must(t, f.s.CreateRoom(f.ctx, r, owner.ID))
+	Must(t, f.s.CreateRoom(f.ctx, r, owner.ID))
 	return r
 }
 
@@ -104,7 +105,7 @@ func (f *fixture) pending(t *testing.T, r *room.Room, name string) *room.Documen
 	now := f.next()
 	d := &room.Document{ID: quarry.NewID(), RoomID: r.ID, Name: name, Format: "text", SizeBytes: 1234, SHA256: strings.Repeat("ab", 32),
 		Status: room.StatusPending, UploadedBy: r.CreatedBy, CreatedAt: now, UpdatedAt: now}
-	must(t, f.s.CreateDocument(f.ctx, d))
+	Must(t, f.s.CreateDocument(f.ctx, d))
 	return d
 }
 
@@ -147,7 +148,7 @@ func (f *fixture) doc(t *testing.T, r *room.Room, name string, pages ...[]spec) 
 	d := f.pending(t, r, name)
 	ps, cs := build(d, pages...)
 	d.AvgChunkSize = 7
-	must(t, f.s.Complete(f.ctx, d, ps, cs))
+	Must(t, f.s.Complete(f.ctx, d, ps, cs))
 	return d, ps, cs
 }
 
@@ -158,15 +159,16 @@ const filler = "lorem ipsum dolor sit amet consectetur adipiscing elit sed eiusm
 // text is a chunk's text: the words, then filler.
 func text(words ...string) string { return strings.Join(words, " ") + " " + filler }
 
-func must(t *testing.T, err error) {
+// Must fails the test now on an error.
+func Must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}
 }
 
-// wantCode fails unless err carries code.
-func wantCode(t *testing.T, what string, err error, code string) {
+// WantCode fails the test unless err carries code.
+func WantCode(t *testing.T, what string, err error, code string) {
 	t.Helper()
 	if got := quarry.ErrorCode(err); err == nil || got != code {
 		t.Errorf("%s: error %v (code %s); want %s", what, err, got, code)

@@ -19,7 +19,7 @@ func testSearchChunks(t *testing.T, f *fixture) {
 	best := c1[1]
 
 	hs, err := s.SearchChunks(ctx, f.a.ID, room.ChunkQuery{Terms: []string{"turbine"}, Limit: 10})
-	must(t, err)
+	Must(t, err)
 	if len(hs) != 3 || hs[0].ID != best.ID {
 		t.Fatalf("SearchChunks(turbine) = %s; want the 3 chunks of room A with it, %s first", describe(hs), best.ID)
 	}
@@ -60,12 +60,12 @@ func testSearchChunks(t *testing.T, f *fixture) {
 	for _, r := range []*room.Room{f.a, f.b} {
 		mine := map[string]bool{}
 		ds, err := s.ListDocuments(ctx, r.ID)
-		must(t, err)
+		Must(t, err)
 		for _, d := range ds {
 			mine[d.ID] = true
 		}
 		hs, err := s.SearchChunks(ctx, r.ID, room.ChunkQuery{Terms: []string{"turbine", "capex", "2022", "warranty"}, Limit: 50})
-		must(t, err)
+		Must(t, err)
 		if len(hs) == 0 {
 			t.Errorf("SearchChunks in %s found nothing", r.Name)
 		}
@@ -77,7 +77,7 @@ func testSearchChunks(t *testing.T, f *fixture) {
 	}
 	// A document id of another room does not widen the search.
 	bDocs, err := s.ListDocuments(ctx, f.b.ID)
-	must(t, err)
+	Must(t, err)
 	if hs, err := s.SearchChunks(ctx, f.a.ID, room.ChunkQuery{Terms: []string{"turbine"}, DocumentIDs: []string{bDocs[0].ID}, Limit: 10}); err != nil || len(hs) != 0 {
 		t.Errorf("SearchChunks in room A with room B's document = %s, %v; want none", describe(hs), err)
 	}
@@ -114,7 +114,7 @@ func testSearchVectors(t *testing.T, f *fixture) {
 	f.doc(t, f.b, "room-b.txt", []spec{{text: text("room b"), vec: q, model: "m1"}})
 
 	hs, err := s.SearchVectors(ctx, f.a.ID, room.VectorQuery{Vector: q, Model: "m1", Limit: 10})
-	must(t, err)
+	Must(t, err)
 	want := []string{c1[1].ID, c2[0].ID, c1[0].ID, c1[2].ID}
 	if !slices.Equal(hitIDs(hs), want) {
 		t.Fatalf("SearchVectors(m1) = %s; want %v: room A's m1 chunks by cosine", describe(hs), want)
@@ -171,13 +171,13 @@ func testSearchVectorsInvalidated(t *testing.T, f *fixture) {
 	if err != nil || len(hs) != 2 || hs[0].ID != c[0].ID {
 		t.Fatalf("SearchVectors = %s, %v; want 2 hits, changing.txt first", describe(hs), err)
 	}
-	must(t, s.DeleteDocument(ctx, gone.ID))
+	Must(t, s.DeleteDocument(ctx, gone.ID))
 	hs, err = s.SearchVectors(ctx, f.a.ID, room.VectorQuery{Vector: q, Model: "m", Limit: 10})
 	if err != nil || !slices.Equal(hitIDs(hs), []string{c[0].ID}) {
 		t.Errorf("SearchVectors after DeleteDocument = %s, %v; want the one left", describe(hs), err)
 	}
 	ps2, c2 := build(d, []spec{{text: text("three"), vec: []float32{1, 0, 0}, model: "m"}, {text: text("four"), vec: []float32{0.5, 1, 0}, model: "m"}})
-	must(t, s.Complete(ctx, d, ps2, c2))
+	Must(t, s.Complete(ctx, d, ps2, c2))
 	hs, err = s.SearchVectors(ctx, f.a.ID, room.VectorQuery{Vector: q, Model: "m", Limit: 10})
 	if err != nil || !slices.Equal(hitIDs(hs), []string{c2[1].ID, c2[0].ID}) {
 		t.Errorf("SearchVectors after reprocessing = %s, %v; want the new chunks only, four first", describe(hs), err)
