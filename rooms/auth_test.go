@@ -2,27 +2,15 @@ package rooms_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/rooms"
-	"github.com/quarry-dev/quarry/sqlite"
 )
 
-func newAuthService(t *testing.T) *rooms.Service {
-	t.Helper()
-	st, err := sqlite.OpenRooms(filepath.Join(t.TempDir(), "rooms.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return &rooms.Service{Store: st, Dir: t.TempDir()}
-}
-
 func TestLogin(t *testing.T) {
-	svc := newAuthService(t)
+	svc := openService(t)
 	ctx := context.Background()
 	ann, err := svc.AddUser(ctx, "ann", "correct horse battery")
 	if err != nil {
@@ -95,7 +83,7 @@ func TestLogin(t *testing.T) {
 }
 
 func TestTokens(t *testing.T) {
-	svc := newAuthService(t)
+	svc := openService(t)
 	ctx := context.Background()
 	ann, err := svc.AddUser(ctx, "ann", "")
 	if err != nil {
