@@ -54,6 +54,7 @@ func runUser(ctx context.Context, args []string, getenv func(string) string, std
 	fs := flag.NewFlagSet("user "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dataDir := fs.String("data-dir", defaultDataDir(getenv), "where rooms and users are stored (env QUARRY_DATA_DIR)")
+	db := fs.String("db", getenv("QUARRY_DB"), "postgres://... the rooms' PostgreSQL database, as quarry serve --db (env QUARRY_DB)")
 	fromStdin := fs.Bool("password-stdin", false, "read the password from the first line of standard input (add, passwd)")
 	asJSON := fs.Bool("json", false, "print JSON (list)")
 	flags, rest := splitArgs(args[1:])
@@ -78,11 +79,13 @@ func runUser(ctx context.Context, args []string, getenv func(string) string, std
 			return err
 		}
 	}
-	svc, _, closeFn, err := app.OpenRooms(ctx, *dataDir)
+	svc, _, closeFn, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: *dataDir, DB: *db})
 	if err != nil {
 		return err
 	}
 	defer closeFn()
+	// Managing users is the application's own work, not a member's.
+	ctx = room.WithActor(ctx, room.System)
 	switch sub {
 	case "add":
 		u, err := svc.AddUser(ctx, rest[0], password)
@@ -179,6 +182,7 @@ func runToken(ctx context.Context, args []string, getenv func(string) string, st
 	fs := flag.NewFlagSet("token create", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dataDir := fs.String("data-dir", defaultDataDir(getenv), "where rooms and users are stored (env QUARRY_DATA_DIR)")
+	db := fs.String("db", getenv("QUARRY_DB"), "postgres://... the rooms' PostgreSQL database, as quarry serve --db (env QUARRY_DB)")
 	userName := fs.String("user", "", "the user the token acts for")
 	label := fs.String("name", "", "a label that says what the token is for (default: the date)")
 	if help, err := parseFlags(fs, args[1:]); help || err != nil {
@@ -187,12 +191,12 @@ func runToken(ctx context.Context, args []string, getenv func(string) string, st
 	if *userName == "" {
 		return &usageError{"token create needs --user NAME"}
 	}
-	svc, _, closeFn, err := app.OpenRooms(ctx, *dataDir)
+	svc, _, closeFn, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: *dataDir, DB: *db})
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	u, _, err := svc.Store.UserByName(ctx, *userName)
+	u, _, err := svc.Store.UserByName(room.WithActor(ctx, room.System), *userName)
 	if err != nil {
 		return noUser(*userName, err)
 	}
