@@ -316,6 +316,11 @@ func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQue
 		return nil, fmt.Errorf("search room %s: %w", roomID, err)
 	}
 	defer rows.Close()
+	return scanHits(rows)
+}
+
+// scanHits reads rows of chunkColumns, the document's name and a score.
+func scanHits(rows *sql.Rows) ([]room.ChunkHit, error) {
 	var out []room.ChunkHit
 	for rows.Next() {
 		var h room.ChunkHit

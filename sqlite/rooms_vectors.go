@@ -173,7 +173,7 @@ func (s *Rooms) SearchVectors(ctx context.Context, roomID string, q room.VectorQ
 		ids[i] = ix.ids[t.i]
 		score[ix.ids[t.i]] = float64(t.score)
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT `+chunkColumns+`, d.name FROM document_chunks c
+	rows, err := s.read.QueryContext(ctx, `SELECT `+chunkColumns+`, d.name, 0 FROM document_chunks c
 		JOIN document_pages p ON p.id = c.page_id
 		JOIN documents d ON d.id = c.document_id
 		WHERE d.data_room_id = ? AND c.id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`, append([]any{roomID}, ids...)...)
@@ -181,19 +181,12 @@ func (s *Rooms) SearchVectors(ctx context.Context, roomID string, q room.VectorQ
 		return nil, fmt.Errorf("search room %s: %w", roomID, err)
 	}
 	defer rows.Close()
-	var out []room.ChunkHit
-	for rows.Next() {
-		var h room.ChunkHit
-		c, err := scanChunk(rows, &h.DocumentName)
-		if err != nil {
-			return nil, err
-		}
-		h.Chunk = *c
-		h.Score = score[c.ID]
-		out = append(out, h)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := scanHits(rows)
+	if err != nil {
 		return nil, err
+	}
+	for i := range out {
+		out[i].Score = score[out[i].ID]
 	}
 	slices.SortStableFunc(out, func(a, b room.ChunkHit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {

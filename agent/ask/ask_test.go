@@ -2,6 +2,7 @@ package ask_test
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry/agent/ask"
+	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/room"
 	"github.com/quarry-dev/quarry/rooms"
 	"github.com/quarry-dev/quarry/sqlite"
@@ -19,38 +21,45 @@ import (
 // without a number, and the three statements.
 func acmeRoom(t *testing.T) (*rooms.Service, *room.Room, []room.Document) {
 	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "acme-widgets-2022-10k.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return oneDocumentRoom(t, nil, "acme-widgets-2022-10k.txt", f)
+}
+
+// oneDocumentRoom is a room of the local owner's holding one processed
+// document, with chunks embedded by e when it is set.
+func oneDocumentRoom(t *testing.T, e llm.Embedder, name string, r io.Reader) (*rooms.Service, *room.Room, []room.Document) {
+	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.OpenRooms(":memory:")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	svc := &rooms.Service{Store: st, Dir: t.TempDir()}
+	svc := &rooms.Service{Store: st, Dir: t.TempDir(), Embedder: e, EmbeddingModel: "concepts"}
 	owner, err := svc.EnsureUser(ctx, "owner")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := svc.CreateRoom(ctx, owner.ID, "acme", "")
+	rm, err := svc.CreateRoom(ctx, owner.ID, "deal", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join("testdata", "acme-widgets-2022-10k.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d, err := svc.Upload(ctx, owner.ID, r.ID, "acme-widgets-2022-10k.txt", f)
+	d, err := svc.Upload(ctx, owner.ID, rm.ID, name, r)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := svc.Process(ctx, d.ID); err != nil {
 		t.Fatal(err)
 	}
-	docs, err := svc.Documents(ctx, owner.ID, r.ID)
+	docs, err := svc.Documents(ctx, owner.ID, rm.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return svc, r, docs
+	return svc, rm, docs
 }
 
 func TestRetrieveLiftsTheStatementAQuestionNeeds(t *testing.T) {

@@ -11,7 +11,6 @@ import (
 	"github.com/quarry-dev/quarry/llm/llmtest"
 	"github.com/quarry-dev/quarry/room"
 	"github.com/quarry-dev/quarry/rooms"
-	"github.com/quarry-dev/quarry/sqlite"
 )
 
 // conceptEmbedder embeds a text as how often it uses the words of each
@@ -55,33 +54,7 @@ const agreement = `SUPPLY AGREEMENT between Harbor Supply and Northwind
 
 func agreementRoom(t *testing.T, e llm.Embedder) (*rooms.Service, *room.Room, []room.Document) {
 	t.Helper()
-	ctx := context.Background()
-	st, err := sqlite.OpenRooms(":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	svc := &rooms.Service{Store: st, Dir: t.TempDir(), Embedder: e, EmbeddingModel: "concepts"}
-	owner, err := svc.EnsureUser(ctx, "owner")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := svc.CreateRoom(ctx, owner.ID, "deal", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := svc.Upload(ctx, owner.ID, r.ID, "agreement.txt", strings.NewReader(agreement))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.Process(ctx, d.ID); err != nil {
-		t.Fatal(err)
-	}
-	docs, err := svc.Documents(ctx, owner.ID, r.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return svc, r, docs
+	return oneDocumentRoom(t, e, "agreement.txt", strings.NewReader(agreement))
 }
 
 func TestRetrieveFusesMeaningWithWords(t *testing.T) {
