@@ -103,9 +103,11 @@ type Document struct {
 // period, and what kind of document it is. Questions that name them are
 // matched against it.
 type DocMeta struct {
-	Title    string `json:"title,omitempty"`
-	Company  string `json:"company,omitempty"`
-	FormType string `json:"form_type,omitempty"` // 10-K, 10-Q, 8-K, earnings release, ...
+	Title   string `json:"title,omitempty"`
+	Company string `json:"company,omitempty"`
+	// Tickers are the issuer's trading symbols, from a filing's cover.
+	Tickers  []string `json:"tickers,omitempty"`
+	FormType string   `json:"form_type,omitempty"` // 10-K, 10-Q, 8-K, earnings release, ...
 	// Years are the fiscal or calendar years the document covers, most
 	// specific first; Period is how the document puts it.
 	Years  []int  `json:"years,omitempty"`

@@ -31,6 +31,7 @@ func Meta(name, title string, pages []string) room.DocMeta {
 	m := room.DocMeta{Title: strings.TrimSpace(title)}
 	head := strings.Join(pages[:min(3, len(pages))], "\n")
 	m.Company = registrant(head)
+	m.Tickers = tickers(head)
 	m.FormType = formType(head, name)
 	m.Period, m.Years = period(head)
 	stem := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
@@ -165,4 +166,35 @@ func companyFromName(stem string) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+var (
+	tradingSymbolRe = regexp.MustCompile(`(?i)trading\s+symbol`)
+	exchangeRe      = regexp.MustCompile(`(?i)exchange|nasdaq|nyse`)
+	// symbolRe is a trading symbol standing in a column of its own.
+	symbolRe = regexp.MustCompile(`(?:^|\s{2,})([A-Z]{1,5})(?:\s{2,}|$)`)
+)
+
+// tickers reads the issuer's trading symbols from the table of securities
+// on a filing's cover: in the lines around its "Trading Symbol" heading
+// that name an exchange, a column of one to five capitals. Symbols of
+// notes (JNJ24C) are not words and are left out.
+func tickers(head string) []string {
+	lines := strings.Split(head, "\n")
+	var out []string
+	for i, l := range lines {
+		if !tradingSymbolRe.MatchString(l) {
+			continue
+		}
+		for _, near := range lines[max(0, i-3):min(len(lines), i+12)] {
+			if !exchangeRe.MatchString(near) || tradingSymbolRe.MatchString(near) {
+				continue
+			}
+			if m := symbolRe.FindStringSubmatch(strings.TrimSpace(near)); m != nil && len(m[1]) >= 2 && !slices.Contains(out, m[1]) {
+				out = append(out, m[1])
+			}
+		}
+		break
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"golang.org/x/sync/errgroup"
 
@@ -447,6 +448,14 @@ func (q question) match(d room.Document) float64 {
 			}
 		}
 		company = max(company, float64(found)/float64(len(ws)))
+		if q.abbreviates(ws) {
+			company = 1
+		}
+	}
+	for _, t := range d.Meta.Tickers {
+		if q.hasTicker(t) {
+			company = 1
+		}
 	}
 	if company == 0 {
 		return 0
@@ -464,6 +473,51 @@ func (q question) match(d room.Document) float64 {
 		s += 0.25
 	}
 	return s
+}
+
+// abbreviates reports whether a word of the question, of at least four
+// letters, is the company's words cut short and run together ("Amex" for
+// American Express, "FedEx" for Federal Express), each word giving its
+// first letters, in order.
+func (q question) abbreviates(companyWords []string) bool {
+	if len(companyWords) < 2 {
+		return false
+	}
+	for _, w := range q.words {
+		if len(w) >= 4 && len(w) <= 12 && prefixesOf(w, companyWords) {
+			return true
+		}
+	}
+	return false
+}
+
+// prefixesOf reports whether w is a non-empty prefix of each of words in
+// turn, run together.
+func prefixesOf(w string, words []string) bool {
+	if len(words) == 0 {
+		return w == ""
+	}
+	for n := min(len(w), len(words[0])); n >= 1; n-- {
+		if w[:n] == words[0][:n] && prefixesOf(w[n:], words[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasTicker reports whether the question names a trading symbol: as a
+// word in any case when it has three letters or more, written in capitals
+// when it has two (BA, GE).
+func (q question) hasTicker(t string) bool {
+	if len(t) >= 3 {
+		return q.hasWord(strings.ToLower(t))
+	}
+	for _, w := range strings.FieldsFunc(q.text, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if w == t {
+			return true
+		}
+	}
+	return false
 }
 
 // hasWord reports whether the question has w as a word or as two
