@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -87,33 +89,13 @@ func runBenchFinanceBench(ctx context.Context, args []string, getenv func(string
 	if err != nil {
 		return err
 	}
-	store := *cache
-	if store == "" {
-		tmp, err := os.MkdirTemp("", "quarry-financebench-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		store = tmp
-	}
-	st, err := sqlite.OpenRooms(filepath.Join(store, "db", "rooms.db"))
+	br, err := openBenchRoom(ctx, *cache, "financebench", "FinanceBench filings")
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	svc := &rooms.Service{Store: st, Dir: store}
-	owner, err := svc.EnsureUser(ctx, rooms.LocalOwner)
-	if err != nil {
-		return err
-	}
+	defer br.Close()
+	st, svc, owner, r := br.store, br.svc, br.owner, br.room
 	score := financeScore{Questions: len(qs), RecallAt: map[string]float64{}, RecallAtInDoc: map[string]float64{}}
-	r, err := svc.Room(ctx, owner.ID, "financebench")
-	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
-		r, err = svc.CreateRoom(ctx, owner.ID, "financebench", "FinanceBench filings")
-	}
-	if err != nil {
-		return err
-	}
 	docs, err := ingestDir(ctx, svc, owner.ID, r.ID, filepath.Join(dir, "pdfs"), 1, *workers, stderr, &score)
 	if err != nil {
 		return err
@@ -289,73 +271,191 @@ func answerHasNumber(answer, goldAnswer string) bool {
 }
 
 func readFinanceQuestions(path string) ([]financeQuestion, error) {
+	var out []financeQuestion
+	err := readJSONLines(path, func(q financeQuestion) error {
+		out = append(out, q)
+		return nil
+	})
+	return out, err
+}
+
+// readJSONLines decodes each non-blank line of a JSON Lines file as a T
+// and passes it to each. Errors: NOT_FOUND for a missing file, INVALID
+// naming the line for one that is not a T, or each's error with the line.
+func readJSONLines[T any](path string, each func(T) error) error {
 	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return quarry.Errorf(quarry.ECodeNotFound, "%s not found", path)
+	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
-	var out []financeQuestion
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for sc.Scan() {
-		var q financeQuestion
-		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+	for n := 1; sc.Scan(); n++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
 		}
-		out = append(out, q)
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			return quarry.Errorf(quarry.ECodeInvalid, "%s line %d: %v", path, n, err)
+		}
+		if err := each(v); err != nil {
+			return fmt.Errorf("%s line %d: %w", path, n, err)
+		}
 	}
-	return out, sc.Err()
+	return sc.Err()
+}
+
+// benchRoom is a benchmark's room in a store of its own: in the --cache
+// directory, kept for the next run, or in a temporary one that Close
+// removes.
+type benchRoom struct {
+	store *sqlite.Rooms
+	svc   *rooms.Service
+	owner *room.User
+	room  *room.Room
+	tmp   string
+}
+
+// openBenchRoom opens the store in cache (a temporary directory when
+// cache is "") and the local owner's room called name, creating it when
+// it is not there yet.
+func openBenchRoom(ctx context.Context, cache, name, description string) (*benchRoom, error) {
+	b := &benchRoom{}
+	dir := cache
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "quarry-"+name+"-")
+		if err != nil {
+			return nil, err
+		}
+		dir, b.tmp = tmp, tmp
+	}
+	st, err := sqlite.OpenRooms(filepath.Join(dir, "db", "rooms.db"))
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	b.store, b.svc = st, &rooms.Service{Store: st, Dir: dir}
+	if b.owner, err = b.svc.EnsureUser(ctx, rooms.LocalOwner); err != nil {
+		b.Close()
+		return nil, err
+	}
+	b.room, err = b.svc.Room(ctx, b.owner.ID, name)
+	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
+		b.room, err = b.svc.CreateRoom(ctx, b.owner.ID, name, description)
+	}
+	if err != nil {
+		b.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// Close closes the store and removes a temporary one.
+func (b *benchRoom) Close() error {
+	var err error
+	if b.store != nil {
+		err = b.store.Close()
+	}
+	if b.tmp != "" {
+		err = cmpErr(err, os.RemoveAll(b.tmp))
+	}
+	return err
+}
+
+// benchFile is a document to ingest: its name in the room and its bytes.
+type benchFile struct {
+	name string
+	open func() (io.ReadCloser, error)
 }
 
 // ingestDir uploads and processes every file of dir into a room, copies
 // times (the second copy of a.pdf is named "copy2-a.pdf"), unless a
 // document of that name is already there and completed.
 func ingestDir(ctx context.Context, svc *rooms.Service, userID, roomID, dir string, copies, workers int, stderr io.Writer, score *financeScore) ([]room.Document, error) {
-	have, err := svc.Documents(ctx, userID, roomID)
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
+	}
+	var files []benchFile
+	for k := 1; k <= copies; k++ {
+		for _, e := range entries {
+			if e.IsDir() {
+				continue
+			}
+			name, path := e.Name(), filepath.Join(dir, e.Name())
+			if k > 1 {
+				name = fmt.Sprintf("copy%d-%s", k, name)
+			}
+			files = append(files, benchFile{name, func() (io.ReadCloser, error) { return os.Open(path) }})
+		}
+	}
+	docs, stats, err := ingestFiles(ctx, svc, userID, roomID, files, workers, stderr)
+	if err != nil {
+		return nil, err
+	}
+	if stats.documents > 0 {
+		score.IngestSeconds = round3(stats.seconds)
+		score.PagesPerSecond = round3(float64(stats.pages) / stats.seconds)
+	}
+	return docs, nil
+}
+
+// ingestStats is what ingestFiles did: documents processed, their pages,
+// and how long it took.
+type ingestStats struct {
+	documents, pages int
+	seconds          float64
+}
+
+// ingestFiles uploads and processes files into a room, workers at a time,
+// except those a completed document of the same name already holds
+// (documents left pending or failed by an earlier run are deleted first).
+// It returns the room's documents. It prints a line per document, or per
+// tenth of them when there are more than 100.
+func ingestFiles(ctx context.Context, svc *rooms.Service, userID, roomID string, files []benchFile, workers int, stderr io.Writer) ([]room.Document, ingestStats, error) {
+	var stats ingestStats
+	have, err := svc.Documents(ctx, userID, roomID)
+	if err != nil {
+		return nil, stats, err
 	}
 	done := map[string]bool{}
 	for _, d := range have {
 		if d.Status == room.StatusCompleted {
 			done[d.Name] = true
 		} else if err := svc.DeleteDocument(ctx, userID, d.ID); err != nil {
-			return nil, err
+			return nil, stats, err
 		}
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	type upload struct{ file, name string }
-	var todo []upload
-	for k := 1; k <= copies; k++ {
-		for _, e := range entries {
-			name := e.Name()
-			if k > 1 {
-				name = fmt.Sprintf("copy%d-%s", k, name)
-			}
-			if !e.IsDir() && !done[name] {
-				todo = append(todo, upload{e.Name(), name})
-			}
+	var todo []benchFile
+	for _, f := range files {
+		if !done[f.name] {
+			todo = append(todo, f)
 		}
+	}
+	every := max(1, len(todo)/10)
+	if len(todo) <= 100 {
+		every = 1
 	}
 	start := time.Now()
-	pages := 0
 	var mu sync.Mutex
 	var firstErr error
 	sem := make(chan struct{}, max(1, workers))
 	var wg sync.WaitGroup
 	for _, u := range todo {
 		name := u.name
-		f, err := os.Open(filepath.Join(dir, u.file))
+		f, err := u.open()
 		if err != nil {
-			return nil, err
+			wg.Wait()
+			return nil, stats, err
 		}
 		d, err := svc.Upload(ctx, userID, roomID, name, f)
 		f.Close()
 		if err != nil {
-			return nil, err
+			wg.Wait()
+			return nil, stats, err
 		}
 		wg.Add(1)
 		sem <- struct{}{}
@@ -370,20 +470,23 @@ func ingestDir(ctx context.Context, svc *rooms.Service, userID, roomID, dir stri
 				return
 			}
 			if got, err := svc.Document(ctx, userID, d.ID); err == nil {
-				pages += got.PageCount
-				fmt.Fprintf(stderr, "ingested %s: %d pages, %d chunks\n", name, got.PageCount, got.ChunkCount)
+				stats.documents++
+				stats.pages += got.PageCount
+				if every == 1 {
+					fmt.Fprintf(stderr, "ingested %s: %d pages, %d chunks\n", name, got.PageCount, got.ChunkCount)
+				} else if stats.documents%every == 0 || stats.documents == len(todo) {
+					fmt.Fprintf(stderr, "ingested %d of %d documents\n", stats.documents, len(todo))
+				}
 			}
 		}()
 	}
 	wg.Wait()
 	if firstErr != nil {
-		return nil, firstErr
+		return nil, stats, firstErr
 	}
-	if len(todo) > 0 {
-		score.IngestSeconds = round3(time.Since(start).Seconds())
-		score.PagesPerSecond = round3(float64(pages) / time.Since(start).Seconds())
-	}
-	return svc.Documents(ctx, userID, roomID)
+	stats.seconds = time.Since(start).Seconds()
+	docs, err := svc.Documents(ctx, userID, roomID)
+	return docs, stats, err
 }
 
 func cmpErr(first, err error) error {

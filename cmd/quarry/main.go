@@ -155,6 +155,7 @@ Commands:
   bench dabench answer the DABench data-analysis questions offline and score them
   bench financebench
                 ingest the FinanceBench filings into a room and score page retrieval
+  bench scifact ingest the SciFact abstracts into a room and score retrieval (nDCG@10, recall@100)
   bench scale   time an investigation over a large generated file
   help          this text
 
