@@ -81,6 +81,25 @@ func TestSearchChunksMaxTermsKeepsTheRarest(t *testing.T) {
 	}
 }
 
+// A word no chunk has as written is as common as its family: "operate"
+// is matched by the index's stem in every chunk with "operating".
+func TestSearchChunksMaxTermsCountsAWordsFamily(t *testing.T) {
+	var words []string
+	for i := range 10 {
+		words = append(words, fmt.Sprintf("operating operations word%d", i))
+	}
+	words = append(words, "widget operating", "widgets operations")
+	s, r, _ := searchRoom(t, ":memory:", words...)
+	defer s.Close()
+	hits, err := s.SearchChunks(context.Background(), r.ID, room.ChunkQuery{Terms: []string{"operate", "widget"}, Limit: 100, MaxTerms: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 2 || !strings.HasPrefix(hits[0].Text, "widget") {
+		t.Fatalf("MaxTerms 1: %d hits, want the two widget chunks", len(hits))
+	}
+}
+
 func TestSearchIndexMovedFromTheSharedTable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rooms.db")
 	s, r, d := searchRoom(t, path, "alpha beta", "gamma delta")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/quarry-dev/quarry/retrieve"
@@ -24,10 +25,45 @@ type termStats struct {
 type roomTerms struct {
 	chunks int
 	df     map[string]int32
+	// sorted holds df's words in order, for counting a word's family;
+	// nil after an add, until the next count.
+	sorted []string
+}
+
+// familyCount is how many chunks hold a word or one of its family, the
+// words that start the same way (operate: operating, operations), as the
+// index's stemming would match them; chunks with several of the family
+// count once for each, so it is at most an overcount.
+func (r *roomTerms) familyCount(w string) int32 {
+	if r.sorted == nil {
+		r.sorted = make([]string, 0, len(r.df))
+		for k := range r.df {
+			r.sorted = append(r.sorted, k)
+		}
+		slices.Sort(r.sorted)
+	}
+	p := familyPrefix(w)
+	var n int32
+	for i, _ := slices.BinarySearch(r.sorted, p); i < len(r.sorted) && strings.HasPrefix(r.sorted[i], p); i++ {
+		n += r.df[r.sorted[i]]
+	}
+	return n
+}
+
+// familyPrefix is what a word's family shares: a word of up to five
+// letters is its own family, a longer one loses up to three letters of
+// ending but keeps five.
+func familyPrefix(w string) string {
+	rs := []rune(w)
+	if len(rs) <= 5 {
+		return w
+	}
+	return string(rs[:max(5, len(rs)-3)])
 }
 
 // add counts the words of chunks' bodies.
 func (r *roomTerms) add(bodies []string) {
+	r.sorted = nil
 	for _, b := range bodies {
 		seen := map[string]bool{}
 		for _, w := range retrieve.Words(b) {
@@ -105,8 +141,7 @@ func (s *Rooms) roomTerms(ctx context.Context, roomID string) (*roomTerms, error
 }
 
 // rarestTerms keeps the limit terms found in the fewest of a room's
-// chunks, in their given order. A term no chunk has as written counts as
-// the rarest: the index may still match it by its stem.
+// chunks, counting each with its family of words, in their given order.
 func (s *Rooms) rarestTerms(ctx context.Context, roomID string, terms []string, limit int) ([]string, error) {
 	if limit <= 0 || len(terms) <= limit {
 		return terms, nil
@@ -120,16 +155,18 @@ func (s *Rooms) rarestTerms(ctx context.Context, roomID string, terms []string, 
 		df int32
 	}
 	var cs []counted
+	s.terms.mu.Lock()
 	for i, t := range terms {
 		// A term of several words ("pp&e") is counted by its rarest.
 		var df int32 = -1
 		for _, w := range retrieve.Words(t) {
-			if n := r.df[w]; df < 0 || n < df {
+			if n := r.familyCount(w); df < 0 || n < df {
 				df = n
 			}
 		}
 		cs = append(cs, counted{i, df})
 	}
+	s.terms.mu.Unlock()
 	slices.SortStableFunc(cs, func(a, b counted) int { return cmp.Compare(a.df, b.df) })
 	cs = cs[:limit]
 	slices.SortFunc(cs, func(a, b counted) int { return cmp.Compare(a.i, b.i) })

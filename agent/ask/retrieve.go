@@ -66,6 +66,8 @@ const (
 	// maxTermsRouted is how many the room-wide search keeps when the
 	// question's documents are also searched on their own.
 	maxTermsRouted = 6
+	// netDepth is how many chunks that room-wide net returns.
+	netDepth = 40
 )
 
 // Retrieve ranks the pages of a room's completed documents for a
@@ -187,7 +189,7 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 		// that.
 		wide := room.ChunkQuery{Terms: q.terms, Limit: searchDepth, MaxTerms: maxTerms}
 		if best > 0 {
-			wide.MaxTerms = maxTermsRouted
+			wide.MaxTerms, wide.Limit = maxTermsRouted, netDepth
 		}
 		s.add(wide)
 		if best > 0 {
@@ -389,7 +391,7 @@ var (
 
 func parseQuestion(text string) question {
 	q := question{text: text, words: retrieve.Words(text)}
-	q.terms = expandFinance(retrieve.Expand(retrieve.Terms(text)))
+	q.terms = expandFinance(retrieve.Terms(text))
 	for _, m := range qYearRe.FindAllStringSubmatch(text, -1) {
 		y, _ := strconv.Atoi(m[1])
 		if !slices.Contains(q.years, y) {
