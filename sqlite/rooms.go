@@ -110,6 +110,12 @@ CREATE TABLE IF NOT EXISTS chunk_search (
     document_id TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS idx_chunk_search_document ON chunk_search(document_id);
+CREATE TABLE IF NOT EXISTS room_words (
+    data_room_id TEXT NOT NULL REFERENCES data_rooms(id) ON DELETE CASCADE,
+    word TEXT NOT NULL,
+    chunks INTEGER NOT NULL,
+    PRIMARY KEY (data_room_id, word)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS qa_queries (
     id TEXT PRIMARY KEY,
     user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -195,7 +201,10 @@ func OpenRooms(path string) (*Rooms, error) {
 		if _, err := write.Exec(roomsSchema); err != nil {
 			return err
 		}
-		return moveSearchIndexes(write)
+		if err := moveSearchIndexes(write); err != nil {
+			return err
+		}
+		return countStoreWords(write)
 	})
 	if err != nil {
 		return nil, err

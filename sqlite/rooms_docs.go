@@ -111,8 +111,7 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 		return err
 	}
 	// A document processed again replaces what it had.
-	var had int
-	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM chunk_search WHERE document_id = ?", d.ID).Scan(&had); err != nil {
+	if err := uncountDocument(ctx, tx, roomID, d.ID); err != nil {
 		return err
 	}
 	if err := unindexDocument(ctx, tx, roomID, d.ID); err != nil {
@@ -182,14 +181,13 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 	if n, _ := res.RowsAffected(); n == 0 {
 		return quarry.Errorf(quarry.ECodeNotFound, "no document %s", d.ID)
 	}
+	if err := countInto(ctx, tx, roomID, countWords(bodies), 1); err != nil {
+		return err
+	}
 	if err := tx.Commit(); err != nil {
 		return err
 	}
-	if had > 0 {
-		s.terms.drop(roomID)
-	} else {
-		s.terms.added(roomID, bodies)
-	}
+	s.terms.drop(roomID)
 	return nil
 }
 
@@ -204,6 +202,9 @@ func (s *Rooms) DeleteDocument(ctx context.Context, id string) error {
 	var roomID string
 	if err := tx.QueryRowContext(ctx, "SELECT data_room_id FROM documents WHERE id = ?", id).Scan(&roomID); err != nil {
 		return notFound(err, "document", id)
+	}
+	if err := uncountDocument(ctx, tx, roomID, id); err != nil {
+		return err
 	}
 	if err := unindexDocument(ctx, tx, roomID, id); err != nil && !isMissingTable(err) {
 		return err

@@ -100,6 +100,43 @@ func TestSearchChunksMaxTermsCountsAWordsFamily(t *testing.T) {
 	}
 }
 
+func TestRoomWordsFollowTheDocuments(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "rooms.db")
+	s, r, d := searchRoom(t, path, "alpha beta", "alpha gamma")
+	ctx := context.Background()
+	count := func(word string) int {
+		t.Helper()
+		var n int
+		err := s.read.QueryRow("SELECT coalesce(sum(chunks), 0) FROM room_words WHERE data_room_id = ? AND word = ?", r.ID, word).Scan(&n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if count("alpha") != 2 || count("gamma") != 1 || count("filler") != 2 {
+		t.Fatalf("counts alpha %d gamma %d filler %d, want 2 1 2", count("alpha"), count("gamma"), count("filler"))
+	}
+	// A store whose counts were never kept gets them when it is opened.
+	if _, err := s.write.Exec("DELETE FROM room_words"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	var err error
+	if s, err = OpenRooms(path); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if count("alpha") != 2 {
+		t.Fatalf("after reopening: alpha %d, want 2", count("alpha"))
+	}
+	if err := s.DeleteDocument(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	if count("alpha") != 0 || count("filler") != 0 {
+		t.Fatalf("after delete: alpha %d filler %d, want none", count("alpha"), count("filler"))
+	}
+}
+
 func TestSearchIndexMovedFromTheSharedTable(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "rooms.db")
 	s, r, d := searchRoom(t, path, "alpha beta", "gamma delta")

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"cmp"
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -11,20 +12,20 @@ import (
 	"github.com/quarry-dev/quarry/retrieve"
 )
 
-// termStats keeps, per room, how many chunks hold each word, so that a
-// search can leave out the words too common to help (room.ChunkQuery's
-// MaxTerms). A room's counts are read on its first search and kept up to
-// date by this process's writes; another process writing the same file
-// leaves them a little stale, which only makes the choice of words a
-// little less exact, never a search wrong.
+// termStats keeps in memory, per room, how many chunks hold each word
+// (room_words, kept by every write of chunks), so that a search can leave
+// out the words too common to help (room.ChunkQuery's MaxTerms). A room's
+// counts are read on its first search after a change by this process;
+// another process writing the same file leaves them a little stale, which
+// only makes the choice of words a little less exact, never a search
+// wrong.
 type termStats struct {
 	mu    sync.Mutex
 	rooms map[string]*roomTerms
 }
 
 type roomTerms struct {
-	chunks int
-	df     map[string]int32
+	df map[string]int32
 	// sorted holds df's words in order, for counting a word's family;
 	// nil after an add, until the next count.
 	sorted []string
@@ -61,19 +62,19 @@ func familyPrefix(w string) string {
 	return string(rs[:max(5, len(rs)-3)])
 }
 
-// add counts the words of chunks' bodies.
-func (r *roomTerms) add(bodies []string) {
-	r.sorted = nil
+// countWords counts, for each word, the bodies that hold it.
+func countWords(bodies []string) map[string]int32 {
+	counts := map[string]int32{}
 	for _, b := range bodies {
 		seen := map[string]bool{}
 		for _, w := range retrieve.Words(b) {
 			if !seen[w] {
 				seen[w] = true
-				r.df[w]++
+				counts[w]++
 			}
 		}
 	}
-	r.chunks += len(bodies)
+	return counts
 }
 
 func (t *termStats) get(roomID string) *roomTerms {
@@ -91,53 +92,130 @@ func (t *termStats) put(roomID string, r *roomTerms) {
 	t.rooms[roomID] = r
 }
 
-// added counts a completed document's chunks into its room's counts when
-// they are loaded; replaced documents and deletions drop the room's
-// counts instead, to be read again.
-func (t *termStats) added(roomID string, bodies []string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if r := t.rooms[roomID]; r != nil {
-		r.add(bodies)
-	}
-}
-
+// drop forgets a room's counts after a write, to be read again.
 func (t *termStats) drop(roomID string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	delete(t.rooms, roomID)
 }
 
-// roomTerms returns a room's word counts, reading them on first use.
+// roomTerms returns a room's word counts, read from room_words on first
+// use after a change.
 func (s *Rooms) roomTerms(ctx context.Context, roomID string) (*roomTerms, error) {
 	if r := s.terms.get(roomID); r != nil {
 		return r, nil
 	}
-	rows, err := s.read.QueryContext(ctx, `SELECT c.context, c.text_content FROM document_chunks c
-		JOIN documents d ON d.id = c.document_id WHERE d.data_room_id = ?`, roomID)
+	rows, err := s.read.QueryContext(ctx, "SELECT word, chunks FROM room_words WHERE data_room_id = ?", roomID)
 	if err != nil {
-		return nil, fmt.Errorf("count the words of room %s: %w", roomID, err)
+		return nil, fmt.Errorf("read the words of room %s: %w", roomID, err)
 	}
 	defer rows.Close()
 	r := &roomTerms{df: map[string]int32{}}
-	var bodies []string
+	for rows.Next() {
+		var w string
+		var n int32
+		if err := rows.Scan(&w, &n); err != nil {
+			return nil, err
+		}
+		r.df[w] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	s.terms.put(roomID, r)
+	return r, nil
+}
+
+// queryer is a *sql.DB or a *sql.Tx.
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// documentBodies are the searched bodies of a document's chunks.
+func documentBodies(ctx context.Context, q queryer, documentID string) ([]string, error) {
+	rows, err := q.QueryContext(ctx, "SELECT context, text_content FROM document_chunks WHERE document_id = ?", documentID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
 	for rows.Next() {
 		var context, text string
 		if err := rows.Scan(&context, &text); err != nil {
 			return nil, err
 		}
-		bodies = append(bodies, searchBody(context, text))
-		if len(bodies) == 512 {
-			r.add(bodies)
-			bodies = bodies[:0]
+		out = append(out, searchBody(context, text))
+	}
+	return out, rows.Err()
+}
+
+// countInto adds (sign 1) or takes away (sign -1) a document's word
+// counts in its room's room_words.
+func countInto(ctx context.Context, tx execer, roomID string, counts map[string]int32, sign int32) error {
+	for w, n := range counts {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO room_words (data_room_id, word, chunks) VALUES (?, ?, ?)
+			ON CONFLICT (data_room_id, word) DO UPDATE SET chunks = chunks + excluded.chunks`, roomID, w, sign*n); err != nil {
+			return fmt.Errorf("count the words of room %s: %w", roomID, err)
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+	if sign < 0 {
+		_, err := tx.ExecContext(ctx, "DELETE FROM room_words WHERE data_room_id = ? AND chunks <= 0", roomID)
+		return err
 	}
-	r.add(bodies)
-	s.terms.put(roomID, r)
-	return r, nil
+	return nil
+}
+
+// uncountDocument takes a document's words out of its room's counts,
+// before its chunks go.
+func uncountDocument(ctx context.Context, tx interface {
+	execer
+	queryer
+}, roomID, documentID string) error {
+	bodies, err := documentBodies(ctx, tx, documentID)
+	if err != nil || len(bodies) == 0 {
+		return err
+	}
+	return countInto(ctx, tx, roomID, countWords(bodies), -1)
+}
+
+// countStoreWords fills room_words for a store made before it was kept,
+// once.
+func countStoreWords(db *sql.DB) error {
+	var words, chunks int
+	if err := db.QueryRow("SELECT (SELECT count(*) FROM room_words), (SELECT count(*) FROM document_chunks)").Scan(&words, &chunks); err != nil || words > 0 || chunks == 0 {
+		return err
+	}
+	ctx := context.Background()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, "SELECT id, data_room_id FROM documents WHERE processing_status = 'completed'")
+	if err != nil {
+		return err
+	}
+	type doc struct{ id, room string }
+	var docs []doc
+	for rows.Next() {
+		var d doc
+		if err := rows.Scan(&d.id, &d.room); err != nil {
+			rows.Close()
+			return err
+		}
+		docs = append(docs, d)
+	}
+	rows.Close()
+	for _, d := range docs {
+		bodies, err := documentBodies(ctx, tx, d.id)
+		if err != nil {
+			return err
+		}
+		if err := countInto(ctx, tx, d.room, countWords(bodies), 1); err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
 }
 
 // rarestTerms keeps the limit terms found in the fewest of a room's
