@@ -1,0 +1,107 @@
+package research
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/quarry-dev/quarry/retrieve"
+)
+
+// Document is what a corpus knows about one source document.
+type Document struct {
+	URL         string
+	Title       string
+	Domain      string
+	Kind        string
+	Credibility float64
+	Published   time.Time
+}
+
+// IndexCorpus is a Corpus over one scope of a retrieve.Index whose chunk
+// refs are "DOC" or "DOC#fragment", with Docs describing each DOC.
+type IndexCorpus struct {
+	Index retrieve.Index
+	Scope string
+	Docs  map[string]Document
+}
+
+// Search implements Corpus.
+func (c *IndexCorpus) Search(ctx context.Context, query string, k int) ([]Passage, error) {
+	hits, err := c.Index.Search(ctx, c.Scope, query, k)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Passage, 0, len(hits))
+	for _, h := range hits {
+		doc, frag, _ := strings.Cut(h.Ref, "#")
+		d := c.Docs[doc]
+		p := Passage{URL: d.URL, Title: d.Title, Text: h.Text, Domain: d.Domain, Credibility: d.Credibility, Published: d.Published, Score: h.Score}
+		if p.URL == "" {
+			p.URL = "corpus:" + doc
+		}
+		if frag != "" {
+			p.URL += "#" + frag
+		}
+		if p.Title == "" {
+			p.Title = h.Title
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// Kinds of documents, as DescribeDocument tells them, with the
+// credibility each earns: a filing made under legal liability first, a
+// press release after it, news and other writing below.
+var documentKinds = []struct {
+	kind        string
+	pattern     *regexp.Regexp
+	credibility float64
+}{
+	{"amended filing", regexp.MustCompile(`(?i)\b(?:10-K/A|10-Q/A|20-F/A|amended (?:annual|quarterly) report)\b`), 0.95},
+	{"filing", regexp.MustCompile(`(?i)\b(?:form 10-K|form 10-Q|form 8-K|form 20-F|10-K|10-Q|8-K|annual report|quarterly report|prospectus)\b`), 0.9},
+	{"press release", regexp.MustCompile(`(?i)\bpress release\b|\bfor immediate release\b`), 0.75},
+	{"memo", regexp.MustCompile(`(?i)\bmemo(?:randum)?\b|\bminutes\b`), 0.7},
+	{"news", regexp.MustCompile(`(?i)\b(?:reporter|newspaper|news|gazette|times|journal)\b`), 0.6},
+	{"blog", regexp.MustCompile(`(?i)\b(?:blog|forum|posted by|comments)\b`), 0.4},
+}
+
+// dateLineRE finds a document's own date in its heading: "Date: ...",
+// "Filed: ...", "Dated ...", "Published ...".
+var dateLineRE = regexp.MustCompile(`(?im)^\s*(?:date|dated|filed|filing date|published|release date)\s*:?\s*(.+)$`)
+
+// DescribeDocument reads a document's kind, credibility and date from its
+// name, title and opening text (its own metadata, not a domain map).
+func DescribeDocument(name, title, text string) Document {
+	head := text
+	if len(head) > 600 {
+		head = head[:600]
+	}
+	d := Document{Title: title, Kind: "document", Credibility: 0.5}
+	probe := name + "\n" + title + "\n" + head
+	for _, k := range documentKinds {
+		if k.pattern.MatchString(probe) {
+			d.Kind, d.Credibility = k.kind, k.credibility
+			break
+		}
+	}
+	if m := dateLineRE.FindStringSubmatch(head); m != nil {
+		d.Published = dateOf(m[1])
+	}
+	return d
+}
+
+// dateOf parses the first full date in s, zero when there is none.
+func dateOf(s string) time.Time {
+	for _, v := range Values(s) {
+		if v.Kind != KindDate || len(v.Day) != 10 {
+			continue
+		}
+		if t, err := time.Parse("2006-01-02", v.Day); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
+}

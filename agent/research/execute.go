@@ -1,0 +1,268 @@
+package research
+
+import (
+	"context"
+	"net/url"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/quarry-dev/quarry"
+	rs "github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/retrieve"
+)
+
+// execute searches every sub-question and extracts the facts of the
+// passages found; a sentence gives a fact to the first sub-question that
+// reads it.
+func (r *Researcher) execute(ctx context.Context, res *rs.Result, q question) error {
+	k := r.PassagesPerQuestion
+	if k <= 0 {
+		k = rs.MaxResults
+	}
+	seen := map[string]bool{}     // sentences already read, per document
+	labels := map[string]string{} // document URL -> entity label
+	plan := res.Plan
+	for i := range plan.SubQuestions {
+		if err := ctx.Err(); err != nil {
+			return quarry.Errorf(quarry.ECodeUnavailable, "research stopped: %v", err)
+		}
+		sq := &plan.SubQuestions[i]
+		sq.Status = rs.SubSearching
+		query := sq.Text
+		var targets []Target
+		if !q.Target.Broad {
+			targets = []Target{q.Target}
+		}
+		if a, ok := aspectOf(sq.Aspect); ok {
+			query = q.Subject + " " + a.Search
+			targets = a.Targets
+		}
+		hits, err := r.Corpus.Search(ctx, query, k)
+		if err != nil {
+			sq.Status = rs.SubFailed
+			return err
+		}
+		for _, h := range hits {
+			if strings.TrimSpace(h.Text) == "" {
+				continue
+			}
+			doc := docURL(h.URL)
+			if _, ok := labels[doc]; !ok {
+				labels[doc] = entityLabel(h.Text, q.SubjectWords)
+			}
+			sr := rs.SearchResult{ID: r.id(), SubQuestionID: sq.ID, URL: h.URL, Title: clip(orDefault(h.Title, doc), rs.MaxTitleChars),
+				Content: clip(h.Text, rs.MaxContentChars), Domain: orDefault(h.Domain, domainOf(h.URL)), AccessTimestamp: r.now().UTC(),
+				CredibilityScore: h.Credibility, Published: h.Published, ExtractedFacts: []string{}}
+			for _, f := range r.extract(h, sr, sq, targets, q, labels[doc], seen) {
+				sr.ExtractedFacts = append(sr.ExtractedFacts, f.ID)
+				res.Facts = append(res.Facts, f)
+			}
+			sq.SearchResults = append(sq.SearchResults, sr)
+			res.Sources = append(res.Sources, sr)
+		}
+		sq.Status = rs.SubCompleted
+	}
+	return nil
+}
+
+// extract reads the passage sentence by sentence and keeps, for each
+// sentence, the best claim it makes about one of the targets.
+// A sentence already read for an earlier sub-question is skipped.
+func (r *Researcher) extract(h Passage, sr rs.SearchResult, sq *rs.SubQuestion, targets []Target, q question, label string, seen map[string]bool) []rs.Fact {
+	var facts []rs.Fact
+	for _, s := range Sentences(h.Text) {
+		key := docURL(h.URL) + "\x00" + s
+		if seen[key] || headerLine(s) {
+			continue
+		}
+		var best claim
+		var bestT Target
+		found := false
+		for _, t := range targets {
+			if c, ok := t.find(s, q.SubjectWords); ok && (!found || c.Score > best.Score) {
+				best, bestT, found = c, t, true
+			}
+		}
+		if !found {
+			continue
+		}
+		seen[key] = true
+		text := clipAround(s, best.Value, rs.MaxFactChars)
+		if len([]rune(text)) < rs.MinFactChars {
+			continue
+		}
+		entity := q.Subject
+		if label != "" {
+			entity = label
+		}
+		facts = append(facts, rs.Fact{ID: r.id(), Text: text, SourceURL: h.URL, SourceID: sr.ID, SourceTitle: sr.Title,
+			Confidence: min(0.95, 0.4+0.1*best.Score), Section: sq.Aspect, ExtractionTimestamp: r.now().UTC(), SubQuestionID: sq.ID,
+			Subject: q.Subject, Entity: entity, Attribute: bestT.Attribute + period(s, best.Value), Value: best.Value.Text, Passage: s})
+	}
+	return facts
+}
+
+// period is " (YEAR)" for an amount or count whose sentence names the
+// year it is for (the year nearest the value), so that 2024's revenue is
+// not compared with 2025's.
+func period(s string, v Value) string {
+	if v.Kind != KindMoney && v.Kind != KindNumber {
+		return ""
+	}
+	best, bestD := "", 1<<30
+	for _, m := range yearRE.FindAllStringIndex(s, -1) {
+		if m[0] >= v.Start && m[1] <= v.End {
+			continue
+		}
+		d := m[0] - v.Start
+		if d < 0 {
+			d = -d
+		}
+		if d < bestD {
+			best, bestD = s[m[0]:m[1]], d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return " (" + best + ")"
+}
+
+// headerLine reports a line of document metadata ("Filed: May 19,
+// 2025") rather than a claim.
+func headerLine(s string) bool {
+	return len(s) < 60 && headerRE.MatchString(s)
+}
+
+var headerRE = regexp.MustCompile(`^[A-Z][\w ]{0,20}:\s`)
+
+// entityLabel is how a source qualifies the subject at its first mention
+// outside headings: the name with a capitalised word right before it, an
+// initial inside it, a legal form or a parenthesis right after it
+// ("Belleville News-Democrat", "Stephen M. O'Mara", "Araki Station
+// (Chiba)", "Kestrel Dynamics Ltd"), lower case; "" when the source
+// writes the bare subject or never names it.
+func entityLabel(text string, subject []string) string {
+	if len(subject) == 0 {
+		return ""
+	}
+	var body []string
+	for _, l := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			body = append(body, l)
+		}
+	}
+	head := strings.Join(body, "\n")
+	if len(head) > 2000 {
+		head = head[:2000]
+	}
+	ws := wordRE.FindAllStringIndex(head, -1)
+	lw := make([]string, len(ws))
+	for i, m := range ws {
+		lw[i] = strings.ToLower(head[m[0]:m[1]])
+	}
+	capital := func(i int) bool {
+		r, _ := utf8.DecodeRuneInString(head[ws[i][0]:])
+		return unicode.IsUpper(r)
+	}
+	for i := range ws {
+		if lw[i] != subject[0] {
+			continue
+		}
+		j, k, inserted := i, 1, 0
+		for k < len(subject) && j+1 < len(ws) {
+			j++
+			switch {
+			case lw[j] == subject[k]:
+				k++
+			case inserted == 0 && capital(j) && ws[j][1]-ws[j][0] <= 2:
+				inserted++
+			default:
+				k = -1
+			}
+			if k < 0 {
+				break
+			}
+		}
+		if k != len(subject) {
+			continue
+		}
+		// The label as written (for reading) is built beside the
+		// lower-case words (for comparing).
+		label := append([]string(nil), lw[i:j+1]...)
+		written := []string{head[ws[i][0]:ws[j][1]]}
+		if i > 0 && capital(i-1) && !connectors[lw[i-1]] && !retrieveStop(lw[i-1]) && strings.TrimSpace(strings.Trim(head[ws[i-1][1]:ws[i][0]], " -")) == "" &&
+			!strings.Contains(head[ws[i-1][1]:ws[i][0]], "\n") {
+			label = append([]string{lw[i-1]}, label...)
+			written = append([]string{head[ws[i-1][0]:ws[i][0]]}, written...)
+		}
+		rest := head[ws[j][1]:]
+		if m := legalFormRE.FindStringSubmatch(rest); m != nil {
+			label = append(label, strings.ToLower(m[1]))
+			written = append(written, " "+m[1])
+		} else if m := parenRE.FindStringSubmatch(rest); m != nil && !strings.Contains(m[1], ":") {
+			label = append(label, words(m[1])...)
+			written = append(written, " ("+m[1]+")")
+		}
+		if len(label) == len(subject) {
+			return ""
+		}
+		return strings.Join(strings.Fields(strings.Join(written, "")), " ")
+	}
+	return ""
+}
+
+var (
+	wordRE      = regexp.MustCompile(`[\p{L}\p{N}]+`)
+	legalFormRE = regexp.MustCompile(`^,?\s+(Inc|Ltd|LLC|LLP|plc|PLC|Corp|Corporation|GmbH|AG|SA|NV|BV|Limited|Co)\b`)
+	parenRE     = regexp.MustCompile(`^\s*\(([^()\n]{1,60})\)`)
+)
+
+// retrieveStop reports a word too common to qualify a name ("The").
+func retrieveStop(w string) bool { return len(retrieve.Terms(w)) == 0 }
+
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}
+
+// clipAround cuts s to at most n characters, keeping the value.
+func clipAround(s string, v Value, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	at := len([]rune(s[:v.Start]))
+	from := max(0, min(at-n/2, len(r)-n))
+	return string(r[from : from+n])
+}
+
+func orDefault(s, d string) string {
+	if strings.TrimSpace(s) == "" {
+		return d
+	}
+	return s
+}
+
+// docURL is a passage's URL without its fragment: the document.
+func docURL(u string) string {
+	if i := strings.IndexByte(u, '#'); i >= 0 {
+		return u[:i]
+	}
+	return u
+}
+
+func domainOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return ""
+	}
+	if p.Host != "" {
+		return p.Host
+	}
+	return p.Scheme
+}

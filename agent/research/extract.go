@@ -1,0 +1,335 @@
+package research
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Sentences cuts text into sentences at ., ! or ? followed by space and
+// a capital, digit or quote, and at line breaks between paragraphs; a
+// short abbreviation ("Inc.", "St.", "U.S.") does not end a sentence, and
+// Markdown headings are left out.
+func Sentences(text string) []string {
+	var out []string
+	// Headings name a document or a part of it; they make no claim.
+	var kept []string
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			line = ""
+		}
+		kept = append(kept, line)
+	}
+	text = strings.Join(kept, "\n")
+	for _, para := range strings.Split(text, "\n\n") {
+		para = strings.Join(strings.Fields(para), " ")
+		start := 0
+		for i := 0; i < len(para); i++ {
+			c := para[i]
+			if c != '.' && c != '!' && c != '?' {
+				continue
+			}
+			if i+2 >= len(para) || para[i+1] != ' ' {
+				continue
+			}
+			next, _ := utf8.DecodeRuneInString(para[i+2:])
+			if !unicode.IsUpper(next) && !unicode.IsDigit(next) && next != '"' && next != '“' && next != '(' {
+				continue
+			}
+			if c == '.' && abbreviation(para[start:i]) {
+				continue
+			}
+			out = appendSentence(out, para[start:i+1])
+			start = i + 2
+		}
+		out = appendSentence(out, para[start:])
+	}
+	return out
+}
+
+func appendSentence(out []string, s string) []string {
+	if s = strings.TrimSpace(s); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+var abbreviations = map[string]bool{"inc": true, "ltd": true, "co": true, "corp": true, "st": true, "mr": true, "mrs": true, "ms": true, "dr": true,
+	"jr": true, "sr": true, "no": true, "vs": true, "etc": true, "jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true,
+	"aug": true, "sep": true, "sept": true, "oct": true, "nov": true, "dec": true, "fig": true, "approx": true, "u.s": true, "u.k": true}
+
+// abbreviation reports whether s ends with an abbreviation or an initial.
+func abbreviation(s string) bool {
+	i := strings.LastIndexAny(s, " (")
+	w := strings.ToLower(s[i+1:])
+	if abbreviations[w] {
+		return true
+	}
+	r := []rune(w)
+	return len(r) == 1 && unicode.IsLetter(r[0])
+}
+
+// claim is a value found for a target in one sentence.
+type claim struct {
+	Value    Value
+	Sentence string
+	// Score grows with how plainly the sentence states the target:
+	// its keywords, the subject, and the value's nearness to them.
+	Score float64
+}
+
+// find returns the value the sentence s gives for t, if any.
+func (t Target) find(s string, subject []string) (claim, bool) {
+	lower := strings.ToLower(s)
+	var kwAt []int
+	kwHits := 0
+	for _, k := range append([]string{t.Attribute}, t.Keywords...) {
+		if k == "" {
+			continue
+		}
+		found := false
+		// "employees" finds "employed", "established" "establishment".
+		if st := stem(strings.ToLower(k)); len(st) >= 5 && !strings.Contains(k, " ") {
+			k = st
+		}
+		for from := 0; from < len(lower); {
+			i := wordIndex(lower[from:], k)
+			if i < 0 {
+				break
+			}
+			kwAt = append(kwAt, from+i)
+			from += i + len(k)
+			found = true
+		}
+		if found {
+			kwHits++
+		}
+	}
+	subj := 0
+	for _, w := range subject {
+		if wordIndex(lower, w) >= 0 {
+			subj++
+		}
+	}
+	var cands []Value
+	switch t.Kind {
+	case KindDate:
+		for _, v := range Values(s) {
+			if v.Kind == KindDate {
+				cands = append(cands, v)
+			}
+		}
+		if t.Attribute == "die" || t.Attribute == "died" || t.Attribute == "death" {
+			if v, ok := lifeDate(s, cands, 1); ok {
+				return claim{Value: v, Sentence: s, Score: 2 + float64(subj)}, true
+			}
+		}
+		if t.Attribute == "born" || t.Attribute == "birth" {
+			if v, ok := lifeDate(s, cands, 0); ok {
+				return claim{Value: v, Sentence: s, Score: 2 + float64(subj)}, true
+			}
+		}
+	case KindMoney, KindNumber:
+		for _, v := range Values(s) {
+			if v.Kind == KindMoney && t.Kind == KindMoney || v.Kind == KindNumber {
+				if t.Kind == KindMoney && v.Kind == KindNumber && !strings.Contains(strings.ToLower(v.Text), "million") && !strings.Contains(strings.ToLower(v.Text), "billion") {
+					continue
+				}
+				cands = append(cands, v)
+			}
+		}
+	case KindTerm:
+		cands = termValues(s, lower, t)
+	case KindPerson, KindPlace:
+		cands = nameValues(s, t, subject)
+	}
+	if len(cands) == 0 || (kwHits == 0 && subj == 0) {
+		return claim{}, false
+	}
+	best, bestD := cands[0], 1<<30
+	for _, v := range cands {
+		for _, at := range kwAt {
+			d := v.Start - at
+			if d < 0 {
+				d = -d * 2 // values after the keyword read more naturally
+			}
+			if d < bestD {
+				best, bestD = v, d
+			}
+		}
+	}
+	// A date or amount far from the attribute's word is about something
+	// else ("Our priority for 2025 is resolving the lawsuit").
+	if len(kwAt) > 0 && bestD > 80 && t.Kind != KindTerm && t.Kind != KindPerson && t.Kind != KindPlace {
+		return claim{}, false
+	}
+	score := float64(kwHits)*1.5 + float64(subj)*0.5
+	if bestD < 60 {
+		score += 1
+	}
+	if kwHits == 0 && t.Kind != KindTerm {
+		score -= 1
+	}
+	return claim{Value: best, Sentence: s, Score: score}, score > 0
+}
+
+// lifeDate reads "(5 January 1884 – 11 November 1959)" or "born 5 June
+// 1900": which 0 is birth, 1 death.
+func lifeDate(s string, dates []Value, which int) (Value, bool) {
+	lower := strings.ToLower(s)
+	word := "born"
+	if which == 1 {
+		word = "died"
+	}
+	if i := wordIndex(lower, word); i >= 0 {
+		for _, v := range dates {
+			if v.Start > i && v.Start-i < 40 {
+				return v, true
+			}
+		}
+	}
+	open := strings.IndexByte(s, '(')
+	if open < 0 {
+		return Value{}, false
+	}
+	var in []Value
+	for _, v := range dates {
+		if v.Start > open && v.Start-open < 60 {
+			in = append(in, v)
+		}
+	}
+	if len(in) > which {
+		return in[which], true
+	}
+	return Value{}, false
+}
+
+// wordIndex returns the byte index of w in lower as a whole word (or a
+// word's start, for "establish" in "established"), -1 if absent.
+func wordIndex(lower, w string) int {
+	w = strings.ToLower(w)
+	from := 0
+	for {
+		i := strings.Index(lower[from:], w)
+		if i < 0 {
+			return -1
+		}
+		i += from
+		before := i == 0 || !isWordByte(lower[i-1])
+		if before {
+			return i
+		}
+		from = i + len(w)
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b >= 0x80
+}
+
+var (
+	languageRE   = regexp.MustCompile(`\b([A-Z][a-z]+)(?:-language|\s+language)\b`)
+	definitionRE = regexp.MustCompile(`(?i)\b(?:is|was|are|were|refers to|stands for|means)\s+(?:an?|the)?\s*((?:[\w-]+\s+){0,3}[\w-]+)`)
+)
+
+// termValues finds vocabulary words (longest first) or, without a
+// vocabulary, a language or the noun phrase of a definition.
+func termValues(s, lower string, t Target) []Value {
+	var out []Value
+	if t.Attribute == "language" {
+		for _, m := range languageRE.FindAllStringSubmatchIndex(s, -1) {
+			out = append(out, Value{Kind: KindTerm, Text: s[m[0]:m[1]], Start: m[0], End: m[1]})
+		}
+		return out
+	}
+	if len(t.Vocab) == 0 {
+		for _, m := range definitionRE.FindAllStringSubmatchIndex(s, 2) {
+			out = append(out, Value{Kind: KindTerm, Text: s[m[2]:m[3]], Start: m[2], End: m[3]})
+		}
+		return out
+	}
+	taken := make([]bool, len(lower)+1)
+	for _, v := range byLength(t.Vocab) {
+		lv := strings.ToLower(v)
+		from := 0
+		for {
+			i := wordIndex(lower[from:], lv)
+			if i < 0 {
+				break
+			}
+			i += from
+			end := i + len(lv)
+			from = end
+			if end < len(lower) && isWordByte(lower[end]) && !strings.HasPrefix(lower[end:], "er") && !strings.HasPrefix(lower[end:], "s") {
+				continue
+			}
+			if taken[i] {
+				continue
+			}
+			for j := i; j < end; j++ {
+				taken[j] = true
+			}
+			out = append(out, Value{Kind: KindTerm, Text: s[i:end], Start: i, End: end})
+		}
+	}
+	sortValues(out)
+	return out
+}
+
+func byLength(v []string) []string {
+	out := append([]string(nil), v...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && len(out[j]) > len(out[j-1]); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// nameValues returns the capitalised names of s that are not the
+// subject's own words.
+func nameValues(s string, t Target, subject []string) []Value {
+	subj := map[string]bool{}
+	for _, w := range subject {
+		subj[w] = true
+	}
+	var out []Value
+	from := 0
+	for _, n := range NamesIn(s, false) {
+		i := strings.Index(s[from:], n)
+		if i < 0 {
+			continue
+		}
+		i += from
+		from = i + len(n)
+		own := 0
+		ws := words(n)
+		for _, w := range ws {
+			if subj[w] {
+				own++
+			}
+		}
+		if own == len(ws) || len(ws) == 0 || monthName(n) {
+			continue
+		}
+		if t.Kind == KindPerson && len(ws) < 2 && !strings.Contains(strings.ToLower(s[max(0, i-4):i]), "by") {
+			continue
+		}
+		text := n
+		if t.Kind == KindPlace && i+len(n)+2 < len(s) && s[i+len(n)] == ',' {
+			// "Belleville, Illinois"
+			if next := NamesIn(s[i+len(n)+1:], false); len(next) > 0 && strings.HasPrefix(strings.TrimSpace(s[i+len(n)+1:]), next[0]) {
+				text = n + ", " + next[0]
+			}
+		}
+		out = append(out, Value{Kind: t.Kind, Text: text, Start: i, End: i + len(text)})
+	}
+	return out
+}
+
+// monthName reports a name that is a date ("February 3", "May").
+func monthName(n string) bool {
+	f := strings.Fields(strings.ToLower(n))
+	return len(f) > 0 && len(f[0]) >= 3 && len(f[0]) <= 9 && months[f[0][:3]] != "" && (len(f) == 1 || unicode.IsDigit(rune(f[1][0])))
+}

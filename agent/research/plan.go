@@ -1,0 +1,142 @@
+package research
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	rs "github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/retrieve"
+)
+
+// question is a request's question as the planner reads it.
+type question struct {
+	Text    string
+	Subject string
+	// SubjectWords are the subject's words, lower case, connectors out.
+	SubjectWords []string
+	Target       Target
+}
+
+func parseQuestion(text string) question {
+	q := question{Text: text, Subject: SubjectOf(text)}
+	for _, w := range words(q.Subject) {
+		if !connectors[w] {
+			q.SubjectWords = append(q.SubjectWords, w)
+		}
+	}
+	q.Target = TargetOf(text, q.Subject)
+	return q
+}
+
+// aspect is a part of a briefing: the section it fills, the question it
+// asks about the subject, the words that find it, and the attributes its
+// facts state.
+type aspect struct {
+	Section  string
+	Question string // with %s for the subject
+	Search   string
+	Targets  []Target
+}
+
+func t(attr string, kind Kind, keywords ...string) Target {
+	return Target{Attribute: attr, Kind: kind, Keywords: keywords}
+}
+
+// aspects are what briefings on an organisation, a person or a place
+// cover, in the order a reader expects them.
+var aspects = []aspect{
+	{"Financials", "What do the sources report about %s's revenue, earnings and other financial results?", "revenue sales income profit loss earnings margin cash results fiscal",
+		[]Target{t("revenue", KindMoney, "revenue", "revenues", "sales"), t("net income", KindMoney, "net income", "net loss", "profit", "earnings"), t("operating margin", KindNumber, "margin"), t("cash", KindMoney, "cash")}},
+	{"Operations", "What do the sources say about %s's employees, sites and operations?", "employees headcount staff workforce plant facility site operations",
+		[]Target{t("employees", KindNumber, "employees", "headcount", "staff", "workforce", "employed", "people"), t("facilities", KindNumber, "facilities", "plants", "sites", "warehouses")}},
+	{"Leadership", "Who leads %s, and what changed in its leadership?", "chief executive officer ceo cfo president chairman board director appointed resigned",
+		[]Target{t("chief executive", KindPerson, "chief executive", "ceo"), t("chief financial officer", KindPerson, "chief financial", "cfo"), t("chair", KindPerson, "chairman", "chair")}},
+	{"Legal", "What lawsuits, settlements or regulatory actions involve %s?", "lawsuit litigation settlement court legal claim regulator fine penalty investigation",
+		[]Target{t("settlement", KindMoney, "settlement", "settle", "settled"), t("fine", KindMoney, "fine", "penalty", "penalties"), t("damages", KindMoney, "damages", "claims")}},
+	{"Products", "What products or services did %s launch, change or discontinue?", "product launch launched released service platform model line",
+		[]Target{t("launch", KindDate, "launch", "launched", "released", "introduced"), t("units", KindNumber, "units", "orders")}},
+	{"Risks", "What risks and uncertainties do the sources name for %s?", "risk risks uncertainty exposure depend concentration shortage",
+		[]Target{t("customer concentration", KindNumber, "customer", "customers", "concentration"), t("risk", KindMoney, "exposure", "risk")}},
+	{"Timeline", "What are the key dates and events in %s's history?", "founded established opened history acquired acquisition merger announced",
+		[]Target{t("founded", KindDate, "founded", "established", "incorporated"), t("acquisition", KindDate, "acquired", "acquisition", "merger")}},
+}
+
+// plan asks the question itself first, then the aspects the corpus has
+// most to say about, as many as the depth allows; aspects the corpus is
+// silent on are asked only to reach the depth's minimum.
+func (r *Researcher) plan(ctx context.Context, req *rs.Request, q question) (*rs.Plan, error) {
+	lo, hi := req.Depth.SubQuestions()
+	p := &rs.Plan{ID: r.id(), RequestID: req.ID, CreatedAt: r.now().UTC()}
+	direct := strings.TrimSpace(req.Query)
+	if len([]rune(direct)) > rs.MaxSubQuestionChars {
+		direct = string([]rune(direct)[:rs.MaxSubQuestionChars-3]) + "..."
+	}
+	p.SubQuestions = append(p.SubQuestions, rs.SubQuestion{ID: r.id(), PlanID: p.ID, Text: direct, Priority: 1, Status: rs.SubPending, Aspect: "Key findings", SearchResults: []rs.SearchResult{}})
+
+	subject := q.Subject
+	if subject == "" {
+		subject = "the subject"
+	}
+	subject = clip(subject, 60)
+	type scored struct {
+		a     aspect
+		score float64
+	}
+	var ranked []scored
+	asked := strings.ToLower(req.Query)
+	for i, a := range aspects {
+		hits, err := r.Corpus.Search(ctx, q.Subject+" "+a.Search, 5)
+		if err != nil {
+			return nil, err
+		}
+		// How much of the aspect's vocabulary the best passages hold.
+		score := 0.0
+		terms := retrieve.Terms(a.Search)
+		for _, h := range hits {
+			lower := strings.ToLower(h.Text)
+			for _, w := range terms {
+				if wordIndex(lower, w) >= 0 {
+					score++
+				}
+			}
+		}
+		// An aspect the question names comes first.
+		if strings.Contains(asked, aspectStem(a.Section)) {
+			score += 100
+		}
+		ranked = append(ranked, scored{a, score - float64(i)*0.01})
+	}
+	sort.SliceStable(ranked, func(i, j int) bool { return ranked[i].score > ranked[j].score })
+	for _, s := range ranked {
+		n := len(p.SubQuestions)
+		if n >= hi || (s.score <= 0 && n >= lo) {
+			break
+		}
+		p.SubQuestions = append(p.SubQuestions, rs.SubQuestion{ID: r.id(), PlanID: p.ID, Text: fmt.Sprintf(s.a.Question, subject), Priority: n + 1,
+			Status: rs.SubPending, Aspect: s.a.Section, SearchResults: []rs.SearchResult{}})
+	}
+	p.EstimatedTimeSeconds = len(p.SubQuestions)
+	if err := p.Validate(req.Depth); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// aspectOf returns the aspect a section title names.
+func aspectOf(section string) (aspect, bool) {
+	for _, a := range aspects {
+		if a.Section == section {
+			return a, true
+		}
+	}
+	return aspect{}, false
+}
+
+// aspectStem is the start of an aspect's name that a question naming it
+// holds ("financ" for finances, financial).
+func aspectStem(section string) string {
+	s := strings.ToLower(section)
+	return s[:min(len(s)-1, 6)]
+}

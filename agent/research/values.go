@@ -1,0 +1,269 @@
+package research
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Kind is the kind of value a claim states.
+type Kind string
+
+// Kinds of values.
+const (
+	KindDate   Kind = "date"
+	KindMoney  Kind = "money"
+	KindNumber Kind = "number"
+	KindPerson Kind = "person"
+	KindPlace  Kind = "place"
+	// KindTerm is a word from a closed vocabulary (a sport, a genre, a
+	// profession) or the noun phrase a definition gives.
+	KindTerm Kind = "term"
+)
+
+const month = `(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.?|Feb\.?|Mar\.?|Apr\.?|Jun\.?|Jul\.?|Aug\.?|Sept?\.?|Oct\.?|Nov\.?|Dec\.?)`
+
+var (
+	dateRE = regexp.MustCompile(`\b(?:\d{1,2}(?:st|nd|rd|th)? ` + month + `,? \d{3,4}|` + month + ` \d{1,2}(?:st|nd|rd|th)?,? \d{3,4}|` + month + ` \d{4}|\d{4}-\d{2}-\d{2}|(?:1[0-9]|20)\d\d)\b`)
+	yearRE = regexp.MustCompile(`\b(?:1[0-9]|20)\d\d\b`)
+	// moneyRE is an amount with a currency: "$48.2 million", "EUR 3m".
+	moneyRE = regexp.MustCompile(`(?i)(?:[$€£]|\b(?:usd|eur|gbp)\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|mn|m|k)\b)?`)
+	// numberRE is a number with an optional scale and unit noun.
+	numberRE = regexp.MustCompile(`(?i)\b\d{1,3}(?:,\d{3})+(?:\.\d+)?|\b\d+(?:\.\d+)?`)
+	unitRE   = regexp.MustCompile(`(?i)^\s?(%|percent\b|per cent\b|(?:million|billion|thousand)\b)?\s?(people|persons|inhabitants|residents|employees|staff|workers|households|families|members|students|years|km|kilometres|kilometers|miles|metres|meters|ft|feet|mi|m)?\b`)
+)
+
+// Value is a typed span of a sentence.
+type Value struct {
+	Kind  Kind
+	Text  string // as written, with its unit when one follows
+	Start int    // byte offset in the sentence
+	End   int
+	Num   float64 // numbers and money, scaled (million = 1e6)
+	Year  int     // dates
+	// Day is "YYYY-MM-DD" or "YYYY-MM" when the date says so.
+	Day string
+}
+
+// Same reports whether a and b say the same thing: equal amounts (within
+// rounding of the less precise), dates that agree on what both state,
+// words that are one the other's part.
+func Same(a, b Value) bool {
+	if a.Kind != b.Kind {
+		if (a.Kind == KindNumber && b.Kind == KindMoney) || (a.Kind == KindMoney && b.Kind == KindNumber) {
+			return closeNumbers(a.Num, b.Num)
+		}
+		return containsWords(a.Text, b.Text) || containsWords(b.Text, a.Text)
+	}
+	switch a.Kind {
+	case KindMoney, KindNumber:
+		return closeNumbers(a.Num, b.Num)
+	case KindDate:
+		if a.Year != b.Year {
+			return false
+		}
+		return a.Day == "" || b.Day == "" || strings.HasPrefix(a.Day, b.Day) || strings.HasPrefix(b.Day, a.Day)
+	}
+	return containsWords(a.Text, b.Text) || containsWords(b.Text, a.Text)
+}
+
+// closeNumbers: within half a percent, so "$48.2 million" and
+// "$48,215,000" agree.
+func closeNumbers(a, b float64) bool {
+	if a == b {
+		return true
+	}
+	d := a - b
+	if d < 0 {
+		d = -d
+	}
+	m := max(abs(a), abs(b))
+	return m > 0 && d/m < 0.005
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// containsWords reports whether every word of b is a word of a.
+func containsWords(a, b string) bool {
+	aw := map[string]bool{}
+	for _, w := range words(a) {
+		aw[stem(w)] = true
+	}
+	bw := words(b)
+	if len(bw) == 0 {
+		return false
+	}
+	for _, w := range bw {
+		if !aw[stem(w)] {
+			return false
+		}
+	}
+	return true
+}
+
+// words returns the lower-case words of s.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// stem cuts a plural or adjectival ending so that "footballer" meets
+// "football" and "players" meets "player".
+func stem(w string) string {
+	for _, suf := range []string{"ers", "er", "ies", "es", "s"} {
+		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
+			return strings.TrimSuffix(w, suf)
+		}
+	}
+	return w
+}
+
+// Key is a value's canonical text, equal for values that are Same in the
+// common cases (for counting support).
+func (v Value) Key() string {
+	switch v.Kind {
+	case KindMoney, KindNumber:
+		return strconv.FormatFloat(v.Num, 'g', 4, 64)
+	case KindDate:
+		if v.Day != "" {
+			return v.Day
+		}
+		return strconv.Itoa(v.Year)
+	}
+	ws := words(v.Text)
+	for i, w := range ws {
+		ws[i] = stem(w)
+	}
+	return strings.Join(ws, " ")
+}
+
+var scales = map[string]float64{"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9}
+
+// parseAmount reads "48.2 million", "$1,240", "3bn".
+func parseAmount(s string) float64 {
+	s = strings.ToLower(s)
+	num := numberRE.FindString(s)
+	f, _ := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
+	rest := strings.TrimSpace(s[strings.Index(s, num)+len(num):])
+	for w, m := range scales {
+		if rest == w || strings.HasPrefix(rest, w+" ") {
+			f *= m
+		}
+	}
+	return f
+}
+
+var months = map[string]string{"jan": "01", "feb": "02", "mar": "03", "apr": "04", "may": "05", "jun": "06", "jul": "07", "aug": "08", "sep": "09", "oct": "10", "nov": "11", "dec": "12"}
+
+// parseDate reads a date's year and, when stated, its month and day.
+func parseDate(s string) (year int, day string) {
+	y := yearRE.FindAllString(s, -1)
+	if len(y) == 0 {
+		return 0, ""
+	}
+	year, _ = strconv.Atoi(y[len(y)-1])
+	if len(s) == 10 && s[4] == '-' {
+		return year, s
+	}
+	mo := ""
+	for _, w := range words(s) {
+		if len(w) >= 3 && months[w[:3]] != "" && !unicode.IsDigit(rune(w[0])) {
+			mo = months[w[:3]]
+		}
+	}
+	if mo == "" {
+		return year, ""
+	}
+	d := ""
+	for _, w := range words(s) {
+		w = strings.TrimRight(w, "stndrh")
+		if n, err := strconv.Atoi(w); err == nil && n >= 1 && n <= 31 && len(w) <= 2 {
+			d = w
+			if n < 10 {
+				d = "0" + strconv.Itoa(n)
+			}
+		}
+	}
+	day = strconv.Itoa(year) + "-" + mo
+	if d != "" {
+		day += "-" + d
+	}
+	return year, day
+}
+
+// Values returns the dates, amounts and numbers of a sentence, left to
+// right, each span claimed once (a date's year is not also a number).
+func Values(s string) []Value {
+	var out []Value
+	taken := make([]bool, len(s)+1)
+	claim := func(a, b int) bool {
+		for i := a; i < b; i++ {
+			if taken[i] {
+				return false
+			}
+		}
+		for i := a; i < b; i++ {
+			taken[i] = true
+		}
+		return true
+	}
+	for _, m := range moneyRE.FindAllStringIndex(s, -1) {
+		if claim(m[0], m[1]) {
+			out = append(out, Value{Kind: KindMoney, Text: strings.TrimSpace(s[m[0]:m[1]]), Start: m[0], End: m[1], Num: parseAmount(s[m[0]:m[1]])})
+		}
+	}
+	for _, m := range dateRE.FindAllStringIndex(s, -1) {
+		text := s[m[0]:m[1]]
+		// A bare four-digit number followed by a unit is a count, not a
+		// year ("1950 employees").
+		if len(text) == 4 && unitAfter(s[m[1]:]) != "" {
+			continue
+		}
+		if claim(m[0], m[1]) {
+			y, d := parseDate(text)
+			out = append(out, Value{Kind: KindDate, Text: text, Start: m[0], End: m[1], Year: y, Day: d})
+		}
+	}
+	for _, m := range numberRE.FindAllStringIndex(s, -1) {
+		// "Falcon-3", "A11": part of a name, not a quantity.
+		if m[0] > 0 && (s[m[0]-1] == '-' || isLetter(s[m[0]-1])) && m[0] > 1 && isLetter(s[m[0]-2]) || m[0] > 0 && isLetter(s[m[0]-1]) {
+			continue
+		}
+		end := m[1]
+		if end+1 < len(s) && s[end] == '-' && isLetter(s[end+1]) {
+			continue // "10-K"
+		}
+		unit := unitAfter(s[end:])
+		end += len(unit)
+		if !claim(m[0], end) {
+			continue
+		}
+		text := strings.TrimSpace(s[m[0]:end])
+		out = append(out, Value{Kind: KindNumber, Text: text, Start: m[0], End: end, Num: parseAmount(text)})
+	}
+	sortValues(out)
+	return out
+}
+
+func unitAfter(rest string) string {
+	m := unitRE.FindString(rest)
+	if strings.TrimSpace(m) == "" {
+		return ""
+	}
+	return strings.TrimRight(m, " ")
+}
+
+func sortValues(v []Value) {
+	for i := 1; i < len(v); i++ {
+		for j := i; j > 0 && v[j].Start < v[j-1].Start; j-- {
+			v[j], v[j-1] = v[j-1], v[j]
+		}
+	}
+}
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }

@@ -1,0 +1,517 @@
+package research
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	rs "github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/retrieve"
+)
+
+// position is one document's claim about an attribute: its best fact.
+type position struct {
+	doc  string
+	fact *rs.Fact
+	// also are the document's other facts that say the same.
+	also   []*rs.Fact
+	value  Value
+	source *rs.SearchResult
+	label  string
+}
+
+// facts are the position's fact and those that say the same.
+func (p *position) facts() []*rs.Fact { return append([]*rs.Fact{p.fact}, p.also...) }
+
+// cluster is the positions about one entity.
+type cluster struct {
+	label string
+	pos   []*position
+	// preferred is the side believed, after resolution.
+	preferred []*position
+}
+
+// Similarity threshold above which an unqualified source is taken to be
+// about the same entity as a qualified one (cosine of their words).
+const sameEntitySimilarity = 0.3
+
+// correctionWords mark a source that corrects an earlier figure.
+var correctionWords = []string{"restated", "restatement", "corrected", "correction", "revised", "amended", "erroneously", "in error", "should have read", "misstated"}
+
+// verify compares facts about the same attribute: it splits them by the
+// entity their sources describe, records a Discrepancy for each entity
+// whose sources disagree (resolved), an Ambiguity for each name whose
+// entities have different answers, and marks corroborated and preferred
+// facts verified.
+func verify(res *rs.Result, now time.Time, newID func() string) {
+	sources := map[string]*rs.SearchResult{}
+	for i := range res.Sources {
+		sources[res.Sources[i].ID] = &res.Sources[i]
+	}
+	docWords := docVectors(res.Sources)
+	groups := map[string][]*position{}
+	var order []string
+	for i := range res.Facts {
+		f := &res.Facts[i]
+		if f.Value == "" {
+			continue
+		}
+		doc := docURL(f.SourceURL)
+		key := f.Attribute
+		ps := groups[key]
+		v := valueOf(f)
+		replaced := false
+		for _, p := range ps {
+			if p.doc != doc {
+				continue
+			}
+			// One position per document: its most confident claim, with
+			// the document's other claims of the same value.
+			replaced = true
+			switch {
+			case Same(v, p.value) && f.Confidence > p.fact.Confidence:
+				p.also = append(p.also, p.fact)
+				p.fact, p.value = f, v
+			case Same(v, p.value):
+				p.also = append(p.also, f)
+			case f.Confidence > p.fact.Confidence:
+				p.fact, p.value, p.also = f, v, nil
+			}
+		}
+		if replaced {
+			continue
+		}
+		if ps == nil {
+			order = append(order, key)
+		}
+		label := ""
+		if f.Entity != f.Subject {
+			label = strings.ToLower(f.Entity)
+		}
+		groups[key] = append(ps, &position{doc: doc, fact: f, value: v, source: sources[f.SourceID], label: label})
+	}
+	for _, key := range order {
+		ps := groups[key]
+		clusters := byEntity(ps, docWords)
+		for _, c := range clusters {
+			resolve(res, c, key, now, newID, docWords)
+		}
+		recordAmbiguity(res, clusters, key)
+	}
+}
+
+// valueOf re-reads a fact's value from its passage.
+func valueOf(f *rs.Fact) Value {
+	i := strings.Index(f.Passage, f.Value)
+	if i < 0 {
+		return Value{Kind: KindTerm, Text: f.Value}
+	}
+	for _, v := range Values(f.Passage) {
+		if v.Start == i && v.Text == f.Value {
+			return v
+		}
+	}
+	for _, v := range Values(f.Value) {
+		if v.Text == f.Value {
+			return v
+		}
+	}
+	return Value{Kind: KindTerm, Text: f.Value, Start: i, End: i + len(f.Value)}
+}
+
+// byEntity splits positions into entities: sources that qualify the name
+// the same way are one entity; an unqualified source joins the qualified
+// entity whose sources it resembles, or the only one there is, or one
+// whose value it shares; what remains is the bare name's entity.
+func byEntity(ps []*position, docWords map[string]map[string]float64) []*cluster {
+	var out []*cluster
+	at := map[string]*cluster{}
+	for _, p := range ps {
+		if p.label == "" {
+			continue
+		}
+		c := at[p.label]
+		if c == nil {
+			c = &cluster{label: p.label}
+			at[p.label] = c
+			out = append(out, c)
+		}
+		c.pos = append(c.pos, p)
+	}
+	var bare *cluster
+	for _, p := range ps {
+		if p.label != "" {
+			continue
+		}
+		var best *cluster
+		bestSim := 0.0
+		for _, c := range out {
+			for _, q := range c.pos {
+				if s := cosine(docWords[p.doc], docWords[q.doc]); s > bestSim {
+					best, bestSim = c, s
+				}
+			}
+		}
+		switch {
+		case best != nil && bestSim >= sameEntitySimilarity:
+		case len(at) == 1:
+			best = out[0]
+		default:
+			best = nil
+			for _, c := range out {
+				if c.label != "" && sameAsAny(p.value, c.pos) {
+					best = c
+					break
+				}
+			}
+		}
+		if best == nil {
+			if bare == nil {
+				bare = &cluster{}
+			}
+			best = bare
+		}
+		best.pos = append(best.pos, p)
+	}
+	if bare != nil {
+		out = append(out, bare)
+	}
+	return out
+}
+
+func sameAsAny(v Value, ps []*position) bool {
+	for _, p := range ps {
+		if Same(v, p.value) {
+			return true
+		}
+	}
+	return false
+}
+
+// side is one value within an entity and the positions asserting it.
+type side struct {
+	value Value
+	pos   []*position
+	// support counts asserting sources, and half of each other source
+	// whose text merely mentions the value.
+	support float64
+}
+
+// resolve compares the values one entity's sources give; when they
+// disagree it records a discrepancy and picks a side by, in turn, a
+// stated correction, consensus, credibility and recency, or says it
+// cannot.
+func resolve(res *rs.Result, c *cluster, attribute string, now time.Time, newID func() string, docWords map[string]map[string]float64) {
+	var sides []*side
+	for _, p := range c.pos {
+		placed := false
+		for _, s := range sides {
+			if Same(p.value, s.value) {
+				s.pos = append(s.pos, p)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			sides = append(sides, &side{value: p.value, pos: []*position{p}})
+		}
+	}
+	for _, s := range sides {
+		s.support = float64(len(s.pos)) + 0.5*float64(mentions(res.Sources, s))
+	}
+	sort.SliceStable(sides, func(i, j int) bool { return sides[i].support > sides[j].support })
+	if len(sides) == 1 {
+		c.preferred = sides[0].pos
+		if len(sides[0].pos) > 1 {
+			for _, p := range sides[0].pos {
+				for _, f := range p.facts() {
+					f.Verified = true
+				}
+			}
+		}
+		return
+	}
+	d := rs.Discrepancy{ID: newID(), CreatedAt: now, Topic: strings.TrimSpace(entityName(c, res) + " " + attribute)}
+	win, strategy, confidence, why := choose(sides)
+	if win != nil {
+		// The preferred side first.
+		for i, s := range sides {
+			if s == win {
+				sides[0], sides[i] = sides[i], sides[0]
+				break
+			}
+		}
+		d.Preferred = win.value.Text
+		c.preferred = win.pos
+		for _, p := range win.pos {
+			for _, f := range p.facts() {
+				f.Verified = true
+			}
+		}
+	} else {
+		for _, s := range sides {
+			c.preferred = append(c.preferred, s.pos...)
+		}
+	}
+	for _, s := range sides {
+		var ids []string
+		for _, p := range s.pos {
+			for _, f := range p.facts() {
+				ids = append(ids, f.ID)
+				f.DiscrepancyID = d.ID
+			}
+		}
+		d.Sides = append(d.Sides, rs.Side{Value: s.value.Text, FactIDs: ids})
+		d.FactIDs = append(d.FactIDs, ids...)
+	}
+	d.Strategy, d.ResolutionConfidence, d.Resolution = strategy, confidence, why
+	res.Discrepancies = append(res.Discrepancies, d)
+}
+
+// choose picks the side to believe; nil means uncertainty.
+func choose(sides []*side) (*side, string, float64, string) {
+	// A stated correction: the source that corrects wins, if it is the
+	// only side that does and no older than the rest.
+	var corrected []*side
+	for _, s := range sides {
+		if sideCorrects(s) {
+			corrected = append(corrected, s)
+		}
+	}
+	if len(corrected) == 1 {
+		w := corrected[0]
+		if !olderThanAny(w, sides) {
+			return w, rs.StrategyRecency, 0.9, fmt.Sprintf("Prefer %s: %s corrects the earlier figure (%s).", w.value.Text, describe(w), others(w, sides))
+		}
+	}
+	top, second := sides[0], sides[1]
+	if top.support >= 2 && top.support > second.support {
+		total := 0.0
+		for _, s := range sides {
+			total += s.support
+		}
+		conf := math.Round(100*top.support/total) / 100
+		return top, rs.StrategyConsensus, conf, fmt.Sprintf("Prefer %s: %s agree on it, against %s.", top.value.Text, countSources(top), others(top, sides))
+	}
+	byCred := append([]*side(nil), sides...)
+	sort.SliceStable(byCred, func(i, j int) bool { return credibility(byCred[i]) > credibility(byCred[j]) })
+	if diff := credibility(byCred[0]) - credibility(byCred[1]); diff >= 0.15 {
+		w := byCred[0]
+		return w, rs.StrategyCredibility, math.Round(100*min(0.95, 0.5+diff)) / 100,
+			fmt.Sprintf("Prefer %s: %s is the more credible source (%.2f), against %s.", w.value.Text, describe(w), credibility(w), others(w, sides))
+	}
+	byDate := append([]*side(nil), sides...)
+	sort.SliceStable(byDate, func(i, j int) bool { return newest(byDate[i]).After(newest(byDate[j])) })
+	if n0, n1 := newest(byDate[0]), newest(byDate[1]); !n0.IsZero() && !n1.IsZero() && n0.After(n1) {
+		w := byDate[0]
+		return w, rs.StrategyRecency, 0.7, fmt.Sprintf("Prefer %s: %s is the most recent source, against %s.", w.value.Text, describe(w), others(w, sides))
+	}
+	if top.support > second.support {
+		total := 0.0
+		for _, s := range sides {
+			total += s.support
+		}
+		return top, rs.StrategyConsensus, math.Round(100*top.support/total) / 100,
+			fmt.Sprintf("Prefer %s: more sources mention it than %s.", top.value.Text, others(top, sides))
+	}
+	var vals []string
+	for _, s := range sides {
+		vals = append(vals, fmt.Sprintf("%s (%s)", s.value.Text, describe(s)))
+	}
+	return nil, rs.StrategyUncertainty, 0.5, "Unresolved: equally supported sources give " + strings.Join(vals, " and ") + "; both are reported."
+}
+
+func sideCorrects(s *side) bool {
+	for _, p := range s.pos {
+		lower := strings.ToLower(p.fact.Passage)
+		for _, w := range correctionWords {
+			if strings.Contains(lower, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func olderThanAny(w *side, sides []*side) bool {
+	nw := newest(w)
+	if nw.IsZero() {
+		return false
+	}
+	for _, s := range sides {
+		if s != w && newest(s).After(nw) {
+			return true
+		}
+	}
+	return false
+}
+
+func newest(s *side) time.Time {
+	var t time.Time
+	for _, p := range s.pos {
+		if p.source != nil && p.source.Published.After(t) {
+			t = p.source.Published
+		}
+	}
+	return t
+}
+
+func credibility(s *side) float64 {
+	c := 0.0
+	for _, p := range s.pos {
+		if p.source != nil {
+			c = max(c, p.source.CredibilityScore)
+		}
+	}
+	return c
+}
+
+// describe names a side's sources: "the 10-K/A (2025-03-20)".
+func describe(s *side) string {
+	var names []string
+	seen := map[string]bool{}
+	for _, p := range s.pos {
+		if p.source == nil || seen[p.source.Title] {
+			continue
+		}
+		seen[p.source.Title] = true
+		n := p.source.Title
+		if !p.source.Published.IsZero() {
+			n += " (" + p.source.Published.Format("2006-01-02") + ")"
+		}
+		names = append(names, n)
+	}
+	return strings.Join(names, ", ")
+}
+
+func countSources(s *side) string {
+	if len(s.pos) == 1 {
+		return describe(s) + " and another source's mention"
+	}
+	return fmt.Sprintf("%d sources (%s)", len(s.pos), describe(s))
+}
+
+func others(w *side, sides []*side) string {
+	var out []string
+	for _, s := range sides {
+		if s != w {
+			out = append(out, s.value.Text+" in "+describe(s))
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// mentions counts the sources, other than those asserting s, whose text
+// holds its value's words in order.
+func mentions(sources []rs.SearchResult, s *side) int {
+	asserting := map[string]bool{}
+	for _, p := range s.pos {
+		asserting[p.doc] = true
+	}
+	needle := " " + strings.Join(words(s.value.Text), " ") + " "
+	if strings.TrimSpace(needle) == "" {
+		return 0
+	}
+	counted := map[string]bool{}
+	for _, src := range sources {
+		doc := docURL(src.URL)
+		if asserting[doc] || counted[doc] {
+			continue
+		}
+		if strings.Contains(" "+strings.Join(words(src.Content), " ")+" ", needle) {
+			counted[doc] = true
+		}
+	}
+	return len(counted)
+}
+
+// recordAmbiguity notes a name whose entities give different answers.
+func recordAmbiguity(res *rs.Result, clusters []*cluster, attribute string) {
+	if len(clusters) < 2 {
+		return
+	}
+	a := rs.Ambiguity{Attribute: attribute}
+	var values []Value
+	for _, c := range clusters {
+		if len(c.preferred) == 0 {
+			continue
+		}
+		p := c.preferred[0]
+		a.Name = p.fact.Subject
+		var ids []string
+		for _, q := range c.preferred {
+			ids = append(ids, q.fact.ID)
+		}
+		a.Entities = append(a.Entities, rs.EntityAnswers{Entity: entityName(c, res), Value: p.value.Text, FactIDs: ids})
+		values = append(values, p.value)
+	}
+	distinct := false
+	for i := range values {
+		for j := i + 1; j < len(values); j++ {
+			if !Same(values[i], values[j]) {
+				distinct = true
+			}
+		}
+	}
+	if distinct {
+		res.Ambiguities = append(res.Ambiguities, a)
+	}
+}
+
+// entityName is how a cluster's sources write the entity.
+func entityName(c *cluster, res *rs.Result) string {
+	if len(c.pos) == 0 {
+		return ""
+	}
+	f := c.pos[0].fact
+	if c.label == "" {
+		return f.Subject
+	}
+	return f.Entity
+}
+
+// docVectors are each document's word counts (over its passages), for
+// telling which sources describe the same entity.
+func docVectors(sources []rs.SearchResult) map[string]map[string]float64 {
+	out := map[string]map[string]float64{}
+	df := map[string]int{}
+	for _, s := range sources {
+		doc := docURL(s.URL)
+		v := out[doc]
+		if v == nil {
+			v = map[string]float64{}
+			out[doc] = v
+		}
+		for _, w := range retrieve.Terms(s.Content) {
+			if v[w] == 0 {
+				df[w]++
+			}
+			v[w]++
+		}
+	}
+	// Words every document shares say nothing about which is which.
+	n := float64(len(out))
+	for _, v := range out {
+		for w := range v {
+			v[w] = math.Log(1 + n/float64(df[w]))
+		}
+	}
+	return out
+}
+
+func cosine(a, b map[string]float64) float64 {
+	var dot, na, nb float64
+	for w, x := range a {
+		na += x * x
+		dot += x * b[w]
+	}
+	for _, y := range b {
+		nb += y * y
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}
