@@ -112,6 +112,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return runIngest(ctx, rest, getenv, stdout, stderr)
 	case "ask":
 		return runAsk(ctx, rest, getenv, stdout, stderr)
+	case "research":
+		return runResearch(ctx, rest, getenv, stdout, stderr)
 	case "worker":
 		return runWorker(ctx, rest, getenv, stdout, stderr)
 	case "user":
@@ -145,6 +147,8 @@ Commands:
                 room members ROOM, room add-member ROOM USER --role viewer)
   ingest        add documents to a room: quarry ingest --room ROOM FILE...
   ask           ask a room a question: quarry ask --room ROOM "QUESTION" [--json]
+  research      sub-questions, facts, discrepancies and a cited briefing over a room or a
+                folder: quarry research --corpus DIR "QUESTION" [--depth D] [--json]
   worker        process the data rooms' documents queued in PostgreSQL: quarry worker --db postgres://...
   user          add a user who signs in to the rooms, set a password, list them
                 (user add NAME [--password-stdin], user passwd NAME --password-stdin, user list)

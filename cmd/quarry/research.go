@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+	agent "github.com/quarry-dev/quarry/agent/research"
+	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/sqlite"
+)
+
+// runResearch implements "quarry research [--room R | --corpus DIR]
+// [--depth quick|standard|comprehensive] QUESTION [--json]".
+func runResearch(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("research", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var rf roomFlags
+	rf.register(fs, getenv)
+	roomName := fs.String("room", "", "research the documents of this data room (its permissions apply)")
+	corpus := fs.String("corpus", "", "research a folder of documents (indexed on first use)")
+	depth := fs.String("depth", "standard", "quick (3-5 sub-questions), standard (5-7) or comprehensive (7-10)")
+	asJSON := fs.Bool("json", false, "print the result as one JSON object")
+	// Flags may follow the question.
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return &usageError{err.Error()}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(positional) != 1 {
+		return &usageError{`research takes one question in quotes: quarry research --corpus DIR "QUESTION"`}
+	}
+	if (*roomName == "") == (*corpus == "") {
+		return &usageError{"research needs exactly one of --room ROOM or --corpus DIR"}
+	}
+	// Everything that can be checked is checked before anything is read
+	// or written.
+	req, err := research.NewRequest(positional[0], *depth, time.Now())
+	if err != nil {
+		return err
+	}
+	progress := func(format string, a ...any) { fmt.Fprintf(stderr, "research: "+format+"\n", a...) }
+
+	if err := os.MkdirAll(filepath.Join(rf.dataDir, "db"), 0o755); err != nil {
+		return quarry.StorageError(err)
+	}
+	var src agent.Corpus
+	if *corpus != "" {
+		idx, err := sqlite.Open(filepath.Join(rf.dataDir, "quarry.db"))
+		if err != nil {
+			return err
+		}
+		defer idx.Close()
+		c, err := app.OpenCorpus(ctx, rf.dataDir, *corpus, idx, progress)
+		if err != nil {
+			return err
+		}
+		src = c
+	} else {
+		svc, user, closeRooms, err := rf.open(ctx, getenv)
+		if err != nil {
+			return err
+		}
+		defer closeRooms()
+		c, err := app.OpenRoomCorpus(ctx, svc, user.ID, *roomName)
+		if err != nil {
+			return err
+		}
+		req.UserID = user.ID
+		src = c
+	}
+	store, err := sqlite.OpenResearch(filepath.Join(rf.dataDir, "db", "research.db"))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	r := &agent.Researcher{Corpus: src, Progress: func(s agent.Stage) { progress("%s: %s", s.Status, s.Message) }}
+	res, err := r.Run(ctx, req)
+	if err != nil {
+		return err
+	}
+	if err := store.Save(ctx, res); err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(researchJSON(res))
+	}
+	printResearch(stdout, res)
+	return nil
+}
+
+// researchOut is the --json shape.
+type researchOut struct {
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	Query  string `json:"query"`
+	Depth  string `json:"depth_level"`
+	Answer string `json:"answer"`
+	Plan   struct {
+		SubQuestions []research.SubQuestion `json:"sub_questions"`
+	} `json:"plan"`
+	Facts         []factOut               `json:"facts"`
+	Discrepancies []discrepancyOut        `json:"discrepancies"`
+	Ambiguities   []research.Ambiguity    `json:"ambiguities"`
+	Report        reportOut               `json:"report"`
+	Citations     []research.CitationLink `json:"citations"`
+}
+
+type factOut struct {
+	ID            string  `json:"id"`
+	Text          string  `json:"text"`
+	SourceURL     string  `json:"source_url"`
+	SourceTitle   string  `json:"source_title"`
+	Confidence    float64 `json:"confidence"`
+	Section       string  `json:"section"`
+	Verified      bool    `json:"verified"`
+	DiscrepancyID *string `json:"discrepancy_id"`
+	Entity        string  `json:"entity"`
+	Attribute     string  `json:"attribute"`
+	Value         string  `json:"value"`
+	Passage       string  `json:"passage"`
+}
+
+type discrepancyOut struct {
+	ID                   string          `json:"id"`
+	Topic                string          `json:"topic"`
+	FactIDs              []string        `json:"fact_ids"`
+	Resolution           string          `json:"resolution"`
+	ResolutionConfidence float64         `json:"resolution_confidence"`
+	Strategy             string          `json:"strategy"`
+	Preferred            string          `json:"preferred"`
+	Sides                []research.Side `json:"sides"`
+}
+
+type reportOut struct {
+	ExecutiveSummary string `json:"executive_summary"`
+	Sections         []struct {
+		Title   string   `json:"title"`
+		Content string   `json:"content"`
+		FactIDs []string `json:"fact_ids"`
+	} `json:"sections"`
+	TotalWordCount int      `json:"total_word_count"`
+	TotalSources   int      `json:"total_sources"`
+	QualityScore   float64  `json:"quality_score"`
+	Limitations    []string `json:"limitations"`
+}
+
+func researchJSON(res *research.Result) researchOut {
+	out := researchOut{ID: res.Request.ID, Status: string(res.Request.Status), Query: res.Request.Query, Depth: string(res.Request.Depth),
+		Answer: agent.Answer(res), Facts: []factOut{}, Discrepancies: []discrepancyOut{}, Ambiguities: res.Ambiguities}
+	out.Plan.SubQuestions = res.Plan.SubQuestions
+	for _, f := range res.Facts {
+		fo := factOut{ID: f.ID, Text: f.Text, SourceURL: f.SourceURL, SourceTitle: f.SourceTitle, Confidence: f.Confidence, Section: f.Section,
+			Verified: f.Verified, Entity: f.Entity, Attribute: f.Attribute, Value: f.Value, Passage: f.Passage}
+		if f.DiscrepancyID != "" {
+			id := f.DiscrepancyID
+			fo.DiscrepancyID = &id
+		}
+		out.Facts = append(out.Facts, fo)
+	}
+	for _, d := range res.Discrepancies {
+		out.Discrepancies = append(out.Discrepancies, discrepancyOut{ID: d.ID, Topic: d.Topic, FactIDs: d.FactIDs, Resolution: d.Resolution,
+			ResolutionConfidence: d.ResolutionConfidence, Strategy: d.Strategy, Preferred: d.Preferred, Sides: d.Sides})
+	}
+	rep := res.Report
+	out.Report = reportOut{ExecutiveSummary: rep.ExecutiveSummary, TotalWordCount: rep.TotalWordCount, TotalSources: rep.TotalSources,
+		QualityScore: rep.QualityScore, Limitations: rep.Limitations}
+	for _, s := range rep.Sections {
+		out.Report.Sections = append(out.Report.Sections, struct {
+			Title   string   `json:"title"`
+			Content string   `json:"content"`
+			FactIDs []string `json:"fact_ids"`
+		}{s.Title, s.Content, s.FactIDs})
+	}
+	cites := research.NewCitations(res.Facts, res.Sources)
+	for _, f := range res.Facts {
+		out.Citations = append(out.Citations, cites.ByFact[f.ID]...)
+	}
+	return out
+}
+
+// printResearch writes the report for a person: the summary, the
+// sections with numbered citations, and the sources they point to.
+func printResearch(w io.Writer, res *research.Result) {
+	facts := res.FactsByID()
+	num := map[string]int{}
+	var order []string
+	number := func(text string) string {
+		for _, id := range research.Markers(text) {
+			if _, ok := num[id]; !ok {
+				order = append(order, id)
+				num[id] = len(order)
+			}
+			text = strings.ReplaceAll(text, research.Cite(id), fmt.Sprintf("[%d]", num[id]))
+		}
+		return text
+	}
+	rep := res.Report
+	fmt.Fprintf(w, "# %s\n\n", res.Request.Query)
+	fmt.Fprintf(w, "## Executive summary\n\n%s\n\n", number(rep.ExecutiveSummary))
+	for _, s := range rep.Sections {
+		fmt.Fprintf(w, "## %s\n\n%s\n\n", s.Title, number(s.Content))
+	}
+	if len(rep.Limitations) > 0 {
+		fmt.Fprintf(w, "## Limitations\n\n")
+		for _, l := range rep.Limitations {
+			fmt.Fprintf(w, "- %s\n", l)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "## Citations\n\n")
+	for _, id := range order {
+		f := facts[id]
+		fmt.Fprintf(w, "[%d] %s — %s: %q\n", num[id], f.SourceTitle, f.SourceURL, f.Passage)
+	}
+	fmt.Fprintf(w, "\n%d words, %d sources, quality %.2f; research %s saved as %s\n", rep.TotalWordCount, rep.TotalSources, rep.QualityScore, res.Request.Status, res.Request.ID)
+}

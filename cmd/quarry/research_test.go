@@ -1,0 +1,205 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/quarry-dev/quarry/research"
+)
+
+const kestrelCorpus = "../../testdata/research/kestrel"
+
+const kestrelQuestion = "What changed in Kestrel Dynamics' finances, operations and legal exposure in 2024 and 2025?"
+
+// TestResearchSampleCorpus runs quarry research over the committed sample
+// corpus, a fictional company's filings and press releases with planted
+// contradictions, and checks that each is found and resolved as planted
+// and that the company sharing the name is not called a conflict.
+func TestResearchSampleCorpus(t *testing.T) {
+	dir := t.TempDir()
+	stdout, stderr, code := runCLI(t, "research", "--data-dir", dir, "--corpus", kestrelCorpus, kestrelQuestion, "--json")
+	if code != 0 {
+		t.Fatalf("quarry research exited %d\n%s", code, stderr)
+	}
+	for _, stage := range []string{"planning", "executing", "verifying", "synthesizing", "completed"} {
+		if !strings.Contains(stderr, "research: "+stage+":") {
+			t.Errorf("stderr has no %s progress:\n%s", stage, stderr)
+		}
+	}
+	var out researchOut
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, stdout)
+	}
+	if out.Status != "completed" || len(out.Plan.SubQuestions) < 5 || len(out.Plan.SubQuestions) > 7 {
+		t.Fatalf("status %s with %d sub-questions; want completed with 5-7 (standard)", out.Status, len(out.Plan.SubQuestions))
+	}
+	facts := map[string]factOut{}
+	for _, f := range out.Facts {
+		facts[f.ID] = f
+	}
+	// The planted contradictions: topic word, the value to prefer, the
+	// strategy that should decide, and the value it beats.
+	planted := []struct{ topic, preferred, strategy, loser string }{
+		{"revenue", "$46.9 million", research.StrategyRecency, "$48.2 million"},    // the 10-K/A restates the 10-K and press release
+		{"net income", "$2.2 million", research.StrategyRecency, "$3.1 million"},   // the same restatement
+		{"employees", "1,240", research.StrategyConsensus, "1,420"},                // two press releases disagree; filings side with one
+		{"settlement", "$3.2 million", research.StrategyCredibility, "$5 million"}, // the 8-K against a blog
+	}
+	if len(out.Discrepancies) != len(planted) {
+		t.Errorf("%d discrepancies; want the %d planted", len(out.Discrepancies), len(planted))
+		for _, d := range out.Discrepancies {
+			t.Logf("discrepancy %s: %s", d.Topic, d.Resolution)
+		}
+	}
+	for _, p := range planted {
+		var d *discrepancyOut
+		for i := range out.Discrepancies {
+			if strings.Contains(out.Discrepancies[i].Topic, p.topic) {
+				d = &out.Discrepancies[i]
+			}
+		}
+		if d == nil {
+			t.Errorf("no discrepancy about %s", p.topic)
+			continue
+		}
+		if !strings.HasPrefix(d.Preferred, p.preferred) || d.Strategy != p.strategy || d.ResolutionConfidence <= 0.5 {
+			t.Errorf("%s resolved to %q by %s (%.2f); want %s by %s", p.topic, d.Preferred, d.Strategy, d.ResolutionConfidence, p.preferred, p.strategy)
+		}
+		// Every side is cited, each by its own facts and sources.
+		sources := map[string]bool{}
+		sawLoser := false
+		for _, s := range d.Sides {
+			sawLoser = sawLoser || strings.HasPrefix(s.Value, p.loser)
+			for _, id := range s.FactIDs {
+				f, ok := facts[id]
+				if !ok || f.DiscrepancyID == nil || *f.DiscrepancyID != d.ID {
+					t.Errorf("%s: side %s cites fact %s, which does not point back", p.topic, s.Value, id)
+				}
+				if f.Value == "" || !strings.Contains(f.Passage, f.Value) {
+					t.Errorf("%s: fact %s's passage %q lacks its value %q", p.topic, id, f.Passage, f.Value)
+				}
+				sources[f.SourceURL] = true
+			}
+		}
+		if !sawLoser || len(sources) < 2 {
+			t.Errorf("%s: sides %v from %d sources; want %s among them", p.topic, d.Sides, len(sources), p.loser)
+		}
+	}
+	// The other Kestrel Dynamics (a Coventry firm) is an ambiguity.
+	for _, d := range out.Discrepancies {
+		for _, id := range d.FactIDs {
+			if strings.Contains(facts[id].Entity, "Ltd") || strings.Contains(facts[id].SourceURL, "coventry") {
+				t.Errorf("discrepancy %s cites the Coventry firm's fact %q: an ambiguity called a conflict", d.Topic, facts[id].Text)
+			}
+		}
+	}
+	var ambiguous bool
+	for _, a := range out.Ambiguities {
+		var names []string
+		for _, e := range a.Entities {
+			names = append(names, e.Entity)
+		}
+		joined := strings.Join(names, "|")
+		ambiguous = ambiguous || (strings.Contains(joined, "Ltd") && strings.Contains(joined, "Inc"))
+	}
+	if !ambiguous {
+		t.Errorf("ambiguities %+v; want Kestrel Dynamics Inc and Ltd told apart", out.Ambiguities)
+	}
+	// Every claim's marker resolves; every section cites facts.
+	texts := []string{out.Report.ExecutiveSummary}
+	for _, s := range out.Report.Sections {
+		texts = append(texts, s.Content)
+		if len(s.FactIDs) == 0 {
+			t.Errorf("section %s cites no fact", s.Title)
+		}
+	}
+	for _, text := range texts {
+		for _, id := range research.Markers(text) {
+			if _, ok := facts[id]; !ok {
+				t.Errorf("marker [cite:%s] names no fact", id)
+			}
+		}
+	}
+	if out.Report.QualityScore <= 0 || out.Report.QualityScore > 1 || out.Report.TotalSources < 6 {
+		t.Errorf("quality %.2f from %d sources; want (0, 1] from at least 6", out.Report.QualityScore, out.Report.TotalSources)
+	}
+	// The result was saved, and a second run reuses the index.
+	stdout2, stderr2, code := runCLI(t, "research", "--data-dir", dir, "--corpus", kestrelCorpus, "--depth", "quick", kestrelQuestion)
+	if code != 0 || !strings.Contains(stderr2, "already indexed") || !strings.Contains(stdout2, "[1]") {
+		t.Errorf("second research exited %d; want the index reused and a cited report\n%s", code, stderr2)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "db", "research.db")); err != nil {
+		t.Errorf("research.db: %v", err)
+	}
+}
+
+// TestResearchBadInput: each mistake is refused with its code before
+// anything is written.
+func TestResearchBadInput(t *testing.T) {
+	empty := t.TempDir()
+	broken := t.TempDir()
+	if err := os.WriteFile(filepath.Join(broken, "filing.pdf"), []byte("not a pdf at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+		exit int
+	}{
+		{"short question", []string{"--corpus", kestrelCorpus, "Why?"}, "INVALID", 1},
+		{"long question", []string{"--corpus", kestrelCorpus, strings.Repeat("why ", 130)}, "INVALID", 1},
+		{"unknown depth", []string{"--corpus", kestrelCorpus, "--depth", "deep", kestrelQuestion}, "INVALID", 1},
+		{"missing corpus", []string{"--corpus", filepath.Join(empty, "nope"), kestrelQuestion}, "NOT_FOUND", 1},
+		{"empty corpus", []string{"--corpus", empty, kestrelQuestion}, "EMPTY_FILE", 1},
+		{"unreadable corpus", []string{"--corpus", broken, kestrelQuestion}, "MALFORMED_DOCUMENT", 1},
+		{"no source", []string{kestrelQuestion}, "exactly one of", 2},
+		{"two sources", []string{"--corpus", kestrelCorpus, "--room", "sample", kestrelQuestion}, "exactly one of", 2},
+	} {
+		dir := t.TempDir()
+		_, stderr, code := runCLI(t, append([]string{"research", "--data-dir", dir}, tc.args...)...)
+		if code != tc.exit || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q; want %d with %s", tc.name, code, stderr, tc.exit, tc.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "db", "research.db")); err == nil {
+			t.Errorf("%s: research.db was written", tc.name)
+		}
+		if m, _ := filepath.Glob(filepath.Join(dir, "db", "corpora", "*")); len(m) > 0 {
+			t.Errorf("%s: corpus marker %v was written", tc.name, m)
+		}
+	}
+}
+
+// TestResearchRoom researches a data room through its permissions: its
+// owner gets a report, a user who is not a member gets NOT_FOUND.
+func TestResearchRoom(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, code := runCLI(t, "room", "create", "kestrel", "--data-dir", dir); code != 0 {
+		t.Fatalf("room create: %s", stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(kestrelCorpus, "*.md"))
+	if _, stderr, code := runCLI(t, append([]string{"ingest", "--room", "kestrel", "--data-dir", dir}, files...)...); code != 0 {
+		t.Fatalf("ingest: %s", stderr)
+	}
+	stdout, stderr, code := runCLI(t, "research", "--data-dir", dir, "--room", "kestrel", "--depth", "quick", "How many employees did Kestrel Dynamics have at the end of 2024?", "--json")
+	if code != 0 {
+		t.Fatalf("research --room exited %d\n%s", code, stderr)
+	}
+	var out researchOut
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.Answer, "1,240") || strings.Contains(out.Answer, "1,420") {
+		t.Errorf("answer %q; want the consensus headcount 1,240 and not the contradicted 1,420", out.Answer)
+	}
+	if _, err := quarryRun(t, "bob's long password\n", "user", "add", "bob", "--password-stdin", "--data-dir", dir); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = runCLI(t, "research", "--data-dir", dir, "--room", "kestrel", "--as", "bob", kestrelQuestion)
+	if code != 1 || !strings.Contains(stderr, "NOT_FOUND") {
+		t.Errorf("research by a non-member: exit %d, %q; want NOT_FOUND", code, stderr)
+	}
+}
