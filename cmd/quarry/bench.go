@@ -19,7 +19,7 @@ import (
 // runBench dispatches "quarry bench SUBCOMMAND".
 func runBench(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return &usageError{"bench needs a subcommand: rca, scale, dabench, financebench or scifact"}
+		return &usageError{"bench needs a subcommand: rca, scale, dabench, financebench, scifact or ramdocs"}
 	}
 	switch args[0] {
 	case "rca":
@@ -32,6 +32,8 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 		return runBenchFinanceBench(ctx, args[1:], getenv, stdout, stderr)
 	case "scifact":
 		return runBenchSciFact(ctx, args[1:], getenv, stdout, stderr)
+	case "ramdocs":
+		return runBenchRAMDocs(ctx, args[1:], getenv, stdout, stderr)
 	}
 	return &usageError{fmt.Sprintf("unknown bench subcommand %q", args[0])}
 }
