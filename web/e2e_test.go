@@ -474,9 +474,18 @@ func (b *browser) ask(question string) (answer string, sources []string) {
 
 // screenshot saves a full-page PNG of the tab as name.png (a quality
 // below 100 would give a JPEG).
+// A page caught while it reloads (analysis.js reloads when a run ends)
+// has no layout yet: the screenshot is taken again once it has.
 func (b *browser) screenshot(name string) {
 	b.t.Helper()
-	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	var png []byte
+	var err error
+	for attempt := 0; attempt < 10; attempt++ {
+		if png, err = chromedp.Run(b.ctx, chromedp.FullScreenshot(100)); err == nil || !strings.Contains(err.Error(), "0 width") {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	if err != nil {
 		b.fail("screenshot %s: %v", name, err)
 	}
