@@ -2,6 +2,7 @@ package ask_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -128,4 +129,44 @@ func TestAskFindsRevenueWhereTheFilingSaysNetSales(t *testing.T) {
 	if q.AnswerType != room.AnswerGrounded || !strings.Contains(q.Answer, "5,000") || len(q.Citations) == 0 || q.Citations[0].PageNumber != 3 {
 		t.Fatalf("answer %q (%s), citations %+v: want net sales of 5,000 from page 3", q.Answer, q.AnswerType, q.Citations)
 	}
+}
+
+// A question naming an issuer is searched within its documents and, when
+// they are not filings that name their trading symbols, across the room
+// too: here the answer is in a memo that routing cannot know is about
+// Acme. It ranks after the issuer's own pages, but it is found.
+func TestRetrieveKeepsARoomWideNetBesideRouting(t *testing.T) {
+	svc, r, _ := acmeRoom(t)
+	ctx := context.Background()
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	memo := "BOARD MINUTES, MARCH 2023\nThe directors approved closing the Ohio plant of the widget business by the end of 2023, with severance for its 140 employees.\n"
+	d, err := svc.Upload(ctx, owner.ID, r.ID, "board-minutes.txt", strings.NewReader(memo))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Process(ctx, d.ID); err != nil {
+		t.Fatal(err)
+	}
+	docs, err := svc.Documents(ctx, owner.ID, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := ask.Retrieve(ctx, svc.Store, ask.Request{RoomID: r.ID, Docs: docs, Question: "Did Acme Widgets decide to close its Ohio plant?", K: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(pages, func(p ask.PageHit) bool { return p.DocumentName == "board-minutes.txt" }) {
+		t.Fatalf("pages %v: want the board minutes among them", pageNames(pages))
+	}
+}
+
+func pageNames(ps []ask.PageHit) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, fmt.Sprintf("%s#%d", p.DocumentName, p.PageNumber))
+	}
+	return out
 }

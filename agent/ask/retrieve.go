@@ -185,15 +185,22 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 			best = max(best, p)
 		}
 		// When the question names documents, the room-wide search is a
-		// net for what routing missed: its rarest words are enough for
-		// that.
+		// net for what routing missed, and its rarest words are enough for
+		// that. It is left out when every document routed to is a filing
+		// whose cover names its issuer's trading symbols: then the
+		// question's issuer is known for certain, and its filings are
+		// where its numbers are.
 		wide := room.ChunkQuery{Terms: q.terms, Limit: searchDepth, MaxTerms: maxTerms}
+		var routed []string
 		if best > 0 {
+			routed = routeDocs(prior, best)
 			wide.MaxTerms, wide.Limit = maxTermsRouted, netDepth
 		}
-		s.add(wide)
+		if best == 0 || !allFilings(documentsByID(docs, routed)) {
+			s.add(wide)
+		}
 		if best > 0 {
-			s.add(room.ChunkQuery{Terms: q.terms, DocumentIDs: routeDocs(prior, best), Limit: searchDepth, MaxTerms: maxTerms})
+			s.add(room.ChunkQuery{Terms: q.terms, DocumentIDs: routed, Limit: searchDepth, MaxTerms: maxTerms})
 			if need != 0 {
 				stmtDocs = bestDocs(prior, best)
 			}
@@ -228,6 +235,17 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 		hits = append(hits, r...)
 	}
 	return rankPages(hits, prior, best, bonus, k), nil
+}
+
+// allFilings reports whether every one of docs is a filing whose cover
+// gave its issuer's trading symbols.
+func allFilings(docs []room.Document) bool {
+	for _, d := range docs {
+		if len(d.Meta.Tickers) == 0 {
+			return false
+		}
+	}
+	return len(docs) > 0
 }
 
 // documentsByID picks the documents of ids from docs.
