@@ -11,7 +11,10 @@ type Result struct {
 	Facts         []Fact         `json:"facts"`
 	Discrepancies []Discrepancy  `json:"discrepancies"`
 	Ambiguities   []Ambiguity    `json:"ambiguities"`
-	Report        *Report        `json:"report,omitempty"`
+	// Answer is the short answer to the question itself: for each entity
+	// the sources describe, the believed claim, a sentence or two each.
+	Answer string  `json:"answer"`
+	Report *Report `json:"report,omitempty"`
 }
 
 // FactsByID indexes the result's facts.

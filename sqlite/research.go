@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS research_requests (
     status TEXT NOT NULL CHECK (status IN ('planning', 'executing', 'verifying', 'synthesizing', 'completed', 'failed')),
     completion_time_seconds REAL,
     error TEXT NOT NULL DEFAULT '',
-    ambiguities TEXT NOT NULL DEFAULT '[]'
+    ambiguities TEXT NOT NULL DEFAULT '[]',
+    answer TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS idx_research_requests_user ON research_requests(user_id, created_at);
 CREATE TABLE IF NOT EXISTS research_plans (
@@ -221,8 +222,8 @@ func saveResult(ctx context.Context, tx *sql.Tx, r *research.Result) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM research_requests WHERE id = ?", q.ID); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO research_requests (id, query, depth_level, user_id, created_at, status, completion_time_seconds, error, ambiguities)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, q.ID, q.Query, q.Depth, q.UserID, ts(q.CreatedAt), q.Status, q.CompletionTimeSeconds, q.Error, jsonText(orEmpty(r.Ambiguities))); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO research_requests (id, query, depth_level, user_id, created_at, status, completion_time_seconds, error, ambiguities, answer)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, q.ID, q.Query, q.Depth, q.UserID, ts(q.CreatedAt), q.Status, q.CompletionTimeSeconds, q.Error, jsonText(orEmpty(r.Ambiguities)), r.Answer); err != nil {
 		return err
 	}
 	if p := r.Plan; p != nil {
@@ -299,14 +300,14 @@ func orEmpty[T any](s []T) []T {
 	return s
 }
 
-const requestColumns = "id, query, depth_level, user_id, created_at, status, completion_time_seconds, error, ambiguities"
+const requestColumns = "id, query, depth_level, user_id, created_at, status, completion_time_seconds, error, ambiguities, answer"
 
-func scanRequest(row interface{ Scan(...any) error }) (*research.Request, []research.Ambiguity, error) {
+func scanRequest(row interface{ Scan(...any) error }) (*research.Request, []research.Ambiguity, string, error) {
 	var q research.Request
-	var created, amb string
+	var created, amb, answer string
 	var secs sql.NullFloat64
-	if err := row.Scan(&q.ID, &q.Query, &q.Depth, &q.UserID, &created, &q.Status, &secs, &q.Error, &amb); err != nil {
-		return nil, nil, err
+	if err := row.Scan(&q.ID, &q.Query, &q.Depth, &q.UserID, &created, &q.Status, &secs, &q.Error, &amb, &answer); err != nil {
+		return nil, nil, "", err
 	}
 	q.CreatedAt = parseTS(created)
 	if secs.Valid {
@@ -314,9 +315,9 @@ func scanRequest(row interface{ Scan(...any) error }) (*research.Request, []rese
 	}
 	var ambiguities []research.Ambiguity
 	if err := json.Unmarshal([]byte(amb), &ambiguities); err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	return &q, ambiguities, nil
+	return &q, ambiguities, answer, nil
 }
 
 // Get implements research.Store.
@@ -326,14 +327,14 @@ func (s *Research) Get(ctx context.Context, id string) (*research.Result, error)
 		return nil, err
 	}
 	defer tx.Rollback()
-	q, amb, err := scanRequest(tx.QueryRowContext(ctx, "SELECT "+requestColumns+" FROM research_requests WHERE id = ?", id))
+	q, amb, answer, err := scanRequest(tx.QueryRowContext(ctx, "SELECT "+requestColumns+" FROM research_requests WHERE id = ?", id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, quarry.Errorf(quarry.ECodeNotFound, "no research %s", id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("get research %s: %w", id, err)
 	}
-	r := &research.Result{Request: q, Ambiguities: amb}
+	r := &research.Result{Request: q, Ambiguities: amb, Answer: answer}
 	if err := loadResult(ctx, tx, r); err != nil {
 		return nil, fmt.Errorf("get research %s: %w", id, err)
 	}
@@ -505,7 +506,7 @@ func (s *Research) List(ctx context.Context, userID string) ([]research.Request,
 	defer rows.Close()
 	out := []research.Request{}
 	for rows.Next() {
-		q, _, err := scanRequest(rows)
+		q, _, _, err := scanRequest(rows)
 		if err != nil {
 			return nil, fmt.Errorf("list research: %w", err)
 		}

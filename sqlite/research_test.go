@@ -39,7 +39,7 @@ func sampleResearch() *research.Result {
 		Limitations: []string{"Financials has 9 words from 2 sources"}}
 	rep.TotalWordCount = research.Words(rep.ExecutiveSummary) + research.Words(content)
 	amb := []research.Ambiguity{{Name: "Acme", Attribute: "location", Entities: []research.EntityAnswers{{Entity: "Acme (Ohio)", Value: "Dayton", FactIDs: []string{"f-1"}}}}}
-	return &research.Result{Request: req, Plan: p, Sources: src, Facts: facts, Discrepancies: disc, Ambiguities: amb, Report: rep}
+	return &research.Result{Request: req, Plan: p, Sources: src, Facts: facts, Discrepancies: disc, Ambiguities: amb, Report: rep, Answer: "Revenue was $12.4 million."}
 }
 
 func TestResearchStore(t *testing.T) {
