@@ -3,70 +3,81 @@ package research
 import (
 	"sort"
 	"strings"
-
-	rs "github.com/quarry-dev/quarry/research"
 )
 
-// maxAnswerChars bounds the sentence quoted for each entity.
-const maxAnswerChars = 300
+// Answers are short: a claim or two per entity, each cut to
+// maxAnswerChars around its value.
+const (
+	maxAnswerChars      = 240
+	maxAnswersPerEntity = 2
+)
 
-// Answer is the short answer to the question itself: for each entity the
-// sources describe, the most confident believed claim of the first
-// sub-question, one sentence each, naming the entity when the name is
-// shared. Claims that lost a discrepancy are left out; "" when no source
-// answers.
-func Answer(res *rs.Result) string {
-	if res.Plan == nil || len(res.Plan.SubQuestions) == 0 {
-		return ""
-	}
-	direct := res.Plan.SubQuestions[0].ID
-	lost := map[string]bool{}
-	for _, d := range res.Discrepancies {
-		if d.Preferred == "" {
-			continue
-		}
-		for _, s := range d.Sides[1:] {
-			for _, id := range s.FactIDs {
-				lost[id] = true
-			}
-		}
-	}
-	best := map[string]*rs.Fact{}
-	var entities []string
-	for i := range res.Facts {
-		f := &res.Facts[i]
-		if f.SubQuestionID != direct || lost[f.ID] {
-			continue
-		}
-		cur := best[f.Entity]
-		if cur == nil {
-			entities = append(entities, f.Entity)
-		}
-		if cur == nil || better(f, cur) {
-			best[f.Entity] = f
-		}
-	}
-	sort.SliceStable(entities, func(i, j int) bool { return better(best[entities[i]], best[entities[j]]) })
-	var parts []string
-	seen := map[string]bool{}
-	for _, e := range entities {
-		f := best[e]
-		s := clipAround(f.Passage, Value{Start: max(0, strings.Index(f.Passage, f.Value))}, maxAnswerChars)
-		if seen[s] {
-			continue
-		}
-		seen[s] = true
-		if len(entities) > 1 {
-			s = e + ": " + s
-		}
-		parts = append(parts, strings.TrimSpace(s))
-	}
-	return strings.Join(parts, " ")
+// answer collects, entity by entity, the believed claims of the
+// question's own sub-question.
+type answer struct {
+	entities []*entityAnswer
 }
 
-func better(a, b *rs.Fact) bool {
-	if a.Verified != b.Verified {
-		return a.Verified
+type entityAnswer struct {
+	name      string
+	sentences []string
+	support   float64
+}
+
+// add takes a resolved cluster's preferred side (both sides when the
+// conflict stayed unresolved): one sentence per distinct value, the
+// most confident claim of it.
+func (a *answer) add(c *cluster) {
+	if len(c.preferred) == 0 {
+		return
 	}
-	return a.Confidence > b.Confidence
+	name := entityName(c)
+	var e *entityAnswer
+	for _, x := range a.entities {
+		if x.name == name {
+			e = x
+		}
+	}
+	if e == nil {
+		e = &entityAnswer{name: name}
+		a.entities = append(a.entities, e)
+	}
+	var values []*position
+	for _, p := range c.preferred {
+		placed := false
+		for i, q := range values {
+			if Same(p.value, q.value) {
+				placed = true
+				if p.fact.Confidence > q.fact.Confidence {
+					values[i] = p
+				}
+			}
+		}
+		if !placed {
+			values = append(values, p)
+		}
+	}
+	e.support += float64(len(c.preferred))
+	for _, p := range values {
+		if len(e.sentences) >= maxAnswersPerEntity {
+			break
+		}
+		s := strings.TrimSpace(clipAround(p.fact.Passage, Value{Start: max(0, strings.Index(p.fact.Passage, p.fact.Value))}, maxAnswerChars))
+		e.sentences = append(e.sentences, s)
+	}
+}
+
+// String writes the answer: the best-supported entity first, each named
+// when there are several.
+func (a *answer) String() string {
+	sort.SliceStable(a.entities, func(i, j int) bool { return a.entities[i].support > a.entities[j].support })
+	var parts []string
+	for _, e := range a.entities {
+		text := strings.Join(e.sentences, " ")
+		if len(a.entities) > 1 {
+			text = e.name + ": " + text
+		}
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, " ")
 }

@@ -99,9 +99,20 @@ func (r *Researcher) extract(h Passage, sr rs.SearchResult, sq *rs.SubQuestion, 
 		}
 		facts = append(facts, rs.Fact{ID: r.id(), Text: text, SourceURL: h.URL, SourceID: sr.ID, SourceTitle: sr.Title,
 			Confidence: min(0.95, 0.4+0.1*best.Score), Section: sq.Aspect, ExtractionTimestamp: r.now().UTC(), SubQuestionID: sq.ID,
-			Subject: q.Subject, Entity: entity, Attribute: bestT.Attribute + period(s, best.Value), Value: best.Value.Text, Passage: s})
+			Subject: q.Subject, Entity: entity, Attribute: bestT.Attribute + r.periodOf(sq, q, s, best.Value), Value: best.Value.Text, Passage: s})
 	}
 	return facts
+}
+
+// periodOf is the fact's period for an aspect's sub-question or a
+// question that names a year; a question about no year in particular
+// ("What is the population of X?") compares its facts whatever year they
+// state.
+func (r *Researcher) periodOf(sq *rs.SubQuestion, q question, s string, v Value) string {
+	if sq.Aspect == directAspect && !q.Dated {
+		return ""
+	}
+	return period(s, v)
 }
 
 // period is " (YEAR)" for an amount or count whose sentence names the

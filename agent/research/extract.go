@@ -132,6 +132,10 @@ func (t Target) find(s string, subject []string) (claim, bool) {
 		}
 	case KindMoney, KindNumber:
 		for _, v := range Values(s) {
+			// "139.8 people per square mile" is a rate, not a count.
+			if t.Kind == KindNumber && rateRE.MatchString(s[v.End:]) && !strings.Contains(t.Attribute, "rate") {
+				continue
+			}
 			if v.Kind == KindMoney && t.Kind == KindMoney || v.Kind == KindNumber {
 				if t.Kind == KindMoney && v.Kind == KindNumber && !strings.Contains(strings.ToLower(v.Text), "million") && !strings.Contains(strings.ToLower(v.Text), "billion") {
 					continue
@@ -144,7 +148,7 @@ func (t Target) find(s string, subject []string) (claim, bool) {
 	case KindPerson, KindPlace:
 		cands = nameValues(s, t, subject)
 	}
-	if len(cands) == 0 || (kwHits == 0 && subj == 0) {
+	if len(cands) == 0 || (kwHits == 0 && (subj == 0 || t.Strict)) {
 		return claim{}, false
 	}
 	best, bestD := cands[0], 1<<30
@@ -169,7 +173,7 @@ func (t Target) find(s string, subject []string) (claim, bool) {
 		score += 1
 	}
 	if kwHits == 0 && t.Kind != KindTerm {
-		score -= 1
+		score -= 0.25
 	}
 	return claim{Value: best, Sentence: s, Score: score}, score > 0
 }
@@ -229,6 +233,7 @@ func isWordByte(b byte) bool {
 }
 
 var (
+	rateRE       = regexp.MustCompile(`^\s*(?:people\s+|inhabitants\s+)?(?:per\s+|/\s*|a\s+)(?:square|sq|km|mi|mile|head|capita|year|cent)`)
 	languageRE   = regexp.MustCompile(`\b([A-Z][a-z]+)(?:-language|\s+language)\b`)
 	definitionRE = regexp.MustCompile(`(?i)\b(?:is|was|are|were|refers to|stands for|means)\s+(?:an?|the)?\s*((?:[\w-]+\s+){0,3}[\w-]+)`)
 )
@@ -310,7 +315,7 @@ func nameValues(s string, t Target, subject []string) []Value {
 				own++
 			}
 		}
-		if own == len(ws) || len(ws) == 0 || monthName(n) {
+		if own == len(ws) || own >= len(subject) || len(ws) == 0 || monthName(n) {
 			continue
 		}
 		if t.Kind == KindPerson && len(ws) < 2 && !strings.Contains(strings.ToLower(s[max(0, i-4):i]), "by") {

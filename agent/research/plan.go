@@ -17,6 +17,9 @@ type question struct {
 	// SubjectWords are the subject's words, lower case, connectors out.
 	SubjectWords []string
 	Target       Target
+	// Dated is set when the question names a year: its facts are then
+	// compared year by year, as aspects' facts always are.
+	Dated bool
 }
 
 func parseQuestion(text string) question {
@@ -27,8 +30,12 @@ func parseQuestion(text string) question {
 		}
 	}
 	q.Target = TargetOf(text, q.Subject)
+	q.Dated = yearRE.MatchString(text)
 	return q
 }
+
+// directAspect is the section of the question's own sub-question.
+const directAspect = "Key findings"
 
 // aspect is a part of a briefing: the section it fills, the question it
 // asks about the subject, the words that find it, and the attributes its
@@ -41,7 +48,7 @@ type aspect struct {
 }
 
 func t(attr string, kind Kind, keywords ...string) Target {
-	return Target{Attribute: attr, Kind: kind, Keywords: keywords}
+	return Target{Attribute: attr, Kind: kind, Keywords: keywords, Strict: true}
 }
 
 // aspects are what briefings on an organisation, a person or a place
@@ -73,7 +80,7 @@ func (r *Researcher) plan(ctx context.Context, req *rs.Request, q question) (*rs
 	if len([]rune(direct)) > rs.MaxSubQuestionChars {
 		direct = string([]rune(direct)[:rs.MaxSubQuestionChars-3]) + "..."
 	}
-	p.SubQuestions = append(p.SubQuestions, rs.SubQuestion{ID: r.id(), PlanID: p.ID, Text: direct, Priority: 1, Status: rs.SubPending, Aspect: "Key findings", SearchResults: []rs.SearchResult{}})
+	p.SubQuestions = append(p.SubQuestions, rs.SubQuestion{ID: r.id(), PlanID: p.ID, Text: direct, Priority: 1, Status: rs.SubPending, Aspect: directAspect, SearchResults: []rs.SearchResult{}})
 
 	subject := q.Subject
 	if subject == "" {

@@ -136,7 +136,7 @@ func TestConflictAndAmbiguity(t *testing.T) {
 	if len(res.Discrepancies) != 1 || !strings.HasPrefix(res.Discrepancies[0].Preferred, "3,559") || res.Discrepancies[0].Strategy != rs.StrategyConsensus {
 		t.Fatalf("discrepancies %+v; want one resolved to 3,559 by consensus", res.Discrepancies)
 	}
-	if a := Answer(res); !strings.Contains(a, "3,559") || strings.Contains(a, "10,000") {
+	if a := res.Answer; !strings.Contains(a, "3,559") || strings.Contains(a, "10,000") {
 		t.Errorf("Answer = %q; want 3,559 without 10,000", a)
 	}
 	ambiguous := memoryCorpus{
@@ -147,7 +147,7 @@ func TestConflictAndAmbiguity(t *testing.T) {
 	if len(res.Discrepancies) != 0 || len(res.Ambiguities) != 1 || len(res.Ambiguities[0].Entities) != 2 {
 		t.Fatalf("discrepancies %+v, ambiguities %+v; want one ambiguity of two entities and no conflict", res.Discrepancies, res.Ambiguities)
 	}
-	if a := Answer(res); !strings.Contains(a, "1958") || !strings.Contains(a, "1910") {
+	if a := res.Answer; !strings.Contains(a, "1958") || !strings.Contains(a, "1910") {
 		t.Errorf("Answer = %q; want both entities' dates", a)
 	}
 	for _, s := range res.Report.Sections {

@@ -26,7 +26,7 @@ func synthesize(res *rs.Result, q question, now time.Time, newID func() string) 
 	facts := res.FactsByID()
 	var summary []string
 	summary = append(summary, fmt.Sprintf("This briefing answers %q from %d passages of %d sources.", res.Request.Query, len(res.Sources), countDocs(res.Sources)))
-	if a := Answer(res); a != "" {
+	if a := res.Answer; a != "" {
 		summary = append(summary, "In short: "+a)
 	}
 	var limits []string

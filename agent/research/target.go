@@ -22,6 +22,9 @@ type Target struct {
 	// aspects of a briefing ("What changed in X's finances and legal
 	// exposure?"): its facts come from the aspects' sub-questions.
 	Broad bool
+	// Strict targets take only sentences that name the attribute: an
+	// aspect has several, and a sentence must say which it is about.
+	Strict bool
 }
 
 // Closed vocabularies of attributes whose answers are common words.
@@ -72,6 +75,27 @@ var attributeRules = []struct {
 	{[]string{"where", "located", "location", "city", "country", "published", "based", "headquarters", "headquartered", "place", "state"}, KindPlace, nil},
 }
 
+// events are the words that date when something came to be.
+var events = []string{"founded", "established", "opened", "formed", "created", "incorporated", "started", "began", "inaugurated", "built",
+	"constructed", "completed", "erected", "launched", "released", "dedicated", "chartered", "organized", "organised", "since"}
+
+// synonyms are the words a source uses for an attribute a question
+// names.
+var synonyms = map[string][]string{
+	"born": {"born", "birth"}, "birth": {"born", "birth"},
+	"die": {"died", "death"}, "died": {"died", "death"}, "death": {"died", "death"},
+	"founded": events, "established": events, "opened": events, "formed": events, "created": events, "incorporated": events,
+	"started": events, "built": events, "constructed": events, "completed": events, "launched": events, "released": events,
+	"population": {"population", "inhabitants", "residents", "people", "census"},
+	"employees":  {"employees", "employed", "staff", "workforce", "workers"}, "headcount": {"employees", "employed", "staff", "workforce"},
+	"sport": {"player", "played", "plays", "athlete"}, "sports": {"player", "played", "plays", "athlete"},
+	"artist": {"by", "recorded", "band", "singer"}, "director": {"directed", "by"}, "directed": {"directed", "by"}, "directors": {"directed", "by"},
+	"author": {"written", "wrote", "by"}, "architect": {"designed", "architect", "by"}, "creator": {"created", "creator", "by"},
+	"located": {"located", "situated", "lies", "in"}, "location": {"located", "situated", "lies", "in"}, "where": {"located", "situated", "in", "at"},
+	"published": {"published", "newspaper", "based", "in"}, "based": {"based", "headquartered", "in"},
+	"language": {"language"}, "genre": {"genre", "film", "album", "series"},
+}
+
 // genericWords are question words that name no attribute of their own.
 var genericWords = map[string]bool{"associated": true, "type": true, "kind": true, "name": true, "refer": true, "term": true, "primarily": true,
 	"primary": true, "serve": true, "involved": true, "current": true, "play": true, "estimated": true, "total": true, "film": true, "album": true, "song": true,
@@ -95,7 +119,7 @@ func TargetOf(question string, subject string) Target {
 	for _, r := range attributeRules {
 		for _, w := range r.words {
 			if slices.Contains(all, w) && !subj[w] {
-				t := Target{Attribute: w, Keywords: kw, Kind: r.kind, Vocab: r.vocab}
+				t := Target{Attribute: w, Keywords: append(kw, synonyms[w]...), Kind: r.kind, Vocab: r.vocab}
 				if w == "who" && len(kw) > 0 {
 					t.Attribute = kw[0]
 				}
@@ -132,20 +156,17 @@ var quotedRE = regexp.MustCompile(`["“]([^"”]{2,})["”]`)
 var connectors = map[string]bool{"of": true, "de": true, "the": true, "and": true, "&": true, "du": true, "von": true, "van": true, "la": true, "del": true, "da": true, "for": true}
 
 // SubjectOf returns the entity a question is about: its quoted title,
-// else its longest run of capitalised words (the first word of the
-// question does not count).
+// else its first run of capitalised words (the first word of the
+// question does not count): "When did Morea start playing for Papua New
+// Guinea?" is about Morea.
 func SubjectOf(question string) string {
 	if m := quotedRE.FindStringSubmatch(question); m != nil {
 		return strings.TrimSpace(m[1])
 	}
-	names := NamesIn(question, true)
-	best := ""
-	for _, n := range names {
-		if len(n) > len(best) {
-			best = n
-		}
+	if names := NamesIn(question, true); len(names) > 0 {
+		return names[0]
 	}
-	return best
+	return ""
 }
 
 // NamesIn returns the runs of capitalised words in s; skipFirst leaves

@@ -92,14 +92,23 @@ func verify(res *rs.Result, now time.Time, newID func() string) {
 		}
 		groups[key] = append(ps, &position{doc: doc, fact: f, value: v, source: sources[f.SourceID], label: label})
 	}
+	direct := ""
+	if res.Plan != nil && len(res.Plan.SubQuestions) > 0 {
+		direct = res.Plan.SubQuestions[0].ID
+	}
+	var ans answer
 	for _, key := range order {
 		ps := groups[key]
-		clusters := byEntity(ps, docWords)
+		clusters := absorbLoneClaims(byEntity(ps, docWords), res.Sources)
 		for _, c := range clusters {
 			resolve(res, c, key, now, newID, docWords)
+			if ps[0].fact.SubQuestionID == direct {
+				ans.add(c)
+			}
 		}
 		recordAmbiguity(res, clusters, key)
 	}
+	res.Answer = ans.String()
 }
 
 // valueOf re-reads a fact's value from its passage.
@@ -121,73 +130,183 @@ func valueOf(f *rs.Fact) Value {
 	return Value{Kind: KindTerm, Text: f.Value, Start: i, End: i + len(f.Value)}
 }
 
-// byEntity splits positions into entities: sources that qualify the name
-// the same way are one entity; an unqualified source joins the qualified
-// entity whose sources it resembles, or the only one there is, or one
-// whose value it shares; what remains is the bare name's entity.
+// Similarities above which two sources are taken to describe the same
+// entity: their documents' distinctive words (cosine), or the claims'
+// own sentences with the values set aside (Jaccard of their words) —
+// a claim copied with its value changed is the same claim.
+const (
+	sameDocSimilarity      = 0.5
+	sameSentenceSimilarity = 0.6
+)
+
+// byEntity splits positions into entities. Sources that qualify the name
+// the same way are one entity, sources that qualify it differently are
+// different ones; otherwise two sources are one entity when their texts
+// or their claims' sentences are alike, or when they agree on the value.
+// Unlike sources that disagree are kept apart: the name may be shared.
 func byEntity(ps []*position, docWords map[string]map[string]float64) []*cluster {
+	type pair struct {
+		a, b int
+		sim  float64
+	}
+	var pairs []pair
+	for a := range ps {
+		for b := a + 1; b < len(ps); b++ {
+			p, q := ps[a], ps[b]
+			if p.label != "" && q.label != "" {
+				if p.label == q.label {
+					pairs = append(pairs, pair{a, b, 3})
+				}
+				continue
+			}
+			sim := 0.0
+			if d := cosine(docWords[p.doc], docWords[q.doc]); d >= sameDocSimilarity {
+				sim = max(sim, 1+d)
+			}
+			if j := sentenceSimilarity(p, q); j >= sameSentenceSimilarity {
+				sim = max(sim, 1+j)
+			}
+			if Same(p.value, q.value) {
+				sim = max(sim, 1)
+			}
+			if sim > 0 {
+				pairs = append(pairs, pair{a, b, sim})
+			}
+		}
+	}
+	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].sim > pairs[j].sim })
+	of := make([]*cluster, len(ps))
 	var out []*cluster
-	at := map[string]*cluster{}
-	for _, p := range ps {
-		if p.label == "" {
+	for i, p := range ps {
+		c := &cluster{label: p.label, pos: []*position{p}}
+		of[i] = c
+		out = append(out, c)
+	}
+	for _, pr := range pairs {
+		x, y := of[pr.a], of[pr.b]
+		if x == y || (x.label != "" && y.label != "" && x.label != y.label) {
 			continue
 		}
-		c := at[p.label]
-		if c == nil {
-			c = &cluster{label: p.label}
-			at[p.label] = c
-			out = append(out, c)
+		if x.label == "" {
+			x.label = y.label
 		}
-		c.pos = append(c.pos, p)
+		x.pos = append(x.pos, y.pos...)
+		for i := range of {
+			if of[i] == y {
+				of[i] = x
+			}
+		}
+		y.pos = nil
 	}
-	var bare *cluster
-	for _, p := range ps {
-		if p.label != "" {
+	kept := out[:0]
+	for _, c := range out {
+		if len(c.pos) > 0 {
+			kept = append(kept, c)
+		}
+	}
+	return kept
+}
+
+// maxEditWords is the longest word run a copied claim may have changed
+// and still count as the same claim with another value.
+const maxEditWords = 6
+
+// editedClaims finds claims that are one sentence with a few words
+// changed ("formed on October 1st, 1974 at Chitose" against "formed on
+// January 1st, 1950 at Chitose"): when the reader took the same value
+// from both, the changed words are what they disagree on, and become
+// their values.
+func editedClaims(c *cluster) {
+	for i, p := range c.pos {
+		for _, q := range c.pos[i+1:] {
+			if !Same(p.value, q.value) {
+				continue
+			}
+			a, b := words(p.fact.Passage), words(q.fact.Passage)
+			x, y, ok := substitution(a, b)
+			if !ok {
+				continue
+			}
+			p.value = Value{Kind: KindTerm, Text: x}
+			q.value = Value{Kind: KindTerm, Text: y}
+		}
+	}
+}
+
+// substitution returns the words a and b differ in when they differ in
+// one run of at most maxEditWords words on each side, replaced rather
+// than added or dropped, and share most of the rest.
+func substitution(a, b []string) (string, string, bool) {
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	x, y := a[pre:len(a)-suf], b[pre:len(b)-suf]
+	if len(x) == 0 || len(y) == 0 || len(x) > maxEditWords || len(y) > maxEditWords || pre+suf < 2*max(len(x), len(y)) {
+		return "", "", false
+	}
+	return strings.Join(x, " "), strings.Join(y, " "), true
+}
+
+// absorbLoneClaims treats a lone claim as a disagreement, not a second
+// entity: one unqualified source whose value no other source mentions,
+// beside an unqualified entity that two or more sources agree on, is
+// taken to be about that entity (a minority claim, for resolution to
+// weigh) rather than about an entity of the same name that nothing else
+// attests.
+func absorbLoneClaims(clusters []*cluster, sources []rs.SearchResult) []*cluster {
+	var main *cluster
+	for _, c := range clusters {
+		if c.label == "" && len(c.pos) >= 2 && (main == nil || len(c.pos) > len(main.pos)) {
+			main = c
+		}
+	}
+	if main == nil {
+		return clusters
+	}
+	out := clusters[:0]
+	for _, c := range clusters {
+		if c != main && c.label == "" && len(c.pos) == 1 && mentions(sources, &side{value: c.pos[0].value, pos: c.pos}) == 0 {
+			main.pos = append(main.pos, c.pos[0])
 			continue
 		}
-		var best *cluster
-		bestSim := 0.0
-		for _, c := range out {
-			for _, q := range c.pos {
-				if s := cosine(docWords[p.doc], docWords[q.doc]); s > bestSim {
-					best, bestSim = c, s
-				}
-			}
-		}
-		switch {
-		case best != nil && bestSim >= sameEntitySimilarity:
-		case len(at) == 1:
-			best = out[0]
-		default:
-			best = nil
-			for _, c := range out {
-				if c.label != "" && sameAsAny(p.value, c.pos) {
-					best = c
-					break
-				}
-			}
-		}
-		if best == nil {
-			if bare == nil {
-				bare = &cluster{}
-			}
-			best = bare
-		}
-		best.pos = append(best.pos, p)
-	}
-	if bare != nil {
-		out = append(out, bare)
+		out = append(out, c)
 	}
 	return out
 }
 
-func sameAsAny(v Value, ps []*position) bool {
-	for _, p := range ps {
-		if Same(v, p.value) {
-			return true
+// sentenceSimilarity is the Jaccard similarity of two claims' words,
+// their values' words left out.
+func sentenceSimilarity(p, q *position) float64 {
+	a, b := claimWords(p), claimWords(q)
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	inter := 0
+	for w := range a {
+		if b[w] {
+			inter++
 		}
 	}
-	return false
+	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+func claimWords(p *position) map[string]bool {
+	value := map[string]bool{}
+	for _, w := range words(p.value.Text) {
+		value[w] = true
+	}
+	out := map[string]bool{}
+	for _, w := range retrieve.Terms(p.fact.Passage) {
+		if !value[w] {
+			out[w] = true
+		}
+	}
+	return out
 }
 
 // side is one value within an entity and the positions asserting it.
@@ -204,6 +323,7 @@ type side struct {
 // stated correction, consensus, credibility and recency, or says it
 // cannot.
 func resolve(res *rs.Result, c *cluster, attribute string, now time.Time, newID func() string, docWords map[string]map[string]float64) {
+	editedClaims(c)
 	var sides []*side
 	for _, p := range c.pos {
 		placed := false
@@ -219,7 +339,7 @@ func resolve(res *rs.Result, c *cluster, attribute string, now time.Time, newID 
 		}
 	}
 	for _, s := range sides {
-		s.support = float64(len(s.pos)) + 0.5*float64(mentions(res.Sources, s))
+		s.support = float64(distinctClaims(s.pos)) + 0.5*float64(mentions(res.Sources, s))
 	}
 	sort.SliceStable(sides, func(i, j int) bool { return sides[i].support > sides[j].support })
 	if len(sides) == 1 {
@@ -233,7 +353,7 @@ func resolve(res *rs.Result, c *cluster, attribute string, now time.Time, newID 
 		}
 		return
 	}
-	d := rs.Discrepancy{ID: newID(), CreatedAt: now, Topic: strings.TrimSpace(entityName(c, res) + " " + attribute)}
+	d := rs.Discrepancy{ID: newID(), CreatedAt: now, Topic: strings.TrimSpace(entityName(c) + " " + attribute)}
 	win, strategy, confidence, why := choose(sides)
 	if win != nil {
 		// The preferred side first.
@@ -268,6 +388,17 @@ func resolve(res *rs.Result, c *cluster, attribute string, now time.Time, newID 
 	}
 	d.Strategy, d.ResolutionConfidence, d.Resolution = strategy, confidence, why
 	res.Discrepancies = append(res.Discrepancies, d)
+}
+
+// distinctClaims counts positions whose sentences differ: a sentence
+// copied word for word into several documents is one source's claim,
+// not corroboration.
+func distinctClaims(ps []*position) int {
+	seen := map[string]bool{}
+	for _, p := range ps {
+		seen[strings.Join(words(p.fact.Passage), " ")] = true
+	}
+	return len(seen)
 }
 
 // choose picks the side to believe; nil means uncertainty.
@@ -444,7 +575,7 @@ func recordAmbiguity(res *rs.Result, clusters []*cluster, attribute string) {
 		for _, q := range c.preferred {
 			ids = append(ids, q.fact.ID)
 		}
-		a.Entities = append(a.Entities, rs.EntityAnswers{Entity: entityName(c, res), Value: p.value.Text, FactIDs: ids})
+		a.Entities = append(a.Entities, rs.EntityAnswers{Entity: entityName(c), Value: p.value.Text, FactIDs: ids})
 		values = append(values, p.value)
 	}
 	distinct := false
@@ -461,7 +592,7 @@ func recordAmbiguity(res *rs.Result, clusters []*cluster, attribute string) {
 }
 
 // entityName is how a cluster's sources write the entity.
-func entityName(c *cluster, res *rs.Result) string {
+func entityName(c *cluster) string {
 	if len(c.pos) == 0 {
 		return ""
 	}

@@ -83,6 +83,9 @@ func runBenchRAMDocs(ctx context.Context, args []string, getenv func(string) str
 		s.add(q, v)
 		if *verbose {
 			fmt.Fprintf(stderr, "%d\tem=%v\tconflict=%v/%v\t%s\n\tanswer: %s\n\tgold: %q wrong: %q\n", i+1, v.em, v.conflict, hasMisinfo(q), q.Question, v.answer, q.GoldAnswers, q.WrongAnswers)
+			for j, d := range q.Documents {
+				fmt.Fprintf(stderr, "\t\t%s/%s\t%q\t%s\n", d.Type, v.docTypes[j], d.Answer, v.docValues[j])
+			}
 		}
 	}
 	out := s.score()
@@ -130,6 +133,9 @@ type ramdocsVerdict struct {
 	conflict  bool
 	ambiguous bool
 	docTypes  []string
+	// docValues are each document's claim for the question, as
+	// "entity: value" ("" when it gives none), for -v.
+	docValues []string
 }
 
 // researchRAMDocs indexes one question's documents in their own scope,
@@ -156,7 +162,7 @@ func researchRAMDocs(ctx context.Context, idx *sqlite.DB, i int, q ramdocsQuesti
 	if err != nil {
 		return ramdocsVerdict{}, err
 	}
-	v := ramdocsVerdict{answer: agent.Answer(res)}
+	v := ramdocsVerdict{answer: res.Answer}
 	v.em = exactMatch(v.answer, q.GoldAnswers, q.WrongAnswers)
 	direct := res.Plan.SubQuestions[0].ID
 	facts := res.FactsByID()
@@ -180,13 +186,20 @@ func researchRAMDocs(ctx context.Context, idx *sqlite.DB, i int, q ramdocsQuesti
 		}
 	}
 	answered := map[string]bool{}
+	values := map[string]string{}
+	best := map[string]float64{}
 	for _, f := range res.Facts {
 		if f.SubQuestionID == direct {
 			answered[f.SourceURL] = true
+			if f.Confidence > best[f.SourceURL] {
+				best[f.SourceURL] = f.Confidence
+				values[f.SourceURL] = f.Entity + ": " + f.Value + " | " + f.Passage
+			}
 		}
 	}
 	for j := range q.Documents {
 		u := fmt.Sprintf("ramdocs://%d/%d", i, j)
+		v.docValues = append(v.docValues, values[u])
 		switch {
 		case lost[u]:
 			v.docTypes = append(v.docTypes, "misinfo")

@@ -164,7 +164,7 @@ type reportOut struct {
 
 func researchJSON(res *research.Result) researchOut {
 	out := researchOut{ID: res.Request.ID, Status: string(res.Request.Status), Query: res.Request.Query, Depth: string(res.Request.Depth),
-		Answer: agent.Answer(res), Facts: []factOut{}, Discrepancies: []discrepancyOut{}, Ambiguities: res.Ambiguities}
+		Answer: res.Answer, Facts: []factOut{}, Discrepancies: []discrepancyOut{}, Ambiguities: res.Ambiguities}
 	out.Plan.SubQuestions = res.Plan.SubQuestions
 	for _, f := range res.Facts {
 		fo := factOut{ID: f.ID, Text: f.Text, SourceURL: f.SourceURL, SourceTitle: f.SourceTitle, Confidence: f.Confidence, Section: f.Section,
