@@ -63,6 +63,9 @@ func (a *answer) add(c *cluster) {
 			break
 		}
 		s := strings.TrimSpace(clipAround(p.fact.Passage, Value{Start: max(0, strings.Index(p.fact.Passage, p.fact.Value))}, maxAnswerChars))
+		if c.disputed {
+			s += " (sources disagree on this; see the discrepancy)"
+		}
 		e.sentences = append(e.sentences, s)
 	}
 }

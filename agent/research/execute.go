@@ -2,6 +2,7 @@ package research
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
@@ -13,23 +14,23 @@ import (
 	"github.com/quarry-dev/quarry/retrieve"
 )
 
+// reading is what one request's execution remembers across searches.
+type reading struct {
+	k      int
+	seen   map[string]bool   // sentences already read, per document
+	labels map[string]string // document URL -> entity label
+}
+
 // execute searches every sub-question and extracts the facts of the
 // passages found; a sentence gives a fact to the first sub-question that
-// reads it.
+// reads it. Then it follows up what the sources disagree on (followUps).
 func (r *Researcher) execute(ctx context.Context, res *rs.Result, q question) error {
-	k := r.PassagesPerQuestion
-	if k <= 0 {
-		k = rs.MaxResults
+	rd := &reading{k: r.PassagesPerQuestion, seen: map[string]bool{}, labels: map[string]string{}}
+	if rd.k <= 0 {
+		rd.k = rs.MaxResults
 	}
-	seen := map[string]bool{}     // sentences already read, per document
-	labels := map[string]string{} // document URL -> entity label
-	plan := res.Plan
-	for i := range plan.SubQuestions {
-		if err := ctx.Err(); err != nil {
-			return quarry.Errorf(quarry.ECodeUnavailable, "research stopped: %v", err)
-		}
-		sq := &plan.SubQuestions[i]
-		sq.Status = rs.SubSearching
+	for i := range res.Plan.SubQuestions {
+		sq := &res.Plan.SubQuestions[i]
 		query := sq.Text
 		var targets []Target
 		if !q.Target.Broad {
@@ -39,32 +40,132 @@ func (r *Researcher) execute(ctx context.Context, res *rs.Result, q question) er
 			query = q.Subject + " " + a.Search
 			targets = a.Targets
 		}
-		hits, err := r.Corpus.Search(ctx, query, k)
-		if err != nil {
-			sq.Status = rs.SubFailed
+		if err := r.search(ctx, res, q, sq, query, targets, rd); err != nil {
 			return err
 		}
-		for _, h := range hits {
-			if strings.TrimSpace(h.Text) == "" {
+	}
+	return r.followUps(ctx, res, q, rd)
+}
+
+// search runs one sub-question: its passages become search results and
+// their sentences facts.
+func (r *Researcher) search(ctx context.Context, res *rs.Result, q question, sq *rs.SubQuestion, query string, targets []Target, rd *reading) error {
+	if err := ctx.Err(); err != nil {
+		return quarry.Errorf(quarry.ECodeUnavailable, "research stopped: %v", err)
+	}
+	sq.Status = rs.SubSearching
+	hits, err := r.Corpus.Search(ctx, query, rd.k)
+	if err != nil {
+		sq.Status = rs.SubFailed
+		return err
+	}
+	for _, h := range hits {
+		if strings.TrimSpace(h.Text) == "" {
+			continue
+		}
+		doc := docURL(h.URL)
+		if _, ok := rd.labels[doc]; !ok {
+			rd.labels[doc] = entityLabel(h.Text, q.SubjectWords)
+		}
+		sr := rs.SearchResult{ID: r.id(), SubQuestionID: sq.ID, URL: h.URL, Title: clip(orDefault(h.Title, doc), rs.MaxTitleChars),
+			Content: clip(h.Text, rs.MaxContentChars), Domain: orDefault(h.Domain, domainOf(h.URL)), AccessTimestamp: r.now().UTC(),
+			CredibilityScore: h.Credibility, Published: h.Published, ExtractedFacts: []string{}}
+		for _, f := range r.extract(h, sr, sq, targets, q, rd.labels[doc], rd.seen) {
+			sr.ExtractedFacts = append(sr.ExtractedFacts, f.ID)
+			res.Facts = append(res.Facts, f)
+		}
+		sq.SearchResults = append(sq.SearchResults, sr)
+		res.Sources = append(res.Sources, sr)
+	}
+	sq.Status = rs.SubCompleted
+	return nil
+}
+
+// followUps asks, for each attribute the sources of a sub-question give
+// different values for (about one entity), a follow-up sub-question one
+// level deeper that looks for corrections and confirmations, while the
+// depth and the ten priorities allow. Follow-ups of follow-ups are asked
+// the same way, to the depth's limit; a parent is never asked again, so
+// the tree has no cycles.
+func (r *Researcher) followUps(ctx context.Context, res *rs.Result, q question, rd *reading) error {
+	limit := min(res.Request.Depth.FollowUps(), rs.MaxDepth)
+	asked := map[string]bool{}
+	for level := 0; level < limit; level++ {
+		n := len(res.Plan.SubQuestions)
+		for i := 0; i < n; i++ {
+			parent := res.Plan.SubQuestions[i]
+			if parent.Depth != level {
 				continue
 			}
-			doc := docURL(h.URL)
-			if _, ok := labels[doc]; !ok {
-				labels[doc] = entityLabel(h.Text, q.SubjectWords)
+			for _, attr := range disputed(res.Facts, parent.ID) {
+				if len(res.Plan.SubQuestions) >= rs.MaxPriority {
+					return nil
+				}
+				key := parent.Aspect + "\x00" + attr
+				if asked[key] {
+					continue
+				}
+				asked[key] = true
+				base, _, _ := strings.Cut(attr, " (")
+				text := clip(fmt.Sprintf("Which sources confirm or correct %s %s?", possessive(orDefault(q.Subject, "the subject")), attr), rs.MaxSubQuestionChars)
+				res.Plan.SubQuestions = append(res.Plan.SubQuestions, rs.SubQuestion{ID: r.id(), PlanID: res.Plan.ID, Text: text,
+					Priority: len(res.Plan.SubQuestions) + 1, ParentID: parent.ID, Depth: parent.Depth + 1, Status: rs.SubPending,
+					Aspect: parent.Aspect, SearchResults: []rs.SearchResult{}})
+				sq := &res.Plan.SubQuestions[len(res.Plan.SubQuestions)-1]
+				targets := targetsFor(parent.Aspect, base, q)
+				query := q.Subject + " " + base + " " + strings.Join(correctionWords, " ")
+				if err := r.search(ctx, res, q, sq, query, targets, rd); err != nil {
+					return err
+				}
 			}
-			sr := rs.SearchResult{ID: r.id(), SubQuestionID: sq.ID, URL: h.URL, Title: clip(orDefault(h.Title, doc), rs.MaxTitleChars),
-				Content: clip(h.Text, rs.MaxContentChars), Domain: orDefault(h.Domain, domainOf(h.URL)), AccessTimestamp: r.now().UTC(),
-				CredibilityScore: h.Credibility, Published: h.Published, ExtractedFacts: []string{}}
-			for _, f := range r.extract(h, sr, sq, targets, q, labels[doc], seen) {
-				sr.ExtractedFacts = append(sr.ExtractedFacts, f.ID)
-				res.Facts = append(res.Facts, f)
-			}
-			sq.SearchResults = append(sq.SearchResults, sr)
-			res.Sources = append(res.Sources, sr)
 		}
-		sq.Status = rs.SubCompleted
 	}
 	return nil
+}
+
+// disputed returns the attributes whose facts, from sub-question sq,
+// give values that are not the same for one entity.
+func disputed(facts []rs.Fact, sq string) []string {
+	type key struct{ entity, attr string }
+	vals := map[key][]Value{}
+	var order []key
+	var out []string
+	done := map[string]bool{}
+	for i := range facts {
+		f := &facts[i]
+		if f.SubQuestionID != sq || f.Value == "" {
+			continue
+		}
+		k := key{f.Entity, f.Attribute}
+		if vals[k] == nil {
+			order = append(order, k)
+		}
+		vals[k] = append(vals[k], valueOf(f))
+	}
+	for _, k := range order {
+		vs := vals[k]
+		for _, v := range vs[1:] {
+			if !Same(v, vs[0]) && !done[k.attr] {
+				done[k.attr] = true
+				out = append(out, k.attr)
+			}
+		}
+	}
+	return out
+}
+
+// targetsFor is the target of attribute attr in the aspect section (the
+// question's own target for its sub-question).
+func targetsFor(section, attr string, q question) []Target {
+	if a, ok := aspectOf(section); ok {
+		for _, t := range a.Targets {
+			if t.Attribute == attr {
+				return []Target{t}
+			}
+		}
+		return a.Targets
+	}
+	return []Target{q.Target}
 }
 
 // extract reads the passage sentence by sentence and keeps, for each

@@ -2,7 +2,6 @@ package research
 
 import (
 	"context"
-	"fmt"
 	"sort"
 	"strings"
 
@@ -42,7 +41,7 @@ const directAspect = "Key findings"
 // facts state.
 type aspect struct {
 	Section  string
-	Question string // with %s for the subject
+	Question string // with SUBJECT or SUBJECT'S for the subject
 	Search   string
 	Targets  []Target
 }
@@ -54,19 +53,19 @@ func t(attr string, kind Kind, keywords ...string) Target {
 // aspects are what briefings on an organisation, a person or a place
 // cover, in the order a reader expects them.
 var aspects = []aspect{
-	{"Financials", "What do the sources report about %s's revenue, earnings and other financial results?", "revenue sales income profit loss earnings margin cash results fiscal",
+	{"Financials", "What do the sources report about SUBJECT'S revenue, earnings and other financial results?", "revenue sales income profit loss earnings margin cash results fiscal",
 		[]Target{t("revenue", KindMoney, "revenue", "revenues", "sales"), t("net income", KindMoney, "net income", "net loss", "profit", "earnings"), t("operating margin", KindNumber, "margin"), t("cash", KindMoney, "cash")}},
-	{"Operations", "What do the sources say about %s's employees, sites and operations?", "employees headcount staff workforce plant facility site operations",
+	{"Operations", "What do the sources say about SUBJECT'S employees, sites and operations?", "employees headcount staff workforce plant facility site operations",
 		[]Target{t("employees", KindNumber, "employees", "headcount", "staff", "workforce", "employed", "people"), t("facilities", KindNumber, "facilities", "plants", "sites", "warehouses")}},
-	{"Leadership", "Who leads %s, and what changed in its leadership?", "chief executive officer ceo cfo president chairman board director appointed resigned",
+	{"Leadership", "Who leads SUBJECT, and what changed in its leadership?", "chief executive officer ceo cfo president chairman board director appointed resigned",
 		[]Target{t("chief executive", KindPerson, "chief executive", "ceo"), t("chief financial officer", KindPerson, "chief financial", "cfo"), t("chair", KindPerson, "chairman", "chair")}},
-	{"Legal", "What lawsuits, settlements or regulatory actions involve %s?", "lawsuit litigation settlement court legal claim regulator fine penalty investigation",
+	{"Legal", "What lawsuits, settlements or regulatory actions involve SUBJECT?", "lawsuit litigation settlement court legal claim regulator fine penalty investigation",
 		[]Target{t("settlement", KindMoney, "settlement", "settle", "settled"), t("fine", KindMoney, "fine", "penalty", "penalties"), t("damages", KindMoney, "damages", "claims")}},
-	{"Products", "What products or services did %s launch, change or discontinue?", "product launch launched released service platform model line",
+	{"Products", "What products or services did SUBJECT launch, change or discontinue?", "product launch launched released service platform model line",
 		[]Target{t("launch", KindDate, "launch", "launched", "released", "introduced"), t("units", KindNumber, "units", "orders")}},
-	{"Risks", "What risks and uncertainties do the sources name for %s?", "risk risks uncertainty exposure depend concentration shortage",
+	{"Risks", "What risks and uncertainties do the sources name for SUBJECT?", "risk risks uncertainty exposure depend concentration shortage",
 		[]Target{t("customer concentration", KindNumber, "customer", "customers", "concentration"), t("risk", KindMoney, "exposure", "risk")}},
-	{"Timeline", "What are the key dates and events in %s's history?", "founded established opened history acquired acquisition merger announced",
+	{"Timeline", "What are the key dates and events in SUBJECT'S history?", "founded established opened history acquired acquisition merger announced",
 		[]Target{t("founded", KindDate, "founded", "established", "incorporated"), t("acquisition", KindDate, "acquired", "acquisition", "merger")}},
 }
 
@@ -121,7 +120,8 @@ func (r *Researcher) plan(ctx context.Context, req *rs.Request, q question) (*rs
 		if n >= hi || (s.score <= 0 && n >= lo) {
 			break
 		}
-		p.SubQuestions = append(p.SubQuestions, rs.SubQuestion{ID: r.id(), PlanID: p.ID, Text: fmt.Sprintf(s.a.Question, subject), Priority: n + 1,
+		text := strings.NewReplacer("SUBJECT'S", possessive(subject), "SUBJECT", subject).Replace(s.a.Question)
+		p.SubQuestions = append(p.SubQuestions, rs.SubQuestion{ID: r.id(), PlanID: p.ID, Text: text, Priority: n + 1,
 			Status: rs.SubPending, Aspect: s.a.Section, SearchResults: []rs.SearchResult{}})
 	}
 	p.EstimatedTimeSeconds = len(p.SubQuestions)
@@ -146,4 +146,12 @@ func aspectOf(section string) (aspect, bool) {
 func aspectStem(section string) string {
 	s := strings.ToLower(section)
 	return s[:min(len(s)-1, 6)]
+}
+
+// possessive writes "Acme's", "Kestrel Dynamics'".
+func possessive(name string) string {
+	if strings.HasSuffix(name, "s") {
+		return name + "'"
+	}
+	return name + "'s"
 }

@@ -30,23 +30,38 @@ func synthesize(res *rs.Result, q question, now time.Time, newID func() string) 
 		summary = append(summary, "In short: "+a)
 	}
 	var limits []string
+	// One section per aspect, with the facts of its sub-question and of
+	// the follow-ups under it, in plan order.
+	var sections []string
+	bySection := map[string][]*rs.Fact{}
+	sectionOf := map[string]string{}
 	for _, sq := range res.Plan.SubQuestions {
-		var fs []*rs.Fact
-		for i := range res.Facts {
-			if res.Facts[i].SubQuestionID == sq.ID {
-				fs = append(fs, &res.Facts[i])
-			}
+		sectionOf[sq.ID] = sq.Aspect
+		if _, ok := bySection[sq.Aspect]; !ok {
+			sections = append(sections, sq.Aspect)
+			bySection[sq.Aspect] = nil
 		}
-		if len(fs) == 0 && q.Target.Broad && sq.ParentID == "" && sq.Priority == 1 {
+	}
+	for i := range res.Facts {
+		sec := sectionOf[res.Facts[i].SubQuestionID]
+		bySection[sec] = append(bySection[sec], &res.Facts[i])
+	}
+	for _, sq := range res.Plan.SubQuestions {
+		if sq.ParentID != "" || len(bySection[sq.Aspect]) > 0 {
+			continue
+		}
+		if q.Target.Broad && sq.Priority == 1 {
 			continue // a broad question is answered by its aspects
 		}
+		limits = append(limits, fmt.Sprintf("No source answered %q.", sq.Text))
+	}
+	for _, title := range sections {
+		fs := bySection[title]
 		if len(fs) == 0 {
-			limits = append(limits, fmt.Sprintf("No source answered %q.", sq.Text))
 			continue
 		}
 		content, cited := sectionText(fs, discs, facts)
-		sec := rs.Section{ID: newID(), ReportID: rep.ID, Title: sq.Aspect, Content: content, FactIDs: cited, Order: len(rep.Sections) + 1}
-		rep.Sections = append(rep.Sections, sec)
+		rep.Sections = append(rep.Sections, rs.Section{ID: newID(), ReportID: rep.ID, Title: title, Content: content, FactIDs: cited, Order: len(rep.Sections) + 1})
 		if len(rep.Sections) == rs.MaxSections {
 			break
 		}

@@ -20,6 +20,8 @@ type position struct {
 	value  Value
 	source *rs.SearchResult
 	label  string
+	// rank is the passage's place in the search results, best first.
+	rank int
 }
 
 // facts are the position's fact and those that say the same.
@@ -29,8 +31,12 @@ func (p *position) facts() []*rs.Fact { return append([]*rs.Fact{p.fact}, p.also
 type cluster struct {
 	label string
 	pos   []*position
-	// preferred is the side believed, after resolution.
+	// preferred is the side believed, after resolution; when the
+	// sources could not be told apart (disputed) it is the side of the
+	// best-ranked passage, for the short answer only: the report and the
+	// discrepancy give every side.
 	preferred []*position
+	disputed  bool
 }
 
 // Similarity threshold above which an unqualified source is taken to be
@@ -47,8 +53,10 @@ var correctionWords = []string{"restated", "restatement", "corrected", "correcti
 // facts verified.
 func verify(res *rs.Result, now time.Time, newID func() string) {
 	sources := map[string]*rs.SearchResult{}
+	rank := map[string]int{}
 	for i := range res.Sources {
 		sources[res.Sources[i].ID] = &res.Sources[i]
+		rank[res.Sources[i].ID] = i
 	}
 	docWords := docVectors(res.Sources)
 	groups := map[string][]*position{}
@@ -90,7 +98,7 @@ func verify(res *rs.Result, now time.Time, newID func() string) {
 		if f.Entity != f.Subject {
 			label = strings.ToLower(f.Entity)
 		}
-		groups[key] = append(ps, &position{doc: doc, fact: f, value: v, source: sources[f.SourceID], label: label})
+		groups[key] = append(ps, &position{doc: doc, fact: f, value: v, source: sources[f.SourceID], label: label, rank: rank[f.SourceID]})
 	}
 	direct := ""
 	if res.Plan != nil && len(res.Plan.SubQuestions) > 0 {
@@ -137,6 +145,7 @@ func valueOf(f *rs.Fact) Value {
 const (
 	sameDocSimilarity      = 0.5
 	sameSentenceSimilarity = 0.6
+	editedSimilarity       = 0.75
 )
 
 // byEntity splits positions into entities. Sources that qualify the name
@@ -148,14 +157,21 @@ func byEntity(ps []*position, docWords map[string]map[string]float64) []*cluster
 	type pair struct {
 		a, b int
 		sim  float64
+		// edited pairs are one claim copied with words changed, the
+		// name's qualifier among them: one entity whatever the labels.
+		edited bool
 	}
 	var pairs []pair
 	for a := range ps {
 		for b := a + 1; b < len(ps); b++ {
 			p, q := ps[a], ps[b]
+			if _, _, ok := substitution(words(p.fact.Passage), words(q.fact.Passage)); ok && sentenceSimilarity(p, q) >= editedSimilarity {
+				pairs = append(pairs, pair{a, b, 4, true})
+				continue
+			}
 			if p.label != "" && q.label != "" {
 				if p.label == q.label {
-					pairs = append(pairs, pair{a, b, 3})
+					pairs = append(pairs, pair{a, b, 3, false})
 				}
 				continue
 			}
@@ -170,7 +186,7 @@ func byEntity(ps []*position, docWords map[string]map[string]float64) []*cluster
 				sim = max(sim, 1)
 			}
 			if sim > 0 {
-				pairs = append(pairs, pair{a, b, sim})
+				pairs = append(pairs, pair{a, b, sim, false})
 			}
 		}
 	}
@@ -184,7 +200,7 @@ func byEntity(ps []*position, docWords map[string]map[string]float64) []*cluster
 	}
 	for _, pr := range pairs {
 		x, y := of[pr.a], of[pr.b]
-		if x == y || (x.label != "" && y.label != "" && x.label != y.label) {
+		if x == y || (!pr.edited && x.label != "" && y.label != "" && x.label != y.label) {
 			continue
 		}
 		if x.label == "" {
@@ -371,9 +387,14 @@ func resolve(res *rs.Result, c *cluster, attribute string, now time.Time, newID 
 			}
 		}
 	} else {
+		c.disputed = true
+		best := sides[0]
 		for _, s := range sides {
-			c.preferred = append(c.preferred, s.pos...)
+			if s.rank() < best.rank() {
+				best = s
+			}
 		}
+		c.preferred = best.pos
 	}
 	for _, s := range sides {
 		var ids []string
@@ -388,6 +409,15 @@ func resolve(res *rs.Result, c *cluster, attribute string, now time.Time, newID 
 	}
 	d.Strategy, d.ResolutionConfidence, d.Resolution = strategy, confidence, why
 	res.Discrepancies = append(res.Discrepancies, d)
+}
+
+// rank is the best search rank among the side's passages.
+func (s *side) rank() int {
+	r := 1 << 30
+	for _, p := range s.pos {
+		r = min(r, p.rank)
+	}
+	return r
 }
 
 // distinctClaims counts positions whose sentences differ: a sentence

@@ -33,8 +33,20 @@ func TestResearchSampleCorpus(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 		t.Fatalf("--json output: %v\n%s", err, stdout)
 	}
-	if out.Status != "completed" || len(out.Plan.SubQuestions) < 5 || len(out.Plan.SubQuestions) > 7 {
-		t.Fatalf("status %s with %d sub-questions; want completed with 5-7 (standard)", out.Status, len(out.Plan.SubQuestions))
+	roots, followUps := 0, 0
+	for _, sq := range out.Plan.SubQuestions {
+		if sq.ParentID == "" {
+			roots++
+		} else if sq.Depth == 1 {
+			followUps++
+		}
+	}
+	if out.Status != "completed" || roots < 5 || roots > 7 {
+		t.Fatalf("status %s with %d root sub-questions; want completed with 5-7 (standard)", out.Status, roots)
+	}
+	// The disputed figures are followed up, one level down (standard).
+	if followUps == 0 || roots+followUps != len(out.Plan.SubQuestions) || len(out.Plan.SubQuestions) > 10 {
+		t.Errorf("%d roots and %d follow-ups of %d sub-questions; want follow-ups at depth 1 only, at most 10 in all", roots, followUps, len(out.Plan.SubQuestions))
 	}
 	facts := map[string]factOut{}
 	for _, f := range out.Facts {
