@@ -64,6 +64,21 @@ func TestMove(t *testing.T) {
 	}
 }
 
+// withFollowUps adds follow-ups to p, each "id<parent" at the depth
+// one below its parent, with the next priorities.
+func withFollowUps(p *Plan, links ...string) *Plan {
+	depth := map[string]int{}
+	for _, q := range p.SubQuestions {
+		depth[q.ID] = q.Depth
+	}
+	for _, l := range links {
+		id, parent, _ := strings.Cut(l, "<")
+		depth[id] = depth[parent] + 1
+		p.SubQuestions = append(p.SubQuestions, SubQuestion{ID: id, Text: "And the follow-up " + id + "?", Priority: len(p.SubQuestions) + 1, ParentID: parent, Depth: depth[id]})
+	}
+	return p
+}
+
 // plan returns a plan of n root questions with priorities 1..n.
 func plan(n int) *Plan {
 	p := &Plan{ID: "p"}
@@ -91,35 +106,14 @@ func TestPlanValidate(t *testing.T) {
 		{"duplicate priority", DepthQuick, func() *Plan { p := plan(3); p.SubQuestions[2].Priority = 1; return p }, false},
 		{"priority 0", DepthQuick, func() *Plan { p := plan(3); p.SubQuestions[0].Priority = 0; return p }, false},
 		{"short text", DepthQuick, func() *Plan { p := plan(3); p.SubQuestions[0].Text = "Why?"; return p }, false},
-		{"follow-up", DepthQuick, func() *Plan {
-			p := plan(3)
-			p.SubQuestions = append(p.SubQuestions, SubQuestion{ID: "f", Text: "And the follow-up?", Priority: 4, ParentID: "q0", Depth: 1})
-			return p
-		}, true},
-		{"follow-up too deep for quick", DepthQuick, func() *Plan {
-			p := plan(3)
-			p.SubQuestions = append(p.SubQuestions,
-				SubQuestion{ID: "f", Text: "And the follow-up?", Priority: 4, ParentID: "q0", Depth: 1},
-				SubQuestion{ID: "g", Text: "And its follow-up?", Priority: 5, ParentID: "f", Depth: 2})
-			return p
-		}, false},
-		{"two levels comprehensive", DepthComprehensive, func() *Plan {
-			p := plan(7)
-			p.SubQuestions = append(p.SubQuestions,
-				SubQuestion{ID: "f", Text: "And the follow-up?", Priority: 8, ParentID: "q0", Depth: 1},
-				SubQuestion{ID: "g", Text: "And its follow-up?", Priority: 9, ParentID: "f", Depth: 2})
-			return p
-		}, true},
-		{"unknown parent", DepthQuick, func() *Plan {
-			p := plan(3)
-			p.SubQuestions = append(p.SubQuestions, SubQuestion{ID: "f", Text: "And the follow-up?", Priority: 4, ParentID: "nope", Depth: 1})
-			return p
-		}, false},
+		{"follow-up", DepthQuick, func() *Plan { return withFollowUps(plan(3), "f<q0") }, true},
+		{"follow-up too deep for quick", DepthQuick, func() *Plan { return withFollowUps(plan(3), "f<q0", "g<f") }, false},
+		{"two levels comprehensive", DepthComprehensive, func() *Plan { return withFollowUps(plan(7), "f<q0", "g<f") }, true},
+		{"three levels comprehensive", DepthComprehensive, func() *Plan { return withFollowUps(plan(7), "f<q0", "g<f", "h<g") }, false},
+		{"unknown parent", DepthQuick, func() *Plan { return withFollowUps(plan(3), "f<nope") }, false},
 		{"cycle", DepthComprehensive, func() *Plan {
-			p := plan(7)
-			p.SubQuestions = append(p.SubQuestions,
-				SubQuestion{ID: "f", Text: "And the follow-up?", Priority: 8, ParentID: "g", Depth: 1},
-				SubQuestion{ID: "g", Text: "And its follow-up?", Priority: 9, ParentID: "f", Depth: 2})
+			p := withFollowUps(plan(7), "f<q0", "g<f")
+			p.SubQuestions[7].ParentID, p.SubQuestions[7].Depth = "g", 3
 			return p
 		}, false},
 	} {
