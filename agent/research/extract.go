@@ -248,6 +248,11 @@ func termValues(s, lower string, t Target) []Value {
 		}
 		return out
 	}
+	if len(t.Vocab) == 0 && t.Acronym != "" {
+		if v, ok := expansion(s, t.Acronym); ok {
+			return []Value{v}
+		}
+	}
 	if len(t.Vocab) == 0 {
 		for _, m := range definitionRE.FindAllStringSubmatchIndex(s, 2) {
 			out = append(out, Value{Kind: KindTerm, Text: s[m[2]:m[3]], Start: m[2], End: m[3]})
@@ -280,6 +285,23 @@ func termValues(s, lower string, t Target) []Value {
 	}
 	sortValues(out)
 	return out
+}
+
+// expansion finds the words whose initials spell acronym in s
+// ("vibrational circular dichroism (VCD)").
+func expansion(s, acronym string) (Value, bool) {
+	ws := wordRE.FindAllStringIndex(s, -1)
+	n := len(acronym)
+	for i := 0; i+n <= len(ws); i++ {
+		ok := true
+		for k := 0; k < n && ok; k++ {
+			ok = strings.EqualFold(s[ws[i+k][0]:ws[i+k][0]+1], acronym[k:k+1])
+		}
+		if ok && !strings.EqualFold(s[ws[i][0]:ws[i][1]], acronym) {
+			return Value{Kind: KindTerm, Text: s[ws[i][0]:ws[i+n-1][1]], Start: ws[i][0], End: ws[i+n-1][1]}, true
+		}
+	}
+	return Value{}, false
 }
 
 func byLength(v []string) []string {

@@ -36,6 +36,15 @@ func TestValuesAndSame(t *testing.T) {
 			t.Errorf("Same(%q, %q) = %v; want %v", tc.a, tc.b, !tc.same, tc.same)
 		}
 	}
+	for text, year := range map[string]int{"consul in 112 BC": -112, "built in the 1890s": 1890} {
+		if v := Values(text); len(v) != 1 || v[0].Kind != KindDate || v[0].Year != year {
+			t.Errorf("Values(%q) = %+v; want the year %d", text, v, year)
+		}
+	}
+	tg := TargetOf("What does VCD refer to?", "VCD")
+	if v, ok := tg.find("They measured vibrational circular dichroism (VCD) spectra.", []string{"vcd"}); !ok || v.Value.Text != "vibrational circular dichroism" {
+		t.Errorf("the meaning of VCD = %+v, %v; want vibrational circular dichroism", v.Value, ok)
+	}
 	if !Same(Value{Kind: KindTerm, Text: "American football"}, Value{Kind: KindTerm, Text: "football"}) {
 		t.Error("Same(American football, football) = false; want true")
 	}

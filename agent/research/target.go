@@ -22,6 +22,8 @@ type Target struct {
 	// aspects of a briefing ("What changed in X's finances and legal
 	// exposure?"): its facts come from the aspects' sub-questions.
 	Broad bool
+	// Acronym, for a question about what an acronym means, is it.
+	Acronym string
 	// Strict targets take only sentences that name the attribute: an
 	// aspect has several, and a sentence must say which it is about.
 	Strict bool
@@ -137,6 +139,9 @@ func TargetOf(question string, subject string) Target {
 	if len(kw) > 0 {
 		attr = kw[0]
 	}
+	if acronymRE.MatchString(subject) {
+		return Target{Attribute: "meaning", Keywords: kw, Kind: KindTerm, Acronym: subject}
+	}
 	switch {
 	case strings.HasPrefix(lower, "when"):
 		return Target{Attribute: attr, Keywords: kw, Kind: KindDate}
@@ -149,6 +154,8 @@ func TargetOf(question string, subject string) Target {
 	}
 	return Target{Attribute: attr, Keywords: kw, Kind: KindTerm}
 }
+
+var acronymRE = regexp.MustCompile(`^[A-Z]{2,6}$`)
 
 var quotedRE = regexp.MustCompile(`["“]([^"”]{2,})["”]`)
 

@@ -25,8 +25,9 @@ const (
 const month = `(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.?|Feb\.?|Mar\.?|Apr\.?|Jun\.?|Jul\.?|Aug\.?|Sept?\.?|Oct\.?|Nov\.?|Dec\.?)`
 
 var (
-	dateRE = regexp.MustCompile(`\b(?:\d{1,2}(?:st|nd|rd|th)? ` + month + `,? \d{3,4}|` + month + ` \d{1,2}(?:st|nd|rd|th)?,? \d{3,4}|` + month + ` \d{4}|\d{4}-\d{2}-\d{2}|(?:1[0-9]|20)\d\d)\b`)
+	dateRE = regexp.MustCompile(`\b(?:\d{1,2}(?:st|nd|rd|th)? ` + month + `,? \d{3,4}|` + month + ` \d{1,2}(?:st|nd|rd|th)?,? \d{3,4}|` + month + ` \d{4}|\d{4}-\d{2}-\d{2}|\d{1,4} (?:BC|BCE|AD|CE)|(?:1[0-9]|20)\d0s|(?:1[0-9]|20)\d\d)\b`)
 	yearRE = regexp.MustCompile(`\b(?:1[0-9]|20)\d\d\b`)
+	eraRE  = regexp.MustCompile(`^(\d{1,4}) (BC|BCE|AD|CE)$`)
 	// moneyRE is an amount with a currency: "$48.2 million", "EUR 3m".
 	moneyRE = regexp.MustCompile(`(?i)(?:[$€£]|\b(?:usd|eur|gbp)\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|mn|m|k)\b)?`)
 	// numberRE is a number with an optional scale and unit noun.
@@ -162,6 +163,14 @@ var months = map[string]string{"jan": "01", "feb": "02", "mar": "03", "apr": "04
 
 // parseDate reads a date's year and, when stated, its month and day.
 func parseDate(s string) (year int, day string) {
+	if m := eraRE.FindStringSubmatch(s); m != nil {
+		// "112 BC": before the common era, a negative year.
+		year, _ = strconv.Atoi(m[1])
+		if m[2] == "BC" || m[2] == "BCE" {
+			year = -year
+		}
+		return year, ""
+	}
 	y := yearRE.FindAllString(s, -1)
 	if len(y) == 0 {
 		return 0, ""
