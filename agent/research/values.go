@@ -171,6 +171,10 @@ func parseDate(s string) (year int, day string) {
 		}
 		return year, ""
 	}
+	if len(s) == 5 && strings.HasSuffix(s, "0s") {
+		year, _ = strconv.Atoi(s[:4]) // "1890s": the decade's first year
+		return year, ""
+	}
 	y := yearRE.FindAllString(s, -1)
 	if len(y) == 0 {
 		return 0, ""
