@@ -4,14 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"regexp"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
 	rs "github.com/quarry-dev/quarry/research"
-	"github.com/quarry-dev/quarry/retrieve"
 )
 
 // reading is what one request's execution remembers across searches.
@@ -242,99 +238,7 @@ func period(s string, v Value) string {
 	return " (" + best + ")"
 }
 
-// headerLine reports a line of document metadata ("Filed: May 19,
-// 2025") rather than a claim.
-func headerLine(s string) bool {
-	return len(s) < 60 && headerRE.MatchString(s)
-}
-
-var headerRE = regexp.MustCompile(`^[A-Z][\w ]{0,20}:\s`)
-
-// entityLabel is how a source qualifies the subject at its first mention
-// outside headings: the name with a capitalised word right before it, an
-// initial inside it, a legal form or a parenthesis right after it
-// ("Belleville News-Democrat", "Stephen M. O'Mara", "Araki Station
-// (Chiba)", "Kestrel Dynamics Ltd"), lower case; "" when the source
-// writes the bare subject or never names it.
-func entityLabel(text string, subject []string) string {
-	if len(subject) == 0 {
-		return ""
-	}
-	var body []string
-	for _, l := range strings.Split(text, "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
-			body = append(body, l)
-		}
-	}
-	head := strings.Join(body, "\n")
-	if len(head) > 2000 {
-		head = head[:2000]
-	}
-	ws := wordRE.FindAllStringIndex(head, -1)
-	lw := make([]string, len(ws))
-	for i, m := range ws {
-		lw[i] = strings.ToLower(head[m[0]:m[1]])
-	}
-	capital := func(i int) bool {
-		r, _ := utf8.DecodeRuneInString(head[ws[i][0]:])
-		return unicode.IsUpper(r)
-	}
-	for i := range ws {
-		if lw[i] != subject[0] {
-			continue
-		}
-		j, k, inserted := i, 1, 0
-		for k < len(subject) && j+1 < len(ws) {
-			j++
-			switch {
-			case lw[j] == subject[k]:
-				k++
-			case inserted == 0 && capital(j) && ws[j][1]-ws[j][0] <= 2:
-				inserted++
-			default:
-				k = -1
-			}
-			if k < 0 {
-				break
-			}
-		}
-		if k != len(subject) {
-			continue
-		}
-		// The label as written (for reading) is built beside the
-		// lower-case words (for comparing).
-		label := append([]string(nil), lw[i:j+1]...)
-		written := []string{head[ws[i][0]:ws[j][1]]}
-		if i > 0 && capital(i-1) && !connectors[lw[i-1]] && !retrieveStop(lw[i-1]) && strings.TrimSpace(strings.Trim(head[ws[i-1][1]:ws[i][0]], " -")) == "" &&
-			!strings.Contains(head[ws[i-1][1]:ws[i][0]], "\n") {
-			label = append([]string{lw[i-1]}, label...)
-			written = append([]string{head[ws[i-1][0]:ws[i][0]]}, written...)
-		}
-		rest := head[ws[j][1]:]
-		if m := legalFormRE.FindStringSubmatch(rest); m != nil {
-			label = append(label, strings.ToLower(m[1]))
-			written = append(written, " "+m[1])
-		} else if m := parenRE.FindStringSubmatch(rest); m != nil && !strings.Contains(m[1], ":") {
-			label = append(label, words(m[1])...)
-			written = append(written, " ("+m[1]+")")
-		}
-		if len(label) == len(subject) {
-			return ""
-		}
-		return strings.Join(strings.Fields(strings.Join(written, "")), " ")
-	}
-	return ""
-}
-
-var (
-	wordRE      = regexp.MustCompile(`[\p{L}\p{N}]+`)
-	legalFormRE = regexp.MustCompile(`^,?\s+(Inc|Ltd|LLC|LLP|plc|PLC|Corp|Corporation|GmbH|AG|SA|NV|BV|Limited|Co)\b`)
-	parenRE     = regexp.MustCompile(`^\s*\(([^()\n]{1,60})\)`)
-)
-
-// retrieveStop reports a word too common to qualify a name ("The").
-func retrieveStop(w string) bool { return len(retrieve.Terms(w)) == 0 }
-
+// clip cuts s to at most n characters.
 func clip(s string, n int) string {
 	if r := []rune(s); len(r) > n {
 		return string(r[:n])

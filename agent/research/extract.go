@@ -70,6 +70,14 @@ func abbreviation(s string) bool {
 	return len(r) == 1 && unicode.IsLetter(r[0])
 }
 
+// headerLine reports a line of document metadata ("Filed: May 19,
+// 2025") rather than a claim.
+func headerLine(s string) bool {
+	return len(s) < 60 && headerRE.MatchString(s)
+}
+
+var headerRE = regexp.MustCompile(`^[A-Z][\w ]{0,20}:\s`)
+
 // claim is a value found for a target in one sentence.
 type claim struct {
 	Value    Value

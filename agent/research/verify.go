@@ -8,7 +8,6 @@ import (
 	"time"
 
 	rs "github.com/quarry-dev/quarry/research"
-	"github.com/quarry-dev/quarry/retrieve"
 )
 
 // position is one document's claim about an attribute: its best fact.
@@ -38,10 +37,6 @@ type cluster struct {
 	preferred []*position
 	disputed  bool
 }
-
-// Similarity threshold above which an unqualified source is taken to be
-// about the same entity as a qualified one (cosine of their words).
-const sameEntitySimilarity = 0.3
 
 // correctionWords mark a source that corrects an earlier figure.
 var correctionWords = []string{"restated", "restatement", "corrected", "correction", "revised", "amended", "erroneously", "in error", "should have read", "misstated"}
@@ -109,7 +104,7 @@ func verify(res *rs.Result, now time.Time, newID func() string) {
 		ps := groups[key]
 		clusters := absorbLoneClaims(byEntity(ps, docWords), res.Sources)
 		for _, c := range clusters {
-			resolve(res, c, key, now, newID, docWords)
+			resolve(res, c, key, now, newID)
 			if ps[0].fact.SubQuestionID == direct {
 				ans.add(c)
 			}
@@ -138,193 +133,6 @@ func valueOf(f *rs.Fact) Value {
 	return Value{Kind: KindTerm, Text: f.Value, Start: i, End: i + len(f.Value)}
 }
 
-// Similarities above which two sources are taken to describe the same
-// entity: their documents' distinctive words (cosine), or the claims'
-// own sentences with the values set aside (Jaccard of their words) —
-// a claim copied with its value changed is the same claim.
-const (
-	sameDocSimilarity      = 0.5
-	sameSentenceSimilarity = 0.6
-	editedSimilarity       = 0.75
-)
-
-// byEntity splits positions into entities. Sources that qualify the name
-// the same way are one entity, sources that qualify it differently are
-// different ones; otherwise two sources are one entity when their texts
-// or their claims' sentences are alike, or when they agree on the value.
-// Unlike sources that disagree are kept apart: the name may be shared.
-func byEntity(ps []*position, docWords map[string]map[string]float64) []*cluster {
-	type pair struct {
-		a, b int
-		sim  float64
-		// edited pairs are one claim copied with words changed, the
-		// name's qualifier among them: one entity whatever the labels.
-		edited bool
-	}
-	var pairs []pair
-	for a := range ps {
-		for b := a + 1; b < len(ps); b++ {
-			p, q := ps[a], ps[b]
-			if _, _, ok := substitution(words(p.fact.Passage), words(q.fact.Passage)); ok && sentenceSimilarity(p, q) >= editedSimilarity {
-				pairs = append(pairs, pair{a, b, 4, true})
-				continue
-			}
-			if p.label != "" && q.label != "" {
-				if p.label == q.label {
-					pairs = append(pairs, pair{a, b, 3, false})
-				}
-				continue
-			}
-			sim := 0.0
-			if d := cosine(docWords[p.doc], docWords[q.doc]); d >= sameDocSimilarity {
-				sim = max(sim, 1+d)
-			}
-			if j := sentenceSimilarity(p, q); j >= sameSentenceSimilarity {
-				sim = max(sim, 1+j)
-			}
-			if Same(p.value, q.value) {
-				sim = max(sim, 1)
-			}
-			if sim > 0 {
-				pairs = append(pairs, pair{a, b, sim, false})
-			}
-		}
-	}
-	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].sim > pairs[j].sim })
-	of := make([]*cluster, len(ps))
-	var out []*cluster
-	for i, p := range ps {
-		c := &cluster{label: p.label, pos: []*position{p}}
-		of[i] = c
-		out = append(out, c)
-	}
-	for _, pr := range pairs {
-		x, y := of[pr.a], of[pr.b]
-		if x == y || (!pr.edited && x.label != "" && y.label != "" && x.label != y.label) {
-			continue
-		}
-		if x.label == "" {
-			x.label = y.label
-		}
-		x.pos = append(x.pos, y.pos...)
-		for i := range of {
-			if of[i] == y {
-				of[i] = x
-			}
-		}
-		y.pos = nil
-	}
-	kept := out[:0]
-	for _, c := range out {
-		if len(c.pos) > 0 {
-			kept = append(kept, c)
-		}
-	}
-	return kept
-}
-
-// maxEditWords is the longest word run a copied claim may have changed
-// and still count as the same claim with another value.
-const maxEditWords = 6
-
-// editedClaims finds claims that are one sentence with a few words
-// changed ("formed on October 1st, 1974 at Chitose" against "formed on
-// January 1st, 1950 at Chitose"): when the reader took the same value
-// from both, the changed words are what they disagree on, and become
-// their values.
-func editedClaims(c *cluster) {
-	for i, p := range c.pos {
-		for _, q := range c.pos[i+1:] {
-			if !Same(p.value, q.value) {
-				continue
-			}
-			a, b := words(p.fact.Passage), words(q.fact.Passage)
-			x, y, ok := substitution(a, b)
-			if !ok {
-				continue
-			}
-			p.value = Value{Kind: KindTerm, Text: x}
-			q.value = Value{Kind: KindTerm, Text: y}
-		}
-	}
-}
-
-// substitution returns the words a and b differ in when they differ in
-// one run of at most maxEditWords words on each side, replaced rather
-// than added or dropped, and share most of the rest.
-func substitution(a, b []string) (string, string, bool) {
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
-	x, y := a[pre:len(a)-suf], b[pre:len(b)-suf]
-	if len(x) == 0 || len(y) == 0 || len(x) > maxEditWords || len(y) > maxEditWords || pre+suf < 2*max(len(x), len(y)) {
-		return "", "", false
-	}
-	return strings.Join(x, " "), strings.Join(y, " "), true
-}
-
-// absorbLoneClaims treats a lone claim as a disagreement, not a second
-// entity: one unqualified source whose value no other source mentions,
-// beside an unqualified entity that two or more sources agree on, is
-// taken to be about that entity (a minority claim, for resolution to
-// weigh) rather than about an entity of the same name that nothing else
-// attests.
-func absorbLoneClaims(clusters []*cluster, sources []rs.SearchResult) []*cluster {
-	var main *cluster
-	for _, c := range clusters {
-		if c.label == "" && len(c.pos) >= 2 && (main == nil || len(c.pos) > len(main.pos)) {
-			main = c
-		}
-	}
-	if main == nil {
-		return clusters
-	}
-	out := clusters[:0]
-	for _, c := range clusters {
-		if c != main && c.label == "" && len(c.pos) == 1 && mentions(sources, &side{value: c.pos[0].value, pos: c.pos}) == 0 {
-			main.pos = append(main.pos, c.pos[0])
-			continue
-		}
-		out = append(out, c)
-	}
-	return out
-}
-
-// sentenceSimilarity is the Jaccard similarity of two claims' words,
-// their values' words left out.
-func sentenceSimilarity(p, q *position) float64 {
-	a, b := claimWords(p), claimWords(q)
-	if len(a) == 0 || len(b) == 0 {
-		return 0
-	}
-	inter := 0
-	for w := range a {
-		if b[w] {
-			inter++
-		}
-	}
-	return float64(inter) / float64(len(a)+len(b)-inter)
-}
-
-func claimWords(p *position) map[string]bool {
-	value := map[string]bool{}
-	for _, w := range words(p.value.Text) {
-		value[w] = true
-	}
-	out := map[string]bool{}
-	for _, w := range retrieve.Terms(p.fact.Passage) {
-		if !value[w] {
-			out[w] = true
-		}
-	}
-	return out
-}
-
 // side is one value within an entity and the positions asserting it.
 type side struct {
 	value Value
@@ -338,7 +146,7 @@ type side struct {
 // disagree it records a discrepancy and picks a side by, in turn, a
 // stated correction, consensus, credibility and recency, or says it
 // cannot.
-func resolve(res *rs.Result, c *cluster, attribute string, now time.Time, newID func() string, docWords map[string]map[string]float64) {
+func resolve(res *rs.Result, c *cluster, attribute string, now time.Time, newID func() string) {
 	editedClaims(c)
 	var sides []*side
 	for _, p := range c.pos {
@@ -631,48 +439,4 @@ func entityName(c *cluster) string {
 		return f.Subject
 	}
 	return f.Entity
-}
-
-// docVectors are each document's word counts (over its passages), for
-// telling which sources describe the same entity.
-func docVectors(sources []rs.SearchResult) map[string]map[string]float64 {
-	out := map[string]map[string]float64{}
-	df := map[string]int{}
-	for _, s := range sources {
-		doc := docURL(s.URL)
-		v := out[doc]
-		if v == nil {
-			v = map[string]float64{}
-			out[doc] = v
-		}
-		for _, w := range retrieve.Terms(s.Content) {
-			if v[w] == 0 {
-				df[w]++
-			}
-			v[w]++
-		}
-	}
-	// Words every document shares say nothing about which is which.
-	n := float64(len(out))
-	for _, v := range out {
-		for w := range v {
-			v[w] = math.Log(1 + n/float64(df[w]))
-		}
-	}
-	return out
-}
-
-func cosine(a, b map[string]float64) float64 {
-	var dot, na, nb float64
-	for w, x := range a {
-		na += x * x
-		dot += x * b[w]
-	}
-	for _, y := range b {
-		nb += y * y
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }
