@@ -1,6 +1,7 @@
 package research
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -31,17 +32,10 @@ func (a *answer) add(c *cluster) {
 	if len(c.preferred) == 0 {
 		return
 	}
-	name := entityName(c)
-	var e *entityAnswer
-	for _, x := range a.entities {
-		if x.name == name {
-			e = x
-		}
-	}
-	if e == nil {
-		e = &entityAnswer{name: name}
-		a.entities = append(a.entities, e)
-	}
+	// Each entity told apart answers for itself, even when several
+	// are known only by the bare name.
+	e := &entityAnswer{name: entityName(c)}
+	a.entities = append(a.entities, e)
 	var values []*position
 	for _, p := range c.preferred {
 		placed := false
@@ -58,6 +52,16 @@ func (a *answer) add(c *cluster) {
 		}
 	}
 	e.support += float64(len(c.preferred))
+	// A second source's words for the same value, when there is room: it
+	// may say it more completely ("3,559 people" for "3,559").
+	for _, p := range c.preferred {
+		if len(values) >= maxAnswersPerEntity {
+			break
+		}
+		if !slices.Contains(values, p) && p.value.Text != values[0].value.Text && strings.Contains(p.value.Text, values[0].value.Text) {
+			values = append(values, p)
+		}
+	}
 	for _, p := range values {
 		if len(e.sentences) >= maxAnswersPerEntity {
 			break
