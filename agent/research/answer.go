@@ -72,6 +72,10 @@ func (a *answer) add(c *cluster) {
 		}
 		e.sentences = append(e.sentences, s)
 	}
+	for _, p := range c.aside {
+		s := strings.TrimSpace(clipAround(p.fact.Passage, Value{Start: max(0, strings.Index(p.fact.Passage, p.fact.Value))}, maxAnswerChars))
+		a.entities = append(a.entities, &entityAnswer{name: e.name, sentences: []string{s + " (one source alone says this: another " + e.name + ", or an error)"}})
+	}
 }
 
 // String writes the answer: the best-supported entity first, each named

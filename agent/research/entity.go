@@ -165,6 +165,7 @@ func absorbLoneClaims(clusters []*cluster, sources []rs.SearchResult) []*cluster
 	out := clusters[:0]
 	for _, c := range clusters {
 		if c != main && c.label == "" && len(c.pos) == 1 && mentions(sources, &side{value: c.pos[0].value, pos: c.pos}) == 0 {
+			c.pos[0].lone = true
 			main.pos = append(main.pos, c.pos[0])
 			continue
 		}

@@ -21,6 +21,9 @@ type position struct {
 	label  string
 	// rank is the passage's place in the search results, best first.
 	rank int
+	// lone marks a claim only one source makes that was taken to be
+	// about a better-attested entity of the same name (absorbLoneClaims).
+	lone bool
 }
 
 // facts are the position's fact and those that say the same.
@@ -36,6 +39,10 @@ type cluster struct {
 	// discrepancy give every side.
 	preferred []*position
 	disputed  bool
+	// aside are lone claims that lost: they may be wrong, or about an
+	// entity of the same name no other source describes, so the short
+	// answer keeps them with that caveat.
+	aside []*position
 }
 
 // correctionWords mark a source that corrects an earlier figure.
@@ -189,6 +196,11 @@ func resolve(res *rs.Result, c *cluster, attribute string, now time.Time, newID 
 		}
 		d.Preferred = win.value.Text
 		c.preferred = win.pos
+		for _, s := range sides[1:] {
+			if s.lonely() {
+				c.aside = append(c.aside, s.pos...)
+			}
+		}
 		for _, p := range win.pos {
 			for _, f := range p.facts() {
 				f.Verified = true
@@ -217,6 +229,16 @@ func resolve(res *rs.Result, c *cluster, attribute string, now time.Time, newID 
 	}
 	d.Strategy, d.ResolutionConfidence, d.Resolution = strategy, confidence, why
 	res.Discrepancies = append(res.Discrepancies, d)
+}
+
+// lonely reports a side made only of lone claims.
+func (s *side) lonely() bool {
+	for _, p := range s.pos {
+		if !p.lone {
+			return false
+		}
+	}
+	return true
 }
 
 // rank is the best search rank among the side's passages.
