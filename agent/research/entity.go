@@ -148,14 +148,14 @@ func substitution(a, b []string) (string, string, bool) {
 
 // absorbLoneClaims treats a lone claim as a disagreement, not a second
 // entity: one unqualified source whose value no other source mentions,
-// beside an unqualified entity that two or more sources agree on, is
+// beside an unqualified entity that two or more different claims attest, is
 // taken to be about that entity (a minority claim, for resolution to
 // weigh) rather than about an entity of the same name that nothing else
 // attests.
 func absorbLoneClaims(clusters []*cluster, sources []rs.SearchResult) []*cluster {
 	var main *cluster
 	for _, c := range clusters {
-		if c.label == "" && len(c.pos) >= 2 && (main == nil || len(c.pos) > len(main.pos)) {
+		if c.label == "" && distinctClaims(c.pos) >= 2 && (main == nil || len(c.pos) > len(main.pos)) {
 			main = c
 		}
 	}

@@ -215,6 +215,11 @@ func resolve(res *rs.Result, c *cluster, attribute string, now time.Time, newID 
 			}
 		}
 		c.preferred = best.pos
+		for _, s := range sides {
+			if s != best && s.lonely() {
+				c.aside = append(c.aside, s.pos...)
+			}
+		}
 	}
 	for _, s := range sides {
 		var ids []string
