@@ -124,25 +124,22 @@ func renumber(r *research.Result) {
 		}
 		return ids[s]
 	}
-	r.Plan.ID, r.Plan.RequestID = id(r.Plan.ID), r.Request.ID
-	for i := range r.Plan.SubQuestions {
-		q := &r.Plan.SubQuestions[i]
-		q.ID, q.PlanID, q.ParentID = id(q.ID), r.Plan.ID, id(q.ParentID)
-		for j := range q.SearchResults {
-			sr := &q.SearchResults[j]
+	results := func(srs []research.SearchResult) {
+		for i := range srs {
+			sr := &srs[i]
 			sr.ID, sr.SubQuestionID = id(sr.ID), id(sr.SubQuestionID)
 			for k := range sr.ExtractedFacts {
 				sr.ExtractedFacts[k] = id(sr.ExtractedFacts[k])
 			}
 		}
 	}
-	for i := range r.Sources {
-		sr := &r.Sources[i]
-		sr.ID, sr.SubQuestionID = id(sr.ID), id(sr.SubQuestionID)
-		for k := range sr.ExtractedFacts {
-			sr.ExtractedFacts[k] = id(sr.ExtractedFacts[k])
-		}
+	r.Plan.ID, r.Plan.RequestID = id(r.Plan.ID), r.Request.ID
+	for i := range r.Plan.SubQuestions {
+		q := &r.Plan.SubQuestions[i]
+		q.ID, q.PlanID, q.ParentID = id(q.ID), r.Plan.ID, id(q.ParentID)
+		results(q.SearchResults)
 	}
+	results(r.Sources)
 	for i := range r.Facts {
 		f := &r.Facts[i]
 		f.ID, f.SourceID, f.DiscrepancyID, f.SubQuestionID = id(f.ID), id(f.SourceID), id(f.DiscrepancyID), id(f.SubQuestionID)
