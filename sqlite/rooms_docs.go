@@ -181,7 +181,7 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 	if n, _ := res.RowsAffected(); n == 0 {
 		return quarry.Errorf(quarry.ECodeNotFound, "no document %s", d.ID)
 	}
-	if err := countInto(ctx, tx, roomID, countWords(bodies), 1); err != nil {
+	if err := countInto(ctx, tx, roomID, bodies, 1); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {

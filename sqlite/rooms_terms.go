@@ -1,12 +1,9 @@
 package sqlite
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
-	"strings"
 	"sync"
 
 	"github.com/quarry-dev/quarry/retrieve"
@@ -21,73 +18,20 @@ import (
 // wrong.
 type termStats struct {
 	mu    sync.Mutex
-	rooms map[string]*roomTerms
+	rooms map[string]*retrieve.WordCounts
 }
 
-type roomTerms struct {
-	df map[string]int32
-	// sorted holds df's words in order, for counting a word's family;
-	// nil after an add, until the next count.
-	sorted []string
-}
-
-// familyCount is how many chunks hold a word or one of its family, the
-// words that start the same way (operate: operating, operations), as the
-// index's stemming would match them; chunks with several of the family
-// count once for each, so it is at most an overcount.
-func (r *roomTerms) familyCount(w string) int32 {
-	if r.sorted == nil {
-		r.sorted = make([]string, 0, len(r.df))
-		for k := range r.df {
-			r.sorted = append(r.sorted, k)
-		}
-		slices.Sort(r.sorted)
-	}
-	p := familyPrefix(w)
-	var n int32
-	for i, _ := slices.BinarySearch(r.sorted, p); i < len(r.sorted) && strings.HasPrefix(r.sorted[i], p); i++ {
-		n += r.df[r.sorted[i]]
-	}
-	return n
-}
-
-// familyPrefix is what a word's family shares: a word of up to five
-// letters is its own family, a longer one loses up to three letters of
-// ending but keeps five.
-func familyPrefix(w string) string {
-	rs := []rune(w)
-	if len(rs) <= 5 {
-		return w
-	}
-	return string(rs[:max(5, len(rs)-3)])
-}
-
-// countWords counts, for each word, the bodies that hold it.
-func countWords(bodies []string) map[string]int32 {
-	counts := map[string]int32{}
-	for _, b := range bodies {
-		seen := map[string]bool{}
-		for _, w := range retrieve.Words(b) {
-			if !seen[w] {
-				seen[w] = true
-				counts[w]++
-			}
-		}
-	}
-	return counts
-}
-
-func (t *termStats) get(roomID string) *roomTerms {
+func (t *termStats) get(roomID string) *retrieve.WordCounts {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.rooms[roomID]
 }
 
-func (t *termStats) put(roomID string, r *roomTerms) {
+func (t *termStats) put(roomID string, r *retrieve.WordCounts) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.rooms == nil {
-		t.rooms = map[string]*roomTerms{}
+		t.rooms = map[string]*retrieve.WordCounts{}
 	}
 	t.rooms[roomID] = r
 }
@@ -101,7 +45,7 @@ func (t *termStats) drop(roomID string) {
 
 // roomTerms returns a room's word counts, read from room_words on first
 // use after a change.
-func (s *Rooms) roomTerms(ctx context.Context, roomID string) (*roomTerms, error) {
+func (s *Rooms) roomTerms(ctx context.Context, roomID string) (*retrieve.WordCounts, error) {
 	if r := s.terms.get(roomID); r != nil {
 		return r, nil
 	}
@@ -110,18 +54,19 @@ func (s *Rooms) roomTerms(ctx context.Context, roomID string) (*roomTerms, error
 		return nil, fmt.Errorf("read the words of room %s: %w", roomID, err)
 	}
 	defer rows.Close()
-	r := &roomTerms{df: map[string]int32{}}
+	counts := map[string]int32{}
 	for rows.Next() {
 		var w string
 		var n int32
 		if err := rows.Scan(&w, &n); err != nil {
 			return nil, err
 		}
-		r.df[w] = n
+		counts[w] = n
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	r := retrieve.NewWordCounts(counts)
 	s.terms.put(roomID, r)
 	return r, nil
 }
@@ -149,10 +94,10 @@ func documentBodies(ctx context.Context, q queryer, documentID string) ([]string
 	return out, rows.Err()
 }
 
-// countInto adds (sign 1) or takes away (sign -1) a document's word
-// counts in its room's room_words.
-func countInto(ctx context.Context, tx execer, roomID string, counts map[string]int32, sign int32) error {
-	for w, n := range counts {
+// countInto adds (sign 1) or takes away (sign -1) the word counts of a
+// document's chunks' bodies in its room's room_words.
+func countInto(ctx context.Context, tx execer, roomID string, bodies []string, sign int32) error {
+	for w, n := range retrieve.CountWords(bodies) {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO room_words (data_room_id, word, chunks) VALUES (?, ?, ?)
 			ON CONFLICT (data_room_id, word) DO UPDATE SET chunks = chunks + excluded.chunks`, roomID, w, sign*n); err != nil {
 			return fmt.Errorf("count the words of room %s: %w", roomID, err)
@@ -175,7 +120,7 @@ func uncountDocument(ctx context.Context, tx interface {
 	if err != nil || len(bodies) == 0 {
 		return err
 	}
-	return countInto(ctx, tx, roomID, countWords(bodies), -1)
+	return countInto(ctx, tx, roomID, bodies, -1)
 }
 
 // countStoreWords fills room_words for a store made before it was kept,
@@ -211,7 +156,7 @@ func countStoreWords(db *sql.DB) error {
 		if err != nil {
 			return err
 		}
-		if err := countInto(ctx, tx, d.room, countWords(bodies), 1); err != nil {
+		if err := countInto(ctx, tx, d.room, bodies, 1); err != nil {
 			return err
 		}
 	}
@@ -219,7 +164,7 @@ func countStoreWords(db *sql.DB) error {
 }
 
 // rarestTerms keeps the limit terms found in the fewest of a room's
-// chunks, counting each with its family of words, in their given order.
+// chunks (retrieve.WordCounts.Rarest).
 func (s *Rooms) rarestTerms(ctx context.Context, roomID string, terms []string, limit int) ([]string, error) {
 	if limit <= 0 || len(terms) <= limit {
 		return terms, nil
@@ -228,29 +173,5 @@ func (s *Rooms) rarestTerms(ctx context.Context, roomID string, terms []string, 
 	if err != nil {
 		return nil, err
 	}
-	type counted struct {
-		i  int
-		df int32
-	}
-	var cs []counted
-	s.terms.mu.Lock()
-	for i, t := range terms {
-		// A term of several words ("pp&e") is counted by its rarest.
-		var df int32 = -1
-		for _, w := range retrieve.Words(t) {
-			if n := r.familyCount(w); df < 0 || n < df {
-				df = n
-			}
-		}
-		cs = append(cs, counted{i, df})
-	}
-	s.terms.mu.Unlock()
-	slices.SortStableFunc(cs, func(a, b counted) int { return cmp.Compare(a.df, b.df) })
-	cs = cs[:limit]
-	slices.SortFunc(cs, func(a, b counted) int { return cmp.Compare(a.i, b.i) })
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = terms[c.i]
-	}
-	return out, nil
+	return r.Rarest(terms, limit), nil
 }

@@ -1,0 +1,105 @@
+package retrieve
+
+import (
+	"maps"
+	"slices"
+	"testing"
+)
+
+func TestCountWords(t *testing.T) {
+	got := CountWords([]string{"Revenue grew; revenue fell.", "Capex and revenue", "capex"})
+	want := map[string]int32{"revenue": 2, "grew": 1, "fell": 1, "capex": 2, "and": 1}
+	if !maps.Equal(got, want) {
+		t.Fatalf("CountWords = %v; want %v", got, want)
+	}
+}
+
+func TestFamilyPrefix(t *testing.T) {
+	for _, c := range []struct{ word, want string }{
+		{"capex", "capex"},
+		{"q4", "q4"},
+		{"margin", "margi"},
+		{"operating", "operat"},
+		{"depreciation", "depreciat"},
+		{"négociés", "négoc"},
+	} {
+		if got := FamilyPrefix(c.word); got != c.want {
+			t.Errorf("FamilyPrefix(%q) = %q; want %q", c.word, got, c.want)
+		}
+	}
+}
+
+func TestFamilyPrefixes(t *testing.T) {
+	got := FamilyPrefixes([]string{"operating", "operations", "pp&e", "q4"})
+	want := []string{"operat", "operati", "pp", "e", "q4"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("FamilyPrefixes = %q; want %q", got, want)
+	}
+}
+
+func TestWordCountsFamily(t *testing.T) {
+	c := NewWordCounts(map[string]int32{"operating": 10, "operations": 7, "operate": 1, "opera": 50, "widget": 2})
+	for _, tc := range []struct {
+		word string
+		want int32
+	}{
+		{"operate", 68},    // opera: every word here but widget
+		{"operating", 18},  // operat: operate, operating, operations
+		{"operations", 17}, // operati: operating, operations
+		{"opera", 68},
+		{"widgets", 2}, // widge
+		{"gadget", 0},
+	} {
+		if got := c.Family(tc.word); got != tc.want {
+			t.Errorf("Family(%q) = %d; want %d", tc.word, got, tc.want)
+		}
+	}
+}
+
+func TestWordCountsRarest(t *testing.T) {
+	c := NewWordCounts(map[string]int32{"revenue": 900, "total": 800, "capex": 40, "fy2022": 12, "pp": 5, "e": 700, "guidance": 40})
+	for _, tc := range []struct {
+		terms []string
+		limit int
+		want  []string
+	}{
+		{[]string{"total", "revenue", "capex"}, 0, []string{"total", "revenue", "capex"}},
+		{[]string{"total", "revenue", "capex"}, 3, []string{"total", "revenue", "capex"}},
+		// The rarest, in the order given.
+		{[]string{"total", "capex", "revenue", "fy2022"}, 2, []string{"capex", "fy2022"}},
+		// A term of several words counts as its rarest.
+		{[]string{"revenue", "pp&e", "total"}, 1, []string{"pp&e"}},
+		// A word no passage holds is rarest of all.
+		{[]string{"revenue", "ebitda", "total"}, 1, []string{"ebitda"}},
+		// Ties keep the earlier term.
+		{[]string{"guidance", "capex", "revenue"}, 1, []string{"guidance"}},
+	} {
+		if got := c.Rarest(tc.terms, tc.limit); !slices.Equal(got, tc.want) {
+			t.Errorf("Rarest(%q, %d) = %q; want %q", tc.terms, tc.limit, got, tc.want)
+		}
+	}
+}
+
+// A WordCounts made of only the words of the terms' families chooses as
+// one made of every word does.
+func TestWordCountsOfFamiliesChooseAsAll(t *testing.T) {
+	all := map[string]int32{"operating": 30, "operations": 30, "income": 25, "incomes": 1, "net": 40, "segment": 3, "segments": 20, "zebra": 1}
+	terms := []string{"operating", "income", "net", "segments", "gadget"}
+	part := map[string]int32{}
+	for w, n := range all {
+		for _, p := range FamilyPrefixes(terms) {
+			if len(w) >= len(p) && w[:len(p)] == p {
+				part[w] = n
+			}
+		}
+	}
+	if _, ok := part["zebra"]; ok {
+		t.Fatal("zebra is in no family of the terms")
+	}
+	for limit := 1; limit <= len(terms); limit++ {
+		want := NewWordCounts(all).Rarest(terms, limit)
+		if got := NewWordCounts(part).Rarest(terms, limit); !slices.Equal(got, want) {
+			t.Errorf("Rarest(%d) over the families = %q; over every word %q", limit, got, want)
+		}
+	}
+}
