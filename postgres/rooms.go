@@ -120,6 +120,9 @@ func migrateRooms(ctx context.Context, conn *pgx.Conn) error {
 		if _, err := tx.Exec(ctx, roomsSchema); err != nil {
 			return fmt.Errorf("data rooms schema: %w", err)
 		}
+		if err := countStoreWords(ctx, tx); err != nil {
+			return fmt.Errorf("count the rooms' words: %w", err)
+		}
 		_, err := tx.Exec(ctx, `INSERT INTO quarry_schema (name, sha256) VALUES ('rooms', $1)
 			ON CONFLICT (name) DO UPDATE SET sha256 = excluded.sha256, applied_at = now()`, want)
 		return err

@@ -101,6 +101,10 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 		if err := tx.QueryRow(ctx, "SELECT data_room_id FROM documents WHERE id = $1 FOR UPDATE", d.ID).Scan(&roomID); err != nil {
 			return notFound(err, "document", d.ID)
 		}
+		before, err := chunkBodies(ctx, tx, d.ID)
+		if err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, "DELETE FROM document_pages WHERE document_id = $1", d.ID); err != nil {
 			return err
 		}
@@ -123,9 +127,11 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 			ids, pids, ctexts, contexts, models = make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 			index, tokens, start, end           = make([]int32, n), make([]int32, n), make([]int32, n), make([]int32, n)
 			vecs                                = make([]*pgvector.Vector, n)
+			after                               = make([]string, n)
 		)
 		for i, c := range chunks {
 			ids[i], pids[i], ctexts[i], contexts[i], models[i] = c.ID, c.PageID, clean(c.Text), clean(c.Context), c.EmbeddingModel
+			after[i] = contexts[i] + " " + ctexts[i]
 			index[i], tokens[i], start[i], end[i] = int32(c.Index), int32(c.TokenCount), int32(c.StartChar), int32(c.EndChar)
 			if len(c.Embedding) > 0 {
 				v := pgvector.NewVector(c.Embedding)
@@ -142,10 +148,13 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 		}
 		meta, _ := json.Marshal(d.Meta)
 		notes, _ := json.Marshal(nonNil(d.Notes))
-		_, err := tx.Exec(ctx, `UPDATE documents SET processing_status = 'completed', error_code = '', error_message = '', ocr_attempted = $2,
+		if _, err := tx.Exec(ctx, `UPDATE documents SET processing_status = 'completed', error_code = '', error_message = '', ocr_attempted = $2,
 			page_count = $3, chunk_count = $4, avg_chunk_size = $5, metadata = $6, notes = $7, format = $8, updated_at = now() WHERE id = $1`,
-			d.ID, d.OCRAttempted, len(pages), len(chunks), d.AvgChunkSize, meta, notes, d.Format)
-		return dbError(err, "document")
+			d.ID, d.OCRAttempted, len(pages), len(chunks), d.AvgChunkSize, meta, notes, d.Format); err != nil {
+			return dbError(err, "document")
+		}
+		// Last, so the room's word rows are locked only until the commit.
+		return recount(ctx, tx, roomID, before, after)
 	})
 }
 
@@ -153,12 +162,28 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 func clean(s string) string { return strings.ReplaceAll(s, "\x00", "") }
 
 // DeleteDocument implements room.Documents: its pages, chunks and the
-// citations of them go by the foreign keys' cascades.
+// citations of them go by the foreign keys' cascades, its words from its
+// room's counts.
 func (s *Rooms) DeleteDocument(ctx context.Context, id string) error {
 	if !isID(id) {
 		return noSuch("document", id)
 	}
-	return s.execOne(ctx, "document", id, "DELETE FROM documents WHERE id = $1", id)
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		// Locked first, so that a Complete of it cannot change the chunks
+		// counted out.
+		var roomID string
+		if err := tx.QueryRow(ctx, "SELECT data_room_id FROM documents WHERE id = $1 FOR UPDATE", id).Scan(&roomID); err != nil {
+			return notFound(err, "document", id)
+		}
+		before, err := chunkBodies(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "DELETE FROM documents WHERE id = $1", id); err != nil {
+			return dbError(err, "document")
+		}
+		return recount(ctx, tx, roomID, before, nil)
+	})
 }
 
 func scanPage(row pgx.Row, p *room.Page) error {
@@ -228,8 +253,16 @@ func docFilter(ids []string) []string {
 
 // SearchChunks implements room.Search: the chunks of one room whose text
 // or context matches any of the terms (each term through
-// plainto_tsquery, English stemming), ranked by ts_rank_cd with length
-// normalisation, best first.
+// plainto_tsquery, English stemming), or of the q.MaxTerms rarest,
+// ranked by ts_rank with length normalisation, best first.
+//
+// The query is made first, so that the planner sees it: a query of rare
+// words is found through the GIN index, one of common words by a scan.
+// Ranking is the cost of a search that matches much of the room: it runs
+// over document_chunks alone, and the pages and documents are joined to
+// the limit's rows only. ts_rank, not ts_rank_cd: for terms joined by OR
+// the cover density only counts their occurrences, at ten times the
+// cost.
 func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQuery) ([]room.ChunkHit, error) {
 	if len(q.Terms) == 0 || q.Limit < 1 || !isID(roomID) {
 		return nil, nil
@@ -243,16 +276,30 @@ func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQue
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	return list(s, ctx, scanHit, `WITH q AS (
-			SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery AS query
-			FROM (SELECT plainto_tsquery('english', t) AS tq FROM unnest($2::text[]) t) x WHERE numnode(tq) > 0)
-		SELECT `+chunkColumns+`, d.name, ts_rank_cd(c.search, q.query, 1)::float8 AS score
-		FROM q, document_chunks c
-		JOIN document_pages p ON p.id = c.page_id
-		JOIN documents d ON d.id = c.document_id
-		WHERE c.data_room_id = $1 AND c.search @@ q.query AND ($3::uuid[] IS NULL OR c.document_id = ANY ($3))
-		ORDER BY score DESC, c.document_id, c.chunk_index
-		LIMIT $4`, roomID, terms, docFilter(q.DocumentIDs), q.Limit)
+	var out []room.ChunkHit
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		terms, err := rarestTerms(ctx, tx, roomID, terms, q.MaxTerms)
+		if err != nil {
+			return err
+		}
+		var query *string
+		if err := tx.QueryRow(ctx, `SELECT string_agg('(' || tq::text || ')', ' | ')
+			FROM (SELECT plainto_tsquery('english', t) AS tq FROM unnest($1::text[]) t) x WHERE numnode(tq) > 0`, terms).Scan(&query); err != nil || query == nil {
+			return err
+		}
+		out, err = collect(ctx, tx, scanHit, `SELECT `+chunkColumns+`, d.name, h.score
+			FROM (SELECT c.id, c.document_id, c.chunk_index, ts_rank(c.search, $2::tsquery, 1)::float8 AS score
+				FROM document_chunks c
+				WHERE c.data_room_id = $1 AND c.search @@ $2::tsquery AND ($3::uuid[] IS NULL OR c.document_id = ANY ($3))
+				ORDER BY score DESC, c.document_id, c.chunk_index
+				LIMIT $4) h
+			JOIN document_chunks c ON c.id = h.id
+			JOIN document_pages p ON p.id = c.page_id
+			JOIN documents d ON d.id = c.document_id
+			ORDER BY h.score DESC, h.document_id, h.chunk_index`, roomID, *query, docFilter(q.DocumentIDs), q.Limit)
+		return err
+	})
+	return out, err
 }
 
 // maxHNSWDims is the most dimensions pgvector's HNSW index takes for

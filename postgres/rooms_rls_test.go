@@ -118,6 +118,7 @@ var roomReads = map[string]string{
 	"qa_citations":                "SELECT count(*) FROM qa_citations WHERE document_id IN (SELECT id FROM documents WHERE data_room_id = $1) OR query_id IN (SELECT id FROM qa_queries WHERE data_room_id = $1)",
 	"qa_feedback":                 "SELECT count(*) FROM qa_feedback f JOIN qa_queries q ON q.id = f.query_id WHERE q.data_room_id = $1",
 	"qa_rate_limits":              "SELECT count(*) FROM qa_rate_limits WHERE data_room_id = $1",
+	"room_words":                  "SELECT count(*) FROM room_words WHERE data_room_id = $1 AND word = 'secret'",
 }
 
 func TestRoomsRowLevelSecurityReads(t *testing.T) {
@@ -157,7 +158,7 @@ func TestRoomsRowLevelSecurityReads(t *testing.T) {
 	// Without a user, or with one that is not an id, nothing is visible.
 	for _, user := range []string{"", "nobody", "' OR true --", quarry.NewID()} {
 		l.asUser(t, user, func(tx pgx.Tx) {
-			for _, table := range []string{"data_rooms", "documents", "document_pages", "document_chunks", "qa_queries", "qa_citations", "qa_feedback", "qa_rate_limits"} {
+			for _, table := range []string{"data_rooms", "documents", "document_pages", "document_chunks", "room_words", "qa_queries", "qa_citations", "qa_feedback", "qa_rate_limits"} {
 				if n := count(t, tx, "SELECT count(*) FROM "+table); n != 0 {
 					t.Errorf("app.user_id %q reading %s: %d rows; want 0", user, table, n)
 				}
@@ -201,6 +202,9 @@ func TestRoomsRowLevelSecurityWrites(t *testing.T) {
 	refused(t, l.alice, "alice removes bob from room B", "DELETE FROM data_room_members WHERE data_room_id = $1", l.b)
 	refused(t, l.carol, "carol (viewer) promotes herself", "UPDATE data_room_members SET role = 'owner' WHERE user_id = $1", l.carol)
 	refused(t, l.alice, "alice resets bob's rate limit", "UPDATE qa_rate_limits SET query_count = 0 WHERE user_id = $1", l.bob)
+	refused(t, l.alice, "alice adds a word to room B's counts", "INSERT INTO room_words (data_room_id, word, chunks) VALUES ($1, 'planted', 1)", l.b)
+	refused(t, l.alice, "alice changes room B's word counts", "UPDATE room_words SET chunks = 0 WHERE data_room_id = $1", l.b)
+	refused(t, l.carol, "carol (viewer) changes room A's word counts", "UPDATE room_words SET chunks = 0 WHERE data_room_id = $1", l.a)
 	_ = now
 
 	// The same user through the store: room B does not exist for alice.

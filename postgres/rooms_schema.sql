@@ -101,6 +101,16 @@ CREATE INDEX IF NOT EXISTS idx_chunks_document ON document_chunks(document_id);
 CREATE INDEX IF NOT EXISTS idx_chunks_page ON document_chunks(page_id);
 CREATE INDEX IF NOT EXISTS idx_chunks_room ON document_chunks(data_room_id);
 CREATE INDEX IF NOT EXISTS idx_chunks_search ON document_chunks USING gin (search);
+-- How many of a room's chunks hold each word (retrieve.CountWords of
+-- their context and text), kept by every write of chunks, so that a
+-- search can leave out the room's commonest words. "C" orders words as
+-- Go does, so the words a word's family starts with are one range.
+CREATE TABLE IF NOT EXISTS room_words (
+    data_room_id uuid NOT NULL REFERENCES data_rooms(id) ON DELETE CASCADE,
+    word text COLLATE "C" NOT NULL,
+    chunks integer NOT NULL,
+    PRIMARY KEY (data_room_id, word)
+);
 -- The HNSW cosine index needs a fixed dimension: OpenRooms and Complete
 -- make one per dimension in use (idx_chunks_embedding_<dims>), over
 -- embedding::vector(<dims>) where vector_dims(embedding) = <dims>.
@@ -199,7 +209,7 @@ DO $$
 DECLARE t text; p text;
 BEGIN
     FOREACH t IN ARRAY ARRAY['data_rooms', 'data_room_members', 'documents', 'document_pages', 'document_chunks',
-        'qa_queries', 'qa_citations', 'qa_feedback', 'qa_rate_limits'] LOOP
+        'room_words', 'qa_queries', 'qa_citations', 'qa_feedback', 'qa_rate_limits'] LOOP
         EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
         EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
         -- Policies are made anew below, so a changed one replaces the old.
@@ -243,6 +253,11 @@ CREATE POLICY pages_write ON document_pages FOR ALL
 CREATE POLICY chunks_read ON document_chunks FOR SELECT
     USING (quarry_system() OR data_room_id IN (SELECT quarry_rooms('{owner,editor,viewer}')));
 CREATE POLICY chunks_write ON document_chunks FOR ALL
+    USING (quarry_system() OR data_room_id IN (SELECT quarry_rooms('{owner,editor}')));
+-- A room's word counts go with its chunks.
+CREATE POLICY words_read ON room_words FOR SELECT
+    USING (quarry_system() OR data_room_id IN (SELECT quarry_rooms('{owner,editor,viewer}')));
+CREATE POLICY words_write ON room_words FOR ALL
     USING (quarry_system() OR data_room_id IN (SELECT quarry_rooms('{owner,editor}')));
 
 -- The specification's qa_queries_access_policy: queries of the rooms the

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,59 +44,6 @@ func searchRoom(t *testing.T, path string, chunkWords ...string) (*Rooms, *room.
 		t.Fatal(err)
 	}
 	return s, r, d
-}
-
-func TestSearchChunksMaxTermsKeepsTheRarest(t *testing.T) {
-	var words []string
-	for i := range 20 {
-		words = append(words, fmt.Sprintf("common word%d", i))
-	}
-	words = append(words, "rare common")
-	s, r, _ := searchRoom(t, ":memory:", words...)
-	defer s.Close()
-	ctx := context.Background()
-	all, err := s.SearchChunks(ctx, r.ID, room.ChunkQuery{Terms: []string{"common", "rare"}, Limit: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(all) != 21 {
-		t.Fatalf("all terms: %d hits, want 21", len(all))
-	}
-	rare, err := s.SearchChunks(ctx, r.ID, room.ChunkQuery{Terms: []string{"common", "rare"}, Limit: 100, MaxTerms: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rare) != 1 || !strings.HasPrefix(rare[0].Text, "rare") {
-		t.Fatalf("MaxTerms 1: %d hits, want the one chunk with the rare word", len(rare))
-	}
-	// A word no chunk has as written may still match by its stem, so it
-	// counts as rare and is kept.
-	stem, err := s.SearchChunks(ctx, r.ID, room.ChunkQuery{Terms: []string{"common", "rarely"}, Limit: 100, MaxTerms: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(stem) != 1 || !strings.HasPrefix(stem[0].Text, "rare") {
-		t.Fatalf("MaxTerms 1 with a word seen only by its stem: %d hits, want the rare chunk", len(stem))
-	}
-}
-
-// A word no chunk has as written is as common as its family: "operate"
-// is matched by the index's stem in every chunk with "operating".
-func TestSearchChunksMaxTermsCountsAWordsFamily(t *testing.T) {
-	var words []string
-	for i := range 10 {
-		words = append(words, fmt.Sprintf("operating operations word%d", i))
-	}
-	words = append(words, "widget operating", "widgets operations")
-	s, r, _ := searchRoom(t, ":memory:", words...)
-	defer s.Close()
-	hits, err := s.SearchChunks(context.Background(), r.ID, room.ChunkQuery{Terms: []string{"operate", "widget"}, Limit: 100, MaxTerms: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(hits) != 2 || !strings.HasPrefix(hits[0].Text, "widget") {
-		t.Fatalf("MaxTerms 1: %d hits, want the two widget chunks", len(hits))
-	}
 }
 
 func TestRoomWordsFollowTheDocuments(t *testing.T) {

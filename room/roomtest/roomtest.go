@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) room.Store) {
 		{"DeleteUserCascades", testDeleteUserCascades},
 		{"SearchChunks", testSearchChunks},
 		{"SearchChunksHostileTerms", testSearchHostile},
+		{"SearchChunksMaxTerms", testSearchChunksMaxTerms},
 		{"SearchVectors", testSearchVectors},
 		{"SearchVectorsInvalidated", testSearchVectorsInvalidated},
 		{"Queries", testQueries},

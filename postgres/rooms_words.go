@@ -1,0 +1,138 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"unicode"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/quarry-dev/quarry/retrieve"
+)
+
+// A room's word counts (room_words: how many of its chunks hold each
+// word, as retrieve.CountWords counts their context and text) are kept by
+// every write of chunks, in the writing transaction, so that a search can
+// leave out the room's commonest words (room.ChunkQuery's MaxTerms). A
+// search reads only the families of its own terms' words: exact counts
+// under any number of processes, with no copy to go stale.
+
+// chunkBodies are the searched bodies (context and text) of a document's
+// chunks.
+func chunkBodies(ctx context.Context, tx pgx.Tx, documentID string) ([]string, error) {
+	rows, err := tx.Query(ctx, "SELECT context || ' ' || text_content FROM document_chunks WHERE document_id = $1", documentID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// countWords adds delta, a count of chunks by word, to a room's counts
+// and removes the words no chunk holds any more. Words are written in
+// order, so that two transactions counting into one room take their
+// rows' locks in the same order and never deadlock.
+func countWords(ctx context.Context, tx pgx.Tx, roomID string, delta map[string]int32) error {
+	words := make([]string, 0, len(delta))
+	for w, n := range delta {
+		if n != 0 {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	slices.Sort(words)
+	counts := make([]int32, len(words))
+	for i, w := range words {
+		counts[i] = delta[w]
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO room_words (data_room_id, word, chunks)
+		SELECT $1, w, n FROM unnest($2::text[], $3::int[]) AS d(w, n) ORDER BY w
+		ON CONFLICT (data_room_id, word) DO UPDATE SET chunks = room_words.chunks + excluded.chunks`, roomID, words, counts); err != nil {
+		return fmt.Errorf("count the words of room %s: %w", roomID, err)
+	}
+	_, err := tx.Exec(ctx, "DELETE FROM room_words WHERE data_room_id = $1 AND word = ANY ($2) AND chunks <= 0", roomID, words)
+	return err
+}
+
+// recount changes a room's counts from the chunks' bodies before to
+// those after.
+func recount(ctx context.Context, tx pgx.Tx, roomID string, before, after []string) error {
+	delta := retrieve.CountWords(after)
+	for w, n := range retrieve.CountWords(before) {
+		delta[w] -= n
+	}
+	return countWords(ctx, tx, roomID, delta)
+}
+
+// rarestTerms keeps the limit terms found in the fewest of a room's
+// chunks (retrieve.WordCounts.Rarest), reading the counts of their
+// words' families only. "C" ordering makes a family one range of the
+// primary key, from its prefix to the prefix and the last character
+// there is. The bounds are given, not computed in the statement: under
+// row-level security only leakproof conditions (text comparisons, not
+// concatenation) may use an index.
+func rarestTerms(ctx context.Context, tx pgx.Tx, roomID string, terms []string, limit int) ([]string, error) {
+	if limit <= 0 || len(terms) <= limit {
+		return terms, nil
+	}
+	from := retrieve.FamilyPrefixes(terms)
+	to := make([]string, len(from))
+	for i, p := range from {
+		to[i] = p + string(unicode.MaxRune)
+	}
+	rows, err := tx.Query(ctx, `SELECT w.word, w.chunks FROM unnest($2::text[], $3::text[]) AS p(lo, hi)
+		JOIN room_words w ON w.data_room_id = $1 AND w.word >= p.lo AND w.word < p.hi`, roomID, from, to)
+	if err != nil {
+		return nil, fmt.Errorf("read the words of room %s: %w", roomID, err)
+	}
+	counts := map[string]int32{}
+	var w string
+	var n int32
+	if _, err := pgx.ForEachRow(rows, []any{&w, &n}, func() error {
+		counts[w] = n
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return retrieve.NewWordCounts(counts).Rarest(terms, limit), nil
+}
+
+// countStoreWords fills room_words of a store whose rooms have chunks
+// but no counts (made before they were kept), in the schema's
+// transaction, a document at a time.
+func countStoreWords(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, "SELECT set_config('app.user_id', 'system', true)"); err != nil {
+		return err
+	}
+	rows, err := tx.Query(ctx, `SELECT d.data_room_id, d.id FROM documents d
+		WHERE EXISTS (SELECT 1 FROM document_chunks c WHERE c.document_id = d.id)
+			AND NOT EXISTS (SELECT 1 FROM room_words w WHERE w.data_room_id = d.data_room_id)
+		ORDER BY d.data_room_id`)
+	if err != nil {
+		return err
+	}
+	type roomDoc struct{ Room, ID string }
+	docs, err := pgx.CollectRows(rows, pgx.RowToStructByPos[roomDoc])
+	if err != nil {
+		return err
+	}
+	counts := map[string]int32{}
+	for i, d := range docs {
+		bodies, err := chunkBodies(ctx, tx, d.ID)
+		if err != nil {
+			return err
+		}
+		for w, n := range retrieve.CountWords(bodies) {
+			counts[w] += n
+		}
+		if i == len(docs)-1 || docs[i+1].Room != d.Room {
+			if err := countWords(ctx, tx, d.Room, counts); err != nil {
+				return err
+			}
+			clear(counts)
+		}
+	}
+	return nil
+}
