@@ -12,6 +12,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/internal/pgtest"
 	"github.com/quarry-dev/quarry/mcp"
 	"github.com/quarry-dev/quarry/room"
 	"github.com/quarry-dev/quarry/rooms"
@@ -30,11 +31,17 @@ type roomEnv struct {
 	boardPackID string
 }
 
-func newRoomEnv(t *testing.T) *roomEnv {
+// newRoomEnv opens the rooms in the data dir's SQLite store, or with db
+// (a postgres:// URL) in PostgreSQL with this process working the queue.
+func newRoomEnv(t *testing.T, db string) *roomEnv {
 	t.Helper()
 	ctx := context.Background()
 	e := &roomEnv{env: newEnv(t)}
-	svc, owner, closeRooms, err := app.OpenRooms(ctx, e.dir)
+	opt := app.RoomsOptions{DataDir: e.dir, DB: db}
+	if db != "" {
+		opt.Workers = 1
+	}
+	svc, owner, closeRooms, err := app.OpenRoomsDB(ctx, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +76,7 @@ func newRoomEnv(t *testing.T) *roomEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Process(ctx, d.ID); err != nil {
+	if err := app.ProcessUpload(ctx, svc, e.eve.ID, d.ID); err != nil {
 		t.Fatal(err)
 	}
 	e.otherDoc = d
@@ -115,9 +122,17 @@ type (
 )
 
 // TestRoomTools: over stdio's in-memory twin the tools act for the local
-// owner, who sees the sample room and nothing of eve's.
+// owner, who sees the sample room and nothing of eve's, on either store.
 func TestRoomTools(t *testing.T) {
-	e := newRoomEnv(t)
+	t.Run("sqlite", func(t *testing.T) { testRoomTools(t, "") })
+	t.Run("postgres", func(t *testing.T) {
+		dsn, _ := pgtest.AppDatabase(t)
+		testRoomTools(t, dsn)
+	})
+}
+
+func testRoomTools(t *testing.T, db string) {
+	e := newRoomEnv(t, db)
 	cs := connectInMemory(t, mcp.NewServer(e.app.Manager, mcp.Options{Rooms: e.svc, RoomUser: e.owner}))
 
 	list, text := ok[roomList](t, cs, "list_rooms", map[string]any{})
@@ -178,7 +193,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // TestRoomToolsOverHTTP: with RequireToken the tools act for the token's
 // user; without a valid token nothing answers.
 func TestRoomToolsOverHTTP(t *testing.T) {
-	e := newRoomEnv(t)
+	e := newRoomEnv(t, "")
 	srv := mcp.NewServer(e.app.Manager, mcp.Options{Rooms: e.svc})
 	ts := httptest.NewServer(mcp.RequireToken(mcp.NewHTTPHandler(srv, nil), e.svc.UserByToken))
 	t.Cleanup(ts.Close)
