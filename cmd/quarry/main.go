@@ -151,8 +151,9 @@ Commands:
                 folder: quarry research --corpus DIR "QUESTION" [--depth D] [--json]
   worker        process the data rooms' documents queued in PostgreSQL: quarry worker --db postgres://...
   user          add a user who signs in to the rooms, set a password, list them
-                (user add NAME [--password-stdin], user passwd NAME --password-stdin, user list)
-  token create  an API token for programs: quarry token create --user NAME [--name LABEL]
+                (user add NAME [--password-stdin], user passwd NAME --password-stdin, user list);
+                --db postgres://... for rooms kept in PostgreSQL
+  token create  an API token for programs: quarry token create --user NAME [--name LABEL] [--db ...]
   doctor        show what is configured (model, code sandbox) and whether it answers
   audit verify  check a hash-chained audit log
   bench rca     score the segment searches on the root-cause benchmarks
@@ -160,6 +161,8 @@ Commands:
   bench financebench
                 ingest the FinanceBench filings into a room and score page retrieval
   bench scifact ingest the SciFact abstracts into a room and score retrieval (nDCG@10, recall@100)
+  bench ramdocs research each RAMDocs question over its own documents and score answers and
+                conflict detection
   bench scale   time an investigation over a large generated file
   help          this text
 
