@@ -21,9 +21,10 @@ import (
 
 // Rooms is the data rooms' store (room.Store) in PostgreSQL, for several
 // processes at once: the specification's tables with their checks and
-// cascades, chunks' text searched through a generated tsvector column
-// with a GIN index, their vectors in pgvector with an HNSW cosine index,
-// and row-level security as a second wall behind rooms.Service.
+// cascades, chunks' text searched through their tsvectors in
+// chunk_search with a GIN index (and the room's rarest words, by the
+// counts in room_words), their vectors in pgvector with an HNSW cosine
+// index, and row-level security as a second wall behind rooms.Service.
 //
 // Every call runs in a transaction that first sets app.user_id to the
 // actor of its context (room.WithActor): a user's id or room.System. The
@@ -117,8 +118,23 @@ func migrateRooms(ctx context.Context, conn *pgx.Conn) error {
 		if have == want {
 			return nil
 		}
+		// The schema's own work reads and writes every room.
+		if _, err := tx.Exec(ctx, "SELECT set_config('app.user_id', 'system', true)"); err != nil {
+			return err
+		}
+		var oldSearch bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM information_schema.columns
+			WHERE table_schema = current_schema() AND table_name = 'document_chunks' AND column_name = 'search')`).Scan(&oldSearch); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, roomsSchema); err != nil {
 			return fmt.Errorf("data rooms schema: %w", err)
+		}
+		if oldSearch {
+			if _, err := tx.Exec(ctx, `INSERT INTO chunk_search (chunk_id, data_room_id, document_id, chunk_index, search)
+				SELECT id, data_room_id, document_id, chunk_index, `+chunkVector+` FROM document_chunks`); err != nil {
+				return fmt.Errorf("index the chunks for search: %w", err)
+			}
 		}
 		if err := countStoreWords(ctx, tx); err != nil {
 			return fmt.Errorf("count the rooms' words: %w", err)

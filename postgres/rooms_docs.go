@@ -146,6 +146,11 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 			d.ID, roomID, ids, pids, index, ctexts, contexts, tokens, start, end, vecs, models); err != nil {
 			return dbError(err, "chunk")
 		}
+		if _, err := tx.Exec(ctx, `INSERT INTO chunk_search (chunk_id, data_room_id, document_id, chunk_index, search)
+			SELECT c.id, $2, $1, c.chunk_index, `+chunkVector+` FROM unnest($3::uuid[], $4::int[], $5::text[], $6::text[]) AS c(id, chunk_index, text_content, context)`,
+			d.ID, roomID, ids, index, ctexts, contexts); err != nil {
+			return dbError(err, "chunk")
+		}
 		meta, _ := json.Marshal(d.Meta)
 		notes, _ := json.Marshal(nonNil(d.Notes))
 		if _, err := tx.Exec(ctx, `UPDATE documents SET processing_status = 'completed', error_code = '', error_message = '', ocr_attempted = $2,
@@ -251,15 +256,19 @@ func docFilter(ids []string) []string {
 	return out
 }
 
+// chunkVector is what full-text search matches of a chunk: its text and
+// context, English stemming.
+const chunkVector = "to_tsvector('english', context || ' ' || text_content)"
+
 // SearchChunks implements room.Search: the chunks of one room whose text
 // or context matches any of the terms (each term through
 // plainto_tsquery, English stemming), or of the q.MaxTerms rarest,
 // ranked by ts_rank with length normalisation, best first.
 //
-// The query is made first, so that the planner sees it: a query of rare
-// words is found through the GIN index, one of common words by a scan.
-// Ranking is the cost of a search that matches much of the room: it runs
-// over document_chunks alone, and the pages and documents are joined to
+// The query is made first and set as app.search, which chunk_search's
+// policy matches through its GIN index (see rooms_schema.sql). Ranking
+// is then the cost of a search that matches much of the room: it runs
+// over chunk_search alone, and chunks, pages and documents are joined to
 // the limit's rows only. ts_rank, not ts_rank_cd: for terms joined by OR
 // the cover density only counts their occurrences, at ten times the
 // cost.
@@ -283,17 +292,17 @@ func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQue
 			return err
 		}
 		var query *string
-		if err := tx.QueryRow(ctx, `SELECT string_agg('(' || tq::text || ')', ' | ')
-			FROM (SELECT plainto_tsquery('english', t) AS tq FROM unnest($1::text[]) t) x WHERE numnode(tq) > 0`, terms).Scan(&query); err != nil || query == nil {
+		if err := tx.QueryRow(ctx, `SELECT set_config('app.search', string_agg('(' || tq::text || ')', ' | '), true)
+			FROM (SELECT plainto_tsquery('english', t) AS tq FROM unnest($1::text[]) t) x WHERE numnode(tq) > 0`, terms).Scan(&query); err != nil || query == nil || *query == "" {
 			return err
 		}
 		out, err = collect(ctx, tx, scanHit, `SELECT `+chunkColumns+`, d.name, h.score
-			FROM (SELECT c.id, c.document_id, c.chunk_index, ts_rank(c.search, $2::tsquery, 1)::float8 AS score
-				FROM document_chunks c
-				WHERE c.data_room_id = $1 AND c.search @@ $2::tsquery AND ($3::uuid[] IS NULL OR c.document_id = ANY ($3))
-				ORDER BY score DESC, c.document_id, c.chunk_index
+			FROM (SELECT s.chunk_id, s.document_id, s.chunk_index, ts_rank(s.search, $2::tsquery, 1)::float8 AS score
+				FROM chunk_search s
+				WHERE s.data_room_id = $1 AND ($3::uuid[] IS NULL OR s.document_id = ANY ($3))
+				ORDER BY score DESC, s.document_id, s.chunk_index
 				LIMIT $4) h
-			JOIN document_chunks c ON c.id = h.id
+			JOIN document_chunks c ON c.id = h.chunk_id
 			JOIN document_pages p ON p.id = c.page_id
 			JOIN documents d ON d.id = c.document_id
 			ORDER BY h.score DESC, h.document_id, h.chunk_index`, roomID, *query, docFilter(q.DocumentIDs), q.Limit)

@@ -75,6 +75,7 @@ func must(t testing.TB, err error) {
 
 // asUser runs fn on a connection of the application's role in a
 // transaction whose app.user_id is user ("" for none), rolled back after.
+// Its full-text query (app.search) is a word every room's chunk has.
 func (l *leak) asUser(t *testing.T, user string, fn func(tx pgx.Tx)) {
 	t.Helper()
 	ctx := context.Background()
@@ -88,6 +89,9 @@ func (l *leak) asUser(t *testing.T, user string, fn func(tx pgx.Tx)) {
 		t.Fatal(err)
 	}
 	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "SELECT set_config('app.search', 'secret', true)"); err != nil {
+		t.Fatal(err)
+	}
 	if user != "" {
 		if _, err := tx.Exec(ctx, "SELECT set_config('app.user_id', $1, true)", user); err != nil {
 			t.Fatal(err)
@@ -113,7 +117,7 @@ var roomReads = map[string]string{
 	"document_pages":              "SELECT count(*) FROM document_pages p WHERE p.document_id IN (SELECT id FROM documents WHERE data_room_id = $1) OR p.text_content LIKE '%' || (SELECT name FROM data_rooms WHERE id = $1) || '%'",
 	"document_chunks (by room)":   "SELECT count(*) FROM document_chunks WHERE data_room_id = $1",
 	"document_chunks (by vector)": "SELECT count(*) FROM (SELECT id FROM document_chunks WHERE data_room_id = $1 ORDER BY embedding <=> '[1,0,0]' LIMIT 5) x",
-	"document_chunks (by words)":  "SELECT count(*) FROM document_chunks WHERE data_room_id = $1 AND search @@ plainto_tsquery('english', 'secret terms')",
+	"chunk_search (by words)":     "SELECT count(*) FROM chunk_search WHERE data_room_id = $1",
 	"qa_queries":                  "SELECT count(*) FROM qa_queries WHERE data_room_id = $1",
 	"qa_citations":                "SELECT count(*) FROM qa_citations WHERE document_id IN (SELECT id FROM documents WHERE data_room_id = $1) OR query_id IN (SELECT id FROM qa_queries WHERE data_room_id = $1)",
 	"qa_feedback":                 "SELECT count(*) FROM qa_feedback f JOIN qa_queries q ON q.id = f.query_id WHERE q.data_room_id = $1",
@@ -133,7 +137,7 @@ func TestRoomsRowLevelSecurityReads(t *testing.T) {
 			}
 		}
 		// Unfiltered reads see only room A.
-		for _, table := range []string{"documents", "document_pages", "document_chunks", "qa_queries", "qa_citations", "qa_feedback"} {
+		for _, table := range []string{"documents", "document_pages", "document_chunks", "chunk_search", "qa_queries", "qa_citations", "qa_feedback"} {
 			if n := count(t, tx, "SELECT count(*) FROM "+table); n != 1 {
 				t.Errorf("alice reading all of %s: %d rows; want room A's 1", table, n)
 			}
@@ -158,7 +162,7 @@ func TestRoomsRowLevelSecurityReads(t *testing.T) {
 	// Without a user, or with one that is not an id, nothing is visible.
 	for _, user := range []string{"", "nobody", "' OR true --", quarry.NewID()} {
 		l.asUser(t, user, func(tx pgx.Tx) {
-			for _, table := range []string{"data_rooms", "documents", "document_pages", "document_chunks", "room_words", "qa_queries", "qa_citations", "qa_feedback", "qa_rate_limits"} {
+			for _, table := range []string{"data_rooms", "documents", "document_pages", "document_chunks", "chunk_search", "room_words", "qa_queries", "qa_citations", "qa_feedback", "qa_rate_limits"} {
 				if n := count(t, tx, "SELECT count(*) FROM "+table); n != 0 {
 					t.Errorf("app.user_id %q reading %s: %d rows; want 0", user, table, n)
 				}
@@ -202,6 +206,8 @@ func TestRoomsRowLevelSecurityWrites(t *testing.T) {
 	refused(t, l.alice, "alice removes bob from room B", "DELETE FROM data_room_members WHERE data_room_id = $1", l.b)
 	refused(t, l.carol, "carol (viewer) promotes herself", "UPDATE data_room_members SET role = 'owner' WHERE user_id = $1", l.carol)
 	refused(t, l.alice, "alice resets bob's rate limit", "UPDATE qa_rate_limits SET query_count = 0 WHERE user_id = $1", l.bob)
+	refused(t, l.alice, "alice adds a chunk to room B's search", `INSERT INTO chunk_search (chunk_id, data_room_id, document_id, chunk_index, search)
+		VALUES ($1, $2, $3, 0, to_tsvector('planted'))`, l.chunkA, l.b, l.docB)
 	refused(t, l.alice, "alice adds a word to room B's counts", "INSERT INTO room_words (data_room_id, word, chunks) VALUES ($1, 'planted', 1)", l.b)
 	refused(t, l.alice, "alice changes room B's word counts", "UPDATE room_words SET chunks = 0 WHERE data_room_id = $1", l.b)
 	refused(t, l.carol, "carol (viewer) changes room A's word counts", "UPDATE room_words SET chunks = 0 WHERE data_room_id = $1", l.a)

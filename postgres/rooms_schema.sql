@@ -91,8 +91,6 @@ CREATE TABLE IF NOT EXISTS document_chunks (
     embedding vector,
     embedding_model varchar(100) NOT NULL DEFAULT '',
     created_at timestamptz NOT NULL DEFAULT now(),
-    -- what full-text search matches: the chunk's text and its context
-    search tsvector GENERATED ALWAYS AS (to_tsvector('english', context || ' ' || text_content)) STORED,
     CONSTRAINT chunk_end_after_start CHECK (end_char > start_char),
     CONSTRAINT chunk_index_once_per_document UNIQUE (document_id, chunk_index),
     FOREIGN KEY (document_id, data_room_id) REFERENCES documents(id, data_room_id) ON DELETE CASCADE
@@ -100,7 +98,26 @@ CREATE TABLE IF NOT EXISTS document_chunks (
 CREATE INDEX IF NOT EXISTS idx_chunks_document ON document_chunks(document_id);
 CREATE INDEX IF NOT EXISTS idx_chunks_page ON document_chunks(page_id);
 CREATE INDEX IF NOT EXISTS idx_chunks_room ON document_chunks(data_room_id);
-CREATE INDEX IF NOT EXISTS idx_chunks_search ON document_chunks USING gin (search);
+-- Full-text search reads chunk_search; chunks made before it had their
+-- tsvector here.
+ALTER TABLE document_chunks DROP COLUMN IF EXISTS search;
+
+-- What full-text search matches, a chunk's text and context as a
+-- tsvector, with what ranking and its order need. Its policy admits only
+-- the chunks that match the transaction's app.search (a tsquery): under
+-- row-level security the planner may use an index only for the policy's
+-- own conditions and leakproof ones, and @@ is not leakproof, so written
+-- in a query it is checked on every row of the room instead of looked up
+-- in the GIN index.
+CREATE TABLE IF NOT EXISTS chunk_search (
+    chunk_id uuid PRIMARY KEY REFERENCES document_chunks(id) ON DELETE CASCADE,
+    data_room_id uuid NOT NULL,
+    document_id uuid NOT NULL,
+    chunk_index integer NOT NULL,
+    search tsvector NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_chunk_search ON chunk_search USING gin (search);
+
 -- How many of a room's chunks hold each word (retrieve.CountWords of
 -- their context and text), kept by every write of chunks, so that a
 -- search can leave out the room's commonest words. "C" orders words as
@@ -199,6 +216,11 @@ $$;
 CREATE OR REPLACE FUNCTION quarry_system() RETURNS boolean LANGUAGE sql STABLE AS $$
     SELECT coalesce(current_setting('app.user_id', true) = 'system', false)
 $$;
+-- quarry_search is the transaction's full-text query (app.search), NULL
+-- when none is set.
+CREATE OR REPLACE FUNCTION quarry_search() RETURNS tsquery LANGUAGE sql STABLE AS $$
+    SELECT nullif(current_setting('app.search', true), '')::tsquery
+$$;
 -- quarry_rooms lists the rooms the acting user is a member of with one of
 -- roles.
 CREATE OR REPLACE FUNCTION quarry_rooms(roles text[]) RETURNS SETOF uuid LANGUAGE sql STABLE AS $$
@@ -209,7 +231,7 @@ DO $$
 DECLARE t text; p text;
 BEGIN
     FOREACH t IN ARRAY ARRAY['data_rooms', 'data_room_members', 'documents', 'document_pages', 'document_chunks',
-        'room_words', 'qa_queries', 'qa_citations', 'qa_feedback', 'qa_rate_limits'] LOOP
+        'chunk_search', 'room_words', 'qa_queries', 'qa_citations', 'qa_feedback', 'qa_rate_limits'] LOOP
         EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
         EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
         -- Policies are made anew below, so a changed one replaces the old.
@@ -254,6 +276,13 @@ CREATE POLICY chunks_read ON document_chunks FOR SELECT
     USING (quarry_system() OR data_room_id IN (SELECT quarry_rooms('{owner,editor,viewer}')));
 CREATE POLICY chunks_write ON document_chunks FOR ALL
     USING (quarry_system() OR data_room_id IN (SELECT quarry_rooms('{owner,editor}')));
+-- A search reads the chunks of app.search in the rooms it may read;
+-- rows go in with their chunks and out by the cascade. The query is a
+-- subquery so that it is read once, not parsed again for every row.
+CREATE POLICY chunk_search_match ON chunk_search FOR SELECT
+    USING (search @@ (SELECT quarry_search()) AND (quarry_system() OR data_room_id IN (SELECT quarry_rooms('{owner,editor,viewer}'))));
+CREATE POLICY chunk_search_write ON chunk_search FOR INSERT
+    WITH CHECK (quarry_system() OR data_room_id IN (SELECT quarry_rooms('{owner,editor}')));
 -- A room's word counts go with its chunks.
 CREATE POLICY words_read ON room_words FOR SELECT
     USING (quarry_system() OR data_room_id IN (SELECT quarry_rooms('{owner,editor,viewer}')));

@@ -101,11 +101,8 @@ func rarestTerms(ctx context.Context, tx pgx.Tx, roomID string, terms []string, 
 
 // countStoreWords fills room_words of a store whose rooms have chunks
 // but no counts (made before they were kept), in the schema's
-// transaction, a document at a time.
+// transaction acting as the system, a document at a time.
 func countStoreWords(ctx context.Context, tx pgx.Tx) error {
-	if _, err := tx.Exec(ctx, "SELECT set_config('app.user_id', 'system', true)"); err != nil {
-		return err
-	}
 	rows, err := tx.Query(ctx, `SELECT d.data_room_id, d.id FROM documents d
 		WHERE EXISTS (SELECT 1 FROM document_chunks c WHERE c.document_id = d.id)
 			AND NOT EXISTS (SELECT 1 FROM room_words w WHERE w.data_room_id = d.data_room_id)

@@ -15,17 +15,20 @@ import (
 	"github.com/quarry-dev/quarry/room/roomtest"
 )
 
-// A store made before room_words was kept gets its rooms' counts when a
-// newer schema is applied.
-func TestOpenRoomsCountsTheWordsOfAnOlderStore(t *testing.T) {
+// A store made before room_words was kept, with the chunks' tsvector in
+// document_chunks, gets its rooms' counts and chunk_search when a newer
+// schema is applied.
+func TestOpenRoomsUpdatesAnOlderStore(t *testing.T) {
 	st, app, admin := openRooms(t)
 	ctx := roomtest.Ctx()
 	now := time.Now()
 	u := &room.User{ID: quarry.NewID(), Name: "owner", CreatedAt: now}
 	must(t, st.CreateUser(ctx, u, ""))
+	var rooms []string
 	for _, name := range []string{"deal", "audit"} {
 		r := &room.Room{ID: quarry.NewID(), Name: name, CreatedBy: u.ID, CreatedAt: now}
 		must(t, st.CreateRoom(ctx, r, u.ID))
+		rooms = append(rooms, r.ID)
 		for range 2 {
 			d := &room.Document{ID: quarry.NewID(), RoomID: r.ID, Name: "a.txt", Format: "text", Status: room.StatusPending, UploadedBy: u.ID,
 				CreatedAt: now, UpdatedAt: now}
@@ -61,7 +64,8 @@ func TestOpenRoomsCountsTheWordsOfAnOlderStore(t *testing.T) {
 	if got := words(); !maps.Equal(got, want) {
 		t.Fatalf("room_words = %v; want %v", got, want)
 	}
-	pgtest.Exec(t, admin, "DELETE FROM room_words", "DELETE FROM quarry_schema")
+	pgtest.Exec(t, admin, "DELETE FROM room_words", "DELETE FROM chunk_search", "DELETE FROM quarry_schema",
+		"ALTER TABLE document_chunks ADD COLUMN search tsvector GENERATED ALWAYS AS (to_tsvector('english', context || ' ' || text_content)) STORED")
 	st.Close()
 	st2, err := postgres.OpenRooms(context.Background(), app)
 	if err != nil {
@@ -70,5 +74,11 @@ func TestOpenRoomsCountsTheWordsOfAnOlderStore(t *testing.T) {
 	defer st2.Close()
 	if got := words(); !maps.Equal(got, want) {
 		t.Fatalf("room_words after opening an older store = %v; want %v", got, want)
+	}
+	for _, r := range rooms {
+		hs, err := st2.SearchChunks(ctx, r, room.ChunkQuery{Terms: []string{"capex"}, Limit: 10})
+		if err != nil || len(hs) != 2 {
+			t.Errorf("SearchChunks(capex) after opening an older store = %d hits, %v; want the room's 2 chunks", len(hs), err)
+		}
 	}
 }
