@@ -64,7 +64,7 @@ func Extract(questionText string, pages []PageHit, documents int) Answer {
 					continue
 				}
 				s := float64(shared) + p.Score - 0.2*float64(pi)
-				if wantNumber && numberRe.MatchString(l) {
+				if wantNumber && hasAmount(l) {
 					s += 1
 				}
 				lines = append(lines, line{l, p, c, shared, s})
@@ -95,6 +95,22 @@ func Extract(questionText string, pages []PageHit, documents int) Answer {
 		return insufficient(q, content, &pages[0], documents)
 	}
 	return Answer{Text: strings.TrimSpace(b.String()), Type: room.AnswerGrounded, Citations: Citations(pages, content)}
+}
+
+var bareYearRe = regexp.MustCompile(`^\(?(19|20)\d\d\)?$`)
+
+// hasAmount reports whether a line states a number other than a year: a
+// title's "fiscal year ended December 31, 2023" is not an amount.
+func hasAmount(l string) bool {
+	for _, m := range numberRe.FindAllString(l, -1) {
+		if m = strings.TrimSpace(m); !bareYearRe.MatchString(m) && len(strings.Trim(m, "()$% ")) > 0 {
+			if day := strings.Trim(m, "()$% ,"); len(day) <= 2 && strings.Contains(l, ", 20") {
+				continue // the day of a date ("December 31, 2023")
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // Citations cites the best chunk of each of the top pages (at most
