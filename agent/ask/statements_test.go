@@ -69,11 +69,11 @@ func TestStatementPages(t *testing.T) {
 func TestHasAmount(t *testing.T) {
 	for l, want := range map[string]bool{
 		"Annual Report for the fiscal year ended December 31, 2023": false,
-		"Revenue (net sales) was $412.6 million in fiscal 2023":      true,
-		"Net sales 5,000 4,500":                                      true,
-		"Purchases of property and equipment (350) (300)":            true,
-		"For the years 2021 and 2022":                                false,
-		"Gross margin was 38.2% in 2023":                             true,
+		"Revenue (net sales) was $412.6 million in fiscal 2023":     true,
+		"Net sales 5,000 4,500":                                     true,
+		"Purchases of property and equipment (350) (300)":           true,
+		"For the years 2021 and 2022":                               false,
+		"Gross margin was 38.2% in 2023":                            true,
 	} {
 		if got := hasAmount(l); got != want {
 			t.Errorf("hasAmount(%q) = %v, want %v", l, got, want)
