@@ -87,6 +87,9 @@ type Options struct {
 	// UNAUTHORIZED.
 	Rooms    RoomService
 	RoomUser *room.User
+	// Research serves the research tool, for the same user as the room
+	// tools; nil leaves it out.
+	Research ResearchService
 	// Log receives failures the client sees only as INTERNAL.
 	Log *slog.Logger
 }
@@ -130,6 +133,7 @@ func NewServer(svc Service, opt Options) *mcpsdk.Server {
 	t.addInvestigationTools(s)
 	t.addAnalysisTools(s)
 	t.addRoomTools(s)
+	t.addResearchTools(s)
 	return s
 }
 
@@ -185,9 +189,15 @@ type tools struct {
 // text for a model to read, or an error.
 type handler[In, Out any] func(ctx context.Context, in In) (out Out, text string, err error)
 
-// add registers a tool whose input and output schemas come from In and Out.
+// add registers a tool whose input and output schemas come from In and
+// Out, unless the tool has its own.
 func add[In, Out any](s *mcpsdk.Server, t *tools, tool *mcpsdk.Tool, h handler[In, Out]) {
-	tool.InputSchema, tool.OutputSchema = schemaFor[In](), schemaFor[Out]()
+	if tool.InputSchema == nil {
+		tool.InputSchema = schemaFor[In]()
+	}
+	if tool.OutputSchema == nil {
+		tool.OutputSchema = schemaFor[Out]()
+	}
 	mcpsdk.AddTool(s, tool, func(ctx context.Context, req *mcpsdk.CallToolRequest, in In) (*mcpsdk.CallToolResult, Out, error) {
 		out, text, err := h(withRequest(ctx, req), in)
 		if err != nil {

@@ -47,11 +47,16 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 		return err
 	}
 	defer closeRooms()
+	research, err := app.OpenResearches(af.dataDir, roomSvc, a.Log)
+	if err != nil {
+		return err
+	}
+	defer research.Close()
 
 	if *httpAddr == "" {
 		// The client runs on this machine for its user, so it may name
 		// files by path.
-		srv := mcp.NewServer(a.Manager, mcp.Options{AllowPaths: true, Log: a.Log, Analyses: a.Analyses, Rooms: roomSvc, RoomUser: owner})
+		srv := mcp.NewServer(a.Manager, mcp.Options{AllowPaths: true, Log: a.Log, Analyses: a.Analyses, Rooms: roomSvc, RoomUser: owner, Research: research})
 		err := srv.Run(ctx, mcp.NewIOTransport(stdin, stdout))
 		if ctx.Err() != nil {
 			return nil
@@ -63,7 +68,7 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 		}
 		return err
 	}
-	opt := mcp.Options{Log: a.Log, Analyses: a.Analyses, Rooms: roomSvc, RoomUser: owner}
+	opt := mcp.Options{Log: a.Log, Analyses: a.Analyses, Rooms: roomSvc, RoomUser: owner, Research: research}
 	if *authMode == "token" {
 		opt.RoomUser = nil
 	}

@@ -47,7 +47,7 @@ func quarryCommand(t *testing.T, args ...string) *exec.Cmd {
 // mcpTools is every tool quarry mcp offers: the investigation's, the
 // analyses' and the data rooms'.
 var mcpTools = []string{"analyze", "ask", "ask_room", "create_session", "describe_table", "get_analysis", "get_explanations", "get_page", "get_report", "get_session",
-	"list_recipes", "list_rooms", "list_sessions", "list_tables", "run_sql", "start_investigation"}
+	"list_recipes", "list_rooms", "list_sessions", "list_tables", "research", "run_sql", "start_investigation"}
 
 // callText calls a tool and returns its text and whether it failed.
 func callText(t *testing.T, cs *mcpsdk.ClientSession, name string, args any) (string, bool) {

@@ -100,100 +100,10 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(researchJSON(res))
+		return enc.Encode(research.NewView(res))
 	}
 	printResearch(stdout, res)
 	return nil
-}
-
-// researchOut is the --json shape.
-type researchOut struct {
-	ID     string `json:"id"`
-	Status string `json:"status"`
-	Query  string `json:"query"`
-	Depth  string `json:"depth_level"`
-	Answer string `json:"answer"`
-	Plan   struct {
-		SubQuestions []research.SubQuestion `json:"sub_questions"`
-	} `json:"plan"`
-	Facts         []factOut               `json:"facts"`
-	Discrepancies []discrepancyOut        `json:"discrepancies"`
-	Ambiguities   []research.Ambiguity    `json:"ambiguities"`
-	Report        reportOut               `json:"report"`
-	Citations     []research.CitationLink `json:"citations"`
-}
-
-type factOut struct {
-	ID            string  `json:"id"`
-	Text          string  `json:"text"`
-	SourceURL     string  `json:"source_url"`
-	SourceTitle   string  `json:"source_title"`
-	Confidence    float64 `json:"confidence"`
-	Section       string  `json:"section"`
-	Verified      bool    `json:"verified"`
-	DiscrepancyID *string `json:"discrepancy_id"`
-	Entity        string  `json:"entity"`
-	Attribute     string  `json:"attribute"`
-	Value         string  `json:"value"`
-	Passage       string  `json:"passage"`
-}
-
-type discrepancyOut struct {
-	ID                   string          `json:"id"`
-	Topic                string          `json:"topic"`
-	FactIDs              []string        `json:"fact_ids"`
-	Resolution           string          `json:"resolution"`
-	ResolutionConfidence float64         `json:"resolution_confidence"`
-	Strategy             string          `json:"strategy"`
-	Preferred            string          `json:"preferred"`
-	Sides                []research.Side `json:"sides"`
-}
-
-type reportOut struct {
-	ExecutiveSummary string `json:"executive_summary"`
-	Sections         []struct {
-		Title   string   `json:"title"`
-		Content string   `json:"content"`
-		FactIDs []string `json:"fact_ids"`
-	} `json:"sections"`
-	TotalWordCount int      `json:"total_word_count"`
-	TotalSources   int      `json:"total_sources"`
-	QualityScore   float64  `json:"quality_score"`
-	Limitations    []string `json:"limitations"`
-}
-
-func researchJSON(res *research.Result) researchOut {
-	out := researchOut{ID: res.Request.ID, Status: string(res.Request.Status), Query: res.Request.Query, Depth: string(res.Request.Depth),
-		Answer: res.Answer, Facts: []factOut{}, Discrepancies: []discrepancyOut{}, Ambiguities: res.Ambiguities}
-	out.Plan.SubQuestions = res.Plan.SubQuestions
-	for _, f := range res.Facts {
-		fo := factOut{ID: f.ID, Text: f.Text, SourceURL: f.SourceURL, SourceTitle: f.SourceTitle, Confidence: f.Confidence, Section: f.Section,
-			Verified: f.Verified, Entity: f.Entity, Attribute: f.Attribute, Value: f.Value, Passage: f.Passage}
-		if f.DiscrepancyID != "" {
-			id := f.DiscrepancyID
-			fo.DiscrepancyID = &id
-		}
-		out.Facts = append(out.Facts, fo)
-	}
-	for _, d := range res.Discrepancies {
-		out.Discrepancies = append(out.Discrepancies, discrepancyOut{ID: d.ID, Topic: d.Topic, FactIDs: d.FactIDs, Resolution: d.Resolution,
-			ResolutionConfidence: d.ResolutionConfidence, Strategy: d.Strategy, Preferred: d.Preferred, Sides: d.Sides})
-	}
-	rep := res.Report
-	out.Report = reportOut{ExecutiveSummary: rep.ExecutiveSummary, TotalWordCount: rep.TotalWordCount, TotalSources: rep.TotalSources,
-		QualityScore: rep.QualityScore, Limitations: rep.Limitations}
-	for _, s := range rep.Sections {
-		out.Report.Sections = append(out.Report.Sections, struct {
-			Title   string   `json:"title"`
-			Content string   `json:"content"`
-			FactIDs []string `json:"fact_ids"`
-		}{s.Title, s.Content, s.FactIDs})
-	}
-	cites := research.NewCitations(res.Facts, res.Sources)
-	for _, f := range res.Facts {
-		out.Citations = append(out.Citations, cites.ByFact[f.ID]...)
-	}
-	return out
 }
 
 // printResearch writes the report for a person: the summary, the

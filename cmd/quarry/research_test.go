@@ -29,7 +29,7 @@ func TestResearchSampleCorpus(t *testing.T) {
 			t.Errorf("stderr has no %s progress:\n%s", stage, stderr)
 		}
 	}
-	var out researchOut
+	var out research.View
 	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 		t.Fatalf("--json output: %v\n%s", err, stdout)
 	}
@@ -48,7 +48,7 @@ func TestResearchSampleCorpus(t *testing.T) {
 	if followUps == 0 || roots+followUps != len(out.Plan.SubQuestions) || len(out.Plan.SubQuestions) > 10 {
 		t.Errorf("%d roots and %d follow-ups of %d sub-questions; want follow-ups at depth 1 only, at most 10 in all", roots, followUps, len(out.Plan.SubQuestions))
 	}
-	facts := map[string]factOut{}
+	facts := map[string]research.FactView{}
 	for _, f := range out.Facts {
 		facts[f.ID] = f
 	}
@@ -67,7 +67,7 @@ func TestResearchSampleCorpus(t *testing.T) {
 		}
 	}
 	for _, p := range planted {
-		var d *discrepancyOut
+		var d *research.DiscrepancyView
 		for i := range out.Discrepancies {
 			if strings.Contains(out.Discrepancies[i].Topic, p.topic) {
 				d = &out.Discrepancies[i]
@@ -200,7 +200,7 @@ func TestResearchRoom(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("research --room exited %d\n%s", code, stderr)
 	}
-	var out researchOut
+	var out research.View
 	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,237 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+	agent "github.com/quarry-dev/quarry/agent/research"
+	"github.com/quarry-dev/quarry/internal/hub"
+	"github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/rooms"
+	"github.com/quarry-dev/quarry/sqlite"
+)
+
+// Researches runs research requests over data rooms for the server and
+// the MCP tools: the room is opened through the rooms service's
+// membership checks (OpenRoomCorpus), results are kept in
+// db/research.db, and each research belongs to the user who asked: to
+// anyone else it is NOT_FOUND, like a room they are not in.
+//
+// A research started in the background (Start) keeps its stages in a hub
+// for late subscribers; the last keptRuns finished ones stay in memory, so
+// their events replay, and older ones are read from the store.
+type Researches struct {
+	rooms *rooms.Service
+	store *sqlite.Research
+	log   *slog.Logger
+	now   func() time.Time
+
+	ctx    context.Context // background runs stop when it is cancelled
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu       sync.Mutex
+	runs     map[string]*researchRun
+	finished []string // ids of finished runs still in runs, oldest first
+}
+
+// keptRuns is how many finished background runs keep their events in
+// memory.
+const keptRuns = 256
+
+// researchRun is one research in memory.
+type researchRun struct {
+	userID string
+	events *hub.Hub[agent.Stage]
+	// Guarded by Researches.mu: the request as of its last stage, and
+	// the result once the run ends (a failed one's result so far).
+	request research.Request
+	result  *research.Result
+}
+
+// OpenResearches keeps research results in dataDir's db/research.db and
+// researches svc's rooms. Close it to stop running researches and close
+// the store.
+func OpenResearches(dataDir string, svc *rooms.Service, log *slog.Logger) (*Researches, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	store, err := sqlite.OpenResearch(filepath.Join(dataDir, "db", "research.db"))
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Researches{rooms: svc, store: store, log: log, now: time.Now, ctx: ctx, cancel: cancel, runs: map[string]*researchRun{}}, nil
+}
+
+// Close stops the running researches, waits for them and closes the
+// store.
+func (s *Researches) Close() error {
+	s.cancel()
+	s.wg.Wait()
+	return s.store.Close()
+}
+
+// prepare checks the request and opens the room for userID; nothing runs
+// yet. Errors: INVALID for a question outside 10-500 characters or an
+// unknown depth, NOT_FOUND for a room userID is not a member of,
+// EMPTY_FILE for a room without a processed document.
+func (s *Researches) prepare(ctx context.Context, userID, question, depth, roomName string) (*research.Request, *agent.Researcher, error) {
+	req, err := research.NewRequest(question, depth, s.now())
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := OpenRoomCorpus(ctx, s.rooms, userID, roomName)
+	if err != nil {
+		return nil, nil, err
+	}
+	req.UserID = userID
+	return req, &agent.Researcher{Corpus: c, Now: s.now}, nil
+}
+
+// Research runs a research for userID over the room roomName (id or
+// name) to its end and returns the saved result; progress, when set,
+// hears each stage. Errors: those of prepare, and the research's own
+// (UNAVAILABLE when ctx ends first).
+func (s *Researches) Research(ctx context.Context, userID, question, depth, roomName string, progress func(agent.Stage)) (*research.Result, error) {
+	req, r, err := s.prepare(ctx, userID, question, depth, roomName)
+	if err != nil {
+		return nil, err
+	}
+	r.Progress = progress
+	res, err := r.Run(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.store.Save(ctx, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// Start checks the request and opens the room as Research does, then
+// runs the research in the background and returns its request at once.
+func (s *Researches) Start(ctx context.Context, userID, question, depth, roomName string) (*research.Request, error) {
+	req, r, err := s.prepare(ctx, userID, question, depth, roomName)
+	if err != nil {
+		return nil, err
+	}
+	run := &researchRun{userID: userID, events: hub.New[agent.Stage](), request: *req}
+	s.mu.Lock()
+	s.runs[req.ID] = run
+	s.mu.Unlock()
+	r.Progress = func(st agent.Stage) {
+		s.mu.Lock()
+		run.request.Status = st.Status
+		s.mu.Unlock()
+		run.events.Publish(st)
+	}
+	snapshot := *req
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.finish(req.ID, run, r, req)
+	}()
+	return &snapshot, nil
+}
+
+// finish runs a background research, saves what it produced and ends
+// its event stream.
+func (s *Researches) finish(id string, run *researchRun, r *agent.Researcher, req *research.Request) {
+	res, err := r.Run(s.ctx, req)
+	if err != nil {
+		s.log.Warn("research failed", "id", id, "code", quarry.ErrorCode(err), "err", err)
+	}
+	// A failed research is kept too when its result so far holds
+	// together, so that it reads as failed after a restart.
+	if serr := s.store.Save(s.ctx, res); serr != nil && err == nil {
+		s.log.Error("research not saved", "id", id, "err", serr)
+		req.Error = "the result could not be saved"
+		req.Status = research.StatusFailed
+		run.events.Publish(agent.Stage{Status: research.StatusFailed, Message: req.Error})
+	}
+	s.mu.Lock()
+	run.request, run.result = *req, res
+	s.finished = append(s.finished, id)
+	if len(s.finished) > keptRuns {
+		delete(s.runs, s.finished[0])
+		s.finished = s.finished[1:]
+	}
+	s.mu.Unlock()
+	run.events.Close()
+}
+
+// run is userID's research id in memory, nil when it is not there.
+// Errors: NOT_FOUND for another user's.
+func (s *Researches) run(userID, id string) (*researchRun, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	run, ok := s.runs[id]
+	if !ok {
+		return nil, nil
+	}
+	if run.userID != userID {
+		return nil, notFound(id)
+	}
+	return run, nil
+}
+
+func notFound(id string) error {
+	return quarry.Errorf(quarry.ECodeNotFound, "research %s not found", id)
+}
+
+// Get returns userID's research id: while it runs, its request alone (the
+// status of its current stage); then its result. Errors: NOT_FOUND for a
+// research that does not exist or that another user asked for.
+func (s *Researches) Get(ctx context.Context, userID, id string) (*research.Result, error) {
+	run, err := s.run(userID, id)
+	if err != nil {
+		return nil, err
+	}
+	if run != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if run.result != nil {
+			return run.result, nil
+		}
+		req := run.request
+		return &research.Result{Request: &req}, nil
+	}
+	res, err := s.store.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if res.Request.UserID != userID {
+		return nil, notFound(id)
+	}
+	return res, nil
+}
+
+// Subscribe returns the stages of userID's research id so far and a
+// channel of those to come, closed when it ends. A research no longer in
+// memory replays one stage, its final status. Errors: as Get.
+func (s *Researches) Subscribe(ctx context.Context, userID, id string) (past []agent.Stage, live <-chan agent.Stage, cancel func(), err error) {
+	run, err := s.run(userID, id)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if run != nil {
+		past, live, cancel := run.events.Subscribe()
+		return past, live, cancel, nil
+	}
+	res, err := s.Get(ctx, userID, id)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	msg := res.Request.Error
+	if msg == "" {
+		msg = string(res.Request.Status)
+	}
+	c := make(chan agent.Stage)
+	close(c)
+	return []agent.Stage{{Status: res.Request.Status, Message: msg}}, c, func() {}, nil
+}

@@ -1,0 +1,96 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	agent "github.com/quarry-dev/quarry/agent/research"
+	"github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/room"
+)
+
+// ResearchService is what the research tool needs (app.Researches).
+type ResearchService interface {
+	// Research researches question over the room idOrName for userID
+	// to its end, saves the result and returns it; progress, when set,
+	// hears each stage. Errors: INVALID for a question outside 10-500
+	// characters or an unknown depth, NOT_FOUND for a room userID is not
+	// a member of, EMPTY_FILE for a room without a processed document.
+	Research(ctx context.Context, userID, question, depth, idOrName string, progress func(agent.Stage)) (*research.Result, error)
+}
+
+type researchIn struct {
+	Question string `json:"question" jsonschema:"the question, 10 to 500 characters, e.g. What changed in Kestrel Dynamics' finances and legal exposure in 2024?"`
+	Depth    string `json:"depth,omitempty" jsonschema:"quick (3-5 sub-questions), standard (5-7, the default) or comprehensive (7-10)"`
+	Room     string `json:"room" jsonschema:"the data room to research, by name or room_id as list_rooms gives them"`
+}
+
+// researchStages is how many progress notifications a research sends:
+// two while planning, then one each for executing, verifying,
+// synthesizing and completed.
+const researchStages = 6
+
+func (t *tools) addResearchTools(s *mcpsdk.Server) {
+	if t.opt.Research == nil {
+		return
+	}
+	add(s, t, &mcpsdk.Tool{
+		Name: "research",
+		Description: "Research a question over a data room's documents and return a briefing: the plan of sub-questions, the facts read from the documents (each with its source and passage), " +
+			"the discrepancies where sources disagree (each side with its facts, the value to believe and why: correction, consensus, credibility or uncertainty), " +
+			"names shared by different entities (ambiguities, not conflicts), and a report whose every claim carries [cite:fact-id] naming a fact. " +
+			"Runs offline in seconds; the result is saved under its id.",
+		Annotations:  changes("Research a question"),
+		OutputSchema: researchSchema(),
+	}, asUser(t, t.research))
+}
+
+// researchSchema is the schema of research.View, where a fact's
+// discrepancy_id is null when no source disputes it, as quarry research
+// --json has it.
+func researchSchema() *jsonschema.Schema {
+	s := schemaFor[research.View]()
+	id := s.Properties["facts"].Items.Properties["discrepancy_id"]
+	id.Type, id.Types = "", []string{"null", "string"}
+	return s
+}
+
+func (t *tools) research(ctx context.Context, u *room.User, in researchIn) (research.View, string, error) {
+	n := 0
+	res, err := t.opt.Research.Research(ctx, u.ID, in.Question, in.Depth, strings.TrimSpace(in.Room), func(st agent.Stage) {
+		n++
+		notifyProgress(ctx, n, researchStages, string(st.Status)+": "+st.Message)
+	})
+	if err != nil {
+		return research.View{}, "", err
+	}
+	v := research.NewView(res)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n%s", v.Query, v.Report.ExecutiveSummary)
+	fmt.Fprintf(&b, "\n\n%d sub-questions, %d facts, %d discrepancies, %d ambiguous names; %d report sections, %d sources, quality %.2f (research %s, %s).",
+		len(v.Plan.SubQuestions), len(v.Facts), len(v.Discrepancies), len(v.Ambiguities), len(v.Report.Sections), v.Report.TotalSources, v.Report.QualityScore, v.ID, v.Status)
+	for _, d := range v.Discrepancies {
+		fmt.Fprintf(&b, "\n- %s: %s", d.Topic, d.Resolution)
+	}
+	b.WriteString("\n\nEach [cite:ID] names a fact in facts, whose source_url, source_title and passage show where it comes from.")
+	return v, b.String(), nil
+}
+
+// notifyProgress tells the client how a long tool call goes, when it
+// asked to hear (a progress token in the call).
+func notifyProgress(ctx context.Context, done, total int, message string) {
+	req, ok := ctx.Value(requestKey{}).(*mcpsdk.CallToolRequest)
+	if !ok || req.Session == nil || req.Params == nil {
+		return
+	}
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return
+	}
+	// A client gone meanwhile is not the research's failure.
+	_ = req.Session.NotifyProgress(ctx, &mcpsdk.ProgressNotificationParams{ProgressToken: token, Progress: float64(done), Total: float64(max(total, done)), Message: message})
+}

@@ -1,0 +1,183 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/mcp"
+	"github.com/quarry-dev/quarry/research"
+)
+
+const (
+	kestrelQuestion   = "What changed in Kestrel Dynamics' finances, operations and legal exposure in 2024 and 2025?"
+	headcountQuestion = "How many employees did Kestrel Dynamics have at the end of 2024?"
+)
+
+// TestResearchTool researches the committed sample corpus, uploaded to a
+// room of the local owner, through the research tool: the result carries
+// the planted headcount discrepancy and a report whose every marker names a fact,
+// with progress sent to a client that asked for it. Eve's room is
+// NOT_FOUND, and bad input is INVALID before anything runs.
+func TestResearchTool(t *testing.T) {
+	e := newRoomEnv(t, "")
+	ctx := context.Background()
+	kestrel, err := e.svc.CreateRoom(ctx, e.owner.ID, "kestrel", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../testdata/research/kestrel/*.md")
+	if len(files) == 0 {
+		t.Fatal("no sample corpus")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := e.svc.Upload(ctx, e.owner.ID, kestrel.ID, filepath.Base(f), strings.NewReader(string(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := app.ProcessUpload(ctx, e.svc, e.owner.ID, d.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rs, err := app.OpenResearches(e.dir, e.svc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rs.Close() })
+	srv := mcp.NewServer(e.app.Manager, mcp.Options{Rooms: e.svc, RoomUser: e.owner, Research: rs})
+
+	var mu sync.Mutex
+	var progress []string
+	st, ct := mcpsdk.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	c := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "quarry-test", Version: "1"}, &mcpsdk.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, r *mcpsdk.ProgressNotificationClientRequest) {
+			mu.Lock()
+			defer mu.Unlock()
+			progress = append(progress, r.Params.Message)
+		}})
+	cs, err := c.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+
+	params := &mcpsdk.CallToolParams{Name: "research", Arguments: map[string]any{"question": headcountQuestion, "room": "kestrel"}}
+	params.SetProgressToken("r1")
+	res, err := cs.CallTool(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Content[0].(*mcpsdk.TextContent).Text
+	if res.IsError {
+		t.Fatalf("research failed: %s", text)
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	var v research.View
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Status != "completed" || v.Depth != "standard" || len(v.Plan.SubQuestions) < 5 || len(v.Facts) == 0 || len(v.Report.Sections) == 0 {
+		t.Fatalf("research: status %s depth %s, %d sub-questions, %d facts, %d sections; want a completed standard research with facts and a report",
+			v.Status, v.Depth, len(v.Plan.SubQuestions), len(v.Facts), len(v.Report.Sections))
+	}
+	if !strings.Contains(text, v.Report.ExecutiveSummary) || !strings.Contains(text, v.ID) {
+		t.Errorf("text lacks the executive summary or the id:\n%s", text)
+	}
+	facts := map[string]research.FactView{}
+	for _, f := range v.Facts {
+		facts[f.ID] = f
+		if !strings.HasPrefix(f.SourceURL, "room://"+kestrel.ID+"/") {
+			t.Errorf("fact %s comes from %s, outside the kestrel room", f.ID, f.SourceURL)
+		}
+	}
+	cited := 0
+	for _, s := range append([]string{v.Report.ExecutiveSummary}, sectionTexts(v)...) {
+		for _, id := range research.Markers(s) {
+			cited++
+			if f, ok := facts[id]; !ok || f.Passage == "" {
+				t.Errorf("[cite:%s] names no fact with a passage", id)
+			}
+		}
+	}
+	if cited == 0 {
+		t.Error("the report cites no fact")
+	}
+	// The planted contradiction: two press releases disagree on the
+	// headcount, and the filings side with one of them.
+	var found bool
+	for _, d := range v.Discrepancies {
+		if !strings.Contains(d.Topic, "employees") {
+			continue
+		}
+		found = true
+		if d.Strategy != research.StrategyConsensus || !strings.HasPrefix(d.Preferred, "1,240") || len(d.Sides) < 2 || d.Resolution == "" {
+			t.Errorf("employees: %s prefers %q over %d sides: %s; want consensus on 1,240", d.Strategy, d.Preferred, len(d.Sides), d.Resolution)
+		}
+		for _, side := range d.Sides {
+			for _, id := range side.FactIDs {
+				if f := facts[id]; f.DiscrepancyID == nil || *f.DiscrepancyID != d.ID {
+					t.Errorf("employees: side %s cites fact %s, which does not point back", side.Value, id)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Errorf("discrepancies %+v; want the planted headcount", v.Discrepancies)
+	}
+	if !strings.Contains(text, "employees") {
+		t.Errorf("the text does not list the discrepancy:\n%s", text)
+	}
+	mu.Lock()
+	stages := strings.Join(progress, "\n")
+	mu.Unlock()
+	for _, s := range []string{"planning:", "executing:", "verifying:", "synthesizing:", "completed:"} {
+		if !strings.Contains(stages, s) {
+			t.Errorf("progress notifications lack %s\n%s", s, stages)
+		}
+	}
+	// The result was saved, for its owner.
+	if got, err := rs.Get(ctx, e.owner.ID, v.ID); err != nil || got.Report == nil {
+		t.Errorf("saved result: %v", err)
+	}
+
+	for _, tt := range []struct {
+		name string
+		args map[string]any
+		code string
+	}{
+		{"eve's room", map[string]any{"question": kestrelQuestion, "room": "other"}, quarry.ECodeNotFound},
+		{"eve's room by id", map[string]any{"question": kestrelQuestion, "room": e.other.ID}, quarry.ECodeNotFound},
+		{"short question", map[string]any{"question": "revenue?", "room": "kestrel"}, quarry.ECodeInvalid},
+		{"unknown depth", map[string]any{"question": kestrelQuestion, "room": "kestrel", "depth": "deep"}, quarry.ECodeInvalid},
+		{"no room", map[string]any{"question": kestrelQuestion}, quarry.ECodeInvalid},
+	} {
+		if code, text := failCode(t, cs, "research", tt.args); code != tt.code {
+			t.Errorf("%s: %s; want %s", tt.name, text, tt.code)
+		}
+	}
+}
+
+func sectionTexts(v research.View) []string {
+	var out []string
+	for _, s := range v.Report.Sections {
+		out = append(out, s.Content)
+	}
+	return out
+}
