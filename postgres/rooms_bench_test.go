@@ -138,9 +138,10 @@ func benchVocabulary(rng *rand.Rand) func() string {
 // the path. It reports each search's p50 and p95 latency over its
 // iterations: three words of the vocabulary, 40 chunks (Words); the
 // terms of benchQuestions in turn as agent/ask searches them, 300 chunks
-// with all their terms or the 16 rarest (Questions, Questions16), and 40
-// chunks with the 6 rarest, the room-wide net of a question routed to its
-// documents (Net6); 40 nearest vectors (Vectors).
+// with all their terms or the 16 rarest (Questions, Questions16), the
+// same within 3 documents, as a question routed to them (Routed16), and
+// 40 chunks with the 6 rarest, the room-wide net beside that (Net6); 40
+// nearest vectors (Vectors).
 //
 //	go test ./postgres -run - -bench RoomsSearch50k -benchtime 200x -timeout 30m
 func BenchmarkRoomsSearch50k(b *testing.B) {
@@ -187,6 +188,14 @@ func benchSearches(b *testing.B, st *postgres.Rooms, ctx context.Context, roomID
 	})
 	timed("Questions16", func(i int) error {
 		return chunks(room.ChunkQuery{Terms: terms[i%len(terms)], Limit: 300, MaxTerms: 16})
+	})
+	docs, err := st.ListDocuments(ctx, roomID)
+	if err != nil || len(docs) < 3 {
+		b.Fatalf("ListDocuments = %d, %v; want the room's documents", len(docs), err)
+	}
+	routed := []string{docs[0].ID, docs[1].ID, docs[2].ID}
+	timed("Routed16", func(i int) error {
+		return chunks(room.ChunkQuery{Terms: terms[i%len(terms)], DocumentIDs: routed, Limit: 300, MaxTerms: 16})
 	})
 	timed("Net6", func(i int) error {
 		return chunks(room.ChunkQuery{Terms: terms[i%len(terms)], Limit: 40, MaxTerms: 6})

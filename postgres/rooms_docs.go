@@ -296,16 +296,22 @@ func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQue
 			FROM (SELECT plainto_tsquery('english', t) AS tq FROM unnest($1::text[]) t) x WHERE numnode(tq) > 0`, terms).Scan(&query); err != nil || query == nil || *query == "" {
 			return err
 		}
+		// Without a condition that can be false, a search within some
+		// documents reads their rows through their index.
+		args, onlyDocs := []any{roomID, *query, q.Limit}, ""
+		if docs := docFilter(q.DocumentIDs); docs != nil {
+			args, onlyDocs = append(args, docs), " AND s.document_id = ANY ($4::uuid[])"
+		}
 		out, err = collect(ctx, tx, scanHit, `SELECT `+chunkColumns+`, d.name, h.score
 			FROM (SELECT s.chunk_id, s.document_id, s.chunk_index, ts_rank(s.search, $2::tsquery, 1)::float8 AS score
 				FROM chunk_search s
-				WHERE s.data_room_id = $1 AND ($3::uuid[] IS NULL OR s.document_id = ANY ($3))
+				WHERE s.data_room_id = $1`+onlyDocs+`
 				ORDER BY score DESC, s.document_id, s.chunk_index
-				LIMIT $4) h
+				LIMIT $3) h
 			JOIN document_chunks c ON c.id = h.chunk_id
 			JOIN document_pages p ON p.id = c.page_id
 			JOIN documents d ON d.id = c.document_id
-			ORDER BY h.score DESC, h.document_id, h.chunk_index`, roomID, *query, docFilter(q.DocumentIDs), q.Limit)
+			ORDER BY h.score DESC, h.document_id, h.chunk_index`, args...)
 		return err
 	})
 	return out, err

@@ -117,6 +117,8 @@ CREATE TABLE IF NOT EXISTS chunk_search (
     search tsvector NOT NULL
 );
 CREATE INDEX IF NOT EXISTS idx_chunk_search ON chunk_search USING gin (search);
+-- a search within some documents reads their rows only
+CREATE INDEX IF NOT EXISTS idx_chunk_search_document ON chunk_search(document_id);
 
 -- How many of a room's chunks hold each word (retrieve.CountWords of
 -- their context and text), kept by every write of chunks, so that a
