@@ -57,34 +57,18 @@ func moveSearchIndexes(db *sql.DB) error {
 	if err := db.QueryRow("SELECT count(*) FROM sqlite_master WHERE name = 'chunks_fts'").Scan(&n); err != nil || n == 0 {
 		return err
 	}
-	ctx := context.Background()
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, "SELECT id FROM data_rooms")
-	if err != nil {
-		return err
-	}
-	var roomIDs []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		roomIDs = append(roomIDs, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
+	return migrate(db, "SELECT id, '' FROM data_rooms", indexRooms)
+}
+
+// indexRooms fills each room's index from its chunks and drops the old
+// shared one.
+func indexRooms(ctx context.Context, tx *sql.Tx, rooms [][2]string) error {
 	if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO chunk_search (chunk_id, document_id)
 		SELECT id, document_id FROM document_chunks ORDER BY document_id, chunk_index`); err != nil {
 		return err
 	}
-	for _, id := range roomIDs {
+	for _, r := range rooms {
+		id := r[0]
 		if err := createRoomIndex(ctx, tx, id); err != nil {
 			return err
 		}
@@ -95,7 +79,37 @@ func moveSearchIndexes(db *sql.DB) error {
 			return fmt.Errorf("rebuild the search index of room %s: %w", id, err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, "DROP TABLE chunks_fts"); err != nil {
+	_, err := tx.ExecContext(ctx, "DROP TABLE chunks_fts")
+	return err
+}
+
+// migrate runs a one-time change of a store in one transaction: fn gets
+// the rows of list, two text columns each.
+func migrate(db *sql.DB, list string, fn func(ctx context.Context, tx *sql.Tx, rows [][2]string) error) error {
+	ctx := context.Background()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, list)
+	if err != nil {
+		return err
+	}
+	var got [][2]string
+	for rows.Next() {
+		var r [2]string
+		if err := rows.Scan(&r[0], &r[1]); err != nil {
+			rows.Close()
+			return err
+		}
+		got = append(got, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if err := fn(ctx, tx, got); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -130,37 +130,18 @@ func countStoreWords(db *sql.DB) error {
 	if err := db.QueryRow("SELECT (SELECT count(*) FROM room_words), (SELECT count(*) FROM document_chunks)").Scan(&words, &chunks); err != nil || words > 0 || chunks == 0 {
 		return err
 	}
-	ctx := context.Background()
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, "SELECT id, data_room_id FROM documents WHERE processing_status = 'completed'")
-	if err != nil {
-		return err
-	}
-	type doc struct{ id, room string }
-	var docs []doc
-	for rows.Next() {
-		var d doc
-		if err := rows.Scan(&d.id, &d.room); err != nil {
-			rows.Close()
-			return err
+	return migrate(db, "SELECT id, data_room_id FROM documents WHERE processing_status = 'completed'", func(ctx context.Context, tx *sql.Tx, docs [][2]string) error {
+		for _, d := range docs {
+			bodies, err := documentBodies(ctx, tx, d[0])
+			if err != nil {
+				return err
+			}
+			if err := countInto(ctx, tx, d[1], bodies, 1); err != nil {
+				return err
+			}
 		}
-		docs = append(docs, d)
-	}
-	rows.Close()
-	for _, d := range docs {
-		bodies, err := documentBodies(ctx, tx, d.id)
-		if err != nil {
-			return err
-		}
-		if err := countInto(ctx, tx, d.room, bodies, 1); err != nil {
-			return err
-		}
-	}
-	return tx.Commit()
+		return nil
+	})
 }
 
 // rarestTerms keeps the limit terms found in the fewest of a room's
