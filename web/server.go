@@ -28,7 +28,10 @@ type Options struct {
 	// Auth says who sends each request to the data rooms; nil leaves the
 	// data rooms out.
 	Auth Authenticator
-	Log  *slog.Logger
+	// Research serves the research API to the users Auth names; nil
+	// leaves it out.
+	Research ResearchService
+	Log      *slog.Logger
 }
 
 // Analyst describes the analyst behind the investigations and the chat.
@@ -65,6 +68,7 @@ func New(svc Service, opt Options) *Server {
 	s.routesAPI()
 	s.routesAnalyses()
 	s.routesRooms()
+	s.routesResearch()
 	s.routesLogin()
 	s.routesPages()
 	return s

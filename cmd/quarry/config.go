@@ -185,8 +185,9 @@ type appFlags struct {
 	memoryMB   int64
 	model      modelFlags
 	// rooms and auth, when set, serve the data rooms (serve).
-	rooms web.RoomService
-	auth  web.Authenticator
+	rooms    web.RoomService
+	auth     web.Authenticator
+	research web.ResearchService
 }
 
 func (f *appFlags) register(fs *flag.FlagSet, getenv func(string) string) {
@@ -217,7 +218,7 @@ func (f *appFlags) open(ctx context.Context, getenv func(string) string, stderr 
 	}
 	a, err = app.Open(ctx, app.Options{DataDir: f.dataDir, SessionTimeout: timeout, MaxUploadBytes: f.maxMB << 20,
 		MaxRunning: f.maxRunning, MemoryMB: f.memoryMB, Log: log, OpenSource: openSource, Model: w.model, ModelLocal: w.local, DialCode: w.dial,
-		Embedder: w.embedder, EmbeddingModel: w.embedModel, Rooms: f.rooms, Auth: f.auth})
+		Embedder: w.embedder, EmbeddingModel: w.embedModel, Rooms: f.rooms, Auth: f.auth, Research: f.research})
 	if err != nil {
 		return nil, nil, err
 	}

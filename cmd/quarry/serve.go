@@ -58,6 +58,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 	af.rooms = rs
+	research, err := app.OpenResearches(af.dataDir, rs, nil)
+	if err != nil {
+		return err
+	}
+	defer research.Close()
+	af.research = research
 	if af.auth, err = webAuth(*authMode, af.dataDir, rs, owner); err != nil {
 		return err
 	}
@@ -66,6 +72,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer closeApp()
+	research.Log = a.Log
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

@@ -57,6 +57,9 @@ type Options struct {
 	// (OpenRooms, web.LocalUser); without both they are left out.
 	Rooms web.RoomService
 	Auth  web.Authenticator
+	// Research serves the research API to the users Auth names
+	// (OpenResearches).
+	Research web.ResearchService
 }
 
 // DefaultMemoryMB is the default Options.MemoryMB.
@@ -159,7 +162,7 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 		return nil, err
 	}
 	h := web.New(m, web.Options{MaxUploadBytes: opt.MaxUploadBytes, Analyst: analyst, Log: opt.Log, Analyses: am,
-		Rooms: opt.Rooms, Auth: opt.Auth})
+		Rooms: opt.Rooms, Auth: opt.Auth, Research: opt.Research})
 	return &App{Manager: m, Analyses: am, Handler: h, Index: db, Log: opt.Log, db: db, closeAnalyses: closeAnalyses}, nil
 }
 

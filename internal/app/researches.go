@@ -10,9 +10,16 @@ import (
 	"github.com/quarry-dev/quarry"
 	agent "github.com/quarry-dev/quarry/agent/research"
 	"github.com/quarry-dev/quarry/internal/hub"
+	"github.com/quarry-dev/quarry/mcp"
 	"github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/rooms"
 	"github.com/quarry-dev/quarry/sqlite"
+	"github.com/quarry-dev/quarry/web"
+)
+
+var (
+	_ web.ResearchService = (*Researches)(nil)
+	_ mcp.ResearchService = (*Researches)(nil)
 )
 
 // Researches runs research requests over data rooms for the server and
@@ -27,8 +34,10 @@ import (
 type Researches struct {
 	rooms *rooms.Service
 	store *sqlite.Research
-	log   *slog.Logger
-	now   func() time.Time
+	// Log hears the failures of background researches; set it before
+	// the first one starts.
+	Log *slog.Logger
+	now func() time.Time
 
 	ctx    context.Context // background runs stop when it is cancelled
 	cancel context.CancelFunc
@@ -65,7 +74,7 @@ func OpenResearches(dataDir string, svc *rooms.Service, log *slog.Logger) (*Rese
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Researches{rooms: svc, store: store, log: log, now: time.Now, ctx: ctx, cancel: cancel, runs: map[string]*researchRun{}}, nil
+	return &Researches{rooms: svc, store: store, Log: log, now: time.Now, ctx: ctx, cancel: cancel, runs: map[string]*researchRun{}}, nil
 }
 
 // Close stops the running researches, waits for them and closes the
@@ -144,12 +153,12 @@ func (s *Researches) Start(ctx context.Context, userID, question, depth, roomNam
 func (s *Researches) finish(id string, run *researchRun, r *agent.Researcher, req *research.Request) {
 	res, err := r.Run(s.ctx, req)
 	if err != nil {
-		s.log.Warn("research failed", "id", id, "code", quarry.ErrorCode(err), "err", err)
+		s.Log.Warn("research failed", "id", id, "code", quarry.ErrorCode(err), "err", err)
 	}
 	// A failed research is kept too when its result so far holds
 	// together, so that it reads as failed after a restart.
 	if serr := s.store.Save(s.ctx, res); serr != nil && err == nil {
-		s.log.Error("research not saved", "id", id, "err", serr)
+		s.Log.Error("research not saved", "id", id, "err", serr)
 		req.Error = "the result could not be saved"
 		req.Status = research.StatusFailed
 		run.events.Publish(agent.Stage{Status: research.StatusFailed, Message: req.Error})

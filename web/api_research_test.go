@@ -1,0 +1,296 @@
+package web_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/room"
+	"github.com/quarry-dev/quarry/rooms"
+	"github.com/quarry-dev/quarry/web"
+)
+
+// researchEnv is a server with the research API over real rooms and
+// researches: alice owns room kestrel, holding the committed sample
+// corpus; bob owns an empty room. Requests name their user in X-User.
+type researchEnv struct {
+	t          *testing.T
+	dir        string
+	srv        *httptest.Server
+	svc        *rooms.Service
+	alice, bob *room.User
+}
+
+func newResearchEnv(t *testing.T) *researchEnv {
+	t.Helper()
+	ctx := context.Background()
+	e := &researchEnv{t: t, dir: t.TempDir()}
+	svc, owner, closeRooms, err := app.OpenRooms(ctx, e.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeRooms() })
+	e.svc, e.alice = svc, owner
+	if e.bob, err = svc.EnsureUser(ctx, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	kestrel, err := svc.CreateRoom(ctx, e.alice.ID, "kestrel", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.CreateRoom(ctx, e.bob.ID, "bobs", ""); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../testdata/research/kestrel/*.md")
+	if len(files) == 0 {
+		t.Fatal("no sample corpus")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := svc.Upload(ctx, e.alice.ID, kestrel.ID, filepath.Base(f), bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := app.ProcessUpload(ctx, svc, e.alice.ID, d.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.serve()
+	return e
+}
+
+// serve starts a server with researches of its own over the data dir, as
+// a new process would have.
+func (e *researchEnv) serve() {
+	rs, err := app.OpenResearches(e.dir, e.svc, nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	a, err := app.Open(context.Background(), app.Options{DataDir: filepath.Join(e.dir, "sessions")})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	h := web.New(a.Manager, web.Options{Rooms: e.svc, Auth: headerAuth{"alice": e.alice, "bob": e.bob}, Research: rs})
+	srv := httptest.NewServer(h)
+	e.t.Cleanup(func() {
+		srv.Close()
+		rs.Close()
+		a.Close()
+	})
+	e.srv = srv
+}
+
+func (e *researchEnv) do(user, method, path string, body string) response {
+	e.t.Helper()
+	req, err := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if user != "" {
+		req.Header.Set("X-User", user)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return response{status: res.StatusCode, header: res.Header, body: b}
+}
+
+type stageEvent struct {
+	Status  string `json:"status"`
+	Message string `json:"message"`
+}
+
+// stages reads a research's event stream as user to its end event.
+func (e *researchEnv) stages(user, id string) (stages []stageEvent, end map[string]any) {
+	e.t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/api/research/"+id+"/events", nil)
+	req.Header.Set("X-User", user)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/event-stream" {
+		b, _ := io.ReadAll(res.Body)
+		e.t.Fatalf("events: %d %s %s", res.StatusCode, res.Header.Get("Content-Type"), b)
+	}
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(make([]byte, 0, 1<<20), 1<<20)
+	var event string
+	for sc.Scan() {
+		line := sc.Text()
+		if v, ok := strings.CutPrefix(line, "event: "); ok {
+			event = v
+			continue
+		}
+		data, ok := strings.CutPrefix(line, "data: ")
+		if !ok {
+			continue
+		}
+		if event == "end" {
+			if err := json.Unmarshal([]byte(data), &end); err != nil {
+				e.t.Fatal(err)
+			}
+			return stages, end
+		}
+		var s stageEvent
+		if err := json.Unmarshal([]byte(data), &s); err != nil {
+			e.t.Fatal(err)
+		}
+		stages = append(stages, s)
+	}
+	e.t.Fatalf("the stream ended without an end event after %v", stages)
+	return nil, nil
+}
+
+const revenueQuestion = "What was Kestrel Dynamics' revenue for fiscal 2024?"
+
+// TestResearchAPI starts a research over alice's room, follows its
+// stages, reads its result with the planted restatement resolved, and
+// finds it out of bob's reach; after a restart it reads from the store.
+func TestResearchAPI(t *testing.T) {
+	e := newResearchEnv(t)
+	r := e.do("alice", http.MethodPost, "/api/research", `{"question": "`+revenueQuestion+`", "depth": "quick", "room": "kestrel"}`)
+	if r.status != http.StatusAccepted {
+		t.Fatalf("POST /api/research: %d %s", r.status, r.body)
+	}
+	var started struct {
+		ID     string `json:"id"`
+		Status string `json:"status"`
+	}
+	if err := json.Unmarshal(r.body, &started); err != nil || started.ID == "" || started.Status != "planning" {
+		t.Fatalf("POST /api/research answered %s", r.body)
+	}
+	if loc := r.header.Get("Location"); loc != "/api/research/"+started.ID {
+		t.Errorf("Location %q", loc)
+	}
+
+	stages, end := e.stages("alice", started.ID)
+	var seen []string
+	for _, s := range stages {
+		if len(seen) == 0 || seen[len(seen)-1] != s.Status {
+			seen = append(seen, s.Status)
+		}
+		if s.Message == "" {
+			t.Errorf("stage %s has no message", s.Status)
+		}
+	}
+	if want := "planning executing verifying synthesizing completed"; strings.Join(seen, " ") != want || end["status"] != "completed" {
+		t.Fatalf("stages %v, end %v; want %s, then completed", seen, end, want)
+	}
+
+	v := e.view("alice", started.ID)
+	if v.Status != "completed" || v.Depth != "quick" || len(v.Facts) == 0 || len(v.Report.Sections) == 0 || v.Report.ExecutiveSummary == "" {
+		t.Fatalf("result: %s, %d facts, %d sections", v.Status, len(v.Facts), len(v.Report.Sections))
+	}
+	facts := map[string]research.FactView{}
+	for _, f := range v.Facts {
+		facts[f.ID] = f
+	}
+	for _, s := range v.Report.Sections {
+		for _, id := range research.Markers(s.Content) {
+			if _, ok := facts[id]; !ok {
+				t.Errorf("section %s: [cite:%s] names no fact", s.Title, id)
+			}
+		}
+	}
+	// The 10-K/A restates the revenue of the 10-K: the newer correction
+	// wins.
+	var revenue *research.DiscrepancyView
+	for i, d := range v.Discrepancies {
+		if strings.Contains(d.Topic, "revenue") {
+			revenue = &v.Discrepancies[i]
+		}
+	}
+	if revenue == nil || revenue.Strategy != research.StrategyRecency || !strings.HasPrefix(revenue.Preferred, "$46.9 million") || len(revenue.Sides) < 2 {
+		t.Fatalf("revenue discrepancy %+v; want $46.9 million by recency over the 10-K's figure", revenue)
+	}
+
+	// Bob reaches none of it, and nobody unnamed does.
+	for _, p := range []string{"/api/research/" + started.ID, "/api/research/" + started.ID + "/events"} {
+		if r := e.do("bob", http.MethodGet, p, ""); r.status != http.StatusNotFound || r.code(t) != quarry.ECodeNotFound {
+			t.Errorf("bob GET %s: %d %s; want 404 NOT_FOUND", p, r.status, r.body)
+		}
+		if r := e.do("", http.MethodGet, p, ""); r.status != http.StatusUnauthorized || r.code(t) != quarry.ECodeUnauthorized {
+			t.Errorf("anonymous GET %s: %d %s; want 401", p, r.status, r.body)
+		}
+	}
+
+	// The stream replays after the end; a new process reads the stored
+	// result and its final stage, still for alice alone.
+	if again, end := e.stages("alice", started.ID); len(again) != len(stages) || end["status"] != "completed" {
+		t.Errorf("replay: %d stages, end %v; want %d, completed", len(again), end, len(stages))
+	}
+	e.serve()
+	if stored := e.view("alice", started.ID); stored.Status != "completed" || len(stored.Facts) != len(v.Facts) || len(stored.Discrepancies) != len(v.Discrepancies) {
+		t.Errorf("after a restart: %s, %d facts, %d discrepancies; want the same result", stored.Status, len(stored.Facts), len(stored.Discrepancies))
+	}
+	if final, end := e.stages("alice", started.ID); len(final) != 1 || final[0].Status != "completed" || end["status"] != "completed" {
+		t.Errorf("after a restart the stream is %v, %v; want the final stage", final, end)
+	}
+	if r := e.do("bob", http.MethodGet, "/api/research/"+started.ID, ""); r.status != http.StatusNotFound || r.code(t) != quarry.ECodeNotFound {
+		t.Errorf("bob after a restart: %d %s; want 404", r.status, r.body)
+	}
+}
+
+func (e *researchEnv) view(user, id string) research.View {
+	e.t.Helper()
+	r := e.do(user, http.MethodGet, "/api/research/"+id, "")
+	if r.status != http.StatusOK {
+		e.t.Fatalf("GET /api/research/%s: %d %s", id, r.status, r.body)
+	}
+	var v research.View
+	if err := json.Unmarshal(r.body, &v); err != nil {
+		e.t.Fatal(err)
+	}
+	return v
+}
+
+// TestResearchAPIBadInput: each mistake is refused with its status and
+// code, and nothing starts.
+func TestResearchAPIBadInput(t *testing.T) {
+	e := newResearchEnv(t)
+	for _, tt := range []struct {
+		name, user, body string
+		status           int
+		code             string
+	}{
+		{"short question", "alice", `{"question": "revenue?", "room": "kestrel"}`, 422, quarry.ECodeInvalid},
+		{"long question", "alice", `{"question": "` + strings.Repeat("why ", 130) + `", "room": "kestrel"}`, 422, quarry.ECodeInvalid},
+		{"unknown depth", "alice", `{"question": "` + revenueQuestion + `", "depth": "deep", "room": "kestrel"}`, 422, quarry.ECodeInvalid},
+		{"no room", "alice", `{"question": "` + revenueQuestion + `"}`, 404, quarry.ECodeNotFound},
+		{"bob's room", "alice", `{"question": "` + revenueQuestion + `", "room": "bobs"}`, 404, quarry.ECodeNotFound},
+		{"alice's room for bob", "bob", `{"question": "` + revenueQuestion + `", "room": "kestrel"}`, 404, quarry.ECodeNotFound},
+		{"empty room", "bob", `{"question": "` + revenueQuestion + `", "room": "bobs"}`, 422, quarry.ECodeEmptyFile},
+		{"not JSON", "alice", `question=revenue`, 400, "BAD_REQUEST"},
+		{"unknown field", "alice", `{"q": "` + revenueQuestion + `", "room": "kestrel"}`, 400, "BAD_REQUEST"},
+		{"nobody", "", `{"question": "` + revenueQuestion + `", "room": "kestrel"}`, 401, quarry.ECodeUnauthorized},
+	} {
+		if r := e.do(tt.user, http.MethodPost, "/api/research", tt.body); r.status != tt.status || r.code(t) != tt.code {
+			t.Errorf("%s: %d %s; want %d %s", tt.name, r.status, r.body, tt.status, tt.code)
+		}
+	}
+	for _, p := range []string{"/api/research/no-such-id", "/api/research/no-such-id/events"} {
+		if r := e.do("alice", http.MethodGet, p, ""); r.status != http.StatusNotFound || r.code(t) != quarry.ECodeNotFound {
+			t.Errorf("GET %s: %d %s; want 404 NOT_FOUND", p, r.status, r.body)
+		}
+	}
+}

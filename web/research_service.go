@@ -1,0 +1,28 @@
+package web
+
+import (
+	"context"
+
+	agent "github.com/quarry-dev/quarry/agent/research"
+	"github.com/quarry-dev/quarry/research"
+)
+
+// ResearchService is what the research API needs (app.Researches).
+// Every method takes the acting user's id: a research belongs to the
+// user who started it, and is NOT_FOUND to anyone else. Errors are
+// *quarry.Error values.
+type ResearchService interface {
+	// Start checks the question and depth, opens the room idOrName
+	// through its membership checks and runs the research in the
+	// background, returning its request at once. Errors: INVALID for a
+	// question outside 10-500 characters or an unknown depth, NOT_FOUND
+	// for a room userID is not a member of, EMPTY_FILE for a room
+	// without a processed document.
+	Start(ctx context.Context, userID, question, depth, idOrName string) (*research.Request, error)
+	// Get returns a research: while it runs, its request alone (the
+	// status of its current stage); then its result.
+	Get(ctx context.Context, userID, id string) (*research.Result, error)
+	// Subscribe returns the stages so far and a channel of those to
+	// come, closed when the research ends.
+	Subscribe(ctx context.Context, userID, id string) (past []agent.Stage, live <-chan agent.Stage, cancel func(), err error)
+}
