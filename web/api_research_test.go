@@ -16,8 +16,6 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/research"
-	"github.com/quarry-dev/quarry/room"
-	"github.com/quarry-dev/quarry/rooms"
 	"github.com/quarry-dev/quarry/web"
 )
 
@@ -25,17 +23,13 @@ import (
 // researches: alice owns room kestrel, holding the committed sample
 // corpus; bob owns an empty room. Requests name their user in X-User.
 type researchEnv struct {
-	t          *testing.T
-	dir        string
-	srv        *httptest.Server
-	svc        *rooms.Service
-	alice, bob *room.User
+	*roomsEnv // its t, dir, svc, alice, bob, srv and requests
 }
 
 func newResearchEnv(t *testing.T) *researchEnv {
 	t.Helper()
 	ctx := context.Background()
-	e := &researchEnv{t: t, dir: t.TempDir()}
+	e := &researchEnv{&roomsEnv{t: t, dir: t.TempDir()}}
 	svc, owner, closeRooms, err := app.OpenRooms(ctx, e.dir)
 	if err != nil {
 		t.Fatal(err)
@@ -94,23 +88,15 @@ func (e *researchEnv) serve() {
 	e.srv = srv
 }
 
-func (e *researchEnv) do(user, method, path string, body string) response {
+// post sends a research request as user ("" for nobody).
+func (e *researchEnv) post(user, body string) response {
 	e.t.Helper()
-	req, err := http.NewRequest(method, e.srv.URL+path, strings.NewReader(body))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if user != "" {
-		req.Header.Set("X-User", user)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return response{status: res.StatusCode, header: res.Header, body: b}
+	return e.do(user, http.MethodPost, "/api/research", "application/json", strings.NewReader(body))
+}
+
+func (e *researchEnv) get(user, path string) response {
+	e.t.Helper()
+	return e.do(user, http.MethodGet, path, "", nil)
 }
 
 type stageEvent struct {
@@ -168,7 +154,7 @@ const revenueQuestion = "What was Kestrel Dynamics' revenue for fiscal 2024?"
 // finds it out of bob's reach; after a restart it reads from the store.
 func TestResearchAPI(t *testing.T) {
 	e := newResearchEnv(t)
-	r := e.do("alice", http.MethodPost, "/api/research", `{"question": "`+revenueQuestion+`", "depth": "quick", "room": "kestrel"}`)
+	r := e.post("alice", `{"question": "`+revenueQuestion+`", "depth": "quick", "room": "kestrel"}`)
 	if r.status != http.StatusAccepted {
 		t.Fatalf("POST /api/research: %d %s", r.status, r.body)
 	}
@@ -226,10 +212,10 @@ func TestResearchAPI(t *testing.T) {
 
 	// Bob reaches none of it, and nobody unnamed does.
 	for _, p := range []string{"/api/research/" + started.ID, "/api/research/" + started.ID + "/events"} {
-		if r := e.do("bob", http.MethodGet, p, ""); r.status != http.StatusNotFound || r.code(t) != quarry.ECodeNotFound {
+		if r := e.get("bob", p); r.status != http.StatusNotFound || r.code(t) != quarry.ECodeNotFound {
 			t.Errorf("bob GET %s: %d %s; want 404 NOT_FOUND", p, r.status, r.body)
 		}
-		if r := e.do("", http.MethodGet, p, ""); r.status != http.StatusUnauthorized || r.code(t) != quarry.ECodeUnauthorized {
+		if r := e.get("", p); r.status != http.StatusUnauthorized || r.code(t) != quarry.ECodeUnauthorized {
 			t.Errorf("anonymous GET %s: %d %s; want 401", p, r.status, r.body)
 		}
 	}
@@ -246,14 +232,14 @@ func TestResearchAPI(t *testing.T) {
 	if final, end := e.stages("alice", started.ID); len(final) != 1 || final[0].Status != "completed" || end["status"] != "completed" {
 		t.Errorf("after a restart the stream is %v, %v; want the final stage", final, end)
 	}
-	if r := e.do("bob", http.MethodGet, "/api/research/"+started.ID, ""); r.status != http.StatusNotFound || r.code(t) != quarry.ECodeNotFound {
+	if r := e.get("bob", "/api/research/"+started.ID); r.status != http.StatusNotFound || r.code(t) != quarry.ECodeNotFound {
 		t.Errorf("bob after a restart: %d %s; want 404", r.status, r.body)
 	}
 }
 
 func (e *researchEnv) view(user, id string) research.View {
 	e.t.Helper()
-	r := e.do(user, http.MethodGet, "/api/research/"+id, "")
+	r := e.get(user, "/api/research/"+id)
 	if r.status != http.StatusOK {
 		e.t.Fatalf("GET /api/research/%s: %d %s", id, r.status, r.body)
 	}
@@ -284,12 +270,12 @@ func TestResearchAPIBadInput(t *testing.T) {
 		{"unknown field", "alice", `{"q": "` + revenueQuestion + `", "room": "kestrel"}`, 400, "BAD_REQUEST"},
 		{"nobody", "", `{"question": "` + revenueQuestion + `", "room": "kestrel"}`, 401, quarry.ECodeUnauthorized},
 	} {
-		if r := e.do(tt.user, http.MethodPost, "/api/research", tt.body); r.status != tt.status || r.code(t) != tt.code {
+		if r := e.post(tt.user, tt.body); r.status != tt.status || r.code(t) != tt.code {
 			t.Errorf("%s: %d %s; want %d %s", tt.name, r.status, r.body, tt.status, tt.code)
 		}
 	}
 	for _, p := range []string{"/api/research/no-such-id", "/api/research/no-such-id/events"} {
-		if r := e.do("alice", http.MethodGet, p, ""); r.status != http.StatusNotFound || r.code(t) != quarry.ECodeNotFound {
+		if r := e.get("alice", p); r.status != http.StatusNotFound || r.code(t) != quarry.ECodeNotFound {
 			t.Errorf("GET %s: %d %s; want 404 NOT_FOUND", p, r.status, r.body)
 		}
 	}
