@@ -3,7 +3,6 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -38,18 +37,8 @@ func TestResearchTool(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no sample corpus")
 	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := e.svc.Upload(ctx, e.owner.ID, kestrel.ID, filepath.Base(f), strings.NewReader(string(data)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := app.ProcessUpload(ctx, e.svc, e.owner.ID, d.ID); err != nil {
-			t.Fatal(err)
-		}
+	if err := app.IngestFiles(ctx, e.svc, e.owner.ID, kestrel.ID, files); err != nil {
+		t.Fatal(err)
 	}
 	rs, err := app.OpenResearches(e.dir, e.svc, nil)
 	if err != nil {

@@ -2,13 +2,11 @@ package web_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,18 +48,8 @@ func newResearchEnv(t *testing.T) *researchEnv {
 	if len(files) == 0 {
 		t.Fatal("no sample corpus")
 	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := svc.Upload(ctx, e.alice.ID, kestrel.ID, filepath.Base(f), bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := app.ProcessUpload(ctx, svc, e.alice.ID, d.ID); err != nil {
-			t.Fatal(err)
-		}
+	if err := app.IngestFiles(ctx, svc, e.alice.ID, kestrel.ID, files); err != nil {
+		t.Fatal(err)
 	}
 	e.serve()
 	return e

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -187,7 +186,7 @@ func runIngest(ctx context.Context, args []string, getenv func(string) string, s
 	failed := 0
 	for _, path := range files {
 		name := filepath.Base(path)
-		d, err := uploadFile(ctx, svc, user.ID, r.ID, path)
+		d, err := app.UploadFile(ctx, svc, user.ID, r.ID, path)
 		if err == nil {
 			fmt.Fprintf(stderr, "%s: processing\n", name)
 			err = app.ProcessUpload(ctx, svc, user.ID, d.ID)
@@ -207,15 +206,6 @@ func runIngest(ctx context.Context, args []string, getenv func(string) string, s
 		return fmt.Errorf("%d of %d files failed", failed, len(files))
 	}
 	return nil
-}
-
-func uploadFile(ctx context.Context, svc *rooms.Service, userID, roomID, path string) (*room.Document, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeNotFound, "%s: %v", filepath.Base(path), err)
-	}
-	defer f.Close()
-	return svc.Upload(ctx, userID, roomID, filepath.Base(path), f)
 }
 
 func describeMeta(m room.DocMeta) string {

@@ -102,6 +102,32 @@ func addSample(ctx context.Context, svc *rooms.Service, userID, roomID, name str
 	return ProcessUpload(ctx, svc, userID, d.ID)
 }
 
+// UploadFile uploads the file at path into a room under its base name.
+// Errors: NOT_FOUND for a file that cannot be opened, and Upload's.
+func UploadFile(ctx context.Context, svc *rooms.Service, userID, roomID, path string) (*room.Document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "%s: %v", filepath.Base(path), err)
+	}
+	defer f.Close()
+	return svc.Upload(ctx, userID, roomID, filepath.Base(path), f)
+}
+
+// IngestFiles uploads and processes files into a room, one after another,
+// stopping at the first that fails.
+func IngestFiles(ctx context.Context, svc *rooms.Service, userID, roomID string, paths []string) error {
+	for _, p := range paths {
+		d, err := UploadFile(ctx, svc, userID, roomID, p)
+		if err != nil {
+			return err
+		}
+		if err := ProcessUpload(ctx, svc, userID, d.ID); err != nil {
+			return fmt.Errorf("%s: %w", filepath.Base(p), err)
+		}
+	}
+	return nil
+}
+
 // ProcessUpload processes an uploaded document here, or, when the service
 // has a Queue, waits for a worker (this process's among them) to finish
 // it. Errors: the document's own failure, with its code.
