@@ -31,6 +31,10 @@ type Request struct {
 	K int
 	// Only, when set, limits retrieval to these documents.
 	Only []string
+	// Broad searches the whole room by words without preferring the
+	// documents the question names, for callers that must hear every
+	// source (research) rather than the issuer's own filings.
+	Broad bool
 	// Vector is the question's embedding by Model, when an embedder is
 	// configured: chunks are then also found by meaning, and the two
 	// rankings fused.
@@ -177,7 +181,7 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 	} else {
 		prior = map[string]float64{}
 		for _, d := range docs {
-			if d.Status != room.StatusCompleted {
+			if d.Status != room.StatusCompleted || req.Broad {
 				continue
 			}
 			p := q.match(d)

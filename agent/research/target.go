@@ -121,7 +121,10 @@ func TargetOf(question string, subject string) Target {
 	for _, r := range attributeRules {
 		for _, w := range r.words {
 			if slices.Contains(all, w) && !subj[w] {
-				t := Target{Attribute: w, Keywords: append(kw, synonyms[w]...), Kind: r.kind, Vocab: r.vocab}
+				// An amount must be named in its sentence: "$3.2 million"
+				// beside the company's name is not its revenue unless the
+				// sentence says so.
+				t := Target{Attribute: w, Keywords: append(kw, synonyms[w]...), Kind: r.kind, Vocab: r.vocab, Strict: r.kind == KindMoney}
 				if w == "who" && len(kw) > 0 {
 					t.Attribute = kw[0]
 				}

@@ -207,6 +207,20 @@ func TestResearchRoom(t *testing.T) {
 	if !strings.Contains(out.Answer, "1,240") || strings.Contains(out.Answer, "1,420") {
 		t.Errorf("answer %q; want the consensus headcount 1,240 and not the contradicted 1,420", out.Answer)
 	}
+	// The broad question hears every source of the room, not only the
+	// filings of the issuer it names: the four planted contradictions are
+	// found there as in the folder.
+	stdout, stderr, code = runCLI(t, "research", "--data-dir", dir, "--room", "kestrel", kestrelQuestion, "--json")
+	if code != 0 {
+		t.Fatalf("research --room exited %d\n%s", code, stderr)
+	}
+	var broad research.View
+	if err := json.Unmarshal([]byte(stdout), &broad); err != nil {
+		t.Fatal(err)
+	}
+	if len(broad.Discrepancies) != 4 {
+		t.Errorf("the broad question over the room: %d discrepancies, want the 4 planted", len(broad.Discrepancies))
+	}
 	if _, err := quarryRun(t, "bob's long password\n", "user", "add", "bob", "--password-stdin", "--data-dir", dir); err != nil {
 		t.Fatal(err)
 	}

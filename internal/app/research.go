@@ -234,7 +234,7 @@ func (c *RoomCorpus) Search(ctx context.Context, query string, k int) ([]researc
 	if _, err := c.svc.Room(ctx, c.userID, c.roomID); err != nil {
 		return nil, err
 	}
-	pages, err := ask.Retrieve(room.WithActor(ctx, c.userID), c.svc.Store, ask.Request{RoomID: c.roomID, Docs: c.docs, Question: query, K: k})
+	pages, err := ask.Retrieve(room.WithActor(ctx, c.userID), c.svc.Store, ask.Request{RoomID: c.roomID, Docs: c.docs, Question: query, K: k, Broad: true})
 	if err != nil {
 		return nil, err
 	}
