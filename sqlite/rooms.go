@@ -212,6 +212,32 @@ func OpenRooms(path string) (*Rooms, error) {
 	return &Rooms{write: write, read: read}, nil
 }
 
+// scanner is a *sql.Row or *sql.Rows, for the scan functions.
+type scanner = interface{ Scan(...any) error }
+
+// queryAll runs a query and reads every row with scan.
+func queryAll[T any](ctx context.Context, db *sql.DB, scan func(scanner) (*T, error), query string, args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	return scanAll(rows, scan)
+}
+
+// scanAll reads every row of rows with scan.
+func scanAll[T any](rows *sql.Rows, scan func(scanner) (*T, error)) ([]T, error) {
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *v)
+	}
+	return out, rows.Err()
+}
+
 // Close closes the store.
 func (s *Rooms) Close() error { return closePair(s.write, s.read) }
 
@@ -295,20 +321,7 @@ func (s *Rooms) UserByName(ctx context.Context, name string) (*room.User, string
 
 // ListUsers implements room.Users.
 func (s *Rooms) ListUsers(ctx context.Context) ([]room.User, error) {
-	rows, err := s.read.QueryContext(ctx, "SELECT id, name, email, created_at FROM users ORDER BY name")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []room.User
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *u)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.read, func(r scanner) (*room.User, error) { return scanUser(r) }, "SELECT id, name, email, created_at FROM users ORDER BY name")
 }
 
 // DeleteUser implements room.Users.
@@ -404,22 +417,16 @@ func (s *Rooms) RoomByName(ctx context.Context, name string) (*room.Room, error)
 
 // RoomsOf implements room.Rooms.
 func (s *Rooms) RoomsOf(ctx context.Context, userID string) ([]room.Room, error) {
-	rows, err := s.read.QueryContext(ctx, "SELECT "+roomColumns+", m.role FROM data_rooms r JOIN data_room_members m ON m.data_room_id = r.id WHERE m.user_id = ? ORDER BY r.name", userID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []room.Room
-	for rows.Next() {
+	withRole := func(row scanner) (*room.Room, error) {
 		var role string
-		r, err := scanRoom(rows, &role)
+		r, err := scanRoom(row, &role)
 		if err != nil {
 			return nil, err
 		}
 		r.Role = role
-		out = append(out, *r)
+		return r, nil
 	}
-	return out, rows.Err()
+	return queryAll(ctx, s.read, withRole, "SELECT "+roomColumns+", m.role FROM data_rooms r JOIN data_room_members m ON m.data_room_id = r.id WHERE m.user_id = ? ORDER BY r.name", userID)
 }
 
 // DeleteRoom implements room.Rooms.
@@ -483,18 +490,5 @@ func (s *Rooms) Member(ctx context.Context, roomID, userID string) (*room.Member
 
 // Members implements room.Rooms.
 func (s *Rooms) Members(ctx context.Context, roomID string) ([]room.Member, error) {
-	rows, err := s.read.QueryContext(ctx, "SELECT "+memberColumns+" WHERE m.data_room_id = ? ORDER BY u.name", roomID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []room.Member
-	for rows.Next() {
-		m, err := scanMember(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *m)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.read, scanMember, "SELECT "+memberColumns+" WHERE m.data_room_id = ? ORDER BY u.name", roomID)
 }

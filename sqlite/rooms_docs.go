@@ -55,20 +55,7 @@ func (s *Rooms) Document(ctx context.Context, id string) (*room.Document, error)
 }
 
 func (s *Rooms) documents(ctx context.Context, where string, args ...any) ([]room.Document, error) {
-	rows, err := s.read.QueryContext(ctx, "SELECT "+documentColumns+" FROM documents "+where, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []room.Document
-	for rows.Next() {
-		d, err := scanDocument(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *d)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.read, scanDocument, "SELECT "+documentColumns+" FROM documents "+where, args...)
 }
 
 // ListDocuments implements room.Documents: oldest first.
@@ -234,20 +221,7 @@ func scanPage(row interface{ Scan(...any) error }) (*room.Page, error) {
 
 // Pages implements room.Documents.
 func (s *Rooms) Pages(ctx context.Context, documentID string) ([]room.Page, error) {
-	rows, err := s.read.QueryContext(ctx, "SELECT id, document_id, page_number, text_content, ocr_confidence FROM document_pages WHERE document_id = ? ORDER BY page_number", documentID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []room.Page
-	for rows.Next() {
-		p, err := scanPage(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, *p)
-	}
-	return out, rows.Err()
+	return queryAll(ctx, s.read, scanPage, "SELECT id, document_id, page_number, text_content, ocr_confidence FROM document_pages WHERE document_id = ? ORDER BY page_number", documentID)
 }
 
 // Page implements room.Documents.
@@ -322,15 +296,13 @@ func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQue
 
 // scanHits reads rows of chunkColumns, the document's name and a score.
 func scanHits(rows *sql.Rows) ([]room.ChunkHit, error) {
-	var out []room.ChunkHit
-	for rows.Next() {
+	return scanAll(rows, func(row scanner) (*room.ChunkHit, error) {
 		var h room.ChunkHit
-		c, err := scanChunk(rows, &h.DocumentName, &h.Score)
+		c, err := scanChunk(row, &h.DocumentName, &h.Score)
 		if err != nil {
 			return nil, err
 		}
 		h.Chunk = *c
-		out = append(out, h)
-	}
-	return out, rows.Err()
+		return &h, nil
+	})
 }

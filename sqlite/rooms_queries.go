@@ -119,22 +119,9 @@ func (s *Rooms) History(ctx context.Context, userID, roomID string, before time.
 	if before.IsZero() {
 		before = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
-	rows, err := s.read.QueryContext(ctx, "SELECT "+queryColumns+` FROM qa_queries q WHERE q.user_id = ? AND q.data_room_id = ? AND q.created_at < ?
+	out, err := queryAll(ctx, s.read, scanQuery, "SELECT "+queryColumns+` FROM qa_queries q WHERE q.user_id = ? AND q.data_room_id = ? AND q.created_at < ?
 		ORDER BY q.created_at DESC LIMIT ?`, userID, roomID, formatTime(before), limit)
 	if err != nil {
-		return nil, err
-	}
-	var out []room.Query
-	for rows.Next() {
-		q, err := scanQuery(rows)
-		if err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, *q)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	return out, s.attach(ctx, out)
