@@ -1,6 +1,6 @@
 // Package researchtest is the behaviour every research.Store passes,
-// written once and run against each implementation (sqlite.Research;
-// PostgreSQL to follow).
+// written once and run against each implementation (sqlite.Research,
+// postgres.Research).
 package researchtest
 
 import (
@@ -49,7 +49,9 @@ func Sample() *research.Result {
 // Run checks a store that open returns empty: a saved result comes back
 // whole, a second save replaces it, List filters by user, an invalid
 // result is refused with nothing written, and Delete removes everything
-// the request produced (the same result saves again afterwards).
+// the request produced (the same result saves again afterwards). On
+// stores of their own, List is newest first and a research that failed
+// before it had a plan keeps its request alone.
 func Run(t *testing.T, open func(t *testing.T) research.Store) {
 	ctx := context.Background()
 	s := open(t)
@@ -106,6 +108,67 @@ func Run(t *testing.T, open func(t *testing.T) research.Store) {
 	// Nothing of the deleted request is left to collide with.
 	if err := s.Save(ctx, Sample()); err != nil {
 		t.Errorf("Save after Delete = %v; want the same ids free again", err)
+	}
+
+	t.Run("newest first", func(t *testing.T) { newestFirst(t, open(t)) })
+	t.Run("failed without a plan", func(t *testing.T) { failedEarly(t, open(t)) })
+}
+
+// newestFirst checks List's order: newest first whatever the order of the
+// saves, for everyone and for one user.
+func newestFirst(t *testing.T, s research.Store) {
+	ctx := context.Background()
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	// Saved out of order; the user alternates.
+	for _, i := range []int{2, 0, 3, 1} {
+		r := Sample()
+		r.Request.ID = fmt.Sprint("req-", i)
+		r.Request.CreatedAt = at.Add(time.Duration(i) * time.Hour)
+		r.Request.UserID = []string{"ann", "bob"}[i%2]
+		renumber(r)
+		if err := s.Save(ctx, r); err != nil {
+			t.Fatalf("Save(%s) = %v", r.Request.ID, err)
+		}
+	}
+	for user, want := range map[string]string{"": "req-3 req-2 req-1 req-0", "ann": "req-2 req-0", "bob": "req-3 req-1"} {
+		list, err := s.List(ctx, user)
+		if err != nil {
+			t.Fatalf("List(%q) = %v", user, err)
+		}
+		var ids []string
+		for _, q := range list {
+			ids = append(ids, q.ID)
+		}
+		if got := strings.Join(ids, " "); got != want {
+			t.Errorf("List(%q) = %s; want %s, newest first", user, got, want)
+		}
+	}
+}
+
+// failedEarly saves what a research that failed while planning has: its
+// request, failed with its error, and nothing else. It reads back so.
+func failedEarly(t *testing.T, s research.Store) {
+	ctx := context.Background()
+	q := *Sample().Request
+	q.ID, q.Status, q.Error, q.CompletionTimeSeconds = "req-failed", research.StatusFailed, "the room has no processed document", nil
+	if err := s.Save(ctx, &research.Result{Request: &q}); err != nil {
+		t.Fatalf("Save(failed request alone) = %v", err)
+	}
+	got, err := s.Get(ctx, q.ID)
+	if err != nil {
+		t.Fatalf("Get = %v", err)
+	}
+	wj, _ := json.Marshal(q)
+	gj, _ := json.Marshal(got.Request)
+	if string(wj) != string(gj) {
+		t.Errorf("Get(failed).Request = %s; want %s", gj, wj)
+	}
+	if got.Plan != nil || got.Report != nil || len(got.Sources)+len(got.Facts)+len(got.Discrepancies)+len(got.Ambiguities) != 0 || got.Answer != "" {
+		t.Errorf("Get(failed) = plan %v, report %v, %d sources, %d facts, %d discrepancies, %d ambiguities, answer %q; want the request alone",
+			got.Plan, got.Report, len(got.Sources), len(got.Facts), len(got.Discrepancies), len(got.Ambiguities), got.Answer)
+	}
+	if list, err := s.List(ctx, ""); err != nil || len(list) != 1 || list[0].Status != research.StatusFailed {
+		t.Errorf("List = %+v, %v; want the failed request", list, err)
 	}
 }
 
