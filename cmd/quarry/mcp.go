@@ -23,6 +23,7 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	httpAddr := fs.String("http", "", "serve streamable HTTP on this address instead of stdio, e.g. localhost:8765 (a bare :PORT binds localhost)")
+	db := fs.String("db", getenv("QUARRY_DB"), "postgres://... reads the data rooms and keeps research results in PostgreSQL, as quarry serve --db (env QUARRY_DB)")
 	authMode := fs.String("auth", "local", "who the data-room tools act for: local (the local owner) or token (with --http, every request needs Authorization: Bearer TOKEN from quarry token create, and acts for its user)")
 	var af appFlags
 	af.register(fs, getenv)
@@ -41,16 +42,17 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	if err != nil {
 		return err
 	}
-	roomSvc, owner, closeRooms, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: af.dataDir,
+	roomSvc, owner, closeRooms, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: af.dataDir, DB: *db,
 		Embedder: w.embedder, EmbeddingModel: w.embedModel, Model: w.model})
 	if err != nil {
 		return err
 	}
 	defer closeRooms()
-	research, err := app.OpenResearches(af.dataDir, roomSvc, a.Log)
+	store, err := app.OpenResearchStore(ctx, af.dataDir, *db)
 	if err != nil {
 		return err
 	}
+	research := app.NewResearches(store, roomSvc, a.Log)
 	defer research.Close()
 
 	if *httpAddr == "" {

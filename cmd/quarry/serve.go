@@ -24,7 +24,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "localhost:8080", "address to listen on (\":8080\" for every interface)")
 	sample := fs.String("sample", "revenue_drop", "sample scenario to investigate when no finished investigation exists (\"\" for none)")
-	db := fs.String("db", getenv("QUARRY_DB"), "postgres://... keeps the data rooms in PostgreSQL and works their queue beside any quarry worker (env QUARRY_DB)")
+	db := fs.String("db", getenv("QUARRY_DB"), "postgres://... keeps the data rooms and research results in PostgreSQL and works the rooms' queue beside any quarry worker (env QUARRY_DB)")
 	authMode := fs.String("auth", authLocal, "who uses the data rooms: local (every request is the local owner) or password (people sign in at /login, programs send Authorization: Bearer TOKEN; see quarry user and quarry token)")
 	var af appFlags
 	af.register(fs, getenv)
@@ -42,7 +42,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	defer closeRooms()
 	if *db != "" {
-		fmt.Fprintf(stdout, "Data rooms in PostgreSQL %s, files in %s\n", postgres.Mask(*db), af.dataDir)
+		fmt.Fprintf(stdout, "Data rooms and research in PostgreSQL %s, files in %s\n", postgres.Mask(*db), af.dataDir)
 	}
 	if *sample != "" {
 		if _, err := app.SeedSampleRoom(ctx, rs, owner, af.dataDir); err != nil {
@@ -58,10 +58,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 	af.rooms = rs
-	research, err := app.OpenResearches(af.dataDir, rs, nil)
+	store, err := app.OpenResearchStore(ctx, af.dataDir, *db)
 	if err != nil {
 		return err
 	}
+	research := app.NewResearches(store, rs, nil)
 	defer research.Close()
 	af.research = research
 	if af.auth, err = webAuth(*authMode, af.dataDir, rs, owner); err != nil {

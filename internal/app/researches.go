@@ -11,6 +11,7 @@ import (
 	agent "github.com/quarry-dev/quarry/agent/research"
 	"github.com/quarry-dev/quarry/internal/hub"
 	"github.com/quarry-dev/quarry/mcp"
+	"github.com/quarry-dev/quarry/postgres"
 	"github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/rooms"
 	"github.com/quarry-dev/quarry/sqlite"
@@ -24,16 +25,17 @@ var (
 
 // Researches runs research requests over data rooms for the server and
 // the MCP tools: the room is opened through the rooms service's
-// membership checks (OpenRoomCorpus), results are kept in
-// db/research.db, and each research belongs to the user who asked: to
-// anyone else it is NOT_FOUND, like a room they are not in.
+// membership checks (OpenRoomCorpus), results are kept in a
+// ResearchStore (db/research.db, or PostgreSQL beside the rooms), and
+// each research belongs to the user who asked: to anyone else it is
+// NOT_FOUND, like a room they are not in.
 //
 // A research started in the background (Start) keeps its stages in a hub
 // for late subscribers; the last keptRuns finished ones stay in memory, so
 // their events replay, and older ones are read from the store.
 type Researches struct {
 	rooms *rooms.Service
-	store *sqlite.Research
+	store ResearchStore
 	// Log hears the failures of background researches; set it before
 	// the first one starts.
 	Log *slog.Logger
@@ -62,19 +64,41 @@ type researchRun struct {
 	result  *research.Result
 }
 
+// ResearchStore is a research.Store with connections to close.
+type ResearchStore interface {
+	research.Store
+	Close() error
+}
+
+// OpenResearchStore opens where research results are kept: with db, a
+// postgres:// URL as RoomsOptions.DB, in that database (postgres.Research,
+// beside the rooms); without, in dataDir's db/research.db.
+func OpenResearchStore(ctx context.Context, dataDir, db string) (ResearchStore, error) {
+	if db != "" {
+		return postgres.OpenResearch(ctx, db)
+	}
+	return sqlite.OpenResearch(filepath.Join(dataDir, "db", "research.db"))
+}
+
 // OpenResearches keeps research results in dataDir's db/research.db and
 // researches svc's rooms. Close it to stop running researches and close
 // the store.
 func OpenResearches(dataDir string, svc *rooms.Service, log *slog.Logger) (*Researches, error) {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	store, err := sqlite.OpenResearch(filepath.Join(dataDir, "db", "research.db"))
+	store, err := OpenResearchStore(context.Background(), dataDir, "")
 	if err != nil {
 		return nil, err
 	}
+	return NewResearches(store, svc, log), nil
+}
+
+// NewResearches keeps research results in store, which it closes on
+// Close, and researches svc's rooms.
+func NewResearches(store ResearchStore, svc *rooms.Service, log *slog.Logger) *Researches {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Researches{rooms: svc, store: store, Log: log, now: time.Now, ctx: ctx, cancel: cancel, runs: map[string]*researchRun{}}, nil
+	return &Researches{rooms: svc, store: store, Log: log, now: time.Now, ctx: ctx, cancel: cancel, runs: map[string]*researchRun{}}
 }
 
 // Close stops the running researches, waits for them and closes the
