@@ -37,7 +37,8 @@ type Passage struct {
 }
 
 // Corpus is where passages come from: a data room (through its
-// membership checks) or an indexed folder.
+// membership checks), an indexed folder, the web, or several of them
+// (Sources).
 type Corpus interface {
 	// Search returns at most k passages for query, best first.
 	Search(ctx context.Context, query string, k int) ([]Passage, error)
@@ -98,6 +99,7 @@ func (r *Researcher) Run(ctx context.Context, req *rs.Request) (*rs.Result, erro
 	if err := req.Validate(); err != nil {
 		return fail(err)
 	}
+	r.watchSources(req)
 	r.report(rs.StatusPlanning, "planning %s research", req.Depth)
 	q := parseQuestion(req.Query)
 	plan, err := r.plan(ctx, req, q)
@@ -125,6 +127,7 @@ func (r *Researcher) Run(ctx context.Context, req *rs.Request) (*rs.Result, erro
 		return fail(err)
 	}
 	res.Report = synthesize(res, q, r.now().UTC(), r.id)
+	noteFailures(res.Report, r.Corpus)
 	r.report(rs.StatusSynthesizing, "%d sections, %d words, quality %.2f", len(res.Report.Sections), res.Report.TotalWordCount, res.Report.QualityScore)
 
 	if err := ctx.Err(); err != nil {
