@@ -88,7 +88,8 @@ func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
 
 // pageNames are the full pages; each is templates/{name}.html filling the
 // "content" block of templates/layout.html.
-var pageNames = []string{"home", "form", "report", "error", "analyses", "analysis", "login", "rooms", "room", "room_answer", "room_history", "room_page"}
+var pageNames = []string{"home", "form", "report", "error", "analyses", "analysis", "login", "rooms", "room", "room_answer", "room_history", "room_page",
+	"research", "research_view"}
 
 // views holds the parsed templates: one set per page, each with the layout
 // and the partials, which fragments are rendered from too. A Server uses

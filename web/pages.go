@@ -31,6 +31,7 @@ func (s *Server) routesPages() {
 	s.mux.Handle("GET /sessions/{id}/artifacts/{path...}", s.page(s.artifact))
 	s.mux.HandleFunc("GET /static/{file}", s.serveStatic)
 	s.routesAnalysisPages()
+	s.routesResearchPages()
 	s.mux.Handle("/", s.page(func(w http.ResponseWriter, r *http.Request) error {
 		return quarry.Errorf(quarry.ECodeNotFound, "there is no page at %s", r.URL.Path)
 	}))

@@ -25,4 +25,7 @@ type ResearchService interface {
 	// Subscribe returns the stages so far and a channel of those to
 	// come, closed when the research ends.
 	Subscribe(ctx context.Context, userID, id string) (past []agent.Stage, live <-chan agent.Stage, cancel func(), err error)
+	// List returns userID's researches, newest first, those still
+	// running included (as of their current stage).
+	List(ctx context.Context, userID string) ([]research.Request, error)
 }

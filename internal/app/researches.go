@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -267,4 +269,37 @@ func (s *Researches) Subscribe(ctx context.Context, userID, id string) (past []a
 	c := make(chan agent.Stage)
 	close(c)
 	return []agent.Stage{{Status: res.Request.Status, Message: msg}}, c, func() {}, nil
+}
+
+// List returns userID's researches, newest first: those running in
+// this process as of their current stage, and those in the store.
+func (s *Researches) List(ctx context.Context, userID string) ([]research.Request, error) {
+	saved, err := s.store.List(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	var out []research.Request
+	for _, run := range s.runs {
+		if run.userID == userID {
+			out = append(out, run.request)
+		}
+	}
+	s.mu.Unlock()
+	seen := map[string]bool{}
+	for _, q := range out {
+		seen[q.ID] = true
+	}
+	for _, q := range saved {
+		if !seen[q.ID] {
+			out = append(out, q)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b research.Request) int {
+		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out, nil
 }
