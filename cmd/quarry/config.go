@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/quarry-dev/quarry"
@@ -16,6 +19,7 @@ import (
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/sessions"
 	"github.com/quarry-dev/quarry/web"
+	"github.com/quarry-dev/quarry/websearch"
 )
 
 // settings is every configuration variable, printed by "quarry help
@@ -32,6 +36,11 @@ var settings = []struct{ env, flag, file, meaning string }{
 	{"QUARRY_CODE_MCP_COMMAND", "", "", "command that starts an MCP code-execution server over stdio (Python for the model)"},
 	{"QUARRY_CODE_MCP_URL", "", "", "URL of a streamable-HTTP MCP code-execution server"},
 	{"QUARRY_CODE_MCP_TOOL", "", "", "its tool that runs Python (default execute_python)"},
+	{"QUARRY_SEARXNG_URL", "", "web.searxng_url", "SearxNG instance for research --web, e.g. http://localhost:8888 (its settings.yml must allow the json format)"},
+	{"QUARRY_BRAVE_API_KEY", "", "", "Brave Search API key for research --web when no SearxNG is set (environment only)"},
+	{"QUARRY_BRAVE_URL", "", "web.brave_url", "Brave Search API endpoint (default " + websearch.BraveURL + ")"},
+	{"QUARRY_WEB_CREDIBILITY", "", "web.credibility", "JSON file of domain to credibility 0-1 over the built-in map, e.g. {\"example.com\": 0.9, \".gov\": 0.95, \"*\": 0.5} (the file key takes the object itself)"},
+	{"QUARRY_WEB_ALLOW_PRIVATE", "", "web.allow_private", "true lets research --web read pages on private and loopback addresses (an intranet); off by default"},
 	{"QUARRY_DATA_DIR", "--data-dir", "", "where sessions, artifacts and the index live (default quarry-data)"},
 	{"SESSION_TIMEOUT_HOURS", "", "", "hours before a session expires (default 24)"},
 	{"QUARRY_CONFIG", "--config", "", "JSON config file; environment variables override it, flags override both"},
@@ -49,7 +58,8 @@ func printConfigHelp(w io.Writer) {
 	fmt.Fprint(w, `
 Config file example (quarry.json):
   {"llm": {"provider": "openai", "model": "llama3.2", "base_url": "http://localhost:11434/v1"},
-   "embed": {"model": "nomic-embed-text", "base_url": "http://localhost:11434/v1"}}
+   "embed": {"model": "nomic-embed-text", "base_url": "http://localhost:11434/v1"},
+   "web": {"searxng_url": "http://localhost:8888", "credibility": {"example.com": 0.9}}}
 `)
 }
 
@@ -90,22 +100,72 @@ type fileConfig struct {
 		Model   string `json:"model"`
 		BaseURL string `json:"base_url"`
 	} `json:"embed"`
+	Web struct {
+		SearxNGURL   string             `json:"searxng_url"`
+		BraveURL     string             `json:"brave_url"`
+		Credibility  map[string]float64 `json:"credibility"`
+		AllowPrivate bool               `json:"allow_private"`
+	} `json:"web"`
+}
+
+// readFile reads the config file, when one is set.
+func (f *modelFlags) readFile() (fileConfig, error) {
+	var fc fileConfig
+	if f.file == "" {
+		return fc, nil
+	}
+	b, err := os.ReadFile(f.file)
+	if err != nil {
+		return fc, quarry.Errorf(quarry.ECodeInvalid, "config file: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&fc); err != nil {
+		return fc, quarry.Errorf(quarry.ECodeInvalid, "config file %s: %v", f.file, err).
+			WithHint("keys belong in ANTHROPIC_API_KEY, OPENAI_API_KEY or QUARRY_BRAVE_API_KEY, never in a file")
+	}
+	return fc, nil
+}
+
+// webConfig merges the web settings of the file and the environment
+// (research --web). The credibility map is the file's, then the
+// QUARRY_WEB_CREDIBILITY file's over it.
+func (f *modelFlags) webConfig(getenv func(string) string) (app.WebConfig, error) {
+	fc, err := f.readFile()
+	if err != nil {
+		return app.WebConfig{}, err
+	}
+	or := func(env, file string) string {
+		if v := strings.TrimSpace(getenv(env)); v != "" {
+			return v
+		}
+		return file
+	}
+	c := app.WebConfig{SearxNGURL: or("QUARRY_SEARXNG_URL", fc.Web.SearxNGURL), BraveKey: getenv("QUARRY_BRAVE_API_KEY"),
+		BraveURL: or("QUARRY_BRAVE_URL", fc.Web.BraveURL), Credibility: map[string]float64{}, AllowPrivate: fc.Web.AllowPrivate}
+	maps.Copy(c.Credibility, fc.Web.Credibility)
+	if path := strings.TrimSpace(getenv("QUARRY_WEB_CREDIBILITY")); path != "" {
+		m, err := websearch.ReadCredibility(path)
+		if err != nil {
+			return app.WebConfig{}, err
+		}
+		maps.Copy(c.Credibility, m)
+	}
+	if v := strings.TrimSpace(getenv("QUARRY_WEB_ALLOW_PRIVATE")); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return app.WebConfig{}, quarry.Errorf(quarry.ECodeInvalid, "QUARRY_WEB_ALLOW_PRIVATE is %q; want true or false", v)
+		}
+		c.AllowPrivate = b
+	}
+	return c, nil
 }
 
 // config merges the file, the environment and the flags.
 func (f *modelFlags) config(getenv func(string) string) (llm.Config, llm.EmbedConfig, error) {
-	var fc fileConfig
-	if f.file != "" {
-		b, err := os.ReadFile(f.file)
-		if err != nil {
-			return llm.Config{}, llm.EmbedConfig{}, quarry.Errorf(quarry.ECodeInvalid, "config file: %v", err)
-		}
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&fc); err != nil {
-			return llm.Config{}, llm.EmbedConfig{}, quarry.Errorf(quarry.ECodeInvalid, "config file %s: %v", f.file, err).
-				WithHint("keys belong in ANTHROPIC_API_KEY or OPENAI_API_KEY, never in a file")
-		}
+	fc, err := f.readFile()
+	if err != nil {
+		return llm.Config{}, llm.EmbedConfig{}, err
 	}
 	// Each setting: the flag, else the environment, else the file.
 	layers := map[string][2]string{

@@ -19,7 +19,7 @@ import (
 )
 
 // runResearch implements "quarry research [--room R | --corpus DIR]
-// [--depth quick|standard|comprehensive] QUESTION [--json]".
+// [--web] [--depth quick|standard|comprehensive] QUESTION [--json]".
 func runResearch(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("research", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -27,6 +27,7 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 	rf.register(fs, getenv)
 	roomName := fs.String("room", "", "research the documents of this data room (its permissions apply)")
 	corpus := fs.String("corpus", "", "research a folder of documents (indexed on first use)")
+	useWeb := fs.Bool("web", false, "search the web too, or alone (needs QUARRY_SEARXNG_URL or QUARRY_BRAVE_API_KEY; see 'quarry help config')")
 	depth := fs.String("depth", "standard", "quick (3-5 sub-questions), standard (5-7) or comprehensive (7-10)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	// Flags may follow the question.
@@ -44,8 +45,8 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 	if len(positional) != 1 {
 		return &usageError{`research takes one question in quotes: quarry research --corpus DIR "QUESTION"`}
 	}
-	if (*roomName == "") == (*corpus == "") {
-		return &usageError{"research needs exactly one of --room ROOM or --corpus DIR"}
+	if (*roomName != "" && *corpus != "") || (*roomName == "" && *corpus == "" && !*useWeb) {
+		return &usageError{"research needs exactly one of --room ROOM or --corpus DIR, or --web, or one of them and --web"}
 	}
 	// Everything that can be checked is checked before anything is read
 	// or written.
@@ -53,12 +54,22 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 	if err != nil {
 		return err
 	}
+	var webCorpus *app.WebCorpus
+	if *useWeb {
+		wc, err := rf.model.webConfig(getenv)
+		if err != nil {
+			return err
+		}
+		if webCorpus, err = app.OpenWebCorpus(wc); err != nil {
+			return err
+		}
+	}
 	progress := func(format string, a ...any) { fmt.Fprintf(stderr, "research: "+format+"\n", a...) }
 
 	if err := os.MkdirAll(filepath.Join(rf.dataDir, "db"), 0o755); err != nil {
 		return quarry.StorageError(err)
 	}
-	var src agent.Corpus
+	var sources []agent.Source
 	if *corpus != "" {
 		idx, err := sqlite.Open(filepath.Join(rf.dataDir, "quarry.db"))
 		if err != nil {
@@ -69,8 +80,8 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 		if err != nil {
 			return err
 		}
-		src = c
-	} else {
+		sources = append(sources, agent.Source{Name: "the folder " + *corpus, Corpus: c})
+	} else if *roomName != "" {
 		svc, user, closeRooms, err := rf.open(ctx, getenv)
 		if err != nil {
 			return err
@@ -81,7 +92,18 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 			return err
 		}
 		req.UserID = user.ID
-		src = c
+		// The room's permissions stop the research, as they do without
+		// the web.
+		sources = append(sources, agent.Source{Name: "the room " + *roomName, Corpus: c, Required: true})
+	}
+	var src agent.Corpus
+	if webCorpus != nil {
+		// The web is never required: a provider that fails is left
+		// out, and the report says so.
+		sources = append(sources, agent.Source{Name: webCorpus.Name(), Corpus: webCorpus})
+		src = agent.NewSources(sources...)
+	} else {
+		src = sources[0].Corpus
 	}
 	store, err := sqlite.OpenResearch(filepath.Join(rf.dataDir, "db", "research.db"))
 	if err != nil {
