@@ -170,7 +170,7 @@ func cleanText(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// validResult keeps results whose URL is an absolute http(s) URL, without
+// validResults keeps results whose URL is an absolute http(s) URL, without
 // its fragment, and each URL once.
 func validResults(in []Result, n int) []Result {
 	out := make([]Result, 0, min(len(in), n))
