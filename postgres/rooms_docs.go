@@ -263,7 +263,9 @@ const chunkVector = "to_tsvector('english', context || ' ' || text_content)"
 // SearchChunks implements room.Search: the chunks of one room whose text
 // or context matches any of the terms (each term through
 // plainto_tsquery, English stemming), or of the q.MaxTerms rarest,
-// ranked by ts_rank with length normalisation, best first.
+// ranked by ts_rank with length normalisation, best first. When
+// q.MaxPostings leaves the commonest of those out, the chunks found are
+// ranked by BM25 for all of them instead (rankBM25).
 //
 // The query is made first and set as app.search, which chunk_search's
 // policy matches through its GIN index (see rooms_schema.sql). Ranking
@@ -287,7 +289,7 @@ func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQue
 	}
 	var out []room.ChunkHit
 	err := s.tx(ctx, func(tx pgx.Tx) error {
-		terms, err := rarestTerms(ctx, tx, roomID, terms, q.MaxTerms)
+		terms, scored, counts, err := searchTerms(ctx, tx, roomID, terms, q.MaxTerms, q.MaxPostings)
 		if err != nil {
 			return err
 		}
@@ -312,6 +314,9 @@ func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQue
 			JOIN document_pages p ON p.id = c.page_id
 			JOIN documents d ON d.id = c.document_id
 			ORDER BY h.score DESC, h.document_id, h.chunk_index`, args...)
+		if err == nil && len(scored) > 0 {
+			rankBM25(out, append(terms, scored...), counts)
+		}
 		return err
 	})
 	return out, err

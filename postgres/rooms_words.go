@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/quarry-dev/quarry/retrieve"
+	"github.com/quarry-dev/quarry/room"
 )
 
 // A room's word counts (room_words: how many of its chunks hold each
@@ -66,16 +68,20 @@ func recount(ctx context.Context, tx pgx.Tx, roomID string, before, after []stri
 	return countWords(ctx, tx, roomID, delta)
 }
 
-// rarestTerms keeps the limit terms found in the fewest of a room's
-// chunks (retrieve.WordCounts.Rarest), reading the counts of their
-// words' families only. "C" ordering makes a family one range of the
-// primary key, from its prefix to the prefix and the last character
-// there is. The bounds are given, not computed in the statement: under
-// row-level security only leakproof conditions (text comparisons, not
-// concatenation) may use an index.
-func rarestTerms(ctx context.Context, tx pgx.Tx, roomID string, terms []string, limit int) ([]string, error) {
-	if limit <= 0 || len(terms) <= limit {
-		return terms, nil
+// searchTerms splits terms as a search of a room with limit and postings
+// (room.ChunkQuery's MaxTerms and MaxPostings) needs them: the rarest in
+// the room (retrieve.WordCounts.Rarest), which its index is read for,
+// and the commonest of the limit rarest, which score what they find.
+// counts is nil when every term is searched; otherwise it holds the
+// counts of the terms' families and the room's chunks. It reads the
+// counts of the terms' families only: "C" ordering makes a family one
+// range of the primary key, from its prefix to the prefix and the last
+// character there is. The bounds are given, not computed in the
+// statement: under row-level security only leakproof conditions (text
+// comparisons, not concatenation) may use an index.
+func searchTerms(ctx context.Context, tx pgx.Tx, roomID string, terms []string, limit, postings int) (searched, scored []string, counts *retrieve.WordCounts, err error) {
+	if (limit <= 0 || len(terms) <= limit) && postings <= 0 {
+		return terms, nil, nil, nil
 	}
 	from := retrieve.FamilyPrefixes(terms)
 	to := make([]string, len(from))
@@ -85,18 +91,49 @@ func rarestTerms(ctx context.Context, tx pgx.Tx, roomID string, terms []string, 
 	rows, err := tx.Query(ctx, `SELECT w.word, w.chunks FROM unnest($2::text[], $3::text[]) AS p(lo, hi)
 		JOIN room_words w ON w.data_room_id = $1 AND w.word >= p.lo AND w.word < p.hi`, roomID, from, to)
 	if err != nil {
-		return nil, fmt.Errorf("read the words of room %s: %w", roomID, err)
+		return nil, nil, nil, fmt.Errorf("read the words of room %s: %w", roomID, err)
 	}
-	counts := map[string]int32{}
+	byWord := map[string]int32{}
 	var w string
 	var n int32
 	if _, err := pgx.ForEachRow(rows, []any{&w, &n}, func() error {
-		counts[w] = n
+		byWord[w] = n
 		return nil
 	}); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	return retrieve.NewWordCounts(counts).Rarest(terms, limit), nil
+	counts = retrieve.NewWordCounts(byWord)
+	kept := counts.Rarest(terms, limit, 0)
+	searched = counts.Rarest(kept, 0, postings)
+	if len(searched) == len(kept) {
+		return searched, nil, nil, nil
+	}
+	for _, t := range kept {
+		if !slices.Contains(searched, t) {
+			scored = append(scored, t)
+		}
+	}
+	if err := tx.QueryRow(ctx, `SELECT coalesce(sum(chunk_count), 0) FROM documents WHERE data_room_id = $1`, roomID).Scan(&counts.Passages); err != nil {
+		return nil, nil, nil, fmt.Errorf("count the chunks of room %s: %w", roomID, err)
+	}
+	return searched, scored, counts, nil
+}
+
+// rankBM25 scores hits by BM25 for terms (retrieve.WordCounts.BM25) in
+// place of ts_rank, which scores only the terms searched and on a scale
+// of its own, and sorts them again.
+func rankBM25(hits []room.ChunkHit, terms []string, counts *retrieve.WordCounts) {
+	words := make([][]string, len(hits))
+	var total int
+	for i, h := range hits {
+		words[i] = retrieve.Words(h.Context + " " + h.Text)
+		total += len(words[i])
+	}
+	bm25 := counts.BM25(terms, float64(total)/float64(max(1, len(hits))))
+	for i := range hits {
+		hits[i].Score = bm25.Score(words[i])
+	}
+	slices.SortStableFunc(hits, func(a, b room.ChunkHit) int { return cmp.Compare(b.Score, a.Score) })
 }
 
 // countStoreWords fills room_words of a store whose rooms have chunks

@@ -18,10 +18,13 @@ func TestFamilyPrefix(t *testing.T) {
 	for _, c := range []struct{ word, want string }{
 		{"capex", "capex"},
 		{"q4", "q4"},
-		{"margin", "margi"},
-		{"operating", "operat"},
-		{"depreciation", "depreciat"},
-		{"négociés", "négoc"},
+		{"margin", "margin"},
+		{"years", "year"},
+		{"taxes", "tax"},
+		{"operating", "oper"},
+		{"happiness", "happi"},
+		{"happy", "happ"}, // stemmed happi
+		{"depreciation", "depreci"},
 	} {
 		if got := FamilyPrefix(c.word); got != c.want {
 			t.Errorf("FamilyPrefix(%q) = %q; want %q", c.word, got, c.want)
@@ -31,23 +34,24 @@ func TestFamilyPrefix(t *testing.T) {
 
 func TestFamilyPrefixes(t *testing.T) {
 	got := FamilyPrefixes([]string{"operating", "operations", "pp&e", "q4"})
-	want := []string{"operat", "operati", "pp", "e", "q4"}
+	want := []string{"oper", "pp", "e", "q4"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("FamilyPrefixes = %q; want %q", got, want)
 	}
 }
 
 func TestWordCountsFamily(t *testing.T) {
-	c := NewWordCounts(map[string]int32{"operating": 10, "operations": 7, "operate": 1, "opera": 50, "widget": 2})
+	c := NewWordCounts(map[string]int32{"operating": 10, "operations": 7, "operate": 1, "opera": 50, "widget": 2, "year": 40, "years": 30, "yearn": 1})
 	for _, tc := range []struct {
 		word string
 		want int32
 	}{
-		{"operate", 68},    // opera: every word here but widget
-		{"operating", 18},  // operat: operate, operating, operations
-		{"operations", 17}, // operati: operating, operations
-		{"opera", 68},
-		{"widgets", 2}, // widge
+		{"operate", 18}, // oper: operate, operating, operations, not opera
+		{"operating", 18},
+		{"operations", 18},
+		{"opera", 50},
+		{"widgets", 2},
+		{"years", 70}, // year, years; not yearn
 		{"gadget", 0},
 	} {
 		if got := c.Family(tc.word); got != tc.want {
@@ -74,8 +78,36 @@ func TestWordCountsRarest(t *testing.T) {
 		// Ties keep the earlier term.
 		{[]string{"guidance", "capex", "revenue"}, 1, []string{"guidance"}},
 	} {
-		if got := c.Rarest(tc.terms, tc.limit); !slices.Equal(got, tc.want) {
+		if got := c.Rarest(tc.terms, tc.limit, 0); !slices.Equal(got, tc.want) {
 			t.Errorf("Rarest(%q, %d) = %q; want %q", tc.terms, tc.limit, got, tc.want)
+		}
+	}
+}
+
+// With a postings budget the commonest terms go while the kept ones are
+// together in more passages than it, but the rarest always stays.
+func TestWordCountsRarestPostings(t *testing.T) {
+	c := NewWordCounts(map[string]int32{"revenue": 900, "total": 800, "capex": 40, "fy2022": 12, "guidance": 40, "pp": 5, "e": 700})
+	for _, tc := range []struct {
+		terms           []string
+		limit, postings int
+		want            []string
+	}{
+		{[]string{"total", "revenue", "capex", "fy2022"}, 0, 100, []string{"capex", "fy2022"}},
+		{[]string{"total", "revenue", "capex", "fy2022"}, 0, 852, []string{"total", "capex", "fy2022"}},
+		{[]string{"total", "revenue", "capex", "fy2022"}, 2, 10000, []string{"capex", "fy2022"}},
+		// The rarest stays even when it alone is over the budget.
+		{[]string{"total", "revenue"}, 0, 10, []string{"total"}},
+		// A word no passage holds costs nothing.
+		{[]string{"ebitda", "revenue", "capex"}, 0, 40, []string{"ebitda", "capex"}},
+		{[]string{"total", "revenue"}, 0, 0, []string{"total", "revenue"}},
+		// A phrase costs all its words: pp&e is the rarest, but reading
+		// "e" too leaves no room for the others.
+		{[]string{"capex", "pp&e", "fy2022"}, 0, 100, []string{"pp&e"}},
+		{[]string{"capex", "pp&e", "fy2022"}, 0, 760, []string{"capex", "pp&e", "fy2022"}},
+	} {
+		if got := c.Rarest(tc.terms, tc.limit, tc.postings); !slices.Equal(got, tc.want) {
+			t.Errorf("Rarest(%q, %d, %d) = %q; want %q", tc.terms, tc.limit, tc.postings, got, tc.want)
 		}
 	}
 }
@@ -97,8 +129,8 @@ func TestWordCountsOfFamiliesChooseAsAll(t *testing.T) {
 		t.Fatal("zebra is in no family of the terms")
 	}
 	for limit := 1; limit <= len(terms); limit++ {
-		want := NewWordCounts(all).Rarest(terms, limit)
-		if got := NewWordCounts(part).Rarest(terms, limit); !slices.Equal(got, want) {
+		want := NewWordCounts(all).Rarest(terms, limit, 0)
+		if got := NewWordCounts(part).Rarest(terms, limit, 0); !slices.Equal(got, want) {
 			t.Errorf("Rarest(%d) over the families = %q; over every word %q", limit, got, want)
 		}
 	}

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Words splits text into lowercased words: runs of letters, digits and
@@ -19,34 +20,40 @@ func Words(text string) []string {
 }
 
 // rawWords is Words without the lowercasing, for callers that need to know
-// how a word was written.
+// how a word was written. Its words are slices of text.
 func rawWords(text string) []string {
 	var out []string
-	rs := []rune(text)
 	start := -1
 	flush := func(end int) {
 		if start < 0 {
 			return
 		}
-		if w := strings.Trim(string(rs[start:end]), "_"); w != "" {
+		if w := strings.Trim(text[start:end], "_"); w != "" {
 			out = append(out, w)
 		}
 		start = -1
 	}
-	for i, r := range rs {
+	prev := rune(-1)
+	for i, r := range text {
 		switch {
 		case isWordRune(r):
 			if start < 0 {
 				start = i
 			}
-		case r == '.' && start >= 0 && i+1 < len(rs) && isAlnum(rs[i+1]) && isAlnum(rs[i-1]):
+		case r == '.' && start >= 0 && isAlnum(prev) && i+1 < len(text) && isAlnum(firstRune(text[i+1:])):
 			// inside "5.2" or "customers.segment": keep going
 		default:
 			flush(i)
 		}
+		prev = r
 	}
-	flush(len(rs))
+	flush(len(text))
 	return out
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
 }
 
 func isWordRune(r rune) bool { return isAlnum(r) || r == '_' }

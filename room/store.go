@@ -112,6 +112,12 @@ type ChunkQuery struct {
 	// to a ranking and most of the cost of finding it. A store may search
 	// them all.
 	MaxTerms int
+	// MaxPostings, when above 0, lets a store also leave out the
+	// commonest of those terms while together they are in more than
+	// MaxPostings of the room's chunks, keeping the rarest term at least:
+	// the cost of a search grows with the chunks its words are in. A
+	// store may search them all.
+	MaxPostings int
 }
 
 // ChunkHit is a chunk found by a search, with its document's name and a

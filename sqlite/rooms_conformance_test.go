@@ -30,3 +30,15 @@ func TestRoomsConformanceInMemory(t *testing.T) {
 		return st
 	})
 }
+
+// BenchmarkRoomsSearch50k is roomtest.Bench50k on a file database.
+//
+//	go test ./sqlite -run - -bench RoomsSearch50k -benchtime 200x -timeout 30m
+func BenchmarkRoomsSearch50k(b *testing.B) {
+	st, err := sqlite.OpenRooms(filepath.Join(b.TempDir(), "rooms.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	roomtest.Bench50k(b, st)
+}

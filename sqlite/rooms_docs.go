@@ -1,15 +1,18 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/retrieve"
 	"github.com/quarry-dev/quarry/room"
 )
 
@@ -255,7 +258,7 @@ func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQue
 	if len(q.Terms) == 0 || q.Limit < 1 {
 		return nil, nil
 	}
-	terms, err := s.rarestTerms(ctx, roomID, q.Terms, q.MaxTerms)
+	terms, scored, counts, err := s.searchTerms(ctx, roomID, q)
 	if err != nil {
 		return nil, err
 	}
@@ -291,7 +294,28 @@ func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQue
 		return nil, fmt.Errorf("search room %s: %w", roomID, err)
 	}
 	defer rows.Close()
-	return scanHits(rows)
+	hits, err := scanHits(rows)
+	if err != nil || len(scored) == 0 {
+		return hits, err
+	}
+	rescore(hits, scored, counts)
+	return hits, nil
+}
+
+// rescore adds to each hit's BM25 score what the terms the index was not
+// asked about add, and sorts the hits again.
+func rescore(hits []room.ChunkHit, terms []string, counts *retrieve.WordCounts) {
+	words := make([][]string, len(hits))
+	var total int
+	for i, h := range hits {
+		words[i] = retrieve.Words(searchBody(h.Context, h.Text))
+		total += len(words[i])
+	}
+	bm25 := counts.BM25(terms, float64(total)/float64(max(1, len(hits))))
+	for i := range hits {
+		hits[i].Score += bm25.Score(words[i])
+	}
+	slices.SortStableFunc(hits, func(a, b room.ChunkHit) int { return cmp.Compare(b.Score, a.Score) })
 }
 
 // scanHits reads rows of chunkColumns, the document's name and a score.

@@ -4,9 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/quarry-dev/quarry/retrieve"
+	"github.com/quarry-dev/quarry/room"
 )
 
 // termStats keeps in memory, per room, how many chunks hold each word
@@ -67,6 +69,9 @@ func (s *Rooms) roomTerms(ctx context.Context, roomID string) (*retrieve.WordCou
 		return nil, err
 	}
 	r := retrieve.NewWordCounts(counts)
+	if err := s.read.QueryRowContext(ctx, `SELECT coalesce(sum(chunk_count), 0) FROM documents WHERE data_room_id = ?`, roomID).Scan(&r.Passages); err != nil {
+		return nil, fmt.Errorf("count the chunks of room %s: %w", roomID, err)
+	}
 	s.terms.put(roomID, r)
 	return r, nil
 }
@@ -144,15 +149,26 @@ func countStoreWords(db *sql.DB) error {
 	})
 }
 
-// rarestTerms keeps the limit terms found in the fewest of a room's
-// chunks (retrieve.WordCounts.Rarest).
-func (s *Rooms) rarestTerms(ctx context.Context, roomID string, terms []string, limit int) ([]string, error) {
-	if limit <= 0 || len(terms) <= limit {
-		return terms, nil
+// searchTerms splits the terms of q: those its MaxTerms and MaxPostings
+// let a search of the room read its index for (retrieve.WordCounts.Rarest),
+// and the commonest of its MaxTerms rarest, which the index is not asked
+// about but which still score what it finds. counts is nil when every
+// term is searched.
+func (s *Rooms) searchTerms(ctx context.Context, roomID string, q room.ChunkQuery) (searched, scored []string, counts *retrieve.WordCounts, err error) {
+	terms, limit := q.Terms, q.MaxTerms
+	if (limit <= 0 || len(terms) <= limit) && q.MaxPostings <= 0 {
+		return terms, nil, nil, nil
 	}
 	r, err := s.roomTerms(ctx, roomID)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	return r.Rarest(terms, limit), nil
+	kept := r.Rarest(terms, limit, 0)
+	searched = r.Rarest(kept, 0, q.MaxPostings)
+	for _, t := range kept {
+		if !slices.Contains(searched, t) {
+			scored = append(scored, t)
+		}
+	}
+	return searched, scored, r, nil
 }

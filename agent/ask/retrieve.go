@@ -72,6 +72,11 @@ const (
 	maxTermsRouted = 6
 	// netDepth is how many chunks that room-wide net returns.
 	netDepth = 40
+	// maxPostings is how many of the room's chunks a search's words may
+	// be in together before the commonest are left to score what the
+	// rarer find (room.ChunkQuery's MaxPostings): in a room of 50,000
+	// chunks a search of every word reads most of the index.
+	maxPostings = 5000
 )
 
 // Retrieve ranks the pages of a room's completed documents for a
@@ -266,7 +271,10 @@ func documentsByID(docs []room.Document, ids []string) []room.Document {
 // searches are lexical searches to run at once.
 type searches struct{ qs []room.ChunkQuery }
 
-func (s *searches) add(q room.ChunkQuery) { s.qs = append(s.qs, q) }
+func (s *searches) add(q room.ChunkQuery) {
+	q.MaxPostings = maxPostings
+	s.qs = append(s.qs, q)
+}
 
 // run runs the searches concurrently and returns their hits in the order
 // they were added.

@@ -83,3 +83,40 @@ func testSearchChunksMaxTerms(t *testing.T, f *fixture) {
 		t.Errorf("SearchChunks(gamma delta, MaxTerms 1) after y.txt went = %q; want none (gamma is in no chunk)", got)
 	}
 }
+
+// testSearchChunksMaxPostings: with MaxPostings a store may leave out the
+// commonest terms while the kept ones are in more chunks than that
+// together, but the terms it leaves out still score what the rarer ones
+// find. The suite checks both through the hits: the chunks with only the
+// common word are not found, and of two chunks with the rare word the one
+// with the common word too ranks first, though it comes second in the
+// room.
+func testSearchChunksMaxPostings(t *testing.T, f *fixture) {
+	ctx, s := f.ctx, f.s
+	var common []spec
+	for i := range 12 {
+		common = append(common, spec{text: text("common", fmt.Sprintf("word%d", i))})
+	}
+	f.doc(t, f.a, "a.txt", []spec{{text: text("rare other")}, {text: text("rare common")}}, common)
+	search := func(q room.ChunkQuery) []string {
+		t.Helper()
+		hs, err := s.SearchChunks(ctx, f.a.ID, q)
+		Must(t, err)
+		var out []string
+		for _, h := range hs {
+			out = append(out, strings.Join(strings.Fields(h.Text)[:2], " "))
+		}
+		return out
+	}
+	if got := search(room.ChunkQuery{Terms: []string{"common", "rare"}, Limit: 100, MaxPostings: 5}); !slices.Equal(got, []string{"rare common", "rare other"}) {
+		t.Errorf("SearchChunks(common rare, MaxPostings 5) = %q; want the rare chunks, the one with common first", got)
+	}
+	// The rarest term is kept even when it alone is over the budget.
+	if got := search(room.ChunkQuery{Terms: []string{"common"}, Limit: 100, MaxPostings: 1}); len(got) != 13 {
+		t.Errorf("SearchChunks(common, MaxPostings 1) = %q; want the 13 chunks with common", got)
+	}
+	// Within MaxTerms: the terms MaxTerms leaves out score nothing.
+	if got := search(room.ChunkQuery{Terms: []string{"common", "rare", "other"}, Limit: 100, MaxTerms: 2, MaxPostings: 5}); len(got) != 2 || got[0] != "rare other" {
+		t.Errorf("SearchChunks(common rare other, MaxTerms 2, MaxPostings 5) = %q; want rare other first", got)
+	}
+}

@@ -39,6 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) room.Store) {
 		{"SearchChunks", testSearchChunks},
 		{"SearchChunksHostileTerms", testSearchHostile},
 		{"SearchChunksMaxTerms", testSearchChunksMaxTerms},
+		{"SearchChunksMaxPostings", testSearchChunksMaxPostings},
 		{"SearchVectors", testSearchVectors},
 		{"SearchVectorsInvalidated", testSearchVectorsInvalidated},
 		{"Queries", testQueries},
