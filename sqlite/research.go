@@ -141,8 +141,10 @@ CREATE TABLE IF NOT EXISTS section_facts (
 // opens a private one for tests.
 func OpenResearch(path string) (*Research, error) {
 	setup := func(db *sql.DB) error {
-		_, err := db.Exec(researchSchema)
-		return err
+		if _, err := db.Exec(researchSchema); err != nil {
+			return err
+		}
+		return fixTimes(db)
 	}
 	if path == ":memory:" {
 		db, err := sql.Open("sqlite", ":memory:?_pragma=foreign_keys(1)")
@@ -171,16 +173,76 @@ func OpenResearch(path string) (*Research, error) {
 // Close closes the store.
 func (s *Research) Close() error { return closePair(s.write, s.read) }
 
+// timeLayout is how times are written: in UTC with all nine fractional
+// digits, so that their text order is their time order and List can
+// sort on created_at. (RFC3339Nano drops trailing zeros, and
+// "12:00:00Z" sorts after "12:00:00.5Z".)
+const timeLayout = "2006-01-02T15:04:05.000000000Z07:00"
+
+// timeWidth is the length of every time written in timeLayout.
+const timeWidth = len("2006-01-02T15:04:05.000000000Z")
+
 func ts(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.UTC().Format(time.RFC3339Nano)
+	return t.UTC().Format(timeLayout)
 }
 
+// parseTS reads a time in timeLayout, or in RFC3339Nano as rows written
+// before it have them.
 func parseTS(s string) time.Time {
 	t, _ := time.Parse(time.RFC3339Nano, s)
 	return t
+}
+
+// fixedTimes is the user_version of a research.db whose requests'
+// created_at are all in timeLayout.
+const fixedTimes = 1
+
+// fixTimes rewrites, once, the requests' created_at that an older Quarry
+// wrote in RFC3339Nano into timeLayout, so that they sort among the new
+// ones. The other times are only read back, never sorted on.
+func fixTimes(db *sql.DB) error {
+	tx, err := db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var version int
+	if err := tx.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		return err
+	}
+	if version >= fixedTimes {
+		return nil
+	}
+	type row struct{ id, created string }
+	var old []row
+	err = queryEach(context.Background(), tx, "SELECT id, created_at FROM research_requests WHERE created_at <> '' AND length(created_at) <> ?", []any{timeWidth},
+		func(rows *sql.Rows) error {
+			var r row
+			if err := rows.Scan(&r.id, &r.created); err != nil {
+				return err
+			}
+			old = append(old, r)
+			return nil
+		})
+	if err != nil {
+		return err
+	}
+	for _, r := range old {
+		t, err := time.Parse(time.RFC3339Nano, r.created)
+		if err != nil {
+			continue // read back as the zero time, as before
+		}
+		if _, err := tx.Exec("UPDATE research_requests SET created_at = ? WHERE id = ?", ts(t), r.id); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", fixedTimes)); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 func jsonText(v any) string {

@@ -50,8 +50,8 @@ func Sample() *research.Result {
 // whole, a second save replaces it, List filters by user, an invalid
 // result is refused with nothing written, and Delete removes everything
 // the request produced (the same result saves again afterwards). On
-// stores of their own, List is newest first and a research that failed
-// before it had a plan keeps its request alone.
+// stores of their own, List is newest first (within one second too) and
+// a research that failed before it had a plan keeps its request alone.
 func Run(t *testing.T, open func(t *testing.T) research.Store) {
 	ctx := context.Background()
 	s := open(t)
@@ -111,6 +111,7 @@ func Run(t *testing.T, open func(t *testing.T) research.Store) {
 	}
 
 	t.Run("newest first", func(t *testing.T) { newestFirst(t, open(t)) })
+	t.Run("newest first within a second", func(t *testing.T) { withinSecond(t, open(t)) })
 	t.Run("failed without a plan", func(t *testing.T) { failedEarly(t, open(t)) })
 }
 
@@ -142,6 +143,46 @@ func newestFirst(t *testing.T, s research.Store) {
 		if got := strings.Join(ids, " "); got != want {
 			t.Errorf("List(%q) = %s; want %s, newest first", user, got, want)
 		}
+	}
+}
+
+// withinSecond checks List's order among researches started in the
+// same second, some of them on the whole second: a time's fractional
+// digits, however many, order it (12:00:00 before 12:00:00.1 before
+// 12:00:00.15), to the microsecond every store keeps.
+func withinSecond(t *testing.T, s research.Store) {
+	ctx := context.Background()
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	offsets := map[string]time.Duration{
+		"req-a": 0,
+		"req-b": time.Microsecond,
+		"req-c": 100 * time.Millisecond,
+		"req-d": 150 * time.Millisecond,
+		"req-e": 500 * time.Millisecond,
+		"req-f": time.Second,
+	}
+	for _, id := range []string{"req-c", "req-a", "req-f", "req-e", "req-b", "req-d"} {
+		r := Sample()
+		r.Request.ID = id
+		r.Request.CreatedAt = at.Add(offsets[id])
+		renumber(r)
+		if err := s.Save(ctx, r); err != nil {
+			t.Fatalf("Save(%s) = %v", id, err)
+		}
+	}
+	list, err := s.List(ctx, "")
+	if err != nil {
+		t.Fatalf("List = %v", err)
+	}
+	var ids []string
+	for _, q := range list {
+		ids = append(ids, q.ID)
+		if want := at.Add(offsets[q.ID]); !q.CreatedAt.Equal(want) {
+			t.Errorf("List: %s created at %s; want %s", q.ID, q.CreatedAt.Format(time.RFC3339Nano), want.Format(time.RFC3339Nano))
+		}
+	}
+	if got, want := strings.Join(ids, " "), "req-f req-e req-d req-c req-b req-a"; got != want {
+		t.Errorf("List = %s; want %s, newest first to the microsecond", got, want)
 	}
 }
 
