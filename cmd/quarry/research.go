@@ -105,7 +105,9 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 	} else {
 		src = sources[0].Corpus
 	}
-	store, err := sqlite.OpenResearch(filepath.Join(rf.dataDir, "db", "research.db"))
+	// With --db the result is kept in PostgreSQL, beside the rooms, where
+	// quarry serve --db lists it.
+	store, err := app.OpenResearchStore(ctx, rf.dataDir, rf.db)
 	if err != nil {
 		return err
 	}
