@@ -7,6 +7,7 @@ package research
 import (
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -127,10 +128,22 @@ func editedClaims(c *cluster) {
 	}
 }
 
-// substitution returns the words a and b differ in when they differ in
-// one run of at most maxEditWords words on each side, replaced rather
-// than added or dropped, and share most of the rest.
+// substitution returns the words a and b differ in when one run of at
+// most maxEditWords words was replaced by another, in one place or the
+// same run in several ("War Music (Slim the Mobster album) ... by rapper
+// Slim the Mobster" against the same with "Jay-Z" for both), nothing was
+// added or dropped elsewhere, and the words they share are most of them.
 func substitution(a, b []string) (string, string, bool) {
+	if x, y, ok := replacedRun(a, b); ok {
+		return x, y, true
+	}
+	return replacedEverywhere(a, b)
+}
+
+// replacedRun returns the words a and b differ in when they differ in one
+// run of at most maxEditWords words on each side, replaced rather than
+// added or dropped, and share most of the rest.
+func replacedRun(a, b []string) (string, string, bool) {
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
 		pre++
@@ -141,6 +154,64 @@ func substitution(a, b []string) (string, string, bool) {
 	}
 	x, y := a[pre:len(a)-suf], b[pre:len(b)-suf]
 	if len(x) == 0 || len(y) == 0 || len(x) > maxEditWords || len(y) > maxEditWords || pre+suf < 2*max(len(x), len(y)) {
+		return "", "", false
+	}
+	return strings.Join(x, " "), strings.Join(y, " "), true
+}
+
+// replacedEverywhere returns the words a and b differ in when the same
+// run of words was replaced by the same other run in several places,
+// along their longest common subsequence, and nothing else changed.
+func replacedEverywhere(a, b []string) (string, string, bool) {
+	const maxWords = 200
+	if len(a) == 0 || len(b) == 0 || len(a) > maxWords || len(b) > maxWords {
+		return "", "", false
+	}
+	// lcs[i][j] is the longest common subsequence of a[i:] and b[j:].
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var x, y []string
+	runs := 0
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		if i < len(a) && j < len(b) && a[i] == b[j] {
+			i, j = i+1, j+1
+			continue
+		}
+		// A run of changes: a's words and b's words until they meet again.
+		i0, j0 := i, j
+		for i < len(a) || j < len(b) {
+			if i < len(a) && j < len(b) && a[i] == b[j] && lcs[i][j] == lcs[i+1][j+1]+1 {
+				break
+			}
+			if j >= len(b) || (i < len(a) && lcs[i+1][j] >= lcs[i][j+1]) {
+				i++
+			} else {
+				j++
+			}
+		}
+		da, db := a[i0:i], b[j0:j]
+		if len(da) == 0 || len(db) == 0 || len(da) > maxEditWords || len(db) > maxEditWords {
+			return "", "", false
+		}
+		if runs > 0 && (!slices.Equal(da, x) || !slices.Equal(db, y)) {
+			return "", "", false
+		}
+		x, y = da, db
+		runs++
+	}
+	if runs == 0 || lcs[0][0] < 2*runs*max(len(x), len(y)) {
 		return "", "", false
 	}
 	return strings.Join(x, " "), strings.Join(y, " "), true

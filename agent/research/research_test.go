@@ -184,3 +184,28 @@ func TestDescribeDocument(t *testing.T) {
 		t.Errorf("a blog's credibility %.2f is not below a filing's %.2f", b.Credibility, d.Credibility)
 	}
 }
+
+func TestSubstitution(t *testing.T) {
+	for _, tc := range []struct {
+		a, b   string
+		x, y   string
+		edited bool
+	}{
+		{"The squadron was formed on October 1st 1974 at Chitose air base", "The squadron was formed on January 1st 1950 at Chitose air base", "october 1st 1974", "january 1st 1950", true},
+		// One name put in for another everywhere it stood.
+		{"War Music (Slim the Mobster album) War Music is the street album by American rapper Slim the Mobster, hosted by DJ Whoo Kid.",
+			"War Music (Jay-Z album) War Music is the street album by American rapper Jay-Z, hosted by DJ Whoo Kid.", "slim the mobster", "jay z", true},
+		// Two different changes are not one substitution.
+		{"the album by rapper Slim released in May by Sony records", "the album by rapper Jay released in June by Sony records", "", "", false},
+		// Words added, not replaced.
+		{"the album by rapper Slim released by Sony records", "the album by famous rapper Slim released by Sony records", "", "", false},
+		{"same words here", "same words here", "", "", false},
+		// Too little in common.
+		{"alpha beta gamma", "delta epsilon gamma", "", "", false},
+	} {
+		x, y, ok := substitution(words(tc.a), words(tc.b))
+		if ok != tc.edited || x != tc.x || y != tc.y {
+			t.Errorf("substitution(%q, %q) = %q, %q, %v; want %q, %q, %v", tc.a, tc.b, x, y, ok, tc.x, tc.y, tc.edited)
+		}
+	}
+}
