@@ -76,7 +76,7 @@ const (
 	// be in together before the commonest are left to score what the
 	// rarer find (room.ChunkQuery's MaxPostings): in a room of 50,000
 	// chunks a search of every word reads most of the index.
-	maxPostings = 5000
+	maxPostings = 4000
 )
 
 // Retrieve ranks the pages of a room's completed documents for a

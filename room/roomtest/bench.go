@@ -151,7 +151,7 @@ func benchVocabulary(rng *rand.Rand) func() string {
 }
 
 // benchPostings is the MaxPostings agent/ask searches with.
-const benchPostings = 5000
+const benchPostings = 4000
 
 func benchSearches(b *testing.B, st room.Store, ctx context.Context, roomID string, dims int) {
 	rng := rand.New(rand.NewPCG(3, 4))
