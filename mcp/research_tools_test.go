@@ -33,7 +33,7 @@ func TestResearchTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob("../testdata/research/kestrel/*.md")
+	files, _ := filepath.Glob("../internal/sampleresearch/kestrel/*.md")
 	if len(files) == 0 {
 		t.Fatal("no sample corpus")
 	}

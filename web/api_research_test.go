@@ -44,7 +44,7 @@ func newResearchEnv(t *testing.T) *researchEnv {
 	if _, err := svc.CreateRoom(ctx, e.bob.ID, "bobs", ""); err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob("../testdata/research/kestrel/*.md")
+	files, _ := filepath.Glob("../internal/sampleresearch/kestrel/*.md")
 	if len(files) == 0 {
 		t.Fatal("no sample corpus")
 	}

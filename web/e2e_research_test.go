@@ -39,7 +39,7 @@ func newResearchBrowserEnv(t *testing.T) *researchEnv {
 	if e.a, err = svc.CreateRoom(ctx, e.alice.ID, "kestrel", "Kestrel Dynamics' filings and press"); err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob("../testdata/research/kestrel/*.md")
+	files, _ := filepath.Glob("../internal/sampleresearch/kestrel/*.md")
 	if len(files) == 0 {
 		t.Fatal("no sample corpus")
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/quarry-dev/quarry/research"
 )
 
-const kestrelCorpus = "../../testdata/research/kestrel"
+const kestrelCorpus = "../../internal/sampleresearch/kestrel"
 
 const kestrelQuestion = "What changed in Kestrel Dynamics' finances, operations and legal exposure in 2024 and 2025?"
 

@@ -35,7 +35,7 @@ func TestResearchOnPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob("../../testdata/research/kestrel/*.md")
+	files, _ := filepath.Glob("../../internal/sampleresearch/kestrel/*.md")
 	if len(files) == 0 {
 		t.Fatal("no sample corpus")
 	}
