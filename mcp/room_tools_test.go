@@ -136,7 +136,7 @@ func testRoomTools(t *testing.T, db string) {
 	cs := connectInMemory(t, mcp.NewServer(e.app.Manager, mcp.Options{Rooms: e.svc, RoomUser: e.owner}))
 
 	list, text := ok[roomList](t, cs, "list_rooms", map[string]any{})
-	if len(list.Rooms) != 1 || list.Rooms[0].Name != app.SampleRoom || list.Rooms[0].Role != room.RoleOwner || len(list.Rooms[0].Documents) != 3 {
+	if len(list.Rooms) != 2 || list.Rooms[0].Name != app.SampleRoom || list.Rooms[0].Role != room.RoleOwner || len(list.Rooms[0].Documents) != 3 {
 		t.Fatalf("list_rooms: %+v\n%s", list, text)
 	}
 	if strings.Contains(text, "other") || strings.Contains(text, e.otherDoc.ID) {

@@ -50,7 +50,7 @@ func TestServeShowsTheSampleRoom(t *testing.T) {
 	}
 	json.NewDecoder(res.Body).Decode(&list)
 	res.Body.Close()
-	if len(list.Rooms) != 1 || list.Rooms[0].Documents == 0 {
+	if len(list.Rooms) != 2 || list.Rooms[0].Documents == 0 {
 		t.Fatalf("rooms %+v; want the sample room with its documents; log:\n%s", list.Rooms, stderr.String())
 	}
 	res, err = http.Post(base+"/api/rooms/"+list.Rooms[0].ID+"/ask", "application/json",

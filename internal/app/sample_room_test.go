@@ -2,17 +2,22 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	agent "github.com/quarry-dev/quarry/agent/research"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/pgtest"
+	"github.com/quarry-dev/quarry/internal/sampleresearch"
 	"github.com/quarry-dev/quarry/internal/sampleroom"
+	"github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/room"
 	"github.com/quarry-dev/quarry/rooms"
 )
@@ -102,14 +107,82 @@ func TestSampleRoom(t *testing.T) {
 	if again, err := app.SeedSampleRoom(ctx, svc, owner, dir); again != nil || err != nil {
 		t.Errorf("the second start made %v, %v; want nothing", again, err)
 	}
-	if err := svc.Store.DeleteRoom(ctx, r.ID); err != nil {
-		t.Fatal(err)
+	rs, _ := svc.Rooms(ctx, owner.ID)
+	if len(rs) != 2 {
+		t.Fatalf("rooms %v; want %s and %s", rs, app.SampleRoom, app.ResearchSampleRoom)
+	}
+	for _, r := range rs {
+		if err := svc.Store.DeleteRoom(ctx, r.ID); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if again, err := app.SeedSampleRoom(ctx, svc, owner, dir); again != nil || err != nil {
-		t.Errorf("after the sample room was deleted, a start made %v, %v; want nothing", again, err)
+		t.Errorf("after the sample rooms were deleted, a start made %v, %v; want nothing", again, err)
 	}
 	if rs, _ := svc.Rooms(ctx, owner.ID); len(rs) != 0 {
-		t.Errorf("rooms after deleting the sample room: %v", rs)
+		t.Errorf("rooms after deleting the sample rooms: %v", rs)
+	}
+}
+
+// TestResearchSampleRoom: a fresh data dir also gets the research sample
+// room, every document of the Kestrel corpus processed, and a standard
+// research of it at once finds and resolves the planted contradictions
+// as quarry research --corpus does. It needs no poppler-utils.
+func TestResearchSampleRoom(t *testing.T) {
+	ctx := context.Background()
+	svc, owner, dir := openRooms(t)
+	if _, err := app.SeedSampleRoom(ctx, svc, owner, dir); err != nil {
+		t.Fatal(err)
+	}
+	kestrel, err := svc.Room(ctx, owner.ID, app.ResearchSampleRoom)
+	if err != nil {
+		t.Fatalf("the research sample room: %v", err)
+	}
+	if kestrel.CreatedBy != owner.ID || kestrel.Description == "" {
+		t.Errorf("the research sample room %+v; want the owner's, described", kestrel)
+	}
+	docs, err := svc.Documents(ctx, owner.ID, kestrel.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range docs {
+		names = append(names, d.Name)
+		if d.Status != room.StatusCompleted || d.ChunkCount == 0 {
+			t.Errorf("%s: %s (%s %s), %d chunks; want completed with chunks", d.Name, d.Status, d.ErrorCode, d.Error, d.ChunkCount)
+		}
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, sampleresearch.Documents) {
+		t.Fatalf("the research sample room holds %v; want %v", names, sampleresearch.Documents)
+	}
+	var mark struct {
+		RoomID         string `json:"room_id"`
+		ResearchRoomID string `json:"research_room_id"`
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "db", "sample-room.json")); err != nil || json.Unmarshal(b, &mark) != nil || mark.ResearchRoomID != kestrel.ID || mark.RoomID == "" {
+		t.Errorf("the marker: %+v, %v; want both rooms", mark, err)
+	}
+
+	// As the research page's does: the room through its permissions.
+	c, err := app.OpenRoomCorpus(ctx, svc, owner.ID, app.ResearchSampleRoom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := research.NewRequest(sampleresearch.Question, "standard", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&agent.Researcher{Corpus: c}).Run(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := research.NewView(res)
+	if v.Status != string(research.StatusCompleted) {
+		t.Fatalf("the research: %s (%s); want completed", v.Status, v.Error)
+	}
+	for _, p := range sampleresearch.Check(v) {
+		t.Error(p)
 	}
 }
 
