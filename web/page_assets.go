@@ -134,6 +134,9 @@ var templateFuncs = template.FuncMap{
 	"analysesOn": func() bool { return false },
 	// roomsOn is true on a server with the data rooms (routesRoomPages).
 	"roomsOn": func() bool { return false },
+	// researchOn is true on a server with the research pages
+	// (routesResearchPages).
+	"researchOn": func() bool { return false },
 	// passwordAuth is true on a server where people sign in
 	// (routesLogin).
 	"passwordAuth": func() bool { return false },

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"html/template"
 	"net/http"
 	"net/url"
 
@@ -17,6 +18,9 @@ import (
 func (s *Server) routesResearchPages() {
 	if s.opt.Research == nil || s.opt.Auth == nil {
 		return
+	}
+	for _, t := range s.views {
+		t.Funcs(template.FuncMap{"researchOn": func() bool { return true }})
 	}
 	csrf := http.NewCrossOriginProtection()
 	s.mux.Handle("GET /research", s.page(s.withUser(s.researchListPage)))

@@ -21,7 +21,12 @@ func TestResearchPagesWithoutJavaScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	list := e.page("alice", http.MethodGet, "/research", "", nil, false)
-	mustContain(t, "the research page", list, `id="research-form"`, `<option value="`+kestrel.ID+`"`, "No research yet")
+	mustContain(t, "the research page", list, `id="research-form"`, `<option value="`+kestrel.ID+`"`, "No research yet", `<a href="/research">Research</a>`)
+	// The room's page leads to the form with the room chosen.
+	mustContain(t, "the room page", e.page("alice", http.MethodGet, "/rooms/"+kestrel.ID, "", nil, false),
+		`<a href="/rooms">Data rooms</a>`, `<a href="/research">Research</a>`, `<a href="/research?room=`+kestrel.ID+`">Research this room</a>`)
+	mustContain(t, "the research page from the room", e.page("alice", http.MethodGet, "/research?room="+kestrel.ID, "", nil, false),
+		`<option value="`+kestrel.ID+`" selected>`)
 
 	r := e.form("alice", "/research", url.Values{"question": {revenueQuestion}, "depth": {"quick"}, "room": {"kestrel"}}, false)
 	loc := r.header.Get("Location")

@@ -64,6 +64,9 @@ func TestRoomsPagesWithoutJavaScript(t *testing.T) {
 	if strings.Contains(string(list.body), "deal-b") {
 		t.Error("the rooms page lists bob's room to alice")
 	}
+	if strings.Contains(string(list.body), `href="/research`) {
+		t.Error("the rooms page links to research on a server without it")
+	}
 
 	bad := e.form("alice", "/rooms", url.Values{"name": {"deal-a"}}, false)
 	if bad.status != http.StatusConflict {
@@ -91,6 +94,9 @@ func TestRoomsPagesWithoutJavaScript(t *testing.T) {
 	mustContain(t, "the room page", rp, "deal-new", "harbor-10k.pdf", "Completed", `id="ask-form"`, `id="upload-form"`, `data-events-url="/api/rooms/`+roomID+`/events"`)
 	if strings.Contains(string(rp.body), `http-equiv="refresh"`) {
 		t.Error("the room page reloads itself with every document completed")
+	}
+	if strings.Contains(string(rp.body), "Research this room") {
+		t.Error("the room page offers research on a server without it")
 	}
 
 	// Ask: 303 to the answer, whose citation opens the page.
