@@ -15,18 +15,23 @@ import (
 
 // ResearchService is what the research tool needs (app.Researches).
 type ResearchService interface {
-	// Research researches question over the room idOrName for userID
-	// to its end, saves the result and returns it; progress, when set,
-	// hears each stage. Errors: INVALID for a question outside 10-500
-	// characters or an unknown depth, NOT_FOUND for a room userID is not
-	// a member of, EMPTY_FILE for a room without a processed document.
-	Research(ctx context.Context, userID, question, depth, idOrName string, progress func(agent.Stage)) (*research.Result, error)
+	// Research researches question for userID over the room idOrName
+	// ("" for none) and, when web is set, the web, to its end, saves the
+	// result and returns it; progress, when set, hears each stage.
+	// Errors: INVALID for a question outside 10-500 characters, an
+	// unknown depth, neither a room nor the web, or the web when no
+	// search provider is configured (its hint names the settings);
+	// NOT_FOUND for a room userID is not a member of, EMPTY_FILE for a
+	// room without a processed document; UNAVAILABLE when every source
+	// failed.
+	Research(ctx context.Context, userID, question, depth, idOrName string, web bool, progress func(agent.Stage)) (*research.Result, error)
 }
 
 type researchIn struct {
 	Question string `json:"question" jsonschema:"the question, 10 to 500 characters, e.g. What changed in Kestrel Dynamics' finances and legal exposure in 2024?"`
 	Depth    string `json:"depth,omitempty" jsonschema:"quick (3-5 sub-questions), standard (5-7, the default) or comprehensive (7-10)"`
-	Room     string `json:"room" jsonschema:"the data room to research, by name or room_id as list_rooms gives them"`
+	Room     string `json:"room,omitempty" jsonschema:"the data room to research, by name or room_id as list_rooms gives them; needed unless web is true"`
+	Web      bool   `json:"web,omitempty" jsonschema:"true searches the web too (or alone, without a room), when the server has a web search provider (QUARRY_SEARXNG_URL or QUARRY_BRAVE_API_KEY); pages that cannot be read, and a provider that fails, are listed in the report's limitations"`
 }
 
 // researchStages is how many progress notifications a research sends:
@@ -38,13 +43,18 @@ func (t *tools) addResearchTools(s *mcpsdk.Server) {
 	if t.opt.Research == nil {
 		return
 	}
+	ann := changes("Research a question")
+	if w, ok := t.opt.Research.(interface{ WebSource() string }); ok && w.WebSource() != "" {
+		// It reaches out to the web when asked to.
+		ann.OpenWorldHint = ptr(true)
+	}
 	add(s, t, &mcpsdk.Tool{
 		Name: "research",
-		Description: "Research a question over a data room's documents and return a briefing: the plan of sub-questions, the facts read from the documents (each with its source and passage), " +
+		Description: "Research a question over a data room's documents, the web (web: true, when the server has a search provider) or both, and return a briefing: the plan of sub-questions, the facts read from the documents and pages (each with its source and passage), " +
 			"the discrepancies where sources disagree (each side with its facts, the value to believe and why: correction, consensus, credibility or uncertainty), " +
 			"names shared by different entities (ambiguities, not conflicts), and a report whose every claim carries [cite:fact-id] naming a fact. " +
-			"Runs offline in seconds; the result is saved under its id.",
-		Annotations:  changes("Research a question"),
+			"Over a room it runs offline in seconds; the web takes longer. The result is saved under its id.",
+		Annotations:  ann,
 		OutputSchema: researchSchema(),
 	}, asUser(t, t.research))
 }
@@ -61,7 +71,7 @@ func researchSchema() *jsonschema.Schema {
 
 func (t *tools) research(ctx context.Context, u *room.User, in researchIn) (research.View, string, error) {
 	n := 0
-	res, err := t.opt.Research.Research(ctx, u.ID, in.Question, in.Depth, strings.TrimSpace(in.Room), func(st agent.Stage) {
+	res, err := t.opt.Research.Research(ctx, u.ID, in.Question, in.Depth, strings.TrimSpace(in.Room), in.Web, func(st agent.Stage) {
 		n++
 		notifyProgress(ctx, n, researchStages, string(st.Status)+": "+st.Message)
 	})

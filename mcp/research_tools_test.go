@@ -14,6 +14,7 @@ import (
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/mcp"
 	"github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/websearch/websearchtest"
 )
 
 const (
@@ -159,6 +160,120 @@ func TestResearchTool(t *testing.T) {
 	} {
 		if code, text := failCode(t, cs, "research", tt.args); code != tt.code {
 			t.Errorf("%s: %s; want %s", tt.name, text, tt.code)
+		}
+	}
+}
+
+// TestResearchToolWeb researches the web through the research tool, over
+// a local web of recorded pages behind a SearxNG-like search: alone it
+// completes and its report cites the pages, the planted contradiction
+// resolved to the filing's figure; with a room too it reads both. A
+// server without a provider answers INVALID naming the settings, and
+// says nothing of the web in its annotations.
+func TestResearchToolWeb(t *testing.T) {
+	e := newRoomEnv(t, "")
+	ctx := context.Background()
+	kestrel, err := e.svc.CreateRoom(ctx, e.owner.ID, "kestrel", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../internal/sampleresearch/kestrel/*.md")
+	if len(files) == 0 {
+		t.Fatal("no sample corpus")
+	}
+	if err := app.IngestFiles(ctx, e.svc, e.owner.ID, kestrel.ID, files); err != nil {
+		t.Fatal(err)
+	}
+	web := websearchtest.Start(t, websearchtest.Kestrel(), false)
+	open := func(withWeb bool) *mcpsdk.ClientSession {
+		t.Helper()
+		rs, err := app.OpenResearches(e.dir, e.svc, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { rs.Close() })
+		if withWeb {
+			if err := rs.UseWeb(app.WebConfig{SearxNGURL: web.SearchURL(), AllowPrivate: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return connectInMemory(t, mcp.NewServer(e.app.Manager, mcp.Options{Rooms: e.svc, RoomUser: e.owner, Research: rs}))
+	}
+
+	cs := open(true)
+	v, text := ok[research.View](t, cs, "research", map[string]any{"question": websearchtest.KestrelQuestion, "depth": "quick", "web": true})
+	if v.Status != "completed" || len(v.Facts) == 0 || v.Report.ExecutiveSummary == "" {
+		t.Fatalf("research over the web: %s, %d facts; want completed with facts\n%s", v.Status, len(v.Facts), text)
+	}
+	facts := map[string]research.FactView{}
+	for _, f := range v.Facts {
+		facts[f.ID] = f
+		if !strings.HasPrefix(f.SourceURL, web.URL+"/") {
+			t.Errorf("fact %q from %s; want the local web's pages", f.Text, f.SourceURL)
+		}
+	}
+	cited := 0
+	for _, sec := range append([]string{v.Report.ExecutiveSummary}, sectionTexts(v)...) {
+		for _, id := range research.Markers(sec) {
+			if f, ok := facts[id]; ok && strings.HasPrefix(f.SourceURL, web.URL+"/") && f.Passage != "" {
+				cited++
+			}
+		}
+	}
+	if cited == 0 {
+		t.Error("the report cites no web page")
+	}
+	var revenue bool
+	for _, d := range v.Discrepancies {
+		if strings.Contains(d.Topic, "revenue") {
+			revenue = strings.HasPrefix(d.Preferred, "$46.9 million")
+		}
+	}
+	if !revenue {
+		t.Errorf("discrepancies %+v; want revenue resolved to the filing's $46.9 million", v.Discrepancies)
+	}
+	if lim := strings.Join(v.Report.Limitations, "\n"); !strings.Contains(lim, "was not read: the page is application/pdf") {
+		t.Errorf("limitations %q; want the PDF not read", lim)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name == "research" && (tool.Annotations.OpenWorldHint == nil || !*tool.Annotations.OpenWorldHint) {
+			t.Error("research over the web is not marked open-world")
+		}
+	}
+
+	both, _ := ok[research.View](t, cs, "research", map[string]any{"question": websearchtest.KestrelQuestion, "depth": "quick", "room": "kestrel", "web": true})
+	var fromRoom, fromWeb bool
+	for _, f := range both.Facts {
+		fromRoom = fromRoom || strings.HasPrefix(f.SourceURL, "room://"+kestrel.ID+"/")
+		fromWeb = fromWeb || strings.HasPrefix(f.SourceURL, web.URL+"/")
+	}
+	if both.Status != "completed" || !fromRoom || !fromWeb {
+		t.Errorf("research over the room and the web: %s, facts from the room %v, from the web %v; want both", both.Status, fromRoom, fromWeb)
+	}
+
+	offline := open(false)
+	for _, args := range []map[string]any{
+		{"question": websearchtest.KestrelQuestion, "web": true},
+		{"question": websearchtest.KestrelQuestion, "room": "kestrel", "web": true},
+	} {
+		if code, text := failCode(t, offline, "research", args); code != quarry.ECodeInvalid || !strings.Contains(text, "QUARRY_SEARXNG_URL") || !strings.Contains(text, "QUARRY_BRAVE_API_KEY") {
+			t.Errorf("web without a provider %v: %s; want INVALID naming the settings", args, text)
+		}
+	}
+	if n := web.Searches.Load(); n == 0 {
+		t.Error("the web was never searched")
+	}
+	tools, err = offline.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name == "research" && tool.Annotations.OpenWorldHint != nil && *tool.Annotations.OpenWorldHint {
+			t.Error("research without a provider is marked open-world")
 		}
 	}
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 
+	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/room"
 )
@@ -26,18 +27,29 @@ func (s *Server) routesResearch() {
 	}
 }
 
-// startResearch takes {question, depth, room} and answers 202 with the
-// research's id and status; it runs in the background.
+// startResearch takes {question, depth, room, web} and answers 202 with
+// the research's id and status; it runs in the background. With web
+// true it searches the web too, or alone without a room, when the
+// service has a web search provider.
 func (s *Server) startResearch(w http.ResponseWriter, r *http.Request, u *room.User) error {
 	var req struct {
 		Question string `json:"question"`
 		Depth    string `json:"depth"`
 		Room     string `json:"room"`
+		Web      bool   `json:"web"`
 	}
 	if err := decodeJSON(r, &req); err != nil {
 		return err
 	}
-	rq, err := s.opt.Research.Start(r.Context(), u.ID, req.Question, req.Depth, req.Room)
+	start := s.opt.Research.Start
+	if req.Web {
+		ws, ok := s.opt.Research.(WebResearchService)
+		if !ok {
+			return quarry.Errorf(quarry.ECodeInvalid, "this server cannot research the web")
+		}
+		start = ws.StartWeb
+	}
+	rq, err := start(r.Context(), u.ID, req.Question, req.Depth, req.Room)
 	if err != nil {
 		return err
 	}

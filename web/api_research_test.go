@@ -15,6 +15,7 @@ import (
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/web"
+	"github.com/quarry-dev/quarry/websearch/websearchtest"
 )
 
 // researchEnv is a server with the research API over real rooms and
@@ -57,10 +58,19 @@ func newResearchEnv(t *testing.T) *researchEnv {
 
 // serve starts a server with researches of its own over the data dir, as
 // a new process would have.
-func (e *researchEnv) serve() {
+func (e *researchEnv) serve() { e.serveWeb(nil) }
+
+// serveWeb is serve with researches that search the web with wc's
+// provider, when it is set.
+func (e *researchEnv) serveWeb(wc *app.WebConfig) {
 	rs, err := app.OpenResearches(e.dir, e.svc, nil)
 	if err != nil {
 		e.t.Fatal(err)
+	}
+	if wc != nil {
+		if err := rs.UseWeb(*wc); err != nil {
+			e.t.Fatal(err)
+		}
 	}
 	a, err := app.Open(context.Background(), app.Options{DataDir: filepath.Join(e.dir, "sessions")})
 	if err != nil {
@@ -250,7 +260,9 @@ func TestResearchAPIBadInput(t *testing.T) {
 		{"short question", "alice", `{"question": "revenue?", "room": "kestrel"}`, 422, quarry.ECodeInvalid},
 		{"long question", "alice", `{"question": "` + strings.Repeat("why ", 130) + `", "room": "kestrel"}`, 422, quarry.ECodeInvalid},
 		{"unknown depth", "alice", `{"question": "` + revenueQuestion + `", "depth": "deep", "room": "kestrel"}`, 422, quarry.ECodeInvalid},
-		{"no room", "alice", `{"question": "` + revenueQuestion + `"}`, 404, quarry.ECodeNotFound},
+		{"no room", "alice", `{"question": "` + revenueQuestion + `"}`, 422, quarry.ECodeInvalid},
+		{"no room, no web", "alice", `{"question": "` + revenueQuestion + `", "room": " ", "web": false}`, 422, quarry.ECodeInvalid},
+		{"bob's room and the web", "alice", `{"question": "` + revenueQuestion + `", "room": "bobs", "web": true}`, 422, quarry.ECodeInvalid},
 		{"bob's room", "alice", `{"question": "` + revenueQuestion + `", "room": "bobs"}`, 404, quarry.ECodeNotFound},
 		{"alice's room for bob", "bob", `{"question": "` + revenueQuestion + `", "room": "kestrel"}`, 404, quarry.ECodeNotFound},
 		{"empty room", "bob", `{"question": "` + revenueQuestion + `", "room": "bobs"}`, 422, quarry.ECodeEmptyFile},
@@ -266,5 +278,83 @@ func TestResearchAPIBadInput(t *testing.T) {
 		if r := e.get("alice", p); r.status != http.StatusNotFound || r.code(t) != quarry.ECodeNotFound {
 			t.Errorf("GET %s: %d %s; want 404 NOT_FOUND", p, r.status, r.body)
 		}
+	}
+}
+
+// TestResearchAPIWeb: {"web": true} researches the web, alone or with a
+// room, over a local web of recorded pages behind a SearxNG-like
+// search; the result cites the pages. A server without a web search
+// provider refuses it with INVALID naming the settings, before anything
+// runs.
+func TestResearchAPIWeb(t *testing.T) {
+	e := newResearchEnv(t)
+	for _, body := range []string{
+		`{"question": "` + websearchtest.KestrelQuestion + `", "web": true}`,
+		`{"question": "` + websearchtest.KestrelQuestion + `", "room": "kestrel", "web": true}`,
+	} {
+		r := e.post("alice", body)
+		if r.status != http.StatusUnprocessableEntity || r.code(t) != quarry.ECodeInvalid ||
+			!strings.Contains(string(r.body), "QUARRY_SEARXNG_URL") || !strings.Contains(string(r.body), "QUARRY_BRAVE_API_KEY") {
+			t.Errorf("POST %s without a provider: %d %s; want 422 INVALID naming the settings", body, r.status, r.body)
+		}
+	}
+
+	web := websearchtest.Start(t, websearchtest.Kestrel(), false)
+	e.serveWeb(&app.WebConfig{SearxNGURL: web.SearchURL(), AllowPrivate: true})
+	run := func(body string) research.View {
+		t.Helper()
+		r := e.post("alice", body)
+		if r.status != http.StatusAccepted {
+			t.Fatalf("POST %s: %d %s", body, r.status, r.body)
+		}
+		var started struct{ ID string }
+		if err := json.Unmarshal(r.body, &started); err != nil {
+			t.Fatal(err)
+		}
+		if _, end := e.stages("alice", started.ID); end["status"] != "completed" {
+			t.Fatalf("POST %s ended %v", body, end)
+		}
+		return e.view("alice", started.ID)
+	}
+
+	v := run(`{"question": "` + websearchtest.KestrelQuestion + `", "depth": "quick", "web": true}`)
+	facts := map[string]bool{}
+	for _, f := range v.Facts {
+		if !strings.HasPrefix(f.SourceURL, web.URL+"/") {
+			t.Errorf("fact %q from %s; want the local web's pages", f.Text, f.SourceURL)
+		}
+		facts[f.ID] = f.Passage != ""
+	}
+	cited := 0
+	for _, s := range v.Report.Sections {
+		for _, id := range research.Markers(s.Content) {
+			if facts[id] {
+				cited++
+			}
+		}
+	}
+	if v.Status != "completed" || cited == 0 {
+		t.Errorf("research over the web: %s, %d citations of web pages; want completed, citing them", v.Status, cited)
+	}
+	var revenue bool
+	for _, d := range v.Discrepancies {
+		revenue = revenue || strings.Contains(d.Topic, "revenue") && strings.HasPrefix(d.Preferred, "$46.9 million")
+	}
+	if !revenue {
+		t.Errorf("discrepancies %+v; want revenue resolved to the filing's $46.9 million", v.Discrepancies)
+	}
+
+	both := run(`{"question": "` + websearchtest.KestrelQuestion + `", "depth": "quick", "room": "kestrel", "web": true}`)
+	var fromRoom, fromWeb bool
+	for _, f := range both.Facts {
+		fromRoom = fromRoom || strings.HasPrefix(f.SourceURL, "room://")
+		fromWeb = fromWeb || strings.HasPrefix(f.SourceURL, web.URL+"/")
+	}
+	if !fromRoom || !fromWeb {
+		t.Errorf("research over the room and the web: facts from the room %v, from the web %v; want both", fromRoom, fromWeb)
+	}
+	// The room's permissions still hold with the web.
+	if r := e.post("bob", `{"question": "`+websearchtest.KestrelQuestion+`", "room": "kestrel", "web": true}`); r.status != http.StatusNotFound || r.code(t) != quarry.ECodeNotFound {
+		t.Errorf("bob over alice's room and the web: %d %s; want 404 NOT_FOUND", r.status, r.body)
 	}
 }

@@ -15,9 +15,9 @@ type ResearchService interface {
 	// Start checks the question and depth, opens the room idOrName
 	// through its membership checks and runs the research in the
 	// background, returning its request at once. Errors: INVALID for a
-	// question outside 10-500 characters or an unknown depth, NOT_FOUND
-	// for a room userID is not a member of, EMPTY_FILE for a room
-	// without a processed document.
+	// question outside 10-500 characters, an unknown depth or no room,
+	// NOT_FOUND for a room userID is not a member of, EMPTY_FILE for a
+	// room without a processed document.
 	Start(ctx context.Context, userID, question, depth, idOrName string) (*research.Request, error)
 	// Get returns a research: while it runs, its request alone (the
 	// status of its current stage); then its result.
@@ -28,4 +28,15 @@ type ResearchService interface {
 	// List returns userID's researches, newest first, those still
 	// running included (as of their current stage).
 	List(ctx context.Context, userID string) ([]research.Request, error)
+}
+
+// WebResearchService is a ResearchService that can search the web too
+// (app.Researches), an optional capability: the API's {"web": true}
+// needs it, and a server without it answers INVALID.
+type WebResearchService interface {
+	ResearchService
+	// StartWeb is Start over the room idOrName ("" for none) and the
+	// web. Errors: those of Start, and INVALID when no web search
+	// provider is configured (its hint names the settings).
+	StartWeb(ctx context.Context, userID, question, depth, idOrName string) (*research.Request, error)
 }

@@ -33,6 +33,10 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	if *authMode != "local" && (*authMode != "token" || *httpAddr == "") {
 		return &usageError{fmt.Sprintf("--auth %s: want local, or token with --http", *authMode)}
 	}
+	wc, err := af.model.webConfig(getenv)
+	if err != nil {
+		return err
+	}
 	a, closeApp, err := af.open(ctx, getenv, stderr)
 	if err != nil {
 		return err
@@ -54,6 +58,9 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	}
 	research := app.NewResearches(store, roomSvc, a.Log)
 	defer research.Close()
+	if err := useWeb(research, wc, a.Log); err != nil {
+		return err
+	}
 
 	if *httpAddr == "" {
 		// The client runs on this machine for its user, so it may name

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,6 +128,20 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 		return enc.Encode(research.NewView(res))
 	}
 	printResearch(stdout, res)
+	return nil
+}
+
+// useWeb lets rs research the web when wc has a provider (serve and mcp,
+// whose requests ask for it with web: true), and says so in log. Errors: INVALID for a provider URL that is not http(s) or a
+// credibility score outside 0-1.
+func useWeb(rs *app.Researches, wc app.WebConfig, log *slog.Logger) error {
+	if !wc.Configured() {
+		return nil
+	}
+	if err := rs.UseWeb(wc); err != nil {
+		return err
+	}
+	log.Info("research may search the web", "source", rs.WebSource(), "allow_private", wc.AllowPrivate)
 	return nil
 }
 

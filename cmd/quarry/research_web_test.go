@@ -8,9 +8,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/sqlite"
 	"github.com/quarry-dev/quarry/websearch/websearchtest"
@@ -138,5 +143,92 @@ func TestResearchWebFailures(t *testing.T) {
 	stdout, stderr, code = runCLIEnv(t, map[string]string{"QUARRY_SEARXNG_URL": garbage.URL}, "research", "--data-dir", dir, "--web", kestrelQuestion)
 	if code != 1 || !strings.Contains(stderr, "UNAVAILABLE") || !strings.Contains(stderr, "not its search JSON") || stdout != "" {
 		t.Errorf("--web alone with garbage: exit %d, stdout %q, stderr %q; want 1 with the reason and no report", code, stdout, stderr)
+	}
+}
+
+// TestServeAndMCPResearchTheWeb: quarry serve and quarry mcp take the
+// web settings research --web takes (here the config file's web
+// section), and research the web when a request asks for it; without a
+// provider they refuse it naming the settings, and a provider setting
+// that is wrong stops them at the start.
+func TestServeAndMCPResearchTheWeb(t *testing.T) {
+	web := websearchtest.Start(t, websearchtest.Kestrel(), false)
+	config := filepath.Join(t.TempDir(), "quarry.json")
+	os.WriteFile(config, []byte(`{"web": {"searxng_url": "`+web.SearchURL()+`", "allow_private": true}}`), 0o644)
+	body := `{"question": "` + websearchtest.KestrelQuestion + `", "depth": "quick", "web": true}`
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--sample", "", "--data-dir", t.TempDir(), "--config", config},
+			func(string) string { return "" }, nil, &stdout, &stderr)
+	}()
+	serving := regexp.MustCompile(`Quarry is serving on (http://\S+)`)
+	var base string
+	waitFor(t, done, "the server's address", func() bool {
+		if m := serving.FindStringSubmatch(stdout.String()); m != nil {
+			base = m[1]
+		}
+		return base != ""
+	})
+	if !strings.Contains(stderr.String(), "research may search the web") {
+		t.Errorf("serve's log does not say it may search the web:\n%s", stderr.String())
+	}
+	res, err := http.Post(base+"/api/research", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var started struct{ ID string }
+	json.NewDecoder(res.Body).Decode(&started)
+	res.Body.Close()
+	if res.StatusCode != http.StatusAccepted || started.ID == "" {
+		t.Fatalf("POST /api/research with web: %d", res.StatusCode)
+	}
+	var v research.View
+	waitFor(t, done, "the research over the web", func() bool {
+		res, err := http.Get(base + "/api/research/" + started.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		v = research.View{}
+		json.NewDecoder(res.Body).Decode(&v)
+		return v.Status == "completed" || v.Status == "failed"
+	})
+	if v.Status != "completed" || len(v.Facts) == 0 || !strings.HasPrefix(v.Facts[0].SourceURL, web.URL+"/") {
+		t.Errorf("serve's research over the web: %s with %d facts; want completed from the local web", v.Status, len(v.Facts))
+	}
+
+	url := startMCPHTTP(t, "--data-dir", t.TempDir(), "--config", config)
+	offline := startMCPHTTP(t, "--data-dir", t.TempDir())
+	for _, tc := range []struct {
+		url, want string
+		fails     bool
+	}{{url, ", completed).", false}, {offline, "QUARRY_SEARXNG_URL", true}} {
+		client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "quarry-test", Version: "1"}, nil)
+		cs, err := client.Connect(context.Background(), &mcpsdk.StreamableClientTransport{Endpoint: tc.url, DisableStandaloneSSE: true}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, failed := callText(t, cs, "research", map[string]any{"question": websearchtest.KestrelQuestion, "depth": "quick", "web": true})
+		if failed != tc.fails || !strings.Contains(text, tc.want) {
+			t.Errorf("quarry mcp's research over the web (failing %v): %q; want %q", tc.fails, text, tc.want)
+		}
+		cs.Close()
+	}
+
+	for _, args := range [][]string{
+		{"serve", "--addr", "127.0.0.1:0", "--sample", "", "--data-dir", t.TempDir()},
+		{"mcp", "--data-dir", t.TempDir()},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		var stdout, stderr syncBuffer
+		err := run(ctx, args, func(k string) string { return map[string]string{"QUARRY_SEARXNG_URL": "localhost:8888"}[k] }, strings.NewReader(""), &stdout, &stderr)
+		cancel()
+		if quarry.ErrorCode(err) != quarry.ECodeInvalid || !strings.Contains(err.Error(), "not an http(s) URL") {
+			t.Errorf("quarry %s with a SearxNG URL that is not one = %v; want INVALID before it serves", args[0], err)
+		}
 	}
 }

@@ -35,6 +35,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	wc, err := af.model.webConfig(getenv)
+	if err != nil {
+		return err
+	}
 	rs, owner, closeRooms, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: af.dataDir, DB: *db, Workers: af.maxRunning,
 		Embedder: w.embedder, EmbeddingModel: w.embedModel, Model: w.model})
 	if err != nil {
@@ -74,6 +78,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	defer closeApp()
 	research.Log = a.Log
+	if err := useWeb(research, wc, a.Log); err != nil {
+		return err
+	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {

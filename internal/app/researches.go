@@ -21,16 +21,17 @@ import (
 )
 
 var (
-	_ web.ResearchService = (*Researches)(nil)
-	_ mcp.ResearchService = (*Researches)(nil)
+	_ web.WebResearchService = (*Researches)(nil)
+	_ mcp.ResearchService    = (*Researches)(nil)
 )
 
-// Researches runs research requests over data rooms for the server and
-// the MCP tools: the room is opened through the rooms service's
-// membership checks (OpenRoomCorpus), results are kept in a
-// ResearchStore (db/research.db, or PostgreSQL beside the rooms), and
-// each research belongs to the user who asked: to anyone else it is
-// NOT_FOUND, like a room they are not in.
+// Researches runs research requests over data rooms, and the web when a
+// search provider is configured (UseWeb), for the server and the MCP
+// tools: the room is opened through the rooms service's membership
+// checks (OpenRoomCorpus), results are kept in a ResearchStore
+// (db/research.db, or PostgreSQL beside the rooms), and each research
+// belongs to the user who asked: to anyone else it is NOT_FOUND, like a
+// room they are not in.
 //
 // A research started in the background (Start) keeps its stages in a hub
 // for late subscribers; the last keptRuns finished ones stay in memory, so
@@ -38,6 +39,10 @@ var (
 type Researches struct {
 	rooms *rooms.Service
 	store ResearchStore
+	// web is where the web's pages come from, nil without a provider;
+	// webName names it.
+	web     *WebConfig
+	webName string
 	// Log hears the failures of background researches; set it before
 	// the first one starts.
 	Log *slog.Logger
@@ -111,29 +116,78 @@ func (s *Researches) Close() error {
 	return s.store.Close()
 }
 
-// prepare checks the request and opens the room for userID; nothing runs
-// yet. Errors: INVALID for a question outside 10-500 characters or an
-// unknown depth, NOT_FOUND for a room userID is not a member of,
-// EMPTY_FILE for a room without a processed document.
-func (s *Researches) prepare(ctx context.Context, userID, question, depth, roomName string) (*research.Request, *agent.Researcher, error) {
+// UseWeb lets researches search the web with c's provider (research
+// over the web asked with web: true); set it before the first research.
+// Errors: INVALID when c has no provider, a URL that is not http(s) or a
+// credibility score outside 0-1.
+func (s *Researches) UseWeb(c WebConfig) error {
+	wc, err := OpenWebCorpus(c)
+	if err != nil {
+		return err
+	}
+	s.web, s.webName = &c, wc.Name()
+	return nil
+}
+
+// WebSource names the web as a source ("the web (SearxNG at ...)"), ""
+// when no provider is configured.
+func (s *Researches) WebSource() string { return s.webName }
+
+// prepare checks the request and opens its sources for userID: the room
+// roomName when it is set, and the web when web is; nothing runs yet.
+// Errors: INVALID for a question outside 10-500 characters or an unknown
+// depth, for neither a room nor the web, and for the web when no
+// provider is configured (naming the settings); NOT_FOUND for a room
+// userID is not a member of, EMPTY_FILE for a room without a processed
+// document.
+func (s *Researches) prepare(ctx context.Context, userID, question, depth, roomName string, web bool) (*research.Request, *agent.Researcher, error) {
 	req, err := research.NewRequest(question, depth, s.now())
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := OpenRoomCorpus(ctx, s.rooms, userID, roomName)
-	if err != nil {
-		return nil, nil, err
+	roomName = strings.TrimSpace(roomName)
+	if roomName == "" && !web {
+		return nil, nil, quarry.Errorf(quarry.ECodeInvalid, "name the data room to research, or the web, or both")
+	}
+	var webCorpus *WebCorpus
+	if web {
+		if s.web == nil {
+			return nil, nil, quarry.Errorf(quarry.ECodeInvalid, "this server has no web search provider, so it cannot research the web").
+				WithHint("start it with " + WebSettings + " set, or with a config file's web section; see 'quarry help config'")
+		}
+		// One corpus a research: it keeps that research's pages and
+		// failures.
+		if webCorpus, err = OpenWebCorpus(*s.web); err != nil {
+			return nil, nil, err
+		}
+	}
+	var sources []agent.Source
+	if roomName != "" {
+		c, err := OpenRoomCorpus(ctx, s.rooms, userID, roomName)
+		if err != nil {
+			return nil, nil, err
+		}
+		// The room's permissions stop the research, as they do without
+		// the web.
+		sources = append(sources, agent.Source{Name: "the room " + roomName, Corpus: c, Required: true})
 	}
 	req.UserID = userID
-	return req, &agent.Researcher{Corpus: c, Now: s.now}, nil
+	if webCorpus == nil {
+		return req, &agent.Researcher{Corpus: sources[0].Corpus, Now: s.now}, nil
+	}
+	// The web is never required: a provider that fails is left out, and
+	// the report says so.
+	sources = append(sources, agent.Source{Name: webCorpus.Name(), Corpus: webCorpus})
+	return req, &agent.Researcher{Corpus: agent.NewSources(sources...), Now: s.now}, nil
 }
 
 // Research runs a research for userID over the room roomName (id or
-// name) to its end and returns the saved result; progress, when set,
-// hears each stage. Errors: those of prepare, and the research's own
-// (UNAVAILABLE when ctx ends first).
-func (s *Researches) Research(ctx context.Context, userID, question, depth, roomName string, progress func(agent.Stage)) (*research.Result, error) {
-	req, r, err := s.prepare(ctx, userID, question, depth, roomName)
+// name; "" for none) and, when web is set, the web, to its end and
+// returns the saved result; progress, when set, hears each stage.
+// Errors: those of prepare, and the research's own (UNAVAILABLE when ctx
+// ends first or every source failed).
+func (s *Researches) Research(ctx context.Context, userID, question, depth, roomName string, web bool, progress func(agent.Stage)) (*research.Result, error) {
+	req, r, err := s.prepare(ctx, userID, question, depth, roomName, web)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +205,17 @@ func (s *Researches) Research(ctx context.Context, userID, question, depth, room
 // Start checks the request and opens the room as Research does, then
 // runs the research in the background and returns its request at once.
 func (s *Researches) Start(ctx context.Context, userID, question, depth, roomName string) (*research.Request, error) {
-	req, r, err := s.prepare(ctx, userID, question, depth, roomName)
+	return s.start(ctx, userID, question, depth, roomName, false)
+}
+
+// StartWeb is Start over the room roomName ("" for none) and the web.
+// Errors: those of Start, and INVALID when no provider is configured.
+func (s *Researches) StartWeb(ctx context.Context, userID, question, depth, roomName string) (*research.Request, error) {
+	return s.start(ctx, userID, question, depth, roomName, true)
+}
+
+func (s *Researches) start(ctx context.Context, userID, question, depth, roomName string, web bool) (*research.Request, error) {
+	req, r, err := s.prepare(ctx, userID, question, depth, roomName, web)
 	if err != nil {
 		return nil, err
 	}
