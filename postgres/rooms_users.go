@@ -76,6 +76,24 @@ func (s *Rooms) UserByToken(ctx context.Context, tokenHash string) (*room.User, 
 	return orNil(&u, err)
 }
 
+// ListTokens implements room.Users.
+func (s *Rooms) ListTokens(ctx context.Context, userID string) ([]room.Token, error) {
+	if !isID(userID) {
+		return nil, nil
+	}
+	return list(s, ctx, func(r pgx.Row, t *room.Token) error { return r.Scan(&t.ID, &t.UserID, &t.Name, &t.CreatedAt) },
+		`SELECT left(token_hash, $2), user_id::text, name, created_at FROM api_tokens WHERE user_id = $1
+		ORDER BY created_at DESC, token_hash`, userID, room.TokenIDLength)
+}
+
+// DeleteToken implements room.Users.
+func (s *Rooms) DeleteToken(ctx context.Context, userID, id string) error {
+	if !isID(userID) || len(id) != room.TokenIDLength {
+		return noSuch("token", id)
+	}
+	return s.execOne(ctx, "token", id, "DELETE FROM api_tokens WHERE user_id = $1 AND left(token_hash, $2) = $3", userID, room.TokenIDLength, id)
+}
+
 var _ room.PasswordSetter = (*Rooms)(nil)
 
 // SetPassword implements room.PasswordSetter. Errors: NOT_FOUND for an

@@ -42,6 +42,20 @@ type User struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
+// Token is an API token as it may be shown: never the token, nor all of
+// its hash.
+type Token struct {
+	// ID is the first TokenIDLength characters of the token's hash,
+	// enough to name it among a user's tokens.
+	ID        string    `json:"id"`
+	UserID    string    `json:"user_id"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// TokenIDLength is how many characters of a token's hash name it.
+const TokenIDLength = 12
+
 // Room is a data room: documents and the people who may ask about them.
 type Room struct {
 	ID          string    `json:"id"`

@@ -32,6 +32,11 @@ type Users interface {
 	// CreateToken stores an API token's hash for a user.
 	CreateToken(ctx context.Context, userID, name, tokenHash string) error
 	UserByToken(ctx context.Context, tokenHash string) (*User, error)
+	// ListTokens returns a user's tokens, newest first.
+	ListTokens(ctx context.Context, userID string) ([]Token, error)
+	// DeleteToken removes the user's token whose ID is id. Errors:
+	// NOT_FOUND when the user has none.
+	DeleteToken(ctx context.Context, userID, id string) error
 }
 
 // PasswordSetter is a store that can replace a user's password hash, an

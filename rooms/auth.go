@@ -222,6 +222,27 @@ func (s *Service) CreateToken(ctx context.Context, userID, name string) (string,
 	return token, nil
 }
 
+// ListTokens returns a user's API tokens, newest first, each named by
+// the start of its hash. Errors: NOT_FOUND for an unknown user.
+func (s *Service) ListTokens(ctx context.Context, userID string) ([]room.Token, error) {
+	ctx = act(ctx, room.System)
+	if _, err := s.Store.User(ctx, userID); err != nil {
+		return nil, err
+	}
+	return s.Store.ListTokens(ctx, userID)
+}
+
+// RevokeToken deletes a user's API token by its ID (ListTokens): it
+// stops working at once. Errors: NOT_FOUND for an unknown user, or a
+// token the user does not have.
+func (s *Service) RevokeToken(ctx context.Context, userID, id string) error {
+	ctx = act(ctx, room.System)
+	if _, err := s.Store.User(ctx, userID); err != nil {
+		return err
+	}
+	return s.Store.DeleteToken(ctx, userID, strings.ToLower(strings.TrimSpace(id)))
+}
+
 // UserByToken returns the user an API token belongs to. Errors:
 // UNAUTHORIZED for a token that is malformed or was never issued.
 func (s *Service) UserByToken(ctx context.Context, token string) (*room.User, error) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/room"
 	"github.com/quarry-dev/quarry/rooms"
 )
 
@@ -116,5 +117,38 @@ func TestTokens(t *testing.T) {
 	}
 	if _, err := svc.CreateToken(ctx, "no-such-id", "x"); quarry.ErrorCode(err) != quarry.ECodeNotFound {
 		t.Errorf("CreateToken(unknown user) = %v; want NOT_FOUND", err)
+	}
+
+	// Listed without the token, revoked by its ID: it stops working and
+	// the other goes on.
+	ts, err := svc.ListTokens(ctx, ann.ID)
+	if err != nil || len(ts) != 2 {
+		t.Fatalf("ListTokens = %+v, %v; want 2", ts, err)
+	}
+	for _, tk := range ts {
+		if strings.Contains(tok, tk.ID) || strings.Contains(tok2, tk.ID) || len(tk.ID) != room.TokenIDLength {
+			t.Errorf("token ID %q shows part of a token", tk.ID)
+		}
+	}
+	var ci string
+	for _, tk := range ts {
+		if tk.Name == "ci" {
+			ci = tk.ID
+		}
+	}
+	if err := svc.RevokeToken(ctx, ann.ID, " "+strings.ToUpper(ci)+" "); err != nil {
+		t.Fatalf("RevokeToken(ci) = %v", err)
+	}
+	if _, err := svc.UserByToken(ctx, tok); quarry.ErrorCode(err) != quarry.ECodeUnauthorized {
+		t.Errorf("UserByToken(revoked) = %v; want UNAUTHORIZED", err)
+	}
+	if u, err := svc.UserByToken(ctx, tok2); err != nil || u.ID != ann.ID {
+		t.Errorf("UserByToken(the other) = %v, %v; want ann", u, err)
+	}
+	if err := svc.RevokeToken(ctx, ann.ID, ci); quarry.ErrorCode(err) != quarry.ECodeNotFound {
+		t.Errorf("RevokeToken twice = %v; want NOT_FOUND", err)
+	}
+	if _, err := svc.ListTokens(ctx, "no-such-id"); quarry.ErrorCode(err) != quarry.ECodeNotFound {
+		t.Errorf("ListTokens(unknown user) = %v; want NOT_FOUND", err)
 	}
 }

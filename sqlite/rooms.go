@@ -343,6 +343,32 @@ func (s *Rooms) UserByToken(ctx context.Context, tokenHash string) (*room.User, 
 	return u, notFound(err, "token", "")
 }
 
+// ListTokens implements room.Users.
+func (s *Rooms) ListTokens(ctx context.Context, userID string) ([]room.Token, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT substr(token_hash, 1, ?), user_id, name, created_at FROM api_tokens
+		WHERE user_id = ? ORDER BY created_at DESC, token_hash`, room.TokenIDLength, userID)
+	if err != nil {
+		return nil, err
+	}
+	return scanAll(rows, func(row scanner) (*room.Token, error) {
+		var t room.Token
+		var created string
+		if err := row.Scan(&t.ID, &t.UserID, &t.Name, &created); err != nil {
+			return nil, err
+		}
+		t.CreatedAt = parseTime(created)
+		return &t, nil
+	})
+}
+
+// DeleteToken implements room.Users.
+func (s *Rooms) DeleteToken(ctx context.Context, userID, id string) error {
+	if len(id) != room.TokenIDLength {
+		return quarry.Errorf(quarry.ECodeNotFound, "no token %s", id)
+	}
+	return s.deleteOne(ctx, "DELETE FROM api_tokens WHERE user_id = ? AND substr(token_hash, 1, ?) = ?", "token", id, userID, room.TokenIDLength, id)
+}
+
 var _ room.PasswordSetter = (*Rooms)(nil)
 
 // SetPassword implements room.PasswordSetter.
@@ -358,8 +384,11 @@ func (s *Rooms) SetPassword(ctx context.Context, userID, passwordHash string) er
 }
 
 // deleteOne runs a delete of one row, NOT_FOUND when there was none.
-func (s *Rooms) deleteOne(ctx context.Context, query, what, id string) error {
-	res, err := s.write.ExecContext(ctx, query, id)
+func (s *Rooms) deleteOne(ctx context.Context, query, what, id string, args ...any) error {
+	if len(args) == 0 {
+		args = []any{id}
+	}
+	res, err := s.write.ExecContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}

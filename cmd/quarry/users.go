@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -173,23 +174,37 @@ func noUser(name string, err error) error {
 
 // runToken implements "quarry token create --user NAME [--name LABEL]":
 // an API token for programs (Authorization: Bearer TOKEN on the API, or
-// on quarry mcp --http --auth token). It is printed once, alone on
-// stdout; only its hash is kept.
+// on quarry mcp --http --auth token), printed once, alone on stdout, only
+// its hash kept; "quarry token list --user NAME": the user's tokens by ID,
+// name and date; and "quarry token revoke --user NAME ID": that token
+// stops working at once.
 func runToken(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "create" {
-		return &usageError{"token needs a subcommand: create --user NAME [--name LABEL]"}
+	const usage = "token needs a subcommand: create --user NAME [--name LABEL], list --user NAME, or revoke --user NAME ID"
+	if len(args) == 0 || (args[0] != "create" && args[0] != "list" && args[0] != "revoke") {
+		return &usageError{usage}
 	}
-	fs := flag.NewFlagSet("token create", flag.ContinueOnError)
+	sub := args[0]
+	fs := flag.NewFlagSet("token "+sub, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dataDir := fs.String("data-dir", defaultDataDir(getenv), "where rooms and users are stored (env QUARRY_DATA_DIR)")
 	db := fs.String("db", getenv("QUARRY_DB"), "postgres://... the rooms' PostgreSQL database, as quarry serve --db (env QUARRY_DB)")
-	userName := fs.String("user", "", "the user the token acts for")
-	label := fs.String("name", "", "a label that says what the token is for (default: the date)")
-	if help, err := parseFlags(fs, args[1:]); help || err != nil {
+	userName := fs.String("user", "", "the user the tokens act for")
+	label := ""
+	if sub == "create" {
+		fs.StringVar(&label, "name", "", "a label that says what the token is for (default: the date)")
+	}
+	help, positional, err := parseInterspersed(fs, args[1:])
+	if help || err != nil {
 		return err
 	}
 	if *userName == "" {
-		return &usageError{"token create needs --user NAME"}
+		return &usageError{"token " + sub + " needs --user NAME"}
+	}
+	if want := map[string]int{"create": 0, "list": 0, "revoke": 1}[sub]; len(positional) != want {
+		if sub == "revoke" {
+			return &usageError{"token revoke needs one token ID (quarry token list --user " + *userName + " shows them)"}
+		}
+		return &usageError{fmt.Sprintf("token %s takes no arguments, got %q", sub, positional)}
 	}
 	svc, _, closeFn, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: *dataDir, DB: *db})
 	if err != nil {
@@ -200,11 +215,56 @@ func runToken(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return noUser(*userName, err)
 	}
-	token, err := svc.CreateToken(ctx, u.ID, *label)
+	switch sub {
+	case "list":
+		ts, err := svc.ListTokens(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		if len(ts) == 0 {
+			fmt.Fprintf(stderr, "%s has no API tokens (quarry token create --user %s makes one)\n", u.Name, u.Name)
+			return nil
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tNAME\tCREATED")
+		for _, t := range ts {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", t.ID, t.Name, t.CreatedAt.UTC().Format("2006-01-02 15:04 UTC"))
+		}
+		return tw.Flush()
+	case "revoke":
+		if err := svc.RevokeToken(ctx, u.ID, positional[0]); err != nil {
+			if quarry.ErrorCode(err) == quarry.ECodeNotFound {
+				return quarry.Errorf(quarry.ECodeNotFound, "%s has no token %s", u.Name, positional[0]).
+					WithHint("quarry token list --user " + u.Name + " shows their tokens")
+			}
+			return err
+		}
+		fmt.Fprintf(stderr, "Revoked token %s of %s; programs using it are refused from now on.\n", positional[0], u.Name)
+		return nil
+	}
+	token, err := svc.CreateToken(ctx, u.ID, label)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, token)
 	fmt.Fprintf(stderr, "This token acts as %s in the rooms they are a member of. It is shown only now; keep it secret.\n", u.Name)
 	return nil
+}
+
+// parseInterspersed parses a command's flags wherever they stand among
+// its positional arguments, which it returns in order.
+func parseInterspersed(fs *flag.FlagSet, args []string) (help bool, positional []string, err error) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return true, nil, nil
+			}
+			return false, nil, &usageError{err.Error()}
+		}
+		if fs.NArg() == 0 {
+			return false, positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
 }

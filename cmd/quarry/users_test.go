@@ -71,6 +71,34 @@ func TestUsersAndTokens(t *testing.T) {
 	if _, err := quarryRun(t, "", "token", "create", "--user", "zed", "--data-dir", dir); quarry.ErrorCode(err) != quarry.ECodeNotFound {
 		t.Errorf("a token for nobody: %v; want NOT_FOUND", err)
 	}
+	// Tokens are listed by ID and name, never shown again, and revoked
+	// by ID.
+	if _, err := quarryRun(t, "", "token", "create", "--user", "ann", "--name", "spare", "--data-dir", dir); err != nil {
+		t.Fatal(err)
+	}
+	listed, err := quarryRun(t, "", "token", "list", "--user", "ann", "--data-dir", dir)
+	lines := strings.Split(strings.TrimSpace(listed), "\n")
+	if err != nil || len(lines) != 3 || !strings.HasPrefix(lines[0], "ID") || strings.Contains(listed, token[len(rooms.TokenPrefix):len(rooms.TokenPrefix)+8]) {
+		t.Fatalf("token list: %q, %v; want a header and two tokens, none shown", listed, err)
+	}
+	var spare string
+	for _, l := range lines[1:] {
+		if f := strings.Fields(l); len(f) > 1 && f[1] == "spare" {
+			spare = f[0]
+		}
+	}
+	if _, err := quarryRun(t, "", "token", "revoke", "--user", "ann", "--data-dir", dir); !errors.As(err, &u) {
+		t.Errorf("token revoke without an ID: %v; want a usage error", err)
+	}
+	if _, err := quarryRun(t, "", "token", "revoke", "--user", "bob", spare, "--data-dir", dir); quarry.ErrorCode(err) != quarry.ECodeNotFound {
+		t.Errorf("revoking ann's token as bob: %v; want NOT_FOUND", err)
+	}
+	if _, err := quarryRun(t, "", "token", "revoke", "--user", "ann", spare, "--data-dir", dir); err != nil {
+		t.Fatalf("token revoke %q: %v", spare, err)
+	}
+	if listed, err := quarryRun(t, "", "token", "list", "--user", "ann", "--data-dir", dir); err != nil || strings.Contains(listed, "spare") || !strings.Contains(listed, "agent") {
+		t.Errorf("token list after revoking spare: %q, %v; want agent only", listed, err)
+	}
 	if _, err := quarryRun(t, "", "mcp", "--auth", "token", "--data-dir", dir); !errors.As(err, &u) {
 		t.Errorf("mcp --auth token over stdio: %v; want a usage error", err)
 	}

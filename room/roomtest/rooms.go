@@ -45,6 +45,25 @@ func testTokens(t *testing.T, f *fixture) {
 	}
 	_, err = s.UserByToken(ctx, "token-hash-2")
 	WantCode(t, "UserByToken(unknown)", err, quarry.ECodeNotFound)
+
+	// Tokens are listed by the start of their hash, newest first, and
+	// deleted by it, each user's own only.
+	Must(t, s.CreateToken(ctx, f.bob.ID, "ci", "b0b2000000000000000000000000000000000000000000000000000000000000"))
+	Must(t, s.CreateToken(ctx, f.alice.ID, "alice's", "a11ce00000000000000000000000000000000000000000000000000000000000"))
+	ts, err := s.ListTokens(ctx, f.bob.ID)
+	Must(t, err)
+	if len(ts) != 2 || ts[0].Name != "ci" || ts[0].ID != "b0b200000000" || ts[1].ID != "token-hash-1" || ts[0].UserID != f.bob.ID || ts[0].CreatedAt.IsZero() {
+		t.Errorf("ListTokens(bob) = %+v; want ci (b0b200000000) then laptop (token-hash-1)", ts)
+	}
+	WantCode(t, "DeleteToken(alice's token as bob)", s.DeleteToken(ctx, f.bob.ID, "a11ce0000000"), quarry.ECodeNotFound)
+	WantCode(t, "DeleteToken(a shorter id)", s.DeleteToken(ctx, f.bob.ID, "b0b2"), quarry.ECodeNotFound)
+	Must(t, s.DeleteToken(ctx, f.bob.ID, "b0b200000000"))
+	WantCode(t, "DeleteToken twice", s.DeleteToken(ctx, f.bob.ID, "b0b200000000"), quarry.ECodeNotFound)
+	_, err = s.UserByToken(ctx, "b0b2000000000000000000000000000000000000000000000000000000000000")
+	WantCode(t, "UserByToken after DeleteToken", err, quarry.ECodeNotFound)
+	if u, err := s.UserByToken(ctx, "a11ce00000000000000000000000000000000000000000000000000000000000"); err != nil || u.ID != f.alice.ID {
+		t.Errorf("alice's token after bob's deletes = %v, %v; want alice", u, err)
+	}
 	Must(t, s.DeleteUser(ctx, f.bob.ID))
 	_, err = s.UserByToken(ctx, "token-hash-1")
 	WantCode(t, "UserByToken after DeleteUser", err, quarry.ECodeNotFound)
