@@ -9,8 +9,8 @@ import (
 
 // Sentences cuts text into sentences at ., ! or ? followed by space and
 // a capital, digit or quote, and at line breaks between paragraphs; a
-// short abbreviation ("Inc.", "St.", "U.S.") does not end a sentence, and
-// Markdown headings are left out.
+// short abbreviation ("Inc.", "St.", "U.S.") does not end a sentence.
+// Markdown headings and a web page's chrome (pageChrome) are left out.
 func Sentences(text string) []string {
 	var out []string
 	// Headings name a document or a part of it; they make no claim.
@@ -49,11 +49,19 @@ func Sentences(text string) []string {
 }
 
 func appendSentence(out []string, s string) []string {
-	if s = strings.TrimSpace(s); s != "" {
+	if s = strings.TrimSpace(s); s != "" && !pageChrome.MatchString(s) {
 		out = append(out, s)
 	}
 	return out
 }
+
+// pageChrome matches what a saved web page says around its text rather
+// than in it: menus and edit links, cookie and licence notices, and the
+// retrieval and archive lines of its references. None of it is a claim.
+var pageChrome = regexp.MustCompile(`(?i)\b(?:jump to (?:content|navigation)|move to sidebar|main menu|edit links|view history|what links here|` +
+	`privacy policy|terms of (?:use|service)|cookie (?:policy|statement|settings)|content is available under|this page was last edited|` +
+	`archived from the original|retrieved (?:on )?(?:\d{1,2} )?(?:january|february|march|april|may|june|july|august|september|october|november|december)|` +
+	`learn how and when to remove this|from wikipedia, the free encyclopedia|all rights reserved)\b`)
 
 var abbreviations = map[string]bool{"inc": true, "ltd": true, "co": true, "corp": true, "st": true, "mr": true, "mrs": true, "ms": true, "dr": true,
 	"jr": true, "sr": true, "no": true, "vs": true, "etc": true, "jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true,

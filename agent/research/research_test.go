@@ -3,6 +3,7 @@ package research
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -207,5 +208,15 @@ func TestSubstitution(t *testing.T) {
 		if ok != tc.edited || x != tc.x || y != tc.y {
 			t.Errorf("substitution(%q, %q) = %q, %q, %v; want %q, %q, %v", tc.a, tc.b, x, y, ok, tc.x, tc.y, tc.edited)
 		}
+	}
+}
+
+// A saved web page's chrome makes no claim: it is not a sentence.
+func TestSentencesLeaveOutPageChrome(t *testing.T) {
+	got := Sentences("Main menu move to sidebar hide Navigation.\n\nThe station opened on 19 January 1871. Retrieved 20 April 2016. Archived from the original on 24 December 2016.\n\n" +
+		"By using this site, you agree to the Terms of Use and Privacy Policy. Content is available under CC BY-SA 4.0 unless otherwise noted. The museum was founded in 1872.")
+	want := []string{"The station opened on 19 January 1871.", "The museum was founded in 1872."}
+	if !slices.Equal(got, want) {
+		t.Errorf("Sentences = %q; want %q", got, want)
 	}
 }
