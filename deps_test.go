@@ -59,15 +59,27 @@ func packages(t *testing.T) map[string]struct {
 // library (the audit log also takes a file lock from gofrs/flock); agents,
 // the session manager, the web and MCP servers and retrieval never import
 // concrete engines, stores or model providers (only cmd/quarry and
-// internal/app wire those); and web and mcp reach sessions only through
-// their Service interfaces.
+// internal/app wire those); web and mcp reach sessions only through
+// their Service interfaces; and websearch, the web as a source, is one
+// package per dependency that agents use and never the other way: it
+// imports no agent, nor the web server, MCP, stores or the wiring.
 func TestDependencyRules(t *testing.T) {
 	stdlibOnly := []string{".", "drill", "audit", "llm", "analysis"}
 	allowed := map[string]string{"audit": "github.com/gofrs/flock"}
 	forbiddenForAgents := []string{module + "/duckdb", module + "/fsstore", module + "/audit", module + "/sqlite",
 		module + "/sessions", module + "/internal/app", module + "/cmd", module + "/llm/anthropic", module + "/llm/openai", module + "/mcp"}
+	forbiddenForWebsearch := []string{module + "/agent", module + "/web", module + "/internal/app", module + "/cmd", module + "/mcp",
+		module + "/sqlite", module + "/postgres", module + "/rooms", module + "/sessions"}
 	for dir, p := range packages(t) {
 		for imp := range p.imports {
+			if dir == "websearch" || strings.HasPrefix(dir, "websearch/") {
+				for _, f := range forbiddenForWebsearch {
+					// module/web is not module/websearch.
+					if imp == f || strings.HasPrefix(imp, f+"/") {
+						t.Errorf("package %s imports %s; the web as a source knows nothing of who uses it", dir, imp)
+					}
+				}
+			}
 			for _, s := range stdlibOnly {
 				if dir == s && strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") && !strings.HasPrefix(imp, module) && allowed[dir] != imp {
 					t.Errorf("package %s imports %s; it may import only the standard library", dir, imp)
