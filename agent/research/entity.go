@@ -22,7 +22,11 @@ import (
 // own sentences with the values set aside (Jaccard of their words) —
 // a claim copied with its value changed is the same claim.
 const (
-	sameDocSimilarity      = 0.5
+	sameDocSimilarity = 0.5
+	// relatedDocSimilarity is how alike a lone claim's document must be
+	// to an entity's documents for the claim to be a disagreement about
+	// that entity (absorbLoneClaims).
+	relatedDocSimilarity   = 0.3
 	sameSentenceSimilarity = 0.6
 	editedSimilarity       = 0.75
 )
@@ -219,11 +223,13 @@ func replacedEverywhere(a, b []string) (string, string, bool) {
 
 // absorbLoneClaims treats a lone claim as a disagreement, not a second
 // entity: one unqualified source whose value no other source mentions,
-// beside an unqualified entity that two or more different claims attest, is
-// taken to be about that entity (a minority claim, for resolution to
+// beside an unqualified entity that two or more different claims attest,
+// is taken to be about that entity (a minority claim, for resolution to
 // weigh) rather than about an entity of the same name that nothing else
-// attests.
-func absorbLoneClaims(clusters []*cluster, sources []rs.SearchResult) []*cluster {
+// attests, when its document is about what that entity's documents are
+// about (relatedDocSimilarity). A lone claim from a document about
+// something else is kept apart: another entity of the name.
+func absorbLoneClaims(clusters []*cluster, sources []rs.SearchResult, docWords map[string]map[string]float64) []*cluster {
 	var main *cluster
 	for _, c := range clusters {
 		if c.label == "" && distinctClaims(c.pos) >= 2 && (main == nil || len(c.pos) > len(main.pos)) {
@@ -235,7 +241,8 @@ func absorbLoneClaims(clusters []*cluster, sources []rs.SearchResult) []*cluster
 	}
 	out := clusters[:0]
 	for _, c := range clusters {
-		if c != main && c.label == "" && len(c.pos) == 1 && mentions(sources, &side{value: c.pos[0].value, pos: c.pos}) == 0 {
+		if c != main && c.label == "" && len(c.pos) == 1 && mentions(sources, &side{value: c.pos[0].value, pos: c.pos}) == 0 &&
+			nearest(c.pos[0].doc, main, docWords) >= relatedDocSimilarity {
 			c.pos[0].lone = true
 			main.pos = append(main.pos, c.pos[0])
 			continue
@@ -243,6 +250,17 @@ func absorbLoneClaims(clusters []*cluster, sources []rs.SearchResult) []*cluster
 		out = append(out, c)
 	}
 	return out
+}
+
+// nearest is how alike doc is to the most alike other document of c.
+func nearest(doc string, c *cluster, docWords map[string]map[string]float64) float64 {
+	best := 0.0
+	for _, p := range c.pos {
+		if p.doc != doc {
+			best = max(best, cosine(docWords[doc], docWords[p.doc]))
+		}
+	}
+	return best
 }
 
 // sentenceSimilarity is the Jaccard similarity of two claims' words,

@@ -220,3 +220,32 @@ func TestSentencesLeaveOutPageChrome(t *testing.T) {
 		t.Errorf("Sentences = %q; want %q", got, want)
 	}
 }
+
+// TestLoneClaimRelatedOrNot: a value one source alone gives, beside an
+// entity two sources attest, is a disagreement about that entity when its
+// document is about the same thing, and another entity of the name when
+// its document is about something else.
+func TestLoneClaimRelatedOrNot(t *testing.T) {
+	corpus := memoryCorpus{
+		{URL: "doc://a", Title: "A", Text: "Cove Fort is a historic fort in Millard County, Utah, on the road between Salt Lake City and the southern settlements. Cove Fort was founded in 1867 by Ira Hinckley at the request of Brigham Young."},
+		{URL: "doc://b", Title: "B", Text: "Cove Fort stands in Millard County, Utah, where Ira Hinckley and local workmen built the fort of volcanic rock in 1867 for travelers on the road to Salt Lake City."},
+		{URL: "doc://c", Title: "C", Text: "Cove Fort in Millard County, Utah, was built in 1857 and protected telegraph lines and travelers on the road between Salt Lake City and the southern settlements."},
+		{URL: "doc://d", Title: "D", Text: "Cove Fort was built as a coastal defence fortification in 1743, on instruction of the Vice-Admiral of the Coast, and defended Cork Harbour with its artillery batteries."},
+	}
+	res := run(t, corpus, "When was Cove Fort built?")
+	if len(res.Discrepancies) != 1 {
+		t.Fatalf("discrepancies %+v; want one, 1867 against 1857", res.Discrepancies)
+	}
+	d := res.Discrepancies[0]
+	facts := res.FactsByID()
+	var values []string
+	for _, id := range d.FactIDs {
+		values = append(values, facts[id].Value)
+	}
+	if !strings.Contains(d.Preferred, "1867") || !slices.Contains(values, "1857") || slices.Contains(values, "1743") {
+		t.Errorf("discrepancy between %q preferring %q; want 1867 over 1857, without Cork's 1743", values, d.Preferred)
+	}
+	if a := res.Answer; !strings.Contains(a, "1867") || !strings.Contains(a, "1743") {
+		t.Errorf("Answer = %q; want Utah's 1867 and Cork's 1743", a)
+	}
+}

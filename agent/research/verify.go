@@ -109,7 +109,7 @@ func verify(res *rs.Result, now time.Time, newID func() string) {
 	var ans answer
 	for _, key := range order {
 		ps := groups[key]
-		clusters := absorbLoneClaims(byEntity(ps, docWords), res.Sources)
+		clusters := absorbLoneClaims(byEntity(ps, docWords), res.Sources, docWords)
 		for _, c := range clusters {
 			resolve(res, c, key, now, newID)
 			if ps[0].fact.SubQuestionID == direct {
