@@ -20,8 +20,9 @@ import (
 )
 
 // runDoctor tells a user what is configured and whether each part answers:
-// the data directory, the SQL engine, the model (a plain and a structured
-// request) and the code sandbox. It exits 1 when something configured
+// the data directory, the SQL engine, the web search provider (one
+// search), the model (a plain and a structured request) and the code
+// sandbox. It exits 1 when something configured
 // does not work; offline is a working configuration.
 func runDoctor(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
@@ -45,6 +46,8 @@ func runDoctor(ctx context.Context, args []string, getenv func(string) string, s
 	report("data dir", writable(*dataDir), *dataDir)
 	version, err := duckVersion(ctx)
 	report("sql engine", err, "DuckDB "+version+" (embedded)")
+
+	checkWeb(ctx, stdout, &mf, getenv, report)
 
 	cfg, ecfg, err := mf.config(getenv)
 	if err != nil {
@@ -100,6 +103,51 @@ func checkEmbedder(ctx context.Context, stdout io.Writer, c llm.EmbedConfig, rep
 		return
 	}
 	report("embedder", nil, fmt.Sprintf("%s: %d dimensions", c, len(vs[0])))
+}
+
+// webCheckTimeout bounds doctor's one search: a provider slower than
+// this would make every research over the web slow.
+const webCheckTimeout = 5 * time.Second
+
+// checkWeb searches once with the web search provider research --web,
+// serve and mcp would use.
+func checkWeb(ctx context.Context, stdout io.Writer, mf *modelFlags, getenv func(string) string, report func(string, error, string)) {
+	wc, err := mf.webConfig(getenv)
+	if err != nil {
+		report("web search", err, "")
+		return
+	}
+	if !wc.Configured() {
+		fmt.Fprintf(stdout, "%-13s -     none configured: research reads rooms and folders only (QUARRY_SEARXNG_URL or QUARRY_BRAVE_API_KEY for --web)\n", "web search")
+		return
+	}
+	// The corpus checks the whole configuration (the credibility map
+	// too); the provider is what answers.
+	if _, err := app.OpenWebCorpus(wc); err != nil {
+		report("web search", err, "")
+		return
+	}
+	p, err := wc.Provider()
+	if err != nil {
+		report("web search", err, "")
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, webCheckTimeout)
+	defer cancel()
+	start := time.Now()
+	results, err := p.Search(ctx, "annual report", 5)
+	if err == nil && ctx.Err() != nil {
+		err = quarry.Errorf(quarry.ECodeUnavailable, "%s did not answer within %s", p.Name(), webCheckTimeout)
+	}
+	if err != nil {
+		report("web search", err, "")
+		return
+	}
+	private := ""
+	if wc.AllowPrivate {
+		private = "; pages on private addresses are read"
+	}
+	report("web search", nil, fmt.Sprintf("%s answered %d results in %d ms%s", p.Name(), len(results), time.Since(start).Milliseconds(), private))
 }
 
 func doctorResult(failed int) error {

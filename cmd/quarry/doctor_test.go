@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/quarry-dev/quarry/websearch/websearchtest"
 )
 
 // fakeOpenAI answers Chat Completions like an OpenAI-compatible server
@@ -52,13 +54,24 @@ func TestDoctor(t *testing.T) {
 	defer good.Close()
 	bad := fakeOpenAI(t, `Sure! {ok: true`)
 	defer bad.Close()
+	web := websearchtest.Start(t, websearchtest.Kestrel(), false)
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close()
 	tests := []struct {
 		name string
 		env  map[string]string
 		code int
 		want []string
 	}{
-		{"offline", nil, 0, []string{"model         ok    offline"}},
+		{"offline", nil, 0, []string{"model         ok    offline", "web search    -     none configured"}},
+		{"web search", map[string]string{"QUARRY_SEARXNG_URL": web.SearchURL()}, 0,
+			[]string{"web search    ok    SearxNG at " + web.SearchURL() + " answered 5 results in "}},
+		{"web search down", map[string]string{"QUARRY_SEARXNG_URL": down.URL}, 1,
+			[]string{"web search    FAIL  UNAVAILABLE: SearxNG at " + down.URL + " cannot be reached", "model         ok    offline"}},
+		{"web search not a URL", map[string]string{"QUARRY_SEARXNG_URL": "localhost:8888"}, 1,
+			[]string{"web search    FAIL  INVALID", "not an http(s) URL"}},
+		{"web credibility out of range", map[string]string{"QUARRY_BRAVE_API_KEY": "k", "QUARRY_WEB_CREDIBILITY": credibility(t, `{"example.com": 2}`)}, 1,
+			[]string{"web search    FAIL  INVALID"}},
 		{"local server", map[string]string{"QUARRY_LLM_PROVIDER": "openai", "QUARRY_LLM_MODEL": "llama3.2", "QUARRY_LLM_BASE_URL": good.URL + "/v1"}, 0,
 			[]string{`openai/llama3.2 answered "ok"`, "(12 input, 1 output tokens)", "json output   ok", "key not set"}},
 		{"no structured output", map[string]string{"QUARRY_LLM_PROVIDER": "openai", "QUARRY_LLM_MODEL": "llama3.2", "QUARRY_LLM_BASE_URL": bad.URL + "/v1"}, 1,
@@ -91,6 +104,16 @@ func TestDoctor(t *testing.T) {
 			}
 		})
 	}
+}
+
+// credibility writes a credibility map file and returns its path.
+func credibility(t *testing.T, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "credibility.json")
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // embeddings answers /v1/embeddings for the model nomic-embed-text with a

@@ -148,13 +148,14 @@ Commands:
   ingest        add documents to a room: quarry ingest --room ROOM FILE...
   ask           ask a room a question: quarry ask --room ROOM "QUESTION" [--json]
   research      sub-questions, facts, discrepancies and a cited briefing over a room or a
-                folder: quarry research --corpus DIR "QUESTION" [--depth D] [--json]
+                folder, and the web too or alone (--web: QUARRY_SEARXNG_URL or QUARRY_BRAVE_API_KEY):
+                quarry research [--room R | --corpus DIR] [--web] "QUESTION" [--depth D] [--json]
   worker        process the data rooms' documents queued in PostgreSQL: quarry worker --db postgres://...
   user          add a user who signs in to the rooms, set a password, list them
                 (user add NAME [--password-stdin], user passwd NAME --password-stdin, user list);
                 --db postgres://... for rooms kept in PostgreSQL
   token create  an API token for programs: quarry token create --user NAME [--name LABEL] [--db ...]
-  doctor        show what is configured (model, code sandbox) and whether it answers
+  doctor        show what is configured (model, code sandbox, web search) and whether it answers
   audit verify  check a hash-chained audit log
   bench rca     score the segment searches on the root-cause benchmarks
   bench dabench answer the DABench data-analysis questions offline and score them

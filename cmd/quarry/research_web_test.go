@@ -232,3 +232,17 @@ func TestServeAndMCPResearchTheWeb(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpNamesResearchWeb: quarry help shows research's --web and the
+// settings it needs, and doctor's check of the web search.
+func TestHelpNamesResearchWeb(t *testing.T) {
+	stdout, stderr, code := runCLI(t, "help")
+	if code != 0 {
+		t.Fatalf("quarry help exited %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"quarry research [--room R | --corpus DIR] [--web]", "QUARRY_SEARXNG_URL or QUARRY_BRAVE_API_KEY", "web search) and whether it answers"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("quarry help lacks %q:\n%s", want, stdout)
+		}
+	}
+}
