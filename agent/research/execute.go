@@ -15,13 +15,15 @@ type reading struct {
 	k      int
 	seen   map[string]bool   // sentences already read, per document
 	labels map[string]string // document URL -> entity label
+	ai     *assist
 }
 
 // execute searches every sub-question and extracts the facts of the
 // passages found; a sentence gives a fact to the first sub-question that
 // reads it. Then it follows up what the sources disagree on (followUps).
-func (r *Researcher) execute(ctx context.Context, res *rs.Result, q question) error {
-	rd := &reading{k: r.PassagesPerQuestion, seen: map[string]bool{}, labels: map[string]string{}}
+// With a model, its facts come first (assist.readFacts).
+func (r *Researcher) execute(ctx context.Context, res *rs.Result, q question, ai *assist) error {
+	rd := &reading{k: r.PassagesPerQuestion, seen: map[string]bool{}, labels: map[string]string{}, ai: ai}
 	if rd.k <= 0 {
 		rd.k = rs.MaxResults
 	}
@@ -36,6 +38,7 @@ func (r *Researcher) execute(ctx context.Context, res *rs.Result, q question) er
 			query = q.Subject + " " + a.Search
 			targets = a.Targets
 		}
+		query = ai.query(sq, q, query)
 		if err := r.search(ctx, res, q, sq, query, targets, rd); err != nil {
 			return err
 		}
@@ -55,7 +58,8 @@ func (r *Researcher) search(ctx context.Context, res *rs.Result, q question, sq 
 		sq.Status = rs.SubFailed
 		return err
 	}
-	for _, h := range hits {
+	pending := rd.ai.readFacts(ctx, q, sq, hits, targets, rd.seen)
+	for i, h := range hits {
 		if strings.TrimSpace(h.Text) == "" {
 			continue
 		}
@@ -66,6 +70,12 @@ func (r *Researcher) search(ctx context.Context, res *rs.Result, q question, sq 
 		sr := rs.SearchResult{ID: r.id(), SubQuestionID: sq.ID, URL: h.URL, Title: clip(orDefault(h.Title, doc), rs.MaxTitleChars),
 			Content: clip(h.Text, rs.MaxContentChars), Domain: orDefault(h.Domain, domainOf(h.URL)), AccessTimestamp: r.now().UTC(),
 			CredibilityScore: h.Credibility, Published: h.Published, ExtractedFacts: []string{}}
+		if i < len(pending) {
+			for _, f := range rd.ai.takeFacts(pending[i], sr, orDefault(rd.labels[doc], q.Subject), rd.seen) {
+				sr.ExtractedFacts = append(sr.ExtractedFacts, f.ID)
+				res.Facts = append(res.Facts, f)
+			}
+		}
 		for _, f := range r.extract(h, sr, sq, targets, q, rd.labels[doc], rd.seen) {
 			sr.ExtractedFacts = append(sr.ExtractedFacts, f.ID)
 			res.Facts = append(res.Facts, f)

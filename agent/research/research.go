@@ -11,6 +11,11 @@
 // share a name (an ambiguity) from sources that disagree about one entity
 // (a conflict), and resolves conflicts by correction and recency,
 // consensus, credibility, or says it cannot.
+//
+// With a model (Researcher.Model) the plan, the facts and the report's
+// prose may be the model's, each checked by the same rules and replaced
+// by the offline step's when the model fails or a check does; see
+// model.go.
 package research
 
 import (
@@ -19,6 +24,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/llm"
 	rs "github.com/quarry-dev/quarry/research"
 )
 
@@ -61,6 +67,11 @@ type Researcher struct {
 	// PassagesPerQuestion is how many passages each sub-question reads;
 	// default research.MaxResults.
 	PassagesPerQuestion int
+	// Model, when set, writes the plan, extracts facts and writes the
+	// report's prose, each checked as the offline step's output is and
+	// replaced by it when the model fails or a check does (model.go).
+	// Nil is offline.
+	Model llm.Model
 }
 
 func (r *Researcher) now() time.Time {
@@ -102,7 +113,8 @@ func (r *Researcher) Run(ctx context.Context, req *rs.Request) (*rs.Result, erro
 	r.watchSources(req)
 	r.report(rs.StatusPlanning, "planning %s research", req.Depth)
 	q := parseQuestion(req.Query)
-	plan, err := r.plan(ctx, req, q)
+	ai := r.assist()
+	plan, err := ai.plan(ctx, req, q)
 	if err != nil {
 		return fail(err)
 	}
@@ -112,9 +124,10 @@ func (r *Researcher) Run(ctx context.Context, req *rs.Request) (*rs.Result, erro
 	if err := req.Move(rs.StatusExecuting); err != nil {
 		return fail(err)
 	}
-	if err := r.execute(ctx, res, q); err != nil {
+	if err := r.execute(ctx, res, q, ai); err != nil {
 		return fail(err)
 	}
+	ai.factsDone(rs.StatusExecuting)
 	r.report(rs.StatusExecuting, "%d sources read, %d facts extracted", len(res.Sources), len(res.Facts))
 
 	if err := req.Move(rs.StatusVerifying); err != nil {
@@ -126,8 +139,9 @@ func (r *Researcher) Run(ctx context.Context, req *rs.Request) (*rs.Result, erro
 	if err := req.Move(rs.StatusSynthesizing); err != nil {
 		return fail(err)
 	}
-	res.Report = synthesize(res, q, r.now().UTC(), r.id)
+	res.Report = ai.synthesize(ctx, res, q)
 	noteFailures(res.Report, r.Corpus)
+	ai.summary(rs.StatusSynthesizing)
 	r.report(rs.StatusSynthesizing, "%d sections, %d words, quality %.2f", len(res.Report.Sections), res.Report.TotalWordCount, res.Report.QualityScore)
 
 	if err := ctx.Err(); err != nil {

@@ -18,6 +18,15 @@ const maxFactsPerSection = 12
 // entities; and an executive summary of the same. Where the sources are
 // thin it says so instead of padding to the word targets.
 func synthesize(res *rs.Result, q question, now time.Time, newID func() string) *rs.Report {
+	rep, summary, limits := draft(res, q, now, newID)
+	finish(rep, res.FactsByID(), summary, limits)
+	return rep
+}
+
+// draft writes the report's sections and the sentences of its summary,
+// and lists the questions no source answered; finish counts what they
+// cite and say.
+func draft(res *rs.Result, q question, now time.Time, newID func() string) (*rs.Report, []string, []string) {
 	rep := &rs.Report{ID: newID(), RequestID: res.Request.ID, GeneratedAt: now, Sections: []rs.Section{}}
 	discs := map[string]*rs.Discrepancy{}
 	for i := range res.Discrepancies {
@@ -80,6 +89,12 @@ func synthesize(res *rs.Result, q question, now time.Time, newID func() string) 
 		rep.Sections = append(rep.Sections, rs.Section{ID: newID(), ReportID: rep.ID, Title: "Findings", Order: 1, FactIDs: []string{},
 			Content: "None of the sources states a fact that answers the question; nothing is reported rather than guessed."})
 	}
+	return rep, summary, limits
+}
+
+// finish counts the sources cited and the words written, says where a
+// section falls short of the targets, and scores the report.
+func finish(rep *rs.Report, facts map[string]*rs.Fact, summary, limits []string) {
 	// Sources cited and words written.
 	cited, verified := 0, 0
 	docs := map[string]bool{}
@@ -109,7 +124,6 @@ func synthesize(res *rs.Result, q question, now time.Time, newID func() string) 
 	rep.TotalSources = len(docs)
 	rep.QualityScore = rs.Quality(len(rep.Sections), rep.TotalWordCount, len(docs), cited, verified)
 	rep.Limitations = limits
-	return rep
 }
 
 // sectionText writes a section: attribute by attribute, the claims of
