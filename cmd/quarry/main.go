@@ -154,7 +154,8 @@ Commands:
   user          add a user who signs in to the rooms, set a password, list them
                 (user add NAME [--password-stdin], user passwd NAME --password-stdin, user list);
                 --db postgres://... for rooms kept in PostgreSQL
-  token create  an API token for programs: quarry token create --user NAME [--name LABEL] [--db ...]
+  token         API tokens for programs: token create --user NAME [--name LABEL] prints a new one;
+                token list --user NAME shows them by ID; token revoke --user NAME ID stops one
   doctor        show what is configured (model, code sandbox, web search) and whether it answers
   audit verify  check a hash-chained audit log
   bench rca     score the segment searches on the root-cause benchmarks

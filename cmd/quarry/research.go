@@ -32,16 +32,9 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 	depth := fs.String("depth", "standard", "quick (3-5 sub-questions), standard (5-7) or comprehensive (7-10)")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	// Flags may follow the question.
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return &usageError{err.Error()}
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
+	help, positional, err := parseInterspersed(fs, args)
+	if help || err != nil {
+		return err
 	}
 	if len(positional) != 1 {
 		return &usageError{`research takes one question in quotes: quarry research --corpus DIR "QUESTION"`}
@@ -52,6 +45,12 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 	// Everything that can be checked is checked before anything is read
 	// or written.
 	req, err := research.NewRequest(positional[0], *depth, time.Now())
+	if err != nil {
+		return err
+	}
+	// A configured model plans, reads and writes, each checked; none is
+	// offline.
+	w, err := rf.model.open(getenv)
 	if err != nil {
 		return err
 	}
@@ -114,7 +113,7 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 	}
 	defer store.Close()
 
-	r := &agent.Researcher{Corpus: src, Progress: func(s agent.Stage) { progress("%s: %s", s.Status, s.Message) }}
+	r := &agent.Researcher{Corpus: src, Model: w.model, Progress: func(s agent.Stage) { progress("%s: %s", s.Status, s.Message) }}
 	res, err := r.Run(ctx, req)
 	if err != nil {
 		return err

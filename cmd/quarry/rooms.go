@@ -31,7 +31,7 @@ type roomFlags struct {
 func (f *roomFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir(getenv), "where rooms and documents are stored (env QUARRY_DATA_DIR)")
 	fs.StringVar(&f.as, "as", rooms.LocalOwner, "the user to act as (single-user mode: the local owner)")
-	fs.StringVar(&f.db, "db", getenv("QUARRY_DB"), "postgres://... keeps the rooms in PostgreSQL, documents processed by quarry worker (env QUARRY_DB); files stay in --data-dir")
+	fs.StringVar(&f.db, "db", getenv("QUARRY_DB"), "postgres://... keeps the rooms and research results in PostgreSQL, documents processed by quarry worker (env QUARRY_DB); files stay in --data-dir")
 	f.model.register(fs, getenv)
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/quarry-dev/quarry"
 	agent "github.com/quarry-dev/quarry/agent/research"
 	"github.com/quarry-dev/quarry/internal/hub"
+	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/mcp"
 	"github.com/quarry-dev/quarry/postgres"
 	"github.com/quarry-dev/quarry/research"
@@ -173,12 +174,21 @@ func (s *Researches) prepare(ctx context.Context, userID, question, depth, roomN
 	}
 	req.UserID = userID
 	if webCorpus == nil {
-		return req, &agent.Researcher{Corpus: sources[0].Corpus, Now: s.now}, nil
+		return req, &agent.Researcher{Corpus: sources[0].Corpus, Now: s.now, Model: s.model()}, nil
 	}
 	// The web is never required: a provider that fails is left out, and
 	// the report says so.
 	sources = append(sources, agent.Source{Name: webCorpus.Name(), Corpus: webCorpus})
-	return req, &agent.Researcher{Corpus: agent.NewSources(sources...), Now: s.now}, nil
+	return req, &agent.Researcher{Corpus: agent.NewSources(sources...), Now: s.now, Model: s.model()}, nil
+}
+
+// model is the model the rooms are served with (quarry serve and mcp
+// configure one for both), nil for none: research is then offline.
+func (s *Researches) model() llm.Model {
+	if s.rooms == nil {
+		return nil
+	}
+	return s.rooms.Model
 }
 
 // Research runs a research for userID over the room roomName (id or
