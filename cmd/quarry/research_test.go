@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarry-dev/quarry/internal/sampleresearch"
 	"github.com/quarry-dev/quarry/research"
 )
 
@@ -227,5 +228,31 @@ func TestResearchRoom(t *testing.T) {
 	_, stderr, code = runCLI(t, "research", "--data-dir", dir, "--room", "kestrel", "--as", "bob", kestrelQuestion)
 	if code != 1 || !strings.Contains(stderr, "NOT_FOUND") {
 		t.Errorf("research by a non-member: exit %d, %q; want NOT_FOUND", code, stderr)
+	}
+}
+
+// TestResearchWithModel: quarry research asks the configured model to
+// plan, read and write; a model whose answers are of no use (the wrong
+// shape for every step) leaves the research to its offline steps, which
+// still find the planted contradictions, and the progress says so.
+func TestResearchWithModel(t *testing.T) {
+	model := fakeOpenAI(t, `{"ok": true}`)
+	defer model.Close()
+	env := map[string]string{"QUARRY_LLM_PROVIDER": "openai", "QUARRY_LLM_MODEL": "llama3.2", "QUARRY_LLM_BASE_URL": model.URL + "/v1"}
+	stdout, stderr, code := runCLIEnv(t, env, "research", "--data-dir", t.TempDir(), "--corpus", kestrelCorpus, kestrelQuestion, "--json")
+	if code != 0 {
+		t.Fatalf("quarry research exited %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"model openai/llama3.2: ", "the plan was made offline", "the report was written offline"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("the progress does not say %q:\n%s", want, stderr)
+		}
+	}
+	var out research.View
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("--json output: %v", err)
+	}
+	if problems := sampleresearch.Check(out); len(problems) > 0 {
+		t.Errorf("with a useless model the research lost what it finds offline: %v", problems)
 	}
 }
