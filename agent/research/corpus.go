@@ -25,7 +25,13 @@ type IndexCorpus struct {
 	Index retrieve.Index
 	Scope string
 	Docs  map[string]Document
+	// Unread are the documents that could not be indexed, which the
+	// research's report names (FailingCorpus).
+	Unread []SourceFailure
 }
+
+// Failures implements FailingCorpus.
+func (c *IndexCorpus) Failures() []SourceFailure { return c.Unread }
 
 // Search implements Corpus.
 func (c *IndexCorpus) Search(ctx context.Context, query string, k int) ([]Passage, error) {

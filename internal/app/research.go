@@ -43,6 +43,8 @@ type corpusMark struct {
 	Fingerprint string                       `json:"fingerprint"`
 	Scope       string                       `json:"scope"`
 	Docs        map[string]research.Document `json:"docs"`
+	// Unread are the files that could not be read, with why.
+	Unread []research.SourceFailure `json:"unread,omitempty"`
 }
 
 // CorpusProgress hears how indexing a folder goes.
@@ -85,7 +87,10 @@ func OpenCorpus(ctx context.Context, dataDir, dir string, index retrieve.Index, 
 	var old corpusMark
 	if data, err := os.ReadFile(markPath); err == nil && json.Unmarshal(data, &old) == nil && old.Fingerprint == fingerprint {
 		progress("corpus %s: %d documents, already indexed", dir, len(old.Docs))
-		return &research.IndexCorpus{Index: index, Scope: old.Scope, Docs: old.Docs}, nil
+		for _, f := range old.Unread {
+			progress("%s", f.Message())
+		}
+		return &research.IndexCorpus{Index: index, Scope: old.Scope, Docs: old.Docs, Unread: old.Unread}, nil
 	}
 	mark := corpusMark{Dir: abs, Fingerprint: fingerprint, Scope: "corpus:" + fingerprint[:16], Docs: map[string]research.Document{}}
 	var chunks []retrieve.Chunk
@@ -95,7 +100,18 @@ func OpenCorpus(ctx context.Context, dataDir, dir string, index retrieve.Index, 
 		}
 		doc, err := docparse.Extract(ctx, filepath.Join(abs, rel), rel, docparse.DefaultOptions())
 		if err != nil {
-			return nil, err
+			// One unreadable file is left out and named in the report;
+			// a folder of nothing but is an error.
+			if ctx.Err() != nil {
+				return nil, quarry.Errorf(quarry.ECodeUnavailable, "indexing stopped: %v", ctx.Err())
+			}
+			if len(mark.Unread) == len(files)-1 && len(mark.Docs) == 0 {
+				return nil, err
+			}
+			f := research.SourceFailure{Source: rel, Reason: err.Error()}
+			mark.Unread = append(mark.Unread, f)
+			progress("%s", f.Message())
+			continue
 		}
 		var text strings.Builder
 		for _, p := range doc.Pages {
@@ -134,8 +150,8 @@ func OpenCorpus(ctx context.Context, dataDir, dir string, index retrieve.Index, 
 	if old.Scope != "" && old.Scope != mark.Scope {
 		_ = index.Delete(ctx, old.Scope)
 	}
-	progress("corpus %s: %d documents, %d passages indexed", dir, len(files), len(chunks))
-	return &research.IndexCorpus{Index: index, Scope: mark.Scope, Docs: mark.Docs}, nil
+	progress("corpus %s: %d documents, %d passages indexed", dir, len(mark.Docs), len(chunks))
+	return &research.IndexCorpus{Index: index, Scope: mark.Scope, Docs: mark.Docs, Unread: mark.Unread}, nil
 }
 
 // corpusFiles lists the documents under dir (relative paths, sorted;

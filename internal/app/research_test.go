@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/quarry-dev/quarry"
 	research "github.com/quarry-dev/quarry/agent/research"
 	vocab "github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/sqlite"
@@ -50,5 +52,57 @@ func BenchmarkResearch5000(b *testing.B) {
 		if _, err := (&research.Researcher{Corpus: c}).Run(ctx, req); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A folder with one unreadable file is researched from the others, and
+// the report names the file; a folder of nothing readable is an error.
+func TestOpenCorpusUnreadableFiles(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "corpus")
+	if err := os.MkdirAll(corpus, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(corpus, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("broken.pdf", "this is not a PDF at all")
+	idx, err := sqlite.Open(filepath.Join(dir, "quarry.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	if _, err := OpenCorpus(ctx, dir, corpus, idx, nil); quarry.ErrorCode(err) != quarry.ECodeMalformedDocument {
+		t.Fatalf("OpenCorpus(only a broken PDF) = %v; want MALFORMED_DOCUMENT", err)
+	}
+	write("acme.md", "# Acme results\n\nAcme Corp reported revenue of $12.5 million for fiscal 2024. Acme Corp employed 120 people at the end of 2024.\n")
+	for _, again := range []bool{false, true} { // indexed, then read from the mark
+		c, err := OpenCorpus(ctx, dir, corpus, idx, nil)
+		if err != nil {
+			t.Fatalf("OpenCorpus(again=%v) = %v", again, err)
+		}
+		if len(c.Docs) != 1 || len(c.Unread) != 1 || c.Unread[0].Source != "broken.pdf" {
+			t.Fatalf("again=%v: docs %v, unread %+v; want acme.md read and broken.pdf named", again, c.Docs, c.Unread)
+		}
+	}
+	c, _ := OpenCorpus(ctx, dir, corpus, idx, nil)
+	req, err := vocab.NewRequest("What was Acme Corp's revenue in 2024?", "quick", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&research.Researcher{Corpus: c}).Run(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := false
+	for _, l := range res.Report.Limitations {
+		named = named || strings.Contains(l, "broken.pdf was not read")
+	}
+	if res.Request.Status != vocab.StatusCompleted || !named {
+		t.Errorf("status %s, limitations %q; want completed, naming broken.pdf", res.Request.Status, res.Report.Limitations)
 	}
 }
