@@ -43,6 +43,13 @@ type researchListView struct {
 	Question, Room                 string
 	QuestionErr, DepthErr, RoomErr *fieldError
 	MinChars, MaxChars             int
+	// WebSource names the web with its provider ("the web (SearxNG at
+	// ...)") when the service can search it, "" otherwise: the form
+	// then offers the web, alone or with the room. Web is its box
+	// checked; WebErr a post asking for the web where there is none.
+	WebSource string
+	Web       bool
+	WebErr    *fieldError
 }
 
 // depthOption is one choice of depth with the number of sub-questions
@@ -62,8 +69,18 @@ type researchRow struct {
 
 // researchState is what a failed post typed and its errors.
 type researchState struct {
-	question, depth, room          string
-	questionErr, depthErr, roomErr *quarry.Error
+	question, depth, room                  string
+	web                                    bool
+	questionErr, depthErr, roomErr, webErr *quarry.Error
+}
+
+// webResearch is the research service as one that searches the web, nil
+// when it cannot or has no provider.
+func (s *Server) webResearch() WebResearchService {
+	if ws, ok := s.opt.Research.(WebResearchService); ok && ws.WebSource() != "" {
+		return ws
+	}
+	return nil
 }
 
 func (s *Server) researchListPage(w http.ResponseWriter, r *http.Request, u *room.User) error {
@@ -74,8 +91,11 @@ func (s *Server) renderResearchList(w http.ResponseWriter, r *http.Request, u *r
 	ctx := r.Context()
 	v := researchListView{Question: st.question, Room: st.room, MinChars: research.MinQueryChars, MaxChars: research.MaxQueryChars,
 		QuestionErr: newFieldError("research-question-error", st.questionErr), DepthErr: newFieldError("research-depth-error", st.depthErr),
-		RoomErr: newFieldError("research-room-error", st.roomErr)}
+		RoomErr: newFieldError("research-room-error", st.roomErr), Web: st.web, WebErr: newFieldError("research-web-error", st.webErr)}
 	v.Title = "Research"
+	if ws := s.webResearch(); ws != nil {
+		v.WebSource = ws.WebSource()
+	}
 	if s.opt.Rooms != nil {
 		rs, err := s.opt.Rooms.Rooms(ctx, u.ID)
 		if err != nil {
@@ -101,7 +121,8 @@ func (s *Server) renderResearchList(w http.ResponseWriter, r *http.Request, u *r
 	for _, e := range []struct {
 		err          *quarry.Error
 		field, label string
-	}{{st.questionErr, "research-question", "Question"}, {st.depthErr, "depth-quick", "Depth"}, {st.roomErr, "research-room", "Data room"}} {
+	}{{st.questionErr, "research-question", "Question"}, {st.depthErr, "depth-quick", "Depth"}, {st.roomErr, "research-room", "Data room"},
+		{st.webErr, "research-web", "Web"}} {
 		if e.err != nil {
 			v.Errors = append(v.Errors, summaryItem{Field: e.field, Label: e.label, Message: e.err.Message})
 		}
@@ -111,23 +132,40 @@ func (s *Server) renderResearchList(w http.ResponseWriter, r *http.Request, u *r
 }
 
 // startResearchPage starts a research from the form and goes to its
-// page; a question out of bounds, an unknown depth or a room the user
-// cannot research is shown at its field with what was typed.
+// page: over the room, and the web too when its box is checked (then the
+// room may be left out, as the API allows). A question out of bounds, an
+// unknown depth, a room the user cannot research or the web asked of a
+// server without a provider is shown at its field with what was typed.
 func (s *Server) startResearchPage(w http.ResponseWriter, r *http.Request, u *room.User) error {
 	if err := parseForm(w, r); err != nil {
 		return err
 	}
-	st := researchState{question: r.PostFormValue("question"), depth: r.PostFormValue("depth"), room: r.PostFormValue("room")}
+	st := researchState{question: r.PostFormValue("question"), depth: r.PostFormValue("depth"), room: r.PostFormValue("room"),
+		web: r.PostFormValue("web") != ""}
 	if _, err := research.ParseDepth(st.depth); err != nil {
 		st.depthErr = s.asQuarryError(r, err)
 		return s.renderResearchList(w, r, u, pageStatus(st.depthErr), st)
 	}
-	if st.room == "" {
+	ws := s.webResearch()
+	if st.web && ws == nil {
+		st.webErr = quarry.Errorf(quarry.ECodeInvalid, "this server has no web search provider, so it cannot research the web").
+			WithHint("research a data room, or ask the server's administrator to configure a provider")
+		return s.renderResearchList(w, r, u, pageStatus(st.webErr), st)
+	}
+	if st.room == "" && !st.web {
 		st.roomErr = quarry.Errorf(quarry.ECodeInvalid, "choose the data room to research").
 			WithHint("the research reads the documents of one room you are a member of")
+		if ws != nil {
+			st.roomErr = quarry.Errorf(quarry.ECodeInvalid, "choose the data room to research, or search the web, or both").
+				WithHint("the research reads the documents of one room you are a member of, the web's pages, or both")
+		}
 		return s.renderResearchList(w, r, u, pageStatus(st.roomErr), st)
 	}
-	req, err := s.opt.Research.Start(r.Context(), u.ID, st.question, st.depth, st.room)
+	start := s.opt.Research.Start
+	if st.web {
+		start = ws.StartWeb
+	}
+	req, err := start(r.Context(), u.ID, st.question, st.depth, st.room)
 	if err != nil {
 		qe := s.asQuarryError(r, err)
 		switch qe.Code {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"reflect"
 	"strings"
 	"testing"
@@ -430,5 +431,120 @@ func TestResearchPagesBadInput(t *testing.T) {
 	rec := form("What+was+revenue+in+2024%3F", "quick", "r1")
 	if loc := rec.Header().Get("Location"); rec.Code != http.StatusSeeOther || !strings.HasPrefix(loc, "/research/") {
 		t.Fatalf("a good form: %d to %q; want 303 to the research", rec.Code, loc)
+	}
+}
+
+// fakeWebResearch is fakeResearch that can search the web with the
+// provider source names ("" for none).
+type fakeWebResearch struct {
+	*fakeResearch
+	source     string
+	webStarted []string // rooms StartWeb received
+}
+
+func (f *fakeWebResearch) WebSource() string { return f.source }
+
+func (f *fakeWebResearch) StartWeb(_ context.Context, userID, question, depth, roomName string) (*research.Request, error) {
+	f.webStarted = append(f.webStarted, roomName)
+	if roomName != "" && roomName != "r1" {
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "room %s not found", roomName)
+	}
+	req, err := research.NewRequest(question, depth, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	req.UserID = userID
+	f.results[req.ID] = &research.Result{Request: req}
+	return req, nil
+}
+
+// TestResearchFormWeb: the form offers the web only when the service
+// can search it and has a provider, naming the provider; checked, it
+// starts the research with StartWeb, over the room or alone; an error
+// keeps the box checked; a post asking for the web where there is none
+// is refused at the form.
+func TestResearchFormWeb(t *testing.T) {
+	auth := userAuth{"alice": {ID: "u-alice", Name: "alice"}}
+	rooms := fakeRooms{rooms: []room.Room{{ID: "r1", Name: "kestrel", Documents: 8}}}
+	const provider = "the web (SearxNG at http://search.test)"
+	serve := func(svc ResearchService) *Server {
+		return New(newFake(t), Options{Research: svc, Rooms: rooms, Auth: auth})
+	}
+	post := func(s *Server, v url.Values) *httptest.ResponseRecorder {
+		return getAs(t, s, "alice", http.MethodPost, "/research", strings.NewReader(v.Encode()))
+	}
+	const question = "What was revenue in 2024?"
+
+	plain := &fakeResearch{results: map[string]*research.Result{}}
+	noProvider := &fakeWebResearch{fakeResearch: &fakeResearch{results: map[string]*research.Result{}}}
+	for name, svc := range map[string]ResearchService{"a service without the web": plain, "a service without a provider": noProvider} {
+		s := serve(svc)
+		body := getAs(t, s, "alice", http.MethodGet, "/research", nil).Body.String()
+		if strings.Contains(body, `id="research-web"`) || strings.Contains(body, "Also search") || strings.Contains(body, `<option value=""`) {
+			t.Errorf("%s: the form offers the web", name)
+		}
+		if !strings.Contains(body, `<span class="required">required</span>`) {
+			t.Errorf("%s: the room is not required", name)
+		}
+		rec := post(s, url.Values{"question": {question}, "depth": {"quick"}, "room": {"r1"}, "web": {"1"}})
+		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `id="research-web-error"`) ||
+			!strings.Contains(rec.Body.String(), `href="#research-web"`) || !strings.Contains(rec.Body.String(), question+"</textarea>") {
+			t.Errorf("%s: a post asking for the web: %d; want 422 with the error at the web and the question kept\n%s", name, rec.Code, rec.Body.String())
+		}
+	}
+	if len(plain.started) != 0 || len(noProvider.started) != 0 || len(noProvider.webStarted) != 0 {
+		t.Errorf("a post asking for the web of a server without one started a research: %q %q %q", plain.started, noProvider.started, noProvider.webStarted)
+	}
+
+	fw := &fakeWebResearch{fakeResearch: &fakeResearch{results: map[string]*research.Result{}}, source: provider}
+	s := serve(fw)
+	body := getAs(t, s, "alice", http.MethodGet, "/research", nil).Body.String()
+	for _, want := range []string{
+		`<input type="checkbox" id="research-web" name="web" value="1"`,
+		`<label for="research-web">Also search the web (SearxNG at http://search.test)</label>`,
+		`aria-describedby="research-web-hint"`,
+		`<option value="">None: the web alone</option>`,
+		`<span class="optional">(optional when searching the web)</span>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the form with a provider lacks %q", want)
+		}
+	}
+	if strings.Contains(body, `id="research-web" name="web" value="1" checked`) {
+		t.Error("the web is checked before the user checks it")
+	}
+
+	// Without the box: Start, and a room is needed.
+	if rec := post(s, url.Values{"question": {question}, "depth": {"quick"}, "room": {"r1"}}); rec.Code != http.StatusSeeOther || len(fw.started) != 1 || len(fw.webStarted) != 0 {
+		t.Errorf("the form without the web: %d, Start %q, StartWeb %q; want 303 from Start", rec.Code, fw.started, fw.webStarted)
+	}
+	rec := post(s, url.Values{"question": {question}, "depth": {"quick"}, "room": {""}})
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "or search the web") {
+		t.Errorf("neither a room nor the web: %d; want 422 saying to choose a room or the web", rec.Code)
+	}
+
+	// With it: StartWeb, over the room or alone.
+	for _, roomName := range []string{"r1", ""} {
+		rec := post(s, url.Values{"question": {question}, "depth": {"quick"}, "room": {roomName}, "web": {"1"}})
+		if loc := rec.Header().Get("Location"); rec.Code != http.StatusSeeOther || !strings.HasPrefix(loc, "/research/") {
+			t.Errorf("the web with room %q: %d to %q; want 303 to the research", roomName, rec.Code, loc)
+		}
+	}
+	if want := []string{"r1", ""}; !reflect.DeepEqual(fw.webStarted, want) || len(fw.started) != 1 {
+		t.Errorf("StartWeb got rooms %q, Start %q; want %q and nothing more", fw.webStarted, fw.started, want)
+	}
+
+	// An error keeps the box checked and the web alone chosen.
+	rec = post(s, url.Values{"question": {"why?"}, "depth": {"quick"}, "room": {""}, "web": {"1"}})
+	for _, want := range []string{`id="research-question-error"`, `id="research-web" name="web" value="1" checked`, `<option value="" selected>None: the web alone</option>`} {
+		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("a short question with the web: %d; the page lacks %q", rec.Code, want)
+		}
+	}
+	rec = post(s, url.Values{"question": {question}, "depth": {"quick"}, "room": {"r9"}, "web": {"1"}})
+	for _, want := range []string{`id="research-room-error"`, `room r9 not found`, `id="research-web" name="web" value="1" checked`} {
+		if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("another room with the web: %d; the page lacks %q", rec.Code, want)
+		}
 	}
 }

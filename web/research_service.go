@@ -32,9 +32,13 @@ type ResearchService interface {
 
 // WebResearchService is a ResearchService that can search the web too
 // (app.Researches), an optional capability: the API's {"web": true}
-// needs it, and a server without it answers INVALID.
+// needs it, and a server without it answers INVALID. The research form
+// offers the web when WebSource names a provider.
 type WebResearchService interface {
 	ResearchService
+	// WebSource names the web as a source with its provider, "the web
+	// (SearxNG at ...)", or is "" when no provider is configured.
+	WebSource() string
 	// StartWeb is Start over the room idOrName ("" for none) and the
 	// web. Errors: those of Start, and INVALID when no web search
 	// provider is configured (its hint names the settings).
