@@ -2,9 +2,7 @@ package postgres
 
 import (
 	"context"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -32,30 +30,20 @@ var _ research.Store = (*Research)(nil)
 //go:embed research_schema.sql
 var researchSchema string
 
-// schemaLock is the advisory lock under which a store applies its schema:
-// the one OpenRooms takes, so that the stores of one database create
-// quarry_schema and record their schemas one at a time.
-const schemaLock = "SELECT pg_advisory_xact_lock(hashtext('quarry rooms schema'))"
-
 // OpenResearch connects to the database of dsn, creates or updates the
 // research tables, and returns the store. Any role that owns its tables
 // will do (the rooms' role among them). Errors: INVALID for a connection
 // string that cannot be read, UNAVAILABLE for a server that cannot be
 // reached or tables that cannot be created.
 func OpenResearch(ctx context.Context, dsn string) (*Research, error) {
-	cfg, err := pgxpool.ParseConfig(dsn)
+	cfg, err := openPool(ctx, dsn, func(ctx context.Context, conn *pgx.Conn) error {
+		if err := migrateResearch(ctx, conn); err != nil {
+			return quarry.Errorf(quarry.ECodeUnavailable, "the research tables in %s: %s", Mask(dsn), scrub(pgMessage(err), dsn))
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "the PostgreSQL connection string %s is not valid: %s", Mask(dsn), scrub(parseDetail(err), dsn)).
-			WithHint("write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE")
-	}
-	conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
-	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeUnavailable, "cannot reach the PostgreSQL database %s: %s", Mask(dsn), scrub(err.Error(), dsn))
-	}
-	err = migrateResearch(ctx, conn)
-	conn.Close(ctx)
-	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeUnavailable, "the research tables in %s: %s", Mask(dsn), scrub(pgMessage(err), dsn))
+		return nil, err
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -73,28 +61,8 @@ func (s *Research) Close() error {
 // migrateResearch applies the schema when it differs from the one
 // recorded in quarry_schema.
 func migrateResearch(ctx context.Context, conn *pgx.Conn) error {
-	sum := sha256.Sum256([]byte(researchSchema))
-	want := hex.EncodeToString(sum[:])
-	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, schemaLock); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS quarry_schema (name text PRIMARY KEY, sha256 text NOT NULL,
-			applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
-			return err
-		}
-		var have string
-		if err := tx.QueryRow(ctx, "SELECT sha256 FROM quarry_schema WHERE name = 'research'").Scan(&have); err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			return err
-		}
-		if have == want {
-			return nil
-		}
-		if _, err := tx.Exec(ctx, researchSchema); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO quarry_schema (name, sha256) VALUES ('research', $1)
-			ON CONFLICT (name) DO UPDATE SET sha256 = excluded.sha256, applied_at = now()`, want)
+	return applySchema(ctx, conn, "research", researchSchema, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, researchSchema)
 		return err
 	})
 }

@@ -2,9 +2,7 @@ package postgres
 
 import (
 	"context"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -49,17 +47,7 @@ var roomsSchema string
 // UNAVAILABLE for a server that cannot be reached or a database without
 // pgvector, each with a hint.
 func OpenRooms(ctx context.Context, dsn string) (*Rooms, error) {
-	cfg, err := pgxpool.ParseConfig(dsn)
-	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "the PostgreSQL connection string %s is not valid: %s", Mask(dsn), scrub(parseDetail(err), dsn)).
-			WithHint("write it as postgres://USER:PASSWORD@HOST:PORT/DATABASE")
-	}
-	conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
-	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeUnavailable, "cannot reach the PostgreSQL database %s: %s", Mask(dsn), scrub(err.Error(), dsn))
-	}
-	err = migrateRooms(ctx, conn)
-	conn.Close(ctx)
+	cfg, err := openPool(ctx, dsn, migrateRooms)
 	if err != nil {
 		return nil, err
 	}
@@ -99,25 +87,7 @@ func migrateRooms(ctx context.Context, conn *pgx.Conn) error {
 				WithHint("as a superuser, in this database: CREATE EXTENSION vector (Debian bookworm has no package: .ci/pgvector builds it)")
 		}
 	}
-	sum := sha256.Sum256([]byte(roomsSchema))
-	want := hex.EncodeToString(sum[:])
-	return pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		// One process applies the schema; the others wait, then find it
-		// applied.
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtext('quarry rooms schema'))"); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS quarry_schema (name text PRIMARY KEY, sha256 text NOT NULL,
-			applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
-			return err
-		}
-		var have string
-		if err := tx.QueryRow(ctx, "SELECT sha256 FROM quarry_schema WHERE name = 'rooms'").Scan(&have); err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			return err
-		}
-		if have == want {
-			return nil
-		}
+	return applySchema(ctx, conn, "rooms", roomsSchema, func(tx pgx.Tx) error {
 		// The schema's own work reads and writes every room.
 		if _, err := tx.Exec(ctx, "SELECT set_config('app.user_id', 'system', true)"); err != nil {
 			return err
@@ -139,9 +109,7 @@ func migrateRooms(ctx context.Context, conn *pgx.Conn) error {
 		if err := countStoreWords(ctx, tx); err != nil {
 			return fmt.Errorf("count the rooms' words: %w", err)
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO quarry_schema (name, sha256) VALUES ('rooms', $1)
-			ON CONFLICT (name) DO UPDATE SET sha256 = excluded.sha256, applied_at = now()`, want)
-		return err
+		return nil
 	})
 }
 
