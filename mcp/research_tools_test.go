@@ -14,6 +14,7 @@ import (
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/mcp"
 	"github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/room"
 	"github.com/quarry-dev/quarry/websearch/websearchtest"
 )
 
@@ -30,17 +31,7 @@ const (
 func TestResearchTool(t *testing.T) {
 	e := newRoomEnv(t, "")
 	ctx := context.Background()
-	kestrel, err := e.svc.CreateRoom(ctx, e.owner.ID, "kestrel", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, _ := filepath.Glob("../internal/sampleresearch/kestrel/*.md")
-	if len(files) == 0 {
-		t.Fatal("no sample corpus")
-	}
-	if err := app.IngestFiles(ctx, e.svc, e.owner.ID, kestrel.ID, files); err != nil {
-		t.Fatal(err)
-	}
+	kestrel := newKestrelRoom(t, e)
 	rs, err := app.OpenResearches(e.dir, e.svc, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -173,17 +164,7 @@ func TestResearchTool(t *testing.T) {
 func TestResearchToolWeb(t *testing.T) {
 	e := newRoomEnv(t, "")
 	ctx := context.Background()
-	kestrel, err := e.svc.CreateRoom(ctx, e.owner.ID, "kestrel", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, _ := filepath.Glob("../internal/sampleresearch/kestrel/*.md")
-	if len(files) == 0 {
-		t.Fatal("no sample corpus")
-	}
-	if err := app.IngestFiles(ctx, e.svc, e.owner.ID, kestrel.ID, files); err != nil {
-		t.Fatal(err)
-	}
+	kestrel := newKestrelRoom(t, e)
 	web := websearchtest.Start(t, websearchtest.Kestrel(), false)
 	open := func(withWeb bool) *mcpsdk.ClientSession {
 		t.Helper()
@@ -276,6 +257,25 @@ func TestResearchToolWeb(t *testing.T) {
 			t.Error("research without a provider is marked open-world")
 		}
 	}
+}
+
+// newKestrelRoom is room kestrel of e's owner, holding the committed
+// sample corpus.
+func newKestrelRoom(t *testing.T, e *roomEnv) *room.Room {
+	t.Helper()
+	ctx := context.Background()
+	kestrel, err := e.svc.CreateRoom(ctx, e.owner.ID, "kestrel", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob("../internal/sampleresearch/kestrel/*.md")
+	if len(files) == 0 {
+		t.Fatal("no sample corpus")
+	}
+	if err := app.IngestFiles(ctx, e.svc, e.owner.ID, kestrel.ID, files); err != nil {
+		t.Fatal(err)
+	}
+	return kestrel
 }
 
 func sectionTexts(v research.View) []string {
