@@ -27,6 +27,19 @@ type researchEnv struct {
 
 func newResearchEnv(t *testing.T) *researchEnv {
 	t.Helper()
+	e := newKestrelEnv(t, "")
+	if _, err := e.svc.CreateRoom(context.Background(), e.bob.ID, "bobs", ""); err != nil {
+		t.Fatal(err)
+	}
+	e.serve()
+	return e
+}
+
+// newKestrelEnv opens the rooms in a new data dir, without a server yet:
+// alice owns room kestrel (e.a, described as desc), holding the committed
+// sample corpus, and bob is a user.
+func newKestrelEnv(t *testing.T, desc string) *researchEnv {
+	t.Helper()
 	ctx := context.Background()
 	e := &researchEnv{&roomsEnv{t: t, dir: t.TempDir()}}
 	svc, owner, closeRooms, err := app.OpenRooms(ctx, e.dir)
@@ -38,21 +51,16 @@ func newResearchEnv(t *testing.T) *researchEnv {
 	if e.bob, err = svc.EnsureUser(ctx, "bob"); err != nil {
 		t.Fatal(err)
 	}
-	kestrel, err := svc.CreateRoom(ctx, e.alice.ID, "kestrel", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := svc.CreateRoom(ctx, e.bob.ID, "bobs", ""); err != nil {
+	if e.a, err = svc.CreateRoom(ctx, e.alice.ID, "kestrel", desc); err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob("../internal/sampleresearch/kestrel/*.md")
 	if len(files) == 0 {
 		t.Fatal("no sample corpus")
 	}
-	if err := app.IngestFiles(ctx, svc, e.alice.ID, kestrel.ID, files); err != nil {
+	if err := app.IngestFiles(ctx, svc, e.alice.ID, e.a.ID, files); err != nil {
 		t.Fatal(err)
 	}
-	e.serve()
 	return e
 }
 
@@ -63,6 +71,11 @@ func (e *researchEnv) serve() { e.serveWeb(nil) }
 // serveWeb is serve with researches that search the web with wc's
 // provider, when it is set.
 func (e *researchEnv) serveWeb(wc *app.WebConfig) {
+	e.serveAs(wc, headerAuth{"alice": e.alice, "bob": e.bob})
+}
+
+// serveAs is serveWeb with auth telling the users apart.
+func (e *researchEnv) serveAs(wc *app.WebConfig, auth headerAuth) {
 	rs, err := app.OpenResearches(e.dir, e.svc, nil)
 	if err != nil {
 		e.t.Fatal(err)
@@ -76,7 +89,7 @@ func (e *researchEnv) serveWeb(wc *app.WebConfig) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	h := web.New(a.Manager, web.Options{Rooms: e.svc, Auth: headerAuth{"alice": e.alice, "bob": e.bob}, Research: rs})
+	h := web.New(a.Manager, web.Options{Rooms: e.svc, Auth: auth, Research: rs})
 	srv := httptest.NewServer(h)
 	e.t.Cleanup(func() {
 		srv.Close()

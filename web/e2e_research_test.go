@@ -1,19 +1,14 @@
 package web_test
 
 import (
-	"context"
 	"fmt"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/research"
-	"github.com/quarry-dev/quarry/web"
 )
 
 // kestrelBroadQuestion asks about everything the sample corpus plants a
@@ -25,42 +20,8 @@ const kestrelBroadQuestion = "What changed in Kestrel Dynamics' finances, operat
 // corpus.
 func newResearchBrowserEnv(t *testing.T) *researchEnv {
 	t.Helper()
-	ctx := context.Background()
-	e := &researchEnv{&roomsEnv{t: t, dir: t.TempDir()}}
-	svc, owner, closeRooms, err := app.OpenRooms(ctx, e.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { closeRooms() })
-	e.svc, e.alice = svc, owner
-	if e.bob, err = svc.EnsureUser(ctx, "bob"); err != nil {
-		t.Fatal(err)
-	}
-	if e.a, err = svc.CreateRoom(ctx, e.alice.ID, "kestrel", "Kestrel Dynamics' filings and press"); err != nil {
-		t.Fatal(err)
-	}
-	files, _ := filepath.Glob("../internal/sampleresearch/kestrel/*.md")
-	if len(files) == 0 {
-		t.Fatal("no sample corpus")
-	}
-	if err := app.IngestFiles(ctx, svc, e.alice.ID, e.a.ID, files); err != nil {
-		t.Fatal(err)
-	}
-	rs, err := app.OpenResearches(e.dir, e.svc, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.Open(ctx, app.Options{DataDir: filepath.Join(e.dir, "sessions")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	auth := headerAuth{"alice": e.alice, "bob": e.bob, "": e.alice}
-	e.srv = httptest.NewServer(web.New(a.Manager, web.Options{Rooms: e.svc, Auth: auth, Research: rs}))
-	t.Cleanup(func() {
-		e.srv.Close()
-		rs.Close()
-		a.Close()
-	})
+	e := newKestrelEnv(t, "Kestrel Dynamics' filings and press")
+	e.serveAs(nil, headerAuth{"alice": e.alice, "bob": e.bob, "": e.alice})
 	return e
 }
 
