@@ -166,6 +166,12 @@ func (f *fakeResearch) Start(_ context.Context, userID, question, depth, roomNam
 	if roomName != "r1" {
 		return nil, quarry.Errorf(quarry.ECodeNotFound, "room %s not found", roomName)
 	}
+	return f.add(userID, question, depth)
+}
+
+// add holds a new request of userID's, for question at depth, with its
+// result.
+func (f *fakeResearch) add(userID, question, depth string) (*research.Request, error) {
 	req, err := research.NewRequest(question, depth, time.Now())
 	if err != nil {
 		return nil, err
@@ -449,13 +455,7 @@ func (f *fakeWebResearch) StartWeb(_ context.Context, userID, question, depth, r
 	if roomName != "" && roomName != "r1" {
 		return nil, quarry.Errorf(quarry.ECodeNotFound, "room %s not found", roomName)
 	}
-	req, err := research.NewRequest(question, depth, time.Now())
-	if err != nil {
-		return nil, err
-	}
-	req.UserID = userID
-	f.results[req.ID] = &research.Result{Request: req}
-	return req, nil
+	return f.add(userID, question, depth)
 }
 
 // TestResearchFormWeb: the form offers the web only when the service
