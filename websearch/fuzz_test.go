@@ -27,26 +27,28 @@ func checkResults(t *testing.T, rs []Result, n int) {
 }
 
 func FuzzParseSearxNG(f *testing.F) {
-	if b, err := os.ReadFile("testdata/searxng.json"); err == nil {
-		f.Add(b)
-	}
-	f.Add([]byte(`{"results": [{"url": "http://a.example/#x", "publishedDate": "2024-13-45"}]}`))
-	f.Add([]byte(`<html>`))
-	f.Fuzz(func(t *testing.T, body []byte) {
-		rs, err := parseSearxNG("SearxNG", body, 5)
-		if err == nil {
-			checkResults(t, rs, 5)
-		}
-	})
+	fuzzParser(f, "SearxNG", parseSearxNG, "testdata/searxng.json",
+		`{"results": [{"url": "http://a.example/#x", "publishedDate": "2024-13-45"}]}`,
+		`<html>`)
 }
 
 func FuzzParseBrave(f *testing.F) {
-	if b, err := os.ReadFile("testdata/brave.json"); err == nil {
+	fuzzParser(f, "Brave", parseBrave, "testdata/brave.json",
+		`{"type": "search", "web": {"results": [{"url": "https://a.example", "description": "<b>x</b> &amp; <"}]}}`)
+}
+
+// fuzzParser fuzzes a provider's parser, seeded with its recorded answer
+// (file) and seeds: whatever it parses without an error keeps
+// checkResults' promise.
+func fuzzParser(f *testing.F, name string, parse func(name string, body []byte, n int) ([]Result, error), file string, seeds ...string) {
+	if b, err := os.ReadFile(file); err == nil {
 		f.Add(b)
 	}
-	f.Add([]byte(`{"type": "search", "web": {"results": [{"url": "https://a.example", "description": "<b>x</b> &amp; <"}]}}`))
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		rs, err := parseBrave("Brave", body, 5)
+		rs, err := parse(name, body, 5)
 		if err == nil {
 			checkResults(t, rs, 5)
 		}
