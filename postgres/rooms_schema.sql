@@ -20,6 +20,13 @@ CREATE TABLE IF NOT EXISTS api_tokens (
     created_at timestamptz NOT NULL DEFAULT now()
 );
 
+CREATE TABLE IF NOT EXISTS ended_sessions (
+    id text PRIMARY KEY,
+    user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    expires_at timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_ended_sessions_expiry ON ended_sessions (expires_at);
+
 CREATE TABLE IF NOT EXISTS data_rooms (
     id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
     name text NOT NULL,

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -92,6 +93,30 @@ func (s *Rooms) DeleteToken(ctx context.Context, userID, id string) error {
 		return noSuch("token", id)
 	}
 	return s.execOne(ctx, "token", id, "DELETE FROM api_tokens WHERE user_id = $1 AND left(token_hash, $2) = $3", userID, room.TokenIDLength, id)
+}
+
+// EndSession implements room.Users.
+func (s *Rooms) EndSession(ctx context.Context, userID, id string, expires time.Time) error {
+	if !isID(userID) {
+		return noSuch("user", userID)
+	}
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "DELETE FROM ended_sessions WHERE expires_at <= now()"); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO ended_sessions (id, user_id, expires_at) VALUES ($1, $2, $3)
+			ON CONFLICT (id) DO UPDATE SET expires_at = excluded.expires_at`, id, userID, expires)
+		return dbError(err, "user")
+	})
+}
+
+// SessionEnded implements room.Users.
+func (s *Rooms) SessionEnded(ctx context.Context, id string) (bool, error) {
+	var ended bool
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		return tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM ended_sessions WHERE id = $1)", id).Scan(&ended)
+	})
+	return ended, err
 }
 
 var _ room.PasswordSetter = (*Rooms)(nil)

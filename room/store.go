@@ -37,6 +37,12 @@ type Users interface {
 	// DeleteToken removes the user's token whose ID is id. Errors:
 	// NOT_FOUND when the user has none.
 	DeleteToken(ctx context.Context, userID, id string) error
+	// EndSession records that userID signed out of sign-in session id,
+	// which must be refused until it would have expired, and forgets
+	// the ended sessions already past that.
+	EndSession(ctx context.Context, userID, id string, expires time.Time) error
+	// SessionEnded reports whether session id was ended.
+	SessionEnded(ctx context.Context, id string) (bool, error)
 }
 
 // PasswordSetter is a store that can replace a user's password hash, an

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"time"
 	"sync"
 	"unicode/utf8"
 
@@ -183,6 +184,17 @@ func (s *Service) SessionStamp(ctx context.Context, userID string) (*room.User, 
 	}
 	sum := sha256.Sum256([]byte("quarry session stamp\x00" + hash))
 	return u, hex.EncodeToString(sum[:8]), nil
+}
+
+// EndSession records that userID signed out of sign-in session id: every
+// process of the store refuses it until expires.
+func (s *Service) EndSession(ctx context.Context, userID, id string, expires time.Time) error {
+	return s.Store.EndSession(act(ctx, room.System), userID, id, expires)
+}
+
+// SessionEnded reports whether sign-in session id was signed out.
+func (s *Service) SessionEnded(ctx context.Context, id string) (bool, error) {
+	return s.Store.SessionEnded(act(ctx, room.System), id)
 }
 
 // TokenPrefix starts every API token, so that a leaked one is easy to

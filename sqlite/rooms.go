@@ -41,6 +41,12 @@ CREATE TABLE IF NOT EXISTS api_tokens (
     name TEXT NOT NULL,
     created_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS ended_sessions (
+    id TEXT PRIMARY KEY,
+    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+    expires_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_ended_sessions_expiry ON ended_sessions(expires_at);
 CREATE TABLE IF NOT EXISTS data_rooms (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL UNIQUE COLLATE NOCASE,
@@ -367,6 +373,29 @@ func (s *Rooms) DeleteToken(ctx context.Context, userID, id string) error {
 		return quarry.Errorf(quarry.ECodeNotFound, "no token %s", id)
 	}
 	return s.deleteOne(ctx, "DELETE FROM api_tokens WHERE user_id = ? AND substr(token_hash, 1, ?) = ?", "token", id, userID, room.TokenIDLength, id)
+}
+
+// EndSession implements room.Users.
+func (s *Rooms) EndSession(ctx context.Context, userID, id string, expires time.Time) error {
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, "DELETE FROM ended_sessions WHERE expires_at <= ?", formatTime(time.Now())); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT OR REPLACE INTO ended_sessions (id, user_id, expires_at) VALUES (?, ?, ?)", id, userID, formatTime(expires)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// SessionEnded implements room.Users.
+func (s *Rooms) SessionEnded(ctx context.Context, id string) (bool, error) {
+	var n int
+	err := s.read.QueryRowContext(ctx, "SELECT count(*) FROM ended_sessions WHERE id = ?", id).Scan(&n)
+	return n > 0, err
 }
 
 var _ room.PasswordSetter = (*Rooms)(nil)

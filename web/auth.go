@@ -53,6 +53,11 @@ type Credentials interface {
 	// SessionStamp returns a user and a fingerprint of their password,
 	// which changes with it. Errors: NOT_FOUND for a deleted user.
 	SessionStamp(ctx context.Context, userID string) (*room.User, string, error)
+	// EndSession records a sign-out of session id, to be refused by
+	// every server of the store until expires.
+	EndSession(ctx context.Context, userID, id string, expires time.Time) error
+	// SessionEnded reports whether session id was signed out.
+	SessionEnded(ctx context.Context, id string) (bool, error)
 }
 
 // SessionCookie is the name of the sign-in cookie.
@@ -79,8 +84,9 @@ const (
 // a random id and a stamp of the user's password, signed with HMAC-SHA256
 // under a key kept in the data dir (LoadSessionKey), so it survives a
 // restart. It ends when it expires, when the user's password changes (the
-// stamp no longer matches) or when the user is deleted; signing out also
-// refuses the cookie from then on, in this process.
+// stamp no longer matches) or when the user is deleted; signing out
+// refuses the cookie from then on, in every server of the store
+// (Credentials.EndSession).
 type PasswordAuth struct {
 	users Credentials
 	key   []byte
@@ -88,8 +94,7 @@ type PasswordAuth struct {
 	now   func() time.Time
 
 	mu       sync.Mutex
-	revoked  map[string]time.Time // signed-out session ids, until they expire
-	failures map[string]failures  // failed sign-ins by lower-case name
+	failures map[string]failures // failed sign-ins by lower-case name
 }
 
 type failures struct {
@@ -118,7 +123,7 @@ func NewPasswordAuth(users Credentials, key []byte, opt PasswordAuthOptions) (*P
 		opt.Now = time.Now
 	}
 	return &PasswordAuth{users: users, key: key, ttl: opt.TTL, now: opt.Now,
-		revoked: map[string]time.Time{}, failures: map[string]failures{}}, nil
+		failures: map[string]failures{}}, nil
 }
 
 // errSignIn is the answer to a request without credentials.
@@ -144,6 +149,12 @@ func (a *PasswordAuth) User(r *http.Request) (*room.User, error) {
 	s, err := a.parse(c.Value)
 	if err != nil {
 		return nil, err
+	}
+	if ended, err := a.users.SessionEnded(r.Context(), s.id); err != nil || ended {
+		if err != nil {
+			return nil, err
+		}
+		return nil, errSignIn("you have signed out; sign in again")
 	}
 	u, stamp, err := a.users.SessionStamp(r.Context(), s.userID)
 	if quarry.ErrorCode(err) == quarry.ECodeNotFound || err == nil && !hmac.Equal([]byte(stamp), []byte(s.stamp)) {
@@ -173,8 +184,7 @@ func (a *PasswordAuth) mac(payload string) []byte {
 	return m.Sum(nil)
 }
 
-// parse checks a cookie value's MAC, expiry and whether it was signed
-// out. Errors: UNAUTHORIZED.
+// parse checks a cookie value's MAC and expiry. Errors: UNAUTHORIZED.
 func (a *PasswordAuth) parse(value string) (session, error) {
 	enc := base64.RawURLEncoding
 	p64, m64, ok := strings.Cut(value, ".")
@@ -194,12 +204,6 @@ func (a *PasswordAuth) parse(value string) (session, error) {
 	s := session{userID: f[1], expires: time.Unix(exp, 0), id: f[3], stamp: f[4]}
 	if !a.now().Before(s.expires) {
 		return session{}, errSignIn("your sign-in has expired; sign in again")
-	}
-	a.mu.Lock()
-	_, out := a.revoked[s.id]
-	a.mu.Unlock()
-	if out {
-		return session{}, errSignIn("you have signed out; sign in again")
 	}
 	return s, nil
 }
@@ -245,28 +249,22 @@ func (a *PasswordAuth) signIn(r *http.Request, name, password string) (*http.Coo
 	return c, u, nil
 }
 
-// signOut refuses the request's session cookie from now on and returns
-// the cookie that clears it in the browser.
-func (a *PasswordAuth) signOut(r *http.Request) *http.Cookie {
+// signOut refuses the request's session cookie from now on, in every
+// server of the store, and returns the cookie that clears it in the
+// browser. Errors: the store's, when the sign-out could not be recorded.
+func (a *PasswordAuth) signOut(r *http.Request) (*http.Cookie, error) {
 	if c, err := r.Cookie(SessionCookie); err == nil {
 		if s, err := a.parse(c.Value); err == nil {
-			a.mu.Lock()
-			a.revoked[s.id] = s.expires
-			a.prune(a.now())
-			a.mu.Unlock()
+			if err := a.users.EndSession(r.Context(), s.userID, s.id, s.expires); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return a.cookie(r, "", -1)
+	return a.cookie(r, "", -1), nil
 }
 
-// prune forgets signed-out sessions past their expiry and failure counts
-// past their window. Called with mu held.
+// prune forgets failure counts past their window. Called with mu held.
 func (a *PasswordAuth) prune(now time.Time) {
-	for id, exp := range a.revoked {
-		if !now.Before(exp) {
-			delete(a.revoked, id)
-		}
-	}
 	for k, f := range a.failures {
 		if now.Sub(f.start) >= LoginFailureWindow {
 			delete(a.failures, k)

@@ -31,6 +31,7 @@ type authEnv struct {
 	a, b     *room.Room
 	bobToken string
 	sessions web.Service
+	key      []byte
 }
 
 const annPassword = "ann's long password"
@@ -73,6 +74,7 @@ func newAuthEnv(t *testing.T, tls bool) *authEnv {
 	}
 	auth, err := web.NewPasswordAuth(svc, key, web.PasswordAuthOptions{Now: e.clock.Now})
 	must(err)
+	e.key = key
 	e.sessions = a.Manager
 	h := web.New(a.Manager, web.Options{Rooms: svc, Auth: auth})
 	if tls {
@@ -255,6 +257,18 @@ func TestPasswordSignIn(t *testing.T) {
 		t.Errorf("sign out: %d, cookies %v; want 303 clearing the cookie", res.StatusCode, res.Cookies())
 	}
 	want401(t, "a signed-out cookie", e.send("GET", "/api/rooms", nil, "Cookie", cookieHeader(c)))
+	// Another server of the same store and key (a restart, a second
+	// process) refuses it too, and takes a live cookie.
+	auth, err := web.NewPasswordAuth(e.svc, e.key, web.PasswordAuthOptions{Now: e.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := &authEnv{t: t, svc: e.svc, srv: httptest.NewServer(web.New(e.sessions, web.Options{Rooms: e.svc, Auth: auth}))}
+	defer other.srv.Close()
+	want401(t, "a cookie signed out on another server", other.send("GET", "/api/rooms", nil, "Cookie", cookieHeader(c)))
+	if res := other.send("GET", "/api/rooms", nil, "Cookie", cookieHeader(e.sessionCookie())); res.StatusCode != http.StatusOK {
+		t.Errorf("a live cookie on another server of the store: %d; want 200", res.StatusCode)
+	}
 
 	// Expiry.
 	c = e.sessionCookie()

@@ -25,7 +25,11 @@ func (s *Server) routesLogin() {
 	s.mux.Handle("GET /login", s.page(func(w http.ResponseWriter, r *http.Request) error { return s.loginPage(w, r, a) }))
 	s.mux.Handle("POST /login", csrf.Handler(s.page(func(w http.ResponseWriter, r *http.Request) error { return s.signIn(w, r, a) })))
 	s.mux.Handle("POST /logout", csrf.Handler(s.page(func(w http.ResponseWriter, r *http.Request) error {
-		http.SetCookie(w, a.signOut(r))
+		c, err := a.signOut(r)
+		if err != nil {
+			return err
+		}
+		http.SetCookie(w, c)
 		seeOther(w, r, "/login")
 		return nil
 	})))

@@ -3,6 +3,7 @@ package roomtest
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/room"
@@ -185,5 +186,26 @@ func testDeleteRoom(t *testing.T, f *fixture) {
 	WantCode(t, "DeleteRoom(again)", s.DeleteRoom(ctx, f.a.ID), quarry.ECodeNotFound)
 	if _, err := s.User(ctx, f.alice.ID); err != nil {
 		t.Errorf("User(alice) after DeleteRoom: %v; users outlive rooms", err)
+	}
+}
+
+// testEndSession: a signed-out session is refused until its expiry, by
+// every process of the store; ended sessions past their expiry are
+// forgotten at the next sign-out, and a user's go with them.
+func testEndSession(t *testing.T, f *fixture) {
+	ctx, s := f.ctx, f.s
+	now := time.Now()
+	Must(t, s.EndSession(ctx, f.bob.ID, "session-old", now.Add(-time.Minute)))
+	Must(t, s.EndSession(ctx, f.bob.ID, "session-1", now.Add(time.Hour)))
+	Must(t, s.EndSession(ctx, f.bob.ID, "session-1", now.Add(time.Hour))) // twice is once
+	Must(t, s.EndSession(ctx, f.alice.ID, "session-a", now.Add(time.Hour)))
+	for id, want := range map[string]bool{"session-1": true, "session-a": true, "session-2": false, "session-old": false} {
+		if got, err := s.SessionEnded(ctx, id); err != nil || got != want {
+			t.Errorf("SessionEnded(%s) = %v, %v; want %v", id, got, err, want)
+		}
+	}
+	Must(t, s.DeleteUser(ctx, f.bob.ID))
+	if got, err := s.SessionEnded(ctx, "session-1"); err != nil || got {
+		t.Errorf("SessionEnded(bob's) after DeleteUser = %v, %v; want false", got, err)
 	}
 }

@@ -25,6 +25,7 @@ func Run(t *testing.T, open func(t *testing.T) room.Store) {
 	}{
 		{"Users", testUsers},
 		{"Tokens", testTokens},
+		{"EndSession", testEndSession},
 		{"SetPassword", testSetPassword},
 		{"Rooms", testRooms},
 		{"Members", testMembers},
