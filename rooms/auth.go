@@ -9,8 +9,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
-	"time"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/argon2"
