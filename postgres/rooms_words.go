@@ -103,15 +103,8 @@ func searchTerms(ctx context.Context, tx pgx.Tx, roomID string, terms []string, 
 		return nil, nil, nil, err
 	}
 	counts = retrieve.NewWordCounts(byWord)
-	kept := counts.Rarest(terms, limit, 0)
-	searched = counts.Rarest(kept, 0, postings)
-	if len(searched) == len(kept) {
+	if searched, scored = counts.Split(terms, limit, postings); len(scored) == 0 {
 		return searched, nil, nil, nil
-	}
-	for _, t := range kept {
-		if !slices.Contains(searched, t) {
-			scored = append(scored, t)
-		}
 	}
 	if err := tx.QueryRow(ctx, `SELECT coalesce(sum(chunk_count), 0) FROM documents WHERE data_room_id = $1`, roomID).Scan(&counts.Passages); err != nil {
 		return nil, nil, nil, fmt.Errorf("count the chunks of room %s: %w", roomID, err)
@@ -123,15 +116,12 @@ func searchTerms(ctx context.Context, tx pgx.Tx, roomID string, terms []string, 
 // place of ts_rank, which scores only the terms searched and on a scale
 // of its own, and sorts them again.
 func rankBM25(hits []room.ChunkHit, terms []string, counts *retrieve.WordCounts) {
-	words := make([][]string, len(hits))
-	var total int
+	bodies := make([]string, len(hits))
 	for i, h := range hits {
-		words[i] = retrieve.Words(h.Context + " " + h.Text)
-		total += len(words[i])
+		bodies[i] = h.Context + " " + h.Text
 	}
-	bm25 := counts.BM25(terms, float64(total)/float64(max(1, len(hits))))
-	for i := range hits {
-		hits[i].Score = bm25.Score(words[i])
+	for i, score := range counts.ScoreBM25(terms, bodies) {
+		hits[i].Score = score
 	}
 	slices.SortStableFunc(hits, func(a, b room.ChunkHit) int { return cmp.Compare(b.Score, a.Score) })
 }

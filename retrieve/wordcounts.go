@@ -109,11 +109,19 @@ func (c *WordCounts) Family(w string) int32 {
 // 0 or below, or no more terms than limit and no postings, it returns
 // terms.
 func (c *WordCounts) Rarest(terms []string, limit, postings int) []string {
+	searched, _ := c.Split(terms, limit, postings)
+	return searched
+}
+
+// Split is Rarest that also returns the terms postings left out of the
+// limit rarest: the ones a search does not read the index for but that
+// still score what it finds (BM25). Both keep the terms' order.
+func (c *WordCounts) Split(terms []string, limit, postings int) (searched, scored []string) {
 	if limit <= 0 {
 		limit = len(terms)
 	}
 	if len(terms) <= limit && postings <= 0 {
-		return terms
+		return terms, nil
 	}
 	// A term of several words is as rare as its rarest word, and costs
 	// what all its words do: a phrase is found by reading each word.
@@ -134,21 +142,28 @@ func (c *WordCounts) Rarest(terms []string, limit, postings int) []string {
 		cs[i] = counted{i, df, cost}
 	}
 	slices.SortStableFunc(cs, func(a, b counted) int { return cmp.Compare(a.df, b.df) })
-	keep, sum := 0, 0
-	for keep < min(limit, len(cs)) {
-		sum += int(cs[keep].cost)
-		if keep > 0 && postings > 0 && sum > postings {
+	cs = cs[:min(limit, len(cs))]
+	read, sum := 0, 0
+	for read < len(cs) {
+		sum += int(cs[read].cost)
+		if read > 0 && postings > 0 && sum > postings {
 			break
 		}
-		keep++
+		read++
 	}
-	cs = cs[:keep]
-	slices.SortFunc(cs, func(a, b counted) int { return cmp.Compare(a.i, b.i) })
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = terms[c.i]
+	inOrder := func(cs []counted) []string {
+		if len(cs) == 0 {
+			return nil
+		}
+		slices.SortFunc(cs, func(a, b counted) int { return cmp.Compare(a.i, b.i) })
+		out := make([]string, len(cs))
+		for i, c := range cs {
+			out[i] = terms[c.i]
+		}
+		return out
 	}
-	return out
+	scored = inOrder(slices.Clone(cs[read:]))
+	return inOrder(cs[:read]), scored
 }
 
 // BM25 scores passages of c's collection for terms as an index like
@@ -177,6 +192,23 @@ func (c *WordCounts) BM25(terms []string, meanLength float64) *BM25 {
 		s.terms = append(s.terms, bt)
 	}
 	return s
+}
+
+// ScoreBM25 returns the BM25 score of each of bodies for terms
+// (WordCounts.BM25), their mean length taken as the collection's.
+func (c *WordCounts) ScoreBM25(terms, bodies []string) []float64 {
+	words := make([][]string, len(bodies))
+	total := 0
+	for i, b := range bodies {
+		words[i] = Words(b)
+		total += len(words[i])
+	}
+	bm25 := c.BM25(terms, float64(total)/float64(max(1, len(bodies))))
+	scores := make([]float64, len(bodies))
+	for i := range words {
+		scores[i] = bm25.Score(words[i])
+	}
+	return scores
 }
 
 // BM25 scores passages for some terms (WordCounts.BM25). It is not safe

@@ -135,3 +135,16 @@ func TestWordCountsOfFamiliesChooseAsAll(t *testing.T) {
 		}
 	}
 }
+
+// Split returns what postings leave out of the limit rarest beside what
+// it keeps, each in the terms' order; what limit leaves out is neither.
+func TestWordCountsSplit(t *testing.T) {
+	c := NewWordCounts(map[string]int32{"revenue": 900, "total": 800, "capex": 40, "fy2022": 12})
+	searched, scored := c.Split([]string{"total", "revenue", "capex", "fy2022"}, 3, 100)
+	if !slices.Equal(searched, []string{"capex", "fy2022"}) || !slices.Equal(scored, []string{"total"}) {
+		t.Errorf("Split = %q, %q; want [capex fy2022] and [total]", searched, scored)
+	}
+	if searched, scored := c.Split([]string{"total", "capex"}, 0, 0); !slices.Equal(searched, []string{"total", "capex"}) || scored != nil {
+		t.Errorf("Split without limits = %q, %q; want every term searched", searched, scored)
+	}
+}

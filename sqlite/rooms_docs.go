@@ -305,15 +305,12 @@ func (s *Rooms) SearchChunks(ctx context.Context, roomID string, q room.ChunkQue
 // rescore adds to each hit's BM25 score what the terms the index was not
 // asked about add, and sorts the hits again.
 func rescore(hits []room.ChunkHit, terms []string, counts *retrieve.WordCounts) {
-	words := make([][]string, len(hits))
-	var total int
+	bodies := make([]string, len(hits))
 	for i, h := range hits {
-		words[i] = retrieve.Words(searchBody(h.Context, h.Text))
-		total += len(words[i])
+		bodies[i] = searchBody(h.Context, h.Text)
 	}
-	bm25 := counts.BM25(terms, float64(total)/float64(max(1, len(hits))))
-	for i := range hits {
-		hits[i].Score += bm25.Score(words[i])
+	for i, score := range counts.ScoreBM25(terms, bodies) {
+		hits[i].Score += score
 	}
 	slices.SortStableFunc(hits, func(a, b room.ChunkHit) int { return cmp.Compare(b.Score, a.Score) })
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/quarry-dev/quarry/retrieve"
@@ -149,11 +148,11 @@ func countStoreWords(db *sql.DB) error {
 	})
 }
 
-// searchTerms splits the terms of q: those its MaxTerms and MaxPostings
-// let a search of the room read its index for (retrieve.WordCounts.Rarest),
-// and the commonest of its MaxTerms rarest, which the index is not asked
-// about but which still score what it finds. counts is nil when every
-// term is searched.
+// searchTerms splits the terms of q (retrieve.WordCounts.Split): those
+// its MaxTerms and MaxPostings let a search of the room read its index
+// for, and the commonest of its MaxTerms rarest, which the index is not
+// asked about but which still score what it finds. counts is nil when
+// every term is searched.
 func (s *Rooms) searchTerms(ctx context.Context, roomID string, q room.ChunkQuery) (searched, scored []string, counts *retrieve.WordCounts, err error) {
 	terms, limit := q.Terms, q.MaxTerms
 	if (limit <= 0 || len(terms) <= limit) && q.MaxPostings <= 0 {
@@ -163,12 +162,6 @@ func (s *Rooms) searchTerms(ctx context.Context, roomID string, q room.ChunkQuer
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	kept := r.Rarest(terms, limit, 0)
-	searched = r.Rarest(kept, 0, q.MaxPostings)
-	for _, t := range kept {
-		if !slices.Contains(searched, t) {
-			scored = append(scored, t)
-		}
-	}
+	searched, scored = r.Split(terms, limit, q.MaxPostings)
 	return searched, scored, r, nil
 }
