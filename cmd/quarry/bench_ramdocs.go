@@ -57,8 +57,8 @@ func runBenchRAMDocs(ctx context.Context, args []string, getenv func(string) str
 	data := fs.String("data", "", "the RAMDocs directory (env QUARRY_RAMDOCS_DIR; default ../shared/bench/ramdocs)")
 	asJSON := fs.Bool("json", false, "print the scores as one JSON object")
 	verbose := fs.Bool("v", false, "print every question's answer and verdicts on stderr")
-	if err := fs.Parse(args); err != nil {
-		return &usageError{err.Error()}
+	if help, err := parseFlags(fs, args); help || err != nil {
+		return err
 	}
 	dir, err := benchDataDir(*data, getenv, "QUARRY_RAMDOCS_DIR", "ramdocs")
 	if err != nil {

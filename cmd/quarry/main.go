@@ -57,6 +57,24 @@ func parseFlags(fs *flag.FlagSet, args []string) (help bool, err error) {
 	return false, nil
 }
 
+// parseInterspersed parses a command's flags wherever they stand among
+// its positional arguments, which it returns in order.
+func parseInterspersed(fs *flag.FlagSet, args []string) (help bool, positional []string, err error) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return true, nil, nil
+			}
+			return false, nil, &usageError{err.Error()}
+		}
+		if fs.NArg() == 0 {
+			return false, positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
 // exitCode prints err for a person and returns the process exit status:
 // 0 success, 2 usage, 1 any other failure.
 func exitCode(err error, stderr io.Writer) int {

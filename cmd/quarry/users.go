@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -249,22 +248,4 @@ func runToken(ctx context.Context, args []string, getenv func(string) string, st
 	fmt.Fprintln(stdout, token)
 	fmt.Fprintf(stderr, "This token acts as %s in the rooms they are a member of. It is shown only now; keep it secret.\n", u.Name)
 	return nil
-}
-
-// parseInterspersed parses a command's flags wherever they stand among
-// its positional arguments, which it returns in order.
-func parseInterspersed(fs *flag.FlagSet, args []string) (help bool, positional []string, err error) {
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return true, nil, nil
-			}
-			return false, nil, &usageError{err.Error()}
-		}
-		if fs.NArg() == 0 {
-			return false, positional, nil
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
 }
