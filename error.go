@@ -45,6 +45,10 @@ const (
 	// ECodeStorageFull is a write refused for lack of space (a full disk
 	// or a quota).
 	ECodeStorageFull = "STORAGE_FULL"
+	// ECodeResourceLimit is work ended because it would exceed its share
+	// of the process's memory, time or size budgets (--memory-mb, render
+	// caps, child-process timeouts), while the server and other work go on.
+	ECodeResourceLimit = "RESOURCE_LIMIT"
 )
 
 // Error is Quarry's one error type. Code is one of the ECode constants,

@@ -50,6 +50,8 @@ func statusOf(code string) int {
 		return http.StatusServiceUnavailable
 	case quarry.ECodeStorageFull:
 		return http.StatusInsufficientStorage
+	case quarry.ECodeResourceLimit:
+		return http.StatusRequestEntityTooLarge
 	}
 	return http.StatusInternalServerError
 }
