@@ -106,7 +106,9 @@ func (f *Fetcher) init() {
 
 // newTransport is a transport whose dialer refuses non-public addresses
 // unless allowPrivate, checked on the address actually dialled (after
-// DNS), so a name that resolves to 127.0.0.1 is refused too.
+// DNS), so a name that resolves to 127.0.0.1 is refused too. It never
+// goes through a proxy from the environment: a proxy would dial on
+// Quarry's behalf, after the check, to wherever a page pointed it.
 func newTransport(allowPrivate bool) *http.Transport {
 	d := &net.Dialer{Timeout: DefaultPageTimeout, KeepAlive: 30 * time.Second}
 	if !allowPrivate {
@@ -119,18 +121,60 @@ func newTransport(allowPrivate bool) *http.Transport {
 		}
 	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = nil
 	t.DialContext = d.DialContext
 	t.MaxResponseHeaderBytes = 64 << 10
 	return t
 }
 
-var errPrivate = errors.New("a private, loopback or link-local address, which Quarry does not read unless QUARRY_WEB_ALLOW_PRIVATE is set")
+var errPrivate = errors.New("a private, loopback, link-local or reserved address, which Quarry does not read unless QUARRY_WEB_ALLOW_PRIVATE is set")
+
+// notPublic are the special-purpose ranges of IANA's IPv4 and IPv6
+// registries that are not ordinary hosts on the public internet, beyond
+// what netip's IsPrivate, IsLoopback and the like already name. The
+// IPv6 ones that embed an IPv4 address (NAT64, 6to4, Teredo,
+// IPv4-compatible) are here because a gateway would turn them into
+// that IPv4 address, private or not, after the check.
+var notPublic = func() []netip.Prefix {
+	var ps []netip.Prefix
+	for _, s := range []string{
+		"0.0.0.0/8",       // "this network"
+		"100.64.0.0/10",   // shared address space (carrier-grade NAT)
+		"192.0.0.0/24",    // IETF protocol assignments
+		"192.0.2.0/24",    // documentation
+		"192.88.99.0/24",  // 6to4 relay anycast
+		"198.18.0.0/15",   // benchmarking
+		"198.51.100.0/24", // documentation
+		"203.0.113.0/24",  // documentation
+		"240.0.0.0/4",     // reserved, and the broadcast address
+		"::/96",           // IPv4-compatible (deprecated), and :: and ::1
+		"64:ff9b::/96",    // NAT64
+		"64:ff9b:1::/48",  // local-use NAT64
+		"100::/64",        // discard-only
+		"2001::/23",       // IETF protocol assignments, Teredo among them
+		"2001:db8::/32",   // documentation
+		"2002::/16",       // 6to4
+		"3fff::/20",       // documentation
+		"5f00::/16",       // segment routing
+		"fec0::/10",       // site-local (deprecated)
+	} {
+		ps = append(ps, netip.MustParsePrefix(s))
+	}
+	return ps
+}()
 
 // publicAddr reports whether a is an address on the public internet.
 func publicAddr(a netip.Addr) bool {
 	a = a.Unmap()
-	cgnat := netip.MustParsePrefix("100.64.0.0/10")
-	return a.IsGlobalUnicast() && !a.IsPrivate() && !cgnat.Contains(a)
+	if !a.IsGlobalUnicast() || a.IsPrivate() {
+		return false
+	}
+	for _, p := range notPublic {
+		if p.Contains(a) {
+			return false
+		}
+	}
+	return true
 }
 
 // checkRedirect limits redirects to http(s) targets that robots.txt

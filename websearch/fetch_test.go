@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -194,5 +195,64 @@ func TestFetchPrivate(t *testing.T) {
 	}
 	if _, err := (&Fetcher{AllowPrivate: true}).Fetch(context.Background(), srv.URL+"/news/article"); err != nil {
 		t.Errorf("with AllowPrivate: %v", err)
+	}
+}
+
+// TestPublicAddr: only ordinary public hosts pass, whatever form the
+// address takes; ranges that a gateway turns into another (maybe
+// private) IPv4 address are refused.
+func TestPublicAddr(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"93.184.215.14":        true,
+		"2606:4700:4700::1111": true,
+		"::ffff:93.184.215.14": true,
+		"127.0.0.1":            false,
+		"10.1.2.3":             false,
+		"172.16.0.1":           false,
+		"192.168.1.1":          false,
+		"169.254.169.254":      false,
+		"100.64.0.1":           false,
+		"0.0.0.0":              false,
+		"0.1.2.3":              false,
+		"192.0.0.8":            false,
+		"192.0.2.1":            false,
+		"198.18.0.1":           false,
+		"203.0.113.9":          false,
+		"224.0.0.1":            false,
+		"240.0.0.1":            false,
+		"255.255.255.255":      false,
+		"::1":                  false,
+		"::":                   false,
+		"::127.0.0.1":          false, // IPv4-compatible
+		"::ffff:127.0.0.1":     false, // IPv4-mapped
+		"::ffff:10.0.0.1":      false,
+		"64:ff9b::a00:1":       false, // NAT64 of 10.0.0.1
+		"64:ff9b::5db8:d70e":   false, // NAT64, even of a public address
+		"64:ff9b:1::1":         false,
+		"2002:7f00:1::1":       false, // 6to4 of 127.0.0.1
+		"2001:0:4136:e378::1":  false, // Teredo
+		"2001:db8::1":          false,
+		"fc00::1":              false,
+		"fd12:3456::1":         false,
+		"fe80::1":              false,
+		"fec0::1":              false,
+		"ff02::1":              false,
+		"100::1":               false,
+		"3fff::1":              false,
+	} {
+		if got := publicAddr(netip.MustParseAddr(addr)); got != want {
+			t.Errorf("publicAddr(%s) = %v, want %v", addr, got, want)
+		}
+	}
+}
+
+// TestTransportNoProxy: pages are dialled directly, never through a
+// proxy named by the environment, which would dial after the address
+// check.
+func TestTransportNoProxy(t *testing.T) {
+	for _, allow := range []bool{false, true} {
+		if newTransport(allow).Proxy != nil {
+			t.Errorf("newTransport(%v) uses a proxy from the environment", allow)
+		}
 	}
 }
