@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -65,17 +66,35 @@ func readAnchor(logPath string) (a anchor, ok bool, err error) {
 }
 
 // anchorProblem compares the chain with its anchor and says what is wrong,
-// or "" when they agree.
+// or "" when they agree. An anchor that lags the log is not a problem:
+// it is what a crash or a full disk between an append and its anchor
+// leaves, and entries added after it are chained like any other (the
+// anchor guards against cutting entries off, which the chain cannot
+// show).
 func anchorProblem(res Result, a anchor) string {
 	switch {
 	case res.Entries < a.Entries:
 		return fmt.Sprintf("the log has %d entries but its anchor recorded %d: entries were removed from its end", res.Entries, a.Entries)
-	case res.Entries > a.Entries:
-		return fmt.Sprintf("the log has %d entries but its anchor recorded %d: entries were added after the anchor was written", res.Entries, a.Entries)
 	case res.LastHash != a.LastHash:
 		return fmt.Sprintf("the last entry's hash %.12s… is not the anchored %.12s…: the log was replaced", res.LastHash, a.LastHash)
 	}
 	return ""
+}
+
+// lagProblem is anchorProblem for a log that may have more entries than
+// its anchor: the anchored entry must still be there, with its hash.
+func lagProblem(logPath string, res Result, a anchor) (string, error) {
+	if res.Entries <= a.Entries {
+		return anchorProblem(res, a), nil
+	}
+	h, err := hashAt(logPath, res.Size, a.Entries)
+	if a.Entries == 0 {
+		h = quarry.GenesisHash
+	}
+	if err != nil || h == a.LastHash {
+		return "", err
+	}
+	return fmt.Sprintf("entry %d's hash %.12s… is not the anchored %.12s…: the log was replaced", a.Entries, h, a.LastHash), nil
 }
 
 // Report is what Check found: the chain, the anchor and the artifacts.
@@ -85,6 +104,9 @@ type Report struct {
 	// the log and its anchor disagree ("" when they agree).
 	Anchored      bool
 	AnchorProblem string
+	// AnchorLag is how many entries the log has beyond what its anchor
+	// recorded: an anchor write cut short, repaired at the next append.
+	AnchorLag int
 	// Artifacts counts the files checked against the SHA-256 their
 	// artifact_generated entry recorded (the last entry of each path);
 	// Unhashed counts artifact entries without a hash, which cannot be
@@ -125,12 +147,15 @@ func CheckIn(logPath, root string) (Report, error) {
 	case !ok:
 		rep.AnchorProblem = "the log has no anchor, so entries cut from its end would go unnoticed"
 	case res.OK():
-		rep.AnchorProblem = anchorProblem(res, a)
+		if rep.AnchorProblem, err = lagProblem(logPath, res, a); err != nil {
+			return rep, err
+		}
+		rep.AnchorLag = max(res.Entries-a.Entries, 0)
 	}
 	if !res.OK() {
 		return rep, nil
 	}
-	hashes, order, unhashed, err := artifactHashes(logPath)
+	hashes, order, unhashed, err := artifactHashes(logPath, res.Size)
 	if err != nil {
 		return rep, err
 	}
@@ -161,35 +186,66 @@ func CheckIn(logPath, root string) (Report, error) {
 // artifactHashes reads the artifact entries of a verified log: the last
 // recorded hash of each path, the paths in order of first appearance, and
 // how many entries carry no hash.
-func artifactHashes(logPath string) (map[string]string, []string, int, error) {
-	f, err := os.Open(logPath)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	defer f.Close()
+func artifactHashes(logPath string, size int64) (map[string]string, []string, int, error) {
 	hashes := map[string]string{}
 	var order []string
 	unhashed := 0
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
-	for sc.Scan() {
-		var e quarry.AuditEntry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			return nil, nil, 0, err
-		}
+	err := eachEntry(logPath, size, func(_ int, e quarry.AuditEntry) bool {
 		if e.EventType != quarry.EventArtifactGenerated {
-			continue
+			return true
 		}
 		p, _ := e.EventData["path"].(string)
 		h, _ := e.EventData["sha256"].(string)
 		if p == "" || h == "" {
 			unhashed++
-			continue
+			return true
 		}
 		if _, seen := hashes[p]; !seen {
 			order = append(order, p)
 		}
 		hashes[p] = h
+		return true
+	})
+	return hashes, order, unhashed, err
+}
+
+// hashAt returns the hash of the log's nth entry ("" when it has fewer),
+// of its first size bytes, which verified.
+func hashAt(logPath string, size int64, n int) (string, error) {
+	var h string
+	err := eachEntry(logPath, size, func(i int, e quarry.AuditEntry) bool {
+		if i == n {
+			h = e.Hash
+		}
+		return i < n
+	})
+	return h, err
+}
+
+// eachEntry calls fn with each entry in the first size bytes of the log
+// at logPath, numbered from 1, until fn returns false. Those bytes must
+// have verified, so every line in them is a whole entry.
+func eachEntry(logPath string, size int64, fn func(n int, e quarry.AuditEntry) bool) error {
+	f, err := os.Open(logPath)
+	if err != nil {
+		return err
 	}
-	return hashes, order, unhashed, sc.Err()
+	defer f.Close()
+	br := bufio.NewReaderSize(io.LimitReader(f, size), 64<<10)
+	for n := 1; ; n++ {
+		b, err := readLine(br)
+		if len(b) == 0 && err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var e quarry.AuditEntry
+		if err := json.Unmarshal(b, &e); err != nil {
+			return err
+		}
+		if !fn(n, e) {
+			return nil
+		}
+	}
 }

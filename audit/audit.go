@@ -6,6 +6,7 @@ package audit
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,6 +41,9 @@ type Log struct {
 	// the entries this Log has seen end.
 	shared bool
 	size   int64
+	// anchorErr is why the anchor could not be written after the last
+	// append; Close writes it again.
+	anchorErr error
 }
 
 // Open opens the log at path for appending, creating it if needed. An
@@ -133,7 +137,14 @@ func (l *Log) catchUp() error {
 	if !res.OK() {
 		return quarry.Errorf(quarry.ECodeConflict, "audit log %s is broken at entry %d: %s", l.path, res.FirstBroken, res.Reason)
 	}
-	l.seq, l.last, l.size = res.Entries, res.LastHash, st.Size()
+	l.seq, l.last, l.size = res.Entries, res.LastHash, l.size+res.Size
+	if res.Torn {
+		// Another process's append was cut short; holding the lock, cut
+		// off what it left so that this append continues the chain.
+		if err := l.f.Truncate(l.size); err != nil {
+			return quarry.StorageError(fmt.Errorf("audit: cut the unfinished last entry of %s: %w", l.path, err))
+		}
+	}
 	return nil
 }
 
@@ -156,8 +167,28 @@ func open(path, requestID string, now func() time.Time) (*Log, error) {
 		if err != nil {
 			return nil, err
 		}
-		if ok && res.Entries < a.Entries || ok && res.Entries == a.Entries && res.LastHash != a.LastHash {
-			return nil, quarry.Errorf(quarry.ECodeConflict, "audit log %s does not match its anchor: %s", path, anchorProblem(res, a))
+		if ok {
+			problem, err := lagProblem(path, res, a)
+			if err != nil {
+				return nil, err
+			}
+			if problem != "" {
+				return nil, quarry.Errorf(quarry.ECodeConflict, "audit log %s does not match its anchor: %s", path, problem)
+			}
+		}
+		// What a write cut short left behind is repaired, now that the
+		// anchor has shown nothing anchored is lost: the torn tail of an
+		// append that never finished is cut off, and an anchor that lags
+		// the entries written before it is brought up to date.
+		if res.Torn {
+			if err := os.Truncate(path, res.Size); err != nil {
+				return nil, quarry.StorageError(fmt.Errorf("audit: cut the unfinished last entry of %s: %w", path, err))
+			}
+		}
+		if !ok || res.Entries > a.Entries {
+			if err := writeAnchor(path, anchor{Entries: res.Entries, LastHash: res.LastHash}); err != nil {
+				return nil, quarry.StorageError(err)
+			}
 		}
 		l.seq, l.last = res.Entries, res.LastHash
 	} else if !errors.Is(err, os.ErrNotExist) {
@@ -231,15 +262,23 @@ func (l *Log) AppendFor(requestID, eventType, actor string, data map[string]any)
 	if err != nil {
 		return quarry.AuditEntry{}, err
 	}
-	n, err := l.f.Write(append(line, '\n'))
-	l.size += int64(n)
-	if err != nil {
-		return quarry.AuditEntry{}, fmt.Errorf("audit: append to %s: %w", l.path, err)
+	if n, err := l.f.Write(append(line, '\n')); err != nil {
+		// Take back what part of the line was written, so that the log
+		// stays a chain the next append can continue; if even that fails,
+		// the torn tail is cut off when the log is next opened.
+		if n > 0 {
+			if terr := l.f.Truncate(l.size); terr != nil {
+				l.size += int64(n)
+			}
+		}
+		return quarry.AuditEntry{}, quarry.StorageError(fmt.Errorf("audit: append to %s: %w", l.path, err))
 	}
+	l.size += int64(len(line) + 1)
 	l.seq, l.last = e.SequenceNumber, e.Hash
-	if err := writeAnchor(l.path, anchor{Entries: l.seq, LastHash: l.last}); err != nil {
-		return e, err
-	}
+	// The entry is recorded. An anchor that cannot be written now (a full
+	// disk) lags behind it, which is no loss: the next append, Close or
+	// open writes it again, and Check reports the lag, not tampering.
+	l.anchorErr = writeAnchor(l.path, anchor{Entries: l.seq, LastHash: l.last})
 	return e, nil
 }
 
@@ -254,6 +293,11 @@ func (l *Log) Close() error {
 	if cerr := l.f.Close(); err == nil {
 		err = cerr
 	}
+	if l.anchorErr != nil {
+		if aerr := writeAnchor(l.path, anchor{Entries: l.seq, LastHash: l.last}); err == nil && aerr != nil {
+			err = quarry.StorageError(aerr)
+		}
+	}
 	l.f = nil
 	if uerr := l.lock.Close(); err == nil {
 		err = uerr
@@ -267,6 +311,12 @@ type Result struct {
 	FirstBroken int    // sequence position (1-based line) of the first bad entry; 0 if none
 	Reason      string // why that entry is bad
 	LastHash    string // hash of the last entry (GenesisHash for an empty log)
+	// Torn is a last line with no newline: an append cut short (a full
+	// disk, a crash), not a broken chain, and not counted in Entries.
+	// Size is the length in bytes of the entries that verified, where a
+	// torn tail is cut off when the log is next opened for writing.
+	Torn bool
+	Size int64
 }
 
 // OK reports whether the whole chain verified.
@@ -281,13 +331,29 @@ func Verify(r io.Reader) (Result, error) {
 	return verifyFrom(r, Result{LastHash: quarry.GenesisHash})
 }
 
+// maxEntryBytes bounds one entry's line.
+const maxEntryBytes = 64 << 20
+
 // verifyFrom verifies entries that continue a chain already verified up to
 // res.
 func verifyFrom(r io.Reader, res Result) (Result, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	br := bufio.NewReaderSize(r, 64<<10)
 	line := res.Entries
-	for sc.Scan() {
+	for {
+		b, err := readLine(br)
+		if err != nil && err != io.EOF {
+			return res, err
+		}
+		if len(b) == 0 && err == io.EOF {
+			return res, nil
+		}
+		if err == io.EOF {
+			// A last line with no newline is an append that never
+			// finished, whole entry or not (the newline is written with
+			// it): the chain up to it holds, and it is not counted.
+			res.Torn = true
+			return res, nil
+		}
 		line++
 		broken := func(format string, args ...any) (Result, error) {
 			res.FirstBroken = line
@@ -295,7 +361,7 @@ func verifyFrom(r io.Reader, res Result) (Result, error) {
 			return res, nil
 		}
 		var e quarry.AuditEntry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+		if err := json.Unmarshal(bytes.TrimSuffix(b, []byte("\n")), &e); err != nil {
 			return broken("not a JSON entry: %v", err)
 		}
 		if e.SequenceNumber != line {
@@ -313,8 +379,24 @@ func verifyFrom(r io.Reader, res Result) (Result, error) {
 		}
 		res.Entries = line
 		res.LastHash = e.Hash
+		res.Size += int64(len(b))
 	}
-	return res, sc.Err()
+}
+
+// readLine reads one line with its newline; at the end of r it returns
+// what is left and io.EOF. A line longer than maxEntryBytes is an error.
+func readLine(br *bufio.Reader) ([]byte, error) {
+	var b []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		b = append(b, chunk...)
+		if len(b) > maxEntryBytes {
+			return nil, fmt.Errorf("audit: an entry is longer than %d bytes", maxEntryBytes)
+		}
+		if err != bufio.ErrBufferFull {
+			return b, err
+		}
+	}
 }
 
 // VerifyFile verifies the log at path.

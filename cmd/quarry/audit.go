@@ -30,9 +30,15 @@ func runAudit(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stdout, "%s\n", args[1])
 	fmt.Fprintf(stdout, "  chain:     %d entries, each hash recomputed and linked to the one before (last %.16s…)\n", rep.Entries, rep.LastHash)
-	if rep.AnchorProblem == "" {
+	if rep.Torn {
+		fmt.Fprintf(stdout, "  note:      the last line is an append that never finished (a crash or a full disk); it is not an entry and is cut off when the log is next written\n")
+	}
+	switch {
+	case rep.AnchorProblem == "" && rep.AnchorLag > 0:
+		fmt.Fprintf(stdout, "  anchor:    %s lags by %d entries (its write was cut short; the next write brings it up to date), and no anchored entry was cut from the end\n", filepath.Base(audit.AnchorPath(args[1])), rep.AnchorLag)
+	case rep.AnchorProblem == "":
 		fmt.Fprintf(stdout, "  anchor:    %s records the same count and last hash, so no entry was cut from the end\n", filepath.Base(audit.AnchorPath(args[1])))
-	} else {
+	default:
 		fmt.Fprintf(stdout, "  anchor:    PROBLEM: %s\n", rep.AnchorProblem)
 	}
 	fmt.Fprintf(stdout, "  artifacts: %d files checked against their recorded SHA-256", rep.Artifacts)
