@@ -257,4 +257,3 @@ func (f *fixture) folders(t *testing.T) int {
 	roomtest.Must(t, err)
 	return len(m)
 }
-
