@@ -139,9 +139,13 @@ func (s *Service) Upload(ctx context.Context, userID, roomID, name string, r io.
 }
 
 // storageError is err as a user may read it: a full disk says so, and
-// anything else is logged here and answered INTERNAL, since it names the
-// server's paths.
+// anything else that is not a quarry.Error is logged here and answered
+// INTERNAL, since it names the server's paths.
 func (s *Service) storageError(err error) error {
+	// The reader's own errors (a body over its limit) say what they are.
+	if qe := (*quarry.Error)(nil); errors.As(err, &qe) {
+		return err
+	}
 	if se := quarry.StorageError(err); quarry.ErrorCode(se) == quarry.ECodeStorageFull {
 		return se
 	}
