@@ -97,6 +97,14 @@ func OpenRoomsDB(ctx context.Context, opt RoomsOptions) (*rooms.Service, *room.U
 				return closeQueue()
 			}
 		}
+		if opt.Workers > 0 {
+			// As every worker's start: documents left pending (by a
+			// worker that stopped, or refused them) are queued again.
+			if _, err := svc.EnqueuePending(ctx); err != nil {
+				closeFn()
+				return nil, nil, nil, err
+			}
+		}
 	}
 	owner, err := svc.EnsureUser(ctx, rooms.LocalOwner)
 	if err != nil {
