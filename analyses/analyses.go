@@ -21,6 +21,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gofrs/flock"
+
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/analyze"
 	"github.com/quarry-dev/quarry/analysis"
@@ -81,6 +83,9 @@ type Manager struct {
 type running struct {
 	events *hub.Hub[analyze.Event]
 	state  *analysis.Result
+	// claim is this process's lock on the analysis (claimRun), held
+	// until its record is final.
+	claim *flock.Flock
 }
 
 // New returns a Manager. Close it when done.
@@ -110,6 +115,42 @@ func (m *Manager) Close() error {
 
 // recordPath is where a request's record is kept.
 func recordPath(id string) string { return path.Join("analyses", id, "result.json") }
+
+// runLock is the file that the process running an analysis holds locked
+// in the analysis's folder, until its record is final.
+const runLock = ".run.lock"
+
+// claimRun takes the lock of analysis id, creating its folder: while one
+// process holds it, another's claim answers false. The operating system
+// drops the lock of a process that dies, so an analysis whose record is
+// not final and whose lock can be taken was cut short by its process's
+// end. Files of the data dir are shared by every process on it (quarry
+// serve, quarry mcp), so the lock is a file's.
+func (m *Manager) claimRun(id string) (*flock.Flock, bool, error) {
+	dir := filepath.Join(m.cfg.Store.Dir(), "analyses", id)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, false, err
+	}
+	lock := flock.New(filepath.Join(dir, runLock))
+	ok, err := lock.TryLock()
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return lock, true, nil
+}
+
+// interrupted is the failure of an analysis whose process stopped before
+// it ended: recorded as failed, never re-run by itself (it may have cost
+// a model's time and the user's money), with a hint to run it again.
+func interrupted(while string) error {
+	return quarry.Errorf(quarry.ECodeRunInterrupted, "the server stopped %s", while).
+		WithHint("run the analysis again")
+}
+
+// final reports whether an analysis with status has ended.
+func final(status string) bool {
+	return status == analysis.StatusCompleted || status == analysis.StatusFailed || status == analysis.StatusPartialSuccess
+}
 
 // Start checks req, stores its uploads as file sources, records it as
 // submitted and runs it in the background; it returns the record.
@@ -143,15 +184,25 @@ func (m *Manager) Start(ctx context.Context, req analysis.Request, uploads []ana
 	req.DataSources = append(req.DataSources, stored...)
 	rec := &analysis.Result{RequestID: req.RequestID, Status: analysis.StatusSubmitted, Request: req.Redacted(),
 		Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}
+	claim, ok, err := m.claimRun(req.RequestID)
+	if err != nil || !ok {
+		os.RemoveAll(filepath.Join(m.cfg.Store.Dir(), "uploads", req.RequestID))
+		if err == nil {
+			err = quarry.Errorf(quarry.ECodeConflict, "analysis %s is run by another process", req.RequestID)
+		}
+		return nil, quarry.StorageError(err)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
+		claim.Close()
 		return nil, quarry.Errorf(quarry.ECodeUnavailable, "the server is shutting down")
 	}
 	if err := m.cfg.Store.SaveJSON(recordPath(req.RequestID), rec); err != nil {
+		claim.Close()
 		return nil, quarry.StorageError(err)
 	}
-	r := &running{events: hub.New[analyze.Event](), state: rec}
+	r := &running{events: hub.New[analyze.Event](), state: rec, claim: claim}
 	m.runs[req.RequestID] = r
 	m.wg.Add(1)
 	go func() {
@@ -245,6 +296,8 @@ func (m *Manager) run(req analysis.Request, r *running) {
 		m.mu.Lock()
 		delete(m.runs, req.RequestID)
 		m.mu.Unlock()
+		// The record is final: the claim can go.
+		r.claim.Close()
 		r.events.Close()
 	}()
 	publish := func(e analyze.Event) {
@@ -274,7 +327,7 @@ func (m *Manager) run(req analysis.Request, r *running) {
 		select {
 		case m.slots <- struct{}{}:
 		case <-m.ctx.Done():
-			m.fail(req, r, quarry.Errorf(quarry.ECodeRunInterrupted, "the server stopped before the analysis started"), publish)
+			m.fail(req, r, interrupted("before the analysis started"), publish)
 			return
 		}
 	}
@@ -288,6 +341,27 @@ func (m *Manager) run(req analysis.Request, r *running) {
 	a := *m.cfg.Analyzer
 	a.Progress, a.Audit = publish, log
 	res, err := a.Run(m.ctx, req)
+	if m.ctx.Err() != nil && (err != nil || res.Status != analysis.StatusCompleted) {
+		// Cut short by the server's stop, not by the request: say so,
+		// keeping what the run recorded.
+		if res == nil {
+			m.fail(req, r, interrupted("while the analysis ran"), publish)
+			return
+		}
+		err = interrupted("while the analysis ran")
+		res.Status, res.Error = analysis.StatusFailed, quarry.NewErrorInfo(err)
+		if res.Request != nil {
+			res.Request.Status = analysis.StatusFailed
+		}
+		if serr := m.cfg.Store.SaveJSON(recordPath(req.RequestID), res); serr != nil {
+			m.cfg.Log.Error("save analysis", "request", req.RequestID, "err", serr)
+		}
+		m.mu.Lock()
+		r.state = res
+		m.mu.Unlock()
+		publish(analyze.Event{Time: m.now(), Step: "failed", Status: analysis.StatusFailed, Message: quarry.ErrorMessage(err)})
+		return
+	}
 	if err != nil {
 		m.fail(req, r, err, publish)
 		return
@@ -357,7 +431,48 @@ func (m *Manager) Get(ctx context.Context, id string) (*analysis.Result, error) 
 		}
 		return nil, err
 	}
+	if !final(res.Status) {
+		return m.recover(id, &res)
+	}
 	return &res, nil
+}
+
+// recover returns the record res of analysis id, which is not final and
+// not running in this process: as it is while another process runs it
+// (holds its claim), else recorded as failed, RUN_INTERRUPTED, since the
+// process that ran it died.
+func (m *Manager) recover(id string, res *analysis.Result) (*analysis.Result, error) {
+	claim, ok, err := m.claimRun(id)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return res, nil
+	}
+	defer claim.Close()
+	// Read again under the claim: the run may have ended in between.
+	var now analysis.Result
+	if err := m.cfg.Store.ReadJSON(recordPath(id), &now); err != nil {
+		return nil, err
+	}
+	if final(now.Status) {
+		return &now, nil
+	}
+	m.mu.Lock()
+	_, here := m.runs[id]
+	m.mu.Unlock()
+	if here {
+		return m.Get(context.Background(), id)
+	}
+	now.Status, now.Error = analysis.StatusFailed, quarry.NewErrorInfo(interrupted("before the analysis ended"))
+	if now.Request != nil {
+		now.Request.Status = analysis.StatusFailed
+	}
+	if err := m.cfg.Store.SaveJSON(recordPath(id), &now); err != nil {
+		return nil, quarry.StorageError(err)
+	}
+	m.cfg.Log.Warn("analysis interrupted by its process's end, recorded as failed", "request", id)
+	return &now, nil
 }
 
 // validID accepts request ids (UUIDs) only, so no id reaches outside the

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -17,19 +18,28 @@ import (
 // Queue is the data rooms' job queue (rooms.Queue) on River in the same
 // PostgreSQL database: an uploaded document becomes a job, and every
 // process with workers (quarry worker, quarry serve --db) takes jobs as
-// they come, each job by one of them. A document has at most one job
-// (unique by its id while the job waits, runs or is done), so queueing it
-// again, as EnqueueDocuments at a worker's start does for documents left
-// pending, never processes it twice.
+// they come, each job by one of them. A document has at most one job a
+// round (unique by its id and round while the job waits, runs or is
+// done), so queueing it again, as EnqueuePending at a worker's start does
+// for documents left pending, never processes it twice.
+//
+// River does not see whether a running job's process is alive (its
+// rescuer acts after an hour), so the documents carry their own leases
+// (room.Leases): the rescuer every worker process runs hands back the
+// document of a worker that died within seconds and queues it in its
+// next round, which the dead worker's job, still "running", does not
+// hold back. A stopping worker hands its document back and snoozes the
+// job, which another worker then takes at once.
 type Queue struct {
 	pool    *pgxpool.Pool
 	client  *river.Client[pgx.Tx]
 	started bool
 }
 
-// processDocument is the job: process one document.
+// processDocument is the job: process one document in one round.
 type processDocument struct {
 	DocumentID string `json:"document_id"`
+	Round      int    `json:"round,omitempty"`
 }
 
 func (processDocument) Kind() string { return "quarry_process_document" }
@@ -41,8 +51,16 @@ type documentWorker struct {
 	process func(ctx context.Context, documentID string) error
 }
 
+// Work processes the document. An error that asks for the job to run
+// again later (rooms.Retry: a document handed back or refused) snoozes
+// it, which counts no attempt.
 func (w *documentWorker) Work(ctx context.Context, job *river.Job[processDocument]) error {
-	return w.process(ctx, job.Args.DocumentID)
+	err := w.process(ctx, job.Args.DocumentID)
+	var retry interface{ RetryAfter() time.Duration }
+	if errors.As(err, &retry) {
+		return river.JobSnooze(retry.RetryAfter())
+	}
+	return err
 }
 
 // JobTimeout bounds one document's processing (a 5,000-page PDF with
@@ -96,8 +114,8 @@ func OpenQueue(ctx context.Context, dsn string, workers int, process func(ctx co
 }
 
 // Enqueue implements rooms.Queue.
-func (q *Queue) Enqueue(ctx context.Context, documentID string) error {
-	_, err := q.client.Insert(ctx, processDocument{DocumentID: documentID}, &river.InsertOpts{
+func (q *Queue) Enqueue(ctx context.Context, documentID string, round int) error {
+	_, err := q.client.Insert(ctx, processDocument{DocumentID: documentID, Round: round}, &river.InsertOpts{
 		UniqueOpts: river.UniqueOpts{ByArgs: true},
 	})
 	if err != nil {
@@ -112,13 +130,14 @@ func (q *Queue) Start(ctx context.Context) error {
 	return q.client.Start(ctx)
 }
 
-// Close stops the workers, letting running jobs finish within ctx (a
-// job cut short is retried by another worker), and closes the
-// connections.
+// Close stops the workers and closes the connections. A running job's
+// context is cancelled at once: its worker hands the document back and
+// the job is snoozed for another worker, rather than making the stop
+// wait for a long document. ctx bounds the wait for that.
 func (q *Queue) Close(ctx context.Context) error {
 	var err error
 	if q.started {
-		err = q.client.Stop(ctx)
+		err = q.client.StopAndCancel(ctx)
 	}
 	q.pool.Close()
 	if err != nil && ctx.Err() != nil {

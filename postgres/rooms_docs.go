@@ -3,9 +3,11 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pgvector/pgvector-go"
@@ -20,10 +22,11 @@ func (s *Rooms) CreateDocument(ctx context.Context, d *room.Document) error {
 	meta, _ := json.Marshal(d.Meta)
 	notes, _ := json.Marshal(nonNil(d.Notes))
 	_, err := s.exec(ctx, `INSERT INTO documents (id, data_room_id, name, format, size_bytes, sha256, processing_status,
-		error_code, error_message, ocr_attempted, page_count, chunk_count, avg_chunk_size, metadata, notes, uploaded_by, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+		error_code, error_message, ocr_attempted, page_count, chunk_count, avg_chunk_size, metadata, notes, uploaded_by, created_at, updated_at,
+		embedding_model, round)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
 		d.ID, d.RoomID, d.Name, d.Format, d.SizeBytes, d.SHA256, d.Status, d.ErrorCode, d.Error, d.OCRAttempted,
-		d.PageCount, d.ChunkCount, d.AvgChunkSize, meta, notes, d.UploadedBy, d.CreatedAt, d.UpdatedAt)
+		d.PageCount, d.ChunkCount, d.AvgChunkSize, meta, notes, d.UploadedBy, d.CreatedAt, d.UpdatedAt, d.EmbeddingModel, d.Round)
 	return dbError(err, "document")
 }
 
@@ -35,12 +38,13 @@ func nonNil(s []string) []string {
 }
 
 const documentColumns = `id, data_room_id, name, format, size_bytes, sha256, processing_status, error_code, error_message,
-	ocr_attempted, page_count, chunk_count, avg_chunk_size, metadata, notes, uploaded_by, created_at, updated_at`
+	ocr_attempted, page_count, chunk_count, avg_chunk_size, metadata, notes, uploaded_by, created_at, updated_at, embedding_model, round`
 
 func scanDocument(row pgx.Row, d *room.Document) error {
 	var meta, notes []byte
 	if err := row.Scan(&d.ID, &d.RoomID, &d.Name, &d.Format, &d.SizeBytes, &d.SHA256, &d.Status, &d.ErrorCode, &d.Error,
-		&d.OCRAttempted, &d.PageCount, &d.ChunkCount, &d.AvgChunkSize, &meta, &notes, &d.UploadedBy, &d.CreatedAt, &d.UpdatedAt); err != nil {
+		&d.OCRAttempted, &d.PageCount, &d.ChunkCount, &d.AvgChunkSize, &meta, &notes, &d.UploadedBy, &d.CreatedAt, &d.UpdatedAt,
+		&d.EmbeddingModel, &d.Round); err != nil {
 		return err
 	}
 	json.Unmarshal(meta, &d.Meta)
@@ -79,7 +83,7 @@ func (s *Rooms) SetStatus(ctx context.Context, id, status, code, message string)
 	if !isID(id) {
 		return noSuch("document", id)
 	}
-	return s.execOne(ctx, "document", id, "UPDATE documents SET processing_status = $2, error_code = $3, error_message = $4, updated_at = now() WHERE id = $1",
+	return s.execOne(ctx, "document", id, "UPDATE documents SET processing_status = $2, error_code = $3, error_message = $4, updated_at = now(), lease_holder = '', lease_until = NULL WHERE id = $1",
 		id, status, code, message)
 }
 
@@ -154,7 +158,8 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 		meta, _ := json.Marshal(d.Meta)
 		notes, _ := json.Marshal(nonNil(d.Notes))
 		if _, err := tx.Exec(ctx, `UPDATE documents SET processing_status = 'completed', error_code = '', error_message = '', ocr_attempted = $2,
-			page_count = $3, chunk_count = $4, avg_chunk_size = $5, metadata = $6, notes = $7, format = $8, updated_at = now() WHERE id = $1`,
+			page_count = $3, chunk_count = $4, avg_chunk_size = $5, metadata = $6, notes = $7, format = $8, updated_at = now(),
+			lease_holder = '', lease_until = NULL WHERE id = $1`,
 			d.ID, d.OCRAttempted, len(pages), len(chunks), d.AvgChunkSize, meta, notes, d.Format); err != nil {
 			return dbError(err, "document")
 		}
@@ -391,4 +396,94 @@ func (s *Rooms) ensureHNSW(ctx context.Context, chunks []room.Chunk) error {
 		s.hnsw.Store(n, true)
 	}
 	return nil
+}
+
+// ClaimDocument implements room.Leases on the database's clock, which
+// every worker shares whatever machine it runs on.
+func (s *Rooms) ClaimDocument(ctx context.Context, id, holder string, d time.Duration) (*room.Document, error) {
+	if !isID(id) {
+		return nil, noSuch("document", id)
+	}
+	var doc room.Document
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		return scanDocument(tx.QueryRow(ctx, `UPDATE documents SET processing_status = 'processing', error_code = '', error_message = '',
+			lease_holder = $2, lease_until = now() + $3 * interval '1 millisecond', updated_at = now()
+			WHERE id = $1 AND (processing_status = 'pending' OR processing_status = 'processing' AND (lease_until IS NULL OR lease_until < now()))
+			RETURNING `+documentColumns, id, holder, d.Milliseconds()), &doc)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, s.unclaimable(ctx, id)
+	}
+	if err != nil {
+		return nil, dbError(err, "document")
+	}
+	return &doc, nil
+}
+
+// unclaimable says why document id could not be claimed: NOT_FOUND, or
+// CONFLICT with its status.
+func (s *Rooms) unclaimable(ctx context.Context, id string) error {
+	d, err := s.Document(ctx, id)
+	if err != nil {
+		return err
+	}
+	if d.Status == room.StatusProcessing {
+		return quarry.Errorf(quarry.ECodeConflict, "document %s is being processed by another worker", id)
+	}
+	return quarry.Errorf(quarry.ECodeConflict, "document %s is %s, not waiting to be processed", id, d.Status)
+}
+
+// RenewLease implements room.Leases.
+func (s *Rooms) RenewLease(ctx context.Context, id, holder string, d time.Duration) error {
+	if !isID(id) {
+		return noSuch("document", id)
+	}
+	n, err := s.exec(ctx, "UPDATE documents SET lease_until = now() + $3 * interval '1 millisecond' WHERE id = $1 AND processing_status = 'processing' AND lease_holder = $2",
+		id, holder, d.Milliseconds())
+	if err != nil {
+		return dbError(err, "document")
+	}
+	if n == 0 {
+		if _, err := s.Document(ctx, id); err != nil {
+			return err
+		}
+		return quarry.Errorf(quarry.ECodeConflict, "the lease of document %s was lost", id)
+	}
+	return nil
+}
+
+// ReleaseDocument implements room.Leases.
+func (s *Rooms) ReleaseDocument(ctx context.Context, id, holder string) (*room.Document, error) {
+	if !isID(id) {
+		return nil, noSuch("document", id)
+	}
+	var doc room.Document
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		return scanDocument(tx.QueryRow(ctx, `UPDATE documents SET processing_status = 'pending', round = round + 1,
+			lease_holder = '', lease_until = NULL, updated_at = now()
+			WHERE id = $1 AND processing_status = 'processing' AND lease_holder = $2 RETURNING `+documentColumns, id, holder), &doc)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		if _, err := s.Document(ctx, id); err != nil {
+			return nil, err
+		}
+		return nil, quarry.Errorf(quarry.ECodeConflict, "document %s is not processed under this lease", id)
+	}
+	if err != nil {
+		return nil, dbError(err, "document")
+	}
+	return &doc, nil
+}
+
+// RescueExpired implements room.Leases. Rescuers in several processes may
+// run at once: the row locks of the update give each document to one.
+func (s *Rooms) RescueExpired(ctx context.Context) ([]room.Document, error) {
+	out, err := list(s, ctx, scanDocument, `UPDATE documents SET processing_status = 'pending', round = round + 1,
+		lease_holder = '', lease_until = NULL, updated_at = now()
+		WHERE processing_status = 'processing' AND (lease_until IS NULL OR lease_until < now()) RETURNING `+documentColumns)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b room.Document) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	return out, nil
 }

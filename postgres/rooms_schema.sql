@@ -71,6 +71,13 @@ CREATE TABLE IF NOT EXISTS documents (
 );
 CREATE INDEX IF NOT EXISTS idx_documents_room ON documents(data_room_id, created_at);
 CREATE INDEX IF NOT EXISTS idx_documents_pending ON documents(created_at) WHERE processing_status IN ('pending', 'processing');
+-- The model a document must be embedded with, its round of processing
+-- (each hand-back starts the next, queued once), and the lease of the
+-- worker processing it: a lease that runs out means the worker died.
+ALTER TABLE documents ADD COLUMN IF NOT EXISTS embedding_model varchar(100) NOT NULL DEFAULT '';
+ALTER TABLE documents ADD COLUMN IF NOT EXISTS round integer NOT NULL DEFAULT 0;
+ALTER TABLE documents ADD COLUMN IF NOT EXISTS lease_holder text NOT NULL DEFAULT '';
+ALTER TABLE documents ADD COLUMN IF NOT EXISTS lease_until timestamptz;
 
 CREATE TABLE IF NOT EXISTS document_pages (
     id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

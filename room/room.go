@@ -111,6 +111,16 @@ type Document struct {
 	UploadedBy string    `json:"uploaded_by"`
 	CreatedAt  time.Time `json:"created_at"`
 	UpdatedAt  time.Time `json:"updated_at"`
+	// EmbeddingModel is the model the document's chunks must be embedded
+	// with, "" for none: the uploading process's, or else the room's.
+	// A process configured otherwise does not process it (see
+	// rooms.Service.Process), so that no document of a room with
+	// vectors is stored without them.
+	EmbeddingModel string `json:"embedding_model,omitempty"`
+	// Round counts the times the document's processing was handed back
+	// (by a worker that stopped, or because its lease ran out): each
+	// round is queued once.
+	Round int `json:"-"`
 }
 
 // DocMeta is what a document says about itself: who issued it, for which

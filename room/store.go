@@ -90,6 +90,32 @@ type Documents interface {
 	// Pending lists documents left pending or processing, oldest first,
 	// for a worker to (re)process after a restart.
 	Pending(ctx context.Context) ([]Document, error)
+	Leases
+}
+
+// Leases are how processing survives the death of the process doing it.
+// A worker claims a document for a lease that it renews while it works;
+// the lease of a process that died runs out, and RescueExpired hands the
+// document back, pending, for another worker. Durations count on the
+// store's clock, so that workers on several machines agree.
+type Leases interface {
+	// ClaimDocument marks the document processing under holder's lease
+	// for the next d and returns it: a pending document, or a processing
+	// one whose lease ran out. Errors: NOT_FOUND; CONFLICT when the
+	// document is completed or failed, or another holder's lease runs.
+	ClaimDocument(ctx context.Context, id, holder string, d time.Duration) (*Document, error)
+	// RenewLease extends holder's lease of a processing document to d
+	// from now. Errors: CONFLICT when the document is no longer
+	// processing under holder's lease (it ran out and was taken), NOT_FOUND.
+	RenewLease(ctx context.Context, id, holder string, d time.Duration) error
+	// ReleaseDocument hands holder's processing document back: pending,
+	// in its next round, with no lease. Errors: CONFLICT when it is not
+	// processing under holder's lease, NOT_FOUND.
+	ReleaseDocument(ctx context.Context, id, holder string) (*Document, error)
+	// RescueExpired hands back every processing document whose lease ran
+	// out (or that has none), as ReleaseDocument does, and returns them
+	// in their new round, oldest first.
+	RescueExpired(ctx context.Context) ([]Document, error)
 }
 
 // Search finds chunks in a room.

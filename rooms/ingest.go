@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gofrs/flock"
+
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/ask"
 	"github.com/quarry-dev/quarry/docparse"
@@ -48,53 +50,166 @@ func (s *Service) removeFile(d *room.Document) error {
 	return err
 }
 
+// MaxNameBytes is the longest file name a document may have, in bytes:
+// the file systems' limit for a name, and the data model's 255 for an
+// original file name.
+const MaxNameBytes = 255
+
+// The files of an upload in progress, in its document's folder: the
+// bytes are written to uploadTemp and renamed to the document's name
+// once whole and recorded, while this process holds uploadLock. A
+// folder whose lock can be taken belongs to a process that died
+// mid-upload, and CleanUploads removes what it left.
+const (
+	uploadTemp = ".upload.tmp"
+	uploadLock = ".upload.lock"
+)
+
 // Upload stores a document's bytes and records it as pending; Process (or
 // the workers Start runs) turns it into pages and chunks. Editors and
-// owners may upload. Errors: INVALID_FILE_TYPE for a type that is not
-// accepted, EMPTY_FILE, FILE_TOO_LARGE; nothing is left behind on error.
+// owners may upload. The document records the embedding model it must be
+// embedded with: this process's, or else the room's. Errors:
+// INVALID_FILE_TYPE for a type that is not accepted, INVALID for a name
+// longer than MaxNameBytes, EMPTY_FILE, FILE_TOO_LARGE; nothing is left
+// behind on error.
 func (s *Service) Upload(ctx context.Context, userID, roomID, name string, r io.Reader) (*room.Document, error) {
 	ctx = act(ctx, userID)
 	if _, err := s.access(ctx, userID, roomID, room.RoleEditor); err != nil {
 		return nil, err
 	}
 	name = filepath.Base(strings.TrimSpace(name))
+	if len(name) > MaxNameBytes {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "the file name is %d bytes long; a document's name may be at most %d", len(name), MaxNameBytes).
+			WithHint("rename the file with a shorter name and upload it again")
+	}
 	format, err := docparse.FormatOf(name)
 	if err != nil {
 		return nil, err
 	}
-	d := &room.Document{ID: quarry.NewID(), RoomID: roomID, Name: name, Format: format, Status: room.StatusPending,
-		UploadedBy: userID, CreatedAt: s.now(), UpdatedAt: s.now()}
-	path := s.filePath(d)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, quarry.StorageError(err)
-	}
-	f, err := os.Create(path)
+	model, err := s.roomModel(ctx, roomID)
 	if err != nil {
-		return nil, quarry.StorageError(err)
+		return nil, err
+	}
+	d := &room.Document{ID: quarry.NewID(), RoomID: roomID, Name: name, Format: format, Status: room.StatusPending,
+		UploadedBy: userID, CreatedAt: s.now(), UpdatedAt: s.now(), EmbeddingModel: model}
+	path := s.filePath(d)
+	dir := filepath.Dir(path)
+	fail := func(err error) (*room.Document, error) {
+		s.removeFile(d)
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fail(s.storageError(err))
+	}
+	lock := flock.New(filepath.Join(dir, uploadLock))
+	if _, err := lock.TryLock(); err != nil {
+		return fail(s.storageError(err))
+	}
+	defer func() {
+		os.Remove(filepath.Join(dir, uploadLock))
+		lock.Close()
+	}()
+	temp := filepath.Join(dir, uploadTemp)
+	f, err := os.Create(temp)
+	if err != nil {
+		return fail(s.storageError(err))
 	}
 	h := sha256.New()
 	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(r, MaxUploadBytes+1))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
-	fail := func(err error) (*room.Document, error) {
-		s.removeFile(d)
-		return nil, err
-	}
 	switch {
 	case err != nil:
-		return fail(quarry.StorageError(err))
+		return fail(s.storageError(err))
 	case n == 0:
 		return fail(quarry.Errorf(quarry.ECodeEmptyFile, "%s is empty", name))
 	case n > MaxUploadBytes:
 		return fail(quarry.Errorf(quarry.ECodeFileTooLarge, "%s is larger than %d MB", name, MaxUploadBytes>>20))
 	}
+	if err := os.Rename(temp, path); err != nil {
+		return fail(s.storageError(err))
+	}
 	d.SizeBytes, d.SHA256 = n, hex.EncodeToString(h.Sum(nil))
 	if err := s.Store.CreateDocument(ctx, d); err != nil {
 		return fail(err)
 	}
-	s.enqueue(ctx, d.ID)
+	s.enqueue(ctx, d)
 	return d, nil
+}
+
+// storageError is err as a user may read it: a full disk says so, and
+// anything else that is not a quarry.Error is logged here and answered
+// INTERNAL, since it names the server's paths.
+func (s *Service) storageError(err error) error {
+	// The reader's own errors (a body over its limit) say what they are.
+	if qe := (*quarry.Error)(nil); errors.As(err, &qe) {
+		return err
+	}
+	if se := quarry.StorageError(err); quarry.ErrorCode(se) == quarry.ECodeStorageFull {
+		return se
+	}
+	s.log().Error("store an upload", "err", err)
+	return quarry.Errorf(quarry.ECodeInternal, "the upload could not be stored")
+}
+
+// roomModel is the embedding model a new document of roomID must be
+// embedded with: this process's when it has one, else the one its
+// room's newest embedded document names, so that a process without the
+// embedder does not add documents without vectors to an embedded room.
+func (s *Service) roomModel(ctx context.Context, roomID string) (string, error) {
+	if s.Embedder != nil && s.EmbeddingModel != "" {
+		return s.EmbeddingModel, nil
+	}
+	ds, err := s.Store.ListDocuments(act(ctx, room.System), roomID)
+	if err != nil {
+		return "", err
+	}
+	for i := len(ds) - 1; i >= 0; i-- {
+		if ds[i].EmbeddingModel != "" {
+			return ds[i].EmbeddingModel, nil
+		}
+	}
+	return "", nil
+}
+
+// CleanUploads removes what uploads cut short by a process's death left
+// in the documents' folders, and returns how many it removed: a folder
+// whose document was never recorded goes whole, one whose document was
+// recorded keeps the document's file. An upload in progress in a live
+// process holds its lock and is left alone.
+func (s *Service) CleanUploads(ctx context.Context) (int, error) {
+	locks, err := filepath.Glob(filepath.Join(s.Dir, "rooms", "*", "documents", "*", uploadLock))
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, l := range locks {
+		lock := flock.New(l)
+		ok, err := lock.TryLock()
+		if err != nil || !ok {
+			continue
+		}
+		dir := filepath.Dir(l)
+		_, err = s.Store.Document(act(ctx, room.System), filepath.Base(dir))
+		switch quarry.ErrorCode(err) {
+		case "":
+			os.Remove(filepath.Join(dir, uploadTemp))
+			os.Remove(l)
+		case quarry.ECodeNotFound:
+			if err := os.RemoveAll(dir); err != nil {
+				lock.Close()
+				return n, err
+			}
+			s.log().Info("removed an upload cut short", "document", filepath.Base(dir))
+			n++
+		}
+		lock.Close()
+		if err != nil && quarry.ErrorCode(err) != quarry.ECodeNotFound {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 func (s *Service) progress(p Progress) {
@@ -106,7 +221,13 @@ func (s *Service) progress(p Progress) {
 
 // Process turns a pending document into pages and chunks and marks it
 // completed, or failed with the reason; a failure leaves no page or chunk
-// of it behind. The error is returned as well as recorded.
+// of it behind. The error is returned as well as recorded. It works
+// under a lease on the document that it renews (so that a worker that
+// dies leaves it to another, see Service.Rescue); when ctx is cancelled
+// it hands the document back, pending, and returns ErrHandedBack. A
+// document another worker holds, or that is completed or failed, is
+// CONFLICT; one whose room needs an embedding model this process lacks
+// is refused, left pending, and logged with the setting to change.
 func (s *Service) Process(ctx context.Context, documentID string) error {
 	// Processing is the application's own work, whoever uploaded.
 	ctx = act(ctx, room.System)
@@ -114,31 +235,55 @@ func (s *Service) Process(ctx context.Context, documentID string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Store.SetStatus(ctx, d.ID, room.StatusProcessing, "", ""); err != nil {
+	if err := s.embedderFor(d); err != nil {
+		var qe *quarry.Error
+		errors.As(err, &qe)
+		s.log().Error("refused a document", "document", d.ID, "err", qe.Message, "hint", qe.Hint)
 		return err
 	}
+	holder := quarry.NewID()
+	if d, err = s.Store.ClaimDocument(ctx, documentID, holder, s.lease()); err != nil {
+		return err
+	}
+	work, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stopRenewing := s.renew(work, cancel, d.ID, holder)
 	s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "reading " + d.Name})
-	err = s.process(ctx, d)
-	if err != nil {
-		code := quarry.ErrorCode(err)
-		msg := err.Error()
-		if qe := (*quarry.Error)(nil); errors.As(err, &qe) {
-			// The hint says what to do about it ("upload it with the
-			// right extension"), which a failed document's reader needs.
-			msg = qe.Message
-			if qe.Hint != "" {
-				msg += " (" + qe.Hint + ")"
-			}
+	err = s.process(work, d)
+	stopRenewing()
+	switch {
+	case err == nil:
+		s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusCompleted, Message: fmt.Sprintf("%s: %d pages, %d chunks", d.Name, d.PageCount, d.ChunkCount)})
+		return nil
+	case errors.Is(context.Cause(work), errLeaseLost):
+		return errLeaseLost
+	case errors.Is(ctx.Err(), context.Canceled):
+		// The process is stopping: the document is not at fault.
+		if _, rerr := s.Store.ReleaseDocument(context.WithoutCancel(ctx), d.ID, holder); rerr != nil {
+			s.log().Error("hand back a document", "document", d.ID, "err", rerr)
 		}
-		// Record the failure even when ctx ended.
-		if serr := s.Store.SetStatus(context.WithoutCancel(ctx), d.ID, room.StatusFailed, code, msg); serr != nil {
-			s.log().Error("record a failed document", "document", d.ID, "err", serr)
-		}
-		s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusFailed, Message: msg})
-		return err
+		s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusPending, Message: d.Name + ": handed back, processing stopped with its worker"})
+		return fmt.Errorf("%w: %w", ErrHandedBack, ctx.Err())
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		err = quarry.Errorf(quarry.ECodeResourceLimit, "%s took longer to process than its time limit", d.Name).
+			WithHint("split it into smaller documents")
 	}
-	s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusCompleted, Message: fmt.Sprintf("%s: %d pages, %d chunks", d.Name, d.PageCount, d.ChunkCount)})
-	return nil
+	code := quarry.ErrorCode(err)
+	msg := err.Error()
+	if qe := (*quarry.Error)(nil); errors.As(err, &qe) {
+		// The hint says what to do about it ("upload it with the
+		// right extension"), which a failed document's reader needs.
+		msg = qe.Message
+		if qe.Hint != "" {
+			msg += " (" + qe.Hint + ")"
+		}
+	}
+	// Record the failure even when ctx ended.
+	if serr := s.Store.SetStatus(context.WithoutCancel(ctx), d.ID, room.StatusFailed, code, msg); serr != nil {
+		s.log().Error("record a failed document", "document", d.ID, "err", serr)
+	}
+	s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusFailed, Message: msg})
+	return err
 }
 
 func (s *Service) process(ctx context.Context, d *room.Document) error {

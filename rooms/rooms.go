@@ -40,6 +40,10 @@ type Service struct {
 	// Queue, when set, takes uploaded documents to be processed by its
 	// workers instead of this process's (Start).
 	Queue Queue
+	// Lease is how long a worker's claim on a document lasts unless
+	// renewed (DefaultLease when 0): a worker that dies leaves its
+	// documents to be processed again about that long after.
+	Lease time.Duration
 
 	mu      sync.Mutex
 	pending chan string

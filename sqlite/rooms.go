@@ -80,7 +80,11 @@ CREATE TABLE IF NOT EXISTS documents (
     notes TEXT NOT NULL DEFAULT '[]',
     uploaded_by TEXT NOT NULL,
     created_at TEXT NOT NULL,
-    updated_at TEXT NOT NULL
+    updated_at TEXT NOT NULL,
+    embedding_model TEXT NOT NULL DEFAULT '',
+    round INTEGER NOT NULL DEFAULT 0,
+    lease_holder TEXT NOT NULL DEFAULT '',
+    lease_until TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS idx_documents_room ON documents(data_room_id, created_at);
 CREATE INDEX IF NOT EXISTS idx_documents_status ON documents(processing_status, created_at);
@@ -205,6 +209,9 @@ func OpenRooms(path string) (*Rooms, error) {
 	}
 	write, read, err := openFile(path, func(write *sql.DB) error {
 		if _, err := write.Exec(roomsSchema); err != nil {
+			return err
+		}
+		if err := addDocumentColumns(write); err != nil {
 			return err
 		}
 		if err := moveSearchIndexes(write); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -21,10 +22,12 @@ func (s *Rooms) CreateDocument(ctx context.Context, d *room.Document) error {
 	meta, _ := json.Marshal(d.Meta)
 	notes, _ := json.Marshal(nonNil(d.Notes))
 	_, err := s.write.ExecContext(ctx, `INSERT INTO documents (id, data_room_id, name, format, size_bytes, sha256, processing_status,
-		error_code, error_message, ocr_attempted, page_count, chunk_count, avg_chunk_size, metadata, notes, uploaded_by, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		error_code, error_message, ocr_attempted, page_count, chunk_count, avg_chunk_size, metadata, notes, uploaded_by, created_at, updated_at,
+		embedding_model, round)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		d.ID, d.RoomID, d.Name, d.Format, d.SizeBytes, d.SHA256, d.Status, d.ErrorCode, d.Error, d.OCRAttempted,
-		d.PageCount, d.ChunkCount, d.AvgChunkSize, string(meta), string(notes), d.UploadedBy, formatTime(d.CreatedAt), formatTime(d.UpdatedAt))
+		d.PageCount, d.ChunkCount, d.AvgChunkSize, string(meta), string(notes), d.UploadedBy, formatTime(d.CreatedAt), formatTime(d.UpdatedAt),
+		d.EmbeddingModel, d.Round)
 	return checked(err, "document")
 }
 
@@ -36,13 +39,14 @@ func nonNil(s []string) []string {
 }
 
 const documentColumns = `id, data_room_id, name, format, size_bytes, sha256, processing_status, error_code, error_message,
-	ocr_attempted, page_count, chunk_count, avg_chunk_size, metadata, notes, uploaded_by, created_at, updated_at`
+	ocr_attempted, page_count, chunk_count, avg_chunk_size, metadata, notes, uploaded_by, created_at, updated_at, embedding_model, round`
 
 func scanDocument(row interface{ Scan(...any) error }) (*room.Document, error) {
 	var d room.Document
 	var meta, notes, created, updated string
 	if err := row.Scan(&d.ID, &d.RoomID, &d.Name, &d.Format, &d.SizeBytes, &d.SHA256, &d.Status, &d.ErrorCode, &d.Error,
-		&d.OCRAttempted, &d.PageCount, &d.ChunkCount, &d.AvgChunkSize, &meta, &notes, &d.UploadedBy, &created, &updated); err != nil {
+		&d.OCRAttempted, &d.PageCount, &d.ChunkCount, &d.AvgChunkSize, &meta, &notes, &d.UploadedBy, &created, &updated,
+		&d.EmbeddingModel, &d.Round); err != nil {
 		return nil, err
 	}
 	json.Unmarshal([]byte(meta), &d.Meta)
@@ -74,7 +78,7 @@ func (s *Rooms) Pending(ctx context.Context) ([]room.Document, error) {
 // SetStatus implements room.Documents.
 func (s *Rooms) SetStatus(ctx context.Context, id, status, code, message string) error {
 	defer s.vectors.drop()
-	res, err := s.write.ExecContext(ctx, "UPDATE documents SET processing_status = ?, error_code = ?, error_message = ?, updated_at = ? WHERE id = ?",
+	res, err := s.write.ExecContext(ctx, "UPDATE documents SET processing_status = ?, error_code = ?, error_message = ?, updated_at = ?, lease_holder = '', lease_until = '' WHERE id = ?",
 		status, code, message, formatTime(time.Now()), id)
 	if err != nil {
 		return checked(err, "document")
@@ -163,7 +167,7 @@ func (s *Rooms) Complete(ctx context.Context, d *room.Document, pages []room.Pag
 	meta, _ := json.Marshal(d.Meta)
 	notes, _ := json.Marshal(nonNil(d.Notes))
 	res, err := tx.ExecContext(ctx, `UPDATE documents SET processing_status = 'completed', error_code = '', error_message = '', ocr_attempted = ?,
-		page_count = ?, chunk_count = ?, avg_chunk_size = ?, metadata = ?, notes = ?, format = ?, updated_at = ? WHERE id = ?`,
+		page_count = ?, chunk_count = ?, avg_chunk_size = ?, metadata = ?, notes = ?, format = ?, updated_at = ?, lease_holder = '', lease_until = '' WHERE id = ?`,
 		d.OCRAttempted, len(pages), len(chunks), d.AvgChunkSize, string(meta), string(notes), d.Format, now, d.ID)
 	if err != nil {
 		return err
@@ -326,4 +330,96 @@ func scanHits(rows *sql.Rows) ([]room.ChunkHit, error) {
 		h.Chunk = *c
 		return &h, nil
 	})
+}
+
+// addDocumentColumns adds the columns later versions gave documents to a
+// store made before them.
+func addDocumentColumns(db *sql.DB) error {
+	for _, c := range [][2]string{
+		{"embedding_model", "TEXT NOT NULL DEFAULT ''"},
+		{"round", "INTEGER NOT NULL DEFAULT 0"},
+		{"lease_holder", "TEXT NOT NULL DEFAULT ''"},
+		{"lease_until", "TEXT NOT NULL DEFAULT ''"},
+	} {
+		if err := addColumn(db, "documents", c[0], c[1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ClaimDocument implements room.Leases. Times are this process's clock:
+// the processes sharing a SQLite file share a machine.
+func (s *Rooms) ClaimDocument(ctx context.Context, id, holder string, d time.Duration) (*room.Document, error) {
+	now := time.Now()
+	doc, err := scanDocument(s.write.QueryRowContext(ctx, `UPDATE documents SET processing_status = 'processing', error_code = '', error_message = '',
+		lease_holder = ?, lease_until = ?, updated_at = ?
+		WHERE id = ? AND (processing_status = 'pending' OR processing_status = 'processing' AND lease_until < ?)
+		RETURNING `+documentColumns, holder, formatTime(now.Add(d)), formatTime(now), id, formatTime(now)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, s.unclaimable(ctx, id)
+	}
+	return doc, err
+}
+
+// unclaimable says why document id could not be claimed: NOT_FOUND, or
+// CONFLICT with its status.
+func (s *Rooms) unclaimable(ctx context.Context, id string) error {
+	d, err := s.Document(ctx, id)
+	if err != nil {
+		return err
+	}
+	if d.Status == room.StatusProcessing {
+		return quarry.Errorf(quarry.ECodeConflict, "document %s is being processed by another worker", id)
+	}
+	return quarry.Errorf(quarry.ECodeConflict, "document %s is %s, not waiting to be processed", id, d.Status)
+}
+
+// RenewLease implements room.Leases.
+func (s *Rooms) RenewLease(ctx context.Context, id, holder string, d time.Duration) error {
+	res, err := s.write.ExecContext(ctx, "UPDATE documents SET lease_until = ? WHERE id = ? AND processing_status = 'processing' AND lease_holder = ?",
+		formatTime(time.Now().Add(d)), id, holder)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		if _, err := s.Document(ctx, id); err != nil {
+			return err
+		}
+		return quarry.Errorf(quarry.ECodeConflict, "the lease of document %s was lost", id)
+	}
+	return nil
+}
+
+// ReleaseDocument implements room.Leases.
+func (s *Rooms) ReleaseDocument(ctx context.Context, id, holder string) (*room.Document, error) {
+	defer s.vectors.drop()
+	doc, err := scanDocument(s.write.QueryRowContext(ctx, `UPDATE documents SET processing_status = 'pending', round = round + 1,
+		lease_holder = '', lease_until = '', updated_at = ?
+		WHERE id = ? AND processing_status = 'processing' AND lease_holder = ? RETURNING `+documentColumns, formatTime(time.Now()), id, holder))
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, err := s.Document(ctx, id); err != nil {
+			return nil, err
+		}
+		return nil, quarry.Errorf(quarry.ECodeConflict, "document %s is not processed under this lease", id)
+	}
+	return doc, err
+}
+
+// RescueExpired implements room.Leases.
+func (s *Rooms) RescueExpired(ctx context.Context) ([]room.Document, error) {
+	now := formatTime(time.Now())
+	rows, err := s.write.QueryContext(ctx, `UPDATE documents SET processing_status = 'pending', round = round + 1,
+		lease_holder = '', lease_until = '', updated_at = ?
+		WHERE processing_status = 'processing' AND lease_until < ? RETURNING `+documentColumns, now, now)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out, err := scanAll(rows, scanDocument)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b room.Document) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	return out, nil
 }

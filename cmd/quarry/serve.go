@@ -39,8 +39,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	lease, err := parseLease(getenv(envLease))
+	if err != nil {
+		return err
+	}
 	rs, owner, closeRooms, err := app.OpenRoomsDB(ctx, app.RoomsOptions{DataDir: af.dataDir, DB: *db, Workers: af.maxRunning,
-		Embedder: w.embedder, EmbeddingModel: w.embedModel, Model: w.model})
+		Embedder: w.embedder, EmbeddingModel: w.embedModel, Model: w.model, Lease: lease})
 	if err != nil {
 		return err
 	}

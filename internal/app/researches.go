@@ -3,11 +3,14 @@ package app
 import (
 	"context"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gofrs/flock"
 
 	"github.com/quarry-dev/quarry"
 	agent "github.com/quarry-dev/quarry/agent/research"
@@ -52,6 +55,12 @@ type Researches struct {
 	ctx    context.Context // background runs stop when it is cancelled
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// RunDir holds a lock file per research running in the background,
+	// held by the process running it (see claimRun); NewResearches puts
+	// it in the rooms' data dir, shared by the processes of a
+	// deployment. Empty, a research cut short by its process's death
+	// keeps the status it was saved with.
+	RunDir string
 
 	mu       sync.Mutex
 	runs     map[string]*researchRun
@@ -106,7 +115,51 @@ func NewResearches(store ResearchStore, svc *rooms.Service, log *slog.Logger) *R
 		log = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Researches{rooms: svc, store: store, Log: log, now: time.Now, ctx: ctx, cancel: cancel, runs: map[string]*researchRun{}}
+	s := &Researches{rooms: svc, store: store, Log: log, now: time.Now, ctx: ctx, cancel: cancel, runs: map[string]*researchRun{}}
+	if svc != nil && svc.Dir != "" {
+		s.RunDir = filepath.Join(svc.Dir, "db", "research-runs")
+	}
+	return s
+}
+
+// claimRun takes the lock of research id in RunDir: while one process
+// holds it, another's claim answers false. The operating system drops
+// the lock of a process that dies, so a research saved unfinished whose
+// lock can be taken was cut short by its process's end. Without RunDir
+// every claim is nil and granted.
+func (s *Researches) claimRun(id string) (*flock.Flock, bool, error) {
+	if s.RunDir == "" {
+		return nil, true, nil
+	}
+	if err := os.MkdirAll(s.RunDir, 0o755); err != nil {
+		return nil, false, err
+	}
+	lock := flock.New(filepath.Join(s.RunDir, id+".lock"))
+	ok, err := lock.TryLock()
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return lock, true, nil
+}
+
+// release gives a claim up and removes its file.
+func release(lock *flock.Flock) {
+	if lock == nil {
+		return
+	}
+	os.Remove(lock.Path())
+	lock.Close()
+}
+
+// interruptedMessage is the error of a research whose process stopped
+// before it ended. It is recorded as failed rather than run again by
+// itself: a research may have cost a model's time, and the user asks
+// again when they want it.
+const interruptedMessage = "the server stopped before this research ended (" + quarry.ECodeRunInterrupted + "); ask it again"
+
+// finished reports whether a research with status has ended.
+func finished(status research.Status) bool {
+	return status == research.StatusCompleted || status == research.StatusFailed
 }
 
 // Close stops the running researches, waits for them and closes the
@@ -229,6 +282,21 @@ func (s *Researches) start(ctx context.Context, userID, question, depth, roomNam
 	if err != nil {
 		return nil, err
 	}
+	// The research is saved, and claimed, before its id is given out:
+	// after a restart the id reads as what became of it, never as
+	// NOT_FOUND.
+	claim, ok, err := s.claimRun(req.ID)
+	if err != nil || !ok {
+		if err == nil {
+			err = quarry.Errorf(quarry.ECodeConflict, "research %s is run by another process", req.ID)
+		}
+		return nil, err
+	}
+	saved := *req
+	if err := s.store.Save(ctx, &research.Result{Request: &saved}); err != nil {
+		release(claim)
+		return nil, err
+	}
 	run := &researchRun{userID: userID, events: hub.New[agent.Stage](), request: *req}
 	s.mu.Lock()
 	s.runs[req.ID] = run
@@ -243,6 +311,7 @@ func (s *Researches) start(ctx context.Context, userID, question, depth, roomNam
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
+		defer release(claim)
 		s.finish(req.ID, run, r, req)
 	}()
 	return &snapshot, nil
@@ -255,13 +324,30 @@ func (s *Researches) finish(id string, run *researchRun, r *agent.Researcher, re
 	if err != nil {
 		s.Log.Warn("research failed", "id", id, "code", quarry.ErrorCode(err), "err", err)
 	}
-	// A failed research is kept too when its result so far holds
-	// together, so that it reads as failed after a restart.
-	if serr := s.store.Save(s.ctx, res); serr != nil && err == nil {
-		s.Log.Error("research not saved", "id", id, "err", serr)
-		req.Error = "the result could not be saved"
-		req.Status = research.StatusFailed
+	if res == nil {
+		res = &research.Result{Request: req}
+	}
+	if s.ctx.Err() != nil && req.Status != research.StatusCompleted {
+		// Stopped with the server, not by the research's own fault.
+		req.Status, req.Error = research.StatusFailed, interruptedMessage
 		run.events.Publish(agent.Stage{Status: research.StatusFailed, Message: req.Error})
+	}
+	// Saved even when the server is stopping; a failed research is kept
+	// with its result so far when that holds together, else as its
+	// request alone, so that it reads as failed after a restart.
+	save := context.WithoutCancel(s.ctx)
+	if serr := s.store.Save(save, res); serr != nil {
+		s.Log.Error("research not saved", "id", id, "err", serr)
+		if req.Status != research.StatusFailed {
+			req.Error = "the result could not be saved"
+			req.Status = research.StatusFailed
+			run.events.Publish(agent.Stage{Status: research.StatusFailed, Message: req.Error})
+		}
+		alone := *req
+		if serr := s.store.Save(save, &research.Result{Request: &alone}); serr != nil {
+			s.Log.Error("research's failure not saved", "id", id, "err", serr)
+		}
+		res = &research.Result{Request: req}
 	}
 	s.mu.Lock()
 	run.request, run.result = *req, res
@@ -317,6 +403,41 @@ func (s *Researches) Get(ctx context.Context, userID, id string) (*research.Resu
 	if res.Request.UserID != userID {
 		return nil, notFound(id)
 	}
+	if !finished(res.Request.Status) {
+		return s.recover(ctx, res)
+	}
+	return res, nil
+}
+
+// recover returns res, a research saved unfinished and not running in
+// this process: as it is while another process runs it (holds its
+// claim), else recorded as failed with interruptedMessage, since the
+// process that ran it died.
+func (s *Researches) recover(ctx context.Context, res *research.Result) (*research.Result, error) {
+	id := res.Request.ID
+	if s.RunDir == "" {
+		return res, nil
+	}
+	claim, ok, err := s.claimRun(id)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return res, nil
+	}
+	defer release(claim)
+	// Read again under the claim: the run may have ended in between.
+	if res, err = s.store.Get(ctx, id); err != nil || finished(res.Request.Status) {
+		return res, err
+	}
+	if run, _ := s.run(res.Request.UserID, id); run != nil {
+		return s.Get(ctx, res.Request.UserID, id)
+	}
+	res.Request.Status, res.Request.Error = research.StatusFailed, interruptedMessage
+	if err := s.store.Save(ctx, res); err != nil {
+		return nil, err
+	}
+	s.Log.Warn("research interrupted by its process's end, recorded as failed", "id", id)
 	return res, nil
 }
 
@@ -365,9 +486,16 @@ func (s *Researches) List(ctx context.Context, userID string) ([]research.Reques
 		seen[q.ID] = true
 	}
 	for _, q := range saved {
-		if !seen[q.ID] {
-			out = append(out, q)
+		if seen[q.ID] {
+			continue
 		}
+		if !finished(q.Status) {
+			// Run elsewhere, or cut short: Get says which.
+			if res, err := s.Get(ctx, userID, q.ID); err == nil {
+				q = *res.Request
+			}
+		}
+		out = append(out, q)
 	}
 	slices.SortStableFunc(out, func(a, b research.Request) int {
 		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {

@@ -42,14 +42,18 @@ type RoomsOptions struct {
 	Embedder       llm.Embedder
 	EmbeddingModel string
 	Model          llm.Model
+	// Lease is how long a worker's claim on a document lasts unless
+	// renewed (rooms.DefaultLease when 0).
+	Lease time.Duration
 }
 
 // OpenRoomsDB wires the data rooms as opt says, with the local owner of
 // single-user mode created on first use. With opt.Workers the queue's
-// workers run until close, which waits up to 10 s for running jobs (a job
-// cut short is retried).
+// workers, and the rescuer of documents whose worker died, run until
+// close; close hands running documents back, pending, to another worker
+// (waiting up to 10 s for that).
 func OpenRoomsDB(ctx context.Context, opt RoomsOptions) (*rooms.Service, *room.User, func() error, error) {
-	svc := &rooms.Service{Dir: opt.DataDir, Embedder: opt.Embedder, EmbeddingModel: opt.EmbeddingModel, Model: opt.Model}
+	svc := &rooms.Service{Dir: opt.DataDir, Embedder: opt.Embedder, EmbeddingModel: opt.EmbeddingModel, Model: opt.Model, Lease: opt.Lease}
 	var closeFn func() error
 	if opt.DB == "" {
 		st, err := sqlite.OpenRooms(RoomsPath(opt.DataDir))
@@ -77,6 +81,26 @@ func OpenRoomsDB(ctx context.Context, opt RoomsOptions) (*rooms.Service, *room.U
 		}
 		if opt.Workers > 0 {
 			if err := q.Start(ctx); err != nil {
+				closeFn()
+				return nil, nil, nil, err
+			}
+			rescue, stop := context.WithCancel(context.WithoutCancel(ctx))
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				svc.RunRescuer(rescue)
+			}()
+			closeQueue := closeFn
+			closeFn = func() error {
+				stop()
+				<-done
+				return closeQueue()
+			}
+		}
+		if opt.Workers > 0 {
+			// As every worker's start: documents left pending (by a
+			// worker that stopped, or refused them) are queued again.
+			if _, err := svc.EnqueuePending(ctx); err != nil {
 				closeFn()
 				return nil, nil, nil, err
 			}

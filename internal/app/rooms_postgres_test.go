@@ -86,7 +86,7 @@ func TestRoomsOnPostgresTwoWorkers(t *testing.T) {
 	}
 	// Queueing a done document again, as a worker's start does for
 	// pending ones, runs nothing.
-	if err := front.Queue.Enqueue(ctx, docs[0].ID); err != nil {
+	if err := front.Queue.Enqueue(ctx, docs[0].ID, 0); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := front.EnqueuePending(ctx); err != nil || n != 0 {

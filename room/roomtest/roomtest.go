@@ -31,6 +31,7 @@ func Run(t *testing.T, open func(t *testing.T) room.Store) {
 		{"Members", testMembers},
 		{"DeleteRoom", testDeleteRoom},
 		{"Documents", testDocuments},
+		{"Leases", testLeases},
 		{"Complete", testComplete},
 		{"CompleteAllOrNothing", testCompleteAllOrNothing},
 		{"CompleteReplaces", testCompleteReplaces},

@@ -16,6 +16,10 @@
 //     end with their error code, refused at upload or marked failed with
 //     the reason, with nothing of them indexed, and the service goes on.
 //   - Users: passwords set, changed and checked, and API tokens.
+//   - Workers: a stopped worker hands its document back, a dead one's is
+//     rescued, a live one keeps its lease, and a process without the
+//     room's embedding model refuses its documents; upload names and
+//     partial uploads leave nothing behind.
 package roomstest
 
 import (
@@ -42,6 +46,9 @@ func Run(t *testing.T, open func(t *testing.T) *rooms.Service) {
 		{"Roles", testRoles},
 		{"BadInput", testBadInput},
 		{"Users", testUsers},
+		{"Workers", testWorkers},
+		{"UploadNames", testUploadNames},
+		{"PartialUploads", testPartialUploads},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
