@@ -25,7 +25,44 @@ func Markdown(in *Input, charts Charts) string {
 	w.charts(charts)
 	w.nextSteps()
 	w.footer()
-	return strings.TrimRight(w.String(), "\n") + "\n"
+	return capReport(strings.TrimRight(w.String(), "\n") + "\n")
+}
+
+// capReport cuts a report longer than maxReportBytes at the last line
+// break within the budget and says so. Only an input far larger than any
+// investigation makes (text that is megabytes long) reaches it.
+func capReport(s string) string {
+	if len(s) <= maxReportBytes {
+		return s
+	}
+	const note = "\n\n*The report was cut here: it exceeded the report size budget. The full findings are in results/explanations.json and the audit log.*\n"
+	cut := s[:maxReportBytes-len(note)]
+	if i := strings.LastIndexByte(cut, '\n'); i > 0 {
+		cut = cut[:i]
+	}
+	// A cut inside a fenced block would swallow the note as code; close it.
+	if fence := openFence(cut); fence != "" {
+		cut += "\n" + fence
+	}
+	return cut + note
+}
+
+// openFence returns the fence of a code block that md leaves open, or "".
+// codeBlock's fences are backticks only, closed by the same run.
+func openFence(md string) string {
+	open := ""
+	for _, line := range strings.Split(md, "\n") {
+		t := strings.TrimSpace(line)
+		run := t[:len(t)-len(strings.TrimLeft(t, "`"))]
+		switch {
+		case len(run) < 3:
+		case open == "":
+			open = run
+		case t == open:
+			open = ""
+		}
+	}
+	return open
 }
 
 // mdWriter accumulates the report and knows how to print the metric.
@@ -150,10 +187,7 @@ func (w *mdWriter) footer() {
 // codeBlock writes a fenced block, indented for a list item when indent is
 // not empty. The fence is longer than any run of backticks in body.
 func (w *mdWriter) codeBlock(indent, lang, body string) {
-	fence := "```"
-	for strings.Contains(body, fence) {
-		fence += "`"
-	}
+	fence := strings.Repeat("`", max(3, longestRun(body, '`')+1))
 	w.blank()
 	w.printf("%s%s%s", indent, fence, lang)
 	for _, line := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
@@ -165,6 +199,21 @@ func (w *mdWriter) codeBlock(indent, lang, body string) {
 	}
 	w.printf("%s%s", indent, fence)
 	w.blank()
+}
+
+// longestRun is the length of the longest run of c in s, found in one
+// pass (growing a fence until the body lacks it is quadratic).
+func longestRun(s string, c byte) int {
+	most, cur := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != c {
+			cur = 0
+			continue
+		}
+		cur++
+		most = max(most, cur)
+	}
+	return most
 }
 
 // metricDescription says what kind of aggregate the metric is.
