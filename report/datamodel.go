@@ -40,7 +40,7 @@ func (w *mdWriter) dataModel() {
 				w.printf("")
 				heading = true
 			}
-			w.printf("- %s: %s", code(c.Name), c.Note)
+			w.printf("- %s: %s", code(c.Name), prose(c.Note))
 		}
 	}
 	if len(dm.Relationships) > 0 {

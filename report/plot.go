@@ -232,16 +232,20 @@ func histogram(vals []float64) *plotter.Histogram {
 	}
 	half := hi/2 - lo/2 // the half span, which cannot overflow
 	bins := make([]plotter.HistogramBin, n)
-	for i := range bins {
-		bins[i].Min = lo + 2*half*float64(i)/float64(n)
-		bins[i].Max = lo + 2*half*float64(i+1)/float64(n)
+	// Bin edges as weighted means of the ends, which cannot overflow.
+	edge := func(i int) float64 {
+		f := float64(i) / float64(n)
+		return clampFloat(lo*(1-f) + hi*f)
 	}
-	bins[n-1].Max = hi
+	for i := range bins {
+		bins[i].Min, bins[i].Max = edge(i), edge(i+1)
+	}
+	bins[0].Min, bins[n-1].Max = lo, hi
 	for _, v := range vals {
 		pos := (v/2 - lo/2) / half * float64(n)
 		bins[min(n-1, max(0, int(pos)))].Weight++
 	}
-	h := &plotter.Histogram{Bins: bins, Width: 2 * half / float64(n), FillColor: seriesColors[0]}
+	h := &plotter.Histogram{Bins: bins, Width: clampFloat(half / float64(n) * 2), FillColor: seriesColors[0]}
 	h.LineStyle = plotter.DefaultLineStyle
 	h.LineStyle.Color = color.White
 	return h
