@@ -3,7 +3,9 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -126,7 +128,11 @@ func (w *mdWriter) header() {
 	w.printf("|---|---|---:|---:|")
 	w.printf("| Baseline | %s | %d | %s |", periodText(b), days(b), w.f.value(in.Overall.BaselineValue))
 	w.printf("| Comparison | %s | %d | %s |", periodText(c), days(c), w.f.value(in.Overall.ComparisonValue))
-	w.para("**Overall change:** %s, %s.", w.changeWithPct(), overallSignificance(in.Overall))
+	if in.WithinPrecision {
+		w.para("**Overall change:** none beyond floating-point precision: the periods differ by %s of the value, the rounding of the sums, not a change.", relText(in.Overall.BaselineValue, in.Overall.ComparisonValue))
+	} else {
+		w.para("**Overall change:** %s, %s.", w.changeWithPct(), overallSignificance(in.Overall))
+	}
 	if in.Metric.Additive() && days(b) != days(c) && days(b) > 0 && days(c) > 0 && (in.Overall.Grain == "" || in.Overall.Grain == quarry.GrainDay) {
 		w.para("*The periods differ in length (%d vs %d days); an additive metric moves with the number of days.*", days(b), days(c))
 	}
@@ -146,6 +152,15 @@ func (w *mdWriter) changeWithPct() string {
 		return fmt.Sprintf("%s (%s)", ch, pct(p))
 	}
 	return ch
+}
+
+// relText prints the relative difference of a and b: "1.6e-12".
+func relText(a, b float64) string {
+	m := max(math.Abs(a), math.Abs(b))
+	if m == 0 || !isFinite(m) {
+		return "0"
+	}
+	return strconv.FormatFloat(math.Abs(b-a)/m, 'e', 1, 64)
 }
 
 // overallSignificance phrases the overall test. A p-value of zero on a
