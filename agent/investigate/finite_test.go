@@ -89,6 +89,18 @@ func TestChangeBelowPrecisionIsNoChange(t *testing.T) {
 	}
 }
 
+// TestPeriodBudget: periods of three centuries at a daily grain would
+// fill a value for every day of the overall series and of every segment;
+// the run stops with RESOURCE_LIMIT before filling them.
+func TestPeriodBudget(t *testing.T) {
+	lines := []string{"day,v", "1800-01-01,1", "1800-01-02,2", "2200-01-01,3", "2200-01-02,4"}
+	_, err := runFilesErr(t, "SELECT SUM(v) FROM long", "1800-01-01..2099-12-31", "2100-01-01..2399-12-31", writeCSV(t, "long.csv", lines))
+	var qe *quarry.Error
+	if !asError(err, &qe) || qe.Code != quarry.ECodeResourceLimit || !strings.Contains(qe.Message, "the baseline period 1800-01-01..2099-12-31 has 109573 days") {
+		t.Fatalf("Run(300-year periods) error = %v; want %s naming the baseline period", err, quarry.ECodeResourceLimit)
+	}
+}
+
 func asError(err error, target **quarry.Error) bool {
 	e, ok := err.(*quarry.Error)
 	if ok {

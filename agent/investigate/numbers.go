@@ -89,3 +89,33 @@ func (r *run) finiteExplanations(es []quarry.Explanation) []quarry.Explanation {
 	}
 	return out
 }
+
+// maxPeriodValues bounds the values per period an investigation compares:
+// every day of a daily period (every week of a weekly one) is a value of
+// the overall series and of every segment's, gaps filled in, so a period
+// of a thousand years would cost hundreds of megabytes per segment. A
+// century of days is far past any investigation.
+const maxPeriodValues = 36600
+
+// checkPeriodBudget refuses periods with more values at the data's grain
+// than maxPeriodValues, with RESOURCE_LIMIT, before any series is filled.
+// Monthly and coarser data have at most a twelfth as many values and are
+// counted likewise.
+func (r *run) checkPeriodBudget() error {
+	perValue := map[string]int64{quarry.GrainWeek: 7, quarry.GrainMonth: 28, quarry.GrainQuarter: 90, quarry.GrainYear: 365}[r.grain.unit]
+	if perValue == 0 || r.grain.anchor.IsZero() {
+		perValue = 1
+	}
+	for _, p := range []struct {
+		name string
+		rg   quarry.DateRange
+	}{{"baseline", r.scope.base}, {"comparison", r.scope.cmp}} {
+		// Unix seconds, not Time.Sub, which saturates at 292 years.
+		days := (p.rg.End.Time().Unix()-p.rg.Start.Time().Unix())/86400 + 1
+		if n := days / perValue; n > maxPeriodValues {
+			return quarry.Errorf(quarry.ECodeResourceLimit, "the %s period %s has %d %ss; an investigation compares at most %d values per period", p.name, p.rg, n, r.grain.noun(), maxPeriodValues).
+				WithHint("choose shorter periods, or aggregate the data to months or years")
+		}
+	}
+	return nil
+}

@@ -106,6 +106,9 @@ func (r *run) measureOverall(ctx context.Context) error {
 		lo, hi := maxDate(b.Start, c.Start), minDate(b.End, c.End)
 		r.warn(fmt.Sprintf("The baseline and comparison periods overlap (%s..%s): rows of those days count in both, which shrinks the change.", lo, hi))
 	}
+	if err := r.checkPeriodBudget(); err != nil {
+		return err
+	}
 	o := &r.overall
 	// A day (or month, at a monthly grain) without rows is one the metric
 	// was zero (or undefined, for ratios), not one that did not happen.
