@@ -84,6 +84,7 @@ func FuzzMarkdown(f *testing.F) {
 			AuditLog:    sql,
 			GeneratedAt: fixedTime,
 		}
+		in.WithinPrecision = ratio
 		if ratio {
 			in.Metric = quarry.Metric{Kind: quarry.MetricRatio, Numerator: sql, Denominator: title, Scale: p}
 			in.Status = quarry.OutcomeNoFindings
