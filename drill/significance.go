@@ -29,7 +29,7 @@ const (
 // is larger than day-to-day noise.
 type TestResult struct {
 	Statistic float64 // Effect/StdErr: t for Welch, z otherwise
-	PValue    float64 // two-sided; NaN when Method is MethodNone
+	PValue    float64 // two-sided; NaN when Method is MethodNone, 1 when BelowPrecision
 	Effect    float64 // Value1 - Value0
 	StdErr    float64 // standard error of Effect
 	DF        float64 // degrees of freedom of t; +Inf for z tests
@@ -44,6 +44,31 @@ type TestResult struct {
 	// Total0 and Total1 are the metric over each whole period: Scale*sum(Num)
 	// for additive metrics, equal to Value0 and Value1 for ratios.
 	Total0, Total1 float64
+	// BelowPrecision marks a non-zero effect within the floating-point
+	// rounding of the values compared (see WithinPrecision): no change,
+	// whatever the day-to-day noise, so Statistic is 0, PValue 1 and
+	// Method MethodNone (no test was needed).
+	BelowPrecision bool
+}
+
+// RelativePrecision is the relative difference below which two values
+// computed from sums of floats are the same number. A sum of n doubles
+// carries a rounding error of up to about n*2.2e-16 of its terms'
+// magnitude, so 1e-9 covers sums of millions of rows; no business metric
+// moves by a billionth of itself.
+const RelativePrecision = 1e-9
+
+// WithinPrecision reports whether a and b differ by no more than their
+// floating-point rounding: RelativePrecision of the larger magnitude of
+// a, b and mag, where mag is the magnitude the values were summed from
+// (0 when unknown). 1000000.0000000 and 1000000.0000016 are the same.
+// NaN and infinite values are never within precision.
+func WithinPrecision(a, b, mag float64) bool {
+	d := math.Abs(a - b)
+	if math.IsNaN(d) || math.IsInf(d, 0) || math.IsInf(mag, 0) {
+		return false
+	}
+	return d <= RelativePrecision*math.Max(mag, math.Max(math.Abs(a), math.Abs(b)))
 }
 
 // minDays is the fewest days per period for which a t-test estimates the
@@ -77,6 +102,10 @@ const minDays = 3
 //
 // Count models ignore day-to-day overdispersion, so their p-values are
 // optimistic; read them as a floor on the uncertainty.
+//
+// A change within the floating-point rounding of the values
+// (WithinPrecision, against the mean absolute daily value) is no change:
+// BelowPrecision is set and PValue is 1, however small the noise.
 func ChangeTest(base, cmp []Day, ratio bool, scale float64) TestResult {
 	if scale == 0 {
 		scale = 1
@@ -87,6 +116,12 @@ func ChangeTest(base, cmp []Day, ratio bool, scale float64) TestResult {
 		Value0: s0.value, Value1: s1.value,
 		Total0: s0.total, Total1: s1.total,
 		Method: MethodNone, PValue: math.NaN(), DF: math.Inf(1),
+	}
+	if s0.value != s1.value && WithinPrecision(s0.value, s1.value, math.Max(s0.mag, s1.mag)) {
+		// Zero noise would make any difference certain (p = 0), rounding
+		// included: a change of 1.6e-12 of the value is no change.
+		r.BelowPrecision, r.Statistic, r.PValue = true, 0, 1
+		return r
 	}
 	switch {
 	case s0.n >= minDays && s1.n >= minDays:
@@ -139,6 +174,9 @@ type period struct {
 	value, total        float64 // see TestResult.Value0 and Total0
 	varMean             float64 // sampling variance of value
 	counts, proportions bool    // see ChangeTest's count models
+	// mag is the magnitude value was summed from: the mean absolute daily
+	// value for additive metrics, |value| for ratios.
+	mag float64
 }
 
 func describe(days []Day, ratio bool, scale float64) period {
@@ -172,14 +210,18 @@ func describe(days []Day, ratio bool, scale float64) period {
 		if p.n > 1 {
 			p.varMean = float64(p.n) / float64(p.n-1) * ss.value() / (p.den * p.den)
 		}
+		p.mag = math.Abs(p.value)
 		return p
 	}
 	p.total = scale * p.num
 	p.value = p.total / float64(p.n)
+	var abs sum
 	for _, d := range days {
 		e := scale*d.Num - p.value
 		ss.add(e * e)
+		abs.add(math.Abs(scale * d.Num))
 	}
+	p.mag = abs.value() / float64(p.n)
 	if p.n > 1 {
 		p.varMean = ss.value() / float64(p.n-1) / float64(p.n)
 	}
@@ -285,7 +327,7 @@ func sortedValid(p []float64) ([]int, []float64) {
 // daily values, which helps with a few extreme days.
 func Bootstrap(base, cmp []Day, ratio bool, scale float64, rounds int, seed uint64) TestResult {
 	r := ChangeTest(base, cmp, ratio, scale)
-	if r.DaysBase < minDays || r.DaysCmp < minDays {
+	if r.DaysBase < minDays || r.DaysCmp < minDays || r.BelowPrecision {
 		return r
 	}
 	if scale == 0 {

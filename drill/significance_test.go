@@ -1,6 +1,7 @@
 package drill
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -262,5 +263,56 @@ func TestBootstrapRatio(t *testing.T) {
 	r := Bootstrap(base, cmp, true, 1, 1000, 3)
 	if r.Method != MethodBootstrap || r.DaysBase != 7 || !approx(r.Effect, 0.04, 1e-12) || r.PValue > 2.0/1001 {
 		t.Errorf("Bootstrap(ratio) = %+v; want bootstrap over 7 base days, effect 0.04, p at its floor", r)
+	}
+}
+
+// TestChangeBelowPrecision: days without noise make any difference
+// certain, so a difference of floating-point rounding (1.6e-12 of the
+// value) once came out "significant, p = 0". It is no change; a real
+// difference of a millionth still is one.
+func TestChangeBelowPrecision(t *testing.T) {
+	days := func(v float64, n int) []Day {
+		var out []Day
+		for i := range n {
+			out = append(out, Day{Date: fmt.Sprintf("2024-01-%02d", i+1), Num: v})
+		}
+		return out
+	}
+	tests := []struct {
+		base, cmp float64
+		below     bool
+		p         float64
+	}{
+		{100000.0, 100000.00000016, true, 1},
+		{1000000.0, 1000000.0000016, true, 1},
+		{100000.0, 100000.1, false, 0},
+		{0, 0, false, 1},
+	}
+	for _, tt := range tests {
+		for _, r := range []TestResult{ChangeTest(days(tt.base, 10), days(tt.cmp, 10), false, 1), Bootstrap(days(tt.base, 10), days(tt.cmp, 10), false, 1, 200, 1)} {
+			if r.BelowPrecision != tt.below || r.PValue != tt.p && !(r.Method == MethodBootstrap && !tt.below) {
+				t.Errorf("%s(%v vs %v) = below %v, p %v; want below %v, p %v", r.Method, tt.base, tt.cmp, r.BelowPrecision, r.PValue, tt.below, tt.p)
+			}
+		}
+	}
+	// Ratios: 0.5 against 0.5 plus rounding.
+	base := []Day{{Date: "a", Num: 1, Den: 2}, {Date: "b", Num: 1, Den: 2}, {Date: "c", Num: 1, Den: 2}}
+	cmp := []Day{{Date: "d", Num: 1.0000000000001, Den: 2}, {Date: "e", Num: 1.0000000000001, Den: 2}, {Date: "f", Num: 1.0000000000001, Den: 2}}
+	if r := ChangeTest(base, cmp, true, 1); !r.BelowPrecision || r.PValue != 1 {
+		t.Errorf("ChangeTest(ratio 0.5 vs 0.5+5e-14) = below %v, p %v; want below, p 1", r.BelowPrecision, r.PValue)
+	}
+	for _, c := range []struct {
+		a, b, mag float64
+		want      bool
+	}{
+		{1e6, 1e6 + 1.6e-6, 0, true},
+		{1e6, 1e6 + 1, 0, false},
+		{0, 1e-12, 1e6, true},
+		{math.Inf(1), math.Inf(1), 0, false},
+		{math.NaN(), 1, 0, false},
+	} {
+		if got := WithinPrecision(c.a, c.b, c.mag); got != c.want {
+			t.Errorf("WithinPrecision(%v, %v, %v) = %v; want %v", c.a, c.b, c.mag, got, c.want)
+		}
 	}
 }

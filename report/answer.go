@@ -25,6 +25,12 @@ func (w *mdWriter) answer() {
 	}
 	verb := "did not move"
 	switch {
+	case in.WithinPrecision:
+		// Rounding of the sums, not a rise or a fall: quote no
+		// percentage of it.
+		fmt.Fprintf(&b, "%s did not move beyond floating-point precision (%s to %s).", title, w.f.value(o.BaselineValue), w.f.value(o.ComparisonValue))
+		w.para("**In short:** %s", b.String())
+		return
 	case o.ComparisonValue > o.BaselineValue:
 		verb = "rose"
 	case o.ComparisonValue < o.BaselineValue:

@@ -3,9 +3,9 @@ package report
 import (
 	"image/color"
 	"io"
-	"math"
 	"strings"
 
+	"github.com/quarry-dev/quarry"
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -80,8 +80,16 @@ func writePNG(w io.Writer, p *plot.Plot) error {
 	return writePNGHeight(w, p, chartHeight)
 }
 
-// writePNGHeight draws p at the chart's width and the given height.
+// writePNGHeight draws p at the chart's width and the given height. It
+// reports an INVALID error, and draws nothing, when an axis's range is not
+// finite or its width overflows: the plot package would map every point
+// to NaN, and the rasterizer loops without end on NaN coordinates.
 func writePNGHeight(w io.Writer, p *plot.Plot, height vg.Length) error {
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		if !isFinite(a.Min) || !isFinite(a.Max) || !isFinite(a.Max-a.Min) {
+			return quarry.Errorf(quarry.ECodeInvalid, "chart %q: its values span more than the floating-point range and cannot be drawn", p.Title.Text)
+		}
+	}
 	c := vgimg.NewWith(vgimg.UseWH(chartWidth, height), vgimg.UseDPI(chartDPI), vgimg.UseBackgroundColor(color.White))
 	// A margin on every side, so no label touches the image's edge.
 	p.Draw(draw.Crop(draw.New(c), chartMargin, -chartMargin, chartMargin, -chartMargin))
@@ -103,40 +111,6 @@ func (hGrid) Plot(c draw.Canvas, p *plot.Plot) {
 		y := trY(t.Value)
 		c.StrokeLine2(sty, c.Min.X, y, c.Max.X, y)
 	}
-}
-
-// valueTicks puts about six ticks at round values (1, 2 or 5 times a
-// power of ten) and labels them with the report's number format ("1.2M",
-// "4.10%") instead of the plot package's "1.2e+06". The plot package's own
-// ticker gives three ticks at this height, too few to read values off.
-type valueTicks struct{ f numberFormat }
-
-// Ticks implements plot.Ticker.
-func (t valueTicks) Ticks(lo, hi float64) []plot.Tick {
-	if !(hi > lo) || math.IsInf(hi-lo, 0) {
-		return plot.DefaultTicks{}.Ticks(lo, hi)
-	}
-	step := niceStep(hi - lo)
-	var ticks []plot.Tick
-	for k := math.Ceil(lo / step); k <= math.Floor(hi/step); k++ {
-		v := k * step
-		ticks = append(ticks, plot.Tick{Value: v, Label: t.f.tick(v)})
-	}
-	return ticks
-}
-
-// niceStep picks the step, 1, 2 or 5 times a power of ten, that divides
-// span into the number of intervals closest to six.
-func niceStep(span float64) float64 {
-	mag := math.Pow(10, math.Floor(math.Log10(span/6)))
-	best, bestDiff := mag, math.Inf(1)
-	for _, m := range []float64{0.5, 1, 2, 5, 10} {
-		step := m * mag
-		if diff := math.Abs(span/step - 6); diff < bestDiff {
-			best, bestDiff = step, diff
-		}
-	}
-	return best
 }
 
 // wrapLabel breaks a bar label into lines that each fit, by fits, in a

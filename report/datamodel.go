@@ -40,7 +40,7 @@ func (w *mdWriter) dataModel() {
 				w.printf("")
 				heading = true
 			}
-			w.printf("- %s: %s", code(c.Name), c.Note)
+			w.printf("- %s: %s", code(c.Name), prose(c.Note))
 		}
 	}
 	if len(dm.Relationships) > 0 {
@@ -129,7 +129,11 @@ func diagram(dm *quarry.DataModel) string {
 	return b.String()
 }
 
-// pad right-pads s with spaces to n runes.
+// maxPadRunes bounds the column the diagram aligns to, so one long name
+// does not pad every other line of the diagram to its length.
+const maxPadRunes = 40
+
+// pad right-pads s with spaces to n runes, at most maxPadRunes.
 func pad(s string, n int) string {
-	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
+	return s + strings.Repeat(" ", max(0, min(n, maxPadRunes)-utf8.RuneCountInString(s)))
 }

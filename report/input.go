@@ -17,6 +17,11 @@ type Input struct {
 	// printed (a ratio with Scale 1 and values below 1 is shown in percent).
 	Metric  quarry.Metric
 	Overall quarry.OverallChange
+	// WithinPrecision marks an overall change within the floating-point
+	// rounding of the sums (drill.WithinPrecision, decided by the
+	// investigation's test): the report says the metric did not change
+	// beyond floating-point precision instead of quoting a test.
+	WithinPrecision bool
 	// Status is quarry.OutcomeCompleted or quarry.OutcomeNoFindings.
 	Status string
 	// NoFindingsReason says, in a sentence, why nothing was found.

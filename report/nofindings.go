@@ -52,7 +52,9 @@ func (w *mdWriter) noFindings() {
 
 	// The run's own reason is in the header; these are the alternatives.
 	w.heading(3, "Possible Reasons")
-	if !in.Overall.Significant && in.Overall.PValue > 0 {
+	if in.WithinPrecision {
+		w.printf("- The metric did not change: the periods differ by %s of its value, the rounding of the sums.", relText(in.Overall.BaselineValue, in.Overall.ComparisonValue))
+	} else if !in.Overall.Significant && in.Overall.PValue > 0 {
 		w.printf("- The overall change of %s is within normal day-to-day variation (%s): there may be nothing to explain.", w.changeWithPct(), pValue(in.Overall.PValue))
 	}
 	if conc := w.concentrations(); len(conc) > 0 {

@@ -1,10 +1,10 @@
 package report
 
 import (
+	"fmt"
 	"image/color"
 	"io"
 	"math"
-	"slices"
 
 	"github.com/quarry-dev/quarry"
 	"gonum.org/v1/plot"
@@ -44,24 +44,30 @@ var seriesColors = []color.RGBA{
 // maxCategoryTicks is the most category labels the x axis shows.
 const maxCategoryTicks = 12
 
-// WritePNG draws the plot as a 900x500 PNG. Errors: INVALID when there is
-// nothing to draw or the type is unknown.
+// WritePNG draws the plot as a 900x500 PNG. It draws at most
+// maxCategories categories and maxScatterPoints pairs, and leaves out
+// values that are not finite. Errors: INVALID when there is nothing to
+// draw or the type is unknown.
 func (pl *Plot) WritePNG(w io.Writer) error {
-	p := newPlot(pl.Title)
+	cats, series, title := pl.Categories, pl.Series, pl.Title
+	if pl.Type == "line" || pl.Type == "bar" {
+		cats, series, title = pl.firstOf()
+	}
+	p := newPlot(title)
 	p.X.Label.Text, p.Y.Label.Text = pl.XLabel, pl.YLabel
 	var ys []float64
 	switch pl.Type {
 	case "line", "bar":
-		if len(pl.Categories) == 0 || len(pl.Series) == 0 {
+		if len(cats) == 0 || len(series) == 0 {
 			return quarry.Errorf(quarry.ECodeInvalid, "chart %q has no values to draw", pl.Title)
 		}
-		width := vg.Points(math.Max(2, math.Min(24, 600/float64(len(pl.Categories)*len(pl.Series)))))
-		for s, ser := range pl.Series {
+		width := vg.Points(math.Max(2, math.Min(24, 600/float64(len(cats)*len(series)))))
+		for s, ser := range series {
 			c := seriesColors[s%len(seriesColors)]
 			if pl.Type == "bar" {
 				vals := make(plotter.Values, len(ser.Values))
 				for i, v := range ser.Values {
-					if math.IsNaN(v) {
+					if !isFinite(v) {
 						v = 0
 					}
 					vals[i] = v
@@ -71,9 +77,9 @@ func (pl *Plot) WritePNG(w io.Writer) error {
 					return quarry.Errorf(quarry.ECodeInvalid, "chart %q: %v", pl.Title, err)
 				}
 				bars.Color, bars.LineStyle.Width = c, 0
-				bars.Offset = width * vg.Length(float64(s)-float64(len(pl.Series)-1)/2)
+				bars.Offset = width * vg.Length(float64(s)-float64(len(series)-1)/2)
 				p.Add(bars)
-				if len(pl.Series) > 1 {
+				if len(series) > 1 {
 					p.Legend.Add(ser.Name, bars)
 				}
 			} else {
@@ -84,24 +90,20 @@ func (pl *Plot) WritePNG(w io.Writer) error {
 					}
 					l.Color, l.Width = c, vg.Points(2)
 					p.Add(l)
-					if len(run) == 1 || len(pl.Categories) <= maxMarkedDays {
+					if len(run) == 1 || len(cats) <= maxMarkedDays {
 						sc, _ := plotter.NewScatter(run)
 						sc.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
 						p.Add(sc)
 					}
 				}
-				if len(pl.Series) > 1 {
+				if len(series) > 1 {
 					p.Legend.Add(ser.Name, &plotter.Line{LineStyle: draw.LineStyle{Color: c, Width: vg.Points(2)}})
 				}
 			}
-			for _, v := range ser.Values {
-				if !math.IsNaN(v) {
-					ys = append(ys, v)
-				}
-			}
+			ys = append(ys, finite(ser.Values)...)
 		}
-		p.X.Tick.Marker = categoryTicks(pl.Categories)
-		p.X.Min, p.X.Max = -0.6, float64(len(pl.Categories))-0.4
+		p.X.Tick.Marker = categoryTicks(cats)
+		p.X.Min, p.X.Max = -0.6, float64(len(cats))-0.4
 		if pl.Type == "bar" {
 			ys = append(ys, 0) // bars start at zero
 		}
@@ -110,30 +112,40 @@ func (pl *Plot) WritePNG(w io.Writer) error {
 		if len(vals) == 0 {
 			return quarry.Errorf(quarry.ECodeInvalid, "histogram %q has no values to draw", pl.Title)
 		}
-		h, err := plotter.NewHist(plotter.Values(vals), histBins(len(vals)))
-		if err != nil {
-			return quarry.Errorf(quarry.ECodeInvalid, "histogram %q: %v", pl.Title, err)
-		}
-		h.FillColor, h.LineStyle.Color = seriesColors[0], color.White
+		h := histogram(vals)
 		p.Add(h)
 		for _, b := range h.Bins {
 			ys = append(ys, b.Weight)
 		}
 		ys = append(ys, 0)
+		p.X.Min, p.X.Max = h.Bins[0].Min, h.Bins[len(h.Bins)-1].Max
+		p.X.Tick.Marker = valueTicks{newNumberFormat(&quarry.Metric{}, p.X.Min, p.X.Max)}
 		if pl.YLabel == "" {
 			p.Y.Label.Text = "rows"
 		}
 	case "scatter":
 		var xys plotter.XYs
+		var xs []float64
 		for i := range min(len(pl.X), len(pl.Y)) {
-			if x, y := pl.X[i], pl.Y[i]; !math.IsNaN(x) && !math.IsNaN(y) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+			if x, y := pl.X[i], pl.Y[i]; isFinite(x) && isFinite(y) {
 				xys = append(xys, plotter.XY{X: x, Y: y})
-				ys = append(ys, y)
+				xs, ys = append(xs, x), append(ys, y)
 			}
 		}
 		if len(xys) == 0 {
 			return quarry.Errorf(quarry.ECodeInvalid, "scatter %q has no pairs to draw", pl.Title)
 		}
+		if k := (len(xys) + maxScatterPoints - 1) / maxScatterPoints; k > 1 {
+			var every plotter.XYs
+			for i := 0; i < len(xys); i += k {
+				every = append(every, xys[i])
+			}
+			p.Title.Text = fmt.Sprintf("%s (every %s of %s pairs)", title, ordinal(k), grouped(float64(len(xys)), 0))
+			xys = every
+		}
+		lo, hi, _ := finiteRange(xs)
+		p.X.Min, p.X.Max = paddedRange(lo, hi, 0, 0)
+		p.X.Tick.Marker = valueTicks{newNumberFormat(&quarry.Metric{}, lo, hi)}
 		sc, err := plotter.NewScatter(xys)
 		if err != nil {
 			return quarry.Errorf(quarry.ECodeInvalid, "scatter %q: %v", pl.Title, err)
@@ -143,16 +155,18 @@ func (pl *Plot) WritePNG(w io.Writer) error {
 	default:
 		return quarry.Errorf(quarry.ECodeInvalid, "unknown chart type %q", pl.Type)
 	}
-	if len(ys) > 0 {
-		lo, hi := slices.Min(ys), slices.Max(ys)
-		f := newNumberFormat(&quarry.Metric{}, lo, hi)
-		p.Y.Tick.Marker = valueTicks{f}
-		if n := len(pl.Series); n > 1 {
-			// Room above the data for the legend, a row per series, so
-			// it never covers a line.
-			p.Y.Min, p.Y.Max = lo, hi+(hi-lo)*0.07*float64(n)
-		}
+	lo, hi, ok := finiteRange(ys)
+	if !ok {
+		return quarry.Errorf(quarry.ECodeInvalid, "chart %q has no finite values to draw", pl.Title)
 	}
+	p.Y.Tick.Marker = valueTicks{newNumberFormat(&quarry.Metric{}, lo, hi)}
+	// Room above the data for the legend, a row per series, so it never
+	// covers a line; a flat series gets an axis around it.
+	legend := 0.0
+	if n := len(series); n > 1 && pl.Type != "histogram" && pl.Type != "scatter" {
+		legend = 0.07 * float64(n)
+	}
+	p.Y.Min, p.Y.Max = paddedRange(lo, hi, 0, legend)
 	p.Legend.Top = true
 	p.Legend.Padding = vg.Points(3)
 	return writePNG(w, p)
@@ -180,13 +194,19 @@ func runsOf(values []float64) []plotter.XYs {
 }
 
 // categoryTicks labels at most maxCategoryTicks evenly spaced categories.
+// Every category has a tick mark up to maxAxisTicks categories; more get
+// their labelled ticks only.
 func categoryTicks(cats []string) plot.ConstantTicks {
 	step := max(1, (len(cats)+maxCategoryTicks-1)/maxCategoryTicks)
+	every := 1
+	if len(cats) > maxAxisTicks {
+		every = step
+	}
 	var ticks plot.ConstantTicks
-	for i, c := range cats {
+	for i := 0; i < len(cats); i += every {
 		label := ""
 		if i%step == 0 {
-			label = c
+			label = truncate(cats[i], maxLabelRunes)
 		}
 		ticks = append(ticks, plot.Tick{Value: float64(i), Label: label})
 	}
@@ -196,6 +216,54 @@ func categoryTicks(cats []string) plot.ConstantTicks {
 // histBins follows Sturges' rule, between 5 and 50 bins.
 func histBins(n int) int {
 	return min(50, max(5, int(math.Ceil(math.Log2(float64(n))))+1))
+}
+
+// histogram bins finite values into histBins equal bins. It does not use
+// the plot package's binning, which panics when a value's bin index
+// rounds past the last bin or the range overflows (-1e308 to 1e308):
+// positions are computed on halves and clamped to the bins. Flat values
+// fall into one bin around them.
+func histogram(vals []float64) *plotter.Histogram {
+	lo, hi, _ := finiteRange(vals)
+	n := histBins(len(vals))
+	if isFlat(lo, hi) {
+		n = 1
+		lo, hi = paddedRange(lo, hi, 1, 1)
+	}
+	half := hi/2 - lo/2 // the half span, which cannot overflow
+	bins := make([]plotter.HistogramBin, n)
+	// Bin edges as weighted means of the ends, which cannot overflow.
+	edge := func(i int) float64 {
+		f := float64(i) / float64(n)
+		return clampFloat(lo*(1-f) + hi*f)
+	}
+	for i := range bins {
+		bins[i].Min, bins[i].Max = edge(i), edge(i+1)
+	}
+	bins[0].Min, bins[n-1].Max = lo, hi
+	for _, v := range vals {
+		pos := (v/2 - lo/2) / half * float64(n)
+		bins[min(n-1, max(0, int(pos)))].Weight++
+	}
+	h := &plotter.Histogram{Bins: bins, Width: clampFloat(half / float64(n) * 2), FillColor: seriesColors[0]}
+	h.LineStyle = plotter.DefaultLineStyle
+	h.LineStyle.Color = color.White
+	return h
+}
+
+// ordinal writes k as "3rd", "12th".
+func ordinal(k int) string {
+	suffix := "th"
+	switch {
+	case k%100 >= 11 && k%100 <= 13:
+	case k%10 == 1:
+		suffix = "st"
+	case k%10 == 2:
+		suffix = "nd"
+	case k%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", k, suffix)
 }
 
 func finite(xs []float64) []float64 {

@@ -70,7 +70,8 @@ func (sc *SeriesChart) WritePNG(w io.Writer) error {
 		}
 		// A period without rows breaks the line: a gap, not a zero.
 		var line *plotter.Line
-		for _, run := range runs(l.xys) {
+		xys, gap := decimate(l.xys)
+		for _, run := range runs(xys, gap) {
 			seg, points, err := plotter.NewLinePoints(run)
 			if err != nil {
 				return err
@@ -102,12 +103,8 @@ func (sc *SeriesChart) WritePNG(w io.Writer) error {
 	p.X.Min, p.X.Max = 0.5, nDays+0.5
 	p.X.Tick.Marker = dayTicks(int(nDays))
 	p.Y.Tick.Marker = valueTicks{f}
-	span := hi - lo
-	if span == 0 {
-		span = math.Max(math.Abs(hi)*0.1, 1)
-	}
 	// Headroom at the top keeps the legend off the lines.
-	p.Y.Min, p.Y.Max = lo-0.1*span, hi+0.35*span
+	p.Y.Min, p.Y.Max = paddedRange(lo, hi, 0.1, 0.35)
 	if lo >= 0 && p.Y.Min < 0 {
 		p.Y.Min = 0
 	}
@@ -149,12 +146,13 @@ func (x xyRun) maxX() float64 {
 }
 
 // runs splits points into runs of consecutive x (1, 2, 3 | 5, 6): where a
-// period is missing the line stops and starts again.
-func runs(xys xyRun) []plotter.XYs {
+// period is missing (the next x is more than gap further) the line stops
+// and starts again.
+func runs(xys xyRun, gap float64) []plotter.XYs {
 	var out []plotter.XYs
 	start := 0
 	for i := 1; i <= len(xys); i++ {
-		if i == len(xys) || xys[i].X-xys[i-1].X > 1.5 {
+		if i == len(xys) || xys[i].X-xys[i-1].X > gap {
 			out = append(out, plotter.XYs(xys[start:i]))
 			start = i
 		}
@@ -189,14 +187,20 @@ func grainNoun(grain string) string {
 
 // dayTicks labels every day of a short period and every seventh day (1, 8,
 // 15, ...) of a longer one, so labels fall on the same weekday; periods of
-// more than ten weeks get a label every few weeks.
+// more than ten weeks get a label every few weeks. Every day has a tick
+// mark up to maxAxisTicks days; a longer period has its labelled ticks
+// only (about ten).
 func dayTicks(n int) plot.ConstantTicks {
 	step := 1
 	if n > 14 {
 		step = 7 * ((n + 69) / 70)
 	}
+	every := 1
+	if n > maxAxisTicks {
+		every = step
+	}
 	var ticks []plot.Tick
-	for d := 1; d <= n; d++ {
+	for d := 1; d <= n; d += every {
 		label := ""
 		if (d-1)%step == 0 {
 			label = fmt.Sprint(d)

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"cmp"
+	"fmt"
 	"image/color"
 	"io"
 	"math"
@@ -29,14 +31,28 @@ type WaterfallChart struct {
 	Steps []Bar
 }
 
-// WritePNG draws the chart as a 900x500 PNG.
+// WritePNG draws the chart as a 900x500 PNG, taller (up to
+// maxChartHeight) for labels of many lines. It draws at most
+// maxWaterfallSteps contributions, the smallest rest as one bar. Errors:
+// INVALID when a total or a contribution is not a finite number.
 func (wc *WaterfallChart) WritePNG(w io.Writer) error {
 	m := wc.Metric
 	if m == nil {
 		m = &quarry.Metric{}
 	}
+	if !isFinite(wc.Start.Value) || !isFinite(wc.End.Value) {
+		return quarry.Errorf(quarry.ECodeInvalid, "waterfall %q: a total is not a finite number", wc.Title)
+	}
+	for _, s := range wc.Steps {
+		if !isFinite(s.Value) {
+			return quarry.Errorf(quarry.ECodeInvalid, "waterfall %q: contribution %q is not a finite number", wc.Title, truncate(s.Label, maxLabelRunes))
+		}
+	}
 	f := newNumberFormat(m, wc.Start.Value, wc.End.Value)
-	steps := waterfallSteps(wc.Start.Value, wc.End.Value, wc.Steps)
+	steps := fewestSteps(waterfallSteps(wc.Start.Value, wc.End.Value, wc.Steps))
+	if !isFinite(wc.End.Value - wc.Start.Value) {
+		return quarry.Errorf(quarry.ECodeInvalid, "waterfall %q: the change is too large to draw", wc.Title)
+	}
 
 	levels := []float64{wc.Start.Value}
 	run := wc.Start.Value
@@ -46,6 +62,9 @@ func (wc *WaterfallChart) WritePNG(w io.Writer) error {
 	}
 	levels = append(levels, wc.End.Value)
 	lo, hi := slices.Min(levels), slices.Max(levels)
+	if !isFinite(lo) || !isFinite(hi) {
+		return quarry.Errorf(quarry.ECodeInvalid, "waterfall %q: the running total is too large to draw", wc.Title)
+	}
 	floor, zoomed := waterfallFloor(lo, hi)
 	// Totals stand on zero, or on the bottom of a zoomed axis.
 	base := 0.0
@@ -85,20 +104,51 @@ func (wc *WaterfallChart) WritePNG(w io.Writer) error {
 	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
 	p.Y.Tick.Marker = valueTicks{f}
 	top := max(hi, 0)
-	span := top - min(floor, lo)
-	if span == 0 {
-		span = math.Max(math.Abs(top), 1)
-	}
-	// Room above the highest bar for its label, and below a negative one.
-	p.Y.Max = top + 0.12*span
-	p.Y.Min = floor
+	// Room above the highest bar for its label, and below a negative one;
+	// totals and contributions all zero get an axis around zero.
+	below := 0.0
 	if lo < 0 {
-		p.Y.Min = lo - 0.05*span
+		below = 0.05
+	}
+	p.Y.Min, p.Y.Max = paddedRange(min(floor, lo), top, below, 0.12)
+	if lo >= 0 {
+		p.Y.Min = floor
 	}
 	if zoomed {
 		p.X.Label.Text = "The value axis starts at " + f.compact(floor, false) + ", not at zero, so the contributions are visible."
 	}
-	return writePNGHeight(w, p, chartHeight+extra)
+	return writePNGHeight(w, p, min(chartHeight+extra, maxChartHeight))
+}
+
+// fewestSteps keeps the maxWaterfallSteps-1 largest contributions, in
+// their order, and draws the rest as one bar, so a waterfall has a
+// bounded number of bars.
+func fewestSteps(steps []Bar) []Bar {
+	if len(steps) <= maxWaterfallSteps {
+		return steps
+	}
+	bySize := make([]int, len(steps))
+	for i := range bySize {
+		bySize[i] = i
+	}
+	slices.SortStableFunc(bySize, func(a, b int) int { return cmp.Compare(math.Abs(steps[b].Value), math.Abs(steps[a].Value)) })
+	keep := map[int]bool{}
+	for _, i := range bySize[:maxWaterfallSteps-1] {
+		keep[i] = true
+	}
+	var out []Bar
+	rest := Bar{Kind: KindOther}
+	n := 0
+	for i, s := range steps {
+		if keep[i] {
+			out = append(out, s)
+			continue
+		}
+		rest.Value += s.Value
+		n++
+	}
+	rest.Label = fmt.Sprintf("%d smaller contributions", n)
+	return append(out, rest)
 }
 
 // Bar labels: the most lines a label gets before a smaller font is tried,
@@ -124,7 +174,7 @@ func waterfallLabels(labels []string) (wrapped []string, f font.Font, extra vg.L
 		most := 0
 		for _, l := range labels {
 			var lines []string
-			for _, part := range strings.Split(l, "\n") {
+			for _, part := range strings.Split(truncate(l, maxLabelRunes), "\n") {
 				lines = append(lines, wrapLabel(part, fits)...)
 			}
 			most = max(most, len(lines))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/atomicfile"
 )
 
@@ -50,7 +51,11 @@ type chartFile struct {
 	data []byte
 }
 
-// renderCharts draws the waterfall and one chart per series with values.
+// renderCharts draws the waterfall and one chart per series with values,
+// at most maxSeriesCharts of them. A chart with nothing finite to draw (a
+// metric that overflowed, a series without a value) is left out, as its
+// section of the report is; only a failure to draw what can be drawn is
+// an error.
 func renderCharts(in *Input) ([]chartFile, Charts, error) {
 	var files []chartFile
 	var charts Charts
@@ -67,15 +72,18 @@ func renderCharts(in *Input) ([]chartFile, Charts, error) {
 			End:    Bar{Label: "Comparison", Value: in.Overall.ComparisonValue},
 			Steps:  in.Waterfall,
 		}
-		if err := wc.WritePNG(&buf); err != nil {
+		switch err := wc.WritePNG(&buf); {
+		case quarry.ErrorCode(err) == quarry.ECodeInvalid:
+		case err != nil:
 			return nil, Charts{}, fmt.Errorf("report: draw waterfall: %w", err)
+		default:
+			charts.Waterfall = path.Join(ChartsDir, "waterfall.png")
+			files = append(files, chartFile{charts.Waterfall, buf.Bytes()})
 		}
-		charts.Waterfall = path.Join(ChartsDir, "waterfall.png")
-		files = append(files, chartFile{charts.Waterfall, buf.Bytes()})
 	}
 	charts.Series = make([]string, len(in.Series))
 	for i, s := range in.Series {
-		if len(s.Baseline)+len(s.Comparison) == 0 {
+		if i >= maxSeriesCharts || !hasFinite(s.Baseline) && !hasFinite(s.Comparison) {
 			continue
 		}
 		var buf bytes.Buffer
@@ -94,6 +102,16 @@ func renderCharts(in *Input) ([]chartFile, Charts, error) {
 		files = append(files, chartFile{charts.Series[i], buf.Bytes()})
 	}
 	return files, charts, nil
+}
+
+// hasFinite reports whether a point of pts has a finite value.
+func hasFinite(pts []Point) bool {
+	for _, p := range pts {
+		if isFinite(p.Value) && !p.Date.IsZero() {
+			return true
+		}
+	}
+	return false
 }
 
 // writeAtomic replaces name with data, so readers see the old file or the

@@ -194,7 +194,11 @@ func (r *run) checkUniform(ctx context.Context) (stepResult, error) {
 	} else {
 		res.verdict = quarry.HypRuledOut
 		res.reason = "the change is within day-to-day variation"
-		res.summary = fmt.Sprintf("The overall change of %+.1f%% is within day-to-day variation (%s), so there is no shift to explain.", r.overall.change.ChangePct, stat("p", r.overall.change.PValue))
+		res.summary = fmt.Sprintf("The overall change of %+.1f%% is %s, so there is no shift to explain.", r.overall.change.ChangePct, r.noiseText())
+		if r.overall.test.BelowPrecision {
+			res.reason = "no change beyond floating-point precision"
+			res.summary = fmt.Sprintf("The metric shows %s, so there is no shift to explain.", r.noiseText())
+		}
 	}
 	return res, nil
 }

@@ -72,6 +72,9 @@ func (r *run) explain(ctx context.Context) error {
 		r.outcome = quarry.OutcomeNoFindings
 		r.whyNone = fmt.Sprintf("The change of %s (%+.1f%%) is within normal day-to-day variation (%s over %d baseline and %d comparison days), so there is nothing to explain.",
 			r.fmtChange(o.Change), o.ChangePct, stat("p", o.PValue), len(r.overall.base), len(r.overall.cmp))
+		if r.overall.test.BelowPrecision {
+			r.whyNone = fmt.Sprintf("The metric shows %s: the two periods differ only by the rounding of the sums, so there is nothing to explain.", r.noiseText())
+		}
 		all = nil
 	case len(all) == 0:
 		r.outcome = quarry.OutcomeNoFindings
@@ -90,7 +93,7 @@ func (r *run) explain(ctx context.Context) error {
 			finite(all[i].Evidence[j].Values)
 		}
 	}
-	r.expls = all
+	r.expls = r.finiteExplanations(all)
 	if r.expls == nil {
 		r.expls = []quarry.Explanation{}
 	}

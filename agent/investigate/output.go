@@ -129,6 +129,7 @@ func (r *run) writeReport(ctx context.Context) error {
 		GeneratedAt:      r.now(),
 		Summary:          r.summary,
 		Warnings:         r.warnings,
+		WithinPrecision:  r.overall.test.BelowPrecision,
 	}
 	if r.ai != nil {
 		in.Model = r.ai.model.Name()

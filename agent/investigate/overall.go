@@ -106,6 +106,9 @@ func (r *run) measureOverall(ctx context.Context) error {
 		lo, hi := maxDate(b.Start, c.Start), minDate(b.End, c.End)
 		r.warn(fmt.Sprintf("The baseline and comparison periods overlap (%s..%s): rows of those days count in both, which shrinks the change.", lo, hi))
 	}
+	if err := r.checkPeriodBudget(); err != nil {
+		return err
+	}
 	o := &r.overall
 	// A day (or month, at a monthly grain) without rows is one the metric
 	// was zero (or undefined, for ratios), not one that did not happen.
@@ -122,6 +125,9 @@ func (r *run) measureOverall(ctx context.Context) error {
 			return err
 		}
 	}
+	if err := r.checkFinite(s, v0, v1); err != nil {
+		return err
+	}
 	o.change = quarry.OverallChange{
 		Metric:          r.metric.SQL,
 		BaselineValue:   v0,
@@ -136,6 +142,10 @@ func (r *run) measureOverall(ctx context.Context) error {
 		// Without a variance estimate, call a change of over 5% real.
 		o.change.PValue = -1
 		o.change.Significant = math.Abs(o.change.ChangePct) > 5
+	}
+	if o.test.BelowPrecision {
+		r.progress(Event{Step: "overall", Message: "metric: " + r.noiseText()})
+		return nil
 	}
 	r.progress(Event{Step: "overall", Message: fmt.Sprintf("metric moved from %s to %s (%+.1f%%), %s over %d+%d %ss",
 		num(v0), num(v1), o.change.ChangePct, stat("p", o.test.PValue), len(s.base), len(s.cmp), r.grain.noun())})

@@ -68,6 +68,17 @@ func (iv investigation) read(t *testing.T, rel string) string {
 // session directory) on the embedded engine, offline.
 func runFiles(t *testing.T, metric, base, cmp string, paths ...string) investigation {
 	t.Helper()
+	iv, err := runFilesErr(t, metric, base, cmp, paths...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return iv
+}
+
+// runFilesErr is runFiles for a run that may fail: it returns the run's
+// error, with the directory of what it wrote.
+func runFilesErr(t *testing.T, metric, base, cmp string, paths ...string) (investigation, error) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs a whole investigation")
 	}
@@ -106,10 +117,7 @@ func runFiles(t *testing.T, metric, base, cmp string, paths ...string) investiga
 	id := quarry.NewID()
 	res, err := inv.Run(context.Background(), investigate.Input{SessionID: id, Files: files,
 		Context: quarry.InvestigationContext{SessionID: id, MetricSQL: metric, BaselinePeriod: b, ComparisonPeriod: c}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return investigation{res: res, dir: dir}
+	return investigation{res: res, dir: dir}, err
 }
 
 // sample is the path of a committed sample file.
