@@ -16,6 +16,11 @@
 //     end with their error code, refused at upload or marked failed with
 //     the reason, with nothing of them indexed, and the service goes on.
 //   - Users: passwords set, changed and checked, and API tokens.
+//   - Lockouts: failed sign-ins counted by name and by client in the
+//     store, honoured by a second service over it.
+//   - RoomNames: a name taken in someone else's room is free to use, and
+//     nothing says it is taken.
+//   - LastOwner: a room's last owner can be neither demoted nor removed.
 package roomstest
 
 import (
@@ -42,6 +47,9 @@ func Run(t *testing.T, open func(t *testing.T) *rooms.Service) {
 		{"Roles", testRoles},
 		{"BadInput", testBadInput},
 		{"Users", testUsers},
+		{"Lockouts", testLockouts},
+		{"RoomNames", testRoomNames},
+		{"LastOwner", testLastOwner},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
