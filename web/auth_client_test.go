@@ -39,3 +39,30 @@ func TestClientOf(t *testing.T) {
 		}
 	}
 }
+
+// FuzzClientOf: whatever the connection's address and the header say, a
+// client is named without a panic, in a bounded key, and an untrusted
+// X-Forwarded-For changes nothing.
+func FuzzClientOf(f *testing.F) {
+	f.Add("192.0.2.7:5123", "203.0.113.9")
+	f.Add("[2001:db8::1]:443", "10.0.0.1, 2001:db8:ffff::2")
+	f.Add("[fe80::1%eth0]:80", "fe80::2%eth1")
+	f.Add("@", ",,,")
+	f.Add("", "")
+	f.Fuzz(func(t *testing.T, remote, forwarded string) {
+		r := httptest.NewRequest("POST", "/login", nil)
+		r.RemoteAddr = remote
+		r.Header.Set("X-Forwarded-For", forwarded)
+		plain := httptest.NewRequest("POST", "/login", nil)
+		plain.RemoteAddr = remote
+		untrusted := (&PasswordAuth{}).clientOf(r)
+		if want := (&PasswordAuth{}).clientOf(plain); untrusted != want {
+			t.Errorf("untrusted X-Forwarded-For %q changed the client from %q to %q", forwarded, want, untrusted)
+		}
+		for _, c := range []string{untrusted, (&PasswordAuth{trustProxies: true}).clientOf(r)} {
+			if len(c) > len("other:")+100 {
+				t.Errorf("client key of %d bytes: %.60q", len(c), c)
+			}
+		}
+	})
+}
