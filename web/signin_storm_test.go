@@ -36,6 +36,9 @@ func TestSignInStorm(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads the resident memory from /proc/self/status")
 	}
+	if raceDetector {
+		t.Skip("the race detector's shadow memory alone is most of the 500 MB")
+	}
 	ctx := context.Background()
 	dir := t.TempDir()
 	a, err := app.Open(ctx, app.Options{DataDir: dir})
