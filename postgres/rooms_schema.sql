@@ -27,6 +27,17 @@ CREATE TABLE IF NOT EXISTS ended_sessions (
 );
 CREATE INDEX IF NOT EXISTS idx_ended_sessions_expiry ON ended_sessions (expires_at);
 
+-- Failed sign-ins by key (a user name's or a client's, hashed by the
+-- service) since the first of the window, so that every server of the
+-- store and a restart honour a lockout. Like users, it belongs to no
+-- room and has no row-level security.
+CREATE TABLE IF NOT EXISTS login_failures (
+    key text PRIMARY KEY,
+    failures integer NOT NULL CHECK (failures > 0),
+    since timestamptz NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_login_failures_since ON login_failures (since);
+
 CREATE TABLE IF NOT EXISTS data_rooms (
     id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
     name text NOT NULL,
@@ -34,7 +45,11 @@ CREATE TABLE IF NOT EXISTS data_rooms (
     created_by uuid NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now()
 );
-CREATE UNIQUE INDEX IF NOT EXISTS data_rooms_name ON data_rooms (lower(name));
+-- A room's name is unique per creator, not across the store, so that
+-- creating a room cannot tell whether someone else has one of that name
+-- (a store made before keeps its names, which are unique either way).
+DROP INDEX IF EXISTS data_rooms_name;
+CREATE UNIQUE INDEX IF NOT EXISTS data_rooms_creator_name ON data_rooms (created_by, lower(name));
 
 CREATE TABLE IF NOT EXISTS data_room_members (
     data_room_id uuid NOT NULL REFERENCES data_rooms(id) ON DELETE CASCADE,
@@ -269,7 +284,8 @@ CREATE POLICY rooms_delete ON data_rooms FOR DELETE
 
 -- Memberships are readable (ids and roles only: every other policy reads
 -- them, and a policy may not read its own table); only a room's owners
--- change them, or a creator making themselves the owner of a new room.
+-- change them, or a creator making themselves the owner of a new room,
+-- and a member may leave.
 CREATE POLICY members_read ON data_room_members FOR SELECT USING (true);
 CREATE POLICY members_add ON data_room_members FOR INSERT
     WITH CHECK (quarry_system() OR data_room_id IN (SELECT quarry_rooms('{owner}'))
@@ -277,7 +293,7 @@ CREATE POLICY members_add ON data_room_members FOR INSERT
 CREATE POLICY members_change ON data_room_members FOR UPDATE
     USING (quarry_system() OR data_room_id IN (SELECT quarry_rooms('{owner}')));
 CREATE POLICY members_remove ON data_room_members FOR DELETE
-    USING (quarry_system() OR data_room_id IN (SELECT quarry_rooms('{owner}')));
+    USING (quarry_system() OR data_room_id IN (SELECT quarry_rooms('{owner}')) OR user_id = quarry_actor());
 
 -- Documents, pages and chunks: members read, editors and owners write.
 CREATE POLICY documents_read ON documents FOR SELECT

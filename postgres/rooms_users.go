@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -130,13 +131,57 @@ func (s *Rooms) SetPassword(ctx context.Context, userID, passwordHash string) er
 	return s.execOne(ctx, "user", userID, "UPDATE users SET password_hash = $1 WHERE id = $2", passwordHash, userID)
 }
 
-// CreateRoom implements room.Rooms. Errors: CONFLICT for a taken name.
+// FailLogin implements room.Users. The count of key starts again within
+// the upsert when its window is over; other keys' windows over are swept
+// a hundred at a time, skipping rows another sign-in holds, so that
+// concurrent sweeps never wait on each other.
+func (s *Rooms) FailLogin(ctx context.Context, key string, now time.Time, window time.Duration) (room.LoginFailures, error) {
+	var f room.LoginFailures
+	cutoff := now.Add(-window)
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `INSERT INTO login_failures (key, failures, since) VALUES ($1, 1, $2)
+			ON CONFLICT (key) DO UPDATE SET
+				failures = CASE WHEN login_failures.since <= $3 THEN 1 ELSE login_failures.failures + 1 END,
+				since = CASE WHEN login_failures.since <= $3 THEN excluded.since ELSE login_failures.since END
+			RETURNING failures, since`, key, now, cutoff).Scan(&f.Count, &f.Since)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM login_failures WHERE key IN (
+			SELECT key FROM login_failures WHERE since <= $1 ORDER BY since LIMIT 100 FOR UPDATE SKIP LOCKED)`, cutoff)
+		return err
+	})
+	return f, err
+}
+
+// LoginFailures implements room.Users.
+func (s *Rooms) LoginFailures(ctx context.Context, key string, now time.Time, window time.Duration) (room.LoginFailures, error) {
+	var f room.LoginFailures
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, "SELECT failures, since FROM login_failures WHERE key = $1 AND since > $2", key, now.Add(-window)).Scan(&f.Count, &f.Since)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	return f, err
+}
+
+// ClearLoginFailures implements room.Users.
+func (s *Rooms) ClearLoginFailures(ctx context.Context, key string) error {
+	_, err := s.exec(ctx, "DELETE FROM login_failures WHERE key = $1", key)
+	return err
+}
+
+// CreateRoom implements room.Rooms. Errors: CONFLICT when the creator
+// has a room of that name already (names are unique per creator, so
+// that a refusal says nothing of other people's rooms).
 func (s *Rooms) CreateRoom(ctx context.Context, r *room.Room, owner string) error {
 	return s.tx(ctx, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, "INSERT INTO data_rooms (id, name, description, created_by, created_at) VALUES ($1, $2, $3, $4, $5)",
 			r.ID, r.Name, r.Description, r.CreatedBy, r.CreatedAt)
 		if quarry.ErrorCode(dbError(err, "")) == quarry.ECodeConflict {
-			return quarry.Errorf(quarry.ECodeConflict, "a room called %s exists", r.Name)
+			return quarry.Errorf(quarry.ECodeConflict, "you have a room called %s already", r.Name)
 		}
 		if err != nil {
 			return dbError(err, "room")
@@ -163,14 +208,6 @@ func (s *Rooms) Room(ctx context.Context, id string) (*room.Room, error) {
 	return orNil(&r, err)
 }
 
-// RoomByName implements room.Rooms.
-func (s *Rooms) RoomByName(ctx context.Context, name string) (*room.Room, error) {
-	var r room.Room
-	err := s.one(ctx, "room", name, func(row pgx.Row) error { return scanRoom(row, &r) },
-		"SELECT "+roomColumns+" FROM data_rooms r WHERE lower(r.name) = lower($1)", name)
-	return orNil(&r, err)
-}
-
 // RoomsOf implements room.Rooms.
 func (s *Rooms) RoomsOf(ctx context.Context, userID string) ([]room.Room, error) {
 	if !isID(userID) {
@@ -190,19 +227,59 @@ func (s *Rooms) DeleteRoom(ctx context.Context, id string) error {
 }
 
 // PutMember implements room.Rooms. Errors: INVALID for an unknown role,
-// NOT_FOUND for an unknown room or user.
+// NOT_FOUND for an unknown room or user, CONFLICT when it would leave
+// the room without an owner.
 func (s *Rooms) PutMember(ctx context.Context, m room.Member) error {
-	_, err := s.exec(ctx, `INSERT INTO data_room_members (data_room_id, user_id, role, added_at) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (data_room_id, user_id) DO UPDATE SET role = excluded.role`, m.RoomID, m.UserID, m.Role, m.AddedAt)
-	return dbError(err, "member")
+	if !isID(m.RoomID) {
+		return noSuch("room", m.RoomID)
+	}
+	return s.changeMembers(ctx, m.RoomID, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO data_room_members (data_room_id, user_id, role, added_at) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (data_room_id, user_id) DO UPDATE SET role = excluded.role`, m.RoomID, m.UserID, m.Role, m.AddedAt)
+		return dbError(err, "member")
+	})
 }
 
-// RemoveMember implements room.Rooms.
+// RemoveMember implements room.Rooms. Errors: NOT_FOUND for one who is
+// not a member, CONFLICT for the room's last owner.
 func (s *Rooms) RemoveMember(ctx context.Context, roomID, userID string) error {
 	if !isID(roomID) || !isID(userID) {
 		return noSuch("member", userID)
 	}
-	return s.execOne(ctx, "member", userID, "DELETE FROM data_room_members WHERE data_room_id = $1 AND user_id = $2", roomID, userID)
+	return s.changeMembers(ctx, roomID, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, "DELETE FROM data_room_members WHERE data_room_id = $1 AND user_id = $2", roomID, userID)
+		if err != nil {
+			return dbError(err, "member")
+		}
+		if tag.RowsAffected() == 0 {
+			return noSuch("member", userID)
+		}
+		return nil
+	})
+}
+
+// changeMembers runs change in a transaction and commits it unless it
+// left roomID without an owner. The room's owners are locked first, so
+// that two owners demoting each other at once take turns and the second
+// finds itself the last.
+func (s *Rooms) changeMembers(ctx context.Context, roomID string, change func(tx pgx.Tx) error) error {
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT 1 FROM data_room_members WHERE data_room_id = $1 AND role = 'owner' FOR UPDATE", roomID); err != nil {
+			return dbError(err, "member")
+		}
+		if err := change(tx); err != nil {
+			return err
+		}
+		var owners int
+		if err := tx.QueryRow(ctx, "SELECT count(*) FROM data_room_members WHERE data_room_id = $1 AND role = 'owner'", roomID).Scan(&owners); err != nil {
+			return err
+		}
+		if owners == 0 {
+			return quarry.Errorf(quarry.ECodeConflict, "this is the room's last owner; a room must keep one").
+				WithHint("make another member an owner first")
+		}
+		return nil
+	})
 }
 
 const memberColumns = "m.data_room_id, m.user_id, u.name, m.role, m.added_at FROM data_room_members m JOIN users u ON u.id = m.user_id"

@@ -43,6 +43,26 @@ type Users interface {
 	EndSession(ctx context.Context, userID, id string, expires time.Time) error
 	// SessionEnded reports whether session id was ended.
 	SessionEnded(ctx context.Context, id string) (bool, error)
+	// FailLogin counts one failed sign-in under key (a user name's or a
+	// client's, as the caller makes them) at now, and returns key's
+	// failures since the first of its window: a count whose first
+	// failure is window or more before now starts again at 1. It forgets
+	// the counts whose window is over, so that only live ones are kept.
+	// Concurrent calls for one key each count.
+	FailLogin(ctx context.Context, key string, now time.Time, window time.Duration) (LoginFailures, error)
+	// LoginFailures returns key's failures at now: none when it has none
+	// or its window is over.
+	LoginFailures(ctx context.Context, key string, now time.Time, window time.Duration) (LoginFailures, error)
+	// ClearLoginFailures forgets key's failures, after a sign-in that
+	// succeeded.
+	ClearLoginFailures(ctx context.Context, key string) error
+}
+
+// LoginFailures are the failed sign-ins counted under one key since
+// Since, the first of them in the window; Count 0 is none.
+type LoginFailures struct {
+	Count int
+	Since time.Time
 }
 
 // PasswordSetter is a store that can replace a user's password hash, an
@@ -55,14 +75,20 @@ type PasswordSetter interface {
 // Rooms keeps rooms and memberships.
 type Rooms interface {
 	// CreateRoom stores r with owner as its first member, at once.
+	// Errors: CONFLICT when r's creator has a room of that name already.
+	// A name is unique per creator, case-insensitively, not across the
+	// store: creating a room must not tell anyone whether a room they
+	// cannot see has the name they chose.
 	CreateRoom(ctx context.Context, r *Room, owner string) error
 	Room(ctx context.Context, id string) (*Room, error)
-	RoomByName(ctx context.Context, name string) (*Room, error)
 	// RoomsOf lists the rooms userID is a member of, with their role.
 	RoomsOf(ctx context.Context, userID string) ([]Room, error)
 	DeleteRoom(ctx context.Context, id string) error
-	// PutMember adds a member or changes their role.
+	// PutMember adds a member or changes their role. Errors: CONFLICT
+	// when the change would leave the room without an owner.
 	PutMember(ctx context.Context, m Member) error
+	// RemoveMember removes a member. Errors: NOT_FOUND when userID is not
+	// one, CONFLICT when they are the room's last owner.
 	RemoveMember(ctx context.Context, roomID, userID string) error
 	// Member returns userID's membership of roomID; NOT_FOUND when none.
 	Member(ctx context.Context, roomID, userID string) (*Member, error)

@@ -147,15 +147,19 @@ func (s *Service) SetPassword(ctx context.Context, userID, password string) erro
 	return ps.SetPassword(ctx, userID, hashPassword(password))
 }
 
-// Login returns the user called name when password is theirs. Errors:
-// UNAUTHORIZED, the same message after the same work for an unknown
-// user, a user without a password and a wrong password.
+// Login returns the user called name when password is theirs, counting
+// failures against the name and waiting for a turn as LoginFrom does.
+// Errors: UNAUTHORIZED, the same message after the same work for an
+// unknown user, a user without a password and a wrong password;
+// RATE_LIMITED as LoginFrom's.
 func (s *Service) Login(ctx context.Context, name, password string) (*room.User, error) {
-	ctx = act(ctx, room.System)
-	if len(password) > MaxPasswordBytes || len(name) > 200 {
-		return nil, errLogin()
-	}
-	u, hash, err := s.Store.UserByName(ctx, strings.TrimSpace(name))
+	return s.LoginFrom(ctx, "", name, password)
+}
+
+// checkLogin checks name's password, spending the same work whether the
+// user exists or not. Errors: UNAUTHORIZED.
+func (s *Service) checkLogin(ctx context.Context, name, password string) (*room.User, error) {
+	u, hash, err := s.Store.UserByName(ctx, name)
 	if err != nil && quarry.ErrorCode(err) != quarry.ECodeNotFound {
 		return nil, err
 	}

@@ -45,6 +45,12 @@ type Service struct {
 	// documents to be processed again about that long after.
 	Lease time.Duration
 
+	// SignIns bounds the password checks of Login and LoginFrom in this
+	// process; zero values take the defaults.
+	SignIns    SignInLimits
+	signInOnce sync.Once
+	signIns    *gate
+
 	mu      sync.Mutex
 	pending chan string
 	wg      sync.WaitGroup
@@ -166,7 +172,9 @@ func validName(kind, name string) error {
 }
 
 // CreateRoom makes a room with userID as its owner. Errors: INVALID for
-// a bad name, CONFLICT for a taken one.
+// a bad name, CONFLICT when userID has created a room of that name
+// already. Names are unique per creator: whether someone else has a room
+// of the name, the answer is the same.
 func (s *Service) CreateRoom(ctx context.Context, userID, name, description string) (*room.Room, error) {
 	ctx = act(ctx, userID)
 	name = strings.TrimSpace(name)
@@ -186,22 +194,27 @@ func (s *Service) Rooms(ctx context.Context, userID string) ([]room.Room, error)
 	return s.Store.RoomsOf(ctx, userID)
 }
 
-// Room finds a room of userID's by id or name. Errors: NOT_FOUND.
+// Room finds a room of userID's by id or name. A name is looked up
+// among the rooms userID is a member of only, as names are unique per
+// creator: another person's room of that name is not theirs to find.
+// Errors: NOT_FOUND, CONFLICT when userID is in several rooms of that
+// name (the message lists their ids).
 func (s *Service) Room(ctx context.Context, userID, idOrName string) (*room.Room, error) {
 	ctx = act(ctx, userID)
+	notFound := quarry.Errorf(quarry.ECodeNotFound, "no room %s", idOrName).WithHint("quarry room list shows your rooms")
 	r, err := s.Store.Room(ctx, idOrName)
 	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
-		r, err = s.Store.RoomByName(ctx, idOrName)
+		r, err = s.roomByName(ctx, userID, idOrName)
 	}
 	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
-		return nil, quarry.Errorf(quarry.ECodeNotFound, "no room %s", idOrName).WithHint("quarry room list shows your rooms")
+		return nil, notFound
 	}
 	if err != nil {
 		return nil, err
 	}
 	m, err := s.access(ctx, userID, r.ID, room.RoleViewer)
 	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
-		return nil, quarry.Errorf(quarry.ECodeNotFound, "no room %s", idOrName).WithHint("quarry room list shows your rooms")
+		return nil, notFound
 	}
 	if err != nil {
 		return nil, err
@@ -210,9 +223,37 @@ func (s *Service) Room(ctx context.Context, userID, idOrName string) (*room.Room
 	return r, nil
 }
 
+// roomByName returns the one room of userID's called name (case-
+// insensitively). Errors: NOT_FOUND, CONFLICT for several.
+func (s *Service) roomByName(ctx context.Context, userID, name string) (*room.Room, error) {
+	rs, err := s.Store.RoomsOf(ctx, userID)
+	if err != nil {
+		return nil, err
+	}
+	var found []room.Room
+	for _, r := range rs {
+		if strings.EqualFold(r.Name, name) {
+			found = append(found, r)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "no room %s", name)
+	case 1:
+		return &found[0], nil
+	}
+	ids := make([]string, len(found))
+	for i, r := range found {
+		ids[i] = r.ID
+	}
+	return nil, quarry.Errorf(quarry.ECodeConflict, "you are in %d rooms called %s", len(found), name).
+		WithHint("name the room by its id: " + strings.Join(ids, ", "))
+}
+
 // AddMember gives the user called memberName a role in roomID, creating
 // the user when missing. Only owners may. Errors: FORBIDDEN, INVALID for
-// an unknown role.
+// an unknown role, CONFLICT when memberName is the room's last owner and
+// the role is not owner.
 func (s *Service) AddMember(ctx context.Context, userID, roomID, memberName, role string) (*room.Member, error) {
 	ctx = act(ctx, userID)
 	if _, err := s.access(ctx, userID, roomID, room.RoleOwner); err != nil {
@@ -229,7 +270,52 @@ func (s *Service) AddMember(ctx context.Context, userID, roomID, memberName, rol
 		return nil, err
 	}
 	m := room.Member{RoomID: roomID, UserID: u.ID, UserName: u.Name, Role: role, AddedAt: s.now()}
-	return &m, s.Store.PutMember(ctx, m)
+	if err := s.Store.PutMember(ctx, m); err != nil {
+		return nil, lastOwner(err, userID, u)
+	}
+	return &m, nil
+}
+
+// RemoveMember takes the user called memberName out of roomID: an owner
+// may remove anyone, any member themselves. Errors: NOT_FOUND for a room
+// userID is not in or a user who is not a member, FORBIDDEN for a
+// non-owner removing someone else, CONFLICT for the room's last owner (a
+// room keeps one; delete the room instead).
+func (s *Service) RemoveMember(ctx context.Context, userID, roomID, memberName string) error {
+	ctx = act(ctx, userID)
+	me, err := s.access(ctx, userID, roomID, room.RoleViewer)
+	if err != nil {
+		return err
+	}
+	u, _, err := s.Store.UserByName(act(ctx, room.System), strings.TrimSpace(memberName))
+	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
+		return quarry.Errorf(quarry.ECodeNotFound, "%s is not a member of this room", memberName)
+	}
+	if err != nil {
+		return err
+	}
+	if u.ID != userID && me.Role != room.RoleOwner {
+		return quarry.Errorf(quarry.ECodeForbidden, "managing members needs the owner role in this room; you are a %s", me.Role)
+	}
+	err = s.Store.RemoveMember(ctx, roomID, u.ID)
+	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
+		return quarry.Errorf(quarry.ECodeNotFound, "%s is not a member of this room", u.Name)
+	}
+	return lastOwner(err, userID, u)
+}
+
+// lastOwner words the store's refusal to leave a room without an owner
+// for the person asking.
+func lastOwner(err error, userID string, member *room.User) error {
+	if quarry.ErrorCode(err) != quarry.ECodeConflict {
+		return err
+	}
+	if member.ID == userID {
+		return quarry.Errorf(quarry.ECodeConflict, "you are the last owner of this room; a room must keep an owner").
+			WithHint("make another member an owner first, or delete the room")
+	}
+	return quarry.Errorf(quarry.ECodeConflict, "%s is the last owner of this room; a room must keep an owner", member.Name).
+		WithHint("make another member an owner first")
 }
 
 // Members lists a room's members.

@@ -47,13 +47,20 @@ CREATE TABLE IF NOT EXISTS ended_sessions (
     expires_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS idx_ended_sessions_expiry ON ended_sessions(expires_at);
+CREATE TABLE IF NOT EXISTS login_failures (
+    key TEXT PRIMARY KEY,
+    failures INTEGER NOT NULL CHECK (failures > 0),
+    since TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS idx_login_failures_since ON login_failures(since);
 CREATE TABLE IF NOT EXISTS data_rooms (
     id TEXT PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    name TEXT NOT NULL COLLATE NOCASE,
     description TEXT NOT NULL DEFAULT '',
     created_by TEXT NOT NULL,
     created_at TEXT NOT NULL
 );
+CREATE UNIQUE INDEX IF NOT EXISTS idx_rooms_creator_name ON data_rooms(created_by, name);
 CREATE TABLE IF NOT EXISTS data_room_members (
     data_room_id TEXT NOT NULL REFERENCES data_rooms(id) ON DELETE CASCADE,
     user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -212,6 +219,9 @@ func OpenRooms(path string) (*Rooms, error) {
 			return err
 		}
 		if err := addDocumentColumns(write); err != nil {
+			return err
+		}
+		if err := scopeRoomNames(write); err != nil {
 			return err
 		}
 		if err := moveSearchIndexes(write); err != nil {
@@ -434,7 +444,9 @@ func (s *Rooms) deleteOne(ctx context.Context, query, what, id string, args ...a
 	return nil
 }
 
-// CreateRoom implements room.Rooms. Errors: CONFLICT for a taken name.
+// CreateRoom implements room.Rooms. Errors: CONFLICT when the creator
+// has a room of that name already (names are unique per creator, so
+// that a refusal says nothing of other people's rooms).
 func (s *Rooms) CreateRoom(ctx context.Context, r *room.Room, owner string) error {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -444,7 +456,7 @@ func (s *Rooms) CreateRoom(ctx context.Context, r *room.Room, owner string) erro
 	_, err = tx.ExecContext(ctx, "INSERT INTO data_rooms (id, name, description, created_by, created_at) VALUES (?, ?, ?, ?, ?)",
 		r.ID, r.Name, r.Description, r.CreatedBy, formatTime(r.CreatedAt))
 	if err != nil {
-		return conflict(err, "a room called %s exists", r.Name)
+		return conflict(err, "you have a room called %s already", r.Name)
 	}
 	if _, err := tx.ExecContext(ctx, "INSERT INTO data_room_members (data_room_id, user_id, role, added_at) VALUES (?, ?, 'owner', ?)",
 		r.ID, owner, formatTime(r.CreatedAt)); err != nil {
@@ -472,12 +484,6 @@ func scanRoom(row interface{ Scan(...any) error }, extra ...any) (*room.Room, er
 func (s *Rooms) Room(ctx context.Context, id string) (*room.Room, error) {
 	r, err := scanRoom(s.read.QueryRowContext(ctx, "SELECT "+roomColumns+" FROM data_rooms r WHERE r.id = ?", id))
 	return r, notFound(err, "room", id)
-}
-
-// RoomByName implements room.Rooms.
-func (s *Rooms) RoomByName(ctx context.Context, name string) (*room.Room, error) {
-	r, err := scanRoom(s.read.QueryRowContext(ctx, "SELECT "+roomColumns+" FROM data_rooms r WHERE r.name = ?", name))
-	return r, notFound(err, "room", name)
 }
 
 // RoomsOf implements room.Rooms.
@@ -516,23 +522,58 @@ func (s *Rooms) DeleteRoom(ctx context.Context, id string) error {
 	return tx.Commit()
 }
 
-// PutMember implements room.Rooms.
+// PutMember implements room.Rooms. Errors: INVALID for an unknown role,
+// CONFLICT when it would leave the room without an owner.
 func (s *Rooms) PutMember(ctx context.Context, m room.Member) error {
-	_, err := s.write.ExecContext(ctx, `INSERT INTO data_room_members (data_room_id, user_id, role, added_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (data_room_id, user_id) DO UPDATE SET role = excluded.role`, m.RoomID, m.UserID, m.Role, formatTime(m.AddedAt))
-	return checked(err, "member")
+	return s.changeMembers(ctx, m.RoomID, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO data_room_members (data_room_id, user_id, role, added_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT (data_room_id, user_id) DO UPDATE SET role = excluded.role`, m.RoomID, m.UserID, m.Role, formatTime(m.AddedAt))
+		return checked(err, "member")
+	})
 }
 
-// RemoveMember implements room.Rooms.
+// RemoveMember implements room.Rooms. Errors: NOT_FOUND for one who is
+// not a member, CONFLICT for the room's last owner.
 func (s *Rooms) RemoveMember(ctx context.Context, roomID, userID string) error {
-	res, err := s.write.ExecContext(ctx, "DELETE FROM data_room_members WHERE data_room_id = ? AND user_id = ?", roomID, userID)
+	return s.changeMembers(ctx, roomID, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, "DELETE FROM data_room_members WHERE data_room_id = ? AND user_id = ?", roomID, userID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return quarry.Errorf(quarry.ECodeNotFound, "no member %s", userID)
+		}
+		return nil
+	})
+}
+
+// changeMembers runs change in a transaction and commits it unless it
+// left roomID without an owner. Write transactions begin IMMEDIATE, with
+// the file's write lock, so that no other writer changes the owners
+// between the change and the count.
+func (s *Rooms) changeMembers(ctx context.Context, roomID string, change func(tx *sql.Tx) error) error {
+	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return quarry.Errorf(quarry.ECodeNotFound, "no member %s", userID)
+	defer tx.Rollback()
+	if err := change(tx); err != nil {
+		return err
 	}
-	return nil
+	var owners int
+	if err := tx.QueryRowContext(ctx, "SELECT count(*) FROM data_room_members WHERE data_room_id = ? AND role = 'owner'", roomID).Scan(&owners); err != nil {
+		return err
+	}
+	if owners == 0 {
+		return errLastOwner()
+	}
+	return tx.Commit()
+}
+
+// errLastOwner refuses a change that would leave a room without an owner.
+func errLastOwner() error {
+	return quarry.Errorf(quarry.ECodeConflict, "this is the room's last owner; a room must keep one").
+		WithHint("make another member an owner first")
 }
 
 const memberColumns = "m.data_room_id, m.user_id, u.name, m.role, m.added_at FROM data_room_members m JOIN users u ON u.id = m.user_id"

@@ -30,7 +30,7 @@ func TestRoomsAPIRoomsAndMembers(t *testing.T) {
 		code               string
 	}{
 		{"alice", "POST", "/api/rooms", map[string]string{"name": "deal-c", "description": "a third"}, 201, ""},
-		{"alice", "POST", "/api/rooms", map[string]string{"name": "deal-b"}, 409, "CONFLICT"},
+		{"alice", "POST", "/api/rooms", map[string]string{"name": "DEAL-C"}, 409, "CONFLICT"}, // her own, by another case
 		{"alice", "POST", "/api/rooms", map[string]string{"name": "  "}, 422, "INVALID"},
 		{"alice", "POST", "/api/rooms", map[string]string{"name": "a/b"}, 422, "INVALID"},
 		{"alice", "POST", "/api/rooms", map[string]any{"name": 7}, 400, "BAD_REQUEST"},
@@ -42,9 +42,13 @@ func TestRoomsAPIRoomsAndMembers(t *testing.T) {
 		{"alice", "POST", "/api/rooms/" + e.a.ID + "/members", map[string]string{"user_name": "carol", "role": "editor"}, 201, ""},
 		{"alice", "PUT", "/api/rooms/" + e.a.ID + "/members/carol", map[string]string{"role": "viewer"}, 200, ""},
 		{"alice", "PUT", "/api/rooms/" + e.a.ID + "/members/carol", map[string]string{"role": "admin"}, 422, "INVALID"},
+		{"alice", "PUT", "/api/rooms/" + e.a.ID + "/members/alice", map[string]string{"role": "viewer"}, 409, "CONFLICT"}, // the last owner
 		{"vic", "POST", "/api/rooms/" + e.a.ID + "/members", map[string]string{"user_name": "mallory", "role": "owner"}, 403, "FORBIDDEN"},
 		{"vic", "POST", "/api/rooms", map[string]string{"name": "vic's own"}, 201, ""},
 		{"alice", "DELETE", "/api/rooms/" + e.a.ID, nil, 405, "METHOD_NOT_ALLOWED"},
+		// Bob's room's name is alice's to use, and nothing says he has it.
+		{"alice", "POST", "/api/rooms", map[string]string{"name": "deal-b"}, 201, ""},
+		{"alice", "GET", "/api/rooms/deal-b", nil, 200, ""},
 	} {
 		r := e.json(c.user, c.method, c.path, c.body)
 		if r.status != c.status || (c.code != "" && r.code(t) != c.code) {
@@ -56,9 +60,12 @@ func TestRoomsAPIRoomsAndMembers(t *testing.T) {
 	var names []string
 	for _, r := range list.Rooms {
 		names = append(names, r.Name+":"+r.Role)
+		if r.ID == e.b.ID {
+			t.Errorf("alice's rooms include bob's deal-b")
+		}
 	}
-	if got := strings.Join(names, ","); !strings.Contains(got, "deal-a:owner") || !strings.Contains(got, "deal-c:owner") || strings.Contains(got, "deal-b") {
-		t.Errorf("alice's rooms %s; want deal-a and deal-c as owner, not deal-b", got)
+	if got := strings.Join(names, ","); got != "deal-a:owner,deal-b:owner,deal-c:owner" {
+		t.Errorf("alice's rooms %s; want deal-a, her own deal-b and deal-c, as owner", got)
 	}
 	var members struct{ Members []room.Member }
 	decode(t, e.json("alice", "GET", "/api/rooms/"+e.a.ID+"/members", nil), &members)

@@ -9,13 +9,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/quarry-dev/quarry"
@@ -44,10 +45,13 @@ func (s *Server) user(r *http.Request) (*room.User, error) {
 // Credentials is what password sign-in needs from the data rooms
 // (rooms.Service).
 type Credentials interface {
-	// Login returns the user called name when password is theirs.
-	// Errors: UNAUTHORIZED, alike for an unknown user and a wrong
-	// password.
-	Login(ctx context.Context, name, password string) (*room.User, error)
+	// LoginFrom returns the user called name when password is theirs,
+	// counting a failure against the name and client (the address
+	// clientOf gives). Errors: UNAUTHORIZED, alike for an unknown user
+	// and a wrong password; RATE_LIMITED (a *rooms.RateLimited, whose
+	// seconds become Retry-After) past the failures allowed or when too
+	// many sign-ins are under way.
+	LoginFrom(ctx context.Context, client, name, password string) (*room.User, error)
 	// UserByToken returns the user of an API token. Errors: UNAUTHORIZED.
 	UserByToken(ctx context.Context, token string) (*room.User, error)
 	// SessionStamp returns a user and a fingerprint of their password,
@@ -63,13 +67,10 @@ type Credentials interface {
 // SessionCookie is the name of the sign-in cookie.
 const SessionCookie = "quarry_session"
 
-// Sign-in defaults and limits.
+// Sign-in defaults. The limits on failed sign-ins are the rooms
+// service's (rooms.MaxLoginFailures and the rest), counted in its store.
 const (
 	DefaultSessionTTL = 12 * time.Hour
-	// MaxLoginFailures failed sign-ins for one name within
-	// LoginFailureWindow make further tries wait for the window to end.
-	MaxLoginFailures   = 10
-	LoginFailureWindow = 15 * time.Minute
 	// sessionKeyBytes is the size of the key that signs the cookies.
 	sessionKeyBytes = 32
 )
@@ -88,18 +89,11 @@ const (
 // refuses the cookie from then on, in every server of the store
 // (Credentials.EndSession).
 type PasswordAuth struct {
-	users Credentials
-	key   []byte
-	ttl   time.Duration
-	now   func() time.Time
-
-	mu       sync.Mutex
-	failures map[string]failures // failed sign-ins by lower-case name
-}
-
-type failures struct {
-	n     int
-	start time.Time
+	users        Credentials
+	key          []byte
+	ttl          time.Duration
+	now          func() time.Time
+	trustProxies bool
 }
 
 // PasswordAuthOptions configure a PasswordAuth; zero values take the
@@ -108,6 +102,13 @@ type PasswordAuthOptions struct {
 	// TTL is how long a sign-in lasts (default DefaultSessionTTL).
 	TTL time.Duration
 	Now func() time.Time
+	// TrustForwardedFor takes a sign-in's client, whose failures are
+	// counted, from the last address of X-Forwarded-For, which a reverse
+	// proxy in front of the server appends. Set it only behind such a
+	// proxy: otherwise a client writes the header itself and picks a new
+	// address for every guess. Off, the client is the connection's
+	// address.
+	TrustForwardedFor bool
 }
 
 // NewPasswordAuth signs people in with users' passwords, under key (at
@@ -122,8 +123,7 @@ func NewPasswordAuth(users Credentials, key []byte, opt PasswordAuthOptions) (*P
 	if opt.Now == nil {
 		opt.Now = time.Now
 	}
-	return &PasswordAuth{users: users, key: key, ttl: opt.TTL, now: opt.Now,
-		failures: map[string]failures{}}, nil
+	return &PasswordAuth{users: users, key: key, ttl: opt.TTL, now: opt.Now, trustProxies: opt.TrustForwardedFor}, nil
 }
 
 // errSignIn is the answer to a request without credentials.
@@ -209,44 +209,49 @@ func (a *PasswordAuth) parse(value string) (session, error) {
 }
 
 // signIn checks a name and password and returns the session cookie.
-// Errors: UNAUTHORIZED, RATE_LIMITED after MaxLoginFailures failures for
-// the name within LoginFailureWindow (counted whether or not the user
-// exists, so the limit says nothing about who does).
+// Errors: UNAUTHORIZED, RATE_LIMITED (a *rooms.RateLimited) after too
+// many failures for the name or from the client, or when too many
+// sign-ins are under way (Credentials.LoginFrom).
 func (a *PasswordAuth) signIn(r *http.Request, name, password string) (*http.Cookie, *room.User, error) {
-	now := a.now()
-	k := strings.ToLower(strings.TrimSpace(name))
-	a.mu.Lock()
-	f := a.failures[k]
-	if now.Sub(f.start) >= LoginFailureWindow {
-		f = failures{start: now}
-	}
-	a.mu.Unlock()
-	if f.n >= MaxLoginFailures {
-		wait := f.start.Add(LoginFailureWindow).Sub(now)
-		return nil, nil, quarry.Errorf(quarry.ECodeRateLimited, "too many failed sign-ins for this name").
-			WithHint(fmt.Sprintf("try again in %d minutes", int(wait.Minutes())+1))
-	}
-	u, err := a.users.Login(r.Context(), name, password)
+	u, err := a.users.LoginFrom(r.Context(), a.clientOf(r), name, password)
 	if err != nil {
-		if quarry.ErrorCode(err) == quarry.ECodeUnauthorized {
-			a.mu.Lock()
-			f.n++
-			a.failures[k] = f
-			a.prune(now)
-			a.mu.Unlock()
-		}
 		return nil, nil, err
 	}
-	a.mu.Lock()
-	delete(a.failures, k)
-	a.mu.Unlock()
 	_, stamp, err := a.users.SessionStamp(r.Context(), u.ID)
 	if err != nil {
 		return nil, nil, err
 	}
-	s := session{userID: u.ID, expires: now.Add(a.ttl), id: quarry.NewID(), stamp: stamp}
+	s := session{userID: u.ID, expires: a.now().Add(a.ttl), id: quarry.NewID(), stamp: stamp}
 	c := a.cookie(r, a.sign(s), int(a.ttl.Seconds()))
 	return c, u, nil
+}
+
+// clientOf names the client of a sign-in, whose failures are counted
+// together: its IPv4 address, or the /64 of its IPv6 one (a single
+// machine is commonly given a whole /64). The address is the
+// connection's, or with TrustForwardedFor the one the proxy appended.
+func (a *PasswordAuth) clientOf(r *http.Request) string {
+	addr := r.RemoteAddr
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		addr = host
+	}
+	if a.trustProxies {
+		if fwd := r.Header.Values("X-Forwarded-For"); len(fwd) > 0 {
+			last := fwd[len(fwd)-1]
+			addr = strings.TrimSpace(last[strings.LastIndex(last, ",")+1:])
+		}
+	}
+	ip, err := netip.ParseAddr(addr)
+	if err != nil {
+		// Not an address (a test's pipe, a proxy's odd header): counted
+		// as it is, bounded in length.
+		return "other:" + addr[:min(len(addr), 100)]
+	}
+	ip = ip.Unmap().WithZone("")
+	if ip.Is4() {
+		return ip.String()
+	}
+	return netip.PrefixFrom(ip, 64).Masked().String()
 }
 
 // signOut refuses the request's session cookie from now on, in every
@@ -261,15 +266,6 @@ func (a *PasswordAuth) signOut(r *http.Request) (*http.Cookie, error) {
 		}
 	}
 	return a.cookie(r, "", -1), nil
-}
-
-// prune forgets failure counts past their window. Called with mu held.
-func (a *PasswordAuth) prune(now time.Time) {
-	for k, f := range a.failures {
-		if now.Sub(f.start) >= LoginFailureWindow {
-			delete(a.failures, k)
-		}
-	}
 }
 
 func (a *PasswordAuth) cookie(r *http.Request, value string, maxAge int) *http.Cookie {

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -51,6 +52,7 @@ func newAuthEnv(t *testing.T, tls bool) *authEnv {
 	}
 	t.Cleanup(func() { closeRooms() })
 	e := &authEnv{t: t, svc: svc, clock: fakeclock.New(time.Now())}
+	svc.Now = e.clock.Now
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -339,17 +341,21 @@ func TestSignInPages(t *testing.T) {
 	if !c.Secure {
 		t.Errorf("the session cookie over TLS is not Secure")
 	}
-	// Too many failures for a name: 429 for a while, even with the right
-	// password, and the same for a name that does not exist.
+	// Too many failures for a name: 429 with Retry-After for a while,
+	// even with the right password, and the same for a name that does
+	// not exist.
 	for _, name := range []string{"ann", "nobody"} {
-		for range web.MaxLoginFailures {
+		for range rooms.MaxLoginFailures {
 			e.login(name, "wrong password", "/")
 		}
-		if res := e.login(name, annPassword, "/"); res.StatusCode != http.StatusTooManyRequests {
-			t.Errorf("sign in as %s after %d failures: %d; want 429", name, web.MaxLoginFailures, res.StatusCode)
+		res := e.login(name, annPassword, "/")
+		secs, err := strconv.Atoi(res.Header.Get("Retry-After"))
+		if res.StatusCode != http.StatusTooManyRequests || err != nil || secs <= 0 || secs > int(rooms.LoginFailureWindow.Seconds()) {
+			t.Errorf("sign in as %s after %d failures: %d, Retry-After %q; want 429 within the window",
+				name, rooms.MaxLoginFailures, res.StatusCode, res.Header.Get("Retry-After"))
 		}
 	}
-	e.clock.Add(web.LoginFailureWindow)
+	e.clock.Add(rooms.LoginFailureWindow)
 	if res := e.login("ann", annPassword, "/"); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("sign in after the failure window: %d; want 303", res.StatusCode)
 	}

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/rooms"
 )
 
 // errorBody is the specification's error envelope:
@@ -81,6 +83,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="quarry"`)
 	}
+	setRetryAfter(w, err)
 	details := map[string]any{}
 	if qe.Hint != "" {
 		details["hint"] = qe.Hint
@@ -95,4 +98,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(v) // the client went away; nothing to do
+}
+
+// setRetryAfter tells the client when to try again, for an error that
+// says (a *rooms.RateLimited: past the questions of the hour, the failed
+// sign-ins of a window, or the sign-ins one server checks at once).
+func setRetryAfter(w http.ResponseWriter, err error) {
+	var limited *rooms.RateLimited
+	if errors.As(err, &limited) && limited.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(limited.RetryAfter))
+	}
 }

@@ -88,6 +88,7 @@ func (s *Server) signIn(w http.ResponseWriter, r *http.Request, a *PasswordAuth)
 	if qe.Code != quarry.ECodeUnauthorized && qe.Code != quarry.ECodeRateLimited {
 		return err
 	}
+	setRetryAfter(w, err)
 	p := loginPage{pageBase: pageBase{Title: "Sign in", Errors: []summaryItem{{Message: qe.Message, Hint: qe.Hint}}}, Name: name, Next: next}
 	s.render(w, r, pageStatus(qe), "login", p)
 	return nil

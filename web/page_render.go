@@ -139,6 +139,7 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, err error) 
 		w.Header().Set("HX-Retarget", "body")
 		w.Header().Set("HX-Reswap", "innerHTML")
 	}
+	setRetryAfter(w, err)
 	status := pageStatus(qe)
 	p := errorPage{Status: status, Err: qe}
 	switch status {

@@ -6,14 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
-	"net/http"
 	"strconv"
 	"time"
 
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/postgres"
+	"github.com/quarry-dev/quarry/web"
 )
 
 // runServe serves the JSON API and the pages until ctx is done. On a data
@@ -106,7 +105,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}
 
-	srv := &http.Server{Handler: a.Handler, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn)}
+	srv := web.NewHTTPServer(a.Handler, a.Log)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -1,6 +1,7 @@
 package roomtest
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -99,24 +100,27 @@ func testRooms(t *testing.T, f *fixture) {
 	if r.Name != "room-a" || r.Description != "about room-a" || r.CreatedBy != f.alice.ID || !sameTime(r.CreatedAt, f.a.CreatedAt) {
 		t.Errorf("Room = %+v; want %+v", r, f.a)
 	}
-	r, err = s.RoomByName(ctx, "ROOM-B")
-	if err != nil || r.ID != f.b.ID {
-		t.Errorf("RoomByName(ROOM-B) = %+v, %v; want room-b (names are case-insensitive)", r, err)
-	}
 	_, err = s.Room(ctx, quarry.NewID())
 	WantCode(t, "Room(unknown)", err, quarry.ECodeNotFound)
 	_, err = s.Room(ctx, "room-a") // a name where an id belongs
 	WantCode(t, "Room(a name)", err, quarry.ECodeNotFound)
-	_, err = s.RoomByName(ctx, "room-c")
-	WantCode(t, "RoomByName(unknown)", err, quarry.ECodeNotFound)
 
-	err = s.CreateRoom(ctx, &room.Room{ID: quarry.NewID(), Name: "Room-A", CreatedBy: f.bob.ID, CreatedAt: f.next()}, f.bob.ID)
-	WantCode(t, "CreateRoom(Room-A again)", err, quarry.ECodeConflict)
+	// A name is unique per creator, case-insensitively: alice cannot
+	// have two rooms called room-a, and bob's own ROOM-A says nothing of
+	// hers.
+	err = s.CreateRoom(ctx, &room.Room{ID: quarry.NewID(), Name: "Room-A", CreatedBy: f.alice.ID, CreatedAt: f.next()}, f.alice.ID)
+	WantCode(t, "CreateRoom(Room-A again by alice)", err, quarry.ECodeConflict)
+	if rs, err := s.RoomsOf(ctx, f.alice.ID); err != nil || len(rs) != 1 || rs[0].ID != f.a.ID {
+		t.Errorf("RoomsOf(alice) after a refused CreateRoom = %+v, %v; want only room-a", rs, err)
+	}
+	bobsA := &room.Room{ID: quarry.NewID(), Name: "ROOM-A", CreatedBy: f.bob.ID, CreatedAt: f.next()}
+	Must(t, s.CreateRoom(ctx, bobsA, f.bob.ID))
 	rs, err := s.RoomsOf(ctx, f.bob.ID)
 	Must(t, err)
-	if len(rs) != 1 || rs[0].ID != f.b.ID {
-		t.Errorf("RoomsOf(bob) after a refused CreateRoom = %+v; want only room-b", rs)
+	if len(rs) != 2 || rs[0].ID != bobsA.ID || rs[1].ID != f.b.ID {
+		t.Errorf("RoomsOf(bob) = %+v; want his ROOM-A and room-b", rs)
 	}
+	Must(t, s.DeleteRoom(ctx, bobsA.ID))
 
 	f.doc(t, f.a, "one.txt", []spec{{text: text("first")}})
 	f.pending(t, f.a, "two.txt")
@@ -161,6 +165,127 @@ func testMembers(t *testing.T, f *fixture) {
 		t.Errorf("Members(room-b) = %+v, %v; want only bob", ms, err)
 	}
 }
+
+// testLastOwner: a room keeps an owner. Its last owner can be neither
+// demoted nor removed; with a second owner, either can.
+func testLastOwner(t *testing.T, f *fixture) {
+	ctx, s := f.ctx, f.s
+	for _, role := range []string{room.RoleEditor, room.RoleViewer} {
+		err := s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: f.alice.ID, Role: role, AddedAt: f.next()})
+		WantCode(t, "PutMember(the last owner as "+role+")", err, quarry.ECodeConflict)
+	}
+	WantCode(t, "RemoveMember(the last owner)", s.RemoveMember(ctx, f.a.ID, f.alice.ID), quarry.ECodeConflict)
+	if m, err := s.Member(ctx, f.a.ID, f.alice.ID); err != nil || m.Role != room.RoleOwner {
+		t.Fatalf("alice after the refused changes = %+v, %v; want still the owner", m, err)
+	}
+	Must(t, s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: f.bob.ID, Role: room.RoleOwner, AddedAt: f.next()}))
+	Must(t, s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: f.alice.ID, Role: room.RoleViewer, AddedAt: f.next()}))
+	WantCode(t, "RemoveMember(bob, now the last owner)", s.RemoveMember(ctx, f.a.ID, f.bob.ID), quarry.ECodeConflict)
+	WantCode(t, "PutMember(bob, now the last owner, as editor)",
+		s.PutMember(ctx, room.Member{RoomID: f.a.ID, UserID: f.bob.ID, Role: room.RoleEditor, AddedAt: f.next()}), quarry.ECodeConflict)
+	Must(t, s.RemoveMember(ctx, f.a.ID, f.alice.ID))
+	ms, err := s.Members(ctx, f.a.ID)
+	Must(t, err)
+	if got := ids(ms, func(m room.Member) string { return m.UserName + ":" + m.Role }); !slices.Equal(got, []string{"bob:owner"}) {
+		t.Errorf("Members(room-a) = %v; want bob:owner", got)
+	}
+	// Other rooms' owners are not counted: room-b's bob is not room-a's.
+	WantCode(t, "RemoveMember(room-b's only owner)", s.RemoveMember(ctx, f.b.ID, f.bob.ID), quarry.ECodeConflict)
+}
+
+// testLastOwnerConcurrent: two owners demoting each other at once leave
+// one owner, never none.
+func testLastOwnerConcurrent(t *testing.T, f *fixture) {
+	ctx, s := f.ctx, f.s
+	for round := range 10 {
+		r := f.room(t, fmt.Sprintf("race-%d", round), f.alice)
+		Must(t, s.PutMember(ctx, room.Member{RoomID: r.ID, UserID: f.bob.ID, Role: room.RoleOwner, AddedAt: f.next()}))
+		errs := make(chan error, 2)
+		for _, u := range []*room.User{f.alice, f.bob} {
+			go func() {
+				errs <- s.PutMember(ctx, room.Member{RoomID: r.ID, UserID: u.ID, Role: room.RoleViewer, AddedAt: f.t0})
+			}()
+		}
+		var refused int
+		for range 2 {
+			if err := <-errs; err != nil {
+				WantCode(t, "a concurrent demotion", err, quarry.ECodeConflict)
+				refused++
+			}
+		}
+		ms, err := s.Members(ctx, r.ID)
+		Must(t, err)
+		owners := 0
+		for _, m := range ms {
+			if m.Role == room.RoleOwner {
+				owners++
+			}
+		}
+		if owners != 1 || refused != 1 {
+			t.Fatalf("round %d: two owners demoting each other at once: %d owners left, %d refused; want 1 and 1", round, owners, refused)
+		}
+	}
+}
+
+// testLoginFailures: failed sign-ins are counted per key within a
+// window that starts at the first, exactly under concurrent failures,
+// and forgotten when the window is over or the key is cleared.
+func testLoginFailures(t *testing.T, f *fixture) {
+	ctx, s := f.ctx, f.s
+	const window = 15 * time.Minute
+	t0 := f.t0
+	if got, err := s.LoginFailures(ctx, "name:ann", t0, window); err != nil || got.Count != 0 {
+		t.Errorf("LoginFailures(none yet) = %+v, %v; want 0", got, err)
+	}
+	for i := 1; i <= 3; i++ {
+		got, err := s.FailLogin(ctx, "name:ann", t0.Add(time.Duration(i)*time.Minute), window)
+		if err != nil || got.Count != i || !sameTime(got.Since, t0.Add(time.Minute)) {
+			t.Errorf("FailLogin #%d = %+v, %v; want %d since the first", i, got, err, i)
+		}
+	}
+	Must(t, firstErr(s.FailLogin(ctx, "client:192.0.2.7", t0.Add(time.Minute), window)))
+	at := t0.Add(10 * time.Minute)
+	if got, err := s.LoginFailures(ctx, "name:ann", at, window); err != nil || got.Count != 3 || !sameTime(got.Since, t0.Add(time.Minute)) {
+		t.Errorf("LoginFailures(name:ann) = %+v, %v; want 3 since %v", got, err, t0.Add(time.Minute))
+	}
+	if got, err := s.LoginFailures(ctx, "name:bob", at, window); err != nil || got.Count != 0 {
+		t.Errorf("LoginFailures(name:bob) = %+v, %v; want 0: keys are counted apart", got, err)
+	}
+	// The window runs from the first failure: at its end the count is
+	// over, and the next failure starts a new one.
+	over := t0.Add(time.Minute + window)
+	if got, err := s.LoginFailures(ctx, "name:ann", over, window); err != nil || got.Count != 0 {
+		t.Errorf("LoginFailures at the window's end = %+v, %v; want 0", got, err)
+	}
+	if got, err := s.FailLogin(ctx, "name:ann", over, window); err != nil || got.Count != 1 || !sameTime(got.Since, over) {
+		t.Errorf("FailLogin after the window = %+v, %v; want 1 since %v", got, err, over)
+	}
+	// The client's count, its window over, was forgotten by that call.
+	if got, err := s.LoginFailures(ctx, "client:192.0.2.7", t0.Add(3*time.Minute), window); err != nil || got.Count != 0 {
+		t.Errorf("LoginFailures of a count swept away = %+v, %v; want 0", got, err)
+	}
+	Must(t, s.ClearLoginFailures(ctx, "name:ann"))
+	if got, err := s.LoginFailures(ctx, "name:ann", over, window); err != nil || got.Count != 0 {
+		t.Errorf("LoginFailures after ClearLoginFailures = %+v, %v; want 0", got, err)
+	}
+	Must(t, s.ClearLoginFailures(ctx, "name:nobody"))
+
+	// Concurrent failures each count.
+	const n = 20
+	errs := make(chan error, n)
+	for range n {
+		go func() { errs <- firstErr(s.FailLogin(ctx, "client:198.51.100.1", over, window)) }()
+	}
+	for range n {
+		Must(t, <-errs)
+	}
+	if got, err := s.LoginFailures(ctx, "client:198.51.100.1", over, window); err != nil || got.Count != n {
+		t.Errorf("LoginFailures after %d concurrent failures = %+v, %v; want %d", n, got, err, n)
+	}
+}
+
+// firstErr drops a result to keep its error.
+func firstErr[T any](_ T, err error) error { return err }
 
 func testDeleteRoom(t *testing.T, f *fixture) {
 	ctx, s := f.ctx, f.s

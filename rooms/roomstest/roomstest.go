@@ -20,6 +20,11 @@
 //     rescued, a live one keeps its lease, and a process without the
 //     room's embedding model refuses its documents; upload names and
 //     partial uploads leave nothing behind.
+//   - Lockouts: failed sign-ins counted by name and by client in the
+//     store, honoured by a second service over it.
+//   - RoomNames: a name taken in someone else's room is free to use, and
+//     nothing says it is taken.
+//   - LastOwner: a room's last owner can be neither demoted nor removed.
 package roomstest
 
 import (
@@ -49,6 +54,9 @@ func Run(t *testing.T, open func(t *testing.T) *rooms.Service) {
 		{"Workers", testWorkers},
 		{"UploadNames", testUploadNames},
 		{"PartialUploads", testPartialUploads},
+		{"Lockouts", testLockouts},
+		{"RoomNames", testRoomNames},
+		{"LastOwner", testLastOwner},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
