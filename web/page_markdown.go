@@ -76,6 +76,11 @@ type renderedMarkdown struct {
 // one h1 and no skipped levels; links and images to the session's
 // artifacts (charts/x.png) are pointed at the artifacts route.
 func renderMarkdown(md goldmark.Markdown, src string, opt markdownOptions) (renderedMarkdown, error) {
+	if tableCells(src) > maxTableCells {
+		// Parsing would build every padded cell before anything could
+		// stop it; the text is shown as it is instead.
+		return renderedMarkdown{HTML: template.HTML(`<pre class="md-plain">`+html.EscapeString(src)+`</pre>`) + opt.DataModel}, nil
+	}
 	source := []byte(src)
 	ids := parser.NewContext()
 	for _, id := range reservedIDs {
@@ -305,4 +310,29 @@ func tableLabel(n ast.Node, source []byte, section string) string {
 		label += " (" + clip(section, 50) + ")"
 	}
 	return label
+}
+
+// maxTableCells bounds the table cells one text may make. A GFM table pads
+// every row to its header's columns, so a wide header over many short
+// rows makes cells quadratic in the text (a 20 KB header over 40 KB of
+// one-letter rows: 200 million cells); Quarry's own reports stay far
+// below this.
+const maxTableCells = 50_000
+
+// tableCells is an upper bound, in one pass, of the table cells Markdown
+// src can make: each line of a block (lines up to a blank one) counts as
+// many cells as the widest line of the block so far has pipes, plus one.
+func tableCells(src string) int {
+	cells, width := 0, 0
+	for line := range strings.Lines(src) {
+		if strings.TrimSpace(line) == "" {
+			width = 0
+			continue
+		}
+		width = max(width, strings.Count(line, "|")+1)
+		if width > 1 {
+			cells += width
+		}
+	}
+	return cells
 }

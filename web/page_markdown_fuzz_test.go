@@ -32,9 +32,12 @@ func FuzzRenderMarkdown(f *testing.F) {
 		// A GFM table pads every row to its header's columns, so a wide
 		// header over many short rows makes cells quadratic in the source
 		// (50 columns by 50 one-letter rows: 300 bytes become 2,500 cells).
-		// That is bounded here per cell, and left to a budget in
-		// renderMarkdown; everything else is linear in the source.
+		// renderMarkdown bounds them (maxTableCells); everything else is
+		// linear in the source.
 		cells := strings.Count(html, "<td") + strings.Count(html, "<th")
+		if cells > maxTableCells {
+			t.Fatalf("renderMarkdown of %d bytes made %d table cells; the budget is %d", len(src), cells, maxTableCells)
+		}
 		if len(html) > 64*len(src)+32*cells+4096 {
 			t.Fatalf("renderMarkdown of %d bytes gave %d bytes of HTML (%d table cells)", len(src), len(html), cells)
 		}
@@ -65,3 +68,21 @@ var (
 	jsLink     = regexp.MustCompile(`(href|src)\s*=\s*"\s*javascript:`)
 	badHeading = regexp.MustCompile(`<h(0|[7-9]|\d\d)`)
 )
+
+// TestRenderMarkdownTableBudget: a table whose padded cells would be
+// quadratic in its text is shown as text, and a report's table is not.
+func TestRenderMarkdownTableBudget(t *testing.T) {
+	wide := "|" + strings.Repeat("a|", 5000) + "\n|" + strings.Repeat("-|", 5000) + "\n" + strings.Repeat("x\n", 20000)
+	out, err := renderMarkdown(chatMarkdown, wide, markdownOptions{TopLevel: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cells := strings.Count(string(out.HTML), "<td"); cells != 0 || !strings.Contains(string(out.HTML), `<pre class="md-plain">`) {
+		t.Fatalf("a 5,000-column table over 20,000 rows made %d cells; want it shown as text", cells)
+	}
+	normal := "| Period | Amount |\n|---|--:|\n" + strings.Repeat("| 2024-03-01 | 5 |\n", 200)
+	out, _ = renderMarkdown(chatMarkdown, normal, markdownOptions{TopLevel: 3})
+	if cells := strings.Count(string(out.HTML), "<td"); cells != 400 {
+		t.Fatalf("a 2-column, 200-row table made %d cells; want 400", cells)
+	}
+}
