@@ -278,6 +278,9 @@ type OverallChange struct {
 	// Grain is the spacing of the data's dates, one of the Grain
 	// constants: monthly data is compared month by month.
 	Grain string `json:"grain,omitempty"`
+	// BelowPrecision is a change too small to tell from the rounding of
+	// floating-point sums: no change, whatever its sign.
+	BelowPrecision bool `json:"below_precision,omitempty"`
 }
 
 // Grains: the spacing of a dataset's dates.

@@ -137,6 +137,7 @@ func (r *run) measureOverall(ctx context.Context) error {
 		PValue:          o.test.PValue,
 		Significant:     o.test.PValue <= alpha,
 		Grain:           r.grain.unit,
+		BelowPrecision:  o.test.BelowPrecision,
 	}
 	if math.IsNaN(o.test.PValue) {
 		// Without a variance estimate, call a change of over 5% real.

@@ -70,6 +70,9 @@ func TestInvestigatePrecisionJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("decode --json: %v\n%s", err, stdout)
 	}
+	if !res.Overall.BelowPrecision {
+		t.Error("--json does not flag the change as below_precision")
+	}
 	if res.Status != quarry.OutcomeNoFindings || res.Overall.Significant || res.Overall.PValue != 1 || len(res.Explanations) != 0 {
 		t.Errorf("result %s, significant %v, p %v, %d explanations; want no findings, not significant, p = 1, none",
 			res.Status, res.Overall.Significant, res.Overall.PValue, len(res.Explanations))
