@@ -43,6 +43,7 @@ var settings = []struct{ env, flag, file, meaning string }{
 	{"QUARRY_WEB_ALLOW_PRIVATE", "", "web.allow_private", "true lets research --web read pages on private and loopback addresses (an intranet); off by default"},
 	{"QUARRY_DATA_DIR", "--data-dir", "", "where sessions, artifacts and the index live (default quarry-data)"},
 	{"SESSION_TIMEOUT_HOURS", "", "", "hours before a session expires (default 24)"},
+	{envTrustForwardedFor, "", "", "true counts failed sign-ins of serve --auth password by the client address a reverse proxy appends to X-Forwarded-For; set it only behind such a proxy"},
 	{envLease, "--lease (worker)", "", "how long a worker's claim on a document lasts unless renewed (default 20s): a killed worker's documents are processed again about this long after"},
 	{"QUARRY_CONFIG", "--config", "", "JSON config file; environment variables override it, flags override both"},
 }

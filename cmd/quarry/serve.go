@@ -72,7 +72,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	research := app.NewResearches(store, rs, nil)
 	defer research.Close()
 	af.research = research
-	if af.auth, err = webAuth(*authMode, af.dataDir, rs, owner); err != nil {
+	if af.auth, err = webAuth(*authMode, af.dataDir, rs, owner, getenv); err != nil {
 		return err
 	}
 	a, closeApp, err := af.open(ctx, getenv, stderr)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -17,6 +18,23 @@ import (
 	"github.com/quarry-dev/quarry/rooms"
 	"github.com/quarry-dev/quarry/web"
 )
+
+// envTrustForwardedFor says the server is behind a reverse proxy that
+// appends the client's address to X-Forwarded-For.
+const envTrustForwardedFor = "QUARRY_TRUST_FORWARDED_FOR"
+
+// parseBoolSetting reads a true/false setting of the environment; "" is
+// false.
+func parseBoolSetting(name, v string) (bool, error) {
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, &usageError{fmt.Sprintf("%s=%q: want true or false", name, v)}
+	}
+	return b, nil
+}
 
 // Values of quarry serve --auth.
 const (
@@ -28,7 +46,7 @@ const (
 // the local owner for every request, or the people who sign in with a
 // password (and programs with a token), their cookies signed with a key
 // kept in the data dir.
-func webAuth(mode, dataDir string, svc *rooms.Service, owner *room.User) (web.Authenticator, error) {
+func webAuth(mode, dataDir string, svc *rooms.Service, owner *room.User, getenv func(string) string) (web.Authenticator, error) {
 	switch mode {
 	case authLocal:
 		return web.LocalUser{Owner: owner}, nil
@@ -37,7 +55,11 @@ func webAuth(mode, dataDir string, svc *rooms.Service, owner *room.User) (web.Au
 		if err != nil {
 			return nil, err
 		}
-		return web.NewPasswordAuth(svc, key, web.PasswordAuthOptions{})
+		trust, err := parseBoolSetting(envTrustForwardedFor, getenv(envTrustForwardedFor))
+		if err != nil {
+			return nil, err
+		}
+		return web.NewPasswordAuth(svc, key, web.PasswordAuthOptions{TrustForwardedFor: trust})
 	}
 	return nil, &usageError{fmt.Sprintf("--auth %q: want %s or %s", mode, authLocal, authPassword)}
 }

@@ -202,3 +202,24 @@ func TestServeAuthPassword(t *testing.T) {
 		})
 	}
 }
+
+// TestTrustForwardedForSetting: the proxy setting is read as a boolean,
+// and a value that is not one stops the server with the setting's name.
+func TestTrustForwardedForSetting(t *testing.T) {
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == envTrustForwardedFor {
+				return v
+			}
+			return ""
+		}
+	}
+	for _, v := range []string{"", "true", "false", "1"} {
+		if _, err := webAuth(authPassword, t.TempDir(), nil, nil, env(v)); err != nil {
+			t.Errorf("%s=%q: %v", envTrustForwardedFor, v, err)
+		}
+	}
+	if _, err := webAuth(authPassword, t.TempDir(), nil, nil, env("maybe")); err == nil || !strings.Contains(err.Error(), envTrustForwardedFor) {
+		t.Errorf("%s=maybe: %v; want an error naming the setting", envTrustForwardedFor, err)
+	}
+}
