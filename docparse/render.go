@@ -97,18 +97,19 @@ type pageRender struct {
 // is MALFORMED_DOCUMENT.
 func planRender(info pdfInfo, n, dpi, maxPx int, shrink bool, name string) (pageRender, error) {
 	w, h := info.width, info.height
-	if !(w > 0 && h > 0) || math.IsInf(w*h, 0) {
+	if !(w > 0 && h > 0) || math.IsInf(w, 0) || math.IsInf(h, 0) {
 		return pageRender{}, quarry.Errorf(quarry.ECodeMalformedDocument, "page %d of %s has no valid size", n, name).
 			WithHint("open it in a PDF reader, save or print it to a new PDF and upload that")
 	}
 	if shrink {
-		// The largest resolution that fits, less the pixels pixelSize
-		// adds for rounding, is the start; then down by 10% until it fits.
+		// The largest resolution that fits, but for the pixels
+		// pixelSize adds for rounding, is the start; then down a dot at a
+		// time until it fits, a few steps at most.
 		if fit := 72 * math.Sqrt(float64(maxPx)/(w*h)); fit < float64(dpi) {
 			dpi = max(1, int(fit))
 		}
 		for dpi > 1 && !fits(w, h, dpi, maxPx) {
-			dpi = max(1, dpi*9/10)
+			dpi--
 		}
 	}
 	if !fits(w, h, dpi, maxPx) {
