@@ -4,7 +4,13 @@
 // It is pure extraction: no database, no chunking. PDFs are read with the
 // poppler-utils programs (pdfinfo, pdftotext, pdftoppm) and, for pages
 // without a text layer, tesseract-ocr when it is installed; the other
-// formats are parsed in Go. Every page's text is valid UTF-8 with "\n"
+// formats are parsed in Go. Each of those programs runs with a time budget
+// (InfoBudget, TextBudget, RenderBudget, OCRPageBudget), an address-space
+// limit (ChildMemory) and in a process group that is killed with it; no
+// more of them run at once in the process than it has cores; and pages are
+// drawn on their CropBox, cut at a pixel cap whatever box poppler draws.
+// A program that goes over a budget ends the document with RESOURCE_LIMIT.
+// Every page's text is valid UTF-8 with "\n"
 // newlines, no NUL or other control characters except tabs, and no
 // trailing spaces, while spacing inside a line is kept so that tables stay
 // aligned.
@@ -121,8 +127,11 @@ type Page struct {
 // MALFORMED_DOCUMENT for content that does not match its extension, a
 // damaged or encrypted PDF, a PDF without text that cannot be OCRed, a DOCX
 // that is not a valid archive or expands too far, text that is not UTF-8 and
-// CSV that cannot be parsed; UNAVAILABLE when poppler-utils is not installed
-// or ctx ends first (the error then also wraps ctx.Err()).
+// CSV that cannot be parsed; RESOURCE_LIMIT for a PDF whose reading goes
+// over DocumentBudget, or one of whose programs goes over its time or
+// memory budget (the message names the page and the budget); UNAVAILABLE
+// when poppler-utils is not installed or ctx ends first (the error then
+// also wraps ctx.Err()).
 func Extract(ctx context.Context, path, name string, o Options) (*Document, error) {
 	o = o.withDefaults()
 	if name == "" {
