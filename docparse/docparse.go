@@ -4,16 +4,19 @@
 // It is pure extraction: no database, no chunking. PDFs are read with the
 // poppler-utils programs (pdfinfo, pdftotext, pdftoppm) and, for pages
 // without a text layer, tesseract-ocr when it is installed; the other
-// formats are parsed in Go. Each of those programs runs with a time budget
-// (InfoBudget, TextBudget, RenderBudget, OCRPageBudget), an address-space
-// limit (ChildMemory) and in a process group that is killed with it; no
-// more of them run at once in the process than it has cores; and pages are
-// drawn on their CropBox, cut at a pixel cap whatever box poppler draws.
-// A program that goes over a budget ends the document with RESOURCE_LIMIT.
-// Every page's text is valid UTF-8 with "\n"
+// formats are parsed in Go. Every page's text is valid UTF-8 with "\n"
 // newlines, no NUL or other control characters except tabs, and no
 // trailing spaces, while spacing inside a line is kept so that tables stay
 // aligned.
+//
+// The poppler and tesseract programs read files anyone in a room can
+// upload, outside the server's own memory limit, so each run has a time
+// budget (InfoBudget, TextBudget, RenderBudget, OCRPageBudget), an
+// address-space limit (ChildMemory) and a process group of its own that is
+// killed with it; no more of them run at once in the process than it has
+// cores; and pages are drawn on their CropBox and cut at a pixel cap,
+// whatever box poppler draws. A program that goes over a budget ends the
+// document with RESOURCE_LIMIT.
 //
 // Formats that have no pages of their own (HTML, DOCX without page breaks,
 // Markdown and text without form feeds) are cut into pages of about

@@ -37,8 +37,8 @@ const (
 	DocumentBudget = 30 * time.Minute
 	// ChildMemory is the address space every program may map, in bytes.
 	// Drawing a page within maxPixels takes about 200 MB (three bytes a
-	// pixel) and OCR of a page within ocrMaxPixels about 300 MB; the rest
-	// is room for the libraries and a complex page.
+	// pixel) and OCR of a page within ocrMaxPixels about 200 MB too; the
+	// rest is room for the libraries and a complex page.
 	ChildMemory = 1 << 30
 )
 

@@ -139,13 +139,13 @@ func TestPlanRender(t *testing.T) {
 		want   pageRender
 		code   string
 	}{
-		{612, 792, 0, 72, maxPixels, false, pageRender{page: 1, dpi: 72, w: 613, h: 793, maxPx: maxPixels}, ""},
-		{3000, 100, 90, 72, maxPixels, false, pageRender{page: 1, dpi: 72, w: 101, h: 3001, maxPx: maxPixels}, ""},
+		{612, 792, 0, 72, maxPixels, false, pageRender{page: 1, dpi: 72, w: 613, h: 793}, ""},
+		{3000, 100, 90, 72, maxPixels, false, pageRender{page: 1, dpi: 72, w: 101, h: 3001}, ""},
 		{14400, 14400, 0, 100, maxPixels, false, pageRender{}, quarry.ECodeResourceLimit},
 		{1e300, 1e300, 0, 300, maxPixels, true, pageRender{}, quarry.ECodeResourceLimit},
 		{0, 792, 0, 72, maxPixels, false, pageRender{}, quarry.ECodeMalformedDocument},
 		{-5, 792, 0, 72, maxPixels, true, pageRender{}, quarry.ECodeMalformedDocument},
-		{100, 100, 0, 300, ocrMaxPixels, true, pageRender{page: 1, dpi: 300, w: 418, h: 418, maxPx: ocrMaxPixels}, ""},
+		{100, 100, 0, 300, ocrMaxPixels, true, pageRender{page: 1, dpi: 300, w: 418, h: 418}, ""},
 	}
 	for _, tt := range tests {
 		info := pdfInfo{width: tt.w, height: tt.h, rotate: tt.rotate}

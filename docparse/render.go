@@ -21,8 +21,8 @@ const MaxRenderDPI = 600
 
 // The pixel caps of a drawn page: maxPixels for RenderPage's images, in
 // color, and ocrMaxPixels for OCR's, in gray, which is 300 dpi on an 11 x
-// 17 inch page (tesseract takes some 300 MB for it; twice the pixels take
-// twice that).
+// 17 inch page (tesseract takes some 200 MB for it, and more in step with
+// the pixels).
 const (
 	maxPixels    = 50_000_000
 	ocrMaxPixels = 17_000_000
@@ -88,7 +88,6 @@ func RenderPage(ctx context.Context, path string, n, dpi int) ([]byte, error) {
 // most w x h pixels.
 type pageRender struct {
 	page, dpi, w, h int
-	maxPx           int
 }
 
 // planRender sizes page n, which pdfinfo described as info, at dpi. With
@@ -120,7 +119,7 @@ func planRender(info pdfInfo, n, dpi, maxPx int, shrink bool, name string) (page
 	if info.rotate == 90 || info.rotate == 270 {
 		pw, ph = ph, pw
 	}
-	return pageRender{page: n, dpi: dpi, w: pw, h: ph, maxPx: maxPx}, nil
+	return pageRender{page: n, dpi: dpi, w: pw, h: ph}, nil
 }
 
 // pixelSize is the size in pixels of w x h points drawn at dpi, as
