@@ -9,6 +9,15 @@
 // trailing spaces, while spacing inside a line is kept so that tables stay
 // aligned.
 //
+// The poppler and tesseract programs read files anyone in a room can
+// upload, outside the server's own memory limit, so each run has a time
+// budget (InfoBudget, TextBudget, RenderBudget, OCRPageBudget), an
+// address-space limit (ChildMemory) and a process group of its own that is
+// killed with it; no more of them run at once in the process than it has
+// cores; and pages are drawn on their CropBox and cut at a pixel cap,
+// whatever box poppler draws. A program that goes over a budget ends the
+// document with RESOURCE_LIMIT.
+//
 // Formats that have no pages of their own (HTML, DOCX without page breaks,
 // Markdown and text without form feeds) are cut into pages of about
 // PageChars characters at paragraph boundaries, so that a citation's page
@@ -121,8 +130,11 @@ type Page struct {
 // MALFORMED_DOCUMENT for content that does not match its extension, a
 // damaged or encrypted PDF, a PDF without text that cannot be OCRed, a DOCX
 // that is not a valid archive or expands too far, text that is not UTF-8 and
-// CSV that cannot be parsed; UNAVAILABLE when poppler-utils is not installed
-// or ctx ends first (the error then also wraps ctx.Err()).
+// CSV that cannot be parsed; RESOURCE_LIMIT for a PDF whose reading goes
+// over DocumentBudget, or one of whose programs goes over its time or
+// memory budget (the message names the page and the budget); UNAVAILABLE
+// when poppler-utils is not installed or ctx ends first (the error then
+// also wraps ctx.Err()).
 func Extract(ctx context.Context, path, name string, o Options) (*Document, error) {
 	o = o.withDefaults()
 	if name == "" {

@@ -1,10 +1,16 @@
 package docparse
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"image/png"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/docparse/docparsetest"
 )
 
@@ -74,9 +80,57 @@ func FuzzExtractPDF(f *testing.F) {
 	f.Add(docparsetest.PDF(nil, docparsetest.PDFOptions{}))
 	f.Add([]byte("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF"))
 	f.Add([]byte("%PDF-"))
+	for _, box := range boxSeeds() {
+		f.Add(onePage(box))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// OCR is off here (Options.OCR is false): tesseract would make
 		// each input take seconds.
 		fuzzExtract(t, "a.pdf", data, 5*time.Second)
+	})
+}
+
+// boxSeeds are pages whose boxes have made images far over the cap: a
+// tiny CropBox on a huge MediaBox, a huge MediaBox, UserUnit, rotation,
+// boxes past each other and upside down.
+func boxSeeds() []docparsetest.Page {
+	return []docparsetest.Page{
+		{MediaBox: [4]float64{0, 0, 3000, 3000}, CropBox: [4]float64{0, 0, 100, 100}},
+		{MediaBox: [4]float64{0, 0, 14400, 14400}},
+		{MediaBox: [4]float64{0, 0, 100, 100}, UserUnit: 75000},
+		{MediaBox: [4]float64{0, 0, 3000, 100}, Rotate: 90},
+		{MediaBox: [4]float64{0, 0, 100, 100}, CropBox: [4]float64{-9e6, -9e6, 9e6, 9e6}, Rotate: -270},
+		{MediaBox: [4]float64{500, 500, 0, 0}, CropBox: [4]float64{400, 400, 300, 300}},
+	}
+}
+
+// FuzzRenderPage draws page 1 of any PDF: a *quarry.Error, or a PNG no
+// larger than the pixel cap and the size the page was planned at.
+func FuzzRenderPage(f *testing.F) {
+	docparsetest.RequireTools(f, "pdfinfo", "pdftoppm")
+	f.Add(samplePDF(), uint16(72))
+	for _, box := range boxSeeds() {
+		f.Add(onePage(box), uint16(300))
+	}
+	f.Add([]byte("%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj 2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj 3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 1e9 1e9] >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF"), uint16(36))
+	f.Fuzz(func(t *testing.T, data []byte, dpi uint16) {
+		path := writeFile(t, "page.pdf", data)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		img, err := RenderPage(ctx, path, 1, int(dpi))
+		if err != nil {
+			var qe *quarry.Error
+			if !errors.As(err, &qe) || qe.Code == quarry.ECodeInternal || strings.Contains(err.Error(), filepath.Dir(path)) {
+				t.Fatalf("RenderPage = %v (%T); want a *quarry.Error with a code, without the path", err, err)
+			}
+			return
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(img))
+		if err != nil {
+			t.Fatalf("RenderPage is not a PNG: %v", err)
+		}
+		if cfg.Width*cfg.Height > maxPixels {
+			t.Fatalf("RenderPage at %d dpi is %dx%d; the cap is %d pixels", dpi, cfg.Width, cfg.Height, maxPixels)
+		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"image/png"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,11 +16,8 @@ import (
 )
 
 // OCR renders pages at ocrDPI, fewer dots when a page would go past
-// maxPixels.
-const (
-	ocrDPI    = 300
-	maxPixels = 50_000_000
-)
+// ocrMaxPixels.
+const ocrDPI = 300
 
 // ocrEmptyPages OCRs doc's pages listed in empty (numbers, ascending) when
 // it can, and says in doc.Notes what happened to them. A document with no
@@ -114,7 +112,8 @@ type ocrResult struct {
 // ocrPages renders each page with pdftoppm and reads it with tesseract,
 // one page per core (tesseract limited to one thread each, which uses the
 // cores better than its own threads). A page that fails gets its error in
-// its result; ending ctx fails them all.
+// its result, except a page that goes over a budget: its RESOURCE_LIMIT
+// stops the others and is the document's error. Ending ctx fails them all.
 func ocrPages(ctx context.Context, tesseract, path, name string, pages []int) ([]ocrResult, error) {
 	pdftoppm, err := tool("pdftoppm")
 	if err != nil {
@@ -126,8 +125,10 @@ func ocrPages(ctx context.Context, tesseract, path, name string, pages []int) ([
 	}
 	defer os.RemoveAll(dir)
 	results := make([]ocrResult, len(pages))
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.NumCPU())
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
 	for i, n := range pages {
 		sem <- struct{}{}
 		if ctx.Err() != nil {
@@ -136,9 +137,15 @@ func ocrPages(ctx context.Context, tesseract, path, name string, pages []int) ([
 		wg.Go(func() {
 			defer func() { <-sem }()
 			results[i] = ocrPage(ctx, pdftoppm, tesseract, dir, path, name, n)
+			if quarry.ErrorCode(results[i].err) == quarry.ECodeResourceLimit {
+				cancel(results[i].err)
+			}
 		})
 	}
 	wg.Wait()
+	if cause := context.Cause(ctx); quarry.ErrorCode(cause) == quarry.ECodeResourceLimit {
+		return nil, cause
+	}
 	if ctx.Err() != nil {
 		return nil, ctxError(ctx, name)
 	}
@@ -150,26 +157,33 @@ func ocrPage(ctx context.Context, pdftoppm, tesseract, dir, path, name string, n
 	if err != nil {
 		return ocrResult{err: err}
 	}
-	dpi := renderDPI(info.width, info.height, ocrDPI)
-	base := filepath.Join(dir, "p"+strconv.Itoa(n))
-	res, err := run(ctx, 1<<20, nil, pdftoppm, "-f", strconv.Itoa(n), "-l", strconv.Itoa(n), "-r", strconv.Itoa(dpi),
-		"-gray", "-png", "-singlefile", path, base)
-	if err == nil && res.exitCode != 0 {
-		err = fmt.Errorf("pdftoppm: exit status %d: %s", res.exitCode, firstLine(res.stderr))
-	}
+	r, err := planRender(info, n, ocrDPI, ocrMaxPixels, true, name)
 	if err != nil {
 		return ocrResult{err: err}
 	}
+	base := filepath.Join(dir, "p"+strconv.Itoa(n))
 	img := base + ".png"
 	defer os.Remove(img)
-	res, err = run(ctx, 1<<20, []string{"OMP_THREAD_LIMIT=1"}, tesseract, img, base, "--psm", "3", "txt", "tsv")
+	what := fmt.Sprintf("drawing page %d of %s for OCR", n, name)
+	res, err := run(ctx, job{prog: pdftoppm, args: append(r.args(), "-gray", "-png", path, base), maxOut: 1 << 20, timeout: budgets.render})
+	if err != nil {
+		return ocrResult{err: childError(ctx, err, name, what)}
+	}
+	if res.exitCode != 0 {
+		return ocrResult{err: fmt.Errorf("pdftoppm: exit status %d: %s", res.exitCode, firstLine(res.stderr))}
+	}
+	if err := checkImageFile(img, r, what); err != nil {
+		return ocrResult{err: err}
+	}
+	res, err = run(ctx, job{prog: tesseract, args: []string{img, base, "--psm", "3", "txt", "tsv"}, env: []string{"OMP_THREAD_LIMIT=1"},
+		maxOut: 1 << 20, timeout: budgets.ocrPage})
 	defer os.Remove(base + ".txt")
 	defer os.Remove(base + ".tsv")
-	if err == nil && res.exitCode != 0 {
-		err = fmt.Errorf("tesseract: exit status %d: %s", res.exitCode, firstLine(res.stderr))
-	}
 	if err != nil {
-		return ocrResult{err: err}
+		return ocrResult{err: childError(ctx, err, name, fmt.Sprintf("OCR of page %d of %s", n, name))}
+	}
+	if res.exitCode != 0 {
+		return ocrResult{err: fmt.Errorf("tesseract: exit status %d: %s", res.exitCode, firstLine(res.stderr))}
 	}
 	text, err := os.ReadFile(base + ".txt")
 	if err != nil {
@@ -182,13 +196,19 @@ func ocrPage(ctx context.Context, pdftoppm, tesseract, dir, path, name string, n
 	return ocrResult{text: normalize(string(text)), confidence: conf}
 }
 
-// renderDPI is dpi, or less when a page of w x h points would take more
-// than maxPixels; at least 1.
-func renderDPI(w, h float64, dpi int) int {
-	for dpi > 1 && w*h*float64(dpi)*float64(dpi)/(72*72) > maxPixels {
-		dpi = dpi * 9 / 10
+// checkImageFile checks the PNG image pdftoppm wrote at path against r
+// before tesseract reads it.
+func checkImageFile(path string, r pageRender, what string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
 	}
-	return dpi
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil {
+		return fmt.Errorf("pdftoppm's image: %w", err)
+	}
+	return r.check(cfg, what)
 }
 
 // tsvConfidence is the mean confidence of the words in tesseract's TSV

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/quarry-dev/quarry"
 )
@@ -26,13 +27,18 @@ type pdfInfo struct {
 	pages     int
 	encrypted bool
 	title     string
-	width     float64 // of the first page asked for, in points
-	height    float64
+	// The size of the page asked for, in points: its CropBox (clipped to
+	// its MediaBox), which is what pdftoppm -cropbox draws, before its
+	// rotation, a multiple of 90 degrees.
+	width, height float64
+	rotate        int
 }
 
 // extractPDF reads a PDF's text layer page by page with pdftotext -layout,
 // and OCRs pages without one when o.OCR is set and tesseract is installed.
 func extractPDF(ctx context.Context, path, name string, o Options) (*Document, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, budgets.document, errDocumentBudget)
+	defer cancel()
 	if err := checkPDFMagic(path, name); err != nil {
 		return nil, err
 	}
@@ -88,7 +94,8 @@ func checkPDFMagic(path, name string) error {
 	return e.WithHint("upload the document as a PDF, or with the extension that matches its type")
 }
 
-// readPDFInfo runs pdfinfo; with page > 0 it also reads that page's size.
+// readPDFInfo runs pdfinfo; with page > 0 it also reads that page's size
+// and rotation.
 func readPDFInfo(ctx context.Context, path, name string, page int) (pdfInfo, error) {
 	prog, err := tool("pdfinfo")
 	if err != nil {
@@ -98,12 +105,13 @@ func readPDFInfo(ctx context.Context, path, name string, page int) (pdfInfo, err
 	if page > 0 {
 		args = append(args, "-f", strconv.Itoa(page), "-l", strconv.Itoa(page))
 	}
-	res, err := run(ctx, 1<<20, nil, prog, append(args, path)...)
+	res, err := run(ctx, job{prog: prog, args: append(args, path), maxOut: 1 << 20, timeout: budgets.info})
 	if err != nil {
-		if ctx.Err() != nil {
-			return pdfInfo{}, ctxError(ctx, name)
+		what := "reading the pages of " + name
+		if page > 0 {
+			what = fmt.Sprintf("reading the size of page %d of %s", page, name)
 		}
-		return pdfInfo{}, err
+		return pdfInfo{}, childError(ctx, err, name, what)
 	}
 	if res.exitCode != 0 {
 		if isPasswordError(res.stderr) {
@@ -112,7 +120,7 @@ func readPDFInfo(ctx context.Context, path, name string, page int) (pdfInfo, err
 		if page > 0 && strings.Contains(res.stderr, "Wrong page range") {
 			// A page past the end; the caller reports it with the count.
 			info, err := readPDFInfo(ctx, path, name, 0)
-			info.width, info.height = 0, 0
+			info.width, info.height, info.rotate = 0, 0, 0
 			return info, err
 		}
 		return pdfInfo{}, damagedError(name, path, res.stderr)
@@ -132,9 +140,16 @@ func readPDFInfo(ctx context.Context, path, name string, page int) (pdfInfo, err
 		case "Title":
 			info.title = strings.TrimSpace(normalize(val))
 		default:
-			// "Page    3 size: 612 x 792 pts (letter)"
-			if f := strings.Fields(key); page > 0 && len(f) == 3 && f[0] == "Page" && f[1] == strconv.Itoa(page) && f[2] == "size" {
+			// "Page    3 size: 612 x 792 pts (letter)", "Page    3 rot:   90"
+			f := strings.Fields(key)
+			if page <= 0 || len(f) != 3 || f[0] != "Page" || f[1] != strconv.Itoa(page) {
+				break
+			}
+			switch f[2] {
+			case "size":
 				fmt.Sscanf(val, "%g x %g", &info.width, &info.height)
+			case "rot":
+				info.rotate, _ = strconv.Atoi(val)
 			}
 		}
 	}
@@ -159,9 +174,10 @@ func pdfText(ctx context.Context, path, name string, info pdfInfo, o Options) ([
 		wg       sync.WaitGroup
 		mu       sync.Mutex
 		firstErr error
-		sem      = make(chan struct{}, runtime.NumCPU())
+		procs    = max(1, runtime.GOMAXPROCS(0))
+		sem      = make(chan struct{}, procs)
 	)
-	batch := min(maxPDFBatch, (info.pages+runtime.NumCPU()-1)/runtime.NumCPU())
+	batch := min(maxPDFBatch, (info.pages+procs-1)/procs)
 	for first := 1; first <= info.pages; first += batch {
 		last := min(first+batch-1, info.pages)
 		sem <- struct{}{}
@@ -223,18 +239,20 @@ func pdftotext(ctx context.Context, prog, path, name string, info pdfInfo, first
 	// A page within the limit takes at most 4 bytes a character, and some
 	// room for the spaces that layout mode pads lines with.
 	maxOut := int64(n) * (4*int64(o.MaxPageChars) + 64<<10)
-	res, err := run(ctx, maxOut, nil, prog, "-layout", "-enc", "UTF-8", "-f", strconv.Itoa(first), "-l", strconv.Itoa(last), path, "-")
+	res, err := run(ctx, job{
+		prog:    prog,
+		args:    []string{"-layout", "-enc", "UTF-8", "-f", strconv.Itoa(first), "-l", strconv.Itoa(last), path, "-"},
+		maxOut:  maxOut,
+		timeout: budgets.text + time.Duration(n)*budgets.textPage,
+	})
+	pages := fmt.Sprintf("pages %d-%d", first, last)
+	if n == 1 {
+		pages = fmt.Sprintf("page %d", first)
+	}
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctxError(ctx, name)
-		}
-		return nil, err
+		return nil, childError(ctx, err, name, fmt.Sprintf("reading the text of %s of %s", pages, name))
 	}
 	if res.overflow {
-		pages := fmt.Sprintf("pages %d-%d", first, last)
-		if n == 1 {
-			pages = fmt.Sprintf("page %d", first)
-		}
 		return nil, quarry.Errorf(quarry.ECodeFileTooLarge, "%s of %s hold more than %s characters a page", pages, name, count(o.MaxPageChars)).
 			WithHint("split the document into smaller files")
 	}

@@ -14,6 +14,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"strconv"
 	"strings"
 
 	"golang.org/x/image/font"
@@ -23,10 +24,18 @@ import (
 )
 
 // Page is one page of a generated PDF: lines of Helvetica text, and
-// optionally an image drawn at 300 dpi (a "scanned" page).
+// optionally an image drawn at 300 dpi (a "scanned" page), on a US Letter
+// MediaBox unless the page's boxes say otherwise.
 type Page struct {
 	Lines []Line
 	Scan  *image.Gray
+	// MediaBox and CropBox, when not zero, are the page's boxes in points
+	// [llx lly urx ury]; a zero CropBox is left out.
+	MediaBox, CropBox [4]float64
+	// UserUnit, when set, is the size of a unit in 1/72 inch (PDF 1.6).
+	UserUnit float64
+	// Rotate, when set, turns the page clockwise by that many degrees.
+	Rotate int
 }
 
 // Line is text at (X, Y) points from the bottom-left corner, Size points
@@ -91,7 +100,7 @@ func PDF(pages []Page, opt PDFOptions) []byte {
 			resources += fmt.Sprintf(" /XObject << /Im1 %d 0 R >>", img)
 		}
 		c := add(object{dict: "<<", stream: content.Bytes()})
-		pg := add(object{dict: fmt.Sprintf("<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Resources << %s >> /Contents %d 0 R >>", tree, resources, c)})
+		pg := add(object{dict: fmt.Sprintf("<< /Type /Page /Parent %d 0 R %s/Resources << %s >> /Contents %d 0 R >>", tree, p.boxes(), resources, c)})
 		kids = append(kids, fmt.Sprintf("%d 0 R", pg))
 	}
 	objs[catalog-1].dict = fmt.Sprintf("<< /Type /Catalog /Pages %d 0 R >>", tree)
@@ -147,6 +156,32 @@ func PDF(pages []Page, opt PDFOptions) []byte {
 	}
 	fmt.Fprintf(&b, " >>\nstartxref\n%d\n%%%%EOF\n", xref)
 	return b.Bytes()
+}
+
+// boxes writes the page's MediaBox, CropBox, UserUnit and Rotate entries.
+func (p Page) boxes() string {
+	media := p.MediaBox
+	if media == [4]float64{} {
+		media = [4]float64{0, 0, 612, 792}
+	}
+	s := "/MediaBox " + pdfRect(media) + " "
+	if c := p.CropBox; c != [4]float64{} {
+		s += "/CropBox " + pdfRect(c) + " "
+	}
+	if p.UserUnit != 0 {
+		s += "/UserUnit " + pdfNumber(p.UserUnit) + " "
+	}
+	if p.Rotate != 0 {
+		s += fmt.Sprintf("/Rotate %d ", p.Rotate)
+	}
+	return s
+}
+
+// pdfNumber writes f as a PDF real, which has no exponent.
+func pdfNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+func pdfRect(r [4]float64) string {
+	return "[" + pdfNumber(r[0]) + " " + pdfNumber(r[1]) + " " + pdfNumber(r[2]) + " " + pdfNumber(r[3]) + "]"
 }
 
 func pdfEscape(s string) string {
