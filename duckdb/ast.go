@@ -34,6 +34,9 @@ func (e *Engine) serialize(ctx context.Context, sqlText string) (*parsed, error)
 	if !utf8.ValidString(sqlText) {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "the SQL is not valid UTF-8 text")
 	}
+	if strings.IndexByte(sqlText, 0) >= 0 {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "the SQL contains a NUL byte, which SQL text cannot hold")
+	}
 	if err := checkSQLLen(sqlText); err != nil {
 		return nil, err
 	}

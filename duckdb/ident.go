@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
 )
@@ -88,6 +89,20 @@ func quoteIdent(name string) string {
 // quoteString returns s as an SQL string literal.
 func quoteString(s string) string {
 	return "'" + strings.ReplaceAll(noNUL(s), "'", "''") + "'"
+}
+
+// textList returns ss as a VARCHAR[] query parameter, or false when one of
+// them is not valid UTF-8: the driver crashes the process on such a list
+// (duckdb-go 2.10505 binds a NULL pointer), where it refuses a single
+// such string cleanly. Text read from DuckDB or from a file checkCSV
+// passed is always valid; the check is the last line.
+func textList(ss []string) ([]string, bool) {
+	for _, s := range ss {
+		if !utf8.ValidString(s) {
+			return nil, false
+		}
+	}
+	return ss, true
 }
 
 // noNUL returns s with every NUL byte replaced by U+FFFD.

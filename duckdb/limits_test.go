@@ -276,3 +276,17 @@ func TestQuoteNUL(t *testing.T) {
 		}
 	}
 }
+
+// A list parameter holding text that is not UTF-8 crashes the driver, so
+// date sniffing gives up on such a sample instead of binding it.
+func TestDateCandidatesNotUTF8(t *testing.T) {
+	e := mustOpen(t)
+	got, err := e.dateCandidates(context.Background(), []string{"2024-01-01", "2024-01-\xff2"})
+	if err != nil || got != nil {
+		t.Errorf("dateCandidates(text that is not UTF-8) = %v, %v; want nil, nil", got, err)
+	}
+	got, err = e.dateCandidates(context.Background(), []string{"2024-01-01", "2024-01-\x0002"})
+	if err != nil || len(got) != 0 {
+		t.Errorf("dateCandidates(a value with a NUL) = %v, %v; want no layout and no error", got, err)
+	}
+}

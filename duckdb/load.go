@@ -159,8 +159,12 @@ func (e *Engine) createTable(ctx context.Context, name, path, file string, shape
 		for _, i := range shape.Unnamed {
 			names[i] = unnamedName(i)
 		}
+		list, ok := textList(names)
+		if !ok {
+			return quarry.Errorf(quarry.ECodeMalformedCSV, "%s: the column names are not valid UTF-8 text", file)
+		}
 		opts += ", names = $names"
-		args = append(args, sql.Named("names", names))
+		args = append(args, sql.Named("names", list))
 	}
 	create := func(extra string) error {
 		q := fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM read_csv($path, header = true, delim = %s, quote = '\"', escape = '\"', skip = %d, strict_mode = true, null_padding = false%s%s)",

@@ -271,8 +271,12 @@ func (e *Engine) dateCandidates(ctx context.Context, sample []string) ([]string,
 	}
 	// The values are data: they go in as one list parameter, never as
 	// SQL text.
+	vals, ok := textList(sample)
+	if !ok {
+		return nil, nil
+	}
 	q := "SELECT " + strings.Join(sel, ", ") + " FROM (SELECT unnest(?::VARCHAR[]) AS v) AS s"
-	if err := e.db.QueryRowContext(ctx, q, sample).Scan(dest...); err != nil {
+	if err := e.db.QueryRowContext(ctx, q, vals).Scan(dest...); err != nil {
 		return nil, fmt.Errorf("duckdb: date layouts: %w", err)
 	}
 	var out []string
