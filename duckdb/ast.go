@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	duckdbdriver "github.com/duckdb/duckdb-go/v2"
 	"github.com/quarry-dev/quarry"
 )
 
@@ -33,10 +34,19 @@ func (e *Engine) serialize(ctx context.Context, sqlText string) (*parsed, error)
 	if !utf8.ValidString(sqlText) {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "the SQL is not valid UTF-8 text")
 	}
+	if strings.IndexByte(sqlText, 0) >= 0 {
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "the SQL contains a NUL byte, which SQL text cannot hold")
+	}
+	if err := checkSQLLen(sqlText); err != nil {
+		return nil, err
+	}
 	var text string
 	if err := e.db.QueryRowContext(ctx, "SELECT json_serialize_sql(?::VARCHAR)::VARCHAR", sqlText).Scan(&text); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if duckType(err) == duckdbdriver.ErrorTypeOutOfMemory {
+			return nil, e.outOfMemory("parsing the query")
 		}
 		return nil, fmt.Errorf("duckdb: json_serialize_sql: %w", err)
 	}
@@ -49,6 +59,30 @@ func (e *Engine) serialize(ctx context.Context, sqlText string) (*parsed, error)
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "the SQL contains a value that cannot be represented: %v", err)
 	}
 	return &p, nil
+}
+
+// MaxSQLLen is the longest SQL text, in bytes, that the engine parses or
+// runs. DuckDB's parser takes several hundred bytes of memory per byte of
+// dense SQL, outside its memory_limit (a 1 MB SELECT of aggregates peaks at
+// 600 MB, and the 235 MB one a 1,000-column file once led to took 13 GB);
+// 128 KiB keeps a parse near 70 MB and is far above any query a person
+// writes or Quarry generates (an investigation's longest is under 1 KB).
+const MaxSQLLen = 128 << 10
+
+// checkSQLLen refuses SQL text longer than MaxSQLLen with RESOURCE_LIMIT.
+func checkSQLLen(sqlText string) error {
+	if len(sqlText) <= MaxSQLLen {
+		return nil
+	}
+	return quarry.Errorf(quarry.ECodeResourceLimit, "the query is %d KB of SQL text; the limit is %d KB", (len(sqlText)+1023)/1024, MaxSQLLen/1024).
+		WithHint("split it into smaller queries")
+}
+
+// outOfMemory is the error for DuckDB running out of its memory_limit
+// while doing what: RESOURCE_LIMIT.
+func (e *Engine) outOfMemory(what string) error {
+	return quarry.Errorf(quarry.ECodeResourceLimit, "%s needed more memory than the engine's limit of %s", what, e.opt.MemoryLimit).
+		WithHint("aggregate more, filter earlier, avoid large joins, or raise --memory-mb")
 }
 
 // deserialize turns parse trees back into SQL text, one per tree, in one

@@ -57,11 +57,15 @@ func TestCheckCSVChunkBoundaries(t *testing.T) {
 }
 
 // FuzzCheckCSV checks that the CSV pass never panics and answers with a
-// shape or one of LoadCSV's validation codes.
+// shape or one of LoadCSV's validation codes; a shape has at most
+// MaxColumns names and no NUL byte.
 func FuzzCheckCSV(f *testing.F) {
 	for _, s := range []string{
 		"a,b\n1,2\n", "a,b\n1\n", "\"a\nb\",c\n1,2\n", "a;b\r\n1;2\r\n", "", "\xef\xbb\xbfa\n1\n",
 		"a,b\n1,\"x\"\"y\"\n", "a,b\n1,\"open\n", "1,2\n3,4\n", "a,a\n1,2\n", "a\n\xff\n",
+		"a,b\n1,\x00\n", "a\x00,b\n1,2\n", "a,b\n1,\"x\n\x00\"\n", "d\x00a\x00y\x00\n\x00",
+		strings.Repeat("c,", MaxColumns) + "c\n" + strings.Repeat("1,", MaxColumns) + "1\n",
+		"a,b\n" + strings.Repeat(",", MaxColumns+1) + "\n",
 	} {
 		f.Add(s)
 	}
@@ -69,10 +73,13 @@ func FuzzCheckCSV(f *testing.F) {
 		s, err := checkCSV(strings.NewReader(in), "f.csv")
 		switch quarry.ErrorCode(err) {
 		case "":
-			if s == nil || len(s.Header) == 0 || s.Rows < 1 {
-				t.Fatalf("checkCSV(%q) = %+v without error; want a header and rows", in, s)
+			if s == nil || len(s.Header) == 0 || s.Rows < 1 || len(s.Header) > MaxColumns {
+				t.Fatalf("checkCSV(%q) = %+v without error; want a header of at most %d names and rows", in, s, MaxColumns)
 			}
-		case quarry.ECodeEmptyFile, quarry.ECodeNoHeaders, quarry.ECodeMalformedCSV:
+			if strings.Contains(strings.Join(s.Header, ""), "\x00") || strings.Contains(strings.Join(s.First, ""), "\x00") {
+				t.Fatalf("checkCSV(%q) = %+v; a NUL byte passed", in, s)
+			}
+		case quarry.ECodeEmptyFile, quarry.ECodeNoHeaders, quarry.ECodeMalformedCSV, quarry.ECodeResourceLimit:
 		default:
 			t.Fatalf("checkCSV(%q) error = %v; want a CSV validation code", in, err)
 		}

@@ -71,6 +71,9 @@ func (s *scanner) scan(chunk []byte) error {
 		case s.delim:
 			s.endField()
 			s.recBytes++
+			if s.fields >= MaxColumns {
+				return s.tooManyFields()
+			}
 		case '\n':
 			if s.prevCR {
 				s.prevCR = false
@@ -104,6 +107,18 @@ func (s *scanner) scan(chunk []byte) error {
 		s.prevCR = false
 	}
 	return nil
+}
+
+// tooManyFields reports a record with more than MaxColumns fields: in the
+// header a budget, later a row that does not fit the header.
+func (s *scanner) tooManyFields() error {
+	if s.header == nil {
+		return quarry.Errorf(quarry.ECodeResourceLimit, "%s has more than %d columns; Quarry reads at most %d", s.file, MaxColumns, MaxColumns).
+			WithHint("keep the columns the question needs (the metric, its date and the dimensions to break it down by), or reshape repeated columns into rows")
+	}
+	return quarry.Errorf(quarry.ECodeMalformedCSV, "%s line %d has more than %d fields; the header has %d",
+		s.file, s.recStart, MaxColumns, s.ncols).
+		WithHint("every row needs one value per column; quote values that contain " + delimName(s.delim))
 }
 
 func (s *scanner) put(c byte) {

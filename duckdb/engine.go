@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -125,19 +126,19 @@ func Open(opt Options) (*Engine, error) {
 	db.SetConnMaxLifetime(0)
 	db.SetConnMaxIdleTime(0)
 	e.db = db
-	settings := []string{
-		"SET memory_limit = " + quoteString(opt.MemoryLimit),
-		fmt.Sprintf("SET threads = %d", e.opt.Threads),
-		"SET temp_directory = " + quoteString(e.opt.TempDir),
+	settings := []struct{ name, sql string }{
+		{"memory limit " + strconv.Quote(opt.MemoryLimit), "SET memory_limit = " + quoteString(opt.MemoryLimit)},
+		{fmt.Sprintf("%d threads", e.opt.Threads), fmt.Sprintf("SET threads = %d", e.opt.Threads)},
+		{"the temp directory", "SET temp_directory = " + quoteString(e.opt.TempDir)},
 		// Extensions that are not compiled in could only come from the
 		// network, which is neither available nor wanted.
-		"SET autoinstall_known_extensions = false",
-		"SET autoload_known_extensions = false",
+		{"no extension installs", "SET autoinstall_known_extensions = false"},
+		{"no extension loads", "SET autoload_known_extensions = false"},
 	}
 	for _, s := range settings {
-		if _, err := db.Exec(s); err != nil {
+		if _, err := db.Exec(s.sql); err != nil {
 			e.Close()
-			return nil, quarry.Errorf(quarry.ECodeInvalid, "duckdb setting rejected: %s: %s", s, duckMessage(err))
+			return nil, quarry.Errorf(quarry.ECodeInvalid, "duckdb refused %s: %s", s.name, readMessage(err, e.opt.TempDir, "the temp directory"))
 		}
 	}
 	return e, nil
@@ -217,9 +218,4 @@ func duckType(err error) duckdbdriver.ErrorType {
 		return de.Type
 	}
 	return -1
-}
-
-// quoteString returns s as an SQL string literal.
-func quoteString(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
 )
@@ -60,13 +61,56 @@ func plainIdent(s string) bool {
 	return true
 }
 
+// SQL text is built from three kinds of pieces. Quarry's own constants
+// (layouts, patterns, options) are written as literals by quoteString.
+// Names of tables and columns are written by quoteIdent. Values that come
+// from data or from a user (a CSV cell, a path, a pattern) go in as query
+// parameters wherever DuckDB takes one, and are never spliced into the
+// text; the one exception is a --time-format layout, which must be literal
+// text inside the expression TimeColumn returns, and which TimeColumn
+// checks first.
+//
+// DuckDB's parser cannot read a NUL byte in SQL text: the statement ends
+// there and the error quotes the SQL around it. checkCSV refuses NUL
+// anywhere in a CSV file and LoadFile refuses names holding one, so no
+// loaded name has a NUL; the quoting functions still write U+FFFD in its
+// place, so that whatever slips through fails as an unknown name or value
+// rather than as a parse error of Quarry's own SQL.
+
 // quoteIdent returns name as an SQL identifier, quoted only when needed so
 // that generated SQL stays readable.
 func quoteIdent(name string) string {
 	if plainIdent(name) {
 		return name
 	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+	return `"` + strings.ReplaceAll(noNUL(name), `"`, `""`) + `"`
+}
+
+// quoteString returns s as an SQL string literal.
+func quoteString(s string) string {
+	return "'" + strings.ReplaceAll(noNUL(s), "'", "''") + "'"
+}
+
+// textList returns ss as a VARCHAR[] query parameter, or false when one of
+// them is not valid UTF-8: the driver crashes the process on such a list
+// (duckdb-go 2.10505 binds a NULL pointer), where it refuses a single
+// such string cleanly. Text read from DuckDB or from a file checkCSV
+// passed is always valid; the check is the last line.
+func textList(ss []string) ([]string, bool) {
+	for _, s := range ss {
+		if !utf8.ValidString(s) {
+			return nil, false
+		}
+	}
+	return ss, true
+}
+
+// noNUL returns s with every NUL byte replaced by U+FFFD.
+func noNUL(s string) string {
+	if strings.IndexByte(s, 0) < 0 {
+		return s
+	}
+	return strings.ReplaceAll(s, "\x00", "\uFFFD")
 }
 
 // TableName derives a table name from an uploaded file's name: the base

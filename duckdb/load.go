@@ -2,12 +2,14 @@ package duckdb
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	duckdbdriver "github.com/duckdb/duckdb-go/v2"
 	"github.com/quarry-dev/quarry"
@@ -24,8 +26,10 @@ import (
 //   - NO_HEADERS: the first row has an empty or repeated name, or looks
 //     like data (see checkHeader)
 //   - MALFORMED_CSV: a row with a different number of fields than the
-//     header (the message gives its line), invalid UTF-8, an unclosed
-//     quote, or values DuckDB cannot read
+//     header (the message gives its line), invalid UTF-8, a NUL byte, an
+//     unclosed quote, or values DuckDB cannot read
+//   - RESOURCE_LIMIT: more than MaxColumns columns, or a load that needs
+//     more memory than Options.MemoryLimit
 //   - NOT_FOUND: no file at path
 //   - INVALID: name is not a plain lower-case identifier
 //   - CONFLICT: a table called name exists
@@ -45,6 +49,9 @@ func (e *Engine) LoadCSV(ctx context.Context, name, path string) (*quarry.FileSc
 	schema, rows, err := e.load(ctx, name, path, file)
 	if err != nil {
 		e.release(name)
+		if duckType(err) == duckdbdriver.ErrorTypeOutOfMemory {
+			err = e.outOfMemory("loading " + file)
+		}
 		return nil, 0, err
 	}
 	return schema, rows, nil
@@ -142,23 +149,27 @@ func (e *Engine) createTable(ctx context.Context, name, path, file string, shape
 	// Dates and timestamps stay text for DuckDB's reader: readTextColumns
 	// reads them in many more layouts, with one rule for every column.
 	opts := ", auto_type_candidates = ['BOOLEAN', 'BIGINT', 'DOUBLE', 'TIME', 'VARCHAR']"
+	// The path and the column names come from outside: parameters.
+	args := []any{sql.Named("path", path)}
 	if shape.Renamed != "" || len(shape.Unnamed) > 0 {
-		names := make([]string, len(shape.Header))
-		for i, h := range shape.Header {
-			names[i] = quoteString(h)
-		}
+		names := append([]string(nil), shape.Header...)
 		if shape.Renamed != "" {
-			names[0] = quoteString(shape.Renamed)
+			names[0] = shape.Renamed
 		}
 		for _, i := range shape.Unnamed {
-			names[i] = quoteString(unnamedName(i))
+			names[i] = unnamedName(i)
 		}
-		opts += ", names = [" + strings.Join(names, ", ") + "]"
+		list, ok := textList(names)
+		if !ok {
+			return quarry.Errorf(quarry.ECodeMalformedCSV, "%s: the column names are not valid UTF-8 text", file)
+		}
+		opts += ", names = $names"
+		args = append(args, sql.Named("names", list))
 	}
 	create := func(extra string) error {
-		q := fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM read_csv(%s, header = true, delim = %s, quote = '\"', escape = '\"', skip = %d, strict_mode = true, null_padding = false%s%s)",
-			quoteIdent(name), quoteString(path), quoteString(string(shape.Delim)), shape.Skip, opts, extra)
-		_, err := e.db.ExecContext(ctx, q)
+		q := fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM read_csv($path, header = true, delim = %s, quote = '\"', escape = '\"', skip = %d, strict_mode = true, null_padding = false%s%s)",
+			quoteIdent(name), quoteString(string(shape.Delim)), shape.Skip, opts, extra)
+		_, err := e.db.ExecContext(ctx, q, args...)
 		return err
 	}
 	err := create("")
@@ -173,7 +184,10 @@ func (e *Engine) createTable(ctx context.Context, name, path, file string, shape
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return quarry.Errorf(quarry.ECodeMalformedCSV, "%s could not be read: %s", file, firstLine(duckMessage(err)))
+	if duckType(err) == duckdbdriver.ErrorTypeOutOfMemory {
+		return e.outOfMemory("reading " + file)
+	}
+	return quarry.Errorf(quarry.ECodeMalformedCSV, "%s could not be read: %s", file, readMessage(err, path, file))
 }
 
 // unnamedName is the placeholder name of unnamed column i (0-based).
@@ -222,4 +236,47 @@ func firstLine(msg string) string {
 		out = append(out, l)
 	}
 	return strings.Join(out, " ")
+}
+
+// maxReadMessage caps DuckDB's reason for a file it could not read, and
+// maxQuotedLine the line of the file it quotes: a line can be megabytes.
+const (
+	maxReadMessage = 500
+	maxQuotedLine  = 120
+)
+
+// readMessage returns DuckDB's reason for not reading the file at path, for
+// the user: its first paragraph, the line of the file it quotes cut short,
+// and the server's path replaced by the file's name.
+func readMessage(err error, path, file string) string {
+	var out []string
+	for _, l := range strings.Split(duckMessage(err), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			if len(out) > 0 {
+				break
+			}
+			continue
+		}
+		if strings.HasPrefix(l, "Original Line:") {
+			l = clip(l, maxQuotedLine)
+		}
+		out = append(out, l)
+	}
+	msg := strings.Join(out, " ")
+	if path != "" {
+		msg = strings.ReplaceAll(msg, path, file)
+	}
+	return clip(msg, maxReadMessage)
+}
+
+// clip cuts s to at most n bytes, at a character boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
 }

@@ -44,8 +44,10 @@ func (e *Engine) profile(ctx context.Context, name string) (*table, *quarry.File
 	return t, schema, nil
 }
 
-// profileBatch is the most columns profiled in one query.
-const profileBatch = 64
+// profileBatch is the most columns profiled in one query. Each thread
+// holds every aggregate's state for the batch: a 1,000-column file peaked
+// at 475 MB with batches of 64 and 220 MB with batches of 16, no slower.
+const profileBatch = 16
 
 // profileColumns profiles cols of table name in one aggregate query into
 // out[:len(cols)].

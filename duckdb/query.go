@@ -19,6 +19,8 @@ const maxErrorLen = 1500
 // (lists and structs as JSON text).
 //
 // Errors:
+//   - RESOURCE_LIMIT: SQL text longer than MaxSQLLen, or a query that
+//     needs more memory than Options.MemoryLimit
 //   - FORBIDDEN: anything but a single SELECT (DDL, DML, COPY, ATTACH,
 //     INSTALL, SET, PRAGMA, several statements), or a SELECT that touches
 //     files or the network after Lock
@@ -105,7 +107,8 @@ func scanRow(rows *sql.Rows, n int) ([]any, error) {
 // checkSelect accepts exactly one SELECT statement. DuckDB's
 // json_serialize_sql serialises SELECT statements only, so its answer is
 // the parser's own verdict rather than a keyword guess.
-// Errors: INVALID for an empty or unparsable query, FORBIDDEN otherwise.
+// Errors: INVALID for an empty or unparsable query, RESOURCE_LIMIT for
+// one longer than MaxSQLLen, FORBIDDEN otherwise.
 func (e *Engine) checkSelect(ctx context.Context, query string) error {
 	if strings.TrimSpace(query) == "" {
 		return quarry.Errorf(quarry.ECodeInvalid, "the query is empty")
@@ -145,6 +148,8 @@ func (e *Engine) queryError(ctx, qctx context.Context, err error) error {
 	switch duckType(err) {
 	case duckdbdriver.ErrorTypePermission:
 		return quarry.Errorf(quarry.ECodeForbidden, "%s", msg)
+	case duckdbdriver.ErrorTypeOutOfMemory:
+		return e.outOfMemory("the query")
 	case -1:
 		return fmt.Errorf("duckdb: query: %w", err)
 	}

@@ -2,6 +2,7 @@ package duckdb
 
 import (
 	"context"
+	"database/sql"
 	"strings"
 
 	"github.com/quarry-dev/quarry"
@@ -93,19 +94,19 @@ func (e *Engine) MaskMatches(ctx context.Context, name string, patterns []string
 		}
 		q := quoteIdent(c.Name)
 		var n int64
-		if err := e.db.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(name)+" WHERE regexp_matches("+q+", "+quoteString(alt)+")").Scan(&n); err != nil {
+		if err := e.db.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(name)+" WHERE regexp_matches("+q+", ?)", alt).Scan(&n); err != nil {
 			return nil, quarry.Errorf(quarry.ECodeInvalid, "blocked pattern: %s", firstLine(duckMessage(err)))
 		}
 		if n > 0 {
 			masked[c.Name] = n
-			replace = append(replace, "regexp_replace("+q+", "+quoteString(alt)+", '[masked]', 'g') AS "+q)
+			replace = append(replace, "regexp_replace("+q+", $pattern, '[masked]', 'g') AS "+q)
 		}
 	}
 	if len(replace) == 0 {
 		return masked, nil
 	}
 	q := "CREATE OR REPLACE TEMP TABLE " + quoteIdent(name) + " AS SELECT * REPLACE (" + strings.Join(replace, ", ") + ") FROM " + quoteIdent(name)
-	if _, err := e.db.ExecContext(ctx, q); err != nil {
+	if _, err := e.db.ExecContext(ctx, q, sql.Named("pattern", alt)); err != nil {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "mask %s: %s", name, firstLine(duckMessage(err)))
 	}
 	return masked, nil

@@ -45,7 +45,7 @@ func OpenFileSource(ctx context.Context, path string) (*FileSource, error) {
 		if db != nil {
 			db.Close()
 		}
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "%s is not a readable DuckDB database: %s", name, firstLine(duckMessage(err)))
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "%s is not a readable DuckDB database: %s", name, readMessage(err, path, name))
 	}
 	db.SetMaxOpenConns(1)
 	return &FileSource{db: db, name: name}, nil
@@ -105,6 +105,9 @@ func (s *FileSource) Tables(ctx context.Context) ([]analysis.SourceTable, error)
 // opened read-only, so writes fail), at most limit rows; more is an error
 // rather than a silently cut result. Errors keep DuckDB's words.
 func (s *FileSource) Query(ctx context.Context, q string, limit int) (*quarry.QueryResult, error) {
+	if err := checkSQLLen(q); err != nil {
+		return nil, err
+	}
 	if err := analysis.OneStatement(q); err != nil {
 		return nil, err
 	}

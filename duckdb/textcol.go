@@ -264,17 +264,19 @@ func (e *Engine) dateCandidates(ctx context.Context, sample []string) ([]string,
 		}
 		sel = append(sel, fmt.Sprintf("count(*) FILTER (WHERE year(%s) BETWEEN 1800 AND 2200)", x))
 	}
-	vals := make([]string, len(sample))
-	for i, s := range sample {
-		vals[i] = "(" + quoteString(s) + ")"
-	}
 	counts := make([]int64, len(formats))
 	dest := make([]any, len(formats))
 	for i := range counts {
 		dest[i] = &counts[i]
 	}
-	q := "SELECT " + strings.Join(sel, ", ") + " FROM (VALUES " + strings.Join(vals, ", ") + ") AS s(v)"
-	if err := e.db.QueryRowContext(ctx, q).Scan(dest...); err != nil {
+	// The values are data: they go in as one list parameter, never as
+	// SQL text.
+	vals, ok := textList(sample)
+	if !ok {
+		return nil, nil
+	}
+	q := "SELECT " + strings.Join(sel, ", ") + " FROM (SELECT unnest(?::VARCHAR[]) AS v) AS s"
+	if err := e.db.QueryRowContext(ctx, q, vals).Scan(dest...); err != nil {
 		return nil, fmt.Errorf("duckdb: date layouts: %w", err)
 	}
 	var out []string
@@ -350,21 +352,28 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 	if err != nil {
 		return nil, err
 	}
-	reads := map[string]textReading{}
-	var repl []string
+	var text []string
 	for _, c := range cols {
 		// Text only: a TIME column (a time of day) is not text to read
 		// in other layouts, though quarry calls it a string.
-		if !strings.EqualFold(c.Type, "VARCHAR") {
-			continue
+		if strings.EqualFold(c.Type, "VARCHAR") {
+			text = append(text, c.Name)
 		}
-		r, ok, err := e.readTextColumn(ctx, name, c.Name)
+	}
+	text, err = e.readableColumns(ctx, name, text)
+	if err != nil {
+		return nil, err
+	}
+	reads := map[string]textReading{}
+	var repl []string
+	for _, c := range text {
+		r, ok, err := e.readTextColumn(ctx, name, c)
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			reads[c.Name] = r
-			repl = append(repl, readingExpr(r, quoteIdent(c.Name))+" AS "+quoteIdent(c.Name))
+			reads[c] = r
+			repl = append(repl, readingExpr(r, quoteIdent(c))+" AS "+quoteIdent(c))
 		}
 	}
 	if len(repl) == 0 {
@@ -375,6 +384,38 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 		return nil, fmt.Errorf("duckdb: read text columns of %s: %w", name, err)
 	}
 	return reads, nil
+}
+
+// readableColumns returns the text columns of table name that may read as
+// numbers or dates: those with a value and whose every non-empty value has
+// a digit and at most 40 characters, which every reading needs (see
+// readTextColumn). One query answers for profileBatch columns, so that a
+// wide file of words costs a few queries rather than several per column.
+func (e *Engine) readableColumns(ctx context.Context, name string, cols []string) ([]string, error) {
+	var out []string
+	for start := 0; start < len(cols); start += profileBatch {
+		batch := cols[start:min(start+profileBatch, len(cols))]
+		sel := make([]string, 0, 2*len(batch))
+		for _, c := range batch {
+			v := "nullif(trim(" + quoteIdent(c) + "), '')"
+			sel = append(sel, "count("+v+")",
+				fmt.Sprintf("count(*) FILTER (WHERE length(%s) > 40 OR NOT regexp_matches(%s, '[0-9]'))", v, v))
+		}
+		counts := make([]int64, len(sel))
+		dest := make([]any, len(sel))
+		for i := range counts {
+			dest[i] = &counts[i]
+		}
+		if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", ")+" FROM "+quoteIdent(name)).Scan(dest...); err != nil {
+			return nil, fmt.Errorf("duckdb: text columns of %s: %w", name, err)
+		}
+		for i, c := range batch {
+			if counts[2*i] > 0 && counts[2*i+1] == 0 {
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
 }
 
 // annotate records on the table and its schema how columns were read.

@@ -48,6 +48,11 @@ func (e *Engine) TimeColumn(ctx context.Context, m *quarry.Metric, hint, format 
 		return "", err
 	}
 	format = strings.TrimSpace(format)
+	// The layout becomes literal text of the expression returned, so it is
+	// held to what a user may type: no NUL or other control characters.
+	if err := quarry.CheckText("time format", format, quarry.MaxTimeFormatLen, quarry.ECodeInvalidTimeColumn); err != nil {
+		return "", err
+	}
 	if strings.TrimSpace(hint) != "" {
 		return e.hintedTimeColumn(ctx, refs, hint, format)
 	}

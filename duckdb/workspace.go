@@ -47,16 +47,21 @@ func (e *Engine) LoadFile(ctx context.Context, name, path string) (*quarry.FileS
 	if err := e.reserve(name); err != nil {
 		return nil, 0, err
 	}
-	q := fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM %s(%s)", quoteIdent(name), reader, quoteString(path))
-	if _, err := e.db.ExecContext(ctx, q); err != nil {
+	q := fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM %s(?)", quoteIdent(name), reader)
+	if _, err := e.db.ExecContext(ctx, q, path); err != nil {
 		e.dropTable(name)
 		e.release(name)
 		if ctx.Err() != nil {
 			return nil, 0, ctx.Err()
 		}
-		return nil, 0, quarry.Errorf(quarry.ECodeMalformedCSV, "%s could not be read: %s", file, firstLine(duckMessage(err)))
+		return nil, 0, quarry.Errorf(quarry.ECodeMalformedCSV, "%s could not be read: %s", file, readMessage(err, path, file))
 	}
-	t, schema, err := e.profile(ctx, name)
+	err := e.checkNames(ctx, name, file)
+	var t *table
+	var schema *quarry.FileSchema
+	if err == nil {
+		t, schema, err = e.profile(ctx, name)
+	}
 	if err != nil {
 		e.dropTable(name)
 		e.release(name)
@@ -64,6 +69,27 @@ func (e *Engine) LoadFile(ctx context.Context, name, path string) (*quarry.FileS
 	}
 	e.loaded(name, t)
 	return schema, t.Rows, nil
+}
+
+// checkNames refuses a loaded JSON or Parquet file whose columns could not
+// be analysed: more than MaxColumns of them, or a name holding a NUL byte,
+// which no SQL text can name. Errors: RESOURCE_LIMIT, MALFORMED_CSV.
+func (e *Engine) checkNames(ctx context.Context, name, file string) error {
+	cols, err := e.catalogColumns(ctx, name)
+	if err != nil {
+		return err
+	}
+	if len(cols) > MaxColumns {
+		return quarry.Errorf(quarry.ECodeResourceLimit, "%s has %d columns; Quarry reads at most %d", file, len(cols), MaxColumns).
+			WithHint("keep the columns the question needs, or reshape repeated columns into rows")
+	}
+	for i, c := range cols {
+		if strings.IndexByte(c.Name, 0) >= 0 {
+			return quarry.Errorf(quarry.ECodeMalformedCSV, "%s: the name of column %d holds a NUL byte", file, i+1).
+				WithHint("rename the column")
+		}
+	}
+	return nil
 }
 
 // Materialize runs one read-only SELECT and keeps its result as the
