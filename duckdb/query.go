@@ -132,7 +132,9 @@ func (e *Engine) checkSelect(ctx context.Context, query string) error {
 // queryError maps a failed query to the codes Query documents.
 func (e *Engine) queryError(ctx, qctx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return ctx.Err()
+		// The reason the caller's work was ended (a RESOURCE_LIMIT from
+		// the memory watchdog), or context.Canceled.
+		return context.Cause(ctx)
 	}
 	if errors.Is(qctx.Err(), context.DeadlineExceeded) {
 		return quarry.Errorf(quarry.ECodeInvalid, "query did not finish within %s", e.opt.QueryTimeout).
@@ -145,6 +147,10 @@ func (e *Engine) queryError(ctx, qctx context.Context, err error) error {
 	switch duckType(err) {
 	case duckdbdriver.ErrorTypePermission:
 		return quarry.Errorf(quarry.ECodeForbidden, "%s", msg)
+	case duckdbdriver.ErrorTypeOutOfMemory:
+		// DuckDB's text may name the temp directory, a server path.
+		return quarry.Errorf(quarry.ECodeResourceLimit, "the query needs more memory than its engine's share of --memory-mb, even spilling to disk").
+			WithHint("raise --memory-mb, or aggregate more, filter earlier or avoid large joins")
 	case -1:
 		return fmt.Errorf("duckdb: query: %w", err)
 	}
