@@ -112,6 +112,11 @@ func Open(opt Options) (*Engine, error) {
 	opt.setDefaults()
 	e := &Engine{opt: opt, tables: map[string]*table{}}
 	if e.opt.TempDir == "" {
+		if opt.TempRoot != "" {
+			if err := os.MkdirAll(opt.TempRoot, 0o755); err != nil {
+				return nil, fmt.Errorf("duckdb: temp dir: %w", err)
+			}
+		}
 		dir, err := os.MkdirTemp(opt.TempRoot, "quarry-duckdb-")
 		if err != nil {
 			return nil, fmt.Errorf("duckdb: temp dir: %w", err)

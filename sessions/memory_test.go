@@ -85,12 +85,12 @@ func (e *runawayEngine) QueryFunc(ctx context.Context, sql string, fn func([]any
 	return e.Engine.QueryFunc(ctx, sql, fn)
 }
 
-// startGuard runs a watchdog whose Go heap share is what the process
-// holds now and 128 MB more: the test does not set the process's Go
-// memory limit, which would outlive it.
+// startGuard runs a watchdog whose budget is what the process holds now
+// and 128 MB more.
 func startGuard(t *testing.T) *budget.Guard {
 	t.Helper()
-	g := budget.NewGuard(budget.GuardOptions{MemoryMB: 1 << 20, GoLimit: budget.ReadUsage().GoHeap + 128<<20})
+	u := budget.ReadUsage()
+	g := budget.NewGuard(budget.GuardOptions{MemoryMB: max(u.RSS, u.GoHeap)>>20 + 128})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); g.Run(ctx) }()
@@ -165,8 +165,8 @@ func TestMemoryRunawayInvestigation(t *testing.T) {
 	if s.Status != string(quarry.SessionFailed) || s.Error == nil || s.Error.Code != quarry.ECodeResourceLimit {
 		t.Fatalf("the runaway's session = %+v; want failed with RESOURCE_LIMIT", s)
 	}
-	if !strings.HasPrefix(s.Error.Message, "the investigation was stopped: working memory (") || !strings.Contains(s.Error.Hint, "--memory-mb") {
-		t.Errorf("error %+v; want the investigation stopped for its working memory, with a hint naming --memory-mb", s.Error)
+	if !strings.HasPrefix(s.Error.Message, "the investigation was stopped: the process's memory use (") || !strings.Contains(s.Error.Hint, "--memory-mb") {
+		t.Errorf("error %+v; want the investigation stopped for the process's memory, with a hint naming --memory-mb", s.Error)
 	}
 	if code, _ := getSession(t, srv.URL, other); code != http.StatusOK {
 		t.Fatalf("GET another session after the runaway = %d; want 200", code)

@@ -262,8 +262,8 @@ func (m memoryFlag) start(ctx context.Context, maxEngines, maxRunning int, geten
 		return limits{}, &usageError{"--memory-mb must be positive"}
 	}
 	split := budget.SplitMemory(int64(m), maxEngines, maxRunning, runtime.NumCPU())
-	goLimit := budget.SetGoLimit(split, getenv)
-	g := budget.NewGuard(budget.GuardOptions{MemoryMB: int64(m), GoLimit: goLimit, Log: log})
+	budget.SetGoLimit(split, getenv)
+	g := budget.NewGuard(budget.GuardOptions{MemoryMB: int64(m), Log: log})
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); g.Run(ctx) }()

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
 	"runtime"
@@ -45,14 +44,12 @@ func ReadUsage() Usage {
 
 // GuardOptions configure a Guard.
 type GuardOptions struct {
-	// MemoryMB is the process's budget (--memory-mb): the resident set may
-	// not pass it.
+	// MemoryMB is the process's budget (--memory-mb): its memory, the
+	// resident set or, where that cannot be read, the Go heap, may not
+	// pass it. The Go heap's own part (SetGoLimit) is not enforced here:
+	// a heap beyond it makes the collector work harder, and is ended
+	// only when the process as a whole passes the budget.
 	MemoryMB int64
-	// GoLimit is the Go heap's part in bytes (GoLimit after SetGoLimit):
-	// a heap whose objects pass it, which the collector could not bring
-	// back under it, has outgrown its part. 0 watches the resident set
-	// only.
-	GoLimit int64
 	// Interval is how often the memory is read (default 100 ms).
 	Interval time.Duration
 	// Read reads the memory (default ReadUsage).
@@ -186,11 +183,14 @@ func (g *Guard) Run(ctx context.Context) {
 	}
 }
 
-// over reports whether u passes the budget: the resident set beyond
-// MemoryMB, or the Go heap beyond its part.
+// over reports whether u passes the budget.
 func (g *Guard) over(u Usage) bool {
-	return g.opt.MemoryMB > 0 && u.RSS > g.opt.MemoryMB<<20 || g.opt.GoLimit > 0 && u.GoHeap > g.opt.GoLimit
+	return g.opt.MemoryMB > 0 && u.total() > g.opt.MemoryMB<<20
 }
+
+// total is the process's memory: the resident set, which holds the Go
+// heap, or the Go heap where the resident set could not be read.
+func (u Usage) total() int64 { return max(u.RSS, u.GoHeap) }
 
 // newest returns the newest work not yet ended, or nil.
 func (g *Guard) newest() *job {
@@ -209,12 +209,9 @@ func (g *Guard) end(j *job, u Usage) {
 	g.mu.Lock()
 	j.ended = true
 	g.mu.Unlock()
-	msg := fmt.Sprintf("memory use (%d MB) passed --memory-mb %d", u.RSS>>20, g.opt.MemoryMB)
-	if g.opt.GoLimit > 0 && u.GoHeap > g.opt.GoLimit {
-		msg = fmt.Sprintf("working memory (%d MB) passed its %d MB share of --memory-mb %d", u.GoHeap>>20, g.opt.GoLimit>>20, g.opt.MemoryMB)
-	}
 	g.opt.Log.Warn("memory over budget: ending the newest work", "work", j.what, "rss_mb", u.RSS>>20, "go_heap_mb", u.GoHeap>>20, "memory_mb", g.opt.MemoryMB)
-	j.cancel(Exceeded(quarry.Errorf(quarry.ECodeResourceLimit, "%s was stopped: %s", j.what, msg).
+	j.cancel(Exceeded(quarry.Errorf(quarry.ECodeResourceLimit, "%s was stopped: the process's memory use (%d MB) passed --memory-mb %d",
+		j.what, u.total()>>20, g.opt.MemoryMB).
 		WithHint("raise --memory-mb, or narrow the data: fewer rows or columns, a shorter period")))
 }
 

@@ -104,7 +104,7 @@ func TestGuardEndsNewestOverBudget(t *testing.T) {
 	}
 	var qe *quarry.Error
 	errors.As(cause, &qe)
-	if want := "the query was stopped: memory use (600 MB) passed --memory-mb 512"; qe.Message != want || qe.Hint == "" {
+	if want := "the query was stopped: the process's memory use (600 MB) passed --memory-mb 512"; qe.Message != want || qe.Hint == "" {
 		t.Errorf("message %q (hint %q); want %q with a hint", qe.Message, qe.Hint, want)
 	}
 	if err := Cause(newer, context.Canceled); err != error(qe) {
@@ -133,28 +133,28 @@ func TestGuardEndsNewestOverBudget(t *testing.T) {
 	}
 }
 
-// TestGuardGoHeap: a Go heap beyond its part ends work even while the
-// resident set is under the budget, and says which share it passed.
+// TestGuardGoHeap: where the resident set cannot be read (0), the Go
+// heap is the process's memory; beyond its own part but within the
+// budget, it ends nothing.
 func TestGuardGoHeap(t *testing.T) {
 	mem := &fakeMemory{}
-	mem.rss.Store(300 << 20)
-	mem.heap.Store(200 << 20)
-	g := startGuard(t, GuardOptions{MemoryMB: 1024, GoLimit: 256 << 20, Read: mem.read})
+	mem.heap.Store(900 << 20)
+	g := startGuard(t, GuardOptions{MemoryMB: 1024, Read: mem.read})
 	ctx, done := g.Watch(context.Background(), "the analysis")
 	defer done()
 	for range 50 {
 		time.Sleep(time.Millisecond)
 	}
 	if ctx.Err() != nil {
-		t.Fatal("work ended under the Go heap's part")
+		t.Fatal("work ended under the budget")
 	}
-	mem.heap.Store(257 << 20)
+	mem.heap.Store(1025 << 20)
 	ended(t, ctx, "the work")
 	var qe *quarry.Error
 	if !errors.As(context.Cause(ctx), &qe) || qe.Code != quarry.ECodeResourceLimit {
 		t.Fatalf("cause = %v; want RESOURCE_LIMIT", context.Cause(ctx))
 	}
-	if want := "the analysis was stopped: working memory (257 MB) passed its 256 MB share of --memory-mb 1024"; qe.Message != want {
+	if want := "the analysis was stopped: the process's memory use (1025 MB) passed --memory-mb 1024"; qe.Message != want {
 		t.Errorf("message %q; want %q", qe.Message, want)
 	}
 }
