@@ -26,6 +26,7 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/analyze"
 	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/internal/hub"
 )
 
@@ -61,7 +62,11 @@ type Config struct {
 	MaxRunning int
 	// MaxFileBytes bounds one upload (default quarry.MaxFileBytes).
 	MaxFileBytes int64
-	Log          *slog.Logger
+	// Guard, when set, is the process's memory watchdog: each analysis
+	// registers with it while it runs, and fails with RESOURCE_LIMIT if
+	// the Guard ends it.
+	Guard *budget.Guard
+	Log   *slog.Logger
 }
 
 // Manager runs analyses. It is safe for concurrent use.
@@ -340,7 +345,9 @@ func (m *Manager) run(req analysis.Request, r *running) {
 	defer m.releaseLog()
 	a := *m.cfg.Analyzer
 	a.Progress, a.Audit = publish, log
-	res, err := a.Run(m.ctx, req)
+	ctx, unwatch := m.cfg.Guard.Watch(m.ctx, "the analysis")
+	defer unwatch()
+	res, err := a.Run(ctx, req)
 	if m.ctx.Err() != nil && (err != nil || res.Status != analysis.StatusCompleted) {
 		// Cut short by the server's stop, not by the request: say so,
 		// keeping what the run recorded.
@@ -363,7 +370,7 @@ func (m *Manager) run(req analysis.Request, r *running) {
 		return
 	}
 	if err != nil {
-		m.fail(req, r, err, publish)
+		m.fail(req, r, budget.Cause(ctx, err), publish)
 		return
 	}
 	m.mu.Lock()

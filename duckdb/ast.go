@@ -81,7 +81,7 @@ func checkSQLLen(sqlText string) error {
 // outOfMemory is the error for DuckDB running out of its memory_limit
 // while doing what: RESOURCE_LIMIT.
 func (e *Engine) outOfMemory(what string) error {
-	return quarry.Errorf(quarry.ECodeResourceLimit, "%s needed more memory than the engine's limit of %s", what, e.opt.MemoryLimit).
+	return quarry.Errorf(quarry.ECodeResourceLimit, "%s needed more memory than the engine's limit of %s (its share of --memory-mb), even spilling to disk", what, e.opt.MemoryLimit).
 		WithHint("aggregate more, filter earlier, avoid large joins, or raise --memory-mb")
 }
 

@@ -30,8 +30,13 @@ type Options struct {
 	// Threads is DuckDB's worker thread count.
 	Threads int
 	// TempDir is where DuckDB spills when a query exceeds MemoryLimit. When
-	// empty, Open creates a private directory and Close removes it.
-	TempDir string
+	// empty, Open creates a private directory under TempRoot (default the
+	// system's, which may be memory itself: a tmpfs) and Close removes it.
+	TempDir, TempRoot string
+	// MaxTempSize bounds what DuckDB spills to TempDir, for example
+	// "2GB" (default DuckDB's: 90% of the disk's free space); a query
+	// that would spill more fails with RESOURCE_LIMIT.
+	MaxTempSize string
 	// MaxRows is the most rows Query returns; bigger results are an error.
 	MaxRows int
 	// QueryTimeout bounds every Query and QueryFunc call.
@@ -108,7 +113,12 @@ func Open(opt Options) (*Engine, error) {
 	opt.setDefaults()
 	e := &Engine{opt: opt, tables: map[string]*table{}}
 	if e.opt.TempDir == "" {
-		dir, err := os.MkdirTemp("", "quarry-duckdb-")
+		if opt.TempRoot != "" {
+			if err := os.MkdirAll(opt.TempRoot, 0o755); err != nil {
+				return nil, fmt.Errorf("duckdb: temp dir: %w", err)
+			}
+		}
+		dir, err := os.MkdirTemp(opt.TempRoot, "quarry-duckdb-")
 		if err != nil {
 			return nil, fmt.Errorf("duckdb: temp dir: %w", err)
 		}
@@ -130,10 +140,19 @@ func Open(opt Options) (*Engine, error) {
 		{"memory limit " + strconv.Quote(opt.MemoryLimit), "SET memory_limit = " + quoteString(opt.MemoryLimit)},
 		{fmt.Sprintf("%d threads", e.opt.Threads), fmt.Sprintf("SET threads = %d", e.opt.Threads)},
 		{"the temp directory", "SET temp_directory = " + quoteString(e.opt.TempDir)},
+		// Without jemalloc (not in the static library) freed memory
+		// stays with malloc unless DuckDB flushes it: with background
+		// threads flushing past 8 MB, an engine's peak on a 3M-row table
+		// is 30 to 60 MB lower.
+		{"allocator background threads", "SET allocator_background_threads = true"},
+		{"allocator flush threshold", "SET allocator_flush_threshold = '8MB'"},
 		// Extensions that are not compiled in could only come from the
 		// network, which is neither available nor wanted.
 		{"no extension installs", "SET autoinstall_known_extensions = false"},
 		{"no extension loads", "SET autoload_known_extensions = false"},
+	}
+	if opt.MaxTempSize != "" {
+		settings = append(settings, struct{ name, sql string }{"max temp directory size " + strconv.Quote(opt.MaxTempSize), "SET max_temp_directory_size = " + quoteString(opt.MaxTempSize)})
 	}
 	for _, s := range settings {
 		if _, err := db.Exec(s.sql); err != nil {

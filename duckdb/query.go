@@ -135,7 +135,9 @@ func (e *Engine) checkSelect(ctx context.Context, query string) error {
 // queryError maps a failed query to the codes Query documents.
 func (e *Engine) queryError(ctx, qctx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return ctx.Err()
+		// The reason the caller's work was ended (a RESOURCE_LIMIT from
+		// the memory watchdog), or context.Canceled.
+		return context.Cause(ctx)
 	}
 	if errors.Is(qctx.Err(), context.DeadlineExceeded) {
 		return quarry.Errorf(quarry.ECodeInvalid, "query did not finish within %s", e.opt.QueryTimeout).

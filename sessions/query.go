@@ -6,6 +6,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/internal/budget"
 )
 
 // Tables returns a session's files as the tables a query sees, in upload
@@ -84,7 +85,11 @@ func (m *Manager) recordedQuery(ctx context.Context, id, sql, actor, purpose str
 		return nil, 0, err
 	}
 	start := m.now()
-	res, qerr := m.runQuery(ctx, id, files, sql)
+	// The memory watchdog may end the query with RESOURCE_LIMIT.
+	qctx, unwatch := m.cfg.Guard.Watch(ctx, "the query")
+	res, qerr := m.runQuery(qctx, id, files, sql)
+	qerr = budget.Cause(qctx, qerr)
+	unwatch()
 	data := map[string]any{
 		"call_id":    callID,
 		"success":    qerr == nil,

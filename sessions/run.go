@@ -8,6 +8,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/internal/hub"
 	"github.com/quarry-dev/quarry/retrieve"
 )
@@ -91,12 +92,15 @@ func (m *Manager) Investigate(ctx context.Context, id string, c quarry.Investiga
 		return quarry.StorageError(err)
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	// The memory watchdog may end the run with RESOURCE_LIMIT.
+	runCtx, unwatch := m.cfg.Guard.Watch(runCtx, "the investigation")
 	m.runs[id] = &runState{cancel: cancel, hub: h}
 	m.wg.Add(1)
 	launched = true
 	go func() {
 		defer m.wg.Done()
 		defer cancel()
+		defer unwatch()
 		m.run(runCtx, id, files, c, h, release)
 	}()
 	return nil
@@ -153,7 +157,13 @@ func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFi
 	last := investigate.Event{Time: finished, Step: "done"}
 	if err != nil {
 		err = quarry.StorageError(err)
-		if ctx.Err() != nil && quarry.ErrorCode(err) != quarry.ECodeRunInterrupted {
+		switch {
+		case ctx.Err() == nil:
+		case quarry.ErrorCode(context.Cause(ctx)) == quarry.ECodeResourceLimit:
+			// The memory watchdog ended it: say so, whatever step
+			// noticed the cancellation first.
+			err = budget.Cause(ctx, err)
+		case quarry.ErrorCode(err) != quarry.ECodeRunInterrupted:
 			err = quarry.Errorf(quarry.ECodeRunInterrupted, "the investigation was stopped before it finished")
 		}
 		s.Status, s.Error = quarry.SessionFailed, quarry.NewErrorInfo(err)

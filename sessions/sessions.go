@@ -86,6 +86,10 @@ type Config struct {
 	// with the rest of the process (the analyses); MaxEngines is then
 	// ignored.
 	Budget *budget.Pool
+	// Guard, when set, is the process's memory watchdog: each
+	// investigation and query registers with it for the time it runs, and
+	// ends with RESOURCE_LIMIT if the Guard stops it.
+	Guard *budget.Guard
 	// Model, when set, takes part in investigations and answers chat from
 	// the retrieved passages; nil is offline.
 	Model llm.Model

@@ -124,6 +124,13 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 	if err == nil {
 		r.remember(ctx, r.intent, r.how)
 	}
+	// A run its caller ended for exceeding a budget (the memory
+	// watchdog's RESOURCE_LIMIT) fails with that reason, whatever its
+	// steps made of the cancellation.
+	var limit *quarry.Error
+	if ctx.Err() != nil && errors.As(context.Cause(ctx), &limit) && limit.Code == quarry.ECodeResourceLimit {
+		err = limit
+	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) && r.req.Status != analysis.StatusCompleted {
 		r.res.Undelivered = append(r.res.Undelivered, fmt.Sprintf("the analysis stopped at its %d s timeout", req.Constraints.TimeoutSeconds))
 	}

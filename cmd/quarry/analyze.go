@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -15,9 +17,9 @@ import (
 	"github.com/quarry-dev/quarry/agent/analyze"
 	"github.com/quarry-dev/quarry/analysis"
 	"github.com/quarry-dev/quarry/audit"
-	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
@@ -109,6 +111,8 @@ func runAnalyze(ctx context.Context, args []string, getenv func(string) string, 
 	fs.Var(&sources, "source", "a data source: PATH, NAME=PATH or NAME=DSN (repeatable)")
 	fs.StringVar(&allow, "allow-columns", "", "comma-separated columns queries may reach (default: all)")
 	fs.Var(&blocked, "block-pattern", "a regular expression for personal data to mask (repeatable)")
+	memoryMB := memoryFlag(app.DefaultMemoryMB)
+	memoryMB.register(fs)
 	var mf modelFlags
 	mf.register(fs, getenv)
 	flags, rest := splitArgs(args)
@@ -147,7 +151,12 @@ func runAnalyze(ctx context.Context, args []string, getenv func(string) string, 
 			req.Policy.AllowedColumns = append(req.Policy.AllowedColumns, strings.TrimSpace(c))
 		}
 	}
-	res, err := analyzeOnce(ctx, *dataDir, req, w, stderr)
+	mem, err := memoryMB.start(ctx, 1, 1, getenv, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	if err != nil {
+		return err
+	}
+	defer mem.stop()
+	res, err := analyzeOnce(ctx, *dataDir, req, w, mem, stderr)
 	if err != nil {
 		return err
 	}
@@ -211,7 +220,7 @@ func runAnalyzeReplay(ctx context.Context, args []string, getenv func(string) st
 		}
 		return err
 	}
-	a, closeLog, err := newAnalyzer(store, stderr)
+	a, closeLog, err := newAnalyzer(store, limits{split: budget.SplitMemory(app.DefaultMemoryMB, 1, 1, runtime.NumCPU())}, stderr)
 	if err != nil {
 		return err
 	}
@@ -257,25 +266,31 @@ func runAnalyzeReplay(ctx context.Context, args []string, getenv func(string) st
 }
 
 // analyzeOnce wires the offline analyst over the data dir and runs req.
-func analyzeOnce(ctx context.Context, dataDir string, req analysis.Request, w wiredModel, stderr io.Writer) (*analysis.Result, error) {
+func analyzeOnce(ctx context.Context, dataDir string, req analysis.Request, w wiredModel, mem limits, stderr io.Writer) (*analysis.Result, error) {
 	store := fsstore.Analyses{Root: dataDir}
-	a, closeLog, err := newAnalyzer(store, stderr)
+	a, closeLog, err := newAnalyzer(store, mem, stderr)
 	if err != nil {
 		return nil, err
 	}
 	a.Model = w.model // nil: the offline planner
 	a.Embedder, a.EmbeddingModel = w.embedder, w.embedModel
 	defer closeLog()
+	// The watchdog ends the analysis with RESOURCE_LIMIT should the
+	// process pass --memory-mb.
+	ctx, unwatch := mem.guard.Watch(ctx, "the analysis")
+	defer unwatch()
 	res, err := a.Run(ctx, req)
+	err = budget.Cause(ctx, err)
 	if res != nil {
 		res.AuditLog = store.AuditLog()
 	}
 	return res, err
 }
 
-// newAnalyzer wires the offline analyst over store, with progress on
-// stderr; closeAll closes the shared audit log and the recipe memory.
-func newAnalyzer(store fsstore.Analyses, stderr io.Writer) (a *analyze.Analyzer, closeAll func() error, err error) {
+// newAnalyzer wires the offline analyst over store, its workspace within
+// mem's split, with progress on stderr; closeAll closes the shared audit
+// log and the recipe memory.
+func newAnalyzer(store fsstore.Analyses, mem limits, stderr io.Writer) (a *analyze.Analyzer, closeAll func() error, err error) {
 	if err := os.MkdirAll(filepath.Dir(store.AuditLog()), 0o755); err != nil {
 		return nil, nil, err
 	}
@@ -283,7 +298,7 @@ func newAnalyzer(store fsstore.Analyses, stderr io.Writer) (a *analyze.Analyzer,
 	if err != nil {
 		return nil, nil, err
 	}
-	a, recipes, err := app.Analyzer(store.Root, duckdb.DefaultMemoryLimit, openSource, nil)
+	a, recipes, err := app.Analyzer(store.Root, app.EngineOptions(mem.split, store.Root), openSource, nil)
 	if err != nil {
 		log.Close()
 		return nil, nil, err

@@ -19,7 +19,7 @@ import (
 // runBench dispatches "quarry bench SUBCOMMAND".
 func runBench(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return &usageError{"bench needs a subcommand: rca, scale, dabench, financebench, scifact or ramdocs"}
+		return &usageError{"bench needs a subcommand: rca, scale, dabench, financebench, scifact, ramdocs or memory"}
 	}
 	switch args[0] {
 	case "rca":
@@ -34,6 +34,8 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 		return runBenchSciFact(ctx, args[1:], getenv, stdout, stderr)
 	case "ramdocs":
 		return runBenchRAMDocs(ctx, args[1:], getenv, stdout, stderr)
+	case "memory":
+		return runBenchMemory(ctx, args[1:], getenv, stdout, stderr)
 	}
 	return &usageError{fmt.Sprintf("unknown bench subcommand %q", args[0])}
 }

@@ -10,12 +10,14 @@ import (
 	"log/slog"
 	"maps"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/sessions"
 	"github.com/quarry-dev/quarry/web"
@@ -238,13 +240,45 @@ func (f *modelFlags) wire(getenv func(string) string) (wiredModel, error) {
 	return w, nil
 }
 
+// memoryFlag is --memory-mb, the memory budget of a command that runs
+// work in its process (serve, mcp, investigate, analyze).
+type memoryFlag int64
+
+func (m *memoryFlag) register(fs *flag.FlagSet) {
+	fs.Int64Var((*int64)(m), "memory-mb", app.DefaultMemoryMB,
+		"memory in MB this process may use: a quarter for its heap, the rest for its SQL engines; work beyond it waits its turn, and work that would exceed it ends with RESOURCE_LIMIT")
+}
+
+// limits is a command's memory budget in force.
+type limits struct {
+	split budget.Split
+	guard *budget.Guard
+	stop  func()
+}
+
+// start shares the budget (budget.SplitMemory) between the Go heap and
+// up to maxEngines engines, sets the Go heap's limit unless GOMEMLIMIT is
+// set, and runs the memory watchdog until stop or ctx's end.
+func (m memoryFlag) start(ctx context.Context, maxEngines, maxRunning int, getenv func(string) string, log *slog.Logger) (limits, error) {
+	if m <= 0 {
+		return limits{}, &usageError{"--memory-mb must be positive"}
+	}
+	split := budget.SplitMemory(int64(m), maxEngines, maxRunning, runtime.NumCPU())
+	budget.SetGoLimit(split, getenv)
+	g := budget.NewGuard(budget.GuardOptions{MemoryMB: int64(m), Log: log})
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); g.Run(ctx) }()
+	return limits{split: split, guard: g, stop: func() { cancel(); <-done }}, nil
+}
+
 // appFlags are the settings of the commands that run the session manager
 // (serve, mcp).
 type appFlags struct {
 	dataDir    string
 	maxRunning int
 	maxMB      int64
-	memoryMB   int64
+	memoryMB   memoryFlag
 	model      modelFlags
 	// rooms and auth, when set, serve the data rooms (serve).
 	rooms    web.RoomService
@@ -256,7 +290,7 @@ func (f *appFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir(getenv), "where sessions and the index are stored (env QUARRY_DATA_DIR)")
 	fs.IntVar(&f.maxRunning, "max-running", 2, "investigations running at once; more wait their turn")
 	fs.Int64Var(&f.maxMB, "max-file-mb", 50, "largest accepted upload in MB")
-	fs.Int64Var(&f.memoryMB, "memory-mb", app.DefaultMemoryMB, "memory in MB that the SQL engines of this process share; work beyond it waits its turn")
+	f.memoryMB.register(fs)
 	f.model.register(fs, getenv)
 }
 
@@ -278,10 +312,18 @@ func (f *appFlags) open(ctx context.Context, getenv func(string) string, stderr 
 	if w.embedder != nil {
 		log.Info("embedder configured", "model", w.embedModel)
 	}
+	if f.maxRunning <= 0 {
+		f.maxRunning = 2 // app.Open's default, which the split must know
+	}
+	mem, err := f.memoryMB.start(ctx, f.maxRunning+2, f.maxRunning, getenv, log)
+	if err != nil {
+		return nil, nil, err
+	}
 	a, err = app.Open(ctx, app.Options{DataDir: f.dataDir, SessionTimeout: timeout, MaxUploadBytes: f.maxMB << 20,
-		MaxRunning: f.maxRunning, MemoryMB: f.memoryMB, Log: log, OpenSource: openSource, Model: w.model, ModelLocal: w.local, DialCode: w.dial,
+		MaxRunning: f.maxRunning, MemoryMB: int64(f.memoryMB), Guard: mem.guard, Log: log, OpenSource: openSource, Model: w.model, ModelLocal: w.local, DialCode: w.dial,
 		Embedder: w.embedder, EmbeddingModel: w.embedModel, Rooms: f.rooms, Auth: f.auth, Research: f.research})
 	if err != nil {
+		mem.stop()
 		return nil, nil, err
 	}
 	sweepCtx, stopSweep := context.WithCancel(ctx)
@@ -294,5 +336,6 @@ func (f *appFlags) open(ctx context.Context, getenv func(string) string, stderr 
 		stopSweep()
 		<-done
 		a.Close()
+		mem.stop()
 	}, nil
 }

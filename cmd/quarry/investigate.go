@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -19,6 +20,8 @@ import (
 	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
+	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/sessions"
 )
@@ -45,7 +48,11 @@ type investigation struct {
 	context quarry.InvestigationContext
 	dataDir string
 	maxMB   int64
-	stderr  io.Writer
+	// memoryMB is the process's budget (--memory-mb; default
+	// app.DefaultMemoryMB).
+	memoryMB memoryFlag
+	getenv   func(string) string
+	stderr   io.Writer
 	// model takes part in every step when set; nil runs offline. dialCode
 	// connects its Python to a code sandbox.
 	model    llm.Model
@@ -75,13 +82,15 @@ func runInvestigate(ctx context.Context, args []string, getenv func(string) stri
 	fs.StringVar(&timeFormat, "time-format", "", "how the time column reads, as a strptime layout such as %d/%m/%Y, or %Y, %s, %ms for numbers (default: detected from its values)")
 	fs.StringVar(&dataDir, "data-dir", defaultDataDir(getenv), "where sessions are stored (env QUARRY_DATA_DIR)")
 	fs.Int64Var(&maxMB, "max-file-mb", 50, "largest accepted file in MB")
+	memoryMB := memoryFlag(app.DefaultMemoryMB)
+	memoryMB.register(fs)
 	fs.BoolVar(&asJSON, "json", false, "print the result as one JSON object on stdout")
 	var mf modelFlags
 	mf.register(fs, getenv)
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
-	inv := investigation{files: files, dataDir: dataDir, maxMB: maxMB, stderr: stderr}
+	inv := investigation{files: files, dataDir: dataDir, maxMB: maxMB, memoryMB: memoryMB, getenv: getenv, stderr: stderr}
 	w, err := mf.open(getenv)
 	if err != nil {
 		return err
@@ -233,7 +242,23 @@ func (inv *investigation) investigate(ctx context.Context, store *fsstore.Store,
 		return nil, err
 	}
 	defer log.Close()
-	eng, err := duckdb.Open(duckdb.Options{})
+	// One engine, with the budget's part for it; the watchdog ends the
+	// investigation with RESOURCE_LIMIT should the process pass it.
+	if inv.memoryMB == 0 {
+		inv.memoryMB = app.DefaultMemoryMB
+	}
+	getenv := inv.getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	mem, err := inv.memoryMB.start(ctx, 1, 1, getenv, slog.New(slog.NewTextHandler(inv.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	if err != nil {
+		return nil, err
+	}
+	defer mem.stop()
+	ctx, unwatch := mem.guard.Watch(ctx, "the investigation")
+	defer unwatch()
+	eng, err := duckdb.Open(app.EngineOptions(mem.split, inv.dataDir))
 	if err != nil {
 		return nil, err
 	}
@@ -254,7 +279,7 @@ func (inv *investigation) investigate(ctx context.Context, store *fsstore.Store,
 	}
 	res, err := inv2.Run(ctx, investigate.Input{SessionID: sess.SessionID, Files: files, Context: inv.context})
 	if err != nil {
-		return nil, err
+		return nil, budget.Cause(ctx, err)
 	}
 	sess.Status = quarry.SessionCompleted
 	sess.ReportReady = res.ReportPath != ""

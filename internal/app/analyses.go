@@ -38,14 +38,14 @@ func OpenDatabaseFile(ctx context.Context, ds analysis.DataSource) (analysis.Sou
 }
 
 // Analyzer wires the offline analyst over a data dir: a DuckDB workspace
-// per analysis with memoryLimit, database sources through openSource
+// per analysis with engine's options, database sources through openSource
 // (OpenDatabaseFile when nil), the store and the recipe memory. Its Audit is
 // set by the caller; close the recipes when done.
 //
 // With pool, every workspace takes a place in it first and gives it back
 // when it closes, so analyses share the process's engine budget with the
 // investigations.
-func Analyzer(dataDir, memoryLimit string, openSource analyze.OpenSource, pool *budget.Pool) (*analyze.Analyzer, *sqlite.Recipes, error) {
+func Analyzer(dataDir string, engine duckdb.Options, openSource analyze.OpenSource, pool *budget.Pool) (*analyze.Analyzer, *sqlite.Recipes, error) {
 	if openSource == nil {
 		openSource = OpenDatabaseFile
 	}
@@ -56,12 +56,12 @@ func Analyzer(dataDir, memoryLimit string, openSource analyze.OpenSource, pool *
 	return &analyze.Analyzer{
 		NewWorkspace: func(ctx context.Context) (analyze.Workspace, error) {
 			if pool == nil {
-				return duckdb.Open(duckdb.Options{MemoryLimit: memoryLimit})
+				return duckdb.Open(engine)
 			}
 			if err := pool.Acquire(ctx, nil); err != nil {
 				return nil, err
 			}
-			eng, err := duckdb.Open(duckdb.Options{MemoryLimit: memoryLimit})
+			eng, err := duckdb.Open(engine)
 			if err != nil {
 				pool.Release()
 				return nil, err
@@ -93,8 +93,8 @@ func (p *pooled) Close() error {
 func RecipesPath(dataDir string) string { return filepath.Join(dataDir, "db", "recipe_memory.db") }
 
 // openAnalyses wires the analyses manager over the data dir.
-func openAnalyses(dataDir, memoryLimit string, maxUpload int64, pool *budget.Pool, opt Options) (*analyses.Manager, func() error, error) {
-	a, recipes, err := Analyzer(dataDir, memoryLimit, opt.OpenSource, pool)
+func openAnalyses(dataDir string, engine duckdb.Options, maxUpload int64, pool *budget.Pool, opt Options) (*analyses.Manager, func() error, error) {
+	a, recipes, err := Analyzer(dataDir, engine, opt.OpenSource, pool)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -130,6 +130,7 @@ func openAnalyses(dataDir, memoryLimit string, maxUpload int64, pool *budget.Poo
 			return c, nil
 		},
 		MaxFileBytes: maxUpload,
+		Guard:        opt.Guard,
 		Log:          opt.Log,
 	})
 	return m, func() error {

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/quarry-dev/quarry"
@@ -34,11 +35,17 @@ type Options struct {
 	SessionTimeout time.Duration // default 24h (SESSION_TIMEOUT_HOURS)
 	MaxUploadBytes int64         // default 50 MB
 	MaxRunning     int           // investigations at once (default 2)
-	// MemoryMB is the memory the process's SQL engines share (default
-	// DefaultMemoryMB): MaxRunning+2 engines may be open at once (runs,
-	// upload checks, queries), each with an equal part as its DuckDB
-	// memory_limit, beyond which DuckDB spills to disk. More wait.
+	// MemoryMB is the process's memory budget (default DefaultMemoryMB),
+	// shared as budget.SplitMemory says: a quarter for the Go heap (the
+	// caller sets its limit, budget.SetGoLimit), the rest for up to
+	// MaxRunning+2 engines open at once (runs, upload checks, queries,
+	// analyses), each with an equal part as its DuckDB memory_limit,
+	// beyond which DuckDB spills to disk under DataDir. More wait.
 	MemoryMB int64
+	// Guard, when set, is the process's memory watchdog: investigations,
+	// queries and analyses register with it, and it ends the newest with
+	// RESOURCE_LIMIT when the process passes MemoryMB. The caller runs it.
+	Guard *budget.Guard
 	// Model takes part in investigations and chat when set (NewModel);
 	// ModelLocal says it runs on this machine (llm.Config.Local); DialCode
 	// connects its Python to a code sandbox (CodeDialer).
@@ -64,9 +71,6 @@ type Options struct {
 
 // DefaultMemoryMB is the default Options.MemoryMB.
 const DefaultMemoryMB = 4096
-
-// minEngineMB is the smallest memory limit an engine gets.
-const minEngineMB = 128
 
 // App is a wired server.
 type App struct {
@@ -100,9 +104,9 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	if opt.MemoryMB <= 0 {
 		opt.MemoryMB = DefaultMemoryMB
 	}
-	maxEngines := opt.MaxRunning + 2
-	engineLimit := fmt.Sprintf("%dMB", max(opt.MemoryMB/int64(maxEngines), minEngineMB))
-	if err := os.MkdirAll(opt.DataDir, 0o755); err != nil {
+	split := budget.SplitMemory(opt.MemoryMB, opt.MaxRunning+2, opt.MaxRunning, runtime.NumCPU())
+	engine := EngineOptions(split, opt.DataDir)
+	if err := os.MkdirAll(engine.TempRoot, 0o755); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
 	}
 	db, err := sqlite.Open(filepath.Join(opt.DataDir, "quarry.db"))
@@ -112,10 +116,10 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	store := fsstore.New(opt.DataDir, fsstore.Options{Now: opt.Now, SessionTimeout: opt.SessionTimeout, MaxFileBytes: opt.MaxUploadBytes})
 	// One budget of engines for investigations, uploads, queries and
 	// analyses alike.
-	pool := budget.New(maxEngines)
+	pool := budget.New(split.Engines)
 	m := sessions.New(sessions.Config{
 		Store:     store,
-		NewEngine: func() (investigate.Engine, error) { return duckdb.Open(duckdb.Options{MemoryLimit: engineLimit}) },
+		NewEngine: func() (investigate.Engine, error) { return duckdb.Open(engine) },
 		OpenAudit: func(id string) (sessions.Audit, error) {
 			path, err := store.Path(id, "audit.jsonl")
 			if err != nil {
@@ -127,6 +131,7 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 		Index:      db,
 		MaxRunning: opt.MaxRunning,
 		Budget:     pool,
+		Guard:      opt.Guard,
 		Model:      opt.Model,
 		DialCode:   opt.DialCode,
 		Now:        opt.Now,
@@ -156,7 +161,7 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	if opt.Model != nil {
 		analyst = web.Analyst{Model: opt.Model.Name(), Local: opt.ModelLocal, CodeSandbox: opt.DialCode != nil}
 	}
-	am, closeAnalyses, err := openAnalyses(opt.DataDir, engineLimit, opt.MaxUploadBytes, pool, opt)
+	am, closeAnalyses, err := openAnalyses(opt.DataDir, engine, opt.MaxUploadBytes, pool, opt)
 	if err != nil {
 		db.Close()
 		return nil, err
@@ -164,6 +169,15 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	h := web.New(m, web.Options{MaxUploadBytes: opt.MaxUploadBytes, Analyst: analyst, Log: opt.Log, Analyses: am,
 		Rooms: opt.Rooms, Auth: opt.Auth, Research: opt.Research})
 	return &App{Manager: m, Analyses: am, Handler: h, Index: db, Log: opt.Log, db: db, closeAnalyses: closeAnalyses}, nil
+}
+
+// EngineOptions are the options of the DuckDB engines of a process with
+// split: its memory_limit, threads and spill bound, spilling under
+// dataDir rather than to the system's temp directory, which may be a
+// tmpfs and so memory itself.
+func EngineOptions(split budget.Split, dataDir string) duckdb.Options {
+	return duckdb.Options{MemoryLimit: fmt.Sprintf("%dMB", split.EngineMB), Threads: split.Threads,
+		TempRoot: filepath.Join(dataDir, "duckdb-tmp"), MaxTempSize: fmt.Sprintf("%dMB", split.TempMB)}
 }
 
 // Close stops the running investigations and closes the stores.

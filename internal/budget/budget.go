@@ -1,8 +1,10 @@
-// Package budget bounds how many SQL engines a process has open at once.
-// Each engine may use up to its own memory limit (internal/app gives each
-// an equal part of the process's), so bounding their number bounds the
-// process's memory. Investigations, upload checks, queries and analyses
-// share one Pool.
+// Package budget keeps a process within its memory budget (--memory-mb).
+// SplitMemory shares the budget between the Go heap (a soft limit,
+// SetGoLimit) and the SQL engines; a Pool bounds how many engines are
+// open at once, each within its own memory limit, so that investigations,
+// upload checks, queries and analyses share the engines' part; and a
+// Guard, the watchdog, ends the newest work with RESOURCE_LIMIT when the
+// process's memory passes the budget all the same.
 package budget
 
 import (
