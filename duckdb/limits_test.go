@@ -291,3 +291,28 @@ func TestDateCandidatesNotUTF8(t *testing.T) {
 		t.Errorf("dateCandidates = %q, %v; want none, none, ISO first", got, err)
 	}
 }
+
+// The hint to quote a column name finds the names a query that does not
+// parse mentions bare, and only those.
+func TestQuoteHint(t *testing.T) {
+	e := mustOpen(t)
+	mustLoad(t, e, "t", "order,Unit Price,group,#n,amount\n1,2,3,4,5\n")
+	tests := []struct{ sql, want string }{
+		{"SELECT SUM(Unit Price) FROM t", `"Unit Price"`},
+		{"SELECT order, amount FROM t GROUP BY group", `"order", "group"`},
+		{"SELECT \"order\", 'group' FROM t WHERE", ""},
+		{"SELECT #n FROM t WHERE", `"#n"`},
+		{"SELECT orders, grouping FROM t WHERE", ""},
+	}
+	for _, tt := range tests {
+		_, err := e.Query(context.Background(), tt.sql)
+		qe, ok := err.(*quarry.Error)
+		if !ok {
+			t.Fatalf("Query(%q) = %v; want a parse error", tt.sql, err)
+		}
+		got := strings.TrimPrefix(qe.Hint, "quote column names that are SQL keywords or hold other characters in double quotes: ")
+		if got != tt.want {
+			t.Errorf("Query(%q) hint = %q; want %q", tt.sql, got, tt.want)
+		}
+	}
+}
