@@ -15,6 +15,12 @@
 // connection, which also means a QueryFunc callback must not call back into
 // the Engine.
 //
+// Every input is bounded before DuckDB sees it: a CSV file has at most
+// MaxColumns columns and no NUL byte (checkCSV), SQL text is at most
+// MaxSQLLen bytes, and a value from data or from a user reaches DuckDB as
+// a query parameter, never spliced into SQL text (see quoteString). Work
+// that runs out of DuckDB's memory limit ends with RESOURCE_LIMIT.
+//
 // Metric SQL is analysed on DuckDB's own parse tree: json_serialize_sql
 // turns a statement into a JSON AST and json_deserialize_sql turns
 // fragments of it back into SQL text, so there is no second SQL grammar in

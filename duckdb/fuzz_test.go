@@ -156,7 +156,8 @@ func FuzzLoadCSV(f *testing.F) {
 // columns as numbers and dates (layout sniffing, separators, currency,
 // quarters, UTC offsets) and checks its contract: no error, and when a
 // reading is chosen, every non-empty value reads (dates as years 1800 to
-// 2200). The values reach DuckDB as parameters, so quotes and NUL bytes
+// 2200). It also checks that mayBeDates, the quick test in Go before the
+// layouts are tried, passes every value one of them reads. The values reach DuckDB as parameters, so quotes and NUL bytes
 // are data like any other.
 func FuzzReadText(f *testing.F) {
 	for _, s := range []string{
@@ -166,6 +167,8 @@ func FuzzReadText(f *testing.F) {
 		"$1,234.50\n(12.00)\n-3", "1.234,5 €\n2,5 €", "12.5%\n7%", "20240131\n20240201",
 		"2024-01-\x0002\n2024-01-01", "2024-01-0'1\n2024-01-02", "1,2\n3,4", "N/A\n2024-01-01",
 		"0001-01-01\n9999-12-31", "99/99/9999", "2024-02-30\n2024-02-28", "1e309\n$1,000", "epoch\n2024-01-01",
+		"SEPTEMBER 2017\nsep 2017", "MAY-0\nJun-7", "2024-01-01T10:00:00.000Z\n2024-01-01 10:00:00 UTC", "01/02/2024 10:00 PM\n01/03/2024 9:00 am",
+		"2024-01-01 10:00:00 EST", "Sept 17, 2017", "SKU123\nSKU124", "A-17\nB-18", "2017q1\nq4 2018",
 	} {
 		f.Add(s)
 	}
@@ -198,6 +201,31 @@ func FuzzReadText(f *testing.F) {
 		if _, err := e.db.ExecContext(ctx, "CREATE TABLE t AS SELECT * FROM src"); err != nil {
 			t.Fatal(err)
 		}
+		// mayBeDates must pass every value some layout reads.
+		var any []string
+		for _, f := range append(append([]string{isoFormat}, strptimeLayouts...), quarterFormat) {
+			x := readingExpr(textReading{Type: "TIMESTAMP", Format: f}, "trim(v)")
+			if f == quarterFormat {
+				x = "CAST(" + x + " AS TIMESTAMP)"
+			}
+			any = append(any, "coalesce(year("+x+") BETWEEN 1800 AND 2200, false)")
+		}
+		rows, err := e.db.QueryContext(ctx, "SELECT trim(v) FROM src WHERE "+strings.Join(any, " OR "))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var v string
+			if err := rows.Scan(&v); err != nil {
+				t.Fatal(err)
+			}
+			// Values without a digit (epoch, today) or over 40 bytes
+			// never reach the layouts (see readableColumns).
+			if strings.ContainsAny(v, "0123456789") && len(v) <= 40 && !mayBeDates([]string{v}) {
+				t.Errorf("a layout reads %q as a date, but mayBeDates refuses it", v)
+			}
+		}
+		rows.Close()
 		reads, err := e.readTextColumns(ctx, "t")
 		if err != nil {
 			t.Fatalf("readTextColumns(%q): %v", vals, err)

@@ -178,6 +178,7 @@ func (e *Engine) withQuoteHint(err *quarry.Error, sqlText string) *quarry.Error 
 	var need []string
 	seen := map[string]bool{}
 	lower := strings.ToLower(sqlText)
+	words := bareWords(lower)
 	for _, name := range e.tableNames() {
 		t, ok := e.lookup(name)
 		if !ok {
@@ -187,7 +188,15 @@ func (e *Engine) withQuoteHint(err *quarry.Error, sqlText string) *quarry.Error 
 			if plainIdent(c.Name) || seen[c.Name] {
 				continue
 			}
-			if mentionsBare(lower, strings.ToLower(c.Name)) {
+			// A name mentioned bare starts with one of the text's bare
+			// words; looking that up first keeps thousands of columns
+			// from each scanning the whole text.
+			col := strings.ToLower(c.Name)
+			first := col[:len(col)-len(strings.TrimLeftFunc(col, func(r rune) bool { return r < 0x80 && wordByte(byte(r)) || r >= 0x80 }))]
+			if first != "" && !words[first] {
+				continue
+			}
+			if mentionsBare(lower, col) {
 				seen[c.Name] = true
 				need = append(need, quoteIdent(c.Name))
 			}
@@ -221,6 +230,40 @@ func mentionsBare(sql, word string) bool {
 		}
 	}
 	return false
+}
+
+// bareWords returns the runs of word bytes in sql outside double quotes
+// and string literals, as mentionsBare sees them.
+func bareWords(sql string) map[string]bool {
+	words := map[string]bool{}
+	var quote byte
+	start := -1
+	for i := 0; i <= len(sql); i++ {
+		var c byte
+		if i < len(sql) {
+			c = sql[i]
+		}
+		if quote == 0 && i < len(sql) && wordByte(c) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			words[sql[start:i]] = true
+			start = -1
+		}
+		if i == len(sql) {
+			break
+		}
+		switch {
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == 0 && (c == '"' || c == '\''):
+			quote = c
+		}
+	}
+	return words
 }
 
 func wordByte(c byte) bool {

@@ -278,15 +278,41 @@ func TestQuoteNUL(t *testing.T) {
 }
 
 // A list parameter holding text that is not UTF-8 crashes the driver, so
-// date sniffing gives up on such a sample instead of binding it.
+// date sniffing leaves such a sample out instead of binding it; the
+// others are answered, NUL bytes and all.
 func TestDateCandidatesNotUTF8(t *testing.T) {
 	e := mustOpen(t)
-	got, err := e.dateCandidates(context.Background(), []string{"2024-01-01", "2024-01-\xff2"})
-	if err != nil || got != nil {
-		t.Errorf("dateCandidates(text that is not UTF-8) = %v, %v; want nil, nil", got, err)
+	got, err := e.dateCandidates(context.Background(), [][]string{
+		{"2024-01-01", "2024-01-\xff2"},
+		{"2024-01-01", "2024-01-\x0002"},
+		{"2024-01-01", "2024-01-02"},
+	})
+	if err != nil || len(got) != 3 || got[0] != nil || got[1] != nil || len(got[2]) == 0 || got[2][0] != isoFormat {
+		t.Errorf("dateCandidates = %q, %v; want none, none, ISO first", got, err)
 	}
-	got, err = e.dateCandidates(context.Background(), []string{"2024-01-01", "2024-01-\x0002"})
-	if err != nil || len(got) != 0 {
-		t.Errorf("dateCandidates(a value with a NUL) = %v, %v; want no layout and no error", got, err)
+}
+
+// The hint to quote a column name finds the names a query that does not
+// parse mentions bare, and only those.
+func TestQuoteHint(t *testing.T) {
+	e := mustOpen(t)
+	mustLoad(t, e, "t", "order,Unit Price,group,#n,amount\n1,2,3,4,5\n")
+	tests := []struct{ sql, want string }{
+		{"SELECT SUM(Unit Price) FROM t", `"Unit Price"`},
+		{"SELECT order, amount FROM t GROUP BY group", `"order", "group"`},
+		{"SELECT \"order\", 'group' FROM t WHERE", ""},
+		{"SELECT #n FROM t WHERE", `"#n"`},
+		{"SELECT orders, grouping FROM t WHERE", ""},
+	}
+	for _, tt := range tests {
+		_, err := e.Query(context.Background(), tt.sql)
+		qe, ok := err.(*quarry.Error)
+		if !ok {
+			t.Fatalf("Query(%q) = %v; want a parse error", tt.sql, err)
+		}
+		got := strings.TrimPrefix(qe.Hint, "quote column names that are SQL keywords or hold other characters in double quotes: ")
+		if got != tt.want {
+			t.Errorf("Query(%q) hint = %q; want %q", tt.sql, got, tt.want)
+		}
 	}
 }

@@ -54,15 +54,69 @@ func (e *Engine) Relationships(ctx context.Context, tables []string) ([]quarry.R
 		}
 		ts = append(ts, t)
 	}
+	cands := candidates(ts)
+	if len(cands) > maxRelCandidates {
+		// Key-named matches are the likelier joins; measure them first.
+		sort.SliceStable(cands, func(i, j int) bool { return cands[i].m != sameName && cands[j].m == sameName })
+		cands = cands[:maxRelCandidates]
+	}
 	r := &relFinder{e: e, unique: map[string]bool{}}
 	var out []quarry.Relationship
+	for _, c := range cands {
+		rels, err := r.measure(ctx, c.a, c.ca, c.b, c.cb, c.m)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rels...)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Confidence > out[j].Confidence })
+	return out, nil
+}
+
+// maxRelCandidates bounds the column pairs Relationships measures, each a
+// few queries: ten files of the same 2,048 columns would otherwise be
+// 90,000 pairs.
+const maxRelCandidates = 64
+
+// relCandidate is a pair of columns whose names match.
+type relCandidate struct {
+	a, b   *table
+	ca, cb column
+	m      int
+}
+
+// candidates lists the column pairs of ts whose names match and whose
+// types agree, table pair by table pair in order and each table's columns
+// in order. A column can only match the column of the same name or the
+// one called id, so each is looked up by name rather than compared with
+// every column of the other table.
+func candidates(ts []*table) []relCandidate {
+	byName := make([]map[string]int, len(ts))
+	for i, t := range ts {
+		byName[i] = make(map[string]int, len(t.Columns))
+		for k, c := range t.Columns {
+			if _, dup := byName[i][strings.ToLower(c.Name)]; !dup {
+				byName[i][strings.ToLower(c.Name)] = k
+			}
+		}
+	}
+	var out []relCandidate
 	for i, a := range ts {
 		for j, b := range ts {
 			if i == j {
 				continue
 			}
 			for _, ca := range a.Columns {
-				for _, cb := range b.Columns {
+				var ks []int
+				if k, ok := byName[j][strings.ToLower(ca.Name)]; ok {
+					ks = append(ks, k)
+				}
+				if k, ok := byName[j]["id"]; ok && (len(ks) == 0 || ks[0] != k) {
+					ks = append(ks, k)
+				}
+				sort.Ints(ks)
+				for _, k := range ks {
+					cb := b.Columns[k]
 					m := matchNames(a, ca, b, cb)
 					if m == noMatch || dataType(ca.Type) != dataType(cb.Type) {
 						continue
@@ -70,17 +124,12 @@ func (e *Engine) Relationships(ctx context.Context, tables []string) ([]quarry.R
 					if m == sameName && i > j {
 						continue // the pair is measured from i < j, both ways
 					}
-					rels, err := r.measure(ctx, a, ca, b, cb, m)
-					if err != nil {
-						return nil, err
-					}
-					out = append(out, rels...)
+					out = append(out, relCandidate{a: a, b: b, ca: ca, cb: cb, m: m})
 				}
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Confidence > out[j].Confidence })
-	return out, nil
+	return out
 }
 
 // How two column names match.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarry-dev/quarry"
 )
@@ -102,4 +103,51 @@ func keys(m map[string]quarry.Relationship) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// Tables sharing hundreds of column names measure at most
+// maxRelCandidates pairs, key-named ones first, so the key is still found.
+func TestRelationshipsBounded(t *testing.T) {
+	const shared = 100
+	var orders, customers strings.Builder
+	customers.WriteString("id")
+	for i := range shared {
+		fmt.Fprintf(&orders, "c%d,", i)
+		fmt.Fprintf(&customers, ",c%d", i)
+	}
+	orders.WriteString("customer_id\n")
+	customers.WriteString("\n")
+	for r := range 4 {
+		fmt.Fprintf(&customers, "%d", r+1)
+		for i := range shared {
+			fmt.Fprintf(&orders, "x%d,", (r+i)%3)
+			fmt.Fprintf(&customers, ",x%d", (r+i)%3)
+		}
+		fmt.Fprintf(&orders, "%d\n", r%2+1)
+		customers.WriteString("\n")
+	}
+	e := mustOpen(t)
+	mustLoad(t, e, "orders", orders.String())
+	mustLoad(t, e, "customers", customers.String())
+	var ts []*table
+	for _, n := range e.tableNames() {
+		tb, _ := e.lookup(n)
+		ts = append(ts, tb)
+	}
+	start := time.Now()
+	defer func() { fmt.Println("relationships", time.Since(start)) }()
+	if n := len(candidates(ts)); n != shared+1 {
+		t.Fatalf("candidates = %d; want %d", n, shared+1)
+	}
+	rels, err := e.Relationships(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range rels {
+		found = found || r.FromColumn == "customer_id" && r.ToTable == "customers" && r.ToColumn == "id" && r.RelationshipType == quarry.RelForeignKey
+	}
+	if !found {
+		t.Errorf("Relationships over %d shared names missed orders.customer_id -> customers.id; got %d relationships", shared, len(rels))
+	}
 }

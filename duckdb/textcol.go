@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/quarry-dev/quarry"
 )
@@ -133,13 +134,14 @@ func hasTime(layout string) bool {
 	return layout == isoFormat || strings.Contains(layout, "%H") || strings.Contains(layout, "%I")
 }
 
-// readTextColumn decides how the text column col of table name reads, from
-// its values. ok is false when it stays text.
-func (e *Engine) readTextColumn(ctx context.Context, name, col string) (r textReading, ok bool, err error) {
+// readTextColumn decides how the text column col of table name reads,
+// from sample, its distinct values (textSample), and cands, the date
+// layouts that read every one of them (dateCandidates). ok is false when
+// it stays text.
+func (e *Engine) readTextColumn(ctx context.Context, name, col string, sample, cands []string) (r textReading, ok bool, err error) {
 	q := quoteIdent(col)
-	sample, err := e.textSample(ctx, name, q)
-	if err != nil || len(sample) == 0 {
-		return r, false, err
+	if len(sample) == 0 {
+		return r, false, nil
 	}
 	for _, s := range sample {
 		if !strings.ContainsAny(s, "0123456789") || len(s) > 40 {
@@ -151,10 +153,9 @@ func (e *Engine) readTextColumn(ctx context.Context, name, col string) (r textRe
 			return r, all, err
 		}
 	}
-	cands, err := e.dateCandidates(ctx, sample)
-	if err != nil {
-		return r, false, err
-	}
+	// Each layout tried is a scan of the column; a sample that several
+	// read alike is read by the first few or not at all.
+	cands = cands[:min(len(cands), maxLayoutTries)]
 	for _, f := range cands {
 		r := textReading{Type: "DATE", Format: f}
 		if hasTime(f) {
@@ -251,12 +252,25 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// dateCandidates returns the layouts that read every sampled value as a
-// date between the years 1800 and 2200, in order of preference.
-func (e *Engine) dateCandidates(ctx context.Context, sample []string) ([]string, error) {
+// maxLayoutTries bounds the layouts checked against a whole column.
+const maxLayoutTries = 8
+
+// sniffValues is how many of a sample's values choose the candidate
+// layouts: every candidate is then checked on the whole column, so more
+// values would only weed out earlier what that check refuses anyway, at
+// the cost of every layout on every value (over a minute for 2,048
+// columns of codes at 500 values each).
+const sniffValues = 50
+
+// dateCandidates returns, for each sample of a column's values, the
+// layouts that read its first sniffValues values as dates between the
+// years 1800 and 2200, in order of preference. Planning the query of all layouts costs
+// about 30 ms whatever the data, so one query answers for profileBatch*4
+// columns. A sample that is not valid UTF-8 gets no layouts.
+func (e *Engine) dateCandidates(ctx context.Context, samples [][]string) ([][]string, error) {
 	formats := append([]string{isoFormat}, strptimeLayouts...)
 	formats = append(formats, quarterFormat)
-	var sel []string
+	sel := []string{"c"}
 	for _, f := range formats {
 		x := readingExpr(textReading{Type: "TIMESTAMP", Format: f}, "v")
 		if f == quarterFormat {
@@ -264,28 +278,110 @@ func (e *Engine) dateCandidates(ctx context.Context, sample []string) ([]string,
 		}
 		sel = append(sel, fmt.Sprintf("count(*) FILTER (WHERE year(%s) BETWEEN 1800 AND 2200)", x))
 	}
-	counts := make([]int64, len(formats))
-	dest := make([]any, len(formats))
-	for i := range counts {
-		dest[i] = &counts[i]
-	}
-	// The values are data: they go in as one list parameter, never as
-	// SQL text.
-	vals, ok := textList(sample)
-	if !ok {
-		return nil, nil
-	}
-	q := "SELECT " + strings.Join(sel, ", ") + " FROM (SELECT unnest(?::VARCHAR[]) AS v) AS s"
-	if err := e.db.QueryRowContext(ctx, q, vals).Scan(dest...); err != nil {
-		return nil, fmt.Errorf("duckdb: date layouts: %w", err)
-	}
-	var out []string
-	for i, f := range formats {
-		if counts[i] == int64(len(sample)) {
-			out = append(out, f)
+	// The values are data: they go in as list parameters, never as SQL
+	// text, each beside the index of its sample.
+	q := "SELECT " + strings.Join(sel, ", ") + " FROM (SELECT unnest(?::INTEGER[]) AS c, unnest(?::VARCHAR[]) AS v) AS s GROUP BY c"
+	out := make([][]string, len(samples))
+	const batch = 4 * profileBatch
+	for start := 0; start < len(samples); start += batch {
+		var idx []int32
+		var vals []string
+		for i := start; i < min(start+batch, len(samples)); i++ {
+			if _, ok := textList(samples[i]); !ok || !mayBeDates(samples[i][:min(len(samples[i]), sniffValues)]) {
+				continue
+			}
+			for _, v := range samples[i][:min(len(samples[i]), sniffValues)] {
+				idx = append(idx, int32(i))
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		if err := e.layoutCounts(ctx, q, idx, vals, func(c int, counts []int64) {
+			for k, f := range formats {
+				if counts[k] == int64(min(len(samples[c]), sniffValues)) {
+					out[c] = append(out[c], f)
+				}
+			}
+		}); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// dateWords are the words a value read by one of the layouts can hold:
+// month names and their abbreviations (%b, %B), AM and PM (%p), T, Z and
+// UTC in ISO 8601 timestamps, and Q in quarters.
+var dateWords = func() map[string]bool {
+	m := map[string]bool{"am": true, "pm": true, "t": true, "z": true, "utc": true, "q": true}
+	for mo := time.January; mo <= time.December; mo++ {
+		name := strings.ToLower(mo.String())
+		m[name], m[name[:3]] = true, true
+	}
+	return m
+}()
+
+// mayBeDates reports whether every value could be read by a layout: it
+// has a digit (May-7 reads as %b-%y), and its words are dateWords. Codes (SKU123,
+// A-17) fail at once, which spares the query of every layout over the
+// columns of a wide file of codes. FuzzReadText checks that no value a
+// layout reads fails here.
+func mayBeDates(values []string) bool {
+	for _, v := range values {
+		digits := 0
+		for i := 0; i < len(v); {
+			c := v[i]
+			switch {
+			case c >= '0' && c <= '9':
+				digits++
+				i++
+			case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+				j := i
+				for j < len(v) && (v[j] >= 'a' && v[j] <= 'z' || v[j] >= 'A' && v[j] <= 'Z') {
+					j++
+				}
+				if !dateWords[strings.ToLower(v[i:j])] {
+					return false
+				}
+				i = j
+			default:
+				i++
+			}
+		}
+		if digits == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// layoutCounts runs dateCandidates' query and passes each sample's index
+// and counts per layout to fn.
+func (e *Engine) layoutCounts(ctx context.Context, q string, idx []int32, vals []string, fn func(c int, counts []int64)) error {
+	rows, err := e.db.QueryContext(ctx, q, idx, vals)
+	if err != nil {
+		return fmt.Errorf("duckdb: date layouts: %w", err)
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	var c int32
+	counts := make([]int64, len(cols)-1)
+	dest := []any{&c}
+	for i := range counts {
+		dest = append(dest, &counts[i])
+	}
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return fmt.Errorf("duckdb: date layouts: %w", err)
+		}
+		fn(int(c), counts)
+	}
+	return rows.Err()
 }
 
 // readsAll reports whether r reads every non-empty value of the column
@@ -364,10 +460,20 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 	if err != nil {
 		return nil, err
 	}
+	samples := make([][]string, len(text))
+	for i, c := range text {
+		if samples[i], err = e.textSample(ctx, name, quoteIdent(c)); err != nil {
+			return nil, err
+		}
+	}
+	cands, err := e.dateCandidates(ctx, samples)
+	if err != nil {
+		return nil, err
+	}
 	reads := map[string]textReading{}
 	var repl []string
-	for _, c := range text {
-		r, ok, err := e.readTextColumn(ctx, name, c)
+	for i, c := range text {
+		r, ok, err := e.readTextColumn(ctx, name, c, samples[i], cands[i])
 		if err != nil {
 			return nil, err
 		}
