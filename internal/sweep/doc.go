@@ -11,8 +11,10 @@
 // $QUARRY_STATSMODELS_DATASETS names it, the datasets folder of Debian's
 // python3-statsmodels. JSON tables are converted to CSV and TSV tables to
 // comma-separated CSV before Quarry reads them, since the investigation
-// takes CSV; files that are not tables of records (TopoJSON, GeoJSON,
-// images, Arrow, Parquet, grids) are listed as skipped with the reason.
+// takes CSV; the Parquet table (three million flights) has the analysis
+// only, over its own file; files that are not tables of records (TopoJSON,
+// GeoJSON, a graph, grids, images, Arrow) are listed as skipped with the
+// reason.
 //
 // Without the corpus the sweep skips, except under CI=true, where it fails.
 // The package has no code of its own beyond its tests.

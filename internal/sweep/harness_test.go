@@ -79,7 +79,7 @@ func TestJudge(t *testing.T) {
 	if c.exit != 2 || !panicked(c.stderr) {
 		t.Fatalf("panicking child = %v, stderr %q; want exit 2 and a panic", c, c.stderr)
 	}
-	if status, note := judgeAnalysis(c); status != statusFail || note != "panic: panic: boom" {
+	if status, note, _ := judgeAnalysis(c); status != statusFail || note != "panic: panic: boom" {
 		t.Errorf("judge panic = %s %q; want FAIL panic: boom", status, note)
 	}
 
