@@ -26,18 +26,19 @@ const nonFiniteCSV = `day,constant,x,y,allnan,g
 `
 
 // TestNonFiniteValues runs requests over nonFiniteCSV: each completes,
-// its result is JSON, and the profile's statistics are those of the finite
-// values.
+// charts included, its result is JSON, and the profile's statistics are
+// those of the finite values.
 func TestNonFiniteValues(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "nonfinite.csv")
 	if err := os.WriteFile(path, []byte(nonFiniteCSV), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, intent := range []string{"summary statistics", "average y by g", "total y by day"} {
+	// "total x by g" charts -Inf for a and NaN for b, as gaps.
+	for _, intent := range []string{"summary statistics", "average y by g", "total y by day", "total x by g"} {
 		t.Run(intent, func(t *testing.T) {
 			e := newEnv(t)
 			res, err := e.a.Run(context.Background(), analysis.Request{Intent: intent, DataSources: []analysis.DataSource{csvSource(path)},
-				Deliverables: []string{analysis.DeliverTables, analysis.DeliverSummary}})
+				Deliverables: []string{analysis.DeliverTables, analysis.DeliverCharts, analysis.DeliverSummary}})
 			if err != nil {
 				t.Fatal(err)
 			}

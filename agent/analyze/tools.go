@@ -417,20 +417,20 @@ func (r *run) runPlot(ctx context.Context, t *analysis.Subtask, a *analysis.Plot
 				name = res.String(i, 2)
 			}
 			if row[1] != nil {
-				pl.Series[series[name]].Values[index[res.String(i, 0)]] = res.Float(i, 1)
+				pl.Series[series[name]].Values[index[res.String(i, 0)]] = plotValue(res.Float(i, 1))
 			}
 		}
 	} else {
 		for i, row := range res.Rows {
 			x := math.NaN()
 			if row[0] != nil {
-				x = res.Float(i, 0)
+				x = plotValue(res.Float(i, 0))
 			}
 			pl.X = append(pl.X, x)
 			if a.YCol != "" {
 				y := math.NaN()
 				if row[1] != nil {
-					y = res.Float(i, 1)
+					y = plotValue(res.Float(i, 1))
 				}
 				pl.Y = append(pl.Y, y)
 			}
@@ -450,6 +450,16 @@ func (r *run) runPlot(ctx context.Context, t *analysis.Subtask, a *analysis.Plot
 		return nil, err
 	}
 	return &output{data: map[string]any{"chart": art.ContentRef, "chart_type": a.Type, "points": len(res.Rows)}}, nil
+}
+
+// plotValue is v as a chart draws it: an infinity, which has no place on
+// an axis (the plotter refuses the whole chart for one), is a gap as a
+// missing value is.
+func plotValue(v float64) float64 {
+	if math.IsInf(v, 0) {
+		return math.NaN()
+	}
+	return v
 }
 
 // fileName makes a task id a file name.
