@@ -3,6 +3,7 @@ package analyze
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -116,12 +117,13 @@ func (r *run) runProfile(ctx context.Context, t *analysis.Subtask, a *analysis.P
 	var corrs []Correlation
 	for i := range numeric {
 		for j := i + 1; j < len(numeric); j++ {
-			a, b := quoteIdent(numeric[i]), quoteIdent(numeric[j])
-			res, err := r.ws.Query(ctx, fmt.Sprintf("SELECT corr(%s::DOUBLE, %s::DOUBLE), count(*) FILTER (WHERE %s IS NOT NULL AND %s IS NOT NULL) FROM %s", a, b, a, b, quoteIdent(table)))
+			a, b := finiteDouble(quoteIdent(numeric[i])), finiteDouble(quoteIdent(numeric[j]))
+			res, err := r.ws.Query(ctx, fmt.Sprintf("SELECT corr(%s, %s), count(*) FILTER (WHERE %s IS NOT NULL AND %s IS NOT NULL) FROM %s", a, b, a, b, quoteIdent(table)))
 			if err != nil {
 				return nil, err
 			}
-			if res.Rows[0][0] != nil {
+			// The correlation with a constant column is NaN: there is none.
+			if res.Rows[0][0] != nil && finite(res.Float(0, 0)) {
 				corrs = append(corrs, Correlation{A: numeric[i], B: numeric[j], R: res.Float(0, 0), N: int64(res.Float(0, 1))})
 			}
 		}
@@ -154,6 +156,18 @@ func (r *run) runProfile(ctx context.Context, t *analysis.Subtask, a *analysis.P
 	return out, nil
 }
 
+// finiteDouble is the SQL of column q as a DOUBLE with NaN and the
+// infinities as NULL: the statistics are those of its finite values, since
+// one Infinity puts stddev_samp out of range (an error that would lose the
+// whole profile) and one NaN makes the mean NaN. Count and missing still
+// count them as values.
+func finiteDouble(q string) string {
+	return fmt.Sprintf("CASE WHEN isfinite(%[1]s::DOUBLE) THEN %[1]s::DOUBLE END", q)
+}
+
+// finite reports whether f is a number JSON can hold.
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
+
 func ptr(f *float64) any {
 	if f == nil {
 		return nil
@@ -174,18 +188,23 @@ func (r *run) profileColumn(ctx context.Context, table string, c quarry.Column) 
 		p.Count, p.Missing, p.Distinct = int64(res.Float(0, 0)), int64(res.Float(0, 1)), int64(res.Float(0, 2))
 		return p, nil
 	}
-	x := q + "::DOUBLE"
+	x := finiteDouble(q)
 	res, err := r.ws.Query(ctx, fmt.Sprintf(`SELECT count(%[1]s), count(*) - count(%[1]s), count(DISTINCT %[1]s), min(%[2]s), max(%[2]s), avg(%[2]s),
 		stddev_samp(%[2]s), median(%[2]s), quantile_cont(%[2]s, 0.25), quantile_cont(%[2]s, 0.75), skewness(%[2]s), kurtosis(%[2]s) FROM %[3]s`, q, x, from))
 	if err != nil {
 		return p, err
 	}
 	p.Count, p.Missing, p.Distinct = int64(res.Float(0, 0)), int64(res.Float(0, 1)), int64(res.Float(0, 2))
+	// A statistic that is not a finite number is left out, as one that
+	// is NULL: DuckDB's skewness and kurtosis of a constant column are NaN,
+	// a column that holds NaN or Infinity has them as its min, max and mean,
+	// and JSON, the observation's and the audit log's form, has neither.
 	vals := []**float64{&p.Min, &p.Max, &p.Mean, &p.Std, &p.Median, &p.Q1, &p.Q3, &p.Skewness, &p.Kurtosis}
 	for i, dst := range vals {
 		if v := res.Rows[0][3+i]; v != nil {
-			f := quarry.AsFloat(v)
-			*dst = &f
+			if f := quarry.AsFloat(v); finite(f) {
+				*dst = &f
+			}
 		}
 	}
 	if p.Q1 != nil && p.Q3 != nil {

@@ -99,10 +99,17 @@ func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 		r.mu.Lock()
 		r.res.Calls = append(r.res.Calls, call)
 		r.res.Observations = append(r.res.Observations, obs)
+		kept := len(r.res.Observations) - 1
 		r.mu.Unlock()
 		if _, aerr := r.audit(quarry.EventObservationRecorded, actorActor, map[string]any{"observation_id": obs.ObservationID, "call_id": call.CallID,
 			"task_id": t.TaskID, "status": obs.Status, "error_category": obs.ErrorCategory, "error_message": obs.ErrorMessage,
 			"row_count": obs.RowCount, "execution_time_seconds": obs.ExecutionTimeSeconds, "data": obs.Data}); aerr != nil {
+			// Data the log could not take (a value JSON cannot hold) would
+			// also keep the result from being saved: the step fails
+			// without it.
+			r.mu.Lock()
+			r.res.Observations[kept].Data = nil
+			r.mu.Unlock()
 			r.fail(t, aerr)
 			return
 		}
@@ -220,7 +227,10 @@ func (r *run) tableOutput(ctx context.Context, table string, n int64) (*output, 
 	if err != nil {
 		return nil, err
 	}
-	return &output{table: table, columns: cols, rows: n, data: map[string]any{"table": table, "columns": head.Columns, "rows": head.Rows, "row_count": n}}, nil
+	// The rows go into the observation, the result and the audit log as
+	// JSON, which has no NaN or Infinity: those read null there (the step's
+	// table keeps them).
+	return &output{table: table, columns: cols, rows: n, data: map[string]any{"table": table, "columns": head.Columns, "rows": quarry.JSONRows(head.Rows), "row_count": n}}, nil
 }
 
 // input returns the output of the step a tool reads, checking that each
@@ -407,20 +417,20 @@ func (r *run) runPlot(ctx context.Context, t *analysis.Subtask, a *analysis.Plot
 				name = res.String(i, 2)
 			}
 			if row[1] != nil {
-				pl.Series[series[name]].Values[index[res.String(i, 0)]] = res.Float(i, 1)
+				pl.Series[series[name]].Values[index[res.String(i, 0)]] = plotValue(res.Float(i, 1))
 			}
 		}
 	} else {
 		for i, row := range res.Rows {
 			x := math.NaN()
 			if row[0] != nil {
-				x = res.Float(i, 0)
+				x = plotValue(res.Float(i, 0))
 			}
 			pl.X = append(pl.X, x)
 			if a.YCol != "" {
 				y := math.NaN()
 				if row[1] != nil {
-					y = res.Float(i, 1)
+					y = plotValue(res.Float(i, 1))
 				}
 				pl.Y = append(pl.Y, y)
 			}
@@ -440,6 +450,16 @@ func (r *run) runPlot(ctx context.Context, t *analysis.Subtask, a *analysis.Plot
 		return nil, err
 	}
 	return &output{data: map[string]any{"chart": art.ContentRef, "chart_type": a.Type, "points": len(res.Rows)}}, nil
+}
+
+// plotValue is v as a chart draws it: an infinity, which has no place on
+// an axis (the plotter refuses the whole chart for one), is a gap as a
+// missing value is.
+func plotValue(v float64) float64 {
+	if math.IsInf(v, 0) {
+		return math.NaN()
+	}
+	return v
 }
 
 // fileName makes a task id a file name.
