@@ -80,8 +80,11 @@ func checkPDFMagic(path, name string) error {
 	defer f.Close()
 	head := make([]byte, 1024)
 	n, err := io.ReadFull(f, head)
-	if err != nil && err != io.ErrUnexpectedEOF {
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return err
+	}
+	if n == 0 {
+		return quarry.Errorf(quarry.ECodeEmptyFile, "%s is empty", name)
 	}
 	head = head[:n]
 	if bytes.Contains(head, []byte("%PDF-")) {
