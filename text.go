@@ -1,6 +1,8 @@
 package quarry
 
 import (
+	"regexp"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -58,4 +60,12 @@ func EditDistance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
+}
+
+// QuoteRegexp is regexp.QuoteMeta for text from outside (a file's values,
+// a request's words), which may hold bytes that are not UTF-8: the regexp
+// package refuses a pattern with those, and a MustCompile of it panics,
+// so they are matched as the replacement character instead.
+func QuoteRegexp(s string) string {
+	return regexp.QuoteMeta(strings.ToValidUTF8(s, "\uFFFD"))
 }

@@ -1,6 +1,7 @@
 package quarry
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -48,6 +49,20 @@ func TestContextRefusesControlCharacters(t *testing.T) {
 		tt.set(&c)
 		if err := c.Validate(); ErrorCode(err) != tt.code {
 			t.Errorf("%+v: %v; want %s", c, err, tt.code)
+		}
+	}
+}
+
+// TestQuoteRegexp: text with bytes that are not UTF-8 still makes a
+// pattern that compiles and matches the text literally.
+func TestQuoteRegexp(t *testing.T) {
+	for _, s := range []string{"a.b", "@a[\xae", "\xff\xfe", "(x)"} {
+		re, err := regexp.Compile(`(?i)(^|\W)` + QuoteRegexp(s) + `($|\W)`)
+		if err != nil {
+			t.Fatalf("QuoteRegexp(%q) does not compile: %v", s, err)
+		}
+		if !re.MatchString(" " + strings.ToValidUTF8(s, "\uFFFD") + " ") {
+			t.Errorf("QuoteRegexp(%q) does not match its text", s)
 		}
 	}
 }

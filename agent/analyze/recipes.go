@@ -95,7 +95,7 @@ func templateOf(in *intent.Intent) template {
 		}
 		t.values[key] = value
 		if shown != "" {
-			re := regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(shown) + `\b`)
+			re := regexp.MustCompile(`(?i)\b` + quarry.QuoteRegexp(shown) + `\b`)
 			t.text = re.ReplaceAllString(t.text, "{"+key+"}")
 		}
 	}
@@ -125,7 +125,7 @@ func parameterize(p *analysis.Plan, t template) []analysis.Subtask {
 	sort.Slice(keys, func(i, j int) bool { return len(t.values[keys[i]]) > len(t.values[keys[j]]) })
 	return mapStrings(p.Subtasks, func(s string) string {
 		for _, k := range keys {
-			re := regexp.MustCompile(`\b` + regexp.QuoteMeta(t.values[k]) + `\b`)
+			re := regexp.MustCompile(`\b` + quarry.QuoteRegexp(t.values[k]) + `\b`)
 			s = re.ReplaceAllString(s, "{"+k+"}")
 		}
 		return s

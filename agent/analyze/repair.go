@@ -140,7 +140,7 @@ func replaceName(args map[string]any, bad, fix string) bool {
 		switch x := v.(type) {
 		case string:
 			if k == "query" {
-				re := regexp.MustCompile(`(?i)("?)\b` + regexp.QuoteMeta(bad) + `\b("?)`)
+				re := regexp.MustCompile(`(?i)("?)\b` + quarry.QuoteRegexp(bad) + `\b("?)`)
 				if s := re.ReplaceAllString(x, `"`+strings.ReplaceAll(fix, "$", "$$")+`"`); s != x {
 					args[k], changed = s, true
 				}
@@ -199,7 +199,7 @@ func (r *run) columnNames(ctx context.Context, t *analysis.Subtask, args map[str
 
 // quoteBare quotes the unquoted whole-word occurrences of name in q.
 func quoteBare(q, name string) string {
-	re := regexp.MustCompile(`(^|[^"\w])(` + regexp.QuoteMeta(name) + `)([^"\w]|$)`)
+	re := regexp.MustCompile(`(^|[^"\w])(` + quarry.QuoteRegexp(name) + `)([^"\w]|$)`)
 	return re.ReplaceAllString(q, `${1}"${2}"${3}`)
 }
 

@@ -3,6 +3,8 @@ package closedform
 import (
 	"regexp"
 	"strings"
+
+	"github.com/quarry-dev/quarry"
 )
 
 // comparisonGroups returns the samples a two-sample or k-sample test
@@ -100,7 +102,7 @@ func (a *analysis) comparedColumn() (string, map[string]bool) {
 			if len(lv) < 2 || weakWords[lv] || isDigits(lv) {
 				continue
 			}
-			if regexp.MustCompile(`(^|[^\pL\pN])` + regexp.QuoteMeta(lv) + `($|[^\pL\pN])`).MatchString(a.low) {
+			if regexp.MustCompile(`(^|[^\pL\pN])` + quarry.QuoteRegexp(lv) + `($|[^\pL\pN])`).MatchString(a.low) {
 				vals[v] = true
 			}
 		}

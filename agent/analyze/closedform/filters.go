@@ -4,6 +4,8 @@ import (
 	"math"
 	"regexp"
 	"strings"
+
+	"github.com/quarry-dev/quarry"
 )
 
 // Filters restrict every answer to the rows the question is about: "male
@@ -72,7 +74,7 @@ func (a *analysis) filterConds(f *frame) []rowCond {
 	low := a.low
 	used := map[string]bool{}
 	wordRe := func(v string) *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(v) + `($|[^\pL\pN])`)
+		return regexp.MustCompile(`(?i)(^|[^\pL\pN])` + quarry.QuoteRegexp(v) + `($|[^\pL\pN])`)
 	}
 	// 1. values of text columns written in the question
 	for _, s := range f.cols {
@@ -90,7 +92,7 @@ func (a *analysis) filterConds(f *frame) []rowCond {
 				continue
 			}
 			// written bare, a value must keep its case: "Hotel" is a value, "hotel" a word
-			if quoted || wordRe(v).MatchString(text) && regexp.MustCompile(`(^|[^\pL\pN])`+regexp.QuoteMeta(v)+`($|[^\pL\pN])`).MatchString(text) {
+			if quoted || wordRe(v).MatchString(text) && regexp.MustCompile(`(^|[^\pL\pN])`+quarry.QuoteRegexp(v)+`($|[^\pL\pN])`).MatchString(text) {
 				if !valueInInstruction(text, v) {
 					hits = append(hits, v)
 				}
@@ -342,7 +344,7 @@ var instructionRe = regexp.MustCompile(`(?i)(?:with|replac\w*|fill\w*|imput\w*|e
 // a filling or encoding instruction ("fill with 'Unknown'", "'male' is
 // coded as 1") rather than a choice of rows.
 func valueInInstruction(text, v string) bool {
-	re := regexp.MustCompile(`(?i)["']?` + regexp.QuoteMeta(v) + `["']?`)
+	re := regexp.MustCompile(`(?i)["']?` + quarry.QuoteRegexp(v) + `["']?`)
 	locs := re.FindAllStringIndex(text, -1)
 	if len(locs) == 0 {
 		return false

@@ -3,6 +3,8 @@ package closedform
 import (
 	"regexp"
 	"strings"
+
+	"github.com/quarry-dev/quarry"
 )
 
 // Answers whose placeholder lists several values, "@fare_after_scaling[
@@ -52,7 +54,7 @@ func (a *analysis) partsAnswer(w *want) (string, bool) {
 	sentences := splitSentences(placeholderRe.ReplaceAllStringFunc(format, func(s string) string { return strings.Repeat(" ", len(s)) }))
 	var out []string
 	for _, p := range parts {
-		pre := regexp.MustCompile(`(?i)(^|[^\pL\pN_])` + regexp.QuoteMeta(p) + `($|[^\pL\pN_])`)
+		pre := regexp.MustCompile(`(?i)(^|[^\pL\pN_])` + quarry.QuoteRegexp(p) + `($|[^\pL\pN_])`)
 		var desc []string
 		for _, s := range sentences {
 			if pre.MatchString(s) {

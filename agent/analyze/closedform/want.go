@@ -3,6 +3,8 @@ package closedform
 import (
 	"regexp"
 	"strings"
+
+	"github.com/quarry-dev/quarry"
 )
 
 // want is one requested answer as the format describes it.
@@ -104,13 +106,13 @@ func readWants(format string, specs []Spec) []*want {
 		w := &want{spec: s, ph: phs[s.Name]}
 		w.words = nameWords(s.Name)
 		var desc []string
-		nameRe := regexp.MustCompile(`(?i)(^|[^\pL\pN_])` + regexp.QuoteMeta(s.Name) + `($|[^\pL\pN_])`)
+		nameRe := regexp.MustCompile(`(?i)(^|[^\pL\pN_])` + quarry.QuoteRegexp(s.Name) + `($|[^\pL\pN_])`)
 		var phRe *regexp.Regexp
 		if p := strings.Trim(w.ph, ` "'`); p != "" && len(p) < 60 {
 			if strings.ContainsAny(p, "_ ") || len(p) > 12 || !commonPlaceholder[strings.ToLower(p)] {
-				phRe = regexp.MustCompile(`(?i)(^|[^\pL\pN_])` + regexp.QuoteMeta(p) + `($|[^\pL\pN_])`)
+				phRe = regexp.MustCompile(`(?i)(^|[^\pL\pN_])` + quarry.QuoteRegexp(p) + `($|[^\pL\pN_])`)
 			} else {
-				phRe = regexp.MustCompile(`(?i)["'“‘]` + regexp.QuoteMeta(p) + `["'”’]`)
+				phRe = regexp.MustCompile(`(?i)["'“‘]` + quarry.QuoteRegexp(p) + `["'”’]`)
 			}
 		}
 		for _, sent := range sentences {
