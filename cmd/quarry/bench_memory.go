@@ -66,15 +66,11 @@ func runBenchMemory(ctx context.Context, args []string, getenv func(string) stri
 	if *rows <= 0 || *memoryMB <= 0 {
 		return &usageError{"--rows and --memory-mb must be positive"}
 	}
-	work := *dir
-	if work == "" {
-		tmp, err := os.MkdirTemp("", "quarry-bench-memory")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		work = tmp
+	work, cleanup, err := benchWorkDir(*dir, "quarry-bench-memory")
+	if err != nil {
+		return err
 	}
+	defer cleanup()
 	res := memoryResult{Rows: *rows, MemoryMB: *memoryMB}
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return err

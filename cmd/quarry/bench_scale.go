@@ -42,15 +42,11 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
-	work := *dir
-	if work == "" {
-		tmp, err := os.MkdirTemp("", "quarry-bench-scale")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		work = tmp
+	work, cleanup, err := benchWorkDir(*dir, "quarry-bench-scale")
+	if err != nil {
+		return err
 	}
+	defer cleanup()
 	var results []scaleResult
 	for _, s := range strings.Split(*rowsFlag, ",") {
 		rows, err := strconv.Atoi(strings.TrimSpace(s))
@@ -161,4 +157,17 @@ func sameSegment(a, b quarry.Segment) bool {
 		}
 	}
 	return true
+}
+
+// benchWorkDir is a benchmark's working folder: dir when given, else a
+// new temporary one that cleanup removes.
+func benchWorkDir(dir, prefix string) (work string, cleanup func(), err error) {
+	if dir != "" {
+		return dir, func() {}, nil
+	}
+	tmp, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", nil, err
+	}
+	return tmp, func() { os.RemoveAll(tmp) }, nil
 }
