@@ -1,6 +1,10 @@
-package quarry
+package investigation
 
-import "time"
+import (
+	"time"
+
+	"github.com/quarry-dev/quarry"
+)
 
 // DataModel is the inferred model of a session's files, stored as
 // analysis/schema.json.
@@ -18,11 +22,11 @@ type DataModel struct {
 
 // TableInfo summarises one table of the data model.
 type TableInfo struct {
-	FileID      string   `json:"file_id"`
-	Name        string   `json:"name"`
-	RowCount    int64    `json:"row_count"`
-	ColumnCount int      `json:"column_count"`
-	Columns     []Column `json:"columns,omitempty"`
+	FileID      string          `json:"file_id"`
+	Name        string          `json:"name"`
+	RowCount    int64           `json:"row_count"`
+	ColumnCount int             `json:"column_count"`
+	Columns     []quarry.Column `json:"columns,omitempty"`
 }
 
 // Relationship types.
@@ -45,8 +49,8 @@ type Relationship struct {
 	ToUnique bool `json:"to_unique"`
 }
 
-// AnalysisPlan is the ordered plan of an investigation (analysis/plan.json).
-type AnalysisPlan struct {
+// Plan is the ordered plan of an investigation (analysis/plan.json).
+type Plan struct {
 	SessionID string     `json:"session_id"`
 	Steps     []PlanStep `json:"steps"`
 	CreatedAt time.Time  `json:"created_at"`
@@ -59,7 +63,7 @@ const (
 	PhaseValidation           = "validation"
 )
 
-// PlanStep is one step of an AnalysisPlan.
+// PlanStep is one step of a Plan.
 type PlanStep struct {
 	StepNumber        int      `json:"step_number"`
 	Phase             string   `json:"phase"`
@@ -299,8 +303,8 @@ const (
 	OutcomeFailed     = "failed"
 )
 
-// InvestigationResult is what an investigation returns to its caller.
-type InvestigationResult struct {
+// Result is what an investigation returns to its caller.
+type Result struct {
 	SessionID    string        `json:"session_id"`
 	Status       string        `json:"status"`
 	Overall      OverallChange `json:"overall"`
