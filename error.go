@@ -58,7 +58,14 @@ type Error struct {
 	Code    string
 	Message string
 	Hint    string
+	// Err is the cause, when the message was made from an error with %w;
+	// errors.Is and errors.As see it through Unwrap. Its text is already
+	// in Message.
+	Err error
 }
+
+// Unwrap returns the cause, nil when there is none.
+func (e *Error) Unwrap() error { return e.Err }
 
 func (e *Error) Error() string {
 	if e.Hint != "" {
@@ -68,8 +75,17 @@ func (e *Error) Error() string {
 }
 
 // Errorf returns an *Error with the given code and a formatted message.
+// As with fmt.Errorf, an error formatted with %w is kept as the cause.
 func Errorf(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+	w := fmt.Errorf(format, args...)
+	e := &Error{Code: code, Message: w.Error()}
+	switch u := w.(type) {
+	case interface{ Unwrap() error }:
+		e.Err = u.Unwrap()
+	case interface{ Unwrap() []error }:
+		e.Err = w
+	}
+	return e
 }
 
 // WithHint returns a copy of e carrying hint.

@@ -34,3 +34,23 @@ func TestStorageError(t *testing.T) {
 		t.Error("StorageError changed an error that is not about space")
 	}
 }
+
+// TestErrorUnwrap: a cause formatted with %w is kept for errors.Is and
+// errors.As, the code stays the outer one, and the message reads as before.
+func TestErrorUnwrap(t *testing.T) {
+	cause := &fs.PathError{Op: "open", Path: "x", Err: fs.ErrNotExist}
+	err := Errorf(ECodeUnavailable, "research stopped: %w", cause).WithHint("try again")
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Error("errors.Is does not see the cause")
+	}
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe != cause {
+		t.Error("errors.As does not find the cause")
+	}
+	if ErrorCode(fmt.Errorf("outer: %w", err)) != ECodeUnavailable || err.Message != "research stopped: open x: file does not exist" {
+		t.Errorf("code %s, message %q", ErrorCode(err), err.Message)
+	}
+	if Errorf(ECodeInvalid, "plain %v", cause).Unwrap() != nil {
+		t.Errorf("a cause formatted with %s is kept", "%v")
+	}
+}

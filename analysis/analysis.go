@@ -173,7 +173,7 @@ func (r *Request) Validate() error {
 	}
 	for _, p := range r.Policy.BlockedPatterns {
 		if _, err := regexp.Compile(p); err != nil {
-			return quarry.Errorf(quarry.ECodeInvalid, "blocked pattern %q is not a regular expression: %v", p, err)
+			return quarry.Errorf(quarry.ECodeInvalid, "blocked pattern %q is not a regular expression: %w", p, err)
 		}
 	}
 	return nil

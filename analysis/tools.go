@@ -201,7 +201,7 @@ func (t Tool) Check(args map[string]any) error {
 func (t Tool) Decode(args map[string]any) (any, error) {
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "%s: arguments are not JSON: %v", t.Name, err)
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "%s: arguments are not JSON: %w", t.Name, err)
 	}
 	v := t.new()
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -241,7 +241,7 @@ func argError(t Tool, err error) error {
 		}
 		return e.WithHint("the arguments are " + strings.Join(t.fields(), ", "))
 	}
-	return quarry.Errorf(quarry.ECodeInvalid, "%s: bad arguments: %v", t.Name, err)
+	return quarry.Errorf(quarry.ECodeInvalid, "%s: bad arguments: %w", t.Name, err)
 }
 
 func jsonKind(goKind string) string {

@@ -25,7 +25,7 @@ func extractHTML(data []byte, name string, o Options) (*Document, error) {
 	root, err := html.Parse(bytes.NewReader(data))
 	if err != nil {
 		// The parser fails on nesting deeper than 512 elements.
-		return nil, quarry.Errorf(quarry.ECodeMalformedDocument, "%s cannot be read as HTML: %v", name, err)
+		return nil, quarry.Errorf(quarry.ECodeMalformedDocument, "%s cannot be read as HTML: %w", name, err)
 	}
 	w := &htmlWalker{}
 	w.walk(root)

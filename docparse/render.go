@@ -212,7 +212,7 @@ func WordBoxes(ctx context.Context, path string, n int) (*PageLayout, error) {
 	}
 	layout, err := parseBBoxLayout(res.stdout)
 	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeMalformedDocument, "the word boxes of page %d cannot be read: %v", n, err)
+		return nil, quarry.Errorf(quarry.ECodeMalformedDocument, "the word boxes of page %d cannot be read: %w", n, err)
 	}
 	return layout, nil
 }

@@ -56,7 +56,7 @@ func (e *Engine) serialize(ctx context.Context, sqlText string) (*parsed, error)
 	if err := dec.Decode(&p); err != nil {
 		// DuckDB writes out-of-range constants (1e309) as bare Infinity,
 		// which is not JSON.
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "the SQL contains a value that cannot be represented: %v", err)
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "the SQL contains a value that cannot be represented: %w", err)
 	}
 	return &p, nil
 }

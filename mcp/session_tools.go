@@ -179,7 +179,7 @@ func open(f localFile) (fileSource, error) {
 			if errors.As(err, &pe) {
 				err = pe.Err
 			}
-			return fileSource{}, quarry.Errorf(quarry.ECodeNotFound, "cannot open %s: %v", f.Path, err)
+			return fileSource{}, quarry.Errorf(quarry.ECodeNotFound, "cannot open %s: %w", f.Path, err)
 		}
 		if st, err := r.Stat(); err != nil || !st.Mode().IsRegular() {
 			r.Close()

@@ -279,7 +279,7 @@ func (s *Source) queryError(ctx context.Context, err error) error {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return err
 		}
-		return quarry.Errorf(quarry.ECodeUnavailable, "%s: PostgreSQL did not answer: %v", s.name, err)
+		return quarry.Errorf(quarry.ECodeUnavailable, "%s: PostgreSQL did not answer: %w", s.name, err)
 	}
 	msg := pe.Message
 	if pe.Hint != "" {

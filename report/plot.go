@@ -75,7 +75,7 @@ func (pl *Plot) WritePNG(w io.Writer) error {
 				}
 				bars, err := plotter.NewBarChart(vals, width)
 				if err != nil {
-					return quarry.Errorf(quarry.ECodeInvalid, "chart %q: %v", pl.Title, err)
+					return quarry.Errorf(quarry.ECodeInvalid, "chart %q: %w", pl.Title, err)
 				}
 				bars.Color, bars.LineStyle.Width = c, 0
 				bars.Offset = width * vg.Length(float64(s)-float64(len(series)-1)/2)
@@ -87,7 +87,7 @@ func (pl *Plot) WritePNG(w io.Writer) error {
 				for _, run := range runsOf(ser.Values) {
 					l, err := plotter.NewLine(run)
 					if err != nil {
-						return quarry.Errorf(quarry.ECodeInvalid, "chart %q: %v", pl.Title, err)
+						return quarry.Errorf(quarry.ECodeInvalid, "chart %q: %w", pl.Title, err)
 					}
 					l.Color, l.Width = c, vg.Points(2)
 					p.Add(l)
@@ -149,7 +149,7 @@ func (pl *Plot) WritePNG(w io.Writer) error {
 		p.X.Tick.Marker = valueTicks{newNumberFormat(&investigation.Metric{}, lo, hi)}
 		sc, err := plotter.NewScatter(xys)
 		if err != nil {
-			return quarry.Errorf(quarry.ECodeInvalid, "scatter %q: %v", pl.Title, err)
+			return quarry.Errorf(quarry.ECodeInvalid, "scatter %q: %w", pl.Title, err)
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: seriesColors[0], Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
 		p.Add(sc)

@@ -50,7 +50,7 @@ func OpenSource(ctx context.Context, path string) (*Source, error) {
 	// Reading the catalog proves it is a database.
 	if _, err := s.tableNames(ctx); err != nil {
 		db.Close()
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "%s is not a readable SQLite database: %v", name, err)
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "%s is not a readable SQLite database: %w", name, err)
 	}
 	return s, nil
 }

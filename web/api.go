@@ -255,7 +255,7 @@ func uploadError(err error, limit int64) error {
 	if errors.As(err, &qe) {
 		return err
 	}
-	return quarry.Errorf(codeBadRequest, "the upload could not be read: %v", err)
+	return quarry.Errorf(codeBadRequest, "the upload could not be read: %w", err)
 }
 
 func (s *Server) listFiles(w http.ResponseWriter, r *http.Request) error {

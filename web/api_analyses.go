@@ -70,7 +70,7 @@ func (s *Server) startAnalysis(w http.ResponseWriter, r *http.Request) error {
 			if errors.As(err, &tooBig) {
 				return quarry.Errorf(quarry.ECodeFileTooLarge, "the request is larger than %d files of %d MB", maxUploads, s.opt.MaxUploadBytes>>20)
 			}
-			return quarry.Errorf(codeBadRequest, "the multipart form could not be read: %v", err)
+			return quarry.Errorf(codeBadRequest, "the multipart form could not be read: %w", err)
 		}
 		defer r.MultipartForm.RemoveAll()
 		f := r.MultipartForm

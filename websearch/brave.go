@@ -92,7 +92,7 @@ func (b *Brave) Search(ctx context.Context, query string, n int) ([]Result, erro
 	u.RawQuery = url.Values{"q": {query}, "count": {strconv.Itoa(min(n, braveMaxCount))}}.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "Brave Search API URL: %v", err)
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "Brave Search API URL: %w", err)
 	}
 	req.Header.Set("X-Subscription-Token", b.key)
 	body, err := getJSON(ctx, b.Client, b.Timeout, b.Name(), req)

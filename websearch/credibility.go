@@ -129,12 +129,12 @@ func Domain(hostOrURL string) string {
 func ReadCredibility(path string) (map[string]float64, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "credibility map: %v", err)
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "credibility map: %w", err)
 	}
 	var m map[string]float64
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&m); err != nil {
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "credibility map %s: %v", path, err).
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "credibility map %s: %w", path, err).
 			WithHint(`write an object of domain to score, e.g. {"example.com": 0.9, ".gov": 0.95}`)
 	}
 	return m, nil

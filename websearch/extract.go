@@ -30,7 +30,7 @@ func extract(r io.Reader, pageURL *url.URL, p *Page) error {
 	}
 	var b strings.Builder
 	if err := article.RenderText(&b); err != nil {
-		return quarry.Errorf(quarry.ECodeMalformedDocument, "the page's main text cannot be rendered: %v", err)
+		return quarry.Errorf(quarry.ECodeMalformedDocument, "the page's main text cannot be rendered: %w", err)
 	}
 	p.Text = tidyText(b.String())
 	p.Title = cleanText(article.Title())

@@ -214,7 +214,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "%q is not a URL Quarry can request: %v", rawURL, err)
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "%q is not a URL Quarry can request: %w", rawURL, err)
 	}
 	req.Header.Set("User-Agent", UserAgent)
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1")
@@ -262,7 +262,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Page, error) {
 	final := resp.Request.URL
 	utf8Body, err := charset.NewReader(bytes.NewReader(body), ctype)
 	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeInvalidFileType, "the page's character set cannot be read: %v", err)
+		return nil, quarry.Errorf(quarry.ECodeInvalidFileType, "the page's character set cannot be read: %w", err)
 	}
 	p := &Page{URL: u.String(), FinalURL: final.String(), ContentType: media}
 	if media == "text/plain" {
@@ -310,7 +310,7 @@ func (f *Fetcher) fetchError(ctx context.Context, err error) error {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return quarry.Errorf(quarry.ECodeUnavailable, "the site cannot be reached: %v", err)
+	return quarry.Errorf(quarry.ECodeUnavailable, "the site cannot be reached: %w", err)
 }
 
 // plainText normalises the line ends of a text page.

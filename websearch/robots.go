@@ -64,7 +64,7 @@ func (f *Fetcher) readRobots(ctx context.Context, site string) (*robotstxt.Robot
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, site+"/robots.txt", nil)
 	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "%v", err)
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "%w", err)
 	}
 	req.Header.Set("User-Agent", UserAgent)
 	resp, err := f.client.Do(req)

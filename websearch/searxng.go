@@ -61,7 +61,7 @@ func (s *SearxNG) Search(ctx context.Context, query string, n int) ([]Result, er
 	u.RawQuery = url.Values{"q": {query}, "format": {"json"}, "safesearch": {"0"}}.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "SearxNG URL: %v", err)
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "SearxNG URL: %w", err)
 	}
 	body, err := getJSON(ctx, s.Client, s.Timeout, s.Name(), req)
 	if quarry.ErrorCode(err) == quarry.ECodeUnauthorized {

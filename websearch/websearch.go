@@ -118,7 +118,7 @@ func requestError(ctx context.Context, name string, timeout time.Duration, err e
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return quarry.Errorf(quarry.ECodeUnavailable, "%s cannot be reached: %v", name, err)
+	return quarry.Errorf(quarry.ECodeUnavailable, "%s cannot be reached: %w", name, err)
 }
 
 // baseURL checks a provider's configured URL.

@@ -76,7 +76,7 @@ func ModelPlanner(m llm.Model, audit Auditor) func(ctx context.Context, req *ana
 			}
 			var p analysis.Plan
 			if err := json.Unmarshal([]byte(resp.Text), &p); err != nil {
-				lastErr = quarry.Errorf(quarry.ECodeInvalid, "the plan is not the JSON asked for: %v", err)
+				lastErr = quarry.Errorf(quarry.ECodeInvalid, "the plan is not the JSON asked for: %w", err)
 			} else {
 				p.Status = analysis.PlanDraft
 				if lastErr = p.Validate(analysis.Tools, req.Constraints.TimeoutSeconds); lastErr == nil {

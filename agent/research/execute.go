@@ -50,7 +50,7 @@ func (r *Researcher) execute(ctx context.Context, res *rs.Result, q question, ai
 // their sentences facts.
 func (r *Researcher) search(ctx context.Context, res *rs.Result, q question, sq *rs.SubQuestion, query string, targets []Target, rd *reading) error {
 	if err := ctx.Err(); err != nil {
-		return quarry.Errorf(quarry.ECodeUnavailable, "research stopped: %v", err)
+		return quarry.Errorf(quarry.ECodeUnavailable, "research stopped: %w", err)
 	}
 	sq.Status = rs.SubSearching
 	hits, err := r.Corpus.Search(ctx, query, rd.k)

@@ -145,7 +145,7 @@ func (r *Researcher) Run(ctx context.Context, req *rs.Request) (*rs.Result, erro
 	r.report(rs.StatusSynthesizing, "%d sections, %d words, quality %.2f", len(res.Report.Sections), res.Report.TotalWordCount, res.Report.QualityScore)
 
 	if err := ctx.Err(); err != nil {
-		return fail(quarry.Errorf(quarry.ECodeUnavailable, "research stopped: %v", err))
+		return fail(quarry.Errorf(quarry.ECodeUnavailable, "research stopped: %w", err))
 	}
 	if err := res.Validate(); err != nil {
 		return fail(fmt.Errorf("research produced an invalid result: %w", err))

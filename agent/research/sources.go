@@ -103,7 +103,7 @@ func (s *Sources) Search(ctx context.Context, query string, k int) ([]Passage, e
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, quarry.Errorf(quarry.ECodeUnavailable, "research stopped: %v", err)
+		return nil, quarry.Errorf(quarry.ECodeUnavailable, "research stopped: %w", err)
 	}
 	var fresh []SourceFailure
 	var required error

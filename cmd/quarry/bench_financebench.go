@@ -299,7 +299,7 @@ func readJSONLines[T any](path string, each func(T) error) error {
 		}
 		var v T
 		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			return quarry.Errorf(quarry.ECodeInvalid, "%s line %d: %v", path, n, err)
+			return quarry.Errorf(quarry.ECodeInvalid, "%s line %d: %w", path, n, err)
 		}
 		if err := each(v); err != nil {
 			return fmt.Errorf("%s line %d: %w", path, n, err)

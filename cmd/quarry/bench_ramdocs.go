@@ -119,7 +119,7 @@ func loadRAMDocs(path string) ([]ramdocsQuestion, error) {
 		}
 		var q ramdocsQuestion
 		if err := json.Unmarshal(sc.Bytes(), &q); err != nil {
-			return nil, quarry.Errorf(quarry.ECodeInvalid, "%s line %d: %v", path, len(qs)+1, err)
+			return nil, quarry.Errorf(quarry.ECodeInvalid, "%s line %d: %w", path, len(qs)+1, err)
 		}
 		qs = append(qs, q)
 	}

@@ -120,12 +120,12 @@ func (f *modelFlags) readFile() (fileConfig, error) {
 	}
 	b, err := os.ReadFile(f.file)
 	if err != nil {
-		return fc, quarry.Errorf(quarry.ECodeInvalid, "config file: %v", err)
+		return fc, quarry.Errorf(quarry.ECodeInvalid, "config file: %w", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&fc); err != nil {
-		return fc, quarry.Errorf(quarry.ECodeInvalid, "config file %s: %v", f.file, err).
+		return fc, quarry.Errorf(quarry.ECodeInvalid, "config file %s: %w", f.file, err).
 			WithHint("keys belong in ANTHROPIC_API_KEY, OPENAI_API_KEY or QUARRY_BRAVE_API_KEY, never in a file")
 	}
 	return fc, nil

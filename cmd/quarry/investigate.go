@@ -136,7 +136,7 @@ func (inv *investigationRun) check() error {
 	for _, f := range inv.files {
 		st, err := os.Stat(f.path)
 		if err != nil {
-			return quarry.Errorf(quarry.ECodeNotFound, "cannot read %s: %v", f.path, err)
+			return quarry.Errorf(quarry.ECodeNotFound, "cannot read %s: %w", f.path, err)
 		}
 		if !strings.EqualFold(filepath.Ext(f.path), ".csv") {
 			return quarry.Errorf(quarry.ECodeInvalidFileType, "%s is not a .csv file", f.path)

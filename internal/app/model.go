@@ -17,7 +17,7 @@ import (
 func NewModel(cfg llm.Config) (llm.Model, error) {
 	cfg = cfg.WithDefaults()
 	if err := cfg.Validate(); err != nil {
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "%v", err).WithHint("run `quarry help config` to see every setting")
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "%w", err).WithHint("run `quarry help config` to see every setting")
 	}
 	var m llm.Model
 	switch cfg.Provider {
@@ -52,7 +52,7 @@ func CodeDialer(getenv func(string) string) (func(context.Context) (investigatio
 // that cannot work.
 func NewEmbedder(cfg llm.EmbedConfig) (llm.Embedder, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "%v", err).WithHint("run `quarry help config` to see every setting")
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "%w", err).WithHint("run `quarry help config` to see every setting")
 	}
 	if !cfg.Configured() {
 		return nil, nil

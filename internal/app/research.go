@@ -69,7 +69,7 @@ func OpenCorpus(ctx context.Context, dataDir, dir string, index retrieve.Index, 
 		return nil, quarry.Errorf(quarry.ECodeNotFound, "corpus folder %s does not exist", dir)
 	}
 	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeInvalid, "corpus folder %s cannot be read: %v", dir, err)
+		return nil, quarry.Errorf(quarry.ECodeInvalid, "corpus folder %s cannot be read: %w", dir, err)
 	}
 	if !fi.IsDir() {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "%s is not a folder", dir).WithHint("--corpus takes a folder of documents")
@@ -96,7 +96,7 @@ func OpenCorpus(ctx context.Context, dataDir, dir string, index retrieve.Index, 
 	var chunks []retrieve.Chunk
 	for i, rel := range files {
 		if err := ctx.Err(); err != nil {
-			return nil, quarry.Errorf(quarry.ECodeUnavailable, "indexing stopped: %v", err)
+			return nil, quarry.Errorf(quarry.ECodeUnavailable, "indexing stopped: %w", err)
 		}
 		doc, err := docparse.Extract(ctx, filepath.Join(abs, rel), rel, docparse.DefaultOptions())
 		if err != nil {
@@ -162,7 +162,7 @@ func corpusFiles(dir string) ([]string, string, error) {
 	h := sha256.New()
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			return quarry.Errorf(quarry.ECodeInvalid, "corpus folder cannot be read: %v", err)
+			return quarry.Errorf(quarry.ECodeInvalid, "corpus folder cannot be read: %w", err)
 		}
 		if strings.HasPrefix(d.Name(), ".") && path != dir {
 			if d.IsDir() {
@@ -187,7 +187,7 @@ func corpusFiles(dir string) ([]string, string, error) {
 	for _, rel := range files {
 		fi, err := os.Stat(filepath.Join(dir, rel))
 		if err != nil {
-			return nil, "", quarry.Errorf(quarry.ECodeInvalid, "cannot read %s: %v", rel, err)
+			return nil, "", quarry.Errorf(quarry.ECodeInvalid, "cannot read %s: %w", rel, err)
 		}
 		fmt.Fprintf(h, "%s\x00%d\x00%d\n", rel, fi.Size(), fi.ModTime().UnixNano())
 	}

@@ -147,7 +147,7 @@ func addSample(ctx context.Context, svc *rooms.Service, userID, roomID string, f
 func UploadFile(ctx context.Context, svc *rooms.Service, userID, roomID, path string) (*room.Document, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, quarry.Errorf(quarry.ECodeNotFound, "%s: %v", filepath.Base(path), err)
+		return nil, quarry.Errorf(quarry.ECodeNotFound, "%s: %w", filepath.Base(path), err)
 	}
 	defer f.Close()
 	return svc.Upload(ctx, userID, roomID, filepath.Base(path), f)

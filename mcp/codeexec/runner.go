@@ -142,7 +142,7 @@ func (r *Runner) Upload(ctx context.Context, name, path string) (string, error) 
 	}
 	info, err := os.Stat(path)
 	if err != nil {
-		return "", quarry.Errorf(quarry.ECodeNotFound, "upload %s: %v", name, err)
+		return "", quarry.Errorf(quarry.ECodeNotFound, "upload %s: %w", name, err)
 	}
 	if !r.canUpload {
 		return filepath.Abs(path)
@@ -152,7 +152,7 @@ func (r *Runner) Upload(ctx context.Context, name, path string) (string, error) 
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return "", quarry.Errorf(quarry.ECodeNotFound, "upload %s: %v", name, err)
+		return "", quarry.Errorf(quarry.ECodeNotFound, "upload %s: %w", name, err)
 	}
 	res, err := r.call(ctx, "upload "+name, r.cfg.UploadTool, map[string]any{
 		UploadNameArg:    name,
@@ -214,7 +214,7 @@ func (r *Runner) call(ctx context.Context, op, tool string, args map[string]any)
 }
 
 func unavailable(op string, err error) error {
-	return quarry.Errorf(quarry.ECodeUnavailable, "code execution server: %s: %v", op, err)
+	return quarry.Errorf(quarry.ECodeUnavailable, "code execution server: %s: %w", op, err)
 }
 
 // schemaProperties returns the property names of a JSON Schema object as
