@@ -91,7 +91,7 @@ func (t *tools) addAnalysisTools(s *mcpsdk.Server) {
 		return
 	}
 	add(s, t, &mcpsdk.Tool{
-		Name: "analyze",
+		Name: "start_analysis",
 		Description: "Analyze data from a request in plain words (\"monthly revenue by state in 2021 vs last year, top 5 products\"): Quarry plans the steps offline " +
 			"(totals, trends with charts, breakdowns, distributions, summary statistics), runs them as audited SQL, and returns a summary whose every number comes from a recorded query, " +
 			"with the result tables (CSV), charts (PNG) and a report (Markdown) as hashed files. Files come as text or, over stdio, as paths; databases as postgres:// connection strings.",
@@ -103,7 +103,7 @@ func (t *tools) addAnalysisTools(s *mcpsdk.Server) {
 		Annotations: readOnly("Get analysis"),
 	}, t.getAnalysis)
 	add(s, t, &mcpsdk.Tool{
-		Name:        "list_recipes",
+		Name:        "list_analysis_recipes",
 		Description: "List the analyses Quarry keeps for reuse (recipes): a request's shape with {placeholders}, reused for later requests on the same schema.",
 		Annotations: readOnly("List recipes"),
 	}, t.listRecipes)

@@ -30,7 +30,7 @@ func TestAnalysisTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	local := connectInMemory(t, mcp.NewServer(e.app.Manager, mcp.Options{AllowPaths: true, Analyses: e.app.Analyses}))
-	res, text := ok[analysisResult](t, local, "analyze", map[string]any{
+	res, text := ok[analysisResult](t, local, "start_analysis", map[string]any{
 		"request": "Analyze Q1 2021 Arizona sales; trends + charts",
 		"files":   []any{map[string]any{"path": sales}},
 	})
@@ -50,24 +50,24 @@ func TestAnalysisTools(t *testing.T) {
 		Recipes []struct {
 			Template string `json:"intent_template"`
 		} `json:"recipes"`
-	}](t, local, "list_recipes", map[string]any{})
+	}](t, local, "list_analysis_recipes", map[string]any{})
 	if len(recipes.Recipes) != 1 || !strings.Contains(recipes.Recipes[0].Template, "{state}") {
-		t.Errorf("list_recipes: %+v", recipes)
+		t.Errorf("list_analysis_recipes: %+v", recipes)
 	}
 	// CSV as text works everywhere; a path over HTTP does not.
 	remote := connectHTTP(t, mcp.NewServer(e.app.Manager, mcp.Options{Analyses: e.app.Analyses}))
 	csv := "day,region,amount\n2024-01-01,west,10\n2024-01-02,east,20\n2024-01-03,west,5\n"
-	byText, _ := ok[analysisResult](t, remote, "analyze", map[string]any{"request": "total amount by region", "files": []any{map[string]any{"name": "orders.csv", "csv": csv}}})
+	byText, _ := ok[analysisResult](t, remote, "start_analysis", map[string]any{"request": "total amount by region", "files": []any{map[string]any{"name": "orders.csv", "csv": csv}}})
 	if byText.Status != "completed" {
 		t.Errorf("analyze with csv text: %+v", byText)
 	}
-	if code, _ := failCode(t, remote, "analyze", map[string]any{"request": "total amount", "files": []any{map[string]any{"path": sales}}}); code != "FORBIDDEN" {
+	if code, _ := failCode(t, remote, "start_analysis", map[string]any{"request": "total amount", "files": []any{map[string]any{"path": sales}}}); code != "FORBIDDEN" {
 		t.Errorf("a path over HTTP: %s", code)
 	}
 	if code, _ := failCode(t, remote, "get_analysis", map[string]any{"request_id": "00000000-0000-0000-0000-000000000000"}); code != "NOT_FOUND" {
 		t.Errorf("an unknown analysis: %s", code)
 	}
-	if code, _ := failCode(t, remote, "analyze", map[string]any{"request": "", "files": []any{map[string]any{"name": "orders.csv", "csv": csv}}}); code != "INVALID" {
+	if code, _ := failCode(t, remote, "start_analysis", map[string]any{"request": "", "files": []any{map[string]any{"name": "orders.csv", "csv": csv}}}); code != "INVALID" {
 		t.Errorf("an empty request: %s", code)
 	}
 }

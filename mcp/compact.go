@@ -38,7 +38,7 @@ func (t *tools) compactReport(ctx context.Context, id string) (string, error) {
 		sig := significance(e)
 		fmt.Fprintf(&b, "%d. [%s] %s — %s, %+.4g (%.1f%% of the change), %s\n", e.Rank, e.Likelihood, e.Title, e.Kind, e.Change, 100*e.ShareOfChange, sig)
 	}
-	b.WriteString("\nThe full report, with the SQL behind every number: get_report with full=true. Evidence per explanation: get_explanations.")
+	b.WriteString("\nThe full report, with the SQL behind every number: get_investigation_report with full=true. Evidence per explanation: get_investigation_explanations.")
 	return b.String(), nil
 }
 

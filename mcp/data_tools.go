@@ -60,7 +60,7 @@ type listTablesOut struct {
 
 type describeTableIn struct {
 	SessionID string `json:"session_id" jsonschema:"the session's ID"`
-	Table     string `json:"table" jsonschema:"the table's SQL name, as list_tables gives it"`
+	Table     string `json:"table" jsonschema:"the table's SQL name, as list_investigation_tables gives it"`
 }
 
 // columnInfo is a profiled column.
@@ -99,18 +99,18 @@ type runSQLOut struct {
 
 func (t *tools) addDataTools(s *mcpsdk.Server) {
 	add(s, t, &mcpsdk.Tool{
-		Name:        "list_tables",
+		Name:        "list_investigation_tables",
 		Description: "List a session's tables: the SQL name to use in queries, the file it came from, its row count, its columns and its description.",
 		Annotations: readOnly("List tables"),
 	}, t.listTables)
 	add(s, t, &mcpsdk.Tool{
-		Name: "describe_table",
+		Name: "describe_investigation_table",
 		Description: "Describe one table's columns as profiled at upload: data type, role (dimension, measure, id, timestamp), distinct values, nulls and sample values. " +
 			"Use it to choose the metric, the time column and the dimensions to break down by.",
 		Annotations: readOnly("Describe table"),
 	}, t.describeTable)
 	add(s, t, &mcpsdk.Tool{
-		Name: "run_sql",
+		Name: "run_investigation_sql",
 		Description: fmt.Sprintf("Run one read-only SELECT over a session's tables (DuckDB SQL) in a locked sandbox: no files, network, settings, extensions or writes (those fail with FORBIDDEN). "+
 			"Returns at most %d rows with the total row count; aggregate with GROUP BY or add ORDER BY ... LIMIT rather than listing rows. "+
 			"Every statement is recorded in the session's audit log. Not available while the session's investigation is running.", t.opt.MaxRows),

@@ -115,25 +115,25 @@ func (t *tools) addInvestigationTools(s *mcpsdk.Server) {
 		Name: "start_investigation",
 		Description: "Start investigating why a metric changed between a baseline and a comparison period, over a session's tables. " +
 			"Quarry checks the request (metric SQL against the tables, dates, time column) and returns at once; the investigation runs in the background, " +
-			"testing hypotheses with SQL, and ends with ranked explanations and a report. Poll get_session until status is completed or failed, " +
+			"testing hypotheses with SQL, and ends with ranked explanations and a report. Poll get_investigation until status is completed or failed, " +
 			"or pass wait=true to get the result in this call. The investigation goes on if the client disconnects. " +
 			"A session is investigated once; to change the request, create a new session.",
 		Annotations: changes("Start investigation"),
 	}, t.startInvestigation)
 	add(s, t, &mcpsdk.Tool{
-		Name: "get_explanations",
+		Name: "get_investigation_explanations",
 		Description: "Get the ranked explanations of a completed investigation: which segment or effect moved the metric, how much of the change it accounts for, " +
 			"its significance and the evidence with the SQL behind each number. Fails with INVESTIGATION_NOT_COMPLETE before the investigation has completed.",
 		Annotations: readOnly("Get explanations"),
 	}, t.getExplanations)
 	add(s, t, &mcpsdk.Tool{
-		Name: "get_report",
+		Name: "get_investigation_report",
 		Description: "Get the report of a completed investigation. By default a compact summary (the change, whether it is real, the answer in a paragraph, " +
 			"each explanation with its numbers); with full=true the whole Markdown report with the plan, the memory loop and the SQL behind every number.",
 		Annotations: readOnly("Get report"),
 	}, t.getReport)
 	add(s, t, &mcpsdk.Tool{
-		Name: "ask",
+		Name: "ask_investigation",
 		Description: "Ask a follow-up question about a completed investigation (why a hypothesis was ruled out, what the evidence for a segment is, ...). " +
 			"The answer is drawn from the investigation's own record, offline, and cites the artifacts it used.",
 		Annotations: changes("Ask about an investigation"),
@@ -155,7 +155,7 @@ func (t *tools) startInvestigation(ctx context.Context, in startInvestigationIn)
 		return startInvestigationOut{}, "", err
 	}
 	out := startInvestigationOut{SessionID: in.SessionID, Status: string(investigation.StatusRunning),
-		Next: "call get_session every few seconds until status is completed or failed"}
+		Next: "call get_investigation every few seconds until status is completed or failed"}
 	text := fmt.Sprintf("Investigation of session %s started: %s, baseline %s vs comparison %s. It runs in the background; %s.",
 		in.SessionID, in.MetricSQL, base, comp, out.Next)
 	if !in.Wait {
@@ -172,7 +172,7 @@ func (t *tools) startInvestigation(ctx context.Context, in startInvestigationIn)
 	out.Status = string(s.Status)
 	switch s.Status {
 	case investigation.StatusCompleted:
-		out.Next = "get_explanations for the evidence, ask for follow-up questions"
+		out.Next = "get_investigation_explanations for the evidence, ask for follow-up questions"
 		if out.Result, err = t.compactReport(ctx, in.SessionID); err != nil {
 			return out, "", err
 		}
@@ -196,7 +196,7 @@ func (t *tools) getExplanations(ctx context.Context, in sessionIn) (explanations
 	out := explanationsOut{SessionID: in.SessionID, Explanations: make([]explanationInfo, 0, len(exps))}
 	var b strings.Builder
 	if len(exps) == 0 {
-		b.WriteString("No explanation stood out: the change is within what the data's noise explains. See get_report.")
+		b.WriteString("No explanation stood out: the change is within what the data's noise explains. See get_investigation_report.")
 	}
 	for _, e := range exps {
 		x := explanationInfo{Rank: e.Rank, Title: e.Title, Likelihood: e.Likelihood, Kind: e.Kind, Segment: e.Segment.String(),

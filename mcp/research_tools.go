@@ -49,7 +49,7 @@ func (t *tools) addResearchTools(s *mcpsdk.Server) {
 		ann.OpenWorldHint = ptr(true)
 	}
 	add(s, t, &mcpsdk.Tool{
-		Name: "research",
+		Name: "run_research",
 		Description: "Research a question over a data room's documents, the web (web: true, when the server has a search provider) or both, and return a briefing: the plan of sub-questions, the facts read from the documents and pages (each with its source and passage), " +
 			"the discrepancies where sources disagree (each side with its facts, the value to believe and why: correction, consensus, credibility or uncertainty), " +
 			"names shared by different entities (ambiguities, not conflicts), and a report whose every claim carries [cite:fact-id] naming a fact. " +

@@ -59,7 +59,7 @@ func TestResearchTool(t *testing.T) {
 	}
 	t.Cleanup(func() { cs.Close() })
 
-	params := &mcpsdk.CallToolParams{Name: "research", Arguments: map[string]any{"question": headcountQuestion, "room": "kestrel"}}
+	params := &mcpsdk.CallToolParams{Name: "run_research", Arguments: map[string]any{"question": headcountQuestion, "room": "kestrel"}}
 	params.SetProgressToken("r1")
 	res, err := cs.CallTool(ctx, params)
 	if err != nil {
@@ -149,7 +149,7 @@ func TestResearchTool(t *testing.T) {
 		{"unknown depth", map[string]any{"question": kestrelQuestion, "room": "kestrel", "depth": "deep"}, quarry.ECodeInvalid},
 		{"no room", map[string]any{"question": kestrelQuestion}, quarry.ECodeInvalid},
 	} {
-		if code, text := failCode(t, cs, "research", tt.args); code != tt.code {
+		if code, text := failCode(t, cs, "run_research", tt.args); code != tt.code {
 			t.Errorf("%s: %s; want %s", tt.name, text, tt.code)
 		}
 	}
@@ -182,7 +182,7 @@ func TestResearchToolWeb(t *testing.T) {
 	}
 
 	cs := open(true)
-	v, text := ok[research.View](t, cs, "research", map[string]any{"question": websearchtest.KestrelQuestion, "depth": "quick", "web": true})
+	v, text := ok[research.View](t, cs, "run_research", map[string]any{"question": websearchtest.KestrelQuestion, "depth": "quick", "web": true})
 	if v.Status != "completed" || len(v.Facts) == 0 || v.Report.ExecutiveSummary == "" {
 		t.Fatalf("research over the web: %s, %d facts; want completed with facts\n%s", v.Status, len(v.Facts), text)
 	}
@@ -221,12 +221,12 @@ func TestResearchToolWeb(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tool := range tools.Tools {
-		if tool.Name == "research" && (tool.Annotations.OpenWorldHint == nil || !*tool.Annotations.OpenWorldHint) {
+		if tool.Name == "run_research" && (tool.Annotations.OpenWorldHint == nil || !*tool.Annotations.OpenWorldHint) {
 			t.Error("research over the web is not marked open-world")
 		}
 	}
 
-	both, _ := ok[research.View](t, cs, "research", map[string]any{"question": websearchtest.KestrelQuestion, "depth": "quick", "room": "kestrel", "web": true})
+	both, _ := ok[research.View](t, cs, "run_research", map[string]any{"question": websearchtest.KestrelQuestion, "depth": "quick", "room": "kestrel", "web": true})
 	var fromRoom, fromWeb bool
 	for _, f := range both.Facts {
 		fromRoom = fromRoom || strings.HasPrefix(f.SourceURL, "room://"+kestrel.ID+"/")
@@ -241,7 +241,7 @@ func TestResearchToolWeb(t *testing.T) {
 		{"question": websearchtest.KestrelQuestion, "web": true},
 		{"question": websearchtest.KestrelQuestion, "room": "kestrel", "web": true},
 	} {
-		if code, text := failCode(t, offline, "research", args); code != quarry.ECodeInvalid || !strings.Contains(text, "QUARRY_SEARXNG_URL") || !strings.Contains(text, "QUARRY_BRAVE_API_KEY") {
+		if code, text := failCode(t, offline, "run_research", args); code != quarry.ECodeInvalid || !strings.Contains(text, "QUARRY_SEARXNG_URL") || !strings.Contains(text, "QUARRY_BRAVE_API_KEY") {
 			t.Errorf("web without a provider %v: %s; want INVALID naming the settings", args, text)
 		}
 	}
@@ -253,7 +253,7 @@ func TestResearchToolWeb(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tool := range tools.Tools {
-		if tool.Name == "research" && tool.Annotations.OpenWorldHint != nil && *tool.Annotations.OpenWorldHint {
+		if tool.Name == "run_research" && tool.Annotations.OpenWorldHint != nil && *tool.Annotations.OpenWorldHint {
 			t.Error("research without a provider is marked open-world")
 		}
 	}

@@ -36,7 +36,7 @@ type RoomService interface {
 // room tools.
 const roomInstructions = `
 
-Data rooms hold documents (filings, contracts, board packs) and the people allowed to ask about them. list_rooms shows the rooms you are a member of with their documents; ask_room answers a question from a room's documents, quoting the passages with their document and page; get_page reads a cited page whole. An answer of type insufficient_evidence means the room does not say: do not guess beyond it.`
+Data rooms hold documents (filings, contracts, board packs) and the people allowed to ask about them. list_rooms shows the rooms you are a member of with their documents; ask_room answers a question from a room's documents, quoting the passages with their document and page; get_room_page reads a cited page whole. An answer of type insufficient_evidence means the room does not say: do not guess beyond it.`
 
 type listRoomsIn struct{}
 
@@ -113,7 +113,7 @@ func (t *tools) addRoomTools(s *mcpsdk.Server) {
 		Annotations: changes("Ask a data room"),
 	}, asUser(t, t.askRoom))
 	add(s, t, &mcpsdk.Tool{
-		Name:        "get_page",
+		Name:        "get_room_page",
 		Description: "Read one page of a data-room document whole, by its document_id and page_number (as a citation gives them), to check a cited passage in its context.",
 		Annotations: readOnly("Read a document page"),
 	}, asUser(t, t.getPage))
@@ -167,7 +167,7 @@ func (t *tools) askRoom(ctx context.Context, u *room.User, in askRoomIn) (askRoo
 		return askRoomOut{}, "", err
 	}
 	out := askRoomOut{QueryID: q.ID, AnswerType: q.AnswerType, Answer: q.Answer, Citations: []roomCitation{},
-		Next: "get_page with a citation's document_id and page_number reads the cited page whole"}
+		Next: "get_room_page with a citation's document_id and page_number reads the cited page whole"}
 	var b strings.Builder
 	b.WriteString(q.Answer)
 	for _, c := range q.Citations {

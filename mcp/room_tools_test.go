@@ -144,7 +144,7 @@ func testRoomTools(t *testing.T, db string) {
 	}
 
 	// The answer cites the board pack's second page, whose table holds
-	// the number; get_page reads that page whole.
+	// the number; get_room_page reads that page whole.
 	ans, text := ok[roomAnswer](t, cs, "ask_room", map[string]any{"room": app.SampleRoom, "question": "What was the order backlog at the end of Q4 2023?"})
 	if ans.AnswerType != room.AnswerGrounded || len(ans.Citations) == 0 || !strings.Contains(ans.Answer, "71.5") {
 		t.Fatalf("ask_room: %+v\n%s", ans, text)
@@ -156,9 +156,9 @@ func testRoomTools(t *testing.T, db string) {
 	if !strings.Contains(text, "page 2") || !strings.Contains(text, c.DocumentID) {
 		t.Errorf("the answer's text does not name the cited page and document:\n%s", text)
 	}
-	page, _ := ok[pageText](t, cs, "get_page", map[string]any{"document_id": c.DocumentID, "page_number": c.PageNumber})
+	page, _ := ok[pageText](t, cs, "get_room_page", map[string]any{"document_id": c.DocumentID, "page_number": c.PageNumber})
 	if page.PageNumber != 2 || page.PageCount != 3 || !strings.Contains(page.Text, "Order backlog") || !strings.Contains(page.Text, "71.5") {
-		t.Errorf("get_page: %+v", page)
+		t.Errorf("get_room_page: %+v", page)
 	}
 	if q, err := e.svc.Query(context.Background(), e.owner.ID, ans.QueryID); err != nil || q.Question == "" {
 		t.Errorf("the question was not recorded in the owner's history: %v", err)
@@ -170,11 +170,11 @@ func testRoomTools(t *testing.T, db string) {
 			t.Errorf("ask_room on eve's room (%s): %s", ref, text)
 		}
 	}
-	if code, text := failCode(t, cs, "get_page", map[string]any{"document_id": e.otherDoc.ID, "page_number": 1}); code != "NOT_FOUND" || strings.Contains(text, "Contoso") {
-		t.Errorf("get_page of eve's document: %s", text)
+	if code, text := failCode(t, cs, "get_room_page", map[string]any{"document_id": e.otherDoc.ID, "page_number": 1}); code != "NOT_FOUND" || strings.Contains(text, "Contoso") {
+		t.Errorf("get_room_page of eve's document: %s", text)
 	}
-	if code, _ := failCode(t, cs, "get_page", map[string]any{"document_id": c.DocumentID, "page_number": 4}); code != "NOT_FOUND" {
-		t.Errorf("get_page past the last page: %s", code)
+	if code, _ := failCode(t, cs, "get_room_page", map[string]any{"document_id": c.DocumentID, "page_number": 4}); code != "NOT_FOUND" {
+		t.Errorf("get_room_page past the last page: %s", code)
 	}
 	if code, _ := failCode(t, cs, "ask_room", map[string]any{"room": app.SampleRoom, "question": "why"}); code != "INVALID" {
 		t.Errorf("a four-letter question: %s", code)
@@ -224,7 +224,7 @@ func TestRoomToolsOverHTTP(t *testing.T) {
 	if code, _ := failCode(t, cs, "ask_room", map[string]any{"room": e.sample.ID, "question": "What was Northwind's revenue in 2023?"}); code != "NOT_FOUND" {
 		t.Errorf("eve asks the owner's room: %s; want NOT_FOUND", code)
 	}
-	if code, _ := failCode(t, cs, "get_page", map[string]any{"document_id": e.boardPackID, "page_number": 2}); code != "NOT_FOUND" {
+	if code, _ := failCode(t, cs, "get_room_page", map[string]any{"document_id": e.boardPackID, "page_number": 2}); code != "NOT_FOUND" {
 		t.Errorf("eve reads the owner's board pack: %s; want NOT_FOUND", code)
 	}
 

@@ -57,30 +57,30 @@ type Service interface {
 	Chat(ctx context.Context, id, message string) (*investigation.ChatMessage, error)
 }
 
-// DefaultMaxRows is how many result rows run_sql returns by default.
+// DefaultMaxRows is how many result rows run_investigation_sql returns by default.
 const DefaultMaxRows = 200
 
 // MaxRequestBytes bounds one request from a client, over HTTP and stdio
-// alike. create_session carries CSV files as text, so it is well above the
+// alike. create_investigation carries CSV files as text, so it is well above the
 // SDK's defaults; larger data goes by path over stdio, or through the web
 // app's upload.
 const MaxRequestBytes = 64 << 20
 
 // Options configure the server; zero values take the defaults.
 type Options struct {
-	// AllowPaths lets create_session read CSV files from the server's disk
+	// AllowPaths lets create_investigation read CSV files from the server's disk
 	// by path. Set it only when the client runs on the same machine as the
 	// user it acts for (stdio); over HTTP files come as text.
 	AllowPaths bool
-	// MaxRows is how many rows run_sql returns; the total is reported
+	// MaxRows is how many rows run_investigation_sql returns; the total is reported
 	// (default DefaultMaxRows).
 	MaxRows int
 	// Version is the server version reported to clients (default "dev").
 	Version string
-	// Analyses serves the analyze, get_analysis and list_recipes tools;
+	// Analyses serves the analyze, get_analysis and list_analysis_recipes tools;
 	// nil leaves them out.
 	Analyses AnalysisService
-	// Rooms serves the list_rooms, ask_room and get_page tools; nil
+	// Rooms serves the list_rooms, ask_room and get_room_page tools; nil
 	// leaves them out. They act for the user of the request's Bearer
 	// token when the HTTP handler checks one (RequireToken), else for
 	// RoomUser: the local owner over stdio. With neither they answer
@@ -98,11 +98,11 @@ type Options struct {
 const instructions = `Quarry is a data analyst that explains why a metric moved between two periods, with evidence: every number comes from SQL recorded in an audit log.
 
 Typical flow:
-1. create_session with the CSV files and a description of each.
-2. list_tables and describe_table to learn the tables and columns; run_sql for read-only SELECT queries to explore (results are capped; aggregate rather than list rows).
+1. create_investigation with the CSV files and a description of each.
+2. list_investigation_tables and describe_investigation_table to learn the tables and columns; run_investigation_sql for read-only SELECT queries to explore (results are capped; aggregate rather than list rows).
 3. start_investigation with the metric as one SQL aggregate (e.g. SELECT SUM(amount) FROM orders), a baseline and a comparison period, and what the business is. It returns at once; the investigation runs in the background.
-4. get_session until its status is completed (or failed); it usually takes seconds to a minute.
-5. get_explanations for the ranked causes with their evidence, get_report for the full Markdown report, and ask for follow-up questions about the finished investigation.
+4. get_investigation until its status is completed (or failed); it usually takes seconds to a minute.
+5. get_investigation_explanations for the ranked causes with their evidence, get_investigation_report for the full Markdown report, and ask for follow-up questions about the finished investigation.
 
 To analyze data without a metric question ("monthly sales by region in 2021, with charts"), call analyze with the files (or PostgreSQL connection strings) and the request in plain words; it returns the summary and the paths of the tables, charts and report.
 

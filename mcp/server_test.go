@@ -23,8 +23,9 @@ import (
 )
 
 // allTools is every tool the server offers.
-var allTools = []string{"ask", "create_session", "describe_table", "get_explanations", "get_report", "get_session",
-	"list_sessions", "list_tables", "run_sql", "start_investigation"}
+var allTools = []string{"ask_investigation", "create_investigation", "describe_investigation_table", "get_investigation",
+	"get_investigation_explanations", "get_investigation_report", "list_investigation_tables",
+	"list_investigations", "run_investigation_sql", "start_investigation"}
 
 // env is a real session manager over a fresh data dir.
 type env struct {
@@ -210,12 +211,12 @@ func TestToolList(t *testing.T) {
 				if len(tool.Description) < 60 || tool.InputSchema == nil || tool.OutputSchema == nil || tool.Annotations == nil {
 					t.Errorf("tool %s lacks a description, schema or annotations: %+v", tool.Name, tool)
 				}
-				if tool.Name != "create_session" {
+				if tool.Name != "create_investigation" {
 					continue
 				}
 				schema, _ := json.Marshal(tool.InputSchema)
 				if got := strings.Contains(string(schema), `"path"`); got != tt.allowPaths {
-					t.Errorf("create_session offers path: %v, want %v\n%s", got, tt.allowPaths, schema)
+					t.Errorf("create_investigation offers path: %v, want %v\n%s", got, tt.allowPaths, schema)
 				}
 			}
 			slices.Sort(names)
@@ -247,38 +248,38 @@ func investigate(t *testing.T, e *env, cs *mcpsdk.ClientSession) {
 	for _, f := range scen.Files {
 		files = append(files, map[string]string{"name": f.Name, "csv": sample(t, "revenue_drop", f.Name), "description": f.Description})
 	}
-	c, text := ok[created](t, cs, "create_session", map[string]any{"files": files})
+	c, text := ok[created](t, cs, "create_investigation", map[string]any{"files": files})
 	id := c.Session.SessionID
 	if c.Session.Status != "has_files" || c.Session.FileCount != 2 || len(c.Tables) != 2 || !strings.Contains(text, id) {
-		t.Fatalf("create_session: %+v\n%s", c, text)
+		t.Fatalf("create_investigation: %+v\n%s", c, text)
 	}
 
-	tables, _ := ok[struct{ Tables []table }](t, cs, "list_tables", map[string]string{"session_id": id})
+	tables, _ := ok[struct{ Tables []table }](t, cs, "list_investigation_tables", map[string]string{"session_id": id})
 	rows := map[string]int64{}
 	for _, tb := range tables.Tables {
 		rows[tb.Table] = tb.RowCount
 	}
 	if rows["orders"] != 34179 || rows["customers"] != 6000 {
-		t.Fatalf("list_tables: %+v", tables)
+		t.Fatalf("list_investigation_tables: %+v", tables)
 	}
 
 	desc, text := ok[struct {
 		Columns []struct{ Name, DataType, Role string }
-	}](t, cs, "describe_table", map[string]string{"session_id": id, "table": "orders"})
+	}](t, cs, "describe_investigation_table", map[string]string{"session_id": id, "table": "orders"})
 	roles := map[string]string{}
 	for _, col := range desc.Columns {
 		roles[col.Name] = col.Role
 	}
 	if roles["platform"] != quarry.RoleDimension || roles["amount"] != quarry.RoleMeasure || roles["order_date"] != quarry.RoleTimestamp || !strings.Contains(text, "| platform | string | dimension |") {
-		t.Errorf("describe_table orders: %v\n%s", roles, text)
+		t.Errorf("describe_investigation_table orders: %v\n%s", roles, text)
 	}
-	if code, text := failCode(t, cs, "describe_table", map[string]string{"session_id": id, "table": "refunds"}); code != quarry.ECodeNotFound || !strings.Contains(text, "orders") {
-		t.Errorf("describe_table of a missing table: %s", text)
+	if code, text := failCode(t, cs, "describe_investigation_table", map[string]string{"session_id": id, "table": "refunds"}); code != quarry.ECodeNotFound || !strings.Contains(text, "orders") {
+		t.Errorf("describe_investigation_table of a missing table: %s", text)
 	}
 
 	// Exact values from testdata/README.md: revenue per period, and the
 	// enterprise segment reached through the join.
-	res, text := ok[sqlResult](t, cs, "run_sql", map[string]string{"session_id": id, "sql": `
+	res, text := ok[sqlResult](t, cs, "run_investigation_sql", map[string]string{"session_id": id, "sql": `
 		SELECT order_date >= DATE '2024-03-18' AS comparison, ROUND(SUM(amount), 2) AS revenue
 		FROM orders WHERE order_date BETWEEN DATE '2024-03-04' AND DATE '2024-03-31' GROUP BY 1 ORDER BY 1`})
 	if len(res.Rows) != 2 || res.Rows[0][1] != 947082.79 || res.Rows[1][1] != 849350.31 || res.Truncated {
@@ -287,13 +288,13 @@ func investigate(t *testing.T, e *env, cs *mcpsdk.ClientSession) {
 	if !strings.Contains(text, "| comparison | revenue |") || !strings.Contains(text, "| false | 947082.79 |") || !strings.HasSuffix(text, "2 rows.") {
 		t.Errorf("revenue per period as text:\n%s", text)
 	}
-	res, _ = ok[sqlResult](t, cs, "run_sql", map[string]string{"session_id": id, "sql": `
+	res, _ = ok[sqlResult](t, cs, "run_investigation_sql", map[string]string{"session_id": id, "sql": `
 		SELECT COUNT(*) AS orders, ROUND(SUM(o.amount), 2) AS revenue FROM orders o JOIN customers c USING (customer_id)
 		WHERE c.segment = 'enterprise' AND o.order_date BETWEEN DATE '2024-03-04' AND DATE '2024-03-17'`})
 	if len(res.Rows) != 1 || res.Rows[0][0] != 385.0 || res.Rows[0][1] != 73973.64 {
 		t.Errorf("enterprise baseline: %+v", res)
 	}
-	res, text = ok[sqlResult](t, cs, "run_sql", map[string]string{"session_id": id, "sql": "SELECT order_id, order_date FROM orders ORDER BY order_id"})
+	res, text = ok[sqlResult](t, cs, "run_investigation_sql", map[string]string{"session_id": id, "sql": "SELECT order_id, order_date FROM orders ORDER BY order_id"})
 	if len(res.Rows) != mcp.DefaultMaxRows || res.RowCount != 34179 || !res.Truncated || res.Rows[0][1] != "2024-03-04" {
 		t.Errorf("capped result: %d rows of %d, truncated %v, first %v", len(res.Rows), res.RowCount, res.Truncated, res.Rows[0])
 	}
@@ -302,17 +303,17 @@ func investigate(t *testing.T, e *env, cs *mcpsdk.ClientSession) {
 	}
 
 	for _, tt := range []struct{ tool, sql, code string }{
-		{"run_sql", "SELECT * FROM read_csv('/etc/passwd')", quarry.ECodeForbidden},
-		{"run_sql", "ATTACH '/tmp/x.db' AS x", quarry.ECodeForbidden},
-		{"run_sql", "SET threads = 1", quarry.ECodeForbidden},
-		{"run_sql", "INSTALL httpfs", quarry.ECodeForbidden},
-		{"run_sql", "SELECT missing FROM orders", quarry.ECodeInvalid},
+		{"run_investigation_sql", "SELECT * FROM read_csv('/etc/passwd')", quarry.ECodeForbidden},
+		{"run_investigation_sql", "ATTACH '/tmp/x.db' AS x", quarry.ECodeForbidden},
+		{"run_investigation_sql", "SET threads = 1", quarry.ECodeForbidden},
+		{"run_investigation_sql", "INSTALL httpfs", quarry.ECodeForbidden},
+		{"run_investigation_sql", "SELECT missing FROM orders", quarry.ECodeInvalid},
 	} {
 		if code, text := failCode(t, cs, tt.tool, map[string]string{"session_id": id, "sql": tt.sql}); code != tt.code {
 			t.Errorf("%s: %s, want %s", tt.sql, text, tt.code)
 		}
 	}
-	_, text = failCode(t, cs, "run_sql", map[string]string{"session_id": id, "sql": "DROP TABLE orders"})
+	_, text = failCode(t, cs, "run_investigation_sql", map[string]string{"session_id": id, "sql": "DROP TABLE orders"})
 	if text != "FORBIDDEN: only read-only SELECT statements are allowed" {
 		t.Errorf("DROP TABLE: %q", text)
 	}
@@ -324,10 +325,10 @@ func investigate(t *testing.T, e *env, cs *mcpsdk.ClientSession) {
 		args map[string]any
 		code string
 	}{
-		{"unknown session", "get_session", map[string]any{"session_id": quarry.NewID()}, quarry.ECodeSessionNotFound},
-		{"explanations before the run", "get_explanations", map[string]any{"session_id": id}, quarry.ECodeInvestigationNotComplete},
-		{"report before the run", "get_report", map[string]any{"session_id": id}, quarry.ECodeInvestigationNotComplete},
-		{"ask before the run", "ask", map[string]any{"session_id": id, "question": "why?"}, quarry.ECodeInvestigationNotComplete},
+		{"unknown session", "get_investigation", map[string]any{"session_id": quarry.NewID()}, quarry.ECodeSessionNotFound},
+		{"explanations before the run", "get_investigation_explanations", map[string]any{"session_id": id}, quarry.ECodeInvestigationNotComplete},
+		{"report before the run", "get_investigation_report", map[string]any{"session_id": id}, quarry.ECodeInvestigationNotComplete},
+		{"ask before the run", "ask_investigation", map[string]any{"session_id": id, "question": "why?"}, quarry.ECodeInvestigationNotComplete},
 		{"bad date", "start_investigation", map[string]any{"session_id": id, "metric_sql": scen.MetricSQL,
 			"baseline_period": map[string]string{"start": "2024-03-04", "end": "March 17"}, "comparison_period": map[string]string{"start": "2024-03-18", "end": "2024-03-31"}}, quarry.ECodeInvalidDateRange},
 		{"unsupported metric", "start_investigation", map[string]any{"session_id": id, "metric_sql": "SELECT MAX(amount) FROM orders",
@@ -346,7 +347,7 @@ func investigate(t *testing.T, e *env, cs *mcpsdk.ClientSession) {
 		"business_context":  scen.Context,
 		"prompt":            scen.Prompt,
 	})
-	if start.Status != "running" || !strings.Contains(text, "get_session") {
+	if start.Status != "running" || !strings.Contains(text, "get_investigation") {
 		t.Fatalf("start_investigation: %+v %s", start, text)
 	}
 	if code, _ := failCode(t, cs, "start_investigation", map[string]any{"session_id": id, "metric_sql": scen.MetricSQL,
@@ -357,11 +358,11 @@ func investigate(t *testing.T, e *env, cs *mcpsdk.ClientSession) {
 
 	detail := waitFinished(t, cs, id)
 	if detail.Session.Status != "completed" || detail.Session.Outcome != investigation.OutcomeCompleted || !detail.Session.ReportReady ||
-		len(detail.Progress) == 0 || !strings.Contains(detail.Next, "get_explanations") {
+		len(detail.Progress) == 0 || !strings.Contains(detail.Next, "get_investigation_explanations") {
 		t.Fatalf("finished session: %+v", detail)
 	}
 
-	ex, text := ok[explanations](t, cs, "get_explanations", map[string]string{"session_id": id})
+	ex, text := ok[explanations](t, cs, "get_investigation_explanations", map[string]string{"session_id": id})
 	if len(ex.Explanations) == 0 {
 		t.Fatal("no explanations")
 	}
@@ -376,13 +377,13 @@ func investigate(t *testing.T, e *env, cs *mcpsdk.ClientSession) {
 
 	// By default the compact form: the answer and the numbers, a few
 	// hundred characters, not the whole report with its SQL.
-	rep, text := ok[struct{ Status, Markdown string }](t, cs, "get_report", map[string]string{"session_id": id})
+	rep, text := ok[struct{ Status, Markdown string }](t, cs, "get_investigation_report", map[string]string{"session_id": id})
 	if rep.Status != investigation.OutcomeCompleted || text != rep.Markdown || len(rep.Markdown) > 3000 ||
 		!strings.Contains(rep.Markdown, "**In short:**") || !strings.Contains(rep.Markdown, "1. [Most Likely] ") ||
 		!strings.Contains(rep.Markdown, "platform=android AND app_version=5.2") || strings.Contains(rep.Markdown, "SELECT") {
 		t.Errorf("compact report: status %s, %d characters:\n%s", rep.Status, len(rep.Markdown), rep.Markdown)
 	}
-	full, _ := ok[struct{ Status, Markdown string }](t, cs, "get_report", map[string]any{"session_id": id, "full": true})
+	full, _ := ok[struct{ Status, Markdown string }](t, cs, "get_investigation_report", map[string]any{"session_id": id, "full": true})
 	if !strings.Contains(full.Markdown, "## Explanations") || !strings.Contains(full.Markdown, "SELECT") || len(full.Markdown) <= len(rep.Markdown) {
 		t.Errorf("full report: %d characters", len(full.Markdown))
 	}
@@ -390,25 +391,25 @@ func investigate(t *testing.T, e *env, cs *mcpsdk.ClientSession) {
 	ans, text := ok[struct {
 		Answer         string   `json:"answer"`
 		CitedArtifacts []string `json:"cited_artifacts"`
-	}](t, cs, "ask", map[string]string{"session_id": id, "question": "Which hypotheses were ruled out and why?"})
+	}](t, cs, "ask_investigation", map[string]string{"session_id": id, "question": "Which hypotheses were ruled out and why?"})
 	if !strings.Contains(ans.Answer, "hyp_001") || len(ans.CitedArtifacts) == 0 || !strings.Contains(text, "Sources: ") {
 		t.Errorf("ask: %+v", ans)
 	}
-	if code, _ := failCode(t, cs, "ask", map[string]string{"session_id": id, "question": "  "}); code != quarry.ECodeInvalid {
+	if code, _ := failCode(t, cs, "ask_investigation", map[string]string{"session_id": id, "question": "  "}); code != quarry.ECodeInvalid {
 		t.Errorf("an empty question: %s, want INVALID", code)
 	}
 
-	list, text := ok[struct{ Sessions []session }](t, cs, "list_sessions", map[string]any{})
+	list, text := ok[struct{ Sessions []session }](t, cs, "list_investigations", map[string]any{})
 	if len(list.Sessions) != 1 || list.Sessions[0].SessionID != id || list.Sessions[0].Status != "completed" || !strings.HasPrefix(text, "1 session(s)\n"+id) {
-		t.Errorf("list_sessions: %+v\n%s", list, text)
+		t.Errorf("list_investigations: %+v\n%s", list, text)
 	}
 }
 
-// waitFinished polls get_session until the investigation has ended.
+// waitFinished polls get_investigation until the investigation has ended.
 func waitFinished(t *testing.T, cs *mcpsdk.ClientSession, id string) sessionDetail {
 	t.Helper()
 	for {
-		d, _ := ok[sessionDetail](t, cs, "get_session", map[string]string{"session_id": id})
+		d, _ := ok[sessionDetail](t, cs, "get_investigation", map[string]string{"session_id": id})
 		if d.Session.Status != "running" {
 			return d
 		}
@@ -416,7 +417,7 @@ func waitFinished(t *testing.T, cs *mcpsdk.ClientSession, id string) sessionDeta
 	}
 }
 
-// checkAudit checks that the session's audit log records n run_sql calls,
+// checkAudit checks that the session's audit log records n run_investigation_sql calls,
 // each as a tool_called and an observation_recorded entry by actor mcp.
 func checkAudit(t *testing.T, e *env, id string, n int) {
 	t.Helper()
@@ -459,7 +460,7 @@ func TestCreateSession(t *testing.T) {
 	withPaths := connectInMemory(t, mcp.NewServer(e.app.Manager, mcp.Options{AllowPaths: true}))
 	textOnly := connectInMemory(t, mcp.NewServer(e.app.Manager, mcp.Options{}))
 
-	c, _ := ok[created](t, withPaths, "create_session", map[string]any{"files": []map[string]string{
+	c, _ := ok[created](t, withPaths, "create_investigation", map[string]any{"files": []map[string]string{
 		{"path": good, "description": "sales per store and day"},
 		{"name": "stores.csv", "csv": "store,city\na,Paris\nb,Lyon\n"},
 	}})
@@ -488,13 +489,13 @@ func TestCreateSession(t *testing.T) {
 		{"missing path", withPaths, []map[string]string{{"path": filepath.Join(dir, "nope.csv")}}, quarry.ECodeNotFound, ""},
 		{"csv and path", withPaths, []map[string]string{{"name": "a.csv", "csv": "a\n1\n", "path": good}}, quarry.ECodeInvalid, ""},
 	} {
-		code, text := failCode(t, tt.cs, "create_session", map[string]any{"files": tt.files})
+		code, text := failCode(t, tt.cs, "create_investigation", map[string]any{"files": tt.files})
 		if code != tt.code || (tt.text != "" && !strings.HasPrefix(text, tt.text)) {
 			t.Errorf("%s: %q, want %s %s", tt.name, text, tt.code, tt.text)
 		}
 	}
 	// Over a text-only server a path is not even accepted by the schema.
-	if code, text := failCode(t, textOnly, "create_session", map[string]any{"files": []map[string]string{{"name": "x.csv", "path": good}}}); code != quarry.ECodeInvalid || !strings.Contains(text, "path") {
+	if code, text := failCode(t, textOnly, "create_investigation", map[string]any{"files": []map[string]string{{"name": "x.csv", "path": good}}}); code != quarry.ECodeInvalid || !strings.Contains(text, "path") {
 		t.Errorf("a path given to a text-only server: %s", text)
 	}
 	after, err := e.app.Manager.Sessions(context.Background())
@@ -502,7 +503,7 @@ func TestCreateSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(after) != len(before) {
-		t.Errorf("failed create_session calls left %d sessions behind", len(after)-len(before))
+		t.Errorf("failed create_investigation calls left %d sessions behind", len(after)-len(before))
 	}
 }
 
@@ -516,21 +517,21 @@ func TestExpiredSession(t *testing.T) {
 	}
 	defer a.Close()
 	cs := connectInMemory(t, mcp.NewServer(a.Manager, mcp.Options{}))
-	c, _ := ok[created](t, cs, "create_session", map[string]any{"files": []map[string]string{{"name": "a.csv", "csv": "day,v\n2024-01-01,1\n"}}})
+	c, _ := ok[created](t, cs, "create_investigation", map[string]any{"files": []map[string]string{{"name": "a.csv", "csv": "day,v\n2024-01-01,1\n"}}})
 	now.Add(int64(25 * time.Hour))
 	id := c.Session.SessionID
-	d, text := ok[sessionDetail](t, cs, "get_session", map[string]string{"session_id": id})
-	if d.Session.Status != "expired" || !strings.Contains(d.Next, "create_session") || !strings.Contains(text, "expired") {
+	d, text := ok[sessionDetail](t, cs, "get_investigation", map[string]string{"session_id": id})
+	if d.Session.Status != "expired" || !strings.Contains(d.Next, "create_investigation") || !strings.Contains(text, "expired") {
 		t.Errorf("expired session: %+v", d)
 	}
 	for _, tt := range []struct {
 		tool string
 		args map[string]string
 	}{
-		{"list_tables", map[string]string{"session_id": id}},
-		{"describe_table", map[string]string{"session_id": id, "table": "a"}},
-		{"run_sql", map[string]string{"session_id": id, "sql": "SELECT 1"}},
-		{"get_report", map[string]string{"session_id": id}},
+		{"list_investigation_tables", map[string]string{"session_id": id}},
+		{"describe_investigation_table", map[string]string{"session_id": id, "table": "a"}},
+		{"run_investigation_sql", map[string]string{"session_id": id, "sql": "SELECT 1"}},
+		{"get_investigation_report", map[string]string{"session_id": id}},
 	} {
 		if code, text := failCode(t, cs, tt.tool, tt.args); code != quarry.ECodeSessionExpired {
 			t.Errorf("%s on an expired session: %s", tt.tool, text)

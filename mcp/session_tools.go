@@ -87,7 +87,7 @@ type createSessionOut struct {
 }
 
 type sessionIn struct {
-	SessionID string `json:"session_id" jsonschema:"the session's ID, as create_session or list_sessions gave it"`
+	SessionID string `json:"session_id" jsonschema:"the session's ID, as create_investigation or list_investigations gave it"`
 }
 
 type getSessionOut struct {
@@ -108,32 +108,32 @@ type investigationInfo struct {
 	TimeColumn       string `json:"time_column,omitempty"`
 }
 
-// progressShown is how many of the latest progress events get_session
+// progressShown is how many of the latest progress events get_investigation
 // shows.
 const progressShown = 5
 
 func (t *tools) addSessionTools(s *mcpsdk.Server) {
 	add(s, t, &mcpsdk.Tool{
-		Name:        "list_sessions",
-		Description: "List Quarry's analysis sessions, newest first, with their status (created, has_files, running, completed, failed, expired) and file count. Use it to find a session made earlier; a new analysis starts with create_session.",
+		Name:        "list_investigations",
+		Description: "List Quarry's analysis sessions, newest first, with their status (created, has_files, running, completed, failed, expired) and file count. Use it to find a session made earlier; a new analysis starts with create_investigation.",
 		Annotations: readOnly("List sessions"),
 	}, t.listSessions)
 
 	createDesc := "Create an analysis session from CSV files given as text, each with a short description of what a row is. " +
 		"Each file becomes one SQL table named after the file (\"Orders 2024.csv\" -> orders_2024) and is profiled: column types, roles and sample values. " +
 		"A bad file (no header, not CSV, empty) fails the whole call and nothing is kept. " +
-		"Returns the session ID and its tables; then use describe_table, run_sql and start_investigation."
+		"Returns the session ID and its tables; then use describe_investigation_table, run_investigation_sql and start_investigation."
 	if t.opt.AllowPaths {
 		createDesc = strings.Replace(createDesc, "given as text", "given as text (csv) or as absolute paths on this machine (path)", 1)
-		add(s, t, &mcpsdk.Tool{Name: "create_session", Description: createDesc, Annotations: changes("Create session")}, createSession[localFile](t))
+		add(s, t, &mcpsdk.Tool{Name: "create_investigation", Description: createDesc, Annotations: changes("Create session")}, createSession[localFile](t))
 	} else {
-		add(s, t, &mcpsdk.Tool{Name: "create_session", Description: createDesc, Annotations: changes("Create session")}, createSession[csvFile](t))
+		add(s, t, &mcpsdk.Tool{Name: "create_investigation", Description: createDesc, Annotations: changes("Create session")}, createSession[csvFile](t))
 	}
 
 	add(s, t, &mcpsdk.Tool{
-		Name: "get_session",
+		Name: "get_investigation",
 		Description: "Get a session's status, tables, investigation request and latest progress. " +
-			"After start_investigation, call it every few seconds until status is completed (then get_explanations, get_report, ask) or failed (the error says why).",
+			"After start_investigation, call it every few seconds until status is completed (then get_investigation_explanations, get_investigation_report, ask) or failed (the error says why).",
 		Annotations: readOnly("Get session"),
 	}, t.getSession)
 }
@@ -154,13 +154,13 @@ func (t *tools) listSessions(ctx context.Context, _ listSessionsIn) (listSession
 	return out, b.String(), nil
 }
 
-// fileSource is one file of a create_session call, opened.
+// fileSource is one file of a create_investigation call, opened.
 type fileSource struct {
 	name, description string
 	r                 io.ReadCloser
 }
 
-// open checks a file of create_session and opens its content.
+// open checks a file of create_investigation and opens its content.
 func open(f localFile) (fileSource, error) {
 	switch {
 	case f.CSV != "" && f.Path != "":
@@ -192,7 +192,7 @@ func open(f localFile) (fileSource, error) {
 	return fileSource{name: f.Name, description: f.Description, r: io.NopCloser(strings.NewReader(f.CSV))}, nil
 }
 
-// createSession makes the create_session handler for files of type F.
+// createSession makes the create_investigation handler for files of type F.
 func createSession[F csvFile | localFile](t *tools) handler[createSessionIn[F], createSessionOut] {
 	return func(ctx context.Context, in createSessionIn[F]) (createSessionOut, string, error) {
 		if len(in.Files) == 0 {
@@ -228,7 +228,7 @@ func createSession[F csvFile | localFile](t *tools) handler[createSessionIn[F], 
 			return createSessionOut{}, "", err
 		}
 		out := createSessionOut{Session: newSessionInfo(sess), Tables: summarizeTables(tables)}
-		text := fmt.Sprintf("Created session %s with %d table(s):\n%s\nNext: describe_table for the columns, run_sql to explore, start_investigation to explain a change.",
+		text := fmt.Sprintf("Created session %s with %d table(s):\n%s\nNext: describe_investigation_table for the columns, run_investigation_sql to explore, start_investigation to explain a change.",
 			sess.SessionID, len(tables), tablesText(out.Tables))
 		return out, text, nil
 	}
@@ -318,15 +318,15 @@ func (t *tools) getSession(ctx context.Context, in sessionIn) (getSessionOut, st
 func nextStep(s *investigation.Investigation) string {
 	switch s.Status {
 	case investigation.StatusCreated:
-		return "this session has no files; create a new session with create_session"
+		return "this session has no files; create a new session with create_investigation"
 	case investigation.StatusHasFiles:
-		return "explore with describe_table and run_sql, then start_investigation"
+		return "explore with describe_investigation_table and run_investigation_sql, then start_investigation"
 	case investigation.StatusRunning:
-		return "the investigation is running; call get_session again in a few seconds"
+		return "the investigation is running; call get_investigation again in a few seconds"
 	case investigation.StatusCompleted:
-		return "read get_explanations and get_report; ask follow-up questions with ask"
+		return "read get_investigation_explanations and get_investigation_report; ask follow-up questions with ask"
 	case investigation.StatusFailed:
-		return "the investigation failed (see error); fix the request and start a new session with create_session"
+		return "the investigation failed (see error); fix the request and start a new session with create_investigation"
 	}
-	return "the session has expired and its data was deleted; create a new session with create_session"
+	return "the session has expired and its data was deleted; create a new session with create_investigation"
 }

@@ -46,8 +46,10 @@ func quarryCommand(t *testing.T, args ...string) *exec.Cmd {
 
 // mcpTools is every tool quarry mcp offers: the investigation's, the
 // analyses' and the data rooms'.
-var mcpTools = []string{"analyze", "ask", "ask_room", "create_session", "describe_table", "get_analysis", "get_explanations", "get_page", "get_report", "get_session",
-	"list_recipes", "list_rooms", "list_sessions", "list_tables", "research", "run_sql", "start_investigation"}
+var mcpTools = []string{"ask_investigation", "ask_room", "create_investigation", "describe_investigation_table", "get_analysis",
+	"get_investigation", "get_investigation_explanations", "get_investigation_report", "get_room_page",
+	"list_analysis_recipes", "list_investigation_tables", "list_investigations", "list_rooms",
+	"run_investigation_sql", "run_research", "start_analysis", "start_investigation"}
 
 // callText calls a tool and returns its text and whether it failed.
 func callText(t *testing.T, cs *mcpsdk.ClientSession, name string, args any) (string, bool) {
@@ -101,21 +103,21 @@ func TestMCPStdio(t *testing.T) {
 	if names := toolNames(t, cs); !slices.Equal(names, mcpTools) {
 		t.Errorf("tools %v, want %v", names, mcpTools)
 	}
-	if text, failed := callText(t, cs, "list_sessions", map[string]any{}); failed || text != "0 session(s)" {
-		t.Errorf("list_sessions on an empty data dir: %q (failed %v)", text, failed)
+	if text, failed := callText(t, cs, "list_investigations", map[string]any{}); failed || text != "0 session(s)" {
+		t.Errorf("list_investigations on an empty data dir: %q (failed %v)", text, failed)
 	}
 	// Over stdio the client runs on the user's machine: files go by path.
-	text, failed := callText(t, cs, "create_session", map[string]any{"files": []map[string]string{{"path": csv, "description": "sales per store and day"}}})
+	text, failed := callText(t, cs, "create_investigation", map[string]any{"files": []map[string]string{{"path": csv, "description": "sales per store and day"}}})
 	id := regexp.MustCompile(`Created session (\S+) with 1 table`).FindStringSubmatch(text)
 	if failed || id == nil {
-		t.Fatalf("create_session by path: %s", text)
+		t.Fatalf("create_investigation by path: %s", text)
 	}
-	if text, failed := callText(t, cs, "run_sql", map[string]string{"session_id": id[1], "sql": "SELECT store, SUM(sales) AS sales FROM sales GROUP BY 1 ORDER BY 1"}); failed ||
+	if text, failed := callText(t, cs, "run_investigation_sql", map[string]string{"session_id": id[1], "sql": "SELECT store, SUM(sales) AS sales FROM sales GROUP BY 1 ORDER BY 1"}); failed ||
 		!strings.Contains(text, "| a | 17 |\n| b | 12.5 |") {
-		t.Errorf("run_sql: %s", text)
+		t.Errorf("run_investigation_sql: %s", text)
 	}
-	if text, _ := callText(t, cs, "list_sessions", map[string]any{}); !strings.HasPrefix(text, "1 session(s)\n"+id[1]+"  has_files") {
-		t.Errorf("list_sessions: %q", text)
+	if text, _ := callText(t, cs, "list_investigations", map[string]any{}); !strings.HasPrefix(text, "1 session(s)\n"+id[1]+"  has_files") {
+		t.Errorf("list_investigations: %q", text)
 	}
 	if err := cs.Close(); err != nil {
 		t.Fatal(err)
@@ -137,10 +139,10 @@ func TestMCPHTTP(t *testing.T) {
 	if names := toolNames(t, cs); !slices.Equal(names, mcpTools) {
 		t.Errorf("tools %v, want %v", names, mcpTools)
 	}
-	if text, failed := callText(t, cs, "create_session", map[string]any{"files": []map[string]string{{"name": "x.csv", "path": "/etc/hosts"}}}); !failed || !strings.HasPrefix(text, "INVALID: ") {
+	if text, failed := callText(t, cs, "create_investigation", map[string]any{"files": []map[string]string{{"name": "x.csv", "path": "/etc/hosts"}}}); !failed || !strings.HasPrefix(text, "INVALID: ") {
 		t.Errorf("a path over HTTP: %q", text)
 	}
-	if text, failed := callText(t, cs, "create_session", map[string]any{"files": []map[string]string{{"name": "x.csv", "csv": "a,b\n1,2\n"}}}); failed || !strings.Contains(text, "- x (x.csv, 1 rows): a, b") {
+	if text, failed := callText(t, cs, "create_investigation", map[string]any{"files": []map[string]string{{"name": "x.csv", "csv": "a,b\n1,2\n"}}}); failed || !strings.Contains(text, "- x (x.csv, 1 rows): a, b") {
 		t.Errorf("a file as text over HTTP: %q", text)
 	}
 	cs.Close()
@@ -263,11 +265,11 @@ func TestInspectorCLI(t *testing.T) {
 		}
 		IsError bool
 	}
-	if err := json.Unmarshal(inspect("--method", "tools/call", "--tool-name", "list_sessions"), &call); err != nil {
+	if err := json.Unmarshal(inspect("--method", "tools/call", "--tool-name", "list_investigations"), &call); err != nil {
 		t.Fatal(err)
 	}
 	if call.IsError || len(call.Content) != 1 || call.Content[0].Text != "0 session(s)" || call.StructuredContent.Sessions == nil {
-		t.Errorf("tools/call list_sessions: %+v", call)
+		t.Errorf("tools/call list_investigations: %+v", call)
 	}
 }
 
@@ -298,10 +300,10 @@ func TestMCPOneShotClient(t *testing.T) {
 		for _, p := range paths {
 			files = append(files, map[string]string{"path": p})
 		}
-		text, failed := callText(t, cs, "create_session", map[string]any{"files": files})
+		text, failed := callText(t, cs, "create_investigation", map[string]any{"files": files})
 		id := regexp.MustCompile(`Created session (\S+)`).FindStringSubmatch(text)
 		if failed || id == nil {
-			t.Fatalf("create_session: %s", text)
+			t.Fatalf("create_investigation: %s", text)
 		}
 		text, failed = callText(t, cs, "start_investigation", map[string]any{"session_id": id[1], "metric_sql": s.MetricSQL, "wait": wait,
 			"baseline_period":   map[string]string{"start": s.Baseline.Start.String(), "end": s.Baseline.End.String()},
