@@ -21,3 +21,7 @@ type Engine interface {
 	ParseMetric(ctx context.Context, sql string) (*Metric, error)
 	Close() error
 }
+
+// ModelMaxRows is how many rows of a model-written query are kept and
+// shown back to the model: the most of a table a model sees at once.
+const ModelMaxRows = 200

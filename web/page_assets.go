@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/investigation"
 )
 
@@ -128,7 +127,7 @@ var templateFuncs = template.FuncMap{
 	"add":         func(a, b int) int { return a + b },
 	"htmxConfig":  func() string { return htmxConfig },
 	"analyst":     func() Analyst { return Analyst{} },
-	"modelRows":   func() int { return investigate.ModelMaxRows },
+	"modelRows":   func() int { return investigation.ModelMaxRows },
 	// analysesOn is true on a server with the analyses' pages
 	// (routesAnalysisPages).
 	"analysesOn": func() bool { return false },

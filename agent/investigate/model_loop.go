@@ -11,9 +11,6 @@ import (
 )
 
 const (
-	// ModelMaxRows is how many rows of a model-written query are kept and
-	// shown back to the model: the most of a table a model sees at once.
-	ModelMaxRows = 200
 	// workingMemoryBudget is the specification's ~6000-token budget for
 	// what the model sees when it decides an iteration.
 	workingMemoryBudget = 6000

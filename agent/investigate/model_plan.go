@@ -262,7 +262,7 @@ func (r *run) noteLines() []string {
 
 // system is the system prompt every model step shares.
 func (r *run) system() string {
-	return prompt("system", struct{ MaxRows int }{ModelMaxRows})
+	return prompt("system", struct{ MaxRows int }{investigation.ModelMaxRows})
 }
 
 // changeSentence states the overall change with its numbers.
