@@ -84,7 +84,7 @@ type describeTableOut struct {
 
 type runSQLIn struct {
 	SessionID string `json:"session_id" jsonschema:"the session's ID"`
-	SQL       string `json:"sql" jsonschema:"one read-only SELECT (DuckDB dialect) over the session's tables"`
+	SQL       string `json:"sql" jsonschema:"one read-only SELECT (DuckDB dialect) over the investigation's tables"`
 }
 
 // cellValue is a value of a query result: a string, number, bool or nil.
@@ -100,7 +100,7 @@ type runSQLOut struct {
 func (t *tools) addDataTools(s *mcpsdk.Server) {
 	add(s, t, &mcpsdk.Tool{
 		Name:        "list_investigation_tables",
-		Description: "List a session's tables: the SQL name to use in queries, the file it came from, its row count, its columns and its description.",
+		Description: "List an investigation's tables: the SQL name to use in queries, the file it came from, its row count, its columns and its description.",
 		Annotations: readOnly("List tables"),
 	}, t.listTables)
 	add(s, t, &mcpsdk.Tool{
@@ -111,9 +111,9 @@ func (t *tools) addDataTools(s *mcpsdk.Server) {
 	}, t.describeTable)
 	add(s, t, &mcpsdk.Tool{
 		Name: "run_investigation_sql",
-		Description: fmt.Sprintf("Run one read-only SELECT over a session's tables (DuckDB SQL) in a locked sandbox: no files, network, settings, extensions or writes (those fail with FORBIDDEN). "+
+		Description: fmt.Sprintf("Run one read-only SELECT over an investigation's tables (DuckDB SQL) in a locked sandbox: no files, network, settings, extensions or writes (those fail with FORBIDDEN). "+
 			"Returns at most %d rows with the total row count; aggregate with GROUP BY or add ORDER BY ... LIMIT rather than listing rows. "+
-			"Every statement is recorded in the session's audit log. Not available while the session's investigation is running.", t.opt.MaxRows),
+			"Every statement is recorded in the investigation's audit log. Not available while the investigation is running.", t.opt.MaxRows),
 		Annotations: readOnly("Run SQL"),
 	}, t.runSQL)
 }
@@ -125,7 +125,7 @@ func (t *tools) listTables(ctx context.Context, in sessionIn) (listTablesOut, st
 	}
 	out := listTablesOut{SessionID: in.SessionID, Tables: summarizeTables(files)}
 	if len(out.Tables) == 0 {
-		return out, "The session has no tables.", nil
+		return out, "The investigation has no tables.", nil
 	}
 	return out, fmt.Sprintf("%d table(s):\n%s", len(out.Tables), tablesText(out.Tables)), nil
 }

@@ -107,17 +107,17 @@ type askIn struct {
 
 type askOut struct {
 	Answer         string   `json:"answer"`
-	CitedArtifacts []string `json:"cited_artifacts" jsonschema:"the session artifacts the answer is drawn from, e.g. analysis/hypotheses/hyp_001.json"`
+	CitedArtifacts []string `json:"cited_artifacts" jsonschema:"the investigation artifacts the answer is drawn from, e.g. analysis/hypotheses/hyp_001.json"`
 }
 
 func (t *tools) addInvestigationTools(s *mcpsdk.Server) {
 	add(s, t, &mcpsdk.Tool{
 		Name: "start_investigation",
-		Description: "Start investigating why a metric changed between a baseline and a comparison period, over a session's tables. " +
+		Description: "Start investigating why a metric changed between a baseline and a comparison period, over an investigation's tables. " +
 			"Quarry checks the request (metric SQL against the tables, dates, time column) and returns at once; the investigation runs in the background, " +
 			"testing hypotheses with SQL, and ends with ranked explanations and a report. Poll get_investigation until status is completed or failed, " +
 			"or pass wait=true to get the result in this call. The investigation goes on if the client disconnects. " +
-			"A session is investigated once; to change the request, create a new session.",
+			"An investigation runs once; to change the request, create a new one.",
 		Annotations: changes("Start investigation"),
 	}, t.startInvestigation)
 	add(s, t, &mcpsdk.Tool{
@@ -178,7 +178,7 @@ func (t *tools) startInvestigation(ctx context.Context, in startInvestigationIn)
 		}
 		return out, out.Result, nil
 	case investigation.StatusFailed:
-		out.Next = "fix the request in a new session"
+		out.Next = "fix the request in a new investigation"
 		if s.Error != nil {
 			out.Error = s.Error.Code + ": " + s.Error.Message
 		}

@@ -400,7 +400,7 @@ func investigate(t *testing.T, e *env, cs *mcpsdk.ClientSession) {
 	}
 
 	list, text := ok[struct{ Sessions []session }](t, cs, "list_investigations", map[string]any{})
-	if len(list.Sessions) != 1 || list.Sessions[0].SessionID != id || list.Sessions[0].Status != "completed" || !strings.HasPrefix(text, "1 session(s)\n"+id) {
+	if len(list.Sessions) != 1 || list.Sessions[0].SessionID != id || list.Sessions[0].Status != "completed" || !strings.HasPrefix(text, "1 investigation(s)\n"+id) {
 		t.Errorf("list_investigations: %+v\n%s", list, text)
 	}
 }

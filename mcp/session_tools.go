@@ -21,7 +21,7 @@ type sessionInfo struct {
 	SessionID   string     `json:"session_id"`
 	Status      string     `json:"status" jsonschema:"created, has_files, running, completed, failed or expired"`
 	CreatedAt   time.Time  `json:"created_at"`
-	ExpiresAt   time.Time  `json:"expires_at" jsonschema:"when the session and its data are deleted"`
+	ExpiresAt   time.Time  `json:"expires_at" jsonschema:"when the investigation and its data are deleted"`
 	FileCount   int        `json:"file_count"`
 	ReportReady bool       `json:"report_ready"`
 	Outcome     string     `json:"outcome,omitempty" jsonschema:"completed or no_findings, once the investigation has finished"`
@@ -115,26 +115,26 @@ const progressShown = 5
 func (t *tools) addSessionTools(s *mcpsdk.Server) {
 	add(s, t, &mcpsdk.Tool{
 		Name:        "list_investigations",
-		Description: "List Quarry's analysis sessions, newest first, with their status (created, has_files, running, completed, failed, expired) and file count. Use it to find a session made earlier; a new analysis starts with create_investigation.",
-		Annotations: readOnly("List sessions"),
+		Description: "List Quarry's investigations, newest first, with their status (created, has_files, running, completed, failed, expired) and file count. Use it to find an investigation made earlier; a new one starts with create_investigation.",
+		Annotations: readOnly("List investigations"),
 	}, t.listSessions)
 
 	createDesc := "Create an analysis session from CSV files given as text, each with a short description of what a row is. " +
 		"Each file becomes one SQL table named after the file (\"Orders 2024.csv\" -> orders_2024) and is profiled: column types, roles and sample values. " +
 		"A bad file (no header, not CSV, empty) fails the whole call and nothing is kept. " +
-		"Returns the session ID and its tables; then use describe_investigation_table, run_investigation_sql and start_investigation."
+		"Returns the investigation's ID (session_id) and its tables; then use describe_investigation_table, run_investigation_sql and start_investigation."
 	if t.opt.AllowPaths {
 		createDesc = strings.Replace(createDesc, "given as text", "given as text (csv) or as absolute paths on this machine (path)", 1)
-		add(s, t, &mcpsdk.Tool{Name: "create_investigation", Description: createDesc, Annotations: changes("Create session")}, createSession[localFile](t))
+		add(s, t, &mcpsdk.Tool{Name: "create_investigation", Description: createDesc, Annotations: changes("Create investigation")}, createSession[localFile](t))
 	} else {
-		add(s, t, &mcpsdk.Tool{Name: "create_investigation", Description: createDesc, Annotations: changes("Create session")}, createSession[csvFile](t))
+		add(s, t, &mcpsdk.Tool{Name: "create_investigation", Description: createDesc, Annotations: changes("Create investigation")}, createSession[csvFile](t))
 	}
 
 	add(s, t, &mcpsdk.Tool{
 		Name: "get_investigation",
-		Description: "Get a session's status, tables, investigation request and latest progress. " +
+		Description: "Get an investigation's status, tables, investigation request and latest progress. " +
 			"After start_investigation, call it every few seconds until status is completed (then get_investigation_explanations, get_investigation_report, ask) or failed (the error says why).",
-		Annotations: readOnly("Get session"),
+		Annotations: readOnly("Get investigation"),
 	}, t.getSession)
 }
 
@@ -145,7 +145,7 @@ func (t *tools) listSessions(ctx context.Context, _ listSessionsIn) (listSession
 	}
 	out := listSessionsOut{Sessions: make([]sessionInfo, 0, len(all))}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d session(s)", len(all))
+	fmt.Fprintf(&b, "%d investigation(s)", len(all))
 	for _, s := range all {
 		info := newSessionInfo(s)
 		out.Sessions = append(out.Sessions, info)
@@ -318,7 +318,7 @@ func (t *tools) getSession(ctx context.Context, in sessionIn) (getSessionOut, st
 func nextStep(s *investigation.Investigation) string {
 	switch s.Status {
 	case investigation.StatusCreated:
-		return "this session has no files; create a new session with create_investigation"
+		return "this investigation has no files; create a new one with create_investigation"
 	case investigation.StatusHasFiles:
 		return "explore with describe_investigation_table and run_investigation_sql, then start_investigation"
 	case investigation.StatusRunning:
@@ -326,7 +326,7 @@ func nextStep(s *investigation.Investigation) string {
 	case investigation.StatusCompleted:
 		return "read get_investigation_explanations and get_investigation_report; ask follow-up questions with ask"
 	case investigation.StatusFailed:
-		return "the investigation failed (see error); fix the request and start a new session with create_investigation"
+		return "the investigation failed (see error); fix the request and start a new one with create_investigation"
 	}
-	return "the session has expired and its data was deleted; create a new session with create_investigation"
+	return "the investigation has expired and its data was deleted; create a new one with create_investigation"
 }

@@ -103,7 +103,7 @@ func TestMCPStdio(t *testing.T) {
 	if names := toolNames(t, cs); !slices.Equal(names, mcpTools) {
 		t.Errorf("tools %v, want %v", names, mcpTools)
 	}
-	if text, failed := callText(t, cs, "list_investigations", map[string]any{}); failed || text != "0 session(s)" {
+	if text, failed := callText(t, cs, "list_investigations", map[string]any{}); failed || text != "0 investigation(s)" {
 		t.Errorf("list_investigations on an empty data dir: %q (failed %v)", text, failed)
 	}
 	// Over stdio the client runs on the user's machine: files go by path.
@@ -116,7 +116,7 @@ func TestMCPStdio(t *testing.T) {
 		!strings.Contains(text, "| a | 17 |\n| b | 12.5 |") {
 		t.Errorf("run_investigation_sql: %s", text)
 	}
-	if text, _ := callText(t, cs, "list_investigations", map[string]any{}); !strings.HasPrefix(text, "1 session(s)\n"+id[1]+"  has_files") {
+	if text, _ := callText(t, cs, "list_investigations", map[string]any{}); !strings.HasPrefix(text, "1 investigation(s)\n"+id[1]+"  has_files") {
 		t.Errorf("list_investigations: %q", text)
 	}
 	if err := cs.Close(); err != nil {
@@ -268,7 +268,7 @@ func TestInspectorCLI(t *testing.T) {
 	if err := json.Unmarshal(inspect("--method", "tools/call", "--tool-name", "list_investigations"), &call); err != nil {
 		t.Fatal(err)
 	}
-	if call.IsError || len(call.Content) != 1 || call.Content[0].Text != "0 session(s)" || call.StructuredContent.Sessions == nil {
+	if call.IsError || len(call.Content) != 1 || call.Content[0].Text != "0 investigation(s)" || call.StructuredContent.Sessions == nil {
 		t.Errorf("tools/call list_investigations: %+v", call)
 	}
 }
