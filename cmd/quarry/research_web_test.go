@@ -212,7 +212,7 @@ func TestServeAndMCPResearchTheWeb(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		text, failed := callText(t, cs, "research", map[string]any{"question": websearchtest.KestrelQuestion, "depth": "quick", "web": true})
+		text, failed := callText(t, cs, "run_research", map[string]any{"question": websearchtest.KestrelQuestion, "depth": "quick", "web": true})
 		if failed != tc.fails || !strings.Contains(text, tc.want) {
 			t.Errorf("quarry mcp's research over the web (failing %v): %q; want %q", tc.fails, text, tc.want)
 		}
