@@ -201,7 +201,7 @@ func (r *run) result() *quarry.InvestigationResult {
 	}
 	if r.ai != nil {
 		res.Model = r.ai.model.Name()
-		u := r.ai.usage
+		u := r.ai.usage()
 		res.Tokens = &u
 	}
 	return res
