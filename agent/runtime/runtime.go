@@ -21,8 +21,8 @@
 // Other errors (the audit log or a call's record could not be written)
 // must stop the caller too: a run must not go on unaudited.
 //
-// The package is imported as agentrt where the standard library's
-// runtime is also in use.
+// Agents import it as agentrt, so that it never hides the standard
+// library's runtime.
 package runtime
 
 import (
