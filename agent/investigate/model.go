@@ -8,6 +8,7 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/evidence"
 	agentrt "github.com/quarry-dev/quarry/agent/runtime"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 )
 
@@ -22,7 +23,7 @@ type analyst struct {
 	// caller). It is made on the first call; nil before it.
 	c *agentrt.Caller
 	// iter is the usage of the current memory-loop iteration.
-	iter quarry.TokenUsage
+	iter investigation.TokenUsage
 	// ev holds every number the recorded evidence contains; model-written
 	// text is checked against it.
 	ev evidence.Set
@@ -66,7 +67,7 @@ func (r *run) caller() *agentrt.Caller {
 				}
 				return r.inv.Out.WriteJSON(fmt.Sprintf("analysis/llm/call_%03d.json", c.Call), rec)
 			},
-			Progress: func(purpose, msg string) { r.progress(Event{Step: purpose, Message: msg}) },
+			Progress: func(purpose, msg string) { r.progress(investigation.Event{Step: purpose, Message: msg}) },
 		})
 	}
 	return a.c
@@ -76,23 +77,23 @@ func (r *run) caller() *agentrt.Caller {
 func (a *analyst) off() bool { return a.c.Off() }
 
 // usage is the tokens of the run's answered calls.
-func (a *analyst) usage() quarry.TokenUsage { return tokenUsage(a.c.Usage()) }
+func (a *analyst) usage() investigation.TokenUsage { return tokenUsage(a.c.Usage()) }
 
 // byPurpose is usage by request purpose; nil before any call was
 // answered.
-func (a *analyst) byPurpose() map[string]quarry.TokenUsage {
-	var out map[string]quarry.TokenUsage
+func (a *analyst) byPurpose() map[string]investigation.TokenUsage {
+	var out map[string]investigation.TokenUsage
 	for p, u := range a.c.ByPurpose() {
 		if out == nil {
-			out = map[string]quarry.TokenUsage{}
+			out = map[string]investigation.TokenUsage{}
 		}
 		out[p] = tokenUsage(u)
 	}
 	return out
 }
 
-func tokenUsage(u agentrt.Usage) quarry.TokenUsage {
-	return quarry.TokenUsage{Calls: u.Calls, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
+func tokenUsage(u agentrt.Usage) investigation.TokenUsage {
+	return investigation.TokenUsage{Calls: u.Calls, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
 }
 
 // ask sends req to the model (see caller), with the loop's iteration in
@@ -142,12 +143,12 @@ func (r *run) policy(policy, decision string, data map[string]any) error {
 
 // takeIterationUsage returns and resets the usage of the current
 // iteration; nil when no model call was made.
-func (a *analyst) takeIterationUsage() *quarry.TokenUsage {
+func (a *analyst) takeIterationUsage() *investigation.TokenUsage {
 	if a == nil || a.iter.Calls == 0 {
 		return nil
 	}
 	u := a.iter
-	a.iter = quarry.TokenUsage{}
+	a.iter = investigation.TokenUsage{}
 	return &u
 }
 
