@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	agentrt "github.com/quarry-dev/quarry/agent/runtime"
 	"github.com/quarry-dev/quarry/analysis"
 	"github.com/quarry-dev/quarry/llm"
 )
@@ -53,29 +54,31 @@ Rules: task ids are letters, digits and _; every step that reads another's outpu
 // ModelPlanner returns a planner (Analyzer.Planner) that asks m to write
 // the plan. Each plan is validated by the same rules as the offline
 // planner's; an invalid one goes back with its errors, twice at most, and
-// then the offline planner takes over. Every call is in the audit log.
+// then the offline planner takes over. Every call is in the audit log
+// (agent/runtime), as the planner's. A call the model does not answer
+// ends the planning there: the offline planner plans, without waiting for
+// the model again.
 func ModelPlanner(m llm.Model, audit Auditor) func(ctx context.Context, req *analysis.Request, tables []analysis.SourceTable) (*analysis.Plan, error) {
 	return func(ctx context.Context, req *analysis.Request, tables []analysis.SourceTable) (*analysis.Plan, error) {
+		opt := agentrt.Options{Actor: actorPlanner, Job: "analysis"}
+		if audit != nil {
+			opt.Audit = requestLog{audit, req.RequestID}
+		}
+		c := agentrt.New(m, opt)
 		msgs := []llm.Message{{Role: llm.RoleUser, Content: plannerPrompt(req, tables)}}
 		var lastErr error
+		// Unlike a step of the other agents, a plan that is not valid is
+		// not simply dropped: it goes back with its errors, as an
+		// investigation's failed SQL does, because the errors say exactly
+		// what to fix.
 		for attempt := 0; attempt <= maxPlanRepairs; attempt++ {
-			resp, err := m.Complete(ctx, &llm.Request{Purpose: "analysis_plan", System: plannerSystem, Messages: msgs,
+			resp, err := c.With(map[string]any{"attempt_number": attempt + 1}).Call(ctx, &llm.Request{Purpose: "analysis_plan", System: plannerSystem, Messages: msgs,
 				Output: &llm.Schema{Name: "plan", Schema: planSchema}, MaxTokens: 4096})
-			if audit != nil {
-				data := map[string]any{"tool_name": "llm.plan", "model": m.Name(), "attempt_number": attempt + 1}
-				if resp != nil {
-					data["usage"] = resp.Usage
-				}
-				if err != nil {
-					data["error"] = err.Error()
-				}
-				audit.AppendFor(req.RequestID, quarry.EventToolCalled, actorPlanner, data)
-			}
 			if err != nil {
 				return nil, err
 			}
 			var p analysis.Plan
-			if err := json.Unmarshal([]byte(resp.Text), &p); err != nil {
+			if err := agentrt.DecodeJSON(resp.Text, &p); err != nil {
 				lastErr = quarry.Errorf(quarry.ECodeInvalid, "the plan is not the JSON asked for: %w", err)
 			} else {
 				p.Status = analysis.PlanDraft
@@ -89,6 +92,17 @@ func ModelPlanner(m llm.Model, audit Auditor) func(ctx context.Context, req *ana
 		}
 		return nil, lastErr
 	}
+}
+
+// requestLog is the analyses' shared log as the agent runtime writes it:
+// every entry of one request.
+type requestLog struct {
+	audit     Auditor
+	requestID string
+}
+
+func (l requestLog) Append(eventType, actor string, data map[string]any) (quarry.AuditEntry, error) {
+	return l.audit.AppendFor(l.requestID, eventType, actor, data)
 }
 
 func hintOf(err error) string {

@@ -3,10 +3,14 @@ package analyze_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/llm/llmtest"
 )
@@ -46,6 +50,30 @@ func TestModelPlans(t *testing.T) {
 	}
 	if len(res.Plan.Subtasks) != 2 || res.Plan.Reasoning != "one query and its chart" {
 		t.Errorf("plan %+v; want the model's", res.Plan)
+	}
+	// Both calls are in the shared log as the planner's, of this request,
+	// each a tool_called and an observation_recorded entry, and the log
+	// verifies.
+	var planner []string
+	for _, ev := range readLog(t, e.store.AuditLog()) {
+		if ev.Actor != "planner" || ev.EventType == quarry.EventPlanCreated {
+			continue
+		}
+		k := ev.EventType
+		if args, ok := ev.EventData["arguments"].(map[string]any); ok {
+			k += fmt.Sprintf(" %v attempt %v", args["purpose"], args["attempt_number"])
+		}
+		if ev.RequestID != res.RequestID {
+			t.Errorf("planner entry %d is for request %q; want %q", ev.SequenceNumber, ev.RequestID, res.RequestID)
+		}
+		planner = append(planner, k)
+	}
+	want := []string{"tool_called analysis_plan attempt 1", "observation_recorded", "tool_called analysis_plan attempt 2", "observation_recorded"}
+	if !reflect.DeepEqual(planner, want) {
+		t.Errorf("planner entries %q; want %q", planner, want)
+	}
+	if rep, err := audit.CheckIn(e.store.AuditLog(), e.dir); err != nil || !rep.OK() {
+		t.Errorf("audit check: %+v, %v", rep, err)
 	}
 
 	// A model that is down: the offline planner plans.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	agentrt "github.com/quarry-dev/quarry/agent/runtime"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/room"
 )
@@ -50,7 +51,9 @@ func Generate(ctx context.Context, model llm.Model, question string, pages []Pag
 		fmt.Fprintf(&b, "[%d] %s, page %d:\n%s\n\n", i+1, p.DocumentName, p.PageNumber, strings.TrimSpace(p.Text))
 	}
 	fmt.Fprintf(&b, "Question: %s", question)
-	resp, err := model.Complete(ctx, &llm.Request{Purpose: "ask", System: generateSystem, MaxTokens: 700,
+	// One call through the agents' runtime (agent/runtime): any error
+	// leaves the caller's extract standing.
+	resp, err := agentrt.New(model, agentrt.Options{Actor: "ask", Job: "question"}).Call(ctx, &llm.Request{Purpose: "ask", System: generateSystem, MaxTokens: 700,
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: b.String()}}})
 	if err != nil {
 		return nil, err

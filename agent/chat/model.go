@@ -11,6 +11,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/evidence"
+	agentrt "github.com/quarry-dev/quarry/agent/runtime"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/retrieve"
 )
@@ -74,12 +75,8 @@ func (a *Answerer) ask(ctx context.Context, sessionID string, q *question) (Repl
 	if len(srcs) == 0 {
 		return a.offline(ctx, sessionID, q)
 	}
-	resp, err := a.Model.Complete(ctx, chatRequest(q.text, srcs))
-	if err != nil {
-		return a.offline(ctx, sessionID, q)
-	}
-	ans, ok := parseAnswer(resp.Text)
-	if !ok {
+	var ans modelAnswer
+	if err := a.caller().CallJSON(ctx, chatRequest(q.text, srcs), &ans); err != nil || !ans.usable() {
 		return a.offline(ctx, sessionID, q)
 	}
 	if !*ans.Covered {
@@ -174,17 +171,18 @@ func chatRequest(question string, srcs []source) *llm.Request {
 	return req
 }
 
-// parseAnswer reads the model's reply. ok is false when it is not a JSON
-// object with "covered" set, or claims to cover the question with an empty
-// answer.
-func parseAnswer(text string) (ans modelAnswer, ok bool) {
-	if err := json.Unmarshal([]byte(strings.TrimSpace(text)), &ans); err != nil || ans.Covered == nil {
-		return modelAnswer{}, false
-	}
-	if *ans.Covered && strings.TrimSpace(ans.Answer) == "" {
-		return modelAnswer{}, false
-	}
-	return ans, true
+// usable reports whether the model's reply says whether the passages
+// cover the question ("covered" set) and, when they do, answers.
+func (ans *modelAnswer) usable() bool {
+	return ans.Covered != nil && (!*ans.Covered || strings.TrimSpace(ans.Answer) != "")
+}
+
+// caller returns a Caller of the model for one call. The Answerer serves
+// every investigation's chat at once, so one question's failures must not
+// turn the model off for the others: each call has a Caller of its own,
+// and a question makes at most two calls (chooseQuery, ask).
+func (a *Answerer) caller() *agentrt.Caller {
+	return agentrt.New(a.Model, agentrt.Options{Actor: "chat", Job: "question"})
 }
 
 // citation matches a citation marker in an answer, with the blanks before

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	agentrt "github.com/quarry-dev/quarry/agent/runtime"
 	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/llm/llmtest"
@@ -119,12 +120,26 @@ func TestModelNotCovered(t *testing.T) {
 	}
 }
 
+// TestModelAnswerInFence: a reply wrapped in a Markdown code fence is
+// read as every agent reads one (agent/runtime), the same as the bare
+// reply.
+func TestModelAnswerInFence(t *testing.T) {
+	const reply = `{"answer": "Revenue fell 10.3% [1].", "citations": [1], "covered": true}`
+	bare, _ := withModel(t, llmtest.Fixed(llmtest.Text(reply)))
+	fenced, _ := withModel(t, llmtest.Fixed(llmtest.Text("```json\n"+reply+"\n```")))
+	want := Reply{Text: "Revenue fell 10.3% [" + overallRef + "].", ArtifactsReferenced: []string{overallRef}}
+	for name, a := range map[string]*Answerer{"bare": bare, "fenced": fenced} {
+		if got := ask(t, a, "rev", "Why did revenue fall?"); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: Answer = %+v; want %+v", name, got, want)
+		}
+	}
+}
+
 // TestModelFallsBack checks that whatever goes wrong with the model, the
 // reply is the one the Answerer gives without a model.
 func TestModelFallsBack(t *testing.T) {
 	replies := map[string]llmtest.Reply{
 		"invalid JSON":          llmtest.Fixed(llmtest.Text("Revenue fell 10.3% [1].")),
-		"JSON in a code fence":  llmtest.Fixed(llmtest.Text("```json\n{\"answer\": \"x [1]\", \"citations\": [1], \"covered\": true}\n```")),
 		"covered missing":       llmtest.Fixed(llmtest.Text(`{"answer": "Revenue fell 10.3% [1].", "citations": [1]}`)),
 		"citations not numbers": llmtest.Fixed(llmtest.Text(`{"answer": "Revenue fell 10.3% [1].", "citations": ["1"], "covered": true}`)),
 		"empty answer":          modelSays("  ", []int{1}, true),
@@ -223,7 +238,10 @@ func FuzzGrounded(f *testing.F) {
 		{N: 3, Ref: overallRef, Title: "Overall change again", Text: "10.3%"},
 	}
 	f.Fuzz(func(t *testing.T, answer string, c1, c2 int) {
-		parseAnswer(answer) // must not panic
+		var ans modelAnswer
+		if agentrt.DecodeJSON(answer, &ans) == nil {
+			ans.usable() // must not panic
+		}
 		r, ok := grounded(modelAnswer{Answer: answer, Citations: []int{c1, c2}}, srcs)
 		if !ok {
 			return

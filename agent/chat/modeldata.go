@@ -51,12 +51,8 @@ type queryChoice struct {
 // stands. The model only picks; the query runs as offline, and every number
 // in the answer comes from its recorded result.
 func (a *Answerer) chooseQuery(ctx context.Context, question string, d *Data) *dataQuestion {
-	resp, err := a.Model.Complete(ctx, queryRequest(question, d))
-	if err != nil {
-		return nil
-	}
 	var c queryChoice
-	if err := json.Unmarshal([]byte(strings.TrimSpace(resp.Text)), &c); err != nil || c.Kind == nil {
+	if err := a.caller().CallJSON(ctx, queryRequest(question, d), &c); err != nil || c.Kind == nil {
 		return nil
 	}
 	return c.question(d)

@@ -202,7 +202,7 @@ func (r *run) result() *investigation.Result {
 	}
 	if r.ai != nil {
 		res.Model = r.ai.model.Name()
-		u := r.ai.usage
+		u := r.ai.usage()
 		res.Tokens = &u
 	}
 	return res

@@ -2,34 +2,28 @@ package investigate
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/evidence"
+	agentrt "github.com/quarry-dev/quarry/agent/runtime"
 	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 )
 
-// maxUnavailable is how many UNAVAILABLE answers in a row make the rest of
-// the run offline: each one already cost the retry policy's three attempts.
-const maxUnavailable = 2
-
 // analyst is the model's side of a run. A nil *analyst (no model
 // configured) makes every model step a no-op, so the offline path is the
-// only path; a failed call makes that one step offline.
+// only path; a failed call makes that one step offline, and the agent
+// runtime's policy turns the model off for the rest of the run after
+// repeated failures the next call would repeat.
 type analyst struct {
 	model llm.Model
-	calls int
-	usage investigation.TokenUsage
+	// c sends the calls: audited, counted, one failure policy (see
+	// caller). It is made on the first call; nil before it.
+	c *agentrt.Caller
 	// iter is the usage of the current memory-loop iteration.
-	iter        investigation.TokenUsage
-	byPurpose   map[string]investigation.TokenUsage
-	unavailable int  // UNAVAILABLE answers in a row
-	off         bool // the model stopped answering; the rest is offline
+	iter investigation.TokenUsage
 	// ev holds every number the recorded evidence contains; model-written
 	// text is checked against it.
 	ev evidence.Set
@@ -50,70 +44,71 @@ type callRecord struct {
 	DurationMS int64         `json:"duration_ms"`
 }
 
-// ask sends req to the model, records the call in the audit log and as an
-// artifact, and counts its tokens. A nil response means the model did not
-// answer (none configured, or it failed in any way): the caller does the
-// step offline. The error is for what must stop the run: the audit log or
-// the artifacts could not be written, or ctx ended.
-func (r *run) ask(ctx context.Context, req *llm.Request, iter int) (*llm.Response, error) {
+// caller returns the run's Caller: every call is a tool_called and an
+// observation_recorded entry of the analyst and an
+// analysis/llm/call_NNN.json artifact, and a step the model did not
+// answer says so in the progress.
+func (r *run) caller() *agentrt.Caller {
 	a := r.ai
-	if a == nil || a.off {
+	if a.c == nil {
+		a.c = agentrt.New(a.model, agentrt.Options{
+			Audit: r.inv.Audit,
+			Actor: "analyst",
+			Job:   "investigation",
+			OnCall: func(c agentrt.Record) error {
+				iter, _ := c.Args["iteration"].(int)
+				rec := callRecord{Call: c.Call, Purpose: c.Purpose, Iteration: iter, Model: c.Model, Request: c.Request, Response: c.Response,
+					DurationMS: c.Elapsed.Milliseconds()}
+				if c.Response != nil {
+					a.iter.Add(c.Response.Usage.InputTokens, c.Response.Usage.OutputTokens)
+				}
+				if c.Err != nil {
+					rec.Error, rec.ErrorKind = c.Err.Error(), string(llm.ErrorKind(c.Err))
+				}
+				return r.inv.Out.WriteJSON(fmt.Sprintf("analysis/llm/call_%03d.json", c.Call), rec)
+			},
+			Progress: func(purpose, msg string) { r.progress(investigation.Event{Step: purpose, Message: msg}) },
+		})
+	}
+	return a.c
+}
+
+// off reports whether the model was turned off for the rest of the run.
+func (a *analyst) off() bool { return a.c.Off() }
+
+// usage is the tokens of the run's answered calls.
+func (a *analyst) usage() investigation.TokenUsage { return tokenUsage(a.c.Usage()) }
+
+// byPurpose is usage by request purpose; nil before any call was
+// answered.
+func (a *analyst) byPurpose() map[string]investigation.TokenUsage {
+	var out map[string]investigation.TokenUsage
+	for p, u := range a.c.ByPurpose() {
+		if out == nil {
+			out = map[string]investigation.TokenUsage{}
+		}
+		out[p] = tokenUsage(u)
+	}
+	return out
+}
+
+func tokenUsage(u agentrt.Usage) investigation.TokenUsage {
+	return investigation.TokenUsage{Calls: u.Calls, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
+}
+
+// ask sends req to the model (see caller), with the loop's iteration in
+// its audit entry and record, and counts its tokens. A nil response means
+// the model did not answer (none configured, off, or it failed in any
+// way): the caller does the step offline. The error is for what must stop
+// the run: the audit log or the artifacts could not be written, or ctx
+// ended.
+func (r *run) ask(ctx context.Context, req *llm.Request, iter int) (*llm.Response, error) {
+	if r.ai == nil {
 		return nil, nil
 	}
-	a.calls++
-	id := fmt.Sprintf("llm_%04d", a.calls)
-	prompt, _ := json.Marshal(req)
-	sum := sha256.Sum256(prompt)
-	if _, err := r.inv.Audit.Append(quarry.EventToolCalled, "analyst", map[string]any{
-		"call_id":   id,
-		"tool_name": "llm",
-		"arguments": map[string]any{"purpose": req.Purpose, "model": a.model.Name(), "iteration": iter, "prompt_sha256": hex.EncodeToString(sum[:])},
-	}); err != nil {
-		return nil, err
-	}
-	start := time.Now()
-	resp, err := a.model.Complete(ctx, req)
-	elapsed := time.Since(start)
-	rec := callRecord{Call: a.calls, Purpose: req.Purpose, Iteration: iter, Model: a.model.Name(), Request: req, Response: resp, DurationMS: elapsed.Milliseconds()}
-	obs := map[string]any{"call_id": id, "success": err == nil, "elapsed_ms": elapsed.Milliseconds()}
+	resp, err := r.caller().With(map[string]any{"iteration": iter}).Call(ctx, req)
 	if err != nil {
-		rec.Error, rec.ErrorKind = err.Error(), string(llm.ErrorKind(err))
-		obs["error"], obs["error_code"] = err.Error(), string(llm.ErrorKind(err))
-		if llm.ErrorKind(err) == llm.KindUnavailable {
-			a.unavailable++
-			if a.unavailable >= maxUnavailable {
-				a.off = true
-				obs["policy"] = "the model is unavailable; the rest of the investigation runs offline"
-			}
-		}
-	} else {
-		a.unavailable = 0
-		a.usage.Add(resp.Usage.InputTokens, resp.Usage.OutputTokens)
-		a.iter.Add(resp.Usage.InputTokens, resp.Usage.OutputTokens)
-		if a.byPurpose == nil {
-			a.byPurpose = map[string]investigation.TokenUsage{}
-		}
-		p := a.byPurpose[req.Purpose]
-		p.Add(resp.Usage.InputTokens, resp.Usage.OutputTokens)
-		a.byPurpose[req.Purpose] = p
-		obs["input_tokens"], obs["output_tokens"], obs["attempts"] = resp.Usage.InputTokens, resp.Usage.OutputTokens, resp.Attempts
-	}
-	if _, aerr := r.inv.Audit.Append(quarry.EventObservationRecorded, "analyst", obs); aerr != nil {
-		return nil, aerr
-	}
-	if werr := r.inv.Out.WriteJSON(fmt.Sprintf("analysis/llm/call_%03d.json", a.calls), rec); werr != nil {
-		return nil, werr
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		rest := "this step runs offline"
-		if a.off {
-			rest = "this step and the rest of the investigation run offline"
-		}
-		r.progress(investigation.Event{Step: req.Purpose, Message: fmt.Sprintf("model %s did not answer (%s); %s", a.model.Name(), llm.ErrorKind(err), rest)})
-		return nil, nil
+		return nil, stopping(err)
 	}
 	return resp, nil
 }
@@ -122,15 +117,20 @@ func (r *run) ask(ctx context.Context, req *llm.Request, iter int) (*llm.Respons
 // whether out was filled; a reply that is not the asked-for JSON counts as
 // no answer and is logged as rejected. The error is as ask's.
 func (r *run) askJSON(ctx context.Context, req *llm.Request, iter int, out any) (bool, error) {
-	resp, err := r.ask(ctx, req, iter)
-	if resp == nil || err != nil {
-		return false, err
+	if r.ai == nil {
+		return false, nil
 	}
-	if jerr := json.Unmarshal([]byte(jsonObject(resp.Text)), out); jerr != nil {
-		r.progress(investigation.Event{Step: req.Purpose, Message: "the model's answer was not valid JSON; this step runs offline"})
-		return false, r.policy("model_output", "rejected", map[string]any{"purpose": req.Purpose, "reason": "invalid JSON: " + jerr.Error()})
+	err := r.caller().With(map[string]any{"iteration": iter}).CallJSON(ctx, req, out)
+	return err == nil, stopping(err)
+}
+
+// stopping returns err when it must stop the run, nil when it only means
+// the step runs offline.
+func stopping(err error) error {
+	if agentrt.Fallback(err) {
+		return nil
 	}
-	return true, nil
+	return err
 }
 
 // policy records a decision Quarry made about the model's output or
@@ -139,28 +139,6 @@ func (r *run) policy(policy, decision string, data map[string]any) error {
 	data["policy"], data["decision"] = policy, decision
 	_, err := r.inv.Audit.Append(quarry.EventPolicyDecision, "analyst", data)
 	return err
-}
-
-// jsonObject trims what models like to wrap JSON in: whitespace and a
-// Markdown code fence.
-func jsonObject(s string) string {
-	start, end := -1, -1
-	for i := 0; i < len(s); i++ {
-		if s[i] == '{' {
-			start = i
-			break
-		}
-	}
-	for i := len(s) - 1; i >= 0; i-- {
-		if s[i] == '}' {
-			end = i
-			break
-		}
-	}
-	if start < 0 || end < start {
-		return s
-	}
-	return s[start : end+1]
 }
 
 // takeIterationUsage returns and resets the usage of the current

@@ -50,7 +50,7 @@ const decisionSchema = `{"type":"object","additionalProperties":false,"propertie
 // It returns nil when the model did not give a usable decision, and the
 // working memory's estimated size in tokens.
 func (r *run) decide(ctx context.Context, iter int, agenda []step) (*decision, int, error) {
-	if r.ai == nil || r.ai.off {
+	if r.ai == nil || r.ai.off() {
 		return nil, 0, nil
 	}
 	mem := r.workingMemory(agenda)

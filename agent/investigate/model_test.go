@@ -1,14 +1,18 @@
 package investigate
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
+	"github.com/quarry-dev/quarry/llm/llmtest"
 )
 
 // TestWorkingMemoryStaysInBudget fills every part of the working memory far
@@ -67,5 +71,114 @@ func TestSQLCategory(t *testing.T) {
 		if got := sqlCategory(tt.err); got != tt.want {
 			t.Errorf("sqlCategory(%v) = %q; want %q", tt.err, got, tt.want)
 		}
+	}
+}
+
+// memArtifacts keeps a run's JSON artifacts in memory.
+type memArtifacts map[string]any
+
+func (m memArtifacts) WriteJSON(rel string, v any) error       { m[rel] = v; return nil }
+func (m memArtifacts) WriteFile(rel string, data []byte) error { m[rel] = data; return nil }
+func (m memArtifacts) Dir() string                             { return "" }
+
+// entryLog keeps the audit entries a run appends.
+type entryLog struct{ entries []quarry.AuditEntry }
+
+func (l *entryLog) Append(eventType, actor string, data map[string]any) (quarry.AuditEntry, error) {
+	e := quarry.AuditEntry{SequenceNumber: len(l.entries) + 1, EventType: eventType, Actor: actor, EventData: data}
+	l.entries = append(l.entries, e)
+	return e, nil
+}
+
+// TestModelCallsRecorded: each model call is a tool_called and an
+// observation_recorded entry of the analyst and an
+// analysis/llm/call_NNN.json record, in the shape quarry audit verify
+// and the session's readers know; a reply that is not JSON is a rejected
+// policy decision; two UNAVAILABLE answers in a row make the rest of the
+// run offline, which the progress and the log say.
+func TestModelCallsRecorded(t *testing.T) {
+	replies := []func() (*llm.Response, error){
+		func() (*llm.Response, error) {
+			return &llm.Response{Text: `{"summary": "ok"}`, Usage: llm.Usage{InputTokens: 50, OutputTokens: 7}, Attempts: 1}, nil
+		},
+		func() (*llm.Response, error) { return llmtest.Text("not JSON"), nil },
+		func() (*llm.Response, error) {
+			return nil, &llm.Error{Kind: llm.KindUnavailable, Status: 529, Message: "overloaded"}
+		},
+		func() (*llm.Response, error) {
+			return nil, &llm.Error{Kind: llm.KindUnavailable, Status: 529, Message: "overloaded"}
+		},
+	}
+	m := &llmtest.Model{ModelName: "test/analyst", Reply: func(*llm.Request) (*llm.Response, error) {
+		r := replies[0]
+		replies = replies[1:]
+		return r()
+	}}
+	log, out := &entryLog{}, memArtifacts{}
+	var progress []string
+	r := &run{inv: &Investigator{Audit: log, Out: out, Now: time.Now, Progress: func(e investigation.Event) { progress = append(progress, e.Step+": "+e.Message) }},
+		ai: &analyst{model: m}}
+	ctx := context.Background()
+	var v struct{ Summary string }
+	for i, purpose := range []string{"condense", "condense", "report", "report", "report"} {
+		ok, err := r.askJSON(ctx, llm.UserText(purpose, "", "x"), 3, &v)
+		if err != nil || ok != (i == 0) {
+			t.Fatalf("call %d: askJSON = %v, %v; want %v and no error", i+1, ok, err, i == 0)
+		}
+	}
+	if len(m.Calls()) != 4 || !r.ai.off() {
+		t.Errorf("%d calls, off=%v; want 4 and the model off after two UNAVAILABLE", len(m.Calls()), r.ai.off())
+	}
+	var kinds []string
+	for _, e := range log.entries {
+		k := e.EventType
+		if p, ok := e.EventData["decision"].(string); ok {
+			k += " " + e.EventData["policy"].(string) + "/" + p
+		}
+		if e.Actor != "analyst" {
+			t.Errorf("entry %d by %q; want the analyst", e.SequenceNumber, e.Actor)
+		}
+		kinds = append(kinds, k)
+	}
+	want := []string{"tool_called", "observation_recorded", "tool_called", "observation_recorded", "policy_decision model_output/rejected",
+		"tool_called", "observation_recorded", "tool_called", "observation_recorded", "policy_decision model/offline"}
+	if !reflect.DeepEqual(kinds, want) {
+		t.Fatalf("entries %q; want %q", kinds, want)
+	}
+	args := log.entries[0].EventData["arguments"].(map[string]any)
+	if log.entries[0].EventData["call_id"] != "llm_0001" || log.entries[0].EventData["tool_name"] != "llm" || args["purpose"] != "condense" ||
+		args["model"] != "test/analyst" || args["iteration"] != 3 || len(args["prompt_sha256"].(string)) != 64 {
+		t.Errorf("tool_called %v; want llm_0001 with the purpose, model, iteration and prompt hash", log.entries[0].EventData)
+	}
+	if obs := log.entries[1].EventData; obs["success"] != true || obs["input_tokens"] != 50 || obs["output_tokens"] != 7 || obs["attempts"] != 1 {
+		t.Errorf("observation %v; want success with 50/7 tokens", obs)
+	}
+	if obs := log.entries[8].EventData; obs["error_code"] != "UNAVAILABLE" || obs["policy"] != "the model is unavailable; the rest of the investigation runs offline" {
+		t.Errorf("last observation %v; want UNAVAILABLE and the switch to offline", obs)
+	}
+	rec, ok := out["analysis/llm/call_004.json"].(callRecord)
+	if !ok || rec.Call != 4 || rec.Purpose != "report" || rec.Iteration != 3 || rec.Model != "test/analyst" || rec.ErrorKind != "UNAVAILABLE" || rec.Response != nil || rec.Request == nil {
+		t.Errorf("call_004.json = %+v; want the fourth call's failure", rec)
+	}
+	if rec, _ := out["analysis/llm/call_001.json"].(callRecord); rec.Response == nil || rec.Response.Text != `{"summary": "ok"}` || rec.Error != "" {
+		t.Errorf("call_001.json = %+v; want the answer", rec)
+	}
+	if _, ok := out["analysis/llm/call_005.json"]; ok {
+		t.Error("a call was recorded after the model went off")
+	}
+	if u := r.ai.usage(); u.Calls != 2 || u.InputTokens != 50+llm.EstimateTokens("x") {
+		t.Errorf("usage %+v; want the two answered calls", u)
+	}
+	if it := r.ai.takeIterationUsage(); it == nil || *it != r.ai.usage() {
+		t.Errorf("iteration usage %+v; want %+v", it, r.ai.usage())
+	}
+	if bp := r.ai.byPurpose(); len(bp) != 1 || bp["condense"].Calls != 2 {
+		t.Errorf("by purpose %+v; want the two condense calls", bp)
+	}
+	wantProgress := []string{"condense: the model's answer was not valid JSON; this step runs offline",
+		"report: model test/analyst did not answer (UNAVAILABLE); this step runs offline",
+		"report: model test/analyst did not answer (UNAVAILABLE); this step and the rest of the investigation run offline"}
+	if !reflect.DeepEqual(progress, wantProgress) {
+		t.Errorf("progress %q; want %q", progress, wantProgress)
 	}
 }

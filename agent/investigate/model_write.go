@@ -18,7 +18,7 @@ const summarySchema = `{"type":"object","additionalProperties":false,"properties
 // text replaces it in the ledger only after its numbers were checked, each
 // one no evidence contains marked unverified.
 func (r *run) condense(ctx context.Context, iter int, h *investigation.Hypothesis, why string, res *stepResult) error {
-	if r.ai == nil || r.ai.off {
+	if r.ai == nil || r.ai.off() {
 		return nil
 	}
 	hyp := "none"
@@ -49,7 +49,7 @@ func (r *run) condense(ctx context.Context, iter int, h *investigation.Hypothesi
 // summarize asks the model for the report's executive summary, written
 // from the ranked explanations, and checks its numbers.
 func (r *run) summarize(ctx context.Context) error {
-	if r.ai == nil || r.ai.off {
+	if r.ai == nil || r.ai.off() {
 		return nil
 	}
 	for _, e := range r.expls {
@@ -111,7 +111,7 @@ func (r *run) writeUsage(ctx context.Context) error {
 	if r.ai == nil {
 		return nil
 	}
-	return r.artifact("analysis/llm_usage.json", usageRecord{Model: r.ai.model.Name(), Total: r.ai.usage, ByPurpose: r.ai.byPurpose})
+	return r.artifact("analysis/llm_usage.json", usageRecord{Model: r.ai.model.Name(), Total: r.ai.usage(), ByPurpose: r.ai.byPurpose()})
 }
 
 // uploadForCode makes the uploaded files available to the Python sandbox.

@@ -134,7 +134,7 @@ func (r *run) writeReport(ctx context.Context) error {
 	}
 	if r.ai != nil {
 		in.Model = r.ai.model.Name()
-		u := r.ai.usage
+		u := r.ai.usage()
 		in.Tokens = &u
 	}
 	for _, h := range r.hyps {

@@ -11,11 +11,11 @@ package research
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
+	agentrt "github.com/quarry-dev/quarry/agent/runtime"
 	"github.com/quarry-dev/quarry/llm"
 	rs "github.com/quarry-dev/quarry/research"
 )
@@ -26,84 +26,55 @@ import (
 type assist struct {
 	r     *Researcher
 	model llm.Model
-	// off is set after a call fails in a way the next call would too
-	// (the provider is down, the key is wrong, the request was stopped):
-	// the rest of the run is offline rather than waiting on the same
-	// failure again.
-	off bool
+	// c sends the calls, with the agent runtime's one failure policy.
+	c *agentrt.Caller
 	// planned are the sub-questions the model wrote.
 	planned map[string]bool
 	// notes are the limitations the report gains from the model's
 	// rejected output.
 	notes []string
-	calls int
-	usage llm.Usage
 	facts factTally
 }
 
+// maxUnavailable is how many failed calls in a row that the next call
+// would repeat turn the model off: one, where an investigation allows
+// two. A research asks the model a handful of times (a plan, the facts of
+// a few sub-questions, the prose) while a person waits for it, and each
+// failed call already cost the retry policy's attempts and waits; an
+// investigation's dozens of calls are worth one more try.
+const maxUnavailable = 1
+
 func (r *Researcher) assist() *assist {
-	return &assist{r: r, model: r.Model, planned: map[string]bool{}}
+	return &assist{r: r, model: r.Model, planned: map[string]bool{},
+		c: agentrt.New(r.Model, agentrt.Options{Actor: "researcher", Job: "research", MaxUnavailable: maxUnavailable})}
 }
 
 // on reports whether the model may be asked.
-func (a *assist) on() bool { return a.model != nil && !a.off }
+func (a *assist) on() bool { return a.c.On() }
 
-// rejection is model output that failed a check, with the check's
-// reason.
-type rejection struct{ reason string }
+// off reports whether the model failed in a way the next call would too
+// (the provider is down, the key is wrong) and is not asked again.
+func (a *assist) off() bool { return a.c.Off() }
 
-func (e *rejection) Error() string { return e.reason }
-
+// rejectf is model output that failed a check, with the check's reason.
 func rejectf(format string, args ...any) error {
-	return &rejection{fmt.Sprintf(format, args...)}
+	return &agentrt.Rejection{Reason: fmt.Sprintf(format, args...)}
 }
 
 // askJSON asks the model for one JSON object matching schema and
-// decodes it into out. Errors are a *rejection for a reply that is not
-// the asked-for JSON, or the call's; after a call's error other than a
-// refused request (INVALID) the model is off for the rest of the run.
+// decodes it into out. Errors are a *agentrt.Rejection for a reply that
+// is not the asked-for JSON, or the call's (agentrt.Caller.CallJSON).
 func (a *assist) askJSON(ctx context.Context, purpose, system, user string, schema *llm.Schema, maxTokens int, out any) error {
-	a.calls++
-	resp, err := a.model.Complete(ctx, &llm.Request{Purpose: purpose, System: system, Output: schema, MaxTokens: maxTokens,
-		Messages: []llm.Message{{Role: llm.RoleUser, Content: user}}})
-	if err != nil {
-		// A provider that is down or refuses the key fails the same way
-		// next time; a refused request or an unreadable reply may not.
-		switch llm.ErrorKind(err) {
-		case llm.KindMalformed:
-			return rejectf("the model's reply is not the JSON asked for")
-		case llm.KindInvalid:
-		default:
-			a.off = true
-		}
-		return err
-	}
-	if resp == nil {
-		return rejectf("the model's reply was empty")
-	}
-	a.usage = a.usage.Add(resp.Usage)
-	if err := json.Unmarshal([]byte(jsonObject(resp.Text)), out); err != nil {
-		return rejectf("the model's reply is not the JSON asked for")
-	}
-	return nil
-}
-
-// jsonObject trims what models wrap JSON in: blanks and a Markdown code
-// fence.
-func jsonObject(s string) string {
-	start, end := strings.IndexByte(s, '{'), strings.LastIndexByte(s, '}')
-	if start < 0 || end < start {
-		return s
-	}
-	return s[start : end+1]
+	return a.c.CallJSON(ctx, &llm.Request{Purpose: purpose, System: system, Output: schema, MaxTokens: maxTokens,
+		Messages: []llm.Message{{Role: llm.RoleUser, Content: user}}}, out)
 }
 
 // why says for a person why the model's step was not used: the call's
 // failure or the check its output failed.
 func (a *assist) why(err error) string {
-	var rej *rejection
+	var rej *agentrt.Rejection
 	if errors.As(err, &rej) {
-		return rej.reason
+		return rej.Reason
 	}
 	if k := llm.ErrorKind(err); k != "" {
 		return fmt.Sprintf("the model did not answer (%s)", k)
@@ -116,13 +87,13 @@ func (a *assist) why(err error) string {
 // of the report.
 func (a *assist) fellBack(stage rs.Status, what, instead string, err error) {
 	rest := ""
-	if a.off {
+	if a.off() {
 		rest = "; the rest of the research runs offline"
 	}
 	a.r.report(stage, "model %s: %s; %s%s", a.model.Name(), a.why(err), instead, rest)
-	var rej *rejection
+	var rej *agentrt.Rejection
 	if errors.As(err, &rej) {
-		a.note("The model's %s was rejected (%s); %s.", what, rej.reason, instead)
+		a.note("The model's %s was rejected (%s); %s.", what, rej.Reason, instead)
 	}
 }
 
@@ -136,7 +107,7 @@ func (a *assist) summary(stage rs.Status) {
 	if a.model == nil {
 		return
 	}
-	a.r.report(stage, "model %s: %d calls, %d tokens", a.model.Name(), a.calls, a.usage.Total())
+	a.r.report(stage, "model %s: %d calls, %d tokens", a.model.Name(), a.c.Calls(), a.c.Usage().Total())
 }
 
 // clipRunes cuts s at a word boundary to at most n characters, with an

@@ -101,7 +101,7 @@ func (a *assist) readFacts(ctx context.Context, q question, sq *rs.SubQuestion, 
 	if a.model == nil {
 		return nil
 	}
-	if a.off || a.facts.calls+len(a.facts.failed) >= maxFactCalls {
+	if a.off() || a.facts.calls+len(a.facts.failed) >= maxFactCalls {
 		a.facts.offline++
 		return nil
 	}
@@ -251,7 +251,7 @@ func (a *assist) factsDone(stage rs.Status) {
 		switch {
 		case len(t.failed) > 0:
 			msg += ": " + t.failed[0]
-		case a.off:
+		case a.off():
 			msg += ": the model is not asked again after it failed"
 		default:
 			msg += fmt.Sprintf(": a research asks the model to read at most %d times", maxFactCalls)

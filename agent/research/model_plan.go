@@ -85,7 +85,7 @@ func (a *assist) plan(ctx context.Context, req *rs.Request, q question) (*rs.Pla
 // rejects a plan that asks one thing twice or leaves out a section the
 // question names. Priorities are then renumbered 1..n in the model's
 // order, so that follow-ups found later number on from them. Errors are
-// the call's or a *rejection.
+// the call's or a *agentrt.Rejection.
 func (a *assist) modelPlan(ctx context.Context, req *rs.Request, q question) (*rs.Plan, error) {
 	lo, hi := req.Depth.SubQuestions()
 	direct := strings.TrimSpace(req.Query)

@@ -68,7 +68,7 @@ func (a *assist) synthesize(ctx context.Context, res *rs.Result, q question) *rs
 	}
 	rep, summary, limits := draft(res, q, a.r.now().UTC(), a.r.id)
 	facts := res.FactsByID()
-	if a.off {
+	if a.off() {
 		a.r.report(rs.StatusSynthesizing, "model %s: the report was written offline: the model is not asked again after it failed", a.model.Name())
 	}
 	if a.on() && !slices.ContainsFunc(rep.Sections, func(s rs.Section) bool { return len(s.FactIDs) > 0 }) {
@@ -93,8 +93,8 @@ func (a *assist) synthesize(ctx context.Context, res *rs.Result, q question) *rs
 
 // write asks the model for the summary and the sections' prose and
 // returns a copy of rep with the parts that pass the checks, and the
-// summary's sentences. Errors are the call's, or a *rejection when no
-// part passes.
+// summary's sentences. Errors are the call's, or a *agentrt.Rejection
+// when no part passes.
 func (a *assist) write(ctx context.Context, res *rs.Result, rep *rs.Report, summary []string, facts map[string]*rs.Fact) (*rs.Report, []string, error) {
 	var titles []string
 	for _, s := range rep.Sections {
