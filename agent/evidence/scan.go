@@ -16,16 +16,27 @@ type number struct {
 	// step is the unit of the last digit written, multiplied likewise.
 	value, step float64
 	percent     bool // written with % or pp
+	// suffixed is set when a suffix scales the digits or says what they
+	// count (%, million, k, x).
+	suffixed bool
 	// plain is set for small integers and years standing alone, which
 	// are evidence but are not checked.
 	plain bool
 }
 
+// month is a month's name or its abbreviation.
+const month = `(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`
+
 // skipped matches what is not a number although it has digits: ISO dates
-// and times, year-months, clock times, and citation markers.
+// and times, year-months, clock times, days of dates written with the
+// month's name ("December 31, 2023", "31 Dec 2023"), references to a
+// page, note or item of a document ("page 12", "pp. 12-14", "Note 7"),
+// and citation markers.
 var skipped = regexp.MustCompile(`\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?` +
 	`|\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])\b` +
 	`|\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b` +
+	`|(?i:\b` + month + `\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + month + `\b)` +
+	`|(?i:(?:\b(?:pages?|notes?|items?|sections?|exhibits?|parts?|chapters?|tables?|figures?)\s+|\bpp?\.\s*)\d+(?:\s*(?:-|–|,|and|to)\s*\d+\b)*)` +
 	`|\[\^?\d+(?:\s*,\s*\^?\d+)*\]`)
 
 // Suffixes: glued to the digits ("1.2M", "45k", "2.5x") or after one space
@@ -96,9 +107,16 @@ func parse(text string, d int) (n number, ok bool, next int) {
 		return n, false, j
 	}
 
+	// A negative amount as accounts write it, in parentheses: "(1,577)",
+	// "$(1,577) million".
+	p := start
+	if p > 0 && text[p-1] == '(' && j < len(text) && text[j] == ')' {
+		p, j = p-1, j+1
+	}
+
 	// Before the digits: sign and currency, in either order, or what makes
 	// the digits part of a word.
-	p, currency, signed := start, false, false
+	currency, signed := false, false
 	for range 2 {
 		r, size := utf8.DecodeLastRuneInString(text[:p])
 		switch {
@@ -161,7 +179,7 @@ func parse(text string, d int) (n number, ok bool, next int) {
 		}
 	}
 
-	n = number{start: p, end: j, value: math.Abs(v) * mult, step: math.Pow10(-max(decimals, 0)) * mult, percent: percent}
+	n = number{start: p, end: j, value: math.Abs(v) * mult, step: math.Pow10(-max(decimals, 0)) * mult, percent: percent, suffixed: suffix}
 	if !suffix && !currency && decimals < 0 && !separated {
 		switch {
 		case n.value <= 10:

@@ -1,0 +1,106 @@
+package ask_test
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/quarry-dev/quarry/agent/ask"
+	"github.com/quarry-dev/quarry/agent/evidence"
+	"github.com/quarry-dev/quarry/llm"
+	"github.com/quarry-dev/quarry/llm/llmtest"
+	"github.com/quarry-dev/quarry/room"
+)
+
+// filingPages are three pages of a filing as retrieval returns them; the
+// model is shown them as passages [1], [2] and [3].
+func filingPages() []ask.PageHit {
+	page := func(n int, text string) ask.PageHit {
+		return ask.PageHit{DocumentID: "d1", DocumentName: "acme-10k.pdf", PageNumber: n, Score: 1,
+			Chunks: []room.ChunkHit{{Chunk: room.Chunk{ID: "c" + text[:4], DocumentID: "d1", PageNumber: n, Text: text}, DocumentName: "acme-10k.pdf"}}}
+	}
+	return []ask.PageHit{
+		page(41, "Net sales for fiscal 2023 were $812 million, compared with $781 million for fiscal 2022."),
+		page(58, "Consolidated Statements of Operations\n(In millions)        2023     2022\nNet sales             812      781\nOperating income     (45)       30\nHeadcount grew 12% in the year."),
+		page(63, "The streaming segment added 12 million subscribers during the year."),
+	}
+}
+
+// Room answers check their numbers with agent/evidence: a number is
+// support only when it has the same value, at the precision written, in a
+// passage the sentence cites.
+func TestGenerateChecksNumbersAgainstTheCitedPassages(t *testing.T) {
+	for _, c := range []struct {
+		reply      string
+		answerType string
+		unverified []string
+		verified   []bool // per citation, in order of first use
+	}{
+		// The same digits are not the same number: 12 million is not $812 million.
+		{"Revenue was 12 million [1].", room.AnswerInsufficient, []string{"12 million is not in the cited passages"}, []bool{false}},
+		{"Revenue was $812 million [1].", room.AnswerGrounded, nil, []bool{true}},
+		{"Revenue was $812,000,000 [1].", room.AnswerGrounded, nil, []bool{true}},
+		// A number stands for the values that round to it: $0.8 billion is
+		// $0.75-0.85 billion, which holds $812 million; $0.82 billion is
+		// $0.815-0.825 billion, which does not.
+		{"Revenue was $0.8 billion [1].", room.AnswerGrounded, nil, []bool{true}},
+		{"Revenue was $0.81 billion [1].", room.AnswerGrounded, nil, []bool{true}},
+		{"Revenue was $0.82 billion [1].", room.AnswerInsufficient, []string{"$0.82 billion is not in the cited passages"}, []bool{false}},
+		// Not more precise than the passage says.
+		{"Revenue was $812.4 million [1].", room.AnswerInsufficient, []string{"$812.4 million is not in the cited passages"}, []bool{false}},
+		// A table's amounts are in the unit its header says.
+		{"Net sales were $812 million [2].", room.AnswerGrounded, nil, []bool{true}},
+		{"Net sales were $781 billion [2].", room.AnswerInsufficient, []string{"$781 billion is not in the cited passages"}, []bool{false}},
+		// A negative amount in parentheses, written either way.
+		{"The operating loss was $(45) million [2].", room.AnswerGrounded, nil, []bool{true}},
+		{"Operating income fell to a loss of $45 million [2].", room.AnswerGrounded, nil, []bool{true}},
+		// A number in another passage than the one the sentence cites is
+		// not support, even when the answer cites that passage elsewhere.
+		{"The operating loss was $45 million [1].", room.AnswerInsufficient, []string{"$45 million is not in the cited passages"}, []bool{false}},
+		{"Revenue was $812 million [1]. The operating loss was $45 million [1]. Net sales were 812 [2].", room.AnswerInsufficient,
+			[]string{"$45 million is not in the cited passages"}, []bool{false, true}},
+		// A percentage is not a count, nor the other way round.
+		{"Subscribers grew 12% [3].", room.AnswerInsufficient, []string{"12% is not in the cited passages"}, []bool{false}},
+		{"Headcount grew by 12 million [2].", room.AnswerInsufficient, []string{"12 million is not in the cited passages"}, []bool{false}},
+		{"Headcount grew 12% [2], and the streaming segment added 12 million subscribers [3].", room.AnswerGrounded, nil, []bool{true, true}},
+		// Years, dates, page numbers and small counts are not claims.
+		{"As page 41 of the 10-K shows, net sales for the year ended December 31, 2023 were $812 million, in 1 segment [1].", room.AnswerGrounded, nil, []bool{true}},
+		// A number in a sentence that cites nothing is not supported.
+		{"Revenue was $812 million.", room.AnswerInsufficient, []string{"$812 million is not in the cited passages"}, nil},
+		{"Revenue was $812 million [1][2].", room.AnswerGrounded, nil, []bool{true, true}},
+		{"Revenue was $812 million [1, 4].", room.AnswerInsufficient, []string{"citation [4] points at no passage"}, []bool{true}},
+	} {
+		m := &llmtest.Model{ModelName: "test/model", Reply: func(*llm.Request) (*llm.Response, error) { return llmtest.Text(c.reply), nil }}
+		g, err := ask.Generate(context.Background(), m, "What was Acme's revenue in fiscal 2023?", filingPages())
+		if err != nil {
+			t.Fatalf("Generate(%q): %v", c.reply, err)
+		}
+		var verified []bool
+		for _, ci := range g.Citations {
+			verified = append(verified, ci.Verified)
+		}
+		if g.Type != c.answerType || !reflect.DeepEqual(g.Unverified, c.unverified) || !reflect.DeepEqual(verified, c.verified) {
+			t.Errorf("Generate(%q) = %s, unverified %q, citations verified %v; want %s, %q, %v",
+				c.reply, g.Type, g.Unverified, verified, c.answerType, c.unverified, c.verified)
+		}
+		if g.Type == room.AnswerGrounded && g.Text != c.reply {
+			t.Errorf("Generate(%q) grounded text %q; want the reply unchanged", c.reply, g.Text)
+		}
+	}
+}
+
+// The answer that fails says what failed and marks it where it stands.
+func TestGenerateMarksTheUnsupportedNumber(t *testing.T) {
+	m := &llmtest.Model{ModelName: "test/model", Reply: func(*llm.Request) (*llm.Response, error) {
+		return llmtest.Text("Revenue was 12 million [1]. It was $781 million a year before [1]."), nil
+	}}
+	g, err := ask.Generate(context.Background(), m, "What was Acme's revenue in fiscal 2023?", filingPages())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Type != room.AnswerInsufficient || !strings.Contains(g.Text, "Revenue was 12 million "+evidence.Marker+" [1]. It was $781 million a year before [1].") ||
+		!strings.HasSuffix(g.Text, "Unverified: 12 million is not in the cited passages.") {
+		t.Errorf("Generate = %s %q; want insufficient_evidence with 12 million marked and named", g.Type, g.Text)
+	}
+}
