@@ -118,7 +118,7 @@ func TestCheckIgnores(t *testing.T) {
 		"11. item", "Steps:\n  12) item",
 		"December 31, 2023", "Dec. 31, 2023", "on 31 December 2023", "the 15th of March", "Sept 30",
 		"page 12", "pages 12-14", "pages 12 and 13", "p. 41", "pp. 41–43", "Note 12", "see Item 7A", "Exhibit 31", "Section 404",
-		"(2023)", "(in millions)",
+		"(2023)", "(in millions)", "the 65th year", "its 8-K", "the 10-K", "the 10K", "Form 10-Q", "an 8k filing", "its 20-F",
 	} {
 		var s Set
 		res := s.Check(text)
@@ -168,6 +168,13 @@ func TestAddPassage(t *testing.T) {
 		{"($ in millions)\nTotal debt 4,012", "$4.0 billion", true},
 		{"in millions of dollars: revenue 812", "$812 million", true},
 		{"(£000)\nTurnover 5,210", "£5.21 million", true},
+		{"($ million)\nAdjusted EBIT 2,018", "$2,018 million", true},
+		{"(Dollarsinmillions,exceptpershamounts)\nProperty, plant and equipment, net\n12,645", "$12,645 million", true},
+		{"milestone payments of up to $470\nmillion contingent on", "$470 million", true},
+		{"Net sales 812\n% change 4", "8.12", false}, // 812 is not 812%
+		{"the 65th consecutive year of dividend increases", "65 consecutive years", true},
+		{"sold 8,000 units", "8k", true},
+		{"sold 8,000 units", "$8K", true},
 		// Without a statement of the unit, an amount is in none.
 		{"Net sales 812", "$812 million", false},
 		{"Net sales 812", "812", true},

@@ -8,12 +8,14 @@ import (
 
 // scaleRe matches a document's statement of the unit its amounts are
 // written in: "(In millions)", "($ in thousands)", "(Dollars in
-// millions, except per share data)", "(Millions)", "in billions of
-// dollars", "(000s)".
-var scaleRe = regexp.MustCompile(`(?i)(?:\bin\s+(?:[$€£]\s*|u\.?s\.?\s+dollars\s+|dollars\s+)?|\(\s*(?:[$€£]\s*)?)(thousands|millions|billions)\b` +
+// millions, except per share data)", "(Millions)", "($ million)", "in
+// billions of dollars", "(000s)".
+// The word "in" may be glued to its neighbours, as text taken from some
+// PDFs is ("(Dollarsinmillions,").
+var scaleRe = regexp.MustCompile(`(?i)(?:in\s*(?:[$€£]\s*|u\.?s\.?\s*dollars\s*|dollars\s*)?|\(\s*(?:[$€£]|usd|eur|gbp|dollars)?\s*)(thousand|million|billion)s?\b` +
 	`|\(\s*(?:[$€£]\s*)?(000)'?s?\s*\)`)
 
-var scales = map[string]float64{"thousands": 1e3, "000": 1e3, "millions": 1e6, "billions": 1e9}
+var scales = map[string]float64{"thousand": 1e3, "000": 1e3, "million": 1e6, "billion": 1e9}
 
 // AddPassage adds the numbers of a passage quoted from a document, as
 // AddText does, and, when the passage says the unit its amounts are in

@@ -31,13 +31,18 @@ const month = `(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|jul
 // and times, year-months, clock times, days of dates written with the
 // month's name ("December 31, 2023", "31 Dec 2023"), references to a
 // page, note or item of a document ("page 12", "pp. 12-14", "Note 7"),
-// and citation markers.
+// the names of filings ("10-K", "10K", "8-K", "20-F", "8k filing"), and
+// citation markers.
 var skipped = regexp.MustCompile(`\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?` +
 	`|\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])\b` +
 	`|\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b` +
 	`|(?i:\b` + month + `\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + month + `\b)` +
 	`|(?i:(?:\b(?:pages?|notes?|items?|sections?|exhibits?|parts?|chapters?|tables?|figures?)\s+|\bpp?\.\s*)\d+(?:\s*(?:-|–|,|and|to)\s*\d+\b)*)` +
+	`|(?:^|[^$€£.,\w])(?:10-?[KQ]|8-?K|6-?K|20-?F|11-?K)\b|(?i:\b(?:10-?[kq]|8-?k)\s+(?:filings?|reports?|forms?))` +
 	`|\[\^?\d+(?:\s*,\s*\^?\d+)*\]`)
+
+// ordinal is the suffixes of ordinal numbers ("3rd", "65th").
+var ordinal = map[string]bool{"st": true, "nd": true, "rd": true, "th": true}
 
 // Suffixes: glued to the digits ("1.2M", "45k", "2.5x") or after one space
 // ("1.2 million", "3 pp").
@@ -150,6 +155,11 @@ func parse(text string, d int) (n number, ok bool, next int) {
 			w++
 		}
 		after, _ := utf8.DecodeRuneInString(text[w:])
+		if ordinal[text[j:w]] && !isWordRune(after) && decimals < 0 && !separated {
+			// "the 65th consecutive year": evidence that 65 years
+			// passed, but never a claim to check.
+			return number{start: p, end: w, value: math.Abs(v), step: 1, plain: true}, true, w
+		}
 		m, known := gluedSuffixes[text[j:w]]
 		if !known || isWordRune(after) {
 			return n, false, skipWord(text, j) // 5xx, 3rd, 250ms
@@ -160,10 +170,15 @@ func parse(text string, d int) (n number, ok bool, next int) {
 		if after, _ := utf8.DecodeRuneInString(text[j+size:]); isWordRune(after) {
 			return n, false, skipWord(text, j) // 3/4, 001.txt
 		}
-	case r == ' ':
-		rest := text[j+1:]
-		if strings.HasPrefix(rest, "%") {
-			j, suffix, percent = j+2, true, true
+	case r == ' ' || r == '\n' || r == '\t':
+		// A space, or a line break where a page's text wrapped ("$470\nmillion").
+		gap := j
+		for gap < len(text) && gap-j < 3 && (text[gap] == ' ' || text[gap] == '\t' || text[gap] == '\n' && !strings.Contains(text[j:gap], "\n")) {
+			gap++
+		}
+		rest := text[gap:]
+		if text[j:gap] == " " && strings.HasPrefix(rest, "%") {
+			j, suffix, percent = gap+1, true, true
 			break
 		}
 		for _, s := range wordSuffixes {
@@ -173,7 +188,7 @@ func parse(text string, d int) (n number, ok bool, next int) {
 			if after, _ := utf8.DecodeRuneInString(rest[len(s.word):]); isWordRune(after) {
 				continue
 			}
-			j, suffix, mult = j+1+len(s.word), true, s.mult
+			j, suffix, mult = gap+len(s.word), true, s.mult
 			percent = strings.HasPrefix(s.word, "perc") || s.word == "pp"
 			break
 		}
