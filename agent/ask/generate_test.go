@@ -104,3 +104,32 @@ func TestGenerateMarksTheUnsupportedNumber(t *testing.T) {
 		t.Errorf("Generate = %s %q; want insufficient_evidence with 12 million marked and named", g.Type, g.Text)
 	}
 }
+
+// Asked through the room, as a user asks: the statement's "(In millions)"
+// gives its amounts their unit, and the answer is grounded only when its
+// numbers are the statement's.
+func TestAskWithAModelReadsTheStatementsUnit(t *testing.T) {
+	svc, r, _ := acmeRoom(t)
+	owner, err := svc.EnsureUser(context.Background(), "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		reply, answerType string
+	}{
+		{"Net sales were $5,000 million in fiscal 2022 [1].", room.AnswerGrounded},
+		{"Net sales were $5.0 billion in fiscal 2022, up from $4.5 billion [1].", room.AnswerGrounded},
+		{"Net sales were $500 million in fiscal 2022 [1].", room.AnswerInsufficient},
+		{"Net sales were $5,000 thousand in fiscal 2022 [1].", room.AnswerInsufficient},
+	} {
+		svc.Model = &llmtest.Model{ModelName: "test/model", Reply: func(*llm.Request) (*llm.Response, error) { return llmtest.Text(c.reply), nil }}
+		q, err := svc.Ask(context.Background(), owner.ID, r.ID, "What was the revenue in FY2022?")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != c.answerType || len(q.Citations) != 1 || q.Citations[0].PageNumber != 3 ||
+			q.Citations[0].Verified != (c.answerType == room.AnswerGrounded) {
+			t.Errorf("reply %q: answer %s %q, citations %+v; want %s citing page 3", c.reply, q.AnswerType, q.Answer, q.Citations, c.answerType)
+		}
+	}
+}
