@@ -38,6 +38,11 @@ type Generated struct {
 	Unverified []string
 }
 
+// PageReader reads a page of a document: a room's store.
+type PageReader interface {
+	Page(ctx context.Context, documentID string, number int) (*room.Page, error)
+}
+
 // Generate asks model to answer the question from the best passages of
 // pages, then checks its work (see check): every citation must point at a
 // passage it was shown, and every number in a sentence must match a
@@ -45,10 +50,30 @@ type Generated struct {
 // grounded: it is returned as room.AnswerInsufficient, its unsupported
 // numbers marked, its failing sentences' citations marked unverified,
 // saying what could not be verified.
-func Generate(ctx context.Context, model llm.Model, question string, pages []PageHit) (*Generated, error) {
+//
+// The pages of the passages shown are read from pr, when it is not nil,
+// for the unit their amounts are in: a statement says "(In millions)"
+// once at its top, and a passage from its foot is in millions too. A page
+// that cannot be read leaves its passages to their own words, which only
+// makes the check stricter.
+func Generate(ctx context.Context, model llm.Model, pr PageReader, question string, pages []PageHit) (*Generated, error) {
 	passages := passagesOf(pages)
 	if len(passages) == 0 {
 		return nil, fmt.Errorf("no passages to answer from")
+	}
+	if pr != nil {
+		read := map[string]string{}
+		for i, p := range passages {
+			key := fmt.Sprintf("%s#%d", p.DocumentID, p.PageNumber)
+			text, ok := read[key]
+			if !ok {
+				if pg, err := pr.Page(ctx, p.DocumentID, p.PageNumber); err == nil {
+					text = pg.Text
+				}
+				read[key] = text
+			}
+			passages[i].page = text
+		}
 	}
 	var b strings.Builder
 	for i, p := range passages {
@@ -84,6 +109,9 @@ func Generate(ctx context.Context, model llm.Model, question string, pages []Pag
 type passage struct {
 	room.ChunkHit
 	relevance float64
+	// page is the text of the page the chunk is on, "" when it was not
+	// read; the units it states apply to the chunk's amounts.
+	page string
 }
 
 // passagesOf picks the best chunk of each of the best pages, then their
@@ -97,7 +125,7 @@ func passagesOf(pages []PageHit) []passage {
 				if top := pages[0].Score; top > 0 {
 					rel = float64(int(p.Score/top*10000)) / 10000
 				}
-				out = append(out, passage{p.Chunks[round], rel})
+				out = append(out, passage{ChunkHit: p.Chunks[round], relevance: rel})
 			}
 		}
 	}
@@ -116,7 +144,7 @@ var (
 // agent/evidence, the checker every job's numbers go through: each number
 // a sentence states must match, at the precision written, a number of a
 // passage that sentence cites, in the unit written there or the unit the
-// passage says its amounts are in. Years, dates, page references and
+// passage or its page says its amounts are in. Years, dates, page references and
 // small counts are not claims and are not checked.
 //
 // It returns the answer with each unsupported number marked
@@ -149,7 +177,7 @@ func check(text string, passages []passage, words []string) (string, []room.Cita
 		}
 		var ev evidence.Set
 		for _, i := range cited {
-			ev.AddPassage(passages[i].Context + "\n" + passages[i].Text)
+			ev.AddPassage(passages[i].Context+"\n"+passages[i].Text, passages[i].page)
 		}
 		res := ev.Check(sent)
 		b.WriteString(text[last:loc[0]])

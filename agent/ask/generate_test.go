@@ -2,6 +2,7 @@ package ask_test
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -72,7 +73,7 @@ func TestGenerateChecksNumbersAgainstTheCitedPassages(t *testing.T) {
 		{"Revenue was $812 million [1, 4].", room.AnswerInsufficient, []string{"citation [4] points at no passage"}, []bool{true}},
 	} {
 		m := &llmtest.Model{ModelName: "test/model", Reply: func(*llm.Request) (*llm.Response, error) { return llmtest.Text(c.reply), nil }}
-		g, err := ask.Generate(context.Background(), m, "What was Acme's revenue in fiscal 2023?", filingPages())
+		g, err := ask.Generate(context.Background(), m, nil, "What was Acme's revenue in fiscal 2023?", filingPages())
 		if err != nil {
 			t.Fatalf("Generate(%q): %v", c.reply, err)
 		}
@@ -95,7 +96,7 @@ func TestGenerateMarksTheUnsupportedNumber(t *testing.T) {
 	m := &llmtest.Model{ModelName: "test/model", Reply: func(*llm.Request) (*llm.Response, error) {
 		return llmtest.Text("Revenue was 12 million [1]. It was $781 million a year before [1]."), nil
 	}}
-	g, err := ask.Generate(context.Background(), m, "What was Acme's revenue in fiscal 2023?", filingPages())
+	g, err := ask.Generate(context.Background(), m, nil, "What was Acme's revenue in fiscal 2023?", filingPages())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,6 +131,47 @@ func TestAskWithAModelReadsTheStatementsUnit(t *testing.T) {
 		if q.AnswerType != c.answerType || len(q.Citations) != 1 || q.Citations[0].PageNumber != 3 ||
 			q.Citations[0].Verified != (c.answerType == room.AnswerGrounded) {
 			t.Errorf("reply %q: answer %s %q, citations %+v; want %s citing page 3", c.reply, q.AnswerType, q.Answer, q.Citations, c.answerType)
+		}
+	}
+}
+
+// pageTexts is a PageReader over pages of document d1 by number.
+type pageTexts map[int]string
+
+func (p pageTexts) Page(_ context.Context, documentID string, number int) (*room.Page, error) {
+	text, ok := p[number]
+	if !ok || documentID != "d1" {
+		return nil, errors.New("no such page")
+	}
+	return &room.Page{DocumentID: documentID, Number: number, Text: text}, nil
+}
+
+// A passage from the foot of a statement is in the unit the statement's
+// top states, which Generate reads from the passage's page.
+func TestGenerateReadsTheUnitFromThePassagesPage(t *testing.T) {
+	foot := "Net sales             812      781\nOperating income     (45)       30"
+	pages := []ask.PageHit{{DocumentID: "d1", DocumentName: "acme-10k.pdf", PageNumber: 70, Score: 1,
+		Chunks: []room.ChunkHit{{Chunk: room.Chunk{ID: "c1", DocumentID: "d1", PageNumber: 70, Text: foot}, DocumentName: "acme-10k.pdf"}}}}
+	statement := "Consolidated Statements of Operations\n(In millions)        2023     2022\n" + foot
+	for _, c := range []struct {
+		name       string
+		pr         ask.PageReader
+		answerType string
+	}{
+		{"the page read", pageTexts{70: statement}, room.AnswerGrounded},
+		{"no reader", nil, room.AnswerInsufficient},
+		{"the page unreadable", pageTexts{}, room.AnswerInsufficient},
+		{"a page without a unit", pageTexts{70: foot}, room.AnswerInsufficient},
+	} {
+		m := &llmtest.Model{ModelName: "test/model", Reply: func(*llm.Request) (*llm.Response, error) {
+			return llmtest.Text("Net sales were $812 million, against $0.78 billion a year before [1]."), nil
+		}}
+		g, err := ask.Generate(context.Background(), m, c.pr, "What were Acme's net sales in fiscal 2023?", pages)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if g.Type != c.answerType {
+			t.Errorf("%s: Generate = %s %q; want %s", c.name, g.Type, g.Text, c.answerType)
 		}
 	}
 }

@@ -188,9 +188,30 @@ func TestAddPassage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var s Set
-		s.AddPassage(tt.passage)
+		s.AddPassage(tt.passage, "")
 		if res := s.Check(tt.written); res.Numbers != 1 || res.OK() != tt.match {
 			t.Errorf("AddPassage(%q); Check(%q) = %+v; want match %v", tt.passage, tt.written, res, tt.match)
+		}
+	}
+}
+
+func TestAddPassageOnAPage(t *testing.T) {
+	const page = "Consolidated Balance Sheets\n(In millions)  2022  2021\nCash 800 700\n...\nTotal liabilities 1,900 1,800\nCommon stock 75 75"
+	tests := []struct {
+		passage, page, written string
+		match                  bool
+	}{
+		// The foot of a statement is in the unit its top states.
+		{"Total liabilities 1,900 1,800\nCommon stock 75 75", page, "$1.9 billion", true},
+		{"Total liabilities 1,900 1,800\nCommon stock 75 75", "", "$1.9 billion", false},
+		// The page lends its unit, not its numbers.
+		{"Total liabilities 1,900 1,800\nCommon stock 75 75", page, "$800 million", false},
+	}
+	for _, tt := range tests {
+		var s Set
+		s.AddPassage(tt.passage, tt.page)
+		if res := s.Check(tt.written); res.Numbers != 1 || res.OK() != tt.match {
+			t.Errorf("AddPassage(%q, page %v); Check(%q) = %+v; want match %v", tt.passage, tt.page != "", tt.written, res, tt.match)
 		}
 	}
 }

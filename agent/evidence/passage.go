@@ -18,14 +18,15 @@ var scaleRe = regexp.MustCompile(`(?i)(?:in\s*(?:[$€£]\s*|u\.?s\.?\s*dollars\
 var scales = map[string]float64{"thousand": 1e3, "000": 1e3, "million": 1e6, "billion": 1e9}
 
 // AddPassage adds the numbers of a passage quoted from a document, as
-// AddText does, and, when the passage says the unit its amounts are in
-// ("(In millions)", "$ in thousands"), each amount written without a
-// unit of its own in that unit too: "1,577" under "(Millions)" is also
-// 1,577,000,000, so that "$1.6 billion" matches it. A passage naming
-// several units adds its plain amounts in each.
-func (s *Set) AddPassage(text string) {
+// AddText does, and, when the passage or the page it is on says the unit
+// its amounts are in ("(In millions)", "$ in thousands"), each amount
+// written without a unit of its own in that unit too: "1,577" under
+// "(Millions)" is also 1,577,000,000, so that "$1.6 billion" matches it.
+// A passage naming several units adds its plain amounts in each. page may
+// be ""; its numbers are not added.
+func (s *Set) AddPassage(text, page string) {
 	var mults []float64
-	for _, m := range scaleRe.FindAllStringSubmatch(text, -1) {
+	for _, m := range scaleRe.FindAllStringSubmatch(text+"\n"+page, -1) {
 		unit := strings.ToLower(m[1] + m[2])
 		if mult := scales[unit]; !slices.Contains(mults, mult) {
 			mults = append(mults, mult)
