@@ -15,7 +15,7 @@
 // thousands separators (1,234,567), decimals, and a suffix: % or pp (a
 // percentage), k K thousand, M mn million, B bn billion, trillion, or x ×
 // (a multiple). "1.2 million" and "12.3 %" may have a space before the
-// suffix. Parentheses around the digits are an accountant's minus sign:
+// suffix, and a word suffix may follow a line break. Parentheses around the digits are an accountant's minus sign:
 // "(1,577)" and "$(1,577) million" are negative amounts.
 //
 // These are never checked, never counted and never marked:

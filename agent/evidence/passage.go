@@ -9,8 +9,7 @@ import (
 // scaleRe matches a document's statement of the unit its amounts are
 // written in: "(In millions)", "($ in thousands)", "(Dollars in
 // millions, except per share data)", "(Millions)", "($ million)", "in
-// billions of dollars", "(000s)".
-// The word "in" may be glued to its neighbours, as text taken from some
+// billions of dollars", "(000s)". The word "in" may be glued to its neighbours, as text taken from some
 // PDFs is ("(Dollarsinmillions,").
 var scaleRe = regexp.MustCompile(`(?i)(?:in\s*(?:[$€£]\s*|u\.?s\.?\s*dollars\s*|dollars\s*)?|\(\s*(?:[$€£]|usd|eur|gbp|dollars)?\s*)(thousand|million|billion)s?\b` +
 	`|\(\s*(?:[$€£]\s*)?(000)'?s?\s*\)`)

@@ -44,8 +44,9 @@ var skipped = regexp.MustCompile(`\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?
 // ordinal is the suffixes of ordinal numbers ("3rd", "65th").
 var ordinal = map[string]bool{"st": true, "nd": true, "rd": true, "th": true}
 
-// Suffixes: glued to the digits ("1.2M", "45k", "2.5x") or after one space
-// ("1.2 million", "3 pp").
+// Suffixes: glued to the digits ("1.2M", "45k", "2.5x") or after a space
+// ("1.2 million", "3 pp") or a line break ("$470\nmillion"), % after one
+// space only.
 var (
 	gluedSuffixes = map[string]float64{
 		"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9, "Bn": 1e9, "BN": 1e9,
