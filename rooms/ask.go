@@ -108,7 +108,7 @@ func (s *Service) answer(ctx context.Context, q *room.Query, docs []room.Documen
 	a := ask.Extract(q.Question, pages, completed)
 	if s.Model != nil && a.Type == room.AnswerGrounded {
 		t0 := s.now()
-		g, err := ask.Generate(ctx, s.Model, q.Question, pages)
+		g, err := ask.Generate(ctx, s.Model, s.Store, q.Question, pages)
 		q.LLMMS = int(s.now().Sub(t0).Milliseconds())
 		q.ModelUsed = s.Model.Name()
 		if err == nil {

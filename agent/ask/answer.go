@@ -29,6 +29,9 @@ const (
 	quoteLines = 4
 )
 
+// numberRe finds what looks like an amount in a line, to rank the lines
+// that state one first; it checks nothing (numbers a model writes are
+// checked by agent/evidence, see check).
 var numberRe = regexp.MustCompile(`\(?\$?\s?\d[\d,]*(\.\d+)?\)?%?`)
 
 // Extract answers a question from the pages retrieval found: the lines

@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/quarry-dev/quarry/agent/evidence"
 	agentrt "github.com/quarry-dev/quarry/agent/runtime"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/room"
@@ -30,21 +32,49 @@ type Generated struct {
 	Answer
 	Model string
 	Usage llm.Usage
-	// Unverified lists the numbers the answer states that are not in the
-	// passages its sentences cite, and citations of passages that were
-	// not given.
+	// Unverified lists the numbers the answer states that the passages
+	// its sentences cite do not support, and citations of passages that
+	// were not given. An answer with any is not grounded: its type is
+	// room.AnswerInsufficient.
 	Unverified []string
 }
 
+// PageReader reads a page of a document: a room's store.
+type PageReader interface {
+	Page(ctx context.Context, documentID string, number int) (*room.Page, error)
+}
+
 // Generate asks model to answer the question from the best passages of
-// pages, then checks its work: every citation must point at a passage it
-// was shown, and every number in a sentence must appear in a passage that
-// sentence cites. Citations of a sentence that fails are marked
-// unverified, and the answer says which numbers could not be found.
-func Generate(ctx context.Context, model llm.Model, question string, pages []PageHit) (*Generated, error) {
+// pages, then checks its work (see check): every citation must point at a
+// passage it was shown, and every number in a sentence must match a
+// number of a passage that sentence cites. An answer that fails is not
+// grounded: it is returned as room.AnswerInsufficient, its unsupported
+// numbers marked, its failing sentences' citations marked unverified,
+// saying what could not be verified.
+//
+// The pages of the passages shown are read from pr, when it is not nil,
+// for the unit their amounts are in: a statement says "(In millions)"
+// once at its top, and a passage from its foot is in millions too. A page
+// that cannot be read leaves its passages to their own words, which only
+// makes the check stricter.
+func Generate(ctx context.Context, model llm.Model, pr PageReader, question string, pages []PageHit) (*Generated, error) {
 	passages := passagesOf(pages)
 	if len(passages) == 0 {
 		return nil, fmt.Errorf("no passages to answer from")
+	}
+	if pr != nil {
+		read := map[string]string{}
+		for i, p := range passages {
+			key := fmt.Sprintf("%s#%d", p.DocumentID, p.PageNumber)
+			text, ok := read[key]
+			if !ok {
+				if pg, err := pr.Page(ctx, p.DocumentID, p.PageNumber); err == nil {
+					text = pg.Text
+				}
+				read[key] = text
+			}
+			passages[i].page = text
+		}
 	}
 	var b strings.Builder
 	for i, p := range passages {
@@ -66,9 +96,13 @@ func Generate(ctx context.Context, model llm.Model, question string, pages []Pag
 		return g, nil
 	}
 	g.Type = room.AnswerGrounded
-	g.Text, g.Citations, g.Unverified = verify(text, passages, contentWords(parseQuestion(question)))
+	g.Text, g.Citations, g.Unverified = check(text, passages, contentWords(parseQuestion(question)))
 	if len(g.Unverified) > 0 {
-		g.Text += "\n\nUnverified: " + strings.Join(g.Unverified, "; ") + "."
+		// An answer is grounded only when all of it is: one unsupported
+		// number or citation makes the whole of it unverified.
+		g.Type = room.AnswerInsufficient
+		g.Text = "The passages this answer cites do not support all of it; it is shown with what could not be verified marked " +
+			evidence.Marker + ".\n\n" + g.Text + "\n\nUnverified: " + strings.Join(g.Unverified, "; ") + "."
 	}
 	return g, nil
 }
@@ -78,6 +112,9 @@ func Generate(ctx context.Context, model llm.Model, question string, pages []Pag
 type passage struct {
 	room.ChunkHit
 	relevance float64
+	// page is the text of the page the chunk is on, "" when it was not
+	// read; the units it states apply to the chunk's amounts.
+	page string
 }
 
 // passagesOf picks the best chunk of each of the best pages, then their
@@ -91,7 +128,7 @@ func passagesOf(pages []PageHit) []passage {
 				if top := pages[0].Score; top > 0 {
 					rel = float64(int(p.Score/top*10000)) / 10000
 				}
-				out = append(out, passage{p.Chunks[round], rel})
+				out = append(out, passage{ChunkHit: p.Chunks[round], relevance: rel})
 			}
 		}
 	}
@@ -99,38 +136,58 @@ func passagesOf(pages []PageHit) []passage {
 }
 
 var (
-	markerRe   = regexp.MustCompile(`\[(\d{1,2})\]`)
-	sentenceRe = regexp.MustCompile(`[^.!?\n]+(?:[.!?]+(?:\s*\[\d{1,2}\])*|\n|$)`)
-	genNumRe   = regexp.MustCompile(`\d[\d,]*(?:\.\d+)?`)
+	markerRe = regexp.MustCompile(`\[(\d{1,2}(?:\s*,\s*\d{1,2})*)\]`)
+	// A sentence ends at a full stop, question or exclamation mark
+	// followed by a space or the end (so "$1.6 billion" is one sentence),
+	// taking the citation markers after it, or at the end of a line.
+	sentenceRe = regexp.MustCompile(`(?s).+?(?:[.!?]+(?:\s*\[\d{1,2}(?:\s*,\s*\d{1,2})*\])*(?:\s|$)|\n|$)`)
 )
 
-// verify checks an answer's sentences against the passages they cite. It
-// returns the answer, the citations in order of first use (at most
-// room.MaxCitations), and what could not be verified.
-func verify(text string, passages []passage, words []string) (string, []room.Citation, []string) {
+// check checks an answer's sentences against the passages they cite with
+// agent/evidence, the checker every job's numbers go through: each number
+// a sentence states must match, at the precision written, a number of a
+// passage that sentence cites, in the unit written there or the unit the
+// passage or its page says its amounts are in. Years, dates, page references and
+// small counts are not claims and are not checked.
+//
+// It returns the answer with each unsupported number marked
+// evidence.Marker, the citations in order of first use (at most
+// room.MaxCitations, those of a sentence that failed marked unverified),
+// and what could not be verified.
+func check(text string, passages []passage, words []string) (string, []room.Citation, []string) {
 	var cites []room.Citation
 	at := map[int]int{} // passage index -> citation index
 	var unverified []string
-	for _, sent := range sentenceRe.FindAllString(text, -1) {
+	var b strings.Builder
+	last := 0
+	for _, loc := range sentenceRe.FindAllStringIndex(text, -1) {
+		if loc[0] == loc[1] {
+			continue
+		}
+		sent := text[loc[0]:loc[1]]
 		var cited []int
 		for _, m := range markerRe.FindAllStringSubmatch(sent, -1) {
-			n, _ := strconv.Atoi(m[1])
-			if n < 1 || n > len(passages) {
-				unverified = append(unverified, fmt.Sprintf("citation [%d] points at no passage", n))
-				continue
+			for _, f := range strings.Split(m[1], ",") {
+				n, _ := strconv.Atoi(strings.TrimSpace(f))
+				if n < 1 || n > len(passages) {
+					unverified = append(unverified, fmt.Sprintf("citation [%d] points at no passage", n))
+					continue
+				}
+				if !slices.Contains(cited, n-1) {
+					cited = append(cited, n-1)
+				}
 			}
-			cited = append(cited, n-1)
 		}
-		body := markerRe.ReplaceAllString(sent, "")
-		ok := true
-		for _, num := range genNumRe.FindAllString(body, -1) {
-			if yearLike(num) && len(cited) > 0 && inAny(num, passages, cited) {
-				continue
-			}
-			if !inAny(num, passages, cited) {
-				ok = false
-				unverified = append(unverified, fmt.Sprintf("%s is not in the cited passages", num))
-			}
+		var ev evidence.Set
+		for _, i := range cited {
+			ev.AddPassage(passages[i].Context+"\n"+passages[i].Text, passages[i].page)
+		}
+		res := ev.Check(sent)
+		b.WriteString(text[last:loc[0]])
+		b.WriteString(res.Text)
+		last = loc[1]
+		for _, u := range res.Unverified {
+			unverified = append(unverified, fmt.Sprintf("%s is not in the cited passages", u))
 		}
 		for _, i := range cited {
 			j, seen := at[i]
@@ -144,28 +201,11 @@ func verify(text string, passages []passage, words []string) (string, []room.Cit
 				cites = append(cites, room.Citation{ChunkID: p.ID, DocumentID: p.DocumentID, DocumentName: p.DocumentName,
 					PageNumber: p.PageNumber, RelevanceScore: p.relevance, Rank: j + 1, TextPreview: Preview(p.Text, words), Verified: true})
 			}
-			if !ok {
+			if !res.OK() {
 				cites[j].Verified = false
 			}
 		}
 	}
-	return strings.TrimSpace(text), cites, unverified
-}
-
-func yearLike(num string) bool {
-	n, err := strconv.Atoi(num)
-	return err == nil && n >= 1900 && n <= 2100
-}
-
-// inAny reports whether a number appears in one of the cited passages,
-// written with or without thousands separators.
-func inAny(num string, passages []passage, cited []int) bool {
-	plain := strings.ReplaceAll(num, ",", "")
-	for _, i := range cited {
-		t := passages[i].Context + "\n" + passages[i].Text
-		if strings.Contains(t, num) || strings.Contains(strings.ReplaceAll(t, ",", ""), plain) {
-			return true
-		}
-	}
-	return false
+	b.WriteString(text[last:])
+	return strings.TrimSpace(b.String()), cites, unverified
 }

@@ -3,8 +3,11 @@
 // matches nothing is marked unverified, never shown as fact.
 //
 // A Set collects the numbers of the recorded evidence (findings written
-// offline, query results, report text); Check finds the numbers in a text
-// and appends Marker to each one the Set does not contain.
+// offline, query results, report text, passages quoted from documents);
+// Check finds the numbers in a text and appends Marker to each one the Set
+// does not contain. It is the one number checker of every job: the
+// investigation's and analysis's model-written text, research's claims and
+// a data room's answers (each sentence against the passages it cites).
 //
 // # Which numbers count
 //
@@ -12,13 +15,17 @@
 // thousands separators (1,234,567), decimals, and a suffix: % or pp (a
 // percentage), k K thousand, M mn million, B bn billion, trillion, or x ×
 // (a multiple). "1.2 million" and "12.3 %" may have a space before the
-// suffix.
+// suffix, and a word suffix may follow a line break. Parentheses around the digits are an accountant's minus sign:
+// "(1,577)" and "$(1,577) million" are negative amounts.
 //
 // These are never checked, never counted and never marked:
 //   - small integers 0..10 standing alone, without unit or decimals
 //     ("3 hypotheses");
 //   - years 1900..2100 standing alone ("in 2024");
-//   - dates and times (2024-01-31, 2024-01-31T10:00:00Z, 10:00, 2024-03);
+//   - dates and times (2024-01-31, 2024-01-31T10:00:00Z, 10:00, 2024-03,
+//     the day of "December 31, 2023" or "31 Dec 2023");
+//   - references to a part of a document (page 12, pp. 12-14, Note 7,
+//     Item 7A, Exhibit 31);
 //   - identifiers: digits glued to letters or underscores (hyp_003,
 //     find_001, output_001.txt, Q1, H2, 5xx, 3rd, 250ms, 1e-5), to a path
 //     or anchor (/, \, #) or to a word by a hyphen (COVID-19);
@@ -41,6 +48,12 @@
 // fraction of a percentage in recorded text (0.123 matches "12.3%").
 // Recorded values are exact points: a model may round them, but not state
 // them more precisely than they were recorded.
+//
+// A passage quoted from a document (AddPassage) may say the unit its
+// amounts are in, as a financial statement's "(In millions)" does; its
+// amounts written without a unit of their own then also count in that
+// unit, so "$1.6 billion" matches "1,577" under "(Millions)". Without such
+// a statement "812" is 812, never $812 million.
 package evidence
 
 import (

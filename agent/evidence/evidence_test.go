@@ -116,11 +116,102 @@ func TestCheckIgnores(t *testing.T) {
 		"results/explanations.json#1", "analysis/iterations/iter_012.json", "see Fig.12",
 		"2024/12/31", "3/4", "2-3 Likely",
 		"11. item", "Steps:\n  12) item",
+		"December 31, 2023", "Dec. 31, 2023", "on 31 December 2023", "the 15th of March", "Sept 30",
+		"page 12", "pages 12-14", "pages 12 and 13", "p. 41", "pp. 41–43", "Note 12", "see Item 7A", "Exhibit 31", "Section 404",
+		"(2023)", "(in millions)", "the 65th year", "its 8-K", "the 10-K", "the 10K", "Form 10-Q", "an 8k filing", "its 20-F",
 	} {
 		var s Set
 		res := s.Check(text)
 		if res.Numbers != 0 || res.Text != text {
 			t.Errorf("Check(%q) = %+v; want nothing checked", text, res)
+		}
+	}
+}
+
+func TestCheckParenthesesAreNegative(t *testing.T) {
+	tests := []struct {
+		written string
+		value   float64
+	}{
+		{"(1,577)", 1577},
+		{"$(1,577)", 1577},
+		{"$(1,577) million", 1.577e9},
+		{"(3.2)%", 3.2},
+		{"(12)", 12},
+	}
+	for _, tt := range tests {
+		var s Set
+		s.AddValue(tt.value)
+		if res := s.Check(tt.written); res.Numbers != 1 || !res.OK() || res.Text != tt.written {
+			t.Errorf("Check(%q) with %g recorded = %+v; want 1 number, verified", tt.written, tt.value, res)
+		}
+	}
+}
+
+func TestAddPassage(t *testing.T) {
+	const statement = "CONSOLIDATED STATEMENT OF CASH FLOWS\n(Millions)  2018  2017\nPurchases of PP&E  (1,577)  (1,373)\nOperating margin 22.3%\nRevenue per share 8.89\n"
+	tests := []struct {
+		passage, written string
+		match            bool
+	}{
+		{statement, "$1,577 million", true},
+		{statement, "$1.6 billion", true},
+		{statement, "$1,577", true},
+		{statement, "1.577", false},
+		{statement, "$1,577 billion", false},
+		{statement, "$1,577 thousand", false},
+		{statement, "1,373", true},
+		{statement, "22.3%", true},
+		{statement, "22.3 million", false}, // a percentage has no unit but its own
+		{"(In thousands, except per share data)\nNet loss (8,412)", "$8.4 million", true},
+		{"(Dollars in billions)\nTotal assets 228.4", "$228.4 billion", true},
+		{"($ in millions)\nTotal debt 4,012", "$4.0 billion", true},
+		{"in millions of dollars: revenue 812", "$812 million", true},
+		{"(£000)\nTurnover 5,210", "£5.21 million", true},
+		{"($ million)\nAdjusted EBIT 2,018", "$2,018 million", true},
+		{"(Dollarsinmillions,exceptpershamounts)\nProperty, plant and equipment, net\n12,645", "$12,645 million", true},
+		{"milestone payments of up to $470\nmillion contingent on", "$470 million", true},
+		{"Net sales 812\n% change 4", "8.12", false}, // 812 is not 812%
+		{"the 65th consecutive year of dividend increases", "65 consecutive years", true},
+		{"sold 8,000 units", "8k", true},
+		{"sold 8,000 units", "$8K", true},
+		// Without a statement of the unit, an amount is in none.
+		{"Net sales 812", "$812 million", false},
+		{"Net sales 812", "812", true},
+		// Written with a unit of its own, an amount keeps it.
+		{"(In millions)\nThe facility is 12 thousand square feet", "12 billion", false},
+		{"(In millions)\nThe facility is 12 thousand square feet", "12,000", true},
+		// A passage's $812 million is not 12 million.
+		{"Revenue was $812 million.", "12 million", false},
+		{"Revenue was $812 million.", "$812 million", true},
+		{"Revenue was $812 million.", "$0.8 billion", true},
+	}
+	for _, tt := range tests {
+		var s Set
+		s.AddPassage(tt.passage, "")
+		if res := s.Check(tt.written); res.Numbers != 1 || res.OK() != tt.match {
+			t.Errorf("AddPassage(%q); Check(%q) = %+v; want match %v", tt.passage, tt.written, res, tt.match)
+		}
+	}
+}
+
+func TestAddPassageOnAPage(t *testing.T) {
+	const page = "Consolidated Balance Sheets\n(In millions)  2022  2021\nCash 800 700\n...\nTotal liabilities 1,900 1,800\nCommon stock 75 75"
+	tests := []struct {
+		passage, page, written string
+		match                  bool
+	}{
+		// The foot of a statement is in the unit its top states.
+		{"Total liabilities 1,900 1,800\nCommon stock 75 75", page, "$1.9 billion", true},
+		{"Total liabilities 1,900 1,800\nCommon stock 75 75", "", "$1.9 billion", false},
+		// The page lends its unit, not its numbers.
+		{"Total liabilities 1,900 1,800\nCommon stock 75 75", page, "$800 million", false},
+	}
+	for _, tt := range tests {
+		var s Set
+		s.AddPassage(tt.passage, tt.page)
+		if res := s.Check(tt.written); res.Numbers != 1 || res.OK() != tt.match {
+			t.Errorf("AddPassage(%q, page %v); Check(%q) = %+v; want match %v", tt.passage, tt.page != "", tt.written, res, tt.match)
 		}
 	}
 }

@@ -16,20 +16,37 @@ type number struct {
 	// step is the unit of the last digit written, multiplied likewise.
 	value, step float64
 	percent     bool // written with % or pp
+	// suffixed is set when a suffix scales the digits or says what they
+	// count (%, million, k, x).
+	suffixed bool
 	// plain is set for small integers and years standing alone, which
 	// are evidence but are not checked.
 	plain bool
 }
 
+// month is a month's name or its abbreviation.
+const month = `(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`
+
 // skipped matches what is not a number although it has digits: ISO dates
-// and times, year-months, clock times, and citation markers.
+// and times, year-months, clock times, days of dates written with the
+// month's name ("December 31, 2023", "31 Dec 2023"), references to a
+// page, note or item of a document ("page 12", "pp. 12-14", "Note 7"),
+// the names of filings ("10-K", "10K", "8-K", "20-F", "8k filing"), and
+// citation markers.
 var skipped = regexp.MustCompile(`\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?` +
 	`|\b(?:19|20)\d{2}-(?:0[1-9]|1[0-2])\b` +
 	`|\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b` +
+	`|(?i:\b` + month + `\.?\s+\d{1,2}(?:st|nd|rd|th)?\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?` + month + `\b)` +
+	`|(?i:(?:\b(?:pages?|notes?|items?|sections?|exhibits?|parts?|chapters?|tables?|figures?)\s+|\bpp?\.\s*)\d+(?:\s*(?:-|–|,|and|to)\s*\d+\b)*)` +
+	`|(?:^|[^$€£.,\w])(?:10-?[KQ]|8-?K|6-?K|20-?F|11-?K)\b|(?i:\b(?:10-?[kq]|8-?k)\s+(?:filings?|reports?|forms?))` +
 	`|\[\^?\d+(?:\s*,\s*\^?\d+)*\]`)
 
-// Suffixes: glued to the digits ("1.2M", "45k", "2.5x") or after one space
-// ("1.2 million", "3 pp").
+// ordinal is the suffixes of ordinal numbers ("3rd", "65th").
+var ordinal = map[string]bool{"st": true, "nd": true, "rd": true, "th": true}
+
+// Suffixes: glued to the digits ("1.2M", "45k", "2.5x") or after a space
+// ("1.2 million", "3 pp") or a line break ("$470\nmillion"), % after one
+// space only.
 var (
 	gluedSuffixes = map[string]float64{
 		"k": 1e3, "K": 1e3, "M": 1e6, "mn": 1e6, "B": 1e9, "bn": 1e9, "Bn": 1e9, "BN": 1e9,
@@ -96,9 +113,16 @@ func parse(text string, d int) (n number, ok bool, next int) {
 		return n, false, j
 	}
 
+	// A negative amount as accounts write it, in parentheses: "(1,577)",
+	// "$(1,577) million".
+	p := start
+	if p > 0 && text[p-1] == '(' && j < len(text) && text[j] == ')' {
+		p, j = p-1, j+1
+	}
+
 	// Before the digits: sign and currency, in either order, or what makes
 	// the digits part of a word.
-	p, currency, signed := start, false, false
+	currency, signed := false, false
 	for range 2 {
 		r, size := utf8.DecodeLastRuneInString(text[:p])
 		switch {
@@ -132,6 +156,11 @@ func parse(text string, d int) (n number, ok bool, next int) {
 			w++
 		}
 		after, _ := utf8.DecodeRuneInString(text[w:])
+		if ordinal[text[j:w]] && !isWordRune(after) && decimals < 0 && !separated {
+			// "the 65th consecutive year": evidence that 65 years
+			// passed, but never a claim to check.
+			return number{start: p, end: w, value: math.Abs(v), step: 1, plain: true}, true, w
+		}
 		m, known := gluedSuffixes[text[j:w]]
 		if !known || isWordRune(after) {
 			return n, false, skipWord(text, j) // 5xx, 3rd, 250ms
@@ -142,10 +171,15 @@ func parse(text string, d int) (n number, ok bool, next int) {
 		if after, _ := utf8.DecodeRuneInString(text[j+size:]); isWordRune(after) {
 			return n, false, skipWord(text, j) // 3/4, 001.txt
 		}
-	case r == ' ':
-		rest := text[j+1:]
-		if strings.HasPrefix(rest, "%") {
-			j, suffix, percent = j+2, true, true
+	case r == ' ' || r == '\n' || r == '\t':
+		// A space, or a line break where a page's text wrapped ("$470\nmillion").
+		gap := j
+		for gap < len(text) && gap-j < 3 && (text[gap] == ' ' || text[gap] == '\t' || text[gap] == '\n' && !strings.Contains(text[j:gap], "\n")) {
+			gap++
+		}
+		rest := text[gap:]
+		if text[j:gap] == " " && strings.HasPrefix(rest, "%") {
+			j, suffix, percent = gap+1, true, true
 			break
 		}
 		for _, s := range wordSuffixes {
@@ -155,13 +189,13 @@ func parse(text string, d int) (n number, ok bool, next int) {
 			if after, _ := utf8.DecodeRuneInString(rest[len(s.word):]); isWordRune(after) {
 				continue
 			}
-			j, suffix, mult = j+1+len(s.word), true, s.mult
+			j, suffix, mult = gap+len(s.word), true, s.mult
 			percent = strings.HasPrefix(s.word, "perc") || s.word == "pp"
 			break
 		}
 	}
 
-	n = number{start: p, end: j, value: math.Abs(v) * mult, step: math.Pow10(-max(decimals, 0)) * mult, percent: percent}
+	n = number{start: p, end: j, value: math.Abs(v) * mult, step: math.Pow10(-max(decimals, 0)) * mult, percent: percent, suffixed: suffix}
 	if !suffix && !currency && decimals < 0 && !separated {
 		switch {
 		case n.value <= 10:
