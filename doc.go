@@ -60,6 +60,8 @@
 //	agent/ask/                 a room's question: retrieval, answer, citations
 //	agent/research/            sub-questions, facts, contradictions, briefing
 //	agent/evidence/            the one number checker every job's text passes
+//	agent/runtime/             the agents' one model call: audit, usage,
+//	                           failure policy, JSON
 //
 // Understanding, math and rendering:
 //
