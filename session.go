@@ -58,6 +58,10 @@ type Session struct {
 	// StartedAt and FinishedAt bound the investigation run.
 	StartedAt  *time.Time `json:"started_at,omitempty"`
 	FinishedAt *time.Time `json:"finished_at,omitempty"`
+	// OwnerID is the id of the user who created the session (a
+	// room.User's); empty for one made before sessions had owners, or by
+	// the CLI or MCP, which act as the local owner.
+	OwnerID string `json:"owner_id,omitempty"`
 }
 
 // ErrorInfo is an Error as stored in artifacts and sent over the wire.

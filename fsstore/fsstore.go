@@ -82,14 +82,16 @@ func (s *Store) Dir(id string) (string, error) {
 	return filepath.Join(s.root, id), nil
 }
 
-// CreateSession makes a new session directory with status created.
-func (s *Store) CreateSession() (*quarry.Session, error) {
+// CreateSession makes a new session directory with status created,
+// owned by the user ownerID ("" for the local owner).
+func (s *Store) CreateSession(ownerID string) (*quarry.Session, error) {
 	now := s.now().UTC()
 	sess := &quarry.Session{
 		SessionID: quarry.NewID(),
 		Status:    quarry.SessionCreated,
 		CreatedAt: now,
 		ExpiresAt: now.Add(s.timeout),
+		OwnerID:   ownerID,
 	}
 	dir, _ := s.Dir(sess.SessionID)
 	for _, sub := range []string{"files", "analysis/hypotheses", "analysis/iterations", "analysis/full_outputs", "results", "chat"} {

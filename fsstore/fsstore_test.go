@@ -15,7 +15,7 @@ import (
 func newStore(t *testing.T, maxBytes int64) (*fsstore.Store, *quarry.Session) {
 	t.Helper()
 	s := fsstore.New(t.TempDir(), fsstore.Options{MaxFileBytes: maxBytes})
-	sess, err := s.CreateSession()
+	sess, err := s.CreateSession("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestClaimRun(t *testing.T) {
 	if _, err := s.ClaimRun(sess.SessionID); quarry.ErrorCode(err) != quarry.ECodeConflict {
 		t.Fatalf("second claim = %v; want %s", err, quarry.ECodeConflict)
 	}
-	other, err := s.CreateSession()
+	other, err := s.CreateSession("")
 	if err != nil {
 		t.Fatal(err)
 	}

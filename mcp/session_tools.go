@@ -209,7 +209,7 @@ func createSession[F csvFile | localFile](t *tools) handler[createSessionIn[F], 
 				files[i] = f
 			}
 		}
-		sess, err := t.svc.Create(ctx)
+		sess, err := t.svc.Create(ctx, "")
 		if err != nil {
 			return createSessionOut{}, "", err
 		}

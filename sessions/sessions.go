@@ -23,7 +23,9 @@ import (
 
 // Store keeps sessions and their artifacts; fsstore.Store implements it.
 type Store interface {
-	CreateSession() (*quarry.Session, error)
+	// CreateSession makes a session owned by the user ownerID ("" for
+	// the local owner).
+	CreateSession(ownerID string) (*quarry.Session, error)
 	Session(id string) (*quarry.Session, error)
 	SaveSession(s *quarry.Session) error
 	Sessions() ([]*quarry.Session, error)
@@ -165,9 +167,13 @@ func (m *Manager) lock(id string) func() {
 
 func (m *Manager) now() time.Time { return m.cfg.Now().UTC() }
 
-// Create starts a new, empty session.
-func (m *Manager) Create(ctx context.Context) (*quarry.Session, error) {
-	return m.cfg.Store.CreateSession()
+// Create starts a new, empty session owned by the user ownerID: the
+// signed-in user of the server, or "" for the local owner (the CLI, MCP,
+// and sessions of single-user mode). The manager records the owner and
+// answers every caller alike; the server shows a session only to its
+// owner.
+func (m *Manager) Create(ctx context.Context, ownerID string) (*quarry.Session, error) {
+	return m.cfg.Store.CreateSession(ownerID)
 }
 
 // Session returns a session's metadata. A session past its expiry time is

@@ -73,8 +73,11 @@ func (f *fakeService) session(id string) (*quarry.Session, error) {
 	return s, nil
 }
 
-func (f *fakeService) Create(ctx context.Context) (*quarry.Session, error) {
+func (f *fakeService) Create(ctx context.Context, ownerID string) (*quarry.Session, error) {
 	id := f.add(quarry.SessionCreated)
+	f.mu.Lock()
+	f.sessions[id].OwnerID = ownerID
+	f.mu.Unlock()
 	return f.Session(ctx, id)
 }
 

@@ -119,12 +119,7 @@ func New(svc Service, opt Options) *Server {
 		opt.MinBodyRate = DefaultMinBodyRate
 	}
 	s := &Server{svc: svc, opt: opt, log: opt.Log, mux: http.NewServeMux(), views: viewsFor(opt.Analyst)}
-	s.routesAPI()
-	s.routesAnalyses()
-	s.routesRooms()
-	s.routesResearch()
-	s.routesLogin()
-	s.routesPages()
+	s.register()
 	return s
 }
 

@@ -15,7 +15,10 @@ import (
 // Service is what the server needs from the session manager. Errors are
 // *quarry.Error values carrying the specification's codes.
 type Service interface {
-	Create(ctx context.Context) (*quarry.Session, error)
+	// Create makes a session owned by the user ownerID ("" for the local
+	// owner). The server, not the service, shows a session to its owner
+	// alone (Server.mayUse).
+	Create(ctx context.Context, ownerID string) (*quarry.Session, error)
 	// Session returns a session; one past its expiry reads as expired.
 	Session(ctx context.Context, id string) (*quarry.Session, error)
 	// Sessions lists every session, newest first.

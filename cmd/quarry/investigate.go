@@ -156,7 +156,7 @@ func (inv *investigation) run(ctx context.Context) (*quarry.InvestigationResult,
 		return nil, err
 	}
 	store := fsstore.New(inv.dataDir, fsstore.Options{MaxFileBytes: inv.maxMB << 20})
-	sess, err := store.CreateSession()
+	sess, err := store.CreateSession("")
 	if err != nil {
 		return nil, err
 	}
