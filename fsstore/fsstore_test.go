@@ -36,6 +36,27 @@ func TestCreateSessionLayout(t *testing.T) {
 	}
 }
 
+// TestSessionKeepsItsOwner: the owner given at creation is read back, and
+// kept when the session's metadata is saved again.
+func TestSessionKeepsItsOwner(t *testing.T) {
+	s := fsstore.New(t.TempDir(), fsstore.Options{})
+	sess, err := s.CreateSession("u-ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Session(sess.SessionID)
+	if err != nil || got.OwnerID != "u-ann" {
+		t.Fatalf("Session() = %+v, %v; want owner u-ann", got, err)
+	}
+	got.Status = quarry.SessionHasFiles
+	if err := s.SaveSession(got); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := s.Session(sess.SessionID); err != nil || again.OwnerID != "u-ann" {
+		t.Errorf("after SaveSession, Session() = %+v, %v; want owner u-ann", again, err)
+	}
+}
+
 func TestAddFileRejectsBadUploads(t *testing.T) {
 	tests := []struct {
 		name, file string

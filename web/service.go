@@ -2,6 +2,12 @@
 // server-sent progress events, and the server-rendered pages (html/template
 // with htmx, vendored and embedded). It talks to sessions through the
 // Service interface; sessions.Manager implements it.
+//
+// Every route is a line of one table (routes.go) naming its access rule
+// (access.go): open, signed in, or signed in as the owner of the
+// investigation or analysis of its path. With PasswordAuth every job
+// needs a signed-in user, and another user's investigation or analysis
+// is not found; in single-user mode the local owner owns everything.
 package web
 
 import (
