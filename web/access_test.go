@@ -23,8 +23,10 @@ import (
 // ownersEnv is a server with investigations and analyses under
 // PasswordAuth, with the API tokens of ann, bob and the local owner.
 type ownersEnv struct {
-	t                  *testing.T
-	srv                *httptest.Server
+	t   *testing.T
+	srv *httptest.Server
+	// local is a single-user server over the same data dir.
+	local              *httptest.Server
 	app                *app.App
 	ann, bob, owner    *room.User
 	annT, bobT, ownerT string
@@ -67,6 +69,8 @@ func newOwnersEnv(t *testing.T) *ownersEnv {
 	must(err)
 	e.srv = httptest.NewServer(web.New(a.Manager, web.Options{Rooms: svc, Auth: auth, Analyses: a.Analyses}))
 	t.Cleanup(e.srv.Close)
+	e.local = httptest.NewServer(web.New(a.Manager, web.Options{Rooms: svc, Auth: web.LocalUser{Owner: owner}, Analyses: a.Analyses}))
+	t.Cleanup(e.local.Close)
 	return e
 }
 
@@ -298,4 +302,33 @@ func (e *ownersEnv) waitForEnd(token, id string) {
 		}
 	}
 	e.t.Fatal("the event stream ended without an end event")
+}
+
+// TestLocalModeOwnsEverything: a single-user server over the same data
+// dir shows every investigation, whoever made it under PasswordAuth, and
+// records its own as the local owner's, which only the local owner sees
+// under PasswordAuth.
+func TestLocalModeOwnsEverything(t *testing.T) {
+	e := newOwnersEnv(t)
+	annS, bobS := e.create(e.annT), e.create(e.bobT)
+	// Requests go to e.srv: the single-user server, then back.
+	e.srv, e.local = e.local, e.srv
+	localS := e.create("")
+	if st, _, b := e.as("", http.MethodGet, "/api/sessions/"+annS, "", nil); st != http.StatusOK {
+		t.Errorf("single-user GET ann's investigation: %d %s", st, b)
+	}
+	ids := e.listed("", "/api/sessions", "sessions", "session_id")
+	slices.Sort(ids)
+	want := []string{annS, bobS, localS}
+	slices.Sort(want)
+	if !slices.Equal(ids, want) {
+		t.Errorf("single-user list %v; want %v", ids, want)
+	}
+	e.srv, e.local = e.local, e.srv
+	if st, code, _ := e.as(e.annT, http.MethodGet, "/api/sessions/"+localS, "", nil); st != http.StatusNotFound || code != quarry.ECodeSessionNotFound {
+		t.Errorf("ann GET the local owner's investigation: %d %s; want 404 SESSION_NOT_FOUND", st, code)
+	}
+	if st, _, b := e.as(e.ownerT, http.MethodGet, "/api/sessions/"+localS, "", nil); st != http.StatusOK {
+		t.Errorf("the local owner GET their investigation: %d %s", st, b)
+	}
 }
