@@ -6,6 +6,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/room"
 	"github.com/quarry-dev/quarry/rooms"
 )
@@ -165,7 +166,7 @@ func (s *Server) creator(r *http.Request) (string, error) {
 
 // sessions lists the investigations the request's user may see, newest
 // first.
-func (s *Server) sessions(r *http.Request) ([]*quarry.Session, error) {
+func (s *Server) sessions(r *http.Request) ([]*investigation.Investigation, error) {
 	u, err := s.user(r)
 	if err != nil {
 		return nil, err
@@ -174,7 +175,7 @@ func (s *Server) sessions(r *http.Request) ([]*quarry.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	mine := make([]*quarry.Session, 0, len(all))
+	mine := make([]*investigation.Investigation, 0, len(all))
 	for _, sess := range all {
 		if s.owns(u, sess.OwnerID) {
 			mine = append(mine, sess)

@@ -14,8 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 //go:embed templates
@@ -128,7 +127,7 @@ var templateFuncs = template.FuncMap{
 	"add":         func(a, b int) int { return a + b },
 	"htmxConfig":  func() string { return htmxConfig },
 	"analyst":     func() Analyst { return Analyst{} },
-	"modelRows":   func() int { return investigate.ModelMaxRows },
+	"modelRows":   func() int { return investigation.ModelMaxRows },
 	// analysesOn, roomsOn and researchOn are true on a server with the
 	// analyses', the data rooms' and the research pages; passwordAuth on
 	// a server where people sign in (Server.register sets them).
@@ -191,19 +190,19 @@ func shortID(id string) string {
 }
 
 // statusLabel is a session status in words.
-func statusLabel(st quarry.SessionStatus) string {
+func statusLabel(st investigation.Status) string {
 	switch st {
-	case quarry.SessionCreated:
+	case investigation.StatusCreated:
 		return "New"
-	case quarry.SessionHasFiles:
+	case investigation.StatusHasFiles:
 		return "Files added"
-	case quarry.SessionRunning:
+	case investigation.StatusRunning:
 		return "Running"
-	case quarry.SessionCompleted:
+	case investigation.StatusCompleted:
 		return "Completed"
-	case quarry.SessionFailed:
+	case investigation.StatusFailed:
 		return "Failed"
-	case quarry.SessionExpired:
+	case investigation.StatusExpired:
 		return "Expired"
 	}
 	return string(st)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/room"
-	"github.com/quarry-dev/quarry/rooms"
 )
 
 // roomURL is the page of a room.
@@ -82,7 +81,7 @@ type roomView struct {
 type docRow struct {
 	room.Document
 	RoomURL  string
-	Progress *rooms.Progress
+	Progress *room.Progress
 	CanEdit  bool // the user may delete it
 }
 
