@@ -158,11 +158,13 @@ func final(status string) bool {
 }
 
 // Start checks req, stores its uploads as file sources, records it as
-// submitted and runs it in the background; it returns the record.
-// Errors: INVALID (the spec's validation, an upload of an unknown kind),
-// FILE_TOO_LARGE, FORBIDDEN for a file path or a SQLite connection string
-// sent by a client (files come as uploads), UNAVAILABLE when closing.
-func (m *Service) Start(ctx context.Context, req analysis.Request, uploads []analysis.Upload) (*analysis.Result, error) {
+// submitted, owned by the user ownerID ("" for the local owner: the CLI,
+// MCP), and runs it in the background; it returns the record. The owner
+// is ownerID whatever req says. Errors: INVALID (the spec's validation,
+// an upload of an unknown kind), FILE_TOO_LARGE, FORBIDDEN for a file path
+// or a SQLite connection string sent by a client (files come as uploads),
+// UNAVAILABLE when closing.
+func (m *Service) Start(ctx context.Context, ownerID string, req analysis.Request, uploads []analysis.Upload) (*analysis.Result, error) {
 	for _, ds := range req.DataSources {
 		if ds.FilePath != "" || ds.Type == analysis.SourceSQL && !strings.HasPrefix(ds.ConnectionString, "postgres") {
 			return nil, quarry.Errorf(quarry.ECodeForbidden, "a request may not name files on the server (%s)", firstNonEmpty(ds.FilePath, ds.ConnectionString)).
@@ -170,6 +172,7 @@ func (m *Service) Start(ctx context.Context, req analysis.Request, uploads []ana
 		}
 	}
 	req.RequestID = quarry.NewID()
+	req.OwnerID = ownerID
 	now := m.now()
 	req.Normalize(now)
 	// Validation before the uploads are stored counts the uploads as
@@ -506,7 +509,8 @@ func (m *Service) List(ctx context.Context) ([]analysis.Summary, error) {
 		if err != nil || res.Request == nil {
 			continue
 		}
-		out = append(out, analysis.Summary{RequestID: res.RequestID, Intent: res.Request.Intent, Status: res.Status, Timestamp: res.Request.Timestamp, Artifacts: len(res.Artifacts)})
+		out = append(out, analysis.Summary{RequestID: res.RequestID, Intent: res.Request.Intent, Status: res.Status, Timestamp: res.Request.Timestamp, Artifacts: len(res.Artifacts),
+			OwnerID: res.Request.OwnerID})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Timestamp > out[j].Timestamp })
 	return out, nil

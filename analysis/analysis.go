@@ -71,6 +71,11 @@ type Request struct {
 	Policy       Policy       `json:"policy"`
 	Timestamp    string       `json:"timestamp"`
 	Status       string       `json:"status"`
+	// OwnerID is the id of the user who made the request (a room.User's),
+	// set by the service, never by the client; empty for a request made
+	// before analyses had owners, or by the CLI or MCP, which act as the
+	// local owner.
+	OwnerID string `json:"owner_id,omitempty"`
 }
 
 // DataSource is one source of a request.

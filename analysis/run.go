@@ -184,6 +184,8 @@ type Summary struct {
 	Status    string `json:"status"`
 	Timestamp string `json:"timestamp"`
 	Artifacts int    `json:"artifact_count"`
+	// OwnerID is the request's (Request.OwnerID).
+	OwnerID string `json:"owner_id,omitempty"`
 }
 
 // AuditCheck is what verifying the analyses' log found: the chain, its

@@ -83,14 +83,16 @@ func (s *Store) Dir(id string) (string, error) {
 	return filepath.Join(s.root, id), nil
 }
 
-// CreateSession makes a new session directory with status created.
-func (s *Store) CreateSession() (*investigation.Investigation, error) {
+// CreateSession makes a new session directory with status created,
+// owned by the user ownerID ("" for the local owner).
+func (s *Store) CreateSession(ownerID string) (*investigation.Investigation, error) {
 	now := s.now().UTC()
 	sess := &investigation.Investigation{
 		SessionID: quarry.NewID(),
 		Status:    investigation.StatusCreated,
 		CreatedAt: now,
 		ExpiresAt: now.Add(s.timeout),
+		OwnerID:   ownerID,
 	}
 	dir, _ := s.Dir(sess.SessionID)
 	for _, sub := range []string{"files", "analysis/hypotheses", "analysis/iterations", "analysis/full_outputs", "results", "chat"} {

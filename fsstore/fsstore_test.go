@@ -16,7 +16,7 @@ import (
 func newStore(t *testing.T, maxBytes int64) (*fsstore.Store, *investigation.Investigation) {
 	t.Helper()
 	s := fsstore.New(t.TempDir(), fsstore.Options{MaxFileBytes: maxBytes})
-	sess, err := s.CreateSession()
+	sess, err := s.CreateSession("")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,6 +34,27 @@ func TestCreateSessionLayout(t *testing.T) {
 	got, err := s.Session(sess.SessionID)
 	if err != nil || got.Status != investigation.StatusCreated || !got.ExpiresAt.After(got.CreatedAt) {
 		t.Fatalf("Session() = %+v, %v; want created with expiry after creation", got, err)
+	}
+}
+
+// TestSessionKeepsItsOwner: the owner given at creation is read back, and
+// kept when the session's metadata is saved again.
+func TestSessionKeepsItsOwner(t *testing.T) {
+	s := fsstore.New(t.TempDir(), fsstore.Options{})
+	sess, err := s.CreateSession("u-ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Session(sess.SessionID)
+	if err != nil || got.OwnerID != "u-ann" {
+		t.Fatalf("Session() = %+v, %v; want owner u-ann", got, err)
+	}
+	got.Status = investigation.StatusHasFiles
+	if err := s.SaveSession(got); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := s.Session(sess.SessionID); err != nil || again.OwnerID != "u-ann" {
+		t.Errorf("after SaveSession, Session() = %+v, %v; want owner u-ann", again, err)
 	}
 }
 
@@ -137,7 +158,7 @@ func TestClaimRun(t *testing.T) {
 	if _, err := s.ClaimRun(sess.SessionID); quarry.ErrorCode(err) != quarry.ECodeConflict {
 		t.Fatalf("second claim = %v; want %s", err, quarry.ECodeConflict)
 	}
-	other, err := s.CreateSession()
+	other, err := s.CreateSession("")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -108,7 +108,7 @@ func newManager(t *testing.T, dir string, store investigations.Store, newEngine 
 func sessionWithFile(t *testing.T, m *investigations.Service, amount int) string {
 	t.Helper()
 	ctx := context.Background()
-	s, err := m.Create(ctx)
+	s, err := m.Create(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestEngineBudget(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	s, err := m.Create(ctx)
+	s, err := m.Create(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestEngineBudgetWaitEndsWithContext(t *testing.T) {
 	engines.mu.Lock()
 	engines.gate = make(chan struct{})
 	engines.mu.Unlock()
-	s, err := m.Create(context.Background())
+	s, err := m.Create(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

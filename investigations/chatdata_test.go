@@ -169,7 +169,7 @@ func finishedRevenueDrop(t *testing.T) (dir, id string, paths []string, a *app.A
 	}
 	t.Cleanup(func() { a.Close() })
 	ctx := context.Background()
-	s, _ := a.Manager.Create(ctx)
+	s, _ := a.Manager.Create(ctx, "")
 	id = s.SessionID
 	for _, p := range paths {
 		f, _ := os.Open(p)

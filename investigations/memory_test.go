@@ -195,7 +195,7 @@ func TestMemoryRunawayInvestigation(t *testing.T) {
 func sessionWithPeriods(t *testing.T, m *investigations.Service) string {
 	t.Helper()
 	ctx := context.Background()
-	s, err := m.Create(ctx)
+	s, err := m.Create(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func BenchmarkQuery(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sess, err := a.Manager.Create(ctx)
+	sess, err := a.Manager.Create(ctx, "")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func newQueryEnv(t *testing.T) *queryEnv {
 	t.Cleanup(func() { a.Close() })
 	e.m = a.Manager
 	ctx := context.Background()
-	s, err := e.m.Create(ctx)
+	s, err := e.m.Create(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,9 @@ import (
 
 // Store keeps sessions and their artifacts; fsstore.Store implements it.
 type Store interface {
-	CreateSession() (*investigation.Investigation, error)
+	// CreateSession makes a session owned by the user ownerID ("" for
+	// the local owner).
+	CreateSession(ownerID string) (*investigation.Investigation, error)
 	Session(id string) (*investigation.Investigation, error)
 	SaveSession(s *investigation.Investigation) error
 	Sessions() ([]*investigation.Investigation, error)
@@ -166,9 +168,13 @@ func (m *Service) lock(id string) func() {
 
 func (m *Service) now() time.Time { return m.cfg.Now().UTC() }
 
-// Create starts a new, empty session.
-func (m *Service) Create(ctx context.Context) (*investigation.Investigation, error) {
-	return m.cfg.Store.CreateSession()
+// Create starts a new, empty session owned by the user ownerID: the
+// signed-in user of the server, or "" for the local owner (the CLI, MCP,
+// and sessions of single-user mode). The manager records the owner and
+// answers every caller alike; the server shows a session only to its
+// owner.
+func (m *Service) Create(ctx context.Context, ownerID string) (*investigation.Investigation, error) {
+	return m.cfg.Store.CreateSession(ownerID)
 }
 
 // Session returns a session's metadata. A session past its expiry time is

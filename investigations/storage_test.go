@@ -97,7 +97,7 @@ func TestFullDiskDuringRun(t *testing.T) {
 	store := &fillingStore{Store: fsstore.New(dir, fsstore.Options{}), fillAt: "results/explanations.json"}
 	m := newManager(t, dir, store, openEngine, 0)
 	ctx := context.Background()
-	s, err := m.Create(ctx)
+	s, err := m.Create(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestFullDiskArtifactFailsTheRun(t *testing.T) {
 	store := &fillingStore{Store: fsstore.New(dir, fsstore.Options{}), fillAt: "results/explanations.json", brief: true}
 	m := newManager(t, dir, store, openEngine, 0)
 	ctx := context.Background()
-	s, err := m.Create(ctx)
+	s, err := m.Create(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func TestAddFileLimits(t *testing.T) {
 	dir := t.TempDir()
 	m := newManager(t, dir, fsstore.New(dir, fsstore.Options{}), openEngine, 0)
 	ctx := context.Background()
-	s, err := m.Create(ctx)
+	s, err := m.Create(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 
 // AnalysisService is what the analysis tools need (analyses.Manager).
 type AnalysisService interface {
-	Start(ctx context.Context, req analysis.Request, uploads []analysis.Upload) (*analysis.Result, error)
+	Start(ctx context.Context, ownerID string, req analysis.Request, uploads []analysis.Upload) (*analysis.Result, error)
 	Get(ctx context.Context, id string) (*analysis.Result, error)
 	Wait(ctx context.Context, id string) (*analysis.Result, error)
 	Recipes(ctx context.Context) ([]analysis.Recipe, error)
@@ -132,7 +132,7 @@ func (t *tools) analyze(ctx context.Context, in analyzeIn) (analysisOut, string,
 		defer src.r.Close()
 		uploads = append(uploads, analysis.Upload{Name: src.name, Body: src.r})
 	}
-	res, err := t.opt.Analyses.Start(ctx, req, uploads)
+	res, err := t.opt.Analyses.Start(ctx, "", req, uploads)
 	if err != nil {
 		return analysisOut{}, "", err
 	}

@@ -28,7 +28,9 @@ import (
 // Service is what the tools need from the session manager. Errors are
 // *quarry.Error values carrying the specification's codes.
 type Service interface {
-	Create(ctx context.Context) (*investigation.Investigation, error)
+	// Create makes a session owned by the user ownerID; the tools, which
+	// serve the local user, pass "" (the local owner).
+	Create(ctx context.Context, ownerID string) (*investigation.Investigation, error)
 	// Session returns a session; one past its expiry reads as expired.
 	Session(ctx context.Context, id string) (*investigation.Investigation, error)
 	// Sessions lists every session, newest first.

@@ -210,7 +210,7 @@ func createSession[F csvFile | localFile](t *tools) handler[createSessionIn[F], 
 				files[i] = f
 			}
 		}
-		sess, err := t.svc.Create(ctx)
+		sess, err := t.svc.Create(ctx, "")
 		if err != nil {
 			return createSessionOut{}, "", err
 		}
@@ -324,7 +324,7 @@ func nextStep(s *investigation.Investigation) string {
 	case investigation.StatusRunning:
 		return "the investigation is running; call get_investigation again in a few seconds"
 	case investigation.StatusCompleted:
-		return "read get_investigation_explanations and get_investigation_report; ask follow-up questions with ask"
+		return "read get_investigation_explanations and get_investigation_report; ask follow-up questions with ask_investigation"
 	case investigation.StatusFailed:
 		return "the investigation failed (see error); fix the request and start a new one with create_investigation"
 	}

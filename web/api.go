@@ -15,33 +15,6 @@ import (
 	"github.com/quarry-dev/quarry/investigation"
 )
 
-// routesAPI registers the JSON API.
-func (s *Server) routesAPI() {
-	for _, rt := range []struct {
-		pattern string
-		h       func(http.ResponseWriter, *http.Request) error
-	}{
-		{"POST /api/sessions", s.createSession},
-		{"GET /api/sessions", s.listSessions},
-		{"GET /api/sessions/{id}", s.getSession},
-		{"DELETE /api/sessions/{id}", s.deleteSession},
-		{"POST /api/sessions/{id}/files", s.uploadFile},
-		{"GET /api/sessions/{id}/files", s.listFiles},
-		{"PUT /api/sessions/{id}/files/{fid}", s.describeFile},
-		{"DELETE /api/sessions/{id}/files/{fid}", s.removeFile},
-		{"POST /api/sessions/{id}/investigate", s.investigate},
-		{"GET /api/sessions/{id}/report", s.getReport},
-		{"GET /api/sessions/{id}/report/download", s.downloadReport},
-		{"GET /api/sessions/{id}/explanations", s.getExplanations},
-		{"GET /api/sessions/{id}/events", s.events},
-		{"POST /api/sessions/{id}/chat", s.chat},
-		{"GET /api/sessions/{id}/chat", s.chatHistory},
-	} {
-		s.mux.Handle(rt.pattern, s.api(rt.h))
-	}
-	s.mux.Handle("/api/", s.api(s.apiFallback))
-}
-
 // apiCSRF refuses state-changing API requests that a browser marks as
 // coming from another site (Sec-Fetch-Site, Origin), the same protection
 // the pages have; clients that send neither header, such as curl, pass.
@@ -105,7 +78,11 @@ func newSessionResponse(s *investigation.Investigation, files []*investigation.U
 }
 
 func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
-	sess, err := s.svc.Create(r.Context())
+	owner, err := s.creator(r)
+	if err != nil {
+		return err
+	}
+	sess, err := s.svc.Create(r.Context(), owner)
 	if err != nil {
 		return err
 	}
@@ -115,7 +92,7 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
-	all, err := s.svc.Sessions(r.Context())
+	all, err := s.sessions(r)
 	if err != nil {
 		return err
 	}

@@ -17,8 +17,8 @@ import (
 // (analyses.Manager). Errors are *quarry.Error values.
 type AnalysisService interface {
 	// Start checks a request, stores its uploads and runs it in the
-	// background.
-	Start(ctx context.Context, req analysis.Request, uploads []analysis.Upload) (*analysis.Result, error)
+	// background, owned by the user ownerID ("" for the local owner).
+	Start(ctx context.Context, ownerID string, req analysis.Request, uploads []analysis.Upload) (*analysis.Result, error)
 	Get(ctx context.Context, id string) (*analysis.Result, error)
 	List(ctx context.Context) ([]analysis.Summary, error)
 	Subscribe(ctx context.Context, id string) (past []analysis.Event, live <-chan analysis.Event, cancel func(), err error)
@@ -26,28 +26,6 @@ type AnalysisService interface {
 	VerifyAudit(ctx context.Context) (*analysis.AuditCheck, error)
 	Artifact(ctx context.Context, id, artifactID string) (*analysis.Artifact, string, error)
 	Recipes(ctx context.Context) ([]analysis.Recipe, error)
-}
-
-// routesAnalyses registers the analyses' API when the server has them.
-func (s *Server) routesAnalyses() {
-	if s.opt.Analyses == nil {
-		return
-	}
-	for _, rt := range []struct {
-		pattern string
-		h       func(http.ResponseWriter, *http.Request) error
-	}{
-		{"POST /api/analyses", s.startAnalysis},
-		{"GET /api/analyses", s.listAnalyses},
-		{"GET /api/analyses/{id}", s.getAnalysis},
-		{"GET /api/analyses/{id}/events", s.analysisEvents},
-		{"GET /api/analyses/{id}/audit", s.analysisAudit},
-		{"GET /api/analyses/{id}/audit/verify", s.verifyAnalysisAudit},
-		{"GET /api/analyses/{id}/artifacts/{aid}", s.analysisArtifact},
-		{"GET /api/recipes", s.listRecipes},
-	} {
-		s.mux.Handle(rt.pattern, s.api(rt.h))
-	}
 }
 
 // maxUploads bounds the files of one analysis request.
@@ -113,7 +91,11 @@ func (s *Server) startAnalysis(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	res, err := s.opt.Analyses.Start(r.Context(), req, uploads)
+	owner, err := s.creator(r)
+	if err != nil {
+		return err
+	}
+	res, err := s.opt.Analyses.Start(r.Context(), owner, req, uploads)
 	if err != nil {
 		return err
 	}
@@ -146,7 +128,7 @@ func formInt(r *http.Request, name string) (int, error) {
 }
 
 func (s *Server) listAnalyses(w http.ResponseWriter, r *http.Request) error {
-	all, err := s.opt.Analyses.List(r.Context())
+	all, err := s.analyses(r)
 	if err != nil {
 		return err
 	}

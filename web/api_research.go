@@ -8,25 +8,6 @@ import (
 	"github.com/quarry-dev/quarry/room"
 )
 
-// routesResearch registers the research API on a server that has a
-// ResearchService and an Authenticator: the user a request comes from
-// starts researches and reads only their own.
-func (s *Server) routesResearch() {
-	if s.opt.Research == nil || s.opt.Auth == nil {
-		return
-	}
-	for _, rt := range []struct {
-		pattern string
-		h       roomHandler
-	}{
-		{"POST /api/research", s.startResearch},
-		{"GET /api/research/{id}", s.getResearch},
-		{"GET /api/research/{id}/events", s.researchEvents},
-	} {
-		s.mux.Handle(rt.pattern, s.api(s.withUser(rt.h)))
-	}
-}
-
 // startResearch takes {question, depth, room, web} and answers 202 with
 // the research's id and status; it runs in the background. With web
 // true it searches the web too, or alone without a room, when the

@@ -29,45 +29,6 @@ func (s *Server) withUser(h roomHandler) func(http.ResponseWriter, *http.Request
 	}
 }
 
-// routesRooms registers the data rooms' API and pages on a server that
-// has both a RoomService and an Authenticator.
-func (s *Server) routesRooms() {
-	if s.opt.Rooms == nil || s.opt.Auth == nil {
-		return
-	}
-	for _, rt := range []struct {
-		pattern string
-		h       roomHandler
-	}{
-		{"GET /api/rooms", s.listRooms},
-		{"POST /api/rooms", s.createRoom},
-		{"GET /api/rooms/{room}", s.inRoom(s.getRoom)},
-		{"GET /api/rooms/{room}/members", s.inRoom(s.listMembers)},
-		{"POST /api/rooms/{room}/members", s.inRoom(s.addMember)},
-		{"PUT /api/rooms/{room}/members/{user}", s.inRoom(s.putMember)},
-		{"GET /api/rooms/{room}/documents", s.inRoom(s.listDocuments)},
-		{"POST /api/rooms/{room}/documents", s.inRoom(s.uploadDocument)},
-		{"GET /api/rooms/{room}/documents/{doc}", s.inRoom(s.getDocument)},
-		{"DELETE /api/rooms/{room}/documents/{doc}", s.inRoom(s.deleteDocument)},
-		{"GET /api/rooms/{room}/documents/{doc}/file", s.inRoom(s.downloadDocument)},
-		{"GET /api/rooms/{room}/documents/{doc}/pages", s.inRoom(s.listPages)},
-		{"GET /api/rooms/{room}/documents/{doc}/pages/{page}", s.inRoom(s.getPage)},
-		{"GET /api/rooms/{room}/documents/{doc}/pages/{page}/image", s.inRoom(s.pageImage)},
-		{"GET /api/rooms/{room}/documents/{doc}/pages/{page}/highlight", s.inRoom(s.pageHighlight)},
-		{"GET /api/rooms/{room}/chunks/{chunk}", s.inRoom(s.getChunk)},
-		{"GET /api/rooms/{room}/events", s.inRoom(s.roomEvents)},
-		{"POST /api/rooms/{room}/ask", s.inRoom(s.askRoom)},
-		{"GET /api/rooms/{room}/queries/{query}", s.inRoom(s.getQuery)},
-		{"PUT /api/rooms/{room}/queries/{query}/feedback", s.inRoom(s.putFeedback)},
-		{"GET /api/rooms/{room}/history", s.inRoom(s.history)},
-		{"DELETE /api/rooms/{room}/history", s.inRoom(s.deleteHistory)},
-		{"GET /api/rooms/{room}/history/export", s.inRoom(s.exportHistory)},
-	} {
-		s.mux.Handle(rt.pattern, s.api(s.withUser(rt.h)))
-	}
-	s.routesRoomPages()
-}
-
 func (s *Server) listRooms(w http.ResponseWriter, r *http.Request, u *room.User) error {
 	rs, err := s.opt.Rooms.Rooms(r.Context(), u.ID)
 	if err != nil {

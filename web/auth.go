@@ -23,9 +23,11 @@ import (
 	"github.com/quarry-dev/quarry/room"
 )
 
-// Authenticator says who sent a request. Every data-room handler asks it
-// through Server.user and passes the user's id to the rooms service, which
-// checks membership; no handler decides access itself.
+// Authenticator says who sent a request. The route table's rules ask it
+// through Server.guard, before any handler of a job runs; a data-room
+// handler passes the user's id to the rooms service, which checks
+// membership, and the investigations and analyses are their owner's
+// (Server.owns).
 type Authenticator interface {
 	// User returns the request's user, or an UNAUTHORIZED error.
 	User(r *http.Request) (*room.User, error)
@@ -36,11 +38,6 @@ type LocalUser struct{ Owner *room.User }
 
 // User implements Authenticator.
 func (l LocalUser) User(*http.Request) (*room.User, error) { return l.Owner, nil }
-
-// user is the request's user, by the configured Authenticator.
-func (s *Server) user(r *http.Request) (*room.User, error) {
-	return s.opt.Auth.User(r)
-}
 
 // Credentials is what password sign-in needs from the data rooms
 // (rooms.Service).
@@ -144,7 +141,7 @@ func (a *PasswordAuth) User(r *http.Request) (*room.User, error) {
 	}
 	c, err := r.Cookie(SessionCookie)
 	if err != nil {
-		return nil, errSignIn("sign in to use the data rooms")
+		return nil, errSignIn("sign in to use Quarry")
 	}
 	s, err := a.parse(c.Value)
 	if err != nil {

@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"html/template"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -16,28 +15,6 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
 )
-
-// routesAnalysisPages registers the analyses' pages when the server has
-// them: the list with the form that starts one, and each analysis with its
-// plan, steps, artifacts and audit trail. They work without JavaScript;
-// analysis.js follows a running analysis and htmx pages tables and
-// verifies the log in place.
-func (s *Server) routesAnalysisPages() {
-	if s.opt.Analyses == nil {
-		return
-	}
-	// The layout and the home page link to the analyses only when there
-	// are some to link to.
-	for _, t := range s.views {
-		t.Funcs(template.FuncMap{"analysesOn": func() bool { return true }})
-	}
-	csrf := http.NewCrossOriginProtection()
-	s.mux.Handle("GET /analyses", s.page(s.analysesPage))
-	s.mux.Handle("POST /analyses", csrf.Handler(s.page(s.startAnalysisPage)))
-	s.mux.Handle("GET /analyses/{id}", s.page(s.analysisPage))
-	s.mux.Handle("GET /analyses/{id}/verify", s.page(s.verifyAnalysisPage))
-	s.mux.Handle("GET /analyses/{id}/artifacts/{aid}", s.page(s.analysisArtifactPage))
-}
 
 // analysisURL is the page of an analysis.
 func analysisURL(id string) string { return "/analyses/" + url.PathEscape(id) }
@@ -168,7 +145,7 @@ func (s *Server) analysesPage(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) renderAnalyses(w http.ResponseWriter, r *http.Request, status int, v analysisValues, st *analysisFormState) error {
-	all, err := s.opt.Analyses.List(r.Context())
+	all, err := s.analyses(r)
 	if err != nil {
 		return err
 	}
@@ -227,7 +204,11 @@ func (s *Server) startAnalysisPage(w http.ResponseWriter, r *http.Request) error
 		defer body.Close()
 		uploads = append(uploads, analysis.Upload{Name: f.name, Body: body})
 	}
-	res, err := s.opt.Analyses.Start(r.Context(), req, uploads)
+	owner, err := s.creator(r)
+	if err != nil {
+		return err
+	}
+	res, err := s.opt.Analyses.Start(r.Context(), owner, req, uploads)
 	if err != nil {
 		qe := s.asQuarryError(r, err)
 		switch qe.Code {

@@ -464,7 +464,7 @@ func runningAnalysis() *fakeAnalyses {
 	return &fakeAnalyses{res: res, live: make(chan analysis.Event, 16)}
 }
 
-func (f *fakeAnalyses) Start(context.Context, analysis.Request, []analysis.Upload) (*analysis.Result, error) {
+func (f *fakeAnalyses) Start(context.Context, string, analysis.Request, []analysis.Upload) (*analysis.Result, error) {
 	return nil, quarry.Errorf(quarry.ECodeUnavailable, "not in this test")
 }
 

@@ -128,16 +128,12 @@ var templateFuncs = template.FuncMap{
 	"htmxConfig":  func() string { return htmxConfig },
 	"analyst":     func() Analyst { return Analyst{} },
 	"modelRows":   func() int { return investigation.ModelMaxRows },
-	// analysesOn is true on a server with the analyses' pages
-	// (routesAnalysisPages).
-	"analysesOn": func() bool { return false },
-	// roomsOn is true on a server with the data rooms (routesRoomPages).
-	"roomsOn": func() bool { return false },
-	// researchOn is true on a server with the research pages
-	// (routesResearchPages).
-	"researchOn": func() bool { return false },
-	// passwordAuth is true on a server where people sign in
-	// (routesLogin).
+	// analysesOn, roomsOn and researchOn are true on a server with the
+	// analyses', the data rooms' and the research pages; passwordAuth on
+	// a server where people sign in (Server.register sets them).
+	"analysesOn":   func() bool { return false },
+	"roomsOn":      func() bool { return false },
+	"researchOn":   func() bool { return false },
 	"passwordAuth": func() bool { return false },
 }
 

@@ -73,8 +73,11 @@ func (f *fakeService) session(id string) (*investigation.Investigation, error) {
 	return s, nil
 }
 
-func (f *fakeService) Create(ctx context.Context) (*investigation.Investigation, error) {
+func (f *fakeService) Create(ctx context.Context, ownerID string) (*investigation.Investigation, error) {
 	id := f.add(investigation.StatusCreated)
+	f.mu.Lock()
+	f.sessions[id].OwnerID = ownerID
+	f.mu.Unlock()
 	return f.Session(ctx, id)
 }
 

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"html/template"
 	"net/http"
 	"time"
 
@@ -9,30 +8,16 @@ import (
 	"github.com/quarry-dev/quarry/room"
 )
 
-// routesLogin registers the sign-in page and sign-out when people sign in
-// with passwords (PasswordAuth); in single-user mode there is nothing to
-// sign in to and /login is not found.
-func (s *Server) routesLogin() {
-	a, ok := s.opt.Auth.(*PasswordAuth)
-	if !ok {
-		return
+// signOutPage ends the request's sign-in (PasswordAuth.signOut) and goes
+// to the sign-in page.
+func (s *Server) signOutPage(w http.ResponseWriter, r *http.Request, a *PasswordAuth) error {
+	c, err := a.signOut(r)
+	if err != nil {
+		return err
 	}
-	// The layout links to the account page.
-	for _, t := range s.views {
-		t.Funcs(template.FuncMap{"passwordAuth": func() bool { return true }})
-	}
-	csrf := http.NewCrossOriginProtection()
-	s.mux.Handle("GET /login", s.page(func(w http.ResponseWriter, r *http.Request) error { return s.loginPage(w, r, a) }))
-	s.mux.Handle("POST /login", csrf.Handler(s.page(func(w http.ResponseWriter, r *http.Request) error { return s.signIn(w, r, a) })))
-	s.mux.Handle("POST /logout", csrf.Handler(s.page(func(w http.ResponseWriter, r *http.Request) error {
-		c, err := a.signOut(r)
-		if err != nil {
-			return err
-		}
-		http.SetCookie(w, c)
-		seeOther(w, r, "/login")
-		return nil
-	})))
+	http.SetCookie(w, c)
+	seeOther(w, r, "/login")
+	return nil
 }
 
 // loginPage is the sign-in form, or who is signed in with a way out.

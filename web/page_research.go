@@ -1,7 +1,6 @@
 package web
 
 import (
-	"html/template"
 	"net/http"
 	"net/url"
 
@@ -9,24 +8,6 @@ import (
 	"github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/room"
 )
-
-// routesResearchPages registers the research pages on a server with the
-// research API: the form and the user's researches at /research, and one
-// research at /research/{id}. They work without JavaScript (a running
-// research's page refreshes itself); research.js follows the stages over
-// the API's event stream and opens a citation's passage in place.
-func (s *Server) routesResearchPages() {
-	if s.opt.Research == nil || s.opt.Auth == nil {
-		return
-	}
-	for _, t := range s.views {
-		t.Funcs(template.FuncMap{"researchOn": func() bool { return true }})
-	}
-	csrf := http.NewCrossOriginProtection()
-	s.mux.Handle("GET /research", s.page(s.withUser(s.researchListPage)))
-	s.mux.Handle("POST /research", csrf.Handler(s.page(s.withUser(s.startResearchPage))))
-	s.mux.Handle("GET /research/{id}", s.page(s.withUser(s.researchPage)))
-}
 
 // researchURL is the page of a research.
 func researchURL(id string) string { return "/research/" + url.PathEscape(id) }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"html/template"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -12,32 +11,6 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/room"
 )
-
-// routesRoomPages registers the data rooms' pages. As everywhere, every
-// form works as a plain POST answered 303 or with the page and its error;
-// with htmx the same handlers answer fragments. rooms.js shows upload
-// progress and follows processing over the room's event stream.
-func (s *Server) routesRoomPages() {
-	for _, t := range s.views {
-		t.Funcs(template.FuncMap{"roomsOn": func() bool { return true }})
-	}
-	csrf := http.NewCrossOriginProtection()
-	get := func(h inRoomHandler) http.Handler { return s.page(s.withUser(s.inRoom(h))) }
-	post := func(h inRoomHandler) http.Handler { return csrf.Handler(s.page(s.withUser(s.inRoom(h)))) }
-	s.mux.Handle("GET /rooms", s.page(s.withUser(s.roomsPage)))
-	s.mux.Handle("POST /rooms", csrf.Handler(s.page(s.withUser(s.createRoomPage))))
-	s.mux.Handle("GET /rooms/{room}", get(s.roomPage))
-	s.mux.Handle("POST /rooms/{room}/members", post(s.addMemberPage))
-	s.mux.Handle("POST /rooms/{room}/documents", post(s.uploadDocumentPage))
-	s.mux.Handle("GET /rooms/{room}/documents/{doc}", get(s.documentRowPage))
-	s.mux.Handle("POST /rooms/{room}/documents/{doc}/delete", post(s.deleteDocumentPage))
-	s.mux.Handle("GET /rooms/{room}/documents/{doc}/pages/{page}", get(s.pageViewPage))
-	s.mux.Handle("POST /rooms/{room}/ask", post(s.askPage))
-	s.mux.Handle("GET /rooms/{room}/queries/{query}", get(s.answerPage))
-	s.mux.Handle("POST /rooms/{room}/queries/{query}/feedback", post(s.feedbackPage))
-	s.mux.Handle("GET /rooms/{room}/history", get(s.historyPagePage))
-	s.mux.Handle("POST /rooms/{room}/history/delete", post(s.deleteHistoryPage))
-}
 
 // roomURL is the page of a room.
 func roomURL(id string) string { return "/rooms/" + url.PathEscape(id) }

@@ -11,33 +11,6 @@ import (
 	"github.com/quarry-dev/quarry/investigation"
 )
 
-// routesPages registers the HTML pages. Every form works as a plain POST
-// that answers 303 (Post/Redirect/Get) or re-renders the page with the
-// error at its field; with htmx (HX-Request) the same handlers answer with
-// fragments. Posts from other sites are refused.
-func (s *Server) routesPages() {
-	csrf := http.NewCrossOriginProtection()
-	post := func(h func(http.ResponseWriter, *http.Request) error) http.Handler { return csrf.Handler(s.page(h)) }
-
-	s.mux.Handle("GET /{$}", s.page(s.home))
-	s.mux.Handle("GET /sessions", http.RedirectHandler("/", http.StatusSeeOther))
-	s.mux.Handle("POST /sessions", post(s.createSessionPage))
-	s.mux.Handle("GET /sessions/{id}", s.page(s.sessionPage))
-	s.mux.Handle("POST /sessions/{id}/files", post(s.uploadPage))
-	s.mux.Handle("POST /sessions/{id}/files/{fid}/description", post(s.describePage))
-	s.mux.Handle("POST /sessions/{id}/files/{fid}/delete", post(s.removeFilePage))
-	s.mux.Handle("POST /sessions/{id}/investigate", post(s.investigatePage))
-	s.mux.Handle("POST /sessions/{id}/chat", post(s.chatPage))
-	s.mux.Handle("POST /sessions/{id}/delete", post(s.deleteSessionPage))
-	s.mux.Handle("GET /sessions/{id}/artifacts/{path...}", s.page(s.artifact))
-	s.mux.HandleFunc("GET /static/{file}", s.serveStatic)
-	s.routesAnalysisPages()
-	s.routesResearchPages()
-	s.mux.Handle("/", s.page(func(w http.ResponseWriter, r *http.Request) error {
-		return quarry.Errorf(quarry.ECodeNotFound, "there is no page at %s", r.URL.Path)
-	}))
-}
-
 // maxFormBody bounds a urlencoded form: the investigation form with every
 // field at its limit is well under it.
 const maxFormBody = 64 << 10
@@ -72,7 +45,7 @@ type sessionRow struct {
 const homeLimit = 50
 
 func (s *Server) home(w http.ResponseWriter, r *http.Request) error {
-	all, err := s.svc.Sessions(r.Context())
+	all, err := s.sessions(r)
 	if err != nil {
 		return err
 	}
@@ -96,7 +69,11 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) createSessionPage(w http.ResponseWriter, r *http.Request) error {
-	sess, err := s.svc.Create(r.Context())
+	owner, err := s.creator(r)
+	if err != nil {
+		return err
+	}
+	sess, err := s.svc.Create(r.Context(), owner)
 	if err != nil {
 		return err
 	}

@@ -29,8 +29,10 @@ type Options struct {
 	// says send each request; the data rooms are left out unless both are
 	// set.
 	Rooms RoomService
-	// Auth says who sends each request to the data rooms; nil leaves the
-	// data rooms out.
+	// Auth says who sends each request. With PasswordAuth every job
+	// needs a signed-in user and each user sees only their own
+	// investigations and analyses (access.go); LocalUser, or nil, is
+	// single-user. nil also leaves the data rooms and research out.
 	Auth Authenticator
 	// Research serves the research API to the users Auth names; nil
 	// leaves it out.
@@ -119,12 +121,7 @@ func New(svc Service, opt Options) *Server {
 		opt.MinBodyRate = DefaultMinBodyRate
 	}
 	s := &Server{svc: svc, opt: opt, log: opt.Log, mux: http.NewServeMux(), views: viewsFor(opt.Analyst)}
-	s.routesAPI()
-	s.routesAnalyses()
-	s.routesRooms()
-	s.routesResearch()
-	s.routesLogin()
-	s.routesPages()
+	s.register()
 	return s
 }
 

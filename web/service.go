@@ -2,6 +2,12 @@
 // server-sent progress events, and the server-rendered pages (html/template
 // with htmx, vendored and embedded). It talks to sessions through the
 // Service interface; sessions.Manager implements it.
+//
+// Every route is a line of one table (routes.go) naming its access rule
+// (access.go): open, signed in, or signed in as the owner of the
+// investigation or analysis of its path. With PasswordAuth every job
+// needs a signed-in user, and another user's investigation or analysis
+// is not found; in single-user mode the local owner owns everything.
 package web
 
 import (
@@ -14,7 +20,10 @@ import (
 // Service is what the server needs from the session manager. Errors are
 // *quarry.Error values carrying the specification's codes.
 type Service interface {
-	Create(ctx context.Context) (*investigation.Investigation, error)
+	// Create makes a session owned by the user ownerID ("" for the local
+	// owner). The server, not the service, shows a session to its owner
+	// alone (Server.mayUse).
+	Create(ctx context.Context, ownerID string) (*investigation.Investigation, error)
 	// Session returns a session; one past its expiry reads as expired.
 	Session(ctx context.Context, id string) (*investigation.Investigation, error)
 	// Sessions lists every session, newest first.

@@ -101,7 +101,7 @@ func runBenchMemory(ctx context.Context, args []string, getenv func(string) stri
 	defer a.Close()
 	ids := make([]string, len(memoryQueries))
 	for i := range ids {
-		s, err := a.Manager.Create(ctx)
+		s, err := a.Manager.Create(ctx, "")
 		if err != nil {
 			return err
 		}

@@ -157,7 +157,7 @@ func (inv *investigationRun) run(ctx context.Context) (*investigation.Result, er
 		return nil, err
 	}
 	store := fsstore.New(inv.dataDir, fsstore.Options{MaxFileBytes: inv.maxMB << 20})
-	sess, err := store.CreateSession()
+	sess, err := store.CreateSession("")
 	if err != nil {
 		return nil, err
 	}

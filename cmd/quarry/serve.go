@@ -24,7 +24,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	addr := fs.String("addr", "localhost:8080", "address to listen on (\":8080\" for every interface)")
 	sample := fs.String("sample", "revenue_drop", "sample scenario to investigate when no finished investigation exists (\"\" for none)")
 	db := fs.String("db", getenv("QUARRY_DB"), "postgres://... keeps the data rooms and research results in PostgreSQL and works the rooms' queue beside any quarry worker (env QUARRY_DB)")
-	authMode := fs.String("auth", authLocal, "who uses the data rooms: local (every request is the local owner) or password (people sign in at /login, programs send Authorization: Bearer TOKEN; see quarry user and quarry token)")
+	authMode := fs.String("auth", authLocal, "who uses the server: local (every request is the local owner) or password (every job needs a sign-in, and each user sees only their own investigations, analyses, rooms and researches: people sign in at /login, programs send Authorization: Bearer TOKEN; see quarry user and quarry token)")
 	var af appFlags
 	af.register(fs, getenv)
 	if help, err := parseFlags(fs, args); help || err != nil {

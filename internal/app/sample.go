@@ -18,7 +18,7 @@ func (a *App) SeedSample(ctx context.Context, scenario string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("unknown sample scenario %q", scenario)
 	}
-	sess, err := a.Manager.Create(ctx)
+	sess, err := a.Manager.Create(ctx, "")
 	if err != nil {
 		return "", err
 	}
