@@ -37,6 +37,10 @@ type Investigation struct {
 	// StartedAt and FinishedAt bound the investigation run.
 	StartedAt  *time.Time `json:"started_at,omitempty"`
 	FinishedAt *time.Time `json:"finished_at,omitempty"`
+	// OwnerID is the id of the user who created the investigation (a
+	// room.User's); empty for one made before investigations had owners,
+	// or by the CLI or MCP, which act as the local owner.
+	OwnerID string `json:"owner_id,omitempty"`
 }
 
 // UploadedFile is a CSV file and its metadata, stored as
