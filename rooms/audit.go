@@ -33,7 +33,8 @@ import (
 //   - for a change to a room (its creation, a member added, given another
 //     role or removed, a document uploaded or deleted): a policy_decision
 //     made by the acting user before the change, and another should the
-//     change then fail.
+//     change then fail; a change a member's role does not allow is a
+//     policy_decision too, refused.
 type AuditLog interface {
 	AppendFor(requestID, eventType, actor string, data map[string]any) (quarry.AuditEntry, error)
 }
@@ -80,6 +81,22 @@ func (s *Service) change(requestID, userID string, data map[string]any, do func(
 		return err
 	}
 	return nil
+}
+
+// refused records a change to a room that userID's role does not allow
+// (err is FORBIDDEN), and returns err. Other errors are returned as they
+// are: a room the user is not a member of does not exist for them, so
+// there is no decision about it to record.
+func (s *Service) refused(requestID, userID, action, roomID string, err error) error {
+	if quarry.ErrorCode(err) != quarry.ECodeForbidden {
+		return err
+	}
+	data := map[string]any{"action": action, "user_id": userID, "decision": "refused", "reason": quarry.ErrorMessage(err)}
+	if roomID != "" {
+		data["room_id"] = roomID
+	}
+	s.record(requestID, quarry.EventPolicyDecision, userID, data)
+	return err
 }
 
 // recordQuestion records a question accepted for an answer.

@@ -106,6 +106,9 @@ func TestAuditLogRecordsARoom(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := svc.Upload(ctx, viewer.UserID, r.ID, "notes.md", strings.NewReader("# Notes\n\nA viewer's notes.\n")); quarry.ErrorCode(err) != quarry.ECodeForbidden {
+		t.Fatalf("a viewer's upload: %v; want FORBIDDEN", err)
+	}
 	if _, err := svc.AddMember(ctx, owner.ID, r.ID, "vera", room.RoleEditor); err != nil {
 		t.Fatal(err)
 	}
@@ -127,12 +130,19 @@ func TestAuditLogRecordsARoom(t *testing.T) {
 	entries := readEntries(t, path)
 
 	_, kinds := of(entries, r.ID)
-	want := []string{"policy_decision create_room", "policy_decision add_member", "policy_decision change_role", "policy_decision remove_member"}
+	want := []string{"policy_decision create_room", "policy_decision add_member", "policy_decision upload", "policy_decision change_role", "policy_decision remove_member"}
 	if !slices.Equal(kinds, want) {
 		t.Errorf("the room's entries are %q; want %q", kinds, want)
 	}
 	for _, e := range entries {
-		if e.RequestID == r.ID && (e.Actor != owner.ID || e.EventData["user_id"] != owner.ID || e.EventData["decision"] != "allowed") {
+		if e.RequestID != r.ID {
+			continue
+		}
+		if e.EventData["action"] == "upload" {
+			if e.Actor != viewer.UserID || e.EventData["user_id"] != viewer.UserID || e.EventData["decision"] != "refused" || e.EventData["room_id"] != r.ID {
+				t.Errorf("the viewer's upload is recorded as %v by %s; want refused, by the viewer %s", e.EventData, e.Actor, viewer.UserID)
+			}
+		} else if e.Actor != owner.ID || e.EventData["user_id"] != owner.ID || e.EventData["decision"] != "allowed" {
 			t.Errorf("a room change %v by %s; want allowed, made by the owner %s", e.EventData, e.Actor, owner.ID)
 		}
 		if e.EventData["action"] == "change_role" && (e.EventData["member_id"] != viewer.UserID || e.EventData["previous_role"] != room.RoleViewer || e.EventData["role"] != room.RoleEditor) {

@@ -75,7 +75,7 @@ const (
 func (s *Service) Upload(ctx context.Context, userID, roomID, name string, r io.Reader) (*room.Document, error) {
 	ctx = act(ctx, userID)
 	if _, err := s.access(ctx, userID, roomID, room.RoleEditor); err != nil {
-		return nil, err
+		return nil, s.refused(roomID, userID, "upload", roomID, err)
 	}
 	name = filepath.Base(strings.TrimSpace(name))
 	if len(name) > MaxNameBytes {

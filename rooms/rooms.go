@@ -266,7 +266,7 @@ func (s *Service) roomByName(ctx context.Context, userID, name string) (*room.Ro
 func (s *Service) AddMember(ctx context.Context, userID, roomID, memberName, role string) (*room.Member, error) {
 	ctx = act(ctx, userID)
 	if _, err := s.access(ctx, userID, roomID, room.RoleOwner); err != nil {
-		return nil, err
+		return nil, s.refused(roomID, userID, "add_member", roomID, err)
 	}
 	if !room.RoleAtLeast(role, room.RoleViewer) {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "role %q: want owner, editor or viewer", role)
@@ -312,7 +312,8 @@ func (s *Service) RemoveMember(ctx context.Context, userID, roomID, memberName s
 		return err
 	}
 	if u.ID != userID && me.Role != room.RoleOwner {
-		return quarry.Errorf(quarry.ECodeForbidden, "managing members needs the owner role in this room; you are a %s", me.Role)
+		return s.refused(roomID, userID, "remove_member", roomID,
+			quarry.Errorf(quarry.ECodeForbidden, "managing members needs the owner role in this room; you are a %s", me.Role))
 	}
 	err = s.change(roomID, userID, map[string]any{"action": "remove_member", "room_id": roomID, "member_id": u.ID, "member_name": u.Name}, func() error {
 		return s.Store.RemoveMember(ctx, roomID, u.ID)
@@ -397,7 +398,7 @@ func (s *Service) DeleteDocument(ctx context.Context, userID, documentID string)
 	ctx = act(ctx, userID)
 	d, err := s.document(ctx, userID, documentID, room.RoleEditor)
 	if err != nil {
-		return err
+		return s.refused(documentID, userID, "delete_document", "", err)
 	}
 	err = s.change(d.ID, userID, map[string]any{"action": "delete_document", "room_id": d.RoomID, "document_id": d.ID, "name": d.Name}, func() error {
 		return s.Store.DeleteDocument(ctx, documentID)
