@@ -213,7 +213,7 @@ func (s *Service) CleanUploads(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-func (s *Service) progress(p Progress) {
+func (s *Service) progress(p room.Progress) {
 	s.events.publish(p)
 	if s.Progress != nil {
 		s.Progress(p)
@@ -252,13 +252,13 @@ func (s *Service) Process(ctx context.Context, documentID string) error {
 	work, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stopRenewing := s.renew(work, cancel, d.ID, holder)
-	s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "reading " + d.Name})
+	s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "reading " + d.Name})
 	err = s.process(work, d)
 	stopRenewing()
 	switch {
 	case err == nil:
 		s.recordProcessed(d, room.StatusCompleted, nil)
-		s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusCompleted, Message: fmt.Sprintf("%s: %d pages, %d chunks", d.Name, d.PageCount, d.ChunkCount)})
+		s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusCompleted, Message: fmt.Sprintf("%s: %d pages, %d chunks", d.Name, d.PageCount, d.ChunkCount)})
 		return nil
 	case errors.Is(context.Cause(work), errLeaseLost):
 		s.recordProcessed(d, "lease_lost", nil)
@@ -269,7 +269,7 @@ func (s *Service) Process(ctx context.Context, documentID string) error {
 			s.log().Error("hand back a document", "document", d.ID, "err", rerr)
 		}
 		s.recordProcessed(d, room.StatusPending, nil)
-		s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusPending, Message: d.Name + ": handed back, processing stopped with its worker"})
+		s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusPending, Message: d.Name + ": handed back, processing stopped with its worker"})
 		return fmt.Errorf("%w: %w", ErrHandedBack, ctx.Err())
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		err = quarry.Errorf(quarry.ECodeResourceLimit, "%s took longer to process than its time limit", d.Name).
@@ -290,7 +290,7 @@ func (s *Service) Process(ctx context.Context, documentID string) error {
 		s.log().Error("record a failed document", "document", d.ID, "err", serr)
 	}
 	s.recordProcessed(d, room.StatusFailed, err)
-	s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusFailed, Message: msg})
+	s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusFailed, Message: msg})
 	return err
 }
 
@@ -317,7 +317,7 @@ func (s *Service) process(ctx context.Context, d *room.Document) error {
 			tokensTotal += n
 		}
 		if (i+1)%50 == 0 {
-			s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "chunking", Done: i + 1, Of: len(doc.Pages)})
+			s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "chunking", Done: i + 1, Of: len(doc.Pages)})
 		}
 	}
 	if err := s.recordTool(d, "chunk", nil, map[string]any{"pages": len(pages), "chunks": len(chunks), "tokens": tokensTotal}); err != nil {
@@ -391,7 +391,7 @@ func (s *Service) embedBatches(ctx context.Context, d *room.Document, chunks []r
 		for j := range batch {
 			batch[j].Embedding, batch[j].EmbeddingModel = vs[j], s.EmbeddingModel
 		}
-		s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "embedding", Done: min(i+embedBatch, len(chunks)), Of: len(chunks)})
+		s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "embedding", Done: min(i+embedBatch, len(chunks)), Of: len(chunks)})
 	}
 	return nil
 }
