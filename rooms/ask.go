@@ -23,6 +23,10 @@ const retrievalDepth = 20
 // until the window ends in the hint) past room.QueriesPerHour, NOT_FOUND
 // for a room the user is not in. A failure after the question was
 // accepted is recorded as an answer of type error and returned with it.
+// The question, its retrieval, the model's call and the evidence decision
+// are written to the audit log (AuditLog): a question the log cannot take
+// is refused with the log's error, and an answer whose entries cannot be
+// written is withheld, an answer of type error.
 func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*room.Query, error) {
 	ctx = act(ctx, userID)
 	question = strings.TrimSpace(question)
@@ -46,16 +50,22 @@ func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*ro
 		}
 	}
 	if !ok {
+		s.recordLimited(userID, roomID)
 		retry := int(window.Add(time.Hour).Sub(start).Seconds()) + 1
 		return nil, &room.RateLimited{RetryAfter: retry, Err: quarry.Errorf(quarry.ECodeRateLimited,
 			"%d questions in this room this hour is the limit", room.QueriesPerHour).WithHint(fmt.Sprintf("ask again in %d minutes", (retry+59)/60))}
 	}
 	q := &room.Query{ID: quarry.NewID(), UserID: userID, RoomID: roomID, Question: question, CreatedAt: start, Citations: []room.Citation{}}
+	if err := s.recordQuestion(q); err != nil {
+		return nil, err
+	}
 	docs, err := s.Store.ListDocuments(ctx, roomID)
 	var pages []ask.PageHit
+	var vectorModel string
 	if err == nil {
 		req := ask.Request{RoomID: roomID, Docs: docs, Question: question, K: retrievalDepth}
 		req.Vector, req.Model = s.embedQuestion(ctx, question)
+		vectorModel = req.Model
 		pages, err = ask.Retrieve(ctx, s.Store, req)
 	}
 	q.RetrievalMS = int(s.now().Sub(start).Milliseconds())
@@ -70,6 +80,9 @@ func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*ro
 		for _, p := range pages {
 			q.ChunksRetrieved += len(p.Chunks)
 		}
+	}
+	if aerr := s.recordAnswer(q, pages, vectorModel, err); aerr != nil {
+		withhold(q, aerr)
 	}
 	done := s.now()
 	q.CompletedAt = &done

@@ -75,7 +75,7 @@ const (
 func (s *Service) Upload(ctx context.Context, userID, roomID, name string, r io.Reader) (*room.Document, error) {
 	ctx = act(ctx, userID)
 	if _, err := s.access(ctx, userID, roomID, room.RoleEditor); err != nil {
-		return nil, err
+		return nil, s.refused(roomID, userID, "upload", roomID, err)
 	}
 	name = filepath.Base(strings.TrimSpace(name))
 	if len(name) > MaxNameBytes {
@@ -131,7 +131,8 @@ func (s *Service) Upload(ctx context.Context, userID, roomID, name string, r io.
 		return fail(s.storageError(err))
 	}
 	d.SizeBytes, d.SHA256 = n, hex.EncodeToString(h.Sum(nil))
-	if err := s.Store.CreateDocument(ctx, d); err != nil {
+	upload := map[string]any{"action": "upload", "room_id": roomID, "document_id": d.ID, "name": name, "size_bytes": n, "sha256": d.SHA256}
+	if err := s.change(d.ID, userID, upload, func() error { return s.Store.CreateDocument(ctx, d) }); err != nil {
 		return fail(err)
 	}
 	s.enqueue(ctx, d)
@@ -227,7 +228,10 @@ func (s *Service) progress(p room.Progress) {
 // it hands the document back, pending, and returns ErrHandedBack. A
 // document another worker holds, or that is completed or failed, is
 // CONFLICT; one whose room needs an embedding model this process lacks
-// is refused, left pending, and logged with the setting to change.
+// is refused, left pending, and logged with the setting to change. Each
+// tool it calls (docparse, ocr, chunk, embed) and how it ended are
+// written to the audit log; a tool call the log cannot take fails the
+// document.
 func (s *Service) Process(ctx context.Context, documentID string) error {
 	// Processing is the application's own work, whoever uploaded.
 	ctx = act(ctx, room.System)
@@ -253,15 +257,18 @@ func (s *Service) Process(ctx context.Context, documentID string) error {
 	stopRenewing()
 	switch {
 	case err == nil:
+		s.recordProcessed(d, room.StatusCompleted, nil)
 		s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusCompleted, Message: fmt.Sprintf("%s: %d pages, %d chunks", d.Name, d.PageCount, d.ChunkCount)})
 		return nil
 	case errors.Is(context.Cause(work), errLeaseLost):
+		s.recordProcessed(d, "lease_lost", nil)
 		return errLeaseLost
 	case errors.Is(ctx.Err(), context.Canceled):
 		// The process is stopping: the document is not at fault.
 		if _, rerr := s.Store.ReleaseDocument(context.WithoutCancel(ctx), d.ID, holder); rerr != nil {
 			s.log().Error("hand back a document", "document", d.ID, "err", rerr)
 		}
+		s.recordProcessed(d, room.StatusPending, nil)
 		s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusPending, Message: d.Name + ": handed back, processing stopped with its worker"})
 		return fmt.Errorf("%w: %w", ErrHandedBack, ctx.Err())
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
@@ -282,13 +289,14 @@ func (s *Service) Process(ctx context.Context, documentID string) error {
 	if serr := s.Store.SetStatus(context.WithoutCancel(ctx), d.ID, room.StatusFailed, code, msg); serr != nil {
 		s.log().Error("record a failed document", "document", d.ID, "err", serr)
 	}
+	s.recordProcessed(d, room.StatusFailed, err)
 	s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusFailed, Message: msg})
 	return err
 }
 
 func (s *Service) process(ctx context.Context, d *room.Document) error {
 	doc, err := docparse.Extract(ctx, s.filePath(d), d.Name, docparse.DefaultOptions())
-	if err != nil {
+	if err := s.recordParse(d, doc, err); err != nil {
 		return err
 	}
 	d.Format, d.OCRAttempted, d.Notes = doc.Format, doc.OCRAttempted, doc.Notes
@@ -311,6 +319,9 @@ func (s *Service) process(ctx context.Context, d *room.Document) error {
 		if (i+1)%50 == 0 {
 			s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "chunking", Done: i + 1, Of: len(doc.Pages)})
 		}
+	}
+	if err := s.recordTool(d, "chunk", nil, map[string]any{"pages": len(pages), "chunks": len(chunks), "tokens": tokensTotal}); err != nil {
+		return err
 	}
 	if len(chunks) == 0 {
 		return quarry.Errorf(quarry.ECodeEmptyFile, "%s has no passage of at least %d characters to search", d.Name, room.MinChunkChars)
@@ -342,11 +353,31 @@ func withHeading(heading string, c retrieve.PageChunk) (string, int) {
 
 // embed gives chunks vectors when an embedder is configured. A failing
 // embedder does not fail the document: it stays searchable by its words,
-// and a note says so.
+// and a note says so. The audit log gets one entry for all the batches.
 func (s *Service) embed(ctx context.Context, d *room.Document, chunks []room.Chunk) error {
 	if s.Embedder == nil || s.EmbeddingModel == "" {
 		return nil
 	}
+	err := s.embedBatches(ctx, d, chunks)
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if rerr := s.recordTool(d, "embed", err, map[string]any{"model": s.EmbeddingModel, "chunks": len(chunks),
+		"batches": (len(chunks) + embedBatch - 1) / embedBatch}); rerr != nil {
+		return rerr
+	}
+	if err != nil {
+		for j := range chunks {
+			chunks[j].Embedding, chunks[j].EmbeddingModel = nil, ""
+		}
+		d.Notes = append(d.Notes, fmt.Sprintf("embedding by %s failed (%v): the document is searched by its words only", s.EmbeddingModel, err))
+	}
+	return nil
+}
+
+// embedBatches embeds chunks embedBatch at a time, stopping at the first
+// batch that fails.
+func (s *Service) embedBatches(ctx context.Context, d *room.Document, chunks []room.Chunk) error {
 	for i := 0; i < len(chunks); i += embedBatch {
 		batch := chunks[i:min(i+embedBatch, len(chunks))]
 		texts := make([]string, len(batch))
@@ -355,14 +386,7 @@ func (s *Service) embed(ctx context.Context, d *room.Document, chunks []room.Chu
 		}
 		vs, err := s.Embedder.Embed(ctx, texts)
 		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			for j := range chunks {
-				chunks[j].Embedding, chunks[j].EmbeddingModel = nil, ""
-			}
-			d.Notes = append(d.Notes, fmt.Sprintf("embedding by %s failed (%v): the document is searched by its words only", s.EmbeddingModel, err))
-			return nil
+			return err
 		}
 		for j := range batch {
 			batch[j].Embedding, batch[j].EmbeddingModel = vs[j], s.EmbeddingModel

@@ -33,6 +33,12 @@ type Service struct {
 	Model llm.Model
 	Now   func() time.Time
 	Log   *slog.Logger
+	// Audit, when set, is the hash-chained log every question, every
+	// tool a document's processing calls and every change to a room is
+	// written to (see AuditLog). What cannot be written there is not
+	// done: the question is answered with an error, the document fails,
+	// the change is refused. Without it nothing is recorded.
+	Audit AuditLog
 	// Progress, when set, hears how a document's processing goes;
 	// Watch streams the same steps to the pages of a room.
 	Progress func(room.Progress)
@@ -172,7 +178,10 @@ func (s *Service) CreateRoom(ctx context.Context, userID, name, description stri
 		return nil, err
 	}
 	r := &room.Room{ID: quarry.NewID(), Name: name, Description: description, CreatedBy: userID, CreatedAt: s.now(), Role: room.RoleOwner}
-	if err := s.Store.CreateRoom(ctx, r, userID); err != nil {
+	err := s.change(r.ID, userID, map[string]any{"action": "create_room", "room_id": r.ID, "name": name}, func() error {
+		return s.Store.CreateRoom(ctx, r, userID)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -247,7 +256,7 @@ func (s *Service) roomByName(ctx context.Context, userID, name string) (*room.Ro
 func (s *Service) AddMember(ctx context.Context, userID, roomID, memberName, role string) (*room.Member, error) {
 	ctx = act(ctx, userID)
 	if _, err := s.access(ctx, userID, roomID, room.RoleOwner); err != nil {
-		return nil, err
+		return nil, s.refused(roomID, userID, "add_member", roomID, err)
 	}
 	if !room.RoleAtLeast(role, room.RoleViewer) {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "role %q: want owner, editor or viewer", role)
@@ -260,7 +269,15 @@ func (s *Service) AddMember(ctx context.Context, userID, roomID, memberName, rol
 		return nil, err
 	}
 	m := room.Member{RoomID: roomID, UserID: u.ID, UserName: u.Name, Role: role, AddedAt: s.now()}
-	if err := s.Store.PutMember(ctx, m); err != nil {
+	decision := map[string]any{"action": "add_member", "room_id": roomID, "member_id": u.ID, "member_name": u.Name, "role": role}
+	prev, err := s.Store.Member(ctx, roomID, u.ID)
+	switch {
+	case err == nil:
+		decision["action"], decision["previous_role"] = "change_role", prev.Role
+	case quarry.ErrorCode(err) != quarry.ECodeNotFound:
+		return nil, err
+	}
+	if err := s.change(roomID, userID, decision, func() error { return s.Store.PutMember(ctx, m) }); err != nil {
 		return nil, lastOwner(err, userID, u)
 	}
 	return &m, nil
@@ -285,9 +302,12 @@ func (s *Service) RemoveMember(ctx context.Context, userID, roomID, memberName s
 		return err
 	}
 	if u.ID != userID && me.Role != room.RoleOwner {
-		return quarry.Errorf(quarry.ECodeForbidden, "managing members needs the owner role in this room; you are a %s", me.Role)
+		return s.refused(roomID, userID, "remove_member", roomID,
+			quarry.Errorf(quarry.ECodeForbidden, "managing members needs the owner role in this room; you are a %s", me.Role))
 	}
-	err = s.Store.RemoveMember(ctx, roomID, u.ID)
+	err = s.change(roomID, userID, map[string]any{"action": "remove_member", "room_id": roomID, "member_id": u.ID, "member_name": u.Name}, func() error {
+		return s.Store.RemoveMember(ctx, roomID, u.ID)
+	})
 	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
 		return quarry.Errorf(quarry.ECodeNotFound, "%s is not a member of this room", u.Name)
 	}
@@ -368,9 +388,12 @@ func (s *Service) DeleteDocument(ctx context.Context, userID, documentID string)
 	ctx = act(ctx, userID)
 	d, err := s.document(ctx, userID, documentID, room.RoleEditor)
 	if err != nil {
-		return err
+		return s.refused(documentID, userID, "delete_document", "", err)
 	}
-	if err := s.Store.DeleteDocument(ctx, documentID); err != nil {
+	err = s.change(d.ID, userID, map[string]any{"action": "delete_document", "room_id": d.RoomID, "document_id": d.ID, "name": d.Name}, func() error {
+		return s.Store.DeleteDocument(ctx, documentID)
+	})
+	if err != nil {
 		return err
 	}
 	return s.removeFile(d)

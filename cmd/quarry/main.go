@@ -10,7 +10,7 @@
 //	quarry demo [--data-dir DIR]
 //	quarry doctor
 //	quarry help config
-//	quarry audit verify PATH
+//	quarry audit verify [PATH | --all] [--data-dir DIR]
 //	quarry bench rca [--data DIR] [--json]
 //
 // Run "quarry help" for the full list.
@@ -121,7 +121,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	case "doctor":
 		return runDoctor(ctx, rest, getenv, stdout, stderr)
 	case "audit":
-		return runAudit(ctx, rest, stdout, stderr)
+		return runAudit(ctx, rest, getenv, stdout, stderr)
 	case "bench":
 		return runBench(ctx, rest, getenv, stdout, stderr)
 	case "room":
@@ -175,7 +175,8 @@ Commands:
   token         API tokens for programs: token create --user NAME [--name LABEL] prints a new one;
                 token list --user NAME shows them by ID; token revoke --user NAME ID stops one
   doctor        show what is configured (model, code sandbox, web search) and whether it answers
-  audit verify  check a hash-chained audit log
+  audit verify  check a hash-chained audit log (PATH), or without PATH every log of the
+                data dir: investigations, analyses, data rooms, research
   bench rca     score the segment searches on the root-cause benchmarks
   bench dabench answer the DABench data-analysis questions offline and score them
   bench financebench

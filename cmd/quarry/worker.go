@@ -23,7 +23,10 @@ import (
 // the documents of workers that died (their lease ran out). Stopped
 // (SIGTERM, Ctrl-C), it hands the documents it was processing back,
 // pending, for another worker; a worker whose embedding model is not
-// the one a document's room needs refuses it and says why.
+// the one a document's room needs refuses it and says why. Each tool a
+// document's processing calls is written to the rooms' audit log of
+// --data-dir (logs/rooms.jsonl), which every process sharing the data dir
+// appends to; quarry audit verify checks it.
 func runWorker(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -2,9 +2,11 @@ package app
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"time"
 
+	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/postgres"
 	"github.com/quarry-dev/quarry/room"
@@ -14,6 +16,12 @@ import (
 
 // RoomsPath is the data rooms' store under a data dir.
 func RoomsPath(dataDir string) string { return filepath.Join(dataDir, "db", "rooms.db") }
+
+// RoomsAuditLog is the data rooms' hash-chained audit log under a data
+// dir, which every process using the data dir appends to (audit.Shared):
+// with the rooms in PostgreSQL, a worker on another machine writes the
+// log of the data dir it was given.
+func RoomsAuditLog(dataDir string) string { return filepath.Join(dataDir, "logs", "rooms.jsonl") }
 
 // OpenRooms wires the data rooms over a data dir's embedded store, with
 // the local owner of single-user mode created on first use. Close the
@@ -53,14 +61,19 @@ type RoomsOptions struct {
 // close; close hands running documents back, pending, to another worker
 // (waiting up to 10 s for that).
 func OpenRoomsDB(ctx context.Context, opt RoomsOptions) (*rooms.Service, *room.User, func() error, error) {
-	svc := &rooms.Service{Dir: opt.DataDir, Embedder: opt.Embedder, EmbeddingModel: opt.EmbeddingModel, Model: opt.Model, Lease: opt.Lease}
+	log := audit.NewShared(RoomsAuditLog(opt.DataDir), nil)
+	svc := &rooms.Service{Dir: opt.DataDir, Embedder: opt.Embedder, EmbeddingModel: opt.EmbeddingModel, Model: opt.Model, Lease: opt.Lease, Audit: log}
 	var closeFn func() error
 	if opt.DB == "" {
 		st, err := sqlite.OpenRooms(RoomsPath(opt.DataDir))
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		svc.Store, closeFn = st, st.Close
+		svc.Store = st
+		closeFn = func() error {
+			err := st.Close()
+			return errors.Join(err, log.Close())
+		}
 	} else {
 		st, err := postgres.OpenRooms(ctx, opt.DB)
 		if err != nil {
@@ -75,9 +88,11 @@ func OpenRoomsDB(ctx context.Context, opt RoomsOptions) (*rooms.Service, *room.U
 		closeFn = func() error {
 			stop, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
+			// The workers stop, handing their documents back, before
+			// the log their last entries go to is closed.
 			err := q.Close(stop)
 			st.Close()
-			return err
+			return errors.Join(err, log.Close())
 		}
 		if opt.Workers > 0 {
 			if err := q.Start(ctx); err != nil {

@@ -109,4 +109,12 @@ func TestRoomsOnPostgresTwoWorkers(t *testing.T) {
 	if q.AnswerType != room.AnswerGrounded || len(q.Citations) == 0 || q.Citations[0].DocumentName != "pangolin.md" || !strings.Contains(q.Answer, "121") {
 		t.Errorf("Ask = %s %q citing %+v; want grounded on pangolin.md with 121", q.AnswerType, q.Answer, q.Citations)
 	}
+
+	// The three processes appended to the data dir's one log in turns:
+	// it verifies whole, each document's processing in it once.
+	all := make([]room.Document, len(docs))
+	for i, d := range docs {
+		all[i] = *d
+	}
+	processedOnce(t, roomsEntries(t, dir), all)
 }
