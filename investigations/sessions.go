@@ -1,9 +1,10 @@
 // Package investigations is the investigate job's service: the life of an
 // investigation for the server, the MCP tools and the CLI alike: files in,
-// the run in the background, progress out, the report and the chat after. It enforces the specification's state
-// machine (created -> has_files -> running -> completed | failed; expired
-// from any state) and works on contracts only: the store, the SQL engine,
-// the audit log and the retrieval index are given to it.
+// the run in the background, progress out, the report and the chat after.
+// It enforces the specification's state machine (created -> has_files ->
+// running -> completed | failed; expired from any state) and works on
+// contracts only: the store, the SQL engine, the audit log and the
+// retrieval index are given to it.
 package investigations
 
 import (
