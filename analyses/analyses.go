@@ -169,6 +169,19 @@ func (m *Manager) Start(ctx context.Context, req analysis.Request, uploads []ana
 				WithHint("upload the file with the request instead")
 		}
 	}
+	return m.start(req, uploads)
+}
+
+// StartLocal is Start for the command line (quarry analyze): its sources
+// may name files and database files on this machine, which the user who
+// runs the command reads anyway, where they are, without a copy. A
+// client of the server never reaches it.
+func (m *Manager) StartLocal(ctx context.Context, req analysis.Request) (*analysis.Result, error) {
+	return m.start(req, nil)
+}
+
+// start checks req, stores its uploads and runs it in the background.
+func (m *Manager) start(req analysis.Request, uploads []analysis.Upload) (*analysis.Result, error) {
 	req.RequestID = quarry.NewID()
 	now := m.now()
 	req.Normalize(now)
