@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/quarry-dev/quarry"
@@ -127,5 +128,59 @@ func TestInvestigateRunsThroughTheService(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("GET its explanations: %d; want 200", resp.StatusCode)
+	}
+}
+
+// cancelOn is a progress writer that cancels the command's context at the
+// first line holding want, as Ctrl-C would mid-run.
+type cancelOn struct {
+	want   string
+	cancel context.CancelFunc
+	buf    strings.Builder
+}
+
+func (c *cancelOn) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), c.want) {
+		c.cancel()
+	}
+	return c.buf.Write(p)
+}
+
+// TestInvestigateInterrupted: Ctrl-C during the run stops the service's
+// investigation, which records the session failed with RUN_INTERRUPTED;
+// the command exits with that error.
+func TestInvestigateInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	s, _ := sampledata.Get("revenue_drop")
+	paths, err := sampledata.WriteScenario(filepath.Join(dir, "samples"), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	args := []string{"investigate", "--data-dir", data, "--metric", s.MetricSQL,
+		"--baseline", s.Baseline.String(), "--comparison", s.Comparison.String()}
+	for _, p := range paths {
+		args = append(args, "--file", p)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr := &cancelOn{want: "] load ", cancel: cancel}
+	var stdout strings.Builder
+	err = run(ctx, args, func(string) string { return "" }, strings.NewReader(""), &stdout, stderr)
+	if quarry.ErrorCode(err) != quarry.ECodeRunInterrupted {
+		t.Fatalf("error %v; want %s\n%s", err, quarry.ECodeRunInterrupted, stderr.buf.String())
+	}
+	metas, _ := filepath.Glob(filepath.Join(data, "sessions", "*", "metadata.json"))
+	if len(metas) != 1 {
+		t.Fatalf("%d sessions; want 1", len(metas))
+	}
+	var meta quarry.Session
+	raw, _ := os.ReadFile(metas[0])
+	json.Unmarshal(raw, &meta)
+	if meta.Status != quarry.SessionFailed || meta.Error == nil || meta.Error.Code != quarry.ECodeRunInterrupted {
+		t.Errorf("session %+v; want failed with %s", meta, quarry.ECodeRunInterrupted)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("stdout %q; want nothing from an interrupted run", stdout.String())
 	}
 }
