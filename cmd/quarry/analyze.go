@@ -291,7 +291,9 @@ func analyzeOnce(ctx context.Context, m *analyses.Manager, dataDir string, req a
 	res, err := m.Wait(ctx, rec.RequestID)
 	if err != nil && ctx.Err() != nil {
 		stop()
-		res, err = m.Get(context.Background(), rec.RequestID)
+		if got, gerr := m.Get(context.Background(), rec.RequestID); gerr == nil && got.Error != nil {
+			err = errorOf(got.Error)
+		}
 	}
 	unsubscribe()
 	<-printed
@@ -299,10 +301,15 @@ func analyzeOnce(ctx context.Context, m *analyses.Manager, dataDir string, req a
 		return nil, err
 	}
 	if res.Status == analysis.StatusFailed && res.Plan == nil && res.Error != nil {
-		return nil, &quarry.Error{Code: res.Error.Code, Message: res.Error.Message, Hint: res.Error.Hint}
+		return nil, errorOf(res.Error)
 	}
 	res.AuditLog = fsstore.Analyses{Root: dataDir}.AuditLog()
 	return res, nil
+}
+
+// errorOf is the error a record holds, as the error it was.
+func errorOf(info *quarry.ErrorInfo) error {
+	return &quarry.Error{Code: info.Code, Message: info.Message, Hint: info.Hint}
 }
 
 // analyzeProgress prints the steps and tasks of one analysis.
