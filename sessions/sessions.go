@@ -149,13 +149,12 @@ func New(cfg Config) *Manager {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	m := &Manager{
-		cfg:    cfg,
-		chat:   &chat.Answerer{Index: cfg.Index, Model: cfg.Model},
-		slots:  make(chan struct{}, cfg.MaxRunning),
-		budget: cfg.Budget,
-		runs:   map[string]*runState{},
-		hubs:   map[string]*progress{},
-
+		cfg:     cfg,
+		chat:    &chat.Answerer{Index: cfg.Index, Model: cfg.Model},
+		slots:   make(chan struct{}, cfg.MaxRunning),
+		budget:  cfg.Budget,
+		runs:    map[string]*runState{},
+		hubs:    map[string]*progress{},
 		results: map[string]*quarry.InvestigationResult{},
 	}
 	if m.budget == nil {
