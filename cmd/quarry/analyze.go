@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/analyze"
 	"github.com/quarry-dev/quarry/analyses"
 	"github.com/quarry-dev/quarry/analysis"
 	"github.com/quarry-dev/quarry/fsstore"
@@ -267,7 +266,7 @@ func runAnalyzeReplay(ctx context.Context, args []string, getenv func(string) st
 // record failed without a plan) returns its error, as before the start;
 // when ctx ends first (Ctrl-C), stop stops the service, which records the
 // analysis as interrupted.
-func analyzeOnce(ctx context.Context, m *analyses.Manager, dataDir string, req analysis.Request, stderr io.Writer, stop func()) (*analysis.Result, error) {
+func analyzeOnce(ctx context.Context, m *analyses.Service, dataDir string, req analysis.Request, stderr io.Writer, stop func()) (*analysis.Result, error) {
 	start := time.Now()
 	rec, err := m.StartLocal(ctx, req)
 	if err != nil {
@@ -321,7 +320,7 @@ type analyzeProgress struct {
 
 // print prints e. The failure of a request refused before it had a plan
 // is left out: the command prints it as its error.
-func (p *analyzeProgress) print(e analyze.Event) {
+func (p *analyzeProgress) print(e analysis.Event) {
 	switch {
 	case e.Step == "plan":
 		p.planned = true

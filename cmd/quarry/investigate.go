@@ -16,11 +16,11 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/investigation"
+	"github.com/quarry-dev/quarry/investigations"
 	"github.com/quarry-dev/quarry/llm"
-	"github.com/quarry-dev/quarry/sessions"
 )
 
 // fileArg is one --file PATH[=DESCRIPTION].
@@ -40,9 +40,9 @@ func (f *fileArgs) Set(v string) error {
 }
 
 // investigation is everything one run needs.
-type investigation struct {
+type investigationRun struct {
 	files   []fileArg
-	context quarry.InvestigationContext
+	context investigation.Context
 	dataDir string
 	maxMB   int64
 	// memoryMB is the process's budget (--memory-mb; default
@@ -53,7 +53,7 @@ type investigation struct {
 	// model takes part in every step when set; nil runs offline. dialCode
 	// connects its Python to a code sandbox.
 	model    llm.Model
-	dialCode func(context.Context) (sessions.CodeSession, error)
+	dialCode func(context.Context) (investigations.CodeSession, error)
 	// segments replaces the investigation's segment search (bench only).
 	segments func(*drill.Cube) []drill.Found
 }
@@ -87,13 +87,13 @@ func runInvestigate(ctx context.Context, args []string, getenv func(string) stri
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
-	inv := investigation{files: files, dataDir: dataDir, maxMB: maxMB, memoryMB: memoryMB, getenv: getenv, stderr: stderr}
+	inv := investigationRun{files: files, dataDir: dataDir, maxMB: maxMB, memoryMB: memoryMB, getenv: getenv, stderr: stderr}
 	w, err := mf.open(getenv)
 	if err != nil {
 		return err
 	}
 	inv.model, inv.dialCode = w.model, w.dial
-	inv.context = quarry.InvestigationContext{MetricSQL: strings.TrimSpace(metric), BusinessContext: bizContext,
+	inv.context = investigation.Context{MetricSQL: strings.TrimSpace(metric), BusinessContext: bizContext,
 		InvestigationPrompt: prompt, TimeColumn: timeColumn, TimeFormat: timeFormat}
 	if base == "" || cmp == "" {
 		return quarry.Errorf(quarry.ECodeInvalidDateRange, "both --baseline and --comparison periods are required (YYYY-MM-DD..YYYY-MM-DD)")
@@ -119,7 +119,7 @@ func defaultDataDir(getenv func(string) string) string {
 }
 
 // check validates what can be checked before anything is written.
-func (inv *investigation) check() error {
+func (inv *investigationRun) check() error {
 	if err := inv.context.Validate(); err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func (inv *investigation) check() error {
 // the service refuses leaves the session as it was (with its files); a
 // run that fails marks the session failed with its error and leaves
 // every artifact written so far in place.
-func (inv *investigation) run(ctx context.Context) (*quarry.InvestigationResult, error) {
+func (inv *investigationRun) run(ctx context.Context) (*investigation.Result, error) {
 	if err := inv.check(); err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func (inv *investigation) run(ctx context.Context) (*quarry.InvestigationResult,
 // investigate runs the investigation through m, printing its progress on
 // stderr. When ctx ends first (Ctrl-C), stop stops the service, which
 // records the investigation as interrupted; that is the error returned.
-func (inv *investigation) investigate(ctx context.Context, m *sessions.Manager, stderr io.Writer, stop func()) (*quarry.InvestigationResult, error) {
+func (inv *investigationRun) investigate(ctx context.Context, m *investigations.Service, stderr io.Writer, stop func()) (*investigation.Result, error) {
 	sess, err := m.Create(ctx)
 	if err != nil {
 		return nil, err
@@ -233,7 +233,7 @@ func (inv *investigation) investigate(ctx context.Context, m *sessions.Manager, 
 // printProgress prints one step or iteration of an investigation. The
 // run's last event ("done" or "failed") is left out: the command says how
 // it ended itself.
-func printProgress(w io.Writer, start time.Time, e investigate.Event) {
+func printProgress(w io.Writer, start time.Time, e investigation.Event) {
 	if e.Step == "done" || e.Step == "failed" {
 		return
 	}
@@ -318,7 +318,7 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
-func printResult(w io.Writer, res *quarry.InvestigationResult, asJSON bool) error {
+func printResult(w io.Writer, res *investigation.Result, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

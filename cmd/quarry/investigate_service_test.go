@@ -13,6 +13,7 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/sampledata"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
@@ -42,7 +43,7 @@ func TestInvestigateRunsThroughTheService(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	var res quarry.InvestigationResult
+	var res investigation.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("decode --json: %v\n%s", err, stdout)
 	}
@@ -73,7 +74,7 @@ func TestInvestigateRunsThroughTheService(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sess.Status != quarry.SessionCompleted || sess.Outcome != res.Status || !sess.ReportReady || sess.FileCount != len(paths) ||
+	if sess.Status != investigation.StatusCompleted || sess.Outcome != res.Status || !sess.ReportReady || sess.FileCount != len(paths) ||
 		sess.StartedAt == nil || sess.FinishedAt == nil {
 		t.Errorf("session %+v; want completed (%s) with its report, %d files, start and end", sess, res.Status, len(paths))
 	}
@@ -118,7 +119,7 @@ func TestInvestigateRunsThroughTheService(t *testing.T) {
 	err = json.NewDecoder(resp.Body).Decode(&list)
 	resp.Body.Close()
 	if err != nil || resp.StatusCode != http.StatusOK || len(list.Sessions) != 1 ||
-		list.Sessions[0].SessionID != res.SessionID || list.Sessions[0].Status != string(quarry.SessionCompleted) {
+		list.Sessions[0].SessionID != res.SessionID || list.Sessions[0].Status != string(investigation.StatusCompleted) {
 		t.Errorf("GET /api/sessions: %d %+v (%v); want the command's session, completed", resp.StatusCode, list, err)
 	}
 	resp, err = http.Get(srv.URL + "/api/sessions/" + res.SessionID + "/explanations")
@@ -174,10 +175,10 @@ func TestInvestigateInterrupted(t *testing.T) {
 	if len(metas) != 1 {
 		t.Fatalf("%d sessions; want 1", len(metas))
 	}
-	var meta quarry.Session
+	var meta investigation.Investigation
 	raw, _ := os.ReadFile(metas[0])
 	json.Unmarshal(raw, &meta)
-	if meta.Status != quarry.SessionFailed || meta.Error == nil || meta.Error.Code != quarry.ECodeRunInterrupted {
+	if meta.Status != investigation.StatusFailed || meta.Error == nil || meta.Error.Code != quarry.ECodeRunInterrupted {
 		t.Errorf("session %+v; want failed with %s", meta, quarry.ECodeRunInterrupted)
 	}
 	if stdout.Len() != 0 {

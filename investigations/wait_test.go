@@ -1,4 +1,4 @@
-package sessions_test
+package investigations_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // TestWait: Wait returns the whole result of an investigation this process
@@ -28,7 +29,7 @@ func TestWait(t *testing.T) {
 
 	base, _ := quarry.ParseDateRange("2024-03-04..2024-03-04")
 	comp, _ := quarry.ParseDateRange("2024-03-05..2024-03-06")
-	if err := e.m.Investigate(ctx, e.id, quarry.InvestigationContext{MetricSQL: "SELECT SUM(amount) FROM orders_2024", BaselinePeriod: base, ComparisonPeriod: comp}); err != nil {
+	if err := e.m.Investigate(ctx, e.id, investigation.Context{MetricSQL: "SELECT SUM(amount) FROM orders_2024", BaselinePeriod: base, ComparisonPeriod: comp}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := e.m.Wait(ctx, e.id)
@@ -40,7 +41,7 @@ func TestWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.SessionID != e.id || res.Status != s.Outcome || s.Status != quarry.SessionCompleted || len(res.Explanations) != len(expls) ||
+	if res.SessionID != e.id || res.Status != s.Outcome || s.Status != investigation.StatusCompleted || len(res.Explanations) != len(expls) ||
 		!strings.HasSuffix(res.ReportPath, "report.md") || res.Memory != nil {
 		t.Errorf("result %+v of session %+v; want its outcome, its %d explanations and its report, without the memory document", res, s, len(expls))
 	}
@@ -67,7 +68,7 @@ func TestWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	empty, _ := quarry.ParseDateRange("2023-03-04..2023-03-04")
-	if err := e.m.Investigate(ctx, s2.SessionID, quarry.InvestigationContext{MetricSQL: "SELECT SUM(amount) FROM orders", BaselinePeriod: empty, ComparisonPeriod: comp}); err != nil {
+	if err := e.m.Investigate(ctx, s2.SessionID, investigation.Context{MetricSQL: "SELECT SUM(amount) FROM orders", BaselinePeriod: empty, ComparisonPeriod: comp}); err != nil {
 		t.Fatal(err)
 	}
 	_, err = e.m.Wait(ctx, s2.SessionID)
@@ -106,7 +107,7 @@ func TestSegmentsReplacesTheSearch(t *testing.T) {
 	}
 	base, _ := quarry.ParseDateRange("2024-03-04..2024-03-04")
 	comp, _ := quarry.ParseDateRange("2024-03-05..2024-03-06")
-	if err := a.Manager.Investigate(ctx, s.SessionID, quarry.InvestigationContext{MetricSQL: "SELECT SUM(amount) FROM orders", BaselinePeriod: base, ComparisonPeriod: comp}); err != nil {
+	if err := a.Manager.Investigate(ctx, s.SessionID, investigation.Context{MetricSQL: "SELECT SUM(amount) FROM orders", BaselinePeriod: base, ComparisonPeriod: comp}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := a.Manager.Wait(ctx, s.SessionID); err != nil {

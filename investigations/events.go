@@ -1,22 +1,22 @@
-package sessions
+package investigations
 
 import (
 	"context"
 	"slices"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/internal/hub"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // progress is the event stream of one investigation.
-type progress = hub.Hub[investigate.Event]
+type progress = hub.Hub[investigation.Event]
 
 // Subscribe returns the progress events of a session's investigation so
 // far and a channel of the ones to come, closed when the run ends. For a
 // session that is not running the channel is closed at once; past holds
 // the events of a run this process saw, if any.
-func (m *Manager) Subscribe(ctx context.Context, id string) (past []investigate.Event, live <-chan investigate.Event, cancel func(), err error) {
+func (m *Service) Subscribe(ctx context.Context, id string) (past []investigation.Event, live <-chan investigation.Event, cancel func(), err error) {
 	if _, err := m.cfg.Store.Session(id); err != nil {
 		return nil, nil, nil, err
 	}
@@ -24,7 +24,7 @@ func (m *Manager) Subscribe(ctx context.Context, id string) (past []investigate.
 	h := m.hubs[id]
 	m.mu.Unlock()
 	if h == nil {
-		c := make(chan investigate.Event)
+		c := make(chan investigation.Event)
 		close(c)
 		return nil, c, func() {}, nil
 	}
@@ -32,7 +32,7 @@ func (m *Manager) Subscribe(ctx context.Context, id string) (past []investigate.
 	return past, live, cancel, nil
 }
 
-func (m *Manager) dropEvents(id string) {
+func (m *Service) dropEvents(id string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.hubs, id)
@@ -48,7 +48,7 @@ func (m *Manager) dropEvents(id string) {
 // CONFLICT while another process runs it, NOT_FOUND for a result this
 // process does not hold (another process ran it), ctx's error when ctx
 // ends first.
-func (m *Manager) Wait(ctx context.Context, id string) (*quarry.InvestigationResult, error) {
+func (m *Service) Wait(ctx context.Context, id string) (*investigation.Result, error) {
 	if _, err := m.cfg.Store.Session(id); err != nil {
 		return nil, err
 	}
@@ -67,14 +67,14 @@ func (m *Manager) Wait(ctx context.Context, id string) (*quarry.InvestigationRes
 		return nil, err
 	}
 	switch s.Status {
-	case quarry.SessionFailed:
+	case investigation.StatusFailed:
 		if s.Error == nil {
 			return nil, notComplete(s)
 		}
 		return nil, &quarry.Error{Code: s.Error.Code, Message: s.Error.Message, Hint: s.Error.Hint}
-	case quarry.SessionRunning:
+	case investigation.StatusRunning:
 		return nil, quarry.Errorf(quarry.ECodeConflict, "the investigation of session %s is running in another Quarry process", id)
-	case quarry.SessionCompleted:
+	case investigation.StatusCompleted:
 		m.mu.Lock()
 		res := m.results[id]
 		m.mu.Unlock()
