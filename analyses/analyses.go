@@ -171,6 +171,20 @@ func (m *Service) Start(ctx context.Context, ownerID string, req analysis.Reques
 				WithHint("upload the file with the request instead")
 		}
 	}
+	return m.start(ownerID, req, uploads)
+}
+
+// StartLocal is Start for the command line (quarry analyze): its sources
+// may name files and database files on this machine, which the user who
+// runs the command reads anyway, where they are, without a copy. A
+// client of the server never reaches it. The local owner owns it.
+func (m *Service) StartLocal(ctx context.Context, req analysis.Request) (*analysis.Result, error) {
+	return m.start("", req, nil)
+}
+
+// start checks req, stores its uploads and runs it in the background,
+// owned by ownerID.
+func (m *Service) start(ownerID string, req analysis.Request, uploads []analysis.Upload) (*analysis.Result, error) {
 	req.RequestID = quarry.NewID()
 	req.OwnerID = ownerID
 	now := m.now()

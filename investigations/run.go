@@ -174,7 +174,17 @@ func (m *Service) run(ctx context.Context, id string, files []*investigation.Upl
 		s.Status, s.Outcome, s.ReportReady = investigation.StatusCompleted, res.Status, res.ReportPath != ""
 		last.Message = fmt.Sprintf("%s with %d explanations", res.Status, len(res.Explanations))
 	}
-	if err := m.cfg.Store.SaveSession(s); err != nil {
+	saveErr := m.cfg.Store.SaveSession(s)
+	if saveErr == nil && err == nil {
+		// Kept for Wait, without the memory document, which the chat
+		// index holds.
+		kept := *res
+		kept.Memory = nil
+		m.mu.Lock()
+		m.results[id] = &kept
+		m.mu.Unlock()
+	}
+	if err := saveErr; err != nil {
 		// The session stays "running" on disk. Say why it failed in the
 		// space set aside for that, for the next start to report.
 		info := s.Error
@@ -221,7 +231,8 @@ func (m *Service) investigate(ctx context.Context, id string, files []*investiga
 	if err != nil {
 		return nil, err
 	}
-	inv := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: h.Publish, Now: m.cfg.Now, Model: m.cfg.Model}
+	inv := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: h.Publish, Now: m.cfg.Now, Model: m.cfg.Model,
+		Segments: m.cfg.Segments}
 	if m.cfg.Model != nil && m.cfg.DialCode != nil {
 		code, err := m.cfg.DialCode(ctx)
 		if err != nil {

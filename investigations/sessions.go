@@ -17,6 +17,7 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/chat"
 	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
@@ -100,6 +101,10 @@ type Config struct {
 	// DialCode, when set, connects one investigation to an external
 	// code-execution sandbox; if it fails, the model writes SQL only.
 	DialCode func(ctx context.Context) (CodeSession, error)
+	// Segments, when set, replaces the investigations' segment search
+	// (investigate.Investigator.Segments): quarry bench rca compares the
+	// searches inside whole investigations run as a user runs them.
+	Segments func(*drill.Cube) []drill.Found
 	Now      func() time.Time
 	Log      *slog.Logger
 }
@@ -123,11 +128,14 @@ type Service struct {
 	// budget bounds the engines open at once.
 	budget *budget.Pool
 
-	mu     sync.Mutex
-	runs   map[string]*runState // running investigations
-	hubs   map[string]*progress // progress of the runs this process started
-	wg     sync.WaitGroup
-	closed bool
+	mu   sync.Mutex
+	runs map[string]*runState // running investigations
+	hubs map[string]*progress // progress of the runs this process started
+	// results are the results of the runs this process finished, for
+	// Wait; they live as long as the runs' progress events.
+	results map[string]*investigation.Result
+	wg      sync.WaitGroup
+	closed  bool
 }
 
 // New returns a Manager. Call Recover before serving and Close when done.
@@ -145,12 +153,13 @@ func New(cfg Config) *Service {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	m := &Service{
-		cfg:    cfg,
-		chat:   &chat.Answerer{Index: cfg.Index, Model: cfg.Model},
-		slots:  make(chan struct{}, cfg.MaxRunning),
-		budget: cfg.Budget,
-		runs:   map[string]*runState{},
-		hubs:   map[string]*progress{},
+		cfg:     cfg,
+		chat:    &chat.Answerer{Index: cfg.Index, Model: cfg.Model},
+		slots:   make(chan struct{}, cfg.MaxRunning),
+		budget:  cfg.Budget,
+		runs:    map[string]*runState{},
+		hubs:    map[string]*progress{},
+		results: map[string]*investigation.Result{},
 	}
 	if m.budget == nil {
 		m.budget = budget.New(cfg.MaxEngines)

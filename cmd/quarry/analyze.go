@@ -6,20 +6,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/analyze"
+	"github.com/quarry-dev/quarry/analyses"
 	"github.com/quarry-dev/quarry/analysis"
-	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/app"
-	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
@@ -151,12 +146,13 @@ func runAnalyze(ctx context.Context, args []string, getenv func(string) string, 
 			req.Policy.AllowedColumns = append(req.Policy.AllowedColumns, strings.TrimSpace(c))
 		}
 	}
-	mem, err := memoryMB.start(ctx, 1, 1, getenv, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	stderrSync := &syncWriter{w: stderr}
+	a, closeJob, err := openJob(ctx, jobOptions{dataDir: *dataDir, memoryMB: memoryMB, getenv: getenv, stderr: stderrSync, model: w})
 	if err != nil {
 		return err
 	}
-	defer mem.stop()
-	res, err := analyzeOnce(ctx, *dataDir, req, w, mem, stderr)
+	defer closeJob()
+	res, err := analyzeOnce(ctx, a.Analyses, *dataDir, req, stderrSync, closeJob)
 	if err != nil {
 		return err
 	}
@@ -212,24 +208,23 @@ func runAnalyzeReplay(ctx context.Context, args []string, getenv func(string) st
 	if len(rest) != 1 || strings.Trim(rest[0], "0123456789abcdef-") != "" {
 		return &usageError{"usage: quarry analyze replay REQUEST_ID (the request_id of an earlier analysis)"}
 	}
-	store := fsstore.Analyses{Root: *dataDir}
-	var original analysis.Result
-	if err := store.ReadJSON(filepath.Join("analyses", rest[0], "result.json"), &original); err != nil {
-		if quarry.ErrorCode(err) == quarry.ECodeNotFound {
-			return quarry.Errorf(quarry.ECodeNotFound, "no analysis %s in %s", rest[0], *dataDir)
-		}
-		return err
-	}
-	a, closeLog, err := newAnalyzer(store, limits{split: budget.SplitMemory(app.DefaultMemoryMB, 1, 1, runtime.NumCPU())}, stderr)
+	a, closeJob, err := openJob(ctx, jobOptions{dataDir: *dataDir, getenv: getenv, stderr: &syncWriter{w: stderr}})
 	if err != nil {
 		return err
 	}
-	defer closeLog()
-	res, checks, err := a.Replay(ctx, &original)
+	defer closeJob()
+	original, err := a.Analyses.Get(ctx, rest[0])
+	if quarry.ErrorCode(err) == quarry.ECodeNotFound {
+		return quarry.Errorf(quarry.ECodeNotFound, "no analysis %s in %s", rest[0], *dataDir)
+	}
 	if err != nil {
 		return err
 	}
-	res.AuditLog = store.AuditLog()
+	res, checks, err := a.Analyses.Replay(ctx, original.RequestID)
+	if err != nil {
+		return err
+	}
+	res.AuditLog = fsstore.Analyses{Root: *dataDir}.AuditLog()
 	changed := 0
 	for _, c := range checks {
 		if !c.Identical {
@@ -265,57 +260,78 @@ func runAnalyzeReplay(ctx context.Context, args []string, getenv func(string) st
 	return nil
 }
 
-// analyzeOnce wires the offline analyst over the data dir and runs req.
-func analyzeOnce(ctx context.Context, dataDir string, req analysis.Request, w wiredModel, mem limits, stderr io.Writer) (*analysis.Result, error) {
-	store := fsstore.Analyses{Root: dataDir}
-	a, closeLog, err := newAnalyzer(store, mem, stderr)
+// analyzeOnce runs req through the analyses service m, as quarry serve's
+// API would with the request's files where they are (StartLocal), and
+// prints its progress on stderr. A request refused before it ran (its
+// record failed without a plan) returns its error, as before the start;
+// when ctx ends first (Ctrl-C), stop stops the service, which records the
+// analysis as interrupted.
+func analyzeOnce(ctx context.Context, m *analyses.Service, dataDir string, req analysis.Request, stderr io.Writer, stop func()) (*analysis.Result, error) {
+	start := time.Now()
+	rec, err := m.StartLocal(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	a.Model = w.model // nil: the offline planner
-	a.Embedder, a.EmbeddingModel = w.embedder, w.embedModel
-	defer closeLog()
-	// The watchdog ends the analysis with RESOURCE_LIMIT should the
-	// process pass --memory-mb.
-	ctx, unwatch := mem.guard.Watch(ctx, "the analysis")
-	defer unwatch()
-	res, err := a.Run(ctx, req)
-	err = budget.Cause(ctx, err)
-	if res != nil {
-		res.AuditLog = store.AuditLog()
+	past, live, unsubscribe, err := m.Subscribe(ctx, rec.RequestID)
+	if err != nil {
+		return nil, err
 	}
-	return res, err
+	printed := make(chan struct{})
+	go func() {
+		defer close(printed)
+		p := analyzeProgress{w: stderr, start: start}
+		for _, e := range past {
+			p.print(e)
+		}
+		for e := range live {
+			p.print(e)
+		}
+	}()
+	res, err := m.Wait(ctx, rec.RequestID)
+	if err != nil && ctx.Err() != nil {
+		stop()
+		if got, gerr := m.Get(context.Background(), rec.RequestID); gerr == nil && got.Error != nil {
+			err = errorOf(got.Error)
+		}
+	}
+	unsubscribe()
+	<-printed
+	if err != nil {
+		return nil, err
+	}
+	if res.Status == analysis.StatusFailed && res.Plan == nil && res.Error != nil {
+		return nil, errorOf(res.Error)
+	}
+	res.AuditLog = fsstore.Analyses{Root: dataDir}.AuditLog()
+	return res, nil
 }
 
-// newAnalyzer wires the offline analyst over store, its workspace within
-// mem's split, with progress on stderr; closeAll closes the shared audit
-// log and the recipe memory.
-func newAnalyzer(store fsstore.Analyses, mem limits, stderr io.Writer) (a *analyze.Analyzer, closeAll func() error, err error) {
-	if err := os.MkdirAll(filepath.Dir(store.AuditLog()), 0o755); err != nil {
-		return nil, nil, err
+// errorOf is the error a record holds, as the error it was.
+func errorOf(info *quarry.ErrorInfo) error {
+	return &quarry.Error{Code: info.Code, Message: info.Message, Hint: info.Hint}
+}
+
+// analyzeProgress prints the steps and tasks of one analysis.
+type analyzeProgress struct {
+	w       io.Writer
+	start   time.Time
+	planned bool
+}
+
+// print prints e. The failure of a request refused before it had a plan
+// is left out: the command prints it as its error.
+func (p *analyzeProgress) print(e analysis.Event) {
+	switch {
+	case e.Step == "plan":
+		p.planned = true
+	case e.Step == "failed" && !p.planned:
+		return
 	}
-	log, err := audit.OpenShared(store.AuditLog(), nil)
-	if err != nil {
-		return nil, nil, err
+	msg := e.Message
+	if e.TaskID != "" {
+		msg = fmt.Sprintf("%s %s: %s", e.TaskID, e.Status, e.Message)
 	}
-	a, recipes, err := app.Analyzer(store.Root, app.EngineOptions(mem.split, store.Root), openSource, nil)
-	if err != nil {
-		log.Close()
-		return nil, nil, err
-	}
-	a.Audit = log
-	start := time.Now()
-	a.Progress = func(e analysis.Event) {
-		msg := e.Message
-		if e.TaskID != "" {
-			msg = fmt.Sprintf("%s %s: %s", e.TaskID, e.Status, e.Message)
-		}
-		fmt.Fprintf(stderr, "[%5.1fs] %-8s %s\n", time.Since(start).Seconds(), e.Step, msg)
-	}
-	return a, func() error {
-		recipes.Close()
-		return log.Close()
-	}, nil
+	fmt.Fprintf(p.w, "[%5.1fs] %-8s %s\n", max(e.Time.Sub(p.start).Seconds(), 0), e.Step, msg)
 }
 
 // runRecipes implements "quarry recipes [list|show ID|delete ID]".

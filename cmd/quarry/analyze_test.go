@@ -1,11 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/internal/app"
 )
 
 func TestAnalyzeCommand(t *testing.T) {
@@ -113,5 +118,70 @@ func TestAnalyzeCommandErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "artifacts")); err == nil {
 		t.Error("a refused request wrote artifacts")
+	}
+}
+
+// TestAnalyzeRunsThroughTheService: quarry analyze runs the request
+// through the server's analyses service, so that quarry serve's stack on
+// the same data dir lists it and reads it, with its audit trail, by its
+// ID; a request the planner refuses is recorded as failed with its code,
+// as the API records it.
+func TestAnalyzeRunsThroughTheService(t *testing.T) {
+	dir := t.TempDir()
+	stdout, stderr, code := runCLI(t, "analyze", "--source", "../../testdata/analyze/sales.csv", "--data-dir", dir, "--json",
+		"Analyze Q1 2021 Arizona sales; trends + charts")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var res analysis.Result
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, stdout)
+	}
+	if _, stderr, code := runCLI(t, "analyze", "--source", "../../testdata/analyze/sales.csv", "--data-dir", dir, "the weather on mars"); code != 1 ||
+		!strings.Contains(stderr, "error "+quarry.ECodeInvalid+":") {
+		t.Fatalf("refused request: exit %d\n%s", code, stderr)
+	}
+
+	ctx := context.Background()
+	a, err := app.Open(ctx, app.Options{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	got, err := a.Analyses.Get(ctx, res.RequestID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != analysis.StatusCompleted || len(got.Artifacts) != len(res.Artifacts) || len(got.Artifacts) == 0 {
+		t.Errorf("through the service: %s with %d artifacts; the command printed %s with %d", got.Status, len(got.Artifacts), res.Status, len(res.Artifacts))
+	}
+	for i := range got.Artifacts {
+		if got.Artifacts[i].ContentHash != res.Artifacts[i].ContentHash {
+			t.Errorf("artifact %s: hash %s; the command printed %s", got.Artifacts[i].ContentRef, got.Artifacts[i].ContentHash, res.Artifacts[i].ContentHash)
+		}
+	}
+	entries, err := a.Analyses.Audit(ctx, res.RequestID)
+	if err != nil || len(entries) == 0 {
+		t.Errorf("audit trail: %d entries (%v); want the run's", len(entries), err)
+	}
+	list, err := a.Analyses.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	statuses := map[string]int{}
+	for _, s := range list {
+		statuses[s.Status]++
+	}
+	if len(list) != 2 || statuses[analysis.StatusCompleted] != 1 || statuses[analysis.StatusFailed] != 1 {
+		t.Fatalf("the service lists %+v; want the completed analysis and the refused request, failed", list)
+	}
+	for _, s := range list {
+		if s.Status != analysis.StatusFailed {
+			continue
+		}
+		refused, err := a.Analyses.Get(ctx, s.RequestID)
+		if err != nil || refused.Error == nil || refused.Error.Code != quarry.ECodeInvalid || refused.Plan != nil {
+			t.Errorf("refused request recorded as %+v (%v); want failed with INVALID and no plan", refused, err)
+		}
 	}
 }

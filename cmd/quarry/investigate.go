@@ -12,16 +12,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/investigate"
-	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/drill"
-	"github.com/quarry-dev/quarry/duckdb"
-	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/app"
-	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/investigations"
 	"github.com/quarry-dev/quarry/llm"
@@ -149,154 +145,177 @@ func (inv *investigationRun) check() error {
 	return nil
 }
 
-// run creates the session, copies the files in and runs the investigation.
-// Once the session exists, a failure marks it failed with its error and
-// leaves every artifact written so far in place.
+// run checks the request, then runs it through the investigation
+// service of the server's stack opened in this process (openJob): the
+// session is created, the files added and checked, the investigation
+// started, its progress printed and its end awaited, exactly as through
+// quarry serve's API, so that quarry serve lists it afterwards. A request
+// the service refuses leaves the session as it was (with its files); a
+// run that fails marks the session failed with its error and leaves
+// every artifact written so far in place.
 func (inv *investigationRun) run(ctx context.Context) (*investigation.Result, error) {
 	if err := inv.check(); err != nil {
 		return nil, err
 	}
-	store := fsstore.New(inv.dataDir, fsstore.Options{MaxFileBytes: inv.maxMB << 20})
-	sess, err := store.CreateSession("")
+	stderr := &syncWriter{w: inv.stderr}
+	if inv.stderr == nil {
+		stderr.w = io.Discard
+	}
+	a, closeJob, err := openJob(ctx, jobOptions{dataDir: inv.dataDir, maxMB: inv.maxMB, memoryMB: inv.memoryMB, getenv: inv.getenv,
+		stderr: stderr, model: wiredModel{model: inv.model, dial: inv.dialCode}, segments: inv.segments})
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(inv.stderr, "session %s in %s\n", sess.SessionID, mustDir(store, sess.SessionID))
-	// The session is this process's until its final status is saved: a
-	// quarry serve or quarry mcp on the same data dir leaves it alone.
-	release, err := store.ClaimRun(sess.SessionID)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	// Space for why the run failed, should the disk fill up before the
-	// session's status can be saved (see sessions.Store).
-	if err := store.ReserveFailureNote(sess.SessionID); err != nil {
-		return nil, quarry.StorageError(err)
-	}
-	res, err := inv.investigate(ctx, store, sess)
-	if err != nil {
-		err = quarry.StorageError(err)
-		sess.Status = investigation.StatusFailed
-		sess.Error = quarry.NewErrorInfo(err)
-		if serr := store.SaveSession(sess); serr != nil {
-			fmt.Fprintf(inv.stderr, "quarry: could not mark session failed: %v\n", serr)
-			if nerr := store.NoteFailure(sess.SessionID, sess.Error); nerr != nil {
-				fmt.Fprintf(inv.stderr, "quarry: could not note why it failed: %v\n", nerr)
-			}
-		}
-		return nil, err
-	}
-	if err := store.NoteFailure(sess.SessionID, nil); err != nil {
-		fmt.Fprintf(inv.stderr, "quarry: could not empty the failure note: %v\n", err)
-	}
-	return res, nil
+	defer closeJob()
+	return inv.investigate(ctx, a.Manager, stderr, closeJob)
 }
 
-func mustDir(s *fsstore.Store, id string) string {
-	d, _ := s.Dir(id)
-	return d
-}
-
-func (inv *investigationRun) investigate(ctx context.Context, store *fsstore.Store, sess *investigation.Investigation) (*investigation.Result, error) {
-	taken := map[string]bool{}
-	var files []*investigation.UploadedFile
+// investigate runs the investigation through m, printing its progress on
+// stderr. When ctx ends first (Ctrl-C), stop stops the service, which
+// records the investigation as interrupted; that is the error returned.
+func (inv *investigationRun) investigate(ctx context.Context, m *investigations.Service, stderr io.Writer, stop func()) (*investigation.Result, error) {
+	sess, err := m.Create(ctx, "")
+	if err != nil {
+		return nil, err
+	}
+	id := sess.SessionID
+	if meta, err := m.ArtifactPath(ctx, id, "metadata.json"); err == nil {
+		fmt.Fprintf(stderr, "session %s in %s\n", id, filepath.Dir(meta))
+	}
 	for _, fa := range inv.files {
 		src, err := os.Open(fa.path)
 		if err != nil {
-			return nil, err
+			return nil, quarry.Errorf(quarry.ECodeNotFound, "cannot read %s: %v", fa.path, err)
 		}
-		f, err := store.AddFile(sess.SessionID, filepath.Base(fa.path), fa.description, src)
+		_, err = m.AddFile(ctx, id, filepath.Base(fa.path), fa.description, src)
 		src.Close()
 		if err != nil {
 			return nil, err
 		}
-		f.TableName = duckdb.TableName(f.OriginalName, taken)
-		taken[f.TableName] = true
-		if err := store.SaveFile(f); err != nil {
-			return nil, err
-		}
-		files = append(files, f)
-		if err := sess.Move(investigation.StatusHasFiles); err != nil {
-			return nil, err
-		}
 	}
-	sess.FileCount = len(files)
-	inv.context.SessionID = sess.SessionID
-	inv.context.SubmittedAt = time.Now().UTC()
-	if err := store.WriteJSON(sess.SessionID, "context.json", inv.context); err != nil {
-		return nil, err
-	}
-	if err := sess.Move(investigation.StatusRunning); err != nil {
-		return nil, err
-	}
-	if err := store.SaveSession(sess); err != nil {
-		return nil, err
-	}
-
-	out, err := store.SessionFiles(sess.SessionID)
-	if err != nil {
-		return nil, err
-	}
-	log, err := audit.Open(filepath.Join(out.Dir(), "audit.jsonl"), sess.SessionID, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer log.Close()
-	// One engine, with the budget's part for it; the watchdog ends the
-	// investigation with RESOURCE_LIMIT should the process pass it.
-	if inv.memoryMB == 0 {
-		inv.memoryMB = app.DefaultMemoryMB
-	}
-	getenv := inv.getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	mem, err := inv.memoryMB.start(ctx, 1, 1, getenv, slog.New(slog.NewTextHandler(inv.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	if err != nil {
-		return nil, err
-	}
-	defer mem.stop()
-	ctx, unwatch := mem.guard.Watch(ctx, "the investigation")
-	defer unwatch()
-	eng, err := duckdb.Open(app.EngineOptions(mem.split, inv.dataDir))
-	if err != nil {
-		return nil, err
-	}
-	defer eng.Close()
-	start := time.Now()
-	inv2 := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: progressPrinter(inv.stderr, start), Model: inv.model, Segments: inv.segments}
 	if inv.model != nil {
-		fmt.Fprintf(inv.stderr, "model: %s\n", inv.model.Name())
-		if inv.dialCode != nil {
-			code, err := inv.dialCode(ctx)
-			if err != nil {
-				fmt.Fprintf(inv.stderr, "code sandbox unavailable (%v); the model writes SQL only\n", err)
-			} else {
-				defer code.Close()
-				inv2.Code = code
-			}
-		}
+		fmt.Fprintf(stderr, "model: %s\n", inv.model.Name())
 	}
-	res, err := inv2.Run(ctx, investigate.Input{SessionID: sess.SessionID, Files: files, Context: inv.context})
-	if err != nil {
-		return nil, budget.Cause(ctx, err)
-	}
-	sess.Status = investigation.StatusCompleted
-	sess.ReportReady = res.ReportPath != ""
-	sess.Outcome = res.Status
-	if err := store.SaveSession(sess); err != nil {
+	start := time.Now()
+	if err := m.Investigate(ctx, id, inv.context); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(inv.stderr, "done in %.1fs: %s, %d explanations\nreport: %s\n", time.Since(start).Seconds(), res.Status, len(res.Explanations), res.ReportPath)
+	past, live, unsubscribe, err := m.Subscribe(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	printed := make(chan struct{})
+	go func() {
+		defer close(printed)
+		for _, e := range past {
+			printProgress(stderr, start, e)
+		}
+		for e := range live {
+			printProgress(stderr, start, e)
+		}
+	}()
+	res, err := m.Wait(ctx, id)
+	if err != nil && ctx.Err() != nil {
+		stop()
+		if _, werr := m.Wait(context.Background(), id); werr != nil {
+			err = werr
+		}
+	}
+	unsubscribe()
+	<-printed
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stderr, "done in %.1fs: %s, %d explanations\nreport: %s\n", time.Since(start).Seconds(), res.Status, len(res.Explanations), res.ReportPath)
 	return res, nil
 }
 
-// progressPrinter prints one line per step or iteration.
-func progressPrinter(w io.Writer, start time.Time) func(investigation.Event) {
-	return func(e investigation.Event) {
-		fmt.Fprintf(w, "[%5.1fs] %-10s %s\n", time.Since(start).Seconds(), e.Step, e.Message)
+// printProgress prints one step or iteration of an investigation. The
+// run's last event ("done" or "failed") is left out: the command says how
+// it ended itself.
+func printProgress(w io.Writer, start time.Time, e investigation.Event) {
+	if e.Step == "done" || e.Step == "failed" {
+		return
 	}
+	fmt.Fprintf(w, "[%5.1fs] %-10s %s\n", max(e.Time.Sub(start).Seconds(), 0), e.Step, e.Message)
+}
+
+// jobOptions are what a command that runs one job in its process needs
+// of the server's stack.
+type jobOptions struct {
+	dataDir string
+	// maxMB is the largest accepted file in MB (default 50).
+	maxMB int64
+	// memoryMB is the process's budget (default app.DefaultMemoryMB).
+	memoryMB memoryFlag
+	getenv   func(string) string
+	// stderr takes the warnings of the stack and its memory watchdog; it
+	// must be safe for concurrent use (syncWriter).
+	stderr io.Writer
+	model  wiredModel
+	// segments replaces the investigations' segment search (bench only).
+	segments func(*drill.Cube) []drill.Found
+}
+
+// openJob opens the server's stack (internal/app, as quarry serve and
+// quarry mcp do) in this process for one job of quarry investigate, demo,
+// analyze or a benchmark: the same services over the same data dir, so
+// that the job has one lifecycle wherever it is started, and quarry serve
+// lists it afterwards. One job runs at a time with one SQL engine, which
+// gets the engines' whole part of the memory budget, under the memory
+// watchdog. closeJob, which may be called more than once, stops what
+// still runs (recorded as interrupted) and then the watchdog.
+func openJob(ctx context.Context, o jobOptions) (a *app.App, closeJob func(), err error) {
+	getenv := o.getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	if o.memoryMB == 0 {
+		o.memoryMB = app.DefaultMemoryMB
+	}
+	if o.maxMB <= 0 {
+		o.maxMB = 50
+	}
+	timeout, err := sessionTimeout(getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	log := slog.New(slog.NewTextHandler(o.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	const engines, running = 1, 1
+	mem, err := o.memoryMB.start(ctx, engines, running, getenv, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err = app.Open(ctx, app.Options{DataDir: o.dataDir, SessionTimeout: timeout, MaxUploadBytes: o.maxMB << 20,
+		MaxRunning: running, MaxEngines: engines, MemoryMB: int64(o.memoryMB), Guard: mem.guard, Log: log, OpenSource: openSource,
+		Model: o.model.model, ModelLocal: o.model.local, DialCode: o.model.dial, Embedder: o.model.embedder, EmbeddingModel: o.model.embedModel,
+		Segments: o.segments})
+	if err != nil {
+		mem.stop()
+		return nil, nil, err
+	}
+	var once sync.Once
+	return a, func() {
+		once.Do(func() {
+			if err := a.Close(); err != nil {
+				log.Error("close", "err", err)
+			}
+			mem.stop()
+		})
+	}, nil
+}
+
+// syncWriter serializes writes to w: a job's progress and its stack's
+// warnings come from different goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }
 
 func printResult(w io.Writer, res *investigation.Result, asJSON bool) error {

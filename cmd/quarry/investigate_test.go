@@ -226,15 +226,20 @@ func TestInvestigateBadInput(t *testing.T) {
 	}
 }
 
+// TestFailedSessionKeepsItsArtifacts: an investigation that fails while
+// it runs (no data in the baseline period) leaves its session failed with
+// its error, its request and its audit log; a request the service refuses
+// before the start (a metric over a column that does not exist) leaves
+// the session as it was, with its file, as the API does.
 func TestFailedSessionKeepsItsArtifacts(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "orders.csv")
 	os.WriteFile(p, []byte("order_id,order_date,amount\n1,2024-03-04,10\n2,2024-03-18,12\n"), 0o644)
 	data := filepath.Join(dir, "data")
-	_, _, code := runCLI(t, "investigate", "--file", p, "--metric", "SELECT SUM(nope) FROM orders",
-		"--baseline", "2024-03-04..2024-03-10", "--comparison", "2024-03-18..2024-03-24", "--data-dir", data)
-	if code != 1 {
-		t.Fatalf("exit %d; want 1", code)
+	_, stderr, code := runCLI(t, "investigate", "--file", p, "--metric", "SELECT SUM(amount) FROM orders",
+		"--baseline", "2023-03-04..2023-03-10", "--comparison", "2024-03-18..2024-03-24", "--data-dir", data)
+	if code != 1 || !strings.Contains(stderr, "error "+quarry.ECodeNoDataInPeriod+":") {
+		t.Fatalf("exit %d; want 1 with %s\n%s", code, quarry.ECodeNoDataInPeriod, stderr)
 	}
 	sessions, _ := filepath.Glob(filepath.Join(data, "sessions", "*", "metadata.json"))
 	if len(sessions) != 1 {
@@ -243,8 +248,8 @@ func TestFailedSessionKeepsItsArtifacts(t *testing.T) {
 	var meta investigation.Investigation
 	raw, _ := os.ReadFile(sessions[0])
 	json.Unmarshal(raw, &meta)
-	if meta.Status != investigation.StatusFailed || meta.Error == nil || meta.Error.Code != quarry.ECodeInvalidMetricSQL {
-		t.Fatalf("failed session metadata = %+v; want failed with INVALID_METRIC_SQL", meta)
+	if meta.Status != investigation.StatusFailed || meta.Error == nil || meta.Error.Code != quarry.ECodeNoDataInPeriod {
+		t.Fatalf("failed session metadata = %+v; want failed with NO_DATA_IN_PERIOD", meta)
 	}
 	sess := filepath.Dir(sessions[0])
 	for _, rel := range []string{"context.json", "audit.jsonl"} {
@@ -254,6 +259,26 @@ func TestFailedSessionKeepsItsArtifacts(t *testing.T) {
 	}
 	if res, err := audit.VerifyFile(filepath.Join(sess, "audit.jsonl")); err != nil || !res.OK() {
 		t.Errorf("failed session's audit log: %+v %v", res, err)
+	}
+
+	refused := filepath.Join(dir, "refused")
+	_, stderr, code = runCLI(t, "investigate", "--file", p, "--metric", "SELECT SUM(nope) FROM orders",
+		"--baseline", "2024-03-04..2024-03-10", "--comparison", "2024-03-18..2024-03-24", "--data-dir", refused)
+	if code != 1 || !strings.Contains(stderr, "error "+quarry.ECodeInvalidMetricSQL+":") {
+		t.Fatalf("exit %d; want 1 with %s\n%s", code, quarry.ECodeInvalidMetricSQL, stderr)
+	}
+	sessions, _ = filepath.Glob(filepath.Join(refused, "sessions", "*", "metadata.json"))
+	if len(sessions) != 1 {
+		t.Fatalf("%d sessions after a refused request; want 1", len(sessions))
+	}
+	meta = investigation.Investigation{}
+	raw, _ = os.ReadFile(sessions[0])
+	json.Unmarshal(raw, &meta)
+	if meta.Status != investigation.StatusHasFiles || meta.FileCount != 1 || meta.Error != nil {
+		t.Fatalf("refused session metadata = %+v; want has_files with its one file", meta)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(sessions[0]), "context.json")); err == nil {
+		t.Error("a refused request was recorded as the session's context")
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/analyses"
 	"github.com/quarry-dev/quarry/audit"
+	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/budget"
@@ -35,10 +36,14 @@ type Options struct {
 	SessionTimeout time.Duration // default 24h (SESSION_TIMEOUT_HOURS)
 	MaxUploadBytes int64         // default 50 MB
 	MaxRunning     int           // investigations at once (default 2)
+	// MaxEngines bounds the SQL engines open at once (default
+	// MaxRunning+2). The command line, which runs one job and then
+	// exits, sets 1: its one engine then gets the whole budget.
+	MaxEngines int
 	// MemoryMB is the process's memory budget (default DefaultMemoryMB),
 	// shared as budget.SplitMemory says: a quarter for the Go heap (the
 	// caller sets its limit, budget.SetGoLimit), the rest for up to
-	// MaxRunning+2 engines open at once (runs, upload checks, queries,
+	// MaxEngines engines open at once (runs, upload checks, queries,
 	// analyses), each with an equal part as its DuckDB memory_limit,
 	// beyond which DuckDB spills to disk under DataDir. More wait.
 	MemoryMB int64
@@ -56,8 +61,11 @@ type Options struct {
 	// (NewEmbedder); without it retrieval and recipes are lexical.
 	Embedder       llm.Embedder
 	EmbeddingModel string
-	Now            func() time.Time
-	Log            *slog.Logger
+	// Segments replaces the investigations' segment search (quarry bench
+	// rca only; sessions.Config.Segments).
+	Segments func(*drill.Cube) []drill.Found
+	Now      func() time.Time
+	Log      *slog.Logger
 	// OpenSource opens analyses' database sources (default OpenDatabaseFile).
 	OpenSource analyze.OpenSource
 	// Rooms serves the data rooms' API and pages to the users Auth names
@@ -104,7 +112,10 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	if opt.MemoryMB <= 0 {
 		opt.MemoryMB = DefaultMemoryMB
 	}
-	split := budget.SplitMemory(opt.MemoryMB, opt.MaxRunning+2, opt.MaxRunning, runtime.NumCPU())
+	if opt.MaxEngines <= 0 {
+		opt.MaxEngines = opt.MaxRunning + 2
+	}
+	split := budget.SplitMemory(opt.MemoryMB, opt.MaxEngines, opt.MaxRunning, runtime.NumCPU())
 	engine := EngineOptions(split, opt.DataDir)
 	if err := os.MkdirAll(engine.TempRoot, 0o755); err != nil {
 		return nil, fmt.Errorf("data dir: %w", err)
@@ -134,6 +145,7 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 		Guard:      opt.Guard,
 		Model:      opt.Model,
 		DialCode:   opt.DialCode,
+		Segments:   opt.Segments,
 		Now:        opt.Now,
 		Log:        opt.Log,
 	})
