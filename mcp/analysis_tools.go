@@ -13,14 +13,6 @@ import (
 	"github.com/quarry-dev/quarry/analysis"
 )
 
-// AnalysisService is what the analysis tools need (analyses.Manager).
-type AnalysisService interface {
-	Start(ctx context.Context, ownerID string, req analysis.Request, uploads []analysis.Upload) (*analysis.Result, error)
-	Get(ctx context.Context, id string) (*analysis.Result, error)
-	Wait(ctx context.Context, id string) (*analysis.Result, error)
-	Recipes(ctx context.Context) ([]analysis.Recipe, error)
-}
-
 // dataFile is a file of an analysis: text, or a path on this machine.
 type dataFile struct {
 	Name string `json:"name,omitempty" jsonschema:"file name with its kind's extension (.csv, .json, .jsonl, .parquet, .db/.sqlite for SQLite); the SQL table is named after it. Defaults to the base name of path"`

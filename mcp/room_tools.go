@@ -14,24 +14,6 @@ import (
 	"github.com/quarry-dev/quarry/room"
 )
 
-// RoomService is what the data-room tools need (rooms.Service). Every
-// method takes the acting user's id and decides access itself: a room,
-// or a document of a room, that the user is not a member of is
-// NOT_FOUND.
-type RoomService interface {
-	// Rooms lists userID's rooms with their role.
-	Rooms(ctx context.Context, userID string) ([]room.Room, error)
-	// Room finds one of userID's rooms by id or name.
-	Room(ctx context.Context, userID, idOrName string) (*room.Room, error)
-	Documents(ctx context.Context, userID, roomID string) ([]room.Document, error)
-	Document(ctx context.Context, userID, documentID string) (*room.Document, error)
-	// Ask answers a question over a room with page citations and records
-	// it. Errors: INVALID for a question outside 5-2000 characters,
-	// RATE_LIMITED past the hourly limit.
-	Ask(ctx context.Context, userID, roomID, question string) (*room.Query, error)
-	Page(ctx context.Context, userID, documentID string, number int) (*room.Page, error)
-}
-
 // roomInstructions are added to the server's instructions when it has the
 // room tools.
 const roomInstructions = `

@@ -21,43 +21,10 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/analysis"
 	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/room"
 )
-
-// Service is what the tools need from the session manager. Errors are
-// *quarry.Error values carrying the specification's codes.
-type Service interface {
-	// Create makes a session owned by the user ownerID; the tools, which
-	// serve the local user, pass "" (the local owner).
-	Create(ctx context.Context, ownerID string) (*investigation.Investigation, error)
-	// Session returns a session; one past its expiry reads as expired.
-	Session(ctx context.Context, id string) (*investigation.Investigation, error)
-	// Sessions lists every session, newest first.
-	Sessions(ctx context.Context) ([]*investigation.Investigation, error)
-	Delete(ctx context.Context, id string) error
-	// AddFile stores a CSV file in a session and profiles it.
-	AddFile(ctx context.Context, id, name, description string, r io.Reader) (*investigation.UploadedFile, error)
-
-	// Tables returns the files of a session that may still be queried,
-	// each with its SQL table name and profiled columns.
-	Tables(ctx context.Context, id string) ([]*investigation.UploadedFile, error)
-	// Query runs one audited, sandboxed, read-only SELECT over the tables.
-	Query(ctx context.Context, id, sql string) (*quarry.QueryResult, error)
-
-	// Investigate checks the request and starts the investigation in the
-	// background.
-	Investigate(ctx context.Context, id string, c investigation.Context) error
-	// Context is the investigation request, nil before one was made.
-	Context(ctx context.Context, id string) (*investigation.Context, error)
-	// Subscribe replays the progress events so far and streams the rest.
-	Subscribe(ctx context.Context, id string) (past []investigation.Event, live <-chan investigation.Event, cancel func(), err error)
-	// Report is the report of a completed investigation.
-	Report(ctx context.Context, id string) (*investigation.Report, error)
-	Explanations(ctx context.Context, id string) ([]investigation.Explanation, error)
-	// Chat answers a question about a completed investigation.
-	Chat(ctx context.Context, id, message string) (*investigation.ChatMessage, error)
-}
 
 // DefaultMaxRows is how many result rows run_investigation_sql returns by default.
 const DefaultMaxRows = 200
@@ -81,13 +48,13 @@ type Options struct {
 	Version string
 	// Analyses serves the analyze, get_analysis and list_analysis_recipes tools;
 	// nil leaves them out.
-	Analyses AnalysisService
+	Analyses analysis.Service
 	// Rooms serves the list_rooms, ask_room and get_room_page tools; nil
 	// leaves them out. They act for the user of the request's Bearer
 	// token when the HTTP handler checks one (RequireToken), else for
 	// RoomUser: the local owner over stdio. With neither they answer
 	// UNAUTHORIZED.
-	Rooms    RoomService
+	Rooms    room.Service
 	RoomUser *room.User
 	// Research serves the research tool, for the same user as the room
 	// tools; nil leaves it out.
@@ -111,7 +78,7 @@ To analyze data without a metric question ("monthly sales by region in 2021, wit
 Errors come back as "CODE: message", e.g. "FORBIDDEN: only read-only SELECT statements are allowed".`
 
 // NewServer returns an MCP server with Quarry's tools over svc.
-func NewServer(svc Service, opt Options) *mcpsdk.Server {
+func NewServer(svc investigation.Service, opt Options) *mcpsdk.Server {
 	if opt.MaxRows <= 0 {
 		opt.MaxRows = DefaultMaxRows
 	}
@@ -183,7 +150,7 @@ func (h minLevel) WithGroup(name string) slog.Handler {
 
 // tools holds what every tool handler needs.
 type tools struct {
-	svc Service
+	svc investigation.Service
 	opt Options
 }
 

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"mime"
 	"net/http"
@@ -12,21 +11,6 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
 )
-
-// AnalysisService is what the analyses' API and pages need
-// (analyses.Manager). Errors are *quarry.Error values.
-type AnalysisService interface {
-	// Start checks a request, stores its uploads and runs it in the
-	// background, owned by the user ownerID ("" for the local owner).
-	Start(ctx context.Context, ownerID string, req analysis.Request, uploads []analysis.Upload) (*analysis.Result, error)
-	Get(ctx context.Context, id string) (*analysis.Result, error)
-	List(ctx context.Context) ([]analysis.Summary, error)
-	Subscribe(ctx context.Context, id string) (past []analysis.Event, live <-chan analysis.Event, cancel func(), err error)
-	Audit(ctx context.Context, id string) ([]quarry.AuditEntry, error)
-	VerifyAudit(ctx context.Context) (*analysis.AuditCheck, error)
-	Artifact(ctx context.Context, id, artifactID string) (*analysis.Artifact, string, error)
-	Recipes(ctx context.Context) ([]analysis.Recipe, error)
-}
 
 // maxUploads bounds the files of one analysis request.
 const maxUploads = 10

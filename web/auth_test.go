@@ -16,6 +16,7 @@ import (
 
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/fakeclock"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/room"
 	"github.com/quarry-dev/quarry/rooms"
 	"github.com/quarry-dev/quarry/web"
@@ -31,7 +32,7 @@ type authEnv struct {
 	ann, bob *room.User
 	a, b     *room.Room
 	bobToken string
-	sessions web.Service
+	sessions investigation.Service
 	key      []byte
 }
 

@@ -421,12 +421,13 @@ func TestAnalysisPageNotFound(t *testing.T) {
 // fakeAnalyses serves one analysis whose state and events a test sets, for
 // the pages of an analysis that is still running.
 type fakeAnalyses struct {
-	mu   sync.Mutex
-	res  *analysis.Result
-	live chan analysis.Event
+	analysis.Service // Wait, which the pages never call, panics
+	mu               sync.Mutex
+	res              *analysis.Result
+	live             chan analysis.Event
 }
 
-var _ web.AnalysisService = (*fakeAnalyses)(nil)
+var _ analysis.Service = (*fakeAnalyses)(nil)
 
 // runningAnalysis is an analysis halfway: steps of every status over three
 // levels, one step failed after three attempts and the step after it

@@ -17,9 +17,12 @@ import (
 	"github.com/quarry-dev/quarry/investigation"
 )
 
-// fakeService is an in-memory Service for the page tests. Set the *Err
-// fields to make the matching call fail.
+// fakeService is an in-memory investigation.Service for the page tests.
+// Set the *Err fields to make the matching call fail. The methods the
+// pages never call (Tables, Query, Wait) are the embedded nil interface's
+// and panic if called.
 type fakeService struct {
+	investigation.Service
 	mu       sync.Mutex
 	dir      string // artifacts live under dir/{id}/
 	now      time.Time
@@ -43,7 +46,7 @@ type fakeService struct {
 	asked        []string
 }
 
-var _ Service = (*fakeService)(nil)
+var _ investigation.Service = (*fakeService)(nil)
 
 func newFake(t *testing.T) *fakeService {
 	return &fakeService{dir: t.TempDir(), now: time.Date(2024, 3, 15, 9, 30, 0, 0, time.UTC),

@@ -210,7 +210,7 @@ func (f *fakeResearch) List(_ context.Context, userID string) ([]research.Reques
 
 // fakeRooms answers Rooms alone; any other call panics.
 type fakeRooms struct {
-	RoomService
+	room.Service
 	rooms []room.Room
 }
 

@@ -18,19 +18,19 @@ import (
 )
 
 // do sends a request to a server over svc and returns the recorded answer.
-func do(t *testing.T, svc Service, req *http.Request) *httptest.ResponseRecorder {
+func do(t *testing.T, svc investigation.Service, req *http.Request) *httptest.ResponseRecorder {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	New(svc, Options{}).ServeHTTP(rec, req)
 	return rec
 }
 
-func get(t *testing.T, svc Service, target string) *httptest.ResponseRecorder {
+func get(t *testing.T, svc investigation.Service, target string) *httptest.ResponseRecorder {
 	t.Helper()
 	return do(t, svc, httptest.NewRequest(http.MethodGet, target, nil))
 }
 
-func postForm(t *testing.T, svc Service, target string, form url.Values, htmx bool) *httptest.ResponseRecorder {
+func postForm(t *testing.T, svc investigation.Service, target string, form url.Values, htmx bool) *httptest.ResponseRecorder {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
@@ -40,7 +40,7 @@ func postForm(t *testing.T, svc Service, target string, form url.Values, htmx bo
 	return do(t, svc, req)
 }
 
-func postUpload(t *testing.T, svc Service, target, name, content, description string, htmx bool) *httptest.ResponseRecorder {
+func postUpload(t *testing.T, svc investigation.Service, target, name, content, description string, htmx bool) *httptest.ResponseRecorder {
 	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)

@@ -10,13 +10,15 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/room"
 )
 
 // panicRooms, panicAnalyses and panicResearch are services that no
 // request may reach: every call panics.
 type (
-	panicRooms    struct{ RoomService }
-	panicAnalyses struct{ AnalysisService }
+	panicRooms    struct{ room.Service }
+	panicAnalyses struct{ analysis.Service }
 	panicResearch struct{ ResearchService }
 )
 

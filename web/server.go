@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/investigation"
+	"github.com/quarry-dev/quarry/room"
 )
 
 // Options configure a Server.
@@ -24,11 +27,11 @@ type Options struct {
 	// what leaves the machine.
 	Analyst Analyst
 	// Analyses serves the analyze job's API; nil leaves it out.
-	Analyses AnalysisService
+	Analyses analysis.Service
 	// Rooms serves the data rooms' API and pages, for the users Auth
 	// says send each request; the data rooms are left out unless both are
 	// set.
-	Rooms RoomService
+	Rooms room.Service
 	// Auth says who sends each request. With PasswordAuth every job
 	// needs a signed-in user and each user sees only their own
 	// investigations and analyses (access.go); LocalUser, or nil, is
@@ -99,7 +102,7 @@ type Analyst struct {
 
 // Server is the HTTP handler of Quarry.
 type Server struct {
-	svc   Service
+	svc   investigation.Service
 	opt   Options
 	log   *slog.Logger
 	mux   *http.ServeMux
@@ -107,7 +110,7 @@ type Server struct {
 }
 
 // New returns a Server over svc.
-func New(svc Service, opt Options) *Server {
+func New(svc investigation.Service, opt Options) *Server {
 	if opt.MaxUploadBytes <= 0 {
 		opt.MaxUploadBytes = quarry.MaxFileBytes
 	}

@@ -1,6 +1,9 @@
 package web
 
-import "github.com/quarry-dev/quarry/rooms"
+import (
+	"github.com/quarry-dev/quarry/room"
+	"github.com/quarry-dev/quarry/rooms"
+)
 
 // The services the wiring hands the server implement its interfaces.
-var _ RoomService = (*rooms.Service)(nil)
+var _ room.Service = (*rooms.Service)(nil)

@@ -20,6 +20,7 @@ import (
 	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/investigations"
 	"github.com/quarry-dev/quarry/llm"
+	"github.com/quarry-dev/quarry/room"
 	"github.com/quarry-dev/quarry/web"
 	"github.com/quarry-dev/quarry/websearch"
 )
@@ -281,7 +282,7 @@ type appFlags struct {
 	memoryMB   memoryFlag
 	model      modelFlags
 	// rooms and auth, when set, serve the data rooms (serve).
-	rooms    web.RoomService
+	rooms    room.Service
 	auth     web.Authenticator
 	research web.ResearchService
 }

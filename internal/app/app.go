@@ -26,6 +26,7 @@ import (
 	"github.com/quarry-dev/quarry/investigations"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/retrieve"
+	"github.com/quarry-dev/quarry/room"
 	"github.com/quarry-dev/quarry/sqlite"
 	"github.com/quarry-dev/quarry/web"
 )
@@ -70,7 +71,7 @@ type Options struct {
 	OpenSource analyze.OpenSource
 	// Rooms serves the data rooms' API and pages to the users Auth names
 	// (OpenRooms, web.LocalUser); without both they are left out.
-	Rooms web.RoomService
+	Rooms room.Service
 	Auth  web.Authenticator
 	// Research serves the research API to the users Auth names
 	// (OpenResearches).
