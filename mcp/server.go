@@ -1,10 +1,10 @@
 // Package mcp serves Quarry to AI agents over the Model Context Protocol:
-// tools to create a session from CSV data, look at its tables, run
-// sandboxed read-only SQL, start an investigation of why a metric moved,
-// follow it, and read its explanations, report and chat answers. It talks
-// to sessions through the Service interface (sessions.Manager implements
-// it) and builds on the official Go SDK; cmd/quarry serves it over stdio
-// or streamable HTTP.
+// tools to create an investigation from CSV data, look at its tables, run
+// sandboxed read-only SQL, investigate why a metric moved, follow it, and
+// read its explanations, report and chat answers; and tools for analyses,
+// data rooms and research. It calls each job only through its
+// vocabulary's Service interface and builds on the official Go SDK;
+// cmd/quarry serves it over stdio or streamable HTTP.
 package mcp
 
 import (

@@ -1,7 +1,9 @@
 // Package web serves Quarry over HTTP: the JSON API of the specification,
 // server-sent progress events, and the server-rendered pages (html/template
-// with htmx, vendored and embedded). It talks to sessions through the
-// Service interface; sessions.Manager implements it.
+// with htmx, vendored and embedded). It calls each job only through its
+// vocabulary's Service interface: investigation.Service, analysis.Service,
+// room.Service and research.Service; the services (investigations,
+// analyses, rooms, researches) implement them.
 //
 // Every route is a line of one table (routes.go) naming its access rule
 // (access.go): open, signed in, or signed in as the owner of the
