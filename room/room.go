@@ -252,3 +252,7 @@ type Feedback struct {
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 }
+
+// LocalOwner is the name of the user of single-user mode, created on
+// first start; records made without a user (the CLI, MCP) are theirs.
+const LocalOwner = "owner"

@@ -129,9 +129,6 @@ func (s *Service) document(ctx context.Context, userID, documentID, want string)
 	return d, nil
 }
 
-// LocalOwner is the user of single-user mode, created on first start.
-const LocalOwner = "owner"
-
 // EnsureUser returns the user called name, creating it (without a
 // password) when missing.
 func (s *Service) EnsureUser(ctx context.Context, name string) (*room.User, error) {

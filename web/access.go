@@ -8,7 +8,6 @@ import (
 	"github.com/quarry-dev/quarry/analysis"
 	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/room"
-	"github.com/quarry-dev/quarry/rooms"
 )
 
 // rule is who may use a route. Every route of the table (routes.go) names
@@ -72,7 +71,7 @@ func (s *Server) multiUser() bool {
 // made it. With sign-ins a record is its owner's alone; one without an
 // owner (made before records had owners, or by the CLI or MCP, which act
 // as the local owner) is the local owner's: the user named
-// rooms.LocalOwner, who signs in only once given a password with
+// room.LocalOwner, who signs in only once given a password with
 // "quarry user passwd owner", and otherwise nobody on the web.
 func (s *Server) owns(u *room.User, ownerID string) bool {
 	switch {
@@ -81,7 +80,7 @@ func (s *Server) owns(u *room.User, ownerID string) bool {
 	case u == nil:
 		return false
 	case ownerID == "":
-		return u.Name == rooms.LocalOwner
+		return u.Name == room.LocalOwner
 	}
 	return ownerID == u.ID
 }

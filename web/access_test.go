@@ -16,7 +16,6 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/room"
-	"github.com/quarry-dev/quarry/rooms"
 	"github.com/quarry-dev/quarry/web"
 )
 
@@ -207,7 +206,7 @@ func TestAuthUnownedInvestigationIsTheLocalOwners(t *testing.T) {
 		t.Errorf("ann's list %v; want none", ids)
 	}
 	if st, _, b := e.as(e.ownerT, http.MethodGet, "/api/sessions/"+s.SessionID, "", nil); st != http.StatusOK {
-		t.Errorf("the local owner (%s) GET an unowned investigation: %d %s", rooms.LocalOwner, st, b)
+		t.Errorf("the local owner (%s) GET an unowned investigation: %d %s", room.LocalOwner, st, b)
 	}
 	if ids := e.listed(e.ownerT, "/api/sessions", "sessions", "session_id"); !slices.Equal(ids, []string{s.SessionID}) {
 		t.Errorf("the local owner's list %v; want %s", ids, s.SessionID)

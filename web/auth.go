@@ -40,7 +40,7 @@ type LocalUser struct{ Owner *room.User }
 func (l LocalUser) User(*http.Request) (*room.User, error) { return l.Owner, nil }
 
 // Credentials is what password sign-in needs from the data rooms
-// (rooms.Service).
+// (room.Service).
 type Credentials interface {
 	// LoginFrom returns the user called name when password is theirs,
 	// counting a failure against the name and client (the address

@@ -338,7 +338,7 @@ func openBenchRoom(ctx context.Context, cache, name, description string) (*bench
 		return nil, err
 	}
 	b.store, b.svc = st, &rooms.Service{Store: st, Dir: dir}
-	if b.owner, err = b.svc.EnsureUser(ctx, rooms.LocalOwner); err != nil {
+	if b.owner, err = b.svc.EnsureUser(ctx, room.LocalOwner); err != nil {
 		b.Close()
 		return nil, err
 	}

@@ -30,7 +30,7 @@ type roomFlags struct {
 
 func (f *roomFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir(getenv), "where rooms and documents are stored (env QUARRY_DATA_DIR)")
-	fs.StringVar(&f.as, "as", rooms.LocalOwner, "the user to act as (single-user mode: the local owner)")
+	fs.StringVar(&f.as, "as", room.LocalOwner, "the user to act as (single-user mode: the local owner)")
 	fs.StringVar(&f.db, "db", getenv("QUARRY_DB"), "postgres://... keeps the rooms and research results in PostgreSQL, documents processed by quarry worker (env QUARRY_DB); files stay in --data-dir")
 	f.model.register(fs, getenv)
 }
@@ -54,7 +54,7 @@ func (f *roomFlags) open(ctx context.Context, getenv func(string) string) (*room
 			return nil, nil, nil, err
 		}
 	}
-	if f.as == rooms.LocalOwner {
+	if f.as == room.LocalOwner {
 		return svc, owner, closeFn, nil
 	}
 	u, _, err := svc.Store.UserByName(room.WithActor(ctx, room.System), f.as)

@@ -121,7 +121,7 @@ func OpenRoomsDB(ctx context.Context, opt RoomsOptions) (*rooms.Service, *room.U
 			}
 		}
 	}
-	owner, err := svc.EnsureUser(ctx, rooms.LocalOwner)
+	owner, err := svc.EnsureUser(ctx, room.LocalOwner)
 	if err != nil {
 		closeFn()
 		return nil, nil, nil, err
