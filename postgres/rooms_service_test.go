@@ -14,6 +14,6 @@ import (
 func TestRoomsService(t *testing.T) {
 	roomstest.Run(t, func(t *testing.T) *rooms.Service {
 		st, _, _ := openRooms(t)
-		return &rooms.Service{Store: st, Dir: t.TempDir()}
+		return rooms.New(rooms.Config{Store: st, Dir: t.TempDir()})
 	})
 }

@@ -93,7 +93,7 @@ func TestLoginBusy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	svc := &Service{Store: st, Dir: t.TempDir(), SignIns: SignInLimits{Concurrent: 1, Queue: 1, Wait: 10 * time.Millisecond}}
+	svc := New(Config{Store: st, Dir: t.TempDir(), SignIns: SignInLimits{Concurrent: 1, Queue: 1, Wait: 10 * time.Millisecond}})
 	if _, err := svc.AddUser(ctx, "ann", "ann's long password"); err != nil {
 		t.Fatal(err)
 	}

@@ -18,9 +18,8 @@ import (
 	"github.com/quarry-dev/quarry/room"
 )
 
-// Service runs the data rooms over a store and a directory of uploaded
-// files.
-type Service struct {
+// Config wires a Service. Store and Dir are required.
+type Config struct {
 	Store room.Store
 	// Dir holds the uploads, rooms/{room_id}/documents/{document_id}/...
 	Dir string
@@ -42,7 +41,6 @@ type Service struct {
 	// Progress, when set, hears how a document's processing goes;
 	// Watch streams the same steps to the pages of a room.
 	Progress func(room.Progress)
-	events   feed
 	// Queue, when set, takes uploaded documents to be processed by its
 	// workers instead of this process's (Start).
 	Queue Queue
@@ -53,7 +51,15 @@ type Service struct {
 
 	// SignIns bounds the password checks of Login and LoginFrom in this
 	// process; zero values take the defaults.
-	SignIns    SignInLimits
+	SignIns SignInLimits
+}
+
+// Service runs the data rooms over a store and a directory of uploaded
+// files. It is safe for concurrent use; its Config may be changed only
+// before its first use.
+type Service struct {
+	Config
+	events     feed
 	signInOnce sync.Once
 	signIns    *gate
 
@@ -61,6 +67,10 @@ type Service struct {
 	pending chan string
 	wg      sync.WaitGroup
 }
+
+// New returns a Service. Call Start to process uploads in this process,
+// or give it a Queue.
+func New(cfg Config) *Service { return &Service{Config: cfg} }
 
 func (s *Service) now() time.Time {
 	if s.Now != nil {

@@ -18,7 +18,7 @@ func openService(t *testing.T) *rooms.Service {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return &rooms.Service{Store: st, Dir: t.TempDir()}
+	return rooms.New(rooms.Config{Store: st, Dir: t.TempDir()})
 }
 
 // TestService runs the service's suite (leakage between rooms, roles,

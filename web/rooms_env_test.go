@@ -68,7 +68,7 @@ func newRoomsEnvAs(t testing.TB, browserUser string) *roomsEnv {
 		t.Fatal(err)
 	}
 	e.store = st
-	e.svc = &rooms.Service{Store: st, Dir: e.dir}
+	e.svc = rooms.New(rooms.Config{Store: st, Dir: e.dir})
 	workCtx, stop := context.WithCancel(ctx)
 	if err := e.svc.Start(workCtx, 1); err != nil {
 		t.Fatal(err)

@@ -40,7 +40,7 @@ func oneDocumentRoom(t *testing.T, e llm.Embedder, name string, r io.Reader) (*r
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	svc := &rooms.Service{Store: st, Dir: t.TempDir(), Embedder: e, EmbeddingModel: "concepts"}
+	svc := rooms.New(rooms.Config{Store: st, Dir: t.TempDir(), Embedder: e, EmbeddingModel: "concepts"})
 	owner, err := svc.EnsureUser(ctx, "owner")
 	if err != nil {
 		t.Fatal(err)

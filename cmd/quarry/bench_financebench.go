@@ -337,7 +337,7 @@ func openBenchRoom(ctx context.Context, cache, name, description string) (*bench
 		b.Close()
 		return nil, err
 	}
-	b.store, b.svc = st, &rooms.Service{Store: st, Dir: dir}
+	b.store, b.svc = st, rooms.New(rooms.Config{Store: st, Dir: dir})
 	if b.owner, err = b.svc.EnsureUser(ctx, room.LocalOwner); err != nil {
 		b.Close()
 		return nil, err

@@ -26,7 +26,7 @@ func TestInterruptedResearchReadsAsFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewResearches(store, &rooms.Service{Dir: dir}, nil)
+	s := NewResearches(store, rooms.New(rooms.Config{Dir: dir}), nil)
 	defer s.Close()
 	ctx := context.Background()
 	save := func(status vocab.Status) string {

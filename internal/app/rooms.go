@@ -62,7 +62,7 @@ type RoomsOptions struct {
 // (waiting up to 10 s for that).
 func OpenRoomsDB(ctx context.Context, opt RoomsOptions) (*rooms.Service, *room.User, func() error, error) {
 	log := audit.NewShared(RoomsAuditLog(opt.DataDir), nil)
-	svc := &rooms.Service{Dir: opt.DataDir, Embedder: opt.Embedder, EmbeddingModel: opt.EmbeddingModel, Model: opt.Model, Lease: opt.Lease, Audit: log}
+	svc := rooms.New(rooms.Config{Dir: opt.DataDir, Embedder: opt.Embedder, EmbeddingModel: opt.EmbeddingModel, Model: opt.Model, Lease: opt.Lease, Audit: log})
 	var closeFn func() error
 	if opt.DB == "" {
 		st, err := sqlite.OpenRooms(RoomsPath(opt.DataDir))

@@ -24,7 +24,7 @@ func testLockouts(t *testing.T, f *fixture) {
 	clock := fakeclock.New(time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC))
 	one := f.svc
 	one.Now = clock.Now
-	two := &rooms.Service{Store: one.Store, Dir: one.Dir, Now: clock.Now}
+	two := rooms.New(rooms.Config{Store: one.Store, Dir: one.Dir, Now: clock.Now})
 	const right = "pat's long password"
 	_, err := one.AddUser(ctx, "pat", right)
 	roomtest.Must(t, err)
