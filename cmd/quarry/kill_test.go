@@ -23,6 +23,7 @@ import (
 	"github.com/quarry-dev/quarry/internal/pgtest"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/room"
+	"github.com/quarry-dev/quarry/rooms"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
@@ -40,8 +41,10 @@ import (
 const testLease = "1s"
 
 // guard bounds every wait for a document to end, a hang guard well
-// above the lease and the rescuer's period.
-const guard = 30 * time.Second
+// above the lease, the rescuer's period and rooms.RefusedRetry (a
+// document one process refused waits that long for another worker: on a
+// loaded machine the process without the embedder may take it first).
+const guard = 3 * rooms.RefusedRetry
 
 // slowAPI is the OpenAI-compatible server the processes are configured
 // with.
