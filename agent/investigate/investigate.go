@@ -136,7 +136,6 @@ type run struct {
 	whyNone    string
 	reportPath string
 	memory     *quarry.MemoryDocument
-	next       []string
 
 	// With a model: its state, its reading of the schema, the files its
 	// Python can open, and the report summary it wrote.
