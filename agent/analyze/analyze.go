@@ -33,7 +33,7 @@ type Analyzer struct {
 	Now       func() time.Time
 	// Progress, optional, hears the analysis's events as they happen,
 	// one call at a time, though steps run at once.
-	Progress func(Event)
+	Progress func(analysis.Event)
 	// Planner, when set, writes the plan instead of the offline planner;
 	// its plan is validated by the same rules, and the offline planner
 	// takes over when it fails.
@@ -140,7 +140,7 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 	if err != nil {
 		r.req.Status = analysis.StatusFailed
 		r.res.Error = quarry.NewErrorInfo(err)
-		r.progress(Event{Step: "failed", Message: quarry.ErrorMessage(err)})
+		r.progress(analysis.Event{Step: "failed", Message: quarry.ErrorMessage(err)})
 	}
 	r.res.Status = r.req.Status
 	r.res.Request = r.req.Redacted() // passwords are never recorded
@@ -161,7 +161,7 @@ func (r *run) close() {
 
 func (r *run) now() string { return r.a.Now().UTC().Format(time.RFC3339Nano) }
 
-func (r *run) progress(e Event) {
+func (r *run) progress(e analysis.Event) {
 	if r.a.Progress != nil {
 		r.pmu.Lock()
 		defer r.pmu.Unlock()
@@ -280,7 +280,7 @@ func (r *run) planAndValidate(ctx context.Context) error {
 		plan.Status = analysis.PlanAbandoned
 		return verr
 	}
-	r.progress(Event{Step: "plan", Message: fmt.Sprintf("%d steps (%s planner): %s", len(plan.Subtasks), how, plan.Reasoning), Plan: copyPlan(plan)})
+	r.progress(analysis.Event{Step: "plan", Message: fmt.Sprintf("%d steps (%s planner): %s", len(plan.Subtasks), how, plan.Reasoning), Plan: copyPlan(plan)})
 	return nil
 }
 
@@ -342,7 +342,7 @@ func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 		if how == "replay" {
 			return nil, how, err // a replay runs the stored plan or nothing
 		}
-		r.progress(Event{Step: "plan", Message: "the " + how + "'s plan was not usable (" + quarry.ErrorMessage(err) + "); planning offline"})
+		r.progress(analysis.Event{Step: "plan", Message: "the " + how + "'s plan was not usable (" + quarry.ErrorMessage(err) + "); planning offline"})
 	}
 	if perr != nil {
 		return nil, "offline", perr
@@ -377,7 +377,7 @@ func (r *run) setStatus(t *analysis.Subtask, status string) {
 	r.mu.Lock()
 	t.Status = status
 	r.mu.Unlock()
-	r.progress(Event{Step: "task", TaskID: t.TaskID, Status: status, Message: t.Description})
+	r.progress(analysis.Event{Step: "task", TaskID: t.TaskID, Status: status, Message: t.Description})
 }
 
 // settle decides the request's status: completed when every step
@@ -414,5 +414,5 @@ func (r *run) settle() {
 		r.req.Status = analysis.StatusCompleted
 		r.plan.Status = analysis.PlanCompleted
 	}
-	r.progress(Event{Step: "done", Status: r.req.Status, Message: fmt.Sprintf("%s: %d of %d steps, %d artifacts", r.req.Status, succeeded, len(r.plan.Subtasks), len(r.res.Artifacts))})
+	r.progress(analysis.Event{Step: "done", Status: r.req.Status, Message: fmt.Sprintf("%s: %d of %d steps, %d artifacts", r.req.Status, succeeded, len(r.plan.Subtasks), len(r.res.Artifacts))})
 }

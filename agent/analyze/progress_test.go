@@ -5,7 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/quarry-dev/quarry/agent/analyze"
 	"github.com/quarry-dev/quarry/analysis"
 )
 
@@ -24,7 +23,7 @@ func TestProgressOneCallAtATime(t *testing.T) {
 	}
 	e.a.Planner = planOf(steps...)
 	var heard []string // unguarded: Progress must not be called twice at once
-	e.a.Progress = func(ev analyze.Event) {
+	e.a.Progress = func(ev analysis.Event) {
 		if ev.Step == "task" {
 			heard = append(heard, ev.TaskID+" "+ev.Status)
 		}
