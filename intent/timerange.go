@@ -549,7 +549,6 @@ func (p *parser) resolveTimes(spans []found) error {
 		}
 		cur = &b
 		p.compares = append(p.compares, compareReq{pos: a.pos, src: a.src, abs: &a.s})
-		spans = []found{b}
 	case len(spans) > 1:
 		u := found{pos: spans[0].pos, s: spans[0].s}
 		var srcs []string

@@ -42,7 +42,7 @@ func TestRoomsAPIBadDocuments(t *testing.T) {
 	if len(pending) < 5 {
 		t.Fatalf("%d bad files were accepted; want most of them to reach the workers", len(pending))
 	}
-	deadline := time.Now().Add(time.Minute)
+	deadline := time.Now().Add(raceSlowdown * time.Minute)
 	for id, b := range pending {
 		var d room.Document
 		for d.Status != room.StatusFailed && d.Status != room.StatusCompleted && time.Now().Before(deadline) {

@@ -168,7 +168,7 @@ func (e *roomsEnv) document(user, roomID, name string, content []byte) *room.Doc
 	}
 	var d room.Document
 	decode(e.t, r, &d)
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(raceSlowdown * 30 * time.Second)
 	for d.Status != room.StatusCompleted {
 		if d.Status == room.StatusFailed || time.Now().After(deadline) {
 			e.t.Fatalf("document %s is %s (%s); want completed", name, d.Status, d.Error)

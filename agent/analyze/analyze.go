@@ -31,7 +31,9 @@ type Analyzer struct {
 	Audit     Auditor
 	Store     Store
 	Now       func() time.Time
-	Progress  func(analysis.Event) // optional
+	// Progress, optional, hears the analysis's events as they happen,
+	// one call at a time, though steps run at once.
+	Progress func(analysis.Event)
 	// Planner, when set, writes the plan instead of the offline planner;
 	// its plan is validated by the same rules, and the offline planner
 	// takes over when it fails.
@@ -72,6 +74,7 @@ type run struct {
 
 	mu      sync.Mutex // guards res and task statuses while steps run at once
 	outputs map[string]*output
+	pmu     sync.Mutex // makes the calls of Analyzer.Progress one at a time
 
 	named  []string       // the deliverables the request named, if any
 	intent *intent.Intent // the request as the offline parser read it (nil if it could not)
@@ -160,6 +163,8 @@ func (r *run) now() string { return r.a.Now().UTC().Format(time.RFC3339Nano) }
 
 func (r *run) progress(e analysis.Event) {
 	if r.a.Progress != nil {
+		r.pmu.Lock()
+		defer r.pmu.Unlock()
 		e.Time = r.a.Now()
 		r.a.Progress(e)
 	}

@@ -137,7 +137,6 @@ type run struct {
 	whyNone    string
 	reportPath string
 	memory     *investigation.MemoryDocument
-	next       []string
 
 	// With a model: its state, its reading of the schema, the files its
 	// Python can open, and the report summary it wrote.

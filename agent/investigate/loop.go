@@ -197,7 +197,7 @@ func (r *run) proposals(iter int, d *decision) error {
 // record writes one iteration: its raw output, its log and its finding.
 func (r *run) record(iter int, decision, why string, res *stepResult, hypID string, changes map[string]investigation.HypothesisStatus, memoryTokens int) error {
 	outRef := fmt.Sprintf("analysis/full_outputs/output_%03d.txt", iter)
-	if err := r.writeFile(outRef, []byte(res.raw.String())); err != nil {
+	if err := r.writeFile(outRef, res.raw.Bytes()); err != nil {
 		return err
 	}
 	summary := truncate(res.summary, quarry.MaxFindingSummaryLen)

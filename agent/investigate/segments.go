@@ -132,7 +132,6 @@ type candidate struct {
 	source string // search, mix, quality
 	kind   string // forced kind (data_quality) or "" to measure
 	score  float64
-	hyps   []string
 	issue  *qualityIssue
 }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"os"
@@ -76,9 +77,12 @@ type researchRun struct {
 	userID string
 	events *hub.Hub[agent.Stage]
 	// Guarded by Researches.mu: the request as of its last stage, and
-	// the result once the run ends (a failed one's result so far).
+	// the result once the run ends (a failed one's result so far); end
+	// is the final stage the research reported, held back until its
+	// result is kept.
 	request research.Request
 	result  *research.Result
+	end     *agent.Stage
 }
 
 // ResearchStore is a research.Store with connections to close.
@@ -303,6 +307,14 @@ func (s *Researches) start(ctx context.Context, userID, question, depth, roomNam
 	s.mu.Unlock()
 	r.Progress = func(st agent.Stage) {
 		s.mu.Lock()
+		if finished(st.Status) {
+			// The end is told, to Get and to subscribers, once the
+			// result is kept (finish): told before, a reader would find
+			// a completed research without its result.
+			run.end = &st
+			s.mu.Unlock()
+			return
+		}
 		run.request.Status = st.Status
 		s.mu.Unlock()
 		run.events.Publish(st)
@@ -327,10 +339,13 @@ func (s *Researches) finish(id string, run *researchRun, r *agent.Researcher, re
 	if res == nil {
 		res = &research.Result{Request: req}
 	}
+	s.mu.Lock()
+	end := run.end
+	s.mu.Unlock()
 	if s.ctx.Err() != nil && req.Status != research.StatusCompleted {
 		// Stopped with the server, not by the research's own fault.
 		req.Status, req.Error = research.StatusFailed, interruptedMessage
-		run.events.Publish(agent.Stage{Status: research.StatusFailed, Message: req.Error})
+		end = &agent.Stage{Status: research.StatusFailed, Message: req.Error}
 	}
 	// Saved even when the server is stopping; a failed research is kept
 	// with its result so far when that holds together, else as its
@@ -341,13 +356,16 @@ func (s *Researches) finish(id string, run *researchRun, r *agent.Researcher, re
 		if req.Status != research.StatusFailed {
 			req.Error = "the result could not be saved"
 			req.Status = research.StatusFailed
-			run.events.Publish(agent.Stage{Status: research.StatusFailed, Message: req.Error})
+			end = &agent.Stage{Status: research.StatusFailed, Message: req.Error}
 		}
 		alone := *req
 		if serr := s.store.Save(save, &research.Result{Request: &alone}); serr != nil {
 			s.Log.Error("research's failure not saved", "id", id, "err", serr)
 		}
 		res = &research.Result{Request: req}
+	}
+	if end == nil {
+		end = &agent.Stage{Status: req.Status, Message: cmp.Or(req.Error, string(req.Status))}
 	}
 	s.mu.Lock()
 	run.request, run.result = *req, res
@@ -357,6 +375,7 @@ func (s *Researches) finish(id string, run *researchRun, r *agent.Researcher, re
 		s.finished = s.finished[1:]
 	}
 	s.mu.Unlock()
+	run.events.Publish(*end)
 	run.events.Close()
 }
 

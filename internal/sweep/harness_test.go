@@ -9,6 +9,9 @@ import (
 	"time"
 )
 
+// grown holds what the "grow" child allocates.
+var grown [][]byte
+
 // The harness's own tests run this test binary again as the child, with
 // SWEEP_HELPER saying what the child does.
 func TestMain(m *testing.M) {
@@ -16,8 +19,8 @@ func TestMain(m *testing.M) {
 	case "":
 		os.Exit(m.Run())
 	case "grow":
-		// A runaway: touch 16 MB more every 10 ms, without end.
-		var keep [][]byte
+		// A runaway: touch 16 MB more every 10 ms, without end, held in
+		// a package variable so that none of it can be collected.
 		for {
 			b := make([]byte, 16<<20)
 			for i := range b {
@@ -25,7 +28,7 @@ func TestMain(m *testing.M) {
 					b[i] = 1
 				}
 			}
-			keep = append(keep, b)
+			grown = append(grown, b)
 			time.Sleep(10 * time.Millisecond)
 		}
 	case "hang":

@@ -68,17 +68,6 @@ func (a *analysis) has(phrases ...string) bool {
 	return false
 }
 
-// hasAll reports whether text (question, constraints and format) has any
-// of the phrases.
-func (a *analysis) hasAll(phrases ...string) bool {
-	for _, p := range phrases {
-		if strings.Contains(a.low, p) || strings.Contains(a.flow, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // columns returns the distinct columns mentioned in order.
 func columnsOf(ms []mention) []string {
 	var out []string

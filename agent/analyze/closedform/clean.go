@@ -215,7 +215,7 @@ var imputeRe = regexp.MustCompile(`(?:fill|impute|imputing|imputation|replac|han
 // mode of the columns named near the instruction (all when none is).
 func (a *analysis) impute(f *frame) {
 	for _, loc := range imputeRe.FindAllStringSubmatchIndex(a.low, -1) {
-		how := a.low[loc[2]:loc[3]]
+		how := asWritten(a.text, a.low, loc[2], loc[3])
 		// the sentence holding the instruction
 		s := strings.LastIndexAny(a.low[:loc[0]], ".\n")
 		e := strings.IndexAny(a.low[loc[1]:], ".\n")
@@ -248,8 +248,8 @@ func (a *analysis) impute(f *frame) {
 				end = ms[k+1].start
 			}
 			own := how
-			if h := fillWithRe.FindStringSubmatch(lsent[m.end:end]); h != nil {
-				own = h[1]
+			if h := fillWithRe.FindStringSubmatchIndex(lsent[m.end:end]); h != nil {
+				own = asWritten(sent[m.end:end], lsent[m.end:end], h[2], h[3])
 			}
 			if done[m.col] {
 				continue
@@ -264,15 +264,32 @@ func (a *analysis) impute(f *frame) {
 
 var fillWithRe = regexp.MustCompile(`(?:with|using|by)\s+(?:the\s+)?(?:respective\s+|column\s+|their\s+)?(mean|median|mode|most frequent|most common|average|zero|0|'[^']*'|"[^"]*")`)
 
+// asWritten returns text[i:j], low being text in lower case and i, j
+// indices into it, so that a value the question quotes keeps the case the
+// question wrote it in. It returns low[i:j] when lower-casing changed the
+// length and the two no longer line up.
+func asWritten(text, low string, i, j int) string {
+	if len(text) != len(low) {
+		return low[i:j]
+	}
+	return text[i:j]
+}
+
+// fillColumn fills the missing values of s as how says: a statistic
+// (mean, median, mode, zero) or a quoted value, in the case the question
+// wrote it.
 func fillColumn(f *frame, s *series, how string) {
-	if s.kind == kindText && (how == "mode" || how == "most frequent" || how == "most common" || strings.HasPrefix(how, "'") || strings.HasPrefix(how, `"`)) {
+	lit := strings.Trim(how, `'"`)
+	quoted := strings.HasPrefix(how, "'") || strings.HasPrefix(how, `"`)
+	how = strings.ToLower(how)
+	if s.kind == kindText && (how == "mode" || how == "most frequent" || how == "most common" || quoted) {
 		vals := append([]string(nil), s.str...)
-		v := strings.Trim(how, `'"`)
-		if !strings.HasPrefix(how, "'") && !strings.HasPrefix(how, `"`) {
+		v := lit
+		if !quoted {
 			v = modeText(s)
 		} else {
-			// keep the case the question wrote
-			v = strings.Trim(how, `'"`)
+			// keep the case the question wrote, unless the column holds
+			// the value in another case
 			for _, x := range s.str {
 				if strings.EqualFold(x, v) {
 					v = x

@@ -186,6 +186,38 @@ func TestAnswerLeavesOutWhatItCannotCompute(t *testing.T) {
 	}
 }
 
+// TestImputeLiteral checks that a value the question quotes fills the
+// missing cells as the question wrote it, not in the lower case the
+// question is matched in, unless the column already holds that value in
+// another case.
+func TestImputeLiteral(t *testing.T) {
+	e, table := loadTable(t, `id,deck,port
+1,C,Southampton
+2,,Cherbourg
+3,E,
+4,,southampton
+`)
+	tests := []struct {
+		text, col string
+		want      []string
+	}{
+		{"Fill the missing values in the deck column with 'Unknown'.", "deck", []string{"C", "Unknown", "E", "Unknown"}},
+		{`Replace missing values in deck with "No Deck".`, "deck", []string{"C", "No Deck", "E", "No Deck"}},
+		{"Fill missing values in the port column with 'CHERBOURG'.", "port", []string{"Southampton", "Cherbourg", "Cherbourg", "southampton"}},
+		{"Fill the missing deck values with 'Unknown' and the missing port values with 'Queenstown'.", "port", []string{"Southampton", "Cherbourg", "Queenstown", "southampton"}},
+	}
+	for _, tt := range tests {
+		f, err := loadFrame(context.Background(), e, table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		newAnalysis(Question{Text: tt.text, Table: table}, f, nil).impute(f)
+		if got := f.col(tt.col).str; !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("impute(%q): %s = %q; want %q", tt.text, tt.col, got, tt.want)
+		}
+	}
+}
+
 func TestAnswerNoTable(t *testing.T) {
 	if _, err := Answer(context.Background(), nil, Question{Text: "?"}, nil); err == nil {
 		t.Error("Answer without a table succeeded")

@@ -189,13 +189,3 @@ func ranks(xs []float64) []float64 {
 	}
 	return r
 }
-
-// zscores standardizes xs with the given ddof (scipy.stats.zscore: 0).
-func zscores(xs []float64, ddof int) []float64 {
-	m, s := mean(xs), std(xs, ddof)
-	z := make([]float64, len(xs))
-	for i, x := range xs {
-		z[i] = (x - m) / s
-	}
-	return z
-}

@@ -2,7 +2,6 @@ package closedform
 
 import (
 	"math"
-	"sort"
 )
 
 // Statistical tests, each matching the scipy.stats function named in its
@@ -247,26 +246,6 @@ func ksNorm(xs []float64, mu, sigma float64) testResult {
 	return testResult{d, ksOneSF(d, len(x))}
 }
 
-// ks2 is scipy.stats.ks_2samp (asymptotic p-value).
-func ks2(a, b []float64) testResult {
-	x, y := sorted(a), sorted(b)
-	n1, n2 := float64(len(x)), float64(len(y))
-	i, j := 0, 0
-	d := 0.0
-	for i < len(x) && j < len(y) {
-		v := math.Min(x[i], y[j])
-		for i < len(x) && x[i] <= v {
-			i++
-		}
-		for j < len(y) && y[j] <= v {
-			j++
-		}
-		d = math.Max(d, math.Abs(float64(i)/n1-float64(j)/n2))
-	}
-	en := math.Sqrt(n1 * n2 / (n1 + n2))
-	return testResult{d, kolmogorovSF(en * d)}
-}
-
 // ttestInd is scipy.stats.ttest_ind: Student's (equalVar) or Welch's.
 func ttestInd(a, b []float64, equalVar bool) testResult {
 	n1, n2 := float64(len(a)), float64(len(b))
@@ -446,14 +425,4 @@ func levene(groups [][]float64) testResult {
 		zs = append(zs, z)
 	}
 	return anova(zs)
-}
-
-// sortIdx returns the indexes of xs in ascending order (stable).
-func sortIdx(xs []float64) []int {
-	idx := make([]int, len(xs))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return xs[idx[a]] < xs[idx[b]] })
-	return idx
 }
