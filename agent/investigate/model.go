@@ -96,26 +96,13 @@ func tokenUsage(u agentrt.Usage) investigation.TokenUsage {
 	return investigation.TokenUsage{Calls: u.Calls, InputTokens: u.InputTokens, OutputTokens: u.OutputTokens}
 }
 
-// ask sends req to the model (see caller), with the loop's iteration in
-// its audit entry and record, and counts its tokens. A nil response means
-// the model did not answer (none configured, off, or it failed in any
-// way): the caller does the step offline. The error is for what must stop
-// the run: the audit log or the artifacts could not be written, or ctx
-// ended.
-func (r *run) ask(ctx context.Context, req *llm.Request, iter int) (*llm.Response, error) {
-	if r.ai == nil {
-		return nil, nil
-	}
-	resp, err := r.caller().With(map[string]any{"iteration": iter}).Call(ctx, req)
-	if err != nil {
-		return nil, stopping(err)
-	}
-	return resp, nil
-}
-
-// askJSON asks for structured output and decodes it into out. It reports
-// whether out was filled; a reply that is not the asked-for JSON counts as
-// no answer and is logged as rejected. The error is as ask's.
+// askJSON asks for structured output (see caller), with the loop's
+// iteration in its audit entry and record, and decodes it into out. It
+// reports whether out was filled: a model that did not answer (none
+// configured, off, or failed in any way) or a reply that is not the
+// asked-for JSON (logged as rejected) leaves the step offline. The error
+// is for what must stop the run: the audit log or the artifacts could not
+// be written, or ctx ended.
 func (r *run) askJSON(ctx context.Context, req *llm.Request, iter int, out any) (bool, error) {
 	if r.ai == nil {
 		return false, nil
