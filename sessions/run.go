@@ -194,17 +194,13 @@ func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFi
 }
 
 func (m *Manager) investigate(ctx context.Context, id string, files []*quarry.UploadedFile, c quarry.InvestigationContext, h *progress) (*quarry.InvestigationResult, error) {
-	select {
-	case m.slots <- struct{}{}:
-	default:
+	queued := func() {
 		h.Publish(investigate.Event{Time: m.now(), Step: "queued", Message: "waiting for a free worker"})
-		select {
-		case m.slots <- struct{}{}:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
 	}
-	defer func() { <-m.slots }()
+	if err := m.slots.Acquire(ctx, queued); err != nil {
+		return nil, err
+	}
+	defer m.slots.Release()
 
 	log, err := m.cfg.OpenAudit(id)
 	if err != nil {
