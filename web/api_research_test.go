@@ -81,7 +81,7 @@ func (e *researchEnv) serveAs(wc *app.WebConfig, auth headerAuth) {
 		e.t.Fatal(err)
 	}
 	if wc != nil {
-		if err := rs.UseWeb(*wc); err != nil {
+		if err := app.ResearchWeb(rs, *wc); err != nil {
 			e.t.Fatal(err)
 		}
 	}

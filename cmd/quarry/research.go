@@ -16,6 +16,7 @@ import (
 	agent "github.com/quarry-dev/quarry/agent/research"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/researches"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
@@ -133,11 +134,11 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 // useWeb lets rs research the web when wc has a provider (serve and mcp,
 // whose requests ask for it with web: true), and says so in log. Errors: INVALID for a provider URL that is not http(s) or a
 // credibility score outside 0-1.
-func useWeb(rs *app.Researches, wc app.WebConfig, log *slog.Logger) error {
+func useWeb(rs *researches.Service, wc app.WebConfig, log *slog.Logger) error {
 	if !wc.Configured() {
 		return nil
 	}
-	if err := rs.UseWeb(wc); err != nil {
+	if err := app.ResearchWeb(rs, wc); err != nil {
 		return err
 	}
 	log.Info("research may search the web", "source", rs.WebSource(), "allow_private", wc.AllowPrivate)

@@ -22,6 +22,7 @@ import (
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/budget"
+	"github.com/quarry-dev/quarry/internal/runner"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/retrieve"
 	"github.com/quarry-dev/quarry/sessions"
@@ -67,6 +68,10 @@ type Options struct {
 	// Research serves the research API to the users Auth names
 	// (OpenResearches).
 	Research web.ResearchService
+	// Runner bounds the background work of the process: investigations
+	// and analyses wait for its slots, and researches when Research was
+	// made with it (NewResearches). Nil makes one of MaxRunning slots.
+	Runner *runner.Runner
 }
 
 // DefaultMemoryMB is the default Options.MemoryMB.
@@ -77,8 +82,10 @@ type App struct {
 	Manager *sessions.Manager
 	// Analyses runs the analyze job.
 	Analyses *analyses.Manager
-	Handler  http.Handler
-	Index    retrieve.Index
+	// Runner is the bound on background work the jobs share.
+	Runner  *runner.Runner
+	Handler http.Handler
+	Index   retrieve.Index
 	// Log is the logger the stack writes to.
 	Log *slog.Logger
 	db  *sqlite.DB
@@ -103,6 +110,9 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	}
 	if opt.MemoryMB <= 0 {
 		opt.MemoryMB = DefaultMemoryMB
+	}
+	if opt.Runner == nil {
+		opt.Runner = runner.New(opt.MaxRunning)
 	}
 	split := budget.SplitMemory(opt.MemoryMB, opt.MaxRunning+2, opt.MaxRunning, runtime.NumCPU())
 	engine := EngineOptions(split, opt.DataDir)
@@ -130,6 +140,7 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 		TableName:  duckdb.TableName,
 		Index:      db,
 		MaxRunning: opt.MaxRunning,
+		Runner:     opt.Runner,
 		Budget:     pool,
 		Guard:      opt.Guard,
 		Model:      opt.Model,
@@ -168,7 +179,7 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	}
 	h := web.New(m, web.Options{MaxUploadBytes: opt.MaxUploadBytes, Analyst: analyst, Log: opt.Log, Analyses: am,
 		Rooms: opt.Rooms, Auth: opt.Auth, Research: opt.Research})
-	return &App{Manager: m, Analyses: am, Handler: h, Index: db, Log: opt.Log, db: db, closeAnalyses: closeAnalyses}, nil
+	return &App{Manager: m, Analyses: am, Runner: opt.Runner, Handler: h, Index: db, Log: opt.Log, db: db, closeAnalyses: closeAnalyses}, nil
 }
 
 // EngineOptions are the options of the DuckDB engines of a process with
