@@ -415,20 +415,16 @@ func (s *Service) finish(id string, run *researchRun, p *prepared) {
 	var res *research.Result
 	queued := func() { run.events.Publish(agent.Stage{Status: req.Status, Message: queuedMessage}) }
 	err := s.slots.Acquire(s.ctx, queued)
-	if err == nil {
-		log := s.openLog(p)
+	acquired := err == nil
+	var log Log
+	if acquired {
+		log = s.openLog(p)
 		res, err = r.Run(s.ctx, req)
 		if s.ctx.Err() != nil && req.Status != research.StatusCompleted {
 			// Stopped with the server, not by the research's own fault.
 			req.Status, req.Error = research.StatusFailed, interruptedMessage
 			run.events.Publish(agent.Stage{Status: research.StatusFailed, Message: req.Error})
 		}
-		// The slot is held until the trail is written, so that the
-		// entries of researches that wait for each other never
-		// interleave.
-		p.trail.decisions(res, req, p.web, err)
-		s.closeLog(id, log)
-		s.slots.Release()
 	} else {
 		// The server stopped before a worker was free.
 		req.Status, req.Error = research.StatusFailed, interruptedMessage
@@ -465,6 +461,14 @@ func (s *Service) finish(id string, run *researchRun, p *prepared) {
 		s.finished = s.finished[1:]
 	}
 	s.mu.Unlock()
+	if acquired {
+		// The slot is held until the trail is written, so that the
+		// entries of researches that wait for each other never
+		// interleave.
+		p.trail.decisions(res, req, p.web, err)
+		s.closeLog(id, log)
+		s.slots.Release()
+	}
 	run.events.Close()
 }
 
