@@ -292,7 +292,7 @@ type appFlags struct {
 
 func (f *appFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir(getenv), "where sessions and the index are stored (env QUARRY_DATA_DIR)")
-	fs.IntVar(&f.maxRunning, "max-running", 2, "investigations running at once; more wait their turn")
+	fs.IntVar(&f.maxRunning, "max-running", 2, "investigations, analyses and researches running at once, together; more wait their turn")
 	fs.Int64Var(&f.maxMB, "max-file-mb", 50, "largest accepted upload in MB")
 	f.memoryMB.register(fs)
 	f.model.register(fs, getenv)

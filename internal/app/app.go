@@ -35,7 +35,7 @@ type Options struct {
 	DataDir        string        // default "quarry-data"
 	SessionTimeout time.Duration // default 24h (SESSION_TIMEOUT_HOURS)
 	MaxUploadBytes int64         // default 50 MB
-	MaxRunning     int           // investigations at once (default 2)
+	MaxRunning     int           // background jobs at once, all kinds together (default 2)
 	// MemoryMB is the process's memory budget (default DefaultMemoryMB),
 	// shared as budget.SplitMemory says: a quarter for the Go heap (the
 	// caller sets its limit, budget.SetGoLimit), the rest for up to
