@@ -11,6 +11,7 @@
 package researches
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"os"
@@ -136,9 +137,12 @@ type researchRun struct {
 	userID string
 	events *hub.Hub[agent.Stage]
 	// Guarded by Service.mu: the request as of its last stage, and
-	// the result once the run ends (a failed one's result so far).
+	// the result once the run ends (a failed one's result so far); end
+	// is the final stage the research reported, held back until its
+	// result is kept.
 	request research.Request
 	result  *research.Result
+	end     *agent.Stage
 }
 
 // New returns a Service over cfg.Store, which it closes on Close.
@@ -394,6 +398,14 @@ func (s *Service) start(ctx context.Context, userID, question, depth, roomName s
 	r.Progress = func(st agent.Stage) {
 		p.trail.stage(st)
 		s.mu.Lock()
+		if finished(st.Status) {
+			// The end is told, to Get and to subscribers, once the
+			// result is kept (finish): told before, a reader would find
+			// a completed research without its result.
+			run.end = &st
+			s.mu.Unlock()
+			return
+		}
 		run.request.Status = st.Status
 		s.mu.Unlock()
 		run.events.Publish(st)
@@ -417,18 +429,22 @@ func (s *Service) finish(id string, run *researchRun, p *prepared) {
 	err := s.slots.Acquire(s.ctx, queued)
 	acquired := err == nil
 	var log Log
+	var end *agent.Stage
 	if acquired {
 		log = s.openLog(p)
 		res, err = r.Run(s.ctx, req)
+		s.mu.Lock()
+		end = run.end
+		s.mu.Unlock()
 		if s.ctx.Err() != nil && req.Status != research.StatusCompleted {
 			// Stopped with the server, not by the research's own fault.
 			req.Status, req.Error = research.StatusFailed, interruptedMessage
-			run.events.Publish(agent.Stage{Status: research.StatusFailed, Message: req.Error})
+			end = &agent.Stage{Status: research.StatusFailed, Message: req.Error}
 		}
 	} else {
 		// The server stopped before a worker was free.
 		req.Status, req.Error = research.StatusFailed, interruptedMessage
-		run.events.Publish(agent.Stage{Status: research.StatusFailed, Message: req.Error})
+		end = &agent.Stage{Status: research.StatusFailed, Message: req.Error}
 	}
 	if err != nil {
 		s.log.Warn("research failed", "id", id, "code", quarry.ErrorCode(err), "err", err)
@@ -445,13 +461,16 @@ func (s *Service) finish(id string, run *researchRun, p *prepared) {
 		if req.Status != research.StatusFailed {
 			req.Error = "the result could not be saved"
 			req.Status = research.StatusFailed
-			run.events.Publish(agent.Stage{Status: research.StatusFailed, Message: req.Error})
+			end = &agent.Stage{Status: research.StatusFailed, Message: req.Error}
 		}
 		alone := *req
 		if serr := s.store.Save(save, &research.Result{Request: &alone}); serr != nil {
 			s.log.Error("research's failure not saved", "id", id, "err", serr)
 		}
 		res = &research.Result{Request: req}
+	}
+	if end == nil {
+		end = &agent.Stage{Status: req.Status, Message: cmp.Or(req.Error, string(req.Status))}
 	}
 	s.mu.Lock()
 	run.request, run.result = *req, res
@@ -469,6 +488,7 @@ func (s *Service) finish(id string, run *researchRun, p *prepared) {
 		s.closeLog(id, log)
 		s.slots.Release()
 	}
+	run.events.Publish(*end)
 	run.events.Close()
 }
 
