@@ -1,28 +1,11 @@
 package quarry
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"strconv"
 	"time"
 )
-
-// Engine runs SQL over a session's tables. The embedded implementation is
-// duckdb.Engine.
-type Engine interface {
-	// LoadCSV validates the CSV file at path and registers it as table name.
-	// Errors: NO_HEADERS, EMPTY_FILE, MALFORMED_CSV, INVALID_FILE_TYPE.
-	LoadCSV(ctx context.Context, name, path string) (*FileSchema, int64, error)
-	// Query runs one read-only statement and returns its whole result.
-	// Errors: INVALID for SQL that does not parse or bind, FORBIDDEN for
-	// statements that are not read-only queries.
-	Query(ctx context.Context, sql string) (*QueryResult, error)
-	// ParseMetric parses the metric SQL against the loaded tables. Errors:
-	// METRIC_SQL_REQUIRED, INVALID_METRIC_SQL, UNSUPPORTED_METRIC.
-	ParseMetric(ctx context.Context, sql string) (*Metric, error)
-	Close() error
-}
 
 // QueryResult is the whole result of a query. Values are nil, bool, int64,
 // float64, string or time.Time.

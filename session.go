@@ -1,7 +1,6 @@
 package quarry
 
 import (
-	"fmt"
 	"time"
 )
 
@@ -30,36 +29,6 @@ const (
 	MaxExplanationReasonLen = 1000
 )
 
-// SessionStatus is a session's place in the state machine:
-// created -> has_files -> running -> completed | failed; expired from any.
-type SessionStatus string
-
-const (
-	SessionCreated   SessionStatus = "created"
-	SessionHasFiles  SessionStatus = "has_files"
-	SessionRunning   SessionStatus = "running"
-	SessionCompleted SessionStatus = "completed"
-	SessionFailed    SessionStatus = "failed"
-	SessionExpired   SessionStatus = "expired"
-)
-
-// Session is one investigation session, stored as metadata.json.
-type Session struct {
-	SessionID   string        `json:"session_id"`
-	Status      SessionStatus `json:"status"`
-	CreatedAt   time.Time     `json:"created_at"`
-	ExpiresAt   time.Time     `json:"expires_at"`
-	FileCount   int           `json:"file_count"`
-	ReportReady bool          `json:"report_ready"`
-	// Outcome is "completed" or "no_findings" once the run has finished.
-	Outcome string `json:"outcome,omitempty"`
-	// Error holds the code and message of the failure of a failed session.
-	Error *ErrorInfo `json:"error,omitempty"`
-	// StartedAt and FinishedAt bound the investigation run.
-	StartedAt  *time.Time `json:"started_at,omitempty"`
-	FinishedAt *time.Time `json:"finished_at,omitempty"`
-}
-
 // ErrorInfo is an Error as stored in artifacts and sent over the wire.
 type ErrorInfo struct {
 	Code    string `json:"code"`
@@ -77,21 +46,6 @@ func NewErrorInfo(err error) *ErrorInfo {
 		info.Hint = e.Hint
 	}
 	return info
-}
-
-// UploadedFile is a CSV file and its metadata, stored as
-// files/{file_id}_meta.json beside files/{file_id}.csv.
-type UploadedFile struct {
-	FileID       string      `json:"file_id"`
-	SessionID    string      `json:"session_id"`
-	OriginalName string      `json:"original_name"`
-	Description  string      `json:"description"`
-	Path         string      `json:"path"`
-	TableName    string      `json:"table_name"`
-	RowCount     int64       `json:"row_count"`
-	SizeBytes    int64       `json:"size_bytes"`
-	Schema       *FileSchema `json:"schema,omitempty"`
-	UploadedAt   time.Time   `json:"uploaded_at"`
 }
 
 // FileSchema is the inferred schema of one file.
@@ -240,81 +194,4 @@ func (d *Date) UnmarshalText(b []byte) error {
 	}
 	*d = v
 	return nil
-}
-
-// InvestigationContext is what the user asked, stored as context.json.
-type InvestigationContext struct {
-	SessionID           string    `json:"session_id"`
-	BusinessContext     string    `json:"business_context"`
-	MetricSQL           string    `json:"metric_sql"`
-	BaselinePeriod      DateRange `json:"baseline_period"`
-	ComparisonPeriod    DateRange `json:"comparison_period"`
-	InvestigationPrompt string    `json:"investigation_prompt"`
-	// TimeColumn optionally names the time column as TABLE.COLUMN.
-	TimeColumn string `json:"time_column,omitempty"`
-	// TimeFormat optionally says how the time column's text reads, as a
-	// strptime layout ("%d/%m/%Y"), or for a column of numbers "%Y"
-	// (years), "%s" (epoch seconds) or "%ms" (epoch milliseconds). It
-	// overrides the layout detected from the values.
-	TimeFormat  string    `json:"time_format,omitempty"`
-	SubmittedAt time.Time `json:"submitted_at"`
-}
-
-// Validate checks the fields the user typed, in the order a form shows
-// them, and returns the first problem.
-func (c *InvestigationContext) Validate() error {
-	if err := CheckText("business context", c.BusinessContext, MaxBusinessContextLen, ECodeInvalid); err != nil {
-		return err
-	}
-	if c.MetricSQL == "" {
-		return Errorf(ECodeMetricSQLRequired, "a metric definition is required").
-			WithHint("give the metric as SQL, for example SELECT SUM(amount) FROM orders")
-	}
-	if err := CheckText("metric SQL", c.MetricSQL, MaxMetricSQLLen, ECodeInvalidMetricSQL); err != nil {
-		return err
-	}
-	if err := c.BaselinePeriod.Validate("baseline"); err != nil {
-		return err
-	}
-	if err := c.ComparisonPeriod.Validate("comparison"); err != nil {
-		return err
-	}
-	if err := CheckText("investigation prompt", c.InvestigationPrompt, MaxInvestigationPrompt, ECodeInvalid); err != nil {
-		return err
-	}
-	if err := CheckText("time column", c.TimeColumn, MaxOriginalNameLen, ECodeInvalidTimeColumn); err != nil {
-		return err
-	}
-	return CheckText("time format", c.TimeFormat, MaxTimeFormatLen, ECodeInvalidTimeColumn)
-}
-
-// Describe returns a one-line summary of the two periods.
-func (c *InvestigationContext) Describe() string {
-	return fmt.Sprintf("baseline %s vs comparison %s", c.BaselinePeriod, c.ComparisonPeriod)
-}
-
-// transitions lists the moves the session state machine allows; expired is
-// reachable from every state and handled in Move.
-var transitions = map[SessionStatus][]SessionStatus{
-	SessionCreated:   {SessionHasFiles},
-	SessionHasFiles:  {SessionHasFiles, SessionCreated, SessionRunning},
-	SessionRunning:   {SessionCompleted, SessionFailed},
-	SessionCompleted: {},
-	SessionFailed:    {},
-}
-
-// Move changes the session's status if the state machine allows it, and
-// returns CONFLICT otherwise.
-func (s *Session) Move(to SessionStatus) error {
-	if to == SessionExpired && s.Status != SessionExpired {
-		s.Status = to
-		return nil
-	}
-	for _, ok := range transitions[s.Status] {
-		if ok == to {
-			s.Status = to
-			return nil
-		}
-	}
-	return Errorf(ECodeConflict, "a session that is %s cannot become %s", s.Status, to)
 }

@@ -28,31 +28,6 @@ func TestCheckText(t *testing.T) {
 	}
 }
 
-func TestContextRefusesControlCharacters(t *testing.T) {
-	base, _ := ParseDateRange("2024-01-01..2024-01-07")
-	cmp, _ := ParseDateRange("2024-01-08..2024-01-14")
-	ok := InvestigationContext{MetricSQL: "SELECT SUM(amount) FROM orders", BaselinePeriod: base, ComparisonPeriod: cmp}
-	if err := ok.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	for _, tt := range []struct {
-		code string
-		set  func(c *InvestigationContext)
-	}{
-		{ECodeInvalidMetricSQL, func(c *InvestigationContext) { c.MetricSQL += "\x00 WHERE 1" }},
-		{ECodeInvalid, func(c *InvestigationContext) { c.BusinessContext = "a\x00b" }},
-		{ECodeInvalid, func(c *InvestigationContext) { c.InvestigationPrompt = "a\x07" }},
-		{ECodeInvalidTimeColumn, func(c *InvestigationContext) { c.TimeColumn = "orders.day\x00" }},
-		{ECodeInvalidTimeColumn, func(c *InvestigationContext) { c.TimeFormat = "%d/%m/%Y\x00" }},
-	} {
-		c := ok
-		tt.set(&c)
-		if err := c.Validate(); ErrorCode(err) != tt.code {
-			t.Errorf("%+v: %v; want %s", c, err, tt.code)
-		}
-	}
-}
-
 // TestQuoteRegexp: text with bytes that are not UTF-8 still makes a
 // pattern that compiles and matches the text literally.
 func TestQuoteRegexp(t *testing.T) {

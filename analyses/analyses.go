@@ -76,7 +76,7 @@ type Config struct {
 }
 
 // Manager runs analyses. It is safe for concurrent use.
-type Manager struct {
+type Service struct {
 	cfg   Config
 	slots *runner.Runner
 
@@ -92,7 +92,7 @@ type Manager struct {
 
 // running is an analysis in progress: its events and its latest state.
 type running struct {
-	events *hub.Hub[analyze.Event]
+	events *hub.Hub[analysis.Event]
 	state  *analysis.Result
 	// claim is this process's lock on the analysis (claimRun), held
 	// until its record is final.
@@ -100,7 +100,7 @@ type running struct {
 }
 
 // New returns a Manager. Close it when done.
-func New(cfg Config) *Manager {
+func New(cfg Config) *Service {
 	if cfg.MaxRunning <= 0 {
 		cfg.MaxRunning = 2
 	}
@@ -111,11 +111,11 @@ func New(cfg Config) *Manager {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Manager{cfg: cfg, slots: runner.Or(cfg.Runner, cfg.MaxRunning), runs: map[string]*running{}, ctx: ctx, cancel: cancel}
+	return &Service{cfg: cfg, slots: runner.Or(cfg.Runner, cfg.MaxRunning), runs: map[string]*running{}, ctx: ctx, cancel: cancel}
 }
 
 // Close stops the running analyses and waits for them to record their end.
-func (m *Manager) Close() error {
+func (m *Service) Close() error {
 	m.mu.Lock()
 	m.closed = true
 	m.mu.Unlock()
@@ -137,7 +137,7 @@ const runLock = ".run.lock"
 // not final and whose lock can be taken was cut short by its process's
 // end. Files of the data dir are shared by every process on it (quarry
 // serve, quarry mcp), so the lock is a file's.
-func (m *Manager) claimRun(id string) (*flock.Flock, bool, error) {
+func (m *Service) claimRun(id string) (*flock.Flock, bool, error) {
 	dir := filepath.Join(m.cfg.Store.Dir(), "analyses", id)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, false, err
@@ -168,7 +168,7 @@ func final(status string) bool {
 // Errors: INVALID (the spec's validation, an upload of an unknown kind),
 // FILE_TOO_LARGE, FORBIDDEN for a file path or a SQLite connection string
 // sent by a client (files come as uploads), UNAVAILABLE when closing.
-func (m *Manager) Start(ctx context.Context, req analysis.Request, uploads []analysis.Upload) (*analysis.Result, error) {
+func (m *Service) Start(ctx context.Context, req analysis.Request, uploads []analysis.Upload) (*analysis.Result, error) {
 	for _, ds := range req.DataSources {
 		if ds.FilePath != "" || ds.Type == analysis.SourceSQL && !strings.HasPrefix(ds.ConnectionString, "postgres") {
 			return nil, quarry.Errorf(quarry.ECodeForbidden, "a request may not name files on the server (%s)", firstNonEmpty(ds.FilePath, ds.ConnectionString)).
@@ -213,7 +213,7 @@ func (m *Manager) Start(ctx context.Context, req analysis.Request, uploads []ana
 		claim.Close()
 		return nil, quarry.StorageError(err)
 	}
-	r := &running{events: hub.New[analyze.Event](), state: rec, claim: claim}
+	r := &running{events: hub.New[analysis.Event](), state: rec, claim: claim}
 	m.runs[req.RequestID] = r
 	m.wg.Add(1)
 	go func() {
@@ -256,7 +256,7 @@ var uploadKinds = map[string]string{
 
 // storeUploads writes the uploads to uploads/ID/ and returns them as
 // sources.
-func (m *Manager) storeUploads(id string, uploads []analysis.Upload) ([]analysis.DataSource, error) {
+func (m *Service) storeUploads(id string, uploads []analysis.Upload) ([]analysis.DataSource, error) {
 	var out []analysis.DataSource
 	names := map[string]bool{}
 	for _, u := range uploads {
@@ -293,7 +293,7 @@ func (m *Manager) storeUploads(id string, uploads []analysis.Upload) ([]analysis
 	return out, nil
 }
 
-func (m *Manager) now() time.Time {
+func (m *Service) now() time.Time {
 	if m.cfg.Analyzer.Now != nil {
 		return m.cfg.Analyzer.Now()
 	}
@@ -302,7 +302,7 @@ func (m *Manager) now() time.Time {
 
 // run is one analysis in the background. Whatever happens, its record
 // ends completed, partial_success or failed, then its events end.
-func (m *Manager) run(req analysis.Request, r *running) {
+func (m *Service) run(req analysis.Request, r *running) {
 	defer func() {
 		m.mu.Lock()
 		delete(m.runs, req.RequestID)
@@ -311,7 +311,7 @@ func (m *Manager) run(req analysis.Request, r *running) {
 		r.claim.Close()
 		r.events.Close()
 	}()
-	publish := func(e analyze.Event) {
+	publish := func(e analysis.Event) {
 		m.mu.Lock()
 		switch e.Step {
 		case "plan":
@@ -332,7 +332,7 @@ func (m *Manager) run(req analysis.Request, r *running) {
 		r.events.Publish(e)
 	}
 	queued := func() {
-		publish(analyze.Event{Time: m.now(), Step: "queued", Message: "waiting for a free worker"})
+		publish(analysis.Event{Time: m.now(), Step: "queued", Message: "waiting for a free worker"})
 	}
 	if err := m.slots.Acquire(m.ctx, queued); err != nil {
 		m.fail(req, r, interrupted("before the analysis started"), publish)
@@ -368,7 +368,7 @@ func (m *Manager) run(req analysis.Request, r *running) {
 		m.mu.Lock()
 		r.state = res
 		m.mu.Unlock()
-		publish(analyze.Event{Time: m.now(), Step: "failed", Status: analysis.StatusFailed, Message: quarry.ErrorMessage(err)})
+		publish(analysis.Event{Time: m.now(), Step: "failed", Status: analysis.StatusFailed, Message: quarry.ErrorMessage(err)})
 		return
 	}
 	if err != nil {
@@ -381,7 +381,7 @@ func (m *Manager) run(req analysis.Request, r *running) {
 }
 
 // acquireLog opens the shared log for one more run.
-func (m *Manager) acquireLog() (Log, error) {
+func (m *Service) acquireLog() (Log, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.log == nil {
@@ -396,7 +396,7 @@ func (m *Manager) acquireLog() (Log, error) {
 }
 
 // releaseLog closes the shared log after the last run using it.
-func (m *Manager) releaseLog() {
+func (m *Service) releaseLog() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.users--; m.users == 0 && m.log != nil {
@@ -407,7 +407,7 @@ func (m *Manager) releaseLog() {
 
 // fail records a request that could not run (a source that cannot be
 // opened, a request the planner cannot read).
-func (m *Manager) fail(req analysis.Request, r *running, err error, publish func(analyze.Event)) {
+func (m *Service) fail(req analysis.Request, r *running, err error, publish func(analysis.Event)) {
 	req.Status = analysis.StatusFailed
 	rec := &analysis.Result{RequestID: req.RequestID, Status: analysis.StatusFailed, Request: req.Redacted(), Error: quarry.NewErrorInfo(err),
 		Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}
@@ -417,12 +417,12 @@ func (m *Manager) fail(req analysis.Request, r *running, err error, publish func
 	m.mu.Lock()
 	r.state = rec
 	m.mu.Unlock()
-	publish(analyze.Event{Time: m.now(), Step: "failed", Status: analysis.StatusFailed, Message: quarry.ErrorMessage(err)})
+	publish(analysis.Event{Time: m.now(), Step: "failed", Status: analysis.StatusFailed, Message: quarry.ErrorMessage(err)})
 }
 
 // Get returns an analysis: its live state while it runs, its record after.
 // Errors: NOT_FOUND.
-func (m *Manager) Get(ctx context.Context, id string) (*analysis.Result, error) {
+func (m *Service) Get(ctx context.Context, id string) (*analysis.Result, error) {
 	if !validID(id) {
 		return nil, quarry.Errorf(quarry.ECodeNotFound, "no analysis %s", id)
 	}
@@ -450,7 +450,7 @@ func (m *Manager) Get(ctx context.Context, id string) (*analysis.Result, error) 
 // not running in this process: as it is while another process runs it
 // (holds its claim), else recorded as failed, RUN_INTERRUPTED, since the
 // process that ran it died.
-func (m *Manager) recover(id string, res *analysis.Result) (*analysis.Result, error) {
+func (m *Service) recover(id string, res *analysis.Result) (*analysis.Result, error) {
 	claim, ok, err := m.claimRun(id)
 	if err != nil {
 		return nil, err
@@ -491,7 +491,7 @@ func validID(id string) bool {
 }
 
 // List returns every analysis, newest first.
-func (m *Manager) List(ctx context.Context) ([]analysis.Summary, error) {
+func (m *Service) List(ctx context.Context) ([]analysis.Summary, error) {
 	entries, err := os.ReadDir(filepath.Join(m.cfg.Store.Dir(), "analyses"))
 	if os.IsNotExist(err) {
 		return []analysis.Summary{}, nil
@@ -516,7 +516,7 @@ func (m *Manager) List(ctx context.Context) ([]analysis.Summary, error) {
 
 // Subscribe replays an analysis's events so far and streams the rest; the
 // channel closes when it ends (at once for one not running here).
-func (m *Manager) Subscribe(ctx context.Context, id string) (past []analyze.Event, live <-chan analyze.Event, cancel func(), err error) {
+func (m *Service) Subscribe(ctx context.Context, id string) (past []analysis.Event, live <-chan analysis.Event, cancel func(), err error) {
 	if _, err := m.Get(ctx, id); err != nil {
 		return nil, nil, nil, err
 	}
@@ -524,7 +524,7 @@ func (m *Manager) Subscribe(ctx context.Context, id string) (past []analyze.Even
 	r := m.runs[id]
 	m.mu.Unlock()
 	if r == nil {
-		c := make(chan analyze.Event)
+		c := make(chan analysis.Event)
 		close(c)
 		return nil, c, func() {}, nil
 	}
@@ -533,7 +533,7 @@ func (m *Manager) Subscribe(ctx context.Context, id string) (past []analyze.Even
 }
 
 // Wait waits for an analysis to end and returns its result.
-func (m *Manager) Wait(ctx context.Context, id string) (*analysis.Result, error) {
+func (m *Service) Wait(ctx context.Context, id string) (*analysis.Result, error) {
 	_, live, cancel, err := m.Subscribe(ctx, id)
 	if err != nil {
 		return nil, err
@@ -552,7 +552,7 @@ func (m *Manager) Wait(ctx context.Context, id string) (*analysis.Result, error)
 }
 
 // Audit returns the log's entries of one analysis.
-func (m *Manager) Audit(ctx context.Context, id string) ([]quarry.AuditEntry, error) {
+func (m *Service) Audit(ctx context.Context, id string) ([]quarry.AuditEntry, error) {
 	if _, err := m.Get(ctx, id); err != nil {
 		return nil, err
 	}
@@ -560,13 +560,13 @@ func (m *Manager) Audit(ctx context.Context, id string) ([]quarry.AuditEntry, er
 }
 
 // VerifyAudit checks the whole analyses' log and every artifact's hash.
-func (m *Manager) VerifyAudit(ctx context.Context) (*analysis.AuditCheck, error) {
+func (m *Service) VerifyAudit(ctx context.Context) (*analysis.AuditCheck, error) {
 	return m.cfg.Verify()
 }
 
 // Artifact returns an artifact of an analysis and its file. Errors:
 // NOT_FOUND.
-func (m *Manager) Artifact(ctx context.Context, id, artifactID string) (*analysis.Artifact, string, error) {
+func (m *Service) Artifact(ctx context.Context, id, artifactID string) (*analysis.Artifact, string, error) {
 	res, err := m.Get(ctx, id)
 	if err != nil {
 		return nil, "", err
@@ -584,7 +584,7 @@ func (m *Manager) Artifact(ctx context.Context, id, artifactID string) (*analysi
 }
 
 // Recipes lists the stored recipes, the most recently used first.
-func (m *Manager) Recipes(ctx context.Context) ([]analysis.Recipe, error) {
+func (m *Service) Recipes(ctx context.Context) ([]analysis.Recipe, error) {
 	if m.cfg.Analyzer.Recipes == nil {
 		return []analysis.Recipe{}, nil
 	}
@@ -596,7 +596,7 @@ func (m *Manager) Recipes(ctx context.Context) ([]analysis.Recipe, error) {
 }
 
 // Replay re-runs a finished analysis's plan and compares its artifacts.
-func (m *Manager) Replay(ctx context.Context, id string) (*analysis.Result, []analyze.ArtifactCheck, error) {
+func (m *Service) Replay(ctx context.Context, id string) (*analysis.Result, []analyze.ArtifactCheck, error) {
 	orig, err := m.Get(ctx, id)
 	if err != nil {
 		return nil, nil, err
@@ -617,4 +617,4 @@ func (m *Manager) Replay(ctx context.Context, id string) (*analysis.Result, []an
 }
 
 // String describes the manager for logs.
-func (m *Manager) String() string { return fmt.Sprintf("analyses in %s", m.cfg.Store.Dir()) }
+func (m *Service) String() string { return fmt.Sprintf("analyses in %s", m.cfg.Store.Dir()) }

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // decomposed is a metric expression split into Scale * num / den.
@@ -45,27 +45,27 @@ func decompose(expr node) (*decomposed, error) {
 		if err := additive(den); err != nil {
 			return nil, err
 		}
-		d.kind, d.num, d.den, d.scale = quarry.MetricRatio, num, den, scale*ns/ds
+		d.kind, d.num, d.den, d.scale = investigation.MetricRatio, num, den, scale*ns/ds
 	case str(inner, "class") == "FUNCTION" && (fn == "avg" || fn == "mean") && !isDistinct(inner):
 		if len(list(inner, "children")) != 1 {
 			return nil, unsupported("AVG takes one argument")
 		}
 		sum, count := clone(inner).(node), clone(inner).(node)
 		sum["function_name"], count["function_name"] = "sum", "count"
-		d.kind, d.num, d.den = quarry.MetricAverage, sum, count
+		d.kind, d.num, d.den = investigation.MetricAverage, sum, count
 	case str(inner, "class") == "FUNCTION" && fn == "count" && isDistinct(inner):
 		kids := list(inner, "children")
 		if len(kids) != 1 {
 			return nil, unsupported("COUNT(DISTINCT ...) takes one expression")
 		}
-		d.kind, d.num, d.distinct, d.filter = quarry.MetricDistinct, inner, kids[0], obj(inner, "filter")
+		d.kind, d.num, d.distinct, d.filter = investigation.MetricDistinct, inner, kids[0], obj(inner, "filter")
 	default:
 		if err := additive(inner); err != nil {
 			return nil, err
 		}
-		d.kind, d.num = quarry.MetricSum, inner
+		d.kind, d.num = investigation.MetricSum, inner
 		if countsOnly(inner) {
-			d.kind = quarry.MetricCount
+			d.kind = investigation.MetricCount
 		}
 	}
 	if math.IsInf(d.scale, 0) || math.IsNaN(d.scale) || d.scale == 0 {

@@ -13,6 +13,7 @@ import (
 
 	duckdbdriver "github.com/duckdb/duckdb-go/v2"
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // Defaults for zero Options fields.
@@ -71,7 +72,7 @@ type Engine struct {
 	order  []string          // table names in load order
 }
 
-var _ quarry.Engine = (*Engine)(nil)
+var _ investigation.Engine = (*Engine)(nil)
 
 // table is what the engine remembers about a loaded table.
 type table struct {

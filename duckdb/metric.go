@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // supportedMetrics is the hint attached to UNSUPPORTED_METRIC errors.
@@ -43,7 +44,7 @@ const supportedMetrics = "write one aggregate over the tables: SUM(x), COUNT(*),
 //     LIMIT, CTEs, set operations, subqueries, window functions, table
 //     functions, parameters, and aggregates that do not add up across
 //     segments (MIN, MAX, MEDIAN, quantiles, SUM(DISTINCT ...), ...)
-func (e *Engine) ParseMetric(ctx context.Context, sqlText string) (*quarry.Metric, error) {
+func (e *Engine) ParseMetric(ctx context.Context, sqlText string) (*investigation.Metric, error) {
 	sqlText = strings.TrimSpace(sqlText)
 	if sqlText == "" {
 		return nil, quarry.Errorf(quarry.ECodeMetricSQLRequired, "a metric definition is required").
@@ -67,7 +68,7 @@ func (e *Engine) ParseMetric(ctx context.Context, sqlText string) (*quarry.Metri
 	if err != nil {
 		return nil, err
 	}
-	m := &quarry.Metric{SQL: sqlText, Kind: d.kind, Scale: d.scale, TableRefs: map[string]string{}}
+	m := &investigation.Metric{SQL: sqlText, Kind: d.kind, Scale: d.scale, TableRefs: map[string]string{}}
 	for _, r := range refs {
 		if !containsFold(m.Tables, r.table) {
 			m.Tables = append(m.Tables, r.table)
@@ -235,7 +236,7 @@ func (e *Engine) bind(ctx context.Context, sqlText string, refs []tableRef) erro
 
 // render prints the decomposed parts back as SQL and checks that they run
 // together as "SELECT num, den FROM from WHERE where".
-func (e *Engine) render(ctx context.Context, sel node, d *decomposed, m *quarry.Metric) error {
+func (e *Engine) render(ctx context.Context, sel node, d *decomposed, m *investigation.Metric) error {
 	one := node{"class": "CONSTANT", "type": "VALUE_CONSTANT", "alias": "", "query_location": 0,
 		"value": node{"type": node{"id": "INTEGER", "type_info": nil}, "is_null": false, "value": 1}}
 	trees := []any{statement(sel, obj(sel, "from_table"), nil, one), statement(sel, nil, nil, unaliased(d.num))}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 const (
@@ -30,50 +31,50 @@ func TestParseMetric(t *testing.T) {
 	e := metricEngine(t)
 	tests := []struct {
 		sql   string
-		want  quarry.Metric
+		want  investigation.Metric
 		value float64 // the metric over the sample data
 	}{
 		{"SELECT SUM(amount) FROM orders",
-			quarry.Metric{Kind: quarry.MetricSum, Numerator: "sum(amount)", Scale: 1, From: "orders"}, 16},
+			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount)", Scale: 1, From: "orders"}, 16},
 		{"select sum(amount) as revenue from orders;",
-			quarry.Metric{Kind: quarry.MetricSum, Numerator: "sum(amount)", Scale: 1, From: "orders"}, 16},
+			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount)", Scale: 1, From: "orders"}, 16},
 		{"SELECT COUNT(*) FROM orders",
-			quarry.Metric{Kind: quarry.MetricCount, Numerator: "count_star()", Scale: 1, From: "orders"}, 4},
+			investigation.Metric{Kind: investigation.MetricCount, Numerator: "count_star()", Scale: 1, From: "orders"}, 4},
 		{"SELECT COUNT(order_id) FROM orders",
-			quarry.Metric{Kind: quarry.MetricCount, Numerator: "count(order_id)", Scale: 1, From: "orders"}, 4},
+			investigation.Metric{Kind: investigation.MetricCount, Numerator: "count(order_id)", Scale: 1, From: "orders"}, 4},
 		{"SELECT COUNT(DISTINCT customer_id) FROM orders",
-			quarry.Metric{Kind: quarry.MetricDistinct, Numerator: "count(DISTINCT customer_id)", DistinctExpr: "customer_id", Scale: 1, From: "orders"}, 3},
+			investigation.Metric{Kind: investigation.MetricDistinct, Numerator: "count(DISTINCT customer_id)", DistinctExpr: "customer_id", Scale: 1, From: "orders"}, 3},
 		{"SELECT COUNT(DISTINCT customer_id) FILTER (WHERE status = 'paid') FROM orders",
-			quarry.Metric{Kind: quarry.MetricDistinct, Numerator: "count(DISTINCT customer_id) FILTER (WHERE (status = 'paid'))",
+			investigation.Metric{Kind: investigation.MetricDistinct, Numerator: "count(DISTINCT customer_id) FILTER (WHERE (status = 'paid'))",
 				DistinctExpr: "CASE WHEN (status = 'paid') THEN customer_id END", Scale: 1, From: "orders"}, 2},
 		{"SELECT AVG(amount) FROM orders",
-			quarry.Metric{Kind: quarry.MetricAverage, Numerator: "sum(amount)", Denominator: "count(amount)", Scale: 1, From: "orders"}, 4},
+			investigation.Metric{Kind: investigation.MetricAverage, Numerator: "sum(amount)", Denominator: "count(amount)", Scale: 1, From: "orders"}, 4},
 		{"SELECT SUM(amount)::DOUBLE / SUM(quantity) FROM orders",
-			quarry.Metric{Kind: quarry.MetricRatio, Numerator: "sum(amount)", Denominator: "sum(quantity)", Scale: 1, From: "orders"}, 16.0 / 7},
+			investigation.Metric{Kind: investigation.MetricRatio, Numerator: "sum(amount)", Denominator: "sum(quantity)", Scale: 1, From: "orders"}, 16.0 / 7},
 		{"SELECT SUM(converted)*1.0/COUNT(*) FROM orders",
-			quarry.Metric{Kind: quarry.MetricRatio, Numerator: "sum(converted)", Denominator: "count_star()", Scale: 1, From: "orders"}, 0.5},
+			investigation.Metric{Kind: investigation.MetricRatio, Numerator: "sum(converted)", Denominator: "count_star()", Scale: 1, From: "orders"}, 0.5},
 		{"SELECT 100.0 * SUM(amount) / NULLIF(SUM(quantity), 0) FROM orders",
-			quarry.Metric{Kind: quarry.MetricRatio, Numerator: "sum(amount)", Denominator: "sum(quantity)", Scale: 100, From: "orders"}, 1600.0 / 7},
+			investigation.Metric{Kind: investigation.MetricRatio, Numerator: "sum(amount)", Denominator: "sum(quantity)", Scale: 100, From: "orders"}, 1600.0 / 7},
 		{"SELECT COALESCE(SUM(amount), 0) / 1000 FROM orders",
-			quarry.Metric{Kind: quarry.MetricSum, Numerator: "sum(amount)", Scale: 0.001, From: "orders"}, 0.016},
+			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount)", Scale: 0.001, From: "orders"}, 0.016},
 		{"SELECT SUM(amount) FILTER (WHERE status = 'paid') FROM orders",
-			quarry.Metric{Kind: quarry.MetricSum, Numerator: "sum(amount) FILTER (WHERE (status = 'paid'))", Scale: 1, From: "orders"}, 9},
+			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount) FILTER (WHERE (status = 'paid'))", Scale: 1, From: "orders"}, 9},
 		{"SELECT SUM(CASE WHEN status = 'refunded' THEN 1 ELSE 0 END) FROM orders",
-			quarry.Metric{Kind: quarry.MetricSum, Numerator: "sum(CASE  WHEN ((status = 'refunded')) THEN (1) ELSE 0 END)", Scale: 1, From: "orders"}, 1},
+			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(CASE  WHEN ((status = 'refunded')) THEN (1) ELSE 0 END)", Scale: 1, From: "orders"}, 1},
 		{"SELECT COUNT(*) FILTER (WHERE status = 'refunded') * 1.0 / COUNT(*) FROM orders",
-			quarry.Metric{Kind: quarry.MetricRatio, Numerator: "count_star() FILTER (WHERE (status = 'refunded'))", Denominator: "count_star()", Scale: 1, From: "orders"}, 0.25},
+			investigation.Metric{Kind: investigation.MetricRatio, Numerator: "count_star() FILTER (WHERE (status = 'refunded'))", Denominator: "count_star()", Scale: 1, From: "orders"}, 0.25},
 		{"SELECT SUM(amount) - SUM(amount) FILTER (WHERE status = 'refunded') FROM orders",
-			quarry.Metric{Kind: quarry.MetricSum, Numerator: "(sum(amount) - sum(amount) FILTER (WHERE (status = 'refunded')))", Scale: 1, From: "orders"}, 9},
+			investigation.Metric{Kind: investigation.MetricSum, Numerator: "(sum(amount) - sum(amount) FILTER (WHERE (status = 'refunded')))", Scale: 1, From: "orders"}, 9},
 		{"SELECT SUM(amount) / SUM(quantity) * 100 FROM orders WHERE status = 'paid'",
-			quarry.Metric{Kind: quarry.MetricRatio, Numerator: "sum(amount)", Denominator: "sum(quantity)", Scale: 100, From: "orders", Where: "(status = 'paid')"}, 900.0 / 5},
+			investigation.Metric{Kind: investigation.MetricRatio, Numerator: "sum(amount)", Denominator: "sum(quantity)", Scale: 100, From: "orders", Where: "(status = 'paid')"}, 900.0 / 5},
 		{"SELECT -SUM(amount) FROM orders",
-			quarry.Metric{Kind: quarry.MetricSum, Numerator: "sum(amount)", Scale: -1, From: "orders"}, -16},
+			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount)", Scale: -1, From: "orders"}, -16},
 		{"SELECT SUM(o.amount) FROM orders o JOIN customers c ON o.customer_id = c.customer_id WHERE c.segment = 'smb' AND o.status <> 'refunded'",
-			quarry.Metric{Kind: quarry.MetricSum, Numerator: "sum(o.amount)", Scale: 1,
+			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(o.amount)", Scale: 1,
 				From:  "orders AS o INNER JOIN customers AS c ON ((o.customer_id = c.customer_id))",
 				Where: "((c.segment = 'smb') AND (o.status != 'refunded'))", Tables: []string{"orders", "customers"}}, 9},
 		{"SELECT COUNT(*) FROM orders LEFT JOIN customers USING (customer_id)",
-			quarry.Metric{Kind: quarry.MetricCount, Numerator: "count_star()", Scale: 1,
+			investigation.Metric{Kind: investigation.MetricCount, Numerator: "count_star()", Scale: 1,
 				From: "orders LEFT JOIN customers USING (customer_id)", Tables: []string{"orders", "customers"}}, 4},
 	}
 	ctx := context.Background()
@@ -98,7 +99,7 @@ func TestParseMetric(t *testing.T) {
 	}
 }
 
-func sameMetric(a, b *quarry.Metric) bool {
+func sameMetric(a, b *investigation.Metric) bool {
 	return a.SQL == b.SQL && a.Kind == b.Kind && a.Numerator == b.Numerator && a.Denominator == b.Denominator &&
 		near(a.Scale, b.Scale) && a.DistinctExpr == b.DistinctExpr && a.From == b.From && a.Where == b.Where &&
 		strings.Join(a.Tables, ",") == strings.Join(b.Tables, ",")
@@ -111,7 +112,7 @@ func near(a, b float64) bool {
 
 // metricValue computes the metric the way callers do: numerator and
 // denominator in SQL, the rest with quarry.Metric.Value.
-func metricValue(t testing.TB, e *Engine, m *quarry.Metric) float64 {
+func metricValue(t testing.TB, e *Engine, m *investigation.Metric) float64 {
 	t.Helper()
 	q := "SELECT " + m.Numerator
 	if m.Denominator != "" {

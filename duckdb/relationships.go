@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // Thresholds of relationship detection.
@@ -42,7 +43,7 @@ const (
 // A pair of same-named columns is reported once, in the direction of the
 // foreign key, or from the bigger table when both directions qualify.
 // Errors: INVALID for a table that is not loaded.
-func (e *Engine) Relationships(ctx context.Context, tables []string) ([]quarry.Relationship, error) {
+func (e *Engine) Relationships(ctx context.Context, tables []string) ([]investigation.Relationship, error) {
 	if tables == nil {
 		tables = e.tableNames()
 	}
@@ -61,7 +62,7 @@ func (e *Engine) Relationships(ctx context.Context, tables []string) ([]quarry.R
 		cands = cands[:maxRelCandidates]
 	}
 	r := &relFinder{e: e, unique: map[string]bool{}}
-	var out []quarry.Relationship
+	var out []investigation.Relationship
 	for _, c := range cands {
 		rels, err := r.measure(ctx, c.a, c.ca, c.b, c.cb, c.m)
 		if err != nil {
@@ -176,7 +177,7 @@ type relFinder struct {
 }
 
 // measure evaluates a candidate in the directions its match allows.
-func (r *relFinder) measure(ctx context.Context, a *table, ca column, b *table, cb column, m int) ([]quarry.Relationship, error) {
+func (r *relFinder) measure(ctx context.Context, a *table, ca column, b *table, cb column, m int) ([]investigation.Relationship, error) {
 	ab, err := r.direction(ctx, a, ca, b, cb, m)
 	if err != nil || m == keyToID {
 		return keep(ab), err
@@ -191,28 +192,28 @@ func (r *relFinder) measure(ctx context.Context, a *table, ca column, b *table, 
 	case ba == nil:
 		return keep(ab), nil
 	case ab.RelationshipType != ba.RelationshipType:
-		if ab.RelationshipType == quarry.RelForeignKey {
+		if ab.RelationshipType == investigation.RelForeignKey {
 			return keep(ab), nil
 		}
 		return keep(ba), nil
-	case ab.RelationshipType == quarry.RelForeignKey && b.Rows > a.Rows:
+	case ab.RelationshipType == investigation.RelForeignKey && b.Rows > a.Rows:
 		return keep(ba), nil // one-to-one: point from the bigger table
-	case ab.RelationshipType == quarry.RelSimilarValues && ba.Containment > ab.Containment:
+	case ab.RelationshipType == investigation.RelSimilarValues && ba.Containment > ab.Containment:
 		return keep(ba), nil
 	}
 	return keep(ab), nil
 }
 
-func keep(r *quarry.Relationship) []quarry.Relationship {
+func keep(r *investigation.Relationship) []investigation.Relationship {
 	if r == nil {
 		return nil
 	}
-	return []quarry.Relationship{*r}
+	return []investigation.Relationship{*r}
 }
 
 // direction measures from.fc -> to.tc and classifies it, or returns nil
 // when it is not worth reporting.
-func (r *relFinder) direction(ctx context.Context, from *table, fc column, to *table, tc column, m int) (*quarry.Relationship, error) {
+func (r *relFinder) direction(ctx context.Context, from *table, fc column, to *table, tc column, m int) (*investigation.Relationship, error) {
 	fq, tq := quoteIdent(fc.Name), quoteIdent(tc.Name)
 	q := fmt.Sprintf(`SELECT count(*), count(t.v) FROM (SELECT DISTINCT %s AS v FROM %s WHERE %s IS NOT NULL) f
 		LEFT JOIN (SELECT DISTINCT %s AS v FROM %s) t ON f.v = t.v`, fq, quoteIdent(from.Name), fq, tq, quoteIdent(to.Name))
@@ -227,11 +228,11 @@ func (r *relFinder) direction(ctx context.Context, from *table, fc column, to *t
 	if err != nil {
 		return nil, err
 	}
-	rel := &quarry.Relationship{FromTable: from.Name, FromColumn: fc.Name, ToTable: to.Name, ToColumn: tc.Name,
+	rel := &investigation.Relationship{FromTable: from.Name, FromColumn: fc.Name, ToTable: to.Name, ToColumn: tc.Name,
 		Containment: float64(hits) / float64(distinct), ToUnique: unique}
 	switch {
 	case unique && rel.Containment >= minFKContainment:
-		rel.RelationshipType = quarry.RelForeignKey
+		rel.RelationshipType = investigation.RelForeignKey
 		rel.Confidence = rel.Containment
 		if m == sameName {
 			rel.Confidence *= 0.9
@@ -240,7 +241,7 @@ func (r *relFinder) direction(ctx context.Context, from *table, fc column, to *t
 			rel.Confidence *= 0.8
 		}
 	case m != sameName && rel.Containment >= minSimilarContainment:
-		rel.RelationshipType = quarry.RelSimilarValues
+		rel.RelationshipType = investigation.RelSimilarValues
 		rel.Confidence = rel.Containment / 2
 	default:
 		return nil, nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 func TestRelationships(t *testing.T) {
@@ -36,7 +37,7 @@ func TestRelationships(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]quarry.Relationship{}
+	got := map[string]investigation.Relationship{}
 	for _, r := range rels {
 		got[fmt.Sprintf("%s.%s->%s.%s", r.FromTable, r.FromColumn, r.ToTable, r.ToColumn)] = r
 	}
@@ -46,11 +47,11 @@ func TestRelationships(t *testing.T) {
 		unique     bool
 		confidence float64
 	}{
-		{"orders.customer_id->customers.customer_id", quarry.RelForeignKey, true, 1},
-		{"returns.order_id->orders.order_id", quarry.RelForeignKey, true, 1},
-		{"returns.customer_id->customers.customer_id", quarry.RelForeignKey, true, 1},
-		{"orders.region->regions.region", quarry.RelForeignKey, true, 0.9 * 0.8}, // plain name, 2 values
-		{"returns.customer_id->orders.customer_id", quarry.RelSimilarValues, false, 0.5},
+		{"orders.customer_id->customers.customer_id", investigation.RelForeignKey, true, 1},
+		{"returns.order_id->orders.order_id", investigation.RelForeignKey, true, 1},
+		{"returns.customer_id->customers.customer_id", investigation.RelForeignKey, true, 1},
+		{"orders.region->regions.region", investigation.RelForeignKey, true, 0.9 * 0.8}, // plain name, 2 values
+		{"returns.customer_id->orders.customer_id", investigation.RelSimilarValues, false, 0.5},
 	}
 	for _, w := range want {
 		r, ok := got[w.key]
@@ -92,12 +93,12 @@ func TestRelationshipsKeyToID(t *testing.T) {
 	}
 	r := rels[0]
 	if r.FromTable != "orders" || r.FromColumn != "customer_id" || r.ToTable != "customers" || r.ToColumn != "id" ||
-		r.RelationshipType != quarry.RelForeignKey || !r.ToUnique || r.Containment != 1 {
+		r.RelationshipType != investigation.RelForeignKey || !r.ToUnique || r.Containment != 1 {
 		t.Errorf("Relationships = %+v; want orders.customer_id -> customers.id foreign key", r)
 	}
 }
 
-func keys(m map[string]quarry.Relationship) []string {
+func keys(m map[string]investigation.Relationship) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k)
@@ -145,7 +146,7 @@ func TestRelationshipsBounded(t *testing.T) {
 	}
 	found := false
 	for _, r := range rels {
-		found = found || r.FromColumn == "customer_id" && r.ToTable == "customers" && r.ToColumn == "id" && r.RelationshipType == quarry.RelForeignKey
+		found = found || r.FromColumn == "customer_id" && r.ToTable == "customers" && r.ToColumn == "id" && r.RelationshipType == investigation.RelForeignKey
 	}
 	if !found {
 		t.Errorf("Relationships over %d shared names missed orders.customer_id -> customers.id; got %d relationships", shared, len(rels))

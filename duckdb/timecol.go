@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // minDateShare is the share of non-null text values that must read as
@@ -42,7 +43,7 @@ const timeColumnHint = "name the time column with --time-column TABLE.COLUMN"
 //
 // Errors: INVALID_TIME_COLUMN, with a hint to pass --time-column when the
 // choice is missing or ambiguous; INVALID when m.From does not parse.
-func (e *Engine) TimeColumn(ctx context.Context, m *quarry.Metric, hint, format string) (string, error) {
+func (e *Engine) TimeColumn(ctx context.Context, m *investigation.Metric, hint, format string) (string, error) {
 	refs, err := e.metricRefs(ctx, m)
 	if err != nil {
 		return "", err
@@ -95,7 +96,7 @@ func (e *Engine) TimeColumn(ctx context.Context, m *quarry.Metric, hint, format 
 }
 
 // metricRefs returns the tables of the metric's FROM clause.
-func (e *Engine) metricRefs(ctx context.Context, m *quarry.Metric) ([]tableRef, error) {
+func (e *Engine) metricRefs(ctx context.Context, m *investigation.Metric) ([]tableRef, error) {
 	if m == nil || strings.TrimSpace(m.From) == "" {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "the metric has no FROM clause")
 	}

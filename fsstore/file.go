@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // AddFile streams an upload into files/{file_id}.csv and writes its
@@ -20,7 +21,7 @@ import (
 // (FILE_TOO_LARGE) — the limit is enforced while copying, so an oversized
 // upload is never read past the limit. On any error nothing is left behind.
 // The original name is kept only as metadata; it never becomes a path.
-func (s *Store) AddFile(id, originalName, description string, r io.Reader) (*quarry.UploadedFile, error) {
+func (s *Store) AddFile(id, originalName, description string, r io.Reader) (*investigation.UploadedFile, error) {
 	dir, err := s.Dir(id)
 	if err != nil {
 		return nil, err
@@ -42,7 +43,7 @@ func (s *Store) AddFile(id, originalName, description string, r io.Reader) (*qua
 		return nil, quarry.Errorf(quarry.ECodeMaxFilesExceeded, "a session holds at most %d files", quarry.MaxFilesPerSession)
 	}
 
-	f := &quarry.UploadedFile{
+	f := &investigation.UploadedFile{
 		FileID:       quarry.NewID(),
 		SessionID:    id,
 		OriginalName: originalName,
@@ -98,16 +99,16 @@ func checkUploadName(name string) error {
 }
 
 // SaveFile writes a file's metadata (files/{file_id}_meta.json).
-func (s *Store) SaveFile(f *quarry.UploadedFile) error {
+func (s *Store) SaveFile(f *investigation.UploadedFile) error {
 	return s.WriteJSON(f.SessionID, "files/"+f.FileID+"_meta.json", f)
 }
 
 // File reads one file's metadata. Errors: NOT_FOUND.
-func (s *Store) File(id, fileID string) (*quarry.UploadedFile, error) {
+func (s *Store) File(id, fileID string) (*investigation.UploadedFile, error) {
 	if !idPattern.MatchString(fileID) {
 		return nil, quarry.Errorf(quarry.ECodeNotFound, "file %q does not exist", fileID)
 	}
-	var f quarry.UploadedFile
+	var f investigation.UploadedFile
 	if err := s.ReadJSON(id, "files/"+fileID+"_meta.json", &f); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, quarry.Errorf(quarry.ECodeNotFound, "file %s does not exist in session %s", fileID, id)
@@ -118,7 +119,7 @@ func (s *Store) File(id, fileID string) (*quarry.UploadedFile, error) {
 }
 
 // Files lists a session's files in upload order.
-func (s *Store) Files(id string) ([]*quarry.UploadedFile, error) {
+func (s *Store) Files(id string) ([]*investigation.UploadedFile, error) {
 	dir, err := s.Dir(id)
 	if err != nil {
 		return nil, err
@@ -127,7 +128,7 @@ func (s *Store) Files(id string) ([]*quarry.UploadedFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []*quarry.UploadedFile
+	var out []*investigation.UploadedFile
 	for _, m := range matches {
 		fid := strings.TrimSuffix(filepath.Base(m), "_meta.json")
 		f, err := s.File(id, fid)

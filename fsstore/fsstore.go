@@ -36,6 +36,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/atomicfile"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // Store is a directory of sessions.
@@ -83,11 +84,11 @@ func (s *Store) Dir(id string) (string, error) {
 }
 
 // CreateSession makes a new session directory with status created.
-func (s *Store) CreateSession() (*quarry.Session, error) {
+func (s *Store) CreateSession() (*investigation.Investigation, error) {
 	now := s.now().UTC()
-	sess := &quarry.Session{
+	sess := &investigation.Investigation{
 		SessionID: quarry.NewID(),
-		Status:    quarry.SessionCreated,
+		Status:    investigation.StatusCreated,
 		CreatedAt: now,
 		ExpiresAt: now.Add(s.timeout),
 	}
@@ -104,8 +105,8 @@ func (s *Store) CreateSession() (*quarry.Session, error) {
 }
 
 // Session reads a session's metadata. Errors: SESSION_NOT_FOUND.
-func (s *Store) Session(id string) (*quarry.Session, error) {
-	var sess quarry.Session
+func (s *Store) Session(id string) (*investigation.Investigation, error) {
+	var sess investigation.Investigation
 	if err := s.ReadJSON(id, "metadata.json", &sess); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, quarry.Errorf(quarry.ECodeSessionNotFound, "session %s does not exist", id)
@@ -116,12 +117,12 @@ func (s *Store) Session(id string) (*quarry.Session, error) {
 }
 
 // SaveSession writes a session's metadata.
-func (s *Store) SaveSession(sess *quarry.Session) error {
+func (s *Store) SaveSession(sess *investigation.Investigation) error {
 	return s.WriteJSON(sess.SessionID, "metadata.json", sess)
 }
 
 // Sessions lists every session, oldest first.
-func (s *Store) Sessions() ([]*quarry.Session, error) {
+func (s *Store) Sessions() ([]*investigation.Investigation, error) {
 	entries, err := os.ReadDir(s.root)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -129,7 +130,7 @@ func (s *Store) Sessions() ([]*quarry.Session, error) {
 		}
 		return nil, err
 	}
-	var out []*quarry.Session
+	var out []*investigation.Investigation
 	for _, e := range entries {
 		if !e.IsDir() || !idPattern.MatchString(e.Name()) {
 			continue

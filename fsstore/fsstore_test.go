@@ -10,9 +10,10 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/fsstore"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
-func newStore(t *testing.T, maxBytes int64) (*fsstore.Store, *quarry.Session) {
+func newStore(t *testing.T, maxBytes int64) (*fsstore.Store, *investigation.Investigation) {
 	t.Helper()
 	s := fsstore.New(t.TempDir(), fsstore.Options{MaxFileBytes: maxBytes})
 	sess, err := s.CreateSession()
@@ -31,7 +32,7 @@ func TestCreateSessionLayout(t *testing.T) {
 		}
 	}
 	got, err := s.Session(sess.SessionID)
-	if err != nil || got.Status != quarry.SessionCreated || !got.ExpiresAt.After(got.CreatedAt) {
+	if err != nil || got.Status != investigation.StatusCreated || !got.ExpiresAt.After(got.CreatedAt) {
 		t.Fatalf("Session() = %+v, %v; want created with expiry after creation", got, err)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // compactReport is the part of a report an agent needs: the metric, the
@@ -45,16 +45,16 @@ func (t *tools) compactReport(ctx context.Context, id string) (string, error) {
 // significance states an explanation's significance as the report does:
 // significant only when its own test says so; a data problem or calendar
 // effect without a test says that no test was needed.
-func significance(e quarry.Explanation) string {
+func significance(e investigation.Explanation) string {
 	var sig string
 	switch {
 	case e.PValue != nil && e.Significant && *e.PValue <= 0.05:
 		sig = "significant"
-	case e.PValue != nil && e.Kind == quarry.KindDataQuality:
+	case e.PValue != nil && e.Kind == investigation.KindDataQuality:
 		sig = "not significant, kept as a data problem"
 	case e.PValue != nil:
 		sig = "not significant"
-	case e.Significant && (e.Kind == quarry.KindDataQuality || e.Kind == quarry.KindCalendar):
+	case e.Significant && (e.Kind == investigation.KindDataQuality || e.Kind == investigation.KindCalendar):
 		return "no test needed (found by counting, not by a test)"
 	case e.Significant:
 		return "significant"
@@ -73,14 +73,14 @@ const (
 
 // waitForRun polls the session until its investigation has ended or the
 // wait is over, and returns the session as last seen.
-func (t *tools) waitForRun(ctx context.Context, id string, wait time.Duration) (*quarry.Session, error) {
+func (t *tools) waitForRun(ctx context.Context, id string, wait time.Duration) (*investigation.Investigation, error) {
 	deadline := time.Now().Add(wait)
 	for {
 		s, err := t.svc.Session(ctx, id)
 		if err != nil {
 			return nil, err
 		}
-		if s.Status != quarry.SessionRunning || time.Now().After(deadline) {
+		if s.Status != investigation.StatusRunning || time.Now().After(deadline) {
 			return s, nil
 		}
 		select {

@@ -3,7 +3,7 @@ package mcp
 import (
 	"testing"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // TestCompactSignificance: the compact report states significance as the
@@ -11,15 +11,15 @@ import (
 func TestCompactSignificance(t *testing.T) {
 	q := func(v float64) *float64 { return &v }
 	tests := []struct {
-		e    quarry.Explanation
+		e    investigation.Explanation
 		want string
 	}{
-		{quarry.Explanation{Kind: quarry.KindRate, PValue: q(0.0004), Significant: true}, "significant, q=0.0004"},
-		{quarry.Explanation{Kind: quarry.KindRate, PValue: q(0.217), Significant: true}, "not significant, q=0.217"},
-		{quarry.Explanation{Kind: quarry.KindDataQuality, PValue: q(0.404), Significant: false}, "not significant, kept as a data problem, q=0.404"},
-		{quarry.Explanation{Kind: quarry.KindDataQuality, Significant: true}, "no test needed (found by counting, not by a test)"},
-		{quarry.Explanation{Kind: quarry.KindCalendar, Significant: true}, "no test needed (found by counting, not by a test)"},
-		{quarry.Explanation{Kind: quarry.KindUniform, Significant: true}, "significant"},
+		{investigation.Explanation{Kind: investigation.KindRate, PValue: q(0.0004), Significant: true}, "significant, q=0.0004"},
+		{investigation.Explanation{Kind: investigation.KindRate, PValue: q(0.217), Significant: true}, "not significant, q=0.217"},
+		{investigation.Explanation{Kind: investigation.KindDataQuality, PValue: q(0.404), Significant: false}, "not significant, kept as a data problem, q=0.404"},
+		{investigation.Explanation{Kind: investigation.KindDataQuality, Significant: true}, "no test needed (found by counting, not by a test)"},
+		{investigation.Explanation{Kind: investigation.KindCalendar, Significant: true}, "no test needed (found by counting, not by a test)"},
+		{investigation.Explanation{Kind: investigation.KindUniform, Significant: true}, "significant"},
 	}
 	for _, tt := range tests {
 		if got := significance(tt.e); got != tt.want {

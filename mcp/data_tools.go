@@ -10,6 +10,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // tableSummary is a table in brief.
@@ -21,7 +22,7 @@ type tableSummary struct {
 	Columns     []string `json:"columns"`
 }
 
-func summarizeTables(files []*quarry.UploadedFile) []tableSummary {
+func summarizeTables(files []*investigation.UploadedFile) []tableSummary {
 	out := make([]tableSummary, 0, len(files))
 	for _, f := range files {
 		s := tableSummary{Table: f.TableName, FileName: f.OriginalName, Description: f.Description, RowCount: f.RowCount, Columns: []string{}}
@@ -33,7 +34,7 @@ func summarizeTables(files []*quarry.UploadedFile) []tableSummary {
 	return out
 }
 
-func columns(f *quarry.UploadedFile) []quarry.Column {
+func columns(f *investigation.UploadedFile) []quarry.Column {
 	if f.Schema == nil {
 		return nil
 	}
@@ -134,7 +135,7 @@ func (t *tools) describeTable(ctx context.Context, in describeTableIn) (describe
 	if err != nil {
 		return describeTableOut{}, "", err
 	}
-	var f *quarry.UploadedFile
+	var f *investigation.UploadedFile
 	names := make([]string, 0, len(files))
 	for _, c := range files {
 		names = append(names, c.TableName)

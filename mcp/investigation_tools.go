@@ -9,6 +9,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // period is an inclusive range of days.
@@ -148,12 +149,12 @@ func (t *tools) startInvestigation(ctx context.Context, in startInvestigationIn)
 	if err != nil {
 		return startInvestigationOut{}, "", err
 	}
-	c := quarry.InvestigationContext{MetricSQL: in.MetricSQL, BaselinePeriod: base, ComparisonPeriod: comp,
+	c := investigation.Context{MetricSQL: in.MetricSQL, BaselinePeriod: base, ComparisonPeriod: comp,
 		BusinessContext: in.BusinessContext, InvestigationPrompt: in.Prompt, TimeColumn: in.TimeColumn, TimeFormat: in.TimeFormat}
 	if err := t.svc.Investigate(ctx, in.SessionID, c); err != nil {
 		return startInvestigationOut{}, "", err
 	}
-	out := startInvestigationOut{SessionID: in.SessionID, Status: string(quarry.SessionRunning),
+	out := startInvestigationOut{SessionID: in.SessionID, Status: string(investigation.StatusRunning),
 		Next: "call get_session every few seconds until status is completed or failed"}
 	text := fmt.Sprintf("Investigation of session %s started: %s, baseline %s vs comparison %s. It runs in the background; %s.",
 		in.SessionID, in.MetricSQL, base, comp, out.Next)
@@ -170,13 +171,13 @@ func (t *tools) startInvestigation(ctx context.Context, in startInvestigationIn)
 	}
 	out.Status = string(s.Status)
 	switch s.Status {
-	case quarry.SessionCompleted:
+	case investigation.StatusCompleted:
 		out.Next = "get_explanations for the evidence, ask for follow-up questions"
 		if out.Result, err = t.compactReport(ctx, in.SessionID); err != nil {
 			return out, "", err
 		}
 		return out, out.Result, nil
-	case quarry.SessionFailed:
+	case investigation.StatusFailed:
 		out.Next = "fix the request in a new session"
 		if s.Error != nil {
 			out.Error = s.Error.Code + ": " + s.Error.Message

@@ -21,40 +21,40 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/room"
 )
 
 // Service is what the tools need from the session manager. Errors are
 // *quarry.Error values carrying the specification's codes.
 type Service interface {
-	Create(ctx context.Context) (*quarry.Session, error)
+	Create(ctx context.Context) (*investigation.Investigation, error)
 	// Session returns a session; one past its expiry reads as expired.
-	Session(ctx context.Context, id string) (*quarry.Session, error)
+	Session(ctx context.Context, id string) (*investigation.Investigation, error)
 	// Sessions lists every session, newest first.
-	Sessions(ctx context.Context) ([]*quarry.Session, error)
+	Sessions(ctx context.Context) ([]*investigation.Investigation, error)
 	Delete(ctx context.Context, id string) error
 	// AddFile stores a CSV file in a session and profiles it.
-	AddFile(ctx context.Context, id, name, description string, r io.Reader) (*quarry.UploadedFile, error)
+	AddFile(ctx context.Context, id, name, description string, r io.Reader) (*investigation.UploadedFile, error)
 
 	// Tables returns the files of a session that may still be queried,
 	// each with its SQL table name and profiled columns.
-	Tables(ctx context.Context, id string) ([]*quarry.UploadedFile, error)
+	Tables(ctx context.Context, id string) ([]*investigation.UploadedFile, error)
 	// Query runs one audited, sandboxed, read-only SELECT over the tables.
 	Query(ctx context.Context, id, sql string) (*quarry.QueryResult, error)
 
 	// Investigate checks the request and starts the investigation in the
 	// background.
-	Investigate(ctx context.Context, id string, c quarry.InvestigationContext) error
+	Investigate(ctx context.Context, id string, c investigation.Context) error
 	// Context is the investigation request, nil before one was made.
-	Context(ctx context.Context, id string) (*quarry.InvestigationContext, error)
+	Context(ctx context.Context, id string) (*investigation.Context, error)
 	// Subscribe replays the progress events so far and streams the rest.
-	Subscribe(ctx context.Context, id string) (past []investigate.Event, live <-chan investigate.Event, cancel func(), err error)
+	Subscribe(ctx context.Context, id string) (past []investigation.Event, live <-chan investigation.Event, cancel func(), err error)
 	// Report is the report of a completed investigation.
-	Report(ctx context.Context, id string) (*quarry.Report, error)
-	Explanations(ctx context.Context, id string) ([]quarry.Explanation, error)
+	Report(ctx context.Context, id string) (*investigation.Report, error)
+	Explanations(ctx context.Context, id string) ([]investigation.Explanation, error)
 	// Chat answers a question about a completed investigation.
-	Chat(ctx context.Context, id, message string) (*quarry.ChatMessage, error)
+	Chat(ctx context.Context, id, message string) (*investigation.ChatMessage, error)
 }
 
 // DefaultMaxRows is how many result rows run_sql returns by default.

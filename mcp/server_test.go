@@ -18,6 +18,7 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/sampledata"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/mcp"
 )
 
@@ -355,7 +356,7 @@ func investigate(t *testing.T, e *env, cs *mcpsdk.ClientSession) {
 	}
 
 	detail := waitFinished(t, cs, id)
-	if detail.Session.Status != "completed" || detail.Session.Outcome != quarry.OutcomeCompleted || !detail.Session.ReportReady ||
+	if detail.Session.Status != "completed" || detail.Session.Outcome != investigation.OutcomeCompleted || !detail.Session.ReportReady ||
 		len(detail.Progress) == 0 || !strings.Contains(detail.Next, "get_explanations") {
 		t.Fatalf("finished session: %+v", detail)
 	}
@@ -365,7 +366,7 @@ func investigate(t *testing.T, e *env, cs *mcpsdk.ClientSession) {
 		t.Fatal("no explanations")
 	}
 	first := ex.Explanations[0]
-	if first.Rank != 1 || first.Likelihood != quarry.LikelihoodMostLikely || first.Segment != "platform=android AND app_version=5.2" ||
+	if first.Rank != 1 || first.Likelihood != investigation.LikelihoodMostLikely || first.Segment != "platform=android AND app_version=5.2" ||
 		!strings.Contains(first.Title, "platform=android AND app_version=5.2") || len(first.Evidence) == 0 || first.Evidence[0].SQL == "" {
 		t.Errorf("first explanation: %+v", first)
 	}
@@ -376,7 +377,7 @@ func investigate(t *testing.T, e *env, cs *mcpsdk.ClientSession) {
 	// By default the compact form: the answer and the numbers, a few
 	// hundred characters, not the whole report with its SQL.
 	rep, text := ok[struct{ Status, Markdown string }](t, cs, "get_report", map[string]string{"session_id": id})
-	if rep.Status != quarry.OutcomeCompleted || text != rep.Markdown || len(rep.Markdown) > 3000 ||
+	if rep.Status != investigation.OutcomeCompleted || text != rep.Markdown || len(rep.Markdown) > 3000 ||
 		!strings.Contains(rep.Markdown, "**In short:**") || !strings.Contains(rep.Markdown, "1. [Most Likely] ") ||
 		!strings.Contains(rep.Markdown, "platform=android AND app_version=5.2") || strings.Contains(rep.Markdown, "SELECT") {
 		t.Errorf("compact report: status %s, %d characters:\n%s", rep.Status, len(rep.Markdown), rep.Markdown)

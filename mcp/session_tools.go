@@ -13,6 +13,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // sessionInfo is a session as the tools show it.
@@ -34,7 +35,7 @@ type errorInfo struct {
 	Hint    string `json:"hint,omitempty"`
 }
 
-func newSessionInfo(s *quarry.Session) sessionInfo {
+func newSessionInfo(s *investigation.Investigation) sessionInfo {
 	out := sessionInfo{SessionID: s.SessionID, Status: string(s.Status), CreatedAt: s.CreatedAt, ExpiresAt: s.ExpiresAt,
 		FileCount: s.FileCount, ReportReady: s.ReportReady, Outcome: s.Outcome}
 	if s.Error != nil {
@@ -269,7 +270,7 @@ func (t *tools) getSession(ctx context.Context, in sessionIn) (getSessionOut, st
 		return getSessionOut{}, "", err
 	}
 	out := getSessionOut{Session: newSessionInfo(sess), Tables: []tableSummary{}}
-	if sess.Status != quarry.SessionExpired {
+	if sess.Status != investigation.StatusExpired {
 		tables, err := t.svc.Tables(ctx, in.SessionID)
 		if err != nil {
 			return getSessionOut{}, "", err
@@ -314,17 +315,17 @@ func (t *tools) getSession(ctx context.Context, in sessionIn) (getSessionOut, st
 }
 
 // nextStep says what a client can do with a session in its state.
-func nextStep(s *quarry.Session) string {
+func nextStep(s *investigation.Investigation) string {
 	switch s.Status {
-	case quarry.SessionCreated:
+	case investigation.StatusCreated:
 		return "this session has no files; create a new session with create_session"
-	case quarry.SessionHasFiles:
+	case investigation.StatusHasFiles:
 		return "explore with describe_table and run_sql, then start_investigation"
-	case quarry.SessionRunning:
+	case investigation.StatusRunning:
 		return "the investigation is running; call get_session again in a few seconds"
-	case quarry.SessionCompleted:
+	case investigation.StatusCompleted:
 		return "read get_explanations and get_report; ask follow-up questions with ask"
-	case quarry.SessionFailed:
+	case investigation.StatusFailed:
 		return "the investigation failed (see error); fix the request and start a new session with create_session"
 	}
 	return "the session has expired and its data was deleted; create a new session with create_session"

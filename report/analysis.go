@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // maxFindingRunes keeps each memory-loop line to about two lines of text;
@@ -51,8 +52,8 @@ func (w *mdWriter) analysis() {
 
 // finalStatus is the hypothesis's own status, or the ledger's outcome when
 // the caller passed hypotheses as they were first generated.
-func (w *mdWriter) finalStatus(h quarry.Hypothesis) quarry.HypothesisStatus {
-	if s, ok := w.in.Ledger.HypothesisOutcomes[h.HypothesisID]; ok && (h.Status == "" || h.Status == quarry.HypPending) {
+func (w *mdWriter) finalStatus(h investigation.Hypothesis) investigation.HypothesisStatus {
+	if s, ok := w.in.Ledger.HypothesisOutcomes[h.HypothesisID]; ok && (h.Status == "" || h.Status == investigation.HypPending) {
 		return s
 	}
 	return h.Status
@@ -126,11 +127,11 @@ func (w *mdWriter) dataQuality() {
 
 func phaseName(p string) string {
 	switch p {
-	case quarry.PhaseExploration:
+	case investigation.PhaseExploration:
 		return "Exploration"
-	case quarry.PhaseHypothesisGeneration:
+	case investigation.PhaseHypothesisGeneration:
 		return "Hypothesis generation"
-	case quarry.PhaseValidation:
+	case investigation.PhaseValidation:
 		return "Validation"
 	case "":
 		return "Step"
@@ -138,15 +139,15 @@ func phaseName(p string) string {
 	return prose(p)
 }
 
-func statusName(s quarry.HypothesisStatus) string {
+func statusName(s investigation.HypothesisStatus) string {
 	switch s {
-	case quarry.HypConfirmed:
+	case investigation.HypConfirmed:
 		return "Confirmed"
-	case quarry.HypRuledOut:
+	case investigation.HypRuledOut:
 		return "Ruled out"
-	case quarry.HypInvestigating:
+	case investigation.HypInvestigating:
 		return "Undecided"
-	case quarry.HypPending, "":
+	case investigation.HypPending, "":
 		return "Not tested"
 	}
 	return cell(string(s))
@@ -154,11 +155,11 @@ func statusName(s quarry.HypothesisStatus) string {
 
 func exitText(reason string) string {
 	switch reason {
-	case quarry.ExitConclude:
+	case investigation.ExitConclude:
 		return "the analyst concluded"
-	case quarry.ExitMaxIterations:
+	case investigation.ExitMaxIterations:
 		return fmt.Sprintf("stopped at the limit of %d iterations", quarry.MaxLoopIterations)
-	case quarry.ExitStall:
+	case investigation.ExitStall:
 		return fmt.Sprintf("stopped after %d iterations without new findings", quarry.StallThreshold)
 	}
 	return prose(reason)

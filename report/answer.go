@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // maxAnswerDrivers is how many explanations the opening paragraph names.
@@ -47,7 +47,7 @@ func (w *mdWriter) answer() {
 		b.WriteString(", within its normal variation.")
 	}
 	es := in.Explanations
-	if in.Status == quarry.OutcomeCompleted && len(es) > 0 {
+	if in.Status == investigation.OutcomeCompleted && len(es) > 0 {
 		var parts []string
 		for _, e := range es[:min(len(es), maxAnswerDrivers)] {
 			parts = append(parts, fmt.Sprintf("%s (%s, %s of the change)", strings.TrimRight(prose(e.Title), "."), w.f.change(e.Change), strings.TrimLeft(pct(100*e.ShareOfChange), "+")))
@@ -68,23 +68,23 @@ func (w *mdWriter) answer() {
 // for a segment of an additive metric, the rest of the population's own
 // change ("without country=China, the rest rose 12.5%"); otherwise the
 // change left after taking the explanation's exact share away.
-func (w *mdWriter) without(e quarry.Explanation) string {
+func (w *mdWriter) without(e investigation.Explanation) string {
 	o := w.in.Overall
-	if e.Kind == quarry.KindUniform {
+	if e.Kind == investigation.KindUniform {
 		return ""
 	}
 	var name string
 	switch {
-	case e.Kind == quarry.KindDataQuality:
+	case e.Kind == investigation.KindDataQuality:
 		name = "the data problem"
 	case len(e.Segment) > 0:
 		name = segmentText(e.Segment)
-	case e.Kind == quarry.KindCalendar:
+	case e.Kind == investigation.KindCalendar:
 		name = "the weekday effect"
 	default:
 		name = strings.ToLower(prose(e.Title))
 	}
-	if w.in.Metric.Additive() && len(e.Segment) > 0 && e.Kind != quarry.KindDataQuality && len(e.Evidence) > 0 {
+	if w.in.Metric.Additive() && len(e.Segment) > 0 && e.Kind != investigation.KindDataQuality && len(e.Evidence) > 0 {
 		v := e.Evidence[0].Values
 		s0, ok0 := v["baseline"]
 		s1, ok1 := v["comparison"]

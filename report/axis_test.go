@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // axisPairs are value ranges that once made the ticker loop forever or
@@ -43,7 +44,7 @@ var axisPairs = [][2]float64{
 // increasing and within the range (up to the rounding of a multiple).
 func checkTicks(t *testing.T, lo, hi float64) int {
 	t.Helper()
-	ticks := valueTicks{newNumberFormat(&quarry.Metric{}, lo, hi)}.Ticks(lo, hi)
+	ticks := valueTicks{newNumberFormat(&investigation.Metric{}, lo, hi)}.Ticks(lo, hi)
 	if len(ticks) > maxValueTicks {
 		t.Fatalf("Ticks(%v, %v) gave %d ticks; want at most %d", lo, hi, len(ticks), maxValueTicks)
 	}
@@ -116,13 +117,13 @@ func flatSeriesInput() *Input {
 		Comparison: []Point{{Date: cmp.Start, Value: 5.000000000000001}, {Date: cmp.Start.AddDays(1), Value: 5.0}}}
 	return &Input{
 		Title:   "Rows",
-		Context: quarry.InvestigationContext{MetricSQL: "SELECT COUNT(*) FROM weather", BaselinePeriod: base, ComparisonPeriod: cmp},
-		Metric:  quarry.Metric{Kind: quarry.MetricCount, Numerator: "COUNT(*)", SQL: "SELECT COUNT(*) FROM weather"},
-		Overall: quarry.OverallChange{BaselineValue: 144 * n / 2, ComparisonValue: 144 * n / 2, PValue: 1, Grain: quarry.GrainDay},
-		Status:  quarry.OutcomeNoFindings,
+		Context: investigation.Context{MetricSQL: "SELECT COUNT(*) FROM weather", BaselinePeriod: base, ComparisonPeriod: cmp},
+		Metric:  investigation.Metric{Kind: investigation.MetricCount, Numerator: "COUNT(*)", SQL: "SELECT COUNT(*) FROM weather"},
+		Overall: investigation.OverallChange{BaselineValue: 144 * n / 2, ComparisonValue: 144 * n / 2, PValue: 1, Grain: investigation.GrainDay},
+		Status:  investigation.OutcomeNoFindings,
 		Series:  []Series{all, ulp},
 		// A waterfall whose bars are all one ULP: flat as well.
-		Waterfall:   []Bar{{Label: "station=north", Value: 0, Kind: quarry.KindRate}, {Label: "everything else", Value: 0, Kind: KindOther}},
+		Waterfall:   []Bar{{Label: "station=north", Value: 0, Kind: investigation.KindRate}, {Label: "everything else", Value: 0, Kind: KindOther}},
 		GeneratedAt: fixedTime,
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // dataModel writes the tables, their joins and the recommended dimensions,
@@ -65,7 +65,7 @@ func (w *mdWriter) dataModel() {
 
 // columnCount prefers the profiled columns over the stored count, which a
 // caller may leave at zero.
-func columnCount(t quarry.TableInfo) int {
+func columnCount(t investigation.TableInfo) int {
 	if len(t.Columns) > 0 {
 		return len(t.Columns)
 	}
@@ -73,7 +73,7 @@ func columnCount(t quarry.TableInfo) int {
 }
 
 // relationshipType names a relationship for people.
-func relationshipType(r quarry.Relationship) string {
+func relationshipType(r investigation.Relationship) string {
 	s := strings.ReplaceAll(r.RelationshipType, "_", " ")
 	if r.ToUnique {
 		s += ", many-to-one"
@@ -88,7 +88,7 @@ func relationshipType(r quarry.Relationship) string {
 //	└─ product_id  ··> products.sku           [similar values, 0.71]
 //
 // Solid arrows are foreign keys, dotted arrows weaker value matches.
-func diagram(dm *quarry.DataModel) string {
+func diagram(dm *investigation.DataModel) string {
 	var b strings.Builder
 	dotted := false
 	for i, t := range dm.Tables {
@@ -96,7 +96,7 @@ func diagram(dm *quarry.DataModel) string {
 			b.WriteByte('\n')
 		}
 		fmt.Fprintf(&b, "%s (%s rows)\n", oneLine(t.Name), grouped(float64(t.RowCount), 0))
-		var out []quarry.Relationship
+		var out []investigation.Relationship
 		for _, r := range dm.Relationships {
 			if r.FromTable == t.Name {
 				out = append(out, r)
@@ -112,7 +112,7 @@ func diagram(dm *quarry.DataModel) string {
 			if j == len(out)-1 {
 				branch = "└─"
 			}
-			if r.RelationshipType != quarry.RelForeignKey {
+			if r.RelationshipType != investigation.RelForeignKey {
 				arrow, dotted = "··>", true
 			}
 			fmt.Fprintf(&b, "%s %s %s %s  [%s, %.2f]\n", branch, pad(r.FromColumn, colWidth), arrow,

@@ -5,14 +5,14 @@ import (
 	"math"
 	"strings"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // explanations writes the ranked explanations with their evidence, or, for
 // a run without findings, what was tried and what to do about it.
 func (w *mdWriter) explanations() {
 	w.heading(2, "Explanations (Ranked by Likelihood)")
-	if w.in.Status == quarry.OutcomeNoFindings {
+	if w.in.Status == investigation.OutcomeNoFindings {
 		w.noFindings()
 	} else if len(w.in.Explanations) == 0 {
 		w.para("No explanation was validated.")
@@ -22,14 +22,14 @@ func (w *mdWriter) explanations() {
 	}
 }
 
-func (w *mdWriter) explanation(i int, e quarry.Explanation) {
+func (w *mdWriter) explanation(i int, e investigation.Explanation) {
 	rank := e.Rank
 	if rank == 0 {
 		rank = i + 1
 	}
 	likelihood := e.Likelihood
 	if likelihood == "" {
-		likelihood = quarry.LikelihoodForRank(rank)
+		likelihood = investigation.LikelihoodForRank(rank)
 	}
 	w.heading(3, fmt.Sprintf("%d. %s (%s)", rank, prose(e.Title), likelihood))
 	if e.Kind != "" {
@@ -59,7 +59,7 @@ func (w *mdWriter) explanation(i int, e quarry.Explanation) {
 // shareText says how much of the overall change the explanation accounts
 // for. It is computed from the amounts, so it always agrees with the
 // numbers printed beside it; a negative share offsets the change.
-func (w *mdWriter) shareText(e quarry.Explanation) string {
+func (w *mdWriter) shareText(e investigation.Explanation) string {
 	share := e.ShareOfChange * 100
 	if total := w.in.Overall.ComparisonValue - w.in.Overall.BaselineValue; total != 0 {
 		share = e.Change / total * 100
@@ -73,7 +73,7 @@ func (w *mdWriter) shareText(e quarry.Explanation) string {
 
 // evidence writes one evidence bullet with its numbers and, folded away,
 // the SQL that produced them.
-func (w *mdWriter) evidence(ev quarry.Evidence) {
+func (w *mdWriter) evidence(ev investigation.Evidence) {
 	line := "- " + prose(ev.Description)
 	if vals := w.evidenceValues(ev.Values); vals != "" {
 		line += " (" + vals + ")"
@@ -127,7 +127,7 @@ func (w *mdWriter) evidenceValues(vals map[string]float64) string {
 // some of the segment's rows, with the segment's number over all its rows:
 // the number the memory loop's findings show for it. The investigation
 // records both in the evidence ("rows_set_aside", "all_rows_change").
-func (w *mdWriter) setAsideText(e quarry.Explanation) string {
+func (w *mdWriter) setAsideText(e investigation.Explanation) string {
 	for _, ev := range e.Evidence {
 		n, ok := ev.Values["rows_set_aside"]
 		all, ok2 := ev.Values["all_rows_change"]
@@ -147,20 +147,20 @@ func (w *mdWriter) setAsideText(e quarry.Explanation) string {
 // its own test: significant only when the test says so. Data problems and
 // calendar effects rest on counted rows and days, not on an estimate, and
 // say so instead of borrowing the word.
-func explanationSignificance(e quarry.Explanation) string {
+func explanationSignificance(e investigation.Explanation) string {
 	switch {
 	case e.PValue != nil && !math.IsNaN(*e.PValue):
 		p := "adjusted " + pValue(*e.PValue)
 		if passed(e) {
 			return "significant (" + p + ")"
 		}
-		if e.Kind == quarry.KindDataQuality {
+		if e.Kind == investigation.KindDataQuality {
 			return "not significant (" + p + "); reported as a data problem, which rests on the missing rows, not on this test"
 		}
 		return "not significant (" + p + ")"
-	case e.Significant && e.Kind == quarry.KindDataQuality:
+	case e.Significant && e.Kind == investigation.KindDataQuality:
 		return "no test needed: the problem is found by counting rows, not by a test; its effect on the metric is an estimate"
-	case e.Significant && e.Kind == quarry.KindCalendar:
+	case e.Significant && e.Kind == investigation.KindCalendar:
 		return "no test needed: the weekday composition of the periods is counted, and the weekly profile prices it"
 	case e.Significant:
 		return "significant"
@@ -174,24 +174,24 @@ const Alpha = 0.05
 // passed reports whether an explanation is significant: marked so and,
 // when it carries an adjusted p-value, that value is at most Alpha. An
 // explanation marked significant with q = 0.217 is not called significant.
-func passed(e quarry.Explanation) bool {
+func passed(e investigation.Explanation) bool {
 	return e.Significant && (e.PValue == nil || math.IsNaN(*e.PValue) || *e.PValue <= Alpha)
 }
 
 // kindText explains an explanation kind in a few words.
 func kindText(kind string) string {
 	switch kind {
-	case quarry.KindVolume:
+	case investigation.KindVolume:
 		return "volume — more or fewer rows in the segment"
-	case quarry.KindRate:
+	case investigation.KindRate:
 		return "rate — the metric moved within the segment"
-	case quarry.KindMix:
+	case investigation.KindMix:
 		return "mix — the segment's share of the population moved"
-	case quarry.KindDataQuality:
+	case investigation.KindDataQuality:
 		return "data quality — a problem in the data, not in the business"
-	case quarry.KindCalendar:
+	case investigation.KindCalendar:
 		return "calendar — the periods differ in days, weekdays or holidays"
-	case quarry.KindUniform:
+	case investigation.KindUniform:
 		return "uniform — the whole population moved together"
 	case "segment":
 		return "segment — a slice of the data that moved"
@@ -200,7 +200,7 @@ func kindText(kind string) string {
 }
 
 // segmentText prints a segment as inline code, or says it covers all rows.
-func segmentText(s quarry.Segment) string {
+func segmentText(s investigation.Segment) string {
 	if len(s) == 0 {
 		return "all rows"
 	}

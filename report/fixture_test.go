@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 var (
@@ -16,7 +17,7 @@ func ptr(f float64) *float64 { return &f }
 // completedInput is a conversion-rate investigation with three
 // explanations: a rate change, a mix shift and a data-quality problem.
 func completedInput() *Input {
-	ctx := quarry.InvestigationContext{
+	ctx := investigation.Context{
 		SessionID:           "5f0c2a1e-8d4b-4c1a-9f4e-2b7d3c6a1e90",
 		MetricSQL:           "SELECT COUNT(*) FILTER (WHERE o.order_id IS NOT NULL) * 1.0 / COUNT(*)\nFROM sessions s LEFT JOIN orders o ON o.session_id = s.session_id",
 		BaselinePeriod:      quarry.DateRange{Start: day("2024-02-01"), End: day("2024-02-14")},
@@ -24,8 +25,8 @@ func completedInput() *Input {
 		InvestigationPrompt: "Why did checkout conversion drop in the second half of February?",
 		TimeColumn:          "sessions.started_at",
 	}
-	dm := quarry.DataModel{
-		Tables: []quarry.TableInfo{
+	dm := investigation.DataModel{
+		Tables: []investigation.TableInfo{
 			{Name: "sessions", RowCount: 412803, Columns: []quarry.Column{
 				{Name: "session_id", InferredType: quarry.RoleID, DataType: quarry.TypeString, Cardinality: 412803},
 				{Name: "started_at", InferredType: quarry.RoleTimestamp, DataType: quarry.TypeDatetime, Cardinality: 402117},
@@ -39,34 +40,34 @@ func completedInput() *Input {
 			}},
 			{Name: "campaigns", RowCount: 42, ColumnCount: 5},
 		},
-		Relationships: []quarry.Relationship{
-			{FromTable: "orders", FromColumn: "session_id", ToTable: "sessions", ToColumn: "session_id", RelationshipType: quarry.RelForeignKey, Confidence: 0.99, Containment: 0.998, ToUnique: true},
-			{FromTable: "sessions", FromColumn: "channel", ToTable: "campaigns", ToColumn: "channel_name", RelationshipType: quarry.RelSimilarValues, Confidence: 0.71, Containment: 0.83},
+		Relationships: []investigation.Relationship{
+			{FromTable: "orders", FromColumn: "session_id", ToTable: "sessions", ToColumn: "session_id", RelationshipType: investigation.RelForeignKey, Confidence: 0.99, Containment: 0.998, ToUnique: true},
+			{FromTable: "sessions", FromColumn: "channel", ToTable: "campaigns", ToColumn: "channel_name", RelationshipType: investigation.RelSimilarValues, Confidence: 0.71, Containment: 0.83},
 		},
 		RecommendedDimensions: []string{"device", "channel"},
 	}
-	hyps := []quarry.Hypothesis{
-		{HypothesisID: "hyp_001", Title: "Mobile checkout got worse", Kind: quarry.KindRate, Dimensions: []string{"device"}, Status: quarry.HypConfirmed, Verdict: "mobile conversion fell from 3.80% to 3.20% (p < 0.001)"},
-		{HypothesisID: "hyp_002", Title: "Traffic shifted to low-intent channels", Kind: quarry.KindMix, Dimensions: []string{"channel"}, Status: quarry.HypConfirmed, Verdict: "paid social share of sessions rose from 12% to 21%"},
-		{HypothesisID: "hyp_003", Title: "Bot sessions inflate the denominator", Kind: quarry.KindDataQuality, Dimensions: []string{"channel"}, Status: quarry.HypConfirmed, Verdict: "8,211 sessions with zero duration from one user agent"},
-		{HypothesisID: "hyp_004", Title: "Fewer weekend days | calendar", Kind: quarry.KindCalendar, Status: quarry.HypRuledOut, Verdict: "both periods hold 4 weekend days"},
-		{HypothesisID: "hyp_005", Title: "Desktop price test", Kind: quarry.KindRate, Dimensions: []string{"device"}, Status: quarry.HypRuledOut, Verdict: "desktop conversion is flat (p = 0.620)"},
+	hyps := []investigation.Hypothesis{
+		{HypothesisID: "hyp_001", Title: "Mobile checkout got worse", Kind: investigation.KindRate, Dimensions: []string{"device"}, Status: investigation.HypConfirmed, Verdict: "mobile conversion fell from 3.80% to 3.20% (p < 0.001)"},
+		{HypothesisID: "hyp_002", Title: "Traffic shifted to low-intent channels", Kind: investigation.KindMix, Dimensions: []string{"channel"}, Status: investigation.HypConfirmed, Verdict: "paid social share of sessions rose from 12% to 21%"},
+		{HypothesisID: "hyp_003", Title: "Bot sessions inflate the denominator", Kind: investigation.KindDataQuality, Dimensions: []string{"channel"}, Status: investigation.HypConfirmed, Verdict: "8,211 sessions with zero duration from one user agent"},
+		{HypothesisID: "hyp_004", Title: "Fewer weekend days | calendar", Kind: investigation.KindCalendar, Status: investigation.HypRuledOut, Verdict: "both periods hold 4 weekend days"},
+		{HypothesisID: "hyp_005", Title: "Desktop price test", Kind: investigation.KindRate, Dimensions: []string{"device"}, Status: investigation.HypRuledOut, Verdict: "desktop conversion is flat (p = 0.620)"},
 	}
-	iters := []quarry.IterationLog{
-		{Iteration: 1, Decision: quarry.DecisionAnalyze, CompressedSummary: "Decomposed the change by device: mobile accounts for most of the drop.",
-			HypothesisStatusChanges: map[string]quarry.HypothesisStatus{"hyp_005": quarry.HypInvestigating, "hyp_001": quarry.HypInvestigating}},
-		{Iteration: 2, Decision: quarry.DecisionDrillDown, CompressedSummary: "Mobile rate fell 0.6 points; desktop is flat.",
-			HypothesisStatusChanges: map[string]quarry.HypothesisStatus{"hyp_001": quarry.HypConfirmed, "hyp_005": quarry.HypRuledOut}},
-		{Iteration: 3, Decision: quarry.DecisionPivot, CompressedSummary: "Channel mix moved toward paid social.",
-			HypothesisStatusChanges: map[string]quarry.HypothesisStatus{"hyp_002": quarry.HypConfirmed}},
-		{Iteration: 4, Decision: quarry.DecisionConclude, CompressedSummary: "Zero-duration sessions from one user agent since Feb 20.",
-			HypothesisStatusChanges: map[string]quarry.HypothesisStatus{"hyp_003": quarry.HypConfirmed, "hyp_004": quarry.HypRuledOut}},
+	iters := []investigation.IterationLog{
+		{Iteration: 1, Decision: investigation.DecisionAnalyze, CompressedSummary: "Decomposed the change by device: mobile accounts for most of the drop.",
+			HypothesisStatusChanges: map[string]investigation.HypothesisStatus{"hyp_005": investigation.HypInvestigating, "hyp_001": investigation.HypInvestigating}},
+		{Iteration: 2, Decision: investigation.DecisionDrillDown, CompressedSummary: "Mobile rate fell 0.6 points; desktop is flat.",
+			HypothesisStatusChanges: map[string]investigation.HypothesisStatus{"hyp_001": investigation.HypConfirmed, "hyp_005": investigation.HypRuledOut}},
+		{Iteration: 3, Decision: investigation.DecisionPivot, CompressedSummary: "Channel mix moved toward paid social.",
+			HypothesisStatusChanges: map[string]investigation.HypothesisStatus{"hyp_002": investigation.HypConfirmed}},
+		{Iteration: 4, Decision: investigation.DecisionConclude, CompressedSummary: "Zero-duration sessions from one user agent since Feb 20.",
+			HypothesisStatusChanges: map[string]investigation.HypothesisStatus{"hyp_003": investigation.HypConfirmed, "hyp_004": investigation.HypRuledOut}},
 	}
-	exps := []quarry.Explanation{
+	exps := []investigation.Explanation{
 		{
-			Rank: 1, Title: "Mobile checkout conversion fell", Likelihood: quarry.LikelihoodMostLikely, Kind: quarry.KindRate,
-			Segment: quarry.Segment{{Column: "device", Value: "mobile"}}, Change: -0.0031, ShareOfChange: 0.62, PValue: ptr(0.0004), Significant: true,
-			Evidence: []quarry.Evidence{{
+			Rank: 1, Title: "Mobile checkout conversion fell", Likelihood: investigation.LikelihoodMostLikely, Kind: investigation.KindRate,
+			Segment: investigation.Segment{{Column: "device", Value: "mobile"}}, Change: -0.0031, ShareOfChange: 0.62, PValue: ptr(0.0004), Significant: true,
+			Evidence: []investigation.Evidence{{
 				Description:   "Mobile conversion fell from 3.80% to 3.20%.",
 				SQL:           "SELECT device, COUNT(o.order_id) * 1.0 / COUNT(*) AS rate\nFROM sessions s LEFT JOIN orders o USING (session_id)\nGROUP BY device",
 				Values:        map[string]float64{"comparison": 0.032, "baseline": 0.038, "sessions_comparison": 121877, "rate_effect": -0.0031, "share_of_change": 0.62},
@@ -77,9 +78,9 @@ func completedInput() *Input {
 			SourceHypotheses: []string{"hyp_001"},
 		},
 		{
-			Rank: 2, Title: "More traffic from paid social, which converts less", Likelihood: quarry.LikelihoodLikely, Kind: quarry.KindMix,
-			Segment: quarry.Segment{{Column: "channel", Value: "paid_social"}}, Change: -0.0012, ShareOfChange: 0.24, PValue: ptr(0.012), Significant: true,
-			Evidence: []quarry.Evidence{
+			Rank: 2, Title: "More traffic from paid social, which converts less", Likelihood: investigation.LikelihoodLikely, Kind: investigation.KindMix,
+			Segment: investigation.Segment{{Column: "channel", Value: "paid_social"}}, Change: -0.0012, ShareOfChange: 0.24, PValue: ptr(0.012), Significant: true,
+			Evidence: []investigation.Evidence{
 				{Description: "Paid social's share of sessions rose from 12% to 21%.", SQL: "SELECT channel, COUNT(*) FROM sessions GROUP BY channel", Values: map[string]float64{"share_baseline": 0.12, "share_comparison": 0.21}, AuditSequence: 19},
 				{Description: "Paid social converts at about half the site average.", Values: map[string]float64{"p_value": 0.012}},
 			},
@@ -88,9 +89,9 @@ func completedInput() *Input {
 			SourceHypotheses: []string{"hyp_002"},
 		},
 		{
-			Rank: 3, Title: "Bot sessions since Feb 20 inflate the denominator", Likelihood: quarry.LikelihoodLikely, Kind: quarry.KindDataQuality,
-			Segment: quarry.Segment{{Column: "channel", Value: "direct"}, {Column: "device", Value: "desktop"}}, Change: -0.0005, ShareOfChange: 0.1,
-			Evidence:         []quarry.Evidence{{Description: "8,211 zero-duration sessions share one user agent.", SQL: "SELECT user_agent, COUNT(*) FROM sessions WHERE duration_s = 0 GROUP BY 1 ORDER BY 2 DESC LIMIT 5", Values: map[string]float64{"sessions": 8211}}},
+			Rank: 3, Title: "Bot sessions since Feb 20 inflate the denominator", Likelihood: investigation.LikelihoodLikely, Kind: investigation.KindDataQuality,
+			Segment: investigation.Segment{{Column: "channel", Value: "direct"}, {Column: "device", Value: "desktop"}}, Change: -0.0005, ShareOfChange: 0.1,
+			Evidence:         []investigation.Evidence{{Description: "8,211 zero-duration sessions share one user agent.", SQL: "SELECT user_agent, COUNT(*) FROM sessions WHERE duration_s = 0 GROUP BY 1 ORDER BY 2 DESC LIMIT 5", Values: map[string]float64{"sessions": 8211}}},
 			Reasoning:        "Not a business change: removing these sessions recovers a tenth of the drop.",
 			SourceHypotheses: []string{"hyp_003"},
 		},
@@ -103,34 +104,34 @@ func completedInput() *Input {
 	return &Input{
 		Title:   "Checkout Conversion",
 		Context: ctx,
-		Metric: quarry.Metric{
-			SQL: ctx.MetricSQL, Kind: quarry.MetricRatio, Numerator: "COUNT(*) FILTER (WHERE o.order_id IS NOT NULL)", Denominator: "COUNT(*)",
+		Metric: investigation.Metric{
+			SQL: ctx.MetricSQL, Kind: investigation.MetricRatio, Numerator: "COUNT(*) FILTER (WHERE o.order_id IS NOT NULL)", Denominator: "COUNT(*)",
 			Scale: 1, Tables: []string{"sessions", "orders"}, TimeColumn: "sessions.started_at",
 		},
-		Overall:   quarry.OverallChange{BaselineValue: 0.041, ComparisonValue: 0.036, Change: -0.005, ChangePct: -12.2, Significant: true, PValue: 0.0001},
-		Status:    quarry.OutcomeCompleted,
+		Overall:   investigation.OverallChange{BaselineValue: 0.041, ComparisonValue: 0.036, Change: -0.005, ChangePct: -12.2, Significant: true, PValue: 0.0001},
+		Status:    investigation.OutcomeCompleted,
 		DataModel: dm,
-		Plan: quarry.AnalysisPlan{Steps: []quarry.PlanStep{
-			{StepNumber: 1, Phase: quarry.PhaseExploration, Description: "Profile sessions and orders; check daily volumes for gaps.", TablesInvolved: []string{"sessions", "orders"}},
-			{StepNumber: 2, Phase: quarry.PhaseHypothesisGeneration, Description: "Generate hypotheses from the business context.", DimensionsToCheck: []string{"device", "channel"}},
-			{StepNumber: 3, Phase: quarry.PhaseValidation, Description: "Split the change into rate and mix effects per segment.", TablesInvolved: []string{"sessions"}, DimensionsToCheck: []string{"device", "channel"}},
+		Plan: investigation.Plan{Steps: []investigation.PlanStep{
+			{StepNumber: 1, Phase: investigation.PhaseExploration, Description: "Profile sessions and orders; check daily volumes for gaps.", TablesInvolved: []string{"sessions", "orders"}},
+			{StepNumber: 2, Phase: investigation.PhaseHypothesisGeneration, Description: "Generate hypotheses from the business context.", DimensionsToCheck: []string{"device", "channel"}},
+			{StepNumber: 3, Phase: investigation.PhaseValidation, Description: "Split the change into rate and mix effects per segment.", TablesInvolved: []string{"sessions"}, DimensionsToCheck: []string{"device", "channel"}},
 		}},
 		Hypotheses: hyps,
-		Ledger: quarry.FindingsLedger{
-			Findings: []quarry.Finding{
+		Ledger: investigation.FindingsLedger{
+			Findings: []investigation.Finding{
 				{FindingID: "F-001", Iteration: 1, Summary: "Mobile holds 70% of the drop; desktop and tablet move little."},
 				{FindingID: "F-002", Iteration: 2, Summary: "Mobile conversion 3.80% -> 3.20% (p < 0.001); desktop flat at 4.9%."},
 			},
 			TotalIterations: 4,
-			ExitReason:      quarry.ExitConclude,
+			ExitReason:      investigation.ExitConclude,
 		},
 		Iterations:   iters,
 		Explanations: exps,
 		DataQuality:  []string{"sessions has 8,211 rows with duration 0 from one user agent since 2024-02-20; exclude them or fix the tracking."},
 		Waterfall: []Bar{
-			{Label: "device=mobile (rate)", Value: -0.0031, Kind: quarry.KindRate},
-			{Label: "channel=paid_social (mix)", Value: -0.0012, Kind: quarry.KindMix},
-			{Label: "Bot sessions in channel=direct AND device=desktop", Value: -0.0005, Kind: quarry.KindDataQuality},
+			{Label: "device=mobile (rate)", Value: -0.0031, Kind: investigation.KindRate},
+			{Label: "channel=paid_social (mix)", Value: -0.0012, Kind: investigation.KindMix},
+			{Label: "Bot sessions in channel=direct AND device=desktop", Value: -0.0005, Kind: investigation.KindDataQuality},
 			{Label: "Everything else", Value: -0.0002, Kind: KindOther},
 		},
 		Series:      []Series{{Name: "device=mobile", Baseline: mobileBase, Comparison: mobileComp}},
@@ -142,7 +143,7 @@ func completedInput() *Input {
 // noFindingsInput is a revenue investigation where every hypothesis was
 // ruled out and the change is within noise.
 func noFindingsInput() *Input {
-	ctx := quarry.InvestigationContext{
+	ctx := investigation.Context{
 		MetricSQL:        "SELECT SUM(amount) FROM orders",
 		BaselinePeriod:   quarry.DateRange{Start: day("2024-01-01"), End: day("2024-01-31")},
 		ComparisonPeriod: quarry.DateRange{Start: day("2024-02-01"), End: day("2024-02-29")},
@@ -150,12 +151,12 @@ func noFindingsInput() *Input {
 	return &Input{
 		Title:            "Revenue",
 		Context:          ctx,
-		Metric:           quarry.Metric{SQL: ctx.MetricSQL, Kind: quarry.MetricSum, Numerator: "SUM(amount)", Scale: 1, Tables: []string{"orders"}, TimeColumn: "orders.order_date"},
-		Overall:          quarry.OverallChange{BaselineValue: 1234567.89, ComparisonValue: 1220004.5, Significant: false, PValue: 0.41},
-		Status:           quarry.OutcomeNoFindings,
+		Metric:           investigation.Metric{SQL: ctx.MetricSQL, Kind: investigation.MetricSum, Numerator: "SUM(amount)", Scale: 1, Tables: []string{"orders"}, TimeColumn: "orders.order_date"},
+		Overall:          investigation.OverallChange{BaselineValue: 1234567.89, ComparisonValue: 1220004.5, Significant: false, PValue: 0.41},
+		Status:           investigation.OutcomeNoFindings,
 		NoFindingsReason: "Every region and product category moved by about the same percentage.",
-		DataModel: quarry.DataModel{
-			Tables: []quarry.TableInfo{{Name: "orders", RowCount: 58210, Columns: []quarry.Column{
+		DataModel: investigation.DataModel{
+			Tables: []investigation.TableInfo{{Name: "orders", RowCount: 58210, Columns: []quarry.Column{
 				{Name: "order_date", InferredType: quarry.RoleTimestamp, DataType: quarry.TypeDate, Cardinality: 60},
 				{Name: "region", InferredType: quarry.RoleDimension, DataType: quarry.TypeString, Cardinality: 4},
 				{Name: "category", InferredType: quarry.RoleDimension, DataType: quarry.TypeString, Cardinality: 12},
@@ -163,15 +164,15 @@ func noFindingsInput() *Input {
 			}}},
 			RecommendedDimensions: []string{"region", "category"},
 		},
-		Plan: quarry.AnalysisPlan{Steps: []quarry.PlanStep{
-			{StepNumber: 1, Phase: quarry.PhaseValidation, Description: "Search region x category for concentrated change.", DimensionsToCheck: []string{"region", "category"}},
+		Plan: investigation.Plan{Steps: []investigation.PlanStep{
+			{StepNumber: 1, Phase: investigation.PhaseValidation, Description: "Search region x category for concentrated change.", DimensionsToCheck: []string{"region", "category"}},
 		}},
-		Hypotheses: []quarry.Hypothesis{
-			{HypothesisID: "hyp_001", Title: "One region lost sales", Kind: "segment", Dimensions: []string{"region"}, Status: quarry.HypRuledOut, Verdict: "all regions -1% to -2%"},
-			{HypothesisID: "hyp_002", Title: "February is shorter", Kind: quarry.KindCalendar, Status: quarry.HypRuledOut, Verdict: "revenue per day is flat"},
-			{HypothesisID: "hyp_003", Title: "Price test in electronics", Kind: quarry.KindRate, Dimensions: []string{"category", "channel"}, Status: quarry.HypPending},
+		Hypotheses: []investigation.Hypothesis{
+			{HypothesisID: "hyp_001", Title: "One region lost sales", Kind: "segment", Dimensions: []string{"region"}, Status: investigation.HypRuledOut, Verdict: "all regions -1% to -2%"},
+			{HypothesisID: "hyp_002", Title: "February is shorter", Kind: investigation.KindCalendar, Status: investigation.HypRuledOut, Verdict: "revenue per day is flat"},
+			{HypothesisID: "hyp_003", Title: "Price test in electronics", Kind: investigation.KindRate, Dimensions: []string{"category", "channel"}, Status: investigation.HypPending},
 		},
-		Ledger:      quarry.FindingsLedger{Findings: []quarry.Finding{{FindingID: "F-001", Iteration: 1, Summary: "No segment holds more than 15% of the change."}}, TotalIterations: 3, ExitReason: quarry.ExitStall},
+		Ledger:      investigation.FindingsLedger{Findings: []investigation.Finding{{FindingID: "F-001", Iteration: 1, Summary: "No segment holds more than 15% of the change."}}, TotalIterations: 3, ExitReason: investigation.ExitStall},
 		AuditLog:    "audit/audit.jsonl",
 		GeneratedAt: fixedTime,
 	}

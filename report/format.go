@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // numberFormat prints values of one metric consistently across a report:
@@ -22,13 +22,13 @@ type numberFormat struct {
 
 // newNumberFormat picks the format for metric m from the values the report
 // shows: the two totals and the overall change.
-func newNumberFormat(m *quarry.Metric, base, cmp float64) numberFormat {
+func newNumberFormat(m *investigation.Metric, base, cmp float64) numberFormat {
 	scale := m.Scale
 	if scale == 0 {
 		scale = 1
 	}
 	change := math.Abs(cmp - base)
-	if m.Kind == quarry.MetricRatio && scale == 1 && math.Abs(base) <= 1 && math.Abs(cmp) <= 1 {
+	if m.Kind == investigation.MetricRatio && scale == 1 && math.Abs(base) <= 1 && math.Abs(cmp) <= 1 {
 		// Two decimals of a percentage unless the change needs more to
 		// show two significant digits of the percentage-point change.
 		d := 2
@@ -37,7 +37,7 @@ func newNumberFormat(m *quarry.Metric, base, cmp float64) numberFormat {
 		}
 		return numberFormat{percent: true, decimals: d}
 	}
-	if (m.Kind == quarry.MetricCount || m.Kind == quarry.MetricDistinct) && scale == 1 {
+	if (m.Kind == investigation.MetricCount || m.Kind == investigation.MetricDistinct) && scale == 1 {
 		return numberFormat{decimals: 0}
 	}
 	mag := max(math.Abs(base), math.Abs(cmp))
@@ -204,7 +204,7 @@ func changePct(base, cmp float64) (float64, bool) {
 // revenue", "Monthly revenue"), unless the title already says it ("Daily
 // vaccinations" stays as it is).
 func perPeriod(grain, title string) string {
-	adj := map[string]string{quarry.GrainWeek: "Weekly", quarry.GrainMonth: "Monthly", quarry.GrainQuarter: "Quarterly", quarry.GrainYear: "Yearly"}[grain]
+	adj := map[string]string{investigation.GrainWeek: "Weekly", investigation.GrainMonth: "Monthly", investigation.GrainQuarter: "Quarterly", investigation.GrainYear: "Yearly"}[grain]
 	if adj == "" {
 		adj = "Daily"
 	}

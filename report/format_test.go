@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 func TestNumberFormat(t *testing.T) {
-	ratio := quarry.Metric{Kind: quarry.MetricRatio, Scale: 1}
+	ratio := investigation.Metric{Kind: investigation.MetricRatio, Scale: 1}
 	tests := []struct {
 		name        string
-		m           quarry.Metric
+		m           investigation.Metric
 		base, cmp   float64
 		v, ch       float64
 		value, chg  string
@@ -20,13 +20,13 @@ func TestNumberFormat(t *testing.T) {
 	}{
 		{"conversion", ratio, 0.041, 0.036, 0.041, -0.005, "4.10%", "-0.50 pp", "-0.50 pp"},
 		{"tiny conversion change", ratio, 0.04123, 0.04118, 0.04123, -0.00005, "4.1230%", "-0.0050 pp", "-0.0050 pp"},
-		{"ratio scaled to percent", quarry.Metric{Kind: quarry.MetricRatio, Scale: 100}, 4.1, 3.6, 4.1, -0.5, "4.10", "-0.50", "-0.50"},
-		{"ratio above one", quarry.Metric{Kind: quarry.MetricRatio, Scale: 1}, 52.31, 50.12, 52.31, -2.19, "52.31", "-2.19", "-2.19"},
-		{"revenue", quarry.Metric{Kind: quarry.MetricSum}, 1234567.89, 1100000, 1234567.89, -134567.89, "1,234,568", "-134,568", "-134.6K"},
-		{"count", quarry.Metric{Kind: quarry.MetricCount, Scale: 1}, 812, 790, 812, -22, "812", "-22", "-22"},
-		{"small average", quarry.Metric{Kind: quarry.MetricAverage, Scale: 1}, 0.523, 0.511, 0.523, -0.012, "0.523", "-0.012", "-0.012"},
-		{"growth", quarry.Metric{Kind: quarry.MetricSum}, 2.5e9, 3e9, 3e9, 5e8, "3,000,000,000", "+500,000,000", "+500M"},
-		{"rounds to zero", quarry.Metric{Kind: quarry.MetricSum}, 5000, 5000, -0.2, -0.2, "0", "0", "0"},
+		{"ratio scaled to percent", investigation.Metric{Kind: investigation.MetricRatio, Scale: 100}, 4.1, 3.6, 4.1, -0.5, "4.10", "-0.50", "-0.50"},
+		{"ratio above one", investigation.Metric{Kind: investigation.MetricRatio, Scale: 1}, 52.31, 50.12, 52.31, -2.19, "52.31", "-2.19", "-2.19"},
+		{"revenue", investigation.Metric{Kind: investigation.MetricSum}, 1234567.89, 1100000, 1234567.89, -134567.89, "1,234,568", "-134,568", "-134.6K"},
+		{"count", investigation.Metric{Kind: investigation.MetricCount, Scale: 1}, 812, 790, 812, -22, "812", "-22", "-22"},
+		{"small average", investigation.Metric{Kind: investigation.MetricAverage, Scale: 1}, 0.523, 0.511, 0.523, -0.012, "0.523", "-0.012", "-0.012"},
+		{"growth", investigation.Metric{Kind: investigation.MetricSum}, 2.5e9, 3e9, 3e9, 5e8, "3,000,000,000", "+500,000,000", "+500M"},
+		{"rounds to zero", investigation.Metric{Kind: investigation.MetricSum}, 5000, 5000, -0.2, -0.2, "0", "0", "0"},
 	}
 	for _, tt := range tests {
 		f := newNumberFormat(&tt.m, tt.base, tt.cmp)
@@ -43,8 +43,8 @@ func TestNumberFormat(t *testing.T) {
 }
 
 func TestTick(t *testing.T) {
-	pctF := newNumberFormat(&quarry.Metric{Kind: quarry.MetricRatio, Scale: 1}, 0.041, 0.036)
-	sumF := newNumberFormat(&quarry.Metric{Kind: quarry.MetricSum}, 52.31, 50.12)
+	pctF := newNumberFormat(&investigation.Metric{Kind: investigation.MetricRatio, Scale: 1}, 0.041, 0.036)
+	sumF := newNumberFormat(&investigation.Metric{Kind: investigation.MetricSum}, 52.31, 50.12)
 	tests := []struct {
 		name, got, want string
 	}{
@@ -103,9 +103,9 @@ func TestSmallFormats(t *testing.T) {
 		{"prose(tag)", prose("device=<img src=x onerror=alert(1)>\n"), "device=&lt;img src=x onerror=alert(1)>"},
 		{"prose(p-value)", prose("p < 0.001, a<=b"), "p < 0.001, a<=b"},
 		{"truncate", truncate("abcdefghij", 5), "abcd…"},
-		{"overallSignificance(significant)", overallSignificance(quarry.OverallChange{Significant: true, PValue: 0.0001}), "statistically significant (p < 0.001)"},
-		{"overallSignificance(noise)", overallSignificance(quarry.OverallChange{PValue: 0.41}), "not statistically significant (p = 0.410)"},
-		{"overallSignificance(untested)", overallSignificance(quarry.OverallChange{}), "not tested for significance"},
+		{"overallSignificance(significant)", overallSignificance(investigation.OverallChange{Significant: true, PValue: 0.0001}), "statistically significant (p < 0.001)"},
+		{"overallSignificance(noise)", overallSignificance(investigation.OverallChange{PValue: 0.41}), "not statistically significant (p = 0.410)"},
+		{"overallSignificance(untested)", overallSignificance(investigation.OverallChange{}), "not tested for significance"},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {
@@ -188,7 +188,7 @@ func TestWaterfallFloor(t *testing.T) {
 }
 
 func TestValueTicks(t *testing.T) {
-	f := newNumberFormat(&quarry.Metric{Kind: quarry.MetricSum}, 1000, 1300)
+	f := newNumberFormat(&investigation.Metric{Kind: investigation.MetricSum}, 1000, 1300)
 	ticks := valueTicks{f}.Ticks(820, 1340)
 	var labels []string
 	for _, tk := range ticks {
@@ -209,10 +209,10 @@ func TestValueTicks(t *testing.T) {
 func TestPerPeriod(t *testing.T) {
 	for _, tt := range []struct{ grain, title, want string }{
 		{"", "Revenue", "Daily Revenue"},
-		{quarry.GrainDay, "Daily vaccinations", "Daily vaccinations"},
-		{quarry.GrainMonth, "Revenue", "Monthly Revenue"},
-		{quarry.GrainYear, "Sales", "Yearly Sales"},
-		{quarry.GrainWeek, "weekly signups", "weekly signups"},
+		{investigation.GrainDay, "Daily vaccinations", "Daily vaccinations"},
+		{investigation.GrainMonth, "Revenue", "Monthly Revenue"},
+		{investigation.GrainYear, "Sales", "Yearly Sales"},
+		{investigation.GrainWeek, "weekly signups", "weekly signups"},
 	} {
 		if got := perPeriod(tt.grain, tt.title); got != tt.want {
 			t.Errorf("perPeriod(%q, %q) = %q; want %q", tt.grain, tt.title, got, tt.want)

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // FuzzAxis: for any pair of floats, the value ticks are at most
@@ -58,22 +59,22 @@ func FuzzMarkdown(f *testing.F) {
 	f.Fuzz(func(t *testing.T, title, segment, prompt, sql, text string, base, cmp, change, p float64, ratio bool) {
 		in := &Input{
 			Title: title,
-			Context: quarry.InvestigationContext{MetricSQL: sql, InvestigationPrompt: prompt, BusinessContext: text,
+			Context: investigation.Context{MetricSQL: sql, InvestigationPrompt: prompt, BusinessContext: text,
 				BaselinePeriod: quarry.DateRange{Start: day("2024-01-01"), End: day("2024-01-14")}, ComparisonPeriod: quarry.DateRange{Start: day("2024-01-15"), End: day("2024-01-28")}},
-			Metric:  quarry.Metric{Kind: quarry.MetricSum, Numerator: sql, SQL: sql},
-			Overall: quarry.OverallChange{BaselineValue: base, ComparisonValue: cmp, Change: change, PValue: p, Significant: p < 0.05},
-			Status:  quarry.OutcomeCompleted,
-			DataModel: quarry.DataModel{
-				Tables:                []quarry.TableInfo{{Name: segment, RowCount: int64(len(text)), Columns: []quarry.Column{{Name: segment, InferredType: quarry.RoleDimension, Note: text}}}},
-				Relationships:         []quarry.Relationship{{FromTable: segment, FromColumn: title, ToTable: prompt, ToColumn: segment, Confidence: p}},
+			Metric:  investigation.Metric{Kind: investigation.MetricSum, Numerator: sql, SQL: sql},
+			Overall: investigation.OverallChange{BaselineValue: base, ComparisonValue: cmp, Change: change, PValue: p, Significant: p < 0.05},
+			Status:  investigation.OutcomeCompleted,
+			DataModel: investigation.DataModel{
+				Tables:                []investigation.TableInfo{{Name: segment, RowCount: int64(len(text)), Columns: []quarry.Column{{Name: segment, InferredType: quarry.RoleDimension, Note: text}}}},
+				Relationships:         []investigation.Relationship{{FromTable: segment, FromColumn: title, ToTable: prompt, ToColumn: segment, Confidence: p}},
 				RecommendedDimensions: []string{segment, title},
 			},
-			Plan:       quarry.AnalysisPlan{Steps: []quarry.PlanStep{{Description: text, Phase: prompt, DimensionsToCheck: []string{segment}}}},
-			Hypotheses: []quarry.Hypothesis{{HypothesisID: title, Title: text, Kind: "dimension", Verdict: segment, Status: quarry.HypConfirmed, Dimensions: []string{segment}}},
-			Iterations: []quarry.IterationLog{{Iteration: 1, Decision: prompt, CompressedSummary: text, HypothesisStatusChanges: map[string]quarry.HypothesisStatus{title: quarry.HypRuledOut}}},
-			Explanations: []quarry.Explanation{{Rank: 1, Title: title, Kind: quarry.KindRate, Segment: quarry.Segment{{Column: segment, Value: text}},
+			Plan:       investigation.Plan{Steps: []investigation.PlanStep{{Description: text, Phase: prompt, DimensionsToCheck: []string{segment}}}},
+			Hypotheses: []investigation.Hypothesis{{HypothesisID: title, Title: text, Kind: "dimension", Verdict: segment, Status: investigation.HypConfirmed, Dimensions: []string{segment}}},
+			Iterations: []investigation.IterationLog{{Iteration: 1, Decision: prompt, CompressedSummary: text, HypothesisStatusChanges: map[string]investigation.HypothesisStatus{title: investigation.HypRuledOut}}},
+			Explanations: []investigation.Explanation{{Rank: 1, Title: title, Kind: investigation.KindRate, Segment: investigation.Segment{{Column: segment, Value: text}},
 				Change: change, ShareOfChange: change / base, PValue: &p, Significant: true, Reasoning: text, CausalStory: prompt,
-				Evidence: []quarry.Evidence{{Description: text, SQL: sql, Values: map[string]float64{"baseline": base, "comparison": cmp, segment: change, "rows_set_aside": p, "all_rows_change": change}}}}},
+				Evidence: []investigation.Evidence{{Description: text, SQL: sql, Values: map[string]float64{"baseline": base, "comparison": cmp, segment: change, "rows_set_aside": p, "all_rows_change": change}}}}},
 			DataQuality: []string{text},
 			DataNotes:   []string{segment},
 			Waterfall:   []Bar{{Label: segment, Value: change}},
@@ -86,8 +87,8 @@ func FuzzMarkdown(f *testing.F) {
 		}
 		in.WithinPrecision = ratio
 		if ratio {
-			in.Metric = quarry.Metric{Kind: quarry.MetricRatio, Numerator: sql, Denominator: title, Scale: p}
-			in.Status = quarry.OutcomeNoFindings
+			in.Metric = investigation.Metric{Kind: investigation.MetricRatio, Numerator: sql, Denominator: title, Scale: p}
+			in.Status = investigation.OutcomeNoFindings
 			in.NoFindingsReason = text
 		}
 		md := Markdown(in, Charts{Waterfall: "charts/waterfall.png", Series: []string{"charts/series_1_" + slug(segment) + ".png"}})

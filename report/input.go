@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // Input is everything a report shows. The investigation agent fills it from
@@ -12,11 +13,11 @@ type Input struct {
 	// Title names the metric in the heading ("Revenue" gives "Revenue
 	// Investigation Report").
 	Title   string
-	Context quarry.InvestigationContext
+	Context investigation.Context
 	// Metric is the parsed metric; its Kind and Scale decide how values are
 	// printed (a ratio with Scale 1 and values below 1 is shown in percent).
-	Metric  quarry.Metric
-	Overall quarry.OverallChange
+	Metric  investigation.Metric
+	Overall investigation.OverallChange
 	// WithinPrecision marks an overall change within the floating-point
 	// rounding of the sums (drill.WithinPrecision, decided by the
 	// investigation's test): the report says the metric did not change
@@ -26,13 +27,13 @@ type Input struct {
 	Status string
 	// NoFindingsReason says, in a sentence, why nothing was found.
 	NoFindingsReason string
-	DataModel        quarry.DataModel
-	Plan             quarry.AnalysisPlan
+	DataModel        investigation.DataModel
+	Plan             investigation.Plan
 	// Hypotheses carry their final statuses and verdicts.
-	Hypotheses   []quarry.Hypothesis
-	Ledger       quarry.FindingsLedger
-	Iterations   []quarry.IterationLog
-	Explanations []quarry.Explanation
+	Hypotheses   []investigation.Hypothesis
+	Ledger       investigation.FindingsLedger
+	Iterations   []investigation.IterationLog
+	Explanations []investigation.Explanation
 	// DataQuality holds data-quality problems large enough to matter,
 	// already phrased for people; DataNotes the ones each too small to move
 	// the metric by a tenth of the change, which get no "fix the data
@@ -53,7 +54,7 @@ type Input struct {
 	// Model names that model, and Tokens is what it consumed.
 	Summary string
 	Model   string
-	Tokens  *quarry.TokenUsage
+	Tokens  *investigation.TokenUsage
 	// Warnings are shown under the overall change, before anything else.
 	Warnings []string
 	// AuditLog is the audit log's path relative to the session, for the

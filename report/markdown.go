@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // Markdown renders the report. It is pure: the same Input and Charts give
@@ -133,13 +134,13 @@ func (w *mdWriter) header() {
 	} else {
 		w.para("**Overall change:** %s, %s.", w.changeWithPct(), overallSignificance(in.Overall))
 	}
-	if in.Metric.Additive() && days(b) != days(c) && days(b) > 0 && days(c) > 0 && (in.Overall.Grain == "" || in.Overall.Grain == quarry.GrainDay) {
+	if in.Metric.Additive() && days(b) != days(c) && days(b) > 0 && days(c) > 0 && (in.Overall.Grain == "" || in.Overall.Grain == investigation.GrainDay) {
 		w.para("*The periods differ in length (%d vs %d days); an additive metric moves with the number of days.*", days(b), days(c))
 	}
 	for _, warning := range in.Warnings {
 		w.para("> **Warning:** %s", prose(warning))
 	}
-	if in.Status == quarry.OutcomeNoFindings {
+	if in.Status == investigation.OutcomeNoFindings {
 		w.para("**Status:** no findings. %s", prose(in.NoFindingsReason))
 	}
 }
@@ -165,7 +166,7 @@ func relText(a, b float64) string {
 
 // overallSignificance phrases the overall test. A p-value of zero on a
 // change marked not significant means no test ran, not p < 0.001.
-func overallSignificance(o quarry.OverallChange) string {
+func overallSignificance(o investigation.OverallChange) string {
 	switch {
 	case o.Significant:
 		return "statistically significant (" + pValue(o.PValue) + ")"
@@ -232,12 +233,12 @@ func longestRun(s string, c byte) int {
 }
 
 // metricDescription says what kind of aggregate the metric is.
-func metricDescription(m *quarry.Metric) string {
+func metricDescription(m *investigation.Metric) string {
 	var s string
 	switch m.Kind {
-	case quarry.MetricRatio, quarry.MetricAverage:
+	case investigation.MetricRatio, investigation.MetricAverage:
 		s = fmt.Sprintf("%s of %s over %s", m.Kind, code(m.Numerator), code(m.Denominator))
-	case quarry.MetricDistinct:
+	case investigation.MetricDistinct:
 		s = "distinct count " + code(m.Numerator)
 	case "":
 		s = "as defined below"
@@ -323,9 +324,9 @@ func truncate(s string, n int) string {
 }
 
 // ranked returns the explanations ordered by rank, ties in input order.
-func ranked(es []quarry.Explanation) []quarry.Explanation {
+func ranked(es []investigation.Explanation) []investigation.Explanation {
 	out := slices.Clone(es)
-	slices.SortStableFunc(out, func(a, b quarry.Explanation) int { return cmp.Compare(a.Rank, b.Rank) })
+	slices.SortStableFunc(out, func(a, b investigation.Explanation) int { return cmp.Compare(a.Rank, b.Rank) })
 	return out
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -139,7 +139,7 @@ func TestSmallDataProblemsGetNoBanner(t *testing.T) {
 	if len(in.DataNotes) == 0 || !strings.Contains(md, "Minor data notes") || !strings.Contains(md, prose(in.DataNotes[0])) {
 		t.Errorf("minor notes are not listed")
 	}
-	in.Overall.Grain = quarry.GrainMonth
+	in.Overall.Grain = investigation.GrainMonth
 	if md := Markdown(in, Charts{}); !strings.Contains(md, "month by month") {
 		t.Errorf("monthly data is watched daily")
 	}

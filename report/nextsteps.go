@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // maxDerivedSteps keeps derived recommendations to a list people act on.
@@ -101,7 +101,7 @@ func (w *mdWriter) nextSteps() {
 func (w *mdWriter) derivedSteps() []string {
 	in := w.in
 	es := ranked(in.Explanations)
-	if in.Status == quarry.OutcomeNoFindings || len(es) == 0 {
+	if in.Status == investigation.OutcomeNoFindings || len(es) == 0 {
 		// From what this run found and what it lacked, not a fixed list.
 		var steps []string
 		if !in.Overall.Significant {
@@ -127,7 +127,7 @@ func (w *mdWriter) derivedSteps() []string {
 	hasDQExplanation := false
 	var weak []string
 	for _, e := range es[:min(3, len(es))] {
-		if e.Kind == quarry.KindDataQuality {
+		if e.Kind == investigation.KindDataQuality {
 			hasDQExplanation = true
 			steps = append(steps, w.stepFor(e))
 			continue
@@ -151,7 +151,7 @@ func (w *mdWriter) derivedSteps() []string {
 // concentrationSubject names what a concentration hypothesis points at:
 // the segment its verdict starts with ("region=west, over all its rows,
 // carries ..."), or its dimensions.
-func concentrationSubject(h quarry.Hypothesis) string {
+func concentrationSubject(h investigation.Hypothesis) string {
 	v := prose(h.Verdict)
 	for _, sep := range []string{", over all its rows", " carries ", " explains "} {
 		if i := strings.Index(v, sep); i > 0 && strings.Contains(v[:i], "=") {
@@ -165,18 +165,18 @@ func concentrationSubject(h quarry.Hypothesis) string {
 }
 
 // stepFor recommends the action an explanation of each kind calls for.
-func (w *mdWriter) stepFor(e quarry.Explanation) string {
+func (w *mdWriter) stepFor(e investigation.Explanation) string {
 	seg, title, ch := segmentText(e.Segment), "“"+prose(e.Title)+"”", w.f.change(e.Change)
 	switch e.Kind {
-	case quarry.KindDataQuality:
+	case investigation.KindDataQuality:
 		return fmt.Sprintf("Fix the data problem behind %s (%s) and run the investigation again before acting on anything else.", title, seg)
-	case quarry.KindRate:
+	case investigation.KindRate:
 		return fmt.Sprintf("Ask the owners of %s what changed between the periods (releases, pricing, incidents): the metric moved by %s within the segment.", seg, ch)
-	case quarry.KindMix:
+	case investigation.KindMix:
 		return fmt.Sprintf("Check whether the shift in the share of %s was intended (marketing, routing or channel changes); the mix shift accounts for %s.", seg, ch)
-	case quarry.KindVolume:
+	case investigation.KindVolume:
 		return fmt.Sprintf("Find out why volume changed in %s (%s): campaigns, supply, outages, or a change in how rows are recorded.", seg, ch)
-	case quarry.KindCalendar:
+	case investigation.KindCalendar:
 		return "Compare like-for-like periods (same weekdays and holidays) before acting on the change."
 	}
 	return fmt.Sprintf("Validate %s with the people who own %s (%s).", title, seg, ch)
@@ -186,13 +186,13 @@ func (w *mdWriter) stepFor(e quarry.Explanation) string {
 // of daily data, a few months of monthly data.
 func watchFor(grain string) string {
 	switch grain {
-	case quarry.GrainWeek:
+	case investigation.GrainWeek:
 		return "week by week for the next six weeks"
-	case quarry.GrainMonth:
+	case investigation.GrainMonth:
 		return "month by month for the next three months"
-	case quarry.GrainQuarter:
+	case investigation.GrainQuarter:
 		return "quarter by quarter for the next two quarters"
-	case quarry.GrainYear:
+	case investigation.GrainYear:
 		return "in the next year's data"
 	}
 	return "daily for the next two weeks"

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // noFindings explains a run that validated nothing: what was looked at,
@@ -25,18 +26,18 @@ func (w *mdWriter) noFindings() {
 	if dims := w.dimensions(); len(dims) > 0 {
 		w.printf("- Dimensions examined: %s.", codeList(dims))
 	}
-	counts := map[quarry.HypothesisStatus]int{}
+	counts := map[investigation.HypothesisStatus]int{}
 	for _, h := range in.Hypotheses {
 		counts[w.finalStatus(h)]++
 	}
 	w.printf("- %d hypotheses: %d confirmed, %d ruled out, %d undecided or not tested.", len(in.Hypotheses),
-		counts[quarry.HypConfirmed], counts[quarry.HypRuledOut],
-		len(in.Hypotheses)-counts[quarry.HypConfirmed]-counts[quarry.HypRuledOut])
+		counts[investigation.HypConfirmed], counts[investigation.HypRuledOut],
+		len(in.Hypotheses)-counts[investigation.HypConfirmed]-counts[investigation.HypRuledOut])
 
 	w.heading(3, "Hypotheses Tested and Discarded")
 	discarded := 0
 	for _, h := range in.Hypotheses {
-		if w.finalStatus(h) != quarry.HypRuledOut {
+		if w.finalStatus(h) != investigation.HypRuledOut {
 			continue
 		}
 		discarded++
@@ -85,10 +86,10 @@ func (w *mdWriter) noFindings() {
 
 // concentrations are the confirmed hypotheses that the change sits in a
 // dimension's value or a combination of values.
-func (w *mdWriter) concentrations() []quarry.Hypothesis {
-	var out []quarry.Hypothesis
+func (w *mdWriter) concentrations() []investigation.Hypothesis {
+	var out []investigation.Hypothesis
 	for _, h := range w.in.Hypotheses {
-		if (h.Kind == "dimension" || h.Kind == "interaction") && w.finalStatus(h) == quarry.HypConfirmed && strings.TrimSpace(h.Verdict) != "" {
+		if (h.Kind == "dimension" || h.Kind == "interaction") && w.finalStatus(h) == investigation.HypConfirmed && strings.TrimSpace(h.Verdict) != "" {
 			out = append(out, h)
 		}
 	}
@@ -105,7 +106,7 @@ func (w *mdWriter) gatheringSteps() []string {
 	var steps []string
 	if mde, ok := w.detectable(); ok {
 		unit := fmt.Sprintf("%d days", days(in.Context.BaselinePeriod))
-		if g := in.Overall.Grain; g != "" && g != quarry.GrainDay {
+		if g := in.Overall.Grain; g != "" && g != investigation.GrainDay {
 			unit = "these periods"
 		}
 		s := fmt.Sprintf("With %s per period, a change has to be about %s", unit, w.f.change(mde)[1:])
@@ -167,7 +168,7 @@ func (w *mdWriter) unsplitColumns() []string {
 
 // equivalent reports whether the column is a twin of a column kept in its
 // place (the data model's equivalent columns).
-func equivalent(dm quarry.DataModel, table, col string) bool {
+func equivalent(dm investigation.DataModel, table, col string) bool {
 	for _, g := range dm.EquivalentColumns {
 		for _, name := range g[min(1, len(g)):] {
 			if name == col || name == table+"."+col {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // TestWeakExplanationIsNotSignificant: q = 0.217 is never called
@@ -44,7 +45,7 @@ func TestWeakExplanationIsNotSignificant(t *testing.T) {
 func TestSetAsideChangeIsLabelled(t *testing.T) {
 	in := completedInput()
 	e := &in.Explanations[1]
-	e.Evidence = append(e.Evidence, quarry.Evidence{Description: "over all its rows",
+	e.Evidence = append(e.Evidence, investigation.Evidence{Description: "over all its rows",
 		Values: map[string]float64{"all_rows_change": -0.0017, "rows_set_aside": 412}})
 	md := Markdown(in, Charts{})
 	want := "- **Change:** -0.12 pp (+24.0% of the total change), measured after the 412 rows it shares with segments earlier in the partition were set aside; over all its rows it moved -0.17 pp (+34.0% of the total change)"
@@ -68,10 +69,10 @@ func TestNoFindingsStepsComeFromTheData(t *testing.T) {
 	in.DataModel.Tables[0].Columns = append(in.DataModel.Tables[0].Columns, quarry.Column{Name: "amount", InferredType: quarry.RoleMeasure})
 	in.DataModel.RecommendedDimensions = []string{"region"}
 	in.Plan.Steps[0].DimensionsToCheck = []string{"region"}
-	in.Hypotheses = []quarry.Hypothesis{
-		{HypothesisID: "hyp_001", Title: "Change concentrated in region", Kind: "dimension", Dimensions: []string{"region"}, Status: quarry.HypConfirmed,
+	in.Hypotheses = []investigation.Hypothesis{
+		{HypothesisID: "hyp_001", Title: "Change concentrated in region", Kind: "dimension", Dimensions: []string{"region"}, Status: investigation.HypConfirmed,
 			Verdict: "region=west, over all its rows, carries 145% of the change from 22.1% of the baseline"},
-		{HypothesisID: "hyp_002", Title: "A uniform shift across all segments", Kind: quarry.KindUniform, Status: quarry.HypRuledOut, Verdict: "the change is within day-to-day variation"},
+		{HypothesisID: "hyp_002", Title: "A uniform shift across all segments", Kind: investigation.KindUniform, Status: investigation.HypRuledOut, Verdict: "the change is within day-to-day variation"},
 	}
 	md := Markdown(in, Charts{})
 	for _, canned := range []string{"price plan", "device type", "marketing campaign", "acquisition channel", "app version", "control group", "spread evenly"} {
@@ -102,8 +103,8 @@ func TestNoFindingsStepsComeFromTheData(t *testing.T) {
 // the table does not show unexplained.
 func TestWholePopulationExplanationsAreNotBars(t *testing.T) {
 	in := completedInput()
-	in.Explanations = append(in.Explanations, quarry.Explanation{Rank: 4, Title: "Partial last day in the data", Kind: quarry.KindDataQuality,
-		Segment: quarry.Segment{}, Change: -0.0008, ShareOfChange: 0.16, Significant: true})
+	in.Explanations = append(in.Explanations, investigation.Explanation{Rank: 4, Title: "Partial last day in the data", Kind: investigation.KindDataQuality,
+		Segment: investigation.Segment{}, Change: -0.0008, ShareOfChange: 0.16, Significant: true})
 	md := Markdown(in, Charts{Waterfall: "charts/waterfall.png"})
 	want := "*Not in the waterfall: “Partial last day in the data” (-0.08 pp). It is measured on all rows, not as a part of the partition the bars add up to, so its number overlaps the bars and “everything else”.*"
 	if !strings.Contains(md, want) {

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -119,7 +120,7 @@ func (pl *Plot) WritePNG(w io.Writer) error {
 		}
 		ys = append(ys, 0)
 		p.X.Min, p.X.Max = h.Bins[0].Min, h.Bins[len(h.Bins)-1].Max
-		p.X.Tick.Marker = valueTicks{newNumberFormat(&quarry.Metric{}, p.X.Min, p.X.Max)}
+		p.X.Tick.Marker = valueTicks{newNumberFormat(&investigation.Metric{}, p.X.Min, p.X.Max)}
 		if pl.YLabel == "" {
 			p.Y.Label.Text = "rows"
 		}
@@ -145,7 +146,7 @@ func (pl *Plot) WritePNG(w io.Writer) error {
 		}
 		lo, hi, _ := finiteRange(xs)
 		p.X.Min, p.X.Max = paddedRange(lo, hi, 0, 0)
-		p.X.Tick.Marker = valueTicks{newNumberFormat(&quarry.Metric{}, lo, hi)}
+		p.X.Tick.Marker = valueTicks{newNumberFormat(&investigation.Metric{}, lo, hi)}
 		sc, err := plotter.NewScatter(xys)
 		if err != nil {
 			return quarry.Errorf(quarry.ECodeInvalid, "scatter %q: %v", pl.Title, err)
@@ -159,7 +160,7 @@ func (pl *Plot) WritePNG(w io.Writer) error {
 	if !ok {
 		return quarry.Errorf(quarry.ECodeInvalid, "chart %q has no finite values to draw", pl.Title)
 	}
-	p.Y.Tick.Marker = valueTicks{newNumberFormat(&quarry.Metric{}, lo, hi)}
+	p.Y.Tick.Marker = valueTicks{newNumberFormat(&investigation.Metric{}, lo, hi)}
 	// Room above the data for the legend, a row per series, so it never
 	// covers a line; a flat series gets an axis around it.
 	legend := 0.0

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -25,7 +26,7 @@ type SeriesChart struct {
 	Title string
 	// Metric picks the number format of the value axis; nil prints plain
 	// numbers.
-	Metric *quarry.Metric
+	Metric *investigation.Metric
 	Series Series
 	// Baseline and Comparison are the periods; their start is day 1. A
 	// zero period starts at the line's first point.
@@ -50,7 +51,7 @@ func (sc *SeriesChart) WritePNG(w io.Writer) error {
 	lo, hi := slices.Min(ys), slices.Max(ys)
 	m := sc.Metric
 	if m == nil {
-		m = &quarry.Metric{}
+		m = &investigation.Metric{}
 	}
 	f := newNumberFormat(m, lo, hi)
 
@@ -165,13 +166,13 @@ func periodIndex(start, d quarry.Date, grain string) float64 {
 	a, b := start.Time(), d.Time()
 	months := float64((b.Year()-a.Year())*12 + int(b.Month()) - int(a.Month()))
 	switch grain {
-	case quarry.GrainWeek:
+	case investigation.GrainWeek:
 		return math.Floor(b.Sub(a).Hours()/24/7) + 1
-	case quarry.GrainMonth:
+	case investigation.GrainMonth:
 		return months + 1
-	case quarry.GrainQuarter:
+	case investigation.GrainQuarter:
 		return math.Floor(months/3) + 1
-	case quarry.GrainYear:
+	case investigation.GrainYear:
 		return float64(b.Year()-a.Year()) + 1
 	}
 	return math.Round(b.Sub(a).Hours()/24) + 1
@@ -180,7 +181,7 @@ func periodIndex(start, d quarry.Date, grain string) float64 {
 // grainNoun is the grain's period in words, "day" by default.
 func grainNoun(grain string) string {
 	if grain == "" {
-		return quarry.GrainDay
+		return investigation.GrainDay
 	}
 	return grain
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
@@ -23,7 +24,7 @@ type WaterfallChart struct {
 	Title string
 	// Metric picks the number format of the labels; nil prints plain
 	// numbers.
-	Metric *quarry.Metric
+	Metric *investigation.Metric
 	// Start and End are the baseline and comparison totals.
 	Start, End Bar
 	// Steps are the contributions in drawing order. When they do not add
@@ -38,7 +39,7 @@ type WaterfallChart struct {
 func (wc *WaterfallChart) WritePNG(w io.Writer) error {
 	m := wc.Metric
 	if m == nil {
-		m = &quarry.Metric{}
+		m = &investigation.Metric{}
 	}
 	if !isFinite(wc.Start.Value) || !isFinite(wc.End.Value) {
 		return quarry.Errorf(quarry.ECodeInvalid, "waterfall %q: a total is not a finite number", wc.Title)
@@ -80,7 +81,7 @@ func (wc *WaterfallChart) WritePNG(w io.Writer) error {
 		bars.add(run, run+s.Value, run+s.Value, stepColor(s), f.compact(s.Value, true), false)
 		run += s.Value
 		label := s.Label
-		if s.Kind == quarry.KindDataQuality {
+		if s.Kind == investigation.KindDataQuality {
 			label += "\n(data quality)"
 		}
 		labels = append(labels, label)
@@ -204,7 +205,7 @@ func waterfallFloor(lo, hi float64) (floor float64, zoomed bool) {
 // stepColor colours a contribution by direction and kind.
 func stepColor(b Bar) color.Color {
 	switch {
-	case b.Kind == quarry.KindDataQuality:
+	case b.Kind == investigation.KindDataQuality:
 		return colorDataQuality
 	case b.Kind == KindOther && b.Value < 0:
 		return colorDownMuted

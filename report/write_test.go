@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -170,13 +171,13 @@ func TestWaterfallPNGColours(t *testing.T) {
 	var buf bytes.Buffer
 	wc := WaterfallChart{
 		Title:  "Revenue: contributions to the change",
-		Metric: &quarry.Metric{Kind: quarry.MetricSum, Scale: 1},
+		Metric: &investigation.Metric{Kind: investigation.MetricSum, Scale: 1},
 		Start:  Bar{Label: "Baseline", Value: 1000},
 		End:    Bar{Label: "Comparison", Value: 1300},
 		Steps: []Bar{
-			{Label: "region=west", Value: 500, Kind: quarry.KindVolume},
-			{Label: "region=east", Value: -300, Kind: quarry.KindVolume},
-			{Label: "duplicated orders on one day", Value: 100, Kind: quarry.KindDataQuality},
+			{Label: "region=west", Value: 500, Kind: investigation.KindVolume},
+			{Label: "region=east", Value: -300, Kind: investigation.KindVolume},
+			{Label: "duplicated orders on one day", Value: 100, Kind: investigation.KindDataQuality},
 		},
 	}
 	if err := wc.WritePNG(&buf); err != nil {
@@ -238,9 +239,9 @@ func TestWaterfallLabelsAreWhole(t *testing.T) {
 	}
 	var steps []Bar
 	for i, l := range labels {
-		steps = append(steps, Bar{Label: l, Value: -float64(1000 * (i + 1)), Kind: quarry.KindVolume})
+		steps = append(steps, Bar{Label: l, Value: -float64(1000 * (i + 1)), Kind: investigation.KindVolume})
 	}
-	steps[1].Kind = quarry.KindDataQuality
+	steps[1].Kind = investigation.KindDataQuality
 	all := append(append([]string{"Baseline"}, labels...), "Comparison")
 	wrapped, f, _ := waterfallLabels(all)
 	slot := (chartWidth-2*chartMargin-60)/vg.Length(len(all)) - 6
@@ -260,7 +261,7 @@ func TestWaterfallLabelsAreWhole(t *testing.T) {
 	}
 
 	var buf bytes.Buffer
-	wc := WaterfallChart{Title: "Revenue: contributions to the change", Metric: &quarry.Metric{Kind: quarry.MetricSum},
+	wc := WaterfallChart{Title: "Revenue: contributions to the change", Metric: &investigation.Metric{Kind: investigation.MetricSum},
 		Start: Bar{Label: "Baseline", Value: 947000}, End: Bar{Label: "Comparison", Value: 947000 - 28000}, Steps: steps}
 	if err := wc.WritePNG(&buf); err != nil {
 		t.Fatal(err)

@@ -49,7 +49,7 @@ type Rooms interface {
 	OpenCorpus(ctx context.Context, userID, idOrName string) (roomID string, c agent.Corpus, err error)
 	// TakeQuestion counts one question of userID in the room roomID
 	// against the room's hourly limit (rooms.Service.TakeQuestion).
-	// Errors: RATE_LIMITED as *rooms.RateLimited, with when to try again.
+	// Errors: RATE_LIMITED as *room.RateLimited, with when to try again.
 	TakeQuestion(ctx context.Context, userID, roomID string) error
 }
 
@@ -246,7 +246,7 @@ type prepared struct {
 // neither a room nor the web, and for the web when no provider is
 // configured (naming the settings); NOT_FOUND for a room userID is not a
 // member of, EMPTY_FILE for a room without a processed document,
-// RATE_LIMITED (*rooms.RateLimited) when userID has asked the room's
+// RATE_LIMITED (*room.RateLimited) when userID has asked the room's
 // hourly limit of questions, a research counting as one.
 func (s *Service) prepare(ctx context.Context, userID, question, depth, roomName string, web bool) (*prepared, error) {
 	req, err := research.NewRequest(question, depth, s.now())

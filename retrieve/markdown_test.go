@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 func TestSlug(t *testing.T) {
@@ -125,7 +125,7 @@ func TestSplitMarkdownLongSection(t *testing.T) {
 }
 
 func TestMemoryChunks(t *testing.T) {
-	doc := quarry.MemoryDocument{SessionID: "sess", Sections: []quarry.MemorySection{
+	doc := investigation.MemoryDocument{SessionID: "sess", Sections: []investigation.MemorySection{
 		{Ref: "analysis/memory.md#method", Title: "Method", Text: "How the contributions were calculated."},
 		{Ref: "analysis/iterations/iter_001.json", Title: "Finding find_001", Text: strings.Repeat("a", 1000) + "\n\n" + strings.Repeat("b", 1000)},
 	}}

@@ -110,16 +110,6 @@ func (s *Service) answer(ctx context.Context, q *room.Query, docs []room.Documen
 	q.Answer, q.AnswerType, q.Citations = a.Text, a.Type, a.Citations
 }
 
-// RateLimited is RATE_LIMITED with when to try again, for a Retry-After
-// header.
-type RateLimited struct {
-	RetryAfter int // seconds
-	Err        *quarry.Error
-}
-
-func (e *RateLimited) Error() string { return e.Err.Error() }
-func (e *RateLimited) Unwrap() error { return e.Err }
-
 // query returns a query of userID's own. Errors: NOT_FOUND for another
 // user's query, whatever the room.
 func (s *Service) query(ctx context.Context, userID, queryID string) (*room.Query, error) {
@@ -164,9 +154,6 @@ func (s *Service) Feedback(ctx context.Context, userID, queryID, rating, comment
 	return &f, s.Store.PutFeedback(ctx, f)
 }
 
-// MaxHistoryPage is the most queries one page of history holds.
-const MaxHistoryPage = 100
-
 // History lists userID's questions in a room, newest first, limit at a
 // time (default 20), before a time for the next page.
 func (s *Service) History(ctx context.Context, userID, roomID string, before time.Time, limit int) ([]room.Query, error) {
@@ -177,7 +164,7 @@ func (s *Service) History(ctx context.Context, userID, roomID string, before tim
 	if limit <= 0 {
 		limit = 20
 	}
-	return s.Store.History(ctx, userID, roomID, before, min(limit, MaxHistoryPage))
+	return s.Store.History(ctx, userID, roomID, before, min(limit, room.MaxHistoryPage))
 }
 
 // DeleteHistory removes userID's questions in a room.
@@ -187,14 +174,6 @@ func (s *Service) DeleteHistory(ctx context.Context, userID, roomID string) (int
 		return 0, err
 	}
 	return s.Store.DeleteHistory(ctx, userID, roomID)
-}
-
-// Export is a user's history in one room, with personal data masked.
-type Export struct {
-	Room       string       `json:"data_room"`
-	User       string       `json:"user"`
-	ExportedAt time.Time    `json:"exported_at"`
-	Queries    []room.Query `json:"queries"`
 }
 
 var pii = func() []*regexp.Regexp {
@@ -217,7 +196,7 @@ func MaskPII(s string) string {
 // ExportHistory returns all of userID's questions in a room with their
 // answers, citations and feedback, personal data masked (the right of
 // access).
-func (s *Service) ExportHistory(ctx context.Context, userID, roomID string) (*Export, error) {
+func (s *Service) ExportHistory(ctx context.Context, userID, roomID string) (*room.Export, error) {
 	ctx = act(ctx, userID)
 	m, err := s.access(ctx, userID, roomID, room.RoleViewer)
 	if err != nil {
@@ -227,10 +206,10 @@ func (s *Service) ExportHistory(ctx context.Context, userID, roomID string) (*Ex
 	if err != nil {
 		return nil, err
 	}
-	e := &Export{Room: r.Name, User: m.UserName, ExportedAt: s.now().UTC(), Queries: []room.Query{}}
+	e := &room.Export{Room: r.Name, User: m.UserName, ExportedAt: s.now().UTC(), Queries: []room.Query{}}
 	var before time.Time
 	for {
-		page, err := s.Store.History(ctx, userID, roomID, before, MaxHistoryPage)
+		page, err := s.Store.History(ctx, userID, roomID, before, room.MaxHistoryPage)
 		if err != nil {
 			return nil, err
 		}
@@ -244,7 +223,7 @@ func (s *Service) ExportHistory(ctx context.Context, userID, roomID string) (*Ex
 			}
 			e.Queries = append(e.Queries, q)
 		}
-		if len(page) < MaxHistoryPage {
+		if len(page) < room.MaxHistoryPage {
 			return e, nil
 		}
 		before = page[len(page)-1].CreatedAt

@@ -16,15 +16,15 @@ const watchBuffer = 64
 // opened mid-way shows where each document is. The zero value is ready.
 type feed struct {
 	mu     sync.Mutex
-	rooms  map[string]map[chan Progress]struct{} // watchers by room
-	latest map[string]Progress                   // unfinished documents by id
+	rooms  map[string]map[chan room.Progress]struct{} // watchers by room
+	latest map[string]room.Progress                   // unfinished documents by id
 }
 
-func (f *feed) publish(p Progress) {
+func (f *feed) publish(p room.Progress) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.latest == nil {
-		f.latest = map[string]Progress{}
+		f.latest = map[string]room.Progress{}
 	}
 	if p.Status == room.StatusCompleted || p.Status == room.StatusFailed {
 		delete(f.latest, p.DocumentID)
@@ -41,7 +41,7 @@ func (f *feed) publish(p Progress) {
 	}
 }
 
-func (f *feed) subscribe(roomID string) (latest []Progress, live chan Progress) {
+func (f *feed) subscribe(roomID string) (latest []room.Progress, live chan room.Progress) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, p := range f.latest {
@@ -50,17 +50,17 @@ func (f *feed) subscribe(roomID string) (latest []Progress, live chan Progress) 
 		}
 	}
 	if f.rooms == nil {
-		f.rooms = map[string]map[chan Progress]struct{}{}
+		f.rooms = map[string]map[chan room.Progress]struct{}{}
 	}
 	if f.rooms[roomID] == nil {
-		f.rooms[roomID] = map[chan Progress]struct{}{}
+		f.rooms[roomID] = map[chan room.Progress]struct{}{}
 	}
-	live = make(chan Progress, watchBuffer)
+	live = make(chan room.Progress, watchBuffer)
 	f.rooms[roomID][live] = struct{}{}
 	return latest, live
 }
 
-func (f *feed) unsubscribe(roomID string, c chan Progress) {
+func (f *feed) unsubscribe(roomID string, c chan room.Progress) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if _, ok := f.rooms[roomID][c]; ok {
@@ -77,7 +77,7 @@ func (f *feed) unsubscribe(roomID string, c chan Progress) {
 // processed now, then every step as this process's workers take it. The
 // channel closes when cancel is called or the watcher falls too far
 // behind. Errors: NOT_FOUND for a room the user is not in.
-func (s *Service) Watch(ctx context.Context, userID, roomID string) (latest []Progress, live <-chan Progress, cancel func(), err error) {
+func (s *Service) Watch(ctx context.Context, userID, roomID string) (latest []room.Progress, live <-chan room.Progress, cancel func(), err error) {
 	if _, err := s.access(ctx, userID, roomID, room.RoleViewer); err != nil {
 		return nil, nil, nil, err
 	}
@@ -88,7 +88,7 @@ func (s *Service) Watch(ctx context.Context, userID, roomID string) (latest []Pr
 // Latest returns the latest processing step of a document being
 // processed by this process, nil when there is none (pending, finished,
 // or processed elsewhere). Errors: NOT_FOUND as Document.
-func (s *Service) Latest(ctx context.Context, userID, documentID string) (*Progress, error) {
+func (s *Service) Latest(ctx context.Context, userID, documentID string) (*room.Progress, error) {
 	if _, err := s.document(ctx, userID, documentID, room.RoleViewer); err != nil {
 		return nil, err
 	}

@@ -212,7 +212,7 @@ func (s *Service) CleanUploads(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-func (s *Service) progress(p Progress) {
+func (s *Service) progress(p room.Progress) {
 	s.events.publish(p)
 	if s.Progress != nil {
 		s.Progress(p)
@@ -248,12 +248,12 @@ func (s *Service) Process(ctx context.Context, documentID string) error {
 	work, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	stopRenewing := s.renew(work, cancel, d.ID, holder)
-	s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "reading " + d.Name})
+	s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "reading " + d.Name})
 	err = s.process(work, d)
 	stopRenewing()
 	switch {
 	case err == nil:
-		s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusCompleted, Message: fmt.Sprintf("%s: %d pages, %d chunks", d.Name, d.PageCount, d.ChunkCount)})
+		s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusCompleted, Message: fmt.Sprintf("%s: %d pages, %d chunks", d.Name, d.PageCount, d.ChunkCount)})
 		return nil
 	case errors.Is(context.Cause(work), errLeaseLost):
 		return errLeaseLost
@@ -262,7 +262,7 @@ func (s *Service) Process(ctx context.Context, documentID string) error {
 		if _, rerr := s.Store.ReleaseDocument(context.WithoutCancel(ctx), d.ID, holder); rerr != nil {
 			s.log().Error("hand back a document", "document", d.ID, "err", rerr)
 		}
-		s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusPending, Message: d.Name + ": handed back, processing stopped with its worker"})
+		s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusPending, Message: d.Name + ": handed back, processing stopped with its worker"})
 		return fmt.Errorf("%w: %w", ErrHandedBack, ctx.Err())
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		err = quarry.Errorf(quarry.ECodeResourceLimit, "%s took longer to process than its time limit", d.Name).
@@ -282,7 +282,7 @@ func (s *Service) Process(ctx context.Context, documentID string) error {
 	if serr := s.Store.SetStatus(context.WithoutCancel(ctx), d.ID, room.StatusFailed, code, msg); serr != nil {
 		s.log().Error("record a failed document", "document", d.ID, "err", serr)
 	}
-	s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusFailed, Message: msg})
+	s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusFailed, Message: msg})
 	return err
 }
 
@@ -309,7 +309,7 @@ func (s *Service) process(ctx context.Context, d *room.Document) error {
 			tokensTotal += n
 		}
 		if (i+1)%50 == 0 {
-			s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "chunking", Done: i + 1, Of: len(doc.Pages)})
+			s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "chunking", Done: i + 1, Of: len(doc.Pages)})
 		}
 	}
 	if len(chunks) == 0 {
@@ -367,7 +367,7 @@ func (s *Service) embed(ctx context.Context, d *room.Document, chunks []room.Chu
 		for j := range batch {
 			batch[j].Embedding, batch[j].EmbeddingModel = vs[j], s.EmbeddingModel
 		}
-		s.progress(Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "embedding", Done: min(i+embedBatch, len(chunks)), Of: len(chunks)})
+		s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "embedding", Done: min(i+embedBatch, len(chunks)), Of: len(chunks)})
 	}
 	return nil
 }

@@ -100,7 +100,7 @@ func (g *gate) enter(ctx context.Context) (func(), error) {
 
 // errBusy refuses a sign-in that found every turn taken.
 func errBusy() error {
-	return &RateLimited{RetryAfter: 1, Err: quarry.Errorf(quarry.ECodeRateLimited, "too many sign-ins at once").
+	return &room.RateLimited{RetryAfter: 1, Err: quarry.Errorf(quarry.ECodeRateLimited, "too many sign-ins at once").
 		WithHint("try again in a moment")}
 }
 
@@ -148,7 +148,7 @@ func (s *Service) lockedOut(ctx context.Context, ls []lockout) error {
 		}
 		wait := f.Since.Add(LoginFailureWindow).Sub(now)
 		secs := max(1, int(math.Ceil(wait.Seconds())))
-		return &RateLimited{RetryAfter: secs, Err: quarry.Errorf(quarry.ECodeRateLimited, "too many failed sign-ins from %s", l.what).
+		return &room.RateLimited{RetryAfter: secs, Err: quarry.Errorf(quarry.ECodeRateLimited, "too many failed sign-ins from %s", l.what).
 			WithHint(fmt.Sprintf("try again in %d minutes", (secs+59)/60))}
 	}
 	return nil

@@ -76,7 +76,7 @@ func TestGate(t *testing.T) {
 
 func wantBusy(t *testing.T, what string, err error) {
 	t.Helper()
-	var limited *RateLimited
+	var limited *room.RateLimited
 	if !errors.As(err, &limited) || limited.Err.Code != quarry.ECodeRateLimited || limited.RetryAfter < 1 {
 		t.Errorf("%s: %v; want RATE_LIMITED with a Retry-After", what, err)
 	}

@@ -40,7 +40,7 @@ func (s *Service) takeQuota(ctx context.Context, userID, roomID string, start ti
 	}
 	if !ok {
 		retry := int(window.Add(time.Hour).Sub(start).Seconds()) + 1
-		return &RateLimited{RetryAfter: retry, Err: quarry.Errorf(quarry.ECodeRateLimited,
+		return &room.RateLimited{RetryAfter: retry, Err: quarry.Errorf(quarry.ECodeRateLimited,
 			"%d questions in this room this hour is the limit", room.QueriesPerHour).WithHint(fmt.Sprintf("ask again in %d minutes", (retry+59)/60))}
 	}
 	return nil

@@ -35,7 +35,7 @@ type Service struct {
 	Log   *slog.Logger
 	// Progress, when set, hears how a document's processing goes;
 	// Watch streams the same steps to the pages of a room.
-	Progress func(Progress)
+	Progress func(room.Progress)
 	events   feed
 	// Queue, when set, takes uploaded documents to be processed by its
 	// workers instead of this process's (Start).
@@ -54,16 +54,6 @@ type Service struct {
 	mu      sync.Mutex
 	pending chan string
 	wg      sync.WaitGroup
-}
-
-// Progress is a step of a document's processing.
-type Progress struct {
-	DocumentID string `json:"document_id"`
-	RoomID     string `json:"data_room_id"`
-	Status     string `json:"processing_status"`
-	Message    string `json:"message"`
-	Done       int    `json:"done,omitzero"`
-	Of         int    `json:"of,omitzero"`
 }
 
 func (s *Service) now() time.Time {

@@ -142,7 +142,7 @@ func TestRateLimit(t *testing.T) {
 		}
 	}
 	_, err := e.svc.Ask(ctx, e.owner.ID, e.a.ID, "capital expenditures?")
-	var rl *rooms.RateLimited
+	var rl *room.RateLimited
 	if quarry.ErrorCode(err) != quarry.ECodeRateLimited || !errors.As(err, &rl) || rl.RetryAfter != 45*60+1 {
 		t.Fatalf("question 61: %v; want RATE_LIMITED retrying after 2701 s", err)
 	}

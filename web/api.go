@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // routesAPI registers the JSON API.
@@ -81,22 +82,22 @@ func (s *Server) apiFallback(w http.ResponseWriter, r *http.Request) error {
 // sessionResponse is the specification's SessionResponse, with the files
 // and, for a failed session, its error.
 type sessionResponse struct {
-	SessionID   string                 `json:"session_id"`
-	Status      quarry.SessionStatus   `json:"status"`
-	CreatedAt   time.Time              `json:"created_at"`
-	ExpiresAt   time.Time              `json:"expires_at"`
-	FileCount   int                    `json:"file_count"`
-	ReportReady bool                   `json:"report_ready"`
-	Outcome     string                 `json:"outcome,omitempty"`
-	StartedAt   *time.Time             `json:"started_at,omitempty"`
-	FinishedAt  *time.Time             `json:"finished_at,omitempty"`
-	Error       *quarry.ErrorInfo      `json:"error,omitempty"`
-	Files       []*quarry.UploadedFile `json:"files"`
+	SessionID   string                        `json:"session_id"`
+	Status      investigation.Status          `json:"status"`
+	CreatedAt   time.Time                     `json:"created_at"`
+	ExpiresAt   time.Time                     `json:"expires_at"`
+	FileCount   int                           `json:"file_count"`
+	ReportReady bool                          `json:"report_ready"`
+	Outcome     string                        `json:"outcome,omitempty"`
+	StartedAt   *time.Time                    `json:"started_at,omitempty"`
+	FinishedAt  *time.Time                    `json:"finished_at,omitempty"`
+	Error       *quarry.ErrorInfo             `json:"error,omitempty"`
+	Files       []*investigation.UploadedFile `json:"files"`
 }
 
-func newSessionResponse(s *quarry.Session, files []*quarry.UploadedFile) sessionResponse {
+func newSessionResponse(s *investigation.Investigation, files []*investigation.UploadedFile) sessionResponse {
 	if files == nil {
-		files = []*quarry.UploadedFile{}
+		files = []*investigation.UploadedFile{}
 	}
 	return sessionResponse{SessionID: s.SessionID, Status: s.Status, CreatedAt: s.CreatedAt, ExpiresAt: s.ExpiresAt,
 		FileCount: s.FileCount, ReportReady: s.ReportReady, Outcome: s.Outcome, StartedAt: s.StartedAt,
@@ -132,8 +133,8 @@ func (s *Server) getSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var files []*quarry.UploadedFile
-	if sess.Status != quarry.SessionExpired {
+	var files []*investigation.UploadedFile
+	if sess.Status != investigation.StatusExpired {
 		if files, err = s.svc.Files(r.Context(), id); err != nil {
 			return err
 		}
@@ -162,7 +163,7 @@ type fileResponse struct {
 	Schema       *quarry.FileSchema `json:"schema,omitempty"`
 }
 
-func newFileResponse(f *quarry.UploadedFile) fileResponse {
+func newFileResponse(f *investigation.UploadedFile) fileResponse {
 	return fileResponse{FileID: f.FileID, OriginalName: f.OriginalName, RowCount: f.RowCount, SizeBytes: f.SizeBytes,
 		Description: f.Description, TableName: f.TableName, Schema: f.Schema}
 }
@@ -182,7 +183,7 @@ func (s *Server) uploadFile(w http.ResponseWriter, r *http.Request) error {
 // receiveUpload reads a multipart upload part by part, so the file goes
 // straight to the store without being buffered, and a body far over the
 // limit is cut off rather than read to its end.
-func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) (*quarry.UploadedFile, error) {
+func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) (*investigation.UploadedFile, error) {
 	id := r.PathValue("id")
 	if _, err := s.svc.Session(r.Context(), id); err != nil {
 		return nil, err
@@ -194,11 +195,11 @@ func (s *Server) receiveUpload(w http.ResponseWriter, r *http.Request) (*quarry.
 		return nil, quarry.Errorf(codeBadRequest, "send the file as multipart/form-data with a field named \"file\"")
 	}
 	var (
-		f           *quarry.UploadedFile
+		f           *investigation.UploadedFile
 		description string
 	)
 	// A request that fails after its file was stored keeps nothing.
-	fail := func(err error) (*quarry.UploadedFile, error) {
+	fail := func(err error) (*investigation.UploadedFile, error) {
 		if f != nil {
 			if rerr := s.svc.RemoveFile(context.WithoutCancel(r.Context()), id, f.FileID); rerr != nil {
 				s.log.Error("remove the file of a failed upload", "session", id, "err", rerr)
@@ -332,8 +333,8 @@ func (d *dateSpan) parse(name string) (quarry.DateRange, error) {
 }
 
 // Context converts the request, checking what the wire format can check.
-func (req *investigationRequest) Context() (quarry.InvestigationContext, error) {
-	c := quarry.InvestigationContext{MetricSQL: strings.TrimSpace(req.MetricSQL), BusinessContext: req.BusinessContext,
+func (req *investigationRequest) Context() (investigation.Context, error) {
+	c := investigation.Context{MetricSQL: strings.TrimSpace(req.MetricSQL), BusinessContext: req.BusinessContext,
 		InvestigationPrompt: req.InvestigationPrompt, TimeColumn: strings.TrimSpace(req.TimeColumn),
 		TimeFormat: strings.TrimSpace(req.TimeFormat)}
 	if c.MetricSQL == "" {

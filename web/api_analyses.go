@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/analyze"
 	"github.com/quarry-dev/quarry/analysis"
 )
 
@@ -22,7 +21,7 @@ type AnalysisService interface {
 	Start(ctx context.Context, req analysis.Request, uploads []analysis.Upload) (*analysis.Result, error)
 	Get(ctx context.Context, id string) (*analysis.Result, error)
 	List(ctx context.Context) ([]analysis.Summary, error)
-	Subscribe(ctx context.Context, id string) (past []analyze.Event, live <-chan analyze.Event, cancel func(), err error)
+	Subscribe(ctx context.Context, id string) (past []analysis.Event, live <-chan analysis.Event, cancel func(), err error)
 	Audit(ctx context.Context, id string) ([]quarry.AuditEntry, error)
 	VerifyAudit(ctx context.Context) (*analysis.AuditCheck, error)
 	Artifact(ctx context.Context, id, artifactID string) (*analysis.Artifact, string, error)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/room"
-	"github.com/quarry-dev/quarry/rooms"
 )
 
 // roomHandler is a data-room handler: it gets the request's user, and
@@ -237,7 +236,7 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 // it is being processed.
 type documentResponse struct {
 	*room.Document
-	Progress *rooms.Progress `json:"progress,omitempty"`
+	Progress *room.Progress `json:"progress,omitempty"`
 }
 
 // documentOf resolves {doc} within the path's {room}: a document of
@@ -482,7 +481,7 @@ func (s *Server) askRoom(w http.ResponseWriter, r *http.Request, u *room.User, r
 // ask asks the service and sets Retry-After when it says to wait.
 func (s *Server) ask(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room, question string) (*room.Query, error) {
 	q, err := s.opt.Rooms.Ask(r.Context(), u.ID, rm.ID, question)
-	var limited *rooms.RateLimited
+	var limited *room.RateLimited
 	if errors.As(err, &limited) {
 		w.Header().Set("Retry-After", strconv.Itoa(limited.RetryAfter))
 	}
@@ -548,8 +547,8 @@ func (s *Server) historyPage(r *http.Request, u *room.User, rm *room.Room) ([]ro
 	limit := 20
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > rooms.MaxHistoryPage {
-			return nil, "", quarry.Errorf(quarry.ECodeInvalid, "limit %q: want a whole number from 1 to %d", v, rooms.MaxHistoryPage)
+		if err != nil || n < 1 || n > room.MaxHistoryPage {
+			return nil, "", quarry.Errorf(quarry.ECodeInvalid, "limit %q: want a whole number from 1 to %d", v, room.MaxHistoryPage)
 		}
 		limit = n
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/fakeclock"
 	"github.com/quarry-dev/quarry/internal/sampledata"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // env is one server over a fresh data dir.
@@ -471,7 +472,7 @@ func TestRequestErrors(t *testing.T) {
 func TestForbiddenTransitions(t *testing.T) {
 	e := newEnv(t)
 	store := fsstore.New(e.dir, fsstore.Options{})
-	setStatus := func(id string, st quarry.SessionStatus) {
+	setStatus := func(id string, st investigation.Status) {
 		s, err := store.Session(id)
 		if err != nil {
 			t.Fatal(err)
@@ -496,29 +497,29 @@ func TestForbiddenTransitions(t *testing.T) {
 		"report": func(id, _ string) response { return e.jsonReq("GET", "/api/sessions/"+id+"/report", nil) },
 	}
 	tests := []struct {
-		state  quarry.SessionStatus
+		state  investigation.Status
 		action string
 		status int
 		code   string
 	}{
-		{quarry.SessionRunning, "upload", 409, quarry.ECodeConflict},
-		{quarry.SessionRunning, "describe", 409, quarry.ECodeConflict},
-		{quarry.SessionRunning, "remove", 409, quarry.ECodeConflict},
-		{quarry.SessionRunning, "investigate", 409, quarry.ECodeConflict},
-		{quarry.SessionRunning, "chat", 409, quarry.ECodeInvestigationNotComplete},
-		{quarry.SessionRunning, "report", 409, quarry.ECodeInvestigationNotComplete},
-		{quarry.SessionFailed, "upload", 409, quarry.ECodeConflict},
-		{quarry.SessionFailed, "investigate", 409, quarry.ECodeConflict},
-		{quarry.SessionFailed, "chat", 409, quarry.ECodeInvestigationNotComplete},
-		{quarry.SessionFailed, "report", 409, quarry.ECodeInvestigationNotComplete},
-		{quarry.SessionCompleted, "upload", 409, quarry.ECodeConflict},
-		{quarry.SessionCompleted, "describe", 409, quarry.ECodeConflict},
-		{quarry.SessionCompleted, "remove", 409, quarry.ECodeConflict},
-		{quarry.SessionCompleted, "investigate", 409, quarry.ECodeConflict},
-		{quarry.SessionExpired, "upload", 410, quarry.ECodeSessionExpired},
-		{quarry.SessionExpired, "investigate", 410, quarry.ECodeSessionExpired},
-		{quarry.SessionExpired, "chat", 410, quarry.ECodeSessionExpired},
-		{quarry.SessionExpired, "report", 410, quarry.ECodeSessionExpired},
+		{investigation.StatusRunning, "upload", 409, quarry.ECodeConflict},
+		{investigation.StatusRunning, "describe", 409, quarry.ECodeConflict},
+		{investigation.StatusRunning, "remove", 409, quarry.ECodeConflict},
+		{investigation.StatusRunning, "investigate", 409, quarry.ECodeConflict},
+		{investigation.StatusRunning, "chat", 409, quarry.ECodeInvestigationNotComplete},
+		{investigation.StatusRunning, "report", 409, quarry.ECodeInvestigationNotComplete},
+		{investigation.StatusFailed, "upload", 409, quarry.ECodeConflict},
+		{investigation.StatusFailed, "investigate", 409, quarry.ECodeConflict},
+		{investigation.StatusFailed, "chat", 409, quarry.ECodeInvestigationNotComplete},
+		{investigation.StatusFailed, "report", 409, quarry.ECodeInvestigationNotComplete},
+		{investigation.StatusCompleted, "upload", 409, quarry.ECodeConflict},
+		{investigation.StatusCompleted, "describe", 409, quarry.ECodeConflict},
+		{investigation.StatusCompleted, "remove", 409, quarry.ECodeConflict},
+		{investigation.StatusCompleted, "investigate", 409, quarry.ECodeConflict},
+		{investigation.StatusExpired, "upload", 410, quarry.ECodeSessionExpired},
+		{investigation.StatusExpired, "investigate", 410, quarry.ECodeSessionExpired},
+		{investigation.StatusExpired, "chat", 410, quarry.ECodeSessionExpired},
+		{investigation.StatusExpired, "report", 410, quarry.ECodeSessionExpired},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.state)+"/"+tt.action, func(t *testing.T) {
@@ -611,12 +612,12 @@ func TestInvestigationOverHTTP(t *testing.T) {
 			t.Errorf("chat %.10q: %d %s", tt.msg, r.status, r.body)
 		}
 	}
-	var hist []quarry.ChatMessage
+	var hist []investigation.ChatMessage
 	b, err := os.ReadFile(filepath.Join(e.dir, "sessions", id, "chat", "history.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(b, &hist); err != nil || len(hist) != 2 || hist[0].Role != quarry.ChatUser || hist[1].Role != quarry.ChatAssistant || len(hist[1].ArtifactsReferenced) == 0 {
+	if err := json.Unmarshal(b, &hist); err != nil || len(hist) != 2 || hist[0].Role != investigation.ChatUser || hist[1].Role != investigation.ChatAssistant || len(hist[1].ArtifactsReferenced) == 0 {
 		t.Fatalf("history: %v %s", err, b)
 	}
 }
@@ -627,7 +628,7 @@ func TestRestartMarksRunningFailed(t *testing.T) {
 	e.stop()
 	store := fsstore.New(e.dir, fsstore.Options{})
 	s, _ := store.Session(id)
-	s.Status = quarry.SessionRunning // a process died in the middle of the run
+	s.Status = investigation.StatusRunning // a process died in the middle of the run
 	store.SaveSession(s)
 	e.start()
 	got := e.jsonReq(http.MethodGet, "/api/sessions/"+id, nil).json(t)

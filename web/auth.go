@@ -48,7 +48,7 @@ type Credentials interface {
 	// LoginFrom returns the user called name when password is theirs,
 	// counting a failure against the name and client (the address
 	// clientOf gives). Errors: UNAUTHORIZED, alike for an unknown user
-	// and a wrong password; RATE_LIMITED (a *rooms.RateLimited, whose
+	// and a wrong password; RATE_LIMITED (a *room.RateLimited, whose
 	// seconds become Retry-After) past the failures allowed or when too
 	// many sign-ins are under way.
 	LoginFrom(ctx context.Context, client, name, password string) (*room.User, error)
@@ -209,7 +209,7 @@ func (a *PasswordAuth) parse(value string) (session, error) {
 }
 
 // signIn checks a name and password and returns the session cookie.
-// Errors: UNAUTHORIZED, RATE_LIMITED (a *rooms.RateLimited) after too
+// Errors: UNAUTHORIZED, RATE_LIMITED (a *room.RateLimited) after too
 // many failures for the name or from the client, or when too many
 // sign-ins are under way (Credentials.LoginFrom).
 func (a *PasswordAuth) signIn(r *http.Request, name, password string) (*http.Cookie, *room.User, error) {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/quarry-dev/quarry/agent/analyze"
 	"github.com/quarry-dev/quarry/analysis"
 	"github.com/quarry-dev/quarry/web"
 )
@@ -119,10 +118,10 @@ func TestBrowserAnalysisLive(t *testing.T) {
 	const state = `(id => [document.getElementById("dag-node-" + id).getAttribute("class"),
 		document.querySelector("#dag-node-" + id + " .dag-status").textContent,
 		document.getElementById("step-status-" + id).textContent].join("|"))`
-	f.live <- analyze.Event{Step: "task", TaskID: "by_state", Status: analysis.TaskSucceeded}
+	f.live <- analysis.Event{Step: "task", TaskID: "by_state", Status: analysis.TaskSucceeded}
 	b.waitFor("by_state to succeed", state+`("by_state") === "dag-node status-succeeded|✓ Succeeded|✓ Succeeded"`)
-	f.live <- analyze.Event{Step: "task", TaskID: "by_state_chart", Status: analysis.TaskRunning}
-	f.live <- analyze.Event{Step: "task", TaskID: "by_state_chart", Status: "retry"}
+	f.live <- analysis.Event{Step: "task", TaskID: "by_state_chart", Status: analysis.TaskRunning}
+	f.live <- analysis.Event{Step: "task", TaskID: "by_state_chart", Status: "retry"}
 	b.waitFor("by_state_chart to be retried", state+`("by_state_chart") === "dag-node status-running|↻ Retrying|↻ Retrying"`)
 	if got := b.text("#live-status"); got != "Step by_state: succeeded." {
 		t.Errorf("the status line reads %q", got)

@@ -6,8 +6,9 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/quarry-dev/quarry/room"
+
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/rooms"
 )
 
 // errorBody is the specification's error envelope:
@@ -101,10 +102,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // setRetryAfter tells the client when to try again, for an error that
-// says (a *rooms.RateLimited: past the questions of the hour, the failed
+// says (a *room.RateLimited: past the questions of the hour, the failed
 // sign-ins of a window, or the sign-ins one server checks at once).
 func setRetryAfter(w http.ResponseWriter, err error) {
-	var limited *rooms.RateLimited
+	var limited *room.RateLimited
 	if errors.As(err, &limited) && limited.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(limited.RetryAfter))
 	}

@@ -16,7 +16,6 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/analyze"
 	"github.com/quarry-dev/quarry/analysis"
 	"github.com/quarry-dev/quarry/web"
 )
@@ -424,7 +423,7 @@ func TestAnalysisPageNotFound(t *testing.T) {
 type fakeAnalyses struct {
 	mu   sync.Mutex
 	res  *analysis.Result
-	live chan analyze.Event
+	live chan analysis.Event
 }
 
 var _ web.AnalysisService = (*fakeAnalyses)(nil)
@@ -462,7 +461,7 @@ func runningAnalysis() *fakeAnalyses {
 		res.Observations = append(res.Observations, analysis.Observation{TaskID: "by_product", CallID: id, Status: analysis.ObsError,
 			ErrorMessage: &msg, ErrorCategory: &cat, ExecutionTimeSeconds: 0.002})
 	}
-	return &fakeAnalyses{res: res, live: make(chan analyze.Event, 16)}
+	return &fakeAnalyses{res: res, live: make(chan analysis.Event, 16)}
 }
 
 func (f *fakeAnalyses) Start(context.Context, analysis.Request, []analysis.Upload) (*analysis.Result, error) {
@@ -496,11 +495,11 @@ func (f *fakeAnalyses) finish() {
 
 func (f *fakeAnalyses) List(context.Context) ([]analysis.Summary, error) { return nil, nil }
 
-func (f *fakeAnalyses) Subscribe(_ context.Context, id string) ([]analyze.Event, <-chan analyze.Event, func(), error) {
+func (f *fakeAnalyses) Subscribe(_ context.Context, id string) ([]analysis.Event, <-chan analysis.Event, func(), error) {
 	if _, err := f.Get(context.Background(), id); err != nil {
 		return nil, nil, nil, err
 	}
-	return []analyze.Event{{Step: "plan", Message: "planned"}}, f.live, func() {}, nil
+	return []analysis.Event{{Step: "plan", Message: "planned"}}, f.live, func() {}, nil
 }
 
 func (f *fakeAnalyses) Audit(context.Context, string) ([]quarry.AuditEntry, error) { return nil, nil }

@@ -14,8 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 //go:embed templates
@@ -128,7 +127,7 @@ var templateFuncs = template.FuncMap{
 	"add":         func(a, b int) int { return a + b },
 	"htmxConfig":  func() string { return htmxConfig },
 	"analyst":     func() Analyst { return Analyst{} },
-	"modelRows":   func() int { return investigate.ModelMaxRows },
+	"modelRows":   func() int { return investigation.ModelMaxRows },
 	// analysesOn is true on a server with the analyses' pages
 	// (routesAnalysisPages).
 	"analysesOn": func() bool { return false },
@@ -195,19 +194,19 @@ func shortID(id string) string {
 }
 
 // statusLabel is a session status in words.
-func statusLabel(st quarry.SessionStatus) string {
+func statusLabel(st investigation.Status) string {
 	switch st {
-	case quarry.SessionCreated:
+	case investigation.StatusCreated:
 		return "New"
-	case quarry.SessionHasFiles:
+	case investigation.StatusHasFiles:
 		return "Files added"
-	case quarry.SessionRunning:
+	case investigation.StatusRunning:
 		return "Running"
-	case quarry.SessionCompleted:
+	case investigation.StatusCompleted:
 		return "Completed"
-	case quarry.SessionFailed:
+	case investigation.StatusFailed:
 		return "Failed"
-	case quarry.SessionExpired:
+	case investigation.StatusExpired:
 		return "Expired"
 	}
 	return string(st)

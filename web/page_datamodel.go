@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // Geometry of the data model diagram, in SVG user units (pixels at 100%).
@@ -44,7 +45,7 @@ type dmRelText struct {
 
 // dmBox is one table's box in the diagram.
 type dmBox struct {
-	table   quarry.TableInfo
+	table   investigation.TableInfo
 	keys    []string // the key columns listed in the box
 	more    int      // columns not listed
 	layer   int
@@ -56,7 +57,7 @@ type dmBox struct {
 // table it refers to, labelled with the join columns. Tables are laid out
 // in columns: those that refer to others on the left, those referred to on
 // the right.
-func newDataModelView(dm *quarry.DataModel) *dataModelView {
+func newDataModelView(dm *investigation.DataModel) *dataModelView {
 	if dm == nil || len(dm.Tables) == 0 {
 		return nil
 	}
@@ -66,7 +67,7 @@ func newDataModelView(dm *quarry.DataModel) *dataModelView {
 		boxes[i] = &dmBox{table: t}
 		index[strings.ToLower(t.Name)] = i
 	}
-	var rels []quarry.Relationship
+	var rels []investigation.Relationship
 	for _, r := range dm.Relationships {
 		_, okFrom := index[strings.ToLower(r.FromTable)]
 		_, okTo := index[strings.ToLower(r.ToTable)]
@@ -132,7 +133,7 @@ func newDataModelView(dm *quarry.DataModel) *dataModelView {
 
 // keyColumns are the columns a box lists: those in a relationship, then
 // id and timestamp columns, at most dmMaxColumns; more counts the rest.
-func keyColumns(t quarry.TableInfo, rels []quarry.Relationship) (keys []string, more int) {
+func keyColumns(t investigation.TableInfo, rels []investigation.Relationship) (keys []string, more int) {
 	add := func(c string) {
 		if c != "" && !slices.Contains(keys, c) {
 			keys = append(keys, c)
@@ -188,7 +189,7 @@ func (b *dmBox) columnY(col string) int {
 	return b.y + b.h/2
 }
 
-func drawLink(w *bytes.Buffer, r quarry.Relationship, from, to *dmBox) {
+func drawLink(w *bytes.Buffer, r investigation.Relationship, from, to *dmBox) {
 	y1, y2 := from.columnY(r.FromColumn), to.columnY(r.ToColumn)
 	var x1, x2, c1, c2 int
 	switch {
@@ -203,7 +204,7 @@ func drawLink(w *bytes.Buffer, r quarry.Relationship, from, to *dmBox) {
 		c1, c2 = x1+60, x2+60
 	}
 	dash := ""
-	if r.RelationshipType == quarry.RelSimilarValues {
+	if r.RelationshipType == investigation.RelSimilarValues {
 		dash = ` stroke-dasharray="6 4"`
 	}
 	fmt.Fprintf(w, `<g class="dm-link"><title>%s</title>`, html.EscapeString(r.FromTable+"."+r.FromColumn+" → "+r.ToTable+"."+r.ToColumn+" ("+relKind(r)+")"))
@@ -218,7 +219,7 @@ func drawLink(w *bytes.Buffer, r quarry.Relationship, from, to *dmBox) {
 	w.WriteString(`</g>`)
 }
 
-func hasSameLayerLink(boxes []*dmBox, index map[string]int, rels []quarry.Relationship) bool {
+func hasSameLayerLink(boxes []*dmBox, index map[string]int, rels []investigation.Relationship) bool {
 	for _, r := range rels {
 		if boxes[index[strings.ToLower(r.FromTable)]].layer == boxes[index[strings.ToLower(r.ToTable)]].layer {
 			return true
@@ -227,8 +228,8 @@ func hasSameLayerLink(boxes []*dmBox, index map[string]int, rels []quarry.Relati
 	return false
 }
 
-func relKind(r quarry.Relationship) string {
-	if r.RelationshipType == quarry.RelSimilarValues {
+func relKind(r investigation.Relationship) string {
+	if r.RelationshipType == investigation.RelSimilarValues {
 		return "similar values"
 	}
 	if r.ToUnique {
@@ -239,7 +240,7 @@ func relKind(r quarry.Relationship) string {
 
 // dataModelSentence describes the model in one paragraph for the SVG's
 // <desc>.
-func dataModelSentence(tables []quarry.TableInfo, rels []quarry.Relationship) string {
+func dataModelSentence(tables []investigation.TableInfo, rels []investigation.Relationship) string {
 	var parts []string
 	for _, t := range tables {
 		parts = append(parts, fmt.Sprintf("%s (%s rows)", t.Name, formatCount(t.RowCount)))

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // fakeService is an in-memory Service for the page tests. Set the *Err
@@ -24,22 +24,22 @@ type fakeService struct {
 	dir      string // artifacts live under dir/{id}/
 	now      time.Time
 	next     int
-	sessions map[string]*quarry.Session
+	sessions map[string]*investigation.Investigation
 	order    []string
-	files    map[string][]*quarry.UploadedFile
-	contexts map[string]*quarry.InvestigationContext
-	reports  map[string]*quarry.Report
-	models   map[string]*quarry.DataModel
-	history  map[string][]quarry.ChatMessage
-	events   map[string][]investigate.Event
-	iters    map[string][]quarry.IterationLog
+	files    map[string][]*investigation.UploadedFile
+	contexts map[string]*investigation.Context
+	reports  map[string]*investigation.Report
+	models   map[string]*investigation.DataModel
+	history  map[string][]investigation.ChatMessage
+	events   map[string][]investigation.Event
+	iters    map[string][]investigation.IterationLog
 
 	addFileErr     error
 	investigateErr error
-	answer         quarry.ChatMessage // what Chat replies
+	answer         investigation.ChatMessage // what Chat replies
 
 	// Calls records what reached the service.
-	investigated []quarry.InvestigationContext
+	investigated []investigation.Context
 	asked        []string
 }
 
@@ -47,25 +47,25 @@ var _ Service = (*fakeService)(nil)
 
 func newFake(t *testing.T) *fakeService {
 	return &fakeService{dir: t.TempDir(), now: time.Date(2024, 3, 15, 9, 30, 0, 0, time.UTC),
-		sessions: map[string]*quarry.Session{}, files: map[string][]*quarry.UploadedFile{},
-		contexts: map[string]*quarry.InvestigationContext{}, reports: map[string]*quarry.Report{},
-		models: map[string]*quarry.DataModel{}, history: map[string][]quarry.ChatMessage{},
-		events: map[string][]investigate.Event{}, iters: map[string][]quarry.IterationLog{}}
+		sessions: map[string]*investigation.Investigation{}, files: map[string][]*investigation.UploadedFile{},
+		contexts: map[string]*investigation.Context{}, reports: map[string]*investigation.Report{},
+		models: map[string]*investigation.DataModel{}, history: map[string][]investigation.ChatMessage{},
+		events: map[string][]investigation.Event{}, iters: map[string][]investigation.IterationLog{}}
 }
 
 // add puts a session in the given status and returns its id.
-func (f *fakeService) add(status quarry.SessionStatus) string {
+func (f *fakeService) add(status investigation.Status) string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.next++
 	id := fmt.Sprintf("%08d-aaaa-bbbb-cccc-000000000000", f.next)
-	f.sessions[id] = &quarry.Session{SessionID: id, Status: status, CreatedAt: f.now.Add(time.Duration(f.next) * time.Minute),
+	f.sessions[id] = &investigation.Investigation{SessionID: id, Status: status, CreatedAt: f.now.Add(time.Duration(f.next) * time.Minute),
 		ExpiresAt: f.now.Add(24 * time.Hour)}
 	f.order = append([]string{id}, f.order...)
 	return id
 }
 
-func (f *fakeService) session(id string) (*quarry.Session, error) {
+func (f *fakeService) session(id string) (*investigation.Investigation, error) {
 	s, ok := f.sessions[id]
 	if !ok {
 		return nil, quarry.Errorf(quarry.ECodeSessionNotFound, "session %s not found", id)
@@ -73,12 +73,12 @@ func (f *fakeService) session(id string) (*quarry.Session, error) {
 	return s, nil
 }
 
-func (f *fakeService) Create(ctx context.Context) (*quarry.Session, error) {
-	id := f.add(quarry.SessionCreated)
+func (f *fakeService) Create(ctx context.Context) (*investigation.Investigation, error) {
+	id := f.add(investigation.StatusCreated)
 	return f.Session(ctx, id)
 }
 
-func (f *fakeService) Session(_ context.Context, id string) (*quarry.Session, error) {
+func (f *fakeService) Session(_ context.Context, id string) (*investigation.Investigation, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s, err := f.session(id)
@@ -89,10 +89,10 @@ func (f *fakeService) Session(_ context.Context, id string) (*quarry.Session, er
 	return &c, nil
 }
 
-func (f *fakeService) Sessions(context.Context) ([]*quarry.Session, error) {
+func (f *fakeService) Sessions(context.Context) ([]*investigation.Investigation, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []*quarry.Session
+	var out []*investigation.Investigation
 	for _, id := range f.order {
 		c := *f.sessions[id]
 		out = append(out, &c)
@@ -107,7 +107,7 @@ func (f *fakeService) Delete(_ context.Context, id string) error {
 	return nil
 }
 
-func (f *fakeService) AddFile(_ context.Context, id, name, description string, r io.Reader) (*quarry.UploadedFile, error) {
+func (f *fakeService) AddFile(_ context.Context, id, name, description string, r io.Reader) (*investigation.UploadedFile, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, err
@@ -122,7 +122,7 @@ func (f *fakeService) AddFile(_ context.Context, id, name, description string, r
 		return nil, f.addFileErr
 	}
 	table := strings.TrimSuffix(name, ".csv")
-	uf := &quarry.UploadedFile{FileID: fmt.Sprintf("file%d", len(f.files[id])+1), SessionID: id, OriginalName: name,
+	uf := &investigation.UploadedFile{FileID: fmt.Sprintf("file%d", len(f.files[id])+1), SessionID: id, OriginalName: name,
 		Description: description, TableName: table, RowCount: int64(bytes.Count(data, []byte("\n")) - 1),
 		SizeBytes: int64(len(data)), UploadedAt: f.now,
 		Schema: &quarry.FileSchema{Columns: []quarry.Column{
@@ -130,11 +130,11 @@ func (f *fakeService) AddFile(_ context.Context, id, name, description string, r
 			{Name: "amount", InferredType: quarry.RoleMeasure, DataType: quarry.TypeFloat},
 		}}}
 	f.files[id] = append(f.files[id], uf)
-	s.FileCount, s.Status = len(f.files[id]), quarry.SessionHasFiles
+	s.FileCount, s.Status = len(f.files[id]), investigation.StatusHasFiles
 	return uf, nil
 }
 
-func (f *fakeService) Files(_ context.Context, id string) ([]*quarry.UploadedFile, error) {
+func (f *fakeService) Files(_ context.Context, id string) ([]*investigation.UploadedFile, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if _, err := f.session(id); err != nil {
@@ -143,7 +143,7 @@ func (f *fakeService) Files(_ context.Context, id string) ([]*quarry.UploadedFil
 	return slices.Clone(f.files[id]), nil
 }
 
-func (f *fakeService) DescribeFile(_ context.Context, id, fileID, description string) (*quarry.UploadedFile, error) {
+func (f *fakeService) DescribeFile(_ context.Context, id, fileID, description string) (*investigation.UploadedFile, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, uf := range f.files[id] {
@@ -168,7 +168,7 @@ func (f *fakeService) RemoveFile(_ context.Context, id, fileID string) error {
 	return quarry.Errorf(quarry.ECodeNotFound, "no file %s", fileID)
 }
 
-func (f *fakeService) Investigate(_ context.Context, id string, c quarry.InvestigationContext) error {
+func (f *fakeService) Investigate(_ context.Context, id string, c investigation.Context) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.investigated = append(f.investigated, c)
@@ -179,38 +179,38 @@ func (f *fakeService) Investigate(_ context.Context, id string, c quarry.Investi
 	if err != nil {
 		return err
 	}
-	s.Status = quarry.SessionRunning
+	s.Status = investigation.StatusRunning
 	f.contexts[id] = &c
 	return nil
 }
 
-func (f *fakeService) Context(_ context.Context, id string) (*quarry.InvestigationContext, error) {
+func (f *fakeService) Context(_ context.Context, id string) (*investigation.Context, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.contexts[id], nil
 }
 
-func (f *fakeService) Subscribe(_ context.Context, id string) ([]investigate.Event, <-chan investigate.Event, func(), error) {
+func (f *fakeService) Subscribe(_ context.Context, id string) ([]investigation.Event, <-chan investigation.Event, func(), error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	ch := make(chan investigate.Event)
+	ch := make(chan investigation.Event)
 	close(ch)
 	return slices.Clone(f.events[id]), ch, func() {}, nil
 }
 
-func (f *fakeService) Iterations(_ context.Context, id string) ([]quarry.IterationLog, error) {
+func (f *fakeService) Iterations(_ context.Context, id string) ([]investigation.IterationLog, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.iters[id], nil
 }
 
-func (f *fakeService) DataModel(_ context.Context, id string) (*quarry.DataModel, error) {
+func (f *fakeService) DataModel(_ context.Context, id string) (*investigation.DataModel, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.models[id], nil
 }
 
-func (f *fakeService) Report(_ context.Context, id string) (*quarry.Report, error) {
+func (f *fakeService) Report(_ context.Context, id string) (*investigation.Report, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	r, ok := f.reports[id]
@@ -220,7 +220,7 @@ func (f *fakeService) Report(_ context.Context, id string) (*quarry.Report, erro
 	return r, nil
 }
 
-func (f *fakeService) Explanations(context.Context, string) ([]quarry.Explanation, error) {
+func (f *fakeService) Explanations(context.Context, string) ([]investigation.Explanation, error) {
 	return nil, nil
 }
 
@@ -244,7 +244,7 @@ func (f *fakeService) writeArtifact(t *testing.T, id, rel, content string) {
 	}
 }
 
-func (f *fakeService) Chat(_ context.Context, id, message string) (*quarry.ChatMessage, error) {
+func (f *fakeService) Chat(_ context.Context, id, message string) (*investigation.ChatMessage, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s, err := f.session(id)
@@ -255,17 +255,17 @@ func (f *fakeService) Chat(_ context.Context, id, message string) (*quarry.ChatM
 	if message == "" {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "the message is empty")
 	}
-	if s.Status != quarry.SessionCompleted {
+	if s.Status != investigation.StatusCompleted {
 		return nil, quarry.Errorf(quarry.ECodeInvestigationNotComplete, "the investigation is %s, not completed", s.Status)
 	}
 	f.asked = append(f.asked, message)
 	a := f.answer
-	a.SessionID, a.Role, a.Timestamp = id, quarry.ChatAssistant, f.now
-	f.history[id] = append(f.history[id], quarry.ChatMessage{SessionID: id, Role: quarry.ChatUser, Content: message, Timestamp: f.now}, a)
+	a.SessionID, a.Role, a.Timestamp = id, investigation.ChatAssistant, f.now
+	f.history[id] = append(f.history[id], investigation.ChatMessage{SessionID: id, Role: investigation.ChatUser, Content: message, Timestamp: f.now}, a)
 	return &a, nil
 }
 
-func (f *fakeService) History(_ context.Context, id string) ([]quarry.ChatMessage, error) {
+func (f *fakeService) History(_ context.Context, id string) ([]investigation.ChatMessage, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.history[id], nil

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // Error slots: where on the page an error is shown.
@@ -159,7 +160,7 @@ func (p formPage) Periods() []periodView {
 	}
 }
 
-func valuesOf(c *quarry.InvestigationContext) *investigateValues {
+func valuesOf(c *investigation.Context) *investigateValues {
 	return &investigateValues{MetricSQL: c.MetricSQL, BusinessContext: c.BusinessContext, Prompt: c.InvestigationPrompt,
 		TimeColumn: c.TimeColumn, TimeFormat: c.TimeFormat, BaselineStart: c.BaselinePeriod.Start.String(), BaselineEnd: c.BaselinePeriod.End.String(),
 		ComparisonStart: c.ComparisonPeriod.Start.String(), ComparisonEnd: c.ComparisonPeriod.End.String()}
@@ -169,7 +170,7 @@ func valuesOf(c *quarry.InvestigationContext) *investigateValues {
 // business context and prompt.
 type formPage struct {
 	pageBase
-	Session   *quarry.Session
+	Session   *investigation.Investigation
 	Files     []fileCard
 	Tables    tablesHint
 	Upload    uploadForm
@@ -193,7 +194,7 @@ type formPage struct {
 
 // fileCard is one uploaded file on the form.
 type fileCard struct {
-	File        *quarry.UploadedFile
+	File        *investigation.UploadedFile
 	Action      string // the file's URL prefix: /sessions/{id}/files/{fid}
 	Description string
 	Err         *fieldError
@@ -216,11 +217,11 @@ type uploadForm struct {
 	OOB         bool
 }
 
-func newFileCard(sessionID string, f *quarry.UploadedFile) fileCard {
+func newFileCard(sessionID string, f *investigation.UploadedFile) fileCard {
 	return fileCard{File: f, Action: sessionURL(sessionID) + "/files/" + f.FileID, Description: f.Description}
 }
 
-func tableNames(files []*quarry.UploadedFile) tablesHint {
+func tableNames(files []*investigation.UploadedFile) tablesHint {
 	var t tablesHint
 	for _, f := range files {
 		if f.TableName != "" {
@@ -230,7 +231,7 @@ func tableNames(files []*quarry.UploadedFile) tablesHint {
 	return t
 }
 
-func (s *Server) renderForm(w http.ResponseWriter, r *http.Request, sess *quarry.Session, status int, st *pageState) error {
+func (s *Server) renderForm(w http.ResponseWriter, r *http.Request, sess *investigation.Investigation, status int, st *pageState) error {
 	ctx := r.Context()
 	id := sess.SessionID
 	files, err := s.svc.Files(ctx, id)
@@ -345,7 +346,7 @@ func (s *Server) describePage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	desc := r.PostForm.Get("description")
-	var f *quarry.UploadedFile
+	var f *investigation.UploadedFile
 	var err error
 	if n := utf8.RuneCountInString(desc); n > quarry.MaxDescriptionLen {
 		err = quarry.Errorf(quarry.ECodeInvalid, "the description is %d characters; the limit is %d", n, quarry.MaxDescriptionLen)
@@ -456,8 +457,8 @@ var dateFields = []struct{ id, label string }{
 // submit with several problems (no metric and a period that ends before it
 // starts) shows all of them at once; the checks are those of
 // quarry.InvestigationContext.Validate, which otherwise stops at the first.
-func (v *investigateValues) context(st *pageState) (quarry.InvestigationContext, bool) {
-	c := quarry.InvestigationContext{MetricSQL: strings.TrimSpace(v.MetricSQL), BusinessContext: v.BusinessContext,
+func (v *investigateValues) context(st *pageState) (investigation.Context, bool) {
+	c := investigation.Context{MetricSQL: strings.TrimSpace(v.MetricSQL), BusinessContext: v.BusinessContext,
 		InvestigationPrompt: v.Prompt, TimeColumn: strings.TrimSpace(v.TimeColumn), TimeFormat: strings.TrimSpace(v.TimeFormat)}
 	ok := true
 	check := func(slot string, err error) {
@@ -534,7 +535,7 @@ func joinWords(ws []string) string {
 // timeColumns lists the uploaded columns that can place rows in time:
 // dates and timestamps, and numbers named as years or instants. The
 // current choice stays listed even when no file has it any more.
-func timeColumns(files []*quarry.UploadedFile, current string) []string {
+func timeColumns(files []*investigation.UploadedFile, current string) []string {
 	var out []string
 	for _, f := range files {
 		if f.Schema == nil {

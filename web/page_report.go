@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // reportPage is the page of a session from the start of its investigation:
@@ -16,10 +16,10 @@ import (
 // it failed; and the chat beside it.
 type reportPage struct {
 	pageBase
-	Session  *quarry.Session
+	Session  *investigation.Investigation
 	Running  bool
 	Failed   bool
-	Question *quarry.InvestigationContext
+	Question *investigation.Context
 	// Heading is the page's h1: the report's title once there is one.
 	Heading   string
 	Report    template.HTML
@@ -83,14 +83,14 @@ type artifactRef struct {
 	Href string
 }
 
-func (s *Server) renderReport(w http.ResponseWriter, r *http.Request, sess *quarry.Session, status int, st *pageState) error {
+func (s *Server) renderReport(w http.ResponseWriter, r *http.Request, sess *investigation.Investigation, status int, st *pageState) error {
 	ctx := r.Context()
 	id := sess.SessionID
 	p := reportPage{
 		pageBase: pageBase{Errors: summaryOnly(st)},
 		Session:  sess,
-		Running:  sess.Status == quarry.SessionRunning,
-		Failed:   sess.Status == quarry.SessionFailed,
+		Running:  sess.Status == investigation.StatusRunning,
+		Failed:   sess.Status == investigation.StatusFailed,
 		Failure:  sess.Error,
 		Download: "/api/sessions/" + id + "/report/download",
 	}
@@ -98,11 +98,11 @@ func (s *Server) renderReport(w http.ResponseWriter, r *http.Request, sess *quar
 		p.Question = c
 	}
 	switch sess.Status {
-	case quarry.SessionRunning:
+	case investigation.StatusRunning:
 		p.Heading = "Investigation in progress"
 		p.Refresh = true
 		p.Scripts = []string{"progress.js"}
-	case quarry.SessionFailed:
+	case investigation.StatusFailed:
 		p.Heading = "Investigation failed"
 		if p.Failure == nil {
 			p.Failure = &quarry.ErrorInfo{Code: quarry.ECodeInternal, Message: "the investigation stopped without saying why"}
@@ -122,7 +122,7 @@ func (s *Server) renderReport(w http.ResponseWriter, r *http.Request, sess *quar
 		}
 	}
 	p.Title = p.Heading
-	if sess.Status != quarry.SessionCompleted {
+	if sess.Status != investigation.StatusCompleted {
 		prog, err := s.progress(r, id)
 		if err != nil {
 			return err
@@ -134,7 +134,7 @@ func (s *Server) renderReport(w http.ResponseWriter, r *http.Request, sess *quar
 	if err != nil {
 		return err
 	}
-	p.Chat = chatView{Action: sessionURL(id) + "/chat", Enabled: sess.Status == quarry.SessionCompleted}
+	p.Chat = chatView{Action: sessionURL(id) + "/chat", Enabled: sess.Status == investigation.StatusCompleted}
 	for _, m := range hist {
 		p.Chat.Messages = append(p.Chat.Messages, chatMessage(id, m))
 	}
@@ -215,25 +215,25 @@ func (s *Server) progress(r *http.Request, id string) (progressView, error) {
 	return v, nil
 }
 
-func iterationItem(it quarry.IterationLog) progressItem {
+func iterationItem(it investigation.IterationLog) progressItem {
 	return progressItem{Step: "loop", Iteration: it.Iteration, Decision: it.Decision, Finding: it.CompressedSummary}
 }
 
-func progressOf(e investigate.Event) progressItem {
+func progressOf(e investigation.Event) progressItem {
 	return progressItem{Step: e.Step, Message: e.Message, Iteration: e.Iteration, Decision: e.Decision, Finding: e.Finding}
 }
 
 // chatMessage prepares a stored message for the panel: Markdown rendered
 // with its headings under the panel's, artifacts as links.
-func chatMessage(sessionID string, m quarry.ChatMessage) chatMessageView {
+func chatMessage(sessionID string, m investigation.ChatMessage) chatMessageView {
 	v := chatMessageView{Role: string(m.Role), Who: "You", Time: m.Timestamp}
-	if m.Role == quarry.ChatAssistant {
+	if m.Role == investigation.ChatAssistant {
 		v.Who = "Quarry"
 	}
 	// What the user typed is shown as typed; the answers are Markdown whose
 	// "[ref]" citations become numbered links to the sources listed below.
 	v.HTML = template.HTML(`<p class="typed">` + template.HTMLEscapeString(m.Content) + "</p>")
-	if m.Role != quarry.ChatAssistant {
+	if m.Role != investigation.ChatAssistant {
 		return v
 	}
 	content := m.Content
@@ -280,7 +280,7 @@ func (s *Server) chatPage(w http.ResponseWriter, r *http.Request) error {
 		seeOther(w, r, sessionURL(id)+"#chat-messages")
 		return nil
 	}
-	question := quarry.ChatMessage{Role: quarry.ChatUser, Content: strings.TrimSpace(msg), Timestamp: reply.Timestamp}
+	question := investigation.ChatMessage{Role: investigation.ChatUser, Content: strings.TrimSpace(msg), Timestamp: reply.Timestamp}
 	s.renderFragment(w, r, http.StatusOK,
 		fragment{"chat_message", chatMessage(id, question)},
 		fragment{"chat_message", chatMessage(id, *reply)},

@@ -11,7 +11,6 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/room"
-	"github.com/quarry-dev/quarry/rooms"
 )
 
 // routesRoomPages registers the data rooms' pages. As everywhere, every
@@ -109,7 +108,7 @@ type roomView struct {
 type docRow struct {
 	room.Document
 	RoomURL  string
-	Progress *rooms.Progress
+	Progress *room.Progress
 	CanEdit  bool // the user may delete it
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // routesPages registers the HTML pages. Every form works as a plain POST
@@ -62,7 +63,7 @@ type homePage struct {
 }
 
 type sessionRow struct {
-	*quarry.Session
+	*investigation.Investigation
 	URL      string
 	Question string
 }
@@ -81,8 +82,8 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) error {
 		all = all[:homeLimit]
 	}
 	for _, sess := range all {
-		row := sessionRow{Session: sess, URL: sessionURL(sess.SessionID)}
-		if sess.Status != quarry.SessionExpired {
+		row := sessionRow{Investigation: sess, URL: sessionURL(sess.SessionID)}
+		if sess.Status != investigation.StatusExpired {
 			// A missing or unreadable request only leaves the column blank.
 			if c, err := s.svc.Context(r.Context(), sess.SessionID); err == nil && c != nil {
 				row.Question = clip(firstNonEmpty(c.InvestigationPrompt, c.MetricSQL), 90)
@@ -116,9 +117,9 @@ func (s *Server) renderSession(w http.ResponseWriter, r *http.Request, id string
 		return err
 	}
 	switch sess.Status {
-	case quarry.SessionCreated, quarry.SessionHasFiles:
+	case investigation.StatusCreated, investigation.StatusHasFiles:
 		return s.renderForm(w, r, sess, status, st)
-	case quarry.SessionRunning, quarry.SessionCompleted, quarry.SessionFailed:
+	case investigation.StatusRunning, investigation.StatusCompleted, investigation.StatusFailed:
 		return s.renderReport(w, r, sess, status, st)
 	}
 	return quarry.Errorf(quarry.ECodeSessionExpired, "this investigation has expired and its files and results were deleted").

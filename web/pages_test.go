@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // do sends a request to a server over svc and returns the recorded answer.
@@ -110,9 +110,9 @@ func checkHeadings(t *testing.T, page string) {
 
 func TestHomeListsSessions(t *testing.T) {
 	f := newFake(t)
-	done := f.add(quarry.SessionCompleted)
-	f.contexts[done] = &quarry.InvestigationContext{InvestigationPrompt: "Why did revenue drop?"}
-	fresh := f.add(quarry.SessionCreated)
+	done := f.add(investigation.StatusCompleted)
+	f.contexts[done] = &investigation.Context{InvestigationPrompt: "Why did revenue drop?"}
+	fresh := f.add(investigation.StatusCreated)
 
 	rec := get(t, f, "/")
 	wantStatus(t, rec, http.StatusOK)
@@ -175,7 +175,7 @@ func TestCreateSessionRefusesOtherSites(t *testing.T) {
 
 func TestFormPageHasLabelledFields(t *testing.T) {
 	f := newFake(t)
-	id := f.add(quarry.SessionCreated)
+	id := f.add(investigation.StatusCreated)
 	if rec := postUpload(t, f, "/sessions/"+id+"/files", "orders.csv", "order_id,amount\n1,2\n", "", false); rec.Code != http.StatusSeeOther {
 		t.Fatalf("upload = %d", rec.Code)
 	}
@@ -223,7 +223,7 @@ func TestFormPageHasLabelledFields(t *testing.T) {
 
 func TestInvestigateWithoutMetricKeepsValues(t *testing.T) {
 	f := newFake(t)
-	id := f.add(quarry.SessionHasFiles)
+	id := f.add(investigation.StatusHasFiles)
 	form := url.Values{"metric_sql": {"  "}, "business_context": {"New checkout <b>on</b> mobile"},
 		"baseline_start": {"2024-02-01"}, "baseline_end": {"2024-02-14"}, "comparison_start": {"2024-02-15"},
 		"comparison_end": {"2024-02-28"}, "investigation_prompt": {"Why did it drop?"}, "time_column": {"orders.day"}}
@@ -268,7 +268,7 @@ func TestInvestigateWithoutMetricKeepsValues(t *testing.T) {
 // first.
 func TestInvestigateShowsEveryError(t *testing.T) {
 	f := newFake(t)
-	id := f.add(quarry.SessionHasFiles)
+	id := f.add(investigation.StatusHasFiles)
 	form := url.Values{"metric_sql": {""}, "baseline_start": {"2024-02-14"}, "baseline_end": {"2024-02-01"},
 		"comparison_start": {"2024-02-28"}, "comparison_end": {"2024-02-15"},
 		"investigation_prompt": {strings.Repeat("x", quarry.MaxInvestigationPrompt+1)}}
@@ -367,7 +367,7 @@ func TestInvestigateErrorsGoToTheirFields(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFake(t)
-			id := f.add(quarry.SessionHasFiles)
+			id := f.add(investigation.StatusHasFiles)
 			f.investigateErr = tt.serviceErr
 			form := tt.form
 			if form == nil {
@@ -398,7 +398,7 @@ func TestInvestigateErrorsGoToTheirFields(t *testing.T) {
 
 func TestInvestigateStartsAndRedirects(t *testing.T) {
 	f := newFake(t)
-	id := f.add(quarry.SessionHasFiles)
+	id := f.add(investigation.StatusHasFiles)
 	form := url.Values{"metric_sql": {" SELECT SUM(amount) FROM orders "}, "baseline_start": {"2024-02-01"},
 		"baseline_end": {"2024-02-14"}, "comparison_start": {"2024-02-15"}, "comparison_end": {"2024-02-28"},
 		"time_column": {"orders.day"}, "time_format": {" %d/%m/%Y "}}
@@ -419,7 +419,7 @@ func TestInvestigateStartsAndRedirects(t *testing.T) {
 
 func TestUploadWithoutJS(t *testing.T) {
 	f := newFake(t)
-	id := f.add(quarry.SessionCreated)
+	id := f.add(investigation.StatusCreated)
 	rec := postUpload(t, f, "/sessions/"+id+"/files", "orders.csv", "order_id,amount\n1,2\n2,3\n", "One row per order", false)
 	wantStatus(t, rec, http.StatusSeeOther)
 	if loc := rec.Header().Get("Location"); loc != "/sessions/"+id+"#file-file1" {
@@ -432,7 +432,7 @@ func TestUploadWithoutJS(t *testing.T) {
 
 func TestBadUploadShowsInlineError(t *testing.T) {
 	f := newFake(t)
-	id := f.add(quarry.SessionCreated)
+	id := f.add(investigation.StatusCreated)
 	f.addFileErr = quarry.Errorf(quarry.ECodeInvalidFileType, "orders.xlsx is not a CSV file").WithHint("export the sheet as CSV")
 	rec := postUpload(t, f, "/sessions/"+id+"/files", "orders.xlsx", "PK\x03\x04", "", false)
 	wantStatus(t, rec, http.StatusUnsupportedMediaType)
@@ -467,7 +467,7 @@ func TestBadUploadShowsInlineError(t *testing.T) {
 
 func TestUploadWithHTMXReturnsOneCard(t *testing.T) {
 	f := newFake(t)
-	id := f.add(quarry.SessionCreated)
+	id := f.add(investigation.StatusCreated)
 	rec := postUpload(t, f, "/sessions/"+id+"/files", "orders.csv", "order_id,amount\n1,2\n2,3\n", "Orders", true)
 	wantStatus(t, rec, http.StatusOK)
 	frag := rec.Body.String()
@@ -496,7 +496,7 @@ func TestUploadWithHTMXReturnsOneCard(t *testing.T) {
 
 func TestDescribeAndRemoveFile(t *testing.T) {
 	f := newFake(t)
-	id := f.add(quarry.SessionCreated)
+	id := f.add(investigation.StatusCreated)
 	postUpload(t, f, "/sessions/"+id+"/files", "orders.csv", "order_id,amount\n1,2\n", "", false)
 	base := "/sessions/" + id + "/files/file1"
 
@@ -546,14 +546,14 @@ const sampleReport = "# Checkout Conversion Investigation Report\n\n" +
 // completedSession is a finished investigation with a report, a data model
 // and a chart.
 func completedSession(t *testing.T, f *fakeService) string {
-	id := f.add(quarry.SessionCompleted)
-	f.reports[id] = &quarry.Report{SessionID: id, Content: sampleReport, Status: "completed"}
-	f.models[id] = &quarry.DataModel{SessionID: id,
-		Tables: []quarry.TableInfo{{Name: "orders", RowCount: 16021, ColumnCount: 3}, {Name: "sessions", RowCount: 412803, ColumnCount: 4}},
-		Relationships: []quarry.Relationship{{FromTable: "orders", FromColumn: "session_id", ToTable: "sessions", ToColumn: "session_id",
-			RelationshipType: quarry.RelForeignKey, Confidence: 0.99, ToUnique: true}}}
+	id := f.add(investigation.StatusCompleted)
+	f.reports[id] = &investigation.Report{SessionID: id, Content: sampleReport, Status: "completed"}
+	f.models[id] = &investigation.DataModel{SessionID: id,
+		Tables: []investigation.TableInfo{{Name: "orders", RowCount: 16021, ColumnCount: 3}, {Name: "sessions", RowCount: 412803, ColumnCount: 4}},
+		Relationships: []investigation.Relationship{{FromTable: "orders", FromColumn: "session_id", ToTable: "sessions", ToColumn: "session_id",
+			RelationshipType: investigation.RelForeignKey, Confidence: 0.99, ToUnique: true}}}
 	f.writeArtifact(t, id, "charts/waterfall.png", "\x89PNG\r\n\x1a\nfake")
-	f.iters[id] = []quarry.IterationLog{{Iteration: 1, Decision: "ANALYZE", CompressedSummary: "Mobile holds 70% of the drop."},
+	f.iters[id] = []investigation.IterationLog{{Iteration: 1, Decision: "ANALYZE", CompressedSummary: "Mobile holds 70% of the drop."},
 		{Iteration: 2, Decision: "CONCLUDE", CompressedSummary: "Nothing else moved."}}
 	return id
 }
@@ -616,11 +616,11 @@ func TestReportPage(t *testing.T) {
 
 func TestRunningPage(t *testing.T) {
 	f := newFake(t)
-	id := f.add(quarry.SessionRunning)
-	f.contexts[id] = &quarry.InvestigationContext{MetricSQL: "SELECT SUM(amount) FROM orders",
+	id := f.add(investigation.StatusRunning)
+	f.contexts[id] = &investigation.Context{MetricSQL: "SELECT SUM(amount) FROM orders",
 		BaselinePeriod:   quarry.DateRange{Start: quarry.MustParseDate("2024-01-01"), End: quarry.MustParseDate("2024-01-31")},
 		ComparisonPeriod: quarry.DateRange{Start: quarry.MustParseDate("2024-02-01"), End: quarry.MustParseDate("2024-02-29")}}
-	f.iters[id] = []quarry.IterationLog{{Iteration: 1, Decision: "ANALYZE", CompressedSummary: "Mobile holds 70% of the drop."}}
+	f.iters[id] = []investigation.IterationLog{{Iteration: 1, Decision: "ANALYZE", CompressedSummary: "Mobile holds 70% of the drop."}}
 
 	page := get(t, f, "/sessions/"+id).Body.String()
 	for _, want := range []string{
@@ -639,7 +639,7 @@ func TestRunningPage(t *testing.T) {
 	checkHeadings(t, page)
 
 	// With events the list is the stream so far, and says how far it is.
-	f.events[id] = []investigate.Event{{Step: "load", Message: "Loaded 2 files"}, {Step: "loop", Iteration: 1, Decision: "ANALYZE", Finding: "Mobile holds 70%."}}
+	f.events[id] = []investigation.Event{{Step: "load", Message: "Loaded 2 files"}, {Step: "loop", Iteration: 1, Decision: "ANALYZE", Finding: "Mobile holds 70%."}}
 	page = get(t, f, "/sessions/"+id).Body.String()
 	for _, want := range []string{`data-seen="2">`, `<span class="progress-label">load</span> <span class="progress-text">Loaded 2 files</span>`} {
 		if !strings.Contains(page, want) {
@@ -650,9 +650,9 @@ func TestRunningPage(t *testing.T) {
 
 func TestFailedExpiredAndMissingSessions(t *testing.T) {
 	f := newFake(t)
-	failed := f.add(quarry.SessionFailed)
+	failed := f.add(investigation.StatusFailed)
 	f.sessions[failed].Error = &quarry.ErrorInfo{Code: quarry.ECodeNoDataInPeriod, Message: "no rows in the comparison period", Hint: "check the dates"}
-	expired := f.add(quarry.SessionExpired)
+	expired := f.add(investigation.StatusExpired)
 
 	rec := get(t, f, "/sessions/"+failed)
 	wantStatus(t, rec, http.StatusOK)
@@ -724,7 +724,7 @@ func TestArtifacts(t *testing.T) {
 func TestChat(t *testing.T) {
 	f := newFake(t)
 	id := completedSession(t, f)
-	f.answer = quarry.ChatMessage{Content: "Mobile explains **62%** of the drop.",
+	f.answer = investigation.ChatMessage{Content: "Mobile explains **62%** of the drop.",
 		ArtifactsReferenced: []string{"results/explanations.json#1", "report.md#explanations", "files/orders.csv"}}
 
 	rec := postForm(t, f, "/sessions/"+id+"/chat", url.Values{"message": {"Why mobile?"}}, false)
@@ -785,7 +785,7 @@ func TestChatErrors(t *testing.T) {
 		t.Errorf("htmx chat error: %v\n%s", rec.Header(), rec.Body.String())
 	}
 
-	running := f.add(quarry.SessionRunning)
+	running := f.add(investigation.StatusRunning)
 	rec = postForm(t, f, "/sessions/"+running+"/chat", url.Values{"message": {"Why?"}}, false)
 	wantStatus(t, rec, http.StatusConflict)
 	if page := rec.Body.String(); !strings.Contains(page, "not completed") || !strings.Contains(page, `Why?</textarea>`) {
@@ -836,16 +836,16 @@ func TestRenumberHeadings(t *testing.T) {
 }
 
 func TestDataModelDiagram(t *testing.T) {
-	dm := &quarry.DataModel{
-		Tables: []quarry.TableInfo{
+	dm := &investigation.DataModel{
+		Tables: []investigation.TableInfo{
 			{Name: "campaigns", RowCount: 42, ColumnCount: 5},
 			{Name: "orders", RowCount: 16021, ColumnCount: 3, Columns: []quarry.Column{
 				{Name: "order_id", InferredType: quarry.RoleID}, {Name: "amount", InferredType: quarry.RoleMeasure}}},
 			{Name: "sessions<x>", RowCount: 412803, ColumnCount: 4},
 		},
-		Relationships: []quarry.Relationship{
-			{FromTable: "orders", FromColumn: "session_id", ToTable: "sessions<x>", ToColumn: "session_id", RelationshipType: quarry.RelForeignKey, ToUnique: true},
-			{FromTable: "sessions<x>", FromColumn: "channel", ToTable: "campaigns", ToColumn: "channel_name", RelationshipType: quarry.RelSimilarValues},
+		Relationships: []investigation.Relationship{
+			{FromTable: "orders", FromColumn: "session_id", ToTable: "sessions<x>", ToColumn: "session_id", RelationshipType: investigation.RelForeignKey, ToUnique: true},
+			{FromTable: "sessions<x>", FromColumn: "channel", ToTable: "campaigns", ToColumn: "channel_name", RelationshipType: investigation.RelSimilarValues},
 			{FromTable: "orders", FromColumn: "x", ToTable: "missing", ToColumn: "y"},
 		},
 	}
@@ -873,7 +873,7 @@ func TestDataModelDiagram(t *testing.T) {
 	if len(v.Relationships) != 2 || v.Relationships[0].Kind != "foreign key, many-to-one" || v.Relationships[1].Kind != "similar values" {
 		t.Errorf("relationships = %+v", v.Relationships)
 	}
-	if newDataModelView(nil) != nil || newDataModelView(&quarry.DataModel{}) != nil {
+	if newDataModelView(nil) != nil || newDataModelView(&investigation.DataModel{}) != nil {
 		t.Errorf("a missing or empty data model has a diagram")
 	}
 }
@@ -898,7 +898,7 @@ func TestFooterSaysWhatLeavesTheMachine(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFake(t)
-			id := f.add(quarry.SessionCompleted)
+			id := f.add(investigation.StatusCompleted)
 			for _, target := range []string{"/", "/sessions/" + id, "/sessions/" + quarry.NewID()} {
 				rec := httptest.NewRecorder()
 				New(f, Options{Analyst: tt.analyst}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, target, nil))

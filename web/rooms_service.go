@@ -40,11 +40,11 @@ type RoomService interface {
 	Chunk(ctx context.Context, userID, chunkID string) (*room.Chunk, error)
 	// Watch streams the processing steps of a room's documents;
 	// Latest is one document's current step, nil when none.
-	Watch(ctx context.Context, userID, roomID string) (latest []rooms.Progress, live <-chan rooms.Progress, cancel func(), err error)
-	Latest(ctx context.Context, userID, documentID string) (*rooms.Progress, error)
+	Watch(ctx context.Context, userID, roomID string) (latest []room.Progress, live <-chan room.Progress, cancel func(), err error)
+	Latest(ctx context.Context, userID, documentID string) (*room.Progress, error)
 
 	// Ask answers a question and records it. Errors: INVALID, and
-	// *rooms.RateLimited (RATE_LIMITED) past the hourly limit.
+	// *room.RateLimited (RATE_LIMITED) past the hourly limit.
 	Ask(ctx context.Context, userID, roomID, question string) (*room.Query, error)
 	// Query is one of userID's own queries.
 	Query(ctx context.Context, userID, queryID string) (*room.Query, error)
@@ -55,7 +55,7 @@ type RoomService interface {
 	DeleteHistory(ctx context.Context, userID, roomID string) (int, error)
 	// ExportHistory is userID's history in a room with personal data
 	// masked.
-	ExportHistory(ctx context.Context, userID, roomID string) (*rooms.Export, error)
+	ExportHistory(ctx context.Context, userID, roomID string) (*room.Export, error)
 }
 
 var _ RoomService = (*rooms.Service)(nil)

@@ -31,7 +31,7 @@ type Analyzer struct {
 	Audit     Auditor
 	Store     Store
 	Now       func() time.Time
-	Progress  func(Event) // optional
+	Progress  func(analysis.Event) // optional
 	// Planner, when set, writes the plan instead of the offline planner;
 	// its plan is validated by the same rules, and the offline planner
 	// takes over when it fails.
@@ -137,7 +137,7 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 	if err != nil {
 		r.req.Status = analysis.StatusFailed
 		r.res.Error = quarry.NewErrorInfo(err)
-		r.progress(Event{Step: "failed", Message: quarry.ErrorMessage(err)})
+		r.progress(analysis.Event{Step: "failed", Message: quarry.ErrorMessage(err)})
 	}
 	r.res.Status = r.req.Status
 	r.res.Request = r.req.Redacted() // passwords are never recorded
@@ -158,7 +158,7 @@ func (r *run) close() {
 
 func (r *run) now() string { return r.a.Now().UTC().Format(time.RFC3339Nano) }
 
-func (r *run) progress(e Event) {
+func (r *run) progress(e analysis.Event) {
 	if r.a.Progress != nil {
 		e.Time = r.a.Now()
 		r.a.Progress(e)
@@ -275,7 +275,7 @@ func (r *run) planAndValidate(ctx context.Context) error {
 		plan.Status = analysis.PlanAbandoned
 		return verr
 	}
-	r.progress(Event{Step: "plan", Message: fmt.Sprintf("%d steps (%s planner): %s", len(plan.Subtasks), how, plan.Reasoning), Plan: copyPlan(plan)})
+	r.progress(analysis.Event{Step: "plan", Message: fmt.Sprintf("%d steps (%s planner): %s", len(plan.Subtasks), how, plan.Reasoning), Plan: copyPlan(plan)})
 	return nil
 }
 
@@ -337,7 +337,7 @@ func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 		if how == "replay" {
 			return nil, how, err // a replay runs the stored plan or nothing
 		}
-		r.progress(Event{Step: "plan", Message: "the " + how + "'s plan was not usable (" + quarry.ErrorMessage(err) + "); planning offline"})
+		r.progress(analysis.Event{Step: "plan", Message: "the " + how + "'s plan was not usable (" + quarry.ErrorMessage(err) + "); planning offline"})
 	}
 	if perr != nil {
 		return nil, "offline", perr
@@ -372,7 +372,7 @@ func (r *run) setStatus(t *analysis.Subtask, status string) {
 	r.mu.Lock()
 	t.Status = status
 	r.mu.Unlock()
-	r.progress(Event{Step: "task", TaskID: t.TaskID, Status: status, Message: t.Description})
+	r.progress(analysis.Event{Step: "task", TaskID: t.TaskID, Status: status, Message: t.Description})
 }
 
 // settle decides the request's status: completed when every step
@@ -409,5 +409,5 @@ func (r *run) settle() {
 		r.req.Status = analysis.StatusCompleted
 		r.plan.Status = analysis.PlanCompleted
 	}
-	r.progress(Event{Step: "done", Status: r.req.Status, Message: fmt.Sprintf("%s: %d of %d steps, %d artifacts", r.req.Status, succeeded, len(r.plan.Subtasks), len(r.res.Artifacts))})
+	r.progress(analysis.Event{Step: "done", Status: r.req.Status, Message: fmt.Sprintf("%s: %d of %d steps, %d artifacts", r.req.Status, succeeded, len(r.plan.Subtasks), len(r.res.Artifacts))})
 }

@@ -13,7 +13,6 @@ package analyze
 
 import (
 	"context"
-	"time"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
@@ -51,17 +50,6 @@ type Store interface {
 	WriteArtifact(rel string, data []byte) (string, error)
 	// SaveJSON writes the analysis record rel (analyses/ID/result.json).
 	SaveJSON(rel string, v any) error
-}
-
-// Event is one progress report of a running analysis.
-type Event struct {
-	Time    time.Time `json:"time"`
-	Step    string    `json:"step"` // "plan", "task", "artifact", "done", "failed"
-	TaskID  string    `json:"task_id,omitempty"`
-	Status  string    `json:"status,omitempty"`
-	Message string    `json:"message"`
-	// Plan is the validated plan, on the "plan" event.
-	Plan *analysis.Plan `json:"plan,omitempty"`
 }
 
 // OpenSource opens a database source from its connection string

@@ -31,7 +31,7 @@ func (r *run) artifact(kind, taskID, rel string, data []byte, meta map[string]an
 	r.mu.Lock()
 	r.res.Artifacts = append(r.res.Artifacts, art)
 	r.mu.Unlock()
-	r.progress(Event{Step: "artifact", TaskID: taskID, Message: kind + " " + path.Base(rel)})
+	r.progress(analysis.Event{Step: "artifact", TaskID: taskID, Message: kind + " " + path.Base(rel)})
 	return art, nil
 }
 

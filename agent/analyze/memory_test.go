@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/analyze"
 	"github.com/quarry-dev/quarry/analysis"
 	"github.com/quarry-dev/quarry/internal/budget"
 )
@@ -22,7 +21,7 @@ func TestResourceLimitEndsAnalysis(t *testing.T) {
 	// The watchdog reads the memory over the budget once the query runs.
 	var once sync.Once
 	started := make(chan struct{})
-	e.a.Progress = func(ev analyze.Event) {
+	e.a.Progress = func(ev analysis.Event) {
 		if ev.Step == "task" {
 			once.Do(func() { close(started) })
 		}

@@ -61,6 +61,6 @@ func (r *run) mask(ctx context.Context, t *analysis.Subtask, table string) error
 func (r *run) decide(t *analysis.Subtask, decision, rule, reason string) {
 	r.audit(quarry.EventPolicyDecision, actorSafety, map[string]any{"decision": decision, "rule": rule, "reason": reason, "task_id": t.TaskID})
 	if decision != "allow" {
-		r.progress(Event{Step: "policy", TaskID: t.TaskID, Status: decision, Message: reason})
+		r.progress(analysis.Event{Step: "policy", TaskID: t.TaskID, Status: decision, Message: reason})
 	}
 }

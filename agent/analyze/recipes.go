@@ -49,7 +49,7 @@ func (r *run) embedIntent(ctx context.Context, text string) intentVector {
 		if err == nil && len(vs) == 1 && len(vs[0]) > 0 {
 			return intentVector{text: text, model: r.a.EmbeddingModel, v: vs[0]}
 		}
-		r.progress(Event{Step: "recipe", Message: fmt.Sprintf("embedding by %s failed, comparing recipes by their words: %v", r.a.EmbeddingModel, err)})
+		r.progress(analysis.Event{Step: "recipe", Message: fmt.Sprintf("embedding by %s failed, comparing recipes by their words: %v", r.a.EmbeddingModel, err)})
 	}
 	return intentVector{text: text, v: analysis.LexicalEmbedding(text)}
 }
@@ -300,7 +300,7 @@ func (r *run) remember(ctx context.Context, in *intent.Intent, how string) {
 	now := r.now()
 	if how == "recipe" {
 		if err := store.Used(ctx, r.res.RecipeID, now); err != nil {
-			r.progress(Event{Step: "recipe", Message: "could not count the reuse: " + err.Error()})
+			r.progress(analysis.Event{Step: "recipe", Message: "could not count the reuse: " + err.Error()})
 		}
 		return
 	}
@@ -316,7 +316,7 @@ func (r *run) remember(ctx context.Context, in *intent.Intent, how string) {
 		ToolArgumentTemplates: args, SuccessCount: 1, CreatedAt: now, LastUsedAt: now}
 	id, err := store.Save(ctx, rc)
 	if err != nil {
-		r.progress(Event{Step: "recipe", Message: "could not keep the recipe: " + err.Error()})
+		r.progress(analysis.Event{Step: "recipe", Message: "could not keep the recipe: " + err.Error()})
 		return
 	}
 	r.res.RecipeID = id

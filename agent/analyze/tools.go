@@ -127,14 +127,14 @@ func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 		if repaired == nil {
 			break
 		}
-		r.progress(Event{Step: "task", TaskID: t.TaskID, Status: "retry", Message: fmt.Sprintf("%s: %s; retrying: %s", category, quarry.ErrorMessage(err), how)})
+		r.progress(analysis.Event{Step: "task", TaskID: t.TaskID, Status: "retry", Message: fmt.Sprintf("%s: %s; retrying: %s", category, quarry.ErrorMessage(err), how)})
 		args = repaired
 	}
 	r.setStatus(t, analysis.TaskFailed)
 }
 
 func (r *run) fail(t *analysis.Subtask, err error) {
-	r.progress(Event{Step: "task", TaskID: t.TaskID, Status: analysis.TaskFailed, Message: quarry.ErrorMessage(err)})
+	r.progress(analysis.Event{Step: "task", TaskID: t.TaskID, Status: analysis.TaskFailed, Message: quarry.ErrorMessage(err)})
 	r.setStatus(t, analysis.TaskFailed)
 }
 

@@ -13,13 +13,14 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/evidence"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/retrieve"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
 // newAnswerer returns an Answerer over an in-memory index holding each
 // session's memory sections, plus any extra chunks.
-func newAnswerer(t *testing.T, memories map[string][]quarry.MemorySection, extra ...retrieve.Chunk) *Answerer {
+func newAnswerer(t *testing.T, memories map[string][]investigation.MemorySection, extra ...retrieve.Chunk) *Answerer {
 	t.Helper()
 	db, err := sqlite.Open(":memory:")
 	if err != nil {
@@ -27,7 +28,7 @@ func newAnswerer(t *testing.T, memories map[string][]quarry.MemorySection, extra
 	}
 	t.Cleanup(func() { db.Close() })
 	for session, sections := range memories {
-		chunks := retrieve.MemoryChunks(quarry.MemoryDocument{SessionID: session, Sections: sections})
+		chunks := retrieve.MemoryChunks(investigation.MemoryDocument{SessionID: session, Sections: sections})
 		for _, c := range extra {
 			if c.Scope == session {
 				chunks = append(chunks, c)
@@ -102,8 +103,8 @@ func revenueReport(t *testing.T, scope string) []retrieve.Chunk {
 
 // withoutCountry returns the revenue memory as if its data had no country
 // column.
-func withoutCountry() []quarry.MemorySection {
-	var out []quarry.MemorySection
+func withoutCountry() []investigation.MemorySection {
+	var out []investigation.MemorySection
 	for _, s := range revenueMemory {
 		s.Text = strings.ReplaceAll(s.Text, ", country", "")
 		s.Text = strings.ReplaceAll(s.Text, " in 12 countries", "")
@@ -113,7 +114,7 @@ func withoutCountry() []quarry.MemorySection {
 }
 
 func TestAnswerMethod(t *testing.T) {
-	a := newAnswerer(t, map[string][]quarry.MemorySection{"rev": revenueMemory, "chk": checkoutMemory, "revr": revenueMemory}, revenueReport(t, "revr")...)
+	a := newAnswerer(t, map[string][]investigation.MemorySection{"rev": revenueMemory, "chk": checkoutMemory, "revr": revenueMemory}, revenueReport(t, "revr")...)
 	tests := []struct {
 		session, question, want string
 	}{
@@ -136,7 +137,7 @@ func TestAnswerMethod(t *testing.T) {
 
 func TestAnswerHypothesesByStatus(t *testing.T) {
 	// One hypothesis ruled out, the rest confirmed: nothing is hard-wired.
-	oneRuledOut := []quarry.MemorySection{
+	oneRuledOut := []investigation.MemorySection{
 		{Ref: "analysis/hypotheses/hyp_001.json", Title: "Hypothesis hyp_001 CONFIRMED: Broken data", Text: "hyp_001 CONFIRMED: Broken data. 3 days are missing"},
 		{Ref: "analysis/hypotheses/hyp_002.json", Title: "Hypothesis hyp_002 RULED_OUT: Weekday mix", Text: "hyp_002 RULED_OUT: Weekday mix. identical weekday composition"},
 		{Ref: "analysis/iterations/iter_001.json", Title: "Finding find_001 (iteration 1, hyp_001)", Text: "Iteration 1 decided ANALYZE. broken data must be ruled out first"},
@@ -149,7 +150,7 @@ func TestAnswerHypothesesByStatus(t *testing.T) {
 			reportOnly = append(reportOnly, c)
 		}
 	}
-	a := newAnswerer(t, map[string][]quarry.MemorySection{
+	a := newAnswerer(t, map[string][]investigation.MemorySection{
 		"rev": revenueMemory, "chk": checkoutMemory, "revr": revenueMemory,
 		"one": oneRuledOut, "none": allConfirmed, "report": nil,
 	}, append(revenueReport(t, "revr"), reportOnly...)...)
@@ -193,7 +194,7 @@ func TestAnswerHypothesesByStatus(t *testing.T) {
 }
 
 func TestAnswerCountry(t *testing.T) {
-	a := newAnswerer(t, map[string][]quarry.MemorySection{"chk": checkoutMemory, "rev": revenueMemory, "nocountry": withoutCountry()})
+	a := newAnswerer(t, map[string][]investigation.MemorySection{"chk": checkoutMemory, "rev": revenueMemory, "nocountry": withoutCountry()})
 
 	r := ask(t, a, "chk", "What about Germany?")
 	if !contains(r.ArtifactsReferenced, "analysis/iterations/iter_006.json") || !strings.Contains(r.Text, "country=DE") {
@@ -220,7 +221,7 @@ func TestAnswerCountry(t *testing.T) {
 }
 
 func TestAnswerUnrelated(t *testing.T) {
-	a := newAnswerer(t, map[string][]quarry.MemorySection{"chk": checkoutMemory, "rev": revenueMemory, "bare": {{Ref: "context.json", Title: "Context", Text: "Metric: SELECT SUM(x) FROM t"}}})
+	a := newAnswerer(t, map[string][]investigation.MemorySection{"chk": checkoutMemory, "rev": revenueMemory, "bare": {{Ref: "context.json", Title: "Context", Text: "Metric: SELECT SUM(x) FROM t"}}})
 	tests := []struct {
 		session, question, want string
 	}{
@@ -241,7 +242,7 @@ func TestAnswerUnrelated(t *testing.T) {
 }
 
 func TestAnswerWhy(t *testing.T) {
-	a := newAnswerer(t, map[string][]quarry.MemorySection{"rev": revenueMemory, "chk": checkoutMemory})
+	a := newAnswerer(t, map[string][]investigation.MemorySection{"rev": revenueMemory, "chk": checkoutMemory})
 	tests := []struct {
 		session, question string
 		wantFirst         []string
@@ -262,7 +263,7 @@ func TestAnswerWhy(t *testing.T) {
 }
 
 func TestAnswerQuotesNumbersWithRefs(t *testing.T) {
-	a := newAnswerer(t, map[string][]quarry.MemorySection{"rev": revenueMemory})
+	a := newAnswerer(t, map[string][]investigation.MemorySection{"rev": revenueMemory})
 	r := ask(t, a, "rev", "What about app_version 5.2?")
 	want := "- hyp_003 CONFIRMED: A specific combination of segments moved. platform=android AND app_version=5.2 explains 59% of the change (q<0.0001). [analysis/hypotheses/hyp_003.json]"
 	if !strings.Contains(r.Text, want+"\n") {
@@ -279,7 +280,7 @@ func TestAnswerQuotesNumbersWithRefs(t *testing.T) {
 }
 
 func TestAnswerValidates(t *testing.T) {
-	a := newAnswerer(t, map[string][]quarry.MemorySection{"rev": revenueMemory})
+	a := newAnswerer(t, map[string][]investigation.MemorySection{"rev": revenueMemory})
 	for _, q := range []string{"", "  \n\t", strings.Repeat("é", quarry.MaxChatMessageLen+1)} {
 		_, err := a.Answer(context.Background(), "rev", q)
 		if quarry.ErrorCode(err) != quarry.ECodeInvalid {
@@ -292,16 +293,16 @@ func TestAnswerValidates(t *testing.T) {
 // TestAnswerStaysWithinLimit fills a memory with long passages that all
 // match the question.
 func TestAnswerStaysWithinLimit(t *testing.T) {
-	var long []quarry.MemorySection
+	var long []investigation.MemorySection
 	for i := 0; i < 30; i++ {
 		var text strings.Builder
 		for j := 0; j < 14; j++ {
 			fmt.Fprintf(&text, "Revenue in platform=android dropped by 12%% in week %d of %d while the share of the change stayed at 59%%. ", j, i)
 		}
 		text.WriteString(strings.Repeat("x", 900))
-		long = append(long, quarry.MemorySection{Ref: fmt.Sprintf("analysis/iterations/iter_%03d.json", i), Title: fmt.Sprintf("Method %d", i), Text: text.String()})
+		long = append(long, investigation.MemorySection{Ref: fmt.Sprintf("analysis/iterations/iter_%03d.json", i), Title: fmt.Sprintf("Method %d", i), Text: text.String()})
 	}
-	a := newAnswerer(t, map[string][]quarry.MemorySection{"long": long})
+	a := newAnswerer(t, map[string][]investigation.MemorySection{"long": long})
 	a.K = 30
 	for _, q := range []string{"why did android revenue drop?", "how did you calculate the share?", "android 12% 59%"} {
 		r := ask(t, a, "long", q) // checkReply checks the length and the refs

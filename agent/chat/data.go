@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/retrieve"
 )
 
@@ -18,7 +19,7 @@ import (
 // dimensions of its tables, and a read-only query over the session's tables
 // that the caller records in the audit log.
 type Data struct {
-	Metric     quarry.Metric // parsed; TimeColumn is a DATE-valued expression
+	Metric     investigation.Metric // parsed; TimeColumn is a DATE-valued expression
 	Base, Cmp  quarry.DateRange
 	Dimensions []Dimension
 	// Query runs one read-only SELECT, recording it and its result in the
@@ -318,7 +319,7 @@ func cite(text string, seq int) Reply {
 }
 
 // metricTitle names the metric in a sentence: "sum(amount)".
-func metricTitle(m quarry.Metric) string {
+func metricTitle(m investigation.Metric) string {
 	if m.Denominator != "" {
 		return m.Numerator + " / " + m.Denominator
 	}

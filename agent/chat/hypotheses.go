@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/retrieve"
 )
 
@@ -19,7 +19,7 @@ const maxHypothesisHits = 100
 // hypothesis is one hypothesis as a passage of the memory states it.
 type hypothesis struct {
 	id     string // "hyp_003"
-	status quarry.HypothesisStatus
+	status investigation.HypothesisStatus
 	quote  string // the passage's words: id, status, title and verdict
 	ref    string
 }
@@ -68,7 +68,7 @@ func (a *Answerer) byStatus(ctx context.Context, sessionID string, q *question) 
 }
 
 // statusWords says a status in words: "ruled out".
-func statusWords(s quarry.HypothesisStatus) string {
+func statusWords(s investigation.HypothesisStatus) string {
 	return strings.ToLower(strings.ReplaceAll(string(s), "_", " "))
 }
 
@@ -130,12 +130,12 @@ func ownHypothesis(c retrieve.Chunk) string {
 }
 
 // statusOf returns the first hypothesis status text names, or "".
-func statusOf(text string) quarry.HypothesisStatus {
+func statusOf(text string) investigation.HypothesisStatus {
 	m := statusPattern.FindString(text)
 	if m == "" {
 		return ""
 	}
-	return quarry.HypothesisStatus(strings.ToUpper(strings.ReplaceAll(m, " ", "_")))
+	return investigation.HypothesisStatus(strings.ToUpper(strings.ReplaceAll(m, " ", "_")))
 }
 
 // hypNumber returns 3 for "hyp_003".

@@ -1,12 +1,12 @@
 package chat
 
-import "github.com/quarry-dev/quarry"
+import "github.com/quarry-dev/quarry/investigation"
 
 // The memories below are the sections two demo investigations wrote to
 // analysis/memory.json (quarry demo, and quarry demo --scenario
 // checkout_conversion), with the SQL of each iteration shortened.
 
-var revenueMemory = []quarry.MemorySection{
+var revenueMemory = []investigation.MemorySection{
 	{
 		Ref:   `context.json`,
 		Title: `Context`,
@@ -156,7 +156,7 @@ Every planned check has run; 4 hypotheses confirmed, 3 ruled out.`,
 	},
 }
 
-var checkoutMemory = []quarry.MemorySection{
+var checkoutMemory = []investigation.MemorySection{
 	{
 		Ref:   `context.json`,
 		Title: `Context`,

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/llm/llmtest"
 )
@@ -23,7 +24,7 @@ const revenueNotFound = notLooked + " It examined the change by these dimensions
 // every chat request with reply.
 func withModel(t *testing.T, reply llmtest.Reply) (*Answerer, *llmtest.Model) {
 	t.Helper()
-	a := newAnswerer(t, map[string][]quarry.MemorySection{"rev": revenueMemory})
+	a := newAnswerer(t, map[string][]investigation.MemorySection{"rev": revenueMemory})
 	m := &llmtest.Model{Purposes: map[string]llmtest.Reply{purpose: reply}}
 	a.Model = m
 	return a, m
@@ -137,7 +138,7 @@ func TestModelFallsBack(t *testing.T) {
 		"malformed":             llmtest.Fail(&llm.Error{Kind: llm.KindMalformed, Message: "no content"}),
 		"other error":           llmtest.Fail(errors.New("connection reset")),
 	}
-	offline := newAnswerer(t, map[string][]quarry.MemorySection{"rev": revenueMemory})
+	offline := newAnswerer(t, map[string][]investigation.MemorySection{"rev": revenueMemory})
 	// The memory has no passage on Germany: that question is not sent.
 	questions := []string{"Why did revenue fall?", "Which hypotheses were ruled out and why?", "How did you calculate the contribution?", "What about app_version 5.2?", "What about Germany?"}
 	for name, reply := range replies {

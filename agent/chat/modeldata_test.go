@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/llm/llmtest"
 )
@@ -18,7 +19,7 @@ type fakeData struct {
 
 func (f *fakeData) data(ctx context.Context, sessionID string) (*Data, error) {
 	return &Data{
-		Metric: quarry.Metric{Numerator: "sum(amount)", From: "orders", TimeColumn: "orders.day", Scale: 1},
+		Metric: investigation.Metric{Numerator: "sum(amount)", From: "orders", TimeColumn: "orders.day", Scale: 1},
 		Base:   quarry.DateRange{Start: quarry.MustParseDate("2024-03-04"), End: quarry.MustParseDate("2024-03-17")},
 		Cmp:    quarry.DateRange{Start: quarry.MustParseDate("2024-03-18"), End: quarry.MustParseDate("2024-03-31")},
 		Dimensions: []Dimension{
@@ -59,7 +60,7 @@ func picks(choice map[string]any) *llmtest.Model {
 func TestModelPicksTheDataQuery(t *testing.T) {
 	t.Run("model's pick", func(t *testing.T) {
 		f := &fakeData{}
-		a := newAnswerer(t, map[string][]quarry.MemorySection{"rev": revenueMemory})
+		a := newAnswerer(t, map[string][]investigation.MemorySection{"rev": revenueMemory})
 		m := picks(map[string]any{"kind": "period", "dimension": "country", "value": "DE"})
 		a.Model, a.Data = m, f.data
 		const q = "How did our largest market in Europe do?"
@@ -90,7 +91,7 @@ func TestModelPicksTheDataQuery(t *testing.T) {
 	})
 	t.Run("movers", func(t *testing.T) {
 		f := &fakeData{}
-		a := newAnswerer(t, map[string][]quarry.MemorySection{"rev": revenueMemory})
+		a := newAnswerer(t, map[string][]investigation.MemorySection{"rev": revenueMemory})
 		a.Model, a.Data = picks(map[string]any{"kind": "movers", "dimension": "platform", "direction": "down", "n": 2}), f.data
 		if _, err := a.Answer(context.Background(), "rev", "Where did we lose the most?"); err != nil {
 			t.Fatal(err)
@@ -107,7 +108,7 @@ func TestModelPicksTheDataQuery(t *testing.T) {
 	} {
 		t.Run(name+" falls back", func(t *testing.T) {
 			f := &fakeData{}
-			a := newAnswerer(t, map[string][]quarry.MemorySection{"rev": revenueMemory})
+			a := newAnswerer(t, map[string][]investigation.MemorySection{"rev": revenueMemory})
 			a.Model, a.Data = picks(bad), f.data
 			r, err := a.Answer(context.Background(), "rev", "What was revenue in FR on 2024-03-20?")
 			if err != nil {
@@ -123,7 +124,7 @@ func TestModelPicksTheDataQuery(t *testing.T) {
 	}
 	t.Run("model down", func(t *testing.T) {
 		f := &fakeData{}
-		a := newAnswerer(t, map[string][]quarry.MemorySection{"rev": revenueMemory})
+		a := newAnswerer(t, map[string][]investigation.MemorySection{"rev": revenueMemory})
 		a.Model = &llmtest.Model{Reply: func(*llm.Request) (*llm.Response, error) {
 			return nil, &llm.Error{Kind: llm.KindUnavailable, Provider: "scripted", Message: "down"}
 		}}

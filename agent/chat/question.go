@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/retrieve"
 )
 
@@ -17,7 +17,7 @@ type question struct {
 	terms, aliases []string
 	// statuses are the hypothesis statuses the question asks for, in the
 	// order it names them.
-	statuses []quarry.HypothesisStatus
+	statuses []investigation.HypothesisStatus
 	// aboutMethod is set for "how did you calculate ..." questions.
 	aboutMethod bool
 	// wantsCode is set when the question asks for SQL; otherwise code is
@@ -68,13 +68,13 @@ func parseQuestion(text string) *question {
 	}
 	switch {
 	case ruledOut >= 0 && confirmed >= 0 && confirmed < ruledOut:
-		q.statuses = []quarry.HypothesisStatus{quarry.HypConfirmed, quarry.HypRuledOut}
+		q.statuses = []investigation.HypothesisStatus{investigation.HypConfirmed, investigation.HypRuledOut}
 	case ruledOut >= 0 && confirmed >= 0:
-		q.statuses = []quarry.HypothesisStatus{quarry.HypRuledOut, quarry.HypConfirmed}
+		q.statuses = []investigation.HypothesisStatus{investigation.HypRuledOut, investigation.HypConfirmed}
 	case ruledOut >= 0:
-		q.statuses = []quarry.HypothesisStatus{quarry.HypRuledOut}
+		q.statuses = []investigation.HypothesisStatus{investigation.HypRuledOut}
 	case confirmed >= 0:
-		q.statuses = []quarry.HypothesisStatus{quarry.HypConfirmed}
+		q.statuses = []investigation.HypothesisStatus{investigation.HypConfirmed}
 	}
 	return q
 }

@@ -4,15 +4,15 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/retrieve"
 )
 
 func TestParseQuestion(t *testing.T) {
-	ruled, confirmed := quarry.HypRuledOut, quarry.HypConfirmed
+	ruled, confirmed := investigation.HypRuledOut, investigation.HypConfirmed
 	tests := []struct {
 		q         string
-		statuses  []quarry.HypothesisStatus
+		statuses  []investigation.HypothesisStatus
 		method    bool
 		why, code bool
 	}{
@@ -20,10 +20,10 @@ func TestParseQuestion(t *testing.T) {
 		{"how was the share computed", nil, true, false, false},
 		{"What method did you use?", nil, true, false, false},
 		{"How did revenue change?", nil, false, false, false},
-		{"Which hypotheses were ruled out and why?", []quarry.HypothesisStatus{ruled}, false, true, false},
-		{"what did you rule out", []quarry.HypothesisStatus{ruled}, false, false, false},
-		{"which ideas were rejected", []quarry.HypothesisStatus{ruled}, false, false, false},
-		{"Which hypotheses were confirmed, which rejected?", []quarry.HypothesisStatus{confirmed, ruled}, false, false, false},
+		{"Which hypotheses were ruled out and why?", []investigation.HypothesisStatus{ruled}, false, true, false},
+		{"what did you rule out", []investigation.HypothesisStatus{ruled}, false, false, false},
+		{"which ideas were rejected", []investigation.HypothesisStatus{ruled}, false, false, false},
+		{"Which hypotheses were confirmed, which rejected?", []investigation.HypothesisStatus{confirmed, ruled}, false, false, false},
 		{"was the drop confirmed?", nil, false, false, false}, // "confirmed" alone is not about hypotheses
 		{"Why did checkout conversion fall?", nil, false, true, false},
 		{"show me the SQL of iteration 3", nil, false, false, true},
@@ -66,9 +66,9 @@ func TestHypothesesOf(t *testing.T) {
 	}
 	got := hypothesesOf(hits)
 	want := []hypothesis{
-		{id: "hyp_002", status: quarry.HypRuledOut, quote: "hyp_002 RULED_OUT: Weekday mix. identical weekdays.", ref: "analysis/hypotheses/hyp_002.json"},
-		{id: "hyp_003", status: quarry.HypInvestigating, quote: "hyp_003; Mix; Investigating", ref: "report.md#hypotheses"},
-		{id: "hyp_010", status: quarry.HypConfirmed, quote: "hyp_010; Pricing; Confirmed", ref: "report.md#hypotheses"},
+		{id: "hyp_002", status: investigation.HypRuledOut, quote: "hyp_002 RULED_OUT: Weekday mix. identical weekdays.", ref: "analysis/hypotheses/hyp_002.json"},
+		{id: "hyp_003", status: investigation.HypInvestigating, quote: "hyp_003; Mix; Investigating", ref: "report.md#hypotheses"},
+		{id: "hyp_010", status: investigation.HypConfirmed, quote: "hyp_010; Pricing; Confirmed", ref: "report.md#hypotheses"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("hypothesesOf =\n%+v\nwant\n%+v", got, want)

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/drill"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // analysisState is what the memory loop has measured so far.
@@ -35,27 +35,27 @@ func (r *run) agenda() []step {
 	for _, h := range r.hyps {
 		h := h
 		switch h.Kind {
-		case quarry.KindDataQuality:
-			out = append(out, step{decision: quarry.DecisionAnalyze, hyp: h.HypothesisID,
+		case investigation.KindDataQuality:
+			out = append(out, step{decision: investigation.DecisionAnalyze, hyp: h.HypothesisID,
 				why: "broken data must be ruled out before any business explanation", do: r.checkQuality})
-		case quarry.KindCalendar:
-			out = append(out, step{decision: quarry.DecisionAnalyze, hyp: h.HypothesisID,
+		case investigation.KindCalendar:
+			out = append(out, step{decision: investigation.DecisionAnalyze, hyp: h.HypothesisID,
 				why: "periods with different weekdays differ for no business reason", do: r.checkCalendar})
 		case hypDimension:
 			d := r.dimByName(h.Dimensions[0])
-			out = append(out, step{decision: quarry.DecisionAnalyze, hyp: h.HypothesisID,
+			out = append(out, step{decision: investigation.DecisionAnalyze, hyp: h.HypothesisID,
 				why: "decompose the change by " + d.Name, do: r.analyzeDimension(d)})
 		}
 	}
 	for _, h := range r.hyps {
 		switch h.Kind {
-		case quarry.KindMix:
-			out = append(out, step{decision: quarry.DecisionAnalyze, hyp: h.HypothesisID,
+		case investigation.KindMix:
+			out = append(out, step{decision: investigation.DecisionAnalyze, hyp: h.HypothesisID,
 				why: "compare mix and rate effects across every dimension", do: r.checkMix})
 		case hypInteraction:
-			out = append(out, step{decision: quarry.DecisionDrillDown, hyp: h.HypothesisID,
+			out = append(out, step{decision: investigation.DecisionDrillDown, hyp: h.HypothesisID,
 				why: "search combinations of up to 3 dimension values", do: r.searchSegments})
-			out = append(out, step{decision: quarry.DecisionDrillDown, hyp: h.HypothesisID,
+			out = append(out, step{decision: investigation.DecisionDrillDown, hyp: h.HypothesisID,
 				why: "measure the candidate segments without overlap and test them against daily noise", do: r.verifyInteraction})
 		}
 	}
@@ -65,20 +65,20 @@ func (r *run) agenda() []step {
 				// One dimension has no interaction hypothesis, but its
 				// values still need searching: a segment that carries the
 				// change is what rules a uniform shift out.
-				out = append(out, step{decision: quarry.DecisionDrillDown, hyp: h.HypothesisID,
+				out = append(out, step{decision: investigation.DecisionDrillDown, hyp: h.HypothesisID,
 					why: "search the dimension values for the segments that explain the change", do: r.searchSegments})
-				out = append(out, step{decision: quarry.DecisionDrillDown, hyp: h.HypothesisID,
+				out = append(out, step{decision: investigation.DecisionDrillDown, hyp: h.HypothesisID,
 					why: "measure the candidate segments without overlap and test them against daily noise", do: r.verifySegments})
 			}
 			// The model's own hypotheses are judged by the verified
 			// segments, so they come after verification.
 			for _, mh := range r.hyps {
 				if mh.Kind == hypModel {
-					out = append(out, step{decision: quarry.DecisionAnalyze, hyp: mh.HypothesisID,
+					out = append(out, step{decision: investigation.DecisionAnalyze, hyp: mh.HypothesisID,
 						why: "measure " + strings.Join(mh.Dimensions, " and ") + " for the model's hypothesis", do: r.checkModelHypothesis(mh)})
 				}
 			}
-			out = append(out, step{decision: quarry.DecisionAnalyze, hyp: h.HypothesisID,
+			out = append(out, step{decision: investigation.DecisionAnalyze, hyp: h.HypothesisID,
 				why: "check whether anything stands out from a uniform shift", do: r.checkUniform})
 		}
 	}
@@ -111,10 +111,10 @@ func (r *run) verifyInteraction(ctx context.Context) (stepResult, error) {
 	if err != nil {
 		return res, err
 	}
-	res.verdict, res.reason = quarry.HypRuledOut, "no significant combination of dimension values explains 15% of the change"
+	res.verdict, res.reason = investigation.HypRuledOut, "no significant combination of dimension values explains 15% of the change"
 	for _, v := range r.stats.verified {
 		if v.source == "search" && len(v.seg) >= 2 && v.significant() && v.share >= 0.15 {
-			res.verdict = quarry.HypConfirmed
+			res.verdict = investigation.HypConfirmed
 			res.reason = fmt.Sprintf("%s explains %s of the change%s (%s)", v.key(), sharePct(v.share), v.measuredAfter(r), stat("q", v.test.QValue))
 			break
 		}
@@ -140,7 +140,7 @@ func (r *run) checkMix(ctx context.Context) (stepResult, error) {
 	}
 	if best == nil {
 		res.summary = "There are no dimensions to measure a mix shift on."
-		res.verdict, res.reason = quarry.HypRuledOut, "no dimensions"
+		res.verdict, res.reason = investigation.HypRuledOut, "no dimensions"
 		return res, nil
 	}
 	share := safeShare(best.mixSum, best.dec.Change)
@@ -151,13 +151,13 @@ func (r *run) checkMix(ctx context.Context) (stepResult, error) {
 		}
 	}
 	if share >= 0.25 && safeShare(top.Mix, best.dec.Change) >= minShare {
-		res.verdict = quarry.HypConfirmed
+		res.verdict = investigation.HypConfirmed
 		res.reason = fmt.Sprintf("mix effects across %s account for %s of the change", best.dim.Name, sharePct(share))
 		res.summary = fmt.Sprintf("Mix shift in %s: its mix effects sum to %s (%s of the change). %s=%s went from %s to %s of the denominator at a rate of %s.",
 			best.dim.Name, r.fmtChange(best.mixSum), sharePct(share), best.dim.Name, top.Name, pctOf(top.Share0), pctOf(top.Share1), r.fmtValue(top.Value1))
 		r.stats.mixFound = append(r.stats.mixFound, candidate{seg: []dimValue{{Dim: best.dim, Value: top.Name, Null: top.Name == nullLabel}}, source: "mix"})
 	} else {
-		res.verdict = quarry.HypRuledOut
+		res.verdict = investigation.HypRuledOut
 		res.reason = fmt.Sprintf("the largest mix effect, in %s, is %s of the change", best.dim.Name, sharePct(share))
 		res.summary = fmt.Sprintf("No material mix shift: the largest, in %s, is %s of the change; the change comes from segments' own rates.", best.dim.Name, sharePct(share))
 	}
@@ -170,7 +170,7 @@ func (r *run) checkUniform(ctx context.Context) (stepResult, error) {
 	var res stepResult
 	for _, v := range r.stats.verified {
 		if v.significant() && math.Abs(v.share) >= 0.2 {
-			res.verdict = quarry.HypRuledOut
+			res.verdict = investigation.HypRuledOut
 			res.reason = fmt.Sprintf("%s alone explains %s of the change%s", v.key(), sharePct(v.share), v.measuredAfter(r))
 			res.summary = fmt.Sprintf("The change is not uniform: %s alone explains %s of it%s.", v.key(), sharePct(v.share), v.measuredAfter(r))
 			return res, nil
@@ -180,19 +180,19 @@ func (r *run) checkUniform(ctx context.Context) (stepResult, error) {
 	// opposite of a uniform shift, even when its segment did not pass its
 	// own noise test: the two verdicts must not both hold.
 	for _, h := range r.hyps {
-		if (h.Kind == hypDimension || h.Kind == hypInteraction) && h.Status == quarry.HypConfirmed {
-			res.verdict = quarry.HypRuledOut
+		if (h.Kind == hypDimension || h.Kind == hypInteraction) && h.Status == investigation.HypConfirmed {
+			res.verdict = investigation.HypRuledOut
 			res.reason = fmt.Sprintf("%s: %s", h.Title, h.Verdict)
 			res.summary = fmt.Sprintf("The change is not uniform: %s.", h.Verdict)
 			return res, nil
 		}
 	}
 	if r.overall.change.Significant {
-		res.verdict = quarry.HypConfirmed
+		res.verdict = investigation.HypConfirmed
 		res.reason = "no segment stands out; the whole population moved"
 		res.summary = fmt.Sprintf("No segment stands out: the metric moved by %s (%+.1f%%) across the board.", r.fmtChange(r.overall.change.Change), r.overall.change.ChangePct)
 	} else {
-		res.verdict = quarry.HypRuledOut
+		res.verdict = investigation.HypRuledOut
 		res.reason = "the change is within day-to-day variation"
 		res.summary = fmt.Sprintf("The overall change of %+.1f%% is %s, so there is no shift to explain.", r.overall.change.ChangePct, r.noiseText())
 		if r.overall.test.BelowPrecision {
@@ -217,7 +217,7 @@ func (r *run) candidates() []candidate {
 	for i := range r.stats.quality {
 		is := &r.stats.quality[i]
 		if len(is.seg) > 0 && is.Kind == drill.IssueMissingDays && r.materialIssue(*is) {
-			add(candidate{seg: is.seg, source: "quality", kind: quarry.KindDataQuality, issue: is})
+			add(candidate{seg: is.seg, source: "quality", kind: investigation.KindDataQuality, issue: is})
 		}
 	}
 	for _, c := range r.stats.mixFound {
@@ -244,7 +244,7 @@ func (r *run) candidates() []candidate {
 // measured on its dimensions: confirmed when a significant verified
 // segment built only from them explains at least 15% of the change, ruled
 // out otherwise. The model's opinion of it plays no part.
-func (r *run) checkModelHypothesis(h *quarry.Hypothesis) func(context.Context) (stepResult, error) {
+func (r *run) checkModelHypothesis(h *investigation.Hypothesis) func(context.Context) (stepResult, error) {
 	return func(ctx context.Context) (stepResult, error) {
 		var res stepResult
 		in := map[string]bool{}
@@ -270,11 +270,11 @@ func (r *run) checkModelHypothesis(h *quarry.Hypothesis) func(context.Context) (
 		}
 		dims := strings.Join(h.Dimensions, " and ")
 		if best != nil && math.Abs(best.share) >= 0.15 {
-			res.verdict = quarry.HypConfirmed
+			res.verdict = investigation.HypConfirmed
 			res.reason = fmt.Sprintf("%s explains %s of the change%s (%s)", best.key(), sharePct(best.share), best.measuredAfter(r), stat("q", best.test.QValue))
 			res.summary = fmt.Sprintf("Measured on %s: %s explains %s of the change%s and is significant (%s).", dims, best.key(), sharePct(best.share), best.measuredAfter(r), stat("q", best.test.QValue))
 		} else {
-			res.verdict = quarry.HypRuledOut
+			res.verdict = investigation.HypRuledOut
 			res.reason = fmt.Sprintf("no significant segment of %s explains 15%% of the change", dims)
 			res.summary = fmt.Sprintf("Measured on %s: no significant segment explains 15%% of the change.", dims)
 		}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/drill"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // calendarResult is the weekday-composition effect on the change.
@@ -30,16 +30,16 @@ func (r *run) checkCalendar(ctx context.Context) (stepResult, error) {
 	switch {
 	case same:
 		res.summary = fmt.Sprintf("Both periods have the same weekday composition (%s), so the calendar explains none of the change.", weekdayCounts(eff.Base))
-		res.verdict, res.reason = quarry.HypRuledOut, "identical weekday composition"
+		res.verdict, res.reason = investigation.HypRuledOut, "identical weekday composition"
 	case share >= 0.2:
 		res.summary = fmt.Sprintf("The periods differ in weekdays (baseline %s; comparison %s) and the weekly profile alone predicts a change of %s, %s of the observed change.",
 			weekdayCounts(eff.Base), weekdayCounts(eff.Cmp), r.fmtChange(eff.ExpectedChange), sharePct(share))
-		res.verdict = quarry.HypConfirmed
+		res.verdict = investigation.HypConfirmed
 		res.reason = fmt.Sprintf("weekday composition predicts %s of the change", sharePct(share))
 	default:
 		res.summary = fmt.Sprintf("The periods differ in weekdays (baseline %s; comparison %s), but the weekly profile predicts only %s (%s of the change).",
 			weekdayCounts(eff.Base), weekdayCounts(eff.Cmp), r.fmtChange(eff.ExpectedChange), sharePct(share))
-		res.verdict = quarry.HypRuledOut
+		res.verdict = investigation.HypRuledOut
 		res.reason = fmt.Sprintf("weekday composition predicts only %s of the change", sharePct(share))
 	}
 	if !r.metric.Ratio() && eff.LengthChange != 0 {

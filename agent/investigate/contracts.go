@@ -2,16 +2,16 @@ package investigate
 
 import (
 	"context"
-	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // Engine is the SQL engine an investigation runs on: quarry.Engine plus the
 // sandbox and schema helpers the investigation needs. duckdb.Engine is the
 // embedded implementation.
 type Engine interface {
-	quarry.Engine
+	investigation.Engine
 	// Lock locks the sandbox down once every file is loaded.
 	Lock(ctx context.Context) error
 	// QueryFunc streams the rows of a read-only query to fn.
@@ -19,9 +19,9 @@ type Engine interface {
 	// TimeColumn returns the qualified time column of the metric, checking
 	// hint ("TABLE.COLUMN") and reading it in format when given. Errors:
 	// INVALID_TIME_COLUMN.
-	TimeColumn(ctx context.Context, m *quarry.Metric, hint, format string) (string, error)
+	TimeColumn(ctx context.Context, m *investigation.Metric, hint, format string) (string, error)
 	// Relationships detects links between the tables.
-	Relationships(ctx context.Context, tables []string) ([]quarry.Relationship, error)
+	Relationships(ctx context.Context, tables []string) ([]investigation.Relationship, error)
 }
 
 // Artifacts is where one session's artifacts are written. Paths are
@@ -36,14 +36,4 @@ type Artifacts interface {
 // Auditor appends entries to the session's hash-chained audit log.
 type Auditor interface {
 	Append(eventType, actor string, data map[string]any) (quarry.AuditEntry, error)
-}
-
-// Event is one progress report of a running investigation.
-type Event struct {
-	Time      time.Time `json:"time"`
-	Step      string    `json:"step"`                // load, schema, metric, plan, hypotheses, loop, explain, memory, report, done
-	Message   string    `json:"message"`             // one line for a person
-	Iteration int       `json:"iteration,omitempty"` // memory-loop iteration, 1-based
-	Decision  string    `json:"decision,omitempty"`  // the loop's decision
-	Finding   string    `json:"finding,omitempty"`   // the condensed finding
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/drill"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // dimResult is the decomposition of the change by one dimension.
@@ -34,7 +35,7 @@ func (r *run) byDimension(ctx context.Context, d *Dim) (*dimResult, error) {
 	if dr := r.stats.byDim[d.Name]; dr != nil {
 		return dr, nil
 	}
-	if r.metric.Kind == quarry.MetricDistinct {
+	if r.metric.Kind == investigation.MetricDistinct {
 		return r.byDimensionDistinct(ctx, d)
 	}
 	sql := r.scope.byPeriod([]string{d.Expr + " AS value"}, "")
@@ -211,17 +212,17 @@ func (r *run) analyzeDimension(d *Dim) func(context.Context) (stepResult, error)
 		switch {
 		case len(effs) == 0:
 			res.summary = fmt.Sprintf("No rows to split by %s.", d.Name)
-			res.verdict, res.reason = quarry.HypRuledOut, "no data"
+			res.verdict, res.reason = investigation.HypRuledOut, "no data"
 		case ok:
 			res.summary = fmt.Sprintf("By %s, %s=%s, over all its rows, accounts for %s of the change (%s) while holding %s of the baseline. %s",
 				d.Name, d.Name, top.Name, sharePct(top.share), r.fmtChange(top.Change), pctOf(top.baseShare), r.driverSentence(top))
-			res.verdict = quarry.HypConfirmed
+			res.verdict = investigation.HypConfirmed
 			res.reason = fmt.Sprintf("%s=%s, over all its rows, carries %s of the change from %s of the baseline", d.Name, top.Name, sharePct(top.share), pctOf(top.baseShare))
 			r.stats.dimFound = append(r.stats.dimFound, candidate{seg: []dimValue{{Dim: d, Value: top.Name, Null: top.Name == nullLabel}}, source: "dimension"})
 		default:
 			res.summary = fmt.Sprintf("By %s the change is spread out: the largest value, %s, accounts for %s of it and holds %s of the baseline.",
 				d.Name, top.Name, sharePct(top.share), pctOf(top.baseShare))
-			res.verdict = quarry.HypRuledOut
+			res.verdict = investigation.HypRuledOut
 			res.reason = fmt.Sprintf("no value of %s carries a disproportionate share (largest: %s=%s with %s)", d.Name, d.Name, top.Name, sharePct(top.share))
 		}
 		if dr.dec.Ratio {

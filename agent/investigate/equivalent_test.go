@@ -10,6 +10,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/duckdb"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // sqlAudit keeps the SQL of every call.
@@ -73,7 +74,7 @@ func TestDropEquivalentWide(t *testing.T) {
 		dims = append(dims, &Dim{Name: c.Name, Table: "wide", Column: c.Name, Expr: "wide." + quoteIdent(c.Name), Cardinality: c.Cardinality})
 	}
 	audit := &sqlAudit{}
-	r := &run{rec: &recorder{eng: eng, audit: audit}, scope: &scope{m: &quarry.Metric{From: "wide"}}, tables: map[string]*quarry.UploadedFile{}}
+	r := &run{rec: &recorder{eng: eng, audit: audit}, scope: &scope{m: &investigation.Metric{From: "wide"}}, tables: map[string]*investigation.UploadedFile{}}
 	kept, err := r.dropEquivalent(ctx, dims)
 	if err != nil {
 		t.Fatalf("dropEquivalent(%d dimensions): %v", len(dims), err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/drill"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // maxExplanations caps the ranked list; past it the rest is "everything else".
@@ -18,7 +19,7 @@ const maxExplanations = 7
 // problems first, then segments and the calendar by the share of the change
 // they account for. Only significant segments are explanations.
 func (r *run) explain(ctx context.Context) error {
-	var dq, other []quarry.Explanation
+	var dq, other []investigation.Explanation
 	ratio := r.metric.Ratio()
 	for i := range r.stats.verified {
 		v := &r.stats.verified[i]
@@ -32,7 +33,7 @@ func (r *run) explain(ctx context.Context) error {
 			continue
 		}
 		e := r.segmentExplanation(v, ratio)
-		if e.Kind == quarry.KindDataQuality {
+		if e.Kind == investigation.KindDataQuality {
 			dq = append(dq, e)
 		} else {
 			other = append(other, e)
@@ -44,13 +45,13 @@ func (r *run) explain(ctx context.Context) error {
 			dq = append(dq, r.qualityExplanation(is))
 		}
 	}
-	if c := r.stats.calendar; c != nil && r.hypByKind(quarry.KindCalendar).Status == quarry.HypConfirmed {
+	if c := r.stats.calendar; c != nil && r.hypByKind(investigation.KindCalendar).Status == investigation.HypConfirmed {
 		other = append(other, r.calendarExplanation(c))
 	}
-	byShare := func(es []quarry.Explanation) {
+	byShare := func(es []investigation.Explanation) {
 		sort.SliceStable(es, func(i, j int) bool { return math.Abs(es[i].ShareOfChange) > math.Abs(es[j].ShareOfChange) })
 	}
-	if r.overall.change.Significant && r.hypByKind(hypUniform).Status == quarry.HypConfirmed {
+	if r.overall.change.Significant && r.hypByKind(hypUniform).Status == investigation.HypConfirmed {
 		rest := 1.0
 		for _, e := range append(dq, other...) {
 			rest -= e.ShareOfChange
@@ -68,8 +69,8 @@ func (r *run) explain(ctx context.Context) error {
 
 	o := r.overall.change
 	switch {
-	case !o.Significant && len(dq) == 0 && !hasKind(other, quarry.KindCalendar) && !hasSegment(other):
-		r.outcome = quarry.OutcomeNoFindings
+	case !o.Significant && len(dq) == 0 && !hasKind(other, investigation.KindCalendar) && !hasSegment(other):
+		r.outcome = investigation.OutcomeNoFindings
 		r.whyNone = fmt.Sprintf("The change of %s (%+.1f%%) is within normal day-to-day variation (%s over %d baseline and %d comparison days), so there is nothing to explain.",
 			r.fmtChange(o.Change), o.ChangePct, stat("p", o.PValue), len(r.overall.base), len(r.overall.cmp))
 		if r.overall.test.BelowPrecision {
@@ -77,15 +78,15 @@ func (r *run) explain(ctx context.Context) error {
 		}
 		all = nil
 	case len(all) == 0:
-		r.outcome = quarry.OutcomeNoFindings
+		r.outcome = investigation.OutcomeNoFindings
 		r.whyNone = fmt.Sprintf("The change of %s (%+.1f%%) is real, but no segment, data problem or calendar effect accounts for a significant part of it: the whole population moved together, or the cause lies in data that was not uploaded.",
 			r.fmtChange(o.Change), o.ChangePct)
 	default:
-		r.outcome = quarry.OutcomeCompleted
+		r.outcome = investigation.OutcomeCompleted
 	}
 	for i := range all {
 		all[i].Rank = i + 1
-		all[i].Likelihood = quarry.LikelihoodForRank(i + 1)
+		all[i].Likelihood = investigation.LikelihoodForRank(i + 1)
 		all[i].Reasoning = truncate(rankReason(all[i], i+1)+" "+all[i].Reasoning, quarry.MaxExplanationReasonLen)
 	}
 	for i := range all {
@@ -95,45 +96,45 @@ func (r *run) explain(ctx context.Context) error {
 	}
 	r.expls = r.finiteExplanations(all)
 	if r.expls == nil {
-		r.expls = []quarry.Explanation{}
+		r.expls = []investigation.Explanation{}
 	}
-	r.progress(Event{Step: "explain", Message: fmt.Sprintf("%d explanations; outcome %s", len(r.expls), r.outcome)})
+	r.progress(investigation.Event{Step: "explain", Message: fmt.Sprintf("%d explanations; outcome %s", len(r.expls), r.outcome)})
 	return r.artifact("results/explanations.json", r.expls)
 }
 
-func rankReason(e quarry.Explanation, rank int) string {
-	if e.Kind == quarry.KindDataQuality {
+func rankReason(e investigation.Explanation, rank int) string {
+	if e.Kind == investigation.KindDataQuality {
 		return fmt.Sprintf("Ranked %d: data problems rank before business explanations, because the metric cannot be read until the data is fixed.", rank)
 	}
 	return fmt.Sprintf("Ranked %d by the measured share of the change it accounts for (%s).", rank, sharePct(e.ShareOfChange))
 }
 
-func (r *run) hypByKind(kind string) *quarry.Hypothesis {
+func (r *run) hypByKind(kind string) *investigation.Hypothesis {
 	for _, h := range r.hyps {
 		if h.Kind == kind {
 			return h
 		}
 	}
-	return &quarry.Hypothesis{}
+	return &investigation.Hypothesis{}
 }
 
 // segmentExplanation explains one verified segment.
-func (r *run) segmentExplanation(v *verified, ratio bool) quarry.Explanation {
+func (r *run) segmentExplanation(v *verified, ratio bool) investigation.Explanation {
 	kind := v.kindOf(ratio)
 	seg := v.key()
 	down := v.effect.Change < 0
 	var title, story string
 	switch kind {
-	case quarry.KindDataQuality:
+	case investigation.KindDataQuality:
 		title = fmt.Sprintf("Missing data in %s", seg)
 		story = fmt.Sprintf("%s. The rows were not lost by the business but by the data: fix the pipeline or the extract, then re-run.", v.issue.Detail)
-	case quarry.KindMix:
+	case investigation.KindMix:
 		more := v.effect.Share1 > v.effect.Share0
 		title = fmt.Sprintf("Mix shift: %s %s from %s to %s of the population", seg, map[bool]string{true: "grew", false: "shrank"}[more], pctOf(v.effect.Share0), pctOf(v.effect.Share1))
 		story = fmt.Sprintf("%s runs at %s against %s overall; as its share %s, the overall metric moved even though its own rate barely changed (%s to %s).",
 			seg, r.fmtValue(v.effect.Value1), r.fmtValue(r.overall.change.ComparisonValue), map[bool]string{true: "grew", false: "shrank"}[more],
 			r.fmtValue(v.effect.Value0), r.fmtValue(v.effect.Value1))
-	case quarry.KindRate:
+	case investigation.KindRate:
 		if ratio {
 			title = fmt.Sprintf("%s rate in %s: %s to %s", map[bool]string{true: "Lower", false: "Higher"}[down], seg, r.fmtValue(v.effect.Value0), r.fmtValue(v.effect.Value1))
 			story = fmt.Sprintf("The metric within %s itself moved from %s to %s while its share of the population stayed near %s.", seg, r.fmtValue(v.effect.Value0), r.fmtValue(v.effect.Value1), pctOf(v.effect.Share1))
@@ -147,16 +148,16 @@ func (r *run) segmentExplanation(v *verified, ratio bool) quarry.Explanation {
 		title = fmt.Sprintf("%s rows in %s: %s to %s", map[bool]string{true: "Fewer", false: "More"}[down], seg, num(v.n[0]), num(v.n[1]))
 		story = fmt.Sprintf("The number of rows of %s moved from %s to %s (%+.0f%%), taking the metric with it.", seg, num(v.n[0]), num(v.n[1]), pct(v.n[1]-v.n[0], v.n[0]))
 	}
-	ev := append([]quarry.Evidence(nil), v.evidence...)
-	if !ratio && r.metric.Kind == quarry.MetricSum {
-		ev = append(ev, quarry.Evidence{
+	ev := append([]investigation.Evidence(nil), v.evidence...)
+	if !ratio && r.metric.Kind == investigation.MetricSum {
+		ev = append(ev, investigation.Evidence{
 			Description: fmt.Sprintf("split of the segment's change: %s from the number of rows, %s from the value per row", r.fmtChange(v.volume), r.fmtChange(v.perRow)),
 			SQL:         r.stats.partitionRec.SQL, AuditSequence: r.stats.partitionRec.Sequence,
 			Values: map[string]float64{"volume_effect": v.volume, "value_per_row_effect": v.perRow},
 		})
 	}
 	if v.issue != nil {
-		ev = append([]quarry.Evidence{{Description: v.issue.Detail, SQL: v.issue.rec.SQL, AuditSequence: v.issue.rec.Sequence, Values: v.issue.Values}}, ev...)
+		ev = append([]investigation.Evidence{{Description: v.issue.Detail, SQL: v.issue.rec.SQL, AuditSequence: v.issue.rec.Sequence, Values: v.issue.Values}}, ev...)
 	}
 	p := v.test.QValue
 	measured := "measured as a non-overlapping part of the population"
@@ -172,7 +173,7 @@ func (r *run) segmentExplanation(v *verified, ratio bool) quarry.Explanation {
 	if note := v.allRowsNote(r); note != "" {
 		reasoning += " " + note
 	}
-	return quarry.Explanation{
+	return investigation.Explanation{
 		Title:            truncate(title, quarry.MaxExplanationTitleLen),
 		Evidence:         ev,
 		Reasoning:        reasoning,
@@ -200,9 +201,9 @@ func (r *run) sourceHyps(v *verified) []string {
 			}
 		case h.Kind == hypInteraction:
 			use = v.source == "search" && len(v.seg) > 1
-		case h.Kind == quarry.KindMix:
+		case h.Kind == investigation.KindMix:
 			use = v.source == "mix"
-		case h.Kind == quarry.KindDataQuality:
+		case h.Kind == investigation.KindDataQuality:
 			use = v.source == "quality"
 		}
 		if use {
@@ -213,7 +214,7 @@ func (r *run) sourceHyps(v *verified) []string {
 }
 
 // qualityExplanation explains a whole-table data problem.
-func (r *run) qualityExplanation(is *qualityIssue) quarry.Explanation {
+func (r *run) qualityExplanation(is *qualityIssue) investigation.Explanation {
 	share := safeShare(is.impact, r.overall.change.Change)
 	titles := map[string]string{
 		drill.IssuePartialLastDay: "Partial last day in the data",
@@ -229,16 +230,16 @@ func (r *run) qualityExplanation(is *qualityIssue) quarry.Explanation {
 	if is.Kind == drill.IssueSumRows {
 		title += ": " + is.Segment
 	}
-	return quarry.Explanation{
+	return investigation.Explanation{
 		Title: title,
-		Evidence: []quarry.Evidence{{
+		Evidence: []investigation.Evidence{{
 			Description: is.Detail, SQL: is.rec.SQL, AuditSequence: is.rec.Sequence, Values: is.Values,
 		}},
 		Reasoning:        fmt.Sprintf("An estimated %s (%s of the change) comes from this problem, not from the business.", r.fmtChange(is.impact), sharePct(share)),
 		CausalStory:      truncate(is.Detail+". Fix the data and re-run before reading any other explanation.", quarry.MaxCausalStoryLen),
-		SourceHypotheses: []string{r.hypByKind(quarry.KindDataQuality).HypothesisID},
-		Kind:             quarry.KindDataQuality,
-		Segment:          quarry.Segment{},
+		SourceHypotheses: []string{r.hypByKind(investigation.KindDataQuality).HypothesisID},
+		Kind:             investigation.KindDataQuality,
+		Segment:          investigation.Segment{},
 		ShareOfChange:    share,
 		Change:           is.impact,
 		Significant:      true,
@@ -246,20 +247,20 @@ func (r *run) qualityExplanation(is *qualityIssue) quarry.Explanation {
 }
 
 // calendarExplanation explains a weekday-composition effect.
-func (r *run) calendarExplanation(c *calendarResult) quarry.Explanation {
+func (r *run) calendarExplanation(c *calendarResult) investigation.Explanation {
 	share := safeShare(c.ExpectedChange, r.overall.change.Change)
-	return quarry.Explanation{
+	return investigation.Explanation{
 		Title: "Different weekday mix between the periods",
-		Evidence: []quarry.Evidence{{
+		Evidence: []investigation.Evidence{{
 			Description: fmt.Sprintf("baseline days: %s; comparison days: %s; the weekly profile predicts %s", weekdayCounts(c.Base), weekdayCounts(c.Cmp), r.fmtChange(c.ExpectedChange)),
 			SQL:         c.rec.SQL, AuditSequence: c.rec.Sequence,
 			Values: map[string]float64{"expected_change": c.ExpectedChange, "length_change": c.LengthChange, "share_of_change": share},
 		}},
 		Reasoning:        fmt.Sprintf("The weekday composition alone predicts %s (%s of the change).", r.fmtChange(c.ExpectedChange), sharePct(share)),
 		CausalStory:      "The metric follows a weekly pattern and the two periods contain different weekdays; compare like-for-like weeks before concluding anything changed.",
-		SourceHypotheses: []string{r.hypByKind(quarry.KindCalendar).HypothesisID},
-		Kind:             quarry.KindCalendar,
-		Segment:          quarry.Segment{},
+		SourceHypotheses: []string{r.hypByKind(investigation.KindCalendar).HypothesisID},
+		Kind:             investigation.KindCalendar,
+		Segment:          investigation.Segment{},
 		ShareOfChange:    share,
 		Change:           c.ExpectedChange,
 		Significant:      true,
@@ -277,7 +278,7 @@ func finite(m map[string]float64) {
 }
 
 // hasSegment reports whether an explanation names a segment.
-func hasSegment(es []quarry.Explanation) bool {
+func hasSegment(es []investigation.Explanation) bool {
 	for _, e := range es {
 		if len(e.Segment) > 0 {
 			return true
@@ -286,7 +287,7 @@ func hasSegment(es []quarry.Explanation) bool {
 	return false
 }
 
-func hasKind(es []quarry.Explanation, kind string) bool {
+func hasKind(es []investigation.Explanation, kind string) bool {
 	for _, e := range es {
 		if e.Kind == kind {
 			return true

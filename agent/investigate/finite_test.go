@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // TestOverflowingMetricFails: a column of 1e308 values sums to +Inf. The
@@ -73,7 +74,7 @@ func TestChangeBelowPrecisionIsNoChange(t *testing.T) {
 	if o.Significant || o.PValue != 1 {
 		t.Errorf("overall significant=%v p=%v; want not significant, p = 1", o.Significant, o.PValue)
 	}
-	if iv.res.Status != quarry.OutcomeNoFindings || len(iv.res.Explanations) != 0 {
+	if iv.res.Status != investigation.OutcomeNoFindings || len(iv.res.Explanations) != 0 {
 		t.Errorf("status %s with %d explanations; want no findings and none", iv.res.Status, len(iv.res.Explanations))
 	}
 	report := iv.read(t, "report.md")

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // grain is the spacing of the data's time stamps. Monthly or yearly data
@@ -19,7 +20,7 @@ type grain struct {
 	endOfMonth bool        // monthly stamps on the last day of the month
 }
 
-var daily = grain{unit: quarry.GrainDay}
+var daily = grain{unit: investigation.GrainDay}
 
 // detectGrain finds the grain of the distinct dates the data has. Dates
 // all on the same day of the year, a year or more apart, are yearly; all
@@ -51,13 +52,13 @@ func detectGrain(dates []quarry.Date) grain {
 	g := grain{anchor: ds[0]}
 	switch {
 	case sameYearDay && minGap >= 365:
-		g.unit = quarry.GrainYear
+		g.unit = investigation.GrainYear
 	case (sameMonthDay || monthEnd) && minGap >= 89 && quarterStep:
-		g.unit, g.endOfMonth = quarry.GrainQuarter, monthEnd && !sameMonthDay
+		g.unit, g.endOfMonth = investigation.GrainQuarter, monthEnd && !sameMonthDay
 	case (sameMonthDay || monthEnd) && minGap >= 28:
-		g.unit, g.endOfMonth = quarry.GrainMonth, monthEnd && !sameMonthDay
+		g.unit, g.endOfMonth = investigation.GrainMonth, monthEnd && !sameMonthDay
 	case sameWeekday && minGap >= 7:
-		g.unit = quarry.GrainWeek
+		g.unit = investigation.GrainWeek
 	default:
 		return daily
 	}
@@ -79,13 +80,13 @@ func uniqueDates(sorted []quarry.Date) []quarry.Date {
 func (g grain) periods(rg quarry.DateRange) []quarry.Date {
 	var out []quarry.Date
 	start, end := rg.Start.Time(), rg.End.Time()
-	if g.unit == quarry.GrainDay || g.anchor.IsZero() {
+	if g.unit == investigation.GrainDay || g.anchor.IsZero() {
 		for t := start; !t.After(end); t = t.AddDate(0, 0, 1) {
 			out = append(out, quarry.NewDate(t))
 		}
 		return out
 	}
-	if g.unit == quarry.GrainWeek {
+	if g.unit == investigation.GrainWeek {
 		a := g.anchor.Time()
 		off := (int(a.Weekday()) - int(start.Weekday()) + 7) % 7
 		for t := start.AddDate(0, 0, off); !t.After(end); t = t.AddDate(0, 0, 7) {
@@ -93,7 +94,7 @@ func (g grain) periods(rg quarry.DateRange) []quarry.Date {
 		}
 		return out
 	}
-	step := map[string]int{quarry.GrainMonth: 1, quarry.GrainQuarter: 3, quarry.GrainYear: 12}[g.unit]
+	step := map[string]int{investigation.GrainMonth: 1, investigation.GrainQuarter: 3, investigation.GrainYear: 12}[g.unit]
 	a := g.anchor.Time()
 	// Walk month by month from well before the range, so the anchor's
 	// phase (which month of the quarter or year) is kept.
@@ -131,6 +132,6 @@ func (g grain) noun() string { return g.unit }
 
 // adjective returns "daily", "monthly", ...
 func (g grain) adjective() string {
-	return map[string]string{quarry.GrainDay: "daily", quarry.GrainWeek: "weekly", quarry.GrainMonth: "monthly",
-		quarry.GrainQuarter: "quarterly", quarry.GrainYear: "yearly"}[g.unit]
+	return map[string]string{investigation.GrainDay: "daily", investigation.GrainWeek: "weekly", investigation.GrainMonth: "monthly",
+		investigation.GrainQuarter: "quarterly", investigation.GrainYear: "yearly"}[g.unit]
 }

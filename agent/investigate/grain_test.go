@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 func datesFrom(start string, n int, step func(time.Time, int) time.Time) []quarry.Date {
@@ -32,16 +33,16 @@ func TestDetectGrain(t *testing.T) {
 		dates []quarry.Date
 		want  string
 	}{
-		{"days", datesFrom("2024-01-01", 28, days), quarry.GrainDay},
-		{"one date", datesFrom("2024-01-01", 1, days), quarry.GrainDay},
-		{"weeks on sundays", datesFrom("2024-01-07", 8, weeks), quarry.GrainWeek},
-		{"months", datesFrom("2022-01-01", 24, months), quarry.GrainMonth},
-		{"months with a gap", gappy, quarry.GrainMonth},
-		{"month ends", datesFrom("2023-01-01", 12, monthEnds), quarry.GrainMonth},
-		{"quarters", datesFrom("2021-01-01", 8, quarters), quarry.GrainQuarter},
-		{"years", datesFrom("2010-01-01", 14, years), quarry.GrainYear},
-		{"two years", datesFrom("2020-01-01", 2, years), quarry.GrainYear},
-		{"daily data that starts on the 1st", append(datesFrom("2024-01-01", 1, days), datesFrom("2024-01-05", 2, days)...), quarry.GrainDay},
+		{"days", datesFrom("2024-01-01", 28, days), investigation.GrainDay},
+		{"one date", datesFrom("2024-01-01", 1, days), investigation.GrainDay},
+		{"weeks on sundays", datesFrom("2024-01-07", 8, weeks), investigation.GrainWeek},
+		{"months", datesFrom("2022-01-01", 24, months), investigation.GrainMonth},
+		{"months with a gap", gappy, investigation.GrainMonth},
+		{"month ends", datesFrom("2023-01-01", 12, monthEnds), investigation.GrainMonth},
+		{"quarters", datesFrom("2021-01-01", 8, quarters), investigation.GrainQuarter},
+		{"years", datesFrom("2010-01-01", 14, years), investigation.GrainYear},
+		{"two years", datesFrom("2020-01-01", 2, years), investigation.GrainYear},
+		{"daily data that starts on the 1st", append(datesFrom("2024-01-01", 1, days), datesFrom("2024-01-05", 2, days)...), investigation.GrainDay},
 	}
 	for _, tt := range tests {
 		if got := detectGrain(tt.dates); got.unit != tt.want {
@@ -66,11 +67,11 @@ func TestGrainPeriods(t *testing.T) {
 		rg   quarry.DateRange
 		want string
 	}{
-		{grain{unit: quarry.GrainMonth, anchor: quarry.MustParseDate("2022-01-01")}, rg("2023-01-01", "2023-04-30"), "2023-01-01 2023-02-01 2023-03-01 2023-04-01"},
-		{grain{unit: quarry.GrainMonth, anchor: quarry.MustParseDate("2023-01-31"), endOfMonth: true}, rg("2023-01-01", "2023-03-31"), "2023-01-31 2023-02-28 2023-03-31"},
-		{grain{unit: quarry.GrainQuarter, anchor: quarry.MustParseDate("2021-02-01")}, rg("2022-01-01", "2022-12-31"), "2022-02-01 2022-05-01 2022-08-01 2022-11-01"},
-		{grain{unit: quarry.GrainYear, anchor: quarry.MustParseDate("2010-01-01")}, rg("2017-01-01", "2019-12-31"), "2017-01-01 2018-01-01 2019-01-01"},
-		{grain{unit: quarry.GrainWeek, anchor: quarry.MustParseDate("2024-01-07")}, rg("2024-01-01", "2024-01-31"), "2024-01-07 2024-01-14 2024-01-21 2024-01-28"},
+		{grain{unit: investigation.GrainMonth, anchor: quarry.MustParseDate("2022-01-01")}, rg("2023-01-01", "2023-04-30"), "2023-01-01 2023-02-01 2023-03-01 2023-04-01"},
+		{grain{unit: investigation.GrainMonth, anchor: quarry.MustParseDate("2023-01-31"), endOfMonth: true}, rg("2023-01-01", "2023-03-31"), "2023-01-31 2023-02-28 2023-03-31"},
+		{grain{unit: investigation.GrainQuarter, anchor: quarry.MustParseDate("2021-02-01")}, rg("2022-01-01", "2022-12-31"), "2022-02-01 2022-05-01 2022-08-01 2022-11-01"},
+		{grain{unit: investigation.GrainYear, anchor: quarry.MustParseDate("2010-01-01")}, rg("2017-01-01", "2019-12-31"), "2017-01-01 2018-01-01 2019-01-01"},
+		{grain{unit: investigation.GrainWeek, anchor: quarry.MustParseDate("2024-01-07")}, rg("2024-01-01", "2024-01-31"), "2024-01-07 2024-01-14 2024-01-21 2024-01-28"},
 		{daily, rg("2024-02-28", "2024-03-01"), "2024-02-28 2024-02-29 2024-03-01"},
 	}
 	for _, tt := range tests {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/drill"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 )
 
@@ -28,7 +29,7 @@ type Investigator struct {
 	Engine   Engine
 	Out      Artifacts
 	Audit    Auditor
-	Progress func(Event) // optional
+	Progress func(investigation.Event) // optional
 	Now      func() time.Time
 	// MaxDims caps how many dimensions the segment search slices by.
 	MaxDims int
@@ -49,14 +50,14 @@ type Investigator struct {
 // Input is what one investigation is about.
 type Input struct {
 	SessionID string
-	Files     []*quarry.UploadedFile
-	Context   quarry.InvestigationContext
+	Files     []*investigation.UploadedFile
+	Context   investigation.Context
 }
 
 // Run performs the whole investigation and returns its result. Bad input
 // comes back as a *quarry.Error with the specification's code; the caller
 // marks the session failed.
-func (inv *Investigator) Run(ctx context.Context, in Input) (*quarry.InvestigationResult, error) {
+func (inv *Investigator) Run(ctx context.Context, in Input) (*investigation.Result, error) {
 	if inv.Now == nil {
 		inv.Now = time.Now
 	}
@@ -117,25 +118,25 @@ type run struct {
 	in  Input
 	rec *recorder
 
-	tables     map[string]*quarry.UploadedFile // table name -> file
-	refs       map[string]string               // lower-case table name -> its name in the FROM clause
-	metric     *quarry.Metric
+	tables     map[string]*investigation.UploadedFile // table name -> file
+	refs       map[string]string                      // lower-case table name -> its name in the FROM clause
+	metric     *investigation.Metric
 	scope      *scope
-	model      quarry.DataModel
+	model      investigation.DataModel
 	dims       []*Dim
 	overall    overallStats
 	grain      grain // spacing of the data's dates, set by measureOverall
 	warnings   []string
-	plan       quarry.AnalysisPlan
-	hyps       []*quarry.Hypothesis
-	ledger     quarry.FindingsLedger
-	iterations []quarry.IterationLog
+	plan       investigation.Plan
+	hyps       []*investigation.Hypothesis
+	ledger     investigation.FindingsLedger
+	iterations []investigation.IterationLog
 	stats      analysisState
-	expls      []quarry.Explanation
+	expls      []investigation.Explanation
 	outcome    string
 	whyNone    string
 	reportPath string
-	memory     *quarry.MemoryDocument
+	memory     *investigation.MemoryDocument
 	next       []string
 
 	// With a model: its state, its reading of the schema, the files its
@@ -148,7 +149,7 @@ type run struct {
 
 func (r *run) now() time.Time { return r.inv.Now().UTC() }
 
-func (r *run) progress(e Event) {
+func (r *run) progress(e investigation.Event) {
 	e.Time = r.now()
 	if r.inv.Progress != nil {
 		r.inv.Progress(e)
@@ -185,12 +186,12 @@ func (r *run) recordArtifact(rel, kind string) error {
 	return err
 }
 
-func (r *run) result() *quarry.InvestigationResult {
+func (r *run) result() *investigation.Result {
 	expls := r.expls
 	if expls == nil {
-		expls = []quarry.Explanation{}
+		expls = []investigation.Explanation{}
 	}
-	res := &quarry.InvestigationResult{
+	res := &investigation.Result{
 		SessionID:    r.in.SessionID,
 		Status:       r.outcome,
 		Overall:      r.overall.change,
@@ -208,7 +209,7 @@ func (r *run) result() *quarry.InvestigationResult {
 }
 
 // hyp returns the hypothesis with the given id.
-func (r *run) hyp(id string) *quarry.Hypothesis {
+func (r *run) hyp(id string) *investigation.Hypothesis {
 	for _, h := range r.hyps {
 		if h.HypothesisID == id {
 			return h

@@ -6,6 +6,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/drill"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 func TestVolumeSplitAddsUp(t *testing.T) {
@@ -40,7 +41,7 @@ func TestSegmentConditionQuotesValues(t *testing.T) {
 }
 
 func TestScopeSplitsOverlappingPeriods(t *testing.T) {
-	m := &quarry.Metric{Numerator: "SUM(amount)", From: "orders", Where: "status = 'paid'"}
+	m := &investigation.Metric{Numerator: "SUM(amount)", From: "orders", Where: "status = 'paid'"}
 	r := func(a, b string) quarry.DateRange {
 		return quarry.DateRange{Start: quarry.MustParseDate(a), End: quarry.MustParseDate(b)}
 	}
@@ -72,14 +73,14 @@ func TestSimilarFindingsIgnoreNumbers(t *testing.T) {
 
 func TestTitleNamesTheMetric(t *testing.T) {
 	tests := []struct {
-		m    quarry.Metric
+		m    investigation.Metric
 		want string
 	}{
-		{quarry.Metric{Kind: quarry.MetricSum, Numerator: "sum(amount)"}, "Amount"},
-		{quarry.Metric{Kind: quarry.MetricCount, Numerator: "count_star()"}, "Rows"},
-		{quarry.Metric{Kind: quarry.MetricRatio, Numerator: "sum(converted)", Denominator: "count_star()"}, "Converted per row"},
-		{quarry.Metric{Kind: quarry.MetricAverage, Numerator: "sum(order_value)", Denominator: "count(order_value)"}, "Average order value"},
-		{quarry.Metric{Kind: quarry.MetricDistinct, Numerator: "count(DISTINCT user_id)"}, "Distinct user id"},
+		{investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount)"}, "Amount"},
+		{investigation.Metric{Kind: investigation.MetricCount, Numerator: "count_star()"}, "Rows"},
+		{investigation.Metric{Kind: investigation.MetricRatio, Numerator: "sum(converted)", Denominator: "count_star()"}, "Converted per row"},
+		{investigation.Metric{Kind: investigation.MetricAverage, Numerator: "sum(order_value)", Denominator: "count(order_value)"}, "Average order value"},
+		{investigation.Metric{Kind: investigation.MetricDistinct, Numerator: "count(DISTINCT user_id)"}, "Distinct user id"},
 	}
 	for _, tt := range tests {
 		r := &run{metric: &tt.m}

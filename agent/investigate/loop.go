@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // step is one action of the memory loop: which hypothesis it examines and
@@ -22,7 +23,7 @@ type step struct {
 type stepResult struct {
 	raw     bytes.Buffer // full output: every SQL statement and its result (a Buffer, not a Builder: results are returned by value and written to afterwards)
 	summary string       // 2-3 sentences
-	verdict quarry.HypothesisStatus
+	verdict investigation.HypothesisStatus
 	reason  string // the verdict in one sentence
 	sqls    []string
 }
@@ -46,22 +47,22 @@ func (s *stepResult) addQuery(purpose string, rec record, table string) {
 // checks, and one that never concludes stops at the iteration cap.
 func (r *run) memoryLoop(ctx context.Context) error {
 	agenda := r.agenda()
-	r.ledger = quarry.FindingsLedger{SessionID: r.in.SessionID, Findings: []quarry.Finding{}}
+	r.ledger = investigation.FindingsLedger{SessionID: r.in.SessionID, Findings: []investigation.Finding{}}
 	if err := r.uploadForCode(ctx); err != nil {
 		return err
 	}
 	stall := 0
-	exit := quarry.ExitConclude
+	exit := investigation.ExitConclude
 	prevRuledOut := false
 	concluded := false // the model said CONCLUDE
 	prevMeasured := ""
 	for iter := 1; ; iter++ {
 		if iter > quarry.MaxLoopIterations {
-			exit = quarry.ExitMaxIterations
+			exit = investigation.ExitMaxIterations
 			break
 		}
 		if stall >= quarry.StallThreshold {
-			exit = quarry.ExitStall
+			exit = investigation.ExitStall
 			break
 		}
 		if err := ctx.Err(); err != nil {
@@ -74,7 +75,7 @@ func (r *run) memoryLoop(ctx context.Context) error {
 			if d, wm, err = r.decide(ctx, iter, agenda); err != nil {
 				return err
 			}
-			if d != nil && d.Decision == quarry.DecisionConclude {
+			if d != nil && d.Decision == investigation.DecisionConclude {
 				concluded = true
 			}
 		}
@@ -95,8 +96,8 @@ func (r *run) memoryLoop(ctx context.Context) error {
 			break
 		}
 		decision, why := st.decision, st.why
-		if prevRuledOut && decision == quarry.DecisionAnalyze {
-			decision = quarry.DecisionPivot
+		if prevRuledOut && decision == investigation.DecisionAnalyze {
+			decision = investigation.DecisionPivot
 		}
 		if d != nil && !concluded {
 			decision = d.Decision
@@ -104,13 +105,13 @@ func (r *run) memoryLoop(ctx context.Context) error {
 				why = "model: " + d.Reasoning + " | planned check: " + st.why
 			}
 		}
-		changes := map[string]quarry.HypothesisStatus{}
-		var h *quarry.Hypothesis
+		changes := map[string]investigation.HypothesisStatus{}
+		var h *investigation.Hypothesis
 		if st.hyp != "" {
 			h = r.hyp(st.hyp)
 		}
-		if h != nil && h.Status == quarry.HypPending {
-			h.Status = quarry.HypInvestigating
+		if h != nil && h.Status == investigation.HypPending {
+			h.Status = investigation.HypInvestigating
 			changes[h.HypothesisID] = h.Status
 		}
 		res, err := st.do(ctx)
@@ -145,7 +146,7 @@ func (r *run) memoryLoop(ctx context.Context) error {
 		if measured == "" {
 			measured = res.summary
 		}
-		prevRuledOut = res.verdict == quarry.HypRuledOut
+		prevRuledOut = res.verdict == investigation.HypRuledOut
 		hypID := ""
 		if h != nil {
 			hypID = h.HypothesisID
@@ -161,7 +162,7 @@ func (r *run) memoryLoop(ctx context.Context) error {
 		prevMeasured = measured
 	}
 	// Hypotheses the loop never settled keep their state; the ledger says so.
-	r.ledger.HypothesisOutcomes = map[string]quarry.HypothesisStatus{}
+	r.ledger.HypothesisOutcomes = map[string]investigation.HypothesisStatus{}
 	for _, h := range r.hyps {
 		r.ledger.HypothesisOutcomes[h.HypothesisID] = h.Status
 	}
@@ -180,7 +181,7 @@ func (r *run) proposals(iter int, d *decision) error {
 	}
 	for _, u := range d.HypothesisUpdates {
 		h := r.findHyp(u.HypothesisID)
-		if h == nil || quarry.HypothesisStatus(u.Status) == h.Status {
+		if h == nil || investigation.HypothesisStatus(u.Status) == h.Status {
 			continue
 		}
 		if err := r.policy("hypothesis_status", "not_applied", map[string]any{
@@ -194,13 +195,13 @@ func (r *run) proposals(iter int, d *decision) error {
 }
 
 // record writes one iteration: its raw output, its log and its finding.
-func (r *run) record(iter int, decision, why string, res *stepResult, hypID string, changes map[string]quarry.HypothesisStatus, memoryTokens int) error {
+func (r *run) record(iter int, decision, why string, res *stepResult, hypID string, changes map[string]investigation.HypothesisStatus, memoryTokens int) error {
 	outRef := fmt.Sprintf("analysis/full_outputs/output_%03d.txt", iter)
 	if err := r.writeFile(outRef, []byte(res.raw.String())); err != nil {
 		return err
 	}
 	summary := truncate(res.summary, quarry.MaxFindingSummaryLen)
-	log := quarry.IterationLog{
+	log := investigation.IterationLog{
 		Iteration:               iter,
 		Decision:                decision,
 		Reasoning:               why,
@@ -216,8 +217,8 @@ func (r *run) record(iter int, decision, why string, res *stepResult, hypID stri
 		return err
 	}
 	r.iterations = append(r.iterations, log)
-	if decision != quarry.DecisionConclude {
-		r.ledger.Findings = append(r.ledger.Findings, quarry.Finding{
+	if decision != investigation.DecisionConclude {
+		r.ledger.Findings = append(r.ledger.Findings, investigation.Finding{
 			FindingID:          fmt.Sprintf("find_%03d", iter),
 			Iteration:          iter,
 			Summary:            summary,
@@ -226,7 +227,7 @@ func (r *run) record(iter int, decision, why string, res *stepResult, hypID stri
 			CreatedAt:          r.now(),
 		})
 	}
-	r.progress(Event{Step: "loop", Iteration: iter, Decision: decision, Finding: summary,
+	r.progress(investigation.Event{Step: "loop", Iteration: iter, Decision: decision, Finding: summary,
 		Message: fmt.Sprintf("iteration %d %s: %s", iter, decision, summary)})
 	return nil
 }
@@ -237,23 +238,23 @@ func (r *run) conclude(iter int, d *decision, memoryTokens int) error {
 	var res stepResult
 	var open []string
 	for _, h := range r.hyps {
-		if h.Status == quarry.HypPending || h.Status == quarry.HypInvestigating {
+		if h.Status == investigation.HypPending || h.Status == investigation.HypInvestigating {
 			open = append(open, h.HypothesisID)
 		}
 	}
-	res.summary = fmt.Sprintf("Every planned check has run; %d hypotheses confirmed, %d ruled out.", r.count(quarry.HypConfirmed), r.count(quarry.HypRuledOut))
+	res.summary = fmt.Sprintf("Every planned check has run; %d hypotheses confirmed, %d ruled out.", r.count(investigation.HypConfirmed), r.count(investigation.HypRuledOut))
 	if len(open) > 0 {
 		res.summary += " Still open: " + strings.Join(open, ", ") + "."
 	}
 	res.raw.WriteString(res.summary + "\n")
 	why := "no unexamined hypothesis is left"
-	if d != nil && d.Decision == quarry.DecisionConclude && d.Reasoning != "" {
+	if d != nil && d.Decision == investigation.DecisionConclude && d.Reasoning != "" {
 		why = "model: " + d.Reasoning
 	}
-	return r.record(iter, quarry.DecisionConclude, why, &res, "", nil, memoryTokens)
+	return r.record(iter, investigation.DecisionConclude, why, &res, "", nil, memoryTokens)
 }
 
-func (r *run) count(s quarry.HypothesisStatus) int {
+func (r *run) count(s investigation.HypothesisStatus) int {
 	n := 0
 	for _, h := range r.hyps {
 		if h.Status == s {

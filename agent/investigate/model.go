@@ -10,6 +10,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/evidence"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 )
 
@@ -23,10 +24,10 @@ const maxUnavailable = 2
 type analyst struct {
 	model llm.Model
 	calls int
-	usage quarry.TokenUsage
+	usage investigation.TokenUsage
 	// iter is the usage of the current memory-loop iteration.
-	iter        quarry.TokenUsage
-	byPurpose   map[string]quarry.TokenUsage
+	iter        investigation.TokenUsage
+	byPurpose   map[string]investigation.TokenUsage
 	unavailable int  // UNAVAILABLE answers in a row
 	off         bool // the model stopped answering; the rest is offline
 	// ev holds every number the recorded evidence contains; model-written
@@ -90,7 +91,7 @@ func (r *run) ask(ctx context.Context, req *llm.Request, iter int) (*llm.Respons
 		a.usage.Add(resp.Usage.InputTokens, resp.Usage.OutputTokens)
 		a.iter.Add(resp.Usage.InputTokens, resp.Usage.OutputTokens)
 		if a.byPurpose == nil {
-			a.byPurpose = map[string]quarry.TokenUsage{}
+			a.byPurpose = map[string]investigation.TokenUsage{}
 		}
 		p := a.byPurpose[req.Purpose]
 		p.Add(resp.Usage.InputTokens, resp.Usage.OutputTokens)
@@ -111,7 +112,7 @@ func (r *run) ask(ctx context.Context, req *llm.Request, iter int) (*llm.Respons
 		if a.off {
 			rest = "this step and the rest of the investigation run offline"
 		}
-		r.progress(Event{Step: req.Purpose, Message: fmt.Sprintf("model %s did not answer (%s); %s", a.model.Name(), llm.ErrorKind(err), rest)})
+		r.progress(investigation.Event{Step: req.Purpose, Message: fmt.Sprintf("model %s did not answer (%s); %s", a.model.Name(), llm.ErrorKind(err), rest)})
 		return nil, nil
 	}
 	return resp, nil
@@ -126,7 +127,7 @@ func (r *run) askJSON(ctx context.Context, req *llm.Request, iter int, out any) 
 		return false, err
 	}
 	if jerr := json.Unmarshal([]byte(jsonObject(resp.Text)), out); jerr != nil {
-		r.progress(Event{Step: req.Purpose, Message: "the model's answer was not valid JSON; this step runs offline"})
+		r.progress(investigation.Event{Step: req.Purpose, Message: "the model's answer was not valid JSON; this step runs offline"})
 		return false, r.policy("model_output", "rejected", map[string]any{"purpose": req.Purpose, "reason": "invalid JSON: " + jerr.Error()})
 	}
 	return true, nil
@@ -164,12 +165,12 @@ func jsonObject(s string) string {
 
 // takeIterationUsage returns and resets the usage of the current
 // iteration; nil when no model call was made.
-func (a *analyst) takeIterationUsage() *quarry.TokenUsage {
+func (a *analyst) takeIterationUsage() *investigation.TokenUsage {
 	if a == nil || a.iter.Calls == 0 {
 		return nil
 	}
 	u := a.iter
-	a.iter = quarry.TokenUsage{}
+	a.iter = investigation.TokenUsage{}
 	return &u
 }
 

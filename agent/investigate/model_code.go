@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarry-dev/quarry/investigation"
+
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/llm"
 )
@@ -85,9 +87,9 @@ func (r *run) modelQuery(ctx context.Context, iter int, d *decision, res *stepRe
 		}
 		if err == nil {
 			note := ""
-			if len(out.Rows) > ModelMaxRows {
-				out.Rows = out.Rows[:ModelMaxRows]
-				note = fmt.Sprintf("(first %d rows shown)\n", ModelMaxRows)
+			if len(out.Rows) > investigation.ModelMaxRows {
+				out.Rows = out.Rows[:investigation.ModelMaxRows]
+				note = fmt.Sprintf("(first %d rows shown)\n", investigation.ModelMaxRows)
 			}
 			r.ai.ev.AddResult(out)
 			res.addQuery("model query: "+truncate(d.Reasoning, 200), rec, note+resultTable(out))
@@ -120,7 +122,7 @@ func (r *run) modelQuery(ctx context.Context, iter int, d *decision, res *stepRe
 
 // limitRows caps a model query's result without touching its text.
 func limitRows(sql string) string {
-	return fmt.Sprintf("SELECT * FROM (\n%s\n) AS model_query LIMIT %d", sql, ModelMaxRows+1)
+	return fmt.Sprintf("SELECT * FROM (\n%s\n) AS model_query LIMIT %d", sql, investigation.ModelMaxRows+1)
 }
 
 const repairSchema = `{"type":"object","additionalProperties":false,"properties":{"code":{"type":"string"},"reasoning":{"type":"string"}},"required":["code","reasoning"]}`

@@ -6,13 +6,11 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 )
 
 const (
-	// ModelMaxRows is how many rows of a model-written query are kept and
-	// shown back to the model: the most of a table a model sees at once.
-	ModelMaxRows = 200
 	// workingMemoryBudget is the specification's ~6000-token budget for
 	// what the model sees when it decides an iteration.
 	workingMemoryBudget = 6000
@@ -39,7 +37,7 @@ type statusUpdate struct {
 }
 
 func (d *decision) hasCode() bool {
-	return d != nil && d.Decision != quarry.DecisionConclude && (strings.TrimSpace(d.SQL) != "" || strings.TrimSpace(d.Python) != "")
+	return d != nil && d.Decision != investigation.DecisionConclude && (strings.TrimSpace(d.SQL) != "" || strings.TrimSpace(d.Python) != "")
 }
 
 const decisionSchema = `{"type":"object","additionalProperties":false,"properties":{
@@ -72,7 +70,7 @@ func (r *run) decide(ctx context.Context, iter int, agenda []step) (*decision, i
 	}
 	d.Decision = strings.ToUpper(strings.TrimSpace(d.Decision))
 	switch d.Decision {
-	case quarry.DecisionAnalyze, quarry.DecisionDrillDown, quarry.DecisionPivot, quarry.DecisionConclude:
+	case investigation.DecisionAnalyze, investigation.DecisionDrillDown, investigation.DecisionPivot, investigation.DecisionConclude:
 	default:
 		return nil, tokens, r.policy("model_output", "rejected", map[string]any{"purpose": "decide", "reason": "unknown decision " + truncate(d.Decision, 40)})
 	}
@@ -85,7 +83,7 @@ func (r *run) decide(ctx context.Context, iter int, agenda []step) (*decision, i
 	return &d, tokens, nil
 }
 
-func (r *run) findHyp(id string) *quarry.Hypothesis {
+func (r *run) findHyp(id string) *investigation.Hypothesis {
 	for _, h := range r.hyps {
 		if h.HypothesisID == id {
 			return h

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 )
 
@@ -133,7 +134,7 @@ func (r *run) proposeHypotheses(ctx context.Context) error {
 	data := struct {
 		MetricSQL, Periods, Change, BusinessContext, Prompt string
 		Dimensions, Notes                                   []string
-		Offline                                             []*quarry.Hypothesis
+		Offline                                             []*investigation.Hypothesis
 	}{
 		MetricSQL: r.in.Context.MetricSQL, Periods: r.in.Context.Describe(), Change: r.changeSentence(),
 		BusinessContext: r.in.Context.BusinessContext, Prompt: r.in.Context.InvestigationPrompt,
@@ -165,7 +166,7 @@ func (r *run) proposeHypotheses(ctx context.Context) error {
 			return err
 		}
 	}
-	r.progress(Event{Step: "hypotheses", Message: fmt.Sprintf("the model proposed %d hypotheses; %d kept after merging with the data-driven ones", len(out.Hypotheses), len(out.Hypotheses)-len(dropped))})
+	r.progress(investigation.Event{Step: "hypotheses", Message: fmt.Sprintf("the model proposed %d hypotheses; %d kept after merging with the data-driven ones", len(out.Hypotheses), len(out.Hypotheses)-len(dropped))})
 	return nil
 }
 
@@ -186,14 +187,14 @@ func (r *run) merge(mh modelHypothesis) string {
 			}
 		}
 	}
-	enrich := func(h *quarry.Hypothesis) string {
+	enrich := func(h *investigation.Hypothesis) string {
 		if h.CausalStory == "" || !strings.Contains(h.CausalStory, "(model)") {
 			h.Title = truncate(title, quarry.MaxHypothesisTitleLen)
 			h.CausalStory = truncate(story+" (model)", quarry.MaxCausalStoryLen)
 		}
 		return ""
 	}
-	kinds := map[string]string{"data_quality": quarry.KindDataQuality, "calendar": quarry.KindCalendar, "mix": quarry.KindMix, "uniform": hypUniform}
+	kinds := map[string]string{"data_quality": investigation.KindDataQuality, "calendar": investigation.KindCalendar, "mix": investigation.KindMix, "uniform": hypUniform}
 	if k, ok := kinds[mh.Kind]; ok {
 		for _, h := range r.hyps {
 			if h.Kind == k {
@@ -221,10 +222,10 @@ func (r *run) merge(mh modelHypothesis) string {
 		}
 		r.hyps = append(r.hyps[:last], r.hyps[last+1:]...)
 	}
-	h := &quarry.Hypothesis{
+	h := &investigation.Hypothesis{
 		SessionID: r.in.SessionID, Title: truncate(title, quarry.MaxHypothesisTitleLen),
 		CausalStory: truncate(story+" (model)", quarry.MaxCausalStoryLen), ExpectedPattern: mh.ExpectedPattern,
-		Dimensions: dims, Kind: hypModel, Status: quarry.HypPending, CreatedAt: r.now(),
+		Dimensions: dims, Kind: hypModel, Status: investigation.HypPending, CreatedAt: r.now(),
 	}
 	// Before the uniform shift, which stays last.
 	r.hyps = append(r.hyps[:len(r.hyps)-1], h, r.hyps[len(r.hyps)-1])
@@ -261,7 +262,7 @@ func (r *run) noteLines() []string {
 
 // system is the system prompt every model step shares.
 func (r *run) system() string {
-	return prompt("system", struct{ MaxRows int }{ModelMaxRows})
+	return prompt("system", struct{ MaxRows int }{investigation.ModelMaxRows})
 }
 
 // changeSentence states the overall change with its numbers.

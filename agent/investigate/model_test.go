@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 )
 
@@ -16,22 +17,22 @@ import (
 // findings.
 func TestWorkingMemoryStaysInBudget(t *testing.T) {
 	r := &run{
-		in: Input{Context: quarry.InvestigationContext{MetricSQL: "SELECT SUM(amount) FROM orders",
+		in: Input{Context: investigation.Context{MetricSQL: "SELECT SUM(amount) FROM orders",
 			BusinessContext: strings.Repeat("context ", 2000), InvestigationPrompt: "Why did revenue fall?"}},
-		metric: &quarry.Metric{Kind: quarry.MetricSum, Numerator: "sum(amount)", TimeColumn: "orders.day"},
+		metric: &investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount)", TimeColumn: "orders.day"},
 	}
 	for i := 1; i <= 7; i++ {
-		r.hyps = append(r.hyps, &quarry.Hypothesis{HypothesisID: fmt.Sprintf("hyp_%03d", i), Title: "a hypothesis", Status: quarry.HypRuledOut, Verdict: strings.Repeat("why ", 20)})
+		r.hyps = append(r.hyps, &investigation.Hypothesis{HypothesisID: fmt.Sprintf("hyp_%03d", i), Title: "a hypothesis", Status: investigation.HypRuledOut, Verdict: strings.Repeat("why ", 20)})
 	}
 	for i := 1; i <= 14; i++ {
-		r.ledger.Findings = append(r.ledger.Findings, quarry.Finding{FindingID: fmt.Sprintf("find_%03d", i), Iteration: i, Summary: strings.Repeat("finding ", 60)})
+		r.ledger.Findings = append(r.ledger.Findings, investigation.Finding{FindingID: fmt.Sprintf("find_%03d", i), Iteration: i, Summary: strings.Repeat("finding ", 60)})
 	}
 	var cols []quarry.Column
 	for i := 0; i < 200; i++ {
 		cols = append(cols, quarry.Column{Name: fmt.Sprintf("column_%d", i), DataType: "string", InferredType: quarry.RoleDimension, SampleValues: []string{"a", "b", "c"}})
 	}
-	r.model.Tables = []quarry.TableInfo{{Name: "orders", RowCount: 1000, Columns: cols}}
-	r.iterations = []quarry.IterationLog{{Iteration: 14, RawOutput: strings.Repeat("x | 1.5 | 2.5\n", 100000)}}
+	r.model.Tables = []investigation.TableInfo{{Name: "orders", RowCount: 1000, Columns: cols}}
+	r.iterations = []investigation.IterationLog{{Iteration: 14, RawOutput: strings.Repeat("x | 1.5 | 2.5\n", 100000)}}
 
 	mem := r.workingMemory(nil)
 	if n := llm.EstimateTokens(mem); n > workingMemoryBudget {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 )
 
@@ -16,7 +17,7 @@ const summarySchema = `{"type":"object","additionalProperties":false,"properties
 // the ledger. The measured summary stays in the raw output; the model's
 // text replaces it in the ledger only after its numbers were checked, each
 // one no evidence contains marked unverified.
-func (r *run) condense(ctx context.Context, iter int, h *quarry.Hypothesis, why string, res *stepResult) error {
+func (r *run) condense(ctx context.Context, iter int, h *investigation.Hypothesis, why string, res *stepResult) error {
 	if r.ai == nil || r.ai.off {
 		return nil
 	}
@@ -100,9 +101,9 @@ func (r *run) learn(res *stepResult) {
 // usageRecord is analysis/llm_usage.json: the model's tokens over the
 // whole investigation, per step.
 type usageRecord struct {
-	Model     string                       `json:"model"`
-	Total     quarry.TokenUsage            `json:"total"`
-	ByPurpose map[string]quarry.TokenUsage `json:"by_purpose"`
+	Model     string                              `json:"model"`
+	Total     investigation.TokenUsage            `json:"total"`
+	ByPurpose map[string]investigation.TokenUsage `json:"by_purpose"`
 }
 
 // writeUsage writes the token accounting of a run that used a model.

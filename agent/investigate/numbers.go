@@ -6,6 +6,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/drill"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // checkFinite refuses a metric that is not a finite number in a period:
@@ -75,8 +76,8 @@ func relChange(a, b float64) float64 {
 // finiteExplanations drops explanations whose numbers JSON cannot carry
 // (a segment sum that overflowed while the total did not) and says so in
 // a warning, rather than fail to write explanations.json.
-func (r *run) finiteExplanations(es []quarry.Explanation) []quarry.Explanation {
-	var out []quarry.Explanation
+func (r *run) finiteExplanations(es []investigation.Explanation) []investigation.Explanation {
+	var out []investigation.Explanation
 	for _, e := range es {
 		if !finite1(e.Change) || !finite1(e.ShareOfChange) || e.PValue != nil && math.IsInf(*e.PValue, 0) {
 			r.warn(fmt.Sprintf("The explanation %q was left out: its numbers are not finite (a sum overflowed).", e.Title))
@@ -102,7 +103,7 @@ const maxPeriodValues = 36600
 // Monthly and coarser data have at most a twelfth as many values and are
 // counted likewise.
 func (r *run) checkPeriodBudget() error {
-	perValue := map[string]int64{quarry.GrainWeek: 7, quarry.GrainMonth: 28, quarry.GrainQuarter: 90, quarry.GrainYear: 365}[r.grain.unit]
+	perValue := map[string]int64{investigation.GrainWeek: 7, investigation.GrainMonth: 28, investigation.GrainQuarter: 90, investigation.GrainYear: 365}[r.grain.unit]
 	if perValue == 0 || r.grain.anchor.IsZero() {
 		perValue = 1
 	}

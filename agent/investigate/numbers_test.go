@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 const alpha = 0.05
@@ -70,7 +70,7 @@ func saysSignificant(text string) bool {
 func TestExclusiveMeasureIsLabelled(t *testing.T) {
 	iv := runFiles(t, "SELECT SUM(amount) FROM orders", "2024-03-04..2024-03-17", "2024-03-18..2024-03-31",
 		sample("revenue_drop", "orders.csv"), sample("revenue_drop", "customers.csv"))
-	var ent *quarry.Explanation
+	var ent *investigation.Explanation
 	for i, e := range iv.res.Explanations {
 		if e.Segment.String() == "customers.segment=enterprise" {
 			ent = &iv.res.Explanations[i]
@@ -103,7 +103,7 @@ func TestExclusiveMeasureIsLabelled(t *testing.T) {
 func TestNoFindingsChartsTheMetric(t *testing.T) {
 	iv := runFiles(t, "SELECT SUM(amount) FROM orders", "2024-09-02..2024-09-15", "2024-09-16..2024-09-29",
 		sample("steady", "orders.csv"), sample("steady", "customers.csv"))
-	if iv.res.Status != quarry.OutcomeNoFindings {
+	if iv.res.Status != investigation.OutcomeNoFindings {
 		t.Fatalf("outcome %s; want no_findings", iv.res.Status)
 	}
 	report := iv.read(t, "report.md")
@@ -162,7 +162,7 @@ func TestOneDimensionCarryingTheChange(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			iv := runFiles(t, tt.metric, tt.base, tt.cmp, tt.path)
-			if iv.res.Status != quarry.OutcomeCompleted || len(iv.res.Explanations) == 0 {
+			if iv.res.Status != investigation.OutcomeCompleted || len(iv.res.Explanations) == 0 {
 				t.Fatalf("outcome %s with %d explanations; want completed", iv.res.Status, len(iv.res.Explanations))
 			}
 			top := iv.res.Explanations[0]
@@ -173,11 +173,11 @@ func TestOneDimensionCarryingTheChange(t *testing.T) {
 			confirmed := map[string]bool{}
 			paths, _ := filepath.Glob(filepath.Join(iv.dir, "analysis", "hypotheses", "hyp_*.json"))
 			for _, p := range paths {
-				var h quarry.Hypothesis
+				var h investigation.Hypothesis
 				if err := json.Unmarshal([]byte(iv.read(t, strings.TrimPrefix(p, iv.dir+string(filepath.Separator)))), &h); err != nil {
 					t.Fatal(err)
 				}
-				if h.Status == quarry.HypConfirmed {
+				if h.Status == investigation.HypConfirmed {
 					confirmed[h.Kind] = true
 				}
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/drill"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/report"
 )
 
@@ -24,9 +25,9 @@ const maxSeriesCharts = 3
 func (r *run) writeMemory(ctx context.Context) error {
 	c := r.in.Context
 	o := r.overall.change
-	var secs []quarry.MemorySection
+	var secs []investigation.MemorySection
 	add := func(ref, title, format string, args ...any) {
-		secs = append(secs, quarry.MemorySection{Ref: ref, Title: title, Text: strings.TrimSpace(fmt.Sprintf(format, args...))})
+		secs = append(secs, investigation.MemorySection{Ref: ref, Title: title, Text: strings.TrimSpace(fmt.Sprintf(format, args...))})
 	}
 	add("context.json", "Context", "Metric: %s\nBaseline: %s\nComparison: %s\nBusiness context: %s\nPrompt: %s",
 		c.MetricSQL, c.BaselinePeriod, c.ComparisonPeriod, c.BusinessContext, c.InvestigationPrompt)
@@ -46,7 +47,7 @@ func (r *run) writeMemory(ctx context.Context) error {
 		add("analysis/hypotheses/"+h.HypothesisID+".json", "Hypothesis "+h.HypothesisID+" "+string(h.Status)+": "+h.Title,
 			"%s %s: %s. %s", h.HypothesisID, h.Status, h.Title, h.Verdict)
 	}
-	findings := map[int]quarry.Finding{}
+	findings := map[int]investigation.Finding{}
 	for _, f := range r.ledger.Findings {
 		findings[f.Iteration] = f
 	}
@@ -78,7 +79,7 @@ func (r *run) writeMemory(ctx context.Context) error {
 	for _, s := range secs {
 		fmt.Fprintf(&b, "\n## %s\n%s\n", s.Title, s.Text)
 	}
-	r.memory = &quarry.MemoryDocument{DocumentID: quarry.NewID(), SessionID: r.in.SessionID, Content: b.String(), Sections: secs, CreatedAt: r.now()}
+	r.memory = &investigation.MemoryDocument{DocumentID: quarry.NewID(), SessionID: r.in.SessionID, Content: b.String(), Sections: secs, CreatedAt: r.now()}
 	if err := r.writeFile("analysis/memory.md", []byte(r.memory.Content)); err != nil {
 		return err
 	}
@@ -147,7 +148,7 @@ func (r *run) writeReport(ctx context.Context) error {
 			in.DataNotes = append(in.DataNotes, is.Detail)
 		}
 	}
-	if r.outcome == quarry.OutcomeCompleted {
+	if r.outcome == investigation.OutcomeCompleted {
 		in.Waterfall = r.waterfall()
 		in.Series = r.series()
 	}
@@ -172,7 +173,7 @@ func (r *run) writeReport(ctx context.Context) error {
 	r.reportPath = path
 	// Progress reaches web pages and MCP clients: name the artifact, not
 	// the server's directories.
-	r.progress(Event{Step: "report", Message: fmt.Sprintf("report written: report.md with %d chart(s)", countCharts(charts))})
+	r.progress(investigation.Event{Step: "report", Message: fmt.Sprintf("report written: report.md with %d chart(s)", countCharts(charts))})
 	return nil
 }
 
@@ -181,7 +182,7 @@ func (r *run) writeReport(ctx context.Context) error {
 func (r *run) title() string {
 	m := r.metric
 	t := words2(m.Numerator)
-	if m.Kind == quarry.MetricAverage {
+	if m.Kind == investigation.MetricAverage {
 		t = "Average " + strings.ToLower(words2(m.Numerator))
 	} else if m.Denominator != "" {
 		den := strings.ToLower(words2(m.Denominator))

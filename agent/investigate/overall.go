@@ -8,12 +8,13 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/drill"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // overallStats is the metric over the whole population in both periods.
 type overallStats struct {
 	series  // day-level series and period totals
-	change  quarry.OverallChange
+	change  investigation.OverallChange
 	test    drill.TestResult
 	rec     record
 	dayRows []dayRows // rows per day with data, both periods
@@ -90,8 +91,8 @@ func (r *run) measureOverall(ctx context.Context) error {
 		stamps = append(stamps, day)
 	}
 	r.grain = detectGrain(stamps)
-	if r.grain.unit != quarry.GrainDay {
-		r.progress(Event{Step: "overall", Message: fmt.Sprintf("the data is %s: one date per %s, so periods are compared %s by %s",
+	if r.grain.unit != investigation.GrainDay {
+		r.progress(investigation.Event{Step: "overall", Message: fmt.Sprintf("the data is %s: one date per %s, so periods are compared %s by %s",
 			r.grain.adjective(), r.grain.noun(), r.grain.noun(), r.grain.noun())})
 	}
 	if s.rowsBase == 0 || s.rowsCmp == 0 {
@@ -119,7 +120,7 @@ func (r *run) measureOverall(ctx context.Context) error {
 	b, c := r.deseason(s.base, s.cmp)
 	o.test = drill.ChangeTest(b, c, r.metric.Ratio(), r.metric.Scale)
 	v0, v1 := r.metric.Value(s.num[0], s.den[0]), r.metric.Value(s.num[1], s.den[1])
-	if r.metric.Kind == quarry.MetricDistinct {
+	if r.metric.Kind == investigation.MetricDistinct {
 		// Distinct counts do not add up over days; count each period once.
 		if v0, v1, err = r.distinctTotals(ctx); err != nil {
 			return err
@@ -128,7 +129,7 @@ func (r *run) measureOverall(ctx context.Context) error {
 	if err := r.checkFinite(s, v0, v1); err != nil {
 		return err
 	}
-	o.change = quarry.OverallChange{
+	o.change = investigation.OverallChange{
 		Metric:          r.metric.SQL,
 		BaselineValue:   v0,
 		ComparisonValue: v1,
@@ -145,10 +146,10 @@ func (r *run) measureOverall(ctx context.Context) error {
 		o.change.Significant = math.Abs(o.change.ChangePct) > 5
 	}
 	if o.test.BelowPrecision {
-		r.progress(Event{Step: "overall", Message: "metric: " + r.noiseText()})
+		r.progress(investigation.Event{Step: "overall", Message: "metric: " + r.noiseText()})
 		return nil
 	}
-	r.progress(Event{Step: "overall", Message: fmt.Sprintf("metric moved from %s to %s (%+.1f%%), %s over %d+%d %ss",
+	r.progress(investigation.Event{Step: "overall", Message: fmt.Sprintf("metric moved from %s to %s (%+.1f%%), %s over %d+%d %ss",
 		num(v0), num(v1), o.change.ChangePct, stat("p", o.test.PValue), len(s.base), len(s.cmp), r.grain.noun())})
 	return nil
 }
@@ -199,7 +200,7 @@ func pct(change, base float64) float64 {
 // progress stream.
 func (r *run) warn(msg string) {
 	r.warnings = append(r.warnings, msg)
-	r.progress(Event{Step: "warning", Message: msg})
+	r.progress(investigation.Event{Step: "warning", Message: msg})
 }
 
 func maxDate(a, b quarry.Date) quarry.Date {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // Hypothesis kinds beyond the explanation kinds: a concentration in one
@@ -21,14 +22,14 @@ const (
 func (r *run) makePlan(ctx context.Context) error {
 	tables := append([]string(nil), r.metric.Tables...)
 	dims := r.model.RecommendedDimensions
-	steps := []quarry.PlanStep{
-		{Phase: quarry.PhaseExploration, Description: "Profile every file: column roles, types, cardinality, relationships between files", TablesInvolved: tableNames(r.model)},
-		{Phase: quarry.PhaseExploration, Description: fmt.Sprintf("Compute the metric per day in both periods and test the change against day-to-day variation (%s)", r.in.Context.Describe()), TablesInvolved: tables},
-		{Phase: quarry.PhaseHypothesisGeneration, Description: "Generate 5-7 hypotheses from the data model, the metric type and the user's context", TablesInvolved: tables, DimensionsToCheck: dims},
-		{Phase: quarry.PhaseValidation, Description: "Check data quality first: missing days per segment, duplicates, null spikes, new or vanished categories, a partial last day", TablesInvolved: tables, DimensionsToCheck: dims},
-		{Phase: quarry.PhaseValidation, Description: "Compare the weekday composition of the two periods", TablesInvolved: tables},
-		{Phase: quarry.PhaseValidation, Description: decompositionStep(r.metric), TablesInvolved: tables, DimensionsToCheck: dims},
-		{Phase: quarry.PhaseValidation, Description: "Search combinations of up to 3 dimension values for the few segments that explain most of the change, then test each against its own daily noise with a false-discovery-rate correction", TablesInvolved: tables, DimensionsToCheck: dims},
+	steps := []investigation.PlanStep{
+		{Phase: investigation.PhaseExploration, Description: "Profile every file: column roles, types, cardinality, relationships between files", TablesInvolved: tableNames(r.model)},
+		{Phase: investigation.PhaseExploration, Description: fmt.Sprintf("Compute the metric per day in both periods and test the change against day-to-day variation (%s)", r.in.Context.Describe()), TablesInvolved: tables},
+		{Phase: investigation.PhaseHypothesisGeneration, Description: "Generate 5-7 hypotheses from the data model, the metric type and the user's context", TablesInvolved: tables, DimensionsToCheck: dims},
+		{Phase: investigation.PhaseValidation, Description: "Check data quality first: missing days per segment, duplicates, null spikes, new or vanished categories, a partial last day", TablesInvolved: tables, DimensionsToCheck: dims},
+		{Phase: investigation.PhaseValidation, Description: "Compare the weekday composition of the two periods", TablesInvolved: tables},
+		{Phase: investigation.PhaseValidation, Description: decompositionStep(r.metric), TablesInvolved: tables, DimensionsToCheck: dims},
+		{Phase: investigation.PhaseValidation, Description: "Search combinations of up to 3 dimension values for the few segments that explain most of the change, then test each against its own daily noise with a false-discovery-rate correction", TablesInvolved: tables, DimensionsToCheck: dims},
 	}
 	for i := range steps {
 		steps[i].StepNumber = i + 1
@@ -36,26 +37,26 @@ func (r *run) makePlan(ctx context.Context) error {
 			steps[i].DimensionsToCheck = []string{}
 		}
 	}
-	r.plan = quarry.AnalysisPlan{SessionID: r.in.SessionID, Steps: steps, CreatedAt: r.now()}
+	r.plan = investigation.Plan{SessionID: r.in.SessionID, Steps: steps, CreatedAt: r.now()}
 	if err := r.artifact("analysis/plan.json", r.plan); err != nil {
 		return err
 	}
 	_, err := r.inv.Audit.Append(quarry.EventPlanCreated, "planner", map[string]any{"steps": len(steps), "dimensions": dims})
-	r.progress(Event{Step: "plan", Message: fmt.Sprintf("plan of %d steps over %d dimensions", len(steps), len(dims))})
+	r.progress(investigation.Event{Step: "plan", Message: fmt.Sprintf("plan of %d steps over %d dimensions", len(steps), len(dims))})
 	return err
 }
 
-func decompositionStep(m *quarry.Metric) string {
+func decompositionStep(m *investigation.Metric) string {
 	switch {
 	case m.Ratio():
 		return "Decompose the change by each dimension into rate effects (a segment's own value moved) and mix effects (its share of the denominator moved)"
-	case m.Kind == quarry.MetricDistinct:
+	case m.Kind == investigation.MetricDistinct:
 		return "Decompose the change by each dimension into unique contributions of each value plus the overlap of entities seen in several values"
 	}
 	return "Decompose the change by each dimension into contributions that add up to the total, split into volume (row count) and rate (value per row)"
 }
 
-func tableNames(m quarry.DataModel) []string {
+func tableNames(m investigation.DataModel) []string {
 	out := make([]string, len(m.Tables))
 	for i, t := range m.Tables {
 		out[i] = t.Name
@@ -69,27 +70,27 @@ func (r *run) makeHypotheses(ctx context.Context) error {
 	if r.overall.change.Change > 0 {
 		dir = "rose"
 	}
-	var hs []*quarry.Hypothesis
+	var hs []*investigation.Hypothesis
 	add := func(kind, title, story, pattern string, dims []string) {
 		if dims == nil {
 			dims = []string{}
 		}
-		hs = append(hs, &quarry.Hypothesis{
+		hs = append(hs, &investigation.Hypothesis{
 			SessionID: r.in.SessionID, Title: truncate(title, quarry.MaxHypothesisTitleLen),
 			CausalStory: truncate(story, quarry.MaxCausalStoryLen), ExpectedPattern: pattern,
-			Dimensions: dims, Kind: kind, Status: quarry.HypPending, CreatedAt: r.now(),
+			Dimensions: dims, Kind: kind, Status: investigation.HypPending, CreatedAt: r.now(),
 		})
 	}
-	add(quarry.KindDataQuality, "Broken data, not a business change",
+	add(investigation.KindDataQuality, "Broken data, not a business change",
 		fmt.Sprintf("The metric %s because rows are missing, duplicated or incomplete in the comparison period, not because the business changed.", dir),
 		"segments with data on every baseline day but missing days in the comparison, a partial last day, more duplicates or nulls, categories that vanish",
 		r.model.RecommendedDimensions)
-	add(quarry.KindCalendar, "Different weekday mix of the two periods",
+	add(investigation.KindCalendar, "Different weekday mix of the two periods",
 		"The periods contain different numbers of weekdays and weekend days, and the metric differs by day of week.",
 		"the weekday profile predicts most of the change from the periods' day composition alone", nil)
 	ratio := r.metric.Ratio()
 	if ratio {
-		add(quarry.KindMix, "The population mix shifted",
+		add(investigation.KindMix, "The population mix shifted",
 			"Segments with a different level of the metric grew or shrank as a share of the population, moving the overall ratio even though segment rates held.",
 			"mix effects (share changes) account for most of the change in some dimension", r.model.RecommendedDimensions)
 	}
@@ -128,11 +129,11 @@ func (r *run) makeHypotheses(ctx context.Context) error {
 	for i, h := range hs {
 		titles[i] = h.Title
 	}
-	r.progress(Event{Step: "hypotheses", Message: fmt.Sprintf("%d hypotheses: %s", len(hs), strings.Join(titles, "; "))})
+	r.progress(investigation.Event{Step: "hypotheses", Message: fmt.Sprintf("%d hypotheses: %s", len(hs), strings.Join(titles, "; "))})
 	return nil
 }
 
-func (r *run) saveHypothesis(h *quarry.Hypothesis) error {
+func (r *run) saveHypothesis(h *investigation.Hypothesis) error {
 	return r.artifact(fmt.Sprintf("analysis/hypotheses/%s.json", h.HypothesisID), h)
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/drill"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // maxQualityCardinality bounds the dimensions checked value by value for
@@ -86,15 +87,15 @@ func (r *run) checkQuality(ctx context.Context) (stepResult, error) {
 	switch {
 	case len(issues) == 0:
 		res.summary = "No missing days, partial days, duplicate rows, null spikes or vanished categories were found in either period."
-		res.verdict, res.reason = quarry.HypRuledOut, "the data of both periods passed every data-quality check"
+		res.verdict, res.reason = investigation.HypRuledOut, "the data of both periods passed every data-quality check"
 	case material == 0:
 		res.summary = fmt.Sprintf("%d data-quality warning(s), none large enough to explain the change: %s.", len(issues), strings.Join(lines[:min(len(lines), 2)], "; "))
-		res.verdict, res.reason = quarry.HypRuledOut, "data-quality warnings exist but each moves the metric by less than 10% of the change"
+		res.verdict, res.reason = investigation.HypRuledOut, "data-quality warnings exist but each moves the metric by less than 10% of the change"
 	default:
 		top := issues[0]
 		res.summary = fmt.Sprintf("Data problem: %s. Estimated from the missing or extra rows alone (at their usual value), it moves the metric by about %s (%s of the change); fix the data before reading business causes.",
 			top.Detail, r.fmtChange(top.impact), sharePct(safeShare(top.impact, r.overall.change.Change)))
-		res.verdict, res.reason = quarry.HypConfirmed, top.Detail
+		res.verdict, res.reason = investigation.HypConfirmed, top.Detail
 	}
 	return res, nil
 }

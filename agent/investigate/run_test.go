@@ -13,6 +13,7 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/duckdb"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // dirArtifacts writes a session's artifacts under a directory.
@@ -50,12 +51,12 @@ func (a *countingAudit) Append(eventType, actor string, data map[string]any) (qu
 }
 
 // investigation is a finished run and the directory holding its artifacts.
-type investigation struct {
-	res *quarry.InvestigationResult
+type investigationRun struct {
+	res *investigation.Result
 	dir string
 }
 
-func (iv investigation) read(t *testing.T, rel string) string {
+func (iv investigationRun) read(t *testing.T, rel string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(iv.dir, filepath.FromSlash(rel)))
 	if err != nil {
@@ -66,7 +67,7 @@ func (iv investigation) read(t *testing.T, rel string) string {
 
 // runFiles investigates the CSV files at paths (copied into a fresh
 // session directory) on the embedded engine, offline.
-func runFiles(t *testing.T, metric, base, cmp string, paths ...string) investigation {
+func runFiles(t *testing.T, metric, base, cmp string, paths ...string) investigationRun {
 	t.Helper()
 	iv, err := runFilesErr(t, metric, base, cmp, paths...)
 	if err != nil {
@@ -77,14 +78,14 @@ func runFiles(t *testing.T, metric, base, cmp string, paths ...string) investiga
 
 // runFilesErr is runFiles for a run that may fail: it returns the run's
 // error, with the directory of what it wrote.
-func runFilesErr(t *testing.T, metric, base, cmp string, paths ...string) (investigation, error) {
+func runFilesErr(t *testing.T, metric, base, cmp string, paths ...string) (investigationRun, error) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs a whole investigation")
 	}
 	dir := t.TempDir()
 	taken := map[string]bool{}
-	var files []*quarry.UploadedFile
+	var files []*investigation.UploadedFile
 	for i, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
@@ -96,7 +97,7 @@ func runFilesErr(t *testing.T, metric, base, cmp string, paths ...string) (inves
 		}
 		name := duckdb.TableName(filepath.Base(p), taken)
 		taken[name] = true
-		files = append(files, &quarry.UploadedFile{FileID: quarry.NewID(), OriginalName: filepath.Base(p), Path: rel,
+		files = append(files, &investigation.UploadedFile{FileID: quarry.NewID(), OriginalName: filepath.Base(p), Path: rel,
 			TableName: name, SizeBytes: int64(len(data)), UploadedAt: time.Unix(int64(i), 0)})
 	}
 	b, err := quarry.ParseDateRange(base)
@@ -116,8 +117,8 @@ func runFilesErr(t *testing.T, metric, base, cmp string, paths ...string) (inves
 		Now: func() time.Time { return time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC) }}
 	id := quarry.NewID()
 	res, err := inv.Run(context.Background(), investigate.Input{SessionID: id, Files: files,
-		Context: quarry.InvestigationContext{SessionID: id, MetricSQL: metric, BaselinePeriod: b, ComparisonPeriod: c}})
-	return investigation{res: res, dir: dir}, err
+		Context: investigation.Context{SessionID: id, MetricSQL: metric, BaselinePeriod: b, ComparisonPeriod: c}})
+	return investigationRun{res: res, dir: dir}, err
 }
 
 // sample is the path of a committed sample file.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // maxDimCardinality bounds the values a dimension may have to be sliced by;
@@ -17,12 +18,12 @@ const maxDimCardinality = 2000
 
 // load validates and registers every file, then locks the sandbox.
 func (r *run) load(ctx context.Context) error {
-	r.tables = map[string]*quarry.UploadedFile{}
+	r.tables = map[string]*investigation.UploadedFile{}
 	for _, f := range r.in.Files {
 		if f.TableName == "" {
 			return fmt.Errorf("investigate: file %s has no table name", f.FileID)
 		}
-		r.progress(Event{Step: "load", Message: fmt.Sprintf("loading %s as table %s", f.OriginalName, f.TableName)})
+		r.progress(investigation.Event{Step: "load", Message: fmt.Sprintf("loading %s as table %s", f.OriginalName, f.TableName)})
 		schema, rows, err := r.inv.Engine.LoadCSV(ctx, f.TableName, filepath.Join(r.inv.Out.Dir(), filepath.FromSlash(f.Path)))
 		if err != nil {
 			// The engine names the stored copy; people know the file by
@@ -61,7 +62,7 @@ func (r *run) parseMetric(ctx context.Context) error {
 	}
 	r.metric = m
 	r.scope = &scope{m: m, timeExpr: m.TimeColumn, base: r.in.Context.BaselinePeriod, cmp: r.in.Context.ComparisonPeriod}
-	r.progress(Event{Step: "metric", Message: fmt.Sprintf("metric is %s over %s; time column %s", m.Kind, strings.Join(m.Tables, ", "), m.TimeColumn)})
+	r.progress(investigation.Event{Step: "metric", Message: fmt.Sprintf("metric is %s over %s; time column %s", m.Kind, strings.Join(m.Tables, ", "), m.TimeColumn)})
 	return nil
 }
 
@@ -80,13 +81,13 @@ func (r *run) inferSchema(ctx context.Context) error {
 		return err
 	}
 	rels = uniqueRelationships(rels)
-	r.model = quarry.DataModel{SessionID: r.in.SessionID, Relationships: rels, InferredAt: r.now()}
+	r.model = investigation.DataModel{SessionID: r.in.SessionID, Relationships: rels, InferredAt: r.now()}
 	if r.model.Relationships == nil {
-		r.model.Relationships = []quarry.Relationship{}
+		r.model.Relationships = []investigation.Relationship{}
 	}
 	for _, name := range names {
 		f := r.tables[name]
-		ti := quarry.TableInfo{FileID: f.FileID, Name: name, RowCount: f.RowCount}
+		ti := investigation.TableInfo{FileID: f.FileID, Name: name, RowCount: f.RowCount}
 		if f.Schema != nil {
 			ti.ColumnCount = len(f.Schema.Columns)
 			ti.Columns = f.Schema.Columns
@@ -138,7 +139,7 @@ func (r *run) inferSchema(ctx context.Context) error {
 		rel := &r.model.Relationships[i]
 		from, to := strings.ToLower(rel.FromTable), strings.ToLower(rel.ToTable)
 		cols := columns(rel.ToTable)
-		if !inMetric[from] || inMetric[to] || !rel.ToUnique || rel.Confidence < 0.8 || rel.RelationshipType != quarry.RelForeignKey || len(cols) == 0 {
+		if !inMetric[from] || inMetric[to] || !rel.ToUnique || rel.Confidence < 0.8 || rel.RelationshipType != investigation.RelForeignKey || len(cols) == 0 {
 			continue
 		}
 		joined++
@@ -180,7 +181,7 @@ func (r *run) inferSchema(ctx context.Context) error {
 	if r.model.RecommendedDimensions == nil {
 		r.model.RecommendedDimensions = []string{}
 	}
-	r.progress(Event{Step: "schema", Message: fmt.Sprintf("%d tables, %d relationships, dimensions: %s",
+	r.progress(investigation.Event{Step: "schema", Message: fmt.Sprintf("%d tables, %d relationships, dimensions: %s",
 		len(r.model.Tables), len(rels), strings.Join(r.model.RecommendedDimensions, ", "))})
 	return r.artifact("analysis/schema.json", r.model)
 }
@@ -202,7 +203,7 @@ func prioritise(dims []*Dim, text string) []*Dim {
 
 // uniqueRelationships keeps the first of relationships that link the same
 // columns.
-func uniqueRelationships(rels []quarry.Relationship) []quarry.Relationship {
+func uniqueRelationships(rels []investigation.Relationship) []investigation.Relationship {
 	seen := map[string]bool{}
 	out := rels[:0:0]
 	for _, rel := range rels {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // Dim is a dimension the investigation can slice by: a column of a table in
@@ -16,14 +17,14 @@ type Dim struct {
 	Column      string
 	Expr        string // SQL expression in the scope's FROM clause
 	Cardinality int64
-	Via         *quarry.Relationship // set when the dimension comes through a join
+	Via         *investigation.Relationship // set when the dimension comes through a join
 }
 
 // scope builds the SQL of an investigation: the metric's FROM clause with
 // the joins its dimensions need, and the conditions that place rows in the
 // baseline and the comparison period.
 type scope struct {
-	m        *quarry.Metric
+	m        *investigation.Metric
 	timeExpr string // qualified time column
 	base     quarry.DateRange
 	cmp      quarry.DateRange
@@ -133,10 +134,10 @@ type dimValue struct {
 	Null  bool
 }
 
-func toSegment(seg []dimValue) quarry.Segment {
-	out := make(quarry.Segment, len(seg))
+func toSegment(seg []dimValue) investigation.Segment {
+	out := make(investigation.Segment, len(seg))
 	for i, v := range seg {
-		out[i] = quarry.SegmentValue{Column: v.Dim.Name, Value: v.Value}
+		out[i] = investigation.SegmentValue{Column: v.Dim.Name, Value: v.Value}
 	}
 	return out
 }

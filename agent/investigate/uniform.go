@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // uniformExplanation explains a real change that no segment carries: the
@@ -15,7 +16,7 @@ import (
 // values that moved the other way, because those are the first exceptions
 // a reader looks for. rest is the share of the change the other
 // explanations leave.
-func (r *run) uniformExplanation(rest float64) quarry.Explanation {
+func (r *run) uniformExplanation(rest float64) investigation.Explanation {
 	o := r.overall.change
 	up := o.Change > 0
 	var spread, against []string
@@ -56,14 +57,14 @@ func (r *run) uniformExplanation(rest float64) quarry.Explanation {
 	if len(spread) > 0 {
 		desc += "; " + strings.Join(spread, "; ")
 	}
-	return quarry.Explanation{
+	return investigation.Explanation{
 		Title:            truncate(title, quarry.MaxExplanationTitleLen),
-		Evidence:         []quarry.Evidence{{Description: desc, SQL: r.overall.rec.SQL, AuditSequence: r.overall.rec.Sequence, Values: values}},
+		Evidence:         []investigation.Evidence{{Description: desc, SQL: r.overall.rec.SQL, AuditSequence: r.overall.rec.Sequence, Values: values}},
 		Reasoning:        reasoning,
 		CausalStory:      truncate(story, quarry.MaxCausalStoryLen),
 		SourceHypotheses: []string{r.hypByKind(hypUniform).HypothesisID},
-		Kind:             quarry.KindUniform,
-		Segment:          quarry.Segment{},
+		Kind:             investigation.KindUniform,
+		Segment:          investigation.Segment{},
 		ShareOfChange:    rest,
 		Change:           rest * o.Change,
 		Significant:      true,

@@ -9,6 +9,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/drill"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // verified is a candidate segment measured as one part of an exclusive
@@ -22,7 +23,7 @@ type verified struct {
 	share    float64
 	test     drill.SegmentResult
 	daily    drill.SegmentSeries
-	evidence []quarry.Evidence
+	evidence []investigation.Evidence
 
 	// The same segment over all its rows, before earlier candidates took
 	// theirs: what a per-dimension finding reports for it. setAside are
@@ -71,13 +72,13 @@ func (v *verified) kindOf(ratio bool) string {
 	case v.kind != "":
 		return v.kind
 	case ratio && math.Abs(v.effect.Mix) > math.Abs(v.effect.Rate):
-		return quarry.KindMix
+		return investigation.KindMix
 	case ratio:
-		return quarry.KindRate
+		return investigation.KindRate
 	case math.Abs(v.perRow) > math.Abs(v.volume):
-		return quarry.KindRate
+		return investigation.KindRate
 	}
-	return quarry.KindVolume
+	return investigation.KindVolume
 }
 
 // verifySegments measures every candidate as an exclusive part (a row
@@ -158,7 +159,7 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 		}
 	}
 	dec := r.decompose(parts, rest)
-	if r.metric.Kind == quarry.MetricDistinct {
+	if r.metric.Kind == investigation.MetricDistinct {
 		if dec, rec, err = r.distinctPartition(ctx, cases.String(), len(cands)); err != nil {
 			return res, err
 		}
@@ -230,7 +231,7 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 		v := verified{candidate: c, effect: dec.Effects[i], n: counts[i+1], test: tests[i], daily: series[i]}
 		v.test.QValue = q2[i]
 		v.share = safeShare(v.effect.Change, dec.Change)
-		if aside[i] > 0 && r.metric.Kind != quarry.MetricDistinct {
+		if aside[i] > 0 && r.metric.Kind != investigation.MetricDistinct {
 			v.all = r.wholeEffect(whole[i], parts, rest)
 			v.allShare = safeShare(v.all.Change, dec.Change)
 			v.setAside = aside[i]
@@ -240,10 +241,10 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 				}
 			}
 		}
-		if !r.metric.Ratio() && r.metric.Kind == quarry.MetricSum {
+		if !r.metric.Ratio() && r.metric.Kind == investigation.MetricSum {
 			v.volume, v.perRow = volumeSplit(scale*parts[i].Num0, scale*parts[i].Num1, counts[i+1])
 		}
-		v.evidence = []quarry.Evidence{{
+		v.evidence = []investigation.Evidence{{
 			Description: fmt.Sprintf("%s%s moved from %s to %s (%s, %s of the total change)",
 				c.key(), v.measuredAfter(r), r.fmtValue(v.effect.Value0), r.fmtValue(v.effect.Value1), r.fmtChange(v.effect.Change), sharePct(v.share)),
 			SQL:           rec.SQL,
@@ -251,7 +252,7 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 			Values:        r.effectValues(v),
 		}}
 		if v.partial(r) {
-			v.evidence = append(v.evidence, quarry.Evidence{
+			v.evidence = append(v.evidence, investigation.Evidence{
 				Description: fmt.Sprintf("over all its rows, before the exclusive partition, %s moved from %s to %s (%s, %s of the total change); %s rows it shares with %s were set aside above",
 					c.key(), r.fmtValue(v.all.Value0), r.fmtValue(v.all.Value1), r.fmtChange(v.all.Change), sharePct(v.allShare), num(v.setAside), strings.Join(v.takenBy, " and ")),
 				SQL:           rec.SQL,
@@ -260,7 +261,7 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 					"all_rows_change": v.all.Change, "all_rows_share_of_change": v.allShare, "rows_set_aside": v.setAside},
 			})
 		}
-		v.evidence = append(v.evidence, quarry.Evidence{
+		v.evidence = append(v.evidence, investigation.Evidence{
 			Description: fmt.Sprintf("day-level test of the segment's change: %s, %s, %s after correcting for %d segments examined",
 				v.test.Method, stat("p", v.test.PValue), stat("q", v.test.QValue), len(p)),
 			SQL:           drec.SQL,
@@ -369,7 +370,7 @@ func (r *run) examined() int {
 // day-to-day noise in a test. Ratios and periods shorter than a week are
 // left alone.
 func (r *run) deseason(base, cmp []drill.Day) ([]drill.Day, []drill.Day) {
-	if r.metric.Ratio() || len(base) < 7 || len(cmp) < 7 || r.grain.unit != quarry.GrainDay {
+	if r.metric.Ratio() || len(base) < 7 || len(cmp) < 7 || r.grain.unit != investigation.GrainDay {
 		return base, cmp
 	}
 	prof := drill.WeekdayEffect(base, cmp, false, 1).Profile

@@ -305,7 +305,7 @@ func newAnalyzer(store fsstore.Analyses, mem limits, stderr io.Writer) (a *analy
 	}
 	a.Audit = log
 	start := time.Now()
-	a.Progress = func(e analyze.Event) {
+	a.Progress = func(e analysis.Event) {
 		msg := e.Message
 		if e.TaskID != "" {
 			msg = fmt.Sprintf("%s %s: %s", e.TaskID, e.Status, e.Message)

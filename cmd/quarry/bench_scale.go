@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/sampledata"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // scaleResult is one measured run of "quarry bench scale".
@@ -96,7 +96,7 @@ func benchScaleOnce(ctx context.Context, work string, rows int, stderr io.Writer
 	res.FileMB = float64(st.Size()) / (1 << 20)
 	fmt.Fprintf(stderr, "generated %d rows (%.0f MB) in %.1fs\n", rows, res.FileMB, res.GenerateSeconds)
 
-	inv := investigation{
+	inv := investigationRun{
 		files:   []fileArg{{path: path, description: "orders with six dimensions"}},
 		dataDir: filepath.Join(dir, "data"),
 		maxMB:   int64(res.FileMB) + 1, // the 50 MB default is a setting; the benchmark raises it
@@ -143,11 +143,11 @@ func peakRSSMB() float64 {
 
 // sameSegment reports whether two segments hold the same conditions in any
 // order.
-func sameSegment(a, b quarry.Segment) bool {
+func sameSegment(a, b investigation.Segment) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	want := map[quarry.SegmentValue]bool{}
+	want := map[investigation.SegmentValue]bool{}
 	for _, v := range b {
 		want[v] = true
 	}

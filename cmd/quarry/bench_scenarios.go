@@ -8,10 +8,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/internal/sampledata"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // scenarioScore is how one segment search did inside whole investigations
@@ -60,7 +60,7 @@ func benchScenarios(ctx context.Context, stderr io.Writer) ([]scenarioScore, err
 			got := map[string]bool{}
 			segments := 0
 			for _, e := range res.Explanations {
-				if len(e.Segment) > 0 && e.Kind != quarry.KindDataQuality {
+				if len(e.Segment) > 0 && e.Kind != investigation.KindDataQuality {
 					got[segmentKey(e.Segment)] = true
 					segments++
 				}
@@ -69,13 +69,13 @@ func benchScenarios(ctx context.Context, stderr io.Writer) ([]scenarioScore, err
 				score.FalseAlarms += segments
 			}
 			for _, c := range s.Planted {
-				if c.Kind != quarry.KindVolume && c.Kind != quarry.KindRate {
+				if c.Kind != investigation.KindVolume && c.Kind != investigation.KindRate {
 					continue
 				}
 				score.Planted++
-				qualified := make(quarry.Segment, len(c.Segment))
+				qualified := make(investigation.Segment, len(c.Segment))
 				for i, v := range c.Segment {
-					qualified[i] = quarry.SegmentValue{Column: c.Table + "." + v.Column, Value: v.Value}
+					qualified[i] = investigation.SegmentValue{Column: c.Table + "." + v.Column, Value: v.Value}
 				}
 				if got[segmentKey(c.Segment)] || got[segmentKey(qualified)] {
 					score.Found++
@@ -91,7 +91,7 @@ func benchScenarios(ctx context.Context, stderr io.Writer) ([]scenarioScore, err
 }
 
 // investigateSample runs one scenario in dataDir with the given search.
-func investigateSample(ctx context.Context, dataDir string, s sampledata.Scenario, find func(*drill.Cube) []drill.Found) (*quarry.InvestigationResult, error) {
+func investigateSample(ctx context.Context, dataDir string, s sampledata.Scenario, find func(*drill.Cube) []drill.Found) (*investigation.Result, error) {
 	files, err := os.MkdirTemp(dataDir, s.Name+"-")
 	if err != nil {
 		return nil, err
@@ -100,7 +100,7 @@ func investigateSample(ctx context.Context, dataDir string, s sampledata.Scenari
 	if err != nil {
 		return nil, err
 	}
-	inv := investigation{dataDir: dataDir, maxMB: 50, stderr: io.Discard, segments: find}
+	inv := investigationRun{dataDir: dataDir, maxMB: 50, stderr: io.Discard, segments: find}
 	for i, p := range paths {
 		inv.files = append(inv.files, fileArg{path: p, description: s.Files[i].Description})
 	}
@@ -111,7 +111,7 @@ func investigateSample(ctx context.Context, dataDir string, s sampledata.Scenari
 }
 
 // segmentKey renders a segment independently of its order.
-func segmentKey(s quarry.Segment) string {
+func segmentKey(s investigation.Segment) string {
 	parts := make([]string, len(s))
 	for i, v := range s {
 		parts[i] = v.Column + "=" + v.Value

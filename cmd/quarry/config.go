@@ -19,8 +19,8 @@ import (
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/internal/runner"
+	"github.com/quarry-dev/quarry/investigations"
 	"github.com/quarry-dev/quarry/llm"
-	"github.com/quarry-dev/quarry/sessions"
 	"github.com/quarry-dev/quarry/web"
 	"github.com/quarry-dev/quarry/websearch"
 )
@@ -197,7 +197,7 @@ func (f *modelFlags) config(getenv func(string) string) (llm.Config, llm.EmbedCo
 type wiredModel struct {
 	model llm.Model // nil offline
 	// dial connects the model's Python to a code sandbox; nil without one.
-	dial func(context.Context) (sessions.CodeSession, error)
+	dial func(context.Context) (investigations.CodeSession, error)
 	// local is true when the model runs on this machine.
 	local bool
 	// embedder embeds text with the model embedModel names; nil without

@@ -48,7 +48,7 @@ func runDemo(ctx context.Context, args []string, getenv func(string) string, std
 		return err
 	}
 	fmt.Fprintf(stderr, "scenario %s: %d files in %s\n", s.Name, len(paths), dir)
-	inv := investigation{dataDir: *dataDir, maxMB: 50, stderr: stderr, model: w.model, dialCode: w.dial}
+	inv := investigationRun{dataDir: *dataDir, maxMB: 50, stderr: stderr, model: w.model, dialCode: w.dial}
 	for i, p := range paths {
 		inv.files = append(inv.files, fileArg{path: p, description: s.Files[i].Description})
 	}

@@ -15,8 +15,8 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/investigations"
 	"github.com/quarry-dev/quarry/llm"
-	"github.com/quarry-dev/quarry/sessions"
 )
 
 // runDoctor tells a user what is configured and whether each part answers:
@@ -226,7 +226,7 @@ func askJSON(ctx context.Context, m llm.Model) error {
 }
 
 // runPython runs one line of Python in the configured sandbox.
-func runPython(ctx context.Context, dial func(context.Context) (sessions.CodeSession, error)) (string, error) {
+func runPython(ctx context.Context, dial func(context.Context) (investigations.CodeSession, error)) (string, error) {
 	code, err := dial(ctx)
 	if err != nil {
 		return "", err

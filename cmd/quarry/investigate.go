@@ -22,8 +22,9 @@ import (
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/budget"
+	"github.com/quarry-dev/quarry/investigation"
+	"github.com/quarry-dev/quarry/investigations"
 	"github.com/quarry-dev/quarry/llm"
-	"github.com/quarry-dev/quarry/sessions"
 )
 
 // fileArg is one --file PATH[=DESCRIPTION].
@@ -43,9 +44,9 @@ func (f *fileArgs) Set(v string) error {
 }
 
 // investigation is everything one run needs.
-type investigation struct {
+type investigationRun struct {
 	files   []fileArg
-	context quarry.InvestigationContext
+	context investigation.Context
 	dataDir string
 	maxMB   int64
 	// memoryMB is the process's budget (--memory-mb; default
@@ -56,7 +57,7 @@ type investigation struct {
 	// model takes part in every step when set; nil runs offline. dialCode
 	// connects its Python to a code sandbox.
 	model    llm.Model
-	dialCode func(context.Context) (sessions.CodeSession, error)
+	dialCode func(context.Context) (investigations.CodeSession, error)
 	// segments replaces the investigation's segment search (bench only).
 	segments func(*drill.Cube) []drill.Found
 }
@@ -90,13 +91,13 @@ func runInvestigate(ctx context.Context, args []string, getenv func(string) stri
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
-	inv := investigation{files: files, dataDir: dataDir, maxMB: maxMB, memoryMB: memoryMB, getenv: getenv, stderr: stderr}
+	inv := investigationRun{files: files, dataDir: dataDir, maxMB: maxMB, memoryMB: memoryMB, getenv: getenv, stderr: stderr}
 	w, err := mf.open(getenv)
 	if err != nil {
 		return err
 	}
 	inv.model, inv.dialCode = w.model, w.dial
-	inv.context = quarry.InvestigationContext{MetricSQL: strings.TrimSpace(metric), BusinessContext: bizContext,
+	inv.context = investigation.Context{MetricSQL: strings.TrimSpace(metric), BusinessContext: bizContext,
 		InvestigationPrompt: prompt, TimeColumn: timeColumn, TimeFormat: timeFormat}
 	if base == "" || cmp == "" {
 		return quarry.Errorf(quarry.ECodeInvalidDateRange, "both --baseline and --comparison periods are required (YYYY-MM-DD..YYYY-MM-DD)")
@@ -122,7 +123,7 @@ func defaultDataDir(getenv func(string) string) string {
 }
 
 // check validates what can be checked before anything is written.
-func (inv *investigation) check() error {
+func (inv *investigationRun) check() error {
 	if err := inv.context.Validate(); err != nil {
 		return err
 	}
@@ -151,7 +152,7 @@ func (inv *investigation) check() error {
 // run creates the session, copies the files in and runs the investigation.
 // Once the session exists, a failure marks it failed with its error and
 // leaves every artifact written so far in place.
-func (inv *investigation) run(ctx context.Context) (*quarry.InvestigationResult, error) {
+func (inv *investigationRun) run(ctx context.Context) (*investigation.Result, error) {
 	if err := inv.check(); err != nil {
 		return nil, err
 	}
@@ -176,7 +177,7 @@ func (inv *investigation) run(ctx context.Context) (*quarry.InvestigationResult,
 	res, err := inv.investigate(ctx, store, sess)
 	if err != nil {
 		err = quarry.StorageError(err)
-		sess.Status = quarry.SessionFailed
+		sess.Status = investigation.StatusFailed
 		sess.Error = quarry.NewErrorInfo(err)
 		if serr := store.SaveSession(sess); serr != nil {
 			fmt.Fprintf(inv.stderr, "quarry: could not mark session failed: %v\n", serr)
@@ -197,9 +198,9 @@ func mustDir(s *fsstore.Store, id string) string {
 	return d
 }
 
-func (inv *investigation) investigate(ctx context.Context, store *fsstore.Store, sess *quarry.Session) (*quarry.InvestigationResult, error) {
+func (inv *investigationRun) investigate(ctx context.Context, store *fsstore.Store, sess *investigation.Investigation) (*investigation.Result, error) {
 	taken := map[string]bool{}
-	var files []*quarry.UploadedFile
+	var files []*investigation.UploadedFile
 	for _, fa := range inv.files {
 		src, err := os.Open(fa.path)
 		if err != nil {
@@ -216,7 +217,7 @@ func (inv *investigation) investigate(ctx context.Context, store *fsstore.Store,
 			return nil, err
 		}
 		files = append(files, f)
-		if err := sess.Move(quarry.SessionHasFiles); err != nil {
+		if err := sess.Move(investigation.StatusHasFiles); err != nil {
 			return nil, err
 		}
 	}
@@ -226,7 +227,7 @@ func (inv *investigation) investigate(ctx context.Context, store *fsstore.Store,
 	if err := store.WriteJSON(sess.SessionID, "context.json", inv.context); err != nil {
 		return nil, err
 	}
-	if err := sess.Move(quarry.SessionRunning); err != nil {
+	if err := sess.Move(investigation.StatusRunning); err != nil {
 		return nil, err
 	}
 	if err := store.SaveSession(sess); err != nil {
@@ -281,7 +282,7 @@ func (inv *investigation) investigate(ctx context.Context, store *fsstore.Store,
 	if err != nil {
 		return nil, budget.Cause(ctx, err)
 	}
-	sess.Status = quarry.SessionCompleted
+	sess.Status = investigation.StatusCompleted
 	sess.ReportReady = res.ReportPath != ""
 	sess.Outcome = res.Status
 	if err := store.SaveSession(sess); err != nil {
@@ -292,13 +293,13 @@ func (inv *investigation) investigate(ctx context.Context, store *fsstore.Store,
 }
 
 // progressPrinter prints one line per step or iteration.
-func progressPrinter(w io.Writer, start time.Time) func(investigate.Event) {
-	return func(e investigate.Event) {
+func progressPrinter(w io.Writer, start time.Time) func(investigation.Event) {
+	return func(e investigation.Event) {
 		fmt.Fprintf(w, "[%5.1fs] %-10s %s\n", time.Since(start).Seconds(), e.Step, e.Message)
 	}
 }
 
-func printResult(w io.Writer, res *quarry.InvestigationResult, asJSON bool) error {
+func printResult(w io.Writer, res *investigation.Result, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // writeDaily writes a CSV of two regions a day from 2024-01-01 for days
@@ -66,14 +67,14 @@ func TestInvestigatePrecisionJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	var res quarry.InvestigationResult
+	var res investigation.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("decode --json: %v\n%s", err, stdout)
 	}
 	if !res.Overall.BelowPrecision {
 		t.Error("--json does not flag the change as below_precision")
 	}
-	if res.Status != quarry.OutcomeNoFindings || res.Overall.Significant || res.Overall.PValue != 1 || len(res.Explanations) != 0 {
+	if res.Status != investigation.OutcomeNoFindings || res.Overall.Significant || res.Overall.PValue != 1 || len(res.Explanations) != 0 {
 		t.Errorf("result %s, significant %v, p %v, %d explanations; want no findings, not significant, p = 1, none",
 			res.Status, res.Overall.Significant, res.Overall.PValue, len(res.Explanations))
 	}

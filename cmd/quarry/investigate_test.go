@@ -13,6 +13,7 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/internal/sampledata"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // runCLI runs the quarry command in-process and returns stdout, stderr and
@@ -26,21 +27,21 @@ func runCLI(t *testing.T, args ...string) (string, string, int) {
 }
 
 // investigateScenario runs "quarry demo --json" on a sample scenario.
-func investigateScenario(t *testing.T, name string) (*quarry.InvestigationResult, string) {
+func investigateScenario(t *testing.T, name string) (*investigation.Result, string) {
 	t.Helper()
 	dir := t.TempDir()
 	stdout, stderr, code := runCLI(t, "demo", "--scenario", name, "--data-dir", dir, "--json")
 	if code != 0 {
 		t.Fatalf("quarry demo --scenario %s exited %d\n%s", name, code, stderr)
 	}
-	var res quarry.InvestigationResult
+	var res investigation.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatalf("decode --json output: %v\n%s", err, stdout)
 	}
 	return &res, dir
 }
 
-func findExplanation(res *quarry.InvestigationResult, seg string) *quarry.Explanation {
+func findExplanation(res *investigation.Result, seg string) *investigation.Explanation {
 	for i := range res.Explanations {
 		if segmentKey(res.Explanations[i].Segment) == seg {
 			return &res.Explanations[i]
@@ -59,21 +60,21 @@ func TestInvestigateFindsPlantedCauses(t *testing.T) {
 		want     []struct{ seg, kind string } // planted causes that must be explanations
 		first    string                       // kind of the rank-1 explanation
 	}{
-		{"revenue_drop", quarry.OutcomeCompleted, []struct{ seg, kind string }{
-			{"app_version=5.2 AND platform=android", quarry.KindVolume},
-			{"customers.segment=enterprise", quarry.KindRate},
-		}, quarry.KindVolume},
-		{"checkout_conversion", quarry.OutcomeCompleted, []struct{ seg, kind string }{
-			{"traffic_source=paid_social", quarry.KindMix},
-			{"country=DE AND device=ios", quarry.KindRate},
+		{"revenue_drop", investigation.OutcomeCompleted, []struct{ seg, kind string }{
+			{"app_version=5.2 AND platform=android", investigation.KindVolume},
+			{"customers.segment=enterprise", investigation.KindRate},
+		}, investigation.KindVolume},
+		{"checkout_conversion", investigation.OutcomeCompleted, []struct{ seg, kind string }{
+			{"traffic_source=paid_social", investigation.KindMix},
+			{"country=DE AND device=ios", investigation.KindRate},
 		}, ""},
-		{"broken_pipeline", quarry.OutcomeCompleted, []struct{ seg, kind string }{
-			{"source_system=eu_batch", quarry.KindDataQuality},
-		}, quarry.KindDataQuality},
-		{"weekday_mix", quarry.OutcomeCompleted, []struct{ seg, kind string }{
-			{"", quarry.KindCalendar},
+		{"broken_pipeline", investigation.OutcomeCompleted, []struct{ seg, kind string }{
+			{"source_system=eu_batch", investigation.KindDataQuality},
+		}, investigation.KindDataQuality},
+		{"weekday_mix", investigation.OutcomeCompleted, []struct{ seg, kind string }{
+			{"", investigation.KindCalendar},
 		}, ""},
-		{"steady", quarry.OutcomeNoFindings, nil, ""},
+		{"steady", investigation.OutcomeNoFindings, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.scenario, func(t *testing.T) {
@@ -82,7 +83,7 @@ func TestInvestigateFindsPlantedCauses(t *testing.T) {
 				t.Fatalf("status = %s; want %s (explanations: %s)", res.Status, tt.status, titles(res))
 			}
 			for _, w := range tt.want {
-				var e *quarry.Explanation
+				var e *investigation.Explanation
 				if w.seg == "" {
 					for i := range res.Explanations {
 						if res.Explanations[i].Kind == w.kind {
@@ -104,7 +105,7 @@ func TestInvestigateFindsPlantedCauses(t *testing.T) {
 				t.Errorf("rank 1 kind: got %s; want %s", titles(res), tt.first)
 			}
 			for i, e := range res.Explanations {
-				if e.Rank != i+1 || e.Likelihood != quarry.LikelihoodForRank(i+1) || len(e.Evidence) == 0 || len(e.SourceHypotheses) == 0 {
+				if e.Rank != i+1 || e.Likelihood != investigation.LikelihoodForRank(i+1) || len(e.Evidence) == 0 || len(e.SourceHypotheses) == 0 {
 					t.Errorf("explanation %d malformed: rank %d, likelihood %q, %d evidence, hypotheses %v", i, e.Rank, e.Likelihood, len(e.Evidence), e.SourceHypotheses)
 				}
 				for _, ev := range e.Evidence {
@@ -117,7 +118,7 @@ func TestInvestigateFindsPlantedCauses(t *testing.T) {
 	}
 }
 
-func titles(res *quarry.InvestigationResult) string {
+func titles(res *investigation.Result) string {
 	var s []string
 	for _, e := range res.Explanations {
 		s = append(s, e.Kind+": "+segmentKey(e.Segment)+" ("+e.Title+")")
@@ -138,9 +139,9 @@ func TestInvestigateWritesSessionLayout(t *testing.T) {
 			t.Errorf("session lacks %s", p)
 		}
 	}
-	var meta quarry.Session
+	var meta investigation.Investigation
 	data, _ := os.ReadFile(filepath.Join(sess, "metadata.json"))
-	if err := json.Unmarshal(data, &meta); err != nil || meta.Status != quarry.SessionCompleted || !meta.ReportReady {
+	if err := json.Unmarshal(data, &meta); err != nil || meta.Status != investigation.StatusCompleted || !meta.ReportReady {
 		t.Errorf("metadata = %+v (%v); want completed with report ready", meta, err)
 	}
 	v, err := audit.VerifyFile(filepath.Join(sess, "audit.jsonl"))
@@ -150,7 +151,7 @@ func TestInvestigateWritesSessionLayout(t *testing.T) {
 	if res.ReportPath != filepath.Join(sess, "report.md") {
 		t.Errorf("report_path = %s", res.ReportPath)
 	}
-	var ledger quarry.FindingsLedger
+	var ledger investigation.FindingsLedger
 	data, _ = os.ReadFile(filepath.Join(sess, "analysis/findings_ledger.json"))
 	json.Unmarshal(data, &ledger)
 	if ledger.TotalIterations < 3 || ledger.TotalIterations > quarry.MaxLoopIterations || ledger.ExitReason == "" {
@@ -164,7 +165,7 @@ func TestInvestigateWritesSessionLayout(t *testing.T) {
 	for _, c := range s.Planted {
 		key := segmentKey(c.Segment)
 		if c.Table != "orders" {
-			key = segmentKey(quarry.Segment{{Column: c.Table + "." + c.Segment[0].Column, Value: c.Segment[0].Value}})
+			key = segmentKey(investigation.Segment{{Column: c.Table + "." + c.Segment[0].Column, Value: c.Segment[0].Value}})
 		}
 		e := findExplanation(res, key)
 		if e == nil {
@@ -239,10 +240,10 @@ func TestFailedSessionKeepsItsArtifacts(t *testing.T) {
 	if len(sessions) != 1 {
 		t.Fatalf("%d sessions; want 1", len(sessions))
 	}
-	var meta quarry.Session
+	var meta investigation.Investigation
 	raw, _ := os.ReadFile(sessions[0])
 	json.Unmarshal(raw, &meta)
-	if meta.Status != quarry.SessionFailed || meta.Error == nil || meta.Error.Code != quarry.ECodeInvalidMetricSQL {
+	if meta.Status != investigation.StatusFailed || meta.Error == nil || meta.Error.Code != quarry.ECodeInvalidMetricSQL {
 		t.Fatalf("failed session metadata = %+v; want failed with INVALID_METRIC_SQL", meta)
 	}
 	sess := filepath.Dir(sessions[0])
@@ -334,7 +335,7 @@ func TestInvestigateOverlappingPeriods(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	var res quarry.InvestigationResult
+	var res investigation.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatal(err)
 	}

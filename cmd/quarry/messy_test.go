@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // TestMessyExports investigates each file of testdata/messy through the CLI,
@@ -21,19 +21,19 @@ func TestMessyExports(t *testing.T) {
 		grain                   string
 	}{
 		{"pandas_export.csv", "SELECT SUM(amount) FROM pandas_export", "2017-05-01..2017-05-14", "2017-05-15..2017-05-28",
-			quarry.OutcomeCompleted, quarry.KindRate, "group=west", quarry.GrainDay},
+			investigation.OutcomeCompleted, investigation.KindRate, "group=west", investigation.GrainDay},
 		{"yearly.csv", "SELECT SUM(sales) FROM yearly", "2010-01-01..2016-12-31", "2017-01-01..2023-12-31",
-			quarry.OutcomeCompleted, quarry.KindRate, "country=Spain", quarry.GrainYear},
+			investigation.OutcomeCompleted, investigation.KindRate, "country=Spain", investigation.GrainYear},
 		{"monthly.csv", "SELECT SUM(revenue) FROM monthly", "2022-01-01..2022-12-31", "2023-01-01..2023-12-31",
-			quarry.OutcomeCompleted, quarry.KindDataQuality, "store=C", quarry.GrainMonth},
+			investigation.OutcomeCompleted, investigation.KindDataQuality, "store=C", investigation.GrainMonth},
 		{"uniform.csv", "SELECT SUM(amount) FROM uniform", "2024-01-01..2024-01-14", "2024-01-15..2024-01-28",
-			quarry.OutcomeCompleted, quarry.KindUniform, "", quarry.GrainDay},
+			investigation.OutcomeCompleted, investigation.KindUniform, "", investigation.GrainDay},
 		{"onedim.csv", "SELECT SUM(amount) FROM onedim", "2024-01-01..2024-01-14", "2024-01-15..2024-01-28",
-			quarry.OutcomeCompleted, quarry.KindRate, "region=west", quarry.GrainDay},
+			investigation.OutcomeCompleted, investigation.KindRate, "region=west", investigation.GrainDay},
 		// The World rows are the sum of the countries; location, iso_code
 		// and vaccines name the same country, so only location is used.
 		{"vaccinations.csv", "SELECT SUM(daily_vaccinations) FROM vaccinations", "2021-06-01..2021-06-14", "2021-06-15..2021-06-28",
-			quarry.OutcomeCompleted, quarry.KindDataQuality, "", quarry.GrainDay},
+			investigation.OutcomeCompleted, investigation.KindDataQuality, "", investigation.GrainDay},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -44,7 +44,7 @@ func TestMessyExports(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d\n%s", code, stderr)
 			}
-			var res quarry.InvestigationResult
+			var res investigation.Result
 			if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 				t.Fatalf("decode: %v\n%s", err, stdout)
 			}
@@ -59,7 +59,7 @@ func TestMessyExports(t *testing.T) {
 				t.Errorf("first explanation %s %q (%s); want %s %q", top.Kind, segmentKey(top.Segment), top.Title, tt.kind, tt.segment)
 			}
 			checkVerdictsAgree(t, dir)
-			if tt.kind == quarry.KindRate {
+			if tt.kind == investigation.KindRate {
 				// Wording follows the sign: a segment that rose was worth more.
 				want := map[bool]string{true: "more on average", false: "less on average"}[top.Change > 0]
 				if !strings.Contains(top.CausalStory, want) {
@@ -80,7 +80,7 @@ func TestMessyExports(t *testing.T) {
 				}
 			}
 			for _, e := range res.Explanations {
-				if strings.Contains(e.Title, "Days missing") && tt.grain != quarry.GrainDay {
+				if strings.Contains(e.Title, "Days missing") && tt.grain != investigation.GrainDay {
 					t.Errorf("%s data reported as missing days: %s", tt.grain, e.Title)
 				}
 			}
@@ -102,11 +102,11 @@ func checkVerdictsAgree(t *testing.T, dataDir string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var h quarry.Hypothesis
+		var h investigation.Hypothesis
 		if err := json.Unmarshal(b, &h); err != nil {
 			t.Fatal(err)
 		}
-		if h.Status == quarry.HypConfirmed {
+		if h.Status == investigation.HypConfirmed {
 			confirmed[h.Kind] = append(confirmed[h.Kind], h.Title)
 		}
 	}
@@ -126,7 +126,7 @@ func TestWarnings(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	var res quarry.InvestigationResult
+	var res investigation.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestDuplicatesSayWhereTheyAre(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, stderr)
 	}
-	var res quarry.InvestigationResult
+	var res investigation.Result
 	json.Unmarshal([]byte(stdout), &res)
 	report, _ := os.ReadFile(res.ReportPath)
 	if !strings.Contains(string(report), "all 15 extra rows are on 2024-01-20, in region=west") {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/llm/llmtest"
 )
@@ -24,7 +25,7 @@ func TestModelThatInventsNumbers(t *testing.T) {
 	res, dir := runWithModel(t, "revenue_drop", m)
 	sameExplanations(t, res)
 
-	var ledger quarry.FindingsLedger
+	var ledger investigation.FindingsLedger
 	readJSON(t, filepath.Join(dir, "analysis", "findings_ledger.json"), &ledger)
 	for _, f := range ledger.Findings {
 		if !strings.Contains(f.Summary, "37.2% [unverified]") || !strings.Contains(f.Summary, "$1,234,567 [unverified]") {
@@ -94,7 +95,7 @@ func TestModelThatAttacksTheSandbox(t *testing.T) {
 		return nil
 	})
 	for _, it := range iterations(t, dir) {
-		if it.Decision != quarry.DecisionConclude && strings.Count(it.CodeExecuted, "-- failed (forbidden by the sandbox)") != 4 {
+		if it.Decision != investigation.DecisionConclude && strings.Count(it.CodeExecuted, "-- failed (forbidden by the sandbox)") != 4 {
 			t.Errorf("iteration %d ran %q; want the attack and 3 repairs, all forbidden", it.Iteration, it.CodeExecuted)
 			break
 		}
@@ -109,9 +110,9 @@ func TestModelThatNeverConcludes(t *testing.T) {
 		"SELECT country, SUM(amount) AS revenue FROM orders GROUP BY 1 ORDER BY 2 DESC", []map[string]string{{"hypothesis_id": "hyp_007", "status": "CONFIRMED"}})))
 	res, dir := runWithModel(t, "revenue_drop", m)
 	sameExplanations(t, res)
-	var ledger quarry.FindingsLedger
+	var ledger investigation.FindingsLedger
 	readJSON(t, filepath.Join(dir, "analysis", "findings_ledger.json"), &ledger)
-	if ledger.ExitReason != quarry.ExitMaxIterations && ledger.ExitReason != quarry.ExitStall {
+	if ledger.ExitReason != investigation.ExitMaxIterations && ledger.ExitReason != investigation.ExitStall {
 		t.Errorf("exit reason %s; want MAX_ITERATIONS or STALL_DETECTED", ledger.ExitReason)
 	}
 	if ledger.TotalIterations > quarry.MaxLoopIterations {
@@ -131,11 +132,11 @@ func TestModelThatNeverConcludes(t *testing.T) {
 
 // statusesOffline runs revenue_drop offline and returns each hypothesis's
 // final status by kind and dimensions.
-func statusesOffline(t *testing.T) map[string]quarry.HypothesisStatus {
+func statusesOffline(t *testing.T) map[string]investigation.HypothesisStatus {
 	t.Helper()
 	_, dir := investigateScenario(t, "revenue_drop")
 	paths, _ := filepath.Glob(filepath.Join(dir, "sessions", "*"))
-	out := map[string]quarry.HypothesisStatus{}
+	out := map[string]investigation.HypothesisStatus{}
 	for _, p := range paths {
 		for _, h := range hypotheses(t, p) {
 			out[h.Kind+"/"+strings.Join(h.Dimensions, ",")] = h.Status
@@ -167,7 +168,7 @@ func TestModelThatReturnsInvalidJSON(t *testing.T) {
 func TestModelUnavailable(t *testing.T) {
 	m := &llmtest.Model{ModelName: "down", Reply: llmtest.Fail(&llm.Error{Kind: llm.KindUnavailable, Status: 529, Provider: "scripted", Message: "overloaded"})}
 	var progress strings.Builder
-	res, dir := runWithModel(t, "revenue_drop", m, func(inv *investigation) { inv.stderr = &progress })
+	res, dir := runWithModel(t, "revenue_drop", m, func(inv *investigationRun) { inv.stderr = &progress })
 	sameExplanations(t, res)
 	if !strings.Contains(progress.String(), "model down did not answer (UNAVAILABLE); this step and the rest of the investigation run offline") {
 		t.Errorf("the progress does not say the rest of the run is offline:\n%s", progress.String())

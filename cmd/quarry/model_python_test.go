@@ -14,11 +14,12 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/sampledata"
+	"github.com/quarry-dev/quarry/investigation"
+	"github.com/quarry-dev/quarry/investigations"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/llm/llmtest"
 	"github.com/quarry-dev/quarry/mcp/codeexec"
 	"github.com/quarry-dev/quarry/mcp/codeexec/codeexectest"
-	"github.com/quarry-dev/quarry/sessions"
 )
 
 var (
@@ -106,8 +107,8 @@ func TestScriptedModelSendsPython(t *testing.T) {
 		return sqlCondense(req)
 	}
 
-	res, dir := runWithModel(t, "revenue_drop", m, func(inv *investigation) {
-		inv.dialCode = func(ctx context.Context) (sessions.CodeSession, error) {
+	res, dir := runWithModel(t, "revenue_drop", m, func(inv *investigationRun) {
+		inv.dialCode = func(ctx context.Context) (investigations.CodeSession, error) {
 			return codeexec.Dial(ctx, codeexec.Config{URL: srv.URL})
 		}
 	})
@@ -117,7 +118,7 @@ func TestScriptedModelSendsPython(t *testing.T) {
 	if len(offered) != 2 {
 		t.Fatalf("the model was offered %v; want the two uploaded files", offered)
 	}
-	stored := readGlob[quarry.UploadedFile](t, dir, "files/*_meta.json")
+	stored := readGlob[investigation.UploadedFile](t, dir, "files/*_meta.json")
 	if len(stored) != 2 {
 		t.Fatalf("%d stored files; want 2", len(stored))
 	}
@@ -172,7 +173,7 @@ func TestScriptedModelSendsPython(t *testing.T) {
 	}
 
 	// The Python's output is evidence: a finding that quotes it is verified.
-	var ledger quarry.FindingsLedger
+	var ledger investigation.FindingsLedger
 	readJSON(t, filepath.Join(dir, "analysis", "findings_ledger.json"), &ledger)
 	quoted := fmt.Sprintf("Python summed the file: baseline revenue %.2f, comparison revenue %.2f.", 947082.79, 849350.31)
 	if len(ledger.Findings) < 2 || ledger.Findings[0].Summary != quoted || ledger.Findings[1].Summary != quoted {
@@ -188,7 +189,7 @@ func TestScriptedModelSendsPython(t *testing.T) {
 
 // checkSums sums the uploaded orders file in Go as a third opinion on the
 // metric values that DuckDB and the Python both reported.
-func checkSums(t *testing.T, path string, s sampledata.Scenario, res *quarry.InvestigationResult) {
+func checkSums(t *testing.T, path string, s sampledata.Scenario, res *investigation.Result) {
 	t.Helper()
 	tb, err := sampledata.ReadTable(path)
 	if err != nil {

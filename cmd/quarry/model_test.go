@@ -16,6 +16,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/sampledata"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/llm/llmtest"
 )
@@ -25,7 +26,7 @@ var update = flag.Bool("update", false, "rewrite golden files")
 // runWithModel runs a sample scenario with model m and returns the result
 // and the session directory. Each option may change the investigation
 // before it runs.
-func runWithModel(t *testing.T, scenario string, m llm.Model, options ...func(*investigation)) (*quarry.InvestigationResult, string) {
+func runWithModel(t *testing.T, scenario string, m llm.Model, options ...func(*investigationRun)) (*investigation.Result, string) {
 	t.Helper()
 	s, ok := sampledata.Get(scenario)
 	if !ok {
@@ -36,11 +37,11 @@ func runWithModel(t *testing.T, scenario string, m llm.Model, options ...func(*i
 	if err != nil {
 		t.Fatal(err)
 	}
-	inv := investigation{dataDir: dir, maxMB: 50, stderr: io.Discard, model: m}
+	inv := investigationRun{dataDir: dir, maxMB: 50, stderr: io.Discard, model: m}
 	for i, p := range paths {
 		inv.files = append(inv.files, fileArg{path: p, description: s.Files[i].Description})
 	}
-	inv.context = quarry.InvestigationContext{MetricSQL: s.MetricSQL, BaselinePeriod: s.Baseline, ComparisonPeriod: s.Comparison,
+	inv.context = investigation.Context{MetricSQL: s.MetricSQL, BaselinePeriod: s.Baseline, ComparisonPeriod: s.Comparison,
 		BusinessContext: s.Context, InvestigationPrompt: s.Prompt}
 	for _, o := range options {
 		o(&inv)
@@ -58,11 +59,11 @@ func runWithModel(t *testing.T, scenario string, m llm.Model, options ...func(*i
 
 // offline is the offline result of revenue_drop, computed once.
 var offline struct {
-	res  *quarry.InvestigationResult
-	hyps map[string]quarry.HypothesisStatus
+	res  *investigation.Result
+	hyps map[string]investigation.HypothesisStatus
 }
 
-func offlineResult(t *testing.T) *quarry.InvestigationResult {
+func offlineResult(t *testing.T) *investigation.Result {
 	t.Helper()
 	if offline.res == nil {
 		offline.res, _ = investigateScenario(t, "revenue_drop")
@@ -73,7 +74,7 @@ func offlineResult(t *testing.T) *quarry.InvestigationResult {
 // sameExplanations checks that a model-driven run found exactly what the
 // offline analyst found: the same segments in the same order with the same
 // shares of the change.
-func sameExplanations(t *testing.T, got *quarry.InvestigationResult) {
+func sameExplanations(t *testing.T, got *investigation.Result) {
 	t.Helper()
 	want := offlineResult(t)
 	if len(got.Explanations) != len(want.Explanations) {
@@ -203,12 +204,12 @@ func readGlob[T any](t *testing.T, dir, pattern string) []T {
 	return out
 }
 
-func iterations(t *testing.T, dir string) []quarry.IterationLog {
-	return readGlob[quarry.IterationLog](t, dir, "analysis/iterations/iter_*.json")
+func iterations(t *testing.T, dir string) []investigation.IterationLog {
+	return readGlob[investigation.IterationLog](t, dir, "analysis/iterations/iter_*.json")
 }
 
-func hypotheses(t *testing.T, dir string) []quarry.Hypothesis {
-	return readGlob[quarry.Hypothesis](t, dir, "analysis/hypotheses/hyp_*.json")
+func hypotheses(t *testing.T, dir string) []investigation.Hypothesis {
+	return readGlob[investigation.Hypothesis](t, dir, "analysis/hypotheses/hyp_*.json")
 }
 
 // auditEvents returns the audit log's entries.
@@ -263,18 +264,18 @@ func TestScriptedModelDrivesEveryStep(t *testing.T) {
 	}
 
 	its := iterations(t, dir)
-	if its[0].Decision != quarry.DecisionAnalyze || !strings.Contains(its[0].CodeExecuted, "SELECT platform, app_version, SUM(amount)") {
+	if its[0].Decision != investigation.DecisionAnalyze || !strings.Contains(its[0].CodeExecuted, "SELECT platform, app_version, SUM(amount)") {
 		t.Errorf("iteration 1: %s %q; want the model's ANALYZE query", its[0].Decision, its[0].CodeExecuted)
 	}
-	if its[1].Decision != quarry.DecisionDrillDown || !strings.Contains(its[1].CodeExecuted, "-- failed (missing column)") ||
+	if its[1].Decision != investigation.DecisionDrillDown || !strings.Contains(its[1].CodeExecuted, "-- failed (missing column)") ||
 		!strings.Contains(its[1].RawOutput, "app_version = '5.2'") {
 		t.Errorf("iteration 2 should hold the failed query and its repair:\n%s", its[1].RawOutput)
 	}
 	last := its[len(its)-1]
-	if last.Decision != quarry.DecisionConclude || !strings.HasPrefix(last.Reasoning, "model: ") {
+	if last.Decision != investigation.DecisionConclude || !strings.HasPrefix(last.Reasoning, "model: ") {
 		t.Errorf("last iteration %s %q; want the model's CONCLUDE", last.Decision, last.Reasoning)
 	}
-	var sum quarry.TokenUsage
+	var sum investigation.TokenUsage
 	maxMemory := 0
 	for _, it := range its {
 		maxMemory = max(maxMemory, it.WorkingMemoryTokens)
@@ -296,8 +297,8 @@ func TestScriptedModelDrivesEveryStep(t *testing.T) {
 		t.Errorf("iterations count %+v; the investigation's %+v must add the schema, hypotheses and report calls", sum, *res.Tokens)
 	}
 	var usage struct {
-		Total     quarry.TokenUsage            `json:"total"`
-		ByPurpose map[string]quarry.TokenUsage `json:"by_purpose"`
+		Total     investigation.TokenUsage            `json:"total"`
+		ByPurpose map[string]investigation.TokenUsage `json:"by_purpose"`
 	}
 	readJSON(t, filepath.Join(dir, "analysis", "llm_usage.json"), &usage)
 	if usage.Total != *res.Tokens || usage.ByPurpose["decide"].Calls != counts["decide"] {

@@ -178,7 +178,7 @@ func runIngest(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	svc.Progress = func(p rooms.Progress) {
+	svc.Progress = func(p room.Progress) {
 		if p.Of > 0 {
 			fmt.Fprintf(stderr, "  %s %d/%d\n", p.Message, p.Done, p.Of)
 		}

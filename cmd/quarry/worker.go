@@ -60,7 +60,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	defer closeRooms()
 	svc.Log = log
-	svc.Progress = func(p rooms.Progress) {
+	svc.Progress = func(p room.Progress) {
 		if p.Status != room.StatusProcessing || p.Of == 0 {
 			log.Info("document", "id", p.DocumentID, "status", p.Status, "message", p.Message)
 		}

@@ -93,7 +93,7 @@ func (p *pooled) Close() error {
 func RecipesPath(dataDir string) string { return filepath.Join(dataDir, "db", "recipe_memory.db") }
 
 // openAnalyses wires the analyses manager over the data dir.
-func openAnalyses(dataDir string, engine duckdb.Options, maxUpload int64, pool *budget.Pool, opt Options) (*analyses.Manager, func() error, error) {
+func openAnalyses(dataDir string, engine duckdb.Options, maxUpload int64, pool *budget.Pool, opt Options) (*analyses.Service, func() error, error) {
 	a, recipes, err := Analyzer(dataDir, engine, opt.OpenSource, pool)
 	if err != nil {
 		return nil, nil, err

@@ -23,9 +23,9 @@ import (
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/internal/runner"
+	"github.com/quarry-dev/quarry/investigations"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/retrieve"
-	"github.com/quarry-dev/quarry/sessions"
 	"github.com/quarry-dev/quarry/sqlite"
 	"github.com/quarry-dev/quarry/web"
 )
@@ -52,7 +52,7 @@ type Options struct {
 	// connects its Python to a code sandbox (CodeDialer).
 	Model      llm.Model
 	ModelLocal bool
-	DialCode   func(context.Context) (sessions.CodeSession, error)
+	DialCode   func(context.Context) (investigations.CodeSession, error)
 	// Embedder embeds text with the model EmbeddingModel names
 	// (NewEmbedder); without it retrieval and recipes are lexical.
 	Embedder       llm.Embedder
@@ -79,9 +79,9 @@ const DefaultMemoryMB = 4096
 
 // App is a wired server.
 type App struct {
-	Manager *sessions.Manager
+	Manager *investigations.Service
 	// Analyses runs the analyze job.
-	Analyses *analyses.Manager
+	Analyses *analyses.Service
 	// Runner is the bound on background work the jobs share.
 	Runner  *runner.Runner
 	Handler http.Handler
@@ -127,10 +127,10 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	// One budget of engines for investigations, uploads, queries and
 	// analyses alike.
 	pool := budget.New(split.Engines)
-	m := sessions.New(sessions.Config{
+	m := investigations.New(investigations.Config{
 		Store:     store,
 		NewEngine: func() (investigate.Engine, error) { return duckdb.Open(engine) },
-		OpenAudit: func(id string) (sessions.Audit, error) {
+		OpenAudit: func(id string) (investigations.Audit, error) {
 			path, err := store.Path(id, "audit.jsonl")
 			if err != nil {
 				return nil, err

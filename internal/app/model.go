@@ -4,11 +4,11 @@ import (
 	"context"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigations"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/llm/anthropic"
 	"github.com/quarry-dev/quarry/llm/openai"
 	"github.com/quarry-dev/quarry/mcp/codeexec"
-	"github.com/quarry-dev/quarry/sessions"
 )
 
 // NewModel builds the configured model behind the specification's retry
@@ -34,7 +34,7 @@ func NewModel(cfg llm.Config) (llm.Model, error) {
 // CodeDialer returns how investigations connect to the external MCP
 // code-execution server configured in the environment, or nil when none
 // is. Errors: INVALID for a configuration that cannot work.
-func CodeDialer(getenv func(string) string) (func(context.Context) (sessions.CodeSession, error), error) {
+func CodeDialer(getenv func(string) string) (func(context.Context) (investigations.CodeSession, error), error) {
 	cfg, ok := codeexec.ConfigFromEnv(getenv)
 	if !ok {
 		return nil, nil
@@ -42,7 +42,7 @@ func CodeDialer(getenv func(string) string) (func(context.Context) (sessions.Cod
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context) (sessions.CodeSession, error) {
+	return func(ctx context.Context) (investigations.CodeSession, error) {
 		return codeexec.Dial(ctx, cfg)
 	}, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/runner"
 	"github.com/quarry-dev/quarry/internal/sampleresearch"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/researches"
 	"github.com/quarry-dev/quarry/room"
@@ -181,9 +182,9 @@ func TestResearchTakesAQuestion(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = e.rs.Start(ctx, e.owner.ID, sampleresearch.Question, "quick", "kestrel")
-	var limited *rooms.RateLimited
+	var limited *room.RateLimited
 	if !errors.As(err, &limited) || quarry.ErrorCode(err) != quarry.ECodeRateLimited || limited.RetryAfter < 1 || limited.RetryAfter > 3601 {
-		t.Fatalf("Start past the limit: %v; want *rooms.RateLimited, RATE_LIMITED, retry within the hour", err)
+		t.Fatalf("Start past the limit: %v; want *room.RateLimited, RATE_LIMITED, retry within the hour", err)
 	}
 	if _, err := e.rs.Research(ctx, e.owner.ID, sampleresearch.Question, "quick", e.room.ID, false, nil); quarry.ErrorCode(err) != quarry.ECodeRateLimited {
 		t.Fatalf("Research past the limit: %v; want RATE_LIMITED", err)
@@ -309,7 +310,7 @@ func TestResearchWaitsForTheSharedRunner(t *testing.T) {
 	}
 	for range ilive {
 	}
-	if s, err := a.Manager.Session(ctx, sid); err != nil || s.Status != quarry.SessionCompleted {
+	if s, err := a.Manager.Session(ctx, sid); err != nil || s.Status != investigation.StatusCompleted {
 		t.Fatalf("the investigation: %v, %v; want completed", s, err)
 	}
 	// One slot: the second research started after the first's trail

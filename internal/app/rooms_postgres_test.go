@@ -11,7 +11,6 @@ import (
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/pgtest"
 	"github.com/quarry-dev/quarry/room"
-	"github.com/quarry-dev/quarry/rooms"
 )
 
 // TestRoomsOnPostgresTwoWorkers is the scale-out deployment in one test:
@@ -40,7 +39,7 @@ func TestRoomsOnPostgresTwoWorkers(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer closeWorker()
-		svc.Progress = func(p rooms.Progress) {
+		svc.Progress = func(p room.Progress) {
 			mu.Lock()
 			defer mu.Unlock()
 			switch {

@@ -5,8 +5,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/sampledata"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // SeedSample runs a sample scenario through the manager, exactly as a user
@@ -31,7 +31,7 @@ func (a *App) SeedSample(ctx context.Context, scenario string) (string, error) {
 			return "", err
 		}
 	}
-	c := quarry.InvestigationContext{MetricSQL: s.MetricSQL, BaselinePeriod: s.Baseline, ComparisonPeriod: s.Comparison,
+	c := investigation.Context{MetricSQL: s.MetricSQL, BaselinePeriod: s.Baseline, ComparisonPeriod: s.Comparison,
 		BusinessContext: s.Context, InvestigationPrompt: s.Prompt}
 	if err := a.Manager.Investigate(ctx, sess.SessionID, c); err != nil {
 		return "", err
@@ -46,7 +46,7 @@ func (a *App) HasCompleted(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	for _, s := range all {
-		if s.Status == quarry.SessionCompleted {
+		if s.Status == investigation.StatusCompleted {
 			return true, nil
 		}
 	}

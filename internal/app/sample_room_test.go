@@ -230,7 +230,7 @@ func TestSampleRoomOnPostgres(t *testing.T) {
 	defer closeRooms()
 	var mu sync.Mutex
 	runs := map[string]int{}
-	svc.Progress = func(p rooms.Progress) {
+	svc.Progress = func(p room.Progress) {
 		mu.Lock()
 		defer mu.Unlock()
 		if p.Status == room.StatusProcessing && strings.HasPrefix(p.Message, "reading ") {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // Scenario is one sample investigation: the files to upload, the metric,
@@ -44,7 +45,7 @@ type Cause struct {
 	Kind string
 	// Segment is where the cause acts, e.g. platform=android AND
 	// app_version=5.2; empty for a cause that acts on every row.
-	Segment quarry.Segment
+	Segment investigation.Segment
 	// Table is the table whose column holds the segment, which for a
 	// customer attribute is not the metric's table.
 	Table string
@@ -112,10 +113,10 @@ func writeFile(path string, write func(io.Writer) error) error {
 }
 
 // seg builds a segment from column, value pairs.
-func seg(pairs ...string) quarry.Segment {
-	s := make(quarry.Segment, 0, len(pairs)/2)
+func seg(pairs ...string) investigation.Segment {
+	s := make(investigation.Segment, 0, len(pairs)/2)
 	for i := 0; i+1 < len(pairs); i += 2 {
-		s = append(s, quarry.SegmentValue{Column: pairs[i], Value: pairs[i+1]})
+		s = append(s, investigation.SegmentValue{Column: pairs[i], Value: pairs[i+1]})
 	}
 	return s
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 var update = flag.Bool("update", false, "rewrite the committed sample data under testdata/")
@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the committed sample data under
 const testdataDir = "../../testdata"
 
 func TestScenariosValid(t *testing.T) {
-	kinds := []string{quarry.KindVolume, quarry.KindRate, quarry.KindMix, quarry.KindDataQuality, quarry.KindCalendar}
+	kinds := []string{investigation.KindVolume, investigation.KindRate, investigation.KindMix, investigation.KindDataQuality, investigation.KindCalendar}
 	seen := map[string]bool{}
 	for _, s := range Scenarios() {
 		if seen[s.Name] {
@@ -41,8 +41,8 @@ func TestScenariosValid(t *testing.T) {
 		if s.MetricSQL == "" || s.Prompt == "" || s.Context == "" || len(s.Files) == 0 {
 			t.Errorf("%s: metric, prompt, context and files are all required", s.Name)
 		}
-		wantPlanted := s.ExpectOutcome == quarry.OutcomeCompleted
-		if s.ExpectOutcome != quarry.OutcomeCompleted && s.ExpectOutcome != quarry.OutcomeNoFindings {
+		wantPlanted := s.ExpectOutcome == investigation.OutcomeCompleted
+		if s.ExpectOutcome != investigation.OutcomeCompleted && s.ExpectOutcome != investigation.OutcomeNoFindings {
 			t.Errorf("%s: ExpectOutcome = %q; want completed or no_findings", s.Name, s.ExpectOutcome)
 		}
 		if (len(s.Planted) > 0) != wantPlanted {

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // The data WriteOrders generates: orders over four weeks with one planted
@@ -15,7 +16,7 @@ var (
 	// electronics lose 70% of their volume in the comparison period.
 	// Nothing else changes, so it accounts for the whole drop up to noise.
 	OrdersCause = Cause{
-		Kind: quarry.KindVolume, Segment: seg("category", "electronics", "platform", "android"), Table: "orders",
+		Kind: investigation.KindVolume, Segment: seg("category", "electronics", "platform", "android"), Table: "orders",
 		Note:        "android electronics orders fall 70% in the comparison period; revenue falls ~11%",
 		ApproxShare: 1,
 	}

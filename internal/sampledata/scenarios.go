@@ -1,6 +1,6 @@
 package sampledata
 
-import "github.com/quarry-dev/quarry"
+import "github.com/quarry-dev/quarry/investigation"
 
 // The scenarios' seeds. Each planted-cause seed was chosen among the first
 // two dozen as a typical draw: its measured shares sit near the shares the
@@ -32,18 +32,18 @@ func revenueDrop() Scenario {
 		Prompt: "Revenue fell about 10% in the second half of March compared with the first half. Why?",
 		Planted: []Cause{
 			{
-				Kind: quarry.KindVolume, Segment: seg("platform", "android", "app_version", "5.2"), Table: "orders",
+				Kind: investigation.KindVolume, Segment: seg("platform", "android", "app_version", "5.2"), Table: "orders",
 				Note:        "android app 5.2 broke checkout on 2024-03-18: 70% of its orders are lost from that day",
 				ApproxShare: 0.586,
 			},
 			{
-				Kind: quarry.KindRate, Segment: seg("segment", "enterprise"), Table: "customers",
+				Kind: investigation.KindRate, Segment: seg("segment", "enterprise"), Table: "customers",
 				Note: "enterprise price list cut: average enterprise order amount falls 30% in the comparison period; " +
 					"visible only through orders.customer_id -> customers.customer_id",
 				ApproxShare: 0.297,
 			},
 		},
-		ExpectOutcome: quarry.OutcomeCompleted,
+		ExpectOutcome: investigation.OutcomeCompleted,
 	}
 }
 
@@ -60,7 +60,7 @@ func steady() Scenario {
 		Context: "Online shop selling on iOS, Android and the web in 12 countries.",
 		Prompt:  "Did revenue change in the second half of September, and if so why?",
 		// Nothing is planted: the change is day-to-day noise.
-		ExpectOutcome: quarry.OutcomeNoFindings,
+		ExpectOutcome: investigation.OutcomeNoFindings,
 	}
 }
 
@@ -89,18 +89,18 @@ func checkoutConversion() Scenario {
 		Prompt: "Checkout conversion fell from about 4.1% to 3.6%. What happened?",
 		Planted: []Cause{
 			{
-				Kind: quarry.KindMix, Segment: seg("traffic_source", "paid_social"), Table: "sessions",
+				Kind: investigation.KindMix, Segment: seg("traffic_source", "paid_social"), Table: "sessions",
 				Note: "paid_social's share of sessions doubles from 10% to 20% while it converts at ~1.5%: " +
 					"a mix effect, no source converts worse than before",
 				ApproxShare: 0.620,
 			},
 			{
-				Kind: quarry.KindRate, Segment: seg("device", "ios", "country", "DE"), Table: "sessions",
+				Kind: investigation.KindRate, Segment: seg("device", "ios", "country", "DE"), Table: "sessions",
 				Note:        "the new German iOS payment page cuts conversion from ~5% to ~2% with unchanged traffic",
 				ApproxShare: 0.435,
 			},
 		},
-		ExpectOutcome: quarry.OutcomeCompleted,
+		ExpectOutcome: investigation.OutcomeCompleted,
 	}
 }
 
@@ -122,17 +122,17 @@ func brokenPipeline() Scenario {
 		Prompt: "Revenue in the second half of June is down about 10%. Is the business shrinking?",
 		Planted: []Cause{
 			{
-				Kind: quarry.KindDataQuality, Segment: seg("source_system", "eu_batch"), Table: "events",
+				Kind: investigation.KindDataQuality, Segment: seg("source_system", "eu_batch"), Table: "events",
 				Note:        "eu_batch ingestion stopped: no FR or DE rows from 2024-06-27 to 2024-06-30",
 				ApproxShare: 0.692,
 			},
 			{
-				Kind: quarry.KindDataQuality, Segment: seg("event_date", "2024-06-30"), Table: "events",
+				Kind: investigation.KindDataQuality, Segment: seg("event_date", "2024-06-30"), Table: "events",
 				Note:        "the last day is partial: only ~30% of its rows had arrived when the data was extracted",
 				ApproxShare: 0.351,
 			},
 		},
-		ExpectOutcome: quarry.OutcomeCompleted,
+		ExpectOutcome: investigation.OutcomeCompleted,
 	}
 }
 
@@ -149,11 +149,11 @@ func weekdayMix() Scenario {
 			"The two periods have the same length but start on different weekdays.",
 		Prompt: "Revenue is up about 17% between the two 10-day periods. What drove the growth?",
 		Planted: []Cause{{
-			Kind: quarry.KindCalendar, Table: "orders",
+			Kind: investigation.KindCalendar, Table: "orders",
 			Note: "the comparison period has 4 weekend days against the baseline's 2; " +
 				"the revenue of each weekday is unchanged",
 			ApproxShare: 1.047,
 		}},
-		ExpectOutcome: quarry.OutcomeCompleted,
+		ExpectOutcome: investigation.OutcomeCompleted,
 	}
 }

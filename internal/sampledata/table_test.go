@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // table is a parsed CSV file: the tests recompute every planted number from
@@ -107,7 +108,7 @@ func mustDate(s string) quarry.Date {
 var dateCache sync.Map
 
 // in returns a row filter for the rows of seg.
-func (tb *table) in(seg quarry.Segment) func(i int) bool {
+func (tb *table) in(seg investigation.Segment) func(i int) bool {
 	return func(i int) bool {
 		for _, v := range seg {
 			if tb.get(i, v.Column) != v.Value {

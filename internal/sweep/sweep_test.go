@@ -17,6 +17,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // The sweep's budgets. Each child, a quarry command over one table, has
@@ -313,7 +314,7 @@ func writeCSV(tb table, path string) error {
 
 // readMeta reads the profile of the one file of the one session under
 // dataDir, or nil when the run stopped before it was written.
-func readMeta(dataDir string) *quarry.UploadedFile {
+func readMeta(dataDir string) *investigation.UploadedFile {
 	paths, _ := filepath.Glob(filepath.Join(dataDir, "sessions", "*", "files", "*_meta.json"))
 	if len(paths) != 1 {
 		return nil
@@ -322,7 +323,7 @@ func readMeta(dataDir string) *quarry.UploadedFile {
 	if err != nil {
 		return nil
 	}
-	var f quarry.UploadedFile
+	var f investigation.UploadedFile
 	if json.Unmarshal(b, &f) != nil || f.Schema == nil {
 		return nil
 	}
@@ -349,7 +350,7 @@ func halves(from, to string) (base, cmp, note string) {
 
 // numericColumns returns the columns the profile read as integer or float
 // numbers, in the file's order, without the time column.
-func numericColumns(meta *quarry.UploadedFile, timeCol string) []string {
+func numericColumns(meta *investigation.UploadedFile, timeCol string) []string {
 	var out []string
 	for _, c := range meta.Schema.Columns {
 		if (c.DataType == quarry.TypeInteger || c.DataType == quarry.TypeFloat) && c.Name != timeCol && c.InferredType != quarry.RoleTimestamp {
@@ -388,12 +389,12 @@ func judgeInvestigation(c child) (status, note string) {
 	if c.exit != 0 {
 		return judgeError(c)
 	}
-	var res quarry.InvestigationResult
+	var res investigation.Result
 	if err := json.Unmarshal(c.stdout, &res); err != nil {
 		return statusFail, "--json output is not JSON: " + err.Error()
 	}
 	switch res.Status {
-	case quarry.OutcomeCompleted, quarry.OutcomeNoFindings:
+	case investigation.OutcomeCompleted, investigation.OutcomeNoFindings:
 		return statusOK, fmt.Sprintf("%s, %d explanations", res.Status, len(res.Explanations))
 	}
 	return statusFail, fmt.Sprintf("status %q", res.Status)

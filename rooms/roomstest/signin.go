@@ -63,9 +63,9 @@ func testLockouts(t *testing.T, f *fixture) {
 // Retry-After of at most maxSecs and more than none.
 func wantLimited(t *testing.T, what string, err error, about string, maxSecs int) {
 	t.Helper()
-	var limited *rooms.RateLimited
+	var limited *room.RateLimited
 	if !errors.As(err, &limited) || limited.Err.Code != quarry.ECodeRateLimited {
-		t.Fatalf("%s: %v; want a *rooms.RateLimited", what, err)
+		t.Fatalf("%s: %v; want a *room.RateLimited", what, err)
 	}
 	if !strings.Contains(limited.Err.Message, about) {
 		t.Errorf("%s: %q; want it about %s", what, limited.Err.Message, about)

@@ -1,4 +1,4 @@
-package sessions_test
+package investigations_test
 
 import (
 	"context"
@@ -14,7 +14,8 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/sampledata"
-	"github.com/quarry-dev/quarry/sessions"
+	"github.com/quarry-dev/quarry/investigation"
+	"github.com/quarry-dev/quarry/investigations"
 )
 
 // order is one row of the revenue_drop orders, read in plain Go for the
@@ -177,7 +178,7 @@ func finishedRevenueDrop(t *testing.T) (dir, id string, paths []string, a *app.A
 		}
 		f.Close()
 	}
-	c := quarry.InvestigationContext{MetricSQL: scen.MetricSQL, BaselinePeriod: scen.Baseline, ComparisonPeriod: scen.Comparison}
+	c := investigation.Context{MetricSQL: scen.MetricSQL, BaselinePeriod: scen.Baseline, ComparisonPeriod: scen.Comparison}
 	if err := a.Manager.Investigate(ctx, id, c); err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +203,7 @@ func TestChatHistoryKeepsEveryMessage(t *testing.T) {
 	defer b.Close()
 	var wg sync.WaitGroup
 	const each = 10
-	for _, m := range []*sessions.Manager{a.Manager, b.Manager} {
+	for _, m := range []*investigations.Service{a.Manager, b.Manager} {
 		for i := 0; i < each; i++ {
 			wg.Add(1)
 			go func() {

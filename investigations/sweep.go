@@ -1,10 +1,11 @@
-package sessions
+package investigations
 
 import (
 	"context"
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // EmptySessionTimeout is how long a session without files is kept: a form
@@ -18,7 +19,7 @@ const EmptySessionTimeout = time.Hour
 // status expired, so the session's ID answers SESSION_EXPIRED rather than
 // SESSION_NOT_FOUND. It also closes the query engines left idle. It
 // returns how many sessions it expired.
-func (m *Manager) Sweep(ctx context.Context) (int, error) {
+func (m *Service) Sweep(ctx context.Context) (int, error) {
 	m.engines.closeIdle(m.now())
 	all, err := m.cfg.Store.Sessions()
 	if err != nil {
@@ -26,7 +27,7 @@ func (m *Manager) Sweep(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, s := range all {
-		if s.Status == quarry.SessionCreated && m.now().Sub(s.CreatedAt) > EmptySessionTimeout {
+		if s.Status == investigation.StatusCreated && m.now().Sub(s.CreatedAt) > EmptySessionTimeout {
 			// Opened and abandoned before any upload: nothing to keep.
 			if err := m.Delete(ctx, s.SessionID); err != nil && quarry.ErrorCode(err) != quarry.ECodeConflict {
 				return n, err
@@ -34,7 +35,7 @@ func (m *Manager) Sweep(ctx context.Context) (int, error) {
 			n++
 			continue
 		}
-		if s.Status == quarry.SessionExpired || !m.now().After(s.ExpiresAt) {
+		if s.Status == investigation.StatusExpired || !m.now().After(s.ExpiresAt) {
 			continue
 		}
 		expired, err := m.expire(ctx, s.SessionID)
@@ -51,7 +52,7 @@ func (m *Manager) Sweep(ctx context.Context) (int, error) {
 // expire stops session id's run in this process and purges the session. A
 // session another process is running or querying is left for a later
 // sweep; expire then reports false.
-func (m *Manager) expire(ctx context.Context, id string) (bool, error) {
+func (m *Service) expire(ctx context.Context, id string) (bool, error) {
 	m.cancelRun(id)
 	unlock := m.lock(id)
 	defer unlock()
@@ -76,7 +77,7 @@ func (m *Manager) expire(ctx context.Context, id string) (bool, error) {
 	if err := m.cfg.Store.Purge(id); err != nil {
 		return false, err
 	}
-	if err := s.Move(quarry.SessionExpired); err != nil {
+	if err := s.Move(investigation.StatusExpired); err != nil {
 		return false, err
 	}
 	s.FileCount, s.ReportReady = 0, false
@@ -84,7 +85,7 @@ func (m *Manager) expire(ctx context.Context, id string) (bool, error) {
 }
 
 // SweepEvery runs Sweep every interval until ctx is done.
-func (m *Manager) SweepEvery(ctx context.Context, interval time.Duration) {
+func (m *Service) SweepEvery(ctx context.Context, interval time.Duration) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {

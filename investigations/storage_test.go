@@ -1,4 +1,4 @@
-package sessions_test
+package investigations_test
 
 import (
 	"context"
@@ -13,7 +13,8 @@ import (
 	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
-	"github.com/quarry-dev/quarry/sessions"
+	"github.com/quarry-dev/quarry/investigation"
+	"github.com/quarry-dev/quarry/investigations"
 )
 
 // fillingStore is a store on a disk that fills up: from the first write
@@ -55,7 +56,7 @@ func (s *fillingStore) WriteFile(id, rel string, data []byte) error {
 	return s.Store.WriteFile(id, rel, data)
 }
 
-func (s *fillingStore) SaveSession(sess *quarry.Session) error {
+func (s *fillingStore) SaveSession(sess *investigation.Investigation) error {
 	if err := s.check("metadata.json"); err != nil {
 		return err
 	}
@@ -68,12 +69,12 @@ func openEngine() (investigate.Engine, error) {
 
 // runUntilEnd starts the investigation of the session holding ordersCSV and
 // waits for its progress stream to end.
-func runUntilEnd(t *testing.T, m *sessions.Manager, id string) []investigate.Event {
+func runUntilEnd(t *testing.T, m *investigations.Service, id string) []investigation.Event {
 	t.Helper()
 	ctx := context.Background()
 	base, _ := quarry.ParseDateRange("2024-03-04..2024-03-04")
 	comp, _ := quarry.ParseDateRange("2024-03-05..2024-03-06")
-	if err := m.Investigate(ctx, id, quarry.InvestigationContext{MetricSQL: "SELECT SUM(amount) FROM orders", BaselinePeriod: base, ComparisonPeriod: comp}); err != nil {
+	if err := m.Investigate(ctx, id, investigation.Context{MetricSQL: "SELECT SUM(amount) FROM orders", BaselinePeriod: base, ComparisonPeriod: comp}); err != nil {
 		t.Fatal(err)
 	}
 	past, live, cancel, err := m.Subscribe(ctx, id)
@@ -109,7 +110,7 @@ func TestFullDiskDuringRun(t *testing.T) {
 		t.Errorf("last event %+v; want failed for lack of space, without a server path", last)
 	}
 	m.Close()
-	if got, _ := store.Store.Session(s.SessionID); got.Status != quarry.SessionRunning {
+	if got, _ := store.Store.Session(s.SessionID); got.Status != investigation.StatusRunning {
 		t.Fatalf("status on the full disk = %s; the test expects the final save to have failed", got.Status)
 	}
 
@@ -122,7 +123,7 @@ func TestFullDiskDuringRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != quarry.SessionFailed || got.Error == nil || got.Error.Code != quarry.ECodeStorageFull || !strings.Contains(got.Error.Message, "explanations.json") {
+	if got.Status != investigation.StatusFailed || got.Error == nil || got.Error.Code != quarry.ECodeStorageFull || !strings.Contains(got.Error.Message, "explanations.json") {
 		t.Fatalf("after restart: %s %+v; want failed STORAGE_FULL naming explanations.json", got.Status, got.Error)
 	}
 	// The note is spent: nothing is reported twice.
@@ -152,7 +153,7 @@ func TestFullDiskArtifactFailsTheRun(t *testing.T) {
 		t.Errorf("last event %+v; want failed", last)
 	}
 	got, _ := m.Session(ctx, s.SessionID)
-	if got.Status != quarry.SessionFailed || got.Error == nil || got.Error.Code != quarry.ECodeStorageFull {
+	if got.Status != investigation.StatusFailed || got.Error == nil || got.Error.Code != quarry.ECodeStorageFull {
 		t.Fatalf("session %s %+v; want failed STORAGE_FULL", got.Status, got.Error)
 	}
 }

@@ -1,4 +1,4 @@
-package sessions
+package investigations
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/internal/hub"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/retrieve"
 )
 
@@ -25,7 +26,7 @@ type runState struct {
 // INVALID_DATE_RANGE, INVALID_METRIC_SQL, UNSUPPORTED_METRIC,
 // INVALID_TIME_COLUMN, CONFLICT when the session is not waiting to run.
 // A rejected request leaves the session as it was.
-func (m *Manager) Investigate(ctx context.Context, id string, c quarry.InvestigationContext) error {
+func (m *Service) Investigate(ctx context.Context, id string, c investigation.Context) error {
 	unlock := m.lock(id)
 	defer unlock()
 	// Claim the session before reading it, so that no other process can
@@ -45,12 +46,12 @@ func (m *Manager) Investigate(ctx context.Context, id string, c quarry.Investiga
 		return err
 	}
 	switch s.Status {
-	case quarry.SessionCreated:
+	case investigation.StatusCreated:
 		return quarry.Errorf(quarry.ECodeNoFilesUploaded, "upload at least one CSV file before starting the investigation")
-	case quarry.SessionHasFiles:
+	case investigation.StatusHasFiles:
 	default:
-		return quarry.Errorf(quarry.ECodeConflict, "the investigation of this session has already %s", map[quarry.SessionStatus]string{
-			quarry.SessionRunning: "started", quarry.SessionCompleted: "completed", quarry.SessionFailed: "failed",
+		return quarry.Errorf(quarry.ECodeConflict, "the investigation of this session has already %s", map[investigation.Status]string{
+			investigation.StatusRunning: "started", investigation.StatusCompleted: "completed", investigation.StatusFailed: "failed",
 		}[s.Status]).WithHint("start a new session to investigate again")
 	}
 	c.SessionID = id
@@ -74,7 +75,7 @@ func (m *Manager) Investigate(ctx context.Context, id string, c quarry.Investiga
 	if err := m.cfg.Store.WriteJSON(id, "context.json", c); err != nil {
 		return quarry.StorageError(err)
 	}
-	if err := s.Move(quarry.SessionRunning); err != nil {
+	if err := s.Move(investigation.StatusRunning); err != nil {
 		return err
 	}
 	started := m.now()
@@ -85,7 +86,7 @@ func (m *Manager) Investigate(ctx context.Context, id string, c quarry.Investiga
 	if m.closed {
 		return quarry.Errorf(quarry.ECodeUnavailable, "the server is shutting down")
 	}
-	h := hub.New[investigate.Event]()
+	h := hub.New[investigation.Event]()
 	m.hubs[id] = h
 	if err := m.cfg.Store.SaveSession(s); err != nil {
 		delete(m.hubs, id)
@@ -108,7 +109,7 @@ func (m *Manager) Investigate(ctx context.Context, id string, c quarry.Investiga
 
 // preflight loads the files and parses the metric against them, so that a
 // metric that cannot run is refused with its code before anything starts.
-func (m *Manager) preflight(ctx context.Context, files []*quarry.UploadedFile, c *quarry.InvestigationContext) error {
+func (m *Service) preflight(ctx context.Context, files []*investigation.UploadedFile, c *investigation.Context) error {
 	eng, err := m.openEngine(ctx)
 	if err != nil {
 		return err
@@ -135,7 +136,7 @@ func (m *Manager) preflight(ctx context.Context, files []*quarry.UploadedFile, c
 // completed or failed, the run's claim is given up, and then the event
 // stream ends with a "done" or "failed" event: whoever waits for the
 // stream's end finds the session free.
-func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFile, c quarry.InvestigationContext, h *progress, release func() error) {
+func (m *Service) run(ctx context.Context, id string, files []*investigation.UploadedFile, c investigation.Context, h *progress, release func() error) {
 	res, err := m.investigate(ctx, id, files, c, h)
 	if err == nil {
 		err = m.index(context.WithoutCancel(ctx), id, res)
@@ -154,7 +155,7 @@ func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFi
 	}
 	finished := m.now()
 	s.FinishedAt = &finished
-	last := investigate.Event{Time: finished, Step: "done"}
+	last := investigation.Event{Time: finished, Step: "done"}
 	if err != nil {
 		err = quarry.StorageError(err)
 		switch {
@@ -166,11 +167,11 @@ func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFi
 		case quarry.ErrorCode(err) != quarry.ECodeRunInterrupted:
 			err = quarry.Errorf(quarry.ECodeRunInterrupted, "the investigation was stopped before it finished")
 		}
-		s.Status, s.Error = quarry.SessionFailed, quarry.NewErrorInfo(err)
+		s.Status, s.Error = investigation.StatusFailed, quarry.NewErrorInfo(err)
 		last.Step, last.Message = "failed", s.Error.Message
 		m.cfg.Log.Warn("investigation failed", "session", id, "code", s.Error.Code, "err", err)
 	} else {
-		s.Status, s.Outcome, s.ReportReady = quarry.SessionCompleted, res.Status, res.ReportPath != ""
+		s.Status, s.Outcome, s.ReportReady = investigation.StatusCompleted, res.Status, res.ReportPath != ""
 		last.Message = fmt.Sprintf("%s with %d explanations", res.Status, len(res.Explanations))
 	}
 	if err := m.cfg.Store.SaveSession(s); err != nil {
@@ -193,9 +194,9 @@ func (m *Manager) run(ctx context.Context, id string, files []*quarry.UploadedFi
 	h.Close()
 }
 
-func (m *Manager) investigate(ctx context.Context, id string, files []*quarry.UploadedFile, c quarry.InvestigationContext, h *progress) (*quarry.InvestigationResult, error) {
+func (m *Service) investigate(ctx context.Context, id string, files []*investigation.UploadedFile, c investigation.Context, h *progress) (*investigation.Result, error) {
 	queued := func() {
-		h.Publish(investigate.Event{Time: m.now(), Step: "queued", Message: "waiting for a free worker"})
+		h.Publish(investigation.Event{Time: m.now(), Step: "queued", Message: "waiting for a free worker"})
 	}
 	if err := m.slots.Acquire(ctx, queued); err != nil {
 		return nil, err
@@ -221,7 +222,7 @@ func (m *Manager) investigate(ctx context.Context, id string, files []*quarry.Up
 		code, err := m.cfg.DialCode(ctx)
 		if err != nil {
 			m.cfg.Log.Warn("code sandbox unavailable; the model writes SQL only", "session", id, "err", err)
-			h.Publish(investigate.Event{Time: m.now(), Step: "load", Message: "the code sandbox is unavailable; the model writes SQL only"})
+			h.Publish(investigation.Event{Time: m.now(), Step: "load", Message: "the code sandbox is unavailable; the model writes SQL only"})
 		} else {
 			defer code.Close()
 			inv.Code = code
@@ -231,7 +232,7 @@ func (m *Manager) investigate(ctx context.Context, id string, files []*quarry.Up
 }
 
 // index puts the memory document and the report into the chat index.
-func (m *Manager) index(ctx context.Context, id string, res *quarry.InvestigationResult) error {
+func (m *Service) index(ctx context.Context, id string, res *investigation.Result) error {
 	var chunks []retrieve.Chunk
 	if res.Memory != nil {
 		chunks = retrieve.MemoryChunks(*res.Memory)
@@ -247,14 +248,14 @@ func (m *Manager) index(ctx context.Context, id string, res *quarry.Investigatio
 // Reindex puts into the chat index the completed sessions it lacks: those
 // run by the command line (quarry investigate, quarry demo), or indexed in
 // a quarry.db that has since been deleted. It returns how many it added.
-func (m *Manager) Reindex(ctx context.Context) (int, error) {
+func (m *Service) Reindex(ctx context.Context) (int, error) {
 	all, err := m.cfg.Store.Sessions()
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, s := range all {
-		if s.Status != quarry.SessionCompleted {
+		if s.Status != investigation.StatusCompleted {
 			continue
 		}
 		// Every memory has a Context section naming the metric.
@@ -264,11 +265,11 @@ func (m *Manager) Reindex(ctx context.Context) (int, error) {
 			}
 			continue
 		}
-		mem, err := readOptional[quarry.MemoryDocument](m.cfg.Store, s.SessionID, "analysis/memory.json")
+		mem, err := readOptional[investigation.MemoryDocument](m.cfg.Store, s.SessionID, "analysis/memory.json")
 		if err != nil || mem == nil {
 			continue // a session from before memory.json existed: nothing to index
 		}
-		res := &quarry.InvestigationResult{SessionID: s.SessionID, Memory: mem}
+		res := &investigation.Result{SessionID: s.SessionID, Memory: mem}
 		if s.ReportReady {
 			res.ReportPath = "report.md"
 		}
@@ -282,7 +283,7 @@ func (m *Manager) Reindex(ctx context.Context) (int, error) {
 
 // cancelRun stops a session's investigation, if one is running, and waits
 // briefly for it to record its end.
-func (m *Manager) cancelRun(id string) {
+func (m *Service) cancelRun(id string) {
 	m.mu.Lock()
 	r := m.runs[id]
 	m.mu.Unlock()
@@ -299,14 +300,14 @@ func (m *Manager) cancelRun(id string) {
 // Recover marks the sessions left running by a previous process failed:
 // an investigation does not survive a restart, and a session must not
 // claim to be running when nothing runs it.
-func (m *Manager) Recover(ctx context.Context) (int, error) {
+func (m *Service) Recover(ctx context.Context) (int, error) {
 	all, err := m.cfg.Store.Sessions()
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, s := range all {
-		if s.Status != quarry.SessionRunning {
+		if s.Status != investigation.StatusRunning {
 			continue
 		}
 		m.mu.Lock()
@@ -340,16 +341,16 @@ var errNotRunning = errors.New("session not running")
 // markInterrupted records that the investigation of session id stopped
 // with the process that ran it. The caller holds the run's claim, so the
 // session is read again: it may have finished since it was listed.
-func (m *Manager) markInterrupted(id string) error {
+func (m *Service) markInterrupted(id string) error {
 	s, err := m.cfg.Store.Session(id)
 	if err != nil {
 		return err
 	}
-	if s.Status != quarry.SessionRunning {
+	if s.Status != investigation.StatusRunning {
 		return errNotRunning
 	}
 	now := m.now()
-	s.Status, s.FinishedAt = quarry.SessionFailed, &now
+	s.Status, s.FinishedAt = investigation.StatusFailed, &now
 	s.Error = quarry.NewErrorInfo(quarry.Errorf(quarry.ECodeRunInterrupted,
 		"the server stopped while this investigation was running").WithHint("start a new session with the same files to run it again"))
 	// A run whose end could not be saved (a full disk) said why.
@@ -370,24 +371,24 @@ func (m *Manager) markInterrupted(id string) error {
 // claim takes the session's run claim (Store.ClaimRun) for this process.
 // Another process holds it while it runs the session's investigation or
 // answers a query on it; either is CONFLICT, said in the user's terms.
-func (m *Manager) claim(id string) (release func() error, err error) {
+func (m *Service) claim(id string) (release func() error, err error) {
 	release, err = m.cfg.Store.ClaimRun(id)
 	if quarry.ErrorCode(err) != quarry.ECodeConflict {
 		return release, err
 	}
-	if s, serr := m.cfg.Store.Session(id); serr == nil && s.Status == quarry.SessionRunning {
+	if s, serr := m.cfg.Store.Session(id); serr == nil && s.Status == investigation.StatusRunning {
 		return nil, quarry.Errorf(quarry.ECodeConflict, "the investigation of session %s is running in another Quarry process", id)
 	}
 	return nil, quarry.Errorf(quarry.ECodeConflict, "session %s is in use by another Quarry process", id).WithHint("try again in a moment")
 }
 
 // notComplete is the error for reading results before they exist.
-func notComplete(s *quarry.Session) error {
+func notComplete(s *investigation.Investigation) error {
 	msg := "the investigation has not finished"
 	switch s.Status {
-	case quarry.SessionCreated, quarry.SessionHasFiles:
+	case investigation.StatusCreated, investigation.StatusHasFiles:
 		msg = "the investigation has not been started"
-	case quarry.SessionFailed:
+	case investigation.StatusFailed:
 		msg = "the investigation failed"
 		if s.Error != nil {
 			msg += ": " + s.Error.Message

@@ -1,6 +1,8 @@
-package quarry
+package investigation
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // Metric kinds. Additive metrics (sum, count) decompose into segment
 // contributions that add up; ratio and average metrics decompose into rate

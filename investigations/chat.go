@@ -1,4 +1,4 @@
-package sessions
+package investigations
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 const historyPath = "chat/history.json"
@@ -16,7 +17,7 @@ const historyPath = "chat/history.json"
 // and saves both messages to chat/history.json. Errors: INVALID for an
 // empty or over-long message, INVESTIGATION_NOT_COMPLETE before the
 // investigation has completed.
-func (m *Manager) Chat(ctx context.Context, id, message string) (*quarry.ChatMessage, error) {
+func (m *Service) Chat(ctx context.Context, id, message string) (*investigation.ChatMessage, error) {
 	message = strings.TrimSpace(message)
 	if message == "" {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "the message is empty")
@@ -32,8 +33,8 @@ func (m *Manager) Chat(ctx context.Context, id, message string) (*quarry.ChatMes
 		return nil, err
 	}
 	now := m.now()
-	q := quarry.ChatMessage{MessageID: quarry.NewID(), SessionID: id, Role: quarry.ChatUser, Content: message, Timestamp: now}
-	a := quarry.ChatMessage{MessageID: quarry.NewID(), SessionID: id, Role: quarry.ChatAssistant, Content: reply.Text,
+	q := investigation.ChatMessage{MessageID: quarry.NewID(), SessionID: id, Role: investigation.ChatUser, Content: message, Timestamp: now}
+	a := investigation.ChatMessage{MessageID: quarry.NewID(), SessionID: id, Role: investigation.ChatAssistant, Content: reply.Text,
 		Timestamp: now, ArtifactsReferenced: reply.ArtifactsReferenced}
 	if a.ArtifactsReferenced == nil {
 		a.ArtifactsReferenced = []string{}
@@ -43,7 +44,7 @@ func (m *Manager) Chat(ctx context.Context, id, message string) (*quarry.ChatMes
 	// history is read and rewritten under a file lock.
 	unlock := m.lock(id)
 	defer unlock()
-	var hist []quarry.ChatMessage
+	var hist []investigation.ChatMessage
 	if err := m.cfg.Store.UpdateJSON(id, historyPath, &hist, func() error {
 		hist = append(hist, q, a)
 		return nil
@@ -54,18 +55,18 @@ func (m *Manager) Chat(ctx context.Context, id, message string) (*quarry.ChatMes
 }
 
 // History returns the chat of a session, oldest first.
-func (m *Manager) History(ctx context.Context, id string) ([]quarry.ChatMessage, error) {
+func (m *Service) History(ctx context.Context, id string) ([]investigation.ChatMessage, error) {
 	if _, err := m.cfg.Store.Session(id); err != nil {
 		return nil, err
 	}
 	return m.history(id)
 }
 
-func (m *Manager) history(id string) ([]quarry.ChatMessage, error) {
-	var hist []quarry.ChatMessage
+func (m *Service) history(id string) ([]investigation.ChatMessage, error) {
+	var hist []investigation.ChatMessage
 	err := m.cfg.Store.ReadJSON(id, historyPath, &hist)
 	if errors.Is(err, fs.ErrNotExist) {
-		return []quarry.ChatMessage{}, nil
+		return []investigation.ChatMessage{}, nil
 	}
 	return hist, err
 }

@@ -1,4 +1,4 @@
-package sessions
+package investigations
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // AddFile streams an upload into the session, checks that it is a CSV file
@@ -15,14 +16,14 @@ import (
 // inferred schema. A rejected file leaves nothing behind. The first file
 // moves the session from created to has_files; a running or finished
 // session takes no more files (CONFLICT).
-func (m *Manager) AddFile(ctx context.Context, id, name, description string, r io.Reader) (*quarry.UploadedFile, error) {
+func (m *Service) AddFile(ctx context.Context, id, name, description string, r io.Reader) (*investigation.UploadedFile, error) {
 	unlock := m.lock(id)
 	defer unlock()
 	s, err := m.active(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Move(quarry.SessionHasFiles); err != nil {
+	if err := s.Move(investigation.StatusHasFiles); err != nil {
 		return nil, quarry.Errorf(quarry.ECodeConflict, "files cannot be added to a session that is %s", s.Status)
 	}
 	f, err := m.cfg.Store.AddFile(id, name, description, r)
@@ -55,7 +56,7 @@ func (m *Manager) AddFile(ctx context.Context, id, name, description string, r i
 
 // profile loads the file into a throwaway engine: the same validation the
 // investigation will do, at upload time, so a bad file is refused at once.
-func (m *Manager) profile(ctx context.Context, f *quarry.UploadedFile) error {
+func (m *Service) profile(ctx context.Context, f *investigation.UploadedFile) error {
 	eng, err := m.openEngine(ctx)
 	if err != nil {
 		return err
@@ -74,7 +75,7 @@ func (m *Manager) profile(ctx context.Context, f *quarry.UploadedFile) error {
 }
 
 // Files lists a session's files in upload order.
-func (m *Manager) Files(ctx context.Context, id string) ([]*quarry.UploadedFile, error) {
+func (m *Service) Files(ctx context.Context, id string) ([]*investigation.UploadedFile, error) {
 	if _, err := m.cfg.Store.Session(id); err != nil {
 		return nil, err
 	}
@@ -83,14 +84,14 @@ func (m *Manager) Files(ctx context.Context, id string) ([]*quarry.UploadedFile,
 
 // DescribeFile sets a file's description (at most 2000 characters). It is
 // allowed until the investigation starts.
-func (m *Manager) DescribeFile(ctx context.Context, id, fileID, description string) (*quarry.UploadedFile, error) {
+func (m *Service) DescribeFile(ctx context.Context, id, fileID, description string) (*investigation.UploadedFile, error) {
 	unlock := m.lock(id)
 	defer unlock()
 	s, err := m.active(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if s.Status != quarry.SessionHasFiles {
+	if s.Status != investigation.StatusHasFiles {
 		return nil, quarry.Errorf(quarry.ECodeConflict, "file descriptions cannot change in a session that is %s", s.Status)
 	}
 	if err := quarry.CheckText("the description", description, quarry.MaxDescriptionLen, quarry.ECodeInvalid); err != nil {
@@ -106,14 +107,14 @@ func (m *Manager) DescribeFile(ctx context.Context, id, fileID, description stri
 
 // RemoveFile deletes a file. Removing the last one moves the session back
 // to created; files cannot be removed once the investigation has started.
-func (m *Manager) RemoveFile(ctx context.Context, id, fileID string) error {
+func (m *Service) RemoveFile(ctx context.Context, id, fileID string) error {
 	unlock := m.lock(id)
 	defer unlock()
 	s, err := m.active(ctx, id)
 	if err != nil {
 		return err
 	}
-	if s.Status != quarry.SessionHasFiles {
+	if s.Status != investigation.StatusHasFiles {
 		return quarry.Errorf(quarry.ECodeConflict, "files cannot be removed from a session that is %s", s.Status)
 	}
 	if err := m.cfg.Store.RemoveFile(id, fileID); err != nil {
@@ -125,7 +126,7 @@ func (m *Manager) RemoveFile(ctx context.Context, id, fileID string) error {
 	}
 	s.FileCount = len(files)
 	if len(files) == 0 {
-		if err := s.Move(quarry.SessionCreated); err != nil {
+		if err := s.Move(investigation.StatusCreated); err != nil {
 			return err
 		}
 	}

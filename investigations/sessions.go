@@ -4,7 +4,7 @@
 // machine (created -> has_files -> running -> completed | failed; expired
 // from any state) and works on contracts only: the store, the SQL engine,
 // the audit log and the retrieval index are given to it.
-package sessions
+package investigations
 
 import (
 	"context"
@@ -18,20 +18,21 @@ import (
 	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/internal/runner"
+	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/retrieve"
 )
 
 // Store keeps sessions and their artifacts; fsstore.Store implements it.
 type Store interface {
-	CreateSession() (*quarry.Session, error)
-	Session(id string) (*quarry.Session, error)
-	SaveSession(s *quarry.Session) error
-	Sessions() ([]*quarry.Session, error)
-	AddFile(id, originalName, description string, r io.Reader) (*quarry.UploadedFile, error)
-	SaveFile(f *quarry.UploadedFile) error
-	File(id, fileID string) (*quarry.UploadedFile, error)
-	Files(id string) ([]*quarry.UploadedFile, error)
+	CreateSession() (*investigation.Investigation, error)
+	Session(id string) (*investigation.Investigation, error)
+	SaveSession(s *investigation.Investigation) error
+	Sessions() ([]*investigation.Investigation, error)
+	AddFile(id, originalName, description string, r io.Reader) (*investigation.UploadedFile, error)
+	SaveFile(f *investigation.UploadedFile) error
+	File(id, fileID string) (*investigation.UploadedFile, error)
+	Files(id string) ([]*investigation.UploadedFile, error)
 	RemoveFile(id, fileID string) error
 	Purge(id string) error
 	DeleteSession(id string) error
@@ -113,7 +114,7 @@ type CodeSession interface {
 }
 
 // Manager runs sessions. It is safe for concurrent use.
-type Manager struct {
+type Service struct {
 	cfg   Config
 	chat  *chat.Answerer
 	facts chatFacts
@@ -132,7 +133,7 @@ type Manager struct {
 }
 
 // New returns a Manager. Call Recover before serving and Close when done.
-func New(cfg Config) *Manager {
+func New(cfg Config) *Service {
 	if cfg.MaxRunning <= 0 {
 		cfg.MaxRunning = 2
 	}
@@ -145,7 +146,7 @@ func New(cfg Config) *Manager {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	m := &Manager{
+	m := &Service{
 		cfg:    cfg,
 		chat:   &chat.Answerer{Index: cfg.Index, Model: cfg.Model},
 		slots:  runner.Or(cfg.Runner, cfg.MaxRunning),
@@ -161,23 +162,23 @@ func New(cfg Config) *Manager {
 }
 
 // lock serializes the state changes of one session.
-func (m *Manager) lock(id string) func() {
+func (m *Service) lock(id string) func() {
 	v, _ := m.locks.LoadOrStore(id, &sync.Mutex{})
 	mu := v.(*sync.Mutex)
 	mu.Lock()
 	return mu.Unlock
 }
 
-func (m *Manager) now() time.Time { return m.cfg.Now().UTC() }
+func (m *Service) now() time.Time { return m.cfg.Now().UTC() }
 
 // Create starts a new, empty session.
-func (m *Manager) Create(ctx context.Context) (*quarry.Session, error) {
+func (m *Service) Create(ctx context.Context) (*investigation.Investigation, error) {
 	return m.cfg.Store.CreateSession()
 }
 
 // Session returns a session's metadata. A session past its expiry time is
 // reported as expired even before the sweeper has purged it.
-func (m *Manager) Session(ctx context.Context, id string) (*quarry.Session, error) {
+func (m *Service) Session(ctx context.Context, id string) (*investigation.Investigation, error) {
 	s, err := m.cfg.Store.Session(id)
 	if err != nil {
 		return nil, err
@@ -187,20 +188,20 @@ func (m *Manager) Session(ctx context.Context, id string) (*quarry.Session, erro
 
 // observe reports a session past its expiry time as expired, before the
 // sweeper has purged it.
-func (m *Manager) observe(s *quarry.Session) *quarry.Session {
-	if s.Status != quarry.SessionExpired && m.now().After(s.ExpiresAt) {
-		s.Status = quarry.SessionExpired
+func (m *Service) observe(s *investigation.Investigation) *investigation.Investigation {
+	if s.Status != investigation.StatusExpired && m.now().After(s.ExpiresAt) {
+		s.Status = investigation.StatusExpired
 	}
 	return s
 }
 
 // Sessions lists every session, newest first.
-func (m *Manager) Sessions(ctx context.Context) ([]*quarry.Session, error) {
+func (m *Service) Sessions(ctx context.Context) ([]*investigation.Investigation, error) {
 	all, err := m.cfg.Store.Sessions()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*quarry.Session, 0, len(all))
+	out := make([]*investigation.Investigation, 0, len(all))
 	for i := len(all) - 1; i >= 0; i-- {
 		out = append(out, m.observe(all[i]))
 	}
@@ -209,12 +210,12 @@ func (m *Manager) Sessions(ctx context.Context) ([]*quarry.Session, error) {
 
 // active returns the session if it may still change: not expired.
 // Errors: SESSION_NOT_FOUND, SESSION_EXPIRED.
-func (m *Manager) active(ctx context.Context, id string) (*quarry.Session, error) {
+func (m *Service) active(ctx context.Context, id string) (*investigation.Investigation, error) {
 	s, err := m.Session(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if s.Status == quarry.SessionExpired {
+	if s.Status == investigation.StatusExpired {
 		return nil, quarry.Errorf(quarry.ECodeSessionExpired, "session %s has expired; its files and results were deleted", id).
 			WithHint("start a new session")
 	}
@@ -223,7 +224,7 @@ func (m *Manager) active(ctx context.Context, id string) (*quarry.Session, error
 
 // Delete stops a session's run, if any, and removes the session with its
 // files, index entries and chat history.
-func (m *Manager) Delete(ctx context.Context, id string) error {
+func (m *Service) Delete(ctx context.Context, id string) error {
 	if _, err := m.cfg.Store.Session(id); err != nil {
 		return err
 	}
@@ -248,7 +249,7 @@ func (m *Manager) Delete(ctx context.Context, id string) error {
 // process runs to end, or for ctx to be done. A one-shot MCP client that
 // starts an investigation and disconnects must not see it interrupted.
 // It returns the number still running when it gave up.
-func (m *Manager) Drain(ctx context.Context) int {
+func (m *Service) Drain(ctx context.Context) int {
 	done := make(chan struct{})
 	go func() {
 		m.wg.Wait()
@@ -266,7 +267,7 @@ func (m *Manager) Drain(ctx context.Context) int {
 
 // Close cancels the running investigations and waits for them to record
 // their failure.
-func (m *Manager) Close() error {
+func (m *Service) Close() error {
 	m.mu.Lock()
 	m.closed = true
 	for _, r := range m.runs {

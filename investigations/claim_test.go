@@ -1,4 +1,4 @@
-package sessions_test
+package investigations_test
 
 import (
 	"context"
@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/otherprocess"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // claimEnv names the session whose run a second process claims
@@ -41,7 +41,7 @@ func (e *queryEnv) markRunning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Move(quarry.SessionRunning); err != nil {
+	if err := s.Move(investigation.StatusRunning); err != nil {
 		t.Fatal(err)
 	}
 	if err := store.SaveSession(s); err != nil {
@@ -49,7 +49,7 @@ func (e *queryEnv) markRunning(t *testing.T) {
 	}
 }
 
-func (e *queryEnv) status(t *testing.T) *quarry.Session {
+func (e *queryEnv) status(t *testing.T) *investigation.Investigation {
 	t.Helper()
 	s, err := e.m.Session(context.Background(), e.id)
 	if err != nil {
@@ -71,7 +71,7 @@ func TestRecoverLeavesAnotherProcessRunAlone(t *testing.T) {
 	if n, err := e.m.Recover(ctx); n != 0 || err != nil {
 		t.Fatalf("Recover while another process runs the session = %d, %v; want 0", n, err)
 	}
-	if s := e.status(t); s.Status != quarry.SessionRunning {
+	if s := e.status(t); s.Status != investigation.StatusRunning {
 		t.Fatalf("status %s; the other process is still running it", s.Status)
 	}
 
@@ -81,7 +81,7 @@ func TestRecoverLeavesAnotherProcessRunAlone(t *testing.T) {
 		t.Fatalf("Recover after the other process died = %d, %v; want 1", n, err)
 	}
 	s := e.status(t)
-	if s.Status != quarry.SessionFailed || s.Error == nil || s.Error.Code != quarry.ECodeRunInterrupted || s.FinishedAt == nil {
+	if s.Status != investigation.StatusFailed || s.Error == nil || s.Error.Code != quarry.ECodeRunInterrupted || s.FinishedAt == nil {
 		t.Fatalf("session %+v; want failed with %s", s, quarry.ECodeRunInterrupted)
 	}
 }
@@ -93,13 +93,13 @@ func TestInvestigateRefusesARunClaimedElsewhere(t *testing.T) {
 	claimInOtherProcess(t, e.dir, e.id)
 	base, _ := quarry.ParseDateRange("2024-03-04..2024-03-04")
 	comp, _ := quarry.ParseDateRange("2024-03-05..2024-03-06")
-	c := quarry.InvestigationContext{MetricSQL: "SELECT SUM(amount) FROM orders_2024", BaselinePeriod: base, ComparisonPeriod: comp}
+	c := investigation.Context{MetricSQL: "SELECT SUM(amount) FROM orders_2024", BaselinePeriod: base, ComparisonPeriod: comp}
 	err := e.m.Investigate(context.Background(), e.id, c)
 	if quarry.ErrorCode(err) != quarry.ECodeConflict {
 		t.Fatalf("Investigate = %v; want %s", err, quarry.ECodeConflict)
 	}
-	if s := e.status(t); s.Status != quarry.SessionHasFiles {
-		t.Errorf("status %s after a refused start; want %s", s.Status, quarry.SessionHasFiles)
+	if s := e.status(t); s.Status != investigation.StatusHasFiles {
+		t.Errorf("status %s after a refused start; want %s", s.Status, investigation.StatusHasFiles)
 	}
 	if _, err := os.Stat(filepath.Join(e.dir, "sessions", e.id, "context.json")); !os.IsNotExist(err) {
 		t.Errorf("a refused start wrote context.json (%v)", err)
@@ -143,8 +143,8 @@ func TestRunGivesUpItsClaimBeforeItsEnd(t *testing.T) {
 	ctx := context.Background()
 	base, _ := quarry.ParseDateRange("2024-03-04..2024-03-04")
 	comp, _ := quarry.ParseDateRange("2024-03-05..2024-03-06")
-	_, live, cancel, err := func() ([]investigate.Event, <-chan investigate.Event, func(), error) {
-		if err := e.m.Investigate(ctx, e.id, quarry.InvestigationContext{MetricSQL: "SELECT SUM(amount) FROM orders_2024", BaselinePeriod: base, ComparisonPeriod: comp}); err != nil {
+	_, live, cancel, err := func() ([]investigation.Event, <-chan investigation.Event, func(), error) {
+		if err := e.m.Investigate(ctx, e.id, investigation.Context{MetricSQL: "SELECT SUM(amount) FROM orders_2024", BaselinePeriod: base, ComparisonPeriod: comp}); err != nil {
 			return nil, nil, nil, err
 		}
 		return e.m.Subscribe(ctx, e.id)
@@ -160,7 +160,7 @@ func TestRunGivesUpItsClaimBeforeItsEnd(t *testing.T) {
 		t.Fatalf("claim after the run's end: %v", err)
 	}
 	release()
-	if s := e.status(t); s.Status != quarry.SessionCompleted && s.Status != quarry.SessionFailed {
+	if s := e.status(t); s.Status != investigation.StatusCompleted && s.Status != investigation.StatusFailed {
 		t.Fatalf("status %s after the run's end", s.Status)
 	}
 }

@@ -1,4 +1,4 @@
-package sessions
+package investigations
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 // openEngine opens an engine within the budget. Closing the engine gives
 // its place back.
-func (m *Manager) openEngine(ctx context.Context) (investigate.Engine, error) {
+func (m *Service) openEngine(ctx context.Context) (investigate.Engine, error) {
 	b := m.budget
 	if err := b.Acquire(ctx, m.engines.evictOldest); err != nil {
 		return nil, err

@@ -1,6 +1,10 @@
-package quarry
+package investigation
 
-import "time"
+import (
+	"time"
+
+	"github.com/quarry-dev/quarry"
+)
 
 // DataModel is the inferred model of a session's files, stored as
 // analysis/schema.json.
@@ -18,11 +22,11 @@ type DataModel struct {
 
 // TableInfo summarises one table of the data model.
 type TableInfo struct {
-	FileID      string   `json:"file_id"`
-	Name        string   `json:"name"`
-	RowCount    int64    `json:"row_count"`
-	ColumnCount int      `json:"column_count"`
-	Columns     []Column `json:"columns,omitempty"`
+	FileID      string          `json:"file_id"`
+	Name        string          `json:"name"`
+	RowCount    int64           `json:"row_count"`
+	ColumnCount int             `json:"column_count"`
+	Columns     []quarry.Column `json:"columns,omitempty"`
 }
 
 // Relationship types.
@@ -46,7 +50,7 @@ type Relationship struct {
 }
 
 // AnalysisPlan is the ordered plan of an investigation (analysis/plan.json).
-type AnalysisPlan struct {
+type Plan struct {
 	SessionID string     `json:"session_id"`
 	Steps     []PlanStep `json:"steps"`
 	CreatedAt time.Time  `json:"created_at"`
@@ -300,7 +304,7 @@ const (
 )
 
 // InvestigationResult is what an investigation returns to its caller.
-type InvestigationResult struct {
+type Result struct {
 	SessionID    string        `json:"session_id"`
 	Status       string        `json:"status"`
 	Overall      OverallChange `json:"overall"`

@@ -1,4 +1,4 @@
-package sessions
+package investigations
 
 import (
 	"testing"

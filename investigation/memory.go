@@ -1,6 +1,8 @@
-package quarry
+package investigation
 
-import "time"
+import (
+	"time"
+)
 
 // MemoryDocument is everything an investigation learned, compiled once the
 // run has finished so that chat can retrieve from it. Content is the whole

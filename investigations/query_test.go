@@ -1,4 +1,4 @@
-package sessions_test
+package investigations_test
 
 import (
 	"bufio"
@@ -15,7 +15,8 @@ import (
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/fakeclock"
-	"github.com/quarry-dev/quarry/sessions"
+	"github.com/quarry-dev/quarry/investigation"
+	"github.com/quarry-dev/quarry/investigations"
 )
 
 // queryEnv is a manager over a fresh data dir with one session holding two
@@ -23,7 +24,7 @@ import (
 type queryEnv struct {
 	dir   string
 	clock *fakeclock.Clock
-	m     *sessions.Manager
+	m     *investigations.Service
 	id    string
 }
 
@@ -96,7 +97,7 @@ func TestTables(t *testing.T) {
 	if len(tables) != 2 {
 		t.Fatalf("%d tables, want 2", len(tables))
 	}
-	byName := map[string]*quarry.UploadedFile{}
+	byName := map[string]*investigation.UploadedFile{}
 	for _, tb := range tables {
 		byName[tb.TableName] = tb
 	}
@@ -154,7 +155,7 @@ func TestQuery(t *testing.T) {
 		t.Fatalf("%d audit entries, want 2", len(entries))
 	}
 	call, obs := entries[0], entries[1]
-	if call.EventType != quarry.EventToolCalled || call.Actor != sessions.QueryActor || obs.EventType != quarry.EventObservationRecorded || obs.Actor != sessions.QueryActor {
+	if call.EventType != quarry.EventToolCalled || call.Actor != investigations.QueryActor || obs.EventType != quarry.EventObservationRecorded || obs.Actor != investigations.QueryActor {
 		t.Fatalf("audit entries: %+v / %+v", call, obs)
 	}
 	args, _ := call.EventData["arguments"].(map[string]any)
@@ -217,7 +218,7 @@ func TestQueryAndTablesSessionState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Status = quarry.SessionRunning
+	s.Status = investigation.StatusRunning
 	if err := store.SaveSession(s); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package sessions
+package investigations
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/chat"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // ChatActor is the audit actor of the queries the chat runs to answer a
@@ -27,14 +28,14 @@ type chatFacts struct {
 
 // chatData returns the metric, periods and dimension values of a finished
 // session, and a query that is recorded in its audit log as actor "chat".
-func (m *Manager) chatData(ctx context.Context, id string) (*chat.Data, error) {
+func (m *Service) chatData(ctx context.Context, id string) (*chat.Data, error) {
 	m.facts.mu.Lock()
 	d := m.facts.data[id]
 	m.facts.mu.Unlock()
 	if d != nil {
 		return d, nil
 	}
-	var c quarry.InvestigationContext
+	var c investigation.Context
 	if err := m.cfg.Store.ReadJSON(id, "context.json", &c); err != nil {
 		return nil, err
 	}

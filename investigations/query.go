@@ -1,4 +1,4 @@
-package sessions
+package investigations
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/internal/budget"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // Tables returns a session's files as the tables a query sees, in upload
@@ -14,7 +15,7 @@ import (
 // description, row count and profiled columns (Schema). It is Files for a
 // session that may still be queried. Errors: SESSION_NOT_FOUND,
 // SESSION_EXPIRED.
-func (m *Manager) Tables(ctx context.Context, id string) ([]*quarry.UploadedFile, error) {
+func (m *Service) Tables(ctx context.Context, id string) ([]*investigation.UploadedFile, error) {
 	if _, err := m.active(ctx, id); err != nil {
 		return nil, err
 	}
@@ -42,21 +43,21 @@ const auditPreviewRows = 5
 // is using the session, and the engine's
 // INVALID (does not parse or bind, too many rows, too slow) and FORBIDDEN
 // (anything but a single SELECT, or one touching files or the network).
-func (m *Manager) Query(ctx context.Context, id, sql string) (*quarry.QueryResult, error) {
+func (m *Service) Query(ctx context.Context, id, sql string) (*quarry.QueryResult, error) {
 	res, _, err := m.recordedQuery(ctx, id, sql, QueryActor, "query from an MCP client")
 	return res, err
 }
 
 // recordedQuery is Query for any actor: it also returns the sequence
 // number of the observation entry that records the result, for citing.
-func (m *Manager) recordedQuery(ctx context.Context, id, sql, actor, purpose string) (*quarry.QueryResult, int, error) {
+func (m *Service) recordedQuery(ctx context.Context, id, sql, actor, purpose string) (*quarry.QueryResult, int, error) {
 	unlock := m.lock(id)
 	defer unlock()
 	s, err := m.active(ctx, id)
 	if err != nil {
 		return nil, 0, err
 	}
-	if s.Status == quarry.SessionRunning {
+	if s.Status == investigation.StatusRunning {
 		return nil, 0, quarry.Errorf(quarry.ECodeConflict, "the investigation of session %s is running; its data can be queried when it has finished", id)
 	}
 	// The claim keeps another process from starting the investigation, and
@@ -120,7 +121,7 @@ func (m *Manager) recordedQuery(ctx context.Context, id, sql, actor, purpose str
 // one if the files are the same, or a fresh one loaded with them. The
 // engine is cached again afterwards unless the query failed in a way that
 // may have left it unusable.
-func (m *Manager) runQuery(ctx context.Context, id string, files []*quarry.UploadedFile, sql string) (*quarry.QueryResult, error) {
+func (m *Service) runQuery(ctx context.Context, id string, files []*investigation.UploadedFile, sql string) (*quarry.QueryResult, error) {
 	key := filesKey(files)
 	eng := m.engines.take(id, key, m.now())
 	if eng == nil {
@@ -144,7 +145,7 @@ func (m *Manager) runQuery(ctx context.Context, id string, files []*quarry.Uploa
 }
 
 // loadEngine loads files into a fresh engine and locks it.
-func (m *Manager) loadEngine(ctx context.Context, files []*quarry.UploadedFile) (investigate.Engine, error) {
+func (m *Service) loadEngine(ctx context.Context, files []*investigation.UploadedFile) (investigate.Engine, error) {
 	eng, err := m.openEngine(ctx)
 	if err != nil {
 		return nil, err

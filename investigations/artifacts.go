@@ -1,4 +1,4 @@
-package sessions
+package investigations
 
 import "path/filepath"
 
@@ -10,7 +10,7 @@ type artifacts struct {
 	dir   string
 }
 
-func (m *Manager) artifacts(id string) (*artifacts, error) {
+func (m *Service) artifacts(id string) (*artifacts, error) {
 	meta, err := m.cfg.Store.Path(id, "metadata.json")
 	if err != nil {
 		return nil, err

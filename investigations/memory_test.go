@@ -1,4 +1,4 @@
-package sessions_test
+package investigations_test
 
 import (
 	"context"
@@ -18,7 +18,8 @@ import (
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/budget"
-	"github.com/quarry-dev/quarry/sessions"
+	"github.com/quarry-dev/quarry/investigation"
+	"github.com/quarry-dev/quarry/investigations"
 	"github.com/quarry-dev/quarry/sqlite"
 	"github.com/quarry-dev/quarry/web"
 )
@@ -111,10 +112,10 @@ func TestMemoryRunawayInvestigation(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	engines := &runawayEngines{started: make(chan struct{})}
-	m := sessions.New(sessions.Config{
+	m := investigations.New(investigations.Config{
 		Store:     store,
 		NewEngine: engines.newEngine,
-		OpenAudit: func(id string) (sessions.Audit, error) {
+		OpenAudit: func(id string) (investigations.Audit, error) {
 			path, err := store.Path(id, "audit.jsonl")
 			if err != nil {
 				return nil, err
@@ -135,7 +136,7 @@ func TestMemoryRunawayInvestigation(t *testing.T) {
 	engines.runaway.Store(true)
 	base, _ := quarry.ParseDateRange("2024-03-01..2024-03-31")
 	cmp, _ := quarry.ParseDateRange("2024-04-01..2024-04-30")
-	if err := m.Investigate(ctx, runaway, quarry.InvestigationContext{
+	if err := m.Investigate(ctx, runaway, investigation.Context{
 		MetricSQL: "SELECT SUM(amount) FROM orders", BaselinePeriod: base, ComparisonPeriod: cmp,
 	}); err != nil {
 		t.Fatal(err)
@@ -157,12 +158,12 @@ func TestMemoryRunawayInvestigation(t *testing.T) {
 		if code != http.StatusOK {
 			t.Fatalf("GET the runaway's session = %d; want 200", code)
 		}
-		if s.Status != string(quarry.SessionRunning) || time.Now().After(deadline) {
+		if s.Status != string(investigation.StatusRunning) || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if s.Status != string(quarry.SessionFailed) || s.Error == nil || s.Error.Code != quarry.ECodeResourceLimit {
+	if s.Status != string(investigation.StatusFailed) || s.Error == nil || s.Error.Code != quarry.ECodeResourceLimit {
 		t.Fatalf("the runaway's session = %+v; want failed with RESOURCE_LIMIT", s)
 	}
 	if !strings.HasPrefix(s.Error.Message, "the investigation was stopped: the process's memory use (") || !strings.Contains(s.Error.Hint, "--memory-mb") {
@@ -191,7 +192,7 @@ func TestMemoryRunawayInvestigation(t *testing.T) {
 
 // sessionWithPeriods is a session with a file of rows in March and April
 // 2024, ready to investigate.
-func sessionWithPeriods(t *testing.T, m *sessions.Manager) string {
+func sessionWithPeriods(t *testing.T, m *investigations.Service) string {
 	t.Helper()
 	ctx := context.Background()
 	s, err := m.Create(ctx)

@@ -1,4 +1,4 @@
-package sessions
+package investigations
 
 import (
 	"context"
@@ -10,23 +10,24 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // finished returns the session if its investigation has completed.
 // Errors: SESSION_NOT_FOUND, SESSION_EXPIRED, INVESTIGATION_NOT_COMPLETE.
-func (m *Manager) finished(ctx context.Context, id string) (*quarry.Session, error) {
+func (m *Service) finished(ctx context.Context, id string) (*investigation.Investigation, error) {
 	s, err := m.active(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if s.Status != quarry.SessionCompleted {
+	if s.Status != investigation.StatusCompleted {
 		return nil, notComplete(s)
 	}
 	return s, nil
 }
 
 // Report returns the report of a completed investigation.
-func (m *Manager) Report(ctx context.Context, id string) (*quarry.Report, error) {
+func (m *Service) Report(ctx context.Context, id string) (*investigation.Report, error) {
 	s, err := m.finished(ctx, id)
 	if err != nil {
 		return nil, err
@@ -44,14 +45,14 @@ func (m *Manager) Report(ctx context.Context, id string) (*quarry.Report, error)
 	}
 	status := s.Outcome
 	if status == "" {
-		status = quarry.OutcomeCompleted
+		status = investigation.OutcomeCompleted
 	}
-	return &quarry.Report{SessionID: id, Content: content, GeneratedAt: generated, Status: status}, nil
+	return &investigation.Report{SessionID: id, Content: content, GeneratedAt: generated, Status: status}, nil
 }
 
 // reportText reads report.md and when it was written, whatever the
 // session's status: the run indexes it before the session is completed.
-func (m *Manager) reportText(id string) (string, time.Time, error) {
+func (m *Service) reportText(id string) (string, time.Time, error) {
 	path, err := m.cfg.Store.Path(id, "report.md")
 	if err != nil {
 		return "", time.Time{}, err
@@ -71,24 +72,24 @@ func (m *Manager) reportText(id string) (string, time.Time, error) {
 
 // Explanations returns the ranked explanations of a completed
 // investigation.
-func (m *Manager) Explanations(ctx context.Context, id string) ([]quarry.Explanation, error) {
+func (m *Service) Explanations(ctx context.Context, id string) ([]investigation.Explanation, error) {
 	if _, err := m.finished(ctx, id); err != nil {
 		return nil, err
 	}
-	var out []quarry.Explanation
+	var out []investigation.Explanation
 	if err := m.cfg.Store.ReadJSON(id, "results/explanations.json", &out); err != nil {
 		return nil, err
 	}
 	if out == nil {
-		out = []quarry.Explanation{}
+		out = []investigation.Explanation{}
 	}
 	return out, nil
 }
 
 // Context returns the investigation request of a session, or nil before
 // one was made.
-func (m *Manager) Context(ctx context.Context, id string) (*quarry.InvestigationContext, error) {
-	return readOptional[quarry.InvestigationContext](m.cfg.Store, id, "context.json")
+func (m *Service) Context(ctx context.Context, id string) (*investigation.Context, error) {
+	return readOptional[investigation.Context](m.cfg.Store, id, "context.json")
 }
 
 // readOptional reads a JSON artifact of a session, or nil when the run has
@@ -108,7 +109,7 @@ func readOptional[T any](store Store, id, rel string) (*T, error) {
 }
 
 // Iterations returns the memory-loop iterations recorded so far.
-func (m *Manager) Iterations(ctx context.Context, id string) ([]quarry.IterationLog, error) {
+func (m *Service) Iterations(ctx context.Context, id string) ([]investigation.IterationLog, error) {
 	if _, err := m.cfg.Store.Session(id); err != nil {
 		return nil, err
 	}
@@ -120,9 +121,9 @@ func (m *Manager) Iterations(ctx context.Context, id string) ([]quarry.Iteration
 	if err != nil {
 		return nil, err
 	}
-	out := make([]quarry.IterationLog, 0, len(names))
+	out := make([]investigation.IterationLog, 0, len(names))
 	for _, n := range names { // Glob sorts; iter_NNN sorts numerically
-		var it quarry.IterationLog
+		var it investigation.IterationLog
 		if err := m.cfg.Store.ReadJSON(id, "analysis/iterations/"+filepath.Base(n), &it); err != nil {
 			return nil, err
 		}
@@ -133,7 +134,7 @@ func (m *Manager) Iterations(ctx context.Context, id string) ([]quarry.Iteration
 
 // ArtifactPath returns the path on disk of an artifact of a session (a
 // chart, the report), for serving it. Errors: NOT_FOUND.
-func (m *Manager) ArtifactPath(ctx context.Context, id, rel string) (string, error) {
+func (m *Service) ArtifactPath(ctx context.Context, id, rel string) (string, error) {
 	if _, err := m.active(ctx, id); err != nil {
 		return "", err
 	}
@@ -149,6 +150,6 @@ func (m *Manager) ArtifactPath(ctx context.Context, id, rel string) (string, err
 
 // DataModel returns the data model the investigation inferred, or nil
 // before the schema step has run.
-func (m *Manager) DataModel(ctx context.Context, id string) (*quarry.DataModel, error) {
-	return readOptional[quarry.DataModel](m.cfg.Store, id, "analysis/schema.json")
+func (m *Service) DataModel(ctx context.Context, id string) (*investigation.DataModel, error) {
+	return readOptional[investigation.DataModel](m.cfg.Store, id, "analysis/schema.json")
 }

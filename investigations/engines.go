@@ -1,4 +1,4 @@
-package sessions
+package investigations
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/investigate"
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // Cached query engines. Loading a session's CSVs is nearly all the cost of
@@ -36,7 +36,7 @@ type cachedEngine struct {
 }
 
 // filesKey identifies a set of uploaded files by their IDs and sizes.
-func filesKey(files []*quarry.UploadedFile) string {
+func filesKey(files []*investigation.UploadedFile) string {
 	var b strings.Builder
 	for _, f := range files {
 		fmt.Fprintf(&b, "%s:%s:%d;", f.FileID, f.TableName, f.SizeBytes)

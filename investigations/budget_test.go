@@ -1,4 +1,4 @@
-package sessions_test
+package investigations_test
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
-	"github.com/quarry-dev/quarry/sessions"
+	"github.com/quarry-dev/quarry/investigations"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
@@ -72,7 +72,7 @@ func (e *countedEngine) Close() error {
 	return e.Engine.Close()
 }
 
-func newBudgetManager(t *testing.T, maxEngines int, engines *countedEngines) *sessions.Manager {
+func newBudgetManager(t *testing.T, maxEngines int, engines *countedEngines) *investigations.Service {
 	t.Helper()
 	dir := t.TempDir()
 	return newManager(t, dir, fsstore.New(dir, fsstore.Options{}), engines.newEngine, maxEngines)
@@ -80,17 +80,17 @@ func newBudgetManager(t *testing.T, maxEngines int, engines *countedEngines) *se
 
 // newManager wires a manager over dir and store by hand, with its own
 // engine factory, for tests that replace a part of the stack.
-func newManager(t *testing.T, dir string, store sessions.Store, newEngine func() (investigate.Engine, error), maxEngines int) *sessions.Manager {
+func newManager(t *testing.T, dir string, store investigations.Store, newEngine func() (investigate.Engine, error), maxEngines int) *investigations.Service {
 	t.Helper()
 	db, err := sqlite.Open(filepath.Join(dir, "quarry.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	m := sessions.New(sessions.Config{
+	m := investigations.New(investigations.Config{
 		Store:     store,
 		NewEngine: newEngine,
-		OpenAudit: func(id string) (sessions.Audit, error) {
+		OpenAudit: func(id string) (investigations.Audit, error) {
 			path, err := store.Path(id, "audit.jsonl")
 			if err != nil {
 				return nil, err
@@ -105,7 +105,7 @@ func newManager(t *testing.T, dir string, store sessions.Store, newEngine func()
 	return m
 }
 
-func sessionWithFile(t *testing.T, m *sessions.Manager, amount int) string {
+func sessionWithFile(t *testing.T, m *investigations.Service, amount int) string {
 	t.Helper()
 	ctx := context.Background()
 	s, err := m.Create(ctx)
