@@ -28,6 +28,7 @@ import (
 	"github.com/quarry-dev/quarry/analysis"
 	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/internal/hub"
+	"github.com/quarry-dev/quarry/internal/runner"
 )
 
 // Store keeps the analyses' records, uploads and artifacts under the data
@@ -58,8 +59,13 @@ type Config struct {
 	// whole log with every artifact's hash.
 	Entries func(requestID string) ([]quarry.AuditEntry, error)
 	Verify  func() (*analysis.AuditCheck, error)
-	// MaxRunning bounds the analyses running at once (default 2).
+	// MaxRunning bounds the analyses running at once (default 2) when
+	// Runner is nil.
 	MaxRunning int
+	// Runner, when set, is the process's bound on background work,
+	// shared with the other jobs; nil makes a private one of MaxRunning
+	// slots.
+	Runner *runner.Runner
 	// MaxFileBytes bounds one upload (default quarry.MaxFileBytes).
 	MaxFileBytes int64
 	// Guard, when set, is the process's memory watchdog: each analysis
@@ -72,7 +78,7 @@ type Config struct {
 // Manager runs analyses. It is safe for concurrent use.
 type Service struct {
 	cfg   Config
-	slots chan struct{}
+	slots *runner.Runner
 
 	mu     sync.Mutex
 	runs   map[string]*running
@@ -105,7 +111,7 @@ func New(cfg Config) *Service {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Service{cfg: cfg, slots: make(chan struct{}, cfg.MaxRunning), runs: map[string]*running{}, ctx: ctx, cancel: cancel}
+	return &Service{cfg: cfg, slots: runner.Or(cfg.Runner, cfg.MaxRunning), runs: map[string]*running{}, ctx: ctx, cancel: cancel}
 }
 
 // Close stops the running analyses and waits for them to record their end.
@@ -342,18 +348,14 @@ func (m *Service) run(req analysis.Request, r *running) {
 		m.mu.Unlock()
 		r.events.Publish(e)
 	}
-	select {
-	case m.slots <- struct{}{}:
-	default:
+	queued := func() {
 		publish(analysis.Event{Time: m.now(), Step: "queued", Message: "waiting for a free worker"})
-		select {
-		case m.slots <- struct{}{}:
-		case <-m.ctx.Done():
-			m.fail(req, r, interrupted("before the analysis started"), publish)
-			return
-		}
 	}
-	defer func() { <-m.slots }()
+	if err := m.slots.Acquire(m.ctx, queued); err != nil {
+		m.fail(req, r, interrupted("before the analysis started"), publish)
+		return
+	}
+	defer m.slots.Release()
 	log, err := m.acquireLog()
 	if err != nil {
 		m.fail(req, r, err, publish)

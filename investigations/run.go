@@ -205,17 +205,13 @@ func (m *Service) run(ctx context.Context, id string, files []*investigation.Upl
 }
 
 func (m *Service) investigate(ctx context.Context, id string, files []*investigation.UploadedFile, c investigation.Context, h *progress) (*investigation.Result, error) {
-	select {
-	case m.slots <- struct{}{}:
-	default:
+	queued := func() {
 		h.Publish(investigation.Event{Time: m.now(), Step: "queued", Message: "waiting for a free worker"})
-		select {
-		case m.slots <- struct{}{}:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
 	}
-	defer func() { <-m.slots }()
+	if err := m.slots.Acquire(ctx, queued); err != nil {
+		return nil, err
+	}
+	defer m.slots.Release()
 
 	log, err := m.cfg.OpenAudit(id)
 	if err != nil {

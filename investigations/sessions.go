@@ -19,6 +19,7 @@ import (
 	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/internal/budget"
+	"github.com/quarry-dev/quarry/internal/runner"
 	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/retrieve"
@@ -80,8 +81,12 @@ type Config struct {
 	// Index holds the chat passages of finished investigations.
 	Index retrieve.Index
 	// MaxRunning bounds the investigations running at once; more wait
-	// their turn (default 2).
+	// their turn (default 2). It sizes a private Runner when Runner is
+	// nil.
 	MaxRunning int
+	// Runner, when set, is the process's bound on background work,
+	// shared with analyses and researches.
+	Runner *runner.Runner
 	// MaxEngines bounds the SQL engines open at once, for investigations,
 	// upload checks and queries together, so that the process's memory is
 	// bounded by MaxEngines times an engine's memory limit; more wait
@@ -121,7 +126,7 @@ type Service struct {
 	cfg   Config
 	chat  *chat.Answerer
 	facts chatFacts
-	slots chan struct{}
+	slots *runner.Runner
 	locks sync.Map // session id -> *sync.Mutex
 	// engines keeps loaded query engines for the next Query.
 	engines engineCache
@@ -155,7 +160,7 @@ func New(cfg Config) *Service {
 	m := &Service{
 		cfg:     cfg,
 		chat:    &chat.Answerer{Index: cfg.Index, Model: cfg.Model},
-		slots:   make(chan struct{}, cfg.MaxRunning),
+		slots:   runner.Or(cfg.Runner, cfg.MaxRunning),
 		budget:  cfg.Budget,
 		runs:    map[string]*runState{},
 		hubs:    map[string]*progress{},

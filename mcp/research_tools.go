@@ -13,7 +13,7 @@ import (
 	"github.com/quarry-dev/quarry/room"
 )
 
-// ResearchService is what the research tool needs (app.Researches).
+// ResearchService is what the research tool needs (researches.Service).
 type ResearchService interface {
 	// Research researches question for userID over the room idOrName
 	// ("" for none) and, when web is set, the web, to its end, saves the

@@ -174,7 +174,7 @@ func TestResearchToolWeb(t *testing.T) {
 		}
 		t.Cleanup(func() { rs.Close() })
 		if withWeb {
-			if err := rs.UseWeb(app.WebConfig{SearxNGURL: web.SearchURL(), AllowPrivate: true}); err != nil {
+			if err := app.ResearchWeb(rs, app.WebConfig{SearxNGURL: web.SearchURL(), AllowPrivate: true}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -2,7 +2,6 @@ package rooms
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -37,23 +36,8 @@ func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*ro
 		return nil, err
 	}
 	start := s.now()
-	window := start.UTC().Truncate(time.Hour)
-	ok, n, err := s.Store.TakeQuota(ctx, userID, roomID, window, room.QueriesPerHour)
-	if err != nil {
+	if err := s.takeQuota(ctx, userID, roomID, start); err != nil {
 		return nil, err
-	}
-	if n == 1 {
-		// A user's first question of an hour sweeps the windows past the
-		// specification's two hours of keeping them.
-		if _, err := s.Store.CleanQuotas(room.WithActor(ctx, room.System), start.Add(-room.QuotaRetention)); err != nil {
-			s.log().Warn("cleaning old rate-limit windows failed", "err", err)
-		}
-	}
-	if !ok {
-		s.recordLimited(userID, roomID)
-		retry := int(window.Add(time.Hour).Sub(start).Seconds()) + 1
-		return nil, &room.RateLimited{RetryAfter: retry, Err: quarry.Errorf(quarry.ECodeRateLimited,
-			"%d questions in this room this hour is the limit", room.QueriesPerHour).WithHint(fmt.Sprintf("ask again in %d minutes", (retry+59)/60))}
 	}
 	q := &room.Query{ID: quarry.NewID(), UserID: userID, RoomID: roomID, Question: question, CreatedAt: start, Citations: []room.Citation{}}
 	if err := s.recordQuestion(q); err != nil {

@@ -8,12 +8,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/room"
 	"github.com/quarry-dev/quarry/web"
 	"github.com/quarry-dev/quarry/websearch/websearchtest"
 )
@@ -81,7 +83,7 @@ func (e *researchEnv) serveAs(wc *app.WebConfig, auth headerAuth) {
 		e.t.Fatal(err)
 	}
 	if wc != nil {
-		if err := rs.UseWeb(*wc); err != nil {
+		if err := app.ResearchWeb(rs, *wc); err != nil {
 			e.t.Fatal(err)
 		}
 	}
@@ -291,6 +293,32 @@ func TestResearchAPIBadInput(t *testing.T) {
 		if r := e.get("alice", p); r.status != http.StatusNotFound || r.code(t) != quarry.ECodeNotFound {
 			t.Errorf("GET %s: %d %s; want 404 NOT_FOUND", p, r.status, r.body)
 		}
+	}
+}
+
+// TestResearchAPIRateLimited: a research over a room is one of the
+// user's questions there; with the hour's questions asked, a research
+// over the same room answers 429 RATE_LIMITED with Retry-After, as ask
+// does. Bob's quota is his own.
+func TestResearchAPIRateLimited(t *testing.T) {
+	e := newResearchEnv(t)
+	for i := range room.QueriesPerHour {
+		if r := e.json("alice", "POST", "/api/rooms/"+e.a.ID+"/ask", map[string]string{"question": revenueQuestion}); r.status != http.StatusOK {
+			t.Fatalf("question %d: %d %s", i+1, r.status, r.body)
+		}
+	}
+	r := e.post("alice", `{"question": "`+revenueQuestion+`", "room": "kestrel"}`)
+	if r.status != http.StatusTooManyRequests || r.code(t) != quarry.ECodeRateLimited {
+		t.Fatalf("research past the hour's questions: %d %s; want 429 RATE_LIMITED", r.status, r.body)
+	}
+	if secs, err := strconv.Atoi(r.header.Get("Retry-After")); err != nil || secs < 1 || secs > 3601 {
+		t.Errorf("Retry-After %q; want the seconds until the hour ends", r.header.Get("Retry-After"))
+	}
+	if _, err := e.svc.AddMember(context.Background(), e.alice.ID, e.a.ID, e.bob.Name, room.RoleViewer); err != nil {
+		t.Fatal(err)
+	}
+	if r := e.post("bob", `{"question": "`+revenueQuestion+`", "room": "kestrel"}`); r.status != http.StatusAccepted {
+		t.Errorf("bob's research in the same room: %d %s; want 202", r.status, r.body)
 	}
 }
 

@@ -141,7 +141,7 @@ func TestBrowserResearchFormWeb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rs.UseWeb(app.WebConfig{SearxNGURL: lweb.SearchURL(), AllowPrivate: true}); err != nil {
+	if err := app.ResearchWeb(rs, app.WebConfig{SearxNGURL: lweb.SearchURL(), AllowPrivate: true}); err != nil {
 		t.Fatal(err)
 	}
 	a, err := app.Open(context.Background(), app.Options{DataDir: filepath.Join(e.dir, "browser-sessions")})

@@ -7,7 +7,7 @@ import (
 	"github.com/quarry-dev/quarry/research"
 )
 
-// ResearchService is what the research API needs (app.Researches).
+// ResearchService is what the research API needs (researches.Service).
 // Every method takes the acting user's id: a research belongs to the
 // user who started it, and is NOT_FOUND to anyone else. Errors are
 // *quarry.Error values.
@@ -31,7 +31,7 @@ type ResearchService interface {
 }
 
 // WebResearchService is a ResearchService that can search the web too
-// (app.Researches), an optional capability: the API's {"web": true}
+// (researches.Service), an optional capability: the API's {"web": true}
 // needs it, and a server without it answers INVALID. The research form
 // offers the web when WebSource names a provider.
 type WebResearchService interface {

@@ -18,6 +18,7 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/budget"
+	"github.com/quarry-dev/quarry/internal/runner"
 	"github.com/quarry-dev/quarry/investigations"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/room"
@@ -285,11 +286,14 @@ type appFlags struct {
 	rooms    room.Service
 	auth     web.Authenticator
 	research web.ResearchService
+	// runner, when set, is the bound on background work that research
+	// shares with the investigations and analyses app.Open wires.
+	runner *runner.Runner
 }
 
 func (f *appFlags) register(fs *flag.FlagSet, getenv func(string) string) {
 	fs.StringVar(&f.dataDir, "data-dir", defaultDataDir(getenv), "where sessions and the index are stored (env QUARRY_DATA_DIR)")
-	fs.IntVar(&f.maxRunning, "max-running", 2, "investigations running at once; more wait their turn")
+	fs.IntVar(&f.maxRunning, "max-running", 2, "investigations, analyses and researches running at once, together; more wait their turn")
 	fs.Int64Var(&f.maxMB, "max-file-mb", 50, "largest accepted upload in MB")
 	f.memoryMB.register(fs)
 	f.model.register(fs, getenv)
@@ -322,7 +326,7 @@ func (f *appFlags) open(ctx context.Context, getenv func(string) string, stderr 
 	}
 	a, err = app.Open(ctx, app.Options{DataDir: f.dataDir, SessionTimeout: timeout, MaxUploadBytes: f.maxMB << 20,
 		MaxRunning: f.maxRunning, MemoryMB: int64(f.memoryMB), Guard: mem.guard, Log: log, OpenSource: openSource, Model: w.model, ModelLocal: w.local, DialCode: w.dial,
-		Embedder: w.embedder, EmbeddingModel: w.embedModel, Rooms: f.rooms, Auth: f.auth, Research: f.research})
+		Embedder: w.embedder, EmbeddingModel: w.embedModel, Rooms: f.rooms, Auth: f.auth, Research: f.research, Runner: f.runner})
 	if err != nil {
 		mem.stop()
 		return nil, nil, err

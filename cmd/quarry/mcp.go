@@ -56,7 +56,7 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	if err != nil {
 		return err
 	}
-	research := app.NewResearches(store, roomSvc, a.Log)
+	research := app.NewResearches(store, roomSvc, a.Runner, a.Log)
 	defer research.Close()
 	if err := useWeb(research, wc, a.Log); err != nil {
 		return err

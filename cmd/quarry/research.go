@@ -16,6 +16,7 @@ import (
 	agent "github.com/quarry-dev/quarry/agent/research"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/researches"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
@@ -55,9 +56,9 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 		return err
 	}
 	var webCorpus *app.WebCorpus
+	var wc app.WebConfig
 	if *useWeb {
-		wc, err := rf.model.webConfig(getenv)
-		if err != nil {
+		if wc, err = rf.model.webConfig(getenv); err != nil {
 			return err
 		}
 		if webCorpus, err = app.OpenWebCorpus(wc); err != nil {
@@ -87,14 +88,25 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 			return err
 		}
 		defer closeRooms()
-		c, err := app.OpenRoomCorpus(ctx, svc, user.ID, *roomName)
+		// A room's research is the research service's, as quarry serve's
+		// is: its permissions apply, it is one of the user's questions in
+		// the room, and its trail goes to the audit log (logs/research.jsonl).
+		store, err := app.OpenResearchStore(ctx, rf.dataDir, rf.db)
 		if err != nil {
 			return err
 		}
-		req.UserID = user.ID
-		// The room's permissions stop the research, as they do without
-		// the web.
-		sources = append(sources, agent.Source{Name: "the room " + *roomName, Corpus: c, Required: true})
+		rs := app.NewResearches(store, svc, nil, nil)
+		defer rs.Close()
+		if *useWeb {
+			if err := app.ResearchWeb(rs, wc); err != nil {
+				return err
+			}
+		}
+		res, err := rs.Research(ctx, user.ID, req.Query, string(req.Depth), *roomName, *useWeb, func(s agent.Stage) { progress("%s: %s", s.Status, s.Message) })
+		if err != nil {
+			return err
+		}
+		return printResearchResult(stdout, res, *asJSON)
 	}
 	var src agent.Corpus
 	if webCorpus != nil {
@@ -121,7 +133,13 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 	if err := store.Save(ctx, res); err != nil {
 		return err
 	}
-	if *asJSON {
+	return printResearchResult(stdout, res, *asJSON)
+}
+
+// printResearchResult writes res as one JSON object with asJSON, else for a
+// person (printResearch).
+func printResearchResult(stdout io.Writer, res *research.Result, asJSON bool) error {
+	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(research.NewView(res))
@@ -133,11 +151,11 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 // useWeb lets rs research the web when wc has a provider (serve and mcp,
 // whose requests ask for it with web: true), and says so in log. Errors: INVALID for a provider URL that is not http(s) or a
 // credibility score outside 0-1.
-func useWeb(rs *app.Researches, wc app.WebConfig, log *slog.Logger) error {
+func useWeb(rs *researches.Service, wc app.WebConfig, log *slog.Logger) error {
 	if !wc.Configured() {
 		return nil
 	}
-	if err := rs.UseWeb(wc); err != nil {
+	if err := app.ResearchWeb(rs, wc); err != nil {
 		return err
 	}
 	log.Info("research may search the web", "source", rs.WebSource(), "allow_private", wc.AllowPrivate)

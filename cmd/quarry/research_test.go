@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/internal/sampleresearch"
 	"github.com/quarry-dev/quarry/research"
 )
@@ -158,6 +160,14 @@ func TestResearchRoom(t *testing.T) {
 	}
 	for _, p := range sampleresearch.Check(broad) {
 		t.Errorf("the broad question over the room: %s", p)
+	}
+	// Both researches are in the audit log, which verifies.
+	rep, err := audit.CheckIn(filepath.Join(dir, "logs", "research.jsonl"), dir)
+	if err != nil || !rep.OK() {
+		t.Fatalf("the research audit log: %+v, %v; want it verified", rep, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "logs", "research.jsonl")); bytes.Count(b, []byte(`"event_type":"research_finished"`)) != 2 {
+		t.Errorf("the research audit log holds %d finished researches; want 2", bytes.Count(b, []byte(`"event_type":"research_finished"`)))
 	}
 	if _, err := quarryRun(t, "bob's long password\n", "user", "add", "bob", "--password-stdin", "--data-dir", dir); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry/internal/app"
+	"github.com/quarry-dev/quarry/internal/runner"
 	"github.com/quarry-dev/quarry/postgres"
 	"github.com/quarry-dev/quarry/web"
 )
@@ -69,7 +70,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	research := app.NewResearches(store, rs, nil)
+	// One bound on background work for investigations, analyses and
+	// researches alike.
+	af.runner = runner.New(af.maxRunning)
+	research := app.NewResearches(store, rs, af.runner, nil)
 	defer research.Close()
 	af.research = research
 	if af.auth, err = webAuth(*authMode, af.dataDir, rs, owner, getenv); err != nil {
@@ -80,7 +84,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer closeApp()
-	research.Log = a.Log
+	research.SetLog(a.Log)
 	if err := useWeb(research, wc, a.Log); err != nil {
 		return err
 	}

@@ -105,6 +105,7 @@ func openAnalyses(dataDir string, engine duckdb.Options, maxUpload int64, pool *
 	m := analyses.New(analyses.Config{
 		Analyzer: a,
 		Store:    store,
+		Runner:   opt.Runner,
 		OpenLog: func() (analyses.Log, error) {
 			if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
 				return nil, err

@@ -23,6 +23,7 @@ import (
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/budget"
+	"github.com/quarry-dev/quarry/internal/runner"
 	"github.com/quarry-dev/quarry/investigations"
 	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/retrieve"
@@ -36,7 +37,7 @@ type Options struct {
 	DataDir        string        // default "quarry-data"
 	SessionTimeout time.Duration // default 24h (SESSION_TIMEOUT_HOURS)
 	MaxUploadBytes int64         // default 50 MB
-	MaxRunning     int           // investigations at once (default 2)
+	MaxRunning     int           // background jobs at once, all kinds together (default 2)
 	// MaxEngines bounds the SQL engines open at once (default
 	// MaxRunning+2). The command line, which runs one job and then
 	// exits, sets 1: its one engine then gets the whole budget.
@@ -76,6 +77,10 @@ type Options struct {
 	// Research serves the research API to the users Auth names
 	// (OpenResearches).
 	Research web.ResearchService
+	// Runner bounds the background work of the process: investigations
+	// and analyses wait for its slots, and researches when Research was
+	// made with it (NewResearches). Nil makes one of MaxRunning slots.
+	Runner *runner.Runner
 }
 
 // DefaultMemoryMB is the default Options.MemoryMB.
@@ -86,8 +91,10 @@ type App struct {
 	Manager *investigations.Service
 	// Analyses runs the analyze job.
 	Analyses *analyses.Service
-	Handler  http.Handler
-	Index    retrieve.Index
+	// Runner is the bound on background work the jobs share.
+	Runner  *runner.Runner
+	Handler http.Handler
+	Index   retrieve.Index
 	// Log is the logger the stack writes to.
 	Log *slog.Logger
 	db  *sqlite.DB
@@ -116,6 +123,9 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	if opt.MaxEngines <= 0 {
 		opt.MaxEngines = opt.MaxRunning + 2
 	}
+	if opt.Runner == nil {
+		opt.Runner = runner.New(opt.MaxRunning)
+	}
 	split := budget.SplitMemory(opt.MemoryMB, opt.MaxEngines, opt.MaxRunning, runtime.NumCPU())
 	engine := EngineOptions(split, opt.DataDir)
 	if err := os.MkdirAll(engine.TempRoot, 0o755); err != nil {
@@ -142,6 +152,7 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 		TableName:  duckdb.TableName,
 		Index:      db,
 		MaxRunning: opt.MaxRunning,
+		Runner:     opt.Runner,
 		Budget:     pool,
 		Guard:      opt.Guard,
 		Model:      opt.Model,
@@ -181,7 +192,7 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	}
 	h := web.New(m, web.Options{MaxUploadBytes: opt.MaxUploadBytes, Analyst: analyst, Log: opt.Log, Analyses: am,
 		Rooms: opt.Rooms, Auth: opt.Auth, Research: opt.Research})
-	return &App{Manager: m, Analyses: am, Handler: h, Index: db, Log: opt.Log, db: db, closeAnalyses: closeAnalyses}, nil
+	return &App{Manager: m, Analyses: am, Runner: opt.Runner, Handler: h, Index: db, Log: opt.Log, db: db, closeAnalyses: closeAnalyses}, nil
 }
 
 // EngineOptions are the options of the DuckDB engines of a process with

@@ -12,6 +12,7 @@ import (
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/pgtest"
 	"github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/researches"
 )
 
 // TestResearchOnPostgres is quarry serve --db's research: a research
@@ -43,13 +44,13 @@ func TestResearchOnPostgres(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	open := func() *app.Researches {
+	open := func() *researches.Service {
 		t.Helper()
 		st, err := app.OpenResearchStore(ctx, dir, dsn)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return app.NewResearches(st, svc, nil)
+		return app.NewResearches(st, svc, nil, nil)
 	}
 	rs := open()
 	req, err := rs.Start(ctx, owner.ID, "How many employees did Kestrel Dynamics have at the end of 2024?", "quick", "kestrel")

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -6,14 +6,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/quarry-dev/quarry/internal/app"
 	vocab "github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
+// finished reports whether a research with status has ended.
+func finished(status vocab.Status) bool {
+	return status == vocab.StatusCompleted || status == vocab.StatusFailed
+}
+
 // heldStore is a research store whose save of a finished result waits
 // until release is closed, saying on saving that it has begun.
 type heldStore struct {
-	ResearchStore
+	app.ResearchStore
 	saving, release chan struct{}
 }
 
@@ -34,7 +40,7 @@ func (h *heldStore) Save(ctx context.Context, r *vocab.Result) error {
 func TestResearchEndsWithItsResult(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	svc, alice, closeRooms, err := OpenRooms(ctx, dir)
+	svc, alice, closeRooms, err := app.OpenRooms(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +53,7 @@ func TestResearchEndsWithItsResult(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no sample corpus")
 	}
-	if err := IngestFiles(ctx, svc, alice.ID, kestrel.ID, files); err != nil {
+	if err := app.IngestFiles(ctx, svc, alice.ID, kestrel.ID, files); err != nil {
 		t.Fatal(err)
 	}
 	store, err := sqlite.OpenResearch(filepath.Join(dir, "db", "research.db"))
@@ -55,7 +61,7 @@ func TestResearchEndsWithItsResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	held := &heldStore{ResearchStore: store, saving: make(chan struct{}), release: make(chan struct{})}
-	s := NewResearches(held, svc, nil)
+	s := app.NewResearches(held, svc, nil, nil)
 	defer s.Close()
 	released := false
 	defer func() {

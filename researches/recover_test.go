@@ -1,4 +1,4 @@
-package app
+package researches
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	vocab "github.com/quarry-dev/quarry/research"
-	"github.com/quarry-dev/quarry/rooms"
 	"github.com/quarry-dev/quarry/sqlite"
 )
 
@@ -26,7 +25,7 @@ func TestInterruptedResearchReadsAsFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewResearches(store, rooms.New(rooms.Config{Dir: dir}), nil)
+	s := New(Config{Store: store, RunDir: filepath.Join(dir, "db", "research-runs")})
 	defer s.Close()
 	ctx := context.Background()
 	save := func(status vocab.Status) string {
@@ -41,10 +40,10 @@ func TestInterruptedResearchReadsAsFailed(t *testing.T) {
 		return req.ID
 	}
 	dead, live := save(vocab.StatusExecuting), save(vocab.StatusPlanning)
-	if err := os.MkdirAll(s.RunDir, 0o755); err != nil {
+	if err := os.MkdirAll(s.cfg.RunDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	lock := flock.New(filepath.Join(s.RunDir, live+".lock"))
+	lock := flock.New(filepath.Join(s.cfg.RunDir, live+".lock"))
 	if ok, err := lock.TryLock(); !ok || err != nil {
 		t.Fatalf("claim the live research: %v %v", ok, err)
 	}
