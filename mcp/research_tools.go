@@ -8,24 +8,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	agent "github.com/quarry-dev/quarry/agent/research"
 	"github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/room"
 )
-
-// ResearchService is what the research tool needs (researches.Service).
-type ResearchService interface {
-	// Research researches question for userID over the room idOrName
-	// ("" for none) and, when web is set, the web, to its end, saves the
-	// result and returns it; progress, when set, hears each stage.
-	// Errors: INVALID for a question outside 10-500 characters, an
-	// unknown depth, neither a room nor the web, or the web when no
-	// search provider is configured (its hint names the settings);
-	// NOT_FOUND for a room userID is not a member of, EMPTY_FILE for a
-	// room without a processed document; UNAVAILABLE when every source
-	// failed.
-	Research(ctx context.Context, userID, question, depth, idOrName string, web bool, progress func(agent.Stage)) (*research.Result, error)
-}
 
 type researchIn struct {
 	Question string `json:"question" jsonschema:"the question, 10 to 500 characters, e.g. What changed in Kestrel Dynamics' finances and legal exposure in 2024?"`
@@ -71,7 +56,7 @@ func researchSchema() *jsonschema.Schema {
 
 func (t *tools) research(ctx context.Context, u *room.User, in researchIn) (research.View, string, error) {
 	n := 0
-	res, err := t.opt.Research.Research(ctx, u.ID, in.Question, in.Depth, strings.TrimSpace(in.Room), in.Web, func(st agent.Stage) {
+	res, err := t.opt.Research.Research(ctx, u.ID, in.Question, in.Depth, strings.TrimSpace(in.Room), in.Web, func(st research.Stage) {
 		n++
 		notifyProgress(ctx, n, researchStages, string(st.Status)+": "+st.Message)
 	})

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarry-dev/quarry/research"
+
 	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -58,7 +60,7 @@ type Options struct {
 	RoomUser *room.User
 	// Research serves the research tool, for the same user as the room
 	// tools; nil leaves it out.
-	Research ResearchService
+	Research research.Service
 	// Log receives failures the client sees only as INTERNAL.
 	Log *slog.Logger
 }

@@ -93,7 +93,7 @@ func (s *Service) closeLog(id string, l Log) {
 }
 
 // stage records a stage the research entered.
-func (t *trail) stage(st agent.Stage) {
+func (t *trail) stage(st research.Stage) {
 	t.write("stage", map[string]any{"status": string(st.Status), "message": st.Message})
 }
 

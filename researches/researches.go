@@ -135,14 +135,14 @@ const keptRuns = 256
 // researchRun is one research in memory.
 type researchRun struct {
 	userID string
-	events *hub.Hub[agent.Stage]
+	events *hub.Hub[research.Stage]
 	// Guarded by Service.mu: the request as of its last stage, and
 	// the result once the run ends (a failed one's result so far); end
 	// is the final stage the research reported, held back until its
 	// result is kept.
 	request research.Request
 	result  *research.Result
-	end     *agent.Stage
+	end     *research.Stage
 }
 
 // New returns a Service over cfg.Store, which it closes on Close.
@@ -318,14 +318,14 @@ func (s *Service) model() llm.Model {
 // waits for a slot of the shared runner first. Errors: those of prepare,
 // and the research's own (UNAVAILABLE when ctx ends first or every
 // source failed).
-func (s *Service) Research(ctx context.Context, userID, question, depth, roomName string, web bool, progress func(agent.Stage)) (*research.Result, error) {
+func (s *Service) Research(ctx context.Context, userID, question, depth, roomName string, web bool, progress func(research.Stage)) (*research.Result, error) {
 	p, err := s.prepare(ctx, userID, question, depth, roomName, web)
 	if err != nil {
 		return nil, err
 	}
 	queued := func() {
 		if progress != nil {
-			progress(agent.Stage{Status: p.req.Status, Message: queuedMessage})
+			progress(research.Stage{Status: p.req.Status, Message: queuedMessage})
 		}
 	}
 	if err := s.slots.Acquire(ctx, queued); err != nil {
@@ -336,7 +336,7 @@ func (s *Service) Research(ctx context.Context, userID, question, depth, roomNam
 		s.closeLog(p.req.ID, log)
 		s.slots.Release()
 	}()
-	p.r.Progress = func(st agent.Stage) {
+	p.r.Progress = func(st research.Stage) {
 		p.trail.stage(st)
 		if progress != nil {
 			progress(st)
@@ -391,11 +391,11 @@ func (s *Service) start(ctx context.Context, userID, question, depth, roomName s
 		release(claim)
 		return nil, err
 	}
-	run := &researchRun{userID: userID, events: hub.New[agent.Stage](), request: *req}
+	run := &researchRun{userID: userID, events: hub.New[research.Stage](), request: *req}
 	s.mu.Lock()
 	s.runs[req.ID] = run
 	s.mu.Unlock()
-	r.Progress = func(st agent.Stage) {
+	r.Progress = func(st research.Stage) {
 		p.trail.stage(st)
 		s.mu.Lock()
 		if finished(st.Status) {
@@ -425,11 +425,11 @@ func (s *Service) start(ctx context.Context, userID, question, depth, roomName s
 func (s *Service) finish(id string, run *researchRun, p *prepared) {
 	r, req := p.r, p.req
 	var res *research.Result
-	queued := func() { run.events.Publish(agent.Stage{Status: req.Status, Message: queuedMessage}) }
+	queued := func() { run.events.Publish(research.Stage{Status: req.Status, Message: queuedMessage}) }
 	err := s.slots.Acquire(s.ctx, queued)
 	acquired := err == nil
 	var log Log
-	var end *agent.Stage
+	var end *research.Stage
 	if acquired {
 		log = s.openLog(p)
 		res, err = r.Run(s.ctx, req)
@@ -439,12 +439,12 @@ func (s *Service) finish(id string, run *researchRun, p *prepared) {
 		if s.ctx.Err() != nil && req.Status != research.StatusCompleted {
 			// Stopped with the server, not by the research's own fault.
 			req.Status, req.Error = research.StatusFailed, interruptedMessage
-			end = &agent.Stage{Status: research.StatusFailed, Message: req.Error}
+			end = &research.Stage{Status: research.StatusFailed, Message: req.Error}
 		}
 	} else {
 		// The server stopped before a worker was free.
 		req.Status, req.Error = research.StatusFailed, interruptedMessage
-		end = &agent.Stage{Status: research.StatusFailed, Message: req.Error}
+		end = &research.Stage{Status: research.StatusFailed, Message: req.Error}
 	}
 	if err != nil {
 		s.log.Warn("research failed", "id", id, "code", quarry.ErrorCode(err), "err", err)
@@ -461,7 +461,7 @@ func (s *Service) finish(id string, run *researchRun, p *prepared) {
 		if req.Status != research.StatusFailed {
 			req.Error = "the result could not be saved"
 			req.Status = research.StatusFailed
-			end = &agent.Stage{Status: research.StatusFailed, Message: req.Error}
+			end = &research.Stage{Status: research.StatusFailed, Message: req.Error}
 		}
 		alone := *req
 		if serr := s.store.Save(save, &research.Result{Request: &alone}); serr != nil {
@@ -470,7 +470,7 @@ func (s *Service) finish(id string, run *researchRun, p *prepared) {
 		res = &research.Result{Request: req}
 	}
 	if end == nil {
-		end = &agent.Stage{Status: req.Status, Message: cmp.Or(req.Error, string(req.Status))}
+		end = &research.Stage{Status: req.Status, Message: cmp.Or(req.Error, string(req.Status))}
 	}
 	s.mu.Lock()
 	run.request, run.result = *req, res
@@ -576,7 +576,7 @@ func (s *Service) recover(ctx context.Context, res *research.Result) (*research.
 // Subscribe returns the stages of userID's research id so far and a
 // channel of those to come, closed when it ends. A research no longer in
 // memory replays one stage, its final status. Errors: as Get.
-func (s *Service) Subscribe(ctx context.Context, userID, id string) (past []agent.Stage, live <-chan agent.Stage, cancel func(), err error) {
+func (s *Service) Subscribe(ctx context.Context, userID, id string) (past []research.Stage, live <-chan research.Stage, cancel func(), err error) {
 	run, err := s.run(userID, id)
 	if err != nil {
 		return nil, nil, nil, err
@@ -593,9 +593,9 @@ func (s *Service) Subscribe(ctx context.Context, userID, id string) (past []agen
 	if msg == "" {
 		msg = string(res.Request.Status)
 	}
-	c := make(chan agent.Stage)
+	c := make(chan research.Stage)
 	close(c)
-	return []agent.Stage{{Status: res.Request.Status, Message: msg}}, c, func() {}, nil
+	return []research.Stage{{Status: res.Request.Status, Message: msg}}, c, func() {}, nil
 }
 
 // List returns userID's researches, newest first: those running in

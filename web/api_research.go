@@ -24,7 +24,7 @@ func (s *Server) startResearch(w http.ResponseWriter, r *http.Request, u *room.U
 	}
 	start := s.opt.Research.Start
 	if req.Web {
-		ws, ok := s.opt.Research.(WebResearchService)
+		ws, ok := s.opt.Research.(research.WebService)
 		if !ok {
 			return quarry.Errorf(quarry.ECodeInvalid, "this server cannot research the web")
 		}

@@ -57,8 +57,8 @@ type researchState struct {
 
 // webResearch is the research service as one that searches the web, nil
 // when it cannot or has no provider.
-func (s *Server) webResearch() WebResearchService {
-	if ws, ok := s.opt.Research.(WebResearchService); ok && ws.WebSource() != "" {
+func (s *Server) webResearch() research.WebService {
+	if ws, ok := s.opt.Research.(research.WebService); ok && ws.WebSource() != "" {
 		return ws
 	}
 	return nil

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
-	agent "github.com/quarry-dev/quarry/agent/research"
 	"github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/room"
 )
@@ -89,32 +88,32 @@ func TestSourceLink(t *testing.T) {
 }
 
 func TestNewTimeline(t *testing.T) {
-	states := func(st research.Status, past ...agent.Stage) string {
+	states := func(st research.Status, past ...research.Stage) string {
 		var out []string
 		for _, s := range newTimeline(st, past) {
 			out = append(out, string(s.Status)+"="+s.State)
 		}
 		return strings.Join(out, " ")
 	}
-	plan := agent.Stage{Status: research.StatusPlanning, Message: "7 sub-questions"}
-	exec := agent.Stage{Status: research.StatusExecuting, Message: "reading"}
+	plan := research.Stage{Status: research.StatusPlanning, Message: "7 sub-questions"}
+	exec := research.Stage{Status: research.StatusExecuting, Message: "reading"}
 	for _, tt := range []struct {
 		name, got, want string
 	}{
 		{"running", states(research.StatusExecuting, plan, exec),
 			"planning=done executing=current verifying=pending synthesizing=pending completed=pending"},
-		{"completed from the store", states(research.StatusCompleted, agent.Stage{Status: research.StatusCompleted, Message: "completed"}),
+		{"completed from the store", states(research.StatusCompleted, research.Stage{Status: research.StatusCompleted, Message: "completed"}),
 			"planning=done executing=done verifying=done synthesizing=done completed=done"},
-		{"failed while reading", states(research.StatusFailed, plan, exec, agent.Stage{Status: research.StatusFailed, Message: "room gone"}),
+		{"failed while reading", states(research.StatusFailed, plan, exec, research.Stage{Status: research.StatusFailed, Message: "room gone"}),
 			"planning=done executing=failed verifying=pending synthesizing=pending failed=failed"},
-		{"failed from the store", states(research.StatusFailed, agent.Stage{Status: research.StatusFailed, Message: "x"}),
+		{"failed from the store", states(research.StatusFailed, research.Stage{Status: research.StatusFailed, Message: "x"}),
 			"planning=pending executing=pending verifying=pending synthesizing=pending failed=failed"},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("%s: timeline %s; want %s", tt.name, tt.got, tt.want)
 		}
 	}
-	tl := newTimeline(research.StatusExecuting, []agent.Stage{plan, plan, exec})
+	tl := newTimeline(research.StatusExecuting, []research.Stage{plan, plan, exec})
 	if got := tl[0].Messages; len(got) != 2 || got[0] != plan.Message {
 		t.Errorf("planning messages %q; want both", got)
 	}
@@ -153,12 +152,13 @@ func TestPlanTree(t *testing.T) {
 	}
 }
 
-// fakeResearch is a ResearchService holding results by id for their
+// fakeResearch is a research.Service holding results by id for their
 // owners.
 type fakeResearch struct {
-	results map[string]*research.Result
-	stages  map[string][]agent.Stage
-	started []string // questions Start received
+	research.Service // Research, which the pages never call, panics
+	results          map[string]*research.Result
+	stages           map[string][]research.Stage
+	started          []string // questions Start received
 }
 
 func (f *fakeResearch) Start(_ context.Context, userID, question, depth, roomName string) (*research.Request, error) {
@@ -189,11 +189,11 @@ func (f *fakeResearch) Get(_ context.Context, userID, id string) (*research.Resu
 	return res, nil
 }
 
-func (f *fakeResearch) Subscribe(ctx context.Context, userID, id string) ([]agent.Stage, <-chan agent.Stage, func(), error) {
+func (f *fakeResearch) Subscribe(ctx context.Context, userID, id string) ([]research.Stage, <-chan research.Stage, func(), error) {
 	if _, err := f.Get(ctx, userID, id); err != nil {
 		return nil, nil, nil, err
 	}
-	c := make(chan agent.Stage)
+	c := make(chan research.Stage)
 	close(c)
 	return f.stages[id], c, func() {}, nil
 }
@@ -275,7 +275,7 @@ func newResearchTestServer(t *testing.T) (*Server, *fakeResearch) {
 	t.Helper()
 	res := kestrelResult()
 	fr := &fakeResearch{results: map[string]*research.Result{res.Request.ID: res},
-		stages: map[string][]agent.Stage{res.Request.ID: {{Status: research.StatusCompleted, Message: "completed in 0.1s"}}}}
+		stages: map[string][]research.Stage{res.Request.ID: {{Status: research.StatusCompleted, Message: "completed in 0.1s"}}}}
 	auth := userAuth{"alice": {ID: "u-alice", Name: "alice"}, "bob": {ID: "u-bob", Name: "bob"}}
 	rooms := fakeRooms{rooms: []room.Room{{ID: "r1", Name: "kestrel", Documents: 8}}}
 	return New(newFake(t), Options{Research: fr, Rooms: rooms, Auth: auth}), fr
@@ -358,7 +358,7 @@ func TestResearchPageRunning(t *testing.T) {
 	req := &research.Request{ID: "res-2", Query: "What changed at Kestrel Dynamics in 2024?", Depth: research.DepthStandard,
 		UserID: "u-alice", CreatedAt: time.Now(), Status: research.StatusExecuting}
 	fr.results[req.ID] = &research.Result{Request: req}
-	fr.stages[req.ID] = []agent.Stage{{Status: research.StatusPlanning, Message: "planning standard research"},
+	fr.stages[req.ID] = []research.Stage{{Status: research.StatusPlanning, Message: "planning standard research"},
 		{Status: research.StatusPlanning, Message: "7 sub-questions"}, {Status: research.StatusExecuting, Message: "reading"}}
 	body := getAs(t, s, "alice", http.MethodGet, "/research/res-2", nil).Body.String()
 	for _, want := range []string{
@@ -467,7 +467,7 @@ func TestResearchFormWeb(t *testing.T) {
 	auth := userAuth{"alice": {ID: "u-alice", Name: "alice"}}
 	rooms := fakeRooms{rooms: []room.Room{{ID: "r1", Name: "kestrel", Documents: 8}}}
 	const provider = "the web (SearxNG at http://search.test)"
-	serve := func(svc ResearchService) *Server {
+	serve := func(svc research.Service) *Server {
 		return New(newFake(t), Options{Research: svc, Rooms: rooms, Auth: auth})
 	}
 	post := func(s *Server, v url.Values) *httptest.ResponseRecorder {
@@ -477,7 +477,7 @@ func TestResearchFormWeb(t *testing.T) {
 
 	plain := &fakeResearch{results: map[string]*research.Result{}}
 	noProvider := &fakeWebResearch{fakeResearch: &fakeResearch{results: map[string]*research.Result{}}}
-	for name, svc := range map[string]ResearchService{"a service without the web": plain, "a service without a provider": noProvider} {
+	for name, svc := range map[string]research.Service{"a service without the web": plain, "a service without a provider": noProvider} {
 		s := serve(svc)
 		body := getAs(t, s, "alice", http.MethodGet, "/research", nil).Body.String()
 		if strings.Contains(body, `id="research-web"`) || strings.Contains(body, "Also search") || strings.Contains(body, `<option value=""`) {

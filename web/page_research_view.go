@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	agent "github.com/quarry-dev/quarry/agent/research"
 	"github.com/quarry-dev/quarry/research"
 )
 
@@ -87,7 +86,7 @@ var stageLabels = map[research.Status]string{
 // newTimeline lays out the stages of a research now in status st from
 // the stage events so far (past). A research read back from the store
 // has only its final event; the steps before it are done all the same.
-func newTimeline(st research.Status, past []agent.Stage) []stageView {
+func newTimeline(st research.Status, past []research.Stage) []stageView {
 	out := make([]stageView, 0, len(researchStages)+1)
 	at := map[research.Status]int{}
 	for i, s := range researchStages {
@@ -384,7 +383,7 @@ func sourceLink(raw string, roomPages bool) (href, pageLabel string, external bo
 // newResearchView builds a research's page from its result and the stage
 // events so far; roomPages says whether room documents' pages can be
 // linked to.
-func newResearchView(res *research.Result, past []agent.Stage, roomPages bool) researchView {
+func newResearchView(res *research.Result, past []research.Stage, roomPages bool) researchView {
 	req := res.Request
 	v := researchView{ID: req.ID, Query: req.Query, Depth: depthLabel(req.Depth), Status: req.Status, StatusLabel: researchStatusLabel(req.Status),
 		Created: req.CreatedAt, Error: req.Error, Running: req.Status != research.StatusCompleted && req.Status != research.StatusFailed,

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/quarry-dev/quarry/research"
+
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
 	"github.com/quarry-dev/quarry/room"
@@ -19,7 +21,7 @@ import (
 type (
 	panicRooms    struct{ room.Service }
 	panicAnalyses struct{ analysis.Service }
-	panicResearch struct{ ResearchService }
+	panicResearch struct{ research.Service }
 )
 
 // withEveryJob is a server with every job under PasswordAuth. Its

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quarry-dev/quarry/research"
+
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
 	"github.com/quarry-dev/quarry/investigation"
@@ -39,7 +41,7 @@ type Options struct {
 	Auth Authenticator
 	// Research serves the research API to the users Auth names; nil
 	// leaves it out.
-	Research ResearchService
+	Research research.Service
 	Log      *slog.Logger
 	// BodyIdle is the longest a request body may pause between reads
 	// (default DefaultBodyIdle); it is also the grace before MinBodyRate

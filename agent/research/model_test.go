@@ -47,7 +47,7 @@ func research(t *testing.T, corpus Corpus, question, depth string, model llm.Mod
 	var stages []string
 	r := &Researcher{Corpus: corpus, Model: model, Now: func() time.Time { return now },
 		NewID:    func() string { n++; return fmt.Sprintf("id%03d", n) },
-		Progress: func(s Stage) { stages = append(stages, string(s.Status)+": "+s.Message) }}
+		Progress: func(s rs.Stage) { stages = append(stages, string(s.Status)+": "+s.Message) }}
 	res, err := r.Run(context.Background(), req)
 	if err != nil {
 		t.Fatalf("Run = %v\n%s", err, strings.Join(stages, "\n"))

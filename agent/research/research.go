@@ -50,12 +50,6 @@ type Corpus interface {
 	Search(ctx context.Context, query string, k int) ([]Passage, error)
 }
 
-// Stage is one step of progress.
-type Stage struct {
-	Status  rs.Status `json:"status"`
-	Message string    `json:"message"`
-}
-
 // Researcher runs research requests over a corpus.
 type Researcher struct {
 	Corpus Corpus
@@ -63,7 +57,7 @@ type Researcher struct {
 	Now   func() time.Time
 	NewID func() string
 	// Progress, when set, hears each stage as it starts and ends.
-	Progress func(Stage)
+	Progress func(rs.Stage)
 	// PassagesPerQuestion is how many passages each sub-question reads;
 	// default research.MaxResults.
 	PassagesPerQuestion int
@@ -90,7 +84,7 @@ func (r *Researcher) id() string {
 
 func (r *Researcher) report(status rs.Status, format string, args ...any) {
 	if r.Progress != nil {
-		r.Progress(Stage{Status: status, Message: fmt.Sprintf(format, args...)})
+		r.Progress(rs.Stage{Status: status, Message: fmt.Sprintf(format, args...)})
 	}
 }
 

@@ -119,7 +119,7 @@ func run(t *testing.T, corpus memoryCorpus, question string) *rs.Result {
 		t.Fatal(err)
 	}
 	var stages []rs.Status
-	r := &Researcher{Corpus: corpus, Progress: func(s Stage) { stages = append(stages, s.Status) }}
+	r := &Researcher{Corpus: corpus, Progress: func(s rs.Stage) { stages = append(stages, s.Status) }}
 	res, err := r.Run(context.Background(), req)
 	if err != nil {
 		t.Fatalf("Run = %v", err)

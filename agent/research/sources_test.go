@@ -48,8 +48,8 @@ func TestSourcesOneFails(t *testing.T) {
 	}}
 	web := &listCorpus{err: quarry.Errorf(quarry.ECodeUnavailable, "SearxNG at http://127.0.0.1:9 cannot be reached: connection refused")}
 	src := NewSources(Source{Name: "the folder", Corpus: folder}, Source{Name: "the web (SearxNG)", Corpus: web})
-	var stages []Stage
-	r := &Researcher{Corpus: src, Progress: func(s Stage) { stages = append(stages, s) }}
+	var stages []rs.Stage
+	r := &Researcher{Corpus: src, Progress: func(s rs.Stage) { stages = append(stages, s) }}
 	req, err := rs.NewRequest("How many employees did Kestrel Dynamics have at the end of 2024?", "quick", time.Now())
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/quarry-dev/quarry/research"
+
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/budget"
@@ -285,7 +287,7 @@ type appFlags struct {
 	// rooms and auth, when set, serve the data rooms (serve).
 	rooms    room.Service
 	auth     web.Authenticator
-	research web.ResearchService
+	research research.Service
 	// runner, when set, is the bound on background work that research
 	// shares with the investigations and analyses app.Open wires.
 	runner *runner.Runner

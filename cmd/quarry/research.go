@@ -102,7 +102,7 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 				return err
 			}
 		}
-		res, err := rs.Research(ctx, user.ID, req.Query, string(req.Depth), *roomName, *useWeb, func(s agent.Stage) { progress("%s: %s", s.Status, s.Message) })
+		res, err := rs.Research(ctx, user.ID, req.Query, string(req.Depth), *roomName, *useWeb, func(s research.Stage) { progress("%s: %s", s.Status, s.Message) })
 		if err != nil {
 			return err
 		}
@@ -125,7 +125,7 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 	}
 	defer store.Close()
 
-	r := &agent.Researcher{Corpus: src, Model: w.model, Progress: func(s agent.Stage) { progress("%s: %s", s.Status, s.Message) }}
+	r := &agent.Researcher{Corpus: src, Model: w.model, Progress: func(s research.Stage) { progress("%s: %s", s.Status, s.Message) }}
 	res, err := r.Run(ctx, req)
 	if err != nil {
 		return err

@@ -14,6 +14,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/quarry-dev/quarry/research"
+
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/analyze"
 	"github.com/quarry-dev/quarry/agent/investigate"
@@ -76,7 +78,7 @@ type Options struct {
 	Auth  web.Authenticator
 	// Research serves the research API to the users Auth names
 	// (OpenResearches).
-	Research web.ResearchService
+	Research research.Service
 	// Runner bounds the background work of the process: investigations
 	// and analyses wait for its slots, and researches when Research was
 	// made with it (NewResearches). Nil makes one of MaxRunning slots.

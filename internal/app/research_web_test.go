@@ -26,7 +26,7 @@ func TestWebResearch(t *testing.T) {
 	}
 	var stages []string
 	r := &research.Researcher{Corpus: research.NewSources(research.Source{Name: c.Name(), Corpus: c}),
-		Progress: func(s research.Stage) { stages = append(stages, string(s.Status)+": "+s.Message) }}
+		Progress: func(s vocab.Stage) { stages = append(stages, string(s.Status)+": "+s.Message) }}
 	req, err := vocab.NewRequest(websearchtest.KestrelQuestion, "quick", time.Now())
 	if err != nil {
 		t.Fatal(err)

@@ -11,19 +11,15 @@ import (
 	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/internal/runner"
 	"github.com/quarry-dev/quarry/llm"
-	"github.com/quarry-dev/quarry/mcp"
 	"github.com/quarry-dev/quarry/postgres"
 	"github.com/quarry-dev/quarry/researches"
 	"github.com/quarry-dev/quarry/rooms"
 	"github.com/quarry-dev/quarry/sqlite"
-	"github.com/quarry-dev/quarry/web"
 )
 
 var (
-	_ web.WebResearchService = (*researches.Service)(nil)
-	_ mcp.ResearchService    = (*researches.Service)(nil)
-	_ researches.Rooms       = ResearchRooms{}
-	_ researches.WebCorpus   = (*WebCorpus)(nil)
+	_ researches.Rooms     = ResearchRooms{}
+	_ researches.WebCorpus = (*WebCorpus)(nil)
 )
 
 // ResearchStore is a research.Store with connections to close.

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry"
-	agent "github.com/quarry-dev/quarry/agent/research"
 	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/runner"
@@ -211,7 +210,7 @@ func TestResearchTakesAQuestion(t *testing.T) {
 }
 
 // nextStage is the research's next stage, past or live.
-func nextStage(t *testing.T, past *[]agent.Stage, live <-chan agent.Stage) (agent.Stage, bool) {
+func nextStage(t *testing.T, past *[]research.Stage, live <-chan research.Stage) (research.Stage, bool) {
 	t.Helper()
 	if len(*past) > 0 {
 		st := (*past)[0]
@@ -252,8 +251,8 @@ func TestResearchWaitsForTheSharedRunner(t *testing.T) {
 	}
 	defer istop()
 	var ids []string
-	var subs [][]agent.Stage
-	var lives []<-chan agent.Stage
+	var subs [][]research.Stage
+	var lives []<-chan research.Stage
 	for range 2 {
 		req, err := e.rs.Start(ctx, e.owner.ID, sampleresearch.Question, "quick", "kestrel")
 		if err != nil {
