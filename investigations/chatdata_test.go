@@ -117,7 +117,7 @@ func TestChatAnswersWithNumbers(t *testing.T) {
 		return out
 	}
 	for _, tt := range tests {
-		msg, err := a.Manager.Chat(ctx, id, tt.question)
+		msg, err := a.Investigations.Chat(ctx, id, tt.question)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.kind, err)
 		}
@@ -169,20 +169,20 @@ func finishedRevenueDrop(t *testing.T) (dir, id string, paths []string, a *app.A
 	}
 	t.Cleanup(func() { a.Close() })
 	ctx := context.Background()
-	s, _ := a.Manager.Create(ctx, "")
+	s, _ := a.Investigations.Create(ctx, "")
 	id = s.SessionID
 	for _, p := range paths {
 		f, _ := os.Open(p)
-		if _, err := a.Manager.AddFile(ctx, id, filepath.Base(p), "", f); err != nil {
+		if _, err := a.Investigations.AddFile(ctx, id, filepath.Base(p), "", f); err != nil {
 			t.Fatal(err)
 		}
 		f.Close()
 	}
 	c := investigation.Context{MetricSQL: scen.MetricSQL, BaselinePeriod: scen.Baseline, ComparisonPeriod: scen.Comparison}
-	if err := a.Manager.Investigate(ctx, id, c); err != nil {
+	if err := a.Investigations.Investigate(ctx, id, c); err != nil {
 		t.Fatal(err)
 	}
-	_, live, cancel, err := a.Manager.Subscribe(ctx, id)
+	_, live, cancel, err := a.Investigations.Subscribe(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestChatHistoryKeepsEveryMessage(t *testing.T) {
 	defer b.Close()
 	var wg sync.WaitGroup
 	const each = 10
-	for _, m := range []*investigations.Service{a.Manager, b.Manager} {
+	for _, m := range []*investigations.Service{a.Investigations, b.Investigations} {
 		for i := 0; i < each; i++ {
 			wg.Add(1)
 			go func() {
@@ -215,7 +215,7 @@ func TestChatHistoryKeepsEveryMessage(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	hist, err := a.Manager.History(context.Background(), id)
+	hist, err := a.Investigations.History(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func BenchmarkQuery(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sess, err := a.Manager.Create(ctx, "")
+	sess, err := a.Investigations.Create(ctx, "")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func BenchmarkQuery(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		_, err = a.Manager.AddFile(ctx, sess.SessionID, filepath.Base(p), "", f)
+		_, err = a.Investigations.AddFile(ctx, sess.SessionID, filepath.Base(p), "", f)
 		f.Close()
 		if err != nil {
 			b.Fatal(err)
@@ -44,12 +44,12 @@ func BenchmarkQuery(b *testing.B) {
 	}
 	const sql = "SELECT platform, SUM(amount) FROM orders GROUP BY 1 ORDER BY 1"
 	start := time.Now()
-	if _, err := a.Manager.Query(ctx, sess.SessionID, sql); err != nil {
+	if _, err := a.Investigations.Query(ctx, sess.SessionID, sql); err != nil {
 		b.Fatal(err)
 	}
 	first := time.Since(start)
 	for b.Loop() {
-		if _, err := a.Manager.Query(ctx, sess.SessionID, sql); err != nil {
+		if _, err := a.Investigations.Query(ctx, sess.SessionID, sql); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -45,7 +45,7 @@ func newQueryEnv(t *testing.T) *queryEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { a.Close() })
-	e.m = a.Manager
+	e.m = a.Investigations
 	ctx := context.Background()
 	s, err := e.m.Create(ctx, "")
 	if err != nil {

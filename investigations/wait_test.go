@@ -55,7 +55,7 @@ func TestWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if _, err := other.Manager.Wait(ctx, e.id); quarry.ErrorCode(err) != quarry.ECodeNotFound {
+	if _, err := other.Investigations.Wait(ctx, e.id); quarry.ErrorCode(err) != quarry.ECodeNotFound {
 		t.Errorf("Wait in another process: %v; want %s", err, quarry.ECodeNotFound)
 	}
 
@@ -98,19 +98,19 @@ func TestSegmentsReplacesTheSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	s, err := a.Manager.Create(ctx, "")
+	s, err := a.Investigations.Create(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Manager.AddFile(ctx, s.SessionID, "orders.csv", "", strings.NewReader(ordersCSV)); err != nil {
+	if _, err := a.Investigations.AddFile(ctx, s.SessionID, "orders.csv", "", strings.NewReader(ordersCSV)); err != nil {
 		t.Fatal(err)
 	}
 	base, _ := quarry.ParseDateRange("2024-03-04..2024-03-04")
 	comp, _ := quarry.ParseDateRange("2024-03-05..2024-03-06")
-	if err := a.Manager.Investigate(ctx, s.SessionID, investigation.Context{MetricSQL: "SELECT SUM(amount) FROM orders", BaselinePeriod: base, ComparisonPeriod: comp}); err != nil {
+	if err := a.Investigations.Investigate(ctx, s.SessionID, investigation.Context{MetricSQL: "SELECT SUM(amount) FROM orders", BaselinePeriod: base, ComparisonPeriod: comp}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Manager.Wait(ctx, s.SessionID); err != nil {
+	if _, err := a.Investigations.Wait(ctx, s.SessionID); err != nil {
 		t.Fatal(err)
 	}
 	if calls.Load() == 0 {

@@ -29,7 +29,7 @@ func TestAnalysisTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	local := connectInMemory(t, mcp.NewServer(e.app.Manager, mcp.Options{AllowPaths: true, Analyses: e.app.Analyses}))
+	local := connectInMemory(t, mcp.NewServer(e.app.Investigations, mcp.Options{AllowPaths: true, Analyses: e.app.Analyses}))
 	res, text := ok[analysisResult](t, local, "start_analysis", map[string]any{
 		"request": "Analyze Q1 2021 Arizona sales; trends + charts",
 		"files":   []any{map[string]any{"path": sales}},
@@ -55,7 +55,7 @@ func TestAnalysisTools(t *testing.T) {
 		t.Errorf("list_analysis_recipes: %+v", recipes)
 	}
 	// CSV as text works everywhere; a path over HTTP does not.
-	remote := connectHTTP(t, mcp.NewServer(e.app.Manager, mcp.Options{Analyses: e.app.Analyses}))
+	remote := connectHTTP(t, mcp.NewServer(e.app.Investigations, mcp.Options{Analyses: e.app.Analyses}))
 	csv := "day,region,amount\n2024-01-01,west,10\n2024-01-02,east,20\n2024-01-03,west,5\n"
 	byText, _ := ok[analysisResult](t, remote, "start_analysis", map[string]any{"request": "total amount by region", "files": []any{map[string]any{"name": "orders.csv", "csv": csv}}})
 	if byText.Status != "completed" {

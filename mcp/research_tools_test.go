@@ -37,7 +37,7 @@ func TestResearchTool(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rs.Close() })
-	srv := mcp.NewServer(e.app.Manager, mcp.Options{Rooms: e.svc, RoomUser: e.owner, Research: rs})
+	srv := mcp.NewServer(e.app.Investigations, mcp.Options{Rooms: e.svc, RoomUser: e.owner, Research: rs})
 
 	var mu sync.Mutex
 	var progress []string
@@ -178,7 +178,7 @@ func TestResearchToolWeb(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		return connectInMemory(t, mcp.NewServer(e.app.Manager, mcp.Options{Rooms: e.svc, RoomUser: e.owner, Research: rs}))
+		return connectInMemory(t, mcp.NewServer(e.app.Investigations, mcp.Options{Rooms: e.svc, RoomUser: e.owner, Research: rs}))
 	}
 
 	cs := open(true)

@@ -133,7 +133,7 @@ func TestRoomTools(t *testing.T) {
 
 func testRoomTools(t *testing.T, db string) {
 	e := newRoomEnv(t, db)
-	cs := connectInMemory(t, mcp.NewServer(e.app.Manager, mcp.Options{Rooms: e.svc, RoomUser: e.owner}))
+	cs := connectInMemory(t, mcp.NewServer(e.app.Investigations, mcp.Options{Rooms: e.svc, RoomUser: e.owner}))
 
 	list, text := ok[roomList](t, cs, "list_rooms", map[string]any{})
 	if len(list.Rooms) != 2 || list.Rooms[0].Name != app.SampleRoom || list.Rooms[0].Role != room.RoleOwner || len(list.Rooms[0].Documents) != 3 {
@@ -194,7 +194,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // user; without a valid token nothing answers.
 func TestRoomToolsOverHTTP(t *testing.T) {
 	e := newRoomEnv(t, "")
-	srv := mcp.NewServer(e.app.Manager, mcp.Options{Rooms: e.svc})
+	srv := mcp.NewServer(e.app.Investigations, mcp.Options{Rooms: e.svc})
 	ts := httptest.NewServer(mcp.RequireToken(mcp.NewHTTPHandler(srv, nil), e.svc.UserByToken))
 	t.Cleanup(ts.Close)
 	connect := func(token string) (*mcpsdk.ClientSession, error) {
@@ -230,7 +230,7 @@ func TestRoomToolsOverHTTP(t *testing.T) {
 
 	// Without RequireToken and without a RoomUser there is no one to act
 	// for.
-	anon := connectHTTP(t, mcp.NewServer(e.app.Manager, mcp.Options{Rooms: e.svc}))
+	anon := connectHTTP(t, mcp.NewServer(e.app.Investigations, mcp.Options{Rooms: e.svc}))
 	if code, _ := failCode(t, anon, "list_rooms", map[string]any{}); code != "UNAUTHORIZED" {
 		t.Errorf("list_rooms without a user: %s; want UNAUTHORIZED", code)
 	}

@@ -200,7 +200,7 @@ func TestToolList(t *testing.T) {
 		allowPaths bool
 	}{{"text only", false}, {"paths allowed", true}} {
 		t.Run(tt.name, func(t *testing.T) {
-			cs := connectInMemory(t, mcp.NewServer(e.app.Manager, mcp.Options{AllowPaths: tt.allowPaths}))
+			cs := connectInMemory(t, mcp.NewServer(e.app.Investigations, mcp.Options{AllowPaths: tt.allowPaths}))
 			res, err := cs.ListTools(context.Background(), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -236,7 +236,7 @@ func TestInvestigation(t *testing.T) {
 	}{{"in-memory", connectInMemory}, {"streamable HTTP", connectHTTP}} {
 		t.Run(tr.name, func(t *testing.T) {
 			e := newEnv(t)
-			cs := tr.connect(t, mcp.NewServer(e.app.Manager, mcp.Options{}))
+			cs := tr.connect(t, mcp.NewServer(e.app.Investigations, mcp.Options{}))
 			investigate(t, e, cs)
 		})
 	}
@@ -457,8 +457,8 @@ func TestCreateSession(t *testing.T) {
 	if err := os.WriteFile(good, []byte("day,store,sales\n2024-01-01,a,10\n2024-01-02,b,12\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	withPaths := connectInMemory(t, mcp.NewServer(e.app.Manager, mcp.Options{AllowPaths: true}))
-	textOnly := connectInMemory(t, mcp.NewServer(e.app.Manager, mcp.Options{}))
+	withPaths := connectInMemory(t, mcp.NewServer(e.app.Investigations, mcp.Options{AllowPaths: true}))
+	textOnly := connectInMemory(t, mcp.NewServer(e.app.Investigations, mcp.Options{}))
 
 	c, _ := ok[created](t, withPaths, "create_investigation", map[string]any{"files": []map[string]string{
 		{"path": good, "description": "sales per store and day"},
@@ -469,7 +469,7 @@ func TestCreateSession(t *testing.T) {
 		t.Errorf("session from a path and text: %+v", c)
 	}
 
-	before, err := e.app.Manager.Sessions(context.Background())
+	before, err := e.app.Investigations.Sessions(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -498,7 +498,7 @@ func TestCreateSession(t *testing.T) {
 	if code, text := failCode(t, textOnly, "create_investigation", map[string]any{"files": []map[string]string{{"name": "x.csv", "path": good}}}); code != quarry.ECodeInvalid || !strings.Contains(text, "path") {
 		t.Errorf("a path given to a text-only server: %s", text)
 	}
-	after, err := e.app.Manager.Sessions(context.Background())
+	after, err := e.app.Investigations.Sessions(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,7 +516,7 @@ func TestExpiredSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	cs := connectInMemory(t, mcp.NewServer(a.Manager, mcp.Options{}))
+	cs := connectInMemory(t, mcp.NewServer(a.Investigations, mcp.Options{}))
 	c, _ := ok[created](t, cs, "create_investigation", map[string]any{"files": []map[string]string{{"name": "a.csv", "csv": "day,v\n2024-01-01,1\n"}}})
 	now.Add(int64(25 * time.Hour))
 	id := c.Session.SessionID

@@ -66,9 +66,9 @@ func newOwnersEnv(t *testing.T) *ownersEnv {
 	must(err)
 	auth, err := web.NewPasswordAuth(svc, key, web.PasswordAuthOptions{})
 	must(err)
-	e.srv = httptest.NewServer(web.New(a.Manager, web.Options{Rooms: svc, Auth: auth, Analyses: a.Analyses}))
+	e.srv = httptest.NewServer(web.New(a.Investigations, web.Options{Rooms: svc, Auth: auth, Analyses: a.Analyses}))
 	t.Cleanup(e.srv.Close)
-	e.local = httptest.NewServer(web.New(a.Manager, web.Options{Rooms: svc, Auth: web.LocalUser{Owner: owner}, Analyses: a.Analyses}))
+	e.local = httptest.NewServer(web.New(a.Investigations, web.Options{Rooms: svc, Auth: web.LocalUser{Owner: owner}, Analyses: a.Analyses}))
 	t.Cleanup(e.local.Close)
 	return e
 }
@@ -195,7 +195,7 @@ func TestAuthInvestigationsAreTheirOwners(t *testing.T) {
 // is the local owner's under PasswordAuth: no other user sees it.
 func TestAuthUnownedInvestigationIsTheLocalOwners(t *testing.T) {
 	e := newOwnersEnv(t)
-	s, err := e.app.Manager.Create(context.Background(), "")
+	s, err := e.app.Investigations.Create(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,7 @@ func (e *researchEnv) serveAs(wc *app.WebConfig, auth headerAuth) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	h := web.New(a.Manager, web.Options{Rooms: e.svc, Auth: auth, Research: rs})
+	h := web.New(a.Investigations, web.Options{Rooms: e.svc, Auth: auth, Research: rs})
 	srv := httptest.NewServer(h)
 	e.t.Cleanup(func() {
 		srv.Close()

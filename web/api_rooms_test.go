@@ -511,7 +511,7 @@ func TestRoomsOffWithoutServiceOrAuth(t *testing.T) {
 	defer a.Close()
 	e := newRoomsEnv(t)
 	for _, opt := range []web.Options{{Rooms: e.svc}, {Auth: web.LocalUser{Owner: e.alice}}} {
-		h := web.New(a.Manager, opt)
+		h := web.New(a.Investigations, opt)
 		for _, p := range []string{"/api/rooms", "/rooms"} {
 			req, _ := http.NewRequest("GET", p, nil)
 			rec := httptest.NewRecorder()

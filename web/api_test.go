@@ -656,7 +656,7 @@ func TestExpirySweepsEverything(t *testing.T) {
 	if got := e.jsonReq(http.MethodGet, "/api/sessions/"+id, nil).json(t); got["status"] != "expired" {
 		t.Fatalf("past its expiry the session reads %v", got["status"])
 	}
-	n, err := e.app.Manager.Sweep(context.Background())
+	n, err := e.app.Investigations.Sweep(context.Background())
 	if err != nil || n != 1 {
 		t.Fatalf("sweep: %d, %v", n, err)
 	}
@@ -674,7 +674,7 @@ func TestExpirySweepsEverything(t *testing.T) {
 	if hits, err := e.app.Index.Search(context.Background(), id, "android hypothesis change", 10); err != nil || len(hits) != 0 {
 		t.Fatalf("the index still holds %d passages of the expired session (%v)", len(hits), err)
 	}
-	if n, _ := e.app.Manager.Sweep(context.Background()); n != 0 {
+	if n, _ := e.app.Investigations.Sweep(context.Background()); n != 0 {
 		t.Fatalf("a second sweep expired %d sessions again", n)
 	}
 }
@@ -744,11 +744,11 @@ func TestAbandonedEmptySessionsGo(t *testing.T) {
 	empty := e.newSession()
 	withFiles := e.withFiles()
 	e.clock.Add(30 * time.Minute)
-	if n, err := e.app.Manager.Sweep(context.Background()); err != nil || n != 0 {
+	if n, err := e.app.Investigations.Sweep(context.Background()); err != nil || n != 0 {
 		t.Fatalf("sweep after 30 minutes: %d, %v", n, err)
 	}
 	e.clock.Add(31 * time.Minute)
-	if n, err := e.app.Manager.Sweep(context.Background()); err != nil || n != 1 {
+	if n, err := e.app.Investigations.Sweep(context.Background()); err != nil || n != 1 {
 		t.Fatalf("sweep after an hour: %d, %v", n, err)
 	}
 	if r := e.jsonReq(http.MethodGet, "/api/sessions/"+empty, nil); r.status != http.StatusNotFound {

@@ -78,8 +78,8 @@ func newAuthEnv(t *testing.T, tls bool) *authEnv {
 	auth, err := web.NewPasswordAuth(svc, key, web.PasswordAuthOptions{Now: e.clock.Now})
 	must(err)
 	e.key = key
-	e.sessions = a.Manager
-	h := web.New(a.Manager, web.Options{Rooms: svc, Auth: auth})
+	e.sessions = a.Investigations
+	h := web.New(a.Investigations, web.Options{Rooms: svc, Auth: auth})
 	if tls {
 		e.srv = httptest.NewTLSServer(h)
 	} else {

@@ -33,7 +33,7 @@ func TestBodyPace(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	h := web.New(a.Manager, web.Options{MaxUploadBytes: 4 << 20, BodyIdle: time.Second, MinBodyRate: 1000})
+	h := web.New(a.Investigations, web.Options{MaxUploadBytes: 4 << 20, BodyIdle: time.Second, MinBodyRate: 1000})
 	e := &env{t: t, dir: dir, clock: fakeclock.New(time.Now()), app: a, srv: httptest.NewServer(h)}
 	defer e.srv.Close()
 	id := e.newSession()

@@ -148,7 +148,7 @@ func TestBrowserResearchFormWeb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(web.New(a.Manager, web.Options{Rooms: e.svc, Auth: headerAuth{"": e.alice}, Research: rs}))
+	srv := httptest.NewServer(web.New(a.Investigations, web.Options{Rooms: e.svc, Auth: headerAuth{"": e.alice}, Research: rs}))
 	t.Cleanup(func() {
 		srv.Close()
 		rs.Close()

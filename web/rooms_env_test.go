@@ -105,7 +105,7 @@ func newRoomsEnvAs(t testing.TB, browserUser string) *roomsEnv {
 	if browserUser != "" {
 		auth[""] = auth[browserUser]
 	}
-	h := web.New(a.Manager, web.Options{MaxUploadBytes: e.maxUploadBytes, Rooms: e.svc, Auth: auth})
+	h := web.New(a.Investigations, web.Options{MaxUploadBytes: e.maxUploadBytes, Rooms: e.svc, Auth: auth})
 	e.srv = httptest.NewServer(h)
 	t.Cleanup(e.srv.Close)
 	return e

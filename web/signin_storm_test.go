@@ -70,7 +70,7 @@ func TestSignInStorm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(web.New(a.Manager, web.Options{Rooms: svc, Auth: auth}))
+	srv := httptest.NewServer(web.New(a.Investigations, web.Options{Rooms: svc, Auth: auth}))
 	defer srv.Close()
 	client := &http.Client{
 		Timeout:       time.Minute, // a hang guard

@@ -101,7 +101,7 @@ func runBenchMemory(ctx context.Context, args []string, getenv func(string) stri
 	defer a.Close()
 	ids := make([]string, len(memoryQueries))
 	for i := range ids {
-		s, err := a.Manager.Create(ctx, "")
+		s, err := a.Investigations.Create(ctx, "")
 		if err != nil {
 			return err
 		}
@@ -109,7 +109,7 @@ func runBenchMemory(ctx context.Context, args []string, getenv func(string) stri
 		if err != nil {
 			return err
 		}
-		_, err = a.Manager.AddFile(ctx, s.SessionID, "orders.csv", "", f)
+		_, err = a.Investigations.AddFile(ctx, s.SessionID, "orders.csv", "", f)
 		f.Close()
 		if err != nil {
 			return err
@@ -125,7 +125,7 @@ func runBenchMemory(ctx context.Context, args []string, getenv func(string) stri
 	for i, q := range memoryQueries {
 		wg.Go(func() {
 			t := time.Now()
-			_, err := a.Manager.Query(ctx, ids[i], q.sql)
+			_, err := a.Investigations.Query(ctx, ids[i], q.sql)
 			res.Queries[i] = memoryOutcome{Name: q.name, Code: quarry.ErrorCode(err), Seconds: time.Since(t).Seconds()}
 			if err != nil {
 				fmt.Fprintf(stderr, "%s: %v\n", q.name, err)

@@ -337,7 +337,7 @@ func (f *appFlags) open(ctx context.Context, getenv func(string) string, stderr 
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		a.Manager.SweepEvery(sweepCtx, sweepInterval(timeout))
+		a.Investigations.SweepEvery(sweepCtx, sweepInterval(timeout))
 	}()
 	return a, func() {
 		stopSweep()

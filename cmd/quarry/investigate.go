@@ -167,7 +167,7 @@ func (inv *investigationRun) run(ctx context.Context) (*investigation.Result, er
 		return nil, err
 	}
 	defer closeJob()
-	return inv.investigate(ctx, a.Manager, stderr, closeJob)
+	return inv.investigate(ctx, a.Investigations, stderr, closeJob)
 }
 
 // investigate runs the investigation through m, printing its progress on

@@ -70,7 +70,7 @@ func TestInvestigateRunsThroughTheService(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	sess, err := a.Manager.Session(ctx, res.SessionID)
+	sess, err := a.Investigations.Session(ctx, res.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestInvestigateRunsThroughTheService(t *testing.T) {
 		sess.StartedAt == nil || sess.FinishedAt == nil {
 		t.Errorf("session %+v; want completed (%s) with its report, %d files, start and end", sess, res.Status, len(paths))
 	}
-	expls, err := a.Manager.Explanations(ctx, res.SessionID)
+	expls, err := a.Investigations.Explanations(ctx, res.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestInvestigateRunsThroughTheService(t *testing.T) {
 				res.Explanations[i].Title, res.Explanations[i].Rank)
 		}
 	}
-	report, err := a.Manager.Report(ctx, res.SessionID)
+	report, err := a.Investigations.Report(ctx, res.SessionID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestInvestigateRunsThroughTheService(t *testing.T) {
 	if err != nil || report.Content != string(onDisk) {
 		t.Errorf("the manager's report differs from %s (%v)", res.ReportPath, err)
 	}
-	files, err := a.Manager.Files(ctx, res.SessionID)
+	files, err := a.Investigations.Files(ctx, res.SessionID)
 	if err != nil || len(files) != len(paths) || files[0].Description != s.Files[0].Description || files[0].Schema == nil {
 		t.Errorf("files %+v (%v); want the %d uploaded with their descriptions and schemas", files, err, len(paths))
 	}

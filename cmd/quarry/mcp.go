@@ -65,14 +65,14 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	if *httpAddr == "" {
 		// The client runs on this machine for its user, so it may name
 		// files by path.
-		srv := mcp.NewServer(a.Manager, mcp.Options{AllowPaths: true, Log: a.Log, Analyses: a.Analyses, Rooms: roomSvc, RoomUser: owner, Research: research})
+		srv := mcp.NewServer(a.Investigations, mcp.Options{AllowPaths: true, Log: a.Log, Analyses: a.Analyses, Rooms: roomSvc, RoomUser: owner, Research: research})
 		err := srv.Run(ctx, mcp.NewIOTransport(stdin, stdout))
 		if ctx.Err() != nil {
 			return nil
 		}
 		// The client has gone; an investigation it started finishes
 		// before the process exits (an interrupt still stops it).
-		if n := a.Manager.Drain(ctx); n > 0 {
+		if n := a.Investigations.Drain(ctx); n > 0 {
 			a.Log.Warn("stopped before investigations finished", "running", n)
 		}
 		return err
@@ -81,7 +81,7 @@ func runMCP(ctx context.Context, args []string, getenv func(string) string, stdi
 	if *authMode == "token" {
 		opt.RoomUser = nil
 	}
-	h := mcp.NewHTTPHandler(mcp.NewServer(a.Manager, opt), a.Log)
+	h := mcp.NewHTTPHandler(mcp.NewServer(a.Investigations, opt), a.Log)
 	if *authMode == "token" {
 		h = mcp.RequireToken(h, roomSvc.UserByToken)
 	}

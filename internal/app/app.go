@@ -90,7 +90,8 @@ const DefaultMemoryMB = 4096
 
 // App is a wired server.
 type App struct {
-	Manager *investigations.Service
+	// Investigations runs the investigate job.
+	Investigations *investigations.Service
 	// Analyses runs the analyze job.
 	Analyses *analyses.Service
 	// Runner is the bound on background work the jobs share.
@@ -194,7 +195,7 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 	}
 	h := web.New(m, web.Options{MaxUploadBytes: opt.MaxUploadBytes, Analyst: analyst, Log: opt.Log, Analyses: am,
 		Rooms: opt.Rooms, Auth: opt.Auth, Research: opt.Research})
-	return &App{Manager: m, Analyses: am, Runner: opt.Runner, Handler: h, Index: db, Log: opt.Log, db: db, closeAnalyses: closeAnalyses}, nil
+	return &App{Investigations: m, Analyses: am, Runner: opt.Runner, Handler: h, Index: db, Log: opt.Log, db: db, closeAnalyses: closeAnalyses}, nil
 }
 
 // EngineOptions are the options of the DuckDB engines of a process with
@@ -208,7 +209,7 @@ func EngineOptions(split budget.Split, dataDir string) duckdb.Options {
 
 // Close stops the running investigations and closes the stores.
 func (a *App) Close() error {
-	err := a.Manager.Close()
+	err := a.Investigations.Close()
 	if cerr := a.closeAnalyses(); err == nil {
 		err = cerr
 	}

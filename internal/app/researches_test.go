@@ -245,7 +245,7 @@ func TestResearchWaitsForTheSharedRunner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ipast, ilive, istop, err := a.Manager.Subscribe(ctx, sid)
+	ipast, ilive, istop, err := a.Investigations.Subscribe(ctx, sid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +309,7 @@ func TestResearchWaitsForTheSharedRunner(t *testing.T) {
 	}
 	for range ilive {
 	}
-	if s, err := a.Manager.Session(ctx, sid); err != nil || s.Status != investigation.StatusCompleted {
+	if s, err := a.Investigations.Session(ctx, sid); err != nil || s.Status != investigation.StatusCompleted {
 		t.Fatalf("the investigation: %v, %v; want completed", s, err)
 	}
 	// One slot: the second research started after the first's trail

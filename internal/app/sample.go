@@ -18,7 +18,7 @@ func (a *App) SeedSample(ctx context.Context, scenario string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("unknown sample scenario %q", scenario)
 	}
-	sess, err := a.Manager.Create(ctx, "")
+	sess, err := a.Investigations.Create(ctx, "")
 	if err != nil {
 		return "", err
 	}
@@ -27,13 +27,13 @@ func (a *App) SeedSample(ctx context.Context, scenario string) (string, error) {
 		if err := f.Write(&buf); err != nil {
 			return "", err
 		}
-		if _, err := a.Manager.AddFile(ctx, sess.SessionID, f.Name, f.Description, &buf); err != nil {
+		if _, err := a.Investigations.AddFile(ctx, sess.SessionID, f.Name, f.Description, &buf); err != nil {
 			return "", err
 		}
 	}
 	c := investigation.Context{MetricSQL: s.MetricSQL, BaselinePeriod: s.Baseline, ComparisonPeriod: s.Comparison,
 		BusinessContext: s.Context, InvestigationPrompt: s.Prompt}
-	if err := a.Manager.Investigate(ctx, sess.SessionID, c); err != nil {
+	if err := a.Investigations.Investigate(ctx, sess.SessionID, c); err != nil {
 		return "", err
 	}
 	return sess.SessionID, nil
@@ -41,7 +41,7 @@ func (a *App) SeedSample(ctx context.Context, scenario string) (string, error) {
 
 // HasCompleted reports whether any session has a finished investigation.
 func (a *App) HasCompleted(ctx context.Context) (bool, error) {
-	all, err := a.Manager.Sessions(ctx)
+	all, err := a.Investigations.Sessions(ctx)
 	if err != nil {
 		return false, err
 	}
