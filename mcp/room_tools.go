@@ -194,10 +194,8 @@ const tokenUserKey = "quarry_user"
 // verified Bearer token (RequireToken), else Options.RoomUser. Errors:
 // UNAUTHORIZED when there is neither.
 func (t *tools) roomUser(ctx context.Context) (*room.User, error) {
-	if req, ok := ctx.Value(requestKey{}).(*mcpsdk.CallToolRequest); ok && req.Extra != nil && req.Extra.TokenInfo != nil {
-		if u, ok := req.Extra.TokenInfo.Extra[tokenUserKey].(*room.User); ok {
-			return u, nil
-		}
+	if u := tokenUser(ctx); u != nil {
+		return u, nil
 	}
 	if t.opt.RoomUser != nil {
 		return t.opt.RoomUser, nil

@@ -98,7 +98,12 @@ func NewServer(svc investigation.Service, opt Options) *mcpsdk.Server {
 		&mcpsdk.ServerOptions{Instructions: instr, Logger: slog.New(minLevel{opt.Log.Handler(), slog.LevelWarn}),
 			Capabilities: &mcpsdk.ServerCapabilities{}})
 	s.AddReceivingMiddleware(codeArgumentErrors)
-	t := &tools{svc: svc, opt: opt}
+	// The tools reach investigations and analyses through the access rule
+	// (owner.go): with tokens, each user's own only.
+	if opt.Analyses != nil {
+		opt.Analyses = ownedAnalyses{opt.Analyses}
+	}
+	t := &tools{svc: owned{svc}, opt: opt}
 	t.addSessionTools(s)
 	t.addDataTools(s)
 	t.addInvestigationTools(s)

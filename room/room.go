@@ -256,3 +256,15 @@ type Feedback struct {
 // LocalOwner is the name of the user of single-user mode, created on
 // first start; records made without a user (the CLI, MCP) are theirs.
 const LocalOwner = "owner"
+
+// Owns reports whether u, signed in on a server with several users, may
+// see an investigation or analysis owned by ownerID: a record is its
+// owner's alone, and one without an owner (made before records had
+// owners, or by the CLI or MCP over stdio, which act as the local owner)
+// is LocalOwner's. The web server and the MCP tools both decide by it.
+func Owns(u *User, ownerID string) bool {
+	if ownerID == "" {
+		return u.Name == LocalOwner
+	}
+	return ownerID == u.ID
+}

@@ -79,10 +79,8 @@ func (s *Server) owns(u *room.User, ownerID string) bool {
 		return true
 	case u == nil:
 		return false
-	case ownerID == "":
-		return u.Name == room.LocalOwner
 	}
-	return ownerID == u.ID
+	return room.Owns(u, ownerID)
 }
 
 // guard enforces rl before h runs: it resolves the request's user, puts
