@@ -3,7 +3,6 @@ package analyze_test
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -173,19 +172,11 @@ func observationOf(t *testing.T, res *analysis.Result, task string) analysis.Obs
 
 func readLog(t *testing.T, path string) []quarry.AuditEntry {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	entries, err := audit.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []quarry.AuditEntry
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var e quarry.AuditEntry
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, e)
-	}
-	return out
+	return entries
 }
 
 // planOf makes a planner that returns the given steps.

@@ -1,7 +1,6 @@
 package runtime_test
 
 import (
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -34,22 +33,11 @@ func openLog(t *testing.T) (*audit.Log, string) {
 
 func readLog(t *testing.T, path string) []quarry.AuditEntry {
 	t.Helper()
-	f, err := os.Open(path)
+	entries, err := audit.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []quarry.AuditEntry
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var e quarry.AuditEntry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, e)
-	}
-	return out
+	return entries
 }
 
 // kinds is each entry's event type, with the policy and decision of

@@ -1,7 +1,6 @@
 package app_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -60,21 +59,11 @@ func newResearchEnv(t *testing.T, run *runner.Runner) *researchEnv {
 // auditEntries reads the researches' audit log.
 func auditEntries(t *testing.T, path string) []quarry.AuditEntry {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	entries, err := audit.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []quarry.AuditEntry
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var e quarry.AuditEntry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, e)
-	}
-	return out
+	return entries
 }
 
 // TestResearchAuditTrail: a research over the sample room writes its

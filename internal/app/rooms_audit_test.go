@@ -1,10 +1,7 @@
 package app_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/quarry-dev/quarry"
@@ -25,22 +22,11 @@ func roomsEntries(t *testing.T, dir string) []quarry.AuditEntry {
 	if !rep.OK() {
 		t.Fatalf("%s does not verify: %+v", path, rep)
 	}
-	f, err := os.Open(path)
+	entries, err := audit.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []quarry.AuditEntry
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var e quarry.AuditEntry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, e)
-	}
-	return out
+	return entries
 }
 
 // processedOnce reports each document that the entries do not record as
