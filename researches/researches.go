@@ -248,13 +248,13 @@ type prepared struct {
 // member of, EMPTY_FILE for a room without a processed document,
 // RATE_LIMITED (*room.RateLimited) when userID has asked the room's
 // hourly limit of questions, a research counting as one.
-func (s *Service) prepare(ctx context.Context, userID, question, depth, roomName string, web bool) (*prepared, error) {
+func (s *Service) prepare(ctx context.Context, userID, question, depth, roomName string, web bool, folder *agent.Source) (*prepared, error) {
 	req, err := research.NewRequest(question, depth, s.now())
 	if err != nil {
 		return nil, err
 	}
 	roomName = strings.TrimSpace(roomName)
-	if roomName == "" && !web {
+	if roomName == "" && !web && folder == nil {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "name the data room to research, or the web, or both")
 	}
 	p := &prepared{req: req}
@@ -290,6 +290,13 @@ func (s *Service) prepare(ctx context.Context, userID, question, depth, roomName
 		sources = append(sources, agent.Source{Name: "the room " + roomName,
 			Corpus: p.trail.corpus("room_search", "the room "+roomName, c), Required: true})
 	}
+	if folder != nil {
+		// A folder on this machine (quarry research --corpus) has no
+		// members to check and no quota to take; its searches are
+		// audited as a room's are.
+		sources = append(sources, agent.Source{Name: folder.Name,
+			Corpus: p.trail.corpus("folder_search", folder.Name, folder.Corpus), Required: true})
+	}
 	req.UserID = userID
 	model := p.trail.model(s.model())
 	if p.web == nil {
@@ -319,7 +326,19 @@ func (s *Service) model() llm.Model {
 // and the research's own (UNAVAILABLE when ctx ends first or every
 // source failed).
 func (s *Service) Research(ctx context.Context, userID, question, depth, roomName string, web bool, progress func(research.Stage)) (*research.Result, error) {
-	p, err := s.prepare(ctx, userID, question, depth, roomName, web)
+	return s.research(ctx, userID, question, depth, roomName, web, nil, progress)
+}
+
+// ResearchFolder is Research over folder, a folder of documents on this
+// machine indexed as a corpus (quarry research --corpus), and the web
+// when web is set: the same checks, runner, audit trail and store as a
+// room's research, without a room's members or quota.
+func (s *Service) ResearchFolder(ctx context.Context, userID, question, depth string, folder agent.Source, web bool, progress func(research.Stage)) (*research.Result, error) {
+	return s.research(ctx, userID, question, depth, "", web, &folder, progress)
+}
+
+func (s *Service) research(ctx context.Context, userID, question, depth, roomName string, web bool, folder *agent.Source, progress func(research.Stage)) (*research.Result, error) {
+	p, err := s.prepare(ctx, userID, question, depth, roomName, web, folder)
 	if err != nil {
 		return nil, err
 	}
@@ -371,7 +390,7 @@ func (s *Service) StartWeb(ctx context.Context, userID, question, depth, roomNam
 }
 
 func (s *Service) start(ctx context.Context, userID, question, depth, roomName string, web bool) (*research.Request, error) {
-	p, err := s.prepare(ctx, userID, question, depth, roomName, web)
+	p, err := s.prepare(ctx, userID, question, depth, roomName, web, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -55,43 +55,33 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 	if err != nil {
 		return err
 	}
-	var webCorpus *app.WebCorpus
 	var wc app.WebConfig
 	if *useWeb {
 		if wc, err = rf.model.webConfig(getenv); err != nil {
 			return err
 		}
-		if webCorpus, err = app.OpenWebCorpus(wc); err != nil {
+		// A web without a provider is refused before anything is written.
+		if _, err := app.OpenWebCorpus(wc); err != nil {
 			return err
 		}
 	}
 	progress := func(format string, a ...any) { fmt.Fprintf(stderr, "research: "+format+"\n", a...) }
+	stage := func(s research.Stage) { progress("%s: %s", s.Status, s.Message) }
 
 	if err := os.MkdirAll(filepath.Join(rf.dataDir, "db"), 0o755); err != nil {
 		return quarry.StorageError(err)
 	}
-	var sources []agent.Source
-	if *corpus != "" {
-		idx, err := sqlite.Open(filepath.Join(rf.dataDir, "quarry.db"))
-		if err != nil {
-			return err
-		}
-		defer idx.Close()
-		c, err := app.OpenCorpus(ctx, rf.dataDir, *corpus, idx, progress)
-		if err != nil {
-			return err
-		}
-		sources = append(sources, agent.Source{Name: "the folder " + *corpus, Corpus: c})
-	} else if *roomName != "" {
+	// Every research runs through the research service, as quarry
+	// serve's does: its checks, its audit trail (logs/research.jsonl) and
+	// its store; a room's also its permissions and the user's questions
+	// in the room.
+	if *roomName != "" {
 		svc, user, closeRooms, err := rf.open(ctx, getenv)
 		if err != nil {
 			return err
 		}
 		defer closeRooms()
-		// A room's research is the research service's, as quarry serve's
-		// is: its permissions apply, it is one of the user's questions in
-		// the room, and its trail goes to the audit log (logs/research.jsonl).
-		store, err := app.OpenResearchStore(ctx, rf.dataDir, rf.db)
+		store, err := openResearchStore(ctx, rf)
 		if err != nil {
 			return err
 		}
@@ -102,38 +92,52 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 				return err
 			}
 		}
-		res, err := rs.Research(ctx, user.ID, req.Query, string(req.Depth), *roomName, *useWeb, func(s research.Stage) { progress("%s: %s", s.Status, s.Message) })
+		res, err := rs.Research(ctx, user.ID, req.Query, string(req.Depth), *roomName, *useWeb, stage)
 		if err != nil {
 			return err
 		}
 		return printResearchResult(stdout, res, *asJSON)
 	}
-	var src agent.Corpus
-	if webCorpus != nil {
-		// The web is never required: a provider that fails is left
-		// out, and the report says so.
-		sources = append(sources, agent.Source{Name: webCorpus.Name(), Corpus: webCorpus})
-		src = agent.NewSources(sources...)
+	var folder *agent.Source
+	if *corpus != "" {
+		idx, err := sqlite.Open(filepath.Join(rf.dataDir, "quarry.db"))
+		if err != nil {
+			return err
+		}
+		defer idx.Close()
+		c, err := app.OpenCorpus(ctx, rf.dataDir, *corpus, idx, progress)
+		if err != nil {
+			return err
+		}
+		folder = &agent.Source{Name: "the folder " + *corpus, Corpus: c}
+	}
+	store, err := openResearchStore(ctx, rf)
+	if err != nil {
+		return err
+	}
+	rs := app.NewFolderResearches(rf.dataDir, store, w.model, nil)
+	defer rs.Close()
+	if *useWeb {
+		if err := app.ResearchWeb(rs, wc); err != nil {
+			return err
+		}
+	}
+	var res *research.Result
+	if folder != nil {
+		res, err = rs.ResearchFolder(ctx, "", req.Query, string(req.Depth), *folder, *useWeb, stage)
 	} else {
-		src = sources[0].Corpus
+		res, err = rs.Research(ctx, "", req.Query, string(req.Depth), "", true, stage)
 	}
-	// With --db the result is kept in PostgreSQL, beside the rooms, where
-	// quarry serve --db lists it.
-	store, err := app.OpenResearchStore(ctx, rf.dataDir, rf.db)
 	if err != nil {
-		return err
-	}
-	defer store.Close()
-
-	r := &agent.Researcher{Corpus: src, Model: w.model, Progress: func(s research.Stage) { progress("%s: %s", s.Status, s.Message) }}
-	res, err := r.Run(ctx, req)
-	if err != nil {
-		return err
-	}
-	if err := store.Save(ctx, res); err != nil {
 		return err
 	}
 	return printResearchResult(stdout, res, *asJSON)
+}
+
+// openResearchStore opens where results are kept: with --db in
+// PostgreSQL, beside the rooms, where quarry serve --db lists them.
+func openResearchStore(ctx context.Context, rf roomFlags) (app.ResearchStore, error) {
+	return app.OpenResearchStore(ctx, rf.dataDir, rf.db)
 }
 
 // printResearchResult writes res as one JSON object with asJSON, else for a

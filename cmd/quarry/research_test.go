@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/quarry-dev/quarry/audit"
+	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/internal/sampleresearch"
 	"github.com/quarry-dev/quarry/research"
 )
@@ -35,6 +36,22 @@ func TestResearchSampleCorpus(t *testing.T) {
 	var out research.View
 	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
 		t.Fatalf("--json output: %v\n%s", err, stdout)
+	}
+	// A folder's research runs through the research service, as a room's
+	// does: its trail, each search of the folder among it, verifies.
+	logPath := app.ResearchLog(dir)
+	if rep, err := audit.CheckIn(logPath, dir); err != nil || !rep.OK() {
+		t.Errorf("%s: %+v, %v; want a log that verifies", logPath, rep, err)
+	}
+	entries, err := audit.ReadFile(logPath)
+	searches := 0
+	for _, e := range entries {
+		if e.EventData["tool"] == "folder_search" {
+			searches++
+		}
+	}
+	if err != nil || searches == 0 {
+		t.Errorf("the research log holds %d entries, %d folder searches (%v); want the folder's searches", len(entries), searches, err)
 	}
 	roots, followUps := 0, 0
 	for _, sq := range out.Plan.SubQuestions {

@@ -60,18 +60,34 @@ func NewResearches(store ResearchStore, svc *rooms.Service, run *runner.Runner, 
 	if svc != nil {
 		cfg.Rooms = ResearchRooms{Svc: svc}
 		cfg.Model = func() llm.Model { return svc.Model }
-		if svc.Dir != "" {
-			cfg.RunDir = filepath.Join(svc.Dir, "db", "research-runs")
-			logPath := ResearchLog(svc.Dir)
-			cfg.OpenLog = func() (researches.Log, error) {
-				if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
-					return nil, err
-				}
-				return audit.OpenShared(logPath, time.Now)
-			}
-		}
+		inDataDir(&cfg, svc.Dir)
 	}
 	return researches.New(cfg)
+}
+
+// NewFolderResearches is the research service of quarry research
+// --corpus: no rooms, the command's model, its runs and audit trail in
+// dataDir as a server's.
+func NewFolderResearches(dataDir string, store ResearchStore, model llm.Model, log *slog.Logger) *researches.Service {
+	cfg := researches.Config{Store: store, Log: log, WebHint: WebSettings, Model: func() llm.Model { return model }}
+	inDataDir(&cfg, dataDir)
+	return researches.New(cfg)
+}
+
+// inDataDir keeps cfg's claims on running researches and its audit log
+// (ResearchLog) in dataDir.
+func inDataDir(cfg *researches.Config, dataDir string) {
+	if dataDir == "" {
+		return
+	}
+	cfg.RunDir = filepath.Join(dataDir, "db", "research-runs")
+	logPath := ResearchLog(dataDir)
+	cfg.OpenLog = func() (researches.Log, error) {
+		if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+			return nil, err
+		}
+		return audit.OpenShared(logPath, time.Now)
+	}
 }
 
 // ResearchRooms is the rooms service as the researches see it.
