@@ -72,16 +72,17 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 		return quarry.StorageError(err)
 	}
 	// Every research runs through the research service, as quarry
-	// serve's does: its checks, its audit trail (logs/research.jsonl) and
-	// its store; a room's also its permissions and the user's questions
-	// in the room.
+	// serve's does: its checks, its audit trail (logs/research.jsonl)
+	// and its store, where serve lists it (with --db in PostgreSQL,
+	// beside the rooms); a room's also its permissions and the user's
+	// questions in the room.
 	if *roomName != "" {
 		svc, user, closeRooms, err := rf.open(ctx, getenv)
 		if err != nil {
 			return err
 		}
 		defer closeRooms()
-		store, err := openResearchStore(ctx, rf)
+		store, err := app.OpenResearchStore(ctx, rf.dataDir, rf.db)
 		if err != nil {
 			return err
 		}
@@ -111,7 +112,7 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 		}
 		folder = &agent.Source{Name: "the folder " + *corpus, Corpus: c}
 	}
-	store, err := openResearchStore(ctx, rf)
+	store, err := app.OpenResearchStore(ctx, rf.dataDir, rf.db)
 	if err != nil {
 		return err
 	}
@@ -132,12 +133,6 @@ func runResearch(ctx context.Context, args []string, getenv func(string) string,
 		return err
 	}
 	return printResearchResult(stdout, res, *asJSON)
-}
-
-// openResearchStore opens where results are kept: with --db in
-// PostgreSQL, beside the rooms, where quarry serve --db lists them.
-func openResearchStore(ctx context.Context, rf roomFlags) (app.ResearchStore, error) {
-	return app.OpenResearchStore(ctx, rf.dataDir, rf.db)
 }
 
 // printResearchResult writes res as one JSON object with asJSON, else for a
