@@ -49,6 +49,12 @@ const (
 	// of the process's memory, time or size budgets (--memory-mb, render
 	// caps, child-process timeouts), while the server and other work go on.
 	ECodeResourceLimit = "RESOURCE_LIMIT"
+	// ECodeNeedsClarification is a request with words that would change
+	// the answer and that could not be applied (a column, value or
+	// operation the data or the tools do not have): nothing is answered,
+	// and the user is told what was understood, what was not and what is
+	// nearest.
+	ECodeNeedsClarification = "NEEDS_CLARIFICATION"
 )
 
 // Error is Quarry's one error type. Code is one of the ECode constants,

@@ -94,6 +94,32 @@ type Result struct {
 	ReplayOf string            `json:"replay_of,omitempty"`
 	AuditLog string            `json:"audit_log"`
 	Error    *quarry.ErrorInfo `json:"error,omitempty"`
+	// Clarification says how the request was read when it could not be
+	// answered as asked (status failed, error NEEDS_CLARIFICATION): what
+	// was understood, what was not, and the nearest columns and values.
+	Clarification *Clarification `json:"clarification,omitempty"`
+}
+
+// Clarification is how a request was read, for one that could not be
+// answered as asked.
+type Clarification struct {
+	// Understood are the phrases applied, each with what it became
+	// ("high temperature -> temp_max", "2015 -> year = 2015").
+	Understood []string `json:"understood"`
+	// NotUnderstood are the words that would change the answer and that
+	// could not be applied.
+	NotUnderstood []UnknownWord `json:"not_understood"`
+}
+
+// UnknownWord is one word or phrase of a request that could not be
+// applied, why, and the nearest things the data or the tools have.
+type UnknownWord struct {
+	Word string `json:"word"`
+	// Reason says why in words ("no column or value is called that",
+	// "no tool forecasts").
+	Reason string `json:"reason,omitempty"`
+	// Nearest are the closest column names or values, best first.
+	Nearest []string `json:"nearest,omitempty"`
 }
 
 // SourceTable is one table of a source's schema.
