@@ -26,6 +26,11 @@ func (p *parser) groups() error {
 			p.use(i, i+n)
 			i += n - 1
 			continue
+		} else if n > 0 && grainAdverbs[ph] == "year" && p.yearColumn() != nil {
+			p.addGroup(i, p.src(i, i+n), p.yearColumn().Name, "")
+			p.use(i, i+n)
+			i += n - 1
+			continue
 		}
 		trig, n := p.anyPhrase(i, groupTriggers)
 		if n == 0 {

@@ -67,6 +67,12 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 			out = append(out, colMatch{c, n, mWords})
 			continue
 		}
+		if len(cw) >= 2 {
+			if n, ok := p.wordsAnyOrder(i, cw); ok {
+				out = append(out, colMatch{c, n, mWords})
+				continue
+			}
+		}
 		if len(cw) >= 2 && qualifiers[cw[len(cw)-1]] {
 			if n, ok := p.wordsAt(i, cw[:len(cw)-1]); ok {
 				out = append(out, colMatch{c, n, mEntity})
@@ -112,7 +118,7 @@ func (p *parser) spells(i int, words []string, anyUse bool) (int, bool) {
 			return 0, false
 		}
 		for _, w := range tw {
-			if norm(w) != norm(words[k]) && w != words[k] {
+			if !sameWord(w, words[k]) {
 				if k == 0 && len(tw) == 1 && tw[0] == strings.Join(words, "") {
 					return 1, true
 				}

@@ -121,7 +121,19 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 	// A request the planner cannot read is refused like an invalid one:
 	// the log says so, and no result or artifact is written.
 	if err := r.planAndValidate(ctx); err != nil {
-		return nil, err
+		if r.res.Clarification == nil {
+			return nil, err
+		}
+		// A request that could not be read as asked is recorded, with
+		// what was and was not understood, and nothing is answered.
+		r.req.Status = analysis.StatusFailed
+		r.res.Status, r.res.Error = r.req.Status, quarry.NewErrorInfo(err)
+		r.res.Request = r.req.Redacted()
+		r.progress(analysis.Event{Step: "failed", Message: quarry.ErrorMessage(err)})
+		if serr := a.Store.SaveJSON(filepath.Join("analyses", req.RequestID, "result.json"), r.res); serr != nil {
+			return r.res, quarry.StorageError(serr)
+		}
+		return r.res, nil
 	}
 	err := r.execute(ctx)
 	if err == nil {
@@ -346,6 +358,10 @@ func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 	}
 	if perr != nil {
 		return nil, "offline", perr
+	}
+	if c, err := clarify(in); err != nil {
+		r.res.Clarification = c
+		return nil, "offline", err
 	}
 	p, note := r.fromRecipe(ctx, in)
 	r.res.RecipeNote = note

@@ -154,10 +154,26 @@ func (b *planBuilder) build() {
 	}
 	measures := b.measures()
 	b.totals(measures)
+	var dims []string
+	hasGrain := false
 	for _, g := range b.in.GroupBy {
 		if g.Grain != "" {
-			b.trend(measures[0], g)
+			hasGrain = true
 		} else {
+			dims = append(dims, g.Column)
+		}
+	}
+	for _, g := range b.in.GroupBy {
+		switch {
+		case g.Grain != "":
+			b.trend(measures[0], g)
+		case len(dims) >= 2 && !hasGrain:
+			// "by species and sex": one table with a row per pair, not a
+			// table per dimension.
+			if g.Column == dims[0] {
+				b.crossBreakdown(measures, dims)
+			}
+		default:
 			b.breakdown(measures[0], g.Column)
 		}
 	}
@@ -467,6 +483,33 @@ func (b *planBuilder) breakdown(m measure, dim string) {
 		b.add(analysis.Subtask{TaskID: id + "_share", ToolName: analysis.ToolDF, Description: fmt.Sprintf("Share of %s by %s", m.label, dim),
 			Dependencies: []string{id}, Arguments: map[string]any{"input": id, "operation": analysis.OpShare, "columns": []any{m.alias}},
 			Deliverable: analysis.DeliverTables, EstimatedCostSeconds: 0.1})
+	}
+}
+
+// crossBreakdown: every measure per combination of the dimensions, in
+// the order of the dimensions, and a bar chart of the first measure by the
+// first dimension with a series per value of the second.
+func (b *planBuilder) crossBreakdown(ms []measure, dims []string) {
+	var parts, cols, names []string
+	for k, d := range dims {
+		parts = append(parts, fileName(strings.ToLower(d)))
+		cols = append(cols, quoteIdent(d))
+		names = append(names, fmt.Sprint(k+1))
+	}
+	id := "by_" + strings.Join(parts, "_")
+	sel := strings.Join(cols, ", ")
+	for _, m := range ms {
+		sel += ", " + m.sql + " AS " + quoteIdent(m.alias)
+	}
+	q := fmt.Sprintf("SELECT %s FROM %s%s GROUP BY %s ORDER BY %s", sel, b.from, b.where, strings.Join(names, ", "), strings.Join(names, ", "))
+	desc := fmt.Sprintf("%s by %s%s", capitalize(ms[0].label), strings.Join(dims, " and "), b.scopeText())
+	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Dependencies: slices.Clone(b.deps),
+		Arguments: map[string]any{"query": q}, Invariants: []string{"group by " + strings.Join(dims, ", ") + " before " + ms[0].Agg}, Deliverable: analysis.DeliverTables,
+		EstimatedCostSeconds: b.cost(0.3)})
+	if b.wantsCharts() {
+		b.add(analysis.Subtask{TaskID: id + "_chart", ToolName: analysis.ToolPlot, Description: "Chart: " + desc, Dependencies: []string{id},
+			Arguments:   map[string]any{"input": id, "type": "bar", "x_col": dims[0], "y_col": ms[0].alias, "series_col": dims[1], "title": desc},
+			Deliverable: analysis.DeliverCharts, EstimatedCostSeconds: 0.3})
 	}
 }
 
