@@ -103,6 +103,8 @@ func (p *parser) dimension(j int, trig string) (int, bool, error) {
 			return j + n, true, nil
 		case isNumeric(c) && (c.Type == "float" || p.moneyLike(c) || p.quantityLike(c)):
 			return j, false, nil // "by revenue": what to rank by, not a grouping
+		case isNumeric(c) && trig == "by" && p.in.Top != nil && p.in.Top.Column != "" && !p.isYearColumn(c):
+			return j, false, nil // "top 5 countries by population": what to rank by
 		}
 		p.pending = pendingGroup{c.Name, ""}
 		return j + n, true, nil
@@ -314,22 +316,29 @@ func (p *parser) noteTop() {
 // which reads "which state had the highest sales": the top 1 of the
 // dimension after "which", by the measure after the superlative.
 func (p *parser) which(i int) {
-	c, m, s := p.colAt(i+1, prefDim)
+	j := i + 1
+	n, hasN := count(p.low(j))
+	if hasN {
+		j++ // "which 5 airports"
+	}
+	c, m, s := p.colAt(j, prefDim)
 	if c == nil || s < mEntity || isNumeric(c) || isDate(c) {
 		return
 	}
-	for k := i + 1 + m; k < len(p.toks) && k <= i+1+m+4; k++ {
+	for k := j + m; k < len(p.toks) && k <= j+m+4; k++ {
 		desc, ok := superlatives[p.low(k)]
 		if !ok {
 			continue
 		}
-		n := 1
-		if last := p.toks[i+m].low; last != singular(last) {
-			n = 10
+		if !hasN {
+			n = 1
+			if last := p.toks[j+m-1].low; last != singular(last) {
+				n = 10
+			}
 		}
 		p.in.Top = &TopN{N: n, Column: c.Name, Desc: desc}
 		p.topPos, p.topSrc = i, p.src(i, k+1)
-		p.use(i, i+1+m)
+		p.use(i, j+m)
 		p.use(k, k+1)
 		p.named = true
 		p.noteTop()

@@ -195,6 +195,8 @@ func (p *parser) yearColumnTimes() error {
 		return nil
 	}
 	label := p.in.Time.Label
+	// The period's note said it had no date column; now it has one.
+	p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return strings.Contains(n.text, "(no date column)") })
 	if c := p.in.Compare; c != nil {
 		c1, c2, ok := wholeYears(c)
 		if !ok || c2-c1 != 1 || y2-y1 != 1 {
