@@ -18,6 +18,9 @@ type Table struct {
 	Name    string
 	Rows    int64
 	Columns []Column
+	// Joined are the tables whose columns this one has through its keys:
+	// naming them names this table too.
+	Joined []string
 }
 
 // Column is one column of a table.

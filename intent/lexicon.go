@@ -167,6 +167,21 @@ func (p *parser) wordsAnyOrder(i int, cw []string) (int, bool) {
 	return n, true
 }
 
+// ofPhrase reports whether the free tokens at i name a two-word column
+// name backwards around "of" ("state of the origin" for origin_state,
+// "length of the beak" for beak_length), and how many tokens they take.
+func (p *parser) ofPhrase(i int, cw []string) (int, bool) {
+	words := essentialWords(cw)
+	if len(words) != 2 || !p.free(i) || p.toks[i].kind != kWord || !sameWord(p.toks[i].low, words[1]) || p.low(i+1) != "of" {
+		return 0, false
+	}
+	k := p.skip(i+2, "the", "a", "an", "each", "its", "their")
+	if !p.free(k) || p.toks[k].kind != kWord || !sameWord(p.toks[k].low, words[0]) {
+		return 0, false
+	}
+	return k + 1 - i, true
+}
+
 // usStates maps the names of the states of the USA (and DC) to their
 // postal codes, so that "California" finds a column of codes ("CA") and
 // "CA" a column of names.

@@ -59,7 +59,9 @@ func (p *parser) measureScan() {
 		if !p.free(i) {
 			continue
 		}
-		if ph, n := p.anyPhrase(i, countAggs); n > 0 {
+		if c, _, st := p.colAt(i, prefNum); c != nil && st == mExact && i > 0 && aggWord(p.low(i-1)) {
+			// "total count" over a column named count: the column
+		} else if ph, n := p.anyPhrase(i, countAggs); n > 0 {
 			if end := p.countAt(i, aggs[ph], n); end > i {
 				i = end - 1
 				continue

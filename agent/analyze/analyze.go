@@ -69,6 +69,7 @@ type run struct {
 	ws     Workspace
 	dbs    map[string]analysis.Source // database sources by name
 	tables []analysis.SourceTable
+	keys   []analysis.Key // joins between the file sources' tables
 	plan   *analysis.Plan
 	res    *analysis.Result
 
@@ -222,6 +223,9 @@ func (r *run) openSources(ctx context.Context) error {
 		}
 		ds.SchemaFingerprint = analysis.Fingerprint([]analysis.SourceTable{t})
 		r.tables = append(r.tables, t)
+	}
+	if err := r.joinKeys(ctx); err != nil {
+		return err
 	}
 	r.dropBlockedValues()
 	return ws.Lock(ctx)

@@ -33,7 +33,7 @@ func Plan(req *analysis.Request, tables []analysis.SourceTable, now time.Time) (
 func parseIntent(text string, tables []analysis.SourceTable, now time.Time) (*intent.Intent, error) {
 	schema := intent.Schema{}
 	for _, t := range tables {
-		it := intent.Table{Name: t.Name, Rows: t.Rows}
+		it := intent.Table{Name: t.Name, Rows: t.Rows, Joined: t.Joined}
 		for _, c := range t.Columns {
 			it.Columns = append(it.Columns, intent.Column{Name: c.Name, Type: c.Type, Values: c.Values, Min: c.Min, Max: c.Max})
 		}
@@ -132,6 +132,9 @@ func (b *planBuilder) add(t analysis.Subtask) {
 func (b *planBuilder) build() {
 	conds := b.conditions()
 	b.from, b.where = quoteIdent(b.table.Name), ""
+	if b.table.From != "" {
+		b.from = b.table.From // a table widened by its keys
+	}
 	if len(conds) > 0 {
 		b.where = " WHERE " + strings.Join(conds, " AND ")
 	}
@@ -536,9 +539,9 @@ func (b *planBuilder) distribution(col string) {
 func (b *planBuilder) profile(ms []measure) {
 	args := map[string]any{}
 	deps := slices.Clone(b.deps)
-	if b.where == "" && b.table.Source == "" {
+	if b.where == "" && b.table.Source == "" && b.table.From == "" {
 		args["table"] = b.table.Name
-	} else if b.where == "" {
+	} else if b.where == "" && b.table.Source != "" {
 		args["input"] = "load"
 	} else {
 		b.add(analysis.Subtask{TaskID: "rows", ToolName: analysis.ToolSQL, Description: "Rows in scope" + b.scopeText(), Dependencies: deps,

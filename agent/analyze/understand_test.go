@@ -217,3 +217,34 @@ func TestWhichNRanksByTheMeasure(t *testing.T) {
 		t.Errorf("%s %v; want %v", res.Status, got, want)
 	}
 }
+
+func TestTwoTablesJoinByAnInferredKey(t *testing.T) {
+	// Sales name their store by a code; the stores table calls it id
+	// and holds the region. No column name is shared.
+	stores := [][]string{{"id", "store_name", "region"}}
+	regions := []string{"North", "South", "West"}
+	for i := 0; i < 9; i++ {
+		stores = append(stores, []string{fmt.Sprintf("S%02d", i), fmt.Sprintf("Store %d", i), regions[i%3]})
+	}
+	sales := [][]string{{"sale_no", "shop", "amount"}}
+	want := map[string]int{}
+	for k := 0; k < 60; k++ {
+		i := (k * 7) % 9
+		amt := 10 + k
+		sales = append(sales, []string{fmt.Sprint(1000 + k), fmt.Sprintf("S%02d", i), fmt.Sprint(amt)})
+		want[regions[i%3]] += amt
+	}
+	res := runRequest(t, "total amount by region", writeRows(t, "sales.csv", sales), writeRows(t, "stores.csv", stores))
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("status %s (%+v)", res.Status, res.Error)
+	}
+	rows := readTable(t, res, "by_region")
+	if len(rows) != 4 {
+		t.Fatalf("rows %v; want the 3 regions", rows)
+	}
+	for _, r := range rows[1:] {
+		if r[1] != fmt.Sprint(want[r[0]]) {
+			t.Errorf("region %s: %s; want %d (sales joined to their store's region)", r[0], r[1], want[r[0]])
+		}
+	}
+}
