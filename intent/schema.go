@@ -402,7 +402,9 @@ func (p *parser) chooseTable() error {
 		}
 	}
 	best := 0
-	joins := func(a, b int) bool { return slices.ContainsFunc(p.s.Tables[a].Joined, func(n string) bool { return strings.EqualFold(n, p.s.Tables[b].Name) }) }
+	joins := func(a, b int) bool {
+		return slices.ContainsFunc(p.s.Tables[a].Joined, func(n string) bool { return strings.EqualFold(n, p.s.Tables[b].Name) })
+	}
 	for ti := range p.s.Tables {
 		// On a tie, a table that joins the other holds it; then the larger.
 		if scores[ti] > scores[best] || scores[ti] == scores[best] && !joins(best, ti) &&
