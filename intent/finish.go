@@ -159,6 +159,7 @@ func (p *parser) computable() error {
 	if p.t == nil {
 		return quarry.Errorf(quarry.ECodeInvalid, "%s", msg).WithHint("load a table first")
 	}
-	return quarry.Errorf(quarry.ECodeInvalid, "%s", msg).
+	p.in.Unknown = append(p.in.Unknown, Unknown{Word: "what to compute", Reason: "the request names no measure, count or kind of analysis", Nearest: nums})
+	return quarry.Errorf(quarry.ECodeNeedsClarification, "%s", msg).
 		WithHint(`say what to compute ("total amount", "number of orders") or what to look at ("trend", "summary", "distribution of amount")`)
 }

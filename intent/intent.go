@@ -137,12 +137,14 @@ const MaxTextLen = 2000
 // last date is unknown); otherwise they are relative to the latest date in
 // the data (Column.Max), because exports are historical.
 //
-// Parse returns a *quarry.Error with code quarry.ECodeInvalid when the
-// request names nothing it can compute (no measure, no analysis, no
-// column), when it names a column that does not exist (a quoted name, or a
-// word after "by" or an aggregation close to a column's name: the message
-// names the closest column), when s has no table, or when it is longer
-// than MaxTextLen.
+// Parse returns a *quarry.Error with code quarry.ECodeNeedsClarification,
+// and the Intent read so far, when the request names nothing it can
+// compute (no measure, no analysis, no column) or a column that does not
+// exist (a quoted name, or a word after "by" or an aggregation close to a
+// column's name: the message names the closest column); with code
+// quarry.ECodeInvalid and no Intent when s has no table or the request is
+// longer than MaxTextLen. A request it reads may still have Unknown words:
+// the caller decides what they mean for the answer.
 func Parse(text string, s Schema, now time.Time) (*Intent, error) {
 	if n := utf8.RuneCountInString(text); n > MaxTextLen {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "the request is %d characters long; at most %d are read", n, MaxTextLen).
@@ -172,15 +174,28 @@ func Parse(text string, s Schema, now time.Time) (*Intent, error) {
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
-			return nil, err
+			return p.unclear(err)
 		}
 	}
 	p.unknowns()
 	p.finish()
 	if err := p.computable(); err != nil {
-		return nil, err
+		return p.unclear(err)
 	}
 	return p.in, nil
+}
+
+// unclear returns what was read with an error that a request needs
+// clarifying (NEEDS_CLARIFICATION): the Intent says what was understood
+// and what not. Any other error returns no Intent.
+func (p *parser) unclear(err error) (*Intent, error) {
+	if quarry.ErrorCode(err) != quarry.ECodeNeedsClarification {
+		return nil, err
+	}
+	if p.in.Understood == nil {
+		p.finish()
+	}
+	return p.in, err
 }
 
 // parser holds one Parse's state.

@@ -162,9 +162,12 @@ func TestParseErrors(t *testing.T) {
 	for _, c := range cases {
 		in, err := Parse(c.text, c.schema, now)
 		var qe *quarry.Error
-		if !errors.As(err, &qe) || qe.Code != quarry.ECodeInvalid {
-			t.Errorf("Parse(%q) = %+v, %v; want an %s error", c.text, in, err, quarry.ECodeInvalid)
+		if !errors.As(err, &qe) || qe.Code != quarry.ECodeInvalid && qe.Code != quarry.ECodeNeedsClarification {
+			t.Errorf("Parse(%q) = %+v, %v; want an %s or %s error", c.text, in, err, quarry.ECodeInvalid, quarry.ECodeNeedsClarification)
 			continue
+		}
+		if qe.Code == quarry.ECodeNeedsClarification && (in == nil || len(in.Unknown) == 0) {
+			t.Errorf("Parse(%q) = %+v; a request that needs clarifying says what was not understood", c.text, in)
 		}
 		for _, w := range c.want {
 			if !strings.Contains(qe.Message, w) {

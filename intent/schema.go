@@ -332,7 +332,8 @@ func (p *parser) noColumn(word, closest string) error {
 		return quarry.Errorf(quarry.ECodeInvalid, "no column %s: the data has no columns", word).
 			WithHint("load a file with a header row")
 	}
-	return quarry.Errorf(quarry.ECodeInvalid, "no column %s; did you mean %s?", word, closest).
+	p.in.Unknown = append(p.in.Unknown, Unknown{Word: word, Reason: "no column is called that", Nearest: []string{closest}})
+	return quarry.Errorf(quarry.ECodeNeedsClarification, "no column %s; did you mean %s?", word, closest).
 		WithHint("the columns are " + p.columnList())
 }
 

@@ -361,6 +361,9 @@ func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 		r.progress(analysis.Event{Step: "plan", Message: "the " + how + "'s plan was not usable (" + quarry.ErrorMessage(err) + "); planning offline"})
 	}
 	if perr != nil {
+		if quarry.ErrorCode(perr) == quarry.ECodeNeedsClarification && in != nil {
+			r.res.Clarification, _ = clarify(in)
+		}
 		return nil, "offline", perr
 	}
 	if c, err := clarify(in); err != nil {

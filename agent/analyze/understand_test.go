@@ -248,3 +248,18 @@ func TestTwoTablesJoinByAnInferredKey(t *testing.T) {
 		}
 	}
 }
+
+// A column name the data does not have is recorded as a request that
+// needs clarifying, with the closest column, and nothing is computed.
+func TestUnknownColumnNeedsClarification(t *testing.T) {
+	res := runRequest(t, `average "quantiy" by state`, salesCSV)
+	if res.Status != analysis.StatusFailed || res.Error == nil || res.Error.Code != quarry.ECodeNeedsClarification || !strings.Contains(res.Error.Message, "quantiy") {
+		t.Fatalf("%s %+v; want failed, %s, naming quantiy", res.Status, res.Error, quarry.ECodeNeedsClarification)
+	}
+	if c := res.Clarification; c == nil || len(c.NotUnderstood) != 1 || c.NotUnderstood[0].Word != "quantiy" || !slices.Contains(c.NotUnderstood[0].Nearest, "quantity") {
+		t.Errorf("clarification %+v; want quantiy, nearest quantity", res.Clarification)
+	}
+	if len(res.Artifacts) != 0 || res.Plan != nil {
+		t.Errorf("%d artifacts, plan %v; want nothing computed", len(res.Artifacts), res.Plan)
+	}
+}

@@ -105,7 +105,7 @@ func TestAnalyzeCommandErrors(t *testing.T) {
 		{"missing file", []string{"analyze", "--source", "nope.csv", "sales by month"}, 1, "NOT_FOUND"},
 		{"row limit", []string{"analyze", "--source", "../../testdata/analyze/sales.csv", "--row-limit", "0", "sales"}, 1, "row_limit"},
 		{"timeout", []string{"analyze", "--source", "../../testdata/analyze/sales.csv", "--timeout", "200s", "sales"}, 1, "timeout_seconds 200"},
-		{"not understood", []string{"analyze", "--source", "../../testdata/analyze/sales.csv", "the weather on mars"}, 1, "INVALID"},
+		{"not understood", []string{"analyze", "--source", "../../testdata/analyze/sales.csv", "the weather on mars"}, 1, "NEEDS_CLARIFICATION"},
 		{"replay of nothing", []string{"analyze", "replay", "0000-1111"}, 1, "NOT_FOUND"},
 	}
 	for _, tt := range tests {
@@ -138,7 +138,7 @@ func TestAnalyzeRunsThroughTheService(t *testing.T) {
 		t.Fatalf("--json output: %v\n%s", err, stdout)
 	}
 	if _, stderr, code := runCLI(t, "analyze", "--source", "../../testdata/analyze/sales.csv", "--data-dir", dir, "the weather on mars"); code != 1 ||
-		!strings.Contains(stderr, "error "+quarry.ECodeInvalid+":") {
+		!strings.Contains(stderr, "error "+quarry.ECodeNeedsClarification+":") {
 		t.Fatalf("refused request: exit %d\n%s", code, stderr)
 	}
 
@@ -180,8 +180,8 @@ func TestAnalyzeRunsThroughTheService(t *testing.T) {
 			continue
 		}
 		refused, err := a.Analyses.Get(ctx, s.RequestID)
-		if err != nil || refused.Error == nil || refused.Error.Code != quarry.ECodeInvalid || refused.Plan != nil {
-			t.Errorf("refused request recorded as %+v (%v); want failed with INVALID and no plan", refused, err)
+		if err != nil || refused.Error == nil || refused.Error.Code != quarry.ECodeNeedsClarification || refused.Plan != nil || refused.Clarification == nil {
+			t.Errorf("refused request recorded as %+v (%v); want failed with NEEDS_CLARIFICATION, what was not understood and no plan", refused, err)
 		}
 	}
 }
