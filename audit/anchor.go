@@ -19,9 +19,18 @@ import (
 // and rewritten after every append: the number of entries and the last
 // hash. A hash chain alone cannot tell a log whose last entries were cut
 // off, or that was emptied, from a shorter one; the anchor can.
+//
+// It also records the last entry's hash_v2, so that a log whose hash_v2
+// fields were all removed, to edit an actor unnoticed, no longer matches.
 type anchor struct {
-	Entries  int    `json:"entries"`
-	LastHash string `json:"last_hash"`
+	Entries    int    `json:"entries"`
+	LastHash   string `json:"last_hash"`
+	LastHashV2 string `json:"last_hash_v2,omitempty"`
+}
+
+// anchorOf is the anchor of a verified chain.
+func anchorOf(res Result) anchor {
+	return anchor{Entries: res.Entries, LastHash: res.LastHash, LastHashV2: res.LastHashV2}
 }
 
 // AnchorPath returns the anchor file of the log at logPath.
@@ -77,6 +86,8 @@ func anchorProblem(res Result, a anchor) string {
 		return fmt.Sprintf("the log has %d entries but its anchor recorded %d: entries were removed from its end", res.Entries, a.Entries)
 	case res.LastHash != a.LastHash:
 		return fmt.Sprintf("the last entry's hash %.12s… is not the anchored %.12s…: the log was replaced", res.LastHash, a.LastHash)
+	case a.LastHashV2 != "" && res.LastHashV2 != a.LastHashV2:
+		return fmt.Sprintf("the last entry's hash_v2 %.12s… is not the anchored %.12s…: the log was rewritten", res.LastHashV2, a.LastHashV2)
 	}
 	return ""
 }
@@ -87,14 +98,19 @@ func lagProblem(logPath string, res Result, a anchor) (string, error) {
 	if res.Entries <= a.Entries {
 		return anchorProblem(res, a), nil
 	}
-	h, err := hashAt(logPath, res.Size, a.Entries)
+	h, h2, err := hashAt(logPath, res.Size, a.Entries)
 	if a.Entries == 0 {
-		h = quarry.GenesisHash
+		h, h2 = quarry.GenesisHash, ""
 	}
-	if err != nil || h == a.LastHash {
+	switch {
+	case err != nil:
 		return "", err
+	case h != a.LastHash:
+		return fmt.Sprintf("entry %d's hash %.12s… is not the anchored %.12s…: the log was replaced", a.Entries, h, a.LastHash), nil
+	case a.LastHashV2 != "" && h2 != a.LastHashV2:
+		return fmt.Sprintf("entry %d's hash_v2 %.12s… is not the anchored %.12s…: the log was rewritten", a.Entries, h2, a.LastHashV2), nil
 	}
-	return fmt.Sprintf("entry %d's hash %.12s… is not the anchored %.12s…: the log was replaced", a.Entries, h, a.LastHash), nil
+	return "", nil
 }
 
 // Report is what Check found: the chain, the anchor and the artifacts.
@@ -209,17 +225,16 @@ func artifactHashes(logPath string, size int64) (map[string]string, []string, in
 	return hashes, order, unhashed, err
 }
 
-// hashAt returns the hash of the log's nth entry ("" when it has fewer),
-// of its first size bytes, which verified.
-func hashAt(logPath string, size int64, n int) (string, error) {
-	var h string
-	err := eachEntry(logPath, size, func(i int, e quarry.AuditEntry) bool {
+// hashAt returns the hash and hash_v2 of the log's nth entry ("" when it
+// has fewer), of its first size bytes, which verified.
+func hashAt(logPath string, size int64, n int) (h, h2 string, err error) {
+	err = eachEntry(logPath, size, func(i int, e quarry.AuditEntry) bool {
 		if i == n {
-			h = e.Hash
+			h, h2 = e.Hash, e.HashV2
 		}
 		return i < n
 	})
-	return h, err
+	return h, h2, err
 }
 
 // eachEntry calls fn with each entry in the first size bytes of the log
