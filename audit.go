@@ -21,6 +21,11 @@ const (
 	EventObservationRecorded = "observation_recorded"
 	EventArtifactGenerated   = "artifact_generated"
 	EventPolicyDecision      = "policy_decision"
+	// EventRecordSaved is Quarry's, not the specification's: a record
+	// that the API and replay read (an analysis's result.json) was
+	// written, with its path relative to the data dir and its SHA-256,
+	// which "quarry audit verify" checks the file against.
+	EventRecordSaved = "record_saved"
 )
 
 // GenesisHash is the parent hash of the first entry of a chain.

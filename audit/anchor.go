@@ -130,6 +130,10 @@ type Report struct {
 	Artifacts int
 	Unhashed  int
 	Problems  []string
+	// Records counts the records (an analysis's result.json) checked
+	// against the SHA-256 their last record_saved entry gave; a changed
+	// or missing one is in Problems.
+	Records int
 }
 
 // OK reports whether the chain, the anchor and every artifact check out.
@@ -138,9 +142,9 @@ func (r Report) OK() bool {
 }
 
 // Check verifies the log at logPath (see Verify), compares it with its
-// anchor, and checks every artifact it records: each file, relative to
-// the log's directory, must exist and have the SHA-256 its last
-// artifact_generated entry gives. Errors: NOT_FOUND when there is no log;
+// anchor, and checks every artifact and record it records: each file,
+// relative to the log's directory, must exist and have the SHA-256 its
+// last artifact_generated or record_saved entry gives. Errors: NOT_FOUND when there is no log;
 // otherwise I/O errors only, as problems are reported in the Report.
 func Check(logPath string) (Report, error) {
 	return CheckIn(logPath, filepath.Dir(logPath))
@@ -171,43 +175,73 @@ func CheckIn(logPath, root string) (Report, error) {
 	if !res.OK() {
 		return rep, nil
 	}
-	hashes, order, unhashed, err := artifactHashes(logPath, res.Size)
+	hashes, order, unhashed, err := fileHashes(logPath, res.Size, quarry.EventArtifactGenerated)
 	if err != nil {
 		return rep, err
 	}
 	rep.Unhashed = unhashed
-	dir := root
 	for _, rel := range order {
 		rep.Artifacts++
-		clean := path.Clean(rel)
-		if path.IsAbs(clean) || strings.HasPrefix(clean, "../") || clean == ".." {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: not a path inside the session", rel))
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(clean)))
-		if errors.Is(err, fs.ErrNotExist) {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: missing", rel))
-			continue
-		}
+		problem, err := checkFile(root, rel, hashes[rel])
 		if err != nil {
 			return rep, err
 		}
-		if got := quarry.SHA256Hex(data); got != hashes[rel] {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: changed (SHA-256 %.12s…, recorded %.12s…)", rel, got, hashes[rel]))
+		if problem != "" {
+			rep.Problems = append(rep.Problems, rel+": "+problem)
+		}
+	}
+	hashes, order, _, err = fileHashes(logPath, res.Size, quarry.EventRecordSaved)
+	if err != nil {
+		return rep, err
+	}
+	for _, rel := range order {
+		rep.Records++
+		problem, err := checkFile(root, rel, hashes[rel])
+		if err != nil {
+			return rep, err
+		}
+		switch problem {
+		case "":
+		case "missing":
+			rep.Problems = append(rep.Problems, rel+" was recorded but is missing")
+		default:
+			rep.Problems = append(rep.Problems, rel+" was changed after it was recorded "+strings.TrimPrefix(problem, "changed "))
 		}
 	}
 	return rep, nil
 }
 
-// artifactHashes reads the artifact entries of a verified log: the last
-// recorded hash of each path, the paths in order of first appearance, and
-// how many entries carry no hash.
-func artifactHashes(logPath string, size int64) (map[string]string, []string, int, error) {
+// checkFile compares the file rel, relative to root, with the SHA-256 a
+// log recorded for it, and says what is wrong ("" when nothing is):
+// "missing", "changed (SHA-256 ...)", or a path outside root.
+func checkFile(root, rel, want string) (string, error) {
+	clean := path.Clean(rel)
+	if path.IsAbs(clean) || strings.HasPrefix(clean, "../") || clean == ".." {
+		return "not a path inside the session", nil
+	}
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(clean)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "missing", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if got := quarry.SHA256Hex(data); got != want {
+		return fmt.Sprintf("changed (SHA-256 %.12s…, recorded %.12s…)", got, want), nil
+	}
+	return "", nil
+}
+
+// fileHashes reads the entries of a verified log that record a file
+// (artifact_generated, record_saved): the last recorded hash of each
+// path, the paths in order of first appearance, and how many entries
+// carry no hash.
+func fileHashes(logPath string, size int64, eventType string) (map[string]string, []string, int, error) {
 	hashes := map[string]string{}
 	var order []string
 	unhashed := 0
 	err := eachEntry(logPath, size, func(_ int, e quarry.AuditEntry) bool {
-		if e.EventType != quarry.EventArtifactGenerated {
+		if e.EventType != eventType {
 			return true
 		}
 		p, _ := e.EventData["path"].(string)
