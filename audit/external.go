@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/quarry-dev/quarry"
 )
@@ -66,6 +67,9 @@ func ParseHeads(data []byte) ([]Head, error) {
 				return nil, quarry.Errorf(quarry.ECodeInvalid, "log %d of the anchor: %v", i+1, err)
 			}
 		}
+		if len(a.Logs) == 0 {
+			return nil, quarry.Errorf(quarry.ECodeInvalid, "the anchor names no log")
+		}
 		return a.Logs, nil
 	}
 	var heads []Head
@@ -104,8 +108,10 @@ func ParseHeads(data []byte) ([]Head, error) {
 // check says what is wrong with a parsed head.
 func (h Head) check() error {
 	switch {
-	case h.Path == "":
-		return fmt.Errorf("no path")
+	case h.Path == "" || strings.HasPrefix(h.Path, "#") || strings.ContainsFunc(h.Path, unicode.IsSpace):
+		// A log's path in a data dir has neither (logs/NAME.jsonl,
+		// sessions/ID/audit.jsonl), and the text form could not hold it.
+		return fmt.Errorf("%q is not the path of a log in a data dir", h.Path)
 	case h.Entries < 0:
 		return fmt.Errorf("%d entries", h.Entries)
 	case !IsHash(h.LastHash):
