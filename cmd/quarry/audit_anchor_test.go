@@ -157,3 +157,35 @@ func TestAuditAnchorUsage(t *testing.T) {
 		t.Errorf("anchor a data dir that does not exist: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestAuditVerifyOldLog: a log an older Quarry wrote, its float hashed as
+// Go wrote it ("0.000030255", which the specification's verifier
+// rejects), verifies, and verify says which of its entries used that
+// form.
+func TestAuditVerifyOldLog(t *testing.T) {
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "logs", "old.jsonl")
+	os.MkdirAll(filepath.Dir(logPath), 0o755)
+	var data map[string]any
+	dec := json.NewDecoder(strings.NewReader(`{"p_value":0.000030255,"rows":3}`))
+	dec.UseNumber()
+	dec.Decode(&data)
+	e := quarry.AuditEntry{EntryID: "e1", RequestID: "old", SequenceNumber: 1, ParentHash: quarry.GenesisHash,
+		Timestamp: "2025-01-01T00:00:00Z", EventType: quarry.EventObservationRecorded, EventData: data, Actor: "actor"}
+	var err error
+	if e.Hash, err = e.ComputeLegacyHash(); err != nil {
+		t.Fatal(err)
+	}
+	line, _ := json.Marshal(e)
+	os.WriteFile(logPath, append(line, '\n'), 0o644)
+	os.WriteFile(audit.AnchorPath(logPath), []byte(`{"entries":1,"last_hash":"`+e.Hash+`"}`), 0o644)
+
+	out, stderr, code := runCLI(t, "audit", "verify", "--data-dir", dir)
+	if code != 0 || !strings.Contains(out, "ok      logs/old.jsonl  1 entry; 1 entry by an older Quarry's number format") {
+		t.Errorf("verify the data dir: exit %d\n%s%s", code, out, stderr)
+	}
+	out, stderr, code = runCLI(t, "audit", "verify", logPath)
+	if code != 0 || !strings.Contains(out, "note:      1 entry was written by an older Quarry") {
+		t.Errorf("verify PATH: exit %d\n%s%s", code, out, stderr)
+	}
+}
