@@ -108,6 +108,18 @@ func randomFloat(r *rand.Rand) float64 {
 	}
 }
 
+// randomString draws runes Python escapes in its own way: controls, DEL,
+// quotes and backslashes, accented letters, the BMP's last and the astral
+// planes (a surrogate pair to Python).
+func randomString(r *rand.Rand) string {
+	pool := []rune{0, 1, '\b', '\f', '\n', '\r', '\t', 0x1f, ' ', '"', '\\', '/', '<', '>', '&', '~', 0x7f, 0x80, 0xe9, 0x2028, 0xfeff, 0xfffd, 0xffff, 0x10000, 0x1f600, 0x10ffff, 'a', 'Z', '0'}
+	b := make([]rune, r.IntN(12))
+	for i := range b {
+		b[i] = pool[r.IntN(len(pool))]
+	}
+	return string(b)
+}
+
 // TestPythonFloatMatchesRepr compares quarry.PythonFloat with Python's own
 // repr over thousands of random floats, passed to Python by their bits.
 func TestPythonFloatMatchesRepr(t *testing.T) {
@@ -146,7 +158,8 @@ for line in open(sys.argv[1]):
 }
 
 // TestSpecVerifierAcceptsRandomFloats writes random floats, nested in
-// maps and lists as tool arguments and observations are, through
+// maps and lists as tool arguments and observations are, with a random
+// string key and value beside them, through
 // Quarry's log writer, and runs the specification's verify_audit_chain on
 // the log, and the hash_v2 formula's own Python verifier, as well as
 // Verify.
@@ -180,6 +193,7 @@ func TestSpecVerifierAcceptsRandomFloats(t *testing.T) {
 				"number": json.Number("1.50"),
 				"label":  "température ≥ 30 °C",
 			},
+			randomString(r): randomString(r),
 		}
 		if _, err := l.Append(quarry.EventObservationRecorded, "actor", data); err != nil {
 			t.Fatal(err)
