@@ -428,7 +428,8 @@ func (m *Service) fail(req analysis.Request, r *running, err error, publish func
 	req.Status = analysis.StatusFailed
 	rec := &analysis.Result{RequestID: req.RequestID, Status: analysis.StatusFailed, Request: req.Redacted(), Error: quarry.NewErrorInfo(err),
 		Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}
-	// The log is open when the run got as far as opening it.
+	// The shared log is open while a run uses it; when none does (this
+	// one could not open it), the record is saved without its hash.
 	m.mu.Lock()
 	var log analyze.Auditor
 	if m.log != nil {
