@@ -161,15 +161,17 @@ func Extends(logPath string, res Result, h Head) (string, error) {
 }
 
 // Find returns the position (from 1) of the entry of the verified log at
-// logPath whose hash or hash_v2 is hash, or 0 when there is none.
-func Find(logPath string, res Result, hash string) (int, error) {
-	found := 0
-	err := eachEntry(logPath, res.Size, func(n int, e quarry.AuditEntry) bool {
+// logPath whose hash or hash_v2 is hash, or 0 when there is none. partial
+// is true when hash is the entry's hash and it has a hash_v2: the entries
+// up to it may have had their actor, request_id or entry_id changed and
+// their hash_v2 recomputed, which only its hash_v2 would show.
+func Find(logPath string, res Result, hash string) (n int, partial bool, err error) {
+	err = eachEntry(logPath, res.Size, func(i int, e quarry.AuditEntry) bool {
 		if e.Hash == hash || e.HashV2 == hash {
-			found = n
+			n, partial = i, e.HashV2 != "" && e.HashV2 != hash
 			return false
 		}
 		return true
 	})
-	return found, err
+	return n, partial, err
 }

@@ -37,7 +37,7 @@ func runAudit(ctx context.Context, args []string, getenv func(string) string, st
 	fs.SetOutput(stderr)
 	dataDir := fs.String("data-dir", defaultDataDir(getenv), "the data dir whose logs --all verifies (env QUARRY_DATA_DIR)")
 	all := fs.Bool("all", false, "verify every audit log under --data-dir: each investigation's, the analyses', the data rooms', research's (the default without PATH)")
-	anchorArg := fs.String("anchor", "", "check that the logs still extend an anchor kept outside the data dir: a file written by 'quarry audit anchor' (text or --json), or the hash or hash_v2 of one entry")
+	anchorArg := fs.String("anchor", "", "check that the logs still extend an anchor kept outside the data dir: a file written by 'quarry audit anchor' (text or --json), or one entry's hash_v2 (or hash)")
 	help, paths, err := parseInterspersed(fs, args[1:])
 	if help || err != nil {
 		return err
@@ -94,11 +94,14 @@ func readExternalAnchor(arg string) (*externalAnchor, error) {
 // not name it), problem what is wrong when it does not.
 func (x *externalAnchor) check(path, rel string, res audit.Result) (note, problem string, err error) {
 	if x.hash != "" {
-		n, err := audit.Find(path, res, x.hash)
+		n, partial, err := audit.Find(path, res, x.hash)
 		if err != nil || n == 0 {
 			return "", "", err
 		}
-		return fmt.Sprintf("extends the external anchor (entry %d holds its hash)", n), "", nil
+		if partial {
+			return fmt.Sprintf("extends the external anchor (entry %d holds its hash; its hash_v2, which covers actor, request_id and entry_id too, would check more)", n), "", nil
+		}
+		return fmt.Sprintf("extends the external anchor (entry %d holds its hash_v2)", n), "", nil
 	}
 	h, ok := x.head(path, rel)
 	if !ok {

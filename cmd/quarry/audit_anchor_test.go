@@ -67,6 +67,9 @@ func TestAuditRecordsAndExternalAnchor(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "extends the external anchor") || !strings.Contains(out, "against the external anchor") {
 			t.Errorf("--anchor %s after one more entry: exit %d\n%s%s", anchor, code, out, stderr)
 		}
+		if partial := strings.Contains(out, "its hash_v2, which covers actor, request_id and entry_id too, would check more"); partial != (anchor == strings.ToUpper(head.LastHash)) {
+			t.Errorf("--anchor %s: the output says the hash checks less (%v) only for the entry's hash\n%s", anchor, partial, out)
+		}
 	}
 	if out, _, code := runCLI(t, "audit", "verify", logPath, "--anchor", textFile); code != 0 || !strings.Contains(out, "external:  extends the external anchor") {
 		t.Errorf("verify PATH --anchor FILE: exit %d\n%s", code, out)
