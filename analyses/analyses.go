@@ -379,7 +379,7 @@ func (m *Service) run(req analysis.Request, r *running) {
 		if res.Request != nil {
 			res.Request.Status = analysis.StatusFailed
 		}
-		if serr := m.cfg.Store.SaveJSON(recordPath(req.RequestID), res); serr != nil {
+		if serr := analyze.SaveRecord(m.cfg.Store, log, req.RequestID, res); serr != nil {
 			m.cfg.Log.Error("save analysis", "request", req.RequestID, "err", serr)
 		}
 		m.mu.Lock()
@@ -428,7 +428,15 @@ func (m *Service) fail(req analysis.Request, r *running, err error, publish func
 	req.Status = analysis.StatusFailed
 	rec := &analysis.Result{RequestID: req.RequestID, Status: analysis.StatusFailed, Request: req.Redacted(), Error: quarry.NewErrorInfo(err),
 		Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}
-	if serr := m.cfg.Store.SaveJSON(recordPath(req.RequestID), rec); serr != nil {
+	// The shared log is open while a run uses it; when none does (this
+	// one could not open it), the record is saved without its hash.
+	m.mu.Lock()
+	var log analyze.Auditor
+	if m.log != nil {
+		log = m.log
+	}
+	m.mu.Unlock()
+	if serr := analyze.SaveRecord(m.cfg.Store, log, req.RequestID, rec); serr != nil {
 		m.cfg.Log.Error("save analysis", "request", req.RequestID, "err", serr)
 	}
 	m.mu.Lock()
@@ -494,7 +502,14 @@ func (m *Service) recover(id string, res *analysis.Result) (*analysis.Result, er
 	if now.Request != nil {
 		now.Request.Status = analysis.StatusFailed
 	}
-	if err := m.cfg.Store.SaveJSON(recordPath(id), &now); err != nil {
+	var log analyze.Auditor
+	if m.cfg.OpenLog != nil {
+		if l, err := m.acquireLog(); err == nil {
+			defer m.releaseLog()
+			log = l
+		}
+	}
+	if err := analyze.SaveRecord(m.cfg.Store, log, id, &now); err != nil {
 		return nil, quarry.StorageError(err)
 	}
 	m.cfg.Log.Warn("analysis interrupted by its process's end, recorded as failed", "request", id)

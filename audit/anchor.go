@@ -19,9 +19,18 @@ import (
 // and rewritten after every append: the number of entries and the last
 // hash. A hash chain alone cannot tell a log whose last entries were cut
 // off, or that was emptied, from a shorter one; the anchor can.
+//
+// It also records the last entry's hash_v2, so that a log whose hash_v2
+// fields were all removed, to edit an actor unnoticed, no longer matches.
 type anchor struct {
-	Entries  int    `json:"entries"`
-	LastHash string `json:"last_hash"`
+	Entries    int    `json:"entries"`
+	LastHash   string `json:"last_hash"`
+	LastHashV2 string `json:"last_hash_v2,omitempty"`
+}
+
+// anchorOf is the anchor of a verified chain.
+func anchorOf(res Result) anchor {
+	return anchor{Entries: res.Entries, LastHash: res.LastHash, LastHashV2: res.LastHashV2}
 }
 
 // AnchorPath returns the anchor file of the log at logPath.
@@ -77,6 +86,8 @@ func anchorProblem(res Result, a anchor) string {
 		return fmt.Sprintf("the log has %d entries but its anchor recorded %d: entries were removed from its end", res.Entries, a.Entries)
 	case res.LastHash != a.LastHash:
 		return fmt.Sprintf("the last entry's hash %.12s… is not the anchored %.12s…: the log was replaced", res.LastHash, a.LastHash)
+	case a.LastHashV2 != "" && res.LastHashV2 != a.LastHashV2:
+		return fmt.Sprintf("the last entry's hash_v2 %.12s… is not the anchored %.12s…: the log was rewritten", res.LastHashV2, a.LastHashV2)
 	}
 	return ""
 }
@@ -87,14 +98,19 @@ func lagProblem(logPath string, res Result, a anchor) (string, error) {
 	if res.Entries <= a.Entries {
 		return anchorProblem(res, a), nil
 	}
-	h, err := hashAt(logPath, res.Size, a.Entries)
+	h, h2, err := hashAt(logPath, res.Size, a.Entries)
 	if a.Entries == 0 {
-		h = quarry.GenesisHash
+		h, h2 = quarry.GenesisHash, ""
 	}
-	if err != nil || h == a.LastHash {
+	switch {
+	case err != nil:
 		return "", err
+	case h != a.LastHash:
+		return fmt.Sprintf("entry %d's hash %.12s… is not the anchored %.12s…: the log was replaced", a.Entries, h, a.LastHash), nil
+	case a.LastHashV2 != "" && h2 != a.LastHashV2:
+		return fmt.Sprintf("entry %d's hash_v2 %.12s… is not the anchored %.12s…: the log was rewritten", a.Entries, h2, a.LastHashV2), nil
 	}
-	return fmt.Sprintf("entry %d's hash %.12s… is not the anchored %.12s…: the log was replaced", a.Entries, h, a.LastHash), nil
+	return "", nil
 }
 
 // Report is what Check found: the chain, the anchor and the artifacts.
@@ -114,6 +130,10 @@ type Report struct {
 	Artifacts int
 	Unhashed  int
 	Problems  []string
+	// Records counts the records (an analysis's result.json) checked
+	// against the SHA-256 their last record_saved entry gave; a changed
+	// or missing one is in Problems.
+	Records int
 }
 
 // OK reports whether the chain, the anchor and every artifact check out.
@@ -122,9 +142,9 @@ func (r Report) OK() bool {
 }
 
 // Check verifies the log at logPath (see Verify), compares it with its
-// anchor, and checks every artifact it records: each file, relative to
-// the log's directory, must exist and have the SHA-256 its last
-// artifact_generated entry gives. Errors: NOT_FOUND when there is no log;
+// anchor, and checks every artifact and record it records: each file,
+// relative to the log's directory, must exist and have the SHA-256 its
+// last artifact_generated or record_saved entry gives. Errors: NOT_FOUND when there is no log;
 // otherwise I/O errors only, as problems are reported in the Report.
 func Check(logPath string) (Report, error) {
 	return CheckIn(logPath, filepath.Dir(logPath))
@@ -155,43 +175,73 @@ func CheckIn(logPath, root string) (Report, error) {
 	if !res.OK() {
 		return rep, nil
 	}
-	hashes, order, unhashed, err := artifactHashes(logPath, res.Size)
+	hashes, order, unhashed, err := fileHashes(logPath, res.Size, quarry.EventArtifactGenerated)
 	if err != nil {
 		return rep, err
 	}
 	rep.Unhashed = unhashed
-	dir := root
 	for _, rel := range order {
 		rep.Artifacts++
-		clean := path.Clean(rel)
-		if path.IsAbs(clean) || strings.HasPrefix(clean, "../") || clean == ".." {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: not a path inside the session", rel))
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(clean)))
-		if errors.Is(err, fs.ErrNotExist) {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: missing", rel))
-			continue
-		}
+		problem, err := checkFile(root, rel, hashes[rel])
 		if err != nil {
 			return rep, err
 		}
-		if got := quarry.SHA256Hex(data); got != hashes[rel] {
-			rep.Problems = append(rep.Problems, fmt.Sprintf("%s: changed (SHA-256 %.12s…, recorded %.12s…)", rel, got, hashes[rel]))
+		if problem != "" {
+			rep.Problems = append(rep.Problems, rel+": "+problem)
+		}
+	}
+	hashes, order, _, err = fileHashes(logPath, res.Size, quarry.EventRecordSaved)
+	if err != nil {
+		return rep, err
+	}
+	for _, rel := range order {
+		rep.Records++
+		problem, err := checkFile(root, rel, hashes[rel])
+		if err != nil {
+			return rep, err
+		}
+		switch problem {
+		case "":
+		case "missing":
+			rep.Problems = append(rep.Problems, rel+" was recorded but is missing")
+		default:
+			rep.Problems = append(rep.Problems, rel+" was changed after it was recorded "+strings.TrimPrefix(problem, "changed "))
 		}
 	}
 	return rep, nil
 }
 
-// artifactHashes reads the artifact entries of a verified log: the last
-// recorded hash of each path, the paths in order of first appearance, and
-// how many entries carry no hash.
-func artifactHashes(logPath string, size int64) (map[string]string, []string, int, error) {
+// checkFile compares the file rel, relative to root, with the SHA-256 a
+// log recorded for it, and says what is wrong ("" when nothing is):
+// "missing", "changed (SHA-256 ...)", or a path outside root.
+func checkFile(root, rel, want string) (string, error) {
+	clean := path.Clean(rel)
+	if path.IsAbs(clean) || strings.HasPrefix(clean, "../") || clean == ".." {
+		return "not a path inside the session", nil
+	}
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(clean)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "missing", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if got := quarry.SHA256Hex(data); got != want {
+		return fmt.Sprintf("changed (SHA-256 %.12s…, recorded %.12s…)", got, want), nil
+	}
+	return "", nil
+}
+
+// fileHashes reads the entries of a verified log that record a file
+// (artifact_generated, record_saved): the last recorded hash of each
+// path, the paths in order of first appearance, and how many entries
+// carry no hash.
+func fileHashes(logPath string, size int64, eventType string) (map[string]string, []string, int, error) {
 	hashes := map[string]string{}
 	var order []string
 	unhashed := 0
 	err := eachEntry(logPath, size, func(_ int, e quarry.AuditEntry) bool {
-		if e.EventType != quarry.EventArtifactGenerated {
+		if e.EventType != eventType {
 			return true
 		}
 		p, _ := e.EventData["path"].(string)
@@ -209,17 +259,16 @@ func artifactHashes(logPath string, size int64) (map[string]string, []string, in
 	return hashes, order, unhashed, err
 }
 
-// hashAt returns the hash of the log's nth entry ("" when it has fewer),
-// of its first size bytes, which verified.
-func hashAt(logPath string, size int64, n int) (string, error) {
-	var h string
-	err := eachEntry(logPath, size, func(i int, e quarry.AuditEntry) bool {
+// hashAt returns the hash and hash_v2 of the log's nth entry ("" when it
+// has fewer), of its first size bytes, which verified.
+func hashAt(logPath string, size int64, n int) (h, h2 string, err error) {
+	err = eachEntry(logPath, size, func(i int, e quarry.AuditEntry) bool {
 		if i == n {
-			h = e.Hash
+			h, h2 = e.Hash, e.HashV2
 		}
 		return i < n
 	})
-	return h, err
+	return h, h2, err
 }
 
 // eachEntry calls fn with each entry in the first size bytes of the log

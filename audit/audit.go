@@ -2,6 +2,13 @@
 // file of quarry.AuditEntry values in which every entry carries the hash of
 // the one before it, so changing, removing or reordering any line breaks
 // the chain at that line. Verify finds the first broken entry.
+//
+// Each entry carries two chained hashes: hash, the specification's formula
+// over parent_hash, timestamp, event_type and event_data, which its
+// verify_audit_chain checks, and hash_v2 over every field of the line,
+// which Verify checks too, so an edited actor, request_id or entry_id is
+// found. Numbers are written and hashed as Python's json module writes
+// them, so both verifiers accept every value.
 package audit
 
 import (
@@ -36,6 +43,7 @@ type Log struct {
 	requestID string
 	seq       int
 	last      string
+	lastV2    string
 	now       func() time.Time
 	// shared logs take the lock per append (OpenShared); size is where
 	// the entries this Log has seen end.
@@ -130,14 +138,14 @@ func (l *Log) catchUp() error {
 	if _, err := f.Seek(l.size, io.SeekStart); err != nil {
 		return err
 	}
-	res, err := verifyFrom(io.LimitReader(f, st.Size()-l.size), Result{Entries: l.seq, LastHash: l.last})
+	res, err := verifyFrom(io.LimitReader(f, st.Size()-l.size), Result{Entries: l.seq, LastHash: l.last, LastHashV2: l.lastV2})
 	if err != nil {
 		return err
 	}
 	if !res.OK() {
 		return quarry.Errorf(quarry.ECodeConflict, "audit log %s is broken at entry %d: %s", l.path, res.FirstBroken, res.Reason)
 	}
-	l.seq, l.last, l.size = res.Entries, res.LastHash, l.size+res.Size
+	l.seq, l.last, l.lastV2, l.size = res.Entries, res.LastHash, res.LastHashV2, l.size+res.Size
 	if res.Torn {
 		// Another process's append was cut short; holding the lock, cut
 		// off what it left so that this append continues the chain.
@@ -186,11 +194,11 @@ func open(path, requestID string, now func() time.Time) (*Log, error) {
 			}
 		}
 		if !ok || res.Entries > a.Entries {
-			if err := writeAnchor(path, anchor{Entries: res.Entries, LastHash: res.LastHash}); err != nil {
+			if err := writeAnchor(path, anchorOf(res)); err != nil {
 				return nil, quarry.StorageError(err)
 			}
 		}
-		l.seq, l.last = res.Entries, res.LastHash
+		l.seq, l.last, l.lastV2 = res.Entries, res.LastHash, res.LastHashV2
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -232,18 +240,16 @@ func (l *Log) AppendFor(requestID, eventType, actor string, data map[string]any)
 			return quarry.AuditEntry{}, err
 		}
 	}
-	if data == nil {
-		data = map[string]any{}
-	}
-	// Normalise data through JSON so the hash is computed over exactly what
-	// a reader will decode from the file.
-	raw, err := json.Marshal(data)
+	// Normalise data to the JSON values a reader will decode from the
+	// file, numbers in Python's form, so the hashes are computed over
+	// exactly what the specification's verifier reads.
+	tree, err := pythonData(data)
 	if err != nil {
 		return quarry.AuditEntry{}, fmt.Errorf("audit: encode event data: %w", err)
 	}
-	var norm map[string]any
-	if err := json.Unmarshal(raw, &norm); err != nil {
-		return quarry.AuditEntry{}, fmt.Errorf("audit: decode event data: %w", err)
+	norm, _ := tree.(map[string]any)
+	if norm == nil {
+		norm = map[string]any{}
 	}
 	e := quarry.AuditEntry{
 		EntryID:        quarry.NewID(),
@@ -262,6 +268,19 @@ func (l *Log) AppendFor(requestID, eventType, actor string, data map[string]any)
 	if err != nil {
 		return quarry.AuditEntry{}, err
 	}
+	if e.HashV2, err = hashV2(previousV2(l.last, l.lastV2), line); err != nil {
+		return quarry.AuditEntry{}, err
+	}
+	if line, err = json.Marshal(e); err != nil {
+		return quarry.AuditEntry{}, err
+	}
+	// The caller gets the entry as ReadFile returns it, numbers as
+	// float64.
+	ret := e
+	ret.EventData = nil
+	if err := json.Unmarshal(line, &ret); err != nil {
+		return quarry.AuditEntry{}, err
+	}
 	if n, err := l.f.Write(append(line, '\n')); err != nil {
 		// Take back what part of the line was written, so that the log
 		// stays a chain the next append can continue; if even that fails,
@@ -274,12 +293,12 @@ func (l *Log) AppendFor(requestID, eventType, actor string, data map[string]any)
 		return quarry.AuditEntry{}, quarry.StorageError(fmt.Errorf("audit: append to %s: %w", l.path, err))
 	}
 	l.size += int64(len(line) + 1)
-	l.seq, l.last = e.SequenceNumber, e.Hash
+	l.seq, l.last, l.lastV2 = e.SequenceNumber, e.Hash, e.HashV2
 	// The entry is recorded. An anchor that cannot be written now (a full
 	// disk) lags behind it, which is no loss: the next append, Close or
 	// open writes it again, and Check reports the lag, not tampering.
-	l.anchorErr = writeAnchor(l.path, anchor{Entries: l.seq, LastHash: l.last})
-	return e, nil
+	l.anchorErr = writeAnchor(l.path, anchor{Entries: l.seq, LastHash: l.last, LastHashV2: l.lastV2})
+	return ret, nil
 }
 
 // Close flushes the log to stable storage, closes it and releases its lock.
@@ -294,7 +313,7 @@ func (l *Log) Close() error {
 		err = cerr
 	}
 	if l.anchorErr != nil {
-		if aerr := writeAnchor(l.path, anchor{Entries: l.seq, LastHash: l.last}); err == nil && aerr != nil {
+		if aerr := writeAnchor(l.path, anchor{Entries: l.seq, LastHash: l.last, LastHashV2: l.lastV2}); err == nil && aerr != nil {
 			err = quarry.StorageError(aerr)
 		}
 	}
@@ -311,6 +330,12 @@ type Result struct {
 	FirstBroken int    // sequence position (1-based line) of the first bad entry; 0 if none
 	Reason      string // why that entry is bad
 	LastHash    string // hash of the last entry (GenesisHash for an empty log)
+	LastHashV2  string // hash_v2 of the last entry ("" when it has none)
+	// Legacy counts entries without hash_v2 whose hash holds only by the
+	// formula Quarry used before its numbers followed Python's (number
+	// literals as Go wrote them): written by an older Quarry, intact, but
+	// rejected by the specification's verifier.
+	Legacy int
 	// Torn is a last line with no newline: an append cut short (a full
 	// disk, a crash), not a broken chain, and not counted in Entries.
 	// Size is the length in bytes of the entries that verified, where a
@@ -324,9 +349,14 @@ func (r Result) OK() bool { return r.FirstBroken == 0 }
 
 // Verify reads a JSONL audit log and checks, entry by entry, that sequence
 // numbers count up from 1, each parent_hash is the previous entry's hash,
-// and each hash is SHA256(parent_hash + timestamp + event_type + canonical
-// event_data). It stops at the first broken entry. The error is for I/O
-// failures only; a broken chain is reported in the Result.
+// each hash is SHA256(parent_hash + timestamp + event_type + canonical
+// event_data), and each hash_v2 covers the whole line and chains onto the
+// one before (see quarry.AuditEntry). Once an entry has a hash_v2, every
+// later one must have one too: an old log is continued with them, and
+// removing them to edit an actor is found. An entry without hash_v2 (an
+// old log's) may match its hash by the formula Quarry used before
+// (Result.Legacy). It stops at the first broken entry. The error is for
+// I/O failures only; a broken chain is reported in the Result.
 func Verify(r io.Reader) (Result, error) {
 	return verifyFrom(r, Result{LastHash: quarry.GenesisHash})
 }
@@ -361,8 +391,14 @@ func verifyFrom(r io.Reader, res Result) (Result, error) {
 			return res, nil
 		}
 		var e quarry.AuditEntry
-		if err := json.Unmarshal(bytes.TrimSuffix(b, []byte("\n")), &e); err != nil {
+		body := bytes.TrimSuffix(b, []byte("\n"))
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.UseNumber() // hash numbers as written, as Python reads them
+		if err := dec.Decode(&e); err != nil {
 			return broken("not a JSON entry: %v", err)
+		}
+		if dec.More() {
+			return broken("not a JSON entry: more than one value on the line")
 		}
 		if e.SequenceNumber != line {
 			return broken("sequence_number is %d; want %d", e.SequenceNumber, line)
@@ -374,11 +410,32 @@ func verifyFrom(r io.Reader, res Result) (Result, error) {
 		if err != nil {
 			return broken("cannot hash event_data: %v", err)
 		}
-		if e.Hash != want {
+		legacy := false
+		if e.Hash != want && e.HashV2 == "" {
+			old, err := e.ComputeLegacyHash()
+			legacy = err == nil && e.Hash == old
+		}
+		if e.Hash != want && !legacy {
 			return broken("hash %.12s… does not match its contents (recomputed %.12s…)", e.Hash, want)
+		}
+		switch {
+		case e.HashV2 == "" && res.LastHashV2 != "":
+			return broken("hash_v2 is missing, though the entry before it has one: it was removed")
+		case e.HashV2 != "":
+			v2, err := hashV2(previousV2(res.LastHash, res.LastHashV2), body)
+			if err != nil {
+				return broken("cannot hash the entry: %v", err)
+			}
+			if e.HashV2 != v2 {
+				return broken("hash_v2 %.12s… does not match the entry's fields (recomputed %.12s…): its actor, request_id, entry_id or another field was changed", e.HashV2, v2)
+			}
+		}
+		if legacy {
+			res.Legacy++
 		}
 		res.Entries = line
 		res.LastHash = e.Hash
+		res.LastHashV2 = e.HashV2
 		res.Size += int64(len(b))
 	}
 }
@@ -410,4 +467,33 @@ func VerifyFile(path string) (Result, error) {
 	}
 	defer f.Close()
 	return Verify(f)
+}
+
+// previousV2 is what an entry's hash_v2 chains onto: the previous entry's
+// hash_v2, or its hash when it has none (an old log's entry, or the
+// genesis hash before the first entry).
+func previousV2(lastHash, lastV2 string) string {
+	if lastV2 != "" {
+		return lastV2
+	}
+	return lastHash
+}
+
+// hashV2 returns SHA256(prev + canonical JSON of the entry's line without
+// hash and hash_v2): every field the line holds, known or not, is
+// covered.
+func hashV2(prev string, line []byte) (string, error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	var fields map[string]any
+	if err := dec.Decode(&fields); err != nil {
+		return "", err
+	}
+	delete(fields, "hash")
+	delete(fields, "hash_v2")
+	data, err := quarry.CanonicalJSON(fields)
+	if err != nil {
+		return "", err
+	}
+	return quarry.SHA256Hex(append([]byte(prev), data...)), nil
 }

@@ -157,7 +157,7 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 	}
 	r.res.Status = r.req.Status
 	r.res.Request = r.req.Redacted() // passwords are never recorded
-	if serr := a.Store.SaveJSON(filepath.Join("analyses", req.RequestID, "result.json"), r.res); serr != nil && err == nil {
+	if serr := SaveRecord(a.Store, a.Audit, req.RequestID, r.res); serr != nil && err == nil {
 		return r.res, quarry.StorageError(serr)
 	}
 	return r.res, nil

@@ -71,7 +71,7 @@ func (a *Analyzer) Replay(ctx context.Context, original *analysis.Result) (*anal
 		}
 		checks = append(checks, c)
 	}
-	if err := a.Store.SaveJSON(path.Join("analyses", res.RequestID, "result.json"), res); err != nil {
+	if err := SaveRecord(a.Store, a.Audit, res.RequestID, res); err != nil {
 		return res, checks, quarry.StorageError(err)
 	}
 	return res, checks, nil
