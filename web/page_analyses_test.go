@@ -715,6 +715,7 @@ func TestAnalysisPageNotAnswered(t *testing.T) {
 	wantIn(t, "the page of a failure before the plan", page,
 		`<p class="alert-title" id="answer-lead">I could not answer this: sales.parquet is not a Parquet file.</p>`,
 		`Error code <code>INVALID</code>`,
+		`<p id="no-plan" class="muted">No plan was made: the analysis ended before its steps were planned.</p>`,
 	)
 	if strings.Contains(page, `id="summary"`) || strings.Contains(page, `id="clarification"`) {
 		t.Error("a failed analysis shows a summary or a clarification it does not have")
