@@ -363,7 +363,7 @@ func TestAnalysisPage(t *testing.T) {
 		t.Errorf("download: %s %.40q", res.header.Get("Content-Disposition"), res.body)
 	}
 	report := regexp.MustCompile(`(?s)<details class="analysis-report">.*?</details>\s*</section>`).FindString(page)
-	wantIn(t, "the report", report, `<h3>Summary</h3>`, `<img src="/analyses/`+id+`/artifacts/`)
+	wantIn(t, "the report", report, `<h3>Answer</h3>`, `<img src="/analyses/`+id+`/artifacts/`)
 	if strings.Contains(report, "../../charts") {
 		t.Error("the report still links its charts relative to its file")
 	}
