@@ -660,6 +660,18 @@ func TestAnalysisPageClarification(t *testing.T) {
 		t.Error("the page shows a server path")
 	}
 
+	// A completed analysis with how it read the request: the summary
+	// first, then what was understood.
+	done := unclearAnalysis()
+	done.res.Status, done.res.Error, done.res.Summary = analysis.StatusCompleted, nil, "- Days: 42 [count]"
+	done.res.Clarification.NotUnderstood = nil
+	page = fakePage(t, done)
+	wantIn(t, "the completed page", page, `<span id="analysis-status" class="badge badge-completed">Completed</span>`)
+	wantInOrder(t, page, `<h2 id="answer-heading">Answer</h2>`, `<div id="summary" class="markdown summary"><ul>`, `Days: 42`, `id="clarification"`, `What I understood`, `id="plan"`)
+	if strings.Contains(page, `id="not-answered"`) || strings.Contains(page, "What I did not understand") || strings.Contains(page, "Ask again") {
+		t.Error("a completed analysis says it did not understand")
+	}
+
 	// The API returns the clarification as it is.
 	srv := httptest.NewServer(web.New(nil, web.Options{Analyses: f}))
 	defer srv.Close()

@@ -203,6 +203,9 @@ func answerMarkdown(plan *analysis.Plan, res *analysis.Result, summary string) s
 			summary = "The analysis found no figure to state; the results are below."
 		}
 		b.WriteString(summary + "\n\n")
+		if c != nil && len(c.Understood) > 0 {
+			b.WriteString(understoodMarkdown(c.Understood))
+		}
 		return b.String()
 	}
 	for _, l := range notRun {
@@ -227,17 +230,23 @@ func answerMarkdown(plan *analysis.Plan, res *analysis.Result, summary string) s
 			b.WriteString("\n")
 		}
 		if len(c.Understood) > 0 {
-			b.WriteString("Understood:\n\n")
-			for _, u := range c.Understood {
-				b.WriteString("- " + mdEscape(u) + "\n")
-			}
-			b.WriteString("\n")
+			b.WriteString(understoodMarkdown(c.Understood))
 		}
 	}
 	if summary != "" {
 		fmt.Fprintf(&b, "What I could answer:\n\n%s\n\n", summary)
 	}
 	return b.String()
+}
+
+// understoodMarkdown lists the phrases of the request that were applied.
+func understoodMarkdown(understood []string) string {
+	var b strings.Builder
+	b.WriteString("Understood:\n\n")
+	for _, u := range understood {
+		b.WriteString("- " + mdEscape(u) + "\n")
+	}
+	return b.String() + "\n"
 }
 
 // lastError is the error message of a step's last failed attempt, "" if

@@ -34,6 +34,8 @@ func TestAnswerMarkdown(t *testing.T) {
 	}{
 		{"answered", plan(analysis.TaskSucceeded, analysis.TaskSucceeded), &analysis.Result{}, summary,
 			"## Answer\n\n" + summary + "\n\n"},
+		{"answered, read as", plan(analysis.TaskSucceeded), &analysis.Result{Clarification: &analysis.Clarification{Understood: []string{"high temperature -> temp_max"}}}, summary,
+			"## Answer\n\n" + summary + "\n\nUnderstood:\n\n- high temperature -> temp\\_max\n\n"},
 		{"part", plan(analysis.TaskSucceeded, analysis.TaskFailed), failed, summary,
 			"## Answer\n\nI could answer only part of this: these steps did not succeed, and the figures below leave them out.\n\n" +
 				"- Step `by_state` (Step by_state) failed: column \"amout\" does not exist\n\n" +

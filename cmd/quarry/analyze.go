@@ -418,7 +418,7 @@ func printAnswer(w io.Writer, res *analysis.Result) {
 			summary = "The analysis finished without a figure to state; see its tables and charts."
 		}
 		fmt.Fprintln(w, summary)
-		return
+		summary = "" // printed, before how the request was read
 	case analysis.StatusPartialSuccess:
 		fmt.Fprintln(w, "I could answer only part of this; these did not run, and the figures below leave them out:")
 	case analysis.StatusFailed:

@@ -210,6 +210,14 @@ steps:
   succeeded totals (sql.run, Totals of sales)
 audit log: /d/logs/data_agent_runs.jsonl
 `},
+		{"completed, read as", analysis.Result{RequestID: "r5", Status: analysis.StatusCompleted, Summary: "- Days: 42 [count]",
+			Clarification: &analysis.Clarification{Understood: []string{"high temperature -> temp_max"}}, AuditLog: "log"}, `- Days: 42 [count]
+Understood:
+  - high temperature -> temp_max
+
+completed (request r5)
+audit log: log
+`},
 		{"partial", analysis.Result{RequestID: "r2", Status: analysis.StatusPartialSuccess, Summary: "- Totals of sales: amount 1,234.50 [totals]",
 			Undelivered: []string{"step by_state (Amount by state) failed"}, Plan: plan, AuditLog: "log"}, `I could answer only part of this; these did not run, and the figures below leave them out:
   - step by_state (Amount by state) failed
