@@ -54,7 +54,10 @@ type analysisOut struct {
 	Undelivered []string           `json:"undelivered,omitempty"`
 	RecipeID    string             `json:"recipe_id,omitempty"`
 	Error       string             `json:"error,omitempty"`
-	Next        string             `json:"next"`
+	// Clarification is how the request was read when it could not be
+	// answered as asked (error NEEDS_CLARIFICATION).
+	Clarification *analysis.Clarification `json:"clarification,omitempty" jsonschema:"for a request that could not be answered as asked: the phrases understood, and the words not understood with why and the nearest columns and values"`
+	Next          string                  `json:"next"`
 }
 
 type getAnalysisIn struct {
@@ -176,29 +179,69 @@ func newAnalysisOut(res *analysis.Result) analysisOut {
 	if res.Error != nil {
 		out.Error = res.Error.Code + ": " + res.Error.Message
 	}
-	switch res.Status {
-	case analysis.StatusCompleted, analysis.StatusPartialSuccess:
+	out.Clarification = res.Clarification
+	switch {
+	case res.Status == analysis.StatusCompleted:
 		out.Next = "read the summary; the artifacts are files on this machine (tables as CSV, charts as PNG, the report as Markdown)"
-	case analysis.StatusFailed:
-		out.Next = "read the error; fix the request or the data and call analyze again"
+	case res.Status == analysis.StatusPartialSuccess:
+		out.Next = "tell the user what did not run (listed as not delivered) with the summary, which leaves it out; the artifacts are files on this machine"
+	case res.Error != nil && res.Error.Code == quarry.ECodeNeedsClarification:
+		out.Next = "nothing was answered: do not guess. Ask the user what the words not understood mean (the nearest columns and values are listed), then call start_analysis again with the request in the data's words"
+	case res.Status == analysis.StatusFailed:
+		out.Next = "read the error; fix the request or the data and call start_analysis again"
 	default:
 		out.Next = "call get_analysis with this request_id in a few seconds"
 	}
 	return out
 }
 
-// text is the result as the model reads it.
+// text is the result as the model reads it, the answer first: the
+// summary, or that the request could not be answered and why, with the
+// words not understood and the nearest columns and values.
 func (o analysisOut) text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "analysis %s: %s\n", o.RequestID, o.Status)
-	if o.Error != "" {
-		fmt.Fprintf(&b, "error: %s\n", o.Error)
+	code, msg, _ := strings.Cut(o.Error, ": ")
+	switch o.Status {
+	case analysis.StatusCompleted:
+		if o.Summary != "" {
+			fmt.Fprintf(&b, "%s\n", o.Summary)
+		}
+	case analysis.StatusPartialSuccess:
+		b.WriteString("I could answer only part of this; what did not run is listed as not delivered, and the summary leaves it out.\n")
+	case analysis.StatusFailed:
+		switch {
+		case code == quarry.ECodeNeedsClarification:
+			fmt.Fprintf(&b, "I could not answer this as asked: %s\n", msg)
+		case o.Error != "":
+			fmt.Fprintf(&b, "I could not answer this: %s\n", msg)
+		default:
+			b.WriteString("I could not answer this: no step of the plan succeeded.\n")
+		}
 	}
-	if o.Summary != "" {
-		fmt.Fprintf(&b, "%s\n", o.Summary)
+	if c := o.Clarification; c != nil {
+		for _, u := range c.NotUnderstood {
+			line := fmt.Sprintf("not understood: %q", u.Word)
+			if u.Reason != "" {
+				line += ": " + u.Reason
+			}
+			if len(u.Nearest) > 0 {
+				line += " (nearest: " + strings.Join(u.Nearest, ", ") + ")"
+			}
+			b.WriteString(line + "\n")
+		}
+		for _, u := range c.Understood {
+			fmt.Fprintf(&b, "understood: %s\n", u)
+		}
 	}
 	for _, u := range o.Undelivered {
 		fmt.Fprintf(&b, "not delivered: %s\n", u)
+	}
+	if o.Status != analysis.StatusCompleted && o.Summary != "" {
+		fmt.Fprintf(&b, "what could be answered:\n%s\n", o.Summary)
+	}
+	fmt.Fprintf(&b, "analysis %s: %s\n", o.RequestID, o.Status)
+	if o.Error != "" {
+		fmt.Fprintf(&b, "error: %s\n", o.Error)
 	}
 	for _, a := range o.Artifacts {
 		fmt.Fprintf(&b, "%s: %s\n", a.Type, a.Path)

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,8 +66,17 @@ func TestBrowserAnalysis(t *testing.T) {
 			t.Errorf("step %d of the list reads %q; want ✓ Succeeded", i+1, s)
 		}
 	}
-	if !strings.Contains(b.text("#summary"), "Totals of sales (2021)") {
-		t.Errorf("the summary reads %q", b.text("#summary"))
+	// The answer comes first: the section right after the page's heading
+	// is the answer, it opens with the summary's first figure, and the
+	// artifacts and the plan come after it.
+	if got := b.answerFirst(); got != "" {
+		t.Error(got)
+	}
+	if got := evalJS[string](b, `document.querySelector("#answer-heading").nextElementSibling.id`); got != "summary" {
+		t.Errorf("the answer opens with #%s; want the summary", got)
+	}
+	if first := b.text("#summary li"); !strings.HasPrefix(first, "Totals of sales (2021): amount 435,786.80") {
+		t.Errorf("the answer opens with %q; want the totals", first)
 	}
 
 	b.waitFor("the charts to load", `[...document.querySelectorAll("#charts img")].every(i => i.complete)`)
@@ -99,6 +109,82 @@ func TestBrowserAnalysis(t *testing.T) {
 	}
 	b.checkA11y("analyses page with an analysis")
 	b.screenshot("analysis-05-list")
+}
+
+// TestBrowserAnalysisFailed uploads a file that is not what its name says:
+// the analysis fails while loading it, and its page says so first, in
+// red, before the plan that was never made.
+func TestBrowserAnalysisFailed(t *testing.T) {
+	e := newEnv(t)
+	b := newBrowser(t, e.srv.URL, true)
+	bad := filepath.Join(t.TempDir(), "sales.parquet")
+	if err := os.WriteFile(bad, []byte("day,amount\n2024-01-01,5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b.open("/analyses")
+	b.waitFor("the analyses page", `!!document.querySelector("#analysis-form")`)
+	b.set("#intent", "total amount by day")
+	b.run("choose sales.parquet", chromedp.SetUploadFiles(chromedp.CSS("#files"), []string{bad}))
+	b.click("#start-analysis")
+	b.waitFor("the failed analysis", `location.pathname.startsWith("/analyses/") && document.querySelector("#analysis-status")?.textContent === "Failed"`)
+	if got := b.attr("#analysis-status", "className"); got != "badge badge-failed" {
+		t.Errorf("the badge's class is %q; want badge badge-failed", got)
+	}
+	if got := b.answerFirst(); got != "" {
+		t.Error(got)
+	}
+	if got := evalJS[string](b, `document.querySelector("#answer-heading").nextElementSibling.id`); got != "not-answered" {
+		t.Errorf("the answer opens with #%s; want #not-answered", got)
+	}
+	if lead := b.text("#answer-lead"); !strings.HasPrefix(lead, "I could not answer this: sales.parquet could not be read") {
+		t.Errorf("the answer reads %q", lead)
+	}
+	if got := b.text("#no-plan"); got != "No plan was made: the analysis ended before its steps were planned." {
+		t.Errorf("the plan reads %q", got)
+	}
+	b.checkA11y("failed analysis page")
+	b.screenshot("analysis-08-failed")
+}
+
+// TestBrowserAnalysisClarification shows an analysis that needs its
+// request clarified (the result as the request parser records it): the
+// words not understood, with why and the nearest columns, open the page,
+// and the page passes axe-core.
+func TestBrowserAnalysisClarification(t *testing.T) {
+	f := unclearAnalysis()
+	srv := httptest.NewServer(web.New(nil, web.Options{Analyses: f}))
+	t.Cleanup(srv.Close)
+	b := newBrowser(t, srv.URL, true)
+	b.open("/analyses/" + f.res.RequestID)
+	b.waitFor("the page", `!!document.querySelector("#answer")`)
+	if got := b.text("#analysis-status"); got != "Needs clarification" {
+		t.Errorf("the badge reads %q; want Needs clarification", got)
+	}
+	if got := b.answerFirst(); got != "" {
+		t.Error(got)
+	}
+	if got := evalJS[[]string](b, `[...document.querySelectorAll("#clarification .not-understood li")].map(l => l.innerText)`); len(got) != 2 ||
+		got[0] != "“high temperature”: no column or value is called that\nNearest in the data: temp_max, temp_min" {
+		t.Errorf("the words not understood read %q", got)
+	}
+	b.checkA11y("analysis page that needs clarification")
+	b.screenshot("analysis-09-clarification")
+}
+
+// answerFirst checks an analysis's page for the answer first: "" when the
+// section after the page's heading is the answer and every other section
+// of the page comes after it, else what is wrong.
+func (b *browser) answerFirst() string {
+	return evalJS[string](b, `(() => {
+		const head = document.querySelector("#analysis > .page-head");
+		const answer = document.querySelector("#answer");
+		if (!answer) return "the page has no answer section";
+		if (head.nextElementSibling !== answer) return "the page's heading is followed by #" + head.nextElementSibling.id + ", not the answer";
+		if (answer.querySelector("h2")?.textContent !== "Answer") return "the answer section is not headed Answer";
+		const late = [...document.querySelectorAll("#analysis > section")].filter(s => s !== answer &&
+			!(answer.compareDocumentPosition(s) & Node.DOCUMENT_POSITION_FOLLOWING)).map(s => s.id || s.getAttribute("aria-labelledby"));
+		return late.length ? "sections before the answer: " + late.join(", ") : "";
+	})()`)
 }
 
 // TestBrowserAnalysisLive follows a running analysis whose events the test

@@ -3,11 +3,13 @@ package web_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -308,8 +310,17 @@ func TestAnalysisPage(t *testing.T) {
 		t.Errorf("%d arrows; want one per dependency, %d", n, edges)
 	}
 
-	// The summary, and the charts served by the page's route.
-	wantIn(t, "the summary", page, `<h2 id="summary-heading">Summary</h2>`, `Totals of sales (2021): amount 435,786.80`)
+	// The answer opens the page: the summary's first line is the first
+	// thing after the heading, above the artifacts, the plan and the
+	// request.
+	answer := regexp.MustCompile(`(?s)<section class="card answer answer-answered" id="answer" aria-labelledby="answer-heading">\s*<h2 id="answer-heading">Answer</h2>\s*<div id="summary" class="markdown summary"><ul>\s*<li>(.*?)</li>`).FindStringSubmatch(page)
+	if answer == nil || !strings.HasPrefix(answer[1], "Totals of sales (2021): amount 435,786.80") {
+		t.Errorf("the answer section does not open with the summary's totals: %q", answer)
+	}
+	wantInOrder(t, page, `<h1>`, `id="answer"`, `Totals of sales (2021): amount 435,786.80`, `id="charts"`, `id="tables"`, `id="report"`, `id="downloads"`, `id="plan"`, `id="request-heading"`, `id="audit"`)
+	if strings.Contains(page, `id="not-answered"`) || strings.Contains(page, `id="clarification"`) {
+		t.Error("a completed analysis says it did not answer")
+	}
 	imgs := regexp.MustCompile(`<img src="(/analyses/[^"]+/artifacts/[^"]+)" alt="([^"]+)">`).FindAllStringSubmatch(page, -1)
 	if len(imgs) < 4 {
 		t.Fatalf("%d chart images; want 4", len(imgs))
@@ -352,7 +363,7 @@ func TestAnalysisPage(t *testing.T) {
 		t.Errorf("download: %s %.40q", res.header.Get("Content-Disposition"), res.body)
 	}
 	report := regexp.MustCompile(`(?s)<details class="analysis-report">.*?</details>\s*</section>`).FindString(page)
-	wantIn(t, "the report", report, `<h3>Summary</h3>`, `<img src="/analyses/`+id+`/artifacts/`)
+	wantIn(t, "the report", report, `<h3>Answer</h3>`, `<img src="/analyses/`+id+`/artifacts/`)
 	if strings.Contains(report, "../../charts") {
 		t.Error("the report still links its charts relative to its file")
 	}
@@ -383,6 +394,25 @@ func TestAnalysisPage(t *testing.T) {
 	}
 	if v := string(e.pageGet(loc+"/verify", true).body); !strings.Contains(v, "✗ The log does not verify") || !strings.Contains(v, "<li>") {
 		t.Errorf("a changed chart verified:\n%s", v)
+	}
+}
+
+// wantInOrder fails unless each string is in page, each after the one
+// before it.
+func wantInOrder(t *testing.T, page string, wants ...string) {
+	t.Helper()
+	at, prev := 0, "the start"
+	for _, w := range wants {
+		i := strings.Index(page[at:], w)
+		if i < 0 {
+			if strings.Contains(page, w) {
+				t.Errorf("%s comes before %s; want it after", w, prev)
+			} else {
+				t.Errorf("the page lacks %s", w)
+			}
+			continue
+		}
+		at, prev = at+i+len(w), w
 	}
 }
 
@@ -476,9 +506,11 @@ func (f *fakeAnalyses) Get(_ context.Context, id string) (*analysis.Result, erro
 		return nil, quarry.Errorf(quarry.ECodeNotFound, "no analysis %s", id)
 	}
 	c := *f.res
-	p := *c.Plan
-	p.Subtasks = slices.Clone(p.Subtasks)
-	c.Plan = &p
+	if c.Plan != nil {
+		p := *c.Plan
+		p.Subtasks = slices.Clone(p.Subtasks)
+		c.Plan = &p
+	}
 	return &c, nil
 }
 
@@ -538,8 +570,10 @@ func TestAnalysisPageRunning(t *testing.T) {
 		`id="live-status"`,
 		`<title id="dag-title">Plan: 6 steps in 3 levels</title>`,
 		`profile (profiler.analyze) after by_state and by_state_chart`,
-		`The summary, charts, tables and report appear here when the analysis has finished.`,
+		`<h2 id="answer-heading">Answer</h2>
+  <p class="muted">The answer appears here when the analysis has finished, above its charts, tables and report.</p>`,
 	)
+	wantInOrder(t, page, `id="live-status"`, `id="answer"`, `id="plan"`)
 	for task, want := range map[string]string{
 		"totals": "succeeded", "by_state": "running", "by_state_chart": "pending", "by_product": "failed", "by_product_chart": "skipped", "profile": "pending",
 	} {
@@ -561,5 +595,141 @@ func TestAnalysisPageRunning(t *testing.T) {
 	x2, _ := boxAt(t, page, "profile")
 	if !(x0 < x1 && x1 < x2) {
 		t.Errorf("columns of by_state, by_state_chart, profile at x = %d, %d, %d; want three levels", x0, x1, x2)
+	}
+}
+
+// unclearAnalysis is an analysis that ended NEEDS_CLARIFICATION: a word of
+// the request would change the answer and could not be applied, so
+// nothing was answered.
+func unclearAnalysis() *fakeAnalyses {
+	res := &analysis.Result{RequestID: "0f0e0d0c-0000-4000-8000-000000000002", Status: analysis.StatusFailed,
+		Request: &analysis.Request{Intent: "How many days in 2015 had a high temperature above 30 degrees?", Timestamp: "2024-05-01T10:00:00Z",
+			Deliverables: analysis.AllDeliverables, Constraints: analysis.Constraints{RowLimit: 1000, TimeoutSeconds: 30},
+			DataSources: []analysis.DataSource{{Type: analysis.SourceCSV, Name: "weather", FilePath: "/data/uploads/x/weather.csv"}}},
+		Error: &quarry.ErrorInfo{Code: quarry.ECodeNeedsClarification, Message: `the request has words that would change the answer and that match no column, value or operation`,
+			Hint: "name the column, e.g. temp_max"},
+		Clarification: &analysis.Clarification{
+			Understood: []string{"how many days -> count of rows", "2015 -> year of date = 2015", "above 30 -> > 30"},
+			NotUnderstood: []analysis.UnknownWord{
+				{Word: "high temperature", Reason: "no column or value is called that", Nearest: []string{"temp_max", "temp_min"}},
+				{Word: "degrees", Reason: "no unit is recorded for any column"},
+			}},
+		Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}
+	return &fakeAnalyses{res: res, live: make(chan analysis.Event)}
+}
+
+// fakePage fetches the page of f's analysis.
+func fakePage(t *testing.T, f *fakeAnalyses) string {
+	t.Helper()
+	srv := httptest.NewServer(web.New(nil, web.Options{Analyses: f}))
+	defer srv.Close()
+	res, err := http.Get(srv.URL + "/analyses/" + f.res.RequestID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET: %d\n%s", res.StatusCode, body)
+	}
+	page := string(body)
+	wantHeadings(t, page)
+	return page
+}
+
+// A request that could not be answered as asked says so first: the badge
+// reads Needs clarification (not Completed, not green), then the words not
+// understood with why and the nearest columns, then what was understood.
+func TestAnalysisPageClarification(t *testing.T) {
+	f := unclearAnalysis()
+	page := fakePage(t, f)
+	wantIn(t, "the page", page,
+		`<span id="analysis-status" class="badge badge-clarify">Needs clarification</span>`,
+		`<p class="alert-title" id="answer-lead">I could not answer this as asked: the request has words that would change the answer and that match no column, value or operation.</p>`,
+		`<p>name the column, e.g. temp_max</p>`,
+		`Error code <code>NEEDS_CLARIFICATION</code>`,
+		`<li><strong class="word">“high temperature”</strong>: no column or value is called that<br><span class="nearest">Nearest in the data: <code>temp_max</code>, <code>temp_min</code></span></li>`,
+		`<li><strong class="word">“degrees”</strong>: no unit is recorded for any column</li>`,
+		`<li>how many days -&gt; count of rows</li><li>2015 -&gt; year of date = 2015</li><li>above 30 -&gt; &gt; 30</li>`,
+	)
+	wantInOrder(t, page, `<h1>`, `id="answer"`, `id="answer-lead"`, `What I did not understand`, `“high temperature”`, `What I understood`, `id="plan"`, `id="request-heading"`)
+	if strings.Contains(page, "badge-completed") || strings.Contains(page, "badge-failed") {
+		t.Error("an analysis that needs clarification has the badge of another status")
+	}
+	if strings.Contains(page, "/data/uploads") {
+		t.Error("the page shows a server path")
+	}
+
+	// A completed analysis with how it read the request: the summary
+	// first, then what was understood.
+	done := unclearAnalysis()
+	done.res.Status, done.res.Error, done.res.Summary = analysis.StatusCompleted, nil, "- Days: 42 [count]"
+	done.res.Clarification.NotUnderstood = nil
+	page = fakePage(t, done)
+	wantIn(t, "the completed page", page, `<span id="analysis-status" class="badge badge-completed">Completed</span>`)
+	wantInOrder(t, page, `<h2 id="answer-heading">Answer</h2>`, `<div id="summary" class="markdown summary"><ul>`, `Days: 42`, `id="clarification"`, `What I understood`, `id="plan"`)
+	if strings.Contains(page, `id="not-answered"`) || strings.Contains(page, "What I did not understand") || strings.Contains(page, "Ask again") {
+		t.Error("a completed analysis says it did not understand")
+	}
+
+	// The API returns the clarification as it is.
+	srv := httptest.NewServer(web.New(nil, web.Options{Analyses: f}))
+	defer srv.Close()
+	res, err := http.Get(srv.URL + "/api/analyses/" + f.res.RequestID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var got struct {
+		Status        string                  `json:"status"`
+		Error         quarry.ErrorInfo        `json:"error"`
+		Clarification *analysis.Clarification `json:"clarification"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != analysis.StatusFailed || got.Error.Code != quarry.ECodeNeedsClarification || got.Clarification == nil ||
+		!reflect.DeepEqual(*got.Clarification, *f.res.Clarification) {
+		t.Errorf("the API returns status %s, code %s, clarification %+v; want failed, NEEDS_CLARIFICATION and %+v",
+			got.Status, got.Error.Code, got.Clarification, *f.res.Clarification)
+	}
+}
+
+// An analysis that answered in part or not at all says what did not run
+// before any figure, in the colour of its status: amber for part, red for
+// nothing.
+func TestAnalysisPageNotAnswered(t *testing.T) {
+	f := runningAnalysis()
+	f.res.Status = analysis.StatusPartialSuccess
+	f.res.Summary = "- Totals of sales: amount 1,234.50 [totals]"
+	f.res.Undelivered = []string{"step by_product (Step by_product) failed", "step by_product_chart (Step by_product_chart) skipped"}
+	page := fakePage(t, f)
+	wantIn(t, "the partial page", page,
+		`<span id="analysis-status" class="badge badge-partial_success">Partly completed</span>`,
+		`<div id="not-answered" class="alert alert-warning">`,
+		`<ul class="not-run"><li>step by_product (Step by_product) failed</li><li>step by_product_chart (Step by_product_chart) skipped</li></ul>`,
+		`<h3 id="partial-heading">What I could answer</h3>`,
+	)
+	wantInOrder(t, page, `id="answer"`, `I could answer only part of this`, `step by_product (Step by_product) failed`, `What I could answer`, `Totals of sales: amount 1,234.50`, `id="plan"`)
+
+	// Failed with no step succeeded, and failed with an error before a plan.
+	f.res.Status, f.res.Summary = analysis.StatusFailed, ""
+	page = fakePage(t, f)
+	wantIn(t, "the failed page", page,
+		`<span id="analysis-status" class="badge badge-failed">Failed</span>`,
+		`<div id="not-answered" class="alert alert-error">`,
+		`<p class="alert-title" id="answer-lead">I could not answer this: no step of the plan succeeded.</p>`,
+	)
+	wantInOrder(t, page, `id="answer"`, `id="answer-lead"`, `step by_product (Step by_product) failed`, `id="plan"`)
+	f.res.Plan, f.res.Undelivered = nil, nil
+	f.res.Error = &quarry.ErrorInfo{Code: quarry.ECodeInvalid, Message: "sales.parquet is not a Parquet file"}
+	page = fakePage(t, f)
+	wantIn(t, "the page of a failure before the plan", page,
+		`<p class="alert-title" id="answer-lead">I could not answer this: sales.parquet is not a Parquet file.</p>`,
+		`Error code <code>INVALID</code>`,
+		`<p id="no-plan" class="muted">No plan was made: the analysis ended before its steps were planned.</p>`,
+	)
+	if strings.Contains(page, `id="summary"`) || strings.Contains(page, `id="clarification"`) {
+		t.Error("a failed analysis shows a summary or a clarification it does not have")
 	}
 }

@@ -30,24 +30,26 @@ type analysisPage struct {
 	Heading     string
 	Status      string
 	StatusLabel string
+	// StatusClass is the badge's class: the status, or clarify for an
+	// analysis that needs the request clarified.
+	StatusClass string
 	Running     bool
 	EventsURL   string
 	Request     requestView
-	Failure     *quarry.ErrorInfo
-	Undelivered []string
-	RecipeID    string
-	RecipeNote  string
-	Plan        *planView
-	Steps       []stepView
-	Summary     template.HTML
-	Charts      []chartView
-	Tables      []tableView
-	Report      template.HTML
-	ReportErr   *quarry.Error
-	Downloads   []downloadView
-	Audit       []auditRow
-	AuditErr    *quarry.Error
-	Verify      *verifyView
+	// Answer opens the page: the summary, or what could not be answered.
+	Answer     analysisAnswer
+	RecipeID   string
+	RecipeNote string
+	Plan       *planView
+	Steps      []stepView
+	Charts     []chartView
+	Tables     []tableView
+	Report     template.HTML
+	ReportErr  *quarry.Error
+	Downloads  []downloadView
+	Audit      []auditRow
+	AuditErr   *quarry.Error
+	Verify     *verifyView
 }
 
 // requestView is the request as the user gave it.
@@ -87,9 +89,12 @@ func (s *Server) renderAnalysis(w http.ResponseWriter, r *http.Request, check *v
 		}
 		return quarry.Errorf(quarry.ECodeNotFound, "analysis %s has no table %s", id, only)
 	}
-	p := analysisPage{ID: id, URL: analysisURL(id), Status: res.Status, StatusLabel: analysisStatusLabel(res.Status),
+	p := analysisPage{ID: id, URL: analysisURL(id), Status: res.Status, StatusLabel: analysisStatusLabel(res.Status), StatusClass: res.Status,
 		Running: analysisRunning(res.Status), EventsURL: "/api/analyses/" + url.PathEscape(id) + "/events",
-		Failure: res.Error, Undelivered: res.Undelivered, RecipeID: res.RecipeID, RecipeNote: res.RecipeNote, Verify: check}
+		Answer: newAnalysisAnswer(res), RecipeID: res.RecipeID, RecipeNote: res.RecipeNote, Verify: check}
+	if needsClarification(res) {
+		p.StatusLabel, p.StatusClass = "Needs clarification", "clarify"
+	}
 	if res.Request != nil {
 		p.Request = newRequestView(res.Request)
 	}
@@ -108,7 +113,7 @@ func (s *Server) renderAnalysis(w http.ResponseWriter, r *http.Request, check *v
 	}
 	if res.Summary != "" {
 		if out, err := renderMarkdown(chatMarkdown, res.Summary, markdownOptions{TopLevel: 3}); err == nil {
-			p.Summary = out.HTML
+			p.Answer.Summary = out.HTML
 		}
 	}
 	for _, a := range res.Artifacts {
@@ -138,6 +143,76 @@ func (s *Server) renderAnalysis(w http.ResponseWriter, r *http.Request, check *v
 	}
 	s.render(w, r, http.StatusOK, "analysis", p)
 	return nil
+}
+
+// analysisAnswer is the answer at the top of an analysis's page: the summary
+// of a completed analysis, or, for one that did not answer, what could not
+// be answered and why, said first and plainly, with what was understood
+// and what was not.
+type analysisAnswer struct {
+	// Kind is running, answered, partial or unanswered.
+	Kind string
+	// Lead is the first sentence when the analysis did not answer in
+	// full: "I could not answer this: ...".
+	Lead string
+	Hint string
+	Code string
+	// NotRun are the steps and deliverables that did not come out.
+	NotRun        []string
+	Clarification *analysisClarification
+	Summary       template.HTML
+}
+
+// analysisClarification is how a request was read, for one that could not be
+// answered as asked.
+type analysisClarification struct {
+	Understood    []string
+	NotUnderstood []analysis.UnknownWord
+}
+
+// needsClarification reports whether an analysis ended because its
+// request could not be answered as asked.
+func needsClarification(res *analysis.Result) bool {
+	return res.Status == analysis.StatusFailed && res.Error != nil && res.Error.Code == quarry.ECodeNeedsClarification
+}
+
+func newAnalysisAnswer(res *analysis.Result) analysisAnswer {
+	v := analysisAnswer{NotRun: res.Undelivered}
+	if c := res.Clarification; c != nil && (len(c.Understood) > 0 || len(c.NotUnderstood) > 0) {
+		v.Clarification = &analysisClarification{Understood: c.Understood, NotUnderstood: c.NotUnderstood}
+	}
+	if res.Error != nil {
+		v.Hint, v.Code = res.Error.Hint, res.Error.Code
+	}
+	switch res.Status {
+	case analysis.StatusCompleted:
+		v.Kind = "answered"
+	case analysis.StatusPartialSuccess:
+		v.Kind = "partial"
+		v.Lead = "I could answer only part of this: what did not run is listed here, and the figures below leave it out."
+	case analysis.StatusFailed:
+		v.Kind = "unanswered"
+		switch {
+		case needsClarification(res):
+			v.Lead = "I could not answer this as asked: " + sentence(res.Error.Message)
+		case res.Error != nil:
+			v.Lead = "I could not answer this: " + sentence(res.Error.Message)
+		default:
+			v.Lead = "I could not answer this: no step of the plan succeeded."
+		}
+	default:
+		v.Kind = "running"
+	}
+	return v
+}
+
+// sentence ends s with a full stop unless it ends a sentence already.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
 }
 
 // analysisNotFound words a missing analysis for the error page.

@@ -121,6 +121,31 @@ func TestAnalyzeSales(t *testing.T) {
 	if kinds[analysis.ArtifactTable] < 2 || kinds[analysis.ArtifactChart] < 1 || kinds[analysis.ArtifactReport] != 1 || kinds[analysis.ArtifactSummary] != 1 {
 		t.Errorf("artifacts by type %v; want tables, a chart, the report and the summary", kinds)
 	}
+	// The report opens with the answer, the summary, then the results,
+	// then the plan.
+	for _, a := range res.Artifacts {
+		if a.ArtifactType != analysis.ArtifactReport {
+			continue
+		}
+		body, _ := os.ReadFile(a.ContentRef)
+		md := string(body)
+		at := func(s string) int {
+			i := strings.Index(md, s)
+			if i < 0 {
+				t.Errorf("the report lacks %q", s)
+			}
+			return i
+		}
+		if first := strings.SplitN(res.Summary, "\n", 2)[0]; !strings.Contains(md, "\n\n## Answer\n\n"+first+"\n") {
+			t.Errorf("the report's answer does not open with the summary's first line %q:\n%s", first, md)
+		}
+		if a, r, p, au := at("\n## Answer\n"), at("\n## Results\n"), at("\n## Plan\n"), at("\n## Audit\n"); !(a < r && r < p && p < au) {
+			t.Errorf("the report's sections at %d (answer), %d (results), %d (plan), %d (audit); want them in that order", a, r, p, au)
+		}
+		if strings.Index(md, "\n## ") != at("\n## Answer\n") {
+			t.Error("a section comes before the answer in the report")
+		}
+	}
 	// The audit trace verifies, covers every artifact, and catches a
 	// changed artifact.
 	rep, err := audit.CheckIn(e.store.AuditLog(), e.dir)

@@ -108,8 +108,9 @@ func stableFloat(f float64) string {
 	return quarry.AsText(r)
 }
 
-// reportMarkdown is the report: the request, the summary, each step with
-// its query and result (the first rows), the charts, and where the audit
+// reportMarkdown is the report, the answer first: the summary, or what
+// could not be answered; then the results (each step's chart and first
+// rows), then the plan with each step and its query, and where the audit
 // trail is.
 func (r *run) reportMarkdown(ctx context.Context, summary string) string {
 	var b strings.Builder
@@ -122,40 +123,147 @@ func (r *run) reportMarkdown(ctx context.Context, summary string) string {
 	// replay over the same data writes the same bytes; the folder names
 	// the request.
 	fmt.Fprintf(&b, "Over %s.\n\n", strings.Join(sources, ", "))
-	if summary != "" {
-		fmt.Fprintf(&b, "## Summary\n\n%s\n\n", summary)
-	}
-	fmt.Fprintf(&b, "## Plan\n\n%s\n\n", r.plan.Reasoning)
+	b.WriteString(answerMarkdown(r.plan, r.res, summary))
+	var results strings.Builder
 	for _, t := range r.plan.Subtasks {
-		fmt.Fprintf(&b, "## %s\n\n", oneLine(t.Description))
-		fmt.Fprintf(&b, "Step `%s`, tool `%s`, %s.\n\n", t.TaskID, t.ToolName, t.Status)
-		if q, ok := t.Arguments["query"].(string); ok {
-			fmt.Fprintf(&b, "```sql\n%s\n```\n\n", q)
-		}
 		out := r.outputs[t.TaskID]
 		if out == nil {
 			continue
 		}
+		var part strings.Builder
 		for _, a := range r.res.Artifacts {
 			if a.TaskID == t.TaskID && a.ArtifactType == analysis.ArtifactChart {
-				fmt.Fprintf(&b, "![%s](../../charts/%s/%s)\n\n", t.Description, r.req.RequestID, path.Base(a.ContentRef))
+				fmt.Fprintf(&part, "![%s](../../charts/%s/%s)\n\n", t.Description, r.req.RequestID, path.Base(a.ContentRef))
 			}
 		}
-		if out.table == "" {
-			continue
+		if out.table != "" {
+			res, err := r.ws.Query(ctx, fmt.Sprintf("SELECT * FROM %s LIMIT %d", quoteIdent(out.table), previewRows))
+			if err == nil && len(res.Columns) > 0 {
+				part.WriteString(markdownTable(res))
+				if out.rows > int64(len(res.Rows)) {
+					fmt.Fprintf(&part, "\nFirst %d of %d rows.\n", len(res.Rows), out.rows)
+				}
+				part.WriteString("\n")
+			}
 		}
-		res, err := r.ws.Query(ctx, fmt.Sprintf("SELECT * FROM %s LIMIT %d", quoteIdent(out.table), previewRows))
-		if err != nil || len(res.Columns) == 0 {
-			continue
+		if part.Len() > 0 {
+			fmt.Fprintf(&results, "### %s\n\n%s", oneLine(t.Description), part.String())
 		}
-		b.WriteString(markdownTable(res))
-		if out.rows > int64(len(res.Rows)) {
-			fmt.Fprintf(&b, "\nFirst %d of %d rows.\n", len(res.Rows), out.rows)
+	}
+	if results.Len() > 0 {
+		fmt.Fprintf(&b, "## Results\n\n%s", results.String())
+	}
+	fmt.Fprintf(&b, "## Plan\n\n%s\n\n", r.plan.Reasoning)
+	for _, t := range r.plan.Subtasks {
+		fmt.Fprintf(&b, "### Step %s: %s\n\n", t.TaskID, oneLine(t.Description))
+		fmt.Fprintf(&b, "Tool `%s`, %s.\n\n", t.ToolName, t.Status)
+		if q, ok := t.Arguments["query"].(string); ok {
+			fmt.Fprintf(&b, "```sql\n%s\n```\n\n", q)
 		}
-		b.WriteString("\n")
 	}
 	b.WriteString("## Audit\n\nEvery query, observation and artifact of this request is in `logs/data_agent_runs.jsonl` under the request id this report's folder is named after; `quarry audit verify` checks the chain and each artifact's SHA-256.\n")
 	return b.String()
+}
+
+// answerMarkdown is the report's first section: the summary when every
+// step succeeded; otherwise, said first, that the request could not be
+// answered (in full or at all) and why: the steps that did not succeed
+// with their last error, and for a request that could not be read as
+// asked, the words not understood with the nearest columns and values and
+// what was understood; then what could be answered.
+func answerMarkdown(plan *analysis.Plan, res *analysis.Result, summary string) string {
+	var b strings.Builder
+	b.WriteString("## Answer\n\n")
+	var notRun []string
+	succeeded := 0
+	if plan != nil {
+		for _, t := range plan.Subtasks {
+			if t.Status == analysis.TaskSucceeded {
+				succeeded++
+				continue
+			}
+			line := fmt.Sprintf("Step `%s` (%s) %s", t.TaskID, oneLine(t.Description), t.Status)
+			if msg := lastError(res, t.TaskID); msg != "" {
+				line += ": " + oneLine(msg)
+			}
+			notRun = append(notRun, line)
+		}
+	}
+	c := res.Clarification
+	unclear := c != nil && len(c.NotUnderstood) > 0
+	switch {
+	case unclear:
+		b.WriteString("I could not answer this as asked: some words of the request would change the answer and could not be applied.\n\n")
+	case len(notRun) > 0 && succeeded == 0:
+		b.WriteString("I could not answer this: no step of the plan succeeded.\n\n")
+	case len(notRun) > 0:
+		b.WriteString("I could answer only part of this: these steps did not succeed, and the figures below leave them out.\n\n")
+	default:
+		if summary == "" {
+			summary = "The analysis found no figure to state; the results are below."
+		}
+		b.WriteString(summary + "\n\n")
+		if c != nil && len(c.Understood) > 0 {
+			b.WriteString(understoodMarkdown(c.Understood))
+		}
+		return b.String()
+	}
+	for _, l := range notRun {
+		b.WriteString("- " + l + "\n")
+	}
+	if len(notRun) > 0 {
+		b.WriteString("\n")
+	}
+	if c != nil {
+		if len(c.NotUnderstood) > 0 {
+			b.WriteString("Not understood:\n\n")
+			for _, u := range c.NotUnderstood {
+				line := fmt.Sprintf("- **%s**", mdEscape(u.Word))
+				if u.Reason != "" {
+					line += ": " + mdEscape(u.Reason)
+				}
+				if len(u.Nearest) > 0 {
+					line += "; nearest in the data: `" + strings.Join(u.Nearest, "`, `") + "`"
+				}
+				b.WriteString(line + "\n")
+			}
+			b.WriteString("\n")
+		}
+		if len(c.Understood) > 0 {
+			b.WriteString(understoodMarkdown(c.Understood))
+		}
+	}
+	if summary != "" {
+		fmt.Fprintf(&b, "What I could answer:\n\n%s\n\n", summary)
+	}
+	return b.String()
+}
+
+// understoodMarkdown lists the phrases of the request that were applied.
+func understoodMarkdown(understood []string) string {
+	var b strings.Builder
+	b.WriteString("Understood:\n\n")
+	for _, u := range understood {
+		b.WriteString("- " + mdEscape(u) + "\n")
+	}
+	return b.String() + "\n"
+}
+
+// lastError is the error message of a step's last failed attempt, "" if
+// none was recorded.
+func lastError(res *analysis.Result, taskID string) string {
+	msg := ""
+	for _, o := range res.Observations {
+		if o.TaskID == taskID && o.ErrorMessage != nil {
+			msg = *o.ErrorMessage
+		}
+	}
+	return msg
+}
+
+// mdEscape keeps text from a request from being read as Markdown.
+func mdEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "`", "\\`", "[", `\[`, "]", `\]`, "<", `\<`, "|", `\|`).Replace(oneLine(s))
 }
 
 func markdownTable(res *quarry.QueryResult) string {

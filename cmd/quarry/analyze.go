@@ -299,7 +299,9 @@ func analyzeOnce(ctx context.Context, m *analyses.Service, dataDir string, req a
 	if err != nil {
 		return nil, err
 	}
-	if res.Status == analysis.StatusFailed && res.Plan == nil && res.Error != nil {
+	// A request that needs clarifying has no plan either, but what was
+	// and was not understood is printed with the result.
+	if res.Status == analysis.StatusFailed && res.Plan == nil && res.Error != nil && res.Clarification == nil {
 		return nil, errorOf(res.Error)
 	}
 	res.AuditLog = fsstore.Analyses{Root: dataDir}.AuditLog()
@@ -383,20 +385,89 @@ func runRecipes(ctx context.Context, args []string, getenv func(string) string, 
 	return &usageError{"usage: quarry recipes [list | show ID | delete ID]"}
 }
 
-// printAnalysis prints the result for a person.
+// printAnalysis prints the result for a person, the answer first: the
+// summary, or what could not be answered and why (the words not
+// understood with the nearest columns and values, and what was
+// understood); then the status, the artifacts and the steps.
 func printAnalysis(w io.Writer, res *analysis.Result) {
-	fmt.Fprintf(w, "%s (request %s)\n", res.Status, res.RequestID)
-	if res.Summary != "" {
-		fmt.Fprintf(w, "\n%s\n\n", res.Summary)
+	printAnswer(w, res)
+	status := res.Status
+	if res.Error != nil {
+		status += ", " + res.Error.Code
 	}
-	for _, u := range res.Undelivered {
-		fmt.Fprintf(w, "not delivered: %s\n", u)
-	}
+	fmt.Fprintf(w, "\n%s (request %s)\n", status, res.RequestID)
 	for _, a := range res.Artifacts {
 		fmt.Fprintf(w, "%-7s %s  sha256 %.12s…\n", a.ArtifactType, a.ContentRef, a.ContentHash)
 	}
+	if res.Plan != nil && len(res.Plan.Subtasks) > 0 {
+		fmt.Fprintln(w, "steps:")
+		for _, t := range res.Plan.Subtasks {
+			fmt.Fprintf(w, "  %-9s %s (%s, %s)\n", t.Status, t.TaskID, t.ToolName, oneLine(t.Description))
+		}
+	}
 	fmt.Fprintf(w, "audit log: %s\n", res.AuditLog)
 }
+
+// printAnswer prints what the analysis answered, or says plainly first
+// that it did not and why.
+func printAnswer(w io.Writer, res *analysis.Result) {
+	summary := strings.TrimSpace(res.Summary)
+	switch res.Status {
+	case analysis.StatusCompleted:
+		if summary == "" {
+			summary = "The analysis finished without a figure to state; see its tables and charts."
+		}
+		fmt.Fprintln(w, summary)
+		summary = "" // printed, before how the request was read
+	case analysis.StatusPartialSuccess:
+		fmt.Fprintln(w, "I could answer only part of this; these did not run, and the figures below leave them out:")
+	case analysis.StatusFailed:
+		switch {
+		case res.Error != nil && res.Error.Code == quarry.ECodeNeedsClarification:
+			fmt.Fprintf(w, "I could not answer this as asked: %s\n", res.Error.Message)
+		case res.Error != nil:
+			fmt.Fprintf(w, "I could not answer this: %s\n", res.Error.Message)
+		default:
+			fmt.Fprintln(w, "I could not answer this: no step of the plan succeeded.")
+		}
+		if res.Error != nil && res.Error.Hint != "" {
+			fmt.Fprintf(w, "hint: %s\n", res.Error.Hint)
+		}
+	default:
+		fmt.Fprintf(w, "The analysis has not finished (%s).\n", res.Status)
+		return
+	}
+	for _, u := range res.Undelivered {
+		fmt.Fprintf(w, "  - %s\n", u)
+	}
+	if c := res.Clarification; c != nil {
+		if len(c.NotUnderstood) > 0 {
+			fmt.Fprintln(w, "Not understood:")
+			for _, u := range c.NotUnderstood {
+				line := fmt.Sprintf("  - %q", u.Word)
+				if u.Reason != "" {
+					line += ": " + u.Reason
+				}
+				if len(u.Nearest) > 0 {
+					line += " (nearest: " + strings.Join(u.Nearest, ", ") + ")"
+				}
+				fmt.Fprintln(w, line)
+			}
+		}
+		if len(c.Understood) > 0 {
+			fmt.Fprintln(w, "Understood:")
+			for _, u := range c.Understood {
+				fmt.Fprintf(w, "  - %s\n", u)
+			}
+		}
+	}
+	if summary != "" {
+		fmt.Fprintf(w, "What I could answer:\n%s\n", summary)
+	}
+}
+
+// oneLine puts s on one line, each run of spaces one space.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // openSource opens a database source by its connection string.
 func openSource(ctx context.Context, ds analysis.DataSource) (analysis.Source, error) {

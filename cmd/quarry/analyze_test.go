@@ -185,3 +185,81 @@ func TestAnalyzeRunsThroughTheService(t *testing.T) {
 		}
 	}
 }
+
+// printAnalysis opens with the answer: the summary of a completed
+// analysis; for one that did not answer, that it did not and why, with the
+// words not understood and their nearest columns, before the status, the
+// artifacts and the steps.
+func TestPrintAnalysis(t *testing.T) {
+	plan := &analysis.Plan{Subtasks: []analysis.Subtask{
+		{TaskID: "totals", ToolName: analysis.ToolSQL, Description: "Totals of  sales", Status: analysis.TaskSucceeded},
+		{TaskID: "by_state", ToolName: analysis.ToolSQL, Description: "Amount by state", Status: analysis.TaskFailed},
+	}}
+	arts := []analysis.Artifact{{ArtifactType: analysis.ArtifactTable, ContentRef: "/d/artifacts/tables/r/totals.csv", ContentHash: "0123456789abcdef"}}
+	for _, tt := range []struct {
+		name string
+		res  analysis.Result
+		want string
+	}{
+		{"completed", analysis.Result{RequestID: "r1", Status: analysis.StatusCompleted, Summary: "- Totals of sales: amount 1,234.50 [totals]",
+			Plan: &analysis.Plan{Subtasks: plan.Subtasks[:1]}, Artifacts: arts, AuditLog: "/d/logs/data_agent_runs.jsonl"}, `- Totals of sales: amount 1,234.50 [totals]
+
+completed (request r1)
+table   /d/artifacts/tables/r/totals.csv  sha256 0123456789ab…
+steps:
+  succeeded totals (sql.run, Totals of sales)
+audit log: /d/logs/data_agent_runs.jsonl
+`},
+		{"completed, read as", analysis.Result{RequestID: "r5", Status: analysis.StatusCompleted, Summary: "- Days: 42 [count]",
+			Clarification: &analysis.Clarification{Understood: []string{"high temperature -> temp_max"}}, AuditLog: "log"}, `- Days: 42 [count]
+Understood:
+  - high temperature -> temp_max
+
+completed (request r5)
+audit log: log
+`},
+		{"partial", analysis.Result{RequestID: "r2", Status: analysis.StatusPartialSuccess, Summary: "- Totals of sales: amount 1,234.50 [totals]",
+			Undelivered: []string{"step by_state (Amount by state) failed"}, Plan: plan, AuditLog: "log"}, `I could answer only part of this; these did not run, and the figures below leave them out:
+  - step by_state (Amount by state) failed
+What I could answer:
+- Totals of sales: amount 1,234.50 [totals]
+
+partial_success (request r2)
+steps:
+  succeeded totals (sql.run, Totals of sales)
+  failed    by_state (sql.run, Amount by state)
+audit log: log
+`},
+		{"needs clarification", analysis.Result{RequestID: "r3", Status: analysis.StatusFailed,
+			Error: &quarry.ErrorInfo{Code: quarry.ECodeNeedsClarification, Message: "2 words of the request match nothing in the data", Hint: "name the column"},
+			Clarification: &analysis.Clarification{Understood: []string{"2015 -> year = 2015", "above 30 -> > 30"},
+				NotUnderstood: []analysis.UnknownWord{{Word: "high temperature", Reason: "no column or value is called that", Nearest: []string{"temp_max", "temp_min"}},
+					{Word: "forecast", Reason: "no tool forecasts"}}}, AuditLog: "log"}, `I could not answer this as asked: 2 words of the request match nothing in the data
+hint: name the column
+Not understood:
+  - "high temperature": no column or value is called that (nearest: temp_max, temp_min)
+  - "forecast": no tool forecasts
+Understood:
+  - 2015 -> year = 2015
+  - above 30 -> > 30
+
+failed, NEEDS_CLARIFICATION (request r3)
+audit log: log
+`},
+		{"failed", analysis.Result{RequestID: "r4", Status: analysis.StatusFailed, Undelivered: []string{"step by_state (Amount by state) failed"},
+			Plan: &analysis.Plan{Subtasks: plan.Subtasks[1:]}, AuditLog: "log"}, `I could not answer this: no step of the plan succeeded.
+  - step by_state (Amount by state) failed
+
+failed (request r4)
+steps:
+  failed    by_state (sql.run, Amount by state)
+audit log: log
+`},
+	} {
+		var b strings.Builder
+		printAnalysis(&b, &tt.res)
+		if b.String() != tt.want {
+			t.Errorf("%s: printed\n%s\nwant\n%s", tt.name, b.String(), tt.want)
+		}
+	}
+}
