@@ -212,6 +212,7 @@ func (r *run) openSources(ctx context.Context) error {
 		r.tables = append(r.tables, t)
 	}
 	r.dropBlockedValues()
+	r.dropForbiddenValues()
 	return ws.Lock(ctx)
 }
 

@@ -28,9 +28,11 @@ type Workspace interface {
 	Materialize(ctx context.Context, name, sql string) (int64, error)
 	Register(ctx context.Context, name string, res *quarry.QueryResult) error
 	Columns(ctx context.Context, table string) ([]quarry.Column, error)
-	// References reads what a query reaches from its parse tree, for the
-	// column policy.
+	// References reads the names a query uses from its parse tree.
 	References(ctx context.Context, sql string) (*analysis.SQLRefs, error)
+	// Scans reads what a query reads, table by table, from its bound
+	// plan, for the column policy.
+	Scans(ctx context.Context, sql string) ([]analysis.Scan, error)
 	// MaskMatches masks the values of a step's table that match blocked
 	// patterns and counts them per column.
 	MaskMatches(ctx context.Context, table string, patterns []string) (map[string]int64, error)
