@@ -2,7 +2,9 @@ package analyze_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -188,6 +190,61 @@ func checkDecisions(t *testing.T, e *env, res *analysis.Result, tt policyCase) {
 		if a.ArtifactType == analysis.ArtifactTable {
 			t.Errorf("a refused query left the table artifact %s", a.ContentRef)
 		}
+	}
+}
+
+// A SQLite source is held to the same policy, from SQLite's own
+// resolution of each query (its authorizer): the bypasses that SQLite's
+// SQL can write are refused and logged "deny", and queries on allowed
+// columns run there.
+func TestAllowedColumnsSQLite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hr.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		"CREATE TABLE people (region TEXT, amount REAL, order_date DATE, salary INTEGER, secret TEXT)",
+		"INSERT INTO people VALUES ('west', 10, '2024-01-05', 91234, 's3cr3t-ann'), ('east', 20, '2024-02-07', 87654, 's3cr3t-bob')",
+		"CREATE TABLE regions (region TEXT, label TEXT, manager TEXT)",
+		"INSERT INTO regions VALUES ('west', 'West Coast', 'Mia'), ('east', 'East Coast', 'Noah')",
+		"CREATE VIEW pay AS SELECT region, salary AS amount FROM people",
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	cases := []policyCase{
+		{"direct", "SELECT salary FROM people", "column salary"},
+		{"star", "SELECT * FROM people", "column salary"},
+		{"qualified star", "SELECT p.* FROM people p", "column salary"},
+		{"shadowing aliases", "SELECT p.salary FROM people p, (SELECT 1 AS salary) d", "column salary"},
+		{"USING a forbidden column", "SELECT p.region FROM people p JOIN (SELECT 1 AS salary) d USING (salary)", "USING"},
+		{"NATURAL join", "SELECT p.region FROM people p NATURAL JOIN (SELECT 1 AS salary) d", "NATURAL"},
+		{"view renaming", "SELECT region, amount FROM pay", "column salary"},
+		{"CTE renaming", "WITH c AS (SELECT secret AS region FROM people) SELECT region FROM c", "column secret"},
+		{"string function", "SELECT json_object('s', secret) AS region FROM people", "column secret"},
+		{"filter", "SELECT count(*) AS n FROM people WHERE salary > 90000", "column salary"},
+		{"other table's column", "SELECT manager AS label FROM regions", "column manager"},
+		{"the schema", "SELECT sql AS region FROM sqlite_schema", "sqlite_master"},
+		{"a pragma", "SELECT name AS region FROM pragma_table_info('people')", "pragma_table_info"},
+		{"aggregate", "SELECT region, SUM(amount) AS total FROM people GROUP BY region ORDER BY region", ""},
+		{"join on an allowed key", "SELECT r.label, SUM(p.amount) AS total FROM people p JOIN regions r ON p.region = r.region GROUP BY r.label", ""},
+		{"CTE", "WITH t AS (SELECT region, amount FROM people) SELECT * FROM t", ""},
+		{"count", "SELECT count(*) AS n FROM people", ""},
+	}
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.a.Planner = planOf(analysis.Subtask{TaskID: "q", Description: tt.name, ToolName: analysis.ToolSQL, Arguments: map[string]any{"query": tt.query, "source": "hr"}, Deliverable: analysis.DeliverTables})
+			res, err := e.a.Run(context.Background(), analysis.Request{Intent: "test", DataSources: []analysis.DataSource{{Type: analysis.SourceSQL, Name: "hr", ConnectionString: "sqlite:" + path}},
+				Policy: hrPolicy, Deliverables: []string{analysis.DeliverTables}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkDecisions(t, e, res, tt)
+		})
 	}
 }
 
