@@ -222,12 +222,14 @@ type SQLRefs struct {
 
 // Scan is one read of stored data in a query's bound plan: a table and
 // the columns the database's binder resolved for it, whatever the SQL
-// text called them (an alias, a whole-row reference, a view, USING), or a
-// table function whose reads the plan does not show (Function).
+// text called them (an alias, a whole-row reference, a view, USING), or
+// something the query reads through whose columns the plan does not show
+// (Opaque, described: "the table function pragma_storage_info", "the
+// function public.top_salary", "the table pg_catalog.pg_stats").
 type Scan struct {
-	Table    string   `json:"table,omitempty"`
-	Columns  []string `json:"columns,omitempty"`
-	Function string   `json:"function,omitempty"`
+	Table   string   `json:"table,omitempty"`
+	Columns []string `json:"columns,omitempty"`
+	Opaque  string   `json:"opaque,omitempty"`
 }
 
 // Allows reports whether column of table may be read: AllowedColumns is
@@ -249,7 +251,7 @@ func (p Policy) Allows(table, column string) bool {
 // of every table scan must be allowed, so a whole row (to_json(t),
 // t::VARCHAR, (t).x), a star, a shadowing alias or USING on a forbidden
 // column is refused, since the binder resolves each to the table's
-// columns. A table function the plan cannot see through is refused too.
+// columns. Anything the plan cannot see through (Opaque) is refused too.
 // Errors: FORBIDDEN, naming the first column or function refused.
 func (p Policy) CheckScans(scans []Scan) error {
 	if len(p.AllowedColumns) == 0 {
@@ -257,8 +259,8 @@ func (p Policy) CheckScans(scans []Scan) error {
 	}
 	hint := "the allowed columns are " + strings.Join(p.AllowedColumns, ", ")
 	for _, s := range scans {
-		if s.Function != "" {
-			return quarry.Errorf(quarry.ECodeForbidden, "the query reads through the table function %s, whose columns cannot be checked against the allowed ones", s.Function).
+		if s.Opaque != "" {
+			return quarry.Errorf(quarry.ECodeForbidden, "the query reads through %s, whose columns cannot be checked against the allowed ones", s.Opaque).
 				WithHint("read the tables directly: " + hint)
 		}
 		for _, c := range s.Columns {

@@ -185,7 +185,7 @@ func TestCheckScans(t *testing.T) {
 	}{
 		{[]analysis.Scan{{Table: "people", Columns: []string{"region", "salary"}}}, "column salary of table people"},
 		{[]analysis.Scan{{Table: "orders", Columns: []string{"amount"}}}, "column amount of table orders"}, // amount allowed only in people
-		{[]analysis.Scan{{Table: "people", Columns: []string{"region"}}, {Function: "pragma_storage_info"}}, "table function pragma_storage_info"},
+		{[]analysis.Scan{{Table: "people", Columns: []string{"region"}}, {Opaque: "the table function pragma_storage_info"}}, "table function pragma_storage_info"},
 	}
 	for _, b := range bad {
 		err := p.CheckScans(b.scans)
@@ -193,7 +193,7 @@ func TestCheckScans(t *testing.T) {
 			t.Errorf("CheckScans(%+v) = %v; want FORBIDDEN naming %s", b.scans, err, b.says)
 		}
 	}
-	if err := (analysis.Policy{}).CheckScans([]analysis.Scan{{Table: "people", Columns: []string{"salary"}}, {Function: "duckdb_tables"}}); err != nil {
+	if err := (analysis.Policy{}).CheckScans([]analysis.Scan{{Table: "people", Columns: []string{"salary"}}, {Opaque: "the table function duckdb_tables"}}); err != nil {
 		t.Errorf("no policy refused: %v", err)
 	}
 	if !p.Allows("PEOPLE", "Amount") || p.Allows("orders", "amount") || !(analysis.Policy{}).Allows("t", "x") {

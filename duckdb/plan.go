@@ -104,7 +104,7 @@ func planScans(ctx context.Context, db *sql.DB, query string, oom func(error) er
 		}
 		fn := str(n, "name")
 		if !plainTableFunctions[fn] {
-			scans = append(scans, analysis.Scan{Function: fn})
+			scans = append(scans, analysis.Scan{Opaque: "the table function " + fn})
 			return
 		}
 		if fn != "seq_scan" {

@@ -20,8 +20,8 @@ const peopleCSV = "name,salary,secret,region,amount,order_date\n" +
 func scanned(scans []analysis.Scan) []string {
 	var out []string
 	for _, s := range scans {
-		if s.Function != "" {
-			out = append(out, "fn:"+s.Function)
+		if s.Opaque != "" {
+			out = append(out, "fn:"+strings.TrimPrefix(s.Opaque, "the table function "))
 			continue
 		}
 		if len(s.Columns) == 0 {

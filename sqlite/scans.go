@@ -22,7 +22,7 @@ import (
 // compares without asking: such a query is refused (FORBIDDEN) before it
 // compiles, to be written with ON. A read
 // of anything but the database's own tables and views (sqlite_schema,
-// sqlite_dbpage, a pragma's table) is reported as a function, which the
+// sqlite_dbpage, a pragma's table) is reported as opaque, which the
 // policy refuses. The statement is compiled, never run. Errors: FORBIDDEN
 // for more than one statement or a USING or NATURAL join, INVALID with SQLite's words for a query
 // that does not compile, ctx.Err() when ctx ends.
@@ -49,7 +49,7 @@ func (s *Source) Scans(ctx context.Context, q string) ([]analysis.Scan, error) {
 		switch action {
 		case sqlite3.AuthRead:
 			if !slices.Contains(own, arg1) || strings.HasPrefix(strings.ToLower(arg1), "sqlite_") {
-				scans = append(scans, analysis.Scan{Function: arg1})
+				scans = append(scans, analysis.Scan{Opaque: "the table " + arg1})
 				return sqlite3.AuthorizerOK
 			}
 			i, ok := byTable[arg1]
@@ -63,7 +63,7 @@ func (s *Source) Scans(ctx context.Context, q string) ([]analysis.Scan, error) {
 				scans[i].Columns = append(scans[i].Columns, arg2)
 			}
 		case sqlite3.AuthPragma:
-			scans = append(scans, analysis.Scan{Function: "pragma " + arg1})
+			scans = append(scans, analysis.Scan{Opaque: "the pragma " + arg1})
 		}
 		return sqlite3.AuthorizerOK
 	}

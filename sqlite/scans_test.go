@@ -39,8 +39,8 @@ func hrDB(t *testing.T) string {
 func flat(scans []analysis.Scan) []string {
 	var out []string
 	for _, s := range scans {
-		if s.Function != "" {
-			out = append(out, "fn:"+s.Function)
+		if s.Opaque != "" {
+			out = append(out, "fn:"+strings.TrimPrefix(s.Opaque, "the table "))
 		}
 		for _, c := range s.Columns {
 			out = append(out, s.Table+"."+c)
