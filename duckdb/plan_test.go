@@ -3,6 +3,7 @@ package duckdb
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -137,4 +138,72 @@ func TestFileSourceScans(t *testing.T) {
 	if _, err := src.Scans(ctx, "SELECT 1; SELECT 2"); quarry.ErrorCode(err) != quarry.ECodeForbidden {
 		t.Errorf("two statements: %v; want FORBIDDEN", err)
 	}
+}
+
+// fuzzPeople holds forbidden values no arithmetic on the allowed ones
+// makes by chance.
+const fuzzPeople = "region,amount,order_date,salary,secret\n" +
+	"west,10,2024-01-05,918273645,zq-secret-ann\n" +
+	"east,20,2024-02-07,827364519,zq-secret-bob\n"
+
+// FuzzScansPolicy checks the policy's promise on any text: a query that
+// Scans and CheckScans allow (salary and secret forbidden) returns no
+// value of salary or secret, however it is written, and Scans answers
+// every query with scans or a documented code.
+func FuzzScansPolicy(f *testing.F) {
+	for _, s := range []string{
+		"SELECT region, sum(amount) AS total FROM people GROUP BY region",
+		"SELECT to_json(p) FROM people AS p",
+		"SELECT (p).secret FROM people AS p",
+		"SELECT struct_extract(p, 'salary') FROM people p",
+		"SELECT CAST(p AS VARCHAR) FROM people AS p",
+		"SELECT p.salary, p.secret FROM people AS p, (SELECT 1 AS salary, 2 AS secret) AS d",
+		"SELECT p.region FROM people AS p JOIN (SELECT 1 AS salary) AS d USING (salary)",
+		"SELECT * EXCLUDE (salary) FROM people",
+		"SELECT COLUMNS('s.*') FROM people",
+		"WITH c AS (SELECT secret AS region FROM people) SELECT region FROM c",
+		"SELECT u.x FROM people p, LATERAL (SELECT p.secret AS x) u",
+		"SELECT unnest([p.region, p.secret]) FROM people p",
+		"SELECT * FROM query('SELECT secret FROM people')",
+		"SELECT stats FROM pragma_storage_info('people')",
+		"SELECT d.salary FROM people AS p, (SELECT 1 AS salary) AS d",
+		"SELECT region, order_date, sum(amount) OVER (PARTITION BY region ORDER BY order_date) FROM people",
+		"SELECT * EXCLUDE (salary, secret) FROM people",
+	} {
+		f.Add(s)
+	}
+	ctx := context.Background()
+	e := mustOpen(f)
+	mustLoad(f, e, "people", fuzzPeople)
+	if err := e.Lock(ctx); err != nil {
+		f.Fatal(err)
+	}
+	pol := analysis.Policy{AllowedColumns: []string{"region", "amount", "order_date"}}
+	forbidden := []string{"918273645", "827364519", "zq-secret"}
+	f.Fuzz(func(t *testing.T, query string) {
+		if len(query) > 4096 {
+			return
+		}
+		scans, err := e.Scans(ctx, query)
+		switch quarry.ErrorCode(err) {
+		case "":
+		case quarry.ECodeInvalid, quarry.ECodeForbidden, quarry.ECodeResourceLimit:
+			return
+		default:
+			t.Fatalf("Scans(%q) error = %v; want scans or a documented code", query, err)
+		}
+		if pol.CheckScans(scans) != nil {
+			return
+		}
+		res, err := e.Query(ctx, query)
+		if err != nil {
+			return
+		}
+		text := fmt.Sprint(res.Rows)
+		for _, v := range forbidden {
+			if strings.Contains(text, v) && !strings.Contains(query, v[:6]) {
+				t.Fatalf("Scans(%q) = %+v was allowed, and the result carries %s: %s", query, scans, v, text)
+			}
+		}
+	})
 }
