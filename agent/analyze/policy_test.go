@@ -111,7 +111,10 @@ var forbiddenValues = []string{"91234", "s3cr3t-ann", "87654", "Noah", "2017-11-
 func TestAllowedColumns(t *testing.T) {
 	people := writeCSV(t, "people.csv", hrCSV)
 	regions := writeCSV(t, "regions.csv", regionsCSV)
-	for _, tt := range append(append([]policyCase(nil), bypasses...), legitimate...) {
+	// A misspelled allowed column does not bind: no decision, and the
+	// repaired query runs with one "allow".
+	repaired := policyCase{"a misspelled allowed column, repaired", "SELECT regin, SUM(amount) AS total FROM people GROUP BY regin", ""}
+	for _, tt := range append(append([]policyCase{repaired}, bypasses...), legitimate...) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			e.a.Planner = planOf(analysis.Subtask{TaskID: "q", Description: tt.name, ToolName: analysis.ToolSQL, Arguments: map[string]any{"query": tt.query}, Deliverable: analysis.DeliverTables})
