@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,7 +16,7 @@ import (
 
 // hrDB writes a SQLite database of people (allowed columns first) with a
 // view that renames a forbidden column, and returns its path.
-func hrDB(t *testing.T) string {
+func hrDB(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "hr.db")
 	db, err := sql.Open("sqlite", path)
@@ -112,4 +113,59 @@ func TestSourceScans(t *testing.T) {
 			t.Fatalf("Query after Scans = %v, %v", res, err)
 		}
 	}
+}
+
+// FuzzSourceScansPolicy checks the policy's promise on SQLite for any
+// text: a query that Scans and CheckScans allow (salary and secret
+// forbidden) returns no value of salary or secret, and Scans answers every
+// query with scans or a documented code.
+func FuzzSourceScansPolicy(f *testing.F) {
+	for _, s := range []string{
+		"SELECT region, sum(amount) AS total FROM people GROUP BY region",
+		"SELECT * FROM people",
+		"SELECT p.region FROM people p JOIN (SELECT 91234 AS salary) d USING (salary)",
+		"SELECT p.region FROM people p NATURAL JOIN (SELECT 91234 AS salary) d",
+		"SELECT amount FROM pay",
+		"WITH c AS (SELECT secret AS region FROM people) SELECT region FROM c",
+		"SELECT json_object('s', secret) AS region FROM people",
+		"SELECT sql FROM sqlite_schema",
+		"SELECT p.salary FROM people p, (SELECT 1 AS salary) d",
+		"SELECT d.salary FROM people p, (SELECT 1 AS salary) d",
+		"SELECT region FROM people WHERE rowid IN (SELECT rowid FROM people ORDER BY salary)",
+	} {
+		f.Add(s)
+	}
+	ctx := context.Background()
+	src, err := sqlite.OpenSource(ctx, hrDB(f))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { src.Close() })
+	pol := analysis.Policy{AllowedColumns: []string{"region", "amount", "id"}}
+	f.Fuzz(func(t *testing.T, query string) {
+		if len(query) > 4096 {
+			return
+		}
+		scans, err := src.Scans(ctx, query)
+		switch quarry.ErrorCode(err) {
+		case "":
+		case quarry.ECodeInvalid, quarry.ECodeForbidden:
+			return
+		default:
+			t.Fatalf("Scans(%q) error = %v; want scans or a documented code", query, err)
+		}
+		if pol.CheckScans(scans) != nil {
+			return
+		}
+		res, err := src.Query(ctx, query, 1000)
+		if err != nil {
+			return
+		}
+		text := fmt.Sprint(res.Rows)
+		for _, v := range []string{"91234", "87654", "s3cr3t"} {
+			if strings.Contains(text, v) && !strings.Contains(query, v[:4]) {
+				t.Fatalf("Scans(%q) = %+v was allowed, and the result carries %s: %s", query, scans, v, text)
+			}
+		}
+	})
 }
