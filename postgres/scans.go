@@ -18,7 +18,8 @@ import (
 // What a query reads, for the analyses' column policy, from PostgreSQL's
 // own analysis of it rather than from its text or its plan (EXPLAIN's
 // scans list every column of a table whenever the planner hands a whole
-// tuple up, as for count(*), and hide columns used only in conditions).
+// tuple up, as for count(*), and show columns used in conditions only
+// inside expression text, with functions that may run SQL of their own).
 // The query becomes the body of a temporary view, in a transaction that
 // is always rolled back: PostgreSQL then records, in pg_depend, every
 // column, relation, function and operator the analysed query refers to,
