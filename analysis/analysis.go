@@ -207,10 +207,12 @@ func (s DataSource) validate() error {
 	return nil
 }
 
-// SQLRefs is what one query reaches, read from its parse tree: every
+// SQLRefs is what one query names, read from its parse tree: every
 // column reference (its name parts, e.g. ["t", "ssn"]), whether it selects
 // * or COLUMNS(*), the names it defines itself (select aliases, CTE and
-// subquery column names) and the tables it reads.
+// subquery column names) and the tables it reads. Names in the text are
+// not what the query reads (a table alias is the whole row): the column
+// policy goes by Scan, from the bound plan.
 type SQLRefs struct {
 	Columns [][]string
 	Star    bool
@@ -218,52 +220,55 @@ type SQLRefs struct {
 	Tables  []string
 }
 
-// CheckRefs enforces AllowedColumns on a query's references: a column
-// outside the list is refused however it is reached (an alias, a
-// subquery, a CTE, a function), and so is * when the list is set, since
-// it would reach every column. A name the query defines itself passes
-// unless it is qualified by a table the query reads. Errors: FORBIDDEN,
-// naming the column.
-func (p Policy) CheckRefs(r *SQLRefs) error {
+// Scan is one read of stored data in a query's bound plan: a table and
+// the columns the database's binder resolved for it, whatever the SQL
+// text called them (an alias, a whole-row reference, a view, USING), or
+// something the query reads through whose columns the plan does not show
+// (Opaque, described: "the table function pragma_storage_info", "the
+// function public.top_salary", "the table pg_catalog.pg_stats").
+type Scan struct {
+	Table   string   `json:"table,omitempty"`
+	Columns []string `json:"columns,omitempty"`
+	Opaque  string   `json:"opaque,omitempty"`
+}
+
+// Allows reports whether column of table may be read: AllowedColumns is
+// empty, or names the column bare or as table.column (case-insensitive).
+func (p Policy) Allows(table, column string) bool {
+	if len(p.AllowedColumns) == 0 {
+		return true
+	}
+	for _, a := range p.AllowedColumns {
+		if strings.EqualFold(a, column) || strings.EqualFold(a, table+"."+column) {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckScans enforces AllowedColumns on what a query reads, from the
+// database's bound plan rather than the names in its text: every column
+// of every table scan must be allowed, so a whole row (to_json(t),
+// t::VARCHAR, (t).x), a star, a shadowing alias or USING on a forbidden
+// column is refused, since the binder resolves each to the table's
+// columns. Anything the plan cannot see through (Opaque) is refused too.
+// Errors: FORBIDDEN, naming the first column or function refused.
+func (p Policy) CheckScans(scans []Scan) error {
 	if len(p.AllowedColumns) == 0 {
 		return nil
 	}
-	allowed := map[string]bool{}
-	for _, c := range p.AllowedColumns {
-		allowed[strings.ToLower(c)] = true
-	}
-	if r.Star {
-		return quarry.Errorf(quarry.ECodeForbidden, "the query selects *, which reaches columns outside the allowed ones").
-			WithHint("name the columns: " + strings.Join(p.AllowedColumns, ", "))
-	}
-	defined := map[string]bool{}
-	for _, d := range r.Defined {
-		defined[strings.ToLower(d)] = true
-	}
-	tables := map[string]bool{}
-	for _, t := range r.Tables {
-		tables[strings.ToLower(t)] = true
-	}
-	for _, parts := range r.Columns {
-		if len(parts) == 0 {
-			continue
+	hint := "the allowed columns are " + strings.Join(p.AllowedColumns, ", ")
+	for _, s := range scans {
+		if s.Opaque != "" {
+			return quarry.Errorf(quarry.ECodeForbidden, "the query reads through %s, whose columns cannot be checked against the allowed ones", s.Opaque).
+				WithHint("read the tables directly: " + hint)
 		}
-		name := strings.ToLower(parts[len(parts)-1])
-		qual := ""
-		if len(parts) > 1 {
-			qual = strings.ToLower(parts[len(parts)-2])
+		for _, c := range s.Columns {
+			if !p.Allows(s.Table, c) {
+				return quarry.Errorf(quarry.ECodeForbidden, "the query reads column %s of table %s, which is not among the allowed columns", c, s.Table).
+					WithHint(hint)
+			}
 		}
-		if allowed[name] || qual != "" && allowed[qual+"."+name] {
-			continue
-		}
-		if qual == "" && slices.ContainsFunc(r.Tables, func(t string) bool { return allowed[strings.ToLower(t)+"."+name] }) {
-			continue // amount, allowed as people.amount, in a query on people
-		}
-		if defined[name] && !tables[qual] {
-			continue
-		}
-		return quarry.Errorf(quarry.ECodeForbidden, "column %s is not among the allowed columns", strings.Join(parts, ".")).
-			WithHint("the allowed columns are " + strings.Join(p.AllowedColumns, ", "))
 	}
 	return nil
 }

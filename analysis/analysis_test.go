@@ -163,31 +163,41 @@ func TestClosest(t *testing.T) {
 	}
 }
 
-func TestCheckRefs(t *testing.T) {
-	p := analysis.Policy{AllowedColumns: []string{"region", "people.amount"}}
-	ok := []analysis.SQLRefs{
-		{Columns: [][]string{{"region"}, {"people", "amount"}}, Tables: []string{"people"}},
-		{Columns: [][]string{{"total"}}, Defined: []string{"total"}, Tables: []string{"people"}},
-		{Columns: [][]string{{"amount"}}, Tables: []string{"people"}},
+// The policy judges the columns each scan of the bound plan reads: a
+// column allowed bare or as table.column passes, anything else, and any
+// table function the plan cannot see through, is FORBIDDEN.
+func TestCheckScans(t *testing.T) {
+	p := analysis.Policy{AllowedColumns: []string{"region", "People.amount"}}
+	ok := [][]analysis.Scan{
+		nil,
+		{{Table: "people", Columns: []string{"region", "amount"}}},
+		{{Table: "people", Columns: []string{}}}, // count(*): the row id only
+		{{Table: "orders", Columns: []string{"REGION"}}},
 	}
-	for _, r := range ok {
-		if err := p.CheckRefs(&r); err != nil {
-			t.Errorf("CheckRefs(%+v) = %v", r, err)
+	for _, s := range ok {
+		if err := p.CheckScans(s); err != nil {
+			t.Errorf("CheckScans(%+v) = %v", s, err)
 		}
 	}
-	bad := []analysis.SQLRefs{
-		{Columns: [][]string{{"ssn"}}},
-		{Star: true},
-		{Columns: [][]string{{"amount"}}, Tables: []string{"orders"}},                                  // amount allowed only in people
-		{Columns: [][]string{{"people", "ssn"}}, Defined: []string{"ssn"}, Tables: []string{"people"}}, // a table's ssn, not the alias
+	bad := []struct {
+		scans []analysis.Scan
+		says  string
+	}{
+		{[]analysis.Scan{{Table: "people", Columns: []string{"region", "salary"}}}, "column salary of table people"},
+		{[]analysis.Scan{{Table: "orders", Columns: []string{"amount"}}}, "column amount of table orders"}, // amount allowed only in people
+		{[]analysis.Scan{{Table: "people", Columns: []string{"region"}}, {Opaque: "the table function pragma_storage_info"}}, "table function pragma_storage_info"},
 	}
-	for _, r := range bad {
-		if err := p.CheckRefs(&r); quarry.ErrorCode(err) != quarry.ECodeForbidden {
-			t.Errorf("CheckRefs(%+v) = %v; want FORBIDDEN", r, err)
+	for _, b := range bad {
+		err := p.CheckScans(b.scans)
+		if quarry.ErrorCode(err) != quarry.ECodeForbidden || !strings.Contains(err.Error(), b.says) {
+			t.Errorf("CheckScans(%+v) = %v; want FORBIDDEN naming %s", b.scans, err, b.says)
 		}
 	}
-	if err := (analysis.Policy{}).CheckRefs(&analysis.SQLRefs{Star: true}); err != nil {
+	if err := (analysis.Policy{}).CheckScans([]analysis.Scan{{Table: "people", Columns: []string{"salary"}}, {Opaque: "the table function duckdb_tables"}}); err != nil {
 		t.Errorf("no policy refused: %v", err)
+	}
+	if !p.Allows("PEOPLE", "Amount") || p.Allows("orders", "amount") || !(analysis.Policy{}).Allows("t", "x") {
+		t.Error("Allows does not follow AllowedColumns")
 	}
 }
 

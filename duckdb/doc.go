@@ -24,5 +24,8 @@
 // Metric SQL is analysed on DuckDB's own parse tree: json_serialize_sql
 // turns a statement into a JSON AST and json_deserialize_sql turns
 // fragments of it back into SQL text, so there is no second SQL grammar in
-// Go to drift from DuckDB's.
+// Go to drift from DuckDB's. What a query reads, for the analyses' column
+// policy, comes from one step further: the bound, unoptimized plan
+// (json_serialize_plan), where every table scan lists the columns the
+// binder resolved, however the text reached them (Scans).
 package duckdb

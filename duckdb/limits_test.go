@@ -196,6 +196,9 @@ func TestQueryTooLong(t *testing.T) {
 	if _, err := e.References(ctx, long); quarry.ErrorCode(err) != quarry.ECodeResourceLimit {
 		t.Errorf("References(%d bytes) = %v; want RESOURCE_LIMIT", len(long), err)
 	}
+	if _, err := e.Scans(ctx, long); quarry.ErrorCode(err) != quarry.ECodeResourceLimit {
+		t.Errorf("Scans(%d bytes) = %v; want RESOURCE_LIMIT", len(long), err)
+	}
 	// Just under the limit runs.
 	short := long[:strings.LastIndex(long[:MaxSQLLen-10], ", ")] + " FROM t"
 	if _, err := e.Query(ctx, short); err != nil {

@@ -228,6 +228,7 @@ func (r *run) openSources(ctx context.Context) error {
 		return err
 	}
 	r.dropBlockedValues()
+	r.dropForbiddenValues()
 	return ws.Lock(ctx)
 }
 

@@ -31,9 +31,11 @@ type Workspace interface {
 	// Keys returns the many-to-one joins between the loaded tables, found
 	// by their names and by their values.
 	Keys(ctx context.Context) ([]analysis.Key, error)
-	// References reads what a query reaches from its parse tree, for the
-	// column policy.
+	// References reads the names a query uses from its parse tree.
 	References(ctx context.Context, sql string) (*analysis.SQLRefs, error)
+	// Scans reads what a query reads, table by table, from its bound
+	// plan, for the column policy.
+	Scans(ctx context.Context, sql string) ([]analysis.Scan, error)
 	// MaskMatches masks the values of a step's table that match blocked
 	// patterns and counts them per column.
 	MaskMatches(ctx context.Context, table string, patterns []string) (map[string]int64, error)

@@ -113,22 +113,35 @@ func hintOf(err error) string {
 }
 
 // plannerPrompt says what the model needs: the request, its limits and
-// the tables with their columns.
+// the tables with their columns. Under allowed_columns it lists only the
+// allowed columns, with their values and ranges; a forbidden column is
+// neither named nor sampled, so neither its data nor its existence leaves
+// the machine (and a table with no allowed column is left out).
 func plannerPrompt(req *analysis.Request, tables []analysis.SourceTable) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Request: %s\n\nDeliverables: %s. Row limit per query: %d. Timeout: %d s.\n",
 		req.Intent, strings.Join(req.Deliverables, ", "), req.Constraints.RowLimit, req.Constraints.TimeoutSeconds)
-	if len(req.Policy.AllowedColumns) > 0 {
-		fmt.Fprintf(&b, "Only these columns may be read: %s.\n", strings.Join(req.Policy.AllowedColumns, ", "))
+	pol := req.Policy
+	if len(pol.AllowedColumns) > 0 {
+		b.WriteString("Only the columns listed below may be read, each by name: a whole row (t.*, *, to_json(t), t::VARCHAR), a table function or any other column is refused.\n")
 	}
 	b.WriteString("\nTables:\n")
 	for _, t := range tables {
+		var cols []analysis.SourceColumn
+		for _, c := range t.Columns {
+			if pol.Allows(t.Name, c.Name) {
+				cols = append(cols, c)
+			}
+		}
+		if len(cols) == 0 {
+			continue
+		}
 		src := ""
 		if t.Source != "" {
 			src = fmt.Sprintf(" (in database source %q)", t.Source)
 		}
 		fmt.Fprintf(&b, "- %s%s, %d rows:\n", t.Name, src, t.Rows)
-		for _, c := range t.Columns {
+		for _, c := range cols {
 			extra := ""
 			switch {
 			case c.Min != "":

@@ -181,7 +181,7 @@ func (r *run) runSQL(ctx context.Context, t *analysis.Subtask, a *analysis.SQLAr
 	limit := r.rowLimit(a.RowLimit)
 	table := analysis.StepTable(t.TaskID)
 	var n int64
-	if err := r.checkPolicy(ctx, t, a.Query); err != nil {
+	if err := r.checkPolicy(ctx, t, a.Source, a.Query); err != nil {
 		return nil, err
 	}
 	if a.Source != "" {
