@@ -90,7 +90,8 @@ type output struct {
 	table   string // workspace table holding its rows ("" for charts)
 	columns []quarry.Column
 	rows    int64
-	data    any // the observation's data
+	data    any     // the observation's data
+	cut     *rowCut // set when the rows are not all the query's
 }
 
 // Run performs the analysis of req and returns its result. A request that
@@ -499,8 +500,9 @@ func (r *run) setStatus(t *analysis.Subtask, status string) {
 }
 
 // settle decides the request's status: completed when every step
-// succeeded and every requested deliverable exists, partial_success when
-// some did, failed when nothing did.
+// succeeded over whole rows and every requested deliverable exists,
+// partial_success when some did (or rows were cut at the row limit),
+// failed when nothing did.
 func (r *run) settle() {
 	succeeded := 0
 	for _, t := range r.plan.Subtasks {
@@ -508,6 +510,16 @@ func (r *run) settle() {
 			succeeded++
 		} else {
 			r.res.Undelivered = append(r.res.Undelivered, fmt.Sprintf("step %s (%s) %s", t.TaskID, t.Description, t.Status))
+			continue
+		}
+		// Rows cut at the row limit, and what was computed over them,
+		// are not the whole data's: never completed.
+		if c := r.outputs[t.TaskID].cut; c != nil && (c.From == "" || t.Deliverable != "") {
+			what := fmt.Sprintf("%s rows kept, cut at the row limit of %s", c.of(), formatNumber(float64(c.Limit)))
+			if c.From != "" {
+				what = fmt.Sprintf("computed over the first %s rows of step %s, cut at the row limit of %s", c.of(), c.From, formatNumber(float64(c.Limit)))
+			}
+			r.res.Undelivered = append(r.res.Undelivered, fmt.Sprintf("step %s (%s): %s", t.TaskID, t.Description, what))
 		}
 	}
 	have := map[string]bool{}

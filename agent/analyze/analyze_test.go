@@ -237,8 +237,17 @@ func TestRetriesRepairByCategory(t *testing.T) {
 			if first.ErrorCategory == nil || *first.ErrorCategory != tt.category {
 				t.Errorf("first attempt category %v (%v); want %s", first.ErrorCategory, first.ErrorMessage, tt.category)
 			}
-			if second.Status != analysis.ObsSuccess || res.Status != analysis.StatusCompleted {
-				t.Fatalf("second attempt %s (%v); run %s", second.Status, second.ErrorMessage, res.Status)
+			// Rows cut at the row limit are said to be so, and the run
+			// is not completed over them.
+			wantStatus := analysis.StatusCompleted
+			if tt.category == analysis.CategoryResourceExhausted {
+				wantStatus = analysis.StatusPartialSuccess
+				if d := second.Data.(map[string]any); d["truncated"] != true || d["rows_available"] != int64(3) {
+					t.Errorf("the cut rows are not marked: %v", d)
+				}
+			}
+			if second.Status != analysis.ObsSuccess || res.Status != wantStatus {
+				t.Fatalf("second attempt %s (%v); run %s, want %s", second.Status, second.ErrorMessage, res.Status, wantStatus)
 			}
 			if got := quarry.AsFloat(second.Data.(map[string]any)["rows"].([][]any)[0][0]); got != tt.want {
 				t.Errorf("repaired result %v; want %v (query now %v)", got, tt.want, res.Calls[1].Arguments["query"])

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"maps"
 	"math"
 	"path"
 	"strconv"
@@ -53,7 +54,9 @@ func (r *run) deliver(ctx context.Context) error {
 				return err
 			}
 			rel := path.Join("artifacts", "tables", r.req.RequestID, fileName(t.TaskID)+".csv")
-			if _, err := r.artifact(analysis.ArtifactTable, t.TaskID, rel, data, map[string]any{"row_count": len(res.Rows), "column_names": res.Columns, "title": t.Description}); err != nil {
+			meta := map[string]any{"row_count": len(res.Rows), "column_names": res.Columns, "title": t.Description}
+			maps.Copy(meta, r.cutMeta(t.TaskID)) // truncated, row_limit, ... when its rows were cut
+			if _, err := r.artifact(analysis.ArtifactTable, t.TaskID, rel, data, meta); err != nil {
 				return err
 			}
 		}
@@ -129,7 +132,7 @@ func (r *run) reportMarkdown(ctx context.Context, summary string) string {
 	for _, t := range r.plan.Subtasks {
 		fmt.Fprintf(&b, "## %s\n\n", oneLine(t.Description))
 		fmt.Fprintf(&b, "Step `%s`, tool `%s`, %s.\n\n", t.TaskID, t.ToolName, t.Status)
-		if q, ok := t.Arguments["query"].(string); ok {
+		if q := r.ranQuery(t); q != "" { // as it ran, with a repair's LIMIT
 			fmt.Fprintf(&b, "```sql\n%s\n```\n\n", q)
 		}
 		out := r.outputs[t.TaskID]
@@ -151,6 +154,9 @@ func (r *run) reportMarkdown(ctx context.Context, summary string) string {
 		b.WriteString(markdownTable(res))
 		if out.rows > int64(len(res.Rows)) {
 			fmt.Fprintf(&b, "\nFirst %d of %d rows.\n", len(res.Rows), out.rows)
+		}
+		if out.cut != nil {
+			fmt.Fprintf(&b, "\n%s\n", out.cut.sentence())
 		}
 		b.WriteString("\n")
 	}

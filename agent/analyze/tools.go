@@ -64,6 +64,9 @@ func describe(ctx context.Context, ws Workspace, table string) (analysis.SourceT
 func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 	r.setStatus(t, analysis.TaskRunning)
 	args := t.Arguments
+	// castRepair and overLimit say what the repair before this attempt
+	// fixed: text cast to numbers, or too many rows.
+	castRepair, overLimit := false, false
 	for attempt := 1; attempt <= analysis.MaxAttempts; attempt++ {
 		call := analysis.ToolCall{CallID: quarry.NewID(), TaskID: t.TaskID, ToolName: t.ToolName, Arguments: args, Timestamp: r.now(), AttemptNumber: attempt}
 		if _, err := r.audit(quarry.EventToolCalled, actorActor, map[string]any{"call_id": call.CallID, "task_id": t.TaskID, "tool_name": t.ToolName, "arguments": args, "attempt_number": attempt}); err != nil {
@@ -72,6 +75,9 @@ func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 		}
 		start := time.Now()
 		out, err := r.call(ctx, t, args)
+		if err == nil {
+			err = r.checkResult(ctx, t, args, out, castRepair, overLimit)
+		}
 		obs := analysis.Observation{ObservationID: quarry.NewID(), CallID: call.CallID, TaskID: t.TaskID, Timestamp: r.now(),
 			ExecutionTimeSeconds: math.Max(time.Since(start).Seconds(), 1e-6)}
 		var category string
@@ -90,9 +96,11 @@ func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 			case category == analysis.CategoryResourceExhausted:
 				obs.Status = analysis.ObsResourceLimit
 			}
+			// The engine's own words say what to fix in the query (and
+			// are what the repair reads); the server's paths are left out.
 			msg := quarry.ErrorMessage(err)
 			if quarry.ErrorCode(err) == quarry.ECodeInternal {
-				msg = err.Error()
+				msg = scrubPaths(err.Error())
 			}
 			obs.ErrorMessage, obs.ErrorCategory = &msg, &category
 		}
@@ -129,6 +137,8 @@ func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 		}
 		r.progress(analysis.Event{Step: "task", TaskID: t.TaskID, Status: "retry", Message: fmt.Sprintf("%s: %s; retrying: %s", category, quarry.ErrorMessage(err), how)})
 		args = repaired
+		castRepair = category == analysis.CategoryTypeMismatch
+		overLimit = category == analysis.CategoryResourceExhausted && strings.Contains(err.Error(), "more than the row limit")
 	}
 	r.setStatus(t, analysis.TaskFailed)
 }
