@@ -77,9 +77,10 @@ type run struct {
 	outputs map[string]*output
 	pmu     sync.Mutex // makes the calls of Analyzer.Progress one at a time
 
-	named  []string       // the deliverables the request named, if any
-	intent *intent.Intent // the request as the offline parser read it (nil if it could not)
-	how    string         // where the plan came from: offline, model, recipe, replay
+	named  []string         // the deliverables the request named, if any
+	intent *intent.Intent   // the request as the offline parser read it (nil if it could not)
+	how    string           // where the plan came from: offline, model, recipe, replay
+	errs   map[string]error // the error each failed step ended with (guarded by mu)
 	// stage is what the run is doing and stoppedIn what it was doing when
 	// its context ended, for the message of a failure (guarded by mu).
 	stage, stoppedIn string
@@ -131,6 +132,9 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 		// The steps the timeout or a budget stopped were recorded; the
 		// result names the reason as its error too.
 		err = r.stopped(ctx, ctx.Err())
+	}
+	if err == nil && r.req.Status == analysis.StatusFailed {
+		err = r.stepsFailed()
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) && r.req.Status != analysis.StatusCompleted {
 		r.res.Undelivered = append(r.res.Undelivered, fmt.Sprintf("the analysis stopped at its %d s timeout", req.Constraints.TimeoutSeconds))

@@ -67,6 +67,7 @@ func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 	// castRepair and overLimit say what the repair before this attempt
 	// fixed: text cast to numbers, or too many rows.
 	castRepair, overLimit := false, false
+	var last error // the last attempt's error
 	for attempt := 1; attempt <= analysis.MaxAttempts; attempt++ {
 		call := analysis.ToolCall{CallID: quarry.NewID(), TaskID: t.TaskID, ToolName: t.ToolName, Arguments: args, Timestamp: r.now(), AttemptNumber: attempt}
 		if _, err := r.audit(quarry.EventToolCalled, actorActor, map[string]any{"call_id": call.CallID, "task_id": t.TaskID, "tool_name": t.ToolName, "arguments": args, "attempt_number": attempt}); err != nil {
@@ -128,6 +129,7 @@ func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 			r.setStatus(t, analysis.TaskSucceeded)
 			return
 		}
+		last = err
 		if ctx.Err() != nil || attempt == analysis.MaxAttempts || quarry.ErrorCode(err) == quarry.ECodeForbidden {
 			break // a refusal is not repaired
 		}
@@ -140,12 +142,45 @@ func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 		castRepair = category == analysis.CategoryTypeMismatch
 		overLimit = category == analysis.CategoryResourceExhausted && strings.Contains(err.Error(), "more than the row limit")
 	}
+	r.keepError(t, last)
 	r.setStatus(t, analysis.TaskFailed)
 }
 
 func (r *run) fail(t *analysis.Subtask, err error) {
 	r.progress(analysis.Event{Step: "task", TaskID: t.TaskID, Status: analysis.TaskFailed, Message: quarry.ErrorMessage(err)})
+	r.keepError(t, err)
 	r.setStatus(t, analysis.TaskFailed)
+}
+
+// keepError keeps the error a step failed with, for the run's error when
+// no step succeeds.
+func (r *run) keepError(t *analysis.Subtask, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.errs == nil {
+		r.errs = map[string]error{}
+	}
+	r.errs[t.TaskID] = err
+}
+
+// stepsFailed is the error of a run in which no step succeeded: the
+// first failed step's, by its code, in words (an engine's own message
+// stays in the step's observation).
+func (r *run) stepsFailed() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, t := range r.plan.Subtasks {
+		err, ok := r.errs[t.TaskID]
+		if !ok || err == nil {
+			continue
+		}
+		var qe *quarry.Error
+		if errors.As(err, &qe) {
+			return quarry.Errorf(qe.Code, "no step succeeded; step %s (%s) failed: %s", t.TaskID, oneLine(t.Description), qe.Message).WithHint(qe.Hint)
+		}
+		return quarry.Errorf(quarry.ECodeInternal, "no step succeeded; step %s (%s) failed (%s)", t.TaskID, oneLine(t.Description), Classify(err))
+	}
+	return quarry.Errorf(quarry.ECodeInternal, "no step succeeded")
 }
 
 // call decodes the arguments by the tool's schema and runs the tool.
