@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -217,5 +218,61 @@ func TestTruncatedDatabaseTotal(t *testing.T) {
 		Constraints: analysis.Constraints{RowLimit: 2}})
 	if err != nil || whole.Status != analysis.StatusCompleted || strings.Contains(whole.Summary, "row limit") {
 		t.Errorf("a whole table at the limit: %s %q %v; want completed with nothing cut", whole.Status, whole.Summary, err)
+	}
+}
+
+// A workspace query whose own LIMIT is the row limit, over more rows, is
+// cut: counted where it ran, marked, and an aggregate over it says so and
+// keeps the run from completed. The same LIMIT over exactly as many rows
+// cuts nothing.
+func TestLimitAtTheRowLimitIsCut(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x\n")
+	for i := 1; i <= 50; i++ {
+		b.WriteString(strconv.Itoa(i) + "\n")
+	}
+	for _, tt := range []struct {
+		name   string
+		query  string
+		cut    bool
+		status string
+	}{
+		{"50 rows", "SELECT x FROM t LIMIT 10", true, analysis.StatusPartialSuccess},
+		{"10 rows", "SELECT x FROM t WHERE x <= 10 LIMIT 10", false, analysis.StatusCompleted},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t)
+			data := writeCSV(t, "t.csv", b.String())
+			e.a.Planner = planOf(
+				analysis.Subtask{TaskID: "values", Description: "Values of x", ToolName: analysis.ToolSQL, Arguments: map[string]any{"query": tt.query}},
+				analysis.Subtask{TaskID: "total", Description: "Total x", ToolName: analysis.ToolDF, Dependencies: []string{"values"},
+					Arguments: map[string]any{"input": "values", "operation": analysis.OpAggregate, "columns": []any{"x"}, "aggregation": "sum"}, Deliverable: analysis.DeliverTables})
+			res, err := e.a.Run(context.Background(), analysis.Request{Intent: "test", DataSources: []analysis.DataSource{csvSource(data)},
+				Constraints: analysis.Constraints{RowLimit: 10}, Deliverables: []string{analysis.DeliverTables, analysis.DeliverSummary}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tt.status {
+				t.Fatalf("status %s (%v); want %s", res.Status, res.Undelivered, tt.status)
+			}
+			values := observationOf(t, res, "values").Data.(map[string]any)
+			total := observationOf(t, res, "total").Data.(map[string]any)
+			said := strings.Contains(res.Summary, "Computed over the first 10 of 50 rows of step values only (cut at the row limit of 10)")
+			if !tt.cut {
+				if values["truncated"] != nil || total["truncated"] != nil || said {
+					t.Errorf("nothing was cut, yet: values %v, total %v, summary %q", values, total, res.Summary)
+				}
+				return
+			}
+			if values["truncated"] != true || values["rows_available"] != int64(50) || values["row_limit"] != 10 {
+				t.Errorf("values %v; want truncated, 50 rows available, row_limit 10", values)
+			}
+			if total["truncated"] != true || total["computed_over_cut_rows_of"] != "values" {
+				t.Errorf("total %v; want computed over the cut rows of values", total)
+			}
+			if !said {
+				t.Errorf("summary %q; want the cut said beside the total", res.Summary)
+			}
+		})
 	}
 }
