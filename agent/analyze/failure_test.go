@@ -246,7 +246,9 @@ func TestLimitAtTheRowLimitIsCut(t *testing.T) {
 			e.a.Planner = planOf(
 				analysis.Subtask{TaskID: "values", Description: "Values of x", ToolName: analysis.ToolSQL, Arguments: map[string]any{"query": tt.query}},
 				analysis.Subtask{TaskID: "total", Description: "Total x", ToolName: analysis.ToolDF, Dependencies: []string{"values"},
-					Arguments: map[string]any{"input": "values", "operation": analysis.OpAggregate, "columns": []any{"x"}, "aggregation": "sum"}, Deliverable: analysis.DeliverTables})
+					Arguments: map[string]any{"input": "values", "operation": analysis.OpAggregate, "columns": []any{"x"}, "aggregation": "sum"}, Deliverable: analysis.DeliverTables},
+				analysis.Subtask{TaskID: "profile", Description: "Profile of x", ToolName: analysis.ToolProfile, Dependencies: []string{"values"},
+					Arguments: map[string]any{"input": "values"}, Deliverable: analysis.DeliverTables})
 			res, err := e.a.Run(context.Background(), analysis.Request{Intent: "test", DataSources: []analysis.DataSource{csvSource(data)},
 				Constraints: analysis.Constraints{RowLimit: 10}, Deliverables: []string{analysis.DeliverTables, analysis.DeliverSummary}})
 			if err != nil {
@@ -272,6 +274,16 @@ func TestLimitAtTheRowLimitIsCut(t *testing.T) {
 			}
 			if !said {
 				t.Errorf("summary %q; want the cut said beside the total", res.Summary)
+			}
+			// The profile's mean is of the cut rows too, and says so.
+			profiled := false
+			for _, line := range strings.Split(res.Summary, "\n") {
+				if strings.Contains(line, "x: mean ") && strings.Contains(line, "first 10 of 50 rows of step values only") {
+					profiled = true
+				}
+			}
+			if !profiled {
+				t.Errorf("summary %q; want the profile's mean with the cut", res.Summary)
 			}
 		})
 	}

@@ -33,7 +33,13 @@ func (r *run) findings(ctx context.Context) []finding {
 			continue
 		}
 		if t.ToolName == analysis.ToolProfile {
-			out = append(out, profileFindings(t, o)...)
+			fs := profileFindings(t, o)
+			if o.cut != nil {
+				for i := range fs {
+					fs[i].Text += " " + o.cut.sentence()
+				}
+			}
+			out = append(out, fs...)
 			continue
 		}
 		res, err := r.ws.Query(ctx, fmt.Sprintf("SELECT * FROM %s LIMIT %d", quoteIdent(o.table), maxSummaryRows))
