@@ -248,9 +248,11 @@ func TestLimitAtTheRowLimitIsCut(t *testing.T) {
 				analysis.Subtask{TaskID: "total", Description: "Total x", ToolName: analysis.ToolDF, Dependencies: []string{"values"},
 					Arguments: map[string]any{"input": "values", "operation": analysis.OpAggregate, "columns": []any{"x"}, "aggregation": "sum"}, Deliverable: analysis.DeliverTables},
 				analysis.Subtask{TaskID: "profile", Description: "Profile of x", ToolName: analysis.ToolProfile, Dependencies: []string{"values"},
-					Arguments: map[string]any{"input": "values"}, Deliverable: analysis.DeliverTables})
+					Arguments: map[string]any{"input": "values"}, Deliverable: analysis.DeliverTables},
+				analysis.Subtask{TaskID: "hist", Description: "Distribution of x", ToolName: analysis.ToolPlot, Dependencies: []string{"values"},
+					Arguments: map[string]any{"input": "values", "type": "histogram", "x_col": "x", "title": "x"}, Deliverable: analysis.DeliverCharts})
 			res, err := e.a.Run(context.Background(), analysis.Request{Intent: "test", DataSources: []analysis.DataSource{csvSource(data)},
-				Constraints: analysis.Constraints{RowLimit: 10}, Deliverables: []string{analysis.DeliverTables, analysis.DeliverSummary}})
+				Constraints: analysis.Constraints{RowLimit: 10}, Deliverables: []string{analysis.DeliverTables, analysis.DeliverCharts, analysis.DeliverSummary}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -261,7 +263,7 @@ func TestLimitAtTheRowLimitIsCut(t *testing.T) {
 			total := observationOf(t, res, "total").Data.(map[string]any)
 			said := strings.Contains(res.Summary, "Computed over the first 10 of 50 rows of step values only (cut at the row limit of 10)")
 			if !tt.cut {
-				if values["truncated"] != nil || total["truncated"] != nil || said {
+				if values["truncated"] != nil || total["truncated"] != nil || said || len(res.Artifacts) == 0 || res.Artifacts[0].Metadata["truncated"] != nil {
 					t.Errorf("nothing was cut, yet: values %v, total %v, summary %q", values, total, res.Summary)
 				}
 				return
@@ -274,6 +276,18 @@ func TestLimitAtTheRowLimitIsCut(t *testing.T) {
 			}
 			if !said {
 				t.Errorf("summary %q; want the cut said beside the total", res.Summary)
+			}
+			charts := 0
+			for _, a := range res.Artifacts {
+				if a.ArtifactType == analysis.ArtifactChart {
+					charts++
+					if a.Metadata["truncated"] != true || a.Metadata["computed_over_cut_rows_of"] != "values" {
+						t.Errorf("chart metadata %v; want it drawn from the cut rows of values", a.Metadata)
+					}
+				}
+			}
+			if charts != 1 {
+				t.Errorf("%d charts; want the histogram", charts)
 			}
 			// The profile's mean is of the cut rows too, and says so.
 			profiled := false

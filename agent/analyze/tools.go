@@ -2,9 +2,11 @@ package analyze
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path"
 	"slices"
@@ -489,8 +491,13 @@ func (r *run) runPlot(ctx context.Context, t *analysis.Subtask, a *analysis.Plot
 	if !r.req.Wants(analysis.DeliverCharts) && !r.req.Wants(analysis.DeliverReports) {
 		return &output{data: map[string]any{"chart_type": a.Type, "points": len(res.Rows)}}, nil
 	}
-	art, err := r.artifact(analysis.ArtifactChart, t.TaskID, path.Join("artifacts", "charts", r.req.RequestID, name), buf.Bytes(),
-		map[string]any{"chart_type": a.Type, "x_label": a.XCol, "y_label": a.YCol, "title": a.Title})
+	meta := map[string]any{"chart_type": a.Type, "x_label": a.XCol, "y_label": a.YCol, "title": a.Title}
+	if in.cut != nil { // drawn from rows cut at the row limit: its metadata says so
+		c := *in.cut
+		c.From = cmp.Or(c.From, a.Input)
+		maps.Copy(meta, c.meta())
+	}
+	art, err := r.artifact(analysis.ArtifactChart, t.TaskID, path.Join("artifacts", "charts", r.req.RequestID, name), buf.Bytes(), meta)
 	if err != nil {
 		return nil, err
 	}
