@@ -188,7 +188,12 @@ func (r *run) prepare(ctx context.Context) error {
 	// A request the planner cannot read is recorded as failed with the
 	// planner's error; the log says so, and no artifact is written.
 	r.setStage(ctx, stagePlanning)
-	return r.planAndValidate(ctx)
+	if err := r.planAndValidate(ctx); err != nil {
+		return err
+	}
+	// A plan made after the timeout (the offline planner taking over
+	// from a model that did not answer in time) is recorded, not run.
+	return ctx.Err()
 }
 
 // deliverGrace is how long the deliverables of the steps that finished

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/quarry-dev/quarry"
@@ -300,5 +301,76 @@ func TestLimitAtTheRowLimitIsCut(t *testing.T) {
 				t.Errorf("summary %q; want the profile's mean with the cut", res.Summary)
 			}
 		})
+	}
+}
+
+// A planner that does not answer within the timeout: the offline plan
+// that takes over is recorded but not run, and the analysis fails with
+// the timeout, naming the planning.
+func TestPlanningTimeoutIsRecorded(t *testing.T) {
+	e := newEnv(t)
+	data := writeCSV(t, "t.csv", "region,amount\nwest,1\neast,2\n")
+	e.a.Planner = func(ctx context.Context, _ *analysis.Request, _ []analysis.SourceTable) (*analysis.Plan, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}
+	res, err := e.a.Run(context.Background(), analysis.Request{Intent: "total amount by region", DataSources: []analysis.DataSource{csvSource(data)},
+		Constraints: analysis.Constraints{TimeoutSeconds: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != analysis.StatusFailed || res.Error == nil || res.Error.Code != quarry.ECodeResourceLimit ||
+		res.Error.Message != "the analysis stopped at its 1 s timeout while planning" {
+		t.Fatalf("status %s, error %+v; want failed with the timeout while planning", res.Status, res.Error)
+	}
+	if len(res.Calls) != 0 || len(res.Artifacts) != 0 {
+		t.Errorf("%d calls and %d artifacts after the timeout; want none", len(res.Calls), len(res.Artifacts))
+	}
+	events := map[string]int{}
+	for _, ev := range readLog(t, e.store.AuditLog()) {
+		events[ev.EventType]++
+	}
+	if events[quarry.EventRequestSubmitted] != 1 || events[quarry.EventPlanCreated] != 1 || events[quarry.EventToolCalled] != 0 {
+		t.Errorf("log events %v; want the request and the plan, no call", events)
+	}
+}
+
+// fullDisk is a store that cannot write reports: the disk is full.
+type fullDisk struct{ analyze.Store }
+
+func (s fullDisk) WriteArtifact(rel string, data []byte) (string, error) {
+	if strings.HasSuffix(rel, "report.md") {
+		return "", &os.PathError{Op: "write", Path: "/srv/quarry/" + rel, Err: syscall.ENOSPC}
+	}
+	return s.Store.WriteArtifact(rel, data)
+}
+
+// A failure while delivering, after the steps succeeded, keeps what was
+// delivered: partial_success, with the error's code (STORAGE_FULL, no
+// server path) and the report named as undelivered.
+func TestDeliveryFailureIsPartial(t *testing.T) {
+	e := newEnv(t)
+	e.a.Store = fullDisk{e.store}
+	data := writeCSV(t, "t.csv", "x\n1\n2\n4\n")
+	e.a.Planner = planOf(analysis.Subtask{TaskID: "sum", Description: "Sum of x", ToolName: analysis.ToolSQL,
+		Arguments: map[string]any{"query": "SELECT sum(x) AS total FROM t"}, Deliverable: analysis.DeliverTables})
+	res, err := e.a.Run(context.Background(), analysis.Request{Intent: "test", DataSources: []analysis.DataSource{csvSource(data)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != analysis.StatusPartialSuccess || res.Error == nil || res.Error.Code != quarry.ECodeStorageFull || strings.Contains(res.Error.Message, "/srv/") {
+		t.Fatalf("status %s, error %+v; want partial_success with %s and no path", res.Status, res.Error, quarry.ECodeStorageFull)
+	}
+	if !strings.Contains(strings.Join(res.Undelivered, "\n"), "deliverables: no space is left") {
+		t.Errorf("undelivered %v; want the deliverables' failure", res.Undelivered)
+	}
+	tables := 0
+	for _, a := range res.Artifacts {
+		if a.ArtifactType == analysis.ArtifactTable {
+			tables++
+		}
+	}
+	if tables != 1 || !strings.Contains(res.Summary, "total 7") {
+		t.Errorf("%d tables, summary %q; want the step's table and total", tables, res.Summary)
 	}
 }
