@@ -76,14 +76,14 @@ func TestTimeoutAfterOneStepIsPartial(t *testing.T) {
 		analysis.Subtask{TaskID: "slow", Description: "A query that would run for minutes", ToolName: analysis.ToolSQL, Dependencies: []string{"sum"},
 			Arguments: map[string]any{"query": "SELECT count(*) AS n FROM range(100000000000) a WHERE a.range % 7 = 3"}, Deliverable: analysis.DeliverTables})
 	res, err := e.a.Run(context.Background(), analysis.Request{Intent: "test", DataSources: []analysis.DataSource{csvSource(data)},
-		Constraints: analysis.Constraints{TimeoutSeconds: 4}, Deliverables: []string{analysis.DeliverTables, analysis.DeliverSummary}})
+		Constraints: analysis.Constraints{TimeoutSeconds: 6}, Deliverables: []string{analysis.DeliverTables, analysis.DeliverSummary}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Status != analysis.StatusPartialSuccess {
 		t.Fatalf("status %s (%+v, %v); want %s", res.Status, res.Error, res.Undelivered, analysis.StatusPartialSuccess)
 	}
-	if res.Error == nil || res.Error.Code != quarry.ECodeResourceLimit || !strings.Contains(res.Error.Message, "4 s timeout while running the steps") {
+	if res.Error == nil || res.Error.Code != quarry.ECodeResourceLimit || !strings.Contains(res.Error.Message, "6 s timeout while running the steps") {
 		t.Errorf("error %+v; want %s naming the timeout while running the steps", res.Error, quarry.ECodeResourceLimit)
 	}
 	if !strings.Contains(res.Summary, "Sum of x: total 7.") || !strings.Contains(res.Summary, "A query that would run for minutes did not run to the end: it timed out") {
