@@ -30,7 +30,7 @@ func (w slowLoad) LoadFile(ctx context.Context, name, path string) (*quarry.File
 // its timeout reads, by its id, as failed with RESOURCE_LIMIT in words
 // (not an engine's message), and its audit trail holds its request with
 // the error; a replay says there is no plan to replay.
-func TestLoadTimeoutIsRecorded(t *testing.T) {
+func TestAnalysisLoadTimeoutIsRecorded(t *testing.T) {
 	dir := t.TempDir()
 	store := fsstore.Analyses{Root: dir}
 	logPath := store.AuditLog()

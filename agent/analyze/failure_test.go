@@ -30,7 +30,7 @@ func (w slowLoad) LoadFile(ctx context.Context, name, path string) (*quarry.File
 // A timeout while the sources load leaves a recorded analysis: failed,
 // RESOURCE_LIMIT naming the stage in words (no engine text, no path), its
 // record saved and its request in the log with the error.
-func TestLoadTimeoutIsRecorded(t *testing.T) {
+func TestAnalysisLoadTimeoutIsRecorded(t *testing.T) {
 	e := newEnv(t)
 	e.a.NewWorkspace = func(context.Context) (analyze.Workspace, error) {
 		ws, err := duckdb.Open(duckdb.Options{MemoryLimit: "512MB"})
@@ -67,7 +67,7 @@ func TestLoadTimeoutIsRecorded(t *testing.T) {
 // A timeout after a step succeeded ends partial_success: the finished
 // step's table and number are delivered, the summary says which step did
 // not run and why, and the error names the timeout.
-func TestTimeoutAfterOneStepIsPartial(t *testing.T) {
+func TestAnalysisTimeoutAfterOneStepIsPartial(t *testing.T) {
 	e := newEnv(t)
 	data := writeCSV(t, "t.csv", "x\n1\n2\n4\n")
 	e.a.Planner = planOf(
@@ -109,7 +109,7 @@ func TestTimeoutAfterOneStepIsPartial(t *testing.T) {
 
 // A type-mismatch repair that casts every value to NULL is a failed step,
 // not a total of nothing; a cast that keeps numbers still succeeds.
-func TestAllNullRepairFails(t *testing.T) {
+func TestAnalysisAllNullRepairFails(t *testing.T) {
 	e := newEnv(t)
 	data := writeCSV(t, "t.csv", "region,score\nwest,n/a\neast,unknown\nwest,-\n")
 	e.a.Planner = planOf(analysis.Subtask{TaskID: "q", Description: "Total score", ToolName: analysis.ToolSQL,
@@ -144,7 +144,7 @@ func TestAllNullRepairFails(t *testing.T) {
 // 300,000 rows, and the total computed over them is said to be so in
 // the summary, the report and the artifacts' metadata, and the analysis
 // is partial_success, not a completed total of two thirds of the data.
-func TestTruncatedDatabaseTotal(t *testing.T) {
+func TestAnalysisTruncatedDatabaseTotal(t *testing.T) {
 	const rows = 300_000
 	path := filepath.Join(t.TempDir(), "big.db")
 	db, err := sql.Open("sqlite", path)
@@ -226,7 +226,7 @@ func TestTruncatedDatabaseTotal(t *testing.T) {
 // cut: counted where it ran, marked, and an aggregate over it says so and
 // keeps the run from completed. The same LIMIT over exactly as many rows
 // cuts nothing.
-func TestLimitAtTheRowLimitIsCut(t *testing.T) {
+func TestAnalysisLimitAtTheRowLimitIsCut(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("x\n")
 	for i := 1; i <= 50; i++ {
@@ -307,7 +307,7 @@ func TestLimitAtTheRowLimitIsCut(t *testing.T) {
 // A planner that does not answer within the timeout: the offline plan
 // that takes over is recorded but not run, and the analysis fails with
 // the timeout, naming the planning.
-func TestPlanningTimeoutIsRecorded(t *testing.T) {
+func TestAnalysisPlanningTimeoutIsRecorded(t *testing.T) {
 	e := newEnv(t)
 	data := writeCSV(t, "t.csv", "region,amount\nwest,1\neast,2\n")
 	e.a.Planner = func(ctx context.Context, _ *analysis.Request, _ []analysis.SourceTable) (*analysis.Plan, error) {
@@ -348,7 +348,7 @@ func (s fullDisk) WriteArtifact(rel string, data []byte) (string, error) {
 // A failure while delivering, after the steps succeeded, keeps what was
 // delivered: partial_success, with the error's code (STORAGE_FULL, no
 // server path) and the report named as undelivered.
-func TestDeliveryFailureIsPartial(t *testing.T) {
+func TestAnalysisDeliveryFailureIsPartial(t *testing.T) {
 	e := newEnv(t)
 	e.a.Store = fullDisk{e.store}
 	data := writeCSV(t, "t.csv", "x\n1\n2\n4\n")
