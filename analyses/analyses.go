@@ -366,6 +366,10 @@ func (m *Service) run(req analysis.Request, r *running) {
 	a.Progress, a.Audit = publish, log
 	ctx, unwatch := m.cfg.Guard.Watch(m.ctx, "the analysis")
 	defer unwatch()
+	// Run records every analysis that passed validation, however it
+	// ended (a source that cannot be loaded, the planner's refusal, a
+	// timeout at any stage); an error here is a request it refused
+	// outright or a record it could not save.
 	res, err := a.Run(ctx, req)
 	if m.ctx.Err() != nil && (err != nil || res.Status != analysis.StatusCompleted) {
 		// Cut short by the server's stop, not by the request: say so,
@@ -422,20 +426,25 @@ func (m *Service) releaseLog() {
 	}
 }
 
-// fail records a request that could not run (a source that cannot be
-// opened, a request the planner cannot read).
+// fail records a request that the analyzer did not record itself: one
+// that could not start (the server stopping while it waited for a worker,
+// a log that could not be opened) or whose record could not be saved. Its
+// request goes into the log with the error, when the log can be opened,
+// so that every recorded analysis has its entries.
 func (m *Service) fail(req analysis.Request, r *running, err error, publish func(analysis.Event)) {
 	req.Status = analysis.StatusFailed
 	rec := &analysis.Result{RequestID: req.RequestID, Status: analysis.StatusFailed, Request: req.Redacted(), Error: quarry.NewErrorInfo(err),
 		Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}
-	// The shared log is open while a run uses it; when none does (this
-	// one could not open it), the record is saved without its hash.
-	m.mu.Lock()
+	// The run could not log its end: the record says it, with its hash
+	// when the shared log can be opened.
 	var log analyze.Auditor
-	if m.log != nil {
-		log = m.log
+	if l, lerr := m.acquireLog(); lerr == nil {
+		defer m.releaseLog()
+		if _, aerr := l.AppendFor(req.RequestID, quarry.EventRequestSubmitted, "system", map[string]any{"request": req.Redacted(), "stage": "starting", "error": rec.Error}); aerr != nil {
+			m.cfg.Log.Error("log analysis", "request", req.RequestID, "err", aerr)
+		}
+		log = l
 	}
-	m.mu.Unlock()
 	if serr := analyze.SaveRecord(m.cfg.Store, log, req.RequestID, rec); serr != nil {
 		m.cfg.Log.Error("save analysis", "request", req.RequestID, "err", serr)
 	}

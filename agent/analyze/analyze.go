@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -77,9 +78,13 @@ type run struct {
 	outputs map[string]*output
 	pmu     sync.Mutex // makes the calls of Analyzer.Progress one at a time
 
-	named  []string       // the deliverables the request named, if any
-	intent *intent.Intent // the request as the offline parser read it (nil if it could not)
-	how    string         // where the plan came from: offline, model, recipe, replay
+	named  []string         // the deliverables the request named, if any
+	intent *intent.Intent   // the request as the offline parser read it (nil if it could not)
+	how    string           // where the plan came from: offline, model, recipe, replay
+	errs   map[string]error // the error each failed step ended with (guarded by mu)
+	// stage is what the run is doing and stoppedIn what it was doing when
+	// its context ended, for the message of a failure (guarded by mu).
+	stage, stoppedIn string
 }
 
 // output is what a succeeded step left for the steps after it.
@@ -87,13 +92,16 @@ type output struct {
 	table   string // workspace table holding its rows ("" for charts)
 	columns []quarry.Column
 	rows    int64
-	data    any // the observation's data
+	data    any     // the observation's data
+	cut     *rowCut // set when the rows are not all the query's
 }
 
 // Run performs the analysis of req and returns its result. A request that
-// fails validation, or a source that cannot be opened, is an error and
-// nothing is written; after that the result says how the run ended
-// (completed, partial_success or failed) and is saved with its artifacts.
+// fails validation is an error and nothing is written. After that every
+// end is recorded: a source that cannot be loaded, a request the planner
+// cannot read, a step that fails or the timeout at any stage leave the
+// result (completed, partial_success or failed, with its error code)
+// saved with its artifacts and audit entries.
 func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Result, error) {
 	if a.Now == nil {
 		a.Now = time.Now
@@ -112,48 +120,37 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 	defer cancel()
 	r := &run{a: a, req: &req, named: named, dbs: map[string]analysis.Source{}, outputs: map[string]*output{}}
 	defer r.close()
-	if err := r.openSources(ctx); err != nil {
-		return nil, err
-	}
 	r.res = &analysis.Result{RequestID: req.RequestID, Request: r.req.Redacted(), Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}
-	if _, err := r.audit(quarry.EventRequestSubmitted, actorSystem, map[string]any{"request": r.req.Redacted(), "tables": r.tables}); err != nil {
-		return nil, err
+	err := r.prepare(ctx)
+	if err == nil {
+		err = r.execute(ctx)
 	}
-	// A request the planner cannot read is refused like an invalid one:
-	// the log says so, and no result or artifact is written.
-	if err := r.planAndValidate(ctx); err != nil {
-		if r.res.Clarification == nil {
-			return nil, err
-		}
-		// A request that could not be read as asked is recorded, with
-		// what was and was not understood, and nothing is answered.
-		r.req.Status = analysis.StatusFailed
-		r.res.Status, r.res.Error = r.req.Status, quarry.NewErrorInfo(err)
-		r.res.Request = r.req.Redacted()
-		r.progress(analysis.Event{Step: "failed", Message: quarry.ErrorMessage(err)})
-		if serr := a.Store.SaveJSON(filepath.Join("analyses", req.RequestID, "result.json"), r.res); serr != nil {
-			return r.res, quarry.StorageError(serr)
-		}
-		return r.res, nil
-	}
-	err := r.execute(ctx)
 	if err == nil {
 		r.remember(ctx, r.intent, r.how)
 	}
-	// A run its caller ended for exceeding a budget (the memory
-	// watchdog's RESOURCE_LIMIT) fails with that reason, whatever its
-	// steps made of the cancellation.
-	var limit *quarry.Error
-	if ctx.Err() != nil && errors.As(context.Cause(ctx), &limit) && limit.Code == quarry.ECodeResourceLimit {
-		err = limit
+	err = r.stopped(ctx, err)
+	if err == nil && ctx.Err() != nil && r.req.Status != analysis.StatusCompleted {
+		// The steps the timeout or a budget stopped were recorded; the
+		// result names the reason as its error too.
+		err = r.stopped(ctx, ctx.Err())
+	}
+	if err == nil && r.req.Status == analysis.StatusFailed {
+		err = r.stepsFailed()
 	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) && r.req.Status != analysis.StatusCompleted {
 		r.res.Undelivered = append(r.res.Undelivered, fmt.Sprintf("the analysis stopped at its %d s timeout", req.Constraints.TimeoutSeconds))
 	}
 	if err != nil {
-		r.req.Status = analysis.StatusFailed
 		r.res.Error = quarry.NewErrorInfo(err)
-		r.progress(analysis.Event{Step: "failed", Message: quarry.ErrorMessage(err)})
+		// Steps that succeeded before a later failure keep their
+		// results: partial_success, as settle decided.
+		if r.req.Status != analysis.StatusPartialSuccess {
+			r.req.Status = analysis.StatusFailed
+			if r.plan != nil && r.plan.Status != analysis.PlanCompleted {
+				r.plan.Status = analysis.PlanAbandoned
+			}
+			r.progress(analysis.Event{Step: "failed", Message: quarry.ErrorMessage(err)})
+		}
 	}
 	r.res.Status = r.req.Status
 	r.res.Request = r.req.Redacted() // passwords are never recorded
@@ -161,6 +158,117 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 		return r.res, quarry.StorageError(serr)
 	}
 	return r.res, nil
+}
+
+// Stages of a run, for the message of a failure.
+const (
+	stageLoading    = "loading the sources"
+	stagePlanning   = "planning"
+	stageExecuting  = "running the steps"
+	stageDelivering = "writing the deliverables"
+)
+
+// prepare loads the sources, logs the request and makes the validated
+// plan. A source that cannot be loaded (or the timeout while loading) is
+// logged in the request's entry, with the tables loaded so far and the
+// error, so that the log of every recorded analysis begins with its
+// request.
+func (r *run) prepare(ctx context.Context) error {
+	r.setStage(ctx, stageLoading)
+	lerr := r.stopped(ctx, r.openSources(ctx))
+	data := map[string]any{"request": r.req.Redacted(), "tables": r.tables}
+	if lerr != nil {
+		data["stage"], data["error"] = "loading", quarry.NewErrorInfo(lerr)
+	}
+	if _, err := r.audit(quarry.EventRequestSubmitted, actorSystem, data); err != nil && lerr == nil {
+		return err
+	}
+	if lerr != nil {
+		return lerr
+	}
+	// A request the planner cannot read is recorded as failed with the
+	// planner's error; the log says so, and no artifact is written.
+	r.setStage(ctx, stagePlanning)
+	if err := r.planAndValidate(ctx); err != nil {
+		return err
+	}
+	// A plan made after the timeout (the offline planner taking over
+	// from a model that did not answer in time) is recorded, not run.
+	return ctx.Err()
+}
+
+// deliverGrace is how long the deliverables of the steps that finished
+// may still take after the analysis's timeout.
+const deliverGrace = 10 * time.Second
+
+// stopped is err as the user reads it. A run its caller ended for
+// exceeding a budget (the memory watchdog's RESOURCE_LIMIT) fails with
+// that reason, whatever its steps made of the cancellation; the timeout is
+// RESOURCE_LIMIT naming the stage it stopped; any other error that is not
+// Quarry's (an engine's words, which may hold server paths or SQL) is an
+// internal error naming the stage.
+func (r *run) stopped(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	var limit *quarry.Error
+	if ctx.Err() != nil && errors.As(context.Cause(ctx), &limit) && limit.Code == quarry.ECodeResourceLimit {
+		return limit
+	}
+	code := quarry.ErrorCode(err)
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && (code == quarry.ECodeInternal || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
+		return r.timeout()
+	}
+	if code == quarry.ECodeInternal {
+		var qe *quarry.Error
+		if errors.As(err, &qe) {
+			return err // already in words
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		return quarry.Errorf(quarry.ECodeInternal, "an internal error stopped the analysis while %s", r.stage)
+	}
+	return err
+}
+
+// timeout is the error of a run that reached its timeout, naming the
+// stage it was in then.
+func (r *run) timeout() error {
+	r.mu.Lock()
+	stage := cmp.Or(r.stoppedIn, r.stage)
+	r.mu.Unlock()
+	return quarry.Errorf(quarry.ECodeResourceLimit, "the analysis stopped at its %d s timeout while %s", r.req.Constraints.TimeoutSeconds, stage).
+		WithHint("allow more time (timeout up to 180 s), or ask for less")
+}
+
+// setStage moves the run to stage s, keeping the stage it was in when
+// ctx ended.
+func (r *run) setStage(ctx context.Context, s string) {
+	r.mu.Lock()
+	if ctx.Err() != nil && r.stoppedIn == "" {
+		r.stoppedIn = r.stage
+	}
+	r.stage = s
+	r.mu.Unlock()
+}
+
+// graceContext is the context the deliverables are written in: ctx's
+// deadline extended by grace, so that the results of the steps that
+// finished before the timeout are still delivered, and ended with ctx when
+// ctx ends for any other reason (the memory watchdog, the server's stop).
+func graceContext(ctx context.Context, grace time.Duration) (context.Context, context.CancelFunc) {
+	dl, ok := ctx.Deadline()
+	if !ok {
+		return context.WithCancel(ctx)
+	}
+	g, cancelCause := context.WithCancelCause(context.WithoutCancel(ctx))
+	g, cancel := context.WithDeadline(g, dl.Add(grace))
+	stop := context.AfterFunc(ctx, func() {
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			cancelCause(context.Cause(ctx))
+		}
+	})
+	return g, func() { stop(); cancel(); cancelCause(nil) }
 }
 
 func (r *run) close() {
@@ -302,9 +410,13 @@ func (r *run) planAndValidate(ctx context.Context) error {
 }
 
 // execute runs the validated plan level by level, then writes the
-// deliverables and settles the status.
+// deliverables and settles the status. The deliverables of the steps that
+// succeeded are written even after the timeout (within deliverGrace), and
+// a failure to write them leaves the steps' results: the run is then
+// partial_success when a step succeeded, with the error.
 func (r *run) execute(ctx context.Context) error {
 	plan := r.plan
+	r.setStage(ctx, stageExecuting)
 	r.req.Status = analysis.StatusExecuting
 	plan.Status = analysis.PlanExecuting
 	for i := range plan.Subtasks {
@@ -327,11 +439,15 @@ func (r *run) execute(ctx context.Context) error {
 		}
 		wg.Wait()
 	}
-	if err := r.deliver(ctx); err != nil {
-		return err
+	r.setStage(ctx, stageDelivering)
+	dctx, cancel := graceContext(ctx, deliverGrace)
+	defer cancel()
+	err := r.stopped(dctx, r.deliver(dctx))
+	if err != nil {
+		r.res.Undelivered = append(r.res.Undelivered, "deliverables: "+quarry.ErrorMessage(err))
 	}
 	r.settle()
-	return nil
+	return err
 }
 
 // makePlan asks the configured planner, then the recipe memory, then the
@@ -405,8 +521,9 @@ func (r *run) setStatus(t *analysis.Subtask, status string) {
 }
 
 // settle decides the request's status: completed when every step
-// succeeded and every requested deliverable exists, partial_success when
-// some did, failed when nothing did.
+// succeeded over whole rows and every requested deliverable exists,
+// partial_success when some did (or rows were cut at the row limit),
+// failed when nothing did.
 func (r *run) settle() {
 	succeeded := 0
 	for _, t := range r.plan.Subtasks {
@@ -414,6 +531,16 @@ func (r *run) settle() {
 			succeeded++
 		} else {
 			r.res.Undelivered = append(r.res.Undelivered, fmt.Sprintf("step %s (%s) %s", t.TaskID, t.Description, t.Status))
+			continue
+		}
+		// Rows cut at the row limit, and what was computed over them,
+		// are not the whole data's: never completed.
+		if c := r.outputs[t.TaskID].cut; c != nil && (c.From == "" || t.Deliverable != "") {
+			what := fmt.Sprintf("%s rows kept, cut at the row limit of %s", c.of(), formatNumber(float64(c.Limit)))
+			if c.From != "" {
+				what = fmt.Sprintf("computed over the first %s rows of step %s, cut at the row limit of %s", c.of(), c.From, formatNumber(float64(c.Limit)))
+			}
+			r.res.Undelivered = append(r.res.Undelivered, fmt.Sprintf("step %s (%s): %s", t.TaskID, t.Description, what))
 		}
 	}
 	have := map[string]bool{}

@@ -262,8 +262,17 @@ func TestRetriesRepairByCategory(t *testing.T) {
 			if first.ErrorCategory == nil || *first.ErrorCategory != tt.category {
 				t.Errorf("first attempt category %v (%v); want %s", first.ErrorCategory, first.ErrorMessage, tt.category)
 			}
-			if second.Status != analysis.ObsSuccess || res.Status != analysis.StatusCompleted {
-				t.Fatalf("second attempt %s (%v); run %s", second.Status, second.ErrorMessage, res.Status)
+			// Rows cut at the row limit are said to be so, and the run
+			// is not completed over them.
+			wantStatus := analysis.StatusCompleted
+			if tt.category == analysis.CategoryResourceExhausted {
+				wantStatus = analysis.StatusPartialSuccess
+				if d := second.Data.(map[string]any); d["truncated"] != true || d["rows_available"] != int64(3) {
+					t.Errorf("the cut rows are not marked: %v", d)
+				}
+			}
+			if second.Status != analysis.ObsSuccess || res.Status != wantStatus {
+				t.Fatalf("second attempt %s (%v); run %s, want %s", second.Status, second.ErrorMessage, res.Status, wantStatus)
 			}
 			if got := quarry.AsFloat(second.Data.(map[string]any)["rows"].([][]any)[0][0]); got != tt.want {
 				t.Errorf("repaired result %v; want %v (query now %v)", got, tt.want, res.Calls[1].Arguments["query"])
@@ -298,35 +307,60 @@ func TestTimeoutCancels(t *testing.T) {
 	}
 }
 
-// Bad requests are refused with a clear error, and nothing is written.
+// Bad requests are refused with a clear error, and nothing is written;
+// a request that passes validation but whose source cannot be opened, or
+// that the planner cannot read, is recorded as failed with its code, its
+// log entries and no artifact.
 func TestBadRequests(t *testing.T) {
 	good := csvSource(salesCSV)
 	tests := []struct {
-		name string
-		req  analysis.Request
-		code string
-		want string
+		name     string
+		req      analysis.Request
+		code     string
+		want     string
+		recorded string // the event type of the log entry holding the error; "" when refused outright
 	}{
-		{"empty intent", analysis.Request{Intent: " ", DataSources: []analysis.DataSource{good}}, quarry.ECodeInvalid, "empty"},
-		{"2001 characters", analysis.Request{Intent: strings.Repeat("a", 2001), DataSources: []analysis.DataSource{good}}, quarry.ECodeInvalid, "2001 characters"},
-		{"no sources", analysis.Request{Intent: "sales by month"}, quarry.ECodeInvalid, "no data source"},
-		{"unreadable source", analysis.Request{Intent: "sales by month", DataSources: []analysis.DataSource{csvSource("nope/missing.csv")}}, quarry.ECodeNotFound, "missing.csv"},
-		{"wrong DSN", analysis.Request{Intent: "sales by month", DataSources: []analysis.DataSource{{Type: analysis.SourceSQL, ConnectionString: "sqlite:nope/shop.db"}}}, quarry.ECodeNotFound, "shop.db"},
-		{"row limit", analysis.Request{Intent: "sales by month", DataSources: []analysis.DataSource{good}, Constraints: analysis.Constraints{RowLimit: 200_001}}, quarry.ECodeInvalid, "row_limit"},
-		{"timeout", analysis.Request{Intent: "sales by month", DataSources: []analysis.DataSource{good}, Constraints: analysis.Constraints{TimeoutSeconds: 181}}, quarry.ECodeInvalid, "timeout_seconds"},
+		{"empty intent", analysis.Request{Intent: " ", DataSources: []analysis.DataSource{good}}, quarry.ECodeInvalid, "empty", ""},
+		{"2001 characters", analysis.Request{Intent: strings.Repeat("a", 2001), DataSources: []analysis.DataSource{good}}, quarry.ECodeInvalid, "2001 characters", ""},
+		{"no sources", analysis.Request{Intent: "sales by month"}, quarry.ECodeInvalid, "no data source", ""},
+		{"row limit", analysis.Request{Intent: "sales by month", DataSources: []analysis.DataSource{good}, Constraints: analysis.Constraints{RowLimit: 200_001}}, quarry.ECodeInvalid, "row_limit", ""},
+		{"timeout", analysis.Request{Intent: "sales by month", DataSources: []analysis.DataSource{good}, Constraints: analysis.Constraints{TimeoutSeconds: 181}}, quarry.ECodeInvalid, "timeout_seconds", ""},
+		{"unreadable source", analysis.Request{Intent: "sales by month", DataSources: []analysis.DataSource{csvSource("nope/missing.csv")}}, quarry.ECodeNotFound, "missing.csv", quarry.EventRequestSubmitted},
+		{"wrong DSN", analysis.Request{Intent: "sales by month", DataSources: []analysis.DataSource{{Type: analysis.SourceSQL, ConnectionString: "sqlite:nope/shop.db"}}}, quarry.ECodeNotFound, "shop.db", quarry.EventRequestSubmitted},
+		{"unknown column", analysis.Request{Intent: `average "discont" by state`, DataSources: []analysis.DataSource{good}}, quarry.ECodeNeedsClarification, "discont", quarry.EventPlanCreated},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newEnv(t)
 			res, err := e.a.Run(context.Background(), tt.req)
-			if quarry.ErrorCode(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("Run = %v, %v; want %s mentioning %q", res, err, tt.code, tt.want)
-			}
-			if _, err := os.Stat(filepath.Join(e.dir, "artifacts")); err == nil {
+			if _, serr := os.Stat(filepath.Join(e.dir, "artifacts")); serr == nil {
 				t.Error("artifacts were written for a refused request")
 			}
-			if data, _ := os.ReadFile(e.store.AuditLog()); len(data) > 0 && tt.code != quarry.ECodeInvalid {
-				t.Errorf("the log has entries for a refused request: %s", data)
+			if tt.recorded == "" {
+				if quarry.ErrorCode(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
+					t.Fatalf("Run = %v, %v; want %s mentioning %q", res, err, tt.code, tt.want)
+				}
+				if data, _ := os.ReadFile(e.store.AuditLog()); len(data) > 0 {
+					t.Errorf("the log has entries for an invalid request: %s", data)
+				}
+				return
+			}
+			if err != nil || res.Status != analysis.StatusFailed || res.Error == nil || res.Error.Code != tt.code || !strings.Contains(res.Error.Message, tt.want) {
+				t.Fatalf("Run = %+v, %v; want a failed result with %s mentioning %q", res, err, tt.code, tt.want)
+			}
+			var saved analysis.Result
+			if err := e.store.ReadJSON(filepath.Join("analyses", res.RequestID, "result.json"), &saved); err != nil || saved.Status != analysis.StatusFailed ||
+				saved.Error == nil || saved.Error.Code != tt.code {
+				t.Errorf("saved record %+v (%v); want failed with %s", saved, err, tt.code)
+			}
+			found := false
+			for _, ev := range readLog(t, e.store.AuditLog()) {
+				if info, ok := ev.EventData["error"].(map[string]any); ok && ev.EventType == tt.recorded && info["code"] == tt.code {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no %s entry holds the error %s", tt.recorded, tt.code)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"maps"
 	"math"
 	"path"
 	"strconv"
@@ -53,7 +54,9 @@ func (r *run) deliver(ctx context.Context) error {
 				return err
 			}
 			rel := path.Join("artifacts", "tables", r.req.RequestID, fileName(t.TaskID)+".csv")
-			if _, err := r.artifact(analysis.ArtifactTable, t.TaskID, rel, data, map[string]any{"row_count": len(res.Rows), "column_names": res.Columns, "title": t.Description}); err != nil {
+			meta := map[string]any{"row_count": len(res.Rows), "column_names": res.Columns, "title": t.Description}
+			maps.Copy(meta, r.cutMeta(t.TaskID)) // truncated, row_limit, ... when its rows were cut
+			if _, err := r.artifact(analysis.ArtifactTable, t.TaskID, rel, data, meta); err != nil {
 				return err
 			}
 		}
@@ -146,6 +149,9 @@ func (r *run) reportMarkdown(ctx context.Context, summary string) string {
 				part.WriteString("\n")
 			}
 		}
+		if out.cut != nil {
+			fmt.Fprintf(&part, "%s\n\n", out.cut.sentence())
+		}
 		if part.Len() > 0 {
 			fmt.Fprintf(&results, "### %s\n\n%s", oneLine(t.Description), part.String())
 		}
@@ -157,7 +163,7 @@ func (r *run) reportMarkdown(ctx context.Context, summary string) string {
 	for _, t := range r.plan.Subtasks {
 		fmt.Fprintf(&b, "### Step %s: %s\n\n", t.TaskID, oneLine(t.Description))
 		fmt.Fprintf(&b, "Tool `%s`, %s.\n\n", t.ToolName, t.Status)
-		if q, ok := t.Arguments["query"].(string); ok {
+		if q := r.ranQuery(t); q != "" { // as it ran, with a repair's LIMIT
 			fmt.Fprintf(&b, "```sql\n%s\n```\n\n", q)
 		}
 	}

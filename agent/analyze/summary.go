@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
@@ -32,7 +33,13 @@ func (r *run) findings(ctx context.Context) []finding {
 			continue
 		}
 		if t.ToolName == analysis.ToolProfile {
-			out = append(out, profileFindings(t, o)...)
+			fs := profileFindings(t, o)
+			if o.cut != nil {
+				for i := range fs {
+					fs[i].Text += " " + o.cut.sentence()
+				}
+			}
+			out = append(out, fs...)
 			continue
 		}
 		res, err := r.ws.Query(ctx, fmt.Sprintf("SELECT * FROM %s LIMIT %d", quoteIdent(o.table), maxSummaryRows))
@@ -40,10 +47,62 @@ func (r *run) findings(ctx context.Context) []finding {
 			continue
 		}
 		if text := describeResult(t.Description, res.Columns, res.Rows, o.rows); text != "" {
+			if o.cut != nil {
+				text += " " + o.cut.sentence()
+			}
 			out = append(out, finding{TaskID: t.TaskID, Text: text})
 		}
 	}
+	return append(out, r.notRun()...)
+}
+
+// notRun says which steps did not run to the end, and why: skipped after
+// a step they need, timed out, stopped at a limit, or failed.
+func (r *run) notRun() []finding {
+	var out []finding
+	for _, t := range r.plan.Subtasks {
+		var why string
+		switch t.Status {
+		case analysis.TaskSucceeded:
+			continue
+		case analysis.TaskSkipped:
+			why = "it was skipped because a step it needs did not succeed"
+		default:
+			why = "it did not run"
+			r.mu.Lock()
+			for _, o := range r.res.Observations {
+				if o.TaskID != t.TaskID {
+					continue
+				}
+				switch o.Status {
+				case analysis.ObsTimeout:
+					why = "it timed out"
+				case analysis.ObsResourceLimit:
+					why = "it stopped at a resource limit"
+				case analysis.ObsError:
+					why = "it failed"
+					if o.ErrorMessage != nil {
+						why += ": " + strings.TrimSuffix(clip(*o.ErrorMessage, 200), ".")
+					}
+				}
+			}
+			r.mu.Unlock()
+		}
+		out = append(out, finding{TaskID: t.TaskID, Text: fmt.Sprintf("%s did not run to the end: %s; its result is not shown.", t.Description, why)})
+	}
 	return out
+}
+
+// clip cuts s to at most n bytes on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	s = oneLine(s)
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // describeResult says what a result table shows, by its shape: one row of

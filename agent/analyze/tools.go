@@ -2,9 +2,11 @@ package analyze
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"path"
 	"slices"
@@ -64,6 +66,10 @@ func describe(ctx context.Context, ws Workspace, table string) (analysis.SourceT
 func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 	r.setStatus(t, analysis.TaskRunning)
 	args := t.Arguments
+	// castRepair and overLimit say what the repair before this attempt
+	// fixed: text cast to numbers, or too many rows.
+	castRepair, overLimit := false, false
+	var last error // the last attempt's error
 	for attempt := 1; attempt <= analysis.MaxAttempts; attempt++ {
 		call := analysis.ToolCall{CallID: quarry.NewID(), TaskID: t.TaskID, ToolName: t.ToolName, Arguments: args, Timestamp: r.now(), AttemptNumber: attempt}
 		if _, err := r.audit(quarry.EventToolCalled, actorActor, map[string]any{"call_id": call.CallID, "task_id": t.TaskID, "tool_name": t.ToolName, "arguments": args, "attempt_number": attempt}); err != nil {
@@ -72,6 +78,9 @@ func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 		}
 		start := time.Now()
 		out, err := r.call(ctx, t, args)
+		if err == nil {
+			err = r.checkResult(ctx, t, args, out, castRepair, overLimit)
+		}
 		obs := analysis.Observation{ObservationID: quarry.NewID(), CallID: call.CallID, TaskID: t.TaskID, Timestamp: r.now(),
 			ExecutionTimeSeconds: math.Max(time.Since(start).Seconds(), 1e-6)}
 		var category string
@@ -90,9 +99,11 @@ func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 			case category == analysis.CategoryResourceExhausted:
 				obs.Status = analysis.ObsResourceLimit
 			}
+			// The engine's own words say what to fix in the query (and
+			// are what the repair reads); the server's paths are left out.
 			msg := quarry.ErrorMessage(err)
 			if quarry.ErrorCode(err) == quarry.ECodeInternal {
-				msg = err.Error()
+				msg = scrubPaths(err.Error())
 			}
 			obs.ErrorMessage, obs.ErrorCategory = &msg, &category
 		}
@@ -120,6 +131,7 @@ func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 			r.setStatus(t, analysis.TaskSucceeded)
 			return
 		}
+		last = err
 		if ctx.Err() != nil || attempt == analysis.MaxAttempts || quarry.ErrorCode(err) == quarry.ECodeForbidden {
 			break // a refusal is not repaired
 		}
@@ -129,13 +141,48 @@ func (r *run) runTask(ctx context.Context, t *analysis.Subtask) {
 		}
 		r.progress(analysis.Event{Step: "task", TaskID: t.TaskID, Status: "retry", Message: fmt.Sprintf("%s: %s; retrying: %s", category, quarry.ErrorMessage(err), how)})
 		args = repaired
+		castRepair = category == analysis.CategoryTypeMismatch
+		overLimit = category == analysis.CategoryResourceExhausted && strings.Contains(err.Error(), "more than the row limit")
 	}
+	r.keepError(t, last)
 	r.setStatus(t, analysis.TaskFailed)
 }
 
 func (r *run) fail(t *analysis.Subtask, err error) {
 	r.progress(analysis.Event{Step: "task", TaskID: t.TaskID, Status: analysis.TaskFailed, Message: quarry.ErrorMessage(err)})
+	r.keepError(t, err)
 	r.setStatus(t, analysis.TaskFailed)
+}
+
+// keepError keeps the error a step failed with, for the run's error when
+// no step succeeds.
+func (r *run) keepError(t *analysis.Subtask, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.errs == nil {
+		r.errs = map[string]error{}
+	}
+	r.errs[t.TaskID] = err
+}
+
+// stepsFailed is the error of a run in which no step succeeded: the
+// first failed step's, by its code, in words (an engine's own message
+// stays in the step's observation).
+func (r *run) stepsFailed() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, t := range r.plan.Subtasks {
+		err, ok := r.errs[t.TaskID]
+		if !ok || err == nil {
+			continue
+		}
+		var qe *quarry.Error
+		if errors.As(err, &qe) {
+			return quarry.Errorf(qe.Code, "no step succeeded; step %s (%s) failed: %s", t.TaskID, oneLine(t.Description), qe.Message).WithHint(qe.Hint)
+		}
+		return quarry.Errorf(quarry.ECodeInternal, "no step succeeded; step %s (%s) failed (%s)", t.TaskID, oneLine(t.Description), Classify(err))
+	}
+	return quarry.Errorf(quarry.ECodeInternal, "no step succeeded")
 }
 
 // call decodes the arguments by the tool's schema and runs the tool.
@@ -444,8 +491,13 @@ func (r *run) runPlot(ctx context.Context, t *analysis.Subtask, a *analysis.Plot
 	if !r.req.Wants(analysis.DeliverCharts) && !r.req.Wants(analysis.DeliverReports) {
 		return &output{data: map[string]any{"chart_type": a.Type, "points": len(res.Rows)}}, nil
 	}
-	art, err := r.artifact(analysis.ArtifactChart, t.TaskID, path.Join("artifacts", "charts", r.req.RequestID, name), buf.Bytes(),
-		map[string]any{"chart_type": a.Type, "x_label": a.XCol, "y_label": a.YCol, "title": a.Title})
+	meta := map[string]any{"chart_type": a.Type, "x_label": a.XCol, "y_label": a.YCol, "title": a.Title}
+	if in.cut != nil { // drawn from rows cut at the row limit: its metadata says so
+		c := *in.cut
+		c.From = cmp.Or(c.From, a.Input)
+		maps.Copy(meta, c.meta())
+	}
+	art, err := r.artifact(analysis.ArtifactChart, t.TaskID, path.Join("artifacts", "charts", r.req.RequestID, name), buf.Bytes(), meta)
 	if err != nil {
 		return nil, err
 	}

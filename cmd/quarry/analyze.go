@@ -93,6 +93,10 @@ func runAnalyze(ctx context.Context, args []string, getenv func(string) string, 
 	}
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, analyzeUsage)
+		fs.PrintDefaults()
+	}
 	var (
 		sources  sourceArgs
 		blocked  listFlag
@@ -156,16 +160,52 @@ func runAnalyze(ctx context.Context, args []string, getenv func(string) string, 
 	if err != nil {
 		return err
 	}
+	// The result goes to stdout whatever its status; the exit status
+	// says whether the request was answered (analyzeExit).
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	} else {
+		printAnalysis(stdout, res)
 	}
-	printAnalysis(stdout, res)
-	if res.Status == analysis.StatusFailed {
-		return quarry.Errorf(quarry.ECodeInvalid, "the analysis failed").WithHint("see the steps above")
+	return analyzeExit(res)
+}
+
+// analyzeUsage is the text of quarry analyze -h before its flags.
+const analyzeUsage = `usage: quarry analyze [flags] "REQUEST"
+       quarry analyze replay [--data-dir DIR] [--json] REQUEST_ID
+
+Answers a request in plain words over the --source files and databases:
+a validated plan, its steps' tables, charts, a summary and a report, each
+step in the audit log. The result is printed (--json: one JSON object on
+stdout, whatever the status) and recorded under the data dir.
+
+Exit status:
+  0  completed, or partial_success (some steps or deliverables missing, or
+     rows cut at the row limit: the result says which)
+  1  failed, including a request that needs clarification
+     (NEEDS_CLARIFICATION: words that could not be applied), or an error
+     before the analysis was recorded; the code and message are on stderr
+  2  the command was called wrongly
+
+Flags:
+`
+
+// analyzeExit is the command's error for a recorded result: nil when the
+// request was answered (completed or partial_success), else the result's
+// error (NEEDS_CLARIFICATION, RESOURCE_LIMIT, ...), so that a failed
+// analysis exits non-zero in every output mode.
+func analyzeExit(res *analysis.Result) error {
+	if res.Status != analysis.StatusFailed {
+		return nil
 	}
-	return nil
+	if res.Error != nil {
+		return errorOf(res.Error)
+	}
+	return quarry.Errorf(quarry.ECodeInvalid, "the analysis failed").WithHint("see the steps above")
 }
 
 // splitArgs separates the flags from the request (the argument that is
@@ -262,10 +302,11 @@ func runAnalyzeReplay(ctx context.Context, args []string, getenv func(string) st
 
 // analyzeOnce runs req through the analyses service m, as quarry serve's
 // API would with the request's files where they are (StartLocal), and
-// prints its progress on stderr. A request refused before it ran (its
-// record failed without a plan) returns its error, as before the start;
-// when ctx ends first (Ctrl-C), stop stops the service, which records the
-// analysis as interrupted.
+// prints its progress on stderr. It returns the recorded result whatever
+// its status, a request refused by the planner or a source that cannot be
+// loaded included; an error only for a request refused before it was
+// recorded (invalid), or when ctx ends first (Ctrl-C): then stop stops
+// the service, which records the analysis as interrupted.
 func analyzeOnce(ctx context.Context, m *analyses.Service, dataDir string, req analysis.Request, stderr io.Writer, stop func()) (*analysis.Result, error) {
 	start := time.Now()
 	rec, err := m.StartLocal(ctx, req)
@@ -298,11 +339,6 @@ func analyzeOnce(ctx context.Context, m *analyses.Service, dataDir string, req a
 	<-printed
 	if err != nil {
 		return nil, err
-	}
-	// A request that needs clarifying has no plan either, but what was
-	// and was not understood is printed with the result.
-	if res.Status == analysis.StatusFailed && res.Plan == nil && res.Error != nil && res.Clarification == nil {
-		return nil, errorOf(res.Error)
 	}
 	res.AuditLog = fsstore.Analyses{Root: dataDir}.AuditLog()
 	return res, nil
