@@ -85,8 +85,8 @@ func TestAnalysisLoadTimeoutIsRecorded(t *testing.T) {
 		t.Fatalf("analysis %s %+v; want failed, %s: %q", res.Status, res.Error, quarry.ECodeResourceLimit, want)
 	}
 	entries, err := m.Audit(ctx, rec.RequestID)
-	if err != nil || len(entries) != 1 || entries[0].EventType != quarry.EventRequestSubmitted {
-		t.Fatalf("audit trail %+v (%v); want the request's entry", entries, err)
+	if err != nil || len(entries) != 2 || entries[0].EventType != quarry.EventRequestSubmitted || entries[1].EventType != quarry.EventRecordSaved {
+		t.Fatalf("audit trail %+v (%v); want the request's entry and its record's hash", entries, err)
 	}
 	if info, _ := entries[0].EventData["error"].(map[string]any); info["code"] != quarry.ECodeResourceLimit || entries[0].EventData["stage"] != "loading" {
 		t.Errorf("request entry %v; want stage loading and the %s error", entries[0].EventData, quarry.ECodeResourceLimit)

@@ -54,8 +54,9 @@ func TestAnalysisLoadTimeoutIsRecorded(t *testing.T) {
 		t.Fatalf("saved record %+v, %v; want failed with %s", saved, err, quarry.ECodeResourceLimit)
 	}
 	entries := readLog(t, e.store.AuditLog())
-	if len(entries) != 1 || entries[0].EventType != quarry.EventRequestSubmitted || entries[0].RequestID != res.RequestID {
-		t.Fatalf("log %+v; want the request's entry", entries)
+	if len(entries) != 2 || entries[0].EventType != quarry.EventRequestSubmitted || entries[0].RequestID != res.RequestID ||
+		entries[1].EventType != quarry.EventRecordSaved {
+		t.Fatalf("log %+v; want the request's entry and its record's hash", entries)
 	}
 	d := entries[0].EventData
 	info, _ := d["error"].(map[string]any)

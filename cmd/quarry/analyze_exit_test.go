@@ -22,7 +22,7 @@ func TestAnalyzeExitStatus(t *testing.T) {
 		code string // the result's error code
 	}{
 		{"a source that cannot be loaded", []string{"--source", "nope.csv", "total amount by region"}, quarry.ECodeNotFound},
-		{"a request the planner refuses", []string{"--source", sales, "the weather on mars"}, quarry.ECodeInvalid},
+		{"a request the planner refuses", []string{"--source", sales, "the weather on mars"}, quarry.ECodeNeedsClarification},
 	}
 	for _, tt := range tests {
 		for _, asJSON := range []bool{true, false} {
@@ -35,7 +35,8 @@ func TestAnalyzeExitStatus(t *testing.T) {
 				t.Errorf("%s (json %v): exit %d; want 1 with %s on stderr\n%s", tt.name, asJSON, exit, tt.code, stderr)
 			}
 			if !asJSON {
-				if !strings.HasPrefix(stdout, analysis.StatusFailed+" (request ") {
+				// The answer comes first: what could not be done, then the status.
+				if !strings.HasPrefix(stdout, "I could not answer this") || !strings.Contains(stdout, "\n"+analysis.StatusFailed+", "+tt.code+" (request ") {
 					t.Errorf("%s: stdout %q; want the failed result", tt.name, stdout)
 				}
 				continue
