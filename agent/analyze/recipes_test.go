@@ -2,8 +2,8 @@ package analyze_test
 
 import (
 	"context"
-	"math"
 	"encoding/csv"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -380,7 +380,7 @@ func TestRecipesKeepOnlyCompletedAnalyses(t *testing.T) {
 func TestModelRecipeTakesTheNewSlots(t *testing.T) {
 	plan := map[string]any{"reasoning": "one query and its chart", "subtasks": []any{
 		map[string]any{"task_id": "by_product", "description": "Total amount by product for Texas in 2020", "tool_name": "sql.run", "dependencies": []any{},
-			"arguments": map[string]any{"query": "SELECT product, SUM(amount) AS amount FROM recipe_orders WHERE state = 'Texas' AND order_date >= '2020-01-01' AND order_date < '2021-01-01' GROUP BY product ORDER BY product"},
+			"arguments":              map[string]any{"query": "SELECT product, SUM(amount) AS amount FROM recipe_orders WHERE state = 'Texas' AND order_date >= '2020-01-01' AND order_date < '2021-01-01' GROUP BY product ORDER BY product"},
 			"estimated_cost_seconds": 1, "deliverable": "tables"},
 		map[string]any{"task_id": "by_product_chart", "description": "Chart", "tool_name": "plot.render", "dependencies": []any{"by_product"},
 			"arguments":              map[string]any{"input": "by_product", "type": "bar", "x_col": "product", "y_col": "amount", "title": "Amount by product, Texas, 2020"},
