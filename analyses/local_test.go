@@ -26,7 +26,7 @@ func TestStartLocal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := analysis.Request{Intent: "total amount by region", DataSources: []analysis.DataSource{{Type: analysis.SourceCSV, FilePath: sales}}}
+	req := analysis.Request{Intent: "total amount by state", DataSources: []analysis.DataSource{{Type: analysis.SourceCSV, FilePath: sales}}}
 	if _, err := a.Analyses.Start(ctx, "", req, nil); quarry.ErrorCode(err) != quarry.ECodeForbidden {
 		t.Fatalf("Start with a file path: %v; want %s", err, quarry.ECodeForbidden)
 	}

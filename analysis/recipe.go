@@ -75,6 +75,13 @@ type RecipeShape struct {
 	RowLimit     int      `json:"row_limit"`
 	// Policy is the allowed columns, sorted, when the request limits them.
 	Policy string `json:"policy"`
+	// Join is how the table is read through its keys (SourceTable.From),
+	// when it is.
+	Join string `json:"join,omitempty"`
+	// Rest is whatever else the parsed request holds that the fields
+	// above do not name (a part of requests added since), as JSON: two
+	// requests are of one shape only when it is the same.
+	Rest string `json:"rest,omitempty"`
 }
 
 // RecipeSlot is one value that fills a shape: a measure's or grouping's

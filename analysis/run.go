@@ -122,6 +122,16 @@ type UnknownWord struct {
 	Nearest []string `json:"nearest,omitempty"`
 }
 
+// Key is a many-to-one join between two tables of an analysis: every
+// value of FromTable.FromColumn (or nearly) names one row of ToTable by
+// ToColumn (flights.origin -> airports.iata).
+type Key struct {
+	FromTable  string `json:"from_table"`
+	FromColumn string `json:"from_column"`
+	ToTable    string `json:"to_table"`
+	ToColumn   string `json:"to_column"`
+}
+
 // SourceTable is one table of a source's schema.
 type SourceTable struct {
 	Name string `json:"name"`
@@ -130,6 +140,12 @@ type SourceTable struct {
 	Source  string         `json:"source,omitempty"`
 	Rows    int64          `json:"rows"`
 	Columns []SourceColumn `json:"columns"`
+	// From is the SQL a planner reads the table from when it is not a
+	// table of its own: a table widened with the columns of the tables its
+	// keys join ("" for a table as loaded).
+	From string `json:"from,omitempty"`
+	// Joined are the tables From joins in.
+	Joined []string `json:"joined,omitempty"`
 }
 
 // SourceColumn is one column: its name and its type in the source

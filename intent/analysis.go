@@ -23,7 +23,7 @@ var analysisPhrases = map[string][]string{
 	AnalysisNormality: {"normality", "normally distributed", "normal distribution", "shapiro", "shapiro wilk",
 		"gaussian", "bell curve", "bell shaped", "q q plot", "qq plot", "qq", "is it normal", "normal"},
 	AnalysisRegression: {"regression", "regressions", "regress", "linear fit", "line of best fit", "best fit",
-		"linear model", "fit a line", "ols", "least squares", "predict", "prediction", "predictors", "forecast"},
+		"linear model", "fit a line", "ols", "least squares", "predict", "prediction", "predictors"},
 	AnalysisMissing: {"missing values", "missing data", "missing", "nulls", "null values", "null", "nans", "nan",
 		"completeness", "blanks", "blank values", "empty values", "data quality", "gaps"},
 	AnalysisGrowth: {"growth", "grow", "grew", "growing", "change", "changes", "changed", "changing", "increase",

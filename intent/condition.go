@@ -64,9 +64,23 @@ func (p *parser) number(i int) (string, int, string) {
 		v, j = v*1e6, j+1
 	case "dollars", "usd", "eur", "euros", "bucks":
 		kind = "money"
+	default:
+		// "30 degrees", "5 mm", "2 hours": a unit of measure that names no
+		// column is part of the number.
+		if measureUnits[p.low(j)] {
+			if c, _, _ := p.colAt(j, prefNum); c == nil {
+				j++
+			}
+		}
 	}
 	return strconv.FormatFloat(v*mult, 'f', -1, 64), j - i, kind
 }
+
+// measureUnits are units of measure written after a number.
+var measureUnits = setOf("degrees", "degree", "deg", "°", "celsius", "fahrenheit", "mm", "cm", "km", "m", "inches",
+	"inch", "in", "miles", "mile", "mph", "kmh", "kph", "kg", "kilograms", "g", "grams", "lbs", "lb", "pounds",
+	"meters", "metres", "feet", "ft", "minutes", "mins", "min", "hours", "hrs", "hr", "seconds", "secs", "sec",
+	"years", "yrs", "mpg", "hp", "knots", "liters", "litres", "gallons", "cc", "ms", "tons", "tonnes")
 
 // conditions reads numeric conditions: "orders over 100", "amount > 100",
 // "at least 5 units", "discount above 10%", "quantity between 2 and 5".

@@ -26,6 +26,11 @@ func (p *parser) groups() error {
 			p.use(i, i+n)
 			i += n - 1
 			continue
+		} else if n > 0 && grainAdverbs[ph] == "year" && p.yearColumn() != nil {
+			p.addGroup(i, p.src(i, i+n), p.yearColumn().Name, "")
+			p.use(i, i+n)
+			i += n - 1
+			continue
 		}
 		trig, n := p.anyPhrase(i, groupTriggers)
 		if n == 0 {
@@ -98,6 +103,8 @@ func (p *parser) dimension(j int, trig string) (int, bool, error) {
 			return j + n, true, nil
 		case isNumeric(c) && (c.Type == "float" || p.moneyLike(c) || p.quantityLike(c)):
 			return j, false, nil // "by revenue": what to rank by, not a grouping
+		case isNumeric(c) && trig == "by" && p.in.Top != nil && p.in.Top.Column != "" && !p.isYearColumn(c):
+			return j, false, nil // "top 5 countries by population": what to rank by
 		}
 		p.pending = pendingGroup{c.Name, ""}
 		return j + n, true, nil
@@ -309,22 +316,29 @@ func (p *parser) noteTop() {
 // which reads "which state had the highest sales": the top 1 of the
 // dimension after "which", by the measure after the superlative.
 func (p *parser) which(i int) {
-	c, m, s := p.colAt(i+1, prefDim)
+	j := i + 1
+	n, hasN := count(p.low(j))
+	if hasN {
+		j++ // "which 5 airports"
+	}
+	c, m, s := p.colAt(j, prefDim)
 	if c == nil || s < mEntity || isNumeric(c) || isDate(c) {
 		return
 	}
-	for k := i + 1 + m; k < len(p.toks) && k <= i+1+m+4; k++ {
+	for k := j + m; k < len(p.toks) && k <= j+m+4; k++ {
 		desc, ok := superlatives[p.low(k)]
 		if !ok {
 			continue
 		}
-		n := 1
-		if last := p.toks[i+m].low; last != singular(last) {
-			n = 10
+		if !hasN {
+			n = 1
+			if last := p.toks[j+m-1].low; last != singular(last) {
+				n = 10
+			}
 		}
 		p.in.Top = &TopN{N: n, Column: c.Name, Desc: desc}
 		p.topPos, p.topSrc = i, p.src(i, k+1)
-		p.use(i, i+1+m)
+		p.use(i, j+m)
 		p.use(k, k+1)
 		p.named = true
 		p.noteTop()

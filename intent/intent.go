@@ -18,6 +18,9 @@ type Table struct {
 	Name    string
 	Rows    int64
 	Columns []Column
+	// Joined are the tables whose columns this one has through its keys:
+	// naming them names this table too.
+	Joined []string
 }
 
 // Column is one column of a table.
@@ -64,6 +67,12 @@ type Intent struct {
 	Understood []string
 	// Unparsed are the content words not understood (stop words left out).
 	Unparsed []string
+	// Unknown are what would change the answer and could not be applied:
+	// the Unparsed words with their nearest columns and values, words of
+	// ranking, comparison or negation left over, a period the data has no
+	// date for, and what no tool can do ("forecast"). A caller must not
+	// answer a request with Unknown as if it were understood.
+	Unknown []Unknown
 }
 
 // Measure is one aggregate to compute. Agg is one of "sum", "avg",
@@ -149,6 +158,7 @@ func Parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.chooseTable,
 		p.chooseDateColumn,
 		p.times,
+		p.yearColumnTimes,
 		p.analyses,
 		p.topN,
 		p.conditions,
@@ -165,6 +175,7 @@ func Parse(text string, s Schema, now time.Time) (*Intent, error) {
 			return nil, err
 		}
 	}
+	p.unknowns()
 	p.finish()
 	if err := p.computable(); err != nil {
 		return nil, err

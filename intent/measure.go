@@ -59,7 +59,9 @@ func (p *parser) measureScan() {
 		if !p.free(i) {
 			continue
 		}
-		if ph, n := p.anyPhrase(i, countAggs); n > 0 {
+		if c, _, st := p.colAt(i, prefNum); c != nil && st == mExact && i > 0 && aggWord(p.low(i-1)) {
+			// "total count" over a column named count: the column
+		} else if ph, n := p.anyPhrase(i, countAggs); n > 0 {
 			if end := p.countAt(i, aggs[ph], n); end > i {
 				i = end - 1
 				continue
@@ -99,12 +101,19 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		p.use(i, j+m)
 		return j + m
 	}
-	if agg == "count" && p.low(i) != "number" {
+	if agg == "count" && (p.low(i) != "number" || p.valueBefore(p.skip(j+1, "-")) && isCountNoun(p.low(p.skip(j+1, "-"))) || p.startsValue(j)) {
 		p.addMeasure(i, src(i+n), Measure{"", "count"}, "")
 		p.use(i, i+n)
 		return i + n
 	}
 	return i
+}
+
+// startsValue reports whether a value of a text column starts at i
+// ("number of sunny days").
+func (p *parser) startsValue(i int) bool {
+	_, n := p.valueAt(p.vals, p.maxVW, i, true)
+	return n > 0
 }
 
 // startsMeasure reports whether a money or quantity word or a numeric
@@ -307,16 +316,38 @@ func (p *parser) addMeasure(pos int, src string, m Measure, note string) {
 	p.understood(pos, fmt.Sprintf("%s -> %s%s", src, what, note), fmt.Sprintf("%s (%s)", src, what))
 }
 
-// defaultAgg is how a column named alone is aggregated: rates,
-// percentages, scores, ages and prices are averaged; the rest summed.
+// defaultAgg is how a column named alone is aggregated. Rates,
+// percentages, scores, ages and prices are averaged. Amounts that add up
+// (money, quantities, counts, populations, totals) are summed. Any other
+// measurement (a temperature, a life expectancy, a body mass, a speed) is
+// averaged: adding it up over rows means nothing.
 func defaultAgg(c *Column) string {
-	for _, w := range nameWords(c.Name) {
+	words := nameWords(c.Name)
+	for _, w := range words {
 		if avgWords[w] || avgWords[norm(w)] {
 			return "avg"
 		}
 	}
-	return "sum"
+	for _, w := range words {
+		if additiveWords[w] || additiveWords[norm(w)] || rank(c, moneyColumns) >= 0 || rank(c, quantityColumns) >= 0 {
+			return "sum"
+		}
+	}
+	return "avg"
 }
+
+// additiveWords in a column's name make it an amount that adds up over
+// rows.
+var additiveWords = setOf("total", "sum", "amount", "count", "number", "num", "cnt", "population", "pop", "sales",
+	"revenue", "cost", "costs", "gross", "profit", "loss", "spend", "budget", "precipitation", "precip", "rainfall",
+	"snowfall", "generation", "production", "output", "consumption", "emission", "emissions", "death", "deaths",
+	"injury", "injuries", "case", "cases", "vote", "votes", "unit", "units", "flight", "flights", "passenger",
+	"passengers", "visitor", "visitors", "job", "jobs", "employed", "unemployed", "birth", "births", "fatality",
+	"fatalities", "arrest", "arrests", "incident", "incidents", "sold", "volume", "quantity", "qty", "value",
+	"shipment", "shipments", "order", "orders", "tax", "fee", "fees", "paid", "payment", "income", "expense",
+	"expenses", "debt", "asset", "assets", "capacity", "area", "energy", "hours", "minutes", "members", "people",
+	"students", "employees", "customers", "users", "downloads", "views", "clicks", "sessions", "stars", "forks",
+	"commits", "issues", "gallons", "barrels", "tons", "tonnes", "acres", "yield", "harvest", "crimes")
 
 // moneyColumn returns the numeric column of the chosen table most like an
 // amount of money, nil if none.

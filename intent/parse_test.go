@@ -167,7 +167,7 @@ func TestParseQuotedColumns(t *testing.T) {
 		{text: "distribution of `Age`", schema: titanic, want: want{Table: "titanic",
 			Measures: []Measure{{"Age", "avg"}}, Analyses: []string{AnalysisDistribution}}},
 		{text: "correlation between “SibSp” and ‘Fare’", schema: titanic, want: want{Table: "titanic",
-			Measures: []Measure{{"SibSp", "sum"}, {"Fare", "sum"}}, Analyses: []string{AnalysisCorrelation}}},
+			Measures: []Measure{{"SibSp", "avg"}, {"Fare", "sum"}}, Analyses: []string{AnalysisCorrelation}}},
 		{text: "fare by sex for female passengers", schema: titanic, want: want{Table: "titanic",
 			Measures: []Measure{{"Fare", "sum"}}, GroupBy: []Group{{"Sex", ""}}, Filters: []Filter{eq("Sex", "female")}}},
 		{text: "age where Embarked = S", schema: titanic, want: want{Table: "titanic",

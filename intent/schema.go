@@ -67,6 +67,16 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 			out = append(out, colMatch{c, n, mWords})
 			continue
 		}
+		if len(cw) >= 2 {
+			if n, ok := p.ofPhrase(i, cw); ok {
+				out = append(out, colMatch{c, n, mWords})
+				continue
+			}
+			if n, ok := p.wordsAnyOrder(i, cw); ok {
+				out = append(out, colMatch{c, n, mWords})
+				continue
+			}
+		}
 		if len(cw) >= 2 && qualifiers[cw[len(cw)-1]] {
 			if n, ok := p.wordsAt(i, cw[:len(cw)-1]); ok {
 				out = append(out, colMatch{c, n, mEntity})
@@ -112,7 +122,7 @@ func (p *parser) spells(i int, words []string, anyUse bool) (int, bool) {
 			return 0, false
 		}
 		for _, w := range tw {
-			if norm(w) != norm(words[k]) && w != words[k] {
+			if !sameWord(w, words[k]) {
 				if k == 0 && len(tw) == 1 && tw[0] == strings.Join(words, "") {
 					return 1, true
 				}
@@ -365,9 +375,13 @@ func (p *parser) chooseTable() error {
 				scores[ti] += 3
 				continue
 			}
-			if p.toks[i].kind == kWord && !stopwords[p.toks[i].low] &&
-				(norm(p.toks[i].low) == norm(t.Name) || strings.EqualFold(p.toks[i].low, t.Name)) {
-				scores[ti] += 2
+			if p.toks[i].kind == kWord && !stopwords[p.toks[i].low] {
+				for _, name := range append([]string{t.Name}, t.Joined...) {
+					if norm(p.toks[i].low) == norm(name) || strings.EqualFold(p.toks[i].low, name) {
+						scores[ti] += 2
+						break
+					}
+				}
 			}
 			if ms := p.colsAt(ti, i); len(ms) > 0 {
 				best := 0
@@ -388,8 +402,13 @@ func (p *parser) chooseTable() error {
 		}
 	}
 	best := 0
+	joins := func(a, b int) bool {
+		return slices.ContainsFunc(p.s.Tables[a].Joined, func(n string) bool { return strings.EqualFold(n, p.s.Tables[b].Name) })
+	}
 	for ti := range p.s.Tables {
-		if scores[ti] > scores[best] || scores[ti] == scores[best] && p.s.Tables[ti].Rows > p.s.Tables[best].Rows {
+		// On a tie, a table that joins the other holds it; then the larger.
+		if scores[ti] > scores[best] || scores[ti] == scores[best] && !joins(best, ti) &&
+			(joins(ti, best) || p.s.Tables[ti].Rows > p.s.Tables[best].Rows) {
 			best = ti
 		}
 	}

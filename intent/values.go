@@ -13,6 +13,9 @@ type valRef struct {
 	table int
 	col   *Column
 	value string
+	// alias marks a value found by another form of it ("sunny" for
+	// sun, "California" for CA).
+	alias bool
 }
 
 // valueIndex indexes the values of t's text columns by their words in lower
@@ -37,6 +40,12 @@ func valueIndex(t *Table) (map[string][]valRef, int) {
 			idx[key] = append(idx[key], r)
 			if nk := normKey(words); nk != key {
 				idx["~"+nk] = append(idx["~"+nk], r)
+			}
+			for _, f := range valueForms(v) {
+				fw := strings.Fields(f)
+				most = max(most, len(fw))
+				k := "~" + normKey(fw)
+				idx[k] = append(idx[k], valRef{col: c, value: v, alias: true})
 			}
 		}
 	}
@@ -127,7 +136,7 @@ func (p *parser) valueAt(idx map[string][]valRef, most, i int, strict ...bool) (
 			refs = idx["~"+normKey(words)]
 		}
 		refs = slices.DeleteFunc(slices.Clone(refs), func(r valRef) bool {
-			return shortCaps(r.value) && raw != r.value || st && weak(r.value)
+			return shortCaps(r.value) && raw != r.value && !r.alias || st && weak(r.value)
 		})
 		if len(refs) > 0 {
 			return refs, n

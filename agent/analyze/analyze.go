@@ -69,6 +69,7 @@ type run struct {
 	ws     Workspace
 	dbs    map[string]analysis.Source // database sources by name
 	tables []analysis.SourceTable
+	keys   []analysis.Key // joins between the file sources' tables
 	plan   *analysis.Plan
 	res    *analysis.Result
 
@@ -121,7 +122,19 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 	// A request the planner cannot read is refused like an invalid one:
 	// the log says so, and no result or artifact is written.
 	if err := r.planAndValidate(ctx); err != nil {
-		return nil, err
+		if r.res.Clarification == nil {
+			return nil, err
+		}
+		// A request that could not be read as asked is recorded, with
+		// what was and was not understood, and nothing is answered.
+		r.req.Status = analysis.StatusFailed
+		r.res.Status, r.res.Error = r.req.Status, quarry.NewErrorInfo(err)
+		r.res.Request = r.req.Redacted()
+		r.progress(analysis.Event{Step: "failed", Message: quarry.ErrorMessage(err)})
+		if serr := a.Store.SaveJSON(filepath.Join("analyses", req.RequestID, "result.json"), r.res); serr != nil {
+			return r.res, quarry.StorageError(serr)
+		}
+		return r.res, nil
 	}
 	err := r.execute(ctx)
 	// A run its caller ended for exceeding a budget (the memory
@@ -212,6 +225,9 @@ func (r *run) openSources(ctx context.Context) error {
 		}
 		ds.SchemaFingerprint = analysis.Fingerprint([]analysis.SourceTable{t})
 		r.tables = append(r.tables, t)
+	}
+	if err := r.joinKeys(ctx); err != nil {
+		return err
 	}
 	r.dropBlockedValues()
 	return ws.Lock(ctx)
@@ -362,6 +378,10 @@ func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 	}
 	if perr != nil {
 		return nil, "offline", perr
+	}
+	if c, err := clarify(in); err != nil {
+		r.res.Clarification = c
+		return nil, "offline", err
 	}
 	p, err := planFor(r.req, in, r.tables, slices.Contains(r.named, analysis.DeliverCharts))
 	return p, "offline", err

@@ -28,6 +28,9 @@ type Workspace interface {
 	Materialize(ctx context.Context, name, sql string) (int64, error)
 	Register(ctx context.Context, name string, res *quarry.QueryResult) error
 	Columns(ctx context.Context, table string) ([]quarry.Column, error)
+	// Keys returns the many-to-one joins between the loaded tables, found
+	// by their names and by their values.
+	Keys(ctx context.Context) ([]analysis.Key, error)
 	// References reads what a query reaches from its parse tree, for the
 	// column policy.
 	References(ctx context.Context, sql string) (*analysis.SQLRefs, error)

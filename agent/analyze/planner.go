@@ -33,7 +33,7 @@ func Plan(req *analysis.Request, tables []analysis.SourceTable, now time.Time) (
 func parseIntent(text string, tables []analysis.SourceTable, now time.Time) (*intent.Intent, error) {
 	schema := intent.Schema{}
 	for _, t := range tables {
-		it := intent.Table{Name: t.Name, Rows: t.Rows}
+		it := intent.Table{Name: t.Name, Rows: t.Rows, Joined: t.Joined}
 		for _, c := range t.Columns {
 			it.Columns = append(it.Columns, intent.Column{Name: c.Name, Type: c.Type, Values: c.Values, Min: c.Min, Max: c.Max})
 		}
@@ -132,6 +132,9 @@ func (b *planBuilder) add(t analysis.Subtask) {
 func (b *planBuilder) build() {
 	conds := b.conditions()
 	b.from, b.where = quoteIdent(b.table.Name), ""
+	if b.table.From != "" {
+		b.from = b.table.From // a table widened by its keys
+	}
 	if len(conds) > 0 {
 		b.where = " WHERE " + strings.Join(conds, " AND ")
 	}
@@ -154,10 +157,26 @@ func (b *planBuilder) build() {
 	}
 	measures := b.measures()
 	b.totals(measures)
+	var dims []string
+	hasGrain := false
 	for _, g := range b.in.GroupBy {
 		if g.Grain != "" {
-			b.trend(measures[0], g)
+			hasGrain = true
 		} else {
+			dims = append(dims, g.Column)
+		}
+	}
+	for _, g := range b.in.GroupBy {
+		switch {
+		case g.Grain != "":
+			b.trend(measures[0], g)
+		case len(dims) >= 2 && !hasGrain:
+			// "by species and sex": one table with a row per pair, not a
+			// table per dimension.
+			if g.Column == dims[0] {
+				b.crossBreakdown(measures, dims)
+			}
+		default:
 			b.breakdown(measures[0], g.Column)
 		}
 	}
@@ -470,6 +489,33 @@ func (b *planBuilder) breakdown(m measure, dim string) {
 	}
 }
 
+// crossBreakdown: every measure per combination of the dimensions, in
+// the order of the dimensions, and a bar chart of the first measure by the
+// first dimension with a series per value of the second.
+func (b *planBuilder) crossBreakdown(ms []measure, dims []string) {
+	var parts, cols, names []string
+	for k, d := range dims {
+		parts = append(parts, fileName(strings.ToLower(d)))
+		cols = append(cols, quoteIdent(d))
+		names = append(names, fmt.Sprint(k+1))
+	}
+	id := "by_" + strings.Join(parts, "_")
+	sel := strings.Join(cols, ", ")
+	for _, m := range ms {
+		sel += ", " + m.sql + " AS " + quoteIdent(m.alias)
+	}
+	q := fmt.Sprintf("SELECT %s FROM %s%s GROUP BY %s ORDER BY %s", sel, b.from, b.where, strings.Join(names, ", "), strings.Join(names, ", "))
+	desc := fmt.Sprintf("%s by %s%s", capitalize(ms[0].label), strings.Join(dims, " and "), b.scopeText())
+	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Dependencies: slices.Clone(b.deps),
+		Arguments: map[string]any{"query": q}, Invariants: []string{"group by " + strings.Join(dims, ", ") + " before " + ms[0].Agg}, Deliverable: analysis.DeliverTables,
+		EstimatedCostSeconds: b.cost(0.3)})
+	if b.wantsCharts() {
+		b.add(analysis.Subtask{TaskID: id + "_chart", ToolName: analysis.ToolPlot, Description: "Chart: " + desc, Dependencies: []string{id},
+			Arguments:   map[string]any{"input": id, "type": "bar", "x_col": dims[0], "y_col": ms[0].alias, "series_col": dims[1], "title": desc},
+			Deliverable: analysis.DeliverCharts, EstimatedCostSeconds: 0.3})
+	}
+}
+
 // distribution: the measure's values (up to the row limit) and their
 // histogram.
 func (b *planBuilder) distribution(col string) {
@@ -493,9 +539,9 @@ func (b *planBuilder) distribution(col string) {
 func (b *planBuilder) profile(ms []measure) {
 	args := map[string]any{}
 	deps := slices.Clone(b.deps)
-	if b.where == "" && b.table.Source == "" {
+	if b.where == "" && b.table.Source == "" && b.table.From == "" {
 		args["table"] = b.table.Name
-	} else if b.where == "" {
+	} else if b.where == "" && b.table.Source != "" {
 		args["input"] = "load"
 	} else {
 		b.add(analysis.Subtask{TaskID: "rows", ToolName: analysis.ToolSQL, Description: "Rows in scope" + b.scopeText(), Dependencies: deps,

@@ -101,7 +101,7 @@ func (l refusingLog) AppendFor(requestID, eventType, actor string, data map[stri
 func TestObservationTheLogRefuses(t *testing.T) {
 	e := newEnv(t)
 	e.a.Audit = refusingLog{Auditor: e.log, task: "totals"}
-	res, err := e.a.Run(context.Background(), analysis.Request{Intent: "total amount by region", DataSources: []analysis.DataSource{csvSource(salesCSV)},
+	res, err := e.a.Run(context.Background(), analysis.Request{Intent: "total amount by state", DataSources: []analysis.DataSource{csvSource(salesCSV)},
 		Deliverables: []string{analysis.DeliverTables, analysis.DeliverSummary}})
 	if err != nil {
 		t.Fatalf("the analysis is not saved: %v", err)

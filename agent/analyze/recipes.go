@@ -117,7 +117,7 @@ func templateOf(in *intent.Intent) template {
 // shapeOf reads a parsed request as a recipe's shape.
 func (r *run) shapeOf(in *intent.Intent) analysis.RecipeShape {
 	sh := analysis.RecipeShape{Table: strings.ToLower(in.Table), Measures: []string{}, Groups: []string{}, Filters: []string{},
-		Period: in.Time != nil, Compare: in.Compare != nil, Analyses: slices.Sorted(slices.Values(slices.Compact(slices.Sorted(slices.Values(in.Analyses))))),
+		Period: in.Time != nil, Compare: in.Compare != nil, Analyses: slices.Compact(slices.Sorted(slices.Values(in.Analyses))),
 		Deliverables: slices.Compact(slices.Sorted(slices.Values(r.named))), RowLimit: r.req.Constraints.RowLimit}
 	if sh.Analyses == nil {
 		sh.Analyses = []string{}
@@ -134,6 +134,7 @@ func (r *run) shapeOf(in *intent.Intent) analysis.RecipeShape {
 	if table.Source != "" {
 		sh.Table = strings.ToLower(table.Source) + "/" + sh.Table
 	}
+	sh.Join, sh.Rest = table.From, restOf(in)
 	for _, m := range in.Measures {
 		if m.Column == "" {
 			sh.Measures = append(sh.Measures, m.Agg+"(*)")
@@ -171,6 +172,81 @@ func (r *run) shapeOf(in *intent.Intent) analysis.RecipeShape {
 		sh.Policy = strings.Join(cols, ",")
 	}
 	return sh
+}
+
+// shapeFields are the parts of a parsed request that its shape and slots
+// account for, by the JSON path of their parent ("" for the request).
+var shapeFields = map[string][]string{
+	"":         {"Text", "Table", "Measures", "Filters", "Time", "Compare", "GroupBy", "Top", "Analyses", "Understood", "Unparsed", "Unknown"},
+	"Measures": {"Column", "Agg"},
+	"Filters":  {"Column", "Op", "Values"},
+	"Time":     {"Column", "Start", "End", "Label"},
+	"Compare":  {"Column", "Start", "End", "Label"},
+	"GroupBy":  {"Column", "Grain"},
+	"Top":      {"N", "Column", "Desc"},
+}
+
+// restOf is what a parsed request holds beyond shapeFields, as JSON, or
+// "": a part of requests the parser learns later keeps two requests that
+// differ in it from sharing a recipe until the shape names it.
+func restOf(in *intent.Intent) string {
+	var m map[string]any
+	raw, _ := json.Marshal(in)
+	if json.Unmarshal(raw, &m) != nil {
+		return ""
+	}
+	var prune func(path string, v any) any
+	prune = func(path string, v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, vv := range x {
+				_, container := shapeFields[k]
+				switch {
+				case !slices.Contains(shapeFields[path], k):
+					// Not a part the shape knows: kept, unless empty.
+				case container:
+					vv = prune(k, vv)
+				default:
+					vv = nil
+				}
+				if vv = prune("?", vv); vv == nil {
+					delete(x, k)
+				} else {
+					x[k] = vv
+				}
+			}
+			if len(x) == 0 {
+				return nil
+			}
+		case []any:
+			var keep []any
+			for _, e := range x {
+				keep = append(keep, prune(path, e))
+			}
+			if !slices.ContainsFunc(keep, func(e any) bool { return e != nil }) {
+				return nil
+			}
+			return keep
+		case string:
+			if x == "" {
+				return nil
+			}
+		case bool:
+			if !x {
+				return nil
+			}
+		case float64:
+			if x == 0 {
+				return nil
+			}
+		}
+		return v
+	}
+	rest := prune("", m)
+	if rest == nil {
+		return ""
+	}
+	return mustJSON(rest)
 }
 
 // slotsOf lists the values that fill a parsed request's shape, in a
@@ -532,6 +608,10 @@ func refill(rc analysis.Recipe, now []analysis.RecipeSlot) ([]analysis.Subtask, 
 			return cannot("only plain column names are swapped")
 		case !strings.Contains(string(raw), "{"+s.Name+"}"):
 			return cannot("the recipe's plan does not use it")
+		case s.Kind == analysis.SlotLabel && strings.Contains(queries(steps), "{"+s.Name+"}"):
+			// "2020" in SQL is a year; "Q1 2021" in its place is no
+			// period at all.
+			return cannot("the recipe's SQL spells the period by its label")
 		}
 		for _, m := range marks(old) {
 			if strings.Contains(text, m) {
@@ -549,6 +629,17 @@ func refill(rc analysis.Recipe, now []analysis.RecipeSlot) ([]analysis.Subtask, 
 		return nil, fmt.Sprintf("its placeholder {%s} has no value", left[1])
 	}
 	return out, ""
+}
+
+// queries is the SQL of a template's steps.
+func queries(steps []analysis.Subtask) string {
+	var b strings.Builder
+	for _, t := range steps {
+		if q, ok := t.Arguments["query"].(string); ok {
+			b.WriteString(q + "\n")
+		}
+	}
+	return b.String()
 }
 
 func mustJSON(v any) string {
@@ -572,8 +663,8 @@ func (r *run) fromRecipe(ctx context.Context, in *intent.Intent, byModel bool) (
 	if store == nil || in == nil {
 		return nil, ""
 	}
-	if len(in.Unparsed) > 0 {
-		return nil, "recipes not consulted: the request has words not understood (" + strings.Join(in.Unparsed, ", ") + ")"
+	if w := notUnderstood(in); len(w) > 0 {
+		return nil, "recipes not consulted: the request has words not understood (" + strings.Join(w, ", ") + ")"
 	}
 	found, err := store.Find(ctx, r.fingerprint())
 	adapted := false
@@ -704,13 +795,25 @@ func (r *run) missingColumns(tables map[string][]string) string {
 	return ""
 }
 
+// notUnderstood lists what of a request was not understood or could
+// not be applied: its unparsed words, and its unknowns.
+func notUnderstood(in *intent.Intent) []string {
+	out := slices.Clone(in.Unparsed)
+	for _, u := range in.Unknown {
+		if !slices.Contains(out, u.Word) {
+			out = append(out, u.Word)
+		}
+	}
+	return out
+}
+
 // remember keeps a completed analysis as a recipe, or counts a reuse.
 // Nothing else is kept: not an analysis that failed, ended
 // partial_success or asked for clarification, not a request with words
 // not understood (its plan answered less than was asked), not a replay.
 func (r *run) remember(ctx context.Context, in *intent.Intent, how string) {
 	store := r.a.Recipes
-	if store == nil || in == nil || len(in.Unparsed) > 0 || r.req.Status != analysis.StatusCompleted ||
+	if store == nil || in == nil || len(notUnderstood(in)) > 0 || r.req.Status != analysis.StatusCompleted ||
 		r.res.Error != nil || r.res.Clarification != nil || how == "replay" {
 		return
 	}

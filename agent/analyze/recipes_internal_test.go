@@ -49,6 +49,11 @@ func TestRefillRefusesWhatItCannotSwap(t *testing.T) {
 			[]analysis.RecipeSlot{{Name: "group_1", Kind: analysis.SlotColumn, Value: "product"}},
 			[]analysis.RecipeSlot{{Name: "group_1", Kind: analysis.SlotColumn, Value: "Cost Total $"}},
 			"grouping differs (Cost Total $ vs product) and only plain column names are swapped"},
+		// The model spelled the year as the period's label in SQL.
+		{"SELECT product, sum(amount) FROM t WHERE year(order_date) = 2020 GROUP BY 1",
+			[]analysis.RecipeSlot{{Name: "group_1", Kind: analysis.SlotColumn, Value: "product"}, {Name: "period_label", Kind: analysis.SlotLabel, Value: "2020"}},
+			[]analysis.RecipeSlot{{Name: "group_1", Kind: analysis.SlotColumn, Value: "product"}, {Name: "period_label", Kind: analysis.SlotLabel, Value: "Q1 2021"}},
+			"period differs (Q1 2021 vs 2020) and the recipe's SQL spells the period by its label"},
 		// One value stood for two slots; the new request splits them.
 		{"SELECT state, sum(amount) FROM t WHERE state <> '' GROUP BY 1",
 			[]analysis.RecipeSlot{{Name: "group_1", Kind: analysis.SlotColumn, Value: "state"}, {Name: "filter_1_column", Kind: analysis.SlotColumn, Value: "state"}},
@@ -111,5 +116,18 @@ func TestRememberOnlyCompleted(t *testing.T) {
 		if kept := len(all) == 1; kept != c.kept {
 			t.Errorf("%s: kept %v; want %v", c.name, kept, c.kept)
 		}
+	}
+}
+
+// Every part of a parsed request is in its shape or its slots: a request
+// with all of them set leaves nothing over.
+func TestRestOfAKnownRequestIsEmpty(t *testing.T) {
+	tr := &intent.TimeRange{Column: "order_date", Start: "2020-01-01", End: "2021-01-01", Label: "2020"}
+	in := &intent.Intent{Text: "x", Table: "orders", Measures: []intent.Measure{{Column: "amount", Agg: "sum"}},
+		Filters: []intent.Filter{{Column: "state", Op: "=", Values: []string{"Texas"}}}, Time: tr, Compare: tr,
+		GroupBy: []intent.Group{{Column: "order_date", Grain: "month"}}, Top: &intent.TopN{N: 3, Column: "product", Desc: true},
+		Analyses: []string{intent.AnalysisTrend}, Understood: []string{"x"}, Unparsed: []string{"y"}, Unknown: []intent.Unknown{{Word: "y"}}}
+	if rest := restOf(in); rest != "" {
+		t.Errorf("restOf = %s; want nothing over", rest)
 	}
 }

@@ -1,0 +1,250 @@
+package analyze_test
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quarry-dev/quarry"
+	"github.com/quarry-dev/quarry/analysis"
+)
+
+// The tables of these tests are written by the tests: shapes a user brings
+// that the sample data does not have (an integer year column, names that
+// are abbreviations, values written as adjectives), with the answers
+// computed here in plain Go.
+
+// weatherRows is a daily weather table: date, temp_max, temp_min,
+// precipitation, weather (sun, rain, fog), for 2014 and 2015.
+func weatherRows() [][]string {
+	rows := [][]string{{"date", "temp_max", "temp_min", "precipitation", "weather"}}
+	d := time.Date(2014, 1, 1, 0, 0, 0, 0, time.UTC)
+	for k := 0; d.Year() < 2016; k, d = k+1, d.AddDate(0, 0, 1) {
+		hi := 10 + float64(k%29)    // 10 .. 38
+		lo := hi - 8 - float64(k%3) // below the high
+		rain := float64(k%7) * 0.5  // 0 .. 3
+		sky := []string{"sun", "rain", "fog", "sun"}[k%4]
+		rows = append(rows, []string{d.Format("2006-01-02"), fmt.Sprint(hi), fmt.Sprint(lo), fmt.Sprint(rain), sky})
+	}
+	return rows
+}
+
+// lifeRows is a country table with an integer year column and a
+// measure that does not add up (life expectancy).
+func lifeRows() [][]string {
+	rows := [][]string{{"country", "continent", "year", "life_expect", "pop"}}
+	countries := []struct{ name, cont string }{{"Arland", "North"}, {"Borvia", "North"}, {"Cestia", "South"}, {"Dunmark", "South"}, {"Eswana", "South"}}
+	for _, y := range []int{1995, 2000, 2005} {
+		for i, c := range countries {
+			life := 60 + float64(i*4) + float64(y-1995)/5*float64(5-i)
+			rows = append(rows, []string{c.name, c.cont, fmt.Sprint(y), fmt.Sprint(life), fmt.Sprint(1000 * (i + 1) * (y - 1990))})
+		}
+	}
+	return rows
+}
+
+func writeRows(t *testing.T, name string, rows [][]string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := csv.NewWriter(f)
+	w.WriteAll(rows)
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// readTable reads a table artifact of res by its task.
+func readTable(t *testing.T, res *analysis.Result, task string) [][]string {
+	t.Helper()
+	for _, a := range res.Artifacts {
+		if a.ArtifactType == analysis.ArtifactTable && a.TaskID == task {
+			f, err := os.Open(a.ContentRef)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			rows, err := csv.NewReader(f).ReadAll()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rows
+		}
+	}
+	var tasks []string
+	for _, a := range res.Artifacts {
+		tasks = append(tasks, a.TaskID)
+	}
+	t.Fatalf("no table of step %s; tables of %v (plan: %s)", task, tasks, res.Plan.Reasoning)
+	return nil
+}
+
+func runRequest(t *testing.T, text string, paths ...string) *analysis.Result {
+	t.Helper()
+	e := newEnv(t)
+	var srcs []analysis.DataSource
+	for _, p := range paths {
+		srcs = append(srcs, csvSource(p))
+	}
+	res, err := e.a.Run(context.Background(), analysis.Request{Intent: text, DataSources: srcs,
+		Deliverables: []string{analysis.DeliverTables, analysis.DeliverSummary}})
+	if err != nil {
+		t.Fatalf("%q: %v", text, err)
+	}
+	return res
+}
+
+func TestIntegerYearColumnIsAPeriod(t *testing.T) {
+	path := writeRows(t, "life.csv", lifeRows())
+	res := runRequest(t, "Top 2 countries by life expectancy in 2005", path)
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("status %s (%+v)", res.Status, res.Error)
+	}
+	rows := readTable(t, res, "by_country")
+	// 2005: life = 60 + 4i + 2(5-i) = 70 + 2i: Eswana 78, Dunmark 76.
+	want := [][]string{{"Eswana", "78"}, {"Dunmark", "76"}}
+	if len(rows) != 3 || rows[1][0] != want[0][0] || rows[1][1] != want[0][1] || rows[2][0] != want[1][0] || rows[2][1] != want[1][1] {
+		t.Errorf("rows %v; want the two 2005 values %v, averaged, not summed over the years", rows, want)
+	}
+	res = runRequest(t, "total population by continent in 2000", path)
+	rows = readTable(t, res, "by_continent")
+	// 2000: pop = 10000(i+1): North 10000+20000, South 30000+40000+50000.
+	if len(rows) != 3 || rows[1][0] != "South" || rows[1][1] != "120000" || rows[2][1] != "30000" {
+		t.Errorf("rows %v; want South 120000, North 30000", rows)
+	}
+}
+
+func TestAbbreviatedColumnsAndAdjectiveValues(t *testing.T) {
+	path := writeRows(t, "weather.csv", weatherRows())
+	wr := weatherRows()[1:]
+	hot, sunny := 0, 0
+	for _, r := range wr {
+		var hi float64
+		fmt.Sscan(r[1], &hi)
+		if strings.HasPrefix(r[0], "2015") && hi > 30 {
+			hot++
+		}
+		if r[4] == "sun" {
+			sunny++
+		}
+	}
+	res := runRequest(t, "How many days in 2015 had a high temperature above 30 degrees?", path)
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("status %s (%+v)", res.Status, res.Error)
+	}
+	if rows := readTable(t, res, "totals"); rows[1][0] != fmt.Sprint(hot) {
+		t.Errorf("totals %v; want %d days", rows, hot)
+	}
+	res = runRequest(t, "number of sunny days", path)
+	if rows := readTable(t, res, "totals"); res.Status != analysis.StatusCompleted || rows[1][0] != fmt.Sprint(sunny) {
+		t.Errorf("%s, totals %v; want %d sunny days", res.Status, rows, sunny)
+	}
+}
+
+func TestTwoGroupingsMakeOneTable(t *testing.T) {
+	path := writeRows(t, "life.csv", lifeRows())
+	res := runRequest(t, "average life expectancy by continent and year", path)
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("status %s (%+v)", res.Status, res.Error)
+	}
+	rows := readTable(t, res, "by_continent_year")
+	if len(rows) != 7 || !slices.Equal(rows[0][:2], []string{"continent", "year"}) {
+		t.Fatalf("rows %v; want one row per continent and year (6)", rows)
+	}
+	// North 1995: (60 + 64) / 2 = 62.
+	if !slices.Equal(rows[1], []string{"North", "1995", "62"}) {
+		t.Errorf("first row %v; want North 1995 62", rows[1])
+	}
+}
+
+func TestWordsNotUnderstoodAreNotAnswered(t *testing.T) {
+	path := writeRows(t, "weather.csv", weatherRows())
+	for _, c := range []struct{ text, word, reason string }{
+		{"How many days had a high temperature above 30 and humidity below 40?", "humidity", "no column"},
+		{"Forecast the daily precipitation for the next 30 days", "Forecast", "no tool forecasts"},
+		{"average wind speed by weather", "wind", "no column"},
+		{"Why did rainfall drop in 2015?", "Why", "not why"},
+	} {
+		res := runRequest(t, c.text, path)
+		if res.Status != analysis.StatusFailed || res.Error == nil || res.Error.Code != quarry.ECodeNeedsClarification {
+			t.Errorf("%q: %s %+v; want failed with %s", c.text, res.Status, res.Error, quarry.ECodeNeedsClarification)
+			continue
+		}
+		if len(res.Artifacts) != 0 || res.Plan != nil {
+			t.Errorf("%q: %d artifacts and a plan; want nothing answered", c.text, len(res.Artifacts))
+		}
+		cl := res.Clarification
+		if cl == nil || !slices.ContainsFunc(cl.NotUnderstood, func(u analysis.UnknownWord) bool {
+			return u.Word == c.word && strings.Contains(u.Reason, c.reason)
+		}) {
+			t.Errorf("%q: clarification %+v; want %q (%s) among what was not understood", c.text, cl, c.word, c.reason)
+		}
+	}
+	res := runRequest(t, "average maximum temperature by sky", path)
+	u := res.Clarification
+	if u == nil || len(u.NotUnderstood) == 0 || u.NotUnderstood[0].Word != "sky" || len(u.Understood) == 0 {
+		t.Fatalf("clarification %+v; want sky not understood, and what was", u)
+	}
+	res = runRequest(t, "How many days had a high above 30?", path)
+	if u := res.Clarification; u == nil || len(u.NotUnderstood) == 0 || u.NotUnderstood[0].Word != "high" || !slices.Contains(u.NotUnderstood[0].Nearest, "temp_max") {
+		t.Errorf("clarification %+v; want high not understood, temp_max nearest", u)
+	}
+}
+
+func TestWhichNRanksByTheMeasure(t *testing.T) {
+	rows := [][]string{{"station", "rain_mm"}}
+	for i, s := range []string{"North", "South", "East", "West", "Hill", "Lake"} {
+		for k := 0; k < 3; k++ {
+			rows = append(rows, []string{s, fmt.Sprint((i*7)%11 + k)})
+		}
+	}
+	// totals: North 3, South 24, East 12, West 33, Hill 21, Lake 9
+	path := writeRows(t, "rain.csv", rows)
+	res := runRequest(t, "Which 3 stations had the highest total rain?", path)
+	got := readTable(t, res, "by_station")
+	want := [][]string{{"station", "rain_mm"}, {"West", "33"}, {"South", "24"}, {"Hill", "21"}}
+	if res.Status != analysis.StatusCompleted || len(got) != len(want) || !slices.Equal(got[1], want[1]) || !slices.Equal(got[3], want[3]) {
+		t.Errorf("%s %v; want %v", res.Status, got, want)
+	}
+}
+
+func TestTwoTablesJoinByAnInferredKey(t *testing.T) {
+	// Sales name their store by a code; the stores table calls it id
+	// and holds the region. No column name is shared.
+	stores := [][]string{{"id", "store_name", "region"}}
+	regions := []string{"North", "South", "West"}
+	for i := 0; i < 9; i++ {
+		stores = append(stores, []string{fmt.Sprintf("S%02d", i), fmt.Sprintf("Store %d", i), regions[i%3]})
+	}
+	sales := [][]string{{"sale_no", "shop", "amount"}}
+	want := map[string]int{}
+	for k := 0; k < 60; k++ {
+		i := (k * 7) % 9
+		amt := 10 + k
+		sales = append(sales, []string{fmt.Sprint(1000 + k), fmt.Sprintf("S%02d", i), fmt.Sprint(amt)})
+		want[regions[i%3]] += amt
+	}
+	res := runRequest(t, "total amount by region", writeRows(t, "sales.csv", sales), writeRows(t, "stores.csv", stores))
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("status %s (%+v)", res.Status, res.Error)
+	}
+	rows := readTable(t, res, "by_region")
+	if len(rows) != 4 {
+		t.Fatalf("rows %v; want the 3 regions", rows)
+	}
+	for _, r := range rows[1:] {
+		if r[1] != fmt.Sprint(want[r[0]]) {
+			t.Errorf("region %s: %s; want %d (sales joined to their store's region)", r[0], r[1], want[r[0]])
+		}
+	}
+}

@@ -1,0 +1,243 @@
+package intent
+
+import (
+	"strings"
+)
+
+// synonymSets are words that stand for one another in column names and in
+// requests: the abbreviations people and exports write ("temp_max",
+// "life_expect", "pop", "hp") and the plain words analysts say ("high
+// temperature", "life expectancy", "population", "horsepower"). A word of
+// a request names a word of a column's name when both are in one set.
+// The sets are about how data is named in general, not about one table.
+var synonymSets = [][]string{
+	{"temp", "temperature", "temperatures", "tmp"},
+	{"max", "maximum", "high", "highest", "peak", "hi"},
+	{"min", "minimum", "low", "lowest", "lo"},
+	{"avg", "average", "mean"},
+	{"precip", "precipitation", "prcp", "rainfall"},
+	{"expect", "expectancy", "exp"},
+	{"pop", "population", "populations"},
+	{"hp", "horsepower"},
+	{"mpg", "mileage"},
+	{"accel", "acceleration"},
+	{"wt", "weight"},
+	{"disp", "displacement"},
+	{"cyl", "cylinder", "cylinders"},
+	{"fert", "fertility"},
+	{"dist", "distance"},
+	{"dep", "departure", "departures", "depart"},
+	{"arr", "arrival", "arrivals", "arrive"},
+	{"orig", "origin"},
+	{"dest", "destination"},
+	{"lat", "latitude"},
+	{"lon", "lng", "long", "longitude"},
+	{"cnt", "count", "counts"},
+	{"tot", "total"},
+	{"yr", "year", "years"},
+	{"mo", "mon", "month", "months"},
+	{"wk", "week", "weeks"},
+	{"dt", "date"},
+	{"num", "no", "nbr", "number", "nr"},
+	{"pct", "percent", "percentage", "perc", "%"},
+	{"std", "stdev", "stddev"},
+	{"len", "length"},
+	{"ht", "height"},
+	{"elev", "elevation", "altitude", "alt"},
+	{"amt", "amount"},
+	{"qty", "quantity", "quantities"},
+	{"rev", "revenue", "revenues"},
+	{"cust", "customer", "customers"},
+	{"prod", "product", "products"},
+	{"dept", "department", "departments"},
+	{"cat", "category", "categories"},
+	{"desc", "description"},
+	{"intl", "international"},
+	{"dom", "domestic"},
+	{"gdp", "gross domestic product"},
+	{"emp", "employment", "employed"},
+	{"unemp", "unemployment", "unemployed", "jobless"},
+	{"sq", "square"},
+	{"ft", "feet", "foot"},
+	{"sec", "secs", "second", "seconds"},
+	{"hr", "hrs", "hour", "hours"},
+	{"usd", "dollar", "dollars"},
+	{"cap", "capitalization", "capitalisation"},
+	{"vol", "volume"},
+	{"gross", "box office"},
+	{"budget", "budgets"},
+	{"rating", "ratings", "score", "scores"},
+	{"votes", "vote"},
+	{"mag", "magnitude"},
+	{"depth", "deep"},
+	{"speed", "velocity"},
+	{"wind", "winds"},
+}
+
+// synonyms maps each word of synonymSets to its set's first word.
+var synonyms = func() map[string]string {
+	m := map[string]string{}
+	for _, set := range synonymSets {
+		for _, w := range set {
+			if !strings.Contains(w, " ") {
+				m[w] = set[0]
+			}
+		}
+	}
+	return m
+}()
+
+// sameWord reports whether the request's word w names the word cw of a
+// column's name: equal once singular and spelled out, or synonyms.
+func sameWord(w, cw string) bool {
+	if w == cw || norm(w) == norm(cw) {
+		return true
+	}
+	a, b := synonymOf(w), synonymOf(cw)
+	return a != "" && a == b
+}
+
+func synonymOf(w string) string {
+	if s, ok := synonyms[w]; ok {
+		return s
+	}
+	if s, ok := synonyms[singular(w)]; ok {
+		return s
+	}
+	return ""
+}
+
+// unitWords in a column's name say how it is measured ("Beak Length
+// (mm)", "Cost Total $", "Body Mass (g)"); a request need not say them.
+var unitWords = setOf("mm", "cm", "km", "g", "kg", "lb", "lbs", "oz", "in", "ft", "usd", "eur", "gbp", "$",
+	"mph", "kmh", "pct", "%", "mi", "sec", "secs", "hrs", "kwh", "mwh", "gwh", "tons")
+
+// essentialWords are the words of a column's name a request must say:
+// all of them but the units, unless the name is nothing but units.
+func essentialWords(cw []string) []string {
+	var out []string
+	for _, w := range cw {
+		if !unitWords[w] {
+			out = append(out, w)
+		}
+	}
+	if len(out) == 0 {
+		return cw
+	}
+	return out
+}
+
+// wordsAnyOrder reports whether the free word tokens at i name the words
+// of a column's name in any order ("high temperature" for temp_max,
+// "total cost" for "Cost Total $", "beak length" for "Beak Length (mm)"),
+// each word the same or a synonym, and how many tokens they take. Two or
+// three words only: longer names are said in their order.
+func (p *parser) wordsAnyOrder(i int, cw []string) (int, bool) {
+	words := essentialWords(cw)
+	n := len(words)
+	if n == 0 || n > 3 || i+n > len(p.toks) {
+		return 0, false
+	}
+	var toks []string
+	for k := i; k < i+n; k++ {
+		t := p.toks[k]
+		if t.used || t.kind != kWord {
+			return 0, false
+		}
+		toks = append(toks, t.low)
+	}
+	taken := make([]bool, n)
+	for _, cwd := range words {
+		found := false
+		for k, w := range toks {
+			if !taken[k] && sameWord(w, cwd) {
+				taken[k], found = true, true
+				break
+			}
+		}
+		if !found {
+			return 0, false
+		}
+	}
+	// A name of one word matched by a synonym must be a real synonym,
+	// not a word that only shares a set with a generic word.
+	if n == 1 && generic[norm(words[0])] && toks[0] != words[0] {
+		return 0, false
+	}
+	return n, true
+}
+
+// ofPhrase reports whether the free tokens at i name a two-word column
+// name backwards around "of" ("state of the origin" for origin_state,
+// "length of the beak" for beak_length), and how many tokens they take.
+func (p *parser) ofPhrase(i int, cw []string) (int, bool) {
+	words := essentialWords(cw)
+	if len(words) != 2 || !p.free(i) || p.toks[i].kind != kWord || !sameWord(p.toks[i].low, words[1]) || p.low(i+1) != "of" {
+		return 0, false
+	}
+	k := p.skip(i+2, "the", "a", "an", "each", "its", "their")
+	if !p.free(k) || p.toks[k].kind != kWord || !sameWord(p.toks[k].low, words[0]) {
+		return 0, false
+	}
+	return k + 1 - i, true
+}
+
+// usStates maps the names of the states of the USA (and DC) to their
+// postal codes, so that "California" finds a column of codes ("CA") and
+// "CA" a column of names.
+var usStates = map[string]string{
+	"alabama": "AL", "alaska": "AK", "arizona": "AZ", "arkansas": "AR", "california": "CA", "colorado": "CO",
+	"connecticut": "CT", "delaware": "DE", "district of columbia": "DC", "florida": "FL", "georgia": "GA",
+	"hawaii": "HI", "idaho": "ID", "illinois": "IL", "indiana": "IN", "iowa": "IA", "kansas": "KS",
+	"kentucky": "KY", "louisiana": "LA", "maine": "ME", "maryland": "MD", "massachusetts": "MA",
+	"michigan": "MI", "minnesota": "MN", "mississippi": "MS", "missouri": "MO", "montana": "MT",
+	"nebraska": "NE", "nevada": "NV", "new hampshire": "NH", "new jersey": "NJ", "new mexico": "NM",
+	"new york": "NY", "north carolina": "NC", "north dakota": "ND", "ohio": "OH", "oklahoma": "OK",
+	"oregon": "OR", "pennsylvania": "PA", "rhode island": "RI", "south carolina": "SC", "south dakota": "SD",
+	"tennessee": "TN", "texas": "TX", "utah": "UT", "vermont": "VT", "virginia": "VA", "washington": "WA",
+	"west virginia": "WV", "wisconsin": "WI", "wyoming": "WY",
+}
+
+// valueForms are the other ways a request writes a one-word value: the
+// adjective of a weather or state word ("sunny" for sun, "rainy" for rain,
+// "foggy" for fog, "snowy" for snow), and a state's name for its code or
+// its code for its name.
+func valueForms(v string) []string {
+	l := strings.ToLower(strings.TrimSpace(v))
+	var out []string
+	if code, ok := usStates[l]; ok {
+		out = append(out, strings.ToLower(code))
+	}
+	for name, code := range usStates {
+		if v == code {
+			out = append(out, name)
+		}
+	}
+	if strings.ContainsAny(l, " -") || len(l) < 3 || !isLetters(l) {
+		return out
+	}
+	last := l[len(l)-1]
+	switch {
+	case strings.HasSuffix(l, "e"):
+		out = append(out, l[:len(l)-1]+"y") // haze -> hazy
+	case strings.ContainsRune("aeiouy", rune(last)):
+	default:
+		out = append(out, l+"y") // rain -> rainy, snow -> snowy
+		if len(l) >= 3 && !strings.ContainsRune("aeiou", rune(l[len(l)-2])) {
+			break
+		}
+		if strings.ContainsRune("aeiou", rune(l[len(l)-2])) && !strings.ContainsRune("aeiouwxy", rune(last)) {
+			out = append(out, l+string(last)+"y") // sun -> sunny, fog -> foggy
+		}
+	}
+	return out
+}
+
+func isLetters(s string) bool {
+	for _, r := range s {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}

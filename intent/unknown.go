@@ -1,0 +1,232 @@
+package intent
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Unknown is a word or phrase of a request that would change the answer
+// and that could not be applied: why, and the nearest columns and values
+// the data has.
+type Unknown struct {
+	Word    string
+	Reason  string
+	Nearest []string
+}
+
+// weighty are words the parser otherwise passes over as filler that do
+// change the answer when they are meant: a ranking, a comparison, a
+// negation, a period boundary, a grouping. Left unused, they are reported.
+var weighty = setOf("top", "bottom", "best", "worst", "highest", "lowest", "most", "least", "fewest", "between",
+	"over", "under", "above", "below", "per", "versus", "vs", "compare", "compared", "comparing", "comparison",
+	"without", "except", "excluding", "exclude", "not", "first", "last", "before", "after", "since", "until",
+	"each", "every", "unique", "distinct", "share", "percentage", "percent", "median", "average", "mean", "more",
+	"less", "fewer", "greater", "smaller", "larger", "biggest", "largest", "smallest", "minimum", "maximum")
+
+// unsupported are words asking for something no tool of an analysis can
+// do, with why.
+var unsupported = map[string]string{
+	"forecast":      "no tool forecasts: an analysis measures the data it has",
+	"forecasts":     "no tool forecasts: an analysis measures the data it has",
+	"forecasting":   "no tool forecasts: an analysis measures the data it has",
+	"forecasted":    "no tool forecasts: an analysis measures the data it has",
+	"extrapolate":   "no tool extrapolates beyond the data: an analysis measures the data it has",
+	"extrapolation": "no tool extrapolates beyond the data: an analysis measures the data it has",
+	"why":           "an analysis measures what the data holds, not why; `quarry investigate` ranks explanations of a change between two periods",
+	"cause":         "an analysis measures what the data holds, not what caused it; `quarry investigate` ranks explanations of a change between two periods",
+	"caused":        "an analysis measures what the data holds, not what caused it; `quarry investigate` ranks explanations of a change between two periods",
+	"causes":        "an analysis measures what the data holds, not what caused it; `quarry investigate` ranks explanations of a change between two periods",
+	"explain":       "an analysis measures what the data holds, not why; `quarry investigate` ranks explanations of a change between two periods",
+}
+
+// unknowns lists what would change the answer and was not applied: the
+// words not understood, weighty words left over, requests no tool can do,
+// and a period the data has no date for.
+func (p *parser) unknowns() {
+	seen := map[string]bool{}
+	add := func(u Unknown) {
+		if seen[strings.ToLower(u.Word)] {
+			return
+		}
+		seen[strings.ToLower(u.Word)] = true
+		p.in.Unknown = append(p.in.Unknown, u)
+	}
+	for _, t := range p.toks {
+		if why, ok := unsupported[t.low]; ok && t.kind == kWord {
+			add(Unknown{Word: t.raw, Reason: why})
+		}
+	}
+	if tr := p.in.Time; tr != nil && tr.Column == "" {
+		add(Unknown{Word: tr.Label, Reason: "the data has no date column to apply this period to", Nearest: p.timeLikeColumns()})
+	}
+	if tr := p.in.Compare; tr != nil && tr.Column == "" {
+		add(Unknown{Word: tr.Label, Reason: "the data has no date column to compare this period on", Nearest: p.timeLikeColumns()})
+	}
+	for _, w := range p.in.Unparsed {
+		u := Unknown{Word: w, Reason: "no column or value of " + p.in.Table + " is called that"}
+		if _, err := strconv.ParseFloat(strings.ReplaceAll(w, ",", ""), 64); err == nil {
+			u.Reason = "a number I could not attach to a column or a period"
+		}
+		u.Nearest = p.nearest(w)
+		add(u)
+	}
+	for _, t := range p.toks {
+		if !t.used && t.kind == kWord && weighty[t.low] {
+			add(Unknown{Word: t.raw, Reason: "this word changes the answer, and I could not tell what it applies to"})
+		}
+	}
+}
+
+// nearest returns up to three column names and values of the chosen table
+// closest to w: by spelling, by a shared start, or by a word of their name.
+func (p *parser) nearest(w string) []string {
+	if p.t == nil || len(w) < 2 {
+		return nil
+	}
+	lw := strings.ToLower(w)
+	type cand struct {
+		name string
+		d    int
+	}
+	var cands []cand
+	score := func(name string) int {
+		d := distance(lw, strings.ToLower(name))
+		for _, part := range nameWords(name) {
+			if len(part) < 2 {
+				continue
+			}
+			pd := distance(lw, part) + 1
+			if sameWord(lw, part) {
+				pd = 1
+			}
+			if len(part) >= 4 && len(lw) >= 4 && (strings.HasPrefix(part, lw[:4]) || strings.HasPrefix(lw, part[:4])) {
+				pd = min(pd, 2)
+			}
+			d = min(d, pd)
+		}
+		return d
+	}
+	limit := max(2, len(lw)/3)
+	for _, c := range p.t.Columns {
+		if d := score(c.Name); d <= limit {
+			cands = append(cands, cand{c.Name, d})
+		}
+		for _, v := range c.Values {
+			if d := score(v); d <= limit {
+				cands = append(cands, cand{fmt.Sprintf("%s (a %s)", v, c.Name), d + 1})
+			}
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(a.d, b.d) })
+	var out []string
+	for _, c := range cands {
+		if !slices.Contains(out, c.name) {
+			out = append(out, c.name)
+		}
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out
+}
+
+// timeLikeColumns are the columns of the chosen table a period might be
+// meant on: dates, and integer columns named like years or months.
+func (p *parser) timeLikeColumns() []string {
+	if p.t == nil {
+		return nil
+	}
+	var out []string
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if isDate(c) || p.isYearColumn(c) || c.Type == "string" && slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return synonymOf(w) == "dt" || synonymOf(w) == "yr" }) {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// isYearColumn reports whether c holds years as integers: an integer
+// column named year (or yr, season).
+func (p *parser) isYearColumn(c *Column) bool {
+	if c.Type != "integer" {
+		return false
+	}
+	ws := nameWords(c.Name)
+	return len(ws) <= 2 && slices.ContainsFunc(ws, func(w string) bool { return synonymOf(w) == "yr" || w == "season" })
+}
+
+// yearColumn returns the chosen table's integer year column, nil if it has
+// none or several.
+func (p *parser) yearColumn() *Column {
+	if p.t == nil {
+		return nil
+	}
+	var found *Column
+	for ci := range p.t.Columns {
+		if c := &p.t.Columns[ci]; p.isYearColumn(c) {
+			if found != nil {
+				return nil
+			}
+			found = c
+		}
+	}
+	return found
+}
+
+// yearColumnTimes applies a period of whole years to an integer year
+// column when the table has no date column ("life expectancy in 2005"
+// with a column year of 1955, 1960, ...): a filter on the year, and a
+// comparison of two years as the two years side by side.
+func (p *parser) yearColumnTimes() error {
+	if p.date != nil || p.in.Time == nil {
+		return nil
+	}
+	yc := p.yearColumn()
+	if yc == nil {
+		return nil
+	}
+	y1, y2, ok := wholeYears(p.in.Time)
+	if !ok {
+		return nil
+	}
+	label := p.in.Time.Label
+	// The period's note said it had no date column; now it has one.
+	p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return strings.Contains(n.text, "(no date column)") })
+	if c := p.in.Compare; c != nil {
+		c1, c2, ok := wholeYears(c)
+		if !ok || c2-c1 != 1 || y2-y1 != 1 {
+			return nil
+		}
+		p.in.Filters = append(p.in.Filters, Filter{Column: yc.Name, Op: "in", Values: []string{strconv.Itoa(c1), strconv.Itoa(y1)}})
+		p.addGroup(-1, c.Label+" and "+label, yc.Name, "")
+		p.understood(0, fmt.Sprintf("%s against %s -> %s in (%d, %d)", label, c.Label, yc.Name, c1, y1), label+" ("+yc.Name+")")
+		p.in.Time, p.in.Compare = nil, nil
+		return nil
+	}
+	if y2-y1 == 1 {
+		p.in.Filters = append(p.in.Filters, Filter{Column: yc.Name, Op: "=", Values: []string{strconv.Itoa(y1)}})
+		p.understood(0, fmt.Sprintf("%s -> %s = %d", label, yc.Name, y1), label+" ("+yc.Name+")")
+	} else {
+		p.in.Filters = append(p.in.Filters, Filter{Column: yc.Name, Op: ">=", Values: []string{strconv.Itoa(y1)}},
+			Filter{Column: yc.Name, Op: "<=", Values: []string{strconv.Itoa(y2 - 1)}})
+		p.understood(0, fmt.Sprintf("%s -> %s from %d to %d", label, yc.Name, y1, y2-1), label+" ("+yc.Name+")")
+	}
+	p.in.Time = nil
+	return nil
+}
+
+// wholeYears returns the years a period spans, end exclusive, when it is
+// whole years.
+func wholeYears(tr *TimeRange) (int, int, bool) {
+	s, err1 := time.Parse("2006-01-02", tr.Start)
+	e, err2 := time.Parse("2006-01-02", tr.End)
+	if err1 != nil || err2 != nil || s.YearDay() != 1 || e.YearDay() != 1 {
+		return 0, 0, false
+	}
+	return s.Year(), e.Year(), true
+}
