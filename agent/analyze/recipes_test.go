@@ -308,6 +308,8 @@ func TestRecipesAnswerTheRequestAsked(t *testing.T) {
 			"reused recipe " + id + ": same structure, slots measure=sum(amount), grouping=category, period=2020 (2020-01-01 to 2021-01-01); its plan rebuilt from them"},
 		{"average amount by state", "by_state", "state", "avg_amount", map[string]float64{"Texas": 1329.0 / 7, "Nevada": 724.0 / 6, "Arizona": 137.85}, false,
 			"recipe " + id + " skipped: aggregation differs (avg vs sum), period differs (none vs yes)"},
+		{"average amount by state in 2020", "by_state", "state", "avg_amount", map[string]float64{"Texas": 140.2, "Nevada": 155.5, "Arizona": 331.25 / 3}, false,
+			"recipe " + id + " skipped: aggregation differs (avg vs sum)"},
 		{"total quantity by state", "by_state", "state", "quantity", map[string]float64{"Texas": 18, "Nevada": 10, "Arizona": 11}, false,
 			"recipe " + id + " skipped: period differs (none vs yes)"},
 		{"total quantity by state in 2020", "by_state", "state", "quantity", map[string]float64{"Texas": 11, "Nevada": 8, "Arizona": 6}, true,
@@ -317,7 +319,7 @@ func TestRecipesAnswerTheRequestAsked(t *testing.T) {
 		if got := grouped(t, res, c.task, c.col, c.measure); !sameSums(got, c.want) {
 			t.Errorf("%q: %v; want %v", c.text, got, c.want)
 		}
-		if !strings.Contains(res.RecipeNote, c.note) {
+		if !strings.Contains(res.RecipeNote+";", c.note+";") {
 			t.Errorf("%q: note %q; want it to say %q", c.text, res.RecipeNote, c.note)
 		}
 		if (res.RecipeID == id) != c.reused {
