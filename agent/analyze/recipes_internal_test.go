@@ -131,3 +131,46 @@ func TestRestOfAKnownRequestIsEmpty(t *testing.T) {
 		t.Errorf("restOf = %s; want nothing over", rest)
 	}
 }
+
+// FuzzRefill: whatever the model's query and the values, a template
+// gives back the plan it was made from with the old slots, and a template
+// that takes new slots keeps nothing of a changed old value outside the
+// new values: a reused recipe never answers with the old slots.
+func FuzzRefill(f *testing.F) {
+	f.Add("SELECT product, sum(amount) FROM t WHERE state = 'Texas' GROUP BY 1", "product", "category", "Texas", "Nevada")
+	f.Add("SELECT product, sum(amount) FROM t WHERE lower(state) = 'texas' OR state = 'Texas' GROUP BY 1", "product", "product", "Texas", "Nevada")
+	f.Add("SELECT state, count(*) FROM t WHERE state <> 'state' GROUP BY state", "state", "product", "state", "New York")
+	f.Add("SELECT \"Cost Total $\" FROM t WHERE x = 'O''Brien'", "Cost Total $", "cost", "O'Brien", "{filter_1}")
+	f.Fuzz(func(t *testing.T, query, oldGroup, newGroup, oldValue, newValue string) {
+		if oldGroup == "" || newGroup == "" || oldValue == "" || newValue == "" {
+			return
+		}
+		was := []analysis.RecipeSlot{{Name: "group_1", Kind: analysis.SlotColumn, Value: oldGroup}, {Name: "filter_1", Kind: analysis.SlotValue, Value: oldValue}}
+		now := []analysis.RecipeSlot{{Name: "group_1", Kind: analysis.SlotColumn, Value: newGroup}, {Name: "filter_1", Kind: analysis.SlotValue, Value: newValue}}
+		plan := []analysis.Subtask{{TaskID: "by_" + fileName(oldGroup), Description: "by " + oldGroup, ToolName: analysis.ToolSQL, Arguments: map[string]any{"query": query}}}
+		steps := parameterize(plan, was)
+		if steps == nil {
+			return
+		}
+		if mustJSON(fill(steps, was)) != mustJSON(mapStrings(plan, func(_, s string) string { return s }, func(s string) string { return s })) {
+			// remember keeps no such template; nothing to reuse.
+			return
+		}
+		filled, why := refill(analysis.Recipe{PlanStructure: analysis.RecipePlan{Subtasks: steps, Slots: was}}, now)
+		if filled == nil {
+			if why == "" {
+				t.Fatal("refused without a reason")
+			}
+			return
+		}
+		text := planText(filled)
+		for _, s := range now {
+			text = strings.ReplaceAll(text, strings.ToLower(s.Value), "\x00")
+		}
+		for i, s := range was {
+			if s.Value != now[i].Value && strings.Contains(text, strings.ToLower(s.Value)) {
+				t.Fatalf("the filled plan still holds the old %s %q: %s", s.Name, s.Value, planText(filled))
+			}
+		}
+	})
+}
