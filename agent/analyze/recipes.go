@@ -685,21 +685,30 @@ func (r *run) fromRecipe(ctx context.Context, in *intent.Intent, byModel bool) (
 	}
 	shape, slots := r.shapeOf(in), slotsOf(in)
 	// Recipes of the request's shape come first, ranked by the
-	// similarity of their requests; the others only say why not.
-	t := templateOf(in)
-	q := r.embedIntent(ctx, t.text)
+	// similarity of their requests (embedded only when there are such);
+	// the others only say why not.
 	type scored struct {
 		rc   analysis.Recipe
 		diff []string
 		sim  float64
 	}
 	ranked := make([]scored, len(found))
+	matching := false
 	for i, rc := range found {
-		ranked[i] = scored{rc: rc, sim: q.similarity(rc)}
+		ranked[i] = scored{rc: rc}
 		if sh := rc.PlanStructure.Shape; sh == nil {
 			ranked[i].diff = []string{"it was kept before recipes recorded their structure"}
 		} else {
 			ranked[i].diff = shapeDiff(shape, *sh)
+		}
+		matching = matching || len(ranked[i].diff) == 0
+	}
+	if matching {
+		q := r.embedIntent(ctx, templateOf(in).text)
+		for i := range ranked {
+			if len(ranked[i].diff) == 0 {
+				ranked[i].sim = q.similarity(ranked[i].rc)
+			}
 		}
 	}
 	sort.SliceStable(ranked, func(i, j int) bool {
