@@ -415,8 +415,12 @@ func slotsText(in *intent.Intent) string {
 	return strings.Join(parts, ", ")
 }
 
-// slotRe finds placeholders in a recipe's plan.
-var slotRe = regexp.MustCompile(`\{([a-z0-9_]+)\}`)
+// slotRe finds placeholders in a recipe's plan: {name}, or {^name} for
+// the value capitalized (a column's name at the start of a title).
+var slotRe = regexp.MustCompile(`\{(\^?)([a-z0-9_]+)\}`)
+
+// stepRef finds a query's references to the tables of earlier steps.
+var stepRef = regexp.MustCompile(`\bstep_([A-Za-z0-9_]+)\b`)
 
 // valuePattern matches a slot's value as a whole word (at the edges
 // that are word characters).
@@ -443,29 +447,50 @@ func valuePattern(v string) *regexp.Regexp {
 func parameterize(steps []analysis.Subtask, slots []analysis.RecipeSlot) []analysis.Subtask {
 	raw, _ := json.Marshal(steps)
 	for _, m := range slotRe.FindAllStringSubmatch(string(raw), -1) {
-		if slices.ContainsFunc(slots, func(s analysis.RecipeSlot) bool { return s.Name == m[1] }) {
+		if slices.ContainsFunc(slots, func(s analysis.RecipeSlot) bool { return s.Name == m[2] }) {
 			return nil
 		}
 	}
 	order := slices.Clone(slots)
 	sort.SliceStable(order, func(i, j int) bool { return len(order[i].Value) > len(order[j].Value) })
 	res := make([]*regexp.Regexp, len(order))
+	caps := make([]*regexp.Regexp, len(order))
 	for i, s := range order {
 		res[i] = valuePattern(s.Value)
-	}
-	return mapStrings(steps, func(_ string, s string) string {
-		for i, sl := range order {
-			s = res[i].ReplaceAllLiteralString(s, "{"+sl.Name+"}")
+		if c := capitalize(s.Value); s.Kind == analysis.SlotColumn && c != s.Value {
+			caps[i] = valuePattern(c)
 		}
-		return s
-	}, func(id string) string {
+	}
+	ids := map[string]bool{}
+	for _, t := range steps {
+		ids[t.TaskID] = true
+	}
+	id := func(id string) string {
 		for _, sl := range order {
 			if sl.Kind == analysis.SlotColumn && identRe.MatchString(sl.Value) {
 				id = strings.ReplaceAll(id, sl.Value, "{"+sl.Name+"}")
 			}
 		}
 		return id
-	})
+	}
+	return mapStrings(steps, func(key string, s string) string {
+		for i, sl := range order {
+			s = res[i].ReplaceAllLiteralString(s, "{"+sl.Name+"}")
+			if caps[i] != nil && key != "query" {
+				s = caps[i].ReplaceAllLiteralString(s, "{^"+sl.Name+"}")
+			}
+		}
+		if key == "query" {
+			// A step's table is named after the step.
+			s = stepRef.ReplaceAllStringFunc(s, func(m string) string {
+				if name := m[len("step_"):]; ids[name] {
+					return "step_" + id(name)
+				}
+				return m
+			})
+		}
+		return s
+	}, id)
 }
 
 // fill puts slots' values into a recipe's placeholders, in one pass (a
@@ -478,11 +503,14 @@ func fill(steps []analysis.Subtask, slots []analysis.RecipeSlot) []analysis.Subt
 	}
 	put := func(key, s string) string {
 		return slotRe.ReplaceAllStringFunc(s, func(m string) string {
-			sl, ok := byName[m[1:len(m)-1]]
-			if !ok {
+			sub := slotRe.FindStringSubmatch(m)
+			sl, ok := byName[sub[2]]
+			switch {
+			case !ok:
 				return m
-			}
-			if key == "query" && sl.Kind == analysis.SlotValue {
+			case sub[1] == "^":
+				return capitalize(sl.Value)
+			case key == "query" && sl.Kind == analysis.SlotValue:
 				return strings.ReplaceAll(sl.Value, "'", "''")
 			}
 			return sl.Value
@@ -606,7 +634,7 @@ func refill(rc analysis.Recipe, now []analysis.RecipeSlot) ([]analysis.Subtask, 
 			return cannot("a number in the recipe's SQL is not swapped")
 		case s.Kind == analysis.SlotColumn && (!identRe.MatchString(s.Value) || !identRe.MatchString(old.Value)):
 			return cannot("only plain column names are swapped")
-		case !strings.Contains(string(raw), "{"+s.Name+"}"):
+		case !strings.Contains(string(raw), "{"+s.Name+"}") && !strings.Contains(string(raw), "{^"+s.Name+"}"):
 			return cannot("the recipe's plan does not use it")
 		case s.Kind == analysis.SlotLabel && strings.Contains(queries(steps), "{"+s.Name+"}"):
 			// "2020" in SQL is a year; "Q1 2021" in its place is no
@@ -626,7 +654,7 @@ func refill(rc analysis.Recipe, now []analysis.RecipeSlot) ([]analysis.Subtask, 
 	}
 	out := fill(steps, now)
 	if left := slotRe.FindStringSubmatch(mustJSON(out)); left != nil {
-		return nil, fmt.Sprintf("its placeholder {%s} has no value", left[1])
+		return nil, fmt.Sprintf("its placeholder {%s} has no value", left[2])
 	}
 	return out, ""
 }

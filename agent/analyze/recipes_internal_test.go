@@ -141,6 +141,7 @@ func FuzzRefill(f *testing.F) {
 	f.Add("SELECT product, sum(amount) FROM t WHERE lower(state) = 'texas' OR state = 'Texas' GROUP BY 1", "product", "product", "Texas", "Nevada")
 	f.Add("SELECT state, count(*) FROM t WHERE state <> 'state' GROUP BY state", "state", "product", "state", "New York")
 	f.Add("SELECT \"Cost Total $\" FROM t WHERE x = 'O''Brien'", "Cost Total $", "cost", "O'Brien", "{filter_1}")
+	f.Add("SELECT Product, amount FROM step_by_product WHERE state = 'Texas' -- Product", "product", "category", "Texas", "Nevada")
 	f.Fuzz(func(t *testing.T, query, oldGroup, newGroup, oldValue, newValue string) {
 		if oldGroup == "" || newGroup == "" || oldValue == "" || newValue == "" {
 			return

@@ -387,6 +387,9 @@ func TestModelRecipeTakesTheNewSlots(t *testing.T) {
 		map[string]any{"task_id": "by_product_chart", "description": "Chart", "tool_name": "plot.render", "dependencies": []any{"by_product"},
 			"arguments":              map[string]any{"input": "by_product", "type": "bar", "x_col": "product", "y_col": "amount", "title": "Amount by product, Texas, 2020"},
 			"estimated_cost_seconds": 1, "deliverable": "charts"},
+		map[string]any{"task_id": "best_product", "description": "Product with the largest amount", "tool_name": "sql.run", "dependencies": []any{"by_product"},
+			"arguments":              map[string]any{"query": "SELECT product, amount FROM step_by_product ORDER BY amount DESC LIMIT 1"},
+			"estimated_cost_seconds": 1, "deliverable": "tables"},
 	}}
 	m := &llmtest.Model{ModelName: "test/planner", Reply: func(*llm.Request) (*llm.Response, error) { return llmtest.JSON(plan), nil }}
 	e := newEnv(t)
@@ -409,6 +412,9 @@ func TestModelRecipeTakesTheNewSlots(t *testing.T) {
 	if err != nil || rc.PlanStructure.Planner != "model" {
 		t.Fatalf("recipe %+v, %v; want the model's plan kept", rc, err)
 	}
+	if q := rc.PlanStructure.Subtasks[2].Arguments["query"].(string); q != "SELECT {group_1}, {measure_1} FROM step_by_{group_1} ORDER BY {measure_1} DESC LIMIT 1" {
+		t.Errorf("template query %s", q)
+	}
 	if q := rc.PlanStructure.Subtasks[0].Arguments["query"].(string); q != "SELECT {group_1}, SUM({measure_1}) AS {measure_1} FROM recipe_orders WHERE {filter_1_column} = '{filter_1}' AND {period_column} >= '{period_start}' AND {period_column} < '{period_end}' GROUP BY {group_1} ORDER BY {group_1}" {
 		t.Errorf("template query %s", q)
 	}
@@ -421,6 +427,9 @@ func TestModelRecipeTakesTheNewSlots(t *testing.T) {
 	}
 	if got, want := grouped(t, nevada, "by_product", "product", "amount"), map[string]float64{"Boot": 356, "Sneaker": 195, "Sandal": 71}; !sameSums(got, want) {
 		t.Errorf("Nevada 2020 by product: %v; want %v", got, want)
+	}
+	if got, want := grouped(t, nevada, "best_product", "product", "amount"), map[string]float64{"Boot": 356}; !sameSums(got, want) {
+		t.Errorf("the best product in Nevada in 2020: %v; want %v", got, want)
 	}
 	if want := "reused recipe " + first.RecipeID + ": same structure, slots measure=sum(amount), grouping=product, state=Nevada, period=2020 (2020-01-01 to 2021-01-01); its plan filled with them"; nevada.RecipeNote != want {
 		t.Errorf("note %q; want %q", nevada.RecipeNote, want)
@@ -438,6 +447,12 @@ func TestModelRecipeTakesTheNewSlots(t *testing.T) {
 	chart := texas21.Plan.Task("by_category_chart")
 	if chart == nil || chart.Arguments["x_col"] != "category" || chart.Arguments["input"] != "by_category" || chart.Arguments["title"] != "Amount by category, Texas, 2021" {
 		t.Errorf("chart step %+v", chart)
+	}
+	if best := texas21.Plan.Task("best_category"); best == nil || best.Description != "Category with the largest amount" || best.Dependencies[0] != "by_category" {
+		t.Errorf("best step %+v", best)
+	}
+	if got, want := grouped(t, texas21, "best_category", "category", "amount"), map[string]float64{"Outdoor": 366}; !sameSums(got, want) {
+		t.Errorf("the best category in Texas in 2021: %v; want %v", got, want)
 	}
 
 	// Another shape (no period): the model plans.
