@@ -519,10 +519,10 @@ func fill(steps []analysis.Subtask, slots []analysis.RecipeSlot) []analysis.Subt
 	return mapStrings(steps, put, func(id string) string { return put("", id) })
 }
 
-// mapStrings copies steps with text applied to every description and
-// string argument (with the argument's key, "" inside lists), and id to
-// the names of steps: each step's, its dependencies', and an argument
-// that names a step (an input).
+// mapStrings copies steps with text applied to every description,
+// invariant and string argument (with the argument's key, "" inside
+// lists), and id to the names of steps: each step's, its dependencies',
+// and an argument that names a step (an input).
 func mapStrings(steps []analysis.Subtask, text func(key, s string) string, id func(string) string) []analysis.Subtask {
 	raw, _ := json.Marshal(steps)
 	var out []analysis.Subtask
@@ -552,6 +552,9 @@ func mapStrings(steps []analysis.Subtask, text func(key, s string) string, id fu
 	}
 	for i := range out {
 		out[i].Description = text("description", out[i].Description)
+		for j, v := range out[i].Invariants {
+			out[i].Invariants[j] = text("invariant", v)
+		}
 		for k, v := range out[i].Arguments {
 			out[i].Arguments[k] = walk(k, v)
 		}
