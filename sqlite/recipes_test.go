@@ -79,8 +79,12 @@ func BenchmarkRecipeLookup(b *testing.B) {
 	tx, _ := s.db.Begin()
 	for i := range 10_000 {
 		r := recipe(fmt.Sprintf("r%05d", i), fmt.Sprintf("fp%03d", i%100), fmt.Sprintf("analyze {state} sales by %d and {time_range}", i))
-		tx.Exec(`INSERT INTO recipes VALUES (?, ?, ?, ?, '{"subtasks":[],"tables":{"sales":["amount"]}}', '[]', 1, ?, ?, 'sales')`,
-			r.RecipeID, r.SchemaFingerprint, r.IntentTemplate, analysis.EncodeVector(r.IntentEmbedding), r.CreatedAt, r.LastUsedAt)
+		if _, err := tx.Exec(`INSERT INTO recipes (recipe_id, schema_fingerprint, intent_template, intent_embedding, plan_structure,
+			tool_argument_templates, success_count, created_at, last_used_at, tables_key)
+			VALUES (?, ?, ?, ?, '{"subtasks":[],"tables":{"sales":["amount"]}}', '[]', 1, ?, ?, 'sales')`,
+			r.RecipeID, r.SchemaFingerprint, r.IntentTemplate, analysis.EncodeVector(r.IntentEmbedding), r.CreatedAt, r.LastUsedAt); err != nil {
+			b.Fatal(err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		b.Fatal(err)
