@@ -33,18 +33,82 @@ type Recipe struct {
 
 // RecipePlan is a plan with placeholders, and what it reads: the tables
 // and the columns of each, so that a recipe whose columns are gone is
-// noticed before it runs.
+// noticed before it runs. Shape and Slots are the request it answered,
+// read as a structure and the values that fill it: a recipe is reused
+// only for a request of the same Shape, with that request's slots, never
+// for one that merely reads alike. A recipe without a Shape (kept before
+// recipes recorded one) is never reused.
 type RecipePlan struct {
 	Subtasks  []Subtask           `json:"subtasks"`
 	Reasoning string              `json:"reasoning"`
 	Tables    map[string][]string `json:"tables"`
+	// Planner is who wrote the plan: "offline" (a reuse rebuilds it from
+	// the new request's slots) or "model" (a reuse fills the template).
+	Planner string       `json:"planner,omitempty"`
+	Shape   *RecipeShape `json:"shape,omitempty"`
+	Slots   []RecipeSlot `json:"slots,omitempty"`
 }
+
+// RecipeShape is the structure of a request, without its values: what it
+// computes (aggregations, groupings with their grains, filters by
+// operator, period, comparison, ranking, analyses) and what shapes its
+// plan besides (the deliverables named, the row limit, the column
+// policy). Two requests of one shape differ only in their slots.
+type RecipeShape struct {
+	// Table is the table the request is about, with its database source
+	// ("db1/orders") when it is in one.
+	Table string `json:"table"`
+	// Measures are the aggregations in order: "sum", "avg", ..., and
+	// "count(*)" for a count of rows.
+	Measures []string `json:"measures"`
+	// Groups are the groupings in order, each the grain of a date
+	// grouping ("month") or the type of the column grouped by ("string").
+	Groups []string `json:"groups"`
+	// Filters are the filters in order, each its operator and the number
+	// of its values ("= 1", "in 3").
+	Filters      []string `json:"filters"`
+	Period       bool     `json:"period"`
+	Compare      bool     `json:"compare"`
+	Top          string   `json:"top"` // "", "top" or "bottom"
+	Analyses     []string `json:"analyses"`
+	Deliverables []string `json:"deliverables"`
+	RowLimit     int      `json:"row_limit"`
+	// Policy is the allowed columns, sorted, when the request limits them.
+	Policy string `json:"policy"`
+	// Join is how the table is read through its keys (SourceTable.From),
+	// when it is.
+	Join string `json:"join,omitempty"`
+	// Rest is whatever else the parsed request holds that the fields
+	// above do not name (a part of requests added since), as JSON: two
+	// requests are of one shape only when it is the same.
+	Rest string `json:"rest,omitempty"`
+}
+
+// RecipeSlot is one value that fills a shape: a measure's or grouping's
+// column, a filter's column or value, the period, the N of a ranking.
+// Name is its placeholder in the recipe's plan ("group_1" stands as
+// {group_1}).
+type RecipeSlot struct {
+	Name  string `json:"name"`
+	Kind  string `json:"kind"` // one of the SlotKind constants
+	Value string `json:"value"`
+}
+
+// The kinds of slot: a column name, a value of the data (a filter's), a
+// date (YYYY-MM-DD), a period's label ("2020", "Q1 2021"), a number.
+const (
+	SlotColumn = "column"
+	SlotValue  = "value"
+	SlotDate   = "date"
+	SlotLabel  = "label"
+	SlotNumber = "number"
+)
 
 // RecipeStore keeps recipes (the spec's recipes table).
 type RecipeStore interface {
-	// Save stores r, or when a recipe with the same fingerprint and
-	// template exists, counts one more success for it; it returns the
-	// stored recipe's id.
+	// Save stores r, or when a recipe with the same fingerprint,
+	// template, planner, shape and plan exists, counts one more success
+	// for it; it returns the stored recipe's id.
 	Save(ctx context.Context, r *Recipe) (string, error)
 	// Find returns the recipes of a schema fingerprint.
 	Find(ctx context.Context, fingerprint string) ([]Recipe, error)

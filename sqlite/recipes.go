@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,13 +77,14 @@ func tablesKey(tables []string) string {
 
 // Save implements analysis.RecipeStore.
 func (s *Recipes) Save(ctx context.Context, r *analysis.Recipe) (string, error) {
-	var id string
-	err := s.db.QueryRowContext(ctx, "SELECT recipe_id FROM recipes WHERE schema_fingerprint = ? AND intent_template = ?", r.SchemaFingerprint, r.IntentTemplate).Scan(&id)
-	if err == nil {
-		return id, s.Used(ctx, id, r.LastUsedAt)
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
+	same, err := s.query(ctx, "WHERE schema_fingerprint = ? AND intent_template = ? ORDER BY created_at", r.SchemaFingerprint, r.IntentTemplate)
+	if err != nil {
 		return "", err
+	}
+	for _, o := range same {
+		if samePlan(o.PlanStructure, r.PlanStructure) {
+			return o.RecipeID, s.Used(ctx, o.RecipeID, r.LastUsedAt)
+		}
 	}
 	plan, err := json.Marshal(r.PlanStructure)
 	if err != nil {
@@ -106,6 +106,17 @@ func (s *Recipes) Save(ctx context.Context, r *analysis.Recipe) (string, error) 
 		r.RecipeID, r.SchemaFingerprint, r.IntentTemplate, analysis.EncodeVector(r.IntentEmbedding), string(plan), string(args),
 		r.SuccessCount, r.CreatedAt, r.LastUsedAt, tablesKey(tables), r.EmbeddingModel)
 	return r.RecipeID, err
+}
+
+// samePlan reports whether two recipes' plans are one: the same planner,
+// shape and template. A recipe kept without a shape is never the same as
+// one with it, so a new recipe replaces it in use.
+func samePlan(a, b analysis.RecipePlan) bool {
+	key := func(p analysis.RecipePlan) string {
+		raw, _ := json.Marshal([]any{p.Planner, p.Shape, p.Subtasks})
+		return string(raw)
+	}
+	return key(a) == key(b)
 }
 
 const recipeColumns = `recipe_id, schema_fingerprint, intent_template, intent_embedding, plan_structure, tool_argument_templates, success_count, created_at, last_used_at, embedding_model`

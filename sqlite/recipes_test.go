@@ -32,6 +32,22 @@ func TestRecipes(t *testing.T) {
 	if id, err := s.Save(ctx, recipe("r2", "fp1", "Analyze {time_range} {state} sales")); err != nil || id != "r1" {
 		t.Fatalf("Save of the same recipe = %q, %v; want r1", id, err)
 	}
+	// The same template with another plan or shape is another recipe:
+	// a request that reads alike is not the same request.
+	other := recipe("r4", "fp1", "Analyze {time_range} {state} sales")
+	other.PlanStructure.Planner, other.PlanStructure.Shape = "offline", &analysis.RecipeShape{Table: "sales", Measures: []string{"avg"}}
+	if id, err := s.Save(ctx, other); err != nil || id != "r4" {
+		t.Fatalf("Save of another shape = %q, %v; want r4 kept", id, err)
+	}
+	if id, err := s.Save(ctx, other); err != nil || id != "r4" {
+		t.Fatalf("Save of r4 again = %q, %v; want r4 counted", id, err)
+	}
+	if rc, err := s.Get(ctx, "r4"); err != nil || rc.SuccessCount != 2 || rc.PlanStructure.Shape == nil || rc.PlanStructure.Shape.Measures[0] != "avg" || rc.PlanStructure.Planner != "offline" {
+		t.Fatalf("Get(r4) = %+v, %v", rc, err)
+	}
+	if err := s.Delete(ctx, "r4"); err != nil {
+		t.Fatal(err)
+	}
 	s.Save(ctx, recipe("r3", "fp2", "top {n} products"))
 	got, err := s.Find(ctx, "fp1")
 	if err != nil || len(got) != 1 || got[0].SuccessCount != 2 || got[0].PlanStructure.Subtasks[0].TaskID != "totals" || len(got[0].IntentEmbedding) != 256 {
@@ -63,8 +79,12 @@ func BenchmarkRecipeLookup(b *testing.B) {
 	tx, _ := s.db.Begin()
 	for i := range 10_000 {
 		r := recipe(fmt.Sprintf("r%05d", i), fmt.Sprintf("fp%03d", i%100), fmt.Sprintf("analyze {state} sales by %d and {time_range}", i))
-		tx.Exec(`INSERT INTO recipes VALUES (?, ?, ?, ?, '{"subtasks":[],"tables":{"sales":["amount"]}}', '[]', 1, ?, ?, 'sales')`,
-			r.RecipeID, r.SchemaFingerprint, r.IntentTemplate, analysis.EncodeVector(r.IntentEmbedding), r.CreatedAt, r.LastUsedAt)
+		if _, err := tx.Exec(`INSERT INTO recipes (recipe_id, schema_fingerprint, intent_template, intent_embedding, plan_structure,
+			tool_argument_templates, success_count, created_at, last_used_at, tables_key)
+			VALUES (?, ?, ?, ?, '{"subtasks":[],"tables":{"sales":["amount"]}}', '[]', 1, ?, ?, 'sales')`,
+			r.RecipeID, r.SchemaFingerprint, r.IntentTemplate, analysis.EncodeVector(r.IntentEmbedding), r.CreatedAt, r.LastUsedAt); err != nil {
+			b.Fatal(err)
+		}
 	}
 	if err := tx.Commit(); err != nil {
 		b.Fatal(err)

@@ -125,9 +125,6 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 	if err == nil {
 		err = r.execute(ctx)
 	}
-	if err == nil {
-		r.remember(ctx, r.intent, r.how)
-	}
 	err = r.stopped(ctx, err)
 	if err == nil && ctx.Err() != nil && r.req.Status != analysis.StatusCompleted {
 		// The steps the timeout or a budget stopped were recorded; the
@@ -151,6 +148,11 @@ func (a *Analyzer) Run(ctx context.Context, req analysis.Request) (*analysis.Res
 			}
 			r.progress(analysis.Event{Step: "failed", Message: quarry.ErrorMessage(err)})
 		}
+	}
+	// Only now is the status final: a completed analysis (and nothing
+	// else) is kept as a recipe.
+	if err == nil {
+		r.remember(ctx, r.intent, r.how)
 	}
 	r.res.Status = r.req.Status
 	r.res.Request = r.req.Redacted() // passwords are never recorded
@@ -459,6 +461,20 @@ func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 	if planner == nil && r.a.Model != nil {
 		planner = ModelPlanner(r.a.Model, r.a.Audit)
 	}
+	// A recipe of the request's shape, filled with its slots, saves the
+	// planning; a replay runs its stored plan and nothing else.
+	if perr == nil && r.a.planner != "replay" {
+		p, note := r.fromRecipe(ctx, in, planner != nil)
+		r.res.RecipeNote = note
+		if p != nil {
+			if verr := p.Validate(analysis.Tools, r.req.Constraints.TimeoutSeconds); verr == nil {
+				return p, "recipe", nil
+			} else {
+				r.res.RecipeID = ""
+				r.res.RecipeNote += "; its plan did not validate: " + quarry.ErrorMessage(verr)
+			}
+		}
+	}
 	if planner != nil {
 		how := r.a.planner
 		if how == "" {
@@ -486,16 +502,6 @@ func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 	if c, err := clarify(in); err != nil {
 		r.res.Clarification = c
 		return nil, "offline", err
-	}
-	p, note := r.fromRecipe(ctx, in)
-	r.res.RecipeNote = note
-	if p != nil {
-		if verr := p.Validate(analysis.Tools, r.req.Constraints.TimeoutSeconds); verr == nil {
-			return p, "recipe", nil
-		} else {
-			r.res.RecipeID = ""
-			r.res.RecipeNote += "; its plan did not validate: " + quarry.ErrorMessage(verr)
-		}
 	}
 	p, err := planFor(r.req, in, r.tables, slices.Contains(r.named, analysis.DeliverCharts))
 	return p, "offline", err
