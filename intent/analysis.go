@@ -73,6 +73,9 @@ func (p *parser) analyses() error {
 			if (p.low(i) == "profile" || p.low(i) == "description") && p.low(i-1) == "customer" {
 				continue
 			}
+			if (p.low(i) == "share" || p.low(i) == "shares") && (p.low(i+1) == "price" || p.low(i+1) == "prices" || p.low(i+1) == "value") {
+				continue // "share price": a stock's, not a share of a total
+			}
 		}
 		src := p.src(i, i+best)
 		for _, k := range kinds {

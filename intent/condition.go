@@ -115,6 +115,7 @@ func (p *parser) conditions() error {
 		p.addCondition(start, end, from, to, c, op, num)
 		i = end - 1
 	}
+	p.equalities()
 	// "5 or more units", "100 or less"
 	for i := 0; i < len(p.toks); i++ {
 		num, m, kind := p.number(i)
@@ -239,4 +240,33 @@ func (p *parser) wordColumn(w string) *Column {
 		return p.quantityColumn()
 	}
 	return nil
+}
+
+// equalities reads a whole number written next to an integer column's
+// name as that column's value: "8-cylinder cars", "4 cylinders", "group
+// 2". A year column is left to the periods.
+func (p *parser) equalities() {
+	for i := 0; i < len(p.toks); i++ {
+		if !p.free(i) || p.toks[i].kind != kWord {
+			continue
+		}
+		n, err := strconv.Atoi(p.toks[i].low)
+		if err != nil || n < 0 {
+			continue
+		}
+		// the number before: "8-cylinder", "4 cylinders"
+		j := p.skip(i+1, "-")
+		if c, m, st := p.colAt(j, prefNum); c != nil && st >= mWords && c.Type == "integer" && !p.isYearColumn(c) && !isIDLike(c) {
+			p.addCondition(i, j+m, j, j+m, c, "=", strconv.Itoa(n))
+			i = j + m - 1
+			continue
+		}
+		// the column before: "group 2"
+		for s := i - 1; s >= 0 && s >= i-3; s-- {
+			if c, m, st := p.colAt(s, prefAny); c != nil && s+m == i && st >= mWords && c.Type == "integer" && !p.isYearColumn(c) && !isIDLike(c) {
+				p.addCondition(s, i+1, s, i, c, "=", strconv.Itoa(n))
+				break
+			}
+		}
+	}
 }

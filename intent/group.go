@@ -44,9 +44,15 @@ func (p *parser) groups() error {
 			p.use(i, j+1)
 			continue
 		}
+		before := len(p.in.GroupBy)
 		end, err := p.groupList(i, j, trig)
 		if err != nil {
 			return err
+		}
+		if trig == "across" || trig == "across all" || trig == "across the" {
+			for k := before; k < len(p.in.GroupBy); k++ {
+				p.across = append(p.across, p.in.GroupBy[k])
+			}
 		}
 		if end > j {
 			p.use(i, end)
@@ -90,6 +96,11 @@ func (p *parser) dimension(j int, trig string) (int, bool, error) {
 	p.pending = pendingGroup{}
 	if !p.free(j) {
 		return j, false, nil
+	}
+	if p.low(j) == "number" && p.low(j+1) == "of" {
+		if c, _, s := p.colAt(j+2, prefDim); c != nil && s >= mEntity && c.Type == "integer" {
+			j += 2 // "by number of cylinders": the column holds the number
+		}
 	}
 	w := p.low(j)
 	if c, n, s := p.colAt(j, prefDim); c != nil && s >= mEntity {
@@ -266,7 +277,7 @@ var rankFillers = []string{"-", "performing", "selling", "rated", "earning", "gr
 func (p *parser) ranked(i, j, n int, hasN, desc, bare bool) error {
 	k := p.skip(j, rankFillers...)
 	c, m, s := p.colAt(k, prefDim)
-	if c != nil && s >= mEntity && !isNumeric(c) && !isDate(c) {
+	if c != nil && s >= mEntity && (!isNumeric(c) || p.isYearColumn(c)) && !isDate(c) {
 		if !hasN {
 			n = 10
 			if last := p.toks[k+m-1].low; last == singular(last) {
@@ -276,7 +287,7 @@ func (p *parser) ranked(i, j, n int, hasN, desc, bare bool) error {
 		p.setTop(i, k+m, n, c.Name, desc)
 		return nil
 	}
-	if isCountNoun(p.low(k)) && hasN {
+	if (isCountNoun(p.low(k)) || p.low(k) == "days" && p.date != nil || tableWord(p.t, p.low(k))) && hasN {
 		p.setTop(i, k+1, n, "", desc) // "top 10 orders": rows
 		p.toks[k].used = false        // the noun still says what to count
 		return nil
@@ -292,6 +303,11 @@ func (p *parser) ranked(i, j, n int, hasN, desc, bare bool) error {
 
 func (p *parser) setTop(i, j, n int, col string, desc bool) {
 	p.in.Top = &TopN{N: n, Column: col, Desc: desc}
+	for k := i; k < j; k++ {
+		if _, ok := superlatives[p.toks[k].low]; ok {
+			p.rankBy = p.toks[k].low
+		}
+	}
 	p.topPos, p.topSrc = i, p.src(i, j)
 	p.use(i, j)
 	if col != "" {
@@ -322,7 +338,7 @@ func (p *parser) which(i int) {
 		j++ // "which 5 airports"
 	}
 	c, m, s := p.colAt(j, prefDim)
-	if c == nil || s < mEntity || isNumeric(c) || isDate(c) {
+	if c == nil || s < mEntity || isNumeric(c) && !p.isYearColumn(c) || isDate(c) {
 		return
 	}
 	for k := j + m; k < len(p.toks) && k <= j+m+4; k++ {
@@ -337,7 +353,7 @@ func (p *parser) which(i int) {
 			}
 		}
 		p.in.Top = &TopN{N: n, Column: c.Name, Desc: desc}
-		p.topPos, p.topSrc = i, p.src(i, k+1)
+		p.topPos, p.topSrc, p.rankBy = i, p.src(i, k+1), p.low(k)
 		p.use(i, j+m)
 		p.use(k, k+1)
 		p.named = true

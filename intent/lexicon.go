@@ -72,6 +72,11 @@ var synonymSets = [][]string{
 	{"depth", "deep"},
 	{"speed", "velocity"},
 	{"wind", "winds"},
+	{"movie", "movies", "film", "films"},
+	{"symbol", "symbols", "ticker", "tickers"},
+	{"lbs", "lb", "pound", "pounds"},
+	{"occupation", "occupations", "job", "jobs"},
+	{"company", "companies", "firm", "firms"},
 }
 
 // synonyms maps each word of synonymSets to its set's first word.
@@ -182,6 +187,25 @@ func (p *parser) ofPhrase(i int, cw []string) (int, bool) {
 	return k + 1 - i, true
 }
 
+// countryAliases are the short names of countries people write, in
+// capitals; they match only as written ("US", not "us").
+var countryAliases = map[string][]string{
+	"united states": {"US", "USA", "U.S.", "U.S.A."}, "united states of america": {"US", "USA", "U.S.", "U.S.A."},
+	"united kingdom": {"UK", "U.K.", "GB"}, "united arab emirates": {"UAE"}, "south korea": {"ROK"},
+	"korea, rep.": {"South Korea"}, "russian federation": {"Russia"}, "democratic republic of the congo": {"DRC"},
+}
+
+// capsAlias reports whether form of value v must be written in capitals:
+// a country's short name ("US", "UK").
+func capsAlias(v, form string) bool {
+	for _, a := range countryAliases[strings.ToLower(strings.TrimSpace(v))] {
+		if strings.ToLower(a) == form && a == strings.ToUpper(a) {
+			return true
+		}
+	}
+	return false
+}
+
 // usStates maps the names of the states of the USA (and DC) to their
 // postal codes, so that "California" finds a column of codes ("CA") and
 // "CA" a column of names.
@@ -205,6 +229,9 @@ var usStates = map[string]string{
 func valueForms(v string) []string {
 	l := strings.ToLower(strings.TrimSpace(v))
 	var out []string
+	for _, a := range countryAliases[l] {
+		out = append(out, strings.ToLower(a))
+	}
 	if code, ok := usStates[l]; ok {
 		out = append(out, strings.ToLower(code))
 	}

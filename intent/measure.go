@@ -77,6 +77,10 @@ func (p *parser) measureScan() {
 // "number of orders" (count), "how many units" (sum of quantity), "count".
 func (p *parser) countAt(i int, agg string, n int) int {
 	j := p.skip(i+n, "the", "all", "our", "of", "different")
+	switch p.low(j) {
+	case "percent", "percentage", "percentages", "times", "fold", "points":
+		return i // "how many percent": a change asked for as a percentage
+	}
 	src := func(end int) string { return p.src(i, end) }
 	w := p.low(j)
 	switch {

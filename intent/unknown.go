@@ -66,6 +66,9 @@ func (p *parser) unknowns() {
 	if tr := p.in.Compare; tr != nil && tr.Column == "" {
 		add(Unknown{Word: tr.Label, Reason: "the data has no date column to compare this period on", Nearest: p.timeLikeColumns()})
 	}
+	if p.in.Top != nil && len(p.in.Measures) == 0 && evaluative[p.rankBy] && p.rankBy != "top" && p.rankBy != "bottom" {
+		add(Unknown{Word: p.rankBy, Reason: "says to rank, but not by what measure", Nearest: p.numericColumns()})
+	}
 	for _, w := range p.in.Unparsed {
 		u := Unknown{Word: w, Reason: "no column or value of " + p.in.Table + " is called that"}
 		if _, err := strconv.ParseFloat(strings.ReplaceAll(w, ",", ""), 64); err == nil {
@@ -229,4 +232,19 @@ func wholeYears(tr *TimeRange) (int, int, bool) {
 		return 0, 0, false
 	}
 	return s.Year(), e.Year(), true
+}
+
+// numericColumns are the chosen table's measures: numeric columns that are
+// not ids.
+func (p *parser) numericColumns() []string {
+	if p.t == nil {
+		return nil
+	}
+	var out []string
+	for ci := range p.t.Columns {
+		if c := &p.t.Columns[ci]; isNumeric(c) && !isIDLike(c) && len(out) < 5 {
+			out = append(out, c.Name)
+		}
+	}
+	return out
 }

@@ -16,6 +16,8 @@ type valRef struct {
 	// alias marks a value found by another form of it ("sunny" for
 	// sun, "California" for CA).
 	alias bool
+	// caps marks a form that matches only written in capitals ("US").
+	caps bool
 }
 
 // valueIndex indexes the values of t's text columns by their words in lower
@@ -45,7 +47,7 @@ func valueIndex(t *Table) (map[string][]valRef, int) {
 				fw := strings.Fields(f)
 				most = max(most, len(fw))
 				k := "~" + normKey(fw)
-				idx[k] = append(idx[k], valRef{col: c, value: v, alias: true})
+				idx[k] = append(idx[k], valRef{col: c, value: v, alias: true, caps: capsAlias(v, f)})
 			}
 		}
 	}
@@ -136,7 +138,7 @@ func (p *parser) valueAt(idx map[string][]valRef, most, i int, strict ...bool) (
 			refs = idx["~"+normKey(words)]
 		}
 		refs = slices.DeleteFunc(slices.Clone(refs), func(r valRef) bool {
-			return shortCaps(r.value) && raw != r.value && !r.alias || st && weak(r.value)
+			return shortCaps(r.value) && raw != r.value && !r.alias || r.caps && raw != strings.ToUpper(raw) || st && weak(r.value)
 		})
 		if len(refs) > 0 {
 			return refs, n

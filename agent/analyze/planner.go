@@ -183,6 +183,12 @@ func (b *planBuilder) build() {
 	if b.in.Top != nil && b.in.Top.Column != "" && !slices.ContainsFunc(b.in.GroupBy, func(g intent.Group) bool { return g.Column == b.in.Top.Column }) {
 		b.breakdown(measures[0], b.in.Top.Column)
 	}
+	if b.has(intent.AnalysisShare) && len(dims) == 0 && !hasGrain {
+		b.shareOfFilter(measures[0])
+	}
+	if t := b.in.Top; t != nil && t.Column == "" && t.N > 0 && measures[0].Column != "" {
+		b.topRows(measures[0].Column, t)
+	}
 	if b.has(intent.AnalysisTrend, intent.AnalysisGrowth) && !slices.ContainsFunc(b.steps, func(t analysis.Subtask) bool { return t.TaskID == "trend" }) {
 		if dc := b.dateColumn(); dc != "" {
 			b.trend(measures[0], intent.Group{Column: dc, Grain: b.trendGrain()})
@@ -220,24 +226,32 @@ func (b *planBuilder) someChart() {
 func (b *planBuilder) conditions() []string {
 	var conds []string
 	for _, f := range b.in.Filters {
-		col := quoteIdent(f.Column)
-		var lits []string
-		for _, v := range f.Values {
-			lits = append(lits, b.literal(f.Column, v))
-		}
-		switch {
-		case f.Op == "in" || len(lits) > 1 && f.Op == "=":
-			conds = append(conds, col+" IN ("+strings.Join(lits, ", ")+")")
-		case f.Op == "!=" && len(lits) > 1:
-			conds = append(conds, col+" NOT IN ("+strings.Join(lits, ", ")+")")
-		case len(lits) == 1:
-			conds = append(conds, col+" "+f.Op+" "+lits[0])
+		if c := b.condition(f); c != "" {
+			conds = append(conds, c)
 		}
 	}
 	if tr := b.in.Time; tr != nil && tr.Column != "" {
 		conds = append(conds, fmt.Sprintf("%s >= '%s' AND %s < '%s'", quoteIdent(tr.Column), tr.Start, quoteIdent(tr.Column), tr.End))
 	}
 	return conds
+}
+
+// condition writes one filter as SQL.
+func (b *planBuilder) condition(f intent.Filter) string {
+	col := quoteIdent(f.Column)
+	var lits []string
+	for _, v := range f.Values {
+		lits = append(lits, b.literal(f.Column, v))
+	}
+	switch {
+	case f.Op == "in" || len(lits) > 1 && f.Op == "=":
+		return col + " IN (" + strings.Join(lits, ", ") + ")"
+	case f.Op == "!=" && len(lits) > 1:
+		return col + " NOT IN (" + strings.Join(lits, ", ") + ")"
+	case len(lits) == 1:
+		return col + " " + f.Op + " " + lits[0]
+	}
+	return ""
 }
 
 // literal writes a filter value for a column: a number as is for a
@@ -463,18 +477,35 @@ func (b *planBuilder) breakdown(m measure, dim string) {
 	order := "DESC"
 	limit := ""
 	desc := fmt.Sprintf("%s by %s%s", capitalize(m.label), dim, b.scopeText())
-	if t := b.in.Top; t != nil && strings.EqualFold(t.Column, dim) && t.N > 0 {
+	where := b.where
+	if t := b.in.Top; t != nil && strings.EqualFold(t.Column, dim) && t.N >= 0 {
 		if !t.Desc {
 			order = "ASC"
 		}
-		limit = fmt.Sprintf(" LIMIT %d", t.N)
 		word := "Top"
 		if !t.Desc {
 			word = "Bottom"
 		}
 		desc = fmt.Sprintf("%s %d %s by %s%s", word, t.N, dim, m.label, b.scopeText())
+		if t.N > 0 {
+			limit = fmt.Sprintf(" LIMIT %d", t.N)
+		} else {
+			desc = fmt.Sprintf("%s ranked by %s%s", capitalize(dim), m.label, b.scopeText())
+		}
+		// A ranking is of things that have a name: rows without one are
+		// not a contender.
+		if where == "" {
+			where = " WHERE " + quoteIdent(dim) + " IS NOT NULL"
+		} else {
+			where += " AND " + quoteIdent(dim) + " IS NOT NULL"
+		}
 	}
-	q := fmt.Sprintf("SELECT %s, %s AS %s FROM %s%s GROUP BY 1 ORDER BY 2 %s NULLS LAST, 1%s", quoteIdent(dim), m.sql, quoteIdent(m.alias), b.from, b.where, order, limit)
+	orderBy := fmt.Sprintf("2 %s NULLS LAST, 1", order)
+	growth := b.has(intent.AnalysisGrowth) && b.isYearColumn(dim)
+	if growth {
+		orderBy = "1" // a change from year to year, in the order of the years
+	}
+	q := fmt.Sprintf("SELECT %s, %s AS %s FROM %s%s GROUP BY 1 ORDER BY %s%s", quoteIdent(dim), m.sql, quoteIdent(m.alias), b.from, where, orderBy, limit)
 	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Dependencies: slices.Clone(b.deps),
 		Arguments: map[string]any{"query": q}, Invariants: []string{"group by " + dim + " before " + m.Agg}, Deliverable: analysis.DeliverTables,
 		EstimatedCostSeconds: b.cost(0.3)})
@@ -482,11 +513,87 @@ func (b *planBuilder) breakdown(m measure, dim string) {
 		b.add(analysis.Subtask{TaskID: id + "_chart", ToolName: analysis.ToolPlot, Description: "Chart: " + desc, Dependencies: []string{id},
 			Arguments: map[string]any{"input": id, "type": "bar", "x_col": dim, "y_col": m.alias, "title": desc}, Deliverable: analysis.DeliverCharts, EstimatedCostSeconds: 0.3})
 	}
+	if growth {
+		b.add(analysis.Subtask{TaskID: id + "_growth", ToolName: analysis.ToolDF, Description: fmt.Sprintf("Change of %s from %s to %s", m.label, dim, dim),
+			Dependencies: []string{id}, Arguments: map[string]any{"input": id, "operation": analysis.OpGrowth, "columns": []any{m.alias}, "group_by": []any{dim}},
+			Deliverable: analysis.DeliverTables, EstimatedCostSeconds: 0.1})
+	}
 	if b.has(intent.AnalysisShare) && (m.Agg == "sum" || m.Agg == "count") {
 		b.add(analysis.Subtask{TaskID: id + "_share", ToolName: analysis.ToolDF, Description: fmt.Sprintf("Share of %s by %s", m.label, dim),
 			Dependencies: []string{id}, Arguments: map[string]any{"input": id, "operation": analysis.OpShare, "columns": []any{m.alias}},
 			Deliverable: analysis.DeliverTables, EstimatedCostSeconds: 0.1})
 	}
+}
+
+// isYearColumn reports whether col is an integer column named like a year.
+func (b *planBuilder) isYearColumn(col string) bool {
+	for _, c := range b.table.Columns {
+		if strings.EqualFold(c.Name, col) {
+			ws := strings.Fields(strings.ToLower(strings.NewReplacer("_", " ", "-", " ").Replace(c.Name)))
+			return c.Type == quarry.TypeInteger && len(ws) <= 2 && slices.ContainsFunc(ws, func(w string) bool { return w == "year" || w == "yr" || w == "years" })
+		}
+	}
+	return false
+}
+
+// shareOfFilter: what share of the whole the rows the request's filters
+// keep make ("what share of days in 2015 were sunny"): the measure over
+// the filtered rows, over all rows of the period, and the one as a
+// percentage of the other. Filters on the period (dates, a year column)
+// bound both.
+func (b *planBuilder) shareOfFilter(m measure) {
+	if len(b.in.Filters) == 0 || b.table.Source != "" || !(m.Agg == "sum" || m.Agg == "count") {
+		return
+	}
+	var part, scope []string
+	for _, f := range b.in.Filters {
+		cond := b.condition(f)
+		if b.isYearColumn(f.Column) {
+			scope = append(scope, cond)
+		} else {
+			part = append(part, cond)
+		}
+	}
+	if len(part) == 0 {
+		return
+	}
+	if tr := b.in.Time; tr != nil && tr.Column != "" {
+		scope = append(scope, fmt.Sprintf("%s >= '%s' AND %s < '%s'", quoteIdent(tr.Column), tr.Start, quoteIdent(tr.Column), tr.End))
+	}
+	where := ""
+	if len(scope) > 0 {
+		where = " WHERE " + strings.Join(scope, " AND ")
+	}
+	cond := strings.Join(part, " AND ")
+	q := fmt.Sprintf("SELECT part, whole, 100.0 * part / NULLIF(whole, 0) AS share_pct FROM (SELECT %s FILTER (WHERE %s) AS part, %s AS whole FROM %s%s)",
+		m.sql, cond, m.sql, quoteIdent(b.table.Name), where)
+	if b.table.From != "" {
+		q = fmt.Sprintf("SELECT part, whole, 100.0 * part / NULLIF(whole, 0) AS share_pct FROM (SELECT %s FILTER (WHERE %s) AS part, %s AS whole FROM %s%s)",
+			m.sql, cond, m.sql, b.table.From, where)
+	}
+	b.add(analysis.Subtask{TaskID: "share", ToolName: analysis.ToolSQL, Description: fmt.Sprintf("Share of %s%s in the whole", m.label, b.scopeText()),
+		Arguments: map[string]any{"query": q}, Invariants: []string{"the same period for the part and the whole"}, Deliverable: analysis.DeliverTables,
+		EstimatedCostSeconds: b.cost(0.3)})
+}
+
+// topRows: the rows with the highest (or lowest) values of a column, for
+// a ranking of rows ("the 5 wettest days", "top 10 orders by amount").
+func (b *planBuilder) topRows(col string, t *intent.TopN) {
+	order, word := "DESC", "Top"
+	if !t.Desc {
+		order, word = "ASC", "Bottom"
+	}
+	where := b.where
+	if where == "" {
+		where = " WHERE "
+	} else {
+		where += " AND "
+	}
+	q := fmt.Sprintf("SELECT %s FROM %s%s%s IS NOT NULL ORDER BY %s %s LIMIT %d", b.star(), b.from, where, quoteIdent(col), quoteIdent(col), order, t.N)
+	desc := fmt.Sprintf("%s %d rows by %s%s", word, t.N, col, b.scopeText())
+	b.add(analysis.Subtask{TaskID: "top_rows", ToolName: analysis.ToolSQL, Description: desc, Dependencies: slices.Clone(b.deps),
+		Arguments: map[string]any{"query": q}, Invariants: []string{"filter before ranking"}, Deliverable: analysis.DeliverTables,
+		EstimatedCostSeconds: b.cost(0.3)})
 }
 
 // crossBreakdown: every measure per combination of the dimensions, in

@@ -357,10 +357,10 @@ func (r *run) runTransform(ctx context.Context, t *analysis.Subtask, a *analysis
 		q = fmt.Sprintf("SELECT * FROM %s ORDER BY %s", from, strings.Join(keys, ", "))
 	case analysis.OpShare:
 		c := quoteIdent(a.Columns[0])
-		q = fmt.Sprintf("SELECT *, %s / NULLIF(SUM(%s) OVER (), 0) AS share FROM %s ORDER BY %s DESC", c, c, from, c)
+		q = fmt.Sprintf("SELECT *, %s / NULLIF(SUM(%s) OVER (), 0) AS share, 100.0 * %s / NULLIF(SUM(%s) OVER (), 0) AS share_pct FROM %s ORDER BY %s DESC", c, c, c, c, from, c)
 	case analysis.OpGrowth:
 		c, o := quoteIdent(a.Columns[0]), quoteIdent(a.GroupBy[0])
-		q = fmt.Sprintf("SELECT *, %s - LAG(%s) OVER (ORDER BY %s) AS change, (%s - LAG(%s) OVER (ORDER BY %s)) / NULLIF(ABS(LAG(%s) OVER (ORDER BY %s)), 0) AS change_pct FROM %s ORDER BY %s",
+		q = fmt.Sprintf("SELECT *, %s - LAG(%s) OVER (ORDER BY %s) AS change, 100.0 * (%s - LAG(%s) OVER (ORDER BY %s)) / NULLIF(ABS(LAG(%s) OVER (ORDER BY %s)), 0) AS change_pct FROM %s ORDER BY %s",
 			c, c, o, c, c, o, c, o, from, o)
 	}
 	if a.Limit > 0 {

@@ -1,0 +1,264 @@
+package intent
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// The words of a request that name no column but are still understood:
+// the subject of the table ("Seattle" in a table seattle_weather, "strikes"
+// in birdstrikes), words that only say how a number is written ("in
+// pounds", "as a percentage"), descriptive nouns after a column ("fertility
+// rate"), and filler that never changes an answer.
+
+// tableWord reports whether w names the subject of table t: a word of its
+// name or of a table joined to it, the same or a synonym, or a part of a
+// compound name of four letters or more ("strikes" in birdstrikes).
+func tableWord(t *Table, w string) bool {
+	if t == nil || len(w) < 2 {
+		return false
+	}
+	for _, name := range append([]string{t.Name}, t.Joined...) {
+		for _, nw := range nameWords(name) {
+			if sameWord(w, nw) {
+				return true
+			}
+			s := singular(w)
+			if len(s) >= 4 && len(nw) > len(s) && (strings.HasPrefix(nw, s) || strings.HasSuffix(nw, s) || strings.HasSuffix(nw, w)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// countColumns are the names of a column that says how many things a row
+// stands for, in a table of counts (origin, destination, count).
+var countColumns = setOf("count", "cnt", "n", "freq", "frequency", "num", "number", "total", "counts")
+
+// countColumn returns the chosen table's column of counts, nil if none.
+func (p *parser) countColumn() *Column {
+	if p.t == nil {
+		return nil
+	}
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if c.Type == "integer" && countColumns[strings.ToLower(c.Name)] {
+			return c
+		}
+	}
+	return nil
+}
+
+// subjects reads the words left that name the table's subject. A count of
+// rows whose noun is the table's subject, over a table of counts, is the
+// sum of its count column: in flights(origin, destination, count) "how
+// many flights" is sum(count), not the number of routes.
+func (p *parser) subjects() error {
+	for i := range p.toks {
+		t := p.toks[i]
+		if t.used || t.kind != kWord || stopwords[t.low] || !tableWord(p.t, t.low) {
+			continue
+		}
+		if p.tableNamed(t.raw) >= 0 && !p.countsHere(i) {
+			continue // the table's whole name: noted as the table
+		}
+		p.toks[i].used = true
+		p.understood(i, fmt.Sprintf("%s -> the rows of %s", t.raw, p.t.Name), t.raw+" ("+p.t.Name+")")
+		cc := p.countColumn()
+		if cc == nil || len(p.in.Measures) != 1 || p.in.Measures[0] != (Measure{Agg: "count"}) || !p.countsHere(i) {
+			continue
+		}
+		p.in.Measures[0] = Measure{Column: cc.Name, Agg: "sum"}
+		p.understood(i, fmt.Sprintf("%s -> sum of %s (each row of %s counts %s)", t.raw, cc.Name, p.t.Name, cc.Name), t.raw+" (sum of "+cc.Name+")")
+	}
+	return nil
+}
+
+// countsHere reports whether token i is the noun of a count phrase ("how
+// many flights", "number of flights", "total departing flights").
+func (p *parser) countsHere(i int) bool {
+	for k := i - 1; k >= 0 && k >= i-4; k-- {
+		w := p.toks[k].low
+		if w == "many" || w == "number" || w == "count" || w == "total" || w == "of" && k > 0 && p.toks[k-1].low == "number" {
+			return true
+		}
+	}
+	return false
+}
+
+// tailWords follow a column's name in speech without changing what it
+// names: "fertility rate", "weather type", "size category".
+var tailWords = setOf("rate", "rates", "level", "levels", "figure", "figures", "value", "values", "amount",
+	"amounts", "numbers", "type", "types", "category", "categories", "kind", "kinds", "group", "groups", "class",
+	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings")
+
+// fillers are words that never change an answer.
+var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged", "recorded", "reported", "happened",
+	"occurred", "reached", "give", "break", "show", "figure", "figures", "series", "inclusive", "onward",
+	"onwards", "overall", "altogether", "actually", "exactly", "roughly", "approximately", "about", "around",
+	"exist", "exists", "existed", "appear", "appears", "listed", "observed", "seen", "data", "dataset", "rows",
+	"record", "records", "entries", "table", "file", "sheet", "spreadsheet", "please", "quickly", "briefly",
+	"precisely", "respectively", "separately", "individually", "each", "every", "all", "ones", "single",
+	"value", "values", "number", "numbers", "result", "results", "answer", "summary", "figure", "stat", "stats")
+
+// asides reads the words left over that change nothing: a unit a number
+// is to be written in ("in pounds", "as a percentage" when a share is
+// asked for), a descriptive noun after a column's name, filler words, and
+// "each"/"every" in a request that groups.
+func (p *parser) asides() error {
+	share := slices.ContainsFunc(p.in.Analyses, func(a string) bool { return a == AnalysisShare || a == AnalysisGrowth })
+	for i := range p.toks {
+		t := p.toks[i]
+		if t.used || t.kind != kWord {
+			continue
+		}
+		w := t.low
+		switch {
+		case (w == "percent" || w == "percentage" || w == "pct" || w == "%") && share:
+		case measureUnits[w] && i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "as"):
+		case tailWords[w] && i > 0 && p.toks[i-1].used && p.toks[i-1].kind == kWord:
+		case (w == "each" || w == "every" || w == "all") && len(p.in.GroupBy) > 0:
+		case fillers[w] && !weighty[w] && w != "each" && w != "every" && w != "all":
+		case (w == "share" || w == "shares" || w == "stock") && (p.next(i) == "price" || p.next(i) == "prices") ||
+			w == "stock" && p.next(i) == "share":
+		case w == "many" && (p.next(i) == "percent" || p.next(i) == "percentage"):
+		default:
+			continue
+		}
+		p.toks[i].used = true
+	}
+	return nil
+}
+
+// rankAdjectives are superlatives that say both the direction of a ranking
+// and what it ranks by: "the 5 wettest days" ranks by precipitation,
+// "deadliest years" by deaths. Words are compared with a column's name
+// words, the same or synonyms, in the order given.
+var rankAdjectives = map[string]struct {
+	desc  bool
+	words []string
+}{
+	"wettest": {true, []string{"precipitation", "rain", "rainfall"}}, "driest": {false, []string{"precipitation", "rain", "rainfall"}},
+	"rainiest": {true, []string{"precipitation", "rain", "rainfall"}}, "snowiest": {true, []string{"snow", "snowfall"}},
+	"hottest": {true, []string{"max", "temperature"}}, "warmest": {true, []string{"max", "temperature"}},
+	"coldest": {false, []string{"min", "temperature"}}, "coolest": {false, []string{"min", "temperature"}},
+	"windiest": {true, []string{"wind"}}, "deadliest": {true, []string{"deaths", "fatalities", "killed"}},
+	"heaviest": {true, []string{"weight", "mass"}}, "lightest": {false, []string{"weight", "mass"}},
+	"oldest": {true, []string{"age"}}, "youngest": {false, []string{"age"}},
+	"tallest": {true, []string{"height"}}, "shortest": {false, []string{"height", "length", "duration"}},
+	"longest": {true, []string{"length", "duration", "expectancy"}}, "fastest": {true, []string{"speed", "acceleration"}},
+	"slowest": {false, []string{"speed"}}, "cheapest": {false, []string{"price", "cost"}},
+	"costliest": {true, []string{"cost", "price"}}, "priciest": {true, []string{"price", "cost"}},
+	"richest": {true, []string{"income", "gdp", "wealth"}}, "poorest": {false, []string{"income", "gdp", "wealth"}},
+	"busiest": {true, nil}, "loudest": {true, []string{"noise", "volume"}},
+}
+
+func init() {
+	for w, a := range rankAdjectives {
+		if _, ok := topWords[w]; !ok {
+			topWords[w] = a.desc
+		}
+		if _, ok := superlatives[w]; !ok {
+			superlatives[w] = a.desc
+		}
+	}
+}
+
+// impliedMeasure gives a ranking by a superlative that names its measure
+// ("wettest") that measure, when the request names none.
+func (p *parser) impliedMeasure() error {
+	if p.rankBy == "" || len(p.in.Measures) > 0 || p.t == nil {
+		return nil
+	}
+	adj := rankAdjectives[p.rankBy]
+	for _, want := range adj.words {
+		for ci := range p.t.Columns {
+			c := &p.t.Columns[ci]
+			if !isNumeric(c) || isIDLike(c) {
+				continue
+			}
+			if slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return sameWord(want, w) }) {
+				m := Measure{Column: c.Name, Agg: defaultAgg(c)}
+				p.in.Measures = append(p.in.Measures, m)
+				p.named = true
+				p.understood(p.topPos, fmt.Sprintf("%s -> ranked by %s of %s", p.rankBy, aggWords[m.Agg], c.Name), p.rankBy+" ("+c.Name+")")
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+// evaluative superlatives say a ranking is wanted but not by what.
+var evaluative = setOf("best", "worst", "greatest", "leading", "weakest", "poorest", "strongest", "top", "bottom")
+
+// acrossOver reads "the average across countries for each year" as an
+// average over the countries per year: with another grouping, "across X"
+// says what is aggregated over, not a grouping of its own.
+func (p *parser) acrossOver() error {
+	if len(p.across) == 0 || len(p.in.GroupBy) <= len(p.across) {
+		return nil
+	}
+	for _, g := range p.across {
+		p.in.GroupBy = slices.DeleteFunc(p.in.GroupBy, func(x Group) bool { return x == g })
+		p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return strings.HasSuffix(n.text, "-> group by "+g.Column) })
+		p.understood(0, fmt.Sprintf("across %s -> over every %s (another grouping is asked for)", g.Column, g.Column), "across "+g.Column)
+	}
+	return nil
+}
+
+// growthBetweenYears reads a change from one year to another on an
+// integer year column ("grow from 1955 to 2005") as the two years side by
+// side with the change between them, not a total over the years between.
+func (p *parser) growthBetweenYears() error {
+	yc := p.yearColumn()
+	if yc == nil || !slices.Contains(p.in.Analyses, AnalysisGrowth) || len(p.in.GroupBy) > 0 {
+		return nil
+	}
+	var lo, hi string
+	var rest []Filter
+	for _, f := range p.in.Filters {
+		switch {
+		case f.Column == yc.Name && f.Op == ">=" && len(f.Values) == 1:
+			lo = f.Values[0]
+		case f.Column == yc.Name && f.Op == "<=" && len(f.Values) == 1:
+			hi = f.Values[0]
+		default:
+			rest = append(rest, f)
+		}
+	}
+	if lo == "" || hi == "" {
+		return nil
+	}
+	p.in.Filters = append(rest, Filter{Column: yc.Name, Op: "in", Values: []string{lo, hi}})
+	p.in.GroupBy = append(p.in.GroupBy, Group{Column: yc.Name})
+	p.understood(0, fmt.Sprintf("from %s to %s -> %s %s against %s, and the change", lo, hi, yc.Name, hi, lo), lo+" to "+hi)
+	return nil
+}
+
+// rankAll reads "rank all the X" as a ranking with no cut.
+func (p *parser) rankAll() error {
+	if p.in.Top == nil {
+		return nil
+	}
+	for i := range p.toks {
+		w := p.toks[i].low
+		if (w == "rank" || w == "ranking" || w == "list" || w == "order") && i+1 < len(p.toks) && p.toks[i+1].low == "all" {
+			p.in.Top.N = 0
+			p.toks[i].used, p.toks[i+1].used = true, true
+			p.understood(i, p.src(i, i+2)+" -> every one, ranked", p.src(i, i+2))
+			return nil
+		}
+	}
+	return nil
+}
+
+// next returns the lower-case text of the token after i, used or not.
+func (p *parser) next(i int) string {
+	if i+1 < len(p.toks) {
+		return p.toks[i+1].low
+	}
+	return ""
+}
