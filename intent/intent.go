@@ -233,8 +233,8 @@ type parser struct {
 	perRow  bool         // "per order": measures average over rows
 	topPos  int
 	topSrc  string
-	rankBy  string // the superlative of a ranking ("wettest", "best"), if any
-	across  []Group // groupings read after "across"
+	rankBy  string         // the superlative of a ranking ("wettest", "best"), if any
+	across  []Group        // groupings read after "across"
 	akind   map[int]string // the kind of analysis whose phrase ends at a token
 	subject int            // the noun a numeric condition is about ("orders" in "orders with 5 units"), -1 if none
 }
