@@ -26,10 +26,8 @@ var synonymSets = [][]string{
 	{"cyl", "cylinder", "cylinders"},
 	{"fert", "fertility"},
 	{"dist", "distance"},
-	{"dep", "departure", "departures", "depart"},
-	{"arr", "arrival", "arrivals", "arrive"},
-	{"orig", "origin"},
-	{"dest", "destination"},
+	{"orig", "origin", "origins", "dep", "departure", "departures", "depart", "departing", "departed", "outbound"},
+	{"dest", "destination", "destinations", "arr", "arrival", "arrivals", "arrive", "arriving", "arrived", "inbound"},
 	{"lat", "latitude"},
 	{"lon", "lng", "long", "longitude"},
 	{"cnt", "count", "counts"},
@@ -99,7 +97,24 @@ func sameWord(w, cw string) bool {
 		return true
 	}
 	a, b := synonymOf(w), synonymOf(cw)
-	return a != "" && a == b
+	if a != "" && a == b {
+		return true
+	}
+	sa, sb := stem(w), stem(cw)
+	return len(sa) >= 5 && sa == sb
+}
+
+// stem strips the endings that turn one English word into another of the
+// same root: "generate" and "generation", "employed" and "employment".
+// Only roots of five letters or more are compared.
+func stem(w string) string {
+	w = strings.ToLower(w)
+	for _, suf := range []string{"ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion", "ures", "ure", "ers", "er", "ed", "es", "e", "s"} {
+		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 5 {
+			return w[:len(w)-len(suf)]
+		}
+	}
+	return w
 }
 
 func synonymOf(w string) string {

@@ -86,7 +86,7 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 		if len(cw) >= 2 && (isNumeric(c) || isDate(c)) {
 			w := norm(tok.low)
 			for _, part := range []string{cw[0], cw[len(cw)-1]} {
-				if !generic[norm(part)] && !generic[part] && norm(part) == w && !aggWord(tok.low) {
+				if !generic[norm(part)] && !generic[part] && (norm(part) == w || sameWord(tok.low, part)) && !aggWord(tok.low) {
 					out = append(out, colMatch{c, 1, mPart})
 					break
 				}

@@ -121,6 +121,10 @@ func (p *parser) asides() error {
 		case tailWords[w] && i > 0 && p.toks[i-1].used && p.toks[i-1].kind == kWord:
 		case (w == "each" || w == "every" || w == "all") && len(p.in.GroupBy) > 0:
 		case fillers[w] && !weighty[w] && w != "each" && w != "every" && w != "all":
+		case w == "among" || w == "amongst":
+		case isSuperlative(w) && i > 0 && (p.toks[i-1].low == "from" || p.toks[i-1].low == "to") && len(p.in.GroupBy) > 0 && len(p.in.Measures) > 0:
+			// "from heaviest to lightest": the order of the groups, which
+			// every ranking shows
 		case (w == "share" || w == "shares" || w == "stock") && (p.next(i) == "price" || p.next(i) == "prices") ||
 			w == "stock" && p.next(i) == "share":
 		case w == "many" && (p.next(i) == "percent" || p.next(i) == "percentage"):
@@ -261,4 +265,11 @@ func (p *parser) next(i int) string {
 		return p.toks[i+1].low
 	}
 	return ""
+}
+
+// isSuperlative reports whether w says an order: "highest", "heaviest".
+func isSuperlative(w string) bool {
+	_, a := superlatives[w]
+	_, b := topWords[w]
+	return a || b
 }
