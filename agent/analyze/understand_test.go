@@ -263,3 +263,47 @@ func TestUnknownColumnNeedsClarification(t *testing.T) {
 		t.Errorf("%d artifacts, plan %v; want nothing computed", len(res.Artifacts), res.Plan)
 	}
 }
+
+func TestShareOfAFilterAndChangeBetweenYears(t *testing.T) {
+	path := writeRows(t, "weather.csv", weatherRows())
+	sunny2015, days2015 := 0, 0
+	for _, r := range weatherRows()[1:] {
+		if strings.HasPrefix(r[0], "2015") {
+			days2015++
+			if r[4] == "sun" {
+				sunny2015++
+			}
+		}
+	}
+	res := runRequest(t, "What share of days in 2015 were sunny?", path)
+	rows := readTable(t, res, "share")
+	want := fmt.Sprintf("%.4f", 100*float64(sunny2015)/float64(days2015))
+	var got float64
+	fmt.Sscan(rows[1][2], &got)
+	if res.Status != analysis.StatusCompleted || rows[1][0] != fmt.Sprint(sunny2015) || rows[1][1] != fmt.Sprint(days2015) || fmt.Sprintf("%.4f", got) != want {
+		t.Errorf("%s %v; want %d of %d days, %s%%", res.Status, rows, sunny2015, days2015, want)
+	}
+
+	life := writeRows(t, "life.csv", lifeRows())
+	// pop of Arland: 1000 * (y - 1990): 5000 in 1995, 15000 in 2005: +200%.
+	res = runRequest(t, "By how many percent did Arland's population grow from 1995 to 2005?", life)
+	rows = readTable(t, res, "by_year_growth")
+	if res.Status != analysis.StatusCompleted || len(rows) != 3 || rows[2][0] != "2005" || rows[2][len(rows[2])-1] != "200" {
+		t.Errorf("%s %v; want 1995 and 2005 with a change of 200%%", res.Status, rows)
+	}
+	// "across countries for each year": averaged over the countries.
+	res = runRequest(t, "average life expectancy across countries for each year", life)
+	rows = readTable(t, res, "by_year")
+	if res.Status != analysis.StatusCompleted || len(rows) != 4 || !slices.Equal(rows[0][:1], []string{"year"}) {
+		t.Errorf("%s %v; want one row per year", res.Status, rows)
+	}
+}
+
+func TestRankingLeavesOutRowsWithoutAName(t *testing.T) {
+	rows := [][]string{{"director", "gross"}, {"", "900"}, {"Ann", "300"}, {"Bo", "200"}, {"Ann", "50"}, {"Cy", "100"}}
+	res := runRequest(t, "top 2 directors by total gross", writeRows(t, "films.csv", rows))
+	got := readTable(t, res, "by_director")
+	if res.Status != analysis.StatusCompleted || len(got) != 3 || !slices.Equal(got[1], []string{"Ann", "350"}) || !slices.Equal(got[2], []string{"Bo", "200"}) {
+		t.Errorf("%s %v; want Ann 350, Bo 200 (no blank director)", res.Status, got)
+	}
+}
