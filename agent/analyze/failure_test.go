@@ -141,10 +141,11 @@ func TestAnalysisAllNullRepairFails(t *testing.T) {
 	}
 }
 
-// A database table over the row limit: the load keeps 200,000 of its
-// 300,000 rows, and the total computed over them is said to be so in
-// the summary, the report and the artifacts' metadata, and the analysis
-// is partial_success, not a completed total of two thirds of the data.
+// A database table over the row limit: a total runs in the database,
+// over every row. A median, which needs the rows here, is computed over
+// the 200,000 the load keeps of 300,000, and that is said in the summary,
+// the report and the artifacts' metadata, and the analysis is
+// partial_success, not a completed figure of two thirds of the data.
 func TestAnalysisTruncatedDatabaseTotal(t *testing.T) {
 	const rows = 300_000
 	path := filepath.Join(t.TempDir(), "big.db")
@@ -162,7 +163,28 @@ func TestAnalysisTruncatedDatabaseTotal(t *testing.T) {
 	}
 	db.Close()
 	e := newEnv(t)
-	res, err := e.a.Run(context.Background(), analysis.Request{Intent: "total amount",
+	// A total and a breakdown run in the database: every row counts, and
+	// only the result comes here.
+	res, err := e.a.Run(context.Background(), analysis.Request{Intent: "total amount by region",
+		DataSources: []analysis.DataSource{{Type: analysis.SourceSQL, Name: "big", ConnectionString: "sqlite:" + path}},
+		Constraints: analysis.Constraints{TimeoutSeconds: 170}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("pushed down: status %s (%+v %v); want completed", res.Status, res.Error, res.Undelivered)
+	}
+	for _, c := range res.Calls {
+		if c.TaskID == "load" || c.ToolName == analysis.ToolSQL && c.Arguments["source"] != "big" {
+			t.Errorf("step %s ran in %v; want every aggregate in the database, no load", c.TaskID, c.Arguments["source"])
+		}
+	}
+	if got := quarry.AsFloat(observationOf(t, res, "totals").Data.(map[string]any)["rows"].([][]any)[0][0]); got != rows {
+		t.Errorf("total %v; want %d, over every row", got, rows)
+	}
+	// A median is not written the same in every database: the rows come
+	// here, cut at the row limit, and the result says so.
+	res, err = e.a.Run(context.Background(), analysis.Request{Intent: "median amount",
 		DataSources: []analysis.DataSource{{Type: analysis.SourceSQL, Name: "big", ConnectionString: "sqlite:" + path}},
 		Constraints: analysis.Constraints{TimeoutSeconds: 170}})
 	if err != nil {

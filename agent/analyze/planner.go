@@ -84,10 +84,64 @@ type planBuilder struct {
 	steps []analysis.Subtask
 	from  string // FROM clause of the workspace queries
 	where string // their WHERE clause ("" after a pushed-down filter)
+	// srcFrom and srcWhere read the table where it is: a database
+	// source's queries run there.
+	srcFrom, srcWhere string
 	deps  []string
 	// allowed are the table's columns the policy allows, when it limits
 	// them: queries list them instead of *.
 	allowed []analysis.SourceColumn
+}
+
+// portable reports whether the request's aggregates are written the same
+// in DuckDB, SQLite and PostgreSQL, so that they can run in a database
+// source: sums, averages, counts, minimums and maximums.
+func (b *planBuilder) portable() bool {
+	for _, m := range b.measures() {
+		switch m.Agg {
+		case "sum", "avg", "count", "count_distinct", "min", "max":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// at returns where an aggregating step reads: in the database source
+// itself, filtered there, when the step is portable (aggregations run
+// where the data is, and only their result comes here); otherwise the
+// rows loaded into the workspace.
+func (b *planBuilder) at(portable bool) (from, where string, deps []string, args map[string]any) {
+	args = map[string]any{}
+	if b.table.Source != "" && portable && b.portable() {
+		args["source"] = b.table.Source
+		return b.srcFrom, b.srcWhere, []string{}, args
+	}
+	b.needLoad()
+	return b.from, b.where, slices.Clone(b.deps), args
+}
+
+// needLoad makes sure a database source's rows in scope are in the
+// workspace (the load step, filtered in the database), for the steps that
+// need rows rather than aggregates.
+func (b *planBuilder) needLoad() {
+	if b.table.Source == "" || slices.Contains(b.deps, "load") {
+		return
+	}
+	cols := b.neededColumns()
+	sel := b.star()
+	if len(cols) > 0 {
+		var q []string
+		for _, c := range cols {
+			q = append(q, quoteIdent(c))
+		}
+		sel = strings.Join(q, ", ")
+	}
+	b.add(analysis.Subtask{TaskID: "load", ToolName: analysis.ToolSQL, Description: "Rows of " + b.table.Name + b.scopeText(),
+		Arguments:            map[string]any{"query": "SELECT " + sel + " FROM " + quoteIdent(b.table.Name) + b.srcWhere, "source": b.table.Source},
+		Invariants:           []string{"filter in the database before anything is aggregated"},
+		EstimatedCostSeconds: b.cost(0.5)})
+	b.from, b.where, b.deps = quoteIdent(analysis.StepTable("load")), "", []string{"load"}
 }
 
 // star is the select list of every column a query may read.
@@ -138,22 +192,9 @@ func (b *planBuilder) build() {
 	if len(conds) > 0 {
 		b.where = " WHERE " + strings.Join(conds, " AND ")
 	}
-	if b.table.Source != "" {
-		// Filter in the database; only the matching rows come here.
-		cols := b.neededColumns()
-		sel := b.star()
-		if len(cols) > 0 {
-			var q []string
-			for _, c := range cols {
-				q = append(q, quoteIdent(c))
-			}
-			sel = strings.Join(q, ", ")
-		}
-		b.add(analysis.Subtask{TaskID: "load", ToolName: analysis.ToolSQL, Description: "Rows of " + b.table.Name + b.scopeText(),
-			Arguments:            map[string]any{"query": "SELECT " + sel + " FROM " + quoteIdent(b.table.Name) + b.where, "source": b.table.Source},
-			Invariants:           []string{"filter in the database before anything is aggregated"},
-			EstimatedCostSeconds: b.cost(0.5)})
-		b.from, b.where, b.deps = quoteIdent(analysis.StepTable("load")), "", []string{"load"}
+	b.srcFrom, b.srcWhere = b.from, b.where
+	if b.table.Source != "" && !b.portable() {
+		b.needLoad()
 	}
 	measures := b.measures()
 	b.totals(measures)
@@ -386,27 +427,29 @@ func (b *planBuilder) trendGrain() string {
 
 // totals: one row per period with every measure and the row count.
 func (b *planBuilder) totals(ms []measure) {
+	from, bwhere, deps, args := b.at(true)
 	sel := func(where string) string {
 		var cols []string
 		for _, m := range ms {
 			cols = append(cols, m.sql+" AS "+quoteIdent(m.alias))
 		}
 		if ms[0].Column != "" {
-			cols = append(cols, "count(*) AS rows")
+			cols = append(cols, `count(*) AS "rows"`)
 		}
-		return strings.Join(cols, ", ") + " FROM " + b.from + where
+		return strings.Join(cols, ", ") + " FROM " + from + where
 	}
-	q := "SELECT " + sel(b.where)
+	q := "SELECT " + sel(bwhere)
 	desc := "Totals of " + b.table.Name + b.scopeText()
-	if c := b.in.Compare; c != nil && b.in.Time != nil && b.table.Source == "" {
+	if c := b.in.Compare; c != nil && b.in.Time != nil {
 		cur := b.in.Time
-		compWhere := strings.Replace(b.where, fmt.Sprintf("'%s' AND %s < '%s'", cur.Start, quoteIdent(cur.Column), cur.End),
+		compWhere := strings.Replace(bwhere, fmt.Sprintf("'%s' AND %s < '%s'", cur.Start, quoteIdent(cur.Column), cur.End),
 			fmt.Sprintf("'%s' AND %s < '%s'", c.Start, quoteIdent(c.Column), c.End), 1)
-		q = fmt.Sprintf("SELECT '%s' AS period, %s UNION ALL SELECT '%s' AS period, %s", sqlText(c.Label), sel(compWhere), sqlText(cur.Label), sel(b.where))
+		q = fmt.Sprintf("SELECT '%s' AS period, %s UNION ALL SELECT '%s' AS period, %s", sqlText(c.Label), sel(compWhere), sqlText(cur.Label), sel(bwhere))
 		desc = fmt.Sprintf("Totals of %s, %s against %s", b.table.Name, cur.Label, c.Label)
 	}
-	b.add(analysis.Subtask{TaskID: "totals", ToolName: analysis.ToolSQL, Description: desc, Dependencies: slices.Clone(b.deps),
-		Arguments: map[string]any{"query": q}, Invariants: []string{"filter before aggregate"}, Deliverable: analysis.DeliverTables,
+	args["query"] = q
+	b.add(analysis.Subtask{TaskID: "totals", ToolName: analysis.ToolSQL, Description: desc, Dependencies: deps,
+		Arguments: args, Invariants: []string{"filter before aggregate"}, Deliverable: analysis.DeliverTables,
 		EstimatedCostSeconds: b.cost(0.3)})
 }
 
@@ -415,6 +458,7 @@ func sqlText(s string) string { return strings.ReplaceAll(s, "'", "''") }
 // trend: the measure per period of the grain, its chart and, when asked,
 // its growth.
 func (b *planBuilder) trend(m measure, g intent.Group) {
+	b.needLoad()
 	id := "trend"
 	if slices.ContainsFunc(b.steps, func(t analysis.Subtask) bool { return t.TaskID == id }) {
 		id = "trend_" + g.Grain
@@ -477,7 +521,7 @@ func (b *planBuilder) breakdown(m measure, dim string) {
 	order := "DESC"
 	limit := ""
 	desc := fmt.Sprintf("%s by %s%s", capitalize(m.label), dim, b.scopeText())
-	where := b.where
+	from, where, deps, args := b.at(true)
 	if t := b.in.Top; t != nil && strings.EqualFold(t.Column, dim) && t.N >= 0 {
 		if !t.Desc {
 			order = "ASC"
@@ -505,9 +549,9 @@ func (b *planBuilder) breakdown(m measure, dim string) {
 	if growth {
 		orderBy = "1" // a change from year to year, in the order of the years
 	}
-	q := fmt.Sprintf("SELECT %s, %s AS %s FROM %s%s GROUP BY 1 ORDER BY %s%s", quoteIdent(dim), m.sql, quoteIdent(m.alias), b.from, where, orderBy, limit)
-	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Dependencies: slices.Clone(b.deps),
-		Arguments: map[string]any{"query": q}, Invariants: []string{"group by " + dim + " before " + m.Agg}, Deliverable: analysis.DeliverTables,
+	args["query"] = fmt.Sprintf("SELECT %s, %s AS %s FROM %s%s GROUP BY 1 ORDER BY %s%s", quoteIdent(dim), m.sql, quoteIdent(m.alias), from, where, orderBy, limit)
+	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Dependencies: deps,
+		Arguments: args, Invariants: []string{"group by " + dim + " before " + m.Agg}, Deliverable: analysis.DeliverTables,
 		EstimatedCostSeconds: b.cost(0.3)})
 	if b.wantsCharts() {
 		b.add(analysis.Subtask{TaskID: id + "_chart", ToolName: analysis.ToolPlot, Description: "Chart: " + desc, Dependencies: []string{id},
@@ -583,16 +627,16 @@ func (b *planBuilder) topRows(col string, t *intent.TopN) {
 	if !t.Desc {
 		order, word = "ASC", "Bottom"
 	}
-	where := b.where
+	from, where, deps, args := b.at(true)
 	if where == "" {
 		where = " WHERE "
 	} else {
 		where += " AND "
 	}
-	q := fmt.Sprintf("SELECT %s FROM %s%s%s IS NOT NULL ORDER BY %s %s LIMIT %d", b.star(), b.from, where, quoteIdent(col), quoteIdent(col), order, t.N)
+	args["query"] = fmt.Sprintf("SELECT %s FROM %s%s%s IS NOT NULL ORDER BY %s %s LIMIT %d", b.star(), from, where, quoteIdent(col), quoteIdent(col), order, t.N)
 	desc := fmt.Sprintf("%s %d rows by %s%s", word, t.N, col, b.scopeText())
-	b.add(analysis.Subtask{TaskID: "top_rows", ToolName: analysis.ToolSQL, Description: desc, Dependencies: slices.Clone(b.deps),
-		Arguments: map[string]any{"query": q}, Invariants: []string{"filter before ranking"}, Deliverable: analysis.DeliverTables,
+	b.add(analysis.Subtask{TaskID: "top_rows", ToolName: analysis.ToolSQL, Description: desc, Dependencies: deps,
+		Arguments: args, Invariants: []string{"filter before ranking"}, Deliverable: analysis.DeliverTables,
 		EstimatedCostSeconds: b.cost(0.3)})
 }
 
@@ -611,10 +655,11 @@ func (b *planBuilder) crossBreakdown(ms []measure, dims []string) {
 	for _, m := range ms {
 		sel += ", " + m.sql + " AS " + quoteIdent(m.alias)
 	}
-	q := fmt.Sprintf("SELECT %s FROM %s%s GROUP BY %s ORDER BY %s", sel, b.from, b.where, strings.Join(names, ", "), strings.Join(names, ", "))
+	from, where, deps, args := b.at(true)
+	args["query"] = fmt.Sprintf("SELECT %s FROM %s%s GROUP BY %s ORDER BY %s", sel, from, where, strings.Join(names, ", "), strings.Join(names, ", "))
 	desc := fmt.Sprintf("%s by %s%s", capitalize(ms[0].label), strings.Join(dims, " and "), b.scopeText())
-	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Dependencies: slices.Clone(b.deps),
-		Arguments: map[string]any{"query": q}, Invariants: []string{"group by " + strings.Join(dims, ", ") + " before " + ms[0].Agg}, Deliverable: analysis.DeliverTables,
+	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Dependencies: deps,
+		Arguments: args, Invariants: []string{"group by " + strings.Join(dims, ", ") + " before " + ms[0].Agg}, Deliverable: analysis.DeliverTables,
 		EstimatedCostSeconds: b.cost(0.3)})
 	if b.wantsCharts() {
 		b.add(analysis.Subtask{TaskID: id + "_chart", ToolName: analysis.ToolPlot, Description: "Chart: " + desc, Dependencies: []string{id},
@@ -626,6 +671,7 @@ func (b *planBuilder) crossBreakdown(ms []measure, dims []string) {
 // distribution: the measure's values (up to the row limit) and their
 // histogram.
 func (b *planBuilder) distribution(col string) {
+	b.needLoad()
 	q := fmt.Sprintf("SELECT %s FROM %s%s", quoteIdent(col), b.from, b.where)
 	if b.where == "" {
 		q += " WHERE " + quoteIdent(col) + " IS NOT NULL"
@@ -644,6 +690,7 @@ func (b *planBuilder) distribution(col string) {
 // profile: summary statistics, outliers, normality, missing values and
 // correlations of the rows in scope (of the measures' columns when named).
 func (b *planBuilder) profile(ms []measure) {
+	b.needLoad()
 	args := map[string]any{}
 	deps := slices.Clone(b.deps)
 	if b.where == "" && b.table.Source == "" && b.table.From == "" {
@@ -671,6 +718,7 @@ func (b *planBuilder) profile(ms []measure) {
 // regression: a least-squares line of the first measure over time, or of
 // the second measure's column on the first's.
 func (b *planBuilder) regression(ms []measure) {
+	b.needLoad()
 	var y, x string
 	if len(ms) >= 2 && ms[0].Column != "" && ms[1].Column != "" {
 		y, x = quoteIdent(ms[0].Column), quoteIdent(ms[1].Column)
