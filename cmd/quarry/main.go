@@ -10,7 +10,8 @@
 //	quarry demo [--data-dir DIR]
 //	quarry doctor
 //	quarry help config
-//	quarry audit verify [PATH | --all] [--data-dir DIR]
+//	quarry audit verify [PATH | --all] [--data-dir DIR] [--anchor FILE_OR_HASH]
+//	quarry audit anchor [--data-dir DIR] [--json]
 //	quarry bench rca [--data DIR] [--json]
 //
 // Run "quarry help" for the full list.
@@ -177,8 +178,10 @@ Commands:
   doctor        show what is configured (model, code sandbox, web search) and whether it answers
   audit verify  check a hash-chained audit log (PATH), or without PATH every log of the
                 data dir: investigations, analyses, data rooms, research
+  audit anchor  print each log's head (path, entries, last hash, hash_v2) to keep outside the data dir;
+                quarry audit verify --anchor FILE_OR_HASH checks the logs still extend it
   bench rca     score the segment searches on the root-cause benchmarks
-  bench dabench answer the DABench data-analysis questions offline and score them
+  bench dabench ask the DABench data-analysis questions through quarry analyze and score them
   bench financebench
                 ingest the FinanceBench filings into a room and score page retrieval
   bench scifact ingest the SciFact abstracts into a room and score retrieval (nDCG@10, recall@100)
