@@ -549,8 +549,12 @@ func (m *Service) List(ctx context.Context) ([]analysis.Summary, error) {
 		if err != nil || res.Request == nil {
 			continue
 		}
-		out = append(out, analysis.Summary{RequestID: res.RequestID, Intent: res.Request.Intent, Status: res.Status, Timestamp: res.Request.Timestamp, Artifacts: len(res.Artifacts),
-			OwnerID: res.Request.OwnerID})
+		sum := analysis.Summary{RequestID: res.RequestID, Intent: res.Request.Intent, Status: res.Status, Timestamp: res.Request.Timestamp, Artifacts: len(res.Artifacts),
+			OwnerID: res.Request.OwnerID}
+		if res.Error != nil {
+			sum.ErrorCode = res.Error.Code
+		}
+		out = append(out, sum)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Timestamp > out[j].Timestamp })
 	return out, nil

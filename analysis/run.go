@@ -226,6 +226,9 @@ type Summary struct {
 	Status    string `json:"status"`
 	Timestamp string `json:"timestamp"`
 	Artifacts int    `json:"artifact_count"`
+	// ErrorCode is the code of a failed analysis's error
+	// (NEEDS_CLARIFICATION, RESOURCE_LIMIT ...).
+	ErrorCode string `json:"error_code,omitempty"`
 	// OwnerID is the request's (Request.OwnerID).
 	OwnerID string `json:"owner_id,omitempty"`
 }

@@ -31,6 +31,7 @@ type analysisRow struct {
 	analysis.Summary
 	URL    string
 	Label  string
+	Class  string // the badge's: the status, or clarify
 	Time   time.Time
 	Intent string
 }
@@ -155,8 +156,12 @@ func (s *Server) renderAnalyses(w http.ResponseWriter, r *http.Request, status i
 		all = all[:analysesLimit]
 	}
 	for _, a := range all {
-		p.Analyses = append(p.Analyses, analysisRow{Summary: a, URL: analysisURL(a.RequestID), Label: analysisStatusLabel(a.Status),
-			Time: parseTime(a.Timestamp), Intent: clip(oneLine(a.Intent), 120)})
+		row := analysisRow{Summary: a, URL: analysisURL(a.RequestID), Label: analysisStatusLabel(a.Status), Class: a.Status,
+			Time: parseTime(a.Timestamp), Intent: clip(oneLine(a.Intent), 120)}
+		if a.ErrorCode == quarry.ECodeNeedsClarification {
+			row.Label, row.Class = "Needs clarification", "clarify"
+		}
+		p.Analyses = append(p.Analyses, row)
 	}
 	s.render(w, r, status, "analyses", p)
 	return nil
