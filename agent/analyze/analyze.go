@@ -461,6 +461,38 @@ func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 	if planner == nil && r.a.Model != nil {
 		planner = ModelPlanner(r.a.Model, r.a.Audit)
 	}
+	req := r.req
+	// A planner a caller set (a replay's stored plan) answers for its
+	// plan; the offline planner and a model answer only what was read.
+	if r.a.Planner == nil {
+		// Words that would change the answer and could not be applied:
+		// a model, when there is one, may restate them in the data's
+		// terms, and the restatement is read by the same parser; what is
+		// still not understood is not answered, by any planner.
+		if unclear(in, perr) && r.a.Model != nil {
+			if text, rin, rerr := r.resolve(ctx, in, perr); text != "" {
+				in, perr = rin, rerr
+				r.intent = in
+				restated := *r.req
+				restated.Intent = text
+				req = &restated
+			}
+		}
+		if unclear(in, perr) {
+			if in != nil && len(in.Unparsed) > 0 {
+				r.res.RecipeNote = "recipes not consulted: the request has words not understood (" + strings.Join(in.Unparsed, ", ") + ")"
+			}
+			if perr != nil {
+				if in != nil {
+					r.res.Clarification, _ = clarify(in)
+				}
+				return nil, "offline", perr
+			}
+			c, err := clarify(in)
+			r.res.Clarification = c
+			return nil, "offline", err
+		}
+	}
 	// A recipe of the request's shape, filled with its slots, saves the
 	// planning; a replay runs its stored plan and nothing else.
 	if perr == nil && r.a.planner != "replay" {
@@ -480,7 +512,7 @@ func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 		if how == "" {
 			how = "model"
 		}
-		p, err := planner(ctx, r.req, r.tables)
+		p, err := planner(ctx, req, r.tables)
 		if err == nil {
 			if verr := p.Validate(analysis.Tools, r.req.Constraints.TimeoutSeconds); verr == nil {
 				return p, how, nil
@@ -503,7 +535,7 @@ func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 		r.res.Clarification = c
 		return nil, "offline", err
 	}
-	p, err := planFor(r.req, in, r.tables, slices.Contains(r.named, analysis.DeliverCharts))
+	p, err := planFor(req, in, r.tables, slices.Contains(r.named, analysis.DeliverCharts))
 	return p, "offline", err
 }
 

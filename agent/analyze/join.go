@@ -28,8 +28,15 @@ func (r *run) joinKeys(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// Under allowed_columns a key is followed only through allowed
+	// columns, and only allowed columns are joined in: a join must not
+	// read what the policy forbids.
+	pol := r.req.Policy
+	keys = slices.DeleteFunc(keys, func(k analysis.Key) bool {
+		return !pol.Allows(k.FromTable, k.FromColumn) || !pol.Allows(k.ToTable, k.ToColumn)
+	})
 	r.keys = keys
-	r.tables = widen(r.tables, keys)
+	r.tables = widen(r.tables, keys, pol.Allows)
 	return nil
 }
 
@@ -38,7 +45,7 @@ func (r *run) joinKeys(ctx context.Context) error {
 // its name, or is named after the key ("origin_state") when two keys reach
 // the same table or the name is taken. The values of a column reached by
 // two keys are left out: a value alone cannot say which key it is about.
-func widen(tables []analysis.SourceTable, keys []analysis.Key) []analysis.SourceTable {
+func widen(tables []analysis.SourceTable, keys []analysis.Key, allows func(table, column string) bool) []analysis.SourceTable {
 	byName := map[string]analysis.SourceTable{}
 	for _, t := range tables {
 		if t.Source == "" {
@@ -70,13 +77,24 @@ func widen(tables []analysis.SourceTable, keys []analysis.Key) []analysis.Source
 			taken[strings.ToLower(c.Name)] = true
 		}
 		sel := []string{"f.*"}
+		if slices.ContainsFunc(f.Columns, func(c analysis.SourceColumn) bool { return !allows(f.Name, c.Name) }) {
+			// A star would read the forbidden columns too.
+			sel = sel[:0]
+			w.Columns = w.Columns[:0]
+			for _, c := range f.Columns {
+				if allows(f.Name, c.Name) {
+					sel = append(sel, "f."+quoteIdent(c.Name))
+					w.Columns = append(w.Columns, c)
+				}
+			}
+		}
 		var joins []string
 		for n, k := range mine {
 			d := byName[strings.ToLower(k.ToTable)]
 			alias := fmt.Sprintf("k%d", n+1)
 			shared := perTarget[strings.ToLower(k.ToTable)] > 1
 			for _, c := range d.Columns {
-				if strings.EqualFold(c.Name, k.ToColumn) {
+				if strings.EqualFold(c.Name, k.ToColumn) || !allows(d.Name, c.Name) {
 					continue
 				}
 				name := c.Name

@@ -121,6 +121,14 @@ func plannerPrompt(req *analysis.Request, tables []analysis.SourceTable) string 
 	var b strings.Builder
 	fmt.Fprintf(&b, "Request: %s\n\nDeliverables: %s. Row limit per query: %d. Timeout: %d s.\n",
 		req.Intent, strings.Join(req.Deliverables, ", "), req.Constraints.RowLimit, req.Constraints.TimeoutSeconds)
+	b.WriteString(tablesPrompt(req, tables))
+	return b.String()
+}
+
+// tablesPrompt lists the tables a model may read: under allowed_columns
+// only the allowed columns, with their values and ranges.
+func tablesPrompt(req *analysis.Request, tables []analysis.SourceTable) string {
+	var b strings.Builder
 	pol := req.Policy
 	if len(pol.AllowedColumns) > 0 {
 		b.WriteString("Only the columns listed below may be read, each by name: a whole row (t.*, *, to_json(t), t::VARCHAR), a table function or any other column is refused.\n")
@@ -141,6 +149,9 @@ func plannerPrompt(req *analysis.Request, tables []analysis.SourceTable) string 
 			src = fmt.Sprintf(" (in database source %q)", t.Source)
 		}
 		fmt.Fprintf(&b, "- %s%s, %d rows:\n", t.Name, src, t.Rows)
+		if t.From != "" {
+			fmt.Fprintf(&b, "  (joined to %s by its keys: read it as FROM %s)\n", strings.Join(t.Joined, ", "), t.From)
+		}
 		for _, c := range cols {
 			extra := ""
 			switch {

@@ -87,7 +87,7 @@ type planBuilder struct {
 	// srcFrom and srcWhere read the table where it is: a database
 	// source's queries run there.
 	srcFrom, srcWhere string
-	deps  []string
+	deps              []string
 	// allowed are the table's columns the policy allows, when it limits
 	// them: queries list them instead of *.
 	allowed []analysis.SourceColumn

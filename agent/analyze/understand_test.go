@@ -3,6 +3,7 @@ package analyze_test
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/llm"
+	"github.com/quarry-dev/quarry/llm/llmtest"
 )
 
 // The tables of these tests are written by the tests: shapes a user brings
@@ -305,5 +308,55 @@ func TestRankingLeavesOutRowsWithoutAName(t *testing.T) {
 	got := readTable(t, res, "by_director")
 	if res.Status != analysis.StatusCompleted || len(got) != 3 || !slices.Equal(got[1], []string{"Ann", "350"}) || !slices.Equal(got[2], []string{"Bo", "200"}) {
 		t.Errorf("%s %v; want Ann 350, Bo 200 (no blank director)", res.Status, got)
+	}
+}
+
+// With a model, words the parser could not apply are restated by the
+// model in the data's terms and read again by the same parser; what the
+// model cannot restate is not answered, and no plan is asked of it.
+func TestModelRestatesWordsTheParserCouldNotApply(t *testing.T) {
+	path := writeRows(t, "weather.csv", weatherRows())
+	for _, c := range []struct {
+		name     string
+		restated map[string]any
+		status   string
+	}{
+		{"restated", map[string]any{"restated": "average temp_max by weather", "unclear": []any{}}, analysis.StatusCompleted},
+		{"unclear", map[string]any{"restated": "", "unclear": []any{"sky"}}, analysis.StatusFailed},
+		{"restated into words still unknown", map[string]any{"restated": "average temp_max by cloudiness", "unclear": []any{}}, analysis.StatusFailed},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var purposes []string
+			m := &llmtest.Model{ModelName: "test/resolver", Reply: func(req *llm.Request) (*llm.Response, error) {
+				purposes = append(purposes, req.Purpose)
+				if req.Purpose == "analysis_resolve" {
+					return llmtest.JSON(c.restated), nil
+				}
+				return nil, errors.New("no plan from this model")
+			}}
+			e := newEnv(t)
+			e.a.Model = m
+			res, err := e.a.Run(context.Background(), analysis.Request{Intent: "average high temperature by sky", DataSources: []analysis.DataSource{csvSource(path)},
+				Deliverables: []string{analysis.DeliverTables}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != c.status {
+				t.Fatalf("status %s (%+v); want %s", res.Status, res.Error, c.status)
+			}
+			if purposes[0] != "analysis_resolve" {
+				t.Errorf("calls %v; want the restatement first", purposes)
+			}
+			if c.status == analysis.StatusCompleted {
+				rows := readTable(t, res, "by_weather")
+				if len(rows) != 4 || !strings.Contains(res.Plan.Reasoning, `restated by the model as "average temp_max by weather"`) {
+					t.Errorf("rows %v, reasoning %q; want the restated request's breakdown, saying so", rows, res.Plan.Reasoning)
+				}
+				return
+			}
+			if slices.Contains(purposes, "analysis_plan") || res.Error.Code != quarry.ECodeNeedsClarification {
+				t.Errorf("calls %v, error %+v; want no plan asked for, %s", purposes, res.Error, quarry.ECodeNeedsClarification)
+			}
+		})
 	}
 }
