@@ -178,7 +178,8 @@ Commands:
   audit verify  check a hash-chained audit log (PATH), or without PATH every log of the
                 data dir: investigations, analyses, data rooms, research
   bench rca     score the segment searches on the root-cause benchmarks
-  bench dabench answer the DABench data-analysis questions offline and score them
+  bench dabench ask the DABench data-analysis questions as analyses and score them
+                (right, refused, wrong; on all questions and on the held-out half)
   bench financebench
                 ingest the FinanceBench filings into a room and score page retrieval
   bench scifact ingest the SciFact abstracts into a room and score retrieval (nDCG@10, recall@100)

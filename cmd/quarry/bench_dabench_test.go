@@ -1,0 +1,66 @@
+package main
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/internal/dabench"
+)
+
+// The answers are read from the result's one-row tables by name, through
+// synonyms, rounded as the format asks; a name two columns match equally
+// or none matches is left out, never guessed.
+func TestFillAnswers(t *testing.T) {
+	one, three := 1, 3
+	res := &analysis.Result{
+		Plan: &analysis.Plan{Subtasks: []analysis.Subtask{
+			{TaskID: "correlate", Arguments: map[string]any{"operation": "correlate"}},
+			{TaskID: "outliers", Arguments: map[string]any{"operation": "outliers"}},
+		}},
+		Observations: []analysis.Observation{
+			{TaskID: "totals", Status: analysis.ObsSuccess, RowCount: &one,
+				Data: map[string]any{"columns": []string{"avg_Fare", "median_Age"}, "rows": [][]any{{34.645990, 28.0}}}},
+			{TaskID: "correlate", Status: analysis.ObsSuccess, RowCount: &one,
+				Data: map[string]any{"columns": []string{"coefficient", "p_value", "n", "method"}, "rows": [][]any{{0.0976291758, 0.0089954, 715, "pearson"}}}},
+			{TaskID: "outliers", Status: analysis.ObsSuccess, RowCount: &three,
+				Data: map[string]any{"columns": []string{"Fare"}, "rows": [][]any{{512.3}, {263.0}, {263.0}}}},
+			// A failed step's data and a many-row table are not read.
+			{TaskID: "broken", Status: analysis.ObsError, RowCount: &one,
+				Data: map[string]any{"columns": []string{"mean_fare"}, "rows": [][]any{{1.0}}}},
+		},
+	}
+	specs := []dabench.Spec{
+		{Name: "mean_fare", Decimals: 2, Kind: dabench.KindNumber},
+		{Name: "correlation_coefficient", Decimals: 2, Kind: dabench.KindNumber},
+		{Name: "p_value", Decimals: 4, Kind: dabench.KindNumber},
+		{Name: "number_of_outliers", Decimals: 0, Kind: dabench.KindInteger},
+		{Name: "median", Decimals: 1, Kind: dabench.KindNumber},
+		{Name: "max_sibsp", Decimals: 0, Kind: dabench.KindInteger},
+	}
+	got := fillAnswers(res, specs)
+	want := map[string]string{"mean_fare": "34.65", "correlation_coefficient": "0.10", "p_value": "0.0090", "number_of_outliers": "3", "median": "28.0"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("fillAnswers = %v; want %v", got, want)
+	}
+	// "mean" alone matches nothing; "age" alone matches median_Age only.
+	res.Observations[0].Data = map[string]any{"columns": []string{"avg_Fare", "avg_Age"}, "rows": [][]any{{34.6, 29.7}}}
+	got = fillAnswers(res, []dabench.Spec{{Name: "mean", Decimals: 2, Kind: dabench.KindNumber}})
+	if len(got) != 0 {
+		t.Errorf("a name two columns match equally: %v; want it left out", got)
+	}
+}
+
+// Outcomes are counted apart: a refusal is not a wrong answer.
+func TestTallyDABench(t *testing.T) {
+	got := tallyDABench([]dabench.Result{
+		{ID: 1, Correct: 2, Total: 2, Response: "@a[1], @b[2]"},
+		{ID: 2, Correct: 1, Total: 2, Response: "@a[1], @b[3]"},
+		{ID: 3, Total: 1, Err: refusedPrefix + "NEEDS_CLARIFICATION: ..."},
+		{ID: 4, Total: 1, Response: ""},
+	})
+	want := dabenchCounts{Questions: 4, Right: 1, Refused: 1, Wrong: 2, Unfilled: 1}
+	if got != want {
+		t.Errorf("tally = %+v; want %+v", got, want)
+	}
+}
