@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"text/tabwriter"
 
 	"github.com/quarry-dev/quarry"
@@ -74,8 +75,14 @@ func runBenchDABench(ctx context.Context, args []string, getenv func(string) str
 	if *verbose {
 		opt.Progress = stderr
 	}
+	var mu sync.Mutex
+	wrong := map[int]bool{} // questions with a value given and wrong
 	results, err := dabench.Run(ctx, opt, func(ctx context.Context, q dabench.Question) (string, error) {
-		return answerDABench(ctx, a.Analyses, q)
+		resp, err := answerDABench(ctx, a.Analyses, q)
+		mu.Lock()
+		wrong[q.ID] = wrongValue(q, resp)
+		mu.Unlock()
+		return resp, err
 	})
 	if err != nil && results == nil {
 		return err
@@ -87,19 +94,19 @@ func runBenchDABench(ctx context.Context, args []string, getenv func(string) str
 			held = append(held, r)
 		}
 	}
-	all, heldOut := tallyDABench(public), tallyDABench(held)
+	all, heldOut := tallyDABench(public, wrong), tallyDABench(held, wrong)
 	s := dabench.Summarize(results)
 	if *asJSON {
 		return writeDABenchJSON(stdout, s, all, heldOut)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "set\tquestions\tright\trefused\twrong\t(unfilled)")
+	fmt.Fprintln(tw, "set\tquestions\tright\trefused\tincomplete\twrong")
 	for _, t := range []struct {
 		name string
 		c    dabenchCounts
 	}{{"public", all}, {"held-out half", heldOut}} {
-		fmt.Fprintf(tw, "%s\t%d\t%d  %.1f%%\t%d  %.1f%%\t%d  %.1f%%\t%d\n", t.name, t.c.Questions, t.c.Right, pct(t.c.Right, t.c.Questions),
-			t.c.Refused, pct(t.c.Refused, t.c.Questions), t.c.Wrong, pct(t.c.Wrong, t.c.Questions), t.c.Unfilled)
+		fmt.Fprintf(tw, "%s\t%d\t%d  %.1f%%\t%d  %.1f%%\t%d  %.1f%%\t%d  %.1f%%\n", t.name, t.c.Questions, t.c.Right, pct(t.c.Right, t.c.Questions),
+			t.c.Refused, pct(t.c.Refused, t.c.Questions), t.c.Incomplete, pct(t.c.Incomplete, t.c.Questions), t.c.Wrong, pct(t.c.Wrong, t.c.Questions))
 	}
 	fmt.Fprintf(tw, "\nsub-answers (UASQ)\t\t%.1f%%\n", 100*s.SubanswerAccuracy)
 	fmt.Fprintf(tw, "proportional (PASQ)\t\t%.1f%%\n", 100*s.ProportionalAccuracy)
@@ -117,8 +124,8 @@ func runBenchDABench(ctx context.Context, args []string, getenv func(string) str
 		return err
 	}
 	fmt.Fprintln(stdout, "\nAsked through `quarry analyze`'s path (analyses service, offline planner, tools); answers read from each result's tables.")
-	fmt.Fprintln(stdout, "right: every sub-answer right; refused: the analysis failed or asked for clarification; wrong: answered, and not right")
-	fmt.Fprintln(stdout, "(unfilled: answered, but its result has no table value for an answer). Held-out half: sha256(id) starts with an even byte.")
+	fmt.Fprintln(stdout, "right: every sub-answer right; refused: the analysis failed or asked for clarification; incomplete: answered,")
+	fmt.Fprintln(stdout, "some answers missing from its tables, none wrong; wrong: an answer given is wrong. Held-out half: sha256(id) starts with an even byte.")
 	return err
 }
 
@@ -287,33 +294,51 @@ func formatAnswer(v any, s dabench.Spec) (string, bool) {
 	return strconv.FormatFloat(f, 'f', -1, 64), true
 }
 
-// dabenchCounts are a set's questions by outcome.
+// dabenchCounts are a set's questions by outcome: right (every answer
+// right), refused (not answered: the analysis failed, asked for
+// clarification, or never finished), incomplete (answered, no answer given
+// wrong, some missing from the result's tables) and wrong (an answer given
+// is wrong: the outcome that matters most).
 type dabenchCounts struct {
-	Questions int `json:"questions"`
-	Right     int `json:"right"`
-	Refused   int `json:"refused"`
-	Wrong     int `json:"wrong"`
-	// Unfilled are the wrong answers with no value at all: the analysis
-	// answered, and its tables held nothing for the question's names.
-	Unfilled int `json:"unfilled"`
+	Questions  int `json:"questions"`
+	Right      int `json:"right"`
+	Refused    int `json:"refused"`
+	Incomplete int `json:"incomplete"`
+	Wrong      int `json:"wrong"`
 }
 
-func tallyDABench(rs []dabench.Result) dabenchCounts {
+// tallyDABench counts the results by outcome; wrong says which questions
+// had an answer given and wrong.
+func tallyDABench(rs []dabench.Result, wrong map[int]bool) dabenchCounts {
 	c := dabenchCounts{Questions: len(rs)}
 	for _, r := range rs {
 		switch {
-		case strings.HasPrefix(r.Err, refusedPrefix):
-			c.Refused++
-		case r.Err == "" && r.Total > 0 && r.Correct == r.Total:
+		case r.Err != "":
+			c.Refused++ // refused, or no answer at all (a timeout)
+		case r.Total > 0 && r.Correct == r.Total:
 			c.Right++
-		default:
+		case wrong[r.ID]:
 			c.Wrong++
-			if strings.TrimSpace(r.Response) == "" {
-				c.Unfilled++
-			}
+		default:
+			c.Incomplete++
 		}
 	}
 	return c
+}
+
+// wrongValue reports whether the response gives an answer the labels say
+// is wrong (an answer left out is not one).
+func wrongValue(q dabench.Question, response string) bool {
+	labels := map[string]string{}
+	for _, a := range q.Answers {
+		labels[a[0]] = a[1] // a name labelled twice keeps its later value, as upstream's dict
+	}
+	for name, v := range dabench.Extract(response) {
+		if want, ok := labels[name]; ok && !dabench.Correct(v, want) {
+			return true
+		}
+	}
+	return false
 }
 
 func pct(n, of int) float64 {
@@ -331,8 +356,8 @@ type dabenchScore struct {
 }
 
 // writeDABenchJSON prints {"questions", "correct", "accuracy",
-// "subanswer_accuracy", "public": {questions, right, refused, wrong,
-// unfilled}, "held_out": {...}, "by_concept": {concept: {questions,
+// "subanswer_accuracy", "public": {questions, right, refused, incomplete,
+// wrong}, "held_out": {...}, "by_concept": {concept: {questions,
 // correct, accuracy}}, "by_level": {...}}.
 func writeDABenchJSON(w io.Writer, s dabench.Score, public, held dabenchCounts) error {
 	out := struct {

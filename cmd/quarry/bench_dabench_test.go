@@ -51,15 +51,22 @@ func TestFillAnswers(t *testing.T) {
 	}
 }
 
-// Outcomes are counted apart: a refusal is not a wrong answer.
+// Outcomes are counted apart: a refusal is not a wrong answer, and an
+// answer left out is not a wrong one.
 func TestTallyDABench(t *testing.T) {
+	q := dabench.Question{ID: 2, Answers: [][2]string{{"a", "1"}, {"b", "2"}}}
+	if !wrongValue(q, "@a[1], @b[3]") || wrongValue(q, "@a[1]") || wrongValue(q, "@a[1.0], @c[9]") {
+		t.Errorf("wrongValue: a wrong b is wrong; a missing b, or an unlabelled c, is not")
+	}
 	got := tallyDABench([]dabench.Result{
 		{ID: 1, Correct: 2, Total: 2, Response: "@a[1], @b[2]"},
 		{ID: 2, Correct: 1, Total: 2, Response: "@a[1], @b[3]"},
 		{ID: 3, Total: 1, Err: refusedPrefix + "NEEDS_CLARIFICATION: ..."},
-		{ID: 4, Total: 1, Response: ""},
-	})
-	want := dabenchCounts{Questions: 4, Right: 1, Refused: 1, Wrong: 2, Unfilled: 1}
+		{ID: 4, Correct: 1, Total: 2, Response: "@a[1]"},
+		{ID: 5, Total: 1, Response: ""},
+		{ID: 6, Total: 1, Err: "context deadline exceeded"},
+	}, map[int]bool{2: true})
+	want := dabenchCounts{Questions: 6, Right: 1, Refused: 2, Incomplete: 2, Wrong: 1}
 	if got != want {
 		t.Errorf("tally = %+v; want %+v", got, want)
 	}
