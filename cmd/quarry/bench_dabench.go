@@ -165,8 +165,8 @@ func answerDABench(ctx context.Context, m *analyses.Service, q dabench.Question)
 }
 
 // fillAnswers reads each answer's value from the result's tables, never
-// from the question: a one-row table's column whose name matches the
-// answer's name (after synonyms: avg is mean, r and coefficient are a
+// from the question: a one-row table's column of the answer's kind (text
+// or number) whose name matches the answer's name (after synonyms: avg is mean, r and coefficient are a
 // correlation's, p is a p-value's), or an outlier step's row count for a
 // count of outliers. An answer two columns match equally well, or none,
 // is left out rather than guessed.
@@ -221,6 +221,10 @@ func fillAnswers(res *analysis.Result, specs []dabench.Spec) map[string]string {
 		}
 		best, tie, pick := 0, false, cell{}
 		for _, c := range cells {
+			// A text answer is read from text, a number from a number.
+			if _, isText := c.v.(string); s.Kind != "" && isText != (s.Kind == dabench.KindText) {
+				continue
+			}
 			n := 0
 			for t := range answerTokens(c.col) {
 				if want[t] {

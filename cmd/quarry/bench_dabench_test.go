@@ -43,7 +43,13 @@ func TestFillAnswers(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("fillAnswers = %v; want %v", got, want)
 	}
-	// "mean" alone matches nothing; "age" alone matches median_Age only.
+	// A text answer is read from text: the country, not its score.
+	res.Observations[0].Data = map[string]any{"columns": []string{"Country", "avg_Happiness Score"}, "rows": [][]any{{"Switzerland", 7.587}}}
+	got = fillAnswers(res, []dabench.Spec{{Name: "country_with_highest_score", Decimals: -1, Kind: dabench.KindText}})
+	if got["country_with_highest_score"] != "Switzerland" {
+		t.Errorf("a text answer: %v; want Switzerland", got)
+	}
+	// "mean" matches both columns equally: it is left out.
 	res.Observations[0].Data = map[string]any{"columns": []string{"avg_Fare", "avg_Age"}, "rows": [][]any{{34.6, 29.7}}}
 	got = fillAnswers(res, []dabench.Spec{{Name: "mean", Decimals: 2, Kind: dabench.KindNumber}})
 	if len(got) != 0 {
