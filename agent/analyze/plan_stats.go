@@ -113,33 +113,36 @@ func (b *planBuilder) stats() {
 	}
 }
 
-// statColumns are the numeric and the text columns the request named as
-// measures or groupings, in the order named.
+// statColumns are the columns the request named, in the order named:
+// numeric, the measures that hold numbers; text, the groupings (of any
+// type: "by Pclass" groups by its values) and the text measures.
 func (b *planBuilder) statColumns() (numeric, text []string) {
-	add := func(name string) {
+	add := func(name string, group bool) {
 		for _, c := range b.table.Columns {
 			if !strings.EqualFold(c.Name, name) || slices.Contains(numeric, c.Name) || slices.Contains(text, c.Name) {
 				continue
 			}
-			switch c.Type {
-			case quarry.TypeInteger, quarry.TypeFloat:
+			switch {
+			case group:
+				text = append(text, c.Name)
+			case c.Type == quarry.TypeInteger || c.Type == quarry.TypeFloat:
 				numeric = append(numeric, c.Name)
-			case quarry.TypeString, quarry.TypeBoolean:
+			case c.Type == quarry.TypeString || c.Type == quarry.TypeBoolean:
 				text = append(text, c.Name)
 			}
 		}
 	}
 	for _, m := range b.in.Measures {
-		add(m.Column)
+		add(m.Column, false)
 	}
 	for _, g := range b.in.GroupBy {
 		if g.Grain == "" {
-			add(g.Column)
+			add(g.Column, true)
 		}
 	}
 	for _, f := range b.in.Filters {
 		if f.Op == "in" && len(f.Values) >= 2 {
-			add(f.Column)
+			add(f.Column, true)
 		}
 	}
 	return numeric, text
@@ -155,7 +158,7 @@ func (b *planBuilder) statGroup(numeric []string) string {
 		}
 	}
 	for _, f := range b.in.Filters {
-		if f.Op == "in" && len(f.Values) >= 2 {
+		if f.Op == "in" && len(f.Values) >= 2 && !slices.Contains(numeric, f.Column) {
 			return f.Column
 		}
 	}

@@ -20,6 +20,7 @@ func TestPlanStats(t *testing.T) {
 		{Name: "fare", Type: quarry.TypeFloat}, {Name: "age", Type: quarry.TypeFloat},
 		{Name: "sex", Type: quarry.TypeString, Values: []string{"female", "male"}},
 		{Name: "embarked", Type: quarry.TypeString, Values: []string{"C", "Q", "S"}},
+		{Name: "pclass", Type: quarry.TypeInteger},
 	}}}
 	cases := []struct {
 		text string
@@ -29,6 +30,7 @@ func TestPlanStats(t *testing.T) {
 		{"t-test of fare by sex", "ttest", map[string]any{"operation": "ttest", "column": "fare", "group_by": []any{"sex"}, "input": "scope"}},
 		{"welch t-test of fare by sex", "ttest", map[string]any{"operation": "ttest", "method": "welch", "column": "fare", "group_by": []any{"sex"}, "input": "scope"}},
 		{"anova of fare by embarked", "anova", map[string]any{"operation": "anova", "column": "fare", "group_by": []any{"embarked"}, "input": "scope"}},
+		{"anova of fare by pclass", "anova", map[string]any{"operation": "anova", "column": "fare", "group_by": []any{"pclass"}, "input": "scope"}},
 		{"chi-square test of sex by embarked", "chisquare", map[string]any{"operation": "chisquare", "columns": []any{"embarked", "sex"}, "input": "scope"}},
 		{"spearman correlation of fare and age", "correlate", map[string]any{"operation": "correlate", "method": "spearman", "columns": []any{"fare", "age"}, "input": "scope"}},
 		{"z-score outliers of fare", "outliers", map[string]any{"operation": "outliers", "method": "zscore", "column": "fare", "input": "scope"}},
