@@ -265,6 +265,7 @@ func TestStatFeature(t *testing.T) {
 		"x y":                 `has "y" where it should end`,
 		"x +":                 "ends where a value should be",
 		"1e999":               "is not a number",
+		strings.Repeat("(", 101) + "x" + strings.Repeat(")", 101): "nests deeper than 100",
 	} {
 		_, err := tryStatStep(t, statsCSV, true, map[string]any{"operation": "feature", "name": "f", "expression": expr})
 		if err == nil || !strings.Contains(err.Error(), want) {
