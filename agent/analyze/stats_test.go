@@ -188,6 +188,15 @@ func TestStatNormality(t *testing.T) {
 	if p := quarry.AsFloat(cell(t, obs, 0, "p_value")); p > 1e-3 {
 		t.Errorf("shapiro of 1..9 and 100: p = %g; want < 0.001", p)
 	}
+	// normaltest of the same: scipy's skewtest and kurtosistest formulas
+	// written out again in Python give Z1, Z2 and K2 = Z1² + Z2² =
+	// 28.0069016660, p = exp(-K2/2) (chi-square, 2 df) = 8.286641977e-07;
+	// skew and kurtosis are scipy's biased ones.
+	obs = statStep(t, statsCSV, false, map[string]any{"operation": "normality", "column": "h", "method": "normaltest"})
+	wantNum(t, obs, 0, map[string]float64{"statistic": 28.0069016660, "skewness": 2.6300838239, "kurtosis": 4.9975525667, "n": 10})
+	if p := quarry.AsFloat(cell(t, obs, 0, "p_value")); math.Abs(p/8.286641977e-07-1) > 1e-8 {
+		t.Errorf("normaltest p = %.10g; want 8.286641977e-07", p)
+	}
 }
 
 func TestStatRegress(t *testing.T) {
