@@ -1,7 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/quarry-dev/quarry/analysis"
@@ -75,5 +81,53 @@ func TestTallyDABench(t *testing.T) {
 	want := dabenchCounts{Questions: 6, Right: 1, Refused: 2, Incomplete: 2, Wrong: 1}
 	if got != want {
 		t.Errorf("tally = %+v; want %+v", got, want)
+	}
+}
+
+// The bench asks its questions through the analyses service: a question
+// the planner reads is answered from its result's table and scored, one it
+// cannot read is refused, and an answer the labels contradict is wrong;
+// the held-out half (ids 2 and 3 here) is counted apart.
+func TestBenchDABenchProductPath(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, dabench.TablesDir), 0o755)
+	// Groups 1,2,3 / 4,5,6 / 7,8,9: one-way ANOVA F = 27, p = 0.001.
+	csv := "k,v\na,1\na,2\na,3\nb,4\nb,5\nb,6\nc,7\nc,8\nc,9\n"
+	os.WriteFile(filepath.Join(dir, dabench.TablesDir, "groups.csv"), []byte(csv), 0o644)
+	format := "@p_value[p_value] where p_value is rounded to four decimal places."
+	var qs, ls strings.Builder
+	for _, q := range []struct {
+		id             int
+		question, want string
+	}{
+		{2, "anova of v by k", "0.0010"},
+		{3, "what does the flux capacitor read", "1"},
+		{1, "anova of v by k", "0.5000"},
+	} {
+		line, _ := json.Marshal(map[string]any{"id": q.id, "question": q.question, "concepts": []string{"Comprehensive Data Preprocessing"},
+			"constraints": "", "format": format, "file_name": "groups.csv", "level": "easy"})
+		qs.Write(append(line, '\n'))
+		line, _ = json.Marshal(map[string]any{"id": q.id, "common_answers": [][]string{{"p_value", q.want}}})
+		ls.Write(append(line, '\n'))
+	}
+	os.WriteFile(filepath.Join(dir, dabench.QuestionsFile), []byte(qs.String()), 0o644)
+	os.WriteFile(filepath.Join(dir, dabench.LabelsFile), []byte(ls.String()), 0o644)
+	var stdout, stderr bytes.Buffer
+	err := runBenchDABench(context.Background(), []string{"--data", dir, "--json"}, func(string) string { return "" }, &stdout, &stderr)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	var got struct {
+		Public  dabenchCounts `json:"public"`
+		HeldOut dabenchCounts `json:"held_out"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if want := (dabenchCounts{Questions: 3, Right: 1, Refused: 1, Wrong: 1}); got.Public != want {
+		t.Errorf("public = %+v; want %+v", got.Public, want)
+	}
+	if want := (dabenchCounts{Questions: 2, Right: 1, Refused: 1}); got.HeldOut != want {
+		t.Errorf("held out = %+v; want %+v", got.HeldOut, want)
 	}
 }
