@@ -211,6 +211,7 @@ func fillAnswers(res *analysis.Result, specs []dabench.Spec) map[string]string {
 		}
 	}
 	out := map[string]string{}
+	picked := map[string][]string{} // answer names by the cell they read
 	for _, s := range specs {
 		want := answerTokens(s.Name)
 		if want["outlier"] && (want["count"] || want["number"]) && len(outlierRows) == 1 {
@@ -243,6 +244,18 @@ func fillAnswers(res *analysis.Result, specs []dabench.Spec) map[string]string {
 		}
 		if v, ok := formatAnswer(pick.v, s); ok {
 			out[s.Name] = v
+			key := pick.step + "\x00" + pick.col
+			picked[key] = append(picked[key], s.Name)
+		}
+	}
+	// Two answers read from one cell are two different things the result
+	// did not tell apart ("first class" and "third class" average ages
+	// both read the overall average): neither is given.
+	for _, names := range picked {
+		if len(names) > 1 {
+			for _, n := range names {
+				delete(out, n)
+			}
 		}
 	}
 	return out
@@ -289,13 +302,24 @@ func formatAnswer(v any, s dabench.Spec) (string, bool) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return "", false
 	}
-	switch {
-	case s.Kind == dabench.KindInteger || s.Decimals == 0:
-		return strconv.FormatFloat(math.RoundToEven(f), 'f', 0, 64), true
-	case s.Decimals > 0:
-		return strconv.FormatFloat(f, 'f', s.Decimals, 64), true
+	d := s.Decimals
+	if d < 0 {
+		// The format gives no decimals: a whole number is written whole,
+		// anything else with two decimals, the set's convention (the
+		// rule the closed-form solver had).
+		d = 2
+		if s.Kind == dabench.KindInteger || f == math.Trunc(f) && math.Abs(f) < 1e15 {
+			d = 0
+		}
 	}
-	return strconv.FormatFloat(f, 'f', -1, 64), true
+	if s.Kind == dabench.KindInteger {
+		d = 0
+	}
+	out := strconv.FormatFloat(f, 'f', d, 64) // the binary value rounded, as Python's format
+	if strings.HasPrefix(out, "-") && strings.Trim(out, "-0.") == "" {
+		out = out[1:] // -0.00 is 0.00
+	}
+	return out, true
 }
 
 // dabenchCounts are a set's questions by outcome: right (every answer

@@ -55,11 +55,43 @@ func TestFillAnswers(t *testing.T) {
 	if got["country_with_highest_score"] != "Switzerland" {
 		t.Errorf("a text answer: %v; want Switzerland", got)
 	}
+	// Two answers that read one cell are both left out.
+	res.Observations[0].Data = map[string]any{"columns": []string{"avg_Age"}, "rows": [][]any{{29.7}}}
+	got = fillAnswers(res, []dabench.Spec{{Name: "first_class_average_age", Decimals: 2, Kind: dabench.KindNumber},
+		{Name: "third_class_average_age", Decimals: 2, Kind: dabench.KindNumber}})
+	if len(got) != 0 {
+		t.Errorf("two answers from one cell: %v; want both left out", got)
+	}
 	// "mean" matches both columns equally: it is left out.
 	res.Observations[0].Data = map[string]any{"columns": []string{"avg_Fare", "avg_Age"}, "rows": [][]any{{34.6, 29.7}}}
 	got = fillAnswers(res, []dabench.Spec{{Name: "mean", Decimals: 2, Kind: dabench.KindNumber}})
 	if len(got) != 0 {
 		t.Errorf("a name two columns match equally: %v; want it left out", got)
+	}
+}
+
+// Numbers are written as the format asks, and with no decimals given, as
+// the set writes them: whole numbers whole, others with two decimals.
+func TestFormatAnswer(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		spec dabench.Spec
+		want string
+	}{
+		{34.6454, dabench.Spec{Decimals: 2, Kind: dabench.KindNumber}, "34.65"},
+		{2.675, dabench.Spec{Decimals: 2, Kind: dabench.KindNumber}, "2.67"}, // the binary value is below 2.675
+		{3.9776785714, dabench.Spec{Decimals: -1, Kind: dabench.KindNumber}, "3.98"},
+		{12.0, dabench.Spec{Decimals: -1, Kind: dabench.KindNumber}, "12"},
+		{138.6, dabench.Spec{Decimals: -1, Kind: dabench.KindInteger}, "139"},
+		{-0.001, dabench.Spec{Decimals: 2, Kind: dabench.KindNumber}, "0.00"},
+		{"linear", dabench.Spec{Decimals: -1, Kind: dabench.KindText}, "linear"},
+	} {
+		if got, ok := formatAnswer(c.v, c.spec); !ok || got != c.want {
+			t.Errorf("formatAnswer(%v, %+v) = %q, %v; want %q", c.v, c.spec, got, ok, c.want)
+		}
+	}
+	if _, ok := formatAnswer("linear", dabench.Spec{Decimals: 2, Kind: dabench.KindNumber}); ok {
+		t.Errorf("text for a number answer was accepted")
 	}
 }
 
