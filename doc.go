@@ -56,7 +56,6 @@
 //	                           hypotheses, memory loop, explanations, report
 //	agent/chat/                answers about a finished investigation
 //	agent/analyze/             planner, executor, replay, recipes
-//	agent/analyze/closedform/  closed-form questions over one table, offline
 //	agent/ask/                 a room's question: retrieval, answer, citations
 //	agent/research/            sub-questions, facts, contradictions, briefing
 //	agent/evidence/            the one number checker every job's text passes

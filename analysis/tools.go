@@ -42,6 +42,82 @@ const (
 	OpGrowth    = "growth"    // change of Columns[0] from the previous row (ordered by GroupBy[0])
 )
 
+// Statistical df.transform operations. Each reads the input step's rows
+// (its non-missing values) and computes as the scipy.stats or pandas
+// function named with that function's defaults, so that a number a plan
+// reports is the number an analyst's notebook would show.
+const (
+	// OpTTest compares the means of Column in two samples, the two values
+	// of GroupBy[0], or of the two Columns. Method "student" (default,
+	// ttest_ind's equal_var=True), "welch" (equal_var=False), "paired"
+	// (ttest_rel over the two Columns) or "one_sample" (ttest_1samp of
+	// Column against the number Value). One row: statistic, p_value, df,
+	// n1, n2, mean1, mean2 (and group1, group2 for groups).
+	OpTTest = "ttest"
+	// OpANOVA is a one-way ANOVA (f_oneway) of Column across the values of
+	// GroupBy[0]. One row: statistic, p_value, groups, n.
+	OpANOVA = "anova"
+	// OpChiSquare tests the independence of the two Columns
+	// (chi2_contingency, with Yates' correction at one degree of
+	// freedom). One row: statistic, p_value, dof, n.
+	OpChiSquare = "chisquare"
+	// OpCorrelate correlates the two Columns: Method "pearson" (default,
+	// pearsonr) or "spearman" (spearmanr). One row: coefficient, p_value,
+	// n.
+	OpCorrelate = "correlate"
+	// OpNormality tests whether Column is normally distributed: Method
+	// "shapiro" (default) or "normaltest" (D'Agostino and Pearson). One
+	// row: statistic, p_value, n, skewness, kurtosis.
+	OpNormality = "normality"
+	// OpOutliers keeps the input's rows whose Column is an outlier: Method
+	// "iqr" (default; outside Q1 - k IQR, Q3 + k IQR with k = Threshold,
+	// default 1.5) or "zscore" (|z| > Threshold, default 3, z as
+	// scipy.stats.zscore computes it, with the population standard
+	// deviation).
+	OpOutliers = "outliers"
+	// OpRegress fits Column = b0 + b1 Columns[0] + ... by least squares.
+	// One row per term: term, coefficient, std_error, t_value, p_value,
+	// r_squared, n.
+	OpRegress = "regress"
+	// OpImpute fills the missing values of Columns with their Method:
+	// "mean" (default), "median" or "mode" (the smallest most frequent
+	// value, pandas' mode()[0]). All the input's rows, filled.
+	OpImpute = "impute"
+	// OpFeature adds the column Name computed from Expression: numbers,
+	// the input's column names (in double quotes when not plain words),
+	// + - * / and parentheses. All the input's rows, with the new column.
+	OpFeature = "feature"
+)
+
+// StatOperations are the statistical operations, computed by the agent
+// rather than compiled to one query.
+var StatOperations = []string{OpTTest, OpANOVA, OpChiSquare, OpCorrelate, OpNormality, OpOutliers, OpRegress, OpImpute, OpFeature}
+
+// statMethods are the methods each statistical operation accepts; the
+// first is its default.
+var statMethods = map[string][]string{
+	OpTTest:     {"student", "welch", "paired", "one_sample"},
+	OpCorrelate: {"pearson", "spearman"},
+	OpNormality: {"shapiro", "normaltest"},
+	OpOutliers:  {"iqr", "zscore"},
+	OpImpute:    {"mean", "median", "mode"},
+}
+
+// StatMethod is the method a statistical operation uses: method when
+// given, else its default ("" for an operation without methods).
+func StatMethod(op, method string) string {
+	if method != "" {
+		return method
+	}
+	if ms := statMethods[op]; len(ms) > 0 {
+		return ms[0]
+	}
+	return ""
+}
+
+// MaxExpression is the longest expression OpFeature takes.
+const MaxExpression = 1000
+
 // Aggregations.
 var Aggregations = []string{"sum", "avg", "count", "count_distinct", "min", "max", "median", "std"}
 
@@ -58,6 +134,12 @@ type TransformArgs struct {
 	Value       any      `json:"value,omitempty"`
 	Descending  bool     `json:"descending,omitempty"`
 	Limit       int      `json:"limit,omitempty"`
+	// Method, Threshold, Name and Expression are the statistical
+	// operations' (StatOperations).
+	Method     string  `json:"method,omitempty"`
+	Threshold  float64 `json:"threshold,omitempty"`
+	Name       string  `json:"name,omitempty"`
+	Expression string  `json:"expression,omitempty"`
 }
 
 // Chart types.
@@ -157,7 +239,23 @@ var Tools = Registry{
 				return quarry.Errorf(quarry.ECodeInvalid, "operation growth needs group_by: the one column that orders the rows")
 			}
 		default:
-			return oneOf("operation", a.Operation, []string{OpAggregate, OpFilter, OpSort, OpShare, OpGrowth})
+			if slices.Contains(StatOperations, a.Operation) {
+				if err := checkStat(a); err != nil {
+					return err
+				}
+				break
+			}
+			return oneOf("operation", a.Operation, append([]string{OpAggregate, OpFilter, OpSort, OpShare, OpGrowth}, StatOperations...))
+		}
+		if !slices.Contains(StatOperations, a.Operation) {
+			switch {
+			case a.Method != "":
+				return quarry.Errorf(quarry.ECodeInvalid, "operation %s takes no method", a.Operation)
+			case a.Threshold != 0:
+				return quarry.Errorf(quarry.ECodeInvalid, "threshold is a positive number, for operation outliers only")
+			case a.Name != "" || a.Expression != "":
+				return quarry.Errorf(quarry.ECodeInvalid, "name and expression are for operation feature only")
+			}
 		}
 		if a.Limit < 0 {
 			return quarry.Errorf(quarry.ECodeInvalid, "limit must not be negative")
@@ -187,6 +285,76 @@ var Tools = Registry{
 		}
 		return nil
 	}},
+}
+
+// checkStat validates the arguments of a statistical operation: the
+// columns it reads, its method and threshold.
+func checkStat(a *TransformArgs) error {
+	if ms, ok := statMethods[a.Operation]; ok && a.Method != "" && !slices.Contains(ms, a.Method) {
+		return oneOf("method", a.Method, ms)
+	} else if !ok && a.Method != "" {
+		return quarry.Errorf(quarry.ECodeInvalid, "operation %s takes no method", a.Operation)
+	}
+	if a.Threshold < 0 || (a.Threshold != 0 && a.Operation != OpOutliers) {
+		return quarry.Errorf(quarry.ECodeInvalid, "threshold is a positive number, for operation outliers only")
+	}
+	if (a.Name != "" || a.Expression != "") && a.Operation != OpFeature {
+		return quarry.Errorf(quarry.ECodeInvalid, "name and expression are for operation feature only")
+	}
+	switch a.Operation {
+	case OpTTest:
+		switch m := StatMethod(a.Operation, a.Method); {
+		case m == "one_sample":
+			if a.Column == "" {
+				return missing("column")
+			}
+			if _, ok := a.Value.(float64); !ok {
+				return quarry.Errorf(quarry.ECodeInvalid, "a one-sample t-test needs value: the mean to test against, a number")
+			}
+		case m == "paired":
+			if len(a.Columns) != 2 {
+				return quarry.Errorf(quarry.ECodeInvalid, "a paired t-test takes exactly two columns")
+			}
+		case len(a.Columns) == 2 && len(a.GroupBy) == 0 && a.Column == "":
+		case a.Column != "" && len(a.GroupBy) == 1 && len(a.Columns) == 0:
+		default:
+			return quarry.Errorf(quarry.ECodeInvalid, "a t-test takes column and group_by (one column of two groups), or two columns")
+		}
+	case OpANOVA:
+		if a.Column == "" || len(a.GroupBy) != 1 {
+			return quarry.Errorf(quarry.ECodeInvalid, "anova takes column (the values) and group_by (one column of the groups)")
+		}
+	case OpChiSquare, OpCorrelate:
+		if len(a.Columns) != 2 {
+			return quarry.Errorf(quarry.ECodeInvalid, "operation %s takes exactly two columns", a.Operation)
+		}
+	case OpNormality, OpOutliers:
+		if a.Column == "" {
+			return missing("column")
+		}
+	case OpRegress:
+		if a.Column == "" {
+			return missing("column")
+		}
+		if len(a.Columns) == 0 {
+			return quarry.Errorf(quarry.ECodeInvalid, "regress needs columns: the predictors")
+		}
+	case OpImpute:
+		if len(a.Columns) == 0 {
+			return missing("columns")
+		}
+	case OpFeature:
+		switch {
+		case strings.TrimSpace(a.Name) == "":
+			return missing("name")
+		case strings.TrimSpace(a.Expression) == "":
+			return missing("expression")
+		case len(a.Expression) > MaxExpression:
+			return quarry.Errorf(quarry.ECodeInvalid, "expression is longer than %d characters", MaxExpression)
+		}
+		return quarry.CheckText("the name", a.Name, 200, quarry.ECodeInvalid)
+	}
+	return nil
 }
 
 // Check validates args against the tool's schema: no unknown fields, the

@@ -2,8 +2,35 @@ package intent
 
 import "slices"
 
+// The kinds of statistical test a request can ask for by name, each
+// planned as the df.transform operation of the same name.
+const (
+	AnalysisTTest      = "ttest"     // Student's t-test of two groups' means
+	AnalysisWelch      = "welch"     // Welch's t-test (unequal variances)
+	AnalysisANOVA      = "anova"     // one-way ANOVA across groups
+	AnalysisChiSquare  = "chisquare" // chi-square test of independence
+	AnalysisPearson    = "pearson"   // Pearson correlation with its p-value
+	AnalysisSpearman   = "spearman"  // Spearman rank correlation with its p-value
+	AnalysisZScore     = "zscore"    // outliers by z-score rather than IQR
+	AnalysisImputation = "impute"    // missing values filled in
+)
+
 // analysisPhrases map the words of a request to kinds of analysis.
 var analysisPhrases = map[string][]string{
+	AnalysisTTest: {"t test", "t tests", "ttest", "ttests", "ttest_ind", "student t test", "students t test",
+		"two sample t test", "independent t test", "independent samples t test", "significance test"},
+	AnalysisWelch: {"welch", "welch t test", "welchs t test", "welch test", "unequal variances", "unequal variance"},
+	AnalysisANOVA: {"anova", "analysis of variance", "one way anova", "f test", "f_oneway"},
+	AnalysisChiSquare: {"chi square", "chi squared", "chi2", "chi2_contingency", "chi square test", "test of independence",
+		"independence test", "contingency test"},
+	AnalysisPearson: {"pearson", "pearsonr", "pearson correlation", "pearson correlation coefficient",
+		"pearson coefficient", "correlation coefficient"},
+	AnalysisSpearman: {"spearman", "spearmanr", "spearman correlation", "spearman rank correlation",
+		"rank correlation"},
+	AnalysisZScore: {"z score", "z scores", "zscore", "zscores", "standard score", "standard scores"},
+	AnalysisImputation: {"impute", "imputed", "imputation", "imputing", "fillna", "fill missing values",
+		"fill the missing values", "fill in missing values", "fill in the missing values", "fill missing",
+		"fill nulls", "fill null values", "replace missing values", "replace the missing values"},
 	AnalysisTrend: {"trend", "trends", "trending", "trendline", "over time", "time series", "timeseries", "evolution",
 		"trajectory", "seasonality", "seasonal", "how has", "over the period"},
 	AnalysisChart: {"chart", "charts", "charted", "plot", "plots", "plotted", "graph", "graphs", "graphed", "visualize",
@@ -42,7 +69,8 @@ var analysisPhrases = map[string][]string{
 // time.
 var analysisOrder = []string{AnalysisNormality, AnalysisChart, AnalysisTrend, AnalysisDistribution,
 	AnalysisHistogram, AnalysisCorrelation, AnalysisOutliers, AnalysisSummary, AnalysisRegression, AnalysisMissing,
-	AnalysisGrowth, AnalysisShare}
+	AnalysisGrowth, AnalysisShare, AnalysisTTest, AnalysisWelch, AnalysisANOVA, AnalysisChiSquare, AnalysisPearson,
+	AnalysisSpearman, AnalysisZScore, AnalysisImputation}
 
 // analyses reads the kinds of analysis asked for. A phrase may name two
 // ("scatter plot": correlation and chart; "pie chart": share and chart).

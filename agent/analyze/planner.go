@@ -244,6 +244,7 @@ func (b *planBuilder) build() {
 	if b.has(intent.AnalysisRegression) {
 		b.regression(measures)
 	}
+	b.stats() // the statistical tests the request names (plan_stats.go)
 }
 
 // someChart charts the first measure over time, or else by the first

@@ -320,6 +320,9 @@ func (in *output) column(name string) (quarry.Column, bool) {
 
 // runTransform compiles the operation to SQL over the input step's table.
 func (r *run) runTransform(ctx context.Context, t *analysis.Subtask, a *analysis.TransformArgs) (*output, error) {
+	if slices.Contains(analysis.StatOperations, a.Operation) {
+		return r.runStats(ctx, t, a)
+	}
 	cols := slices.Concat(a.Columns, a.GroupBy, []string{a.Column})
 	in, err := r.input(a.Input, cols...)
 	if err != nil {

@@ -181,7 +181,8 @@ Commands:
   audit anchor  print each log's head (path, entries, last hash, hash_v2) to keep outside the data dir;
                 quarry audit verify --anchor FILE_OR_HASH checks the logs still extend it
   bench rca     score the segment searches on the root-cause benchmarks
-  bench dabench ask the DABench data-analysis questions through quarry analyze and score them
+  bench dabench ask the DABench data-analysis questions as analyses and score them
+                (right, refused, wrong; on all questions and on the held-out half)
   bench financebench
                 ingest the FinanceBench filings into a room and score page retrieval
   bench scifact ingest the SciFact abstracts into a room and score retrieval (nDCG@10, recall@100)
