@@ -103,6 +103,17 @@ var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged",
 	"precisely", "respectively", "separately", "individually", "each", "every", "all", "ones", "single",
 	"value", "values", "number", "numbers", "result", "results", "answer", "summary", "figure", "stat", "stats")
 
+// toolWords name how a number is computed or written, not what it is:
+// the libraries and functions an analyst mentions, rounding, the answer's
+// format. They never change which number is asked for.
+var toolWords = setOf("python", "pythons", "pandas", "numpy", "scipy", "sklearn", "scikit", "statsmodels", "excel",
+	"sql", "module", "modules", "library", "libraries", "package", "packages", "function", "functions", "method",
+	"methods", "built", "builtin", "implementation", "implement", "apply", "applying", "perform", "performing", "use",
+	"using", "utilize", "utilizing", "employ", "round", "rounded", "rounding", "decimal", "decimals", "places",
+	"place", "digits", "digit", "significant", "answer", "answers", "output", "outputs", "format", "formatted",
+	"report", "return", "print", "column", "columns", "field", "fields", "dataframe", "dataset", "algorithm",
+	"approach", "technique", "procedure", "calculation", "calculations", "computation", "off", "nearest", "whole")
+
 // asides reads the words left over that change nothing: a unit a number
 // is to be written in ("in pounds", "as a percentage" when a share is
 // asked for), a descriptive noun after a column's name, filler words, and
@@ -122,6 +133,12 @@ func (p *parser) asides() error {
 		case (w == "each" || w == "every" || w == "all") && len(p.in.GroupBy) > 0:
 		case fillers[w] && !weighty[w] && w != "each" && w != "every" && w != "all":
 		case w == "among" || w == "amongst":
+		case toolWords[w]:
+		case numberWords[w] != 0 || isDigits(w):
+			// "to two decimal places", "3 decimals": how it is written
+			if !p.decimalsAt(i) {
+				continue
+			}
 		case isSuperlative(w) && i > 0 && (p.toks[i-1].low == "from" || p.toks[i-1].low == "to") && len(p.in.GroupBy) > 0 && len(p.in.Measures) > 0:
 			// "from heaviest to lightest": the order of the groups, which
 			// every ranking shows
@@ -272,4 +289,20 @@ func isSuperlative(w string) bool {
 	_, a := superlatives[w]
 	_, b := topWords[w]
 	return a || b
+}
+
+func isDigits(w string) bool {
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// decimalsAt reports whether the number at i says how many decimals or
+// digits to write ("two decimal places", "3 decimals").
+func (p *parser) decimalsAt(i int) bool {
+	n := p.next(i)
+	return n == "decimal" || n == "decimals" || n == "digits" || n == "significant" || n == "dp"
 }
