@@ -16,9 +16,6 @@ type testResult struct {
 	Stat, P float64
 }
 
-// normCDF is the standard normal distribution function.
-func normCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
-
 // normSF is the standard normal survival function, accurate in the tail.
 func normSF(x float64) float64 { return 0.5 * math.Erfc(x/math.Sqrt2) }
 
@@ -267,15 +264,6 @@ func sorted(xs []float64) []float64 {
 	return s
 }
 
-// quantile is numpy's default (linear) quantile, q in [0, 1].
-func quantile(xs []float64, q float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := sorted(xs)
-	return quantileSorted(s, q)
-}
-
 func quantileSorted(s []float64, q float64) float64 {
 	h := float64(len(s)-1) * q
 	lo := math.Floor(h)
@@ -284,38 +272,6 @@ func quantileSorted(s []float64, q float64) float64 {
 		return s[len(s)-1]
 	}
 	return s[i] + (h-lo)*(s[i+1]-s[i])
-}
-
-func median(xs []float64) float64 { return quantile(xs, 0.5) }
-
-func minMax(xs []float64) (float64, float64) {
-	if len(xs) == 0 {
-		return math.NaN(), math.NaN()
-	}
-	lo, hi := xs[0], xs[0]
-	for _, x := range xs {
-		lo = math.Min(lo, x)
-		hi = math.Max(hi, x)
-	}
-	return lo, hi
-}
-
-// modeFloat is the smallest most frequent value (pandas' mode()[0]).
-func modeFloat(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	counts := map[float64]int{}
-	for _, x := range xs {
-		counts[x]++
-	}
-	best, bc := math.NaN(), 0
-	for v, c := range counts {
-		if c > bc || (c == bc && v < best) {
-			best, bc = v, c
-		}
-	}
-	return best
 }
 
 // moments returns the second, third and fourth central moments.
