@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -237,28 +235,5 @@ func systemReferences(ctx context.Context, tx pgx.Tx, rels []relation) ([]analys
 // analysing runs fn in a transaction that may create the temporary view
 // and is always rolled back, under the statement timeout.
 func (s *Source) analysing(ctx context.Context, fn func(ctx context.Context, tx pgx.Tx) error) error {
-	timeout := s.timeout()
-	if dl, ok := ctx.Deadline(); ok {
-		if timeout = time.Until(dl); timeout <= 0 {
-			return context.DeadlineExceeded
-		}
-	} else {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, timeout+ConnectTimeout)
-		defer cancel()
-	}
-	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadWrite})
-	if err != nil {
-		return err
-	}
-	defer func() {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ConnectTimeout)
-		defer cancel()
-		tx.Rollback(rctx)
-	}()
-	ms := max(timeout.Milliseconds(), 1)
-	if _, err := tx.Exec(ctx, "SET LOCAL statement_timeout = "+strconv.FormatInt(ms, 10), pgx.QueryExecModeSimpleProtocol); err != nil {
-		return err
-	}
-	return fn(ctx, tx)
+	return s.rolledBack(ctx, pgx.ReadWrite, fn)
 }

@@ -169,6 +169,13 @@ func (s *Source) Close() error {
 // with ctx's deadline (DefaultTimeout without one), and rolls it back:
 // nothing a query does, a SET included, outlives it.
 func (s *Source) readOnly(ctx context.Context, fn func(ctx context.Context, tx pgx.Tx) error) error {
+	return s.rolledBack(ctx, pgx.ReadOnly, fn)
+}
+
+// rolledBack runs fn in a transaction of the access mode whose statements
+// time out with ctx's deadline (DefaultTimeout without one), and always
+// rolls it back.
+func (s *Source) rolledBack(ctx context.Context, mode pgx.TxAccessMode, fn func(ctx context.Context, tx pgx.Tx) error) error {
 	timeout := s.timeout()
 	if dl, ok := ctx.Deadline(); ok {
 		timeout = time.Until(dl)
@@ -187,7 +194,7 @@ func (s *Source) readOnly(ctx context.Context, fn func(ctx context.Context, tx p
 		ctx, cancel = context.WithTimeout(ctx, timeout+ConnectTimeout)
 		defer cancel()
 	}
-	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{AccessMode: mode})
 	if err != nil {
 		return err
 	}
