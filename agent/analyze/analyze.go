@@ -536,6 +536,10 @@ func (r *run) makePlan(ctx context.Context) (*analysis.Plan, string, error) {
 		return nil, "offline", err
 	}
 	p, err := planFor(req, in, r.tables, slices.Contains(r.named, analysis.DeliverCharts))
+	var na *notApplied
+	if errors.As(err, &na) {
+		r.res.Clarification = &analysis.Clarification{Understood: slices.Clone(in.Understood), NotUnderstood: na.words}
+	}
 	return p, "offline", err
 }
 

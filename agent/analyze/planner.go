@@ -58,11 +58,9 @@ func planFor(req *analysis.Request, in *intent.Intent, tables []analysis.SourceT
 	b := &planBuilder{req: req, in: in, table: table}
 	if len(req.Policy.AllowedColumns) > 0 {
 		// Queries name the allowed columns rather than *.
-		var keep []analysis.SourceColumn
+		keep := []analysis.SourceColumn{}
 		for _, c := range table.Columns {
-			if slices.ContainsFunc(req.Policy.AllowedColumns, func(a string) bool {
-				return strings.EqualFold(a, c.Name) || strings.EqualFold(a, table.Name+"."+c.Name)
-			}) {
+			if req.Policy.Allows(table.Name, c.Name) {
 				keep = append(keep, c)
 			}
 		}
@@ -72,8 +70,66 @@ func planFor(req *analysis.Request, in *intent.Intent, tables []analysis.SourceT
 	if needChart && !slices.ContainsFunc(b.steps, func(t analysis.Subtask) bool { return t.ToolName == analysis.ToolPlot }) {
 		b.someChart()
 	}
+	if words := b.unapplied(); len(words) > 0 {
+		var parts []string
+		for _, w := range words {
+			parts = append(parts, fmt.Sprintf("%q (%s)", w.Word, w.Reason))
+		}
+		return nil, quarry.Errorf(quarry.ECodeNeedsClarification, "I could not answer this as asked: no step could apply %s: %w",
+			strings.Join(parts, ", "), &notApplied{words}).WithHint("say it another way, or ask for what the data can give")
+	}
 	p := &analysis.Plan{Subtasks: b.steps, Reasoning: b.reasoning(), Status: analysis.PlanDraft}
 	return p, nil
+}
+
+// notApplied is what a plan could not apply of a request it understood:
+// a kind of analysis or a ranking no step carries out.
+type notApplied struct{ words []analysis.UnknownWord }
+
+func (e *notApplied) Error() string { return fmt.Sprintf("%d parts of the request not applied", len(e.words)) }
+
+// unapplied lists what the request asked for that no step of the plan
+// carries out (a growth without a date, a share of an average, a ranking
+// of rows with no measure to rank by): a plan without it would answer
+// another question.
+func (b *planBuilder) unapplied() []analysis.UnknownWord {
+	has := func(match func(t analysis.Subtask) bool) bool { return slices.ContainsFunc(b.steps, match) }
+	id := func(pred func(id string) bool) bool { return has(func(t analysis.Subtask) bool { return pred(t.TaskID) }) }
+	var out []analysis.UnknownWord
+	miss := func(kind, why string) {
+		out = append(out, analysis.UnknownWord{Word: kind, Reason: why})
+	}
+	for _, kind := range b.in.Analyses {
+		switch kind {
+		case intent.AnalysisTrend:
+			if !id(func(s string) bool { return strings.HasPrefix(s, "trend") }) {
+				miss(kind, "the table has no date column to follow over time")
+			}
+		case intent.AnalysisGrowth:
+			if !id(func(s string) bool { return strings.HasSuffix(s, "_growth") }) {
+				miss(kind, "a change needs periods to compare: a date column or two years")
+			}
+		case intent.AnalysisShare:
+			if !id(func(s string) bool { return s == "share" || strings.HasSuffix(s, "_share") }) {
+				miss(kind, "a share needs a total or count split by a grouping or a filter")
+			}
+		case intent.AnalysisDistribution, intent.AnalysisHistogram:
+			if !id(func(s string) bool { return s == "values" }) {
+				miss(kind, "a distribution needs a numeric column")
+			}
+		case intent.AnalysisRegression:
+			if !id(func(s string) bool { return s == "regression" }) {
+				miss(kind, "a regression needs two numeric columns, or one and a date")
+			}
+		}
+	}
+	if t := b.in.Top; t != nil && t.N > 0 {
+		limit := fmt.Sprintf(" LIMIT %d", t.N)
+		if !has(func(s analysis.Subtask) bool { q, _ := s.Arguments["query"].(string); return strings.HasSuffix(q, limit) }) {
+			miss(fmt.Sprintf("top %d", t.N), "a ranking needs what to rank (a grouping) and a measure to rank by")
+		}
+	}
+	return out
 }
 
 // planBuilder lays out one plan.

@@ -360,3 +360,23 @@ func TestModelRestatesWordsTheParserCouldNotApply(t *testing.T) {
 		})
 	}
 }
+
+// A kind of analysis or a ranking the request asks for that no step can
+// carry out ends the analysis as needing clarification, not completed
+// without it.
+func TestWhatNoStepAppliesIsNotAnswered(t *testing.T) {
+	life := writeRows(t, "life.csv", lifeRows())
+	for _, c := range []struct{ text, word string }{
+		{"growth of total population", "growth"},
+		{"top 3 records", "top 3"},
+	} {
+		res := runRequest(t, c.text, life)
+		if res.Status != analysis.StatusFailed || res.Error == nil || res.Error.Code != quarry.ECodeNeedsClarification || res.Plan != nil {
+			t.Errorf("%q: %s %+v; want failed, %s, nothing run", c.text, res.Status, res.Error, quarry.ECodeNeedsClarification)
+			continue
+		}
+		if cl := res.Clarification; cl == nil || !slices.ContainsFunc(cl.NotUnderstood, func(u analysis.UnknownWord) bool { return u.Word == c.word }) {
+			t.Errorf("%q: clarification %+v; want %q not applied", c.text, res.Clarification, c.word)
+		}
+	}
+}
