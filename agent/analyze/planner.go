@@ -86,7 +86,9 @@ func planFor(req *analysis.Request, in *intent.Intent, tables []analysis.SourceT
 // a kind of analysis or a ranking no step carries out.
 type notApplied struct{ words []analysis.UnknownWord }
 
-func (e *notApplied) Error() string { return fmt.Sprintf("%d parts of the request not applied", len(e.words)) }
+func (e *notApplied) Error() string {
+	return fmt.Sprintf("%d parts of the request not applied", len(e.words))
+}
 
 // unapplied lists what the request asked for that no step of the plan
 // carries out (a growth without a date, a share of an average, a ranking
@@ -94,7 +96,9 @@ func (e *notApplied) Error() string { return fmt.Sprintf("%d parts of the reques
 // another question.
 func (b *planBuilder) unapplied() []analysis.UnknownWord {
 	has := func(match func(t analysis.Subtask) bool) bool { return slices.ContainsFunc(b.steps, match) }
-	id := func(pred func(id string) bool) bool { return has(func(t analysis.Subtask) bool { return pred(t.TaskID) }) }
+	id := func(pred func(id string) bool) bool {
+		return has(func(t analysis.Subtask) bool { return pred(t.TaskID) })
+	}
 	var out []analysis.UnknownWord
 	miss := func(kind, why string) {
 		out = append(out, analysis.UnknownWord{Word: kind, Reason: why})
@@ -125,7 +129,10 @@ func (b *planBuilder) unapplied() []analysis.UnknownWord {
 	}
 	if t := b.in.Top; t != nil && t.N > 0 {
 		limit := fmt.Sprintf(" LIMIT %d", t.N)
-		if !has(func(s analysis.Subtask) bool { q, _ := s.Arguments["query"].(string); return strings.HasSuffix(q, limit) }) {
+		if !has(func(s analysis.Subtask) bool {
+			q, _ := s.Arguments["query"].(string)
+			return strings.HasSuffix(q, limit)
+		}) {
 			miss(fmt.Sprintf("top %d", t.N), "a ranking needs what to rank (a grouping) and a measure to rank by")
 		}
 	}
