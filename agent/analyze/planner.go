@@ -106,7 +106,8 @@ func (b *planBuilder) unapplied() []analysis.UnknownWord {
 	for _, kind := range b.in.Analyses {
 		switch kind {
 		case intent.AnalysisTrend:
-			if !id(func(s string) bool { return strings.HasPrefix(s, "trend") }) {
+			byYear := slices.ContainsFunc(b.in.GroupBy, func(g intent.Group) bool { return b.isYearColumn(g.Column) })
+			if !byYear && !id(func(s string) bool { return strings.HasPrefix(s, "trend") }) {
 				miss(kind, "the table has no date column to follow over time")
 			}
 		case intent.AnalysisGrowth:
