@@ -100,8 +100,8 @@ var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged",
 	"onwards", "overall", "altogether", "actually", "exactly", "roughly", "approximately", "about", "around",
 	"exist", "exists", "existed", "appear", "appears", "listed", "observed", "seen", "data", "dataset", "rows",
 	"record", "records", "entries", "table", "file", "sheet", "spreadsheet", "please", "quickly", "briefly",
-	"precisely", "respectively", "separately", "individually", "each", "every", "all", "ones", "single",
-	"value", "values", "number", "numbers", "result", "results", "answer", "summary", "figure", "stat", "stats")
+	"precisely", "respectively", "separately", "individually", "ones", "single", "value", "values", "number",
+	"numbers", "result", "results", "answer", "summary", "stat", "stats")
 
 // toolWords name how a number is computed or written, not what it is:
 // the libraries and functions an analyst mentions, rounding, the answer's
@@ -131,7 +131,7 @@ func (p *parser) asides() error {
 		case measureUnits[w] && i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "as"):
 		case tailWords[w] && i > 0 && p.toks[i-1].used && p.toks[i-1].kind == kWord:
 		case (w == "each" || w == "every" || w == "all") && len(p.in.GroupBy) > 0:
-		case fillers[w] && !weighty[w] && w != "each" && w != "every" && w != "all":
+		case fillers[w] && !weighty[w]:
 		case w == "among" || w == "amongst":
 		case toolWords[w]:
 		case numberWords[w] != 0 || isDigits(w):

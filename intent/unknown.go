@@ -153,13 +153,17 @@ func (p *parser) timeLikeColumns() []string {
 	return out
 }
 
-// isYearColumn reports whether c holds years as integers: an integer
-// column named year (or yr, season).
-func (p *parser) isYearColumn(c *Column) bool {
-	if c.Type != "integer" {
+// isYearColumn reports whether c holds years as integers.
+func (p *parser) isYearColumn(c *Column) bool { return IsYearColumn(c.Name, c.Type) }
+
+// IsYearColumn reports whether a column of this name and type holds years
+// as integers: an integer column named year (or yr, season), alone or
+// with one other word ("model_year").
+func IsYearColumn(name, typ string) bool {
+	if typ != "integer" {
 		return false
 	}
-	ws := nameWords(c.Name)
+	ws := nameWords(name)
 	return len(ws) <= 2 && slices.ContainsFunc(ws, func(w string) bool { return synonymOf(w) == "yr" || w == "season" })
 }
 

@@ -634,12 +634,12 @@ func (b *planBuilder) breakdown(m measure, dim string) {
 	}
 }
 
-// isYearColumn reports whether col is an integer column named like a year.
+// isYearColumn reports whether col holds years as integers, by the
+// parser's rule.
 func (b *planBuilder) isYearColumn(col string) bool {
 	for _, c := range b.table.Columns {
 		if strings.EqualFold(c.Name, col) {
-			ws := strings.Fields(strings.ToLower(strings.NewReplacer("_", " ", "-", " ").Replace(c.Name)))
-			return c.Type == quarry.TypeInteger && len(ws) <= 2 && slices.ContainsFunc(ws, func(w string) bool { return w == "year" || w == "yr" || w == "years" })
+			return intent.IsYearColumn(c.Name, c.Type)
 		}
 	}
 	return false

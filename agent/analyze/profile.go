@@ -68,15 +68,9 @@ func (r *run) runProfile(ctx context.Context, t *analysis.Subtask, a *analysis.P
 			return nil, quarry.Errorf(quarry.ECodeInvalid, "no table %q to profile", table)
 		}
 		table = strings.ToLower(table)
-		if allowed := r.req.Policy.AllowedColumns; len(allowed) > 0 {
+		if len(r.req.Policy.AllowedColumns) > 0 {
 			// A source table is profiled on the allowed columns only.
-			var keep []quarry.Column
-			for _, c := range cols {
-				if slices.ContainsFunc(allowed, func(a string) bool { return strings.EqualFold(a, c.Name) || strings.EqualFold(a, table+"."+c.Name) }) {
-					keep = append(keep, c)
-				}
-			}
-			cols = keep
+			cols = slices.DeleteFunc(cols, func(c quarry.Column) bool { return !r.req.Policy.Allows(table, c.Name) })
 		}
 	}
 	if len(a.Columns) > 0 {
