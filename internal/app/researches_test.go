@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/audit"
@@ -153,6 +154,10 @@ func TestResearchAuditTrail(t *testing.T) {
 func TestResearchTakesAQuestion(t *testing.T) {
 	e := newResearchEnv(t, nil)
 	ctx := context.Background()
+	// Quotas are per hour of the clock: the test holds the clock in the
+	// middle of one, so that a run across the hour does not reset them.
+	mid := time.Now().UTC().Truncate(time.Hour).Add(30 * time.Minute)
+	e.svc.Now = func() time.Time { return mid }
 	// One research takes one question.
 	if _, err := e.rs.Research(ctx, e.owner.ID, sampleresearch.Question, "quick", "kestrel", false, nil); err != nil {
 		t.Fatal(err)
