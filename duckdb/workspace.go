@@ -57,10 +57,19 @@ func (e *Engine) LoadFile(ctx context.Context, name, path string) (*quarry.FileS
 		return nil, 0, quarry.Errorf(quarry.ECodeMalformedCSV, "%s could not be read: %s", file, readMessage(err, path, file))
 	}
 	err := e.checkNames(ctx, name, file)
+	var reads map[string]textReading
+	if err == nil {
+		// JSON holds dates and decorated numbers as strings ("Jun 12
+		// 1998", "$1,200"): read them as CSV's text columns are.
+		reads, err = e.readTextColumns(ctx, name)
+	}
 	var t *table
 	var schema *quarry.FileSchema
 	if err == nil {
 		t, schema, err = e.profile(ctx, name)
+	}
+	if err == nil {
+		annotate(t, schema, reads, "")
 	}
 	if err != nil {
 		e.dropTable(name)

@@ -2,6 +2,7 @@ package intent
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -130,12 +131,90 @@ func (p *parser) dimension(j int, trig string) (int, bool, error) {
 		p.pending = pendingGroup{p.date.Name, g}
 		return j + 1, true, nil
 	}
+	if c, k := p.categoryDimension(j); c != nil {
+		p.pending = pendingGroup{c.Name, ""}
+		return k, true, nil
+	}
 	if trig == "per" || trig == "by" || strings.HasSuffix(trig, " by") || trig == "for each" || trig == "groupby" {
 		if err := p.misspelt(j); err != nil {
 			return j, false, err
 		}
 	}
 	return j, false, nil
+}
+
+// categoryNouns name a grouping without naming a column: "by type", "per
+// industry", "for each category".
+var categoryNouns = setOf("type", "types", "kind", "kinds", "category", "categories", "class", "classes", "group",
+	"groups", "sector", "sectors", "industry", "industries", "segment", "segments", "genre", "genres", "division",
+	"divisions", "classification", "variety", "varieties", "sort", "sorts")
+
+// categoryDimension reads a grouping said with a category noun at j:
+// "region of origin" (the noun, "of" and a column: that column), or
+// "by industry" and "type of disaster" (the noun alone, or "of" and the
+// table's subject) over a table with exactly one category column: that
+// column, and Understood says it was the only one. It returns the column,
+// nil if none, and the index after the words read.
+func (p *parser) categoryDimension(j int) (*Column, int) {
+	w := p.low(j)
+	if !categoryNouns[w] && !placeNouns[w] {
+		return nil, j
+	}
+	end := j + 1
+	if p.low(j+1) == "of" {
+		k := p.skip(j+2, "the", "a", "an")
+		if c, n, s := p.colAt(k, prefDim); c != nil && s >= mWords && isText(c) {
+			return c, k + n
+		}
+		if !p.free(k) || p.toks[k].kind != kWord || !tableWord(p.t, p.toks[k].low) {
+			return nil, j
+		}
+		end = k + 1
+	}
+	if !categoryNouns[w] {
+		return nil, j
+	}
+	c := p.onlyCategory()
+	if c == nil {
+		return nil, j
+	}
+	p.understood(j, fmt.Sprintf("%s -> %s (the only category column of %s)", p.src(j, end), c.Name, p.t.Name), p.src(j, end)+" ("+c.Name+")")
+	return c, end
+}
+
+// placeNouns say a place: they find a column only through "of" ("region of
+// origin").
+var placeNouns = setOf("region", "regions", "area", "areas", "place", "places", "location", "locations")
+
+// onlyCategory returns the chosen table's one text column of categories:
+// few distinct values against its rows, not a name, id or free text, and
+// not already filtered or grouped on. Nil when there are none or several.
+func (p *parser) onlyCategory() *Column {
+	if p.t == nil {
+		return nil
+	}
+	var found *Column
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		ws := nameWords(c.Name)
+		last := ""
+		if len(ws) > 0 {
+			last = ws[len(ws)-1]
+		}
+		if c.Type != "string" || len(c.Values) < 2 || isIDLike(c) || p.t.Rows > 0 && int64(len(c.Values))*2 > p.t.Rows ||
+			last == "name" || last == "title" || last == "label" || last == "description" || last == "comment" || last == "notes" {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = c
+	}
+	if found == nil || slices.ContainsFunc(p.in.Filters, func(f Filter) bool { return f.Column == found.Name }) ||
+		slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Column == found.Name }) {
+		return nil
+	}
+	return found
 }
 
 // misspelt returns an error naming the closest column when the word at j
@@ -287,6 +366,16 @@ func (p *parser) ranked(i, j, n int, hasN, desc, bare bool) error {
 		p.setTop(i, k+m, n, c.Name, desc)
 		return nil
 	}
+	if c, e := p.categoryDimension(k); c != nil {
+		if !hasN {
+			n = 10
+			if last := p.toks[e-1].low; last == singular(last) {
+				n = 1
+			}
+		}
+		p.setTop(i, e, n, c.Name, desc)
+		return nil
+	}
 	if (isCountNoun(p.low(k)) || p.low(k) == "days" && p.date != nil || tableWord(p.t, p.low(k))) && hasN {
 		p.setTop(i, k+1, n, "", desc) // "top 10 orders": rows
 		p.toks[k].used = false        // the noun still says what to count
@@ -301,11 +390,27 @@ func (p *parser) ranked(i, j, n int, hasN, desc, bare bool) error {
 	return nil
 }
 
+// rankLinks join a ranking's dimension to its superlative: "with the
+// highest", "that had the lowest".
+var rankLinks = setOf("with", "the", "that", "which", "who", "had", "have", "has", "having", "show", "showed", "shows")
+
 func (p *parser) setTop(i, j, n int, col string, desc bool) {
 	p.in.Top = &TopN{N: n, Column: col, Desc: desc}
 	for k := i; k < j; k++ {
 		if _, ok := superlatives[p.toks[k].low]; ok {
 			p.rankBy = p.toks[k].low
+		}
+	}
+	// "top 3 industries with the highest average rate": the superlative
+	// is the ranking's, not a maximum to compute.
+	for k := j; col != "" && k < len(p.toks) && k <= j+4; k++ {
+		if desc, ok := superlatives[p.low(k)]; ok && k > j && (p.low(k-1) == "the" || p.low(k-1) == "with") {
+			p.in.Top.Desc, p.rankBy = desc, p.low(k)
+			p.use(k, k+1)
+			break
+		}
+		if !p.free(k) || !rankLinks[p.low(k)] {
+			break
 		}
 	}
 	p.topPos, p.topSrc = i, p.src(i, j)
@@ -338,6 +443,11 @@ func (p *parser) which(i int) {
 		j++ // "which 5 airports"
 	}
 	c, m, s := p.colAt(j, prefDim)
+	if c == nil || s < mEntity {
+		if cc, e := p.categoryDimension(j); cc != nil {
+			c, m, s = cc, e-j, mWords
+		}
+	}
 	if c == nil || s < mEntity || isNumeric(c) && !p.isYearColumn(c) || isDate(c) {
 		return
 	}

@@ -19,7 +19,7 @@ var synonymSets = [][]string{
 	{"expect", "expectancy", "exp"},
 	{"pop", "population", "populations"},
 	{"hp", "horsepower"},
-	{"mpg", "mileage"},
+	{"mpg", "mileage", "fuel economy", "fuel efficiency", "miles per gallon"},
 	{"accel", "acceleration"},
 	{"wt", "weight"},
 	{"disp", "displacement"},
@@ -75,6 +75,56 @@ var synonymSets = [][]string{
 	{"lbs", "lb", "pound", "pounds"},
 	{"occupation", "occupations", "job", "jobs"},
 	{"company", "companies", "firm", "firms"},
+}
+
+// synonymPhrases maps the phrases of synonymSets ("box office", "fuel
+// economy"), as lower-case words, to their set's first word.
+var synonymPhrases = func() map[string]string {
+	m := map[string]string{}
+	for _, set := range synonymSets {
+		for _, w := range set {
+			if strings.Contains(w, " ") {
+				m[w] = set[0]
+			}
+		}
+	}
+	return m
+}()
+
+// mergePhrases makes each phrase of synonymPhrases in toks one word token,
+// spelled as the word it stands for ("box office" is read as "gross"), so
+// that every pass reads it as that word.
+func mergePhrases(text string, toks []token) []token {
+	out := toks[:0:0]
+	for i := 0; i < len(toks); i++ {
+		merged := false
+		for n := 3; n >= 2 && !merged; n-- {
+			if i+n > len(toks) {
+				continue
+			}
+			words := make([]string, 0, n)
+			for _, t := range toks[i : i+n] {
+				if t.kind != kWord {
+					break
+				}
+				words = append(words, t.low)
+			}
+			w, ok := synonymPhrases[strings.Join(words, " ")]
+			if len(words) != n || !ok {
+				continue
+			}
+			t := toks[i]
+			t.low, t.end = w, toks[i+n-1].end
+			t.raw = text[t.start:t.end]
+			out = append(out, t)
+			i += n - 1
+			merged = true
+		}
+		if !merged {
+			out = append(out, toks[i])
+		}
+	}
+	return out
 }
 
 // synonyms maps each word of synonymSets to its set's first word.
@@ -211,9 +261,14 @@ var countryAliases = map[string][]string{
 }
 
 // capsAlias reports whether form of value v must be written in capitals:
-// a country's short name ("US", "UK").
+// a country's short name ("US", "UK") or a state's postal code ("IN",
+// "OR", "ME" are words too).
 func capsAlias(v, form string) bool {
-	for _, a := range countryAliases[strings.ToLower(strings.TrimSpace(v))] {
+	l := strings.ToLower(strings.TrimSpace(v))
+	if code, ok := usStates[l]; ok && strings.ToLower(code) == form {
+		return true
+	}
+	for _, a := range countryAliases[l] {
 		if strings.ToLower(a) == form && a == strings.ToUpper(a) {
 			return true
 		}

@@ -73,7 +73,34 @@ func (p *parser) subjects() error {
 		p.in.Measures[0] = Measure{Column: cc.Name, Agg: "sum"}
 		p.understood(i, fmt.Sprintf("%s -> sum of %s (each row of %s counts %s)", t.raw, cc.Name, p.t.Name, cc.Name), t.raw+" (sum of "+cc.Name+")")
 	}
+	p.periodWords()
 	return nil
+}
+
+// periodWords reads the words that name the column a period is applied
+// to, said as a verb ("films released in 2005" with the period on
+// "Release Date", "founded before 1900" on founded_year): the period
+// already says which rows they mean.
+func (p *parser) periodWords() {
+	var col string
+	switch {
+	case p.in.Time != nil && p.in.Time.Column != "":
+		col = p.in.Time.Column
+	case p.yearColumn() != nil && slices.ContainsFunc(p.in.Filters, func(f Filter) bool { return f.Column == p.yearColumn().Name }):
+		col = p.yearColumn().Name
+	default:
+		return
+	}
+	words := nameWords(col)
+	for i, t := range p.toks {
+		if t.used || t.kind != kWord || stopwords[t.low] || len(t.low) < 4 {
+			continue
+		}
+		if slices.ContainsFunc(words, func(cw string) bool { return sameWord(t.low, cw) && synonymOf(cw) != "yr" && synonymOf(cw) != "dt" }) {
+			p.toks[i].used = true
+			p.understood(i, fmt.Sprintf("%s -> the period's column %s", t.raw, col), t.raw+" ("+col+")")
+		}
+	}
 }
 
 // countsHere reports whether token i is the noun of a count phrase ("how

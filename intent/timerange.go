@@ -327,6 +327,11 @@ func (p *parser) rangeAt(i int) (s span, cmp *span, n int, ok bool) {
 	switch lead {
 	case "from", "between", "since", "after", "before", "until", "till", "through", "thru", "starting", "beginning":
 		j = p.skip(i+1, "from", "in", "on", "the")
+	case "prior":
+		if p.low(i+1) != "to" {
+			return span{}, nil, 0, false
+		}
+		lead, j = "before", p.skip(i+2, "the")
 	default:
 		lead = ""
 	}
@@ -386,12 +391,12 @@ func (p *parser) rangeAt(i int) (s span, cmp *span, n int, ok bool) {
 			return span{start: a.end, end: last, yearGiven: true, rel: true, label: "after " + a.label}, nil, n, true
 		}
 	case "before":
-		if !p.dateMin.IsZero() && p.dateMin.Before(a.start) {
-			return span{start: p.dateMin, end: a.start, yearGiven: true, label: "before " + a.label}, nil, n, true
+		if first := p.firstDay(); !first.IsZero() && first.Before(a.start) {
+			return span{start: first, end: a.start, yearGiven: true, label: "before " + a.label}, nil, n, true
 		}
 	case "until", "till", "through", "thru":
-		if !p.dateMin.IsZero() && p.dateMin.Before(a.end) {
-			return span{start: p.dateMin, end: a.end, yearGiven: true, label: "through " + a.label}, nil, n, true
+		if first := p.firstDay(); !first.IsZero() && first.Before(a.end) {
+			return span{start: first, end: a.end, yearGiven: true, label: "through " + a.label}, nil, n, true
 		}
 	case "":
 		return a, nil, n, true
@@ -399,6 +404,25 @@ func (p *parser) rangeAt(i int) (s span, cmp *span, n int, ok bool) {
 	// A lead word whose open end the data cannot close: the period alone is
 	// read from the next token.
 	return span{}, nil, 0, false
+}
+
+// openStart starts a period open at its start ("before 1950") on a table
+// whose years are in an integer column: the column's first year is not
+// known here, so yearColumnTimes reads this day as "no lower bound". (Not
+// January 1 of year 1, which is time.Time's zero.)
+var openStart = time.Date(1, 1, 2, 0, 0, 0, 0, time.UTC)
+
+// firstDay is the first day a period open at its start begins on: the
+// data's first date, openStart when the years are in an integer column,
+// zero when neither is known.
+func (p *parser) firstDay() time.Time {
+	switch {
+	case !p.dateMin.IsZero():
+		return p.dateMin
+	case p.date == nil && p.yearColumn() != nil:
+		return openStart
+	}
+	return time.Time{}
 }
 
 // changeWords speak of a change between two periods.

@@ -197,13 +197,25 @@ func (p *parser) yearColumnTimes() error {
 	if yc == nil {
 		return nil
 	}
+	label := p.in.Time.Label
+	if lo, hi, ok := p.openYears(p.in.Time); ok {
+		p.dropNoDateNote()
+		switch {
+		case hi == 0:
+			p.in.Filters = append(p.in.Filters, Filter{Column: yc.Name, Op: ">=", Values: []string{strconv.Itoa(lo)}})
+			p.understood(0, fmt.Sprintf("%s -> %s >= %d", label, yc.Name, lo), label+" ("+yc.Name+")")
+		default:
+			p.in.Filters = append(p.in.Filters, Filter{Column: yc.Name, Op: "<=", Values: []string{strconv.Itoa(hi)}})
+			p.understood(0, fmt.Sprintf("%s -> %s <= %d", label, yc.Name, hi), label+" ("+yc.Name+")")
+		}
+		p.in.Time = nil
+		return nil
+	}
 	y1, y2, ok := wholeYears(p.in.Time)
 	if !ok {
 		return nil
 	}
-	label := p.in.Time.Label
-	// The period's note said it had no date column; now it has one.
-	p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return strings.Contains(n.text, "(no date column)") })
+	p.dropNoDateNote()
 	if c := p.in.Compare; c != nil {
 		c1, c2, ok := wholeYears(c)
 		if !ok || c2-c1 != 1 || y2-y1 != 1 {
@@ -225,6 +237,32 @@ func (p *parser) yearColumnTimes() error {
 	}
 	p.in.Time = nil
 	return nil
+}
+
+// dropNoDateNote drops the period's note that it had no date column, once
+// a year column applies it.
+func (p *parser) dropNoDateNote() {
+	p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return strings.Contains(n.text, "(no date column)") })
+}
+
+// openYears reads a period open at one end on whole years: "since 1990"
+// and "after 1990" (which run to today, as the table has no date column)
+// give lo, the first year in it, and hi 0; "before 1950" and "until 1950"
+// (which start at openStart) give hi, the last year in it, and lo 0.
+func (p *parser) openYears(tr *TimeRange) (lo, hi int, ok bool) {
+	s, err1 := time.Parse("2006-01-02", tr.Start)
+	e, err2 := time.Parse("2006-01-02", tr.End)
+	if err1 != nil || err2 != nil || p.in.Compare != nil {
+		return 0, 0, false
+	}
+	switch {
+	case s.Equal(openStart) && e.YearDay() == 1:
+		return 0, e.Year() - 1, true
+	case s.YearDay() == 1 && e.Equal(p.anchor.AddDate(0, 0, 1)) && !p.fromData &&
+		(strings.HasPrefix(tr.Label, "since ") || strings.HasPrefix(tr.Label, "after ")):
+		return s.Year(), 0, true
+	}
+	return 0, 0, false
 }
 
 // wholeYears returns the years a period spans, end exclusive, when it is
