@@ -72,8 +72,8 @@ func TestParsePeriodColumnWords(t *testing.T) {
 	}}}}
 	checkCases(t, []parseCase{
 		{text: "total worldwide gross of films released in 2005", schema: movies, want: want{Table: "movies",
-			Measures: []Measure{{"Worldwide Gross", "sum"}},
-			Time:     &TimeRange{Column: "Release Date", Start: "2005-01-01", End: "2006-01-01", Label: "2005"},
+			Measures:   []Measure{{"Worldwide Gross", "sum"}},
+			Time:       &TimeRange{Column: "Release Date", Start: "2005-01-01", End: "2006-01-01", Label: "2005"},
 			Understood: []string{"released -> the period's column Release Date"}}},
 	})
 }
