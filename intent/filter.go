@@ -177,8 +177,8 @@ func (p *parser) namesAt(k int, c *Column) int {
 	}
 	cw := nameWords(c.Name)
 	try := [][]string{cw}
-	if len(cw) >= 2 && qualifiers[cw[len(cw)-1]] {
-		try = append(try, cw[:len(cw)-1])
+	if len(cw) >= 2 && (qualifiers[cw[len(cw)-1]] || tailWords[cw[len(cw)-1]] || cw[len(cw)-1] == "size" || cw[len(cw)-1] == "status") {
+		try = append(try, cw[:len(cw)-1]) // "large wildlife" for Wildlife Size = 'Large'
 	}
 	for _, ws := range try {
 		if n, ok := p.spells(k, ws, true); ok && !(n == 1 && stopwords[t.low]) {
@@ -229,6 +229,10 @@ func (p *parser) columnAfter(j int, c *Column) int {
 func (p *parser) addFilter(i, j int, c *Column, vals []string, neg bool, why string) {
 	src := p.src(i, j)
 	p.use(i, j)
+	if p.valueEnd == nil {
+		p.valueEnd = map[int]bool{}
+	}
+	p.valueEnd[j] = true
 	quotedVals := make([]string, len(vals))
 	for k, v := range vals {
 		quotedVals[k] = "'" + strings.ReplaceAll(v, "'", "''") + "'"

@@ -23,6 +23,10 @@ func (p *parser) bareColumns() error {
 		}
 		src := p.src(i, i+n)
 		switch {
+		case st == mEntity && (p.valueEnd[i] || p.free(i-1) && p.toks[i-1].kind == kWord && !stopwords[p.low(i-1)] && !isNumber(p.low(i-1))):
+			// "Canadian customers": the rows the word before describes,
+			// not a grouping.
+			p.understood(i, fmt.Sprintf("%s -> the rows of %s the word before describes", src, c.Name), src)
 		case isDate(c):
 			p.understood(i, fmt.Sprintf("%s -> date column %s", src, c.Name), src)
 		case isText(c) && !isIDLike(c):

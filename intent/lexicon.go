@@ -155,11 +155,12 @@ func sameWord(w, cw string) bool {
 }
 
 // stem strips the endings that turn one English word into another of the
-// same root: "generate" and "generation", "employed" and "employment".
+// same root: "generate", "generated" and "generation", "employed" and
+// "employment".
 // Only roots of five letters or more are compared.
 func stem(w string) string {
 	w = strings.ToLower(w)
-	for _, suf := range []string{"ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion", "ures", "ure", "ers", "er", "ed", "es", "e", "s"} {
+	for _, suf := range []string{"ations", "ation", "ated", "ates", "ate", "ments", "ment", "ings", "ing", "ions", "ion", "ures", "ure", "ers", "er", "ed", "es", "e", "s"} {
 		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 5 {
 			return w[:len(w)-len(suf)]
 		}

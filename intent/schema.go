@@ -59,10 +59,15 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 			out = append(out, colMatch{c, 1, mExact})
 			continue
 		}
+		cw := nameWords(c.Name)
 		if stop {
+			// A stop word starts a column's name only with the rest
+			// of it: "time of day", not "time".
+			if n, ok := p.wordsAt(i, cw); ok && n >= 2 {
+				out = append(out, colMatch{c, n, mWords})
+			}
 			continue
 		}
-		cw := nameWords(c.Name)
 		if n, ok := p.wordsAt(i, cw); ok {
 			out = append(out, colMatch{c, n, mWords})
 			continue

@@ -56,6 +56,7 @@ func (p *parser) countColumn() *Column {
 // sum of its count column: in flights(origin, destination, count) "how
 // many flights" is sum(count), not the number of routes.
 func (p *parser) subjects() error {
+	first := -1
 	for i := range p.toks {
 		t := p.toks[i]
 		if t.used || t.kind != kWord || stopwords[t.low] || !tableWord(p.t, t.low) {
@@ -63,6 +64,9 @@ func (p *parser) subjects() error {
 		}
 		if p.tableNamed(t.raw) >= 0 && !p.countsHere(i) {
 			continue // the table's whole name: noted as the table
+		}
+		if first < 0 {
+			first = i
 		}
 		p.toks[i].used = true
 		p.understood(i, fmt.Sprintf("%s -> the rows of %s", t.raw, p.t.Name), t.raw+" ("+p.t.Name+")")
@@ -72,6 +76,15 @@ func (p *parser) subjects() error {
 		}
 		p.in.Measures[0] = Measure{Column: cc.Name, Agg: "sum"}
 		p.understood(i, fmt.Sprintf("%s -> sum of %s (each row of %s counts %s)", t.raw, cc.Name, p.t.Name, cc.Name), t.raw+" (sum of "+cc.Name+")")
+	}
+	if first >= 0 && len(p.in.Measures) == 0 && len(p.in.Analyses) == 0 && (len(p.in.GroupBy) > 0 || p.in.Top != nil) {
+		// "strikes by time of day": the table's rows, counted per group.
+		m, how := Measure{Agg: "count"}, "count of rows"
+		if cc := p.countColumn(); cc != nil {
+			m, how = Measure{Column: cc.Name, Agg: "sum"}, "sum of "+cc.Name
+		}
+		p.in.Measures = append(p.in.Measures, m)
+		p.understood(first, fmt.Sprintf("%s -> %s (the table's rows, per group)", p.toks[first].raw, how), p.toks[first].raw+" ("+how+")")
 	}
 	p.periodWords()
 	return nil

@@ -77,9 +77,20 @@ func (p *parser) unknowns() {
 		u.Nearest = p.nearest(w)
 		add(u)
 	}
-	for _, t := range p.toks {
+	for i, t := range p.toks {
 		if !t.used && t.kind == kWord && weighty[t.low] {
 			add(Unknown{Word: t.raw, Reason: "this word changes the answer, and I could not tell what it applies to"})
+		}
+		if !t.used && t.kind == kWord && (t.low == "by" || t.low == "per") {
+			// "by time of day" with no column read: a grouping left out.
+			k := p.skip(i+1, "the", "a", "an")
+			end := k
+			for end < len(p.toks) && end < k+3 && p.free(end) && p.toks[end].kind == kWord && !isNumber(p.toks[end].low) {
+				end++
+			}
+			if end > k {
+				add(Unknown{Word: p.src(i, end), Reason: "a grouping I could not read", Nearest: p.nearest(p.toks[k].low)})
+			}
 		}
 	}
 }

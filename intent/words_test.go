@@ -1,6 +1,9 @@
 package intent
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // Tables shaped like the public ones users bring: years as integers,
 // one category column named for what it holds, state names.
@@ -75,5 +78,43 @@ func TestParsePeriodColumnWords(t *testing.T) {
 			Measures:   []Measure{{"Worldwide Gross", "sum"}},
 			Time:       &TimeRange{Column: "Release Date", Start: "2005-01-01", End: "2006-01-01", Label: "2005"},
 			Understood: []string{"released -> the period's column Release Date"}}},
+	})
+}
+
+func TestParseGroupedSubjectCounts(t *testing.T) {
+	s := Schema{Tables: []Table{{Name: "birdstrikes", Rows: 10000, Columns: []Column{
+		{Name: "Time of day", Type: "string", Values: []string{"Day", "Night", "Dawn", "Dusk"}},
+		{Name: "Cost Total $", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		// A column whose name starts with a stop word ("time").
+		{text: "strikes by time of day", schema: s, want: want{Table: "birdstrikes", Measures: []Measure{{Agg: "count"}},
+			GroupBy: []Group{{"Time of day", ""}}}},
+		{text: "total cost by time of day", schema: s, want: want{Table: "birdstrikes", Measures: []Measure{{"Cost Total $", "sum"}},
+			GroupBy: []Group{{"Time of day", ""}}}},
+	})
+	// A grouping that names nothing, in words the parser passes over
+	// ("time" is a stop word), is reported, not dropped.
+	in, _ := Parse("total cost by time", s, now)
+	if !slices.ContainsFunc(in.Unknown, func(u Unknown) bool { return u.Word == "by time" }) {
+		t.Errorf("Unknown = %+v; want \"by time\" reported", in.Unknown)
+	}
+}
+
+func TestParseEntityWords(t *testing.T) {
+	// orders widened with its customers' columns through customer_id.
+	s := Schema{Tables: []Table{{Name: "orders", Rows: 90, Joined: []string{"customers"}, Columns: []Column{
+		{Name: "order_date", Type: "date", Min: "2022-01-01", Max: "2023-12-31"},
+		{Name: "amount", Type: "float"},
+		{Name: "customer_id", Type: "integer"},
+		{Name: "customer_name", Type: "string", Values: []string{"Avery Stone", "Blake Rivera", "Dana Okafor"}},
+		{Name: "segment", Type: "string", Values: []string{"Consumer", "Corporate", "Small Business"}},
+		{Name: "country", Type: "string", Values: []string{"Canada", "Mexico", "United States"}},
+	}}}}
+	sales := []Measure{{"amount", "sum"}}
+	checkCases(t, []parseCase{
+		{text: "total sales by customer segment", schema: s, want: want{Table: "orders", Measures: sales, GroupBy: []Group{{"segment", ""}}}},
+		{text: "sales to Mexico customers per year", schema: s, want: want{Table: "orders", Measures: sales,
+			Filters: []Filter{eq("country", "Mexico")}, GroupBy: []Group{{"order_date", "year"}}}},
 	})
 }
