@@ -114,6 +114,8 @@ func (p *parser) dimension(j int, trig string) (int, bool, error) {
 			grain := "day"
 			if g, ok := units[p.low(j+n)]; ok {
 				grain, n = g, n+1
+			} else if ws := nameWords(c.Name); len(ws) == 1 && units[ws[0]] != "" {
+				grain = units[ws[0]] // a date column called "year" holds years
 			}
 			p.pending = pendingGroup{c.Name, grain}
 			return j + n, true, nil

@@ -62,9 +62,12 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 		cw := nameWords(c.Name)
 		if stop {
 			// A stop word starts a column's name only with the rest
-			// of it: "time of day", not "time".
+			// of it: "time of day", not "time"; "total cost", not
+			// "total".
 			if n, ok := p.wordsAt(i, cw); ok && n >= 2 {
 				out = append(out, colMatch{c, n, mWords})
+			} else if n, ok := p.wordsAnyOrder(i, cw); ok && n >= 2 {
+				out = append(out, colMatch{c, n, mWords}) // "total cost" for "Cost Total $"
 			}
 			continue
 		}
@@ -88,6 +91,11 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 				continue
 			}
 		}
+		if len(cw) == 2 && isText(c) && !generic[norm(cw[1])] && sameWord(tok.low, cw[1]) && p.onlyHead(t, cw[1]) && p.free(i) {
+			// "states" for Origin State, the table's only state column.
+			out = append(out, colMatch{c, 1, mEntity})
+			continue
+		}
 		if len(cw) >= 2 && (isNumeric(c) || isDate(c)) {
 			w := norm(tok.low)
 			for _, part := range []string{cw[0], cw[len(cw)-1]} {
@@ -99,6 +107,18 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 		}
 	}
 	return out
+}
+
+// onlyHead reports whether exactly one column of t ends in the word head
+// or is called it.
+func (p *parser) onlyHead(t *Table, head string) bool {
+	n := 0
+	for ci := range t.Columns {
+		if ws := nameWords(t.Columns[ci].Name); len(ws) > 0 && sameWord(head, ws[len(ws)-1]) {
+			n++
+		}
+	}
+	return n == 1
 }
 
 // wordsAt reports whether the free word tokens at i spell words (compared

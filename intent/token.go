@@ -302,6 +302,10 @@ func nameWords(name string) []string {
 		}
 	}
 	flush()
+	// "Miles_per_Gallon" is mpg, as a request's "miles per gallon" is.
+	if w, ok := synonymPhrases[strings.Join(words, " ")]; ok {
+		return []string{w}
+	}
 	return words
 }
 

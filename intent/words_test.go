@@ -118,3 +118,32 @@ func TestParseEntityWords(t *testing.T) {
 			Filters: []Filter{eq("country", "Mexico")}, GroupBy: []Group{{"order_date", "year"}}}},
 	})
 }
+
+func TestParseColumnNamesSaidOtherwise(t *testing.T) {
+	cars := Schema{Tables: []Table{{Name: "cars", Rows: 406, Columns: []Column{
+		{Name: "Name", Type: "string"},
+		{Name: "Miles_per_Gallon", Type: "float"},
+		{Name: "Origin", Type: "string", Values: []string{"USA", "Europe", "Japan"}},
+	}}}}
+	iowa := Schema{Tables: []Table{{Name: "iowa", Rows: 51, Columns: []Column{
+		{Name: "year", Type: "date", Min: "2001-01-01", Max: "2017-01-01"},
+		{Name: "source", Type: "string", Values: []string{"Fossil Fuels", "Nuclear Energy", "Renewables"}},
+		{Name: "net_generation", Type: "integer"},
+	}}}}
+	strikes := Schema{Tables: []Table{{Name: "birdstrikes", Rows: 10000, Columns: []Column{
+		{Name: "Origin State", Type: "string", Values: []string{"Texas", "Ohio"}},
+		{Name: "Cost Other", Type: "integer"},
+		{Name: "Cost Total $", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "average fuel economy per origin", schema: cars, want: want{Table: "cars",
+			Measures: []Measure{{"Miles_per_Gallon", "avg"}}, GroupBy: []Group{{"Origin", ""}}}},
+		{text: "average miles per gallon by origin", schema: cars, want: want{Table: "cars",
+			Measures: []Measure{{"Miles_per_Gallon", "avg"}}, GroupBy: []Group{{"Origin", ""}}}},
+		// A date column called year groups by year.
+		{text: "net generation by source and year", schema: iowa, want: want{Table: "iowa",
+			Measures: []Measure{{"net_generation", "sum"}}, GroupBy: []Group{{"source", ""}, {"year", "year"}}}},
+		{text: "top 5 states by total cost", schema: strikes, want: want{Table: "birdstrikes",
+			Measures: []Measure{{"Cost Total $", "sum"}}, Top: &TopN{5, "Origin State", true}}},
+	})
+}
