@@ -441,20 +441,27 @@ func (p *parser) noteTop() {
 }
 
 // which reads "which state had the highest sales": the top 1 of the
-// dimension after "which", by the measure after the superlative.
+// dimension after "which", by the measure after the superlative. "Which 5
+// cars" (the table's own rows, with a number) ranks rows.
 func (p *parser) which(i int) {
 	j := i + 1
 	n, hasN := count(p.low(j))
 	if hasN {
 		j++ // "which 5 airports"
 	}
+	col := ""
 	c, m, s := p.colAt(j, prefDim)
 	if c == nil || s < mEntity {
 		if cc, e := p.categoryDimension(j); cc != nil {
 			c, m, s = cc, e-j, mWords
 		}
 	}
-	if c == nil || s < mEntity || isNumeric(c) && !p.isYearColumn(c) || isDate(c) {
+	switch {
+	case c != nil && s >= mEntity && (!isNumeric(c) || p.isYearColumn(c)) && !isDate(c):
+		col = c.Name
+	case c == nil && hasN && p.free(j) && p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || isCountNoun(p.low(j))):
+		m = 1 // rows
+	default:
 		return
 	}
 	for k := j + m; k < len(p.toks) && k <= j+m+4; k++ {
@@ -468,10 +475,14 @@ func (p *parser) which(i int) {
 				n = 10
 			}
 		}
-		p.in.Top = &TopN{N: n, Column: c.Name, Desc: desc}
+		p.in.Top = &TopN{N: n, Column: col, Desc: desc}
 		p.topPos, p.topSrc, p.rankBy = i, p.src(i, k+1), p.low(k)
-		p.use(i, j+m)
 		p.use(k, k+1)
+		if col == "" {
+			p.use(i, j)
+			return // the noun still says what the rows are
+		}
+		p.use(i, j+m)
 		p.named = true
 		p.noteTop()
 		return

@@ -19,7 +19,7 @@ var synonymSets = [][]string{
 	{"expect", "expectancy", "exp"},
 	{"pop", "population", "populations"},
 	{"hp", "horsepower"},
-	{"mpg", "mileage", "fuel economy", "fuel efficiency", "miles per gallon"},
+	{"mpg", "mileage", "fuel economy", "fuel efficiency", "miles per gallon", "gas mileage", "fuel mileage"},
 	{"accel", "acceleration"},
 	{"wt", "weight"},
 	{"disp", "displacement"},

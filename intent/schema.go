@@ -91,7 +91,7 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 				continue
 			}
 		}
-		if len(cw) == 2 && isText(c) && !generic[norm(cw[1])] && sameWord(tok.low, cw[1]) && p.onlyHead(t, cw[1]) && p.free(i) {
+		if h := cw[len(cw)-1]; len(cw) >= 2 && isText(c) && !generic[norm(h)] && sameWord(tok.low, h) && p.onlyHead(t, h) {
 			// "states" for Origin State, the table's only state column.
 			out = append(out, colMatch{c, 1, mEntity})
 			continue

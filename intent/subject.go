@@ -141,7 +141,8 @@ var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged",
 	"exist", "exists", "existed", "appear", "appears", "listed", "observed", "seen", "data", "dataset", "rows",
 	"record", "records", "entries", "table", "file", "sheet", "spreadsheet", "please", "quickly", "briefly",
 	"precisely", "respectively", "separately", "individually", "ones", "single", "value", "values", "number",
-	"numbers", "result", "results", "answer", "summary", "stat", "stats")
+	"numbers", "result", "results", "answer", "summary", "stat", "stats", "incurred", "accumulated", "racked",
+	"amassed", "tallied")
 
 // toolWords name how a number is computed or written, not what it is:
 // the libraries and functions an analyst mentions, rounding, the answer's
