@@ -182,7 +182,10 @@ func (p *parser) useCond(start, end, from, to int) {
 }
 
 var condFillers = []string{"is", "was", "are", "were", "of", "with", "where", "that", "have", "has", "had", "whose",
-	"having", "a", "an", "the", "value", "values", "worth", "each", "total", "in"}
+	"having", "a", "an", "the", "value", "values", "worth", "each", "total", "in",
+	// "the high temperature go above 30", "cars get at least 30 mpg"
+	"go", "goes", "went", "get", "gets", "got", "rise", "rises", "rose", "climb", "climbs", "climbed", "reach",
+	"reaches", "reached", "fall", "falls", "fell", "drop", "drops", "dropped", "be", "been", "stay", "stays", "stayed"}
 
 // conditionColumn finds the numeric column a condition at i..end-1 is
 // about: named before the comparator ("amount > 100", "orders over 100":

@@ -261,6 +261,24 @@ var countryAliases = map[string][]string{
 	"korea, rep.": {"South Korea"}, "russian federation": {"Russia"}, "democratic republic of the congo": {"DRC"},
 }
 
+// demonyms are the adjectives of places: "Japanese cars" are the cars
+// whose origin is Japan.
+var demonyms = map[string][]string{
+	"united states": {"american"}, "united states of america": {"american"}, "usa": {"american"}, "us": {"american"},
+	"america": {"american"}, "europe": {"european"}, "asia": {"asian"}, "africa": {"african"},
+	"japan": {"japanese"}, "china": {"chinese"}, "germany": {"german"}, "france": {"french"}, "italy": {"italian"},
+	"spain": {"spanish"}, "canada": {"canadian"}, "mexico": {"mexican"}, "brazil": {"brazilian"},
+	"india": {"indian"}, "russia": {"russian"}, "russian federation": {"russian"}, "united kingdom": {"british"},
+	"uk": {"british"}, "australia": {"australian"}, "south korea": {"korean", "south korean"},
+	"sweden": {"swedish"}, "norway": {"norwegian"}, "netherlands": {"dutch"}, "switzerland": {"swiss"},
+	"austria": {"austrian"}, "belgium": {"belgian"}, "ireland": {"irish"}, "poland": {"polish"},
+	"portugal": {"portuguese"}, "greece": {"greek"}, "turkey": {"turkish"}, "egypt": {"egyptian"},
+	"argentina": {"argentinian", "argentine"}, "chile": {"chilean"}, "denmark": {"danish"}, "finland": {"finnish"},
+	"england": {"english"}, "scotland": {"scottish"}, "israel": {"israeli"}, "pakistan": {"pakistani"},
+	"nigeria": {"nigerian"}, "kenya": {"kenyan"}, "vietnam": {"vietnamese"}, "thailand": {"thai"},
+	"indonesia": {"indonesian"}, "philippines": {"filipino"}, "colombia": {"colombian"}, "peru": {"peruvian"},
+}
+
 // capsAlias reports whether form of value v must be written in capitals:
 // a country's short name ("US", "UK") or a state's postal code ("IN",
 // "OR", "ME" are words too).
@@ -303,6 +321,7 @@ func valueForms(v string) []string {
 	for _, a := range countryAliases[l] {
 		out = append(out, strings.ToLower(a))
 	}
+	out = append(out, demonyms[l]...)
 	if code, ok := usStates[l]; ok {
 		out = append(out, strings.ToLower(code))
 	}

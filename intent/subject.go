@@ -186,12 +186,46 @@ func (p *parser) asides() error {
 		case (w == "share" || w == "shares" || w == "stock") && (p.next(i) == "price" || p.next(i) == "prices") ||
 			w == "stock" && p.next(i) == "share":
 		case w == "many" && (p.next(i) == "percent" || p.next(i) == "percentage"):
+		case (w == "over" || w == "across" || w == "for" || w == "in") && p.wholeData(i+1) > i+1:
+			// "over the whole dataset", "across all hours": everything,
+			// which an answer without a filter already covers.
+			end := p.wholeData(i + 1)
+			p.use(i, end)
+			continue
 		default:
 			continue
 		}
 		p.toks[i].used = true
 	}
 	return nil
+}
+
+// wholeWords say "all of it": "the whole dataset", "the entire period",
+// "all hours", "all years".
+var (
+	wholeWords = setOf("whole", "entire", "full", "all")
+	wholeNouns = setOf("dataset", "data", "table", "file", "sample", "period", "record", "records", "history",
+		"time", "rows", "observations", "entries")
+)
+
+// wholeData returns the index after "the whole dataset" or "all hours" at
+// i, i when there is none. A unit of time after "all" counts only when
+// no period is asked for.
+func (p *parser) wholeData(i int) int {
+	k := p.skip(i, "the")
+	if !wholeWords[p.low(k)] {
+		return i
+	}
+	k = p.skip(k+1, "the", "of")
+	w := p.low(k)
+	_, unit := units[w]
+	if unit {
+		unit = p.in.Time == nil && len(p.in.GroupBy) == 0
+	}
+	if !wholeNouns[w] && !unit && !(w == "hours" || w == "hour") && !tableWord(p.t, w) {
+		return i
+	}
+	return k + 1
 }
 
 // rankAdjectives are superlatives that say both the direction of a ranking

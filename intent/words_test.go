@@ -147,3 +147,27 @@ func TestParseColumnNamesSaidOtherwise(t *testing.T) {
 			Measures: []Measure{{"Cost Total $", "sum"}}, Top: &TopN{5, "Origin State", true}}},
 	})
 }
+
+func TestParseAdjectivesVerbsAndWholeData(t *testing.T) {
+	cars := Schema{Tables: []Table{{Name: "cars", Rows: 406, Columns: []Column{
+		{Name: "Name", Type: "string"},
+		{Name: "Miles_per_Gallon", Type: "float"},
+		{Name: "Origin", Type: "string", Values: []string{"USA", "Europe", "Japan"}},
+	}}}}
+	weather := Schema{Tables: []Table{{Name: "weather", Rows: 1461, Columns: []Column{
+		{Name: "date", Type: "date", Min: "2012-01-01", Max: "2015-12-31"},
+		{Name: "temp_max", Type: "float"},
+		{Name: "temp_min", Type: "float"},
+		{Name: "precipitation", Type: "float"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "How many Japanese cars get at least 30 miles per gallon?", schema: cars, want: want{Table: "cars",
+			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{"Miles_per_Gallon", ">=", []string{"30"}}, eq("Origin", "Japan")}}},
+		{text: "average mpg of American cars", schema: cars, want: want{Table: "cars",
+			Measures: []Measure{{"Miles_per_Gallon", "avg"}}, Filters: []Filter{eq("Origin", "USA")}}},
+		{text: "On how many days did the high temperature go above 30 degrees?", schema: weather, want: want{Table: "weather",
+			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{"temp_max", ">", []string{"30"}}}}},
+		{text: "average precipitation over the whole dataset", schema: weather, want: want{Table: "weather",
+			Measures: []Measure{{"precipitation", "avg"}}}},
+	})
+}
