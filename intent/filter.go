@@ -156,6 +156,11 @@ func (p *parser) pickColumn(refs []valRef, i, j int) (*Column, string) {
 	if named != nil {
 		return pick(named, "named nearby")
 	}
+	if c, ok := p.byRole(cols); ok {
+		return pick(c, "the role the request names")
+	} else if roleTwins(cols) {
+		return nil, "" // "Texas" in origin_state and dest_state: which one is not said
+	}
 	best := cols[0]
 	for _, c := range cols[1:] {
 		if len(c.Values) < len(best.Values) {
@@ -163,6 +168,78 @@ func (p *parser) pickColumn(refs []valRef, i, j int) (*Column, string) {
 		}
 	}
 	return pick(best, "the column with fewer distinct values")
+}
+
+// roles are the synonym sets whose words say which end of a journey or
+// transaction a column is about.
+var roles = setOf("orig", "dest")
+
+// roleOf returns the role a column's name says (its first word's synonym
+// set among roles), "" if none.
+func roleOf(c *Column) string {
+	ws := nameWords(c.Name)
+	if len(ws) == 0 {
+		return ""
+	}
+	if r := synonymOf(ws[0]); roles[r] {
+		return r
+	}
+	return ""
+}
+
+// roleTwins reports whether cols are columns of one thing in different
+// roles (origin_state, dest_state).
+func roleTwins(cols []*Column) bool {
+	for _, c := range cols {
+		if roleOf(c) == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// byRole picks among role twins the one whose role a word of the request
+// says ("departing", "landed at"): exactly one must be said.
+func (p *parser) byRole(cols []*Column) (*Column, bool) {
+	if !roleTwins(cols) {
+		return nil, false
+	}
+	said := map[string][]int{}
+	for i, t := range p.toks {
+		if r := synonymOf(t.low); t.kind == kWord && roles[r] {
+			said[r] = append(said[r], i)
+		}
+	}
+	var found *Column
+	for _, c := range cols {
+		if len(said[roleOf(c)]) > 0 {
+			if found != nil {
+				return nil, false
+			}
+			found = c
+		}
+	}
+	if found == nil {
+		return nil, false
+	}
+	for _, i := range said[roleOf(found)] {
+		if p.free(i) && !p.namedGroup(i) {
+			// "departing": the role of the value's column, not a
+			// column of its own to group by.
+			p.toks[i].used = true
+		}
+	}
+	return found, true
+}
+
+// namedGroup reports whether token i follows a grouping word ("by
+// origin").
+func (p *parser) namedGroup(i int) bool {
+	k := i - 1
+	for k >= 0 && (p.low(k) == "the" || p.low(k) == "each") {
+		k--
+	}
+	return k >= 0 && (p.toks[k].low == "by" || p.toks[k].low == "per")
 }
 
 // namesAt returns how many tokens at k (used or not) spell column c: its

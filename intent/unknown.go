@@ -27,6 +27,10 @@ var weighty = setOf("top", "bottom", "best", "worst", "highest", "lowest", "most
 	"each", "every", "unique", "distinct", "share", "percentage", "percent", "median", "average", "mean", "more",
 	"less", "fewer", "greater", "smaller", "larger", "biggest", "largest", "smallest", "minimum", "maximum")
 
+// notGrouping are the words after "by" that do not start a grouping.
+var notGrouping = setOf("how", "what", "which", "much", "many", "far", "percent", "percentage", "itself", "then",
+	"now", "way", "contrast", "comparison", "default", "hand", "chance", "definition")
+
 // unsupported are words asking for something no tool of an analysis can
 // do, with why.
 var unsupported = map[string]string{
@@ -84,6 +88,9 @@ func (p *parser) unknowns() {
 		if !t.used && t.kind == kWord && (t.low == "by" || t.low == "per") {
 			// "by time of day" with no column read: a grouping left out.
 			k := p.skip(i+1, "the", "a", "an")
+			if notGrouping[p.low(k)] {
+				continue // "by how many percent", "by far"
+			}
 			end := k
 			for end < len(p.toks) && end < k+3 && p.free(end) && p.toks[end].kind == kWord && !isNumber(p.toks[end].low) {
 				end++

@@ -171,3 +171,25 @@ func TestParseAdjectivesVerbsAndWholeData(t *testing.T) {
 			Measures: []Measure{{"precipitation", "avg"}}}},
 	})
 }
+
+func TestParseRoleWordsPickAColumn(t *testing.T) {
+	states := []string{"TX", "CA", "IL"}
+	s := Schema{Tables: []Table{{Name: "flights", Rows: 5000, Joined: []string{"airports"}, Columns: []Column{
+		{Name: "origin", Type: "string", Values: []string{"DFW", "LAX", "ORD"}},
+		{Name: "destination", Type: "string", Values: []string{"DFW", "LAX", "ORD"}},
+		{Name: "delay", Type: "integer"},
+		{Name: "origin_state", Type: "string", Values: states},
+		{Name: "destination_state", Type: "string", Values: states},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "average delay for flights departing from airports in Texas", schema: s, want: want{Table: "flights",
+			Measures: []Measure{{"delay", "avg"}}, Filters: []Filter{eq("origin_state", "TX")}}},
+		{text: "How many flights landed at airports in California?", schema: s, want: want{Table: "flights",
+			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{eq("destination_state", "CA")}}},
+	})
+	// Without a word of its role, Texas is either end: not applied.
+	in, _ := Parse("average delay of flights in Texas", s, now)
+	if len(in.Filters) != 0 || len(in.Unknown) == 0 {
+		t.Errorf("filters %v, unknown %v; want Texas not applied and reported", in.Filters, in.Unknown)
+	}
+}

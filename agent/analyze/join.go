@@ -107,9 +107,6 @@ func widen(tables []analysis.SourceTable, keys []analysis.Key, allows func(table
 				taken[strings.ToLower(name)] = true
 				nc := c
 				nc.Name = name
-				if shared {
-					nc.Values = nil
-				}
 				w.Columns = append(w.Columns, nc)
 				sel = append(sel, alias+"."+quoteIdent(c.Name)+" AS "+quoteIdent(name))
 			}
