@@ -23,6 +23,9 @@ func (p *parser) bareColumns() error {
 		}
 		src := p.src(i, i+n)
 		switch {
+		case n == 1 && roles[synonymOf(p.low(i))] && p.low(i) != strings.ToLower(c.Name):
+			// "departing flights": a role the rows have, not a grouping.
+			p.understood(i, fmt.Sprintf("%s -> the rows' %s", src, c.Name), src)
 		case st == mEntity && (p.valueEnd[i] || p.free(i-1) && p.toks[i-1].kind == kWord && !stopwords[p.low(i-1)] && !isNumber(p.low(i-1))):
 			// "Canadian customers": the rows the word before describes,
 			// not a grouping.

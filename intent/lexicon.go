@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -212,10 +213,18 @@ func (p *parser) wordsAnyOrder(i int, cw []string) (int, bool) {
 		return 0, false
 	}
 	var toks []string
-	for k := i; k < i+n; k++ {
+	k, skipped := i, false
+	for ; len(toks) < n; k++ {
+		if k >= len(p.toks) {
+			return 0, false
+		}
 		t := p.toks[k]
 		if t.used || t.kind != kWord {
 			return 0, false
+		}
+		if k > i && n >= 2 && !skipped && tableWord(p.t, t.low) && !slices.ContainsFunc(words, func(cwd string) bool { return sameWord(t.low, cwd) }) {
+			skipped = true // "total strike cost": the table's subject between
+			continue
 		}
 		toks = append(toks, t.low)
 	}
@@ -237,7 +246,7 @@ func (p *parser) wordsAnyOrder(i int, cw []string) (int, bool) {
 	if n == 1 && generic[norm(words[0])] && toks[0] != words[0] {
 		return 0, false
 	}
-	return n, true
+	return k - i, true
 }
 
 // ofPhrase reports whether the free tokens at i name a two-word column

@@ -91,10 +91,17 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 				continue
 			}
 		}
-		if h := cw[len(cw)-1]; len(cw) >= 2 && isText(c) && !generic[norm(h)] && sameWord(tok.low, h) && p.onlyHead(t, h) {
-			// "states" for Origin State, the table's only state column.
-			out = append(out, colMatch{c, 1, mEntity})
-			continue
+		if h := cw[len(cw)-1]; len(cw) >= 2 && isText(c) && !generic[norm(h)] && p.onlyHead(t, h) {
+			// "states" for Origin State, the table's only state column;
+			// "airline operators" for Aircraft Airline Operator.
+			if n, ok := p.wordsAt(i, cw[len(cw)-1:]); ok {
+				out = append(out, colMatch{c, n, mEntity})
+				continue
+			}
+			if n, ok := p.wordsAt(i, cw[len(cw)-2:]); ok && len(cw) >= 3 {
+				out = append(out, colMatch{c, n, mEntity})
+				continue
+			}
 		}
 		if len(cw) >= 2 && (isNumeric(c) || isDate(c)) {
 			w := norm(tok.low)
@@ -184,6 +191,9 @@ func (p *parser) colAt(i, pref int) (*Column, int, int) {
 		return nil, 0, 0
 	}
 	slices.SortStableFunc(ms, func(a, b colMatch) int {
+		if a.n != b.n && a.strength >= mWords && b.strength >= mWords {
+			return b.n - a.n // "origin city" for origin_city, not "origin" for origin
+		}
 		if a.strength != b.strength {
 			return b.strength - a.strength
 		}

@@ -25,7 +25,7 @@ func tableWord(t *Table, w string) bool {
 				return true
 			}
 			s := singular(w)
-			if len(s) >= 4 && len(nw) > len(s) && (strings.HasPrefix(nw, s) || strings.HasSuffix(nw, s) || strings.HasSuffix(nw, w)) {
+			if len(s) >= 4 && len(nw) > len(s) && (strings.HasPrefix(nw, s) || strings.HasSuffix(nw, s) || strings.HasSuffix(nw, w) || strings.HasSuffix(nw, s+"s")) {
 				return true
 			}
 		}

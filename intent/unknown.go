@@ -88,7 +88,7 @@ func (p *parser) unknowns() {
 		if !t.used && t.kind == kWord && (t.low == "by" || t.low == "per") {
 			// "by time of day" with no column read: a grouping left out.
 			k := p.skip(i+1, "the", "a", "an")
-			if notGrouping[p.low(k)] {
+			if notGrouping[p.low(k)] || aggWord(p.low(k)) {
 				continue // "by how many percent", "by far"
 			}
 			end := k

@@ -193,3 +193,26 @@ func TestParseRoleWordsPickAColumn(t *testing.T) {
 		t.Errorf("filters %v, unknown %v; want Texas not applied and reported", in.Filters, in.Unknown)
 	}
 }
+
+func TestParseLongerNamesInPart(t *testing.T) {
+	strikes := Schema{Tables: []Table{{Name: "birdstrikes", Rows: 10000, Columns: []Column{
+		{Name: "Aircraft Airline Operator", Type: "string", Values: []string{"FEDEX EXPRESS", "UNITED AIRLINES"}},
+		{Name: "Cost Other", Type: "integer"},
+		{Name: "Cost Repair", Type: "integer"},
+		{Name: "Cost Total $", Type: "integer"},
+	}}}}
+	flights := Schema{Tables: []Table{{Name: "flights", Rows: 5366, Columns: []Column{
+		{Name: "origin", Type: "string", Values: []string{"ATL", "ORD"}},
+		{Name: "count", Type: "integer"},
+		{Name: "origin_city", Type: "string", Values: []string{"Atlanta", "Chicago"}},
+		{Name: "destination_city", Type: "string", Values: []string{"Atlanta", "Chicago"}},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "Top 3 airline operators by total strike cost", schema: strikes, want: want{Table: "birdstrikes",
+			Measures: []Measure{{"Cost Total $", "sum"}}, Top: &TopN{3, "Aircraft Airline Operator", true}}},
+		// "origin cities" is origin_city, not origin; "departing" says the
+		// role of the rows, not a grouping.
+		{text: "Top 5 origin cities by total departing flights", schema: flights, want: want{Table: "flights",
+			Measures: []Measure{{"count", "sum"}}, Top: &TopN{5, "origin_city", true}}},
+	})
+}
