@@ -172,7 +172,7 @@ func (p *parser) pickColumn(refs []valRef, i, j int) (*Column, string) {
 
 // roles are the synonym sets whose words say which end of a journey or
 // transaction a column is about.
-var roles = setOf("orig", "dest")
+var roles = setOf("orig", "dest", "home", "away")
 
 // roleOf returns the role a column's name says (its first word's synonym
 // set among roles), "" if none.
@@ -257,6 +257,9 @@ func (p *parser) namesAt(k int, c *Column) int {
 	if len(cw) >= 2 && (qualifiers[cw[len(cw)-1]] || tailWords[cw[len(cw)-1]] || cw[len(cw)-1] == "size" || cw[len(cw)-1] == "status") {
 		try = append(try, cw[:len(cw)-1]) // "large wildlife" for Wildlife Size = 'Large'
 	}
+	if len(cw) == 2 && !generic[norm(cw[0])] && !stopwords[cw[0]] {
+		try = append(try, cw[:1]) // "gram-negative" for Gram_Staining = 'negative'
+	}
 	for _, ws := range try {
 		if n, ok := p.spells(k, ws, true); ok && !(n == 1 && stopwords[t.low]) {
 			return n
@@ -276,7 +279,7 @@ func (p *parser) columnBefore(i int, c *Column) int {
 			}
 		}
 		switch p.low(k) {
-		case "=", "is", ":", "of", "the", "in", "equals", "==", "for":
+		case "=", "is", ":", "of", "the", "in", "equals", "==", "for", "-":
 			continue
 		}
 		break

@@ -26,7 +26,8 @@ func (p *parser) bareColumns() error {
 		case n == 1 && roles[synonymOf(p.low(i))] && p.low(i) != strings.ToLower(c.Name):
 			// "departing flights": a role the rows have, not a grouping.
 			p.understood(i, fmt.Sprintf("%s -> the rows' %s", src, c.Name), src)
-		case st == mEntity && (p.valueEnd[i] || p.free(i-1) && p.toks[i-1].kind == kWord && !stopwords[p.low(i-1)] && !isNumber(p.low(i-1))):
+		case isText(c) && p.valueEnd[i] ||
+			st == mEntity && (p.valueEnd[i] || p.free(i-1) && p.toks[i-1].kind == kWord && !stopwords[p.low(i-1)] && !isNumber(p.low(i-1))):
 			// "Canadian customers": the rows the word before describes,
 			// not a grouping.
 			p.understood(i, fmt.Sprintf("%s -> the rows of %s the word before describes", src, c.Name), src)

@@ -67,7 +67,9 @@ var synonymSets = [][]string{
 	{"vol", "volume"},
 	{"gross", "box office"},
 	{"budget", "budgets"},
-	{"rating", "ratings", "score", "scores"},
+	{"rating", "ratings", "score", "scores", "goals"},
+	{"home", "host", "hosts", "hosting"},
+	{"away", "visitor", "visitors", "visiting", "guest", "guests"},
 	{"votes", "vote"},
 	{"mag", "magnitude"},
 	{"depth", "deep"},
@@ -290,6 +292,13 @@ var demonyms = map[string][]string{
 	"indonesia": {"indonesian"}, "philippines": {"filipino"}, "colombia": {"colombian"}, "peru": {"peruvian"},
 }
 
+// parties are the words for the codes of political parties.
+var parties = map[string][]string{
+	"dem": {"democrat", "democrats", "democratic"}, "rep": {"republican", "republicans", "gop"},
+	"democrat": {"democrats", "democratic"}, "republican": {"republicans", "gop"},
+	"ind": {"independent", "independents"}, "lib": {"libertarian", "libertarians"}, "grn": {"green"},
+}
+
 // capsAlias reports whether form of value v must be written in capitals:
 // a country's short name ("US", "UK") or a state's postal code ("IN",
 // "OR", "ME" are words too).
@@ -333,6 +342,7 @@ func valueForms(v string) []string {
 		out = append(out, strings.ToLower(a))
 	}
 	out = append(out, demonyms[l]...)
+	out = append(out, parties[l]...)
 	if code, ok := usStates[l]; ok {
 		out = append(out, strings.ToLower(code))
 	}

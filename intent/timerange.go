@@ -12,7 +12,7 @@ import (
 // name with or without a day, or year. It returns the period and the
 // number of tokens read.
 func (p *parser) timeAt(i int) (span, int, bool) {
-	for _, f := range []func(int) (span, int, bool){p.relativeAt, p.fiscalAt, p.quarterAt, p.halfAt, p.numericAt, p.monthAt, p.yearAt} {
+	for _, f := range []func(int) (span, int, bool){p.relativeAt, p.fiscalAt, p.quarterAt, p.halfAt, p.numericAt, p.monthAt, p.decadeAt, p.yearAt} {
 		if s, n, ok := f(i); ok {
 			if !sane(s.start) || !sane(s.end) || !s.start.Before(s.end) {
 				return span{}, 0, false
@@ -314,6 +314,20 @@ func (p *parser) yearAt(i int) (span, int, bool) {
 		return span{}, 0, false
 	}
 	return calendar(ymd(y, 1, 1), "year"), j + 1 - i, true
+}
+
+// decadeAt reads a decade: "the 1990s", "1850s". A year ending in 00 is
+// not read ("the 1900s" is a decade or a century).
+func (p *parser) decadeAt(i int) (span, int, bool) {
+	w := p.low(i)
+	if len(w) != 5 || w[4] != 's' || p.toks[i].kind != kWord {
+		return span{}, 0, false
+	}
+	y, err := strconv.Atoi(w[:4])
+	if err != nil || y%10 != 0 || y%100 == 0 || y < 1000 || y > 2100 {
+		return span{}, 0, false
+	}
+	return span{start: ymd(y, 1, 1), end: ymd(y+10, 1, 1), yearGiven: true, label: w}, 1, true
 }
 
 // rangeAt reads a period with what may surround it: "from A to B",

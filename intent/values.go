@@ -67,12 +67,18 @@ func valueWords(v string) []string {
 	for _, t := range tokenize(v) {
 		switch t.kind {
 		case kWord:
-			words = append(words, t.low)
+			// "sub_saharan_africa" is said "Sub-Saharan Africa".
+			words = append(words, underscoreWords(t.low)...)
 		case kQuoted:
 			words = append(words, valueWords(t.raw)...)
 		}
 	}
 	return words
+}
+
+// underscoreWords splits a word at its underscores.
+func underscoreWords(w string) []string {
+	return strings.FieldsFunc(w, func(r rune) bool { return r == '_' })
 }
 
 func normKey(words []string) string {
@@ -123,7 +129,7 @@ func (p *parser) valueAt(idx map[string][]valRef, most, i int, strict ...bool) (
 			case t.used:
 				ok = false
 			case t.kind == kWord:
-				words = append(words, t.low)
+				words = append(words, underscoreWords(t.low)...)
 			case t.kind == kPunct && innerPunct[t.low]:
 			default:
 				ok = false

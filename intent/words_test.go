@@ -216,3 +216,29 @@ func TestParseLongerNamesInPart(t *testing.T) {
 			Measures: []Measure{{"count", "sum"}}, Top: &TopN{5, "origin_city", true}}},
 	})
 }
+
+func TestParseValuesSaidAsWords(t *testing.T) {
+	gap := Schema{Tables: []Table{{Name: "health", Rows: 187, Columns: []Column{
+		{Name: "country", Type: "string"},
+		{Name: "income", Type: "integer"},
+		{Name: "region", Type: "string", Values: []string{"south_asia", "sub_saharan_africa", "america"}},
+	}}}}
+	burtin := Schema{Tables: []Table{{Name: "burtin", Rows: 16, Columns: []Column{
+		{Name: "Bacteria", Type: "string", Values: []string{"Aerobacter aerogenes", "Bacillus anthracis", "Brucella abortus"}},
+		{Name: "Penicillin", Type: "float"},
+		{Name: "Gram_Staining", Type: "string", Values: []string{"negative", "positive"}},
+	}}}}
+	temps := Schema{Tables: []Table{{Name: "temps", Rows: 136, Columns: []Column{
+		{Name: "year", Type: "integer"},
+		{Name: "temp", Type: "float"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "average income in Sub-Saharan Africa", schema: gap, want: want{Table: "health",
+			Measures: []Measure{{"income", "avg"}}, Filters: []Filter{eq("region", "sub_saharan_africa")}}},
+		// "gram-negative bacteria": the rows, not a grouping by name.
+		{text: "average penicillin for gram-negative bacteria", schema: burtin, want: want{Table: "burtin",
+			Measures: []Measure{{"Penicillin", "avg"}}, Filters: []Filter{eq("Gram_Staining", "negative")}}},
+		{text: "average temp in the 1990s", schema: temps, want: want{Table: "temps",
+			Measures: []Measure{{"temp", "avg"}}, Filters: []Filter{{"year", ">=", []string{"1990"}}, {"year", "<=", []string{"1999"}}}}},
+	})
+}
