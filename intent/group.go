@@ -16,12 +16,31 @@ var grainAdverbs = map[string]string{"daily": "day", "weekly": "week", "monthly"
 	"yearly": "year", "annually": "year", "annual": "year", "day by day": "day", "week by week": "week",
 	"month by month": "month", "year by year": "year", "quarter by quarter": "quarter"}
 
+// averageWords ask for an average.
+var averageWords = setOf("average", "avg", "mean", "typical")
+
+// periodAverage is an average per period ("average daily volume"): the
+// mean over the periods of the grain of each period's measure.
+type periodAverage struct {
+	pos   int
+	src   string
+	grain string
+}
+
 // groups reads the groupings: "by month", "per region", "by state and
 // product", "for each category", "breakdown by channel", "weekly". A word
 // after "by" that is close to a column's name but names nothing is an
 // error naming the column.
 func (p *parser) groups() error {
 	for i := 0; i < len(p.toks); i++ {
+		if ph, n := p.anyPhrase(i, keys(grainAdverbs)); n > 0 && i > 0 && averageWords[p.low(i-1)] {
+			// "average daily volume": an average of each day's volume,
+			// not a grouping by day.
+			p.perPeriod = &periodAverage{pos: i, src: p.src(i-1, i+n), grain: grainAdverbs[ph]}
+			p.use(i, i+n)
+			i += n - 1
+			continue
+		}
 		if ph, n := p.anyPhrase(i, keys(grainAdverbs)); n > 0 && p.date != nil {
 			p.addGroup(i, p.src(i, i+n), p.date.Name, grainAdverbs[ph])
 			p.use(i, i+n)
@@ -456,9 +475,14 @@ func (p *parser) which(i int) {
 			c, m, s = cc, e-j, mWords
 		}
 	}
+	grain := ""
 	switch {
 	case c != nil && s >= mEntity && (!isNumeric(c) || p.isYearColumn(c)) && !isDate(c):
 		col = c.Name
+	case c == nil && p.date != nil && units[p.low(j)] != "" && units[p.low(j)] != "week":
+		col, grain, m = p.date.Name, units[p.low(j)], 1 // "which 3 years": periods of the date
+	case c == nil && p.date == nil && units[p.low(j)] == "year" && p.yearColumn() != nil:
+		col, m = p.yearColumn().Name, 1
 	case c == nil && hasN && p.free(j) && p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || isCountNoun(p.low(j))):
 		m = 1 // rows
 	default:
@@ -485,6 +509,9 @@ func (p *parser) which(i int) {
 		p.use(i, j+m)
 		p.named = true
 		p.noteTop()
+		if grain != "" {
+			p.addGroup(j, p.src(j, j+m), col, grain)
+		}
 		return
 	}
 }

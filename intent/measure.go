@@ -267,8 +267,8 @@ func (p *parser) aggsBefore(i int) (int, []string) {
 			k--
 			continue
 		}
-		if k >= 0 && p.toks[k].used && grainAdverbs[p.toks[k].low] != "" {
-			k-- // "average monthly sales": the grouping was read already
+		if k >= 0 && p.toks[k].used && grainAdverbs[p.toks[k].low] != "" || k >= 0 && p.free(k) && fillers[p.low(k)] && !weighty[p.low(k)] {
+			k-- // "average monthly sales": the grouping was read already; "average trading volume"
 			continue
 		}
 		break

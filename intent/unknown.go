@@ -67,6 +67,13 @@ func (p *parser) unknowns() {
 	if tr := p.in.Time; tr != nil && tr.Column == "" {
 		add(Unknown{Word: tr.Label, Reason: "the data has no date column to apply this period to", Nearest: p.timeLikeColumns()})
 	}
+	if pa := p.perPeriod; pa != nil {
+		if p.onePerPeriod(pa.grain) {
+			p.understood(pa.pos, fmt.Sprintf("%s -> the average over rows (at most one row per %s)", pa.src, pa.grain), pa.src)
+		} else {
+			add(Unknown{Word: pa.src, Reason: fmt.Sprintf("an average of each %s's total is not computed yet; the rows are finer than a %s", pa.grain, pa.grain)})
+		}
+	}
 	if tr := p.in.Compare; tr != nil && tr.Column == "" {
 		add(Unknown{Word: tr.Label, Reason: "the data has no date column to compare this period on", Nearest: p.timeLikeColumns()})
 	}
@@ -100,6 +107,34 @@ func (p *parser) unknowns() {
 			}
 		}
 	}
+}
+
+// onePerPeriod reports whether the chosen table can have at most one row
+// per period of grain: no more rows than periods between its first and
+// last dates. Then an average over the rows is the average per period.
+func (p *parser) onePerPeriod(grain string) bool {
+	if p.date == nil || p.t == nil || p.t.Rows <= 0 {
+		return false
+	}
+	first, ok1 := day(p.date.Min)
+	last, ok2 := day(p.date.Max)
+	if !ok1 || !ok2 {
+		return false
+	}
+	periods := int64(0)
+	switch grain {
+	case "day":
+		periods = int64(last.Sub(first).Hours()/24) + 1
+	case "week":
+		periods = int64(last.Sub(first).Hours()/24/7) + 1
+	case "month":
+		periods = int64(monthsBetween(first, last)) + 1
+	case "quarter":
+		periods = int64(monthsBetween(first, last))/3 + 1
+	case "year":
+		periods = int64(last.Year()-first.Year()) + 1
+	}
+	return p.t.Rows <= periods
 }
 
 // nearest returns up to three column names and values of the chosen table

@@ -242,3 +242,24 @@ func TestParseValuesSaidAsWords(t *testing.T) {
 			Measures: []Measure{{"temp", "avg"}}, Filters: []Filter{{"year", ">=", []string{"1990"}}, {"year", "<=", []string{"1999"}}}}},
 	})
 }
+
+func TestParseAveragePerPeriod(t *testing.T) {
+	daily := Schema{Tables: []Table{{Name: "sp500", Rows: 5105, Columns: []Column{
+		{Name: "date", Type: "date", Min: "2000-01-03", Max: "2020-06-01"},
+		{Name: "volume", Type: "integer"},
+	}}}}
+	hourly := Schema{Tables: []Table{{Name: "github", Rows: 8000, Columns: []Column{
+		{Name: "time", Type: "timestamp", Min: "2015-01-01", Max: "2015-12-31"},
+		{Name: "count", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		// One row a day: the average over rows is the daily average.
+		{text: "Which 3 years had the highest average daily trading volume?", schema: daily, want: want{Table: "sp500",
+			Measures: []Measure{{"volume", "avg"}}, GroupBy: []Group{{"date", "year"}}, Top: &TopN{3, "date", true}}},
+	})
+	// Rows by the hour: an average of daily totals is not an average of rows.
+	in, _ := Parse("average daily count", hourly, now)
+	if !slices.ContainsFunc(in.Unknown, func(u Unknown) bool { return u.Word == "average daily" }) {
+		t.Errorf("Unknown = %+v; want \"average daily\" reported", in.Unknown)
+	}
+}

@@ -273,6 +273,8 @@ func (b *planBuilder) build() {
 	}
 	for _, g := range b.in.GroupBy {
 		switch {
+		case g.Grain != "" && b.in.Top != nil && b.in.Top.Column == g.Column:
+			b.rankPeriods(measures[0], g, b.in.Top)
 		case g.Grain != "":
 			b.trend(measures[0], g)
 		case len(dims) >= 2 && !hasGrain:
@@ -519,6 +521,29 @@ func (b *planBuilder) totals(ms []measure) {
 }
 
 func sqlText(s string) string { return strings.ReplaceAll(s, "'", "''") }
+
+// rankPeriods: the periods of the grain ranked by the measure ("which 3
+// years had the highest volume"), the top N of them, periods without a
+// date left out.
+func (b *planBuilder) rankPeriods(m measure, g intent.Group, t *intent.TopN) {
+	b.needLoad()
+	order, word := "DESC", "Top"
+	if !t.Desc {
+		order, word = "ASC", "Bottom"
+	}
+	where := b.where
+	if where == "" {
+		where = " WHERE " + quoteIdent(g.Column) + " IS NOT NULL"
+	} else {
+		where += " AND " + quoteIdent(g.Column) + " IS NOT NULL"
+	}
+	q := fmt.Sprintf("SELECT %s AS %s, %s AS %s FROM %s%s GROUP BY 1 ORDER BY 2 %s NULLS LAST, 1 LIMIT %d",
+		periodExpr(g.Grain, quoteIdent(g.Column)), quoteIdent(g.Grain), m.sql, quoteIdent(m.alias), b.from, where, order, t.N)
+	desc := fmt.Sprintf("%s %d %ss by %s%s", word, t.N, g.Grain, m.label, b.scopeText())
+	b.add(analysis.Subtask{TaskID: "by_" + g.Grain, ToolName: analysis.ToolSQL, Description: desc, Dependencies: slices.Clone(b.deps),
+		Arguments: map[string]any{"query": q}, Invariants: []string{"group by " + g.Grain + " before " + m.Agg}, Deliverable: analysis.DeliverTables,
+		EstimatedCostSeconds: b.cost(0.3)})
+}
 
 // trend: the measure per period of the grain, its chart and, when asked,
 // its growth.

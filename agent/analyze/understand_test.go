@@ -380,3 +380,28 @@ func TestWhatNoStepAppliesIsNotAnswered(t *testing.T) {
 		}
 	}
 }
+
+func TestWhichPeriodsRankByTheMeasure(t *testing.T) {
+	path := writeRows(t, "weather.csv", weatherRows())
+	sum, n := map[string]float64{}, map[string]float64{}
+	for _, r := range weatherRows()[1:] {
+		var rain float64
+		fmt.Sscan(r[3], &rain)
+		sum[r[0][:7]] += rain
+		n[r[0][:7]]++
+	}
+	best := ""
+	for m := range sum {
+		if best == "" || sum[m] > sum[best] || sum[m] == sum[best] && m < best {
+			best = m
+		}
+	}
+	res := runRequest(t, "Which month had the most precipitation?", path)
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("status %s (%+v)", res.Status, res.Error)
+	}
+	rows := readTable(t, res, "by_month")
+	if len(rows) != 2 || rows[1][0] != best || rows[1][1] != fmt.Sprint(sum[best]) {
+		t.Errorf("rows %v; want the one month %s with %v", rows, best, sum[best])
+	}
+}
