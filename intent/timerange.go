@@ -310,6 +310,9 @@ func (p *parser) yearAt(i int) (span, int, bool) {
 		j++
 	}
 	y, ok := yearOf(p.low(j))
+	if !ok {
+		y, ok = p.dataYear(p.low(j))
+	}
 	if !ok || p.toks[j].kind != kWord || numericContext[p.low(i-1)] || p.low(j+1) == "%" || amountUnit(p.low(j+1)) != "" {
 		return span{}, 0, false
 	}
@@ -328,6 +331,25 @@ func (p *parser) decadeAt(i int) (span, int, bool) {
 		return span{}, 0, false
 	}
 	return span{start: ymd(y, 1, 1), end: ymd(y+10, 1, 1), yearGiven: true, label: w}, 1, true
+}
+
+// dataYear reads a four-digit year outside yearOf's range that the data
+// has: within its dates ("1855" in the Crimean War's months), or any year
+// from 1000 when the table's years are an integer column.
+func (p *parser) dataYear(w string) (int, bool) {
+	if len(w) != 4 {
+		return 0, false
+	}
+	y, err := strconv.Atoi(w)
+	switch {
+	case err != nil || y < 1000 || y > 2100:
+		return 0, false
+	case p.date != nil && !p.dateMin.IsZero():
+		return y, y >= p.dateMin.Year() && y <= p.anchor.Year()
+	case p.date == nil:
+		return y, p.yearColumn() != nil
+	}
+	return 0, false
 }
 
 // rangeAt reads a period with what may surround it: "from A to B",

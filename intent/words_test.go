@@ -263,3 +263,16 @@ func TestParseAveragePerPeriod(t *testing.T) {
 		t.Errorf("Unknown = %+v; want \"average daily\" reported", in.Unknown)
 	}
 }
+
+func TestParseYearsTheDataHas(t *testing.T) {
+	crimea := Schema{Tables: []Table{{Name: "crimea", Rows: 24, Columns: []Column{
+		{Name: "date", Type: "date", Min: "1854-04-01", Max: "1856-03-01"},
+		{Name: "disease", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "total disease in 1855", schema: crimea, want: want{Table: "crimea", Measures: []Measure{{"disease", "sum"}},
+			Time: &TimeRange{Column: "date", Start: "1855-01-01", End: "1856-01-01", Label: "1855"}}},
+		{text: "top 2 months by total disease", schema: crimea, want: want{Table: "crimea", Measures: []Measure{{"disease", "sum"}},
+			GroupBy: []Group{{"date", "month"}}, Top: &TopN{2, "date", true}}},
+	})
+}
