@@ -156,7 +156,16 @@ func sameWord(w, cw string) bool {
 		return true
 	}
 	sa, sb := stem(w), stem(cw)
-	return len(sa) >= 5 && sa == sb
+	if len(sa) >= 5 && sa == sb {
+		return true
+	}
+	// "closing" and "close", "opening" and "open": a short root with -ing.
+	for _, pair := range [][2]string{{w, cw}, {cw, w}} {
+		if r, ok := strings.CutSuffix(pair[0], "ing"); ok && len(r) >= 4 && (r == pair[1] || r+"e" == pair[1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // stem strips the endings that turn one English word into another of the

@@ -56,6 +56,7 @@ func (p *parser) countColumn() *Column {
 // sum of its count column: in flights(origin, destination, count) "how
 // many flights" is sum(count), not the number of routes.
 func (p *parser) subjects() error {
+	p.spelledTableName()
 	first := -1
 	for i := range p.toks {
 		t := p.toks[i]
@@ -88,6 +89,40 @@ func (p *parser) subjects() error {
 	}
 	p.periodWords()
 	return nil
+}
+
+// spelledTableName reads the table's name written in several tokens, its
+// letters and digits the same: "S&P 500" for sp500.
+func (p *parser) spelledTableName() {
+	if p.t == nil {
+		return
+	}
+	compact := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return -1
+		}, strings.ToLower(s))
+	}
+	name := compact(p.t.Name)
+	if len(name) < 3 {
+		return
+	}
+	for i := range p.toks {
+		got := ""
+		for k := i; k < len(p.toks) && k < i+5 && p.free(k) && p.toks[k].kind != kQuoted; k++ {
+			got += compact(p.toks[k].low)
+			if k > i && got == name {
+				p.use(i, k+1)
+				p.understood(i, fmt.Sprintf("%s -> the rows of %s", p.src(i, k+1), p.t.Name), p.src(i, k+1)+" ("+p.t.Name+")")
+				return
+			}
+			if !strings.HasPrefix(name, got) {
+				break
+			}
+		}
+	}
 }
 
 // periodWords reads the words that name the column a period is applied
@@ -132,7 +167,8 @@ func (p *parser) countsHere(i int) bool {
 // names: "fertility rate", "weather type", "size category".
 var tailWords = setOf("rate", "rates", "level", "levels", "figure", "figures", "value", "values", "amount",
 	"amounts", "numbers", "type", "types", "category", "categories", "kind", "kinds", "group", "groups", "class",
-	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings")
+	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings", "speed", "speeds",
+	"price", "prices")
 
 // fillers are words that never change an answer.
 var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged", "recorded", "reported", "happened",

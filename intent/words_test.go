@@ -276,3 +276,22 @@ func TestParseYearsTheDataHas(t *testing.T) {
 			GroupBy: []Group{{"date", "month"}}, Top: &TopN{2, "date", true}}},
 	})
 }
+
+func TestParseNamesWithTheirDescriptions(t *testing.T) {
+	sp := Schema{Tables: []Table{{Name: "sp500", Rows: 5105, Columns: []Column{
+		{Name: "date", Type: "date", Min: "2000-01-03", Max: "2020-06-01"},
+		{Name: "open", Type: "float"},
+		{Name: "close", Type: "float"},
+	}}}}
+	weather := Schema{Tables: []Table{{Name: "weather", Rows: 1461, Columns: []Column{
+		{Name: "date", Type: "date", Min: "2012-01-01", Max: "2015-12-31"},
+		{Name: "wind", Type: "float"},
+		{Name: "weather", Type: "string", Values: []string{"sun", "rain", "fog"}},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "What was the lowest closing level of the S&P 500 in 2008?", schema: sp, want: want{Table: "sp500",
+			Measures: []Measure{{"close", "min"}}, Time: &TimeRange{Column: "date", Start: "2008-01-01", End: "2009-01-01", Label: "2008"}}},
+		{text: "average wind speed for each kind of weather", schema: weather, want: want{Table: "weather",
+			Measures: []Measure{{"wind", "avg"}}, GroupBy: []Group{{"weather", ""}}}},
+	})
+}
