@@ -142,6 +142,10 @@ func corpusDir(t *testing.T, env, def, install string) string {
 		dir = def
 	}
 	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		// Absolute: quarry runs in another working directory.
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
 		return dir
 	}
 	msg := fmt.Sprintf("no corpus at %s: install it with %s or set $%s", dir, install, env)
