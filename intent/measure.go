@@ -14,7 +14,10 @@ import (
 // only when nothing else names a measure.
 func (p *parser) measures() error {
 	p.measureScan()
-	for level := 1; level <= 2 && len(p.in.Measures) == 0; level++ {
+	// "percent of cars with 8 cylinders": a share of rows; the condition's
+	// column is not what is measured.
+	share := slices.Contains(p.in.Analyses, AnalysisShare) && len(p.in.Filters) > 0
+	for level := 1; level <= 2 && len(p.in.Measures) == 0 && !share; level++ {
 		var freed []int
 		for k := range p.toks {
 			if p.toks[k].cond == level && p.toks[k].used {

@@ -295,3 +295,16 @@ func TestParseNamesWithTheirDescriptions(t *testing.T) {
 			Measures: []Measure{{"wind", "avg"}}, GroupBy: []Group{{"weather", ""}}}},
 	})
 }
+
+func TestParseShareOfRowsWithACondition(t *testing.T) {
+	cars := Schema{Tables: []Table{{Name: "cars", Rows: 406, Columns: []Column{
+		{Name: "Name", Type: "string"},
+		{Name: "Cylinders", Type: "integer"},
+		{Name: "Horsepower", Type: "integer"},
+	}}}}
+	// The share of rows, not of the condition's column.
+	checkCases(t, []parseCase{
+		{text: "Percent of cars with 8 cylinders", schema: cars, want: want{Table: "cars",
+			Filters: []Filter{eq("Cylinders", "8")}, Analyses: []string{AnalysisShare}}},
+	})
+}
