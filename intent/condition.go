@@ -249,6 +249,7 @@ func (p *parser) wordColumn(w string) *Column {
 // name as that column's value: "8-cylinder cars", "4 cylinders", "group
 // 2". A year column is left to the periods.
 func (p *parser) equalities() {
+	p.subject = -1 // an equality has no subject noun of its own
 	for i := 0; i < len(p.toks); i++ {
 		if !p.free(i) || p.toks[i].kind != kWord {
 			continue

@@ -153,7 +153,7 @@ func Parse(text string, s Schema, now time.Time) (*Intent, error) {
 	if len(s.Tables) == 0 {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "there is no table to analyze").WithHint("load a data file first")
 	}
-	p := &parser{text: text, s: s, toks: mergePhrases(text, tokenize(text)), in: &Intent{Text: text}, akind: map[int]string{}}
+	p := &parser{text: text, s: s, toks: mergePhrases(text, tokenize(text)), in: &Intent{Text: text}, akind: map[int]string{}, subject: -1}
 	p.now = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	steps := []func() error{
 		p.resolveQuoted,

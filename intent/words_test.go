@@ -308,3 +308,16 @@ func TestParseShareOfRowsWithACondition(t *testing.T) {
 			Filters: []Filter{eq("Cylinders", "8")}, Analyses: []string{AnalysisShare}}},
 	})
 }
+
+func TestParseEqualityKeepsTheAggregation(t *testing.T) {
+	cars := Schema{Tables: []Table{{Name: "cars", Rows: 406, Columns: []Column{
+		{Name: "Name", Type: "string"},
+		{Name: "Cylinders", Type: "integer"},
+		{Name: "Horsepower", Type: "integer"},
+	}}}}
+	// "4 cylinders" once took the request's first word ("median") with it.
+	checkCases(t, []parseCase{
+		{text: "median horsepower of cars with 4 cylinders", schema: cars, want: want{Table: "cars",
+			Measures: []Measure{{"Horsepower", "median"}}, Filters: []Filter{eq("Cylinders", "4")}}},
+	})
+}
