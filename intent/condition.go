@@ -210,6 +210,13 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 	if c, n, st := p.colAt(end, prefNum); c != nil && st >= mPart && !isIDLike(c) {
 		return c, end, end + n
 	}
+	// the column after "of": "more than 10 mm of precipitation"
+	if p.low(end) == "of" && measureUnits[p.low(end-1)] {
+		k := p.skip(end+1, "the")
+		if c, n, st := p.colAt(k, prefNum); c != nil && st >= mPart && !isIDLike(c) {
+			return c, end, k + n
+		}
+	}
 	if w := p.low(end); w != "" && !isCountNoun(w) {
 		if c := p.wordColumn(w); c != nil {
 			return c, end, end + 1

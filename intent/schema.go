@@ -103,9 +103,9 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 				continue
 			}
 		}
-		if len(cw) >= 2 && (isNumeric(c) || isDate(c)) {
+		if ew := essentialWords(cw); len(cw) >= 2 && len(ew) >= 1 && (isNumeric(c) || isDate(c)) {
 			w := norm(tok.low)
-			for _, part := range []string{cw[0], cw[len(cw)-1]} {
+			for _, part := range []string{ew[0], ew[len(ew)-1]} {
 				if !generic[norm(part)] && !generic[part] && (norm(part) == w || sameWord(tok.low, part)) && !aggWord(tok.low) {
 					out = append(out, colMatch{c, 1, mPart})
 					break

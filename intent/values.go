@@ -143,6 +143,9 @@ func (p *parser) valueAt(idx map[string][]valRef, most, i int, strict ...bool) (
 		if len(refs) == 0 {
 			refs = idx["~"+normKey(words)]
 		}
+		if len(refs) == 0 {
+			refs = idx[normKey(words)] // "comedies" for Comedy
+		}
 		refs = slices.DeleteFunc(slices.Clone(refs), func(r valRef) bool {
 			return shortCaps(r.value) && raw != r.value && !r.alias || r.caps && raw != strings.ToUpper(raw) || st && weak(r.value)
 		})

@@ -321,3 +321,30 @@ func TestParseEqualityKeepsTheAggregation(t *testing.T) {
 			Measures: []Measure{{"Horsepower", "median"}}, Filters: []Filter{eq("Cylinders", "4")}}},
 	})
 }
+
+func TestParseUnitsVerbsAndPluralValues(t *testing.T) {
+	penguins := Schema{Tables: []Table{{Name: "penguins", Rows: 344, Columns: []Column{
+		{Name: "Species", Type: "string", Values: []string{"Adelie", "Gentoo"}},
+		{Name: "Beak Length (mm)", Type: "float"},
+		{Name: "Body Mass (g)", Type: "integer"},
+	}}}}
+	weather := Schema{Tables: []Table{{Name: "weather", Rows: 1461, Columns: []Column{
+		{Name: "date", Type: "date", Min: "2012-01-01", Max: "2015-12-31"},
+		{Name: "precipitation", Type: "float"},
+	}}}}
+	movies := Schema{Tables: []Table{{Name: "movies", Rows: 3201, Columns: []Column{
+		{Name: "Title", Type: "string"},
+		{Name: "IMDB Rating", Type: "float"},
+		{Name: "Major Genre", Type: "string", Values: []string{"Comedy", "Black Comedy", "Drama"}},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "how many penguins weigh more than 5000 grams", schema: penguins, want: want{Table: "penguins",
+			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{"Body Mass (g)", ">", []string{"5000"}}}}},
+		{text: "average bill length by species", schema: penguins, want: want{Table: "penguins",
+			Measures: []Measure{{"Beak Length (mm)", "avg"}}, GroupBy: []Group{{"Species", ""}}}},
+		{text: "count of days with more than 10 mm of precipitation", schema: weather, want: want{Table: "weather",
+			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{"precipitation", ">", []string{"10"}}}}},
+		{text: "average IMDB rating of comedies", schema: movies, want: want{Table: "movies",
+			Measures: []Measure{{"IMDB Rating", "avg"}}, Filters: []Filter{eq("Major Genre", "Comedy")}}},
+	})
+}
