@@ -67,6 +67,11 @@ func (p *parser) unknowns() {
 	if tr := p.in.Time; tr != nil && tr.Column == "" {
 		add(Unknown{Word: tr.Label, Reason: "the data has no date column to apply this period to", Nearest: p.timeLikeColumns()})
 	}
+	if len(p.in.Measures) == 0 && (slices.Contains(p.in.Analyses, AnalysisTrend) || slices.Contains(p.in.Analyses, AnalysisGrowth)) && p.onePerPeriod("day") {
+		// "How much did the S&P 500 change": a series of one row a day
+		// has nothing to count; its measure must be named.
+		add(Unknown{Word: "what to compute", Reason: "the table has at most one row a day, so counting its rows measures nothing: name the column", Nearest: p.numericColumns()})
+	}
 	if pa := p.perPeriod; pa != nil {
 		if p.onePerPeriod(pa.grain) {
 			p.understood(pa.pos, fmt.Sprintf("%s -> the average over rows (at most one row per %s)", pa.src, pa.grain), pa.src)

@@ -348,3 +348,14 @@ func TestParseUnitsVerbsAndPluralValues(t *testing.T) {
 			Measures: []Measure{{"IMDB Rating", "avg"}}, Filters: []Filter{eq("Major Genre", "Comedy")}}},
 	})
 }
+
+func TestParseNoCountOfADailySeries(t *testing.T) {
+	sp := Schema{Tables: []Table{{Name: "sp500", Rows: 123, Columns: []Column{
+		{Name: "date", Type: "date", Min: "2000-01-01", Max: "2010-03-01"},
+		{Name: "price", Type: "float"},
+	}}}}
+	in, _ := Parse("How much did the S&P 500 change, in percent, between Jan 2000 and Jan 2010?", sp, now)
+	if !slices.ContainsFunc(in.Unknown, func(u Unknown) bool { return u.Word == "what to compute" }) {
+		t.Errorf("measures %v, unknown %+v; want the measure asked for, not a count of rows", in.Measures, in.Unknown)
+	}
+}
