@@ -448,6 +448,16 @@ func (p *parser) chooseTable() error {
 			best = ti
 		}
 	}
+	// Still a tie with a table it joins: when the request names only what
+	// that table has ("average list price by category" over orders and
+	// products), the table's own rows are the ones to count, not the
+	// rows of every order it is joined to.
+	for ti := range p.s.Tables {
+		if ti != best && scores[ti] == scores[best] && scores[ti] > 0 && joins(best, ti) && !p.namesFacts(ti) {
+			best = ti
+			break
+		}
+	}
 	p.t, p.tix = &p.s.Tables[best], best
 	p.in.Table = p.t.Name
 	p.vals, p.maxVW = idx[best].vals, idx[best].most
@@ -460,6 +470,18 @@ func (p *parser) chooseTable() error {
 		p.understood(-2, fmt.Sprintf("table %s (%s)", p.t.Name, strings.Join(why, "")), "table "+p.t.Name)
 	}
 	return nil
+}
+
+// namesFacts reports whether the request has a word of money or quantity
+// ("sales", "units") that no column of table ti is named by: a measure of
+// the table that joins ti, not of ti itself.
+func (p *parser) namesFacts(ti int) bool {
+	for i, t := range p.toks {
+		if t.kind == kWord && (moneyWords[t.low] || quantityWords[t.low]) && len(p.colsAt(ti, i)) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // dateHints are words in the name of the date column that says when a

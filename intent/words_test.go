@@ -359,3 +359,27 @@ func TestParseNoCountOfADailySeries(t *testing.T) {
 		t.Errorf("measures %v, unknown %+v; want the measure asked for, not a count of rows", in.Measures, in.Unknown)
 	}
 }
+
+func TestParseTheJoinedTablesOwnRows(t *testing.T) {
+	products := Table{Name: "products", Rows: 8, Columns: []Column{
+		{Name: "product_id", Type: "string"},
+		{Name: "category", Type: "string", Values: []string{"Furniture", "Technology"}},
+		{Name: "list_price", Type: "float"},
+	}}
+	orders := Table{Name: "orders", Rows: 90, Joined: []string{"products"}, Columns: []Column{
+		{Name: "order_id", Type: "integer"},
+		{Name: "product_id", Type: "string"},
+		{Name: "amount", Type: "float"},
+		{Name: "category", Type: "string", Values: []string{"Furniture", "Technology"}},
+		{Name: "list_price", Type: "float"},
+	}}
+	s := Schema{Tables: []Table{orders, products}}
+	checkCases(t, []parseCase{
+		// Only the products' columns: the products' rows.
+		{text: "average list price by category", schema: s, want: want{Table: "products",
+			Measures: []Measure{{"list_price", "avg"}}, GroupBy: []Group{{"category", ""}}}},
+		// Sales are the orders'.
+		{text: "total sales by category", schema: s, want: want{Table: "orders",
+			Measures: []Measure{{"amount", "sum"}}, GroupBy: []Group{{"category", ""}}}},
+	})
+}
