@@ -52,11 +52,18 @@ var strptimeLayouts = func() []string {
 			out = append(out, d+t)
 		}
 	}
-	return append(out,
+	out = append(out,
 		"%Y-%m", "%Y/%m", "%m/%d/%y", "%d/%m/%y", "%d.%m.%y",
 		"%d-%b-%Y", "%d-%b-%y", "%d %b %Y", "%d %B %Y", "%b %d, %Y", "%B %d, %Y",
 		"%b %d %Y", "%B %d %Y", "%b %Y", "%B %Y", "%b-%Y", "%b-%y", "%Y%m%d",
 	)
+	// Month names with a time of day: "Aug 10 2023 01:00", "3 Mar 2021 14:05:09".
+	for _, d := range []string{"%b %d %Y", "%b %d, %Y", "%d %b %Y", "%B %d %Y", "%B %d, %Y", "%d %B %Y"} {
+		for _, t := range times[1:] {
+			out = append(out, d+t)
+		}
+	}
+	return out
 }()
 
 // Quarters: 2017-Q1, 2017 Q1, 2017Q1, Q1 2017, Q1-2017.

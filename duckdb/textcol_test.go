@@ -55,6 +55,7 @@ func TestTextDatesAreReadByLayout(t *testing.T) {
 		{"iso", "2024-03-01|2024-03-02", isoFormat, quarry.TypeDate, "2024-03-01", "2024-03-02"},
 		{"quarters", "2017-Q1|2017 Q4|Q2 2018", quarterFormat, quarry.TypeDate, "2017-01-01", "2018-04-01"},
 		{"dotted", "15.05.2017|01.06.2017", "%d.%m.%Y", quarry.TypeDate, "2017-05-15", "2017-06-01"},
+		{"month name and time", "Aug 10 2023 01:00|Sep 07 2023 15:30", "%b %d %Y %H:%M", quarry.TypeDatetime, "2023-08-10 01:00:00", "2023-09-07 15:30:00"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -72,3 +72,23 @@ func TestWorkspace(t *testing.T) {
 		t.Fatalf("registered table sums = %v, %v", res, err)
 	}
 }
+
+func TestJSONTextDatesAndNumbers(t *testing.T) {
+	e := mustOpen(t)
+	path := writeFile(t, "movies.json", `[{"Title":"A","Release Date":"Jun 12 1998","Gross":"$1,200"},`+
+		`{"Title":"B","Release Date":"Dec 25 2005","Gross":"$3,400,000"},{"Title":"C","Release Date":null,"Gross":null}]`)
+	schema, _, err := e.LoadFile(context.Background(), "movies", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]string{}
+	for _, c := range schema.Columns {
+		types[c.Name] = c.DataType
+	}
+	if types["Release Date"] != quarry.TypeDate || types["Gross"] != quarry.TypeFloat {
+		t.Errorf("types %v; want Release Date a date and Gross a number", types)
+	}
+	if lo, hi := minMax(t, e, `"Release Date"`, "movies"); lo != "1998-06-12" || hi != "2005-12-25" {
+		t.Errorf("Release Date runs %s..%s; want 1998-06-12..2005-12-25", lo, hi)
+	}
+}

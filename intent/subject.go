@@ -134,6 +134,8 @@ func (p *parser) periodWords() {
 	switch {
 	case p.in.Time != nil && p.in.Time.Column != "":
 		col = p.in.Time.Column
+	case p.date != nil && slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Column == p.date.Name && g.Grain != "" }):
+		col = p.date.Name // "tickets created each month"
 	case p.yearColumn() != nil && slices.ContainsFunc(p.in.Filters, func(f Filter) bool { return f.Column == p.yearColumn().Name }):
 		col = p.yearColumn().Name
 	default:
@@ -168,7 +170,7 @@ func (p *parser) countsHere(i int) bool {
 var tailWords = setOf("rate", "rates", "level", "levels", "figure", "figures", "value", "values", "amount",
 	"amounts", "numbers", "type", "types", "category", "categories", "kind", "kinds", "group", "groups", "class",
 	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings", "speed", "speeds",
-	"price", "prices")
+	"price", "prices", "score", "scores", "index")
 
 // fillers are words that never change an answer.
 var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged", "recorded", "reported", "happened",
@@ -178,7 +180,7 @@ var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged",
 	"record", "records", "entries", "table", "file", "sheet", "spreadsheet", "please", "quickly", "briefly",
 	"precisely", "respectively", "separately", "individually", "ones", "single", "value", "values", "number",
 	"numbers", "result", "results", "answer", "summary", "stat", "stats", "incurred", "accumulated", "racked",
-	"amassed", "tallied", "trading", "traded")
+	"amassed", "tallied", "trading", "traded", "still", "currently")
 
 // toolWords name how a number is computed or written, not what it is:
 // the libraries and functions an analyst mentions, rounding, the answer's

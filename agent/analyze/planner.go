@@ -676,7 +676,7 @@ func (b *planBuilder) isYearColumn(col string) bool {
 // percentage of the other. Filters on the period (dates, a year column)
 // bound both.
 func (b *planBuilder) shareOfFilter(m measure) {
-	if len(b.in.Filters) == 0 || b.table.Source != "" || !(m.Agg == "sum" || m.Agg == "count") {
+	if len(b.in.Filters) == 0 || b.table.Source != "" || !(m.Agg == "sum" || m.Agg == "count" || m.Agg == "count_distinct") {
 		return
 	}
 	var part, scope []string
