@@ -13,6 +13,8 @@ var comparators = map[string]string{
 	">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=", "!=": "!=",
 	"over": ">", "above": ">", "exceeding": ">", "exceeds": ">", "exceed": ">", "more than": ">", "greater than": ">",
 	"higher than": ">", "larger than": ">", "bigger than": ">", "in excess of": ">", "north of": ">",
+	"longer than": ">", "shorter than": "<", "heavier than": ">", "lighter than": "<", "older than": ">",
+	"younger than": "<", "taller than": ">",
 	"at least": ">=", "no less than": ">=", "not less than": ">=", "minimum of": ">=", "min of": ">=",
 	"greater than or equal to": ">=", "more than or equal to": ">=",
 	"under": "<", "below": "<", "less than": "<", "fewer than": "<", "lower than": "<", "smaller than": "<",

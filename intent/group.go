@@ -391,8 +391,15 @@ func (p *parser) ranked(i, j, n int, hasN, desc, bare bool) error {
 		p.setTop(i, k+m, n, c.Name, desc)
 		return nil
 	}
-	if g := units[p.low(k)]; c == nil && g != "" && g != "week" && p.date != nil && hasN {
-		// "top 3 years by volume": periods of the date column
+	if g := units[p.low(k)]; c == nil && g != "" && g != "week" && p.date != nil && (hasN || !bare) {
+		// "top 3 years by volume", "the busiest month": periods of the
+		// date column
+		if !hasN {
+			n = 1
+			if last := p.toks[k].low; last != singular(last) {
+				n = 10
+			}
+		}
 		p.setTop(i, k+1, n, p.date.Name, desc)
 		p.addGroup(k, p.src(k, k+1), p.date.Name, g)
 		return nil

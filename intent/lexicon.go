@@ -175,6 +175,9 @@ func sameWord(w, cw string) bool {
 // Only roots of five letters or more are compared.
 func stem(w string) string {
 	w = strings.ToLower(w)
+	if r, ok := strings.CutSuffix(w, "ution"); ok && len(r) >= 4 {
+		return r + "v" // "resolution" and "resolve"
+	}
 	for _, suf := range []string{"ations", "ation", "ated", "ates", "ate", "ments", "ment", "ings", "ing", "ions", "ion", "ures", "ure", "ers", "er", "ed", "es", "e", "s"} {
 		if strings.HasSuffix(w, suf) && len(w)-len(suf) >= 5 {
 			return w[:len(w)-len(suf)]

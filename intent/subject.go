@@ -180,7 +180,7 @@ var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged",
 	"record", "records", "entries", "table", "file", "sheet", "spreadsheet", "please", "quickly", "briefly",
 	"precisely", "respectively", "separately", "individually", "ones", "single", "value", "values", "number",
 	"numbers", "result", "results", "answer", "summary", "stat", "stats", "incurred", "accumulated", "racked",
-	"amassed", "tallied", "trading", "traded", "still", "currently")
+	"amassed", "tallied", "trading", "traded", "still", "currently", "took", "take", "takes", "taking")
 
 // toolWords name how a number is computed or written, not what it is:
 // the libraries and functions an analyst mentions, rounding, the answer's
@@ -306,7 +306,13 @@ func (p *parser) impliedMeasure() error {
 	if p.rankBy == "" || len(p.in.Measures) > 0 || p.t == nil {
 		return nil
 	}
-	adj := rankAdjectives[p.rankBy]
+	adj, ok := rankAdjectives[p.rankBy]
+	if ok && adj.words == nil {
+		// "busiest": the most rows
+		p.in.Measures = append(p.in.Measures, Measure{Agg: "count"})
+		p.understood(p.topPos, fmt.Sprintf("%s -> ranked by the count of rows", p.rankBy), p.rankBy+" (count of rows)")
+		return nil
+	}
 	for _, want := range adj.words {
 		for ci := range p.t.Columns {
 			c := &p.t.Columns[ci]

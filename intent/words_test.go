@@ -383,3 +383,19 @@ func TestParseTheJoinedTablesOwnRows(t *testing.T) {
 			Measures: []Measure{{"amount", "sum"}}, GroupBy: []Group{{"category", ""}}}},
 	})
 }
+
+func TestParseBusiestPeriodAndComparisonsOfLength(t *testing.T) {
+	tickets := Schema{Tables: []Table{{Name: "tickets", Rows: 600, Columns: []Column{
+		{Name: "ticket_id", Type: "integer"},
+		{Name: "created_at", Type: "timestamp", Min: "2023-01-01", Max: "2023-12-31"},
+		{Name: "resolution_hours", Type: "float"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "busiest month for tickets", schema: tickets, want: want{Table: "tickets",
+			Measures: []Measure{{"ticket_id", "count_distinct"}}, GroupBy: []Group{{"created_at", "month"}}, Top: &TopN{1, "created_at", true}}},
+	})
+	in, err := Parse("how many tickets took longer than 48 hours to resolve", tickets, now)
+	if err != nil || len(in.Unknown) > 0 || !slices.ContainsFunc(in.Filters, func(f Filter) bool { return f.Column == "resolution_hours" && f.Op == ">" && f.Values[0] == "48" }) {
+		t.Errorf("filters %v, unknown %+v, %v; want resolution_hours > 48", in.Filters, in.Unknown, err)
+	}
+}
