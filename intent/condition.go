@@ -224,6 +224,12 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 			return c, end, end + 1
 		}
 	}
+	// a comparison that says its measure: "older than 50" is the age
+	if adj := lengthComparisons[p.low(i)]; adj != "" {
+		if c := p.adjectiveColumn(adj); c != nil {
+			return c, i, i
+		}
+	}
 	// a measure word or a thing sold before: "sales over 1000", "orders over 100"
 	if w := p.low(b); w != "" {
 		if c := p.wordColumn(w); c != nil {
@@ -236,6 +242,33 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 		}
 	}
 	return nil, 0, 0
+}
+
+// lengthComparisons map the comparatives that say their measure to the
+// superlative of rankAdjectives that names its columns.
+var lengthComparisons = map[string]string{"older": "oldest", "younger": "youngest", "heavier": "heaviest",
+	"lighter": "lightest", "taller": "tallest", "longer": "longest", "shorter": "shortest"}
+
+// adjectiveColumn returns the one numeric column a superlative of
+// rankAdjectives names ("oldest": age), nil if none or several.
+func (p *parser) adjectiveColumn(adj string) *Column {
+	var found *Column
+	for _, want := range rankAdjectives[adj].words {
+		for ci := range p.t.Columns {
+			c := &p.t.Columns[ci]
+			if !isNumeric(c) || isIDLike(c) || !slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return sameWord(want, w) }) {
+				continue
+			}
+			if found != nil && found != c {
+				return nil
+			}
+			found = c
+		}
+		if found != nil {
+			return found
+		}
+	}
+	return found
 }
 
 // isIDLike reports whether a column's name ends in an identifier word.

@@ -31,6 +31,10 @@ func (p *parser) bareColumns() error {
 			// "Canadian customers": the rows the word before describes,
 			// not a grouping.
 			p.understood(i, fmt.Sprintf("%s -> the rows of %s the word before describes", src, c.Name), src)
+		case c.Type == "boolean" && !p.namedGroup(i):
+			// "remote employees": the rows where remote is true
+			p.addFilter(i, i+n, c, []string{"true"}, false, "")
+			continue
 		case isDate(c):
 			p.understood(i, fmt.Sprintf("%s -> date column %s", src, c.Name), src)
 		case isText(c) && !isIDLike(c):

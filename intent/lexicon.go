@@ -160,9 +160,13 @@ func sameWord(w, cw string) bool {
 	if len(sa) >= 5 && sa == sb {
 		return true
 	}
-	// "closing" and "close", "opening" and "open": a short root with -ing.
+	// "closing" and "close", "opening" and "open", "hired" and "hire": a
+	// short root with -ing or -ed.
 	for _, pair := range [][2]string{{w, cw}, {cw, w}} {
 		if r, ok := strings.CutSuffix(pair[0], "ing"); ok && len(r) >= 4 && (r == pair[1] || r+"e" == pair[1]) {
+			return true
+		}
+		if r, ok := strings.CutSuffix(pair[0], "ed"); ok && len(r) >= 3 && (r == pair[1] || r+"e" == pair[1]) {
 			return true
 		}
 	}
@@ -305,6 +309,13 @@ var demonyms = map[string][]string{
 	"indonesia": {"indonesian"}, "philippines": {"filipino"}, "colombia": {"colombian"}, "peru": {"peruvian"},
 }
 
+// sexes are the other words for the values of a sex or gender column.
+var sexes = map[string][]string{
+	"female": {"women", "woman", "females", "girls"}, "male": {"men", "man", "males", "boys"},
+	"women": {"female", "females", "woman"}, "men": {"male", "males", "man"},
+	"f": {"female", "females", "women", "woman"}, "m": {"male", "males", "men", "man"},
+}
+
 // parties are the words for the codes of political parties.
 var parties = map[string][]string{
 	"dem": {"democrat", "democrats", "democratic"}, "rep": {"republican", "republicans", "gop"},
@@ -356,6 +367,7 @@ func valueForms(v string) []string {
 	}
 	out = append(out, demonyms[l]...)
 	out = append(out, parties[l]...)
+	out = append(out, sexes[l]...)
 	if code, ok := usStates[l]; ok {
 		out = append(out, strings.ToLower(code))
 	}

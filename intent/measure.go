@@ -184,6 +184,8 @@ func (p *parser) measureAt(i int) int {
 		m, n = Measure{c.Name, "avg"}, k
 	} else if c, k, st := p.colAt(i, prefNum); c != nil && st >= mPart && !isIDLike(c) {
 		m, n, byName = Measure{c.Name, defaultAgg(c)}, k, true
+	} else if moneyWords[w] && p.isValue(i) && (p.moneyColumn() == nil || p.toks[i].raw != w && (p.low(i-1) == "in" || p.low(i-1) == "for" || p.low(i-1) == "from")) {
+		return i // "women in Sales": a department, not a measure
 	} else if moneyWords[w] {
 		m, n = Measure{"", "count"}, 1
 		if c := p.moneyColumn(); c != nil {
@@ -239,6 +241,13 @@ func (p *parser) measureAt(i int) int {
 	}
 	p.use(start, end)
 	return end
+}
+
+// isValue reports whether the free word at i is, as written, a value of a
+// text column of the chosen table ("Sales" in a department column).
+func (p *parser) isValue(i int) bool {
+	refs, n := p.valueAt(p.vals, p.maxVW, i)
+	return n == 1 && slices.ContainsFunc(refs, func(r valRef) bool { return !r.alias && strings.EqualFold(r.value, p.toks[i].raw) })
 }
 
 // aggsBefore returns the aggregations written before a measure at i

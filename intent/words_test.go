@@ -399,3 +399,30 @@ func TestParseBusiestPeriodAndComparisonsOfLength(t *testing.T) {
 		t.Errorf("filters %v, unknown %+v, %v; want resolution_hours > 48", in.Filters, in.Unknown, err)
 	}
 }
+
+func TestParseWordsOfPeople(t *testing.T) {
+	staff := Schema{Tables: []Table{{Name: "employees", Rows: 300, Columns: []Column{
+		{Name: "employee_id", Type: "integer"},
+		{Name: "department", Type: "string", Values: []string{"Engineering", "Sales", "Support"}},
+		{Name: "hire_date", Type: "date", Min: "2015-01-01", Max: "2023-12-31"},
+		{Name: "salary", Type: "integer"},
+		{Name: "gender", Type: "string", Values: []string{"Female", "Male"}},
+		{Name: "age", Type: "integer"},
+		{Name: "remote", Type: "boolean"},
+		{Name: "city", Type: "string", Values: []string{"Austin", "Boston", "Denver"}},
+	}}}}
+	salary := []Measure{{"salary", "avg"}}
+	ids := []Measure{{"employee_id", "count_distinct"}}
+	checkCases(t, []parseCase{
+		{text: "average salary of women in Sales", schema: staff, want: want{Table: "employees", Measures: salary,
+			Filters: []Filter{eq("gender", "Female"), eq("department", "Sales")}}},
+		{text: "median age of remote employees", schema: staff, want: want{Table: "employees",
+			Measures: []Measure{{"age", "median"}}, Filters: []Filter{eq("remote", "true")}}},
+		{text: "How many employees are older than 50?", schema: staff, want: want{Table: "employees", Measures: ids,
+			Filters: []Filter{{"age", ">", []string{"50"}}}}},
+		{text: "how many employees were hired in 2020", schema: staff, want: want{Table: "employees", Measures: ids,
+			Time: &TimeRange{Column: "hire_date", Start: "2020-01-01", End: "2021-01-01", Label: "2020"}}},
+		{text: "top 3 cities by headcount", schema: staff, want: want{Table: "employees", Measures: []Measure{{Agg: "count"}},
+			Top: &TopN{3, "city", true}}},
+	})
+}
