@@ -32,8 +32,13 @@ func (p *parser) bareColumns() error {
 			// not a grouping.
 			p.understood(i, fmt.Sprintf("%s -> the rows of %s the word before describes", src, c.Name), src)
 		case c.Type == "boolean" && !p.namedGroup(i):
-			// "remote employees": the rows where remote is true
-			p.addFilter(i, i+n, c, []string{"true"}, false, "")
+			// "remote employees": the rows where remote is true; "not
+			// remote", "non-remote": false
+			start, v := i, "true"
+			if k := p.skipBack(i, "-"); k > 0 && p.free(k-1) && (p.low(k-1) == "not" || p.low(k-1) == "non") {
+				start, v = k-1, "false"
+			}
+			p.addFilter(start, i+n, c, []string{v}, false, "")
 			continue
 		case isDate(c):
 			p.understood(i, fmt.Sprintf("%s -> date column %s", src, c.Name), src)
@@ -51,6 +56,15 @@ func (p *parser) bareColumns() error {
 		i += n - 1
 	}
 	return nil
+}
+
+// skipBack returns the index of the first token before i, going back over
+// the filler tokens: i itself when the one before is not one.
+func (p *parser) skipBack(i int, filler ...string) int {
+	for i > 0 && slices.Contains(filler, p.low(i-1)) {
+		i--
+	}
+	return i
 }
 
 // leftovers notes table names and collects the words nothing understood.

@@ -418,6 +418,8 @@ func TestParseWordsOfPeople(t *testing.T) {
 			Filters: []Filter{eq("gender", "Female"), eq("department", "Sales")}}},
 		{text: "median age of remote employees", schema: staff, want: want{Table: "employees",
 			Measures: []Measure{{"age", "median"}}, Filters: []Filter{eq("remote", "true")}}},
+		{text: "average salary of non-remote employees", schema: staff, want: want{Table: "employees", Measures: salary,
+			Filters: []Filter{eq("remote", "false")}}},
 		{text: "How many employees are older than 50?", schema: staff, want: want{Table: "employees", Measures: ids,
 			Filters: []Filter{{"age", ">", []string{"50"}}}}},
 		{text: "how many employees were hired in 2020", schema: staff, want: want{Table: "employees", Measures: ids,
