@@ -35,6 +35,11 @@ func (p *parser) values(fuzzy bool) {
 		if col == nil {
 			continue
 		}
+		if p.countedNoun(j, n) && !strings.EqualFold(p.src(j, j+n), valueIn(refs, col)) {
+			// "number of deaths by race" over a table of deaths with a
+			// type 'Death': the rows counted, or that type? Not said.
+			continue
+		}
 		vals := []string{valueIn(refs, col)}
 		end := j + n
 		versus := false
@@ -116,6 +121,26 @@ func (p *parser) afterColumn(j int) ([]valRef, int) {
 	}
 	return nil, 0
 }
+
+// countedNoun reports whether tokens j..j+n-1 are the noun a count
+// counts: right after "how many", "number of" or "count of", and not
+// followed by another word of the noun ("how many sunny days").
+func (p *parser) countedNoun(j, n int) bool {
+	k := j - 1
+	if p.low(k) == "the" {
+		k--
+	}
+	if k < 1 || !(p.toks[k].low == "many" && p.toks[k-1].low == "how" ||
+		p.toks[k].low == "of" && (p.toks[k-1].low == "number" || p.toks[k-1].low == "count")) {
+		return false
+	}
+	next := j + n
+	return next >= len(p.toks) || p.toks[next].kind != kWord || clauseWords[p.toks[next].low]
+}
+
+// clauseWords end a noun phrase: "deaths by race", "deaths in 1992".
+var clauseWords = setOf("by", "per", "in", "for", "with", "were", "was", "are", "is", "did", "do", "does", "have",
+	"has", "had", "there", "at", "on", "from", "during", "since", "and", "or", "across", "among", "between", "each")
 
 // pickColumn chooses the column of a value found in several: the one named
 // near it, else the one with fewer distinct values.

@@ -42,6 +42,11 @@ func (p *parser) bareColumns() error {
 			continue
 		case isDate(c):
 			p.understood(i, fmt.Sprintf("%s -> date column %s", src, c.Name), src)
+		case isText(c) && len(p.in.GroupBy) > 0 && p.toks[i+n-1].low != singular(p.toks[i+n-1].low) &&
+			(p.low(i-1) == "the" || p.low(i-1) == "all"):
+			// "total population of the countries, by year": every
+			// country, summed; the grouping is the one asked for.
+			p.understood(i, fmt.Sprintf("%s -> all the rows' %s", src, c.Name), src)
 		case isText(c) && !isIDLike(c):
 			p.addGroup(i, src, c.Name, "")
 		case isText(c) && len(p.in.Measures) == 0 && st == mEntity:

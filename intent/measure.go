@@ -279,7 +279,8 @@ func (p *parser) aggsBefore(i int) (int, []string) {
 			k--
 			continue
 		}
-		if k >= 0 && p.toks[k].used && grainAdverbs[p.toks[k].low] != "" || k >= 0 && p.free(k) && fillers[p.low(k)] && !weighty[p.low(k)] {
+		if k >= 0 && p.toks[k].used && grainAdverbs[p.toks[k].low] != "" || k >= 0 && p.free(k) && fillers[p.low(k)] && !weighty[p.low(k)] ||
+			k >= 0 && p.free(k) && p.toks[k].kind == kWord && tableWord(p.t, p.low(k)) && len(found) == 0 {
 			k-- // "average monthly sales": the grouping was read already; "average trading volume"
 			continue
 		}
