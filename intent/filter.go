@@ -33,6 +33,13 @@ func (p *parser) values(fuzzy bool) {
 		}
 		col, why := p.pickColumn(refs, j, j+n)
 		if col == nil {
+			if cols := refCols(refs); len(cols) > 1 && roleTwins(cols) {
+				// Reported, and read by nothing else, even when its
+				// words are stop words too ("IN").
+				p.undecided = append(p.undecided, undecidedValue{j, j + n, cols})
+				p.use(j, j+n)
+				i = j + n - 1
+			}
 			continue
 		}
 		if p.countedNoun(j, n) && !strings.EqualFold(p.src(j, j+n), valueIn(refs, col)) {
@@ -80,6 +87,24 @@ func (p *parser) values(fuzzy bool) {
 		}
 		i = end - 1
 	}
+}
+
+// undecidedValue is a value of role twins whose role the request does
+// not say: not applied, and reported.
+type undecidedValue struct {
+	i, j int
+	cols []*Column
+}
+
+// refCols returns the distinct columns of refs.
+func refCols(refs []valRef) []*Column {
+	var cols []*Column
+	for _, r := range refs {
+		if !slices.Contains(cols, r.col) {
+			cols = append(cols, r.col)
+		}
+	}
+	return cols
 }
 
 // versusWords between values set them side by side: "Texas vs California".
@@ -178,6 +203,9 @@ func (p *parser) pickColumn(refs []valRef, i, j int) (*Column, string) {
 			}
 		}
 	}
+	if c := p.byEnd(cols, i); c != nil {
+		return pick(c, "the end of the journey its preposition says")
+	}
 	if named != nil {
 		return pick(named, "named nearby")
 	}
@@ -255,6 +283,51 @@ func (p *parser) byRole(cols []*Column) (*Column, bool) {
 		}
 	}
 	return found, true
+}
+
+// byEnd picks between an origin and a destination column the one a
+// preposition before the value at i says: "from Texas" and "from airports
+// in Texas" the origin, "to Texas" the destination, whatever role word
+// the request has elsewhere ("arriving in Texas from California").
+func (p *parser) byEnd(cols []*Column, i int) *Column {
+	if !roleTwins(cols) {
+		return nil
+	}
+	word := func(k int) string {
+		if k < 0 || k >= len(p.toks) || p.toks[k].kind != kWord {
+			return ""
+		}
+		return p.toks[k].low
+	}
+	k := i - 1
+	if word(k) == "the" {
+		k--
+	}
+	if (word(k) == "in" || word(k) == "at") && word(k-1) != "" {
+		k -= 2 // "from airports in Texas"
+		if word(k) == "the" {
+			k--
+		}
+	}
+	end := ""
+	switch word(k) {
+	case "from":
+		end = "orig"
+	case "to", "into":
+		end = "dest"
+	default:
+		return nil
+	}
+	var found *Column
+	for _, c := range cols {
+		if roleOf(c) == end {
+			if found != nil {
+				return nil
+			}
+			found = c
+		}
+	}
+	return found
 }
 
 // namedGroup reports whether token i follows a grouping word ("by

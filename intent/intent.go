@@ -233,12 +233,13 @@ type parser struct {
 	perRow    bool         // "per order": measures average over rows
 	topPos    int
 	topSrc    string
-	rankBy    string         // the superlative of a ranking ("wettest", "best"), if any
-	across    []Group        // groupings read after "across"
-	akind     map[int]string // the kind of analysis whose phrase ends at a token
-	subject   int            // the noun a numeric condition is about ("orders" in "orders with 5 units"), -1 if none
-	valueEnd  map[int]bool   // the tokens right after a filter's values ("customers" in "Canadian customers")
-	perPeriod *periodAverage // "average daily volume", if asked
+	rankBy    string           // the superlative of a ranking ("wettest", "best"), if any
+	across    []Group          // groupings read after "across"
+	akind     map[int]string   // the kind of analysis whose phrase ends at a token
+	subject   int              // the noun a numeric condition is about ("orders" in "orders with 5 units"), -1 if none
+	valueEnd  map[int]bool     // the tokens right after a filter's values ("customers" in "Canadian customers")
+	perPeriod *periodAverage   // "average daily volume", if asked
+	undecided []undecidedValue // values of role twins whose role is not said
 }
 
 // note is one entry of Understood, kept with its position to sort them.

@@ -85,6 +85,26 @@ func (p *parser) unknowns() {
 	if p.in.Top != nil && len(p.in.Measures) == 0 && evaluative[p.rankBy] && p.rankBy != "top" && p.rankBy != "bottom" {
 		add(Unknown{Word: p.rankBy, Reason: "says to rank, but not by what measure", Nearest: p.numericColumns()})
 	}
+	if t := p.in.Top; t != nil && slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Column == t.Column && g.Grain != "" }) {
+		// "which 3 years had the highest sales": the periods are ranked
+		// by the measure over all the rows the filters keep.
+		switch {
+		case slices.Contains(p.in.Analyses, AnalysisGrowth):
+			add(Unknown{Word: p.topSrc, Reason: "periods are ranked by the measure itself, not by its growth"})
+		case len(p.in.GroupBy) > 1:
+			add(Unknown{Word: p.topSrc, Reason: "the top periods are ranked over all rows, not within each group"})
+		case p.in.Compare != nil:
+			add(Unknown{Word: p.topSrc, Reason: "periods are ranked by the measure itself, not by its change from another period"})
+		}
+	}
+	for _, u := range p.undecided {
+		var names []string
+		for _, c := range u.cols {
+			names = append(names, c.Name)
+		}
+		add(Unknown{Word: p.src(u.i, u.j), Reason: "a value of " + strings.Join(names, " and ") + "; the request does not say which end it is",
+			Nearest: names})
+	}
 	for _, w := range p.in.Unparsed {
 		u := Unknown{Word: w, Reason: "no column or value of " + p.in.Table + " is called that"}
 		if _, err := strconv.ParseFloat(strings.ReplaceAll(w, ",", ""), 64); err == nil {
@@ -114,9 +134,10 @@ func (p *parser) unknowns() {
 	}
 }
 
-// onePerPeriod reports whether the chosen table can have at most one row
-// per period of grain: no more rows than periods between its first and
-// last dates. Then an average over the rows is the average per period.
+// onePerPeriod reports whether the chosen table has about one row per
+// period of grain: no more rows than periods between its first and last
+// dates, and at least half as many. Then an average over the rows is the
+// average per period.
 func (p *parser) onePerPeriod(grain string) bool {
 	if p.date == nil || p.t == nil || p.t.Rows <= 0 {
 		return false
@@ -139,7 +160,10 @@ func (p *parser) onePerPeriod(grain string) bool {
 	case "year":
 		periods = int64(last.Year()-first.Year()) + 1
 	}
-	return p.t.Rows <= periods
+	// Far fewer rows than periods are coarser rows (a row a week read
+	// against "average daily"), or several series sampled now and then:
+	// the average of rows is then not the average per period.
+	return p.t.Rows <= periods && p.t.Rows*2 >= periods
 }
 
 // nearest returns up to three column names and values of the chosen table
