@@ -67,7 +67,7 @@ func (p *parser) unknowns() {
 	if tr := p.in.Time; tr != nil && tr.Column == "" {
 		add(Unknown{Word: tr.Label, Reason: "the data has no date column to apply this period to", Nearest: p.timeLikeColumns()})
 	}
-	if len(p.in.Measures) == 0 && (slices.Contains(p.in.Analyses, AnalysisTrend) || slices.Contains(p.in.Analyses, AnalysisGrowth)) && p.onePerPeriod("day") {
+	if len(p.in.Measures) == 0 && (slices.Contains(p.in.Analyses, AnalysisTrend) || slices.Contains(p.in.Analyses, AnalysisGrowth)) && p.t != nil && p.periods("day") >= p.t.Rows {
 		// "How much did the S&P 500 change": a series of one row a day
 		// has nothing to count; its measure must be named.
 		add(Unknown{Word: "what to compute", Reason: "the table has at most one row a day, so counting its rows measures nothing: name the column", Nearest: p.numericColumns()})
@@ -139,13 +139,23 @@ func (p *parser) unknowns() {
 // dates, and at least half as many. Then an average over the rows is the
 // average per period.
 func (p *parser) onePerPeriod(grain string) bool {
+	periods := p.periods(grain)
+	// Far fewer rows than periods are coarser rows (a row a week read
+	// against "average daily"), or several series sampled now and then:
+	// the average of rows is then not the average per period.
+	return periods > 0 && p.t.Rows <= periods && p.t.Rows*2 >= periods
+}
+
+// periods returns how many periods of grain the chosen table's dates span,
+// 0 when unknown.
+func (p *parser) periods(grain string) int64 {
 	if p.date == nil || p.t == nil || p.t.Rows <= 0 {
-		return false
+		return 0
 	}
 	first, ok1 := day(p.date.Min)
 	last, ok2 := day(p.date.Max)
 	if !ok1 || !ok2 {
-		return false
+		return 0
 	}
 	periods := int64(0)
 	switch grain {
@@ -160,10 +170,7 @@ func (p *parser) onePerPeriod(grain string) bool {
 	case "year":
 		periods = int64(last.Year()-first.Year()) + 1
 	}
-	// Far fewer rows than periods are coarser rows (a row a week read
-	// against "average daily"), or several series sampled now and then:
-	// the average of rows is then not the average per period.
-	return p.t.Rows <= periods && p.t.Rows*2 >= periods
+	return periods
 }
 
 // nearest returns up to three column names and values of the chosen table
