@@ -164,7 +164,7 @@ func (p *parser) countedNoun(j, n int) bool {
 }
 
 // clauseWords end a noun phrase: "deaths by race", "deaths in 1992".
-var clauseWords = setOf("by", "per", "in", "for", "with", "were", "was", "are", "is", "did", "do", "does", "have",
+var clauseWords = setOf("by", "per", "in", "of", "for", "with", "were", "was", "are", "is", "did", "do", "does", "have",
 	"has", "had", "there", "at", "on", "from", "during", "since", "and", "or", "across", "among", "between", "each")
 
 // pickColumn chooses the column of a value found in several: the one named

@@ -43,7 +43,7 @@ func (p *parser) bareColumns() error {
 		case isDate(c):
 			p.understood(i, fmt.Sprintf("%s -> date column %s", src, c.Name), src)
 		case isText(c) && len(p.in.GroupBy) > 0 && p.toks[i+n-1].low != singular(p.toks[i+n-1].low) &&
-			(p.low(i-1) == "the" || p.low(i-1) == "all"):
+			(p.low(i-1) == "the" || p.low(i-1) == "all" || p.low(i-1) == "for" || p.low(i-1) == "among"):
 			// "total population of the countries, by year": every
 			// country, summed; the grouping is the one asked for.
 			p.understood(i, fmt.Sprintf("%s -> all the rows' %s", src, c.Name), src)

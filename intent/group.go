@@ -124,8 +124,9 @@ func (p *parser) dimension(j int, trig string) (int, bool, error) {
 	}
 	w := p.low(j)
 	if c, n, s := p.colAt(j, prefDim); c != nil && s >= mEntity {
-		if c2, n2, s2 := p.colAt(j+n, prefDim); s == mEntity && c2 != nil && c2 != c && s2 >= mWords && isText(c2) {
-			// "by customer segment": the segment of the customer.
+		if c2, n2, s2 := p.colAt(j+n, prefDim); c2 != nil && c2 != c && s2 >= mWords && isText(c2) && !isDate(c) {
+			// "by customer segment", "per product category": the
+			// segment of the customer, the category of the product.
 			c, n = c2, n+n2
 		}
 		switch {

@@ -79,6 +79,14 @@ func (p *parser) measureScan() {
 // countAt reads a count at i: "how many customers" (count_distinct),
 // "number of orders" (count), "how many units" (sum of quantity), "count".
 func (p *parser) countAt(i int, agg string, n int) int {
+	if ph := p.src(i, i+n); strings.EqualFold(ph, "headcount") || strings.EqualFold(ph, "head count") {
+		if cc := p.countColumn(); cc != nil {
+			// a table of counts of people: the headcount is their sum
+			p.addMeasure(i, ph, Measure{cc.Name, "sum"}, "")
+			p.use(i, i+n)
+			return i + n
+		}
+	}
 	j := p.skip(i+n, "the", "all", "our", "of", "different")
 	switch p.low(j) {
 	case "percent", "percentage", "percentages", "times", "fold", "points":
@@ -168,6 +176,15 @@ func (p *parser) countNoun(j int) Measure {
 // measureAt reads a measure at i and returns the index after it, or i.
 func (p *parser) measureAt(i int) int {
 	w := p.low(i)
+	if p.low(i-1) == "both" || p.low(i-1) == "all" {
+		// "both sexes combined", "all regions together": over every
+		// value of the column, not a measure of it
+		if c, n, _ := p.colAt(i, prefDim); c != nil && (p.low(i+n) == "combined" || p.low(i+n) == "together") {
+			p.use(i-1, i+n+1)
+			p.understood(i-1, fmt.Sprintf("%s -> over every %s", p.src(i-1, i+n+1), c.Name), p.src(i-1, i+n+1))
+			return i + n + 1
+		}
+	}
 	if c, k, st := p.colAt(i, prefDim); c != nil && k >= 2 && st >= mWords && !isNumeric(c) {
 		return i // "billing state": a longer column's name
 	}

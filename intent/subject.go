@@ -35,7 +35,8 @@ func tableWord(t *Table, w string) bool {
 
 // countColumns are the names of a column that says how many things a row
 // stands for, in a table of counts (origin, destination, count).
-var countColumns = setOf("count", "cnt", "n", "freq", "frequency", "num", "number", "total", "counts")
+var countColumns = setOf("count", "cnt", "n", "freq", "frequency", "num", "number", "total", "counts", "people",
+	"persons", "headcount")
 
 // countColumn returns the chosen table's column of counts, nil if none.
 func (p *parser) countColumn() *Column {
@@ -77,6 +78,14 @@ func (p *parser) subjects() error {
 		}
 		p.in.Measures[0] = Measure{Column: cc.Name, Agg: "sum"}
 		p.understood(i, fmt.Sprintf("%s -> sum of %s (each row of %s counts %s)", t.raw, cc.Name, p.t.Name, cc.Name), t.raw+" (sum of "+cc.Name+")")
+	}
+	if first < 0 && p.countColumn() != nil {
+		for i, t := range p.toks {
+			if t.kind == kWord && p.tableNamed(t.raw) == p.tix {
+				first = i // "population by age" over population(age, people)
+				break
+			}
+		}
 	}
 	if first >= 0 && len(p.in.Measures) == 0 && len(p.in.Analyses) == 0 && (len(p.in.GroupBy) > 0 || p.in.Top != nil) {
 		// "strikes by time of day": the table's rows, counted per group.

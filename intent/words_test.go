@@ -428,3 +428,33 @@ func TestParseWordsOfPeople(t *testing.T) {
 			Top: &TopN{3, "city", true}}},
 	})
 }
+
+func TestParseCountsOfPeopleAndGroupsOfGroups(t *testing.T) {
+	pop := Schema{Tables: []Table{{Name: "population", Rows: 570, Columns: []Column{
+		{Name: "year", Type: "integer"},
+		{Name: "age", Type: "integer"},
+		{Name: "sex", Type: "integer"},
+		{Name: "people", Type: "integer"},
+	}}}}
+	riots := Schema{Tables: []Table{{Name: "riots", Rows: 63, Columns: []Column{
+		{Name: "type", Type: "string", Values: []string{"Death", "Homicide"}},
+		{Name: "gender", Type: "string", Values: []string{"Female", "Male"}},
+	}}}}
+	orders := Schema{Tables: []Table{{Name: "orders", Rows: 240, Columns: []Column{
+		{Name: "product", Type: "string", Values: []string{"Drill", "Rake"}},
+		{Name: "category", Type: "string", Values: []string{"Hardware", "Garden"}},
+		{Name: "quantity", Type: "integer"},
+	}}}}
+	people := []Measure{{"people", "sum"}}
+	checkCases(t, []parseCase{
+		{text: "Population by age in 2000, both sexes combined", schema: pop, want: want{Table: "population", Measures: people,
+			Filters: []Filter{eq("year", "2000")}, GroupBy: []Group{{"age", ""}}}},
+		{text: "Total quantity sold per product category", schema: orders, want: want{Table: "orders",
+			Measures: []Measure{{"quantity", "sum"}}, GroupBy: []Group{{"category", ""}}}},
+	})
+	// "deaths" is the rows counted or the type Death: not said.
+	in, _ := Parse("How many deaths of each type were there?", riots, now)
+	if len(in.Filters) != 0 || len(in.Unknown) == 0 {
+		t.Errorf("filters %v, unknown %+v; want deaths reported, not read as type = 'Death'", in.Filters, in.Unknown)
+	}
+}
