@@ -97,7 +97,33 @@ func (p *parser) subjects() error {
 		p.understood(first, fmt.Sprintf("%s -> %s (the table's rows, per group)", p.toks[first].raw, how), p.toks[first].raw+" ("+how+")")
 	}
 	p.periodWords()
+	p.countsOfCounts()
 	return nil
+}
+
+// countsOfCounts reads a count of rows over a table of counts ("the
+// number of male farmers" over jobs(job, sex, year, count)) as the sum of
+// its count column: each row stands for that many. Not when the request
+// asks for rows or records by that name.
+func (p *parser) countsOfCounts() {
+	cc := p.countColumn()
+	if cc == nil || slices.ContainsFunc(p.toks, func(t token) bool {
+		return t.low == "rows" || t.low == "records" || t.low == "entries" || t.low == "lines"
+	}) {
+		return
+	}
+	for k, m := range p.in.Measures {
+		if m != (Measure{Agg: "count"}) {
+			continue
+		}
+		p.in.Measures[k] = Measure{Column: cc.Name, Agg: "sum"}
+		for n := range p.notes {
+			if src, ok := strings.CutSuffix(p.notes[n].text, " -> count of rows"); ok {
+				p.notes[n].text = fmt.Sprintf("%s -> sum of %s (each row of %s counts %s)", src, cc.Name, p.t.Name, cc.Name)
+				p.notes[n].short = src + " (sum of " + cc.Name + ")"
+			}
+		}
+	}
 }
 
 // spelledTableName reads the table's name written in several tokens, its

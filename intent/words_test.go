@@ -458,3 +458,17 @@ func TestParseCountsOfPeopleAndGroupsOfGroups(t *testing.T) {
 		t.Errorf("filters %v, unknown %+v; want deaths reported, not read as type = 'Death'", in.Filters, in.Unknown)
 	}
 }
+
+func TestParseCountOverATableOfCounts(t *testing.T) {
+	jobs := Schema{Tables: []Table{{Name: "jobs", Rows: 7000, Columns: []Column{
+		{Name: "job", Type: "string", Values: []string{"Farmer", "Teacher"}},
+		{Name: "sex", Type: "string", Values: []string{"men", "women"}},
+		{Name: "year", Type: "integer"},
+		{Name: "count", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "how many male farmers were there in 1900", schema: jobs, want: want{Table: "jobs",
+			Measures: []Measure{{"count", "sum"}}, Filters: []Filter{eq("year", "1900"), eq("sex", "men"), eq("job", "Farmer")},
+			Understood: []string{"how many -> sum of count (each row of jobs counts count)"}}},
+	})
+}
