@@ -14,14 +14,7 @@ var flightsByState = Schema{Tables: []Table{{Name: "flights", Rows: 5000, Column
 }}}}
 
 func TestParseRoleFromAndTo(t *testing.T) {
-	states := []string{"TX", "CA", "IL"}
-	s := Schema{Tables: []Table{{Name: "flights", Rows: 5000, Joined: []string{"airports"}, Columns: []Column{
-		{Name: "origin", Type: "string", Values: []string{"DFW", "LAX", "ORD"}},
-		{Name: "destination", Type: "string", Values: []string{"DFW", "LAX", "ORD"}},
-		{Name: "delay", Type: "integer"},
-		{Name: "origin_state", Type: "string", Values: states},
-		{Name: "destination_state", Type: "string", Values: states},
-	}}}}
+	s := flightsWithAirports
 	delay := []Measure{{"delay", "avg"}}
 	checkCases(t, []parseCase{
 		// "from California" is the origin even after "arriving".

@@ -172,15 +172,18 @@ func TestParseAdjectivesVerbsAndWholeData(t *testing.T) {
 	})
 }
 
+// flightsWithAirports is flights widened with the state of the airport at
+// each end (through its keys origin and destination), coded as postal codes.
+var flightsWithAirports = Schema{Tables: []Table{{Name: "flights", Rows: 5000, Joined: []string{"airports"}, Columns: []Column{
+	{Name: "origin", Type: "string", Values: []string{"DFW", "LAX", "ORD"}},
+	{Name: "destination", Type: "string", Values: []string{"DFW", "LAX", "ORD"}},
+	{Name: "delay", Type: "integer"},
+	{Name: "origin_state", Type: "string", Values: []string{"TX", "CA", "IL"}},
+	{Name: "destination_state", Type: "string", Values: []string{"TX", "CA", "IL"}},
+}}}}
+
 func TestParseRoleWordsPickAColumn(t *testing.T) {
-	states := []string{"TX", "CA", "IL"}
-	s := Schema{Tables: []Table{{Name: "flights", Rows: 5000, Joined: []string{"airports"}, Columns: []Column{
-		{Name: "origin", Type: "string", Values: []string{"DFW", "LAX", "ORD"}},
-		{Name: "destination", Type: "string", Values: []string{"DFW", "LAX", "ORD"}},
-		{Name: "delay", Type: "integer"},
-		{Name: "origin_state", Type: "string", Values: states},
-		{Name: "destination_state", Type: "string", Values: states},
-	}}}}
+	s := flightsWithAirports
 	checkCases(t, []parseCase{
 		{text: "average delay for flights departing from airports in Texas", schema: s, want: want{Table: "flights",
 			Measures: []Measure{{"delay", "avg"}}, Filters: []Filter{eq("origin_state", "TX")}}},
