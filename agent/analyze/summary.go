@@ -10,6 +10,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/analysis"
+	"github.com/quarry-dev/quarry/intent"
 )
 
 // A finding is one sentence of the summary, with the step whose
@@ -156,11 +157,9 @@ func describeResult(what string, cols []string, rows [][]any, total int64) strin
 		}
 	}
 	peakV, _ := number(rows[peak][num])
-	if periodLike(rows[0][0]) {
+	if periodLike(rows[0][0]) || intent.IsYearColumn(cols[0], "integer") {
 		s := fmt.Sprintf("%s: %s went from %s in %s to %s in %s", what, cols[num], formatNumber(first), label(0), formatNumber(last), label(len(rows)-1))
-		if first != 0 {
-			s += fmt.Sprintf(" (%+.1f%%)", 100*(last-first)/math.Abs(first))
-		}
+		s += movement(first, last)
 		if total > int64(len(rows)) {
 			return s + fmt.Sprintf(", over the first %d of %d periods; the highest was %s in %s.", len(rows), total, formatNumber(peakV), label(peak))
 		}
@@ -178,6 +177,25 @@ func describeResult(what string, cols []string, rows [][]any, total int64) strin
 	return s + "."
 }
 
+// movement says in words how a value moved from a to b: ", up 12 (5.0%)",
+// ", down 318.87 (14.3%)": the direction in a word and the amounts as
+// positive numbers, so that "how much did it fall" is answered as asked.
+func movement(a, b float64) string {
+	d := b - a
+	if d == 0 {
+		return ", no change"
+	}
+	dir := "up"
+	if d < 0 {
+		dir = "down"
+	}
+	s := fmt.Sprintf(", %s %s", dir, formatNumber(math.Abs(d)))
+	if a != 0 {
+		s += fmt.Sprintf(" (%.1f%%)", 100*math.Abs(d)/math.Abs(a))
+	}
+	return s
+}
+
 // comparison says how each measure moved between the two periods of a
 // totals table (the period compared with first).
 func comparison(what string, cols []string, rows [][]any) string {
@@ -189,9 +207,7 @@ func comparison(what string, cols []string, rows [][]any) string {
 			continue
 		}
 		p := fmt.Sprintf("%s %s in %s against %s in %s", cols[j], formatNumber(b), quarry.AsText(rows[1][0]), formatNumber(a), quarry.AsText(rows[0][0]))
-		if a != 0 {
-			p += fmt.Sprintf(" (%+.1f%%)", 100*(b-a)/math.Abs(a))
-		}
+		p += movement(a, b)
 		parts = append(parts, p)
 	}
 	return fmt.Sprintf("%s: %s.", what, strings.Join(parts, "; "))
@@ -217,9 +233,7 @@ func seriesSentence(what string, cols []string, rows [][]any, num int) string {
 		}
 	}
 	s := fmt.Sprintf("%s: together %s went from %s in %s to %s in %s", what, cols[num], formatNumber(firstSum), first, formatNumber(lastSum), last)
-	if firstSum != 0 {
-		s += fmt.Sprintf(" (%+.1f%%)", 100*(lastSum-firstSum)/math.Abs(firstSum))
-	}
+	s += movement(firstSum, lastSum)
 	return s + fmt.Sprintf("; in %s %s led with %s.", last, leader, formatNumber(best))
 }
 
