@@ -91,7 +91,7 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 				continue
 			}
 		}
-		if h := cw[len(cw)-1]; len(cw) >= 2 && isText(c) && !generic[norm(h)] && p.onlyHead(t, h) {
+		if len(cw) >= 2 && isText(c) && !generic[norm(cw[len(cw)-1])] && p.onlyHead(t, cw[len(cw)-1]) {
 			// "states" for Origin State, the table's only state column;
 			// "airline operators" for Aircraft Airline Operator.
 			if n, ok := p.wordsAt(i, cw[len(cw)-1:]); ok {
