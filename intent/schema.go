@@ -91,14 +91,15 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 				continue
 			}
 		}
-		if len(cw) >= 2 && isText(c) && !generic[norm(cw[len(cw)-1])] && p.onlyHead(t, cw[len(cw)-1]) {
+		if len(cw) >= 2 && isText(c) && !generic[norm(cw[len(cw)-1])] {
 			// "states" for Origin State, the table's only state column;
-			// "airline operators" for Aircraft Airline Operator.
-			if n, ok := p.wordsAt(i, cw[len(cw)-1:]); ok {
-				out = append(out, colMatch{c, n, mEntity})
-				continue
+			// "airline operators" for Aircraft Airline Operator. The
+			// words are matched first: onlyHead reads every column.
+			n, ok := p.wordsAt(i, cw[len(cw)-1:])
+			if !ok && len(cw) >= 3 {
+				n, ok = p.wordsAt(i, cw[len(cw)-2:])
 			}
-			if n, ok := p.wordsAt(i, cw[len(cw)-2:]); ok && len(cw) >= 3 {
+			if ok && p.onlyHead(t, cw[len(cw)-1]) {
 				out = append(out, colMatch{c, n, mEntity})
 				continue
 			}
