@@ -146,6 +146,11 @@ type SourceTable struct {
 	From string `json:"from,omitempty"`
 	// Joined are the tables From joins in.
 	Joined []string `json:"joined,omitempty"`
+	// Aliases are other names the data gives the table: the name of the
+	// file it was loaded from when the request named it otherwise
+	// ("seattle-weather" for a table called weather). A request naming
+	// them names the table.
+	Aliases []string `json:"aliases,omitempty"`
 }
 
 // SourceColumn is one column: its name and its type in the source

@@ -52,6 +52,8 @@ func (p *parser) number(i int) (string, int, string) {
 	if err != nil || strings.ContainsAny(w, "-/") {
 		if n, ok := numberWords[w]; ok && mult == 1 {
 			v, err = float64(n), nil
+		} else if w == "zero" {
+			v, err = 0, nil
 		} else {
 			return "", 0, ""
 		}
@@ -199,12 +201,19 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 		b--
 	}
 	p.subject = -1
-	if isCountNoun(p.low(b)) {
+	if isCountNoun(p.low(b)) || p.dayRows(b) {
 		p.subject = b // "orders with at least 5 units": the orders are the rows
 	}
 	// a numeric column named before: "amount > 100"
 	for s := b; s >= 0 && s >= b-2; s-- {
 		if c, n, st := p.colAt(s, prefNum); c != nil && s+n == b+1 && st >= mPart && !isIDLike(c) {
+			k := s - 1
+			for k >= 0 && p.free(k) && slices.Contains(condFillers, p.low(k)) {
+				k--
+			}
+			if p.subject < 0 && p.dayRows(k) {
+				p.subject = k // "days with a high above 30": the days are the rows
+			}
 			return c, s, b + 1
 		}
 	}
@@ -315,4 +324,10 @@ func (p *parser) equalities() {
 			}
 		}
 	}
+}
+
+// dayRows reports whether the word at i is "days" over a table of one row
+// a day: "days with a high above 30" counts rows.
+func (p *parser) dayRows(i int) bool {
+	return (p.low(i) == "days" || p.low(i) == "day") && p.date != nil && p.onePerPeriod("day")
 }

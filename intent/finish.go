@@ -194,3 +194,40 @@ func (p *parser) computable() error {
 	return quarry.Errorf(quarry.ECodeNeedsClarification, "%s", msg).
 		WithHint(`say what to compute ("total amount", "number of orders") or what to look at ("trend", "summary", "distribution of amount")`)
 }
+
+// howMuchOfTheOnlyMeasure reads "how much" that names no column, over a
+// table with one measure ("how much electricity did Iowa generate" over
+// (year, source, net_generation)), as that measure: the only amount the
+// table has. Not with two measures or none, and not "how many".
+func (p *parser) howMuchOfTheOnlyMeasure() error {
+	if p.t == nil || len(p.in.Measures) > 0 || len(p.in.Analyses) > 0 || p.named {
+		return nil
+	}
+	at := -1
+	for i := 0; i+1 < len(p.toks); i++ {
+		if p.toks[i].low == "how" && p.toks[i+1].low == "much" {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	var only *Column
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if !isNumeric(c) || isIDLike(c) || p.isYearColumn(c) {
+			continue
+		}
+		if only != nil {
+			return nil
+		}
+		only = c
+	}
+	if only == nil {
+		return nil
+	}
+	p.addMeasure(at, "how much", Measure{Column: only.Name, Agg: defaultAgg(only)}, " (the table's only measure)")
+	p.toks[at].used, p.toks[at+1].used = true, true
+	return nil
+}

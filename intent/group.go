@@ -470,6 +470,10 @@ func (p *parser) noteTop() {
 	if what == "" {
 		what = "rows"
 	}
+	if t.N == 0 {
+		p.understood(p.topPos, fmt.Sprintf("%s -> every %s, ranked by the first measure", p.topSrc, what), p.topSrc)
+		return
+	}
 	p.understood(p.topPos, fmt.Sprintf("%s -> %s %d %s by the first measure, %s", p.topSrc, dir, t.N, what, order), p.topSrc)
 }
 

@@ -21,6 +21,10 @@ type Table struct {
 	// Joined are the tables whose columns this one has through its keys:
 	// naming them names this table too.
 	Joined []string
+	// Aliases are other names of the table, such as the name of the file
+	// it was loaded from ("seattle-weather"): their words name the
+	// table's subject ("Seattle") as its name's words do.
+	Aliases []string
 }
 
 // Column is one column of a table.
@@ -153,7 +157,7 @@ func Parse(text string, s Schema, now time.Time) (*Intent, error) {
 	if len(s.Tables) == 0 {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "there is no table to analyze").WithHint("load a data file first")
 	}
-	p := &parser{text: text, s: s, toks: mergePhrases(text, tokenize(text)), in: &Intent{Text: text}, akind: map[int]string{}, subject: -1}
+	p := &parser{text: text, s: s, toks: mergePhrases(text, tokenize(text)), in: &Intent{Text: text}, akind: map[int]string{}, subject: -1, sortVerb: -1}
 	p.now = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	steps := []func() error{
 		p.resolveQuoted,
@@ -163,6 +167,7 @@ func Parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.yearColumnTimes,
 		p.analyses,
 		p.topN,
+		p.orderWords,
 		p.conditions,
 		p.groups,
 		p.measures,
@@ -177,6 +182,8 @@ func Parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.acrossOver,
 		p.growthBetweenYears,
 		p.rankAll,
+		p.howMuchOfTheOnlyMeasure,
+		p.applyOrder,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -234,6 +241,9 @@ type parser struct {
 	topPos    int
 	topSrc    string
 	rankBy    string           // the superlative of a ranking ("wettest", "best"), if any
+	order     *orderNote       // the order phrase read ("longest first"), if any
+	sortVerb  int              // the index of a first word asking for an order ("rank ..."), or -1
+	sortTop   bool             // the ranking is the sort verb's: an order phrase sets its direction
 	across    []Group          // groupings read after "across"
 	akind     map[int]string   // the kind of analysis whose phrase ends at a token
 	subject   int              // the noun a numeric condition is about ("orders" in "orders with 5 units"), -1 if none

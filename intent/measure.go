@@ -214,6 +214,8 @@ func (p *parser) measureAt(i int) int {
 			return i
 		}
 		m, n = Measure{c.Name, "sum"}, 1
+	} else if p.toks[i].cond == 1 && p.dayRows(i) {
+		m, n = Measure{"", "count"}, 1 // "days with a high above 30"
 	} else if isCountNoun(w) {
 		if p.startsMeasure(i+1) || p.valueBefore(i) || p.describes(i) {
 			return i // "shipments cost", "female passengers", "summary of shipments": not a count
@@ -238,6 +240,13 @@ func (p *parser) measureAt(i int) int {
 			if ph, k := p.anyPhrase(end, valueAggs); k > 0 && k == 1 && p.low(end) != "least" {
 				bound, end = []string{aggs[ph]}, end+k
 			}
+		}
+	}
+	if found && len(bound) == 0 && p.in.Top == nil {
+		// "the hottest daily high", "the strongest wind": a superlative
+		// that names the measure's kind says its maximum or minimum
+		if k, agg := p.adjectiveAgg(start, m.Column); agg != "" {
+			start, bound = k, []string{agg}
 		}
 	}
 	if byName {
@@ -439,4 +448,28 @@ func (p *parser) bestNumeric(ranked []string, penalty map[string]bool) *Column {
 		}
 	}
 	return best
+}
+
+// adjectiveAgg reads a superlative of rankAdjectives right before a
+// measure at i ("hottest" before temp_max, over a used grain word such as
+// "daily"): "max" when it puts the largest first, "min" otherwise, and
+// where it starts. None when the adjective names another kind of column.
+func (p *parser) adjectiveAgg(i int, col string) (int, string) {
+	k := i - 1
+	for k >= 0 && p.toks[k].used && grainAdverbs[p.toks[k].low] != "" {
+		k--
+	}
+	if !p.free(k) || col == "" {
+		return i, ""
+	}
+	a, ok := rankAdjectives[p.low(k)]
+	if !ok || !slices.ContainsFunc(a.words, func(w string) bool {
+		return slices.ContainsFunc(nameWords(col), func(cw string) bool { return sameWord(w, cw) })
+	}) {
+		return i, ""
+	}
+	if a.desc {
+		return k, "max"
+	}
+	return k, "min"
 }

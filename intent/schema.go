@@ -112,9 +112,53 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 					break
 				}
 			}
+			if len(out) == 0 && p.extremeNoun(t, i, c) {
+				out = append(out, colMatch{c, 1, mPart})
+			}
 		}
 	}
 	return out
+}
+
+// extremeNouns are the words that name a day's extreme as a noun: "the
+// daily high", "a low below zero".
+var extremeNouns = setOf("high", "low", "highs", "lows")
+
+// extremeNoun reports whether the word at i is an extreme said as a noun
+// ("the high", "daily low") that names column c: c is the one numeric
+// column of t with a word of the same meaning ("max" in temp_max), and no
+// word of another column follows ("high temperature" is read whole).
+func (p *parser) extremeNoun(t *Table, i int, c *Column) bool {
+	w := p.toks[i].low
+	if !extremeNouns[w] || !slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return sameWord(singular(w), cw) }) {
+		return false
+	}
+	before := ""
+	if i > 0 {
+		before = p.toks[i-1].low // used or not: "daily" may be read as a grain
+	}
+	switch before {
+	case "the", "a", "daily", "day's", "its", "monthly", "average", "mean", "median", "record":
+	default:
+		if _, adj := rankAdjectives[before]; !adj {
+			return false
+		}
+	}
+	if next := p.low(i + 1); next != "" && !stopwords[next] {
+		for ci := range t.Columns {
+			if slices.ContainsFunc(nameWords(t.Columns[ci].Name), func(cw string) bool { return sameWord(next, cw) }) {
+				return false
+			}
+		}
+	}
+	n := 0
+	for ci := range t.Columns {
+		oc := &t.Columns[ci]
+		if isNumeric(oc) && slices.ContainsFunc(nameWords(oc.Name), func(cw string) bool { return sameWord(singular(w), cw) }) {
+			n++
+		}
+	}
+	return n == 1
 }
 
 // onlyHead reports whether exactly one column of t ends in the word head

@@ -19,7 +19,7 @@ func tableWord(t *Table, w string) bool {
 	if t == nil || len(w) < 2 {
 		return false
 	}
-	for _, name := range append([]string{t.Name}, t.Joined...) {
+	for _, name := range slices.Concat([]string{t.Name}, t.Aliases, t.Joined) {
 		for _, nw := range nameWords(name) {
 			if sameWord(w, nw) {
 				return true
@@ -322,6 +322,11 @@ var rankAdjectives = map[string]struct {
 	"costliest": {true, []string{"cost", "price"}}, "priciest": {true, []string{"price", "cost"}},
 	"richest": {true, []string{"income", "gdp", "wealth"}}, "poorest": {false, []string{"income", "gdp", "wealth"}},
 	"busiest": {true, nil}, "loudest": {true, []string{"noise", "volume"}},
+	"strongest": {true, []string{"wind", "strength", "force", "magnitude", "gust"}},
+	"weakest": {false, []string{"wind", "strength", "force", "magnitude", "gust"}},
+	"deepest": {true, []string{"depth"}}, "shallowest": {false, []string{"depth"}},
+	"highest-paid": {true, []string{"salary", "pay", "wage", "wages", "income"}},
+
 }
 
 func init() {

@@ -332,6 +332,9 @@ func (r *run) openSources(ctx context.Context) error {
 			return err
 		}
 		ds.SchemaFingerprint = analysis.Fingerprint([]analysis.SourceTable{t})
+		if base := r.a.TableName(filepath.Base(ds.FilePath), nil); !strings.EqualFold(base, ds.Name) {
+			t.Aliases = append(t.Aliases, base)
+		}
 		r.tables = append(r.tables, t)
 	}
 	if err := r.joinKeys(ctx); err != nil {

@@ -33,7 +33,7 @@ func Plan(req *analysis.Request, tables []analysis.SourceTable, now time.Time) (
 func parseIntent(text string, tables []analysis.SourceTable, now time.Time) (*intent.Intent, error) {
 	schema := intent.Schema{}
 	for _, t := range tables {
-		it := intent.Table{Name: t.Name, Rows: t.Rows, Joined: t.Joined}
+		it := intent.Table{Name: t.Name, Rows: t.Rows, Joined: t.Joined, Aliases: t.Aliases}
 		for _, c := range t.Columns {
 			it.Columns = append(it.Columns, intent.Column{Name: c.Name, Type: c.Type, Values: c.Values, Min: c.Min, Max: c.Max})
 		}
@@ -537,9 +537,13 @@ func (b *planBuilder) rankPeriods(m measure, g intent.Group, t *intent.TopN) {
 	} else {
 		where += " AND " + quoteIdent(g.Column) + " IS NOT NULL"
 	}
-	q := fmt.Sprintf("SELECT %s AS %s, %s AS %s FROM %s%s GROUP BY 1 ORDER BY 2 %s NULLS LAST, 1 LIMIT %d",
-		periodExpr(g.Grain, quoteIdent(g.Column)), quoteIdent(g.Grain), m.sql, quoteIdent(m.alias), b.from, where, order, t.N)
-	desc := fmt.Sprintf("%s %d %ss by %s%s", word, t.N, g.Grain, m.label, b.scopeText())
+	q := fmt.Sprintf("SELECT %s AS %s, %s AS %s FROM %s%s GROUP BY 1 ORDER BY 2 %s NULLS LAST, 1",
+		periodExpr(g.Grain, quoteIdent(g.Column)), quoteIdent(g.Grain), m.sql, quoteIdent(m.alias), b.from, where, order)
+	desc := fmt.Sprintf("Every %s ranked by %s%s", g.Grain, m.label, b.scopeText())
+	if t.N > 0 {
+		q += fmt.Sprintf(" LIMIT %d", t.N)
+		desc = fmt.Sprintf("%s %d %ss by %s%s", word, t.N, g.Grain, m.label, b.scopeText())
+	}
 	b.add(analysis.Subtask{TaskID: "by_" + g.Grain, ToolName: analysis.ToolSQL, Description: desc, Dependencies: slices.Clone(b.deps),
 		Arguments: map[string]any{"query": q}, Invariants: []string{"group by " + g.Grain + " before " + m.Agg}, Deliverable: analysis.DeliverTables,
 		EstimatedCostSeconds: b.cost(0.3)})

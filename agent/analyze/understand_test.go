@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -198,10 +199,54 @@ func TestWordsNotUnderstoodAreNotAnswered(t *testing.T) {
 	if u == nil || len(u.NotUnderstood) == 0 || u.NotUnderstood[0].Word != "sky" || len(u.Understood) == 0 {
 		t.Fatalf("clarification %+v; want sky not understood, and what was", u)
 	}
-	res = runRequest(t, "How many days had a high above 30?", path)
+	// "a high" is temp_max only while no other column is a maximum.
+	rows := weatherRows()
+	rows[0] = append(rows[0], "wind_max")
+	for i := 1; i < len(rows); i++ {
+		rows[i] = append(rows[i], "12")
+	}
+	res = runRequest(t, "How many days had a high above 30?", writeRows(t, "windy.csv", rows))
 	if u := res.Clarification; u == nil || len(u.NotUnderstood) == 0 || u.NotUnderstood[0].Word != "high" || !slices.Contains(u.NotUnderstood[0].Nearest, "temp_max") {
 		t.Errorf("clarification %+v; want high not understood, temp_max nearest", u)
 	}
+}
+
+// TestADaysHighAndLowAreItsExtremes reads "the high" and "a low" as the
+// table's one maximum and minimum column, "hottest" as the maximum, and
+// "days" over a table of one row a day as a count of rows.
+func TestADaysHighAndLowAreItsExtremes(t *testing.T) {
+	path := writeRows(t, "weather.csv", weatherRows())
+	for _, c := range []struct{ text, want string }{
+		// hi = 10 + k%29 over k = 0..729: above 30 for k%29 in 21..28,
+		// 8 days of each of 25 whole cycles.
+		{"How many days had a high above 30?", "200"},
+		{"Days with a high above 30", "200"},
+		// lo = hi-8-k%3 is below 3 only for hi 10 (k%3 = 1, 2) and hi 11
+		// (k%3 = 2): 2015 has k = 365..729.
+		{"On how many days did the low drop below 3 in 2015?", fmt.Sprint(countLows(3, 2015))},
+		{"What was the hottest daily high recorded in 2015?", "38"},
+	} {
+		res := runRequest(t, c.text, path)
+		if res.Status != analysis.StatusCompleted {
+			t.Errorf("%q: %s %+v", c.text, res.Status, res.Error)
+			continue
+		}
+		if got := readTable(t, res, "totals")[1][0]; got != c.want {
+			t.Errorf("%q = %s, want %s (plan: %s)", c.text, got, c.want, res.Plan.Reasoning)
+		}
+	}
+}
+
+// countLows counts the days of year whose low in weatherRows is below v.
+func countLows(v float64, year int) int {
+	n := 0
+	for _, r := range weatherRows()[1:] {
+		lo, _ := strconv.ParseFloat(r[2], 64)
+		if strings.HasPrefix(r[0], fmt.Sprint(year)) && lo < v {
+			n++
+		}
+	}
+	return n
 }
 
 func TestWhichNRanksByTheMeasure(t *testing.T) {

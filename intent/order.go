@@ -1,0 +1,159 @@
+package intent
+
+import "fmt"
+
+// How a request says the order of its rows: "longest first", "in
+// descending order", "from highest to lowest", "rank the islands by beak
+// length". An order applies to a ranking (a top N) or, with none, ranks
+// every group of the request's one grouping.
+
+// sortVerbs, first in a request, ask for its groups in order.
+var sortVerbs = setOf("rank", "sort", "order")
+
+// orderWord says, for a word that ends a "... first" or starts a "from
+// ... to ...", whether it puts the largest first.
+func orderWord(w string) (desc, ok bool) {
+	switch w {
+	case "high", "large", "big", "many", "more", "newest", "latest", "recent", "most recent":
+		return true, true
+	case "low", "small", "few", "less", "fewer", "earliest":
+		return false, true
+	}
+	if d, ok := superlatives[w]; ok {
+		return d, true
+	}
+	if d, ok := topWords[w]; ok {
+		return d, true
+	}
+	return false, false
+}
+
+// orderAt reads an order phrase at i: how it sorts and how many tokens
+// it takes.
+func (p *parser) orderAt(i int) (desc bool, n int, ok bool) {
+	w := p.low(i)
+	switch w {
+	case "descending", "desc", "decreasing":
+		return true, 1, true
+	case "ascending", "asc", "increasing":
+		return false, 1, true
+	case "in":
+		if d, m, ok := p.orderAt(i + 1); ok && m == 1 && p.low(i+2) == "order" && !isSuperlative(p.low(i+1)) {
+			return d, 3, true // "in descending order"
+		}
+		return false, 0, false
+	case "from":
+		if d, m, ok := p.orderAt(i + 1); ok && m == 3 {
+			return d, 4, true // "from highest to lowest"
+		}
+		return false, 0, false
+	}
+	d, ok := orderWord(w)
+	if !ok {
+		return false, 0, false
+	}
+	if p.low(i+1) == "first" {
+		return d, 2, true // "longest first"
+	}
+	if p.low(i+1) == "to" {
+		if d2, ok := orderWord(p.low(i + 2)); ok && d2 != d {
+			return d, 3, true // "highest to lowest"
+		}
+	}
+	return false, 0, false
+}
+
+// orderWords reads the order phrases of the request and the verb that
+// asks for an order ("rank the years by rainfall"). A period unit after
+// the verb ("rank the years") groups by that period of the date.
+func (p *parser) orderWords() error {
+	for i := 0; i < len(p.toks); i++ {
+		if !p.free(i) {
+			continue
+		}
+		if sortVerbs[p.low(i)] && p.skip(0, "please", "can", "could", "you", "now") == i {
+			p.sortVerb = i
+			if p.in.Top == nil {
+				// "rank the countries by population": every country,
+				// ranked, as "top N" reads it
+				if err := p.ranked(i, i+1, 0, true, true, false); err != nil {
+					return err
+				}
+				p.sortTop = p.in.Top != nil
+			}
+			continue
+		}
+		desc, n, ok := p.orderAt(i)
+		if !ok {
+			continue
+		}
+		for k := i; k < i+n; k++ {
+			if !p.free(k) {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		if _, isAdj := rankAdjectives[p.low(i)]; isAdj && p.rankBy == "" {
+			p.rankBy = p.low(i) // "wettest first" also says by what
+			p.topPos = i
+		}
+		p.order = &orderNote{pos: i, src: p.src(i, i+n), desc: desc}
+		p.use(i, i+n)
+	}
+	return nil
+}
+
+// orderNote is an order phrase read: where, its words, and whether the
+// largest comes first.
+type orderNote struct {
+	pos  int
+	src  string
+	desc bool
+}
+
+// applyOrder gives the ranking the order asked for; with no ranking, it
+// ranks the groups of the request's one grouping, all of them. An order
+// that contradicts the ranking ("top 5 ..., lowest first") or has nothing
+// to order is reported, not applied.
+func (p *parser) applyOrder() error {
+	o := p.order
+	if o == nil && p.sortVerb < 0 {
+		return nil
+	}
+	desc := true
+	if o != nil {
+		desc = o.desc
+	}
+	switch {
+	case p.sortTop:
+		p.in.Top.Desc = desc
+	case p.in.Top != nil && (o == nil || p.in.Top.Desc == desc):
+	case p.in.Top != nil:
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: o.src, Reason: "this order contradicts the ranking asked for"})
+		return nil
+	case len(p.in.GroupBy) == 1 && len(p.in.Measures) > 0:
+		g := p.in.GroupBy[0]
+		p.in.Top = &TopN{N: 0, Column: g.Column, Desc: desc}
+		order := "highest first"
+		if !desc {
+			order = "lowest first"
+		}
+		pos, src := p.sortVerb, p.low(max(p.sortVerb, 0))
+		if o != nil {
+			pos, src = o.pos, o.src
+		}
+		p.understood(pos, fmt.Sprintf("%s -> every %s, ranked by the first measure, %s", src, g.Column, order), src)
+		return nil
+	case o != nil:
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: o.src, Reason: "there is no one grouping to put in this order"})
+		return nil
+	default:
+		return nil
+	}
+	if o != nil {
+		p.understood(o.pos, fmt.Sprintf("%s -> in that order", o.src), o.src)
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package intent
+
+import "testing"
+
+var countriesByYear = Schema{Tables: []Table{{Name: "gapminder", Rows: 700, Columns: []Column{
+	{Name: "country", Type: "string", Values: []string{"Chile", "Peru", "Spain", "Japan"}},
+	{Name: "year", Type: "integer"},
+	{Name: "pop", Type: "integer"},
+	{Name: "fertility", Type: "float"},
+}}}}
+
+func TestParseOrderWords(t *testing.T) {
+	y2005 := []Filter{eq("year", "2005")}
+	pop := []Measure{{"pop", "sum"}}
+	checkCases(t, []parseCase{
+		{text: "Rank the countries by population in 2005", schema: countriesByYear, want: want{Table: "gapminder",
+			Measures: pop, Filters: y2005, Top: &TopN{0, "country", true}}},
+		{text: "Rank the countries by population in 2005, lowest first", schema: countriesByYear, want: want{Table: "gapminder",
+			Measures: pop, Filters: y2005, Top: &TopN{0, "country", false}}},
+		{text: "Bottom 3 countries for fertility in 2005 - lowest first", schema: countriesByYear, want: want{Table: "gapminder",
+			Measures: []Measure{{"fertility", "avg"}}, Filters: y2005, Top: &TopN{3, "country", false}}},
+		{text: "average fertility by country in descending order", schema: countriesByYear, want: want{Table: "gapminder",
+			Measures: []Measure{{"fertility", "avg"}}, GroupBy: []Group{{"country", ""}}, Top: &TopN{0, "country", true}}},
+		{text: "total population by country, from lowest to highest", schema: countriesByYear, want: want{Table: "gapminder",
+			Measures: pop, GroupBy: []Group{{"country", ""}}, Top: &TopN{0, "country", false}}},
+	})
+}
+
+func TestParseOrderThatCannotApplyIsReported(t *testing.T) {
+	for _, text := range []string{
+		"top 2 countries by population, lowest first", // top is highest first
+		"total population in 2005, highest first",     // nothing to order
+	} {
+		in, err := Parse(text, countriesByYear, now)
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if len(in.Unknown) == 0 {
+			t.Errorf("%q: nothing reported; want the order not applied (understood %q)", text, in.Understood)
+		}
+	}
+}
+
+func TestParseHowMuchOfTheOnlyMeasure(t *testing.T) {
+	iowa := Schema{Tables: []Table{{Name: "iowa", Aliases: []string{"iowa_electricity"}, Rows: 51, Columns: []Column{
+		{Name: "year", Type: "date", Min: "2001-01-01", Max: "2017-01-01"},
+		{Name: "source", Type: "string", Values: []string{"Fossil Fuels", "Nuclear Energy", "Renewables"}},
+		{Name: "net_generation", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "How much electricity did Iowa generate from renewables in 2016?", schema: iowa, want: want{Table: "iowa",
+			Measures: []Measure{{"net_generation", "sum"}}, Filters: []Filter{eq("source", "Renewables")},
+			Time: &TimeRange{Column: "year", Start: "2016-01-01", End: "2017-01-01", Label: "2016"},
+			Understood: []string{"how much -> sum of net_generation (the table's only measure)", "electricity -> the rows of iowa"}}},
+	})
+	// Two measures: "how much" does not choose.
+	two := countriesByYear
+	if _, err := Parse("How much did Chile have in 2005?", two, now); err == nil {
+		t.Errorf("how much over two measures: no error; want a clarification")
+	}
+}
+
+func TestParseTheFilesNameNamesTheTable(t *testing.T) {
+	weather := Schema{Tables: []Table{{Name: "weather", Aliases: []string{"seattle_weather"}, Rows: 1461, Columns: []Column{
+		{Name: "date", Type: "date", Min: "2012-01-01", Max: "2015-12-31"},
+		{Name: "weather", Type: "string", Values: []string{"rain", "sun"}},
+	}}}}
+	in, err := Parse("How many rainy days did Seattle have in 2014?", weather, now)
+	if err != nil || len(in.Unknown) > 0 {
+		t.Fatalf("err %v, unknown %+v", err, in.Unknown)
+	}
+	in, err = Parse("How many rainy days did Portland have in 2014?", weather, now)
+	if err != nil || len(in.Unknown) == 0 || in.Unknown[0].Word != "Portland" {
+		t.Fatalf("err %v, unknown %+v; want Portland not understood", err, in.Unknown)
+	}
+}
