@@ -411,6 +411,10 @@ func (p *parser) addFilter(i, j int, c *Column, vals []string, neg bool, why str
 		p.valueEnd = map[int]bool{}
 	}
 	p.valueEnd[j] = true
+	if p.valueStart == nil {
+		p.valueStart = map[int]bool{}
+	}
+	p.valueStart[i] = true
 	quotedVals := make([]string, len(vals))
 	for k, v := range vals {
 		quotedVals[k] = "'" + strings.ReplaceAll(v, "'", "''") + "'"

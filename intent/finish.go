@@ -51,7 +51,7 @@ func (p *parser) bareColumns() error {
 			p.addGroup(i, src, c.Name, "")
 		case isText(c) && len(p.in.Measures) == 0 && st == mEntity:
 			// "customers by state": how many of them
-			p.addMeasure(i, src, Measure{c.Name, "count_distinct"}, "")
+			p.addMeasure(i, src, Measure{Column: c.Name, Agg: "count_distinct"}, "")
 			p.named = true
 		default:
 			p.named = true
@@ -198,16 +198,30 @@ func (p *parser) computable() error {
 // howMuchOfTheOnlyMeasure reads "how much" that names no column, over a
 // table with one measure ("how much electricity did Iowa generate" over
 // (year, source, net_generation)), as that measure: the only amount the
-// table has. Not with two measures or none, and not "how many".
+// table has; so does a share of the table's subject said as a mass noun
+// ("what share of the electricity"). Not with two measures or none, and
+// not "how many".
 func (p *parser) howMuchOfTheOnlyMeasure() error {
-	if p.t == nil || len(p.in.Measures) > 0 || len(p.in.Analyses) > 0 || p.named {
+	share := slices.Contains(p.in.Analyses, AnalysisShare)
+	if p.t == nil || len(p.in.Measures) > 0 || len(p.in.Analyses) > 0 && !share || p.named {
 		return nil
 	}
-	at := -1
+	at, n := -1, 0
 	for i := 0; i+1 < len(p.toks); i++ {
 		if p.toks[i].low == "how" && p.toks[i+1].low == "much" {
-			at = i
+			at, n = i, 2
 			break
+		}
+	}
+	if share && at < 0 {
+		// "what share of Iowa's electricity came from renewables": a
+		// share of the subject said as a mass noun is a share of the
+		// table's amount; "what share of strikes" counts rows.
+		for _, i := range p.subjectAt {
+			if w := p.toks[i].low; singular(w) == w && !strings.HasSuffix(w, "s") && !isCountNoun(w) {
+				at, n = i, 1
+				break
+			}
 		}
 	}
 	if at < 0 {
@@ -227,7 +241,7 @@ func (p *parser) howMuchOfTheOnlyMeasure() error {
 	if only == nil {
 		return nil
 	}
-	p.addMeasure(at, "how much", Measure{Column: only.Name, Agg: defaultAgg(only)}, " (the table's only measure)")
-	p.toks[at].used, p.toks[at+1].used = true, true
+	p.addMeasure(at, p.src(at, at+n), Measure{Column: only.Name, Agg: defaultAgg(only)}, " (the table's only measure)")
+	p.use(at, at+n)
 	return nil
 }

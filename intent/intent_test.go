@@ -31,8 +31,8 @@ func od(start, end, label string) *TimeRange {
 }
 
 var (
-	sumAmount = Measure{"amount", "sum"}
-	countRows = Measure{"", "count"}
+	sumAmount = Measure{Column: "amount", Agg: "sum"}
+	countRows = Measure{Column: "", Agg: "count"}
 	byMonth   = Group{"order_date", "month"}
 	q1        = od("2021-01-01", "2021-04-01", "Q1 2021")
 )

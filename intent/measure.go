@@ -82,7 +82,7 @@ func (p *parser) countAt(i int, agg string, n int) int {
 	if ph := p.src(i, i+n); strings.EqualFold(ph, "headcount") || strings.EqualFold(ph, "head count") {
 		if cc := p.countColumn(); cc != nil {
 			// a table of counts of people: the headcount is their sum
-			p.addMeasure(i, ph, Measure{cc.Name, "sum"}, "")
+			p.addMeasure(i, ph, Measure{Column: cc.Name, Agg: "sum"}, "")
 			p.use(i, i+n)
 			return i + n
 		}
@@ -97,7 +97,7 @@ func (p *parser) countAt(i int, agg string, n int) int {
 	switch {
 	case quantityWords[w] && agg == "count":
 		if c := p.quantityColumn(); c != nil {
-			p.addMeasure(i, src(j+1), Measure{c.Name, "sum"}, "")
+			p.addMeasure(i, src(j+1), Measure{Column: c.Name, Agg: "sum"}, "")
 			p.use(i, j+1)
 			return j + 1
 		}
@@ -111,13 +111,13 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		return j + 1
 	}
 	if c, m, st := p.colAt(j, prefCount); c != nil && st >= mEntity && !isDate(c) && !(isNumeric(c) && !isIDLike(c) && agg == "count") {
-		p.addMeasure(i, src(j+m), Measure{c.Name, "count_distinct"}, "")
+		p.addMeasure(i, src(j+m), Measure{Column: c.Name, Agg: "count_distinct"}, "")
 		p.named = true
 		p.use(i, j+m)
 		return j + m
 	}
 	if agg == "count" && (p.low(i) != "number" || p.valueBefore(p.skip(j+1, "-")) && isCountNoun(p.low(p.skip(j+1, "-"))) || p.startsValue(j)) {
-		p.addMeasure(i, src(i+n), Measure{"", "count"}, "")
+		p.addMeasure(i, src(i+n), Measure{Column: "", Agg: "count"}, "")
 		p.use(i, i+n)
 		return i + n
 	}
@@ -168,9 +168,9 @@ func (p *parser) describes(i int) bool {
 // otherwise.
 func (p *parser) countNoun(j int) Measure {
 	if c, _, st := p.colAt(j, prefCount); c != nil && st >= mEntity && isIDLike(c) {
-		return Measure{c.Name, "count_distinct"}
+		return Measure{Column: c.Name, Agg: "count_distinct"}
 	}
-	return Measure{"", "count"}
+	return Measure{Column: "", Agg: "count"}
 }
 
 // measureAt reads a measure at i and returns the index after it, or i.
@@ -198,24 +198,28 @@ func (p *parser) measureAt(i int) int {
 		if c == nil {
 			return i
 		}
-		m, n = Measure{c.Name, "avg"}, k
+		m, n = Measure{Column: c.Name, Agg: "avg"}, k
 	} else if c, k, st := p.colAt(i, prefNum); c != nil && st >= mPart && !isIDLike(c) {
-		m, n, byName = Measure{c.Name, defaultAgg(c)}, k, true
+		m, n, byName = Measure{Column: c.Name, Agg: defaultAgg(c)}, k, true
+		if c2, k2 := p.timesAt(i + k); c2 != nil {
+			// "quantity times unit price": a product, summed
+			m, n = Measure{Column: c.Name, Agg: "sum", Times: c2.Name}, k+k2
+		}
 	} else if moneyWords[w] && p.isValue(i) && (p.moneyColumn() == nil || p.toks[i].raw != w && (p.low(i-1) == "in" || p.low(i-1) == "for" || p.low(i-1) == "from")) {
 		return i // "women in Sales": a department, not a measure
 	} else if moneyWords[w] {
-		m, n = Measure{"", "count"}, 1
-		if c := p.moneyColumn(); c != nil {
-			m = Measure{c.Name, "sum"}
+		m, n = Measure{Column: "", Agg: "count"}, 1
+		if mm, ok := p.moneyMeasure(); ok {
+			m = mm
 		}
 	} else if quantityWords[w] && w != "sold" {
 		c := p.quantityColumn()
 		if c == nil {
 			return i
 		}
-		m, n = Measure{c.Name, "sum"}, 1
+		m, n = Measure{Column: c.Name, Agg: "sum"}, 1
 	} else if p.toks[i].cond == 1 && p.dayRows(i) {
-		m, n = Measure{"", "count"}, 1 // "days with a high above 30"
+		m, n = Measure{Column: "", Agg: "count"}, 1 // "days with a high above 30"
 	} else if isCountNoun(w) {
 		if p.startsMeasure(i+1) || p.valueBefore(i) || p.describes(i) {
 			return i // "shipments cost", "female passengers", "summary of shipments": not a count
@@ -225,7 +229,7 @@ func (p *parser) measureAt(i int) int {
 			n++
 		}
 	} else if c, k, st := p.colAt(i, prefCount); c != nil && st >= mEntity && (p.low(i+k) == "count" || p.low(i+k) == "counts") {
-		m, n = Measure{c.Name, "count_distinct"}, k+1
+		m, n = Measure{Column: c.Name, Agg: "count_distinct"}, k+1
 		p.named = true
 	} else {
 		return i
@@ -263,7 +267,7 @@ func (p *parser) measureAt(i int) int {
 		p.addMeasure(start, p.src(start, end), m, note)
 	}
 	for _, a := range bound {
-		p.addMeasure(start, p.src(start, end), Measure{m.Column, a}, note)
+		p.addMeasure(start, p.src(start, end), Measure{Column: m.Column, Agg: a, Times: m.Times}, note)
 	}
 	p.use(start, end)
 	return end
@@ -306,8 +310,9 @@ func (p *parser) aggsBefore(i int) (int, []string) {
 			continue
 		}
 		if k >= 0 && p.toks[k].used && grainAdverbs[p.toks[k].low] != "" || k >= 0 && p.free(k) && fillers[p.low(k)] && !weighty[p.low(k)] ||
-			k >= 0 && p.free(k) && p.toks[k].kind == kWord && tableWord(p.t, p.low(k)) && len(found) == 0 {
-			k-- // "average monthly sales": the grouping was read already; "average trading volume"
+			k >= 0 && p.free(k) && p.toks[k].kind == kWord && tableWord(p.t, p.low(k)) && len(found) == 0 ||
+			k >= 0 && len(found) == 0 && p.toks[k].used && p.valueStart[k] && p.valueEnd[k+1] {
+			k-- // "average monthly sales": the grouping was read already; "average trading volume"; "total shipped revenue"
 			continue
 		}
 		break
@@ -328,13 +333,13 @@ func (p *parser) unboundAggs() {
 	if len(p.in.Measures) == 0 || p.in.Measures[0].Column == "" {
 		return
 	}
-	col := p.in.Measures[0].Column
+	first := p.in.Measures[0]
 	for i := 0; i < len(p.toks); i++ {
 		ph, n := p.anyPhrase(i, valueAggs)
 		if n == 0 || ph == "least" || ph == "typical" || ph == "peak" || ph == "combined" || ph == "cumulative" {
 			continue
 		}
-		p.addMeasure(i, p.src(i, i+n), Measure{col, aggs[ph]}, "")
+		p.addMeasure(i, p.src(i, i+n), Measure{Column: first.Column, Agg: aggs[ph], Times: first.Times}, "")
 		p.use(i, i+n)
 		i += n - 1
 	}
@@ -350,6 +355,9 @@ func (p *parser) addMeasure(pos int, src string, m Measure, note string) {
 	}
 	p.in.Measures = append(p.in.Measures, m)
 	what := aggWords[m.Agg] + " of " + m.Column
+	if m.Times != "" {
+		what += " × " + m.Times
+	}
 	switch {
 	case m.Column == "":
 		what = "count of rows"
@@ -472,4 +480,56 @@ func (p *parser) adjectiveAgg(i int, col string) (int, string) {
 		return k, "max"
 	}
 	return k, "min"
+}
+
+// moneyMeasure is the measure a money word ("revenue", "sales") names:
+// the sum of the most money-like column; when that column is a price per
+// unit ("UnitPrice") and the table has a quantity column, the sum of the
+// price times the quantity, since adding up prices is no revenue.
+func (p *parser) moneyMeasure() (Measure, bool) {
+	c := p.moneyColumn()
+	if c == nil {
+		return Measure{}, false
+	}
+	m := Measure{Column: c.Name, Agg: "sum"}
+	if unitPrice(c) {
+		if q := p.quantityColumn(); q != nil && q != c && !unitPrice(q) {
+			m.Times = q.Name
+		}
+	}
+	return m, true
+}
+
+// unitPrice reports whether c is a price per unit: its name says price
+// (or unit and a money word) and no word of a total.
+func unitPrice(c *Column) bool {
+	words := nameWords(c.Name)
+	price := false
+	for _, w := range words {
+		switch norm(w) {
+		case "price", "unitprice", "rate":
+			price = true
+		case "total", "amount", "revenue", "sales", "sale", "subtotal", "value", "turnover", "line", "extended":
+			return false
+		}
+	}
+	return price
+}
+
+// timesWords join two columns multiplied: "quantity times unit price".
+var timesWords = []string{"times", "x", "*", "×", "multiplied by"}
+
+// timesAt reads "times <numeric column>" at i: the column and the tokens
+// taken.
+func (p *parser) timesAt(i int) (*Column, int) {
+	ph, n := p.anyPhrase(i, timesWords)
+	if n == 0 || ph == "" {
+		return nil, 0
+	}
+	k := p.skip(i+n, "the")
+	c, m, st := p.colAt(k, prefNum)
+	if c == nil || st < mPart || isIDLike(c) {
+		return nil, 0
+	}
+	return c, k + m - i
 }

@@ -11,16 +11,16 @@ var countriesByYear = Schema{Tables: []Table{{Name: "gapminder", Rows: 700, Colu
 
 func TestParseOrderWords(t *testing.T) {
 	y2005 := []Filter{eq("year", "2005")}
-	pop := []Measure{{"pop", "sum"}}
+	pop := []Measure{{Column: "pop", Agg: "sum"}}
 	checkCases(t, []parseCase{
 		{text: "Rank the countries by population in 2005", schema: countriesByYear, want: want{Table: "gapminder",
 			Measures: pop, Filters: y2005, Top: &TopN{0, "country", true}}},
 		{text: "Rank the countries by population in 2005, lowest first", schema: countriesByYear, want: want{Table: "gapminder",
 			Measures: pop, Filters: y2005, Top: &TopN{0, "country", false}}},
 		{text: "Bottom 3 countries for fertility in 2005 - lowest first", schema: countriesByYear, want: want{Table: "gapminder",
-			Measures: []Measure{{"fertility", "avg"}}, Filters: y2005, Top: &TopN{3, "country", false}}},
+			Measures: []Measure{{Column: "fertility", Agg: "avg"}}, Filters: y2005, Top: &TopN{3, "country", false}}},
 		{text: "average fertility by country in descending order", schema: countriesByYear, want: want{Table: "gapminder",
-			Measures: []Measure{{"fertility", "avg"}}, GroupBy: []Group{{"country", ""}}, Top: &TopN{0, "country", true}}},
+			Measures: []Measure{{Column: "fertility", Agg: "avg"}}, GroupBy: []Group{{"country", ""}}, Top: &TopN{0, "country", true}}},
 		{text: "total population by country, from lowest to highest", schema: countriesByYear, want: want{Table: "gapminder",
 			Measures: pop, GroupBy: []Group{{"country", ""}}, Top: &TopN{0, "country", false}}},
 	})
@@ -49,9 +49,9 @@ func TestParseHowMuchOfTheOnlyMeasure(t *testing.T) {
 	}}}}
 	checkCases(t, []parseCase{
 		{text: "How much electricity did Iowa generate from renewables in 2016?", schema: iowa, want: want{Table: "iowa",
-			Measures: []Measure{{"net_generation", "sum"}}, Filters: []Filter{eq("source", "Renewables")},
-			Time: &TimeRange{Column: "year", Start: "2016-01-01", End: "2017-01-01", Label: "2016"},
-			Understood: []string{"how much -> sum of net_generation (the table's only measure)", "electricity -> the rows of iowa"}}},
+			Measures: []Measure{{Column: "net_generation", Agg: "sum"}}, Filters: []Filter{eq("source", "Renewables")},
+			Time:       &TimeRange{Column: "year", Start: "2016-01-01", End: "2017-01-01", Label: "2016"},
+			Understood: []string{"How much -> sum of net_generation (the table's only measure)", "electricity -> the rows of iowa"}}},
 	})
 	// Two measures: "how much" does not choose.
 	two := countriesByYear
@@ -73,4 +73,29 @@ func TestParseTheFilesNameNamesTheTable(t *testing.T) {
 	if err != nil || len(in.Unknown) == 0 || in.Unknown[0].Word != "Portland" {
 		t.Fatalf("err %v, unknown %+v; want Portland not understood", err, in.Unknown)
 	}
+}
+
+func TestParseRevenueIsPriceTimesQuantity(t *testing.T) {
+	lines := Schema{Tables: []Table{{Name: "orders", Rows: 72, Columns: []Column{
+		{Name: "OrderID", Type: "integer"},
+		{Name: "Category", Type: "string", Values: []string{"Coffee", "Tea"}},
+		{Name: "qty", Type: "integer"},
+		{Name: "UnitPrice", Type: "float"},
+	}}}}
+	withAmount := Schema{Tables: []Table{{Name: "orders", Rows: 72, Columns: []Column{
+		{Name: "qty", Type: "integer"},
+		{Name: "unit_price", Type: "float"},
+		{Name: "amount", Type: "float"},
+	}}}}
+	byCat := []Group{{"Category", ""}}
+	checkCases(t, []parseCase{
+		{text: "revenue by category", schema: lines, want: want{Table: "orders",
+			Measures: []Measure{{Column: "UnitPrice", Agg: "sum", Times: "qty"}}, GroupBy: byCat,
+			Understood: []string{"revenue -> sum of UnitPrice × qty"}}},
+		{text: "total quantity times unit price by category", schema: lines, want: want{Table: "orders",
+			Measures: []Measure{{Column: "qty", Agg: "sum", Times: "UnitPrice"}}, GroupBy: byCat}},
+		{text: "average sales per order", schema: lines, want: want{Table: "orders",
+			Measures: []Measure{{Column: "UnitPrice", Agg: "avg", Times: "qty"}}}},
+		{text: "total revenue", schema: withAmount, want: want{Table: "orders", Measures: []Measure{{Column: "amount", Agg: "sum"}}}},
+	})
 }

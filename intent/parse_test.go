@@ -30,10 +30,10 @@ func TestParseFilters(t *testing.T) {
 		{text: "number of orders with discount above 20 percent", want: want{Measures: []Measure{countRows},
 			Filters: []Filter{{"discount_pct", ">", []string{"20"}}}}},
 		// A value in two columns: the one named nearby, else the one with fewer values.
-		{text: "cost for billing state Arizona", schema: bothSchema, want: want{Table: "shipments", Measures: []Measure{{"cost", "sum"}},
+		{text: "cost for billing state Arizona", schema: bothSchema, want: want{Table: "shipments", Measures: []Measure{{Column: "cost", Agg: "sum"}},
 			Filters:    []Filter{eq("billing_state", "Arizona")},
 			Understood: []string{"billing state Arizona -> billing_state = 'Arizona' (also a value of ship_state; chose billing_state, named nearby)"}}},
-		{text: "Arizona shipments cost", schema: bothSchema, want: want{Table: "shipments", Measures: []Measure{{"cost", "sum"}},
+		{text: "Arizona shipments cost", schema: bothSchema, want: want{Table: "shipments", Measures: []Measure{{Column: "cost", Agg: "sum"}},
 			Filters:    []Filter{eq("ship_state", "Arizona")},
 			Understood: []string{"Arizona -> ship_state = 'Arizona' (also a value of billing_state; chose ship_state, the column with fewer distinct values)"}}},
 		// Numeric conditions.
@@ -45,7 +45,7 @@ func TestParseFilters(t *testing.T) {
 		{text: "sales under 2.5k", want: want{Measures: m, Filters: []Filter{{"amount", "<", []string{"2500"}}}}},
 		{text: "orders between 10 and 50 units", want: want{Measures: []Measure{countRows},
 			Filters: []Filter{{"quantity", ">=", []string{"10"}}, {"quantity", "<=", []string{"50"}}}}},
-		{text: "average amount where discount_pct >= 20", want: want{Measures: []Measure{{"amount", "avg"}},
+		{text: "average amount where discount_pct >= 20", want: want{Measures: []Measure{{Column: "amount", Agg: "avg"}},
 			Filters: []Filter{{"discount_pct", ">=", []string{"20"}}}}},
 	})
 }
@@ -54,30 +54,30 @@ func TestParseMeasures(t *testing.T) {
 	checkCases(t, []parseCase{
 		{text: "total revenue", want: want{Measures: []Measure{sumAmount}}},
 		{text: "turnover", want: want{Measures: []Measure{sumAmount}}},
-		{text: "units sold", want: want{Measures: []Measure{{"quantity", "sum"}}}},
-		{text: "sales volume", want: want{Measures: []Measure{sumAmount, {"quantity", "sum"}}}},
+		{text: "units sold", want: want{Measures: []Measure{{Column: "quantity", Agg: "sum"}}}},
+		{text: "sales volume", want: want{Measures: []Measure{sumAmount, {Column: "quantity", Agg: "sum"}}}},
 		{text: "number of orders", want: want{Measures: []Measure{countRows}}},
 		{text: "how many transactions", want: want{Measures: []Measure{countRows}}},
 		{text: "count by state", want: want{Measures: []Measure{countRows}, GroupBy: []Group{{"state", ""}}}},
-		{text: "how many customers", want: want{Measures: []Measure{{"customer_id", "count_distinct"}},
+		{text: "how many customers", want: want{Measures: []Measure{{Column: "customer_id", Agg: "count_distinct"}},
 			Understood: []string{"how many customers -> count of distinct customer_id"}}},
-		{text: "unique customers by month", want: want{Measures: []Measure{{"customer_id", "count_distinct"}}, GroupBy: []Group{byMonth}}},
-		{text: "how many units did we sell", want: want{Measures: []Measure{{"quantity", "sum"}}}},
-		{text: "average order value", want: want{Measures: []Measure{{"amount", "avg"}}}},
-		{text: "mean amount", want: want{Measures: []Measure{{"amount", "avg"}}}},
-		{text: "median sales", want: want{Measures: []Measure{{"amount", "median"}}}},
-		{text: "minimum and maximum amount", want: want{Measures: []Measure{{"amount", "min"}, {"amount", "max"}}}},
-		{text: "highest quantity", want: want{Measures: []Measure{{"quantity", "max"}}}},
-		{text: "standard deviation of amount", want: want{Measures: []Measure{{"amount", "std"}}}},
-		{text: "std of quantity", want: want{Measures: []Measure{{"quantity", "std"}}}},
-		{text: "total sales and average quantity", want: want{Measures: []Measure{sumAmount, {"quantity", "avg"}}}},
+		{text: "unique customers by month", want: want{Measures: []Measure{{Column: "customer_id", Agg: "count_distinct"}}, GroupBy: []Group{byMonth}}},
+		{text: "how many units did we sell", want: want{Measures: []Measure{{Column: "quantity", Agg: "sum"}}}},
+		{text: "average order value", want: want{Measures: []Measure{{Column: "amount", Agg: "avg"}}}},
+		{text: "mean amount", want: want{Measures: []Measure{{Column: "amount", Agg: "avg"}}}},
+		{text: "median sales", want: want{Measures: []Measure{{Column: "amount", Agg: "median"}}}},
+		{text: "minimum and maximum amount", want: want{Measures: []Measure{{Column: "amount", Agg: "min"}, {Column: "amount", Agg: "max"}}}},
+		{text: "highest quantity", want: want{Measures: []Measure{{Column: "quantity", Agg: "max"}}}},
+		{text: "standard deviation of amount", want: want{Measures: []Measure{{Column: "amount", Agg: "std"}}}},
+		{text: "std of quantity", want: want{Measures: []Measure{{Column: "quantity", Agg: "std"}}}},
+		{text: "total sales and average quantity", want: want{Measures: []Measure{sumAmount, {Column: "quantity", Agg: "avg"}}}},
 		// A rate or percentage is averaged; money and quantities are summed.
-		{text: "discount by category", want: want{Measures: []Measure{{"discount_pct", "avg"}}, GroupBy: []Group{{"category", ""}}}},
-		{text: "quantity by product", want: want{Measures: []Measure{{"quantity", "sum"}}, GroupBy: []Group{{"product", ""}}}},
+		{text: "discount by category", want: want{Measures: []Measure{{Column: "discount_pct", Agg: "avg"}}, GroupBy: []Group{{"category", ""}}}},
+		{text: "quantity by product", want: want{Measures: []Measure{{Column: "quantity", Agg: "sum"}}, GroupBy: []Group{{"product", ""}}}},
 		// "sales" may be a column of its own.
 		{text: "total sales by region", schema: Schema{Tables: []Table{{Name: "t", Columns: []Column{
 			{Name: "region", Type: "string"}, {Name: "amount", Type: "float"}, {Name: "Sales", Type: "float"}}}}},
-			want: want{Table: "t", Measures: []Measure{{"Sales", "sum"}}, GroupBy: []Group{{"region", ""}}}},
+			want: want{Table: "t", Measures: []Measure{{Column: "Sales", Agg: "sum"}}, GroupBy: []Group{{"region", ""}}}},
 	})
 }
 
@@ -104,7 +104,7 @@ func TestParseGroupsAndTop(t *testing.T) {
 		{text: "top 10 products by revenue", want: want{Measures: m, Top: &TopN{10, "product", true},
 			Understood: []string{"top 10 products -> top 10 product by the first measure, highest first"}}},
 		{text: "best 5 states by sales", want: want{Measures: m, Top: &TopN{5, "state", true}}},
-		{text: "worst 3 categories by quantity", want: want{Measures: []Measure{{"quantity", "sum"}}, Top: &TopN{3, "category", false}}},
+		{text: "worst 3 categories by quantity", want: want{Measures: []Measure{{Column: "quantity", Agg: "sum"}}, Top: &TopN{3, "category", false}}},
 		{text: "sales by state, bottom 5", want: want{Measures: m, GroupBy: []Group{{"state", ""}}, Top: &TopN{5, "state", false}}},
 		{text: "top5 products", want: want{Top: &TopN{5, "product", true}}},
 		{text: "the 3 best-selling products", want: want{Top: &TopN{3, "product", true}}},
@@ -114,7 +114,7 @@ func TestParseGroupsAndTop(t *testing.T) {
 		{text: "which state had the highest sales", want: want{Measures: m, Top: &TopN{1, "state", true}}},
 		{text: "worst 3 stores by sales", schema: Schema{Tables: []Table{{Name: "s", Columns: []Column{
 			{Name: "store_id", Type: "string"}, {Name: "store_name", Type: "string"}, {Name: "sales", Type: "float"}}}}},
-			want: want{Table: "s", Measures: []Measure{{"sales", "sum"}}, Top: &TopN{3, "store_name", false}}},
+			want: want{Table: "s", Measures: []Measure{{Column: "sales", Agg: "sum"}}, Top: &TopN{3, "store_name", false}}},
 	})
 }
 
@@ -123,12 +123,12 @@ func TestParseAnalyses(t *testing.T) {
 	checkCases(t, []parseCase{
 		{text: "trends + charts of sales", want: want{Measures: amount, GroupBy: []Group{byMonth}, Analyses: []string{AnalysisTrend, AnalysisChart}}},
 		{text: "plot sales by state", want: want{Measures: amount, GroupBy: []Group{{"state", ""}}, Analyses: []string{AnalysisChart}}},
-		{text: "visualize quantity by category", want: want{Measures: []Measure{{"quantity", "sum"}}, GroupBy: []Group{{"category", ""}}, Analyses: []string{AnalysisChart}}},
+		{text: "visualize quantity by category", want: want{Measures: []Measure{{Column: "quantity", Agg: "sum"}}, GroupBy: []Group{{"category", ""}}, Analyses: []string{AnalysisChart}}},
 		{text: "distribution of amount", want: want{Measures: amount, Analyses: []string{AnalysisDistribution}}},
-		{text: "histogram of quantity", want: want{Measures: []Measure{{"quantity", "sum"}}, Analyses: []string{AnalysisHistogram}}},
-		{text: "correlation between amount and discount", want: want{Measures: []Measure{sumAmount, {"discount_pct", "avg"}}, Analyses: []string{AnalysisCorrelation}}},
-		{text: "does discount correlate with quantity", want: want{Measures: []Measure{{"discount_pct", "avg"}, {"quantity", "sum"}}, Analyses: []string{AnalysisCorrelation}}},
-		{text: "relationship between quantity and amount", want: want{Measures: []Measure{{"quantity", "sum"}, sumAmount}, Analyses: []string{AnalysisCorrelation}}},
+		{text: "histogram of quantity", want: want{Measures: []Measure{{Column: "quantity", Agg: "sum"}}, Analyses: []string{AnalysisHistogram}}},
+		{text: "correlation between amount and discount", want: want{Measures: []Measure{sumAmount, {Column: "discount_pct", Agg: "avg"}}, Analyses: []string{AnalysisCorrelation}}},
+		{text: "does discount correlate with quantity", want: want{Measures: []Measure{{Column: "discount_pct", Agg: "avg"}, {Column: "quantity", Agg: "sum"}}, Analyses: []string{AnalysisCorrelation}}},
+		{text: "relationship between quantity and amount", want: want{Measures: []Measure{{Column: "quantity", Agg: "sum"}, sumAmount}, Analyses: []string{AnalysisCorrelation}}},
 		{text: "outliers in amount", want: want{Measures: amount, Analyses: []string{AnalysisOutliers}}},
 		{text: "anomalies in daily sales", want: want{Measures: amount, GroupBy: []Group{{"order_date", "day"}}, Analyses: []string{AnalysisOutliers}}},
 		{text: "summary statistics", want: want{Analyses: []string{AnalysisSummary}}},
@@ -136,9 +136,9 @@ func TestParseAnalyses(t *testing.T) {
 		{text: "profile the dataset", want: want{Analyses: []string{AnalysisSummary}}},
 		{text: "overview of sales", want: want{Measures: amount, Analyses: []string{AnalysisSummary}}},
 		{text: "is amount normally distributed?", want: want{Measures: amount, Analyses: []string{AnalysisNormality}}},
-		{text: "Shapiro-Wilk test on quantity", want: want{Measures: []Measure{{"quantity", "sum"}}, Analyses: []string{AnalysisNormality}}},
-		{text: "regression of amount on discount", want: want{Measures: []Measure{sumAmount, {"discount_pct", "avg"}}, Analyses: []string{AnalysisRegression}}},
-		{text: "linear fit of amount vs quantity", want: want{Measures: []Measure{sumAmount, {"quantity", "sum"}}, Analyses: []string{AnalysisRegression}}},
+		{text: "Shapiro-Wilk test on quantity", want: want{Measures: []Measure{{Column: "quantity", Agg: "sum"}}, Analyses: []string{AnalysisNormality}}},
+		{text: "regression of amount on discount", want: want{Measures: []Measure{sumAmount, {Column: "discount_pct", Agg: "avg"}}, Analyses: []string{AnalysisRegression}}},
+		{text: "linear fit of amount vs quantity", want: want{Measures: []Measure{sumAmount, {Column: "quantity", Agg: "sum"}}, Analyses: []string{AnalysisRegression}}},
 		{text: "missing values", want: want{Analyses: []string{AnalysisMissing}}},
 		{text: "check nulls and completeness", want: want{Analyses: []string{AnalysisMissing}}},
 		{text: "sales growth 2021 vs 2020", want: want{Measures: amount, Analyses: []string{AnalysisGrowth},
@@ -163,15 +163,15 @@ func TestParseQuotedColumns(t *testing.T) {
 	}}}}
 	checkCases(t, []parseCase{
 		{text: "average 'Fare' by \"Pclass\"", schema: titanic, want: want{Table: "titanic",
-			Measures: []Measure{{"Fare", "avg"}}, GroupBy: []Group{{"Pclass", ""}}}},
+			Measures: []Measure{{Column: "Fare", Agg: "avg"}}, GroupBy: []Group{{"Pclass", ""}}}},
 		{text: "distribution of `Age`", schema: titanic, want: want{Table: "titanic",
-			Measures: []Measure{{"Age", "avg"}}, Analyses: []string{AnalysisDistribution}}},
+			Measures: []Measure{{Column: "Age", Agg: "avg"}}, Analyses: []string{AnalysisDistribution}}},
 		{text: "correlation between “SibSp” and ‘Fare’", schema: titanic, want: want{Table: "titanic",
-			Measures: []Measure{{"SibSp", "avg"}, {"Fare", "sum"}}, Analyses: []string{AnalysisCorrelation}}},
+			Measures: []Measure{{Column: "SibSp", Agg: "avg"}, {Column: "Fare", Agg: "sum"}}, Analyses: []string{AnalysisCorrelation}}},
 		{text: "fare by sex for female passengers", schema: titanic, want: want{Table: "titanic",
-			Measures: []Measure{{"Fare", "sum"}}, GroupBy: []Group{{"Sex", ""}}, Filters: []Filter{eq("Sex", "female")}}},
+			Measures: []Measure{{Column: "Fare", Agg: "sum"}}, GroupBy: []Group{{"Sex", ""}}, Filters: []Filter{eq("Sex", "female")}}},
 		{text: "age where Embarked = S", schema: titanic, want: want{Table: "titanic",
-			Measures: []Measure{{"Age", "avg"}}, Filters: []Filter{eq("Embarked", "S")}}},
+			Measures: []Measure{{Column: "Age", Agg: "avg"}}, Filters: []Filter{eq("Embarked", "S")}}},
 		{text: "sum of `amount` by 'state'", want: want{Measures: []Measure{sumAmount}, GroupBy: []Group{{"state", ""}}}},
 	})
 }
@@ -181,7 +181,7 @@ func TestParseTable(t *testing.T) {
 	checkCases(t, []parseCase{
 		{text: "total amount by state", schema: bothSchema, want: want{Measures: []Measure{sumAmount}, GroupBy: []Group{{"state", ""}},
 			Understood: []string{"table sales (it holds the most of the columns and values named)"}}},
-		{text: "cost by carrier", schema: bothSchema, want: want{Table: "shipments", Measures: []Measure{{"cost", "sum"}}, GroupBy: []Group{{"carrier", ""}}}},
+		{text: "cost by carrier", schema: bothSchema, want: want{Table: "shipments", Measures: []Measure{{Column: "cost", Agg: "sum"}}, GroupBy: []Group{{"carrier", ""}}}},
 		{text: "summary of shipments", schema: bothSchema, want: want{Table: "shipments", Analyses: []string{AnalysisSummary},
 			Understood: []string{"shipments -> table shipments"}}},
 	})

@@ -15,7 +15,7 @@ var flightsByState = Schema{Tables: []Table{{Name: "flights", Rows: 5000, Column
 
 func TestParseRoleFromAndTo(t *testing.T) {
 	s := flightsWithAirports
-	delay := []Measure{{"delay", "avg"}}
+	delay := []Measure{{Column: "delay", Agg: "avg"}}
 	checkCases(t, []parseCase{
 		// "from California" is the origin even after "arriving".
 		{text: "average delay of flights arriving in Texas from California", schema: flightsByState, want: want{Table: "flights",

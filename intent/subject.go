@@ -71,6 +71,7 @@ func (p *parser) subjects() error {
 			first = i
 		}
 		p.toks[i].used = true
+		p.subjectAt = append(p.subjectAt, i)
 		p.understood(i, fmt.Sprintf("%s -> the rows of %s", t.raw, p.t.Name), t.raw+" ("+p.t.Name+")")
 		cc := p.countColumn()
 		if cc == nil || len(p.in.Measures) != 1 || p.in.Measures[0] != (Measure{Agg: "count"}) || !p.countsHere(i) {
@@ -246,6 +247,10 @@ func (p *parser) asides() error {
 		case tailWords[w] && i > 0 && p.toks[i-1].used && p.toks[i-1].kind == kWord:
 		case (w == "each" || w == "every" || w == "all") && len(p.in.GroupBy) > 0:
 		case fillers[w] && !weighty[w]:
+		case p.low(i+1) == "as" && p.valueStart[i+2] && asVerb(w):
+			// "worked as nurses", "classified as rain": the value says it
+		case (w == "log" || w == "logs" || w == "register") && i > 0 && tableWord(p.t, p.toks[i-1].low):
+			// "the Seattle weather log": the table itself
 		case w == "among" || w == "amongst":
 		case toolWords[w]:
 		case numberWords[w] != 0 || isDigits(w):
@@ -323,10 +328,9 @@ var rankAdjectives = map[string]struct {
 	"richest": {true, []string{"income", "gdp", "wealth"}}, "poorest": {false, []string{"income", "gdp", "wealth"}},
 	"busiest": {true, nil}, "loudest": {true, []string{"noise", "volume"}},
 	"strongest": {true, []string{"wind", "strength", "force", "magnitude", "gust"}},
-	"weakest": {false, []string{"wind", "strength", "force", "magnitude", "gust"}},
-	"deepest": {true, []string{"depth"}}, "shallowest": {false, []string{"depth"}},
+	"weakest":   {false, []string{"wind", "strength", "force", "magnitude", "gust"}},
+	"deepest":   {true, []string{"depth"}}, "shallowest": {false, []string{"depth"}},
 	"highest-paid": {true, []string{"salary", "pay", "wage", "wages", "income"}},
-
 }
 
 func init() {
@@ -464,4 +468,14 @@ func isDigits(w string) bool {
 func (p *parser) decimalsAt(i int) bool {
 	n := p.next(i)
 	return n == "decimal" || n == "decimals" || n == "digits" || n == "significant" || n == "dp"
+}
+
+// asVerb reports whether w is a verb that puts a row in the class named
+// after "as": "worked as", "classified as", "listed as".
+func asVerb(w string) bool {
+	switch w {
+	case "work", "works", "serve", "serves", "count", "counts", "appear", "appears", "show", "shows":
+		return true
+	}
+	return strings.HasSuffix(w, "ed") && len(w) >= 5
 }

@@ -97,13 +97,13 @@ func TestParseDateColumn(t *testing.T) {
 		return &TimeRange{Column: col, Start: start, End: end, Label: label}
 	}
 	checkCases(t, []parseCase{
-		{text: "shipping cost in Q1 2021", schema: bothSchema, want: want{Table: "shipments", Measures: []Measure{{"cost", "sum"}},
+		{text: "shipping cost in Q1 2021", schema: bothSchema, want: want{Table: "shipments", Measures: []Measure{{Column: "cost", Agg: "sum"}},
 			Time: sh("order_date", "2021-01-01", "2021-04-01", "Q1 2021"), Unparsed: []string{"shipping"},
 			Understood: []string{"date column order_date (its name says order)"}}},
-		{text: "cost by ship date last month", schema: bothSchema, want: want{Table: "shipments", Measures: []Measure{{"cost", "sum"}},
+		{text: "cost by ship date last month", schema: bothSchema, want: want{Table: "shipments", Measures: []Measure{{Column: "cost", Agg: "sum"}},
 			GroupBy: []Group{{"ship_date", "day"}},
 			Time:    sh("ship_date", "2021-05-01", "2021-06-01", "last month")}},
-		{text: "average weight by week of ship date", schema: bothSchema, want: want{Table: "shipments", Measures: []Measure{{"weight_kg", "avg"}},
+		{text: "average weight by week of ship date", schema: bothSchema, want: want{Table: "shipments", Measures: []Measure{{Column: "weight_kg", Agg: "avg"}},
 			GroupBy: []Group{{"ship_date", "week"}}}},
 	})
 }

@@ -26,7 +26,7 @@ var (
 )
 
 func TestParseOpenYearRanges(t *testing.T) {
-	deaths := []Measure{{"Deaths", "sum"}}
+	deaths := []Measure{{Column: "Deaths", Agg: "sum"}}
 	ge := func(y string) Filter { return Filter{"Year", ">=", []string{y}} }
 	le := func(y string) Filter { return Filter{"Year", "<=", []string{y}} }
 	checkCases(t, []parseCase{
@@ -42,7 +42,7 @@ func TestParseOpenYearRanges(t *testing.T) {
 }
 
 func TestParseCategoryNouns(t *testing.T) {
-	rate := []Measure{{"rate", "avg"}}
+	rate := []Measure{{Column: "rate", Agg: "avg"}}
 	y2010 := []Filter{eq("year", "2010")}
 	checkCases(t, []parseCase{
 		{text: "average rate by industry", schema: industries, want: want{Table: "unemployment", Measures: rate,
@@ -51,7 +51,7 @@ func TestParseCategoryNouns(t *testing.T) {
 			Filters: y2010, Top: &TopN{2, "series", false}}},
 		{text: "which industry had the highest rate in 2010", schema: industries, want: want{Table: "unemployment", Measures: rate,
 			Filters: y2010, Top: &TopN{1, "series", true}}},
-		{text: "deaths by type of disaster", schema: disasters, want: want{Table: "disasters", Measures: []Measure{{"Deaths", "sum"}},
+		{text: "deaths by type of disaster", schema: disasters, want: want{Table: "disasters", Measures: []Measure{{Column: "Deaths", Agg: "sum"}},
 			GroupBy: []Group{{"Entity", ""}}}},
 	})
 }
@@ -61,9 +61,9 @@ func TestParseStateCodesAreNotWords(t *testing.T) {
 	// written in capitals are they the states.
 	checkCases(t, []parseCase{
 		{text: "What did strikes in Texas cost in total?", schema: strikes, want: want{Table: "birdstrikes",
-			Measures: []Measure{{"Cost Total $", "sum"}}, Filters: []Filter{eq("Origin State", "Texas")}}},
+			Measures: []Measure{{Column: "Cost Total $", Agg: "sum"}}, Filters: []Filter{eq("Origin State", "Texas")}}},
 		{text: "total cost of strikes in IN", schema: strikes, want: want{Table: "birdstrikes",
-			Measures: []Measure{{"Cost Total $", "sum"}}, Filters: []Filter{eq("Origin State", "Indiana")}}},
+			Measures: []Measure{{Column: "Cost Total $", Agg: "sum"}}, Filters: []Filter{eq("Origin State", "Indiana")}}},
 	})
 }
 
@@ -75,7 +75,7 @@ func TestParsePeriodColumnWords(t *testing.T) {
 	}}}}
 	checkCases(t, []parseCase{
 		{text: "total worldwide gross of films released in 2005", schema: movies, want: want{Table: "movies",
-			Measures:   []Measure{{"Worldwide Gross", "sum"}},
+			Measures:   []Measure{{Column: "Worldwide Gross", Agg: "sum"}},
 			Time:       &TimeRange{Column: "Release Date", Start: "2005-01-01", End: "2006-01-01", Label: "2005"},
 			Understood: []string{"released -> the period's column Release Date"}}},
 	})
@@ -90,7 +90,7 @@ func TestParseGroupedSubjectCounts(t *testing.T) {
 		// A column whose name starts with a stop word ("time").
 		{text: "strikes by time of day", schema: s, want: want{Table: "birdstrikes", Measures: []Measure{{Agg: "count"}},
 			GroupBy: []Group{{"Time of day", ""}}}},
-		{text: "total cost by time of day", schema: s, want: want{Table: "birdstrikes", Measures: []Measure{{"Cost Total $", "sum"}},
+		{text: "total cost by time of day", schema: s, want: want{Table: "birdstrikes", Measures: []Measure{{Column: "Cost Total $", Agg: "sum"}},
 			GroupBy: []Group{{"Time of day", ""}}}},
 	})
 	// A grouping that names nothing, in words the parser passes over
@@ -111,7 +111,7 @@ func TestParseEntityWords(t *testing.T) {
 		{Name: "segment", Type: "string", Values: []string{"Consumer", "Corporate", "Small Business"}},
 		{Name: "country", Type: "string", Values: []string{"Canada", "Mexico", "United States"}},
 	}}}}
-	sales := []Measure{{"amount", "sum"}}
+	sales := []Measure{{Column: "amount", Agg: "sum"}}
 	checkCases(t, []parseCase{
 		{text: "total sales by customer segment", schema: s, want: want{Table: "orders", Measures: sales, GroupBy: []Group{{"segment", ""}}}},
 		{text: "sales to Mexico customers per year", schema: s, want: want{Table: "orders", Measures: sales,
@@ -137,14 +137,14 @@ func TestParseColumnNamesSaidOtherwise(t *testing.T) {
 	}}}}
 	checkCases(t, []parseCase{
 		{text: "average fuel economy per origin", schema: cars, want: want{Table: "cars",
-			Measures: []Measure{{"Miles_per_Gallon", "avg"}}, GroupBy: []Group{{"Origin", ""}}}},
+			Measures: []Measure{{Column: "Miles_per_Gallon", Agg: "avg"}}, GroupBy: []Group{{"Origin", ""}}}},
 		{text: "average miles per gallon by origin", schema: cars, want: want{Table: "cars",
-			Measures: []Measure{{"Miles_per_Gallon", "avg"}}, GroupBy: []Group{{"Origin", ""}}}},
+			Measures: []Measure{{Column: "Miles_per_Gallon", Agg: "avg"}}, GroupBy: []Group{{"Origin", ""}}}},
 		// A date column called year groups by year.
 		{text: "net generation by source and year", schema: iowa, want: want{Table: "iowa",
-			Measures: []Measure{{"net_generation", "sum"}}, GroupBy: []Group{{"source", ""}, {"year", "year"}}}},
+			Measures: []Measure{{Column: "net_generation", Agg: "sum"}}, GroupBy: []Group{{"source", ""}, {"year", "year"}}}},
 		{text: "top 5 states by total cost", schema: strikes, want: want{Table: "birdstrikes",
-			Measures: []Measure{{"Cost Total $", "sum"}}, Top: &TopN{5, "Origin State", true}}},
+			Measures: []Measure{{Column: "Cost Total $", Agg: "sum"}}, Top: &TopN{5, "Origin State", true}}},
 	})
 }
 
@@ -164,11 +164,11 @@ func TestParseAdjectivesVerbsAndWholeData(t *testing.T) {
 		{text: "How many Japanese cars get at least 30 miles per gallon?", schema: cars, want: want{Table: "cars",
 			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{"Miles_per_Gallon", ">=", []string{"30"}}, eq("Origin", "Japan")}}},
 		{text: "average mpg of American cars", schema: cars, want: want{Table: "cars",
-			Measures: []Measure{{"Miles_per_Gallon", "avg"}}, Filters: []Filter{eq("Origin", "USA")}}},
+			Measures: []Measure{{Column: "Miles_per_Gallon", Agg: "avg"}}, Filters: []Filter{eq("Origin", "USA")}}},
 		{text: "On how many days did the high temperature go above 30 degrees?", schema: weather, want: want{Table: "weather",
 			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{"temp_max", ">", []string{"30"}}}}},
 		{text: "average precipitation over the whole dataset", schema: weather, want: want{Table: "weather",
-			Measures: []Measure{{"precipitation", "avg"}}}},
+			Measures: []Measure{{Column: "precipitation", Agg: "avg"}}}},
 	})
 }
 
@@ -186,7 +186,7 @@ func TestParseRoleWordsPickAColumn(t *testing.T) {
 	s := flightsWithAirports
 	checkCases(t, []parseCase{
 		{text: "average delay for flights departing from airports in Texas", schema: s, want: want{Table: "flights",
-			Measures: []Measure{{"delay", "avg"}}, Filters: []Filter{eq("origin_state", "TX")}}},
+			Measures: []Measure{{Column: "delay", Agg: "avg"}}, Filters: []Filter{eq("origin_state", "TX")}}},
 		{text: "How many flights landed at airports in California?", schema: s, want: want{Table: "flights",
 			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{eq("destination_state", "CA")}}},
 	})
@@ -212,11 +212,11 @@ func TestParseLongerNamesInPart(t *testing.T) {
 	}}}}
 	checkCases(t, []parseCase{
 		{text: "Top 3 airline operators by total strike cost", schema: strikes, want: want{Table: "birdstrikes",
-			Measures: []Measure{{"Cost Total $", "sum"}}, Top: &TopN{3, "Aircraft Airline Operator", true}}},
+			Measures: []Measure{{Column: "Cost Total $", Agg: "sum"}}, Top: &TopN{3, "Aircraft Airline Operator", true}}},
 		// "origin cities" is origin_city, not origin; "departing" says the
 		// role of the rows, not a grouping.
 		{text: "Top 5 origin cities by total departing flights", schema: flights, want: want{Table: "flights",
-			Measures: []Measure{{"count", "sum"}}, Top: &TopN{5, "origin_city", true}}},
+			Measures: []Measure{{Column: "count", Agg: "sum"}}, Top: &TopN{5, "origin_city", true}}},
 	})
 }
 
@@ -237,12 +237,12 @@ func TestParseValuesSaidAsWords(t *testing.T) {
 	}}}}
 	checkCases(t, []parseCase{
 		{text: "average income in Sub-Saharan Africa", schema: gap, want: want{Table: "health",
-			Measures: []Measure{{"income", "avg"}}, Filters: []Filter{eq("region", "sub_saharan_africa")}}},
+			Measures: []Measure{{Column: "income", Agg: "avg"}}, Filters: []Filter{eq("region", "sub_saharan_africa")}}},
 		// "gram-negative bacteria": the rows, not a grouping by name.
 		{text: "average penicillin for gram-negative bacteria", schema: burtin, want: want{Table: "burtin",
-			Measures: []Measure{{"Penicillin", "avg"}}, Filters: []Filter{eq("Gram_Staining", "negative")}}},
+			Measures: []Measure{{Column: "Penicillin", Agg: "avg"}}, Filters: []Filter{eq("Gram_Staining", "negative")}}},
 		{text: "average temp in the 1990s", schema: temps, want: want{Table: "temps",
-			Measures: []Measure{{"temp", "avg"}}, Filters: []Filter{{"year", ">=", []string{"1990"}}, {"year", "<=", []string{"1999"}}}}},
+			Measures: []Measure{{Column: "temp", Agg: "avg"}}, Filters: []Filter{{"year", ">=", []string{"1990"}}, {"year", "<=", []string{"1999"}}}}},
 	})
 }
 
@@ -258,7 +258,7 @@ func TestParseAveragePerPeriod(t *testing.T) {
 	checkCases(t, []parseCase{
 		// One row a day: the average over rows is the daily average.
 		{text: "Which 3 years had the highest average daily trading volume?", schema: daily, want: want{Table: "sp500",
-			Measures: []Measure{{"volume", "avg"}}, GroupBy: []Group{{"date", "year"}}, Top: &TopN{3, "date", true}}},
+			Measures: []Measure{{Column: "volume", Agg: "avg"}}, GroupBy: []Group{{"date", "year"}}, Top: &TopN{3, "date", true}}},
 	})
 	// Rows by the hour: an average of daily totals is not an average of rows.
 	in, _ := Parse("average daily count", hourly, now)
@@ -273,9 +273,9 @@ func TestParseYearsTheDataHas(t *testing.T) {
 		{Name: "disease", Type: "integer"},
 	}}}}
 	checkCases(t, []parseCase{
-		{text: "total disease in 1855", schema: crimea, want: want{Table: "crimea", Measures: []Measure{{"disease", "sum"}},
+		{text: "total disease in 1855", schema: crimea, want: want{Table: "crimea", Measures: []Measure{{Column: "disease", Agg: "sum"}},
 			Time: &TimeRange{Column: "date", Start: "1855-01-01", End: "1856-01-01", Label: "1855"}}},
-		{text: "top 2 months by total disease", schema: crimea, want: want{Table: "crimea", Measures: []Measure{{"disease", "sum"}},
+		{text: "top 2 months by total disease", schema: crimea, want: want{Table: "crimea", Measures: []Measure{{Column: "disease", Agg: "sum"}},
 			GroupBy: []Group{{"date", "month"}}, Top: &TopN{2, "date", true}}},
 	})
 }
@@ -293,9 +293,9 @@ func TestParseNamesWithTheirDescriptions(t *testing.T) {
 	}}}}
 	checkCases(t, []parseCase{
 		{text: "What was the lowest closing level of the S&P 500 in 2008?", schema: sp, want: want{Table: "sp500",
-			Measures: []Measure{{"close", "min"}}, Time: &TimeRange{Column: "date", Start: "2008-01-01", End: "2009-01-01", Label: "2008"}}},
+			Measures: []Measure{{Column: "close", Agg: "min"}}, Time: &TimeRange{Column: "date", Start: "2008-01-01", End: "2009-01-01", Label: "2008"}}},
 		{text: "average wind speed for each kind of weather", schema: weather, want: want{Table: "weather",
-			Measures: []Measure{{"wind", "avg"}}, GroupBy: []Group{{"weather", ""}}}},
+			Measures: []Measure{{Column: "wind", Agg: "avg"}}, GroupBy: []Group{{"weather", ""}}}},
 	})
 }
 
@@ -321,7 +321,7 @@ func TestParseEqualityKeepsTheAggregation(t *testing.T) {
 	// "4 cylinders" once took the request's first word ("median") with it.
 	checkCases(t, []parseCase{
 		{text: "median horsepower of cars with 4 cylinders", schema: cars, want: want{Table: "cars",
-			Measures: []Measure{{"Horsepower", "median"}}, Filters: []Filter{eq("Cylinders", "4")}}},
+			Measures: []Measure{{Column: "Horsepower", Agg: "median"}}, Filters: []Filter{eq("Cylinders", "4")}}},
 	})
 }
 
@@ -344,11 +344,11 @@ func TestParseUnitsVerbsAndPluralValues(t *testing.T) {
 		{text: "how many penguins weigh more than 5000 grams", schema: penguins, want: want{Table: "penguins",
 			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{"Body Mass (g)", ">", []string{"5000"}}}}},
 		{text: "average bill length by species", schema: penguins, want: want{Table: "penguins",
-			Measures: []Measure{{"Beak Length (mm)", "avg"}}, GroupBy: []Group{{"Species", ""}}}},
+			Measures: []Measure{{Column: "Beak Length (mm)", Agg: "avg"}}, GroupBy: []Group{{"Species", ""}}}},
 		{text: "count of days with more than 10 mm of precipitation", schema: weather, want: want{Table: "weather",
 			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{"precipitation", ">", []string{"10"}}}}},
 		{text: "average IMDB rating of comedies", schema: movies, want: want{Table: "movies",
-			Measures: []Measure{{"IMDB Rating", "avg"}}, Filters: []Filter{eq("Major Genre", "Comedy")}}},
+			Measures: []Measure{{Column: "IMDB Rating", Agg: "avg"}}, Filters: []Filter{eq("Major Genre", "Comedy")}}},
 	})
 }
 
@@ -380,10 +380,10 @@ func TestParseTheJoinedTablesOwnRows(t *testing.T) {
 	checkCases(t, []parseCase{
 		// Only the products' columns: the products' rows.
 		{text: "average list price by category", schema: s, want: want{Table: "products",
-			Measures: []Measure{{"list_price", "avg"}}, GroupBy: []Group{{"category", ""}}}},
+			Measures: []Measure{{Column: "list_price", Agg: "avg"}}, GroupBy: []Group{{"category", ""}}}},
 		// Sales are the orders'.
 		{text: "total sales by category", schema: s, want: want{Table: "orders",
-			Measures: []Measure{{"amount", "sum"}}, GroupBy: []Group{{"category", ""}}}},
+			Measures: []Measure{{Column: "amount", Agg: "sum"}}, GroupBy: []Group{{"category", ""}}}},
 	})
 }
 
@@ -395,7 +395,7 @@ func TestParseBusiestPeriodAndComparisonsOfLength(t *testing.T) {
 	}}}}
 	checkCases(t, []parseCase{
 		{text: "busiest month for tickets", schema: tickets, want: want{Table: "tickets",
-			Measures: []Measure{{"ticket_id", "count_distinct"}}, GroupBy: []Group{{"created_at", "month"}}, Top: &TopN{1, "created_at", true}}},
+			Measures: []Measure{{Column: "ticket_id", Agg: "count_distinct"}}, GroupBy: []Group{{"created_at", "month"}}, Top: &TopN{1, "created_at", true}}},
 	})
 	in, err := Parse("how many tickets took longer than 48 hours to resolve", tickets, now)
 	if err != nil || len(in.Unknown) > 0 || !slices.ContainsFunc(in.Filters, func(f Filter) bool { return f.Column == "resolution_hours" && f.Op == ">" && f.Values[0] == "48" }) {
@@ -414,13 +414,13 @@ func TestParseWordsOfPeople(t *testing.T) {
 		{Name: "remote", Type: "boolean"},
 		{Name: "city", Type: "string", Values: []string{"Austin", "Boston", "Denver"}},
 	}}}}
-	salary := []Measure{{"salary", "avg"}}
-	ids := []Measure{{"employee_id", "count_distinct"}}
+	salary := []Measure{{Column: "salary", Agg: "avg"}}
+	ids := []Measure{{Column: "employee_id", Agg: "count_distinct"}}
 	checkCases(t, []parseCase{
 		{text: "average salary of women in Sales", schema: staff, want: want{Table: "employees", Measures: salary,
 			Filters: []Filter{eq("gender", "Female"), eq("department", "Sales")}}},
 		{text: "median age of remote employees", schema: staff, want: want{Table: "employees",
-			Measures: []Measure{{"age", "median"}}, Filters: []Filter{eq("remote", "true")}}},
+			Measures: []Measure{{Column: "age", Agg: "median"}}, Filters: []Filter{eq("remote", "true")}}},
 		{text: "average salary of non-remote employees", schema: staff, want: want{Table: "employees", Measures: salary,
 			Filters: []Filter{eq("remote", "false")}}},
 		{text: "How many employees are older than 50?", schema: staff, want: want{Table: "employees", Measures: ids,
@@ -448,12 +448,12 @@ func TestParseCountsOfPeopleAndGroupsOfGroups(t *testing.T) {
 		{Name: "category", Type: "string", Values: []string{"Hardware", "Garden"}},
 		{Name: "quantity", Type: "integer"},
 	}}}}
-	people := []Measure{{"people", "sum"}}
+	people := []Measure{{Column: "people", Agg: "sum"}}
 	checkCases(t, []parseCase{
 		{text: "Population by age in 2000, both sexes combined", schema: pop, want: want{Table: "population", Measures: people,
 			Filters: []Filter{eq("year", "2000")}, GroupBy: []Group{{"age", ""}}}},
 		{text: "Total quantity sold per product category", schema: orders, want: want{Table: "orders",
-			Measures: []Measure{{"quantity", "sum"}}, GroupBy: []Group{{"category", ""}}}},
+			Measures: []Measure{{Column: "quantity", Agg: "sum"}}, GroupBy: []Group{{"category", ""}}}},
 	})
 	// "deaths" is the rows counted or the type Death: not said.
 	in, _ := Parse("How many deaths of each type were there?", riots, now)
@@ -471,7 +471,7 @@ func TestParseCountOverATableOfCounts(t *testing.T) {
 	}}}}
 	checkCases(t, []parseCase{
 		{text: "how many male farmers were there in 1900", schema: jobs, want: want{Table: "jobs",
-			Measures: []Measure{{"count", "sum"}}, Filters: []Filter{eq("year", "1900"), eq("sex", "men"), eq("job", "Farmer")},
+			Measures: []Measure{{Column: "count", Agg: "sum"}}, Filters: []Filter{eq("year", "1900"), eq("sex", "men"), eq("job", "Farmer")},
 			Understood: []string{"how many -> sum of count (each row of jobs counts count)"}}},
 	})
 }

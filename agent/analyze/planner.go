@@ -293,7 +293,7 @@ func (b *planBuilder) build() {
 	if b.has(intent.AnalysisShare) && len(dims) == 0 && !hasGrain {
 		b.shareOfFilter(measures[0])
 	}
-	if t := b.in.Top; t != nil && t.Column == "" && t.N > 0 && measures[0].Column != "" {
+	if t := b.in.Top; t != nil && t.Column == "" && t.N > 0 && measures[0].Column != "" && measures[0].Times == "" {
 		b.topRows(measures[0].Column, t)
 	}
 	if b.has(intent.AnalysisTrend, intent.AnalysisGrowth) && !slices.ContainsFunc(b.steps, func(t analysis.Subtask) bool { return t.TaskID == "trend" }) {
@@ -301,7 +301,7 @@ func (b *planBuilder) build() {
 			b.trend(measures[0], intent.Group{Column: dc, Grain: b.trendGrain()})
 		}
 	}
-	if b.has(intent.AnalysisDistribution, intent.AnalysisHistogram) && measures[0].Column != "" {
+	if b.has(intent.AnalysisDistribution, intent.AnalysisHistogram) && measures[0].Column != "" && measures[0].Times == "" {
 		b.distribution(measures[0].Column)
 	}
 	if b.has(intent.AnalysisCorrelation, intent.AnalysisSummary, intent.AnalysisOutliers, intent.AnalysisNormality, intent.AnalysisMissing) {
@@ -389,6 +389,7 @@ func (b *planBuilder) neededColumns() []string {
 	}
 	for _, m := range b.in.Measures {
 		add(m.Column)
+		add(m.Times)
 	}
 	for _, g := range b.in.GroupBy {
 		add(g.Column)
@@ -420,6 +421,13 @@ func (b *planBuilder) measures() []measure {
 		switch {
 		case m.Column == "":
 			mm.sql, mm.alias, mm.label = "count(*)", "rows", "rows"
+		case m.Times != "":
+			// price × quantity, row by row
+			name := m.Column + "_x_" + m.Times
+			mm.sql, mm.alias, mm.label = aggregate(m.Agg, quoteIdent(m.Column)+" * "+quoteIdent(m.Times)), m.Agg+"_"+name, aggWord(m.Agg)+" "+m.Column+" × "+m.Times
+			if m.Agg == "sum" {
+				mm.alias, mm.label = name, "total "+m.Column+" × "+m.Times
+			}
 		case m.Agg == "sum":
 			mm.sql, mm.alias, mm.label = aggregate("sum", quoteIdent(m.Column)), m.Column, "total "+m.Column
 		default:

@@ -138,6 +138,8 @@ func (r *run) shapeOf(in *intent.Intent) analysis.RecipeShape {
 	for _, m := range in.Measures {
 		if m.Column == "" {
 			sh.Measures = append(sh.Measures, m.Agg+"(*)")
+		} else if m.Times != "" {
+			sh.Measures = append(sh.Measures, m.Agg+"(a*b)")
 		} else {
 			sh.Measures = append(sh.Measures, m.Agg)
 		}
@@ -260,6 +262,7 @@ func slotsOf(in *intent.Intent) []analysis.RecipeSlot {
 	}
 	for i, m := range in.Measures {
 		add(fmt.Sprintf("measure_%d", i+1), analysis.SlotColumn, m.Column)
+		add(fmt.Sprintf("measure_%d_times", i+1), analysis.SlotColumn, m.Times)
 	}
 	for i, g := range in.GroupBy {
 		add(fmt.Sprintf("group_%d", i+1), analysis.SlotColumn, g.Column)
@@ -383,6 +386,9 @@ func slotsText(in *intent.Intent) string {
 		col := m.Column
 		if col == "" {
 			col = "*"
+		}
+		if m.Times != "" {
+			col += "*" + m.Times
 		}
 		parts = append(parts, fmt.Sprintf("measure=%s(%s)", m.Agg, col))
 	}

@@ -450,3 +450,27 @@ func TestWhichPeriodsRankByTheMeasure(t *testing.T) {
 		t.Errorf("rows %v; want the one month %s with %v", rows, best, sum[best])
 	}
 }
+
+// TestRevenueOfUnitPricesIsPriceTimesQuantity: over order lines with a
+// unit price and a quantity and no amount, revenue is their product
+// summed, not the prices added up.
+func TestRevenueOfUnitPricesIsPriceTimesQuantity(t *testing.T) {
+	path := writeRows(t, "lines.csv", [][]string{
+		{"OrderID", "Category", "qty", "UnitPrice", "Status"},
+		{"1", "Tea", "3", "2.5", "Shipped"},     // 7.5
+		{"2", "Tea", "10", "1.25", "Shipped"},   // 12.5
+		{"3", "Coffee", "2", "20", "Shipped"},   // 40
+		{"4", "Coffee", "1", "99", "Cancelled"}, // left out
+	})
+	res := runRequest(t, "Total shipped revenue by category", path)
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("%s %+v", res.Status, res.Error)
+	}
+	got := map[string]string{}
+	for _, r := range readTable(t, res, "by_category")[1:] {
+		got[r[0]] = r[1]
+	}
+	if got["Tea"] != "20" || got["Coffee"] != "40" || len(got) != 2 {
+		t.Errorf("revenue by category = %v, want Tea 20, Coffee 40 (plan: %s)", got, res.Plan.Reasoning)
+	}
+}
