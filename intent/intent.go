@@ -189,6 +189,7 @@ func Parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.rankAll,
 		p.howMuchOfTheOnlyMeasure,
 		p.applyOrder,
+		p.listedApart,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -92,6 +92,14 @@ func (p *parser) countAt(i int, agg string, n int) int {
 	case "percent", "percentage", "percentages", "times", "fold", "points":
 		return i // "how many percent": a change asked for as a percentage
 	}
+	if w := p.low(j); slices.Contains(p.in.Analyses, AnalysisGrowth) && agg == "count" && p.low(i) == "how" &&
+		(units[w] != "" || measureUnits[w]) && p.measureFollows(j+1) {
+		// "how many years did life expectancy increase": the change, in
+		// the measure's unit, not a count
+		p.understood(i, fmt.Sprintf("%s -> the change, in %s", p.src(i, j+1), w), p.src(i, j+1))
+		p.use(i, j+1)
+		return j + 1
+	}
 	src := func(end int) string { return p.src(i, end) }
 	w := p.low(j)
 	switch {
@@ -111,6 +119,13 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		return j + 1
 	}
 	if c, m, st := p.colAt(j, prefCount); c != nil && st >= mEntity && !isDate(c) && !(isNumeric(c) && !isIDLike(c) && agg == "count") {
+		if h := j + m; m == 1 && p.free(h) && p.toks[h].kind == kWord && (tableWord(p.t, p.low(h)) || isCountNoun(p.low(h))) {
+			// "number of patient visits": the visits, which "patient"
+			// describes; the head of a compound is its last noun
+			p.addMeasure(i, src(h+1), p.countNoun(h), "")
+			p.use(i, h+1)
+			return h + 1
+		}
 		p.addMeasure(i, src(j+m), Measure{Column: c.Name, Agg: "count_distinct"}, "")
 		p.named = true
 		p.use(i, j+m)
@@ -532,4 +547,15 @@ func (p *parser) timesAt(i int) (*Column, int) {
 		return nil, 0
 	}
 	return c, k + m - i
+}
+
+// measureFollows reports whether a numeric column is named within the few
+// words after i ("did life expectancy increase").
+func (p *parser) measureFollows(i int) bool {
+	for k := i; k < len(p.toks) && k <= i+3; k++ {
+		if c, _, st := p.colAt(k, prefNum); c != nil && st >= mWords && !isIDLike(c) && !p.isYearColumn(c) {
+			return true
+		}
+	}
+	return false
 }

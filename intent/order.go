@@ -1,6 +1,10 @@
 package intent
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // How a request says the order of its rows: "longest first", "in
 // descending order", "from highest to lowest", "rank the islands by beak
@@ -154,6 +158,34 @@ func (p *parser) applyOrder() error {
 	}
 	if o != nil {
 		p.understood(o.pos, fmt.Sprintf("%s -> in that order", o.src), o.src)
+	}
+	return nil
+}
+
+// listedApart keeps the values a request lists apart when it also asks
+// for a breakdown: "life expectancy of China and India for each year" is
+// each country's, year by year, not their average. Only for measures that
+// do not add up (an average of two countries' life expectancies is no
+// one's), and not when the values are alternatives ("China or India").
+func (p *parser) listedApart() error {
+	if len(p.in.GroupBy) == 0 || p.in.Top != nil || len(p.in.Measures) == 0 || len(p.in.GroupBy) > 1 {
+		return nil
+	}
+	for _, m := range p.in.Measures {
+		if m.Agg == "sum" || m.Agg == "count" || m.Agg == "count_distinct" {
+			return nil
+		}
+	}
+	if slices.ContainsFunc(p.toks, func(t token) bool { return t.low == "or" || t.low == "combined" || t.low == "together" }) {
+		return nil
+	}
+	for _, f := range p.in.Filters {
+		if f.Op != "in" || len(f.Values) < 2 || slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Column == f.Column }) {
+			continue
+		}
+		p.in.GroupBy = append([]Group{{Column: f.Column}}, p.in.GroupBy...)
+		p.understood(0, fmt.Sprintf("%s -> each of them apart, by %s", strings.Join(f.Values, " and "), f.Column), f.Column)
+		return nil
 	}
 	return nil
 }

@@ -99,3 +99,34 @@ func TestParseRevenueIsPriceTimesQuantity(t *testing.T) {
 		{text: "total revenue", schema: withAmount, want: want{Table: "orders", Measures: []Measure{{Column: "amount", Agg: "sum"}}}},
 	})
 }
+
+func TestParseCompoundsListsAndChangesInUnits(t *testing.T) {
+	visits := Schema{Tables: []Table{{Name: "visits", Rows: 90, Columns: []Column{
+		{Name: "VisitID", Type: "integer"},
+		{Name: "patient_id", Type: "string"},
+		{Name: "VisitDate", Type: "date", Min: "2021-01-04", Max: "2023-03-30"},
+	}}}}
+	life := Schema{Tables: []Table{{Name: "gapminder", Rows: 700, Columns: []Column{
+		{Name: "country", Type: "string", Values: []string{"China", "India", "Peru"}},
+		{Name: "year", Type: "integer"},
+		{Name: "life_expect", Type: "float"},
+		{Name: "pop", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		// the head of "patient visits" is visits
+		{text: "number of patient visits per year", schema: visits, want: want{Table: "visits",
+			Measures: []Measure{{Column: "VisitID", Agg: "count_distinct"}}, GroupBy: []Group{{"VisitDate", "year"}}}},
+		// listed countries stay apart when a measure does not add up
+		{text: "Life expectancy of China and India for each year", schema: life, want: want{Table: "gapminder",
+			Measures: []Measure{{Column: "life_expect", Agg: "avg"}}, Filters: []Filter{{"country", "in", []string{"China", "India"}}},
+			GroupBy: []Group{{"country", ""}, {"year", ""}}}},
+		// ... and are added up when it does
+		{text: "total population of China and India for each year", schema: life, want: want{Table: "gapminder",
+			Measures: []Measure{{Column: "pop", Agg: "sum"}}, Filters: []Filter{{"country", "in", []string{"China", "India"}}},
+			GroupBy: []Group{{"year", ""}}}},
+		// "how many years" of a change in life expectancy is the change
+		{text: "How many years did life expectancy in China increase between 1960 and 2000?", schema: life, want: want{Table: "gapminder",
+			Measures: []Measure{{Column: "life_expect", Agg: "avg"}}, Filters: []Filter{eq("country", "China"), {"year", "in", []string{"1960", "2000"}}},
+			GroupBy: []Group{{"year", ""}}, Analyses: []string{AnalysisGrowth}}},
+	})
+}
