@@ -81,6 +81,7 @@ var synonymSets = [][]string{
 	{"lbs", "lb", "pound", "pounds"},
 	{"occupation", "occupations", "job", "jobs"},
 	{"company", "companies", "firm", "firms"},
+	{"employee", "employees", "staff", "personnel", "worker", "workers", "staffer", "staffers"},
 }
 
 // synonymPhrases maps the phrases of synonymSets ("box office", "fuel
@@ -163,7 +164,8 @@ func sameWord(w, cw string) bool {
 	// "closing" and "close", "opening" and "open", "hired" and "hire": a
 	// short root with -ing or -ed.
 	for _, pair := range [][2]string{{w, cw}, {cw, w}} {
-		if r, ok := strings.CutSuffix(pair[0], "ing"); ok && len(r) >= 4 && (r == pair[1] || r+"e" == pair[1]) {
+		// "smoking" and "smoker", "driving" and "driver": the one who does it
+		if r, ok := strings.CutSuffix(pair[0], "ing"); ok && len(r) >= 4 && (r == pair[1] || r+"e" == pair[1] || r+"er" == pair[1]) {
 			return true
 		}
 		if r, ok := strings.CutSuffix(pair[0], "ed"); ok && len(r) >= 3 && (r == pair[1] || r+"e" == pair[1]) {

@@ -130,3 +130,27 @@ func TestParseCompoundsListsAndChangesInUnits(t *testing.T) {
 			GroupBy: []Group{{"year", ""}}, Analyses: []string{AnalysisGrowth}}},
 	})
 }
+
+func TestParseValuesByTheirOtherForms(t *testing.T) {
+	patients := Schema{Tables: []Table{{Name: "patients", Rows: 25, Columns: []Column{
+		{Name: "patient_id", Type: "string"},
+		{Name: "Sex", Type: "string", Values: []string{"F", "M"}},
+		{Name: "Weight kg", Type: "float"},
+		{Name: "Smoker", Type: "string", Values: []string{"no", "yes"}},
+	}}}}
+	sales := Schema{Tables: []Table{{Name: "sales", Rows: 20, Columns: []Column{
+		{Name: "Region", Type: "string", Values: []string{"North", "South"}},
+		{Name: "FiscalYear", Type: "string", Values: []string{"FY2021", "FY2022", "FY2023"}},
+		{Name: "Revenue ($)", Type: "float"},
+	}}}}
+	checkCases(t, []parseCase{
+		// "F" is too short a word to be read alone, "female" is not
+		{text: "Average weight of the female patients?", schema: patients, want: want{Table: "patients",
+			Measures: []Measure{{Column: "Weight kg", Agg: "avg"}}, Filters: []Filter{eq("Sex", "F")}}},
+		{text: "Count of patients by sex and smoking status", schema: patients, want: want{Table: "patients",
+			Measures: []Measure{{Column: "patient_id", Agg: "count_distinct"}}, GroupBy: []Group{{"Sex", ""}, {"Smoker", ""}}}},
+		// a fiscal year the data spells as a value is that value
+		{text: "total revenue by region in FY2023", schema: sales, want: want{Table: "sales",
+			Measures: []Measure{{Column: "Revenue ($)", Agg: "sum"}}, Filters: []Filter{eq("FiscalYear", "FY2023")}, GroupBy: []Group{{"Region", ""}}}},
+	})
+}

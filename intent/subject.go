@@ -206,7 +206,7 @@ func (p *parser) countsHere(i int) bool {
 var tailWords = setOf("rate", "rates", "level", "levels", "figure", "figures", "value", "values", "amount",
 	"amounts", "numbers", "type", "types", "category", "categories", "kind", "kinds", "group", "groups", "class",
 	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings", "speed", "speeds",
-	"price", "prices", "score", "scores", "index")
+	"price", "prices", "score", "scores", "index", "status")
 
 // fillers are words that never change an answer.
 var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged", "recorded", "reported", "happened",
@@ -216,7 +216,7 @@ var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged",
 	"record", "records", "entries", "table", "file", "sheet", "spreadsheet", "please", "quickly", "briefly",
 	"precisely", "respectively", "separately", "individually", "ones", "single", "value", "values", "number",
 	"numbers", "result", "results", "answer", "summary", "stat", "stats", "incurred", "accumulated", "racked",
-	"amassed", "tallied", "trading", "traded", "still", "currently", "took", "take", "takes", "taking")
+	"amassed", "tallied", "got", "gotten", "brought", "bring", "brings", "trading", "traded", "still", "currently", "took", "take", "takes", "taking")
 
 // toolWords name how a number is computed or written, not what it is:
 // the libraries and functions an analyst mentions, rounding, the answer's

@@ -555,6 +555,9 @@ func (p *parser) times() error {
 		if !p.free(i) {
 			continue
 		}
+		if p.date == nil && p.isValue(i) && p.rangeStart(i) {
+			continue // "FY2023" in a column of fiscal years: a value, read as a filter
+		}
 		if m, n := p.anyPhrase(i, markers); n > 0 {
 			j := p.skip(i+n, ".")
 			if u, end := p.shiftAfterMarker(j); end > 0 {
@@ -726,4 +729,10 @@ func (p *parser) dateOrNone() string {
 		return "no date column"
 	}
 	return p.date.Name
+}
+
+// rangeStart reports whether a period starts at i.
+func (p *parser) rangeStart(i int) bool {
+	_, _, _, ok := p.rangeAt(i)
+	return ok
 }

@@ -147,7 +147,10 @@ func (p *parser) valueAt(idx map[string][]valRef, most, i int, strict ...bool) (
 			refs = idx[normKey(words)] // "comedies" for Comedy
 		}
 		refs = slices.DeleteFunc(slices.Clone(refs), func(r valRef) bool {
-			return shortCaps(r.value) && raw != r.value && !r.alias || r.caps && raw != strings.ToUpper(raw) || st && weak(r.value)
+			// A weak value ("F") found by a form that is not ("female")
+			// is as strong as that form.
+			return shortCaps(r.value) && raw != r.value && !r.alias || r.caps && raw != strings.ToUpper(raw) ||
+				st && weak(r.value) && (!r.alias || weak(raw))
 		})
 		if len(refs) > 0 {
 			return refs, n
