@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // negations before values exclude them: "excluding Texas".
@@ -121,9 +123,61 @@ func (p *parser) valueHere(j int, fuzzy bool) ([]valRef, int) {
 		return refs, n
 	}
 	if fuzzy {
-		return p.fuzzyAt(j)
+		if refs, n := p.fuzzyAt(j); n > 0 {
+			return refs, n
+		}
+		return p.partialAt(j)
 	}
 	return nil, 0
+}
+
+// partialAt reads names in capitals at j that are part of exactly one
+// value of the table ("Premier League" for "English Premier League"): two
+// words or more, or one of six letters or more. Part of several values is
+// not read.
+func (p *parser) partialAt(j int) ([]valRef, int) {
+	var words []string
+	for k := j; k < len(p.toks) && len(words) < 4; k++ {
+		t := p.toks[k]
+		if !p.free(k) || t.kind != kWord || t.raw == "" || !unicode.IsUpper([]rune(t.raw)[0]) || stopwords[t.low] {
+			break
+		}
+		words = append(words, t.low)
+	}
+	for n := len(words); n >= 1; n-- {
+		if n == 1 && utf8.RuneCountInString(words[0]) < 6 {
+			break
+		}
+		var found []valRef
+		for ci := range p.t.Columns {
+			c := &p.t.Columns[ci]
+			if !isText(c) {
+				continue
+			}
+			for _, v := range c.Values {
+				if vw := valueWords(v); len(vw) > n && containsRun(vw, words[:n]) {
+					found = append(found, valRef{col: c, value: v})
+				}
+			}
+		}
+		switch {
+		case len(found) == 1:
+			return found, n
+		case len(found) > 1:
+			return nil, 0
+		}
+	}
+	return nil, 0
+}
+
+// containsRun reports whether run is a contiguous part of words.
+func containsRun(words, run []string) bool {
+	for i := 0; i+len(run) <= len(words); i++ {
+		if slices.Equal(words[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
 }
 
 // afterColumn reads a weak value right after its column's name: "class 1",

@@ -177,6 +177,7 @@ func Parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.groups,
 		p.measures,
 		p.impliedMeasure,
+		p.adjectiveOfRows,
 		p.exactValues,
 		p.bareColumns,
 		p.typoValues,

@@ -189,3 +189,59 @@ func (p *parser) listedApart() error {
 	}
 	return nil
 }
+
+// adjectiveOfRows reads a superlative that names its measure before the
+// table's own noun, with no ranking: "the longest strike" is the longest
+// duration, "the oldest patient" the highest age.
+func (p *parser) adjectiveOfRows() error {
+	if p.t == nil || p.in.Top != nil || len(p.in.Measures) > 0 {
+		return nil
+	}
+	for i := 0; i+1 < len(p.toks); i++ {
+		a, ok := rankAdjectives[p.low(i)]
+		if !ok || a.words == nil || !p.free(i) {
+			continue
+		}
+		k := i + 1
+		if !(p.toks[k].kind == kWord && (tableWord(p.t, p.toks[k].low) || isCountNoun(p.toks[k].low))) {
+			continue
+		}
+		c := p.adjectiveColumn(p.low(i))
+		if c == nil {
+			continue
+		}
+		agg := "min"
+		if a.desc {
+			agg = "max"
+		}
+		p.addMeasure(i, p.src(i, i+1), Measure{Column: c.Name, Agg: agg}, "")
+		p.understood(k, fmt.Sprintf("%s -> the rows of %s", p.toks[k].raw, p.t.Name), p.toks[k].raw)
+		p.named = true
+		p.use(i, k+1)
+		p.howLong(c)
+		return nil
+	}
+	return nil
+}
+
+// howLong reads "how long did it last" over a measure of time as that
+// measure asked for: "how long" and the verb "last" (not a period: no
+// number or unit follows).
+func (p *parser) howLong(c *Column) {
+	if !slices.ContainsFunc(nameWords(c.Name), func(w string) bool {
+		return w == "duration" || w == "length" || w == "days" || w == "time" || w == "hours" || w == "minutes"
+	}) {
+		return
+	}
+	for i := 0; i+1 < len(p.toks); i++ {
+		if p.low(i) == "how" && p.low(i+1) == "long" {
+			p.use(i, i+2)
+		}
+		if p.low(i) == "last" && p.low(i+1) != "" && p.toks[i+1].kind == kWord && (units[p.low(i+1)] != "" || isDigits(p.low(i+1))) {
+			continue
+		}
+		if p.low(i) == "last" || p.low(i) == "lasted" {
+			p.use(i, i+1)
+		}
+	}
+}

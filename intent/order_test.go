@@ -154,3 +154,36 @@ func TestParseValuesByTheirOtherForms(t *testing.T) {
 			Measures: []Measure{{Column: "Revenue ($)", Agg: "sum"}}, Filters: []Filter{eq("FiscalYear", "FY2023")}, GroupBy: []Group{{"Region", ""}}}},
 	})
 }
+
+func TestParsePartOfOneValue(t *testing.T) {
+	football := Schema{Tables: []Table{{Name: "football", Rows: 9000, Columns: []Column{
+		{Name: "division", Type: "string", Values: []string{"English Premier League", "Deutsche Bundesliga", "Österreichische Bundesliga"}},
+		{Name: "home_score", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "average home score in the Premier League", schema: football, want: want{Table: "football",
+			Measures: []Measure{{Column: "home_score", Agg: "avg"}}, Filters: []Filter{eq("division", "English Premier League")}}},
+	})
+	// part of two values: reported, with both nearest
+	in, err := Parse("average home score in the Bundesliga", football, now)
+	if err != nil || len(in.Filters) != 0 || len(in.Unknown) == 0 || len(in.Unknown[0].Nearest) != 2 {
+		t.Errorf("Bundesliga: err %v, filters %v, unknown %+v; want it reported with two nearest", err, in.Filters, in.Unknown)
+	}
+}
+
+func TestParseTheLongestOfTheRows(t *testing.T) {
+	strikes := Schema{Tables: []Table{{Name: "strikes", Rows: 62, Columns: []Column{
+		{Name: "duration", Type: "integer"},
+		{Name: "iprod", Type: "float"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "How long did the longest strike last, in days?", schema: strikes, want: want{Table: "strikes",
+			Measures: []Measure{{Column: "duration", Agg: "max"}}}},
+		{text: "the shortest strike", schema: strikes, want: want{Table: "strikes",
+			Measures: []Measure{{Column: "duration", Agg: "min"}}}},
+	})
+	// "last" with a period after it is the period, and no date: reported
+	if in, err := Parse("the longest strike of the last 3 years", strikes, now); err == nil && len(in.Unknown) == 0 {
+		t.Errorf("last 3 years over no date: nothing reported")
+	}
+}
