@@ -56,12 +56,13 @@ var analysisPhrases = map[string][]string{
 	AnalysisGrowth: {"growth", "grow", "grew", "growing", "change", "changes", "changed", "changing", "increase",
 		"increases", "increased", "increasing", "decline", "declines", "declined", "declining", "decrease", "decreased",
 		"decreasing", "drop", "dropped", "drops", "fell", "fall", "rise", "rose", "rising", "delta", "% change",
-		"percent change", "percentage change", "growth rate", "cagr", "momentum", "up or down"},
+		"percent change", "percentage change", "growth rate", "cagr", "momentum", "up or down", "gain", "gains", "gained",
+		"improvement", "improved"},
 	AnalysisShare: {"share", "shares", "percentage of total", "percent of total", "% of total", "share of total",
 		"mix", "contribution", "contributions", "contribute", "contributes", "proportion", "proportions",
 		"pie chart", "pie", "fraction of total", "part of total", "composition", "split between", "percentage of",
 		"percent of", "% of", "proportion of", "fraction of", "what percentage", "what share", "what fraction",
-		"how much of"},
+		"how much of", "account for", "accounts for", "accounted for"},
 }
 
 // analysisOrder lists the kinds in a fixed order, so that a phrase two

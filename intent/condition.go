@@ -204,7 +204,15 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 	if isCountNoun(p.low(b)) || p.dayRows(b) {
 		p.subject = b // "orders with at least 5 units": the orders are the rows
 	}
-	// a numeric column named before: "amount > 100"
+	// a numeric column named before: "amount > 100"; "fertility rate
+	// above 3", a descriptive noun after it
+	if b > 0 && tailWords[p.low(b)] {
+		for s := b - 1; s >= 0 && s >= b-3; s-- {
+			if c, n, st := p.colAt(s, prefNum); c != nil && s+n == b && st >= mPart && !isIDLike(c) {
+				return c, s, b + 1
+			}
+		}
+	}
 	for s := b; s >= 0 && s >= b-2; s-- {
 		if c, n, st := p.colAt(s, prefNum); c != nil && s+n == b+1 && st >= mPart && !isIDLike(c) {
 			k := s - 1

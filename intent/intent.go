@@ -256,6 +256,7 @@ type parser struct {
 	subject    int              // the noun a numeric condition is about ("orders" in "orders with 5 units"), -1 if none
 	valueEnd   map[int]bool     // the tokens right after a filter's values ("customers" in "Canadian customers")
 	valueStart map[int]bool     // the first tokens of values read as filters
+	gross      bool             // "gross sales", "before discounts": price times quantity as meant
 	subjectAt  []int            // the tokens read as the table's subject ("strikes" in birdstrikes)
 	perPeriod  *periodAverage   // "average daily volume", if asked
 	undecided  []undecidedValue // values of role twins whose role is not said

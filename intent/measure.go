@@ -365,8 +365,8 @@ var aggWords = map[string]string{"sum": "sum", "avg": "average", "count": "count
 
 // addMeasure adds a measure once.
 func (p *parser) addMeasure(pos int, src string, m Measure, note string) {
-	if slices.Contains(p.in.Measures, m) {
-		return
+	if slices.Contains(p.in.Measures, m) || m.Times != "" && slices.Contains(p.in.Measures, Measure{Column: m.Times, Agg: m.Agg, Times: m.Column}) {
+		return // "quantity times price" is "price times quantity"
 	}
 	p.in.Measures = append(p.in.Measures, m)
 	what := aggWords[m.Agg] + " of " + m.Column

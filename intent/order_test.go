@@ -187,3 +187,31 @@ func TestParseTheLongestOfTheRows(t *testing.T) {
 		t.Errorf("last 3 years over no date: nothing reported")
 	}
 }
+
+func TestParseGrossNetAndCounts(t *testing.T) {
+	lines := Schema{Tables: []Table{{Name: "orders", Rows: 240, Columns: []Column{
+		{Name: "region", Type: "string", Values: []string{"East", "West"}},
+		{Name: "quantity", Type: "integer"},
+		{Name: "unit_price", Type: "float"},
+		{Name: "discount", Type: "float"},
+	}}}}
+	gross := []Measure{{Column: "unit_price", Agg: "sum", Times: "quantity"}}
+	population := Schema{Tables: []Table{{Name: "population", Rows: 570, Columns: []Column{
+		{Name: "year", Type: "integer"}, {Name: "age", Type: "integer"}, {Name: "sex", Type: "integer"}, {Name: "people", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "gross sales by region", schema: lines, want: want{Table: "orders", Measures: gross, GroupBy: []Group{{"region", ""}}}},
+		{text: "total sales before any discount", schema: lines, want: want{Table: "orders", Measures: gross}},
+		{text: "What share of gross sales does each region account for?", schema: lines, want: want{Table: "orders", Measures: gross,
+			GroupBy: []Group{{"region", ""}}, Analyses: []string{AnalysisShare}}},
+		{text: "What was the total population counted in 1900?", schema: population, want: want{Table: "population",
+			Measures: []Measure{{Column: "people", Agg: "sum"}}, Filters: []Filter{eq("year", "1900")}}},
+		{text: "How many countries had a fertility rate above 3 in 2000?", schema: countriesByYear, want: want{Table: "gapminder",
+			Measures: []Measure{{Column: "country", Agg: "count_distinct"}}, Filters: []Filter{eq("year", "2000"), {"fertility", ">", []string{"3"}}}}},
+	})
+	// Sales over a discount column, gross or net not said: reported.
+	in, err := Parse("total sales by region", lines, now)
+	if err != nil || len(in.Unknown) == 0 || in.Unknown[0].Word != "gross or net" {
+		t.Errorf("sales with a discount: err %v, unknown %+v; want gross or net reported", err, in.Unknown)
+	}
+}

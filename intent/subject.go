@@ -97,9 +97,33 @@ func (p *parser) subjects() error {
 		p.in.Measures = append(p.in.Measures, m)
 		p.understood(first, fmt.Sprintf("%s -> %s (the table's rows, per group)", p.toks[first].raw, how), p.toks[first].raw+" ("+how+")")
 	}
+	p.totalOfCounts()
 	p.periodWords()
 	p.countsOfCounts()
 	return nil
+}
+
+// totalOfCounts reads "the total population" over a table of counts named
+// for what it counts (population(year, age, sex, people)) as the sum of
+// its count column.
+func (p *parser) totalOfCounts() {
+	cc := p.countColumn()
+	if cc == nil || len(p.in.Measures) > 0 {
+		return
+	}
+	for i := 0; i+1 < len(p.toks); i++ {
+		w := p.low(i)
+		if w != "total" && w != "sum" {
+			continue
+		}
+		k := p.skip(i+1, "of", "the")
+		if k >= len(p.toks) || p.toks[k].kind != kWord || !(tableWord(p.t, p.toks[k].low) || p.tableNamed(p.toks[k].raw) == p.tix) {
+			continue
+		}
+		p.addMeasure(i, p.src(i, k+1), Measure{Column: cc.Name, Agg: "sum"}, fmt.Sprintf(" (each row of %s counts %s)", p.t.Name, cc.Name))
+		p.use(i, k+1)
+		return
+	}
 }
 
 // countsOfCounts reads a count of rows over a table of counts ("the
@@ -208,6 +232,9 @@ var tailWords = setOf("rate", "rates", "level", "levels", "figure", "figures", "
 	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings", "speed", "speeds",
 	"price", "prices", "score", "scores", "index", "status")
 
+// scaleWords say the scale numbers are written in.
+var scaleWords = setOf("thousands", "millions", "billions", "thousand", "million", "billion", "000s", "k")
+
 // fillers are words that never change an answer.
 var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged", "recorded", "reported", "happened",
 	"occurred", "reached", "give", "break", "show", "figure", "figures", "series", "inclusive", "onward",
@@ -216,7 +243,7 @@ var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged",
 	"record", "records", "entries", "table", "file", "sheet", "spreadsheet", "please", "quickly", "briefly",
 	"precisely", "respectively", "separately", "individually", "ones", "single", "value", "values", "number",
 	"numbers", "result", "results", "answer", "summary", "stat", "stats", "incurred", "accumulated", "racked",
-	"amassed", "tallied", "got", "gotten", "brought", "bring", "brings", "trading", "traded", "still", "currently", "took", "take", "takes", "taking")
+	"amassed", "tallied", "counted", "got", "gotten", "brought", "bring", "brings", "trading", "traded", "still", "currently", "took", "take", "takes", "taking")
 
 // toolWords name how a number is computed or written, not what it is:
 // the libraries and functions an analyst mentions, rounding, the answer's
@@ -234,6 +261,8 @@ var toolWords = setOf("python", "pythons", "pandas", "numpy", "scipy", "sklearn"
 // asked for), a descriptive noun after a column's name, filler words, and
 // "each"/"every" in a request that groups.
 func (p *parser) asides() error {
+	p.beforeDiscounts()
+	defer p.grossOrNet()
 	share := slices.ContainsFunc(p.in.Analyses, func(a string) bool { return a == AnalysisShare || a == AnalysisGrowth })
 	for i := range p.toks {
 		t := p.toks[i]
@@ -244,6 +273,8 @@ func (p *parser) asides() error {
 		switch {
 		case (w == "percent" || w == "percentage" || w == "pct" || w == "%") && share:
 		case measureUnits[w] && i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "as"):
+		case scaleWords[w] && i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "("):
+			// "(thousands)", "in millions": how the data is written
 		case tailWords[w] && i > 0 && p.toks[i-1].used && p.toks[i-1].kind == kWord:
 		case (w == "each" || w == "every" || w == "all") && len(p.in.GroupBy) > 0:
 		case fillers[w] && !weighty[w]:
@@ -251,6 +282,9 @@ func (p *parser) asides() error {
 			// "worked as nurses", "classified as rain": the value says it
 		case (w == "log" || w == "logs" || w == "register") && i > 0 && tableWord(p.t, p.toks[i-1].low):
 			// "the Seattle weather log": the table itself
+		case w == "gross" && moneyWords[p.next(i)] && p.grossMeasure():
+			// "gross sales" over price times quantity: before discounts
+			p.gross = true
 		case w == "among" || w == "amongst":
 		case toolWords[w]:
 		case numberWords[w] != 0 || isDigits(w):
@@ -276,6 +310,68 @@ func (p *parser) asides() error {
 		p.toks[i].used = true
 	}
 	return nil
+}
+
+// grossMeasure reports whether the request measures a price times a
+// quantity, which is gross: before any discount, tax or fee.
+func (p *parser) grossMeasure() bool {
+	return slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.Times != "" })
+}
+
+// beforeDiscounts reads "before (any) discounts", "ignoring discounts",
+// "excluding discount" over a gross measure (price times quantity): what
+// the measure is already.
+func (p *parser) beforeDiscounts() {
+	if !p.grossMeasure() {
+		return
+	}
+	for i := range p.toks {
+		switch p.low(i) {
+		case "before", "ignore", "ignoring", "excluding", "excl", "without", "pre":
+		default:
+			continue
+		}
+		k := i + 1
+		for k < len(p.toks) && slices.Contains([]string{"any", "the", "all", "-"}, p.toks[k].low) {
+			k++
+		}
+		if k < len(p.toks) && (p.toks[k].low == "discount" || p.toks[k].low == "discounts") {
+			if p.toks[k].used {
+				// read as a measure of the discount column: it is not one
+				raw := p.toks[k].raw
+				if c, _, _ := p.colAtAny(k); c != nil {
+					p.in.Measures = slices.DeleteFunc(p.in.Measures, func(m Measure) bool { return m.Column == c.Name && m.Times == "" })
+					p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return n.pos == k && strings.HasPrefix(n.text, raw+" -> ") })
+				}
+			}
+			p.understood(i, p.src(i, k+1)+" -> price times quantity is before discounts", p.src(i, k+1))
+			p.use(i, k+1)
+			p.gross = true
+		}
+	}
+}
+
+// grossOrNet reports a money word read as price times quantity over a
+// table that also has a discount: gross or net of the discount is not
+// said, and they differ. "Gross sales" and "before discounts" say it.
+func (p *parser) grossOrNet() {
+	if !p.grossMeasure() || p.gross || p.t == nil {
+		return
+	}
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if !isNumeric(c) || !slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return w == "discount" || w == "disc" || w == "discounts" }) {
+			continue
+		}
+		for _, m := range p.in.Measures {
+			if m.Times != "" {
+				p.in.Unknown = append(p.in.Unknown, Unknown{Word: "gross or net",
+					Reason:  fmt.Sprintf("%s × %s is before the discount in %s; say gross sales (before discounts), or net of %s (not computed yet)", m.Column, m.Times, c.Name, c.Name),
+					Nearest: []string{m.Column, m.Times, c.Name}})
+				return
+			}
+		}
+	}
 }
 
 // wholeWords say "all of it": "the whole dataset", "the entire period",
@@ -478,4 +574,12 @@ func asVerb(w string) bool {
 		return true
 	}
 	return strings.HasSuffix(w, "ed") && len(w) >= 5
+}
+
+// colAtAny is colAt for a token read already: the numeric column it names.
+func (p *parser) colAtAny(k int) (*Column, int, int) {
+	used := p.toks[k].used
+	p.toks[k].used = false
+	defer func() { p.toks[k].used = used }()
+	return p.colAt(k, prefNum)
 }

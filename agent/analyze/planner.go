@@ -128,6 +128,11 @@ func (b *planBuilder) unapplied() []analysis.UnknownWord {
 			}
 		}
 	}
+	if t := b.in.Top; t != nil && t.Column != "" && b.has(intent.AnalysisGrowth) && !b.isYearColumn(t.Column) &&
+		!slices.ContainsFunc(b.in.GroupBy, func(g intent.Group) bool { return g.Column == t.Column }) &&
+		!id(func(s string) bool { return strings.HasSuffix(s, "_change") }) {
+		miss("ranking by change", "a ranking by a change is computed between two years of an integer year column; name the two years")
+	}
 	if t := b.in.Top; t != nil && t.N > 0 {
 		limit := fmt.Sprintf(" LIMIT %d", t.N)
 		if !has(func(s analysis.Subtask) bool {
@@ -288,7 +293,11 @@ func (b *planBuilder) build() {
 		}
 	}
 	if b.in.Top != nil && b.in.Top.Column != "" && !slices.ContainsFunc(b.in.GroupBy, func(g intent.Group) bool { return g.Column == b.in.Top.Column }) {
-		b.breakdown(measures[0], b.in.Top.Column)
+		if year, lo, hi, ok := b.yearPair(); ok && b.has(intent.AnalysisGrowth) {
+			b.rankByChange(measures[0], b.in.Top, year, lo, hi)
+		} else if !b.has(intent.AnalysisGrowth) {
+			b.breakdown(measures[0], b.in.Top.Column)
+		}
 	}
 	if b.has(intent.AnalysisShare) && len(dims) == 0 && !hasGrain {
 		b.shareOfFilter(measures[0])
@@ -669,6 +678,69 @@ func (b *planBuilder) breakdown(m measure, dim string) {
 			Dependencies: []string{id}, Arguments: map[string]any{"input": id, "operation": analysis.OpShare, "columns": []any{m.alias}},
 			Deliverable: analysis.DeliverTables, EstimatedCostSeconds: 0.1})
 	}
+}
+
+// yearPair returns the integer year column and the two years a change
+// is asked between ("between 1955 and 2005": year in (1955, 2005)).
+func (b *planBuilder) yearPair() (col, lo, hi string, ok bool) {
+	for _, f := range b.in.Filters {
+		if f.Op == "in" && len(f.Values) == 2 && b.isYearColumn(f.Column) {
+			lo, hi = f.Values[0], f.Values[1]
+			if lo > hi {
+				lo, hi = hi, lo
+			}
+			return f.Column, lo, hi, true
+		}
+	}
+	return "", "", "", false
+}
+
+// rankByChange ranks the things of a ranking by the change of the
+// measure between two years ("which 4 countries had the biggest gain in
+// life expectancy between 1955 and 2005"): each one's value in both years
+// and the change, the top N by the change. A thing missing from either
+// year has no change and is left out.
+func (b *planBuilder) rankByChange(m measure, t *intent.TopN, year, lo, hi string) {
+	dim := t.Column
+	order, word := "DESC", "Top"
+	if !t.Desc {
+		order, word = "ASC", "Bottom"
+	}
+	expr := func(y string) string {
+		in := quoteIdent(m.Column)
+		switch {
+		case m.Column == "":
+			in = "1"
+		case m.Times != "":
+			in += " * " + quoteIdent(m.Times)
+		}
+		agg := m.Agg
+		if m.Column == "" {
+			agg = "count"
+		}
+		return aggregate(agg, fmt.Sprintf("CASE WHEN %s = %s THEN %s END", quoteIdent(year), y, in))
+	}
+	from, where, deps, args := b.at(true)
+	if where == "" {
+		where = " WHERE " + quoteIdent(dim) + " IS NOT NULL"
+	} else {
+		where += " AND " + quoteIdent(dim) + " IS NOT NULL"
+	}
+	limit := ""
+	desc := fmt.Sprintf("%s ranked by the change of %s from %s to %s%s", capitalize(dim), m.label, lo, hi, b.scopeText())
+	if t.N > 0 {
+		limit = fmt.Sprintf(" LIMIT %d", t.N)
+		desc = fmt.Sprintf("%s %d %s by the change of %s from %s to %s%s", word, t.N, dim, m.label, lo, hi, b.scopeText())
+	}
+	vlo, vhi := m.alias+"_"+lo, m.alias+"_"+hi
+	args["query"] = fmt.Sprintf("SELECT %s, %s, %s, %s - %s AS change FROM (SELECT %s, %s AS %s, %s AS %s FROM %s%s GROUP BY 1) "+
+		"WHERE %s IS NOT NULL AND %s IS NOT NULL ORDER BY change %s, 1%s",
+		quoteIdent(dim), quoteIdent(vlo), quoteIdent(vhi), quoteIdent(vhi), quoteIdent(vlo),
+		quoteIdent(dim), expr(lo), quoteIdent(vlo), expr(hi), quoteIdent(vhi), from, where,
+		quoteIdent(vlo), quoteIdent(vhi), order, limit)
+	b.add(analysis.Subtask{TaskID: "by_" + fileName(strings.ToLower(dim)) + "_change", ToolName: analysis.ToolSQL, Description: desc,
+		Dependencies: deps, Arguments: args, Invariants: []string{"group by " + dim + " before " + m.Agg, "change = " + hi + " - " + lo},
+		Deliverable: analysis.DeliverTables, EstimatedCostSeconds: b.cost(0.3)})
 }
 
 // isYearColumn reports whether col holds years as integers, by the

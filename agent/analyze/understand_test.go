@@ -474,3 +474,25 @@ func TestRevenueOfUnitPricesIsPriceTimesQuantity(t *testing.T) {
 		t.Errorf("revenue by category = %v, want Tea 20, Coffee 40 (plan: %s)", got, res.Plan.Reasoning)
 	}
 }
+
+// TestRankingByAChangeRanksByTheChange: "which 2 countries had the
+// biggest gain in life expectancy between 1995 and 2005" ranks by each
+// country's change, not by its level.
+func TestRankingByAChangeRanksByTheChange(t *testing.T) {
+	path := writeRows(t, "life.csv", lifeRows())
+	res := runRequest(t, "Which 2 countries had the biggest gain in life expectancy between 1995 and 2005?", path)
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("%s %+v", res.Status, res.Error)
+	}
+	// lifeRows: life = 60 + 4i + (y-1995)/5*(5-i), so the change from
+	// 1995 to 2005 is 2*(5-i): Arland 10, Borvia 8, Cestia 6, ...
+	rows := readTable(t, res, "by_country_change")
+	if len(rows) != 3 || rows[1][0] != "Arland" || rows[1][3] != "10" || rows[2][0] != "Borvia" || rows[2][3] != "8" {
+		t.Errorf("ranking = %v, want Arland (10) then Borvia (8) (plan: %s)", rows, res.Plan.Reasoning)
+	}
+	// Without two years there is no change to rank by: not answered.
+	res = runRequest(t, "Which 2 countries had the biggest gain in life expectancy?", path)
+	if res.Status == analysis.StatusCompleted {
+		t.Errorf("a ranking by a change with no years: %s; want it not answered (plan: %s)", res.Status, res.Plan.Reasoning)
+	}
+}
