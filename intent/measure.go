@@ -224,8 +224,11 @@ func (p *parser) measureAt(i int) int {
 		return i // "women in Sales": a department, not a measure
 	} else if moneyWords[w] {
 		m, n = Measure{Column: "", Agg: "count"}, 1
-		if mm, ok := p.moneyMeasure(); ok {
+		if mm, doubt, ok := p.moneyMeasure(); ok {
 			m = mm
+			if doubt != "" {
+				p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.toks[i].raw, Reason: doubt, Nearest: p.numericColumns()})
+			}
 		}
 	} else if quantityWords[w] && w != "sold" {
 		c := p.quantityColumn()
@@ -499,30 +502,105 @@ func (p *parser) adjectiveAgg(i int, col string) (int, string) {
 
 // moneyMeasure is the measure a money word ("revenue", "sales") names:
 // the sum of the most money-like column; when that column is a price per
-// unit ("UnitPrice") and the table has a quantity column, the sum of the
-// price times the quantity, since adding up prices is no revenue.
-func (p *parser) moneyMeasure() (Measure, bool) {
+// unit ("UnitPrice"), the sum of the price times the table's one sold
+// quantity, since adding up prices is no revenue. A doubt says why that
+// measure may not be the amount asked for: a price that may be per unit
+// or per line ("price" beside "quantity"), several prices or quantities to
+// choose from, none to multiply by, or a discount the product leaves out.
+func (p *parser) moneyMeasure() (m Measure, doubt string, ok bool) {
 	c := p.moneyColumn()
 	if c == nil {
-		return Measure{}, false
+		return Measure{}, "", false
 	}
-	m := Measure{Column: c.Name, Agg: "sum"}
-	if unitPrice(c) {
-		if q := p.quantityColumn(); q != nil && q != c && !unitPrice(q) {
-			m.Times = q.Name
+	m = Measure{Column: c.Name, Agg: "sum"}
+	if !unitPrice(c) {
+		if pricePerWhat(c) && p.soldQuantities() != nil {
+			doubt = c.Name + " may be a price per unit or per line; say whether to multiply it by the quantity"
+		}
+		return m, doubt, true
+	}
+	var prices, adjust []string
+	for ci := range p.t.Columns {
+		oc := &p.t.Columns[ci]
+		if !isNumeric(oc) || isIDLike(oc) {
+			continue
+		}
+		if unitPrice(oc) || pricePerWhat(oc) {
+			prices = append(prices, oc.Name)
+		}
+		if slices.ContainsFunc(nameWords(oc.Name), func(w string) bool { return priceAdjustments[norm(w)] }) {
+			adjust = append(adjust, oc.Name)
 		}
 	}
-	return m, true
+	qty := p.soldQuantities()
+	switch {
+	case len(prices) > 1:
+		doubt = "the table has several prices per unit (" + strings.Join(prices, ", ") + "): say which one times which quantity"
+	case len(qty) != 1:
+		doubt = c.Name + " is a price per unit, and the table has no one quantity sold to multiply it by: say how to compute it"
+	case len(adjust) > 0:
+		m.Times = qty[0].Name
+		doubt = "the table also has " + strings.Join(adjust, ", ") + ": say whether it is before or after that"
+	default:
+		m.Times = qty[0].Name
+	}
+	return m, doubt, true
 }
 
-// unitPrice reports whether c is a price per unit: its name says price
-// (or unit and a money word) and no word of a total.
+// priceAdjustments are the words of columns that change what a line's
+// price times its quantity comes to.
+var priceAdjustments = setOf("discount", "discounts", "rebate", "markdown", "coupon", "tax", "vat")
+
+// notSold are the words of quantity columns that count something other
+// than what was sold: units in stock, a reorder level, a capacity.
+var notSold = setOf("stock", "instock", "inventory", "hand", "onhand", "available", "reorder", "capacity", "min",
+	"max", "minimum", "maximum", "target", "backorder", "backordered", "returned", "pack", "case", "per", "limit")
+
+// soldQuantities are the numeric columns of the table that may be the
+// quantity of a line sold.
+func (p *parser) soldQuantities() []*Column {
+	var out []*Column
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if !isNumeric(c) || isIDLike(c) || p.moneyLike(c) || !p.quantityLike(c) ||
+			slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return notSold[norm(w)] }) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// unitPrice reports whether c is a price per unit: its name says a price
+// and a unit ("UnitPrice", "price_each", "hourly_rate"), and no word of a
+// total.
 func unitPrice(c *Column) bool {
-	words := nameWords(c.Name)
-	price := false
-	for _, w := range words {
+	price, unit := false, false
+	for _, w := range nameWords(c.Name) {
 		switch norm(w) {
-		case "price", "unitprice", "rate":
+		case "unitprice":
+			price, unit = true, true
+		case "price", "rate":
+			price = true
+		case "unit", "each", "per", "hourly", "daily":
+			unit = true
+		case "total", "amount", "revenue", "sales", "sale", "subtotal", "value", "turnover", "line", "extended":
+			return false
+		}
+	}
+	return price && unit
+}
+
+// pricePerWhat reports whether c is a price that does not say whether it
+// is per unit or per line: "price", "list_price".
+func pricePerWhat(c *Column) bool {
+	if unitPrice(c) {
+		return false
+	}
+	price := false
+	for _, w := range nameWords(c.Name) {
+		switch norm(w) {
+		case "price":
 			price = true
 		case "total", "amount", "revenue", "sales", "sale", "subtotal", "value", "turnover", "line", "extended":
 			return false

@@ -1,0 +1,41 @@
+package intent
+
+import "testing"
+
+// reported checks that each request is parsed with something reported
+// as Unknown: an answer to it would answer another question.
+func reported(t *testing.T, s Schema, texts ...string) {
+	t.Helper()
+	for _, text := range texts {
+		in, err := Parse(text, s, now)
+		if err != nil {
+			continue // a clarification asked for is reported too
+		}
+		if len(in.Unknown) == 0 {
+			t.Errorf("Parse(%q): nothing reported; want an Unknown (measures %v, top %v, filters %v, understood %q)",
+				text, in.Measures, in.Top, in.Filters, in.Understood)
+		}
+	}
+}
+
+func schemaOf(name string, cols ...Column) Schema {
+	return Schema{Tables: []Table{{Name: name, Rows: 500, Columns: cols}}}
+}
+
+// TestRevenueOfPricesItCannotMultiply: revenue is a unit price times a
+// quantity only when both are sure; a stock level, two unit prices, a
+// price that may be per line, or a discount left out is reported.
+func TestRevenueOfPricesItCannotMultiply(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "float"} }
+	region := Column{Name: "region", Type: "string", Values: []string{"East", "West"}}
+	reported(t, schemaOf("inventory", Column{Name: "product", Type: "string", Values: []string{"Widget", "Gadget"}},
+		f("unit_price"), f("quantity_in_stock"), f("reorder_level")), "revenue by product", "total sales by product")
+	reported(t, schemaOf("orders", region, f("unit_price"), f("list_price"), f("quantity")), "total sales by region", "revenue")
+	reported(t, schemaOf("orders", region, f("price"), f("quantity")), "total sales by region")
+	reported(t, schemaOf("orders", region, f("UnitPrice"), f("Quantity"), f("Discount")), "revenue by region")
+	checkCases(t, []parseCase{
+		{text: "revenue by supplier", schema: schemaOf("purchases", Column{Name: "supplier", Type: "string", Values: []string{"Acme"}},
+			f("unit_cost"), f("unit_price"), f("qty")), want: want{Table: "purchases",
+			Measures: []Measure{{Column: "unit_price", Agg: "sum", Times: "qty"}}, GroupBy: []Group{{"supplier", ""}}}},
+	})
+}
