@@ -199,8 +199,8 @@ func (p *parser) computable() error {
 // table with one measure ("how much electricity did Iowa generate" over
 // (year, source, net_generation)), as that measure: the only amount the
 // table has; so does a share of the table's subject said as a mass noun
-// ("what share of the electricity"). Not with two measures or none, and
-// not "how many".
+// ("what share of the electricity"). Not with two measures or none, not
+// over a measure that does not add up (an age, a rate), and not "how many".
 func (p *parser) howMuchOfTheOnlyMeasure() error {
 	share := slices.Contains(p.in.Analyses, AnalysisShare)
 	if p.t == nil || len(p.in.Measures) > 0 || len(p.in.Analyses) > 0 && !share || p.named {
@@ -238,8 +238,8 @@ func (p *parser) howMuchOfTheOnlyMeasure() error {
 		}
 		only = c
 	}
-	if only == nil {
-		return nil
+	if only == nil || defaultAgg(only) != "sum" {
+		return nil // "how much do employees make" over (name, age): an age is no amount
 	}
 	p.addMeasure(at, p.src(at, at+n), Measure{Column: only.Name, Agg: defaultAgg(only)}, " (the table's only measure)")
 	p.use(at, at+n)

@@ -39,3 +39,13 @@ func TestRevenueOfPricesItCannotMultiply(t *testing.T) {
 			Measures: []Measure{{Column: "unit_price", Agg: "sum", Times: "qty"}}, GroupBy: []Group{{"supplier", ""}}}},
 	})
 }
+
+// TestHowMuchIsNoAge: "how much" reads the table's only measure only when
+// it is an amount that adds up.
+func TestHowMuchIsNoAge(t *testing.T) {
+	reported(t, schemaOf("employees", Column{Name: "name", Type: "string", Values: []string{"Ann", "Bob"}},
+		Column{Name: "dept", Type: "string", Values: []string{"Sales", "Support"}}, Column{Name: "age", Type: "integer"}),
+		"how much do employees in Support make", "how much did Sales bring in")
+	reported(t, schemaOf("loans", Column{Name: "grade", Type: "string", Values: []string{"A", "B"}},
+		Column{Name: "interest_rate", Type: "float"}), "how much was lent to grade A")
+}
