@@ -49,3 +49,18 @@ func TestHowMuchIsNoAge(t *testing.T) {
 	reported(t, schemaOf("loans", Column{Name: "grade", Type: "string", Values: []string{"A", "B"}},
 		Column{Name: "interest_rate", Type: "float"}), "how much was lent to grade A")
 }
+
+// TestSuperlativeOfAnotherMeasure: a superlative that names what it ranks
+// by ("wettest") over a ranking by another measure is reported, not
+// ranked by that other measure.
+func TestSuperlativeOfAnotherMeasure(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "float"} }
+	weather := schemaOf("weather", Column{Name: "date", Type: "date", Min: "2012-01-01", Max: "2015-12-31"},
+		f("precipitation"), f("temp_max"), f("temp_min"), f("wind"))
+	reported(t, weather, "average temp_max by month, wettest first", "average wind by month, hottest first",
+		"what was the high on the wettest day", "the 3 wettest months by average wind")
+	checkCases(t, []parseCase{
+		{text: "the 3 wettest months", schema: weather, want: want{Table: "weather",
+			Measures: []Measure{{Column: "precipitation", Agg: "sum"}}, GroupBy: []Group{{"date", "month"}}, Top: &TopN{3, "date", true}}},
+	})
+}

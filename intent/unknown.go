@@ -85,6 +85,20 @@ func (p *parser) unknowns() {
 	if p.in.Top != nil && len(p.in.Measures) == 0 && evaluative[p.rankBy] && p.rankBy != "top" && p.rankBy != "bottom" {
 		add(Unknown{Word: p.rankBy, Reason: "says to rank, but not by what measure", Nearest: p.numericColumns()})
 	}
+	if a, ok := rankAdjectives[p.rankBy]; ok && p.in.Top != nil && a.words != nil && len(p.in.Measures) > 0 {
+		// "average wind by month, wettest first": the ranking is by the
+		// first measure, and the superlative names another
+		col := p.in.Measures[0].Column
+		if !slices.ContainsFunc(a.words, func(w string) bool {
+			return slices.ContainsFunc(nameWords(col), func(cw string) bool { return sameWord(w, cw) })
+		}) {
+			what := "the count of rows"
+			if col != "" {
+				what = col
+			}
+			add(Unknown{Word: p.rankBy, Reason: "ranks by " + strings.Join(a.words, " or ") + ", but the measure ranked is " + what, Nearest: p.numericColumns()})
+		}
+	}
 	if t := p.in.Top; t != nil && slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Column == t.Column && g.Grain != "" }) {
 		// "which 3 years had the highest sales": the periods are ranked
 		// by the measure over all the rows the filters keep.
