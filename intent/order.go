@@ -103,7 +103,7 @@ func (p *parser) orderWords() error {
 			p.rankBy = p.low(i) // "wettest first" also says by what
 			p.topPos = i
 		}
-		p.order = &orderNote{pos: i, src: p.src(i, i+n), desc: desc}
+		p.order = &orderNote{pos: i, src: p.src(i, i+n), desc: desc, time: slices.ContainsFunc(p.toks[i:i+n], func(t token) bool { return timeOrders[t.low] })}
 		p.use(i, i+n)
 	}
 	return nil
@@ -115,7 +115,12 @@ type orderNote struct {
 	pos  int
 	src  string
 	desc bool
+	time bool // "latest first": an order in time, not by a measure
 }
+
+// timeOrders are the order words that speak of time: "latest first" puts
+// the latest period first, not the largest value.
+var timeOrders = setOf("newest", "latest", "recent", "most recent", "earliest", "oldest")
 
 // applyOrder gives the ranking the order asked for; with no ranking, it
 // ranks the groups of the request's one grouping, all of them. An order
@@ -129,6 +134,12 @@ func (p *parser) applyOrder() error {
 	desc := true
 	if o != nil {
 		desc = o.desc
+	}
+	if o != nil && o.time && (p.low(o.pos) != "oldest" || p.periodGrouping()) {
+		// "total rainfall by month, latest first": ranking by the
+		// measure would put the wettest month first
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: o.src, Reason: "an order in time, not by the measure; rows are ranked only by a measure"})
+		return nil
 	}
 	switch {
 	case p.sortTop:
@@ -244,4 +255,21 @@ func (p *parser) howLong(c *Column) {
 			p.use(i, i+1)
 		}
 	}
+}
+
+// periodGrouping reports whether the request groups or ranks by a period
+// of a date or by a year column.
+func (p *parser) periodGrouping() bool {
+	period := func(name, grain string) bool {
+		for ci := range p.t.Columns {
+			if c := &p.t.Columns[ci]; c.Name == name {
+				return grain != "" || isDate(c) || p.isYearColumn(c)
+			}
+		}
+		return false
+	}
+	if t := p.in.Top; t != nil && period(t.Column, "") {
+		return true
+	}
+	return slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return period(g.Column, g.Grain) })
 }

@@ -64,3 +64,13 @@ func TestSuperlativeOfAnotherMeasure(t *testing.T) {
 			Measures: []Measure{{Column: "precipitation", Agg: "sum"}}, GroupBy: []Group{{"date", "month"}}, Top: &TopN{3, "date", true}}},
 	})
 }
+
+// TestOrderInTimeIsNoRanking: "latest first" orders periods in time; read
+// as a ranking by the measure it would put the largest first.
+func TestOrderInTimeIsNoRanking(t *testing.T) {
+	weather := schemaOf("weather", Column{Name: "date", Type: "date", Min: "2012-01-01", Max: "2015-12-31"},
+		Column{Name: "precipitation", Type: "float"})
+	reported(t, weather, "total precipitation by month, latest first", "total precipitation by month, oldest first",
+		"total precipitation by month, most recent first", "rank the months by precipitation, newest first")
+	reported(t, countriesByYear, "population by country in 2005, newest first")
+}
