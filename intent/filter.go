@@ -131,20 +131,27 @@ func (p *parser) valueHere(j int, fuzzy bool) ([]valRef, int) {
 	return nil, 0
 }
 
-// partialAt reads names in capitals at j that are part of exactly one
+// partialAt reads a name in capitals at j that is part of exactly one
 // value of the table ("Premier League" for "English Premier League"): two
 // words or more, or one of six letters or more. Part of several values is
-// not read.
+// not read, nor is part of the name: "the English League" is not the
+// "English Premier League" ("League" is no part of it there).
 func (p *parser) partialAt(j int) ([]valRef, int) {
 	var words []string
-	for k := j; k < len(p.toks) && len(words) < 4; k++ {
+	for k := j; k < len(p.toks); k++ {
 		t := p.toks[k]
-		if !p.free(k) || t.kind != kWord || t.raw == "" || !unicode.IsUpper([]rune(t.raw)[0]) || stopwords[t.low] {
+		if t.kind != kWord || t.raw == "" || !unicode.IsUpper([]rune(t.raw)[0]) || stopwords[t.low] {
 			break
+		}
+		if !p.free(k) {
+			return nil, 0 // a word of the name was read as something else
 		}
 		words = append(words, t.low)
 	}
-	for n := len(words); n >= 1; n-- {
+	if len(words) > 4 {
+		return nil, 0
+	}
+	for n := len(words); n == len(words) && n >= 1; n-- {
 		if n == 1 && utf8.RuneCountInString(words[0]) < 6 {
 			break
 		}

@@ -74,3 +74,19 @@ func TestOrderInTimeIsNoRanking(t *testing.T) {
 		"total precipitation by month, most recent first", "rank the months by precipitation, newest first")
 	reported(t, countriesByYear, "population by country in 2005, newest first")
 }
+
+// TestPartOfANameIsNoValue: a name in capitals is read as part of a
+// value only whole: "the English League" is not the English Premier League.
+func TestPartOfANameIsNoValue(t *testing.T) {
+	matches := schemaOf("matches", Column{Name: "league", Type: "string", Values: []string{"English Premier League", "Scottish Premiership"}},
+		Column{Name: "team", Type: "string", Values: []string{"Arsenal", "Celtic"}}, Column{Name: "goals", Type: "integer"})
+	reported(t, matches, "total goals by team in the English League", "total goals in the English Football League")
+	comps := schemaOf("matches", Column{Name: "competition", Type: "string", Values: []string{"English Premier League", "FA Cup"}},
+		Column{Name: "team", Type: "string", Values: []string{"Arsenal", "Celtic"}}, Column{Name: "goals", Type: "integer"})
+	reported(t, comps, "total goals by team in the English League")
+	checkCases(t, []parseCase{
+		{text: "total goals by team in the Premier League", schema: comps, want: want{Table: "matches",
+			Measures: []Measure{{Column: "goals", Agg: "sum"}}, Filters: []Filter{eq("competition", "English Premier League")},
+			GroupBy: []Group{{"team", ""}}}},
+	})
+}
