@@ -90,3 +90,14 @@ func TestPartOfANameIsNoValue(t *testing.T) {
 			GroupBy: []Group{{"team", ""}}}},
 	})
 }
+
+// TestFiscalYearValueBesideADate: "FY2023", a value of a fiscal-year
+// column, is that value, not the calendar year 2023 of a date column.
+func TestFiscalYearValueBesideADate(t *testing.T) {
+	budget := schemaOf("budget", Column{Name: "fiscal_year", Type: "string", Values: []string{"FY2022", "FY2023"}},
+		Column{Name: "posted_on", Type: "date", Min: "2021-07-01", Max: "2023-06-30"}, Column{Name: "amount", Type: "float"})
+	checkCases(t, []parseCase{
+		{text: "total amount in FY2023", schema: budget, want: want{Table: "budget",
+			Measures: []Measure{{Column: "amount", Agg: "sum"}}, Filters: []Filter{eq("fiscal_year", "FY2023")}}},
+	})
+}

@@ -555,8 +555,10 @@ func (p *parser) times() error {
 		if !p.free(i) {
 			continue
 		}
-		if p.date == nil && p.isValue(i) && p.rangeStart(i) {
-			continue // "FY2023" in a column of fiscal years: a value, read as a filter
+		if (p.date == nil || strings.HasPrefix(p.low(i), "fy")) && p.isValue(i) && p.rangeStart(i) {
+			// "FY2023" in a column of fiscal years: a value, read as a
+			// filter, even beside a date, whose calendar year it is not
+			continue
 		}
 		if m, n := p.anyPhrase(i, markers); n > 0 {
 			j := p.skip(i+n, ".")
