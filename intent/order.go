@@ -77,6 +77,13 @@ func (p *parser) orderWords() error {
 		}
 		if sortVerbs[p.low(i)] && p.skip(0, "please", "can", "could", "you", "now") == i {
 			p.sortVerb = i
+			if p.low(i+1) == "by" && !p.measureNamedAt(i+2) {
+				// "order by month ...", "sort by country": the order of
+				// the grouping itself, not a ranking by the measure
+				p.sortByGroup = true
+				p.use(i, i+1)
+				continue
+			}
 			if p.in.Top == nil {
 				// "rank the countries by population": every country,
 				// ranked, as "top N" reads it
@@ -134,6 +141,14 @@ func (p *parser) applyOrder() error {
 	desc := true
 	if o != nil {
 		desc = o.desc
+	}
+	if p.sortByGroup {
+		if slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Grain != "" }) && (o == nil || !o.desc) && p.in.Top == nil {
+			p.understood(p.sortVerb, p.low(p.sortVerb)+" by -> in time order", p.low(p.sortVerb))
+			return nil // periods come in time order
+		}
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(p.sortVerb, p.sortVerb+2), Reason: "an order by the grouping itself; groups are ranked only by a measure"})
+		return nil
 	}
 	if o != nil && o.time && (p.low(o.pos) != "oldest" || p.periodGrouping()) {
 		// "total rainfall by month, latest first": ranking by the
@@ -272,4 +287,14 @@ func (p *parser) periodGrouping() bool {
 		return true
 	}
 	return slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return period(g.Column, g.Grain) })
+}
+
+// measureNamedAt reports whether a numeric column that is no year is
+// named at i, past an article: "sort by the total sales".
+func (p *parser) measureNamedAt(i int) bool {
+	i = p.skip(i, "the", "a", "their", "its", "total", "average", "mean")
+	if c, _, _ := p.colAt(i, prefNum); c != nil && !isIDLike(c) && !p.isYearColumn(c) {
+		return true
+	}
+	return moneyWords[p.low(i)] || quantityWords[p.low(i)] || isCountNoun(p.low(i))
 }

@@ -101,3 +101,15 @@ func TestFiscalYearValueBesideADate(t *testing.T) {
 			Measures: []Measure{{Column: "amount", Agg: "sum"}}, Filters: []Filter{eq("fiscal_year", "FY2023")}}},
 	})
 }
+
+// TestSortByTheGrouping: "order by month" orders by the months, not by
+// the measure; months come in time order, other groupings are reported.
+func TestSortByTheGrouping(t *testing.T) {
+	weather := schemaOf("weather", Column{Name: "date", Type: "date", Min: "2012-01-01", Max: "2015-12-31"},
+		Column{Name: "precipitation", Type: "float"})
+	checkCases(t, []parseCase{
+		{text: "order by month total precipitation", schema: weather, want: want{Table: "weather",
+			Measures: []Measure{{Column: "precipitation", Agg: "sum"}}, GroupBy: []Group{{"date", "month"}}}},
+	})
+	reported(t, countriesByYear, "sort by country the population in 2005", "Sort by year the population of Chile")
+}
