@@ -540,12 +540,16 @@ func (p *parser) moneyMeasure() (m Measure, doubt string, ok bool) {
 		doubt = c.Name + " is a price per unit, and the table has no one quantity sold to multiply it by: say how to compute it"
 	case len(adjust) > 0:
 		m.Times = qty[0].Name
-		doubt = "the table also has " + strings.Join(adjust, ", ") + ": say whether it is before or after that"
+		doubt = "the table also has " + strings.Join(adjust, ", ") + adjustDoubt
 	default:
 		m.Times = qty[0].Name
 	}
 	return m, doubt, true
 }
+
+// adjustDoubt ends the doubt of a price times a quantity beside a
+// discount or tax; "gross" and "before discounts" lift it.
+const adjustDoubt = ": say whether it is before or after that"
 
 // priceAdjustments are the words of columns that change what a line's
 // price times its quantity comes to.

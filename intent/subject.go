@@ -351,27 +351,14 @@ func (p *parser) beforeDiscounts() {
 	}
 }
 
-// grossOrNet reports a money word read as price times quantity over a
-// table that also has a discount: gross or net of the discount is not
-// said, and they differ. "Gross sales" and "before discounts" say it.
+// grossOrNet lifts the doubt a money word read as price times quantity
+// has over a table that also has a discount (moneyMeasure) when the
+// request says which: "gross sales", "before discounts".
 func (p *parser) grossOrNet() {
-	if !p.grossMeasure() || p.gross || p.t == nil {
+	if !p.gross {
 		return
 	}
-	for ci := range p.t.Columns {
-		c := &p.t.Columns[ci]
-		if !isNumeric(c) || !slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return w == "discount" || w == "disc" || w == "discounts" }) {
-			continue
-		}
-		for _, m := range p.in.Measures {
-			if m.Times != "" {
-				p.in.Unknown = append(p.in.Unknown, Unknown{Word: "gross or net",
-					Reason:  fmt.Sprintf("%s × %s is before the discount in %s; say gross sales (before discounts), or net of %s (not computed yet)", m.Column, m.Times, c.Name, c.Name),
-					Nearest: []string{m.Column, m.Times, c.Name}})
-				return
-			}
-		}
-	}
+	p.in.Unknown = slices.DeleteFunc(p.in.Unknown, func(u Unknown) bool { return strings.HasSuffix(u.Reason, adjustDoubt) })
 }
 
 // wholeWords say "all of it": "the whole dataset", "the entire period",
