@@ -26,6 +26,15 @@ func (p *parser) bareColumns() error {
 		case n == 1 && roles[synonymOf(p.low(i))] && p.low(i) != strings.ToLower(c.Name):
 			// "departing flights": a role the rows have, not a grouping.
 			p.understood(i, fmt.Sprintf("%s -> the rows' %s", src, c.Name), src)
+		case isText(c) && yesNo(c) != nil && !p.namedGroup(i) && p.low(i-1) != "by" && p.low(i-1) != "per":
+			// "female smokers": the rows where Smoker is yes; "non-smokers":
+			// where it is no
+			start, v := i, yesNo(c)[0]
+			if k := p.skipBack(i, "-"); k > 0 && p.free(k-1) && (p.low(k-1) == "not" || p.low(k-1) == "non") {
+				start, v = k-1, yesNo(c)[1]
+			}
+			p.addFilter(start, i+n, c, []string{v}, false, "")
+			continue
 		case isText(c) && p.valueEnd[i] ||
 			st == mEntity && (p.valueEnd[i] || p.free(i-1) && p.toks[i-1].kind == kWord && !stopwords[p.low(i-1)] && !isNumber(p.low(i-1))):
 			// "Canadian customers": the rows the word before describes,
@@ -243,5 +252,24 @@ func (p *parser) howMuchOfTheOnlyMeasure() error {
 	}
 	p.addMeasure(at, p.src(at, at+n), Measure{Column: only.Name, Agg: defaultAgg(only)}, " (the table's only measure)")
 	p.use(at, at+n)
+	return nil
+}
+
+// yesNo returns the values of a text column of yes and no ("yes"/"no",
+// "Y"/"N", "true"/"false"), the yes first; nil for any other column.
+func yesNo(c *Column) []string {
+	if len(c.Values) != 2 {
+		return nil
+	}
+	pairs := [][2]string{{"yes", "no"}, {"y", "n"}, {"true", "false"}, {"t", "f"}}
+	a, b := strings.ToLower(c.Values[0]), strings.ToLower(c.Values[1])
+	for _, pr := range pairs {
+		switch {
+		case a == pr[0] && b == pr[1]:
+			return []string{c.Values[0], c.Values[1]}
+		case b == pr[0] && a == pr[1]:
+			return []string{c.Values[1], c.Values[0]}
+		}
+	}
 	return nil
 }

@@ -215,3 +215,32 @@ func TestParseGrossNetAndCounts(t *testing.T) {
 		t.Errorf("sales with a discount: err %v, unknown %+v; want gross or net reported", err, in.Unknown)
 	}
 }
+
+func TestParseRowsOfAYesNoColumn(t *testing.T) {
+	insurance := Schema{Tables: []Table{{Name: "insurance", Rows: 1338, Columns: []Column{
+		{Name: "sex", Type: "string", Values: []string{"female", "male"}},
+		{Name: "smoker", Type: "string", Values: []string{"no", "yes"}},
+		{Name: "charges", Type: "float"},
+	}}}}
+	charges := []Measure{{Column: "charges", Agg: "sum"}}
+	checkCases(t, []parseCase{
+		{text: "average charges for female smokers", schema: insurance, want: want{Table: "insurance",
+			Measures: []Measure{{Column: "charges", Agg: "avg"}}, Filters: []Filter{eq("sex", "female"), eq("smoker", "yes")}}},
+		{text: "total charges of non-smokers", schema: insurance, want: want{Table: "insurance",
+			Measures: charges, Filters: []Filter{eq("smoker", "no")}}},
+		{text: "total charges by smoker", schema: insurance, want: want{Table: "insurance",
+			Measures: charges, GroupBy: []Group{{"smoker", ""}}}},
+	})
+}
+
+func TestParseACodeInCapitalsIsNotAWord(t *testing.T) {
+	staff := Schema{Tables: []Table{{Name: "employees", Rows: 25, Columns: []Column{
+		{Name: "dept", Type: "string", Values: []string{"IT", "HR", "Sales"}},
+		{Name: "age", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "average age of employees in IT", schema: staff, want: want{Table: "employees",
+			Measures: []Measure{{Column: "age", Agg: "avg"}}, Filters: []Filter{eq("dept", "IT")}}},
+		{text: "average age for it", schema: staff, want: want{Table: "employees", Measures: []Measure{{Column: "age", Agg: "avg"}}}},
+	})
+}
