@@ -123,6 +123,13 @@ func (p *parser) dimension(j int, trig string) (int, bool, error) {
 		}
 	}
 	w := p.low(j)
+	if c, _, _ := p.colAt(j, prefAny); c == nil && p.modifierOfDimension(j, trig) {
+		// "by office location": the location, which "office" describes
+		c, n, _ := p.colAt(j+1, prefDim)
+		p.understood(j, fmt.Sprintf("%s -> %s (%s describes it)", p.src(j, j+1+n), c.Name, p.toks[j].raw), p.src(j, j+1+n))
+		p.use(j, j+1)
+		j++
+	}
 	if c, n, s := p.colAt(j, prefDim); c != nil && s >= mEntity {
 		if c2, n2, s2 := p.colAt(j+n, prefDim); c2 != nil && c2 != c && s2 >= mWords && isText(c2) && !isDate(c) {
 			// "by customer segment", "per product category": the
@@ -534,4 +541,20 @@ func (p *parser) which(i int) {
 		}
 		return
 	}
+}
+
+// modifierOfDimension reports whether the word at j, after "by", is a
+// noun that names nothing of the data and describes the text column
+// named right after it ("by office location", "per sales region"): not a
+// value, a number, a stop word or a word of any column.
+func (p *parser) modifierOfDimension(j int, trig string) bool {
+	if trig != "by" && trig != "per" && trig != "for each" || !p.free(j) || p.toks[j].kind != kWord {
+		return false
+	}
+	w := p.low(j)
+	if stopwords[w] || weighty[w] || isNumber(w) || aggWord(w) || units[w] != "" || p.known(w) || p.startsValue(j) {
+		return false
+	}
+	c, _, s := p.colAt(j+1, prefDim)
+	return c != nil && s >= mWords && isText(c) && !isIDLike(c)
 }

@@ -1,6 +1,10 @@
 package intent
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 var countriesByYear = Schema{Tables: []Table{{Name: "gapminder", Rows: 700, Columns: []Column{
 	{Name: "country", Type: "string", Values: []string{"Chile", "Peru", "Spain", "Japan"}},
@@ -243,4 +247,22 @@ func TestParseACodeInCapitalsIsNotAWord(t *testing.T) {
 			Measures: []Measure{{Column: "age", Agg: "avg"}}, Filters: []Filter{eq("dept", "IT")}}},
 		{text: "average age for it", schema: staff, want: want{Table: "employees", Measures: []Measure{{Column: "age", Agg: "avg"}}}},
 	})
+}
+
+func TestParseAModifierOfAGrouping(t *testing.T) {
+	staff := Schema{Tables: []Table{{Name: "employees", Rows: 25, Columns: []Column{
+		{Name: "Location", Type: "string", Values: []string{"Berlin", "Munich"}},
+		{Name: "EmpStatus", Type: "string", Values: []string{"Active", "Left"}},
+		{Name: "Salary ($)", Type: "float"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "Average salary of active staff by office location", schema: staff, want: want{Table: "employees",
+			Measures: []Measure{{Column: "Salary ($)", Agg: "avg"}}, Filters: []Filter{eq("EmpStatus", "Active")},
+			GroupBy: []Group{{"Location", ""}}, Understood: []string{"office location -> Location (office describes it)"}}},
+	})
+	// A value before the column is a filter, not a modifier.
+	in, err := Parse("Average salary by Berlin location", staff, now)
+	if err != nil || slices.ContainsFunc(in.Understood, func(s string) bool { return strings.Contains(s, "describes it") }) {
+		t.Errorf("err %v, understood %q; want Berlin not read as a modifier", err, in.Understood)
+	}
 }
