@@ -128,6 +128,11 @@ func (p *parser) valueHere(j int, fuzzy bool) ([]valRef, int) {
 		}
 		return p.partialAt(j)
 	}
+	if refs, n := p.partialAt(j); n >= 2 {
+		// a name of two words or more, before any word of it is read as
+		// a column ("League" as the division)
+		return refs, n
+	}
 	return nil, 0
 }
 
@@ -310,6 +315,27 @@ func roleTwins(cols []*Column) bool {
 		}
 	}
 	return true
+}
+
+// saidRole returns among role twins the one whose role a word of the
+// request says ("at home", "departing"), nil when none or several are
+// said. Unlike byRole it marks nothing.
+func (p *parser) saidRole(cols []*Column) *Column {
+	if len(cols) < 2 || !roleTwins(cols) {
+		return nil
+	}
+	var found *Column
+	for _, c := range cols {
+		r := roleOf(c)
+		if !slices.ContainsFunc(p.toks, func(t token) bool { return t.kind == kWord && synonymOf(t.low) == r }) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = c
+	}
+	return found
 }
 
 // byRole picks among role twins the one whose role a word of the request

@@ -122,6 +122,10 @@ func (p *parser) dimension(j int, trig string) (int, bool, error) {
 			j += 2 // "by number of cylinders": the column holds the number
 		}
 	}
+	if p.low(j) == "calendar" && units[p.low(j+1)] != "" {
+		p.use(j, j+1) // "per calendar year": a year
+		j++
+	}
 	w := p.low(j)
 	if c, _, _ := p.colAt(j, prefAny); c == nil && p.modifierOfDimension(j, trig) {
 		// "by office location": the location, which "office" describes

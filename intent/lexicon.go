@@ -81,6 +81,7 @@ var synonymSets = [][]string{
 	{"lbs", "lb", "pound", "pounds"},
 	{"occupation", "occupations", "job", "jobs"},
 	{"company", "companies", "firm", "firms"},
+	{"division", "divisions", "league", "leagues"},
 	{"employee", "employees", "staff", "personnel", "worker", "workers", "staffer", "staffers"},
 }
 

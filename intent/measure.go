@@ -203,6 +203,9 @@ func (p *parser) measureAt(i int) int {
 	if c, k, st := p.colAt(i, prefDim); c != nil && k >= 2 && st >= mWords && !isNumeric(c) {
 		return i // "billing state": a longer column's name
 	}
+	if roles[synonymOf(w)] && p.low(i-1) == "at" {
+		return i // "at home": a role, not a measure
+	}
 	var m Measure
 	n, byName := 0, false
 	if ph, k := p.anyPhrase(i, orderValue); k > 0 {
@@ -281,6 +284,19 @@ func (p *parser) measureAt(i int) int {
 	if len(bound) == 0 {
 		if p.perRow && found && !byName {
 			m.Agg = "avg"
+		}
+		if w := p.toks[end-1].low; byName && m.Agg == "avg" && p.in.Top != nil && countRank[p.rankBy] && w != singular(w) && !avgWords[norm(w)] {
+			// "the most goals": a count of things, added up, though the
+			// column (a score) is averaged by default
+			avg := m
+			m.Agg = "sum"
+			note = " (\"" + p.rankBy + "\" of a count: its total)"
+			if k := slices.Index(p.in.Measures, avg); k >= 0 {
+				// "scored the most goals": the verb named the column first
+				p.in.Measures[k] = m
+				p.dropNotes("-> average of " + m.Column)
+				p.understood(start, fmt.Sprintf("%s -> sum of %s%s", p.src(start, end), m.Column, note), p.src(start, end))
+			}
 		}
 		p.addMeasure(start, p.src(start, end), m, note)
 	}
@@ -640,4 +656,13 @@ func (p *parser) measureFollows(i int) bool {
 		}
 	}
 	return false
+}
+
+// countRank are the superlatives that rank by how many: "the most goals",
+// "the fewest points".
+var countRank = setOf("most", "fewest", "least")
+
+// dropNotes forgets what was understood whose words end in suffix.
+func (p *parser) dropNotes(suffix string) {
+	p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return strings.HasSuffix(n.text, suffix) })
 }

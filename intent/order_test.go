@@ -266,3 +266,29 @@ func TestParseAModifierOfAGrouping(t *testing.T) {
 		t.Errorf("err %v, understood %q; want Berlin not read as a modifier", err, in.Understood)
 	}
 }
+
+func TestParseRolesOfTwinColumns(t *testing.T) {
+	football := Schema{Tables: []Table{{Name: "football", Rows: 6508, Columns: []Column{
+		{Name: "date", Type: "date", Min: "2013-07-20", Max: "2017-05-28"},
+		{Name: "division", Type: "string", Values: []string{"English Premier League", "Serie A"}},
+		{Name: "home_team", Type: "string", Values: []string{"Arsenal", "Roma"}},
+		{Name: "away_team", Type: "string", Values: []string{"Arsenal", "Roma"}},
+		{Name: "home_score", Type: "integer"},
+		{Name: "away_score", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "Which 5 teams scored the most goals at home in 2015?", schema: football, want: want{Table: "football",
+			Measures: []Measure{{Column: "home_score", Agg: "sum"}}, Top: &TopN{5, "home_team", true},
+			Time: &TimeRange{Column: "date", Start: "2015-01-01", End: "2016-01-01", Label: "2015"}}},
+		{text: "Number of fixtures per league per calendar year", schema: football, want: want{Table: "football",
+			Measures: []Measure{{Agg: "count"}}, GroupBy: []Group{{"division", ""}, {"date", "year"}}}},
+		{text: "number of Premier League games", schema: football, want: want{Table: "football",
+			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{eq("division", "English Premier League")}}},
+	})
+	// No role said: which team, which score? Reported.
+	for _, text := range []string{"Which 5 teams scored the most goals?", "total goals by division"} {
+		if in, err := Parse(text, football, now); err == nil && len(in.Unknown) == 0 {
+			t.Errorf("%q: nothing reported (measures %v, top %+v)", text, in.Measures, in.Top)
+		}
+	}
+}

@@ -103,6 +103,11 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 				out = append(out, colMatch{c, n, mEntity})
 				continue
 			}
+			if ok && p.saidRole(p.headColumns(t, cw[len(cw)-1])) == c {
+				// "teams ... at home": home_team of home_team and away_team
+				out = append(out, colMatch{c, n, mEntity})
+				continue
+			}
 		}
 		if ew := essentialWords(cw); len(cw) >= 2 && len(ew) >= 1 && (isNumeric(c) || isDate(c)) {
 			w := norm(tok.low)
@@ -159,6 +164,17 @@ func (p *parser) extremeNoun(t *Table, i int, c *Column) bool {
 		}
 	}
 	return n == 1
+}
+
+// headColumns returns the columns of t that end in the word head.
+func (p *parser) headColumns(t *Table, head string) []*Column {
+	var out []*Column
+	for ci := range t.Columns {
+		if ws := nameWords(t.Columns[ci].Name); len(ws) > 0 && sameWord(head, ws[len(ws)-1]) {
+			out = append(out, &t.Columns[ci])
+		}
+	}
+	return out
 }
 
 // onlyHead reports whether exactly one column of t ends in the word head
@@ -249,6 +265,15 @@ func (p *parser) colAt(i, pref int) (*Column, int, int) {
 	})
 	best := ms[0]
 	if best.strength == mPart && len(ms) > 1 && ms[1].strength == mPart && fit(ms[1].col, pref) == fit(best.col, pref) {
+		var cols []*Column
+		for _, m := range ms {
+			if m.strength == mPart {
+				cols = append(cols, m.col)
+			}
+		}
+		if c := p.saidRole(cols); c != nil {
+			return c, 1, mPart // "goals at home": home_score
+		}
 		return nil, 0, 0 // "date" with two date columns: not this pass's to choose
 	}
 	return best.col, best.n, best.strength

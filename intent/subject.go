@@ -285,6 +285,8 @@ func (p *parser) asides() error {
 		case w == "gross" && moneyWords[p.next(i)] && p.grossMeasure():
 			// "gross sales" over price times quantity: before discounts
 			p.gross = true
+		case roles[synonymOf(w)] && i > 0 && p.toks[i-1].low == "at" && p.roleApplied(synonymOf(w)):
+			// "at home": the role of the columns read
 		case w == "among" || w == "amongst":
 		case toolWords[w]:
 		case numberWords[w] != 0 || isDigits(w):
@@ -569,4 +571,24 @@ func (p *parser) colAtAny(k int) (*Column, int, int) {
 	p.toks[k].used = false
 	defer func() { p.toks[k].used = used }()
 	return p.colAt(k, prefNum)
+}
+
+// roleApplied reports whether a column of role r was read as a measure,
+// a grouping or a ranking.
+func (p *parser) roleApplied(r string) bool {
+	if p.t == nil {
+		return false
+	}
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if roleOf(c) != r {
+			continue
+		}
+		if slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.Column == c.Name }) ||
+			slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Column == c.Name }) ||
+			p.in.Top != nil && p.in.Top.Column == c.Name {
+			return true
+		}
+	}
+	return false
 }

@@ -62,7 +62,7 @@ var quantityWords = setOf("units", "unit", "quantity", "quantities", "qty", "vol
 var quantityColumns = []string{"quantity", "qty", "units", "unit", "volume", "items", "pieces", "pcs", "count", "sold"}
 
 // countNouns name the rows themselves: "orders by state" counts them.
-var countNouns = setOf("orders", "order", "transactions", "transaction", "purchases", "purchase", "rows", "row",
+var countNouns = setOf("games", "matches", "fixtures", "orders", "order", "transactions", "transaction", "purchases", "purchase", "rows", "row",
 	"records", "record", "entries", "entry", "lines", "tickets", "visits", "events", "bookings", "deals", "invoices",
 	"invoice", "txns", "shipments", "sessions", "observations", "cases", "passengers", "people", "trips", "calls")
 
