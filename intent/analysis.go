@@ -103,7 +103,9 @@ func (p *parser) analyses() error {
 				continue
 			}
 			if _, n := p.anyPhrase(i+1, keys(comparators)); n > 0 && slices.Contains(kinds, AnalysisGrowth) {
-				continue // "the low dropped below 0": a condition's verb, not a change
+				if _, m, _ := p.number(i + 1 + n); m > 0 {
+					continue // "the low dropped below 0": a condition's verb, not a change
+				}
 			}
 			if (p.low(i) == "share" || p.low(i) == "shares") && (p.low(i+1) == "price" || p.low(i+1) == "prices" || p.low(i+1) == "value") {
 				continue // "share price": a stock's, not a share of a total

@@ -243,7 +243,7 @@ var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged",
 	"record", "records", "entries", "table", "file", "sheet", "spreadsheet", "please", "quickly", "briefly",
 	"precisely", "respectively", "separately", "individually", "ones", "single", "value", "values", "number",
 	"numbers", "result", "results", "answer", "summary", "stat", "stats", "incurred", "accumulated", "racked",
-	"amassed", "tallied", "counted", "got", "gotten", "brought", "bring", "brings", "trading", "traded", "still", "currently", "took", "take", "takes", "taking")
+	"amassed", "tallied", "counted", "involved", "involving", "featured", "featuring", "got", "gotten", "brought", "bring", "brings", "trading", "traded", "still", "currently", "took", "take", "takes", "taking")
 
 // toolWords name how a number is computed or written, not what it is:
 // the libraries and functions an analyst mentions, rounding, the answer's
