@@ -64,6 +64,15 @@ func (p *parser) groups() error {
 			p.use(i, j+1)
 			continue
 		}
+		if trig == "per" && p.ratio == nil {
+			if c, n, st := p.colAt(j, prefNum); c != nil && st >= mWords && !isIDLike(c) && !p.isYearColumn(c) {
+				// "deaths per capita", "cost per mile": divided by its total
+				p.ratio = &ratioReq{pos: i, src: p.src(i, j+n), col: c.Name}
+				p.use(i, j+n)
+				i = j + n - 1
+				continue
+			}
+		}
 		before := len(p.in.GroupBy)
 		end, err := p.groupList(i, j, trig)
 		if err != nil {

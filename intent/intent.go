@@ -87,6 +87,9 @@ type Measure struct {
 	// Times is a second column the first is multiplied by, row by row,
 	// before Agg: a unit price times a quantity is a revenue. "" for none.
 	Times string
+	// Per is a column whose total the aggregate is divided by: "deaths
+	// per capita" is sum(deaths) / sum(pop). "" for none.
+	Per string
 }
 
 // Filter is one row condition.
@@ -191,6 +194,7 @@ func Parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.howMuchOfTheOnlyMeasure,
 		p.applyOrder,
 		p.listedApart,
+		p.applyRatio,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -257,6 +261,7 @@ type parser struct {
 	subject     int              // the noun a numeric condition is about ("orders" in "orders with 5 units"), -1 if none
 	valueEnd    map[int]bool     // the tokens right after a filter's values ("customers" in "Canadian customers")
 	valueStart  map[int]bool     // the first tokens of values read as filters
+	ratio       *ratioReq        // "per capita": the column to divide by, if asked
 	gross       bool             // "gross sales", "before discounts": price times quantity as meant
 	subjectAt   []int            // the tokens read as the table's subject ("strikes" in birdstrikes)
 	perPeriod   *periodAverage   // "average daily volume", if asked

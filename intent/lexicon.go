@@ -18,7 +18,7 @@ var synonymSets = [][]string{
 	{"avg", "average", "mean"},
 	{"precip", "precipitation", "prcp", "rainfall"},
 	{"expect", "expectancy", "exp"},
-	{"pop", "population", "populations", "populous", "populated"},
+	{"pop", "population", "populations", "populous", "populated", "capita", "inhabitants", "residents", "person"},
 	{"hp", "horsepower"},
 	{"mpg", "mileage", "fuel economy", "fuel efficiency", "miles per gallon", "gas mileage", "fuel mileage"},
 	{"accel", "acceleration"},

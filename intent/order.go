@@ -298,3 +298,40 @@ func (p *parser) measureNamedAt(i int) bool {
 	}
 	return moneyWords[p.low(i)] || quantityWords[p.low(i)] || isCountNoun(p.low(i))
 }
+
+// ratioReq is a "per <numeric column>" read: where, its words, and the
+// column.
+type ratioReq struct {
+	pos      int
+	src, col string
+}
+
+// applyRatio divides the first measure by the total of the column after
+// "per": "GDP per capita" over (gdp, pop) is sum(gdp) / sum(pop), a ratio
+// of totals in each group. With no measure to divide, or one that is a
+// count of distinct things, it is reported.
+func (p *parser) applyRatio() error {
+	r := p.ratio
+	if r == nil {
+		return nil
+	}
+	if len(p.in.Measures) == 0 || p.in.Measures[0].Agg == "count_distinct" || p.in.Measures[0].Column == r.col {
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: r.src, Reason: "there is no measure to divide by " + r.col})
+		return nil
+	}
+	m := &p.in.Measures[0]
+	if m.Column != "" {
+		p.dropNotes(" of " + m.Column) // read alone as an average or a total: it is the ratio's
+		m.Agg = "sum"
+	}
+	m.Per = r.col
+	what := "the count of rows"
+	if m.Column != "" {
+		what = "the total of " + m.Column
+		if m.Times != "" {
+			what += " × " + m.Times
+		}
+	}
+	p.understood(r.pos, fmt.Sprintf("%s -> %s divided by the total of %s", r.src, what, r.col), r.src)
+	return nil
+}

@@ -292,3 +292,25 @@ func TestParseRolesOfTwinColumns(t *testing.T) {
 		}
 	}
 }
+
+func TestParseARatioOfTotals(t *testing.T) {
+	countries := Schema{Tables: []Table{{Name: "c", Rows: 4, Columns: []Column{
+		{Name: "country", Type: "string", Values: []string{"A", "B", "C"}},
+		{Name: "region", Type: "string", Values: []string{"North", "South"}},
+		{Name: "year", Type: "integer"},
+		{Name: "gdp", Type: "float"},
+		{Name: "pop", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "GDP per capita by region in 2020", schema: countries, want: want{Table: "c",
+			Measures: []Measure{{Column: "gdp", Agg: "sum", Per: "pop"}}, Filters: []Filter{eq("year", "2020")}, GroupBy: []Group{{"region", ""}},
+			Understood: []string{"per capita -> the total of gdp divided by the total of pop"}}},
+		{text: "average gdp per person", schema: countries, want: want{Table: "c", Measures: []Measure{{Column: "gdp", Agg: "sum", Per: "pop"}}}},
+		// "per region" is still a grouping
+		{text: "total gdp per region", schema: countries, want: want{Table: "c", Measures: []Measure{{Column: "gdp", Agg: "sum"}},
+			GroupBy: []Group{{"region", ""}}}},
+	})
+	if in, err := Parse("per capita by region", countries, now); err == nil && len(in.Unknown) == 0 {
+		t.Errorf("a ratio with nothing to divide: nothing reported (measures %v)", in.Measures)
+	}
+}

@@ -293,7 +293,7 @@ func (b *planBuilder) build() {
 		}
 	}
 	if b.in.Top != nil && b.in.Top.Column != "" && !slices.ContainsFunc(b.in.GroupBy, func(g intent.Group) bool { return g.Column == b.in.Top.Column }) {
-		if year, lo, hi, ok := b.yearPair(); ok && b.has(intent.AnalysisGrowth) {
+		if year, lo, hi, ok := b.yearPair(); ok && b.has(intent.AnalysisGrowth) && measures[0].Per == "" {
 			b.rankByChange(measures[0], b.in.Top, year, lo, hi)
 		} else if !b.has(intent.AnalysisGrowth) {
 			b.breakdown(measures[0], b.in.Top.Column)
@@ -302,7 +302,7 @@ func (b *planBuilder) build() {
 	if b.has(intent.AnalysisShare) && len(dims) == 0 && !hasGrain {
 		b.shareOfFilter(measures[0])
 	}
-	if t := b.in.Top; t != nil && t.Column == "" && t.N > 0 && measures[0].Column != "" && measures[0].Times == "" {
+	if t := b.in.Top; t != nil && t.Column == "" && t.N > 0 && measures[0].Column != "" && measures[0].Times == "" && measures[0].Per == "" {
 		b.topRows(measures[0].Column, t)
 	}
 	if b.has(intent.AnalysisTrend, intent.AnalysisGrowth) && !slices.ContainsFunc(b.steps, func(t analysis.Subtask) bool { return t.TaskID == "trend" }) {
@@ -310,7 +310,7 @@ func (b *planBuilder) build() {
 			b.trend(measures[0], intent.Group{Column: dc, Grain: b.trendGrain()})
 		}
 	}
-	if b.has(intent.AnalysisDistribution, intent.AnalysisHistogram) && measures[0].Column != "" && measures[0].Times == "" {
+	if b.has(intent.AnalysisDistribution, intent.AnalysisHistogram) && measures[0].Column != "" && measures[0].Times == "" && measures[0].Per == "" {
 		b.distribution(measures[0].Column)
 	}
 	if b.has(intent.AnalysisCorrelation, intent.AnalysisSummary, intent.AnalysisOutliers, intent.AnalysisNormality, intent.AnalysisMissing) {
@@ -399,6 +399,7 @@ func (b *planBuilder) neededColumns() []string {
 	for _, m := range b.in.Measures {
 		add(m.Column)
 		add(m.Times)
+		add(m.Per)
 	}
 	for _, g := range b.in.GroupBy {
 		add(g.Column)
@@ -428,6 +429,18 @@ func (b *planBuilder) measures() []measure {
 	for _, m := range ms {
 		mm := measure{Measure: m}
 		switch {
+		case m.Per != "":
+			// a ratio of totals: "deaths per capita"
+			num, what := "count(*)", "rows"
+			if m.Column != "" {
+				expr, w := quoteIdent(m.Column), m.Column
+				if m.Times != "" {
+					expr, w = expr+" * "+quoteIdent(m.Times), w+" × "+m.Times
+				}
+				num, what = aggregate(m.Agg, expr), w
+			}
+			mm.sql = num + " / NULLIF(sum(" + quoteIdent(m.Per) + "), 0)"
+			mm.alias, mm.label = strings.ReplaceAll(what, " × ", "_x_")+"_per_"+m.Per, what+" per "+m.Per
 		case m.Column == "":
 			mm.sql, mm.alias, mm.label = "count(*)", "rows", "rows"
 		case m.Times != "":

@@ -138,8 +138,8 @@ func (r *run) shapeOf(in *intent.Intent) analysis.RecipeShape {
 	for _, m := range in.Measures {
 		if m.Column == "" {
 			sh.Measures = append(sh.Measures, m.Agg+"(*)")
-		} else if m.Times != "" {
-			sh.Measures = append(sh.Measures, m.Agg+"(a*b)")
+		} else if m.Times != "" || m.Per != "" {
+			sh.Measures = append(sh.Measures, fmt.Sprintf("%s(a*%t/%t)", m.Agg, m.Times != "", m.Per != ""))
 		} else {
 			sh.Measures = append(sh.Measures, m.Agg)
 		}
@@ -263,6 +263,7 @@ func slotsOf(in *intent.Intent) []analysis.RecipeSlot {
 	for i, m := range in.Measures {
 		add(fmt.Sprintf("measure_%d", i+1), analysis.SlotColumn, m.Column)
 		add(fmt.Sprintf("measure_%d_times", i+1), analysis.SlotColumn, m.Times)
+		add(fmt.Sprintf("measure_%d_per", i+1), analysis.SlotColumn, m.Per)
 	}
 	for i, g := range in.GroupBy {
 		add(fmt.Sprintf("group_%d", i+1), analysis.SlotColumn, g.Column)
@@ -389,6 +390,9 @@ func slotsText(in *intent.Intent) string {
 		}
 		if m.Times != "" {
 			col += "*" + m.Times
+		}
+		if m.Per != "" {
+			col += "/" + m.Per
 		}
 		parts = append(parts, fmt.Sprintf("measure=%s(%s)", m.Agg, col))
 	}

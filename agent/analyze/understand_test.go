@@ -496,3 +496,26 @@ func TestRankingByAChangeRanksByTheChange(t *testing.T) {
 		t.Errorf("a ranking by a change with no years: %s; want it not answered (plan: %s)", res.Status, res.Plan.Reasoning)
 	}
 }
+
+// TestPerCapitaIsARatioOfTotals: "GDP per capita by region" divides each
+// region's total GDP by its total population, not an average of ratios.
+func TestPerCapitaIsARatioOfTotals(t *testing.T) {
+	path := writeRows(t, "c.csv", [][]string{
+		{"country", "region", "year", "gdp", "pop"},
+		{"A", "North", "2020", "100", "10"}, // North: 400 / 30
+		{"B", "North", "2020", "300", "20"},
+		{"C", "South", "2020", "50", "25"}, // South: 50 / 25
+		{"A", "North", "2021", "120", "10"},
+	})
+	res := runRequest(t, "GDP per capita by region in 2020", path)
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("%s %+v", res.Status, res.Error)
+	}
+	got := map[string]string{}
+	for _, r := range readTable(t, res, "by_region")[1:] {
+		got[r[0]] = r[1]
+	}
+	if !strings.HasPrefix(got["North"], "13.33333") || got["South"] != "2" || len(got) != 2 {
+		t.Errorf("GDP per capita by region = %v, want North 13.33, South 2 (plan: %s)", got, res.Plan.Reasoning)
+	}
+}
