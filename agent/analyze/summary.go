@@ -171,10 +171,22 @@ func describeResult(what string, cols []string, rows [][]any, total int64) strin
 		sum += v
 	}
 	s := fmt.Sprintf("%s: %s leads with %s %s", what, label(peak), cols[num], formatNumber(peakV))
-	if sum > 0 && total == int64(len(rows)) {
+	if sum > 0 && total == int64(len(rows)) && addsUp(cols[num]) {
 		s += fmt.Sprintf(" (%.1f%% of the %d listed)", 100*peakV/sum, len(rows))
 	}
 	return s + "."
+}
+
+// addsUp reports whether a result column, by the name the planner gave it,
+// is a total or a count, whose parts make a whole: not an average, an
+// extreme, a median, a spread or a ratio, of which a share means nothing.
+func addsUp(col string) bool {
+	for _, prefix := range []string{"avg_", "min_", "max_", "median_", "std_", "count_distinct_"} {
+		if strings.HasPrefix(col, prefix) {
+			return false
+		}
+	}
+	return !strings.Contains(col, "_per_") && col != "change" && col != "change_pct" && col != "share" && col != "share_pct"
 }
 
 // movement says in words how a value moved from a to b: ", up 12 (5.0%)",

@@ -19,3 +19,16 @@ func TestSummarySaysTheDirectionInWords(t *testing.T) {
 		t.Errorf("movement(0, 3) = %q; want no percentage of zero", got)
 	}
 }
+
+func TestSummaryGivesSharesOfTotalsOnly(t *testing.T) {
+	rows := [][]any{{"North", 13.33}, {"South", 2.0}}
+	for _, c := range []struct {
+		col   string
+		share bool
+	}{{"gdp", true}, {"rows", true}, {"avg_life_expect", false}, {"gdp_per_pop", false}, {"max_wind", false}} {
+		got := describeResult("By region", []string{"region", c.col}, rows, 2)
+		if strings.Contains(got, "% of the 2 listed") != c.share {
+			t.Errorf("%s: %q; want a share %v", c.col, got, c.share)
+		}
+	}
+}
