@@ -380,7 +380,7 @@ func (p *parser) unboundAggs() {
 }
 
 var aggWords = map[string]string{"sum": "sum", "avg": "average", "count": "count", "count_distinct": "count of distinct",
-	"min": "minimum", "max": "maximum", "median": "median", "std": "standard deviation"}
+	"min": "minimum", "max": "maximum", "median": "median", "std": "standard deviation", "range": "range (maximum - minimum)"}
 
 // addMeasure adds a measure once.
 func (p *parser) addMeasure(pos int, src string, m Measure, note string) {

@@ -35,6 +35,7 @@ var aggs = map[string]string{
 	"median": "median", "medians": "median",
 	"minimum": "min", "min": "min", "lowest": "min", "smallest": "min", "least": "min",
 	"maximum": "max", "max": "max", "highest": "max", "largest": "max", "biggest": "max", "peak": "max",
+	"range of": "range", "the range of": "range",
 	"standard deviation": "std", "standard deviation of": "std", "std": "std", "stdev": "std", "std dev": "std",
 	"stddev": "std", "sd": "std", "volatility": "std", "variability": "std",
 	"count": "count", "counts": "count", "number of": "count", "count of": "count", "how many": "count", "# of": "count",

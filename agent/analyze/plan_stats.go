@@ -21,12 +21,15 @@ import (
 // without it.
 func (b *planBuilder) stats() {
 	kinds := []string{intent.AnalysisTTest, intent.AnalysisWelch, intent.AnalysisANOVA, intent.AnalysisChiSquare,
-		intent.AnalysisPearson, intent.AnalysisSpearman, intent.AnalysisNormality, intent.AnalysisOutliers,
+		intent.AnalysisCorrelation, intent.AnalysisPearson, intent.AnalysisSpearman, intent.AnalysisNormality, intent.AnalysisOutliers,
 		intent.AnalysisZScore, intent.AnalysisImputation}
 	if !b.has(kinds...) {
 		return
 	}
 	numeric, text := b.statColumns()
+	if len(numeric) != 2 && !b.has(slices.DeleteFunc(slices.Clone(kinds), func(k string) bool { return k == intent.AnalysisCorrelation })...) {
+		return // a correlation of other than two columns: reported by unapplied
+	}
 	group := b.statGroup(numeric)
 	scope := b.scopeStep()
 	step := func(id, desc string, args map[string]any) {

@@ -114,6 +114,14 @@ func (b *planBuilder) unapplied() []analysis.UnknownWord {
 			if !id(func(s string) bool { return strings.HasSuffix(s, "_growth") }) {
 				miss(kind, "a change needs periods to compare: a date column or two years")
 			}
+		case intent.AnalysisCorrelation:
+			if numeric, _ := b.statColumns(); !id(func(s string) bool { return s == "correlate" }) {
+				why := "a correlation is between two numeric columns: name them"
+				if len(numeric) > 0 {
+					why = fmt.Sprintf("a correlation is between two numeric columns; %d named (%s)", len(numeric), strings.Join(numeric, ", "))
+				}
+				miss(kind, why)
+			}
 		case intent.AnalysisShare:
 			if !id(func(s string) bool { return s == "share" || strings.HasSuffix(s, "_share") }) {
 				miss(kind, "a share needs a total or count split by a grouping or a filter")
@@ -461,7 +469,7 @@ func (b *planBuilder) measures() []measure {
 }
 
 func aggWord(agg string) string {
-	return map[string]string{"avg": "average", "count": "count of", "count_distinct": "distinct", "min": "lowest", "max": "highest", "median": "median", "std": "standard deviation of"}[agg]
+	return map[string]string{"avg": "average", "count": "count of", "count_distinct": "distinct", "min": "lowest", "max": "highest", "median": "median", "std": "standard deviation of", "range": "range of"}[agg]
 }
 
 // scopeText says the filters and period in words, for descriptions.

@@ -392,6 +392,8 @@ func aggregate(agg, expr string) string {
 		return "stddev_samp(" + expr + ")"
 	case "min", "max", "sum":
 		return agg + "(" + expr + ")"
+	case "range":
+		return "(max(" + expr + ") - min(" + expr + "))"
 	}
 	return "sum(" + expr + ")"
 }

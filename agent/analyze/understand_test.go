@@ -519,3 +519,22 @@ func TestPerCapitaIsARatioOfTotals(t *testing.T) {
 		t.Errorf("GDP per capita by region = %v, want North 13.33, South 2 (plan: %s)", got, res.Plan.Reasoning)
 	}
 }
+
+// TestACorrelationIsTheCoefficient: "the correlation between A and B"
+// answers with Pearson's r; a correlation of one column, or of none
+// named, is not answered with a profile instead.
+func TestACorrelationIsTheCoefficient(t *testing.T) {
+	path := writeRows(t, "xy.csv", [][]string{{"x", "y", "z", "grp"}, {"1", "2", "5", "a"}, {"2", "4", "3", "b"}, {"3", "6", "4", "a"}, {"4", "8", "1", "b"}})
+	res := runRequest(t, "What is the correlation between x and y?", path)
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("%s %+v", res.Status, res.Error)
+	}
+	if rows := readTable(t, res, "correlate"); len(rows) != 2 || rows[1][0] != "1" {
+		t.Errorf("correlate = %v, want r = 1", rows)
+	}
+	for _, text := range []string{"correlation of x with grp", "show the correlations"} {
+		if res := runRequest(t, text, path); res.Status == analysis.StatusCompleted {
+			t.Errorf("%q: completed (plan: %s); want it not answered", text, res.Plan.Reasoning)
+		}
+	}
+}
