@@ -190,15 +190,19 @@ func (p *parser) applyOrder() error {
 
 // listedApart keeps the values a request lists apart when it also asks
 // for a breakdown: "life expectancy of China and India for each year" is
-// each country's, year by year, not their average. Only for measures that
+// each country's, year by year, not their average; only for measures that
 // do not add up (an average of two countries' life expectancies is no
 // one's), and not when the values are alternatives ("China or India").
+// "Compare A and B" keeps them apart whatever the measure.
 func (p *parser) listedApart() error {
-	if len(p.in.GroupBy) == 0 || p.in.Top != nil || len(p.in.Measures) == 0 || len(p.in.GroupBy) > 1 {
+	cmp := slices.IndexFunc(p.toks, func(t token) bool {
+		return !t.used && (t.low == "compare" || t.low == "comparing" || t.low == "compared")
+	})
+	if p.in.Top != nil || len(p.in.Measures) == 0 || len(p.in.GroupBy) > 1 || cmp < 0 && len(p.in.GroupBy) == 0 {
 		return nil
 	}
 	for _, m := range p.in.Measures {
-		if m.Agg == "sum" || m.Agg == "count" || m.Agg == "count_distinct" {
+		if cmp < 0 && (m.Agg == "sum" || m.Agg == "count" || m.Agg == "count_distinct") {
 			return nil
 		}
 	}
@@ -211,6 +215,9 @@ func (p *parser) listedApart() error {
 		}
 		p.in.GroupBy = append([]Group{{Column: f.Column}}, p.in.GroupBy...)
 		p.understood(0, fmt.Sprintf("%s -> each of them apart, by %s", strings.Join(f.Values, " and "), f.Column), f.Column)
+		if cmp >= 0 {
+			p.toks[cmp].used = true // "compare A and B": side by side
+		}
 		return nil
 	}
 	return nil

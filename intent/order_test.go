@@ -314,3 +314,16 @@ func TestParseARatioOfTotals(t *testing.T) {
 		t.Errorf("a ratio with nothing to divide: nothing reported (measures %v)", in.Measures)
 	}
 }
+
+func TestParseCompareKeepsValuesApart(t *testing.T) {
+	cars := Schema{Tables: []Table{{Name: "cars", Rows: 406, Columns: []Column{
+		{Name: "Origin", Type: "string", Values: []string{"USA", "Europe", "Japan"}},
+		{Name: "Horsepower", Type: "float"},
+		{Name: "Weight", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "Compare average horsepower of American and Japanese cars", schema: cars, want: want{Table: "cars",
+			Measures: []Measure{{Column: "Horsepower", Agg: "avg"}}, Filters: []Filter{{"Origin", "in", []string{"USA", "Japan"}}},
+			GroupBy: []Group{{"Origin", ""}}}},
+	})
+}
