@@ -327,3 +327,15 @@ func TestParseCompareKeepsValuesApart(t *testing.T) {
 			GroupBy: []Group{{"Origin", ""}}}},
 	})
 }
+
+func TestParseTheVerbOfADateColumn(t *testing.T) {
+	movies := Schema{Tables: []Table{{Name: "movies", Rows: 3201, Columns: []Column{
+		{Name: "Distributor", Type: "string", Values: []string{"Warner Bros.", "Sony Pictures"}},
+		{Name: "Release Date", Type: "date", Min: "1915-01-01", Max: "2046-12-31"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "Which distributor released the most movies?", schema: movies, want: want{Table: "movies",
+			Top: &TopN{1, "Distributor", true},
+			Understood: []string{"released -> what every row has a date of: Release Date"}}},
+	})
+}
