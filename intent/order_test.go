@@ -335,7 +335,7 @@ func TestParseTheVerbOfADateColumn(t *testing.T) {
 	}}}}
 	checkCases(t, []parseCase{
 		{text: "Which distributor released the most movies?", schema: movies, want: want{Table: "movies",
-			Top: &TopN{1, "Distributor", true},
+			Top:        &TopN{1, "Distributor", true},
 			Understood: []string{"released -> what every row has a date of: Release Date"}}},
 	})
 }
