@@ -122,6 +122,9 @@ func (p *parser) valueHere(j int, fuzzy bool) ([]valRef, int) {
 	if refs, n := p.afterColumn(j); n > 0 {
 		return refs, n
 	}
+	if refs, n := p.beforeColumn(j); n > 0 {
+		return refs, n
+	}
 	if fuzzy {
 		if refs, n := p.fuzzyAt(j); n > 0 {
 			return refs, n
@@ -190,6 +193,31 @@ func containsRun(words, run []string) bool {
 		}
 	}
 	return false
+}
+
+// beforeColumn reads a weak value right before a word of its column's
+// name, or that word as a verb: "R rated" (MPAA Rating), "grade A
+// students" is afterColumn's.
+func (p *parser) beforeColumn(j int) ([]valRef, int) {
+	refs, m := p.valueAt(p.vals, p.maxVW, j)
+	k := j + m
+	if m == 0 || !p.free(k) || p.toks[k].kind != kWord {
+		return nil, 0
+	}
+	w := p.toks[k].low
+	for _, r := range refs {
+		if slices.ContainsFunc(nameWords(r.col.Name), func(cw string) bool { return sameWord(w, cw) || edForm(w, cw) }) {
+			return []valRef{r}, m + 1
+		}
+	}
+	return nil, 0
+}
+
+// edForm reports whether w is the past participle of the verb the noun
+// cw names: "rated" of rating, "scored" of score.
+func edForm(w, cw string) bool {
+	root, ok := strings.CutSuffix(w, "ed")
+	return ok && len(root) >= 2 && (root+"ing" == cw || root+"e" == cw || root == cw)
 }
 
 // afterColumn reads a weak value right after its column's name: "class 1",

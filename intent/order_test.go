@@ -339,3 +339,14 @@ func TestParseTheVerbOfADateColumn(t *testing.T) {
 			Understood: []string{"released -> what every row has a date of: Release Date"}}},
 	})
 }
+
+func TestParseAValueBeforeItsColumnsVerb(t *testing.T) {
+	movies := Schema{Tables: []Table{{Name: "movies", Rows: 3201, Columns: []Column{
+		{Name: "MPAA Rating", Type: "string", Values: []string{"G", "PG", "R", "Not Rated"}},
+		{Name: "Running Time min", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "average running time of R rated movies", schema: movies, want: want{Table: "movies",
+			Measures: []Measure{{Column: "Running Time min", Agg: "avg"}}, Filters: []Filter{eq("MPAA Rating", "R")}}},
+	})
+}
