@@ -350,3 +350,17 @@ func TestParseAValueBeforeItsColumnsVerb(t *testing.T) {
 			Measures: []Measure{{Column: "Running Time min", Agg: "avg"}}, Filters: []Filter{eq("MPAA Rating", "R")}}},
 	})
 }
+
+func TestParseWhereRowsLiveAndOnAverage(t *testing.T) {
+	penguins := Schema{Tables: []Table{{Name: "penguins", Rows: 344, Columns: []Column{
+		{Name: "Species", Type: "string", Values: []string{"Adelie", "Gentoo"}},
+		{Name: "Island", Type: "string", Values: []string{"Biscoe", "Dream"}},
+		{Name: "Body Mass (g)", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "What proportion of penguins live on each island?", schema: penguins, want: want{Table: "penguins",
+			GroupBy: []Group{{"Island", ""}}, Analyses: []string{AnalysisShare}}},
+		{text: "Which island has the heaviest penguins on average?", schema: penguins, want: want{Table: "penguins",
+			Measures: []Measure{{Column: "Body Mass (g)", Agg: "avg"}}, Top: &TopN{1, "Island", true}}},
+	})
+}

@@ -252,7 +252,7 @@ var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged",
 	"record", "records", "entries", "table", "file", "sheet", "spreadsheet", "please", "quickly", "briefly",
 	"precisely", "respectively", "separately", "individually", "ones", "single", "value", "values", "number",
 	"numbers", "result", "results", "answer", "summary", "stat", "stats", "incurred", "accumulated", "racked",
-	"amassed", "tallied", "counted", "involved", "involving", "featured", "featuring", "got", "gotten", "brought", "bring", "brings", "trading", "traded", "still", "currently", "took", "take", "takes", "taking")
+	"amassed", "tallied", "counted", "live", "lives", "living", "located", "reside", "resides", "involved", "involving", "featured", "featuring", "got", "gotten", "brought", "bring", "brings", "trading", "traded", "still", "currently", "took", "take", "takes", "taking")
 
 // toolWords name how a number is computed or written, not what it is:
 // the libraries and functions an analyst mentions, rounding, the answer's
@@ -296,6 +296,9 @@ func (p *parser) asides() error {
 			p.gross = true
 		case roles[synonymOf(w)] && i > 0 && p.toks[i-1].low == "at" && p.roleApplied(synonymOf(w)):
 			// "at home": the role of the columns read
+		case w == "average" && i > 0 && p.toks[i-1].low == "on" && len(p.in.Measures) > 0 &&
+			!slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.Agg != "avg" }):
+			// "the heaviest penguins on average": the average is the measure's
 		case w == "among" || w == "amongst":
 		case toolWords[w]:
 		case numberWords[w] != 0 || isDigits(w):
