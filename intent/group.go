@@ -526,6 +526,16 @@ func (p *parser) which(i int) {
 	case c == nil && hasN && p.free(j) && p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || isCountNoun(p.low(j))):
 		m = 1 // rows
 	default:
+		if w := p.low(j); w != "" && p.toks[j].kind == kWord && !stopwords[w] && !isCountNoun(w) {
+			for k := j + 1; k < len(p.toks) && k <= j+4; k++ {
+				if _, ok := superlatives[p.low(k)]; ok {
+					// "which stock had the highest price" with no column of
+					// stocks: the answer is a thing, which nothing names
+					p.unnamedWhich = append(p.unnamedWhich, j)
+					break
+				}
+			}
+		}
 		return
 	}
 	for k := j + m; k < len(p.toks) && k <= j+m+4; k++ {

@@ -77,7 +77,7 @@ var synonymSets = [][]string{
 	{"speed", "velocity"},
 	{"wind", "winds"},
 	{"movie", "movies", "film", "films"},
-	{"symbol", "symbols", "ticker", "tickers"},
+	{"symbol", "symbols", "ticker", "tickers", "stock", "stocks"},
 	{"lbs", "lb", "pound", "pounds"},
 	{"occupation", "occupations", "job", "jobs"},
 	{"company", "companies", "firm", "firms"},

@@ -364,3 +364,21 @@ func TestParseWhereRowsLiveAndOnAverage(t *testing.T) {
 			Measures: []Measure{{Column: "Body Mass (g)", Agg: "avg"}}, Top: &TopN{1, "Island", true}}},
 	})
 }
+
+func TestParseWhichThingNothingNames(t *testing.T) {
+	stocks := Schema{Tables: []Table{{Name: "stocks", Rows: 560, Columns: []Column{
+		{Name: "symbol", Type: "string", Values: []string{"AMZN", "IBM", "MSFT"}},
+		{Name: "date", Type: "date", Min: "2000-01-01", Max: "2010-03-01"},
+		{Name: "price", Type: "float"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "Which stock had the highest average price?", schema: stocks, want: want{Table: "stocks",
+			Measures: []Measure{{Column: "price", Agg: "avg"}}, Top: &TopN{1, "symbol", true}}},
+		{text: "average price of IBM's stock", schema: stocks, want: want{Table: "stocks",
+			Measures: []Measure{{Column: "price", Agg: "avg"}}, Filters: []Filter{eq("symbol", "IBM")}}},
+	})
+	in, err := Parse("Which company had the highest average price?", stocks, now)
+	if err != nil || in.Top != nil || !slices.ContainsFunc(in.Unknown, func(u Unknown) bool { return u.Word == "which company" }) {
+		t.Errorf("err %v, top %+v, unknown %+v; want which company reported", err, in.Top, in.Unknown)
+	}
+}

@@ -59,6 +59,11 @@ func (p *parser) unknowns() {
 		seen[strings.ToLower(u.Word)] = true
 		p.in.Unknown = append(p.in.Unknown, u)
 	}
+	if p.in.Top == nil {
+		for _, j := range p.unnamedWhich {
+			add(Unknown{Word: "which " + p.toks[j].raw, Reason: "no column names the " + p.toks[j].raw + " to rank"})
+		}
+	}
 	for _, t := range p.toks {
 		if why, ok := unsupported[t.low]; ok && t.kind == kWord {
 			add(Unknown{Word: t.raw, Reason: why})

@@ -77,6 +77,16 @@ func valueWords(v string) []string {
 }
 
 // underscoreWords splits a word at its underscores.
+// possessive strips the "'s" of a possessive ("IBM's").
+func possessive(w string) string {
+	for _, suf := range []string{"'s", "’s"} {
+		if r, ok := strings.CutSuffix(w, suf); ok && r != "" {
+			return r
+		}
+	}
+	return w
+}
+
 func underscoreWords(w string) []string {
 	return strings.FieldsFunc(w, func(r rune) bool { return r == '_' })
 }
@@ -128,6 +138,9 @@ func (p *parser) valueAt(idx map[string][]valRef, most, i int, strict ...bool) (
 			switch {
 			case t.used:
 				ok = false
+			case t.kind == kWord && k == i+n-1:
+				// "IBM's price": the value, whose price
+				words = append(words, underscoreWords(possessive(t.low))...)
 			case t.kind == kWord:
 				words = append(words, underscoreWords(t.low)...)
 			case t.kind == kPunct && innerPunct[t.low]:
@@ -138,7 +151,7 @@ func (p *parser) valueAt(idx map[string][]valRef, most, i int, strict ...bool) (
 		if !ok || len(words) > most {
 			continue
 		}
-		raw := p.src(i, i+n)
+		raw := possessive(p.src(i, i+n))
 		refs := idx[strings.Join(words, " ")]
 		if len(refs) == 0 {
 			refs = idx["~"+normKey(words)]
