@@ -65,7 +65,7 @@ func (p *parser) groups() error {
 			continue
 		}
 		if trig == "per" && p.ratio == nil {
-			if c, n, st := p.colAt(j, prefNum); c != nil && st >= mWords && !isIDLike(c) && !p.isYearColumn(c) {
+			if c, n, st := p.colAt(j, prefNum); c != nil && st >= mWords && !isIDLike(c) && !p.isYearColumn(c) && defaultAgg(c) == "sum" {
 				// "deaths per capita", "cost per mile": divided by its total
 				p.ratio = &ratioReq{pos: i, src: p.src(i, j+n), col: c.Name}
 				p.use(i, j+n)

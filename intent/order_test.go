@@ -382,3 +382,13 @@ func TestParseWhichThingNothingNames(t *testing.T) {
 		t.Errorf("err %v, top %+v, unknown %+v; want which company reported", err, in.Top, in.Unknown)
 	}
 }
+
+func TestParsePerACodeIsAGrouping(t *testing.T) {
+	groups := Schema{Tables: []Table{{Name: "groups", Rows: 9, Columns: []Column{
+		{Name: "name", Type: "string"}, {Name: "group", Type: "integer"}, {Name: "height", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "What's the mean height per group?", schema: groups, want: want{Table: "groups",
+			Measures: []Measure{{Column: "height", Agg: "avg"}}, GroupBy: []Group{{"group", ""}}}},
+	})
+}
