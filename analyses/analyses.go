@@ -477,7 +477,43 @@ func (m *Service) Get(ctx context.Context, id string) (*analysis.Result, error) 
 	if !final(res.Status) {
 		return m.recover(id, &res)
 	}
+	if err := m.checkRecord(id); err != nil {
+		return nil, err
+	}
 	return &res, nil
+}
+
+// checkRecord compares the record of finished analysis id, as it is on
+// disk, with the SHA-256 its last record_saved entry of the audit log
+// holds: a record changed after it was written is not served (nor
+// replayed) as if it were the analysis's. A record the log has no entry
+// for (written with no log) is not checked.
+func (m *Service) checkRecord(id string) error {
+	if m.cfg.Entries == nil {
+		return nil
+	}
+	entries, err := m.cfg.Entries(id)
+	if err != nil {
+		return err
+	}
+	rel, want := recordPath(id), ""
+	for _, e := range entries {
+		if p, _ := e.EventData["path"].(string); e.EventType == quarry.EventRecordSaved && p == rel {
+			want, _ = e.EventData["sha256"].(string)
+		}
+	}
+	if want == "" {
+		return nil
+	}
+	raw, err := os.ReadFile(filepath.Join(m.cfg.Store.Dir(), filepath.FromSlash(rel)))
+	if err != nil {
+		return quarry.StorageError(err)
+	}
+	if got := quarry.SHA256Hex(raw); got != want {
+		return quarry.Errorf(quarry.ECodeConflict, "the record of analysis %s was changed after it was written: its SHA-256 is %s, the audit log recorded %s", id, got, want).
+			WithHint("run `quarry audit verify` to check the whole log; the analysis can be run again")
+	}
+	return nil
 }
 
 // recover returns the record res of analysis id, which is not final and

@@ -48,3 +48,49 @@ func TestRecoveredRecordIsHashed(t *testing.T) {
 		t.Fatalf("CheckIn after the record was edited = %+v, %v; want %q", rep.Problems, err, want)
 	}
 }
+
+// TestEditedRecordIsNotServed: Get (and so the API, the page and Replay)
+// refuses a finished record whose bytes are not those its last
+// record_saved entry hashed.
+func TestEditedRecordIsNotServed(t *testing.T) {
+	store := fsstore.Analyses{Root: t.TempDir()}
+	m := analyses.New(analyses.Config{Analyzer: &analyze.Analyzer{}, Store: store,
+		OpenLog: func() (analyses.Log, error) {
+			os.MkdirAll(filepath.Dir(store.AuditLog()), 0o755)
+			return audit.OpenShared(store.AuditLog(), nil)
+		},
+		Entries: func(id string) ([]quarry.AuditEntry, error) {
+			all, err := audit.ReadFile(store.AuditLog())
+			var out []quarry.AuditEntry
+			for _, e := range all {
+				if e.RequestID == id {
+					out = append(out, e)
+				}
+			}
+			return out, err
+		}})
+	defer m.Close()
+	id := quarry.NewID()
+	req := &analysis.Request{RequestID: id, Intent: "monthly revenue by region", Status: analysis.StatusExecuting}
+	if err := store.SaveJSON(analyze.RecordPath(id), &analysis.Result{RequestID: id, Status: req.Status, Request: req,
+		Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}); err != nil {
+		t.Fatal(err)
+	}
+	// Recorded as failed (its process is gone), with its hash in the log.
+	if res, err := m.Get(context.Background(), id); err != nil || res.Status != analysis.StatusFailed {
+		t.Fatalf("Get(interrupted) = %v, %v", res, err)
+	}
+	if _, err := m.Get(context.Background(), id); err != nil {
+		t.Fatalf("Get(intact record) = %v", err)
+	}
+	p := filepath.Join(store.Root, filepath.FromSlash(analyze.RecordPath(id)))
+	raw, _ := os.ReadFile(p)
+	os.WriteFile(p, []byte(strings.Replace(string(raw), `"failed"`, `"completed"`, -1)), 0o644)
+	_, err := m.Get(context.Background(), id)
+	if quarry.ErrorCode(err) != quarry.ECodeConflict || !strings.Contains(err.Error(), "was changed after it was written") {
+		t.Fatalf("Get(edited record) = %v; want CONFLICT, changed after it was written", err)
+	}
+	if _, _, err := m.Replay(context.Background(), id); quarry.ErrorCode(err) != quarry.ECodeConflict {
+		t.Errorf("Replay(edited record) = %v; want CONFLICT", err)
+	}
+}
