@@ -56,6 +56,10 @@ func (p *parser) bareColumns() error {
 			// "total population of the countries, by year": every
 			// country, summed; the grouping is the one asked for.
 			p.understood(i, fmt.Sprintf("%s -> all the rows' %s", src, c.Name), src)
+		case isText(c) && !isIDLike(c) && c.Values == nil && p.modifiesMeasure(i+n):
+			// "average customer age": the customers' age, one number, not
+			// an age per customer
+			p.understood(i, fmt.Sprintf("%s -> the rows' %s, whose %s is measured", src, c.Name, p.toks[i+n].raw), src)
 		case isText(c) && !isIDLike(c):
 			p.addGroup(i, src, c.Name, "")
 		case isText(c) && len(p.in.Measures) == 0 && st == mEntity:
@@ -272,4 +276,17 @@ func yesNo(c *Column) []string {
 		}
 	}
 	return nil
+}
+
+// modifiesMeasure reports whether the token at k is a word of a measure's
+// column read already: the text column named right before it describes
+// the measure ("customer age").
+func (p *parser) modifiesMeasure(k int) bool {
+	if k >= len(p.toks) || !p.toks[k].used || p.toks[k].kind != kWord {
+		return false
+	}
+	w := p.toks[k].low
+	return slices.ContainsFunc(p.in.Measures, func(m Measure) bool {
+		return m.Column != "" && slices.ContainsFunc(nameWords(m.Column), func(cw string) bool { return sameWord(w, cw) })
+	})
 }

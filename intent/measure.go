@@ -423,7 +423,7 @@ func defaultAgg(c *Column) string {
 
 // additiveWords in a column's name make it an amount that adds up over
 // rows.
-var additiveWords = setOf("total", "sum", "amount", "count", "number", "num", "cnt", "population", "pop", "sales",
+var additiveWords = setOf("total", "tot", "sum", "amount", "count", "number", "num", "cnt", "population", "pop", "sales",
 	"revenue", "cost", "costs", "gross", "profit", "loss", "spend", "budget", "precipitation", "precip", "rainfall",
 	"snowfall", "generation", "production", "output", "consumption", "emission", "emissions", "death", "deaths",
 	"injury", "injuries", "case", "cases", "vote", "votes", "unit", "units", "flight", "flights", "passenger",

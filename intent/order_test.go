@@ -372,11 +372,13 @@ func TestParseWhichThingNothingNames(t *testing.T) {
 		{Name: "price", Type: "float"},
 	}}}}
 	checkCases(t, []parseCase{
-		{text: "Which stock had the highest average price?", schema: stocks, want: want{Table: "stocks",
+		{text: "Which symbol had the highest average price?", schema: stocks, want: want{Table: "stocks",
 			Measures: []Measure{{Column: "price", Agg: "avg"}}, Top: &TopN{1, "symbol", true}}},
 		{text: "average price of IBM's stock", schema: stocks, want: want{Table: "stocks",
 			Measures: []Measure{{Column: "price", Agg: "avg"}}, Filters: []Filter{eq("symbol", "IBM")}}},
 	})
+	// "stock price" is the price of a stock, so "stock" is no name of the
+	// symbol column: "which stock" is reported as "which company" is.
 	in, err := Parse("Which company had the highest average price?", stocks, now)
 	if err != nil || in.Top != nil || !slices.ContainsFunc(in.Unknown, func(u Unknown) bool { return u.Word == "which company" }) {
 		t.Errorf("err %v, top %+v, unknown %+v; want which company reported", err, in.Top, in.Unknown)
@@ -390,5 +392,20 @@ func TestParsePerACodeIsAGrouping(t *testing.T) {
 	checkCases(t, []parseCase{
 		{text: "What's the mean height per group?", schema: groups, want: want{Table: "groups",
 			Measures: []Measure{{Column: "height", Agg: "avg"}}, GroupBy: []Group{{"group", ""}}}},
+	})
+}
+
+func TestParseAnEntityBeforeItsMeasure(t *testing.T) {
+	orders := Schema{Tables: []Table{{Name: "orders", Rows: 25, Columns: []Column{
+		{Name: "customer", Type: "string"},
+		{Name: "region", Type: "string", Values: []string{"East", "West"}},
+		{Name: "age", Type: "integer"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "average customer age", schema: orders, want: want{Table: "orders", Measures: []Measure{{Column: "age", Agg: "avg"}}}},
+		{text: "average customer age by region", schema: orders, want: want{Table: "orders",
+			Measures: []Measure{{Column: "age", Agg: "avg"}}, GroupBy: []Group{{"region", ""}}}},
+		{text: "average age by customer", schema: orders, want: want{Table: "orders",
+			Measures: []Measure{{Column: "age", Agg: "avg"}}, GroupBy: []Group{{"customer", ""}}}},
 	})
 }

@@ -306,6 +306,13 @@ func nameWords(name string) []string {
 	if w, ok := synonymPhrases[strings.Join(words, " ")]; ok {
 		return []string{w}
 	}
+	for k := 0; k < len(words); k++ {
+		if parts := compoundWords(words[k]); parts != nil {
+			// "TOTEMP" is TOT EMP, "realgdp" real gdp
+			words = append(words[:k:k], append(parts, words[k+1:]...)...)
+			k += len(parts) - 1
+		}
+	}
 	return words
 }
 
