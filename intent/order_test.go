@@ -409,3 +409,18 @@ func TestParseAnEntityBeforeItsMeasure(t *testing.T) {
 			Measures: []Measure{{Column: "age", Agg: "avg"}}, GroupBy: []Group{{"customer", ""}}}},
 	})
 }
+
+func TestParseShowTheirNames(t *testing.T) {
+	orders := Schema{Tables: []Table{{Name: "orders", Rows: 72, Columns: []Column{
+		{Name: "CustNo", Type: "string"},
+		{Name: "CustomerName", Type: "string", Values: []string{"Gouda BV", "Kaas & Co"}},
+		{Name: "amount", Type: "float"},
+	}}}}
+	checkCases(t, []parseCase{
+		{text: "Top 3 customers by total amount - show their names", schema: orders, want: want{Table: "orders",
+			Measures: []Measure{{Column: "amount", Agg: "sum"}}, Top: &TopN{3, "CustomerName", true}}},
+	})
+	if in, err := Parse("total amount, show their names", orders, now); err == nil && len(in.Unknown) == 0 {
+		t.Errorf("names with no ranking of names: nothing reported")
+	}
+}

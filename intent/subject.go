@@ -299,6 +299,8 @@ func (p *parser) asides() error {
 		case w == "average" && i > 0 && p.toks[i-1].low == "on" && len(p.in.Measures) > 0 &&
 			!slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.Agg != "avg" }):
 			// "the heaviest penguins on average": the average is the measure's
+		case (w == "names" || w == "name") && p.namesShown():
+			// "show their names": the ranking is of names already
 		case w == "among" || w == "amongst":
 		case toolWords[w]:
 		case numberWords[w] != 0 || isDigits(w):
@@ -603,4 +605,17 @@ func (p *parser) roleApplied(r string) bool {
 		}
 	}
 	return false
+}
+
+// namesShown reports whether the ranking or a grouping is of a column of
+// names ("CustomerName"), which "show their names" asks for.
+func (p *parser) namesShown() bool {
+	isName := func(col string) bool {
+		ws := nameWords(col)
+		return len(ws) > 0 && ws[len(ws)-1] == "name"
+	}
+	if p.in.Top != nil && isName(p.in.Top.Column) {
+		return true
+	}
+	return slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return isName(g.Column) })
 }
