@@ -2,6 +2,7 @@ package intent
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -158,6 +159,57 @@ const MaxTextLen = 2000
 // longer than MaxTextLen. A request it reads may still have Unknown words:
 // the caller decides what they mean for the answer.
 func Parse(text string, s Schema, now time.Time) (*Intent, error) {
+	in, err := parse(text, s, now)
+	if err != nil || in == nil {
+		return in, err
+	}
+	if u := factTable(in, s); u != nil {
+		// "headcount by department": the rows of the table that joins
+		// departments, not the departments, one to a group
+		alt, aerr := parse(text, Schema{Tables: []Table{*u}}, now)
+		if aerr == nil && alt != nil && len(alt.Unknown) <= len(in.Unknown) {
+			alt.Understood = append([]string{fmt.Sprintf("table %s, not %s (each %s of %s is one row: counting them counts nothing)",
+				u.Name, in.Table, in.GroupBy[0].Column, in.Table)}, alt.Understood...)
+			return alt, nil
+		}
+	}
+	return in, err
+}
+
+// factTable returns the table that joins in.Table when in counts the rows
+// of in.Table by a column with one row to each value (a count of 1 in
+// every group): those rows are the ones of the joining table.
+func factTable(in *Intent, s Schema) *Table {
+	if len(in.GroupBy) == 0 || len(in.Measures) > 1 || len(in.Measures) == 1 && in.Measures[0] != (Measure{Agg: "count"}) {
+		return nil
+	}
+	var t *Table
+	for ti := range s.Tables {
+		if strings.EqualFold(s.Tables[ti].Name, in.Table) {
+			t = &s.Tables[ti]
+		}
+	}
+	if t == nil {
+		return nil
+	}
+	unique := false
+	for _, c := range t.Columns {
+		if strings.EqualFold(c.Name, in.GroupBy[0].Column) && len(c.Values) > 0 && int64(len(c.Values)) == t.Rows {
+			unique = true
+		}
+	}
+	if !unique {
+		return nil
+	}
+	for ui := range s.Tables {
+		if slices.ContainsFunc(s.Tables[ui].Joined, func(n string) bool { return strings.EqualFold(n, t.Name) }) {
+			return &s.Tables[ui]
+		}
+	}
+	return nil
+}
+
+func parse(text string, s Schema, now time.Time) (*Intent, error) {
 	if n := utf8.RuneCountInString(text); n > MaxTextLen {
 		return nil, quarry.Errorf(quarry.ECodeInvalid, "the request is %d characters long; at most %d are read", n, MaxTextLen).
 			WithHint("say what to analyze in fewer words")

@@ -424,3 +424,24 @@ func TestParseShowTheirNames(t *testing.T) {
 		t.Errorf("names with no ranking of names: nothing reported")
 	}
 }
+
+func TestParseCountsTheRowsOfTheJoiningTable(t *testing.T) {
+	s := Schema{Tables: []Table{
+		{Name: "employees", Rows: 30, Joined: []string{"departments"}, Columns: []Column{
+			{Name: "emp_id", Type: "string"}, {Name: "dept_id", Type: "string"},
+			{Name: "dept_name", Type: "string", Values: []string{"Engineering", "Finance", "Legal", "Sales"}},
+			{Name: "Salary ($)", Type: "float"},
+		}},
+		{Name: "departments", Rows: 4, Columns: []Column{
+			{Name: "dept_id", Type: "string"},
+			{Name: "dept_name", Type: "string", Values: []string{"Engineering", "Finance", "Legal", "Sales"}},
+			{Name: "Location", Type: "string", Values: []string{"Berlin", "Munich"}},
+		}},
+	}}
+	checkCases(t, []parseCase{
+		{text: "headcount by department", schema: s, want: want{Table: "employees", Measures: []Measure{{Agg: "count"}}, GroupBy: []Group{{"dept_name", ""}}}},
+		// two departments in Berlin: each is a row, counted
+		{text: "number of departments by location", schema: s, want: want{Table: "departments",
+			Measures: []Measure{{Column: "dept_id", Agg: "count_distinct"}}, GroupBy: []Group{{"Location", ""}}}},
+	})
+}
