@@ -57,21 +57,28 @@ func (p *parser) groups() error {
 			continue
 		}
 		j := p.skip(i+n, "the", "a", "an")
-		if trig == "per" && isCountNoun(p.low(j)) && p.low(j) == singular(p.low(j)) {
-			// "revenue per order": an average over rows, not a grouping.
-			p.perRow = true
-			p.understood(i, p.src(i, j+1)+" -> average per row", p.src(i, j+1))
-			p.use(i, j+1)
-			continue
-		}
 		if trig == "per" && p.ratio == nil {
-			if c, n, st := p.colAt(j, prefNum); c != nil && st >= mWords && !isIDLike(c) && !p.isYearColumn(c) && defaultAgg(c) == "sum" {
-				// "deaths per capita", "cost per mile": divided by its total
+			c, n, st := p.colAt(j, prefNum)
+			counts := p.countsOf(j)
+			if counts != nil {
+				c, n, st = counts, 1, mWords
+			}
+			if c != nil && st >= mWords && !isIDLike(c) && !p.isYearColumn(c) && (defaultAgg(c) == "sum" || c == counts) {
+				// "deaths per capita", "cost per mile", "revenue per
+				// order" with a column of orders: divided by its total
 				p.ratio = &ratioReq{pos: i, src: p.src(i, j+n), col: c.Name}
 				p.use(i, j+n)
 				i = j + n - 1
 				continue
 			}
+		}
+		if trig == "per" && isCountNoun(p.low(j)) && p.low(j) == singular(p.low(j)) {
+			// "revenue per order" with no column of orders: an average
+			// over rows, not a grouping.
+			p.perRow = true
+			p.understood(i, p.src(i, j+1)+" -> average per row", p.src(i, j+1))
+			p.use(i, j+1)
+			continue
 		}
 		before := len(p.in.GroupBy)
 		end, err := p.groupList(i, j, trig)
@@ -86,6 +93,23 @@ func (p *parser) groups() error {
 		if end > j {
 			p.use(i, end)
 			i = end - 1
+		}
+	}
+	return nil
+}
+
+// countsOf returns the integer column that counts the thing the noun
+// at j names, by its plural ("orders" for "per order", "calls" for "per
+// call"), nil if none: a count adds up, whatever its name.
+func (p *parser) countsOf(j int) *Column {
+	w := p.low(j)
+	if p.t == nil || !p.free(j) || !isCountNoun(w) || singular(w) != w {
+		return nil
+	}
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if cw := nameWords(c.Name); c.Type == "integer" && len(cw) == 1 && cw[0] != w && singular(cw[0]) == w && !isIDLike(c) {
+			return c
 		}
 	}
 	return nil

@@ -282,7 +282,7 @@ func (p *parser) measureAt(i int) int {
 		note = " (no money-like column)"
 	}
 	if len(bound) == 0 {
-		if p.perRow && found && !byName {
+		if p.perRow && found {
 			m.Agg = "avg"
 		}
 		if w := p.toks[end-1].low; byName && m.Agg == "avg" && p.in.Top != nil && countRank[p.rankBy] && w != singular(w) && !avgWords[norm(w)] {
