@@ -306,6 +306,12 @@ func (p *parser) measureNamedAt(i int) bool {
 	return moneyWords[p.low(i)] || quantityWords[p.low(i)] || isCountNoun(p.low(i))
 }
 
+// nonAdditive reports whether a column's name says it does not add up
+// over rows: a price, a rate, a score, an age.
+func nonAdditive(c *Column) bool {
+	return slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return avgWords[w] || avgWords[norm(w)] })
+}
+
 // ratioReq is a "per <numeric column>" read: where, its words, and the
 // column.
 type ratioReq struct {
@@ -327,6 +333,16 @@ func (p *parser) applyRatio() error {
 		return nil
 	}
 	m := &p.in.Measures[0]
+	if m.Agg != "sum" && m.Agg != "avg" && m.Agg != "count" {
+		// "the median GDP per capita": of each row's ratio, not a ratio of totals
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: r.src, Reason: fmt.Sprintf("a %s of %s per %s is of each row's ratio, not a ratio of totals", aggWords[m.Agg], m.Column, r.col)})
+		return nil
+	}
+	if i := slices.IndexFunc(p.t.Columns, func(c Column) bool { return c.Name == m.Column }); i >= 0 && m.Times == "" && nonAdditive(&p.t.Columns[i]) {
+		// "price per unit": a price is already per unit; its total is no one's
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: r.src, Reason: m.Column + " does not add up: a ratio of its total to the total of " + r.col + " means nothing"})
+		return nil
+	}
 	if m.Column != "" {
 		p.dropNotes(" of " + m.Column) // read alone as an average or a total: it is the ratio's
 		m.Agg = "sum"

@@ -21,3 +21,20 @@ func TestPerAThingItsColumnCounts(t *testing.T) {
 			Measures: []Measure{{Column: "units", Agg: "avg"}}, GroupBy: []Group{{"region", ""}}}},
 	})
 }
+
+// TestARatioOfTotalsOnly: a ratio of totals answers neither an extreme
+// or a median of each row's ratio, nor a ratio of a price or a rate,
+// which is already per something and does not add up.
+func TestARatioOfTotalsOnly(t *testing.T) {
+	countries := schemaOf("c", Column{Name: "country", Type: "string", Values: []string{"China", "India"}},
+		Column{Name: "region", Type: "string", Values: []string{"Asia", "Europe"}},
+		Column{Name: "gdp", Type: "float"}, Column{Name: "pop", Type: "integer"})
+	reported(t, countries, "maximum gdp per capita by region", "median gdp per capita by region", "the lowest gdp per capita")
+	shops := schemaOf("shops", Column{Name: "chain", Type: "string", Values: []string{"Subway", "Arby's"}},
+		Column{Name: "price", Type: "float"}, Column{Name: "units", Type: "integer"}, Column{Name: "growth_rate", Type: "float"})
+	reported(t, shops, "average price per unit", "price per unit by chain", "growth rate per unit")
+	checkCases(t, []parseCase{
+		{text: "which country has the highest gdp per capita", schema: countries, want: want{Table: "c",
+			Measures: []Measure{{Column: "gdp", Agg: "sum", Per: "pop"}}, Top: &TopN{1, "country", true}}},
+	})
+}
