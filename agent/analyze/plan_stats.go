@@ -136,6 +136,9 @@ func (b *planBuilder) statColumns() (numeric, text []string) {
 		}
 	}
 	for _, m := range b.in.Measures {
+		if m.Times != "" || m.Per != "" {
+			continue // "gdp per capita" is no column: a test of gdp would answer another question
+		}
 		add(m.Column, false)
 	}
 	for _, g := range b.in.GroupBy {

@@ -120,6 +120,9 @@ func (b *planBuilder) unapplied() []analysis.UnknownWord {
 				if len(numeric) > 0 {
 					why = fmt.Sprintf("a correlation is between two numeric columns; %d named (%s)", len(numeric), strings.Join(numeric, ", "))
 				}
+				if slices.ContainsFunc(b.in.Measures, func(m intent.Measure) bool { return m.Times != "" || m.Per != "" }) {
+					why += "; a computed measure (a ratio or a product) is not correlated"
+				}
 				miss(kind, why)
 			}
 		case intent.AnalysisShare:
