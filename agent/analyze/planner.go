@@ -471,9 +471,11 @@ func (b *planBuilder) measures() []measure {
 	return out
 }
 
-func aggWord(agg string) string {
-	return map[string]string{"avg": "average", "count": "count of", "count_distinct": "distinct", "min": "lowest", "max": "highest", "median": "median", "std": "standard deviation of", "range": "range of"}[agg]
-}
+func aggWord(agg string) string { return aggWords[agg] }
+
+// aggWords are the aggregates a measure's column is named after ("avg_"),
+// with their words; a total's column is the measured column's name.
+var aggWords = map[string]string{"avg": "average", "count": "count of", "count_distinct": "distinct", "min": "lowest", "max": "highest", "median": "median", "std": "standard deviation of", "range": "range of"}
 
 // scopeText says the filters and period in words, for descriptions.
 func (b *planBuilder) scopeText() string {

@@ -181,9 +181,9 @@ func describeResult(what string, cols []string, rows [][]any, total int64) strin
 // is a total or a count, whose parts make a whole: not an average, an
 // extreme, a median, a spread or a ratio, of which a share means nothing.
 func addsUp(col string) bool {
-	for _, prefix := range []string{"avg_", "min_", "max_", "median_", "std_", "count_distinct_"} {
-		if strings.HasPrefix(col, prefix) {
-			return false
+	for agg := range aggWords {
+		if agg != "count" && strings.HasPrefix(col, agg+"_") {
+			return false // every aggregate but a count: an average, a range, ...
 		}
 	}
 	return !strings.Contains(col, "_per_") && col != "change" && col != "change_pct" && col != "share" && col != "share_pct"

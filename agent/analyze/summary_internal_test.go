@@ -32,3 +32,15 @@ func TestSummaryGivesSharesOfTotalsOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryGivesNoShareOfARange: a range (max - min) of each group is
+// no part of a whole.
+func TestSummaryGivesNoShareOfARange(t *testing.T) {
+	got := describeResult("Range of gdp by country", []string{"country", "range_gdp"}, [][]any{{"China", 3.0}, {"India", 1.0}}, 2)
+	if strings.Contains(got, "% of the") {
+		t.Errorf("%q; want no share of a range", got)
+	}
+	if got := describeResult("By region", []string{"region", "count_orders"}, [][]any{{"East", 3.0}, {"West", 1.0}}, 2); !strings.Contains(got, "75.0% of the 2 listed") {
+		t.Errorf("%q; want the share of a count", got)
+	}
+}
