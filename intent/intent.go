@@ -299,26 +299,27 @@ type parser struct {
 	notes    []note
 	named    bool // the request named a column of t (for computable)
 
-	pending      pendingGroup // the dimension dimension() read last
-	perRow       bool         // "per order": measures average over rows
-	topPos       int
-	topSrc       string
-	rankBy       string           // the superlative of a ranking ("wettest", "best"), if any
-	order        *orderNote       // the order phrase read ("longest first"), if any
-	sortVerb     int              // the index of a first word asking for an order ("rank ..."), or -1
-	sortByGroup  bool             // the sort verb is followed by "by" and a grouping, not a measure
-	sortTop      bool             // the ranking is the sort verb's: an order phrase sets its direction
-	across       []Group          // groupings read after "across"
-	akind        map[int]string   // the kind of analysis whose phrase ends at a token
-	subject      int              // the noun a numeric condition is about ("orders" in "orders with 5 units"), -1 if none
-	valueEnd     map[int]bool     // the tokens right after a filter's values ("customers" in "Canadian customers")
-	valueStart   map[int]bool     // the first tokens of values read as filters
-	unnamedWhich []int            // the nouns of "which X had the most" that name no column
-	ratio        *ratioReq        // "per capita": the column to divide by, if asked
-	gross        bool             // "gross sales", "before discounts": price times quantity as meant
-	subjectAt    []int            // the tokens read as the table's subject ("strikes" in birdstrikes)
-	perPeriod    *periodAverage   // "average daily volume", if asked
-	undecided    []undecidedValue // values of role twins whose role is not said
+	pending        pendingGroup // the dimension dimension() read last
+	perRow         bool         // "per order": measures average over rows
+	perRowReported bool         // a total asked per row was reported
+	topPos         int
+	topSrc         string
+	rankBy         string           // the superlative of a ranking ("wettest", "best"), if any
+	order          *orderNote       // the order phrase read ("longest first"), if any
+	sortVerb       int              // the index of a first word asking for an order ("rank ..."), or -1
+	sortByGroup    bool             // the sort verb is followed by "by" and a grouping, not a measure
+	sortTop        bool             // the ranking is the sort verb's: an order phrase sets its direction
+	across         []Group          // groupings read after "across"
+	akind          map[int]string   // the kind of analysis whose phrase ends at a token
+	subject        int              // the noun a numeric condition is about ("orders" in "orders with 5 units"), -1 if none
+	valueEnd       map[int]bool     // the tokens right after a filter's values ("customers" in "Canadian customers")
+	valueStart     map[int]bool     // the first tokens of values read as filters
+	unnamedWhich   []int            // the nouns of "which X had the most" that name no column
+	ratio          *ratioReq        // "per capita": the column to divide by, if asked
+	gross          bool             // "gross sales", "before discounts": price times quantity as meant
+	subjectAt      []int            // the tokens read as the table's subject ("strikes" in birdstrikes)
+	perPeriod      *periodAverage   // "average daily volume", if asked
+	undecided      []undecidedValue // values of role twins whose role is not said
 }
 
 // note is one entry of Understood, kept with its position to sort them.

@@ -301,6 +301,11 @@ func (p *parser) measureAt(i int) int {
 		p.addMeasure(start, p.src(start, end), m, note)
 	}
 	for _, a := range bound {
+		if p.perRow && found && a != "avg" && !p.perRowReported {
+			// "total sales per order": a total is not per order
+			p.perRowReported = true
+			p.in.Unknown = append(p.in.Unknown, Unknown{Word: "per row", Reason: "a " + aggWords[a] + " of " + m.Column + " is not a value per row; say average, or group by the rows' id"})
+		}
 		p.addMeasure(start, p.src(start, end), Measure{Column: m.Column, Agg: a, Times: m.Times}, note)
 	}
 	p.use(start, end)

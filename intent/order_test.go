@@ -333,11 +333,11 @@ func TestParseTheVerbOfADateColumn(t *testing.T) {
 		{Name: "Distributor", Type: "string", Values: []string{"Warner Bros.", "Sony Pictures"}},
 		{Name: "Release Date", Type: "date", Min: "1915-01-01", Max: "2046-12-31"},
 	}}}}
-	checkCases(t, []parseCase{
-		{text: "Which distributor released the most movies?", schema: movies, want: want{Table: "movies",
-			Top:        &TopN{1, "Distributor", true},
-			Understood: []string{"released -> what every row has a date of: Release Date"}}},
-	})
+	// With no period, "released" may mean rows with a release date, which
+	// some rows lack: reported, not read as every row.
+	if in, err := Parse("Which distributor released the most movies?", movies, now); err == nil && len(in.Unknown) == 0 {
+		t.Errorf("released with no period: nothing reported (understood %q)", in.Understood)
+	}
 }
 
 func TestParseAValueBeforeItsColumnsVerb(t *testing.T) {

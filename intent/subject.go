@@ -191,7 +191,6 @@ func (p *parser) spelledTableName() {
 // already says which rows they mean.
 func (p *parser) periodWords() {
 	var col string
-	verbOnly := false
 	switch {
 	case p.in.Time != nil && p.in.Time.Column != "":
 		col = p.in.Time.Column
@@ -199,25 +198,17 @@ func (p *parser) periodWords() {
 		col = p.date.Name // "tickets created each month"
 	case p.yearColumn() != nil && slices.ContainsFunc(p.in.Filters, func(f Filter) bool { return f.Column == p.yearColumn().Name }):
 		col = p.yearColumn().Name
-	case p.date != nil:
-		// "which distributor released the most movies": with no period,
-		// the verb of the date column says what every row did
-		col, verbOnly = p.date.Name, true
 	default:
 		return
 	}
 	words := nameWords(col)
 	for i, t := range p.toks {
-		if t.used || t.kind != kWord || stopwords[t.low] || len(t.low) < 4 || verbOnly && !strings.HasSuffix(t.low, "ed") {
+		if t.used || t.kind != kWord || stopwords[t.low] || len(t.low) < 4 {
 			continue
 		}
 		if slices.ContainsFunc(words, func(cw string) bool { return sameWord(t.low, cw) && synonymOf(cw) != "yr" && synonymOf(cw) != "dt" }) {
 			p.toks[i].used = true
-			what := "the period's column"
-			if verbOnly {
-				what = "what every row has a date of:"
-			}
-			p.understood(i, fmt.Sprintf("%s -> %s %s", t.raw, what, col), t.raw+" ("+col+")")
+			p.understood(i, fmt.Sprintf("%s -> the period's column %s", t.raw, col), t.raw+" ("+col+")")
 		}
 	}
 }

@@ -115,6 +115,9 @@ func (b *planBuilder) unapplied() []analysis.UnknownWord {
 				miss(kind, "a change needs periods to compare: a date column or two years")
 			}
 		case intent.AnalysisCorrelation:
+			if g := b.in.GroupBy; len(g) > 0 {
+				miss(kind, "a correlation is computed over all the rows in scope, not for each "+g[0].Column+"; filter to one instead")
+			}
 			if numeric, _ := b.statColumns(); !id(func(s string) bool { return s == "correlate" }) {
 				why := "a correlation is between two numeric columns: name them"
 				if len(numeric) > 0 {

@@ -538,3 +538,12 @@ func TestACorrelationIsTheCoefficient(t *testing.T) {
 		}
 	}
 }
+
+// TestACorrelationByGroupIsReported: a correlation is over all the rows
+// in scope; "by origin" is not applied to it, so it is not answered.
+func TestACorrelationByGroupIsReported(t *testing.T) {
+	path := writeRows(t, "xy.csv", [][]string{{"x", "y", "grp"}, {"1", "2", "a"}, {"2", "4", "b"}, {"3", "6", "a"}, {"4", "7", "b"}})
+	if res := runRequest(t, "correlation between x and y by grp", path); res.Status == analysis.StatusCompleted {
+		t.Errorf("completed (plan: %s); want the grouping of the correlation reported", res.Plan.Reasoning)
+	}
+}
