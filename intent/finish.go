@@ -129,6 +129,7 @@ func (p *parser) defaults() error {
 		}
 		p.noteTop()
 	}
+	p.rankedFall()
 	if !slices.Contains(p.in.Analyses, AnalysisTrend) || p.date == nil {
 		return nil
 	}
@@ -289,4 +290,46 @@ func (p *parser) modifiesMeasure(k int) bool {
 	return slices.ContainsFunc(p.in.Measures, func(m Measure) bool {
 		return m.Column != "" && slices.ContainsFunc(nameWords(m.Column), func(cw string) bool { return sameWord(w, cw) })
 	})
+}
+
+// fallWords and riseWords say which way a change goes.
+var (
+	fallWords = setOf("decline", "declines", "declined", "declining", "decrease", "decreases", "decreased", "decreasing",
+		"drop", "drops", "dropped", "fell", "fall", "falls")
+	riseWords = setOf("increase", "increases", "increased", "increasing", "rise", "rises", "rose", "rising", "gain",
+		"gains", "gained", "improvement", "improved", "grew", "grow", "growing")
+)
+
+// rankedFall turns a ranking by a change asked as a fall ("the biggest
+// decline", "fell the most") the other way: the largest fall is the
+// lowest change. A ranking of periods is not a ranking by a change.
+func (p *parser) rankedFall() {
+	t := p.in.Top
+	if t == nil || t.Column == "" || !slices.Contains(p.in.Analyses, AnalysisGrowth) {
+		return
+	}
+	if p.t == nil || slices.ContainsFunc(p.t.Columns, func(c Column) bool { return c.Name == t.Column && (isDate(&c) || p.isYearColumn(&c)) }) {
+		return
+	}
+	fall, rise := -1, false
+	for i, k := range p.akind {
+		switch w := p.toks[i].low; {
+		case k != AnalysisGrowth:
+		case fallWords[w]:
+			fall = i
+		case riseWords[w]:
+			rise = true
+		}
+	}
+	switch {
+	case fall < 0:
+		return
+	case rise:
+		// "rose or fell the most": the size of the change either way
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.toks[fall].raw,
+			Reason: "a ranking by the size of a rise or a fall (the change either way) is not computed; ask for the biggest rise or the biggest fall"})
+		return
+	}
+	t.Desc = !t.Desc
+	p.understood(fall, fmt.Sprintf("%s -> the change ranked from its lowest (a fall is a negative change)", p.toks[fall].raw), p.toks[fall].raw)
 }

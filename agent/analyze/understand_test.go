@@ -547,3 +547,22 @@ func TestACorrelationByGroupIsReported(t *testing.T) {
 		t.Errorf("completed (plan: %s); want the grouping of the correlation reported", res.Plan.Reasoning)
 	}
 }
+
+// TestRankingByAFallRanksTheLowestChangeFirst: "the biggest drop" is the
+// lowest change, not the largest rise.
+func TestRankingByAFallRanksTheLowestChangeFirst(t *testing.T) {
+	path := writeRows(t, "life.csv", lifeRows())
+	res := runRequest(t, "Which 2 countries had the biggest drop in life expectancy between 1995 and 2005?", path)
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("%s %+v", res.Status, res.Error)
+	}
+	// The changes are Arland 10, Borvia 8, Cestia 6, Dunmark 4, Eswana 2.
+	rows := readTable(t, res, "by_country_change")
+	if len(rows) != 3 || rows[1][0] != "Eswana" || rows[1][3] != "2" || rows[2][0] != "Dunmark" {
+		t.Errorf("ranking = %v, want Eswana (2) then Dunmark (4) (plan: %s)", rows, res.Plan.Reasoning)
+	}
+	res = runRequest(t, "Which 2 countries rose or fell the most in life expectancy between 1995 and 2005?", path)
+	if res.Status == analysis.StatusCompleted {
+		t.Errorf("a ranking by a change either way: %s; want it not answered (plan: %s)", res.Status, res.Plan.Reasoning)
+	}
+}
