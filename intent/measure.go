@@ -285,7 +285,7 @@ func (p *parser) measureAt(i int) int {
 		if p.perRow && found {
 			m.Agg = "avg"
 		}
-		if w := p.toks[end-1].low; byName && m.Agg == "avg" && p.in.Top != nil && countRank[p.rankBy] && w != singular(w) && !avgWords[norm(w)] {
+		if byName && m.Agg == "avg" && p.in.Top != nil && countRank[p.rankBy] && p.countNounIn(start, end) {
 			// "the most goals": a count of things, added up, though the
 			// column (a score) is averaged by default
 			avg := m
@@ -670,4 +670,17 @@ var countRank = setOf("most", "fewest", "least")
 // dropNotes forgets what was understood whose words end in suffix.
 func (p *parser) dropNotes(suffix string) {
 	p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return strings.HasSuffix(n.text, suffix) })
+}
+
+// countNounIn reports whether the words start..end-1 that name a measure
+// hold a plural noun ("goals", "goals away") and no word of an average.
+func (p *parser) countNounIn(start, end int) bool {
+	plural := false
+	for _, t := range p.toks[start:end] {
+		if avgWords[norm(t.low)] {
+			return false
+		}
+		plural = plural || t.kind == kWord && t.low != singular(t.low)
+	}
+	return plural
 }

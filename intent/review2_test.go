@@ -1,0 +1,21 @@
+package intent
+
+import "testing"
+
+var twinsFootball = Schema{Tables: []Table{{Name: "football", Rows: 6508, Columns: []Column{
+	{Name: "date", Type: "date", Min: "2013-07-20", Max: "2017-05-28"},
+	{Name: "division", Type: "string", Values: []string{"English Premier League", "Serie A"}},
+	{Name: "home_team", Type: "string", Values: []string{"Arsenal", "Roma"}},
+	{Name: "away_team", Type: "string", Values: []string{"Arsenal", "Roma"}},
+	{Name: "home_score", Type: "integer"},
+	{Name: "away_score", Type: "integer"},
+}}}}
+
+// TestTheMostOfACountSaidBeforeItsRole: "the most goals away" is a total
+// of goals as much as "the most away goals", not an average.
+func TestTheMostOfACountSaidBeforeItsRole(t *testing.T) {
+	checkCases(t, []parseCase{
+		{text: "Which 5 teams had the most goals away?", schema: twinsFootball, want: want{Table: "football",
+			Measures: []Measure{{Column: "away_score", Agg: "sum"}}, Top: &TopN{5, "away_team", true}}},
+	})
+}
