@@ -130,6 +130,7 @@ func (p *parser) defaults() error {
 		p.noteTop()
 	}
 	p.rankedFall()
+	p.byANumber()
 	if !slices.Contains(p.in.Analyses, AnalysisTrend) || p.date == nil {
 		return nil
 	}
@@ -332,4 +333,30 @@ func (p *parser) rankedFall() {
 	}
 	t.Desc = !t.Desc
 	p.understood(fall, fmt.Sprintf("%s -> the change ranked from its lowest (a fall is a negative change)", p.toks[fall].raw), p.toks[fall].raw)
+}
+
+// orderVerbs say that what follows "by" is an order ("sorted by sales").
+var orderVerbs = setOf("sort", "sorted", "sorting", "order", "ordered", "ordering", "rank", "ranked", "ranking", "list", "listed")
+
+// byANumber reports a number after "by" read as what to rank by when
+// nothing is ranked by it: "number of cities by population" asks for the
+// cities per size, not the count and the population side by side.
+func (p *parser) byANumber() {
+	if p.in.Top != nil {
+		return
+	}
+	for _, j := range p.byNumber {
+		c, _, _ := p.colAtAny(j)
+		k := j - 1
+		for k > 0 && (p.toks[k].low == "the" || p.toks[k].low == "a" || p.toks[k].low == "an") {
+			k--
+		}
+		if c == nil || k > 0 && orderVerbs[p.toks[k-1].low] ||
+			!slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.Column != c.Name }) {
+			continue
+		}
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.toks[k].raw + " " + p.toks[j].raw,
+			Reason:  fmt.Sprintf("%s is a number: a breakdown by it needs ranges of it, and a ranking by it a thing to rank (top 10 products by %s)", c.Name, c.Name),
+			Nearest: []string{c.Name}})
+	}
 }

@@ -320,6 +320,7 @@ type parser struct {
 	subjectAt      []int            // the tokens read as the table's subject ("strikes" in birdstrikes)
 	perPeriod      *periodAverage   // "average daily volume", if asked
 	undecided      []undecidedValue // values of role twins whose role is not said
+	byNumber       []int            // the columns of numbers after "by" read as what to rank by ("by revenue")
 }
 
 // note is one entry of Understood, kept with its position to sort them.

@@ -19,3 +19,18 @@ func TestTheMostOfACountSaidBeforeItsRole(t *testing.T) {
 			Measures: []Measure{{Column: "away_score", Agg: "sum"}}, Top: &TopN{5, "away_team", true}}},
 	})
 }
+
+// TestByANumberBesideAnotherMeasure: a number after "by" with nothing
+// ranked by it, beside another measure, is reported: "number of cities by
+// population" is not the count and the total population side by side.
+func TestByANumberBesideAnotherMeasure(t *testing.T) {
+	cities := schemaOf("cities", Column{Name: "city", Type: "string", Values: []string{"Paris", "Lyon"}},
+		Column{Name: "population", Type: "integer"}, Column{Name: "area", Type: "float"}, Column{Name: "revenue", Type: "float"})
+	reported(t, cities, "number of cities by population", "average area by population", "total area by revenue")
+	checkCases(t, []parseCase{
+		{text: "cities by population", schema: cities, want: want{Table: "cities",
+			Measures: []Measure{{Column: "population", Agg: "sum"}}, GroupBy: []Group{{"city", ""}}}},
+		{text: "top 5 cities by population", schema: cities, want: want{Table: "cities",
+			Measures: []Measure{{Column: "population", Agg: "sum"}}, Top: &TopN{5, "city", true}}},
+	})
+}
