@@ -126,6 +126,14 @@ func (p *parser) countAt(i int, agg string, n int) int {
 			p.use(i, h+1)
 			return h + 1
 		}
+		if yn := yesNo(c); yn != nil && isText(c) && m == 1 && p.toks[j].low != singular(p.toks[j].low) {
+			// "how many smokers": the rows where smoker is yes, not the
+			// two values of smoker
+			p.addMeasure(i, src(j), Measure{Agg: "count"}, "")
+			p.use(i, j)
+			p.addFilter(j, j+1, c, []string{yn[0]}, false, "")
+			return j + 1
+		}
 		p.addMeasure(i, src(j+m), Measure{Column: c.Name, Agg: "count_distinct"}, "")
 		p.named = true
 		p.use(i, j+m)

@@ -34,3 +34,16 @@ func TestByANumberBesideAnotherMeasure(t *testing.T) {
 			Measures: []Measure{{Column: "population", Agg: "sum"}}, Top: &TopN{5, "city", true}}},
 	})
 }
+
+// TestCountOfAYesNoNoun: "how many smokers" counts the rows where smoker
+// is yes, not the two values of smoker.
+func TestCountOfAYesNoNoun(t *testing.T) {
+	insurance := schemaOf("insurance", Column{Name: "region", Type: "string", Values: []string{"northeast", "southwest"}},
+		Column{Name: "smoker", Type: "string", Values: []string{"no", "yes"}}, Column{Name: "charges", Type: "float"})
+	checkCases(t, []parseCase{
+		{text: "how many smokers are there", schema: insurance, want: want{Table: "insurance",
+			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{eq("smoker", "yes")}}},
+		{text: "number of smokers by region", schema: insurance, want: want{Table: "insurance",
+			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{eq("smoker", "yes")}, GroupBy: []Group{{"region", ""}}}},
+	})
+}
