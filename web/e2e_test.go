@@ -485,7 +485,11 @@ func (b *browser) screenshot(name string) {
 	var png []byte
 	var err error
 	for attempt := 0; attempt < 10; attempt++ {
-		if png, err = chromedp.Run(b.ctx, chromedp.FullScreenshot(100)); err == nil || !strings.Contains(err.Error(), "0 width") {
+		// "0 width": the page is still laid out; "Not attached to an
+		// active page": it is reloading (analysis.js reloads when a run
+		// ends). Both pass in a moment.
+		if png, err = chromedp.Run(b.ctx, chromedp.FullScreenshot(100)); err == nil ||
+			!strings.Contains(err.Error(), "0 width") && !strings.Contains(err.Error(), "Not attached to an active page") {
 			break
 		}
 		time.Sleep(200 * time.Millisecond)
