@@ -19,19 +19,7 @@ import (
 // died is saved as failed with its SHA-256 in the audit log, so that an
 // edit to it afterwards is reported.
 func TestRecoveredRecordIsHashed(t *testing.T) {
-	store := fsstore.Analyses{Root: t.TempDir()}
-	m := analyses.New(analyses.Config{Analyzer: &analyze.Analyzer{}, Store: store,
-		OpenLog: func() (analyses.Log, error) {
-			os.MkdirAll(filepath.Dir(store.AuditLog()), 0o755)
-			return audit.OpenShared(store.AuditLog(), nil)
-		}})
-	defer m.Close()
-	id := quarry.NewID()
-	req := &analysis.Request{RequestID: id, Intent: "monthly revenue by region", Status: analysis.StatusExecuting}
-	if err := store.SaveJSON(analyze.RecordPath(id), &analysis.Result{RequestID: id, Status: req.Status, Request: req,
-		Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}); err != nil {
-		t.Fatal(err)
-	}
+	store, m, id := interrupted(t, false)
 	if res, err := m.Get(context.Background(), id); err != nil || res.Status != analysis.StatusFailed {
 		t.Fatalf("Get(interrupted) = %v, %v; want it recorded as failed", res, err)
 	}
@@ -53,29 +41,7 @@ func TestRecoveredRecordIsHashed(t *testing.T) {
 // refuses a finished record whose bytes are not those its last
 // record_saved entry hashed.
 func TestEditedRecordIsNotServed(t *testing.T) {
-	store := fsstore.Analyses{Root: t.TempDir()}
-	m := analyses.New(analyses.Config{Analyzer: &analyze.Analyzer{}, Store: store,
-		OpenLog: func() (analyses.Log, error) {
-			os.MkdirAll(filepath.Dir(store.AuditLog()), 0o755)
-			return audit.OpenShared(store.AuditLog(), nil)
-		},
-		Entries: func(id string) ([]quarry.AuditEntry, error) {
-			all, err := audit.ReadFile(store.AuditLog())
-			var out []quarry.AuditEntry
-			for _, e := range all {
-				if e.RequestID == id {
-					out = append(out, e)
-				}
-			}
-			return out, err
-		}})
-	defer m.Close()
-	id := quarry.NewID()
-	req := &analysis.Request{RequestID: id, Intent: "monthly revenue by region", Status: analysis.StatusExecuting}
-	if err := store.SaveJSON(analyze.RecordPath(id), &analysis.Result{RequestID: id, Status: req.Status, Request: req,
-		Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}); err != nil {
-		t.Fatal(err)
-	}
+	store, m, id := interrupted(t, true)
 	// Recorded as failed (its process is gone), with its hash in the log.
 	if res, err := m.Get(context.Background(), id); err != nil || res.Status != analysis.StatusFailed {
 		t.Fatalf("Get(interrupted) = %v, %v", res, err)
@@ -93,4 +59,38 @@ func TestEditedRecordIsNotServed(t *testing.T) {
 	if _, _, err := m.Replay(context.Background(), id); quarry.ErrorCode(err) != quarry.ECodeConflict {
 		t.Errorf("Replay(edited record) = %v; want CONFLICT", err)
 	}
+}
+
+// interrupted returns a service over a fresh store holding the record of
+// one analysis left executing by a process that is gone, and its id. With
+// entries, the service reads the log's entries (and so checks records).
+func interrupted(t *testing.T, entries bool) (fsstore.Analyses, *analyses.Service, string) {
+	t.Helper()
+	store := fsstore.Analyses{Root: t.TempDir()}
+	cfg := analyses.Config{Analyzer: &analyze.Analyzer{}, Store: store,
+		OpenLog: func() (analyses.Log, error) {
+			os.MkdirAll(filepath.Dir(store.AuditLog()), 0o755)
+			return audit.OpenShared(store.AuditLog(), nil)
+		}}
+	if entries {
+		cfg.Entries = func(id string) ([]quarry.AuditEntry, error) {
+			all, err := audit.ReadFile(store.AuditLog())
+			var out []quarry.AuditEntry
+			for _, e := range all {
+				if e.RequestID == id {
+					out = append(out, e)
+				}
+			}
+			return out, err
+		}
+	}
+	m := analyses.New(cfg)
+	t.Cleanup(func() { m.Close() })
+	id := quarry.NewID()
+	req := &analysis.Request{RequestID: id, Intent: "monthly revenue by region", Status: analysis.StatusExecuting}
+	if err := store.SaveJSON(analyze.RecordPath(id), &analysis.Result{RequestID: id, Status: req.Status, Request: req,
+		Observations: []analysis.Observation{}, Artifacts: []analysis.Artifact{}}); err != nil {
+		t.Fatal(err)
+	}
+	return store, m, id
 }
