@@ -35,7 +35,7 @@ func (p *parser) values(fuzzy bool) {
 		}
 		col, why := p.pickColumn(refs, j, j+n)
 		if col == nil {
-			if cols := refCols(refs); len(cols) > 1 && roleTwins(cols) {
+			if cols := refCols(refs); len(cols) > 1 {
 				// Reported, and read by nothing else, even when its
 				// words are stop words too ("IN").
 				p.undecided = append(p.undecided, undecidedValue{j, j + n, cols})
@@ -91,8 +91,9 @@ func (p *parser) values(fuzzy bool) {
 	}
 }
 
-// undecidedValue is a value of role twins whose role the request does
-// not say: not applied, and reported.
+// undecidedValue is a value of several columns (role twins, or columns
+// with as many values) whose column the request does not say: not
+// applied, and reported.
 type undecidedValue struct {
 	i, j int
 	cols []*Column
@@ -289,8 +290,8 @@ func (p *parser) pickColumn(refs []valRef, i, j int) (*Column, string) {
 	for k := max(i-5, 0); k < min(j+3, len(p.toks)); k++ {
 		for _, c := range cols {
 			n := p.namesAt(k, c)
-			if n == 0 || k+n > i && k < j {
-				continue
+			if n == 0 || k+n > i && k < j || k > 0 && (p.toks[k-1].low == "by" || p.toks[k-1].low == "per") {
+				continue // "in IT by country": a grouping, not the value's column
 			}
 			if d := min(abs(i-(k+n)), abs(k-j)); d < bestD {
 				bestD, named = d, c
@@ -301,18 +302,30 @@ func (p *parser) pickColumn(refs []valRef, i, j int) (*Column, string) {
 		return pick(c, "the end of the journey its preposition says")
 	}
 	if named != nil {
+		if roleTwins(cols) {
+			p.useRoleWords(named)
+		}
 		return pick(named, "named nearby")
+	}
+	if c := p.notGrouped(cols); c != nil {
+		return pick(c, "the other is grouped by")
 	}
 	if c, ok := p.byRole(cols); ok {
 		return pick(c, "the role the request names")
 	} else if roleTwins(cols) {
 		return nil, "" // "Texas" in origin_state and dest_state: which one is not said
 	}
-	best := cols[0]
+	best, tie := cols[0], false
 	for _, c := range cols[1:] {
-		if len(c.Values) < len(best.Values) {
-			best = c
+		switch {
+		case len(c.Values) < len(best.Values):
+			best, tie = c, false
+		case len(c.Values) == len(best.Values):
+			tie = true
 		}
+	}
+	if tie {
+		return nil, "" // "IT" in dept and country, as many values each: which one is not said
 	}
 	return pick(best, "the column with fewer distinct values")
 }
@@ -390,14 +403,20 @@ func (p *parser) byRole(cols []*Column) (*Column, bool) {
 	if found == nil {
 		return nil, false
 	}
-	for _, i := range said[roleOf(found)] {
-		if p.free(i) && !p.namedGroup(i) {
-			// "departing": the role of the value's column, not a
-			// column of its own to group by.
+	p.useRoleWords(found)
+	return found, true
+}
+
+// useRoleWords marks the free words that say c's role as read: "departing"
+// or "home" is the role of the value's column, not a column of its own to
+// group by or a measure.
+func (p *parser) useRoleWords(c *Column) {
+	r := roleOf(c)
+	for i, t := range p.toks {
+		if r != "" && t.kind == kWord && synonymOf(t.low) == r && p.free(i) && !p.namedGroup(i) {
 			p.toks[i].used = true
 		}
 	}
-	return found, true
 }
 
 // byEnd picks between an origin and a destination column the one a
@@ -578,4 +597,24 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// notGrouped returns the one column of cols that the request does not
+// group by, when the others are all grouped by: a filter on a grouping
+// would leave it one group.
+func (p *parser) notGrouped(cols []*Column) *Column {
+	var free *Column
+	for _, c := range cols {
+		if slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Column == c.Name }) {
+			continue
+		}
+		if free != nil {
+			return nil
+		}
+		free = c
+	}
+	if free == nil || len(p.in.GroupBy) == 0 {
+		return nil
+	}
+	return free
 }

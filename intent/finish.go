@@ -351,12 +351,44 @@ func (p *parser) byANumber() {
 		for k > 0 && (p.toks[k].low == "the" || p.toks[k].low == "a" || p.toks[k].low == "an") {
 			k--
 		}
-		if c == nil || k > 0 && orderVerbs[p.toks[k-1].low] ||
-			!slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.Column != c.Name }) {
+		if c != nil && k > 0 && orderVerbs[p.toks[k-1].low] {
+			p.sortedBy(k-1, j, c)
+			continue
+		}
+		if c == nil || !slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.Column != c.Name }) {
 			continue
 		}
 		p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.toks[k].raw + " " + p.toks[j].raw,
 			Reason:  fmt.Sprintf("%s is a number: a breakdown by it needs ranges of it, and a ranking by it a thing to rank (top 10 products by %s)", c.Name, c.Name),
 			Nearest: []string{c.Name}})
 	}
+}
+
+// sortedBy reads "sorted by sales" (the order verb at v, the measure's
+// column c named at j) beside other measures: the groups, all of them,
+// ranked by that measure, which comes first. With no one grouping to put
+// in that order, or a ranking already asked for, it is reported.
+func (p *parser) sortedBy(v, j int, c *Column) {
+	src := p.src(v, j+1)
+	mi := slices.IndexFunc(p.in.Measures, func(m Measure) bool { return m.Column == c.Name })
+	var dims []Group
+	for _, g := range p.in.GroupBy {
+		if g.Grain == "" {
+			dims = append(dims, g)
+		}
+	}
+	switch {
+	case mi < 0:
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: src, Reason: c.Name + " is not among the measures computed", Nearest: []string{c.Name}})
+		return
+	case p.in.Top != nil || len(dims) != 1 || len(p.in.GroupBy) != 1:
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: src, Reason: "there is no one grouping to put in this order"})
+		return
+	}
+	m := p.in.Measures[mi]
+	p.in.Measures = append([]Measure{m}, slices.Delete(slices.Clone(p.in.Measures), mi, mi+1)...)
+	p.in.Top = &TopN{N: 0, Column: dims[0].Column, Desc: true}
+	p.sortTop = true // "sorted by sales, lowest first" sets the direction
+	p.toks[v].used = true
+	p.understood(v, fmt.Sprintf("%s -> every %s, ranked by %s of %s, highest first unless an order is said", src, dims[0].Column, aggWords[m.Agg], m.Column), src)
 }

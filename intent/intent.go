@@ -319,7 +319,7 @@ type parser struct {
 	gross          bool             // "gross sales", "before discounts": price times quantity as meant
 	subjectAt      []int            // the tokens read as the table's subject ("strikes" in birdstrikes)
 	perPeriod      *periodAverage   // "average daily volume", if asked
-	undecided      []undecidedValue // values of role twins whose role is not said
+	undecided      []undecidedValue // values whose column is not said
 	byNumber       []int            // the columns of numbers after "by" read as what to rank by ("by revenue")
 }
 

@@ -109,6 +109,13 @@ func (p *parser) countAt(i int, agg string, n int) int {
 			p.use(i, j+1)
 			return j + 1
 		}
+	case agg == "count" && p.countedBy(j) != nil:
+		// "how many calls" over a column of calls: each row counts that
+		// many, so the answer is their sum, not the number of rows
+		c := p.countedBy(j)
+		p.addMeasure(i, src(j+1), Measure{Column: c.Name, Agg: "sum"}, " (each row counts "+c.Name+")")
+		p.use(i, j+1)
+		return j + 1
 	case isCountNoun(w) || moneyWords[w]:
 		m := p.countNoun(j)
 		if agg == "count_distinct" && m.Agg == "count" {
@@ -226,6 +233,9 @@ func (p *parser) measureAt(i int) int {
 		}
 		m, n = Measure{Column: c.Name, Agg: "avg"}, k
 	} else if c, k, st := p.colAt(i, prefNum); c != nil && st >= mPart && !isIDLike(c) {
+		if k == 1 && roles[synonymOf(w)] && len(nameWords(c.Name)) > 1 && p.free(i+1) && p.toks[i+1].kind == kWord && !stopwords[p.low(i+1)] {
+			return i // "home games", "away wins": the role of what follows, not home_score
+		}
 		m, n, byName = Measure{Column: c.Name, Agg: defaultAgg(c)}, k, true
 		if c2, k2 := p.timesAt(i + k); c2 != nil {
 			// "quantity times unit price": a product, summed
@@ -425,6 +435,9 @@ func defaultAgg(c *Column) string {
 		if avgWords[w] || avgWords[norm(w)] {
 			return "avg"
 		}
+	}
+	if countsThings(c) {
+		return "sum" // calls, visits, trips: a number of events adds up
 	}
 	for _, w := range words {
 		if additiveWords[w] || additiveWords[norm(w)] || rank(c, moneyColumns) >= 0 || rank(c, quantityColumns) >= 0 {
@@ -691,4 +704,28 @@ func (p *parser) countNounIn(start, end int) bool {
 		plural = plural || t.kind == kWord && t.low != singular(t.low)
 	}
 	return plural
+}
+
+// countsThings reports whether c is a count of events by its name alone:
+// an integer column called by a plural noun of things that happen
+// ("calls", "visits", "trips").
+func countsThings(c *Column) bool {
+	words := nameWords(c.Name)
+	return c.Type == "integer" && len(words) == 1 && isCountNoun(words[0]) && singular(words[0]) != words[0] && !isIDLike(c)
+}
+
+// countedBy returns the integer column whose whole name is the plural
+// noun at j ("how many goals" over a goals column), nil if none.
+func (p *parser) countedBy(j int) *Column {
+	w := p.low(j)
+	if p.t == nil || w == "" || singular(w) == w {
+		return nil
+	}
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if c.Type == "integer" && !isIDLike(c) && !p.isYearColumn(c) && slices.Equal(nameWords(c.Name), []string{w}) {
+			return c
+		}
+	}
+	return nil
 }

@@ -121,7 +121,11 @@ func (p *parser) unknowns() {
 		for _, c := range u.cols {
 			names = append(names, c.Name)
 		}
-		add(Unknown{Word: p.src(u.i, u.j), Reason: "a value of " + strings.Join(names, " and ") + "; the request does not say which end it is",
+		which := "which column it is in"
+		if roleTwins(u.cols) {
+			which = "which end it is"
+		}
+		add(Unknown{Word: p.src(u.i, u.j), Reason: "a value of " + strings.Join(names, " and ") + "; the request does not say " + which,
 			Nearest: names})
 	}
 	for _, w := range p.in.Unparsed {

@@ -303,14 +303,14 @@ func (b *planBuilder) build() {
 				b.crossBreakdown(measures, dims)
 			}
 		default:
-			b.breakdown(measures[0], g.Column)
+			b.breakdown(measures, g.Column)
 		}
 	}
 	if b.in.Top != nil && b.in.Top.Column != "" && !slices.ContainsFunc(b.in.GroupBy, func(g intent.Group) bool { return g.Column == b.in.Top.Column }) {
 		if year, lo, hi, ok := b.yearPair(); ok && b.has(intent.AnalysisGrowth) && measures[0].Per == "" {
 			b.rankByChange(measures[0], b.in.Top, year, lo, hi)
 		} else if !b.has(intent.AnalysisGrowth) {
-			b.breakdown(measures[0], b.in.Top.Column)
+			b.breakdown(measures, b.in.Top.Column)
 		}
 	}
 	if b.has(intent.AnalysisShare) && len(dims) == 0 && !hasGrain {
@@ -347,7 +347,7 @@ func (b *planBuilder) someChart() {
 	}
 	for _, c := range b.table.Columns {
 		if c.Type == quarry.TypeString && len(c.Values) > 1 && len(c.Values) <= 50 {
-			b.breakdown(m, c.Name)
+			b.breakdown([]measure{m}, c.Name)
 			return
 		}
 	}
@@ -651,9 +651,12 @@ func periodExpr(grain, col string) string {
 	return fmt.Sprintf("date_trunc('%s', %s::DATE)::DATE", grain, col)
 }
 
-// breakdown: the measure per value of a dimension, largest first (top N
-// when asked), its bar chart and shares.
-func (b *planBuilder) breakdown(m measure, dim string) {
+// breakdown: the measures per value of a dimension, by the first largest
+// first (top N when asked), its bar chart and shares. Every measure the
+// request names is a column: "total sales and average profit by store"
+// is one table of both.
+func (b *planBuilder) breakdown(ms []measure, dim string) {
+	m := ms[0]
 	id := "by_" + fileName(strings.ToLower(dim))
 	if slices.ContainsFunc(b.steps, func(t analysis.Subtask) bool { return t.TaskID == id }) {
 		return
@@ -689,7 +692,11 @@ func (b *planBuilder) breakdown(m measure, dim string) {
 	if growth {
 		orderBy = "1" // a change from year to year, in the order of the years
 	}
-	args["query"] = fmt.Sprintf("SELECT %s, %s AS %s FROM %s%s GROUP BY 1 ORDER BY %s%s", quoteIdent(dim), m.sql, quoteIdent(m.alias), from, where, orderBy, limit)
+	sel := quoteIdent(dim)
+	for _, m := range ms {
+		sel += ", " + m.sql + " AS " + quoteIdent(m.alias)
+	}
+	args["query"] = fmt.Sprintf("SELECT %s FROM %s%s GROUP BY 1 ORDER BY %s%s", sel, from, where, orderBy, limit)
 	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Dependencies: deps,
 		Arguments: args, Invariants: []string{"group by " + dim + " before " + m.Agg}, Deliverable: analysis.DeliverTables,
 		EstimatedCostSeconds: b.cost(0.3)})

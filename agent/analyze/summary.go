@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -47,7 +48,7 @@ func (r *run) findings(ctx context.Context) []finding {
 		if err != nil {
 			continue
 		}
-		if text := describeResult(t.Description, res.Columns, res.Rows, o.rows); text != "" {
+		if text := describeResult(t.Description, res.Columns, res.Rows, o.rows, orderedBy(t)); text != "" {
 			if o.cut != nil {
 				text += " " + o.cut.sentence()
 			}
@@ -109,7 +110,9 @@ func clip(s string, n int) string {
 // describeResult says what a result table shows, by its shape: one row of
 // numbers; a series over periods (first, last, change, peak); or a ranking
 // of categories (the first, its share).
-func describeResult(what string, cols []string, rows [][]any, total int64) string {
+// The column a ranking is ordered by (lead, -1 if none) is the one it
+// speaks of; otherwise the last column of numbers.
+func describeResult(what string, cols []string, rows [][]any, total int64, lead int) string {
 	if len(rows) == 0 || len(cols) == 0 {
 		return fmt.Sprintf("%s: no rows.", what)
 	}
@@ -118,6 +121,11 @@ func describeResult(what string, cols []string, rows [][]any, total int64) strin
 		if _, ok := number(rows[0][j]); ok {
 			num = j
 			break
+		}
+	}
+	if lead > 0 && lead < len(cols) {
+		if _, ok := number(rows[0][lead]); ok {
+			num = lead
 		}
 	}
 	if num < 0 {
@@ -361,3 +369,23 @@ func group(s string) string {
 	}
 	return sign + b.String()
 }
+
+// orderedBy returns the position of the column a query step's rows are
+// ranked by, when its query orders by a column's position and a
+// direction ("ORDER BY 2 DESC NULLS LAST, 1"), -1 otherwise.
+func orderedBy(t analysis.Subtask) int {
+	q, _ := t.Arguments["query"].(string)
+	m := orderByPosition.FindStringSubmatch(q)
+	if m == nil {
+		return -1
+	}
+	k, err := strconv.Atoi(m[1])
+	if err != nil {
+		return -1
+	}
+	return k - 1
+}
+
+// orderByPosition matches the last ORDER BY of a query when it names a
+// column's position and a direction.
+var orderByPosition = regexp.MustCompile(`(?i)ORDER BY (\d+) (?:ASC|DESC)[^()]*$`)
