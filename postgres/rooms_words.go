@@ -83,6 +83,20 @@ func searchTerms(ctx context.Context, tx pgx.Tx, roomID string, terms []string, 
 	if (limit <= 0 || len(terms) <= limit) && postings <= 0 {
 		return terms, nil, nil, nil
 	}
+	if counts, err = familyCounts(ctx, tx, roomID, terms); err != nil {
+		return nil, nil, nil, err
+	}
+	if searched, scored = counts.Split(terms, limit, postings); len(scored) == 0 {
+		return searched, nil, nil, nil
+	}
+	if counts.Passages, err = roomPassages(ctx, tx, roomID); err != nil {
+		return nil, nil, nil, err
+	}
+	return searched, scored, counts, nil
+}
+
+// familyCounts reads the counts of the terms' word families in a room.
+func familyCounts(ctx context.Context, tx pgx.Tx, roomID string, terms []string) (*retrieve.WordCounts, error) {
 	from := retrieve.FamilyPrefixes(terms)
 	to := make([]string, len(from))
 	for i, p := range from {
@@ -91,7 +105,7 @@ func searchTerms(ctx context.Context, tx pgx.Tx, roomID string, terms []string, 
 	rows, err := tx.Query(ctx, `SELECT w.word, w.chunks FROM unnest($2::text[], $3::text[]) AS p(lo, hi)
 		JOIN room_words w ON w.data_room_id = $1 AND w.word >= p.lo AND w.word < p.hi`, roomID, from, to)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("read the words of room %s: %w", roomID, err)
+		return nil, fmt.Errorf("read the words of room %s: %w", roomID, err)
 	}
 	byWord := map[string]int32{}
 	var w string
@@ -100,16 +114,39 @@ func searchTerms(ctx context.Context, tx pgx.Tx, roomID string, terms []string, 
 		byWord[w] = n
 		return nil
 	}); err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	counts = retrieve.NewWordCounts(byWord)
-	if searched, scored = counts.Split(terms, limit, postings); len(scored) == 0 {
-		return searched, nil, nil, nil
+	return retrieve.NewWordCounts(byWord), nil
+}
+
+// roomPassages counts a room's chunks.
+func roomPassages(ctx context.Context, tx pgx.Tx, roomID string) (int, error) {
+	var n int
+	if err := tx.QueryRow(ctx, `SELECT coalesce(sum(chunk_count), 0) FROM documents WHERE data_room_id = $1`, roomID).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count the chunks of room %s: %w", roomID, err)
 	}
-	if err := tx.QueryRow(ctx, `SELECT coalesce(sum(chunk_count), 0) FROM documents WHERE data_room_id = $1`, roomID).Scan(&counts.Passages); err != nil {
-		return nil, nil, nil, fmt.Errorf("count the chunks of room %s: %w", roomID, err)
+	return n, nil
+}
+
+// TermChunks implements room.Search.
+func (s *Rooms) TermChunks(ctx context.Context, roomID string, terms []string) (map[string]int, int, error) {
+	out := make(map[string]int, len(terms))
+	if !isID(roomID) {
+		return out, 0, nil
 	}
-	return searched, scored, counts, nil
+	var passages int
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		counts, err := familyCounts(ctx, tx, roomID, terms)
+		if err != nil {
+			return err
+		}
+		for _, t := range terms {
+			out[t] = int(counts.Family(t))
+		}
+		passages, err = roomPassages(ctx, tx, roomID)
+		return err
+	})
+	return out, passages, err
 }
 
 // rankBM25 scores hits by BM25 for terms (retrieve.WordCounts.BM25) in

@@ -153,6 +153,11 @@ type Search interface {
 	// similarity to q.Vector, best first (Score is the cosine); with
 	// DocumentIDs, only theirs. Chunks of other models are not compared.
 	SearchVectors(ctx context.Context, roomID string, q VectorQuery) ([]ChunkHit, error)
+	// TermChunks returns, for each term (as retrieve.Terms gives them),
+	// how many of the room's chunks hold a word of its family (revenue,
+	// revenues), and how many chunks the room has: what makes a word of
+	// a question rare or common in the room.
+	TermChunks(ctx context.Context, roomID string, terms []string) (map[string]int, int, error)
 }
 
 // VectorQuery is a semantic search: the question's embedding by Model.

@@ -102,7 +102,7 @@ func (s *Service) answer(ctx context.Context, q *room.Query, docs []room.Documen
 			completed++
 		}
 	}
-	a := ask.Extract(q.Question, pages, completed)
+	a := ask.Extract(q.Question, pages, completed, ask.RarityOf(ctx, s.Store, q.RoomID, q.Question))
 	if s.Model != nil && a.Type == room.AnswerGrounded {
 		t0 := s.now()
 		g, err := ask.Generate(ctx, s.Model, s.Store, q.Question, pages)

@@ -165,3 +165,16 @@ func (s *Rooms) searchTerms(ctx context.Context, roomID string, q room.ChunkQuer
 	searched, scored = r.Split(terms, limit, q.MaxPostings)
 	return searched, scored, r, nil
 }
+
+// TermChunks implements room.Search.
+func (s *Rooms) TermChunks(ctx context.Context, roomID string, terms []string) (map[string]int, int, error) {
+	r, err := s.roomTerms(ctx, roomID)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make(map[string]int, len(terms))
+	for _, t := range terms {
+		out[t] = int(r.Family(t))
+	}
+	return out, r.Passages, nil
+}

@@ -1,10 +1,10 @@
 package ask
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/quarry-dev/quarry/retrieve"
@@ -19,92 +19,94 @@ type Answer struct {
 	Citations []room.Citation
 }
 
-// Evidence thresholds: the best passage must hold at least minShared of
-// the question's own content words, and at least minCoverage of them
-// (whichever is less), or the room is taken not to say.
-const (
-	minShared   = 2
-	minCoverage = 0.5
-	// quoteLines is how many lines of evidence the answer quotes.
-	quoteLines = 4
-)
+// quoteLines is how many lines of evidence the answer quotes: the one
+// that answers and those that support it.
+const quoteLines = 4
 
 // numberRe finds what looks like an amount in a line, to rank the lines
 // that state one first; it checks nothing (numbers a model writes are
 // checked by agent/evidence, see check).
 var numberRe = regexp.MustCompile(`\(?\$?\s?\d[\d,]*(\.\d+)?\)?%?`)
 
-// Extract answers a question from the pages retrieval found: the lines
-// of the best passages that share most of the question's words, numbers
-// first when the question asks for an amount, each quoted with its
-// document and page. When the best passage lacks the question's words it
-// answers insufficient_evidence, saying what was searched and what is
+// Extract answers a question from the pages retrieval found, with the
+// rarity of its words in the room (nil when not known): first the
+// sentence, table row or list item that answers (select.go), then the
+// lines that support it, each quoted with its document and page; the
+// answer's page is cited first. When the room never uses a word that
+// makes it this question, or no passage found has the question's focus,
+// it answers insufficient_evidence, saying what was searched and what is
 // missing.
-func Extract(questionText string, pages []PageHit, documents int) Answer {
+func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Answer {
 	q := parseQuestion(questionText)
 	content := contentWords(q)
 	if len(pages) == 0 || len(content) == 0 {
-		return insufficient(q, content, nil, documents)
+		return insufficient(q, content, nil, nil, documents)
 	}
-	type line struct {
-		text   string
-		page   PageHit
-		chunk  room.ChunkHit
-		shared int
-		score  float64
+	absent, need := focus(content, r)
+	if len(absent) > 0 {
+		return insufficient(q, content, absent, nil, documents)
 	}
-	wantNumber := asksForAmount(questionText)
-	var lines []line
+	type unit struct {
+		text  string
+		page  int // index in pages
+		score float64
+	}
+	kind := wantOf(questionText)
+	var found []unit
+	fits := map[int]bool{} // the pages with a passage that answers
 	for pi, p := range pages[:min(5, len(pages))] {
 		for _, c := range p.Chunks[:min(3, len(p.Chunks))] {
-			for _, l := range strings.Split(c.Text, "\n") {
-				l = strings.Join(strings.Fields(l), " ")
-				if len(l) < 8 {
-					continue
+			if !answers(need, c.Context+"\n"+c.Text) {
+				continue
+			}
+			fits[pi] = true
+			prev := ""
+			for _, u := range units(c.Text) {
+				if w := score(content, r, kind, u.text, c.Context+"\n"+u.scene+"\n"+prev); len(u.text) >= 8 && w > 0 {
+					found = append(found, unit{u.text, pi, w + 0.3*p.Score - 0.1*float64(pi)})
 				}
-				shared := sharedWords(content, l)
-				if shared == 0 {
-					continue
-				}
-				s := float64(shared) + p.Score - 0.2*float64(pi)
-				if wantNumber && hasAmount(l) {
-					s += 1
-				}
-				lines = append(lines, line{l, p, c, shared, s})
+				prev = u.text
 			}
 		}
 	}
-	best := pages[0].Chunks[0]
-	bestShared := sharedWords(content, best.Context+"\n"+best.Text)
-	need := min(minShared, len(content))
-	if bestShared < need || float64(bestShared) < minCoverage*float64(len(content)) && bestShared < 3 {
-		return insufficient(q, content, &pages[0], documents)
+	if len(found) == 0 {
+		best := pages[0].Chunks[0]
+		return insufficient(q, content, missing(need, best.Context+"\n"+best.Text), &pages[0], documents)
 	}
-	sort.SliceStable(lines, func(i, j int) bool { return lines[i].score > lines[j].score })
+	slices.SortStableFunc(found, func(a, b unit) int { return cmp.Compare(b.score, a.score) })
 	var b strings.Builder
-	fmt.Fprintf(&b, "From the room's documents (the passages most like the question; no model was used):\n")
+	fmt.Fprintf(&b, "From the room's documents (the passage that answers first; no model was used):\n")
 	quoted := map[string]bool{}
-	for _, l := range lines {
+	for _, u := range found {
 		if len(quoted) == quoteLines {
 			break
 		}
-		if quoted[l.text] {
+		if quoted[u.text] {
 			continue
 		}
-		quoted[l.text] = true
-		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clip(l.text, 300), l.page.DocumentName, l.page.PageNumber)
+		quoted[u.text] = true
+		p := pages[u.page]
+		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clip(u.text, 300), p.DocumentName, p.PageNumber)
 	}
-	if len(quoted) == 0 {
-		return insufficient(q, content, &pages[0], documents)
+	cited := []PageHit{pages[found[0].page]}
+	for pi, p := range pages {
+		if fits[pi] && pi != found[0].page {
+			cited = append(cited, p)
+		}
 	}
-	return Answer{Text: strings.TrimSpace(b.String()), Type: room.AnswerGrounded, Citations: Citations(pages, content)}
+	return Answer{Text: strings.TrimSpace(b.String()), Type: room.AnswerGrounded, Citations: Citations(cited, content)}
 }
 
-var bareYearRe = regexp.MustCompile(`^\(?(19|20)\d\d\)?$`)
+var (
+	bareYearRe = regexp.MustCompile(`^\(?(19|20)\d\d\)?$`)
+	dateRe     = regexp.MustCompile(`(?i)\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}\b|\b\d{4}-\d\d-\d\d\b`)
+)
 
-// hasAmount reports whether a line states a number other than a year: a
-// title's "fiscal year ended December 31, 2023" is not an amount.
+// hasAmount reports whether a line states a number other than a year or
+// a date: a title's "fiscal year ended December 31, 2023" and "opened on
+// 6 November 2023" state no amount.
 func hasAmount(l string) bool {
+	l = dateRe.ReplaceAllString(l, " ")
 	for _, m := range numberRe.FindAllString(l, -1) {
 		if m = strings.TrimSpace(m); !bareYearRe.MatchString(m) && len(strings.Trim(m, "()$% ")) > 0 {
 			if day := strings.Trim(m, "()$% ,"); len(day) <= 2 && strings.Contains(l, ", 20") {
@@ -234,7 +236,7 @@ func asksForAmount(q string) bool { return amountRe.MatchString(q) }
 
 // insufficient says the room does not answer the question: what was
 // searched, and which of the question's words the closest passage lacks.
-func insufficient(q question, content []string, closest *PageHit, documents int) Answer {
+func insufficient(q question, content, lacking []string, closest *PageHit, documents int) Answer {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Insufficient evidence: the room's %d documents do not say.", documents)
 	if len(content) > 0 {
@@ -242,15 +244,11 @@ func insufficient(q question, content []string, closest *PageHit, documents int)
 	} else {
 		b.WriteString(" The question has no words to search for.")
 	}
-	if closest != nil && len(closest.Chunks) > 0 {
-		text := closest.Chunks[0].Text
-		var missing []string
-		for _, w := range content {
-			if sharedWords([]string{w}, text) == 0 {
-				missing = append(missing, w)
-			}
-		}
-		fmt.Fprintf(&b, " The closest passage (%s, page %d) does not mention %s.", closest.DocumentName, closest.PageNumber, strings.Join(missing, ", "))
+	switch {
+	case closest != nil && len(lacking) > 0:
+		fmt.Fprintf(&b, " The closest passage (%s, page %d) does not mention %s.", closest.DocumentName, closest.PageNumber, strings.Join(lacking, ", "))
+	case len(lacking) > 0:
+		fmt.Fprintf(&b, " No document in the room mentions %s.", strings.Join(lacking, ", "))
 	}
 	return Answer{Text: b.String(), Type: room.AnswerInsufficient}
 }

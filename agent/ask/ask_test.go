@@ -170,3 +170,62 @@ func pageNames(ps []ask.PageHit) []string {
 	}
 	return out
 }
+
+// TestTheAnswerComesFirst: the offline answer's first line is the
+// sentence, table row or list item that answers, of the kind the question
+// asks for ("It cost $12.5 million" after the sentence naming the centre),
+// and a question whose focus the room never uses is refused, however it
+// is put.
+func TestTheAnswerComesFirst(t *testing.T) {
+	f, err := os.Open(filepath.Join("testdata", "zorblax-manual.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	svc, r, _ := oneDocumentRoom(t, nil, "zorblax-manual.txt", f)
+	ctx := context.Background()
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		{"How much did the Reno test centre cost?", "$12.5 million"},
+		{"What is the power of the Z-200 in kW?", "Z-200 86 94 145"},
+		{"Who designed the Zorblax engine?", "Mira Tan"},
+		{"How often should the oil be changed?", "every 250 hours"},
+		{"How long does the warranty last?", "three years"},
+		{"What is the maximum speed of the Z-200?", "6,800 rpm"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want grounded, first line with %q\n%s", c.question, q.AnswerType, firstLine(q.Answer), c.first, q.Answer)
+		}
+		if len(q.Citations) == 0 || q.Citations[0].DocumentName != "zorblax-manual.txt" {
+			t.Errorf("%q: citations %+v; want the manual first", c.question, q.Citations)
+		}
+	}
+	for _, question := range []string{"Does the Zorblax engine run on hydrogen?", "Can hydrogen fuel a Zorblax engine?",
+		"What was the revenue of Quill Works in 1999?"} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerInsufficient {
+			t.Errorf("%q: %s %q; want insufficient evidence: the room never mentions it", question, q.AnswerType, q.Answer)
+		}
+	}
+}
+
+// firstLine is an answer's first line that is not a heading, without its
+// list marker.
+func firstLine(answer string) string {
+	for _, l := range strings.Split(answer, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasSuffix(l, ":") {
+			return strings.TrimPrefix(l, "- ")
+		}
+	}
+	return ""
+}

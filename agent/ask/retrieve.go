@@ -19,6 +19,7 @@ import (
 type Store interface {
 	SearchChunks(ctx context.Context, roomID string, q room.ChunkQuery) ([]room.ChunkHit, error)
 	SearchVectors(ctx context.Context, roomID string, q room.VectorQuery) ([]room.ChunkHit, error)
+	TermChunks(ctx context.Context, roomID string, terms []string) (map[string]int, int, error)
 }
 
 // Request is a question to retrieve pages for.

@@ -3,9 +3,10 @@ package ask
 import (
 	"regexp"
 
-	"github.com/quarry-dev/quarry/room"
 	"strings"
 	"unicode"
+
+	"github.com/quarry-dev/quarry/room"
 )
 
 // statement is one of the primary financial statements. Many questions

@@ -130,7 +130,7 @@ func runBenchFinanceBench(ctx context.Context, args []string, getenv func(string
 			score.RecallAt[strconv.Itoa(k)] += pageRecall(pages, gold, k)
 			score.RecallAtInDoc[strconv.Itoa(k)] += pageRecall(inDoc, gold, k)
 		}
-		a := ask.Extract(q.Question, pages, len(docs))
+		a := ask.Extract(q.Question, pages, len(docs), ask.RarityOf(ctx, st, r.ID, q.Question))
 		hit := answerHasNumber(a.Text, q.Answer)
 		if hit {
 			hits++

@@ -45,6 +45,7 @@ func Run(t *testing.T, open func(t *testing.T) room.Store) {
 		{"SearchChunksHostileTerms", testSearchHostile},
 		{"SearchChunksMaxTerms", testSearchChunksMaxTerms},
 		{"SearchChunksMaxPostings", testSearchChunksMaxPostings},
+		{"TermChunks", testTermChunks},
 		{"SearchVectors", testSearchVectors},
 		{"SearchVectorsInvalidated", testSearchVectorsInvalidated},
 		{"Queries", testQueries},

@@ -1,6 +1,7 @@
 package roomtest
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -186,5 +187,25 @@ func testSearchVectorsInvalidated(t *testing.T, f *fixture) {
 	hs, err = s.SearchVectors(ctx, f.a.ID, room.VectorQuery{Vector: q, Model: "m", Limit: 10})
 	if err != nil || len(hs) != 3 || hs[0].DocumentName != "added.txt" {
 		t.Errorf("SearchVectors after a new document = %s, %v; want 3 hits, added.txt first", describe(hs), err)
+	}
+}
+
+// testTermChunks: how many of a room's chunks hold each term's family,
+// its own chunks only, and how many chunks it has.
+func testTermChunks(t *testing.T, f *fixture) {
+	ctx, s := f.ctx, f.s
+	f.doc(t, f.a, "turbines.txt",
+		[]spec{{text: text("the turbine order book")}, {text: text("two turbines and their maintenance")}},
+		[]spec{{text: text("capex in 2022 was 410 million"), context: "turbine capex"}})
+	f.doc(t, f.b, "room-b.txt", []spec{{text: text("turbine turbine zeppelin")}, {text: text("zeppelin")}})
+	got, passages, err := s.TermChunks(ctx, f.a.ID, []string{"turbine", "capex", "zeppelin"})
+	Must(t, err)
+	if want := map[string]int{"turbine": 3, "capex": 1, "zeppelin": 0}; !maps.Equal(got, want) || passages != 3 {
+		t.Errorf("TermChunks(room A) = %v, %d chunks; want %v, 3 chunks (turbines counts for turbine, room B's do not)", got, passages, want)
+	}
+	got, passages, err = s.TermChunks(ctx, f.b.ID, []string{"zeppelin"})
+	Must(t, err)
+	if got["zeppelin"] != 2 || passages != 2 {
+		t.Errorf("TermChunks(room B, zeppelin) = %v, %d chunks; want 2 of 2", got, passages)
 	}
 }

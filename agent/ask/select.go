@@ -1,0 +1,320 @@
+package ask
+
+import (
+	"context"
+	"math"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/quarry-dev/quarry/retrieve"
+)
+
+// How the offline analyst picks the sentence that answers. A question's
+// content words are of three kinds by how often the room uses them:
+// absent (no chunk has them: the room cannot answer, "Does Nettle
+// implement Dilithium?"), common (in a quarter of the room's chunks or
+// more: the room's own subject, "Debian" in a room about Debian, which
+// every passage may leave unsaid), and the rest, which are the focus:
+// what makes it this question. A passage answers only when it has the
+// focus: all but a third of its words.
+// Within such passages the answer is the sentence, table row or list item
+// with most of the question's words, weighted by how rare they are in the
+// room, and of the kind the question asks for (an amount, a date, a name).
+
+// Rarity is how many of the room's Passages (chunks) hold each of a
+// question's terms, as room.Search's TermChunks gives it.
+type Rarity struct {
+	Chunks   map[string]int
+	Passages int
+}
+
+// RarityOf reads from the room's store how rare the question's words are
+// in the room; nil when the store cannot say, and the answer is then
+// picked without it.
+func RarityOf(ctx context.Context, st Store, roomID, question string) *Rarity {
+	chunks, passages, err := st.TermChunks(ctx, roomID, retrieve.Terms(question))
+	if err != nil {
+		return nil
+	}
+	return &Rarity{Chunks: chunks, Passages: passages}
+}
+
+// commonShare is the share of a room's chunks a word must be in to be the
+// room's subject rather than a question's focus; rooms of fewer than
+// minPassages chunks have no common words.
+const (
+	commonShare = 0.25
+	minPassages = 8
+)
+
+// absent reports whether the room has no chunk with w: known only when
+// the rarity is.
+func (r *Rarity) absent(w string) bool {
+	if r == nil || r.Passages == 0 {
+		return false
+	}
+	n, ok := r.Chunks[w]
+	return ok && n == 0
+}
+
+// common reports whether w is in so much of the room that it is what the
+// room is about.
+func (r *Rarity) common(w string) bool {
+	if r == nil || r.Passages < minPassages {
+		return false
+	}
+	return float64(r.Chunks[w]) >= commonShare*float64(r.Passages)
+}
+
+// weight is how much finding w says: the inverse document frequency of
+// BM25, 1 when the rarity is not known.
+func (r *Rarity) weight(w string) float64 {
+	if r == nil || r.Passages == 0 {
+		return 1
+	}
+	// A word's family may be counted in a chunk once per form it has
+	// there: no more chunks than the room has.
+	n := min(float64(r.Chunks[w]), float64(r.Passages))
+	return math.Log(1 + (float64(r.Passages)-n+0.5)/(n+0.5))
+}
+
+// genericWords ask about something without naming it: a passage may say
+// them otherwise ("How big is the block?" over "the block size is 900k").
+var genericWords = map[string]bool{"big": true, "large": true, "small": true, "long": true, "use": true, "used": true,
+	"uses": true, "need": true, "needs": true, "needed": true, "make": true, "makes": true, "made": true, "work": true,
+	"works": true, "get": true, "gets": true, "happen": true, "happens": true, "mean": true, "means": true, "meaning": true,
+	"called": true, "call": true, "name": true, "named": true, "exist": true, "exists": true, "kind": true, "type": true,
+	"way": true, "ways": true, "thing": true, "things": true, "happened": true, "tell": true, "say": true, "says": true,
+	"said": true, "describe": true, "described": true, "explain": true, "mentioned": true, "mention": true, "doc": true,
+	"document": true, "documents": true, "documentation": true, "manual": true, "guide": true, "exactly": true, "often": true, "frequently": true, "soon": true, "far": true, "old": true}
+
+// focus sorts a question's content words: those the room never uses, and
+// those a passage must have.
+func focus(content []string, r *Rarity) (absent, need []string) {
+	for _, w := range content {
+		switch {
+		case genericWords[w]:
+		case r.absent(w) && financeAlternatives(w) == nil:
+			absent = append(absent, w)
+		case !r.common(w):
+			need = append(need, w)
+		}
+	}
+	return absent, need
+}
+
+// answers reports whether a passage has the focus: all but a third of the
+// words of need. With nothing needed every passage does.
+func answers(need []string, text string) bool {
+	if len(need) == 0 {
+		return true
+	}
+	return len(need)-sharedWords(need, text) <= len(need)/3
+}
+
+// missing returns the words of need that text lacks.
+func missing(need []string, text string) []string {
+	var out []string
+	for _, w := range need {
+		if sharedWords([]string{w}, text) == 0 {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// wants is the kind of answer a question asks for.
+type wants struct {
+	amount, date, name bool
+}
+
+var (
+	dateQuestionRe   = regexp.MustCompile(`(?i)^\s*when\b|\b(what|which) (year|date|day|month|version)\b|\bsince when\b|\bhow long ago\b`)
+	nameQuestionRe   = regexp.MustCompile(`(?i)^\s*who\b|\b(whose|who)\b|\bwhat is the name\b|\b(author|authors|maintainer|maintainers|developer|developers|written by|created by)\b`)
+	amountQuestionRe = regexp.MustCompile(`(?i)\b(how (much|many|big|large|long|fast|often|old|far)|what (is|was|are) the (size|number|maximum|minimum|default|limit|amount|percentage|rate)|size|maximum|minimum|limit)\b`)
+)
+
+func wantOf(question string) wants {
+	return wants{amount: asksForAmount(question) || amountQuestionRe.MatchString(question),
+		date: dateQuestionRe.MatchString(question), name: nameQuestionRe.MatchString(question)}
+}
+
+var (
+	yearOrDateRe = regexp.MustCompile(`\b(1[89]|20)\d\d\b|\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2}\b|\b\d{4}-\d\d-\d\d\b`)
+	personRe     = regexp.MustCompile(`\b\p{Lu}[\p{Ll}'-]+ (\p{Lu}\. )?\p{Lu}[\p{Ll}'-]+\b|[\w.+-]+@[\w-]+\.[\w.]+`)
+)
+
+// any reports whether the question asks for a kind of answer.
+func (k wants) any() bool { return k.amount || k.date || k.name }
+
+// fits reports whether a unit holds the kind of answer asked for.
+func (k wants) fits(u string) bool {
+	return k.amount && hasAmount(u) || k.date && yearOrDateRe.MatchString(u) || k.name && hasName(u)
+}
+
+// hasName reports whether a unit names a person or an organisation: two
+// capitalised words, the first no function word ("The Zorblax"), or an
+// e-mail address.
+func hasName(u string) bool {
+	for _, m := range personRe.FindAllString(u, -1) {
+		first, _, _ := strings.Cut(m, " ")
+		if strings.Contains(m, "@") || !functionWords[strings.ToLower(first)] {
+			return true
+		}
+	}
+	return false
+}
+
+// functionWords start sentences without naming anyone.
+var functionWords = map[string]bool{"the": true, "a": true, "an": true, "it": true, "its": true, "this": true, "that": true,
+	"these": true, "those": true, "in": true, "on": true, "at": true, "for": true, "by": true, "with": true, "from": true,
+	"when": true, "every": true, "each": true, "use": true, "if": true, "our": true, "we": true, "all": true, "see": true,
+	"to": true, "as": true, "after": true, "before": true, "since": true, "during": true, "note": true, "table": true}
+
+// score is how well a unit answers: the weights of the question's words
+// it has, and half those that only what sets its scene has (its chunk's
+// heading, the sentence before: "It cost $18.4 million" after "The Ohio
+// centre opened in November"); more when it holds the kind of answer the
+// question asks for, less when it does not.
+func score(content []string, r *Rarity, k wants, u, scene string) float64 {
+	own, around := 0.0, 0.0
+	for _, t := range content {
+		switch {
+		case sharedWords([]string{t}, u) > 0:
+			own += r.weight(t)
+		case sharedWords([]string{t}, scene) > 0:
+			around += r.weight(t)
+		}
+	}
+	if own == 0 {
+		return 0
+	}
+	s := own + around/2
+	switch {
+	case !k.any():
+	case k.fits(u):
+		s *= 1.5
+	default:
+		s /= 2
+	}
+	return s
+}
+
+// piece is what an answer can quote, with what sets its scene: the
+// heading above it and, for a table's row, the table's header.
+type piece struct {
+	text, scene string
+}
+
+// units splits a chunk's text into what an answer quotes: sentences, with
+// the wrapped lines of a paragraph joined; a table's rows and a list's
+// items as they are. A heading (a short line alone, with no full stop and
+// no number) and a table's header (its first row, with no number) are
+// not quoted: they set the scene of what follows.
+func units(text string) []piece {
+	var out []piece
+	var para []string
+	heading, header := "", ""
+	flush := func() {
+		switch {
+		case len(para) == 1 && isHeading(para[0]):
+			heading = para[0]
+		case len(para) > 0:
+			for _, s := range sentences(strings.Join(para, " ")) {
+				out = append(out, piece{s, heading})
+			}
+		}
+		para = para[:0]
+	}
+	for _, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		row := line != "" && isRow(line)
+		if !row {
+			header = ""
+		}
+		switch {
+		case line == "":
+			flush()
+		case row && header == "" && !strings.ContainsAny(line, "0123456789"):
+			flush()
+			header = strings.Join(strings.Fields(line), " ")
+		case row:
+			flush()
+			out = append(out, piece{strings.Join(strings.Fields(line), " "), heading + "\n" + header})
+		case listItemRe.MatchString(line):
+			flush()
+			para = append(para, line)
+		default:
+			para = append(para, line)
+		}
+	}
+	flush()
+	return out
+}
+
+// isHeading reports whether a line alone is a heading: a few words, no
+// full stop, no number.
+func isHeading(l string) bool {
+	return len(strings.Fields(l)) <= 6 && !strings.ContainsAny(l, ".?!0123456789")
+}
+
+var listItemRe = regexp.MustCompile(`^([-•*·–]|\d{1,2}[.)]|\(?[a-z]\))\s`)
+
+// isRow reports whether a line is a table's row as pdftotext -layout
+// keeps it: cells apart by runs of spaces, at least two of them numbers
+// or three cells in all.
+func isRow(line string) bool {
+	cells := cellSplit.Split(line, -1)
+	if len(cells) < 2 {
+		return false
+	}
+	nums := 0
+	for _, c := range cells {
+		if numberRe.MatchString(c) && len(strings.Fields(c)) <= 2 {
+			nums++
+		}
+	}
+	return nums >= 2 || len(cells) >= 3
+}
+
+var cellSplit = regexp.MustCompile(`\s{3,}|\t`)
+
+// abbreviations end in a full stop that ends no sentence.
+var abbreviations = map[string]bool{"e.g": true, "i.e": true, "etc": true, "vs": true, "mr": true, "mrs": true, "dr": true,
+	"fig": true, "no": true, "cf": true, "al": true, "approx": true, "inc": true, "ltd": true, "co": true, "st": true, "sec": true}
+
+// sentences splits a paragraph at the full stops, question and
+// exclamation marks that a space and a capital, a digit or a quote
+// follow, not after an abbreviation or an initial.
+func sentences(p string) []string {
+	p = strings.Join(strings.Fields(p), " ")
+	var out []string
+	start := 0
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c != '.' && c != '?' && c != '!' || i+2 >= len(p) || p[i+1] != ' ' {
+			continue
+		}
+		next, _ := utf8.DecodeRuneInString(p[i+2:])
+		if !unicode.IsUpper(next) && !unicode.IsDigit(next) && next != '"' && next != '(' {
+			continue
+		}
+		if c == '.' {
+			w := p[start:i]
+			if k := strings.LastIndexAny(w, " ("); k >= 0 {
+				w = w[k+1:]
+			}
+			if abbreviations[strings.ToLower(w)] || utf8.RuneCountInString(w) == 1 {
+				continue
+			}
+		}
+		out = append(out, p[start:i+1])
+		start = i + 2
+	}
+	if start < len(p) {
+		out = append(out, p[start:])
+	}
+	return out
+}
