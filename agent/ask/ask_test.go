@@ -229,3 +229,64 @@ func firstLine(answer string) string {
 	}
 	return ""
 }
+
+// TestATitleWordDoesNotHijackTheQuestion: a question with "memory" is
+// answered from the manual that says how much memory decompressing needs,
+// not from Memory-Usage.txt because of its file name: a word the room uses
+// in much of its text names no document.
+func TestATitleWordDoesNotHijackTheQuestion(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "Memory-Usage.txt", "quill-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := svc.Ask(ctx, owner.ID, r.ID, "How much memory does decompressing a file need?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.AnswerType != room.AnswerGrounded || len(q.Citations) == 0 || q.Citations[0].DocumentName != "quill-manual.txt" ||
+		!strings.Contains(firstLine(q.Answer), "3.7 MB") {
+		t.Errorf("answer %q (%s), citations %+v; want 3.7 MB from quill-manual.txt first", q.Answer, q.AnswerType, q.Citations)
+	}
+}
+
+// acmeRoomOf is a room of the local owner's holding the named testdata
+// documents, processed.
+func acmeRoomOf(t *testing.T, names ...string) (*rooms.Service, *room.Room, []room.Document) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.OpenRooms(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	svc := rooms.New(rooms.Config{Store: st, Dir: t.TempDir()})
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rm, err := svc.CreateRoom(ctx, owner.ID, "manuals", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		f, err := os.Open(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := svc.Upload(ctx, owner.ID, rm.ID, name, f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.Process(ctx, d.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	docs, err := svc.Documents(ctx, owner.ID, rm.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc, rm, docs
+}

@@ -48,8 +48,35 @@ func TestMatchByTickerAndAbbreviation(t *testing.T) {
 		{"Is America expressing concern about tariffs?", amex, false},
 		{"What does the amendment say?", amex, false},
 	} {
-		if got := parseQuestion(c.question).match(c.doc) > 0; got != c.want {
+		if got := parseQuestion(c.question).match(c.doc, func(string) bool { return true }) > 0; got != c.want {
 			t.Errorf("%q matches %s: %v, want %v", c.question, c.doc.Meta.Company, got, c.want)
+		}
+	}
+}
+
+// TestAFileNameNamesADocumentOnlyWhole: a file's name routes a question to
+// its document only when the question has all its words, one of them rare
+// in the room: "memory" in a room that talks of memory everywhere names no
+// Memory-Usage.html, and "manual" alone no bzip2-manual.pdf.
+func TestAFileNameNamesADocumentOnlyWhole(t *testing.T) {
+	usage := room.Document{Name: "Memory-Usage.html"}
+	manual := room.Document{Name: "bzip2-manual.pdf"}
+	everywhere := func(w string) bool { return w != "memory" && w != "usage" }
+	anywhere := func(string) bool { return true }
+	for _, c := range []struct {
+		question string
+		doc      room.Document
+		rare     func(string) bool
+		want     bool
+	}{
+		{"How much memory does bunzip2 need?", usage, anywhere, false},
+		{"What is the memory usage of bunzip2?", usage, everywhere, false},
+		{"What is the memory usage of bunzip2?", usage, anywhere, true},
+		{"Which fonts does the manual list?", manual, anywhere, false},
+		{"What does the bzip2 manual say about -k?", manual, anywhere, true},
+	} {
+		if got := parseQuestion(c.question).match(c.doc, c.rare) > 0; got != c.want {
+			t.Errorf("%q matches %s: %v, want %v", c.question, c.doc.Name, got, c.want)
 		}
 	}
 }

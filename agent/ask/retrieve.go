@@ -186,28 +186,29 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 		}
 	} else {
 		prior = map[string]float64{}
+		rare := rareIn(ctx, st, roomID, q.terms)
 		for _, d := range docs {
 			if d.Status != room.StatusCompleted || req.Broad {
 				continue
 			}
-			p := q.match(d)
+			p := q.match(d, rare)
 			prior[d.ID] = p
 			best = max(best, p)
 		}
-		// When the question names documents, the room-wide search is a
-		// net for what routing missed, and its rarest words are enough for
-		// that. It is left out when every document routed to is a filing
-		// whose cover names its issuer's trading symbols: then the
-		// question's issuer is known for certain, and its filings are
-		// where its numbers are.
-		wide := room.ChunkQuery{Terms: q.terms, Limit: searchDepth, MaxTerms: maxTerms}
+		// When the question names documents, they are searched on their
+		// own too; the room-wide search is never cut for them (a word of
+		// a title must not keep the rest of the room from answering),
+		// except when every document routed to is a filing whose cover
+		// names its issuer's trading symbols: then the question's issuer
+		// is known for certain, and its filings are where its numbers are.
 		var routed []string
 		if best > 0 {
 			routed = routeDocs(prior, best)
-			wide.MaxTerms, wide.Limit = maxTermsRouted, netDepth
 		}
 		if best == 0 || !allFilings(documentsByID(docs, routed)) {
-			s.add(wide)
+			s.add(room.ChunkQuery{Terms: q.terms, Limit: searchDepth, MaxTerms: maxTerms})
+		} else {
+			s.add(room.ChunkQuery{Terms: q.terms, Limit: netDepth, MaxTerms: maxTermsRouted})
 		}
 		if best > 0 {
 			s.add(room.ChunkQuery{Terms: q.terms, DocumentIDs: routed, Limit: searchDepth, MaxTerms: maxTerms})
@@ -463,25 +464,46 @@ func companyWords(name string) []string {
 	return out
 }
 
+// rareIn returns whether a word of the question is rare in the room: in
+// at most rareShare of its chunks. Every word is when the store cannot
+// say.
+func rareIn(ctx context.Context, st Store, roomID string, terms []string) func(string) bool {
+	chunks, passages, err := st.TermChunks(ctx, roomID, terms)
+	return func(w string) bool {
+		n, ok := chunks[w]
+		return err != nil || !ok || float64(n) <= rareShare*float64(passages)
+	}
+}
+
+// rareShare is the share of a room's chunks a word of a file's name may
+// be in and still name that document rather than a topic of the room
+// ("memory" in a room of manuals is a topic, whatever file is called
+// Memory-Usage.html).
+const rareShare = 0.1
+
 // match scores how well a document's metadata matches what the question
-// names: the issuer (share of its name's words the question has, written
-// apart or together: "Ulta Beauty" for ULTABEAUTY), the year and the form.
-func (q question) match(d room.Document) float64 {
-	names := []string{d.Meta.Company, companyFromName(strings.TrimSuffix(d.Name, extOf(d.Name)))}
+// names: the issuer its cover gives (share of its name's words the
+// question has, written apart or together: "Ulta Beauty" for ULTABEAUTY),
+// the year and the form. A file's own name counts only when the question
+// has all of its words, one of them rare in the room: a word of a title
+// that the room uses everywhere names no document.
+func (q question) match(d room.Document, rare func(string) bool) float64 {
 	var company float64
-	for _, n := range names {
-		ws := companyWords(n)
-		if len(ws) == 0 {
-			continue
-		}
+	if ws := companyWords(d.Meta.Company); len(ws) > 0 {
 		found := 0
 		for _, w := range ws {
 			if q.hasWord(w) {
 				found++
 			}
 		}
-		company = max(company, float64(found)/float64(len(ws)))
+		company = float64(found) / float64(len(ws))
 		if q.abbreviates(ws) {
+			company = 1
+		}
+	}
+	if ws := companyWords(companyFromName(strings.TrimSuffix(d.Name, extOf(d.Name)))); len(ws) > 0 {
+		all := !slices.ContainsFunc(ws, func(w string) bool { return !q.hasWord(w) })
+		if all && slices.ContainsFunc(ws, rare) || q.abbreviates(ws) {
 			company = 1
 		}
 	}
