@@ -103,7 +103,10 @@ func (s *Service) answer(ctx context.Context, q *room.Query, docs []room.Documen
 		}
 	}
 	a := ask.Extract(q.Question, pages, completed, ask.RarityOf(ctx, s.Store, q.RoomID, q.Question))
-	if s.Model != nil && a.Type == room.AnswerGrounded {
+	if s.Model != nil && len(pages) > 0 {
+		// The model reads the passages whatever the extract decided: it
+		// may answer what the extract refused, or refuse what it quoted;
+		// its numbers are checked against what it cites either way.
 		t0 := s.now()
 		g, err := ask.Generate(ctx, s.Model, s.Store, q.Question, pages)
 		q.LLMMS = int(s.now().Sub(t0).Milliseconds())

@@ -42,7 +42,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	if len(pages) == 0 || len(content) == 0 {
 		return insufficient(q, content, nil, nil, documents)
 	}
-	absent, need := focus(content, r)
+	absent, need := focus(content, r, documentWords(pages))
 	if len(absent) > 0 {
 		return insufficient(q, content, absent, nil, documents)
 	}
@@ -56,7 +56,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	fits := map[int]bool{} // the pages with a passage that answers
 	for pi, p := range pages[:min(5, len(pages))] {
 		for _, c := range p.Chunks[:min(3, len(p.Chunks))] {
-			if !answers(need, c.Context+"\n"+c.Text) {
+			if !answers(need, r, c.Context+"\n"+c.Text) {
 				continue
 			}
 			fits[pi] = true

@@ -101,6 +101,9 @@ func TestAskWithAFailingEmbedderStillAnswers(t *testing.T) {
 	}
 }
 
+// TestAskWithAModelChecksItsNumbers: the model reads the passages even
+// where the extract refused (page 2 says "either party", never "the
+// supplier"), and each of its numbers is checked against what it cites.
 func TestAskWithAModelChecksItsNumbers(t *testing.T) {
 	svc, r, _ := agreementRoom(t, nil)
 	owner, _ := svc.EnsureUser(context.Background(), "owner")
@@ -154,7 +157,7 @@ func TestAskKeepsTheExtractWhenTheModelFails(t *testing.T) {
 	svc.Model = &llmtest.Model{ModelName: "test/model", Reply: func(*llm.Request) (*llm.Response, error) {
 		return nil, &llm.Error{Kind: llm.KindUnavailable, Message: "down"}
 	}}
-	q, err := svc.Ask(context.Background(), owner.ID, r.ID, "Can the supplier terminate the agreement for convenience?")
+	q, err := svc.Ask(context.Background(), owner.ID, r.ID, "Can either party terminate the agreement for convenience?")
 	if err != nil {
 		t.Fatal(err)
 	}

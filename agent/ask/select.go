@@ -18,7 +18,8 @@ import (
 // more: the room's own subject, "Debian" in a room about Debian, which
 // every passage may leave unsaid), and the rest, which are the focus:
 // what makes it this question. A passage answers only when it has the
-// focus: all but a third of its words.
+// focus: all its words, or all but one of four or more that is not the
+// rarest.
 // Within such passages the answer is the sentence, table row or list item
 // with most of the question's words, weighted by how rare they are in the
 // room, and of the kind the question asks for (an amount, a date, a name).
@@ -88,14 +89,17 @@ var genericWords = map[string]bool{"big": true, "large": true, "small": true, "l
 	"called": true, "call": true, "name": true, "named": true, "exist": true, "exists": true, "kind": true, "type": true,
 	"way": true, "ways": true, "thing": true, "things": true, "happened": true, "tell": true, "say": true, "says": true,
 	"said": true, "describe": true, "described": true, "explain": true, "mentioned": true, "mention": true, "doc": true,
-	"document": true, "documents": true, "documentation": true, "manual": true, "guide": true, "exactly": true, "often": true, "frequently": true, "soon": true, "far": true, "old": true}
+	"document": true, "documents": true, "ask": true, "asks": true, "asked": true, "want": true, "wants": true,
+	"show": true, "shows": true, "list": true, "find": true, "know": true, "end": true, "ends": true, "start": true,
+	"starts": true, "begin": true, "begins": true, "expire": true, "expires": true, "finish": true, "finishes": true, "documentation": true, "manual": true, "guide": true, "exactly": true, "often": true, "frequently": true, "soon": true, "far": true, "old": true}
 
 // focus sorts a question's content words: those the room never uses, and
-// those a passage must have.
-func focus(content []string, r *Rarity) (absent, need []string) {
+// those a passage must have. Words of the documents' names (named) pick
+// the document, not the passage: "the board pack" need not be in it.
+func focus(content []string, r *Rarity, named map[string]bool) (absent, need []string) {
 	for _, w := range content {
 		switch {
-		case genericWords[w]:
+		case genericWords[w] || named[w]:
 		case r.absent(w) && financeAlternatives(w) == nil:
 			absent = append(absent, w)
 		case !r.common(w):
@@ -105,13 +109,28 @@ func focus(content []string, r *Rarity) (absent, need []string) {
 	return absent, need
 }
 
-// answers reports whether a passage has the focus: all but a third of the
-// words of need. With nothing needed every passage does.
-func answers(need []string, text string) bool {
-	if len(need) == 0 {
+// answers reports whether a passage has the focus: every word of need,
+// or, of four or more, all but one that is not the rarest in the room
+// (a passage about Harbor Components that never says "revenue" does not
+// answer what Harbor's revenue was). With nothing needed every passage
+// does.
+func answers(need []string, r *Rarity, text string) bool {
+	lack := missing(need, text)
+	switch {
+	case len(lack) == 0:
+		return true
+	case len(lack) > 1 || len(need) < 4:
+		return false
+	}
+	if r == nil || r.Passages == 0 {
 		return true
 	}
-	return len(need)-sharedWords(need, text) <= len(need)/3
+	for _, w := range need {
+		if r.Chunks[w] < r.Chunks[lack[0]] {
+			return true // a rarer word is there
+		}
+	}
+	return false
 }
 
 // missing returns the words of need that text lacks.
@@ -315,6 +334,17 @@ func sentences(p string) []string {
 	}
 	if start < len(p) {
 		out = append(out, p[start:])
+	}
+	return out
+}
+
+// documentWords are the words of the names of the documents pages are on.
+func documentWords(pages []PageHit) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range pages {
+		for _, w := range retrieve.Words(strings.TrimSuffix(p.DocumentName, extOf(p.DocumentName))) {
+			out[w] = true
+		}
 	}
 	return out
 }

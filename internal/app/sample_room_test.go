@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -261,4 +262,58 @@ func TestSampleRoomOnPostgres(t *testing.T) {
 	if len(q.Citations) == 0 || q.Citations[0].DocumentName != "northwind-board-pack-2024-02.pdf" || q.Citations[0].PageNumber != 2 {
 		t.Errorf("the backlog question: %s %q, citations %+v; want the board pack's page 2 first", q.AnswerType, q.Answer, q.Citations)
 	}
+
+	// The same room on SQLite answers every question alike: the same
+	// answer type, the same page cited first.
+	lite, liteOwner, liteDir := openRooms(t)
+	liteRoom, err := app.SeedSampleRoom(ctx, lite, liteOwner, liteDir)
+	if err != nil || liteRoom == nil {
+		t.Fatalf("SeedSampleRoom on SQLite = %v, %v", liteRoom, err)
+	}
+	grounded := 0
+	for _, question := range sampleQuestions {
+		pq, err := svc.Ask(room.WithActor(ctx, owner.ID), owner.ID, r.ID, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sq, err := lite.Ask(ctx, liteOwner.ID, liteRoom.ID, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pq.AnswerType != sq.AnswerType || firstCited(pq) != firstCited(sq) {
+			t.Errorf("%q: PostgreSQL %s citing %s first, SQLite %s citing %s first; want alike", question,
+				pq.AnswerType, firstCited(pq), sq.AnswerType, firstCited(sq))
+		}
+		if sq.AnswerType == room.AnswerGrounded {
+			grounded++
+		}
+	}
+	if grounded < len(sampleQuestions)/2 {
+		t.Errorf("%d of %d questions grounded; want most of them answered", grounded, len(sampleQuestions))
+	}
+}
+
+// sampleQuestions are asked of the sample room on both stores: most are
+// answered by one page, a few by none.
+var sampleQuestions = []string{
+	"What was Northwind's revenue in 2023?",
+	"What was the order backlog at the end of Q4 2023?",
+	"How much did the Ohio distribution centre cost?",
+	"Can the supplier terminate for convenience?",
+	"Which state's law governs the supply agreement?",
+	"How much notice must the buyer give to terminate for convenience?",
+	"When does the supply agreement begin?",
+	"How many people does the Ohio distribution centre employ?",
+	"What dividend does the board pack ask to approve?",
+	"Who is the chief executive of Harbor Components?",
+	"Does Northwind make electric bicycles?",
+	"What was the revenue of Harbor Components in 2023?",
+}
+
+// firstCited names a query's first citation as document#page.
+func firstCited(q *room.Query) string {
+	if len(q.Citations) == 0 {
+		return "nothing"
+	}
+	return fmt.Sprintf("%s#%d", q.Citations[0].DocumentName, q.Citations[0].PageNumber)
 }
