@@ -47,15 +47,15 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		return insufficient(q, content, absent, nil, documents)
 	}
 	type unit struct {
-		text  string
-		page  int // index in pages
-		score float64
+		text        string
+		page, chunk int // indexes in pages and in the page's chunks
+		score       float64
 	}
 	kind := wantOf(questionText)
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers
 	for pi, p := range pages[:min(5, len(pages))] {
-		for _, c := range p.Chunks[:min(3, len(p.Chunks))] {
+		for ci, c := range p.Chunks[:min(3, len(p.Chunks))] {
 			if !answers(need, r, c.Context+"\n"+c.Text) {
 				continue
 			}
@@ -63,7 +63,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 			prev := ""
 			for _, u := range units(c.Text) {
 				if w := score(content, r, kind, u.text, c.Context+"\n"+u.scene+"\n"+prev); len(u.text) >= 8 && w > 0 {
-					found = append(found, unit{u.text, pi, w + 0.3*p.Score - 0.1*float64(pi)})
+					found = append(found, unit{u.text, pi, ci, w + 0.3*p.Score - 0.1*float64(pi)})
 				}
 				prev = u.text
 			}
@@ -88,13 +88,16 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		p := pages[u.page]
 		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clip(u.text, 300), p.DocumentName, p.PageNumber)
 	}
-	cited := []PageHit{pages[found[0].page]}
+	// The answer's page is cited first, by the chunk that answers.
+	first := pages[found[0].page]
+	first.Chunks = append([]room.ChunkHit{first.Chunks[found[0].chunk]}, slices.Delete(slices.Clone(first.Chunks), found[0].chunk, found[0].chunk+1)...)
+	cited := []PageHit{first}
 	for pi, p := range pages {
 		if fits[pi] && pi != found[0].page {
 			cited = append(cited, p)
 		}
 	}
-	return Answer{Text: strings.TrimSpace(b.String()), Type: room.AnswerGrounded, Citations: Citations(cited, content)}
+	return Answer{Text: strings.TrimSpace(b.String()), Type: room.AnswerGrounded, Citations: Citations(cited, content, r)}
 }
 
 var (
@@ -118,20 +121,27 @@ func hasAmount(l string) bool {
 	return false
 }
 
-// Citations cites the best chunk of each of the top pages (at most
-// room.MaxCitations), with its relevance scaled to the best page and a
-// preview centred on the words it shares with the question.
-func Citations(pages []PageHit, content []string) []room.Citation {
+// Citations cites the best chunk of each of the pages (at most
+// room.MaxCitations), in their order, with a preview centred on the words
+// it shares with the question. Its relevance is the share of the
+// question's words, weighted by their rarity in the room, that the chunk
+// holds: 1 when it has them all, whatever else the room holds.
+func Citations(pages []PageHit, content []string, r *Rarity) []room.Citation {
 	var out []room.Citation
-	if len(pages) == 0 {
-		return nil
+	total := 0.0
+	for _, w := range content {
+		total += r.weight(w)
 	}
-	top := pages[0].Score
 	for i, p := range pages[:min(room.MaxCitations, len(pages))] {
 		c := p.Chunks[0]
 		rel := 0.0
-		if top > 0 {
-			rel = p.Score / top
+		for _, w := range content {
+			if sharedWords([]string{w}, c.Context+"\n"+c.Text) > 0 {
+				rel += r.weight(w)
+			}
+		}
+		if total > 0 {
+			rel /= total
 		}
 		out = append(out, room.Citation{ChunkID: c.ID, DocumentID: p.DocumentID, DocumentName: p.DocumentName, PageNumber: p.PageNumber,
 			RelevanceScore: float64(int(rel*10000)) / 10000, Rank: i + 1, TextPreview: Preview(c.Text, content), Verified: true})

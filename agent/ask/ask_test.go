@@ -205,6 +205,8 @@ func TestTheAnswerComesFirst(t *testing.T) {
 		}
 		if len(q.Citations) == 0 || q.Citations[0].DocumentName != "zorblax-manual.txt" {
 			t.Errorf("%q: citations %+v; want the manual first", c.question, q.Citations)
+		} else if rel := q.Citations[0].RelevanceScore; rel <= 0.5 || rel > 1 {
+			t.Errorf("%q: the answer's citation has relevance %v; want the share of the question's words it holds, above 0.5", c.question, rel)
 		}
 	}
 	for _, question := range []string{"Does the Zorblax engine run on hydrogen?", "Can hydrogen fuel a Zorblax engine?",
