@@ -124,18 +124,22 @@ func hasAmount(l string) bool {
 // Citations cites the best chunk of each of the pages (at most
 // room.MaxCitations), in their order, with a preview centred on the words
 // it shares with the question. Its relevance is the share of the
-// question's words, weighted by their rarity in the room, that the chunk
-// holds: 1 when it has them all, whatever else the room holds.
+// question's words (not the generic ones), weighted by their rarity in
+// the room, that the chunk holds: 1 when it has them all.
 func Citations(pages []PageHit, content []string, r *Rarity) []room.Citation {
 	var out []room.Citation
+	var asked []string // the words that say what is asked, not how
 	total := 0.0
 	for _, w := range content {
-		total += r.weight(w)
+		if !genericWords[w] {
+			asked = append(asked, w)
+			total += r.weight(w)
+		}
 	}
 	for i, p := range pages[:min(room.MaxCitations, len(pages))] {
 		c := p.Chunks[0]
 		rel := 0.0
-		for _, w := range content {
+		for _, w := range asked {
 			if sharedWords([]string{w}, c.Context+"\n"+c.Text) > 0 {
 				rel += r.weight(w)
 			}
