@@ -341,7 +341,8 @@ func (s *Server) pageImage(w http.ResponseWriter, r *http.Request, u *room.User,
 }
 
 // pageHighlight gives the boxes, in PDF points, that cover the passage of
-// ?chunk= on a PDF page, with the page's size.
+// ?chunk= on a PDF page (or only the sentence of it that ?quote= gives),
+// with the page's size.
 func (s *Server) pageHighlight(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
 	d, p, err := s.pageOf(r, u, rm)
 	if err != nil {
@@ -358,7 +359,7 @@ func (s *Server) pageHighlight(w http.ResponseWriter, r *http.Request, u *room.U
 	if err != nil {
 		return err
 	}
-	hl, err := highlightOn(r.Context(), path, p, c)
+	hl, err := highlightOn(r.Context(), path, p, c, r.URL.Query().Get("quote"))
 	if err != nil {
 		return err
 	}

@@ -122,6 +122,25 @@ func TestBrowserRooms(t *testing.T) {
 	if !overlap {
 		b.fail("no highlight box covers the cited words %q on the page image", cited.Text)
 	}
+	// Only the sentence that answers is highlighted, not the chunk's
+	// next sentence ("... funded from operating cash flow.").
+	for _, w := range layout.Words {
+		if w.Text != "operating" {
+			continue
+		}
+		covered := evalJS[bool](b, fmt.Sprintf(`(() => {
+			const img = document.querySelector("#page-image").getBoundingClientRect();
+			const sx = img.width / %g, sy = img.height / %g;
+			const cx = img.left + %g * sx, cy = img.top + %g * sy;
+			return [...document.querySelectorAll(".page-highlights .highlight")].some(h => {
+				const r = h.getBoundingClientRect();
+				return r.left <= cx && r.right >= cx && r.top <= cy && r.bottom >= cy;
+			});
+		})()`, layout.Width, layout.Height, (w.XMin+w.XMax)/2, (w.YMin+w.YMax)/2))
+		if covered {
+			t.Error(`the highlight covers "operating", in the sentence after the one that answers`)
+		}
+	}
 	if got := b.text("#passage-text"); !strings.Contains(got, capex) {
 		t.Errorf("the marked passage in the page's text reads %q", got)
 	}

@@ -31,14 +31,45 @@ type box struct {
 	H float64 `json:"h"`
 }
 
-// highlightOn finds chunk c of page p on the PDF at path.
-func highlightOn(ctx context.Context, path string, p *room.Page, c *room.Chunk) (*highlight, error) {
+// highlightOn finds chunk c of page p on the PDF at path: only the
+// sentence quote of it, when quote is set and found within the chunk.
+func highlightOn(ctx context.Context, path string, p *room.Page, c *room.Chunk, quote string) (*highlight, error) {
 	layout, err := wordBoxes(ctx, path, p.Number)
 	if err != nil {
 		return nil, err
 	}
-	words, how := locate(layout.Words, p.Text, c.Text, c.StartChar)
+	passage, start := c.Text, c.StartChar
+	if qs, _, ok := quoteSpan(p.Text, quote, c.StartChar, c.EndChar); ok {
+		passage, start = quote, qs
+	}
+	words, how := locate(layout.Words, p.Text, passage, start)
 	return &highlight{Width: layout.Width, Height: layout.Height, Boxes: lineBoxes(layout.Words, words), Matched: how}, nil
+}
+
+// quoteSpan finds quote in the runes start to end of a page's text, by
+// its letters and digits in order (the quote's spacing and line breaks
+// may differ from the page's), and returns the rune offsets it spans.
+func quoteSpan(text, quote string, start, end int) (int, int, bool) {
+	want := fold(quote)
+	if want == "" {
+		return 0, 0, false
+	}
+	runes := []rune(text)
+	start, end = min(max(start, 0), len(runes)), min(max(end, 0), len(runes))
+	var folded strings.Builder
+	var at []int // the rune each byte of folded comes from
+	for i := start; i < end; i++ {
+		n := folded.Len()
+		folded.WriteString(fold(string(runes[i])))
+		for range folded.Len() - n {
+			at = append(at, i)
+		}
+	}
+	k := strings.Index(folded.String(), want)
+	if k < 0 {
+		return 0, 0, false
+	}
+	return at[k], at[k+len(want)-1] + 1, true
 }
 
 // locate returns the indices of the words that hold passage, which

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/docparse"
@@ -132,13 +133,20 @@ func (s *Server) pageViewPage(w http.ResponseWriter, r *http.Request, u *room.Us
 	} else {
 		v.Before = p.Text
 	}
+	quote := ""
 	if qid := r.URL.Query().Get("query"); qid != "" {
-		// The answer the citation came from, when it is the user's.
+		// The answer the citation came from, when it is the user's: its
+		// preview is the passage that answers, marked instead of the
+		// whole chunk when it is found in it.
 		if q, err := s.opt.Rooms.Query(ctx, u.ID, qid); err == nil && q.RoomID == rm.ID {
 			v.AnswerURL = roomURL(rm.ID) + "/queries/" + url.PathEscape(q.ID)
 			for _, cit := range q.Citations {
 				if c != nil && cit.ChunkID == c.ID {
 					v.Rank = cit.Rank
+					if qs, qe, ok := quoteSpan(p.Text, strings.Trim(cit.TextPreview, "…"), c.StartChar, c.EndChar); ok {
+						quote = strings.Trim(cit.TextPreview, "…")
+						v.Before, v.Passage, v.After = markPassage(p.Text, qs, qe)
+					}
 				}
 			}
 		}
@@ -150,7 +158,7 @@ func (s *Server) pageViewPage(w http.ResponseWriter, r *http.Request, u *room.Us
 			return err
 		}
 		if c != nil {
-			v.Highlight, err = highlightOn(ctx, path, p, c)
+			v.Highlight, err = highlightOn(ctx, path, p, c, quote)
 		} else {
 			var layout *docparse.PageLayout
 			if layout, err = wordBoxes(ctx, path, p.Number); err == nil {

@@ -97,7 +97,11 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 			cited = append(cited, p)
 		}
 	}
-	return Answer{Text: strings.TrimSpace(b.String()), Type: room.AnswerGrounded, Citations: Citations(cited, content, r)}
+	cites := Citations(cited, content, r)
+	// The answer's citation previews the passage that answers, which the
+	// page view highlights.
+	cites[0].TextPreview = clipWords(found[0].text, room.PreviewChars)
+	return Answer{Text: strings.TrimSpace(b.String()), Type: room.AnswerGrounded, Citations: cites}
 }
 
 var (
@@ -185,6 +189,21 @@ func Preview(text string, words []string) string {
 		out = "…" + out
 	}
 	return out
+}
+
+// clipWords cuts s to about n bytes at a word boundary, marking the cut.
+func clipWords(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut] != ' ' {
+		cut--
+	}
+	if cut == 0 {
+		cut = n
+	}
+	return strings.ToValidUTF8(s[:cut], "") + "…"
 }
 
 func clip(s string, n int) string {
