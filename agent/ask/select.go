@@ -4,10 +4,12 @@ import (
 	"context"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/kljensen/snowball/english"
 	"github.com/quarry-dev/quarry/retrieve"
 )
 
@@ -199,10 +201,13 @@ var functionWords = map[string]bool{"the": true, "a": true, "an": true, "it": tr
 // question asks for, less when it does not.
 func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	own, around := 0.0, 0.0
+	uw := retrieve.Words(u)
 	for _, t := range content {
 		switch {
-		case sharedWords([]string{t}, u) > 0:
+		case sameWord(t, uw):
 			own += r.weight(t)
+		case sharedWords([]string{t}, u) > 0:
+			own += r.weight(t) / 2 // "founding" for "founded": a word of the family only
 		case sharedWords([]string{t}, scene) > 0:
 			around += r.weight(t)
 		}
@@ -347,4 +352,11 @@ func documentWords(pages []PageHit) map[string]bool {
 		}
 	}
 	return out
+}
+
+// sameWord reports whether words hold w or a word with its stem
+// ("released" for "release"), not only one that starts like it.
+func sameWord(w string, words []string) bool {
+	stem := english.Stem(w, false)
+	return slices.ContainsFunc(words, func(x string) bool { return x == w || english.Stem(x, false) == stem })
 }
