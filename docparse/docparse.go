@@ -92,6 +92,8 @@ const (
 	FormatMarkdown = "markdown"
 	FormatText     = "text"
 	FormatCSV      = "csv"
+	// FormatImage is a scan or photo of one page, PNG or JPEG, read by OCR.
+	FormatImage = "image"
 )
 
 // Document is the text of one file.
@@ -161,6 +163,8 @@ func Extract(ctx context.Context, path, name string, o Options) (*Document, erro
 		doc, err = extractPDF(ctx, path, name, o)
 	case FormatDOCX:
 		doc, err = extractDOCX(path, name, fi.Size(), o)
+	case FormatImage:
+		doc, err = extractImage(ctx, path, name, o)
 	default:
 		var data []byte
 		if data, err = os.ReadFile(path); err != nil {

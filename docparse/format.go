@@ -33,10 +33,13 @@ var formats = map[string]string{
 	".markdown": FormatMarkdown,
 	".txt":      FormatText,
 	".csv":      FormatCSV,
+	".png":      FormatImage,
+	".jpg":      FormatImage,
+	".jpeg":     FormatImage,
 }
 
 // accepted is the list of accepted types, for messages.
-const accepted = "PDF (.pdf), Word (.docx), HTML (.html, .htm), Markdown (.md, .markdown), text (.txt) or CSV (.csv)"
+const accepted = "PDF (.pdf), Word (.docx), HTML (.html, .htm), Markdown (.md, .markdown), text (.txt), CSV (.csv) or a scanned page (.png, .jpg, .jpeg)"
 
 // conversions are hints for types that are close to an accepted one.
 var conversions = map[string]string{
@@ -48,4 +51,7 @@ var conversions = map[string]string{
 	".pptx": "save the presentation as PDF",
 	".ppt":  "save the presentation as PDF",
 	".tsv":  "rename it to .csv; the delimiter is detected",
+	".tif":  "save the scan as PNG, or print it to PDF",
+	".tiff": "save the scan as PNG, or print it to PDF",
+	".heic": "save the photo as JPEG",
 }
