@@ -52,17 +52,24 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		score       float64
 	}
 	kind := wantOf(questionText)
+	opts := options(questionText)
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers
 	for pi, p := range pages[:min(5, len(pages))] {
 		for ci, c := range p.Chunks[:min(3, len(p.Chunks))] {
-			if !answers(need, r, c.Context+"\n"+c.Text) {
-				continue
+			if !answers(need, r, c.Context+"\n"+c.Text) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
+				continue // "-k" names the option asked about: a passage without it does not answer
 			}
 			fits[pi] = true
 			prev := ""
 			for _, u := range units(c.Text) {
-				if w := score(content, r, kind, u.text, c.Context+"\n"+u.scene+"\n"+prev); len(u.text) >= 8 && w > 0 {
+				w := score(content, r, kind, u.text, c.Context+"\n"+u.scene+"\n"+prev)
+				for _, o := range opts {
+					if hasOption(u.text, o) {
+						w += 2 * r.weight("") // the option asked about, in this very line
+					}
+				}
+				if len(u.text) >= 8 && w > 0 {
 					found = append(found, unit{u.text, pi, ci, w + 0.3*p.Score - 0.1*float64(pi)})
 				}
 				prev = u.text

@@ -292,3 +292,28 @@ func acmeRoomOf(t *testing.T, names ...string) (*rooms.Service, *room.Room, []ro
 	}
 	return svc, rm, docs
 }
+
+// TestAnOptionAskedAboutIsTheOneAnswered: "-k" in a question names the
+// option as written; the answer is its line, whatever else matches the
+// words, and "flag" or "option" need not be there.
+func TestAnOptionAskedAboutIsTheOneAnswered(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "Memory-Usage.txt", "quill-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		{"What does the -k flag do?", "Keep (do not delete) the input file"},
+		{"What is the --small option for?", "Use less memory"},
+		{"Which flag shows the compression ratio?", "-v --verbose"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want %q", c.question, q.AnswerType, firstLine(q.Answer), c.first)
+		}
+	}
+}

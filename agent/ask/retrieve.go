@@ -245,8 +245,23 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 		}
 		hits = append(hits, r...)
 	}
+	if opts := options(question); len(opts) > 0 {
+		// "What does -k do?": the pages that have the option as written
+		// come first, whatever else matched the word the index holds.
+		if bonus == nil {
+			bonus = map[pageKey]float64{}
+		}
+		for _, h := range hits {
+			if slices.ContainsFunc(opts, func(o string) bool { return hasOption(h.Text, o) }) {
+				bonus[pageKey{h.DocumentID, h.PageNumber}] = optionWeight
+			}
+		}
+	}
 	return rankPages(hits, prior, best, bonus, k), nil
 }
+
+// optionWeight lifts the pages that name an option the question asks about.
+const optionWeight = 1.0
 
 // allFilings reports whether every one of docs is a filing whose cover
 // gave its issuer's trading symbols.
@@ -424,6 +439,13 @@ var (
 func parseQuestion(text string) question {
 	q := question{text: text, words: retrieve.Words(text)}
 	q.terms = expandFinance(retrieve.Terms(text))
+	for _, o := range options(text) {
+		// "-k" is searched as the word the index holds for it, k, which
+		// Terms leaves out as a single letter
+		if w := strings.ToLower(strings.TrimLeft(o, "-")); !slices.Contains(q.terms, w) {
+			q.terms = append(q.terms, w)
+		}
+	}
 	for _, m := range qYearRe.FindAllStringSubmatch(text, -1) {
 		y, _ := strconv.Atoi(m[1])
 		if !slices.Contains(q.years, y) {

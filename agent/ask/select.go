@@ -93,7 +93,8 @@ var genericWords = map[string]bool{"big": true, "large": true, "small": true, "l
 	"said": true, "describe": true, "described": true, "explain": true, "mentioned": true, "mention": true, "doc": true,
 	"document": true, "documents": true, "ask": true, "asks": true, "asked": true, "want": true, "wants": true,
 	"show": true, "shows": true, "list": true, "find": true, "know": true, "end": true, "ends": true, "start": true,
-	"starts": true, "begin": true, "begins": true, "expire": true, "expires": true, "finish": true, "finishes": true, "documentation": true, "manual": true, "guide": true, "exactly": true, "often": true, "frequently": true, "soon": true, "far": true, "old": true}
+	"starts": true, "begin": true, "begins": true, "expire": true, "expires": true, "finish": true, "finishes": true,
+	"flag": true, "flags": true, "option": true, "options": true, "switch": true, "documentation": true, "manual": true, "guide": true, "exactly": true, "often": true, "frequently": true, "soon": true, "far": true, "old": true}
 
 // focus sorts a question's content words: those the room never uses, and
 // those a passage must have. Words of the documents' names (named) pick
@@ -138,12 +139,48 @@ func answers(need []string, r *Rarity, text string) bool {
 // missing returns the words of need that text lacks.
 func missing(need []string, text string) []string {
 	var out []string
+	tw := retrieve.Words(text)
 	for _, w := range need {
-		if sharedWords([]string{w}, text) == 0 {
+		if sharedWords([]string{w}, text) == 0 && !sameWord(w, tw) {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// optionRe finds a command's options in a question: "-k", "--keep".
+var optionRe = regexp.MustCompile(`(?:^|[\s("'])(--?[A-Za-z0-9][\w-]*)`)
+
+// options are the options a question names, as written.
+func options(question string) []string {
+	var out []string
+	for _, m := range optionRe.FindAllStringSubmatch(question, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// hasOption reports whether text has the option o standing alone: "-k"
+// in "-k --keep", not in "-kv" or "bzip2-k".
+func hasOption(text, o string) bool {
+	for i := 0; ; {
+		k := strings.Index(text[i:], o)
+		if k < 0 {
+			return false
+		}
+		k += i
+		end := k + len(o)
+		before := k == 0 || !isOptionByte(text[k-1])
+		after := end == len(text) || !isOptionByte(text[end])
+		if before && after {
+			return true
+		}
+		i = k + 1
+	}
+}
+
+func isOptionByte(b byte) bool {
+	return b == '-' || b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
 // wants is the kind of answer a question asks for.
