@@ -52,12 +52,13 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		score       float64
 	}
 	kind := wantOf(questionText)
+	head := headOf(questionText)
 	opts := options(questionText)
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers
 	for pi, p := range pages[:min(5, len(pages))] {
 		for ci, c := range p.Chunks[:min(3, len(p.Chunks))] {
-			if !answers(need, r, c.Context+"\n"+c.Text) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
+			if !answers(need, head, r, c.Context+"\n"+c.Text) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
 				continue // "-k" names the option asked about: a passage without it does not answer
 			}
 			fits[pi] = true

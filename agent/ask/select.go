@@ -113,16 +113,16 @@ func focus(content []string, r *Rarity, named map[string]bool) (absent, need []s
 }
 
 // answers reports whether a passage has the focus: every word of need,
-// or, of four or more, all but one that is not the rarest in the room
-// (a passage about Harbor Components that never says "revenue" does not
-// answer what Harbor's revenue was). With nothing needed every passage
-// does.
-func answers(need []string, r *Rarity, text string) bool {
+// or, of four or more, all but one that is neither the thing asked for
+// (head: a passage about Harbor Components that never says "revenue" does
+// not answer what Harbor's revenue was) nor the rarest in the room. With
+// nothing needed every passage does.
+func answers(need []string, head string, r *Rarity, text string) bool {
 	lack := missing(need, text)
 	switch {
 	case len(lack) == 0:
 		return true
-	case len(lack) > 1 || len(need) < 4:
+	case len(lack) > 1 || len(need) < 4 || lack[0] == head:
 		return false
 	}
 	if r == nil || r.Passages == 0 {
@@ -396,4 +396,27 @@ func documentWords(pages []PageHit) map[string]bool {
 func sameWord(w string, words []string) bool {
 	stem := english.Stem(w, false)
 	return slices.ContainsFunc(words, func(x string) bool { return x == w || english.Stem(x, false) == stem })
+}
+
+// headRe finds the thing a question asks for: the last word before a
+// preposition or verb after "what/which (is/was) the", or the word after
+// "how many/much".
+var headRe = regexp.MustCompile(`(?i)^\s*(?:what|which)\s+(?:(?:is|was|are|were)\s+)?(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,3}?([\w-]+)\s+(?:of|for|in|on|at|does|do|did|is|was|are|were|has|have|had|that|to|used|between|by|with|from)\b|(?i)\bhow\s+(?:many|much)\s+([\w-]+)`)
+
+// headOf returns the thing a question asks for, lower case, "" when it
+// names none ("What was the revenue of Harbor?": revenue).
+func headOf(question string) string {
+	m := headRe.FindStringSubmatch(question)
+	if m == nil {
+		return ""
+	}
+	w := strings.ToLower(m[1] + m[2])
+	switch w {
+	case "is", "was", "are", "were", "does", "do", "did", "can", "will", "would", "should", "has", "have":
+		return ""
+	}
+	if genericWords[w] {
+		return "" // "what does the -k flag do": the flag is how it is asked
+	}
+	return w
 }
