@@ -295,7 +295,7 @@ func (b *planBuilder) build() {
 		case g.Grain != "" && b.in.Top != nil && b.in.Top.Column == g.Column:
 			b.rankPeriods(measures[0], g, b.in.Top)
 		case g.Grain != "":
-			b.trend(measures[0], g)
+			b.trend(measures, g)
 		case len(dims) >= 2 && !hasGrain:
 			// "by species and sex": one table with a row per pair, not a
 			// table per dimension.
@@ -321,7 +321,7 @@ func (b *planBuilder) build() {
 	}
 	if b.has(intent.AnalysisTrend, intent.AnalysisGrowth) && !slices.ContainsFunc(b.steps, func(t analysis.Subtask) bool { return t.TaskID == "trend" }) {
 		if dc := b.dateColumn(); dc != "" {
-			b.trend(measures[0], intent.Group{Column: dc, Grain: b.trendGrain()})
+			b.trend(measures, intent.Group{Column: dc, Grain: b.trendGrain()})
 		}
 	}
 	if b.has(intent.AnalysisDistribution, intent.AnalysisHistogram) && measures[0].Column != "" && measures[0].Times == "" && measures[0].Per == "" {
@@ -342,7 +342,7 @@ func (b *planBuilder) build() {
 func (b *planBuilder) someChart() {
 	m := b.measures()[0]
 	if dc := b.dateColumn(); dc != "" {
-		b.trend(m, intent.Group{Column: dc, Grain: b.trendGrain()})
+		b.trend([]measure{m}, intent.Group{Column: dc, Grain: b.trendGrain()})
 		return
 	}
 	for _, c := range b.table.Columns {
@@ -595,23 +595,28 @@ func (b *planBuilder) rankPeriods(m measure, g intent.Group, t *intent.TopN) {
 		EstimatedCostSeconds: b.cost(0.3)})
 }
 
-// trend: the measure per period of the grain, its chart and, when asked,
-// its growth.
-func (b *planBuilder) trend(m measure, g intent.Group) {
+// trend: the measures per period of the grain, its chart of the first
+// and, when asked, their growth. Every measure the request names is a
+// column: "sessions and revenue per day" is one table of both.
+func (b *planBuilder) trend(ms []measure, g intent.Group) {
+	m := ms[0]
 	b.needLoad()
 	id := "trend"
 	if slices.ContainsFunc(b.steps, func(t analysis.Subtask) bool { return t.TaskID == id }) {
 		id = "trend_" + g.Grain
 	}
 	period := periodExpr(g.Grain, quoteIdent(g.Column))
-	q := fmt.Sprintf("SELECT %s AS period, %s AS %s FROM %s%s GROUP BY 1 ORDER BY 1",
-		period, m.sql, quoteIdent(m.alias), b.from, b.where)
+	sel := ""
+	for _, m := range ms {
+		sel += ", " + m.sql + " AS " + quoteIdent(m.alias)
+	}
+	q := fmt.Sprintf("SELECT %s AS period%s FROM %s%s GROUP BY 1 ORDER BY 1", period, sel, b.from, b.where)
 	series := ""
 	for _, og := range b.in.GroupBy {
 		if og.Grain == "" {
 			series = og.Column
-			q = fmt.Sprintf("SELECT %s AS period, %s, %s AS %s FROM %s%s GROUP BY 1, 2 ORDER BY 1, 2",
-				period, quoteIdent(og.Column), m.sql, quoteIdent(m.alias), b.from, b.where)
+			q = fmt.Sprintf("SELECT %s AS period, %s%s FROM %s%s GROUP BY 1, 2 ORDER BY 1, 2",
+				period, quoteIdent(og.Column), sel, b.from, b.where)
 			break
 		}
 	}
@@ -630,8 +635,15 @@ func (b *planBuilder) trend(m measure, g intent.Group) {
 		b.add(analysis.Subtask{TaskID: id + "_chart", ToolName: analysis.ToolPlot, Description: "Chart: " + desc, Dependencies: []string{id},
 			Arguments: args, Deliverable: analysis.DeliverCharts, EstimatedCostSeconds: 0.3})
 	}
-	if b.has(intent.AnalysisGrowth) && series == "" {
-		b.add(analysis.Subtask{TaskID: id + "_growth", ToolName: analysis.ToolDF, Description: fmt.Sprintf("Change of %s from %s to %s", m.label, g.Grain, g.Grain),
+	for i, m := range ms {
+		if !b.has(intent.AnalysisGrowth) || series != "" {
+			break
+		}
+		gid := id + "_growth"
+		if i > 0 {
+			gid += "_" + fileName(strings.ToLower(m.alias))
+		}
+		b.add(analysis.Subtask{TaskID: gid, ToolName: analysis.ToolDF, Description: fmt.Sprintf("Change of %s from %s to %s", m.label, g.Grain, g.Grain),
 			Dependencies: []string{id}, Arguments: map[string]any{"input": id, "operation": analysis.OpGrowth, "columns": []any{m.alias}, "group_by": []any{"period"}},
 			Deliverable: analysis.DeliverTables, EstimatedCostSeconds: 0.1})
 	}

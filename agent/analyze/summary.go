@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -48,7 +49,11 @@ func (r *run) findings(ctx context.Context) []finding {
 		if err != nil {
 			continue
 		}
-		if text := describeResult(t.Description, res.Columns, res.Rows, o.rows, orderedBy(t)); text != "" {
+		lead := orderedBy(t)
+		if lead < 0 {
+			lead = measureColumn(t, res.Columns, res.Rows)
+		}
+		if text := describeResult(t.Description, res.Columns, res.Rows, o.rows, lead); text != "" {
 			if o.cut != nil {
 				text += " " + o.cut.sentence()
 			}
@@ -384,6 +389,28 @@ func orderedBy(t analysis.Subtask) int {
 		return -1
 	}
 	return k - 1
+}
+
+// measureColumn returns the position of the column a step without a
+// ranking is about, -1 if it does not say: the column a transform works
+// on ("columns": the one whose change it computes), or the first measure
+// of a series over periods, which every measure of the request is a
+// column of.
+func measureColumn(t analysis.Subtask, cols []string, rows [][]any) int {
+	if on, ok := t.Arguments["columns"].([]any); ok && len(on) == 1 {
+		if name, ok := on[0].(string); ok {
+			return slices.Index(cols, name)
+		}
+	}
+	if len(cols) == 0 || cols[0] != "period" || len(rows) == 0 {
+		return -1
+	}
+	for j := 1; j < len(cols); j++ {
+		if _, ok := number(rows[0][j]); ok {
+			return j
+		}
+	}
+	return -1
 }
 
 // orderByPosition matches the last ORDER BY of a query when it names a
