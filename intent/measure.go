@@ -695,10 +695,12 @@ func (p *parser) dropNotes(suffix string) {
 
 // countNounIn reports whether the words start..end-1 that name a measure
 // hold a plural noun ("goals", "goals away") and no word of an average.
+// The plural name of an integer column is a count even when its singular
+// names a rate ("conversions").
 func (p *parser) countNounIn(start, end int) bool {
 	plural := false
 	for _, t := range p.toks[start:end] {
-		if avgWords[norm(t.low)] {
+		if avgWords[t.low] || avgWords[norm(t.low)] && !(t.low != singular(t.low) && p.countColumnNamed(t.low)) {
 			return false
 		}
 		plural = plural || t.kind == kWord && t.low != singular(t.low)
@@ -715,15 +717,18 @@ func countsThings(c *Column) bool {
 }
 
 // countedBy returns the integer column whose whole name is the plural
-// noun at j ("how many goals" over a goals column), nil if none.
+// noun at j ("how many goals" over a goals column), or its singular ("how
+// many alarms" over an alarm column of 0s and 1s), nil if none. A unit of
+// time ("how many days" over a day of the month) is not counted by it.
 func (p *parser) countedBy(j int) *Column {
 	w := p.low(j)
-	if p.t == nil || w == "" || singular(w) == w {
+	if p.t == nil || w == "" || singular(w) == w || units[w] != "" {
 		return nil
 	}
 	for ci := range p.t.Columns {
 		c := &p.t.Columns[ci]
-		if c.Type == "integer" && !isIDLike(c) && !p.isYearColumn(c) && slices.Equal(nameWords(c.Name), []string{w}) {
+		n := nameWords(c.Name)
+		if c.Type == "integer" && !isIDLike(c) && !p.isYearColumn(c) && (slices.Equal(n, []string{w}) || slices.Equal(n, []string{singular(w)})) {
 			return c
 		}
 	}

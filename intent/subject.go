@@ -275,6 +275,10 @@ func (p *parser) asides() error {
 		case measureUnits[w] && i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "as"):
 		case scaleWords[w] && i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "("):
 			// "(thousands)", "in millions": how the data is written
+		case (w == "rate" || w == "rates") && i > 0 && p.countColumnNamed(p.toks[i-1].low):
+			// "bounce rate" over a column of bounces: a rate is not the
+			// count it is a rate of; left to be reported
+			continue
 		case tailWords[w] && i > 0 && p.toks[i-1].used && p.toks[i-1].kind == kWord:
 		case (w == "each" || w == "every" || w == "all") && len(p.in.GroupBy) > 0:
 		case fillers[w] && !weighty[w]:
@@ -609,4 +613,17 @@ func (p *parser) namesShown() bool {
 		return true
 	}
 	return slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return isName(g.Column) })
+}
+
+// countColumnNamed reports whether w, singular or plural, is the whole
+// name of an integer column called by a plural noun: a number of things
+// ("bounces", "births"), of which "w rate" is not the column.
+func (p *parser) countColumnNamed(w string) bool {
+	if p.t == nil {
+		return false
+	}
+	return slices.ContainsFunc(p.t.Columns, func(c Column) bool {
+		n := nameWords(c.Name)
+		return c.Type == "integer" && len(n) == 1 && singular(n[0]) != n[0] && (n[0] == w || singular(n[0]) == w)
+	})
 }

@@ -1,0 +1,39 @@
+package intent
+
+import "testing"
+
+// webSchema is a web-analytics table of counts per day and channel.
+func webSchema() Schema {
+	return schemaOf("web", Column{Name: "date", Type: "date", Min: "2023-11-01", Max: "2024-02-28"},
+		Column{Name: "channel", Type: "string", Values: []string{"Email", "Social", "Direct"}},
+		Column{Name: "sessions", Type: "integer"}, Column{Name: "bounces", Type: "integer"},
+		Column{Name: "conversions", Type: "integer"}, Column{Name: "alarm", Type: "integer"})
+}
+
+// TestARateOfACountIsNotTheCount: "bounce rate" over a column of bounces
+// is bounces over something, not the average number of bounces; what it
+// is a rate of is not said, so it is reported.
+func TestARateOfACountIsNotTheCount(t *testing.T) {
+	reported(t, webSchema(), "bounce rate by channel", "bounce rate", "bounces rate in December")
+}
+
+// TestHowManyOfASingularCountColumn: "how many alarms" over an integer
+// column named alarm adds it up; the number of rows is not the number of
+// alarms.
+func TestHowManyOfASingularCountColumn(t *testing.T) {
+	sum := []Measure{{Column: "alarm", Agg: "sum"}}
+	checkCases(t, []parseCase{
+		{text: "how many alarms per day", schema: webSchema(), want: want{Table: "web", Measures: sum, GroupBy: []Group{{"date", "day"}}}},
+		{text: "number of alarms by channel", schema: webSchema(), want: want{Table: "web", Measures: sum, GroupBy: []Group{{"channel", ""}}}},
+	})
+}
+
+// TestTheMostOfAPluralCountColumn: "the most conversions" over an
+// integer conversions column ranks by their total, though a conversion
+// alone names a rate.
+func TestTheMostOfAPluralCountColumn(t *testing.T) {
+	checkCases(t, []parseCase{
+		{text: "which channel had the most conversions", schema: webSchema(), want: want{Table: "web",
+			Measures: []Measure{{Column: "conversions", Agg: "sum"}}, Top: &TopN{1, "channel", true}}},
+	})
+}
