@@ -42,7 +42,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	if len(pages) == 0 || len(content) == 0 {
 		return insufficient(q, content, nil, nil, documents)
 	}
-	absent, need := focus(content, r, documentWords(pages))
+	absent, strong, soft := focus(questionText, content, r, documentWords(pages))
 	if len(absent) > 0 {
 		return insufficient(q, content, absent, nil, documents)
 	}
@@ -52,19 +52,26 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		score       float64
 	}
 	kind := wantOf(questionText)
-	head := headOf(questionText)
 	opts := options(questionText)
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers
 	for pi, p := range pages[:min(5, len(pages))] {
 		for ci, c := range p.Chunks[:min(3, len(p.Chunks))] {
-			if !answers(need, head, r, c.Context+"\n"+c.Text) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
+			if !answers(strong, soft, c.Context+"\n"+c.Text) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
 				continue // "-k" names the option asked about: a passage without it does not answer
 			}
 			fits[pi] = true
-			prev := ""
+			prev, asked := "", ""
 			for _, u := range units(c.Text) {
-				w := score(content, r, kind, u.text, c.Context+"\n"+u.scene+"\n"+prev)
+				if strings.HasSuffix(u.text, "?") {
+					// A question the document asks itself ("Can I make and
+					// sell Debian CDs?") is not an answer: the passage
+					// after it is, with its words.
+					prev, asked = u.text, u.text
+					continue
+				}
+				w := score(content, r, kind, u.text+"\n"+asked, c.Context+"\n"+u.scene+"\n"+prev)
+				asked = ""
 				for _, o := range opts {
 					if hasOption(u.text, o) {
 						w += 2 * r.weight("") // the option asked about, in this very line
@@ -79,7 +86,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	}
 	if len(found) == 0 {
 		best := pages[0].Chunks[0]
-		return insufficient(q, content, missing(need, best.Context+"\n"+best.Text), &pages[0], documents)
+		return insufficient(q, content, missing(append(strong, soft...), best.Context+"\n"+best.Text), &pages[0], documents)
 	}
 	slices.SortStableFunc(found, func(a, b unit) int { return cmp.Compare(b.score, a.score) })
 	var b strings.Builder
@@ -143,7 +150,7 @@ func Citations(pages []PageHit, content []string, r *Rarity) []room.Citation {
 	var asked []string // the words that say what is asked, not how
 	total := 0.0
 	for _, w := range content {
-		if !genericWords[w] {
+		if !genericWords[w] && !r.absent(w) { // a word no passage has counts for none
 			asked = append(asked, w)
 			total += r.weight(w)
 		}

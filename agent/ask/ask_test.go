@@ -195,6 +195,11 @@ func TestTheAnswerComesFirst(t *testing.T) {
 		{"How often should the oil be changed?", "every 250 hours"},
 		{"How long does the warranty last?", "three years"},
 		{"What is the maximum speed of the Z-200?", "6,800 rpm"},
+		// Put in other words than the manual's: the way of asking is not
+		// what is asked.
+		{"What is the biggest speed of the Z-200?", "6,800 rpm"},
+		// A question the manual asks itself is answered by what follows.
+		{"Can a Zorblax engine run on petrol?", "Petrol damages the injectors"},
 	} {
 		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -96,44 +97,99 @@ var genericWords = map[string]bool{"big": true, "large": true, "small": true, "l
 	"starts": true, "begin": true, "begins": true, "expire": true, "expires": true, "finish": true, "finishes": true,
 	"flag": true, "flags": true, "option": true, "options": true, "switch": true, "documentation": true, "manual": true, "guide": true, "exactly": true, "often": true, "frequently": true, "soon": true, "far": true, "old": true}
 
-// focus sorts a question's content words: those the room never uses, and
-// those a passage must have. Words of the documents' names (named) pick
-// the document, not the passage: "the board pack" need not be in it.
-func focus(content []string, r *Rarity, named map[string]bool) (absent, need []string) {
+// focus sorts a question's content words: those the room never uses
+// that make it this question (absent), those a passage must have
+// (strong: the thing asked for, a name, a number or a code, a year) and
+// those it should mostly have (soft). Words of the documents' names
+// (named) pick the document, not the passage: "the board pack" need not be
+// in it. A soft word the room never uses is a way of putting the question
+// ("biggest", "unpacking", "wrote"), not a refusal; a noun the room never
+// uses ("emoji", "revenue") is.
+func focus(question string, content []string, r *Rarity, named map[string]bool) (absent, strong, soft []string) {
+	head, marked := headOf(question), markedWords(question)
 	for _, w := range content {
+		hard := w == head || marked[w]
 		switch {
 		case genericWords[w] || named[w]:
 		case r.absent(w) && financeAlternatives(w) == nil:
-			absent = append(absent, w)
-		case !r.common(w):
-			need = append(need, w)
+			if hard || !wayOfAsking(w) {
+				absent = append(absent, w)
+			}
+		case r.common(w):
+		case hard:
+			strong = append(strong, w)
+		default:
+			soft = append(soft, w)
 		}
 	}
-	return absent, need
+	for _, y := range yearsIn(question) {
+		// a year asked about is a period the passage must be of, even if
+		// it does not pick the document as a filing's year does
+		if w := strconv.Itoa(y); !r.common(w) && !slices.Contains(strong, w) {
+			strong = append(strong, w)
+		}
+	}
+	return absent, strong, soft
 }
 
-// answers reports whether a passage has the focus: every word of need,
-// or, of four or more, all but one that is neither the thing asked for
-// (head: a passage about Harbor Components that never says "revenue" does
-// not answer what Harbor's revenue was) nor the rarest in the room. With
-// nothing needed every passage does.
-func answers(need []string, head string, r *Rarity, text string) bool {
-	lack := missing(need, text)
-	switch {
-	case len(lack) == 0:
-		return true
-	case len(lack) > 1 || len(need) < 4 || lack[0] == head:
-		return false
+// markedWords are the question's words written as names, numbers or
+// codes: with a capital past its first word, or with a digit, a dot, an
+// underscore or a hyphen inside ("Dilithium", "1.0.8", "BZ_NO_STDIO").
+func markedWords(question string) map[string]bool {
+	out := map[string]bool{}
+	for i, f := range strings.Fields(question) {
+		f = strings.Trim(f, "?!.,;:\"'()[]")
+		if f == "" {
+			continue
+		}
+		first, _ := utf8.DecodeRuneInString(f)
+		if i > 0 && unicode.IsUpper(first) || strings.ContainsAny(f, "0123456789._") || strings.Contains(strings.Trim(f, "-"), "-") {
+			for _, w := range retrieve.Words(f) {
+				out[w] = true
+			}
+		}
 	}
-	if r == nil || r.Passages == 0 {
+	return out
+}
+
+// wayOfAsking reports whether a word the room never uses is likely only
+// how the question is put: a verb's form or a superlative ("unpacking",
+// "worked", "biggest", "wrote"), which a passage says in its own words.
+func wayOfAsking(w string) bool {
+	if commonVerbs[w] {
 		return true
 	}
-	for _, w := range need {
-		if r.Chunks[w] < r.Chunks[lack[0]] {
-			return true // a rarer word is there
+	for _, suffix := range []string{"ing", "ed", "est"} {
+		if strings.HasSuffix(w, suffix) && len(w) > len(suffix)+3 {
+			return true
 		}
 	}
 	return false
+}
+
+// commonVerbs are verbs questions use in forms a passage rarely repeats.
+var commonVerbs = map[string]bool{"give": true, "gives": true, "gave": true, "take": true, "takes": true, "took": true,
+	"go": true, "goes": true, "went": true, "come": true, "comes": true, "came": true, "put": true, "puts": true,
+	"keep": true, "keeps": true, "kept": true, "let": true, "lets": true, "see": true, "wrote": true, "write": true,
+	"written": true, "run": true, "runs": true, "ran": true, "try": true, "tries": true, "leave": true, "left": true,
+	"set": true, "sets": true, "point": true, "pick": true, "stop": true, "stops": true, "change": true, "changes": true,
+	"handle": true, "handles": true, "work": true, "happen": true, "mean": true, "say": true, "tell": true, "help": true,
+	"allowed": true, "allow": true, "allows": true, "able": true, "possible": true, "ok": true, "okay": true,
+	"actually": true, "really": true, "exactly": true, "without": true}
+
+// answers reports whether a passage has the focus: every strong word,
+// and of the soft ones at least half (at least one when there is no
+// strong word to hold it to the question). With nothing to hold it to,
+// every passage does.
+func answers(strong, soft []string, text string) bool {
+	if len(missing(strong, text)) > 0 {
+		return false
+	}
+	need := len(soft) / 2
+	if len(strong) == 0 && len(soft) > 0 {
+		need = max(1, need)
+	}
+	return len(soft)-len(missing(soft, text)) >= need
 }
 
 // missing returns the words of need that text lacks.

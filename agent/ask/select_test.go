@@ -1,6 +1,9 @@
 package ask
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestHeadOf: the thing a question asks for, which a passage that answers
 // must name.
@@ -17,6 +20,35 @@ func TestHeadOf(t *testing.T) {
 	} {
 		if got := headOf(q); got != want {
 			t.Errorf("headOf(%q) = %q; want %q", q, got, want)
+		}
+	}
+}
+
+// TestFocus: words the room never uses refuse a question when they are
+// what it asks about (a name, a code, the thing asked for, a noun), not
+// when they are only how it is put; a year asked about must be there.
+func TestFocus(t *testing.T) {
+	r := &Rarity{Passages: 40, Chunks: map[string]int{"nettle": 30, "implement": 3, "dilithium": 0, "speed": 2, "biggest": 0,
+		"unpacking": 0, "check": 4, "file": 12, "emoji": 0, "color": 2, "fonts": 9, "version": 5, "added": 3, "leader": 4, "2010": 2}}
+	for _, c := range []struct {
+		question, absent, strong, soft string
+	}{
+		{"Does Nettle implement Dilithium?", "dilithium", "", "implement"},
+		{"What is the biggest speed of the Z-200?", "", "speed 200", ""},
+		{"How do I check a file without unpacking it?", "", "", "check without"},
+		{"Which version of fontconfig added color emoji fonts?", "emoji", "version", "fontconfig added color fonts"},
+		{"Who was the project leader in 2010?", "", "2010", "project leader"},
+	} {
+		content := contentWords(parseQuestion(c.question))
+		absent, strong, soft := focus(c.question, content, r, nil)
+		if got := strings.Join(absent, " "); got != c.absent {
+			t.Errorf("%q: absent %q; want %q", c.question, got, c.absent)
+		}
+		if got := strings.Join(strong, " "); got != c.strong {
+			t.Errorf("%q: strong %q; want %q", c.question, got, c.strong)
+		}
+		if got := strings.Join(soft, " "); got != c.soft {
+			t.Errorf("%q: soft %q; want %q", c.question, got, c.soft)
 		}
 	}
 }
