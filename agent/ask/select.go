@@ -177,19 +177,15 @@ var commonVerbs = map[string]bool{"give": true, "gives": true, "gave": true, "ta
 	"allowed": true, "allow": true, "allows": true, "able": true, "possible": true, "ok": true, "okay": true,
 	"actually": true, "really": true, "exactly": true, "without": true}
 
-// answers reports whether a passage has the focus: every strong word,
-// and of the soft ones at least half (at least one when there is no
-// strong word to hold it to the question). With nothing to hold it to,
-// every passage does.
+// answers reports whether a passage has the focus: every strong word, and
+// the soft ones too, but for one of three or more. With nothing to hold it
+// to, every passage does.
 func answers(strong, soft []string, text string) bool {
 	if len(missing(strong, text)) > 0 {
 		return false
 	}
-	need := len(soft) / 2
-	if len(strong) == 0 && len(soft) > 0 {
-		need = max(1, need)
-	}
-	return len(soft)-len(missing(soft, text)) >= need
+	lack := len(missing(soft, text))
+	return lack == 0 || lack == 1 && len(soft) >= 3
 }
 
 // missing returns the words of need that text lacks.
