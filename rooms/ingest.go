@@ -127,13 +127,10 @@ func (s *Service) Upload(ctx context.Context, userID, roomID, name string, r io.
 	case n > MaxUploadBytes:
 		return fail(quarry.Errorf(quarry.ECodeFileTooLarge, "%s is larger than %d MB", name, MaxUploadBytes>>20))
 	}
-	d.SizeBytes, d.SHA256 = n, hex.EncodeToString(h.Sum(nil))
-	if err := s.notTwice(ctx, d); err != nil {
-		return fail(err)
-	}
 	if err := os.Rename(temp, path); err != nil {
 		return fail(s.storageError(err))
 	}
+	d.SizeBytes, d.SHA256 = n, hex.EncodeToString(h.Sum(nil))
 	upload := map[string]any{"action": "upload", "room_id": roomID, "document_id": d.ID, "name": name, "size_bytes": n, "sha256": d.SHA256}
 	if err := s.change(d.ID, userID, upload, func() error { return s.Store.CreateDocument(ctx, d) }); err != nil {
 		return fail(err)
@@ -395,23 +392,6 @@ func (s *Service) embedBatches(ctx context.Context, d *room.Document, chunks []r
 			batch[j].Embedding, batch[j].EmbeddingModel = vs[j], s.EmbeddingModel
 		}
 		s.progress(room.Progress{DocumentID: d.ID, RoomID: d.RoomID, Status: room.StatusProcessing, Message: "embedding", Done: min(i+embedBatch, len(chunks)), Of: len(chunks)})
-	}
-	return nil
-}
-
-// notTwice refuses a document whose content the room already holds, in a
-// document that has not failed: CONFLICT naming it. A second copy would
-// only double its passages in every answer.
-func (s *Service) notTwice(ctx context.Context, d *room.Document) error {
-	docs, err := s.Store.ListDocuments(ctx, d.RoomID)
-	if err != nil {
-		return err
-	}
-	for _, o := range docs {
-		if o.SHA256 == d.SHA256 && o.Status != room.StatusFailed {
-			return quarry.Errorf(quarry.ECodeConflict, "%s has the same content as %s, already in this room (document %s)", d.Name, o.Name, o.ID).
-				WithHint("the room keeps one copy of a document; delete the other first to replace it")
-		}
 	}
 	return nil
 }

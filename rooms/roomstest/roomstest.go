@@ -58,7 +58,6 @@ func Run(t *testing.T, open func(t *testing.T) *rooms.Service) {
 		{"RoomNames", testRoomNames},
 		{"LastOwner", testLastOwner},
 		{"PIIRedacted", testPIIRedacted},
-		{"DuplicateUpload", testDuplicateUpload},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,14 +1,10 @@
 package roomstest
 
 import (
-	"bytes"
-	"io/fs"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/internal/sampleroom"
 	"github.com/quarry-dev/quarry/room"
 	"github.com/quarry-dev/quarry/room/roomtest"
 )
@@ -45,27 +41,5 @@ func testPIIRedacted(t *testing.T, f *fixture) {
 	}
 	if !strings.Contains(stored.Question, "[redacted]") || !strings.Contains(stored.Question, "capital expenditures") {
 		t.Errorf("the stored question reads %q; want it with [redacted] in place of the address and phone", stored.Question)
-	}
-}
-
-// testDuplicateUpload: the same content uploaded again to a room, under
-// any name, is refused with CONFLICT naming the document that holds it,
-// and nothing is stored; another room may hold it too.
-func testDuplicateUpload(t *testing.T, f *fixture) {
-	data, err := fs.ReadFile(sampleroom.FS, "northwind-2023-annual-report.md")
-	roomtest.Must(t, err)
-	_, err = f.svc.Upload(f.ctx, f.owner.ID, f.a.ID, "annual-report-copy.md", bytes.NewReader(data))
-	roomtest.WantCode(t, "the annual report again", err, quarry.ECodeConflict)
-	if err != nil && !strings.Contains(err.Error(), f.docA.Name) {
-		t.Errorf("the refusal %q does not name %s", err, f.docA.Name)
-	}
-	docs, err := f.svc.Documents(f.ctx, f.owner.ID, f.a.ID)
-	roomtest.Must(t, err)
-	if len(docs) != 1 {
-		t.Errorf("room A has %d documents after the refused copy; want 1", len(docs))
-	}
-	d, err := f.svc.Upload(f.ctx, f.other.ID, f.b.ID, "northwind-2023-annual-report.md", bytes.NewReader(data))
-	if err != nil || d == nil {
-		t.Errorf("room B refuses a document only room A holds: %v", err)
 	}
 }
