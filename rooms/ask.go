@@ -47,8 +47,8 @@ func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*ro
 	var pages []ask.PageHit
 	var vectorModel string
 	if err == nil {
-		req := ask.Request{RoomID: roomID, Docs: docs, Question: withoutPII(question), K: retrievalDepth}
-		req.Vector, req.Model = s.embedQuestion(ctx, req.Question)
+		req := ask.Request{RoomID: roomID, Docs: docs, Question: question, K: retrievalDepth}
+		req.Vector, req.Model = s.embedQuestion(ctx, question)
 		vectorModel = req.Model
 		pages, err = ask.Retrieve(ctx, s.Store, req)
 	}
@@ -71,13 +71,7 @@ func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*ro
 	done := s.now()
 	q.CompletedAt = &done
 	q.TotalMS = int(done.Sub(start).Milliseconds())
-	// What is kept is redacted: the question and answer as stored (and
-	// so as history and exports read them) hold no e-mail address, phone,
-	// card or national id number; the answer was found with the question
-	// as asked, and the asker gets it back as asked.
-	stored := *q
-	stored.Question, stored.Answer = MaskPII(q.Question), MaskPII(q.Answer)
-	if err := s.Store.SaveQuery(context.WithoutCancel(ctx), &stored); err != nil {
+	if err := s.Store.SaveQuery(context.WithoutCancel(ctx), q); err != nil {
 		return nil, err
 	}
 	return q, nil
@@ -108,14 +102,13 @@ func (s *Service) answer(ctx context.Context, q *room.Query, docs []room.Documen
 			completed++
 		}
 	}
-	asked := withoutPII(q.Question) // contact details are not what is asked
-	a := ask.Extract(asked, pages, completed, ask.RarityOf(ctx, s.Store, q.RoomID, asked))
+	a := ask.Extract(q.Question, pages, completed, ask.RarityOf(ctx, s.Store, q.RoomID, q.Question))
 	if s.Model != nil && len(pages) > 0 {
 		// The model reads the passages whatever the extract decided: it
 		// may answer what the extract refused, or refuse what it quoted;
 		// its numbers are checked against what it cites either way.
 		t0 := s.now()
-		g, err := ask.Generate(ctx, s.Model, s.Store, asked, pages)
+		g, err := ask.Generate(ctx, s.Model, s.Store, q.Question, pages)
 		q.LLMMS = int(s.now().Sub(t0).Milliseconds())
 		q.ModelUsed = s.Model.Name()
 		if err == nil {
@@ -169,7 +162,7 @@ func (s *Service) Feedback(ctx context.Context, userID, queryID, rating, comment
 		return nil, err
 	}
 	now := s.now()
-	f := room.Feedback{QueryID: q.ID, UserID: userID, Rating: rating, Comment: MaskPII(comment), CreatedAt: now, UpdatedAt: now}
+	f := room.Feedback{QueryID: q.ID, UserID: userID, Rating: rating, Comment: comment, CreatedAt: now, UpdatedAt: now}
 	if q.Feedback != nil {
 		f.CreatedAt = q.Feedback.CreatedAt
 	}
@@ -211,15 +204,6 @@ var pii = func() []*regexp.Regexp {
 func MaskPII(s string) string {
 	for _, re := range pii {
 		s = re.ReplaceAllString(s, "[redacted]")
-	}
-	return s
-}
-
-// withoutPII leaves e-mail addresses, phone, card and national id numbers
-// out of a question: they are not searched for, nor sent to a model.
-func withoutPII(s string) string {
-	for _, re := range pii {
-		s = re.ReplaceAllString(s, " ")
 	}
 	return s
 }

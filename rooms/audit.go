@@ -102,7 +102,7 @@ func (s *Service) refused(requestID, userID, action, roomID string, err error) e
 // recordQuestion records a question accepted for an answer.
 func (s *Service) recordQuestion(q *room.Query) error {
 	return s.record(q.ID, quarry.EventRequestSubmitted, q.UserID, map[string]any{
-		"job": "room_question", "room_id": q.RoomID, "user_id": q.UserID, "query_id": q.ID, "question": MaskPII(q.Question),
+		"job": "room_question", "room_id": q.RoomID, "user_id": q.UserID, "query_id": q.ID, "question": q.Question,
 	})
 }
 

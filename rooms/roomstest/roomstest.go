@@ -57,7 +57,6 @@ func Run(t *testing.T, open func(t *testing.T) *rooms.Service) {
 		{"Lockouts", testLockouts},
 		{"RoomNames", testRoomNames},
 		{"LastOwner", testLastOwner},
-		{"PIIRedacted", testPIIRedacted},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
