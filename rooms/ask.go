@@ -2,14 +2,12 @@ package rooms
 
 import (
 	"context"
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/ask"
-	"github.com/quarry-dev/quarry/analysis"
 	"github.com/quarry-dev/quarry/room"
 )
 
@@ -26,6 +24,11 @@ const retrievalDepth = 20
 // are written to the audit log (AuditLog): a question the log cannot take
 // is refused with the log's error, and an answer whose entries cannot be
 // written is withheld, an answer of type error.
+//
+// The answer is worked out from the question as asked, and returned so;
+// what is stored (the query, its citations' previews, the audit log's
+// entries) has e-mail addresses, phone numbers and the like masked
+// (MaskPII), so that history and export show them [redacted].
 func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*room.Query, error) {
 	ctx = act(ctx, userID)
 	question = strings.TrimSpace(question)
@@ -71,7 +74,7 @@ func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*ro
 	done := s.now()
 	q.CompletedAt = &done
 	q.TotalMS = int(done.Sub(start).Milliseconds())
-	if err := s.Store.SaveQuery(context.WithoutCancel(ctx), q); err != nil {
+	if err := s.Store.SaveQuery(context.WithoutCancel(ctx), redacted(q)); err != nil {
 		return nil, err
 	}
 	return q, nil
@@ -162,7 +165,7 @@ func (s *Service) Feedback(ctx context.Context, userID, queryID, rating, comment
 		return nil, err
 	}
 	now := s.now()
-	f := room.Feedback{QueryID: q.ID, UserID: userID, Rating: rating, Comment: comment, CreatedAt: now, UpdatedAt: now}
+	f := room.Feedback{QueryID: q.ID, UserID: userID, Rating: rating, Comment: cut(MaskPII(comment), room.MaxCommentChars), CreatedAt: now, UpdatedAt: now}
 	if q.Feedback != nil {
 		f.CreatedAt = q.Feedback.CreatedAt
 	}
@@ -191,26 +194,9 @@ func (s *Service) DeleteHistory(ctx context.Context, userID, roomID string) (int
 	return s.Store.DeleteHistory(ctx, userID, roomID)
 }
 
-var pii = func() []*regexp.Regexp {
-	var out []*regexp.Regexp
-	for _, p := range analysis.DefaultBlockedPatterns {
-		out = append(out, regexp.MustCompile(p))
-	}
-	return out
-}()
-
-// MaskPII replaces e-mail addresses, phone, card and national id numbers
-// with [redacted].
-func MaskPII(s string) string {
-	for _, re := range pii {
-		s = re.ReplaceAllString(s, "[redacted]")
-	}
-	return s
-}
-
 // ExportHistory returns all of userID's questions in a room with their
 // answers, citations and feedback, personal data masked (the right of
-// access).
+// access), as they are stored.
 func (s *Service) ExportHistory(ctx context.Context, userID, roomID string) (*room.Export, error) {
 	ctx = act(ctx, userID)
 	m, err := s.access(ctx, userID, roomID, room.RoleViewer)
@@ -229,14 +215,9 @@ func (s *Service) ExportHistory(ctx context.Context, userID, roomID string) (*ro
 			return nil, err
 		}
 		for _, q := range page {
-			q.Question, q.Answer = MaskPII(q.Question), MaskPII(q.Answer)
-			for i := range q.Citations {
-				q.Citations[i].TextPreview = MaskPII(q.Citations[i].TextPreview)
-			}
-			if q.Feedback != nil {
-				q.Feedback.Comment = MaskPII(q.Feedback.Comment)
-			}
-			e.Queries = append(e.Queries, q)
+			// Stored queries are redacted already; those stored before
+			// redaction was are redacted here.
+			e.Queries = append(e.Queries, *redacted(&q))
 		}
 		if len(page) < room.MaxHistoryPage {
 			return e, nil

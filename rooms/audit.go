@@ -17,6 +17,8 @@ import (
 // workers of one data dir append to it together. The service is given it
 // rather than opening it, as the analyses are given theirs.
 //
+// Personal data is masked in what it holds, as in the stores (MaskPII).
+//
 // What goes in it, each entry naming the room, the user and the query or
 // document it is about (its request id is the query's, the document's or,
 // for a room's own changes, the room's):
@@ -102,7 +104,7 @@ func (s *Service) refused(requestID, userID, action, roomID string, err error) e
 // recordQuestion records a question accepted for an answer.
 func (s *Service) recordQuestion(q *room.Query) error {
 	return s.record(q.ID, quarry.EventRequestSubmitted, q.UserID, map[string]any{
-		"job": "room_question", "room_id": q.RoomID, "user_id": q.UserID, "query_id": q.ID, "question": q.Question,
+		"job": "room_question", "room_id": q.RoomID, "user_id": q.UserID, "query_id": q.ID, "question": MaskPII(q.Question),
 	})
 }
 
@@ -128,7 +130,7 @@ func (s *Service) recordAnswer(q *room.Query, pages []ask.PageHit, vectorModel s
 			chunks = append(chunks, map[string]any{"chunk_id": c.ID, "document_id": c.DocumentID, "page_number": c.PageNumber, "score": round4(c.Score)})
 		}
 	}
-	retrieval := about(map[string]any{"tool": "retrieve", "query": q.Question, "pages": len(pages), "chunks": chunks})
+	retrieval := about(map[string]any{"tool": "retrieve", "query": MaskPII(q.Question), "pages": len(pages), "chunks": chunks})
 	if vectorModel != "" {
 		retrieval["vector_model"] = vectorModel
 	}
@@ -167,10 +169,10 @@ func (s *Service) recordAnswer(q *room.Query, pages []ask.PageHit, vectorModel s
 			decision["reason"] = fmt.Sprintf("the model's answer cites %d passage(s); every number was checked against the passages its sentence cites, %d citation(s) unverified", len(q.Citations), unverified)
 		}
 	case room.AnswerInsufficient:
-		decision["reason"] = firstLine(q.Answer)
+		decision["reason"] = firstLine(MaskPII(q.Answer))
 	default:
 		decision["answered_by"] = "none"
-		decision["reason"], decision["error_code"] = q.ErrorMessage, q.ErrorType
+		decision["reason"], decision["error_code"] = MaskPII(q.ErrorMessage), q.ErrorType
 	}
 	return s.record(q.ID, quarry.EventPolicyDecision, q.UserID, decision)
 }

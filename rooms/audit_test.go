@@ -342,3 +342,29 @@ func TestAuditLogThatCannotBeWritten(t *testing.T) {
 		t.Errorf("the withheld question's entries are %q; want only its submission", kinds)
 	}
 }
+
+// TestAuditLogMasksPersonalData: a question with an e-mail address and a
+// phone number is in the log masked, as in the store.
+func TestAuditLogMasksPersonalData(t *testing.T) {
+	ctx := context.Background()
+	svc, path := auditedService(t)
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := svc.CreateRoom(ctx, owner.ID, "deal", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	(&env{svc: svc}).upload(t, owner, r, "northwind-2023-annual-report.md")
+	if _, err := svc.Ask(ctx, owner.ID, r.ID, "Capital expenditures in 2023? Mail ana@example.com or call +44 20 7946 0958"); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(data); strings.Contains(s, "ana@example.com") || strings.Contains(s, "7946 0958") || !strings.Contains(s, "[redacted]") {
+		t.Errorf("the audit log holds the question's personal data, or no mark of its masking:\n%s", s)
+	}
+}

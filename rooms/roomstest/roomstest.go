@@ -25,6 +25,9 @@
 //   - RoomNames: a name taken in someone else's room is free to use, and
 //     nothing says it is taken.
 //   - LastOwner: a room's last owner can be neither demoted nor removed.
+//   - PII: e-mail addresses and phone numbers in a question, its answer
+//     and a feedback comment are stored masked; the answer is worked out
+//     from the question as asked.
 package roomstest
 
 import (
@@ -57,6 +60,7 @@ func Run(t *testing.T, open func(t *testing.T) *rooms.Service) {
 		{"Lockouts", testLockouts},
 		{"RoomNames", testRoomNames},
 		{"LastOwner", testLastOwner},
+		{"PII", testPII},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
