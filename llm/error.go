@@ -39,6 +39,9 @@ type Error struct {
 	Message  string
 	// Err is the underlying error, if any.
 	Err error
+	// Attempts is how many attempts the failed call made, set by Retry;
+	// 0 when unknown (see Attempts).
+	Attempts int
 }
 
 func (e *Error) Error() string {
@@ -91,4 +94,15 @@ func KindForStatus(status int) Kind {
 		return KindInvalid
 	}
 	return KindMalformed
+}
+
+// Attempts returns how many attempts the call that failed with err made:
+// the Attempts Retry recorded in err's *Error, or 1 when it recorded none
+// (a model without Retry, or an error that is not a model error).
+func Attempts(err error) int {
+	var e *Error
+	if errors.As(err, &e) && e.Attempts > 0 {
+		return e.Attempts
+	}
+	return 1
 }

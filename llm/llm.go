@@ -98,6 +98,10 @@ type Request struct {
 	Output *Schema `json:"output,omitempty"`
 	// MaxTokens caps the reply; zero means DefaultMaxTokens.
 	MaxTokens int `json:"max_tokens,omitempty"`
+	// MaxAttempts, when above 0, caps the attempts Retry makes of this
+	// call below its policy's: a job whose specification allows fewer
+	// retries (the data rooms' one) says so here. It is never sent.
+	MaxAttempts int `json:"-"`
 }
 
 // DefaultMaxTokens is the reply cap when a request does not set one.

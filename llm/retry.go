@@ -33,10 +33,12 @@ func DefaultRetryPolicy() RetryPolicy {
 		MaxRetryAfter: 30 * time.Second, Timeout: 60 * time.Second}
 }
 
-// Retry wraps m so that every call follows p. After the last attempt fails
-// with a retryable error, the call fails with KindUnavailable, so the caller
-// does the step offline; errors that no retry can fix (bad key, bad
-// request, malformed reply) return at once.
+// Retry wraps m so that every call follows p, or makes fewer attempts
+// when the request's MaxAttempts says so; the Response, or the *Error of
+// a call that failed after a retry, says how many it made. After the last
+// attempt fails with a retryable error, the call fails with
+// KindUnavailable, so the caller does the step offline; errors that no
+// retry can fix (bad key, bad request, malformed reply) return at once.
 func Retry(m Model, p RetryPolicy) Model {
 	if p.Attempts <= 0 {
 		p.Attempts = 1
@@ -59,8 +61,12 @@ func (r *retrying) Name() string { return r.m.Name() }
 
 func (r *retrying) Complete(ctx context.Context, req *Request) (*Response, error) {
 	delay := r.p.InitialDelay
+	attempts := r.p.Attempts
+	if req.MaxAttempts > 0 && req.MaxAttempts < attempts {
+		attempts = req.MaxAttempts
+	}
 	var last *Error
-	for attempt := 1; attempt <= r.p.Attempts; attempt++ {
+	for attempt := 1; attempt <= attempts; attempt++ {
 		resp, err := r.attempt(ctx, req)
 		if err == nil {
 			resp.Attempts = attempt
@@ -74,15 +80,15 @@ func (r *retrying) Complete(ctx context.Context, req *Request) (*Response, error
 			return nil, err
 		}
 		if !e.Retryable() {
-			return nil, e
+			return nil, afterAttempts(e, attempt)
 		}
 		last = e
-		if attempt == r.p.Attempts {
+		if attempt == attempts {
 			break
 		}
 		wait := delay
 		if e.RetryAfter > r.p.MaxRetryAfter && r.p.MaxRetryAfter > 0 {
-			return nil, &Error{Kind: KindUnavailable, Status: e.Status, Provider: e.Provider, Err: e,
+			return nil, &Error{Kind: KindUnavailable, Status: e.Status, Provider: e.Provider, Err: e, Attempts: attempt,
 				Message: fmt.Sprintf("provider asked to wait %s, longer than the %s allowed: %s", e.RetryAfter, r.p.MaxRetryAfter, e.Message)}
 		}
 		wait = max(wait, e.RetryAfter)
@@ -91,8 +97,20 @@ func (r *retrying) Complete(ctx context.Context, req *Request) (*Response, error
 		}
 		delay = time.Duration(float64(delay) * r.p.Multiplier)
 	}
-	return nil, &Error{Kind: KindUnavailable, Status: last.Status, Provider: last.Provider, Err: last,
-		Message: fmt.Sprintf("no answer after %d attempts: %s", r.p.Attempts, last.Message)}
+	return nil, &Error{Kind: KindUnavailable, Status: last.Status, Provider: last.Provider, Err: last, Attempts: attempts,
+		Message: fmt.Sprintf("no answer after %d attempts: %s", attempts, last.Message)}
+}
+
+// afterAttempts is e, the error no retry can fix, as the call returns it
+// after attempts: itself after the first, a copy saying how many after
+// more.
+func afterAttempts(e *Error, attempts int) *Error {
+	if attempts == 1 {
+		return e
+	}
+	c := *e
+	c.Attempts = attempts
+	return &c
 }
 
 func (r *retrying) attempt(ctx context.Context, req *Request) (*Response, error) {

@@ -289,3 +289,45 @@ func TestRetryAfter(t *testing.T) {
 		})
 	}
 }
+
+// TestRetryMaxAttempts: a request's MaxAttempts caps the policy's
+// attempts, and the call says how many it made, answered or failed.
+func TestRetryMaxAttempts(t *testing.T) {
+	tests := []struct {
+		name         string
+		max          int
+		outcomes     []func(context.Context) (*Response, error)
+		wantCalls    int
+		wantAttempts int
+		wantErr      bool
+	}{
+		{"down, one retry", 2, []func(context.Context) (*Response, error){fail(overloaded), fail(overloaded), fail(overloaded)}, 2, 2, true},
+		{"down, the policy's", 0, []func(context.Context) (*Response, error){fail(overloaded), fail(overloaded), fail(overloaded)}, 3, 3, true},
+		{"answers on the retry", 2, []func(context.Context) (*Response, error){fail(overloaded), succeed("ok")}, 2, 2, false},
+		{"answers at once", 2, []func(context.Context) (*Response, error){succeed("ok")}, 1, 1, false},
+		{"refused on the retry", 2, []func(context.Context) (*Response, error){fail(overloaded), fail(badRequest)}, 2, 2, true},
+		{"refused at once", 2, []func(context.Context) (*Response, error){fail(badRequest)}, 1, 1, true},
+		{"above the policy's", 9, []func(context.Context) (*Response, error){fail(overloaded), fail(overloaded), fail(overloaded), succeed("ok")}, 3, 3, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &scripted{outcomes: tc.outcomes}
+			req := UserText("t", "", "hi")
+			req.MaxAttempts = tc.max
+			resp, err := Retry(m, policy(&sleeps{})).Complete(context.Background(), req)
+			got := 0
+			if err != nil {
+				got = Attempts(err)
+			} else {
+				got = resp.Attempts
+			}
+			if m.calls != tc.wantCalls || got != tc.wantAttempts || (err != nil) != tc.wantErr {
+				t.Errorf("Complete = %v, %v after %d calls, %d attempts said; want error %v after %d calls, %d said",
+					resp, err, m.calls, got, tc.wantErr, tc.wantCalls, tc.wantAttempts)
+			}
+		})
+	}
+	if n := Attempts(errors.New("not a model error")); n != 1 {
+		t.Errorf("Attempts(a plain error) = %d; want 1", n)
+	}
+}

@@ -189,6 +189,9 @@ const (
 	QuotaRetention = 2 * time.Hour
 	// MaxCitations is the most citations an answer carries.
 	MaxCitations = 5
+	// MaxRetries is how many times a failing model is asked again for
+	// one answer (FR-035; qa_queries.retry_count is at most 1).
+	MaxRetries = 1
 )
 
 // Answer types (qa_queries.answer_type).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/ask"
+	"github.com/quarry-dev/quarry/llm"
 	"github.com/quarry-dev/quarry/room"
 )
 
@@ -117,15 +118,24 @@ func (s *Service) answer(ctx context.Context, q *room.Query, docs []room.Documen
 		if err == nil {
 			q.Answer, q.AnswerType, q.Citations = g.Text, g.Type, g.Citations
 			q.TokensInput, q.TokensOutput = g.Usage.InputTokens, g.Usage.OutputTokens
+			q.RetryCount = retries(g.Attempts)
 			return
 		}
-		// The model failed after its own retry: the extract stands, and
-		// the query says why the model did not answer.
-		q.RetryCount = 1
+		// The model failed, after the one retry the specification allows
+		// when its failure was one a retry may mend: the extract stands,
+		// and the query says why the model did not answer and how many
+		// times it was asked again.
+		q.RetryCount = retries(llm.Attempts(err))
 		q.ErrorType, q.ErrorMessage = "model_error", err.Error()
 		s.log().Warn("the model did not answer; the extract stands", "model", q.ModelUsed, "err", err)
 	}
 	q.Answer, q.AnswerType, q.Citations = a.Text, a.Type, a.Citations
+}
+
+// retries is retry_count for a model asked attempts times, within the
+// specification's bound.
+func retries(attempts int) int {
+	return min(max(attempts-1, 0), room.MaxRetries)
 }
 
 // query returns a query of userID's own. Errors: NOT_FOUND for another

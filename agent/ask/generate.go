@@ -32,6 +32,9 @@ type Generated struct {
 	Answer
 	Model string
 	Usage llm.Usage
+	// Attempts is how many times the model was asked: 1, or 2 after the
+	// one retry the specification allows.
+	Attempts int
 	// Unverified lists the numbers the answer states that the passages
 	// its sentences cite do not support, and citations of passages that
 	// were not given. An answer with any is not grounded: its type is
@@ -83,12 +86,14 @@ func Generate(ctx context.Context, model llm.Model, pr PageReader, question stri
 	fmt.Fprintf(&b, "Question: %s", question)
 	// One call through the agents' runtime (agent/runtime): any error
 	// leaves the caller's extract standing.
+	// A failing model is asked again once at most (room.MaxRetries);
+	// llm.Attempts(err) says how many times it was asked when it failed.
 	resp, err := agentrt.New(model, agentrt.Options{Actor: "ask", Job: "question"}).Call(ctx, &llm.Request{Purpose: "ask", System: generateSystem, MaxTokens: 700,
-		Messages: []llm.Message{{Role: llm.RoleUser, Content: b.String()}}})
+		Messages: []llm.Message{{Role: llm.RoleUser, Content: b.String()}}, MaxAttempts: 1 + room.MaxRetries})
 	if err != nil {
 		return nil, err
 	}
-	g := &Generated{Model: model.Name(), Usage: resp.Usage}
+	g := &Generated{Model: model.Name(), Usage: resp.Usage, Attempts: max(resp.Attempts, 1)}
 	text := strings.TrimSpace(resp.Text)
 	if i := strings.Index(text, insufficientMark); i >= 0 {
 		g.Type = room.AnswerInsufficient

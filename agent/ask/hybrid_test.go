@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quarry-dev/quarry/agent/ask"
 	"github.com/quarry-dev/quarry/llm"
@@ -151,17 +152,25 @@ func TestAskWithAModelChecksItsNumbers(t *testing.T) {
 	}
 }
 
+// TestAskKeepsTheExtractWhenTheModelFails: a model that is down, behind
+// the retry policy, is asked twice (one retry) and the extract stands.
 func TestAskKeepsTheExtractWhenTheModelFails(t *testing.T) {
 	svc, r, _ := agreementRoom(t, nil)
 	owner, _ := svc.EnsureUser(context.Background(), "owner")
-	svc.Model = &llmtest.Model{ModelName: "test/model", Reply: func(*llm.Request) (*llm.Response, error) {
+	m := &llmtest.Model{ModelName: "test/model", Reply: func(*llm.Request) (*llm.Response, error) {
 		return nil, &llm.Error{Kind: llm.KindUnavailable, Message: "down"}
 	}}
+	p := llm.DefaultRetryPolicy()
+	p.Sleep = func(context.Context, time.Duration) error { return nil }
+	svc.Model = llm.Retry(m, p)
 	q, err := svc.Ask(context.Background(), owner.ID, r.ID, "Can either party terminate the agreement for convenience?")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if q.AnswerType != room.AnswerGrounded || q.RetryCount != 1 || q.ErrorType != "model_error" || len(q.Citations) == 0 {
 		t.Fatalf("query %+v", q)
+	}
+	if n := len(m.Calls()); n != 2 {
+		t.Errorf("the model was asked %d times; want 2, one retry", n)
 	}
 }
