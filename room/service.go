@@ -28,7 +28,8 @@ type Service interface {
 	Document(ctx context.Context, userID, documentID string) (*Document, error)
 	// Upload stores a document as pending for the workers (editors and
 	// owners). Errors: INVALID_FILE_TYPE, EMPTY_FILE, FILE_TOO_LARGE,
-	// with nothing left behind.
+	// with nothing left behind; CONFLICT, a *Duplicate, for content the
+	// room has already.
 	Upload(ctx context.Context, userID, roomID, name string, r io.Reader) (*Document, error)
 	DeleteDocument(ctx context.Context, userID, documentID string) error
 	// FilePath is where the document's original bytes are.

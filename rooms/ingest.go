@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/gofrs/flock"
 
@@ -71,7 +72,8 @@ const (
 // embedded with: this process's, or else the room's. Errors:
 // INVALID_FILE_TYPE for a type that is not accepted, INVALID for a name
 // longer than MaxNameBytes, EMPTY_FILE, FILE_TOO_LARGE; nothing is left
-// behind on error.
+// behind on error. A document whose content the room has already is not
+// stored again: CONFLICT, a *room.Duplicate naming the document there.
 func (s *Service) Upload(ctx context.Context, userID, roomID, name string, r io.Reader) (*room.Document, error) {
 	ctx = act(ctx, userID)
 	if _, err := s.access(ctx, userID, roomID, room.RoleEditor); err != nil {
@@ -131,12 +133,72 @@ func (s *Service) Upload(ctx context.Context, userID, roomID, name string, r io.
 		return fail(s.storageError(err))
 	}
 	d.SizeBytes, d.SHA256 = n, hex.EncodeToString(h.Sum(nil))
+	unlock := s.lockRoom(roomID)
+	defer unlock()
+	if err := s.duplicate(ctx, userID, d); err != nil {
+		return fail(err)
+	}
 	upload := map[string]any{"action": "upload", "room_id": roomID, "document_id": d.ID, "name": name, "size_bytes": n, "sha256": d.SHA256}
 	if err := s.change(d.ID, userID, upload, func() error { return s.Store.CreateDocument(ctx, d) }); err != nil {
 		return fail(err)
 	}
 	s.enqueue(ctx, d)
 	return d, nil
+}
+
+// duplicate returns a *room.Duplicate (CONFLICT) when d's room has a
+// document of d's content already, and records the refusal.
+func (s *Service) duplicate(ctx context.Context, userID string, d *room.Document) error {
+	docs, err := s.Store.ListDocuments(ctx, d.RoomID)
+	if err != nil {
+		return err
+	}
+	for _, old := range docs {
+		if old.SHA256 != d.SHA256 {
+			continue
+		}
+		s.record(d.RoomID, quarry.EventPolicyDecision, userID, map[string]any{"action": "upload", "room_id": d.RoomID, "user_id": userID,
+			"decision": "refused", "reason": "duplicate", "name": d.Name, "sha256": d.SHA256, "document_id": old.ID})
+		msg := fmt.Sprintf("%s is already in this room as %s (document %s)", d.Name, old.Name, old.ID)
+		if old.Name == d.Name {
+			msg = fmt.Sprintf("%s is already in this room (document %s)", d.Name, old.ID)
+		}
+		return &room.Duplicate{Existing: old, Err: quarry.Errorf(quarry.ECodeConflict, "%s", msg).
+			WithHint("the same content is stored once per room; delete that document first to upload it again")}
+	}
+	return nil
+}
+
+// lockRoom holds roomID's upload lock until the returned func is called,
+// so that two uploads of one content to one room in this process cannot
+// both find no duplicate.
+func (s *Service) lockRoom(roomID string) func() {
+	s.mu.Lock()
+	if s.roomLocks == nil {
+		s.roomLocks = map[string]*roomLock{}
+	}
+	l := s.roomLocks[roomID]
+	if l == nil {
+		l = &roomLock{}
+		s.roomLocks[roomID] = l
+	}
+	l.users++
+	s.mu.Unlock()
+	l.Lock()
+	return func() {
+		l.Unlock()
+		s.mu.Lock()
+		if l.users--; l.users == 0 {
+			delete(s.roomLocks, roomID)
+		}
+		s.mu.Unlock()
+	}
+}
+
+// roomLock is a room's upload lock and how many hold or wait for it.
+type roomLock struct {
+	sync.Mutex
+	users int
 }
 
 // storageError is err as a user may read it: a full disk says so, and

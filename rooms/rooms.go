@@ -63,9 +63,10 @@ type Service struct {
 	signInOnce sync.Once
 	signIns    *gate
 
-	mu      sync.Mutex
-	pending chan string
-	wg      sync.WaitGroup
+	mu        sync.Mutex
+	pending   chan string
+	wg        sync.WaitGroup
+	roomLocks map[string]*roomLock
 }
 
 // New returns a Service. Call Start to process uploads in this process,

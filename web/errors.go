@@ -89,6 +89,10 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if qe.Hint != "" {
 		details["hint"] = qe.Hint
 	}
+	var dup *room.Duplicate
+	if errors.As(err, &dup) {
+		details["document_id"], details["document_name"] = dup.Existing.ID, dup.Existing.Name
+	}
 	writeJSON(w, status, errorBody{Error: errorDetail{Code: qe.Code, Message: qe.Message, Details: details}})
 }
 

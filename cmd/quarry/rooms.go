@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -155,7 +156,8 @@ func runRoom(ctx context.Context, args []string, getenv func(string) string, std
 // runIngest implements "quarry ingest --room R FILE...": each file is
 // uploaded and processed before the command returns, with progress on
 // stderr. A file that fails is reported and the others go on; the exit
-// status is 1 when any failed.
+// status is 1 when any failed. A file whose content the room has already
+// is reported (CONFLICT, with the document there) and skipped.
 func runIngest(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -187,6 +189,13 @@ func runIngest(ctx context.Context, args []string, getenv func(string) string, s
 	for _, path := range files {
 		name := filepath.Base(path)
 		d, err := app.UploadFile(ctx, svc, user.ID, r.ID, path)
+		var dup *room.Duplicate
+		if errors.As(err, &dup) {
+			// The content is in the room already: reported, not stored
+			// twice, and not a failure, so that an ingest can be run again.
+			fmt.Fprintf(stderr, "%s: skipped: %s\n", name, oneLineError(err))
+			continue
+		}
 		if err == nil {
 			fmt.Fprintf(stderr, "%s: processing\n", name)
 			err = app.ProcessUpload(ctx, svc, user.ID, d.ID)

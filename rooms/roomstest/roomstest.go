@@ -25,6 +25,8 @@
 //   - RoomNames: a name taken in someone else's room is free to use, and
 //     nothing says it is taken.
 //   - LastOwner: a room's last owner can be neither demoted nor removed.
+//   - Duplicate: content a room has already is refused (CONFLICT, naming
+//     the document there) and not stored twice.
 //   - PII: e-mail addresses and phone numbers in a question, its answer
 //     and a feedback comment are stored masked; the answer is worked out
 //     from the question as asked.
@@ -61,6 +63,7 @@ func Run(t *testing.T, open func(t *testing.T) *rooms.Service) {
 		{"RoomNames", testRoomNames},
 		{"LastOwner", testLastOwner},
 		{"PII", testPII},
+		{"Duplicate", testDuplicate},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
