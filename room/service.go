@@ -23,6 +23,20 @@ type Service interface {
 	// only). Errors: FORBIDDEN, INVALID.
 	AddMember(ctx context.Context, userID, roomID, memberName, role string) (*Member, error)
 	Members(ctx context.Context, userID, roomID string) ([]Member, error)
+	// RemoveMember takes the user called memberName out of the room: an
+	// owner removes anyone, a member themselves. Errors: NOT_FOUND,
+	// FORBIDDEN, CONFLICT for the room's last owner.
+	RemoveMember(ctx context.Context, userID, roomID, memberName string) error
+	// DeleteRoom deletes a room with its members, documents (their files
+	// too), pages, chunks and questions (owners only). Errors:
+	// NOT_FOUND, FORBIDDEN.
+	DeleteRoom(ctx context.Context, userID, roomID string) error
+	// DeleteUser deletes the user userID with their memberships, tokens,
+	// questions and feedback, and the rooms they alone are in; actorID
+	// is the user themselves or System. Errors: NOT_FOUND, FORBIDDEN
+	// (another user, or the local owner), CONFLICT when they are the
+	// last owner of a room others are in.
+	DeleteUser(ctx context.Context, actorID, userID string) error
 
 	Documents(ctx context.Context, userID, roomID string) ([]Document, error)
 	Document(ctx context.Context, userID, documentID string) (*Document, error)

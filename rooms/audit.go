@@ -32,8 +32,9 @@ import (
 //   - for a document: one tool_called entry per tool (docparse, ocr when
 //     it ran, chunk, embed when an embedder is set), never one per page or
 //     chunk, and an observation_recorded entry with how processing ended.
-//   - for a change to a room (its creation, a member added, given another
-//     role or removed, a document uploaded or deleted): a policy_decision
+//   - for a change to a room (its creation or deletion, a member added,
+//     given another role or removed, a document uploaded, refused as a
+//     duplicate or deleted) and a user's deletion: a policy_decision
 //     made by the acting user before the change, and another should the
 //     change then fail; a change a member's role does not allow is a
 //     policy_decision too, refused.

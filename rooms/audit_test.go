@@ -368,3 +368,44 @@ func TestAuditLogMasksPersonalData(t *testing.T) {
 		t.Errorf("the audit log holds the question's personal data, or no mark of its masking:\n%s", s)
 	}
 }
+
+// TestAuditLogRecordsDeletions: a room's deletion, refused and done, and
+// a user's deletion are each a decision in the log.
+func TestAuditLogRecordsDeletions(t *testing.T) {
+	ctx := context.Background()
+	svc, path := auditedService(t)
+	owner, err := svc.EnsureUser(ctx, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := svc.CreateRoom(ctx, owner.ID, "deal", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	(&env{svc: svc}).upload(t, owner, r, "northwind-2023-annual-report.md")
+	m, err := svc.AddMember(ctx, owner.ID, r.ID, "vera", room.RoleEditor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.DeleteRoom(ctx, m.UserID, r.ID); quarry.ErrorCode(err) != quarry.ECodeForbidden {
+		t.Fatalf("an editor deletes the room: %v; want FORBIDDEN", err)
+	}
+	if err := svc.DeleteRoom(ctx, owner.ID, r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.DeleteUser(ctx, m.UserID, m.UserID); err != nil {
+		t.Fatal(err)
+	}
+	entries := readEntries(t, path)
+	var got []string
+	for _, e := range entries {
+		switch e.EventData["action"] {
+		case "delete_room", "delete_user":
+			got = append(got, fmt.Sprintf("%s %s by %s", e.EventData["action"], e.EventData["decision"], e.Actor))
+		}
+	}
+	want := []string{"delete_room refused by " + m.UserID, "delete_room allowed by " + owner.ID, "delete_user allowed by " + m.UserID}
+	if !slices.Equal(got, want) {
+		t.Errorf("the log's deletions = %q; want %q", got, want)
+	}
+}

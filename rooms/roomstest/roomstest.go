@@ -27,6 +27,11 @@
 //   - LastOwner: a room's last owner can be neither demoted nor removed.
 //   - Duplicate: content a room has already is refused (CONFLICT, naming
 //     the document there) and not stored twice.
+//   - DeleteRoom: only an owner deletes a room, which goes whole: members,
+//     documents, chunks (out of search), questions, files.
+//   - DeleteUser: a user, or the administrator, deletes them with their
+//     memberships, tokens, questions and feedback, and the rooms they
+//     alone are in; the last owner of a shared room is refused.
 //   - PII: e-mail addresses and phone numbers in a question, its answer
 //     and a feedback comment are stored masked; the answer is worked out
 //     from the question as asked.
@@ -64,6 +69,8 @@ func Run(t *testing.T, open func(t *testing.T) *rooms.Service) {
 		{"LastOwner", testLastOwner},
 		{"PII", testPII},
 		{"Duplicate", testDuplicate},
+		{"DeleteRoom", testDeleteRoom},
+		{"DeleteUser", testDeleteUser},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
