@@ -386,10 +386,15 @@ func ingestDir(ctx context.Context, svc *rooms.Service, userID, roomID, dir stri
 				continue
 			}
 			name, path := e.Name(), filepath.Join(dir, e.Name())
+			open := func() (io.ReadCloser, error) { return os.Open(path) }
 			if k > 1 {
+				// A copy is another document: a room keeps one of each
+				// content, so each copy ends with a comment line of its
+				// own after the PDF's end, which readers pass over.
 				name = fmt.Sprintf("copy%d-%s", k, name)
+				open = func() (io.ReadCloser, error) { return withTrailer(path, fmt.Sprintf("\n%% copy %d\n", k)) }
 			}
-			files = append(files, benchFile{name, func() (io.ReadCloser, error) { return os.Open(path) }})
+			files = append(files, benchFile{name, open})
 		}
 	}
 	docs, stats, err := ingestFiles(ctx, svc, userID, roomID, files, workers, stderr)
@@ -494,4 +499,16 @@ func cmpErr(first, err error) error {
 		return first
 	}
 	return err
+}
+
+// withTrailer opens path to read it with trailer after its end.
+func withTrailer(path, trailer string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(f, strings.NewReader(trailer)), f}, nil
 }
