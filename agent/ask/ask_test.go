@@ -1,6 +1,7 @@
 package ask_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -34,6 +35,14 @@ func acmeRoom(t *testing.T) (*rooms.Service, *room.Room, []room.Document) {
 // document, with chunks embedded by e when it is set.
 func oneDocumentRoom(t *testing.T, e llm.Embedder, name string, r io.Reader) (*rooms.Service, *room.Room, []room.Document) {
 	t.Helper()
+	return roomOf(t, e, map[string]io.Reader{name: r}, name)
+}
+
+// roomOf is a room of the local owner's holding the documents (read from
+// files, uploaded in the order of names) processed, with chunks embedded
+// by e when it is set.
+func roomOf(t *testing.T, e llm.Embedder, files map[string]io.Reader, names ...string) (*rooms.Service, *room.Room, []room.Document) {
+	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.OpenRooms(":memory:")
 	if err != nil {
@@ -49,12 +58,14 @@ func oneDocumentRoom(t *testing.T, e llm.Embedder, name string, r io.Reader) (*r
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := svc.Upload(ctx, owner.ID, rm.ID, name, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.Process(ctx, d.ID); err != nil {
-		t.Fatal(err)
+	for _, name := range names {
+		d, err := svc.Upload(ctx, owner.ID, rm.ID, name, files[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.Process(ctx, d.ID); err != nil {
+			t.Fatal(err)
+		}
 	}
 	docs, err := svc.Documents(ctx, owner.ID, rm.ID)
 	if err != nil {
@@ -262,40 +273,15 @@ func TestATitleWordDoesNotHijackTheQuestion(t *testing.T) {
 // documents, processed.
 func acmeRoomOf(t *testing.T, names ...string) (*rooms.Service, *room.Room, []room.Document) {
 	t.Helper()
-	ctx := context.Background()
-	st, err := sqlite.OpenRooms(":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	svc := rooms.New(rooms.Config{Store: st, Dir: t.TempDir()})
-	owner, err := svc.EnsureUser(ctx, "owner")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rm, err := svc.CreateRoom(ctx, owner.ID, "manuals", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := map[string]io.Reader{}
 	for _, name := range names {
-		f, err := os.Open(filepath.Join("testdata", name))
+		data, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := svc.Upload(ctx, owner.ID, rm.ID, name, f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := svc.Process(ctx, d.ID); err != nil {
-			t.Fatal(err)
-		}
+		files[name] = bytes.NewReader(data)
 	}
-	docs, err := svc.Documents(ctx, owner.ID, rm.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return svc, rm, docs
+	return roomOf(t, nil, files, names...)
 }
 
 // TestAnOptionAskedAboutIsTheOneAnswered: "-k" in a question names the
