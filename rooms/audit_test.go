@@ -347,16 +347,7 @@ func TestAuditLogThatCannotBeWritten(t *testing.T) {
 // phone number is in the log masked, as in the store.
 func TestAuditLogMasksPersonalData(t *testing.T) {
 	ctx := context.Background()
-	svc, path := auditedService(t)
-	owner, err := svc.EnsureUser(ctx, "owner")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := svc.CreateRoom(ctx, owner.ID, "deal", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	(&env{svc: svc}).upload(t, owner, r, "northwind-2023-annual-report.md")
+	svc, path, owner, r := auditedRoom(t, "owner")
 	if _, err := svc.Ask(ctx, owner.ID, r.ID, "Capital expenditures in 2023? Mail ana@example.com or call +44 20 7946 0958"); err != nil {
 		t.Fatal(err)
 	}
@@ -373,16 +364,7 @@ func TestAuditLogMasksPersonalData(t *testing.T) {
 // a user's deletion are each a decision in the log.
 func TestAuditLogRecordsDeletions(t *testing.T) {
 	ctx := context.Background()
-	svc, path := auditedService(t)
-	owner, err := svc.EnsureUser(ctx, "alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := svc.CreateRoom(ctx, owner.ID, "deal", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	(&env{svc: svc}).upload(t, owner, r, "northwind-2023-annual-report.md")
+	svc, path, owner, r := auditedRoom(t, "alice")
 	m, err := svc.AddMember(ctx, owner.ID, r.ID, "vera", room.RoleEditor)
 	if err != nil {
 		t.Fatal(err)
@@ -408,4 +390,22 @@ func TestAuditLogRecordsDeletions(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("the log's deletions = %q; want %q", got, want)
 	}
+}
+
+// auditedRoom is an audited service with a room of the user called owner
+// holding the sample annual report, and its audit log's path.
+func auditedRoom(t *testing.T, owner string) (*rooms.Service, string, *room.User, *room.Room) {
+	t.Helper()
+	ctx := context.Background()
+	svc, path := auditedService(t)
+	u, err := svc.EnsureUser(ctx, owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := svc.CreateRoom(ctx, u.ID, "deal", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	(&env{svc: svc}).upload(t, u, r, "northwind-2023-annual-report.md")
+	return svc, path, u, r
 }
