@@ -18,7 +18,7 @@ import (
 // room tools.
 const roomInstructions = `
 
-Data rooms hold documents (filings, contracts, board packs) and the people allowed to ask about them. list_rooms shows the rooms you are a member of with their documents; ask_room answers a question from a room's documents, quoting the passages with their document and page; get_room_page reads a cited page whole. An answer of type insufficient_evidence means the room does not say: do not guess beyond it.`
+Data rooms hold documents (filings, contracts, board packs) and the people allowed to ask about them. list_rooms shows the rooms you are a member of with their documents; ask_room answers a question from a room's documents, quoting the passages with their document and page; get_room_page reads a cited page whole; delete_room and remove_room_member delete a room or take a member out, for good, and only when the user asked for it. An answer of type insufficient_evidence means the room does not say: do not guess beyond it.`
 
 type listRoomsIn struct{}
 
@@ -70,6 +70,21 @@ type getPageIn struct {
 	PageNumber int    `json:"page_number" jsonschema:"the page, from 1"`
 }
 
+type deleteRoomIn struct {
+	Room    string `json:"room" jsonschema:"the room's name or room_id, as list_rooms gives them"`
+	Confirm string `json:"confirm" jsonschema:"the room's name again, exactly, to confirm its deletion"`
+}
+
+type removeMemberIn struct {
+	Room   string `json:"room" jsonschema:"the room's name or room_id, as list_rooms gives them"`
+	Member string `json:"member" jsonschema:"the member's user name; your own to leave the room"`
+}
+
+type changedOut struct {
+	RoomID string `json:"room_id"`
+	Done   string `json:"done"`
+}
+
 type getPageOut struct {
 	DocumentID   string `json:"document_id"`
 	DocumentName string `json:"document_name"`
@@ -82,23 +97,26 @@ func (t *tools) addRoomTools(s *mcpsdk.Server) {
 	if t.opt.Rooms == nil {
 		return
 	}
-	add(s, t, &mcpsdk.Tool{
-		Name: "list_rooms",
-		Description: "List the data rooms you are a member of, with your role and each room's documents (document_id, name, processing status, pages). " +
-			"A room you are not a member of does not appear and cannot be reached by any tool.",
-		Annotations: readOnly("List data rooms"),
-	}, asUser(t, t.listRooms))
-	add(s, t, &mcpsdk.Tool{
-		Name: "ask_room",
-		Description: "Ask a data room a question about its documents. The answer quotes the passages it rests on, each cited with its document, page, relevance and a preview; " +
-			"insufficient_evidence means the room does not say, with what was searched. Each question is recorded in your history and counts against 60 per hour per room.",
-		Annotations: changes("Ask a data room"),
-	}, asUser(t, t.askRoom))
-	add(s, t, &mcpsdk.Tool{
-		Name:        "get_room_page",
-		Description: "Read one page of a data-room document whole, by its document_id and page_number (as a citation gives them), to check a cited passage in its context.",
-		Annotations: readOnly("Read a document page"),
-	}, asUser(t, t.getPage))
+	addRoomTool(s, t, "list_rooms", readOnly("List data rooms"), t.listRooms,
+		"List the data rooms you are a member of, with your role and each room's documents (document_id, name, processing status, pages). "+
+			"A room you are not a member of does not appear and cannot be reached by any tool.")
+	addRoomTool(s, t, "ask_room", changes("Ask a data room"), t.askRoom,
+		"Ask a data room a question about its documents. The answer quotes the passages it rests on, each cited with its document, page, relevance and a preview; "+
+			"insufficient_evidence means the room does not say, with what was searched. Each question is recorded in your history and counts against 60 per hour per room.")
+	addRoomTool(s, t, "get_room_page", readOnly("Read a document page"), t.getPage,
+		"Read one page of a data-room document whole, by its document_id and page_number (as a citation gives them), to check a cited passage in its context.")
+	addRoomTool(s, t, "delete_room", destroys("Delete a data room"), t.deleteRoom,
+		"Delete a data room you own, for good: its documents with their files, its members and every question asked in it. "+
+			"Give the room's name in confirm too. Only the room's owners may; ask the user before calling it.")
+	addRoomTool(s, t, "remove_room_member", destroys("Remove a room member"), t.removeMember,
+		"Take a member out of a data room: an owner removes anyone, a member themselves (leaving the room). "+
+			"The room's last owner cannot be removed (CONFLICT).")
+}
+
+// addRoomTool adds a room tool that acts for the caller (asUser).
+func addRoomTool[In, Out any](s *mcpsdk.Server, t *tools, name string, a *mcpsdk.ToolAnnotations,
+	h func(ctx context.Context, u *room.User, in In) (Out, string, error), description string) {
+	add(s, t, &mcpsdk.Tool{Name: name, Description: description, Annotations: a}, asUser(t, h))
 }
 
 // asUser adapts a room tool to the handler add takes: the tool runs for
@@ -222,4 +240,35 @@ func RequireToken(h http.Handler, userByToken func(ctx context.Context, token st
 		return &auth.TokenInfo{UserID: u.ID, Extra: map[string]any{tokenUserKey: u}}, nil
 	}
 	return auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(h)
+}
+
+func (t *tools) deleteRoom(ctx context.Context, u *room.User, in deleteRoomIn) (changedOut, string, error) {
+	return t.changeRoom(ctx, u, in.Room, func(r *room.Room) (string, error) {
+		if strings.TrimSpace(in.Confirm) != r.Name {
+			return "", quarry.Errorf(quarry.ECodeInvalid, "confirm %q is not the room's name, %s", in.Confirm, r.Name)
+		}
+		return fmt.Sprintf("deleted room %s (room_id %s) with its documents, members and questions", r.Name, r.ID),
+			t.opt.Rooms.DeleteRoom(ctx, u.ID, r.ID)
+	})
+}
+
+func (t *tools) removeMember(ctx context.Context, u *room.User, in removeMemberIn) (changedOut, string, error) {
+	return t.changeRoom(ctx, u, in.Room, func(r *room.Room) (string, error) {
+		return fmt.Sprintf("%s is no longer a member of %s", strings.TrimSpace(in.Member), r.Name),
+			t.opt.Rooms.RemoveMember(ctx, u.ID, r.ID, in.Member)
+	})
+}
+
+// changeRoom finds the room ref names for u and makes a change to it,
+// which says what it did.
+func (t *tools) changeRoom(ctx context.Context, u *room.User, ref string, change func(*room.Room) (string, error)) (changedOut, string, error) {
+	r, err := t.opt.Rooms.Room(ctx, u.ID, strings.TrimSpace(ref))
+	if err != nil {
+		return changedOut{}, "", err
+	}
+	done, err := change(r)
+	if err != nil {
+		return changedOut{}, "", err
+	}
+	return changedOut{RoomID: r.ID, Done: done}, done, nil
 }

@@ -179,6 +179,28 @@ func testRoomTools(t *testing.T, db string) {
 	if code, _ := failCode(t, cs, "ask_room", map[string]any{"room": app.SampleRoom, "question": "why"}); code != "INVALID" {
 		t.Errorf("a four-letter question: %s", code)
 	}
+
+	// Eve's room cannot be deleted nor its members removed by the owner;
+	// the owner's own room can, once its name is confirmed.
+	if code, _ := failCode(t, cs, "delete_room", map[string]any{"room": e.other.ID, "confirm": e.other.Name}); code != "NOT_FOUND" {
+		t.Errorf("delete_room of eve's room: %s", code)
+	}
+	if code, _ := failCode(t, cs, "remove_room_member", map[string]any{"room": e.other.ID, "member": "eve"}); code != "NOT_FOUND" {
+		t.Errorf("remove_room_member of eve's room: %s", code)
+	}
+	if code, _ := failCode(t, cs, "remove_room_member", map[string]any{"room": app.SampleRoom, "member": e.owner.Name}); code != "CONFLICT" {
+		t.Errorf("remove_room_member of the last owner: %s", code)
+	}
+	if code, _ := failCode(t, cs, "delete_room", map[string]any{"room": app.SampleRoom, "confirm": "yes"}); code != "INVALID" {
+		t.Errorf("delete_room without the name confirmed: %s", code)
+	}
+	ok[map[string]any](t, cs, "delete_room", map[string]any{"room": app.SampleRoom, "confirm": app.SampleRoom})
+	if _, err := e.svc.Room(context.Background(), e.owner.ID, e.sample.ID); quarry.ErrorCode(err) != quarry.ECodeNotFound {
+		t.Errorf("the sample room after delete_room: %v; want NOT_FOUND", err)
+	}
+	if _, err := e.svc.Room(context.Background(), e.eve.ID, e.other.ID); err != nil {
+		t.Errorf("eve's room after the owner's deletions: %v", err)
+	}
 }
 
 // bearer adds an Authorization header to every request.

@@ -51,11 +51,11 @@ type Options struct {
 	// Analyses serves the analyze, get_analysis and list_analysis_recipes tools;
 	// nil leaves them out.
 	Analyses analysis.Service
-	// Rooms serves the list_rooms, ask_room and get_room_page tools; nil
-	// leaves them out. They act for the user of the request's Bearer
-	// token when the HTTP handler checks one (RequireToken), else for
-	// RoomUser: the local owner over stdio. With neither they answer
-	// UNAUTHORIZED.
+	// Rooms serves the list_rooms, ask_room, get_room_page, delete_room
+	// and remove_room_member tools; nil leaves them out. They act for the
+	// user of the request's Bearer token when the HTTP handler checks one
+	// (RequireToken), else for RoomUser: the local owner over stdio. With
+	// neither they answer UNAUTHORIZED.
 	Rooms    room.Service
 	RoomUser *room.User
 	// Research serves the research tool, for the same user as the room
@@ -273,6 +273,11 @@ func ptr[T any](v T) *T { return &v }
 // readOnly annotates a tool that changes nothing a user sees.
 func readOnly(title string) *mcpsdk.ToolAnnotations {
 	return &mcpsdk.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
+}
+
+// destroys annotates a tool that deletes what cannot be had back.
+func destroys(title string) *mcpsdk.ToolAnnotations {
+	return &mcpsdk.ToolAnnotations{Title: title, DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}
 }
 
 // changes annotates a tool that adds to a session without destroying

@@ -68,17 +68,7 @@ func of(entries []quarry.AuditEntry, requestID string) ([]quarry.AuditEntry, []s
 // and reads back what the log holds for each.
 func TestAuditLogRecordsARoom(t *testing.T) {
 	ctx := context.Background()
-	svc, path := auditedService(t)
-	owner, err := svc.EnsureUser(ctx, "owner")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := svc.CreateRoom(ctx, owner.ID, "deal", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{svc: svc}
-	doc := e.upload(t, owner, r, "northwind-2023-annual-report.md")
+	svc, path, owner, r, doc := auditedRoom(t)
 	viewer, err := svc.AddMember(ctx, owner.ID, r.ID, "vera", room.RoleViewer)
 	if err != nil {
 		t.Fatal(err)
@@ -347,7 +337,7 @@ func TestAuditLogThatCannotBeWritten(t *testing.T) {
 // phone number is in the log masked, as in the store.
 func TestAuditLogMasksPersonalData(t *testing.T) {
 	ctx := context.Background()
-	svc, path, owner, r := auditedRoom(t, "owner")
+	svc, path, owner, r, _ := auditedRoom(t)
 	if _, err := svc.Ask(ctx, owner.ID, r.ID, "Capital expenditures in 2023? Mail ana@example.com or call +44 20 7946 0958"); err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +354,7 @@ func TestAuditLogMasksPersonalData(t *testing.T) {
 // a user's deletion are each a decision in the log.
 func TestAuditLogRecordsDeletions(t *testing.T) {
 	ctx := context.Background()
-	svc, path, owner, r := auditedRoom(t, "alice")
+	svc, path, owner, r, _ := auditedRoom(t)
 	m, err := svc.AddMember(ctx, owner.ID, r.ID, "vera", room.RoleEditor)
 	if err != nil {
 		t.Fatal(err)
@@ -392,20 +382,20 @@ func TestAuditLogRecordsDeletions(t *testing.T) {
 	}
 }
 
-// auditedRoom is an audited service with a room of the user called owner
-// holding the sample annual report, and its audit log's path.
-func auditedRoom(t *testing.T, owner string) (*rooms.Service, string, *room.User, *room.Room) {
+// auditedRoom is an auditedService with a room "deal" of alice's holding
+// the sample annual report.
+func auditedRoom(t *testing.T) (*rooms.Service, string, *room.User, *room.Room, *room.Document) {
 	t.Helper()
 	ctx := context.Background()
 	svc, path := auditedService(t)
-	u, err := svc.EnsureUser(ctx, owner)
+	owner, err := svc.EnsureUser(ctx, "alice")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := svc.CreateRoom(ctx, u.ID, "deal", "")
+	r, err := svc.CreateRoom(ctx, owner.ID, "deal", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	(&env{svc: svc}).upload(t, u, r, "northwind-2023-annual-report.md")
-	return svc, path, u, r
+	doc := (&env{svc: svc}).upload(t, owner, r, "northwind-2023-annual-report.md")
+	return svc, path, owner, r, doc
 }

@@ -45,7 +45,9 @@ func TestRoomsAPIRoomsAndMembers(t *testing.T) {
 		{"alice", "PUT", "/api/rooms/" + e.a.ID + "/members/alice", map[string]string{"role": "viewer"}, 409, "CONFLICT"}, // the last owner
 		{"vic", "POST", "/api/rooms/" + e.a.ID + "/members", map[string]string{"user_name": "mallory", "role": "owner"}, 403, "FORBIDDEN"},
 		{"vic", "POST", "/api/rooms", map[string]string{"name": "vic's own"}, 201, ""},
-		{"alice", "DELETE", "/api/rooms/" + e.a.ID, nil, 405, "METHOD_NOT_ALLOWED"},
+		{"vic", "DELETE", "/api/rooms/" + e.a.ID, nil, 403, "FORBIDDEN"}, // owners delete a room
+		{"bob", "DELETE", "/api/rooms/" + e.a.ID, nil, 404, "NOT_FOUND"},
+		{"alice", "PATCH", "/api/rooms/" + e.a.ID, nil, 405, "METHOD_NOT_ALLOWED"},
 		// Bob's room's name is alice's to use, and nothing says he has it.
 		{"alice", "POST", "/api/rooms", map[string]string{"name": "deal-b"}, 201, ""},
 		{"alice", "GET", "/api/rooms/deal-b", nil, 200, ""},

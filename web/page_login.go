@@ -28,10 +28,12 @@ type loginPage struct {
 	Next    string
 	User    *room.User
 	Expires time.Time
+	// Deleted names the account just deleted, for the page to say so.
+	Deleted string
 }
 
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request, a *PasswordAuth) error {
-	p := loginPage{pageBase: pageBase{Title: "Sign in"}, Next: localPath(r.URL.Query().Get("next"))}
+	p := loginPage{pageBase: pageBase{Title: "Sign in"}, Next: localPath(r.URL.Query().Get("next")), Deleted: r.URL.Query().Get("deleted")}
 	if c, err := r.Cookie(SessionCookie); err == nil {
 		if sess, err := a.parse(c.Value); err == nil {
 			// A cookie signed out elsewhere, or made under an old

@@ -23,6 +23,8 @@ type roomsListPage struct {
 	Name        string
 	Description string
 	NameErr     *fieldError
+	// AccountErr is why the user's account was not deleted.
+	AccountErr *fieldError
 }
 
 func (s *Server) roomsPage(w http.ResponseWriter, r *http.Request, u *room.User) error {
@@ -66,7 +68,10 @@ type roomView struct {
 	URL       string
 	EventsURL string
 	CanEdit   bool // editors and owners upload and delete
-	CanManage bool // owners add members
+	CanManage bool // owners add and remove members, and delete the room
+	// Me is the user's name: a member may leave, and the member list
+	// says which one is them.
+	Me        string
 	Docs      []docRow
 	Members   []room.Member
 	Answers   []answerView
@@ -74,7 +79,15 @@ type roomView struct {
 	AskErr    *fieldError
 	UploadErr *fieldError
 	MemberErr *fieldError
+	RemoveErr *fieldError
+	DeleteErr *fieldError
 	MaxBytes  int64
+}
+
+// RemoveURL is where the form that takes the member called name out of
+// the room posts.
+func (v roomView) RemoveURL(name string) string {
+	return v.URL + "/members/" + url.PathEscape(name) + "/remove"
 }
 
 // docRow is one document in a room's table.
@@ -95,6 +108,7 @@ func (d docRow) Busy() bool {
 type roomState struct {
 	question                     string
 	askErr, uploadErr, memberErr *quarry.Error
+	removeErr, deleteErr         *quarry.Error
 }
 
 func (s *Server) roomPage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
@@ -109,7 +123,8 @@ func (s *Server) renderRoom(w http.ResponseWriter, r *http.Request, u *room.User
 	v := roomView{Room: rm, URL: roomURL(rm.ID), EventsURL: roomAPI(rm.ID) + "/events", MaxBytes: s.opt.MaxUploadBytes,
 		CanEdit: room.RoleAtLeast(rm.Role, room.RoleEditor), CanManage: room.RoleAtLeast(rm.Role, room.RoleOwner),
 		Question: st.question, AskErr: newFieldError("ask-error", st.askErr),
-		UploadErr: newFieldError("upload-error", st.uploadErr), MemberErr: newFieldError("member-error", st.memberErr)}
+		UploadErr: newFieldError("upload-error", st.uploadErr), MemberErr: newFieldError("member-error", st.memberErr),
+		RemoveErr: newFieldError("remove-error", st.removeErr), DeleteErr: newFieldError("delete-room-error", st.deleteErr), Me: u.Name}
 	v.Title = rm.Name
 	var err error
 	if v.Docs, err = s.docRows(r, u, rm); err != nil {
@@ -131,7 +146,8 @@ func (s *Server) renderRoom(w http.ResponseWriter, r *http.Request, u *room.User
 	for _, e := range []struct {
 		err          *quarry.Error
 		field, label string
-	}{{st.askErr, "question", "Question"}, {st.uploadErr, "document-file", "Document"}, {st.memberErr, "member-name", "Member"}} {
+	}{{st.askErr, "question", "Question"}, {st.uploadErr, "document-file", "Document"}, {st.memberErr, "member-name", "Member"},
+		{st.removeErr, "members-heading", "Members"}, {st.deleteErr, "delete-room-confirm", "Delete this room"}} {
 		if e.err != nil {
 			v.Errors = append(v.Errors, summaryItem{Field: e.field, Label: e.label, Message: e.err.Message})
 		}

@@ -118,9 +118,11 @@ func (s *Server) routes() []route {
 		route{"GET /api/rooms", signedIn, api, user(s.listRooms)},
 		route{"POST /api/rooms", signedIn, api, user(s.createRoom)},
 		route{"GET /api/rooms/{room}", signedIn, api, inRoom(s.getRoom)},
+		route{"DELETE /api/rooms/{room}", signedIn, api, inRoom(s.deleteRoom)},
 		route{"GET /api/rooms/{room}/members", signedIn, api, inRoom(s.listMembers)},
 		route{"POST /api/rooms/{room}/members", signedIn, api, inRoom(s.addMember)},
 		route{"PUT /api/rooms/{room}/members/{user}", signedIn, api, inRoom(s.putMember)},
+		route{"DELETE /api/rooms/{room}/members/{user}", signedIn, api, inRoom(s.removeMember)},
 		route{"GET /api/rooms/{room}/documents", signedIn, api, inRoom(s.listDocuments)},
 		route{"POST /api/rooms/{room}/documents", signedIn, api, inRoom(s.uploadDocument)},
 		route{"GET /api/rooms/{room}/documents/{doc}", signedIn, api, inRoom(s.getDocument)},
@@ -138,11 +140,14 @@ func (s *Server) routes() []route {
 		route{"GET /api/rooms/{room}/history", signedIn, api, inRoom(s.history)},
 		route{"DELETE /api/rooms/{room}/history", signedIn, api, inRoom(s.deleteHistory)},
 		route{"GET /api/rooms/{room}/history/export", signedIn, api, inRoom(s.exportHistory)},
+		route{"DELETE /api/account", signedIn, api, user(s.deleteAccount)},
 
 		route{"GET /rooms", signedIn, page, user(s.roomsPage)},
 		route{"POST /rooms", signedIn, form, user(s.createRoomPage)},
 		route{"GET /rooms/{room}", signedIn, page, inRoom(s.roomPage)},
+		route{"POST /rooms/{room}/delete", signedIn, form, inRoom(s.deleteRoomPage)},
 		route{"POST /rooms/{room}/members", signedIn, form, inRoom(s.addMemberPage)},
+		route{"POST /rooms/{room}/members/{user}/remove", signedIn, form, inRoom(s.removeMemberPage)},
 		route{"POST /rooms/{room}/documents", signedIn, form, inRoom(s.uploadDocumentPage)},
 		route{"GET /rooms/{room}/documents/{doc}", signedIn, page, inRoom(s.documentRowPage)},
 		route{"POST /rooms/{room}/documents/{doc}/delete", signedIn, form, inRoom(s.deleteDocumentPage)},
@@ -152,6 +157,7 @@ func (s *Server) routes() []route {
 		route{"POST /rooms/{room}/queries/{query}/feedback", signedIn, form, inRoom(s.feedbackPage)},
 		route{"GET /rooms/{room}/history", signedIn, page, inRoom(s.historyPagePage)},
 		route{"POST /rooms/{room}/history/delete", signedIn, form, inRoom(s.deleteHistoryPage)},
+		route{"POST /account/delete", signedIn, form, user(s.deleteAccountPage)},
 	)
 
 	// Research: the user starts researches and reads only their own (the

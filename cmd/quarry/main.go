@@ -162,16 +162,18 @@ Commands:
                 validated plan, tables, charts and a summary
                 (analyze replay ID re-runs one and compares its artifacts)
   recipes       list, show or delete the analyses kept for reuse
-  room          create, list a data room, or add a member (room create NAME, room list,
-                room members ROOM, room add-member ROOM USER --role viewer)
+  room          create, list or delete a data room, add or remove a member (room create NAME,
+                room list, room members ROOM, room add-member ROOM USER --role viewer,
+                room remove-member ROOM USER, room delete ROOM)
   ingest        add documents to a room: quarry ingest --room ROOM FILE...
   ask           ask a room a question: quarry ask --room ROOM "QUESTION" [--json]
   research      sub-questions, facts, discrepancies and a cited briefing over a room or a
                 folder, and the web too or alone (--web: QUARRY_SEARXNG_URL or QUARRY_BRAVE_API_KEY):
                 quarry research [--room R | --corpus DIR] [--web] "QUESTION" [--depth D] [--json]
   worker        process the data rooms' documents queued in PostgreSQL: quarry worker --db postgres://...
-  user          add a user who signs in to the rooms, set a password, list them
-                (user add NAME [--password-stdin], user passwd NAME --password-stdin, user list);
+  user          add a user who signs in to the rooms, set a password, list or delete them
+                (user add NAME [--password-stdin], user passwd NAME --password-stdin, user list,
+                user delete NAME);
                 --db postgres://... for rooms kept in PostgreSQL
   token         API tokens for programs: token create --user NAME [--name LABEL] prints a new one;
                 token list --user NAME shows them by ID; token revoke --user NAME ID stops one

@@ -46,10 +46,10 @@ func quarryCommand(t *testing.T, args ...string) *exec.Cmd {
 
 // mcpTools is every tool quarry mcp offers: the investigation's, the
 // analyses' and the data rooms'.
-var mcpTools = []string{"ask_investigation", "ask_room", "create_investigation", "describe_investigation_table", "get_analysis",
+var mcpTools = []string{"ask_investigation", "ask_room", "create_investigation", "delete_room", "describe_investigation_table", "get_analysis",
 	"get_investigation", "get_investigation_explanations", "get_investigation_report", "get_room_page",
 	"list_analysis_recipes", "list_investigation_tables", "list_investigations", "list_rooms",
-	"run_investigation_sql", "run_research", "start_analysis", "start_investigation"}
+	"remove_room_member", "run_investigation_sql", "run_research", "start_analysis", "start_investigation"}
 
 // callText calls a tool and returns its text and whether it failed.
 func callText(t *testing.T, cs *mcpsdk.ClientSession, name string, args any) (string, bool) {

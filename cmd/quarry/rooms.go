@@ -67,10 +67,11 @@ func (f *roomFlags) open(ctx context.Context, getenv func(string) string) (*room
 }
 
 // runRoom implements "quarry room create NAME | list | members ROOM |
-// add-member ROOM USER [--role R]".
+// add-member ROOM USER [--role R] | remove-member ROOM USER | delete
+// ROOM".
 func runRoom(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return &usageError{"room needs a subcommand: create NAME, list, members ROOM or add-member ROOM USER"}
+		return &usageError{"room needs a subcommand: create NAME, list, members ROOM, add-member ROOM USER, remove-member ROOM USER or delete ROOM"}
 	}
 	sub := args[0]
 	fs := flag.NewFlagSet("room "+sub, flag.ContinueOnError)
@@ -84,10 +85,10 @@ func runRoom(ctx context.Context, args []string, getenv func(string) string, std
 	if help, err := parseFlags(fs, flags); help || err != nil {
 		return err
 	}
-	want := map[string]int{"create": 1, "list": 0, "members": 1, "add-member": 2}
+	want := map[string]int{"create": 1, "list": 0, "members": 1, "add-member": 2, "remove-member": 2, "delete": 1}
 	n, ok := want[sub]
 	if !ok {
-		return &usageError{fmt.Sprintf("unknown room subcommand %q: want create, list, members or add-member", sub)}
+		return &usageError{fmt.Sprintf("unknown room subcommand %q: want create, list, members, add-member, remove-member or delete", sub)}
 	}
 	if len(rest) != n {
 		return &usageError{fmt.Sprintf("room %s takes %d argument(s), got %d", sub, n, len(rest))}
@@ -118,6 +119,11 @@ func runRoom(ctx context.Context, args []string, getenv func(string) string, std
 		out, lines = rs, []string{"NAME\tID\tROLE\tDOCUMENTS"}
 		for _, r := range rs {
 			lines = append(lines, fmt.Sprintf("%s\t%s\t%s\t%d", r.Name, r.ID, r.Role, r.Documents))
+		}
+	case "delete", "remove-member":
+		out, lines, err = changeRoom(ctx, svc, user, sub, rest)
+		if err != nil {
+			return err
 		}
 	case "members", "add-member":
 		r, err := svc.Room(ctx, user.ID, rest[0])
@@ -151,6 +157,30 @@ func runRoom(ctx context.Context, args []string, getenv func(string) string, std
 		fmt.Fprintln(tw, l)
 	}
 	return tw.Flush()
+}
+
+// changeRoom runs "room delete ROOM" and "room remove-member ROOM USER"
+// as user, and returns what --json prints and the lines for a person.
+func changeRoom(ctx context.Context, svc *rooms.Service, user *room.User, sub string, args []string) (any, []string, error) {
+	r, err := svc.Room(ctx, user.ID, args[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	if sub == "remove-member" {
+		if err := svc.RemoveMember(ctx, user.ID, r.ID, args[1]); err != nil {
+			return nil, nil, err
+		}
+		return map[string]string{"room_id": r.ID, "removed": args[1]}, []string{fmt.Sprintf("%s is no longer a member of %s", args[1], r.Name)}, nil
+	}
+	docs, err := svc.Documents(ctx, user.ID, r.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := svc.DeleteRoom(ctx, user.ID, r.ID); err != nil {
+		return nil, nil, err
+	}
+	return map[string]any{"room_id": r.ID, "deleted": true, "documents": len(docs)},
+		[]string{fmt.Sprintf("deleted room %s (%s) with its %d document(s), their files and every question asked in it", r.Name, r.ID, len(docs))}, nil
 }
 
 // runIngest implements "quarry ingest --room R FILE...": each file is

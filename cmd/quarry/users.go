@@ -65,12 +65,12 @@ func webAuth(mode, dataDir string, svc *rooms.Service, owner *room.User, getenv 
 }
 
 // runUser implements "quarry user add NAME [--password-stdin] | passwd
-// NAME [--password-stdin] | list": the people who may sign in to the data
-// rooms with --auth password. Whoever can run quarry on the data dir
+// NAME [--password-stdin] | list | delete NAME": the people who may sign
+// in to the data rooms with --auth password. Whoever can run quarry on the data dir
 // manages them; nothing here is reachable over the network.
 func runUser(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return &usageError{"user needs a subcommand: add NAME, passwd NAME or list"}
+		return &usageError{"user needs a subcommand: add NAME, passwd NAME, list or delete NAME"}
 	}
 	sub := args[0]
 	fs := flag.NewFlagSet("user "+sub, flag.ContinueOnError)
@@ -83,10 +83,10 @@ func runUser(ctx context.Context, args []string, getenv func(string) string, std
 	if help, err := parseFlags(fs, flags); help || err != nil {
 		return err
 	}
-	want := map[string]int{"add": 1, "passwd": 1, "list": 0}
+	want := map[string]int{"add": 1, "passwd": 1, "list": 0, "delete": 1}
 	n, ok := want[sub]
 	if !ok {
-		return &usageError{fmt.Sprintf("unknown user subcommand %q: want add, passwd or list", sub)}
+		return &usageError{fmt.Sprintf("unknown user subcommand %q: want add, passwd, list or delete", sub)}
 	}
 	if len(rest) != n {
 		return &usageError{fmt.Sprintf("user %s takes %d argument(s), got %d", sub, n, len(rest))}
@@ -129,6 +129,16 @@ func runUser(ctx context.Context, args []string, getenv func(string) string, std
 			return err
 		}
 		fmt.Fprintf(stdout, "changed the password of %s; their earlier sign-ins have ended\n", u.Name)
+		return nil
+	case "delete":
+		u, _, err := svc.Store.UserByName(ctx, rest[0])
+		if err != nil {
+			return noUser(rest[0], err)
+		}
+		if err := svc.DeleteUser(ctx, room.System, u.ID); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "deleted user %s (%s) with their memberships, tokens, questions and feedback, and the rooms they alone were in\n", u.Name, u.ID)
 		return nil
 	}
 	users, err := svc.Store.ListUsers(ctx)
