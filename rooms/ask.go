@@ -51,8 +51,8 @@ func (s *Service) Ask(ctx context.Context, userID, roomID, question string) (*ro
 	var pages []ask.PageHit
 	var vectorModel string
 	if err == nil {
-		req := ask.Request{RoomID: roomID, Docs: docs, Question: withoutPII(question), K: retrievalDepth}
-		req.Vector, req.Model = s.embedQuestion(ctx, req.Question)
+		req := ask.Request{RoomID: roomID, Docs: docs, Question: question, K: retrievalDepth}
+		req.Vector, req.Model = s.embedQuestion(ctx, question)
 		vectorModel = req.Model
 		pages, err = ask.Retrieve(ctx, s.Store, req)
 	}
@@ -106,14 +106,13 @@ func (s *Service) answer(ctx context.Context, q *room.Query, docs []room.Documen
 			completed++
 		}
 	}
-	asked := withoutPII(q.Question) // contact details are not what is asked
-	a := ask.Extract(asked, pages, completed, ask.RarityOf(ctx, s.Store, q.RoomID, asked))
+	a := ask.Extract(q.Question, pages, completed, ask.RarityOf(ctx, s.Store, q.RoomID, q.Question))
 	if s.Model != nil && len(pages) > 0 {
 		// The model reads the passages whatever the extract decided: it
 		// may answer what the extract refused, or refuse what it quoted;
 		// its numbers are checked against what it cites either way.
 		t0 := s.now()
-		g, err := ask.Generate(ctx, s.Model, s.Store, asked, pages)
+		g, err := ask.Generate(ctx, s.Model, s.Store, q.Question, pages)
 		q.LLMMS = int(s.now().Sub(t0).Milliseconds())
 		q.ModelUsed = s.Model.Name()
 		if err == nil {

@@ -110,13 +110,3 @@ func cut(s string, n int) string {
 	}
 	return string([]rune(s)[:n])
 }
-
-// withoutPII leaves e-mail addresses, phone, card and national id numbers
-// out of a question: they are not what it asks, so they are neither
-// searched for nor sent to a model.
-func withoutPII(s string) string {
-	for _, re := range pii {
-		s = re.ReplaceAllString(s, " ")
-	}
-	return s
-}

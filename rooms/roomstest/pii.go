@@ -75,12 +75,3 @@ func wantMasked(t *testing.T, what string, q *room.Query) {
 		}
 	}
 }
-
-// testPIINotSearched: contact details in a question are not what it asks:
-// the question is answered by its other words, as if they were not there.
-func testPIINotSearched(t *testing.T, f *fixture) {
-	q := f.ask(t, f.owner, f.a, "I am "+piiEmail+", call me on +1 415 555 0134: "+questionA)
-	if q.AnswerType != room.AnswerGrounded || !strings.Contains(q.Answer, answerA) {
-		t.Errorf("answer %s %q; want the question answered by its other words, quoting %s", q.AnswerType, q.Answer, answerA)
-	}
-}

@@ -68,7 +68,6 @@ func Run(t *testing.T, open func(t *testing.T) *rooms.Service) {
 		{"RoomNames", testRoomNames},
 		{"LastOwner", testLastOwner},
 		{"PII", testPII},
-		{"PIINotSearched", testPIINotSearched},
 		{"Duplicate", testDuplicate},
 		{"DeleteRoom", testDeleteRoom},
 		{"DeleteUser", testDeleteUser},
