@@ -191,9 +191,9 @@ func answers(strong, soft []string, text string) bool {
 // missing returns the words of need that text lacks.
 func missing(need []string, text string) []string {
 	var out []string
-	tw := retrieve.Words(text)
+	stems := stemsOf(retrieve.Words(text))
 	for _, w := range need {
-		if sharedWords([]string{w}, text) == 0 && !sameWord(w, tw) {
+		if sharedWords([]string{w}, text) == 0 && !stems[english.Stem(w, false)] {
 			out = append(out, w)
 		}
 	}
@@ -290,10 +290,10 @@ var functionWords = map[string]bool{"the": true, "a": true, "an": true, "it": tr
 // question asks for, less when it does not.
 func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	own, around := 0.0, 0.0
-	uw := retrieve.Words(u)
+	stems := stemsOf(retrieve.Words(u))
 	for _, t := range content {
 		switch {
-		case sameWord(t, uw):
+		case stems[english.Stem(t, false)]:
 			own += r.weight(t)
 		case sharedWords([]string{t}, u) > 0:
 			own += r.weight(t) / 2 // "founding" for "founded": a word of the family only
@@ -443,11 +443,15 @@ func documentWords(pages []PageHit) map[string]bool {
 	return out
 }
 
-// sameWord reports whether words hold w or a word with its stem
-// ("released" for "release"), not only one that starts like it.
-func sameWord(w string, words []string) bool {
-	stem := english.Stem(w, false)
-	return slices.ContainsFunc(words, func(x string) bool { return x == w || english.Stem(x, false) == stem })
+// stemsOf is the set of the words' stems, each stemmed once: a word of a
+// question is in a text when its stem is ("released" for "release"), not
+// only when a word starts like it.
+func stemsOf(words []string) map[string]bool {
+	out := make(map[string]bool, len(words))
+	for _, x := range words {
+		out[english.Stem(x, false)] = true
+	}
+	return out
 }
 
 // headRe finds the thing a question asks for: the last word before a
