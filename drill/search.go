@@ -87,11 +87,12 @@ type Found struct {
 // leaves are removed and the walk starts again until the anomalous change
 // is explained. For additive metrics, a layer without such a segment is
 // searched once more by summed change: a segment whose change stands out
-// from the noise expected at its size (leaf forecast errors are taken as
-// relative, with a robustly estimated spread), beyond the reach of the
-// most extreme segment on the other side, and whose parts moved alike
-// (see searcher.even) is blamed even if no single leaf of it is
-// anomalous. Ratio metrics are first turned into an additive problem:
+// from the noise expected at its size (a leaf's noise grows with its size
+// as the leaves show: in proportion for a forecast's relative errors, like
+// a count's for leaves that sum a few events; see noiseModel), beyond the
+// reach of the most extreme segment on the other side, and whose parts
+// moved alike (see searcher.even) is blamed even if no single leaf of it
+// is anomalous. Ratio metrics are first turned into an additive problem:
 // each leaf's expected numerator is its comparison denominator times its
 // baseline ratio, so only changes of rate (not of mix) count as anomalous.
 //

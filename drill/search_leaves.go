@@ -13,6 +13,11 @@ type leaves struct {
 	v      []float64 // noise variance of ep (additive metrics)
 	cutoff float64
 	up     bool // the anomalous side is a rise
+	// tied is set when the leaves reach equally far on both sides, so
+	// they cannot tell the anomalous side. Relative deviations are bounded
+	// by 2 (a leaf empty in one period), which leaves that sum a few
+	// events reach on both sides whatever changed.
+	tied bool
 }
 
 // ratioMinZ is the smallest surprise (excess over the square root of the
@@ -62,6 +67,7 @@ func prepareLeaves(c *Cube, side int) *leaves {
 	// single broken leaf) any trimming hides them, and by symmetry only
 	// about one noisy leaf is expected beyond the mirrored extreme.
 	up := math.Abs(hi) >= math.Abs(lo)
+	lv.tied = math.Abs(hi) == math.Abs(lo)
 	if side != 0 {
 		up = side > 0
 	}

@@ -30,31 +30,104 @@ const noiseSpread = 0.5
 const noiseSample = 1 << 16
 
 // noiseModel fills each leaf's exposure (the mean of its expected and
-// observed value) and its noise variance. Forecast errors are relative,
-// so a leaf's noise is a common relative deviation times its exposure;
-// the common deviation is estimated robustly (median absolute relative
-// deviation) so that a minority of broken leaves does not inflate it.
+// observed value) and its noise variance, s²·m^p for exposure m (Taylor's
+// power law). A forecast's errors are relative (p = 2: a leaf's noise is a
+// common relative deviation times its exposure), but a leaf that sums a
+// few events (orders, sessions) has a count's noise, which grows like its
+// size (p = 1): the relative noise of its small leaves, taken for every
+// leaf, would make a large segment's sum look far noisier than it is. The
+// exponent is fitted from how the leaves' deviations grow with their size
+// (noiseExponent); the scale s robustly (median absolute deviation) so that
+// a minority of broken leaves inflates neither.
 func noiseModel(lv *leaves) {
 	// A median needs no more than a systematic sample of the leaves.
 	step := max(1, len(lv.b)/noiseSample)
-	devs := make([]float64, 0, min(len(lv.b), noiseSample+1))
+	var ms, ds []float64
 	for i := range lv.b {
 		lv.m[i] = (lv.b[i] + lv.o[i]) / 2
 		if i%step == 0 && lv.m[i] > 0 {
-			devs = append(devs, math.Abs(lv.o[i]-lv.b[i])/lv.m[i])
+			ms = append(ms, lv.m[i])
+			ds = append(ds, math.Abs(lv.o[i]-lv.b[i]))
 		}
 	}
-	sigma := 0.0
+	p := noiseExponent(ms, ds)
+	devs := make([]float64, len(ms))
+	for i := range ms {
+		devs[i] = ds[i] / math.Pow(ms[i], p/2)
+	}
+	s := 0.0
 	if len(devs) > 0 {
 		sort.Float64s(devs)
-		sigma = devs[len(devs)/2] / 0.6745 // median of |N(0, 1)|
+		s = devs[len(devs)/2] / 0.6745 // median of |N(0, 1)|
 	}
 	// A perfect forecast still leaves rounding; the floor keeps every
 	// standard error positive so that scores stay comparable.
-	sigma = math.Max(sigma, 1e-6)
-	for i := range lv.v {
-		lv.v[i] = sigma * sigma * lv.m[i] * lv.m[i]
+	s = math.Max(s, 1e-6)
+	for i, m := range lv.m {
+		if p == 2 {
+			lv.v[i] = s * s * m * m
+		} else {
+			lv.v[i] = s * s * math.Pow(m, p)
+		}
 	}
+}
+
+// noiseBins is how many groups of leaves, by size, noiseExponent compares.
+const noiseBins = 8
+
+// noiseExponent returns the exponent p in [1, 2] of the power law by which
+// the leaves' absolute deviations ds grow with their exposures ms, from how
+// the median relative deviation falls over groups of leaves of similar size:
+// p = 2 + 2·slope of log median |d|/m on log median m, by least squares.
+// Medians keep the leaves of a cause, which are few, from bending it. A
+// group whose median leaf is empty in one period is left out: its median
+// sits at the bound of relative deviations (2) whatever the noise, as do the
+// small leaves of a few events and, in forecasts, leaves forecast at 1 and
+// observed at 0. Without enough spread in size to tell, p is 2 (relative
+// errors).
+func noiseExponent(ms, ds []float64) float64 {
+	idx := make([]int, len(ms))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return ms[idx[a]] < ms[idx[b]] })
+	var xs, ys []float64
+	for g := range noiseBins {
+		lo, hi := g*len(idx)/noiseBins, (g+1)*len(idx)/noiseBins
+		if hi-lo < 3 {
+			continue
+		}
+		bm, br := make([]float64, 0, hi-lo), make([]float64, 0, hi-lo)
+		for _, i := range idx[lo:hi] {
+			bm, br = append(bm, ms[i]), append(br, ds[i]/ms[i])
+		}
+		sort.Float64s(bm)
+		sort.Float64s(br)
+		if m, r := bm[len(bm)/2], br[len(br)/2]; r > 0 && r < 2*(1-1e-9) {
+			xs, ys = append(xs, math.Log(m)), append(ys, math.Log(r))
+		}
+	}
+	if len(xs) < 2 {
+		return 2
+	}
+	var mx, my float64
+	for i := range xs {
+		mx += xs[i]
+		my += ys[i]
+	}
+	mx /= float64(len(xs))
+	my /= float64(len(xs))
+	var sxy, sxx float64
+	for i := range xs {
+		sxy += (xs[i] - mx) * (ys[i] - my)
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+	}
+	// Sizes within a factor of about 1.5 of each other cannot tell the
+	// exponent.
+	if sxx < 0.1*float64(len(xs)) {
+		return 2
+	}
+	return math.Min(math.Max(2+2*sxy/sxx, 1), 2)
 }
 
 // zScore is a segment's excess over its noise in standard errors.
@@ -192,8 +265,10 @@ func (s *searcher) leafParts(idx []int32, d int) []elemAgg {
 
 // segmentSide returns +1 (rise) or -1 (fall) for the side on which some
 // segment above the leaves stands out from the noise clearly more than
-// any segment on the other side, or 0 when neither does. It builds the
-// cuboids of those layers, which the search needs anyway.
+// any segment on the other side, or 0 when neither does. A segment must
+// stand out twice as far as a blamed one to overrule the leaves, unless
+// the leaves could not tell (see leaves.tied). It builds the cuboids of
+// those layers, which the search needs anyway.
 func (s *searcher) segmentSide() int {
 	depth := min(len(s.layers), len(s.c.Dims)-1)
 	if depth == 0 {
@@ -216,10 +291,14 @@ func (s *searcher) segmentSide() int {
 	if !s.lv.up {
 		cur = -1
 	}
+	need := 2.0 * noiseZMin
+	if s.lv.tied {
+		need = noiseZMin
+	}
 	switch {
-	case hi >= 2*noiseZMin && hi >= sideMargin*lo:
+	case hi >= need && hi >= sideMargin*lo:
 		return cur
-	case lo >= 2*noiseZMin && lo >= sideMargin*hi:
+	case lo >= need && lo >= sideMargin*hi:
 		return -cur
 	}
 	return 0
