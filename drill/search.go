@@ -8,7 +8,10 @@ import (
 // SearchOptions tunes Search. The zero value is ready to use.
 type SearchOptions struct {
 	// MaxDepth is the largest number of dimensions in one segment
-	// (default 3, capped at the cube's number of dimensions).
+	// (default and cap: the cube's number of dimensions). A cause sits
+	// at whatever depth it sits; a search capped above it can only blame
+	// its parents, and the walk stops at the shallowest layer that holds
+	// a cause, so deep layers cost only when nothing shallower explains.
 	MaxDepth int
 	// MaxResults caps the number of segments returned (default 5).
 	MaxResults int
@@ -29,10 +32,7 @@ type SearchOptions struct {
 }
 
 func (o SearchOptions) withDefaults(dims int, ratio bool) SearchOptions {
-	if o.MaxDepth <= 0 {
-		o.MaxDepth = 3
-	}
-	if o.MaxDepth > dims {
+	if o.MaxDepth <= 0 || o.MaxDepth > dims {
 		o.MaxDepth = dims
 	}
 	if o.MaxResults <= 0 {

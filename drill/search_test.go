@@ -244,3 +244,13 @@ func FuzzSearch(f *testing.F) {
 		}
 	})
 }
+
+// matches reports whether leaf i of c satisfies every condition.
+func matches(c *Cube, i int, conds []Cond) bool {
+	for _, k := range conds {
+		if c.Codes[k.Dim][i] != k.Code {
+			return false
+		}
+	}
+	return true
+}

@@ -227,8 +227,7 @@ func (m *Service) investigate(ctx context.Context, id string, files []*investiga
 	if err != nil {
 		return nil, err
 	}
-	inv := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: h.Publish, Now: m.cfg.Now, Model: m.cfg.Model,
-		Segments: m.cfg.Segments}
+	inv := &investigate.Investigator{Engine: eng, Out: out, Audit: log, Progress: h.Publish, Now: m.cfg.Now, Model: m.cfg.Model}
 	if m.cfg.Model != nil && m.cfg.DialCode != nil {
 		code, err := m.cfg.DialCode(ctx)
 		if err != nil {

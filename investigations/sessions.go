@@ -17,7 +17,6 @@ import (
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/chat"
 	"github.com/quarry-dev/quarry/agent/investigate"
-	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/internal/budget"
 	"github.com/quarry-dev/quarry/internal/runner"
 	"github.com/quarry-dev/quarry/investigation"
@@ -106,10 +105,6 @@ type Config struct {
 	// DialCode, when set, connects one investigation to an external
 	// code-execution sandbox; if it fails, the model writes SQL only.
 	DialCode func(ctx context.Context) (CodeSession, error)
-	// Segments, when set, replaces the investigations' segment search
-	// (investigate.Investigator.Segments): quarry bench rca compares the
-	// searches inside whole investigations run as a user runs them.
-	Segments func(*drill.Cube) []drill.Found
 	Now      func() time.Time
 	Log      *slog.Logger
 }

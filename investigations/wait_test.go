@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/investigation"
 )
@@ -80,40 +78,5 @@ func TestWait(t *testing.T) {
 	if !errors.As(err, &qe) || failed.Error == nil || qe.Code != quarry.ECodeNoDataInPeriod ||
 		qe.Code != failed.Error.Code || qe.Message != failed.Error.Message || qe.Hint == "" || qe.Hint != failed.Error.Hint {
 		t.Errorf("Wait on the failed run: %#v; want the session's error %+v, NO_DATA_IN_PERIOD", err, failed.Error)
-	}
-}
-
-// TestSegmentsReplacesTheSearch: the stack's Segments option reaches the
-// investigation, as quarry bench rca needs to compare the searches in the
-// runs a user runs.
-func TestSegmentsReplacesTheSearch(t *testing.T) {
-	dir := t.TempDir()
-	ctx := context.Background()
-	var calls atomic.Int32
-	a, err := app.Open(ctx, app.Options{DataDir: dir, Segments: func(*drill.Cube) []drill.Found {
-		calls.Add(1)
-		return nil
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	s, err := a.Investigations.Create(ctx, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Investigations.AddFile(ctx, s.SessionID, "orders.csv", "", strings.NewReader(ordersCSV)); err != nil {
-		t.Fatal(err)
-	}
-	base, _ := quarry.ParseDateRange("2024-03-04..2024-03-04")
-	comp, _ := quarry.ParseDateRange("2024-03-05..2024-03-06")
-	if err := a.Investigations.Investigate(ctx, s.SessionID, investigation.Context{MetricSQL: "SELECT SUM(amount) FROM orders", BaselinePeriod: base, ComparisonPeriod: comp}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Investigations.Wait(ctx, s.SessionID); err != nil {
-		t.Fatal(err)
-	}
-	if calls.Load() == 0 {
-		t.Fatal("the investigation did not use the configured segment search")
 	}
 }

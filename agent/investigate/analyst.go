@@ -54,7 +54,7 @@ func (r *run) agenda() []step {
 				why: "compare mix and rate effects across every dimension", do: r.checkMix})
 		case hypInteraction:
 			out = append(out, step{decision: investigation.DecisionDrillDown, hyp: h.HypothesisID,
-				why: "search combinations of up to 3 dimension values", do: r.searchSegments})
+				why: "search combinations of dimension values at every depth", do: r.searchSegments})
 			out = append(out, step{decision: investigation.DecisionDrillDown, hyp: h.HypothesisID,
 				why: "measure the candidate segments without overlap and test them against daily noise", do: r.verifyInteraction})
 		}

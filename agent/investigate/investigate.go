@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/llm"
 )
@@ -41,10 +40,6 @@ type Investigator struct {
 	Model llm.Model
 	// Code, when set, lets the model send Python to an external sandbox.
 	Code CodeRunner
-	// Segments is the segment search over the leaf cube; nil is
-	// drill.Explain with SegmentSearch. quarry bench rca sets it to compare
-	// the searches on the planted scenarios.
-	Segments func(*drill.Cube) []drill.Found
 }
 
 // Input is what one investigation is about.

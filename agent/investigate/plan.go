@@ -29,7 +29,7 @@ func (r *run) makePlan(ctx context.Context) error {
 		{Phase: investigation.PhaseValidation, Description: "Check data quality first: missing days per segment, duplicates, null spikes, new or vanished categories, a partial last day", TablesInvolved: tables, DimensionsToCheck: dims},
 		{Phase: investigation.PhaseValidation, Description: "Compare the weekday composition of the two periods", TablesInvolved: tables},
 		{Phase: investigation.PhaseValidation, Description: decompositionStep(r.metric), TablesInvolved: tables, DimensionsToCheck: dims},
-		{Phase: investigation.PhaseValidation, Description: "Search combinations of up to 3 dimension values for the few segments that explain most of the change, then test each against its own daily noise with a false-discovery-rate correction", TablesInvolved: tables, DimensionsToCheck: dims},
+		{Phase: investigation.PhaseValidation, Description: "Search combinations of dimension values, from one dimension to all of them, for the few segments that explain most of the change, then test each against its own daily noise with a false-discovery-rate correction", TablesInvolved: tables, DimensionsToCheck: dims},
 	}
 	for i := range steps {
 		steps[i].StepNumber = i + 1

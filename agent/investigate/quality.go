@@ -21,6 +21,10 @@ const maxQualityCardinality = 200
 type qualityIssue struct {
 	drill.Issue
 	seg    []dimValue // the segment affected; nil for the whole table
+	// totals are the rows that hold the total of the others (IssueSumRows),
+	// which the segment search leaves out: counted twice, they would stand
+	// out as a segment that moved exactly as everything else did.
+	totals []dimValue
 	impact float64    // estimated effect on the metric's change (metric units)
 	rec    record
 }
@@ -175,7 +179,7 @@ func (r *run) dimensionDays(ctx context.Context, d *Dim, baseDates, cmpDates []s
 		out = append(out, qualityIssue{Issue: is, rec: rec})
 	}
 	for _, is := range drill.SumRows(d.Name, perDay) {
-		qi := qualityIssue{Issue: is, rec: rec}
+		qi := qualityIssue{Issue: is, rec: rec, totals: []dimValue{vals[is.Segment]}}
 		c := cats[is.Segment]
 		is.Values["baseline"], is.Values["comparison"] = scale*c.Volume0, scale*c.Volume1
 		if !r.metric.Ratio() {

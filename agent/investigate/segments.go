@@ -11,13 +11,14 @@ import (
 	"github.com/quarry-dev/quarry/drill"
 )
 
-// SegmentSearch is the options investigations pass to drill.Explain;
-// quarry bench rca scores drill.Explain with them, so that its numbers
-// describe the search users get.
-var SegmentSearch = drill.ExplainOptions{MaxDepth: 3, MaxResults: 5}
+// SegmentSearch is the options investigations pass to drill.Search (every
+// layer of the cube, 5 segments at most); quarry bench rca scores
+// drill.Search with them, so that its numbers describe the search users
+// get.
+var SegmentSearch = drill.SearchOptions{MaxResults: 5}
 
 // searchSegments builds the leaf cube over the chosen dimensions with one
-// grouped query and lets drill.Explain pick the few segments that explain
+// grouped query and lets drill.Search pick the few segments that explain
 // the change.
 func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 	var res stepResult
@@ -45,7 +46,15 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 	var key []byte
 	codes := make([]int32, len(r.dims))
 	nd := len(r.dims)
-	rec, err := r.rec.stream(ctx, "leaf cube over "+strings.Join(cube.Dims, ", "), r.scope.byPeriod(cols, ""), func(row []any) error {
+	// Rows that are totals of other rows would count everything twice.
+	var totals, left []string
+	for _, is := range r.stats.quality {
+		if len(is.totals) > 0 {
+			totals = append(totals, "NOT COALESCE("+segmentCond(is.totals)+", FALSE)")
+			left = append(left, toSegment(is.totals).String())
+		}
+	}
+	rec, err := r.rec.stream(ctx, "leaf cube over "+strings.Join(cube.Dims, ", "), r.scope.byPeriod(cols, strings.Join(totals, " AND ")), func(row []any) error {
 		key = key[:0]
 		for i := 0; i < nd; i++ {
 			v, _ := label(row[i])
@@ -86,11 +95,7 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 	if err != nil {
 		return res, err
 	}
-	search := r.inv.Segments
-	if search == nil {
-		search = func(c *drill.Cube) []drill.Found { return drill.Explain(c, SegmentSearch) }
-	}
-	found := search(cube)
+	found := drill.Search(cube, SegmentSearch)
 	r.stats.searched = true
 	r.stats.leaves = cube.Len()
 	var lines []string
@@ -108,6 +113,9 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 		r.stats.found = append(r.stats.found, candidate{seg: seg, source: "search", score: f.Score})
 	}
 	table := fmt.Sprintf("%d leaves over %d dimensions\n%s\n", cube.Len(), nd, strings.Join(lines, "\n"))
+	if len(left) > 0 {
+		table = fmt.Sprintf("rows that are totals of other rows left out: %s\n%s", strings.Join(left, "; "), table)
+	}
 	res.addQuery("leaf cube for the segment search", rec, table)
 	if len(r.stats.found) == 0 {
 		res.summary = fmt.Sprintf("A search over %d leaf segments of %d dimensions found no segment that explains at least %s of the change.", cube.Len(), nd, sharePct(minShare))

@@ -12,7 +12,6 @@ import (
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/investigate"
-	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/internal/rcabench"
 )
 
@@ -40,19 +39,20 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	return &usageError{fmt.Sprintf("unknown bench subcommand %q", args[0])}
 }
 
-// runBenchRCA scores both segment searches on the root-cause benchmarks,
-// each case's baseline and comparison as the two periods: drill.Explain
-// with the options investigations use ("investigation", what users get)
-// and drill.Search ("search", the localisation search). It prints one row
-// per search and dataset (and Squeeze B0 setting) next to the best
-// reference implementation's score on the same files.
+// runBenchRCA scores the segment search investigations run
+// (drill.Search with investigate.SegmentSearch) on the root-cause
+// benchmarks, each case's baseline and comparison as the two periods. It
+// prints one row per dataset, per half of it (rcabench.HeldOut) and per
+// Squeeze B0 setting next to the best reference implementation's score on
+// the same files, then the planted causes that investigations of the
+// sample scenarios found.
 func runBenchRCA(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench rca", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dataDir := fs.String("data", "", "benchmark data directory (default $QUARRY_BENCH_DATA or ../shared/bench/rca)")
 	datasets := fs.String("dataset", "B0,S,L,RS", "comma-separated datasets to run: B0, S, L, RS")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
-	scenarios := fs.Bool("scenarios", true, "also compare the searches inside investigations of the sample scenarios")
+	scenarios := fs.Bool("scenarios", true, "also count the planted causes investigations of the sample scenarios find")
 	if help, err := parseFlags(fs, args); help || err != nil {
 		return err
 	}
@@ -71,16 +71,13 @@ func runBenchRCA(ctx context.Context, args []string, getenv func(string) string,
 	if err != nil {
 		return err
 	}
-	methods := []rcabench.Method{
-		rcabench.ExplainMethod(investigate.SegmentSearch),
-		rcabench.SearchMethod(drill.SearchOptions{}),
-	}
+	methods := []rcabench.Method{rcabench.SearchMethod(investigate.SegmentSearch)}
 	results, err := rcabench.Run(ctx, rcabench.Options{Dir: dir, Datasets: names, Methods: methods, Progress: stderr})
 	if err != nil {
 		return err
 	}
 	summaries := rcabench.Summarize(results)
-	var inScenarios []scenarioScore
+	var inScenarios *scenarioScore
 	if *scenarios {
 		if inScenarios, err = benchScenarios(ctx, stderr); err != nil {
 			return err
@@ -94,36 +91,27 @@ func runBenchRCA(ctx context.Context, args []string, getenv func(string) string,
 		fmt.Fprintf(stderr, "quarry: no reference scores: %v\n", err)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "dataset\tsetting\tsearch\tcases\tF1\tprecision\trecall\ts/case\tbest ref\tref F1\tref s/case\t")
+	fmt.Fprintln(tw, "dataset\tsetting\tcases\tF1\tprecision\trecall\ts/case\tbest ref\tref F1\tref s/case\t")
 	for _, s := range summaries {
 		ref, ok := refs[[2]string{s.Dataset, s.Setting}]
 		refCols := "-\t-\t-"
 		if ok {
 			refCols = fmt.Sprintf("%s\t%.3f\t%.4f", ref.Algorithm, ref.F1, ref.SecondsPerCase)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.4f\t%s\t\n", s.Dataset, s.Setting, benchMethodNames[s.Method], s.Cases,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.4f\t%s\t\n", s.Dataset, s.Setting, s.Cases,
 			s.Counts.F1(), s.Counts.Precision(), s.Counts.Recall(), s.SecondsPerCase, refCols)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, "investigation: drill.Explain as investigations run it (depth 3, 5 segments); search: drill.Search, depth unlimited")
-	if len(inScenarios) == 0 {
+	fmt.Fprintln(stdout, "the segment search as investigations run it: drill.Search, every layer, 5 segments at most")
+	if inScenarios == nil {
 		return nil
 	}
-	fmt.Fprintln(stdout, "\nInside investigations of the sample scenarios (two noisy periods; search at depth 3):")
-	tw = tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "search\tplanted causes\tfound\tfalse alarms (steady)\t")
-	for _, s := range inScenarios {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\n", s.Search, s.Planted, s.Found, s.FalseAlarms)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, s := range inScenarios {
-		if len(s.Missed) > 0 {
-			fmt.Fprintf(stdout, "%s missed: %s\n", s.Search, strings.Join(s.Missed, "; "))
-		}
+	fmt.Fprintf(stdout, "\nInside investigations of the sample scenarios (two noisy periods): %d of %d planted segment causes found, %d segment explanations on steady (no cause)\n",
+		inScenarios.Found, inScenarios.Planted, inScenarios.FalseAlarms)
+	if len(inScenarios.Missed) > 0 {
+		fmt.Fprintf(stdout, "missed: %s\n", strings.Join(inScenarios.Missed, "; "))
 	}
 	return nil
 }
@@ -154,32 +142,37 @@ type benchScore struct {
 	Cases          int     `json:"cases"`
 }
 
-// benchMethodNames are the searches' names in the table: "investigation"
-// for drill.Explain as investigations run it.
-var benchMethodNames = map[string]string{"explain": "investigation", "search": "search"}
-
-// writeBenchJSON prints {"datasets": {"B0": {...}, ...}, "investigation":
-// {"B0": {...}, ...}, "scenarios": [...]} with the ALL setting of each
-// dataset: datasets holds drill.Search's scores, investigation
-// drill.Explain's as investigations run it, scenarios both searches inside
-// investigations of the sample scenarios.
-func writeBenchJSON(w io.Writer, summaries []rcabench.Summary, scenarios []scenarioScore) error {
+// writeBenchJSON prints {"datasets": {"B0": {..., "held_out": {...},
+// "tuned": {...}}, ...}, "scenarios": {...}}: each dataset's score over all
+// its cases and over each half, and the planted causes investigations of
+// the sample scenarios found.
+func writeBenchJSON(w io.Writer, summaries []rcabench.Summary, scenarios *scenarioScore) error {
+	type dataset struct {
+		benchScore
+		HeldOut *benchScore `json:"held_out,omitempty"`
+		Tuned   *benchScore `json:"tuned,omitempty"`
+	}
 	out := struct {
-		Datasets      map[string]benchScore `json:"datasets"`
-		Investigation map[string]benchScore `json:"investigation"`
-		Scenarios     []scenarioScore       `json:"scenarios,omitempty"`
-	}{Datasets: map[string]benchScore{}, Investigation: map[string]benchScore{}, Scenarios: scenarios}
+		Datasets  map[string]*dataset `json:"datasets"`
+		Scenarios *scenarioScore      `json:"scenarios,omitempty"`
+	}{Datasets: map[string]*dataset{}, Scenarios: scenarios}
 	for _, s := range summaries {
-		if s.Setting != "ALL" {
-			continue
+		d := out.Datasets[s.Dataset]
+		if d == nil {
+			d = &dataset{}
+			out.Datasets[s.Dataset] = d
 		}
-		dst := out.Datasets
-		if s.Method == "explain" {
-			dst = out.Investigation
-		}
-		dst[s.Dataset] = benchScore{
+		score := benchScore{
 			F1: s.Counts.F1(), Precision: s.Counts.Precision(), Recall: s.Counts.Recall(),
 			SecondsPerCase: s.SecondsPerCase, Cases: s.Cases,
+		}
+		switch s.Setting {
+		case rcabench.SettingAll:
+			d.benchScore = score
+		case rcabench.SettingHeldOut:
+			d.HeldOut = &score
+		case rcabench.SettingTuned:
+			d.Tuned = &score
 		}
 	}
 	enc := json.NewEncoder(w)

@@ -8,18 +8,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/quarry-dev/quarry/agent/investigate"
-	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/internal/sampledata"
 	"github.com/quarry-dev/quarry/investigation"
 )
 
-// scenarioScore is how one segment search did inside whole investigations
-// of the sample scenarios, where the two periods are noisy and the whole
-// population may drift: the setting the root-cause benchmarks do not
-// measure.
+// scenarioScore is how investigations of the sample scenarios did, where
+// the two periods are noisy and the whole population may drift: the
+// setting the root-cause benchmarks do not measure.
 type scenarioScore struct {
-	Search string `json:"search"`
 	// Planted counts the planted segment causes (volume and rate) of the
 	// scenarios; Found those that ended as an explanation of that segment.
 	Planted int `json:"planted"`
@@ -30,68 +26,54 @@ type scenarioScore struct {
 	Missed      []string `json:"missed,omitempty"`
 }
 
-// benchSearches are the searches compared, by their names in the output.
-var benchSearches = []struct {
-	name string
-	find func(*drill.Cube) []drill.Found
-}{
-	{"investigation", func(c *drill.Cube) []drill.Found { return drill.Explain(c, investigate.SegmentSearch) }},
-	{"search", func(c *drill.Cube) []drill.Found {
-		return drill.Search(c, drill.SearchOptions{MaxDepth: min(3, len(c.Dims))})
-	}},
-}
-
-// benchScenarios investigates every sample scenario once per search, in a
-// throwaway data dir, and scores the planted causes each search found.
-func benchScenarios(ctx context.Context, stderr io.Writer) ([]scenarioScore, error) {
+// benchScenarios investigates every sample scenario once, in a throwaway
+// data dir, and scores the planted causes the investigations found.
+func benchScenarios(ctx context.Context, stderr io.Writer) (*scenarioScore, error) {
 	dir, err := os.MkdirTemp("", "quarry-bench-scenarios-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	var out []scenarioScore
-	for _, search := range benchSearches {
-		score := scenarioScore{Search: search.name}
-		for _, s := range sampledata.Scenarios() {
-			res, err := investigateSample(ctx, dir, s, search.find)
-			if err != nil {
-				return nil, fmt.Errorf("scenario %s with %s: %w", s.Name, search.name, err)
-			}
-			got := map[string]bool{}
-			segments := 0
-			for _, e := range res.Explanations {
-				if len(e.Segment) > 0 && e.Kind != investigation.KindDataQuality {
-					got[segmentKey(e.Segment)] = true
-					segments++
-				}
-			}
-			if len(s.Planted) == 0 {
-				score.FalseAlarms += segments
-			}
-			for _, c := range s.Planted {
-				if c.Kind != investigation.KindVolume && c.Kind != investigation.KindRate {
-					continue
-				}
-				score.Planted++
-				qualified := make(investigation.Segment, len(c.Segment))
-				for i, v := range c.Segment {
-					qualified[i] = investigation.SegmentValue{Column: c.Table + "." + v.Column, Value: v.Value}
-				}
-				if got[segmentKey(c.Segment)] || got[segmentKey(qualified)] {
-					score.Found++
-				} else {
-					score.Missed = append(score.Missed, s.Name+": "+segmentKey(c.Segment))
-				}
-			}
-			fmt.Fprintf(stderr, "scenario %s, %s search: %s, %d segment explanations\n", s.Name, search.name, res.Status, segments)
+	score := &scenarioScore{}
+	for _, s := range sampledata.Scenarios() {
+		res, err := investigateSample(ctx, dir, s)
+		if err != nil {
+			return nil, fmt.Errorf("scenario %s: %w", s.Name, err)
 		}
-		out = append(out, score)
+		got := map[string]bool{}
+		segments := 0
+		for _, e := range res.Explanations {
+			if len(e.Segment) > 0 && e.Kind != investigation.KindDataQuality {
+				got[segmentKey(e.Segment)] = true
+				segments++
+			}
+		}
+		if len(s.Planted) == 0 {
+			score.FalseAlarms += segments
+		}
+		for _, c := range s.Planted {
+			if c.Kind != investigation.KindVolume && c.Kind != investigation.KindRate {
+				continue
+			}
+			score.Planted++
+			qualified := make(investigation.Segment, len(c.Segment))
+			for i, v := range c.Segment {
+				qualified[i] = investigation.SegmentValue{Column: c.Table + "." + v.Column, Value: v.Value}
+			}
+			if got[segmentKey(c.Segment)] || got[segmentKey(qualified)] {
+				score.Found++
+			} else {
+				score.Missed = append(score.Missed, s.Name+": "+segmentKey(c.Segment))
+			}
+		}
+		fmt.Fprintf(stderr, "scenario %s: %s, %d segment explanations\n", s.Name, res.Status, segments)
 	}
-	return out, nil
+	return score, nil
 }
 
-// investigateSample runs one scenario in dataDir with the given search.
-func investigateSample(ctx context.Context, dataDir string, s sampledata.Scenario, find func(*drill.Cube) []drill.Found) (*investigation.Result, error) {
+// investigateSample runs one scenario in dataDir as quarry investigate
+// runs it.
+func investigateSample(ctx context.Context, dataDir string, s sampledata.Scenario) (*investigation.Result, error) {
 	files, err := os.MkdirTemp(dataDir, s.Name+"-")
 	if err != nil {
 		return nil, err
@@ -100,7 +82,7 @@ func investigateSample(ctx context.Context, dataDir string, s sampledata.Scenari
 	if err != nil {
 		return nil, err
 	}
-	inv := investigationRun{dataDir: dataDir, maxMB: 50, stderr: io.Discard, segments: find}
+	inv := investigationRun{dataDir: dataDir, maxMB: 50, stderr: io.Discard}
 	for i, p := range paths {
 		inv.files = append(inv.files, fileArg{path: p, description: s.Files[i].Description})
 	}

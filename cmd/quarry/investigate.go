@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/internal/app"
 	"github.com/quarry-dev/quarry/investigation"
 	"github.com/quarry-dev/quarry/investigations"
@@ -54,8 +53,6 @@ type investigationRun struct {
 	// connects its Python to a code sandbox.
 	model    llm.Model
 	dialCode func(context.Context) (investigations.CodeSession, error)
-	// segments replaces the investigation's segment search (bench only).
-	segments func(*drill.Cube) []drill.Found
 }
 
 func runInvestigate(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
@@ -162,7 +159,7 @@ func (inv *investigationRun) run(ctx context.Context) (*investigation.Result, er
 		stderr.w = io.Discard
 	}
 	a, closeJob, err := openJob(ctx, jobOptions{dataDir: inv.dataDir, maxMB: inv.maxMB, memoryMB: inv.memoryMB, getenv: inv.getenv,
-		stderr: stderr, model: wiredModel{model: inv.model, dial: inv.dialCode}, segments: inv.segments})
+		stderr: stderr, model: wiredModel{model: inv.model, dial: inv.dialCode}})
 	if err != nil {
 		return nil, err
 	}
@@ -253,8 +250,6 @@ type jobOptions struct {
 	// must be safe for concurrent use (syncWriter).
 	stderr io.Writer
 	model  wiredModel
-	// segments replaces the investigations' segment search (bench only).
-	segments func(*drill.Cube) []drill.Found
 }
 
 // openJob opens the server's stack (internal/app, as quarry serve and
@@ -288,8 +283,7 @@ func openJob(ctx context.Context, o jobOptions) (a *app.App, closeJob func(), er
 	}
 	a, err = app.Open(ctx, app.Options{DataDir: o.dataDir, SessionTimeout: timeout, MaxUploadBytes: o.maxMB << 20,
 		MaxRunning: running, MaxEngines: engines, MemoryMB: int64(o.memoryMB), Guard: mem.guard, Log: log, OpenSource: openSource,
-		Model: o.model.model, ModelLocal: o.model.local, DialCode: o.model.dial, Embedder: o.model.embedder, EmbeddingModel: o.model.embedModel,
-		Segments: o.segments})
+		Model: o.model.model, ModelLocal: o.model.local, DialCode: o.model.dial, Embedder: o.model.embedder, EmbeddingModel: o.model.embedModel})
 	if err != nil {
 		mem.stop()
 		return nil, nil, err

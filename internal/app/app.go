@@ -21,7 +21,6 @@ import (
 	"github.com/quarry-dev/quarry/agent/investigate"
 	"github.com/quarry-dev/quarry/analyses"
 	"github.com/quarry-dev/quarry/audit"
-	"github.com/quarry-dev/quarry/drill"
 	"github.com/quarry-dev/quarry/duckdb"
 	"github.com/quarry-dev/quarry/fsstore"
 	"github.com/quarry-dev/quarry/internal/budget"
@@ -65,11 +64,8 @@ type Options struct {
 	// (NewEmbedder); without it retrieval and recipes are lexical.
 	Embedder       llm.Embedder
 	EmbeddingModel string
-	// Segments replaces the investigations' segment search (quarry bench
-	// rca only; sessions.Config.Segments).
-	Segments func(*drill.Cube) []drill.Found
-	Now      func() time.Time
-	Log      *slog.Logger
+	Now            func() time.Time
+	Log            *slog.Logger
 	// OpenSource opens analyses' database sources (default OpenDatabaseFile).
 	OpenSource analyze.OpenSource
 	// Rooms serves the data rooms' API and pages to the users Auth names
@@ -160,7 +156,6 @@ func Open(ctx context.Context, opt Options) (*App, error) {
 		Guard:      opt.Guard,
 		Model:      opt.Model,
 		DialCode:   opt.DialCode,
-		Segments:   opt.Segments,
 		Now:        opt.Now,
 		Log:        opt.Log,
 	})

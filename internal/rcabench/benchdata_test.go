@@ -35,7 +35,7 @@ func TestBenchDataFloors(t *testing.T) {
 	}
 	floors := map[string]float64{"L": 0.737, "RS": 0.416}
 	for _, s := range Summarize(res) {
-		if s.Setting != "ALL" {
+		if s.Setting != SettingAll {
 			continue
 		}
 		if f1 := s.Counts.F1(); f1 < floors[s.Dataset] {

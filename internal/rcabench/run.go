@@ -24,27 +24,15 @@ type Options struct {
 
 // A Method is one segment search under test.
 type Method struct {
-	Name string // "search", "explain"
+	Name string // "search"
 	Find func(*drill.Cube) []drill.Found
 }
 
-// SearchMethod scores drill.Search, the root-cause localisation search. A
-// zero MaxDepth searches every layer of each cube, because the labels can
-// sit at any depth (the leaves themselves in RiskLoc L).
+// SearchMethod scores drill.Search with opt, which should be the options
+// investigations use (investigate.SegmentSearch), so that the score
+// describes what users get.
 func SearchMethod(opt drill.SearchOptions) Method {
-	return Method{Name: "search", Find: func(c *drill.Cube) []drill.Found {
-		o := opt
-		if o.MaxDepth <= 0 {
-			o.MaxDepth = len(c.Dims)
-		}
-		return drill.Search(c, o)
-	}}
-}
-
-// ExplainMethod scores drill.Explain with opt, which should be the options
-// investigations use, so that the score describes what users get.
-func ExplainMethod(opt drill.ExplainOptions) Method {
-	return Method{Name: "explain", Find: func(c *drill.Cube) []drill.Found { return drill.Explain(c, opt) }}
+	return Method{Name: "search", Find: func(c *drill.Cube) []drill.Found { return drill.Search(c, opt) }}
 }
 
 // CaseResult is the outcome of one case under one method.
@@ -169,9 +157,18 @@ type Summary struct {
 	SecondsPerCase   float64
 }
 
-// Summarize scores results per method and dataset (setting "ALL") and per
-// setting of datasets that have them, in dataset order, then setting order,
-// then the methods' order of appearance.
+// The settings Summarize adds to a dataset's own: all of its cases, and
+// each half of HeldOut's split.
+const (
+	SettingAll     = "ALL"
+	SettingHeldOut = "held-out half"
+	SettingTuned   = "tuned half"
+)
+
+// Summarize scores results per method and dataset (setting "ALL"), per
+// half of each dataset (HeldOut) and per setting of datasets that have
+// them, in dataset order, then that setting order, then the methods' order
+// of appearance.
 func Summarize(results []CaseResult) []Summary {
 	type key struct{ ds, setting, method string }
 	acc := map[key]*Summary{}
@@ -192,7 +189,12 @@ func Summarize(results []CaseResult) []Summary {
 		if _, ok := methodRank[r.Method]; !ok {
 			methodRank[r.Method] = len(methodRank)
 		}
-		addTo(key{r.Dataset, "ALL", r.Method}, r)
+		addTo(key{r.Dataset, SettingAll, r.Method}, r)
+		half := SettingTuned
+		if HeldOut(r.Case) {
+			half = SettingHeldOut
+		}
+		addTo(key{r.Dataset, half, r.Method}, r)
 		if r.Setting != "" {
 			addTo(key{r.Dataset, r.Setting, r.Method}, r)
 		}
@@ -206,8 +208,8 @@ func Summarize(results []CaseResult) []Summary {
 		if a.ds != b.ds {
 			return rank[a.ds] < rank[b.ds]
 		}
-		if (a.setting == "ALL") != (b.setting == "ALL") {
-			return a.setting == "ALL"
+		if ra, rb := settingRank(a.setting), settingRank(b.setting); ra != rb {
+			return ra < rb
 		}
 		if a.setting != b.setting {
 			return a.setting < b.setting
@@ -221,4 +223,18 @@ func Summarize(results []CaseResult) []Summary {
 		out[i] = s
 	}
 	return out
+}
+
+// settingRank orders a dataset's rows: all cases, the two halves, then the
+// dataset's own settings.
+func settingRank(setting string) int {
+	switch setting {
+	case SettingAll:
+		return 0
+	case SettingHeldOut:
+		return 1
+	case SettingTuned:
+		return 2
+	}
+	return 3
 }
