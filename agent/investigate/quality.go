@@ -20,12 +20,12 @@ const maxQualityCardinality = 200
 // metric and the query that showed it.
 type qualityIssue struct {
 	drill.Issue
-	seg    []dimValue // the segment affected; nil for the whole table
+	seg []dimValue // the segment affected; nil for the whole table
 	// totals are the rows that hold the total of the others (IssueSumRows),
 	// which the segment search leaves out: counted twice, they would stand
 	// out as a segment that moved exactly as everything else did.
 	totals []dimValue
-	impact float64    // estimated effect on the metric's change (metric units)
+	impact float64 // estimated effect on the metric's change (metric units)
 	rec    record
 }
 

@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
 )
 
 func writeFile(t *testing.T, path, content string) {

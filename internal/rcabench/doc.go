@@ -1,5 +1,5 @@
-// Package rcabench scores the segment searches (drill.Explain as
-// investigations run it, and drill.Search) on the multi-dimensional root-cause
+// Package rcabench scores the segment search investigations run
+// (drill.Search) on the multi-dimensional root-cause
 // benchmarks kept under /work/shared/bench/rca: Squeeze B0, RiskLoc S and L
 // (additive) and RobustSpot RS (a ratio metric).
 //
