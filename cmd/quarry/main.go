@@ -182,7 +182,7 @@ Commands:
                 data dir: investigations, analyses, data rooms, research
   audit anchor  print each log's head (path, entries, last hash, hash_v2) to keep outside the data dir;
                 quarry audit verify --anchor FILE_OR_HASH checks the logs still extend it
-  bench rca     score the segment searches on the root-cause benchmarks
+  bench rca     score the investigation's segment search on the root-cause benchmarks
   bench dabench ask the DABench data-analysis questions as analyses and score them
                 (right, refused, wrong; on all questions and on the held-out half)
   bench financebench
