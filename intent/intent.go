@@ -222,6 +222,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 	steps := []func() error{
 		p.resolveQuoted,
 		p.chooseTable,
+		p.readAbbreviations,
 		p.chooseDateColumn,
 		p.times,
 		p.yearColumnTimes,

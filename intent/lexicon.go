@@ -160,7 +160,7 @@ var synonyms = func() map[string]string {
 // sameWord reports whether the request's word w names the word cw of a
 // column's name: equal once singular and spelled out, or synonyms.
 func sameWord(w, cw string) bool {
-	if w == cw || norm(w) == norm(cw) {
+	if w == cw || norm(w) == norm(cw) || norm(american(w)) == norm(american(cw)) {
 		return true
 	}
 	a, b := synonymOf(w), synonymOf(cw)

@@ -1,0 +1,176 @@
+package intent
+
+import (
+	"strings"
+)
+
+// Exports name columns in abbreviations nobody says aloud: "cty" and "hwy"
+// for city and highway mileage, "Solar.R" for solar radiation, "hrs_worked",
+// "mgr", "bldg". A request says the words. readAbbreviations lets a word
+// that names nothing else in the chosen table stand for the one word of a
+// column's name that abbreviates it, so the passes that follow read the
+// request as if it had been written in the table's own words.
+
+// readAbbreviations rewrites each free word of the request that names no
+// column, value or table of the chosen table, and that abbreviates exactly
+// one word of its columns' names, to that word.
+func (p *parser) readAbbreviations() error {
+	if p.t == nil {
+		return nil
+	}
+	for i := range p.toks {
+		w := p.toks[i].low
+		if !p.free(i) || p.toks[i].kind != kWord || !p.unexplained(w) || p.misspells(w) {
+			continue
+		}
+		if cw := p.abbreviationOf(i); cw != "" {
+			p.toks[i].low = cw
+		}
+	}
+	return nil
+}
+
+// unexplained reports whether w is an ordinary word of the request that
+// means nothing to the parser and the chosen table yet: not a grammar or
+// aggregate word, not a word of a column's name, a value or the table's
+// name.
+func (p *parser) unexplained(w string) bool {
+	if len(w) < 3 || !isLetters(w) || stopwords[w] || aggWord(w) || tableWord(p.t, w) {
+		return false
+	}
+	for ci := range p.t.Columns {
+		for _, cw := range nameWords(p.t.Columns[ci].Name) {
+			if sameWord(w, cw) {
+				return false
+			}
+		}
+	}
+	if _, ok := p.vals[w]; ok {
+		return false
+	}
+	_, ok := p.vals["~"+norm(w)]
+	return !ok
+}
+
+// misspells reports whether w looks like a column's word of five letters
+// or more written with a slip ("prodcts" for product), which is reported
+// as such rather than read as an abbreviation of another ("pct").
+func (p *parser) misspells(w string) bool {
+	for ci := range p.t.Columns {
+		for _, cw := range nameWords(p.t.Columns[ci].Name) {
+			if len(cw) >= 5 && distance(w, cw) <= 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// abbreviationOf returns the one word of the chosen table's column names
+// that the word at i abbreviates, "" if none or more than one. A name's
+// one-letter word ("r" of Solar.R) is an initial only beside another word
+// of the same name: "solar radiation".
+func (p *parser) abbreviationOf(i int) string {
+	w := p.toks[i].low
+	found := ""
+	for ci := range p.t.Columns {
+		cws := nameWords(p.t.Columns[ci].Name)
+		for k, cw := range cws {
+			ok := abbreviates(w, cw)
+			if !ok && len(cw) == 1 && len(cws) >= 2 && w[0] == cw[0] {
+				ok = k > 0 && p.wordIs(i-1, cws[k-1]) || k+1 < len(cws) && p.wordIs(i+1, cws[k+1])
+			}
+			switch {
+			case !ok || cw == found:
+			case found != "":
+				return "" // "hwy" and "hw": not this pass's to choose
+			default:
+				found = cw
+			}
+		}
+	}
+	return found
+}
+
+// wordIs reports whether the word token at i names the column word cw.
+func (p *parser) wordIs(i int, cw string) bool {
+	return i >= 0 && i < len(p.toks) && p.toks[i].kind == kWord && (sameWord(p.toks[i].low, cw) || abbreviates(p.toks[i].low, cw))
+}
+
+// abbreviates reports whether cw, a word of a column's name, is written
+// as people abbreviate w: its beginning ("precip" for precipitation,
+// "displ" for displacement, "rel" for relative), or its first letters
+// and then consonants only, ending as w ends ("cty" for city, "hwy" for
+// highway, "mgr" for manager, "dept" for department, "hrs" for hours);
+// two letters stand for a short word only ("yr", "wt", not "dt" for
+// displacement).
+// A word that only grows from cw ("country" from count, "agent" from age)
+// is not an abbreviation of it.
+func abbreviates(w, cw string) bool {
+	if len(cw) < 2 || len(w) <= len(cw) || w[0] != cw[0] || !isLetters(cw) || !isLetters(w) {
+		return false
+	}
+	if strings.HasPrefix(w, cw) {
+		return len(cw) >= 3 && len(w)-len(cw) >= 3 && !grownFrom(w, cw)
+	}
+	sw, scw := singular(w), cw
+	if len(scw) > 2 && strings.HasSuffix(scw, "s") && !strings.HasSuffix(sw, "s") {
+		scw = scw[:len(scw)-1] // "hrs" for hour
+	}
+	if len(sw) <= len(scw) || len(scw) == 2 && len(sw) > 6 || sw[len(sw)-1] != scw[len(scw)-1] {
+		return false
+	}
+	k := 0
+	for k < len(scw) && scw[k] == sw[k] {
+		k++
+	}
+	j := k
+	for _, c := range []byte(scw[k:]) {
+		if strings.IndexByte("aeiou", c) >= 0 {
+			return false
+		}
+		for j < len(sw) && sw[j] != c {
+			j++
+		}
+		if j == len(sw) {
+			return false
+		}
+		j++
+	}
+	return true
+}
+
+// grownFrom reports whether w is cw with an ending that makes another
+// word of it: "counter", "country", "rental", "shipping".
+func grownFrom(w, cw string) bool {
+	rest := w[len(cw):]
+	if len(rest) > 1 && rest[0] == cw[len(cw)-1] {
+		rest = rest[1:] // "shipping" from ship
+	}
+	switch rest {
+	case "s", "es", "ed", "er", "ers", "or", "ors", "ing", "ings", "ly", "ry", "y", "ies", "al", "als",
+		"ful", "ness", "ment", "ments", "ity", "ive", "ist", "ists", "ism", "ion", "ions", "nt", "nts", "ent",
+		"ents", "ant", "ants", "age", "ages", "ance", "ence":
+		return true
+	}
+	return false
+}
+
+// american spells a British word the American way, so that "colour" names
+// a column "color" and "labour" one "labor": -our, -tre, -ise, -yse,
+// -isation, -ogue, a doubled l before -ed and -ing.
+func american(w string) string {
+	for _, r := range [][2]string{
+		{"isation", "ization"}, {"isations", "izations"}, {"ise", "ize"}, {"ised", "ized"}, {"ising", "izing"},
+		{"yse", "yze"}, {"ysed", "yzed"}, {"tre", "ter"}, {"tres", "ters"}, {"ogue", "og"}, {"ogues", "ogs"},
+		{"lled", "led"}, {"lling", "ling"}, {"ence", "ense"},
+	} {
+		if r0, ok := strings.CutSuffix(w, r[0]); ok && len(r0) >= 3 {
+			return r0 + r[1]
+		}
+	}
+	if i := strings.Index(w, "our"); i >= 2 && len(w) >= 6 {
+		return w[:i] + "or" + w[i+3:] // "colour", "labourers", "harbours"
+	}
+	return w
+}

@@ -1,0 +1,68 @@
+package intent
+
+import "testing"
+
+// TestAbbreviatedColumns: a word the request says names the one column
+// word that abbreviates it; a word that only grows from a column's word,
+// a slip of another column's name, or a word two columns abbreviate is
+// not read as one.
+func TestAbbreviatedColumns(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "float"} }
+	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
+	cars := schemaOf("cars", s("mfr", "audi", "ford"), s("trans", "auto", "manual"), f("cty"), f("hwy"), f("displ"))
+	air := schemaOf("air", f("Ozone"), f("Solar.R"), f("Wind.Spd"), f("Rel.Hum"), s("Month", "May", "June"))
+	ops := schemaOf("ops", s("dept", "Sales", "Ops"), s("mgr", "Ann", "Bob"), f("hrs_worked"), f("bldg_sqft"), s("colour", "red"))
+	checkCases(t, []parseCase{
+		{text: "average city mileage by manufacturer", schema: cars, want: want{Table: "cars",
+			Measures: []Measure{{Column: "cty", Agg: "avg"}}, GroupBy: []Group{{"mfr", ""}}, Unparsed: []string{"mileage"}}},
+		{text: "mean highway by transmission", schema: cars, want: want{Table: "cars",
+			Measures: []Measure{{Column: "hwy", Agg: "avg"}}, GroupBy: []Group{{"trans", ""}}}},
+		{text: "average displacement", schema: cars, want: want{Table: "cars",
+			Measures: []Measure{{Column: "displ", Agg: "avg"}}}},
+		{text: "average solar radiation by Month", schema: air, want: want{Table: "air",
+			Measures: []Measure{{Column: "Solar.R", Agg: "avg"}}, GroupBy: []Group{{"Month", ""}}}},
+		{text: "average wind speed and relative humidity", schema: air, want: want{Table: "air",
+			Measures: []Measure{{Column: "Wind.Spd", Agg: "avg"}, {Column: "Rel.Hum", Agg: "avg"}}}},
+		{text: "total hours worked by department", schema: ops, want: want{Table: "ops",
+			Measures: []Measure{{Column: "hrs_worked", Agg: "sum"}}, GroupBy: []Group{{"dept", ""}}}},
+		{text: "total building sqft per manager", schema: ops, want: want{Table: "ops",
+			Measures: []Measure{{Column: "bldg_sqft", Agg: "sum"}}, GroupBy: []Group{{"mgr", ""}}}},
+		{text: "how many rows per color", schema: ops, want: want{Table: "ops",
+			Measures: []Measure{{Agg: "count"}}, GroupBy: []Group{{"colour", ""}}}},
+	})
+	// "radiation" alone is no initial of Solar.R; "country" grows from
+	// count; "agents" from age; "prodcts" is product with a slip, not pct.
+	reported(t, air, "average radiation by Month")
+	reported(t, schemaOf("t", s("region", "East"), f("count")), "count by country")
+	reported(t, schemaOf("t", s("region", "East"), f("age")), "average age by agents")
+	reported(t, schemaOf("t", s("product", "Widget"), f("pct"), f("amount")), "total amount by prodcts")
+	// "hwy" and "hgwy" both abbreviate highway: neither is chosen.
+	reported(t, schemaOf("t", s("region", "East"), f("hwy"), f("hgwy")), "average highway by region")
+}
+
+func TestAbbreviates(t *testing.T) {
+	for _, c := range []struct {
+		w, cw string
+		want  bool
+	}{
+		{"city", "cty", true}, {"highway", "hwy", true}, {"manager", "mgr", true}, {"department", "dept", true},
+		{"hours", "hrs", true}, {"hour", "hrs", true}, {"year", "yr", true}, {"precipitation", "precip", true},
+		{"relative", "rel", true}, {"speed", "spd", true}, {"building", "bldg", true}, {"government", "govt", true},
+		{"country", "count", false}, {"agent", "age", false}, {"average", "age", false}, {"shipping", "ship", false},
+		{"displacement", "dt", false}, {"state", "st", false}, {"date", "dt", false}, {"temple", "temp", false},
+		{"cty", "city", false}, {"city", "city", false},
+	} {
+		if got := abbreviates(c.w, c.cw); got != c.want {
+			t.Errorf("abbreviates(%q, %q) = %v, want %v", c.w, c.cw, got, c.want)
+		}
+	}
+}
+
+func TestAmerican(t *testing.T) {
+	for w, want := range map[string]string{"colour": "color", "labour": "labor", "centre": "center", "analyse": "analyze",
+		"organisation": "organization", "travelled": "traveled", "catalogue": "catalog", "harbours": "harbors", "hour": "hour", "four": "four"} {
+		if got := american(w); got != want {
+			t.Errorf("american(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
