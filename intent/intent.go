@@ -230,6 +230,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.topN,
 		p.orderWords,
 		p.conditions,
+		p.presence,
 		p.groups,
 		p.measures,
 		p.impliedMeasure,
@@ -297,8 +298,15 @@ type parser struct {
 	dateMin  time.Time // the first date in the data, zero if unknown
 
 	compares []compareReq // comparisons, resolved once Time is known
-	notes    []note
-	named    bool // the request named a column of t (for computable)
+	// described are the tokens of participles read as conditions
+	// ("returned" in "how many returned orders"): a count reads past them
+	// to its noun.
+	described map[int]bool
+	// measureEnd is the token after the last measure of a column read
+	// ("total units| of orders"), 0 if none.
+	measureEnd int
+	notes      []note
+	named      bool // the request named a column of t (for computable)
 
 	pending        pendingGroup // the dimension dimension() read last
 	perRow         bool         // "per order": measures average over rows

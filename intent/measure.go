@@ -88,6 +88,9 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		}
 	}
 	j := p.skip(i+n, "the", "all", "our", "of", "different")
+	for p.described[j] {
+		j++ // "how many returned orders": the orders
+	}
 	switch p.low(j) {
 	case "percent", "percentage", "percentages", "times", "fold", "points":
 		return i // "how many percent": a change asked for as a percentage
@@ -263,6 +266,13 @@ func (p *parser) measureAt(i int) int {
 		if p.startsMeasure(i+1) || p.valueBefore(i) || p.describes(i) {
 			return i // "shipments cost", "female passengers", "summary of shipments": not a count
 		}
+		if k := p.skipBack(i, "the", "all", "our", "my") - 1; k > 0 && p.low(k) == "of" && p.measureEnd == k {
+			// "total units of orders": the rows the measure is over, not
+			// a count beside it
+			p.use(k, i+1)
+			p.understood(k, fmt.Sprintf("%s -> the rows of %s", p.src(k, i+1), p.t.Name), p.src(k, i+1))
+			return i + 1
+		}
 		m, n = p.countNoun(i), 1
 		if p.low(i+1) == "count" || p.low(i+1) == "counts" || p.low(i+1) == "volume" {
 			n++
@@ -327,6 +337,9 @@ func (p *parser) measureAt(i int) int {
 		p.addMeasure(start, p.src(start, end), Measure{Column: m.Column, Agg: a, Times: m.Times}, note)
 	}
 	p.use(start, end)
+	if found {
+		p.measureEnd = end
+	}
 	return end
 }
 

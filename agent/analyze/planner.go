@@ -484,13 +484,12 @@ var aggWords = map[string]string{"avg": "average", "count": "count of", "count_d
 func (b *planBuilder) scopeText() string {
 	var parts []string
 	for _, f := range b.in.Filters {
-		op := f.Op
-		if op == "=" || op == "in" {
-			op = ""
+		vals := strings.Join(f.Values, ", ")
+		if f.Op == "=" || f.Op == "in" {
+			parts = append(parts, vals) // a value says its column: "Arizona"
 		} else {
-			op += " "
+			parts = append(parts, f.Column+" "+f.Op+" "+vals) // "discount > 0", "state != Texas"
 		}
-		parts = append(parts, op+strings.Join(f.Values, ", "))
 	}
 	if b.in.Time != nil {
 		parts = append(parts, b.in.Time.Label)

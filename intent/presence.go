@@ -1,0 +1,133 @@
+package intent
+
+import (
+	"slices"
+	"strings"
+)
+
+// A numeric column said as something a row has or is ("orders that had a
+// discount", "how many orders were returned", "days with rain", "returned
+// orders") picks the rows where it is above zero: a discount of 0 is no
+// discount, a 0 in a 0/1 column is a no. Said with a negation ("without a
+// discount", "were not returned") it picks the rest. Read as a measure
+// instead, the request would count every row beside an average nobody
+// asked for.
+
+// hasWords are the words that say a row has what follows when an article
+// follows them ("had a discount", "with any returns"); beWords say a row
+// is what follows when it is a participle ("were returned", "was not
+// cancelled"). Without those, "has revenue grown" and "is amount normal"
+// ask about a measure.
+var (
+	hasWords    = setOf("with", "had", "have", "has", "having", "received")
+	beWords     = setOf("were", "was", "is", "are", "been", "got")
+	notHasWords = setOf("without", "hadnt", "havent", "hasnt", "didnt") // the tokens drop apostrophes
+	notBeWords  = setOf("werent", "wasnt", "isnt", "arent")
+)
+
+// negations turn a has-word around: "with no", "were not", "had never".
+var turnArounds = setOf("no", "not", "never")
+
+// relating words ask how two measures go together ("sales with
+// discount", "units against price"): the second is then a measure, and
+// a share or rate has its own reading of what rows have.
+var relating = []string{"correlation", "correlate", "correlates", "correlated", "relationship", "relation",
+	"related", "relate", "associated", "association", "regress", "regression", "versus", "vs", "against",
+	"share", "percentage", "percent", "proportion", "fraction", "ratio", "rate", "compare", "compared"}
+
+// presence reads those rows as conditions on their column, after the
+// numeric conditions ("a discount above 10%") have taken theirs.
+func (p *parser) presence() error {
+	if p.t == nil || slices.ContainsFunc(p.toks, func(t token) bool { return slices.Contains(relating, t.low) }) {
+		return nil
+	}
+	for i := 0; i < len(p.toks); i++ {
+		if !p.free(i) {
+			continue
+		}
+		if from, end, c, neg := p.hasColumn(i); c != nil {
+			p.presenceOf(i, from, end, c, neg)
+			i = end - 1
+		} else if c := p.participleColumn(i); c != nil {
+			p.presenceOf(i, i, i+1, c, false)
+			if p.described == nil {
+				p.described = map[int]bool{}
+			}
+			p.described[i] = true
+		}
+	}
+	return nil
+}
+
+// hasColumn reads "had a discount", "were not returned", "without any
+// returns" at i: where the column's name starts and the phrase ends, the
+// numeric column and whether it is negated. After "with" a bare column is the measure it goes with
+// ("sales with discount"): an article must say it is had.
+func (p *parser) hasColumn(i int) (int, int, *Column, bool) {
+	w := p.low(i)
+	has, be := hasWords[w] || notHasWords[w], beWords[w] || notBeWords[w]
+	if !has && !be {
+		return 0, 0, nil, false
+	}
+	neg := notHasWords[w] || notBeWords[w]
+	j := i + 1
+	if turnArounds[p.low(j)] && !neg {
+		neg, j = true, j+1
+	}
+	k := p.skip(j, "a", "an", "any", "some")
+	if has && k == j && !neg || be && (k != j || !participle(p.low(k))) {
+		return 0, 0, nil, false
+	}
+	c, n, st := p.colAt(k, prefNum)
+	if c == nil || st < mPart || !p.countable(c) || p.followedByAmount(k+n) {
+		return 0, 0, nil, false
+	}
+	return k, k + n, c, neg
+}
+
+// participle reports whether w reads as a past participle: "returned".
+func participle(w string) bool { return len(w) >= 5 && strings.HasSuffix(w, "ed") }
+
+// participleColumn returns the numeric column an -ed word at i names
+// before a noun of the table's rows: "returned orders", "discounted sales".
+func (p *parser) participleColumn(i int) *Column {
+	if !participle(p.low(i)) || !p.free(i+1) || p.toks[i+1].kind != kWord {
+		return nil
+	}
+	next := p.toks[i+1].low
+	if !isCountNoun(next) && !tableWord(p.t, next) && next != "rows" && next != "records" {
+		return nil
+	}
+	c, n, st := p.colAt(i, prefNum)
+	if c == nil || n != 1 || st < mPart || !p.countable(c) {
+		return nil
+	}
+	return c
+}
+
+// countable reports whether rows can have or lack c: a numeric column
+// that is no identifier and no year.
+func (p *parser) countable(c *Column) bool {
+	return isNumeric(c) && !isIDLike(c) && !p.isYearColumn(c)
+}
+
+// followedByAmount reports whether a number or a comparator follows at i:
+// "a discount of 10%" is a numeric condition, not a presence.
+func (p *parser) followedByAmount(i int) bool {
+	k := p.skip(i, "of", "is", "was")
+	if _, m, _ := p.number(k); m > 0 {
+		return true
+	}
+	_, n := p.anyPhrase(k, keys(comparators))
+	return n > 0
+}
+
+// presenceOf adds c > 0 (c <= 0 when negated) for tokens i..end-1, of
+// which from..end-1 name c.
+func (p *parser) presenceOf(i, from, end int, c *Column, neg bool) {
+	op := ">"
+	if neg {
+		op = "<="
+	}
+	p.addCondition(i, end, from, end, c, op, "0")
+}

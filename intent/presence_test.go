@@ -1,0 +1,40 @@
+package intent
+
+import "testing"
+
+// TestRowsThatHaveAColumn: a numeric column said as what rows have or are
+// ("had a discount", "were returned", "returned orders") filters the rows
+// where it is above zero, or the rest when negated; said as a measure
+// ("is amount normal", "was units higher", "units with discount") it
+// stays a measure.
+func TestRowsThatHaveAColumn(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "float"} }
+	sales := schemaOf("orders", Column{Name: "store", Type: "string", Values: []string{"Oslo", "Bergen"}},
+		f("units"), f("discount"), Column{Name: "returned", Type: "integer"})
+	gt := func(c string) Filter { return Filter{Column: c, Op: ">", Values: []string{"0"}} }
+	le := func(c string) Filter { return Filter{Column: c, Op: "<=", Values: []string{"0"}} }
+	count := []Measure{{Agg: "count"}}
+	checkCases(t, []parseCase{
+		{text: "how many orders were returned", schema: sales, want: want{Table: "orders", Measures: count, Filters: []Filter{gt("returned")}}},
+		{text: "how many orders weren't returned", schema: sales, want: want{Table: "orders", Measures: count, Filters: []Filter{le("returned")}}},
+		{text: "how many orders had a discount", schema: sales, want: want{Table: "orders", Measures: count, Filters: []Filter{gt("discount")}}},
+		{text: "number of orders without a discount by store", schema: sales, want: want{Table: "orders", Measures: count,
+			Filters: []Filter{le("discount")}, GroupBy: []Group{{"store", ""}}}},
+		{text: "count of returned orders by store", schema: sales, want: want{Table: "orders", Measures: count,
+			Filters: []Filter{gt("returned")}, GroupBy: []Group{{"store", ""}}}},
+		{text: "total units of orders with no discount", schema: sales, want: want{Table: "orders",
+			Measures: []Measure{{Column: "units", Agg: "sum"}}, Filters: []Filter{le("discount")}}},
+		// with an id, the orders are its distinct values
+		{text: "how many returned orders", schema: schemaOf("orders", f("units"), Column{Name: "returned", Type: "integer"},
+			Column{Name: "order_id", Type: "integer"}), want: want{Table: "orders",
+			Measures: []Measure{{Column: "order_id", Agg: "count_distinct"}}, Filters: []Filter{gt("returned")}}},
+		// a number after the column is a numeric condition
+		{text: "how many orders had a discount above 0.2", schema: sales, want: want{Table: "orders", Measures: count,
+			Filters: []Filter{{Column: "discount", Op: ">", Values: []string{"0.2"}}}}},
+		// measures, not rows that have them
+		{text: "is units normally distributed", schema: sales, want: want{Table: "orders",
+			Measures: []Measure{{Column: "units", Agg: "sum"}}, Analyses: []string{"normality"}}},
+		{text: "correlation of units with discount", schema: sales, want: want{Table: "orders",
+			Measures: []Measure{{Column: "units", Agg: "sum"}, {Column: "discount", Agg: "avg"}}, Analyses: []string{"correlation"}}},
+	})
+}
