@@ -84,7 +84,8 @@ func (p *parser) number(i int) (string, int, string) {
 var measureUnits = setOf("degrees", "degree", "deg", "°", "celsius", "fahrenheit", "mm", "cm", "km", "m", "inches",
 	"inch", "in", "miles", "mile", "mph", "kmh", "kph", "kg", "kilograms", "g", "grams", "lbs", "lb", "pounds",
 	"meters", "metres", "feet", "ft", "minutes", "mins", "min", "hours", "hrs", "hr", "seconds", "secs", "sec",
-	"years", "yrs", "mpg", "hp", "knots", "liters", "litres", "gallons", "cc", "ms", "tons", "tonnes")
+	"years", "yrs", "mpg", "hp", "knots", "liters", "litres", "gallons", "cc", "ms", "tons", "tonnes",
+	"dollars", "usd", "euros", "eur", "gbp", "cents")
 
 // conditions reads numeric conditions: "orders over 100", "amount > 100",
 // "at least 5 units", "discount above 10%", "quantity between 2 and 5".

@@ -246,6 +246,8 @@ func (p *parser) measureAt(i int) int {
 		}
 	} else if moneyWords[w] && p.isValue(i) && (p.moneyColumn() == nil || p.toks[i].raw != w && (p.low(i-1) == "in" || p.low(i-1) == "for" || p.low(i-1) == "from")) {
 		return i // "women in Sales": a department, not a measure
+	} else if moneyWords[w] && measureUnits[w] && p.low(i-1) == "in" && p.measureEnd == i-1 {
+		return i // "price in dollars": the unit of the measure before
 	} else if moneyWords[w] {
 		m, n = Measure{Column: "", Agg: "count"}, 1
 		if mm, doubt, ok := p.moneyMeasure(); ok {

@@ -272,7 +272,9 @@ func (p *parser) asides() error {
 		w := t.low
 		switch {
 		case (w == "percent" || w == "percentage" || w == "pct" || w == "%") && share:
-		case measureUnits[w] && i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "as"):
+		case measureUnits[w] && (i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "as") || p.measureEnd == i && w != "in"):
+			// "weight in kg", "city mpg": the unit the measure is in
+			p.unitSaid(i)
 		case scaleWords[w] && i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "("):
 			// "(thousands)", "in millions": how the data is written
 		case (w == "rate" || w == "rates") && i > 0 && p.countColumnNamed(p.toks[i-1].low):
