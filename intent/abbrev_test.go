@@ -66,3 +66,18 @@ func TestAmerican(t *testing.T) {
 		}
 	}
 }
+
+// TestAcronymPlural: "SKUs" counts the sku column; "status" stays itself.
+func TestAcronymPlural(t *testing.T) {
+	sales := schemaOf("sales", Column{Name: "store", Type: "string", Values: []string{"Oslo", "Bergen"}},
+		Column{Name: "sku", Type: "string", Values: []string{"A-1", "B-2"}}, Column{Name: "units", Type: "integer"})
+	checkCases(t, []parseCase{
+		{text: "how many SKUs per store", schema: sales, want: want{Table: "sales",
+			Measures: []Measure{{Column: "sku", Agg: "count_distinct"}}, GroupBy: []Group{{"store", ""}}}},
+	})
+	for w, want := range map[string]string{"SKUs": "SKU", "IDs": "ID", "status": "status", "Us": "Us", "CO2s": "CO2", "1990s": "1990s"} {
+		if got := acronymSingular(w); got != want {
+			t.Errorf("acronymSingular(%q) = %q, want %q", w, got, want)
+		}
+	}
+}

@@ -208,7 +208,27 @@ func word(text string, i int) (token, int) {
 }
 
 func mkWord(text string, i, j int, w string) token {
-	return token{raw: text[i:j], low: strings.ToLower(w), start: i, end: j, kind: kWord}
+	return token{raw: text[i:j], low: strings.ToLower(acronymSingular(w)), start: i, end: j, kind: kWord}
+}
+
+// acronymSingular returns an acronym's plural as its singular: "SKUs" is
+// SKU, "IDs" ID, which singular cannot tell from "status" in lower case.
+func acronymSingular(w string) string {
+	s, ok := strings.CutSuffix(w, "s")
+	if !ok || len(s) < 2 {
+		return w
+	}
+	upper := false
+	for _, r := range s {
+		if !unicode.IsUpper(r) && !unicode.IsDigit(r) {
+			return w
+		}
+		upper = upper || unicode.IsUpper(r)
+	}
+	if !upper {
+		return w // "1990s": a decade
+	}
+	return s
 }
 
 func runeAt(text string, i int) rune {
