@@ -298,7 +298,10 @@ func isIDLike(c *Column) bool { return fit(c, prefCount) == 0 }
 func (p *parser) wordColumn(w string) *Column {
 	switch {
 	case moneyWords[w] || isCountNoun(w) || amountUnit(w) == "money":
-		return p.moneyColumn()
+		if c := p.moneyColumn(); c != nil && !unitPrice(c) {
+			return c
+		}
+		return nil // "sales above 100" over a unit price: not the sales
 	case quantityWords[w] || amountUnit(w) == "quantity":
 		return p.quantityColumn()
 	}

@@ -106,6 +106,8 @@ func (p *parser) countAt(i int, agg string, n int) int {
 	src := func(end int) string { return p.src(i, end) }
 	w := p.low(j)
 	switch {
+	case units[w] != "" && agg == "count":
+		return p.countPeriods(i, j, units[w])
 	case quantityWords[w] && agg == "count":
 		if c := p.quantityColumn(); c != nil {
 			p.addMeasure(i, src(j+1), Measure{Column: c.Name, Agg: "sum"}, "")
@@ -748,4 +750,39 @@ func (p *parser) countedBy(j int) *Column {
 		}
 	}
 	return nil
+}
+
+// countPeriods reads "how many days" at i, the unit at j: the rows over a
+// table of one row a day, the distinct dates of a date column otherwise.
+// Weeks, months and years of several rows each, days of a timestamp and
+// periods of a table with no date are reported, not counted as rows.
+func (p *parser) countPeriods(i, j int, grain string) int {
+	src := p.src(i, j+1)
+	p.use(i, j+1)
+	switch {
+	case p.date == nil:
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: src, Reason: "the table has no date column to count " + grain + "s by"})
+	case p.onePerPeriod(grain):
+		p.addMeasure(i, src, Measure{Agg: "count"}, " (one row a "+grain+")")
+	case grain == "day" && p.date.Type == "date" && slices.ContainsFunc(p.in.Filters, threshold):
+		// "days with sales above 100": each row's, or the day's total?
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: src,
+			Reason: "a day has several rows: say whether the condition is on each row or on the day's total"})
+	case grain == "day" && p.date.Type == "date":
+		p.addMeasure(i, src, Measure{Column: p.date.Name, Agg: "count_distinct"}, "")
+	default:
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: src,
+			Reason: fmt.Sprintf("the rows are not one a %s, and %ss of %s are not counted apart", grain, grain, p.date.Name)})
+	}
+	return j + 1
+}
+
+// threshold reports whether f compares a number other than zero: "above
+// 100", not the presence "had a discount".
+func threshold(f Filter) bool {
+	switch f.Op {
+	case ">", ">=", "<", "<=":
+		return len(f.Values) != 1 || f.Values[0] != "0"
+	}
+	return false
 }

@@ -75,7 +75,10 @@ func (p *parser) hasColumn(i int) (int, int, *Column, bool) {
 		neg, j = true, j+1
 	}
 	k := p.skip(j, "a", "an", "any", "some")
-	if has && k == j && !neg || be && (k != j || !participle(p.low(k))) {
+	if be && k == j && p.rowsNoun(k) && participle(p.low(k+1)) {
+		k++ // "were orders returned"
+	}
+	if has && k == j && !neg || be && (k != j && !p.rowsNoun(k-1) || !participle(p.low(k))) {
 		return 0, 0, nil, false
 	}
 	c, n, st := p.colAt(k, prefNum)
@@ -94,8 +97,7 @@ func (p *parser) participleColumn(i int) *Column {
 	if !participle(p.low(i)) || !p.free(i+1) || p.toks[i+1].kind != kWord {
 		return nil
 	}
-	next := p.toks[i+1].low
-	if !isCountNoun(next) && !tableWord(p.t, next) && next != "rows" && next != "records" {
+	if !p.rowsNoun(i + 1) {
 		return nil
 	}
 	c, n, st := p.colAt(i, prefNum)
@@ -130,4 +132,11 @@ func (p *parser) presenceOf(i, from, end int, c *Column, neg bool) {
 		op = "<="
 	}
 	p.addCondition(i, end, from, end, c, op, "0")
+}
+
+// rowsNoun reports whether the free word at i names the table's rows:
+// "orders", "sales", "rows".
+func (p *parser) rowsNoun(i int) bool {
+	w := p.low(i)
+	return w != "" && p.toks[i].kind == kWord && (isCountNoun(w) || tableWord(p.t, w) || w == "rows" || w == "records")
 }

@@ -38,3 +38,27 @@ func TestRowsThatHaveAColumn(t *testing.T) {
 			Measures: []Measure{{Column: "units", Agg: "sum"}, {Column: "discount", Agg: "avg"}}, Analyses: []string{"correlation"}}},
 	})
 }
+
+// TestCountOfDays: "how many days" over several rows a day counts the
+// distinct dates; over one row a day, the rows; weeks of several rows,
+// days with a threshold ("sales above 100": a row's or the day's?) and
+// days of a table without dates are reported.
+func TestCountOfDays(t *testing.T) {
+	orders := Schema{Tables: []Table{{Name: "orders", Rows: 3000, Columns: []Column{
+		{Name: "order_date", Type: "date", Min: "2023-01-01", Max: "2024-08-23"},
+		{Name: "store", Type: "string", Values: []string{"Oslo", "Bergen"}},
+		{Name: "discount", Type: "float"}, {Name: "amount", Type: "float"}}}}}
+	weather := Schema{Tables: []Table{{Name: "weather", Rows: 365, Columns: []Column{
+		{Name: "date", Type: "date", Min: "2023-01-01", Max: "2023-12-31"}, {Name: "precipitation", Type: "float"}}}}}
+	checkCases(t, []parseCase{
+		{text: "how many days had a discount", schema: orders, want: want{Table: "orders",
+			Measures: []Measure{{Column: "order_date", Agg: "count_distinct"}}, Filters: []Filter{{Column: "discount", Op: ">", Values: []string{"0"}}}}},
+		{text: "on how many days were orders discounted", schema: orders, want: want{Table: "orders",
+			Measures: []Measure{{Column: "order_date", Agg: "count_distinct"}}, Filters: []Filter{{Column: "discount", Op: ">", Values: []string{"0"}}}}},
+		{text: "how many days had precipitation above 5", schema: weather, want: want{Table: "weather",
+			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{Column: "precipitation", Op: ">", Values: []string{"5"}}}}},
+	})
+	reported(t, orders, "how many weeks had a discount", "how many days had an amount above 100")
+	reported(t, schemaOf("scores", Column{Name: "team", Type: "string", Values: []string{"A"}}, Column{Name: "points", Type: "float"}),
+		"how many days had points")
+}
