@@ -412,6 +412,8 @@ func (p *parser) topN() error {
 			}
 			if w == "which" || w == "what" {
 				p.which(i)
+			} else if p.leadsRanking(i) {
+				p.whichFrom(i, i, 0, false) // "the channel with the highest sessions"
 			}
 		}
 	}
@@ -534,6 +536,39 @@ func (p *parser) which(i int) {
 	if hasN {
 		j++ // "which 5 airports"
 	}
+	p.whichFrom(i, j, n, hasN)
+}
+
+// leadWords may come before a dimension that leads a ranking.
+var leadWords = setOf("the", "find", "show", "name", "list", "get", "give", "me", "tell", "what", "is", "was", "are", "were")
+
+// leadsRanking reports whether the request opens, after leadWords, with
+// a text column's name followed by "with the" or "that had the" and a
+// superlative: "the channel with the highest sessions" asks which
+// channel, as "which channel had the highest sessions" does.
+func (p *parser) leadsRanking(i int) bool {
+	for k := 0; k < i; k++ {
+		if !leadWords[p.toks[k].low] {
+			return false
+		}
+	}
+	c, m, s := p.colAt(i, prefDim)
+	if c == nil || s < mEntity || isNumeric(c) || isDate(c) || !rankLinks[p.low(i+m)] || p.low(i+m) == "the" {
+		return false
+	}
+	for k := i + m + 1; k < len(p.toks) && k <= i+m+3; k++ {
+		if _, ok := superlatives[p.low(k)]; ok { // "with (the) highest"
+			return true
+		}
+		if !rankLinks[p.low(k)] {
+			return false
+		}
+	}
+	return false
+}
+
+// whichFrom reads a ranking that starts at i, its dimension at j.
+func (p *parser) whichFrom(i, j, n int, hasN bool) {
 	col := ""
 	c, m, s := p.colAt(j, prefDim)
 	if c == nil || s < mEntity {

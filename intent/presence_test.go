@@ -1,6 +1,9 @@
 package intent
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestRowsThatHaveAColumn: a numeric column said as what rows have or are
 // ("had a discount", "were returned", "returned orders") filters the rows
@@ -61,4 +64,22 @@ func TestCountOfDays(t *testing.T) {
 	reported(t, orders, "how many weeks had a discount", "how many days had an amount above 100")
 	reported(t, schemaOf("scores", Column{Name: "team", Type: "string", Values: []string{"A"}}, Column{Name: "points", Type: "float"}),
 		"how many days had points")
+}
+
+// TestDimensionLeadsRanking: "the channel with the highest sessions" asks
+// which channel, as "which channel had the highest sessions" does: the
+// top channel by its sessions, not every channel's largest row.
+func TestDimensionLeadsRanking(t *testing.T) {
+	web := Schema{Tables: []Table{{Name: "web", Rows: 900, Columns: []Column{
+		{Name: "date", Type: "date", Min: "2025-01-01", Max: "2025-10-27"},
+		{Name: "channel", Type: "string", Values: []string{"email", "search", "social"}},
+		{Name: "sessions", Type: "integer"}, {Name: "price", Type: "float"}}}}}
+	which, _ := Parse("which channel had the highest price", web, now)
+	for _, text := range []string{"the channel with the highest price", "channel with highest price", "show the channel that had the highest price"} {
+		in, err := Parse(text, web, now)
+		if err != nil || in.Top == nil || *in.Top != *which.Top || !slices.Equal(in.Measures, which.Measures) || len(in.GroupBy) != 0 {
+			t.Errorf("Parse(%q) = top %+v measures %v groups %v, %v; want as %q: top %+v measures %v",
+				text, in.Top, in.Measures, in.GroupBy, err, which.Text, which.Top, which.Measures)
+		}
+	}
 }
