@@ -239,6 +239,12 @@ func (p *parser) howMuchOfTheOnlyMeasure() error {
 			}
 		}
 	}
+	if cc := p.countColumn(); share && at < 0 && cc != nil {
+		// "share of Fraud in 2022" over (year, type, count): the share of
+		// the things counted, not of the rows that count them
+		p.addMeasure(p.shareAt(), "share", Measure{Column: cc.Name, Agg: "sum"}, " (each row of "+p.t.Name+" counts "+cc.Name+")")
+		return nil
+	}
 	if at < 0 {
 		return nil
 	}
@@ -391,4 +397,14 @@ func (p *parser) sortedBy(v, j int, c *Column) {
 	p.sortTop = true // "sorted by sales, lowest first" sets the direction
 	p.toks[v].used = true
 	p.understood(v, fmt.Sprintf("%s -> every %s, ranked by %s of %s, highest first unless an order is said", src, dims[0].Column, aggWords[m.Agg], m.Column), src)
+}
+
+// shareAt returns the position of the request's share words, 0 if none.
+func (p *parser) shareAt() int {
+	for pos, kind := range p.akind {
+		if kind == AnalysisShare {
+			return pos
+		}
+	}
+	return 0
 }

@@ -83,3 +83,15 @@ func TestDimensionLeadsRanking(t *testing.T) {
 		}
 	}
 }
+
+// TestShareOverATableOfCounts: a share with no measure over a table of
+// counts is a share of the things counted, not of the rows.
+func TestShareOverATableOfCounts(t *testing.T) {
+	fraud := schemaOf("fraud", Column{Name: "year", Type: "integer"},
+		Column{Name: "type", Type: "string", Values: []string{"Fraud", "Theft", "Other"}}, Column{Name: "count", Type: "integer"})
+	checkCases(t, []parseCase{
+		{text: "share of Fraud in 2022", schema: fraud, want: want{Table: "fraud",
+			Measures: []Measure{{Column: "count", Agg: "sum"}}, Analyses: []string{AnalysisShare},
+			Filters: []Filter{eq("year", "2022"), eq("type", "Fraud")}}},
+	})
+}
