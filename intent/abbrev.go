@@ -4,6 +4,36 @@ import (
 	"strings"
 )
 
+// vocabularyWords are the words the parser reads by themselves: analyses
+// ("distribution" is no dist column), grains ("monthly" no mon),
+// superlatives, comparisons, units, money and quantity words, numbers,
+// months. None of them is read as an abbreviation.
+var vocabularyWords = func() map[string]bool {
+	m := map[string]bool{}
+	words := func(phrases ...string) {
+		for _, ph := range phrases {
+			for _, w := range strings.Fields(ph) {
+				m[w] = true
+			}
+		}
+	}
+	for _, phs := range analysisPhrases {
+		words(phs...)
+	}
+	for _, set := range []map[string]bool{averageWords, vocabulary, topWords, superlatives, orderVerbs, sortVerbs,
+		timeOrders, changeWords, measureUnits, weighty, notGrouping, moneyWords, quantityWords, countNouns, avgWords,
+		additiveWords, fillers, toolWords, tailWords, scaleWords, evaluative, priceAdjustments, categoryNouns, placeNouns} {
+		for w := range set {
+			words(w)
+		}
+	}
+	for _, keys := range [][]string{keys(comparators), keys(grainAdverbs), keys(units), keys(unsupported), keys(months),
+		keys(numberWords), keys(ordinals), keys(lengthComparisons), keys(xoxPhrases), keys(rankAdjectives)} {
+		words(keys...)
+	}
+	return m
+}()
+
 // Exports name columns in abbreviations nobody says aloud: "cty" and "hwy"
 // for city and highway mileage, "Solar.R" for solar radiation, "hrs_worked",
 // "mgr", "bldg". A request says the words. readAbbreviations lets a word
@@ -35,7 +65,7 @@ func (p *parser) readAbbreviations() error {
 // aggregate word, not a word of a column's name, a value or the table's
 // name.
 func (p *parser) unexplained(w string) bool {
-	if len(w) < 3 || !isLetters(w) || stopwords[w] || aggWord(w) || tableWord(p.t, w) {
+	if len(w) < 3 || !isLetters(w) || stopwords[w] || aggWord(w) || vocabularyWords[w] || tableWord(p.t, w) {
 		return false
 	}
 	for ci := range p.t.Columns {

@@ -1,6 +1,9 @@
 package intent
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestAbbreviatedColumns: a word the request says names the one column
 // word that abbreviates it; a word that only grows from a column's word,
@@ -36,6 +39,22 @@ func TestAbbreviatedColumns(t *testing.T) {
 	reported(t, schemaOf("t", s("region", "East"), f("count")), "count by country")
 	reported(t, schemaOf("t", s("region", "East"), f("age")), "average age by agents")
 	reported(t, schemaOf("t", s("product", "Widget"), f("pct"), f("amount")), "total amount by prodcts")
+	// the parser's own words are never abbreviations: "distribution" is
+	// no dist column, "monthly" no mon, "median" no med
+	trips := Schema{Tables: []Table{{Name: "trips", Rows: 400, Columns: []Column{
+		{Name: "start", Type: "date", Min: "2024-01-01", Max: "2024-12-31"},
+		{Name: "dist", Type: "float"}, {Name: "mon", Type: "integer"}, {Name: "med_fare", Type: "float"}, {Name: "fare", Type: "float"}}}}}
+	for text, what := range map[string]func(*Intent) bool{
+		"distribution of fare": func(in *Intent) bool { return slices.Contains(in.Analyses, AnalysisDistribution) },
+		"monthly fare":         func(in *Intent) bool { return len(in.GroupBy) == 1 && in.GroupBy[0].Grain == "month" },
+		"median fare": func(in *Intent) bool {
+			return len(in.Measures) == 1 && in.Measures[0] == Measure{Column: "fare", Agg: "median"}
+		},
+	} {
+		if in, err := Parse(text, trips, now); err != nil || !what(in) {
+			t.Errorf("Parse(%q) = %+v, %v: read as an abbreviation", text, in, err)
+		}
+	}
 	// "hwy" and "hgwy" both abbreviate highway: neither is chosen.
 	reported(t, schemaOf("t", s("region", "East"), f("hwy"), f("hgwy")), "average highway by region")
 }

@@ -89,7 +89,10 @@ func (p *parser) hasColumn(i int) (int, int, *Column, bool) {
 }
 
 // participle reports whether w reads as a past participle: "returned".
-func participle(w string) bool { return len(w) >= 5 && strings.HasSuffix(w, "ed") }
+// "Sold" and "spent" say what is measured, not which rows.
+func participle(w string) bool {
+	return len(w) >= 5 && strings.HasSuffix(w, "ed") && !quantityWords[w] && !moneyWords[w]
+}
 
 // participleColumn returns the numeric column an -ed word at i names
 // before a noun of the table's rows: "returned orders", "discounted sales".
