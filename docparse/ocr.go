@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -44,13 +46,15 @@ func ocrEmptyPages(ctx context.Context, doc *Document, empty []int, path, name s
 	if err != nil {
 		return err
 	}
-	var read, none, failed []int
+	var read, blank, none, failed []int
 	var sum float64
 	for i, r := range results {
 		n := empty[i]
 		switch {
 		case r.err != nil:
 			failed = append(failed, n)
+		case r.blank:
+			blank = append(blank, n)
 		case strings.TrimSpace(r.text) == "":
 			none = append(none, n)
 		default:
@@ -63,6 +67,9 @@ func ocrEmptyPages(ctx context.Context, doc *Document, empty []int, path, name s
 	if len(read) > 0 {
 		doc.Notes = append(doc.Notes, fmt.Sprintf("%s %s no text layer: %s text comes from OCR (mean confidence %.2f)",
 			pageList(read), have(read), their(read), sum/float64(len(read))))
+	}
+	if len(blank) > 0 {
+		doc.Notes = append(doc.Notes, fmt.Sprintf("%s %s no text layer and nothing drawn (blank): %s empty", pageList(blank), have(blank), they(blank)))
 	}
 	if len(none) > 0 {
 		doc.Notes = append(doc.Notes, fmt.Sprintf("%s %s no text layer and OCR found no text: %s empty", pageList(none), have(none), they(none)))
@@ -106,6 +113,7 @@ func their(pages []int) string {
 type ocrResult struct {
 	text       string
 	confidence float64
+	blank      bool // nothing is drawn on the page
 	err        error
 }
 
@@ -157,11 +165,14 @@ func ocrPage(ctx context.Context, pdftoppm, tesseract, dir, path, name string, n
 	if err != nil {
 		return ocrResult{err: err}
 	}
+	base := filepath.Join(dir, "p"+strconv.Itoa(n))
+	if blank, err := blankPage(ctx, pdftoppm, info, path, base+"-preview", name, n); err != nil || blank {
+		return ocrResult{err: err, blank: blank}
+	}
 	r, err := planRender(info, n, ocrDPI, ocrMaxPixels, true, name)
 	if err != nil {
 		return ocrResult{err: err}
 	}
-	base := filepath.Join(dir, "p"+strconv.Itoa(n))
 	img := base + ".png"
 	defer os.Remove(img)
 	what := fmt.Sprintf("drawing page %d of %s for OCR", n, name)
@@ -243,4 +254,55 @@ func tsvConfidence(path string) (float64, error) {
 		return 0, nil
 	}
 	return sum / float64(words) / 100, nil
+}
+
+// previewDPI draws a page to see whether anything is on it: a tenth of
+// OCR's dots, a few milliseconds where OCR takes most of a second.
+const previewDPI = 30
+
+// blankPage reports whether nothing is drawn on page n: every pixel of a
+// coarse grey drawing of it is white, or nearly. Text too small to leave
+// a grey pixel at previewDPI is too small for OCR at ocrDPI as well.
+func blankPage(ctx context.Context, pdftoppm string, info pdfInfo, path, base, name string, n int) (bool, error) {
+	r, err := planRender(info, n, previewDPI, ocrMaxPixels, true, name)
+	if err != nil {
+		return false, err
+	}
+	img := base + ".png"
+	defer os.Remove(img)
+	what := fmt.Sprintf("drawing page %d of %s for OCR", n, name)
+	res, err := run(ctx, job{prog: pdftoppm, args: append(r.args(), "-gray", "-png", path, base), maxOut: 1 << 20, timeout: budgets.render})
+	if err != nil {
+		return false, childError(ctx, err, name, what)
+	}
+	if res.exitCode != 0 {
+		return false, fmt.Errorf("pdftoppm: exit status %d: %s", res.exitCode, firstLine(res.stderr))
+	}
+	if err := checkImageFile(img, r, what); err != nil {
+		return false, err
+	}
+	f, err := os.Open(img)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	m, err := png.Decode(f)
+	if err != nil {
+		return false, fmt.Errorf("pdftoppm's image: %w", err)
+	}
+	return white(m), nil
+}
+
+// white reports whether every pixel of m is white or nearly (a grey of
+// 250 or more out of 255).
+func white(m image.Image) bool {
+	b := m.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if g := color.GrayModel.Convert(m.At(x, y)).(color.Gray); g.Y < 250 {
+				return false
+			}
+		}
+	}
+	return true
 }

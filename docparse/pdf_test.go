@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -172,6 +173,29 @@ func TestExtractPDFOCR(t *testing.T) {
 	left, _ := os.ReadDir(tmp)
 	if len(left) > 0 {
 		t.Errorf("temporary files left behind: %v", left)
+	}
+}
+
+// TestExtractPDFBlankPage: a page with nothing drawn on it is noted as
+// blank without OCR; a faint scan beside it is still read.
+func TestExtractPDFBlankPage(t *testing.T) {
+	docparsetest.RequireTools(t, "pdfinfo", "pdftotext", "pdftoppm", "tesseract")
+	t.Setenv("TMPDIR", t.TempDir())
+	data := docparsetest.PDF([]docparsetest.Page{
+		docparsetest.TextPage("Cover page"), {},
+		{Scan: docparsetest.ScanImage("APPENDIX TABLES")},
+	}, docparsetest.PDFOptions{})
+	doc, err := extract(t, "blank-page.pdf", data, DefaultOptions())
+	checkDocument(t, doc, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Pages[1].Text != "" || doc.Pages[1].OCR || !strings.Contains(doc.Pages[2].Text, "APPENDIX TABLES") {
+		t.Errorf("pages 2 and 3 = %q (OCR %v), %q; want page 2 empty without OCR and page 3 read", doc.Pages[1].Text, doc.Pages[1].OCR, doc.Pages[2].Text)
+	}
+	want := "page 2 has no text layer and nothing drawn (blank): it is empty"
+	if !slices.Contains(doc.Notes, want) {
+		t.Errorf("Notes = %q; want %q", doc.Notes, want)
 	}
 }
 

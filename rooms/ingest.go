@@ -372,8 +372,9 @@ func (s *Service) process(ctx context.Context, d *room.Document) error {
 	}
 	headings := retrieve.PageHeadings(texts)
 	for i, p := range doc.Pages {
+		h := heading{text: headings[i]}
 		for _, c := range retrieve.ChunkPage(p.Text, retrieve.ChunkOptions{Count: tokens.Count}) {
-			context, n := withHeading(headings[i], c)
+			context, n := h.before(c)
 			chunks = append(chunks, room.Chunk{ID: quarry.NewID(), DocumentID: d.ID, PageID: pages[i].ID, PageNumber: p.Number,
 				Index: len(chunks), Text: c.Text, Context: context, TokenCount: n, StartChar: c.Start, EndChar: c.End})
 			tokensTotal += n
@@ -397,20 +398,37 @@ func (s *Service) process(ctx context.Context, d *room.Document) error {
 	return s.Store.Complete(ctx, d, pages, chunks)
 }
 
-// withHeading puts the page's heading before a chunk's own context, so
-// that a passage deep in a note or a statement is found by the title it
-// sits under; a chunk already at the token limit keeps its context alone.
-// It returns the context and the chunk's token count with it.
-func withHeading(heading string, c retrieve.PageChunk) (string, int) {
-	if heading == "" {
+// heading is a page's heading, put before each of its chunks' own
+// context so that a passage deep in a note or a statement is found by the
+// title it sits under. Its tokens are counted once per page: a chunk's
+// text begins with no white space, so the heading's line and the chunk
+// count apart (tokens.Additive).
+type heading struct {
+	text   string
+	tokens int // of text + "\n", once counted; 0 before
+}
+
+// before returns a chunk's context with the heading and the chunk's token
+// count with it; a chunk the heading would take over the token limit
+// keeps its context alone.
+func (h *heading) before(c retrieve.PageChunk) (string, int) {
+	if h.text == "" {
 		return c.Prefix, c.Tokens
 	}
-	context := heading + "\n" + c.Prefix
-	n := tokens.Count(context + c.Text)
+	line := h.text + "\n"
+	var n int
+	if rest := c.Prefix + c.Text; tokens.Additive(line, rest) {
+		if h.tokens == 0 {
+			h.tokens = tokens.Count(line)
+		}
+		n = h.tokens + c.Tokens
+	} else {
+		n = tokens.Count(line + rest)
+	}
 	if n > room.MaxChunkTokens {
 		return c.Prefix, c.Tokens
 	}
-	return context, n
+	return line + c.Prefix, n
 }
 
 // embed gives chunks vectors when an embedder is configured. A failing

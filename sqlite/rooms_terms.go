@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/quarry-dev/quarry/retrieve"
@@ -101,9 +104,21 @@ func documentBodies(ctx context.Context, q queryer, documentID string) ([]string
 // countInto adds (sign 1) or takes away (sign -1) the word counts of a
 // document's chunks' bodies in its room's room_words.
 func countInto(ctx context.Context, tx execer, roomID string, bodies []string, sign int32) error {
-	for w, n := range retrieve.CountWords(bodies) {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO room_words (data_room_id, word, chunks) VALUES (?, ?, ?)
-			ON CONFLICT (data_room_id, word) DO UPDATE SET chunks = chunks + excluded.chunks`, roomID, w, sign*n); err != nil {
+	counts := retrieve.CountWords(bodies)
+	words := slices.Sorted(maps.Keys(counts))
+	// Many rows a statement: one statement a word spends its time
+	// preparing statements.
+	const rowsPerStatement = 200
+	for len(words) > 0 {
+		batch := words[:min(rowsPerStatement, len(words))]
+		words = words[len(batch):]
+		args := make([]any, 0, 3*len(batch))
+		for _, w := range batch {
+			args = append(args, roomID, w, sign*counts[w])
+		}
+		q := "INSERT INTO room_words (data_room_id, word, chunks) VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(batch)), ", ") +
+			" ON CONFLICT (data_room_id, word) DO UPDATE SET chunks = chunks + excluded.chunks"
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 			return fmt.Errorf("count the words of room %s: %w", roomID, err)
 		}
 	}

@@ -18,13 +18,15 @@ import (
 // runBench dispatches "quarry bench SUBCOMMAND".
 func runBench(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return &usageError{"bench needs a subcommand: rca, scale, dabench, financebench, scifact, ramdocs or memory"}
+		return &usageError{"bench needs a subcommand: rca, scale, ingest, dabench, financebench, scifact, ramdocs or memory"}
 	}
 	switch args[0] {
 	case "rca":
 		return runBenchRCA(ctx, args[1:], getenv, stdout, stderr)
 	case "scale":
 		return runBenchScale(ctx, args[1:], getenv, stdout, stderr)
+	case "ingest":
+		return runBenchIngest(ctx, args[1:], getenv, stdout, stderr)
 	case "dabench":
 		return runBenchDABench(ctx, args[1:], getenv, stdout, stderr)
 	case "financebench":

@@ -113,3 +113,30 @@ func BenchmarkCount(b *testing.B) {
 		Count(paragraph)
 	}
 }
+
+// TestAdditive: wherever Additive says so, counting the two parts apart
+// gives the count of the whole, over every line break of a page of
+// prose, tables, punctuation and indented lines.
+func TestAdditive(t *testing.T) {
+	text := "Notes to the Financial Statements.\n(Millions)   2018   2017\nRevenue  $ 1,234  $ 1,100\n" +
+		"  indented line\n\nA heading:\n- item one's\n\"Quoted\" text!\n12345 numbers\nÉtude naïve\n<|endoftext|>\nend"
+	checked := 0
+	for i := 0; i < len(text); i++ {
+		a, b := text[:i], text[i:]
+		if !Additive(a, b) {
+			continue
+		}
+		checked++
+		if got, want := Count(a)+Count(b), Count(a+b); got != want {
+			t.Errorf("split after %q: %d + %d tokens, the whole has %d", a[max(0, len(a)-20):], Count(a), Count(b), want)
+		}
+	}
+	if checked < 8 {
+		t.Fatalf("only %d splits checked", checked)
+	}
+	for _, c := range [][2]string{{"a\n", " b"}, {"a", "b"}, {"a\n", "\nb"}, {"a\n", ""}} {
+		if Additive(c[0], c[1]) {
+			t.Errorf("Additive(%q, %q) = true", c[0], c[1])
+		}
+	}
+}
