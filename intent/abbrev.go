@@ -48,6 +48,7 @@ func (p *parser) readAbbreviations() error {
 	if p.t == nil {
 		return nil
 	}
+	p.readAcronyms()
 	for i := range p.toks {
 		w := p.toks[i].low
 		if !p.free(i) || p.toks[i].kind != kWord || !p.unexplained(w) || p.misspells(w) {
@@ -143,9 +144,9 @@ func abbreviates(w, cw string) bool {
 	if strings.HasPrefix(w, cw) {
 		return len(cw) >= 3 && len(w)-len(cw) >= 3 && !grownFrom(w, cw)
 	}
-	sw, scw := singular(w), cw
-	if len(scw) > 2 && strings.HasSuffix(scw, "s") && !strings.HasSuffix(sw, "s") {
-		scw = scw[:len(scw)-1] // "hrs" for hour
+	sw, scw := w, cw
+	if !strings.HasSuffix(w, "s") || !strings.HasSuffix(cw, "s") {
+		sw = singular(w) // "hrs" for hours, "cty" for cities, not "sys" for stay
 	}
 	if len(sw) <= len(scw) || len(scw) == 2 && len(sw) > 6 || sw[len(sw)-1] != scw[len(scw)-1] {
 		return false
@@ -203,4 +204,56 @@ func american(w string) string {
 		return w[:i] + "or" + w[i+3:] // "colour", "labourers", "harbours"
 	}
 	return w
+}
+
+// readAcronyms reads words whose initials spell the one column word
+// written as their acronym: "length of stay" for LOS.days, "blood
+// pressure" for Sys.BP, "return on investment" for roi. The phrase
+// becomes one token spelled as that word. Its first and last words must
+// mean nothing else to the parser; the words between may be small ones
+// ("of", "on").
+func (p *parser) readAcronyms() {
+	for i := 0; i < len(p.toks); i++ {
+		found, k := "", 0
+		for ci := range p.t.Columns {
+			for _, cw := range nameWords(p.t.Columns[ci].Name) {
+				if n := len(cw); n < 2 || n > 5 || !isLetters(cw) || !p.initials(i, cw) || cw == found {
+					continue
+				}
+				if found != "" {
+					found = "-" // two columns' acronyms: not this pass's to choose
+					continue
+				}
+				found, k = cw, len(cw)
+			}
+		}
+		if found == "" || found == "-" {
+			continue
+		}
+		t := &p.toks[i]
+		t.low, t.end = found, p.toks[i+k-1].end
+		t.raw = p.text[t.start:t.end]
+		p.use(i+1, i+k)
+		i += k - 1
+	}
+}
+
+// initials reports whether the free words from i spell cw by their first
+// letters, each word unexplained, or a stop word between the first and
+// the last.
+func (p *parser) initials(i int, cw string) bool {
+	if i+len(cw) > len(p.toks) {
+		return false
+	}
+	for k := range len(cw) {
+		t := p.toks[i+k]
+		if !p.free(i+k) || t.kind != kWord || t.low == "" || t.low[0] != cw[k] {
+			return false
+		}
+		inside := k > 0 && k < len(cw)-1
+		if !p.unexplained(t.low) && !(inside && stopwords[t.low]) {
+			return false
+		}
+	}
+	return true
 }

@@ -65,7 +65,7 @@ func TestAbbreviates(t *testing.T) {
 		want  bool
 	}{
 		{"city", "cty", true}, {"highway", "hwy", true}, {"manager", "mgr", true}, {"department", "dept", true},
-		{"hours", "hrs", true}, {"hour", "hrs", true}, {"year", "yr", true}, {"precipitation", "precip", true},
+		{"hours", "hrs", true}, {"hour", "hrs", false}, {"stay", "sys", false}, {"cities", "cty", true}, {"year", "yr", true}, {"precipitation", "precip", true},
 		{"relative", "rel", true}, {"speed", "spd", true}, {"building", "bldg", true}, {"government", "govt", true},
 		{"country", "count", false}, {"agent", "age", false}, {"average", "age", false}, {"shipping", "ship", false},
 		{"displacement", "dt", false}, {"state", "st", false}, {"date", "dt", false}, {"temple", "temp", false},
@@ -99,4 +99,29 @@ func TestAcronymPlural(t *testing.T) {
 			t.Errorf("acronymSingular(%q) = %q, want %q", w, got, want)
 		}
 	}
+}
+
+// TestAcronymsAndPeople: words whose initials spell a column's word
+// name it ("length of stay" LOS.days, "blood pressure" Sys.BP); a
+// doubled consonant before -ed is the verb ("readmitted" Readmit); a bare
+// number after people is their age.
+func TestAcronymsAndPeople(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "float"} }
+	h := schemaOf("hospital", Column{Name: "Patient.ID", Type: "string"}, Column{Name: "Dept", Type: "string", Values: []string{"Surgery", "Oncology"}},
+		f("LOS.days"), f("Sys.BP"), f("Dia.BP"), Column{Name: "Age", Type: "integer"}, Column{Name: "Readmit", Type: "integer"})
+	gt := func(c, v string) Filter { return Filter{Column: c, Op: ">", Values: []string{v}} }
+	checkCases(t, []parseCase{
+		{text: "average length of stay by department", schema: h, want: want{Table: "hospital",
+			Measures: []Measure{{Column: "LOS.days", Agg: "avg"}}, GroupBy: []Group{{"Dept", ""}}}},
+		{text: "mean systolic blood pressure", schema: h, want: want{Table: "hospital",
+			Measures: []Measure{{Column: "Sys.BP", Agg: "avg"}}, Understood: []string{"mean systolic blood pressure -> average of Sys.BP"}}},
+		{text: "how many patients were readmitted", schema: h, want: want{Table: "hospital",
+			Measures: []Measure{{Column: "Patient.ID", Agg: "count_distinct"}}, Filters: []Filter{gt("Readmit", "0")}}},
+		{text: "average diastolic blood pressure of patients over 60", schema: h, want: want{Table: "hospital",
+			Measures: []Measure{{Column: "Dia.BP", Agg: "avg"}}, Filters: []Filter{gt("Age", "60")}}},
+		{text: "average age of readmitted patients", schema: h, want: want{Table: "hospital",
+			Measures: []Measure{{Column: "Age", Agg: "avg"}}, Filters: []Filter{gt("Readmit", "0")}}},
+	})
+	// "blood pressure" over two BP columns names neither
+	reported(t, h, "average blood pressure by department")
 }

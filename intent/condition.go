@@ -87,6 +87,11 @@ var measureUnits = setOf("degrees", "degree", "deg", "°", "celsius", "fahrenhei
 	"years", "yrs", "mpg", "hp", "knots", "liters", "litres", "gallons", "cc", "ms", "tons", "tonnes",
 	"dollars", "usd", "euros", "eur", "gbp", "cents")
 
+// personNouns name people: a bare number compared after them is an age.
+var personNouns = setOf("people", "persons", "patients", "customers", "clients", "employees", "staff", "workers",
+	"passengers", "respondents", "members", "users", "students", "adults", "residents", "participants", "subjects",
+	"men", "women", "individuals", "children", "kids", "voters", "applicants", "players", "athletes", "drivers")
+
 // conditions reads numeric conditions: "orders over 100", "amount > 100",
 // "at least 5 units", "discount above 10%", "quantity between 2 and 5".
 func (p *parser) conditions() error {
@@ -245,6 +250,12 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 	// a comparison that says its measure: "older than 50" is the age
 	if adj := lengthComparisons[p.low(i)]; adj != "" {
 		if c := p.adjectiveColumn(adj); c != nil {
+			return c, i, i
+		}
+	}
+	// people and a bare number: "patients over 60" are older than 60
+	if personNouns[p.low(b)] && kind == "" {
+		if c := p.adjectiveColumn("oldest"); c != nil {
 			return c, i, i
 		}
 	}

@@ -178,11 +178,24 @@ func sameWord(w, cw string) bool {
 		if r, ok := strings.CutSuffix(pair[0], "ing"); ok && len(r) >= 4 && (r == pair[1] || r+"e" == pair[1] || r+"er" == pair[1]) {
 			return true
 		}
-		if r, ok := strings.CutSuffix(pair[0], "ed"); ok && len(r) >= 3 && (r == pair[1] || r+"e" == pair[1]) {
-			return true
+		if r, ok := strings.CutSuffix(pair[0], "ed"); ok && len(r) >= 3 && (r == pair[1] || r+"e" == pair[1] || undoubled(r) == pair[1]) {
+			return true // "readmitted" and "readmit"
+		}
+		if r, ok := strings.CutSuffix(pair[0], "ing"); ok && len(r) >= 4 && undoubled(r) == pair[1] {
+			return true // "shipping" and "ship"
 		}
 	}
 	return false
+}
+
+// undoubled returns r without a doubled last consonant ("readmitt" is
+// readmit), "" when its last letter is not doubled.
+func undoubled(r string) string {
+	n := len(r)
+	if n < 4 || r[n-1] != r[n-2] || strings.IndexByte("aeiouy", r[n-1]) >= 0 {
+		return ""
+	}
+	return r[:n-1]
 }
 
 // stem strips the endings that turn one English word into another of the

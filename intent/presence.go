@@ -141,5 +141,5 @@ func (p *parser) presenceOf(i, from, end int, c *Column, neg bool) {
 // "orders", "sales", "rows".
 func (p *parser) rowsNoun(i int) bool {
 	w := p.low(i)
-	return w != "" && p.toks[i].kind == kWord && (isCountNoun(w) || tableWord(p.t, w) || w == "rows" || w == "records")
+	return w != "" && p.toks[i].kind == kWord && (isCountNoun(w) || personNouns[w] || tableWord(p.t, w) || w == "rows" || w == "records")
 }
