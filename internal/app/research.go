@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -94,41 +95,27 @@ func OpenCorpus(ctx context.Context, dataDir, dir string, index retrieve.Index, 
 	}
 	mark := corpusMark{Dir: abs, Fingerprint: fingerprint, Scope: "corpus:" + fingerprint[:16], Docs: map[string]research.Document{}}
 	var chunks []retrieve.Chunk
+	readCtx, stopReading := context.WithCancel(ctx)
+	defer stopReading() // a return before the last file stops the rest
+	read := readCorpus(readCtx, abs, files)
 	for i, rel := range files {
+		r := <-read[i]
 		if err := ctx.Err(); err != nil {
 			return nil, quarry.Errorf(quarry.ECodeUnavailable, "indexing stopped: %w", err)
 		}
-		doc, err := docparse.Extract(ctx, filepath.Join(abs, rel), rel, docparse.DefaultOptions())
-		if err != nil {
+		if r.err != nil {
 			// One unreadable file is left out and named in the report;
 			// a folder of nothing but is an error.
-			if ctx.Err() != nil {
-				return nil, quarry.Errorf(quarry.ECodeUnavailable, "indexing stopped: %v", ctx.Err())
-			}
 			if len(mark.Unread) == len(files)-1 && len(mark.Docs) == 0 {
-				return nil, err
+				return nil, r.err
 			}
-			f := research.SourceFailure{Source: rel, Reason: err.Error()}
+			f := research.SourceFailure{Source: rel, Reason: r.err.Error()}
 			mark.Unread = append(mark.Unread, f)
 			progress("%s", f.Message())
 			continue
 		}
-		var text strings.Builder
-		for _, p := range doc.Pages {
-			text.WriteString(p.Text + "\n\n")
-		}
-		d := research.DescribeDocument(rel, doc.Title, text.String())
-		d.URL = "file://" + filepath.ToSlash(filepath.Join(abs, rel))
-		d.Domain = "corpus"
-		if d.Title == "" {
-			d.Title = rel
-		}
-		mark.Docs[rel] = d
-		for _, p := range doc.Pages {
-			for j, c := range retrieve.ChunkPage(p.Text, retrieve.ChunkOptions{Count: tokens.Count}) {
-				chunks = append(chunks, retrieve.Chunk{Ref: fmt.Sprintf("%s#page=%d&chunk=%d", rel, p.Number, j+1), Title: d.Title, Text: c.Content()})
-			}
-		}
+		mark.Docs[rel] = r.doc
+		chunks = append(chunks, r.chunks...)
 		progress("indexing %s (%d of %d)", rel, i+1, len(files))
 	}
 	if len(chunks) == 0 {
@@ -152,6 +139,72 @@ func OpenCorpus(ctx context.Context, dataDir, dir string, index retrieve.Index, 
 	}
 	progress("corpus %s: %d documents, %d passages indexed", dir, len(mark.Docs), len(chunks))
 	return &research.IndexCorpus{Index: index, Scope: mark.Scope, Docs: mark.Docs, Unread: mark.Unread}, nil
+}
+
+// corpusRead is one file of a corpus read: its description and chunks,
+// or why it could not be read.
+type corpusRead struct {
+	doc    research.Document
+	chunks []retrieve.Chunk
+	err    error
+}
+
+// readCorpus reads, describes and chunks files on every core at once;
+// the i-th channel gives the i-th file, so that the caller takes them in
+// order. It stops reading when ctx ends.
+func readCorpus(ctx context.Context, abs string, files []string) []chan corpusRead {
+	out := make([]chan corpusRead, len(files))
+	for i := range out {
+		out[i] = make(chan corpusRead, 1)
+	}
+	next := make(chan int)
+	go func() {
+		defer close(next)
+		for i := range files {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				for ; i < len(files); i++ {
+					out[i] <- corpusRead{err: ctx.Err()}
+				}
+				return
+			}
+		}
+	}()
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		go func() {
+			for i := range next {
+				out[i] <- readCorpusFile(ctx, abs, files[i])
+			}
+		}()
+	}
+	return out
+}
+
+// readCorpusFile reads one file of a corpus into a description and
+// chunks.
+func readCorpusFile(ctx context.Context, abs, rel string) corpusRead {
+	doc, err := docparse.Extract(ctx, filepath.Join(abs, rel), rel, docparse.DefaultOptions())
+	if err != nil {
+		return corpusRead{err: err}
+	}
+	var text strings.Builder
+	for _, p := range doc.Pages {
+		text.WriteString(p.Text + "\n\n")
+	}
+	d := research.DescribeDocument(rel, doc.Title, text.String())
+	d.URL = "file://" + filepath.ToSlash(filepath.Join(abs, rel))
+	d.Domain = "corpus"
+	if d.Title == "" {
+		d.Title = rel
+	}
+	var chunks []retrieve.Chunk
+	for _, p := range doc.Pages {
+		for j, c := range retrieve.ChunkPage(p.Text, retrieve.ChunkOptions{Count: tokens.Count}) {
+			chunks = append(chunks, retrieve.Chunk{Ref: fmt.Sprintf("%s#page=%d&chunk=%d", rel, p.Number, j+1), Title: d.Title, Text: c.Content()})
+		}
+	}
+	return corpusRead{doc: d, chunks: chunks}
 }
 
 // corpusFiles lists the documents under dir (relative paths, sorted;

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,5 +105,40 @@ func TestOpenCorpusUnreadableFiles(t *testing.T) {
 	}
 	if res.Request.Status != vocab.StatusCompleted || !named {
 		t.Errorf("status %s, limitations %q; want completed, naming broken.pdf", res.Request.Status, res.Report.Limitations)
+	}
+}
+
+// Files are read on every core at once and taken in their order: the
+// progress names them in order, and every one is indexed.
+func TestOpenCorpusInOrder(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "corpus")
+	if err := os.MkdirAll(corpus, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const n = 40
+	for i := range n {
+		text := fmt.Sprintf("# Note %d\n\nUnit %d of Acme Corp shipped %d crates in 2024, from the depot at Dock %d.\n", i, i, 100+i, i)
+		if err := os.WriteFile(filepath.Join(corpus, fmt.Sprintf("note%02d.md", i)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	idx, err := sqlite.Open(filepath.Join(dir, "quarry.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	var seen []string
+	c, err := OpenCorpus(ctx, dir, corpus, idx, func(format string, args ...any) {
+		if strings.HasPrefix(format, "indexing") {
+			seen = append(seen, args[0].(string))
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Docs) != n || len(seen) != n || !slices.IsSorted(seen) {
+		t.Fatalf("%d documents, progress %v; want %d, in order", len(c.Docs), seen, n)
 	}
 }
