@@ -50,6 +50,12 @@ type Service interface {
 	FilePath(ctx context.Context, userID, documentID string) (string, *Document, error)
 	Pages(ctx context.Context, userID, documentID string) ([]Page, error)
 	Page(ctx context.Context, userID, documentID string, number int) (*Page, error)
+	// View is Page for a reader, and Download FilePath for one who takes
+	// the file away: both are in the room's access log.
+	View(ctx context.Context, userID, documentID string, number int) (*Page, error)
+	Download(ctx context.Context, userID, documentID string) (string, *Document, error)
+	// AccessLog is what users did in a room, for its owners.
+	AccessLog(ctx context.Context, userID, roomID string) ([]Access, error)
 	Chunk(ctx context.Context, userID, chunkID string) (*Chunk, error)
 	// Watch streams the processing steps of a room's documents;
 	// Latest is one document's current step, nil when none.

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"encoding/csv"
 	"errors"
 	"io"
 	"mime"
@@ -256,7 +257,7 @@ func (s *Server) downloadDocument(w http.ResponseWriter, r *http.Request, u *roo
 	if err != nil {
 		return err
 	}
-	path, _, err := s.opt.Rooms.FilePath(r.Context(), u.ID, d.ID)
+	path, _, err := s.opt.Rooms.Download(r.Context(), u.ID, d.ID)
 	if err != nil {
 		return err
 	}
@@ -286,6 +287,44 @@ func (s *Server) listPages(w http.ResponseWriter, r *http.Request, u *room.User,
 	return nil
 }
 
+// viewPage is pageOf for a reader: the view is in the room's access log.
+func (s *Server) viewPage(r *http.Request, u *room.User, rm *room.Room) (*room.Document, *room.Page, error) {
+	d, p, err := s.pageOf(r, u, rm)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := s.opt.Rooms.View(r.Context(), u.ID, d.ID, p.Number); err != nil {
+		return nil, nil, err
+	}
+	return d, p, nil
+}
+
+// accessLog sends a room's access log to its owners: JSON, or CSV with
+// ?format=csv.
+func (s *Server) accessLog(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
+	log, err := s.opt.Rooms.AccessLog(r.Context(), u.ID, rm.ID)
+	if err != nil {
+		return err
+	}
+	if r.URL.Query().Get("format") != "csv" {
+		writeJSON(w, http.StatusOK, map[string]any{"room_id": rm.ID, "accesses": log})
+		return nil
+	}
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="access-log.csv"`)
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"at", "user_id", "action", "decision", "document_id", "page", "detail"})
+	for _, a := range log {
+		page := ""
+		if a.Page > 0 {
+			page = strconv.Itoa(a.Page)
+		}
+		cw.Write([]string{a.At.UTC().Format(time.RFC3339), a.UserID, a.Action, a.Decision, a.DocumentID, page, a.Detail})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
 // pageOf resolves {doc} and {page} within the path's {room}.
 func (s *Server) pageOf(r *http.Request, u *room.User, rm *room.Room) (*room.Document, *room.Page, error) {
 	d, err := s.documentOf(r, u, rm)
@@ -304,7 +343,7 @@ func (s *Server) pageOf(r *http.Request, u *room.User, rm *room.Room) (*room.Doc
 }
 
 func (s *Server) getPage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
-	d, p, err := s.pageOf(r, u, rm)
+	d, p, err := s.viewPage(r, u, rm)
 	if err != nil {
 		return err
 	}

@@ -69,6 +69,8 @@ type roomView struct {
 	EventsURL string
 	CanEdit   bool // editors and owners upload and delete
 	CanManage bool // owners add and remove members, and delete the room
+	// AccessURL is the room's access log as CSV, for its owners.
+	AccessURL string
 	// Me is the user's name: a member may leave, and the member list
 	// says which one is them.
 	Me        string
@@ -120,7 +122,7 @@ const recentAnswers = 5
 
 func (s *Server) renderRoom(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room, status int, st roomState) error {
 	ctx := r.Context()
-	v := roomView{Room: rm, URL: roomURL(rm.ID), EventsURL: roomAPI(rm.ID) + "/events", MaxBytes: s.opt.MaxUploadBytes,
+	v := roomView{Room: rm, URL: roomURL(rm.ID), EventsURL: roomAPI(rm.ID) + "/events", AccessURL: roomAPI(rm.ID) + "/access?format=csv", MaxBytes: s.opt.MaxUploadBytes,
 		CanEdit: room.RoleAtLeast(rm.Role, room.RoleEditor), CanManage: room.RoleAtLeast(rm.Role, room.RoleOwner),
 		Question: st.question, AskErr: newFieldError("ask-error", st.askErr),
 		UploadErr: newFieldError("upload-error", st.uploadErr), MemberErr: newFieldError("member-error", st.memberErr),

@@ -110,7 +110,7 @@ func (v pageView) OCR() float64 {
 }
 
 func (s *Server) pageViewPage(w http.ResponseWriter, r *http.Request, u *room.User, rm *room.Room) error {
-	d, p, err := s.pageOf(r, u, rm)
+	d, p, err := s.viewPage(r, u, rm)
 	if err != nil {
 		return err
 	}

@@ -134,6 +134,7 @@ func (s *Server) routes() []route {
 		route{"GET /api/rooms/{room}/documents/{doc}/pages/{page}/highlight", signedIn, api, inRoom(s.pageHighlight)},
 		route{"GET /api/rooms/{room}/chunks/{chunk}", signedIn, api, inRoom(s.getChunk)},
 		route{"GET /api/rooms/{room}/events", signedIn, api, inRoom(s.roomEvents)},
+		route{"GET /api/rooms/{room}/access", signedIn, api, inRoom(s.accessLog)},
 		route{"POST /api/rooms/{room}/ask", signedIn, api, inRoom(s.askRoom)},
 		route{"GET /api/rooms/{room}/queries/{query}", signedIn, api, inRoom(s.getQuery)},
 		route{"PUT /api/rooms/{room}/queries/{query}/feedback", signedIn, api, inRoom(s.putFeedback)},

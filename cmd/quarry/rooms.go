@@ -68,10 +68,10 @@ func (f *roomFlags) open(ctx context.Context, getenv func(string) string) (*room
 
 // runRoom implements "quarry room create NAME | list | members ROOM |
 // add-member ROOM USER [--role R] | remove-member ROOM USER | delete
-// ROOM".
+// ROOM | access ROOM".
 func runRoom(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return &usageError{"room needs a subcommand: create NAME, list, members ROOM, add-member ROOM USER, remove-member ROOM USER or delete ROOM"}
+		return &usageError{"room needs a subcommand: create NAME, list, members ROOM, add-member ROOM USER, remove-member ROOM USER, delete ROOM or access ROOM"}
 	}
 	sub := args[0]
 	fs := flag.NewFlagSet("room "+sub, flag.ContinueOnError)
@@ -85,10 +85,10 @@ func runRoom(ctx context.Context, args []string, getenv func(string) string, std
 	if help, err := parseFlags(fs, flags); help || err != nil {
 		return err
 	}
-	want := map[string]int{"create": 1, "list": 0, "members": 1, "add-member": 2, "remove-member": 2, "delete": 1}
+	want := map[string]int{"create": 1, "list": 0, "members": 1, "add-member": 2, "remove-member": 2, "delete": 1, "access": 1}
 	n, ok := want[sub]
 	if !ok {
-		return &usageError{fmt.Sprintf("unknown room subcommand %q: want create, list, members, add-member, remove-member or delete", sub)}
+		return &usageError{fmt.Sprintf("unknown room subcommand %q: want create, list, members, add-member, remove-member, delete or access", sub)}
 	}
 	if len(rest) != n {
 		return &usageError{fmt.Sprintf("room %s takes %d argument(s), got %d", sub, n, len(rest))}
@@ -125,6 +125,11 @@ func runRoom(ctx context.Context, args []string, getenv func(string) string, std
 		if err != nil {
 			return err
 		}
+	case "access":
+		out, lines, err = accessLines(ctx, svc, user, rest[0])
+		if err != nil {
+			return err
+		}
 	case "members", "add-member":
 		r, err := svc.Room(ctx, user.ID, rest[0])
 		if err != nil {
@@ -157,6 +162,34 @@ func runRoom(ctx context.Context, args []string, getenv func(string) string, std
 		fmt.Fprintln(tw, l)
 	}
 	return tw.Flush()
+}
+
+// accessLines runs "room access ROOM": the room's access log, for its
+// owners, with the members' names.
+func accessLines(ctx context.Context, svc *rooms.Service, user *room.User, name string) (any, []string, error) {
+	r, err := svc.Room(ctx, user.ID, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	log, err := svc.AccessLog(ctx, user.ID, r.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := map[string]string{}
+	if ms, err := svc.Members(ctx, user.ID, r.ID); err == nil {
+		for _, m := range ms {
+			names[m.UserID] = m.UserName
+		}
+	}
+	lines := []string{"TIME	USER	ACTION	DOCUMENT	DETAIL"}
+	for _, a := range log {
+		who := names[a.UserID]
+		if who == "" {
+			who = a.UserID // no longer a member
+		}
+		lines = append(lines, rooms.AccessLine(a, who))
+	}
+	return log, lines, nil
 }
 
 // changeRoom runs "room delete ROOM" and "room remove-member ROOM USER"

@@ -145,3 +145,32 @@ func TestUserDelete(t *testing.T) {
 		t.Errorf("deleting alice again: exit %d, %s; want NOT_FOUND", code, stderr)
 	}
 }
+
+// TestRoomAccess: quarry room access lists, for the room's owner, who
+// did what in it; an editor is refused.
+func TestRoomAccess(t *testing.T) {
+	dir, _ := roomWithDocument(t)
+	if _, stderr, code := runCLI(t, "room", "add-member", "deals", "ed", "--role", "editor", "--data-dir", dir); code != 0 {
+		t.Fatalf("add-member: %d %s", code, stderr)
+	}
+	if _, stderr, code := runCLI(t, "ask", "--room", "deals", "--as", "ed", "--data-dir", dir, "When may a party terminate?"); code != 0 {
+		t.Fatalf("ask: %d %s", code, stderr)
+	}
+	stdout, stderr, code := runCLI(t, "room", "access", "deals", "--data-dir", dir)
+	if code != 0 {
+		t.Fatalf("room access: %d %s", code, stderr)
+	}
+	for _, want := range []string{"owner  create_room", "owner  upload", "terms.md", "ed     ask", "When may a party terminate?"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("room access lacks %q:\n%s", want, stdout)
+		}
+	}
+	stdout, _, _ = runCLI(t, "room", "access", "deals", "--json", "--data-dir", dir)
+	var log []room.Access
+	if err := json.Unmarshal([]byte(stdout), &log); err != nil || len(log) < 4 {
+		t.Fatalf("room access --json = %v, %s", err, stdout)
+	}
+	if _, stderr, code := runCLI(t, "room", "access", "deals", "--as", "ed", "--data-dir", dir); code == 0 || !strings.Contains(stderr, "FORBIDDEN") {
+		t.Errorf("an editor reads the access log: exit %d, %s; want FORBIDDEN", code, stderr)
+	}
+}
