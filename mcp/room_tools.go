@@ -188,7 +188,7 @@ func (t *tools) getPage(ctx context.Context, u *room.User, in getPageIn) (getPag
 		return getPageOut{}, "", quarry.Errorf(quarry.ECodeNotFound, "%s has no page %d", d.Name, in.PageNumber).
 			WithHint(fmt.Sprintf("its pages are 1 to %d", d.PageCount))
 	}
-	p, err := t.opt.Rooms.Page(ctx, u.ID, d.ID, in.PageNumber)
+	p, err := t.opt.Rooms.View(ctx, u.ID, d.ID, in.PageNumber) // a page read is in the access log
 	if err != nil {
 		return getPageOut{}, "", err
 	}
