@@ -76,7 +76,7 @@ func (p *parser) groups() error {
 			// "revenue per order" with no column of orders: an average
 			// over rows, not a grouping.
 			p.perRow = true
-			p.understood(i, p.src(i, j+1)+" -> average per row", p.src(i, j+1))
+			p.understood(i, p.src(i, j+1)+" -> a value per row", p.src(i, j+1))
 			p.use(i, j+1)
 			continue
 		}
@@ -412,8 +412,10 @@ func (p *parser) topN() error {
 			}
 			if w == "which" || w == "what" {
 				p.which(i)
-			} else if p.leadsRanking(i) {
+			} else if p.leadsRanking(i, i) {
 				p.whichFrom(i, i, 0, false) // "the channel with the highest sessions"
+			} else if n, ok := count(p.low(i + 1)); ok && p.leadsRanking(i, i+2) && p.low(i) == "the" {
+				p.whichFrom(i, i+2, n, true) // "the 5 SKUs with the fewest units"
 			}
 		}
 	}
@@ -542,12 +544,12 @@ func (p *parser) which(i int) {
 // leadWords may come before a dimension that leads a ranking.
 var leadWords = setOf("the", "find", "show", "name", "list", "get", "give", "me", "tell", "what", "is", "was", "are", "were")
 
-// leadsRanking reports whether the request opens, after leadWords, with
-// a text column's name followed by "with the" or "that had the" and a
+// leadsRanking reports whether the request opens, after leadWords (up to
+// start), with a text column's name at i followed by "with the" or "that had the" and a
 // superlative: "the channel with the highest sessions" asks which
 // channel, as "which channel had the highest sessions" does.
-func (p *parser) leadsRanking(i int) bool {
-	for k := 0; k < i; k++ {
+func (p *parser) leadsRanking(start, i int) bool {
+	for k := 0; k < start; k++ {
 		if !leadWords[p.toks[k].low] {
 			return false
 		}

@@ -333,7 +333,7 @@ func (p *parser) measureAt(i int) int {
 		p.addMeasure(start, p.src(start, end), m, note)
 	}
 	for _, a := range bound {
-		if p.perRow && found && a != "avg" && !p.perRowReported {
+		if p.perRow && found && !perRowStat[a] && !p.perRowReported {
 			// "total sales per order": a total is not per order
 			p.perRowReported = true
 			p.in.Unknown = append(p.in.Unknown, Unknown{Word: "per row", Reason: "a " + aggWords[a] + " of " + m.Column + " is not a value per row; say average, or group by the rows' id"})
@@ -346,6 +346,11 @@ func (p *parser) measureAt(i int) int {
 	}
 	return end
 }
+
+// perRowStat are the statistics of a value per row: "median units per
+// order" is the median of the rows' units, as the average is their mean;
+// a total or a count per order is not a row's.
+var perRowStat = setOf("avg", "median", "min", "max", "std")
 
 // isValue reports whether the free word at i is, as written, a value of a
 // text column of the chosen table ("Sales" in a department column).

@@ -130,7 +130,7 @@ func TestParseCompoundsListsAndChangesInUnits(t *testing.T) {
 			GroupBy: []Group{{"year", ""}}}},
 		// "how many years" of a change in life expectancy is the change
 		{text: "How many years did life expectancy in China increase between 1960 and 2000?", schema: life, want: want{Table: "gapminder",
-			Measures: []Measure{{Column: "life_expect", Agg: "avg"}}, Filters: []Filter{eq("country", "China"), {"year", "in", []string{"1960", "2000"}}},
+			Measures: []Measure{{Column: "life_expect", Agg: "avg"}}, Filters: []Filter{{"year", "in", []string{"1960", "2000"}}, eq("country", "China")},
 			GroupBy: []Group{{"year", ""}}, Analyses: []string{AnalysisGrowth}}},
 	})
 }

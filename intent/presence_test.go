@@ -95,3 +95,16 @@ func TestShareOverATableOfCounts(t *testing.T) {
 			Filters: []Filter{eq("year", "2022"), eq("type", "Fraud")}}},
 	})
 }
+
+// TestRankingLedByANumber: "the 5 SKUs with the fewest units" ranks the
+// five; "median units per order" is the median of the rows' units.
+func TestRankingLedByANumber(t *testing.T) {
+	sales := schemaOf("sales", Column{Name: "store", Type: "string", Values: []string{"Oslo", "Bergen"}},
+		Column{Name: "sku", Type: "string", Values: []string{"A", "B"}}, Column{Name: "units", Type: "integer"})
+	checkCases(t, []parseCase{
+		{text: "the 5 SKUs with the fewest units", schema: sales, want: want{Table: "sales",
+			Measures: []Measure{{Column: "units", Agg: "sum"}}, Top: &TopN{N: 5, Column: "sku", Desc: false}}},
+		{text: "median units per order by store", schema: sales, want: want{Table: "sales",
+			Measures: []Measure{{Column: "units", Agg: "median"}}, GroupBy: []Group{{"store", ""}}}},
+	})
+}

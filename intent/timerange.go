@@ -398,7 +398,10 @@ func (p *parser) rangeAt(i int) (s span, cmp *span, n int, ok bool) {
 				}
 			}
 			n = k2 + nb - i
-			if a.unit != "" && a.unit == b.unit && a.unit != "day" && lead != "between" && !a.rel && !b.rel &&
+			// "between 2023 and 2024" compares two years when the request
+			// speaks of change; between two months or quarters it is
+			// still the span from one to the other
+			if a.unit != "" && a.unit == b.unit && a.unit != "day" && (lead != "between" || a.unit == "year") && !a.rel && !b.rel &&
 				!a.end.After(b.start) && p.speaksOfChange() {
 				return b, &a, n, true
 			}

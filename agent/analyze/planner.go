@@ -304,6 +304,9 @@ func (b *planBuilder) build() {
 			}
 		default:
 			b.breakdown(measures, g.Column)
+			if b.has(intent.AnalysisGrowth) && !b.isYearColumn(g.Column) {
+				b.changeBy(measures[0], g.Column)
+			}
 		}
 	}
 	if b.in.Top != nil && b.in.Top.Column != "" && !slices.ContainsFunc(b.in.GroupBy, func(g intent.Group) bool { return g.Column == b.in.Top.Column }) {
@@ -787,6 +790,47 @@ func (b *planBuilder) rankByChange(m measure, t *intent.TopN, year, lo, hi strin
 		quoteIdent(vlo), quoteIdent(vhi), order, limit)
 	b.add(analysis.Subtask{TaskID: "by_" + fileName(strings.ToLower(dim)) + "_change", ToolName: analysis.ToolSQL, Description: desc,
 		Dependencies: deps, Arguments: args, Invariants: []string{"group by " + dim + " before " + m.Agg, "change = " + hi + " - " + lo},
+		Deliverable: analysis.DeliverTables, EstimatedCostSeconds: b.cost(0.3)})
+}
+
+// changeBy: each value of dim with the measure in the period compared
+// against and in the period asked about, the change and the change in
+// percent ("percent change in units from 2023 to 2024 by store"), the
+// largest rise first. A value absent from the earlier period has no
+// percent change.
+func (b *planBuilder) changeBy(m measure, dim string) {
+	cur, prev := b.in.Time, b.in.Compare
+	if cur == nil || prev == nil || cur.Column == "" || m.Per != "" {
+		return
+	}
+	period := func(tr *intent.TimeRange) string {
+		return fmt.Sprintf("%s >= '%s' AND %s < '%s'", quoteIdent(tr.Column), tr.Start, quoteIdent(tr.Column), tr.End)
+	}
+	from, where, deps, args := b.at(true)
+	if !strings.Contains(where, period(cur)) {
+		return // the period is not where it can be widened to both
+	}
+	where = strings.Replace(where, period(cur), "(("+period(cur)+") OR ("+period(prev)+"))", 1)
+	in := quoteIdent(m.Column)
+	switch {
+	case m.Column == "":
+		in = "1"
+	case m.Times != "":
+		in += " * " + quoteIdent(m.Times)
+	}
+	agg := m.Agg
+	if m.Column == "" {
+		agg = "count"
+	}
+	vprev, vcur := quoteIdent(m.alias+" "+prev.Label), quoteIdent(m.alias+" "+cur.Label)
+	args["query"] = fmt.Sprintf("SELECT %s, %s, %s, %s - %s AS change, round(100.0 * (%s - %s) / nullif(%s, 0), 2) AS pct_change "+
+		"FROM (SELECT %s, %s AS %s, %s AS %s FROM %s%s GROUP BY 1) ORDER BY pct_change DESC NULLS LAST, 1",
+		quoteIdent(dim), vprev, vcur, vcur, vprev, vcur, vprev, vprev,
+		quoteIdent(dim), aggregate(agg, "CASE WHEN "+period(prev)+" THEN "+in+" END"), vprev,
+		aggregate(agg, "CASE WHEN "+period(cur)+" THEN "+in+" END"), vcur, from, where)
+	desc := fmt.Sprintf("Change of %s by %s, %s against %s", m.label, dim, cur.Label, prev.Label)
+	b.add(analysis.Subtask{TaskID: "by_" + fileName(strings.ToLower(dim)) + "_growth", ToolName: analysis.ToolSQL, Description: desc,
+		Dependencies: deps, Arguments: args, Invariants: []string{"group by " + dim + " before " + m.Agg, "change = " + cur.Label + " - " + prev.Label},
 		Deliverable: analysis.DeliverTables, EstimatedCostSeconds: b.cost(0.3)})
 }
 
