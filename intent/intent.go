@@ -232,6 +232,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.conditions,
 		p.presence,
 		p.groups,
+		p.eventRates,
 		p.measures,
 		p.impliedMeasure,
 		p.adjectiveOfRows,

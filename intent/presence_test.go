@@ -108,3 +108,20 @@ func TestRankingLedByANumber(t *testing.T) {
 			Measures: []Measure{{Column: "units", Agg: "median"}}, GroupBy: []Group{{"store", ""}}}},
 	})
 }
+
+// TestEventRates: "bounce rate" over bounces and sessions is the total of
+// bounces over the total of sessions; with two columns it could be out
+// of, or none, it is reported.
+func TestEventRates(t *testing.T) {
+	web := schemaOf("web", Column{Name: "channel", Type: "string", Values: []string{"email", "search"}},
+		Column{Name: "sessions", Type: "integer"}, Column{Name: "bounces", Type: "integer"}, Column{Name: "conversions", Type: "integer"})
+	checkCases(t, []parseCase{
+		{text: "bounce rate by channel", schema: web, want: want{Table: "web",
+			Measures: []Measure{{Column: "bounces", Agg: "sum", Per: "sessions"}}, GroupBy: []Group{{"channel", ""}}}},
+		{text: "conversion rate", schema: web, want: want{Table: "web",
+			Measures: []Measure{{Column: "conversions", Agg: "sum", Per: "sessions"}}}},
+	})
+	two := schemaOf("web", Column{Name: "sessions", Type: "integer"}, Column{Name: "visits", Type: "integer"}, Column{Name: "bounces", Type: "integer"})
+	reported(t, two, "bounce rate")
+	reported(t, schemaOf("web", Column{Name: "bounces", Type: "integer"}), "bounce rate")
+}

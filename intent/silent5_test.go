@@ -11,10 +11,17 @@ func webSchema() Schema {
 }
 
 // TestARateOfACountIsNotTheCount: "bounce rate" over a column of bounces
-// is bounces over something, not the average number of bounces; what it
-// is a rate of is not said, so it is reported.
+// is bounces over something, not the average number of bounces: over the
+// table's one column of what they are out of (sessions), else reported.
 func TestARateOfACountIsNotTheCount(t *testing.T) {
-	reported(t, webSchema(), "bounce rate by channel", "bounce rate", "bounces rate in December")
+	rate := []Measure{{Column: "bounces", Agg: "sum", Per: "sessions"}}
+	checkCases(t, []parseCase{
+		{text: "bounce rate by channel", schema: webSchema(), want: want{Table: "web", Measures: rate, GroupBy: []Group{{"channel", ""}}}},
+		{text: "bounces rate in December", schema: webSchema(), want: want{Table: "web", Measures: rate,
+			Time: &TimeRange{Column: "date", Start: "2023-12-01", End: "2024-01-01", Label: "December 2023"}}},
+	})
+	noBase := schemaOf("web", Column{Name: "channel", Type: "string", Values: []string{"Email"}}, Column{Name: "bounces", Type: "integer"})
+	reported(t, noBase, "bounce rate by channel", "bounce rate")
 }
 
 // TestHowManyOfASingularCountColumn: "how many alarms" over an integer
