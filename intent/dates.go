@@ -106,6 +106,8 @@ var units = map[string]string{
 	"month": "month", "months": "month", "mo": "month", "mos": "month", "mth": "month", "mths": "month",
 	"quarter": "quarter", "quarters": "quarter", "qtr": "quarter", "qtrs": "quarter",
 	"year": "year", "years": "year", "yr": "year", "yrs": "year",
+	// a day of the week is a grain to group by, never a period's length
+	"weekday": "weekday",
 }
 
 var ordinals = map[string]int{

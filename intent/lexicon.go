@@ -39,6 +39,7 @@ var synonymSets = [][]string{
 	{"yr", "year", "years"},
 	{"mo", "mon", "month", "months"},
 	{"wk", "week", "weeks"},
+	{"weekday", "weekdays", "day of week", "day of the week", "days of the week", "dow"},
 	{"dt", "date"},
 	{"num", "no", "nbr", "number", "nr"},
 	{"pct", "percent", "percentage", "perc", "%"},
@@ -115,7 +116,7 @@ func mergePhrases(text string, toks []token) []token {
 	out := toks[:0:0]
 	for i := 0; i < len(toks); i++ {
 		merged := false
-		for n := 3; n >= 2 && !merged; n-- {
+		for n := 4; n >= 2 && !merged; n-- {
 			if i+n > len(toks) {
 				continue
 			}

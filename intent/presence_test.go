@@ -125,3 +125,14 @@ func TestEventRates(t *testing.T) {
 	reported(t, two, "bounce rate")
 	reported(t, schemaOf("web", Column{Name: "bounces", Type: "integer"}), "bounce rate")
 }
+
+// TestDayOfTheWeek: "by day of week" and "which day of the week" group
+// the dates by their weekday, not by date.
+func TestDayOfTheWeek(t *testing.T) {
+	checkCases(t, []parseCase{
+		{text: "average sessions by day of week", schema: webSchema(), want: want{Table: "web",
+			Measures: []Measure{{Column: "sessions", Agg: "avg"}}, GroupBy: []Group{{"date", "weekday"}}}},
+		{text: "which day of the week has the most sessions", schema: webSchema(), want: want{Table: "web",
+			Measures: []Measure{{Column: "sessions", Agg: "sum"}}, GroupBy: []Group{{"date", "weekday"}}, Top: &TopN{1, "date", true}}},
+	})
+}

@@ -29,3 +29,19 @@ func TestChangeByGroupBetweenPeriods(t *testing.T) {
 		}
 	}
 }
+
+// TestByDayOfTheWeek: a grouping by weekday adds up each weekday's rows,
+// named and in the week's order.
+func TestByDayOfTheWeek(t *testing.T) {
+	rows := [][]string{{"date", "sessions"},
+		{"2025-03-03", "10"}, {"2025-03-10", "5"}, {"2025-03-04", "7"}, {"2025-03-09", "20"}}
+	res := runRequest(t, "total sessions by day of the week", writeRows(t, "web.csv", rows))
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("status %s (%+v)", res.Status, res.Error)
+	}
+	got := readTable(t, res, "trend")
+	want := [][]string{{"period", "sessions"}, {"1 Monday", "15"}, {"2 Tuesday", "7"}, {"7 Sunday", "20"}}
+	if !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("by weekday = %q; want %q", got, want)
+	}
+}

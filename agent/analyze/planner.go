@@ -661,6 +661,8 @@ func periodExpr(grain, col string) string {
 		return fmt.Sprintf("strftime(%s::DATE, '%%Y') || '-Q' || quarter(%s::DATE)", col, col)
 	case "year":
 		return fmt.Sprintf("strftime(%s::DATE, '%%Y')", col)
+	case "weekday":
+		return fmt.Sprintf("isodow(%s::DATE) || ' ' || dayname(%s::DATE)", col, col) // "1 Monday": in the week's order
 	}
 	return fmt.Sprintf("date_trunc('%s', %s::DATE)::DATE", grain, col)
 }
