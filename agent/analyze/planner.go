@@ -758,20 +758,7 @@ func (b *planBuilder) rankByChange(m measure, t *intent.TopN, year, lo, hi strin
 	if !t.Desc {
 		order, word = "ASC", "Bottom"
 	}
-	expr := func(y string) string {
-		in := quoteIdent(m.Column)
-		switch {
-		case m.Column == "":
-			in = "1"
-		case m.Times != "":
-			in += " * " + quoteIdent(m.Times)
-		}
-		agg := m.Agg
-		if m.Column == "" {
-			agg = "count"
-		}
-		return aggregate(agg, fmt.Sprintf("CASE WHEN %s = %s THEN %s END", quoteIdent(year), y, in))
-	}
+	expr := func(y string) string { return m.when(fmt.Sprintf("%s = %s", quoteIdent(year), y)) }
 	from, where, deps, args := b.at(true)
 	if where == "" {
 		where = " WHERE " + quoteIdent(dim) + " IS NOT NULL"
@@ -795,6 +782,23 @@ func (b *planBuilder) rankByChange(m measure, t *intent.TopN, year, lo, hi strin
 		Deliverable: analysis.DeliverTables, EstimatedCostSeconds: b.cost(0.3)})
 }
 
+// when is the measure over the rows where cond holds: its aggregate of
+// a CASE ("sum(CASE WHEN year = 2005 THEN pop END)"), rows counted by 1.
+func (m measure) when(cond string) string {
+	in := quoteIdent(m.Column)
+	switch {
+	case m.Column == "":
+		in = "1"
+	case m.Times != "":
+		in += " * " + quoteIdent(m.Times)
+	}
+	agg := m.Agg
+	if m.Column == "" {
+		agg = "count"
+	}
+	return aggregate(agg, "CASE WHEN "+cond+" THEN "+in+" END")
+}
+
 // changeBy: each value of dim with the measure in the period compared
 // against and in the period asked about, the change and the change in
 // percent ("percent change in units from 2023 to 2024 by store"), the
@@ -813,23 +817,11 @@ func (b *planBuilder) changeBy(m measure, dim string) {
 		return // the period is not where it can be widened to both
 	}
 	where = strings.Replace(where, period(cur), "(("+period(cur)+") OR ("+period(prev)+"))", 1)
-	in := quoteIdent(m.Column)
-	switch {
-	case m.Column == "":
-		in = "1"
-	case m.Times != "":
-		in += " * " + quoteIdent(m.Times)
-	}
-	agg := m.Agg
-	if m.Column == "" {
-		agg = "count"
-	}
 	vprev, vcur := quoteIdent(m.alias+" "+prev.Label), quoteIdent(m.alias+" "+cur.Label)
 	args["query"] = fmt.Sprintf("SELECT %s, %s, %s, %s - %s AS change, round(100.0 * (%s - %s) / nullif(%s, 0), 2) AS pct_change "+
 		"FROM (SELECT %s, %s AS %s, %s AS %s FROM %s%s GROUP BY 1) ORDER BY pct_change DESC NULLS LAST, 1",
 		quoteIdent(dim), vprev, vcur, vcur, vprev, vcur, vprev, vprev,
-		quoteIdent(dim), aggregate(agg, "CASE WHEN "+period(prev)+" THEN "+in+" END"), vprev,
-		aggregate(agg, "CASE WHEN "+period(cur)+" THEN "+in+" END"), vcur, from, where)
+		quoteIdent(dim), m.when(period(prev)), vprev, m.when(period(cur)), vcur, from, where)
 	desc := fmt.Sprintf("Change of %s by %s, %s against %s", m.label, dim, cur.Label, prev.Label)
 	b.add(analysis.Subtask{TaskID: "by_" + fileName(strings.ToLower(dim)) + "_growth", ToolName: analysis.ToolSQL, Description: desc,
 		Dependencies: deps, Arguments: args, Invariants: []string{"group by " + dim + " before " + m.Agg, "change = " + cur.Label + " - " + prev.Label},
