@@ -218,6 +218,9 @@ func open(path, requestID string, now func() time.Time) (*Log, error) {
 // Path returns the file the log writes to.
 func (l *Log) Path() string { return l.path }
 
+// Entries reads back every entry of the log, oldest first.
+func (l *Log) Entries() ([]quarry.AuditEntry, error) { return ReadFile(l.path) }
+
 // Append adds one entry and returns it. data must encode to a JSON object.
 func (l *Log) Append(eventType, actor string, data map[string]any) (quarry.AuditEntry, error) {
 	return l.AppendFor(l.requestID, eventType, actor, data)

@@ -35,6 +35,9 @@ func NewShared(path string, now func() time.Time) *Shared {
 // Path returns the file the log writes to.
 func (s *Shared) Path() string { return s.path }
 
+// Entries reads back every entry of the log, oldest first.
+func (s *Shared) Entries() ([]quarry.AuditEntry, error) { return ReadFile(s.path) }
+
 // AppendFor adds one entry of requestID, opening the log first if it is
 // not open (see Log.AppendFor).
 func (s *Shared) AppendFor(requestID, eventType, actor string, data map[string]any) (quarry.AuditEntry, error) {

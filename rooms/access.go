@@ -6,14 +6,13 @@ import (
 	"time"
 
 	"github.com/quarry-dev/quarry"
-	"github.com/quarry-dev/quarry/audit"
 	"github.com/quarry-dev/quarry/room"
 )
 
-// readableLog is an audit log that can be read back: the file its
-// entries are in.
+// readableLog is an audit log that can be read back (the audit
+// package's logs are).
 type readableLog interface {
-	Path() string
+	Entries() ([]quarry.AuditEntry, error)
 }
 
 // View returns a page of a document for userID to read, and records that
@@ -63,7 +62,7 @@ func (s *Service) AccessLog(ctx context.Context, userID, roomID string) ([]room.
 		return nil, quarry.Errorf(quarry.ECodeUnavailable, "this server keeps no audit log to read accesses from").
 			WithHint("run Quarry with its audit log (the default) to record who did what in a room")
 	}
-	entries, err := audit.ReadFile(log.Path())
+	entries, err := log.Entries()
 	if err != nil {
 		return nil, err
 	}
