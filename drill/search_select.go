@@ -28,6 +28,51 @@ type searcher struct {
 // default purity of 0.5 while a weakly anomalous one does not.
 const riskPrior = 0.5
 
+// maxSearchElements caps the elements of all the cuboids a search may
+// hold at once (each about 56 bytes): a cube of many dimensions over
+// thousands of leaves has more cuboids in its deep layers than memory
+// holds, and its search stops at the deepest layer that fits (4 of 14
+// dimensions over 10,000 leaves). The benchmarks' cubes fit whole.
+const maxSearchElements = 4 << 20
+
+// SearchDepth is the largest number of dimensions a segment Search
+// returns can have over c: opt.MaxDepth, or fewer when the cuboids of
+// deeper layers would not fit in memory (maxSearchElements).
+func SearchDepth(c *Cube, opt SearchOptions) int {
+	if c == nil || len(c.Dims) == 0 {
+		return 0
+	}
+	return searchDepth(c, opt.withDefaults(len(c.Dims), c.Ratio()).MaxDepth)
+}
+
+func searchDepth(c *Cube, maxDepth int) int {
+	elements := 0.0
+	for k := 1; k <= maxDepth; k++ {
+		for _, dims := range combinations(len(c.Dims), k) {
+			elements += elementBound(c, dims)
+		}
+		if k > 1 && elements > maxSearchElements {
+			return k - 1 // a deeper layer than memory allows
+		}
+	}
+	return maxDepth
+}
+
+// elementBound is the most elements the cuboid over dims holds: every
+// combination of its dimensions' values when they are few enough to be
+// kept in a slice (denseLimit), else at most one per leaf, in a map that
+// costs about three times as much.
+func elementBound(c *Cube, dims []int) float64 {
+	size := 1.0
+	for _, d := range dims {
+		size *= float64(max(len(c.Labels[d]), 1))
+	}
+	if size <= denseLimit {
+		return size
+	}
+	return 3 * math.Min(size, float64(c.Len()))
+}
+
 // candidate is a segment chosen by best.
 type candidate struct {
 	cb    *cuboid
@@ -43,7 +88,7 @@ func newSearcher(c *Cube, lv *leaves, opt SearchOptions) *searcher {
 			s.anomalyTotal += lv.ep[i]
 		}
 	}
-	for k := 1; k <= opt.MaxDepth; k++ {
+	for k := 1; k <= searchDepth(c, opt.MaxDepth); k++ {
 		var layer []*cuboid
 		for _, dims := range combinations(len(c.Dims), k) {
 			layer = append(layer, newCuboid(c, dims))

@@ -118,16 +118,25 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 	}
 	res.addQuery("leaf cube for the segment search", rec, table)
 	if len(r.stats.found) == 0 {
-		res.summary = fmt.Sprintf("A search over %d leaf segments of %d dimensions found no segment that explains at least %s of the change.", cube.Len(), nd, sharePct(minShare))
+		res.summary = fmt.Sprintf("A search over %d leaf segments of %d dimensions%s found no segment that explains at least %s of the change.", cube.Len(), nd, depthNote(cube), sharePct(minShare))
 		return res, nil
 	}
 	names := make([]string, len(r.stats.found))
 	for i, c := range r.stats.found {
 		names[i] = toSegment(c.seg).String()
 	}
-	res.summary = fmt.Sprintf("A search over %d leaf segments of %d dimensions points at %d segment(s): %s. Each is tested against its own daily noise next.",
-		cube.Len(), nd, len(names), strings.Join(names, "; "))
+	res.summary = fmt.Sprintf("A search over %d leaf segments of %d dimensions%s points at %d segment(s): %s. Each is tested against its own daily noise next.",
+		cube.Len(), nd, depthNote(cube), len(names), strings.Join(names, "; "))
 	return res, nil
+}
+
+// depthNote says how deep the search went when memory kept it from
+// combining every dimension: "(segments of up to 4 of them)".
+func depthNote(cube *drill.Cube) string {
+	if d := drill.SearchDepth(cube, SegmentSearch); d < len(cube.Dims) {
+		return fmt.Sprintf(" (segments of up to %d of them)", d)
+	}
+	return ""
 }
 
 // minShare is the smallest share of the change a segment must explain to
