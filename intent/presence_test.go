@@ -136,3 +136,15 @@ func TestDayOfTheWeek(t *testing.T) {
 			Measures: []Measure{{Column: "sessions", Agg: "sum"}}, GroupBy: []Group{{"date", "weekday"}}, Top: &TopN{1, "date", true}}},
 	})
 }
+
+// TestKindAfterAValue: "Dairy products" are the rows of Dairy; a noun
+// after a value that is no kind of thing is still reported.
+func TestKindAfterAValue(t *testing.T) {
+	sales := schemaOf("sales", Column{Name: "category", Type: "string", Values: []string{"Dairy", "Bakery"}}, Column{Name: "unit_price", Type: "float"})
+	checkCases(t, []parseCase{
+		{text: "average unit price for Dairy products", schema: sales, want: want{Table: "sales",
+			Measures: []Measure{{Column: "unit_price", Agg: "avg"}}, Filters: []Filter{eq("category", "Dairy")},
+			Understood: []string{"products -> what Dairy names"}}},
+	})
+	reported(t, sales, "average unit price for Dairy returns")
+}

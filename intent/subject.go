@@ -245,6 +245,21 @@ var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged",
 	"numbers", "result", "results", "answer", "summary", "stat", "stats", "incurred", "accumulated", "racked",
 	"amassed", "tallied", "counted", "live", "lives", "living", "located", "reside", "resides", "involved", "involving", "featured", "featuring", "got", "gotten", "brought", "bring", "brings", "trading", "traded", "still", "currently", "took", "take", "takes", "taking")
 
+// kindNouns name the kind of thing a value before them is: "Dairy
+// products", "email campaigns", "Ford vehicles".
+var kindNouns = setOf("products", "items", "goods", "articles", "brands", "models", "lines", "campaigns", "accounts",
+	"projects", "events", "tickets", "incidents", "cases", "vehicles", "cars", "trips", "programs", "courses", "stores",
+	"shops", "branches", "sites", "teams", "devices", "services", "plans", "policies", "loans", "titles", "films", "books")
+
+// valueFrom returns where the value that ends before token i starts.
+func (p *parser) valueFrom(i int) int {
+	k := i - 1
+	for k > 0 && !p.valueStart[k] && p.toks[k-1].used {
+		k--
+	}
+	return k
+}
+
 // toolWords name how a number is computed or written, not what it is:
 // the libraries and functions an analyst mentions, rounding, the answer's
 // format. They never change which number is asked for.
@@ -272,6 +287,10 @@ func (p *parser) asides() error {
 		w := t.low
 		switch {
 		case (w == "percent" || w == "percentage" || w == "pct" || w == "%") && share:
+		case p.valueEnd[i] && kindNouns[w]:
+			// "Dairy products", "email campaigns": what the value names,
+			// the rows it picks
+			p.understood(i, fmt.Sprintf("%s -> what %s names", t.raw, p.src(p.valueFrom(i), i)), t.raw)
 		case measureUnits[w] && (i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "as") || p.measureEnd == i && w != "in"):
 			// "weight in kg", "city mpg": the unit the measure is in
 			p.unitSaid(i)
