@@ -29,7 +29,7 @@ var (
 	yearRE = regexp.MustCompile(`\b(?:1[0-9]|20)\d\d\b`)
 	eraRE  = regexp.MustCompile(`^(\d{1,4}) (BC|BCE|AD|CE)$`)
 	// moneyRE is an amount with a currency: "$48.2 million", "EUR 3m".
-	moneyRE = regexp.MustCompile(`(?i)(?:[$€£]|\b(?:usd|eur|gbp)\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|mn|m|k)\b)?`)
+	moneyRE = regexp.MustCompile(`(?i)(?:[$€£¥]|\b(?:usd|eur|gbp|chf|nok|sek|dkk|jpy|cad|aud|nzd|inr|cny|rmb)\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|mn|m|k)\b)?`)
 	// numberRE is a number with an optional scale and unit noun.
 	numberRE = regexp.MustCompile(`(?i)\b\d{1,3}(?:,\d{3})+(?:\.\d+)?|\b\d+(?:\.\d+)?`)
 	unitRE   = regexp.MustCompile(`(?i)^\s?(%|percent\b|per cent\b|(?:million|billion|thousand)\b)?\s?(people|persons|inhabitants|residents|employees|staff|workers|households|families|members|students|years|km|kilometres|kilometers|miles|metres|meters|ft|feet|mi|m)?\b`)
@@ -59,7 +59,7 @@ func Same(a, b Value) bool {
 	}
 	switch a.Kind {
 	case KindMoney, KindNumber:
-		return closeNumbers(a.Num, b.Num)
+		return closeNumbers(a.Num, b.Num) || withinRounding(a, b)
 	case KindDate:
 		if a.Year != b.Year {
 			return false
@@ -81,6 +81,34 @@ func closeNumbers(a, b float64) bool {
 	}
 	m := max(abs(a), abs(b))
 	return m > 0 && d/m < 0.005
+}
+
+// withinRounding reports whether one amount is the other rounded to
+// the precision it is written with: "$35 million" covers $34.5-35.5
+// million, so "$35.2 million" is the same amount; "CHF 3.8 million"
+// covers 3.82.
+func withinRounding(a, b Value) bool {
+	return abs(a.Num-b.Num) <= max(halfUnit(a), halfUnit(b))
+}
+
+// halfUnit is half the place value of the last digit a value writes.
+func halfUnit(v Value) float64 {
+	num := numberRE.FindString(v.Text)
+	if num == "" || v.Num == 0 {
+		return 0
+	}
+	f, err := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
+	if err != nil || f == 0 {
+		return 0
+	}
+	scale := v.Num / f
+	unit := 1.0
+	if i := strings.IndexByte(num, '.'); i >= 0 {
+		for range num[i+1:] {
+			unit /= 10
+		}
+	}
+	return unit * scale / 2
 }
 
 func abs(x float64) float64 {

@@ -1,0 +1,372 @@
+package research
+
+// The parts of a claim around its value: the attribute an amount or a
+// percentage is of, the noun a count counts, the period and the modality.
+
+import (
+	"strconv"
+	"strings"
+)
+
+// attribute sets c's head and qualifiers for an amount or a percentage,
+// trying in turn: the noun phrase before a copula or "of"; the noun of
+// the verb before it, qualified by the purpose or agreement it names; the
+// noun after it; the attribute of the sentence's previous value of the
+// same unit; and false when none names one.
+func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
+	i, after := r.at(v), r.after(v)
+	j := i - 1
+	for j >= 0 && fillers[r.toks[j].lower] && r.toks[j].lower != "of" {
+		j--
+	}
+	if j >= 0 && (copulas[r.toks[j].lower] || r.toks[j].lower == "of" || r.toks[j].lower == "for" && j == i-1 && c.Unit != "%") {
+		if head, mods, ok := r.phraseBefore(j); ok {
+			c.Head, c.Mods = head, mods
+			return true
+		}
+	}
+	// "from the $48.2 million previously reported", "up from $41.5
+	// million": the figure compared with is of the same attribute.
+	if j >= 0 && comparisons[r.toks[j].lower] {
+		for k := len(earlier) - 1; k >= 0; k-- {
+			if e := earlier[k]; e.Unit == c.Unit && e.Value.Kind == v.Kind {
+				c.Head, c.Mods, c.Attribute = e.Head, e.Mods, e.Attribute
+				return true
+			}
+		}
+	}
+	k := j
+	// "will pay Corvid Aerial $3.2 million": past the payee's name.
+	for k > 0 && r.toks[k].capital() && payments[r.toks[k].lower] == "" {
+		k--
+	}
+	if k >= 0 && payments[r.toks[k].lower] != "" {
+		c.Head = payments[r.toks[k].lower]
+		c.Mods = append(r.owner(k), r.purpose(after, k)...)
+		return true
+	}
+	if after < len(r.toks) {
+		t := r.toks[after]
+		switch {
+		case t.lower == "of" || t.lower == "in" || (t.lower == "came" && after+1 < len(r.toks) && r.toks[after+1].lower == "from"):
+			k := after + 1
+			if t.lower == "came" {
+				k++
+			}
+			if head, mods := r.nounRun(k); head != "" {
+				c.Head, c.Mods = head, mods
+				return true
+			}
+		case !prepositions[t.lower] && !clauseEnds[t.lower] && !verbLike(t) && !t.capital() && !t.number() && t.lower != "and":
+			if head, mods := r.nounRun(after); head != "" {
+				c.Head, c.Mods = head, mods
+				return true
+			}
+		}
+	}
+	for k := len(earlier) - 1; k >= 0; k-- {
+		if e := earlier[k]; e.Unit == c.Unit && e.Value.Kind == v.Kind {
+			c.Head, c.Mods, c.Attribute = e.Head, e.Mods, e.Attribute
+			return true
+		}
+	}
+	return false
+}
+
+// phraseBefore reads the noun phrase that ends before token j (a copula or
+// "of"): its last noun is the head, the nouns before it and after an "of"
+// inside it qualify it ("The final construction cost of the Eastline" ->
+// construction cost). A possessive ends it ("Grauhorn's budget").
+func (r *reader) phraseBefore(j int) (string, []string, bool) {
+	k := j - 1
+	for k >= 0 && (auxiliaries[r.toks[k].lower] || fillers[r.toks[k].lower] && !determiners[r.toks[k].lower] && r.toks[k].lower != "of") {
+		k--
+	}
+	end := k
+	start := end
+	for start >= 0 && end-start < 8 {
+		t := r.toks[start]
+		// "of the Eastline" inside the phrase: go on past it.
+		if determiners[t.lower] && start > 0 && prepositions[r.toks[start-1].lower] && start-1 > 0 && !determiners[r.toks[start-2].lower] {
+			start -= 2
+			continue
+		}
+		if clauseEnds[t.lower] || verbLike(t) && start != end || determiners[t.lower] || t.possessive() && start != end {
+			break
+		}
+		start--
+	}
+	start++
+	if start > end {
+		return "", nil, false
+	}
+	// The head is the last word before a preposition; an "of" phrase
+	// after it qualifies it.
+	headAt := end
+	for p := start; p <= end; p++ {
+		if prepositions[r.toks[p].lower] {
+			headAt = p - 1
+			break
+		}
+	}
+	if headAt < start {
+		return "", nil, false
+	}
+	var mods []string
+	for p := start; p < headAt; p++ {
+		mods = r.keep(mods, r.toks[p])
+	}
+	if headAt+1 <= end && r.toks[headAt+1].lower == "of" {
+		for p := headAt + 2; p <= end; p++ {
+			mods = r.keep(mods, r.toks[p])
+		}
+	}
+	head := r.toks[headAt]
+	if r.subject[head.bare()] || head.number() || determiners[head.lower] || verbLike(head) || noise[head.lower] {
+		return "", nil, false
+	}
+	if mods == nil {
+		mods = []string{}
+	}
+	return singular(head.bare()), mods, true
+}
+
+// nounRun reads the noun phrase starting at token k ("drone service
+// contracts"): its last word is the head.
+func (r *reader) nounRun(k int) (string, []string) {
+	for k < len(r.toks) && determiners[r.toks[k].lower] {
+		k++
+	}
+	var ws []token
+	for ; k < len(r.toks) && len(ws) < 4; k++ {
+		t := r.toks[k]
+		if prepositions[t.lower] || clauseEnds[t.lower] || t.lower == "and" || verbLike(t) || t.number() {
+			break
+		}
+		ws = append(ws, t)
+	}
+	for len(ws) > 0 && (ws[len(ws)-1].capital() || r.subject[ws[len(ws)-1].bare()]) {
+		ws = ws[:len(ws)-1]
+	}
+	if len(ws) == 0 || noise[ws[len(ws)-1].lower] || timeWords[ws[len(ws)-1].lower] {
+		return "", nil
+	}
+	mods := []string{}
+	for _, t := range ws[:len(ws)-1] {
+		mods = r.keep(mods, t)
+	}
+	return singular(ws[len(ws)-1].bare()), mods
+}
+
+// purpose is what a payment is for: "to settle" (settlement), "under the
+// settlement", "for track work".
+func (r *reader) purpose(after, verb int) []string {
+	var mods []string
+	if after+1 < len(r.toks) && r.toks[after].lower == "to" {
+		if n := eventNouns[r.toks[after+1].lower]; n != "" {
+			mods = append(mods, n)
+		}
+	}
+	for k := r.sentenceClause(verb); k < verb; k++ {
+		if agreementWords[r.toks[k].lower] {
+			mods = append(mods, r.toks[k].lower)
+		}
+	}
+	if mods == nil {
+		mods = []string{}
+	}
+	return mods
+}
+
+// unitNoun reads the noun a number counts, in the value's own text
+// ("1,240 people") or right after it ("31 clinical sites", "9 million
+// passengers a year"): its last word, the words before it qualifying it,
+// and where it ends. A measure ("11.4 km") is a unit alone.
+func (r *reader) unitNoun(v Value) (string, []string, int) {
+	if f := strings.Fields(strings.ToLower(v.Text)); len(f) > 1 {
+		if last := f[len(f)-1]; people[last] || len(last) <= 2 || last == "years" || last == "feet" || strings.HasSuffix(last, "metres") || strings.HasSuffix(last, "meters") || last == "miles" {
+			return last, nil, v.End
+		}
+	}
+	k := r.after(v)
+	if k < len(r.toks) && r.toks[k].start > v.End+1 {
+		return "", nil, 0 // "1500+ packages" aside, a gap is punctuation
+	}
+	var ws []token
+	for ; k < len(r.toks) && len(ws) < 3; k++ {
+		t := r.toks[k]
+		if prepositions[t.lower] || clauseEnds[t.lower] || determiners[t.lower] || t.lower == "and" || t.lower == "or" || auxiliaries[t.lower] || copulas[t.lower] || t.number() {
+			break
+		}
+		if len(ws) > 0 && verbLike(t) {
+			break
+		}
+		ws = append(ws, t)
+		if measures[t.lower] {
+			break
+		}
+	}
+	for len(ws) > 0 && (ws[len(ws)-1].capital() || strings.HasSuffix(ws[len(ws)-1].lower, "ing") || verbLike(ws[len(ws)-1])) {
+		ws = ws[:len(ws)-1]
+	}
+	if len(ws) == 0 {
+		return "", nil, 0
+	}
+	end := ws[len(ws)-1].end
+	unit := ws[len(ws)-1].lower
+	// "9 million passengers a year" counts passengers per year.
+	if k := r.after(Value{End: end}); k+1 < len(r.toks) && (r.toks[k].lower == "a" || r.toks[k].lower == "per" || r.toks[k].lower == "each") {
+		if p := r.toks[k+1].lower; p == "year" || p == "month" || p == "week" || p == "day" || p == "hour" {
+			unit += "/" + p
+		}
+	}
+	var mods []string
+	for _, t := range ws[:len(ws)-1] {
+		mods = r.keep(mods, t)
+	}
+	return unit, mods, end
+}
+
+// comparisons introduce a figure compared with the one before it.
+var comparisons = set("from", "with", "versus", "vs", "against", "than", "and")
+
+// timeWords name when, not what.
+var timeWords = set("fiscal", "year", "years", "quarter", "month", "months", "week", "weeks", "day", "days", "fy", "period", "time")
+
+var measures = set("km", "kilometres", "kilometers", "miles", "mi", "m", "metres", "meters", "kg", "tonnes", "tons", "hectares", "acres", "mw", "gw", "kw", "mwh", "gwh", "litres", "liters", "hectolitres", "minutes", "hours", "days", "weeks", "months", "years")
+
+// verbBefore is the verb right before the value at token i, past fillers
+// ("employed 1,240", "enrolled about 300").
+func (r *reader) verbBefore(i int) string {
+	j := i - 1
+	for j >= 0 && (fillers[r.toks[j].lower] || possessives[r.toks[j].lower]) {
+		j--
+	}
+	if j < 0 {
+		return ""
+	}
+	return r.toks[j].lower
+}
+
+// period is the year value v is for: the nearest year written in its
+// segment of the sentence (not a dated claim's own date), else the
+// nearest in the sentence; "" when there is none.
+func (r *reader) period(v Value, vals []Value, events []Value) string {
+	best, bestD := "", 1<<30
+	inSegment := false
+	for _, y := range vals {
+		if y.Kind != KindDate || y.Start == v.Start || y.Year == 0 || containsValue(events, y) {
+			continue
+		}
+		same := !r.boundaryBetween(v, y)
+		if !same && y.Start > v.Start {
+			continue // a year after another part of the sentence is that part's
+		}
+		d := y.Start - v.Start
+		if d < 0 {
+			d = -d
+		}
+		if same && !inSegment || same == inSegment && d < bestD {
+			best, bestD, inSegment = strconv.Itoa(y.Year), d, same
+		}
+	}
+	return best
+}
+
+func containsValue(vs []Value, v Value) bool {
+	for _, x := range vs {
+		if x.Start == v.Start {
+			return true
+		}
+	}
+	return false
+}
+
+// boundaryBetween reports a segment boundary between two values.
+func (r *reader) boundaryBetween(a, b Value) bool {
+	lo, hi := a.End, b.Start
+	if b.Start < a.Start {
+		lo, hi = b.End, a.Start
+	}
+	for _, t := range r.toks {
+		if t.start >= lo && t.end <= hi && segmentEnds[t.lower] {
+			// A comma inside "December 31, 2024" is the date's own.
+			return true
+		}
+	}
+	return false
+}
+
+// modality is how the source holds the value: the nearest word of plan,
+// expectation or estimate before it in its clause, or right after it
+// ("is planned for", "is expected to"); reported otherwise. "Will" under
+// an agreement ("will pay ... under the settlement") is a term agreed.
+func (r *reader) modality(v Value) Modality {
+	i := r.at(v)
+	agreed := false
+	for j := r.sentenceClause(i); j < i; j++ {
+		if agreementWords[r.toks[j].lower] {
+			agreed = true
+		}
+	}
+	for j := i - 1; j >= 0 && j >= i-12; j-- {
+		w := r.toks[j].lower
+		if w == ";" || w == "," && j < i-1 && !r.toks[j-1].number() || w == "but" || w == "and" {
+			break
+		}
+		if w == "be" && j > 0 && r.toks[j-1].lower == "to" {
+			// "is expected to be", else "to be completed in 2026".
+			if j > 1 && modalityWords[r.toks[j-2].lower] != "" {
+				return modalityWords[r.toks[j-2].lower]
+			}
+			return Planned
+		}
+		if m := modalityWords[w]; m != "" && !r.toks[j].capital() {
+			if (w == "will" || w == "shall") && agreed {
+				continue
+			}
+			return m
+		}
+	}
+	// "... $4.2 million is expected", "October 2025 is planned".
+	if j := r.after(v); j+1 < len(r.toks) && auxiliaries[r.toks[j].lower] {
+		if m := modalityWords[r.toks[j+1].lower]; m != "" && m != Planned || r.toks[j+1].lower == "planned" {
+			return m
+		}
+	}
+	if strings.HasPrefix(strings.TrimSpace(r.s[max(0, v.Start-6):v.Start]), "up to") {
+		return Expected
+	}
+	return Reported
+}
+
+// sentenceClause is where the clause of token i begins: after the last
+// semicolon or colon before it.
+func (r *reader) sentenceClause(i int) int {
+	for j := i - 1; j >= 0; j-- {
+		if w := r.toks[j].lower; w == ";" || w == ":" {
+			return j + 1
+		}
+	}
+	return 0
+}
+
+// currency names an amount's currency: "USD" for "$", else the code
+// written.
+func currency(text string) string {
+	t := strings.ToUpper(text)
+	switch {
+	case strings.HasPrefix(t, "$"):
+		return "USD"
+	case strings.HasPrefix(t, "€"):
+		return "EUR"
+	case strings.HasPrefix(t, "£"):
+		return "GBP"
+	case strings.HasPrefix(t, "¥"):
+		return "JPY"
+	}
+	if f := strings.Fields(t); len(f) > 0 && len(f[0]) == 3 {
+		return f[0]
+	}
+	return strings.TrimRight(t[:min(3, len(t))], " 0123456789")
+}

@@ -1,0 +1,470 @@
+package research
+
+// Claims on any topic: every value a sentence states (an amount, a
+// count, a percentage, a dated event) is read with the attribute it is a
+// value of (its head noun and modifiers), its unit, the period it is for
+// and how the source holds it, so that claims are compared only with
+// like claims: 412 patients with 388 patients, never 41 sites with 412
+// patients, a planned enrollment with an actual one, or 2023's revenue
+// with 2024's.
+
+import (
+	"slices"
+	"strings"
+)
+
+// Claim is what one sentence states about one value.
+type Claim struct {
+	Value Value
+	// Text is the value as written, with its unit: "268 patients".
+	Text string
+	// Unit is what the value counts or measures: a currency ("USD"), "%",
+	// a counted noun in the singular ("patient"), "date", or "".
+	Unit string
+	// Head is the attribute's head noun ("enrollment", "payment",
+	// "opening"); Mods its qualifiers ("upfront", "licence"), lower case.
+	Head string
+	Mods []string
+	// Attribute is how the claim names what it is about, for reading:
+	// "upfront licence payment", "trial enrollment", "plant opening".
+	Attribute string
+	// Period is the year the value is for, "" when the sentence names none.
+	Period   string
+	Modality Modality
+}
+
+// Key is what two claims must share to be compared: head, unit, period
+// and modality (their modifiers must also agree: Compatible).
+func (c Claim) Key() string {
+	return c.Head + "|" + c.Unit + "|" + c.Period + "|" + string(c.Modality)
+}
+
+// Like reports whether c and d are claims about one thing, to be
+// compared: one unit, period and modality, one head (a date named only
+// by what it dates, Head "date", meets any event of the same named
+// thing), and modifiers that agree (Compatible).
+func (c Claim) Like(d Claim) bool {
+	if c.Unit != d.Unit || c.Period != d.Period || c.Modality != d.Modality {
+		return false
+	}
+	if c.Head != d.Head {
+		named := c.Unit == "date" && len(c.Mods) > 0 && len(d.Mods) > 0
+		if !named || c.Head != "date" && d.Head != "date" {
+			return false
+		}
+	}
+	return c.Compatible(d)
+}
+
+// Conflicts reports whether two like claims give values that differ
+// beyond rounding: 412 patients against 388 patients, a plant opened in
+// October 2023 against one opened in August 2024; never $35 million
+// against $35.2 million.
+func Conflicts(c, d Claim) bool { return c.Like(d) && !Same(c.Value, d.Value) }
+
+// Compatible reports whether two claims with one Key are about the same
+// thing: the modifiers of one are all among the other's ("upfront
+// payment" and "upfront licence payment"; not "upfront payment" and
+// "milestone payment"). A date named only by what it dates (Head "date")
+// meets any event of the same thing.
+func (c Claim) Compatible(d Claim) bool {
+	return subset(c.Mods, d.Mods) || subset(d.Mods, c.Mods)
+}
+
+func subset(a, b []string) bool {
+	for _, w := range a {
+		if !slices.Contains(b, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// Claims returns the claims of sentence s, left to right; subject holds
+// the lower-case words of the entity the corpus is about, which qualify
+// nothing. A value that repeats an earlier claim's attribute and period
+// in the same sentence ("restated to $46.9 million from the $48.2 million
+// previously reported") is the figure replaced, not a second claim.
+func Claims(s string, subject []string) []Claim {
+	toks := tokenize(s)
+	vals := Values(s)
+	r := &reader{s: s, toks: toks, subject: set(subject...)}
+	r.markNames()
+	var out []Claim
+	var events []Value
+	for _, v := range vals {
+		var c Claim
+		var ok bool
+		switch v.Kind {
+		case KindDate:
+			c, ok = r.dated(v)
+			if ok {
+				events = append(events, v)
+			}
+		case KindMoney:
+			c, ok = r.amount(v, out)
+		case KindNumber:
+			// "Phase 2 trial", "Chapter 3": a number after a name is
+			// part of it.
+			if i := r.at(v); i > 0 && r.toks[i-1].capital() && !monthName(r.toks[i-1].text) && !determiners[r.toks[i-1].lower] && !prepositions[r.toks[i-1].lower] && !auxiliaries[r.toks[i-1].lower] {
+				continue
+			}
+			c, ok = r.count(v, out)
+		}
+		if ok {
+			out = append(out, c)
+		}
+	}
+	kept := out[:0]
+	for i := range out {
+		c := &out[i]
+		if c.Value.Kind != KindDate {
+			c.Period = r.period(c.Value, vals, events)
+		}
+		c.Modality = r.modality(c.Value)
+		if c.Attribute == "" {
+			c.Attribute = strings.Join(append(append([]string(nil), c.Mods...), c.Head), " ")
+		}
+		if slices.ContainsFunc(kept, func(k Claim) bool { return k.Key() == c.Key() && k.Compatible(*c) }) {
+			continue
+		}
+		kept = append(kept, *c)
+	}
+	return kept
+}
+
+// reader reads one sentence's claims.
+type reader struct {
+	s       string
+	toks    []token
+	subject map[string]bool
+	// named marks the tokens of a name that holds the subject's words
+	// ("Veridane Games"): the entity, never a qualifier.
+	named []bool
+}
+
+func (r *reader) markNames() {
+	r.named = make([]bool, len(r.toks))
+	for i := 0; i < len(r.toks); {
+		if !r.toks[i].capital() {
+			i++
+			continue
+		}
+		j, has := i, false
+		for j < len(r.toks) && r.toks[j].capital() {
+			has = has || r.subject[r.toks[j].bare()]
+			j++
+		}
+		for k := i; k < j && has; k++ {
+			r.named[k] = true
+		}
+		i = j
+	}
+}
+
+// at is the index of the value's first token.
+func (r *reader) at(v Value) int { return tokenAt(r.toks, v.Start) }
+
+// after is the index of the first token after the value.
+func (r *reader) after(v Value) int { return tokenAt(r.toks, v.End) }
+
+// amount reads a sum of money: the noun phrase before a copula or "of"
+// ("Revenue was", "an upfront payment of"), the noun of the verb that
+// governs it ("paid $5 million to settle" is a settlement payment), the
+// noun after it ("a $9 million expansion", "$1.3 million of contracts"),
+// or else what the sentence's earlier amount was about.
+func (r *reader) amount(v Value, earlier []Claim) (Claim, bool) {
+	c := Claim{Value: v, Text: v.Text, Unit: currency(v.Text)}
+	if !r.attribute(&c, v, earlier) {
+		return Claim{}, false
+	}
+	return c, true
+}
+
+// count reads a number with the noun it counts ("268 patients", "31
+// clinical sites", "12% of revenue"), or one a noun phrase gives ("a
+// population of 3,559"). A bare number with neither is no claim.
+func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
+	c := Claim{Value: v, Text: v.Text}
+	lower := strings.ToLower(v.Text)
+	if strings.Contains(lower, "%") || strings.Contains(lower, "percent") || strings.Contains(lower, "per cent") {
+		c.Unit = "%"
+		if !r.attribute(&c, v, earlier) {
+			return Claim{}, false
+		}
+		return c, true
+	}
+	unit, mods, end := r.unitNoun(v)
+	if unit == "" {
+		// "a headcount of 1,240": the noun phrase is the attribute.
+		if i := r.at(v); i > 0 && (r.toks[i-1].lower == "of" || copulas[r.toks[i-1].lower]) {
+			if head, m, ok := r.phraseBefore(i - 1); ok {
+				c.Head, c.Mods = head, m
+				return c, true
+			}
+		}
+		return Claim{}, false
+	}
+	c.Text = strings.TrimSpace(r.s[v.Start:end])
+	verb := r.verbBefore(r.at(v))
+	if counters[verb] == "employees" && people[unit] {
+		unit = "employees"
+	}
+	c.Unit = singular(unit)
+	c.Head = c.Unit
+	owner := r.owner(r.at(v))
+	c.Mods = append(append([]string(nil), owner...), mods...)
+	// Read as "trial enrollment", "employees", "trial clinical sites".
+	name := counters[verb]
+	if name == "" {
+		name = strings.Join(append(mods, unit), " ")
+	}
+	c.Attribute = strings.Join(append(append([]string(nil), owner...), name), " ")
+	return c, true
+}
+
+// dated reads a date as the value of the event a verb near it names
+// ("opened in March 2024", "On June 3, 2024, Corvid filed a lawsuit"), or
+// of the name it follows in parentheses ("Debian 1.3 Bo (June 5th,
+// 1997)"): what opened, filed or was released qualifies it.
+func (r *reader) dated(v Value) (Claim, bool) {
+	i := r.at(v)
+	c := Claim{Value: v, Text: v.Text, Unit: "date"}
+	if i > 0 && r.toks[i-1].text == "(" && i > 1 && (r.toks[i-2].capital() || r.toks[i-2].number()) {
+		j := i - 2
+		for j > 0 && j > i-5 && (r.toks[j-1].capital() || r.toks[j-1].number()) {
+			j--
+		}
+		var mods []string
+		for ; j < i-1; j++ {
+			mods = r.keep(mods, r.toks[j])
+		}
+		if len(mods) > 0 {
+			c.Head, c.Mods = "date", mods
+			c.Attribute = strings.Join(mods, " ") + " date"
+			return c, true
+		}
+	}
+	verb, vi := r.eventVerb(i)
+	if verb == "" || !r.datesEvent(i, vi) {
+		return Claim{}, false
+	}
+	c.Head = eventNouns[verb]
+	c.Mods = r.objectOf(vi, i)
+	if c.Mods == nil {
+		c.Mods = r.actorOf(vi)
+	}
+	return c, true
+}
+
+// eventVerb finds the verb of the event a date at token i dates: the
+// nearest before it in its clause, or, for a date that opens a clause
+// ("On June 3, 2024, ..."), the first after it.
+func (r *reader) eventVerb(i int) (string, int) {
+	for j := i - 1; j >= 0 && j >= i-10; j-- {
+		w := r.toks[j].lower
+		if w == "," && j == i-1 && j > 0 && (r.toks[j-1].lower == "today" || r.toks[j-1].lower == "yesterday") {
+			continue
+		}
+		if (clauseEnds[w] && w != "which" && w != "that" && w != "who") || w == "and" {
+			break
+		}
+		if eventNouns[w] != "" {
+			return w, j
+		}
+	}
+	if i <= 2 {
+		for j := i + 1; j < len(r.toks) && j <= i+12; j++ {
+			if w := r.toks[j].lower; eventNouns[w] != "" {
+				return w, j
+			} else if w == ";" {
+				break
+			}
+		}
+	}
+	return "", -1
+}
+
+// datesEvent reports whether the date at token i says when the event of
+// the verb at vi happened: it follows the verb or a preposition ("opened
+// in March 2024", "released July 1997", "today, 14 September 2025") or
+// opens the clause; a year that qualifies a noun ("its fiscal 2024
+// results") is a period, not an event's date.
+func (r *reader) datesEvent(i, vi int) bool {
+	if vi > i || i == 0 || i-1 == vi {
+		return true
+	}
+	p := r.toks[i-1].lower
+	return prepositions[p] || p == "," || p == "late" || p == "early" || p == "mid"
+}
+
+// reporting verbs frame what a source says another said.
+var reporting = set("said", "says", "say", "told", "tell", "tells", "announced", "announces", "stated", "states", "reported", "reports", "claims", "claimed",
+	"confirmed", "confirms", "added", "explained", "noted", "wrote", "writes")
+
+// objectOf is what a verb at token vi acts on ("opened its manufacturing
+// plant in Leiden" -> manufacturing, plant), nil when nothing follows it
+// but a preposition or the date.
+func (r *reader) objectOf(vi, date int) []string {
+	j := vi + 1
+	for j < len(r.toks) && (r.toks[j].lower == "out" || r.toks[j].lower == "up" || noise[r.toks[j].lower]) {
+		j++
+	}
+	if j >= len(r.toks) || j >= date || prepositions[r.toks[j].lower] || clauseEnds[r.toks[j].lower] || r.toks[j].number() {
+		return nil
+	}
+	var mods []string
+	for ; j < len(r.toks) && j <= vi+7; j++ {
+		t := r.toks[j]
+		if prepositions[t.lower] || clauseEnds[t.lower] || t.lower == "and" || (j > vi+1 && verbLike(t)) || t.number() && len(t.text) == 4 {
+			break
+		}
+		mods = r.keep(mods, t)
+	}
+	if mods == nil {
+		mods = []string{}
+	}
+	return mods
+}
+
+// actorOf is what an event happened to when its verb takes no object: the
+// noun phrase before it ("The helicopter base at Saanen opened"), the one
+// a "which" refers to, or the clause's subject.
+func (r *reader) actorOf(vi int) []string {
+	j := vi - 1
+	for j >= 0 && (auxiliaries[r.toks[j].lower] || modalityWords[r.toks[j].lower] != "" || r.toks[j].lower == "to") {
+		j--
+	}
+	if j >= 0 && (r.toks[j].lower == "which" || r.toks[j].lower == "that" || r.toks[j].lower == "who") {
+		j--
+		if j >= 0 && r.toks[j].text == "," {
+			j--
+		}
+		return r.antecedent(j)
+	}
+	// "the lawsuit filed in June 2024", "The helicopter base at Saanen opened".
+	if j >= 0 && !clauseEnds[r.toks[j].lower] && !prepositions[r.toks[j].lower] && !r.named[j] {
+		return r.antecedent(j)
+	}
+	return r.owner(vi)
+}
+
+// antecedent is the noun phrase ending at token j, or, when that is a
+// place's name inside a prepositional phrase ("the plant at the Leiden
+// Bio Science Park"), the noun phrase it belongs to.
+func (r *reader) antecedent(j int) []string {
+	start := j
+	for start >= 0 && !prepositions[r.toks[start].lower] && !clauseEnds[r.toks[start].lower] && !verbLike(r.toks[start]) && start > j-6 {
+		start--
+	}
+	var mods []string
+	named := true
+	for k := start + 1; k <= j; k++ {
+		if !determiners[r.toks[k].lower] && !r.toks[k].capital() {
+			named = false
+		}
+		mods = r.keep(mods, r.toks[k])
+	}
+	if named && start >= 1 && prepositions[r.toks[start].lower] {
+		return r.antecedent(start - 1)
+	}
+	return mods
+}
+
+// owner is the qualifier of a value or verb at token i: the nouns of its
+// clause's subject ("The trial enrolled", "Our manufacturing plant ...
+// opened"), none when a possessive says the subject owns it ("its 16
+// stops") or the subject is the entity itself.
+func (r *reader) owner(i int) []string {
+	if i > 0 && possessives[r.toks[i-1].lower] {
+		return []string{}
+	}
+	start := r.clauseStart(i)
+	var mods []string
+	for j := start; j < i && j < start+6; j++ {
+		t := r.toks[j]
+		if j > start && (prepositions[t.lower] || verbLike(t) || clauseEnds[t.lower]) {
+			break
+		}
+		if j == start && prepositions[t.lower] {
+			break
+		}
+		mods = r.keep(mods, t)
+	}
+	if mods == nil {
+		mods = []string{}
+	}
+	return mods
+}
+
+// clauseStart is where the clause holding token i begins, past a
+// reporting frame ("X said its trial ...") and leading prepositional
+// phrases ("In 2024", "As of December 31, 2024,").
+func (r *reader) clauseStart(i int) int {
+	start := 0
+	for j := i - 1; j >= 0; j-- {
+		w := r.toks[j].lower
+		if w == ";" || w == ":" {
+			start = j + 1
+			break
+		}
+		if reporting[w] {
+			start = j + 1
+			// "said that", "tell us that".
+			for k := start; k < i && k < start+3; k++ {
+				if r.toks[k].lower == "that" {
+					start = k + 1
+					break
+				}
+			}
+			break
+		}
+	}
+	// Leading prepositional phrases end at a comma or at a name.
+	for start < i && prepositions[r.toks[start].lower] {
+		k := start + 1
+		for k < i && r.toks[k].text != "," && k < start+8 && !(k > start+1 && r.toks[k].capital() && !r.toks[k-1].capital() && !monthName(r.toks[k].text)) {
+			k++
+		}
+		if k < i && r.toks[k].text == "," {
+			k++
+		}
+		if k >= i {
+			break
+		}
+		start = k
+	}
+	return start
+}
+
+// keep adds token t to qualifiers unless it is a determiner, the
+// subject's own word, a generic or noise word, a year or a function word.
+func (r *reader) keep(mods []string, t token) []string {
+	if k := tokenAt(r.toks, t.start); k < len(r.named) && r.named[k] {
+		return mods
+	}
+	w := t.bare()
+	if slices.Contains(mods, singular(w)) {
+		return mods
+	}
+	if determiners[w] || r.subject[w] || generic[w] || noise[w] || prepositions[w] || auxiliaries[w] || clauseEnds[w] || w == "and" || w == "or" {
+		return mods
+	}
+	if t.number() && !r.version(t) || scales[w] != 0 {
+		return mods
+	}
+	if monthName(t.text) {
+		return mods
+	}
+	return append(mods, singular(w))
+}
+
+// version reports a number that is part of a name ("Debian 0.91", "1.3
+// Bo"): beside a capitalised word that is not a month.
+func (r *reader) version(t token) bool {
+	k := tokenAt(r.toks, t.start)
+	near := func(j int) bool {
+		return j >= 0 && j < len(r.toks) && r.toks[j].capital() && !monthName(r.toks[j].text) && !determiners[r.toks[j].lower]
+	}
+	return !yearRE.MatchString(t.text) && (near(k-1) || near(k+1))
+}

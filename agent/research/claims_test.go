@@ -1,0 +1,93 @@
+package research
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// claimOfText is the claim of s whose value is written text.
+func claimOfText(t *testing.T, s, text string, subject ...string) Claim {
+	t.Helper()
+	for _, c := range Claims(s, subject) {
+		if c.Text == text {
+			return c
+		}
+	}
+	t.Fatalf("Claims(%q) = %+v; want a claim of %q", s, Claims(s, subject), text)
+	return Claim{}
+}
+
+// A claim is its value with the attribute it is of (head noun and
+// modifiers), its unit, the period it is for and how the source holds it.
+func TestClaimsReadAttributeUnitPeriodModality(t *testing.T) {
+	for _, tc := range []struct {
+		sentence, text string
+		head           string
+		mods           []string
+		unit, period   string
+		modality       Modality
+	}{
+		{"The trial enrolled 412 patients at 41 clinical sites.", "412 patients", "patient", []string{"trial"}, "patient", "", Reported},
+		{"The trial enrolled 412 patients at 41 clinical sites.", "41 clinical sites", "site", []string{"trial", "clinical"}, "site", "", Reported},
+		{"Orsolan will make an upfront licence payment of $35 million under the agreement.", "$35 million", "payment", []string{"upfront", "licence"}, "USD", "", Reported},
+		{"Research and development expenses were $61.5 million in 2024, compared with $48.9 million in 2023.", "$48.9 million", "expense", []string{"research", "development"}, "USD", "2023", Reported},
+		{"The plant opened in October 2023 and employed 85 people at year end.", "October 2023", "opening", []string{"plant"}, "date", "", Reported},
+		{"The protocol had planned an enrollment of 400 patients.", "400 patients", "patient", nil, "patient", "", Planned},
+		{"Its budget for 2025 is expected to be CHF 4.2 million.", "CHF 4.2 million", "budget", nil, "CHF", "2025", Expected},
+		{"The council had estimated in 2022 that the line would cost £340 million.", "£340 million", "cost", nil, "GBP", "2022", Estimated},
+		{"Sources tell us that Kestrel Dynamics Inc. paid $5 million to settle the lawsuit.", "$5 million", "payment", []string{"settlement"}, "USD", "", Reported},
+		{"As of December 31, 2024, Kestrel Dynamics employed 1,240 people.", "1,240 people", "employee", []string{}, "employee", "2024", Reported},
+		{"Debian 1.3 Bo (June 5th, 1997): Named for Bo Peep.", "June 5th, 1997", "date", []string{"1.3", "bo"}, "date", "", Reported},
+	} {
+		c := claimOfText(t, tc.sentence, tc.text, "kestrel", "dynamics", "debian")
+		if c.Head != tc.head || c.Unit != tc.unit || c.Period != tc.period || c.Modality != tc.modality || tc.mods != nil && !slices.Equal(c.Mods, tc.mods) {
+			t.Errorf("Claims(%q) %s = head %q mods %q unit %q period %q %s; want %q %q %q %q %s", tc.sentence, tc.text,
+				c.Head, c.Mods, c.Unit, c.Period, c.Modality, tc.head, tc.mods, tc.unit, tc.period, tc.modality)
+		}
+	}
+}
+
+// Two claims conflict only when subject, attribute, unit, period and
+// modality agree and the values differ beyond rounding; dates are values
+// too.
+func TestClaimsConflictOnlyWhenLike(t *testing.T) {
+	for _, tc := range []struct {
+		a, aText, b, bText string
+		conflict           bool
+	}{
+		{"The trial enrolled 412 patients.", "412 patients", "The trial enrolled 388 patients by June.", "388 patients", true},
+		{"The trial enrolled 412 patients at 41 clinical sites.", "41 clinical sites", "The trial enrolled 412 patients.", "412 patients", false},
+		{"The protocol planned an enrollment of 400 patients.", "400 patients", "The trial enrolled 412 patients.", "412 patients", false},
+		{"Revenue was $50.1 million in 2023.", "$50.1 million", "Revenue was $61.4 million in 2024.", "$61.4 million", false},
+		{"Revenue was $50.1 million in 2024.", "$50.1 million", "Revenue for fiscal 2024 was $61.4 million.", "$61.4 million", true},
+		{"Orsolan paid an upfront licence payment of $35 million.", "$35 million", "It received an upfront payment of $35.2 million.", "$35.2 million", false},
+		{"Orsolan paid an upfront licence payment of $35 million.", "$35 million", "It received an upfront payment of $53 million.", "$53 million", true},
+		{"It received an upfront payment of $35 million.", "$35 million", "It may receive a milestone payment of $50 million.", "$50 million", false},
+		{"The plant opened in October 2023.", "October 2023", "The Leiden plant, which opened in August 2024, hired 60 workers.", "August 2024", true},
+		{"The plant opened in October 2023.", "October 2023", "The plant is planned to open in August 2024.", "August 2024", false},
+		{"Debian 1.3 Bo (June 5th, 1997): Named for Bo Peep.", "June 5th, 1997", "1.3 Bo released July 1997 (974 packages, 200 developers)", "July 1997", true},
+		{"Debian 1.2 Rex (December 12th, 1996): Named for a dinosaur.", "December 12th, 1996", "1.3 Bo released July 1997 (974 packages, 200 developers)", "July 1997", false},
+	} {
+		a, b := claimOfText(t, tc.a, tc.aText, "debian"), claimOfText(t, tc.b, tc.bText, "debian")
+		if got := Conflicts(a, b); got != tc.conflict {
+			t.Errorf("Conflicts(%s %+v, %s %+v) = %v; want %v", tc.aText, a, tc.bText, b, got, tc.conflict)
+		}
+	}
+}
+
+// A figure a sentence replaces is not a second claim of it, and a year
+// that qualifies a noun is a period, not an event's date.
+func TestClaimsLeaveOutReplacedFiguresAndPeriods(t *testing.T) {
+	cs := Claims("Revenue for fiscal 2024 is restated to $46.9 million from the $48.2 million previously reported.", nil)
+	if len(cs) != 1 || cs[0].Text != "$46.9 million" || cs[0].Head != "revenue" || cs[0].Period != "2024" {
+		t.Errorf("restatement claims = %+v; want revenue (2024) $46.9 million alone", cs)
+	}
+	for _, s := range []string{"Kestrel Dynamics Inc. files this 10-K/A to restate its fiscal 2024 results.", "In the Phase 2 trial 3 arms were compared."} {
+		for _, c := range Claims(s, []string{"kestrel", "dynamics"}) {
+			if c.Unit == "date" || strings.HasPrefix(c.Text, "2 ") {
+				t.Errorf("Claims(%q) = %+v; want no dated event and no number of a name", s, c)
+			}
+		}
+	}
+}
