@@ -91,7 +91,7 @@ func (r *reader) phraseBefore(j int) (string, []string, bool) {
 			start -= 2
 			continue
 		}
-		if clauseEnds[t.lower] || verbLike(t) && start != end || determiners[t.lower] || t.possessive() && start != end {
+		if clauseEnds[t.lower] || strictVerb(t) && start != end || determiners[t.lower] || t.possessive() && start != end {
 			break
 		}
 		start--
@@ -122,13 +122,19 @@ func (r *reader) phraseBefore(j int) (string, []string, bool) {
 		}
 	}
 	head := r.toks[headAt]
-	if r.subject[head.bare()] || head.number() || determiners[head.lower] || verbLike(head) || noise[head.lower] {
+	if r.subject[head.bare()] || head.number() || determiners[head.lower] || noise[head.lower] || strictVerb(head) {
 		return "", nil, false
 	}
 	if mods == nil {
 		mods = []string{}
 	}
 	return singular(head.bare()), mods, true
+}
+
+// strictVerb reports a token that can only be a verb: an auxiliary, a
+// copula or a past form ("cost" may be a noun, "accounted" may not).
+func strictVerb(t token) bool {
+	return auxiliaries[t.lower] || copulas[t.lower] || reporting[t.lower] || !t.capital() && len(t.lower) > 4 && strings.HasSuffix(t.lower, "ed") && !strings.HasSuffix(t.lower, "eed")
 }
 
 // nounRun reads the noun phrase starting at token k ("drone service
@@ -259,12 +265,11 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 			continue
 		}
 		same := !r.boundaryBetween(v, y)
-		if !same && y.Start > v.Start {
-			continue // a year after another part of the sentence is that part's
-		}
 		d := y.Start - v.Start
 		if d < 0 {
 			d = -d
+		} else if !same {
+			d += 1000 // a year in a later part of the sentence is that part's first
 		}
 		if same && !inSegment || same == inSegment && d < bestD {
 			best, bestD, inSegment = strconv.Itoa(y.Year), d, same

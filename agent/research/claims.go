@@ -31,6 +31,12 @@ type Claim struct {
 	// Period is the year the value is for, "" when the sentence names none.
 	Period   string
 	Modality Modality
+	// Object marks a date's qualifiers read from what its verb acts on
+	// ("formed an alliance"): something other than the subject itself.
+	Object bool
+	// Bound marks a bound rather than a value ("more than 450
+	// developers", "3900+ packages"): it conflicts with nothing.
+	Bound bool
 }
 
 // Key is what two claims must share to be compared: head, unit, period
@@ -44,7 +50,7 @@ func (c Claim) Key() string {
 // by what it dates, Head "date", meets any event of the same named
 // thing), and modifiers that agree (Compatible).
 func (c Claim) Like(d Claim) bool {
-	if c.Unit != d.Unit || c.Period != d.Period || c.Modality != d.Modality {
+	if c.Unit != d.Unit || c.Period != d.Period || c.Modality != d.Modality || c.Bound || d.Bound {
 		return false
 	}
 	if c.Head != d.Head {
@@ -52,6 +58,10 @@ func (c Claim) Like(d Claim) bool {
 		if !named || c.Head != "date" && d.Head != "date" {
 			return false
 		}
+	}
+	// "The company was founded in 1993" is not "formed an alliance in 1999".
+	if c.Unit == "date" && (len(c.Mods) == 0 && d.Object || len(d.Mods) == 0 && c.Object) {
+		return false
 	}
 	return c.Compatible(d)
 }
@@ -65,9 +75,13 @@ func Conflicts(c, d Claim) bool { return c.Like(d) && !Same(c.Value, d.Value) }
 // Compatible reports whether two claims with one Key are about the same
 // thing: the modifiers of one are all among the other's ("upfront
 // payment" and "upfront licence payment"; not "upfront payment" and
-// "milestone payment"). A date named only by what it dates (Head "date")
-// meets any event of the same thing.
+// "milestone payment"). A claim about the subject itself (no modifier)
+// meets only another such claim: "The line has 18 stops" is not "a
+// single fare costs £2".
 func (c Claim) Compatible(d Claim) bool {
+	if len(c.Mods) == 0 || len(d.Mods) == 0 {
+		return len(c.Mods) == len(d.Mods)
+	}
 	return subset(c.Mods, d.Mods) || subset(d.Mods, c.Mods)
 }
 
@@ -122,6 +136,7 @@ func Claims(s string, subject []string) []Claim {
 			c.Period = r.period(c.Value, vals, events)
 		}
 		c.Modality = r.modality(c.Value)
+		c.Bound = r.bound(c.Value)
 		if c.Attribute == "" {
 			c.Attribute = strings.Join(append(append([]string(nil), c.Mods...), c.Head), " ")
 		}
@@ -213,6 +228,12 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 	c.Unit = singular(unit)
 	c.Head = c.Unit
 	owner := r.owner(r.at(v))
+	// "room for 210 passengers", "capacity of 500 seats".
+	if i := r.at(v); i > 1 && (r.toks[i-1].lower == "for" || r.toks[i-1].lower == "of") {
+		if t := r.toks[i-2]; !t.capital() && !verbLike(t) && !determiners[t.lower] && !prepositions[t.lower] && !t.number() {
+			owner = r.keep(owner, t)
+		}
+	}
 	c.Mods = append(append([]string(nil), owner...), mods...)
 	// Read as "trial enrollment", "employees", "trial clinical sites".
 	name := counters[verb]
@@ -251,6 +272,7 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	}
 	c.Head = eventNouns[verb]
 	c.Mods = r.objectOf(vi, i)
+	c.Object = len(c.Mods) > 0
 	if c.Mods == nil {
 		c.Mods = r.actorOf(vi)
 	}
@@ -420,11 +442,18 @@ func (r *reader) clauseStart(i int) int {
 			break
 		}
 	}
-	// Leading prepositional phrases end at a comma or at a name.
+	// Leading prepositional phrases end at a comma, or without one at a
+	// name.
 	for start < i && prepositions[r.toks[start].lower] {
 		k := start + 1
-		for k < i && r.toks[k].text != "," && k < start+8 && !(k > start+1 && r.toks[k].capital() && !r.toks[k-1].capital() && !monthName(r.toks[k].text)) {
+		for k < i && k < start+14 && r.toks[k].text != "," {
 			k++
+		}
+		if k >= i || r.toks[k].text != "," {
+			k = start + 1
+			for k < i && k < start+8 && !(k > start+1 && r.toks[k].capital() && !r.toks[k-1].capital() && !monthName(r.toks[k].text)) {
+				k++
+			}
 		}
 		if k < i && r.toks[k].text == "," {
 			k++
@@ -467,4 +496,21 @@ func (r *reader) version(t token) bool {
 		return j >= 0 && j < len(r.toks) && r.toks[j].capital() && !monthName(r.toks[j].text) && !determiners[r.toks[j].lower]
 	}
 	return !yearRE.MatchString(t.text) && (near(k-1) || near(k+1))
+}
+
+// bound reports a value written as a bound: "more than 450", "over
+// 20", "at least 3", "fewer than 10", "3900+".
+func (r *reader) bound(v Value) bool {
+	if v.End < len(r.s) && r.s[v.End] == '+' {
+		return true
+	}
+	i := r.at(v)
+	if i > 0 && (r.toks[i-1].lower == "over" || r.toks[i-1].lower == "under" || r.toks[i-1].lower == "exceeding") {
+		return true
+	}
+	if i > 1 {
+		two := r.toks[i-2].lower + " " + r.toks[i-1].lower
+		return two == "more than" || two == "less than" || two == "fewer than" || two == "at least" || two == "at most" || two == "up to"
+	}
+	return false
 }

@@ -56,16 +56,21 @@ func TestClaimsConflictOnlyWhenLike(t *testing.T) {
 		a, aText, b, bText string
 		conflict           bool
 	}{
+		// Counts of one thing; of another; planned against done.
 		{"The trial enrolled 412 patients.", "412 patients", "The trial enrolled 388 patients by June.", "388 patients", true},
 		{"The trial enrolled 412 patients at 41 clinical sites.", "41 clinical sites", "The trial enrolled 412 patients.", "412 patients", false},
 		{"The protocol planned an enrollment of 400 patients.", "400 patients", "The trial enrolled 412 patients.", "412 patients", false},
+		// Two periods; one period.
 		{"Revenue was $50.1 million in 2023.", "$50.1 million", "Revenue was $61.4 million in 2024.", "$61.4 million", false},
 		{"Revenue was $50.1 million in 2024.", "$50.1 million", "Revenue for fiscal 2024 was $61.4 million.", "$61.4 million", true},
+		// Rounding; a real difference; another payment.
 		{"Orsolan paid an upfront licence payment of $35 million.", "$35 million", "It received an upfront payment of $35.2 million.", "$35.2 million", false},
 		{"Orsolan paid an upfront licence payment of $35 million.", "$35 million", "It received an upfront payment of $53 million.", "$53 million", true},
 		{"It received an upfront payment of $35 million.", "$35 million", "It may receive a milestone payment of $50 million.", "$50 million", false},
+		// Dates are values; a plan is not a date done.
 		{"The plant opened in October 2023.", "October 2023", "The Leiden plant, which opened in August 2024, hired 60 workers.", "August 2024", true},
 		{"The plant opened in October 2023.", "October 2023", "The plant is planned to open in August 2024.", "August 2024", false},
+		// A named release dated twice; two releases.
 		{"Debian 1.3 Bo (June 5th, 1997): Named for Bo Peep.", "June 5th, 1997", "1.3 Bo released July 1997 (974 packages, 200 developers)", "July 1997", true},
 		{"Debian 1.2 Rex (December 12th, 1996): Named for a dinosaur.", "December 12th, 1996", "1.3 Bo released July 1997 (974 packages, 200 developers)", "July 1997", false},
 	} {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 
 	"github.com/quarry-dev/quarry"
 	rs "github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/retrieve"
 )
 
 // reading is what one request's execution remembers across searches.
@@ -16,14 +18,19 @@ type reading struct {
 	seen   map[string]bool   // sentences already read, per document
 	labels map[string]string // document URL -> entity label
 	ai     *assist
+	// claims are the facts read as claims on any topic, by fact ID:
+	// verification compares them as claims (Claim.Like).
+	claims map[string]Claim
 }
 
 // execute searches every sub-question and extracts the facts of the
 // passages found; a sentence gives a fact to the first sub-question that
 // reads it. Then it follows up what the sources disagree on (followUps).
-// With a model, its facts come first (assist.readFacts).
-func (r *Researcher) execute(ctx context.Context, res *rs.Result, q question, ai *assist) error {
-	rd := &reading{k: r.PassagesPerQuestion, seen: map[string]bool{}, labels: map[string]string{}, ai: ai}
+// With a model, its facts come first (assist.readFacts). A sub-question
+// with no target (an aspect of a briefing, a broad question) reads every
+// claim its passages make (Claims); it returns those claims by fact ID.
+func (r *Researcher) execute(ctx context.Context, res *rs.Result, q question, ai *assist) (map[string]Claim, error) {
+	rd := &reading{k: r.PassagesPerQuestion, seen: map[string]bool{}, labels: map[string]string{}, ai: ai, claims: map[string]Claim{}}
 	if rd.k <= 0 {
 		rd.k = rs.MaxResults
 	}
@@ -34,21 +41,25 @@ func (r *Researcher) execute(ctx context.Context, res *rs.Result, q question, ai
 		if !q.Target.Broad {
 			targets = []Target{q.Target}
 		}
+		hint := targets
 		if a, ok := aspectOf(sq.Aspect); ok {
 			query = q.Subject + " " + a.Search
-			targets = a.Targets
+			targets, hint = nil, a.Targets
 		}
 		query = ai.query(sq, q, query)
-		if err := r.search(ctx, res, q, sq, query, targets, rd); err != nil {
-			return err
+		if err := r.search(ctx, res, q, sq, query, targets, hint, rd); err != nil {
+			return nil, err
 		}
 	}
-	return r.followUps(ctx, res, q, rd)
+	return rd.claims, r.followUps(ctx, res, q, rd)
 }
 
 // search runs one sub-question: its passages become search results and
 // their sentences facts.
-func (r *Researcher) search(ctx context.Context, res *rs.Result, q question, sq *rs.SubQuestion, query string, targets []Target, rd *reading) error {
+//
+// Offline, targets say what each sentence is read for (none: every
+// claim); hint says which attributes the model is asked for.
+func (r *Researcher) search(ctx context.Context, res *rs.Result, q question, sq *rs.SubQuestion, query string, targets, hint []Target, rd *reading) error {
 	if err := ctx.Err(); err != nil {
 		return quarry.Errorf(quarry.ECodeUnavailable, "research stopped: %w", err)
 	}
@@ -58,7 +69,23 @@ func (r *Researcher) search(ctx context.Context, res *rs.Result, q question, sq 
 		sq.Status = rs.SubFailed
 		return err
 	}
-	pending := rd.ai.readFacts(ctx, q, sq, hits, targets, rd.seen)
+	dropped := rd.ai.droppedClaims()
+	pending := rd.ai.readFacts(ctx, q, sq, hits, hint, rd.seen)
+	// The model's facts first; with no target, the offline claims only
+	// when the model did not read the passages: it was not asked or
+	// failed, or none of its claims passed the checks.
+	offline := pending == nil || rd.ai.droppedClaims() > dropped
+	// A model that read the passages and found nothing leaves the offline
+	// reader the claims its aspect names.
+	var only *aspect
+	if !offline {
+		if a, ok := aspectOf(sq.Aspect); ok {
+			only = &a
+		}
+	}
+	var srs []rs.SearchResult
+	var kept []Passage
+	modelRead := false
 	for i, h := range hits {
 		if strings.TrimSpace(h.Text) == "" {
 			continue
@@ -74,9 +101,19 @@ func (r *Researcher) search(ctx context.Context, res *rs.Result, q question, sq 
 			for _, f := range rd.ai.takeFacts(pending[i], sr, orDefault(rd.labels[doc], q.Subject), rd.seen) {
 				sr.ExtractedFacts = append(sr.ExtractedFacts, f.ID)
 				res.Facts = append(res.Facts, f)
+				modelRead = true
 			}
 		}
-		for _, f := range r.extract(h, sr, sq, targets, q, rd.labels[doc], rd.seen) {
+		srs = append(srs, sr)
+		kept = append(kept, h)
+	}
+	for i, h := range kept {
+		sr := srs[i]
+		read := r.extract(h, sr, sq, targets, q, rd.labels[docURL(h.URL)], rd.seen)
+		if len(targets) == 0 && !modelRead && (offline || only != nil) {
+			read = r.extractClaims(h, sr, sq, q, only, rd)
+		}
+		for _, f := range read {
 			sr.ExtractedFacts = append(sr.ExtractedFacts, f.ID)
 			res.Facts = append(res.Facts, f)
 		}
@@ -118,9 +155,9 @@ func (r *Researcher) followUps(ctx context.Context, res *rs.Result, q question, 
 					Priority: len(res.Plan.SubQuestions) + 1, ParentID: parent.ID, Depth: parent.Depth + 1, Status: rs.SubPending,
 					Aspect: parent.Aspect, SearchResults: []rs.SearchResult{}})
 				sq := &res.Plan.SubQuestions[len(res.Plan.SubQuestions)-1]
-				targets := targetsFor(parent.Aspect, base, q)
+				targets, hint := targetsFor(parent.Aspect, base, q)
 				query := q.Subject + " " + base + " " + strings.Join(correctionWords, " ")
-				if err := r.search(ctx, res, q, sq, query, targets, rd); err != nil {
+				if err := r.search(ctx, res, q, sq, query, targets, hint, rd); err != nil {
 					return err
 				}
 			}
@@ -160,18 +197,23 @@ func disputed(facts []rs.Fact, sq string) []string {
 	return out
 }
 
-// targetsFor is the target of attribute attr in the aspect section (the
-// question's own target for its sub-question).
-func targetsFor(section, attr string, q question) []Target {
+// targetsFor is the target of a follow-up on attr under section, and
+// the model's hint: offline none (every claim) under an aspect or a broad
+// question, the question's own target under its sub-question; for the
+// model the aspect's attribute of that name, or all of them.
+func targetsFor(section, attr string, q question) ([]Target, []Target) {
 	if a, ok := aspectOf(section); ok {
 		for _, t := range a.Targets {
 			if t.Attribute == attr {
-				return []Target{t}
+				return nil, []Target{t}
 			}
 		}
-		return a.Targets
+		return nil, a.Targets
 	}
-	return []Target{q.Target}
+	if q.Target.Broad {
+		return nil, nil
+	}
+	return []Target{q.Target}, []Target{q.Target}
 }
 
 // extract reads the passage sentence by sentence and keeps, for each
@@ -209,6 +251,96 @@ func (r *Researcher) extract(h Passage, sr rs.SearchResult, sq *rs.SubQuestion, 
 			Subject: q.Subject, Entity: entity, Attribute: bestT.Attribute + r.periodOf(sq, q, s, best.Value), Value: best.Value.Text, Passage: s})
 	}
 	return facts
+}
+
+// extractClaims reads every claim of the passage's sentences (Claims),
+// one fact each, named by its attribute, its modality when the source
+// does not report it as done, and its period: "upfront licence payment",
+// "planned trial enrollment", "revenue (2024)". A sentence read for an
+// earlier sub-question is skipped.
+//
+// With only set, a sentence gives claims only when it holds a word of
+// that aspect's vocabulary.
+func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQuestion, q question, only *aspect, rd *reading) []rs.Fact {
+	var facts []rs.Fact
+	entity := orDefault(rd.labels[docURL(h.URL)], q.Subject)
+	previous := ""
+	for _, s := range Sentences(h.Text) {
+		key := docURL(h.URL) + "\x00" + s
+		context := previous
+		previous = lastYear(s)
+		if rd.seen[key] || headerLine(s) || only != nil && !aboutAspect(s, *only) {
+			continue
+		}
+		cs := Claims(s, q.claimSubject())
+		if len(cs) == 0 {
+			continue
+		}
+		// "Debian 3.1 was released June 6th, 2005. There were around
+		// 15,000 binary packages": the year the sentence before names.
+		if anaphoraRE.MatchString(s) {
+			for i := range cs {
+				if cs[i].Period == "" && cs[i].Unit != "date" {
+					cs[i].Period = context
+				}
+			}
+		}
+		rd.seen[key] = true
+		subj := 0.0
+		if len(q.SubjectWords) > 0 && wordIndex(strings.ToLower(s), q.SubjectWords[0]) >= 0 {
+			subj = 0.1
+		}
+		for _, c := range cs {
+			text := clipAround(s, c.Value, rs.MaxFactChars)
+			if len([]rune(text)) < rs.MinFactChars {
+				continue
+			}
+			f := rs.Fact{ID: r.id(), Text: text, SourceURL: h.URL, SourceID: sr.ID, SourceTitle: sr.Title, Confidence: 0.7 + subj,
+				Section: sq.Aspect, ExtractionTimestamp: r.now().UTC(), SubQuestionID: sq.ID, Subject: q.Subject, Entity: entity,
+				Attribute: claimName(c), Value: c.Text, Passage: s}
+			rd.claims[f.ID] = c
+			facts = append(facts, f)
+		}
+	}
+	return facts
+}
+
+// aboutAspect reports whether sentence s holds a word (or its stem) of
+// the aspect's vocabulary.
+func aboutAspect(s string, a aspect) bool {
+	lower := strings.ToLower(s)
+	for _, w := range retrieve.Terms(a.Search) {
+		if wordIndex(lower, stem(w)) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// anaphoraRE starts a sentence that goes on about what the one before
+// it named.
+var anaphoraRE = regexp.MustCompile(`^(?:There (?:were|was|are|is)\b|At (?:the|that) time\b)|\b(?:[Tt]his|[Tt]hat|[Ee]ach) (?:release|version|year|edition)\b`)
+
+// lastYear is the last year a sentence writes, "" when none.
+func lastYear(s string) string {
+	ys := yearRE.FindAllString(s, -1)
+	if len(ys) == 0 {
+		return ""
+	}
+	return ys[len(ys)-1]
+}
+
+// claimName is how a fact names a claim's attribute: its words, the
+// modality unless reported, the period.
+func claimName(c Claim) string {
+	name := c.Attribute
+	if c.Modality != Reported && c.Modality != "" {
+		name = string(c.Modality) + " " + name
+	}
+	if c.Period != "" {
+		name += " (" + c.Period + ")"
+	}
+	return name
 }
 
 // periodOf is the fact's period for an aspect's sub-question or a

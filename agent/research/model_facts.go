@@ -92,6 +92,14 @@ type pendingFact struct {
 	key  string // as reading.seen
 }
 
+// droppedClaims counts the model's claims dropped so far by the checks.
+func (a *assist) droppedClaims() int {
+	if a == nil {
+		return 0
+	}
+	return len(a.facts.dropped)
+}
+
 // readFacts asks the model for the claims the passages hits make about
 // the sub-question's targets, and keeps those that pass the checks
 // (checkClaim), by the index of their passage in hits. It returns nil

@@ -15,10 +15,16 @@ type question struct {
 	Subject string
 	// SubjectWords are the subject's words, lower case, connectors out.
 	SubjectWords []string
-	Target       Target
+	// KindWords name what the subject is, as the question writes it
+	// right after the name ("the Eastline tram"): they qualify nothing.
+	KindWords []string
+	Target    Target
 	// Dated is set when the question names a year: its facts are then
 	// compared year by year, as aspects' facts always are.
 	Dated bool
+	// ents are the entities a briefing's documents describe, once
+	// resolved (resolveEntities); nil when they share one name.
+	ents *entities
 }
 
 func parseQuestion(text string) question {
@@ -28,17 +34,48 @@ func parseQuestion(text string) question {
 			q.SubjectWords = append(q.SubjectWords, w)
 		}
 	}
+	q.KindWords = kindAfter(text, q.Subject)
 	q.Target = TargetOf(text, q.Subject)
 	q.Dated = yearRE.MatchString(text)
 	return q
+}
+
+// kindAfter is the lower-case noun a question writes right after the
+// subject's name ("the Eastline tram's cost" -> tram); none after a
+// possessive name ("Grauhorn's missions" asks about missions).
+func kindAfter(question, subject string) []string {
+	i := strings.Index(question, subject)
+	if subject == "" || i < 0 {
+		return nil
+	}
+	rest := question[i+len(subject):]
+	if !strings.HasPrefix(rest, " ") {
+		return nil
+	}
+	f := strings.Fields(rest)
+	if len(f) == 0 {
+		return nil
+	}
+	w := strings.TrimSuffix(strings.TrimSuffix(strings.TrimRight(f[0], ",.;:?!"), "'s"), "’s")
+	if w == "" || strings.ToLower(w) != w || len(retrieve.Terms(w)) == 0 || verbLike(token{text: w, lower: w}) {
+		return nil
+	}
+	return []string{w}
+}
+
+// claimSubject is what a question's claims are read about: the subject's
+// words and what it is.
+func (q question) claimSubject() []string {
+	return append(append([]string(nil), q.SubjectWords...), q.KindWords...)
 }
 
 // directAspect is the section of the question's own sub-question.
 const directAspect = "Key findings"
 
 // aspect is a part of a briefing: the section it fills, the question it
-// asks about the subject, the words that find it, and the attributes its
-// facts state.
+// asks about the subject, the words that find it, and the attributes a
+// model is asked for (offline, every claim of its passages is read:
+// Claims).
 type aspect struct {
 	Section  string
 	Question string // with SUBJECT or SUBJECT'S for the subject

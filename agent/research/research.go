@@ -118,7 +118,8 @@ func (r *Researcher) Run(ctx context.Context, req *rs.Request) (*rs.Result, erro
 	if err := req.Move(rs.StatusExecuting); err != nil {
 		return fail(err)
 	}
-	if err := r.execute(ctx, res, q, ai); err != nil {
+	claims, err := r.execute(ctx, res, q, ai)
+	if err != nil {
 		return fail(err)
 	}
 	ai.factsDone(rs.StatusExecuting)
@@ -127,7 +128,10 @@ func (r *Researcher) Run(ctx context.Context, req *rs.Request) (*rs.Result, erro
 	if err := req.Move(rs.StatusVerifying); err != nil {
 		return fail(err)
 	}
-	verify(res, r.now().UTC(), r.id)
+	if q.Target.Broad {
+		q.ents = resolveEntities(res, q)
+	}
+	verify(res, claims, q.ents, r.now().UTC(), r.id)
 	r.report(rs.StatusVerifying, "%d discrepancies, %d ambiguous names", len(res.Discrepancies), len(res.Ambiguities))
 
 	if err := req.Move(rs.StatusSynthesizing); err != nil {

@@ -51,7 +51,14 @@ func draft(res *rs.Result, q question, now time.Time, newID func() string) (*rs.
 			bySection[sq.Aspect] = nil
 		}
 	}
+	// A namesake's claims are told in a note of their own, never as the
+	// subject's.
+	var others []*rs.Fact
 	for i := range res.Facts {
+		if q.ents.namesake(res.Facts[i].Entity) {
+			others = append(others, &res.Facts[i])
+			continue
+		}
 		sec := sectionOf[res.Facts[i].SubQuestionID]
 		bySection[sec] = append(bySection[sec], &res.Facts[i])
 	}
@@ -74,6 +81,11 @@ func draft(res *rs.Result, q question, now time.Time, newID func() string) (*rs.
 		if len(rep.Sections) == rs.MaxSections {
 			break
 		}
+	}
+	if len(others) > 0 && len(rep.Sections) < rs.MaxSections {
+		content, cited := sectionText(others, discs, facts)
+		content = fmt.Sprintf("Other entities share the name %s; what the sources say of them is kept apart from %s. ", q.Subject, q.ents.main) + content
+		rep.Sections = append(rep.Sections, rs.Section{ID: newID(), ReportID: rep.ID, Title: namesakeTitle(q.Subject), Content: content, FactIDs: cited, Order: len(rep.Sections) + 1})
 	}
 	for _, d := range res.Discrepancies {
 		verdict := "the report gives both"
@@ -184,6 +196,11 @@ func sectionText(fs []*rs.Fact, discs map[string]*rs.Discrepancy, facts map[stri
 		b.WriteString("\n\n")
 	}
 	return strings.TrimSpace(b.String()), cited
+}
+
+// namesakeTitle is the title of the note on other entities of a name.
+func namesakeTitle(subject string) string {
+	return "Other entities named " + orDefault(subject, "alike")
 }
 
 func sideList(d rs.Discrepancy, facts map[string]*rs.Fact) string {

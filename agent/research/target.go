@@ -118,6 +118,12 @@ func TargetOf(question string, subject string) Target {
 		}
 	}
 	all := words(question)
+	lower := strings.ToLower(question)
+	// A question that lists what it asks about, or asks what happened,
+	// is a briefing: every claim answers it.
+	if briefingRE.MatchString(lower) || strings.Contains(lower, ", ") && strings.Contains(lower, " and ") {
+		return Target{Attribute: "overview", Keywords: kw, Kind: KindTerm, Broad: true}
+	}
 	for _, r := range attributeRules {
 		for _, w := range r.words {
 			if slices.Contains(all, w) && !subj[w] {
@@ -132,7 +138,6 @@ func TargetOf(question string, subject string) Target {
 			}
 		}
 	}
-	lower := strings.ToLower(question)
 	for _, a := range aspects {
 		if strings.Contains(lower, aspectStem(a.Section)) {
 			return Target{Attribute: "overview", Keywords: kw, Kind: KindTerm, Broad: true}
@@ -159,6 +164,9 @@ func TargetOf(question string, subject string) Target {
 }
 
 var acronymRE = regexp.MustCompile(`^[A-Z]{2,6}$`)
+
+// briefingRE starts a question that asks for a briefing, not one value.
+var briefingRE = regexp.MustCompile(`^(?:what (?:happened|changed|has happened|has changed)|what do (?:the )?sources say|how did|how has|tell me about|summari[sz]e|brief me|describe|give me an overview)\b`)
 
 var quotedRE = regexp.MustCompile(`["“]([^"”]{2,})["”]`)
 

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	rs "github.com/quarry-dev/quarry/research"
 )
@@ -53,7 +54,11 @@ var correctionWords = []string{"restated", "restatement", "corrected", "correcti
 // whose sources disagree (resolved), an Ambiguity for each name whose
 // entities have different answers, and marks corroborated and preferred
 // facts verified.
-func verify(res *rs.Result, now time.Time, newID func() string) {
+//
+// Facts read as claims (claims, by fact ID) are compared with like claims
+// (Claim.Like: one head, unit, period and modality, agreeing modifiers);
+// other facts with those of the same attribute.
+func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Time, newID func() string) {
 	sources := map[string]*rs.SearchResult{}
 	rank := map[string]int{}
 	for i := range res.Sources {
@@ -63,6 +68,7 @@ func verify(res *rs.Result, now time.Time, newID func() string) {
 	docWords := docVectors(res.Sources)
 	groups := map[string][]*position{}
 	var order []string
+	like := &likeClaims{names: map[string]string{}}
 	for i := range res.Facts {
 		f := &res.Facts[i]
 		if f.Value == "" {
@@ -70,6 +76,9 @@ func verify(res *rs.Result, now time.Time, newID func() string) {
 		}
 		doc := docURL(f.SourceURL)
 		key := f.Attribute
+		if c, ok := claims[f.ID]; ok {
+			key = like.group(c, f.Attribute)
+		}
 		ps := groups[key]
 		v := valueOf(f)
 		replaced := false
@@ -109,16 +118,63 @@ func verify(res *rs.Result, now time.Time, newID func() string) {
 	var ans answer
 	for _, key := range order {
 		ps := groups[key]
-		clusters := absorbLoneClaims(byEntity(ps, docWords), res.Sources, docWords)
+		name := like.name(key)
+		var clusters []*cluster
+		_, isClaim := claims[ps[0].fact.ID]
+		if isClaim {
+			// A briefing's entities were told apart by context
+			// (resolveEntities): each is one cluster.
+			clusters = byResolvedEntity(ps)
+		} else {
+			clusters = absorbLoneClaims(byEntity(ps, docWords), res.Sources, docWords)
+		}
 		for _, c := range clusters {
-			resolve(res, c, key, now, newID)
+			resolve(res, c, name, now, newID)
 			if ps[0].fact.SubQuestionID == direct {
 				ans.add(c)
 			}
 		}
-		recordAmbiguity(res, clusters, key)
+		if !isClaim || namedApart(clusters, ents) {
+			recordAmbiguity(res, clusters, name)
+		}
 	}
 	res.Answer = ans.String()
+}
+
+// likeClaims groups claims that are about one thing (Claim.Like), each
+// group known by the name of its first claim.
+type likeClaims struct {
+	reps  []Claim
+	keys  []string
+	names map[string]string
+}
+
+// group returns the key of the group claim c joins, named name when it
+// starts one. A group's representative is its most qualified claim, so
+// that "plant opening" and "manufacturing plant opening" meet.
+func (l *likeClaims) group(c Claim, name string) string {
+	for i, rep := range l.reps {
+		if rep.Like(c) {
+			if len(c.Mods) > len(rep.Mods) {
+				l.reps[i] = c
+			}
+			return l.keys[i]
+		}
+	}
+	key := fmt.Sprintf("claim %d", len(l.keys))
+	l.reps = append(l.reps, c)
+	l.keys = append(l.keys, key)
+	l.names[key] = name
+	return key
+}
+
+// name is how a group key reads: a claim group's first name, or the
+// attribute itself.
+func (l *likeClaims) name(key string) string {
+	if n, ok := l.names[key]; ok {
+		return n
+	}
+	return key
 }
 
 // valueOf re-reads a fact's value from its passage.
@@ -136,6 +192,12 @@ func valueOf(f *rs.Fact) Value {
 		if v.Text == f.Value {
 			return v
 		}
+	}
+	// A claim's value with its unit: "268 patients".
+	if vs := Values(f.Value); len(vs) > 0 && vs[0].Start == 0 && vs[0].Kind != KindDate {
+		v := vs[0]
+		v.Text = f.Value
+		return v
 	}
 	return Value{Kind: KindTerm, Text: f.Value, Start: i, End: i + len(f.Value)}
 }
@@ -423,6 +485,43 @@ func mentions(sources []rs.SearchResult, s *side) int {
 	return len(counted)
 }
 
+// byResolvedEntity splits positions by the entity resolution gave
+// their facts.
+func byResolvedEntity(ps []*position) []*cluster {
+	var out []*cluster
+	of := map[string]*cluster{}
+	for _, p := range ps {
+		c := of[p.fact.Entity]
+		if c == nil {
+			c = &cluster{label: p.label}
+			of[p.fact.Entity] = c
+			out = append(out, c)
+		}
+		c.pos = append(c.pos, p)
+	}
+	return out
+}
+
+// namedApart reports whether claims' entities may be an ambiguity: each
+// is named (not told apart by a number alone, as "Debian (68040)"), and
+// entities resolved by context (ents) are named entities of one kind.
+func namedApart(clusters []*cluster, ents *entities) bool {
+	for _, c := range clusters {
+		if c.label != "" && !namedLabel(c.label, c.pos[0].fact.Subject) {
+			return false
+		}
+	}
+	if ents == nil {
+		return true
+	}
+	for _, c := range clusters[1:] {
+		if !ents.sameKind(entityName(clusters[0]), entityName(c)) {
+			return false
+		}
+	}
+	return true
+}
+
 // recordAmbiguity notes a name whose entities give different answers.
 func recordAmbiguity(res *rs.Result, clusters []*cluster, attribute string) {
 	if len(clusters) < 2 {
@@ -454,6 +553,21 @@ func recordAmbiguity(res *rs.Result, clusters []*cluster, attribute string) {
 	if distinct {
 		res.Ambiguities = append(res.Ambiguities, a)
 	}
+}
+
+// namedLabel reports whether a label names an entity: besides the
+// subject's words it has a word that is not a number.
+func namedLabel(label, subject string) bool {
+	subj := map[string]bool{}
+	for _, w := range words(subject) {
+		subj[w] = true
+	}
+	for _, w := range words(label) {
+		if !subj[w] && !unicode.IsDigit(rune(w[0])) {
+			return true
+		}
+	}
+	return false
 }
 
 // entityName is how a cluster's sources write the entity.

@@ -1,0 +1,139 @@
+package research
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	rs "github.com/quarry-dev/quarry/research"
+)
+
+func day(s string) time.Time {
+	t, _ := time.Parse("2006-01-02", s)
+	return t
+}
+
+// halden is a biotech with three planted contradictions (a count, an
+// amount, a date) and traps: a planned enrollment, two years of revenue,
+// clinical sites beside patients, and a payment written rounded.
+var halden = memoryCorpus{
+	{URL: "doc://release", Title: "Press release", Credibility: 0.75, Published: day("2025-01-10"),
+		Text: "Halden Bio reported that the trial enrolled 412 patients at 41 clinical sites. The protocol had planned an enrollment of 400 patients. Halden Bio received an upfront licence payment of $35 million from Orsa."},
+	{URL: "doc://annual", Title: "Annual report", Credibility: 0.9, Published: day("2025-03-01"),
+		Text: "Halden Bio reported revenue of $12.4 million in 2024, compared with $8.1 million in 2023. The trial enrolled 412 patients. The Halden Bio plant opened in October 2023. Halden Bio received an upfront payment of $35.2 million."},
+	{URL: "doc://news", Title: "Trade news", Credibility: 0.6, Published: day("2025-02-01"),
+		Text: "The Halden Bio trial enrolled 388 patients, the company said. The Halden Bio plant opened in August 2024 after delays."},
+	{URL: "doc://blog", Title: "Investor blog", Credibility: 0.4, Published: day("2025-02-05"),
+		Text: "Halden Bio pocketed an upfront payment of $53 million. The plant opened in October 2023, and revenue was $12.4 million in 2024."},
+}
+
+// TestBriefingConflictsOnAnyTopic: a briefing finds contradictions about
+// attributes no list names, and none between unlike claims.
+func TestBriefingConflictsOnAnyTopic(t *testing.T) {
+	res := run(t, halden, "What happened to Halden Bio: its trial, the licence deal and the plant?")
+	facts := res.FactsByID()
+	want := map[string][2]string{"patients": {"412", "388"}, "payment": {"$35", "$53"}, "opening": {"October 2023", "August 2024"}}
+	found := map[string]bool{}
+	for _, d := range res.Discrepancies {
+		var values []string
+		for _, s := range d.Sides {
+			values = append(values, s.Value)
+		}
+		joined := strings.Join(values, " | ")
+		matched := false
+		for name, w := range want {
+			if strings.Contains(joined, w[0]) && strings.Contains(joined, w[1]) {
+				found[name], matched = true, true
+				if !strings.HasPrefix(d.Preferred, w[0]) {
+					t.Errorf("%s: preferred %q; want %s", d.Topic, d.Preferred, w[0])
+				}
+			}
+		}
+		if !matched {
+			t.Errorf("false conflict %s: %s", d.Topic, joined)
+		}
+		for _, id := range d.FactIDs {
+			if v := facts[id].Value; strings.Contains(v, "sites") || strings.HasPrefix(v, "400") || strings.HasPrefix(v, "$8.1") {
+				t.Errorf("%s compares %q, an unlike claim", d.Topic, v)
+			}
+		}
+	}
+	for name := range want {
+		if !found[name] {
+			t.Errorf("no discrepancy about %s in %+v", name, res.Discrepancies)
+		}
+	}
+}
+
+// vesta shares its name with a game studio that the documents' context
+// tells apart: place, industry, people.
+var vesta = memoryCorpus{
+	{URL: "doc://a", Title: "Vesta Therapeutics annual report", Credibility: 0.9,
+		Text: "Vesta Therapeutics, the Boston biotech, had 212 employees at the end of 2024. Vesta Therapeutics reported revenue of $9.1 million in 2024 from its asthma trial partner."},
+	{URL: "doc://b", Title: "Biotech news", Credibility: 0.6,
+		Text: "Vesta Therapeutics enrolled 268 patients in its asthma trial. The Boston biotech had 212 employees in 2024."},
+	{URL: "doc://c", Title: "Game news", Credibility: 0.6,
+		Text: "Vesta Games, the Montreal video-game studio founded by Marc Tremblay, employed 140 people in 2024. Vesta Games reported revenue of $12 million in 2024 from its role-playing game."},
+}
+
+// TestNamesakeClaimsStayInTheirNote: a namesake's claims are told in a
+// note of their own, never in the subject's sections, and it is an
+// ambiguity only as a named entity of the same kind.
+func TestNamesakeClaimsStayInTheirNote(t *testing.T) {
+	res := run(t, vesta, "What happened to Vesta in 2024: its asthma trial, revenue and employees?")
+	facts := res.FactsByID()
+	note := false
+	for _, s := range res.Report.Sections {
+		isNote := strings.HasPrefix(s.Title, "Other entities named")
+		note = note || isNote
+		for _, id := range s.FactIDs {
+			if games := facts[id].SourceURL == "doc://c"; games != isNote {
+				t.Errorf("section %s cites %q from %s", s.Title, facts[id].Text, facts[id].SourceURL)
+			}
+		}
+	}
+	if !note {
+		t.Errorf("sections %+v; want a note on Vesta Games", res.Report.Sections)
+	}
+	for _, d := range res.Discrepancies {
+		for _, id := range d.FactIDs {
+			if facts[id].SourceURL == "doc://c" {
+				t.Errorf("discrepancy %s takes the studio's %q", d.Topic, facts[id].Text)
+			}
+		}
+	}
+	for _, a := range res.Ambiguities {
+		for _, e := range a.Entities {
+			if e.Entity != "Vesta Therapeutics" && e.Entity != "Vesta Games" {
+				t.Errorf("ambiguity %+v; want it between the two named companies only", a)
+			}
+		}
+	}
+}
+
+// TestNoAmbiguityBetweenNumbersOfOneName: a history's releases, each
+// named by its version, disagree only where two sources date the same
+// release differently; the project's other dates are not entities.
+func TestNoAmbiguityBetweenNumbersOfOneName(t *testing.T) {
+	corpus := memoryCorpus{
+		{URL: "doc://releases", Title: "Debian releases", Credibility: 0.5,
+			Text: "Debian 1.1 Buzz (June 17th, 1996): the first release with a code name.\n\nDebian 1.3 Bo (June 5th, 1997): Named for Bo Peep."},
+		{URL: "doc://history", Title: "Detailed history", Credibility: 0.5,
+			Text: "Ian Murdock founded the Debian project in August 1993.\n\n1.1 Buzz released June 1996 (474 packages).\n\n1.3 Bo released July 1997 (974 packages, 200 developers)."},
+	}
+	res := run(t, corpus, "When were Debian's releases made, and how many packages did each have?")
+	if len(res.Ambiguities) != 0 {
+		t.Errorf("ambiguities %+v; want none", res.Ambiguities)
+	}
+	if len(res.Discrepancies) != 1 || !strings.Contains(res.Discrepancies[0].Topic, "1.3") {
+		t.Fatalf("discrepancies %+v; want the 1.3 release's date alone", res.Discrepancies)
+	}
+	var values []string
+	for _, s := range res.Discrepancies[0].Sides {
+		values = append(values, s.Value)
+	}
+	if got := strings.Join(values, " | "); !strings.Contains(got, "June 5th, 1997") || !strings.Contains(got, "July 1997") {
+		t.Errorf("sides %s; want June 5th, 1997 and July 1997", got)
+	}
+	_ = rs.StrategyUncertainty
+}

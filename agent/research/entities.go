@@ -1,0 +1,288 @@
+package research
+
+// Entities resolved by context: in a briefing, documents that name the
+// subject are grouped by the name they give it ("Veridane Therapeutics",
+// "Veridane Games", the bare "Veridane") and by what surrounds it (their
+// words: place, industry, people, co-mentioned names); the group the
+// question is about is the subject, the other named groups are namesakes,
+// whose claims the report keeps in a note of their own.
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+
+	rs "github.com/quarry-dev/quarry/research"
+	"github.com/quarry-dev/quarry/retrieve"
+)
+
+// entities is what resolution found: the subject's name, each namesake's
+// and each entity's kind ("organisation", or "" when unknown).
+type entities struct {
+	main      string
+	namesakes map[string]bool
+	kinds     map[string]string
+}
+
+// namesake reports whether name is another entity than the subject's.
+func (e *entities) namesake(name string) bool { return e != nil && e.namesakes[name] }
+
+// sameKind reports whether two entities are named entities of the same
+// kind, the only ones an ambiguity is between.
+func (e *entities) sameKind(a, b string) bool {
+	if e == nil {
+		return true
+	}
+	ka, oka := e.kinds[a]
+	kb, okb := e.kinds[b]
+	return oka && okb && ka == kb && ka != ""
+}
+
+// entityGroup is the documents that name one entity.
+type entityGroup struct {
+	name string
+	docs []string
+}
+
+// resolveEntities groups the documents of a briefing by the entity they
+// describe, sets each fact's Entity to it and returns what it found; nil
+// when every document names the subject the same way.
+func resolveEntities(res *rs.Result, q question) *entities {
+	texts, order := docTexts(res.Sources)
+	docWords := docVectors(res.Sources)
+	named := map[string]*entityGroup{}
+	var groups []*entityGroup
+	bare := &entityGroup{name: q.Subject}
+	for _, d := range order {
+		n := nameIn(texts[d], q.SubjectWords)
+		if n == "" {
+			bare.docs = append(bare.docs, d)
+			continue
+		}
+		key := strings.ToLower(n)
+		if named[key] == nil {
+			named[key] = &entityGroup{name: n}
+			groups = append(groups, named[key])
+		}
+		named[key].docs = append(named[key].docs, d)
+	}
+	if len(groups) == 0 {
+		return nil
+	}
+	groups = mergeAlike(groups, docWords)
+	// A document that writes the bare name belongs to the named entity
+	// it is most like, or to the subject.
+	var rest []string
+	for _, d := range bare.docs {
+		best, bestSim := (*entityGroup)(nil), relatedDocSimilarity
+		for _, g := range groups {
+			if s := meanCosine(d, g.docs, docWords); s >= bestSim {
+				best, bestSim = g, s
+			}
+		}
+		if best == nil {
+			rest = append(rest, d)
+			continue
+		}
+		best.docs = append(best.docs, d)
+	}
+	bare.docs = rest
+	main := bare
+	if len(bare.docs) == 0 || questionScore(q, bare, texts) < bestScore(q, groups, texts) {
+		main = mostAsked(q, groups, texts)
+		main.docs = append(main.docs, bare.docs...)
+	} else {
+		groups = append(groups, bare)
+	}
+	e := &entities{main: main.name, namesakes: map[string]bool{}, kinds: map[string]string{}}
+	of := map[string]string{}
+	for _, g := range groups {
+		e.kinds[g.name] = kindOf(g, texts)
+		if g != main {
+			e.namesakes[g.name] = true
+		}
+		for _, d := range g.docs {
+			of[d] = g.name
+		}
+	}
+	for i := range res.Facts {
+		if n, ok := of[docURL(res.Facts[i].SourceURL)]; ok {
+			res.Facts[i].Entity = n
+		}
+	}
+	return e
+}
+
+// docTexts joins each document's passages, in the order first found.
+func docTexts(sources []rs.SearchResult) (map[string]string, []string) {
+	texts := map[string]string{}
+	var order []string
+	for _, s := range sources {
+		d := docURL(s.URL)
+		if _, ok := texts[d]; !ok {
+			order = append(order, d)
+		}
+		if !strings.Contains(texts[d], s.Content) {
+			texts[d] += "\n\n" + s.Content
+		}
+	}
+	return texts, order
+}
+
+// nameIn is the name a document gives the subject: how it qualifies it
+// (entityLabel: "Kestrel Dynamics Ltd", "Araki Station (Chiba)"), or the
+// capitalised words it writes after it more often than the bare name
+// ("Veridane Games", "Eastline Ferries Ltd"); "" for the bare name.
+func nameIn(text string, subject []string) string {
+	if len(subject) == 0 {
+		return ""
+	}
+	if l := entityLabel(text, subject); l != "" {
+		return l
+	}
+	var body []string
+	for _, l := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			body = append(body, l)
+		}
+	}
+	text = strings.Join(body, "\n")
+	forms := map[string]int{}
+	bareCount := 0
+	first := ""
+	pattern := `(?i)\b` + strings.Join(subject, `\W+`) + `\b`
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return ""
+	}
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		ext := extension(text[m[1]:])
+		if ext == "" {
+			bareCount++
+			continue
+		}
+		form := text[m[0]:m[1]] + " " + ext
+		if forms[form] == 0 && first == "" {
+			first = form
+		}
+		forms[form]++
+	}
+	if first == "" || forms[first] < bareCount {
+		return ""
+	}
+	return first
+}
+
+// extension is the run of capitalised words (and a legal form) that
+// continues a name at the start of rest: " Games, the studio" -> "Games".
+// A word in capitals ("CEO") or a common word ("The") ends it.
+func extension(rest string) string {
+	var out []string
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	for _, w := range strings.Fields(rest) {
+		t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimRight(w, ",.;:)"), "'s"), "’s")
+		r := []rune(t)
+		if len(r) < 2 || !unicode.IsUpper(r[0]) || monthName(t) || retrieveStop(strings.ToLower(t)) ||
+			strings.ToUpper(t) == t && !legalForms[t] {
+			break
+		}
+		out = append(out, t)
+		if len(out) == 3 || t != w {
+			break // punctuation ends the name
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+var legalForms = map[string]bool{"AG": true, "SA": true, "NV": true, "BV": true, "LLC": true, "LLP": true, "PLC": true, "GmbH": true, "Ltd": true, "Inc": true, "Co": true}
+
+// mergeAlike joins named groups whose documents are about the same
+// thing (sameDocSimilarity): one entity written two ways.
+func mergeAlike(groups []*entityGroup, docWords map[string]map[string]float64) []*entityGroup {
+	var out []*entityGroup
+	for _, g := range groups {
+		joined := false
+		for _, o := range out {
+			if groupCosine(g, o, docWords) >= sameDocSimilarity {
+				o.docs = append(o.docs, g.docs...)
+				joined = true
+				break
+			}
+		}
+		if !joined {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func groupCosine(a, b *entityGroup, docWords map[string]map[string]float64) float64 {
+	s := 0.0
+	for _, d := range a.docs {
+		s += meanCosine(d, b.docs, docWords)
+	}
+	return s / float64(len(a.docs))
+}
+
+func meanCosine(d string, docs []string, docWords map[string]map[string]float64) float64 {
+	if len(docs) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, o := range docs {
+		s += cosine(docWords[d], docWords[o])
+	}
+	return s / float64(len(docs))
+}
+
+// questionScore is how many of the question's own words (the subject's
+// aside) a group's documents hold, and a little for each document.
+func questionScore(q question, g *entityGroup, texts map[string]string) float64 {
+	subj := map[string]bool{}
+	for _, w := range q.SubjectWords {
+		subj[w] = true
+	}
+	var all strings.Builder
+	for _, d := range g.docs {
+		all.WriteString(strings.ToLower(texts[d]))
+	}
+	text := all.String()
+	score := 0.1 * float64(len(g.docs))
+	for _, w := range retrieve.Terms(q.Text) {
+		if !subj[w] && len(w) > 2 && wordIndex(text, stem(w)) >= 0 {
+			score++
+		}
+	}
+	return score
+}
+
+func bestScore(q question, groups []*entityGroup, texts map[string]string) float64 {
+	return questionScore(q, mostAsked(q, groups, texts), texts)
+}
+
+// mostAsked is the group the question is most about.
+func mostAsked(q question, groups []*entityGroup, texts map[string]string) *entityGroup {
+	sorted := append([]*entityGroup(nil), groups...)
+	sort.SliceStable(sorted, func(i, j int) bool { return questionScore(q, sorted[i], texts) > questionScore(q, sorted[j], texts) })
+	return sorted[0]
+}
+
+// organisations are the words that make an entity a company or another
+// organisation.
+var organisations = regexp.MustCompile(`(?i)\b(?:company|firm|studio|brewery|operator|maker|manufacturer|biotech\w*|bank|corporation|inc|ltd|llc|plc|gmbh|ag|publisher|agency|startup|retailer|airline|insurer)\b`)
+
+// kindOf is "organisation" when the group's documents say it is one.
+func kindOf(g *entityGroup, texts map[string]string) string {
+	if organisations.MatchString(g.name) {
+		return "organisation"
+	}
+	for _, d := range g.docs {
+		if organisations.MatchString(texts[d]) {
+			return "organisation"
+		}
+	}
+	return ""
+}
