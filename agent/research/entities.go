@@ -139,6 +139,10 @@ func nameIn(text string, subject []string) string {
 		return ""
 	}
 	if l := entityLabel(text, subject); l != "" {
+		// "BOSTON -- Veridane": a dateline, not a name.
+		if f := strings.Fields(l); len(f) > 1 && (strings.ToUpper(f[0]) == f[0] && len(f[0]) > 3 || f[1] == "--" || f[1] == "—") {
+			return ""
+		}
 		return l
 	}
 	var body []string

@@ -21,6 +21,8 @@ type reading struct {
 	// claims are the facts read as claims on any topic, by fact ID:
 	// verification compares them as claims (Claim.Like).
 	claims map[string]Claim
+	// sections are the plan's aspects, in order.
+	sections []string
 }
 
 // execute searches every sub-question and extracts the facts of the
@@ -33,6 +35,9 @@ func (r *Researcher) execute(ctx context.Context, res *rs.Result, q question, ai
 	rd := &reading{k: r.PassagesPerQuestion, seen: map[string]bool{}, labels: map[string]string{}, ai: ai, claims: map[string]Claim{}}
 	if rd.k <= 0 {
 		rd.k = rs.MaxResults
+	}
+	for _, sq := range res.Plan.SubQuestions {
+		rd.sections = append(rd.sections, sq.Aspect)
 	}
 	for i := range res.Plan.SubQuestions {
 		sq := &res.Plan.SubQuestions[i]
@@ -296,13 +301,28 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 				continue
 			}
 			f := rs.Fact{ID: r.id(), Text: text, SourceURL: h.URL, SourceID: sr.ID, SourceTitle: sr.Title, Confidence: 0.7 + subj,
-				Section: sq.Aspect, ExtractionTimestamp: r.now().UTC(), SubQuestionID: sq.ID, Subject: q.Subject, Entity: entity,
+				Section: sectionFor(s, sq, rd.sections), ExtractionTimestamp: r.now().UTC(), SubQuestionID: sq.ID, Subject: q.Subject, Entity: entity,
 				Attribute: claimName(c), Value: c.Text, Passage: s}
 			rd.claims[f.ID] = c
 			facts = append(facts, f)
 		}
 	}
 	return facts
+}
+
+// sectionFor is the section of a claim the question's own sub-question
+// reads: the first aspect of the plan whose vocabulary the sentence
+// holds, else the sub-question's.
+func sectionFor(s string, sq *rs.SubQuestion, sections []string) string {
+	if sq.Aspect != directAspect {
+		return sq.Aspect
+	}
+	for _, sec := range sections {
+		if a, ok := aspectOf(sec); ok && aboutAspect(s, a) {
+			return sec
+		}
+	}
+	return sq.Aspect
 }
 
 // aboutAspect reports whether sentence s holds a word (or its stem) of

@@ -16,7 +16,7 @@ func Sentences(text string) []string {
 	// Headings name a document or a part of it; they make no claim.
 	var kept []string
 	for _, line := range strings.Split(text, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") || navigationLine(line) {
 			line = ""
 		}
 		kept = append(kept, line)
@@ -62,6 +62,30 @@ var pageChrome = regexp.MustCompile(`(?i)\b(?:jump to (?:content|navigation)|mov
 	`privacy policy|terms of (?:use|service)|cookie (?:policy|statement|settings)|content is available under|this page was last edited|` +
 	`archived from the original|retrieved (?:on )?(?:\d{1,2} )?(?:january|february|march|april|may|june|july|august|september|october|november|december)|` +
 	`learn how and when to remove this|from wikipedia, the free encyclopedia|all rights reserved)\b`)
+
+// navigationLine reports a saved page's navigation bar: a short line of
+// short cells between bars ("Chapter 2. Leadership |  | Chapter 4. A
+// Detailed History"), or of the links that move between pages.
+func navigationLine(line string) bool {
+	t := strings.TrimSpace(line)
+	if t == "" || len(t) > 200 {
+		return false
+	}
+	if navWordsRE.MatchString(t) {
+		return true
+	}
+	if !strings.Contains(t, "|") {
+		return false
+	}
+	for _, cell := range strings.Split(t, "|") {
+		if len(strings.Fields(cell)) > 8 {
+			return false
+		}
+	}
+	return true
+}
+
+var navWordsRE = regexp.MustCompile(`(?i)^(?:(?:prev(?:ious)?|next|up|home|contents|index|top|back)\s*[|·]?\s*)+$`)
 
 var abbreviations = map[string]bool{"inc": true, "ltd": true, "co": true, "corp": true, "st": true, "mr": true, "mrs": true, "ms": true, "dr": true,
 	"jr": true, "sr": true, "no": true, "vs": true, "etc": true, "jan": true, "feb": true, "mar": true, "apr": true, "jun": true, "jul": true,

@@ -214,6 +214,7 @@ func TestSubstitution(t *testing.T) {
 // A saved web page's chrome makes no claim: it is not a sentence.
 func TestSentencesLeaveOutPageChrome(t *testing.T) {
 	got := Sentences("Main menu move to sidebar hide Navigation.\n\nThe station opened on 19 January 1871. Retrieved 20 April 2016. Archived from the original on 24 December 2016.\n\n" +
+		"Chapter 2. Leadership |  | Chapter 4. A Detailed History\n\nPrev  Next\n\n" +
 		"By using this site, you agree to the Terms of Use and Privacy Policy. Content is available under CC BY-SA 4.0 unless otherwise noted. The museum was founded in 1872.")
 	want := []string{"The station opened on 19 January 1871.", "The museum was founded in 1872."}
 	if !slices.Equal(got, want) {

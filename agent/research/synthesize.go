@@ -60,6 +60,9 @@ func draft(res *rs.Result, q question, now time.Time, newID func() string) (*rs.
 			continue
 		}
 		sec := sectionOf[res.Facts[i].SubQuestionID]
+		if _, planned := bySection[res.Facts[i].Section]; planned {
+			sec = res.Facts[i].Section // a briefing's claim, in its aspect
+		}
 		bySection[sec] = append(bySection[sec], &res.Facts[i])
 	}
 	for _, sq := range res.Plan.SubQuestions {
@@ -153,6 +156,7 @@ func sectionText(fs []*rs.Fact, discs map[string]*rs.Discrepancy, facts map[stri
 		return rs.Cite(id)
 	}
 	doneDisc := map[string]bool{}
+	written := map[string]bool{}
 	n := 0
 	for _, f := range fs {
 		if n >= maxFactsPerSection {
@@ -161,6 +165,11 @@ func sectionText(fs []*rs.Fact, discs map[string]*rs.Discrepancy, facts map[stri
 		if citedSet[f.ID] {
 			continue
 		}
+		// A sentence with several claims is written once.
+		if f.DiscrepancyID == "" && written[f.SourceURL+"\x00"+f.Text] {
+			continue
+		}
+		written[f.SourceURL+"\x00"+f.Text] = true
 		if d := discs[f.DiscrepancyID]; d != nil {
 			if doneDisc[d.ID] {
 				continue

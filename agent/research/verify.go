@@ -129,8 +129,10 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 			clusters = absorbLoneClaims(byEntity(ps, docWords), res.Sources, docWords)
 		}
 		for _, c := range clusters {
+			before := len(res.Discrepancies)
 			resolve(res, c, name, now, newID)
-			if ps[0].fact.SubQuestionID == direct {
+			// A briefing's short answer is what its sources disagreed on.
+			if ps[0].fact.SubQuestionID == direct && (!isClaim || len(res.Discrepancies) > before) {
 				ans.add(c)
 			}
 		}
