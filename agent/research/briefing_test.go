@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	rs "github.com/quarry-dev/quarry/research"
 )
 
 func day(s string) time.Time {
@@ -113,13 +111,16 @@ func TestNamesakeClaimsStayInTheirNote(t *testing.T) {
 
 // TestNoAmbiguityBetweenNumbersOfOneName: a history's releases, each
 // named by its version, disagree only where two sources date the same
-// release differently; the project's other dates are not entities.
+// release differently; the project's other dates are not entities, and
+// a count that goes on about the release before it is that release's.
 func TestNoAmbiguityBetweenNumbersOfOneName(t *testing.T) {
 	corpus := memoryCorpus{
 		{URL: "doc://releases", Title: "Debian releases", Credibility: 0.5,
-			Text: "Debian 1.1 Buzz (June 17th, 1996): the first release with a code name.\n\nDebian 1.3 Bo (June 5th, 1997): Named for Bo Peep."},
+			Text: "Debian 1.1 Buzz (June 17th, 1996): the first release with a code name.\n\nDebian 1.3 Bo (June 5th, 1997): Named for Bo Peep.\n\n" +
+				"Debian 3.0 Woody (19 July 2002): Named for the cowboy. There were around 8500 binary packages."},
 		{URL: "doc://history", Title: "Detailed history", Credibility: 0.5,
-			Text: "Ian Murdock founded the Debian project in August 1993.\n\n1.1 Buzz released June 1996 (474 packages).\n\n1.3 Bo released July 1997 (974 packages, 200 developers)."},
+			Text: "Ian Murdock founded the Debian project in August 1993.\n\n1.1 Buzz released June 1996 (474 packages).\n\n1.3 Bo released July 1997 (974 packages, 200 developers).\n\n" +
+				"Debian 2.2 was released August 15th, 2000. There were 3900 binary packages."},
 	}
 	res := run(t, corpus, "When were Debian's releases made, and how many packages did each have?")
 	if len(res.Ambiguities) != 0 {
@@ -135,5 +136,4 @@ func TestNoAmbiguityBetweenNumbersOfOneName(t *testing.T) {
 	if got := strings.Join(values, " | "); !strings.Contains(got, "June 5th, 1997") || !strings.Contains(got, "July 1997") {
 		t.Errorf("sides %s; want June 5th, 1997 and July 1997", got)
 	}
-	_ = rs.StrategyUncertainty
 }

@@ -37,6 +37,15 @@ type Claim struct {
 	// Bound marks a bound rather than a value ("more than 450
 	// developers", "3900+ packages"): it conflicts with nothing.
 	Bound bool
+	// owned is set when the claim's qualifiers name a part of the
+	// subject or a thing of its own ("the trial", "1.3 Bo"), not only
+	// what it counts.
+	owned bool
+	// Adrift marks a claim of no period, about the subject itself, in a
+	// text that spans many years ("There were around 15,000 binary
+	// packages" in a history): what it is of cannot be told, and it
+	// conflicts with nothing.
+	Adrift bool
 }
 
 // Key is what two claims must share to be compared: head, unit, period
@@ -50,7 +59,7 @@ func (c Claim) Key() string {
 // by what it dates, Head "date", meets any event of the same named
 // thing), and modifiers that agree (Compatible).
 func (c Claim) Like(d Claim) bool {
-	if c.Unit != d.Unit || c.Period != d.Period || c.Modality != d.Modality || c.Bound || d.Bound {
+	if c.Unit != d.Unit || c.Period != d.Period || c.Modality != d.Modality || c.Bound || d.Bound || c.Adrift || d.Adrift {
 		return false
 	}
 	if c.Head != d.Head {
@@ -189,7 +198,7 @@ func (r *reader) after(v Value) int { return tokenAt(r.toks, v.End) }
 // noun after it ("a $9 million expansion", "$1.3 million of contracts"),
 // or else what the sentence's earlier amount was about.
 func (r *reader) amount(v Value, earlier []Claim) (Claim, bool) {
-	c := Claim{Value: v, Text: v.Text, Unit: currency(v.Text)}
+	c := Claim{Value: v, Text: v.Text, Unit: currency(v.Text), owned: true}
 	if !r.attribute(&c, v, earlier) {
 		return Claim{}, false
 	}
@@ -203,7 +212,7 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 	c := Claim{Value: v, Text: v.Text}
 	lower := strings.ToLower(v.Text)
 	if strings.Contains(lower, "%") || strings.Contains(lower, "percent") || strings.Contains(lower, "per cent") {
-		c.Unit = "%"
+		c.Unit, c.owned = "%", true
 		if !r.attribute(&c, v, earlier) {
 			return Claim{}, false
 		}
@@ -214,7 +223,7 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		// "a headcount of 1,240": the noun phrase is the attribute.
 		if i := r.at(v); i > 0 && (r.toks[i-1].lower == "of" || copulas[r.toks[i-1].lower]) {
 			if head, m, ok := r.phraseBefore(i - 1); ok {
-				c.Head, c.Mods = head, m
+				c.Head, c.Mods, c.owned = head, m, true
 				return c, true
 			}
 		}
@@ -235,6 +244,7 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		}
 	}
 	c.Mods = append(append([]string(nil), owner...), mods...)
+	c.owned = len(owner) > 0
 	// Read as "trial enrollment", "employees", "trial clinical sites".
 	name := counters[verb]
 	if name == "" {
@@ -402,10 +412,13 @@ func (r *reader) owner(i int) []string {
 		return []string{}
 	}
 	start := r.clauseStart(i)
+	if start < i && r.toks[start].lower == "and" {
+		start++
+	}
 	var mods []string
 	for j := start; j < i && j < start+6; j++ {
 		t := r.toks[j]
-		if j > start && (prepositions[t.lower] || verbLike(t) || clauseEnds[t.lower]) {
+		if j > start && (prepositions[t.lower] || verbLike(t) || clauseEnds[t.lower]) || t.lower == "than" || t.number() && !r.version(t) {
 			break
 		}
 		if j == start && prepositions[t.lower] {

@@ -270,10 +270,13 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 	var facts []rs.Fact
 	entity := orDefault(rd.labels[docURL(h.URL)], q.Subject)
 	previous := ""
+	years := distinctYears(h.Text)
 	for _, s := range Sentences(h.Text) {
 		key := docURL(h.URL) + "\x00" + s
 		context := previous
-		previous = lastYear(s)
+		if y := lastYear(s); y != "" {
+			previous = y
+		}
 		if rd.seen[key] || headerLine(s) || only != nil && !aboutAspect(s, *only) {
 			continue
 		}
@@ -282,13 +285,18 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 			continue
 		}
 		// "Debian 3.1 was released June 6th, 2005. There were around
-		// 15,000 binary packages": the year the sentence before names.
-		if anaphoraRE.MatchString(s) {
-			for i := range cs {
-				if cs[i].Period == "" && cs[i].Unit != "date" {
-					cs[i].Period = context
-				}
+		// 15,000 binary packages": the year the sentences before name.
+		// Without it, in a history, what such a sentence counts cannot
+		// be told.
+		anaphoric := anaphoraRE.MatchString(s)
+		for i := range cs {
+			if cs[i].Period != "" || cs[i].Unit == "date" {
+				continue
 			}
+			if anaphoric {
+				cs[i].Period = context
+			}
+			cs[i].Adrift = cs[i].Period == "" && years >= manyYears && (anaphoric || !cs[i].owned)
 		}
 		rd.seen[key] = true
 		subj := 0.0
@@ -339,7 +347,19 @@ func aboutAspect(s string, a aspect) bool {
 
 // anaphoraRE starts a sentence that goes on about what the one before
 // it named.
-var anaphoraRE = regexp.MustCompile(`^(?:There (?:were|was|are|is)\b|At (?:the|that) time\b)|\b(?:[Tt]his|[Tt]hat|[Ee]ach) (?:release|version|year|edition)\b`)
+var anaphoraRE = regexp.MustCompile(`^(?:There (?:were|was|are|is)\b|At (?:the|that) time\b)|\b(?:[Tt]his|[Tt]hat|[Tt]he|[Ee]ach) (?:release|version|edition)\b`)
+
+// manyYears is how many different years make a passage a history, in
+// which a claim of no period and no qualifier is adrift (Claim.Adrift).
+const manyYears = 4
+
+func distinctYears(text string) int {
+	seen := map[string]bool{}
+	for _, y := range yearRE.FindAllString(text, -1) {
+		seen[y] = true
+	}
+	return len(seen)
+}
 
 // lastYear is the last year a sentence writes, "" when none.
 func lastYear(s string) string {
