@@ -1,7 +1,7 @@
 package research
 
 // Claims on any topic: every value a sentence states (an amount, a
-// count, a percentage, a dated event) is read with the attribute it is a
+// count, a percentage, a dated event, a person in a role) is read with the attribute it is a
 // value of (its head noun and modifiers), its unit, the period it is for
 // and how the source holds it, so that claims are compared only with
 // like claims: 412 patients with 388 patients, never 41 sites with 412
@@ -10,6 +10,7 @@ package research
 
 import (
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -138,6 +139,8 @@ func Claims(s string, subject []string) []Claim {
 			out = append(out, c)
 		}
 	}
+	out = append(out, r.roleClaims()...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Value.Start < out[j].Value.Start })
 	kept := out[:0]
 	for i := range out {
 		c := &out[i]

@@ -96,3 +96,21 @@ func TestClaimsLeaveOutReplacedFiguresAndPeriods(t *testing.T) {
 		}
 	}
 }
+
+// A role is a claim too: the person is its value.
+func TestClaimsReadRoles(t *testing.T) {
+	for _, tc := range []struct{ sentence, name, attribute string }{
+		{`"Results support Phase 3," said chief medical officer Dr. Ana Ruiz.`, "Dr. Ana Ruiz", "chief medical officer"},
+		{"Marcus Greer was appointed chief financial officer on February 3, 2025.", "Marcus Greer", "chief financial officer"},
+		{"The studio was founded in 2012 by former artist Marc Tremblay.", "Marc Tremblay", "founder"},
+	} {
+		if c := claimOfText(t, tc.sentence, tc.name); c.Attribute != tc.attribute || c.Unit != "person" {
+			t.Errorf("Claims(%q) %s = %q (%s); want %q", tc.sentence, tc.name, c.Attribute, c.Unit, tc.attribute)
+		}
+	}
+	a := claimOfText(t, "Chief executive officer Jane Holt said sales rose.", "Jane Holt")
+	b := claimOfText(t, "The company's chief executive officer Tom Reyes spoke.", "Tom Reyes")
+	if !Conflicts(a, b) {
+		t.Errorf("Conflicts(%+v, %+v) = false; want two chief executives in conflict", a, b)
+	}
+}
