@@ -316,7 +316,7 @@ func (r *reader) modality(v Value) Modality {
 	}
 	for j := i - 1; j >= 0 && j >= i-12; j-- {
 		w := r.toks[j].lower
-		if w == ";" || w == "," && j < i-1 && !r.toks[j-1].number() || w == "but" || w == "and" {
+		if w == ";" || w == "," && j < i-1 && (j == 0 || !r.toks[j-1].number()) || w == "but" || w == "and" {
 			break
 		}
 		if w == "be" && j > 0 && r.toks[j-1].lower == "to" {

@@ -114,3 +114,19 @@ func TestClaimsReadRoles(t *testing.T) {
 		t.Errorf("Conflicts(%+v, %+v) = false; want two chief executives in conflict", a, b)
 	}
 }
+
+// FuzzClaims: any sentence reads without a panic, and each claim's
+// value is written in it.
+func FuzzClaims(f *testing.F) {
+	for _, s := range []string{"The trial enrolled 412 patients at 41 clinical sites.", "Debian 1.3 Bo (June 5th, 1997): Named for Bo Peep.",
+		"Orsolan will pay up to $310 million in milestones, and 3900+ binary packages.", "said chief medical officer Dr. Ana Ruiz", "(", "$", "of 5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, c := range Claims(s, []string{"debian"}) {
+			if !strings.Contains(s, c.Text) {
+				t.Errorf("Claims(%q) gives %q, which it does not write", s, c.Text)
+			}
+		}
+	})
+}
