@@ -42,7 +42,9 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	}
 	if k >= 0 && payments[r.toks[k].lower] != "" {
 		c.Head = payments[r.toks[k].lower]
-		c.Mods = append(r.owner(k), r.purpose(after, k)...)
+		purpose := r.purpose(after, k)
+		c.Mods = append(r.owner(k), purpose...)
+		c.weak = len(purpose) == 0 && r.definiteSubject(k)
 		return true
 	}
 	if after < len(r.toks) {

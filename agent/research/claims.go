@@ -38,6 +38,10 @@ type Claim struct {
 	// Bound marks a bound rather than a value ("more than 450
 	// developers", "3900+ packages"): it conflicts with nothing.
 	Bound bool
+	// weak marks qualifiers that are only a definite noun as the
+	// clause's subject ("The line has 18 stops"): it may be the subject
+	// itself by another name, so it meets a claim about the subject.
+	weak bool
 	// owned is set when the claim's qualifiers name a part of the
 	// subject or a thing of its own ("the trial", "1.3 Bo"), not only
 	// what it counts.
@@ -90,7 +94,7 @@ func Conflicts(c, d Claim) bool { return c.Like(d) && !Same(c.Value, d.Value) }
 // single fare costs £2".
 func (c Claim) Compatible(d Claim) bool {
 	if len(c.Mods) == 0 || len(d.Mods) == 0 {
-		return len(c.Mods) == len(d.Mods)
+		return len(c.Mods) == len(d.Mods) || c.weak || d.weak
 	}
 	return subset(c.Mods, d.Mods) || subset(d.Mods, c.Mods)
 }
@@ -226,7 +230,10 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		// "a headcount of 1,240": the noun phrase is the attribute.
 		if i := r.at(v); i > 0 && (r.toks[i-1].lower == "of" || copulas[r.toks[i-1].lower]) {
 			if head, m, ok := r.phraseBefore(i - 1); ok {
-				c.Head, c.Mods, c.owned = head, m, true
+				// What the phrase names is what is counted: "Visitors
+				// numbered 310,000" counts visitors, as "310,000
+				// visitors" does.
+				c.Head, c.Unit, c.Mods, c.owned = head, head, m, true
 				return c, true
 			}
 		}
@@ -248,6 +255,7 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 	}
 	c.Mods = append(append([]string(nil), owner...), mods...)
 	c.owned = len(owner) > 0
+	c.weak = len(mods) == 0 && r.definiteSubject(r.at(v))
 	// Read as "trial enrollment", "employees", "trial clinical sites".
 	name := counters[verb]
 	if name == "" {
@@ -433,6 +441,13 @@ func (r *reader) owner(i int) []string {
 		mods = []string{}
 	}
 	return mods
+}
+
+// definiteSubject reports a clause, holding token i, whose subject is
+// "the" and one noun ("The line has", "The trial enrolled").
+func (r *reader) definiteSubject(i int) bool {
+	start := r.clauseStart(i)
+	return start+2 < i && r.toks[start].lower == "the" && !r.toks[start+1].capital() && verbLike(r.toks[start+2])
 }
 
 // clauseStart is where the clause holding token i begins, past a

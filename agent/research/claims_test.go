@@ -130,3 +130,22 @@ func FuzzClaims(f *testing.F) {
 		}
 	})
 }
+
+// "The line" may be the subject by another name; "Visitors numbered
+// 310,000" counts visitors as "welcomed 290,000 visitors" does.
+func TestClaimsMeetTheSubjectByAnotherName(t *testing.T) {
+	line := claimOfText(t, "The line is 11.4 km long and has 18 stops.", "18 stops", "eastline")
+	its := claimOfText(t, "Passengers praised its 16 stops.", "16 stops", "eastline")
+	fare := claimOfText(t, "A single fare costs £2.", "£2", "eastline")
+	cost := claimOfText(t, "The Eastline's outturn cost was £412.3 million.", "£412.3 million", "eastline")
+	visitors := claimOfText(t, "Visitors numbered 310,000 in 2024.", "310,000")
+	welcomed := claimOfText(t, "The library welcomed 290,000 visitors in 2024.", "290,000 visitors")
+	for _, tc := range []struct {
+		a, b     Claim
+		conflict bool
+	}{{line, its, true}, {fare, cost, false}, {visitors, welcomed, true}} {
+		if got := Conflicts(tc.a, tc.b); got != tc.conflict {
+			t.Errorf("Conflicts(%s %v, %s %v) = %v; want %v", tc.a.Text, tc.a.Mods, tc.b.Text, tc.b.Mods, got, tc.conflict)
+		}
+	}
+}

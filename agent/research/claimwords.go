@@ -81,7 +81,7 @@ var (
 	// million"); a value after one reads the noun phrase before it.
 	copulas = set("was", "were", "is", "are", "be", "been", "totalled", "totaled", "totals", "total", "reached", "reaches", "hit", "stood", "stands",
 		"came", "amounted", "amounts", "rose", "fell", "grew", "dropped", "increased", "decreased", "declined", "climbed", "restated", "revised", "corrected",
-		"remained", "remains", "became", "equalled", "equaled")
+		"remained", "remains", "became", "equalled", "equaled", "numbered", "number", "numbers")
 	// fillers may stand between a verb and its value ("rose to about $3 million").
 	fillers = set("to", "at", "about", "roughly", "around", "approximately", "nearly", "almost", "some", "over", "under", "more", "than", "up", "only",
 		"just", "the", "a", "an", "by", "of", "an", "estimated", "expected", "planned", "projected", "forecast", "set", "likely", "reportedly", "now",
