@@ -137,3 +137,25 @@ func TestNoAmbiguityBetweenNumbersOfOneName(t *testing.T) {
 		t.Errorf("sides %s; want June 5th, 1997 and July 1997", got)
 	}
 }
+
+// TestNoAmbiguityFromNumbersOfAnotherThing: asked about one release, a
+// release of another number or a CPU's model number is not an entity
+// sharing the name.
+func TestNoAmbiguityFromNumbersOfAnotherThing(t *testing.T) {
+	corpus := memoryCorpus{
+		{URL: "doc://releases", Title: "Debian releases", Text: "Debian 1.1 Buzz was released in June 1996 with 474 packages."},
+		{URL: "doc://history", Title: "Detailed history", Text: "Debian 1.3 Bo was released in July 1997 with 974 packages."},
+		{URL: "doc://port", Title: "The m68k port", Text: "Debian packages were built on an Atari Medusa 68040 at 32 MHz, with many packages."},
+	}
+	res := run(t, corpus, "When was Debian 1.3 Bo released?")
+	for _, a := range res.Ambiguities {
+		t.Errorf("ambiguity %s: %+v; want none", a.Attribute, a.Entities)
+	}
+	if !strings.Contains(res.Answer, "July 1997") || strings.Contains(res.Answer, "June 1996") {
+		t.Errorf("Answer = %q; want 1.3's July 1997 without 1.1's June 1996", res.Answer)
+	}
+	res = run(t, corpus, "How many packages did Debian 1.3 have?")
+	for _, a := range res.Ambiguities {
+		t.Errorf("ambiguity %s: %+v; want none", a.Attribute, a.Entities)
+	}
+}

@@ -401,7 +401,7 @@ func entityLabel(text string, subject []string) string {
 		if m := legalFormRE.FindStringSubmatch(rest); m != nil {
 			label = append(label, strings.ToLower(m[1]))
 			written = append(written, " "+m[1])
-		} else if m := parenRE.FindStringSubmatch(rest); m != nil && !strings.Contains(m[1], ":") {
+		} else if m := parenRE.FindStringSubmatch(rest); m != nil && !strings.Contains(m[1], ":") && !fullDate(m[1]) {
 			label = append(label, words(m[1])...)
 			written = append(written, " ("+m[1]+")")
 		}
@@ -411,6 +411,13 @@ func entityLabel(text string, subject []string) string {
 		return strings.Join(strings.Fields(strings.Join(written, "")), " ")
 	}
 	return ""
+}
+
+// fullDate reports a parenthesis that is a day's date ("June 5th,
+// 1997"): when something happened, not which of a name's entities.
+func fullDate(s string) bool {
+	vs := Values(s)
+	return len(vs) == 1 && vs[0].Kind == KindDate && len(vs[0].Day) == 10
 }
 
 var (

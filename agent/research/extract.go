@@ -208,6 +208,9 @@ func (t Target) find(s string, subject []string) (claim, bool) {
 	if len(kwAt) > 0 && bestD > 80 && t.Kind != KindTerm && t.Kind != KindPerson && t.Kind != KindPlace {
 		return claim{}, false
 	}
+	if t.Kind == KindDate && !aboutSubject(s, best, kwHits, subject) {
+		return claim{}, false
+	}
 	score := float64(kwHits)*1.5 + float64(subj)*0.5
 	if bestD < 60 {
 		score += 1
@@ -216,6 +219,32 @@ func (t Target) find(s string, subject []string) (claim, bool) {
 		score -= 0.25
 	}
 	return claim{Value: best, Sentence: s, Score: score}, score > 0
+}
+
+// aboutSubject reports whether a date a sentence gives may answer a
+// question about the subject: when the sentence reads as a dated event
+// (Claims), it names the event asked (kwHits) or dates the subject by
+// name ("Debian 1.3 Bo (June 5th, 1997)"), and what it dates is not
+// another numbered thing ("1.1 Buzz released June 1996" for Debian 1.3).
+func aboutSubject(s string, v Value, kwHits int, subject []string) bool {
+	c, ok := claimIn(s, v, subject)
+	if !ok {
+		return true
+	}
+	if kwHits == 0 && c.Head != "date" {
+		return false
+	}
+	subj := map[string]bool{}
+	for _, w := range subject {
+		subj[w] = true
+	}
+	for _, m := range c.Mods {
+		// "1.3" is the subject's when it writes 1 and 3 so.
+		if m != "" && m[0] >= '0' && m[0] <= '9' && !subj[m] && !strings.Contains(" "+strings.Join(subject, " ")+" ", " "+strings.Join(words(m), " ")+" ") {
+			return false
+		}
+	}
+	return true
 }
 
 // lifeDate reads "(5 January 1884 – 11 November 1959)" or "born 5 June

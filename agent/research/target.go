@@ -64,7 +64,7 @@ var attributeRules = []struct {
 }{
 	{[]string{"born", "birth"}, KindDate, nil},
 	{[]string{"die", "died", "death"}, KindDate, nil},
-	{[]string{"founded", "established", "built", "opened", "launched", "released", "formed", "created", "constructed", "completed", "incorporated", "started", "year", "date"}, KindDate, nil},
+	{[]string{"founded", "established", "built", "opened", "launched", "released", "formed", "created", "constructed", "completed", "incorporated", "started", "come", "came", "year", "date"}, KindDate, nil},
 	{[]string{"revenue", "revenues", "sales", "income", "profit", "loss", "cost", "costs", "price", "settlement", "fine", "penalty", "damages", "budget", "funding", "debt", "cash"}, KindMoney, nil},
 	{[]string{"population", "headcount", "employees", "staff", "workforce", "age", "length", "height", "area", "capacity", "many", "number", "margin", "share", "rate", "growth"}, KindNumber, nil},
 	{[]string{"sport", "sports"}, KindTerm, sports},
@@ -88,6 +88,7 @@ var synonyms = map[string][]string{
 	"die": {"died", "death"}, "died": {"died", "death"}, "death": {"died", "death"},
 	"founded": events, "established": events, "opened": events, "formed": events, "created": events, "incorporated": events,
 	"started": events, "built": events, "constructed": events, "completed": events, "launched": events, "released": events,
+	"come": {"released", "launched", "published", "appeared"}, "came": {"released", "launched", "published", "appeared"},
 	"population": {"population", "inhabitants", "residents", "people", "census"},
 	"employees":  {"employees", "employed", "staff", "workforce", "workers"}, "headcount": {"employees", "employed", "staff", "workforce"},
 	"sport": {"player", "played", "plays", "athlete"}, "sports": {"player", "played", "plays", "athlete"},

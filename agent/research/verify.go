@@ -136,7 +136,9 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 				ans.add(c)
 			}
 		}
-		if !isClaim || namedApart(clusters, ents) {
+		// Entities of one name whose answers are values of different
+		// things are numbers attached to that name, not an ambiguity.
+		if isClaim && namedApart(clusters, ents) || !isClaim && (namesDiffer(clusters) || sameAttribute(clusters)) {
 			recordAmbiguity(res, clusters, name)
 		}
 	}
@@ -522,6 +524,62 @@ func namedApart(clusters []*cluster, ents *entities) bool {
 		}
 	}
 	return true
+}
+
+// namesDiffer reports whether entities are told apart by their names:
+// values attached to one name ("Debian 1.3": July 1997, 1993) are not
+// entities sharing it.
+func namesDiffer(clusters []*cluster) bool {
+	names := map[string]bool{}
+	for _, c := range clusters {
+		names[strings.ToLower(entityName(c))] = true
+	}
+	return len(names) > 1
+}
+
+// sameAttribute reports whether the entities' answers may be values of
+// one attribute: amounts and counts their sentences state as claims of
+// one head and unit, dates whose claims (where a sentence makes one)
+// agree on what they date, names and terms. Values attached to one name
+// for different things ("Debian 1.3": released July 1997, started 1993,
+// "Atari Medusa 68040") are not entities sharing it.
+func sameAttribute(clusters []*cluster) bool {
+	var first *Claim
+	for _, c := range clusters {
+		if len(c.preferred) == 0 {
+			continue
+		}
+		p := c.preferred[0]
+		switch p.value.Kind {
+		case KindTerm, KindPerson, KindPlace:
+			continue
+		}
+		claim, ok := claimIn(p.fact.Passage, p.value, words(p.fact.Subject))
+		switch {
+		case !ok && p.value.Kind == KindDate:
+			continue // a life's dates, a heading's year: read by the target
+		case !ok:
+			return false // a number of no attribute ("Atari Medusa 68040")
+		}
+		if first == nil {
+			first = &claim
+			continue
+		}
+		if claim.Unit != first.Unit || claim.Head != first.Head && claim.Head != "date" && first.Head != "date" {
+			return false
+		}
+	}
+	return true
+}
+
+// claimIn is the claim a sentence makes of value v.
+func claimIn(sentence string, v Value, subject []string) (Claim, bool) {
+	for _, c := range Claims(sentence, subject) {
+		if c.Value.Start == v.Start || c.Text == v.Text || strings.HasPrefix(c.Text, v.Text) {
+			return c, true
+		}
+	}
+	return Claim{}, false
 }
 
 // recordAmbiguity notes a name whose entities give different answers.
