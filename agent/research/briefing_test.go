@@ -138,15 +138,18 @@ func TestNoAmbiguityBetweenNumbersOfOneName(t *testing.T) {
 	}
 }
 
+// releases date two releases, and a port names a CPU's model number.
+var releases = memoryCorpus{
+	{URL: "doc://releases", Title: "Debian releases", Text: "Debian 1.1 Buzz was released in June 1996 with 474 packages."},
+	{URL: "doc://history", Title: "Detailed history", Text: "Debian 1.3 Bo was released in July 1997 with 974 packages."},
+	{URL: "doc://port", Title: "The m68k port", Text: "Debian packages were built on an Atari Medusa 68040 at 32 MHz, with many packages."},
+}
+
 // TestNoAmbiguityFromNumbersOfAnotherThing: asked about one release, a
 // release of another number or a CPU's model number is not an entity
 // sharing the name.
 func TestNoAmbiguityFromNumbersOfAnotherThing(t *testing.T) {
-	corpus := memoryCorpus{
-		{URL: "doc://releases", Title: "Debian releases", Text: "Debian 1.1 Buzz was released in June 1996 with 474 packages."},
-		{URL: "doc://history", Title: "Detailed history", Text: "Debian 1.3 Bo was released in July 1997 with 974 packages."},
-		{URL: "doc://port", Title: "The m68k port", Text: "Debian packages were built on an Atari Medusa 68040 at 32 MHz, with many packages."},
-	}
+	corpus := releases
 	res := run(t, corpus, "When was Debian 1.3 Bo released?")
 	for _, a := range res.Ambiguities {
 		t.Errorf("ambiguity %s: %+v; want none", a.Attribute, a.Entities)

@@ -16,7 +16,8 @@ import (
 func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	i, after := r.at(v), r.after(v)
 	j := i - 1
-	for j >= 0 && fillers[r.toks[j].lower] && r.toks[j].lower != "of" {
+	// Past fillers and a change on the way ("rose 12% to $50 million").
+	for j >= 0 && (fillers[r.toks[j].lower] && r.toks[j].lower != "of" || r.toks[j].number() && j > 0 && copulas[r.toks[j-1].lower]) {
 		j--
 	}
 	if j >= 0 && (copulas[r.toks[j].lower] || r.toks[j].lower == "of" || r.toks[j].lower == "for" && j == i-1 && c.Unit != "%") {
@@ -43,6 +44,10 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	if k >= 0 && payments[r.toks[k].lower] != "" {
 		c.Head = payments[r.toks[k].lower]
 		purpose := r.purpose(after, k)
+		// "paid €35m upfront".
+		if after < len(r.toks) && paymentKinds[r.toks[after].lower] {
+			purpose = append(purpose, strings.ReplaceAll(r.toks[after].lower, "-", ""))
+		}
 		c.Mods = append(r.owner(k), purpose...)
 		c.weak = len(purpose) == 0 && r.definiteSubject(k)
 		return true
@@ -234,6 +239,10 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 	}
 	return unit, mods, end
 }
+
+// paymentKinds are the words after an amount that say which payment it
+// is ("paid €35m upfront").
+var paymentKinds = set("upfront", "up-front", "annually", "monthly", "outright", "upfront,")
 
 // comparisons introduce a figure compared with the one before it.
 var comparisons = set("from", "with", "versus", "vs", "against", "than", "and")

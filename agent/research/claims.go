@@ -227,12 +227,20 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 	}
 	unit, mods, end := r.unitNoun(v)
 	if unit == "" {
-		// "a headcount of 1,240": the noun phrase is the attribute.
-		if i := r.at(v); i > 0 && (r.toks[i-1].lower == "of" || copulas[r.toks[i-1].lower]) {
-			if head, m, ok := r.phraseBefore(i - 1); ok {
+		// "a headcount of 1,240", "Headcount rose to 1,420": the noun
+		// phrase is the attribute.
+		j := r.at(v) - 1
+		for j >= 0 && fillers[r.toks[j].lower] && r.toks[j].lower != "of" {
+			j--
+		}
+		if j >= 0 && (r.toks[j].lower == "of" || copulas[r.toks[j].lower]) {
+			if head, m, ok := r.phraseBefore(j); ok {
 				// What the phrase names is what is counted: "Visitors
 				// numbered 310,000" counts visitors, as "310,000
 				// visitors" does.
+				if staffNouns[head] {
+					head = "employee" // "a headcount of 1,240" counts employees
+				}
 				c.Head, c.Unit, c.Mods, c.owned = head, head, m, true
 				return c, true
 			}
@@ -241,12 +249,17 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 	}
 	c.Text = strings.TrimSpace(r.s[v.Start:end])
 	verb := r.verbBefore(r.at(v))
-	if counters[verb] == "employees" && people[unit] {
+	if counters[verb] == "employees" && people[unit] || staffNouns[singular(unit)] {
 		unit = "employees"
 	}
 	c.Unit = singular(unit)
 	c.Head = c.Unit
 	owner := r.owner(r.at(v))
+	// "Enrollment reached 412 patients": the phrase before a copula names
+	// the count, it does not own it.
+	if copulas[verb] {
+		owner = []string{}
+	}
 	// "room for 210 passengers", "capacity of 500 seats".
 	if i := r.at(v); i > 1 && (r.toks[i-1].lower == "for" || r.toks[i-1].lower == "of") {
 		if t := r.toks[i-2]; !t.capital() && !verbLike(t) && !determiners[t.lower] && !prepositions[t.lower] && !t.number() {
@@ -294,6 +307,12 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	c.Head = eventNouns[verb]
 	c.Mods = r.objectOf(vi, i)
 	c.Object = len(c.Mods) > 0
+	// "the opening of the plant in October 2023".
+	if c.Mods == nil && vi+1 < len(r.toks) && r.toks[vi+1].lower == "of" && strings.HasSuffix(verb, "ing") {
+		if head, mods := r.nounRun(vi + 2); head != "" && !r.subject[head] {
+			c.Mods = append(mods, head)
+		}
+	}
 	if c.Mods == nil {
 		c.Mods = r.actorOf(vi)
 	}

@@ -149,3 +149,20 @@ func TestClaimsMeetTheSubjectByAnotherName(t *testing.T) {
 		}
 	}
 }
+
+// Phrasings of one claim meet: a payment's kind after it, an event named
+// by its noun, a change on the way to a figure, a headcount.
+func TestClaimsReadPhrasings(t *testing.T) {
+	for _, tc := range []struct{ a, aText, b, bText string }{
+		{"The company paid €35m upfront to Orsa.", "€35m", "Orsa received an upfront payment of €53 million.", "€53 million"},
+		{"The opening of the plant in October 2023 was delayed.", "October 2023", "The plant opened in August 2024.", "August 2024"},
+		{"Revenue rose 12% to $50 million in 2024.", "$50 million", "Revenue for 2024 was $48 million.", "$48 million"},
+		{"Headcount rose to 1,420 at the end of 2024.", "1,420", "At the end of 2024 it had 1,240 employees.", "1,240 employees"},
+		{"Enrollment reached 412 patients.", "412 patients", "The trial enrolled 388 patients.", "388 patients"},
+	} {
+		a, b := claimOfText(t, tc.a, tc.aText), claimOfText(t, tc.b, tc.bText)
+		if !Conflicts(a, b) {
+			t.Errorf("Conflicts(%s %+v, %s %+v) = false; want true", tc.aText, a, tc.bText, b)
+		}
+	}
+}

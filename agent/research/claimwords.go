@@ -186,6 +186,9 @@ func nounsOf(m map[string][]string) map[string]string {
 	return out
 }
 
+// staffNouns name a count of employees whatever the verb.
+var staffNouns = set("headcount", "workforce", "employee", "staff", "personnel", "staffer")
+
 // people are count nouns that an employing verb makes employees.
 var people = set("people", "persons", "staff", "workers", "employees", "personnel", "staffers")
 
