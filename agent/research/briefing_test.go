@@ -162,3 +162,22 @@ func TestNoAmbiguityFromNumbersOfAnotherThing(t *testing.T) {
 		t.Errorf("ambiguity %s: %+v; want none", a.Attribute, a.Entities)
 	}
 }
+
+// A question that asks for a briefing, lists what it asks about or
+// names no attribute without a question word reads every claim; one
+// that asks for one value does not.
+func TestBriefingQuestions(t *testing.T) {
+	for q, broad := range map[string]bool{
+		"Give me a briefing on Halden Bio.":                              true,
+		"Halden Bio: the trial, the licence deal and the plant":          true,
+		"What happened to Halden Bio in 2024?":                           true,
+		"What do the sources say about the Eastline tram's cost, stops?": true,
+		"What is the population of Broken Bow?":                          false,
+		"When was Debian 1.3 Bo released?":                               false,
+		"24th Rifle Division was formed in which year?":                  false,
+	} {
+		if got := parseQuestion(q).Target.Broad; got != broad {
+			t.Errorf("parseQuestion(%q).Target.Broad = %v; want %v", q, got, broad)
+		}
+	}
+}

@@ -144,6 +144,9 @@ func TargetOf(question string, subject string) Target {
 			return Target{Attribute: "overview", Keywords: kw, Kind: KindTerm, Broad: true}
 		}
 	}
+	if !whRE.MatchString(question) && !acronymRE.MatchString(subject) {
+		return Target{Attribute: "overview", Keywords: kw, Kind: KindTerm, Broad: true}
+	}
 	attr := "definition"
 	if len(kw) > 0 {
 		attr = kw[0]
@@ -167,7 +170,11 @@ func TargetOf(question string, subject string) Target {
 var acronymRE = regexp.MustCompile(`^[A-Z]{2,6}$`)
 
 // briefingRE starts a question that asks for a briefing, not one value.
-var briefingRE = regexp.MustCompile(`^(?:what (?:happened|changed|has happened|has changed)|what do (?:the )?sources say|how did|how has|tell me about|summari[sz]e|brief me|describe|give me an overview)\b`)
+var briefingRE = regexp.MustCompile(`^(?:what (?:happened|changed|has happened|has changed|is known)|what do (?:the )?(?:sources|documents) say|how did|how has|tell me|summari[sz]e|brief|describe|give|write|prepare|compile|make|report|research|overview)\b`)
+
+// whRE finds a question word: a text without one that names no
+// attribute ("Halden Bio: trial, licence and plant") asks for a briefing.
+var whRE = regexp.MustCompile(`(?i)\b(?:what|when|who|whom|whose|where|which|how|why)\b`)
 
 var quotedRE = regexp.MustCompile(`["“]([^"”]{2,})["”]`)
 
