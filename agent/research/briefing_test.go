@@ -181,3 +181,30 @@ func TestBriefingQuestions(t *testing.T) {
 		}
 	}
 }
+
+// nordway shares its bare name with a ferry operator that only what the
+// documents say it is, and whom they name, tell apart.
+var nordway = memoryCorpus{
+	{URL: "doc://council", Title: "Council report", Credibility: 0.7,
+		Text: "The Nordway tram opened on 14 September 2025 at Harrow Park. The line has 18 stops, councillor Ann Pike said."},
+	{URL: "doc://news", Title: "Evening News", Credibility: 0.6,
+		Text: "Nordway, the new tram line, opened on 14 September 2025. Councillor Ann Pike rode it from Harrow Park."},
+	{URL: "doc://ferries", Title: "Oban Times", Credibility: 0.6,
+		Text: "Nordway, the Oban ferry operator, opened a terminal on 3 May 2025. Skipper Ewan Ross runs 16 vessels from Craignure."},
+}
+
+// TestBareNamesakeToldByWhatItIs: a namesake that writes the bare name
+// is told apart by what its document says it is and whom it names; a
+// document of the subject that says what it is stays the subject's.
+func TestBareNamesakeToldByWhatItIs(t *testing.T) {
+	res := run(t, nordway, "What happened to the Nordway tram: its stops and its opening?")
+	facts := res.FactsByID()
+	for _, s := range res.Report.Sections {
+		isNote := strings.HasPrefix(s.Title, "Other entities named")
+		for _, id := range s.FactIDs {
+			if ferries := facts[id].SourceURL == "doc://ferries"; ferries != isNote {
+				t.Errorf("section %s cites %q from %s", s.Title, facts[id].Text, facts[id].SourceURL)
+			}
+		}
+	}
+}

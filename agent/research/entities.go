@@ -54,8 +54,17 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	named := map[string]*entityGroup{}
 	var groups []*entityGroup
 	bare := &entityGroup{name: q.Subject}
+	kindGroups := map[*entityGroup]bool{}
 	for _, d := range order {
 		n := nameIn(texts[d], q.SubjectWords)
+		kind := ""
+		if n == "" {
+			// The bare name, said to be something: "Eastline, the Oban
+			// ferry operator".
+			if kind = appositiveKind(texts[d], q.SubjectWords); kind != "" {
+				n = q.Subject + " (" + kind + ")"
+			}
+		}
 		if n == "" {
 			bare.docs = append(bare.docs, d)
 			continue
@@ -66,6 +75,9 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			groups = append(groups, named[key])
 		}
 		named[key].docs = append(named[key].docs, d)
+		if kind != "" {
+			kindGroups[named[key]] = true
+		}
 	}
 	if len(groups) == 0 {
 		return nil
@@ -95,6 +107,18 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	} else {
 		groups = append(groups, bare)
 	}
+	// An entity told only by what a document says it is joins the
+	// subject when its documents share a name or their words with the
+	// subject's: "Eastline, the new tram line" is the Eastline.
+	kept := groups[:0]
+	for _, g := range groups {
+		if g != main && kindGroups[g] && (sharesNames(g, main, texts, q.SubjectWords) || groupCosine(g, main, docWords) >= relatedDocSimilarity/2) {
+			main.docs = append(main.docs, g.docs...)
+			continue
+		}
+		kept = append(kept, g)
+	}
+	groups = kept
 	e := &entities{main: main.name, namesakes: map[string]bool{}, kinds: map[string]string{}}
 	of := map[string]string{}
 	for _, g := range groups {
@@ -202,6 +226,69 @@ func extension(rest string) string {
 }
 
 var legalForms = map[string]bool{"AG": true, "SA": true, "NV": true, "BV": true, "LLC": true, "LLP": true, "PLC": true, "GmbH": true, "Ltd": true, "Inc": true, "Co": true}
+
+// appositiveKind is what a document says the subject is, in an
+// apposition after its bare name: "Eastline, the Oban ferry operator,"
+// -> operator; "" when it says none, or only that it is a company.
+func appositiveKind(text string, subject []string) string {
+	if len(subject) == 0 {
+		return ""
+	}
+	re, err := regexp.Compile(`(?i)\b` + strings.Join(subject, `\W+`) + `,\s+(?:the|a|an)\s+(?:[\w-]+\s+){0,5}?([a-z][\w-]*)\s*[,.;]`)
+	if err != nil {
+		return ""
+	}
+	m := re.FindStringSubmatch(text)
+	if m == nil || generic[strings.ToLower(m[1])] {
+		return ""
+	}
+	return strings.ToLower(m[1])
+}
+
+// sharesNames reports whether two groups' documents write a name in
+// common (a person, a place, a product), the subject's aside.
+func sharesNames(a, b *entityGroup, texts map[string]string, subject []string) bool {
+	names := map[string]bool{}
+	for _, d := range b.docs {
+		for n := range namesOf(texts[d], subject) {
+			names[n] = true
+		}
+	}
+	for _, d := range a.docs {
+		for n := range namesOf(texts[d], subject) {
+			if names[n] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesOf are the names a document's sentences write, of two words or
+// more, without the subject's.
+func namesOf(text string, subject []string) map[string]bool {
+	subj := map[string]bool{}
+	for _, w := range subject {
+		subj[w] = true
+	}
+	out := map[string]bool{}
+	for _, s := range Sentences(text) {
+		for _, n := range NamesIn(s, true) {
+			ws := words(n)
+			if len(ws) < 2 || monthName(n) {
+				continue
+			}
+			own := false
+			for _, w := range ws {
+				own = own || subj[w]
+			}
+			if !own {
+				out[strings.ToLower(n)] = true
+			}
+		}
+	}
+	return out
+}
 
 // mergeAlike joins named groups whose documents are about the same
 // thing (sameDocSimilarity): one entity written two ways.
