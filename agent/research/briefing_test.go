@@ -1,9 +1,12 @@
 package research
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	rs "github.com/quarry-dev/quarry/research"
 )
 
 func day(s string) time.Time {
@@ -75,35 +78,37 @@ var vesta = memoryCorpus{
 }
 
 // TestNamesakeClaimsStayInTheirNote: a namesake's claims are told in a
-// note of their own, never in the subject's sections, and it is an
-// ambiguity only as a named entity of the same kind.
+// note of their own, never in the subject's sections nor its
+// discrepancies, and it is an ambiguity only as a named entity of the
+// same kind. A namesake that writes the bare name is told apart by what
+// its document says it is and whom it names; a document of the subject
+// that says what it is stays the subject's.
 func TestNamesakeClaimsStayInTheirNote(t *testing.T) {
-	res := run(t, vesta, "What happened to Vesta in 2024: its asthma trial, revenue and employees?")
-	facts := res.FactsByID()
-	note := false
-	for _, s := range res.Report.Sections {
-		isNote := strings.HasPrefix(s.Title, "Other entities named")
-		note = note || isNote
-		for _, id := range s.FactIDs {
-			if games := facts[id].SourceURL == "doc://c"; games != isNote {
-				t.Errorf("section %s cites %q from %s", s.Title, facts[id].Text, facts[id].SourceURL)
+	for _, tc := range []struct {
+		corpus             memoryCorpus
+		question, namesake string
+		named              []string
+	}{
+		{vesta, "What happened to Vesta in 2024: its asthma trial, revenue and employees?", "doc://c", []string{"Vesta Therapeutics", "Vesta Games"}},
+		{nordway, "What happened to the Nordway tram: its stops and its opening?", "doc://ferries", nil},
+	} {
+		res := run(t, tc.corpus, tc.question)
+		facts := res.FactsByID()
+		if !inItsNote(t, res, tc.namesake) {
+			t.Errorf("sections %+v; want a note on %s", res.Report.Sections, tc.namesake)
+		}
+		for _, d := range res.Discrepancies {
+			for _, id := range d.FactIDs {
+				if facts[id].SourceURL == tc.namesake {
+					t.Errorf("discrepancy %s takes the namesake's %q", d.Topic, facts[id].Text)
+				}
 			}
 		}
-	}
-	if !note {
-		t.Errorf("sections %+v; want a note on Vesta Games", res.Report.Sections)
-	}
-	for _, d := range res.Discrepancies {
-		for _, id := range d.FactIDs {
-			if facts[id].SourceURL == "doc://c" {
-				t.Errorf("discrepancy %s takes the studio's %q", d.Topic, facts[id].Text)
-			}
-		}
-	}
-	for _, a := range res.Ambiguities {
-		for _, e := range a.Entities {
-			if e.Entity != "Vesta Therapeutics" && e.Entity != "Vesta Games" {
-				t.Errorf("ambiguity %+v; want it between the two named companies only", a)
+		for _, a := range res.Ambiguities {
+			for _, e := range a.Entities {
+				if !slices.Contains(tc.named, e.Entity) {
+					t.Errorf("ambiguity %+v; want one only between %q", a, tc.named)
+				}
 			}
 		}
 	}
@@ -185,26 +190,26 @@ func TestBriefingQuestions(t *testing.T) {
 // nordway shares its bare name with a ferry operator that only what the
 // documents say it is, and whom they name, tell apart.
 var nordway = memoryCorpus{
-	{URL: "doc://council", Title: "Council report", Credibility: 0.7,
-		Text: "The Nordway tram opened on 14 September 2025 at Harrow Park. The line has 18 stops, councillor Ann Pike said."},
-	{URL: "doc://news", Title: "Evening News", Credibility: 0.6,
-		Text: "Nordway, the new tram line, opened on 14 September 2025. Councillor Ann Pike rode it from Harrow Park."},
-	{URL: "doc://ferries", Title: "Oban Times", Credibility: 0.6,
-		Text: "Nordway, the Oban ferry operator, opened a terminal on 3 May 2025. Skipper Ewan Ross runs 16 vessels from Craignure."},
+	{URL: "doc://council", Text: "The Nordway tram opened on 14 September 2025 at Harrow Park. The line has 18 stops, councillor Ann Pike said."},
+	{URL: "doc://news", Text: "Nordway, the new tram line, opened on 14 September 2025. Councillor Ann Pike rode it from Harrow Park."},
+	{URL: "doc://ferries", Text: "Nordway, the Oban ferry operator, opened a terminal on 3 May 2025. Skipper Ewan Ross runs 16 vessels from Craignure."},
 }
 
-// TestBareNamesakeToldByWhatItIs: a namesake that writes the bare name
-// is told apart by what its document says it is and whom it names; a
-// document of the subject that says what it is stays the subject's.
-func TestBareNamesakeToldByWhatItIs(t *testing.T) {
-	res := run(t, nordway, "What happened to the Nordway tram: its stops and its opening?")
+// inItsNote checks that the facts of the namesake's document doc are
+// cited only in the note on other entities, and the subject's never
+// there; it reports whether the report has such a note.
+func inItsNote(t *testing.T, res *rs.Result, doc string) bool {
+	t.Helper()
 	facts := res.FactsByID()
+	note := false
 	for _, s := range res.Report.Sections {
 		isNote := strings.HasPrefix(s.Title, "Other entities named")
+		note = note || isNote
 		for _, id := range s.FactIDs {
-			if ferries := facts[id].SourceURL == "doc://ferries"; ferries != isNote {
+			if namesake := facts[id].SourceURL == doc; namesake != isNote {
 				t.Errorf("section %s cites %q from %s", s.Title, facts[id].Text, facts[id].SourceURL)
 			}
 		}
 	}
+	return note
 }
