@@ -77,6 +77,14 @@ var vesta = memoryCorpus{
 		Text: "Vesta Games, the Montreal video-game studio founded by Marc Tremblay, employed 140 people in 2024. Vesta Games reported revenue of $12 million in 2024 from its role-playing game."},
 }
 
+// kessel's namesake never writes the subject's whole name, only its
+// first word.
+var kessel = memoryCorpus{
+	{URL: "doc://release", Text: "Kessel Wind Partners commissioned its farm of 62 turbines in February 2025, chief executive Lena Brandt said."},
+	{URL: "doc://report", Text: "Kessel Wind Partners employed 540 people at the end of 2024. Lena Brandt leads it from Esbjerg."},
+	{URL: "doc://club", Text: "Kessel United, the Czech football club, employs 180 people and opened its stadium in 1959."},
+}
+
 // TestNamesakeClaimsStayInTheirNote: a namesake's claims are told in a
 // note of their own, never in the subject's sections nor its
 // discrepancies, and it is an ambiguity only as a named entity of the
@@ -91,6 +99,7 @@ func TestNamesakeClaimsStayInTheirNote(t *testing.T) {
 	}{
 		{vesta, "What happened to Vesta in 2024: its asthma trial, revenue and employees?", "doc://c", []string{"Vesta Therapeutics", "Vesta Games"}},
 		{nordway, "What happened to the Nordway tram: its stops and its opening?", "doc://ferries", nil},
+		{kessel, "What happened to Kessel Wind Partners: its turbines and its staff?", "doc://club", nil},
 	} {
 		res := run(t, tc.corpus, tc.question)
 		facts := res.FactsByID()
@@ -212,4 +221,13 @@ func inItsNote(t *testing.T, res *rs.Result, doc string) bool {
 		}
 	}
 	return note
+}
+
+// A briefing about "Ostrava Wind Partners' Kessel farm" is about the
+// owner of the possessive.
+func TestBriefingSubjectBeforePossessive(t *testing.T) {
+	q := parseQuestion("What do the sources say about Ostrava Wind Partners' Kessel farm, its cost and its turbines?")
+	if q.Subject != "Ostrava Wind Partners" {
+		t.Errorf("subject %q; want Ostrava Wind Partners", q.Subject)
+	}
 }

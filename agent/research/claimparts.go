@@ -44,6 +44,14 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	if k >= 0 && payments[r.toks[k].lower] != "" {
 		c.Head = payments[r.toks[k].lower]
 		purpose := r.purpose(after, k)
+		// "put the construction cost at": the noun's own phrase.
+		if k > 0 && payments[r.toks[k].lower] == singular(r.toks[k].lower) &&
+			(determiners[r.toks[k-1].lower] || !r.toks[k-1].capital() && !verbLike(r.toks[k-1]) && !prepositions[r.toks[k-1].lower] && !clauseEnds[r.toks[k-1].lower]) {
+			if head, mods, ok := r.phraseBefore(k + 1); ok && head == r.toks[k].lower {
+				c.Mods = append(mods, purpose...)
+				return true
+			}
+		}
 		// "paid €35m upfront".
 		if after < len(r.toks) && paymentKinds[r.toks[after].lower] {
 			purpose = append(purpose, strings.ReplaceAll(r.toks[after].lower, "-", ""))

@@ -93,8 +93,11 @@ func Conflicts(c, d Claim) bool { return c.Like(d) && !Same(c.Value, d.Value) }
 // meets only another such claim: "The line has 18 stops" is not "a
 // single fare costs £2".
 func (c Claim) Compatible(d Claim) bool {
-	if len(c.Mods) == 0 || len(d.Mods) == 0 {
-		return len(c.Mods) == len(d.Mods) || c.weak || d.weak
+	switch {
+	case len(c.Mods) == 0:
+		return len(d.Mods) == 0 || d.weak
+	case len(d.Mods) == 0:
+		return c.weak
 	}
 	return subset(c.Mods, d.Mods) || subset(d.Mods, c.Mods)
 }
@@ -360,6 +363,9 @@ func (r *reader) datesEvent(i, vi int) bool {
 	return prepositions[p] || p == "," || p == "late" || p == "early" || p == "mid"
 }
 
+// pronouns stand for something named elsewhere, never a qualifier.
+var pronouns = set("there", "it", "this", "that", "they", "we", "he", "she", "i", "you", "these", "those")
+
 // reporting verbs frame what a source says another said.
 var reporting = set("said", "says", "say", "told", "tell", "tells", "announced", "announces", "stated", "states", "reported", "reports", "claims", "claimed",
 	"confirmed", "confirms", "added", "explained", "noted", "wrote", "writes")
@@ -463,10 +469,15 @@ func (r *reader) owner(i int) []string {
 }
 
 // definiteSubject reports a clause, holding token i, whose subject is
-// "the" and one noun ("The line has", "The trial enrolled").
+// one noun, after "the" or opening the sentence ("The line has", "The
+// trial enrolled", "Construction cost").
 func (r *reader) definiteSubject(i int) bool {
 	start := r.clauseStart(i)
-	return start+2 < i && r.toks[start].lower == "the" && !r.toks[start+1].capital() && verbLike(r.toks[start+2])
+	if start < i && r.toks[start].lower == "the" {
+		start++
+	}
+	return start+1 < i && !r.named[start] && !auxiliaries[r.toks[start].lower] && !determiners[r.toks[start].lower] && !pronouns[r.toks[start].lower] &&
+		(start == 0 || !r.toks[start].capital()) && (verbLike(r.toks[start+1]) || payments[r.toks[start+1].lower] != "")
 }
 
 // clauseStart is where the clause holding token i begins, past a

@@ -159,6 +159,8 @@ func TestClaimsReadPhrasings(t *testing.T) {
 		{"Revenue rose 12% to $50 million in 2024.", "$50 million", "Revenue for 2024 was $48 million.", "$48 million"},
 		{"Headcount rose to 1,420 at the end of 2024.", "1,420", "At the end of 2024 it had 1,240 employees.", "1,240 employees"},
 		{"Enrollment reached 412 patients.", "412 patients", "The trial enrolled 388 patients.", "388 patients"},
+		{"The farm was commissioned on 3 February 2025.", "3 February 2025", "The farm was commissioned on 17 March 2025.", "17 March 2025"},
+		{"Construction cost EUR 2.1 billion.", "EUR 2.1 billion", "It put the construction cost at EUR 2.6 billion.", "EUR 2.6 billion"},
 	} {
 		a, b := claimOfText(t, tc.a, tc.aText), claimOfText(t, tc.b, tc.bText)
 		if !Conflicts(a, b) {

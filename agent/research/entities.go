@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	rs "github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/retrieve"
@@ -68,6 +69,11 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		if n == "" {
 			bare.docs = append(bare.docs, d)
 			continue
+		}
+		// A name that does not hold the subject's whole name may be the
+		// subject's by another name: it is told apart as a kind is.
+		if !strings.Contains(strings.ToLower(n), strings.ToLower(strings.Join(q.SubjectWords, " "))) && kind == "" {
+			kind = "partial"
 		}
 		key := strings.ToLower(n)
 		if named[key] == nil {
@@ -184,7 +190,8 @@ func nameIn(text string, subject []string) string {
 	if err != nil {
 		return ""
 	}
-	for _, m := range re.FindAllStringIndex(text, -1) {
+	found := re.FindAllStringIndex(text, -1)
+	for _, m := range found {
 		ext := extension(text[m[1]:])
 		if ext == "" {
 			bareCount++
@@ -196,10 +203,33 @@ func nameIn(text string, subject []string) string {
 		}
 		forms[form]++
 	}
+	if len(found) == 0 && len(subject) > 1 {
+		return partialName(text, subject)
+	}
 	if first == "" || forms[first] < bareCount {
 		return ""
 	}
 	return first
+}
+
+// partialName is the name a document that never writes the whole of a
+// name of several words gives its first word: "Grauhorn Brauerei AG" for
+// Grauhorn Mountain Rescue; "" when it writes that word alone or not at
+// all.
+func partialName(text string, subject []string) string {
+	re, err := regexp.Compile(`\b(?i:` + regexp.QuoteMeta(subject[0]) + `)\b`)
+	if err != nil {
+		return ""
+	}
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		if r, _ := utf8.DecodeRuneInString(text[m[0]:]); !unicode.IsUpper(r) {
+			continue
+		}
+		if ext := extension(text[m[1]:]); ext != "" {
+			return text[m[0]:m[1]] + " " + ext
+		}
+	}
+	return ""
 }
 
 // extension is the run of capitalised words (and a legal form) that

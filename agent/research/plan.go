@@ -34,10 +34,44 @@ func parseQuestion(text string) question {
 			q.SubjectWords = append(q.SubjectWords, w)
 		}
 	}
-	q.KindWords = kindAfter(text, q.Subject)
 	q.Target = TargetOf(text, q.Subject)
+	// "Ostrava Wind Partners' Kessel farm": a briefing is about the owner.
+	if q.Target.Broad {
+		if owner := possessiveOwner(text, q.Subject); owner != "" {
+			q.Subject, q.SubjectWords = owner, nil
+			for _, w := range words(owner) {
+				if !connectors[w] {
+					q.SubjectWords = append(q.SubjectWords, w)
+				}
+			}
+		}
+	}
+	q.KindWords = kindAfter(text, q.Subject)
 	q.Dated = yearRE.MatchString(text)
 	return q
+}
+
+// possessiveOwner is the part of a name written before a possessive
+// inside it ("Ostrava Wind Partners" of "Ostrava Wind Partners' Kessel"),
+// "" when there is none.
+func possessiveOwner(question, subject string) string {
+	f := strings.Fields(subject)
+	if len(f) < 2 {
+		return ""
+	}
+	i := strings.Index(question, f[0])
+	if i < 0 {
+		return ""
+	}
+	for _, sep := range []string{"' ", "’ ", "'s ", "’s "} {
+		if j := strings.Index(question[i:], sep); j > 0 {
+			owner := strings.TrimSpace(question[i : i+j])
+			if len(owner) < len(subject) && strings.HasPrefix(subject, owner) {
+				return owner
+			}
+		}
+	}
+	return ""
 }
 
 // kindAfter is the lower-case noun a question writes right after the
