@@ -81,18 +81,68 @@ func (e *Engine) TimeColumn(ctx context.Context, m *investigation.Metric, hint, 
 	}
 	score := func(c column) int { return timeNameScore(t.Name, c.Name) }
 	sort.SliceStable(cands, func(i, j int) bool { return score(cands[i]) > score(cands[j]) })
+	best := cands[0]
 	if len(cands) > 1 && score(cands[0]) == score(cands[1]) {
-		names := make([]string, len(cands))
-		for i, c := range cands {
-			names[i] = t.Name + "." + c.Name
+		c, ok, err := e.finest(ctx, t.Name, tied(cands, score))
+		if err != nil {
+			return "", err
 		}
-		return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "table %s has several date columns (%s) and none stands out",
-			t.Name, strings.Join(names, ", ")).WithHint(timeColumnHint)
+		if !ok {
+			names := make([]string, len(cands))
+			for i, c := range cands {
+				names[i] = t.Name + "." + c.Name
+			}
+			return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "table %s has several date columns (%s) and none stands out",
+				t.Name, strings.Join(names, ", ")).WithHint(timeColumnHint)
+		}
+		best = c
 	}
 	if format != "" {
-		return e.timeColumnAs(ctx, ref, t, cands[0], format)
+		return e.timeColumnAs(ctx, ref, t, best, format)
 	}
-	return dateExpr(ref, cands[0]), nil
+	return dateExpr(ref, best), nil
+}
+
+// tied returns the candidates that share the first one's score.
+func tied(cands []column, score func(column) int) []column {
+	var out []column
+	for _, c := range cands {
+		if score(c) == score(cands[0]) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// finest returns the one date column of cands that every other restates
+// at a coarser grain (a quarter column, "2021-Q1", read as dates beside
+// the day of each row): each other column's value is fixed by its date,
+// and it has fewer of them. The reading is on the data, row by row.
+func (e *Engine) finest(ctx context.Context, tableName string, cands []column) (column, bool, error) {
+	ref := tableRef{table: tableName}
+	for _, a := range cands {
+		coarser := true
+		for _, b := range cands {
+			if a.Name == b.Name {
+				continue
+			}
+			x, y := dateExpr(ref, a), dateExpr(ref, b)
+			var na, nb, pairs int64
+			q := fmt.Sprintf("SELECT count(DISTINCT %s), count(DISTINCT %s), count(DISTINCT (%s, %s)) FROM %s WHERE %s IS NOT NULL AND %s IS NOT NULL",
+				x, y, x, y, quoteIdent(tableName), x, y)
+			if err := e.db.QueryRowContext(ctx, q).Scan(&na, &nb, &pairs); err != nil {
+				return column{}, false, fmt.Errorf("duckdb: comparing %s and %s: %w", a.Name, b.Name, err)
+			}
+			if nb >= na || pairs != na {
+				coarser = false
+				break
+			}
+		}
+		if coarser {
+			return a, true, nil
+		}
+	}
+	return column{}, false, nil
 }
 
 // metricRefs returns the tables of the metric's FROM clause.
@@ -115,10 +165,9 @@ func (e *Engine) metricRefs(ctx context.Context, m *investigation.Metric) ([]tab
 }
 
 func (e *Engine) hintedTimeColumn(ctx context.Context, refs []tableRef, hint, format string) (string, error) {
-	tname, cname, ok := strings.Cut(strings.TrimSpace(hint), ".")
-	tname, cname = unquote(tname), unquote(cname)
-	if !ok || tname == "" || cname == "" {
-		return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "time column %q is not of the form TABLE.COLUMN", hint)
+	tname, cname, err := e.splitTimeHint(refs, hint)
+	if err != nil {
+		return "", err
 	}
 	var ref *tableRef
 	var used []string
@@ -168,6 +217,38 @@ func (e *Engine) hintedTimeColumn(ctx context.Context, refs []tableRef, hint, fo
 	}
 	return "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "column %s.%s is not a date", t.Name, col.Name).
 		WithHint("give its layout with --time-format, for example %d/%m/%Y")
+}
+
+// splitTimeHint reads a time-column hint as TABLE.COLUMN, or as a bare
+// COLUMN of exactly one of the metric's tables (a name with a dot in it
+// is first looked up as a column). Errors: INVALID_TIME_COLUMN naming the
+// columns when no table or several have the column.
+func (e *Engine) splitTimeHint(refs []tableRef, hint string) (string, string, error) {
+	hint = strings.TrimSpace(hint)
+	var found, all []string
+	for _, r := range refs {
+		t, _ := e.lookup(r.table)
+		for _, c := range t.Columns {
+			if strings.EqualFold(c.Name, unquote(hint)) {
+				found = append(found, t.Name)
+			}
+			all = append(all, t.Name+"."+c.Name)
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0], unquote(hint), nil
+	case len(found) > 1:
+		return "", "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "tables %s all have a column %s", strings.Join(found, ", "), hint).
+			WithHint("name the time column as TABLE.COLUMN")
+	}
+	tname, cname, ok := strings.Cut(hint, ".")
+	tname, cname = unquote(tname), unquote(cname)
+	if !ok || tname == "" || cname == "" {
+		return "", "", quarry.Errorf(quarry.ECodeInvalidTimeColumn, "no column %s in the metric's tables; their columns are %s",
+			hint, strings.Join(all, ", ")).WithHint("name the time column as COLUMN or TABLE.COLUMN")
+	}
+	return tname, cname, nil
 }
 
 // timeColumnAs reads col as dates in the layout the user gave.

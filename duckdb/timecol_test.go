@@ -13,6 +13,7 @@ func TestTimeColumn(t *testing.T) {
 	mustLoad(t, e, "shipments", "order_id,ship_date,delivery_date\n1,2024-01-01,2024-01-03\n")
 	mustLoad(t, e, "twodates", "id,alpha_date,beta_date\n1,2024-01-01,2024-01-03\n")
 	mustLoad(t, e, "nodates", "id,amount\n1,2\n")
+	mustLoad(t, e, "quarters", "qtr,dt,amount\n2024-Q1,2024-01-05,1\n2024-Q1,2024-02-05,2\n2024-Q2,2024-04-05,3\n")
 	ctx := context.Background()
 	tests := []struct {
 		metric, hint string
@@ -32,7 +33,12 @@ func TestTimeColumn(t *testing.T) {
 		{"SELECT COUNT(*) FROM events", "events.note", "", quarry.ECodeInvalidTimeColumn},
 		{"SELECT COUNT(*) FROM events", "events.nope", "", quarry.ECodeInvalidTimeColumn},
 		{"SELECT COUNT(*) FROM events", "orders.order_date", "", quarry.ECodeInvalidTimeColumn},
-		{"SELECT COUNT(*) FROM events", "created_at", "", quarry.ECodeInvalidTimeColumn},
+		{"SELECT COUNT(*) FROM events", "created_at", "CAST(events.created_at AS DATE)", ""},
+		{"SELECT COUNT(*) FROM twodates", "BETA_DATE", "twodates.beta_date", ""},
+		{"SELECT SUM(o.amount) FROM orders o JOIN customers c USING (customer_id)", "customer_id", "", quarry.ECodeInvalidTimeColumn},
+		{"SELECT COUNT(*) FROM events", "nope", "", quarry.ECodeInvalidTimeColumn},
+		// The quarters restate the days: the days are the time.
+		{"SELECT SUM(amount) FROM quarters", "", "quarters.dt", ""},
 	}
 	for _, tt := range tests {
 		m, err := e.ParseMetric(ctx, tt.metric)

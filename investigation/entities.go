@@ -17,7 +17,10 @@ type DataModel struct {
 	// one (country, iso_code): the first of each group is the one used,
 	// the rest say the same thing.
 	EquivalentColumns [][]string `json:"equivalent_columns,omitempty"`
-	InferredAt        time.Time  `json:"inferred_at"`
+	// Columns says what the investigation did with each column of the
+	// metric's tables (and the joined columns it sliced by), and why.
+	Columns    []ColumnRole `json:"column_roles,omitempty"`
+	InferredAt time.Time    `json:"inferred_at"`
 }
 
 // TableInfo summarises one table of the data model.
@@ -313,6 +316,9 @@ type Result struct {
 	// Warnings are things the reader must know before trusting the
 	// numbers: overlapping periods, a metric with no values in a period.
 	Warnings []string `json:"warnings,omitempty"`
+	// Columns is what the investigation did with each column (the data
+	// model's column roles).
+	Columns []ColumnRole `json:"columns,omitempty"`
 	// Memory is the compiled memory document, for the chat index.
 	Memory *MemoryDocument `json:"-"`
 	// Model names the model that took part, empty offline; Tokens is what

@@ -73,9 +73,15 @@ type Context struct {
 	// strptime layout ("%d/%m/%Y"), or for a column of numbers "%Y"
 	// (years), "%s" (epoch seconds) or "%ms" (epoch milliseconds). It
 	// overrides the layout detected from the values.
-	TimeFormat  string    `json:"time_format,omitempty"`
-	SubmittedAt time.Time `json:"submitted_at"`
+	TimeFormat string `json:"time_format,omitempty"`
+	// IgnoreColumns names columns the investigation leaves out (never a
+	// segment, never checked), each as COLUMN or TABLE.COLUMN.
+	IgnoreColumns []string  `json:"ignore_columns,omitempty"`
+	SubmittedAt   time.Time `json:"submitted_at"`
 }
+
+// MaxIgnoredColumns bounds Context.IgnoreColumns.
+const MaxIgnoredColumns = 200
 
 // Validate checks the fields the user typed, in the order a form shows
 // them, and returns the first problem.
@@ -101,6 +107,14 @@ func (c *Context) Validate() error {
 	}
 	if err := quarry.CheckText("time column", c.TimeColumn, quarry.MaxOriginalNameLen, quarry.ECodeInvalidTimeColumn); err != nil {
 		return err
+	}
+	if len(c.IgnoreColumns) > MaxIgnoredColumns {
+		return quarry.Errorf(quarry.ECodeInvalid, "%d columns to ignore; at most %d", len(c.IgnoreColumns), MaxIgnoredColumns)
+	}
+	for _, name := range c.IgnoreColumns {
+		if err := quarry.CheckText("column to ignore", name, quarry.MaxOriginalNameLen, quarry.ECodeInvalid); err != nil {
+			return err
+		}
 	}
 	return quarry.CheckText("time format", c.TimeFormat, quarry.MaxTimeFormatLen, quarry.ECodeInvalidTimeColumn)
 }

@@ -24,7 +24,8 @@ type runState struct {
 // session's files, then starts the investigation in the background and
 // returns. Errors: NO_FILES_UPLOADED, METRIC_SQL_REQUIRED,
 // INVALID_DATE_RANGE, INVALID_METRIC_SQL, UNSUPPORTED_METRIC,
-// INVALID_TIME_COLUMN, CONFLICT when the session is not waiting to run.
+// INVALID_TIME_COLUMN, INVALID for a column to ignore that no file has,
+// CONFLICT when the session is not waiting to run.
 // A rejected request leaves the session as it was.
 func (m *Service) Investigate(ctx context.Context, id string, c investigation.Context) error {
 	unlock := m.lock(id)
@@ -64,6 +65,9 @@ func (m *Service) Investigate(ctx context.Context, id string, c investigation.Co
 	}
 	if len(files) == 0 {
 		return quarry.Errorf(quarry.ECodeNoFilesUploaded, "upload at least one CSV file before starting the investigation")
+	}
+	if _, err := c.IgnoredColumns(files); err != nil {
+		return err
 	}
 	if err := m.preflight(ctx, files, &c); err != nil {
 		return err

@@ -36,16 +36,17 @@ func (p period) dateRange(name string) (quarry.DateRange, error) {
 }
 
 type startInvestigationIn struct {
-	SessionID        string `json:"session_id" jsonschema:"the session's ID"`
-	MetricSQL        string `json:"metric_sql" jsonschema:"the metric as one SELECT of one aggregate over the tables: SUM(x), COUNT(*), COUNT(DISTINCT x), AVG(x) or a ratio such as SUM(converted)*1.0/COUNT(*); JOIN and WHERE allowed; no GROUP BY and no date filter (the periods set the time)"`
-	BaselinePeriod   period `json:"baseline_period" jsonschema:"the period before the change, as the reference"`
-	ComparisonPeriod period `json:"comparison_period" jsonschema:"the period in which the metric moved; usually as long as the baseline and right after it"`
-	BusinessContext  string `json:"business_context,omitempty" jsonschema:"what the business is and anything known about the period (releases, campaigns, outages)"`
-	Prompt           string `json:"prompt,omitempty" jsonschema:"the question, e.g. why did revenue fall in the second half of March?"`
-	TimeColumn       string `json:"time_column,omitempty" jsonschema:"the time column as TABLE.COLUMN when the metric's table has several date columns; inferred otherwise"`
-	TimeFormat       string `json:"time_format,omitempty" jsonschema:"how the time column's dates are written, as a strptime layout such as %d/%m/%Y, or %Y, %s, %ms for numbers; detected otherwise"`
-	Wait             bool   `json:"wait,omitempty" jsonschema:"wait for the investigation to end and return its result, instead of returning at once"`
-	WaitSeconds      int    `json:"wait_seconds,omitempty" jsonschema:"with wait, the longest to wait in seconds (default 600, at most 3600); the investigation goes on after it"`
+	SessionID        string   `json:"session_id" jsonschema:"the session's ID"`
+	MetricSQL        string   `json:"metric_sql" jsonschema:"the metric as one SELECT of one aggregate over the tables: SUM(x), COUNT(*), COUNT(DISTINCT x), AVG(x) or a ratio such as SUM(converted)*1.0/COUNT(*); JOIN and WHERE allowed; no GROUP BY and no date filter (the periods set the time)"`
+	BaselinePeriod   period   `json:"baseline_period" jsonschema:"the period before the change, as the reference"`
+	ComparisonPeriod period   `json:"comparison_period" jsonschema:"the period in which the metric moved; usually as long as the baseline and right after it"`
+	BusinessContext  string   `json:"business_context,omitempty" jsonschema:"what the business is and anything known about the period (releases, campaigns, outages)"`
+	Prompt           string   `json:"prompt,omitempty" jsonschema:"the question, e.g. why did revenue fall in the second half of March?"`
+	TimeColumn       string   `json:"time_column,omitempty" jsonschema:"the time column as TABLE.COLUMN when the metric's table has several date columns; inferred otherwise"`
+	TimeFormat       string   `json:"time_format,omitempty" jsonschema:"how the time column's dates are written, as a strptime layout such as %d/%m/%Y, or %Y, %s, %ms for numbers; detected otherwise"`
+	IgnoreColumns    []string `json:"ignore_columns,omitempty" jsonschema:"columns never to slice by or check, as COLUMN or TABLE.COLUMN; columns that restate the date (a year or month beside it) are left out without being named"`
+	Wait             bool     `json:"wait,omitempty" jsonschema:"wait for the investigation to end and return its result, instead of returning at once"`
+	WaitSeconds      int      `json:"wait_seconds,omitempty" jsonschema:"with wait, the longest to wait in seconds (default 600, at most 3600); the investigation goes on after it"`
 }
 
 type startInvestigationOut struct {
@@ -150,7 +151,8 @@ func (t *tools) startInvestigation(ctx context.Context, in startInvestigationIn)
 		return startInvestigationOut{}, "", err
 	}
 	c := investigation.Context{MetricSQL: in.MetricSQL, BaselinePeriod: base, ComparisonPeriod: comp,
-		BusinessContext: in.BusinessContext, InvestigationPrompt: in.Prompt, TimeColumn: in.TimeColumn, TimeFormat: in.TimeFormat}
+		BusinessContext: in.BusinessContext, InvestigationPrompt: in.Prompt, TimeColumn: in.TimeColumn, TimeFormat: in.TimeFormat,
+		IgnoreColumns: in.IgnoreColumns}
 	if err := t.svc.Investigate(ctx, in.SessionID, c); err != nil {
 		return startInvestigationOut{}, "", err
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/investigation"
 )
 
@@ -26,7 +27,7 @@ func (w *mdWriter) dataModel() {
 		w.printf("| Column | Role | Type | Distinct | Nulls |")
 		w.printf("|---|---|---|---:|---:|")
 		for _, c := range t.Columns {
-			w.printf("| %s | %s | %s | %s | %s |", code(c.Name), cell(c.InferredType), cell(c.DataType),
+			w.printf("| %s | %s | %s | %s | %s |", code(c.Name), cell(roleOf(dm.Columns, t.Name, c)), cell(c.DataType),
 				grouped(float64(c.Cardinality), 0), grouped(float64(c.NullCount), 0))
 		}
 		heading := false
@@ -55,11 +56,54 @@ func (w *mdWriter) dataModel() {
 	if len(dm.RecommendedDimensions) > 0 {
 		w.para("**Recommended dimensions:** %s", codeList(dm.RecommendedDimensions))
 	}
+	w.timeParts(dm.Columns)
 	for _, g := range dm.EquivalentColumns {
 		if len(g) > 1 {
 			w.para("**Same information:** %s is also given by %s (their values match one to one), so segments and data problems are reported by %s only.",
 				code(g[0]), codeList(g[1:]), code(g[0]))
 		}
+	}
+}
+
+// roleOf is what the investigation did with a column, in words: its role
+// in the data model's column roles, or the profile's role when the model
+// has none for it (a table the metric does not read).
+func roleOf(roles []investigation.ColumnRole, table string, c quarry.Column) string {
+	for _, r := range roles {
+		if r.Table != table || r.Column != c.Name {
+			continue
+		}
+		switch r.Role {
+		case investigation.ColumnTimePart:
+			return "time part (" + r.Part + ")"
+		case investigation.ColumnNotSliced:
+			return "not sliced: " + r.Reason
+		case investigation.ColumnTimestamp:
+			return "timestamp, not used"
+		}
+		return strings.ReplaceAll(r.Role, "_", " ")
+	}
+	return c.InferredType
+}
+
+// timeParts says which columns were read as parts of the time column and
+// ignored on request, and how to change that.
+func (w *mdWriter) timeParts(roles []investigation.ColumnRole) {
+	var parts, ignored []string
+	for _, r := range roles {
+		switch r.Role {
+		case investigation.ColumnTimePart:
+			parts = append(parts, code(r.Column)+" "+prose(r.Reason))
+		case investigation.ColumnIgnored:
+			ignored = append(ignored, code(r.Column))
+		}
+	}
+	if len(parts) > 0 {
+		w.para("**Time, not segments:** %s, so %s time, never a segment (`--ignore-column NAME` leaves out other columns).",
+			strings.Join(parts, "; "), map[bool]string{true: "it is", false: "they are"}[len(parts) == 1])
+	}
+	if len(ignored) > 0 {
+		w.para("**Left out by request:** %s.", strings.Join(ignored, ", "))
 	}
 }
 

@@ -276,7 +276,8 @@ func (s *Server) removeFile(w http.ResponseWriter, r *http.Request) error {
 
 // investigationRequest is the specification's InvestigationRequest.
 // TimeColumn and TimeFormat are Quarry's additions for metrics whose date
-// column, or the way its dates are written, is not obvious.
+// column, or the way its dates are written, is not obvious; IgnoreColumns
+// names columns to leave out (COLUMN or TABLE.COLUMN).
 type investigationRequest struct {
 	BusinessContext     string    `json:"business_context"`
 	MetricSQL           string    `json:"metric_sql"`
@@ -285,6 +286,7 @@ type investigationRequest struct {
 	InvestigationPrompt string    `json:"investigation_prompt"`
 	TimeColumn          string    `json:"time_column"`
 	TimeFormat          string    `json:"time_format"`
+	IgnoreColumns       []string  `json:"ignore_columns"`
 }
 
 type dateSpan struct {
@@ -313,7 +315,7 @@ func (d *dateSpan) parse(name string) (quarry.DateRange, error) {
 func (req *investigationRequest) Context() (investigation.Context, error) {
 	c := investigation.Context{MetricSQL: strings.TrimSpace(req.MetricSQL), BusinessContext: req.BusinessContext,
 		InvestigationPrompt: req.InvestigationPrompt, TimeColumn: strings.TrimSpace(req.TimeColumn),
-		TimeFormat: strings.TrimSpace(req.TimeFormat)}
+		TimeFormat: strings.TrimSpace(req.TimeFormat), IgnoreColumns: req.IgnoreColumns}
 	if c.MetricSQL == "" {
 		return c, quarry.Errorf(quarry.ECodeMetricSQLRequired, "the metric SQL is required")
 	}

@@ -439,6 +439,7 @@ func TestRequestErrors(t *testing.T) {
 		{"not a date", "POST", "/api/sessions/" + id + "/investigate", with("baseline_period", map[string]string{"start": "March 1", "end": "2024-03-17"}), "", 422, quarry.ECodeInvalidDateRange},
 		{"end before start", "POST", "/api/sessions/" + id + "/investigate", with("comparison_period", map[string]string{"start": "2024-03-31", "end": "2024-03-18"}), "", 422, quarry.ECodeInvalidDateRange},
 		{"bad time column", "POST", "/api/sessions/" + id + "/investigate", with("time_column", "orders.platform"), "", 422, quarry.ECodeInvalidTimeColumn},
+		{"unknown column to ignore", "POST", "/api/sessions/" + id + "/investigate", with("ignore_columns", []string{"platform", "industry"}), "", 422, quarry.ECodeInvalid},
 		{"chat before run", "POST", "/api/sessions/" + id + "/chat", map[string]string{"message": "why?"}, "", 409, quarry.ECodeInvestigationNotComplete},
 		{"report before run", "GET", "/api/sessions/" + id + "/report", nil, "", 409, quarry.ECodeInvestigationNotComplete},
 		{"explanations before run", "GET", "/api/sessions/" + id + "/explanations", nil, "", 409, quarry.ECodeInvestigationNotComplete},

@@ -130,6 +130,8 @@ func newFieldError(id string, e *quarry.Error) *fieldError {
 // investigateValues are the investigation form's fields as typed.
 type investigateValues struct {
 	MetricSQL, BusinessContext, Prompt, TimeColumn, TimeFormat string
+	// IgnoreColumns is the comma-separated list of columns to leave out.
+	IgnoreColumns                                              string
 	BaselineStart, BaselineEnd, ComparisonStart, ComparisonEnd string
 }
 
@@ -162,7 +164,7 @@ func (p formPage) Periods() []periodView {
 
 func valuesOf(c *investigation.Context) *investigateValues {
 	return &investigateValues{MetricSQL: c.MetricSQL, BusinessContext: c.BusinessContext, Prompt: c.InvestigationPrompt,
-		TimeColumn: c.TimeColumn, TimeFormat: c.TimeFormat, BaselineStart: c.BaselinePeriod.Start.String(), BaselineEnd: c.BaselinePeriod.End.String(),
+		TimeColumn: c.TimeColumn, TimeFormat: c.TimeFormat, IgnoreColumns: strings.Join(c.IgnoreColumns, ", "), BaselineStart: c.BaselinePeriod.Start.String(), BaselineEnd: c.BaselinePeriod.End.String(),
 		ComparisonStart: c.ComparisonPeriod.Start.String(), ComparisonEnd: c.ComparisonPeriod.End.String()}
 }
 
@@ -269,7 +271,7 @@ func (s *Server) renderForm(w http.ResponseWriter, r *http.Request, sess *invest
 		// The engine's hint names the command-line flag.
 		p.MetricErr.Hint = "Choose the time column, and how its dates are written if they are unusual, under Advanced."
 	}
-	p.AdvancedOpen = p.Values.TimeColumn != "" || p.Values.TimeFormat != "" || p.Invalid["time_column"]
+	p.AdvancedOpen = p.Values.TimeColumn != "" || p.Values.TimeFormat != "" || p.Values.IgnoreColumns != "" || p.Invalid["time_column"]
 	p.TimeColumns = timeColumns(files, p.Values.TimeColumn)
 	for _, f := range files {
 		c := newFileCard(id, f)
@@ -427,6 +429,7 @@ func (s *Server) investigatePage(w http.ResponseWriter, r *http.Request) error {
 	form := r.PostForm
 	v := &investigateValues{MetricSQL: form.Get("metric_sql"), BusinessContext: form.Get("business_context"),
 		Prompt: form.Get("investigation_prompt"), TimeColumn: form.Get("time_column"), TimeFormat: form.Get("time_format"),
+		IgnoreColumns: form.Get("ignore_columns"),
 		BaselineStart: form.Get("baseline_start"), BaselineEnd: form.Get("baseline_end"),
 		ComparisonStart: form.Get("comparison_start"), ComparisonEnd: form.Get("comparison_end")}
 	st := &pageState{investigate: v, invalid: map[string]bool{}}
@@ -436,6 +439,9 @@ func (s *Server) investigatePage(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err := s.svc.Investigate(r.Context(), r.PathValue("id"), c); err != nil {
 		qe := s.asQuarryError(r, err)
+		if qe.Code == quarry.ECodeInvalid && v.IgnoreColumns != "" {
+			st.invalid["ignore_columns"] = true
+		}
 		if slotOf(qe.Code) == slotDates {
 			for _, f := range dateFields {
 				st.invalid[f.id] = true
@@ -459,7 +465,8 @@ var dateFields = []struct{ id, label string }{
 // quarry.InvestigationContext.Validate, which otherwise stops at the first.
 func (v *investigateValues) context(st *pageState) (investigation.Context, bool) {
 	c := investigation.Context{MetricSQL: strings.TrimSpace(v.MetricSQL), BusinessContext: v.BusinessContext,
-		InvestigationPrompt: v.Prompt, TimeColumn: strings.TrimSpace(v.TimeColumn), TimeFormat: strings.TrimSpace(v.TimeFormat)}
+		InvestigationPrompt: v.Prompt, TimeColumn: strings.TrimSpace(v.TimeColumn), TimeFormat: strings.TrimSpace(v.TimeFormat),
+		IgnoreColumns: splitList(v.IgnoreColumns)}
 	ok := true
 	check := func(slot string, err error) {
 		var qe *quarry.Error

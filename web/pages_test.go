@@ -183,7 +183,7 @@ func TestFormPageHasLabelledFields(t *testing.T) {
 	wantStatus(t, rec, http.StatusOK)
 	page := rec.Body.String()
 	labelled := []string{"file-input", "file-description", "metric_sql", "business_context", "baseline_start",
-		"baseline_end", "comparison_start", "comparison_end", "time_column", "investigation_prompt", "description-file1"}
+		"baseline_end", "comparison_start", "comparison_end", "time_column", "ignore_columns", "investigation_prompt", "description-file1"}
 	for _, id := range labelled {
 		element(t, page, id)
 		if !strings.Contains(page, `<label for="`+id+`"`) {
@@ -401,7 +401,7 @@ func TestInvestigateStartsAndRedirects(t *testing.T) {
 	id := f.add(investigation.StatusHasFiles)
 	form := url.Values{"metric_sql": {" SELECT SUM(amount) FROM orders "}, "baseline_start": {"2024-02-01"},
 		"baseline_end": {"2024-02-14"}, "comparison_start": {"2024-02-15"}, "comparison_end": {"2024-02-28"},
-		"time_column": {"orders.day"}, "time_format": {" %d/%m/%Y "}}
+		"time_column": {"orders.day"}, "time_format": {" %d/%m/%Y "}, "ignore_columns": {" year, orders.month ,"}}
 	rec := postForm(t, f, "/sessions/"+id+"/investigate", form, false)
 	wantStatus(t, rec, http.StatusSeeOther)
 	if loc := rec.Header().Get("Location"); loc != "/sessions/"+id {
@@ -411,8 +411,9 @@ func TestInvestigateStartsAndRedirects(t *testing.T) {
 		t.Fatalf("service calls = %d; want 1", len(f.investigated))
 	}
 	c := f.investigated[0]
-	want := "SELECT SUM(amount) FROM orders|2024-02-01..2024-02-14|2024-02-15..2024-02-28|orders.day|%d/%m/%Y"
-	if got := strings.Join([]string{c.MetricSQL, c.BaselinePeriod.String(), c.ComparisonPeriod.String(), c.TimeColumn, c.TimeFormat}, "|"); got != want {
+	want := "SELECT SUM(amount) FROM orders|2024-02-01..2024-02-14|2024-02-15..2024-02-28|orders.day|%d/%m/%Y|year,orders.month"
+	if got := strings.Join([]string{c.MetricSQL, c.BaselinePeriod.String(), c.ComparisonPeriod.String(), c.TimeColumn, c.TimeFormat,
+		strings.Join(c.IgnoreColumns, ",")}, "|"); got != want {
 		t.Errorf("Investigate got %s; want %s", got, want)
 	}
 }

@@ -192,6 +192,7 @@ func (r *run) result() *investigation.Result {
 		Explanations: expls,
 		ReportPath:   r.reportPath,
 		Warnings:     r.warnings,
+		Columns:      r.model.Columns,
 		Memory:       r.memory,
 	}
 	if r.ai != nil {

@@ -80,6 +80,21 @@ func runFiles(t *testing.T, metric, base, cmp string, paths ...string) investiga
 // error, with the directory of what it wrote.
 func runFilesErr(t *testing.T, metric, base, cmp string, paths ...string) (investigationRun, error) {
 	t.Helper()
+	b, err := quarry.ParseDateRange(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := quarry.ParseDateRange(cmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runContextErr(t, investigation.Context{MetricSQL: metric, BaselinePeriod: b, ComparisonPeriod: c}, paths...)
+}
+
+// runContextErr is runFilesErr for a whole request: the prompt, the
+// columns to ignore, the time column.
+func runContextErr(t *testing.T, ic investigation.Context, paths ...string) (investigationRun, error) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("runs a whole investigation")
 	}
@@ -100,14 +115,6 @@ func runFilesErr(t *testing.T, metric, base, cmp string, paths ...string) (inves
 		files = append(files, &investigation.UploadedFile{FileID: quarry.NewID(), OriginalName: filepath.Base(p), Path: rel,
 			TableName: name, SizeBytes: int64(len(data)), UploadedAt: time.Unix(int64(i), 0)})
 	}
-	b, err := quarry.ParseDateRange(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := quarry.ParseDateRange(cmp)
-	if err != nil {
-		t.Fatal(err)
-	}
 	eng, err := duckdb.Open(duckdb.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -115,9 +122,8 @@ func runFilesErr(t *testing.T, metric, base, cmp string, paths ...string) (inves
 	defer eng.Close()
 	inv := &investigate.Investigator{Engine: eng, Out: dirArtifacts(dir), Audit: &countingAudit{},
 		Now: func() time.Time { return time.Date(2024, 6, 1, 12, 0, 0, 0, time.UTC) }}
-	id := quarry.NewID()
-	res, err := inv.Run(context.Background(), investigate.Input{SessionID: id, Files: files,
-		Context: investigation.Context{SessionID: id, MetricSQL: metric, BaselinePeriod: b, ComparisonPeriod: c}})
+	ic.SessionID = quarry.NewID()
+	res, err := inv.Run(context.Background(), investigate.Input{SessionID: ic.SessionID, Files: files, Context: ic})
 	return investigationRun{res: res, dir: dir}, err
 }
 

@@ -97,6 +97,14 @@ func (r *run) inferSchema(ctx context.Context) error {
 
 	refs := r.metric.TableRefs
 	r.refs = refs
+	ignored, err := r.ignoredColumns()
+	if err != nil {
+		return err
+	}
+	parts, err := r.findTimeParts(ctx, ignored)
+	if err != nil {
+		return err
+	}
 	timeCol := strings.ToLower(r.metric.TimeColumn)
 	inMetric := map[string]bool{}
 	for _, t := range r.metric.Tables {
@@ -111,6 +119,10 @@ func (r *run) inferSchema(ctx context.Context) error {
 		}
 		var out []quarry.Column
 		for _, c := range f.Schema.Columns {
+			ref := investigation.ColumnRef{Table: table, Column: c.Name}
+			if ignored[ref] || parts[ref].part != "" {
+				continue
+			}
 			if c.InferredType == quarry.RoleDimension && c.Cardinality >= 2 && c.Cardinality <= maxDimCardinality {
 				out = append(out, c)
 			}
@@ -163,6 +175,7 @@ func (r *run) inferSchema(ctx context.Context) error {
 	}
 	// Fewer values first: they make sturdier segments and cheaper cubes.
 	sort.SliceStable(dims, func(i, j int) bool { return dims[i].Cardinality < dims[j].Cardinality })
+	candidates := dims
 	if dims, err = r.dropEquivalent(ctx, dims); err != nil {
 		return err
 	}
@@ -181,8 +194,10 @@ func (r *run) inferSchema(ctx context.Context) error {
 	if r.model.RecommendedDimensions == nil {
 		r.model.RecommendedDimensions = []string{}
 	}
+	r.model.Columns = r.columnRoles(ignored, parts, candidates)
 	r.progress(investigation.Event{Step: "schema", Message: fmt.Sprintf("%d tables, %d relationships, dimensions: %s",
 		len(r.model.Tables), len(rels), strings.Join(r.model.RecommendedDimensions, ", "))})
+	r.progress(investigation.Event{Step: "schema", Message: "columns: " + investigation.DescribeRoles(r.model.Columns)})
 	return r.artifact("analysis/schema.json", r.model)
 }
 

@@ -27,6 +27,19 @@ type fileArg struct{ path, description string }
 
 type fileArgs []fileArg
 
+// names is a repeatable flag of names (--ignore-column).
+type names []string
+
+func (n *names) String() string { return strings.Join(*n, ",") }
+
+func (n *names) Set(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return fmt.Errorf("needs a column name")
+	}
+	*n = append(*n, strings.TrimSpace(v))
+	return nil
+}
+
 func (f *fileArgs) String() string { return fmt.Sprint(*f) }
 
 func (f *fileArgs) Set(v string) error {
@@ -60,6 +73,7 @@ func runInvestigate(ctx context.Context, args []string, getenv func(string) stri
 	fs.SetOutput(stderr)
 	var (
 		files                           fileArgs
+		ignore                          names
 		metric, base, cmp               string
 		bizContext, prompt              string
 		timeColumn, timeFormat, dataDir string
@@ -72,7 +86,8 @@ func runInvestigate(ctx context.Context, args []string, getenv func(string) stri
 	fs.StringVar(&cmp, "comparison", "", "comparison period YYYY-MM-DD..YYYY-MM-DD")
 	fs.StringVar(&bizContext, "context", "", "business context")
 	fs.StringVar(&prompt, "prompt", "", "what to focus on or suspect")
-	fs.StringVar(&timeColumn, "time-column", "", "the time column as TABLE.COLUMN (default: detected)")
+	fs.StringVar(&timeColumn, "time-column", "", "the time column as COLUMN or TABLE.COLUMN (default: detected)")
+	fs.Var(&ignore, "ignore-column", "a column to leave out, as COLUMN or TABLE.COLUMN (repeatable)")
 	fs.StringVar(&timeFormat, "time-format", "", "how the time column reads, as a strptime layout such as %d/%m/%Y, or %Y, %s, %ms for numbers (default: detected from its values)")
 	fs.StringVar(&dataDir, "data-dir", defaultDataDir(getenv), "where sessions are stored (env QUARRY_DATA_DIR)")
 	fs.Int64Var(&maxMB, "max-file-mb", 50, "largest accepted file in MB")
@@ -91,7 +106,7 @@ func runInvestigate(ctx context.Context, args []string, getenv func(string) stri
 	}
 	inv.model, inv.dialCode = w.model, w.dial
 	inv.context = investigation.Context{MetricSQL: strings.TrimSpace(metric), BusinessContext: bizContext,
-		InvestigationPrompt: prompt, TimeColumn: timeColumn, TimeFormat: timeFormat}
+		InvestigationPrompt: prompt, TimeColumn: timeColumn, TimeFormat: timeFormat, IgnoreColumns: ignore}
 	if base == "" || cmp == "" {
 		return quarry.Errorf(quarry.ECodeInvalidDateRange, "both --baseline and --comparison periods are required (YYYY-MM-DD..YYYY-MM-DD)")
 	}
@@ -322,6 +337,9 @@ func printResult(w io.Writer, res *investigation.Result, asJSON bool) error {
 	fmt.Fprintf(w, "%s: %s -> %s (%+.1f%%, significant: %v)\n", res.Status, plain(o.BaselineValue), plain(o.ComparisonValue), o.ChangePct, o.Significant)
 	for _, warning := range res.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warning)
+	}
+	if len(res.Columns) > 0 {
+		fmt.Fprintf(w, "columns: %s\n", investigation.DescribeRoles(res.Columns))
 	}
 	for _, e := range res.Explanations {
 		fmt.Fprintf(w, "%d. [%s] %s (%s, %+.0f%% of the change)\n", e.Rank, e.Likelihood, e.Title, e.Kind, 100*e.ShareOfChange)
