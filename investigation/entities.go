@@ -106,6 +106,9 @@ const (
 	// KindUniform explains a real change that no segment carries: the
 	// whole population moved.
 	KindUniform = "uniform"
+	// KindConcentration explains a change that a few rows carry (one
+	// large order, one costly incident): the rows are named.
+	KindConcentration = "concentration"
 )
 
 // Hypothesis is a candidate explanation (analysis/hypotheses/hyp_NNN.json).
@@ -319,6 +322,8 @@ type Result struct {
 	// Columns is what the investigation did with each column (the data
 	// model's column roles).
 	Columns []ColumnRole `json:"columns,omitempty"`
+	// Breakdowns split the change by the dimensions the question named.
+	Breakdowns []Breakdown `json:"breakdowns,omitempty"`
 	// Memory is the compiled memory document, for the chat index.
 	Memory *MemoryDocument `json:"-"`
 	// Model names the model that took part, empty offline; Tokens is what

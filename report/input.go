@@ -34,6 +34,8 @@ type Input struct {
 	Ledger       investigation.FindingsLedger
 	Iterations   []investigation.IterationLog
 	Explanations []investigation.Explanation
+	// Breakdowns split the change by the dimensions the question named.
+	Breakdowns []investigation.Breakdown
 	// DataQuality holds data-quality problems large enough to matter,
 	// already phrased for people; DataNotes the ones each too small to move
 	// the metric by a tenth of the change, which get no "fix the data

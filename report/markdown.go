@@ -20,6 +20,7 @@ func Markdown(in *Input, charts Charts) string {
 	w := &mdWriter{in: in, f: newNumberFormat(&in.Metric, in.Overall.BaselineValue, in.Overall.ComparisonValue)}
 	w.header()
 	w.answer()
+	w.breakdowns()
 	w.summary()
 	w.dataModel()
 	w.analysis()

@@ -55,6 +55,10 @@ func group(s string) string {
 // sharePct formats a signed fraction as a percentage.
 func sharePct(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) }
 
+// signedPct formats a signed share of the change with one decimal, as
+// every output prints it: "+14.6%", "-3.0%".
+func signedPct(f float64) string { return fmt.Sprintf("%+.1f%%", 100*f) }
+
 // pctOf formats an unsigned fraction as a percentage with one decimal.
 func pctOf(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
 

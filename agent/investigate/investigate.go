@@ -91,6 +91,7 @@ func (inv *Investigator) Run(ctx context.Context, in Input) (*investigation.Resu
 		{"hypotheses", r.proposeHypotheses},
 		{"loop", r.memoryLoop},
 		{"explain", r.explain},
+		{"breakdown", r.breakdowns},
 		{"summary", r.summarize},
 		{"memory", r.writeMemory},
 		{"report", r.writeReport},
@@ -119,6 +120,8 @@ type run struct {
 	scope      *scope
 	model      investigation.DataModel
 	dims       []*Dim
+	allDims    []*Dim // every dimension column, before equivalents and the cap
+	breakdown  []investigation.Breakdown
 	overall    overallStats
 	grain      grain // spacing of the data's dates, set by measureOverall
 	warnings   []string
@@ -193,6 +196,7 @@ func (r *run) result() *investigation.Result {
 		ReportPath:   r.reportPath,
 		Warnings:     r.warnings,
 		Columns:      r.model.Columns,
+		Breakdowns:   r.breakdown,
 		Memory:       r.memory,
 	}
 	if r.ai != nil {

@@ -126,6 +126,7 @@ func (r *run) writeReport(ctx context.Context) error {
 		Ledger:           r.ledger,
 		Iterations:       r.iterations,
 		Explanations:     r.expls,
+		Breakdowns:       r.breakdown,
 		AuditLog:         "audit.jsonl",
 		GeneratedAt:      r.now(),
 		Summary:          r.summary,

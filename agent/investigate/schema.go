@@ -176,6 +176,7 @@ func (r *run) inferSchema(ctx context.Context) error {
 	// Fewer values first: they make sturdier segments and cheaper cubes.
 	sort.SliceStable(dims, func(i, j int) bool { return dims[i].Cardinality < dims[j].Cardinality })
 	candidates := dims
+	r.allDims = candidates
 	if dims, err = r.dropEquivalent(ctx, dims); err != nil {
 		return err
 	}
@@ -183,7 +184,7 @@ func (r *run) inferSchema(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	dims = prioritise(dims, r.in.Context.InvestigationPrompt+" "+r.in.Context.BusinessContext)
+	dims = prioritise(dims, r.in.Context.InvestigationPrompt, r.in.Context.BusinessContext)
 	if len(dims) > r.inv.MaxDims {
 		dims = dims[:r.inv.MaxDims]
 	}
@@ -201,19 +202,27 @@ func (r *run) inferSchema(ctx context.Context) error {
 	return r.artifact("analysis/schema.json", r.model)
 }
 
-// prioritise moves dimensions the user named in the prompt or context to
-// the front, keeping the rest in order.
-func prioritise(dims []*Dim, text string) []*Dim {
-	text = strings.ToLower(text)
-	var named, rest []*Dim
+// prioritise moves dimensions the user named in the prompt or asked for
+// in the context (by their words or plural, see namedIn) to the front,
+// keeping the rest in order.
+func prioritise(dims []*Dim, prompt, context string) []*Dim {
+	names := make([]string, len(dims))
+	for i, d := range dims {
+		names[i] = d.Column
+	}
+	named := map[string]bool{}
+	for _, m := range namedIn(prompt, context, names) {
+		named[m.column] = m.column != ""
+	}
+	var first, rest []*Dim
 	for _, d := range dims {
-		if text != "" && strings.Contains(text, strings.ToLower(d.Column)) {
-			named = append(named, d)
+		if named[d.Column] {
+			first = append(first, d)
 		} else {
 			rest = append(rest, d)
 		}
 	}
-	return append(named, rest...)
+	return append(first, rest...)
 }
 
 // uniqueRelationships keeps the first of relationships that link the same

@@ -342,10 +342,49 @@ func printResult(w io.Writer, res *investigation.Result, asJSON bool) error {
 		fmt.Fprintf(w, "columns: %s\n", investigation.DescribeRoles(res.Columns))
 	}
 	for _, e := range res.Explanations {
-		fmt.Fprintf(w, "%d. [%s] %s (%s, %+.0f%% of the change)\n", e.Rank, e.Likelihood, e.Title, e.Kind, 100*e.ShareOfChange)
+		fmt.Fprintf(w, "%d. [%s] %s (%s, %+.1f%% of the change)\n", e.Rank, e.Likelihood, e.Title, e.Kind, 100*e.ShareOfChange)
+	}
+	for _, b := range res.Breakdowns {
+		printBreakdown(w, b)
 	}
 	fmt.Fprintf(w, "report: %s\n", res.ReportPath)
 	return nil
+}
+
+// maxBreakdownRows is how many values of a breakdown the command prints.
+const maxBreakdownRows = 10
+
+// printBreakdown prints the change split by a dimension the question
+// named, with the same numbers as the report: the change and its signed
+// share of the overall change.
+func printBreakdown(w io.Writer, b investigation.Breakdown) {
+	if b.Dimension == "" {
+		fmt.Fprintf(w, "asked for %s: %s\n", b.Asked, b.Note)
+		return
+	}
+	fmt.Fprintf(w, "change by %s (asked for %s)", b.Dimension, b.Asked)
+	if b.Note != "" {
+		fmt.Fprintf(w, "; %s", b.Note)
+	}
+	fmt.Fprintln(w, ":")
+	width := 0
+	for _, r := range b.Rows[:min(len(b.Rows), maxBreakdownRows)] {
+		width = max(width, len(r.Value))
+	}
+	for _, r := range b.Rows[:min(len(b.Rows), maxBreakdownRows)] {
+		fmt.Fprintf(w, "  %-*s %14s  %+6.1f%% of the change\n", width, r.Value, signedPlain(r.Change), 100*r.Share)
+	}
+	if n := len(b.Rows) - maxBreakdownRows; n > 0 {
+		fmt.Fprintf(w, "  (%d more values)\n", n)
+	}
+}
+
+// signedPlain is plain with a sign on positive values.
+func signedPlain(v float64) string {
+	if v > 0 {
+		return "+" + plain(v)
+	}
+	return plain(v)
 }
 
 // plain formats a metric value for a terminal: two decimals for large
