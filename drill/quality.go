@@ -17,6 +17,10 @@ const (
 	IssueNewCategory      = "new_category"
 	IssueVanishedCategory = "vanished_category"
 	IssuePartialLastDay   = "partial_last_day"
+	// IssueDataBoundary is a run of empty dates at the start or end of a
+	// period that lies before the data's first date or after its last:
+	// the data starts late or stops early (see ClassifyGaps).
+	IssueDataBoundary = "data_boundary"
 )
 
 // An Issue is a data-quality problem that could explain a metric's change
@@ -389,6 +393,9 @@ func intersect(a, b []string) []string {
 }
 
 // list joins up to n items, noting how many more there are.
+// ListDates names at most n dates and counts the rest: "a, b and 3 more".
+func ListDates(xs []string, n int) string { return list(xs, n) }
+
 func list(xs []string, n int) string {
 	if len(xs) <= n {
 		return strings.Join(xs, ", ")

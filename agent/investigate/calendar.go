@@ -22,6 +22,13 @@ type calendarResult struct {
 // in its direction.
 func (r *run) checkCalendar(ctx context.Context) (stepResult, error) {
 	var res stepResult
+	if r.grain.unit != investigation.GrainDay {
+		// One date per week, month or year: the periods have no weekday
+		// mix, and a weekly profile of monthly stamps would be noise.
+		res.summary = fmt.Sprintf("The data is %s, one date per %s, so there is no weekday mix to compare.", r.grain.adjective(), r.grain.noun())
+		res.verdict, res.reason = investigation.HypRuledOut, fmt.Sprintf("%s data has no weekday mix", r.grain.adjective())
+		return res, nil
+	}
 	eff := drill.WeekdayEffect(r.overall.base, r.overall.cmp, r.metric.Ratio(), r.metric.Scale)
 	r.stats.calendar = &calendarResult{CalendarEffect: eff, rec: r.overall.rec}
 	res.addQuery("overall metric per day", r.overall.rec, weekdayTable(eff))

@@ -48,6 +48,7 @@ func (r *run) explain(ctx context.Context) error {
 	if c := r.stats.calendar; c != nil && r.hypByKind(investigation.KindCalendar).Status == investigation.HypConfirmed {
 		other = append(other, r.calendarExplanation(c))
 	}
+
 	byShare := func(es []investigation.Explanation) {
 		sort.SliceStable(es, func(i, j int) bool { return math.Abs(es[i].ShareOfChange) > math.Abs(es[j].ShareOfChange) })
 	}
@@ -227,8 +228,13 @@ func (r *run) qualityExplanation(is *qualityIssue) investigation.Explanation {
 	if title == "" {
 		title = "Data problem: " + strings.ReplaceAll(is.Kind, "_", " ")
 	}
-	if is.Kind == drill.IssueSumRows {
+	switch is.Kind {
+	case drill.IssueSumRows:
 		title += ": " + is.Segment
+	case drill.IssueDataBoundary:
+		// "The data stops after 2002-07-25"
+		head, _, _ := strings.Cut(is.Detail, ":")
+		title = strings.ToUpper(head[:1]) + head[1:]
 	}
 	return investigation.Explanation{
 		Title: title,

@@ -31,6 +31,9 @@ func (r *run) makePlan(ctx context.Context) error {
 		{Phase: investigation.PhaseValidation, Description: decompositionStep(r.metric), TablesInvolved: tables, DimensionsToCheck: dims},
 		{Phase: investigation.PhaseValidation, Description: "Search combinations of dimension values, from one dimension to all of them, for the few segments that explain most of the change, then test each against its own daily noise with a false-discovery-rate correction", TablesInvolved: tables, DimensionsToCheck: dims},
 	}
+	if r.grain.unit != investigation.GrainDay {
+		steps[4].Description = fmt.Sprintf("No weekday composition to compare: the data is %s", r.grain.adjective())
+	}
 	for i := range steps {
 		steps[i].StepNumber = i + 1
 		if steps[i].DimensionsToCheck == nil {

@@ -38,22 +38,24 @@ func (r *run) checkQuality(ctx context.Context) (stepResult, error) {
 	var issues []qualityIssue
 
 	// Whole table: missing and partial days, from the overall daily query.
-	whole := drill.SegmentDays{}
 	var base, cmp []drill.DayCount
 	for _, d := range r.overall.dayRows {
 		if r.scope.base.Contains(d.day) && d.rows > 0 {
-			whole.Base = append(whole.Base, d.day.String())
 			base = append(base, drill.DayCount{Date: d.day.String(), Rows: d.rows})
 		}
 		if r.scope.cmp.Contains(d.day) && d.rows > 0 {
-			whole.Cmp = append(whole.Cmp, d.day.String())
 			cmp = append(cmp, drill.DayCount{Date: d.day.String(), Rows: d.rows})
 		}
 	}
-	for _, is := range drill.MissingPeriods([]drill.SegmentDays{whole}, baseDates, cmpDates, r.grain.noun()) {
-		issues = append(issues, qualityIssue{Issue: is, rec: r.overall.rec, impact: r.wholeDayImpact(is)})
+	gaps, quiet, err := r.wholeGaps(ctx, baseDates, cmpDates)
+	if err != nil {
+		return res, err
 	}
+	issues = append(issues, gaps...)
 	for _, is := range drill.PartialLastDay(base, cmp) {
+		if !drill.UnlikelyFew(is.Values["rows"], is.Values["normal_rows"]) {
+			continue // sparse events: a quiet last day is chance
+		}
 		issues = append(issues, qualityIssue{Issue: is, rec: r.overall.rec, impact: r.partialImpact(is)})
 	}
 	res.addQuery("overall metric per day", r.overall.rec, fmt.Sprintf("%d baseline days and %d comparison days with rows", len(base), len(cmp)))
@@ -77,7 +79,15 @@ func (r *run) checkQuality(ctx context.Context) (stepResult, error) {
 		}
 		issues = append(issues, found...)
 	}
-	sort.SliceStable(issues, func(i, j int) bool { return math.Abs(issues[i].impact) > math.Abs(issues[j].impact) })
+	// A boundary of the data is named first: it explains the empty
+	// dates before anything inside the data is blamed.
+	sort.SliceStable(issues, func(i, j int) bool {
+		bi, bj := issues[i].Kind == drill.IssueDataBoundary, issues[j].Kind == drill.IssueDataBoundary
+		if bi != bj {
+			return bi
+		}
+		return math.Abs(issues[i].impact) > math.Abs(issues[j].impact)
+	})
 	r.stats.quality = issues
 
 	material := 0
@@ -96,12 +106,26 @@ func (r *run) checkQuality(ctx context.Context) (stepResult, error) {
 		res.summary = fmt.Sprintf("%d data-quality warning(s), none large enough to explain the change: %s.", len(issues), strings.Join(lines[:min(len(lines), 2)], "; "))
 		res.verdict, res.reason = investigation.HypRuledOut, "data-quality warnings exist but each moves the metric by less than 10% of the change"
 	default:
-		top := issues[0]
+		// The problem named is the first that explains the change (in
+		// its direction), the one the explanations rank first too.
+		top := r.firstMaterial(issues)
 		res.summary = fmt.Sprintf("Data problem: %s. Estimated from the missing or extra rows alone (at their usual value), it moves the metric by about %s (%s of the change); fix the data before reading business causes.",
-			top.Detail, r.fmtChange(top.impact), sharePct(safeShare(top.impact, r.overall.change.Change)))
+			top.Detail, r.fmtChange(top.impact), signedPct(safeShare(top.impact, r.overall.change.Change)))
 		res.verdict, res.reason = investigation.HypConfirmed, top.Detail
 	}
+	res.summary += quiet
 	return res, nil
+}
+
+// firstMaterial returns the first issue that moves the metric by a tenth
+// of the change in its direction; issues holds at least one.
+func (r *run) firstMaterial(issues []qualityIssue) qualityIssue {
+	for _, is := range issues {
+		if r.materialIssue(is) {
+			return is
+		}
+	}
+	return issues[0]
 }
 
 // materialIssue reports whether an issue explains at least 10% of the change
@@ -122,6 +146,8 @@ func (r *run) dimensionDays(ctx context.Context, d *Dim, baseDates, cmpDates []s
 	cats := map[string]*drill.CategoryCount{}
 	perDay := map[string]map[string]float64{} // segment -> day -> numerator
 	vals := map[string]dimValue{}
+	rowsOf := map[string]map[string]float64{} // segment -> day -> rows
+	tableRows := map[string]float64{}         // day -> rows of every segment
 	var order []string
 	scale := r.metric.Scale
 	if scale == 0 {
@@ -143,6 +169,11 @@ func (r *run) dimensionDays(ctx context.Context, d *Dim, baseDates, cmpDates []s
 		}
 		n, num := q.Float(i, 4), q.Float(i, 2)
 		perDay[key][day.String()] = num
+		if rowsOf[key] == nil {
+			rowsOf[key] = map[string]float64{}
+		}
+		rowsOf[key][day.String()] = n
+		tableRows[day.String()] += n
 		if r.scope.base.Contains(day) {
 			segs[key].Base = append(segs[key].Base, day.String())
 			cats[key].Rows0 += n
@@ -162,6 +193,9 @@ func (r *run) dimensionDays(ctx context.Context, d *Dim, baseDates, cmpDates []s
 	}
 	var out []qualityIssue
 	for _, is := range drill.MissingPeriods(list, baseDates, cmpDates, r.grain.noun()) {
+		if !r.segmentGapsMissing(&is, rowsOf[is.Segment], tableRows, baseDates, cmpDates) {
+			continue
+		}
 		qi := qualityIssue{Issue: is, rec: rec, seg: []dimValue{vals[is.Segment]}}
 		// The effect of the gap: the segment's usual daily value on the
 		// other period's days, times the days it is missing.
@@ -190,6 +224,41 @@ func (r *run) dimensionDays(ctx context.Context, d *Dim, baseDates, cmpDates []s
 		out = append(out, qi)
 	}
 	return out, nil
+}
+
+// segmentGapsMissing keeps, of a segment's missing-days issue, the days
+// its own rate does not explain (drill.ClassifyGaps, the rate fitted on
+// the other period's days, where the segment is present): a segment of
+// two rows a day is absent on some days by chance. It rewrites the issue
+// with the days kept and reports whether any are.
+func (r *run) segmentGapsMissing(is *drill.Issue, rows, tableRows map[string]float64, baseDates, cmpDates []string) bool {
+	gapDates, otherDates, name := baseDates, cmpDates, "baseline"
+	if is.Values["comparison"] == 1 {
+		gapDates, otherDates, name = cmpDates, baseDates, "comparison"
+	}
+	var model []float64
+	var open []string
+	for _, d := range otherDates {
+		if tableRows[d] > 0 {
+			model = append(model, rows[d])
+		}
+	}
+	for _, d := range gapDates {
+		if tableRows[d] > 0 {
+			open = append(open, d)
+		}
+	}
+	g := drill.ClassifyGaps(open, rows, "", "", model)
+	if len(g.Missing) == 0 {
+		return false
+	}
+	if float64(len(g.Missing)) < is.Values["missing_days"] {
+		is.Values["missing_days"] = float64(len(g.Missing))
+		is.Severity = float64(len(g.Missing)) / float64(len(gapDates))
+		is.Detail = fmt.Sprintf("%s has no rows on %d of the %s period's %d %ss (%s), more than its rate of %s rows a %s explains",
+			is.Segment, len(g.Missing), name, len(gapDates), r.grain.noun(), drill.ListDates(g.Missing, 5), num(g.Rate), r.grain.noun())
+	}
+	return true
 }
 
 // tableQuality checks one table for null spikes and duplicates.
