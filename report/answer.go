@@ -81,6 +81,8 @@ func (w *mdWriter) without(e investigation.Explanation) string {
 		name = segmentText(e.Segment)
 	case e.Kind == investigation.KindCalendar:
 		name = "the weekday effect"
+	case e.Kind == investigation.KindConcentration:
+		name = "these rows"
 	default:
 		name = strings.ToLower(prose(e.Title))
 	}

@@ -35,7 +35,11 @@ func (w *mdWriter) explanation(i int, e investigation.Explanation) {
 	if e.Kind != "" {
 		w.printf("- **Kind:** %s", kindText(e.Kind))
 	}
-	w.printf("- **Segment:** %s", segmentText(e.Segment))
+	if e.Kind == investigation.KindConcentration {
+		w.printf("- **Rows:** the rows named in the evidence")
+	} else {
+		w.printf("- **Segment:** %s", segmentText(e.Segment))
+	}
 	w.printf("- **Change:** %s (%s)%s", w.f.change(e.Change), w.shareText(e), w.setAsideText(e))
 	w.printf("- **Significance:** %s", explanationSignificance(e))
 
@@ -162,6 +166,8 @@ func explanationSignificance(e investigation.Explanation) string {
 		return "no test needed: the problem is found by counting rows, not by a test; its effect on the metric is an estimate"
 	case e.Significant && e.Kind == investigation.KindCalendar:
 		return "no test needed: the weekday composition of the periods is counted, and the weekly profile prices it"
+	case e.Significant && e.Kind == investigation.KindConcentration:
+		return "no test needed: the rows are read from the data, and their sum is the share of the change they carry"
 	case e.Significant:
 		return "significant"
 	}
@@ -193,6 +199,8 @@ func kindText(kind string) string {
 		return "calendar — the periods differ in days, weekdays or holidays"
 	case investigation.KindUniform:
 		return "uniform — the whole population moved together"
+	case investigation.KindConcentration:
+		return "concentration — a few rows carry the change"
 	case "segment":
 		return "segment — a slice of the data that moved"
 	}

@@ -48,7 +48,10 @@ func (r *run) explain(ctx context.Context) error {
 	if c := r.stats.calendar; c != nil && r.hypByKind(investigation.KindCalendar).Status == investigation.HypConfirmed {
 		other = append(other, r.calendarExplanation(c))
 	}
-
+	few, err := r.concentration(ctx)
+	if err != nil {
+		return err
+	}
 	byShare := func(es []investigation.Explanation) {
 		sort.SliceStable(es, func(i, j int) bool { return math.Abs(es[i].ShareOfChange) > math.Abs(es[j].ShareOfChange) })
 	}
@@ -63,6 +66,11 @@ func (r *run) explain(ctx context.Context) error {
 	}
 	byShare(dq)
 	byShare(other)
+	if few != nil {
+		// A few rows carrying the change are the answer, before any
+		// segment that merely holds them.
+		other = append([]investigation.Explanation{*few}, other...)
+	}
 	all := append(dq, other...)
 	if len(all) > maxExplanations {
 		all = all[:maxExplanations]
@@ -70,7 +78,7 @@ func (r *run) explain(ctx context.Context) error {
 
 	o := r.overall.change
 	switch {
-	case !o.Significant && len(dq) == 0 && !hasKind(other, investigation.KindCalendar) && !hasSegment(other):
+	case !o.Significant && len(dq) == 0 && few == nil && !hasKind(other, investigation.KindCalendar) && !hasSegment(other):
 		r.outcome = investigation.OutcomeNoFindings
 		r.whyNone = fmt.Sprintf("The change of %s (%+.1f%%) is within normal day-to-day variation (%s over %d baseline and %d comparison days), so there is nothing to explain.",
 			r.fmtChange(o.Change), o.ChangePct, stat("p", o.PValue), len(r.overall.base), len(r.overall.cmp))

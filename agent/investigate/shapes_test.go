@@ -63,6 +63,14 @@ func TestShapesOfTheData(t *testing.T) {
 				return rows
 			})
 		}, "Days missing from the data (+78.0%)", []string{"the table has no rows on 3 of the comparison period's 60 days (2024-03-21, 2024-03-22, 2024-03-23)"}},
+		{"one row of 89% of a rise", "SELECT SUM(cost) FROM events", func(t *testing.T) string {
+			return eventLog(t, 120, 3, 4, func(d int, rows []string) []string {
+				if d == 95 {
+					rows = append(rows, "2024-04-05,large,site3,130000")
+				}
+				return rows
+			})
+		}, "One row is 89.0% of the rise: 2024-04-05, site3, large, 130,000 (+89.0%)", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			iv := runFiles(t, tt.metric, base, cmp, tt.file(t))
