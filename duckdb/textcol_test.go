@@ -200,6 +200,11 @@ func TestIntegerTimeColumns(t *testing.T) {
 	mustLoad(t, e, "clicks", "ts,n\n1700000000,1\n1700086400,2\n")
 	mustLoad(t, e, "clicks_ms", "event_time,n\n1700000000000,1\n1700086400000,2\n")
 	mustLoad(t, e, "counts", "id,n\n1700000000,1\n2015,2\n")
+	// A year and a month beside it are monthly data; a month column of
+	// store numbers is not a month.
+	mustLoad(t, e, "bls", "series,year,month,n\nA,2008,1,1\nA,2008,12,2\nA,2009,3,3\n")
+	mustLoad(t, e, "bls_names", "year,period,n\n2008,Jan,1\n2009,December,2\n")
+	mustLoad(t, e, "stores", "year,month_store,n\n2008,40,1\n2009,3,2\n")
 	ctx := context.Background()
 	tests := []struct {
 		metric, hint, format string
@@ -212,6 +217,9 @@ func TestIntegerTimeColumns(t *testing.T) {
 		{"SELECT SUM(n) FROM counts", "counts.id", "", "", "", quarry.ECodeInvalidTimeColumn},
 		{"SELECT SUM(sales) FROM yearly", "yearly.year", "%Y", "2015-01-01", "2017-01-01", ""},
 		{"SELECT SUM(sales) FROM yearly", "yearly.year", "%s", "", "", quarry.ECodeInvalidTimeColumn},
+		{"SELECT SUM(n) FROM bls", "", "", "2008-01-01", "2009-03-01", ""},
+		{"SELECT SUM(n) FROM bls_names", "", "", "2008-01-01", "2009-12-01", ""},
+		{"SELECT SUM(n) FROM stores", "", "", "2008-01-01", "2009-01-01", ""},
 	}
 	for _, tt := range tests {
 		m, err := e.ParseMetric(ctx, tt.metric)

@@ -34,7 +34,8 @@ const timeColumnHint = "name the time column with --time-column TABLE.COLUMN"
 // (order_date, created_at, event_time) win over others (updated_at,
 // ship_date). A table without one may be dated by an integer column named
 // as a year (year, fiscal_year) or an instant (epoch, ts, created_at)
-// whose values fit.
+// whose values fit; a year with a month column beside it (month numbers
+// or names, see monthBeside) is read as that month's first day.
 //
 // format, when not empty, is how the column reads (see
 // quarry.InvestigationContext.TimeFormat): a strptime layout for text, %Y,
@@ -72,6 +73,11 @@ func (e *Engine) TimeColumn(ctx context.Context, m *investigation.Metric, hint, 
 				if kind, err := e.numericTime(ctx, t.Name, c.Name); err != nil {
 					return "", err
 				} else if kind == n || n == "epoch" && (kind == epochSeconds || kind == epochMillis) {
+					if kind == yearNumbers {
+						if expr, ok, err := e.monthBeside(ctx, ref, t, c); err != nil || ok {
+							return expr, err
+						}
+					}
 					return numericDateExpr(ref, c, kind), nil
 				}
 			}

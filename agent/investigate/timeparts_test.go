@@ -36,6 +36,19 @@ func yearMonthBesideDate(t *testing.T) string {
 		})
 }
 
+// yearAndMonth is yearMonthBesideDate without the date: the year and the
+// month are the time.
+func yearAndMonth(t *testing.T) string {
+	return monthly(t, "jobs.csv", "series,year,month,count", time.Date(2008, 1, 1, 0, 0, 0, 0, time.UTC), 24,
+		[]string{"A", "B", "C"}, func(m time.Time, i int, s string) string {
+			count := map[string]int{"A": 100, "B": 200, "C": 300}[s] + 3*(i%4)
+			if s == "C" && m.Year() == 2009 {
+				count += 300
+			}
+			return fmt.Sprintf("%s,%d,%d,%d", s, m.Year(), int(m.Month()), count)
+		})
+}
+
 // namesBesideDate has daily rows with the month's and the weekday's
 // names beside the date, and a region column.
 func namesBesideDate(t *testing.T) string {
@@ -94,6 +107,9 @@ func TestTimePartsAreTime(t *testing.T) {
 	}{
 		{"year and month beside the date", "SELECT SUM(count) FROM jobs", "2008-01-01..2008-12-31", "2009-01-01..2009-12-31", yearMonthBesideDate,
 			map[string]string{"year": "time_part:year", "month": "time_part:month", "series": "dimension", "date": "time", "count": "measure"},
+			"Higher value per row in series=C: 304.5 to 604.5 (+100.0%)"},
+		{"a year and a month, no date", "SELECT SUM(count) FROM jobs", "2008-01-01..2008-12-31", "2009-01-01..2009-12-31", yearAndMonth,
+			map[string]string{"year": "time", "month": "time", "series": "dimension"},
 			"Higher value per row in series=C: 304.5 to 604.5 (+100.0%)"},
 		{"month and weekday names", "SELECT SUM(amount) FROM sales", "2024-01-01..2024-01-31", "2024-02-01..2024-02-29", namesBesideDate,
 			map[string]string{"month_name": "time_part:month", "weekday": "time_part:day of the week", "region": "dimension", "day": "time"}, ""},
