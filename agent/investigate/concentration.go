@@ -90,12 +90,8 @@ func (r *run) concentration(ctx context.Context) (*investigation.Explanation, er
 // the metric's numerator, the largest row of the other period and the
 // rows of period, from one recorded query.
 func (r *run) largestRows(ctx context.Context, period int) ([]bigRow, float64, int, record, error) {
-	t := r.metric.Tables[0]
-	ref := r.refs[strings.ToLower(t)]
-	if ref == "" {
-		ref = t
-	}
-	rows := r.scope.byPeriodAgg([]string{quoteIdent(ref) + ".rowid AS row_id", r.scope.day() + " AS day"}, r.metric.Numerator+" AS num", "")
+	rowid := r.rowidExpr()
+	rows := r.scope.byPeriodAgg([]string{rowid + " AS row_id", r.scope.day() + " AS day"}, r.metric.Numerator+" AS num", "")
 	sql := fmt.Sprintf(`WITH r AS (%s)
 SELECT row_id, day, num,
   (SELECT max(num) FROM r WHERE period = %d) AS other_max,
@@ -126,6 +122,17 @@ LIMIT %d`, rows, 1-period, period, period, maxConcentratedRows+1)
 	return out, otherMax, int(res.Float(0, 4)), rec, nil
 }
 
+// rowidExpr is the row id of the metric's one table, as its FROM clause
+// names the table.
+func (r *run) rowidExpr() string {
+	t := r.metric.Tables[0]
+	ref := r.refs[strings.ToLower(t)]
+	if ref == "" {
+		ref = t
+	}
+	return quoteIdent(ref) + ".rowid"
+}
+
 // describeRows reads the identifying columns of the rows: the dimensions
 // with the most values first (an airport and a species name a strike
 // better than its size class).
@@ -141,20 +148,16 @@ func (r *run) describeRows(ctx context.Context, rows []bigRow) error {
 	if len(dims) == 0 {
 		return nil
 	}
-	t := r.metric.Tables[0]
-	ref := r.refs[strings.ToLower(t)]
-	if ref == "" {
-		ref = t
-	}
+	rowid := r.rowidExpr()
 	ids := make([]string, len(rows))
-	sel := []string{quoteIdent(ref) + ".rowid AS row_id"}
+	sel := []string{rowid + " AS row_id"}
 	for i, row := range rows {
 		ids[i] = fmt.Sprint(row.id)
 	}
 	for _, d := range dims {
 		sel = append(sel, d.Expr)
 	}
-	sql := fmt.Sprintf("SELECT %s\nFROM %s\nWHERE %s.rowid IN (%s)", strings.Join(sel, ", "), r.metric.From, quoteIdent(ref), strings.Join(ids, ", "))
+	sql := fmt.Sprintf("SELECT %s\nFROM %s\nWHERE %s IN (%s)", strings.Join(sel, ", "), r.metric.From, rowid, strings.Join(ids, ", "))
 	res, _, err := r.rec.query(ctx, "the columns of the largest rows", sql)
 	if err != nil {
 		return err

@@ -25,27 +25,28 @@ func monthly(t *testing.T, name, header string, start time.Time, n int, series [
 // yearMonthBesideDate is the export of the unemployment-by-industry
 // table: year and month columns beside the date, and industry C doubling
 // in the second year.
-func yearMonthBesideDate(t *testing.T) string {
-	return monthly(t, "jobs.csv", "series,year,month,count,date", time.Date(2008, 1, 1, 0, 0, 0, 0, time.UTC), 24,
-		[]string{"A", "B", "C"}, func(m time.Time, i int, s string) string {
-			count := map[string]int{"A": 100, "B": 200, "C": 300}[s] + 3*(i%4)
-			if s == "C" && m.Year() == 2009 {
-				count += 300
-			}
-			return fmt.Sprintf("%s,%d,%d,%d,%s", s, m.Year(), int(m.Month()), count, m.Format(time.DateOnly))
-		})
-}
+func yearMonthBesideDate(t *testing.T) string { return jobs(t, true) }
 
-// yearAndMonth is yearMonthBesideDate without the date: the year and the
+// yearAndMonth is the same table without the date: the year and the
 // month are the time.
-func yearAndMonth(t *testing.T) string {
-	return monthly(t, "jobs.csv", "series,year,month,count", time.Date(2008, 1, 1, 0, 0, 0, 0, time.UTC), 24,
+func yearAndMonth(t *testing.T) string { return jobs(t, false) }
+
+func jobs(t *testing.T, withDate bool) string {
+	header := "series,year,month,count"
+	if withDate {
+		header += ",date"
+	}
+	return monthly(t, "jobs.csv", header, time.Date(2008, 1, 1, 0, 0, 0, 0, time.UTC), 24,
 		[]string{"A", "B", "C"}, func(m time.Time, i int, s string) string {
 			count := map[string]int{"A": 100, "B": 200, "C": 300}[s] + 3*(i%4)
 			if s == "C" && m.Year() == 2009 {
 				count += 300
 			}
-			return fmt.Sprintf("%s,%d,%d,%d", s, m.Year(), int(m.Month()), count)
+			row := fmt.Sprintf("%s,%d,%d,%d", s, m.Year(), int(m.Month()), count)
+			if withDate {
+				row += "," + m.Format(time.DateOnly)
+			}
+			return row
 		})
 }
 
