@@ -58,6 +58,11 @@ var dateForms = []partForm{
 	{"year", "{c} = date_trunc('year', d)"},
 }
 
+// maxPartRows bounds the rows checked: a column that restates the date
+// does so on the first half million rows as on all of them, and a
+// two-million-row export should not pay for a second full scan.
+const maxPartRows = 500_000
+
 // partTolerance is the share of a column's non-null rows that may
 // disagree with its part of the date (typos in a real export).
 const partTolerance = 0.005
@@ -209,8 +214,8 @@ func (r *run) partsSQL(cands []partCandidate) string {
 			aggs = append(aggs, "NULL", "NULL")
 		}
 	}
-	return fmt.Sprintf("SELECT %s\nFROM (SELECT %s, %s\n  FROM (SELECT %s FROM %s) WHERE d IS NOT NULL)",
-		strings.Join(aggs, ", "), strings.Join(norm, ", "), partColumns, strings.Join(inner, ", "), r.metric.From)
+	return fmt.Sprintf("SELECT %s\nFROM (SELECT %s, %s\n  FROM (SELECT %s FROM %s LIMIT %d) WHERE d IS NOT NULL)",
+		strings.Join(aggs, ", "), strings.Join(norm, ", "), partColumns, strings.Join(inner, ", "), r.metric.From, maxPartRows)
 }
 
 // bucketed reports whether the dates of each value of expr form one run
@@ -218,7 +223,7 @@ func (r *run) partsSQL(cands []partCandidate) string {
 func (r *run) bucketed(ctx context.Context, expr string) (bool, int, error) {
 	sql := fmt.Sprintf(`SELECT coalesce(bool_and(next_lo IS NULL OR hi < next_lo), false), count(*)
 FROM (SELECT max(d) AS hi, lead(min(d)) OVER (ORDER BY min(d)) AS next_lo
-  FROM (SELECT %s AS d, %s AS c FROM %s) WHERE d IS NOT NULL AND c IS NOT NULL GROUP BY c)`, r.scope.day(), expr, r.metric.From)
+  FROM (SELECT %s AS d, %s AS c FROM %s LIMIT %d) WHERE d IS NOT NULL AND c IS NOT NULL GROUP BY c)`, r.scope.day(), expr, r.metric.From, maxPartRows)
 	res, _, err := r.rec.query(ctx, "whether "+expr+" is a period label", sql)
 	if err != nil {
 		return false, 0, err
