@@ -171,6 +171,9 @@ func (r *run) partCandidates(ignored map[investigation.ColumnRef]bool) []partCan
 			}
 			switch c.DataType {
 			case quarry.TypeInteger, quarry.TypeString:
+				if isFlag(c) {
+					continue // 0/1 agrees with "the first of the month" on monthly data
+				}
 				out = append(out, partCandidate{ref: cr, expr: expr, bucket: c.InferredType == quarry.RoleDimension && hasDigit(c.SampleValues)})
 			case quarry.TypeDate, quarry.TypeDatetime:
 				out = append(out, partCandidate{ref: cr, expr: expr, date: true})
@@ -178,6 +181,19 @@ func (r *run) partCandidates(ignored map[investigation.ColumnRef]bool) []partCan
 		}
 	}
 	return out
+}
+
+// isFlag reports whether c holds only 0 and 1.
+func isFlag(c quarry.Column) bool {
+	if c.Cardinality > 2 || len(c.SampleValues) == 0 {
+		return false
+	}
+	for _, v := range c.SampleValues {
+		if v != "0" && v != "1" {
+			return false
+		}
+	}
+	return true
 }
 
 func hasDigit(values []string) bool {

@@ -96,6 +96,20 @@ func lookalikes(t *testing.T) string {
 	return writeCSV(t, "days.csv", lines)
 }
 
+// flagOnMonths is monthly data on the first of each month with a 0/1
+// column that is 1 on all rows but one: it agrees with the day of the
+// month on 99.5% of the rows, and stays a flag.
+func flagOnMonths(t *testing.T) string {
+	return monthly(t, "flags.csv", "month,series,promo,amount", time.Date(2018, 1, 1, 0, 0, 0, 0, time.UTC), 72,
+		[]string{"A", "B", "C"}, func(m time.Time, i int, s string) string {
+			promo := 1
+			if i == 5 && s == "A" {
+				promo = 0
+			}
+			return fmt.Sprintf("%s,%s,%d,%d", m.Format(time.DateOnly), s, promo, 100+i%5)
+		})
+}
+
 // TestTimePartsAreTime: columns that restate part of the time column are
 // recognised from their values, row by row, and are never segments;
 // columns that only look like them stay dimensions.
@@ -116,6 +130,8 @@ func TestTimePartsAreTime(t *testing.T) {
 			map[string]string{"month_name": "time_part:month", "weekday": "time_part:day of the week", "region": "dimension", "day": "time"}, ""},
 		{"fiscal and calendar quarters", "SELECT SUM(revenue) FROM fin", "2020-07-01..2021-06-30", "2021-07-01..2022-06-30", fiscalQuarters,
 			map[string]string{"fiscal_quarter": "time_part:period", "quarter": "time_part:quarter", "unit": "dimension", "month": "time"}, ""},
+		{"a flag on monthly data", "SELECT SUM(amount) FROM flags", "2022-01-01..2022-12-31", "2023-01-01..2023-12-31", flagOnMonths,
+			map[string]string{"promo": "measure", "series": "dimension", "month": "time"}, ""},
 		{"columns that only look like time", "SELECT SUM(amount) FROM days", "2024-01-01..2024-01-28", "2024-01-29..2024-02-25", lookalikes,
 			map[string]string{"year": "dimension", "month": "dimension", "weather": "dimension", "date": "time"}, ""},
 	} {
