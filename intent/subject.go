@@ -640,11 +640,5 @@ func (p *parser) namesShown() bool {
 // name of an integer column called by a plural noun: a number of things
 // ("bounces", "births"), of which "w rate" is not the column.
 func (p *parser) countColumnNamed(w string) bool {
-	if p.t == nil {
-		return false
-	}
-	return slices.ContainsFunc(p.t.Columns, func(c Column) bool {
-		n := nameWords(c.Name)
-		return c.Type == "integer" && len(n) == 1 && singular(n[0]) != n[0] && (n[0] == w || singular(n[0]) == w)
-	})
+	return p.t != nil && p.countColumnOf(w) != nil
 }

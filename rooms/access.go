@@ -19,11 +19,11 @@ type readableLog interface {
 // they viewed it; Page returns it without a record, for what draws or
 // searches the page.
 func (s *Service) View(ctx context.Context, userID, documentID string, number int) (*room.Page, error) {
-	p, err := s.Page(ctx, userID, documentID, number)
+	d, err := s.document(ctx, userID, documentID, room.RoleViewer)
 	if err != nil {
 		return nil, err
 	}
-	d, err := s.Store.Document(act(ctx, userID), documentID)
+	p, err := s.Store.Page(act(ctx, userID), documentID, number)
 	if err != nil {
 		return nil, err
 	}
