@@ -45,19 +45,12 @@ func (r *run) wholeGaps(ctx context.Context, baseDates, cmpDates []string) (issu
 	for _, d := range r.overall.dayRows {
 		rows[d.day.String()] += d.rows
 	}
-	var model []float64
-	for _, ds := range [][]string{baseDates, cmpDates} {
-		for _, d := range ds {
-			if (first == "" || d >= first) && (last == "" || d <= last) {
-				model = append(model, rows[d])
-			}
-		}
-	}
 	var quietN int
 	var g drill.Gaps
 	for p, ds := range [][]string{baseDates, cmpDates} {
 		name := [2]string{"baseline", "comparison"}[p]
-		g = drill.ClassifyGaps(ds, rows, first, last, model)
+		// Each period at its own rate: the rate may be what changed.
+		g = drill.ClassifyGaps(ds, rows, first, last, nil)
 		quietN += len(g.Quiet)
 		if len(g.Before) > 0 {
 			issues = append(issues, r.boundaryIssue(fmt.Sprintf("the data starts on %s: the %s period's first %d %ss (%s) have no rows",
@@ -78,7 +71,7 @@ func (r *run) wholeGaps(ctx context.Context, baseDates, cmpDates []string) (issu
 		}
 	}
 	if quietN > 0 {
-		quiet = fmt.Sprintf(" %d %ss without rows are sparse events, not missing data: at %s rows a %s, %s of %ss have none.",
+		quiet = fmt.Sprintf(" %d %ss without rows are sparse events, not missing data: at %s rows a %s (the comparison's rate), %s of %ss have none.",
 			quietN, r.grain.noun(), num(g.Rate), r.grain.noun(), pctOf(g.PEmpty), r.grain.noun())
 	}
 	return issues, quiet, nil
