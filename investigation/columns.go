@@ -1,6 +1,7 @@
 package investigation
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/quarry-dev/quarry"
@@ -139,6 +140,9 @@ var roleNames = []struct{ role, plural string }{
 	{ColumnTimestamp, "other dates"},
 }
 
+// maxDescribed is how many columns of one role DescribeRoles names.
+const maxDescribed = 12
+
 // DescribeRoles lists columns by role in one line: "time: date; time
 // parts: year (year), month (month); dimensions: series; measures:
 // count".
@@ -158,6 +162,9 @@ func DescribeRoles(cols []ColumnRole) string {
 				name += " (" + c.Reason + ")"
 			}
 			names = append(names, name)
+		}
+		if len(names) > maxDescribed {
+			names = append(names[:maxDescribed], fmt.Sprintf("and %d more", len(names)-maxDescribed))
 		}
 		if len(names) > 0 {
 			groups = append(groups, rn.plural+": "+strings.Join(names, ", "))
