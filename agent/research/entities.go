@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	rs "github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/retrieve"
@@ -222,7 +221,7 @@ func partialName(text string, subject []string) string {
 		return ""
 	}
 	for _, m := range re.FindAllStringIndex(text, -1) {
-		if r, _ := utf8.DecodeRuneInString(text[m[0]:]); !unicode.IsUpper(r) {
+		if r := []rune(text[m[0]:min(m[1], m[0]+4)]); len(r) == 0 || !unicode.IsUpper(r[0]) {
 			continue
 		}
 		if ext := extension(text[m[1]:]); ext != "" {
