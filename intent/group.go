@@ -186,8 +186,10 @@ func (p *parser) dimension(j int, trig string) (int, bool, error) {
 		case isNumeric(c) && (c.Type == "float" || p.moneyLike(c) || p.quantityLike(c)):
 			p.byNumber = append(p.byNumber, j)
 			return j, false, nil // "by revenue": what to rank by, not a grouping
-		case isNumeric(c) && trig == "by" && p.in.Top != nil && p.in.Top.Column != "" && !p.isYearColumn(c):
-			return j, false, nil // "top 5 countries by population": what to rank by
+		case isNumeric(c) && trig == "by" && p.in.Top != nil && !p.isYearColumn(c) && !isIDLike(c):
+			// "top 5 countries by population", "top 5 cars by
+			// horsepower": what to rank by
+			return j, false, nil
 		case isNumeric(c) && !p.isYearColumn(c) && !isIDLike(c) && defaultAgg(c) == "sum":
 			p.byNumber = append(p.byNumber, j)
 			return j, false, nil // "by population": an amount to rank by, not a grouping

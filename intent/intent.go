@@ -66,6 +66,10 @@ type Intent struct {
 	// Analyses are the kinds of analysis asked for, from the Analysis
 	// constants, in the order named.
 	Analyses []string
+	// PerPeriodOnly says a total over all the rows would add up a level
+	// (a population) over the periods it is shown for apart: no grand
+	// total is computed.
+	PerPeriodOnly bool
 	// Understood says, for each phrase understood, what it was read as:
 	// "Q1 2021 -> order_date from 2021-01-01 to 2021-03-31",
 	// "Arizona -> state = 'Arizona'".

@@ -44,3 +44,16 @@ func TestTheMostOfAPluralCountColumn(t *testing.T) {
 			Measures: []Measure{{Column: "conversions", Agg: "sum"}}, Top: &TopN{1, "channel", true}}},
 	})
 }
+
+// TestTopRowsByAnIntegerColumn: "top 5 cars by horsepower" ranks the
+// cars by their horsepower; it does not count cars per horsepower value.
+func TestTopRowsByAnIntegerColumn(t *testing.T) {
+	cars := schemaOf("cars", Column{Name: "Name", Type: "string", Values: []string{"ford pinto", "audi 100"}},
+		Column{Name: "Horsepower", Type: "integer"}, Column{Name: "Cylinders", Type: "integer"})
+	checkCases(t, []parseCase{
+		{text: "top 5 cars by horsepower", schema: cars, want: want{Table: "cars",
+			Measures: []Measure{{Column: "Horsepower", Agg: "avg"}}, Top: &TopN{5, "", true}}},
+		{text: "bottom 3 cars by cylinders", schema: cars, want: want{Table: "cars",
+			Measures: []Measure{{Column: "Cylinders", Agg: "avg"}}, Top: &TopN{3, "", false}}},
+	})
+}

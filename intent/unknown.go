@@ -116,6 +116,9 @@ func (p *parser) unknowns() {
 			add(Unknown{Word: p.topSrc, Reason: "periods are ranked by the measure itself, not by its change from another period"})
 		}
 	}
+	for _, u := range p.levelsOverTime() {
+		add(u)
+	}
 	for _, u := range p.undecided {
 		var names []string
 		for _, c := range u.cols {

@@ -280,7 +280,9 @@ func (b *planBuilder) build() {
 		b.needLoad()
 	}
 	measures := b.measures()
-	b.totals(measures)
+	if !b.in.PerPeriodOnly {
+		b.totals(measures)
+	}
 	var dims []string
 	hasGrain := false
 	for _, g := range b.in.GroupBy {
@@ -704,9 +706,10 @@ func (b *planBuilder) breakdown(ms []measure, dim string) {
 		}
 	}
 	orderBy := fmt.Sprintf("2 %s NULLS LAST, 1", order)
+	ranked := b.in.Top != nil && strings.EqualFold(b.in.Top.Column, dim)
 	growth := b.has(intent.AnalysisGrowth) && b.isYearColumn(dim)
-	if growth {
-		orderBy = "1" // a change from year to year, in the order of the years
+	if b.isYearColumn(dim) && !ranked {
+		orderBy = "1" // years, and a change from year to year, in the order of the years
 	}
 	sel := quoteIdent(dim)
 	for _, m := range ms {

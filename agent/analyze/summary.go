@@ -49,11 +49,11 @@ func (r *run) findings(ctx context.Context) []finding {
 		if err != nil {
 			continue
 		}
-		lead := orderedBy(t)
+		lead, ranked := orderedBy(t, res.Columns), true
 		if lead < 0 {
-			lead = measureColumn(t, res.Columns, res.Rows)
+			lead, ranked = measureColumn(t, res.Columns, res.Rows), false
 		}
-		if text := describeResult(t.Description, res.Columns, res.Rows, o.rows, lead); text != "" {
+		if text := describeResult(t.Description, res.Columns, res.Rows, o.rows, lead, ranked); text != "" {
 			if o.cut != nil {
 				text += " " + o.cut.sentence()
 			}
@@ -116,8 +116,9 @@ func clip(s string, n int) string {
 // numbers; a series over periods (first, last, change, peak); or a ranking
 // of categories (the first, its share).
 // The column a ranking is ordered by (lead, -1 if none) is the one it
-// speaks of; otherwise the last column of numbers.
-func describeResult(what string, cols []string, rows [][]any, total int64, lead int) string {
+// speaks of, and its first row leads (ranked), whichever way it is
+// ordered; otherwise the last column of numbers, led by its highest.
+func describeResult(what string, cols []string, rows [][]any, total int64, lead int, ranked bool) string {
 	if len(rows) == 0 || len(cols) == 0 {
 		return fmt.Sprintf("%s: no rows.", what)
 	}
@@ -154,8 +155,10 @@ func describeResult(what string, cols []string, rows [][]any, total int64, lead 
 	if cols[0] == "period" && len(rows) == 2 {
 		return comparison(what, cols, rows)
 	}
-	if num >= 2 {
-		if _, ok := number(rows[0][1]); !ok && periodLike(rows[0][0]) {
+	if num >= 2 && (periodLike(rows[0][0]) || intent.IsYearColumn(cols[0], "integer")) {
+		// a period beside a second grouping: text, or numbers that repeat
+		// period after period (a cluster code)
+		if _, ok := number(rows[0][1]); !ok || len(rows) > 1 && quarry.AsText(rows[0][0]) == quarry.AsText(rows[1][0]) {
 			return seriesSentence(what, cols, rows, num)
 		}
 	}
@@ -182,6 +185,10 @@ func describeResult(what string, cols []string, rows [][]any, total int64, lead 
 	for i := range rows {
 		v, _ := number(rows[i][num])
 		sum += v
+	}
+	if ranked && num == lead {
+		peak = 0 // a ranking's first row leads, lowest first or highest
+		peakV, _ = number(rows[0][num])
 	}
 	s := fmt.Sprintf("%s: %s leads with %s %s", what, label(peak), cols[num], formatNumber(peakV))
 	if sum > 0 && total == int64(len(rows)) && addsUp(cols[num]) {
@@ -256,6 +263,9 @@ func seriesSentence(what string, cols []string, rows [][]any, num int) string {
 				leader, best = quarry.AsText(row[1]), v
 			}
 		}
+	}
+	if _, err := strconv.ParseFloat(leader, 64); err == nil {
+		leader = cols[1] + " " + leader // "cluster 4", not "4"
 	}
 	s := fmt.Sprintf("%s: together %s went from %s in %s to %s in %s", what, cols[num], formatNumber(firstSum), first, formatNumber(lastSum), last)
 	s += movement(firstSum, lastSum)
@@ -378,8 +388,11 @@ func group(s string) string {
 // orderedBy returns the position of the column a query step's rows are
 // ranked by, when its query orders by a column's position and a
 // direction ("ORDER BY 2 DESC NULLS LAST, 1"), -1 otherwise.
-func orderedBy(t analysis.Subtask) int {
+func orderedBy(t analysis.Subtask, cols []string) int {
 	q, _ := t.Arguments["query"].(string)
+	if m := orderByName.FindStringSubmatch(q); m != nil {
+		return slices.Index(cols, strings.ReplaceAll(m[1], `""`, `"`))
+	}
 	m := orderByPosition.FindStringSubmatch(q)
 	if m == nil {
 		return -1
@@ -416,3 +429,7 @@ func measureColumn(t analysis.Subtask, cols []string, rows [][]any) int {
 // orderByPosition matches the last ORDER BY of a query when it names a
 // column's position and a direction.
 var orderByPosition = regexp.MustCompile(`(?i)ORDER BY (\d+) (?:ASC|DESC)[^()]*$`)
+
+// orderByName matches the last ORDER BY of a query when it names a
+// column by its quoted name and a direction: the ranking of rows.
+var orderByName = regexp.MustCompile(`(?i)ORDER BY "((?:[^"]|"")+)" (?:ASC|DESC)[^()"]*$`)

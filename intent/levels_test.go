@@ -1,0 +1,35 @@
+package intent
+
+import "testing"
+
+// panelSchema is a country-year panel: each country's population, once a
+// year.
+func panelSchema() Schema {
+	return schemaOf("gm", Column{Name: "country", Type: "string", Values: []string{"China", "India", "Chile"}},
+		Column{Name: "year", Type: "integer"}, Column{Name: "pop", Type: "integer"},
+		Column{Name: "life_expect", Type: "float"})
+}
+
+// TestALevelIsNotAddedUpOverTime: a population summed over the years of a
+// panel counts everyone once a year; within one year, per year or per
+// country in a year it is a population. A table with a year that is not
+// its time (a founding year) adds populations up.
+func TestALevelIsNotAddedUpOverTime(t *testing.T) {
+	reported(t, panelSchema(), "Which country had the largest population?", "total population by country",
+		"total population between 1990 and 2000")
+	sum := []Measure{{Column: "pop", Agg: "sum"}}
+	checkCases(t, []parseCase{
+		{text: "Which 5 countries had the highest population in 2005?", schema: panelSchema(), want: want{Table: "gm", Measures: sum,
+			Filters: []Filter{{Column: "year", Op: "=", Values: []string{"2005"}}}, Top: &TopN{5, "country", true}}},
+		{text: "total population by year", schema: panelSchema(), want: want{Table: "gm", Measures: sum, GroupBy: []Group{{"year", ""}}}},
+	})
+	in, err := Parse("total population by year", panelSchema(), now)
+	if err != nil || !in.PerPeriodOnly {
+		t.Errorf("total population by year: PerPeriodOnly %v, %v; want true: no grand total over the years", in != nil && in.PerPeriodOnly, err)
+	}
+	cities := schemaOf("cities", Column{Name: "city", Type: "string", Values: []string{"Lima", "Oslo"}},
+		Column{Name: "founded_year", Type: "integer"}, Column{Name: "population", Type: "integer"})
+	checkCases(t, []parseCase{
+		{text: "total population", schema: cities, want: want{Table: "cities", Measures: []Measure{{Column: "population", Agg: "sum"}}}},
+	})
+}
