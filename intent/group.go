@@ -72,6 +72,14 @@ func (p *parser) groups() error {
 				continue
 			}
 		}
+		if c, n, st := p.colAt(j, prefDim); trig == "per" && c != nil && st >= mEntity && isIDLike(c) && p.averageBefore(i) {
+			// "average cost per patient" over a patient id: the total
+			// shared among the patients, not a table of one row each
+			p.perEach = &ratioReq{pos: i, src: p.src(i, j+n), col: c.Name}
+			p.use(i, j+n)
+			i = j + n - 1
+			continue
+		}
 		if trig == "per" && isCountNoun(p.low(j)) && p.low(j) == singular(p.low(j)) {
 			// "revenue per order" with no column of orders: an average
 			// over rows, not a grouping.

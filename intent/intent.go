@@ -95,6 +95,10 @@ type Measure struct {
 	// Per is a column whose total the aggregate is divided by: "deaths
 	// per capita" is sum(deaths) / sum(pop). "" for none.
 	Per string
+	// PerEach is a column whose distinct values the total is divided
+	// among: "average cost per patient" is sum(cost) / count(DISTINCT
+	// patient_id), however many rows a patient has. "" for none.
+	PerEach string
 }
 
 // Filter is one row condition.
@@ -244,6 +248,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.bareColumns,
 		p.typoValues,
 		p.subjects,
+		p.applyPerEach,
 		p.asides,
 		p.leftovers,
 		p.defaults,
@@ -330,6 +335,7 @@ type parser struct {
 	valueStart     map[int]bool     // the first tokens of values read as filters
 	unnamedWhich   []int            // the nouns of "which X had the most" that name no column
 	ratio          *ratioReq        // "per capita": the column to divide by, if asked
+	perEach        *ratioReq        // "average cost per patient": the entities to divide among
 	gross          bool             // "gross sales", "before discounts": price times quantity as meant
 	subjectAt      []int            // the tokens read as the table's subject ("strikes" in birdstrikes)
 	perPeriod      *periodAverage   // "average daily volume", if asked

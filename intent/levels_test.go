@@ -33,3 +33,20 @@ func TestALevelIsNotAddedUpOverTime(t *testing.T) {
 		{text: "total population", schema: cities, want: want{Table: "cities", Measures: []Measure{{Column: "population", Agg: "sum"}}}},
 	})
 }
+
+// TestAnAveragePerEntityIsSharedAmongThem: "average cost per patient"
+// over a patient id is the total cost over the number of patients, not a
+// table of one row per patient; a measure that does not add up is
+// reported.
+func TestAnAveragePerEntityIsSharedAmongThem(t *testing.T) {
+	visits := schemaOf("visits", Column{Name: "Patient.ID", Type: "string"},
+		Column{Name: "Dept", Type: "string", Values: []string{"Surgery", "Cardiology"}},
+		Column{Name: "Cost.USD", Type: "float"}, Column{Name: "Age", Type: "integer"})
+	checkCases(t, []parseCase{
+		{text: "Which department has the highest average cost per patient?", schema: visits, want: want{Table: "visits",
+			Measures: []Measure{{Column: "Cost.USD", Agg: "sum", PerEach: "Patient.ID"}}, Top: &TopN{1, "Dept", true}}},
+		{text: "average number of visits per patient by department", schema: visits, want: want{Table: "visits",
+			Measures: []Measure{{Agg: "count", PerEach: "Patient.ID"}}, GroupBy: []Group{{"Dept", ""}}}},
+	})
+	reported(t, visits, "average age per patient")
+}

@@ -358,3 +358,46 @@ func (p *parser) applyRatio() error {
 	p.understood(r.pos, fmt.Sprintf("%s -> %s divided by the total of %s", r.src, what, r.col), r.src)
 	return nil
 }
+
+// averageBefore reports whether an average word comes before i.
+func (p *parser) averageBefore(i int) bool {
+	return slices.ContainsFunc(p.toks[:i], func(t token) bool { return averageWords[t.low] })
+}
+
+// applyPerEach divides the first measure's total among the distinct
+// values of the column after "per": "average cost per patient" is the
+// total cost over the number of patients, "average orders per customer"
+// the rows over the customers. A measure that does not add up is
+// reported: its total is no one's.
+func (p *parser) applyPerEach() error {
+	r := p.perEach
+	if r == nil {
+		return nil
+	}
+	if len(p.in.Measures) == 0 {
+		p.in.Measures = append(p.in.Measures, Measure{Agg: "count"})
+	}
+	m := &p.in.Measures[0]
+	if m.Agg != "sum" && m.Agg != "avg" && m.Agg != "count" || m.Per != "" || m.Column == r.col {
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: r.src, Reason: fmt.Sprintf("a %s shared among each %s is not computed", aggWords[m.Agg], r.col)})
+		return nil
+	}
+	if i := slices.IndexFunc(p.t.Columns, func(c Column) bool { return c.Name == m.Column }); i >= 0 && m.Times == "" && nonAdditive(&p.t.Columns[i]) {
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: r.src, Reason: m.Column + " does not add up: its total shared among each " + r.col + " means nothing"})
+		return nil
+	}
+	what := "the count of rows"
+	if m.Column != "" {
+		p.dropNotes(" of " + m.Column)
+		m.Agg = "sum"
+		what = "the total of " + m.Column
+	}
+	m.PerEach = r.col
+	for k := 0; k < r.pos; k++ {
+		if averageWords[p.low(k)] {
+			p.use(k, k+1) // "average number of orders per customer": the division is the average
+		}
+	}
+	p.understood(r.pos, fmt.Sprintf("%s -> %s divided by the number of distinct %s", r.src, what, r.col), r.src)
+	return nil
+}

@@ -419,6 +419,7 @@ func (b *planBuilder) neededColumns() []string {
 		add(m.Column)
 		add(m.Times)
 		add(m.Per)
+		add(m.PerEach)
 	}
 	for _, g := range b.in.GroupBy {
 		add(g.Column)
@@ -460,6 +461,14 @@ func (b *planBuilder) measures() []measure {
 			}
 			mm.sql = num + " / NULLIF(sum(" + quoteIdent(m.Per) + "), 0)"
 			mm.alias, mm.label = strings.ReplaceAll(what, " × ", "_x_")+"_per_"+m.Per, what+" per "+m.Per
+		case m.PerEach != "":
+			// a total shared among distinct things: "average cost per patient"
+			num, what := "count(*)", "rows"
+			if m.Column != "" {
+				num, what = aggregate("sum", quoteIdent(m.Column)), m.Column
+			}
+			mm.sql = num + " / NULLIF(count(DISTINCT " + quoteIdent(m.PerEach) + "), 0)"
+			mm.alias, mm.label = what+"_per_"+m.PerEach, what+" per "+m.PerEach
 		case m.Column == "":
 			mm.sql, mm.alias, mm.label = "count(*)", "rows", "rows"
 		case m.Times != "":
@@ -550,7 +559,7 @@ func (b *planBuilder) totals(ms []measure) {
 		for _, m := range ms {
 			cols = append(cols, m.sql+" AS "+quoteIdent(m.alias))
 		}
-		if ms[0].Column != "" {
+		if ms[0].Column != "" && !slices.ContainsFunc(ms, func(m measure) bool { return m.sql == "count(*)" }) {
 			cols = append(cols, `count(*) AS "rows"`)
 		}
 		return strings.Join(cols, ", ") + " FROM " + from + where
