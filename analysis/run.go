@@ -160,7 +160,8 @@ type SourceColumn struct {
 	Type string `json:"type"` // integer, float, string, date, timestamp, boolean
 	// Values are the distinct values of a low-cardinality text column.
 	Values []string `json:"values,omitempty"`
-	// Min and Max are the first and last dates of a date column.
+	// Min and Max are the first and last dates of a date column, the
+	// lowest and highest number of a numeric one.
 	Min string `json:"min,omitempty"`
 	Max string `json:"max,omitempty"`
 }

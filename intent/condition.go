@@ -122,7 +122,7 @@ func (p *parser) conditions() error {
 		}
 		start := min(i, from)
 		end = max(end, to)
-		p.addCondition(start, end, from, to, c, op, num)
+		p.addCondition(start, end, from, to, c, op, p.percentOf(c, num, kind))
 		i = end - 1
 	}
 	p.equalities()
@@ -141,7 +141,7 @@ func (p *parser) conditions() error {
 		if c == nil {
 			continue
 		}
-		p.addCondition(min(i, from), max(end, to), from, to, c, postfix[ph], num)
+		p.addCondition(min(i, from), max(end, to), from, to, c, postfix[ph], p.percentOf(c, num, kind))
 	}
 	return nil
 }
@@ -165,6 +165,7 @@ func (p *parser) between(i int) {
 	end = max(end, to)
 	src := p.src(start, end)
 	p.useCond(start, end, from, to)
+	lo, hi = p.percentOf(c, lo, kind), p.percentOf(c, hi, kind+kind2)
 	p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: ">=", Values: []string{lo}},
 		Filter{Column: c.Name, Op: "<=", Values: []string{hi}})
 	w := fmt.Sprintf("%s >= %s and %s <= %s", c.Name, lo, c.Name, hi)
@@ -195,7 +196,9 @@ var condFillers = []string{"is", "was", "are", "were", "of", "with", "where", "t
 	"having", "a", "an", "the", "value", "values", "worth", "each", "total", "in",
 	// "the high temperature go above 30", "cars get at least 30 mpg"
 	"go", "goes", "went", "get", "gets", "got", "rise", "rises", "rose", "climb", "climbs", "climbed", "reach",
-	"reaches", "reached", "fall", "falls", "fell", "drop", "drops", "dropped", "be", "been", "stay", "stays", "stayed"}
+	"reaches", "reached", "fall", "falls", "fell", "drop", "drops", "dropped", "be", "been", "stay", "stays", "stayed",
+	// "flights delayed by more than 15 minutes"
+	"by"}
 
 // conditionColumn finds the numeric column a condition at i..end-1 is
 // about: named before the comparator ("amount > 100", "orders over 100":
@@ -353,4 +356,20 @@ func (p *parser) equalities() {
 // a day: "days with a high above 30" counts rows.
 func (p *parser) dayRows(i int) bool {
 	return (p.low(i) == "days" || p.low(i) == "day") && p.date != nil && p.onePerPeriod("day")
+}
+
+// percentOf reads a number written as a percentage against the column it
+// is compared with: over a column of fractions (every value from -1 to
+// 1) "above 10%" is above 0.1; otherwise the number as written.
+func (p *parser) percentOf(c *Column, num, kind string) string {
+	if !strings.Contains(kind, "pct") {
+		return num
+	}
+	lo, err1 := strconv.ParseFloat(c.Min, 64)
+	hi, err2 := strconv.ParseFloat(c.Max, 64)
+	v, err3 := strconv.ParseFloat(num, 64)
+	if err1 != nil || err2 != nil || err3 != nil || lo < -1 || hi > 1 {
+		return num
+	}
+	return strconv.FormatFloat(v/100, 'f', -1, 64)
 }

@@ -37,7 +37,8 @@ type Column struct {
 	// 1000), for matching filters.
 	Values []string
 	// Min and Max are the first and last dates (YYYY-MM-DD) of a date or
-	// timestamp column.
+	// timestamp column, the lowest and highest number of a numeric one
+	// ("" when unknown).
 	Min, Max string
 }
 

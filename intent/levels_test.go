@@ -50,3 +50,19 @@ func TestAnAveragePerEntityIsSharedAmongThem(t *testing.T) {
 	})
 	reported(t, visits, "average age per patient")
 }
+
+// TestAPercentageOfAColumnOfFractions: "above 10%" over a discount of 0
+// to 0.2 is above 0.1; over a column of percentages it stays 10. A
+// participle and "by" ("delayed by more than 15 minutes") say the column.
+func TestAPercentageOfAColumnOfFractions(t *testing.T) {
+	sales := schemaOf("sales", Column{Name: "discount", Type: "float", Min: "0", Max: "0.2"},
+		Column{Name: "margin_pct", Type: "float", Min: "-5", Max: "42"}, Column{Name: "delay", Type: "integer", Min: "-20", Max: "300"})
+	checkCases(t, []parseCase{
+		{text: "number of orders with discount above 10%", schema: sales, want: want{Table: "sales", Measures: []Measure{{Agg: "count"}},
+			Filters: []Filter{{Column: "discount", Op: ">", Values: []string{"0.1"}}}}},
+		{text: "number of orders with margin_pct above 10%", schema: sales, want: want{Table: "sales", Measures: []Measure{{Agg: "count"}},
+			Filters: []Filter{{Column: "margin_pct", Op: ">", Values: []string{"10"}}}}},
+		{text: "how many orders were delayed by more than 15 minutes", schema: sales, want: want{Table: "sales", Measures: []Measure{{Agg: "count"}},
+			Filters: []Filter{{Column: "delay", Op: ">", Values: []string{"15"}}}}},
+	})
+}

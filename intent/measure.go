@@ -542,12 +542,12 @@ func (p *parser) bestNumeric(ranked []string, penalty map[string]bool) *Column {
 
 // adjectiveAgg reads a superlative of rankAdjectives right before a
 // measure at i ("hottest" before temp_max, over a used grain word such as
-// "daily"): "max" when it puts the largest first, "min" otherwise, and
+// "daily" or the table's own noun, "longest flight distance"): "max" when it puts the largest first, "min" otherwise, and
 // where it starts. None when the adjective names another kind of column.
 func (p *parser) adjectiveAgg(i int, col string) (int, string) {
 	k := i - 1
-	for k >= 0 && p.toks[k].used && grainAdverbs[p.toks[k].low] != "" {
-		k--
+	for k >= 0 && (p.toks[k].used && grainAdverbs[p.toks[k].low] != "" || p.free(k) && p.toks[k].kind == kWord && tableWord(p.t, p.toks[k].low)) {
+		k-- // "the longest flight distance": the table's noun between
 	}
 	if !p.free(k) || col == "" {
 		return i, ""

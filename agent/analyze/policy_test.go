@@ -280,7 +280,7 @@ func TestPlanningPromptPolicy(t *testing.T) {
 	for _, msg := range calls[0].Request.Messages {
 		prompt += "\n" + msg.Content
 	}
-	for _, want := range []string{"region (string, values: east, west)", "amount (integer)", "order_date (date, 2024-01-05 to 2024-02-09)", "label (string, values: East Coast, West Coast)"} {
+	for _, want := range []string{"region (string, values: east, west)", "amount (integer, 5 to 20)", "order_date (date, 2024-01-05 to 2024-02-09)", "label (string, values: East Coast, West Coast)"} {
 		if !strings.Contains(prompt, want) {
 			t.Errorf("the prompt lacks %q:\n%s", want, prompt)
 		}
