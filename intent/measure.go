@@ -151,7 +151,8 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		p.use(i, j+m)
 		return j + m
 	}
-	if agg == "count" && (p.low(i) != "number" || p.valueBefore(p.skip(j+1, "-")) && isCountNoun(p.low(p.skip(j+1, "-"))) || p.startsValue(j)) {
+	if agg == "count" && (p.low(i) != "number" || p.valueBefore(p.skip(j+1, "-")) && isCountNoun(p.low(p.skip(j+1, "-"))) || p.startsValue(j) ||
+		p.toks[j].kind == kWord && tableWord(p.t, p.low(j))) { // "number of cars": the rows
 		p.addMeasure(i, src(i+n), Measure{Column: "", Agg: "count"}, "")
 		p.use(i, i+n)
 		return i + n

@@ -57,3 +57,16 @@ func TestTopRowsByAnIntegerColumn(t *testing.T) {
 			Measures: []Measure{{Column: "Cylinders", Agg: "avg"}}, Top: &TopN{3, "", false}}},
 	})
 }
+
+// TestNumberOfTheTablesRows: "number of cars with more than 6 cylinders"
+// counts the cars; the cylinders are the condition, not a measure.
+func TestNumberOfTheTablesRows(t *testing.T) {
+	cars := schemaOf("cars", Column{Name: "Name", Type: "string", Values: []string{"ford pinto"}},
+		Column{Name: "Cylinders", Type: "integer"}, Column{Name: "Origin", Type: "string", Values: []string{"USA", "Japan"}})
+	six := []Filter{{Column: "Cylinders", Op: ">", Values: []string{"6"}}}
+	checkCases(t, []parseCase{
+		{text: "number of cars with more than 6 cylinders", schema: cars, want: want{Table: "cars", Measures: []Measure{{Agg: "count"}}, Filters: six}},
+		{text: "number of cars per origin with more than 6 cylinders", schema: cars, want: want{Table: "cars", Measures: []Measure{{Agg: "count"}},
+			Filters: six, GroupBy: []Group{{"Origin", ""}}}},
+	})
+}
