@@ -148,7 +148,7 @@ func (e *Engine) load(ctx context.Context, name, path, file string) (*quarry.Fil
 func (e *Engine) createTable(ctx context.Context, name, path, file string, shape *csvShape) error {
 	// Dates and timestamps stay text for DuckDB's reader: readTextColumns
 	// reads them in many more layouts, with one rule for every column.
-	opts := ", auto_type_candidates = ['BOOLEAN', 'BIGINT', 'DOUBLE', 'TIME', 'VARCHAR']"
+	opts := ", auto_type_candidates = ['BIGINT', 'DOUBLE', 'TIME', 'VARCHAR']"
 	// The path and the column names come from outside: parameters.
 	args := []any{sql.Named("path", path)}
 	if shape.Renamed != "" || len(shape.Unnamed) > 0 {

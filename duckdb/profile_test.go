@@ -176,3 +176,24 @@ func TestProfileWideFile(t *testing.T) {
 		t.Errorf("column 0 = %+v; want c0 with one distinct value", got)
 	}
 }
+
+// TestYesAndNoStayTheDataWords: a column of Yes and No keeps its words,
+// for answers to show them as the file writes them; true and false are a
+// boolean.
+func TestYesAndNoStayTheDataWords(t *testing.T) {
+	e := mustOpen(t)
+	schema, _, err := e.LoadCSV(context.Background(), "visits", writeFile(t, "visits.csv", "id,smoker,insured\n1,Yes,true\n2,No,FALSE\n3,Yes,\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := schema.Columns[1].DataType; got != quarry.TypeString {
+		t.Errorf("smoker is %s; want string", got)
+	}
+	if got := schema.Columns[2].DataType; got != quarry.TypeBoolean {
+		t.Errorf("insured is %s; want boolean", got)
+	}
+	res, err := e.Query(context.Background(), "SELECT smoker FROM visits ORDER BY id")
+	if err != nil || res.String(0, 0) != "Yes" || res.String(1, 0) != "No" {
+		t.Errorf("smoker = %v, %v; want Yes, No", res, err)
+	}
+}

@@ -26,8 +26,8 @@ import (
 // month-first, and the note says the reading was ambiguous; --time-format
 // swaps it.
 type textReading struct {
-	Type   string // the DuckDB type the values become: DATE, TIMESTAMP or DOUBLE
-	Format string // the strptime layout, or isoFormat, quarterFormat, numberUS, numberEU
+	Type   string // the DuckDB type the values become: DATE, TIMESTAMP, DOUBLE or BOOLEAN
+	Format string // the strptime layout, or isoFormat, quarterFormat, numberUS, numberEU, truthFormat
 	Note   string // one sentence for the schema
 	// Swap is the day-first twin of a month-first Format (or the reverse)
 	// when that too reads every value: the reading is ambiguous.
@@ -40,6 +40,7 @@ const (
 	quarterFormat = "YYYY-Qn"
 	numberUS      = "1,234.5"
 	numberEU      = "1.234,5"
+	truthFormat   = "true/false"
 )
 
 // strptimeLayouts are the strptime layouts tried on text columns, in order of
@@ -99,6 +100,8 @@ const sampleValues = 500
 func readingExpr(r textReading, q string) string {
 	v := "trim(" + q + ")"
 	switch r.Format {
+	case truthFormat:
+		return "TRY_CAST(" + v + " AS BOOLEAN)"
 	case numberUS, numberEU:
 		digits := "regexp_replace(" + v + ", '[^0-9.]', '', 'g')"
 		if r.Format == numberEU {
@@ -463,7 +466,7 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 			text = append(text, c.Name)
 		}
 	}
-	text, err = e.readableColumns(ctx, name, text)
+	text, truth, err := e.readableColumns(ctx, name, text)
 	if err != nil {
 		return nil, err
 	}
@@ -479,6 +482,13 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 	}
 	reads := map[string]textReading{}
 	var repl []string
+	for _, c := range truth {
+		// true and false as words: a boolean. Yes and no stay the
+		// data's words, for the answers to show them as written.
+		r := textReading{Type: "BOOLEAN", Format: truthFormat, Note: "read as a boolean: every value is true or false"}
+		reads[c] = r
+		repl = append(repl, readingExpr(r, quoteIdent(c))+" AS "+quoteIdent(c))
+	}
 	for i, c := range text {
 		r, ok, err := e.readTextColumn(ctx, name, c, samples[i], cands[i])
 		if err != nil {
@@ -504,15 +514,15 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 // a digit and at most 40 characters, which every reading needs (see
 // readTextColumn). One query answers for profileBatch columns, so that a
 // wide file of words costs a few queries rather than several per column.
-func (e *Engine) readableColumns(ctx context.Context, name string, cols []string) ([]string, error) {
-	var out []string
+func (e *Engine) readableColumns(ctx context.Context, name string, cols []string) (readable, truth []string, err error) {
 	for start := 0; start < len(cols); start += profileBatch {
 		batch := cols[start:min(start+profileBatch, len(cols))]
-		sel := make([]string, 0, 2*len(batch))
+		sel := make([]string, 0, 3*len(batch))
 		for _, c := range batch {
 			v := "nullif(trim(" + quoteIdent(c) + "), '')"
 			sel = append(sel, "count("+v+")",
-				fmt.Sprintf("count(*) FILTER (WHERE length(%s) > 40 OR NOT regexp_matches(%s, '[0-9]'))", v, v))
+				fmt.Sprintf("count(*) FILTER (WHERE length(%s) > 40 OR NOT regexp_matches(%s, '[0-9]'))", v, v),
+				fmt.Sprintf("count(*) FILTER (WHERE lower(%s) NOT IN ('true', 'false'))", v))
 		}
 		counts := make([]int64, len(sel))
 		dest := make([]any, len(sel))
@@ -520,15 +530,18 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 			dest[i] = &counts[i]
 		}
 		if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", ")+" FROM "+quoteIdent(name)).Scan(dest...); err != nil {
-			return nil, fmt.Errorf("duckdb: text columns of %s: %w", name, err)
+			return nil, nil, fmt.Errorf("duckdb: text columns of %s: %w", name, err)
 		}
 		for i, c := range batch {
-			if counts[2*i] > 0 && counts[2*i+1] == 0 {
-				out = append(out, c)
+			switch {
+			case counts[3*i] > 0 && counts[3*i+1] == 0:
+				readable = append(readable, c)
+			case counts[3*i] > 0 && counts[3*i+2] == 0:
+				truth = append(truth, c)
 			}
 		}
 	}
-	return out, nil
+	return readable, truth, nil
 }
 
 // annotate records on the table and its schema how columns were read.

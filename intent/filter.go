@@ -56,6 +56,8 @@ func (p *parser) values(fuzzy bool) {
 			k := p.skip(end, "and", "or", ",", "&", "/", "nor", "+")
 			if _, m := p.anyPhrase(end, versusWords); m > 0 && !neg {
 				k, versus = end+m, true
+			} else if _, m := p.anyPhrase(end+1, versusWords); m > 0 && !neg && p.rowNoun(end) {
+				k, versus = end+1+m, true // "rainy days vs sunny days"
 			}
 			if k == end {
 				break
@@ -75,6 +77,9 @@ func (p *parser) values(fuzzy bool) {
 				vals = append(vals, v)
 			}
 			end = k + m
+			if versus && p.rowNoun(end) {
+				end++ // "... vs sunny days"
+			}
 		}
 		start := j
 		if neg {
@@ -617,4 +622,14 @@ func (p *parser) notGrouped(cols []*Column) *Column {
 		return nil
 	}
 	return free
+}
+
+// rowNoun reports whether the word at i names the rows of the table: its
+// own noun ("cars"), a thing counted ("orders", "patients") or its days.
+func (p *parser) rowNoun(i int) bool {
+	if !p.free(i) || p.toks[i].kind != kWord {
+		return false
+	}
+	w := p.low(i)
+	return tableWord(p.t, w) || isCountNoun(w) || personNouns[w] || (w == "days" || w == "day") && p.date != nil
 }

@@ -240,6 +240,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.orderWords,
 		p.conditions,
 		p.presence,
+		p.versusNot,
 		p.groups,
 		p.eventRates,
 		p.measures,

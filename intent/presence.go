@@ -143,3 +143,42 @@ func (p *parser) rowsNoun(i int) bool {
 	w := p.low(i)
 	return w != "" && p.toks[i].kind == kWord && (isCountNoun(w) || personNouns[w] || tableWord(p.t, w) || w == "rows" || w == "records")
 }
+
+// versusNot reads "smokers vs non-smokers" over a yes/no column (text or
+// 0/1) named by the noun: the two groups side by side, a grouping by it.
+func (p *parser) versusNot() error {
+	if p.t == nil {
+		return nil
+	}
+	for i := 1; i < len(p.toks); i++ {
+		_, m := p.anyPhrase(i, versusWords)
+		if m == 0 || !p.free(i-1) {
+			continue
+		}
+		c, n, st := p.colAt(i-1, prefDim)
+		if c == nil || n != 1 || st < mEntity || !isFlag(c) {
+			continue
+		}
+		k := i + m
+		left := p.low(i - 1)
+		switch {
+		case p.low(k) == "non" || p.low(k) == "not":
+			k = p.skip(k+1, "-")
+		case strings.HasPrefix(p.low(k), "non") && sameWord(strings.TrimPrefix(p.low(k), "non"), left):
+		default:
+			continue
+		}
+		if !p.free(k) || !sameWord(strings.TrimPrefix(p.low(k), "non"), left) {
+			continue
+		}
+		p.addGroup(i-1, p.src(i-1, k+1), c.Name, "")
+		p.use(i-1, k+1)
+	}
+	return nil
+}
+
+// isFlag reports whether a column holds yes or no: a boolean, two text
+// values of yes and no, or the integers 0 and 1.
+func isFlag(c *Column) bool {
+	return c.Type == "boolean" || yesNo(c) != nil || c.Type == "integer" && c.Min == "0" && c.Max == "1"
+}

@@ -148,3 +148,22 @@ func TestKindAfterAValue(t *testing.T) {
 	})
 	reported(t, sales, "average unit price for Dairy returns")
 }
+
+// TestSideBySideWithTheirNoun: "rainy days vs sunny days" and "smokers vs
+// non-smokers" put the two groups side by side: a grouping, over the two
+// values or the yes/no column.
+func TestSideBySideWithTheirNoun(t *testing.T) {
+	weather := schemaOf("weather", Column{Name: "date", Type: "date", Min: "2012-01-01", Max: "2015-12-31"},
+		Column{Name: "weather", Type: "string", Values: []string{"rain", "sun", "fog"}}, Column{Name: "temp_max", Type: "float"})
+	visits := schemaOf("visits", Column{Name: "Smoker", Type: "string", Values: []string{"No", "Yes"}},
+		Column{Name: "Readmit", Type: "integer", Min: "0", Max: "1"}, Column{Name: "LOS.days", Type: "integer"})
+	checkCases(t, []parseCase{
+		{text: "average max temp on rainy days vs sunny days", schema: weather, want: want{Table: "weather",
+			Measures: []Measure{{Column: "temp_max", Agg: "avg"}}, Filters: []Filter{{Column: "weather", Op: "in", Values: []string{"rain", "sun"}}},
+			GroupBy: []Group{{"weather", ""}}}},
+		{text: "average length of stay for smokers vs non-smokers", schema: visits, want: want{Table: "visits",
+			Measures: []Measure{{Column: "LOS.days", Agg: "avg"}}, GroupBy: []Group{{"Smoker", ""}}}},
+		{text: "average length of stay, readmitted vs not readmitted", schema: visits, want: want{Table: "visits",
+			Measures: []Measure{{Column: "LOS.days", Agg: "avg"}}, GroupBy: []Group{{"Readmit", ""}}}},
+	})
+}
