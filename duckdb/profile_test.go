@@ -179,10 +179,10 @@ func TestProfileWideFile(t *testing.T) {
 
 // TestYesAndNoStayTheDataWords: a column of Yes and No keeps its words,
 // for answers to show them as the file writes them; true and false are a
-// boolean.
+// boolean; numbers beside NA (as R writes a missing value) are numbers.
 func TestYesAndNoStayTheDataWords(t *testing.T) {
 	e := mustOpen(t)
-	schema, _, err := e.LoadCSV(context.Background(), "visits", writeFile(t, "visits.csv", "id,smoker,insured\n1,Yes,true\n2,No,FALSE\n3,Yes,\n"))
+	schema, _, err := e.LoadCSV(context.Background(), "visits", writeFile(t, "visits.csv", "id,smoker,insured,mass\n1,Yes,true,3.5\n2,No,FALSE,NA\n3,Yes,,4\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,6 +191,9 @@ func TestYesAndNoStayTheDataWords(t *testing.T) {
 	}
 	if got := schema.Columns[2].DataType; got != quarry.TypeBoolean {
 		t.Errorf("insured is %s; want boolean", got)
+	}
+	if got := schema.Columns[3].DataType; got != quarry.TypeFloat {
+		t.Errorf("mass is %s; want float, NA missing", got)
 	}
 	res, err := e.Query(context.Background(), "SELECT smoker FROM visits ORDER BY id")
 	if err != nil || res.String(0, 0) != "Yes" || res.String(1, 0) != "No" {

@@ -26,7 +26,7 @@ import (
 // month-first, and the note says the reading was ambiguous; --time-format
 // swaps it.
 type textReading struct {
-	Type   string // the DuckDB type the values become: DATE, TIMESTAMP, DOUBLE or BOOLEAN
+	Type   string // the DuckDB type the values become: DATE, TIMESTAMP, DOUBLE, BIGINT or BOOLEAN
 	Format string // the strptime layout, or isoFormat, quarterFormat, numberUS, numberEU, truthFormat
 	Note   string // one sentence for the schema
 	// Swap is the day-first twin of a month-first Format (or the reverse)
@@ -41,6 +41,7 @@ const (
 	numberUS      = "1,234.5"
 	numberEU      = "1.234,5"
 	truthFormat   = "true/false"
+	missingFormat = "numbers or NA"
 )
 
 // strptimeLayouts are the strptime layouts tried on text columns, in order of
@@ -102,6 +103,8 @@ func readingExpr(r textReading, q string) string {
 	switch r.Format {
 	case truthFormat:
 		return "TRY_CAST(" + v + " AS BOOLEAN)"
+	case missingFormat:
+		return "TRY_CAST(" + v + " AS " + r.Type + ")"
 	case numberUS, numberEU:
 		digits := "regexp_replace(" + v + ", '[^0-9.]', '', 'g')"
 		if r.Format == numberEU {
@@ -466,7 +469,7 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 			text = append(text, c.Name)
 		}
 	}
-	text, truth, err := e.readableColumns(ctx, name, text)
+	text, more, err := e.readableColumns(ctx, name, text)
 	if err != nil {
 		return nil, err
 	}
@@ -482,10 +485,7 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 	}
 	reads := map[string]textReading{}
 	var repl []string
-	for _, c := range truth {
-		// true and false as words: a boolean. Yes and no stay the
-		// data's words, for the answers to show them as written.
-		r := textReading{Type: "BOOLEAN", Format: truthFormat, Note: "read as a boolean: every value is true or false"}
+	for c, r := range more {
 		reads[c] = r
 		repl = append(repl, readingExpr(r, quoteIdent(c))+" AS "+quoteIdent(c))
 	}
@@ -512,17 +512,26 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 // readableColumns returns the text columns of table name that may read as
 // numbers or dates: those with a value and whose every non-empty value has
 // a digit and at most 40 characters, which every reading needs (see
-// readTextColumn). One query answers for profileBatch columns, so that a
-// wide file of words costs a few queries rather than several per column.
-func (e *Engine) readableColumns(ctx context.Context, name string, cols []string) (readable, truth []string, err error) {
+// readTextColumn). It also returns the columns read here and now: true
+// and false as words are a boolean (yes and no stay the data's words, for
+// answers to show them as written), and numbers beside a missing-value
+// marker ("NA", as R writes them) are numbers with those missing. One
+// query answers for profileBatch columns, so that a wide file of words
+// costs a few queries rather than several per column.
+func (e *Engine) readableColumns(ctx context.Context, name string, cols []string) (readable []string, read map[string]textReading, err error) {
+	read = map[string]textReading{}
+	const perColumn = 5
 	for start := 0; start < len(cols); start += profileBatch {
 		batch := cols[start:min(start+profileBatch, len(cols))]
-		sel := make([]string, 0, 3*len(batch))
+		sel := make([]string, 0, perColumn*len(batch))
 		for _, c := range batch {
 			v := "nullif(trim(" + quoteIdent(c) + "), '')"
+			value := fmt.Sprintf("%s NOT IN (%s)", v, missingList)
 			sel = append(sel, "count("+v+")",
 				fmt.Sprintf("count(*) FILTER (WHERE length(%s) > 40 OR NOT regexp_matches(%s, '[0-9]'))", v, v),
-				fmt.Sprintf("count(*) FILTER (WHERE lower(%s) NOT IN ('true', 'false'))", v))
+				fmt.Sprintf("count(*) FILTER (WHERE lower(%s) NOT IN ('true', 'false'))", v),
+				fmt.Sprintf("count(*) FILTER (WHERE %s AND TRY_CAST(%s AS DOUBLE) IS NULL)", value, v),
+				fmt.Sprintf("count(*) FILTER (WHERE %s AND NOT regexp_full_match(%s, '[+-]?[0-9]+'))", value, v))
 		}
 		counts := make([]int64, len(sel))
 		dest := make([]any, len(sel))
@@ -533,16 +542,30 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 			return nil, nil, fmt.Errorf("duckdb: text columns of %s: %w", name, err)
 		}
 		for i, c := range batch {
+			n := counts[perColumn*i : perColumn*(i+1)]
 			switch {
-			case counts[3*i] > 0 && counts[3*i+1] == 0:
+			case n[0] == 0:
+			case n[1] == 0:
 				readable = append(readable, c)
-			case counts[3*i] > 0 && counts[3*i+2] == 0:
-				truth = append(truth, c)
+			case n[2] == 0:
+				read[c] = textReading{Type: "BOOLEAN", Format: truthFormat, Note: "read as a boolean: every value is true or false"}
+			case n[3] == 0 && n[1] < n[0]:
+				// some values are numbers, and every other one a marker
+				r := textReading{Type: "DOUBLE", Format: missingFormat, Note: "read as numbers; " + missingMarkers + " are missing values"}
+				if n[4] == 0 {
+					r.Type = "BIGINT"
+				}
+				read[c] = r
 			}
 		}
 	}
-	return readable, truth, nil
+	return readable, read, nil
 }
+
+// missingMarkers are the words exports write for a missing number.
+const missingMarkers = "NA, N/A, NaN, null, None, #N/A and -"
+
+var missingList = "'NA', 'N/A', 'n/a', 'NaN', 'nan', 'null', 'NULL', 'None', '#N/A', '-'"
 
 // annotate records on the table and its schema how columns were read.
 func annotate(t *table, schema *quarry.FileSchema, reads map[string]textReading, renamed string) {

@@ -83,6 +83,23 @@ func (p *parser) unexplained(w string) bool {
 	return !ok
 }
 
+// namesData reports whether w is a word of the chosen table's name, of a
+// column's name or of a value.
+func (p *parser) namesData(w string) bool {
+	if tableWord(p.t, w) {
+		return true
+	}
+	for ci := range p.t.Columns {
+		for _, cw := range nameWords(p.t.Columns[ci].Name) {
+			if sameWord(w, cw) {
+				return true
+			}
+		}
+	}
+	_, ok := p.vals[w]
+	return ok
+}
+
 // misspells reports whether w looks like a column's word of five letters
 // or more written with a slip ("prodcts" for product), which is reported
 // as such rather than read as an abbreviation of another ("pct").
@@ -142,7 +159,8 @@ func abbreviates(w, cw string) bool {
 		return false
 	}
 	if strings.HasPrefix(w, cw) {
-		return len(cw) >= 3 && len(w)-len(cw) >= 3 && !grownFrom(w, cw)
+		// "precip" for precipitation; "crim" for crime, a silent e left off
+		return len(cw) >= 3 && len(w)-len(cw) >= 3 && !grownFrom(w, cw) || len(cw) >= 4 && w == cw+"e"
 	}
 	sw, scw := w, cw
 	if !strings.HasSuffix(w, "s") || !strings.HasSuffix(cw, "s") {
@@ -239,8 +257,7 @@ func (p *parser) readAcronyms() {
 }
 
 // initials reports whether the free words from i spell cw by their first
-// letters, each word unexplained, or a stop word between the first and
-// the last.
+// letters, the first and the last unexplained; any word may come between.
 func (p *parser) initials(i int, cw string) bool {
 	if i+len(cw) > len(p.toks) {
 		return false
@@ -250,8 +267,13 @@ func (p *parser) initials(i int, cw string) bool {
 		if !p.free(i+k) || t.kind != kWord || t.low == "" || t.low[0] != cw[k] {
 			return false
 		}
+		// a stop word or a word of another column may come between
+		// the first and the last: "gross state product" for gsp; an
+		// acronym of three letters or more may be of words the parser
+		// knows ("gross"), but not of words of the data
 		inside := k > 0 && k < len(cw)-1
-		if !p.unexplained(t.low) && !(inside && stopwords[t.low]) {
+		ends := p.unexplained(t.low) || len(cw) >= 3 && isLetters(t.low) && !stopwords[t.low] && !p.namesData(t.low)
+		if !ends && !(inside && isLetters(t.low)) {
 			return false
 		}
 	}

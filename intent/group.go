@@ -219,6 +219,10 @@ func (p *parser) dimension(j int, trig string) (int, bool, error) {
 		p.pending = pendingGroup{c.Name, ""}
 		return k, true, nil
 	}
+	if c := p.sexColumn(j); c != nil {
+		p.pending = pendingGroup{c.Name, ""}
+		return j + 1, true, nil
+	}
 	if trig == "per" || trig == "by" || strings.HasSuffix(trig, " by") || trig == "for each" || trig == "groupby" {
 		if err := p.misspelt(j); err != nil {
 			return j, false, err
@@ -590,7 +594,7 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 	}
 	grain := ""
 	switch {
-	case c != nil && s >= mEntity && (!isNumeric(c) || p.isYearColumn(c)) && !isDate(c):
+	case c != nil && s >= mEntity && (!isNumeric(c) || p.isYearColumn(c) || s >= mWords && p.codeColumn(c)) && !isDate(c):
 		col = c.Name
 	case c == nil && p.date != nil && units[p.low(j)] != "" && units[p.low(j)] != "week":
 		col, grain, m = p.date.Name, units[p.low(j)], 1 // "which 3 years": periods of the date
@@ -653,4 +657,42 @@ func (p *parser) modifierOfDimension(j int, trig string) bool {
 	}
 	c, _, s := p.colAt(j+1, prefDim)
 	return c != nil && s >= mWords && isText(c) && !isIDLike(c)
+}
+
+// sexWords are the values of a column of sexes.
+var sexWords = setOf("male", "female", "m", "f", "men", "women", "man", "woman", "boy", "boys", "girl", "girls",
+	"males", "females")
+
+// sexColumn returns the one text column whose values are sexes when the
+// word at j is "gender" or "sex" and names no column itself ("by gender"
+// over fem: Men, Women), nil otherwise.
+func (p *parser) sexColumn(j int) *Column {
+	if w := p.low(j); !p.free(j) || w != "gender" && w != "sex" && w != "genders" && w != "sexes" || p.t == nil {
+		return nil
+	}
+	var found *Column
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if !isText(c) || len(c.Values) < 2 || !slices.ContainsFunc(c.Values, func(v string) bool { return sexWords[strings.ToLower(v)] }) {
+			continue
+		}
+		others := slices.DeleteFunc(slices.Clone(c.Values), func(v string) bool { return sexWords[strings.ToLower(v)] })
+		if len(others) > 1 { // an unknown or other besides is still a sex column
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = c
+	}
+	return found
+}
+
+// codeColumn reports whether an integer column, named in full after
+// "which", numbers things rather than measures them ("which firm" over
+// firm 1 to 10): not money, a quantity, a count, an average-like measure
+// (an age, a score) or a level.
+func (p *parser) codeColumn(c *Column) bool {
+	return c.Type == "integer" && !p.moneyLike(c) && !p.quantityLike(c) && !countsThings(c) && !nonAdditive(c) &&
+		!isLevel(c) && defaultAgg(c) != "sum"
 }

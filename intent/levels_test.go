@@ -66,3 +66,30 @@ func TestAPercentageOfAColumnOfFractions(t *testing.T) {
 			Filters: []Filter{{Column: "delay", Op: ">", Values: []string{"15"}}}}},
 	})
 }
+
+// TestWordsOfExportsNames: R-style names read from the words people say:
+// "gross state product" is gsp (an acronym over another column's word),
+// "crime rate" crim, "by gender" the column of Men and Women, "which
+// firm" an integer column that numbers firms; "measured" says how the
+// rows came to be.
+func TestWordsOfExportsNames(t *testing.T) {
+	produc := schemaOf("produc", Column{Name: "state", Type: "string", Values: []string{"ALABAMA", "TEXAS"}},
+		Column{Name: "year", Type: "integer"}, Column{Name: "region", Type: "integer"}, Column{Name: "gsp", Type: "integer"},
+		Column{Name: "unemp", Type: "float"})
+	boston := schemaOf("boston", Column{Name: "crim", Type: "float"}, Column{Name: "medv", Type: "float"})
+	chem := schemaOf("chem", Column{Name: "art", Type: "integer"}, Column{Name: "fem", Type: "string", Values: []string{"Men", "Women"}},
+		Column{Name: "mar", Type: "string", Values: []string{"Married", "Single"}})
+	firms := schemaOf("firms", Column{Name: "firm", Type: "integer"}, Column{Name: "year", Type: "integer"}, Column{Name: "capital", Type: "float"})
+	checkCases(t, []parseCase{
+		{text: "average gross state product by region", schema: produc, want: want{Table: "produc",
+			Measures: []Measure{{Column: "gsp", Agg: "avg"}}, GroupBy: []Group{{"region", ""}}}},
+		{text: "how many rows have a crime rate above 10", schema: boston, want: want{Table: "boston",
+			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{Column: "crim", Op: ">", Values: []string{"10"}}}}},
+		{text: "average number of articles by gender", schema: chem, want: want{Table: "chem",
+			Measures: []Measure{{Column: "art", Agg: "avg"}}, GroupBy: []Group{{"fem", ""}}}},
+		{text: "which firm had the highest average capital", schema: firms, want: want{Table: "firms",
+			Measures: []Measure{{Column: "capital", Agg: "avg"}}, Top: &TopN{1, "firm", true}}},
+		{text: "how many married chem rows were measured", schema: chem, want: want{Table: "chem",
+			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{Column: "mar", Op: "=", Values: []string{"Married"}}}}},
+	})
+}

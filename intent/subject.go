@@ -243,7 +243,9 @@ var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged",
 	"record", "records", "entries", "table", "file", "sheet", "spreadsheet", "please", "quickly", "briefly",
 	"precisely", "respectively", "separately", "individually", "ones", "single", "value", "values", "number",
 	"numbers", "result", "results", "answer", "summary", "stat", "stats", "incurred", "accumulated", "racked",
-	"amassed", "tallied", "counted", "live", "lives", "living", "located", "reside", "resides", "involved", "involving", "featured", "featuring", "got", "gotten", "brought", "bring", "brings", "trading", "traded", "still", "currently", "took", "take", "takes", "taking")
+	"amassed", "tallied", "counted", "live", "lives", "living", "located", "reside", "resides", "involved", "involving", "featured", "featuring", "got", "gotten", "brought", "bring", "brings", "trading", "traded", "still", "currently", "took", "take", "takes", "taking",
+	// how the rows came to be: "penguins measured on Biscoe"
+	"measured", "sampled", "surveyed", "captured", "collected", "registered", "tracked", "monitored", "studied")
 
 // kindNouns name the kind of thing a value before them is: "Dairy
 // products", "email campaigns", "Ford vehicles".

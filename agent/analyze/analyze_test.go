@@ -229,7 +229,7 @@ func writeCSV(t *testing.T, name, body string) string {
 // Each failure category is classified and repaired before the next
 // attempt, and every attempt is in the log.
 func TestRetriesRepairByCategory(t *testing.T) {
-	data := writeCSV(t, "orders.csv", "order,region,amount,score\n1,west,10,5\n2,east,20,n/a\n3,west,5,7\n")
+	data := writeCSV(t, "orders.csv", "order,region,amount,score\n1,west,10,5\n2,east,20,unknown\n3,west,5,7\n")
 	tests := []struct {
 		name, query string
 		rowLimit    int
