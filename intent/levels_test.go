@@ -93,3 +93,14 @@ func TestWordsOfExportsNames(t *testing.T) {
 			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{Column: "mar", Op: "=", Values: []string{"Married"}}}}},
 	})
 }
+
+// TestVerbsOfMoney: "billed the most" and "earn more than 1,000" name the
+// money column, as "revenue" does.
+func TestVerbsOfMoney(t *testing.T) {
+	inv := schemaOf("invoices", Column{Name: "Region", Type: "string", Values: []string{"North", "South"}},
+		Column{Name: "Amount ($)", Type: "float"})
+	checkCases(t, []parseCase{
+		{text: "which region was billed the most", schema: inv, want: want{Table: "invoices",
+			Measures: []Measure{{Column: "Amount ($)", Agg: "sum"}}, Top: &TopN{1, "Region", true}}},
+	})
+}

@@ -49,7 +49,9 @@ func aggWord(w string) bool { _, ok := aggs[w]; return ok }
 
 // moneyWords name a measure of money; the best money-like column is used.
 var moneyWords = setOf("sales", "sale", "revenue", "revenues", "turnover", "income", "gmv", "spend", "spending",
-	"spent", "earnings", "proceeds", "bookings", "dollars", "money", "receipts", "takings")
+	"spent", "earnings", "proceeds", "bookings", "dollars", "money", "receipts", "takings",
+	// verbs of money: "clients billed the most", "households that earn more than 1,000"
+	"billed", "invoiced", "charged", "earned", "earn", "earns")
 
 // moneyColumns are words of money-like column names, best first.
 var moneyColumns = []string{"revenue", "sales", "sale", "amount", "turnover", "gmv", "total", "value", "spend",
