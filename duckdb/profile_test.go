@@ -182,7 +182,7 @@ func TestProfileWideFile(t *testing.T) {
 // boolean; numbers beside NA (as R writes a missing value) are numbers.
 func TestYesAndNoStayTheDataWords(t *testing.T) {
 	e := mustOpen(t)
-	schema, _, err := e.LoadCSV(context.Background(), "visits", writeFile(t, "visits.csv", "id,smoker,insured,mass\n1,Yes,true,3.5\n2,No,FALSE,NA\n3,Yes,,4\n"))
+	schema, _, err := e.LoadCSV(context.Background(), "visits", writeFile(t, "visits.csv", "id,smoker,insured,mass,sex,country\n1,Yes,true,3.5,female,NA\n2,No,FALSE,NA,NA,US\n3,Yes,,4,male,DE\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,5 +198,10 @@ func TestYesAndNoStayTheDataWords(t *testing.T) {
 	res, err := e.Query(context.Background(), "SELECT smoker FROM visits ORDER BY id")
 	if err != nil || res.String(0, 0) != "Yes" || res.String(1, 0) != "No" {
 		t.Errorf("smoker = %v, %v; want Yes, No", res, err)
+	}
+	// NA beside words is missing; beside two-letter codes it is Namibia
+	res, err = e.Query(context.Background(), "SELECT count(sex), count(country) FROM visits")
+	if err != nil || res.Float(0, 0) != 2 || res.Float(0, 1) != 3 {
+		t.Errorf("count(sex), count(country) = %v, %v; want 2 (NA missing), 3 (NA a code)", res, err)
 	}
 }

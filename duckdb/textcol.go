@@ -36,12 +36,13 @@ type textReading struct {
 
 // Pseudo-formats for readings that are not one strptime layout.
 const (
-	isoFormat     = "ISO 8601"
-	quarterFormat = "YYYY-Qn"
-	numberUS      = "1,234.5"
-	numberEU      = "1.234,5"
-	truthFormat   = "true/false"
-	missingFormat = "numbers or NA"
+	isoFormat         = "ISO 8601"
+	quarterFormat     = "YYYY-Qn"
+	numberUS          = "1,234.5"
+	numberEU          = "1.234,5"
+	truthFormat       = "true/false"
+	missingFormat     = "numbers or NA"
+	missingTextFormat = "words or NA"
 )
 
 // strptimeLayouts are the strptime layouts tried on text columns, in order of
@@ -105,6 +106,8 @@ func readingExpr(r textReading, q string) string {
 		return "TRY_CAST(" + v + " AS BOOLEAN)"
 	case missingFormat:
 		return "TRY_CAST(" + v + " AS " + r.Type + ")"
+	case missingTextFormat:
+		return "CASE WHEN " + v + " IN (" + missingTextList + ") THEN NULL ELSE " + q + " END"
 	case numberUS, numberEU:
 		digits := "regexp_replace(" + v + ", '[^0-9.]', '', 'g')"
 		if r.Format == numberEU {
@@ -520,7 +523,7 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 // costs a few queries rather than several per column.
 func (e *Engine) readableColumns(ctx context.Context, name string, cols []string) (readable []string, read map[string]textReading, err error) {
 	read = map[string]textReading{}
-	const perColumn = 5
+	const perColumn = 7
 	for start := 0; start < len(cols); start += profileBatch {
 		batch := cols[start:min(start+profileBatch, len(cols))]
 		sel := make([]string, 0, perColumn*len(batch))
@@ -531,7 +534,9 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 				fmt.Sprintf("count(*) FILTER (WHERE length(%s) > 40 OR NOT regexp_matches(%s, '[0-9]'))", v, v),
 				fmt.Sprintf("count(*) FILTER (WHERE lower(%s) NOT IN ('true', 'false'))", v),
 				fmt.Sprintf("count(*) FILTER (WHERE %s AND TRY_CAST(%s AS DOUBLE) IS NULL)", value, v),
-				fmt.Sprintf("count(*) FILTER (WHERE %s AND NOT regexp_full_match(%s, '[+-]?[0-9]+'))", value, v))
+				fmt.Sprintf("count(*) FILTER (WHERE %s AND NOT regexp_full_match(%s, '[+-]?[0-9]+'))", value, v),
+				fmt.Sprintf("count(*) FILTER (WHERE %s IN (%s))", v, missingTextList),
+				fmt.Sprintf("count(*) FILTER (WHERE %s AND regexp_full_match(%s, '[A-Z]{2}'))", value, v))
 		}
 		counts := make([]int64, len(sel))
 		dest := make([]any, len(sel))
@@ -556,6 +561,10 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 					r.Type = "BIGINT"
 				}
 				read[c] = r
+			case n[5] > 0 && n[6] == 0:
+				// words beside NA: NA is missing, unless the column
+				// holds two-letter codes (Namibia's is NA)
+				read[c] = textReading{Type: "VARCHAR", Format: missingTextFormat, Note: missingText + " are missing values"}
 			}
 		}
 	}
@@ -566,6 +575,11 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 const missingMarkers = "NA, N/A, NaN, null, None, #N/A and -"
 
 var missingList = "'NA', 'N/A', 'n/a', 'NaN', 'nan', 'null', 'NULL', 'None', '#N/A', '-'"
+
+// missingText are the words exports write for a missing word.
+const missingText = "NA, N/A, #N/A and NULL"
+
+var missingTextList = "'NA', 'N/A', 'n/a', '#N/A', 'NULL'"
 
 // annotate records on the table and its schema how columns were read.
 func annotate(t *table, schema *quarry.FileSchema, reads map[string]textReading, renamed string) {

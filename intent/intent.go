@@ -105,7 +105,8 @@ type Measure struct {
 // Filter is one row condition.
 type Filter struct {
 	Column string
-	// Op is one of "=", "in", "!=", ">", ">=", "<", "<=".
+	// Op is one of "=", "in", "!=", ">", ">=", "<", "<=", or "is null"
+	// (no Values): the rows where the column is empty.
 	Op string
 	// Values are spelled exactly as in Column.Values (the data's spelling),
 	// or numbers as text ("100", "2.5").
@@ -235,6 +236,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.chooseDateColumn,
 		p.times,
 		p.yearColumnTimes,
+		p.missingValues,
 		p.analyses,
 		p.topN,
 		p.orderWords,

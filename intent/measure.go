@@ -3,6 +3,7 @@ package intent
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -130,7 +131,7 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		p.use(i, j+1)
 		return j + 1
 	}
-	if c, m, st := p.colAt(j, prefCount); c != nil && st >= mEntity && !isDate(c) && !(isNumeric(c) && !isIDLike(c) && agg == "count") {
+	if c, m, st := p.colAt(j, prefCount); c != nil && st >= mEntity && !isDate(c) && !(isNumeric(c) && !isIDLike(c) && !p.codeNamed(j, c) && agg == "count") {
 		if h := j + m; m == 1 && p.free(h) && p.toks[h].kind == kWord && (tableWord(p.t, p.low(h)) || isCountNoun(p.low(h))) {
 			// "number of patient visits": the visits, which "patient"
 			// describes; the head of a compound is its last noun
@@ -751,11 +752,27 @@ func (p *parser) countedBy(j int) *Column {
 	for ci := range p.t.Columns {
 		c := &p.t.Columns[ci]
 		n := nameWords(c.Name)
-		if c.Type == "integer" && !isIDLike(c) && !p.isYearColumn(c) && (slices.Equal(n, []string{w}) || slices.Equal(n, []string{singular(w)})) {
+		if c.Type == "integer" && !isIDLike(c) && !p.isYearColumn(c) && (slices.Equal(n, []string{w}) || slices.Equal(n, []string{singular(w)}) && !numbersThings(c)) {
 			return c
 		}
 	}
 	return nil
+}
+
+// numbersThings reports whether an integer column named in the singular
+// numbers things rather than counts them: its values start at 1 or more
+// ("firm" 1 to 10), where a count of alarms has days of none.
+func numbersThings(c *Column) bool {
+	lo, err := strconv.ParseFloat(c.Min, 64)
+	return err == nil && lo >= 1
+}
+
+// codeNamed reports whether the plural word at j names, in the singular,
+// an integer column that numbers things: "how many firms" over firm 1 to
+// 10 is how many distinct firms.
+func (p *parser) codeNamed(j int, c *Column) bool {
+	w := p.low(j)
+	return c.Type == "integer" && singular(w) != w && slices.Equal(nameWords(c.Name), []string{singular(w)}) && numbersThings(c)
 }
 
 // countPeriods reads "how many days" at i, the unit at j: the rows over a

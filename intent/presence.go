@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -181,4 +182,39 @@ func (p *parser) versusNot() error {
 // values of yes and no, or the integers 0 and 1.
 func isFlag(c *Column) bool {
 	return c.Type == "boolean" || yesNo(c) != nil || c.Type == "integer" && c.Min == "0" && c.Max == "1"
+}
+
+// missingValues reads "missing a sex", "with no email" and "without a
+// phone number" over a column that is not a number as the rows where that
+// column is empty: a filter "is null". Said of a numeric column, "without"
+// is presence's (no discount is a discount of 0).
+func (p *parser) missingValues() error {
+	if p.t == nil {
+		return nil
+	}
+	for i := 0; i+1 < len(p.toks); i++ {
+		w := p.low(i)
+		k := i + 1
+		switch {
+		case w == "missing" || w == "lacking" || w == "without":
+		case w == "with" && p.low(i+1) == "no":
+			k = i + 2
+		default:
+			continue
+		}
+		if !p.free(i) {
+			continue
+		}
+		k = p.skip(k, "a", "an", "any", "the", "their", "its", "his", "her")
+		c, n, st := p.colAt(k, prefDim)
+		if c == nil || st < mEntity || !p.free(k) || w != "missing" && isNumeric(c) {
+			continue
+		}
+		src := p.src(i, k+n)
+		p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: "is null"})
+		p.understood(i, fmt.Sprintf("%s -> %s is empty", src, c.Name), src+" ("+c.Name+" is empty)")
+		p.use(i, k+n)
+		i = k + n - 1
+	}
+	return nil
 }

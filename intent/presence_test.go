@@ -167,3 +167,20 @@ func TestSideBySideWithTheirNoun(t *testing.T) {
 			Measures: []Measure{{Column: "LOS.days", Agg: "avg"}}, GroupBy: []Group{{"Readmit", ""}}}},
 	})
 }
+
+// TestMissingAWord: "missing a sex" and "with no email" are the rows
+// where the column is empty; "missing values" stays the analysis.
+func TestMissingAWord(t *testing.T) {
+	pg := schemaOf("pg", Column{Name: "sex", Type: "string", Values: []string{"female", "male"}},
+		Column{Name: "body_mass_g", Type: "integer"}, Column{Name: "email", Type: "string"})
+	checkCases(t, []parseCase{
+		{text: "How many pg rows are missing a sex?", schema: pg, want: want{Table: "pg", Measures: []Measure{{Agg: "count"}},
+			Filters: []Filter{{Column: "sex", Op: "is null"}}}},
+		{text: "average body mass of rows with no email", schema: pg, want: want{Table: "pg", Measures: []Measure{{Column: "body_mass_g", Agg: "avg"}},
+			Filters: []Filter{{Column: "email", Op: "is null"}}}},
+	})
+	in, err := Parse("missing values by column", pg, now)
+	if err != nil || !slices.Contains(in.Analyses, AnalysisMissing) {
+		t.Errorf("missing values: %+v, %v; want the missing-values analysis", in, err)
+	}
+}

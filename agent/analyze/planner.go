@@ -380,6 +380,8 @@ func (b *planBuilder) condition(f intent.Filter) string {
 		lits = append(lits, b.literal(f.Column, v))
 	}
 	switch {
+	case f.Op == "is null":
+		return col + " IS NULL"
 	case f.Op == "in" || len(lits) > 1 && f.Op == "=":
 		return col + " IN (" + strings.Join(lits, ", ") + ")"
 	case f.Op == "!=" && len(lits) > 1:
@@ -501,6 +503,8 @@ func (b *planBuilder) scopeText() string {
 		vals := strings.Join(f.Values, ", ")
 		if f.Op == "=" || f.Op == "in" {
 			parts = append(parts, vals) // a value says its column: "Arizona"
+		} else if f.Op == "is null" {
+			parts = append(parts, f.Column+" empty")
 		} else {
 			parts = append(parts, f.Column+" "+f.Op+" "+vals) // "discount > 0", "state != Texas"
 		}
