@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -48,6 +49,7 @@ func (p *parser) readAbbreviations() error {
 	if p.t == nil {
 		return nil
 	}
+	p.readRuns()
 	p.readAcronyms()
 	for i := range p.toks {
 		w := p.toks[i].low
@@ -248,11 +250,7 @@ func (p *parser) readAcronyms() {
 		if found == "" || found == "-" {
 			continue
 		}
-		t := &p.toks[i]
-		t.low, t.end = found, p.toks[i+k-1].end
-		t.raw = p.text[t.start:t.end]
-		p.use(i+1, i+k)
-		i += k - 1
+		p.join(i, i+k, found)
 	}
 }
 
@@ -272,10 +270,103 @@ func (p *parser) initials(i int, cw string) bool {
 		// acronym of three letters or more may be of words the parser
 		// knows ("gross"), but not of words of the data
 		inside := k > 0 && k < len(cw)-1
-		ends := p.unexplained(t.low) || len(cw) >= 3 && isLetters(t.low) && !stopwords[t.low] && !p.namesData(t.low)
+		ends := p.unexplained(t.low) || len(cw) >= 3 && isLetters(t.low) && !stopwords[t.low] && !p.namesData(t.low) && !aggWord(t.low) && !averageWords[t.low]
 		if !ends && !(inside && isLetters(t.low)) {
 			return false
 		}
 	}
 	return true
+}
+
+// Exports also run a phrase's words together, each cut short: bluecol
+// for blue collar, foodexp for food expenditure, lwage for log wage,
+// ptratio for pupil-teacher ratio. readRuns reads two to four words in a
+// row whose beginnings spell a column's whole name as that name.
+
+// readRuns rewrites each run of two to four free words whose beginnings,
+// in order, spell exactly one column word of the chosen table to that
+// word, as readAcronyms does for initials.
+func (p *parser) readRuns() {
+	for i := 0; i < len(p.toks); i++ {
+		found, end := "", 0
+		for ci := range p.t.Columns {
+			for _, cw := range nameWords(p.t.Columns[ci].Name) {
+				if len(cw) < 4 || !isLetters(cw) || cw == found {
+					continue
+				}
+				if e := p.runSpells(i, cw); e > 0 {
+					if found != "" {
+						found = "-" // two columns: not this pass's to choose
+						continue
+					}
+					found, end = cw, e
+				}
+			}
+		}
+		if found == "" || found == "-" {
+			continue
+		}
+		p.join(i, end, found)
+	}
+}
+
+// join makes the tokens from i to end one word token, low: the words of
+// a column's name run together, read as that name.
+func (p *parser) join(i, end int, low string) {
+	t := &p.toks[i]
+	t.low, t.end = low, p.toks[end-1].end
+	t.raw = p.text[t.start:t.end]
+	cut := end - i - 1
+	p.toks = slices.Delete(p.toks, i+1, end)
+	shift := func(k int) int {
+		if k > i {
+			return k - cut
+		}
+		return k
+	}
+	qcols, qvals := map[int]colRef{}, map[int][]valRef{}
+	for k, v := range p.qcols {
+		qcols[shift(k)] = v
+	}
+	for k, v := range p.qvals {
+		qvals[shift(k)] = v
+	}
+	p.qcols, p.qvals = qcols, qvals
+}
+
+// runSpells returns the index after the words from i whose beginnings
+// spell cw, 0 if none: two to four free words, hyphens between them
+// skipped, no stop word, one of them at least three letters of cw, and no
+// word that is already all of cw.
+func (p *parser) runSpells(i int, cw string) int {
+	var spell func(k, at, words int, long bool) int
+	spell = func(k, at, words int, long bool) int {
+		if at == len(cw) {
+			if words >= 2 && long {
+				return k
+			}
+			return 0
+		}
+		k = p.skip(k, "-")
+		if words == 4 || k >= len(p.toks) || !p.free(k) || p.toks[k].kind != kWord || stopwords[p.low(k)] || !isLetters(p.low(k)) {
+			return 0
+		}
+		w := p.low(k)
+		if sameWord(w, cw) {
+			return 0 // the column named by its word: no run
+		}
+		for n := min(len(w), len(cw)-at); n >= 1; n-- {
+			if w[:n] != cw[at:at+n] {
+				continue
+			}
+			if e := spell(k+1, at+n, words+1, long || n >= 3); e > 0 {
+				return e
+			}
+		}
+		return 0
+	}
+	if p.toks[i].kind != kWord || p.low(i) == "-" {
+		return 0
+	}
+	return spell(i, 0, 0, false)
 }

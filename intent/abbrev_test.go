@@ -125,3 +125,34 @@ func TestAcronymsAndPeople(t *testing.T) {
 	// "blood pressure" over two BP columns names neither
 	reported(t, h, "average blood pressure by department")
 }
+
+// TestWordsRunTogether: a column's name that runs a phrase's words
+// together, each cut short, is named by the phrase: bluecol, lwage,
+// foodexp, ptratio (in a condition too); a word that is the whole name
+// is no run ("remot" + "e" of employees is not remote).
+func TestWordsRunTogether(t *testing.T) {
+	wages := schemaOf("wages", Column{Name: "bluecol", Type: "string", Values: []string{"no", "yes"}},
+		Column{Name: "lwage", Type: "float"}, Column{Name: "foodexp", Type: "float"}, Column{Name: "ptratio", Type: "float"},
+		Column{Name: "sex", Type: "string", Values: []string{"female", "male"}})
+	checkCases(t, []parseCase{
+		{text: "average log wage by sex", schema: wages, want: want{Table: "wages", Measures: []Measure{{Column: "lwage", Agg: "avg"}},
+			GroupBy: []Group{{"sex", ""}}}},
+		{text: "average food expenditure by blue collar", schema: wages, want: want{Table: "wages",
+			Measures: []Measure{{Column: "foodexp", Agg: "avg"}}, GroupBy: []Group{{"bluecol", ""}}}},
+		{text: "average log wage where the pupil-teacher ratio is below 15", schema: wages, want: want{Table: "wages",
+			Measures: []Measure{{Column: "lwage", Agg: "avg"}}, Filters: []Filter{{Column: "ptratio", Op: "<", Values: []string{"15"}}}}},
+	})
+}
+
+// TestAWordOfOneValueDescribingThemAll: "the Scottish council districts"
+// describes the districts; it is not the one district whose name starts
+// with Scottish. Reported, not applied.
+func TestAWordOfOneValueDescribingThemAll(t *testing.T) {
+	s := schemaOf("scotvote", Column{Name: "COUNCILDIST", Type: "string", Values: []string{"Aberdeen_City", "Scottish_Borders_The", "Fife"}},
+		Column{Name: "COUTAX", Type: "integer"})
+	reported(t, s, "Average council tax across the Scottish council districts")
+	in, _ := Parse("Average council tax across the Scottish council districts", s, now)
+	if in == nil || len(in.Filters) > 0 || len(in.Measures) != 1 || in.Measures[0].Column != "COUTAX" {
+		t.Errorf("got %+v; want the average of COUTAX (council tax run together) and no filter", in)
+	}
+}

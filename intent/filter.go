@@ -182,6 +182,10 @@ func (p *parser) partialAt(j int) ([]valRef, int) {
 			}
 		}
 		switch {
+		case len(found) == 1 && n == 1 && p.namesColumn(j+1, found[0].col):
+			// "the Scottish council districts": a word of one district's
+			// name describing them all, not that district
+			return nil, 0
 		case len(found) == 1:
 			return found, n
 		case len(found) > 1:
@@ -189,6 +193,16 @@ func (p *parser) partialAt(j int) ([]valRef, int) {
 		}
 	}
 	return nil, 0
+}
+
+// namesColumn reports whether the words at k name column c, read as it
+// already or not.
+func (p *parser) namesColumn(k int, c *Column) bool {
+	if k < len(p.toks) && strings.EqualFold(p.toks[k].low, c.Name) {
+		return true
+	}
+	got, _, st := p.colAt(k, prefDim)
+	return got == c && st >= mEntity
 }
 
 // containsRun reports whether run is a contiguous part of words.
