@@ -375,10 +375,18 @@ func (r *reader) sentenceClause(i int) int {
 	return 0
 }
 
+// dollars are the currencies a prefixed dollar sign names.
+var dollars = map[string]string{"US": "USD", "C": "CAD", "CA": "CAD", "A": "AUD", "AU": "AUD", "NZ": "NZD", "HK": "HKD", "S": "SGD"}
+
 // currency names an amount's currency: "USD" for "$", else the code
 // written.
 func currency(text string) string {
 	t := strings.ToUpper(text)
+	if i := strings.IndexByte(t, '$'); i > 0 {
+		if c, ok := dollars[t[:i]]; ok {
+			return c
+		}
+	}
 	switch {
 	case strings.HasPrefix(t, "$"):
 		return "USD"

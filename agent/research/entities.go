@@ -174,13 +174,7 @@ func nameIn(text string, subject []string) string {
 		}
 		return l
 	}
-	var body []string
-	for _, l := range strings.Split(text, "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
-			body = append(body, l)
-		}
-	}
-	text = strings.Join(body, "\n")
+	text = bodyText(text)
 	forms := map[string]int{}
 	bareCount := 0
 	first := ""

@@ -250,3 +250,40 @@ func TestLoneClaimRelatedOrNot(t *testing.T) {
 		t.Errorf("Answer = %q; want Utah's 1867 and Cork's 1743", a)
 	}
 }
+
+// A document's masthead (its publisher, form, date, byline) is no
+// sentence of its text, and the name it gives is the publisher's, not a
+// name of the subject.
+func TestMastheadIsNeitherClaimNorName(t *testing.T) {
+	text := "The Tessaly Ledger (student newspaper) — September 3, 2024\nBy Priya Naidu '26\n\n" +
+		"Move-in weekend brought 2,130 first-years to Tessaly, the largest class in its history."
+	want := []string{"Move-in weekend brought 2,130 first-years to Tessaly, the largest class in its history."}
+	if got := Sentences(text); !slices.Equal(got, want) {
+		t.Errorf("Sentences = %q; want %q", got, want)
+	}
+	if got := nameIn(text, []string{"tessaly", "college"}); got != "" {
+		t.Errorf("nameIn = %q; want the bare name, \"\"", got)
+	}
+	if got := Sentences("Annual report, filed March 27, 2025\n\nThe mine employed 640 people."); !slices.Equal(got, []string{"The mine employed 640 people."}) {
+		t.Errorf("Sentences = %q; want only the mine's sentence", got)
+	}
+}
+
+// An amount's scale may be hyphened to its noun ("a $45-million gift"),
+// and a dollar may say whose it is ("C$38 million").
+func TestValuesReadHyphenedScalesAndDollars(t *testing.T) {
+	for _, tc := range []struct {
+		text, currency string
+		num            float64
+	}{
+		{"Thanks to the Hales' $45-million gift.", "USD", 45e6},
+		{"Royalties of C$38 million were paid.", "CAD", 38e6},
+		{"It cost US$1,240 per ounce.", "USD", 1240},
+		{"It was bought for A$25.7 million.", "AUD", 25.7e6},
+	} {
+		vs := Values(tc.text)
+		if len(vs) != 1 || vs[0].Kind != KindMoney || vs[0].Num != tc.num || currency(vs[0].Text) != tc.currency {
+			t.Errorf("Values(%q) = %+v; want one amount %g in %s", tc.text, vs, tc.num, tc.currency)
+		}
+	}
+}
