@@ -30,7 +30,7 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	// million": the figure compared with is of the same attribute.
 	if j >= 0 && comparisons[r.toks[j].lower] {
 		for k := len(earlier) - 1; k >= 0; k-- {
-			if e := earlier[k]; e.Unit == c.Unit && e.Value.Kind == v.Kind {
+			if e := earlier[k]; sameUnit(e.Unit, c.Unit) && e.Value.Kind == v.Kind {
 				c.Head, c.Mods, c.Attribute = e.Head, e.Mods, e.Attribute
 				return true
 			}
@@ -80,7 +80,7 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 		}
 	}
 	for k := len(earlier) - 1; k >= 0; k-- {
-		if e := earlier[k]; e.Unit == c.Unit && e.Value.Kind == v.Kind {
+		if e := earlier[k]; sameUnit(e.Unit, c.Unit) && e.Value.Kind == v.Kind {
 			c.Head, c.Mods, c.Attribute = e.Head, e.Mods, e.Attribute
 			return true
 		}
@@ -375,11 +375,24 @@ func (r *reader) sentenceClause(i int) int {
 	return 0
 }
 
+// sameUnit reports whether two claims' units are one: equal, or a
+// dollar of no country ("$38 million" in an Ontario ministry's release)
+// beside a dollar that names its country ("C$38 million").
+func sameUnit(a, b string) bool {
+	if a == b {
+		return true
+	}
+	return a == "$" && dollarCodes[b] || b == "$" && dollarCodes[a]
+}
+
+var dollarCodes = map[string]bool{"USD": true, "CAD": true, "AUD": true, "NZD": true, "HKD": true, "SGD": true}
+
 // dollars are the currencies a prefixed dollar sign names.
 var dollars = map[string]string{"US": "USD", "C": "CAD", "CA": "CAD", "A": "AUD", "AU": "AUD", "NZ": "NZD", "HK": "HKD", "S": "SGD"}
 
-// currency names an amount's currency: "USD" for "$", else the code
-// written.
+// currency names an amount's currency: the code written or the one a
+// prefixed dollar names ("C$" is CAD), "$" for a dollar of no country
+// (sameUnit).
 func currency(text string) string {
 	t := strings.ToUpper(text)
 	if i := strings.IndexByte(t, '$'); i > 0 {
@@ -389,7 +402,7 @@ func currency(text string) string {
 	}
 	switch {
 	case strings.HasPrefix(t, "$"):
-		return "USD"
+		return "$"
 	case strings.HasPrefix(t, "€"):
 		return "EUR"
 	case strings.HasPrefix(t, "£"):

@@ -64,7 +64,7 @@ func (c Claim) Key() string {
 // by what it dates, Head "date", meets any event of the same named
 // thing), and modifiers that agree (Compatible).
 func (c Claim) Like(d Claim) bool {
-	if c.Unit != d.Unit || c.Period != d.Period || c.Modality != d.Modality || c.Bound || d.Bound || c.Adrift || d.Adrift {
+	if !sameUnit(c.Unit, d.Unit) || c.Period != d.Period || c.Modality != d.Modality || c.Bound || d.Bound || c.Adrift || d.Adrift {
 		return false
 	}
 	if c.Head != d.Head {

@@ -565,7 +565,7 @@ func sameAttribute(clusters []*cluster) bool {
 			first = &claim
 			continue
 		}
-		if claim.Unit != first.Unit || claim.Head != first.Head && claim.Head != "date" && first.Head != "date" {
+		if !sameUnit(claim.Unit, first.Unit) || claim.Head != first.Head && claim.Head != "date" && first.Head != "date" {
 			return false
 		}
 	}
