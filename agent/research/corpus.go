@@ -103,13 +103,33 @@ func DescribeDocument(name, title, text string) Document {
 			break
 		}
 	}
-	if !slices.ContainsFunc(dateHints, func(h string) bool { return strings.Contains(lower, h) }) {
-		return d
+	if slices.ContainsFunc(dateHints, func(h string) bool { return strings.Contains(lower, h) }) {
+		if m := dateLineRE.FindStringSubmatch(head); m != nil {
+			d.Published = dateOf(m[1])
+		}
 	}
-	if m := dateLineRE.FindStringSubmatch(head); m != nil {
-		d.Published = dateOf(m[1])
+	if d.Published.IsZero() {
+		d.Published = mastheadDate(head)
 	}
 	return d
+}
+
+// mastheadDate is the date a document's masthead ends with
+// ("Yorkshire Evening Courier — 23 July 2024", "TORONTO, November 13,
+// 2023"), zero when it has none.
+func mastheadDate(head string) time.Time {
+	for _, l := range strings.Split(head, "\n") {
+		if !mastheadLine(l) {
+			continue
+		}
+		vs := Values(strings.TrimSpace(l))
+		if len(vs) > 0 && vs[len(vs)-1].Kind == KindDate {
+			if t := dateOf(vs[len(vs)-1].Text); !t.IsZero() {
+				return t
+			}
+		}
+	}
+	return time.Time{}
 }
 
 // dateOf parses the first full date in s, zero when there is none.

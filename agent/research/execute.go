@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/quarry-dev/quarry"
 	rs "github.com/quarry-dev/quarry/research"
@@ -296,6 +298,9 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 			if anaphoric {
 				cs[i].Period = context
 			}
+			if cs[i].Period == "" {
+				cs[i].Period = relativeYear(s, h.Published)
+			}
 			cs[i].Adrift = cs[i].Period == "" && years >= manyYears && (anaphoric || !cs[i].owned)
 		}
 		rd.seen[key] = true
@@ -347,6 +352,29 @@ func aboutAspect(s string, a aspect) bool {
 
 // anaphoraRE starts a sentence that goes on about what the one before
 // it named.
+// relativeYear is the year a sentence's one relative time ("last year",
+// "this winter") names, counted from the document's own date: "" when it
+// names none or several, or the document is undated.
+func relativeYear(s string, published time.Time) string {
+	if published.IsZero() {
+		return ""
+	}
+	m := relativeYearRE.FindAllStringSubmatch(s, -1)
+	if len(m) != 1 {
+		return ""
+	}
+	y := published.Year()
+	switch strings.ToLower(m[0][1]) {
+	case "last", "previous":
+		y--
+	case "next", "coming":
+		y++
+	}
+	return strconv.Itoa(y)
+}
+
+var relativeYearRE = regexp.MustCompile(`(?i)\b(this|last|next|previous|coming) (?:year|season|winter|summer|spring|fall|autumn)\b`)
+
 var anaphoraRE = regexp.MustCompile(`^(?:There (?:were|was|are|is)\b|At (?:the|that) time\b)|\b(?:[Tt]his|[Tt]hat|[Tt]he|[Ee]ach) (?:release|version|edition)\b`)
 
 // manyYears is how many different years make a passage a history, in

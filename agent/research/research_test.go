@@ -276,7 +276,7 @@ func TestValuesReadHyphenedScalesAndDollars(t *testing.T) {
 		text, currency string
 		num            float64
 	}{
-		{"Thanks to the Hales' $45-million gift.", "USD", 45e6},
+		{"Thanks to the Hales' $45-million gift.", "$", 45e6},
 		{"Royalties of C$38 million were paid.", "CAD", 38e6},
 		{"It cost US$1,240 per ounce.", "USD", 1240},
 		{"It was bought for A$25.7 million.", "AUD", 25.7e6},
@@ -285,5 +285,39 @@ func TestValuesReadHyphenedScalesAndDollars(t *testing.T) {
 		if len(vs) != 1 || vs[0].Kind != KindMoney || vs[0].Num != tc.num || currency(vs[0].Text) != tc.currency {
 			t.Errorf("Values(%q) = %+v; want one amount %g in %s", tc.text, vs, tc.num, tc.currency)
 		}
+	}
+}
+
+// A document with no date line is dated by its masthead.
+func TestDescribeDocumentDatedByMasthead(t *testing.T) {
+	for text, want := range map[string]string{
+		"# Crowds down\n\nYorkshire Evening Courier — 23 July 2024\nBy Rob Anstey\n\nA crowd of 58,500 came.": "2024-07-23",
+		"# First gold\n\nPress release\nTORONTO, November 13, 2023\n\nHalloran poured gold.":                  "2023-11-13",
+	} {
+		if d := DescribeDocument("doc.md", "", text); d.Published.Format("2006-01-02") != want {
+			t.Errorf("DescribeDocument(%q).Published = %v; want %s", text, d.Published, want)
+		}
+	}
+}
+
+// "Last year" in a dated document is the year before its date: the
+// claim meets the same year's claims of other documents.
+func TestRelativeYearGivesThePeriod(t *testing.T) {
+	corpus := memoryCorpus{
+		{URL: "doc://report", Title: "Annual report", Credibility: 0.9, Published: day("2025-03-27"),
+			Text: "Halloran paid royalties of C$38 million in 2024. Halloran paid royalties of C$4 million in 2023."},
+		{URL: "doc://blog", Title: "Blog", Credibility: 0.4, Published: day("2025-05-02"),
+			Text: "Halloran paid royalties of C$83 million last year, the blog says."},
+	}
+	res := run(t, corpus, "What do the sources say about Halloran's royalties?")
+	if len(res.Discrepancies) != 1 {
+		t.Fatalf("discrepancies %+v; want one, 2024's royalties", res.Discrepancies)
+	}
+	var values []string
+	for _, s := range res.Discrepancies[0].Sides {
+		values = append(values, s.Value)
+	}
+	if !slices.Contains(values, "C$38 million") || !slices.Contains(values, "C$83 million") {
+		t.Errorf("sides %q; want C$38 million against C$83 million", values)
 	}
 }
