@@ -288,6 +288,11 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 		if d < 0 {
 			d = -d
 		} else if !same {
+			// "62,000, against 54,000 in 2023": a later part that
+			// compares, or another clause, has its own year.
+			if r.comparedAfter(v, y) {
+				continue
+			}
 			d += 1000 // a year in a later part of the sentence is that part's first
 		}
 		if same && !inSegment || same == inSegment && d < bestD {
@@ -300,6 +305,18 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 func containsValue(vs []Value, v Value) bool {
 	for _, x := range vs {
 		if x.Start == v.Start {
+			return true
+		}
+	}
+	return false
+}
+
+// comparedAfter reports a comparison ("against", "up from", "compared
+// with", "versus", "than") or a new clause (";") between value v and a
+// later year y: the year is the compared figure's, not v's.
+func (r *reader) comparedAfter(v, y Value) bool {
+	for _, t := range r.toks {
+		if t.start >= v.End && t.end <= y.Start && (t.lower == ";" || comparisons[t.lower] && t.lower != "and" && t.lower != "with" && t.lower != "from" || t.lower == "compared" || t.lower == "up" || t.lower == "down") {
 			return true
 		}
 	}

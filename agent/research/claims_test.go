@@ -193,3 +193,19 @@ func TestClaimsDollarOfNoCountryMeetsAnyDollar(t *testing.T) {
 		}
 	}
 }
+
+// A year in a later part of the sentence that compares ("against 54,000
+// in 2023", "up from 2,050 in fall 2023") or in another clause is the
+// compared figure's, not the value's.
+func TestClaimsComparedYearIsNotThePeriod(t *testing.T) {
+	for _, tc := range []struct{ sentence, text, period string }{
+		{"Attendance over the three days reached 62,000, against 54,000 in 2023.", "62,000", ""},
+		{"The entering first-year class numbers 2,310, up from 2,050 in fall 2023.", "2,310", ""},
+		{"Its final cost was £86 million; the 2023 accounts had shown £68 million.", "£86 million", ""},
+		{"Revenue was $48.2 million, mostly from Ohio, in 2024.", "$48.2 million", "2024"},
+	} {
+		if c := claimOfText(t, tc.sentence, tc.text); c.Period != tc.period {
+			t.Errorf("Claims(%q) %s period %q; want %q", tc.sentence, tc.text, c.Period, tc.period)
+		}
+	}
+}
