@@ -36,6 +36,16 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 			}
 		}
 	}
+	// "received a $42,000 grant": the noun the amount qualifies names
+	// it, whatever the verb.
+	if after < len(r.toks) && i > 0 && determiners[r.toks[i-1].lower] {
+		if t := r.toks[after]; !prepositions[t.lower] && !clauseEnds[t.lower] && !verbLike(t) && !t.capital() && !t.number() && t.lower != "and" && !paymentKinds[t.lower] {
+			if head, mods := r.nounRun(after); head != "" {
+				c.Head, c.Mods = head, mods
+				return true
+			}
+		}
+	}
 	k := j
 	// "will pay Corvid Aerial $3.2 million": past the payee's name.
 	for k > 0 && r.toks[k].capital() && payments[r.toks[k].lower] == "" {
@@ -161,7 +171,7 @@ func (r *reader) nounRun(k int) (string, []string) {
 	var ws []token
 	for ; k < len(r.toks) && len(ws) < 4; k++ {
 		t := r.toks[k]
-		if prepositions[t.lower] || clauseEnds[t.lower] || t.lower == "and" || verbLike(t) || t.number() {
+		if prepositions[t.lower] || clauseEnds[t.lower] || t.lower == "and" || verbLike(t) || t.number() || len(ws) > 0 && (relativeWords[t.lower] || timeWords[t.lower]) {
 			break
 		}
 		ws = append(ws, t)
@@ -219,7 +229,8 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 		if prepositions[t.lower] || clauseEnds[t.lower] || determiners[t.lower] || t.lower == "and" || t.lower == "or" || auxiliaries[t.lower] || copulas[t.lower] || t.number() {
 			break
 		}
-		if len(ws) > 0 && verbLike(t) {
+		// "37,000 passengers last year".
+		if len(ws) > 0 && (verbLike(t) || relativeWords[t.lower] || timeWords[t.lower]) {
 			break
 		}
 		ws = append(ws, t)
@@ -236,10 +247,8 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 	end := ws[len(ws)-1].end
 	unit := ws[len(ws)-1].lower
 	// "9 million passengers a year" counts passengers per year.
-	if k := r.after(Value{End: end}); k+1 < len(r.toks) && (r.toks[k].lower == "a" || r.toks[k].lower == "per" || r.toks[k].lower == "each") {
-		if p := r.toks[k+1].lower; p == "year" || p == "month" || p == "week" || p == "day" || p == "hour" {
-			unit += "/" + p
-		}
+	if p := r.per(r.after(Value{End: end})); p != "" {
+		unit += "/" + p
 	}
 	var mods []string
 	for _, t := range ws[:len(ws)-1] {
@@ -256,7 +265,11 @@ var paymentKinds = set("upfront", "up-front", "annually", "monthly", "outright",
 var comparisons = set("from", "with", "versus", "vs", "against", "than", "and")
 
 // timeWords name when, not what.
-var timeWords = set("fiscal", "year", "years", "quarter", "month", "months", "week", "weeks", "day", "days", "fy", "period", "time")
+var timeWords = set("fiscal", "year", "years", "quarter", "month", "months", "week", "weeks", "day", "days", "fy", "period", "time",
+	"weekend", "morning", "evening", "night", "season", "winter", "summer", "spring", "autumn", "fall")
+
+// relativeWords say which time: "last year", "this winter".
+var relativeWords = set("last", "this", "next", "previous", "coming")
 
 var measures = set("km", "kilometres", "kilometers", "miles", "mi", "m", "metres", "meters", "kg", "tonnes", "tons", "hectares", "acres", "mw", "gw", "kw", "mwh", "gwh", "litres", "liters", "hectolitres", "minutes", "hours", "days", "weeks", "months", "years")
 

@@ -93,7 +93,7 @@ var (
 	noise = set("final", "total", "overall", "actual", "outturn", "reported", "whole", "entire", "new", "current", "latest", "about", "some",
 		"roughly", "approximately", "around", "nearly", "almost", "first", "second", "third", "full", "more", "additional", "further", "other",
 		"another", "same", "own", "original", "originally", "previously", "last", "next", "local", "so", "far", "record", "early", "late",
-		"officially", "finally", "formally", "recently", "publicly", "quietly", "successfully", "eventually")
+		"officially", "finally", "formally", "recently", "publicly", "quietly", "successfully", "eventually", "entering", "incoming")
 	// agreementWords mark obligations already agreed: "will pay ... under
 	// the settlement" is a term reported, not a plan.
 	agreementWords = set("settlement", "agreement", "contract", "deal", "licence", "license", "terms", "accord")
@@ -169,6 +169,7 @@ var counters = nounsOf(map[string][]string{
 	"enrollment":  {"enrolled", "enrolls", "enroll", "enrol", "enrols", "recruited", "randomised", "randomized"},
 	"employees":   {"employed", "employs", "employ", "employing"},
 	"hires":       {"hired", "hire", "hires", "recruit"},
+	"respondents": {"surveyed", "interviewed", "polled", "sampled", "questioned"},
 	"missions":    {"flew"},
 	"shipments":   {"shipped", "delivered"},
 	"sales":       {"sold"},
@@ -187,6 +188,10 @@ func nounsOf(m map[string][]string) map[string]string {
 	return out
 }
 
+// flows are the counters whose count is of what the verb did, whatever
+// it counts: hires, the people a survey asked.
+var flows = set("hires", "respondents")
+
 // staffNouns name a count of employees whatever the verb.
 var staffNouns = set("headcount", "workforce", "employee", "staff", "personnel", "staffer")
 
@@ -199,7 +204,7 @@ func verbLike(t token) bool {
 	if auxiliaries[w] || copulas[w] || eventNouns[w] != "" || payments[w] != "" || counters[w] != "" || modalityWords[w] != "" {
 		return true
 	}
-	return !t.capital() && len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed")
+	return !t.capital() && len(w) > 3 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed")
 }
 
 // singular cuts a plural's ending so that "sites" meets "site".

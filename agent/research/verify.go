@@ -3,6 +3,7 @@ package research
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -148,9 +149,10 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 // likeClaims groups claims that are about one thing (Claim.Like), each
 // group known by the name of its first claim.
 type likeClaims struct {
-	reps  []Claim
-	keys  []string
-	names map[string]string
+	reps    []Claim
+	members [][]Claim
+	keys    []string
+	names   map[string]string
 }
 
 // group returns the key of the group claim c joins, named name when it
@@ -158,7 +160,10 @@ type likeClaims struct {
 // that "plant opening" and "manufacturing plant opening" meet.
 func (l *likeClaims) group(c Claim, name string) string {
 	for i, rep := range l.reps {
-		if rep.Like(c) {
+		// A claim of no period meets claims of either year its document
+		// may be about, never two years at once.
+		if rep.Like(c) && !slices.ContainsFunc(l.members[i], func(m Claim) bool { return !samePeriod(m, c) }) {
+			l.members[i] = append(l.members[i], c)
 			if len(c.Mods) > len(rep.Mods) {
 				l.reps[i] = c
 			}
@@ -166,6 +171,7 @@ func (l *likeClaims) group(c Claim, name string) string {
 		}
 	}
 	key := fmt.Sprintf("claim %d", len(l.keys))
+	l.members = append(l.members, []Claim{c})
 	l.reps = append(l.reps, c)
 	l.keys = append(l.keys, key)
 	l.names[key] = name

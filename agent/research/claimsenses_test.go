@@ -1,0 +1,106 @@
+package research
+
+import (
+	"slices"
+	"testing"
+)
+
+// conflictCase is two sentences' claims and whether they conflict.
+type conflictCase struct {
+	a, aText, b, bText string
+	conflict           bool
+}
+
+func checkConflicts(t *testing.T, cases []conflictCase) {
+	t.Helper()
+	for _, tc := range cases {
+		a, b := claimOfText(t, tc.a, tc.aText), claimOfText(t, tc.b, tc.bText)
+		if got := Conflicts(a, b); got != tc.conflict {
+			t.Errorf("Conflicts(%s %+v, %s %+v) = %v; want %v", tc.aText, a, tc.bText, b, got, tc.conflict)
+		}
+	}
+}
+
+// One attribute in other words meets itself: a workforce, a crowd, a
+// gift, a class, a kind of money.
+func TestClaimsSynonymsMeet(t *testing.T) {
+	checkConflicts(t, []conflictCase{
+		{"The mine employed 640 people.", "640 people", "The mine now has a payroll of 604 workers.", "604 workers", true},
+		{"Attendance over the three days reached 62,000.", "62,000", "A crowd of 58,500 passed through the gates.", "58,500", true},
+		{"The Hales announced a $45 million gift.", "$45 million", "The Hale family's $54 million pledge gives her room.", "$54 million", true},
+		{"The Dean reported a first-year class of 2,310.", "2,310", "Move-in weekend brought 2,130 first-years to campus.", "2,130 first-years", true},
+		{"Royalty expense was C$38m.", "C$38m", "The province pocketed C$83 million in royalties.", "C$83 million", true},
+		{"The festival said 62,000 people came.", "62,000 people", "A crowd of 58,500 came.", "58,500", true},
+		{"Some 3.7 million people flew from here.", "3.7 million people", "The airport handled 4.1 million passengers.", "4.1 million passengers", true},
+		// Still apart: another attribute, another kind of money.
+		{"The mine employed 640 people.", "640 people", "The mine produced 604 tonnes.", "604 tonnes", false},
+		{"Royalty expense was C$38m.", "C$38m", "The tax expense was C$83m.", "C$83m", false},
+	})
+}
+
+// The same fact in other sentence shapes: a time is no owner, a relative
+// time ends a counted noun, the noun an amount qualifies names it, a rate
+// is not a sum, and hires are not a headcount.
+func TestClaimsReadOtherShapes(t *testing.T) {
+	for _, tc := range []struct{ sentence, text, head, unit string }{
+		{"The airfield had 37,000 passengers last year.", "37,000 passengers", "passenger", "passenger"},
+		{"The festival received a $42,000 grant from the township.", "$42,000", "grant", "$"},
+		{"Sable Ridge pays $9.5 million a year to the First Nation.", "$9.5 million", "payment", "$/year"},
+		{"The plant has hired 60 local workers so far.", "60 local workers", "hire", "hire"},
+		{"Last year 4.1 million passengers used the airport.", "4.1 million passengers", "passenger", "passenger"},
+	} {
+		c := claimOfText(t, tc.sentence, tc.text)
+		if c.Head != tc.head || c.Unit != tc.unit {
+			t.Errorf("Claims(%q) %s = head %q unit %q; want %q %q", tc.sentence, tc.text, c.Head, c.Unit, tc.head, tc.unit)
+		}
+	}
+	c := claimOfText(t, "Move-in weekend brought 2,130 first-years to campus.", "2,130 first-years")
+	if len(c.Mods) != 0 {
+		t.Errorf("Move-in weekend's count has modifiers %q; want none: a time owns nothing", c.Mods)
+	}
+}
+
+// An event in other words: a verb no list names, what "took place", the
+// first of its events whatever its object, "opened its doors", a thing
+// described two ways, a date between commas.
+func TestClaimsEventsInOtherWords(t *testing.T) {
+	checkConflicts(t, []conflictCase{
+		{"First gold was poured on November 12, 2023.", "November 12, 2023", "The mine poured its first bar on 21 November 2023.", "21 November 2023", true},
+		{"Halloran announced the first gold pour at its mine, which took place on November 12, 2023.", "November 12, 2023", "The mine poured its first bar on 21 November 2023.", "21 November 2023", true},
+		{"The South Terminal opened to passengers on 2 June 2025.", "2 June 2025", "Merrow's South Terminal finally opened its doors on 30 June 2025.", "30 June 2025", true},
+		{"Our new permanent stage was unveiled on 4 May 2024.", "4 May 2024", "I loved the gorgeous Millbank Stage, whose opening, on 14 May 2024, I missed.", "14 May 2024", true},
+		// Still apart: two things opened, a comparison's year.
+		{"The resort opened its new chairlift on November 12, 2023.", "November 12, 2023", "The resort opened its base lodge on 21 November 2023.", "21 November 2023", false},
+	})
+	for _, c := range Claims("Revenue was $61.5 million in 2024, compared with $48.9 million in 2023.", nil) {
+		if c.Unit == "date" {
+			t.Errorf("Claims(compared with ... in 2023) = %+v; want no event", c)
+		}
+	}
+}
+
+// A claim of no year in a dated document is for the year it was written
+// in (or the year before, early in a year): it meets that year's claims
+// and no other year's.
+func TestClaimOfNoYearIsForItsDocumentsYear(t *testing.T) {
+	corpus := memoryCorpus{
+		{URL: "doc://report", Title: "Annual report", Credibility: 0.9, Published: day("2025-03-27"),
+			Text: "Sable Ridge employed 640 people at December 31, 2024."},
+		{URL: "doc://news", Title: "News", Credibility: 0.6, Published: day("2024-12-09"),
+			Text: "Sable Ridge now has a payroll of 604 workers."},
+		{URL: "doc://old", Title: "Old news", Credibility: 0.6, Published: day("2023-08-01"),
+			Text: "Sable Ridge has a payroll of 300 workers."},
+	}
+	res := run(t, corpus, "What do the sources say about Sable Ridge's workforce?")
+	facts := res.FactsByID()
+	if len(res.Discrepancies) != 1 {
+		t.Fatalf("discrepancies %+v; want one, 640 against 604", res.Discrepancies)
+	}
+	var values []string
+	for _, id := range res.Discrepancies[0].FactIDs {
+		values = append(values, facts[id].Value)
+	}
+	if !slices.Contains(values, "640 people") || !slices.Contains(values, "604 workers") || slices.Contains(values, "300 workers") {
+		t.Errorf("discrepancy between %q; want 640 people against 604 workers, without 2023's 300", values)
+	}
+}
