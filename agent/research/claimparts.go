@@ -363,6 +363,7 @@ func (r *reader) modality(v Value) Modality {
 			agreed = true
 		}
 	}
+	var would Modality
 	for j := i - 1; j >= 0 && j >= i-12; j-- {
 		w := r.toks[j].lower
 		if w == ";" || w == "," && j < i-1 && (j == 0 || !r.toks[j-1].number()) || w == "but" || w == "and" {
@@ -376,11 +377,20 @@ func (r *reader) modality(v Value) Modality {
 			return Planned
 		}
 		if m := modalityWords[w]; m != "" && !r.toks[j].capital() {
-			if (w == "will" || w == "shall") && agreed {
+			if (w == "will" || w == "shall" || w == "would") && agreed {
+				continue
+			}
+			// "had estimated that the line would cost": the nearer
+			// "would" only reports the estimate's tense.
+			if w == "would" {
+				would = m
 				continue
 			}
 			return m
 		}
+	}
+	if would != "" {
+		return would
 	}
 	// "... $4.2 million is expected", "October 2025 is planned".
 	if j := r.after(v); j+1 < len(r.toks) && auxiliaries[r.toks[j].lower] {

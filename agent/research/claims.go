@@ -239,6 +239,11 @@ func (r *reader) markNames() {
 		for j < len(r.toks) && r.toks[j].capital() {
 			has = has || r.subject[r.toks[j].bare()]
 			j++
+			// "Merrow's South Terminal": what the name owns is a part
+			// of it, not the name.
+			if r.toks[j-1].possessive() {
+				break
+			}
 		}
 		for k := i; k < j && has; k++ {
 			r.named[k] = true
@@ -379,6 +384,10 @@ func (r *reader) dated(v Value) (Claim, bool) {
 			c.Attribute = strings.Join(mods, " ") + " date"
 			return c, true
 		}
+	}
+	if role, ok := r.officeTaken(v); ok {
+		c.Head, c.Mods, c.Attribute = "appointment", role, strings.TrimSpace(strings.Join(role, " ")+" appointment")
+		return c, true
 	}
 	verb, vi := r.eventVerb(i)
 	if verb == "" || !r.datesEvent(i, vi) {

@@ -104,3 +104,36 @@ func TestClaimOfNoYearIsForItsDocumentsYear(t *testing.T) {
 		t.Errorf("discrepancy between %q; want 640 people against 604 workers, without 2023's 300", values)
 	}
 }
+
+// What a name owns is a part of it: "Merrow's South Terminal" opened, not
+// Merrow.
+func TestClaimsNamePossessesItsParts(t *testing.T) {
+	checkConflicts(t, []conflictCase{
+		{"The new South Terminal opened to passengers on 2 June 2025.", "2 June 2025", "Merrow's South Terminal finally opened its doors on 30 June 2025.", "30 June 2025", true},
+	})
+	c := claimOfText(t, "Merrow's South Terminal opened on 2 June 2025.", "2 June 2025", "merrow", "airport")
+	if len(c.Mods) == 0 || c.Mods[len(c.Mods)-1] != "terminal" {
+		t.Errorf("Claims(Merrow's South Terminal opened) mods %q; want the terminal's", c.Mods)
+	}
+}
+
+// Taking up a role is one event however it is said: "became the
+// college's 19th president", "took office", "was installed as
+// president", "in office, which began".
+func TestClaimsOfficeTakenInOtherWords(t *testing.T) {
+	checkConflicts(t, []conflictCase{
+		{"Dr. Anita Ruiz became the college's 19th president on July 1, 2023.", "July 1, 2023", "Anita Ruiz was installed as president on August 1, 2023.", "August 1, 2023", true},
+		{"President Anita Ruiz, who took office in July 2023, spoke.", "July 2023", "Anita Ruiz was installed as president on August 1, 2023.", "August 1, 2023", true},
+		{"The Board thanked President Ruiz for her months in office, which began July 1, 2023.", "July 1, 2023", "Dr. Anita Ruiz became the college's 19th president on July 1, 2023.", "July 1, 2023", false},
+		{"Principal Gareth Lowe took up his post on August 1, 2023.", "August 1, 2023", "Dr. Anita Ruiz became the college's 19th president on July 1, 2023.", "July 1, 2023", false},
+	})
+}
+
+// "Would open" in a report is a plan, not an opening: it conflicts with
+// no date of the opening.
+func TestClaimsWouldIsPlanned(t *testing.T) {
+	c := claimOfText(t, "The airport confirmed its South Terminal would open in June 2025.", "June 2025")
+	if c.Modality != Planned {
+		t.Errorf("Claims(would open in June 2025) modality %s; want planned", c.Modality)
+	}
+}

@@ -321,3 +321,12 @@ func TestRelativeYearGivesThePeriod(t *testing.T) {
 		t.Errorf("sides %q; want C$38 million against C$83 million", values)
 	}
 }
+
+// A document is the kind its title and masthead say before the kind its
+// text mentions: a blog that mentions minutes is a blog, not a memo.
+func TestDescribeDocumentKindFromItsMasthead(t *testing.T) {
+	d := DescribeDocument("04-festival.md", "", "# Muddy boots\n\nFieldnotes (a music blog) — 28 July 2024\n\nShuttle buses came every ten minutes.")
+	if d.Kind != "blog" {
+		t.Errorf("DescribeDocument kind %q; want blog", d.Kind)
+	}
+}
