@@ -77,7 +77,7 @@ func (r *Researcher) search(ctx context.Context, res *rs.Result, q question, sq 
 		return err
 	}
 	dropped := rd.ai.droppedClaims()
-	pending := rd.ai.readFacts(ctx, q, sq, hits, hint, rd.seen)
+	pending := rd.ai.readFacts(ctx, q, sq, hits, hint, rd.seen, rd.sections)
 	// The model's facts first; with no target, the offline claims only
 	// when the model did not read the passages: it was not asked or
 	// failed, or none of its claims passed the checks.
@@ -105,7 +105,7 @@ func (r *Researcher) search(ctx context.Context, res *rs.Result, q question, sq 
 			Content: clip(h.Text, rs.MaxContentChars), Domain: orDefault(h.Domain, domainOf(h.URL)), AccessTimestamp: r.now().UTC(),
 			CredibilityScore: h.Credibility, Published: h.Published, ExtractedFacts: []string{}}
 		if i < len(pending) {
-			for _, f := range rd.ai.takeFacts(pending[i], sr, orDefault(rd.labels[doc], q.Subject), rd.seen) {
+			for _, f := range rd.ai.takeFacts(pending[i], sr, orDefault(rd.labels[doc], q.Subject), rd.seen, rd.claims) {
 				sr.ExtractedFacts = append(sr.ExtractedFacts, f.ID)
 				res.Facts = append(res.Facts, f)
 				modelRead = true
