@@ -84,12 +84,9 @@ func TestClaimsEventsInOtherWords(t *testing.T) {
 // and no other year's.
 func TestClaimOfNoYearIsForItsDocumentsYear(t *testing.T) {
 	corpus := memoryCorpus{
-		{URL: "doc://report", Title: "Annual report", Credibility: 0.9, Published: day("2025-03-27"),
-			Text: "Sable Ridge employed 640 people at December 31, 2024."},
-		{URL: "doc://news", Title: "News", Credibility: 0.6, Published: day("2024-12-09"),
-			Text: "Sable Ridge now has a payroll of 604 workers."},
-		{URL: "doc://old", Title: "Old news", Credibility: 0.6, Published: day("2023-08-01"),
-			Text: "Sable Ridge has a payroll of 300 workers."},
+		dated("doc://report", "Annual report", 0.9, "2025-03-27", "Sable Ridge employed 640 people at December 31, 2024."),
+		dated("doc://news", "News", 0.6, "2024-12-09", "Sable Ridge now has a payroll of 604 workers."),
+		dated("doc://old", "Old news", 0.6, "2023-08-01", "Sable Ridge has a payroll of 300 workers."),
 	}
 	res := run(t, corpus, "What do the sources say about Sable Ridge's workforce?")
 	facts := res.FactsByID()

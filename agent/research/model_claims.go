@@ -6,7 +6,6 @@ package research
 // it is read from before the claim is compared with like claims.
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"unicode"
@@ -35,28 +34,11 @@ Rules:
 - A passage that states no value gives nothing. An empty list is a good answer.`
 
 func claimsSchema() *llm.Schema {
-	return &llm.Schema{Name: "research_claims", Schema: json.RawMessage(`{
-  "type": "object",
-  "properties": {
-    "claims": {"type": "array", "items": {
-      "type": "object",
-      "properties": {
-        "passage": {"type": "integer", "description": "the number of the passage the claim is read from"},
-        "text": {"type": "string", "description": "the claim, 10 to 500 characters"},
-        "value": {"type": "string", "description": "the claim's value, exactly as the passage writes it"},
-        "attribute": {"type": "string", "description": "what the value is of: a noun phrase, its head noun last"},
-        "unit": {"type": "string", "description": "what a count counts, or empty"},
+	return claimListSchema("research_claims", `{"type": "string", "description": "what the value is of: a noun phrase, its head noun last"}`,
+		`"unit": {"type": "string", "description": "what a count counts, or empty"},
         "period": {"type": "string", "description": "the year the value is for, or empty"},
         "modality": {"type": "string", "enum": ["reported", "planned", "expected", "estimated"]},
-        "confidence": {"type": "number", "description": "0 to 1"}
-      },
-      "required": ["passage", "text", "value", "attribute", "unit", "period", "modality", "confidence"],
-      "additionalProperties": false
-    }}
-  },
-  "required": ["claims"],
-  "additionalProperties": false
-}`)}
+        `, `, "unit", "period", "modality"`)
 }
 
 // attributePhrase reports an attribute written as a short noun phrase of

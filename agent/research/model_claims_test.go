@@ -1,6 +1,7 @@
 package research
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -90,5 +91,14 @@ func TestModelReadsClaimsOnAnyTopic(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(res.Report.Limitations, " "), "2019") {
 		t.Errorf("limitations %q; want the dropped claim for 2019 named", res.Report.Limitations)
+	}
+}
+
+// Both claim schemas are JSON the providers can read.
+func TestClaimSchemasAreJSON(t *testing.T) {
+	for _, s := range []*llm.Schema{claimsSchema(), factsSchema([]string{"revenue"})} {
+		if !json.Valid(s.Schema) {
+			t.Errorf("schema %s is not JSON: %s", s.Name, s.Schema)
+		}
 	}
 }

@@ -56,7 +56,14 @@ type modelClaim struct {
 
 func factsSchema(attrs []string) *llm.Schema {
 	enum, _ := json.Marshal(attrs)
-	return &llm.Schema{Name: "research_facts", Schema: json.RawMessage(`{
+	return claimListSchema("research_facts", `{"type": "string", "enum": `+string(enum)+`}`, "", "")
+}
+
+// claimListSchema is the schema of a list of claims whose attribute is
+// described by attribute, with more properties (extra, each followed by
+// a comma) required by name (required, each preceded by a comma).
+func claimListSchema(name, attribute, extra, required string) *llm.Schema {
+	return &llm.Schema{Name: name, Schema: json.RawMessage(`{
   "type": "object",
   "properties": {
     "claims": {"type": "array", "items": {
@@ -64,11 +71,11 @@ func factsSchema(attrs []string) *llm.Schema {
       "properties": {
         "passage": {"type": "integer", "description": "the number of the passage the claim is read from"},
         "text": {"type": "string", "description": "the claim, 10 to 500 characters"},
-        "value": {"type": "string", "description": "the claim's key value, exactly as the passage writes it"},
-        "attribute": {"type": "string", "enum": ` + string(enum) + `},
-        "confidence": {"type": "number", "description": "0 to 1"}
+        "value": {"type": "string", "description": "the claim's value, exactly as the passage writes it"},
+        "attribute": ` + attribute + `,
+        ` + extra + `"confidence": {"type": "number", "description": "0 to 1"}
       },
-      "required": ["passage", "text", "value", "attribute", "confidence"],
+      "required": ["passage", "text", "value", "attribute", "confidence"` + required + `],
       "additionalProperties": false
     }}
   },

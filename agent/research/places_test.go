@@ -3,22 +3,36 @@ package research
 import (
 	"strings"
 	"testing"
+
+	rs "github.com/quarry-dev/quarry/research"
 )
 
 // ormsby has a namesake of the very same name, told apart only by where
 // its documents put it: a dateline in Ontario, and a document that
 // writes the bare name and is most like the Ontario one.
 var ormsby = memoryCorpus{
-	{URL: "doc://review", Title: "Annual review", Credibility: 0.9, Published: day("2025-01-30"),
-		Text: "The 2024 Ormsby Festival ran on Castle Meadows in Ormsby, North Yorkshire. Attendance over the three days reached 62,000. The Ormsby Arts Trust thanks Hannah Pike."},
-	{URL: "doc://courier", Title: "Courier", Credibility: 0.6, Published: day("2024-07-23"),
-		Text: "A crowd of 58,500 passed through the gates of Castle Meadows for the Ormsby Festival."},
-	{URL: "doc://council", Title: "Council report", Credibility: 0.7, Published: day("2024-11-12"),
-		Text: "The Trust reports 62,000 attendees at the Ormsby Festival on Castle Meadows."},
-	{URL: "doc://echo", Title: "Echo", Credibility: 0.6, Published: day("2024-07-22"),
-		Text: "ORMSBY, Ont. — The Ormsby Festival, this hamlet's fair of pies and fiddle music, drew 6,200 visitors to the township fairground."},
-	{URL: "doc://echo2", Title: "Echo", Credibility: 0.6, Published: day("2024-10-09"),
-		Text: "The township kept its grant to the Ormsby Festival, whose fair of pies and fiddle music drew 6,200 visitors to the fairground."},
+	dated("doc://review", "Annual review", 0.9, "2025-01-30",
+		"The 2024 Ormsby Festival ran on Castle Meadows in Ormsby, North Yorkshire. Attendance over the three days reached 62,000. The Ormsby Arts Trust thanks Hannah Pike."),
+	dated("doc://courier", "Courier", 0.6, "2024-07-23", "A crowd of 58,500 passed through the gates of Castle Meadows for the Ormsby Festival."),
+	dated("doc://council", "Council report", 0.7, "2024-11-12", "The Trust reports 62,000 attendees at the Ormsby Festival on Castle Meadows."),
+	dated("doc://echo", "Echo", 0.6, "2024-07-22",
+		"ORMSBY, Ont. — The Ormsby Festival, this hamlet's fair of pies and fiddle music, drew 6,200 visitors to the township fairground."),
+	dated("doc://echo2", "Echo", 0.6, "2024-10-09",
+		"The township kept its grant to the Ormsby Festival, whose fair of pies and fiddle music drew 6,200 visitors to the fairground."),
+}
+
+// dated is a passage of a document with its title, credibility and date.
+func dated(url, title string, credibility float64, published, text string) Passage {
+	return Passage{URL: url, Title: title, Credibility: credibility, Published: day(published), Text: text}
+}
+
+// sideValues are a discrepancy's values, side by side.
+func sideValues(d rs.Discrepancy) []string {
+	var values []string
+	for _, s := range d.Sides {
+		values = append(values, s.Value)
+	}
+	return values
 }
 
 // TestNamesakeOfOneNameToldByPlace: a namesake of the subject's exact
@@ -63,10 +77,10 @@ func TestNamesakeOfOneNameToldByPlace(t *testing.T) {
 // subject's, not a namesake's.
 func TestNamedGroupSharingNamesIsTheSubject(t *testing.T) {
 	corpus := memoryCorpus{
-		{URL: "doc://report", Title: "Annual report", Credibility: 0.9, Published: day("2025-03-27"),
-			Text: "Sable Ridge employed 640 people at December 31, 2024. Chief executive Miriam Okafor praised the Tully Lake team."},
-		{URL: "doc://release", Title: "Press release", Credibility: 0.75, Published: day("2023-11-13"),
-			Text: "The Sable Ridge Mine poured its first gold bar. CEO Miriam Okafor said the Sable Ridge Mine would employ about 600 people."},
+		dated("doc://report", "Annual report", 0.9, "2025-03-27",
+			"Sable Ridge employed 640 people at December 31, 2024. Chief executive Miriam Okafor praised the Tully Lake team."),
+		dated("doc://release", "Press release", 0.75, "2023-11-13",
+			"The Sable Ridge Mine poured its first gold bar. CEO Miriam Okafor said the Sable Ridge Mine would employ about 600 people."),
 	}
 	res := run(t, corpus, "What do the sources say about Sable Ridge's workforce?")
 	for _, s := range res.Report.Sections {

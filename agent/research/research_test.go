@@ -304,19 +304,14 @@ func TestDescribeDocumentDatedByMasthead(t *testing.T) {
 // claim meets the same year's claims of other documents.
 func TestRelativeYearGivesThePeriod(t *testing.T) {
 	corpus := memoryCorpus{
-		{URL: "doc://report", Title: "Annual report", Credibility: 0.9, Published: day("2025-03-27"),
-			Text: "Halloran paid royalties of C$38 million in 2024. Halloran paid royalties of C$4 million in 2023."},
-		{URL: "doc://blog", Title: "Blog", Credibility: 0.4, Published: day("2025-05-02"),
-			Text: "Halloran paid royalties of C$83 million last year, the blog says."},
+		dated("doc://report", "Annual report", 0.9, "2025-03-27", "Halloran paid royalties of C$38 million in 2024. Halloran paid royalties of C$4 million in 2023."),
+		dated("doc://blog", "Blog", 0.4, "2025-05-02", "Halloran paid royalties of C$83 million last year, the blog says."),
 	}
 	res := run(t, corpus, "What do the sources say about Halloran's royalties?")
 	if len(res.Discrepancies) != 1 {
 		t.Fatalf("discrepancies %+v; want one, 2024's royalties", res.Discrepancies)
 	}
-	var values []string
-	for _, s := range res.Discrepancies[0].Sides {
-		values = append(values, s.Value)
-	}
+	values := sideValues(res.Discrepancies[0])
 	if !slices.Contains(values, "C$38 million") || !slices.Contains(values, "C$83 million") {
 		t.Errorf("sides %q; want C$38 million against C$83 million", values)
 	}
