@@ -30,7 +30,7 @@ func TestClaimsReadAttributeUnitPeriodModality(t *testing.T) {
 	}{
 		{"The trial enrolled 412 patients at 41 clinical sites.", "412 patients", "patient", []string{"trial"}, "patient", "", Reported},
 		{"The trial enrolled 412 patients at 41 clinical sites.", "41 clinical sites", "site", []string{"trial", "clinical"}, "site", "", Reported},
-		{"Orsolan will make an upfront licence payment of $35 million under the agreement.", "$35 million", "payment", []string{"upfront", "licence"}, "$", "", Reported},
+		{"Orsolan will make an upfront licence payment of $35 million under the agreement.", "$35 million", "payment", []string{"upfront", "license"}, "$", "", Reported},
 		{"Research and development expenses were $61.5 million in 2024, compared with $48.9 million in 2023.", "$48.9 million", "expense", []string{"research", "development"}, "$", "2023", Reported},
 		{"The plant opened in October 2023 and employed 85 people at year end.", "October 2023", "opening", []string{"plant"}, "date", "", Reported},
 		{"The protocol had planned an enrollment of 400 patients.", "400 patients", "patient", nil, "patient", "", Planned},

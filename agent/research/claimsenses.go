@@ -23,7 +23,18 @@ var headSynonyms = nounsOf(map[string][]string{
 	"grant":      {"grant", "subsidy"},
 	"member":     {"member", "membership"},
 	"opening":    {"opening", "launch", "inauguration", "unveiling", "debut"},
+	"closure":    {"closure", "closing", "shutdown"},
+	"renovation": {"renovation", "refit", "refurbishment", "overhaul", "restoration", "modernisation", "modernization"},
+	"revenue":    {"revenue", "turnover"},
+	"population": {"population", "resident", "inhabitant"},
+	"student":    {"student", "pupil", "learner"},
 })
+
+// spellings are the British and American forms of one word, compared as
+// one ("licence" and "license", "enrolment" and "enrollment").
+var spellings = map[string]string{"licence": "license", "enrolment": "enrollment", "programme": "program", "centre": "center",
+	"metre": "meter", "kilometre": "kilometer", "organisation": "organization", "labour": "labor", "defence": "defense",
+	"theatre": "theater", "modernisation": "modernization", "tonne": "ton"}
 
 // collectives count what their modifier names: "the first-year class"
 // counts first-years, "the student body" students.
@@ -48,6 +59,10 @@ var peopleVerbs = nounsOf(map[string][]string{
 // canonical returns the head a claim's attribute is compared as, and its
 // modifiers without the words that only repeat it.
 func canonical(head string, mods []string) (string, []string) {
+	head, mods = spelled(head), slices.Clone(mods)
+	for i, m := range mods {
+		mods[i] = spelled(m)
+	}
 	if collectives[head] && len(mods) > 0 {
 		head, mods = mods[len(mods)-1], mods[:len(mods)-1]
 	}
@@ -62,17 +77,28 @@ func canonical(head string, mods []string) (string, []string) {
 	if h := headSynonyms[head]; h != "" {
 		head = h
 	}
-	// "a payroll of 604 workers": payroll is the attribute, not a part.
+	// "a payroll of 604 workers": payroll is the attribute, not a part;
+	// "the refit cost" is the renovation cost.
 	kept := mods[:0:0]
 	for _, m := range mods {
-		if headSynonyms[m] != head {
+		if h := headSynonyms[m]; h == "" {
 			kept = append(kept, m)
+		} else if h != head {
+			kept = append(kept, h)
 		}
 	}
 	if mods != nil && kept == nil {
 		kept = []string{}
 	}
 	return head, kept
+}
+
+// spelled is a word in the one spelling it is compared in.
+func spelled(w string) string {
+	if s, ok := spellings[w]; ok {
+		return s
+	}
+	return w
 }
 
 // pastEvent reports a verb's past form that may date an event ("poured",

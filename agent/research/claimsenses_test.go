@@ -134,3 +134,13 @@ func TestClaimsWouldIsPlanned(t *testing.T) {
 		t.Errorf("Claims(would open in June 2025) modality %s; want planned", c.Modality)
 	}
 }
+
+// More words of one attribute, and one word in two spellings.
+func TestClaimsSynonymsAndSpellingsMeet(t *testing.T) {
+	checkConflicts(t, []conflictCase{
+		{"The renovation cost £12 million.", "£12 million", "The refit cost £21 million.", "£21 million", true},
+		{"Orsa made a licence payment of $35 million.", "$35 million", "Orsa made a license payment of $53 million.", "$53 million", true},
+		{"Turnover was €812 million in 2024.", "€812 million", "Revenue was €821 million in 2024.", "€821 million", true},
+		{"The renovation cost £12 million.", "£12 million", "The new wing cost £21 million.", "£21 million", false},
+	})
+}
