@@ -22,7 +22,7 @@ import (
 // "" when a number it would write is not in the passages it cites.
 func disagreement(d rs.Discrepancy, facts map[string]*rs.Fact) string {
 	var ev evidence.Set
-	var sides []string
+	var sides, plain []string
 	for _, s := range d.Sides {
 		var marks []string
 		for _, id := range s.FactIDs {
@@ -40,17 +40,19 @@ func disagreement(d rs.Discrepancy, facts map[string]*rs.Fact) string {
 			}
 		}
 		sides = append(sides, fmt.Sprintf("%s%s %s", s.Value, by, strings.Join(marks, " ")))
+		plain = append(plain, s.Value+by)
 	}
 	topic := d.Topic
 	// "employees (2024)" reads "employees in 2024".
 	if m := topicYearRE.FindStringSubmatchIndex(topic); m != nil {
 		topic = topic[:m[0]] + " in " + topic[m[2]:m[3]]
 	}
-	text := fmt.Sprintf("%s was reported as %s; %s.", capitalise(topic), joinAnd(sides), verdict(d))
-	if !ev.Check(text).OK() {
+	// The numbers are checked without the markers, whose ids may look
+	// like numbers.
+	if !ev.Check(fmt.Sprintf("%s was reported as %s; %s.", topic, joinAnd(plain), verdict(d))).OK() {
 		return ""
 	}
-	return text
+	return fmt.Sprintf("%s was reported as %s; %s.", capitalise(topic), joinAnd(sides), verdict(d))
 }
 
 // verdict says which side is preferred and why, in words.
