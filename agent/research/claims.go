@@ -9,6 +9,7 @@ package research
 // with 2024's.
 
 import (
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -302,6 +303,9 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		}
 		return c, true
 	}
+	if c, ok := r.compound(v); ok {
+		return c, true
+	}
 	unit, mods, end := r.unitNoun(v)
 	if unit == "" {
 		// "a headcount of 1,240", "Headcount rose to 1,420": the noun
@@ -362,6 +366,41 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 	c.Attribute = strings.Join(append(append([]string(nil), owner...), name), " ")
 	return c, true
 }
+
+// compound reads a count written as a compound adjective: "the
+// 412-patient trial" counts the trial's patients, "the 6,500-tonne
+// mill" the mill's tonnes, "a 2,310-strong first-year class" its
+// first-years.
+func (r *reader) compound(v Value) (Claim, bool) {
+	m := compoundRE.FindStringSubmatch(r.s[v.End:])
+	if m == nil || v.Kind != KindNumber {
+		return Claim{}, false
+	}
+	word := strings.ToLower(m[1])
+	next := r.after(Value{End: v.End + len(m[0])})
+	head, mods := r.nounRun(next)
+	// "the 321-farm cooperative": the subject itself has the farms.
+	own := head == "" && next < len(r.toks) && (r.subject[r.toks[next].bare()] || generic[r.toks[next].lower])
+	if head == "" && (!own || word == "strong") {
+		return Claim{}, false
+	}
+	c := Claim{Value: v, Text: v.Text + m[0], owned: true}
+	switch {
+	case word == "strong":
+		c.Head, c.Mods = head, mods
+	case own || generic[head]:
+		c.Head, c.Mods = singular(word), []string{}
+	default:
+		c.Head, c.Mods = singular(word), append(mods, head)
+	}
+	c.Unit = c.Head
+	c.Attribute = strings.Join(append(append([]string(nil), c.Mods...), c.Head), " ")
+	return c, true
+}
+
+// compoundRE is a count's compound noun, in lower case: "-patient",
+// "-tonne", "-strong"; never a code ("10-K").
+var compoundRE = regexp.MustCompile(`^-([a-z]{3,})\b`)
 
 // dated reads a date as the value of the event a verb near it names
 // ("opened in March 2024", "On June 3, 2024, Corvid filed a lawsuit"), or

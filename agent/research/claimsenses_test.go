@@ -144,3 +144,33 @@ func TestClaimsSynonymsAndSpellingsMeet(t *testing.T) {
 		{"The renovation cost £12 million.", "£12 million", "The new wing cost £21 million.", "£21 million", false},
 	})
 }
+
+// A count written as a compound adjective is a count of its noun: "the
+// 412-patient trial" meets "the trial enrolled 388 patients".
+func TestClaimsReadCompoundCounts(t *testing.T) {
+	checkConflicts(t, []conflictCase{
+		{"Results of the 412-patient trial were published.", "412-patient", "The trial enrolled 388 patients.", "388 patients", true},
+		{"This fall's 2,310-strong first-year class is the largest.", "2,310-strong", "Move-in weekend brought 2,130 first-years to campus.", "2,130 first-years", true},
+		{"The 6,500-tonne mill runs day and night.", "6,500-tonne", "The trial enrolled 388 patients.", "388 patients", false},
+	})
+	if c := claimOfText(t, "Members of the 321-farm cooperative will vote.", "321-farm", "pellworth", "cooperative"); c.Head != "farm" || len(c.Mods) != 0 {
+		t.Errorf("the 321-farm cooperative = head %q mods %q; want farms of the subject itself", c.Head, c.Mods)
+	}
+}
+
+// A claim joins a group of like claims only when it is about what each
+// of them is about: "the 2,600-metre runway" and "the runway extension's
+// 340 metres" meet, "the 340-metre extension" then meets the extension,
+// never the runway.
+func TestLikeClaimsGroupOnlyWhatEachIsAbout(t *testing.T) {
+	l := &likeClaims{names: map[string]string{}}
+	extension := l.group(claimOfText(t, "The runway extension lengthened it by 340 metres.", "340 metres"), "runway extension")
+	runway := l.group(claimOfText(t, "The 2,600-metre runway now takes jets.", "2,600-metre"), "runway")
+	short := l.group(claimOfText(t, "The 340-metre extension opened in 2023.", "340-metre"), "extension")
+	if runway != extension {
+		t.Errorf("the runway's length joined %s; want %s, the runway extension's", runway, extension)
+	}
+	if short == runway {
+		t.Errorf("the 340-metre extension joined the runway's group %s", runway)
+	}
+}

@@ -130,7 +130,7 @@ var eventNouns = nounsOf(map[string][]string{
 	"release":         {"released", "published", "premiered", "shipped"},
 	"completion":      {"completed", "completes", "complete", "finished", "finish", "finishes"},
 	"start":           {"started", "starts", "start", "began", "begins", "begin", "commenced", "commences"},
-	"closure":         {"closed", "closes", "close", "shut", "discontinued", "terminated"},
+	"closure":         {"closed", "closes", "close", "closing", "shut", "discontinued", "terminated"},
 	"signing":         {"signed", "signs", "sign"},
 	"appointment":     {"appointed", "named", "hired", "elected", "promoted"},
 	"filing":          {"filed", "files", "sued"},

@@ -278,8 +278,8 @@ func Values(s string) []Value {
 			continue
 		}
 		end := m[1]
-		if end+1 < len(s) && s[end] == '-' && isLetter(s[end+1]) {
-			continue // "10-K"
+		if end+1 < len(s) && s[end] == '-' && isLetter(s[end+1]) && !compoundRE.MatchString(s[end:]) {
+			continue // "10-K"; not "the 412-patient trial"
 		}
 		unit := unitAfter(s[end:])
 		end += len(unit)

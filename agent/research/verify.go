@@ -161,8 +161,11 @@ type likeClaims struct {
 func (l *likeClaims) group(c Claim, name string) string {
 	for i, rep := range l.reps {
 		// A claim of no period meets claims of either year its document
-		// may be about, never two years at once.
-		if rep.Like(c) && !slices.ContainsFunc(l.members[i], func(m Claim) bool { return !samePeriod(m, c) }) {
+		// may be about, never two years at once; a claim joins a group
+		// only when it is about what each of its claims is about ("the
+		// 2,600-metre runway" and "the runway extension", but never
+		// then "the 340-metre extension").
+		if rep.Like(c) && !slices.ContainsFunc(l.members[i], func(m Claim) bool { return !m.Like(c) }) {
 			l.members[i] = append(l.members[i], c)
 			if len(c.Mods) > len(rep.Mods) {
 				l.reps[i] = c
