@@ -30,18 +30,8 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	// million": the figure compared with is of the same attribute.
 	if j >= 0 && comparisons[r.toks[j].lower] {
 		for k := len(earlier) - 1; k >= 0; k-- {
-			if e := earlier[k]; sameUnit(e.Unit, c.Unit) && e.Value.Kind == v.Kind {
+			if e := earlier[k]; e.Unit == c.Unit && e.Value.Kind == v.Kind {
 				c.Head, c.Mods, c.Attribute = e.Head, e.Mods, e.Attribute
-				return true
-			}
-		}
-	}
-	// "received a $42,000 grant": the noun the amount qualifies names
-	// it, whatever the verb.
-	if after < len(r.toks) && i > 0 && determiners[r.toks[i-1].lower] {
-		if t := r.toks[after]; !prepositions[t.lower] && !clauseEnds[t.lower] && !verbLike(t) && !t.capital() && !t.number() && t.lower != "and" && !paymentKinds[t.lower] {
-			if head, mods := r.nounRun(after); head != "" {
-				c.Head, c.Mods = head, mods
 				return true
 			}
 		}
@@ -90,7 +80,7 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 		}
 	}
 	for k := len(earlier) - 1; k >= 0; k-- {
-		if e := earlier[k]; sameUnit(e.Unit, c.Unit) && e.Value.Kind == v.Kind {
+		if e := earlier[k]; e.Unit == c.Unit && e.Value.Kind == v.Kind {
 			c.Head, c.Mods, c.Attribute = e.Head, e.Mods, e.Attribute
 			return true
 		}
@@ -171,7 +161,7 @@ func (r *reader) nounRun(k int) (string, []string) {
 	var ws []token
 	for ; k < len(r.toks) && len(ws) < 4; k++ {
 		t := r.toks[k]
-		if prepositions[t.lower] || clauseEnds[t.lower] || t.lower == "and" || verbLike(t) || t.number() || len(ws) > 0 && (relativeWords[t.lower] || timeWords[t.lower]) {
+		if prepositions[t.lower] || clauseEnds[t.lower] || t.lower == "and" || verbLike(t) || t.number() {
 			break
 		}
 		ws = append(ws, t)
@@ -229,8 +219,7 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 		if prepositions[t.lower] || clauseEnds[t.lower] || determiners[t.lower] || t.lower == "and" || t.lower == "or" || auxiliaries[t.lower] || copulas[t.lower] || t.number() {
 			break
 		}
-		// "37,000 passengers last year".
-		if len(ws) > 0 && (verbLike(t) || relativeWords[t.lower] || timeWords[t.lower]) {
+		if len(ws) > 0 && verbLike(t) {
 			break
 		}
 		ws = append(ws, t)
@@ -247,8 +236,10 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 	end := ws[len(ws)-1].end
 	unit := ws[len(ws)-1].lower
 	// "9 million passengers a year" counts passengers per year.
-	if p := r.per(r.after(Value{End: end})); p != "" {
-		unit += "/" + p
+	if k := r.after(Value{End: end}); k+1 < len(r.toks) && (r.toks[k].lower == "a" || r.toks[k].lower == "per" || r.toks[k].lower == "each") {
+		if p := r.toks[k+1].lower; p == "year" || p == "month" || p == "week" || p == "day" || p == "hour" {
+			unit += "/" + p
+		}
 	}
 	var mods []string
 	for _, t := range ws[:len(ws)-1] {
@@ -265,11 +256,7 @@ var paymentKinds = set("upfront", "up-front", "annually", "monthly", "outright",
 var comparisons = set("from", "with", "versus", "vs", "against", "than", "and")
 
 // timeWords name when, not what.
-var timeWords = set("fiscal", "year", "years", "quarter", "month", "months", "week", "weeks", "day", "days", "fy", "period", "time",
-	"weekend", "morning", "evening", "night", "season", "winter", "summer", "spring", "autumn", "fall")
-
-// relativeWords say which time: "last year", "this winter".
-var relativeWords = set("last", "this", "next", "previous", "coming")
+var timeWords = set("fiscal", "year", "years", "quarter", "month", "months", "week", "weeks", "day", "days", "fy", "period", "time")
 
 var measures = set("km", "kilometres", "kilometers", "miles", "mi", "m", "metres", "meters", "kg", "tonnes", "tons", "hectares", "acres", "mw", "gw", "kw", "mwh", "gwh", "litres", "liters", "hectolitres", "minutes", "hours", "days", "weeks", "months", "years")
 
@@ -301,11 +288,6 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 		if d < 0 {
 			d = -d
 		} else if !same {
-			// "62,000, against 54,000 in 2023": a later part that
-			// compares, or another clause, has its own year.
-			if r.comparedAfter(v, y) {
-				continue
-			}
 			d += 1000 // a year in a later part of the sentence is that part's first
 		}
 		if same && !inSegment || same == inSegment && d < bestD {
@@ -318,18 +300,6 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 func containsValue(vs []Value, v Value) bool {
 	for _, x := range vs {
 		if x.Start == v.Start {
-			return true
-		}
-	}
-	return false
-}
-
-// comparedAfter reports a comparison ("against", "up from", "compared
-// with", "versus", "than") or a new clause (";") between value v and a
-// later year y: the year is the compared figure's, not v's.
-func (r *reader) comparedAfter(v, y Value) bool {
-	for _, t := range r.toks {
-		if t.start >= v.End && t.end <= y.Start && (t.lower == ";" || comparisons[t.lower] && t.lower != "and" && t.lower != "with" && t.lower != "from" || t.lower == "compared" || t.lower == "up" || t.lower == "down") {
 			return true
 		}
 	}
@@ -363,7 +333,6 @@ func (r *reader) modality(v Value) Modality {
 			agreed = true
 		}
 	}
-	var would Modality
 	for j := i - 1; j >= 0 && j >= i-12; j-- {
 		w := r.toks[j].lower
 		if w == ";" || w == "," && j < i-1 && (j == 0 || !r.toks[j-1].number()) || w == "but" || w == "and" {
@@ -377,20 +346,11 @@ func (r *reader) modality(v Value) Modality {
 			return Planned
 		}
 		if m := modalityWords[w]; m != "" && !r.toks[j].capital() {
-			if (w == "will" || w == "shall" || w == "would") && agreed {
-				continue
-			}
-			// "had estimated that the line would cost": the nearer
-			// "would" only reports the estimate's tense.
-			if w == "would" {
-				would = m
+			if (w == "will" || w == "shall") && agreed {
 				continue
 			}
 			return m
 		}
-	}
-	if would != "" {
-		return would
 	}
 	// "... $4.2 million is expected", "October 2025 is planned".
 	if j := r.after(v); j+1 < len(r.toks) && auxiliaries[r.toks[j].lower] {
@@ -415,34 +375,13 @@ func (r *reader) sentenceClause(i int) int {
 	return 0
 }
 
-// sameUnit reports whether two claims' units are one: equal, or a
-// dollar of no country ("$38 million" in an Ontario ministry's release)
-// beside a dollar that names its country ("C$38 million").
-func sameUnit(a, b string) bool {
-	if a == b {
-		return true
-	}
-	return a == "$" && dollarCodes[b] || b == "$" && dollarCodes[a]
-}
-
-var dollarCodes = map[string]bool{"USD": true, "CAD": true, "AUD": true, "NZD": true, "HKD": true, "SGD": true}
-
-// dollars are the currencies a prefixed dollar sign names.
-var dollars = map[string]string{"US": "USD", "C": "CAD", "CA": "CAD", "A": "AUD", "AU": "AUD", "NZ": "NZD", "HK": "HKD", "S": "SGD"}
-
-// currency names an amount's currency: the code written or the one a
-// prefixed dollar names ("C$" is CAD), "$" for a dollar of no country
-// (sameUnit).
+// currency names an amount's currency: "USD" for "$", else the code
+// written.
 func currency(text string) string {
 	t := strings.ToUpper(text)
-	if i := strings.IndexByte(t, '$'); i > 0 {
-		if c, ok := dollars[t[:i]]; ok {
-			return c
-		}
-	}
 	switch {
 	case strings.HasPrefix(t, "$"):
-		return "$"
+		return "USD"
 	case strings.HasPrefix(t, "€"):
 		return "EUR"
 	case strings.HasPrefix(t, "£"):

@@ -9,12 +9,9 @@ package research
 // with 2024's.
 
 import (
-	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
-	"time"
 )
 
 // Claim is what one sentence states about one value.
@@ -54,14 +51,6 @@ type Claim struct {
 	// packages" in a history): what it is of cannot be told, and it
 	// conflicts with nothing.
 	Adrift bool
-	// first marks a date of the first of its events ("poured first gold",
-	// "its first bar was poured"): it happens once, whatever its object.
-	first bool
-	// asOf are the years a claim of no period may be for: its dated
-	// document's year, and the year before in a document of the first
-	// half of a year ("has a workforce of 640" in a report of March 2025
-	// is 2024's year-end figure or 2025's).
-	asOf []string
 }
 
 // Key is what two claims must share to be compared: head, unit, period
@@ -75,7 +64,7 @@ func (c Claim) Key() string {
 // by what it dates, Head "date", meets any event of the same named
 // thing), and modifiers that agree (Compatible).
 func (c Claim) Like(d Claim) bool {
-	if !sameUnit(c.Unit, d.Unit) || !samePeriod(c, d) || c.Modality != d.Modality || c.Bound || d.Bound || c.Adrift || d.Adrift {
+	if c.Unit != d.Unit || c.Period != d.Period || c.Modality != d.Modality || c.Bound || d.Bound || c.Adrift || d.Adrift {
 		return false
 	}
 	if c.Head != d.Head {
@@ -84,42 +73,11 @@ func (c Claim) Like(d Claim) bool {
 			return false
 		}
 	}
-	if c.Unit == "date" && c.first && d.first && c.Head == d.Head {
-		return true
-	}
 	// "The company was founded in 1993" is not "formed an alliance in 1999".
 	if c.Unit == "date" && (len(c.Mods) == 0 && d.Object || len(d.Mods) == 0 && c.Object) {
 		return false
 	}
 	return c.Compatible(d)
-}
-
-// samePeriod reports whether two claims are for one period: the same
-// year or none, or no year beside a year its document may be about
-// (asOf).
-func samePeriod(c, d Claim) bool {
-	switch {
-	case c.Period == d.Period:
-		return true
-	case c.Period == "":
-		return slices.Contains(c.asOf, d.Period)
-	case d.Period == "":
-		return slices.Contains(d.asOf, c.Period)
-	}
-	return false
-}
-
-// asOfYears are the years a claim of no period in a document of that
-// date may be for.
-func asOfYears(published time.Time) []string {
-	if published.IsZero() {
-		return nil
-	}
-	y := published.Year()
-	if published.Month() <= time.June {
-		return []string{strconv.Itoa(y - 1), strconv.Itoa(y)}
-	}
-	return []string{strconv.Itoa(y)}
 }
 
 // Conflicts reports whether two like claims give values that differ
@@ -141,12 +99,7 @@ func (c Claim) Compatible(d Claim) bool {
 	case len(d.Mods) == 0:
 		return c.weak
 	}
-	if subset(c.Mods, d.Mods) || subset(d.Mods, c.Mods) {
-		return true
-	}
-	// "the permanent stage was unveiled" and "the Millbank Stage, whose
-	// opening": an event of one thing, however it is described.
-	return c.Unit == "date" && c.Mods[len(c.Mods)-1] == d.Mods[len(d.Mods)-1]
+	return subset(c.Mods, d.Mods) || subset(d.Mods, c.Mods)
 }
 
 func subset(a, b []string) bool {
@@ -203,13 +156,8 @@ func Claims(s string, subject []string) []Claim {
 		}
 		c.Modality = r.modality(c.Value)
 		c.Bound = r.bound(c.Value)
-		counted := c.Unit == c.Head
 		if c.Attribute == "" {
 			c.Attribute = strings.Join(append(append([]string(nil), c.Mods...), c.Head), " ")
-		}
-		c.Head, c.Mods = canonical(c.Head, c.Mods)
-		if counted {
-			c.Unit = c.Head
 		}
 		if slices.ContainsFunc(kept, func(k Claim) bool { return k.Key() == c.Key() && k.Compatible(*c) }) {
 			continue
@@ -240,11 +188,6 @@ func (r *reader) markNames() {
 		for j < len(r.toks) && r.toks[j].capital() {
 			has = has || r.subject[r.toks[j].bare()]
 			j++
-			// "Merrow's South Terminal": what the name owns is a part
-			// of it, not the name.
-			if r.toks[j-1].possessive() {
-				break
-			}
 		}
 		for k := i; k < j && has; k++ {
 			r.named[k] = true
@@ -269,25 +212,7 @@ func (r *reader) amount(v Value, earlier []Claim) (Claim, bool) {
 	if !r.attribute(&c, v, earlier) {
 		return Claim{}, false
 	}
-	// "$9.5 million a year" is a rate, not a sum.
-	if p := r.per(r.after(v)); p != "" {
-		c.Unit += "/" + p
-	}
 	return c, true
-}
-
-// per is the time a rate is per when the tokens from k say one: "a
-// year", "per month", "annually"; "" otherwise.
-func (r *reader) per(k int) string {
-	if k < len(r.toks) && r.toks[k].lower == "annually" {
-		return "year"
-	}
-	if k+1 < len(r.toks) && (r.toks[k].lower == "a" || r.toks[k].lower == "per" || r.toks[k].lower == "each") {
-		if p := r.toks[k+1].lower; p == "year" || p == "month" || p == "week" || p == "day" || p == "hour" {
-			return p
-		}
-	}
-	return ""
 }
 
 // count reads a number with the noun it counts ("268 patients", "31
@@ -301,9 +226,6 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		if !r.attribute(&c, v, earlier) {
 			return Claim{}, false
 		}
-		return c, true
-	}
-	if c, ok := r.compound(v); ok {
 		return c, true
 	}
 	unit, mods, end := r.unitNoun(v)
@@ -329,17 +251,9 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		return Claim{}, false
 	}
 	c.Text = strings.TrimSpace(r.s[v.Start:end])
-	// "62,000 people came": what the people did is what is counted.
-	if k := r.after(Value{End: end}); (unit == "people" || unit == "persons") && k < len(r.toks) && peopleVerbs[r.toks[k].lower] != "" {
-		unit = peopleVerbs[r.toks[k].lower]
-	}
 	verb := r.verbBefore(r.at(v))
-	switch {
-	case counters[verb] == "employees" && people[unit] || staffNouns[singular(unit)]:
+	if counters[verb] == "employees" && people[unit] || staffNouns[singular(unit)] {
 		unit = "employees"
-	case flows[counters[verb]]:
-		// "has hired 60 local workers so far" counts hires, not staff.
-		unit = counters[verb]
 	}
 	c.Unit = singular(unit)
 	c.Head = c.Unit
@@ -367,41 +281,6 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 	return c, true
 }
 
-// compound reads a count written as a compound adjective: "the
-// 412-patient trial" counts the trial's patients, "the 6,500-tonne
-// mill" the mill's tonnes, "a 2,310-strong first-year class" its
-// first-years.
-func (r *reader) compound(v Value) (Claim, bool) {
-	m := compoundRE.FindStringSubmatch(r.s[v.End:])
-	if m == nil || v.Kind != KindNumber {
-		return Claim{}, false
-	}
-	word := strings.ToLower(m[1])
-	next := r.after(Value{End: v.End + len(m[0])})
-	head, mods := r.nounRun(next)
-	// "the 321-farm cooperative": the subject itself has the farms.
-	own := head == "" && next < len(r.toks) && (r.subject[r.toks[next].bare()] || generic[r.toks[next].lower])
-	if head == "" && (!own || word == "strong") {
-		return Claim{}, false
-	}
-	c := Claim{Value: v, Text: v.Text + m[0], owned: true}
-	switch {
-	case word == "strong":
-		c.Head, c.Mods = head, mods
-	case own || generic[head]:
-		c.Head, c.Mods = singular(word), []string{}
-	default:
-		c.Head, c.Mods = singular(word), append(mods, head)
-	}
-	c.Unit = c.Head
-	c.Attribute = strings.Join(append(append([]string(nil), c.Mods...), c.Head), " ")
-	return c, true
-}
-
-// compoundRE is a count's compound noun, in lower case: "-patient",
-// "-tonne", "-strong"; never a code ("10-K").
-var compoundRE = regexp.MustCompile(`^-([a-z]{3,})\b`)
-
 // dated reads a date as the value of the event a verb near it names
 // ("opened in March 2024", "On June 3, 2024, Corvid filed a lawsuit"), or
 // of the name it follows in parentheses ("Debian 1.3 Bo (June 5th,
@@ -424,30 +303,11 @@ func (r *reader) dated(v Value) (Claim, bool) {
 			return c, true
 		}
 	}
-	if role, ok := r.officeTaken(v); ok {
-		c.Head, c.Mods, c.Attribute = "appointment", role, strings.TrimSpace(strings.Join(role, " ")+" appointment")
-		return c, true
-	}
 	verb, vi := r.eventVerb(i)
 	if verb == "" || !r.datesEvent(i, vi) {
 		return Claim{}, false
 	}
 	c.Head = eventNouns[verb]
-	if c.Head == "" {
-		c.Head = lemma(verb)
-	}
-	for j := r.clauseStart(vi); j < i; j++ {
-		c.first = c.first || r.toks[j].lower == "first"
-	}
-	if verb == "took place" {
-		// "the first gold pour ..., which took place on": a pour.
-		mods := r.placeTaker(vi)
-		if len(mods) == 0 {
-			return Claim{}, false
-		}
-		c.Head, c.Mods = mods[len(mods)-1], mods[:len(mods)-1]
-		return c, true
-	}
 	c.Mods = r.objectOf(vi, i)
 	c.Object = len(c.Mods) > 0
 	// "the opening of the plant in October 2023".
@@ -466,14 +326,9 @@ func (r *reader) dated(v Value) (Claim, bool) {
 // nearest before it in its clause, or, for a date that opens a clause
 // ("On June 3, 2024, ..."), the first after it.
 func (r *reader) eventVerb(i int) (string, int) {
-	past := -1
 	for j := i - 1; j >= 0 && j >= i-10; j-- {
 		w := r.toks[j].lower
 		if w == "," && j == i-1 && j > 0 && (r.toks[j-1].lower == "today" || r.toks[j-1].lower == "yesterday") {
-			continue
-		}
-		// "whose opening, on 14 May 2024,".
-		if w == "," && j == i-2 && prepositions[r.toks[i-1].lower] && j > 0 && eventNouns[r.toks[j-1].lower] != "" {
 			continue
 		}
 		if (clauseEnds[w] && w != "which" && w != "that" && w != "who") || w == "and" {
@@ -482,18 +337,6 @@ func (r *reader) eventVerb(i int) (string, int) {
 		if eventNouns[w] != "" {
 			return w, j
 		}
-		// "took place on": the event is what took place.
-		if w == "took" && j+1 < len(r.toks) && r.toks[j+1].lower == "place" {
-			return "took place", j
-		}
-		// "First gold was poured on November 12, 2023", "that poured its
-		// first bar on": a past form no list names is an event too.
-		if past < 0 && j >= i-6 && pastEvent(r.toks[j]) && r.monthDated(i) {
-			past = j
-		}
-	}
-	if past >= 0 {
-		return r.toks[past].lower, past
 	}
 	if i <= 2 {
 		for j := i + 1; j < len(r.toks) && j <= i+12; j++ {
@@ -505,17 +348,6 @@ func (r *reader) eventVerb(i int) (string, int) {
 		}
 	}
 	return "", -1
-}
-
-// monthDated reports a date at token i that names its month: an
-// event's; a year alone is more often a period ("compared with $48.9
-// million in 2023").
-func (r *reader) monthDated(i int) bool {
-	if i >= len(r.toks) {
-		return false
-	}
-	vs := Values(r.s[r.toks[i].start:])
-	return len(vs) > 0 && vs[0].Kind == KindDate && len(vs[0].Day) >= 7
 }
 
 // datesEvent reports whether the date at token i says when the event of
@@ -549,10 +381,6 @@ func (r *reader) objectOf(vi, date int) []string {
 	if j >= len(r.toks) || j >= date || prepositions[r.toks[j].lower] || clauseEnds[r.toks[j].lower] || r.toks[j].number() {
 		return nil
 	}
-	// "opened its doors": the verb's own idiom, no object.
-	if k := j + 1; possessives[r.toks[j].lower] && k < date && idiomObjects[r.toks[k].lower] && (k+1 >= len(r.toks) || prepositions[r.toks[k+1].lower]) {
-		return nil
-	}
 	var mods []string
 	for ; j < len(r.toks) && j <= vi+7; j++ {
 		t := r.toks[j]
@@ -575,7 +403,7 @@ func (r *reader) actorOf(vi int) []string {
 	for j >= 0 && (auxiliaries[r.toks[j].lower] || modalityWords[r.toks[j].lower] != "" || r.toks[j].lower == "to") {
 		j--
 	}
-	if j >= 0 && (r.toks[j].lower == "which" || r.toks[j].lower == "that" || r.toks[j].lower == "who" || r.toks[j].lower == "whose") {
+	if j >= 0 && (r.toks[j].lower == "which" || r.toks[j].lower == "that" || r.toks[j].lower == "who") {
 		j--
 		if j >= 0 && r.toks[j].text == "," {
 			j--
@@ -587,32 +415,6 @@ func (r *reader) actorOf(vi int) []string {
 		return r.antecedent(j)
 	}
 	return r.owner(vi)
-}
-
-// placeTaker is the noun phrase of what "took place" at token vi: the
-// one a "which" before it refers to, read from its determiner to its
-// first preposition ("the first gold pour at its mine, which took
-// place" -> gold, pour), or the clause's subject.
-func (r *reader) placeTaker(vi int) []string {
-	j := vi - 1
-	if j < 0 || r.toks[j].lower != "which" && r.toks[j].lower != "that" {
-		return r.owner(vi)
-	}
-	start := -1
-	for k := j - 1; k >= 0 && k >= j-16; k-- {
-		if determiners[r.toks[k].lower] && (k == 0 || !prepositions[r.toks[k-1].lower]) {
-			start = k
-			break
-		}
-	}
-	if start < 0 {
-		return nil
-	}
-	var mods []string
-	for k := start + 1; k < j && !prepositions[r.toks[k].lower] && !clauseEnds[r.toks[k].lower]; k++ {
-		mods = r.keep(mods, r.toks[k])
-	}
-	return mods
 }
 
 // antecedent is the noun phrase ending at token j, or, when that is a
@@ -660,8 +462,7 @@ func (r *reader) owner(i int) []string {
 		}
 		mods = r.keep(mods, t)
 	}
-	// "Move-in weekend brought 2,130 first-years": a time is no owner.
-	if mods == nil || timeWords[mods[len(mods)-1]] {
+	if mods == nil {
 		mods = []string{}
 	}
 	return mods

@@ -93,7 +93,7 @@ var (
 	noise = set("final", "total", "overall", "actual", "outturn", "reported", "whole", "entire", "new", "current", "latest", "about", "some",
 		"roughly", "approximately", "around", "nearly", "almost", "first", "second", "third", "full", "more", "additional", "further", "other",
 		"another", "same", "own", "original", "originally", "previously", "last", "next", "local", "so", "far", "record", "early", "late",
-		"officially", "finally", "formally", "recently", "publicly", "quietly", "successfully", "eventually", "entering", "incoming")
+		"officially", "finally", "formally", "recently", "publicly", "quietly", "successfully", "eventually")
 	// agreementWords mark obligations already agreed: "will pay ... under
 	// the settlement" is a term reported, not a plan.
 	agreementWords = set("settlement", "agreement", "contract", "deal", "licence", "license", "terms", "accord")
@@ -114,7 +114,7 @@ const (
 var modalityWords = map[string]Modality{
 	"planned": Planned, "plan": Planned, "plans": Planned, "planning": Planned, "scheduled": Planned, "target": Planned, "targets": Planned,
 	"targeted": Planned, "targeting": Planned, "intends": Planned, "intended": Planned, "intend": Planned, "aims": Planned, "aim": Planned,
-	"will": Planned, "shall": Planned, "would": Planned, "budgeted": Planned, "proposed": Planned, "due": Planned, "goal": Planned, "originally": Planned,
+	"will": Planned, "shall": Planned, "budgeted": Planned, "proposed": Planned, "due": Planned, "goal": Planned, "originally": Planned,
 	"expects": Expected, "expected": Expected, "expect": Expected, "expecting": Expected, "forecast": Expected, "forecasts": Expected,
 	"forecasted": Expected, "projected": Expected, "projects": Expected, "projection": Expected, "anticipated": Expected, "anticipates": Expected,
 	"predicted": Expected, "predicts": Expected, "likely": Expected, "may": Expected, "might": Expected, "could": Expected,
@@ -130,7 +130,7 @@ var eventNouns = nounsOf(map[string][]string{
 	"release":         {"released", "published", "premiered", "shipped"},
 	"completion":      {"completed", "completes", "complete", "finished", "finish", "finishes"},
 	"start":           {"started", "starts", "start", "began", "begins", "begin", "commenced", "commences"},
-	"closure":         {"closed", "closes", "close", "closing", "shut", "discontinued", "terminated"},
+	"closure":         {"closed", "closes", "close", "shut", "discontinued", "terminated"},
 	"signing":         {"signed", "signs", "sign"},
 	"appointment":     {"appointed", "named", "hired", "elected", "promoted"},
 	"filing":          {"filed", "files", "sued"},
@@ -169,7 +169,6 @@ var counters = nounsOf(map[string][]string{
 	"enrollment":  {"enrolled", "enrolls", "enroll", "enrol", "enrols", "recruited", "randomised", "randomized"},
 	"employees":   {"employed", "employs", "employ", "employing"},
 	"hires":       {"hired", "hire", "hires", "recruit"},
-	"respondents": {"surveyed", "interviewed", "polled", "sampled", "questioned"},
 	"missions":    {"flew"},
 	"shipments":   {"shipped", "delivered"},
 	"sales":       {"sold"},
@@ -188,10 +187,6 @@ func nounsOf(m map[string][]string) map[string]string {
 	return out
 }
 
-// flows are the counters whose count is of what the verb did, whatever
-// it counts: hires, the people a survey asked.
-var flows = set("hires", "respondents")
-
 // staffNouns name a count of employees whatever the verb.
 var staffNouns = set("headcount", "workforce", "employee", "staff", "personnel", "staffer")
 
@@ -204,7 +199,7 @@ func verbLike(t token) bool {
 	if auxiliaries[w] || copulas[w] || eventNouns[w] != "" || payments[w] != "" || counters[w] != "" || modalityWords[w] != "" {
 		return true
 	}
-	return !t.capital() && len(w) > 3 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed")
+	return !t.capital() && len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed")
 }
 
 // singular cuts a plural's ending so that "sites" meets "site".

@@ -59,22 +59,18 @@ func (c *IndexCorpus) Search(ctx context.Context, query string, k int) ([]Passag
 	return out, nil
 }
 
-// documentKind is a kind of document, the words that hint at it, the
-// pattern that tells it and the credibility it earns.
-type documentKind struct {
-	kind        string
-	hints       []string
-	pattern     *regexp.Regexp
-	credibility float64
-}
-
 // Kinds of documents, as DescribeDocument tells them, with the
 // credibility each earns: a filing made under legal liability first, a
 // press release after it, news and other writing below.
 // Each kind's pattern runs only on text that holds one of its hints, in
 // lower case: most documents hold none, and a folder of 20,000 spent
 // most of its description in the patterns.
-var documentKinds = []documentKind{
+var documentKinds = []struct {
+	kind        string
+	hints       []string
+	pattern     *regexp.Regexp
+	credibility float64
+}{
 	{"amended filing", []string{"/a", "amended"}, regexp.MustCompile(`(?i)\b(?:10-K/A|10-Q/A|20-F/A|amended (?:annual|quarterly) report)\b`), 0.95},
 	{"filing", []string{"10-k", "10-q", "8-k", "20-f", "annual report", "quarterly report", "prospectus"},
 		regexp.MustCompile(`(?i)\b(?:form 10-K|form 10-Q|form 8-K|form 20-F|10-K|10-Q|8-K|annual report|quarterly report|prospectus)\b`), 0.9},
@@ -101,64 +97,19 @@ func DescribeDocument(name, title, text string) Document {
 	d := Document{Title: title, Kind: "document", Credibility: 0.5}
 	probe := name + "\n" + title + "\n" + head
 	lower := strings.ToLower(probe)
-	// What a document says it is, in its name, title, headings and
-	// masthead ("Fieldnotes (a music blog) — 28 July 2024"), comes before
-	// what its text mentions ("shuttle buses every ten minutes").
-	for _, p := range []string{name + "\n" + title + "\n" + ownLines(head), probe} {
-		if k, ok := kindIn(p); ok {
+	for _, k := range documentKinds {
+		if slices.ContainsFunc(k.hints, func(h string) bool { return strings.Contains(lower, h) }) && k.pattern.MatchString(probe) {
 			d.Kind, d.Credibility = k.kind, k.credibility
 			break
 		}
 	}
-	if slices.ContainsFunc(dateHints, func(h string) bool { return strings.Contains(lower, h) }) {
-		if m := dateLineRE.FindStringSubmatch(head); m != nil {
-			d.Published = dateOf(m[1])
-		}
+	if !slices.ContainsFunc(dateHints, func(h string) bool { return strings.Contains(lower, h) }) {
+		return d
 	}
-	if d.Published.IsZero() {
-		d.Published = mastheadDate(head)
+	if m := dateLineRE.FindStringSubmatch(head); m != nil {
+		d.Published = dateOf(m[1])
 	}
 	return d
-}
-
-// kindIn is the first document kind whose words probe holds.
-func kindIn(probe string) (documentKind, bool) {
-	lower := strings.ToLower(probe)
-	for _, k := range documentKinds {
-		if slices.ContainsFunc(k.hints, func(h string) bool { return strings.Contains(lower, h) }) && k.pattern.MatchString(probe) {
-			return k, true
-		}
-	}
-	return documentKind{}, false
-}
-
-// ownLines are a text's headings and masthead lines.
-func ownLines(text string) string {
-	var out []string
-	for _, l := range strings.Split(text, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "#") || mastheadLine(l) {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
-}
-
-// mastheadDate is the date a document's masthead ends with
-// ("Yorkshire Evening Courier — 23 July 2024", "TORONTO, November 13,
-// 2023"), zero when it has none.
-func mastheadDate(head string) time.Time {
-	for _, l := range strings.Split(head, "\n") {
-		if !mastheadLine(l) {
-			continue
-		}
-		vs := Values(strings.TrimSpace(l))
-		if len(vs) > 0 && vs[len(vs)-1].Kind == KindDate {
-			if t := dateOf(vs[len(vs)-1].Text); !t.IsZero() {
-				return t
-			}
-		}
-	}
-	return time.Time{}
 }
 
 // dateOf parses the first full date in s, zero when there is none.

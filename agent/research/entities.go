@@ -55,7 +55,6 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	var groups []*entityGroup
 	bare := &entityGroup{name: q.Subject}
 	kindGroups := map[*entityGroup]bool{}
-	placed := map[string]string{}
 	for _, d := range order {
 		n := nameIn(texts[d], q.SubjectWords)
 		kind := ""
@@ -64,10 +63,6 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			// ferry operator".
 			if kind = appositiveKind(texts[d], q.SubjectWords); kind != "" {
 				n = q.Subject + " (" + kind + ")"
-			} else if kind = placeOf(texts[d], q.SubjectWords); kind != "" {
-				// Or put somewhere: "ORMSBY, Ont. — The Ormsby Festival".
-				n = q.Subject + " (" + kind + ")"
-				placed[strings.ToLower(n)] = kind
 			}
 		}
 		if n == "" {
@@ -104,9 +99,6 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			}
 		}
 		if best == nil {
-			best = nearestOwn(d, groups, bare.docs, texts, docWords, q.SubjectWords)
-		}
-		if best == nil {
 			rest = append(rest, d)
 			continue
 		}
@@ -123,13 +115,9 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	// An entity told only by what a document says it is joins the
 	// subject when its documents share a name or their words with the
 	// subject's: "Eastline, the new tram line" is the Eastline.
-	// Any named group whose documents share a name with the subject's
-	// ("Sable Ridge Mine" and its chief executive) is the subject too, as
-	// is one put in a place the subject's documents name.
 	kept := groups[:0]
 	for _, g := range groups {
-		if g != main && (sharesNames(g, main, texts, q.SubjectWords) || kindGroups[g] && groupCosine(g, main, docWords) >= relatedDocSimilarity/2 ||
-			placed[strings.ToLower(g.name)] != "" && placeNamed(placed[strings.ToLower(g.name)], main, texts)) {
+		if g != main && kindGroups[g] && (sharesNames(g, main, texts, q.SubjectWords) || groupCosine(g, main, docWords) >= relatedDocSimilarity/2) {
 			main.docs = append(main.docs, g.docs...)
 			continue
 		}
@@ -153,38 +141,6 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		}
 	}
 	return e
-}
-
-// nearestOwn is the named group a bare-name document belongs to by its
-// nearest document: one of that group's, at least twice as alike as the
-// bare documents are on average, and sharing no name with them ("The
-// township kept its grant to the Ormsby Festival" beside "ORMSBY, Ont. —
-// The Ormsby Festival ..."); nil when there is none.
-func nearestOwn(d string, groups []*entityGroup, bare []string, texts map[string]string, docWords map[string]map[string]float64, subject []string) *entityGroup {
-	var best *entityGroup
-	bestSim := 0.0
-	for _, g := range groups {
-		for _, o := range g.docs {
-			if s := cosine(docWords[d], docWords[o]); s > bestSim {
-				best, bestSim = g, s
-			}
-		}
-	}
-	others := make([]string, 0, len(bare))
-	for _, o := range bare {
-		if o != d {
-			others = append(others, o)
-		}
-	}
-	for _, o := range others {
-		if cosine(docWords[d], docWords[o]) >= bestSim {
-			return nil
-		}
-	}
-	if best == nil || bestSim < 2*meanCosine(d, others, docWords) || sharesNames(&entityGroup{docs: []string{d}}, &entityGroup{docs: others}, texts, subject) {
-		return nil
-	}
-	return best
 }
 
 // docTexts joins each document's passages, in the order first found.
@@ -218,7 +174,13 @@ func nameIn(text string, subject []string) string {
 		}
 		return l
 	}
-	text = bodyText(text)
+	var body []string
+	for _, l := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			body = append(body, l)
+		}
+	}
+	text = strings.Join(body, "\n")
 	forms := map[string]int{}
 	bareCount := 0
 	first := ""
@@ -324,25 +286,6 @@ func sharesNames(a, b *entityGroup, texts map[string]string, subject []string) b
 	for _, d := range a.docs {
 		for n := range namesOf(texts[d], subject) {
 			if names[n] {
-				return true
-			}
-			// "President Anita Ruiz" is Anita Ruiz.
-			for m := range names {
-				if strings.HasSuffix(n, " "+m) || strings.HasSuffix(m, " "+n) {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// placeNamed reports whether a group's documents write a word of place.
-func placeNamed(place string, g *entityGroup, texts map[string]string) bool {
-	for _, d := range g.docs {
-		lower := strings.ToLower(texts[d])
-		for _, w := range strings.Fields(place) {
-			if wordIndex(lower, w) >= 0 {
 				return true
 			}
 		}

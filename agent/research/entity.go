@@ -347,7 +347,13 @@ func entityLabel(text string, subject []string) string {
 	if len(subject) == 0 {
 		return ""
 	}
-	head := bodyText(text)
+	var body []string
+	for _, l := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			body = append(body, l)
+		}
+	}
+	head := strings.Join(body, "\n")
 	if len(head) > 2000 {
 		head = head[:2000]
 	}

@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/quarry-dev/quarry"
 	rs "github.com/quarry-dev/quarry/research"
@@ -77,7 +75,7 @@ func (r *Researcher) search(ctx context.Context, res *rs.Result, q question, sq 
 		return err
 	}
 	dropped := rd.ai.droppedClaims()
-	pending := rd.ai.readFacts(ctx, q, sq, hits, hint, rd.seen, rd.sections)
+	pending := rd.ai.readFacts(ctx, q, sq, hits, hint, rd.seen)
 	// The model's facts first; with no target, the offline claims only
 	// when the model did not read the passages: it was not asked or
 	// failed, or none of its claims passed the checks.
@@ -105,7 +103,7 @@ func (r *Researcher) search(ctx context.Context, res *rs.Result, q question, sq 
 			Content: clip(h.Text, rs.MaxContentChars), Domain: orDefault(h.Domain, domainOf(h.URL)), AccessTimestamp: r.now().UTC(),
 			CredibilityScore: h.Credibility, Published: h.Published, ExtractedFacts: []string{}}
 		if i < len(pending) {
-			for _, f := range rd.ai.takeFacts(pending[i], sr, orDefault(rd.labels[doc], q.Subject), rd.seen, rd.claims) {
+			for _, f := range rd.ai.takeFacts(pending[i], sr, orDefault(rd.labels[doc], q.Subject), rd.seen) {
 				sr.ExtractedFacts = append(sr.ExtractedFacts, f.ID)
 				res.Facts = append(res.Facts, f)
 				modelRead = true
@@ -298,12 +296,6 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 			if anaphoric {
 				cs[i].Period = context
 			}
-			if cs[i].Period == "" {
-				cs[i].Period = relativeYear(s, h.Published)
-			}
-			if cs[i].Period == "" {
-				cs[i].asOf = asOfYears(h.Published)
-			}
 			cs[i].Adrift = cs[i].Period == "" && years >= manyYears && (anaphoric || !cs[i].owned)
 		}
 		rd.seen[key] = true
@@ -355,29 +347,6 @@ func aboutAspect(s string, a aspect) bool {
 
 // anaphoraRE starts a sentence that goes on about what the one before
 // it named.
-// relativeYear is the year a sentence's one relative time ("last year",
-// "this winter") names, counted from the document's own date: "" when it
-// names none or several, or the document is undated.
-func relativeYear(s string, published time.Time) string {
-	if published.IsZero() {
-		return ""
-	}
-	m := relativeYearRE.FindAllStringSubmatch(s, -1)
-	if len(m) != 1 {
-		return ""
-	}
-	y := published.Year()
-	switch strings.ToLower(m[0][1]) {
-	case "last", "previous":
-		y--
-	case "next", "coming":
-		y++
-	}
-	return strconv.Itoa(y)
-}
-
-var relativeYearRE = regexp.MustCompile(`(?i)\b(this|last|next|previous|coming) (?:year|season|winter|summer|spring|fall|autumn)\b`)
-
 var anaphoraRE = regexp.MustCompile(`^(?:There (?:were|was|are|is)\b|At (?:the|that) time\b)|\b(?:[Tt]his|[Tt]hat|[Tt]he|[Ee]ach) (?:release|version|edition)\b`)
 
 // manyYears is how many different years make a passage a history, in

@@ -16,7 +16,7 @@ func Sentences(text string) []string {
 	// Headings name a document or a part of it; they make no claim.
 	var kept []string
 	for _, line := range strings.Split(text, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "#") || navigationLine(line) || mastheadLine(line) {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") || navigationLine(line) {
 			line = ""
 		}
 		kept = append(kept, line)
@@ -83,37 +83,6 @@ func navigationLine(line string) bool {
 		}
 	}
 	return true
-}
-
-// mastheadLine reports a line that gives a document's own particulars
-// rather than its text: its source, form, date or author ("Yorkshire
-// Evening Courier — 23 July 2024", "Annual report, filed March 27,
-// 2025", "By Rob Anstey"). It is short, ends no sentence, and holds a
-// dash between parts, a byline, or ends with a date. What it names is the
-// publisher, not an entity the document is about, and it states no claim.
-func mastheadLine(line string) bool {
-	t := strings.TrimSpace(line)
-	if t == "" || len(strings.Fields(t)) > 14 || strings.ContainsAny(t[len(t)-1:], ".!?:;\"”") {
-		return false
-	}
-	if strings.HasPrefix(t, "By ") || strings.Contains(t, " — ") || strings.Contains(t, " -- ") {
-		return true
-	}
-	// A date that ends it: "TORONTO, November 13, 2023".
-	vs := Values(t)
-	return len(vs) > 0 && vs[len(vs)-1].Kind == KindDate && len(vs[len(vs)-1].Day) >= 7 && vs[len(vs)-1].End == len(t)
-}
-
-// bodyText is a document's text without its headings and masthead
-// lines: where it names what it is about.
-func bodyText(text string) string {
-	var body []string
-	for _, l := range strings.Split(text, "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(l), "#") && !mastheadLine(l) {
-			body = append(body, l)
-		}
-	}
-	return strings.Join(body, "\n")
 }
 
 var navWordsRE = regexp.MustCompile(`(?i)^(?:(?:prev(?:ious)?|next|up|home|contents|index|top|back)\s*[|·]?\s*)+$`)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -47,23 +46,11 @@ type modelClaim struct {
 	Value      string  `json:"value"`
 	Attribute  string  `json:"attribute"`
 	Confidence float64 `json:"confidence"`
-	// A briefing's claims on any topic also give what the offline
-	// reader reads (Claim): the unit, the year and the modality.
-	Unit     string `json:"unit,omitempty"`
-	Period   string `json:"period,omitempty"`
-	Modality string `json:"modality,omitempty"`
 }
 
 func factsSchema(attrs []string) *llm.Schema {
 	enum, _ := json.Marshal(attrs)
-	return claimListSchema("research_facts", `{"type": "string", "enum": `+string(enum)+`}`, "", "")
-}
-
-// claimListSchema is the schema of a list of claims whose attribute is
-// described by attribute, with more properties (extra, each followed by
-// a comma) required by name (required, each preceded by a comma).
-func claimListSchema(name, attribute, extra, required string) *llm.Schema {
-	return &llm.Schema{Name: name, Schema: json.RawMessage(`{
+	return &llm.Schema{Name: "research_facts", Schema: json.RawMessage(`{
   "type": "object",
   "properties": {
     "claims": {"type": "array", "items": {
@@ -71,11 +58,11 @@ func claimListSchema(name, attribute, extra, required string) *llm.Schema {
       "properties": {
         "passage": {"type": "integer", "description": "the number of the passage the claim is read from"},
         "text": {"type": "string", "description": "the claim, 10 to 500 characters"},
-        "value": {"type": "string", "description": "the claim's value, exactly as the passage writes it"},
-        "attribute": ` + attribute + `,
-        ` + extra + `"confidence": {"type": "number", "description": "0 to 1"}
+        "value": {"type": "string", "description": "the claim's key value, exactly as the passage writes it"},
+        "attribute": {"type": "string", "enum": ` + string(enum) + `},
+        "confidence": {"type": "number", "description": "0 to 1"}
       },
-      "required": ["passage", "text", "value", "attribute", "confidence"` + required + `],
+      "required": ["passage", "text", "value", "attribute", "confidence"],
       "additionalProperties": false
     }}
   },
@@ -103,9 +90,6 @@ type factTally struct {
 type pendingFact struct {
 	fact rs.Fact
 	key  string // as reading.seen
-	// claim is the fact read as a claim on any topic, nil for a fact of
-	// an attribute asked.
-	claim *Claim
 }
 
 // droppedClaims counts the model's claims dropped so far by the checks.
@@ -121,7 +105,7 @@ func (a *assist) droppedClaims() int {
 // (checkClaim), by the index of their passage in hits. It returns nil
 // when the model is not asked (none, off, or past maxFactCalls) or its
 // call fails; the offline reader then reads every passage alone.
-func (a *assist) readFacts(ctx context.Context, q question, sq *rs.SubQuestion, hits []Passage, targets []Target, seen map[string]bool, sections []string) [][]pendingFact {
+func (a *assist) readFacts(ctx context.Context, q question, sq *rs.SubQuestion, hits []Passage, targets []Target, seen map[string]bool) [][]pendingFact {
 	if a.model == nil {
 		return nil
 	}
@@ -130,13 +114,6 @@ func (a *assist) readFacts(ctx context.Context, q question, sq *rs.SubQuestion, 
 		return nil
 	}
 	attrs, kinds := attributesOf(targets)
-	system, schema := factsSystem, factsSchema(attrs)
-	anyTopic := len(targets) == 0
-	if anyTopic {
-		// A briefing reads every claim, named as the passage names it.
-		attrs, kinds = []string{anyAttribute}, nil
-		system, schema = claimsSystem, claimsSchema()
-	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Sub-question: %s\nSubject: %s\nAttributes: %s\n\n", sq.Text, orDefault(q.Subject, "(as the question says)"), strings.Join(attrs, "; "))
 	type given struct {
@@ -156,7 +133,7 @@ func (a *assist) readFacts(ctx context.Context, q question, sq *rs.SubQuestion, 
 		return nil
 	}
 	var out modelClaims
-	if err := a.askJSON(ctx, "research_facts", system, strings.TrimSpace(b.String()), schema, 2000, &out); err != nil {
+	if err := a.askJSON(ctx, "research_facts", factsSystem, strings.TrimSpace(b.String()), factsSchema(attrs), 2000, &out); err != nil {
 		a.facts.offline++
 		a.facts.failed = append(a.facts.failed, a.why(err))
 		return nil
@@ -169,26 +146,15 @@ func (a *assist) readFacts(ctx context.Context, q question, sq *rs.SubQuestion, 
 			continue
 		}
 		g := sent[c.Passage-1]
-		if anyTopic {
-			c.Attribute = anyAttribute + ":" + c.Attribute
-		}
 		f, sentence, err := a.checkClaim(c, g.sentences, attrs, kinds)
-		var claim *Claim
-		if err == nil && anyTopic {
-			claim, err = claimOf(c, f, sentence, q.claimSubject())
-		}
 		if err != nil {
 			a.facts.dropped = append(a.facts.dropped, a.why(err))
 			continue
 		}
 		h := hits[g.hit]
 		f.Section, f.SubQuestionID, f.Subject, f.Passage = sq.Aspect, sq.ID, q.Subject, sentence
-		if claim != nil {
-			f.Attribute, f.Section = claimName(*claim), sectionFor(sentence, sq, sections)
-		} else {
-			f.Attribute += a.r.periodOf(sq, q, sentence, valueIn(sentence, f.Value))
-		}
-		pending[g.hit] = append(pending[g.hit], pendingFact{fact: f, key: docURL(h.URL) + "\x00" + sentence, claim: claim})
+		f.Attribute += a.r.periodOf(sq, q, sentence, valueIn(sentence, f.Value))
+		pending[g.hit] = append(pending[g.hit], pendingFact{fact: f, key: docURL(h.URL) + "\x00" + sentence})
 	}
 	return pending
 }
@@ -208,12 +174,6 @@ func (a *assist) checkClaim(c modelClaim, sentences []string, attrs []string, ki
 	for _, x := range attrs {
 		if strings.EqualFold(x, strings.TrimSpace(c.Attribute)) {
 			attr = x
-		}
-	}
-	if phrase, ok := strings.CutPrefix(c.Attribute, anyAttribute+":"); ok && slices.Equal(attrs, []string{anyAttribute}) {
-		attr = strings.TrimSpace(phrase)
-		if !attributePhrase(attr) {
-			return rs.Fact{}, "", rejectf("claim %q names its attribute %q, not a noun phrase of at most %d words", short, attr, maxAttributeWords)
 		}
 	}
 	if attr == "" {
@@ -260,7 +220,7 @@ func (a *assist) checkClaim(c modelClaim, sentences []string, attrs []string, ki
 // order, leaving out a claim from a sentence an offline fact was taken
 // from and a claim already taken from an overlapping passage; it marks
 // their sentences read, so that the offline reader passes over them.
-func (a *assist) takeFacts(pending []pendingFact, sr rs.SearchResult, entity string, seen map[string]bool, claims map[string]Claim) []rs.Fact {
+func (a *assist) takeFacts(pending []pendingFact, sr rs.SearchResult, entity string, seen map[string]bool) []rs.Fact {
 	if a.facts.taken == nil {
 		a.facts.taken, a.facts.same = map[string]bool{}, map[string]bool{}
 	}
@@ -276,13 +236,6 @@ func (a *assist) takeFacts(pending []pendingFact, sr rs.SearchResult, entity str
 		seen[p.key], a.facts.taken[p.key], a.facts.same[same] = true, true, true
 		f := p.fact
 		f.ID, f.SourceURL, f.SourceID, f.SourceTitle, f.Entity = a.r.id(), sr.URL, sr.ID, sr.Title, entity
-		if p.claim != nil {
-			c := *p.claim
-			if c.Period == "" && c.Unit != "date" {
-				c.asOf = asOfYears(sr.Published)
-			}
-			claims[f.ID] = c
-		}
 		out = append(out, f)
 		a.facts.kept++
 	}

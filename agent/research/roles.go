@@ -96,31 +96,3 @@ func (r *reader) namesSubject(name string) bool {
 	}
 	return false
 }
-
-// officeRE is a phrase that says someone took up a role: "took office",
-// "took up his post", "was installed as", "was sworn in", "became the
-// college's 19th president", "in office, which began".
-var officeRE = regexp.MustCompile(`(?i)\b(?:(?:took|assumed|entered) office|took up (?:his|her|their|the) post|sworn in|installed as|became (?:the )?(?:[\w'’-]+ ){0,3}(?:` + roleNouns + `)|in office)\b`)
-
-var roleNounRE = regexp.MustCompile(`(?i)\b(?:` + roleNouns + `)\b`)
-
-// officeTaken reads date v as when someone took up a role, when a phrase
-// of officeRE ends shortly before it (or it follows "which began" after
-// one): the role the sentence names qualifies it ("president"), none
-// when it names no role.
-func (r *reader) officeTaken(v Value) ([]string, bool) {
-	before := r.s[:v.Start]
-	locs := officeRE.FindAllStringIndex(before, -1)
-	if len(locs) == 0 {
-		return nil, false
-	}
-	gap := before[locs[len(locs)-1][1]:]
-	if len(strings.Fields(gap)) > 6 || strings.ContainsAny(gap, ";") {
-		return nil, false
-	}
-	role := roleNounRE.FindString(r.s)
-	if role == "" {
-		return []string{}, true
-	}
-	return []string{strings.ToLower(role)}, true
-}

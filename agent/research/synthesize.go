@@ -91,10 +91,6 @@ func draft(res *rs.Result, q question, now time.Time, newID func() string) (*rs.
 		rep.Sections = append(rep.Sections, rs.Section{ID: newID(), ReportID: rep.ID, Title: namesakeTitle(q.Subject), Content: content, FactIDs: cited, Order: len(rep.Sections) + 1})
 	}
 	for _, d := range res.Discrepancies {
-		if text := disagreement(d, facts); text != "" {
-			summary = append(summary, text)
-			continue
-		}
 		verdict := "the report gives both"
 		if d.Preferred != "" {
 			verdict = fmt.Sprintf("%s is preferred by %s (confidence %.2f)", d.Preferred, d.Strategy, d.ResolutionConfidence)
@@ -179,16 +175,6 @@ func sectionText(fs []*rs.Fact, discs map[string]*rs.Discrepancy, facts map[stri
 				continue
 			}
 			doneDisc[d.ID] = true
-			if text := disagreement(*d, facts); text != "" {
-				for _, s := range d.Sides {
-					for _, id := range s.FactIDs {
-						cite(id)
-					}
-				}
-				b.WriteString(text + " " + d.Resolution + "\n\n")
-				n += 2
-				continue
-			}
 			fmt.Fprintf(&b, "Sources disagree on %s. ", d.Topic)
 			for _, s := range d.Sides {
 				var marks []string

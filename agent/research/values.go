@@ -29,9 +29,7 @@ var (
 	yearRE = regexp.MustCompile(`\b(?:1[0-9]|20)\d\d\b`)
 	eraRE  = regexp.MustCompile(`^(\d{1,4}) (BC|BCE|AD|CE)$`)
 	// moneyRE is an amount with a currency: "$48.2 million", "EUR 3m".
-	// A dollar may say whose ("C$38 million", "A$25.7 million") and a
-	// scale may be joined by a hyphen ("a $45-million gift").
-	moneyRE = regexp.MustCompile(`(?i)(?:\b(?:US|CA|C|AU|A|NZ|HK|S)\$|[$€£¥]|\b(?:usd|eur|gbp|chf|nok|sek|dkk|jpy|cad|aud|nzd|inr|cny|rmb)\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|mn|m|k)\b|-(?:million|billion|thousand)\b)?`)
+	moneyRE = regexp.MustCompile(`(?i)(?:[$€£¥]|\b(?:usd|eur|gbp|chf|nok|sek|dkk|jpy|cad|aud|nzd|inr|cny|rmb)\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|mn|m|k)\b)?`)
 	// numberRE is a number with an optional scale and unit noun.
 	numberRE = regexp.MustCompile(`(?i)\b\d{1,3}(?:,\d{3})+(?:\.\d+)?|\b\d+(?:\.\d+)?`)
 	unitRE   = regexp.MustCompile(`(?i)^\s?(%|percent\b|per cent\b|(?:million|billion|thousand)\b)?\s?(people|persons|inhabitants|residents|employees|staff|workers|households|families|members|students|years|km|kilometres|kilometers|miles|metres|meters|ft|feet|mi|m)?\b`)
@@ -180,7 +178,7 @@ func parseAmount(s string) float64 {
 	s = strings.ToLower(s)
 	num := numberRE.FindString(s)
 	f, _ := strconv.ParseFloat(strings.ReplaceAll(num, ",", ""), 64)
-	rest := strings.TrimLeft(s[strings.Index(s, num)+len(num):], " -")
+	rest := strings.TrimSpace(s[strings.Index(s, num)+len(num):])
 	for w, m := range scales {
 		if rest == w || strings.HasPrefix(rest, w+" ") {
 			f *= m
@@ -278,8 +276,8 @@ func Values(s string) []Value {
 			continue
 		}
 		end := m[1]
-		if end+1 < len(s) && s[end] == '-' && isLetter(s[end+1]) && !compoundRE.MatchString(s[end:]) {
-			continue // "10-K"; not "the 412-patient trial"
+		if end+1 < len(s) && s[end] == '-' && isLetter(s[end+1]) {
+			continue // "10-K"
 		}
 		unit := unitAfter(s[end:])
 		end += len(unit)

@@ -3,7 +3,6 @@ package research
 import (
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -149,10 +148,9 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 // likeClaims groups claims that are about one thing (Claim.Like), each
 // group known by the name of its first claim.
 type likeClaims struct {
-	reps    []Claim
-	members [][]Claim
-	keys    []string
-	names   map[string]string
+	reps  []Claim
+	keys  []string
+	names map[string]string
 }
 
 // group returns the key of the group claim c joins, named name when it
@@ -160,13 +158,7 @@ type likeClaims struct {
 // that "plant opening" and "manufacturing plant opening" meet.
 func (l *likeClaims) group(c Claim, name string) string {
 	for i, rep := range l.reps {
-		// A claim of no period meets claims of either year its document
-		// may be about, never two years at once; a claim joins a group
-		// only when it is about what each of its claims is about ("the
-		// 2,600-metre runway" and "the runway extension", but never
-		// then "the 340-metre extension").
-		if rep.Like(c) && !slices.ContainsFunc(l.members[i], func(m Claim) bool { return !m.Like(c) }) {
-			l.members[i] = append(l.members[i], c)
+		if rep.Like(c) {
 			if len(c.Mods) > len(rep.Mods) {
 				l.reps[i] = c
 			}
@@ -174,7 +166,6 @@ func (l *likeClaims) group(c Claim, name string) string {
 		}
 	}
 	key := fmt.Sprintf("claim %d", len(l.keys))
-	l.members = append(l.members, []Claim{c})
 	l.reps = append(l.reps, c)
 	l.keys = append(l.keys, key)
 	l.names[key] = name
@@ -574,7 +565,7 @@ func sameAttribute(clusters []*cluster) bool {
 			first = &claim
 			continue
 		}
-		if !sameUnit(claim.Unit, first.Unit) || claim.Head != first.Head && claim.Head != "date" && first.Head != "date" {
+		if claim.Unit != first.Unit || claim.Head != first.Head && claim.Head != "date" && first.Head != "date" {
 			return false
 		}
 	}
