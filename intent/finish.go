@@ -60,6 +60,11 @@ func (p *parser) bareColumns() error {
 			// "average customer age": the customers' age, one number, not
 			// an age per customer
 			p.understood(i, fmt.Sprintf("%s -> the rows' %s, whose %s is measured", src, c.Name, p.toks[i+n].raw), src)
+		case isText(c) && !isIDLike(c) && len(p.in.Measures) == 0 && p.shareOf(i) && p.toks[i+n-1].low != singular(p.toks[i+n-1].low):
+			// "what fraction of states are in region 5": of the distinct
+			// states, not of each state's rows
+			p.addMeasure(i, src, Measure{Column: c.Name, Agg: "count_distinct"}, "")
+			p.named = true
 		case isText(c) && !isIDLike(c):
 			p.addGroup(i, src, c.Name, "")
 		case isText(c) && len(p.in.Measures) == 0 && st == mEntity:
@@ -397,6 +402,20 @@ func (p *parser) sortedBy(v, j int, c *Column) {
 	p.sortTop = true // "sorted by sales, lowest first" sets the direction
 	p.toks[v].used = true
 	p.understood(v, fmt.Sprintf("%s -> every %s, ranked by %s of %s, highest first unless an order is said", src, dims[0].Column, aggWords[m.Agg], m.Column), src)
+}
+
+// shareWords ask what part of a whole something is.
+var shareWords = setOf("share", "fraction", "percentage", "percent", "proportion", "%", "portion", "pct")
+
+// shareOf reports whether the word at i follows a share word and "of":
+// "the share of states", "what fraction of the countries".
+func (p *parser) shareOf(i int) bool {
+	w := func(k int) string { return p.toks[k].low } // read already or not
+	k := i - 1
+	for k >= 0 && (w(k) == "the" || w(k) == "all" || w(k) == "our") {
+		k--
+	}
+	return k >= 1 && w(k) == "of" && shareWords[w(k-1)]
 }
 
 // shareAt returns the position of the request's share words, 0 if none.

@@ -104,3 +104,17 @@ func TestVerbsOfMoney(t *testing.T) {
 			Measures: []Measure{{Column: "Amount ($)", Agg: "sum"}}, Top: &TopN{1, "Region", true}}},
 	})
 }
+
+// TestAShareOfThings: "what fraction of states are in region 5" is a
+// share of the distinct states, not of each state's rows; "share of each
+// species" stays a share per species.
+func TestAShareOfThings(t *testing.T) {
+	s := schemaOf("produc", Column{Name: "state", Type: "string", Values: []string{"ALABAMA", "TEXAS"}},
+		Column{Name: "region", Type: "integer"}, Column{Name: "year", Type: "integer"}, Column{Name: "gsp", Type: "integer"})
+	checkCases(t, []parseCase{
+		{text: "what fraction of states are in region 5", schema: s, want: want{Table: "produc",
+			Measures: []Measure{{Column: "state", Agg: "count_distinct"}}, Filters: []Filter{{Column: "region", Op: "=", Values: []string{"5"}}},
+			Analyses: []string{AnalysisShare}}},
+		{text: "share of each state", schema: s, want: want{Table: "produc", GroupBy: []Group{{"state", ""}}, Analyses: []string{AnalysisShare}}},
+	})
+}
