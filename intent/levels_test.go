@@ -118,3 +118,16 @@ func TestAShareOfThings(t *testing.T) {
 		{text: "share of each state", schema: s, want: want{Table: "produc", GroupBy: []Group{{"state", ""}}, Analyses: []string{AnalysisShare}}},
 	})
 }
+
+// TestTheHighestOfNothingNamed: "which sensor recorded the highest single
+// reading" names no measure: reported, not a count of rows; "the largest
+// share of flights" ranks by the count it shares.
+func TestTheHighestOfNothingNamed(t *testing.T) {
+	s := schemaOf("readings", Column{Name: "time", Type: "timestamp", Min: "2025-03-01", Max: "2025-03-14"},
+		Column{Name: "sensor", Type: "string", Values: []string{"a", "b"}}, Column{Name: "temp", Type: "float"})
+	reported(t, s, "Which sensor recorded the highest single reading?")
+	in, err := Parse("Which sensor had the largest share of readings?", s, now)
+	if err != nil || len(in.Unknown) > 0 || in.Top == nil || in.Top.Column != "sensor" {
+		t.Errorf("largest share: %+v, %v; want sensors ranked, nothing reported", in, err)
+	}
+}

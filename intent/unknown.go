@@ -18,6 +18,10 @@ type Unknown struct {
 	Nearest []string
 }
 
+// magnitudes are superlatives of an amount: with nothing named to
+// measure, "the highest single reading" is not the most rows.
+var magnitudes = setOf("highest", "lowest", "largest", "smallest", "biggest")
+
 // weighty are words the parser otherwise passes over as filler that do
 // change the answer when they are meant: a ranking, a comparison, a
 // negation, a period boundary, a grouping. Left unused, they are reported.
@@ -87,7 +91,7 @@ func (p *parser) unknowns() {
 	if tr := p.in.Compare; tr != nil && tr.Column == "" {
 		add(Unknown{Word: tr.Label, Reason: "the data has no date column to compare this period on", Nearest: p.timeLikeColumns()})
 	}
-	if p.in.Top != nil && len(p.in.Measures) == 0 && evaluative[p.rankBy] && p.rankBy != "top" && p.rankBy != "bottom" {
+	if p.in.Top != nil && len(p.in.Measures) == 0 && (evaluative[p.rankBy] || magnitudes[p.rankBy] && !slices.Contains(p.in.Analyses, AnalysisShare)) && p.rankBy != "top" && p.rankBy != "bottom" {
 		add(Unknown{Word: p.rankBy, Reason: "says to rank, but not by what measure", Nearest: p.numericColumns()})
 	}
 	if a, ok := rankAdjectives[p.rankBy]; ok && p.in.Top != nil && a.words != nil && len(p.in.Measures) > 0 {
