@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/metrics"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -195,4 +197,23 @@ func sampleGoHeap(peakMB *float64) (stop func()) {
 		}
 	})
 	return func() { close(done); wg.Wait() }
+}
+
+// peakRSSMB reads the process's peak resident set size (VmHWM), which
+// counts DuckDB's C allocations as well as Go's heap.
+func peakRSSMB() float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "VmHWM:") {
+			fields := strings.Fields(line)
+			if len(fields) >= 2 {
+				kb, _ := strconv.ParseFloat(fields[1], 64)
+				return kb / 1024
+			}
+		}
+	}
+	return 0
 }

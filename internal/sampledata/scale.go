@@ -25,6 +25,10 @@ var (
 // OrdersMetricSQL is the metric of WriteOrders' data.
 const OrdersMetricSQL = "SELECT SUM(amount) FROM orders"
 
+// OrdersDimensions are the six columns of WriteOrders' data an
+// investigation slices by.
+var OrdersDimensions = []string{"platform", "country", "city", "channel", "category", "app_version"}
+
 // ordersKeep is the share of OrdersCause's orders kept in the comparison.
 const ordersKeep = 0.30
 

@@ -27,7 +27,7 @@ func TestWriteOrders(t *testing.T) {
 	if want := "order_id,order_date,platform,country,city,channel,category,app_version,amount"; header != want {
 		t.Errorf("header = %q; want %q", header, want)
 	}
-	dims := []string{"platform", "country", "city", "channel", "category", "app_version"}
+	dims := OrdersDimensions
 	distinct := map[string]map[string]bool{}
 	for _, d := range dims {
 		distinct[d] = map[string]bool{}
