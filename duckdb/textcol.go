@@ -2,8 +2,10 @@ package duckdb
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -115,8 +117,10 @@ func readingExpr(r textReading, q string) string {
 		}
 		return fmt.Sprintf("(CASE WHEN %s LIKE '%%(%%)%%' OR contains(%s, '-') THEN -1 ELSE 1 END) * TRY_CAST(%s AS DOUBLE)", v, v, digits)
 	case isoFormat:
-		// The offset is dropped: the file's wall-clock time is its local time.
-		ts := fmt.Sprintf("TRY_CAST(regexp_replace(%s, %s, '\\1') AS TIMESTAMP)", v, quoteString(offsetRE))
+		// The offset is dropped: the file's wall-clock time is its local
+		// time. An offset follows a time of day, so a value without a
+		// colon has none, and skips the regular expression.
+		ts := fmt.Sprintf("TRY_CAST(CASE WHEN contains(%s, ':') THEN regexp_replace(%s, %s, '\\1') ELSE %s END AS TIMESTAMP)", v, v, quoteString(offsetRE), v)
 		return castTo(ts, r.Type)
 	case quarterFormat:
 		a := fmt.Sprintf("make_date(TRY_CAST(regexp_extract(%s, %s, 1) AS INTEGER), (TRY_CAST(regexp_extract(%s, %s, 2) AS INTEGER) - 1) * 3 + 1, 1)",
@@ -177,11 +181,11 @@ func (e *Engine) readTextColumn(ctx context.Context, name, col string, sample, c
 		if hasTime(f) {
 			r.Type = "TIMESTAMP"
 		}
-		all, err := e.readsAll(ctx, name, q, r)
+		bad, timed, err := e.readCounts(ctx, name, q, r)
 		if err != nil {
 			return r, false, err
 		}
-		if !all {
+		if bad > 0 {
 			continue
 		}
 		if sw := swapDayMonth(f); sw != "" {
@@ -191,10 +195,9 @@ func (e *Engine) readTextColumn(ctx context.Context, name, col string, sample, c
 				r.Swap = sw
 			}
 		}
-		if r.Type == "TIMESTAMP" {
-			if r.Type, err = e.timestampOrDate(ctx, name, q, r); err != nil {
-				return r, false, err
-			}
+		if r.Type == "TIMESTAMP" && timed == 0 {
+			// every time of day is midnight (01/01/2015 00:00)
+			r.Type = "DATE"
 		}
 		r.Note = dateNote(r, sample)
 		return r, true, nil
@@ -403,34 +406,30 @@ func (e *Engine) layoutCounts(ctx context.Context, q string, idx []int32, vals [
 // readsAll reports whether r reads every non-empty value of the column
 // (and, for dates, each as a year between 1800 and 2200).
 func (e *Engine) readsAll(ctx context.Context, name, q string, r textReading) (bool, error) {
+	bad, _, err := e.readCounts(ctx, name, q, r)
+	return bad == 0, err
+}
+
+// readCounts counts, in one scan of the column, the non-empty values r
+// does not read (for dates, as a year between 1800 and 2200), and for a
+// TIMESTAMP reading the values whose time of day is not midnight.
+func (e *Engine) readCounts(ctx context.Context, name, q string, r textReading) (bad, timed int64, err error) {
 	x := readingExpr(r, q)
 	ok := x + " IS NOT NULL"
 	if r.Type != "DOUBLE" {
 		ok = fmt.Sprintf("year(%s) BETWEEN 1800 AND 2200", x)
 	}
-	var bad int64
-	err := e.db.QueryRowContext(ctx, fmt.Sprintf(
-		"SELECT count(*) FILTER (WHERE NOT coalesce(%s, false)) FROM %s WHERE nullif(trim(%s), '') IS NOT NULL",
-		ok, quoteIdent(name), q)).Scan(&bad)
+	times := "0"
+	if r.Type == "TIMESTAMP" {
+		times = fmt.Sprintf("count(*) FILTER (WHERE %s <> date_trunc('day', %s))", x, x)
+	}
+	err = e.db.QueryRowContext(ctx, fmt.Sprintf(
+		"SELECT count(*) FILTER (WHERE NOT coalesce(%s, false)), %s FROM %s WHERE nullif(trim(%s), '') IS NOT NULL",
+		ok, times, quoteIdent(name), q)).Scan(&bad, &timed)
 	if err != nil {
-		return false, fmt.Errorf("duckdb: check reading of %s: %w", name, err)
+		return 0, 0, fmt.Errorf("duckdb: check reading of %s: %w", name, err)
 	}
-	return bad == 0, nil
-}
-
-// timestampOrDate returns DATE when every time of day in the column is
-// midnight (01/01/2015 00:00), TIMESTAMP otherwise.
-func (e *Engine) timestampOrDate(ctx context.Context, name, q string, r textReading) (string, error) {
-	x := readingExpr(r, q)
-	var timed int64
-	err := e.db.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FILTER (WHERE %s <> date_trunc('day', %s)) FROM %s", x, x, quoteIdent(name))).Scan(&timed)
-	if err != nil {
-		return "", fmt.Errorf("duckdb: times of %s: %w", name, err)
-	}
-	if timed > 0 {
-		return "TIMESTAMP", nil
-	}
-	return "DATE", nil
+	return bad, timed, nil
 }
 
 // dateNote says in words how a date column was read.
@@ -487,10 +486,8 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 		return nil, err
 	}
 	reads := map[string]textReading{}
-	var repl []string
 	for c, r := range more {
 		reads[c] = r
-		repl = append(repl, readingExpr(r, quoteIdent(c))+" AS "+quoteIdent(c))
 	}
 	for i, c := range text {
 		r, ok, err := e.readTextColumn(ctx, name, c, samples[i], cands[i])
@@ -499,17 +496,26 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 		}
 		if ok {
 			reads[c] = r
-			repl = append(repl, readingExpr(r, quoteIdent(c))+" AS "+quoteIdent(c))
 		}
 	}
-	if len(repl) == 0 {
-		return reads, nil
-	}
-	q := fmt.Sprintf("CREATE OR REPLACE TABLE %s AS SELECT * REPLACE (%s) FROM %s", quoteIdent(name), strings.Join(repl, ", "), quoteIdent(name))
-	if _, err := e.db.ExecContext(ctx, q); err != nil {
-		return nil, fmt.Errorf("duckdb: read text columns of %s: %w", name, err)
+	for c, r := range reads {
+		if err := e.retype(ctx, name, c, r); err != nil {
+			return nil, err
+		}
 	}
 	return reads, nil
+}
+
+// retype gives column c of table name the type r reads it as. Only that
+// column is written again: rewriting the whole table for a date column of
+// 500,000 rows cost five times as much.
+func (e *Engine) retype(ctx context.Context, name, c string, r textReading) error {
+	q := fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s SET DATA TYPE %s USING %s",
+		quoteIdent(name), quoteIdent(c), r.Type, readingExpr(r, quoteIdent(c)))
+	if _, err := e.db.ExecContext(ctx, q); err != nil {
+		return fmt.Errorf("duckdb: read text column %s of %s: %w", c, name, err)
+	}
+	return nil
 }
 
 // readableColumns returns the text columns of table name that may read as
@@ -520,10 +526,15 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 // answers to show them as written), and numbers beside a missing-value
 // marker ("NA", as R writes them) are numbers with those missing. One
 // query answers for profileBatch columns, so that a wide file of words
-// costs a few queries rather than several per column.
+// costs a few queries rather than several per column; and a column with
+// a plain word among its first rows is text without that query.
 func (e *Engine) readableColumns(ctx context.Context, name string, cols []string) (readable []string, read map[string]textReading, err error) {
 	read = map[string]textReading{}
-	const perColumn = 7
+	all := cols
+	if cols, err = e.notPlainText(ctx, name, cols); err != nil {
+		return nil, nil, err
+	}
+	const perColumn = 5
 	for start := 0; start < len(cols); start += profileBatch {
 		batch := cols[start:min(start+profileBatch, len(cols))]
 		sel := make([]string, 0, perColumn*len(batch))
@@ -534,9 +545,7 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 				fmt.Sprintf("count(*) FILTER (WHERE length(%s) > 40 OR NOT regexp_matches(%s, '[0-9]'))", v, v),
 				fmt.Sprintf("count(*) FILTER (WHERE lower(%s) NOT IN ('true', 'false'))", v),
 				fmt.Sprintf("count(*) FILTER (WHERE %s AND TRY_CAST(%s AS DOUBLE) IS NULL)", value, v),
-				fmt.Sprintf("count(*) FILTER (WHERE %s AND NOT regexp_full_match(%s, '[+-]?[0-9]+'))", value, v),
-				fmt.Sprintf("count(*) FILTER (WHERE %s IN (%s))", v, missingTextList),
-				fmt.Sprintf("count(*) FILTER (WHERE %s AND regexp_full_match(%s, '[A-Z]{2}'))", value, v))
+				fmt.Sprintf("count(*) FILTER (WHERE %s AND NOT regexp_full_match(%s, '[+-]?[0-9]+'))", value, v))
 		}
 		counts := make([]int64, len(sel))
 		dest := make([]any, len(sel))
@@ -561,14 +570,84 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 					r.Type = "BIGINT"
 				}
 				read[c] = r
-			case n[5] > 0 && n[6] == 0:
-				// words beside NA: NA is missing, unless the column
-				// holds two-letter codes (Namibia's is NA)
+			}
+		}
+	}
+	var words []string
+	for _, c := range all {
+		if _, ok := read[c]; !ok && !slices.Contains(readable, c) {
+			words = append(words, c)
+		}
+	}
+	return readable, read, e.missingWords(ctx, name, words, read)
+}
+
+// missingWords adds to read the columns of words (columns of text) that
+// hold NA beside their words, as R writes a missing value: NA is read as
+// missing, unless the column holds two-letter codes (Namibia's is NA).
+// One query answers for profileBatch columns.
+func (e *Engine) missingWords(ctx context.Context, name string, words []string, read map[string]textReading) error {
+	for start := 0; start < len(words); start += profileBatch {
+		batch := words[start:min(start+profileBatch, len(words))]
+		sel := make([]string, 0, 2*len(batch))
+		for _, c := range batch {
+			v := "nullif(trim(" + quoteIdent(c) + "), '')"
+			sel = append(sel, fmt.Sprintf("count(*) FILTER (WHERE %s IN (%s))", v, missingTextList),
+				fmt.Sprintf("count(*) FILTER (WHERE %s NOT IN (%s) AND length(%s) = 2 AND regexp_full_match(%s, '[A-Z]{2}'))", v, missingTextList, v, v))
+		}
+		counts := make([]int64, len(sel))
+		dest := make([]any, len(sel))
+		for i := range counts {
+			dest[i] = &counts[i]
+		}
+		if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", ")+" FROM "+quoteIdent(name)).Scan(dest...); err != nil {
+			return fmt.Errorf("duckdb: missing words of %s: %w", name, err)
+		}
+		for i, c := range batch {
+			if counts[2*i] > 0 && counts[2*i+1] == 0 {
 				read[c] = textReading{Type: "VARCHAR", Format: missingTextFormat, Note: missingText + " are missing values"}
 			}
 		}
 	}
-	return readable, read, nil
+	return nil
+}
+
+// witnessRows is how many of a table's first rows notPlainText looks at.
+const witnessRows = 2048
+
+// notPlainText returns the columns of cols that readableColumns must
+// scan: those without a value, among the table's first witnessRows rows,
+// that no reading takes (a word that is not true or false, not a number
+// and not a missing-value marker, or one over 40 characters). One such
+// value keeps a column text whatever the other rows hold, so the columns
+// of names and categories cost a look at a few rows instead of a scan of
+// every row with regular expressions.
+func (e *Engine) notPlainText(ctx context.Context, name string, cols []string) ([]string, error) {
+	var out []string
+	for start := 0; start < len(cols); start += profileBatch {
+		batch := cols[start:min(start+profileBatch, len(cols))]
+		sel := make([]string, len(batch))
+		for i, c := range batch {
+			v := "nullif(trim(" + quoteIdent(c) + "), '')"
+			sel[i] = fmt.Sprintf("bool_or((length(%s) > 40 OR NOT regexp_matches(%s, '[0-9]')) AND lower(%s) NOT IN ('true', 'false') AND %s NOT IN (%s) AND TRY_CAST(%s AS DOUBLE) IS NULL)",
+				v, v, v, v, missingList, v)
+		}
+		plain := make([]sql.NullBool, len(batch))
+		dest := make([]any, len(batch))
+		for i := range plain {
+			dest[i] = &plain[i]
+		}
+		q := fmt.Sprintf("SELECT %s FROM (SELECT * FROM %s LIMIT %d)", strings.Join(sel, ", "), quoteIdent(name), witnessRows)
+		if err := e.db.QueryRowContext(ctx, q).Scan(dest...); err != nil {
+			return nil, fmt.Errorf("duckdb: text columns of %s: %w", name, err)
+		}
+		for i, c := range batch {
+			if !plain[i].Bool {
+				out = append(out, c)
+			}
+		}
+	}
+	return out, nil
 }
 
 // missingMarkers are the words exports write for a missing number.

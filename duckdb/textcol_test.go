@@ -3,6 +3,7 @@ package duckdb
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -307,5 +308,33 @@ func TestTimeOfDayColumn(t *testing.T) {
 	res, err := e.Query(context.Background(), "SELECT count(*) FROM shifts WHERE start > '09:00:00'")
 	if err != nil || res.Float(0, 0) != 1 {
 		t.Fatalf("query over the time column = %v, %v", res, err)
+	}
+}
+
+// TestTextColumnsPastTheFirstRows: a column is text without a full scan
+// only when a plain word is among its first rows; what comes after them
+// still decides every other column.
+func TestTextColumnsPastTheFirstRows(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("name,late_word,late_na,late_money,day\n")
+	const rows = witnessRows + 500
+	for i := range rows {
+		word, na, money := "7", "3", "1.5"
+		if i == rows-1 {
+			word, na, money = "seven", "NA", "$1,234.50"
+		}
+		fmt.Fprintf(&b, "shop%d,%s,%s,%q,2024-01-%02d\n", i%3, word, na, money, i%28+1)
+	}
+	e := mustOpen(t)
+	schema, _, err := e.LoadCSV(context.Background(), "t", writeFile(t, "t.csv", b.String()))
+	if err != nil {
+		t.Fatalf("LoadCSV: %v", err)
+	}
+	want := map[string]string{"name": quarry.TypeString, "late_word": quarry.TypeString, "late_na": quarry.TypeInteger,
+		"late_money": quarry.TypeFloat, "day": quarry.TypeDate}
+	for _, c := range schema.Columns {
+		if c.DataType != want[c.Name] {
+			t.Errorf("column %s read as %s (%s); want %s", c.Name, c.DataType, c.Note, want[c.Name])
+		}
 	}
 }
