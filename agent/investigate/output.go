@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"strings"
 
@@ -300,12 +299,14 @@ func sortedDays(days []drill.Day) []drill.Day {
 	return out
 }
 
+// fileHash is the SHA-256 of the file at path, or "" when it cannot be
+// read.
 func fileHash(path string) string {
-	data, err := os.ReadFile(path)
+	sum, err := quarry.SHA256File(path)
 	if err != nil {
 		return ""
 	}
-	return quarry.SHA256Hex(data)
+	return sum
 }
 
 func countCharts(c report.Charts) int {
