@@ -24,6 +24,7 @@ import (
 type countedEngines struct {
 	mu         sync.Mutex
 	open, peak int
+	loads      int // files read by an engine
 	gate       chan struct{}
 }
 
@@ -60,6 +61,9 @@ func (e *countedEngine) LoadCSV(ctx context.Context, table, path string) (*quarr
 			return nil, 0, ctx.Err()
 		}
 	}
+	e.c.mu.Lock()
+	e.c.loads++
+	e.c.mu.Unlock()
 	return e.Engine.LoadCSV(ctx, table, path)
 }
 

@@ -30,23 +30,25 @@ func (m *Service) AddFile(ctx context.Context, id, name, description string, r i
 	if err != nil {
 		return nil, err
 	}
-	if err := m.profile(ctx, f); err != nil {
+	files, err := m.cfg.Store.Files(id)
+	if err != nil {
+		return nil, err
+	}
+	var others []*investigation.UploadedFile
+	taken := map[string]bool{}
+	for _, o := range files {
+		if o.FileID != f.FileID && o.TableName != "" {
+			others = append(others, o)
+			taken[o.TableName] = true
+		}
+	}
+	f.TableName = m.cfg.TableName(f.OriginalName, taken)
+	if err := m.profile(ctx, f, others); err != nil {
 		if rerr := m.cfg.Store.RemoveFile(id, f.FileID); rerr != nil {
 			m.cfg.Log.Error("remove rejected upload", "session", id, "file", f.FileID, "err", rerr)
 		}
 		return nil, err
 	}
-	files, err := m.cfg.Store.Files(id)
-	if err != nil {
-		return nil, err
-	}
-	taken := map[string]bool{}
-	for _, o := range files {
-		if o.FileID != f.FileID && o.TableName != "" {
-			taken[o.TableName] = true
-		}
-	}
-	f.TableName = m.cfg.TableName(f.OriginalName, taken)
 	if err := m.cfg.Store.SaveFile(f); err != nil {
 		return nil, err
 	}
@@ -54,24 +56,36 @@ func (m *Service) AddFile(ctx context.Context, id, name, description string, r i
 	return f, m.cfg.Store.SaveSession(s)
 }
 
-// profile loads the file into a throwaway engine: the same validation the
-// investigation will do, at upload time, so a bad file is refused at once.
-func (m *Service) profile(ctx context.Context, f *investigation.UploadedFile) error {
-	eng, err := m.openEngine(ctx)
-	if err != nil {
-		return err
+// profile loads the file as the investigation will, at upload time, so a
+// bad file is refused at once. It loads it into the kept engine holding
+// the session's other files when there is one, or a new one, and keeps
+// the engine when it then holds every file of the session, for the
+// preflight and the run to use instead of loading the files again.
+func (m *Service) profile(ctx context.Context, f *investigation.UploadedFile, others []*investigation.UploadedFile) error {
+	eng := m.takeLoaded(f.SessionID, others)
+	if eng == nil {
+		e, err := m.openEngine(ctx)
+		if err != nil {
+			return err
+		}
+		eng = newPreloaded(e)
 	}
-	defer eng.Close()
 	path, err := m.cfg.Store.Path(f.SessionID, f.Path)
-	if err != nil {
-		return err
+	if err == nil {
+		f.Schema, f.RowCount, err = eng.load(ctx, f.TableName, path)
+		err = withFileName(err, filepath.Base(path), f.OriginalName)
 	}
-	schema, rows, err := eng.LoadCSV(ctx, "upload", path)
-	if err != nil {
-		return withFileName(err, filepath.Base(path), f.OriginalName)
+	switch {
+	case err == nil && eng.holds(others):
+		m.keepLoaded(f.SessionID, append(others, f), eng)
+	case err != nil && len(others) > 0 && eng.holds(others):
+		// a refused file leaves no table behind: the engine still
+		// holds the others
+		m.keepLoaded(f.SessionID, others, eng)
+	default:
+		eng.Close()
 	}
-	f.Schema, f.RowCount = schema, rows
-	return nil
+	return err
 }
 
 // Files lists a session's files in upload order.
@@ -120,6 +134,7 @@ func (m *Service) RemoveFile(ctx context.Context, id, fileID string) error {
 	if err := m.cfg.Store.RemoveFile(id, fileID); err != nil {
 		return err
 	}
+	m.engines.drop(id)
 	files, err := m.cfg.Store.Files(id)
 	if err != nil {
 		return err

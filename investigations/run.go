@@ -69,9 +69,15 @@ func (m *Service) Investigate(ctx context.Context, id string, c investigation.Co
 	if _, err := c.IgnoredColumns(files); err != nil {
 		return err
 	}
-	if err := m.preflight(ctx, files, &c); err != nil {
+	eng, err := m.preflight(ctx, files, &c)
+	if err != nil {
 		return err
 	}
+	defer func() {
+		if !launched {
+			eng.Close()
+		}
+	}()
 	c.SubmittedAt = m.now()
 	if err := m.cfg.Store.ReserveFailureNote(id); err != nil {
 		return quarry.StorageError(err)
@@ -106,42 +112,51 @@ func (m *Service) Investigate(ctx context.Context, id string, c investigation.Co
 		defer m.wg.Done()
 		defer cancel()
 		defer unwatch()
-		m.run(runCtx, id, files, c, h, release)
+		m.run(runCtx, id, files, c, h, release, eng)
 	}()
 	return nil
 }
 
-// preflight loads the files and parses the metric against them, so that a
-// metric that cannot run is refused with its code before anything starts.
-func (m *Service) preflight(ctx context.Context, files []*investigation.UploadedFile, c *investigation.Context) error {
-	eng, err := m.openEngine(ctx)
-	if err != nil {
-		return err
-	}
-	defer eng.Close()
-	for _, f := range files {
-		path, err := m.cfg.Store.Path(f.SessionID, f.Path)
+// preflight loads the files (or takes the engine the uploads kept
+// loaded) and parses the metric against them, so that a metric that
+// cannot run is refused with its code before anything starts. It returns
+// the loaded engine, for the run.
+func (m *Service) preflight(ctx context.Context, files []*investigation.UploadedFile, c *investigation.Context) (*preloaded, error) {
+	eng := m.takeLoaded(files[0].SessionID, files)
+	if eng == nil {
+		e, err := m.openEngine(ctx)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if _, _, err := eng.LoadCSV(ctx, f.TableName, path); err != nil {
-			return fmt.Errorf("%s: %w", f.OriginalName, err)
+		eng = newPreloaded(e)
+		for _, f := range files {
+			path, err := m.cfg.Store.Path(f.SessionID, f.Path)
+			if err == nil {
+				_, _, err = eng.load(ctx, f.TableName, path)
+			}
+			if err != nil {
+				eng.Close()
+				return nil, fmt.Errorf("%s: %w", f.OriginalName, err)
+			}
 		}
 	}
 	metric, err := eng.ParseMetric(ctx, c.MetricSQL)
-	if err != nil {
-		return err
+	if err == nil {
+		_, err = eng.TimeColumn(ctx, metric, c.TimeColumn, c.TimeFormat)
 	}
-	_, err = eng.TimeColumn(ctx, metric, c.TimeColumn, c.TimeFormat)
-	return err
+	if err != nil {
+		eng.Close()
+		return nil, err
+	}
+	return eng, nil
 }
 
 // run is the background investigation. Whatever happens, the session ends
 // completed or failed, the run's claim is given up, and then the event
 // stream ends with a "done" or "failed" event: whoever waits for the
 // stream's end finds the session free.
-func (m *Service) run(ctx context.Context, id string, files []*investigation.UploadedFile, c investigation.Context, h *progress, release func() error) {
-	res, err := m.investigate(ctx, id, files, c, h)
+func (m *Service) run(ctx context.Context, id string, files []*investigation.UploadedFile, c investigation.Context, h *progress, release func() error, eng *preloaded) {
+	res, err := m.investigate(ctx, id, files, c, h, eng)
 	if err == nil {
 		err = m.index(context.WithoutCancel(ctx), id, res)
 	}
@@ -208,25 +223,36 @@ func (m *Service) run(ctx context.Context, id string, files []*investigation.Upl
 	h.Close()
 }
 
-func (m *Service) investigate(ctx context.Context, id string, files []*investigation.UploadedFile, c investigation.Context, h *progress) (*investigation.Result, error) {
+// investigate runs the investigation on pre, the preflight's engine, or
+// on a new one when it had to wait for a worker: a waiting run gives its
+// engine's memory back.
+func (m *Service) investigate(ctx context.Context, id string, files []*investigation.UploadedFile, c investigation.Context, h *progress, pre *preloaded) (*investigation.Result, error) {
+	var eng investigate.Engine = pre
 	queued := func() {
+		eng.Close()
+		eng = nil
 		h.Publish(investigation.Event{Time: m.now(), Step: "queued", Message: "waiting for a free worker"})
 	}
 	if err := m.slots.Acquire(ctx, queued); err != nil {
+		if eng != nil {
+			eng.Close()
+		}
 		return nil, err
 	}
 	defer m.slots.Release()
+	if eng == nil {
+		var err error
+		if eng, err = m.openEngine(ctx); err != nil {
+			return nil, err
+		}
+	}
+	defer eng.Close()
 
 	log, err := m.cfg.OpenAudit(id)
 	if err != nil {
 		return nil, err
 	}
 	defer log.Close()
-	eng, err := m.openEngine(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer eng.Close()
 	out, err := m.artifacts(id)
 	if err != nil {
 		return nil, err
