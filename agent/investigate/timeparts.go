@@ -207,31 +207,45 @@ func hasDigit(values []string) bool {
 
 // partsSQL counts, per candidate column, its non-null rows, the rows
 // that fit each form, and (for period labels) its distinct (date, value)
-// pairs and its distinct dates.
+// pairs and its distinct dates. Every form depends on the date and the
+// value alone, so the rows are first counted per distinct pair of each
+// column (one scan, a grouping set per column), and the forms are
+// checked on those few pairs, weighted by their rows, rather than on
+// every row: on 500,000 rows it had been a fifth of an investigation.
 func (r *run) partsSQL(cands []partCandidate) string {
 	inner := []string{r.scope.day() + " AS d"}
+	cols := make([]string, len(cands))
+	sets := make([]string, len(cands))
+	grouping := make([]string, len(cands))
 	norm := []string{"*"}
 	var aggs []string
 	for i, c := range cands {
 		inner = append(inner, fmt.Sprintf("%s AS c%d", c.expr, i))
+		cols[i] = fmt.Sprintf("c%d", i)
+		sets[i] = fmt.Sprintf("(d, c%d)", i)
+		grouping[i] = fmt.Sprintf("grouping(c%d) AS g%d", i, i)
 		norm = append(norm, fmt.Sprintf("regexp_replace(upper(CAST(c%d AS VARCHAR)), '[^A-Z0-9]', '', 'g') AS v%d", i, i))
 		v := fmt.Sprintf("v%d", i)
 		n := fmt.Sprintf("TRY_CAST(v%d AS BIGINT)", i)
 		cd := fmt.Sprintf("CAST(c%d AS DATE)", i)
-		aggs = append(aggs, fmt.Sprintf("count(c%d)", i))
+		rows := func(cond string) string {
+			return fmt.Sprintf("coalesce(sum(n) FILTER (WHERE g%d = 0 AND (%s)), 0)::BIGINT", i, cond)
+		}
+		aggs = append(aggs, rows(fmt.Sprintf("c%d IS NOT NULL", i)))
 		for _, f := range c.forms() {
-			cond := strings.NewReplacer("{v}", v, "{n}", n, "{c}", cd).Replace(f.cond)
-			aggs = append(aggs, fmt.Sprintf("count(*) FILTER (WHERE %s)", cond))
+			aggs = append(aggs, rows(strings.NewReplacer("{v}", v, "{n}", n, "{c}", cd).Replace(f.cond)))
 		}
 		if c.bucket {
-			aggs = append(aggs, fmt.Sprintf("count(DISTINCT CAST(d AS VARCHAR) || chr(31) || %s)", v),
-				fmt.Sprintf("count(DISTINCT d) FILTER (WHERE %s IS NOT NULL)", v))
+			aggs = append(aggs, fmt.Sprintf("count(DISTINCT CAST(d AS VARCHAR) || chr(31) || %s) FILTER (WHERE g%d = 0)", v, i),
+				fmt.Sprintf("count(DISTINCT d) FILTER (WHERE g%d = 0 AND %s IS NOT NULL)", i, v))
 		} else {
 			aggs = append(aggs, "NULL", "NULL")
 		}
 	}
-	return fmt.Sprintf("SELECT %s\nFROM (SELECT %s, %s\n  FROM (SELECT %s FROM %s LIMIT %d) WHERE d IS NOT NULL)",
-		strings.Join(aggs, ", "), strings.Join(norm, ", "), partColumns, strings.Join(inner, ", "), r.metric.From, maxPartRows)
+	pairs := fmt.Sprintf("SELECT d, %s, %s, count(*) AS n\n  FROM (SELECT %s FROM %s LIMIT %d) WHERE d IS NOT NULL\n  GROUP BY GROUPING SETS (%s)",
+		strings.Join(cols, ", "), strings.Join(grouping, ", "), strings.Join(inner, ", "), r.metric.From, maxPartRows, strings.Join(sets, ", "))
+	return fmt.Sprintf("SELECT %s\nFROM (SELECT %s, %s\n  FROM (%s))",
+		strings.Join(aggs, ", "), strings.Join(norm, ", "), partColumns, pairs)
 }
 
 // bucketed reports whether the dates of each value of expr form one run
