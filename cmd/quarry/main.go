@@ -190,7 +190,7 @@ Commands:
   bench scifact ingest the SciFact abstracts into a room and score retrieval (nDCG@10, recall@100)
   bench ramdocs research each RAMDocs question over its own documents and score answers and
                 conflict detection
-  bench scale   time an investigation over a large generated file
+  bench scale   time an investigation over a large generated file beside the floor
   help          this text
 
 Run 'quarry COMMAND -h' for a command's flags and 'quarry help config' for
