@@ -2,6 +2,7 @@ package investigations
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 
 	"github.com/quarry-dev/quarry"
@@ -78,6 +79,26 @@ func cleanPath(path string) string {
 // filesKey, the query engines' key, never equals it.
 func loadKey(files []*investigation.UploadedFile) string {
 	return "load:" + filesKey(files)
+}
+
+// loadFiles loads files into a new engine, each as its table.
+func (m *Service) loadFiles(ctx context.Context, files []*investigation.UploadedFile) (*preloaded, error) {
+	e, err := m.openEngine(ctx)
+	if err != nil {
+		return nil, err
+	}
+	eng := newPreloaded(e)
+	for _, f := range files {
+		path, err := m.cfg.Store.Path(f.SessionID, f.Path)
+		if err == nil {
+			_, _, err = eng.load(ctx, f.TableName, path)
+		}
+		if err != nil {
+			eng.Close()
+			return nil, fmt.Errorf("%s: %w", f.OriginalName, err)
+		}
+	}
+	return eng, nil
 }
 
 // takeLoaded returns the kept engine of session holding exactly files,

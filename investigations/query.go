@@ -2,7 +2,6 @@ package investigations
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/quarry-dev/quarry"
 	"github.com/quarry-dev/quarry/agent/investigate"
@@ -146,20 +145,11 @@ func (m *Service) runQuery(ctx context.Context, id string, files []*investigatio
 
 // loadEngine loads files into a fresh engine and locks it.
 func (m *Service) loadEngine(ctx context.Context, files []*investigation.UploadedFile) (investigate.Engine, error) {
-	eng, err := m.openEngine(ctx)
+	loaded, err := m.loadFiles(ctx, files)
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range files {
-		path, err := m.cfg.Store.Path(f.SessionID, f.Path)
-		if err == nil {
-			_, _, err = eng.LoadCSV(ctx, f.TableName, path)
-		}
-		if err != nil {
-			eng.Close()
-			return nil, fmt.Errorf("%s: %w", f.OriginalName, err)
-		}
-	}
+	eng := loaded.Engine
 	if err := eng.Lock(ctx); err != nil {
 		eng.Close()
 		return nil, err

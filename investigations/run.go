@@ -124,20 +124,9 @@ func (m *Service) Investigate(ctx context.Context, id string, c investigation.Co
 func (m *Service) preflight(ctx context.Context, files []*investigation.UploadedFile, c *investigation.Context) (*preloaded, error) {
 	eng := m.takeLoaded(files[0].SessionID, files)
 	if eng == nil {
-		e, err := m.openEngine(ctx)
-		if err != nil {
+		var err error
+		if eng, err = m.loadFiles(ctx, files); err != nil {
 			return nil, err
-		}
-		eng = newPreloaded(e)
-		for _, f := range files {
-			path, err := m.cfg.Store.Path(f.SessionID, f.Path)
-			if err == nil {
-				_, _, err = eng.load(ctx, f.TableName, path)
-			}
-			if err != nil {
-				eng.Close()
-				return nil, fmt.Errorf("%s: %w", f.OriginalName, err)
-			}
 		}
 	}
 	metric, err := eng.ParseMetric(ctx, c.MetricSQL)

@@ -9,15 +9,13 @@ import (
 	"testing"
 )
 
-// TestBenchScaleSideBySide runs bench scale on a small file: the
-// investigation and the floors each measured in a process of their own,
-// with the investigation's cost as multiples of theirs. Times are never
-// asserted, only the report's shape.
+// TestBenchScaleSideBySide: the investigation and the floors, each in a
+// process of its own, side by side; the report's shape, never its times.
 func TestBenchScaleSideBySide(t *testing.T) {
+	t.Setenv(asCommand, "1") // the measuring processes are this test binary
 	if testing.Short() {
 		t.Skip("runs an investigation and two floors")
 	}
-	t.Setenv(asCommand, "1") // the measuring processes are this test binary
 	var stdout, stderr bytes.Buffer
 	if err := runBenchScale(context.Background(), []string{"--rows", "40000", "--json"}, noEnv, &stdout, &stderr); err != nil {
 		t.Fatalf("bench scale: %v\n%s", err, stderr.String())
