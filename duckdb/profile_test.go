@@ -182,7 +182,7 @@ func TestProfileWideFile(t *testing.T) {
 // boolean; numbers beside NA (as R writes a missing value) are numbers.
 func TestYesAndNoStayTheDataWords(t *testing.T) {
 	e := mustOpen(t)
-	schema, _, err := e.LoadCSV(context.Background(), "visits", writeFile(t, "visits.csv", "id,smoker,insured,mass,sex,country\n1,Yes,true,3.5,female,NA\n2,No,FALSE,NA,NA,US\n3,Yes,,4,male,DE\n"))
+	schema, _, err := e.LoadCSV(context.Background(), "visits", writeFile(t, "visits.csv", "id,smoker,insured,mass,sex,country,region\n1,Yes,true,3.5,female,NA,NA\n2,No,FALSE,NA,NA,US,EMEA\n3,Yes,,4,male,DE,APAC\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,8 +200,8 @@ func TestYesAndNoStayTheDataWords(t *testing.T) {
 		t.Errorf("smoker = %v, %v; want Yes, No", res, err)
 	}
 	// NA beside words is missing; beside two-letter codes it is Namibia
-	res, err = e.Query(context.Background(), "SELECT count(sex), count(country) FROM visits")
-	if err != nil || res.Float(0, 0) != 2 || res.Float(0, 1) != 3 {
-		t.Errorf("count(sex), count(country) = %v, %v; want 2 (NA missing), 3 (NA a code)", res, err)
+	res, err = e.Query(context.Background(), "SELECT count(sex), count(country), count(region) FROM visits")
+	if err != nil || res.Float(0, 0) != 2 || res.Float(0, 1) != 3 || res.Float(0, 2) != 3 {
+		t.Errorf("count(sex), count(country), count(region) = %v, %v; want 2 (NA missing), 3 and 3 (NA a code)", res, err)
 	}
 }

@@ -584,7 +584,8 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 
 // missingWords adds to read the columns of words (columns of text) that
 // hold NA beside their words, as R writes a missing value: NA is read as
-// missing, unless the column holds two-letter codes (Namibia's is NA).
+// missing, unless the column holds other codes in capitals (Namibia's is
+// NA, and so is North America's beside EMEA and APAC).
 // One query answers for profileBatch columns.
 func (e *Engine) missingWords(ctx context.Context, name string, words []string, read map[string]textReading) error {
 	for start := 0; start < len(words); start += profileBatch {
@@ -593,7 +594,7 @@ func (e *Engine) missingWords(ctx context.Context, name string, words []string, 
 		for _, c := range batch {
 			v := "nullif(trim(" + quoteIdent(c) + "), '')"
 			sel = append(sel, fmt.Sprintf("count(*) FILTER (WHERE %s IN (%s))", v, missingTextList),
-				fmt.Sprintf("count(*) FILTER (WHERE %s NOT IN (%s) AND length(%s) = 2 AND regexp_full_match(%s, '[A-Z]{2}'))", v, missingTextList, v, v))
+				fmt.Sprintf("count(*) FILTER (WHERE %s NOT IN (%s) AND regexp_full_match(%s, '[A-Z]{2,5}'))", v, missingTextList, v))
 		}
 		counts := make([]int64, len(sel))
 		dest := make([]any, len(sel))
