@@ -270,6 +270,11 @@ type Explanation struct {
 	// Change is the signed amount of the metric's change this explanation
 	// accounts for, in the metric's units.
 	Change float64 `json:"change"`
+	// Headline is the explanation's number as every surface prints it
+	// (Numbers.Contribution): the change it accounts for, signed as the
+	// total change is, and its share of that change, "-57,276 (58.6% of
+	// the change)".
+	Headline string `json:"headline,omitempty"`
 	// PValue is the adjusted p-value of the explanation's effect, when the
 	// analyst could estimate one.
 	PValue      *float64 `json:"p_value,omitempty"`
@@ -311,11 +316,18 @@ const (
 
 // Result is what an investigation returns to its caller.
 type Result struct {
-	SessionID    string        `json:"session_id"`
-	Status       string        `json:"status"`
-	Overall      OverallChange `json:"overall"`
+	SessionID string        `json:"session_id"`
+	Status    string        `json:"status"`
+	Overall   OverallChange `json:"overall"`
+	// Answer is the paragraph the report, the command line and the chat
+	// open with: what moved, by how much, between which periods, and the
+	// top explanation with its number, or why nothing explains it.
+	Answer       string        `json:"answer,omitempty"`
 	Explanations []Explanation `json:"explanations"`
-	ReportPath   string        `json:"report_path"`
+	// Numbers is how the metric's values are printed, the same on every
+	// surface; the explanations' Headline and the Answer use it.
+	Numbers    Numbers `json:"-"`
+	ReportPath string  `json:"report_path"`
 	// Warnings are things the reader must know before trusting the
 	// numbers: overlapping periods, a metric with no values in a period.
 	Warnings []string `json:"warnings,omitempty"`

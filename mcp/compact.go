@@ -20,7 +20,7 @@ func (t *tools) compactReport(ctx context.Context, id string) (string, error) {
 	}
 	var b strings.Builder
 	for _, line := range strings.Split(r.Content, "\n") {
-		for _, p := range []string{"# ", "**Metric:**", "**Overall change:**", "**In short:**", "> **Warning:**", "**Status:**", "**Same information:**"} {
+		for _, p := range []string{"# ", "**Metric:**", "**Overall change:**", "**Answer:**", "> **Warning:**", "**Status:**", "**Same information:**"} {
 			if strings.HasPrefix(line, p) {
 				b.WriteString(line + "\n")
 				break
@@ -36,7 +36,7 @@ func (t *tools) compactReport(ctx context.Context, id string) (string, error) {
 	}
 	for _, e := range exps {
 		sig := significance(e)
-		fmt.Fprintf(&b, "%d. [%s] %s — %s, %+.4g (%.1f%% of the change), %s\n", e.Rank, e.Likelihood, e.Title, e.Kind, e.Change, 100*e.ShareOfChange, sig)
+		fmt.Fprintf(&b, "%d. [%s] %s — %s, %s, %s\n", e.Rank, e.Likelihood, e.Title, e.Kind, e.Headline, sig)
 	}
 	b.WriteString("\nThe full report, with the SQL behind every number: get_investigation_report with full=true. Evidence per explanation: get_investigation_explanations.")
 	return b.String(), nil

@@ -68,6 +68,7 @@ type explanationInfo struct {
 	Segment       string         `json:"segment" jsonschema:"the rows it concerns, e.g. platform=android AND app_version=5.2, or all rows"`
 	ShareOfChange float64        `json:"share_of_change" jsonschema:"the fraction of the metric's change it accounts for"`
 	Change        float64        `json:"change" jsonschema:"the signed amount of the change it accounts for, in the metric's units"`
+	Headline      string         `json:"headline,omitempty" jsonschema:"the change it accounts for and its share, as the report and the command line print them"`
 	PValue        *float64       `json:"p_value,omitempty"`
 	Significant   bool           `json:"significant"`
 	Reasoning     string         `json:"reasoning"`
@@ -202,14 +203,14 @@ func (t *tools) getExplanations(ctx context.Context, in sessionIn) (explanations
 	}
 	for _, e := range exps {
 		x := explanationInfo{Rank: e.Rank, Title: e.Title, Likelihood: e.Likelihood, Kind: e.Kind, Segment: e.Segment.String(),
-			ShareOfChange: e.ShareOfChange, Change: e.Change, PValue: e.PValue, Significant: e.Significant,
+			ShareOfChange: e.ShareOfChange, Change: e.Change, Headline: e.Headline, PValue: e.PValue, Significant: e.Significant,
 			Reasoning: e.Reasoning, CausalStory: e.CausalStory, Evidence: make([]evidenceInfo, 0, len(e.Evidence))}
 		for _, ev := range e.Evidence {
 			x.Evidence = append(x.Evidence, evidenceInfo{Description: ev.Description, SQL: ev.SQL, Values: ev.Values, AuditSequence: ev.AuditSequence})
 		}
 		out.Explanations = append(out.Explanations, x)
 
-		fmt.Fprintf(&b, "%d. [%s] %s\n   %s; accounts for %.1f%% of the change (%+.2f)", x.Rank, x.Likelihood, x.Title, x.Kind, 100*x.ShareOfChange, x.Change)
+		fmt.Fprintf(&b, "%d. [%s] %s\n   %s; accounts for %s", x.Rank, x.Likelihood, x.Title, x.Kind, x.Headline)
 		if x.PValue != nil {
 			fmt.Fprintf(&b, ", p=%.4g", *x.PValue)
 		}

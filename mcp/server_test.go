@@ -185,6 +185,7 @@ type (
 			Kind          string  `json:"kind"`
 			Segment       string  `json:"segment"`
 			ShareOfChange float64 `json:"share_of_change"`
+			Headline      string  `json:"headline"`
 			Evidence      []struct {
 				Description string `json:"description"`
 				SQL         string `json:"sql"`
@@ -379,7 +380,9 @@ func investigate(t *testing.T, e *env, cs *mcpsdk.ClientSession) {
 	// hundred characters, not the whole report with its SQL.
 	rep, text := ok[struct{ Status, Markdown string }](t, cs, "get_investigation_report", map[string]string{"session_id": id})
 	if rep.Status != investigation.OutcomeCompleted || text != rep.Markdown || len(rep.Markdown) > 3000 ||
-		!strings.Contains(rep.Markdown, "**In short:**") || !strings.Contains(rep.Markdown, "1. [Most Likely] ") ||
+		!strings.Contains(rep.Markdown, "**Answer:**") || !strings.Contains(rep.Markdown, "1. [Most Likely] ") ||
+		first.Headline == "" || !strings.Contains(rep.Markdown, "The top explanation is “"+first.Title+"”: "+first.Headline) ||
+		!strings.Contains(rep.Markdown, " — volume, "+first.Headline+", significant") ||
 		!strings.Contains(rep.Markdown, "platform=android AND app_version=5.2") || strings.Contains(rep.Markdown, "SELECT") {
 		t.Errorf("compact report: status %s, %d characters:\n%s", rep.Status, len(rep.Markdown), rep.Markdown)
 	}

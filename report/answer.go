@@ -4,64 +4,123 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/quarry-dev/quarry/investigation"
 )
 
-// maxAnswerDrivers is how many explanations the opening paragraph names.
+// maxAnswerDrivers is how many explanations the answer names.
 const maxAnswerDrivers = 3
 
-// answer opens the report with what a reader asks first, in one
-// paragraph: how much the metric moved, whether that is more than normal
-// variation, the top drivers with their numbers, and the change once the
-// top one is set aside. The data model, plan and evidence follow it.
+// Answer is the paragraph an investigation opens with, on every surface
+// (report.md and its page, the command line, the chat): what moved, by
+// how much, between which periods, whether that is more than normal
+// variation, and the top explanation with its number and share of the
+// change (Numbers.Contribution), or "I could not explain it" and why. It
+// is plain text; the report makes it safe as Markdown.
+func Answer(in *Input) string {
+	w := &mdWriter{in: in, f: newNumberFormat(&in.Metric, in.Overall.BaselineValue, in.Overall.ComparisonValue)}
+	return w.answerText()
+}
+
+// answer writes the answer paragraph.
 func (w *mdWriter) answer() {
+	w.para("**Answer:** %s", prose(w.answerText()))
+}
+
+func (w *mdWriter) answerText() string {
 	in := w.in
-	o := in.Overall
 	var b strings.Builder
-	title := prose(in.Title)
-	if title == "" {
-		title = "The metric"
-	}
-	verb := "did not move"
+	b.WriteString(w.moved())
+	es := ranked(in.Explanations)
 	switch {
-	case in.WithinPrecision:
-		// Rounding of the sums, not a rise or a fall: quote no
-		// percentage of it.
-		fmt.Fprintf(&b, "%s did not move beyond floating-point precision (%s to %s).", title, w.f.value(o.BaselineValue), w.f.value(o.ComparisonValue))
-		w.para("**In short:** %s", b.String())
-		return
-	case o.ComparisonValue > o.BaselineValue:
-		verb = "rose"
-	case o.ComparisonValue < o.BaselineValue:
-		verb = "fell"
-	}
-	fmt.Fprintf(&b, "%s %s", title, verb)
-	if p, ok := changePct(o.BaselineValue, o.ComparisonValue); ok && verb != "did not move" {
-		fmt.Fprintf(&b, " %s", strings.TrimLeft(pct(p), "+-−"))
-	}
-	fmt.Fprintf(&b, ", from %s to %s", w.f.value(o.BaselineValue), w.f.value(o.ComparisonValue))
-	if o.Significant {
-		b.WriteString(", more than its normal variation.")
-	} else {
-		b.WriteString(", within its normal variation.")
-	}
-	es := in.Explanations
-	if in.Status == investigation.OutcomeCompleted && len(es) > 0 {
-		var parts []string
-		for _, e := range es[:min(len(es), maxAnswerDrivers)] {
-			parts = append(parts, fmt.Sprintf("%s (%s, %s of the change)", strings.TrimRight(prose(e.Title), "."), w.f.change(e.Change), strings.TrimLeft(pct(100*e.ShareOfChange), "+")))
+	case in.Status == investigation.OutcomeNoFindings || len(es) == 0:
+		why := strings.TrimSpace(in.NoFindingsReason)
+		if why == "" {
+			why = "no explanation held up under testing."
 		}
-		lead := "The driver is"
-		if len(parts) > 1 {
-			lead = "The drivers are"
-		}
-		fmt.Fprintf(&b, " %s %s.", lead, joinAnd(parts))
+		fmt.Fprintf(&b, " I could not explain it: %s", lowerFirst(why))
+	default:
+		b.WriteString(" " + w.drivers(es))
 		if s := w.without(es[0]); s != "" {
 			b.WriteString(" " + s)
 		}
 	}
-	w.para("**In short:** %s", b.String())
+	return oneLine(b.String())
+}
+
+// moved says what moved, by how much and between which periods: "Amount
+// fell 10.3% (-97,732), from 947,083 (2024-03-04 to 2024-03-17) to 849,350
+// (2024-03-18 to 2024-03-31), more than its normal variation (p < 0.001)."
+func (w *mdWriter) moved() string {
+	in := w.in
+	o := in.Overall
+	title := oneLine(in.Title)
+	if title == "" {
+		title = "The metric"
+	}
+	b, c := in.Context.BaselinePeriod, in.Context.ComparisonPeriod
+	from := fmt.Sprintf("from %s (%s) to %s (%s)", w.f.Value(o.BaselineValue), periodText(b), w.f.Value(o.ComparisonValue), periodText(c))
+	if in.WithinPrecision {
+		// Rounding of the sums, not a rise or a fall: quote no
+		// percentage of it.
+		return fmt.Sprintf("%s did not move beyond floating-point precision (%s).", title, from)
+	}
+	change := o.ComparisonValue - o.BaselineValue
+	verb := "did not move"
+	switch {
+	case change > 0:
+		verb = "rose"
+	case change < 0:
+		verb = "fell"
+	}
+	by := w.f.Change(change)
+	if p, ok := changePct(o.BaselineValue, o.ComparisonValue); ok && change != 0 {
+		by = strings.TrimLeft(pct(p), "+-") + " (" + by + ")"
+	}
+	if change == 0 {
+		return fmt.Sprintf("%s did not move (%s).", title, from)
+	}
+	return fmt.Sprintf("%s %s %s, %s, %s.", title, verb, by, from, variation(o))
+}
+
+// variation says how the change compares with the metric's normal
+// variation, with the test's p-value.
+func variation(o investigation.OverallChange) string {
+	return overallTest(o, "more than its normal variation", "not tested against its normal variation", "within its normal variation")
+}
+
+// drivers names the top explanations with their headline numbers.
+func (w *mdWriter) drivers(es []investigation.Explanation) string {
+	top := es[0]
+	lead := "The top explanation is"
+	if top.Kind == investigation.KindDataQuality {
+		lead = "Fix the data first: the top explanation is a data problem,"
+	}
+	s := fmt.Sprintf("%s “%s”: %s.", lead, strings.TrimRight(oneLine(top.Title), "."), w.headline(top))
+	var next []string
+	for _, e := range es[1:min(len(es), maxAnswerDrivers)] {
+		next = append(next, fmt.Sprintf("“%s”: %s", strings.TrimRight(oneLine(e.Title), "."), w.headline(e)))
+	}
+	if len(next) > 0 {
+		s += " Then " + joinAnd(next) + "."
+	}
+	return s
+}
+
+// headline is an explanation's number as every surface prints it.
+func (w *mdWriter) headline(e investigation.Explanation) string {
+	return w.f.Contribution(e.Change, e.ShareOfChange)
+}
+
+// lowerFirst lower-cases the first letter of a sentence that follows a
+// colon.
+func lowerFirst(s string) string {
+	for i, r := range s {
+		return string(unicode.ToLower(r)) + s[i+utf8.RuneLen(r):]
+	}
+	return s
 }
 
 // without says how the metric moved once the top explanation is set aside:
@@ -78,7 +137,7 @@ func (w *mdWriter) without(e investigation.Explanation) string {
 	case e.Kind == investigation.KindDataQuality:
 		name = "the data problem"
 	case len(e.Segment) > 0:
-		name = segmentText(e.Segment)
+		name = e.Segment.String()
 	case e.Kind == investigation.KindCalendar:
 		name = "the weekday effect"
 	case e.Kind == investigation.KindConcentration:
@@ -93,7 +152,7 @@ func (w *mdWriter) without(e investigation.Explanation) string {
 		if ok0 && ok1 {
 			r0, r1 := o.BaselineValue-s0, o.ComparisonValue-s1
 			if p, ok := changePct(r0, r1); ok {
-				return fmt.Sprintf("Without %s, the rest %s %s (%s to %s).", name, movedVerb(r1-r0), strings.TrimLeft(pct(p), "+-−"), w.f.value(r0), w.f.value(r1))
+				return fmt.Sprintf("Without %s, the rest %s %s (%s to %s).", name, movedVerb(r1-r0), strings.TrimLeft(pct(p), "+-−"), w.f.Value(r0), w.f.Value(r1))
 			}
 		}
 	}
@@ -102,7 +161,7 @@ func (w *mdWriter) without(e investigation.Explanation) string {
 		return fmt.Sprintf("Without the effect of %s the metric would not have moved.", name)
 	}
 	if p, ok := changePct(o.BaselineValue, o.BaselineValue+rest); ok {
-		return fmt.Sprintf("Without the effect of %s the metric would have %s %s (%s).", name, map[bool]string{true: "fallen", false: "risen"}[rest < 0], strings.TrimLeft(pct(p), "+-−"), w.f.change(rest))
+		return fmt.Sprintf("Without the effect of %s the metric would have %s %s (%s).", name, map[bool]string{true: "fallen", false: "risen"}[rest < 0], strings.TrimLeft(pct(p), "+-−"), w.f.Change(rest))
 	}
 	return ""
 }

@@ -43,18 +43,14 @@ func (w *mdWriter) breakdowns() {
 		}
 		w.printf("")
 		if ev := b.Evidence; ev != nil && ev.AuditSequence > 0 {
-			w.para("*Shares are of the overall change (%s); from the query of audit entry #%d.*", w.f.change(b.Change), ev.AuditSequence)
+			w.para("*Shares are of the overall change (%s); from the query of audit entry #%d.*", w.f.Change(b.Change), ev.AuditSequence)
 		}
 	}
 }
 
 func (w *mdWriter) breakdownRow(name string, r investigation.BreakdownRow) {
-	w.printf("| %s | %s | %s | %s | %s |", name, w.f.value(r.Baseline), w.f.value(r.Comparison), w.f.change(r.Change), sharePct(r.Share))
+	w.printf("| %s | %s | %s | %s | %s |", name, w.f.Value(r.Baseline), w.f.Value(r.Comparison), w.f.Change(r.Change), investigation.Share(r.Share))
 }
-
-// sharePct prints a signed share of the change with one decimal, as the
-// command line and the JSON's readers see it: "+14.6%".
-func sharePct(share float64) string { return fmt.Sprintf("%+.1f%%", 100*share) }
 
 // capitalize upper-cases the first letter of a sentence.
 func capitalize(s string) string {

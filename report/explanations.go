@@ -8,21 +8,43 @@ import (
 	"github.com/quarry-dev/quarry/investigation"
 )
 
-// explanations writes the ranked explanations with their evidence, or, for
-// a run without findings, what was tried and what to do about it.
-func (w *mdWriter) explanations() {
+// rankedList lists the explanations best first, one line each with its
+// headline number, kind and significance, right after the answer; their
+// evidence follows the list further down.
+func (w *mdWriter) rankedList() {
 	w.heading(2, "Explanations (Ranked by Likelihood)")
-	if w.in.Status == investigation.OutcomeNoFindings {
-		w.noFindings()
-	} else if len(w.in.Explanations) == 0 {
-		w.para("No explanation was validated.")
+	es := ranked(w.in.Explanations)
+	if w.in.Status == investigation.OutcomeNoFindings || len(es) == 0 {
+		w.para("No explanation held up under testing; what was tried is under “Why Nothing Was Found” below.")
+		return
 	}
+	for i, e := range es {
+		rank, likelihood := rankOf(i, e)
+		w.printf("%d. **%s** (%s): %s; %s, %s.", rank, prose(e.Title), likelihood, w.headline(e), kindWord(e.Kind), shortSignificance(e))
+	}
+	w.para("*The evidence of each, with the queries behind its numbers, is under “Evidence for the Explanations” below.*")
+}
+
+// evidenceSection writes each explanation's evidence, or, for a run
+// without findings, what was tried and what to do about it.
+func (w *mdWriter) evidenceSection() {
+	if w.in.Status == investigation.OutcomeNoFindings {
+		w.heading(2, "Why Nothing Was Found")
+		w.noFindings()
+		return
+	}
+	if len(w.in.Explanations) == 0 {
+		return
+	}
+	w.heading(2, "Evidence for the Explanations")
 	for i, e := range ranked(w.in.Explanations) {
 		w.explanation(i, e)
 	}
 }
 
-func (w *mdWriter) explanation(i int, e investigation.Explanation) {
+// rankOf is an explanation's rank and likelihood, from its place in the
+// list when it carries none.
+func rankOf(i int, e investigation.Explanation) (int, string) {
 	rank := e.Rank
 	if rank == 0 {
 		rank = i + 1
@@ -31,6 +53,11 @@ func (w *mdWriter) explanation(i int, e investigation.Explanation) {
 	if likelihood == "" {
 		likelihood = investigation.LikelihoodForRank(rank)
 	}
+	return rank, likelihood
+}
+
+func (w *mdWriter) explanation(i int, e investigation.Explanation) {
+	rank, likelihood := rankOf(i, e)
 	w.heading(3, fmt.Sprintf("%d. %s (%s)", rank, prose(e.Title), likelihood))
 	if e.Kind != "" {
 		w.printf("- **Kind:** %s", kindText(e.Kind))
@@ -40,7 +67,7 @@ func (w *mdWriter) explanation(i int, e investigation.Explanation) {
 	} else {
 		w.printf("- **Segment:** %s", segmentText(e.Segment))
 	}
-	w.printf("- **Change:** %s (%s)%s", w.f.change(e.Change), w.shareText(e), w.setAsideText(e))
+	w.printf("- **Change:** %s%s%s", w.headline(e), against(e), w.setAsideText(e))
 	w.printf("- **Significance:** %s", explanationSignificance(e))
 
 	if len(e.Evidence) > 0 {
@@ -60,19 +87,13 @@ func (w *mdWriter) explanation(i int, e investigation.Explanation) {
 	}
 }
 
-// shareText says how much of the overall change the explanation accounts
-// for. It is computed from the amounts, so it always agrees with the
-// numbers printed beside it; a negative share offsets the change.
-func (w *mdWriter) shareText(e investigation.Explanation) string {
-	share := e.ShareOfChange * 100
-	if total := w.in.Overall.ComparisonValue - w.in.Overall.BaselineValue; total != 0 {
-		share = e.Change / total * 100
+// against says that an explanation offsets the change (its share is
+// negative).
+func against(e investigation.Explanation) string {
+	if e.ShareOfChange < 0 {
+		return "; it works against the change"
 	}
-	s := pct(share) + " of the total change"
-	if share < 0 {
-		s += "; it works against the change"
-	}
-	return s
+	return ""
 }
 
 // evidence writes one evidence bullet with its numbers and, folded away,
@@ -115,11 +136,11 @@ func (w *mdWriter) evidenceValues(vals map[string]float64) string {
 		case lk == "p" || strings.Contains(lk, "p_value") || strings.Contains(lk, "pvalue"):
 			parts = append(parts, code(k)+strings.TrimPrefix(pValue(v), "p"))
 		case lk == "baseline" || lk == "comparison":
-			parts = append(parts, code(k)+" = "+w.f.value(v))
+			parts = append(parts, code(k)+" = "+w.f.Value(v))
 		case lk == "change" || strings.HasSuffix(lk, "_effect"):
-			parts = append(parts, code(k)+" = "+w.f.change(v))
+			parts = append(parts, code(k)+" = "+w.f.Change(v))
 		case lk == "share_of_change":
-			parts = append(parts, code(k)+" = "+pct(v*100))
+			parts = append(parts, code(k)+" = "+investigation.Share(v))
 		default:
 			parts = append(parts, code(k)+" = "+plainNumber(v))
 		}
@@ -138,11 +159,11 @@ func (w *mdWriter) setAsideText(e investigation.Explanation) string {
 		if !ok || !ok2 || n <= 0 {
 			continue
 		}
-		s := fmt.Sprintf(", measured after the %s rows it shares with segments earlier in the partition were set aside; over all its rows it moved %s", plainNumber(n), w.f.change(all))
+		moved := w.f.Change(all)
 		if total := w.in.Overall.ComparisonValue - w.in.Overall.BaselineValue; total != 0 {
-			s += " (" + pct(all/total*100) + " of the total change)"
+			moved = w.f.Contribution(all, all/total)
 		}
-		return s
+		return fmt.Sprintf(", measured after the %s rows it shares with segments earlier in the partition were set aside; over all its rows it moved %s", plainNumber(n), moved)
 	}
 	return ""
 }
@@ -182,6 +203,23 @@ const Alpha = 0.05
 // explanation marked significant with q = 0.217 is not called significant.
 func passed(e investigation.Explanation) bool {
 	return e.Significant && (e.PValue == nil || math.IsNaN(*e.PValue) || *e.PValue <= Alpha)
+}
+
+// shortSignificance is the first clause of explanationSignificance:
+// "significant (adjusted p < 0.001)", "no test needed".
+func shortSignificance(e investigation.Explanation) string {
+	s := explanationSignificance(e)
+	if i := strings.IndexAny(s, ";:"); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// kindWord names an explanation kind in a word or two: "volume", "data
+// quality".
+func kindWord(kind string) string {
+	word, _, _ := strings.Cut(kindText(kind), " — ")
+	return word
 }
 
 // kindText explains an explanation kind in a few words.

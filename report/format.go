@@ -9,67 +9,15 @@ import (
 	"github.com/quarry-dev/quarry/investigation"
 )
 
-// numberFormat prints values of one metric consistently across a report:
-// the same decimals for the totals, the change and every explanation.
-type numberFormat struct {
-	// percent is set for ratios of fractions (conversion, share): 0.041 is
-	// printed "4.10%" and a change of -0.005 "-0.50 pp".
-	percent bool
-	// decimals applies to metric units, or to the percentage in percent
-	// mode.
-	decimals int
-}
+// numberFormat prints values of one metric consistently across a report
+// (investigation.Numbers, which every surface of an investigation uses),
+// and adds what only charts need: compact labels and axis ticks.
+type numberFormat struct{ investigation.Numbers }
 
 // newNumberFormat picks the format for metric m from the values the report
 // shows: the two totals and the overall change.
 func newNumberFormat(m *investigation.Metric, base, cmp float64) numberFormat {
-	scale := m.Scale
-	if scale == 0 {
-		scale = 1
-	}
-	change := math.Abs(cmp - base)
-	if m.Kind == investigation.MetricRatio && scale == 1 && math.Abs(base) <= 1 && math.Abs(cmp) <= 1 {
-		// Two decimals of a percentage unless the change needs more to
-		// show two significant digits of the percentage-point change.
-		d := 2
-		if change > 0 {
-			d = max(d, min(sigDecimals(change*100, 2), 4))
-		}
-		return numberFormat{percent: true, decimals: d}
-	}
-	if (m.Kind == investigation.MetricCount || m.Kind == investigation.MetricDistinct) && scale == 1 {
-		return numberFormat{decimals: 0}
-	}
-	mag := max(math.Abs(base), math.Abs(cmp))
-	switch {
-	case mag >= 1000:
-		return numberFormat{decimals: 0}
-	case mag >= 1 || mag == 0:
-		return numberFormat{decimals: 2}
-	}
-	return numberFormat{decimals: min(sigDecimals(mag, 3), 6)}
-}
-
-// sigDecimals returns how many decimals show n significant digits of x > 0.
-func sigDecimals(x float64, n int) int {
-	return max(0, n-1-int(math.Floor(math.Log10(x))))
-}
-
-// value prints a metric value: "1,234,567", "52.31" or "4.10%".
-func (f numberFormat) value(v float64) string {
-	if f.percent {
-		return grouped(v*100, f.decimals) + "%"
-	}
-	return grouped(v, f.decimals)
-}
-
-// change prints a signed amount of metric units: "-12,345", "+2.19" or
-// "-0.50 pp".
-func (f numberFormat) change(v float64) string {
-	if f.percent {
-		return signed(grouped(v*100, f.decimals)) + " pp"
-	}
-	return signed(grouped(v, f.decimals))
+	return numberFormat{investigation.NewNumbers(m, base, cmp)}
 }
 
 // compact prints a value for a chart label, where space is short:
@@ -77,10 +25,10 @@ func (f numberFormat) change(v float64) string {
 func (f numberFormat) compact(v float64, withSign bool) string {
 	var s string
 	switch a := math.Abs(v); {
-	case f.percent && withSign:
-		return f.change(v)
-	case f.percent:
-		return f.value(v)
+	case f.Percent && withSign:
+		return f.Change(v)
+	case f.Percent:
+		return f.Value(v)
 	case a >= 1e9:
 		s = trimZeros(strconv.FormatFloat(v/1e9, 'f', 2, 64)) + "B"
 	case a >= 1e6:
@@ -88,7 +36,7 @@ func (f numberFormat) compact(v float64, withSign bool) string {
 	case a >= 1e4:
 		s = trimZeros(strconv.FormatFloat(v/1e3, 'f', 1, 64)) + "K"
 	default:
-		s = grouped(v, f.decimals)
+		s = grouped(v, f.Decimals)
 	}
 	if withSign {
 		return signed(s)
@@ -99,10 +47,10 @@ func (f numberFormat) compact(v float64, withSign bool) string {
 // tick prints an axis tick, where values are round: "12%", "3.5%", "1.2M".
 func (f numberFormat) tick(v float64) string {
 	switch {
-	case f.percent:
-		return trimZeros(grouped(v*100, f.decimals)) + "%"
+	case f.Percent:
+		return trimZeros(grouped(v*100, f.Decimals)) + "%"
 	case math.Abs(v) < 1e4:
-		return trimZeros(grouped(v, f.decimals))
+		return trimZeros(grouped(v, f.Decimals))
 	}
 	return f.compact(v, false)
 }
@@ -115,39 +63,12 @@ func trimZeros(s string) string {
 	return strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
 }
 
-// grouped prints v with the given decimals and thousands separators. A
-// value that rounds to zero prints without a minus sign.
-func grouped(v float64, decimals int) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "n/a"
-	}
-	s := strconv.FormatFloat(math.Abs(v), 'f', decimals, 64)
-	intPart, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	if v < 0 && strings.Trim(s, "0.") != "" {
-		b.WriteByte('-')
-	}
-	for i, r := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if frac != "" {
-		b.WriteByte('.')
-		b.WriteString(frac)
-	}
-	return b.String()
-}
+// grouped prints v with the given decimals and thousands separators.
+func grouped(v float64, decimals int) string { return investigation.Grouped(v, decimals) }
 
 // signed adds a plus sign to a printed number that is neither negative
 // nor zero.
-func signed(s string) string {
-	if strings.HasPrefix(s, "-") || s == "n/a" || strings.Trim(s, "0.,") == "" {
-		return s
-	}
-	return "+" + s
-}
+func signed(s string) string { return investigation.Signed(s) }
 
 // plainNumber prints a number of unknown meaning (an evidence value):
 // integers grouped, other values with two decimals or three significant
@@ -212,4 +133,9 @@ func perPeriod(grain, title string) string {
 		return title
 	}
 	return adj + " " + title
+}
+
+// sigDecimals returns how many decimals show n significant digits of x > 0.
+func sigDecimals(x float64, n int) int {
+	return max(0, n-1-int(math.Floor(math.Log10(x))))
 }

@@ -30,10 +30,10 @@ func TestNumberFormat(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f := newNumberFormat(&tt.m, tt.base, tt.cmp)
-		if got := f.value(tt.v); got != tt.value {
+		if got := f.Value(tt.v); got != tt.value {
 			t.Errorf("%s: value(%v) = %q; want %q", tt.name, tt.v, got, tt.value)
 		}
-		if got := f.change(tt.ch); got != tt.chg {
+		if got := f.Change(tt.ch); got != tt.chg {
 			t.Errorf("%s: change(%v) = %q; want %q", tt.name, tt.ch, got, tt.chg)
 		}
 		if got := f.compact(tt.ch, true); got != tt.compactSign {

@@ -18,14 +18,21 @@ import (
 // relative to the report; sections whose chart is missing are left out.
 func Markdown(in *Input, charts Charts) string {
 	w := &mdWriter{in: in, f: newNumberFormat(&in.Metric, in.Overall.BaselineValue, in.Overall.ComparisonValue)}
+	// The answer first: the paragraph, then the ranked explanations and
+	// the breakdowns the question asked for; then the evidence: the
+	// metric's test, data quality, each explanation's numbers and
+	// queries, the data model's roles, the analysis and the charts.
 	w.header()
 	w.answer()
+	w.warnings()
+	w.rankedList()
 	w.breakdowns()
 	w.summary()
+	w.metric()
+	w.dataQuality()
+	w.evidenceSection()
 	w.dataModel()
 	w.analysis()
-	w.dataQuality()
-	w.explanations()
 	w.charts(charts)
 	w.nextSteps()
 	w.footer()
@@ -118,6 +125,25 @@ func (w *mdWriter) header() {
 	if q := prose(in.Context.InvestigationPrompt); q != "" {
 		w.para("> **Question:** %s", q)
 	}
+}
+
+// warnings are what the reader must know before trusting any number, so
+// they follow the answer.
+func (w *mdWriter) warnings() {
+	for _, warning := range w.in.Warnings {
+		w.para("> **Warning:** %s", prose(warning))
+	}
+}
+
+// metric opens the evidence: the metric's definition, its value in both
+// periods and the test of the overall change.
+func (w *mdWriter) metric() {
+	in := w.in
+	title := prose(in.Title)
+	if title == "" {
+		title = "Metric"
+	}
+	w.heading(2, "Metric and Periods")
 	w.para("**Metric:** %s", metricDescription(&in.Metric))
 	sql := in.Context.MetricSQL
 	if sql == "" {
@@ -128,8 +154,8 @@ func (w *mdWriter) header() {
 	b, c := in.Context.BaselinePeriod, in.Context.ComparisonPeriod
 	w.printf("| Period | Dates | Days | %s |", cell(title))
 	w.printf("|---|---|---:|---:|")
-	w.printf("| Baseline | %s | %d | %s |", periodText(b), days(b), w.f.value(in.Overall.BaselineValue))
-	w.printf("| Comparison | %s | %d | %s |", periodText(c), days(c), w.f.value(in.Overall.ComparisonValue))
+	w.printf("| Baseline | %s | %d | %s |", periodText(b), days(b), w.f.Value(in.Overall.BaselineValue))
+	w.printf("| Comparison | %s | %d | %s |", periodText(c), days(c), w.f.Value(in.Overall.ComparisonValue))
 	if in.WithinPrecision {
 		w.para("**Overall change:** none beyond floating-point precision: the periods differ by %s of the value, the rounding of the sums, not a change.", relText(in.Overall.BaselineValue, in.Overall.ComparisonValue))
 	} else {
@@ -137,9 +163,6 @@ func (w *mdWriter) header() {
 	}
 	if in.Metric.Additive() && days(b) != days(c) && days(b) > 0 && days(c) > 0 && (in.Overall.Grain == "" || in.Overall.Grain == investigation.GrainDay) {
 		w.para("*The periods differ in length (%d vs %d days); an additive metric moves with the number of days.*", days(b), days(c))
-	}
-	for _, warning := range in.Warnings {
-		w.para("> **Warning:** %s", prose(warning))
 	}
 	if in.Status == investigation.OutcomeNoFindings {
 		w.para("**Status:** no findings. %s", prose(in.NoFindingsReason))
@@ -149,7 +172,7 @@ func (w *mdWriter) header() {
 // changeWithPct prints the overall change: "-134,567 (-10.9%)".
 func (w *mdWriter) changeWithPct() string {
 	o := w.in.Overall
-	ch := w.f.change(o.ComparisonValue - o.BaselineValue)
+	ch := w.f.Change(o.ComparisonValue - o.BaselineValue)
 	if p, ok := changePct(o.BaselineValue, o.ComparisonValue); ok {
 		return fmt.Sprintf("%s (%s)", ch, pct(p))
 	}
@@ -165,16 +188,22 @@ func relText(a, b float64) string {
 	return strconv.FormatFloat(math.Abs(b-a)/m, 'e', 1, 64)
 }
 
-// overallSignificance phrases the overall test. A p-value of zero on a
-// change marked not significant means no test ran, not p < 0.001.
+// overallSignificance phrases the overall test.
 func overallSignificance(o investigation.OverallChange) string {
+	return overallTest(o, "statistically significant", "not tested for significance", "not statistically significant")
+}
+
+// overallTest phrases the overall test in the words given for each
+// outcome, with the p-value when a test ran. A p-value of zero on a change
+// marked not significant means no test ran, not p < 0.001.
+func overallTest(o investigation.OverallChange, significant, untested, not string) string {
 	switch {
 	case o.Significant:
-		return "statistically significant (" + pValue(o.PValue) + ")"
+		return significant + " (" + pValue(o.PValue) + ")"
 	case o.PValue == 0:
-		return "not tested for significance"
+		return untested
 	}
-	return "not statistically significant (" + pValue(o.PValue) + ")"
+	return not + " (" + pValue(o.PValue) + ")"
 }
 
 // summary writes the model's executive summary, saying who wrote it and

@@ -29,15 +29,15 @@ func (w *mdWriter) charts(c Charts) {
 		total := in.Overall.ComparisonValue - in.Overall.BaselineValue
 		w.printf("| Contribution | Change | Share of change |")
 		w.printf("|---|---:|---:|")
-		w.printf("| Baseline | %s | |", w.f.value(in.Overall.BaselineValue))
+		w.printf("| Baseline | %s | |", w.f.Value(in.Overall.BaselineValue))
 		for _, b := range waterfallSteps(in.Overall.BaselineValue, in.Overall.ComparisonValue, in.Waterfall) {
 			share := ""
 			if total != 0 {
-				share = pct(b.Value / total * 100)
+				share = investigation.Share(b.Value / total)
 			}
-			w.printf("| %s | %s | %s |", cell(b.Label), w.f.change(b.Value), share)
+			w.printf("| %s | %s | %s |", cell(b.Label), w.f.Change(b.Value), share)
 		}
-		w.printf("| Comparison | %s | |", w.f.value(in.Overall.ComparisonValue))
+		w.printf("| Comparison | %s | |", w.f.Value(in.Overall.ComparisonValue))
 		w.outsideWaterfall()
 	}
 	for i, s := range in.Series {
@@ -57,7 +57,7 @@ func (w *mdWriter) outsideWaterfall() {
 	var out []string
 	for _, e := range ranked(w.in.Explanations) {
 		if len(e.Segment) == 0 {
-			out = append(out, fmt.Sprintf("“%s” (%s)", prose(e.Title), w.f.change(e.Change)))
+			out = append(out, fmt.Sprintf("“%s” (%s)", prose(e.Title), w.f.Change(e.Change)))
 		}
 	}
 	if len(out) == 0 {
@@ -166,7 +166,7 @@ func concentrationSubject(h investigation.Hypothesis) string {
 
 // stepFor recommends the action an explanation of each kind calls for.
 func (w *mdWriter) stepFor(e investigation.Explanation) string {
-	seg, title, ch := segmentText(e.Segment), "“"+prose(e.Title)+"”", w.f.change(e.Change)
+	seg, title, ch := segmentText(e.Segment), "“"+prose(e.Title)+"”", w.f.Change(e.Change)
 	switch e.Kind {
 	case investigation.KindDataQuality:
 		return fmt.Sprintf("Fix the data problem behind %s (%s) and run the investigation again before acting on anything else.", title, seg)

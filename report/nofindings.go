@@ -109,7 +109,7 @@ func (w *mdWriter) gatheringSteps() []string {
 		if g := in.Overall.Grain; g != "" && g != investigation.GrainDay {
 			unit = "these periods"
 		}
-		s := fmt.Sprintf("With %s per period, a change has to be about %s", unit, w.f.change(mde)[1:])
+		s := fmt.Sprintf("With %s per period, a change has to be about %s", unit, w.f.Change(mde)[1:])
 		if p, ok := changePct(in.Overall.BaselineValue, in.Overall.BaselineValue+mde); ok {
 			s += fmt.Sprintf(" (%s)", strings.TrimPrefix(pct(p), "+"))
 		}

@@ -48,7 +48,7 @@ func TestSetAsideChangeIsLabelled(t *testing.T) {
 	e.Evidence = append(e.Evidence, investigation.Evidence{Description: "over all its rows",
 		Values: map[string]float64{"all_rows_change": -0.0017, "rows_set_aside": 412}})
 	md := Markdown(in, Charts{})
-	want := "- **Change:** -0.12 pp (+24.0% of the total change), measured after the 412 rows it shares with segments earlier in the partition were set aside; over all its rows it moved -0.17 pp (+34.0% of the total change)"
+	want := "- **Change:** -0.12 pp (24.0% of the change), measured after the 412 rows it shares with segments earlier in the partition were set aside; over all its rows it moved -0.17 pp (34.0% of the change)"
 	if !strings.Contains(md, want) {
 		_, got, _ := strings.Cut(md, "### 2.")
 		t.Errorf("want %q in\n%.600s", want, got)

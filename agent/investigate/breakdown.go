@@ -135,7 +135,7 @@ func (r *run) breakdownLine(b investigation.Breakdown) string {
 	}
 	var parts []string
 	for _, row := range b.Rows[:min(len(b.Rows), maxBreakdownLine)] {
-		parts = append(parts, fmt.Sprintf("%s %s (%s of the change)", row.Value, r.fmtChange(row.Change), signedPct(row.Share)))
+		parts = append(parts, fmt.Sprintf("%s %s (%s of the change)", row.Value, r.fmtChange(row.Change), sharePct(row.Share)))
 	}
 	if len(parts) == 0 {
 		return head

@@ -46,7 +46,7 @@ func TestBreakdownTheQuestionNames(t *testing.T) {
 			}
 			if bd := iv.res.Breakdowns[0]; bd.Dimension != "" {
 				report := iv.read(t, "report.md")
-				if !strings.Contains(report, "## Change by series (asked for "+bd.Asked+")") || !strings.Contains(report, "| C | 3,654 | 7,254 | +3,600 | +100.0% |") {
+				if !strings.Contains(report, "## Change by series (asked for "+bd.Asked+")") || !strings.Contains(report, "| C | 3,654 | 7,254 | +3,600 | 100.0% |") {
 					t.Errorf("report lacks the breakdown:\n%s", report[:min(len(report), 2500)])
 				}
 				if !strings.Contains(iv.read(t, "results/breakdowns.json"), `"share_of_change": 1`) {

@@ -206,7 +206,7 @@ func (r *run) concentrationExplanation(rows []bigRow, sum float64, period int, o
 		strings.ToLower(who[:1])+who[1:], where, r.fmtChange(change), pctOf(math.Abs(share)), direction, strings.Join(names, "; "),
 		r.fmtChange(o.Change-change), r.fmtChange(o.Change))
 	reasoning := fmt.Sprintf("The %d largest rows of the %s hold %s, %s of the change, and each is larger than any row of the other period (largest %s). A change this concentrated is a few events, not a trend: check each row before reading any segment.",
-		len(rows), where, r.fmtChange(change), signedPct(share), r.fmtValue(otherMax))
+		len(rows), where, r.fmtChange(change), sharePct(share), r.fmtValue(otherMax))
 	return investigation.Explanation{
 		Title: truncate(title, quarry.MaxExplanationTitleLen),
 		Evidence: []investigation.Evidence{{

@@ -94,6 +94,7 @@ func (r *run) explain(ctx context.Context) error {
 		r.outcome = investigation.OutcomeCompleted
 	}
 	for i := range all {
+		all[i].Headline = r.contribution(all[i].Change, all[i].ShareOfChange)
 		all[i].Rank = i + 1
 		all[i].Likelihood = investigation.LikelihoodForRank(i + 1)
 		all[i].Reasoning = truncate(rankReason(all[i], i+1)+" "+all[i].Reasoning, quarry.MaxExplanationReasonLen)
@@ -173,7 +174,7 @@ func (r *run) segmentExplanation(v *verified, ratio bool) investigation.Explanat
 	if v.partial(r) {
 		measured = fmt.Sprintf("measured as a non-overlapping part of the population, after the rows it shares with %s, earlier in the partition, were set aside", strings.Join(v.takenBy, " and "))
 	}
-	reasoning := fmt.Sprintf("It accounts for %s (%s) of the change, %s", r.fmtChange(v.effect.Change), sharePct(v.share), measured)
+	reasoning := fmt.Sprintf("It accounts for %s, %s", r.contribution(v.effect.Change, v.share), measured)
 	if v.passed() {
 		reasoning += fmt.Sprintf("; its own %s-to-%s change is significant (%s after correcting for %d segments).", r.grain.noun(), r.grain.noun(), stat("q", p), r.examined())
 	} else {
@@ -249,7 +250,7 @@ func (r *run) qualityExplanation(is *qualityIssue) investigation.Explanation {
 		Evidence: []investigation.Evidence{{
 			Description: is.Detail, SQL: is.rec.SQL, AuditSequence: is.rec.Sequence, Values: is.Values,
 		}},
-		Reasoning:        fmt.Sprintf("An estimated %s (%s of the change) comes from this problem, not from the business.", r.fmtChange(is.impact), sharePct(share)),
+		Reasoning:        fmt.Sprintf("An estimated %s comes from this problem, not from the business.", r.contribution(is.impact, share)),
 		CausalStory:      truncate(is.Detail+". Fix the data and re-run before reading any other explanation.", quarry.MaxCausalStoryLen),
 		SourceHypotheses: []string{r.hypByKind(investigation.KindDataQuality).HypothesisID},
 		Kind:             investigation.KindDataQuality,
@@ -270,7 +271,7 @@ func (r *run) calendarExplanation(c *calendarResult) investigation.Explanation {
 			SQL:         c.rec.SQL, AuditSequence: c.rec.Sequence,
 			Values: map[string]float64{"expected_change": c.ExpectedChange, "length_change": c.LengthChange, "share_of_change": share},
 		}},
-		Reasoning:        fmt.Sprintf("The weekday composition alone predicts %s (%s of the change).", r.fmtChange(c.ExpectedChange), sharePct(share)),
+		Reasoning:        fmt.Sprintf("The weekday composition alone predicts %s.", r.contribution(c.ExpectedChange, share)),
 		CausalStory:      "The metric follows a weekly pattern and the two periods contain different weekdays; compare like-for-like weeks before concluding anything changed.",
 		SourceHypotheses: []string{r.hypByKind(investigation.KindCalendar).HypothesisID},
 		Kind:             investigation.KindCalendar,

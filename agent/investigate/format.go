@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/quarry-dev/quarry/investigation"
 )
 
 // num formats a number for people: thousands separators, and decimals only
@@ -52,12 +54,9 @@ func group(s string) string {
 	return sign + b.String() + frac
 }
 
-// sharePct formats a signed fraction as a percentage.
-func sharePct(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) }
-
-// signedPct formats a signed share of the change with one decimal, as
-// every output prints it: "+14.6%", "-3.0%".
-func signedPct(f float64) string { return fmt.Sprintf("%+.1f%%", 100*f) }
+// sharePct formats a share of the change as every surface prints it
+// (investigation.Share): "58.6%", and "-3.0%" against the change.
+func sharePct(f float64) string { return investigation.Share(f) }
 
 // pctOf formats an unsigned fraction as a percentage with one decimal.
 func pctOf(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
@@ -85,32 +84,23 @@ func stat(name string, p float64) string {
 	return name + "=" + v
 }
 
-// percentLike reports whether the metric is a rate shown best in percent:
-// a ratio whose values lie in [0, 1].
-func (r *run) percentLike() bool {
+// numbers is the format of the metric's values on every surface of the
+// investigation (investigation.Numbers), from its two totals.
+func (r *run) numbers() investigation.Numbers {
 	o := r.overall.change
-	return r.metric.Ratio() && (r.metric.Scale == 0 || r.metric.Scale == 1) &&
-		math.Abs(o.BaselineValue) <= 1 && math.Abs(o.ComparisonValue) <= 1
+	return investigation.NewNumbers(r.metric, o.BaselineValue, o.ComparisonValue)
 }
 
 // fmtValue formats a value of the metric.
-func (r *run) fmtValue(v float64) string {
-	if r.percentLike() {
-		return fmt.Sprintf("%.2f%%", 100*v)
-	}
-	return num(v)
-}
+func (r *run) fmtValue(v float64) string { return r.numbers().Value(v) }
 
 // fmtChange formats a change of the metric, signed.
-func (r *run) fmtChange(v float64) string {
-	if r.percentLike() {
-		return fmt.Sprintf("%+.2f pp", 100*v)
-	}
-	s := num(v)
-	if v > 0 {
-		s = "+" + s
-	}
-	return s
+func (r *run) fmtChange(v float64) string { return r.numbers().Change(v) }
+
+// contribution formats what an explanation accounts for, as its headline:
+// "-57,276 (58.6% of the change)".
+func (r *run) contribution(change, share float64) string {
+	return r.numbers().Contribution(change, share)
 }
 
 // effectTable renders a decomposition by one dimension for the raw output.

@@ -135,6 +135,8 @@ type run struct {
 	whyNone    string
 	reportPath string
 	memory     *investigation.MemoryDocument
+	// answer is the paragraph every surface opens with (report.Answer).
+	answer string
 
 	// With a model: its state, its reading of the schema, the files its
 	// Python can open, and the report summary it wrote.
@@ -192,7 +194,9 @@ func (r *run) result() *investigation.Result {
 		SessionID:    r.in.SessionID,
 		Status:       r.outcome,
 		Overall:      r.overall.change,
+		Answer:       r.answer,
 		Explanations: expls,
+		Numbers:      r.numbers(),
 		ReportPath:   r.reportPath,
 		Warnings:     r.warnings,
 		Columns:      r.model.Columns,

@@ -85,7 +85,7 @@ func TestExclusiveMeasureIsLabelled(t *testing.T) {
 		}
 	}
 	memory := iv.read(t, "analysis/memory.md")
-	if !strings.Contains(memory, "customers.segment=enterprise, over all its rows, accounts for 30% of the change (-29,060)") {
+	if !strings.Contains(memory, "customers.segment=enterprise, over all its rows, accounts for 29.7% of the change (-29,060)") {
 		t.Error("memory: the per-dimension finding does not say it counts all rows")
 	}
 	report := iv.read(t, "report.md")

@@ -23,15 +23,16 @@ const maxSeriesCharts = 3
 // sections).
 func (r *run) writeMemory(ctx context.Context) error {
 	c := r.in.Context
-	o := r.overall.change
 	var secs []investigation.MemorySection
 	add := func(ref, title, format string, args ...any) {
 		secs = append(secs, investigation.MemorySection{Ref: ref, Title: title, Text: strings.TrimSpace(fmt.Sprintf(format, args...))})
 	}
 	add("context.json", "Context", "Metric: %s\nBaseline: %s\nComparison: %s\nBusiness context: %s\nPrompt: %s",
 		c.MetricSQL, c.BaselinePeriod, c.ComparisonPeriod, c.BusinessContext, c.InvestigationPrompt)
-	add("results/explanations.json", "Overall change", "The metric moved from %s to %s (%s, %+.1f%%); %s.",
-		r.fmtValue(o.BaselineValue), r.fmtValue(o.ComparisonValue), r.fmtChange(o.Change), o.ChangePct, stat("p", o.PValue))
+	// The answer the report and the command line open with, word for
+	// word, so the chat quotes the same numbers.
+	r.answer = report.Answer(r.reportInput())
+	add("results/explanations.json", "Overall change", "%s", r.answer)
 	add("analysis/memory.md#method", "Method", "%s", r.method())
 	var dm strings.Builder
 	for _, t := range r.model.Tables {
@@ -67,7 +68,7 @@ func (r *run) writeMemory(ctx context.Context) error {
 	}
 	for _, e := range r.expls {
 		add(fmt.Sprintf("results/explanations.json#%d", e.Rank), fmt.Sprintf("Explanation %d: %s", e.Rank, e.Title),
-			"%d. %s (%s, %s): %s %s", e.Rank, e.Title, e.Likelihood, e.Kind, e.Reasoning, e.CausalStory)
+			"%d. %s (%s, %s): %s. %s %s", e.Rank, e.Title, e.Likelihood, e.Kind, e.Headline, e.Reasoning, e.CausalStory)
 	}
 	if r.whyNone != "" {
 		add("report.md", "No findings", "No findings: %s", r.whyNone)
@@ -113,6 +114,38 @@ func firstLines(s string, n int) string {
 
 // writeReport writes report.md and its charts.
 func (r *run) writeReport(ctx context.Context) error {
+	in := r.reportInput()
+	if r.outcome == investigation.OutcomeCompleted {
+		in.Waterfall = r.waterfall()
+		in.Series = r.series()
+	}
+	if len(in.Series) == 0 {
+		// No segment to chart (no findings, or only whole-population
+		// explanations): the metric itself, so the reader sees the change
+		// against its day-to-day variation.
+		in.Series = []report.Series{r.overallSeries()}
+	}
+	path, charts, err := report.Write(r.inv.Out.Dir(), in)
+	if err != nil {
+		return err
+	}
+	for _, c := range append([]string{"report.md", charts.Waterfall}, charts.Series...) {
+		if c == "" {
+			continue
+		}
+		if err := r.recordArtifact(c, ""); err != nil {
+			return err
+		}
+	}
+	r.reportPath = path
+	// Progress reaches web pages and MCP clients: name the artifact, not
+	// the server's directories.
+	r.progress(investigation.Event{Step: "report", Message: fmt.Sprintf("report written: report.md with %d chart(s)", countCharts(charts))})
+	return nil
+}
+
+// reportInput is what the report shows, charts aside.
+func (r *run) reportInput() *report.Input {
 	in := &report.Input{
 		Title:            r.title(),
 		Context:          r.in.Context,
@@ -148,33 +181,7 @@ func (r *run) writeReport(ctx context.Context) error {
 			in.DataNotes = append(in.DataNotes, is.Detail)
 		}
 	}
-	if r.outcome == investigation.OutcomeCompleted {
-		in.Waterfall = r.waterfall()
-		in.Series = r.series()
-	}
-	if len(in.Series) == 0 {
-		// No segment to chart (no findings, or only whole-population
-		// explanations): the metric itself, so the reader sees the change
-		// against its day-to-day variation.
-		in.Series = []report.Series{r.overallSeries()}
-	}
-	path, charts, err := report.Write(r.inv.Out.Dir(), in)
-	if err != nil {
-		return err
-	}
-	for _, c := range append([]string{"report.md", charts.Waterfall}, charts.Series...) {
-		if c == "" {
-			continue
-		}
-		if err := r.recordArtifact(c, ""); err != nil {
-			return err
-		}
-	}
-	r.reportPath = path
-	// Progress reaches web pages and MCP clients: name the artifact, not
-	// the server's directories.
-	r.progress(investigation.Event{Step: "report", Message: fmt.Sprintf("report written: report.md with %d chart(s)", countCharts(charts))})
-	return nil
+	return in
 }
 
 // title names the metric for the report heading in words: "Amount" for

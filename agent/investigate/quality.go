@@ -110,7 +110,7 @@ func (r *run) checkQuality(ctx context.Context) (stepResult, error) {
 		// its direction), the one the explanations rank first too.
 		top := r.firstMaterial(issues)
 		res.summary = fmt.Sprintf("Data problem: %s. Estimated from the missing or extra rows alone (at their usual value), it moves the metric by about %s (%s of the change); fix the data before reading business causes.",
-			top.Detail, r.fmtChange(top.impact), signedPct(safeShare(top.impact, r.overall.change.Change)))
+			top.Detail, r.fmtChange(top.impact), sharePct(safeShare(top.impact, r.overall.change.Change)))
 		res.verdict, res.reason = investigation.HypConfirmed, top.Detail
 	}
 	res.summary += quiet

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -327,25 +325,38 @@ func (s *syncWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
+// printResult prints a finished investigation answer first: the
+// paragraph the report opens with, the ranked explanations with their
+// headline numbers, then the evidence (the overall test, warnings, column
+// roles, the breakdowns asked for) and where the report is. Every number
+// is printed as the report prints it (investigation.Numbers).
 func printResult(w io.Writer, res *investigation.Result, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
-	o := res.Overall
-	fmt.Fprintf(w, "%s: %s -> %s (%+.1f%%, significant: %v)\n", res.Status, plain(o.BaselineValue), plain(o.ComparisonValue), o.ChangePct, o.Significant)
+	if res.Answer != "" {
+		fmt.Fprintf(w, "%s\n\n", res.Answer)
+	}
+	if len(res.Explanations) > 0 {
+		fmt.Fprintln(w, "explanations, ranked:")
+		for _, e := range res.Explanations {
+			fmt.Fprintf(w, "%d. [%s] %s: %s (%s)\n", e.Rank, e.Likelihood, e.Headline, e.Title, e.Kind)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "evidence:")
+	f, o := res.Numbers, res.Overall
+	fmt.Fprintf(w, "%s: %s -> %s (%s, %+.1f%%), significant: %v, p = %.4g\n", res.Status, f.Value(o.BaselineValue), f.Value(o.ComparisonValue), f.Change(o.Change), o.ChangePct, o.Significant, o.PValue)
 	for _, warning := range res.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", warning)
 	}
 	if len(res.Columns) > 0 {
 		fmt.Fprintf(w, "columns: %s\n", investigation.DescribeRoles(res.Columns))
 	}
-	for _, e := range res.Explanations {
-		fmt.Fprintf(w, "%d. [%s] %s (%s, %+.1f%% of the change)\n", e.Rank, e.Likelihood, e.Title, e.Kind, 100*e.ShareOfChange)
-	}
 	for _, b := range res.Breakdowns {
-		printBreakdown(w, b)
+		printBreakdown(w, f, b)
 	}
 	fmt.Fprintf(w, "report: %s\n", res.ReportPath)
 	return nil
@@ -357,7 +368,7 @@ const maxBreakdownRows = 10
 // printBreakdown prints the change split by a dimension the question
 // named, with the same numbers as the report: the change and its signed
 // share of the overall change.
-func printBreakdown(w io.Writer, b investigation.Breakdown) {
+func printBreakdown(w io.Writer, f investigation.Numbers, b investigation.Breakdown) {
 	if b.Dimension == "" {
 		fmt.Fprintf(w, "asked for %s: %s\n", b.Asked, b.Note)
 		return
@@ -372,26 +383,9 @@ func printBreakdown(w io.Writer, b investigation.Breakdown) {
 		width = max(width, len(r.Value))
 	}
 	for _, r := range b.Rows[:min(len(b.Rows), maxBreakdownRows)] {
-		fmt.Fprintf(w, "  %-*s %14s  %+6.1f%% of the change\n", width, r.Value, signedPlain(r.Change), 100*r.Share)
+		fmt.Fprintf(w, "  %-*s %14s  %7s of the change\n", width, r.Value, f.Change(r.Change), investigation.Share(r.Share))
 	}
 	if n := len(b.Rows) - maxBreakdownRows; n > 0 {
 		fmt.Fprintf(w, "  (%d more values)\n", n)
 	}
-}
-
-// signedPlain is plain with a sign on positive values.
-func signedPlain(v float64) string {
-	if v > 0 {
-		return "+" + plain(v)
-	}
-	return plain(v)
-}
-
-// plain formats a metric value for a terminal: two decimals for large
-// values, four significant digits for small ones (rates).
-func plain(v float64) string {
-	if math.Abs(v) >= 1 || v == 0 {
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
 }

@@ -311,7 +311,7 @@ func TestMCPOneShotClient(t *testing.T) {
 		if failed {
 			t.Fatalf("start_investigation: %s", text)
 		}
-		if wait && (!strings.Contains(text, "**In short:**") || !strings.Contains(text, "1. [Most Likely]")) {
+		if wait && (!strings.Contains(text, "**Answer:**") || !strings.Contains(text, "1. [Most Likely]")) {
 			t.Errorf("start_investigation with wait returned %q", text)
 		}
 		return id[1]
