@@ -191,6 +191,18 @@ func (e *env) withFiles() string {
 	return id
 }
 
+// investigated returns a session whose investigation of the revenue_drop
+// files has run to its end.
+func (e *env) investigated() string {
+	e.t.Helper()
+	id := e.withFiles()
+	if r := e.jsonReq(http.MethodPost, "/api/sessions/"+id+"/investigate", revenueDrop()); r.status != http.StatusAccepted {
+		e.t.Fatalf("investigate: %d %s", r.status, r.body)
+	}
+	e.waitDone(id)
+	return id
+}
+
 // waitDone follows the event stream until the run ends and returns the
 // progress events and the end event.
 func (e *env) waitDone(id string) (progress []map[string]any, end map[string]any) {
@@ -711,11 +723,7 @@ func TestShutdownFailsQueuedRuns(t *testing.T) {
 // server starts, so its chat answers from the memory.
 func TestReindexOnStart(t *testing.T) {
 	e := newEnv(t)
-	id := e.withFiles()
-	if r := e.jsonReq(http.MethodPost, "/api/sessions/"+id+"/investigate", revenueDrop()); r.status != http.StatusAccepted {
-		t.Fatalf("investigate: %d %s", r.status, r.body)
-	}
-	e.waitDone(id)
+	id := e.investigated()
 	if err := e.app.Index.Delete(context.Background(), id); err != nil {
 		t.Fatal(err)
 	}

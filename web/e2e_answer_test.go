@@ -62,11 +62,7 @@ const layoutJS = `(() => {
 // with the same number for the top explanation.
 func TestBrowserReportAnswersFirst(t *testing.T) {
 	e := newEnv(t)
-	id := e.withFiles()
-	if r := e.jsonReq(http.MethodPost, "/api/sessions/"+id+"/investigate", revenueDrop()); r.status != http.StatusAccepted {
-		t.Fatalf("investigate: %d %s", r.status, r.body)
-	}
-	e.waitDone(id)
+	id := e.investigated()
 	var got struct{ Explanations []investigation.Explanation }
 	if err := json.Unmarshal(e.jsonReq(http.MethodGet, "/api/sessions/"+id+"/explanations", nil).body, &got); err != nil || len(got.Explanations) < 2 {
 		t.Fatalf("explanations: %v, %d of them", err, len(got.Explanations))

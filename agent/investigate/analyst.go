@@ -111,7 +111,7 @@ func (r *run) verifyInteraction(ctx context.Context) (stepResult, error) {
 	if err != nil {
 		return res, err
 	}
-	res.verdict, res.reason = investigation.HypRuledOut, "no significant combination of dimension values explains 15% of the change"
+	res.verdict, res.reason = investigation.HypRuledOut, "no significant combination of dimension values reaches the 15% share of the change a combination needs"
 	for _, v := range r.stats.verified {
 		if v.source == "search" && len(v.seg) >= 2 && v.significant() && v.share >= 0.15 {
 			res.verdict = investigation.HypConfirmed

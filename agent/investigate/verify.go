@@ -245,16 +245,16 @@ func (r *run) verifySegments(ctx context.Context) (stepResult, error) {
 			v.volume, v.perRow = volumeSplit(scale*parts[i].Num0, scale*parts[i].Num1, counts[i+1])
 		}
 		v.evidence = []investigation.Evidence{{
-			Description: fmt.Sprintf("%s%s moved from %s to %s (%s, %s of the total change)",
-				c.key(), v.measuredAfter(r), r.fmtValue(v.effect.Value0), r.fmtValue(v.effect.Value1), r.fmtChange(v.effect.Change), sharePct(v.share)),
+			Description: fmt.Sprintf("%s%s moved from %s to %s: %s",
+				c.key(), v.measuredAfter(r), r.fmtValue(v.effect.Value0), r.fmtValue(v.effect.Value1), r.contribution(v.effect.Change, v.share)),
 			SQL:           rec.SQL,
 			AuditSequence: rec.Sequence,
 			Values:        r.effectValues(v),
 		}}
 		if v.partial(r) {
 			v.evidence = append(v.evidence, investigation.Evidence{
-				Description: fmt.Sprintf("over all its rows, before the exclusive partition, %s moved from %s to %s (%s, %s of the total change); %s rows it shares with %s were set aside above",
-					c.key(), r.fmtValue(v.all.Value0), r.fmtValue(v.all.Value1), r.fmtChange(v.all.Change), sharePct(v.allShare), num(v.setAside), strings.Join(v.takenBy, " and ")),
+				Description: fmt.Sprintf("over all its rows, before the exclusive partition, %s moved from %s to %s: %s; %s rows it shares with %s were set aside above",
+					c.key(), r.fmtValue(v.all.Value0), r.fmtValue(v.all.Value1), r.contribution(v.all.Change, v.allShare), num(v.setAside), strings.Join(v.takenBy, " and ")),
 				SQL:           rec.SQL,
 				AuditSequence: rec.Sequence,
 				Values: map[string]float64{"all_rows_baseline": v.all.Value0, "all_rows_comparison": v.all.Value1,

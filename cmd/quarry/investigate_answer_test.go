@@ -10,13 +10,7 @@ import (
 // explanation with its number and share of the change), then the ranked
 // explanations with the same numbers, then the evidence.
 func TestInvestigateAnswersFirst(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end investigations are not short")
-	}
-	stdout, stderr, code := runCLI(t, "demo", "--scenario", "revenue_drop", "--data-dir", t.TempDir())
-	if code != 0 {
-		t.Fatalf("quarry demo exited %d\n%s", code, stderr)
-	}
+	stdout := demoText(t, "revenue_drop", t.TempDir())
 	answer, _, _ := strings.Cut(stdout, "\n")
 	const top = "-57,276 (58.6% of the change)"
 	for _, want := range []string{
@@ -41,4 +35,18 @@ func TestInvestigateAnswersFirst(t *testing.T) {
 		}
 		at += i + len(want)
 	}
+}
+
+// demoText runs quarry demo on scenario in data dir dir and returns what
+// it prints for people (not --json). Short tests skip it.
+func demoText(t *testing.T, scenario, dir string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end investigations are not short")
+	}
+	stdout, stderr, code := runCLI(t, "demo", "--scenario", scenario, "--data-dir", dir)
+	if code != 0 {
+		t.Fatalf("quarry demo --scenario %s exited %d\n%s", scenario, code, stderr)
+	}
+	return stdout
 }

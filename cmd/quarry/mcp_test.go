@@ -170,14 +170,7 @@ func startMCPHTTP(t *testing.T, args ...string) string {
 		}
 	})
 	listening := regexp.MustCompile(`Quarry MCP server on (http://\S+/mcp) `)
-	var url string
-	waitFor(t, done, "the server's URL", func() bool {
-		if m := listening.FindStringSubmatch(stdout.String()); m != nil {
-			url = m[1]
-		}
-		return url != ""
-	})
-	return url
+	return waitForURL(t, done, &stdout, listening, "the server's URL")
 }
 
 func TestMCPListensOnLocalhostByDefault(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -165,14 +164,7 @@ func TestServeAndMCPResearchTheWeb(t *testing.T) {
 		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--sample", "", "--data-dir", t.TempDir(), "--config", config},
 			func(string) string { return "" }, nil, &stdout, &stderr)
 	}()
-	serving := regexp.MustCompile(`Quarry is serving on (http://\S+)`)
-	var base string
-	waitFor(t, done, "the server's address", func() bool {
-		if m := serving.FindStringSubmatch(stdout.String()); m != nil {
-			base = m[1]
-		}
-		return base != ""
-	})
+	base := serverURL(t, done, &stdout)
 	if !strings.Contains(stderr.String(), "research may search the web") {
 		t.Errorf("serve's log does not say it may search the web:\n%s", stderr.String())
 	}

@@ -13,12 +13,39 @@ import (
 // startServe runs quarry serve on a fresh data dir and a free port until
 // ctx ends; done gets what it returned.
 func startServe(t *testing.T, ctx context.Context) (stdout, stderr *syncBuffer, done chan error) {
+	return startServeIn(ctx, t.TempDir())
+}
+
+// startServeIn runs quarry serve on data dir dir with the extra flags,
+// until ctx ends.
+func startServeIn(ctx context.Context, dir string, flags ...string) (stdout, stderr *syncBuffer, done chan error) {
 	stdout, stderr, done = &syncBuffer{}, &syncBuffer{}, make(chan error, 1)
-	dir := t.TempDir()
+	args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dir}, flags...)
 	go func() {
-		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dir}, func(string) string { return "" }, nil, stdout, stderr)
+		done <- run(ctx, args, func(string) string { return "" }, nil, stdout, stderr)
 	}()
 	return stdout, stderr, done
+}
+
+// serverURL waits until quarry serve says where it serves, and returns
+// that address.
+func serverURL(t *testing.T, done chan error, stdout *syncBuffer) string {
+	t.Helper()
+	return waitForURL(t, done, stdout, serving, "the server's address")
+}
+
+// waitForURL waits until a server's output matches re, and returns the
+// address re captures.
+func waitForURL(t *testing.T, done chan error, stdout *syncBuffer, re *regexp.Regexp, what string) string {
+	t.Helper()
+	var url string
+	waitFor(t, done, what, func() bool {
+		if m := re.FindStringSubmatch(stdout.String()); m != nil {
+			url = m[1]
+		}
+		return url != ""
+	})
+	return url
 }
 
 // TestServeShowsTheSampleRoom: quarry serve on a fresh data dir has the
@@ -28,15 +55,7 @@ func TestServeShowsTheSampleRoom(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stdout, stderr, done := startServe(t, ctx)
-	serving := regexp.MustCompile(`Quarry is serving on (http://\S+)`)
-	var base string
-	waitFor(t, done, "the server's address", func() bool {
-		m := serving.FindStringSubmatch(stdout.String())
-		if m != nil {
-			base = m[1]
-		}
-		return m != nil
-	})
+	base := serverURL(t, done, stdout)
 	res, err := http.Get(base + "/api/rooms")
 	if err != nil {
 		t.Fatal(err)
