@@ -256,7 +256,12 @@ type DayCount struct {
 // days, in both periods, on the same weekday, or failing that of the same
 // kind, weekend or weekday (so a quiet Sunday is not partial). Periods need
 // 3 days. Severity is the share of the normal day that is missing.
-func PartialLastDay(base, cmp []DayCount) []Issue {
+func PartialLastDay(base, cmp []DayCount) []Issue { return PartialLast(base, cmp, "day") }
+
+// PartialLast is PartialLastDay at the data's grain: unit names the
+// spacing of the dates ("day", "week", "month", ...). Only days have
+// weekdays; a last month is compared with the period's other months.
+func PartialLast(base, cmp []DayCount, unit string) []Issue {
 	all := append(base[:len(base):len(base)], cmp...)
 	var out []Issue
 	for _, p := range []struct {
@@ -273,7 +278,7 @@ func PartialLastDay(base, cmp []DayCount) []Issue {
 			}
 		}
 		ref := median(otherDays(p.days, last.Date, nil))
-		if wd, ok := weekday(last.Date); ok {
+		if wd, ok := weekday(last.Date); ok && unit == "day" {
 			alike := otherDays(all, last.Date, func(w time.Weekday) bool { return w == wd })
 			if len(alike) == 0 {
 				alike = otherDays(all, last.Date, func(w time.Weekday) bool { return weekend(w) == weekend(wd) })
@@ -285,10 +290,14 @@ func PartialLastDay(base, cmp []DayCount) []Issue {
 		if !(ref > 0) || last.Rows >= partialShare*ref {
 			continue
 		}
+		on := "in"
+		if unit == "day" {
+			on = "on"
+		}
 		out = append(out, Issue{
 			Kind: IssuePartialLastDay,
-			Detail: fmt.Sprintf("the last %s day, %s, has %.0f rows against %.0f on a normal day",
-				p.name, last.Date, last.Rows, ref),
+			Detail: fmt.Sprintf("the last %s %s, %s, has %.0f rows against %.0f %s a normal %s",
+				p.name, unit, last.Date, last.Rows, ref, on, unit),
 			Severity: clamp01(1 - last.Rows/ref),
 			Values: map[string]float64{"rows": last.Rows, "normal_rows": ref,
 				"comparison": boolFloat(p.name == "comparison")},

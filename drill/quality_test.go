@@ -135,6 +135,23 @@ func TestPartialLastDay(t *testing.T) {
 	}
 }
 
+// TestPartialLastMonth: monthly dates have no weekday to compare by. The
+// last month is set against the period's other months, not against the
+// months that happen to start on the same weekday (two Mondays here, one
+// of them quiet), and the detail names months.
+func TestPartialLastMonth(t *testing.T) {
+	base := []DayCount{{"2024-01-01", 40}, {"2024-02-01", 100}, {"2024-03-01", 100}}
+	cmp := []DayCount{{"2024-04-01", 100}, {"2024-05-01", 100}, {"2024-06-01", 100}, {"2024-07-01", 45}}
+	if got := PartialLastDay(base, cmp); len(got) != 0 {
+		t.Errorf("PartialLastDay(months as days) = %v; want none: the Mondays' median is 70", kinds(got))
+	}
+	got := PartialLast(base, cmp, "month")
+	const want = "the last comparison month, 2024-07-01, has 45 rows against 100 in a normal month"
+	if len(got) != 1 || got[0].Detail != want {
+		t.Errorf("PartialLast(months) = %+v; want one issue %q", got, want)
+	}
+}
+
 func TestDuplicates(t *testing.T) {
 	tests := []struct {
 		name string

@@ -227,8 +227,8 @@ func (r *run) sourceHyps(v *verified) []string {
 func (r *run) qualityExplanation(is *qualityIssue) investigation.Explanation {
 	share := safeShare(is.impact, r.overall.change.Change)
 	titles := map[string]string{
-		drill.IssuePartialLastDay: "Partial last day in the data",
-		drill.IssueMissingDays:    "Days missing from the data",
+		drill.IssuePartialLastDay: fmt.Sprintf("Partial last %s in the data", r.grain.noun()),
+		drill.IssueMissingDays:    strings.ToUpper(r.grain.noun()[:1]) + r.grain.noun()[1:] + "s missing from the data",
 		drill.IssueDuplicateRows:  "Duplicate rows in the comparison period",
 		drill.IssueDuplicateKeys:  "Duplicate keys in the comparison period",
 		drill.IssueSumRows:        "Rows that are totals of other rows",

@@ -127,11 +127,21 @@ func (g grain) stamp(a time.Time, n int) time.Time {
 	return first.AddDate(0, 0, day-1)
 }
 
-// noun returns the grain's period in words: "day", "month", ...
-func (g grain) noun() string { return g.unit }
+// noun returns the grain's period in words: "day", "month", ...; a grain
+// not yet measured is daily.
+func (g grain) noun() string {
+	if g.unit == "" {
+		return investigation.GrainDay
+	}
+	return g.unit
+}
+
+// isDaily reports whether the data has one value a day, so days and
+// weekdays are what its checks compare.
+func (g grain) isDaily() bool { return g.noun() == investigation.GrainDay }
 
 // adjective returns "daily", "monthly", ...
 func (g grain) adjective() string {
 	return map[string]string{investigation.GrainDay: "daily", investigation.GrainWeek: "weekly", investigation.GrainMonth: "monthly",
-		investigation.GrainQuarter: "quarterly", investigation.GrainYear: "yearly"}[g.unit]
+		investigation.GrainQuarter: "quarterly", investigation.GrainYear: "yearly"}[g.noun()]
 }

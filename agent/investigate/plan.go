@@ -22,18 +22,21 @@ const (
 func (r *run) makePlan(ctx context.Context) error {
 	tables := append([]string(nil), r.metric.Tables...)
 	dims := r.model.RecommendedDimensions
+	g := r.grain
 	steps := []investigation.PlanStep{
 		{Phase: investigation.PhaseExploration, Description: "Profile every file: column roles, types, cardinality, relationships between files", TablesInvolved: tableNames(r.model)},
-		{Phase: investigation.PhaseExploration, Description: fmt.Sprintf("Compute the metric per day in both periods and test the change against day-to-day variation (%s)", r.in.Context.Describe()), TablesInvolved: tables},
+		{Phase: investigation.PhaseExploration, Description: fmt.Sprintf("Compute the metric per %s in both periods and test the change against %s-to-%s variation (%s)", g.noun(), g.noun(), g.noun(), r.in.Context.Describe()), TablesInvolved: tables},
 		{Phase: investigation.PhaseHypothesisGeneration, Description: "Generate 5-7 hypotheses from the data model, the metric type and the user's context", TablesInvolved: tables, DimensionsToCheck: dims},
-		{Phase: investigation.PhaseValidation, Description: "Check data quality first: missing days per segment, duplicates, null spikes, new or vanished categories, a partial last day", TablesInvolved: tables, DimensionsToCheck: dims},
-		{Phase: investigation.PhaseValidation, Description: "Compare the weekday composition of the two periods", TablesInvolved: tables},
-		{Phase: investigation.PhaseValidation, Description: decompositionStep(r.metric), TablesInvolved: tables, DimensionsToCheck: dims},
-		{Phase: investigation.PhaseValidation, Description: "Search combinations of dimension values, from one dimension to all of them, for the few segments that explain most of the change, then test each against its own daily noise with a false-discovery-rate correction", TablesInvolved: tables, DimensionsToCheck: dims},
+		{Phase: investigation.PhaseValidation, Description: fmt.Sprintf("Check data quality first: missing %ss per segment, duplicates, null spikes, new or vanished categories, a partial last %s", g.noun(), g.noun()), TablesInvolved: tables, DimensionsToCheck: dims},
 	}
-	if r.grain.unit != investigation.GrainDay {
-		steps[4].Description = fmt.Sprintf("No weekday composition to compare: the data is %s", r.grain.adjective())
+	if g.isDaily() {
+		// Only days have weekdays: coarser data gets no weekday check.
+		steps = append(steps, investigation.PlanStep{Phase: investigation.PhaseValidation, Description: "Compare the weekday composition of the two periods", TablesInvolved: tables})
 	}
+	steps = append(steps,
+		investigation.PlanStep{Phase: investigation.PhaseValidation, Description: decompositionStep(r.metric), TablesInvolved: tables, DimensionsToCheck: dims},
+		investigation.PlanStep{Phase: investigation.PhaseValidation, Description: fmt.Sprintf("Search combinations of dimension values, from one dimension to all of them, for the few segments that explain most of the change, then test each against its own %s noise with a false-discovery-rate correction", g.adjective()), TablesInvolved: tables, DimensionsToCheck: dims},
+	)
 	for i := range steps {
 		steps[i].StepNumber = i + 1
 		if steps[i].DimensionsToCheck == nil {
@@ -88,9 +91,11 @@ func (r *run) makeHypotheses(ctx context.Context) error {
 		fmt.Sprintf("The metric %s because rows are missing, duplicated or incomplete in the comparison period, not because the business changed.", dir),
 		"segments with data on every baseline day but missing days in the comparison, a partial last day, more duplicates or nulls, categories that vanish",
 		r.model.RecommendedDimensions)
-	add(investigation.KindCalendar, "Different weekday mix of the two periods",
-		"The periods contain different numbers of weekdays and weekend days, and the metric differs by day of week.",
-		"the weekday profile predicts most of the change from the periods' day composition alone", nil)
+	if r.grain.isDaily() {
+		add(investigation.KindCalendar, "Different weekday mix of the two periods",
+			"The periods contain different numbers of weekdays and weekend days, and the metric differs by day of week.",
+			"the weekday profile predicts most of the change from the periods' day composition alone", nil)
+	}
 	ratio := r.metric.Ratio()
 	if ratio {
 		add(investigation.KindMix, "The population mix shifted",

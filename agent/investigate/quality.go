@@ -52,7 +52,7 @@ func (r *run) checkQuality(ctx context.Context) (stepResult, error) {
 		return res, err
 	}
 	issues = append(issues, gaps...)
-	for _, is := range drill.PartialLastDay(base, cmp) {
+	for _, is := range drill.PartialLast(base, cmp, r.grain.noun()) {
 		if !drill.UnlikelyFew(is.Values["rows"], is.Values["normal_rows"]) {
 			continue // sparse events: a quiet last day is chance
 		}
@@ -100,7 +100,7 @@ func (r *run) checkQuality(ctx context.Context) (stepResult, error) {
 	}
 	switch {
 	case len(issues) == 0:
-		res.summary = "No missing days, partial days, duplicate rows, null spikes or vanished categories were found in either period."
+		res.summary = fmt.Sprintf("No missing %ss, partial %ss, duplicate rows, null spikes or vanished categories were found in either period.", r.grain.noun(), r.grain.noun())
 		res.verdict, res.reason = investigation.HypRuledOut, "the data of both periods passed every data-quality check"
 	case material == 0:
 		res.summary = fmt.Sprintf("%d data-quality warning(s), none large enough to explain the change: %s.", len(issues), strings.Join(lines[:min(len(lines), 2)], "; "))

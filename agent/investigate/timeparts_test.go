@@ -2,6 +2,7 @@ package investigate_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -197,5 +198,24 @@ func TestIgnoredColumns(t *testing.T) {
 	want := `INVALID: column "industry" to ignore is in none of the files; their columns are series, year, month, count, date (name a column as COLUMN or TABLE.COLUMN)`
 	if err == nil || err.Error() != want {
 		t.Errorf("ignoring a column no file has: %v; want %s", err, want)
+	}
+}
+
+// TestMonthlyChecksAtItsGrain: monthly data gets no weekday check, in
+// the plan, the hypotheses, the loop or the report, and its data-quality
+// checks name months, not days.
+func TestMonthlyChecksAtItsGrain(t *testing.T) {
+	iv := runFiles(t, "SELECT SUM(count) FROM jobs", "2008-01-01..2008-12-31", "2009-01-01..2009-12-31", yearMonthBesideDate(t))
+	if iv.res.Overall.Grain != investigation.GrainMonth {
+		t.Fatalf("grain %q; want monthly", iv.res.Overall.Grain)
+	}
+	for _, artifact := range []string{"analysis/plan.json", "analysis/memory.md", "report.md"} {
+		text := iv.read(t, artifact)
+		if i := strings.Index(strings.ToLower(text), "weekday"); i >= 0 {
+			t.Errorf("%s of monthly data speaks of weekdays: %q", artifact, text[max(0, i-80):min(len(text), i+80)])
+		}
+	}
+	if plan := iv.read(t, "analysis/plan.json"); !strings.Contains(plan, "missing months per segment") || !strings.Contains(plan, "month-to-month variation") {
+		t.Errorf("the plan does not check months:\n%s", plan)
 	}
 }
