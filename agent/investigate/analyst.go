@@ -216,7 +216,7 @@ func (r *run) candidates() []candidate {
 	}
 	for i := range r.stats.quality {
 		is := &r.stats.quality[i]
-		if len(is.seg) > 0 && is.Kind == drill.IssueMissingDays && r.materialIssue(*is) {
+		if is.candidate() && r.materialIssue(*is) {
 			add(candidate{seg: is.seg, source: "quality", kind: investigation.KindDataQuality, issue: is})
 		}
 	}

@@ -109,12 +109,24 @@ func (r *run) checkQuality(ctx context.Context) (stepResult, error) {
 		// The problem named is the first that explains the change (in
 		// its direction), the one the explanations rank first too.
 		top := r.firstMaterial(issues)
-		res.summary = fmt.Sprintf("Data problem: %s. Estimated from the missing or extra rows alone (at their usual value), it moves the metric by about %s (%s of the change); fix the data before reading business causes.",
-			top.Detail, r.fmtChange(top.impact), sharePct(safeShare(top.impact, r.overall.change.Change)))
+		res.summary = fmt.Sprintf("Data problem: %s. Estimated from the missing or extra rows alone (at their usual value), it moves the metric by about %s; fix the data before reading business causes.",
+			top.Detail, r.contribution(top.impact, safeShare(top.impact, r.overall.change.Change)))
+		if top.candidate() {
+			// Its number is the one its explanation will give: measured
+			// with the other candidates, as a part that adds up with them.
+			res.summary = fmt.Sprintf("Data problem: %s. The segment is measured with the other candidate segments, as a part of the change that adds up with theirs; fix the data before reading business causes.", top.Detail)
+		}
 		res.verdict, res.reason = investigation.HypConfirmed, top.Detail
 	}
 	res.summary += quiet
 	return res, nil
+}
+
+// candidate reports whether the issue is a segment's missing periods,
+// which becomes a candidate segment measured in the partition (and an
+// explanation with that number), rather than an explanation of its own.
+func (is qualityIssue) candidate() bool {
+	return len(is.seg) > 0 && is.Kind == drill.IssueMissingDays
 }
 
 // firstMaterial returns the first issue that moves the metric by a tenth
