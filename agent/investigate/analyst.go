@@ -56,7 +56,7 @@ func (r *run) agenda() []step {
 			out = append(out, step{decision: investigation.DecisionDrillDown, hyp: h.HypothesisID,
 				why: "search combinations of dimension values at every depth", do: r.searchSegments})
 			out = append(out, step{decision: investigation.DecisionDrillDown, hyp: h.HypothesisID,
-				why: "measure the candidate segments without overlap and test them against daily noise", do: r.verifyInteraction})
+				why: "measure the candidate segments without overlap and test them against their " + r.grain.adjective() + " noise", do: r.verifyInteraction})
 		}
 	}
 	for _, h := range r.hyps {
@@ -68,7 +68,7 @@ func (r *run) agenda() []step {
 				out = append(out, step{decision: investigation.DecisionDrillDown, hyp: h.HypothesisID,
 					why: "search the dimension values for the segments that explain the change", do: r.searchSegments})
 				out = append(out, step{decision: investigation.DecisionDrillDown, hyp: h.HypothesisID,
-					why: "measure the candidate segments without overlap and test them against daily noise", do: r.verifySegments})
+					why: "measure the candidate segments without overlap and test them against their " + r.grain.adjective() + " noise", do: r.verifySegments})
 			}
 			// The model's own hypotheses are judged by the verified
 			// segments, so they come after verification.
@@ -193,7 +193,7 @@ func (r *run) checkUniform(ctx context.Context) (stepResult, error) {
 		res.summary = fmt.Sprintf("No segment stands out: the metric moved by %s (%+.1f%%) across the board.", r.fmtChange(r.overall.change.Change), r.overall.change.ChangePct)
 	} else {
 		res.verdict = investigation.HypRuledOut
-		res.reason = "the change is within day-to-day variation"
+		res.reason = fmt.Sprintf("the change is within %s-to-%s variation", r.grain.noun(), r.grain.noun())
 		res.summary = fmt.Sprintf("The overall change of %+.1f%% is %s, so there is no shift to explain.", r.overall.change.ChangePct, r.noiseText())
 		if r.overall.test.BelowPrecision {
 			res.reason = "no change beyond floating-point precision"

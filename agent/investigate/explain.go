@@ -80,8 +80,8 @@ func (r *run) explain(ctx context.Context) error {
 	switch {
 	case !o.Significant && len(dq) == 0 && few == nil && !hasKind(other, investigation.KindCalendar) && !hasSegment(other):
 		r.outcome = investigation.OutcomeNoFindings
-		r.whyNone = fmt.Sprintf("The change of %s (%+.1f%%) is within normal day-to-day variation (%s over %d baseline and %d comparison days), so there is nothing to explain.",
-			r.fmtChange(o.Change), o.ChangePct, stat("p", o.PValue), len(r.overall.base), len(r.overall.cmp))
+		r.whyNone = fmt.Sprintf("The change of %s (%+.1f%%) is within normal %s-to-%s variation (%s over %d baseline and %d comparison %ss), so there is nothing to explain.",
+			r.fmtChange(o.Change), o.ChangePct, r.grain.noun(), r.grain.noun(), stat("p", o.PValue), len(r.overall.base), len(r.overall.cmp), r.grain.noun())
 		if r.overall.test.BelowPrecision {
 			r.whyNone = fmt.Sprintf("The metric shows %s: the two periods differ only by the rounding of the sums, so there is nothing to explain.", r.noiseText())
 		}

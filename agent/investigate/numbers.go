@@ -61,7 +61,7 @@ func (r *run) noiseText() string {
 		return fmt.Sprintf("no change beyond floating-point precision (%s to %s, a relative change of %.1e)",
 			num(o.BaselineValue), num(o.ComparisonValue), relChange(o.BaselineValue, o.ComparisonValue))
 	}
-	return fmt.Sprintf("within day-to-day variation (%s)", stat("p", o.PValue))
+	return fmt.Sprintf("within %s-to-%s variation (%s)", r.grain.noun(), r.grain.noun(), stat("p", o.PValue))
 }
 
 // relChange is |b-a| relative to the larger magnitude.

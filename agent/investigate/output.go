@@ -97,8 +97,13 @@ func (r *run) method() string {
 	}
 	b.WriteString("Candidate segments are measured as an exclusive partition: a row belongs to the first candidate it matches, so the candidates' effects plus everything else add up to the change with nothing counted twice. ")
 	b.WriteString("Two measures of a segment therefore differ on purpose: the per-dimension findings of the memory loop measure a segment over all its rows, while an explanation measures it after the rows it shares with candidates earlier in the partition were set aside; an explanation whose number differs says so and gives both. ")
-	b.WriteString("Each candidate is tested against its own day-to-day noise (Welch's test on deseasonalised daily values), with the Benjamini-Hochberg correction over every segment examined (the q-value). ")
-	b.WriteString("A change in the number of rows is reported as volume, a change in the value per row as rate, a change in the share of the denominator as mix; missing days, partial days, duplicates and null spikes are data-quality findings and rank first. ")
+	g := r.grain
+	values := g.adjective() + " values"
+	if g.isDaily() {
+		values = "deseasonalised daily values"
+	}
+	fmt.Fprintf(&b, "Each candidate is tested against its own %s-to-%s noise (Welch's test on %s), with the Benjamini-Hochberg correction over every segment examined (the q-value). ", g.noun(), g.noun(), values)
+	fmt.Fprintf(&b, "A change in the number of rows is reported as volume, a change in the value per row as rate, a change in the share of the denominator as mix; missing %ss, partial %ss, duplicates and null spikes are data-quality findings and rank first. ", g.noun(), g.noun())
 	b.WriteString("Explanations are ranked by their measured share of the change, and the likelihood follows the rank (1 Most Likely, 2-3 Likely, 4-5 Possible, 6+ Less Likely).")
 	return b.String()
 }

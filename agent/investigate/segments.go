@@ -125,8 +125,8 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 	for i, c := range r.stats.found {
 		names[i] = toSegment(c.seg).String()
 	}
-	res.summary = fmt.Sprintf("A search over %d leaf segments of %d dimensions%s points at %d segment(s): %s. Each is tested against its own daily noise next.",
-		cube.Len(), nd, depthNote(cube), len(names), strings.Join(names, "; "))
+	res.summary = fmt.Sprintf("A search over %d leaf segments of %d dimensions%s points at %d segment(s): %s. Each is tested against its own %s noise next.",
+		cube.Len(), nd, depthNote(cube), len(names), strings.Join(names, "; "), r.grain.adjective())
 	return res, nil
 }
 

@@ -203,7 +203,7 @@ func TestIgnoredColumns(t *testing.T) {
 
 // TestMonthlyChecksAtItsGrain: monthly data gets no weekday check, in
 // the plan, the hypotheses, the loop or the report, and its data-quality
-// checks name months, not days.
+// checks and noise name months, not days.
 func TestMonthlyChecksAtItsGrain(t *testing.T) {
 	iv := runFiles(t, "SELECT SUM(count) FROM jobs", "2008-01-01..2008-12-31", "2009-01-01..2009-12-31", yearMonthBesideDate(t))
 	if iv.res.Overall.Grain != investigation.GrainMonth {
@@ -211,8 +211,10 @@ func TestMonthlyChecksAtItsGrain(t *testing.T) {
 	}
 	for _, artifact := range []string{"analysis/plan.json", "analysis/memory.md", "report.md"} {
 		text := iv.read(t, artifact)
-		if i := strings.Index(strings.ToLower(text), "weekday"); i >= 0 {
-			t.Errorf("%s of monthly data speaks of weekdays: %q", artifact, text[max(0, i-80):min(len(text), i+80)])
+		for _, daily := range []string{"weekday", "daily", "day-to-day", "missing days", "partial days"} {
+			if i := strings.Index(strings.ToLower(text), daily); i >= 0 {
+				t.Errorf("%s of monthly data says %q: %q", artifact, daily, text[max(0, i-80):min(len(text), i+80)])
+			}
 		}
 	}
 	if plan := iv.read(t, "analysis/plan.json"); !strings.Contains(plan, "missing months per segment") || !strings.Contains(plan, "month-to-month variation") {
