@@ -68,6 +68,8 @@ func (p *parser) number(i int) (string, int, string) {
 		v, j = v*1e6, j+1
 	case "dollars", "usd", "eur", "euros", "bucks":
 		kind = "money"
+	case "francs", "yen", "pesos", "rupees", "kronor", "krona", "lira", "yuan", "rand", "reais":
+		j, kind = j+1, "money" // a currency named: part of the amount
 	default:
 		// "30 degrees", "5 mm", "2 hours": a unit of measure that names no
 		// column is part of the number.
@@ -85,7 +87,7 @@ var measureUnits = setOf("degrees", "degree", "deg", "°", "celsius", "fahrenhei
 	"inch", "in", "miles", "mile", "mph", "kmh", "kph", "kg", "kilograms", "g", "grams", "lbs", "lb", "pounds",
 	"meters", "metres", "feet", "ft", "minutes", "mins", "min", "hours", "hrs", "hr", "seconds", "secs", "sec",
 	"years", "yrs", "mpg", "hp", "knots", "liters", "litres", "gallons", "cc", "ms", "tons", "tonnes",
-	"dollars", "usd", "euros", "eur", "gbp", "cents")
+	"dollars", "usd", "euros", "eur", "gbp", "cents", "francs", "yen", "pesos", "rupees")
 
 // personNouns name people: a bare number compared after them is an age.
 var personNouns = setOf("people", "persons", "patients", "customers", "clients", "employees", "staff", "workers",

@@ -131,3 +131,17 @@ func TestTheHighestOfNothingNamed(t *testing.T) {
 		t.Errorf("largest share: %+v, %v; want sensors ranked, nothing reported", in, err)
 	}
 }
+
+// TestInTotalSaysHow: "which firm invested the most in total" is the
+// total of inv, named by a verb and averaged by default until "in total"
+// says how; an amount in francs is money.
+func TestInTotalSaysHow(t *testing.T) {
+	firms := schemaOf("firms", Column{Name: "firm", Type: "integer", Min: "1", Max: "10"}, Column{Name: "inv", Type: "float"})
+	engel := schemaOf("engel", Column{Name: "income", Type: "float"}, Column{Name: "foodexp", Type: "float"})
+	checkCases(t, []parseCase{
+		{text: "Which firm invested the most in total?", schema: firms, want: want{Table: "firms",
+			Measures: []Measure{{Column: "inv", Agg: "sum"}}, Top: &TopN{1, "firm", true}}},
+		{text: "how many rows have an income above 1,000 francs", schema: engel, want: want{Table: "engel",
+			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{Column: "income", Op: ">", Values: []string{"1000"}}}}},
+	})
+}

@@ -420,10 +420,43 @@ func (p *parser) unboundAggs() {
 		if n == 0 || ph == "least" || ph == "typical" || ph == "peak" || ph == "combined" || ph == "cumulative" {
 			continue
 		}
+		if said, ok := p.aggUnsaid(first); len(p.in.Measures) == 1 && ok {
+			// "which firm invested the most in total": the total of
+			// what was named without saying how, not a second measure
+			p.dropNotes(" of " + first.Column)
+			p.in.Measures = nil
+			p.addMeasure(i, said+" ... "+p.src(i, i+n), Measure{Column: first.Column, Agg: aggs[ph], Times: first.Times}, "")
+			p.use(i, i+n)
+			i += n - 1
+			continue
+		}
 		p.addMeasure(i, p.src(i, i+n), Measure{Column: first.Column, Agg: aggs[ph], Times: first.Times}, "")
 		p.use(i, i+n)
 		i += n - 1
 	}
+}
+
+// aggUnsaid reports whether measure m's aggregate is its column's default,
+// the request naming the column without an aggregate word ("invested"
+// for inv, averaged because nothing said how), and returns those words.
+func (p *parser) aggUnsaid(m Measure) (string, bool) {
+	ci := slices.IndexFunc(p.t.Columns, func(c Column) bool { return c.Name == m.Column })
+	if ci < 0 || m.Times != "" || m.Per != "" || m.PerEach != "" || m.Agg != defaultAgg(&p.t.Columns[ci]) {
+		return "", false
+	}
+	for _, n := range p.notes {
+		src, ok := strings.CutSuffix(n.text, " -> "+aggWords[m.Agg]+" of "+m.Column)
+		if !ok {
+			continue
+		}
+		for _, w := range strings.Fields(strings.ToLower(src)) {
+			if _, agg := aggs[w]; agg {
+				return "", false
+			}
+		}
+		return src, true
+	}
+	return "", false
 }
 
 var aggWords = map[string]string{"sum": "sum", "avg": "average", "count": "count", "count_distinct": "count of distinct",
