@@ -53,7 +53,7 @@ func (p *parser) readAbbreviations() error {
 	p.readAcronyms()
 	for i := range p.toks {
 		w := p.toks[i].low
-		if !p.free(i) || p.toks[i].kind != kWord || !p.unexplained(w) || p.misspells(w) {
+		if !p.free(i) || p.toks[i].kind != kWord || !(p.unexplained(w) || p.idleUnit(w)) || p.misspells(w) {
 			continue
 		}
 		if cw := p.abbreviationOf(i); cw != "" {
@@ -63,13 +63,20 @@ func (p *parser) readAbbreviations() error {
 	return nil
 }
 
+// idleUnit reports whether w is a unit of time ("weeks", "hours") that
+// the chosen table has no date to apply to and no column of its own
+// name: "weeks worked" over wks names the column.
+func (p *parser) idleUnit(w string) bool {
+	return units[w] != "" && p.date == nil && len(w) >= 4 && !p.namesData(w)
+}
+
 // unexplained reports whether w is an ordinary word of the request that
 // means nothing to the parser and the chosen table yet: not a grammar or
 // aggregate word, not a word of a column's name, a value or the table's
 // name.
 func (p *parser) unexplained(w string) bool {
-	if len(w) < 3 || !isLetters(w) || stopwords[w] || aggWord(w) || vocabularyWords[w] || tableWord(p.t, w) {
-		return false
+	if len(w) < 3 || !isLetters(w) || stopwords[w] || aggWord(w) || vocabularyWords[w] || tableWord(p.t, w) || personNouns[w] {
+		return false // people name rows, not columns: "workers" is no wks
 	}
 	for ci := range p.t.Columns {
 		for _, cw := range nameWords(p.t.Columns[ci].Name) {

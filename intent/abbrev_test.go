@@ -156,3 +156,19 @@ func TestAWordOfOneValueDescribingThemAll(t *testing.T) {
 		t.Errorf("got %+v; want the average of COUTAX (council tax run together) and no filter", in)
 	}
 }
+
+// TestPeopleAreNoAbbreviation: "workers" names the rows, not the column
+// wks (w, k, s are in it); "weeks worked" over a table with no date is
+// wks; "20 years of experience" is exp.
+func TestPeopleAreNoAbbreviation(t *testing.T) {
+	s := schemaOf("wages", Column{Name: "exp", Type: "integer"}, Column{Name: "wks", Type: "integer"},
+		Column{Name: "sex", Type: "string", Values: []string{"female", "male"}})
+	in, _ := Parse("average weeks worked for workers with more than 20 years of experience", s, now)
+	if in == nil || len(in.Filters) != 1 || in.Filters[0].Column != "exp" || len(in.Measures) != 1 || in.Measures[0].Column != "wks" {
+		t.Errorf("got %+v; want the average of wks where exp > 20", in)
+	}
+	checkCases(t, []parseCase{
+		{text: "average weeks worked by sex", schema: s, want: want{Table: "wages", Measures: []Measure{{Column: "wks", Agg: "avg"}},
+			GroupBy: []Group{{"sex", ""}}}},
+	})
+}

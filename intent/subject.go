@@ -245,7 +245,9 @@ var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged",
 	"numbers", "result", "results", "answer", "summary", "stat", "stats", "incurred", "accumulated", "racked",
 	"amassed", "tallied", "counted", "live", "lives", "living", "located", "reside", "resides", "involved", "involving", "featured", "featuring", "got", "gotten", "brought", "bring", "brings", "trading", "traded", "still", "currently", "took", "take", "takes", "taking",
 	// how the rows came to be: "penguins measured on Biscoe"
-	"measured", "sampled", "surveyed", "captured", "collected", "registered", "tracked", "monitored", "studied")
+	"measured", "sampled", "surveyed", "captured", "collected", "registered", "tracked", "monitored", "studied",
+	// what a measure of time was spent on: "weeks worked"
+	"worked")
 
 // kindNouns name the kind of thing a value before them is: "Dairy
 // products", "email campaigns", "Ford vehicles".
