@@ -108,6 +108,9 @@ func (p *parser) conditions() error {
 			p.between(i)
 			continue
 		}
+		if p.low(i) == "of" && p.valueOf(i) {
+			continue // "a discount of 20%": that value
+		}
 		ph, n := p.anyPhrase(i, keys(comparators))
 		if n == 0 {
 			continue
@@ -199,8 +202,9 @@ var condFillers = []string{"is", "was", "are", "were", "of", "with", "where", "t
 	// "the high temperature go above 30", "cars get at least 30 mpg"
 	"go", "goes", "went", "get", "gets", "got", "rise", "rises", "rose", "climb", "climbs", "climbed", "reach",
 	"reaches", "reached", "fall", "falls", "fell", "drop", "drops", "dropped", "be", "been", "stay", "stays", "stayed",
-	// "flights delayed by more than 15 minutes"
-	"by"}
+	// "flights delayed by more than 15 minutes", "orders that included a
+	// discount of 20%"
+	"by", "included", "includes"}
 
 // conditionColumn finds the numeric column a condition at i..end-1 is
 // about: named before the comparator ("amount > 100", "orders over 100":
@@ -374,4 +378,30 @@ func (p *parser) percentOf(c *Column, num, kind string) string {
 		return num
 	}
 	return strconv.FormatFloat(v/100, 'f', -1, 64)
+}
+
+// valueOf reads "a discount of 20%" at the "of" at i: a numeric column
+// named right before it, after an article, equal to the number after it.
+func (p *parser) valueOf(i int) bool {
+	num, m, kind := p.number(i + 1)
+	if m == 0 || i < 2 {
+		return false
+	}
+	for s := i - 1; s >= 0 && s >= i-3; s-- {
+		c, n, st := p.colAt(s, prefNum)
+		if c == nil || s+n != i || st < mPart || isIDLike(c) || p.isYearColumn(c) {
+			continue
+		}
+		a := s - 1
+		if w := p.low(a); w != "a" && w != "an" && w != "the" {
+			return false // "average of 5": an article says a value is had
+		}
+		start := a
+		for start > 0 && p.free(start-1) && slices.Contains(condFillers, p.low(start-1)) && p.low(start-1) != "a" && p.low(start-1) != "the" {
+			start-- // "included a discount of 20%"
+		}
+		p.addCondition(start, i+1+m, s, i, c, "=", p.percentOf(c, num, kind))
+		return true
+	}
+	return false
 }

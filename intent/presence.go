@@ -20,9 +20,9 @@ import (
 // cancelled"). Without those, "has revenue grown" and "is amount normal"
 // ask about a measure.
 var (
-	hasWords    = setOf("with", "had", "have", "has", "having", "received")
+	hasWords    = setOf("with", "had", "have", "has", "having", "received", "included", "includes")
 	beWords     = setOf("were", "was", "is", "are", "been", "got")
-	notHasWords = setOf("without", "hadnt", "havent", "hasnt", "didnt") // the tokens drop apostrophes
+	notHasWords = setOf("without", "hadnt", "havent", "hasnt", "didnt", "excluding", "excludes", "except") // the tokens drop apostrophes
 	notBeWords  = setOf("werent", "wasnt", "isnt", "arent")
 )
 
@@ -45,6 +45,27 @@ func (p *parser) presence() error {
 	for i := 0; i < len(p.toks); i++ {
 		if !p.free(i) {
 			continue
+		}
+		if w := p.low(i); w == "including" || w == "incl" || w == "inclusive" {
+			// "total units including returned orders": every row, the
+			// returned ones too; no filter
+			k := p.skip(i+1, "the", "a", "an", "any", "all")
+			c := p.participleColumn(k)
+			if c == nil {
+				if cc, _, st := p.colAt(k, prefNum); cc != nil && st >= mPart && p.countable(cc) {
+					c = cc
+				}
+			}
+			if c != nil {
+				end := k + 1
+				if p.rowsNoun(end) {
+					end++
+				}
+				p.understood(i, fmt.Sprintf("%s -> every row, whatever its %s", p.src(i, end), c.Name), p.src(i, end))
+				p.use(i, end)
+				i = end - 1
+				continue
+			}
 		}
 		if from, end, c, neg := p.hasColumn(i); c != nil {
 			p.presenceOf(i, from, end, c, neg)

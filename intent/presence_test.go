@@ -184,3 +184,20 @@ func TestMissingAWord(t *testing.T) {
 		t.Errorf("missing values: %+v, %v; want the missing-values analysis", in, err)
 	}
 }
+
+// TestIncludingAndExcluding: "excluding returns" keeps the rows not
+// returned, "including returned orders" every row; "a discount of 20%"
+// over a column of fractions is a discount of 0.2.
+func TestIncludingAndExcluding(t *testing.T) {
+	s := schemaOf("sales", Column{Name: "store", Type: "string", Values: []string{"Bergen", "Oslo"}},
+		Column{Name: "units", Type: "integer"}, Column{Name: "discount", Type: "float", Min: "0", Max: "0.2"},
+		Column{Name: "returned", Type: "integer", Min: "0", Max: "1"})
+	units := []Measure{{Column: "units", Agg: "sum"}}
+	checkCases(t, []parseCase{
+		{text: "total units by store, excluding returns", schema: s, want: want{Table: "sales", Measures: units,
+			Filters: []Filter{{Column: "returned", Op: "<=", Values: []string{"0"}}}, GroupBy: []Group{{"store", ""}}}},
+		{text: "total units including returns", schema: s, want: want{Table: "sales", Measures: units}},
+		{text: "total units of rows that included a discount of 20%", schema: s, want: want{Table: "sales", Measures: units,
+			Filters: []Filter{{Column: "discount", Op: "=", Values: []string{"0.2"}}}}},
+	})
+}
