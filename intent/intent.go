@@ -121,8 +121,9 @@ type TimeRange struct {
 	Label      string // "Q1 2021", "March 2024", "last 30 days"
 }
 
-// Group is one grouping. Grain is "day", "week", "month", "quarter" or
-// "year" for a date column, "" otherwise.
+// Group is one grouping. Grain is "day", "week", "month", "quarter",
+// "year", "weekday" (the day of the week) or "daytype" (weekend or
+// weekday) for a date column, "" otherwise.
 type Group struct {
 	Column string
 	Grain  string
@@ -243,6 +244,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.conditions,
 		p.presence,
 		p.versusNot,
+		p.weekends,
 		p.groups,
 		p.eventRates,
 		p.measures,

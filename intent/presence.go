@@ -239,3 +239,36 @@ func (p *parser) missingValues() error {
 	}
 	return nil
 }
+
+// weekends reads "weekends vs weekdays" (or "weekdays and weekends",
+// "weekend or weekday") as the dates grouped into the two: a grain
+// "daytype" of the date column. "By weekday" alone stays the day of the
+// week.
+func (p *parser) weekends() error {
+	if p.date == nil {
+		return nil
+	}
+	isWeekend := func(w string) bool { return w == "weekend" || w == "weekends" }
+	isWeekday := func(w string) bool { return w == "weekday" || w == "weekdays" || w == "workdays" }
+	for i := 0; i < len(p.toks); i++ {
+		a := p.low(i)
+		if !isWeekend(a) && !isWeekday(a) {
+			continue
+		}
+		k := i + 1
+		if _, m := p.anyPhrase(k, versusWords); m > 0 {
+			k += m
+		} else if w := p.low(k); w == "and" || w == "or" || w == "/" {
+			k++
+		} else {
+			continue
+		}
+		k = p.skip(k, "on", "the")
+		if b := p.low(k); isWeekend(a) && isWeekday(b) || isWeekday(a) && isWeekend(b) {
+			p.addGroup(i, p.src(i, k+1), p.date.Name, "daytype")
+			p.use(i, k+1)
+			i = k
+		}
+	}
+	return nil
+}

@@ -678,6 +678,8 @@ func periodExpr(grain, col string) string {
 		return fmt.Sprintf("strftime(%s::DATE, '%%Y')", col)
 	case "weekday":
 		return fmt.Sprintf("isodow(%s::DATE) || ' ' || dayname(%s::DATE)", col, col) // "1 Monday": in the week's order
+	case "daytype":
+		return fmt.Sprintf("CASE WHEN isodow(%s::DATE) >= 6 THEN 'weekend' ELSE 'weekday' END", col)
 	}
 	return fmt.Sprintf("date_trunc('%s', %s::DATE)::DATE", grain, col)
 }
