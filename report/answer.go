@@ -117,10 +117,11 @@ func (w *mdWriter) headline(e investigation.Explanation) string {
 // lowerFirst lower-cases the first letter of a sentence that follows a
 // colon.
 func lowerFirst(s string) string {
-	for i, r := range s {
-		return string(unicode.ToLower(r)) + s[i+utf8.RuneLen(r):]
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 || r == utf8.RuneError {
+		return s // empty, or not UTF-8 where it starts: left as it is
 	}
-	return s
+	return string(unicode.ToLower(r)) + s[size:]
 }
 
 // without says how the metric moved once the top explanation is set aside:
