@@ -205,8 +205,7 @@ func TestIncludingAndExcluding(t *testing.T) {
 // TestWeekendsVersusWeekdays: the dates grouped into weekend and weekday;
 // "by weekday" alone stays the day of the week.
 func TestWeekendsVersusWeekdays(t *testing.T) {
-	s := schemaOf("web", Column{Name: "date", Type: "date", Min: "2025-01-01", Max: "2025-03-31"},
-		Column{Name: "channel", Type: "string", Values: []string{"email", "social"}}, Column{Name: "sessions", Type: "integer"})
+	s := webSchema()
 	sum := []Measure{{Column: "sessions", Agg: "sum"}}
 	checkCases(t, []parseCase{
 		{text: "sessions on weekends vs weekdays", schema: s, want: want{Table: "web", Measures: sum, GroupBy: []Group{{"date", "daytype"}}}},
