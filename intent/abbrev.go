@@ -75,18 +75,8 @@ func (p *parser) idleUnit(w string) bool {
 // aggregate word, not a word of a column's name, a value or the table's
 // name.
 func (p *parser) unexplained(w string) bool {
-	if len(w) < 3 || !isLetters(w) || stopwords[w] || aggWord(w) || vocabularyWords[w] || tableWord(p.t, w) || personNouns[w] {
+	if len(w) < 3 || !isLetters(w) || stopwords[w] || aggWord(w) || vocabularyWords[w] || personNouns[w] || p.namesData(w) {
 		return false // people name rows, not columns: "workers" is no wks
-	}
-	for ci := range p.t.Columns {
-		for _, cw := range nameWords(p.t.Columns[ci].Name) {
-			if sameWord(w, cw) {
-				return false
-			}
-		}
-	}
-	if _, ok := p.vals[w]; ok {
-		return false
 	}
 	_, ok := p.vals["~"+norm(w)]
 	return !ok

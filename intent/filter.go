@@ -638,12 +638,9 @@ func (p *parser) notGrouped(cols []*Column) *Column {
 	return free
 }
 
-// rowNoun reports whether the word at i names the rows of the table: its
-// own noun ("cars"), a thing counted ("orders", "patients") or its days.
+// rowNoun reports whether the word at i names the rows of the table, as
+// rowsNoun says, or its days.
 func (p *parser) rowNoun(i int) bool {
-	if !p.free(i) || p.toks[i].kind != kWord {
-		return false
-	}
 	w := p.low(i)
-	return tableWord(p.t, w) || isCountNoun(w) || personNouns[w] || (w == "days" || w == "day") && p.date != nil
+	return p.rowsNoun(i) || (w == "days" || w == "day") && p.date != nil && p.toks[i].kind == kWord
 }
