@@ -49,6 +49,7 @@ func (p *parser) readAbbreviations() error {
 	if p.t == nil {
 		return nil
 	}
+	p.readYearColumns()
 	p.readRuns()
 	p.readAcronyms()
 	for i := range p.toks {

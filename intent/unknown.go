@@ -273,7 +273,17 @@ func (p *parser) timeLikeColumns() []string {
 }
 
 // isYearColumn reports whether c holds years as integers.
-func (p *parser) isYearColumn(c *Column) bool { return IsYearColumn(c.Name, c.Type) }
+// isYearColumn reports whether c holds calendar years: named so, and, when
+// its range is known, with numbers that can be years (a player's "years"
+// of 1 to 24 count years, they name none).
+func (p *parser) isYearColumn(c *Column) bool {
+	if !IsYearColumn(c.Name, c.Type) {
+		return false
+	}
+	lo, err1 := strconv.ParseFloat(c.Min, 64)
+	hi, err2 := strconv.ParseFloat(c.Max, 64)
+	return err1 != nil || err2 != nil || lo >= 1000 && hi <= 2200
+}
 
 // IsYearColumn reports whether a column of this name and type holds years
 // as integers: an integer column named year (or yr, season), alone or
