@@ -50,6 +50,7 @@ func (p *parser) readAbbreviations() error {
 		return nil
 	}
 	p.readYearColumns()
+	p.readPerCapita()
 	p.readRuns()
 	p.readAcronyms()
 	for i := range p.toks {
@@ -367,4 +368,48 @@ func (p *parser) runSpells(i int, cw string) int {
 		return 0
 	}
 	return spell(i, 0, 0, false)
+}
+
+// perCapitaEnds end the names of columns that are per person already:
+// gdp_pc, gdpPercap.
+var perCapitaEnds = setOf("pc", "percap", "percapita", "pcap")
+
+// perCapitaStem returns the words of a column's name before its ending
+// per person, nil if it has none: [gdp] for gdp_pc and gdpPercap.
+func perCapitaStem(cw []string) []string {
+	n := len(cw)
+	switch {
+	case n >= 2 && perCapitaEnds[cw[n-1]]:
+		return cw[:n-1]
+	case n >= 3 && cw[n-2] == "per" && cw[n-1] == "cap":
+		return cw[:n-2]
+	}
+	return nil
+}
+
+// readPerCapita reads "GDP per capita" as the column gdp_pc (or gdpPercap)
+// when the table has one: a measure per person already is not divided by
+// the population again.
+func (p *parser) readPerCapita() {
+	for i := 1; i+1 < len(p.toks); i++ {
+		if p.low(i) != "per" || p.low(i+1) != "capita" {
+			continue
+		}
+		for ci := range p.t.Columns {
+			stem := perCapitaStem(nameWords(p.t.Columns[ci].Name))
+			if stem == nil {
+				continue
+			}
+			for k := i - 1; k >= max(0, i-len(stem)); k-- {
+				if n, ok := p.wordsAt(k, stem); ok && k+n == i {
+					p.join(k, i+2, strings.ToLower(p.t.Columns[ci].Name))
+					i = k
+					break
+				}
+			}
+			if p.low(i) != "per" {
+				break
+			}
+		}
+	}
 }

@@ -237,6 +237,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.chooseDateColumn,
 		p.times,
 		p.yearColumnTimes,
+		p.periodInData,
 		p.missingValues,
 		p.analyses,
 		p.topN,

@@ -19,7 +19,7 @@ func TestParseTimeRanges(t *testing.T) {
 		{text: "sales 2021-03", want: want{Measures: m, Time: od("2021-03-01", "2021-04-01", "March 2021")}},
 		{text: "sales in May", want: want{Measures: m, Time: od("2021-05-01", "2021-06-01", "May 2021")}},
 		{text: "sales in 2021", want: want{Measures: m, Time: od("2021-01-01", "2022-01-01", "2021")}},
-		{text: "FY2022 revenue", want: want{Measures: m, Time: od("2022-01-01", "2023-01-01", "FY2022")}},
+		{text: "FY2021 revenue", want: want{Measures: m, Time: od("2021-01-01", "2022-01-01", "FY2021")}},
 		{text: "revenue for fiscal year 2020", want: want{Measures: m, Time: od("2020-01-01", "2021-01-01", "FY2020")}},
 		{text: "H1 2021 sales", want: want{Measures: m, Time: od("2021-01-01", "2021-07-01", "H1 2021")}},
 		{text: "sales in the second half of 2020", want: want{Measures: m, Time: od("2020-07-01", "2021-01-01", "H2 2020")}},

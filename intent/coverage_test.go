@@ -1,0 +1,54 @@
+package intent
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quarry-dev/quarry"
+)
+
+// TestAPeriodTheDataDoesNotReach: a year or a period outside the data's
+// dates is refused, saying what the data covers, on a date column and on
+// an integer year column; one that overlaps the data is answered.
+func TestAPeriodTheDataDoesNotReach(t *testing.T) {
+	sales := schemaOf("sales", Column{Name: "txn_dt", Type: "date", Min: "2023-01-01", Max: "2024-12-31"},
+		Column{Name: "net_amt", Type: "float", Min: "1", Max: "900"})
+	trade := schemaOf("trade", Column{Name: "country", Type: "string", Values: []string{"Japan", "Chile"}},
+		Column{Name: "yr", Type: "integer", Min: "2021", Max: "2022"}, Column{Name: "exports", Type: "float", Min: "0", Max: "90"})
+	for _, c := range []struct {
+		s    Schema
+		text string
+	}{
+		{sales, "Total net amt in 2022"},
+		{sales, "total net amt in 2024 compared with 2021"},
+		{trade, "Total exports in 2019"},
+		{trade, "total exports since 2023"},
+	} {
+		_, err := Parse(c.text, c.s, now)
+		if quarry.ErrorCode(err) != quarry.ECodeNeedsClarification || !strings.Contains(err.Error(), "runs from") {
+			t.Errorf("Parse(%q): %v; want NEEDS_CLARIFICATION saying what the data covers", c.text, err)
+		}
+	}
+	checkCases(t, []parseCase{
+		{text: "Total exports in 2021", schema: trade, want: want{Table: "trade", Measures: []Measure{{Column: "exports", Agg: "sum"}},
+			Filters: []Filter{{Column: "yr", Op: "=", Values: []string{"2021"}}}}},
+	})
+	if _, err := Parse("total net amt since 2024", sales, now); err != nil {
+		t.Errorf("a period overlapping the data: %v", err)
+	}
+}
+
+// TestAColumnPerCapitaAlready: "GDP per capita" is the column gdp_pc or
+// gdpPercap when the table has one, not that column divided by the
+// population again.
+func TestAColumnPerCapitaAlready(t *testing.T) {
+	for _, name := range []string{"gdp_pc", "gdpPercap"} {
+		s := schemaOf("africa", Column{Name: "country", Type: "string", Values: []string{"Senegal", "Mali"}},
+			Column{Name: "year", Type: "integer", Min: "1972", Max: "1991"}, Column{Name: name, Type: "float", Min: "300", Max: "3000"},
+			Column{Name: "population", Type: "integer", Min: "1000", Max: "90000000"})
+		checkCases(t, []parseCase{
+			{text: "Senegal's GDP per capita in 1975", schema: s, want: want{Table: "africa", Measures: []Measure{{Column: name, Agg: "avg"}},
+				Filters: []Filter{{Column: "year", Op: "=", Values: []string{"1975"}}, {Column: "country", Op: "=", Values: []string{"Senegal"}}}}},
+		})
+	}
+}
