@@ -80,6 +80,9 @@ func (p *parser) subjects() error {
 		p.in.Measures[0] = Measure{Column: cc.Name, Agg: "sum"}
 		p.understood(i, fmt.Sprintf("%s -> sum of %s (each row of %s counts %s)", t.raw, cc.Name, p.t.Name, cc.Name), t.raw+" (sum of "+cc.Name+")")
 	}
+	if k := p.rowNouns(); first < 0 && k >= 0 && p.rowsAreEntities() {
+		first = k // "which religion has the most respondents"
+	}
 	if first < 0 && p.countColumn() != nil {
 		for i, t := range p.toks {
 			if t.kind == kWord && p.tableNamed(t.raw) == p.tix {

@@ -1,0 +1,110 @@
+package intent
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Requests name what a table's rows are without the table saying so: a
+// survey's "respondents", a register's "babies", a league's "players". No
+// column or value is called that; the words describe the rows. entityNouns
+// are such names of units of observation: people, places, organisations
+// and the things records are kept of.
+var entityNouns = setOf("respondent", "participant", "individual", "person", "subject", "patient", "customer",
+	"client", "employee", "worker", "student", "pupil", "member", "user", "player", "athlete", "voter", "resident",
+	"household", "family", "mother", "baby", "infant", "child", "applicant", "borrower", "visitor", "guest",
+	"buyer", "seller", "owner", "teacher", "doctor", "physician", "nurse", "volunteer", "donor", "recipient",
+	"case", "country", "nation", "state", "province", "county", "city", "town", "district", "municipality",
+	"tract", "neighbourhood", "neighborhood", "school", "hospital", "clinic", "company", "firm", "business",
+	"store", "shop", "branch", "plant", "farm", "house", "property", "building", "car", "vehicle",
+	"model", "airport", "station", "site", "team", "club", "pig", "animal", "plot", "tree", "specimen", "sample")
+
+// isEntityNoun reports whether w, singular or plural, names a unit of
+// observation.
+func isEntityNoun(w string) bool { return entityNouns[singular(w)] }
+
+// rowNouns reads each word left that names a unit of observation as the
+// table's rows: "average age of respondents by marital status" is the
+// average age of the rows. Counting them ("how many respondents") counts
+// the rows only when each row is one: the table has no name or id column
+// whose values repeat. It returns the first such word's index, -1 if none.
+func (p *parser) rowNouns() int {
+	first := -1
+	if p.t == nil {
+		return first
+	}
+	for i := range p.toks {
+		t := p.toks[i]
+		if t.used || t.kind != kWord || stopwords[t.low] || !isEntityNoun(t.low) || p.isValue(i) {
+			continue
+		}
+		if p.countsHere(i) && (!p.rowsAreEntities() || p.tableNamesOtherRows(t.low)) {
+			continue
+		}
+		if i > 0 && p.free(i-1) && p.toks[i-1].kind == kWord && !stopwords[p.toks[i-1].low] {
+			continue // "flagship stores": the word before says which, and is not understood
+		}
+		p.toks[i].used = true
+		p.subjectAt = append(p.subjectAt, i)
+		p.understood(i, fmt.Sprintf("%s -> the rows of %s (each row is one)", t.raw, p.t.Name), t.raw+" ("+p.t.Name+")")
+		if first < 0 {
+			first = i
+		}
+	}
+	return first
+}
+
+// rowsAreEntities reports whether each row of the chosen table can be
+// taken for one thing: no column that names or numbers things repeats a
+// value. A text column's values are known only when they are few; an
+// integer id's range is known.
+func (p *parser) rowsAreEntities() bool {
+	if p.t.Rows <= 0 {
+		return false
+	}
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if !isIDLike(c) && !namesThings(c) {
+			continue
+		}
+		switch {
+		case isText(c) && len(c.Values) > 0 && int64(len(c.Values)) < p.t.Rows:
+			return false
+		case c.Type == "integer":
+			lo, err1 := strconv.ParseFloat(c.Min, 64)
+			hi, err2 := strconv.ParseFloat(c.Max, 64)
+			if err1 != nil || err2 != nil || hi-lo+1 < float64(p.t.Rows) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// namesThings reports whether a text column names the things rows are
+// about: a name, a player, a title.
+func namesThings(c *Column) bool {
+	if !isText(c) {
+		return false
+	}
+	for _, w := range nameWords(c.Name) {
+		if w == "name" || w == "player" || w == "title" || w == "person" || isEntityNoun(w) && w != "state" && w != "country" {
+			return true
+		}
+	}
+	return false
+}
+
+// tableNamesOtherRows reports whether the chosen table's name says its rows
+// are other things than w: customers counted over a table of orders are
+// not its rows.
+func (p *parser) tableNamesOtherRows(w string) bool {
+	for _, name := range append([]string{p.t.Name}, p.t.Aliases...) {
+		for _, nw := range nameWords(name) {
+			if (isEntityNoun(nw) || isCountNoun(nw)) && !sameWord(w, nw) {
+				return true
+			}
+		}
+	}
+	return false
+}
