@@ -55,7 +55,7 @@ func (p *parser) readAbbreviations() error {
 	p.readAcronyms()
 	for i := range p.toks {
 		w := p.toks[i].low
-		if !p.free(i) || p.toks[i].kind != kWord || !(p.unexplained(w) || p.idleUnit(w)) || p.misspells(w) {
+		if !p.free(i) || p.toks[i].kind != kWord || !(p.unexplained(w) || p.idleUnit(w) || p.measureNoun(w)) || p.misspells(w) {
 			continue
 		}
 		if cw := p.abbreviationOf(i); cw != "" {
@@ -63,6 +63,24 @@ func (p *parser) readAbbreviations() error {
 		}
 	}
 	return nil
+}
+
+// measureNouns are words the parser reads for itself (a discount is taken
+// off a price, a temperature is averaged) that exports abbreviate in a
+// column's name: disc_pct, unit_prc, hrly_rt, tmax_c.
+var measureNouns = setOf("discount", "discounts", "price", "prices", "rate", "rates", "temperature", "weight",
+	"height", "speed", "duration", "tenure", "latitude", "longitude", "margin", "rating", "score", "grade",
+	"probability", "satisfaction", "rebate", "tax")
+
+// measureNoun reports whether w is a measure noun that names no column,
+// value or table of the chosen table as it is written: then it may be the
+// abbreviated word of one column's name.
+func (p *parser) measureNoun(w string) bool {
+	if !measureNouns[w] || p.namesData(w) {
+		return false
+	}
+	_, ok := p.vals["~"+norm(w)]
+	return !ok
 }
 
 // idleUnit reports whether w is a unit of time ("weeks", "hours") that

@@ -52,3 +52,16 @@ func TestAColumnPerCapitaAlready(t *testing.T) {
 		})
 	}
 }
+
+// TestAMeasureNounAbbreviated: "discount" is disc_pct and "price" unit_prc
+// when the table abbreviates them and has no column called so.
+func TestAMeasureNounAbbreviated(t *testing.T) {
+	lines := schemaOf("sales", Column{Name: "cat", Type: "string", Values: []string{"Household", "Bakery"}},
+		Column{Name: "unit_prc", Type: "float", Min: "1", Max: "90"}, Column{Name: "disc_pct", Type: "float", Min: "0", Max: "30"})
+	checkCases(t, []parseCase{
+		{text: "Average discount % for Household", schema: lines, want: want{Table: "sales",
+			Measures: []Measure{{Column: "disc_pct", Agg: "avg"}}, Filters: []Filter{{Column: "cat", Op: "=", Values: []string{"Household"}}}}},
+		{text: "highest unit price by cat", schema: lines, want: want{Table: "sales",
+			Measures: []Measure{{Column: "unit_prc", Agg: "max"}}, GroupBy: []Group{{"cat", ""}}}},
+	})
+}
