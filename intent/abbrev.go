@@ -66,11 +66,14 @@ func (p *parser) readAbbreviations() error {
 }
 
 // measureNouns are words the parser reads for itself (a discount is taken
-// off a price, a temperature is averaged) that exports abbreviate in a
-// column's name: disc_pct, unit_prc, hrly_rt, tmax_c.
+// off a price, a temperature is averaged, a region is a place) that
+// exports abbreviate in a column's name: disc_pct, unit_prc, hrly_rt, rgn,
+// cat.
 var measureNouns = setOf("discount", "discounts", "price", "prices", "rate", "rates", "temperature", "weight",
 	"height", "speed", "duration", "tenure", "latitude", "longitude", "margin", "rating", "score", "grade",
-	"probability", "satisfaction", "rebate", "tax")
+	"probability", "satisfaction", "rebate", "tax", "region", "regions", "category", "categories", "department",
+	"departments", "country", "countries", "state", "states", "city", "cities", "product", "products", "store",
+	"stores", "brand", "brands", "segment", "segments", "channel", "channels", "district", "county", "territory")
 
 // measureNoun reports whether w is a measure noun that names no column,
 // value or table of the chosen table as it is written: then it may be the

@@ -65,3 +65,29 @@ func TestAMeasureNounAbbreviated(t *testing.T) {
 			Measures: []Measure{{Column: "unit_prc", Agg: "max"}}, GroupBy: []Group{{"cat", ""}}}},
 	})
 }
+
+// TestCompareWhatIsSideBySide: "compare" is applied by the two values
+// grouped side by side.
+func TestCompareWhatIsSideBySide(t *testing.T) {
+	gss := schemaOf("gss", Column{Name: "marital", Type: "string", Values: []string{"Married", "Divorced", "Never married"}},
+		Column{Name: "tvhours", Type: "integer", Min: "0", Max: "24"})
+	checkCases(t, []parseCase{
+		{text: "Compare average TV hours for married vs never married", schema: gss, want: want{Table: "gss",
+			Measures: []Measure{{Column: "tvhours", Agg: "avg"}}, GroupBy: []Group{{"marital", ""}},
+			Filters: []Filter{{Column: "marital", Op: "in", Values: []string{"Married", "Never married"}}}}},
+	})
+	if in, err := Parse("Compare average TV hours for married vs never married", gss, now); err != nil || len(in.Unknown) > 0 {
+		t.Errorf("compare: %v, unknown %v; want nothing reported", err, in.Unknown)
+	}
+}
+
+// TestAPlaceNounAbbreviated: "region" is rgn, also through a joined
+// table's columns.
+func TestAPlaceNounAbbreviated(t *testing.T) {
+	sales := schemaOf("sales", Column{Name: "store_id", Type: "string", Values: []string{"S01", "S02"}},
+		Column{Name: "net_amt", Type: "float", Min: "1", Max: "90"}, Column{Name: "rgn", Type: "string", Values: []string{"North", "West"}})
+	checkCases(t, []parseCase{
+		{text: "Net sales by region", schema: sales, want: want{Table: "sales",
+			Measures: []Measure{{Column: "net_amt", Agg: "sum"}}, GroupBy: []Group{{"rgn", ""}}}},
+	})
+}

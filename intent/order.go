@@ -188,6 +188,17 @@ func (p *parser) applyOrder() error {
 	return nil
 }
 
+// sideBySide reports whether the request already puts what it compares
+// side by side: two periods, or values kept and grouped by their column.
+func (p *parser) sideBySide() bool {
+	if p.in.Compare != nil {
+		return true
+	}
+	return slices.ContainsFunc(p.in.Filters, func(f Filter) bool {
+		return f.Op == "in" && len(f.Values) >= 2 && slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Column == f.Column })
+	})
+}
+
 // listedApart keeps the values a request lists apart when it also asks
 // for a breakdown: "life expectancy of China and India for each year" is
 // each country's, year by year, not their average; only for measures that
@@ -198,6 +209,10 @@ func (p *parser) listedApart() error {
 	cmp := slices.IndexFunc(p.toks, func(t token) bool {
 		return !t.used && (t.low == "compare" || t.low == "comparing" || t.low == "compared")
 	})
+	if cmp >= 0 && p.sideBySide() {
+		p.toks[cmp].used = true // "compare ... married vs never married": the two are grouped already
+		return nil
+	}
 	if p.in.Top != nil || len(p.in.Measures) == 0 || len(p.in.GroupBy) > 1 || cmp < 0 && len(p.in.GroupBy) == 0 {
 		return nil
 	}
