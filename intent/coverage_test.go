@@ -91,3 +91,45 @@ func TestAPlaceNounAbbreviated(t *testing.T) {
 			Measures: []Measure{{Column: "net_amt", Agg: "sum"}}, GroupBy: []Group{{"rgn", ""}}}},
 	})
 }
+
+// TestACountedValueInThePlural: "number of fouls" over a table of events
+// counts the events of type 'foul'; over a table named for deaths they are
+// its rows, not the rows of type 'Death'.
+func TestACountedValueInThePlural(t *testing.T) {
+	events := schemaOf("lakers", Column{Name: "etype", Type: "string", Values: []string{"shot", "foul", "rebound"}},
+		Column{Name: "period", Type: "integer", Min: "1", Max: "5"})
+	checkCases(t, []parseCase{
+		{text: "Number of fouls in each period", schema: events, want: want{Table: "lakers", Measures: []Measure{{Agg: "count"}},
+			Filters: []Filter{{Column: "etype", Op: "=", Values: []string{"foul"}}}, GroupBy: []Group{{"period", ""}}}},
+	})
+	deaths := schemaOf("deaths", Column{Name: "type", Type: "string", Values: []string{"Death", "Injury"}},
+		Column{Name: "race", Type: "string", Values: []string{"Asian", "White"}})
+	if in, err := Parse("number of deaths by race", deaths, now); err != nil || len(in.Filters) > 0 {
+		t.Errorf("number of deaths by race: filters %v, %v; want the rows of deaths counted", in.Filters, err)
+	}
+}
+
+// TestAFlagSaysWhichRows: a 0/1 column said of the rows ("born preterm",
+// "non-preterm babies") picks the rows where it is 1 (or 0); after an
+// aggregate it is a rate. "Scored" and "owned" say how a measure accrued;
+// "zip code" is the column zip.
+func TestAFlagSaysWhichRows(t *testing.T) {
+	births := schemaOf("births", Column{Name: "id", Type: "integer", Min: "1", Max: "500"},
+		Column{Name: "bweight", Type: "integer", Min: "600", Max: "4500"}, Column{Name: "preterm", Type: "integer", Min: "0", Max: "1"},
+		Column{Name: "zip", Type: "string", Values: []string{"95814", "95819"}})
+	one := func(v string) []Filter { return []Filter{{Column: "preterm", Op: "=", Values: []string{v}}} }
+	checkCases(t, []parseCase{
+		{text: "How many babies were born preterm?", schema: births, want: want{Table: "births", Measures: []Measure{{Agg: "count"}}, Filters: one("1")}},
+		{text: "average bweight of non-preterm babies", schema: births, want: want{Table: "births",
+			Measures: []Measure{{Column: "bweight", Agg: "avg"}}, Filters: one("0")}},
+		{text: "average preterm", schema: births, want: want{Table: "births", Measures: []Measure{{Column: "preterm", Agg: "avg"}}}},
+		{text: "Which zip code has the highest average bweight?", schema: births, want: want{Table: "births",
+			Measures: []Measure{{Column: "bweight", Agg: "avg"}}, Top: &TopN{1, "zip", true}}},
+	})
+	students := schemaOf("students", Column{Name: "Gender", Type: "string", Values: []string{"male", "female"}},
+		Column{Name: "Dvds", Type: "integer", Min: "0", Max: "400"})
+	checkCases(t, []parseCase{
+		{text: "Median number of DVDs owned by gender", schema: students, want: want{Table: "students",
+			Measures: []Measure{{Column: "Dvds", Agg: "median"}}, GroupBy: []Group{{"Gender", ""}}}},
+	})
+}

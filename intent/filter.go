@@ -44,9 +44,13 @@ func (p *parser) values(fuzzy bool) {
 			}
 			continue
 		}
-		if p.countedNoun(j, n) && !strings.EqualFold(p.src(j, j+n), valueIn(refs, col)) {
+		if p.countedNoun(j, n) && !strings.EqualFold(p.src(j, j+n), valueIn(refs, col)) &&
+			(tableWord(p.t, p.low(j+n-1)) || p.countColumn() != nil || p.namesColumnBesides(col, j, j+n)) {
 			// "number of deaths by race" over a table of deaths with a
 			// type 'Death': the rows counted, or that type? Not said.
+			// Nor is it said by "how many deaths of each type". Over a
+			// table of a game's events, "number of fouls" are the events
+			// of type 'foul'.
 			continue
 		}
 		vals := []string{valueIn(refs, col)}
@@ -259,6 +263,23 @@ func (p *parser) afterColumn(j int) ([]valRef, int) {
 		}
 	}
 	return nil, 0
+}
+
+// namesColumnBesides reports whether the request groups by column c or a
+// word of it outside i..j-1 names c.
+func (p *parser) namesColumnBesides(c *Column, i, j int) bool {
+	if slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Column == c.Name }) {
+		return true
+	}
+	for k := range p.toks {
+		if k >= i && k < j {
+			continue
+		}
+		if found, _, st := p.colAt(k, prefAny); found == c && st >= mWords {
+			return true
+		}
+	}
+	return false
 }
 
 // countedNoun reports whether tokens j..j+n-1 are the noun a count

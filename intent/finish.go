@@ -40,12 +40,18 @@ func (p *parser) bareColumns() error {
 			// "Canadian customers": the rows the word before describes,
 			// not a grouping.
 			p.understood(i, fmt.Sprintf("%s -> the rows of %s the word before describes", src, c.Name), src)
-		case c.Type == "boolean" && !p.namedGroup(i):
+		case (c.Type == "boolean" || c.Type == "integer" && isFlag(c)) && !p.namedGroup(i) && p.low(i-1) != "by" && p.low(i-1) != "per":
 			// "remote employees": the rows where remote is true; "not
 			// remote", "non-remote": false
 			start, v := i, "true"
+			if c.Type == "integer" {
+				v = "1"
+			}
 			if k := p.skipBack(i, "-"); k > 0 && p.free(k-1) && (p.low(k-1) == "not" || p.low(k-1) == "non") {
 				start, v = k-1, "false"
+				if c.Type == "integer" {
+					v = "0"
+				}
 			}
 			p.addFilter(start, i+n, c, []string{v}, false, "")
 			continue

@@ -210,6 +210,25 @@ func (p *parser) countNoun(j int) Measure {
 	return Measure{Column: "", Agg: "count"}
 }
 
+// flagAdjective reports whether the k words at i name a 0/1 column c as
+// what the rows are, not as a measure: after another measure ("how many
+// babies were born preterm", "average weight of preterm babies") or
+// before a noun of the rows, and not after an aggregate ("the average
+// preterm" is a rate).
+func (p *parser) flagAdjective(i, k int, c *Column) bool {
+	if c.Type != "integer" || !isFlag(c) {
+		return false
+	}
+	b := i - 1
+	for b >= 0 && (p.toks[b].low == "non" || p.toks[b].low == "not" || p.toks[b].low == "-") {
+		b--
+	}
+	if b >= 0 && (aggWord(p.toks[b].low) || p.toks[b].low == "of" && b > 0 && aggWord(p.toks[b-1].low)) {
+		return false
+	}
+	return len(p.in.Measures) > 0 || p.rowsNoun(i+k) || isEntityNoun(p.low(i+k))
+}
+
 // measureAt reads a measure at i and returns the index after it, or i.
 func (p *parser) measureAt(i int) int {
 	w := p.low(i)
@@ -240,6 +259,9 @@ func (p *parser) measureAt(i int) int {
 		}
 		m, n = Measure{Column: c.Name, Agg: "avg"}, k
 	} else if c, k, st := p.colAt(i, prefNum); c != nil && st >= mPart && !isIDLike(c) {
+		if p.flagAdjective(i, k, c) {
+			return i // "how many babies were born preterm": the rows where it is 1
+		}
 		if k == 1 && roles[synonymOf(w)] && len(nameWords(c.Name)) > 1 && p.free(i+1) && p.toks[i+1].kind == kWord && !stopwords[p.low(i+1)] {
 			return i // "home games", "away wins": the role of what follows, not home_score
 		}

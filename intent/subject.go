@@ -233,7 +233,26 @@ func (p *parser) countsHere(i int) bool {
 var tailWords = setOf("rate", "rates", "level", "levels", "figure", "figures", "value", "values", "amount",
 	"amounts", "numbers", "type", "types", "category", "categories", "kind", "kinds", "group", "groups", "class",
 	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings", "speed", "speeds",
-	"price", "prices", "score", "scores", "index", "status")
+	"price", "prices", "score", "scores", "index", "status", "code", "codes")
+
+// accrualVerbs say how a measure accrued or rows came to be, after the
+// measure or the rows are named: "points scored", "DVDs owned", "charges
+// incurred", "babies born". None of them picks rows: "won", "made" and
+// "missed" do ("shots made") and are not here.
+var accrualVerbs = setOf("scored", "owned", "earned", "paid", "spent", "incurred", "received", "collected",
+	"accumulated", "grabbed", "born", "committed", "recorded", "logged", "registered", "reported", "produced",
+	"generated", "consumed", "used", "held", "kept", "carried", "hauled", "shipped", "delivered", "raised", "donated")
+
+// afterRead reports whether the word at i follows a word read as a column,
+// a measure or the rows, with only a form of "be" between them.
+func (p *parser) afterRead(i int) bool {
+	k := i - 1
+	for k >= 0 && (p.toks[k].low == "were" || p.toks[k].low == "was" || p.toks[k].low == "is" || p.toks[k].low == "are" ||
+		p.toks[k].low == "been") {
+		k--
+	}
+	return k >= 0 && p.toks[k].used && p.toks[k].kind == kWord
+}
 
 // scaleWords say the scale numbers are written in.
 var scaleWords = setOf("thousands", "millions", "billions", "thousand", "million", "billion", "000s", "k")
@@ -308,6 +327,9 @@ func (p *parser) asides() error {
 			// count it is a rate of; left to be reported
 			continue
 		case tailWords[w] && i > 0 && p.toks[i-1].used && p.toks[i-1].kind == kWord:
+		case accrualVerbs[w] && p.afterRead(i):
+			// "points scored", "DVDs owned", "babies were born": how the
+			// measure or the rows came to be
 		case (w == "each" || w == "every" || w == "all") && len(p.in.GroupBy) > 0:
 		case fillers[w] && !weighty[w]:
 		case p.low(i+1) == "as" && p.valueStart[i+2] && asVerb(w):
