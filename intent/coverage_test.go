@@ -133,3 +133,19 @@ func TestAFlagSaysWhichRows(t *testing.T) {
 			Measures: []Measure{{Column: "Dvds", Agg: "median"}}, GroupBy: []Group{{"Gender", ""}}}},
 	})
 }
+
+// TestAVerbThatIsAValue: "make" is passed over as saying nothing, unless
+// the table holds 'made' as a value: then whether it picks the rows is
+// reported.
+func TestAVerbThatIsAValue(t *testing.T) {
+	shots := schemaOf("lakers", Column{Name: "etype", Type: "string", Values: []string{"shot", "foul"}},
+		Column{Name: "player", Type: "string", Values: []string{"Pau Gasol", "Kobe Bryant"}},
+		Column{Name: "result", Type: "string", Values: []string{"made", "missed"}})
+	reported(t, shots, "How many shots did Pau Gasol make?", "How many shots did Pau Gasol make that were made?")
+	plain := schemaOf("lakers", Column{Name: "etype", Type: "string", Values: []string{"shot", "foul"}},
+		Column{Name: "player", Type: "string", Values: []string{"Pau Gasol", "Kobe Bryant"}})
+	checkCases(t, []parseCase{
+		{text: "How many shots did Pau Gasol make?", schema: plain, want: want{Table: "lakers", Measures: []Measure{{Agg: "count"}},
+			Filters: []Filter{{Column: "etype", Op: "=", Values: []string{"shot"}}, {Column: "player", Op: "=", Values: []string{"Pau Gasol"}}}}},
+	})
+}

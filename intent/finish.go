@@ -96,6 +96,26 @@ func (p *parser) skipBack(i int, filler ...string) int {
 	return i
 }
 
+// verbStops are the verbs the parser passes over as saying nothing, with
+// their other forms: a table may hold one as a value (a shot 'made', a
+// house 'sold').
+var verbStops = map[string][]string{
+	"make": {"made"}, "makes": {"made"}, "made": {"made", "make"}, "sell": {"sold"}, "sells": {"sold"},
+	"selling": {"sold"}, "sold": {"sold"}, "placed": {"placed"}, "happened": {"happened"}, "performed": {"performed"},
+	"done": {"done"}, "came": {"came"}, "went": {"went"},
+}
+
+// verbValue returns the column of the chosen table that has a form of the
+// verb w as a value, "" if none.
+func (p *parser) verbValue(w string) string {
+	for _, form := range verbStops[w] {
+		if refs, ok := p.vals[form]; ok && len(refs) > 0 {
+			return refs[0].col.Name
+		}
+	}
+	return ""
+}
+
 // leftovers notes table names and collects the words nothing understood.
 // A word right after an aggregation that is a small typo away from a
 // column ("average quantiy") is an error naming the column.
@@ -109,6 +129,13 @@ func (p *parser) leftovers() error {
 		if ti := p.tableNamed(t.raw); ti >= 0 && (t.kind == kQuoted || !stopwords[t.low]) {
 			p.understood(i, fmt.Sprintf("%s -> table %s", t.raw, p.s.Tables[ti].Name), "table "+p.s.Tables[ti].Name)
 			p.toks[i].used = true
+			continue
+		}
+		if col := p.verbValue(t.low); col != "" && t.kind == kWord {
+			// "how many shots did he make" over a result of 'made' and
+			// 'missed': the verb may pick the rows, and that is not said
+			p.in.Unknown = append(p.in.Unknown, Unknown{Word: t.raw,
+				Reason: "a value of " + col + " is a form of this word; I could not tell whether it picks the rows", Nearest: []string{col}})
 			continue
 		}
 		if t.kind == kWord && (stopwords[t.low] || isCountNoun(t.low)) {
