@@ -149,3 +149,14 @@ func TestAVerbThatIsAValue(t *testing.T) {
 			Filters: []Filter{{Column: "etype", Op: "=", Values: []string{"shot"}}, {Column: "player", Op: "=", Values: []string{"Pau Gasol"}}}}},
 	})
 }
+
+// TestRowsWithAMeasure: "days with precipitation" are the days that had
+// some; "how many days" alone counts them all.
+func TestRowsWithAMeasure(t *testing.T) {
+	weather := schemaOf("weather", Column{Name: "date", Type: "date", Min: "2024-01-01", Max: "2024-12-31"},
+		Column{Name: "tmax_c", Type: "float", Min: "-10", Max: "35"}, Column{Name: "precip_mm", Type: "float", Min: "0", Max: "40"})
+	checkCases(t, []parseCase{
+		{text: "How many days with precipitation?", schema: weather, want: want{Table: "weather", Measures: []Measure{{Column: "date", Agg: "count_distinct"}},
+			Filters: []Filter{{Column: "precip_mm", Op: ">", Values: []string{"0"}}}}},
+	})
+}

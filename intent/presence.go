@@ -100,7 +100,7 @@ func (p *parser) hasColumn(i int) (int, int, *Column, bool) {
 	if be && k == j && p.rowsNoun(k) && participle(p.low(k+1)) {
 		k++ // "were orders returned"
 	}
-	if has && k == j && !neg || be && (k != j && !p.rowsNoun(k-1) || !participle(p.low(k))) {
+	if has && k == j && !neg && !(w == "with" && p.rowsBefore(i)) || be && (k != j && !p.rowsNoun(k-1) || !participle(p.low(k))) {
 		return 0, 0, nil, false
 	}
 	c, n, st := p.colAt(k, prefNum)
@@ -108,6 +108,17 @@ func (p *parser) hasColumn(i int) (int, int, *Column, bool) {
 		return 0, 0, nil, false
 	}
 	return k, k + n, c, neg
+}
+
+// rowsBefore reports whether the word before i names the rows, read or
+// not: "days with precipitation" are days that had some, where "sales
+// with discount" relates two measures.
+func (p *parser) rowsBefore(i int) bool {
+	if i < 1 || p.toks[i-1].kind != kWord {
+		return false
+	}
+	w := p.toks[i-1].low
+	return w == "days" || w == "rows" || w == "records" || isCountNoun(w) || isEntityNoun(w) || personNouns[w] || tableWord(p.t, w)
 }
 
 // participle reports whether w reads as a past participle: "returned".
