@@ -258,11 +258,11 @@ func (p *parser) adjectiveOfRows() error {
 		if c == nil {
 			continue
 		}
-		agg := "min"
-		if a.desc {
-			agg = "max"
-		}
-		p.addMeasure(i, p.src(i, i+1), Measure{Column: c.Name, Agg: agg}, "")
+		// the row that has it, shown with its name: "the cheapest car"
+		// is a car and its price, not the price alone
+		p.in.Top = &TopN{N: 1, Desc: a.desc}
+		p.topPos, p.topSrc, p.rankBy = i, p.src(i, i+1), p.low(i)
+		p.addMeasure(i, p.src(i, i+1), Measure{Column: c.Name, Agg: "avg"}, "")
 		p.understood(k, fmt.Sprintf("%s -> the rows of %s", p.toks[k].raw, p.t.Name), p.toks[k].raw)
 		p.named = true
 		p.use(i, k+1)

@@ -175,6 +175,8 @@ func TestParsePartOfOneValue(t *testing.T) {
 	}
 }
 
+// TestParseTheLongestOfTheRows: "the longest strike" is the strike, a row
+// ranked by its duration, shown with the rest of it.
 func TestParseTheLongestOfTheRows(t *testing.T) {
 	strikes := Schema{Tables: []Table{{Name: "strikes", Rows: 62, Columns: []Column{
 		{Name: "duration", Type: "integer"},
@@ -182,9 +184,9 @@ func TestParseTheLongestOfTheRows(t *testing.T) {
 	}}}}
 	checkCases(t, []parseCase{
 		{text: "How long did the longest strike last, in days?", schema: strikes, want: want{Table: "strikes",
-			Measures: []Measure{{Column: "duration", Agg: "max"}}}},
+			Measures: []Measure{{Column: "duration", Agg: "avg"}}, Top: &TopN{1, "", true}}},
 		{text: "the shortest strike", schema: strikes, want: want{Table: "strikes",
-			Measures: []Measure{{Column: "duration", Agg: "min"}}}},
+			Measures: []Measure{{Column: "duration", Agg: "avg"}}, Top: &TopN{1, "", false}}},
 	})
 	// "last" with a period after it is the period, and no date: reported
 	if in, err := Parse("the longest strike of the last 3 years", strikes, now); err == nil && len(in.Unknown) == 0 {

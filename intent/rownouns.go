@@ -35,7 +35,7 @@ func (p *parser) rowNouns() int {
 	}
 	for i := range p.toks {
 		t := p.toks[i]
-		if t.used || t.kind != kWord || stopwords[t.low] || !isEntityNoun(t.low) || p.isValue(i) {
+		if t.used || t.kind != kWord || stopwords[t.low] || !isEntityNoun(t.low) || p.isValue(i) || p.tableNamed(t.raw) >= 0 {
 			continue
 		}
 		if p.countsHere(i) && (!p.rowsAreEntities() || p.tableNamesOtherRows(t.low)) {

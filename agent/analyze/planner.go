@@ -698,6 +698,9 @@ func (b *planBuilder) breakdown(ms []measure, dim string) {
 	limit := ""
 	desc := fmt.Sprintf("%s by %s%s", capitalize(m.label), dim, b.scopeText())
 	from, where, deps, args := b.at(true)
+	if t := b.in.Top; t != nil && t.Column == "" && !t.Desc {
+		order = "ASC" // beside a ranking of rows lowest first ("the cheapest car"), lowest first too
+	}
 	if t := b.in.Top; t != nil && strings.EqualFold(t.Column, dim) && t.N >= 0 {
 		if !t.Desc {
 			order = "ASC"
