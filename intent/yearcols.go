@@ -87,6 +87,9 @@ func (p *parser) readYearColumns() {
 		n := 0
 		for _, yc := range ycs {
 			k, ok := p.wordsAt(i, yc.stem)
+			if !ok && len(yc.stem) == 1 && abbreviates(p.toks[i].low, yc.stem[0]) {
+				k, ok = 1, true // "births in 1979" for BIR79
+			}
 			switch {
 			case !ok || k < n:
 			case k > n:
@@ -116,6 +119,14 @@ func (p *parser) readYearColumns() {
 			}
 		}
 		if len(named) != 1 {
+			// "births" over BIR74 and BIR79: which year is not said
+			var names []string
+			for _, yc := range named {
+				names = append(names, p.columnNamed(yc.name))
+			}
+			p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(i, i+n),
+				Reason: "the table has it for several years (" + strings.Join(names, ", ") + "); say which year", Nearest: names})
+			p.use(i, i+n)
 			continue
 		}
 		p.join(from, end, named[0].name)
@@ -137,4 +148,15 @@ func (p *parser) namesOtherColumn(i, n int, ycs []yearColumn) bool {
 		}
 	}
 	return false
+}
+
+// columnNamed returns the chosen table's column name whose lower case is
+// low, as the table spells it.
+func (p *parser) columnNamed(low string) string {
+	for _, c := range p.t.Columns {
+		if strings.ToLower(c.Name) == low {
+			return c.Name
+		}
+	}
+	return low
 }

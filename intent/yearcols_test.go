@@ -35,6 +35,14 @@ func TestAYearInAColumnsName(t *testing.T) {
 		{text: "total pop in 2010", schema: wide, want: want{Table: "counties", Measures: []Measure{{Column: "pop_2010", Agg: "sum"}}}},
 	})
 
+	// BIR74 and BIR79: a stem cut short, read whole; which year is asked.
+	sids := schemaOf("sids", Column{Name: "county", Type: "string", Values: []string{"Ashe", "Avery"}},
+		Column{Name: "BIR74", Type: "integer", Min: "200", Max: "21000"}, Column{Name: "BIR79", Type: "integer", Min: "300", Max: "30000"})
+	checkCases(t, []parseCase{
+		{text: "total births in 1979", schema: sids, want: want{Table: "sids", Measures: []Measure{{Column: "BIR79", Agg: "sum"}}}},
+	})
+	reported(t, sids, "total births by county")
+
 	// q1 ... q4 number a series, not years: "q" is no stem.
 	series := schemaOf("survey", Column{Name: "item1", Type: "integer"}, Column{Name: "item12", Type: "integer"},
 		Column{Name: "region", Type: "string", Values: []string{"East", "West"}})
