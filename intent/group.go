@@ -602,6 +602,9 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 		col, m = p.yearColumn().Name, 1
 	case c == nil && hasN && p.free(j) && p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || isCountNoun(p.low(j))):
 		m = 1 // rows
+	case c == nil && p.free(j) && p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || isEntityNoun(p.low(j))) &&
+		p.rowsAreEntities() && !p.tableNamesOtherRows(p.low(j)):
+		m = 1 // "which city has the largest population", each row a city: the row
 	default:
 		if w := p.low(j); w != "" && p.toks[j].kind == kWord && !stopwords[w] && !isCountNoun(w) {
 			for k := j + 1; k < len(p.toks) && k <= j+4; k++ {

@@ -56,11 +56,12 @@ func (p *parser) rowNouns() int {
 
 // rowsAreEntities reports whether each row of the chosen table can be
 // taken for one thing: no column that names or numbers things repeats a
-// value. A text column's values are known only when they are few; an
-// integer id's range is known.
+// value, and no date says the rows are observations over time. A text
+// column's values are known only when they are few; an integer id's range
+// is known.
 func (p *parser) rowsAreEntities() bool {
-	if p.t.Rows <= 0 {
-		return false
+	if p.t.Rows <= 0 || p.date != nil {
+		return false // a dated row is an observation of something
 	}
 	for ci := range p.t.Columns {
 		c := &p.t.Columns[ci]

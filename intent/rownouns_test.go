@@ -33,3 +33,22 @@ func TestWordsForOtherRows(t *testing.T) {
 		{Name: "amount", Type: "float", Min: "5", Max: "90"}}}}}
 	reported(t, orders, "how many customers spent more than 50")
 }
+
+// TestWhichOfTheRows: "which city" over a table of one row per city, its
+// name in a column called name, ranks the rows; over dated rows it is
+// reported.
+func TestWhichOfTheRows(t *testing.T) {
+	cities := Schema{Tables: []Table{{Name: "urban", Rows: 3, Columns: []Column{
+		{Name: "name", Type: "string", Values: []string{"Tokyo", "Delhi", "Osaka"}},
+		{Name: "country", Type: "string", Values: []string{"Japan", "India"}},
+		{Name: "pop_2020", Type: "float", Min: "19", Max: "37"}}}}}
+	checkCases(t, []parseCase{
+		{text: "Which city has the largest population?", schema: cities, want: want{Table: "urban",
+			Measures: []Measure{{Column: "pop_2020", Agg: "sum"}}, Top: &TopN{1, "", true}}},
+	})
+	dated := Schema{Tables: []Table{{Name: "readings", Rows: 3, Columns: []Column{
+		{Name: "date", Type: "date", Min: "2024-01-01", Max: "2024-01-03"},
+		{Name: "name", Type: "string", Values: []string{"Tokyo", "Delhi", "Osaka"}},
+		{Name: "pm25", Type: "float", Min: "19", Max: "37"}}}}}
+	reported(t, dated, "Which city has the highest pm25?")
+}
