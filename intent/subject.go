@@ -317,8 +317,9 @@ func (p *parser) asides() error {
 			// "Dairy products", "email campaigns": what the value names,
 			// the rows it picks
 			p.understood(i, fmt.Sprintf("%s -> what %s names", t.raw, p.src(p.valueFrom(i), i)), t.raw)
-		case measureUnits[w] && (i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "as") || p.measureEnd == i && w != "in"):
-			// "weight in kg", "city mpg": the unit the measure is in
+		case measureUnits[w] && (i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "as" || p.toks[i-1].low == "(" && p.measureEnd == i-1) ||
+			p.measureEnd == i && w != "in"):
+			// "weight in kg", "city mpg", "weight (kg)": the unit the measure is in
 			p.unitSaid(i)
 		case scaleWords[w] && i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "("):
 			// "(thousands)", "in millions": how the data is written

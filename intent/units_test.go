@@ -20,7 +20,12 @@ func TestUnitOfAMeasure(t *testing.T) {
 			Measures: []Measure{{Column: "price", Agg: "avg"}}, GroupBy: []Group{{"mfr", ""}}}},
 		{text: "average weight in pounds", schema: cars, want: want{Table: "cars",
 			Measures: []Measure{{Column: "weight_lbs", Agg: "avg"}}, Understood: []string{"in pounds -> the unit of weight_lbs"}}},
+		{text: "average weight (lbs) by manufacturer", schema: cars, want: want{Table: "cars",
+			Measures: []Measure{{Column: "weight_lbs", Agg: "avg"}}, GroupBy: []Group{{"mfr", ""}}}},
 	})
+	if in, _ := Parse("average weight (kg) by manufacturer", cars, time.Now()); in == nil || len(in.Unknown) != 1 {
+		t.Errorf("average weight (kg) of weight_lbs: unknown %+v, want kg reported", in)
+	}
 	in, _ := Parse("average weight in kg by manufacturer", cars, time.Now())
 	if in == nil || len(in.Unknown) != 1 || in.Unknown[0].Word != "in kg" {
 		t.Fatalf("average weight in kg of weight_lbs: unknown %+v, want \"in kg\" reported", in)
