@@ -160,3 +160,18 @@ func TestRowsWithAMeasure(t *testing.T) {
 			Filters: []Filter{{Column: "precip_mm", Op: ">", Values: []string{"0"}}}}},
 	})
 }
+
+// TestAnAmountAYear: "more than 40,000 a year" over a table with no dates
+// is the amount, a yearly one as the column is; over dated rows the
+// period is reported, for the rows would have to be added up per year.
+func TestAnAmountAYear(t *testing.T) {
+	survey := schemaOf("survey", Column{Name: "sex", Type: "string", Values: []string{"M", "F"}},
+		Column{Name: "income", Type: "float", Min: "0", Max: "90000"})
+	checkCases(t, []parseCase{
+		{text: "how many people earn more than 40,000 a year", schema: survey, want: want{Table: "survey", Measures: []Measure{{Agg: "count"}},
+			Filters: []Filter{{Column: "income", Op: ">", Values: []string{"40000"}}}}},
+	})
+	payments := schemaOf("payments", Column{Name: "paid_on", Type: "date", Min: "2020-01-01", Max: "2024-12-31"},
+		Column{Name: "income", Type: "float", Min: "0", Max: "90000"})
+	reported(t, payments, "how many payments of more than 40,000 a year")
+}

@@ -235,6 +235,23 @@ var tailWords = setOf("rate", "rates", "level", "levels", "figure", "figures", "
 	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings", "speed", "speeds",
 	"price", "prices", "score", "scores", "index", "status", "code", "codes")
 
+// ratePeriods are the periods an amount is said per: "40,000 a year".
+var ratePeriods = setOf("year", "annum", "month", "week", "day", "hour")
+
+// amountRate reports whether the period at i says what an amount before
+// it is per ("more than 40,000 a year", "per annum"), over a table with no
+// date or year to apply a period to.
+func (p *parser) amountRate(i int) bool {
+	if i < 2 || p.date != nil || p.yearColumn() != nil {
+		return false
+	}
+	if a := p.toks[i-1].low; a != "a" && a != "per" && a != "an" || p.toks[i-1].used {
+		return false
+	}
+	n := p.toks[i-2]
+	return n.used && n.kind == kWord && (isNumber(n.low) || scaleWords[n.low])
+}
+
 // accrualVerbs say how a measure accrued or rows came to be, after the
 // measure or the rows are named: "points scored", "DVDs owned", "charges
 // incurred", "babies born". None of them picks rows: "won", "made" and
@@ -321,6 +338,11 @@ func (p *parser) asides() error {
 			p.measureEnd == i && w != "in"):
 			// "weight in kg", "city mpg", "weight (kg)": the unit the measure is in
 			p.unitSaid(i)
+		case ratePeriods[w] && p.amountRate(i):
+			// "earn more than 40,000 a year" over a table with no dates:
+			// the amount is a yearly one, as the column is
+			p.understood(i-1, fmt.Sprintf("%s -> the period of the amount (the table has no dates)", p.src(i-1, i+1)), p.src(i-1, i+1))
+			p.toks[i-1].used = true
 		case scaleWords[w] && i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "("):
 			// "(thousands)", "in millions": how the data is written
 		case (w == "rate" || w == "rates") && i > 0 && p.countColumnNamed(p.toks[i-1].low):
