@@ -100,6 +100,7 @@ func (p *parser) conditions() error {
 	if p.t == nil {
 		return nil
 	}
+	p.ages()
 	for i := 0; i < len(p.toks); i++ {
 		if !p.free(i) {
 			continue
@@ -149,6 +150,32 @@ func (p *parser) conditions() error {
 		p.addCondition(min(i, from), max(end, to), from, to, c, postfix[ph], p.percentOf(c, num, kind))
 	}
 	return nil
+}
+
+// agedBounds end "aged 65 and over", "aged 18 or younger".
+var agedBounds = map[string]string{"and over": ">=", "or over": ">=", "and older": ">=", "or older": ">=", "and above": ">=",
+	"or above": ">=", "and up": ">=", "+": ">=", "or more": ">=", "and under": "<=", "or under": "<=", "and younger": "<=",
+	"or younger": "<=", "and below": "<=", "or below": "<=", "or less": "<="}
+
+// ages reads "aged 65 and over", "aged 18 or younger" and "aged 30" as
+// conditions on the table's one age column.
+func (p *parser) ages() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		if p.low(i) != "aged" {
+			continue
+		}
+		num, m, kind := p.number(i + 1)
+		c := p.adjectiveColumn("oldest")
+		if m == 0 || kind != "" || c == nil {
+			continue
+		}
+		end, op := i+1+m, "="
+		if ph, n := p.anyPhrase(end, keys(agedBounds)); n > 0 {
+			end, op = end+n, agedBounds[ph]
+		}
+		p.addCondition(i, end, i, i+1, c, op, num)
+		i = end - 1
+	}
 }
 
 // between reads "between 2 and 5 units" as two conditions.

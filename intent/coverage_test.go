@@ -175,3 +175,18 @@ func TestAnAmountAYear(t *testing.T) {
 		Column{Name: "income", Type: "float", Min: "0", Max: "90000"})
 	reported(t, payments, "how many payments of more than 40,000 a year")
 }
+
+// TestAged: "aged 65 and over", "aged 18 or younger" and "aged 30" are
+// conditions on the age column.
+func TestAged(t *testing.T) {
+	people := schemaOf("people", Column{Name: "sex", Type: "string", Values: []string{"M", "F"}},
+		Column{Name: "age", Type: "integer", Min: "0", Max: "99"}, Column{Name: "income", Type: "float", Min: "0", Max: "90000"})
+	cond := func(op, v string) []Filter { return []Filter{{Column: "age", Op: op, Values: []string{v}}} }
+	count := []Measure{{Agg: "count"}}
+	checkCases(t, []parseCase{
+		{text: "how many people aged 65 and over", schema: people, want: want{Table: "people", Measures: count, Filters: cond(">=", "65")}},
+		{text: "how many people aged 18 or younger", schema: people, want: want{Table: "people", Measures: count, Filters: cond("<=", "18")}},
+		{text: "average income of people aged 30", schema: people, want: want{Table: "people",
+			Measures: []Measure{{Column: "income", Agg: "avg"}}, Filters: cond("=", "30")}},
+	})
+}
