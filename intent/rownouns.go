@@ -17,7 +17,8 @@ var entityNouns = setOf("respondent", "participant", "individual", "person", "su
 	"case", "country", "nation", "state", "province", "county", "city", "town", "district", "municipality",
 	"tract", "neighbourhood", "neighborhood", "school", "hospital", "clinic", "company", "firm", "business",
 	"store", "shop", "branch", "plant", "farm", "house", "property", "building", "car", "vehicle",
-	"model", "airport", "station", "site", "team", "club", "pig", "animal", "plot", "tree", "specimen", "sample")
+	"model", "airport", "station", "site", "team", "club", "pig", "animal", "plot", "tree", "specimen", "sample",
+	"item", "product", "book", "movie", "film", "song", "album", "restaurant", "hotel", "listing", "app", "recipe")
 
 // isEntityNoun reports whether w, singular or plural, names a unit of
 // observation.
@@ -35,7 +36,8 @@ func (p *parser) rowNouns() int {
 	}
 	for i := range p.toks {
 		t := p.toks[i]
-		if t.used || t.kind != kWord || stopwords[t.low] || !isEntityNoun(t.low) || p.isValue(i) || p.tableNamed(t.raw) >= 0 {
+		if t.used || t.kind != kWord || stopwords[t.low] || !isEntityNoun(t.low) || p.isValue(i) || p.tableNamed(t.raw) >= 0 ||
+			p.valueEnd[i] && kindNouns[t.low] { // "Dairy products": what the value names
 			continue
 		}
 		if p.countsHere(i) && (!p.rowsAreEntities() || p.tableNamesOtherRows(t.low)) {
