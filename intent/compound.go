@@ -36,11 +36,18 @@ var namePieces = func() map[string]bool {
 	return m
 }()
 
+// shortCompounds are runs too short to split by pieces that weather data
+// names its temperatures with: NOAA's TMAX, TMIN and TAVG.
+var shortCompounds = map[string][]string{"tmax": {"temp", "max"}, "tmin": {"temp", "min"}, "tavg": {"temp", "avg"}}
+
 // compoundWords splits the run of letters w into namePieces, fewest
 // pieces first ("totemp" -> [tot emp], "realgdp" -> [real gdp]); nil when
 // w is a piece itself, shorter than five letters, or cannot be split
 // whole.
 func compoundWords(w string) []string {
+	if parts, ok := shortCompounds[w]; ok {
+		return parts
+	}
 	if len(w) < 5 || namePieces[w] || !isLetters(w) {
 		return nil
 	}

@@ -35,6 +35,10 @@ func (p *parser) number(i int) (string, int, string) {
 	case "$", "€", "£":
 		j, kind = j+1, "money"
 	}
+	sign := 1.0
+	if (p.low(j) == "-" || p.low(j) == "−") && j+1 < len(p.toks) && p.toks[j+1].start == p.toks[j].end {
+		j, sign = j+1, -1 // "below -20": a minus written against its number
+	}
 	w := p.low(j)
 	if w == "" || p.toks[j].kind != kWord {
 		return "", 0, ""
@@ -70,7 +74,13 @@ func (p *parser) number(i int) (string, int, string) {
 		kind = "money"
 	case "francs", "yen", "pesos", "rupees", "kronor", "krona", "lira", "yuan", "rand", "reais":
 		j, kind = j+1, "money" // a currency named: part of the amount
+	case "°c", "°f", "ºc", "ºf":
+		j++
 	default:
+		if j < len(p.toks) && p.free(j) && (p.toks[j].raw == "C" || p.toks[j].raw == "F") {
+			j++ // "below -20 C": degrees, though a column's name ends in c (tmax_c)
+			break
+		}
 		// "30 degrees", "5 mm", "2 hours": a unit of measure that names no
 		// column is part of the number.
 		if measureUnits[p.low(j)] {
@@ -79,7 +89,7 @@ func (p *parser) number(i int) (string, int, string) {
 			}
 		}
 	}
-	return strconv.FormatFloat(v*mult, 'f', -1, 64), j - i, kind
+	return strconv.FormatFloat(sign*v*mult, 'f', -1, 64), j - i, kind
 }
 
 // measureUnits are units of measure written after a number.

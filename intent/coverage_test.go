@@ -190,3 +190,15 @@ func TestAged(t *testing.T) {
 			Measures: []Measure{{Column: "income", Agg: "avg"}}, Filters: cond("=", "30")}},
 	})
 }
+
+// TestAHighBelowZero: "a high below -20 C" is tmax_c < -20: NOAA's tmax
+// is the day's high, the minus belongs to the number, and C is degrees.
+func TestAHighBelowZero(t *testing.T) {
+	weather := Schema{Tables: []Table{{Name: "weather", Rows: 366, Columns: []Column{
+		{Name: "date", Type: "date", Min: "2024-01-01", Max: "2024-12-31"},
+		{Name: "tmax_c", Type: "float", Min: "-30", Max: "35"}, {Name: "precip_mm", Type: "float", Min: "0", Max: "40"}}}}}
+	checkCases(t, []parseCase{
+		{text: "how many days had a high below -20 C", schema: weather, want: want{Table: "weather",
+			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{Column: "tmax_c", Op: "<", Values: []string{"-20"}}}}},
+	})
+}
