@@ -46,6 +46,9 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	if len(absent) > 0 {
 		return insufficient(q, content, absent, nil, documents)
 	}
+	// The question's verbs are how it is put: a passage says them in its
+	// own words (verbs.go).
+	soft = withoutVerbs(soft, questionVerbs(questionText))
 	type unit struct {
 		text        string
 		page, chunk int // indexes in pages and in the page's chunks
@@ -71,6 +74,9 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 					continue
 				}
 				w := score(content, r, kind, u.text+"\n"+asked, c.Context+"\n"+u.scene+"\n"+prev)
+				if len(missing(strong, u.text+"\n"+asked)) > 0 {
+					w /= 2 // the thing asked for is named only around the line, not in it
+				}
 				asked = ""
 				for _, o := range opts {
 					if hasOption(u.text, o) {

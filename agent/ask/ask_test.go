@@ -308,3 +308,38 @@ func TestAnOptionAskedAboutIsTheOneAnswered(t *testing.T) {
 		}
 	}
 }
+
+// TestAPassageAnswersInItsOwnWords: a manual nobody tuned on (tallow, a
+// package written for this test) answers questions put in other words
+// than its own; its verbs are not the focus, its nouns are, and a
+// question whose noun it never uses is refused.
+func TestAPassageAnswersInItsOwnWords(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "tallow-manual.txt", "quill-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		// "take" and "halts" are how the question is put.
+		{"What thickness does each ledger line take?", "ledgerwidth"},
+		{"Which command halts the ledger line before the last column?", "stops short of the last column"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want grounded, first line with %q\n%s", c.question, q.AnswerType, firstLine(q.Answer), c.first, q.Answer)
+		}
+	}
+	for _, question := range []string{"Which version of tallow added support for spreadsheets?", "Who translated the tallow manual into Finnish?"} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerInsufficient {
+			t.Errorf("%q: %s %q; want insufficient evidence", question, q.AnswerType, q.Answer)
+		}
+	}
+}

@@ -106,13 +106,13 @@ var genericWords = map[string]bool{"big": true, "large": true, "small": true, "l
 // ("biggest", "unpacking", "wrote"), not a refusal; a noun the room never
 // uses ("emoji", "revenue") is.
 func focus(question string, content []string, r *Rarity, named map[string]bool) (absent, strong, soft []string) {
-	head, marked := headOf(question), markedWords(question)
+	head, marked, verbs := headOf(question), markedWords(question), questionVerbs(question)
 	for _, w := range content {
 		hard := w == head || marked[w]
 		switch {
-		case genericWords[w] || named[w]:
+		case genericWords[w] || genericWords[strings.TrimSuffix(w, "s")] || named[w]:
 		case r.absent(w) && financeAlternatives(w) == nil:
-			if hard || !wayOfAsking(w) {
+			if hard || !wayOfAsking(w) && !verbs[w] {
 				absent = append(absent, w)
 			}
 		case r.common(w):

@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -49,6 +50,29 @@ func TestFocus(t *testing.T) {
 		}
 		if got := strings.Join(soft, " "); got != c.soft {
 			t.Errorf("%q: soft %q; want %q", c.question, got, c.soft)
+		}
+	}
+}
+
+// TestQuestionVerbs: the words in a verb's place, which a passage may say
+// otherwise.
+func TestQuestionVerbs(t *testing.T) {
+	for q, want := range map[string]string{
+		"Who fixed the problem of a booktabs rule at a page break?": "fixed",
+		"What arguments does specialrule take?":                     "take",
+		"How can I put a footnote in a section title?":              "put",
+		"Which option hides the markup and shows only the text?":    "hides shows",
+		"What is the default block size of bzip2?":                  "",
+		"Who is the author of enumitem?":                            "",
+		"How many packages were in Debian 1.3?":                     "",
+	} {
+		var got []string
+		for w := range questionVerbs(q) {
+			got = append(got, w)
+		}
+		slices.Sort(got)
+		if strings.Join(got, " ") != want {
+			t.Errorf("questionVerbs(%q) = %q; want %q", q, got, want)
 		}
 	}
 }
