@@ -50,11 +50,15 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	// own words (verbs.go).
 	soft = withoutVerbs(soft, questionVerbs(questionText))
 	type unit struct {
-		text        string
+		text, quote string
 		page, chunk int // indexes in pages and in the page's chunks
 		score       float64
 	}
 	kind := wantOf(questionText)
+	head := headOf(questionText)
+	if !slices.Contains(strong, head) {
+		head = "" // a word the room uses everywhere, or one that names a document
+	}
 	opts := options(questionText)
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers
@@ -73,9 +77,12 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 					prev, asked = u.text, u.text
 					continue
 				}
-				w := score(content, r, kind, u.text+"\n"+asked, c.Context+"\n"+u.scene+"\n"+prev)
-				if len(missing(strong, u.text+"\n"+asked)) > 0 {
-					w /= 2 // the thing asked for is named only around the line, not in it
+				// A line is scored as it is quoted: with what it points
+				// back to, what it introduces, the release that dates it.
+				quote := u.quote(kind)
+				w := score(content, r, kind, quote+"\n"+asked, c.Context+"\n"+u.scene+"\n"+prev)
+				if head != "" && !kind.fits(quote) && len(missing([]string{head}, quote+"\n"+asked)) > 0 {
+					w /= 2 // the thing asked for is neither named nor given in the line, only around it
 				}
 				asked = ""
 				for _, o := range opts {
@@ -84,7 +91,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 					}
 				}
 				if len(u.text) >= 8 && w > 0 {
-					found = append(found, unit{u.text, pi, ci, w + 0.3*p.Score - 0.1*float64(pi)})
+					found = append(found, unit{u.text, quote, pi, ci, w + 0.3*p.Score - 0.1*float64(pi)})
 				}
 				prev = u.text
 			}
@@ -102,12 +109,12 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		if len(quoted) == quoteLines {
 			break
 		}
-		if quoted[u.text] {
+		if quoted[u.quote] {
 			continue
 		}
-		quoted[u.text] = true
+		quoted[u.quote] = true
 		p := pages[u.page]
-		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clip(u.text, 300), p.DocumentName, p.PageNumber)
+		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clip(u.quote, 300), p.DocumentName, p.PageNumber)
 	}
 	// The answer's page is cited first, by the chunk that answers.
 	first := pages[found[0].page]
@@ -125,6 +132,10 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	return Answer{Text: strings.TrimSpace(b.String()), Type: room.AnswerGrounded, Citations: cites}
 }
 
+// lineNumberRe finds a listing's line number before a line of TeX code:
+// "16 \lightrulewidth=.05em" states .05em, not 16.
+var lineNumberRe = regexp.MustCompile(`^\d{1,4}\s+\\`)
+
 var (
 	bareYearRe = regexp.MustCompile(`^\(?(19|20)\d\d\)?$`)
 	dateRe     = regexp.MustCompile(`(?i)\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}\b|\b\d{4}-\d\d-\d\d\b`)
@@ -134,7 +145,7 @@ var (
 // a date: a title's "fiscal year ended December 31, 2023" and "opened on
 // 6 November 2023" state no amount.
 func hasAmount(l string) bool {
-	l = dateRe.ReplaceAllString(l, " ")
+	l = dateRe.ReplaceAllString(lineNumberRe.ReplaceAllString(l, `\`), " ")
 	for _, m := range numberRe.FindAllString(l, -1) {
 		if m = strings.TrimSpace(m); !bareYearRe.MatchString(m) && len(strings.Trim(m, "()$% ")) > 0 {
 			if day := strings.Trim(m, "()$% ,"); len(day) <= 2 && strings.Contains(l, ", 20") {

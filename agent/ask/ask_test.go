@@ -324,6 +324,16 @@ func TestAPassageAnswersInItsOwnWords(t *testing.T) {
 		// "take" and "halts" are how the question is put.
 		{"What thickness does each ledger line take?", "ledgerwidth"},
 		{"Which command halts the ledger line before the last column?", "stops short of the last column"},
+		// A line of code is quoted alone, not run into its neighbours.
+		{"What is the default ledgergap?", "ledgergap=.8ex\""},
+		// A sentence goes on after a displayed command.
+		{"How do I draw a line under one row only?", "ledger[once] after the row"},
+		// A line ending in ":" is quoted with what it introduces.
+		{"How do I give each ledger line its own colour?", "\\ledgercolour{teal}"},
+		// "This ..." is quoted after what it points back to.
+		{"Why are long tables slow to typeset?", "mandatory to repeat"},
+		// A change is dated by its release's heading.
+		{"In which version did ledger lines start repeating at page breaks?", "2.0, 2018 May 9"},
 	} {
 		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
 		if err != nil {
