@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kljensen/snowball/english"
 	"github.com/quarry-dev/quarry/retrieve"
 	"github.com/quarry-dev/quarry/room"
 )
@@ -42,7 +43,8 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	if len(pages) == 0 || len(content) == 0 {
 		return insufficient(q, content, nil, nil, documents)
 	}
-	absent, strong, soft := focus(questionText, content, r, documentWords(pages))
+	named := documentWords(pages)
+	absent, strong, soft := focus(questionText, content, r, named)
 	if len(absent) > 0 {
 		return insufficient(q, content, absent, nil, documents)
 	}
@@ -62,9 +64,30 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	opts := options(questionText)
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers
+	// The words by which the question names a document ("the comment
+	// package"): a passage of another document answers only if it says
+	// them ("Does the comment package support ConTeXt?" is not answered
+	// by booktabs' "in this context").
+	// A name or a code asked about is matched whole: "ConTeXt" is not
+	// "contents" nor "context" in "in this context".
+	var exact []string
+	for w := range markedWords(questionText) {
+		if slices.Contains(strong, w) && !yearRe.MatchString(w) {
+			exact = append(exact, w)
+		}
+	}
+	var names []string
+	for _, w := range content {
+		if named[w] && !genericWords[w] {
+			names = append(names, w)
+		}
+	}
 	for pi, p := range pages[:min(5, len(pages))] {
 		for ci, c := range p.Chunks[:min(3, len(p.Chunks))] {
-			if !answers(strong, soft, c.Context+"\n"+c.Text) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
+			if len(names) > 0 && !aboutAny(names, p.DocumentName, c.Context+"\n"+c.Text) {
+				continue
+			}
+			if !answers(strong, soft, c.Context+"\n"+c.Text) || !hasWords(exact, c.Context+"\n"+c.Text) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
 				continue // "-k" names the option asked about: a passage without it does not answer
 			}
 			fits[pi] = true
@@ -135,6 +158,35 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 // lineNumberRe finds a listing's line number before a line of TeX code:
 // "16 \lightrulewidth=.05em" states .05em, not 16.
 var lineNumberRe = regexp.MustCompile(`^\d{1,4}\s+\\`)
+
+// hasWords reports whether text has each of the words as a word, or a
+// word with its stem.
+func hasWords(words []string, text string) bool {
+	if len(words) == 0 {
+		return true
+	}
+	tw := retrieve.Words(text)
+	stems := stemsOf(tw)
+	for _, w := range words {
+		if !slices.Contains(tw, w) && !stems[english.Stem(w, false)] {
+			return false
+		}
+	}
+	return true
+}
+
+// aboutAny reports whether a passage of the document named name is
+// about any of the documents the question names: it is one of them, or
+// it says the name.
+func aboutAny(names []string, name, text string) bool {
+	own := documentWords([]PageHit{{DocumentName: name}})
+	for _, w := range names {
+		if own[w] || sharedWords([]string{w}, text) > 0 {
+			return true
+		}
+	}
+	return false
+}
 
 var (
 	bareYearRe = regexp.MustCompile(`^\(?(19|20)\d\d\)?$`)

@@ -393,11 +393,13 @@ func units(text string) []piece {
 			para = append(para, line)
 		}
 		if line != "" && !row && 10*utf8.RuneCountInString(line) < 6*max(widest, 60) && !strings.HasSuffix(line, "-") &&
-			(li+1 == len(lines) || indent(lines[li+1]) <= indent(raw) && !startsLower(lines[li+1])) {
+			(li+1 == len(lines) || indent(lines[li+1]) <= indent(raw) && li > 0 && !startsLower(lines[li+1]) ||
+				li == 0 && !startsLower(lines[li+1])) {
 			// A short line is no wrapped prose: it ends its paragraph,
 			// unless it is a term whose description is indented below it
 			// or its sentence goes on below ("you wanted", a displayed
-			// command, "which gives you").
+			// command, "which gives you"). A chunk's first line has lost
+			// its indent: it is no term.
 			flush()
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/quarry-dev/quarry/room"
 )
 
 // TestHeadOf: the thing a question asks for, which a passage that answers
@@ -74,5 +76,43 @@ func TestQuestionVerbs(t *testing.T) {
 		if strings.Join(got, " ") != want {
 			t.Errorf("questionVerbs(%q) = %q; want %q", q, got, want)
 		}
+	}
+}
+
+// TestUnitsOfACodeListing: a listing's lines are quoted one by one, the
+// chunk's first line too (it has lost its indent to the chunker, and is
+// no term with a description below it).
+func TestUnitsOfACodeListing(t *testing.T) {
+	text := "5 \\newdimen\\heavyrulewidth\n                     6 \\newdimen\\lightrulewidth\n                     16 \\lightrulewidth=.05em"
+	var got []string
+	for _, u := range units(text) {
+		got = append(got, u.text)
+	}
+	want := []string{`5 \newdimen\heavyrulewidth`, `6 \newdimen\lightrulewidth`, `16 \lightrulewidth=.05em`}
+	if !slices.Equal(got, want) {
+		t.Errorf("units(listing) = %q; want %q", got, want)
+	}
+}
+
+// TestExtractKeepsToTheDocumentNamed: a question that names a document
+// ("the comment package") is not answered by another document's passage
+// that does not name it, nor is a name asked about ("ConTeXt") found in a
+// word that only starts like it ("contents").
+func TestExtractKeepsToTheDocumentNamed(t *testing.T) {
+	chunk := func(text string) []room.ChunkHit {
+		return []room.ChunkHit{{Chunk: room.Chunk{ID: text[:8], Text: text}}}
+	}
+	pages := []PageHit{
+		{DocumentID: "b", DocumentName: "booktabs.pdf", PageNumber: 1, Score: 1,
+			Chunks: chunk("Guidelines are given as to what constitutes a good table in this context, and ConTeXt is supported too.")},
+		{DocumentID: "c", DocumentName: "comment.pdf", PageNumber: 4, Score: 0.8,
+			Chunks: chunk("The contents of a comment are discarded. Trailing contents on the begin line are supported.")},
+	}
+	r := &Rarity{Passages: 20, Chunks: map[string]int{"comment": 3, "package": 6, "support": 2, "context": 1}}
+	if a := Extract("Does the comment package support ConTeXt?", pages, 2, r); a.Type != room.AnswerInsufficient {
+		t.Errorf("Extract = %s %q; want insufficient evidence", a.Type, a.Text)
+	}
+	if a := Extract("Does booktabs support ConTeXt?", pages, 2, r); a.Type != room.AnswerGrounded || !strings.Contains(a.Text, "ConTeXt is supported") {
+		t.Errorf("Extract = %s %q; want the booktabs line", a.Type, a.Text)
 	}
 }
