@@ -64,10 +64,6 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	opts := options(questionText)
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers
-	// The words by which the question names a document ("the comment
-	// package"): a passage of another document answers only if it says
-	// them ("Does the comment package support ConTeXt?" is not answered
-	// by booktabs' "in this context").
 	// A name or a code asked about is matched whole: "ConTeXt" is not
 	// "contents" nor "context" in "in this context".
 	var exact []string
@@ -76,6 +72,10 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 			exact = append(exact, w)
 		}
 	}
+	// The words by which the question names a document ("the comment
+	// package"): a passage of another document answers only if it says
+	// them ("Does the comment package support ConTeXt?" is not answered
+	// by booktabs' "in this context").
 	var names []string
 	for _, w := range content {
 		if named[w] && !genericWords[w] {
@@ -86,6 +86,15 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		for ci, c := range p.Chunks[:min(3, len(p.Chunks))] {
 			if len(names) > 0 && !aboutAny(names, p.DocumentName, c.Context+"\n"+c.Text) {
 				continue
+			}
+			if p.PageNumber == 1 && authorRe.MatchString(questionText) && aboutAny(names, p.DocumentName, "") {
+				// Who wrote a document is on its cover, which need not
+				// say "author": the first line there that names a person.
+				if l := coverName(c.Text); l != "" {
+					fits[pi] = true
+					found = append(found, unit{l, l, pi, ci, 3*r.weight("") + p.Score})
+					continue
+				}
 			}
 			if !answers(strong, soft, c.Context+"\n"+c.Text) || !hasWords(exact, c.Context+"\n"+c.Text) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
 				continue // "-k" names the option asked about: a passage without it does not answer
@@ -173,6 +182,24 @@ func hasWords(words []string, text string) bool {
 		}
 	}
 	return true
+}
+
+// authorRe finds a question about who wrote something.
+var authorRe = regexp.MustCompile(`(?i)^\s*who\b.*\b(wrote|written|writes|author|authors|authored)\b|\b(author|authors|writer)\b`)
+
+// coverName returns the first of a cover's first lines that is a
+// person's name alone ("Simon Fear", "Javier Bezos*"), "" when none is.
+func coverName(text string) string {
+	for i, l := range strings.Split(text, "\n") {
+		if i == 15 {
+			break
+		}
+		l = strings.TrimSpace(l)
+		if n := len(strings.Fields(l)); n >= 2 && n <= 6 && !strings.ContainsAny(l, "0123456789.,:;") && hasName(l) {
+			return l
+		}
+	}
+	return ""
 }
 
 // aboutAny reports whether a passage of the document named name is

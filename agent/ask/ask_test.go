@@ -332,6 +332,11 @@ func TestAPassageAnswersInItsOwnWords(t *testing.T) {
 		{"How do I give each ledger line its own colour?", "\\ledgercolour{teal}"},
 		// "This ..." is quoted after what it points back to.
 		{"Why are long tables slow to typeset?", "mandatory to repeat"},
+		// A list's items are quoted with the line that introduces them,
+		// not taken for headings.
+		{"Which cells can ledger lines not be drawn under?", "merged cells"},
+		// Who wrote a document is on its cover.
+		{"Who is the author of tallow?", "Petra Lindqvist"},
 		// A change is dated by its release's heading.
 		{"In which version did ledger lines start repeating at page breaks?", "2.0, 2018 May 9"},
 	} {

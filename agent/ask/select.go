@@ -106,11 +106,12 @@ var genericWords = map[string]bool{"big": true, "large": true, "small": true, "l
 // ("biggest", "unpacking", "wrote"), not a refusal; a noun the room never
 // uses ("emoji", "revenue") is.
 func focus(question string, content []string, r *Rarity, named map[string]bool) (absent, strong, soft []string) {
-	head, marked, verbs := headOf(question), markedWords(question), questionVerbs(question)
+	head, marked, verbs, kind := headOf(question), markedWords(question), questionVerbs(question), wantOf(question)
 	for _, w := range content {
 		hard := w == head || marked[w]
 		switch {
 		case genericWords[w] || genericWords[strings.TrimSuffix(w, "s")] || named[w]:
+		case kind.name && nameWords[w]: // "the author of tallow" asks for a name, which the cover gives without the word
 		case r.absent(w) && financeAlternatives(w) == nil:
 			if hard || !wayOfAsking(w) && !verbs[w] {
 				absent = append(absent, w)
@@ -131,6 +132,10 @@ func focus(question string, content []string, r *Rarity, named map[string]bool) 
 	}
 	return absent, strong, soft
 }
+
+// nameWords ask for a person by their part: the answer is a name.
+var nameWords = map[string]bool{"author": true, "authors": true, "writer": true, "creator": true, "developer": true,
+	"developers": true, "maintainer": true, "maintainers": true}
 
 // markedWords are the question's words written as names, numbers or
 // codes: with a capital past its first word, or with a digit, a dot, an
@@ -437,9 +442,10 @@ var pointsBackRe = regexp.MustCompile(`^(This|It|These|That|Such|They|Its|Their)
 
 // isHeading reports whether a line alone is a heading: a few words, no
 // full stop, no number; or a section's or a release's number and a few
-// words ("3.1 Label format", "2.4, 2021 March 3"), not code.
+// words ("3.1 Label format", "2.4, 2021 March 3"), not code, a list's
+// item ("– figures") nor what introduces a list ("You cannot mark up:").
 func isHeading(l string) bool {
-	if len(strings.Fields(l)) > 6 || strings.ContainsAny(l, "?!\\={}$%") {
+	if len(strings.Fields(l)) > 6 || strings.ContainsAny(l, "?!\\={}$%") || listItemRe.MatchString(l) || strings.HasSuffix(l, ":") {
 		return false
 	}
 	if numberedRe.MatchString(l) {
