@@ -184,8 +184,9 @@ func hasWords(words []string, text string) bool {
 	return true
 }
 
-// authorRe finds a question about who wrote something.
-var authorRe = regexp.MustCompile(`(?i)^\s*who\b.*\b(wrote|written|writes|author|authors|authored)\b|\b(author|authors|writer)\b`)
+// authorRe finds a question about who wrote something: "Who wrote X?",
+// "Who is the author of X?", not "Who does the author thank?".
+var authorRe = regexp.MustCompile(`(?i)^\s*who\s+(wrote|authored|created|made)\b|^\s*who\s+(is|are|was|were)\s+the\s+(author|writer|creator)s?\b|\b(name|names) of the (author|writer)s?\b`)
 
 // coverName returns the first of a cover's first lines that is a
 // person's name alone ("Simon Fear", "Javier Bezos*"), "" when none is.

@@ -337,6 +337,7 @@ func TestAPassageAnswersInItsOwnWords(t *testing.T) {
 		{"Which cells can ledger lines not be drawn under?", "merged cells"},
 		// Who wrote a document is on its cover.
 		{"Who is the author of tallow?", "Petra Lindqvist"},
+		{"Who does the tallow author thank?", "Olof Berg"},
 		// A change is dated by its release's heading.
 		{"In which version did ledger lines start repeating at page breaks?", "2.0, 2018 May 9"},
 	} {

@@ -196,10 +196,32 @@ func answers(strong, soft []string, text string) bool {
 // missing returns the words of need that text lacks.
 func missing(need []string, text string) []string {
 	var out []string
-	stems := stemsOf(retrieve.Words(text))
+	stems := stemsOf(append(retrieve.Words(text), camelParts(text)...))
 	for _, w := range need {
 		if sharedWords([]string{w}, text) == 0 && !stems[english.Stem(w, false)] {
 			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// camelParts are the words inside the text's identifiers written in
+// camel case, lower case: "show" and "grid" in \TPShowGrid, "merge" in
+// pyMergeChanges.py. Manuals name commands so; a question says the words.
+func camelParts(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		start, parts := 0, 0
+		rs := []rune(w)
+		for i := 1; i <= len(rs); i++ {
+			if i == len(rs) || unicode.IsUpper(rs[i]) && unicode.IsLower(rs[i-1]) {
+				if parts > 0 || i < len(rs) {
+					if p := strings.ToLower(string(rs[start:i])); len(p) >= 3 {
+						out = append(out, p)
+					}
+				}
+				start, parts = i, parts+1
+			}
 		}
 	}
 	return out

@@ -68,6 +68,7 @@ func TestQuestionVerbs(t *testing.T) {
 		"Which option hides the markup and shows only the text?":    "hides shows",
 		"What is the default block size of bzip2?":                  "",
 		"Who is the author of enumitem?":                            "",
+		"Can begin{comment} share a line with other text?":          "share",
 		"How many packages were in Debian 1.3?":                     "",
 	} {
 		var got []string
@@ -116,5 +117,17 @@ func TestExtractKeepsToTheDocumentNamed(t *testing.T) {
 	}
 	if a := Extract("Does booktabs support ConTeXt?", pages, 2, r); a.Type != room.AnswerGrounded || !strings.Contains(a.Text, "ConTeXt is supported") {
 		t.Errorf("Extract = %s %q; want the booktabs line", a.Type, a.Text)
+	}
+}
+
+// TestMissingReadsCamelCase: a command's name holds the words a question
+// says ("grid" in \TPShowGrid, "merge" in pyMergeChanges.py).
+func TestMissingReadsCamelCase(t *testing.T) {
+	text := `- Add the \TPShowGrid macro. Run python pyMergeChanges.py to accept them.`
+	if got := missing([]string{"grid", "merge", "macro"}, text); len(got) != 0 {
+		t.Errorf("missing(grid merge macro) = %q; want none", got)
+	}
+	if got := missing([]string{"colour"}, text); !slices.Equal(got, []string{"colour"}) {
+		t.Errorf("missing(colour) = %q; want colour", got)
 	}
 }

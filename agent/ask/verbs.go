@@ -27,7 +27,8 @@ var determiners = map[string]bool{"the": true, "a": true, "an": true, "all": tru
 	"their": true, "my": true, "any": true, "every": true, "each": true, "this": true, "that": true, "these": true}
 
 // questionVerbs returns the words of a question in a verb's place: after
-// "who"; after an auxiliary and a pronoun ("can I put"); the last word of
+// "who"; after an auxiliary and a pronoun ("can I put") or a subject of
+// one word opening the question ("Does footmisc work"); the last word of
 // "does SUBJECT VERB?" when the subject is one to three words; a word in -s
 // right before a determiner ("hides the", "removes all").
 func questionVerbs(question string) map[string]bool {
@@ -42,6 +43,8 @@ func questionVerbs(question string) map[string]bool {
 		switch {
 		case i == 0 && t == "who" && len(toks) > 1 && !beForms[toks[1]] && !auxiliaries[toks[1]]:
 			out[toks[1]] = true
+		case i == 0 && auxiliaries[t] && len(toks) >= 4 && !determiners[toks[1]] && !pronouns[toks[1]]:
+			out[toks[2]] = true // "can begin{comment} share a line", "does footmisc work with"
 		case auxiliaries[t] && i+2 < len(toks) && pronouns[toks[i+1]]:
 			out[toks[i+2]] = true
 		case auxiliaries[t] && i > 0 && len(toks)-i-1 >= 2 && len(toks)-i-1 <= 4:
