@@ -20,6 +20,10 @@ type Answer struct {
 	Citations []room.Citation
 }
 
+// extractPages is how many of the pages found the answer is looked for
+// in, best first.
+const extractPages = 10
+
 // quoteLines is how many lines of evidence the answer quotes: the one
 // that answers and those that support it.
 const quoteLines = 4
@@ -82,7 +86,9 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 			names = append(names, w)
 		}
 	}
-	for pi, p := range pages[:min(5, len(pages))] {
+	// The page that answers may rank below pages that share more of the
+	// question's words without its focus: ten are read.
+	for pi, p := range pages[:min(extractPages, len(pages))] {
 		for ci, c := range p.Chunks[:min(3, len(p.Chunks))] {
 			if len(names) > 0 && !aboutAny(names, p.DocumentName, c.Context+"\n"+c.Text) {
 				continue

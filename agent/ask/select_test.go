@@ -1,6 +1,7 @@
 package ask
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -129,5 +130,22 @@ func TestMissingReadsCamelCase(t *testing.T) {
 	}
 	if got := missing([]string{"colour"}, text); !slices.Equal(got, []string{"colour"}) {
 		t.Errorf("missing(colour) = %q; want colour", got)
+	}
+}
+
+// TestExtractReadsBelowTheFirstPages: the page that answers may rank
+// seventh behind pages that share the question's commoner words.
+func TestExtractReadsBelowTheFirstPages(t *testing.T) {
+	var pages []PageHit
+	for i := 1; i <= 6; i++ {
+		pages = append(pages, PageHit{DocumentID: "t", DocumentName: "todo.pdf", PageNumber: i, Score: 1,
+			Chunks: []room.ChunkHit{{Chunk: room.Chunk{ID: fmt.Sprint("c", i), Text: "A package option may remove notes from the document."}}}})
+	}
+	pages = append(pages, PageHit{DocumentID: "t", DocumentName: "todo.pdf", PageNumber: 9, Score: 0.5,
+		Chunks: []room.ChunkHit{{Chunk: room.Chunk{ID: "c9", Text: "The disable option of the package removes every inserted note from the document."}}}})
+	r := &Rarity{Passages: 40, Chunks: map[string]int{"package": 20, "option": 12, "notes": 9, "document": 20, "disable": 2, "inserted": 3}}
+	a := Extract("Which package option removes all the inserted notes?", pages, 1, r)
+	if a.Type != room.AnswerGrounded || len(a.Citations) == 0 || a.Citations[0].PageNumber != 9 {
+		t.Errorf("Extract = %s %q %+v; want page 9 cited first", a.Type, a.Text, a.Citations)
 	}
 }
