@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kljensen/snowball/english"
 	"github.com/quarry-dev/quarry/retrieve"
 	"github.com/quarry-dev/quarry/room"
 )
@@ -18,6 +19,10 @@ type Answer struct {
 	Type      string // room.AnswerGrounded or room.AnswerInsufficient
 	Citations []room.Citation
 }
+
+// extractPages is how many of the pages found the answer is looked for
+// in, best first.
+const extractPages = 10
 
 // quoteLines is how many lines of evidence the answer quotes: the one
 // that answers and those that support it.
@@ -42,22 +47,62 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	if len(pages) == 0 || len(content) == 0 {
 		return insufficient(q, content, nil, nil, documents)
 	}
-	absent, strong, soft := focus(questionText, content, r, documentWords(pages))
+	named := documentWords(pages)
+	absent, strong, soft := focus(questionText, content, r, named)
 	if len(absent) > 0 {
 		return insufficient(q, content, absent, nil, documents)
 	}
+	// The question's verbs are how it is put: a passage says them in its
+	// own words (verbs.go).
+	soft = withoutVerbs(soft, questionVerbs(questionText))
 	type unit struct {
-		text        string
+		text, quote string
 		page, chunk int // indexes in pages and in the page's chunks
 		score       float64
 	}
 	kind := wantOf(questionText)
+	head := headOf(questionText)
+	if !slices.Contains(strong, head) {
+		head = "" // a word the room uses everywhere, or one that names a document
+	}
 	opts := options(questionText)
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers
-	for pi, p := range pages[:min(5, len(pages))] {
+	// A name or a code asked about is matched whole: "ConTeXt" is not
+	// "contents" nor "context" in "in this context".
+	var exact []string
+	for w := range markedWords(questionText) {
+		if slices.Contains(strong, w) && !yearRe.MatchString(w) {
+			exact = append(exact, w)
+		}
+	}
+	// The words by which the question names a document ("the comment
+	// package"): a passage of another document answers only if it says
+	// them ("Does the comment package support ConTeXt?" is not answered
+	// by booktabs' "in this context").
+	var names []string
+	for _, w := range content {
+		if named[w] && !genericWords[w] {
+			names = append(names, w)
+		}
+	}
+	// The page that answers may rank below pages that share more of the
+	// question's words without its focus: ten are read.
+	for pi, p := range pages[:min(extractPages, len(pages))] {
 		for ci, c := range p.Chunks[:min(3, len(p.Chunks))] {
-			if !answers(strong, soft, c.Context+"\n"+c.Text) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
+			if len(names) > 0 && !aboutAny(names, p.DocumentName, c.Context+"\n"+c.Text) {
+				continue
+			}
+			if p.PageNumber == 1 && authorRe.MatchString(questionText) && aboutAny(names, p.DocumentName, "") {
+				// Who wrote a document is on its cover, which need not
+				// say "author": the first line there that names a person.
+				if l := coverName(c.Text); l != "" {
+					fits[pi] = true
+					found = append(found, unit{l, l, pi, ci, 3*r.weight("") + p.Score})
+					continue
+				}
+			}
+			if !answers(strong, soft, c.Context+"\n"+c.Text) || !hasWords(exact, c.Context+"\n"+c.Text) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
 				continue // "-k" names the option asked about: a passage without it does not answer
 			}
 			fits[pi] = true
@@ -70,7 +115,13 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 					prev, asked = u.text, u.text
 					continue
 				}
-				w := score(content, r, kind, u.text+"\n"+asked, c.Context+"\n"+u.scene+"\n"+prev)
+				// A line is scored as it is quoted: with what it points
+				// back to, what it introduces, the release that dates it.
+				quote := u.quote(kind)
+				w := score(content, r, kind, quote+"\n"+asked, c.Context+"\n"+u.scene+"\n"+prev)
+				if head != "" && !kind.fits(quote) && len(missing([]string{head}, quote+"\n"+asked)) > 0 {
+					w /= 2 // the thing asked for is neither named nor given in the line, only around it
+				}
 				asked = ""
 				for _, o := range opts {
 					if hasOption(u.text, o) {
@@ -78,7 +129,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 					}
 				}
 				if len(u.text) >= 8 && w > 0 {
-					found = append(found, unit{u.text, pi, ci, w + 0.3*p.Score - 0.1*float64(pi)})
+					found = append(found, unit{u.text, quote, pi, ci, w + 0.3*p.Score - 0.1*float64(pi)})
 				}
 				prev = u.text
 			}
@@ -96,12 +147,12 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		if len(quoted) == quoteLines {
 			break
 		}
-		if quoted[u.text] {
+		if quoted[u.quote] {
 			continue
 		}
-		quoted[u.text] = true
+		quoted[u.quote] = true
 		p := pages[u.page]
-		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clip(u.text, 300), p.DocumentName, p.PageNumber)
+		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clip(u.quote, 300), p.DocumentName, p.PageNumber)
 	}
 	// The answer's page is cited first, by the chunk that answers.
 	first := pages[found[0].page]
@@ -119,6 +170,58 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	return Answer{Text: strings.TrimSpace(b.String()), Type: room.AnswerGrounded, Citations: cites}
 }
 
+// lineNumberRe finds a listing's line number before a line of TeX code:
+// "16 \lightrulewidth=.05em" states .05em, not 16.
+var lineNumberRe = regexp.MustCompile(`^\d{1,4}\s+\\`)
+
+// hasWords reports whether text has each of the words as a word, or a
+// word with its stem.
+func hasWords(words []string, text string) bool {
+	if len(words) == 0 {
+		return true
+	}
+	tw := retrieve.Words(text)
+	stems := stemsOf(tw)
+	for _, w := range words {
+		if !slices.Contains(tw, w) && !stems[english.Stem(w, false)] {
+			return false
+		}
+	}
+	return true
+}
+
+// authorRe finds a question about who wrote something: "Who wrote X?",
+// "Who is the author of X?", not "Who does the author thank?".
+var authorRe = regexp.MustCompile(`(?i)^\s*who\s+(wrote|authored|created|made)\b|^\s*who\s+(is|are|was|were)\s+the\s+(author|writer|creator)s?\b|\b(name|names) of the (author|writer)s?\b`)
+
+// coverName returns the first of a cover's first lines that is a
+// person's name alone ("Simon Fear", "Javier Bezos*"), "" when none is.
+func coverName(text string) string {
+	for i, l := range strings.Split(text, "\n") {
+		if i == 15 {
+			break
+		}
+		l = strings.TrimSpace(l)
+		if n := len(strings.Fields(l)); n >= 2 && n <= 6 && !strings.ContainsAny(l, "0123456789.,:;") && hasName(l) {
+			return l
+		}
+	}
+	return ""
+}
+
+// aboutAny reports whether a passage of the document named name is
+// about any of the documents the question names: it is one of them, or
+// it says the name.
+func aboutAny(names []string, name, text string) bool {
+	own := documentWords([]PageHit{{DocumentName: name}})
+	for _, w := range names {
+		if own[w] || sharedWords([]string{w}, text) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 var (
 	bareYearRe = regexp.MustCompile(`^\(?(19|20)\d\d\)?$`)
 	dateRe     = regexp.MustCompile(`(?i)\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}\b|\b\d{4}-\d\d-\d\d\b`)
@@ -128,7 +231,7 @@ var (
 // a date: a title's "fiscal year ended December 31, 2023" and "opened on
 // 6 November 2023" state no amount.
 func hasAmount(l string) bool {
-	l = dateRe.ReplaceAllString(l, " ")
+	l = dateRe.ReplaceAllString(lineNumberRe.ReplaceAllString(l, `\`), " ")
 	for _, m := range numberRe.FindAllString(l, -1) {
 		if m = strings.TrimSpace(m); !bareYearRe.MatchString(m) && len(strings.Trim(m, "()$% ")) > 0 {
 			if day := strings.Trim(m, "()$% ,"); len(day) <= 2 && strings.Contains(l, ", 20") {

@@ -308,3 +308,54 @@ func TestAnOptionAskedAboutIsTheOneAnswered(t *testing.T) {
 		}
 	}
 }
+
+// TestAPassageAnswersInItsOwnWords: a manual nobody tuned on (tallow, a
+// package written for this test) answers questions put in other words
+// than its own; its verbs are not the focus, its nouns are, and a
+// question whose noun it never uses is refused.
+func TestAPassageAnswersInItsOwnWords(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "tallow-manual.txt", "quill-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		// "take" and "halts" are how the question is put.
+		{"What thickness does each ledger line take?", "ledgerwidth"},
+		{"Which command halts the ledger line before the last column?", "stops short of the last column"},
+		// A line of code is quoted alone, not run into its neighbours.
+		{"What is the default ledgergap?", "ledgergap=.8ex\""},
+		// A sentence goes on after a displayed command.
+		{"How do I draw a line under one row only?", "ledger[once] after the row"},
+		// A line ending in ":" is quoted with what it introduces.
+		{"How do I give each ledger line its own colour?", "\\ledgercolour{teal}"},
+		// "This ..." is quoted after what it points back to.
+		{"Why are long tables slow to typeset?", "mandatory to repeat"},
+		// A list's items are quoted with the line that introduces them,
+		// not taken for headings.
+		{"Which cells can ledger lines not be drawn under?", "merged cells"},
+		// Who wrote a document is on its cover.
+		{"Who is the author of tallow?", "Petra Lindqvist"},
+		{"Who does the tallow author thank?", "Olof Berg"},
+		// A change is dated by its release's heading.
+		{"In which version did ledger lines start repeating at page breaks?", "2.0, 2018 May 9"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want grounded, first line with %q\n%s", c.question, q.AnswerType, firstLine(q.Answer), c.first, q.Answer)
+		}
+	}
+	for _, question := range []string{"Which version of tallow added support for spreadsheets?", "Who translated the tallow manual into Finnish?"} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerInsufficient {
+			t.Errorf("%q: %s %q; want insufficient evidence", question, q.AnswerType, q.Answer)
+		}
+	}
+}

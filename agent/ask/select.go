@@ -106,13 +106,14 @@ var genericWords = map[string]bool{"big": true, "large": true, "small": true, "l
 // ("biggest", "unpacking", "wrote"), not a refusal; a noun the room never
 // uses ("emoji", "revenue") is.
 func focus(question string, content []string, r *Rarity, named map[string]bool) (absent, strong, soft []string) {
-	head, marked := headOf(question), markedWords(question)
+	head, marked, verbs, kind := headOf(question), markedWords(question), questionVerbs(question), wantOf(question)
 	for _, w := range content {
 		hard := w == head || marked[w]
 		switch {
-		case genericWords[w] || named[w]:
+		case genericWords[w] || genericWords[strings.TrimSuffix(w, "s")] || named[w]:
+		case kind.name && nameWords[w]: // "the author of tallow" asks for a name, which the cover gives without the word
 		case r.absent(w) && financeAlternatives(w) == nil:
-			if hard || !wayOfAsking(w) {
+			if hard || !wayOfAsking(w) && !verbs[w] {
 				absent = append(absent, w)
 			}
 		case r.common(w):
@@ -131,6 +132,10 @@ func focus(question string, content []string, r *Rarity, named map[string]bool) 
 	}
 	return absent, strong, soft
 }
+
+// nameWords ask for a person by their part: the answer is a name.
+var nameWords = map[string]bool{"author": true, "authors": true, "writer": true, "creator": true, "developer": true,
+	"developers": true, "maintainer": true, "maintainers": true}
 
 // markedWords are the question's words written as names, numbers or
 // codes: with a capital past its first word, or with a digit, a dot, an
@@ -191,10 +196,32 @@ func answers(strong, soft []string, text string) bool {
 // missing returns the words of need that text lacks.
 func missing(need []string, text string) []string {
 	var out []string
-	stems := stemsOf(retrieve.Words(text))
+	stems := stemsOf(append(retrieve.Words(text), camelParts(text)...))
 	for _, w := range need {
 		if sharedWords([]string{w}, text) == 0 && !stems[english.Stem(w, false)] {
 			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// camelParts are the words inside the text's identifiers written in
+// camel case, lower case: "show" and "grid" in \TPShowGrid, "merge" in
+// pyMergeChanges.py. Manuals name commands so; a question says the words.
+func camelParts(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		start, parts := 0, 0
+		rs := []rune(w)
+		for i := 1; i <= len(rs); i++ {
+			if i == len(rs) || unicode.IsUpper(rs[i]) && unicode.IsLower(rs[i-1]) {
+				if parts > 0 || i < len(rs) {
+					if p := strings.ToLower(string(rs[start:i])); len(p) >= 3 {
+						out = append(out, p)
+					}
+				}
+				start, parts = i, parts+1
+			}
 		}
 	}
 	return out
@@ -241,7 +268,7 @@ type wants struct {
 }
 
 var (
-	dateQuestionRe   = regexp.MustCompile(`(?i)^\s*when\b|\b(what|which) (year|date|day|month|version)\b|\bsince when\b|\bhow long ago\b`)
+	dateQuestionRe   = regexp.MustCompile(`(?i)^\s*when\b|\b(what|which) ([\w-]+ )?(year|date|day|month|version|release)\b|\bsince when\b|\bhow long ago\b`)
 	nameQuestionRe   = regexp.MustCompile(`(?i)^\s*who\b|\b(whose|who)\b|\bwhat is the name\b|\b(author|authors|maintainer|maintainers|developer|developers|written by|created by)\b`)
 	amountQuestionRe = regexp.MustCompile(`(?i)\b(how (much|many|big|large|long|fast|often|old|far)|what (is|was|are) the (size|number|maximum|minimum|default|limit|amount|percentage|rate)|size|maximum|minimum|limit)\b`)
 )
@@ -316,32 +343,62 @@ func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 }
 
 // piece is what an answer can quote, with what sets its scene: the
-// heading above it and, for a table's row, the table's header.
+// heading above it and, for a table's row, the table's header. A line
+// that says it points elsewhere is quoted with what it points to: the
+// sentence before one that starts "This ..." or "It ..." (lead), the
+// lines a line ending in ":" introduces (more).
 type piece struct {
 	text, scene string
+	heading     string
+	lead, more  string
+}
+
+// quote is what the answer says of a piece: its lead, its text and what
+// it introduces; with its heading before it when the question asks for a
+// date, a version or a name that only the heading has ("2.0, 2018 May 9"
+// above "- Ledger lines repeat at page breaks.").
+func (p piece) quote(k wants) string {
+	s := p.text
+	if p.lead != "" {
+		s = p.lead + " " + s
+	}
+	if p.more != "" {
+		s += " " + p.more
+	}
+	if !k.fits(s) && (k.date && yearOrDateRe.MatchString(p.heading) || k.name && hasName(p.heading)) {
+		s = p.heading + ": " + s
+	}
+	return s
 }
 
 // units splits a chunk's text into what an answer quotes: sentences, with
 // the wrapped lines of a paragraph joined; a table's rows and a list's
-// items as they are. A heading (a short line alone, with no full stop and
-// no number) and a table's header (its first row, with no number) are
-// not quoted: they set the scene of what follows.
+// items as they are. A line much shorter than the text's longest ends its
+// paragraph: it is not wrapped prose but a line of code, a title or a
+// list's entry. A heading (a short line alone, with no full stop and no
+// number but a section's or a release's) and a table's header (its first
+// row, with no number) are not quoted: they set the scene of what follows.
 func units(text string) []piece {
 	var out []piece
 	var para []string
 	heading, header := "", ""
+	widest := 0
+	for _, raw := range strings.Split(text, "\n") {
+		widest = max(widest, utf8.RuneCountInString(strings.TrimSpace(raw)))
+	}
 	flush := func() {
 		switch {
 		case len(para) == 1 && isHeading(para[0]):
 			heading = para[0]
 		case len(para) > 0:
 			for _, s := range sentences(strings.Join(para, " ")) {
-				out = append(out, piece{s, heading})
+				out = append(out, piece{text: s, scene: heading, heading: heading})
 			}
 		}
 		para = para[:0]
 	}
-	for _, raw := range strings.Split(text, "\n") {
+	lines := strings.Split(text, "\n")
+	for li, raw := range lines {
 		line := strings.TrimSpace(raw)
 		row := line != "" && isRow(line)
 		if !row {
@@ -355,23 +412,71 @@ func units(text string) []piece {
 			header = strings.Join(strings.Fields(line), " ")
 		case row:
 			flush()
-			out = append(out, piece{strings.Join(strings.Fields(line), " "), heading + "\n" + header})
+			out = append(out, piece{text: strings.Join(strings.Fields(line), " "), scene: heading + "\n" + header, heading: heading})
 		case listItemRe.MatchString(line):
 			flush()
 			para = append(para, line)
 		default:
 			para = append(para, line)
 		}
+		if line != "" && !row && 10*utf8.RuneCountInString(line) < 6*max(widest, 60) && !strings.HasSuffix(line, "-") &&
+			(li+1 == len(lines) || indent(lines[li+1]) <= indent(raw) && li > 0 && !startsLower(lines[li+1]) ||
+				li == 0 && !startsLower(lines[li+1])) {
+			// A short line is no wrapped prose: it ends its paragraph,
+			// unless it is a term whose description is indented below it
+			// or its sentence goes on below ("you wanted", a displayed
+			// command, "which gives you"). A chunk's first line has lost
+			// its indent: it is no term.
+			flush()
+		}
 	}
 	flush()
+	for i := range out {
+		if i > 0 && pointsBackRe.MatchString(out[i].text) && out[i-1].heading == out[i].heading && !strings.HasSuffix(out[i-1].text, ":") {
+			out[i].lead = out[i-1].text
+		}
+		if !strings.HasSuffix(out[i].text, ":") {
+			continue
+		}
+		var more []string
+		for j := i + 1; j < len(out) && j <= i+3 && len(strings.Join(more, " ")) < 200; j++ {
+			more = append(more, out[j].text)
+			if strings.HasSuffix(out[j].text, ":") {
+				break
+			}
+		}
+		out[i].more = strings.Join(more, " ")
+	}
 	return out
 }
 
-// isHeading reports whether a line alone is a heading: a few words, no
-// full stop, no number.
-func isHeading(l string) bool {
-	return len(strings.Fields(l)) <= 6 && !strings.ContainsAny(l, ".?!0123456789")
+// startsLower reports whether a line starts with a lower-case letter.
+func startsLower(l string) bool {
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(l))
+	return unicode.IsLower(r)
 }
+
+// indent is how many spaces a line starts with.
+func indent(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
+
+// pointsBackRe finds a sentence that starts by pointing at the one before.
+var pointsBackRe = regexp.MustCompile(`^(This|It|These|That|Such|They|Its|Their)\s`)
+
+// isHeading reports whether a line alone is a heading: a few words, no
+// full stop, no number; or a section's or a release's number and a few
+// words ("3.1 Label format", "2.4, 2021 March 3"), not code, a list's
+// item ("– figures") nor what introduces a list ("You cannot mark up:").
+func isHeading(l string) bool {
+	if len(strings.Fields(l)) > 6 || strings.ContainsAny(l, "?!\\={}$%") || listItemRe.MatchString(l) || strings.HasSuffix(l, ":") {
+		return false
+	}
+	if numberedRe.MatchString(l) {
+		return !strings.HasSuffix(l, ".")
+	}
+	return !strings.ContainsAny(l, ".0123456789")
+}
+
+var numberedRe = regexp.MustCompile(`^(?i:(?:release|version)\s+)?[vV]?\d+(\.\d+)*[a-z]?,?\s+[\pL\d]`)
 
 var listItemRe = regexp.MustCompile(`^([-•*·–]|\d{1,2}[.)]|\(?[a-z]\))\s`)
 

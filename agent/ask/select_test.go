@@ -1,8 +1,12 @@
 package ask
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/quarry-dev/quarry/room"
 )
 
 // TestHeadOf: the thing a question asks for, which a passage that answers
@@ -29,7 +33,7 @@ func TestHeadOf(t *testing.T) {
 // when they are only how it is put; a year asked about must be there.
 func TestFocus(t *testing.T) {
 	r := &Rarity{Passages: 40, Chunks: map[string]int{"nettle": 30, "implement": 3, "dilithium": 0, "speed": 2, "biggest": 0,
-		"unpacking": 0, "check": 4, "file": 12, "emoji": 0, "color": 2, "fonts": 9, "version": 5, "added": 3, "leader": 4, "2010": 2}}
+		"unpacking": 0, "check": 4, "file": 12, "emoji": 0, "color": 2, "fonts": 9, "version": 5, "added": 3, "leader": 4, "2010": 2, "tallow": 3, "author": 0}}
 	for _, c := range []struct {
 		question, absent, strong, soft string
 	}{
@@ -38,6 +42,8 @@ func TestFocus(t *testing.T) {
 		{"How do I check a file without unpacking it?", "", "", "check without"},
 		{"Which version of fontconfig added color emoji fonts?", "emoji", "version", "fontconfig added color fonts"},
 		{"Who was the project leader in 2010?", "", "2010", "project leader"},
+		// "author" asks for a name, which a cover gives without the word.
+		{"Who is the author of Tallow?", "", "tallow", ""},
 	} {
 		content := contentWords(parseQuestion(c.question))
 		absent, strong, soft := focus(c.question, content, r, nil)
@@ -50,5 +56,96 @@ func TestFocus(t *testing.T) {
 		if got := strings.Join(soft, " "); got != c.soft {
 			t.Errorf("%q: soft %q; want %q", c.question, got, c.soft)
 		}
+	}
+}
+
+// TestQuestionVerbs: the words in a verb's place, which a passage may say
+// otherwise.
+func TestQuestionVerbs(t *testing.T) {
+	for q, want := range map[string]string{
+		"Who fixed the problem of a booktabs rule at a page break?": "fixed",
+		"What arguments does specialrule take?":                     "take",
+		"How can I put a footnote in a section title?":              "put",
+		"Which option hides the markup and shows only the text?":    "hides shows",
+		"What is the default block size of bzip2?":                  "",
+		"Who is the author of enumitem?":                            "",
+		"Can begin{comment} share a line with other text?":          "share",
+		"How many packages were in Debian 1.3?":                     "",
+	} {
+		var got []string
+		for w := range questionVerbs(q) {
+			got = append(got, w)
+		}
+		slices.Sort(got)
+		if strings.Join(got, " ") != want {
+			t.Errorf("questionVerbs(%q) = %q; want %q", q, got, want)
+		}
+	}
+}
+
+// TestUnitsOfACodeListing: a listing's lines are quoted one by one, the
+// chunk's first line too (it has lost its indent to the chunker, and is
+// no term with a description below it).
+func TestUnitsOfACodeListing(t *testing.T) {
+	text := "5 \\newdimen\\heavyrulewidth\n                     6 \\newdimen\\lightrulewidth\n                     16 \\lightrulewidth=.05em"
+	var got []string
+	for _, u := range units(text) {
+		got = append(got, u.text)
+	}
+	want := []string{`5 \newdimen\heavyrulewidth`, `6 \newdimen\lightrulewidth`, `16 \lightrulewidth=.05em`}
+	if !slices.Equal(got, want) {
+		t.Errorf("units(listing) = %q; want %q", got, want)
+	}
+}
+
+// TestExtractKeepsToTheDocumentNamed: a question that names a document
+// ("the comment package") is not answered by another document's passage
+// that does not name it, nor is a name asked about ("ConTeXt") found in a
+// word that only starts like it ("contents").
+func TestExtractKeepsToTheDocumentNamed(t *testing.T) {
+	chunk := func(text string) []room.ChunkHit {
+		return []room.ChunkHit{{Chunk: room.Chunk{ID: text[:8], Text: text}}}
+	}
+	pages := []PageHit{
+		{DocumentID: "b", DocumentName: "booktabs.pdf", PageNumber: 1, Score: 1,
+			Chunks: chunk("Guidelines are given as to what constitutes a good table in this context, and ConTeXt is supported too.")},
+		{DocumentID: "c", DocumentName: "comment.pdf", PageNumber: 4, Score: 0.8,
+			Chunks: chunk("The contents of a comment are discarded. Trailing contents on the begin line are supported.")},
+	}
+	r := &Rarity{Passages: 20, Chunks: map[string]int{"comment": 3, "package": 6, "support": 2, "context": 1}}
+	if a := Extract("Does the comment package support ConTeXt?", pages, 2, r); a.Type != room.AnswerInsufficient {
+		t.Errorf("Extract = %s %q; want insufficient evidence", a.Type, a.Text)
+	}
+	if a := Extract("Does booktabs support ConTeXt?", pages, 2, r); a.Type != room.AnswerGrounded || !strings.Contains(a.Text, "ConTeXt is supported") {
+		t.Errorf("Extract = %s %q; want the booktabs line", a.Type, a.Text)
+	}
+}
+
+// TestMissingReadsCamelCase: a command's name holds the words a question
+// says ("grid" in \TPShowGrid, "merge" in pyMergeChanges.py).
+func TestMissingReadsCamelCase(t *testing.T) {
+	text := `- Add the \TPShowGrid macro. Run python pyMergeChanges.py to accept them.`
+	if got := missing([]string{"grid", "merge", "macro"}, text); len(got) != 0 {
+		t.Errorf("missing(grid merge macro) = %q; want none", got)
+	}
+	if got := missing([]string{"colour"}, text); !slices.Equal(got, []string{"colour"}) {
+		t.Errorf("missing(colour) = %q; want colour", got)
+	}
+}
+
+// TestExtractReadsBelowTheFirstPages: the page that answers may rank
+// seventh behind pages that share the question's commoner words.
+func TestExtractReadsBelowTheFirstPages(t *testing.T) {
+	var pages []PageHit
+	for i := 1; i <= 6; i++ {
+		pages = append(pages, PageHit{DocumentID: "t", DocumentName: "todo.pdf", PageNumber: i, Score: 1,
+			Chunks: []room.ChunkHit{{Chunk: room.Chunk{ID: fmt.Sprint("c", i), Text: "A package option may remove notes from the document."}}}})
+	}
+	pages = append(pages, PageHit{DocumentID: "t", DocumentName: "todo.pdf", PageNumber: 9, Score: 0.5,
+		Chunks: []room.ChunkHit{{Chunk: room.Chunk{ID: "c9", Text: "The disable option of the package removes every inserted note from the document."}}}})
+	r := &Rarity{Passages: 40, Chunks: map[string]int{"package": 20, "option": 12, "notes": 9, "document": 20, "disable": 2, "inserted": 3}}
+	a := Extract("Which package option removes all the inserted notes?", pages, 1, r)
+	if a.Type != room.AnswerGrounded || len(a.Citations) == 0 || a.Citations[0].PageNumber != 9 {
+		t.Errorf("Extract = %s %q %+v; want page 9 cited first", a.Type, a.Text, a.Citations)
 	}
 }
