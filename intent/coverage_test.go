@@ -202,3 +202,14 @@ func TestAHighBelowZero(t *testing.T) {
 			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{Column: "tmax_c", Op: "<", Values: []string{"-20"}}}}},
 	})
 }
+
+// TestHowManyPoints: "how many points" over a column of points is their
+// sum; a change asked in points stays a change.
+func TestHowManyPoints(t *testing.T) {
+	shots := schemaOf("lakers", Column{Name: "team", Type: "string", Values: []string{"LAL", "BOS"}},
+		Column{Name: "player", Type: "string", Values: []string{"Kobe", "Pau"}}, Column{Name: "points", Type: "integer", Min: "0", Max: "3"})
+	checkCases(t, []parseCase{
+		{text: "how many points did Kobe score", schema: shots, want: want{Table: "lakers", Measures: []Measure{{Column: "points", Agg: "sum"}},
+			Filters: []Filter{{Column: "player", Op: "=", Values: []string{"Kobe"}}}}},
+	})
+}

@@ -93,8 +93,12 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		j++ // "how many returned orders": the orders
 	}
 	switch p.low(j) {
-	case "percent", "percentage", "percentages", "times", "fold", "points":
+	case "percent", "percentage", "percentages", "times", "fold":
 		return i // "how many percent": a change asked for as a percentage
+	case "points":
+		if c, _, st := p.colAt(j, prefNum); c == nil || st < mWords || slices.Contains(p.in.Analyses, AnalysisGrowth) {
+			return i // "how many points did it rise": a change in points
+		}
 	}
 	if w := p.low(j); slices.Contains(p.in.Analyses, AnalysisGrowth) && agg == "count" && p.low(i) == "how" &&
 		(units[w] != "" || measureUnits[w]) && p.measureFollows(j+1) {
