@@ -36,9 +36,10 @@ var namePieces = func() map[string]bool {
 	return m
 }()
 
-// shortCompounds are runs too short to split by pieces that weather data
-// names its temperatures with: NOAA's TMAX, TMIN and TAVG.
-var shortCompounds = map[string][]string{"tmax": {"temp", "max"}, "tmin": {"temp", "min"}, "tavg": {"temp", "avg"}}
+// shortCompounds are runs too short to split by pieces: NOAA's TMAX, TMIN
+// and TAVG, an area's sqft.
+var shortCompounds = map[string][]string{"tmax": {"temp", "max"}, "tmin": {"temp", "min"}, "tavg": {"temp", "avg"},
+	"sqft": {"sq", "ft"}}
 
 // compoundWords splits the run of letters w into namePieces, fewest
 // pieces first ("totemp" -> [tot emp], "realgdp" -> [real gdp]); nil when

@@ -213,3 +213,17 @@ func TestHowManyPoints(t *testing.T) {
 			Filters: []Filter{{Column: "player", Op: "=", Values: []string{"Kobe"}}}}},
 	})
 }
+
+// TestSquareFootage: "square footage" is sqft (and "building sqft"
+// bldg_sqft); a price per square foot is no grouping by each area but a
+// ratio whose kind is not said, reported.
+func TestSquareFootage(t *testing.T) {
+	homes := schemaOf("homes", Column{Name: "city", Type: "string", Values: []string{"Davis", "Elk Grove"}},
+		Column{Name: "baths", Type: "integer", Min: "1", Max: "5"}, Column{Name: "sqft", Type: "integer", Min: "484", Max: "4878"},
+		Column{Name: "price", Type: "integer", Min: "1551", Max: "884790"})
+	checkCases(t, []parseCase{
+		{text: "average square footage of homes with at least 3 baths", schema: homes, want: want{Table: "homes",
+			Measures: []Measure{{Column: "sqft", Agg: "avg"}}, Filters: []Filter{{Column: "baths", Op: ">=", Values: []string{"3"}}}}},
+	})
+	reported(t, homes, "average price per square foot", "average price per sqft by city")
+}

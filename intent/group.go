@@ -3,6 +3,7 @@ package intent
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -71,6 +72,15 @@ func (p *parser) groups() error {
 				i = j + n - 1
 				continue
 			}
+			if c != nil && st >= mPart && !isIDLike(c) && !p.isYearColumn(c) && wideNumbers(c) {
+				// "price per square foot": no grouping by each of a
+				// thousand areas; a ratio, of each row or of the totals?
+				p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(i, j+n),
+					Reason: "a measure per " + c.Name + ": whether of each row's ratio or of the totals is not said", Nearest: []string{c.Name}})
+				p.use(i, j+n)
+				i = j + n - 1
+				continue
+			}
 		}
 		if c, n, st := p.colAt(j, prefDim); trig == "per" && c != nil && st >= mEntity && isIDLike(c) && p.averageBefore(i) {
 			// "average cost per patient" over a patient id: the total
@@ -104,6 +114,14 @@ func (p *parser) groups() error {
 		}
 	}
 	return nil
+}
+
+// wideNumbers reports whether numeric column c holds measurements, not
+// codes to group by: fractions, or a range of more than a hundred.
+func wideNumbers(c *Column) bool {
+	lo, err1 := strconv.ParseFloat(c.Min, 64)
+	hi, err2 := strconv.ParseFloat(c.Max, 64)
+	return c.Type == "float" || err1 == nil && err2 == nil && hi-lo > 100
 }
 
 // countsOf returns the integer column that counts the thing the noun

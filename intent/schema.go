@@ -207,6 +207,13 @@ func (p *parser) spells(i int, words []string, anyUse bool) (int, bool) {
 			return 0, false
 		}
 		tw := tokenWords(p.toks[j].low)
+		if m := runOf(tw, words[k:]); m > 0 && k > 0 {
+			// "building sqft" for bldg_sqft, split [bldg sq ft]: a token
+			// that runs the rest of the name's words together
+			k += m
+			j++
+			continue
+		}
 		if len(tw) == 0 || k+len(tw) > len(words) {
 			// A token longer than the name: "orderdate" for order_date.
 			if len(tw) == 1 && k == 0 && tw[0] == strings.Join(words, "") {
@@ -226,6 +233,25 @@ func (p *parser) spells(i int, words []string, anyUse bool) (int, bool) {
 		j++
 	}
 	return j - i, true
+}
+
+// runOf returns how many of words, two or more from the first, a token of
+// one word runs together ("sqft" for sq ft), 0 if none.
+func runOf(tw, words []string) int {
+	if len(tw) != 1 {
+		return 0
+	}
+	run := ""
+	for m, w := range words {
+		run += w
+		if m >= 1 && run == tw[0] {
+			return m + 1
+		}
+		if len(run) >= len(tw[0]) {
+			break
+		}
+	}
+	return 0
 }
 
 // Preferences for choosing among columns a phrase names.

@@ -278,6 +278,7 @@ var wordAliases = map[string]string{
 	"avg": "average", "cust": "customer", "prod": "product",
 	"dt": "date", "cat": "category", "dept": "department",
 	"rev": "revenue", "desc": "description",
+	"sq": "square", "ft": "feet", "footage": "feet",
 }
 
 // norm is the form in which two words are compared: lower case, singular,
