@@ -227,3 +227,19 @@ func TestSquareFootage(t *testing.T) {
 	})
 	reported(t, homes, "average price per square foot", "average price per sqft by city")
 }
+
+// TestAnOrdersValue: the average order value over a unit price is the
+// price times the quantity, shared among the orders whatever their lines;
+// with a discount beside it, whether it is taken off is asked.
+func TestAnOrdersValue(t *testing.T) {
+	lines := schemaOf("lines", Column{Name: "order_id", Type: "integer", Min: "1", Max: "900"},
+		Column{Name: "region", Type: "string", Values: []string{"N", "S"}},
+		Column{Name: "qty", Type: "integer", Min: "1", Max: "9"}, Column{Name: "unit_price", Type: "float", Min: "1", Max: "90"})
+	checkCases(t, []parseCase{
+		{text: "average order value by region", schema: lines, want: want{Table: "lines",
+			Measures: []Measure{{Column: "unit_price", Agg: "sum", Times: "qty", PerEach: "order_id"}}, GroupBy: []Group{{"region", ""}}}},
+	})
+	discounted := schemaOf("lines", Column{Name: "qty", Type: "integer", Min: "1", Max: "9"},
+		Column{Name: "unit_price", Type: "float", Min: "1", Max: "90"}, Column{Name: "discount", Type: "float", Min: "0", Max: "0.2"})
+	reported(t, discounted, "avg order value")
+}

@@ -233,6 +233,20 @@ func (p *parser) flagAdjective(i, k int, c *Column) bool {
 	return len(p.in.Measures) > 0 || p.rowsNoun(i+k) || isEntityNoun(p.low(i+k))
 }
 
+// orderIDColumn returns the chosen table's id of orders (order_id,
+// InvoiceNo), nil if none.
+func (p *parser) orderIDColumn() *Column {
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if isIDLike(c) && slices.ContainsFunc(nameWords(c.Name), func(w string) bool {
+			return w == "order" || w == "invoice" || w == "transaction" || w == "basket" || w == "txn"
+		}) {
+			return c
+		}
+	}
+	return nil
+}
+
 // measureAt reads a measure at i and returns the index after it, or i.
 func (p *parser) measureAt(i int) int {
 	w := p.low(i)
@@ -262,6 +276,23 @@ func (p *parser) measureAt(i int) int {
 			return i
 		}
 		m, n = Measure{Column: c.Name, Agg: "avg"}, k
+		if !strings.Contains(ph, "basket size") {
+			// an order's value over a unit price is the price times the
+			// quantity, with the same doubts as revenue's
+			mm, doubt, ok := p.moneyMeasure()
+			if !ok {
+				return i
+			}
+			m = Measure{Column: mm.Column, Agg: "avg", Times: mm.Times}
+			if id := p.orderIDColumn(); id != nil {
+				// the value of an order, whatever its lines: the total
+				// shared among the orders
+				m = Measure{Column: mm.Column, Agg: "sum", Times: mm.Times, PerEach: id.Name}
+			}
+			if doubt != "" {
+				p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(i, i+k), Reason: doubt, Nearest: p.numericColumns()})
+			}
+		}
 	} else if c, k, st := p.colAt(i, prefNum); c != nil && st >= mPart && !isIDLike(c) {
 		if p.flagAdjective(i, k, c) {
 			return i // "how many babies were born preterm": the rows where it is 1
@@ -503,6 +534,9 @@ func (p *parser) addMeasure(pos int, src string, m Measure, note string) {
 		what = "count of rows"
 	case m.Agg == "count_distinct":
 		what = "count of distinct " + m.Column
+	}
+	if m.PerEach != "" {
+		what += " per distinct " + m.PerEach
 	}
 	p.understood(pos, fmt.Sprintf("%s -> %s%s", src, what, note), fmt.Sprintf("%s (%s)", src, what))
 }

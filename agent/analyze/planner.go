@@ -467,10 +467,14 @@ func (b *planBuilder) measures() []measure {
 			// a total shared among distinct things: "average cost per patient"
 			num, what := "count(*)", "rows"
 			if m.Column != "" {
-				num, what = aggregate("sum", quoteIdent(m.Column)), m.Column
+				expr, w := quoteIdent(m.Column), m.Column
+				if m.Times != "" {
+					expr, w = expr+" * "+quoteIdent(m.Times), w+" × "+m.Times // an order's value: price × quantity
+				}
+				num, what = aggregate("sum", expr), w
 			}
 			mm.sql = num + " / NULLIF(count(DISTINCT " + quoteIdent(m.PerEach) + "), 0)"
-			mm.alias, mm.label = what+"_per_"+m.PerEach, what+" per "+m.PerEach
+			mm.alias, mm.label = strings.ReplaceAll(what, " × ", "_x_")+"_per_"+m.PerEach, what+" per "+m.PerEach
 		case m.Column == "":
 			mm.sql, mm.alias, mm.label = "count(*)", "rows", "rows"
 		case m.Times != "":

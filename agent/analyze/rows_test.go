@@ -40,3 +40,21 @@ func TestTheCheapestRowIsShown(t *testing.T) {
 		}
 	}
 }
+
+// TestAnOrdersValueOverItsLines: the average order value is each order's
+// lines, price times quantity, added up, then averaged over the orders.
+func TestAnOrdersValueOverItsLines(t *testing.T) {
+	path := writeRows(t, "lines.csv", [][]string{
+		{"order_id", "qty", "unit_price", "region"},
+		{"1", "2", "10", "N"}, {"1", "1", "4", "N"}, {"2", "1", "5", "S"}, {"3", "3", "2", "N"},
+	})
+	res := runRequest(t, "average order value by region", path)
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("status %s; want completed", res.Status)
+	}
+	// N: orders 1 (24) and 3 (6): 15; S: order 2: 5.
+	want := [][]string{{"region", "unit_price_x_qty_per_order_id"}, {"N", "15"}, {"S", "5"}}
+	if got := readTable(t, res, "by_region"); !reflect.DeepEqual(got, want) {
+		t.Errorf("by_region = %v; want %v", got, want)
+	}
+}
