@@ -243,3 +243,11 @@ func TestAnOrdersValue(t *testing.T) {
 		Column{Name: "unit_price", Type: "float", Min: "1", Max: "90"}, Column{Name: "discount", Type: "float", Min: "0", Max: "0.2"})
 	reported(t, discounted, "avg order value")
 }
+
+// TestARateOfAValue: "return rate by category" is a share of the returned
+// rows in each category, not the count of returned rows: reported.
+func TestARateOfAValue(t *testing.T) {
+	orders := schemaOf("orders", Column{Name: "category", Type: "string", Values: []string{"Furniture", "Technology"}},
+		Column{Name: "returned", Type: "string", Values: []string{"Yes", "No"}}, Column{Name: "qty", Type: "integer", Min: "1", Max: "9"})
+	reported(t, orders, "return rate by category")
+}

@@ -349,7 +349,10 @@ func (p *parser) asides() error {
 			// "bounce rate" over a column of bounces: a rate is not the
 			// count it is a rate of; left to be reported
 			continue
-		case tailWords[w] && i > 0 && p.toks[i-1].used && p.toks[i-1].kind == kWord:
+		case tailWords[w] && i > 0 && p.toks[i-1].used && p.toks[i-1].kind == kWord &&
+			!(p.valueEnd[i] && (w == "rate" || w == "rates")):
+			// "fertility rate": the column; not "return rate" after a
+			// value, a share of the rows that have it, left to be reported
 		case accrualVerbs[w] && p.afterRead(i):
 			// "points scored", "DVDs owned", "babies were born": how the
 			// measure or the rows came to be
