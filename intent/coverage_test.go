@@ -251,3 +251,16 @@ func TestARateOfAValue(t *testing.T) {
 		Column{Name: "returned", Type: "string", Values: []string{"Yes", "No"}}, Column{Name: "qty", Type: "integer", Min: "1", Max: "9"})
 	reported(t, orders, "return rate by category")
 }
+
+// TestTheMostExpensiveVisit: "most expensive" ranks by cost as
+// "costliest" does, and "the costliest visit" is a visit, not a count of
+// visits.
+func TestTheMostExpensiveVisit(t *testing.T) {
+	visits := schemaOf("visits", Column{Name: "visit_id", Type: "integer", Min: "1", Max: "1500"},
+		Column{Name: "dept", Type: "string", Values: []string{"ER", "Oncology"}}, Column{Name: "cost_usd", Type: "float", Min: "200", Max: "20000"})
+	cost := []Measure{{Column: "cost_usd", Agg: "avg"}}
+	checkCases(t, []parseCase{
+		{text: "most expensive visit", schema: visits, want: want{Table: "visits", Measures: cost, Top: &TopN{1, "", true}}},
+		{text: "the least expensive visit", schema: visits, want: want{Table: "visits", Measures: cost, Top: &TopN{1, "", false}}},
+	})
+}

@@ -16,6 +16,8 @@ var synonymSets = [][]string{
 	{"max", "maximum", "high", "highest", "peak", "hi"},
 	{"min", "minimum", "low", "lowest", "lo"},
 	{"avg", "average", "mean"},
+	// superlatives said in two words, read as the one that ranks by cost
+	{"costliest", "most expensive", "priciest"}, {"cheapest", "least expensive", "least costly"},
 	{"precip", "precipitation", "prcp", "rainfall"},
 	{"expect", "expectancy", "exp"},
 	{"pop", "population", "populations", "populous", "populated", "capita", "inhabitants", "residents", "person"},
