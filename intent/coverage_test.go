@@ -264,3 +264,16 @@ func TestTheMostExpensiveVisit(t *testing.T) {
 		{text: "the least expensive visit", schema: visits, want: want{Table: "visits", Measures: cost, Top: &TopN{1, "", false}}},
 	})
 }
+
+// TestTheCityOfTheDearestSale: "which city had the most expensive home
+// sale" ranks the cities by their dearest sale, not by all their sales.
+func TestTheCityOfTheDearestSale(t *testing.T) {
+	homes := schemaOf("homes", Column{Name: "city", Type: "string", Values: []string{"Davis", "Elk Grove"}},
+		Column{Name: "price", Type: "integer", Min: "1551", Max: "884790"})
+	checkCases(t, []parseCase{
+		{text: "Which city had the most expensive home sale?", schema: homes, want: want{Table: "homes",
+			Measures: []Measure{{Column: "price", Agg: "max"}}, Top: &TopN{1, "city", true}}},
+		{text: "Which city had the highest total price?", schema: homes, want: want{Table: "homes",
+			Measures: []Measure{{Column: "price", Agg: "sum"}}, Top: &TopN{1, "city", true}}},
+	})
+}

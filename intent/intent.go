@@ -250,6 +250,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.eventRates,
 		p.measures,
 		p.impliedMeasure,
+		p.extremeOfOneRow,
 		p.adjectiveOfRows,
 		p.exactValues,
 		p.bareColumns,

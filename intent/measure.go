@@ -329,7 +329,7 @@ func (p *parser) measureAt(i int) int {
 		if p.startsMeasure(i+1) || p.valueBefore(i) || p.describes(i) {
 			return i // "shipments cost", "female passengers", "summary of shipments": not a count
 		}
-		if a, ok := rankAdjectives[p.low(i-1)]; ok && a.words != nil && p.adjectiveColumn(p.low(i-1)) != nil {
+		if a, ok := rankAdjectives[p.toks[max(i-1, 0)].low]; ok && i > 0 && a.words != nil && p.adjectiveColumn(p.toks[i-1].low) != nil {
 			return i // "the costliest visit": the visit, ranked by its cost
 		}
 		if k := p.skipBack(i, "the", "all", "our", "my") - 1; k > 0 && p.low(k) == "of" && p.measureEnd == k {

@@ -545,6 +545,53 @@ func (p *parser) impliedMeasure() error {
 	return nil
 }
 
+// extremeOfOneRow reads a ranking of groups by a superlative said of one
+// row ("which city had the most expensive home sale", "which station had
+// the wettest day") as a ranking by each group's extreme row: the city of
+// the one dearest sale, not of the most sales in all.
+func (p *parser) extremeOfOneRow() error {
+	adj, ok := rankAdjectives[p.rankBy]
+	if p.in.Top == nil || p.in.Top.Column == "" || !ok || adj.words == nil || len(p.in.Measures) != 1 || !p.singleRowAfter(p.rankBy) {
+		return nil
+	}
+	m := &p.in.Measures[0]
+	if m.Column == "" || m.Times != "" || m.Per != "" || m.PerEach != "" || m.Agg != "sum" && m.Agg != "avg" ||
+		!slices.ContainsFunc(adj.words, func(w string) bool {
+			return slices.ContainsFunc(nameWords(m.Column), func(cw string) bool { return sameWord(w, cw) })
+		}) {
+		return nil
+	}
+	old := aggWords[m.Agg] + " of " + m.Column
+	p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return strings.HasSuffix(n.text, old) })
+	m.Agg = "min"
+	if adj.desc {
+		m.Agg = "max"
+	}
+	p.understood(p.topPos, fmt.Sprintf("%s -> ranked by each %s's %s %s", p.rankBy, p.in.Top.Column, aggWords[m.Agg], m.Column), p.rankBy)
+	return nil
+}
+
+// singleRowAfter reports whether the superlative adj is said of one row:
+// followed, within two words, by a noun of the rows in the singular ("the
+// most expensive home sale", "the wettest day").
+func (p *parser) singleRowAfter(adj string) bool {
+	for i, t := range p.toks {
+		if t.low != adj {
+			continue
+		}
+		for k := i + 1; k < len(p.toks) && k <= i+2; k++ {
+			w := p.toks[k].low
+			if w != singular(w) {
+				return false
+			}
+			if tableWord(p.t, w) || isCountNoun(w) || isEntityNoun(w) || w == "sale" || w == "day" || w == "transaction" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // evaluative superlatives say a ranking is wanted but not by what.
 var evaluative = setOf("best", "worst", "greatest", "leading", "weakest", "poorest", "strongest", "top", "bottom")
 
