@@ -277,3 +277,16 @@ func TestTheCityOfTheDearestSale(t *testing.T) {
 			Measures: []Measure{{Column: "price", Agg: "sum"}}, Top: &TopN{1, "city", true}}},
 	})
 }
+
+// TestHowManyTradingDays: "how many trading days" over three stocks a day
+// counts the days, not the rows; "trading" only says what days they are.
+func TestHowManyTradingDays(t *testing.T) {
+	stocks := Schema{Tables: []Table{{Name: "stocks", Rows: 1563, Columns: []Column{
+		{Name: "date", Type: "date", Min: "2023-01-02", Max: "2024-12-30"},
+		{Name: "symbol", Type: "string", Values: []string{"AAPL", "MSFT", "IBM"}},
+		{Name: "close", Type: "float", Min: "40", Max: "160"}}}}}
+	checkCases(t, []parseCase{
+		{text: "how many trading days in 2023", schema: stocks, want: want{Table: "stocks",
+			Measures: []Measure{{Column: "date", Agg: "count_distinct"}}, Time: &TimeRange{Column: "date", Start: "2023-01-01", End: "2024-01-01", Label: "2023"}}},
+	})
+}

@@ -89,8 +89,8 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		}
 	}
 	j := p.skip(i+n, "the", "all", "our", "of", "different")
-	for p.described[j] {
-		j++ // "how many returned orders": the orders
+	for p.described[j] || fillers[p.low(j)] && !weighty[p.low(j)] && p.free(j+1) && p.toks[j+1].kind == kWord {
+		j++ // "how many returned orders", "how many trading days": the orders, the days
 	}
 	switch p.low(j) {
 	case "percent", "percentage", "percentages", "times", "fold":
