@@ -267,6 +267,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.applyOrder,
 		p.listedApart,
 		p.applyRatio,
+		p.shareOfAFilterBy,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

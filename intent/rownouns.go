@@ -2,6 +2,7 @@ package intent
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -57,31 +58,41 @@ func (p *parser) rowNouns() int {
 }
 
 // rowsAreEntities reports whether each row of the chosen table can be
-// taken for one thing: no column that names or numbers things repeats a
-// value, and no date says the rows are observations over time. A text
+// taken for one thing: a name or id column holds a different value on
+// every row; or, with no such key known, no date says the rows are
+// observations over time and no name or id column repeats a value. A text
 // column's values are known only when they are few; an integer id's range
 // is known.
 func (p *parser) rowsAreEntities() bool {
-	if p.t.Rows <= 0 || p.date != nil {
-		return false // a dated row is an observation of something
+	if p.t.Rows <= 0 {
+		return false
 	}
+	repeats := false
 	for ci := range p.t.Columns {
 		c := &p.t.Columns[ci]
 		if !isIDLike(c) && !namesThings(c) {
 			continue
 		}
 		switch {
-		case isText(c) && len(c.Values) > 0 && int64(len(c.Values)) < p.t.Rows:
-			return false
+		case isText(c) && len(c.Values) > 0:
+			if int64(len(c.Values)) == p.t.Rows {
+				return true // a key: one value a row
+			}
+			repeats = true
 		case c.Type == "integer":
 			lo, err1 := strconv.ParseFloat(c.Min, 64)
 			hi, err2 := strconv.ParseFloat(c.Max, 64)
-			if err1 != nil || err2 != nil || hi-lo+1 < float64(p.t.Rows) {
-				return false
+			switch {
+			case err1 != nil || err2 != nil:
+				repeats = true
+			case hi-lo+1 == float64(p.t.Rows):
+				return true
+			case hi-lo+1 < float64(p.t.Rows):
+				repeats = true
 			}
 		}
 	}
-	return true
+	return !repeats && p.date == nil // a dated row is an observation of something
 }
 
 // namesThings reports whether a text column names the things rows are
@@ -110,4 +121,42 @@ func (p *parser) tableNamesOtherRows(w string) bool {
 		}
 	}
 	return false
+}
+
+// shareOfAFilterBy reports a share asked per group of rows a filter picks
+// inside the share's own words: "% of employees remote by dept" may be the
+// remote part of each department or each department's part of the remote
+// employees, and which is not said. A filter outside the share's words
+// ("share of revenue by region for Technology") scopes the whole.
+func (p *parser) shareOfAFilterBy() error {
+	if !slices.Contains(p.in.Analyses, AnalysisShare) || len(p.in.GroupBy) == 0 {
+		return nil
+	}
+	share := -1
+	for k, kind := range p.akind {
+		if kind == AnalysisShare && (share < 0 || k < share) {
+			share = k
+		}
+	}
+	if share < 0 {
+		return nil
+	}
+	group := -1
+	for k := share + 1; k < len(p.toks); k++ {
+		if p.toks[k].used && (p.toks[k].low == "by" || p.toks[k].low == "per" || p.toks[k].low == "each" || p.toks[k].low == "across") {
+			group = k
+			break
+		}
+	}
+	if group < 0 {
+		return nil
+	}
+	for k := range p.valueStart {
+		if k > share && k < group {
+			p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(share+1, group),
+				Reason: "a share within each " + p.in.GroupBy[0].Column + ", or each " + p.in.GroupBy[0].Column + "'s share of these rows? Not said"})
+			return nil
+		}
+	}
+	return nil
 }

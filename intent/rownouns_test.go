@@ -35,8 +35,9 @@ func TestWordsForOtherRows(t *testing.T) {
 }
 
 // TestWhichOfTheRows: "which city" over a table of one row per city, its
-// name in a column called name, ranks the rows; over dated rows it is
-// reported.
+// name in a column called name, ranks the rows; over dated readings of
+// each city it is reported. Employees with a hire date and a key are one
+// a row.
 func TestWhichOfTheRows(t *testing.T) {
 	cities := Schema{Tables: []Table{{Name: "urban", Rows: 3, Columns: []Column{
 		{Name: "name", Type: "string", Values: []string{"Tokyo", "Delhi", "Osaka"}},
@@ -46,9 +47,30 @@ func TestWhichOfTheRows(t *testing.T) {
 		{text: "Which city has the largest population?", schema: cities, want: want{Table: "urban",
 			Measures: []Measure{{Column: "pop_2020", Agg: "sum"}}, Top: &TopN{1, "", true}}},
 	})
-	dated := Schema{Tables: []Table{{Name: "readings", Rows: 3, Columns: []Column{
+	dated := Schema{Tables: []Table{{Name: "readings", Rows: 9, Columns: []Column{
 		{Name: "date", Type: "date", Min: "2024-01-01", Max: "2024-01-03"},
 		{Name: "name", Type: "string", Values: []string{"Tokyo", "Delhi", "Osaka"}},
 		{Name: "pm25", Type: "float", Min: "19", Max: "37"}}}}}
 	reported(t, dated, "Which city has the highest pm25?")
+	staff := Schema{Tables: []Table{{Name: "emp", Rows: 400, Columns: []Column{
+		{Name: "emp_id", Type: "integer", Min: "1001", Max: "1400"}, {Name: "mgr_id", Type: "integer", Min: "1001", Max: "1003"},
+		{Name: "hire_date", Type: "date", Min: "2010-01-01", Max: "2024-12-26"}, {Name: "salary", Type: "integer", Min: "40000", Max: "200000"}}}}}
+	checkCases(t, []parseCase{
+		{text: "how many employees earn more than 150000", schema: staff, want: want{Table: "emp", Measures: []Measure{{Agg: "count"}},
+			Filters: []Filter{{Column: "salary", Op: ">", Values: []string{"150000"}}}}},
+	})
+}
+
+// TestAShareOfAFilterByAGroup: "% of employees remote by dept" does not say
+// whether it is each department's remote part or each department's part of
+// the remote: reported. "share of salary by dept for engineers" scopes
+// the whole and is answered.
+func TestAShareOfAFilterByAGroup(t *testing.T) {
+	emp := schemaOf("emp", Column{Name: "dept", Type: "string", Values: []string{"Eng", "Sales"}},
+		Column{Name: "title", Type: "string", Values: []string{"Engineer", "Manager"}},
+		Column{Name: "remote", Type: "boolean"}, Column{Name: "salary", Type: "integer", Min: "40000", Max: "200000"})
+	reported(t, emp, "% of employees remote by dept")
+	if in, err := Parse("share of salary by dept for engineers", emp, now); err != nil || len(in.Unknown) > 0 {
+		t.Errorf("share of salary by dept for engineers: %v, unknown %v", err, in.Unknown)
+	}
 }

@@ -56,7 +56,7 @@ var moneyWords = setOf("sales", "sale", "revenue", "revenues", "turnover", "inco
 // moneyColumns are words of money-like column names, best first.
 var moneyColumns = []string{"revenue", "sales", "sale", "amount", "turnover", "gmv", "total", "value", "spend",
 	"payment", "paid", "price", "fare", "subtotal", "net", "gross", "income", "charge", "charged", "cost", "usd", "eur",
-	"dollars"}
+	"dollars", "salary", "salaries", "wage", "wages", "pay", "earnings"}
 
 // quantityWords name a measure of units; the best quantity-like column is used.
 var quantityWords = setOf("units", "unit", "quantity", "quantities", "qty", "volume", "volumes", "items", "pieces",
