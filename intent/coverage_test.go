@@ -290,3 +290,15 @@ func TestHowManyTradingDays(t *testing.T) {
 			Measures: []Measure{{Column: "date", Agg: "count_distinct"}}, Time: &TimeRange{Column: "date", Start: "2023-01-01", End: "2024-01-01", Label: "2023"}}},
 	})
 }
+
+// TestTheHighestPaidManager: "highest paid" ranks by salary as
+// "highest-paid" does, and "the highest paid manager" is the manager,
+// a row of title Manager ranked by salary.
+func TestTheHighestPaidManager(t *testing.T) {
+	emp := schemaOf("emp", Column{Name: "title", Type: "string", Values: []string{"Manager", "Analyst"}},
+		Column{Name: "salary", Type: "integer", Min: "40000", Max: "200000"})
+	checkCases(t, []parseCase{
+		{text: "highest paid manager", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "salary", Agg: "avg"}},
+			Top: &TopN{1, "", true}, Filters: []Filter{{Column: "title", Op: "=", Values: []string{"Manager"}}}}},
+	})
+}

@@ -18,6 +18,8 @@ var synonymSets = [][]string{
 	{"avg", "average", "mean"},
 	// superlatives said in two words, read as the one that ranks by cost
 	{"costliest", "most expensive", "priciest"}, {"cheapest", "least expensive", "least costly"},
+	{"highest-paid", "highest paid", "best paid", "best-paid", "top paid", "top-paid"},
+	{"lowest-paid", "lowest paid", "worst paid", "worst-paid"},
 	{"precip", "precipitation", "prcp", "rainfall"},
 	{"expect", "expectancy", "exp"},
 	{"pop", "population", "populations", "populous", "populated", "capita", "inhabitants", "residents", "person"},

@@ -251,8 +251,9 @@ func (p *parser) adjectiveOfRows() error {
 			continue
 		}
 		k := i + 1
-		if !(p.toks[k].kind == kWord && (tableWord(p.t, p.toks[k].low) || isCountNoun(p.toks[k].low))) {
-			continue
+		if !(p.toks[k].kind == kWord && (tableWord(p.t, p.toks[k].low) || isCountNoun(p.toks[k].low) ||
+			isEntityNoun(p.toks[k].low) && p.free(k) || p.isValue(k))) {
+			continue // "the oldest patient", "the highest-paid manager" (a title): a row
 		}
 		c := p.adjectiveColumn(p.low(i))
 		if c == nil {
@@ -263,9 +264,13 @@ func (p *parser) adjectiveOfRows() error {
 		p.in.Top = &TopN{N: 1, Desc: a.desc}
 		p.topPos, p.topSrc, p.rankBy = i, p.src(i, i+1), p.low(i)
 		p.addMeasure(i, p.src(i, i+1), Measure{Column: c.Name, Agg: "avg"}, "")
-		p.understood(k, fmt.Sprintf("%s -> the rows of %s", p.toks[k].raw, p.t.Name), p.toks[k].raw)
 		p.named = true
-		p.use(i, k+1)
+		if p.isValue(k) {
+			p.use(i, k) // the value is read as the filter it is
+		} else {
+			p.understood(k, fmt.Sprintf("%s -> the rows of %s", p.toks[k].raw, p.t.Name), p.toks[k].raw)
+			p.use(i, k+1)
+		}
 		p.howLong(c)
 		return nil
 	}

@@ -501,6 +501,7 @@ var rankAdjectives = map[string]struct {
 	"weakest":   {false, []string{"wind", "strength", "force", "magnitude", "gust"}},
 	"deepest":   {true, []string{"depth"}}, "shallowest": {false, []string{"depth"}},
 	"highest-paid": {true, []string{"salary", "pay", "wage", "wages", "income"}},
+	"lowest-paid":  {false, []string{"salary", "pay", "wage", "wages", "income"}},
 }
 
 func init() {
