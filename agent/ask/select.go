@@ -407,6 +407,11 @@ func units(text string) []piece {
 		switch {
 		case line == "":
 			flush()
+		case pageFurnitureRe.MatchString(line):
+			// a table of contents' entry, a running footer: what a page
+			// shows of others, never an answer
+			flush()
+			continue
 		case row && header == "" && !strings.ContainsAny(line, "0123456789"):
 			flush()
 			header = strings.Join(strings.Fields(line), " ")
@@ -477,6 +482,11 @@ func isHeading(l string) bool {
 }
 
 var numberedRe = regexp.MustCompile(`^(?i:(?:release|version)\s+)?[vV]?\d+(\.\d+)*[a-z]?,?\s+[\pL\d]`)
+
+// pageFurnitureRe matches the lines a page shows about pages: a contents
+// entry's dot leaders and page number ("E.1 Model description . . . . 70"),
+// a running footer ("Page 15 of 34", "Seite 3 von 9", "- 12 -").
+var pageFurnitureRe = regexp.MustCompile(`(?i)((\.\s?){4,}\s*[0-9ivxlc]+$|^(page|seite|p\.)\s*\d+\s*(of|von|de|/)\s*\d+$|\bpage \d+ (of|von) \d+$|^[-–—]\s*\d+\s*[-–—]$)`)
 
 var listItemRe = regexp.MustCompile(`^([-•*·–]|\d{1,2}[.)]|\(?[a-z]\))\s`)
 

@@ -149,3 +149,20 @@ func TestExtractReadsBelowTheFirstPages(t *testing.T) {
 		t.Errorf("Extract = %s %q %+v; want page 9 cited first", a.Type, a.Text, a.Citations)
 	}
 }
+
+// TestPageFurnitureIsNoAnswer: a contents entry with dot leaders and a
+// running footer are never quoted.
+func TestPageFurnitureIsNoAnswer(t *testing.T) {
+	text := "Contents\nE.1 Model description written in MathProg . . . . . . . . . . . 70\n" +
+		"B.3 Table drivers.......................... 61\n\n" +
+		"The table driver is a program module which transmits data between a model and a table.\n" +
+		"The changes-package Page 15 von 34\n- 12 -"
+	for _, u := range units(text) {
+		if strings.Contains(u.text, ". . .") || strings.Contains(u.text, "....") || strings.Contains(u.text, "Page 15") || u.text == "- 12 -" {
+			t.Errorf("units quote %q; want page furniture left out", u.text)
+		}
+	}
+	if us := units(text); len(us) == 0 || !strings.HasPrefix(us[0].text, "The table driver") {
+		t.Errorf("units = %+v; want the sentence about the table driver", us)
+	}
+}
