@@ -302,3 +302,15 @@ func TestTheHighestPaidManager(t *testing.T) {
 			Top: &TopN{1, "", true}, Filters: []Filter{{Column: "title", Op: "=", Values: []string{"Manager"}}}}},
 	})
 }
+
+// TestARunningTotal: "cumulative qty by month" asks for a total that grows
+// month by month, not each month's own: reported; "cumulative qty" alone
+// is the total.
+func TestARunningTotal(t *testing.T) {
+	orders := schemaOf("orders", Column{Name: "order_dt", Type: "date", Min: "2022-01-01", Max: "2023-12-28"},
+		Column{Name: "qty", Type: "integer", Min: "1", Max: "10"})
+	reported(t, orders, "cumulative qty by month in 2023", "running total of qty by month")
+	checkCases(t, []parseCase{
+		{text: "cumulative qty", schema: orders, want: want{Table: "orders", Measures: []Measure{{Column: "qty", Agg: "sum"}}}},
+	})
+}

@@ -268,6 +268,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.listedApart,
 		p.applyRatio,
 		p.shareOfAFilterBy,
+		p.runningTotal,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

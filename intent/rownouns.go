@@ -160,3 +160,22 @@ func (p *parser) shareOfAFilterBy() error {
 	}
 	return nil
 }
+
+// runningTotal reports "cumulative" or "running total" said over a
+// grouping by time: a total that grows period by period, which no step
+// computes. Without a grouping, "cumulative sales" is their total.
+func (p *parser) runningTotal() error {
+	if p.t == nil || !slices.ContainsFunc(p.in.GroupBy, func(g Group) bool {
+		ci := slices.IndexFunc(p.t.Columns, func(c Column) bool { return c.Name == g.Column })
+		return g.Grain != "" || ci >= 0 && (isDate(&p.t.Columns[ci]) || p.isYearColumn(&p.t.Columns[ci]))
+	}) {
+		return nil
+	}
+	for i, t := range p.toks {
+		if t.low == "cumulative" || t.low == "running" && (p.next(i) == "total" || p.next(i) == "sum") || t.low == "cumulatively" {
+			p.in.Unknown = append(p.in.Unknown, Unknown{Word: t.raw, Reason: "a running total, period by period, is not computed; the table gives each period's own total"})
+			return nil
+		}
+	}
+	return nil
+}
