@@ -314,3 +314,17 @@ func TestARunningTotal(t *testing.T) {
 		{text: "cumulative qty", schema: orders, want: want{Table: "orders", Measures: []Measure{{Column: "qty", Agg: "sum"}}}},
 	})
 }
+
+// TestAverageQtyPerDay: "average qty per day" over several orders a day
+// may be the average order's qty or the average day's total: reported, as
+// "average daily qty" is; "total qty per day" is a table of days.
+func TestAverageQtyPerDay(t *testing.T) {
+	orders := Schema{Tables: []Table{{Name: "orders", Rows: 3000, Columns: []Column{
+		{Name: "order_dt", Type: "date", Min: "2022-01-01", Max: "2023-12-28"},
+		{Name: "qty", Type: "integer", Min: "1", Max: "10"}}}}}
+	reported(t, orders, "average qty per day")
+	checkCases(t, []parseCase{
+		{text: "total qty per day", schema: orders, want: want{Table: "orders", Measures: []Measure{{Column: "qty", Agg: "sum"}},
+			GroupBy: []Group{{"order_dt", "day"}}}},
+	})
+}

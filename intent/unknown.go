@@ -91,6 +91,9 @@ func (p *parser) unknowns() {
 	if tr := p.in.Compare; tr != nil && tr.Column == "" {
 		add(Unknown{Word: tr.Label, Reason: "the data has no date column to compare this period on", Nearest: p.timeLikeColumns()})
 	}
+	if w, g, ok := p.averagePerPeriod(); ok {
+		add(Unknown{Word: w, Reason: fmt.Sprintf("the average row, or the average of each %s's total? The rows are finer than a %s", g, g)})
+	}
 	if p.in.Top != nil && len(p.in.Measures) == 0 && (evaluative[p.rankBy] || magnitudes[p.rankBy] && !slices.Contains(p.in.Analyses, AnalysisShare)) && p.rankBy != "top" && p.rankBy != "bottom" {
 		add(Unknown{Word: p.rankBy, Reason: "says to rank, but not by what measure", Nearest: p.numericColumns()})
 	}
@@ -366,6 +369,27 @@ func (p *parser) yearColumnTimes() error {
 	}
 	p.in.Time = nil
 	return nil
+}
+
+// averagePerPeriod finds "average qty per day" over rows finer than a day
+// where qty adds up: the average of the rows and the average of each day's
+// total are different numbers, and which is meant is not said. It returns
+// the words and the grain.
+func (p *parser) averagePerPeriod() (string, string, bool) {
+	if p.t == nil || len(p.in.GroupBy) != 1 || p.in.GroupBy[0].Grain == "" || len(p.in.Measures) != 1 || p.in.Measures[0].Agg != "avg" {
+		return "", "", false
+	}
+	g := p.in.GroupBy[0].Grain
+	ci := slices.IndexFunc(p.t.Columns, func(c Column) bool { return c.Name == p.in.Measures[0].Column })
+	if ci < 0 || defaultAgg(&p.t.Columns[ci]) != "sum" || p.onePerPeriod(g) {
+		return "", "", false
+	}
+	for i, t := range p.toks {
+		if t.low == "per" && units[p.next(i)] == g {
+			return p.src(i, i+2), g, true
+		}
+	}
+	return "", "", false
 }
 
 // dropNoDateNote drops the period's note that it had no date column, once
