@@ -117,6 +117,9 @@ func subset(a, b []string) bool {
 // in the same sentence ("restated to $46.9 million from the $48.2 million
 // previously reported") is the figure replaced, not a second claim.
 func Claims(s string, subject []string) []Claim {
+	if cs, ok := labelClaims(s, subject); ok {
+		return cs
+	}
 	toks := tokenize(s)
 	vals := Values(s)
 	r := &reader{s: s, toks: toks, subject: set(subject...)}
@@ -304,10 +307,24 @@ func (r *reader) dated(v Value) (Claim, bool) {
 		}
 	}
 	verb, vi := r.eventVerb(i)
+	if verb == "" && r.firstServed(max(0, i-10), i) {
+		// "welcome the first patients to the new wing on 10 March".
+		c.Head, c.Mods = "opening", []string{}
+		return c, true
+	}
 	if verb == "" || !r.datesEvent(i, vi) {
 		return Claim{}, false
 	}
 	c.Head = eventNouns[verb]
+	if c.Head == "" {
+		c.Head = eventStem(verb) // "was discovered on" is a discovery
+	}
+	// "admitted its first patients on", "welcome the first passengers
+	// on": the day a place first served people is its opening.
+	if r.firstServed(vi, i) {
+		c.Head, c.Mods = "opening", []string{}
+		return c, true
+	}
 	c.Mods = r.objectOf(vi, i)
 	c.Object = len(c.Mods) > 0
 	// "the opening of the plant in October 2023".
@@ -337,6 +354,9 @@ func (r *reader) eventVerb(i int) (string, int) {
 		if eventNouns[w] != "" {
 			return w, j
 		}
+	}
+	if w, j := r.pastVerb(i); w != "" {
+		return w, j
 	}
 	if i <= 2 {
 		for j := i + 1; j < len(r.toks) && j <= i+12; j++ {
@@ -572,6 +592,43 @@ func (r *reader) bound(v Value) bool {
 	if i > 1 {
 		two := r.toks[i-2].lower + " " + r.toks[i-1].lower
 		return two == "more than" || two == "less than" || two == "fewer than" || two == "at least" || two == "at most" || two == "up to"
+	}
+	return false
+}
+
+// pastVerb is the verb in the passive or past tense nearest before the
+// date at token i in its clause, of no known event ("The hoard was
+// discovered on", "admitted its first patients on"), and its index.
+func (r *reader) pastVerb(i int) (string, int) {
+	for j := i - 1; j > 0 && j >= i-8; j-- {
+		t := r.toks[j]
+		if clauseEnds[t.lower] || t.lower == "and" {
+			break
+		}
+		if t.capital() || len(t.lower) <= 4 || !strings.HasSuffix(t.lower, "ed") || strings.HasSuffix(t.lower, "eed") || noise[t.lower] || modalityWords[t.lower] != "" {
+			continue
+		}
+		prev := r.toks[j-1].lower
+		next := ""
+		if j+1 < len(r.toks) {
+			next = r.toks[j+1].lower
+		}
+		if auxiliaries[prev] || determiners[next] || possessives[next] {
+			return t.lower, j
+		}
+	}
+	return "", -1
+}
+
+// firstServed reports a clause around the verb at vi and the date at i
+// that names the first of the people a place serves ("its first
+// patients").
+func (r *reader) firstServed(vi, i int) bool {
+	lo, hi := min(vi, i), max(vi, i)
+	for j := max(0, lo-4); j < hi && j+1 < len(r.toks); j++ {
+		if r.toks[j].lower == "first" && servedNouns[r.toks[j+1].lower] {
+			return true
+		}
 	}
 	return false
 }

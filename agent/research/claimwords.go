@@ -85,7 +85,7 @@ var (
 	// fillers may stand between a verb and its value ("rose to about $3 million").
 	fillers = set("to", "at", "about", "roughly", "around", "approximately", "nearly", "almost", "some", "over", "under", "more", "than", "up", "only",
 		"just", "the", "a", "an", "by", "of", "an", "estimated", "expected", "planned", "projected", "forecast", "set", "likely", "reportedly", "now",
-		"still", "also", "already", "a", "further", "another", "additional", "exactly", "precisely", "least", "most")
+		"still", "also", "already", "a", "further", "another", "additional", "exactly", "precisely", "least", "most", "worth")
 	// generic nouns name the subject itself, not a part of it.
 	generic = set("company", "firm", "business", "group", "organisation", "organization", "corporation", "service", "project", "entity", "it",
 		"we", "they", "subject", "team", "enterprise")
@@ -214,3 +214,34 @@ func singular(w string) string {
 	}
 	return w
 }
+
+// eventHeads are the nouns of eventNouns: a label may name its event by
+// one ("Opening: 21/09/2024").
+var eventHeads = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range eventNouns {
+		m[n] = true
+	}
+	return m
+}()
+
+// eventStem is the stem an event of no known verb is named by, one for
+// the verb and its noun: "discovered" and "discovery" are "discover".
+func eventStem(w string) string {
+	for _, suf := range []string{"ations", "ation", "ings", "ing", "ments", "ment", "ed", "ion", "es", "s", "y", "e"} {
+		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
+			w = strings.TrimSuffix(w, suf)
+			break
+		}
+	}
+	// "admitted" and "admit".
+	if n := len(w); n > 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		w = w[:n-1]
+	}
+	return w
+}
+
+// servedNouns are the people a place serves: its first of them mark its
+// opening.
+var servedNouns = set("patients", "passengers", "visitors", "customers", "students", "pupils", "guests", "residents", "riders", "travellers",
+	"travelers", "fans", "spectators", "shoppers", "diners", "readers", "users", "members")

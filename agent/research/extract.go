@@ -10,14 +10,20 @@ import (
 // Sentences cuts text into sentences at ., ! or ? followed by space and
 // a capital, digit or quote, and at line breaks between paragraphs; a
 // short abbreviation ("Inc.", "St.", "U.S.") does not end a sentence.
-// Markdown headings and a web page's chrome (pageChrome) are left out.
+// Markdown headings and a web page's chrome (pageChrome) are left out;
+// a table's cells are labelled lines (tableSentences).
 func Sentences(text string) []string {
 	var out []string
 	// Headings name a document or a part of it; they make no claim.
 	var kept []string
-	for _, line := range strings.Split(text, "\n") {
+	for _, line := range strings.Split(tableSentences(text), "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "#") || navigationLine(line) {
 			line = ""
+		}
+		// A list's items are sentences of their own: "- Inpatient beds: 64".
+		if listItemRE.MatchString(line) {
+			kept = append(kept, "", line, "")
+			continue
 		}
 		kept = append(kept, line)
 	}
@@ -47,6 +53,8 @@ func Sentences(text string) []string {
 	}
 	return out
 }
+
+var listItemRE = regexp.MustCompile(`^\s*(?:[-*•]|\d{1,2}[.)])\s+\S`)
 
 func appendSentence(out []string, s string) []string {
 	if s = strings.TrimSpace(s); s != "" && !pageChrome.MatchString(s) {
@@ -105,7 +113,12 @@ func abbreviation(s string) bool {
 // headerLine reports a line of document metadata ("Filed: May 19,
 // 2025") rather than a claim.
 func headerLine(s string) bool {
-	return len(s) < 60 && headerRE.MatchString(s)
+	if len(s) >= 60 || !headerRE.MatchString(s) {
+		return false
+	}
+	// "Stops: 19" is a labelled value, not the document's metadata.
+	_, labelled := labelClaims(s, nil)
+	return !labelled
 }
 
 var headerRE = regexp.MustCompile(`^[A-Z][\w ]{0,20}:\s`)

@@ -1,0 +1,157 @@
+package research
+
+// Labelled values: a line of a list or a fact sheet that names its value
+// before a colon ("Stops: 19", "- Inpatient beds: 64", "Date of
+// discovery: 22/08/2024", "Permitted capacity: 18,450 spectators"), and a
+// table's cells, which Sentences writes the same way. The label is the
+// attribute: its last noun the head (or, for a date, the event it
+// names), its other words the qualifiers.
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+var labelRE = regexp.MustCompile(`^(?:[-*•]\s*)?([\p{L}][\p{L}\p{N} '’/()&-]{0,48}?)\s*:\s+(\S.*)$`)
+
+// metaLabels name a document's own metadata, never a claim.
+var metaLabels = set("date", "dated", "filed", "published", "posted", "updated", "issued", "release date", "filing date", "by", "author", "source",
+	"written by", "from", "to", "subject", "cc", "re", "tags", "category", "location", "place", "time")
+
+// countLabels name a count without saying of what: the value's noun does.
+var countLabels = set("quantity", "number", "count", "total", "units", "amount", "figure", "size", "no")
+
+// labelClaims reads the claims of a labelled line; ok is false when s is
+// not one whose value starts right after the label.
+func labelClaims(s string, subject []string) ([]Claim, bool) {
+	m := labelRE.FindStringSubmatchIndex(s)
+	if m == nil {
+		return nil, false
+	}
+	label := strings.ToLower(strings.TrimSpace(s[m[2]:m[3]]))
+	if metaLabels[label] {
+		return nil, false
+	}
+	rest := m[4]
+	vals := Values(s[rest:])
+	if len(vals) == 0 || vals[0].Start != 0 {
+		return nil, false
+	}
+	v := vals[0]
+	v.Start += rest
+	v.End += rest
+	period := ""
+	var ws []string
+	subj := set(subject...)
+	for _, t := range tokenize(s[m[2]:m[3]]) {
+		switch {
+		case yearRE.MatchString(t.text) && len(t.text) == 4:
+			period = t.text
+		case t.text == "(" || t.text == ")" || determiners[t.lower] || subj[t.bare()] || prepositions[t.lower] && t.lower != "of" || t.lower == "and":
+		default:
+			ws = append(ws, t.lower)
+		}
+	}
+	if len(ws) == 0 {
+		return nil, false
+	}
+	c := Claim{Value: v, Text: v.Text, Period: period, Modality: Reported, Attribute: strings.TrimSpace(strings.Join(ws, " ")), owned: true}
+	switch v.Kind {
+	case KindDate:
+		c.Unit = "date"
+		c.Head, c.Mods = labelEvent(ws)
+	case KindMoney:
+		c.Unit = currency(v.Text)
+		c.Head, c.Mods = labelNoun(ws)
+	case KindNumber:
+		lower := strings.ToLower(v.Text)
+		if strings.Contains(lower, "%") || strings.Contains(lower, "percent") || strings.Contains(lower, "per cent") {
+			c.Unit = "%"
+			c.Head, c.Mods = labelNoun(ws)
+			break
+		}
+		r := &reader{s: s, toks: tokenize(s), subject: subj}
+		r.markNames()
+		unit, mods, end := r.unitNoun(v)
+		if unit != "" {
+			// "Quantity: 1,327 coins": the value's noun is what is counted.
+			c.Text = strings.TrimSpace(s[v.Start:end])
+			c.Unit = singular(unit)
+			for _, w := range ws {
+				if !countLabels[w] && w != "of" && !slices.Contains(mods, singular(w)) {
+					mods = append(mods, singular(w))
+				}
+			}
+			if len(ws) == 1 && countLabels[ws[0]] {
+				mods = nil
+			}
+			c.Head, c.Mods = c.Unit, mods
+			break
+		}
+		if measureWords := strings.Fields(lower); len(measureWords) > 1 {
+			c.Unit = measureWords[len(measureWords)-1] // "151 MW"
+			c.Head, c.Mods = labelNoun(ws)
+			break
+		}
+		c.Head, c.Mods = labelNoun(ws)
+		if staffNouns[c.Head] {
+			c.Head = "employee"
+		}
+		c.Unit = c.Head
+	}
+	if c.Head == "" {
+		return nil, false
+	}
+	if c.Mods == nil {
+		c.Mods = []string{}
+	}
+	return []Claim{c}, true
+}
+
+// labelNoun is a label's head noun, its last word before an "of" ("Date
+// of discovery" aside), and its other words as qualifiers.
+func labelNoun(ws []string) (string, []string) {
+	if i := slices.Index(ws, "of"); i > 0 {
+		// "Number of stops": what the "of" names is the thing.
+		if countLabels[ws[i-1]] && i+1 < len(ws) {
+			ws = ws[i+1:]
+		} else {
+			ws = append(append([]string(nil), ws[:i]...), ws[i+1:]...)
+		}
+	}
+	var mods []string
+	for _, w := range ws[:len(ws)-1] {
+		if w != "of" && !noise[w] && !countLabels[w] {
+			mods = append(mods, singular(w))
+		}
+	}
+	return singular(ws[len(ws)-1]), mods
+}
+
+// labelEvent is the event a date's label names ("Opening", "First
+// patients admitted", "Date of discovery", "Commercial operation date")
+// and its other words.
+func labelEvent(ws []string) (string, []string) {
+	var rest []string
+	head := ""
+	for _, w := range ws {
+		switch {
+		case w == "date" || w == "of" || w == "on" || noise[w]:
+		case head == "" && eventNouns[w] != "":
+			head = eventNouns[w]
+		case head == "" && eventHeads[w]:
+			head = w
+		default:
+			rest = append(rest, singular(w))
+		}
+	}
+	if slices.Contains(ws, "first") && slices.ContainsFunc(ws, func(w string) bool { return servedNouns[w] }) {
+		return "opening", []string{} // "First patients admitted"
+	}
+	if head == "" && len(rest) > 0 {
+		head = eventStem(rest[len(rest)-1])
+		rest = rest[:len(rest)-1]
+	}
+	return head, rest
+}

@@ -1,0 +1,74 @@
+package research
+
+import (
+	"fmt"
+	"testing"
+)
+
+// A table's cells and a list's items are sentences of their own, written
+// "label: value"; a document's metadata lines stay headers.
+func TestSentencesOfTablesAndLists(t *testing.T) {
+	got := Sentences("Facts:\n\n| Item | Value |\n|---|---|\n| Stops | 19 |\n| Opening | 21/09/2024 |\n\n" +
+		"| Project | Lead | Award |\n|---|---|---|\n| Thornmere dig | Eastfield | £158,000 |\n\n" +
+		"| Measure | 2024 | 2025 |\n|---|---|---|\n| Visits | 188,000 | 212,000 |\n\nFacts about our wing:\n- Inpatient beds: 64\n- Theatres: 4")
+	want := []string{"Facts:", "Stops: 19.", "Opening: 21/09/2024.", "Thornmere dig lead: Eastfield.", "Thornmere dig award: £158,000.",
+		"Visits (2024): 188,000.", "Visits (2025): 212,000.", "Facts about our wing:", "- Inpatient beds: 64", "- Theatres: 4"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Sentences = %q; want %q", got, want)
+	}
+	for s, header := range map[string]bool{"Filed: May 19, 2025": true, "Published: 2 July 2024": true, "Stops: 19.": false, "- Inpatient beds: 64": false} {
+		if headerLine(s) != header {
+			t.Errorf("headerLine(%q) = %v; want %v", s, !header, header)
+		}
+	}
+}
+
+// A labelled value is a claim of what its label names, of the head and
+// unit of the same claim written in prose; a date labelled by its event
+// is of the event's verb; the first patients a place admits, or the first
+// passengers it welcomes, date its opening; an event of a verb no list
+// knows is named by the verb.
+func TestClaimsOfLabelsAndEvents(t *testing.T) {
+	for _, pair := range [][2]string{
+		{"- Inpatient beds: [64]", "The wing has [72 inpatient beds]."},
+		{"Stops: [19].", "The line has [21 stops]."},
+		{"Quantity: [one thousand three hundred and twenty-seven coins].", "The hoard holds [1,372 coins]."},
+		{"Visits (2025): [212,000].", "The festival drew [221,000 visits] in 2025."},
+		{"Opening: [21/09/2024].", "The Corrin tramway opened to passengers on [14 September 2024]."},
+		{"Date of discovery: [22/08/2024].", "It was discovered on [29 August 2024]."},
+		{"The hoard was discovered on [22 August 2024].", "The hoard was discovered on [29 August 2024]."},
+		{"- First patients admitted: [03/02/2025]", "We were delighted to welcome the first patients to the wing on [10 March 2025]."},
+		{"The wing admitted its first patients on [3 February 2025].", "The Corrin wing opened on [10 March 2025]."},
+	} {
+		a, b := markedAbout(t, pair[0], "corrin"), markedAbout(t, pair[1], "corrin")
+		if a.Head != b.Head || a.Unit != b.Unit || a.Modality != b.Modality || Same(a.Value, b.Value) {
+			t.Errorf("claims %s (%s, %s) and %s (%s, %s); want one head and unit, different values", a.Text, a.Head, a.Unit, b.Text, b.Head, b.Unit)
+		}
+	}
+	for _, pair := range [][2]string{
+		{"Visits (2024): [188,000].", "The festival drew [212,000 visits] in 2025."},
+		{"Inpatient beds: [64]", "Operating theatres: [4]"},
+	} {
+		a, b := markedAbout(t, pair[0], "corrin"), markedAbout(t, pair[1], "corrin")
+		if Conflicts(a, b) {
+			t.Errorf("Conflicts(%s %+v, %s %+v) = true; want false", a.Text, a, b.Text, b)
+		}
+	}
+}
+
+// markedAbout is the claim of the value a sentence marks with brackets,
+// about the subject of the words given.
+func markedAbout(t *testing.T, s string, subject ...string) Claim {
+	t.Helper()
+	open, end := indexByte(s, '['), indexByte(s, ']')
+	return claimOfText(t, s[:open]+s[open+1:end]+s[end+1:], s[open+1:end], subject...)
+}
+
+func indexByte(s string, b byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == b {
+			return i
+		}
+	}
+	return -1
+}
