@@ -20,11 +20,25 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	for j >= 0 && (fillers[r.toks[j].lower] && r.toks[j].lower != "of" || r.toks[j].number() && j > 0 && copulas[r.toks[j-1].lower]) {
 		j--
 	}
+	if j >= 0 && r.toks[j].lower == "for" && j == i-1 {
+		// "sold Danny Okafor for £15 million": the price of an exchange.
+		for k := j - 1; k >= 0 && k >= j-5 && !clauseEnds[r.toks[k].lower]; k-- {
+			if exchanges[r.toks[k].lower] {
+				c.Head, c.Mods = "price", []string{}
+				return true
+			}
+		}
+	}
 	if j >= 0 && (copulas[r.toks[j].lower] || r.toks[j].lower == "of" || r.toks[j].lower == "for" && j == i-1 && c.Unit != "%") {
 		if head, mods, ok := r.phraseBefore(j); ok {
 			c.Head, c.Mods = head, mods
 			return true
 		}
+	}
+	// "at £268m to build": what it costs to do.
+	if i > 0 && r.toks[i-1].lower == "at" && after+1 < len(r.toks) && r.toks[after].lower == "to" && !r.toks[after+1].capital() && !determiners[r.toks[after+1].lower] {
+		c.Head, c.Mods = "cost", []string{}
+		return true
 	}
 	// "from the $48.2 million previously reported", "up from $41.5
 	// million": the figure compared with is of the same attribute.
@@ -43,6 +57,13 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	}
 	if k >= 0 && payments[r.toks[k].lower] != "" {
 		c.Head = payments[r.toks[k].lower]
+		// "received $2.4 million in sponsorship": the noun says more.
+		if after+1 < len(r.toks) && r.toks[after].lower == "in" && !r.toks[after+1].number() && !r.toks[after+1].capital() {
+			if head, mods := r.nounRun(after + 1); head != "" && !timeWords[head] {
+				c.Head, c.Mods = head, mods
+				return true
+			}
+		}
 		purpose := r.purpose(after, k)
 		// "put the construction cost at": the noun's own phrase.
 		if k > 0 && payments[r.toks[k].lower] == singular(r.toks[k].lower) &&
@@ -97,12 +118,22 @@ func (r *reader) phraseBefore(j int) (string, []string, bool) {
 	for k >= 0 && (auxiliaries[r.toks[k].lower] || fillers[r.toks[k].lower] && !determiners[r.toks[k].lower] && r.toks[k].lower != "of") {
 		k--
 	}
+	// "the award to the Thornmere dig (University of Eastfield) was":
+	// past the parenthesis.
+	if k > 0 && r.toks[k].text == ")" {
+		for k > 0 && r.toks[k].text != "(" {
+			k--
+		}
+		k--
+	}
 	end := k
 	start := end
 	for start >= 0 && end-start < 8 {
 		t := r.toks[start]
 		// "of the Eastline" inside the phrase: go on past it.
-		if determiners[t.lower] && start > 0 && prepositions[r.toks[start-1].lower] && start-1 > 0 && !determiners[r.toks[start-2].lower] {
+		// Not past a name or a verb: "Sporting Mar for a fee", "funded by a grant".
+		if determiners[t.lower] && start > 1 && prepositions[r.toks[start-1].lower] && !determiners[r.toks[start-2].lower] &&
+			(r.toks[start-1].lower == "of" || !r.toks[start-2].capital() && !strictVerb(r.toks[start-2])) {
 			start -= 2
 			continue
 		}
@@ -252,6 +283,9 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 // is ("paid €35m upfront").
 var paymentKinds = set("upfront", "up-front", "annually", "monthly", "outright", "upfront,")
 
+// exchanges are the verbs whose "for" names a price.
+var exchanges = set("sold", "sells", "sell", "bought", "buys", "buy", "acquired", "acquires", "purchased", "purchases", "signed", "signs")
+
 // comparisons introduce a figure compared with the one before it.
 var comparisons = set("from", "with", "versus", "vs", "against", "than", "and")
 
@@ -378,6 +412,9 @@ func (r *reader) sentenceClause(i int) int {
 // currency names an amount's currency: "USD" for "$", else the code
 // written.
 func currency(text string) string {
+	if c := currencyOfWords(text); c != "" {
+		return c // "4.2 million dollars"
+	}
 	t := strings.ToUpper(text)
 	switch {
 	case strings.HasPrefix(t, "$"):
