@@ -68,7 +68,7 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 	docWords := docVectors(res.Sources)
 	groups := map[string][]*position{}
 	var order []string
-	like := &likeClaims{names: map[string]string{}}
+	like := &likeClaims{names: map[string]string{}, told: tellApart(res.Facts, claims)}
 	for i := range res.Facts {
 		f := &res.Facts[i]
 		if f.Value == "" {
@@ -151,6 +151,7 @@ type likeClaims struct {
 	reps  []Claim
 	keys  []string
 	names map[string]string
+	told  *toldApart
 }
 
 // group returns the key of the group claim c joins, named name when it
@@ -158,7 +159,7 @@ type likeClaims struct {
 // that "plant opening" and "manufacturing plant opening" meet.
 func (l *likeClaims) group(c Claim, name string) string {
 	for i, rep := range l.reps {
-		if rep.Like(c) {
+		if rep.Like(c) || l.told.alike(rep, c) {
 			if len(c.Mods) > len(rep.Mods) {
 				l.reps[i] = c
 			}

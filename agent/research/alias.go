@@ -1,0 +1,139 @@
+package research
+
+// Claims named with different words. Two sources rarely name a quantity
+// alike: "the ward has 72 beds" and "the wing's 64 beds", "1,327 silver
+// coins" recovered by archaeologists and "the find includes 1,372 coins",
+// "the contract was worth €74.5 million" and "the total cost is €47.5
+// million". Such claims are of one thing when they agree on all that
+// Claim.Like asks but their qualifiers and nouns of one class, unless a
+// source tells the qualifiers apart: a document that gives the stand
+// 6,200 seats and the ground 18,450 seats says that stand seats and
+// ground seats are two things, and no pair of claims that differ by
+// "stand" is then alike.
+
+import (
+	"slices"
+
+	rs "github.com/quarry-dev/quarry/research"
+)
+
+// headClasses put the nouns sources use for one attribute together.
+var headClasses = map[string]string{
+	"cost": "cost", "bill": "cost", "contract": "cost", "expenditure": "cost", "spending": "cost", "outlay": "cost",
+	"investment": "cost", "build": "cost",
+	"funding": "funding", "grant": "funding", "award": "funding", "sponsorship": "funding", "donation": "funding",
+	"fee": "fee", "price": "fee", "transfer": "fee",
+	"revenue": "revenue", "turnover": "revenue", "sales": "revenue",
+	"opening": "opening", "commissioning": "opening", "inauguration": "opening",
+	"visitor": "visitor", "visit": "visitor", "attendance": "visitor", "attendee": "visitor", "admission": "visitor",
+	"employee": "employee", "staff": "employee", "worker": "employee",
+}
+
+func headClass(h string) string {
+	if c, ok := headClasses[h]; ok {
+		return c
+	}
+	return h
+}
+
+// durations are units that measure how long, of many different things.
+var durations = set("year", "month", "week", "day", "hour", "minute", "second")
+
+// toldApart holds the qualifiers some document tells apart, by the
+// class of claim they qualify, and the periods claims of each class
+// are for.
+type toldApart struct {
+	words   map[string]bool
+	periods map[string]map[string]bool
+}
+
+func aliasKey(c Claim) string {
+	return classKey(c) + "|" + c.Period
+}
+
+func classKey(c Claim) string {
+	return headClass(c.Head) + "|" + headClass(c.Unit) + "|" + string(c.Modality)
+}
+
+// tellApart reads, in each document, the claims of one class that give
+// different values, and keeps the qualifiers one has and the other
+// lacks.
+func tellApart(facts []rs.Fact, claims map[string]Claim) *toldApart {
+	byDoc := map[string][]Claim{}
+	for _, f := range facts {
+		if c, ok := claims[f.ID]; ok {
+			byDoc[docURL(f.SourceURL)] = append(byDoc[docURL(f.SourceURL)], c)
+		}
+	}
+	t := toldApart{words: map[string]bool{}, periods: map[string]map[string]bool{}}
+	for _, c := range claims {
+		if c.Period != "" {
+			if t.periods[classKey(c)] == nil {
+				t.periods[classKey(c)] = map[string]bool{}
+			}
+			t.periods[classKey(c)][c.Period] = true
+		}
+	}
+	for _, cs := range byDoc {
+		for i, a := range cs {
+			for _, b := range cs[i+1:] {
+				if aliasKey(a) != aliasKey(b) || Same(a.Value, b.Value) {
+					continue
+				}
+				for _, w := range symmetricDifference(a.Mods, b.Mods) {
+					t.words[aliasKey(a)+"\x00"+w] = true
+				}
+			}
+		}
+	}
+	return &t
+}
+
+// alike reports whether c and d are one thing named with different
+// words: one unit, period and modality, heads and units of one class,
+// and qualifiers no source tells apart; values that could be one
+// quantity misreported (within a factor of ten, dates within a year).
+func (t *toldApart) alike(c, d Claim) bool {
+	if c.Bound || d.Bound || c.Adrift || d.Adrift || classKey(c) != classKey(d) {
+		return false
+	}
+	// A claim of no period meets one of a period when its class is
+	// claimed for that period alone ("1,410 contributors" and "1,140
+	// contributors by the end of 2024"), never beside two years.
+	if c.Period != d.Period && (c.Period != "" && d.Period != "" || len(t.periods[classKey(c)]) != 1) {
+		return false
+	}
+	if durations[c.Unit] || c.Head == "date" || d.Head == "date" || c.Value.Kind != d.Value.Kind {
+		return false
+	}
+	for _, w := range symmetricDifference(c.Mods, d.Mods) {
+		if t.words[aliasKey(c)+"\x00"+w] || t.words[aliasKey(d)+"\x00"+w] {
+			return false
+		}
+	}
+	return plausiblyOne(c.Value, d.Value)
+}
+
+func plausiblyOne(a, b Value) bool {
+	if a.Kind == KindDate {
+		y := a.Year - b.Year
+		return a.Year != 0 && b.Year != 0 && y >= -1 && y <= 1
+	}
+	lo, hi := min(a.Num, b.Num), max(a.Num, b.Num)
+	return lo > 0 && hi <= 10*lo
+}
+
+func symmetricDifference(a, b []string) []string {
+	var out []string
+	for _, w := range a {
+		if !slices.Contains(b, w) {
+			out = append(out, w)
+		}
+	}
+	for _, w := range b {
+		if !slices.Contains(a, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
