@@ -51,6 +51,14 @@ type Claim struct {
 	// packages" in a history): what it is of cannot be told, and it
 	// conflicts with nothing.
 	Adrift bool
+	// Replaced marks a figure the sentence says is wrong or was
+	// replaced ("£185,000, not £158,000", "Reports of a £15 million fee
+	// are wrong"): no claim of its source, but the sign that the
+	// source's other figures of its kind correct it.
+	Replaced bool
+	// Corrects marks a figure its source gives in place of one it
+	// says is wrong.
+	Corrects bool
 }
 
 // Key is what two claims must share to be compared: head, unit, period
@@ -159,10 +167,15 @@ func Claims(s string, subject []string) []Claim {
 		}
 		c.Modality = r.modality(c.Value)
 		c.Bound = r.bound(c.Value)
+		c.Replaced = r.replaced(c.Value)
 		if c.Attribute == "" {
 			c.Attribute = strings.Join(append(append([]string(nil), c.Mods...), c.Head), " ")
 		}
-		if slices.ContainsFunc(kept, func(k Claim) bool { return k.Key() == c.Key() && k.Compatible(*c) }) {
+		if k := slices.IndexFunc(kept, func(k Claim) bool { return k.Key() == c.Key() && k.Compatible(*c) }); k >= 0 {
+			// The figure given in place of one said to be wrong is the claim.
+			if kept[k].Replaced && !c.Replaced {
+				kept[k] = *c
+			}
 			continue
 		}
 		kept = append(kept, *c)
@@ -627,6 +640,32 @@ func (r *reader) firstServed(vi, i int) bool {
 	lo, hi := min(vi, i), max(vi, i)
 	for j := max(0, lo-4); j < hi && j+1 < len(r.toks); j++ {
 		if r.toks[j].lower == "first" && servedNouns[r.toks[j+1].lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// errorWords say that a figure is wrong.
+var errorWords = set("wrong", "incorrect", "inaccurate", "mistaken", "erroneous", "untrue", "misreported", "misstated")
+
+// replaced reports a value the sentence gives as wrong: after "not",
+// "rather than" or "instead of" ("was £185,000, not £158,000"), or in a
+// clause that calls it wrong ("Reports of a £15 million fee are wrong:").
+func (r *reader) replaced(v Value) bool {
+	i := r.at(v)
+	if i > 0 && r.toks[i-1].lower == "not" || i > 1 && (r.toks[i-2].lower == "rather" && r.toks[i-1].lower == "than" || r.toks[i-2].lower == "instead" && r.toks[i-1].lower == "of") {
+		return true
+	}
+	lo, hi := r.sentenceClause(i), len(r.toks)
+	for j := i; j < len(r.toks); j++ {
+		if w := r.toks[j].lower; w == ";" || w == ":" {
+			hi = j
+			break
+		}
+	}
+	for j := lo; j < hi; j++ {
+		if errorWords[r.toks[j].lower] || r.toks[j].lower == "not" && j+1 < hi && (r.toks[j+1].lower == "correct" || r.toks[j+1].lower == "true" || r.toks[j+1].lower == "accurate") {
 			return true
 		}
 	}

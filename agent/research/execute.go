@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/quarry-dev/quarry"
@@ -271,7 +272,9 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 	entity := orDefault(rd.labels[docURL(h.URL)], q.Subject)
 	previous := ""
 	years := distinctYears(h.Text)
-	for _, s := range Sentences(h.Text) {
+	sentences := Sentences(h.Text)
+	corrected := correctedUnits(sentences, q.claimSubject())
+	for si, s := range sentences {
 		key := docURL(h.URL) + "\x00" + s
 		context := previous
 		if y := lastYear(s); y != "" {
@@ -281,8 +284,12 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 			continue
 		}
 		cs := Claims(s, q.claimSubject())
+		cs = slices.DeleteFunc(cs, func(c Claim) bool { return c.Replaced || replacedSentence(sentences, si, c) })
 		if len(cs) == 0 {
 			continue
+		}
+		for i := range cs {
+			cs[i].Corrects = corrected[cs[i].Unit]
 		}
 		// "Debian 3.1 was released June 6th, 2005. There were around
 		// 15,000 binary packages": the year the sentences before name.

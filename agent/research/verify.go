@@ -25,6 +25,9 @@ type position struct {
 	// lone marks a claim only one source makes that was taken to be
 	// about a better-attested entity of the same name (absorbLoneClaims).
 	lone bool
+	// corrects marks a document that gives its value in place of one it
+	// says is wrong (Claim.Corrects).
+	corrects bool
 }
 
 // facts are the position's fact and those that say the same.
@@ -89,6 +92,7 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 			// One position per document: its most confident claim, with
 			// the document's other claims of the same value.
 			replaced = true
+			p.corrects = p.corrects || claims[f.ID].Corrects
 			switch {
 			case Same(v, p.value) && f.Confidence > p.fact.Confidence:
 				p.also = append(p.also, p.fact)
@@ -109,7 +113,7 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 		if f.Entity != f.Subject {
 			label = strings.ToLower(f.Entity)
 		}
-		groups[key] = append(ps, &position{doc: doc, fact: f, value: v, source: sources[f.SourceID], label: label, rank: rank[f.SourceID]})
+		groups[key] = append(ps, &position{doc: doc, fact: f, value: v, source: sources[f.SourceID], label: label, rank: rank[f.SourceID], corrects: claims[f.ID].Corrects})
 	}
 	direct := ""
 	if res.Plan != nil && len(res.Plan.SubQuestions) > 0 {
@@ -388,6 +392,9 @@ func choose(sides []*side) (*side, string, float64, string) {
 
 func sideCorrects(s *side) bool {
 	for _, p := range s.pos {
+		if p.corrects {
+			return true
+		}
 		lower := strings.ToLower(p.fact.Passage)
 		for _, w := range correctionWords {
 			if strings.Contains(lower, w) {
