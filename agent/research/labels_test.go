@@ -72,3 +72,25 @@ func indexByte(s string, b byte) int {
 	}
 	return -1
 }
+
+// A body's own publication is more credible than a newspaper, and a
+// newspaper than a forum, podcast or newsletter; a post's date is its
+// publication date.
+func TestDescribeOfficialAndInformal(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, kind string
+		cred             float64
+		published        string
+	}{
+		{"a.md", "# Audit Office of Dunmore — review of the tramway\n\nPublished: 10 March 2025\n\nText.", "official", 0.85, "2025-03-10"},
+		{"b.md", "# Official club statement: Danny Okafor\n\nDate: 31 January 2025\n\nText.", "official", 0.85, "2025-01-31"},
+		{"c.md", "# Dunmore Herald: council approves tram\n\nPublished: 15 September 2024\n\nText.", "news", 0.6, "2024-09-15"},
+		{"d.md", "# Rovers Till I Die podcast — episode notes\n\nPosted by Jonno, 10 November 2024\n\nText.", "blog", 0.4, "2024-11-10"},
+		{"e.md", "# Friends of Aldgrove Hospital newsletter\n\nText.", "blog", 0.4, "0001-01-01"},
+	} {
+		d := DescribeDocument(tc.name, "", tc.text)
+		if d.Kind != tc.kind || d.Credibility != tc.cred || d.Published.Format("2006-01-02") != tc.published {
+			t.Errorf("DescribeDocument(%q) = %s %.2f %s; want %s %.2f %s", tc.text[:30], d.Kind, d.Credibility, d.Published.Format("2006-01-02"), tc.kind, tc.cred, tc.published)
+		}
+	}
+}
