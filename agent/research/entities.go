@@ -9,6 +9,7 @@ package research
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -117,7 +118,8 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	// subject's: "Eastline, the new tram line" is the Eastline.
 	kept := groups[:0]
 	for _, g := range groups {
-		if g != main && kindGroups[g] && (sharesNames(g, main, texts, q.SubjectWords) || groupCosine(g, main, docWords) >= relatedDocSimilarity/2) {
+		if g != main && kindGroups[g] && !apartByPlace(g.docs[0], main, texts, q.SubjectWords) &&
+			(sharesNames(g, main, texts, q.SubjectWords) || groupCosine(g, main, docWords) >= relatedDocSimilarity/2 || kindWritten(g, main, texts)) {
 			main.docs = append(main.docs, g.docs...)
 			continue
 		}
@@ -263,15 +265,88 @@ func appositiveKind(text string, subject []string) string {
 	if len(subject) == 0 {
 		return ""
 	}
-	re, err := regexp.Compile(`(?i)\b` + strings.Join(subject, `\W+`) + `,\s+(?:the|a|an)\s+(?:[\w-]+\s+){0,5}?([a-z][\w-]*)\s*[,.;]`)
+	kind, _ := apposition(text, subject)
+	return kind
+}
+
+// apposition reads what a document says the subject is after its bare
+// name (or the name and an abbreviation, "Redcastle Rovers RLFC, the
+// rugby league side from Redcastle, Tasmania,"): the head noun, the last
+// before a preposition, a participle or a second article ("side"; "the
+// embedded database the foundation stewards" is a database), and the
+// places it names ("Redcastle", "Tasmania").
+func apposition(text string, subject []string) (string, []string) {
+	re, err := regexp.Compile(`(?i)\b` + strings.Join(subject, `\W+`) + `(?-i:\s+[A-Z]{2,6})?,\s+((?:the|a|an)\s+[^.;:()]{3,120}?)(?:,\s+(?-i:[a-z])|[.;:(]|,?$)`)
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	m := re.FindStringSubmatch(text)
-	if m == nil || generic[strings.ToLower(m[1])] {
-		return ""
+	if m == nil {
+		return "", nil
 	}
-	return strings.ToLower(m[1])
+	words := strings.Fields(m[1])
+	kind := ""
+	var places []string
+	for i, w := range words {
+		t := strings.Trim(w, ",")
+		lower := strings.ToLower(t)
+		if i > 0 && (prepositions[lower] || lower == "based" || lower == "founded" || lower == "run" || lower == "owned" || determiners[lower] && lower != "its") {
+			for _, p := range words[i+1:] {
+				p = strings.Trim(p, ",")
+				if r := []rune(p); len(r) > 1 && unicode.IsUpper(r[0]) && !slices.Contains(subject, strings.ToLower(p)) {
+					places = append(places, p)
+				}
+			}
+			break
+		}
+		if r := []rune(t); len(r) > 0 && unicode.IsLower(r[0]) && !determiners[lower] {
+			kind = lower
+		}
+		if strings.HasSuffix(w, ",") {
+			break
+		}
+	}
+	if generic[kind] {
+		return "", places
+	}
+	return kind, places
+}
+
+// kindWritten reports a group told by what its document says the
+// subject is ("Lumen (database)") whose kind the other group's
+// documents write too ("Lumen database").
+func kindWritten(g, main *entityGroup, texts map[string]string) bool {
+	i, j := strings.LastIndexByte(g.name, '('), strings.LastIndexByte(g.name, ')')
+	if i < 0 || j < i {
+		return false
+	}
+	kind := g.name[i+1 : j]
+	for _, d := range main.docs {
+		if wordIndex(strings.ToLower(texts[d]), kind) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// apartByPlace reports a document whose apposition places the subject
+// where no document of the group writes: "the heritage tram near Clyde
+// in Otago" beside documents about a tram in Dunmore.
+func apartByPlace(d string, g *entityGroup, texts map[string]string, subject []string) bool {
+	_, places := apposition(texts[d], subject)
+	for _, p := range places {
+		written := false
+		for _, o := range g.docs {
+			if o != d && wordIndex(strings.ToLower(texts[o]), p) >= 0 {
+				written = true
+				break
+			}
+		}
+		if !written {
+			return true
+		}
+	}
+	return false
 }
 
 // sharesNames reports whether two groups' documents write a name in

@@ -1,0 +1,70 @@
+package research
+
+import (
+	"strings"
+	"testing"
+)
+
+// corrinValley writes its namesake's whole name, told apart only by what
+// the document says it is and where: a heritage tram in Otago beside a
+// tramway in Dunmore; and a rugby side of the same name with an
+// abbreviation, in Tasmania.
+var corrinValley = memoryCorpus{
+	{URL: "doc://council", Title: "Council report", Text: "The Corrin Valley Tramway opened on 14 September 2024 in Dunmore. The line has 19 stops, councillor Ann Pike said."},
+	{URL: "doc://herald", Title: "Dunmore Herald", Text: "The Corrin Valley Tramway has 21 stops between Dunmore and Millbrook."},
+	{URL: "doc://otago", Title: "Otago news", Text: "The Corrin Valley Tramway, the heritage horse-drawn tram near Clyde in Otago, New Zealand, celebrated its restoration. " +
+		"The tramway has 6 stops and welcomed 18,000 visitors in 2023."},
+	{URL: "doc://rugby", Title: "Rugby news", Text: "Corrin Valley Tramway RLFC, the rugby side from Dunmore, Tasmania, has 24 stops on its bus tour and opened its ground on 2 May 2024."},
+}
+
+// TestNamesakeByWhatAndWhere: a document that writes the subject's name
+// but places it where no other document does is a namesake, its claims in
+// its note; one that says what the subject is in words the others write
+// is the subject.
+func TestNamesakeByWhatAndWhere(t *testing.T) {
+	res := run(t, corrinValley, "What do the sources say about the Corrin Valley Tramway: its stops and its opening?")
+	facts := res.FactsByID()
+	note := false
+	for _, s := range res.Report.Sections {
+		isNote := strings.HasPrefix(s.Title, "Other entities named")
+		note = note || isNote
+		for _, id := range s.FactIDs {
+			u := facts[id].SourceURL
+			if namesake := u == "doc://otago" || u == "doc://rugby"; namesake != isNote {
+				t.Errorf("section %s cites %q from %s", s.Title, facts[id].Text, u)
+			}
+		}
+	}
+	if !note {
+		t.Errorf("sections %+v; want a note on the namesakes", res.Report.Sections)
+	}
+	stops := false
+	for _, d := range res.Discrepancies {
+		for _, id := range d.FactIDs {
+			if u := facts[id].SourceURL; u == "doc://otago" || u == "doc://rugby" {
+				t.Errorf("discrepancy %s takes the namesake's %q", d.Topic, facts[id].Text)
+			}
+		}
+		stops = stops || strings.Contains(d.Topic, "stops")
+	}
+	if !stops {
+		t.Errorf("discrepancies %+v; want 19 against 21 stops", res.Discrepancies)
+	}
+
+	lumen := memoryCorpus{
+		{URL: "doc://report", Title: "Foundation annual report", Credibility: 0.9,
+			Text: "Lumen, the embedded time-series database the foundation stewards, had 1,140 contributors at the end of 2024. " +
+				"The treasurer thanked volunteers, governance committee members and sponsors for a busy year of audits."},
+		{URL: "doc://stats", Title: "Newsletter", Credibility: 0.4, Text: "Top projects by size:\n\n- Lumen database: 1,410 contributors"},
+		{URL: "doc://news", Title: "Tech news", Credibility: 0.6, Text: "The Lumen database shipped version 3.0 in March 2024."},
+	}
+	res = run(t, lumen, "What do the sources say about Lumen: its contributors and releases?")
+	for _, s := range res.Report.Sections {
+		if strings.HasPrefix(s.Title, "Other entities named") {
+			t.Errorf("section %s: %s; want the database's documents one entity", s.Title, s.Content)
+		}
+	}
+	if len(res.Discrepancies) != 1 || res.Discrepancies[0].Preferred != "1,140 contributors" {
+		t.Errorf("discrepancies %+v; want 1,140 contributors preferred to 1,410", res.Discrepancies)
+	}
+}
