@@ -68,3 +68,16 @@ func TestNamesakeByWhatAndWhere(t *testing.T) {
 		t.Errorf("discrepancies %+v; want 1,140 contributors preferred to 1,410", res.Discrepancies)
 	}
 }
+
+// A discrepancy is named by what its own sources call it, not by a
+// namesake's claim of the same kind read before it.
+func TestDiscrepancyNamedByItsOwnClaims(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://fc", Title: "Sports weekly", Text: "Aldgrove Community FC, the football club from Kilbride, Westmere, opened a new stand on 8 February 2025."},
+		{URL: "doc://board", Title: "Health board report", Text: "The Aldgrove Community wing in Westmere admitted its first patients on 3 February 2025."},
+		{URL: "doc://friends", Title: "Friends newsletter", Text: "We welcomed the first patients to the Aldgrove Community wing in Westmere on 10 March 2025."},
+	}, "What do the sources say about the Aldgrove Community wing: when did it open?")
+	if len(res.Discrepancies) != 1 || strings.Contains(res.Discrepancies[0].Topic, "stand") {
+		t.Errorf("discrepancies %+v; want one, about the wing's opening", res.Discrepancies)
+	}
+}

@@ -134,7 +134,12 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 		}
 		for _, c := range clusters {
 			before := len(res.Discrepancies)
-			resolve(res, c, name, now, newID)
+			topic := name
+			if isClaim && len(clusters) > 1 {
+				// Named by what its own sources call it, not a namesake's.
+				topic = c.pos[0].fact.Attribute
+			}
+			resolve(res, c, topic, now, newID)
 			// A briefing's short answer is what its sources disagreed on.
 			if ps[0].fact.SubQuestionID == direct && (!isClaim || len(res.Discrepancies) > before) {
 				ans.add(c)
