@@ -367,6 +367,7 @@ func (r *reader) modality(v Value) Modality {
 			agreed = true
 		}
 	}
+	conditional := false
 	for j := i - 1; j >= 0 && j >= i-12; j-- {
 		w := r.toks[j].lower
 		if w == ";" || w == "," && j < i-1 && (j == 0 || !r.toks[j-1].number()) || w == "but" || w == "and" {
@@ -383,8 +384,17 @@ func (r *reader) modality(v Value) Modality {
 			if (w == "will" || w == "shall") && agreed {
 				continue
 			}
+			// "had estimated that the line would cost": the word that
+			// frames "would" says how.
+			if w == "would" {
+				conditional = true
+				continue
+			}
 			return m
 		}
+	}
+	if conditional {
+		return Expected
 	}
 	// "... $4.2 million is expected", "October 2025 is planned".
 	if j := r.after(v); j+1 < len(r.toks) && auxiliaries[r.toks[j].lower] {

@@ -117,7 +117,7 @@ var modalityWords = map[string]Modality{
 	"will": Planned, "shall": Planned, "budgeted": Planned, "proposed": Planned, "due": Planned, "goal": Planned, "originally": Planned,
 	"expects": Expected, "expected": Expected, "expect": Expected, "expecting": Expected, "forecast": Expected, "forecasts": Expected,
 	"forecasted": Expected, "projected": Expected, "projects": Expected, "projection": Expected, "anticipated": Expected, "anticipates": Expected,
-	"predicted": Expected, "predicts": Expected, "likely": Expected, "may": Expected, "might": Expected, "could": Expected,
+	"predicted": Expected, "predicts": Expected, "likely": Expected, "may": Expected, "might": Expected, "could": Expected, "would": Expected,
 	"estimated": Estimated, "estimates": Estimated, "estimate": Estimated,
 }
 

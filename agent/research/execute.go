@@ -6,7 +6,9 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/quarry-dev/quarry"
 	rs "github.com/quarry-dev/quarry/research"
@@ -303,6 +305,9 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 			if anaphoric {
 				cs[i].Period = context
 			}
+			if cs[i].Period == "" {
+				cs[i].Period = relativeYear(s, h.Published)
+			}
 			cs[i].Adrift = cs[i].Period == "" && years >= manyYears && (anaphoric || !cs[i].owned)
 		}
 		rd.seen[key] = true
@@ -351,6 +356,23 @@ func aboutAspect(s string, a aspect) bool {
 	}
 	return false
 }
+
+// relativeYear is the year "last year" or "this year" names in a
+// sentence of a source published on published; "" when it names none or
+// the source has no date.
+func relativeYear(s string, published time.Time) string {
+	m := relativeYearRE.FindStringSubmatch(s)
+	if m == nil || published.IsZero() {
+		return ""
+	}
+	y := published.Year()
+	if strings.ToLower(m[1]) != "this" {
+		y--
+	}
+	return strconv.Itoa(y)
+}
+
+var relativeYearRE = regexp.MustCompile(`(?i)\b(last|this|previous|past) year\b`)
 
 // anaphoraRE starts a sentence that goes on about what the one before
 // it named.

@@ -1,0 +1,28 @@
+package research
+
+import (
+	"testing"
+	"time"
+)
+
+// "Last year" in a source of 2025 is 2024; a figure under "would" is
+// expected, not done, unless a word before frames it.
+func TestRelativeYearsAndConditionals(t *testing.T) {
+	published := time.Date(2025, 2, 4, 0, 0, 0, 0, time.UTC)
+	for s, want := range map[string]string{
+		"The project raised 4.2 million dollars from sponsors last year.": "2024",
+		"This year the festival expects 250,000 visits.":                  "2025",
+		"The festival drew 212,000 visits.":                               "",
+	} {
+		if got := relativeYear(s, published); got != want {
+			t.Errorf("relativeYear(%q) = %q; want %q", s, got, want)
+		}
+	}
+	if got := relativeYear("Last year it raised $4 million.", time.Time{}); got != "" {
+		t.Errorf("relativeYear of an undated source = %q; want none", got)
+	}
+	c := claimOfText(t, "A second line, to the airport, is proposed for 2030 and would add 12 stops.", "12 stops")
+	if c.Modality != Expected {
+		t.Errorf("12 stops that a line would add: %s; want expected", c.Modality)
+	}
+}
