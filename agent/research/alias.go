@@ -13,6 +13,7 @@ package research
 
 import (
 	"slices"
+	"strconv"
 
 	rs "github.com/quarry-dev/quarry/research"
 )
@@ -27,6 +28,11 @@ var headClasses = map[string]string{
 	"opening": "opening", "commissioning": "opening", "inauguration": "opening",
 	"visitor": "visitor", "visit": "visitor", "attendance": "visitor", "attendee": "visitor", "admission": "visitor",
 	"employee": "employee", "staff": "employee", "worker": "employee",
+	"member": "member", "membership": "member",
+	"resident": "resident", "inhabitant": "resident", "population": "resident",
+	"passenger": "passenger", "ridership": "passenger", "rider": "passenger",
+	"seat": "seat", "spectator": "seat", "capacity": "seat",
+	"launch": "release", "release": "release", "debut": "release",
 }
 
 func headClass(h string) string {
@@ -100,7 +106,7 @@ func (t *toldApart) alike(c, d Claim) bool {
 	// A claim of no period meets one of a period when its class is
 	// claimed for that period alone ("1,410 contributors" and "1,140
 	// contributors by the end of 2024"), never beside two years.
-	if c.Period != d.Period && (c.Period != "" && d.Period != "" || len(t.periods[classKey(c)]) != 1) {
+	if c.Period != d.Period && (c.Period != "" && d.Period != "" || len(t.periods[classKey(c)]) != 1 || !couldBeFor(c, d.Period) || !couldBeFor(d, c.Period)) {
 		return false
 	}
 	if durations[c.Unit] || c.Head == "date" || d.Head == "date" || c.Value.Kind != d.Value.Kind {
@@ -112,6 +118,16 @@ func (t *toldApart) alike(c, d Claim) bool {
 		}
 	}
 	return plausiblyOne(c.Value, d.Value)
+}
+
+// couldBeFor reports whether a claim of no period could be for year p:
+// its source is undated, or published in p or the year after.
+func couldBeFor(c Claim, p string) bool {
+	if c.Period != "" || c.year == 0 {
+		return true
+	}
+	y, err := strconv.Atoi(p)
+	return err == nil && (c.year == y || c.year == y+1)
 }
 
 func plausiblyOne(a, b Value) bool {

@@ -56,3 +56,26 @@ func TestClaimsAlikeUnlessToldApart(t *testing.T) {
 		}
 	}
 }
+
+// Nouns of one class meet ("membership" and "members", "spectators" and
+// "seats"); a claim of no period meets the only year of its class only
+// when its source could be writing of that year.
+func TestClaimsAlikeByClassAndSourceYear(t *testing.T) {
+	facts, claims, c := claimsOf(map[string]string{
+		"a": "Membership of the club grew to 340 in 2024. Hallam Road holds 18,450 spectators.",
+		"b": "The club had 310 members. The ground has 19,200 seats.",
+	})
+	told := tellApart(facts, claims)
+	if !told.alike(c["340"], c["310 members"]) || !told.alike(c["18,450 spectators"], c["19,200 seats"]) {
+		t.Errorf("alike(340 membership, 310 members), alike(spectators, seats) = false; want true")
+	}
+	late := c["310 members"]
+	late.year = 2026
+	if told.alike(c["340"], late) {
+		t.Errorf("alike(340 in 2024, 310 members in a source of 2026) = true; want false")
+	}
+	late.year = 2025
+	if !told.alike(c["340"], late) {
+		t.Errorf("alike(340 in 2024, 310 members in a source of 2025) = false; want true")
+	}
+}

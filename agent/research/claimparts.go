@@ -236,7 +236,8 @@ func (r *reader) purpose(after, verb int) []string {
 // and where it ends. A measure ("11.4 km") is a unit alone.
 func (r *reader) unitNoun(v Value) (string, []string, int) {
 	if f := strings.Fields(strings.ToLower(v.Text)); len(f) > 1 {
-		if last := f[len(f)-1]; people[last] || len(last) <= 2 || last == "years" || last == "feet" || strings.HasSuffix(last, "metres") || strings.HasSuffix(last, "meters") || last == "miles" {
+		if last := f[len(f)-1]; people[last] || len(last) <= 2 || last == "years" || last == "feet" || strings.HasSuffix(last, "metres") || strings.HasSuffix(last, "meters") || last == "miles" ||
+			valueNouns[last] {
 			return last, nil, v.End
 		}
 	}
@@ -278,6 +279,10 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 	}
 	return unit, mods, end
 }
+
+// valueNouns are the nouns Values takes into a number's text ("310
+// members"): what it counts.
+var valueNouns = set("inhabitants", "residents", "households", "families", "members", "students")
 
 // paymentKinds are the words after an amount that say which payment it
 // is ("paid €35m upfront").

@@ -59,6 +59,8 @@ type Claim struct {
 	// Corrects marks a figure its source gives in place of one it
 	// says is wrong.
 	Corrects bool
+	// year is the year its source was published, 0 when undated.
+	year int
 }
 
 // Key is what two claims must share to be compared: head, unit, period

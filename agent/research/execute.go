@@ -308,6 +308,9 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 			if cs[i].Period == "" {
 				cs[i].Period = relativeYear(s, h.Published)
 			}
+			if !h.Published.IsZero() {
+				cs[i].year = h.Published.Year()
+			}
 			cs[i].Adrift = cs[i].Period == "" && years >= manyYears && (anaphoric || !cs[i].owned)
 		}
 		rd.seen[key] = true
