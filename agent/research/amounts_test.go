@@ -25,3 +25,24 @@ func TestAmountAttributes(t *testing.T) {
 		}
 	}
 }
+
+// More ways to write a claim: a day "of" a month, a total "of" an
+// amount, "opened its doors", a period after a count ("last year"), a
+// year after a verb no list knows is a period, not an event.
+func TestClaimsReadMorePhrasings(t *testing.T) {
+	for _, pair := range [][2]string{
+		{"The museum opened its doors on the [3rd of March 2024].", "The museum opened on [10 March 2024]."},
+		{"Construction of the bridge cost a total of [$1.2 billion].", "The construction cost was [$1.4 billion]."},
+	} {
+		a, b := markedAbout(t, pair[0], "museum"), markedAbout(t, pair[1], "museum")
+		if !Conflicts(a, b) {
+			t.Errorf("Conflicts(%s %+v, %s %+v) = false; want true", a.Text, a, b.Text, b)
+		}
+	}
+	if c := claimOfText(t, "The airline carried 3.4 million passengers last year.", "3.4 million passengers"); c.Unit != "passenger" {
+		t.Errorf("3.4 million passengers last year: unit %q; want passenger", c.Unit)
+	}
+	if c := claimOfText(t, "About 1.2 million people visited the park in 2023.", "1.2 million people"); c.Period != "2023" {
+		t.Errorf("1.2 million people visited in 2023: period %q; want 2023", c.Period)
+	}
+}

@@ -16,6 +16,13 @@ import (
 func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	i, after := r.at(v), r.after(v)
 	j := i - 1
+	// "cost a total of $1.2 billion": the total is the value itself.
+	if j > 1 && r.toks[j].lower == "of" && (r.toks[j-1].lower == "total" || r.toks[j-1].lower == "sum") {
+		j -= 2
+		for j >= 0 && determiners[r.toks[j].lower] {
+			j--
+		}
+	}
 	// Past fillers and a change on the way ("rose 12% to $50 million").
 	for j >= 0 && (fillers[r.toks[j].lower] && r.toks[j].lower != "of" || r.toks[j].number() && j > 0 && copulas[r.toks[j-1].lower]) {
 		j--
@@ -251,8 +258,8 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 		if prepositions[t.lower] || clauseEnds[t.lower] || determiners[t.lower] || t.lower == "and" || t.lower == "or" || auxiliaries[t.lower] || copulas[t.lower] || t.number() {
 			break
 		}
-		if len(ws) > 0 && verbLike(t) {
-			break
+		if len(ws) > 0 && (verbLike(t) || noise[t.lower] || t.lower == "this" || t.lower == "each") {
+			break // "3.4 million passengers last year"
 		}
 		ws = append(ws, t)
 		if measures[t.lower] {

@@ -370,7 +370,9 @@ func (r *reader) eventVerb(i int) (string, int) {
 			return w, j
 		}
 	}
-	if w, j := r.pastVerb(i); w != "" {
+	// A verb no list knows dates an event by a day or a month, not a
+	// year: "visited the park in 2023" is a period.
+	if w, j := r.pastVerb(i); w != "" && i < len(r.toks) && !yearOnly(r.toks[i]) {
 		return w, j
 	}
 	if i <= 2 {
@@ -395,6 +397,9 @@ func (r *reader) datesEvent(i, vi int) bool {
 		return true
 	}
 	p := r.toks[i-1].lower
+	if p == "the" && i > 1 && prepositions[r.toks[i-2].lower] {
+		return true // "on the 3rd of March 2024"
+	}
 	return prepositions[p] || p == "," || p == "late" || p == "early" || p == "mid"
 }
 
@@ -673,3 +678,6 @@ func (r *reader) replaced(v Value) bool {
 	}
 	return false
 }
+
+// yearOnly reports a date token that is a bare year.
+func yearOnly(t token) bool { return len(t.text) == 4 && t.number() }
