@@ -26,3 +26,20 @@ func TestRelativeYearsAndConditionals(t *testing.T) {
 		t.Errorf("12 stops that a line would add: %s; want expected", c.Modality)
 	}
 }
+
+// More ways to ask for a briefing rather than one value.
+func TestMoreBriefingQuestions(t *testing.T) {
+	for q, broad := range map[string]bool{
+		"What are the key facts about the Marlow Bridge project?":               true,
+		"Compare what the sources say about the Aldgrove hospital wing.":        true,
+		"Which sources disagree about the Redcastle stadium, and who is right?": true,
+		"Do the documents agree on the Kellan wind farm?":                       true,
+		"What does the press say about the Oakridge Library?":                   true,
+		"When did the Oakridge Library reopen?":                                 false,
+		"How many visitors did the Oakridge Library have in 2024?":              false,
+	} {
+		if got := parseQuestion(q).Target.Broad; got != broad {
+			t.Errorf("parseQuestion(%q).Target.Broad = %v; want %v", q, got, broad)
+		}
+	}
+}

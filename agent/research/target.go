@@ -170,7 +170,9 @@ func TargetOf(question string, subject string) Target {
 var acronymRE = regexp.MustCompile(`^[A-Z]{2,6}$`)
 
 // briefingRE starts a question that asks for a briefing, not one value.
-var briefingRE = regexp.MustCompile(`^(?:what (?:happened|changed|has happened|has changed|is known)|what do (?:the )?(?:sources|documents) say|how did|how has|tell me|summari[sz]e|brief|describe|give|write|prepare|compile|make|report|research|overview)\b`)
+var briefingRE = regexp.MustCompile(`^(?:what (?:happened|changed|has happened|has changed|is known)|what do (?:the )?(?:sources|documents) say|how did|how has|tell me|summari[sz]e|brief|describe|give|write|prepare|compile|make|report|research|overview|` +
+	`what (?:are|were) the (?:key |main |most important )?(?:facts|findings|details|points|figures|numbers)|what do (?:we|you) know|compare|contrast|outline|explain|list|` +
+	`which (?:sources|documents|reports)|do (?:the )?(?:sources|documents) (?:agree|disagree)|where do (?:the )?(?:sources|documents)|what (?:do|does) (?:the )?[\w' -]{1,40} say about)\b`)
 
 // whRE finds a question word: a text without one that names no
 // attribute ("Halden Bio: trial, licence and plant") asks for a briefing.
