@@ -35,6 +35,7 @@ func TestMoreBriefingQuestions(t *testing.T) {
 		"Which sources disagree about the Redcastle stadium, and who is right?": true,
 		"Do the documents agree on the Kellan wind farm?":                       true,
 		"What does the press say about the Oakridge Library?":                   true,
+		"How many stops does the Corrin tram have and when did it open?":        true,
 		"When did the Oakridge Library reopen?":                                 false,
 		"How many visitors did the Oakridge Library have in 2024?":              false,
 	} {

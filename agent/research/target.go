@@ -120,9 +120,10 @@ func TargetOf(question string, subject string) Target {
 	}
 	all := words(question)
 	lower := strings.ToLower(question)
-	// A question that lists what it asks about, or asks what happened,
-	// is a briefing: every claim answers it.
-	if briefingRE.MatchString(lower) || strings.Contains(lower, ", ") && strings.Contains(lower, " and ") {
+	// A question that lists what it asks about, asks what happened, or
+	// asks two questions ("how many stops does it have and when did it
+	// open?") is a briefing: every claim answers it.
+	if briefingRE.MatchString(lower) || strings.Contains(lower, ", ") && strings.Contains(lower, " and ") || len(whRE.FindAllString(lower, 3)) >= 2 && strings.Contains(lower, " and ") {
 		return Target{Attribute: "overview", Keywords: kw, Kind: KindTerm, Broad: true}
 	}
 	for _, r := range attributeRules {
