@@ -37,6 +37,7 @@ func TestMoreBriefingQuestions(t *testing.T) {
 		"What does the press say about the Oakridge Library?":                   true,
 		"How many stops does the Corrin tram have and when did it open?":        true,
 		"When did the Oakridge Library reopen?":                                 false,
+		"When and where was George Grimes born?":                                false,
 		"How many visitors did the Oakridge Library have in 2024?":              false,
 	} {
 		if got := parseQuestion(q).Target.Broad; got != broad {

@@ -123,7 +123,7 @@ func TargetOf(question string, subject string) Target {
 	// A question that lists what it asks about, asks what happened, or
 	// asks two questions ("how many stops does it have and when did it
 	// open?") is a briefing: every claim answers it.
-	if briefingRE.MatchString(lower) || strings.Contains(lower, ", ") && strings.Contains(lower, " and ") || len(whRE.FindAllString(lower, 3)) >= 2 && strings.Contains(lower, " and ") {
+	if briefingRE.MatchString(lower) || strings.Contains(lower, ", ") && strings.Contains(lower, " and ") || twoQuestions(lower) {
 		return Target{Attribute: "overview", Keywords: kw, Kind: KindTerm, Broad: true}
 	}
 	for _, r := range attributeRules {
@@ -169,6 +169,14 @@ func TargetOf(question string, subject string) Target {
 }
 
 var acronymRE = regexp.MustCompile(`^[A-Z]{2,6}$`)
+
+// twoQuestions reports a question that asks two things joined by "and",
+// each with its own words ("how many stops does it have and when did it
+// open"), not one thing two ways ("when and where was he born").
+func twoQuestions(lower string) bool {
+	m := whRE.FindAllStringIndex(lower, 3)
+	return len(m) >= 2 && strings.Contains(lower[m[0][1]:m[1][0]], " and ") && len(strings.Fields(lower[m[0][1]:m[1][0]])) >= 3
+}
 
 // briefingRE starts a question that asks for a briefing, not one value.
 var briefingRE = regexp.MustCompile(`^(?:what (?:happened|changed|has happened|has changed|is known)|what do (?:the )?(?:sources|documents) say|how did|how has|tell me|summari[sz]e|brief|describe|give|write|prepare|compile|make|report|research|overview|` +
