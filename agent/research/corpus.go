@@ -103,8 +103,8 @@ func headingOf(name, title, head string) string {
 // dateLineRE finds a document's own date in its heading: "Date: ...",
 // "Filed: ...", "Dated ...", "Published ...".
 var (
-	dateLineRE = regexp.MustCompile(`(?im)^\s*(?:date|dated|filed|filing date|published|release date|posted(?: by)?)\s*:?\s*(.+)$`)
-	dateHints  = []string{"date", "filed", "published", "posted"}
+	dateLineRE = regexp.MustCompile(`(?im)^\s*(?:date|dated|filed|filing date|published|release date|posted(?: by)?|updated|issued|last updated)\s*:?\s*(.+)$`)
+	dateHints  = []string{"date", "filed", "published", "posted", "updated", "issued"}
 )
 
 // DescribeDocument reads a document's kind, credibility and date from its
@@ -115,7 +115,8 @@ func DescribeDocument(name, title, text string) Document {
 		head = head[:600]
 	}
 	d := Document{Title: title, Kind: "document", Credibility: 0.5}
-	probe := name + "\n" + title + "\n" + head
+	// "03-press-release.md" names a press release as its title would.
+	probe := strings.NewReplacer("-", " ", "_", " ").Replace(name) + "\n" + title + "\n" + head
 	lower := strings.ToLower(probe)
 	for _, k := range documentKinds {
 		if slices.ContainsFunc(k.hints, func(h string) bool { return strings.Contains(lower, h) }) && k.pattern.MatchString(probe) {
@@ -127,7 +128,7 @@ func DescribeDocument(name, title, text string) Document {
 	// Transport Committee report", "Official club statement"), unless
 	// the title is a newspaper's; a podcast, fan page or newsletter is
 	// not official. Neither overrides a filing or a press release.
-	heading := headingOf(name, title, head)
+	heading := headingOf(strings.NewReplacer("-", " ", "_", " ").Replace(name), title, head)
 	if d.Credibility < 0.75 && officialRE.MatchString(heading) && !outletRE.MatchString(heading) && !informalRE.MatchString(heading) {
 		d.Kind, d.Credibility = "official", 0.85
 	} else if d.Kind == "document" && informalRE.MatchString(heading) {

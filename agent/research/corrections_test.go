@@ -45,3 +45,17 @@ func TestCorrectionsInAnyWords(t *testing.T) {
 		t.Errorf("no discrepancy about %s in %+v", topic, res.Discrepancies)
 	}
 }
+
+// A later source that clarifies or calls a figure an erratum corrects it.
+func TestCorrectionWords(t *testing.T) {
+	for _, s := range []string{"Halden later clarified that the trial enrolled 388 patients.", "Erratum: the trial enrolled 388 patients."} {
+		res := run(t, memoryCorpus{
+			{URL: "doc://a", Title: "News", Published: day("2025-01-10"), Text: "The Halden trial enrolled 412 patients."},
+			{URL: "doc://b", Title: "Blog", Published: day("2025-01-12"), Text: "The Halden trial enrolled 412 patients in all."},
+			{URL: "doc://c", Title: "Update", Published: day("2025-02-01"), Text: s},
+		}, "What do the sources say about the Halden trial and its patients?")
+		if len(res.Discrepancies) != 1 || res.Discrepancies[0].Preferred != "388 patients" {
+			t.Errorf("%q: discrepancies %+v; want 388 patients preferred", s, res.Discrepancies)
+		}
+	}
+}

@@ -116,9 +116,13 @@ func headerLine(s string) bool {
 	if len(s) >= 60 || !headerRE.MatchString(s) {
 		return false
 	}
-	// "Stops: 19" is a labelled value, not the document's metadata.
-	_, labelled := labelClaims(s, nil)
-	return !labelled
+	// "Stops: 19" is a labelled value and "Erratum: the trial enrolled
+	// 388 patients" a sentence, not the document's metadata.
+	if _, labelled := labelClaims(s, nil); labelled {
+		return false
+	}
+	i := strings.IndexByte(s, ':')
+	return metaLabels[strings.ToLower(strings.TrimSpace(s[:i]))] || len(Values(s[i+1:])) == 0
 }
 
 var headerRE = regexp.MustCompile(`^[A-Z][\w ]{0,20}:\s`)

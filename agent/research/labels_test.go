@@ -94,3 +94,18 @@ func TestDescribeOfficialAndInformal(t *testing.T) {
 		}
 	}
 }
+
+// A file's name says its kind as a title would, with hyphens or
+// underscores between its words; "Updated:" dates a page.
+func TestDescribeByFileName(t *testing.T) {
+	for _, tc := range []struct{ name, text, kind, published string }{
+		{"03-press-release.md", "Halden Bio enrolled 412 patients.", "press release", "0001-01-01"},
+		{"fan_forum_thread.txt", "Halden Bio enrolled 388 patients.", "blog", "0001-01-01"},
+		{"official_statement.txt", "Updated: 4 March 2025\n\nHalden Bio enrolled 412 patients.", "official", "2025-03-04"},
+	} {
+		d := DescribeDocument(tc.name, "", tc.text)
+		if d.Kind != tc.kind || d.Published.Format("2006-01-02") != tc.published {
+			t.Errorf("DescribeDocument(%q) = %s %s; want %s %s", tc.name, d.Kind, d.Published.Format("2006-01-02"), tc.kind, tc.published)
+		}
+	}
+}

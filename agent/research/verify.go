@@ -50,7 +50,8 @@ type cluster struct {
 }
 
 // correctionWords mark a source that corrects an earlier figure.
-var correctionWords = []string{"restated", "restatement", "corrected", "correction", "revised", "amended", "erroneously", "in error", "should have read", "misstated"}
+var correctionWords = []string{"restated", "restatement", "corrected", "correction", "revised", "amended", "erroneously", "in error", "should have read", "misstated",
+	"corrects", "correcting", "erratum", "clarified", "clarification", "updated figure", "wrongly", "misreported"}
 
 // verify compares facts about the same attribute: it splits them by the
 // entity their sources describe, records a Discrepancy for each entity
