@@ -9,8 +9,10 @@ package research
 // with 2024's.
 
 import (
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -166,6 +168,9 @@ func Claims(s string, subject []string) []Claim {
 		c := &out[i]
 		if c.Value.Kind != KindDate {
 			c.Period = r.period(c.Value, vals, events)
+			if q := partOfYear(s); q != "" && c.Period != "" {
+				c.Period += " " + q // "revenue in the first quarter of 2024"
+			}
 		}
 		c.Modality = r.modality(c.Value)
 		c.Bound = r.bound(c.Value)
@@ -681,3 +686,27 @@ func (r *reader) replaced(v Value) bool {
 
 // yearOnly reports a date token that is a bare year.
 func yearOnly(t token) bool { return len(t.text) == 4 && t.number() }
+
+// partOfYear is the quarter or half a sentence's figures are for ("Q1",
+// "first half"), "" when it names none or several.
+func partOfYear(s string) string {
+	found := ""
+	for _, m := range partOfYearRE.FindAllStringSubmatch(strings.ToLower(s), -1) {
+		p := m[0]
+		switch {
+		case strings.HasPrefix(p, "q"), strings.HasPrefix(p, "h"):
+			p = strings.ToUpper(p)
+		case strings.Contains(p, "quarter"):
+			p = "Q" + strconv.Itoa(1+slices.Index([]string{"first", "second", "third", "fourth"}, strings.Fields(p)[0]))
+		default:
+			p = "H" + strconv.Itoa(1+slices.Index([]string{"first", "second"}, strings.Fields(p)[0]))
+		}
+		if found != "" && found != p {
+			return ""
+		}
+		found = p
+	}
+	return found
+}
+
+var partOfYearRE = regexp.MustCompile(`\b(?:q[1-4]|h[12]|(?:first|second|third|fourth) quarter|(?:first|second) half)\b`)

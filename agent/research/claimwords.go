@@ -115,6 +115,7 @@ var modalityWords = map[string]Modality{
 	"planned": Planned, "plan": Planned, "plans": Planned, "planning": Planned, "scheduled": Planned, "target": Planned, "targets": Planned,
 	"targeted": Planned, "targeting": Planned, "intends": Planned, "intended": Planned, "intend": Planned, "aims": Planned, "aim": Planned,
 	"will": Planned, "shall": Planned, "budgeted": Planned, "proposed": Planned, "due": Planned, "goal": Planned, "originally": Planned,
+	"aimed": Planned, "designed": Planned, "sought": Planned, "seeks": Planned, "hoped": Planned, "hopes": Planned, "wants": Planned, "wanted": Planned,
 	"expects": Expected, "expected": Expected, "expect": Expected, "expecting": Expected, "forecast": Expected, "forecasts": Expected,
 	"forecasted": Expected, "projected": Expected, "projects": Expected, "projection": Expected, "anticipated": Expected, "anticipates": Expected,
 	"predicted": Expected, "predicts": Expected, "likely": Expected, "may": Expected, "might": Expected, "could": Expected, "would": Expected,

@@ -45,3 +45,21 @@ func TestMoreBriefingQuestions(t *testing.T) {
 		}
 	}
 }
+
+// A quarter's figure is not the year's, and a figure a trial was designed
+// or hoped to reach is planned.
+func TestQuartersAndAims(t *testing.T) {
+	q := claimOfText(t, "Revenue in the first quarter of 2024 was $3.1 million.", "$3.1 million")
+	y := claimOfText(t, "Revenue in 2024 was $12.4 million.", "$12.4 million")
+	if q.Period != "2024 Q1" || Conflicts(q, y) {
+		t.Errorf("first quarter %q against the year %q: conflict %v; want 2024 Q1, no conflict", q.Period, y.Period, Conflicts(q, y))
+	}
+	if h := claimOfText(t, "Revenue was $6 million in H1 2024.", "$6 million"); h.Period != "2024 H1" {
+		t.Errorf("H1 2024: period %q; want 2024 H1", h.Period)
+	}
+	d := claimOfText(t, "The trial was designed to enroll 400 patients.", "400 patients")
+	a := claimOfText(t, "The trial enrolled 412 patients.", "412 patients")
+	if d.Modality != Planned || Conflicts(d, a) {
+		t.Errorf("designed to enroll 400 patients: %s, conflict %v; want planned, none", d.Modality, Conflicts(d, a))
+	}
+}
