@@ -56,6 +56,15 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	if len(ws) == 0 {
 		return nil, false
 	}
+	// "Revenue: $12.4 million (2024)": a year after the value is its period.
+	if period == "" && v.Kind != KindDate {
+		for _, y := range vals[1:] {
+			if y.Kind == KindDate && len(y.Text) == 4 {
+				period = y.Text
+				break
+			}
+		}
+	}
 	c := Claim{Value: v, Text: v.Text, Period: period, Modality: Reported, Attribute: strings.TrimSpace(strings.Join(ws, " ")), owned: true}
 	switch v.Kind {
 	case KindDate:

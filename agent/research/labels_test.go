@@ -45,6 +45,9 @@ func TestClaimsOfLabelsAndEvents(t *testing.T) {
 			t.Errorf("claims %s (%s, %s) and %s (%s, %s); want one head and unit, different values", a.Text, a.Head, a.Unit, b.Text, b.Head, b.Unit)
 		}
 	}
+	if c := claimOfText(t, "Revenue: $12.4 million (2024).", "$12.4 million"); c.Period != "2024" || c.Head != "revenue" {
+		t.Errorf("Revenue: $12.4 million (2024) = %s (%s); want revenue (2024)", c.Head, c.Period)
+	}
 	for _, pair := range [][2]string{
 		{"Visits (2024): [188,000].", "The festival drew [212,000 visits] in 2025."},
 		{"Inpatient beds: [64]", "Operating theatres: [4]"},
