@@ -14,6 +14,7 @@ package research
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	rs "github.com/quarry-dev/quarry/research"
 )
@@ -21,7 +22,7 @@ import (
 // headClasses put the nouns sources use for one attribute together.
 var headClasses = map[string]string{
 	"cost": "cost", "bill": "cost", "contract": "cost", "expenditure": "cost", "spending": "cost", "outlay": "cost",
-	"investment": "cost", "build": "cost",
+	"investment": "cost", "build": "cost", "tag": "cost",
 	"funding": "funding", "grant": "funding", "award": "funding", "sponsorship": "funding", "donation": "funding",
 	"fee": "fee", "price": "fee", "transfer": "fee",
 	"revenue": "revenue", "turnover": "revenue", "sales": "revenue",
@@ -39,8 +40,18 @@ func headClass(h string) string {
 	if c, ok := headClasses[h]; ok {
 		return c
 	}
+	// "exoplanet" counts planets: a compound's last word is its class.
+	for _, base := range compoundBases {
+		if strings.HasSuffix(h, base) && len(h) > len(base)+2 {
+			return base
+		}
+	}
 	return h
 }
+
+// compoundBases are nouns written inside longer ones ("exoplanets",
+// "megawatts" aside).
+var compoundBases = []string{"planet", "star", "ship", "boat", "plane", "craft", "house", "room", "school", "worker", "player", "user", "member"}
 
 // durations are units that measure how long, of many different things.
 var durations = set("year", "month", "week", "day", "hour", "minute", "second")

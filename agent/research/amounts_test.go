@@ -18,6 +18,7 @@ func TestAmountAttributes(t *testing.T) {
 		{"The award to the Thornmere excavation (University of Eastfield) was £185,000.", "£185,000", "award", "GBP"},
 		{"Funding was 8.2 million quid from the lottery.", "8.2 million quid", "funding", "GBP"},
 		{"The budget was three point six million dollars.", "three point six million dollars", "budget", "USD"},
+		{"The observatory was built at a cost of USD 1.25 billion.", "USD 1.25 billion", "cost", "USD"},
 	} {
 		c := claimOfText(t, tc.sentence, tc.text, "thornmere")
 		if c.Head != tc.head || c.Unit != tc.unit {

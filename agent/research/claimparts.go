@@ -140,7 +140,7 @@ func (r *reader) phraseBefore(j int) (string, []string, bool) {
 		// "of the Eastline" inside the phrase: go on past it.
 		// Not past a name or a verb: "Sporting Mar for a fee", "funded by a grant".
 		if determiners[t.lower] && start > 1 && prepositions[r.toks[start-1].lower] && !determiners[r.toks[start-2].lower] &&
-			(r.toks[start-1].lower == "of" || !r.toks[start-2].capital() && !strictVerb(r.toks[start-2])) {
+			(r.toks[start-1].lower == "of" || !r.toks[start-2].capital() && !strictVerb(r.toks[start-2]) && !verbLike(r.toks[start-2])) {
 			start -= 2
 			continue
 		}

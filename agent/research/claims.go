@@ -332,6 +332,14 @@ func (r *reader) dated(v Value) (Claim, bool) {
 		c.Head, c.Mods = "opening", []string{}
 		return c, true
 	}
+	if verb == "" {
+		// "first light came on", "the merger took effect on", "achieved
+		// first light on": a light verb's event is the noun it says it of.
+		if head, mods, ok := r.lightEvent(i); ok {
+			c.Head, c.Mods = head, mods
+			return c, true
+		}
+	}
 	if verb == "" || !r.datesEvent(i, vi) {
 		return Claim{}, false
 	}
@@ -710,3 +718,50 @@ func partOfYear(s string) string {
 }
 
 var partOfYearRE = regexp.MustCompile(`\b(?:q[1-4]|h[12]|(?:first|second|third|fourth) quarter|(?:first|second) half)\b`)
+
+// subjectLight are verbs that say an event of their subject happened
+// ("the merger took effect", "first light came"); objectLight verbs say
+// it of their object ("achieved first light", "marked its opening").
+var (
+	subjectLight = set("came", "comes", "took", "takes", "happened", "happens", "occurred", "occurs", "was", "were")
+	objectLight  = set("achieved", "achieves", "reached", "reaches", "saw", "sees", "marked", "marks", "celebrated", "celebrates", "recorded", "hit")
+)
+
+// lightEvent reads the event a light verb before the date at token i
+// names: its head noun and qualifiers.
+func (r *reader) lightEvent(i int) (string, []string, bool) {
+	for j := i - 1; j > 0 && j >= i-8; j-- {
+		w := r.toks[j].lower
+		if clauseEnds[w] && w != "which" && w != "that" || w == "and" {
+			break
+		}
+		var ws []string
+		switch {
+		case objectLight[w]:
+			head, mods := r.nounRun(j + 1)
+			if head == "" || r.subject[head] {
+				continue
+			}
+			return head, mods, true
+		case subjectLight[w] && (w != "was" && w != "were" || j+1 < i && (r.toks[j+1].lower == "on" || r.toks[j+1].lower == "in")) && j+1 < len(r.toks):
+			// "took effect", "came", "was on": what the clause is about;
+			// "the merger of A and B, which took effect": the merger.
+			if k := j - 1; k > 0 && (r.toks[k].lower == "which" || r.toks[k].lower == "that") {
+				for o := k - 1; o > 0 && o >= k-10; o-- {
+					if r.toks[o].lower == "of" && !r.toks[o-1].capital() && !determiners[r.toks[o-1].lower] {
+						return r.toks[o-1].bare(), []string{}, true
+					}
+				}
+			}
+			ws = r.actorOf(j)
+		}
+		if len(ws) > 0 {
+			head := ws[len(ws)-1]
+			if timeWords[head] || r.subject[head] || generic[head] {
+				return "", nil, false
+			}
+			return head, ws[:len(ws)-1], true
+		}
+	}
+	return "", nil, false
+}

@@ -205,7 +205,13 @@ func nameIn(text string, subject []string) string {
 		forms[form]++
 	}
 	if len(found) == 0 && len(subject) > 1 {
-		return partialName(text, subject)
+		// "Vega Ridge" for the Vega Ridge Observatory is the subject by
+		// a shorter name, not another entity.
+		n := partialName(text, subject)
+		if slices.ContainsFunc(words(n), func(w string) bool { return !slices.Contains(subject, w) }) {
+			return n
+		}
+		return ""
 	}
 	if first == "" || forms[first] < bareCount {
 		return ""
@@ -242,10 +248,10 @@ func extension(rest string) string {
 		rest = rest[:i]
 	}
 	for _, w := range strings.Fields(rest) {
-		t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimRight(w, ",.;:)"), "'s"), "’s")
+		t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimRight(w, ",.;:)!?"), "'s"), "’s")
 		r := []rune(t)
 		if len(r) < 2 || !unicode.IsUpper(r[0]) || monthName(t) || retrieveStop(strings.ToLower(t)) ||
-			strings.ToUpper(t) == t && !legalForms[t] {
+			strings.ToUpper(t) == t && !legalForms[t] && (roleAcronyms[t] || len(r) > 5 || len(out) == 0 && t == w) {
 			break
 		}
 		out = append(out, t)
@@ -255,6 +261,10 @@ func extension(rest string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// roleAcronyms are capitals after a name that name a role, not the
+// name's end ("Kestrel CEO"); others may ("Aldgrove Community FC,").
+var roleAcronyms = map[string]bool{"CEO": true, "CFO": true, "COO": true, "CTO": true, "CIO": true, "MP": true, "MD": true, "VP": true, "HR": true, "PR": true, "IT": true}
 
 var legalForms = map[string]bool{"AG": true, "SA": true, "NV": true, "BV": true, "LLC": true, "LLP": true, "PLC": true, "GmbH": true, "Ltd": true, "Inc": true, "Co": true}
 

@@ -25,6 +25,9 @@ var countLabels = set("quantity", "number", "count", "total", "units", "amount",
 // labelClaims reads the claims of a labelled line; ok is false when s is
 // not one whose value starts right after the label.
 func labelClaims(s string, subject []string) ([]Claim, bool) {
+	if cs, ok := timelineClaims(s, subject); ok {
+		return cs, true
+	}
 	m := labelRE.FindStringSubmatchIndex(s)
 	if m == nil {
 		return nil, false
@@ -163,4 +166,41 @@ func labelEvent(ws []string) (string, []string) {
 		rest = rest[:len(rest)-1]
 	}
 	return head, rest
+}
+
+var timelineRE = regexp.MustCompile(`^(?:[-*•]\s*)?(.+?)\s*(?::|–|—|\s-)\s+(\S.*?)\.?$`)
+
+// timelineClaims reads a timeline's line, a date before what happened
+// on it ("- 16 September 2023: first light", "2012 — construction
+// starts"): the event its words name.
+func timelineClaims(s string, subject []string) ([]Claim, bool) {
+	m := timelineRE.FindStringSubmatchIndex(s)
+	if m == nil {
+		return nil, false
+	}
+	vals := Values(s[m[2]:m[3]])
+	if len(vals) != 1 || vals[0].Kind != KindDate || vals[0].Start != 0 || vals[0].End != m[3]-m[2] {
+		return nil, false
+	}
+	v := vals[0]
+	v.Start += m[2]
+	v.End += m[2]
+	subj := set(subject...)
+	var ws []string
+	for _, t := range tokenize(s[m[4]:m[5]]) {
+		if !determiners[t.lower] && !prepositions[t.lower] && !subj[t.bare()] && t.lower != "and" && !t.number() {
+			ws = append(ws, t.lower)
+		}
+	}
+	if len(ws) == 0 {
+		return nil, false
+	}
+	head, mods := labelEvent(ws)
+	if head == "" {
+		return nil, false
+	}
+	if mods == nil {
+		mods = []string{}
+	}
+	return []Claim{{Value: v, Text: v.Text, Unit: "date", Head: head, Mods: mods, Modality: Reported, Attribute: strings.Join(ws, " "), owned: true}}, true
 }

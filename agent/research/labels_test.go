@@ -112,3 +112,25 @@ func TestDescribeByFileName(t *testing.T) {
 		}
 	}
 }
+
+// A light verb's event is the noun it says it of ("first light came
+// on", "achieved first light on", "the merger of A and B, which took
+// effect on"); a timeline's line dates what its words name; a count of
+// a compound noun is of its last word's class.
+func TestLightEventsTimelinesAndCompounds(t *testing.T) {
+	for _, tc := range []struct{ sentence, text, head string }{
+		{"Engineers said first light came on Sept. 9, 2023, after years of work.", "Sept. 9, 2023", "light"},
+		{"The observatory achieved first light on 9 September 2023.", "9 September 2023", "light"},
+		{"- 16 September 2023: first light", "16 September 2023", "light"},
+		{"Millford Academy was formed by the merger of Millford High and St Anne's College, which took effect on 1 September 2023.", "1 September 2023", "merger"},
+		{"The merger took effect on Monday 4 September 2023.", "4 September 2023", "merger"},
+		{"The annual meeting took place on 3 May 2024.", "3 May 2024", "meeting"},
+	} {
+		if c := claimOfText(t, tc.sentence, tc.text, "millford", "academy"); c.Head != tc.head || c.Unit != "date" {
+			t.Errorf("Claims(%q) %s = %s (%s); want the date of %s", tc.sentence, tc.text, c.Head, c.Unit, tc.head)
+		}
+	}
+	if headClass("exoplanet") != headClass("planet") || headClass("tag") != headClass("cost") {
+		t.Errorf("headClass(exoplanet, tag) = %s, %s; want planet, cost", headClass("exoplanet"), headClass("tag"))
+	}
+}

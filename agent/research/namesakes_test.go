@@ -81,3 +81,23 @@ func TestDiscrepancyNamedByItsOwnClaims(t *testing.T) {
 		t.Errorf("discrepancies %+v; want one, about the wing's opening", res.Discrepancies)
 	}
 }
+
+// A shorter form of the subject's name is the subject ("Vega Ridge" for
+// the Vega Ridge Observatory); a name that goes on past the subject's
+// words, in capitals too ("Aldgrove Community FC,"), is another entity.
+func TestShorterNamesAndAcronyms(t *testing.T) {
+	subject := []string{"vega", "ridge", "observatory"}
+	if n := nameIn("Amazing year for Vega Ridge! They confirmed 321 planets.", subject); n != "" {
+		t.Errorf("nameIn(Vega Ridge!) = %q; want the subject's bare name", n)
+	}
+	if n := nameIn("Vega Ridge Estate, the family winery, opened a cellar door.", subject); n != "Vega Ridge Estate" {
+		t.Errorf("nameIn(Vega Ridge Estate) = %q; want Vega Ridge Estate", n)
+	}
+	hospital := []string{"aldgrove", "community", "hospital"}
+	if n := nameIn("Aldgrove Community FC, the amateur football club, opened a stand.", hospital); n != "Aldgrove Community FC" {
+		t.Errorf("nameIn(Aldgrove Community FC) = %q; want Aldgrove Community FC", n)
+	}
+	if n := nameIn("Kestrel Dynamics CEO Jane Holt said sales rose.", []string{"kestrel", "dynamics"}); n != "" {
+		t.Errorf("nameIn(Kestrel Dynamics CEO) = %q; want the bare name", n)
+	}
+}
