@@ -22,7 +22,7 @@ import (
 // headClasses put the nouns sources use for one attribute together.
 var headClasses = map[string]string{
 	"cost": "cost", "bill": "cost", "contract": "cost", "expenditure": "cost", "spending": "cost", "outlay": "cost",
-	"investment": "cost", "build": "cost", "tag": "cost",
+	"investment": "cost", "build": "cost", "tag": "cost", "value": "cost",
 	"funding": "funding", "grant": "funding", "award": "funding", "sponsorship": "funding", "donation": "funding",
 	"fee": "fee", "price": "fee", "transfer": "fee",
 	"revenue": "revenue", "turnover": "revenue", "sales": "revenue",
@@ -34,6 +34,7 @@ var headClasses = map[string]string{
 	"passenger": "passenger", "ridership": "passenger", "rider": "passenger",
 	"seat": "seat", "spectator": "seat", "capacity": "seat",
 	"launch": "release", "release": "release", "debut": "release",
+	"service": "service", "crossing": "service", "voyage": "service", "sailing": "service", "flight": "service", "trip": "service", "journey": "service",
 }
 
 func headClass(h string) string {
@@ -120,13 +121,19 @@ func (t *toldApart) alike(c, d Claim) bool {
 	if c.Period != d.Period && (c.Period != "" && d.Period != "" || len(t.periods[classKey(c)]) != 1 || !couldBeFor(c, d.Period) || !couldBeFor(d, c.Period)) {
 		return false
 	}
-	if durations[c.Unit] || c.Head == "date" || d.Head == "date" || c.Value.Kind != d.Value.Kind {
-		return false
+	if durations[c.Unit] || c.Head == "date" || d.Head == "date" || c.Value.Kind != d.Value.Kind || c.Unit == "person" {
+		return false // a chief executive is not a chief financial officer
 	}
 	for _, w := range symmetricDifference(c.Mods, d.Mods) {
 		if t.words[aliasKey(c)+"\x00"+w] || t.words[aliasKey(d)+"\x00"+w] {
 			return false
 		}
+	}
+	// Claims that name different things alone ("ward beds", "wing beds")
+	// meet only as figures that could be one misread or mistyped.
+	if len(c.Mods) > 0 && len(d.Mods) > 0 && !slices.ContainsFunc(c.Mods, func(w string) bool { return slices.Contains(d.Mods, w) }) &&
+		c.Value.Kind != KindDate && max(c.Value.Num, d.Value.Num) > 3*min(c.Value.Num, d.Value.Num) {
+		return false
 	}
 	return plausiblyOne(c.Value, d.Value)
 }
@@ -142,6 +149,9 @@ func couldBeFor(c Claim, p string) bool {
 }
 
 func plausiblyOne(a, b Value) bool {
+	if a.Kind != b.Kind || a.Kind != KindDate && a.Kind != KindMoney && a.Kind != KindNumber {
+		return true
+	}
 	if a.Kind == KindDate {
 		y := a.Year - b.Year
 		return a.Year != 0 && b.Year != 0 && y >= -1 && y <= 1

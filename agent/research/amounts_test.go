@@ -1,6 +1,9 @@
 package research
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // What an amount is of, however the sentence puts it: the noun before
 // "worth", a price an exchange's "for" names, what it costs "to build",
@@ -45,5 +48,58 @@ func TestClaimsReadMorePhrasings(t *testing.T) {
 	}
 	if c := claimOfText(t, "About 1.2 million people visited the park in 2023.", "1.2 million people"); c.Period != "2023" {
 		t.Errorf("1.2 million people visited in 2023: period %q; want 2023", c.Period)
+	}
+}
+
+// Fresh phrasings: a year across "against" is the other figure's; "put
+// the contract value at"; "the £38.5m ship" is what the ship cost, "a $5
+// million settlement" a settlement; "in exchange for an upfront payment
+// of" stops at the payment; "can carry" is a capacity, "called for" a
+// plan, "will pay ... for the rights" a term agreed; "entered service"
+// and "made her first crossing" date a service.
+func TestClaimsReadFreshPhrasings(t *testing.T) {
+	for _, tc := range []struct {
+		sentence, text, head string
+		mods                 []string
+		period               string
+		modality             Modality
+	}{
+		{"The final cost of the vessel was £38.5 million against a budget of £31 million set in 2019.", "£38.5 million", "cost", []string{"vessel"}, "", Reported},
+		{"The final cost of the vessel was £38.5 million against a budget of £31 million set in 2019.", "£31 million", "budget", []string{}, "2019", Reported},
+		{"Shipyard accounts put the contract value at £83.5 million, including design work.", "£83.5 million", "value", []string{"contract"}, "", Reported},
+		{"Islanders have waited six years for the £38.5m ship.", "£38.5m", "cost", []string{"ship"}, "", Reported},
+		{"It agreed a $5 million settlement.", "$5 million", "settlement", []string{}, "", Reported},
+		{"We licensed the rights to Kerrow in exchange for an upfront payment of $35 million.", "$35 million", "payment", []string{"upfront"}, "", Reported},
+		{"Kerrow will pay Orsolan $35m upfront for the rights to ORS-12.", "$35m", "payment", nil, "", Reported},
+		{"The vessel can carry 450 passengers and 60 cars.", "450 passengers", "passenger", nil, "", Expected},
+		{"The protocol called for 400 patients.", "400 patients", "patient", nil, "", Planned},
+		{"Orsolan opened its plant at the Leiden Bio Science Park this week, in August 2024, after delays.", "August 2024", "opening", nil, "", Reported},
+		{"Our new vessel, MV Gannet, entered service on 2 May 2024 after sea trials.", "2 May 2024", "service", nil, "", Reported},
+		{"MV Gannet made her first commercial crossing on 23 May 2024.", "23 May 2024", "crossing", nil, "", Reported},
+	} {
+		c := claimOfText(t, tc.sentence, tc.text, "orsolan")
+		if c.Head != tc.head || c.Period != tc.period || c.Modality != tc.modality || tc.mods != nil && !slices.Equal(c.Mods, tc.mods) {
+			t.Errorf("Claims(%q) %s = %s %q (%s) %s; want %s %q (%s) %s", tc.sentence, tc.text, c.Head, c.Mods, c.Period, c.Modality, tc.head, tc.mods, tc.period, tc.modality)
+		}
+	}
+	if headClass("crossing") != headClass("service") || headClass("value") != headClass("cost") {
+		t.Errorf("headClass(crossing), headClass(value) = %s, %s; want service, cost", headClass("crossing"), headClass("value"))
+	}
+}
+
+// Claims that name different things alone meet only as figures that
+// could be one misread; a chief executive never meets a chief financial
+// officer by other words.
+func TestAliasNeedsCloseFiguresAndNoPeople(t *testing.T) {
+	facts, claims, c := claimsOf(map[string]string{
+		"a": "The plant had a $9 million expansion. Dana Whitfield, chief executive officer, spoke.",
+		"b": "It booked $1.3 million of drone service contracts. Marcus Greer was appointed chief financial officer on 3 February 2025.",
+	})
+	told := tellApart(facts, claims)
+	if told.alike(c["$9 million"], c["$1.3 million"]) {
+		t.Errorf("alike(expansion $9 million, contracts $1.3 million) = true; want false")
+	}
+	if told.alike(c["Dana Whitfield"], c["Marcus Greer"]) {
+		t.Errorf("alike(chief executive, chief financial officer) = true; want false")
 	}
 }

@@ -42,6 +42,18 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 			return true
 		}
 	}
+	// "put the contract value at £83.5 million", "valued the deal at".
+	if i > 1 && r.toks[i-1].lower == "at" {
+		for k := i - 2; k >= 0 && k >= i-8 && !clauseEnds[r.toks[k].lower]; k-- {
+			if appraisals[r.toks[k].lower] {
+				if head, mods, ok := r.phraseBefore(i - 1); ok {
+					c.Head, c.Mods = head, mods
+					return true
+				}
+				break
+			}
+		}
+	}
 	// "at £268m to build": what it costs to do.
 	if i > 0 && r.toks[i-1].lower == "at" && after+1 < len(r.toks) && r.toks[after].lower == "to" && !r.toks[after+1].capital() && !determiners[r.toks[after+1].lower] {
 		c.Head, c.Mods = "cost", []string{}
@@ -103,6 +115,11 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 		case !prepositions[t.lower] && !clauseEnds[t.lower] && !verbLike(t) && !t.capital() && !t.number() && t.lower != "and":
 			if head, mods := r.nounRun(after); head != "" {
 				c.Head, c.Mods = head, mods
+				// "the £38.5m ship" is what the ship cost; "a $5 million
+				// settlement" is a settlement.
+				if !moneyNoun(head) {
+					c.Head, c.Mods = "cost", append(mods, head)
+				}
 				return true
 			}
 		}
@@ -139,7 +156,7 @@ func (r *reader) phraseBefore(j int) (string, []string, bool) {
 		t := r.toks[start]
 		// "of the Eastline" inside the phrase: go on past it.
 		// Not past a name or a verb: "Sporting Mar for a fee", "funded by a grant".
-		if determiners[t.lower] && start > 1 && prepositions[r.toks[start-1].lower] && !determiners[r.toks[start-2].lower] &&
+		if determiners[t.lower] && start > 1 && (r.toks[start-1].lower == "of" || r.toks[start-1].lower == "to") && !determiners[r.toks[start-2].lower] &&
 			(r.toks[start-1].lower == "of" || !r.toks[start-2].capital() && !strictVerb(r.toks[start-2]) && !verbLike(r.toks[start-2])) {
 			start -= 2
 			continue
@@ -295,6 +312,26 @@ var valueNouns = set("inhabitants", "residents", "households", "families", "memb
 // is ("paid €35m upfront").
 var paymentKinds = set("upfront", "up-front", "annually", "monthly", "outright", "upfront,")
 
+// moneyNoun reports a noun that names a sum of money itself (a grant, a
+// settlement, revenue), not a thing bought.
+func moneyNoun(w string) bool {
+	if _, ok := headClasses[w]; ok {
+		return true
+	}
+	for _, n := range payments {
+		if n == w {
+			return true
+		}
+	}
+	return moneyNouns[w]
+}
+
+var moneyNouns = set("budget", "settlement", "loss", "profit", "income", "deal", "bonus", "salary", "loan", "debt", "tax", "fine", "round", "payout",
+	"deficit", "surplus", "expense", "fund", "endowment", "valuation", "value", "royalty", "milestone", "dividend", "penalty", "subsidy", "overrun")
+
+// appraisals are the verbs that put a figure "at" an amount.
+var appraisals = set("put", "puts", "putting", "estimated", "estimates", "valued", "values", "priced", "pegged", "pegs", "set", "sets")
+
 // exchanges are the verbs whose "for" names a price.
 var exchanges = set("sold", "sells", "sell", "bought", "buys", "buy", "acquired", "acquires", "purchased", "purchases", "signed", "signs")
 
@@ -330,6 +367,11 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 			continue
 		}
 		same := !r.boundaryBetween(v, y)
+		// "£38.5 million against a budget of £31 million set in 2019":
+		// the year of the figure compared with is not this one's.
+		if !same && r.comparedAcross(v, y) {
+			continue
+		}
 		d := y.Start - v.Start
 		if d < 0 {
 			d = -d
@@ -346,6 +388,22 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 func containsValue(vs []Value, v Value) bool {
 	for _, x := range vs {
 		if x.Start == v.Start {
+			return true
+		}
+	}
+	return false
+}
+
+// comparedAcross reports a comparison word between two values
+// ("against", "compared", "versus", "than"), after the first of them
+// another figure's part begins.
+func (r *reader) comparedAcross(a, b Value) bool {
+	lo, hi := a.End, b.Start
+	if b.Start < a.Start {
+		lo, hi = b.End, a.Start
+	}
+	for _, t := range r.toks {
+		if t.start >= lo && t.end <= hi && (t.lower == "against" || t.lower == "compared" || t.lower == "versus" || t.lower == "vs" || t.lower == "than") {
 			return true
 		}
 	}
@@ -374,10 +432,16 @@ func (r *reader) boundaryBetween(a, b Value) bool {
 func (r *reader) modality(v Value) Modality {
 	i := r.at(v)
 	agreed := false
-	for j := r.sentenceClause(i); j < i; j++ {
+	// "will pay ... under the settlement", "will pay $35m upfront for the
+	// rights": the agreement may come before the figure or after it.
+	for j := r.sentenceClause(i); j < len(r.toks) && r.toks[j].lower != ";"; j++ {
 		if agreementWords[r.toks[j].lower] {
 			agreed = true
 		}
+	}
+	// "The protocol called for 400 patients".
+	if i > 1 && r.toks[i-1].lower == "for" && (r.toks[i-2].lower == "called" || r.toks[i-2].lower == "calls" || r.toks[i-2].lower == "call") {
+		return Planned
 	}
 	conditional := false
 	for j := i - 1; j >= 0 && j >= i-12; j-- {

@@ -371,9 +371,13 @@ func (r *reader) dated(v Value) (Claim, bool) {
 // nearest before it in its clause, or, for a date that opens a clause
 // ("On June 3, 2024, ..."), the first after it.
 func (r *reader) eventVerb(i int) (string, int) {
-	for j := i - 1; j >= 0 && j >= i-10; j-- {
+	for j := i - 1; j >= 0 && j >= i-14; j-- {
 		w := r.toks[j].lower
 		if w == "," && j == i-1 && j > 0 && (r.toks[j-1].lower == "today" || r.toks[j-1].lower == "yesterday") {
+			continue
+		}
+		// "opened its plant this week, in August 2024".
+		if w == "," && j == i-2 && j > 0 && prepositions[r.toks[i-1].lower] && timeWords[r.toks[j-1].lower] {
 			continue
 		}
 		if (clauseEnds[w] && w != "which" && w != "that" && w != "who") || w == "and" {
@@ -724,7 +728,8 @@ var partOfYearRE = regexp.MustCompile(`\b(?:q[1-4]|h[12]|(?:first|second|third|f
 // it of their object ("achieved first light", "marked its opening").
 var (
 	subjectLight = set("came", "comes", "took", "takes", "happened", "happens", "occurred", "occurs", "was", "were")
-	objectLight  = set("achieved", "achieves", "reached", "reaches", "saw", "sees", "marked", "marks", "celebrated", "celebrates", "recorded", "hit")
+	objectLight  = set("achieved", "achieves", "reached", "reaches", "saw", "sees", "marked", "marks", "celebrated", "celebrates", "recorded", "hit",
+		"entered", "enters", "made", "makes", "held", "holds")
 )
 
 // lightEvent reads the event a light verb before the date at token i

@@ -96,7 +96,7 @@ var (
 		"officially", "finally", "formally", "recently", "publicly", "quietly", "successfully", "eventually", "doors")
 	// agreementWords mark obligations already agreed: "will pay ... under
 	// the settlement" is a term reported, not a plan.
-	agreementWords = set("settlement", "agreement", "contract", "deal", "licence", "license", "terms", "accord")
+	agreementWords = set("settlement", "agreement", "contract", "deal", "licence", "license", "terms", "accord", "rights", "licenses", "licensed", "licensing")
 )
 
 // Modality is how a source holds a claim: as done, planned, expected or
@@ -119,6 +119,7 @@ var modalityWords = map[string]Modality{
 	"expects": Expected, "expected": Expected, "expect": Expected, "expecting": Expected, "forecast": Expected, "forecasts": Expected,
 	"forecasted": Expected, "projected": Expected, "projects": Expected, "projection": Expected, "anticipated": Expected, "anticipates": Expected,
 	"predicted": Expected, "predicts": Expected, "likely": Expected, "may": Expected, "might": Expected, "could": Expected, "would": Expected,
+	"can":       Expected,
 	"estimated": Estimated, "estimates": Estimated, "estimate": Estimated,
 }
 
