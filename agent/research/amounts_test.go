@@ -103,3 +103,16 @@ func TestAliasNeedsCloseFiguresAndNoPeople(t *testing.T) {
 		t.Errorf("alike(chief executive, chief financial officer) = true; want false")
 	}
 }
+
+// "The contract, worth $46.2 million," is the contract's; durations alone
+// do not conflict.
+func TestWorthAfterCommaAndDurations(t *testing.T) {
+	if c := claimOfText(t, "The contract, worth $46.2 million, was our largest.", "$46.2 million"); c.Head != "contract" {
+		t.Errorf("The contract, worth $46.2 million: head %q; want contract", c.Head)
+	}
+	a := claimOfText(t, "It reopened five weeks later than planned.", "five weeks")
+	b := claimOfText(t, "It opened three weeks behind schedule.", "three weeks")
+	if Conflicts(a, b) {
+		t.Errorf("Conflicts(five weeks, three weeks) = true; want false")
+	}
+}

@@ -42,6 +42,13 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 			return true
 		}
 	}
+	// "The contract, worth $46.2 million,": what is worth it.
+	if i > 2 && r.toks[i-1].lower == "worth" && r.toks[i-2].text == "," {
+		if head, mods, ok := r.phraseBefore(i - 2); ok {
+			c.Head, c.Mods = head, mods
+			return true
+		}
+	}
 	// "put the contract value at £83.5 million", "valued the deal at".
 	if i > 1 && r.toks[i-1].lower == "at" {
 		for k := i - 2; k >= 0 && k >= i-8 && !clauseEnds[r.toks[k].lower]; k-- {

@@ -79,6 +79,11 @@ func (c Claim) Like(d Claim) bool {
 	if c.Unit != d.Unit || c.Period != d.Period || c.Modality != d.Modality || c.Bound || d.Bound || c.Adrift || d.Adrift {
 		return false
 	}
+	// "five weeks later", "three weeks behind schedule": how long, of
+	// what a duration alone does not say.
+	if durations[singular(c.Unit)] && (len(c.Mods) == 0 || len(d.Mods) == 0) {
+		return false
+	}
 	if c.Head != d.Head {
 		named := c.Unit == "date" && len(c.Mods) > 0 && len(d.Mods) > 0
 		if !named || c.Head != "date" && d.Head != "date" {

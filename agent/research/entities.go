@@ -186,7 +186,7 @@ func nameIn(text string, subject []string) string {
 	forms := map[string]int{}
 	bareCount := 0
 	first := ""
-	pattern := `(?i)\b` + strings.Join(subject, `\W+`) + `\b`
+	pattern := `(?i)\b` + namePattern(subject) + `\b`
 	re, err := regexp.Compile(pattern)
 	if err != nil {
 		return ""
@@ -217,6 +217,17 @@ func nameIn(text string, subject []string) string {
 		return ""
 	}
 	return first
+}
+
+// namePattern matches a name of the subject's words, with the
+// connectors a question leaves out between them ("Lanterns for
+// Learning", "Bank of England").
+func namePattern(subject []string) string {
+	var ws []string
+	for _, w := range subject {
+		ws = append(ws, regexp.QuoteMeta(w))
+	}
+	return strings.Join(ws, `(?:\W+(?:of|for|the|and|de|du|la|von|van|da|del|&))*\W+`)
 }
 
 // partialName is the name a document that never writes the whole of a
@@ -286,7 +297,7 @@ func appositiveKind(text string, subject []string) string {
 // embedded database the foundation stewards" is a database), and the
 // places it names ("Redcastle", "Tasmania").
 func apposition(text string, subject []string) (string, []string) {
-	re, err := regexp.Compile(`(?i)\b` + strings.Join(subject, `\W+`) + `(?-i:\s+[A-Z]{2,6})?,\s+((?:the|a|an)\s+[^.;:()]{3,120}?)(?:,\s+(?-i:[a-z])|[.;:(]|,?$)`)
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `(?-i:\s+[A-Z]{2,6})?,\s+((?:the|a|an)\s+[^.;:()]{3,120}?)(?:,\s+(?-i:[a-z])|[.;:(]|,?$)`)
 	if err != nil {
 		return "", nil
 	}
@@ -300,7 +311,8 @@ func apposition(text string, subject []string) (string, []string) {
 	for i, w := range words {
 		t := strings.Trim(w, ",")
 		lower := strings.ToLower(t)
-		if i > 0 && (prepositions[lower] || lower == "based" || lower == "founded" || lower == "run" || lower == "owned" || determiners[lower] && lower != "its") {
+		if i > 0 && (prepositions[lower] || lower == "based" || lower == "founded" || lower == "run" || lower == "owned" || determiners[lower] && lower != "its" ||
+			kind != "" && len(lower) > 4 && strings.HasSuffix(lower, "ed") && !strings.HasSuffix(lower, "eed")) {
 			for _, p := range words[i+1:] {
 				p = strings.Trim(p, ",")
 				if r := []rune(p); len(r) > 1 && unicode.IsUpper(r[0]) && !slices.Contains(subject, strings.ToLower(p)) {

@@ -313,6 +313,13 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 			}
 			cs[i].Adrift = cs[i].Period == "" && years >= manyYears && (anaphoric || !cs[i].owned)
 		}
+		// A figure for a year after its source's is a plan or forecast:
+		// "250 rural schools by 2026" in a launch of 2023.
+		for i := range cs {
+			if y, err := strconv.Atoi(cs[i].Period); err == nil && !h.Published.IsZero() && y > h.Published.Year() && cs[i].Modality == Reported {
+				cs[i].Modality = Expected
+			}
+		}
 		rd.seen[key] = true
 		subj := 0.0
 		if len(q.SubjectWords) > 0 && wordIndex(strings.ToLower(s), q.SubjectWords[0]) >= 0 {

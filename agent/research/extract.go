@@ -20,8 +20,10 @@ func Sentences(text string) []string {
 		if strings.HasPrefix(strings.TrimSpace(line), "#") || navigationLine(line) {
 			line = ""
 		}
-		// A list's items are sentences of their own: "- Inpatient beds: 64".
-		if listItemRE.MatchString(line) {
+		// A list's items are sentences of their own: "- Inpatient beds: 64";
+		// so are a plain text's metadata lines ("Published: 30 June 2023",
+		// "By Dan Reyes | October 22, 2024"), never joined to its title.
+		if listItemRE.MatchString(line) || metaLineRE.MatchString(line) {
 			kept = append(kept, "", line, "")
 			continue
 		}
@@ -53,6 +55,8 @@ func Sentences(text string) []string {
 	}
 	return out
 }
+
+var metaLineRE = regexp.MustCompile(`(?i)^\s*(?:(?:date|dated|filed|published|posted|updated|issued|release date|last updated|from|to|subject|cc)\s*:|posted by\b|by [A-Z][\w.]*(?: [A-Z][\w.]*)*\s*[|,])`)
 
 var listItemRE = regexp.MustCompile(`^\s*(?:[-*•]|\d{1,2}[.)])\s+\S`)
 

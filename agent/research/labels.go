@@ -33,8 +33,8 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 		return nil, false
 	}
 	label := strings.ToLower(strings.TrimSpace(s[m[2]:m[3]]))
-	if metaLabels[label] {
-		return nil, false
+	if f := strings.Fields(label); metaLabels[label] || len(f) > 0 && metaLabels[f[len(f)-1]] {
+		return nil, false // "Extract published: 30 June 2023"
 	}
 	rest := m[4]
 	vals := Values(s[rest:])
@@ -47,14 +47,22 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	period := ""
 	var ws []string
 	subj := set(subject...)
+	inParens := false
 	for _, t := range tokenize(s[m[2]:m[3]]) {
 		switch {
 		case yearRE.MatchString(t.text) && len(t.text) == 4:
 			period = t.text
-		case t.text == "(" || t.text == ")" || determiners[t.lower] || subj[t.bare()] || prepositions[t.lower] && t.lower != "of" || t.lower == "and":
+		case t.text == "(" || t.text == ")":
+			inParens = t.text == "("
+		case inParens || determiners[t.lower] || subj[t.bare()] || prepositions[t.lower] && t.lower != "of" || t.lower == "and":
+			// "Schools supported (cumulative)": a note, not the noun.
 		default:
 			ws = append(ws, t.lower)
 		}
+	}
+	// "Schools supported": the noun, not the participle after it.
+	for len(ws) > 1 && verbLike(token{text: ws[len(ws)-1], lower: ws[len(ws)-1]}) && eventNouns[ws[len(ws)-1]] == "" {
+		ws = ws[:len(ws)-1]
 	}
 	if len(ws) == 0 {
 		return nil, false

@@ -1,6 +1,7 @@
 package research
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -99,5 +100,19 @@ func TestShorterNamesAndAcronyms(t *testing.T) {
 	}
 	if n := nameIn("Kestrel Dynamics CEO Jane Holt said sales rose.", []string{"kestrel", "dynamics"}); n != "" {
 		t.Errorf("nameIn(Kestrel Dynamics CEO) = %q; want the bare name", n)
+	}
+}
+
+// A name whose words the question joins without their connectors
+// ("Lanterns for Learning") is found whole, and what a document says it
+// is read from it.
+func TestNamesWithConnectors(t *testing.T) {
+	text := "Lanterns for Learning, the 2024 documentary directed by Tomas Heller about a night school in Lisbon, premiered in March."
+	kind, places := apposition(text, []string{"lanterns", "learning"})
+	if kind != "documentary" || !slices.Contains(places, "Lisbon") {
+		t.Errorf("apposition = %q %q; want documentary, in Lisbon", kind, places)
+	}
+	if n := nameIn("Lanterns for Learning Trust runs the appeal.", []string{"lanterns", "learning"}); n != "Lanterns for Learning Trust" {
+		t.Errorf("nameIn = %q; want Lanterns for Learning Trust", n)
 	}
 }

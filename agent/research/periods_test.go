@@ -1,6 +1,7 @@
 package research
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -61,5 +62,36 @@ func TestQuartersAndAims(t *testing.T) {
 	a := claimOfText(t, "The trial enrolled 412 patients.", "412 patients")
 	if d.Modality != Planned || Conflicts(d, a) {
 		t.Errorf("designed to enroll 400 patients: %s, conflict %v; want planned, none", d.Modality, Conflicts(d, a))
+	}
+}
+
+// A figure for a year after its source's is expected, and a plain text's
+// metadata line is no claim: "250 rural schools by 2026" in a launch of
+// 2023 does not meet the schools supported by 2025, which meet a count
+// of no year in a source of 2025.
+func TestFutureYearsAndPlainTextMetadata(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://launch", Title: "Launch", Published: day("2023-03-08"),
+			Text: "Lanterns launch\nPublished: 8 March 2023\n\nThe Lanterns appeal aims high: a £2 million appeal to light 250 rural schools by 2026."},
+		{URL: "doc://report", Title: "Annual report", Published: day("2025-07-15"),
+			Text: "Lanterns annual report\nPublished: 15 July 2025\n\nBy 31 March 2025 the Lanterns appeal had supported 186 schools."},
+		{URL: "doc://register", Title: "Register", Text: "Register extract\n\nSchools supported (cumulative): 186"},
+		{URL: "doc://news", Title: "Ledger", Published: day("2025-04-20"),
+			Text: "Regional study 2023 (extract)\nPublished: 20 April 2025\n\nThe Lanterns appeal has reached 168 partner schools."},
+	}, "What do the sources say about the Lanterns appeal and its schools?")
+	if len(res.Discrepancies) != 1 {
+		t.Fatalf("discrepancies %+v; want 186 against 168 schools", res.Discrepancies)
+	}
+	var values []string
+	for _, s := range res.Discrepancies[0].Sides {
+		values = append(values, s.Value)
+	}
+	if got := strings.Join(values, " | "); got != "186 schools | 168 partner schools" {
+		t.Errorf("sides %s; want 186 schools | 168 partner schools", got)
+	}
+	for _, f := range res.Facts {
+		if strings.Contains(f.Text, "Published") {
+			t.Errorf("fact %q; want no claim of a metadata line", f.Text)
+		}
 	}
 }
