@@ -34,6 +34,7 @@ var headClasses = map[string]string{
 	"passenger": "passenger", "ridership": "passenger", "rider": "passenger",
 	"seat": "seat", "spectator": "seat", "capacity": "seat",
 	"launch": "release", "release": "release", "debut": "release",
+	"declar": "status", "status": "status", "designat": "status", "certifi": "status", "recognis": "status", "recogniz": "status", "accredit": "status",
 	"service": "service", "crossing": "service", "voyage": "service", "sailing": "service", "flight": "service", "trip": "service", "journey": "service",
 }
 

@@ -277,8 +277,12 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 		return "", nil, 0 // "1500+ packages" aside, a gap is punctuation
 	}
 	var ws []token
-	for ; k < len(r.toks) && len(ws) < 3; k++ {
+	for ; k < len(r.toks) && len(ws) < 4; k++ {
 		t := r.toks[k]
+		// "4,210 apparently occupied burrows": past an adverb.
+		if len(ws) == 0 && strings.HasSuffix(t.lower, "ly") && len(t.lower) > 4 && !t.capital() {
+			continue
+		}
 		if prepositions[t.lower] || clauseEnds[t.lower] || determiners[t.lower] || t.lower == "and" || t.lower == "or" || auxiliaries[t.lower] || copulas[t.lower] || t.number() {
 			break
 		}

@@ -279,6 +279,14 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		return Claim{}, false
 	}
 	c.Text = strings.TrimSpace(r.s[v.Start:end])
+	// "12,600 units of its Sweeper S3 robot vacuum" counts vacuums.
+	if containerNouns[unit] && len(mods) == 0 {
+		if k := tokenAt(r.toks, end); k < len(r.toks) && r.toks[k].lower == "of" {
+			if head, _ := r.nounRun(k + 1); head != "" && !r.subject[head] {
+				unit = head
+			}
+		}
+	}
 	verb := r.verbBefore(r.at(v))
 	if counters[verb] == "employees" && people[unit] || staffNouns[singular(unit)] {
 		unit = "employees"
@@ -424,6 +432,13 @@ func (r *reader) datesEvent(i, vi int) bool {
 	}
 	return prepositions[p] || p == "," || p == "late" || p == "early" || p == "mid"
 }
+
+// containerNouns count whatever their "of" names.
+var containerNouns = set("units", "unit", "pieces", "items", "copies", "pairs of", "lots", "batches")
+
+// objectPronouns are the people a sentence's teller speaks to or of
+// ("wardens told us"): never a qualifier.
+var objectPronouns = set("me", "us", "him", "them", "you", "i", "myself", "ourselves")
 
 // pronouns stand for something named elsewhere, never a qualifier.
 var pronouns = set("there", "it", "this", "that", "they", "we", "he", "she", "i", "you", "these", "those")
@@ -599,7 +614,7 @@ func (r *reader) keep(mods []string, t token) []string {
 	if slices.Contains(mods, singular(w)) {
 		return mods
 	}
-	if determiners[w] || r.subject[w] || generic[w] || noise[w] || prepositions[w] || auxiliaries[w] || clauseEnds[w] || w == "and" || w == "or" {
+	if determiners[w] || r.subject[w] || generic[w] || noise[w] || prepositions[w] || auxiliaries[w] || clauseEnds[w] || w == "and" || w == "or" || pronouns[w] || objectPronouns[w] {
 		return mods
 	}
 	if t.number() && !r.version(t) || scales[w] != 0 {
@@ -734,7 +749,7 @@ var partOfYearRE = regexp.MustCompile(`\b(?:q[1-4]|h[12]|(?:first|second|third|f
 var (
 	subjectLight = set("came", "comes", "took", "takes", "happened", "happens", "occurred", "occurs", "was", "were")
 	objectLight  = set("achieved", "achieves", "reached", "reaches", "saw", "sees", "marked", "marks", "celebrated", "celebrates", "recorded", "hit",
-		"entered", "enters", "made", "makes", "held", "holds")
+		"entered", "enters", "made", "makes", "held", "holds", "got", "gained", "earned", "won", "received", "obtained")
 )
 
 // lightEvent reads the event a light verb before the date at token i

@@ -88,7 +88,7 @@ var (
 		"still", "also", "already", "a", "further", "another", "additional", "exactly", "precisely", "least", "most", "worth")
 	// generic nouns name the subject itself, not a part of it.
 	generic = set("company", "firm", "business", "group", "organisation", "organization", "corporation", "service", "project", "entity", "it",
-		"we", "they", "subject", "team", "enterprise")
+		"we", "they", "subject", "team", "enterprise", "thing", "scheme", "programme", "program", "initiative")
 	// noise modifiers say how sure or how whole a value is, not what it is of.
 	noise = set("final", "total", "overall", "actual", "outturn", "reported", "whole", "entire", "new", "current", "latest", "about", "some",
 		"roughly", "approximately", "around", "nearly", "almost", "first", "second", "third", "full", "more", "additional", "further", "other",

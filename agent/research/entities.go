@@ -356,6 +356,13 @@ func kindWritten(g, main *entityGroup, texts map[string]string) bool {
 // in Otago" beside documents about a tram in Dunmore.
 func apartByPlace(d string, g *entityGroup, texts map[string]string, subject []string) bool {
 	_, places := apposition(texts[d], subject)
+	if places == nil {
+		// "Brevik Bistro, the restaurant group from Bergen": the name the
+		// document gives it.
+		if name := words(strings.Split(nameIn(texts[d], subject), " (")[0]); len(name) > 0 {
+			_, places = apposition(texts[d], name)
+		}
+	}
 	for _, p := range places {
 		written := false
 		for _, o := range g.docs {

@@ -299,6 +299,14 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 		// be told.
 		anaphoric := anaphoraRE.MatchString(s)
 		for i := range cs {
+			// "4,120 pairs nested this year, and the island has been
+			// rat-free since March 2023": the nearer "this year" is the
+			// count's, not the year of another part.
+			if rel := relativeYear(s, h.Published); rel != "" && cs[i].Period != "" && cs[i].Period != rel && cs[i].Unit != "date" {
+				if nearer(s, cs[i].Value, relativeYearRE.FindStringIndex(s)[0], strings.Index(s, cs[i].Period)) {
+					cs[i].Period = rel
+				}
+			}
 			if cs[i].Period != "" || cs[i].Unit == "date" {
 				continue
 			}
@@ -380,6 +388,20 @@ func relativeYear(s string, published time.Time) string {
 		y--
 	}
 	return strconv.Itoa(y)
+}
+
+// nearer reports whether byte offset a is nearer value v than offset b.
+func nearer(s string, v Value, a, b int) bool {
+	d := func(x int) int {
+		if x < 0 {
+			return 1 << 30
+		}
+		if x > v.Start {
+			return x - v.Start
+		}
+		return v.Start - x
+	}
+	return d(a) < d(b)
 }
 
 var relativeYearRE = regexp.MustCompile(`(?i)\b(last|this|previous|past) year\b`)

@@ -13,7 +13,7 @@ import (
 	"strings"
 )
 
-var labelRE = regexp.MustCompile(`^(?:[-*•]\s*)?([\p{L}][\p{L}\p{N} '’/()&-]{0,48}?)\s*:\s+(\S.*)$`)
+var labelRE = regexp.MustCompile(`^(?:[-*•]\s*)?([\p{L}][\p{L}\p{N} '’/()&-]{0,48}?)\s*(?::|\s[—–-])\s+(\S.*)$`)
 
 // metaLabels name a document's own metadata, never a claim.
 var metaLabels = set("date", "dated", "filed", "published", "posted", "updated", "issued", "release date", "filing date", "by", "author", "source",

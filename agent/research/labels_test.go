@@ -2,6 +2,7 @@ package research
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -132,5 +133,46 @@ func TestLightEventsTimelinesAndCompounds(t *testing.T) {
 	}
 	if headClass("exoplanet") != headClass("planet") || headClass("tag") != headClass("cost") {
 		t.Errorf("headClass(exoplanet, tag) = %s, %s; want planet, cost", headClass("exoplanet"), headClass("tag"))
+	}
+}
+
+// More claim shapes: a dash after a label, a count of "units of" a
+// thing, a product name of several words before the counted noun, an
+// adverb before it, the people a teller speaks to as no qualifier, a
+// whole "thing" as the subject, a status got or declared.
+func TestClaimShapesOfRoundFour(t *testing.T) {
+	for _, tc := range []struct {
+		sentence, text, head string
+		mods                 []string
+		period               string
+	}{
+		{"• Breeding puffin pairs (2024) — 4,210", "4,210", "pair", []string{"breeding", "puffin"}, "2024"},
+		{"Brevik is recalling 12,600 units of its Sweeper S3 robot vacuum.", "12,600 units", "vacuum", nil, ""},
+		{"Brevik has pulled roughly 16,200 Sweeper S3 robot vacuums from sale.", "16,200 Sweeper S3 robot vacuums", "vacuum", nil, ""},
+		{"The census found 4,210 apparently occupied burrows in 2024.", "4,210 apparently occupied burrows", "burrow", nil, "2024"},
+		{"Wardens told us some 4,120 pairs nested in 2024.", "4,120 pairs", "pair", []string{}, "2024"},
+		{"I heard the whole thing cost £9.1 million.", "£9.1 million", "cost", []string{}, ""},
+		{"Heard the island got its rat-free status on 21 March 2023.", "21 March 2023", "status", nil, ""},
+	} {
+		c := claimOfText(t, tc.sentence, tc.text, "brevik", "kittiwake")
+		if c.Head != tc.head || c.Period != tc.period || tc.mods != nil && !slices.Equal(c.Mods, tc.mods) {
+			t.Errorf("Claims(%q) %s = %s %q (%s); want %s %q (%s)", tc.sentence, tc.text, c.Head, c.Mods, c.Period, tc.head, tc.mods, tc.period)
+		}
+	}
+	if headClass(eventStem("declared")) != headClass("status") {
+		t.Errorf("headClass(declared) = %s; want status", headClass(eventStem("declared")))
+	}
+}
+
+// "This year" nearer a count than a year in another part of its sentence
+// is the count's period.
+func TestThisYearNearerThanAnotherPart(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://report", Title: "Trust report", Published: day("2025-02-03"), Text: "The 2024 survey counted 4,210 puffin pairs on Kittiwake Isle."},
+		{URL: "doc://magazine", Title: "Wild Isles magazine", Published: day("2024-09-12"),
+			Text: "On Kittiwake Isle some 4,120 puffin pairs nested this year, and the island has been rat-free since March 2023."},
+	}, "What do the sources say about Kittiwake Isle and its puffins?")
+	if len(res.Discrepancies) != 1 {
+		t.Errorf("discrepancies %+v; want 4,210 against 4,120 pairs in 2024", res.Discrepancies)
 	}
 }

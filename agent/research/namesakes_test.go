@@ -116,3 +116,25 @@ func TestNamesWithConnectors(t *testing.T) {
 		t.Errorf("nameIn = %q; want Lanterns for Learning Trust", n)
 	}
 }
+
+// A namesake that never writes the subject's whole name is placed by the
+// name it gives itself: "Brevik Bistro, the seafood restaurant group from
+// Bergen" beside Brevik Robotics in Oslo.
+func TestNamesakePlacedByItsOwnName(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://notice", Title: "Regulator notice", Text: "Brevik Robotics of Oslo is recalling 12,600 vacuums. The recall was announced on 4 June 2024."},
+		{URL: "doc://site", Title: "Tech site", Text: "Brevik Robotics, the Oslo company, pulled 16,200 vacuums; the recall was announced on 28 May 2024."},
+		{URL: "doc://fine", Title: "Decision", Text: "Brevik was fined NOK 4.5 million on 18 December 2024 over the recall of its vacuums."},
+		{URL: "doc://bistro", Title: "Food guide", Text: "Brevik Bistro, the seafood restaurant group from Bergen run by chef Ola Brevik, opened its second restaurant on 4 June 2024. " +
+			"The new Brevik site cost NOK 4.5 million and was announced in May 2024."},
+	}, "What do the sources say about the Brevik Robotics recall: the vacuums and the date?")
+	facts := res.FactsByID()
+	for _, s := range res.Report.Sections {
+		isNote := strings.HasPrefix(s.Title, "Other entities named")
+		for _, id := range s.FactIDs {
+			if (facts[id].SourceURL == "doc://bistro") != isNote {
+				t.Errorf("section %s cites %q from %s", s.Title, facts[id].Text, facts[id].SourceURL)
+			}
+		}
+	}
+}
