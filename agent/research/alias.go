@@ -24,7 +24,9 @@ var headClasses = map[string]string{
 	"cost": "cost", "bill": "cost", "contract": "cost", "expenditure": "cost", "spending": "cost", "outlay": "cost",
 	"investment": "cost", "build": "cost", "tag": "cost", "value": "cost",
 	"funding": "funding", "grant": "funding", "award": "funding", "sponsorship": "funding", "donation": "funding",
-	"fee": "fee", "price": "fee", "transfer": "fee",
+	"fee": "fee", "price": "fee", "transfer": "fee", "consideration": "fee", "purchase": "fee", "acquisition": "fee", "takeover": "fee",
+	"buyout": "fee",
+	"fund":   "fund", "pot": "fund", "purse": "fund", "pool": "fund", "money": "fund",
 	"revenue": "revenue", "turnover": "revenue", "sales": "revenue",
 	"opening": "opening", "commissioning": "opening", "inauguration": "opening",
 	"visitor": "visitor", "visit": "visitor", "attendance": "visitor", "attendee": "visitor", "admission": "visitor",
@@ -119,7 +121,7 @@ func (t *toldApart) alike(c, d Claim) bool {
 	// A claim of no period meets one of a period when its class is
 	// claimed for that period alone ("1,410 contributors" and "1,140
 	// contributors by the end of 2024"), never beside two years.
-	if c.Period != d.Period && (c.Period != "" && d.Period != "" || len(t.periods[classKey(c)]) != 1 || !couldBeFor(c, d.Period) || !couldBeFor(d, c.Period)) {
+	if c.Period != d.Period && (c.Period != "" && d.Period != "" || !t.meets(c, d.Period) || !t.meets(d, c.Period)) {
 		return false
 	}
 	if durations[c.Unit] || c.Head == "date" || d.Head == "date" || c.Value.Kind != d.Value.Kind || c.Unit == "person" {
@@ -137,6 +139,25 @@ func (t *toldApart) alike(c, d Claim) bool {
 		return false
 	}
 	return plausiblyOne(c.Value, d.Value)
+}
+
+// meets reports whether claim c, of no period, is taken to be for year
+// p: its source's own year when its class is claimed for that year; the
+// year before when its class is not claimed for the source's year; the
+// only year its class is claimed for when its source is undated.
+func (t *toldApart) meets(c Claim, p string) bool {
+	if c.Period != "" {
+		return true
+	}
+	periods := t.periods[classKey(c)]
+	if c.year == 0 {
+		return len(periods) == 1 && periods[p]
+	}
+	y, err := strconv.Atoi(p)
+	if err != nil {
+		return false
+	}
+	return c.year == y || c.year == y+1 && !periods[strconv.Itoa(c.year)]
 }
 
 // couldBeFor reports whether a claim of no period could be for year p:
@@ -158,7 +179,7 @@ func plausiblyOne(a, b Value) bool {
 		return a.Year != 0 && b.Year != 0 && y >= -1 && y <= 1
 	}
 	lo, hi := min(a.Num, b.Num), max(a.Num, b.Num)
-	return lo > 0 && hi <= 10*lo
+	return lo > 0 && hi <= 5*lo
 }
 
 func symmetricDifference(a, b []string) []string {

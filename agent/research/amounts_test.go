@@ -116,3 +116,29 @@ func TestWorthAfterCommaAndDurations(t *testing.T) {
 		t.Errorf("Conflicts(five weeks, three weeks) = true; want false")
 	}
 }
+
+// Round five: an event's own day ("was held on", "won the Corran Bay
+// Marathon on"); a price past an apposition; money "worth ... in prize
+// money"; a deal that closed completed.
+func TestClaimsOfRoundFive(t *testing.T) {
+	for _, tc := range []struct{ sentence, text, head string }{
+		{"The 2024 Corran Bay Marathon was held on Sunday 22 September 2024.", "22 September 2024", "occurrence"},
+		{"Kiprotich won the Corran Bay Marathon on September 29, 2024.", "September 29, 2024", "occurrence"},
+		{"Tallis completed its acquisition of Quillwork Ltd., a maker of document tools, for $212.4 million in cash.", "$212.4 million", "price"},
+		{"Tallis agreed to acquire Quillwork for $212.4 million.", "$212.4 million", "price"},
+		{"The race, worth €150,000 in prize money, had 8,734 finishers.", "€150,000", "money"},
+		{"The deal closed on June 28, 2024.", "June 28, 2024", "completion"},
+	} {
+		if c := claimOfText(t, tc.sentence, tc.text, "corran", "bay", "marathon", "tallis"); c.Head != tc.head {
+			t.Errorf("Claims(%q) %s = %s; want %s", tc.sentence, tc.text, c.Head, tc.head)
+		}
+	}
+	for _, w := range []string{"consideration", "purchase", "price"} {
+		if headClass(w) != headClass("fee") {
+			t.Errorf("headClass(%s) = %s; want fee's", w, headClass(w))
+		}
+	}
+	if headClass("pot") != headClass("fund") || headClass("purse") != headClass("money") {
+		t.Errorf("headClass(pot, purse) = %s, %s; want fund", headClass("pot"), headClass("purse"))
+	}
+}

@@ -28,8 +28,20 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 		j--
 	}
 	if j >= 0 && r.toks[j].lower == "for" && j == i-1 {
-		// "sold Danny Okafor for £15 million": the price of an exchange.
-		for k := j - 1; k >= 0 && k >= j-5 && !clauseEnds[r.toks[k].lower]; k-- {
+		// "sold Danny Okafor for £15 million", "its acquisition of
+		// Quillwork Ltd., a maker of tools, for $212.4 million": the price
+		// of an exchange, past an apposition.
+		end := j
+		if j > 0 && r.toks[j-1].text == "," {
+			// Past the apposition: back to the comma that opens it.
+			for k := j - 2; k >= 0 && k >= j-16; k-- {
+				if r.toks[k].text == "," {
+					end = k
+					break
+				}
+			}
+		}
+		for k := end - 1; k >= 0 && k >= end-6 && !clauseEnds[r.toks[k].lower]; k-- {
 			if exchanges[r.toks[k].lower] {
 				c.Head, c.Mods = "price", []string{}
 				return true
@@ -38,6 +50,13 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	}
 	if j >= 0 && (copulas[r.toks[j].lower] || r.toks[j].lower == "of" || r.toks[j].lower == "for" && j == i-1 && c.Unit != "%") {
 		if head, mods, ok := r.phraseBefore(j); ok {
+			c.Head, c.Mods = head, mods
+			return true
+		}
+	}
+	// "worth €150,000 in prize money": the money it is.
+	if i > 0 && r.toks[i-1].lower == "worth" && after+1 < len(r.toks) && r.toks[after].lower == "in" {
+		if head, mods := r.nounRun(after + 1); head != "" {
 			c.Head, c.Mods = head, mods
 			return true
 		}
@@ -337,14 +356,15 @@ func moneyNoun(w string) bool {
 	return moneyNouns[w]
 }
 
-var moneyNouns = set("budget", "settlement", "loss", "profit", "income", "deal", "bonus", "salary", "loan", "debt", "tax", "fine", "round", "payout",
+var moneyNouns = set("purse", "pot", "prize", "budget", "settlement", "loss", "profit", "income", "deal", "bonus", "salary", "loan", "debt", "tax", "fine", "round", "payout",
 	"deficit", "surplus", "expense", "fund", "endowment", "valuation", "value", "royalty", "milestone", "dividend", "penalty", "subsidy", "overrun")
 
 // appraisals are the verbs that put a figure "at" an amount.
 var appraisals = set("put", "puts", "putting", "estimated", "estimates", "valued", "values", "priced", "pegged", "pegs", "set", "sets")
 
 // exchanges are the verbs whose "for" names a price.
-var exchanges = set("sold", "sells", "sell", "bought", "buys", "buy", "acquired", "acquires", "purchased", "purchases", "signed", "signs")
+var exchanges = set("sold", "sells", "sell", "bought", "buys", "buy", "acquired", "acquires", "acquire", "purchased", "purchases", "signed", "signs",
+	"acquisition", "purchase", "sale", "takeover", "buyout")
 
 // comparisons introduce a figure compared with the one before it.
 var comparisons = set("from", "with", "versus", "vs", "against", "than", "and")

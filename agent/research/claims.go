@@ -377,8 +377,15 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	if c.Mods == nil {
 		c.Mods = r.actorOf(vi)
 	}
+	// "The deal closed on June 28" completed it; a plant that closed shut.
+	if c.Head == "closure" && slices.ContainsFunc(c.Mods, func(w string) bool { return deals[w] }) {
+		c.Head = "completion"
+	}
 	return c, true
 }
+
+// deals are the transactions that close when they complete.
+var deals = set("deal", "transaction", "acquisition", "sale", "purchase", "merger", "takeover", "buyout", "offering", "round")
 
 // eventVerb finds the verb of the event a date at token i dates: the
 // nearest before it in its clause, or, for a date that opens a clause
@@ -763,6 +770,10 @@ func (r *reader) lightEvent(i int) (string, []string, bool) {
 		var ws []string
 		switch {
 		case objectLight[w]:
+			// "won the Corran Bay Marathon on": the subject's own day.
+			if r.namedAt(j + 1) {
+				return "occurrence", []string{}, true
+			}
 			head, mods := r.nounRun(j + 1)
 			if head == "" || r.subject[head] {
 				continue
@@ -782,11 +793,37 @@ func (r *reader) lightEvent(i int) (string, []string, bool) {
 		}
 		if len(ws) > 0 {
 			head := ws[len(ws)-1]
-			if timeWords[head] || r.subject[head] || generic[head] {
+			if timeWords[head] {
 				return "", nil, false
 			}
 			return head, ws[:len(ws)-1], true
 		}
+		// "The 2024 Corran Bay Marathon was held on": the subject itself.
+		if subjectLight[w] || w == "held" || w == "staged" || w == "run" {
+			if k := j - 1; k >= 0 && (auxiliaries[r.toks[k].lower] || subjectLight[w]) && r.subjectBefore(j) {
+				return "occurrence", []string{}, true
+			}
+		}
 	}
 	return "", nil, false
+}
+
+// namedAt reports a name holding the subject's words at token k, past
+// an article.
+func (r *reader) namedAt(k int) bool {
+	for k < len(r.toks) && determiners[r.toks[k].lower] {
+		k++
+	}
+	return k < len(r.toks) && r.named[k]
+}
+
+// subjectBefore reports a clause, before token j, whose subject is the
+// entity itself ("The 2024 Corran Bay Marathon was held").
+func (r *reader) subjectBefore(j int) bool {
+	for k := r.clauseStart(j); k < j; k++ {
+		if r.named[k] {
+			return true
+		}
+	}
+	return false
 }

@@ -89,6 +89,19 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		return nil
 	}
 	groups = mergeAlike(groups, docWords)
+	// "Tallis Software Inc." beside documents that write "Tallis
+	// Software": with no other legal form of the name about, the bare
+	// name is the one company.
+	var legal []*entityGroup
+	for _, g := range groups {
+		if legalFormOnly(g.name, q.SubjectWords) {
+			legal = append(legal, g)
+		}
+	}
+	if len(legal) == 1 {
+		legal[0].docs = append(legal[0].docs, bare.docs...)
+		bare.docs = nil
+	}
 	// A document that writes the bare name belongs to the named entity
 	// it is most like, or to the subject.
 	var rest []string
@@ -272,6 +285,24 @@ func extension(rest string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// legalFormOnly reports a name that is the subject's and a legal form
+// ("Tallis Software Inc").
+func legalFormOnly(name string, subject []string) bool {
+	rest := 0
+	for _, w := range words(name) {
+		switch {
+		case slices.Contains(subject, w):
+		case legalWords[w]:
+			rest++
+		default:
+			return false
+		}
+	}
+	return rest > 0
+}
+
+var legalWords = set("inc", "ltd", "llc", "llp", "plc", "corp", "corporation", "gmbh", "ag", "sa", "nv", "bv", "limited", "co", "asa", "ab", "oy", "spa", "srl")
 
 // roleAcronyms are capitals after a name that name a role, not the
 // name's end ("Kestrel CEO"); others may ("Aldgrove Community FC,").

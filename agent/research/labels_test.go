@@ -11,9 +11,9 @@ import (
 func TestSentencesOfTablesAndLists(t *testing.T) {
 	got := Sentences("Facts:\n\n| Item | Value |\n|---|---|\n| Stops | 19 |\n| Opening | 21/09/2024 |\n\n" +
 		"| Project | Lead | Award |\n|---|---|---|\n| Thornmere dig | Eastfield | £158,000 |\n\n" +
-		"| Measure | 2024 | 2025 |\n|---|---|---|\n| Visits | 188,000 | 212,000 |\n\nFacts about our wing:\n- Inpatient beds: 64\n- Theatres: 4")
+		"| Measure | 2024 | 2025 |\n|---|---|---|\n| Visits | 188,000 | 212,000 |\n\n| Year | Finishers |\n|---|---|\n| 2024 | 8,374 |\n\nFacts about our wing:\n- Inpatient beds: 64\n- Theatres: 4")
 	want := []string{"Facts:", "Stops: 19.", "Opening: 21/09/2024.", "Thornmere dig lead: Eastfield.", "Thornmere dig award: £158,000.",
-		"Visits (2024): 188,000.", "Visits (2025): 212,000.", "Facts about our wing:", "- Inpatient beds: 64", "- Theatres: 4"}
+		"Visits (2024): 188,000.", "Visits (2025): 212,000.", "Finishers (2024): 8,374.", "Facts about our wing:", "- Inpatient beds: 64", "- Theatres: 4"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("Sentences = %q; want %q", got, want)
 	}

@@ -47,6 +47,8 @@ func tableSentences(text string) string {
 func labelFor(row, col string) string {
 	row, col = strings.TrimSpace(row), strings.TrimSpace(col)
 	switch {
+	case yearRE.MatchString(row) && len(row) <= 9:
+		return col + " (" + row + ")" // a row per year: "Finishers (2024)"
 	case col == "" || genericColumns[strings.ToLower(col)]:
 		return row
 	case yearRE.MatchString(col) && len(col) <= 9:
