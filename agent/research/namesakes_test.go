@@ -140,25 +140,24 @@ func TestNamesakePlacedByItsOwnName(t *testing.T) {
 }
 
 // The subject's name with a legal form ("Tallis Software Inc.") is the
-// subject when no other legal form of the name is about; a claim of no
-// year in a source of 2024 meets 2024's.
-func TestLegalFormAloneIsTheSubject(t *testing.T) {
-	res := run(t, memoryCorpus{
-		{URL: "doc://8k", Title: "Form 8-K", Published: day("2024-07-03"),
-			Text: "Tallis Software Inc. completed its acquisition of Quillwork for $212.4 million in cash. Tallis Software Inc. had 2,100 employees."},
-		{URL: "doc://news", Title: "Tech news", Published: day("2024-07-02"), Text: "Tallis Software has closed its $221.4 million purchase of Quillwork."},
-		{URL: "doc://10q", Title: "Form 10-Q", Published: day("2024-11-06"), Text: "Tallis Software paid $212.4 million for Quillwork. Tallis Software had 2,940 employees in 2024 and 2,500 in 2023."},
-	}, "What do the sources say about Tallis Software's acquisition of Quillwork?")
-	for _, f := range res.Facts {
-		if f.Entity != res.Facts[0].Entity {
-			t.Errorf("fact %q of %s; want every fact the one company's (%s)", f.Text, f.Entity, res.Facts[0].Entity)
+// subject's name, not another's; a claim of no year in a source of 2024
+// is 2024's when its class is claimed for 2024, the year before's when
+// it is not.
+func TestLegalFormsAndSourceYears(t *testing.T) {
+	subject := []string{"tallis", "software"}
+	for name, want := range map[string]bool{"Tallis Software Inc": true, "Tallis Software Ltd": true, "Tallis Software Games": false, "Tallis Software": false} {
+		if got := legalFormOnly(name, subject); got != want {
+			t.Errorf("legalFormOnly(%q) = %v; want %v", name, got, want)
 		}
 	}
-	var topics []string
-	for _, d := range res.Discrepancies {
-		topics = append(topics, d.Topic+": "+d.Preferred)
+	told := &toldApart{periods: map[string]map[string]bool{}}
+	c := Claim{Head: "employee", Unit: "employee", Modality: Reported, year: 2024}
+	told.periods[classKey(c)] = map[string]bool{"2024": true, "2023": true}
+	if !told.meets(c, "2024") || told.meets(c, "2023") {
+		t.Errorf("meets(2024's source, 2024 / 2023) = %v / %v; want true / false", told.meets(c, "2024"), told.meets(c, "2023"))
 	}
-	if got := strings.Join(topics, "; "); !strings.Contains(got, "$212.4 million") || !strings.Contains(got, "2,940") {
-		t.Errorf("discrepancies %s; want the price and the 2024 headcount", got)
+	told.periods[classKey(c)] = map[string]bool{"2023": true, "2022": true}
+	if !told.meets(c, "2023") {
+		t.Errorf("meets(2024's source, 2023 when 2024 is not claimed) = false; want true")
 	}
 }
