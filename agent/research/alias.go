@@ -24,7 +24,7 @@ var headClasses = map[string]string{
 	"cost": "cost", "bill": "cost", "contract": "cost", "expenditure": "cost", "spending": "cost", "outlay": "cost",
 	"investment": "cost", "build": "cost", "tag": "cost", "value": "cost",
 	"funding": "funding", "grant": "funding", "award": "funding", "sponsorship": "funding", "donation": "funding",
-	"fee": "fee", "price": "fee", "transfer": "fee", "consideration": "fee", "purchase": "fee", "acquisition": "fee", "takeover": "fee",
+	"fee": "fee", "price": "fee", "payment": "fee", "transfer": "fee", "consideration": "fee", "purchase": "fee", "acquisition": "fee", "takeover": "fee",
 	"buyout": "fee",
 	"fund":   "fund", "pot": "fund", "purse": "fund", "pool": "fund", "money": "fund",
 	"revenue": "revenue", "turnover": "revenue", "sales": "revenue",

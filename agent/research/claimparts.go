@@ -41,7 +41,7 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 				}
 			}
 		}
-		for k := end - 1; k >= 0 && k >= end-6 && !clauseEnds[r.toks[k].lower]; k-- {
+		for k := end - 1; k >= 0 && k >= end-8 && !clauseEnds[r.toks[k].lower]; k-- {
 			if exchanges[r.toks[k].lower] {
 				c.Head, c.Mods = "price", []string{}
 				return true
@@ -397,6 +397,11 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 		if y.Kind != KindDate || y.Start == v.Start || y.Year == 0 || containsValue(events, y) {
 			continue
 		}
+		// "(Brussels, c. 1540)": a year in a parenthesis dates what it
+		// describes, not a figure outside it.
+		if r.inParens(y) != r.inParens(v) {
+			continue
+		}
 		same := !r.boundaryBetween(v, y)
 		// "£38.5 million against a budget of £31 million set in 2019":
 		// the year of the figure compared with is not this one's.
@@ -423,6 +428,23 @@ func containsValue(vs []Value, v Value) bool {
 		}
 	}
 	return false
+}
+
+// inParens reports a value inside parentheses.
+func (r *reader) inParens(v Value) bool {
+	depth := 0
+	for _, t := range r.toks {
+		if t.start >= v.Start {
+			break
+		}
+		switch t.text {
+		case "(":
+			depth++
+		case ")":
+			depth--
+		}
+	}
+	return depth > 0
 }
 
 // comparedAcross reports a comparison word between two values

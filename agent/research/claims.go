@@ -291,6 +291,15 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 	if counters[verb] == "employees" && people[unit] || staffNouns[singular(unit)] {
 		unit = "employees"
 	}
+	// "84,600 people have already visited the gallery" are visitors.
+	if unit == "people" || unit == "persons" {
+		for k := tokenAt(r.toks, end); k < len(r.toks) && k < tokenAt(r.toks, end)+4; k++ {
+			if visiting[r.toks[k].lower] {
+				unit = "visitors"
+				break
+			}
+		}
+	}
 	c.Unit = singular(unit)
 	c.Head = c.Unit
 	owner := r.owner(r.at(v))
@@ -439,6 +448,9 @@ func (r *reader) datesEvent(i, vi int) bool {
 	}
 	return prepositions[p] || p == "," || p == "late" || p == "early" || p == "mid"
 }
+
+// visiting verbs make the people who did them visitors.
+var visiting = set("visited", "visit", "visits", "attended", "attend", "attends", "toured")
 
 // containerNouns count whatever their "of" names.
 var containerNouns = set("units", "unit", "pieces", "items", "copies", "pairs of", "lots", "batches")

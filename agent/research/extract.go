@@ -23,7 +23,7 @@ func Sentences(text string) []string {
 		// A list's items are sentences of their own: "- Inpatient beds: 64";
 		// so are a plain text's metadata lines ("Published: 30 June 2023",
 		// "By Dan Reyes | October 22, 2024"), never joined to its title.
-		if listItemRE.MatchString(line) || metaLineRE.MatchString(line) {
+		if listItemRE.MatchString(line) || metaLineRE.MatchString(line) || figureLineRE.MatchString(line) {
 			kept = append(kept, "", line, "")
 			continue
 		}
@@ -57,6 +57,10 @@ func Sentences(text string) []string {
 }
 
 var metaLineRE = regexp.MustCompile(`(?i)^\s*(?:(?:date|dated|filed|published|posted|updated|issued|release date|last updated|from|to|subject|cc)\s*:|posted by\b|by [A-Z][\w.]*(?: [A-Z][\w.]*)*\s*[|,])`)
+
+// figureLineRE is a line of a fact sheet that ends in its figure ("Whole
+// museum visitors, 2024: 312,000"): a sentence of its own.
+var figureLineRE = regexp.MustCompile(`^\s*\p{Lu}[^:.]{2,80}:\s+[$€£¥]?\d[\d,.]*(?:\s?(?:million|billion|m|bn|k|%))?\s*$`)
 
 var listItemRE = regexp.MustCompile(`^\s*(?:[-*•]|\d{1,2}[.)])\s+\S`)
 

@@ -13,6 +13,8 @@ import (
 	"strings"
 )
 
+var splitYearRE = regexp.MustCompile(`\b((?:19|20)\d\d)[/-](\d\d)\b`)
+
 var labelRE = regexp.MustCompile(`^(?:[-*•]\s*)?([\p{L}][\p{L}\p{N} '’/()&-]{0,48}?)\s*(?::|\s[—–-])\s+(\S.*)$`)
 
 // metaLabels name a document's own metadata, never a claim.
@@ -63,6 +65,11 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	// "Schools supported": the noun, not the participle after it.
 	for len(ws) > 1 && verbLike(token{text: ws[len(ws)-1], lower: ws[len(ws)-1]}) && eventNouns[ws[len(ws)-1]] == "" {
 		ws = ws[:len(ws)-1]
+	}
+	// "PellBike subsidy (2024/25)": a split year is its last.
+	if m := splitYearRE.FindStringSubmatch(s[m[2]:m[3]]); m != nil {
+		period = m[1][:2] + m[2]
+		ws = slices.DeleteFunc(ws, func(w string) bool { return w == m[2] })
 	}
 	if len(ws) == 0 {
 		return nil, false

@@ -176,3 +176,27 @@ func TestThisYearNearerThanAnotherPart(t *testing.T) {
 		t.Errorf("discrepancies %+v; want 4,210 against 4,120 pairs in 2024", res.Discrepancies)
 	}
 }
+
+// Round six: a split year is its last ("2024/25" is 2025); a year in a
+// parenthesis dates what it describes, not a figure outside it; a price
+// eight words after "acquired"; people who visited are visitors; a fact
+// sheet's lines that end in figures are sentences of their own.
+func TestClaimsOfRoundSix(t *testing.T) {
+	for _, tc := range []struct{ sentence, text, head, unit, period string }{
+		{"PellBike subsidy (2024/25): £1,350,000.", "£1,350,000", "subsidy", "GBP", "2025"},
+		{"Lot 112, the Leda tapestry (Brussels, c. 1540), sold for €2,700,000 to the museum.", "€2,700,000", "price", "EUR", ""},
+		{"In 2024 the museum acquired the sixteenth-century Leda tapestry at auction for €2.7 million.", "€2.7 million", "price", "EUR", ""},
+		{"The museum says 84,600 people have already visited the gallery.", "84,600 people", "visitor", "visitor", ""},
+	} {
+		if c := claimOfText(t, tc.sentence, tc.text, "pellbike", "arnholt"); c.Head != tc.head || c.Unit != tc.unit || c.Period != tc.period {
+			t.Errorf("Claims(%q) %s = %s %s (%s); want %s %s (%s)", tc.sentence, tc.text, c.Head, c.Unit, c.Period, tc.head, tc.unit, tc.period)
+		}
+	}
+	got := Sentences("Visitor figures\n\nLeda gallery visitors, October to December 2024: 48,600\nWhole museum visitors, 2024: 312,000")
+	if want := []string{"Visitor figures", "Leda gallery visitors, October to December 2024: 48,600", "Whole museum visitors, 2024: 312,000"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Sentences = %q; want %q", got, want)
+	}
+	if headClass("payment") != headClass("price") {
+		t.Errorf("headClass(payment) = %s; want price's", headClass("payment"))
+	}
+}
