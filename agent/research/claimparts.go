@@ -321,10 +321,13 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 	}
 	end := ws[len(ws)-1].end
 	unit := ws[len(ws)-1].lower
-	// "9 million passengers a year" counts passengers per year.
-	if k := r.after(Value{End: end}); k+1 < len(r.toks) && (r.toks[k].lower == "a" || r.toks[k].lower == "per" || r.toks[k].lower == "each") {
-		if p := r.toks[k+1].lower; p == "year" || p == "month" || p == "week" || p == "day" || p == "hour" {
-			unit += "/" + p
+	// "9 million passengers a year", "40 tonnes of fruit an hour": a rate.
+	for k := r.after(Value{End: end}); k+1 < len(r.toks) && k <= r.after(Value{End: end})+3 && !clauseEnds[r.toks[k].lower]; k++ {
+		if w := r.toks[k].lower; w == "a" || w == "an" || w == "per" || w == "each" {
+			if p := r.toks[k+1].lower; p == "year" || p == "month" || p == "week" || p == "day" || p == "hour" {
+				unit += "/" + p
+				break
+			}
 		}
 	}
 	var mods []string

@@ -200,3 +200,16 @@ func TestClaimsOfRoundSix(t *testing.T) {
 		t.Errorf("headClass(payment) = %s; want price's", headClass("payment"))
 	}
 }
+
+// A rate may name its period after what it counts ("40 tonnes of fruit
+// an hour"); receipts and exports are revenue.
+func TestRatesAndRevenueWords(t *testing.T) {
+	if c := claimOfText(t, "The plant can pack 40 tonnes of fruit an hour.", "40 tonnes"); c.Unit != "tonne/hour" && c.Unit != "tonnes/hour" {
+		t.Errorf("40 tonnes of fruit an hour: unit %q; want a rate per hour", c.Unit)
+	}
+	for _, w := range []string{"receipt", "export", "proceeds"} {
+		if headClass(w) != headClass("revenue") {
+			t.Errorf("headClass(%s) = %s; want revenue's", w, headClass(w))
+		}
+	}
+}
