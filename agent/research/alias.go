@@ -161,6 +161,39 @@ func (t *toldApart) meets(c Claim, p string) bool {
 	return c.year == y || c.year == y+1 && !periods[strconv.Itoa(c.year)]
 }
 
+// yearsApart reports a claim of no period, in a dated source, that is
+// more than a year from every claim of a group whose time is known (its
+// period, or its source's year when it has none): "1,950 residents had
+// joined" in 2021 and "the class comprises 2,318 residents" in 2025 are
+// counts of two times.
+func yearsApart(group []Claim, c Claim) bool {
+	tc := timeOf(c)
+	if c.Period != "" || tc == 0 || c.Unit == "date" {
+		return false
+	}
+	known := false
+	for _, m := range group {
+		tm := timeOf(m)
+		if tm == 0 {
+			continue
+		}
+		known = true
+		if tm-tc <= 1 && tc-tm <= 1 {
+			return false
+		}
+	}
+	return known
+}
+
+// timeOf is the year a claim is of: its period, else its source's year;
+// 0 when neither is known.
+func timeOf(c Claim) int {
+	if y, err := strconv.Atoi(strings.Fields(c.Period + " x")[0]); err == nil {
+		return y
+	}
+	return c.year
+}
+
 // couldBeFor reports whether a claim of no period could be for year p:
 // its source is undated, or published in p or the year after.
 func couldBeFor(c Claim, p string) bool {

@@ -95,3 +95,23 @@ func TestFutureYearsAndPlainTextMetadata(t *testing.T) {
 		}
 	}
 }
+
+// Counts of no year in sources years apart are counts of two times, even
+// of one thing by one name: "1,950 residents had joined" in 2021 does not
+// meet "the class comprises 2,318 residents" in 2025; one in 2025 meets
+// one in 2024.
+func TestNoYearSourcesYearsApart(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://2021", Title: "Tribune", Published: day("2021-06-02"), Text: "The Marrow Creek class had 1,950 residents."},
+		{URL: "doc://2025", Title: "Court order", Published: day("2025-03-11"), Text: "The Marrow Creek class had 2,318 residents."},
+		{URL: "doc://2024", Title: "Group post", Published: day("2024-12-15"), Text: "The Marrow Creek class had 3,218 residents."},
+	}, "What do the sources say about the Marrow Creek class and its residents?")
+	if len(res.Discrepancies) != 1 {
+		t.Fatalf("discrepancies %+v; want 2,318 against 3,218 alone", res.Discrepancies)
+	}
+	for _, s := range res.Discrepancies[0].Sides {
+		if strings.HasPrefix(s.Value, "1,950") {
+			t.Errorf("sides %+v; want 2021's 1,950 kept out", res.Discrepancies[0].Sides)
+		}
+	}
+}

@@ -158,10 +158,11 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 // likeClaims groups claims that are about one thing (Claim.Like), each
 // group known by the name of its first claim.
 type likeClaims struct {
-	reps  []Claim
-	keys  []string
-	names map[string]string
-	told  *toldApart
+	reps    []Claim
+	members [][]Claim
+	keys    []string
+	names   map[string]string
+	told    *toldApart
 }
 
 // group returns the key of the group claim c joins, named name when it
@@ -169,15 +170,17 @@ type likeClaims struct {
 // that "plant opening" and "manufacturing plant opening" meet.
 func (l *likeClaims) group(c Claim, name string) string {
 	for i, rep := range l.reps {
-		if rep.Like(c) || l.told.alike(rep, c) {
+		if (rep.Like(c) || l.told.alike(rep, c)) && !yearsApart(l.members[i], c) {
 			if len(c.Mods) > len(rep.Mods) {
 				l.reps[i] = c
 			}
+			l.members[i] = append(l.members[i], c)
 			return l.keys[i]
 		}
 	}
 	key := fmt.Sprintf("claim %d", len(l.keys))
 	l.reps = append(l.reps, c)
+	l.members = append(l.members, []Claim{c})
 	l.keys = append(l.keys, key)
 	l.names[key] = name
 	return key
