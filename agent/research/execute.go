@@ -327,6 +327,11 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 			if y, err := strconv.Atoi(cs[i].Period); err == nil && !h.Published.IsZero() && y > h.Published.Year() && cs[i].Modality == Reported {
 				cs[i].Modality = Expected
 			}
+			// "Applications open in March 2025" in a note of January 2025:
+			// a day after its source's is a plan, not an event reported.
+			if cs[i].Unit == "date" && cs[i].Modality == Reported && afterPublished(cs[i].Value, h.Published) {
+				cs[i].Modality = Expected
+			}
 		}
 		rd.seen[key] = true
 		subj := 0.0
@@ -373,6 +378,21 @@ func aboutAspect(s string, a aspect) bool {
 		}
 	}
 	return false
+}
+
+// afterPublished reports a date later than its source's own, at the
+// precision it is written with.
+func afterPublished(v Value, published time.Time) bool {
+	if published.IsZero() || v.Year == 0 {
+		return false
+	}
+	switch len(v.Day) {
+	case 10:
+		return v.Day > published.Format("2006-01-02")
+	case 7:
+		return v.Day > published.Format("2006-01")
+	}
+	return v.Year > published.Year()
 }
 
 // relativeYear is the year "last year" or "this year" names in a

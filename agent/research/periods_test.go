@@ -115,3 +115,21 @@ func TestNoYearSourcesYearsApart(t *testing.T) {
 		}
 	}
 }
+
+// A day after its source's own is a plan, not an event reported.
+func TestDatesAfterTheSource(t *testing.T) {
+	published := day("2025-01-15")
+	for text, after := range map[string]bool{"March 2025": true, "14 January 2025": false, "2026": true, "2024": false, "January 2025": false} {
+		v := Values(text)[0]
+		if got := afterPublished(v, published); got != after {
+			t.Errorf("afterPublished(%s, 2025-01-15) = %v; want %v", text, got, after)
+		}
+	}
+	res := run(t, memoryCorpus{
+		{URL: "doc://fund", Title: "Fund note", Published: day("2025-01-15"), Text: "The Bramhope farm opens its fund: applications open in March 2025."},
+		{URL: "doc://report", Title: "Annual report", Published: day("2025-04-25"), Text: "The Bramhope farm was commissioned on 18 November 2024."},
+	}, "What do the sources say about the Bramhope farm and when it was commissioned?")
+	if len(res.Discrepancies) != 0 {
+		t.Errorf("discrepancies %+v; want none between a plan and an event", res.Discrepancies)
+	}
+}
