@@ -16,15 +16,74 @@ import (
 func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	i, after := r.at(v), r.after(v)
 	j := i - 1
+	// "cost a total of $1.2 billion": the total is the value itself.
+	if j > 1 && r.toks[j].lower == "of" && (r.toks[j-1].lower == "total" || r.toks[j-1].lower == "sum") {
+		j -= 2
+		for j >= 0 && determiners[r.toks[j].lower] {
+			j--
+		}
+	}
 	// Past fillers and a change on the way ("rose 12% to $50 million").
 	for j >= 0 && (fillers[r.toks[j].lower] && r.toks[j].lower != "of" || r.toks[j].number() && j > 0 && copulas[r.toks[j-1].lower]) {
 		j--
+	}
+	if j >= 0 && r.toks[j].lower == "for" && j == i-1 {
+		// "sold Danny Okafor for £15 million", "its acquisition of
+		// Quillwork Ltd., a maker of tools, for $212.4 million": the price
+		// of an exchange, past an apposition.
+		end := j
+		if j > 0 && r.toks[j-1].text == "," {
+			// Past the apposition: back to the comma that opens it.
+			for k := j - 2; k >= 0 && k >= j-16; k-- {
+				if r.toks[k].text == "," {
+					end = k
+					break
+				}
+			}
+		}
+		for k := end - 1; k >= 0 && k >= end-8 && !clauseEnds[r.toks[k].lower]; k-- {
+			if exchanges[r.toks[k].lower] {
+				c.Head, c.Mods = "price", []string{}
+				return true
+			}
+		}
 	}
 	if j >= 0 && (copulas[r.toks[j].lower] || r.toks[j].lower == "of" || r.toks[j].lower == "for" && j == i-1 && c.Unit != "%") {
 		if head, mods, ok := r.phraseBefore(j); ok {
 			c.Head, c.Mods = head, mods
 			return true
 		}
+	}
+	// "worth €150,000 in prize money": the money it is.
+	if i > 0 && r.toks[i-1].lower == "worth" && after+1 < len(r.toks) && r.toks[after].lower == "in" {
+		if head, mods := r.nounRun(after + 1); head != "" {
+			c.Head, c.Mods = head, mods
+			return true
+		}
+	}
+	// "The contract, worth $46.2 million,": what is worth it.
+	if i > 2 && r.toks[i-1].lower == "worth" && r.toks[i-2].text == "," {
+		if head, mods, ok := r.phraseBefore(i - 2); ok {
+			c.Head, c.Mods = head, mods
+			return true
+		}
+	}
+	// "put the contract value at £83.5 million", "valued the deal at".
+	if i > 1 && r.toks[i-1].lower == "at" {
+		for k := i - 2; k >= 0 && k >= i-8 && !clauseEnds[r.toks[k].lower]; k-- {
+			if appraisals[r.toks[k].lower] {
+				if head, mods, ok := r.phraseBefore(i - 1); ok {
+					c.Head, c.Mods = head, mods
+					return true
+				}
+				break
+			}
+		}
+	}
+	// "at £268m to build": what it costs to do.
+	if i > 0 && r.toks[i-1].lower == "at" && after+1 < len(r.toks) && r.toks[after].lower == "to" && !r.toks[after+1].capital() && !determiners[r.toks[after+1].lower] {
+		c.Head, c.Mods = "cost", []string{}
+		return true
 	}
 	// "from the $48.2 million previously reported", "up from $41.5
 	// million": the figure compared with is of the same attribute.
@@ -43,6 +102,13 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	}
 	if k >= 0 && payments[r.toks[k].lower] != "" {
 		c.Head = payments[r.toks[k].lower]
+		// "received $2.4 million in sponsorship": the noun says more.
+		if after+1 < len(r.toks) && r.toks[after].lower == "in" && !r.toks[after+1].number() && !r.toks[after+1].capital() {
+			if head, mods := r.nounRun(after + 1); head != "" && !timeWords[head] {
+				c.Head, c.Mods = head, mods
+				return true
+			}
+		}
 		purpose := r.purpose(after, k)
 		// "put the construction cost at": the noun's own phrase.
 		if k > 0 && payments[r.toks[k].lower] == singular(r.toks[k].lower) &&
@@ -75,6 +141,11 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 		case !prepositions[t.lower] && !clauseEnds[t.lower] && !verbLike(t) && !t.capital() && !t.number() && t.lower != "and":
 			if head, mods := r.nounRun(after); head != "" {
 				c.Head, c.Mods = head, mods
+				// "the £38.5m ship" is what the ship cost; "a $5 million
+				// settlement" is a settlement.
+				if !moneyNoun(head) {
+					c.Head, c.Mods = "cost", append(mods, head)
+				}
 				return true
 			}
 		}
@@ -97,12 +168,22 @@ func (r *reader) phraseBefore(j int) (string, []string, bool) {
 	for k >= 0 && (auxiliaries[r.toks[k].lower] || fillers[r.toks[k].lower] && !determiners[r.toks[k].lower] && r.toks[k].lower != "of") {
 		k--
 	}
+	// "the award to the Thornmere dig (University of Eastfield) was":
+	// past the parenthesis.
+	if k > 0 && r.toks[k].text == ")" {
+		for k > 0 && r.toks[k].text != "(" {
+			k--
+		}
+		k--
+	}
 	end := k
 	start := end
 	for start >= 0 && end-start < 8 {
 		t := r.toks[start]
 		// "of the Eastline" inside the phrase: go on past it.
-		if determiners[t.lower] && start > 0 && prepositions[r.toks[start-1].lower] && start-1 > 0 && !determiners[r.toks[start-2].lower] {
+		// Not past a name or a verb: "Sporting Mar for a fee", "funded by a grant".
+		if determiners[t.lower] && start > 1 && (r.toks[start-1].lower == "of" || r.toks[start-1].lower == "to") && !determiners[r.toks[start-2].lower] &&
+			(r.toks[start-1].lower == "of" || !r.toks[start-2].capital() && !strictVerb(r.toks[start-2]) && !verbLike(r.toks[start-2])) {
 			start -= 2
 			continue
 		}
@@ -205,7 +286,8 @@ func (r *reader) purpose(after, verb int) []string {
 // and where it ends. A measure ("11.4 km") is a unit alone.
 func (r *reader) unitNoun(v Value) (string, []string, int) {
 	if f := strings.Fields(strings.ToLower(v.Text)); len(f) > 1 {
-		if last := f[len(f)-1]; people[last] || len(last) <= 2 || last == "years" || last == "feet" || strings.HasSuffix(last, "metres") || strings.HasSuffix(last, "meters") || last == "miles" {
+		if last := f[len(f)-1]; people[last] || len(last) <= 2 || last == "years" || last == "feet" || strings.HasSuffix(last, "metres") || strings.HasSuffix(last, "meters") || last == "miles" ||
+			valueNouns[last] {
 			return last, nil, v.End
 		}
 	}
@@ -214,13 +296,17 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 		return "", nil, 0 // "1500+ packages" aside, a gap is punctuation
 	}
 	var ws []token
-	for ; k < len(r.toks) && len(ws) < 3; k++ {
+	for ; k < len(r.toks) && len(ws) < 4; k++ {
 		t := r.toks[k]
+		// "4,210 apparently occupied burrows": past an adverb.
+		if len(ws) == 0 && strings.HasSuffix(t.lower, "ly") && len(t.lower) > 4 && !t.capital() {
+			continue
+		}
 		if prepositions[t.lower] || clauseEnds[t.lower] || determiners[t.lower] || t.lower == "and" || t.lower == "or" || auxiliaries[t.lower] || copulas[t.lower] || t.number() {
 			break
 		}
-		if len(ws) > 0 && verbLike(t) {
-			break
+		if len(ws) > 0 && (verbLike(t) || noise[t.lower] || t.lower == "this" || t.lower == "each") {
+			break // "3.4 million passengers last year"
 		}
 		ws = append(ws, t)
 		if measures[t.lower] {
@@ -235,10 +321,13 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 	}
 	end := ws[len(ws)-1].end
 	unit := ws[len(ws)-1].lower
-	// "9 million passengers a year" counts passengers per year.
-	if k := r.after(Value{End: end}); k+1 < len(r.toks) && (r.toks[k].lower == "a" || r.toks[k].lower == "per" || r.toks[k].lower == "each") {
-		if p := r.toks[k+1].lower; p == "year" || p == "month" || p == "week" || p == "day" || p == "hour" {
-			unit += "/" + p
+	// "9 million passengers a year", "40 tonnes of fruit an hour": a rate.
+	for k := r.after(Value{End: end}); k+1 < len(r.toks) && k <= r.after(Value{End: end})+3 && !clauseEnds[r.toks[k].lower]; k++ {
+		if w := r.toks[k].lower; w == "a" || w == "an" || w == "per" || w == "each" {
+			if p := r.toks[k+1].lower; p == "year" || p == "month" || p == "week" || p == "day" || p == "hour" {
+				unit += "/" + p
+				break
+			}
 		}
 	}
 	var mods []string
@@ -248,9 +337,37 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 	return unit, mods, end
 }
 
+// valueNouns are the nouns Values takes into a number's text ("310
+// members"): what it counts.
+var valueNouns = set("inhabitants", "residents", "households", "families", "members", "students")
+
 // paymentKinds are the words after an amount that say which payment it
 // is ("paid €35m upfront").
 var paymentKinds = set("upfront", "up-front", "annually", "monthly", "outright", "upfront,")
+
+// moneyNoun reports a noun that names a sum of money itself (a grant, a
+// settlement, revenue), not a thing bought.
+func moneyNoun(w string) bool {
+	if _, ok := headClasses[w]; ok {
+		return true
+	}
+	for _, n := range payments {
+		if n == w {
+			return true
+		}
+	}
+	return moneyNouns[w]
+}
+
+var moneyNouns = set("purse", "pot", "prize", "budget", "settlement", "loss", "profit", "income", "deal", "bonus", "salary", "loan", "debt", "tax", "fine", "round", "payout",
+	"deficit", "surplus", "expense", "fund", "endowment", "valuation", "value", "royalty", "milestone", "dividend", "penalty", "subsidy", "overrun")
+
+// appraisals are the verbs that put a figure "at" an amount.
+var appraisals = set("put", "puts", "putting", "estimated", "estimates", "valued", "values", "priced", "pegged", "pegs", "set", "sets")
+
+// exchanges are the verbs whose "for" names a price.
+var exchanges = set("sold", "sells", "sell", "bought", "buys", "buy", "acquired", "acquires", "acquire", "purchased", "purchases", "signed", "signs",
+	"acquisition", "purchase", "sale", "takeover", "buyout")
 
 // comparisons introduce a figure compared with the one before it.
 var comparisons = set("from", "with", "versus", "vs", "against", "than", "and")
@@ -283,7 +400,17 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 		if y.Kind != KindDate || y.Start == v.Start || y.Year == 0 || containsValue(events, y) {
 			continue
 		}
+		// "(Brussels, c. 1540)": a year in a parenthesis dates what it
+		// describes, not a figure outside it.
+		if r.inParens(y) != r.inParens(v) {
+			continue
+		}
 		same := !r.boundaryBetween(v, y)
+		// "£38.5 million against a budget of £31 million set in 2019":
+		// the year of the figure compared with is not this one's.
+		if !same && r.comparedAcross(v, y) {
+			continue
+		}
 		d := y.Start - v.Start
 		if d < 0 {
 			d = -d
@@ -300,6 +427,39 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 func containsValue(vs []Value, v Value) bool {
 	for _, x := range vs {
 		if x.Start == v.Start {
+			return true
+		}
+	}
+	return false
+}
+
+// inParens reports a value inside parentheses.
+func (r *reader) inParens(v Value) bool {
+	depth := 0
+	for _, t := range r.toks {
+		if t.start >= v.Start {
+			break
+		}
+		switch t.text {
+		case "(":
+			depth++
+		case ")":
+			depth--
+		}
+	}
+	return depth > 0
+}
+
+// comparedAcross reports a comparison word between two values
+// ("against", "compared", "versus", "than"), after the first of them
+// another figure's part begins.
+func (r *reader) comparedAcross(a, b Value) bool {
+	lo, hi := a.End, b.Start
+	if b.Start < a.Start {
+		lo, hi = b.End, a.Start
+	}
+	for _, t := range r.toks {
+		if t.start >= lo && t.end <= hi && (t.lower == "against" || t.lower == "compared" || t.lower == "versus" || t.lower == "vs" || t.lower == "than") {
 			return true
 		}
 	}
@@ -328,11 +488,18 @@ func (r *reader) boundaryBetween(a, b Value) bool {
 func (r *reader) modality(v Value) Modality {
 	i := r.at(v)
 	agreed := false
-	for j := r.sentenceClause(i); j < i; j++ {
+	// "will pay ... under the settlement", "will pay $35m upfront for the
+	// rights": the agreement may come before the figure or after it.
+	for j := r.sentenceClause(i); j < len(r.toks) && r.toks[j].lower != ";"; j++ {
 		if agreementWords[r.toks[j].lower] {
 			agreed = true
 		}
 	}
+	// "The protocol called for 400 patients".
+	if i > 1 && r.toks[i-1].lower == "for" && (r.toks[i-2].lower == "called" || r.toks[i-2].lower == "calls" || r.toks[i-2].lower == "call") {
+		return Planned
+	}
+	conditional := false
 	for j := i - 1; j >= 0 && j >= i-12; j-- {
 		w := r.toks[j].lower
 		if w == ";" || w == "," && j < i-1 && (j == 0 || !r.toks[j-1].number()) || w == "but" || w == "and" {
@@ -349,8 +516,17 @@ func (r *reader) modality(v Value) Modality {
 			if (w == "will" || w == "shall") && agreed {
 				continue
 			}
+			// "had estimated that the line would cost": the word that
+			// frames "would" says how.
+			if w == "would" {
+				conditional = true
+				continue
+			}
 			return m
 		}
+	}
+	if conditional {
+		return Expected
 	}
 	// "... $4.2 million is expected", "October 2025 is planned".
 	if j := r.after(v); j+1 < len(r.toks) && auxiliaries[r.toks[j].lower] {
@@ -378,6 +554,9 @@ func (r *reader) sentenceClause(i int) int {
 // currency names an amount's currency: "USD" for "$", else the code
 // written.
 func currency(text string) string {
+	if c := currencyOfWords(text); c != "" {
+		return c // "4.2 million dollars"
+	}
 	t := strings.ToUpper(text)
 	switch {
 	case strings.HasPrefix(t, "$"):

@@ -9,8 +9,10 @@ package research
 // with 2024's.
 
 import (
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -51,6 +53,16 @@ type Claim struct {
 	// packages" in a history): what it is of cannot be told, and it
 	// conflicts with nothing.
 	Adrift bool
+	// Replaced marks a figure the sentence says is wrong or was
+	// replaced ("£185,000, not £158,000", "Reports of a £15 million fee
+	// are wrong"): no claim of its source, but the sign that the
+	// source's other figures of its kind correct it.
+	Replaced bool
+	// Corrects marks a figure its source gives in place of one it
+	// says is wrong.
+	Corrects bool
+	// year is the year its source was published, 0 when undated.
+	year int
 }
 
 // Key is what two claims must share to be compared: head, unit, period
@@ -65,6 +77,11 @@ func (c Claim) Key() string {
 // thing), and modifiers that agree (Compatible).
 func (c Claim) Like(d Claim) bool {
 	if c.Unit != d.Unit || c.Period != d.Period || c.Modality != d.Modality || c.Bound || d.Bound || c.Adrift || d.Adrift {
+		return false
+	}
+	// "five weeks later", "three weeks behind schedule": how long, of
+	// what a duration alone does not say.
+	if durations[singular(c.Unit)] && (len(c.Mods) == 0 || len(d.Mods) == 0) {
 		return false
 	}
 	if c.Head != d.Head {
@@ -117,6 +134,9 @@ func subset(a, b []string) bool {
 // in the same sentence ("restated to $46.9 million from the $48.2 million
 // previously reported") is the figure replaced, not a second claim.
 func Claims(s string, subject []string) []Claim {
+	if cs, ok := labelClaims(s, subject); ok {
+		return cs
+	}
 	toks := tokenize(s)
 	vals := Values(s)
 	r := &reader{s: s, toks: toks, subject: set(subject...)}
@@ -153,13 +173,21 @@ func Claims(s string, subject []string) []Claim {
 		c := &out[i]
 		if c.Value.Kind != KindDate {
 			c.Period = r.period(c.Value, vals, events)
+			if q := partOfYear(s); q != "" && c.Period != "" {
+				c.Period += " " + q // "revenue in the first quarter of 2024"
+			}
 		}
 		c.Modality = r.modality(c.Value)
 		c.Bound = r.bound(c.Value)
+		c.Replaced = r.replaced(c.Value)
 		if c.Attribute == "" {
 			c.Attribute = strings.Join(append(append([]string(nil), c.Mods...), c.Head), " ")
 		}
-		if slices.ContainsFunc(kept, func(k Claim) bool { return k.Key() == c.Key() && k.Compatible(*c) }) {
+		if k := slices.IndexFunc(kept, func(k Claim) bool { return k.Key() == c.Key() && k.Compatible(*c) }); k >= 0 {
+			// The figure given in place of one said to be wrong is the claim.
+			if kept[k].Replaced && !c.Replaced {
+				kept[k] = *c
+			}
 			continue
 		}
 		kept = append(kept, *c)
@@ -251,9 +279,26 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		return Claim{}, false
 	}
 	c.Text = strings.TrimSpace(r.s[v.Start:end])
+	// "12,600 units of its Sweeper S3 robot vacuum" counts vacuums.
+	if containerNouns[unit] && len(mods) == 0 {
+		if k := tokenAt(r.toks, end); k < len(r.toks) && r.toks[k].lower == "of" {
+			if head, _ := r.nounRun(k + 1); head != "" && !r.subject[head] {
+				unit = head
+			}
+		}
+	}
 	verb := r.verbBefore(r.at(v))
 	if counters[verb] == "employees" && people[unit] || staffNouns[singular(unit)] {
 		unit = "employees"
+	}
+	// "84,600 people have already visited the gallery" are visitors.
+	if unit == "people" || unit == "persons" {
+		for k := tokenAt(r.toks, end); k < len(r.toks) && k < tokenAt(r.toks, end)+4; k++ {
+			if visiting[r.toks[k].lower] {
+				unit = "visitors"
+				break
+			}
+		}
 	}
 	c.Unit = singular(unit)
 	c.Head = c.Unit
@@ -304,10 +349,32 @@ func (r *reader) dated(v Value) (Claim, bool) {
 		}
 	}
 	verb, vi := r.eventVerb(i)
+	if verb == "" && r.firstServed(max(0, i-10), i) {
+		// "welcome the first patients to the new wing on 10 March".
+		c.Head, c.Mods = "opening", []string{}
+		return c, true
+	}
+	if verb == "" {
+		// "first light came on", "the merger took effect on", "achieved
+		// first light on": a light verb's event is the noun it says it of.
+		if head, mods, ok := r.lightEvent(i); ok {
+			c.Head, c.Mods = head, mods
+			return c, true
+		}
+	}
 	if verb == "" || !r.datesEvent(i, vi) {
 		return Claim{}, false
 	}
 	c.Head = eventNouns[verb]
+	if c.Head == "" {
+		c.Head = eventStem(verb) // "was discovered on" is a discovery
+	}
+	// "admitted its first patients on", "welcome the first passengers
+	// on": the day a place first served people is its opening.
+	if r.firstServed(vi, i) {
+		c.Head, c.Mods = "opening", []string{}
+		return c, true
+	}
 	c.Mods = r.objectOf(vi, i)
 	c.Object = len(c.Mods) > 0
 	// "the opening of the plant in October 2023".
@@ -319,16 +386,27 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	if c.Mods == nil {
 		c.Mods = r.actorOf(vi)
 	}
+	// "The deal closed on June 28" completed it; a plant that closed shut.
+	if c.Head == "closure" && slices.ContainsFunc(c.Mods, func(w string) bool { return deals[w] }) {
+		c.Head = "completion"
+	}
 	return c, true
 }
+
+// deals are the transactions that close when they complete.
+var deals = set("deal", "transaction", "acquisition", "sale", "purchase", "merger", "takeover", "buyout", "offering", "round")
 
 // eventVerb finds the verb of the event a date at token i dates: the
 // nearest before it in its clause, or, for a date that opens a clause
 // ("On June 3, 2024, ..."), the first after it.
 func (r *reader) eventVerb(i int) (string, int) {
-	for j := i - 1; j >= 0 && j >= i-10; j-- {
+	for j := i - 1; j >= 0 && j >= i-14; j-- {
 		w := r.toks[j].lower
 		if w == "," && j == i-1 && j > 0 && (r.toks[j-1].lower == "today" || r.toks[j-1].lower == "yesterday") {
+			continue
+		}
+		// "opened its plant this week, in August 2024".
+		if w == "," && j == i-2 && j > 0 && prepositions[r.toks[i-1].lower] && timeWords[r.toks[j-1].lower] {
 			continue
 		}
 		if (clauseEnds[w] && w != "which" && w != "that" && w != "who") || w == "and" {
@@ -337,6 +415,11 @@ func (r *reader) eventVerb(i int) (string, int) {
 		if eventNouns[w] != "" {
 			return w, j
 		}
+	}
+	// A verb no list knows dates an event by a day or a month, not a
+	// year: "visited the park in 2023" is a period.
+	if w, j := r.pastVerb(i); w != "" && i < len(r.toks) && !yearOnly(r.toks[i]) {
+		return w, j
 	}
 	if i <= 2 {
 		for j := i + 1; j < len(r.toks) && j <= i+12; j++ {
@@ -360,8 +443,21 @@ func (r *reader) datesEvent(i, vi int) bool {
 		return true
 	}
 	p := r.toks[i-1].lower
+	if p == "the" && i > 1 && prepositions[r.toks[i-2].lower] {
+		return true // "on the 3rd of March 2024"
+	}
 	return prepositions[p] || p == "," || p == "late" || p == "early" || p == "mid"
 }
+
+// visiting verbs make the people who did them visitors.
+var visiting = set("visited", "visit", "visits", "attended", "attend", "attends", "toured")
+
+// containerNouns count whatever their "of" names.
+var containerNouns = set("units", "unit", "pieces", "items", "copies", "pairs of", "lots", "batches")
+
+// objectPronouns are the people a sentence's teller speaks to or of
+// ("wardens told us"): never a qualifier.
+var objectPronouns = set("me", "us", "him", "them", "you", "i", "myself", "ourselves")
 
 // pronouns stand for something named elsewhere, never a qualifier.
 var pronouns = set("there", "it", "this", "that", "they", "we", "he", "she", "i", "you", "these", "those")
@@ -537,7 +633,7 @@ func (r *reader) keep(mods []string, t token) []string {
 	if slices.Contains(mods, singular(w)) {
 		return mods
 	}
-	if determiners[w] || r.subject[w] || generic[w] || noise[w] || prepositions[w] || auxiliaries[w] || clauseEnds[w] || w == "and" || w == "or" {
+	if determiners[w] || r.subject[w] || generic[w] || noise[w] || prepositions[w] || auxiliaries[w] || clauseEnds[w] || w == "and" || w == "or" || pronouns[w] || objectPronouns[w] {
 		return mods
 	}
 	if t.number() && !r.version(t) || scales[w] != 0 {
@@ -572,6 +668,174 @@ func (r *reader) bound(v Value) bool {
 	if i > 1 {
 		two := r.toks[i-2].lower + " " + r.toks[i-1].lower
 		return two == "more than" || two == "less than" || two == "fewer than" || two == "at least" || two == "at most" || two == "up to"
+	}
+	return false
+}
+
+// pastVerb is the verb in the passive or past tense nearest before the
+// date at token i in its clause, of no known event ("The hoard was
+// discovered on", "admitted its first patients on"), and its index.
+func (r *reader) pastVerb(i int) (string, int) {
+	for j := i - 1; j > 0 && j >= i-8; j-- {
+		t := r.toks[j]
+		if clauseEnds[t.lower] || t.lower == "and" {
+			break
+		}
+		if t.capital() || len(t.lower) <= 4 || !strings.HasSuffix(t.lower, "ed") || strings.HasSuffix(t.lower, "eed") || noise[t.lower] || modalityWords[t.lower] != "" {
+			continue
+		}
+		prev := r.toks[j-1].lower
+		next := ""
+		if j+1 < len(r.toks) {
+			next = r.toks[j+1].lower
+		}
+		if auxiliaries[prev] || determiners[next] || possessives[next] {
+			return t.lower, j
+		}
+	}
+	return "", -1
+}
+
+// firstServed reports a clause around the verb at vi and the date at i
+// that names the first of the people a place serves ("its first
+// patients").
+func (r *reader) firstServed(vi, i int) bool {
+	lo, hi := min(vi, i), max(vi, i)
+	for j := max(0, lo-4); j < hi && j+1 < len(r.toks); j++ {
+		if r.toks[j].lower == "first" && servedNouns[r.toks[j+1].lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// errorWords say that a figure is wrong.
+var errorWords = set("wrong", "incorrect", "inaccurate", "mistaken", "erroneous", "untrue", "misreported", "misstated")
+
+// replaced reports a value the sentence gives as wrong: after "not",
+// "rather than" or "instead of" ("was £185,000, not £158,000"), or in a
+// clause that calls it wrong ("Reports of a £15 million fee are wrong:").
+func (r *reader) replaced(v Value) bool {
+	i := r.at(v)
+	if i > 0 && r.toks[i-1].lower == "not" || i > 1 && (r.toks[i-2].lower == "rather" && r.toks[i-1].lower == "than" || r.toks[i-2].lower == "instead" && r.toks[i-1].lower == "of") {
+		return true
+	}
+	lo, hi := r.sentenceClause(i), len(r.toks)
+	for j := i; j < len(r.toks); j++ {
+		if w := r.toks[j].lower; w == ";" || w == ":" {
+			hi = j
+			break
+		}
+	}
+	for j := lo; j < hi; j++ {
+		if errorWords[r.toks[j].lower] || r.toks[j].lower == "not" && j+1 < hi && (r.toks[j+1].lower == "correct" || r.toks[j+1].lower == "true" || r.toks[j+1].lower == "accurate") {
+			return true
+		}
+	}
+	return false
+}
+
+// yearOnly reports a date token that is a bare year.
+func yearOnly(t token) bool { return len(t.text) == 4 && t.number() }
+
+// partOfYear is the quarter or half a sentence's figures are for ("Q1",
+// "first half"), "" when it names none or several.
+func partOfYear(s string) string {
+	found := ""
+	for _, m := range partOfYearRE.FindAllStringSubmatch(strings.ToLower(s), -1) {
+		p := m[0]
+		switch {
+		case strings.HasPrefix(p, "q"), strings.HasPrefix(p, "h"):
+			p = strings.ToUpper(p)
+		case strings.Contains(p, "quarter"):
+			p = "Q" + strconv.Itoa(1+slices.Index([]string{"first", "second", "third", "fourth"}, strings.Fields(p)[0]))
+		default:
+			p = "H" + strconv.Itoa(1+slices.Index([]string{"first", "second"}, strings.Fields(p)[0]))
+		}
+		if found != "" && found != p {
+			return ""
+		}
+		found = p
+	}
+	return found
+}
+
+var partOfYearRE = regexp.MustCompile(`\b(?:q[1-4]|h[12]|(?:first|second|third|fourth) quarter|(?:first|second) half)\b`)
+
+// subjectLight are verbs that say an event of their subject happened
+// ("the merger took effect", "first light came"); objectLight verbs say
+// it of their object ("achieved first light", "marked its opening").
+var (
+	subjectLight = set("came", "comes", "took", "takes", "happened", "happens", "occurred", "occurs", "was", "were")
+	objectLight  = set("achieved", "achieves", "reached", "reaches", "saw", "sees", "marked", "marks", "celebrated", "celebrates", "recorded", "hit",
+		"entered", "enters", "made", "makes", "held", "holds", "got", "gained", "earned", "won", "received", "obtained")
+)
+
+// lightEvent reads the event a light verb before the date at token i
+// names: its head noun and qualifiers.
+func (r *reader) lightEvent(i int) (string, []string, bool) {
+	for j := i - 1; j > 0 && j >= i-8; j-- {
+		w := r.toks[j].lower
+		if clauseEnds[w] && w != "which" && w != "that" || w == "and" {
+			break
+		}
+		var ws []string
+		switch {
+		case objectLight[w]:
+			// "won the Corran Bay Marathon on": the subject's own day.
+			if r.namedAt(j + 1) {
+				return "occurrence", []string{}, true
+			}
+			head, mods := r.nounRun(j + 1)
+			if head == "" || r.subject[head] {
+				continue
+			}
+			return head, mods, true
+		case subjectLight[w] && (w != "was" && w != "were" || j+1 < i && (r.toks[j+1].lower == "on" || r.toks[j+1].lower == "in")) && j+1 < len(r.toks):
+			// "took effect", "came", "was on": what the clause is about;
+			// "the merger of A and B, which took effect": the merger.
+			if k := j - 1; k > 0 && (r.toks[k].lower == "which" || r.toks[k].lower == "that") {
+				for o := k - 1; o > 0 && o >= k-10; o-- {
+					if r.toks[o].lower == "of" && !r.toks[o-1].capital() && !determiners[r.toks[o-1].lower] {
+						return r.toks[o-1].bare(), []string{}, true
+					}
+				}
+			}
+			ws = r.actorOf(j)
+		}
+		if len(ws) > 0 {
+			head := ws[len(ws)-1]
+			if timeWords[head] {
+				return "", nil, false
+			}
+			return head, ws[:len(ws)-1], true
+		}
+		// "The 2024 Corran Bay Marathon was held on": the subject itself.
+		if subjectLight[w] || w == "held" || w == "staged" || w == "run" {
+			if k := j - 1; k >= 0 && (auxiliaries[r.toks[k].lower] || subjectLight[w]) && r.subjectBefore(j) {
+				return "occurrence", []string{}, true
+			}
+		}
+	}
+	return "", nil, false
+}
+
+// namedAt reports a name holding the subject's words at token k, past
+// an article.
+func (r *reader) namedAt(k int) bool {
+	for k < len(r.toks) && determiners[r.toks[k].lower] {
+		k++
+	}
+	return k < len(r.toks) && r.named[k]
+}
+
+// subjectBefore reports a clause, before token j, whose subject is the
+// entity itself ("The 2024 Corran Bay Marathon was held").
+func (r *reader) subjectBefore(j int) bool {
+	for k := r.clauseStart(j); k < j; k++ {
+		if r.named[k] {
+			return true
+		}
 	}
 	return false
 }

@@ -85,18 +85,18 @@ var (
 	// fillers may stand between a verb and its value ("rose to about $3 million").
 	fillers = set("to", "at", "about", "roughly", "around", "approximately", "nearly", "almost", "some", "over", "under", "more", "than", "up", "only",
 		"just", "the", "a", "an", "by", "of", "an", "estimated", "expected", "planned", "projected", "forecast", "set", "likely", "reportedly", "now",
-		"still", "also", "already", "a", "further", "another", "additional", "exactly", "precisely", "least", "most")
+		"still", "also", "already", "a", "further", "another", "additional", "exactly", "precisely", "least", "most", "worth")
 	// generic nouns name the subject itself, not a part of it.
 	generic = set("company", "firm", "business", "group", "organisation", "organization", "corporation", "service", "project", "entity", "it",
-		"we", "they", "subject", "team", "enterprise")
+		"we", "they", "subject", "team", "enterprise", "thing", "scheme", "programme", "program", "initiative")
 	// noise modifiers say how sure or how whole a value is, not what it is of.
 	noise = set("final", "total", "overall", "actual", "outturn", "reported", "whole", "entire", "new", "current", "latest", "about", "some",
 		"roughly", "approximately", "around", "nearly", "almost", "first", "second", "third", "full", "more", "additional", "further", "other",
 		"another", "same", "own", "original", "originally", "previously", "last", "next", "local", "so", "far", "record", "early", "late",
-		"officially", "finally", "formally", "recently", "publicly", "quietly", "successfully", "eventually")
+		"officially", "finally", "formally", "recently", "publicly", "quietly", "successfully", "eventually", "doors")
 	// agreementWords mark obligations already agreed: "will pay ... under
 	// the settlement" is a term reported, not a plan.
-	agreementWords = set("settlement", "agreement", "contract", "deal", "licence", "license", "terms", "accord")
+	agreementWords = set("settlement", "agreement", "contract", "deal", "licence", "license", "terms", "accord", "rights", "licenses", "licensed", "licensing")
 )
 
 // Modality is how a source holds a claim: as done, planned, expected or
@@ -115,9 +115,11 @@ var modalityWords = map[string]Modality{
 	"planned": Planned, "plan": Planned, "plans": Planned, "planning": Planned, "scheduled": Planned, "target": Planned, "targets": Planned,
 	"targeted": Planned, "targeting": Planned, "intends": Planned, "intended": Planned, "intend": Planned, "aims": Planned, "aim": Planned,
 	"will": Planned, "shall": Planned, "budgeted": Planned, "proposed": Planned, "due": Planned, "goal": Planned, "originally": Planned,
+	"aimed": Planned, "designed": Planned, "sought": Planned, "seeks": Planned, "hoped": Planned, "hopes": Planned, "wants": Planned, "wanted": Planned,
 	"expects": Expected, "expected": Expected, "expect": Expected, "expecting": Expected, "forecast": Expected, "forecasts": Expected,
 	"forecasted": Expected, "projected": Expected, "projects": Expected, "projection": Expected, "anticipated": Expected, "anticipates": Expected,
-	"predicted": Expected, "predicts": Expected, "likely": Expected, "may": Expected, "might": Expected, "could": Expected,
+	"predicted": Expected, "predicts": Expected, "likely": Expected, "may": Expected, "might": Expected, "could": Expected, "would": Expected,
+	"can":       Expected,
 	"estimated": Estimated, "estimates": Estimated, "estimate": Estimated,
 }
 
@@ -214,3 +216,34 @@ func singular(w string) string {
 	}
 	return w
 }
+
+// eventHeads are the nouns of eventNouns: a label may name its event by
+// one ("Opening: 21/09/2024").
+var eventHeads = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range eventNouns {
+		m[n] = true
+	}
+	return m
+}()
+
+// eventStem is the stem an event of no known verb is named by, one for
+// the verb and its noun: "discovered" and "discovery" are "discover".
+func eventStem(w string) string {
+	for _, suf := range []string{"ations", "ation", "ings", "ing", "ments", "ment", "ed", "ion", "es", "s", "y", "e"} {
+		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
+			w = strings.TrimSuffix(w, suf)
+			break
+		}
+	}
+	// "admitted" and "admit".
+	if n := len(w); n > 3 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+		w = w[:n-1]
+	}
+	return w
+}
+
+// servedNouns are the people a place serves: its first of them mark its
+// opening.
+var servedNouns = set("patients", "passengers", "visitors", "customers", "students", "pupils", "guests", "residents", "riders", "travellers",
+	"travelers", "fans", "spectators", "shoppers", "diners", "readers", "users", "members")

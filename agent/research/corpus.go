@@ -80,11 +80,31 @@ var documentKinds = []struct {
 	{"blog", []string{"blog", "forum", "posted by", "comments"}, regexp.MustCompile(`(?i)\b(?:blog|forum|posted by|comments)\b`), 0.4},
 }
 
+var (
+	officialRE = regexp.MustCompile(`(?i)\b(?:official|statement|register|registry|minutes|certificate|ministry|regulator|authority|agency|audit|government|council|parliament|treasurer|commission|department)\b`)
+	outletRE   = regexp.MustCompile(`(?i)\b(?:news|herald|gazette|times|courier|post|echo|journal|daily|weekly|tribune|chronicle|magazine|monthly|observer|today|desk|sport|sports)\b`)
+	informalRE = regexp.MustCompile(`(?i)\b(?:blog|forum|podcast|newsletter|fan|fans|thread|episode|vlog|diary)\b`)
+)
+
+// headingOf is how a document names itself: its title, else its first
+// heading, with its file name.
+func headingOf(name, title, head string) string {
+	if title == "" {
+		for _, line := range strings.Split(head, "\n") {
+			if t := strings.TrimSpace(line); strings.HasPrefix(t, "#") {
+				title = strings.TrimLeft(t, "# ")
+				break
+			}
+		}
+	}
+	return name + " " + title
+}
+
 // dateLineRE finds a document's own date in its heading: "Date: ...",
 // "Filed: ...", "Dated ...", "Published ...".
 var (
-	dateLineRE = regexp.MustCompile(`(?im)^\s*(?:date|dated|filed|filing date|published|release date)\s*:?\s*(.+)$`)
-	dateHints  = []string{"date", "filed", "published"}
+	dateLineRE = regexp.MustCompile(`(?im)^\s*(?:date|dated|filed|filing date|published|release date|posted(?: by)?|updated|issued|last updated)\s*:?\s*(.+)$`)
+	dateHints  = []string{"date", "filed", "published", "posted", "updated", "issued"}
 )
 
 // DescribeDocument reads a document's kind, credibility and date from its
@@ -95,13 +115,26 @@ func DescribeDocument(name, title, text string) Document {
 		head = head[:600]
 	}
 	d := Document{Title: title, Kind: "document", Credibility: 0.5}
-	probe := name + "\n" + title + "\n" + head
+	// "03-press-release.md" names a press release as its title would.
+	probe := strings.NewReplacer("-", " ", "_", " ").Replace(name) + "\n" + title + "\n" + head
 	lower := strings.ToLower(probe)
 	for _, k := range documentKinds {
 		if slices.ContainsFunc(k.hints, func(h string) bool { return strings.Contains(lower, h) }) && k.pattern.MatchString(probe) {
 			d.Kind, d.Credibility = k.kind, k.credibility
 			break
 		}
+	}
+	// A body's own publication, named so by its title ("City Council —
+	// Transport Committee report", "Official club statement"), unless
+	// the title is a newspaper's; a podcast, fan page or newsletter is
+	// not official. Neither overrides a filing or a press release.
+	heading := headingOf(strings.NewReplacer("-", " ", "_", " ").Replace(name), title, head)
+	if d.Credibility < 0.75 && officialRE.MatchString(heading) && !outletRE.MatchString(heading) && !informalRE.MatchString(heading) {
+		d.Kind, d.Credibility = "official", 0.85
+	} else if d.Kind == "document" && informalRE.MatchString(heading) {
+		d.Kind, d.Credibility = "blog", 0.4
+	} else if d.Kind == "document" && outletRE.MatchString(heading) {
+		d.Kind, d.Credibility = "news", 0.6 // "Dunmore Herald: ..."
 	}
 	if !slices.ContainsFunc(dateHints, func(h string) bool { return strings.Contains(lower, h) }) {
 		return d

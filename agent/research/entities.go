@@ -9,6 +9,7 @@ package research
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -88,6 +89,19 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		return nil
 	}
 	groups = mergeAlike(groups, docWords)
+	// "Tallis Software Inc." beside documents that write "Tallis
+	// Software": with no other legal form of the name about, the bare
+	// name is the one company.
+	var legal []*entityGroup
+	for _, g := range groups {
+		if legalFormOnly(g.name, q.SubjectWords) {
+			legal = append(legal, g)
+		}
+	}
+	if len(legal) == 1 {
+		legal[0].docs = append(legal[0].docs, bare.docs...)
+		bare.docs = nil
+	}
 	// A document that writes the bare name belongs to the named entity
 	// it is most like, or to the subject.
 	var rest []string
@@ -117,7 +131,8 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	// subject's: "Eastline, the new tram line" is the Eastline.
 	kept := groups[:0]
 	for _, g := range groups {
-		if g != main && kindGroups[g] && (sharesNames(g, main, texts, q.SubjectWords) || groupCosine(g, main, docWords) >= relatedDocSimilarity/2) {
+		if g != main && kindGroups[g] && !apartByPlace(g.docs[0], main, texts, q.SubjectWords) &&
+			(sharesNames(g, main, texts, q.SubjectWords) || groupCosine(g, main, docWords) >= relatedDocSimilarity/2 || kindWritten(g, main, texts)) {
 			main.docs = append(main.docs, g.docs...)
 			continue
 		}
@@ -184,7 +199,7 @@ func nameIn(text string, subject []string) string {
 	forms := map[string]int{}
 	bareCount := 0
 	first := ""
-	pattern := `(?i)\b` + strings.Join(subject, `\W+`) + `\b`
+	pattern := `(?i)\b` + namePattern(subject) + `\b`
 	re, err := regexp.Compile(pattern)
 	if err != nil {
 		return ""
@@ -203,12 +218,29 @@ func nameIn(text string, subject []string) string {
 		forms[form]++
 	}
 	if len(found) == 0 && len(subject) > 1 {
-		return partialName(text, subject)
+		// "Vega Ridge" for the Vega Ridge Observatory is the subject by
+		// a shorter name, not another entity.
+		n := partialName(text, subject)
+		if slices.ContainsFunc(words(n), func(w string) bool { return !slices.Contains(subject, w) }) {
+			return n
+		}
+		return ""
 	}
 	if first == "" || forms[first] < bareCount {
 		return ""
 	}
 	return first
+}
+
+// namePattern matches a name of the subject's words, with the
+// connectors a question leaves out between them ("Lanterns for
+// Learning", "Bank of England").
+func namePattern(subject []string) string {
+	var ws []string
+	for _, w := range subject {
+		ws = append(ws, regexp.QuoteMeta(w))
+	}
+	return strings.Join(ws, `(?:\W+(?:of|for|the|and|de|du|la|von|van|da|del|&))*\W+`)
 }
 
 // partialName is the name a document that never writes the whole of a
@@ -240,10 +272,10 @@ func extension(rest string) string {
 		rest = rest[:i]
 	}
 	for _, w := range strings.Fields(rest) {
-		t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimRight(w, ",.;:)"), "'s"), "’s")
+		t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimRight(w, ",.;:)!?"), "'s"), "’s")
 		r := []rune(t)
 		if len(r) < 2 || !unicode.IsUpper(r[0]) || monthName(t) || retrieveStop(strings.ToLower(t)) ||
-			strings.ToUpper(t) == t && !legalForms[t] {
+			strings.ToUpper(t) == t && !legalForms[t] && (roleAcronyms[t] || len(r) > 5 || len(out) == 0 && t == w) {
 			break
 		}
 		out = append(out, t)
@@ -254,6 +286,28 @@ func extension(rest string) string {
 	return strings.Join(out, " ")
 }
 
+// legalFormOnly reports a name that is the subject's and a legal form
+// ("Tallis Software Inc").
+func legalFormOnly(name string, subject []string) bool {
+	rest := 0
+	for _, w := range words(name) {
+		switch {
+		case slices.Contains(subject, w):
+		case legalWords[w]:
+			rest++
+		default:
+			return false
+		}
+	}
+	return rest > 0
+}
+
+var legalWords = set("inc", "ltd", "llc", "llp", "plc", "corp", "corporation", "gmbh", "ag", "sa", "nv", "bv", "limited", "co", "asa", "ab", "oy", "spa", "srl")
+
+// roleAcronyms are capitals after a name that name a role, not the
+// name's end ("Kestrel CEO"); others may ("Aldgrove Community FC,").
+var roleAcronyms = map[string]bool{"CEO": true, "CFO": true, "COO": true, "CTO": true, "CIO": true, "MP": true, "MD": true, "VP": true, "HR": true, "PR": true, "IT": true}
+
 var legalForms = map[string]bool{"AG": true, "SA": true, "NV": true, "BV": true, "LLC": true, "LLP": true, "PLC": true, "GmbH": true, "Ltd": true, "Inc": true, "Co": true}
 
 // appositiveKind is what a document says the subject is, in an
@@ -263,15 +317,96 @@ func appositiveKind(text string, subject []string) string {
 	if len(subject) == 0 {
 		return ""
 	}
-	re, err := regexp.Compile(`(?i)\b` + strings.Join(subject, `\W+`) + `,\s+(?:the|a|an)\s+(?:[\w-]+\s+){0,5}?([a-z][\w-]*)\s*[,.;]`)
+	kind, _ := apposition(text, subject)
+	return kind
+}
+
+// apposition reads what a document says the subject is after its bare
+// name (or the name and an abbreviation, "Redcastle Rovers RLFC, the
+// rugby league side from Redcastle, Tasmania,"): the head noun, the last
+// before a preposition, a participle or a second article ("side"; "the
+// embedded database the foundation stewards" is a database), and the
+// places it names ("Redcastle", "Tasmania").
+func apposition(text string, subject []string) (string, []string) {
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `(?-i:\s+[A-Z]{2,6})?,\s+((?:the|a|an)\s+[^.;:()]{3,120}?)(?:,\s+(?-i:[a-z])|[.;:(]|,?$)`)
 	if err != nil {
-		return ""
+		return "", nil
 	}
 	m := re.FindStringSubmatch(text)
-	if m == nil || generic[strings.ToLower(m[1])] {
-		return ""
+	if m == nil {
+		return "", nil
 	}
-	return strings.ToLower(m[1])
+	words := strings.Fields(m[1])
+	kind := ""
+	var places []string
+	for i, w := range words {
+		t := strings.Trim(w, ",")
+		lower := strings.ToLower(t)
+		if i > 0 && (prepositions[lower] || lower == "based" || lower == "founded" || lower == "run" || lower == "owned" || determiners[lower] && lower != "its" ||
+			kind != "" && len(lower) > 4 && strings.HasSuffix(lower, "ed") && !strings.HasSuffix(lower, "eed")) {
+			for _, p := range words[i+1:] {
+				p = strings.Trim(p, ",")
+				if r := []rune(p); len(r) > 1 && unicode.IsUpper(r[0]) && !slices.Contains(subject, strings.ToLower(p)) {
+					places = append(places, p)
+				}
+			}
+			break
+		}
+		if r := []rune(t); len(r) > 0 && unicode.IsLower(r[0]) && !determiners[lower] {
+			kind = lower
+		}
+		if strings.HasSuffix(w, ",") {
+			break
+		}
+	}
+	if generic[kind] {
+		return "", places
+	}
+	return kind, places
+}
+
+// kindWritten reports a group told by what its document says the
+// subject is ("Lumen (database)") whose kind the other group's
+// documents write too ("Lumen database").
+func kindWritten(g, main *entityGroup, texts map[string]string) bool {
+	i, j := strings.LastIndexByte(g.name, '('), strings.LastIndexByte(g.name, ')')
+	if i < 0 || j < i {
+		return false
+	}
+	kind := g.name[i+1 : j]
+	for _, d := range main.docs {
+		if wordIndex(strings.ToLower(texts[d]), kind) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// apartByPlace reports a document whose apposition places the subject
+// where no document of the group writes: "the heritage tram near Clyde
+// in Otago" beside documents about a tram in Dunmore.
+func apartByPlace(d string, g *entityGroup, texts map[string]string, subject []string) bool {
+	_, places := apposition(texts[d], subject)
+	if places == nil {
+		// "Brevik Bistro, the restaurant group from Bergen": the name the
+		// document gives it.
+		if name := words(strings.Split(nameIn(texts[d], subject), " (")[0]); len(name) > 0 {
+			_, places = apposition(texts[d], name)
+		}
+	}
+	for _, p := range places {
+		written := false
+		for _, o := range g.docs {
+			if o != d && wordIndex(strings.ToLower(texts[o]), p) >= 0 {
+				written = true
+				break
+			}
+		}
+		if !written {
+			return true
+		}
+	}
+	return false
 }
 
 // sharesNames reports whether two groups' documents write a name in

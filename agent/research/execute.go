@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/quarry-dev/quarry"
 	rs "github.com/quarry-dev/quarry/research"
@@ -271,7 +274,9 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 	entity := orDefault(rd.labels[docURL(h.URL)], q.Subject)
 	previous := ""
 	years := distinctYears(h.Text)
-	for _, s := range Sentences(h.Text) {
+	sentences := Sentences(h.Text)
+	corrected := correctedUnits(sentences, q.claimSubject())
+	for si, s := range sentences {
 		key := docURL(h.URL) + "\x00" + s
 		context := previous
 		if y := lastYear(s); y != "" {
@@ -281,8 +286,12 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 			continue
 		}
 		cs := Claims(s, q.claimSubject())
+		cs = slices.DeleteFunc(cs, func(c Claim) bool { return c.Replaced || replacedSentence(sentences, si, c) })
 		if len(cs) == 0 {
 			continue
+		}
+		for i := range cs {
+			cs[i].Corrects = corrected[cs[i].Unit]
 		}
 		// "Debian 3.1 was released June 6th, 2005. There were around
 		// 15,000 binary packages": the year the sentences before name.
@@ -290,13 +299,39 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 		// be told.
 		anaphoric := anaphoraRE.MatchString(s)
 		for i := range cs {
+			// "4,120 pairs nested this year, and the island has been
+			// rat-free since March 2023": the nearer "this year" is the
+			// count's, not the year of another part.
+			if rel := relativeYear(s, h.Published); rel != "" && cs[i].Period != "" && cs[i].Period != rel && cs[i].Unit != "date" {
+				if nearer(s, cs[i].Value, relativeYearRE.FindStringIndex(s)[0], strings.Index(s, cs[i].Period)) {
+					cs[i].Period = rel
+				}
+			}
 			if cs[i].Period != "" || cs[i].Unit == "date" {
 				continue
 			}
 			if anaphoric {
 				cs[i].Period = context
 			}
+			if cs[i].Period == "" {
+				cs[i].Period = relativeYear(s, h.Published)
+			}
+			if !h.Published.IsZero() {
+				cs[i].year = h.Published.Year()
+			}
 			cs[i].Adrift = cs[i].Period == "" && years >= manyYears && (anaphoric || !cs[i].owned)
+		}
+		// A figure for a year after its source's is a plan or forecast:
+		// "250 rural schools by 2026" in a launch of 2023.
+		for i := range cs {
+			if y, err := strconv.Atoi(cs[i].Period); err == nil && !h.Published.IsZero() && y > h.Published.Year() && cs[i].Modality == Reported {
+				cs[i].Modality = Expected
+			}
+			// "Applications open in March 2025" in a note of January 2025:
+			// a day after its source's is a plan, not an event reported.
+			if cs[i].Unit == "date" && cs[i].Modality == Reported && afterPublished(cs[i].Value, h.Published) {
+				cs[i].Modality = Expected
+			}
 		}
 		rd.seen[key] = true
 		subj := 0.0
@@ -344,6 +379,52 @@ func aboutAspect(s string, a aspect) bool {
 	}
 	return false
 }
+
+// afterPublished reports a date later than its source's own, at the
+// precision it is written with.
+func afterPublished(v Value, published time.Time) bool {
+	if published.IsZero() || v.Year == 0 {
+		return false
+	}
+	switch len(v.Day) {
+	case 10:
+		return v.Day > published.Format("2006-01-02")
+	case 7:
+		return v.Day > published.Format("2006-01")
+	}
+	return v.Year > published.Year()
+}
+
+// relativeYear is the year "last year" or "this year" names in a
+// sentence of a source published on published; "" when it names none or
+// the source has no date.
+func relativeYear(s string, published time.Time) string {
+	m := relativeYearRE.FindStringSubmatch(s)
+	if m == nil || published.IsZero() {
+		return ""
+	}
+	y := published.Year()
+	if strings.ToLower(m[1]) != "this" {
+		y--
+	}
+	return strconv.Itoa(y)
+}
+
+// nearer reports whether byte offset a is nearer value v than offset b.
+func nearer(s string, v Value, a, b int) bool {
+	d := func(x int) int {
+		if x < 0 {
+			return 1 << 30
+		}
+		if x > v.Start {
+			return x - v.Start
+		}
+		return v.Start - x
+	}
+	return d(a) < d(b)
+}
+
+var relativeYearRE = regexp.MustCompile(`(?i)\b(last|this|previous|past) year\b`)
 
 // anaphoraRE starts a sentence that goes on about what the one before
 // it named.

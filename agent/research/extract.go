@@ -10,14 +10,22 @@ import (
 // Sentences cuts text into sentences at ., ! or ? followed by space and
 // a capital, digit or quote, and at line breaks between paragraphs; a
 // short abbreviation ("Inc.", "St.", "U.S.") does not end a sentence.
-// Markdown headings and a web page's chrome (pageChrome) are left out.
+// Markdown headings and a web page's chrome (pageChrome) are left out;
+// a table's cells are labelled lines (tableSentences).
 func Sentences(text string) []string {
 	var out []string
 	// Headings name a document or a part of it; they make no claim.
 	var kept []string
-	for _, line := range strings.Split(text, "\n") {
+	for _, line := range strings.Split(tableSentences(text), "\n") {
 		if strings.HasPrefix(strings.TrimSpace(line), "#") || navigationLine(line) {
 			line = ""
+		}
+		// A list's items are sentences of their own: "- Inpatient beds: 64";
+		// so are a plain text's metadata lines ("Published: 30 June 2023",
+		// "By Dan Reyes | October 22, 2024"), never joined to its title.
+		if listItemRE.MatchString(line) || metaLineRE.MatchString(line) || figureLineRE.MatchString(line) {
+			kept = append(kept, "", line, "")
+			continue
 		}
 		kept = append(kept, line)
 	}
@@ -47,6 +55,14 @@ func Sentences(text string) []string {
 	}
 	return out
 }
+
+var metaLineRE = regexp.MustCompile(`(?i)^\s*(?:(?:date|dated|filed|published|posted|updated|issued|release date|last updated|from|to|subject|cc)\s*:|posted by\b|by [A-Z][\w.]*(?: [A-Z][\w.]*)*\s*[|,])`)
+
+// figureLineRE is a line of a fact sheet that ends in its figure ("Whole
+// museum visitors, 2024: 312,000"): a sentence of its own.
+var figureLineRE = regexp.MustCompile(`^\s*\p{Lu}[^:.]{2,80}:\s+[$€£¥]?\d[\d,.]*(?:\s?(?:million|billion|m|bn|k|%))?\s*$`)
+
+var listItemRE = regexp.MustCompile(`^\s*(?:[-*•]|\d{1,2}[.)])\s+\S`)
 
 func appendSentence(out []string, s string) []string {
 	if s = strings.TrimSpace(s); s != "" && !pageChrome.MatchString(s) {
@@ -105,7 +121,16 @@ func abbreviation(s string) bool {
 // headerLine reports a line of document metadata ("Filed: May 19,
 // 2025") rather than a claim.
 func headerLine(s string) bool {
-	return len(s) < 60 && headerRE.MatchString(s)
+	if len(s) >= 60 || !headerRE.MatchString(s) {
+		return false
+	}
+	// "Stops: 19" is a labelled value and "Erratum: the trial enrolled
+	// 388 patients" a sentence, not the document's metadata.
+	if _, labelled := labelClaims(s, nil); labelled {
+		return false
+	}
+	i := strings.IndexByte(s, ':')
+	return metaLabels[strings.ToLower(strings.TrimSpace(s[:i]))] || len(Values(s[i+1:])) == 0
 }
 
 var headerRE = regexp.MustCompile(`^[A-Z][\w ]{0,20}:\s`)

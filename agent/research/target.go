@@ -120,9 +120,10 @@ func TargetOf(question string, subject string) Target {
 	}
 	all := words(question)
 	lower := strings.ToLower(question)
-	// A question that lists what it asks about, or asks what happened,
-	// is a briefing: every claim answers it.
-	if briefingRE.MatchString(lower) || strings.Contains(lower, ", ") && strings.Contains(lower, " and ") {
+	// A question that lists what it asks about, asks what happened, or
+	// asks two questions ("how many stops does it have and when did it
+	// open?") is a briefing: every claim answers it.
+	if briefingRE.MatchString(lower) || strings.Contains(lower, ", ") && strings.Contains(lower, " and ") || twoQuestions(lower) {
 		return Target{Attribute: "overview", Keywords: kw, Kind: KindTerm, Broad: true}
 	}
 	for _, r := range attributeRules {
@@ -169,8 +170,18 @@ func TargetOf(question string, subject string) Target {
 
 var acronymRE = regexp.MustCompile(`^[A-Z]{2,6}$`)
 
+// twoQuestions reports a question that asks two things joined by "and",
+// each with its own words ("how many stops does it have and when did it
+// open"), not one thing two ways ("when and where was he born").
+func twoQuestions(lower string) bool {
+	m := whRE.FindAllStringIndex(lower, 3)
+	return len(m) >= 2 && strings.Contains(lower[m[0][1]:m[1][0]], " and ") && len(strings.Fields(lower[m[0][1]:m[1][0]])) >= 3
+}
+
 // briefingRE starts a question that asks for a briefing, not one value.
-var briefingRE = regexp.MustCompile(`^(?:what (?:happened|changed|has happened|has changed|is known)|what do (?:the )?(?:sources|documents) say|how did|how has|tell me|summari[sz]e|brief|describe|give|write|prepare|compile|make|report|research|overview)\b`)
+var briefingRE = regexp.MustCompile(`^(?:what (?:happened|changed|has happened|has changed|is known)|what do (?:the )?(?:sources|documents) say|how did|how has|tell me|summari[sz]e|brief|describe|give|write|prepare|compile|make|report|research|overview|` +
+	`what (?:are|were) the (?:key |main |most important )?(?:facts|findings|details|points|figures|numbers)|what do (?:we|you) know|compare|contrast|outline|explain|list|` +
+	`which (?:sources|documents|reports)|do (?:the )?(?:sources|documents) (?:agree|disagree)|where do (?:the )?(?:sources|documents)|what (?:do|does) (?:the )?[\w' -]{1,40} say about)\b`)
 
 // whRE finds a question word: a text without one that names no
 // attribute ("Halden Bio: trial, licence and plant") asks for a briefing.

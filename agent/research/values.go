@@ -25,11 +25,11 @@ const (
 const month = `(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.?|Feb\.?|Mar\.?|Apr\.?|Jun\.?|Jul\.?|Aug\.?|Sept?\.?|Oct\.?|Nov\.?|Dec\.?)`
 
 var (
-	dateRE = regexp.MustCompile(`\b(?:\d{1,2}(?:st|nd|rd|th)? ` + month + `,? \d{3,4}|` + month + ` \d{1,2}(?:st|nd|rd|th)?,? \d{3,4}|` + month + ` \d{4}|\d{4}-\d{2}-\d{2}|\d{1,4} (?:BC|BCE|AD|CE)|(?:1[0-9]|20)\d0s|(?:1[0-9]|20)\d\d)\b`)
+	dateRE = regexp.MustCompile(`\b(?:\d{1,2}(?:st|nd|rd|th)? (?:of )?` + month + `,? \d{3,4}|` + month + ` \d{1,2}(?:st|nd|rd|th)?,? \d{3,4}|` + month + ` \d{4}|\d{4}-\d{2}-\d{2}|\d{1,4} (?:BC|BCE|AD|CE)|(?:1[0-9]|20)\d0s|(?:1[0-9]|20)\d\d)\b`)
 	yearRE = regexp.MustCompile(`\b(?:1[0-9]|20)\d\d\b`)
 	eraRE  = regexp.MustCompile(`^(\d{1,4}) (BC|BCE|AD|CE)$`)
 	// moneyRE is an amount with a currency: "$48.2 million", "EUR 3m".
-	moneyRE = regexp.MustCompile(`(?i)(?:[$€£¥]|\b(?:usd|eur|gbp|chf|nok|sek|dkk|jpy|cad|aud|nzd|inr|cny|rmb)\s?)\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|mn|m|k)\b)?`)
+	moneyRE = regexp.MustCompile(`(?i)(?:[$€£¥]|\b(?:usd|eur|gbp|chf|nok|sek|dkk|jpy|cad|aud|nzd|inr|cny|rmb)\s?)\s?\d+(?:,\d{3})*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|mn|m|k)\b)?`)
 	// numberRE is a number with an optional scale and unit noun.
 	numberRE = regexp.MustCompile(`(?i)\b\d{1,3}(?:,\d{3})+(?:\.\d+)?|\b\d+(?:\.\d+)?`)
 	unitRE   = regexp.MustCompile(`(?i)^\s?(%|percent\b|per cent\b|(?:million|billion|thousand)\b)?\s?(people|persons|inhabitants|residents|employees|staff|workers|households|families|members|students|years|km|kilometres|kilometers|miles|metres|meters|ft|feet|mi|m)?\b`)
@@ -258,6 +258,7 @@ func Values(s string) []Value {
 			out = append(out, Value{Kind: KindMoney, Text: strings.TrimSpace(s[m[0]:m[1]]), Start: m[0], End: m[1], Num: parseAmount(s[m[0]:m[1]])})
 		}
 	}
+	out = append(out, wordValues(s, claim)...)
 	for _, m := range dateRE.FindAllStringIndex(s, -1) {
 		text := s[m[0]:m[1]]
 		// A bare four-digit number followed by a unit is a count, not a
@@ -284,8 +285,13 @@ func Values(s string) []Value {
 		if !claim(m[0], end) {
 			continue
 		}
-		text := strings.TrimSpace(s[m[0]:end])
-		out = append(out, Value{Kind: KindNumber, Text: text, Start: m[0], End: end, Num: parseAmount(text)})
+		v := Value{Kind: KindNumber, Start: m[0], End: end}
+		if c := currencyAfterRE.FindString(s[end:]); c != "" && claim(end, end+len(c)) {
+			v.Kind, v.End = KindMoney, end+len(c)
+		}
+		v.Text = strings.TrimSpace(s[v.Start:v.End])
+		v.Num = parseAmount(v.Text)
+		out = append(out, v)
 	}
 	sortValues(out)
 	return out

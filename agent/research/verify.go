@@ -25,6 +25,9 @@ type position struct {
 	// lone marks a claim only one source makes that was taken to be
 	// about a better-attested entity of the same name (absorbLoneClaims).
 	lone bool
+	// corrects marks a document that gives its value in place of one it
+	// says is wrong (Claim.Corrects).
+	corrects bool
 }
 
 // facts are the position's fact and those that say the same.
@@ -47,7 +50,8 @@ type cluster struct {
 }
 
 // correctionWords mark a source that corrects an earlier figure.
-var correctionWords = []string{"restated", "restatement", "corrected", "correction", "revised", "amended", "erroneously", "in error", "should have read", "misstated"}
+var correctionWords = []string{"restated", "restatement", "corrected", "correction", "revised", "amended", "erroneously", "in error", "should have read", "misstated",
+	"corrects", "correcting", "erratum", "clarified", "clarification", "updated figure", "wrongly", "misreported"}
 
 // verify compares facts about the same attribute: it splits them by the
 // entity their sources describe, records a Discrepancy for each entity
@@ -68,7 +72,7 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 	docWords := docVectors(res.Sources)
 	groups := map[string][]*position{}
 	var order []string
-	like := &likeClaims{names: map[string]string{}}
+	like := &likeClaims{names: map[string]string{}, told: tellApart(res.Facts, claims)}
 	for i := range res.Facts {
 		f := &res.Facts[i]
 		if f.Value == "" {
@@ -89,6 +93,7 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 			// One position per document: its most confident claim, with
 			// the document's other claims of the same value.
 			replaced = true
+			p.corrects = p.corrects || claims[f.ID].Corrects
 			switch {
 			case Same(v, p.value) && f.Confidence > p.fact.Confidence:
 				p.also = append(p.also, p.fact)
@@ -109,7 +114,7 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 		if f.Entity != f.Subject {
 			label = strings.ToLower(f.Entity)
 		}
-		groups[key] = append(ps, &position{doc: doc, fact: f, value: v, source: sources[f.SourceID], label: label, rank: rank[f.SourceID]})
+		groups[key] = append(ps, &position{doc: doc, fact: f, value: v, source: sources[f.SourceID], label: label, rank: rank[f.SourceID], corrects: claims[f.ID].Corrects})
 	}
 	direct := ""
 	if res.Plan != nil && len(res.Plan.SubQuestions) > 0 {
@@ -130,7 +135,12 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 		}
 		for _, c := range clusters {
 			before := len(res.Discrepancies)
-			resolve(res, c, name, now, newID)
+			topic := name
+			if isClaim && len(clusters) > 1 {
+				// Named by what its own sources call it, not a namesake's.
+				topic = c.pos[0].fact.Attribute
+			}
+			resolve(res, c, topic, now, newID)
 			// A briefing's short answer is what its sources disagreed on.
 			if ps[0].fact.SubQuestionID == direct && (!isClaim || len(res.Discrepancies) > before) {
 				ans.add(c)
@@ -148,9 +158,11 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 // likeClaims groups claims that are about one thing (Claim.Like), each
 // group known by the name of its first claim.
 type likeClaims struct {
-	reps  []Claim
-	keys  []string
-	names map[string]string
+	reps    []Claim
+	members [][]Claim
+	keys    []string
+	names   map[string]string
+	told    *toldApart
 }
 
 // group returns the key of the group claim c joins, named name when it
@@ -158,15 +170,17 @@ type likeClaims struct {
 // that "plant opening" and "manufacturing plant opening" meet.
 func (l *likeClaims) group(c Claim, name string) string {
 	for i, rep := range l.reps {
-		if rep.Like(c) {
+		if (rep.Like(c) || l.told.alike(rep, c)) && !yearsApart(l.members[i], c) {
 			if len(c.Mods) > len(rep.Mods) {
 				l.reps[i] = c
 			}
+			l.members[i] = append(l.members[i], c)
 			return l.keys[i]
 		}
 	}
 	key := fmt.Sprintf("claim %d", len(l.keys))
 	l.reps = append(l.reps, c)
+	l.members = append(l.members, []Claim{c})
 	l.keys = append(l.keys, key)
 	l.names[key] = name
 	return key
@@ -387,6 +401,9 @@ func choose(sides []*side) (*side, string, float64, string) {
 
 func sideCorrects(s *side) bool {
 	for _, p := range s.pos {
+		if p.corrects {
+			return true
+		}
 		lower := strings.ToLower(p.fact.Passage)
 		for _, w := range correctionWords {
 			if strings.Contains(lower, w) {

@@ -1,0 +1,65 @@
+package research
+
+// Corrections: a source that says a figure is wrong gives the figure it
+// replaces and the one it puts in its place. The figure replaced is no
+// claim of the source's (it is what another source said); the one put
+// in its place corrects it, whatever the words it is put in, and a
+// discrepancy prefers it.
+
+import (
+	"regexp"
+	"strings"
+)
+
+// errorNextRE is a sentence that calls the one before it wrong: "This
+// is incorrect.", "That figure is wrong:".
+var errorNextRE = regexp.MustCompile(`(?i)^(?:this|that|these|those|it|the (?:figure|number|report|claim|amount|date))\b[^.:;]{0,30}?\b(?:is|was|are|were)\s+(?:not (?:correct|true|accurate|right)|wrong|incorrect|inaccurate|mistaken|untrue)\b`)
+
+// correctionRE opens a sentence that states a correction.
+var correctionRE = regexp.MustCompile(`(?i)^(?:correction|erratum|clarification|update)\b`)
+
+// reportingRE says what a source said: the figures after it in a
+// correction are what was said.
+var reportingRE = regexp.MustCompile(`(?i)\b(?:said|says|reported|stated|gave|put|wrote|listed|described|published|claimed)\b`)
+
+// replacedSentence reports a claim of sentence i that the passage says is
+// wrong: the next sentence calls it so, or the sentence states a
+// correction and gives the claim as what a report said.
+func replacedSentence(sentences []string, i int, c Claim) bool {
+	if i+1 < len(sentences) && errorNextRE.MatchString(sentences[i+1]) {
+		return true
+	}
+	s := sentences[i]
+	if !correctionRE.MatchString(s) {
+		return false
+	}
+	m := reportingRE.FindStringIndex(s)
+	return m != nil && c.Value.Start > m[1]
+}
+
+// correctedUnits are the units of the figures a passage says are wrong:
+// its other figures of those units correct them.
+func correctedUnits(sentences []string, subject []string) map[string]bool {
+	units := map[string]bool{}
+	for i, s := range sentences {
+		if !strings.Contains(strings.ToLower(s), "not") && !correctionRE.MatchString(s) && (i+1 >= len(sentences) || !errorNextRE.MatchString(sentences[i+1])) &&
+			!holdsAnyWord(strings.ToLower(s), errorWords) {
+			continue
+		}
+		for _, c := range Claims(s, subject) {
+			if c.Replaced || replacedSentence(sentences, i, c) {
+				units[c.Unit] = true
+			}
+		}
+	}
+	return units
+}
+
+func holdsAnyWord(s string, words map[string]bool) bool {
+	for w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,221 @@
+package research
+
+// Labelled values: a line of a list or a fact sheet that names its value
+// before a colon ("Stops: 19", "- Inpatient beds: 64", "Date of
+// discovery: 22/08/2024", "Permitted capacity: 18,450 spectators"), and a
+// table's cells, which Sentences writes the same way. The label is the
+// attribute: its last noun the head (or, for a date, the event it
+// names), its other words the qualifiers.
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+var splitYearRE = regexp.MustCompile(`\b((?:19|20)\d\d)[/-](\d\d)\b`)
+
+var labelRE = regexp.MustCompile(`^(?:[-*•]\s*)?([\p{L}][\p{L}\p{N} '’/()&-]{0,48}?)\s*(?::|\s[—–-])\s+(\S.*)$`)
+
+// metaLabels name a document's own metadata, never a claim.
+var metaLabels = set("date", "dated", "filed", "published", "posted", "updated", "issued", "release date", "filing date", "by", "author", "source",
+	"written by", "from", "to", "subject", "cc", "re", "tags", "category", "location", "place", "time")
+
+// countLabels name a count without saying of what: the value's noun does.
+var countLabels = set("quantity", "number", "count", "total", "units", "amount", "figure", "size", "no")
+
+// labelClaims reads the claims of a labelled line; ok is false when s is
+// not one whose value starts right after the label.
+func labelClaims(s string, subject []string) ([]Claim, bool) {
+	if cs, ok := timelineClaims(s, subject); ok {
+		return cs, true
+	}
+	m := labelRE.FindStringSubmatchIndex(s)
+	if m == nil {
+		return nil, false
+	}
+	label := strings.ToLower(strings.TrimSpace(s[m[2]:m[3]]))
+	if f := strings.Fields(label); metaLabels[label] || len(f) > 0 && metaLabels[f[len(f)-1]] {
+		return nil, false // "Extract published: 30 June 2023"
+	}
+	rest := m[4]
+	vals := Values(s[rest:])
+	if len(vals) == 0 || vals[0].Start != 0 {
+		return nil, false
+	}
+	v := vals[0]
+	v.Start += rest
+	v.End += rest
+	period := ""
+	var ws []string
+	subj := set(subject...)
+	inParens := false
+	for _, t := range tokenize(s[m[2]:m[3]]) {
+		switch {
+		case yearRE.MatchString(t.text) && len(t.text) == 4:
+			period = t.text
+		case t.text == "(" || t.text == ")":
+			inParens = t.text == "("
+		case inParens || determiners[t.lower] || subj[t.bare()] || prepositions[t.lower] && t.lower != "of" || t.lower == "and":
+			// "Schools supported (cumulative)": a note, not the noun.
+		default:
+			ws = append(ws, t.lower)
+		}
+	}
+	// "Schools supported": the noun, not the participle after it.
+	for len(ws) > 1 && verbLike(token{text: ws[len(ws)-1], lower: ws[len(ws)-1]}) && eventNouns[ws[len(ws)-1]] == "" {
+		ws = ws[:len(ws)-1]
+	}
+	// "PellBike subsidy (2024/25)": a split year is its last.
+	if m := splitYearRE.FindStringSubmatch(s[m[2]:m[3]]); m != nil {
+		period = m[1][:2] + m[2]
+		ws = slices.DeleteFunc(ws, func(w string) bool { return w == m[2] })
+	}
+	if len(ws) == 0 {
+		return nil, false
+	}
+	// "Revenue: $12.4 million (2024)": a year after the value is its period.
+	if period == "" && v.Kind != KindDate {
+		for _, y := range vals[1:] {
+			if y.Kind == KindDate && len(y.Text) == 4 {
+				period = y.Text
+				break
+			}
+		}
+	}
+	c := Claim{Value: v, Text: v.Text, Period: period, Modality: Reported, Attribute: strings.TrimSpace(strings.Join(ws, " ")), owned: true}
+	switch v.Kind {
+	case KindDate:
+		c.Unit = "date"
+		c.Head, c.Mods = labelEvent(ws)
+	case KindMoney:
+		c.Unit = currency(v.Text)
+		c.Head, c.Mods = labelNoun(ws)
+	case KindNumber:
+		lower := strings.ToLower(v.Text)
+		if strings.Contains(lower, "%") || strings.Contains(lower, "percent") || strings.Contains(lower, "per cent") {
+			c.Unit = "%"
+			c.Head, c.Mods = labelNoun(ws)
+			break
+		}
+		r := &reader{s: s, toks: tokenize(s), subject: subj}
+		r.markNames()
+		unit, mods, end := r.unitNoun(v)
+		if unit != "" {
+			// "Quantity: 1,327 coins": the value's noun is what is counted.
+			c.Text = strings.TrimSpace(s[v.Start:end])
+			c.Unit = singular(unit)
+			for _, w := range ws {
+				if !countLabels[w] && w != "of" && !slices.Contains(mods, singular(w)) {
+					mods = append(mods, singular(w))
+				}
+			}
+			if len(ws) == 1 && countLabels[ws[0]] {
+				mods = nil
+			}
+			c.Head, c.Mods = c.Unit, mods
+			break
+		}
+		if measureWords := strings.Fields(lower); len(measureWords) > 1 {
+			c.Unit = measureWords[len(measureWords)-1] // "151 MW"
+			c.Head, c.Mods = labelNoun(ws)
+			break
+		}
+		c.Head, c.Mods = labelNoun(ws)
+		if staffNouns[c.Head] {
+			c.Head = "employee"
+		}
+		c.Unit = c.Head
+	}
+	if c.Head == "" {
+		return nil, false
+	}
+	if c.Mods == nil {
+		c.Mods = []string{}
+	}
+	return []Claim{c}, true
+}
+
+// labelNoun is a label's head noun, its last word before an "of" ("Date
+// of discovery" aside), and its other words as qualifiers.
+func labelNoun(ws []string) (string, []string) {
+	if i := slices.Index(ws, "of"); i > 0 {
+		// "Number of stops": what the "of" names is the thing.
+		if countLabels[ws[i-1]] && i+1 < len(ws) {
+			ws = ws[i+1:]
+		} else {
+			ws = append(append([]string(nil), ws[:i]...), ws[i+1:]...)
+		}
+	}
+	var mods []string
+	for _, w := range ws[:len(ws)-1] {
+		if w != "of" && !noise[w] && !countLabels[w] {
+			mods = append(mods, singular(w))
+		}
+	}
+	return singular(ws[len(ws)-1]), mods
+}
+
+// labelEvent is the event a date's label names ("Opening", "First
+// patients admitted", "Date of discovery", "Commercial operation date")
+// and its other words.
+func labelEvent(ws []string) (string, []string) {
+	var rest []string
+	head := ""
+	for _, w := range ws {
+		switch {
+		case w == "date" || w == "of" || w == "on" || noise[w]:
+		case head == "" && eventNouns[w] != "":
+			head = eventNouns[w]
+		case head == "" && eventHeads[w]:
+			head = w
+		default:
+			rest = append(rest, singular(w))
+		}
+	}
+	if slices.Contains(ws, "first") && slices.ContainsFunc(ws, func(w string) bool { return servedNouns[w] }) {
+		return "opening", []string{} // "First patients admitted"
+	}
+	if head == "" && len(rest) > 0 {
+		head = eventStem(rest[len(rest)-1])
+		rest = rest[:len(rest)-1]
+	}
+	return head, rest
+}
+
+var timelineRE = regexp.MustCompile(`^(?:[-*•]\s*)?(.+?)\s*(?::|–|—|\s-)\s+(\S.*?)\.?$`)
+
+// timelineClaims reads a timeline's line, a date before what happened
+// on it ("- 16 September 2023: first light", "2012 — construction
+// starts"): the event its words name.
+func timelineClaims(s string, subject []string) ([]Claim, bool) {
+	m := timelineRE.FindStringSubmatchIndex(s)
+	if m == nil {
+		return nil, false
+	}
+	vals := Values(s[m[2]:m[3]])
+	if len(vals) != 1 || vals[0].Kind != KindDate || vals[0].Start != 0 || vals[0].End != m[3]-m[2] {
+		return nil, false
+	}
+	v := vals[0]
+	v.Start += m[2]
+	v.End += m[2]
+	subj := set(subject...)
+	var ws []string
+	for _, t := range tokenize(s[m[4]:m[5]]) {
+		if !determiners[t.lower] && !prepositions[t.lower] && !subj[t.bare()] && t.lower != "and" && !t.number() {
+			ws = append(ws, t.lower)
+		}
+	}
+	if len(ws) == 0 {
+		return nil, false
+	}
+	head, mods := labelEvent(ws)
+	if head == "" {
+		return nil, false
+	}
+	if mods == nil {
+		mods = []string{}
+	}
+	return []Claim{{Value: v, Text: v.Text, Unit: "date", Head: head, Mods: mods, Modality: Reported, Attribute: strings.Join(ws, " "), owned: true}}, true
+}

@@ -1,0 +1,79 @@
+package research
+
+// Tables and lists of labelled values: a Markdown table's rows are read
+// as "label: value" lines ("| Stops | 19 |" is "Stops: 19"; a row of a
+// table whose header names its columns, "| Thornmere dig | £158,000 |"
+// under "| Project | Award |", is "Thornmere dig award: £158,000"; a
+// column headed by a year gives the row's value for that year), so that
+// a claim written in a table meets the same claim written in prose.
+
+import (
+	"strings"
+)
+
+// tableSentences rewrites the Markdown tables of text as one labelled
+// line per value cell, in paragraphs of their own, and leaves the rest.
+func tableSentences(text string) string {
+	lines := strings.Split(text, "\n")
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		if i+1 >= len(lines) || !tableRow(lines[i]) || !separatorRow(lines[i+1]) {
+			out = append(out, lines[i])
+			continue
+		}
+		header := cells(lines[i])
+		j := i + 2
+		for ; j < len(lines) && tableRow(lines[j]); j++ {
+			row := cells(lines[j])
+			if len(row) < 2 {
+				continue
+			}
+			for k := 1; k < len(row) && k < len(header); k++ {
+				if strings.TrimSpace(row[k]) == "" {
+					continue
+				}
+				out = append(out, "", labelFor(row[0], header[k])+": "+row[k]+".")
+			}
+		}
+		out = append(out, "")
+		i = j - 1
+	}
+	return strings.Join(out, "\n")
+}
+
+// labelFor names a cell by its row and column: the row alone under a
+// column of values ("Value", "Figure"), "Visits (2025)" under a year, the
+// row's name and the column's otherwise.
+func labelFor(row, col string) string {
+	row, col = strings.TrimSpace(row), strings.TrimSpace(col)
+	switch {
+	case yearRE.MatchString(row) && len(row) <= 9:
+		return col + " (" + row + ")" // a row per year: "Finishers (2024)"
+	case col == "" || genericColumns[strings.ToLower(col)]:
+		return row
+	case yearRE.MatchString(col) && len(col) <= 9:
+		return row + " (" + col + ")"
+	}
+	return row + " " + strings.ToLower(col)
+}
+
+var genericColumns = set("value", "values", "figure", "figures", "number", "amount", "data", "detail", "details", "fact", "facts", "info", "")
+
+func tableRow(line string) bool {
+	t := strings.TrimSpace(line)
+	return strings.HasPrefix(t, "|") && strings.Count(t, "|") >= 2
+}
+
+func separatorRow(line string) bool {
+	t := strings.TrimSpace(line)
+	return tableRow(t) && strings.Trim(t, "|-: ") == ""
+}
+
+func cells(line string) []string {
+	t := strings.Trim(strings.TrimSpace(line), "|")
+	parts := strings.Split(t, "|")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
+}
