@@ -194,16 +194,6 @@ func timeOf(c Claim) int {
 	return c.year
 }
 
-// couldBeFor reports whether a claim of no period could be for year p:
-// its source is undated, or published in p or the year after.
-func couldBeFor(c Claim, p string) bool {
-	if c.Period != "" || c.year == 0 {
-		return true
-	}
-	y, err := strconv.Atoi(p)
-	return err == nil && (c.year == y || c.year == y+1)
-}
-
 func plausiblyOne(a, b Value) bool {
 	if a.Kind != b.Kind || a.Kind != KindDate && a.Kind != KindMoney && a.Kind != KindNumber {
 		return true
