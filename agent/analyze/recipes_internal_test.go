@@ -3,6 +3,7 @@ package analyze
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -165,7 +166,9 @@ func FuzzRefill(f *testing.F) {
 			return
 		}
 		text := planText(filled)
-		for _, s := range now {
+		// the longer new value first: "a" inside "a0c000" is part of it
+		news := slices.SortedFunc(slices.Values(now), func(a, b analysis.RecipeSlot) int { return len(b.Value) - len(a.Value) })
+		for _, s := range news {
 			text = strings.ReplaceAll(text, strings.ToLower(s.Value), "\x00")
 		}
 		for i, s := range was {
