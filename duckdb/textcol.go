@@ -523,23 +523,36 @@ func (e *Engine) retype(ctx context.Context, name, c string, r textReading) erro
 // a digit and at most 40 characters, which every reading needs (see
 // readTextColumn). It also returns the columns read here and now: true
 // and false as words are a boolean (yes and no stay the data's words, for
-// answers to show them as written), and numbers beside a missing-value
-// marker ("NA", as R writes them) are numbers with those missing. One
-// query answers for profileBatch columns, so that a wide file of words
-// costs a few queries rather than several per column; and a column with
-// a plain word among its first rows is text without that query.
+// answers to show them as written), numbers beside a missing-value
+// marker ("NA", as R writes them) are numbers with those missing, and
+// words beside NA are words with NA missing (see missingWords). One scan
+// answers every test of profileBatch columns, so that a wide file of
+// words costs a few queries rather than several per column; and a column
+// with a plain word among its first rows is text without the tests of
+// readings.
 func (e *Engine) readableColumns(ctx context.Context, name string, cols []string) (readable []string, read map[string]textReading, err error) {
 	read = map[string]textReading{}
-	all := cols
-	if cols, err = e.notPlainText(ctx, name, cols); err != nil {
+	cands, err := e.notPlainText(ctx, name, cols)
+	if err != nil {
 		return nil, nil, err
 	}
+	maybe := map[string]bool{}
+	for _, c := range cands {
+		maybe[c] = true
+	}
+	// Per column: how many values are NA and the like (missingWords),
+	// and for a column that may read, five counts of its values.
 	const perColumn = 5
+	markers := map[string]int64{}
 	for start := 0; start < len(cols); start += profileBatch {
 		batch := cols[start:min(start+profileBatch, len(cols))]
-		sel := make([]string, 0, perColumn*len(batch))
+		var sel []string
 		for _, c := range batch {
 			v := "nullif(trim(" + quoteIdent(c) + "), '')"
+			sel = append(sel, fmt.Sprintf("count(*) FILTER (WHERE %s IN (%s))", v, missingTextList))
+			if !maybe[c] {
+				continue
+			}
 			value := fmt.Sprintf("%s NOT IN (%s)", v, missingList)
 			sel = append(sel, "count("+v+")",
 				fmt.Sprintf("count(*) FILTER (WHERE length(%s) > 40 OR NOT regexp_matches(%s, '[0-9]'))", v, v),
@@ -555,8 +568,15 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 		if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", ")+" FROM "+quoteIdent(name)).Scan(dest...); err != nil {
 			return nil, nil, fmt.Errorf("duckdb: text columns of %s: %w", name, err)
 		}
-		for i, c := range batch {
-			n := counts[perColumn*i : perColumn*(i+1)]
+		k := 0
+		for _, c := range batch {
+			markers[c] = counts[k]
+			k++
+			if !maybe[c] {
+				continue
+			}
+			n := counts[k : k+perColumn]
+			k += perColumn
 			switch {
 			case n[0] == 0:
 			case n[1] == 0:
@@ -574,27 +594,27 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 		}
 	}
 	var words []string
-	for _, c := range all {
-		if _, ok := read[c]; !ok && !slices.Contains(readable, c) {
+	for _, c := range cols {
+		if _, ok := read[c]; !ok && !slices.Contains(readable, c) && markers[c] > 0 {
 			words = append(words, c)
 		}
 	}
 	return readable, read, e.missingWords(ctx, name, words, read)
 }
 
-// missingWords adds to read the columns of words (columns of text) that
-// hold NA beside their words, as R writes a missing value: NA is read as
-// missing, unless the column holds other codes in capitals (Namibia's is
-// NA, and so is North America's beside EMEA and APAC).
-// One query answers for profileBatch columns.
+// missingWords adds to read the columns of words (columns of text that
+// hold NA or the like beside their words, as R writes a missing value)
+// whose NA is read as missing: those that hold no other codes in
+// capitals (Namibia's is NA, and so is North America's beside EMEA and
+// APAC). Only columns with a marker come here, so most files skip the
+// regular expression's scan. One query answers for profileBatch columns.
 func (e *Engine) missingWords(ctx context.Context, name string, words []string, read map[string]textReading) error {
 	for start := 0; start < len(words); start += profileBatch {
 		batch := words[start:min(start+profileBatch, len(words))]
-		sel := make([]string, 0, 2*len(batch))
+		sel := make([]string, 0, len(batch))
 		for _, c := range batch {
 			v := "nullif(trim(" + quoteIdent(c) + "), '')"
-			sel = append(sel, fmt.Sprintf("count(*) FILTER (WHERE %s IN (%s))", v, missingTextList),
-				fmt.Sprintf("count(*) FILTER (WHERE %s NOT IN (%s) AND regexp_full_match(%s, '[A-Z]{2,5}'))", v, missingTextList, v))
+			sel = append(sel, fmt.Sprintf("count(*) FILTER (WHERE %s NOT IN (%s) AND regexp_full_match(%s, '[A-Z]{2,5}'))", v, missingTextList, v))
 		}
 		counts := make([]int64, len(sel))
 		dest := make([]any, len(sel))
@@ -605,7 +625,7 @@ func (e *Engine) missingWords(ctx context.Context, name string, words []string, 
 			return fmt.Errorf("duckdb: missing words of %s: %w", name, err)
 		}
 		for i, c := range batch {
-			if counts[2*i] > 0 && counts[2*i+1] == 0 {
+			if counts[i] == 0 {
 				read[c] = textReading{Type: "VARCHAR", Format: missingTextFormat, Note: missingText + " are missing values"}
 			}
 		}
