@@ -45,7 +45,26 @@ type scanner struct {
 
 // scan consumes one chunk of the file.
 func (s *scanner) scan(chunk []byte) error {
-	for _, c := range chunk {
+	// The bytes that can end a field, a record or a quote; a run of
+	// others, once the first records are kept, is only counted, in one
+	// step: most of a file is such runs.
+	var special [256]bool
+	special[s.delim], special['\n'], special['\r'], special['"'] = true, true, true, true
+	for i := 0; i < len(chunk); i++ {
+		c := chunk[i]
+		if !s.keep && !s.quoteEnd && !special[c] {
+			j := i + 1
+			for j < len(chunk) && !special[chunk[j]] {
+				j++
+			}
+			s.fieldBytes += j - i
+			if !s.quoted {
+				s.recBytes += j - i
+			}
+			s.prevCR = false
+			i = j - 1
+			continue
+		}
 		if s.quoteEnd {
 			s.quoteEnd = false
 			if c == '"' { // "" is an escaped quote

@@ -54,9 +54,65 @@ func (e *Engine) QueryFunc(ctx context.Context, query string, fn func(row []any)
 	return e.run(ctx, query, nil, fn)
 }
 
+// QueryScan runs one read-only SELECT statement like QueryFunc but reads
+// each row into typed destinations instead of a fresh []any: dest gets the
+// result's DuckDB type names (VARCHAR, DOUBLE, ...) and returns one
+// pointer per column, as database/sql's Rows.Scan takes them, reused for
+// every row; fn is called once each row is in them. A *any destination
+// holds the value as Query returns it. A text column scanned into a
+// *sql.NullString costs no boxing beyond the driver's own, which is what
+// a result of hundreds of thousands of rows needs. Errors: as QueryFunc,
+// and the scan's error for a value its destination cannot hold.
+func (e *Engine) QueryScan(ctx context.Context, query string, dest func(types []string) []any, fn func() error) error {
+	var to []any
+	head := func(rows *sql.Rows, cols []string) error {
+		types, err := rows.ColumnTypes()
+		if err != nil {
+			return err
+		}
+		names := make([]string, len(types))
+		for i, t := range types {
+			names[i] = t.DatabaseTypeName()
+		}
+		to = dest(names)
+		if len(to) != len(cols) {
+			return fmt.Errorf("duckdb: %d destinations for %d columns", len(to), len(cols))
+		}
+		return nil
+	}
+	return e.query(ctx, query, head, func(rows *sql.Rows, _ int) error {
+		if err := rows.Scan(to...); err != nil {
+			return err
+		}
+		for _, d := range to {
+			if p, ok := d.(*any); ok {
+				*p = normalize(*p)
+			}
+		}
+		return nil
+	}, fn)
+}
+
 // run checks that query is a single SELECT, runs it under the query
 // timeout and passes the column names to head and each row to fn.
 func (e *Engine) run(ctx context.Context, query string, head func([]string), fn func([]any) error) error {
+	var row []any
+	return e.query(ctx, query, func(_ *sql.Rows, cols []string) error {
+		if head != nil {
+			head(cols)
+		}
+		return nil
+	}, func(rows *sql.Rows, n int) (err error) {
+		row, err = scanRow(rows, n)
+		return err
+	}, func() error { return fn(row) })
+}
+
+// query checks that query is a single SELECT and runs it under the query
+// timeout: head sees the result's columns, scan reads each row and fn
+// takes it. Errors of head and scan are the query's; fn's are returned
+// unchanged.
+func (e *Engine) query(ctx context.Context, query string, head func(*sql.Rows, []string) error, scan func(*sql.Rows, int) error, fn func() error) error {
 	if err := e.checkSelect(ctx, query); err != nil {
 		return err
 	}
@@ -71,15 +127,14 @@ func (e *Engine) run(ctx context.Context, query string, head func([]string), fn 
 	if err != nil {
 		return e.queryError(ctx, qctx, err)
 	}
-	if head != nil {
-		head(cols)
+	if err := head(rows, cols); err != nil {
+		return e.queryError(ctx, qctx, err)
 	}
 	for rows.Next() {
-		row, err := scanRow(rows, len(cols))
-		if err != nil {
+		if err := scan(rows, len(cols)); err != nil {
 			return e.queryError(ctx, qctx, err)
 		}
-		if err := fn(row); err != nil {
+		if err := fn(); err != nil {
 			return err
 		}
 	}

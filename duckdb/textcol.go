@@ -155,22 +155,24 @@ func hasTime(layout string) bool {
 }
 
 // readTextColumn decides how the text column col of table name reads,
-// from sample, its distinct values (textSample), and cands, the date
-// layouts that read every one of them (dateCandidates). ok is false when
-// it stays text.
-func (e *Engine) readTextColumn(ctx context.Context, name, col string, sample, cands []string) (r textReading, ok bool, err error) {
+// from sample, its distinct values (textSample), cands, the date layouts
+// that read every one of them (dateCandidates), and values, how many of
+// its values are not empty. ok is false when it stays text; retyped is
+// true when the column already has the reading's type (see
+// retypeChecked), and readTextColumns is left to retype it otherwise.
+func (e *Engine) readTextColumn(ctx context.Context, name, col string, sample, cands []string, values int64) (r textReading, ok, retyped bool, err error) {
 	q := quoteIdent(col)
 	if len(sample) == 0 {
-		return r, false, nil
+		return r, false, false, nil
 	}
 	for _, s := range sample {
 		if !strings.ContainsAny(s, "0123456789") || len(s) > 40 {
-			return r, false, nil
+			return r, false, false, nil
 		}
 	}
 	if r, ok := numberReading(sample); ok {
-		if all, err := e.readsAll(ctx, name, q, r); err != nil || all {
-			return r, all, err
+		if all, err := e.retypeChecked(ctx, name, col, &r, values); err != nil || all {
+			return r, all, all, err
 		}
 	}
 	// Each layout tried is a scan of the column; a sample that several
@@ -181,16 +183,29 @@ func (e *Engine) readTextColumn(ctx context.Context, name, col string, sample, c
 		if hasTime(f) {
 			r.Type = "TIMESTAMP"
 		}
+		if swapDayMonth(f) == "" {
+			// No day-first twin to try on the text: the column is
+			// read, and read back if a value did not read.
+			all, err := e.retypeChecked(ctx, name, col, &r, values)
+			if err != nil || !all {
+				if err != nil {
+					return r, false, false, err
+				}
+				continue
+			}
+			r.Note = dateNote(r, sample)
+			return r, true, true, nil
+		}
 		bad, timed, err := e.readCounts(ctx, name, q, r)
 		if err != nil {
-			return r, false, err
+			return r, false, false, err
 		}
 		if bad > 0 {
 			continue
 		}
 		if sw := swapDayMonth(f); sw != "" {
 			if both, err := e.readsAll(ctx, name, q, textReading{Type: r.Type, Format: sw}); err != nil {
-				return r, false, err
+				return r, false, false, err
 			} else if both {
 				r.Swap = sw
 			}
@@ -200,9 +215,56 @@ func (e *Engine) readTextColumn(ctx context.Context, name, col string, sample, c
 			r.Type = "DATE"
 		}
 		r.Note = dateNote(r, sample)
-		return r, true, nil
+		return r, true, false, nil
 	}
-	return r, false, nil
+	return r, false, false, nil
+}
+
+// retypeChecked gives column c of table name the type r reads it as and
+// keeps it when r read each of its values, of which values are not empty
+// (dates each as a year between 1800 and 2200); otherwise it leaves the
+// column as it was. Checking the values read takes one scan of the
+// typed column, where checking the text before reading it took a scan
+// of the text as costly as the reading. A TIMESTAMP reading whose every
+// time of day is midnight becomes a DATE (01/01/2015 00:00).
+func (e *Engine) retypeChecked(ctx context.Context, name, c string, r *textReading, values int64) (bool, error) {
+	tx, err := e.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("duckdb: read text column %s of %s: %w", c, name, err)
+	}
+	defer tx.Rollback() // a no-op once committed
+	q, t := quoteIdent(c), quoteIdent(name)
+	alter := fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s SET DATA TYPE %s USING %s", t, q, r.Type, readingExpr(*r, q))
+	if _, err := tx.ExecContext(ctx, alter); err != nil {
+		return false, fmt.Errorf("duckdb: read text column %s of %s: %w", c, name, err)
+	}
+	// An empty value reads as NULL, so the values read are the
+	// non-empty ones that read.
+	ok := q + " IS NOT NULL"
+	if r.Type != "DOUBLE" {
+		ok = fmt.Sprintf("year(%s) BETWEEN 1800 AND 2200", q)
+	}
+	times := "0"
+	if r.Type == "TIMESTAMP" {
+		times = fmt.Sprintf("count(*) FILTER (WHERE %s <> date_trunc('day', %s))", q, q)
+	}
+	var read, timed int64
+	if err := tx.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FILTER (WHERE %s), %s FROM %s", ok, times, t)).Scan(&read, &timed); err != nil {
+		return false, fmt.Errorf("duckdb: check reading of %s: %w", name, err)
+	}
+	if read != values {
+		return false, nil
+	}
+	if r.Type == "TIMESTAMP" && timed == 0 {
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("ALTER TABLE %s ALTER COLUMN %s SET DATA TYPE DATE", t, q)); err != nil {
+			return false, fmt.Errorf("duckdb: read text column %s of %s: %w", c, name, err)
+		}
+		r.Type = "DATE"
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("duckdb: read text column %s of %s: %w", c, name, err)
+	}
+	return true, nil
 }
 
 // textSample returns up to sampleValues distinct trimmed non-empty values.
@@ -471,7 +533,7 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 			text = append(text, c.Name)
 		}
 	}
-	text, more, err := e.readableColumns(ctx, name, text)
+	text, more, values, err := e.readableColumns(ctx, name, text)
 	if err != nil {
 		return nil, err
 	}
@@ -489,16 +551,20 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 	for c, r := range more {
 		reads[c] = r
 	}
+	retyped := map[string]bool{}
 	for i, c := range text {
-		r, ok, err := e.readTextColumn(ctx, name, c, samples[i], cands[i])
+		r, ok, done, err := e.readTextColumn(ctx, name, c, samples[i], cands[i], values[c])
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			reads[c] = r
+			reads[c], retyped[c] = r, done
 		}
 	}
 	for c, r := range reads {
+		if retyped[c] {
+			continue
+		}
 		if err := e.retype(ctx, name, c, r); err != nil {
 			return nil, err
 		}
@@ -523,23 +589,37 @@ func (e *Engine) retype(ctx context.Context, name, c string, r textReading) erro
 // a digit and at most 40 characters, which every reading needs (see
 // readTextColumn). It also returns the columns read here and now: true
 // and false as words are a boolean (yes and no stay the data's words, for
-// answers to show them as written), and numbers beside a missing-value
-// marker ("NA", as R writes them) are numbers with those missing. One
-// query answers for profileBatch columns, so that a wide file of words
-// costs a few queries rather than several per column; and a column with
-// a plain word among its first rows is text without that query.
-func (e *Engine) readableColumns(ctx context.Context, name string, cols []string) (readable []string, read map[string]textReading, err error) {
-	read = map[string]textReading{}
-	all := cols
-	if cols, err = e.notPlainText(ctx, name, cols); err != nil {
-		return nil, nil, err
+// answers to show them as written), numbers beside a missing-value
+// marker ("NA", as R writes them) are numbers with those missing, and
+// words beside NA are words with NA missing (see missingWords); and for
+// each column that may read, how many of its values are not empty. One scan
+// answers every test of profileBatch columns, so that a wide file of
+// words costs a few queries rather than several per column; and a column
+// with a plain word among its first rows is text without the tests of
+// readings.
+func (e *Engine) readableColumns(ctx context.Context, name string, cols []string) (readable []string, read map[string]textReading, values map[string]int64, err error) {
+	read, values = map[string]textReading{}, map[string]int64{}
+	cands, err := e.notPlainText(ctx, name, cols)
+	if err != nil {
+		return nil, nil, nil, err
 	}
+	maybe := map[string]bool{}
+	for _, c := range cands {
+		maybe[c] = true
+	}
+	// Per column: how many values are NA and the like (missingWords),
+	// and for a column that may read, five counts of its values.
 	const perColumn = 5
+	markers := map[string]int64{}
 	for start := 0; start < len(cols); start += profileBatch {
 		batch := cols[start:min(start+profileBatch, len(cols))]
-		sel := make([]string, 0, perColumn*len(batch))
+		var sel []string
 		for _, c := range batch {
 			v := "nullif(trim(" + quoteIdent(c) + "), '')"
+			sel = append(sel, fmt.Sprintf("count(*) FILTER (WHERE %s IN (%s))", v, missingTextList))
+			if !maybe[c] {
+				continue
+			}
 			value := fmt.Sprintf("%s NOT IN (%s)", v, missingList)
 			sel = append(sel, "count("+v+")",
 				fmt.Sprintf("count(*) FILTER (WHERE length(%s) > 40 OR NOT regexp_matches(%s, '[0-9]'))", v, v),
@@ -553,10 +633,18 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 			dest[i] = &counts[i]
 		}
 		if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", ")+" FROM "+quoteIdent(name)).Scan(dest...); err != nil {
-			return nil, nil, fmt.Errorf("duckdb: text columns of %s: %w", name, err)
+			return nil, nil, nil, fmt.Errorf("duckdb: text columns of %s: %w", name, err)
 		}
-		for i, c := range batch {
-			n := counts[perColumn*i : perColumn*(i+1)]
+		k := 0
+		for _, c := range batch {
+			markers[c] = counts[k]
+			k++
+			if !maybe[c] {
+				continue
+			}
+			n := counts[k : k+perColumn]
+			k += perColumn
+			values[c] = n[0]
 			switch {
 			case n[0] == 0:
 			case n[1] == 0:
@@ -574,27 +662,27 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 		}
 	}
 	var words []string
-	for _, c := range all {
-		if _, ok := read[c]; !ok && !slices.Contains(readable, c) {
+	for _, c := range cols {
+		if _, ok := read[c]; !ok && !slices.Contains(readable, c) && markers[c] > 0 {
 			words = append(words, c)
 		}
 	}
-	return readable, read, e.missingWords(ctx, name, words, read)
+	return readable, read, values, e.missingWords(ctx, name, words, read)
 }
 
-// missingWords adds to read the columns of words (columns of text) that
-// hold NA beside their words, as R writes a missing value: NA is read as
-// missing, unless the column holds other codes in capitals (Namibia's is
-// NA, and so is North America's beside EMEA and APAC).
-// One query answers for profileBatch columns.
+// missingWords adds to read the columns of words (columns of text that
+// hold NA or the like beside their words, as R writes a missing value)
+// whose NA is read as missing: those that hold no other codes in
+// capitals (Namibia's is NA, and so is North America's beside EMEA and
+// APAC). Only columns with a marker come here, so most files skip the
+// regular expression's scan. One query answers for profileBatch columns.
 func (e *Engine) missingWords(ctx context.Context, name string, words []string, read map[string]textReading) error {
 	for start := 0; start < len(words); start += profileBatch {
 		batch := words[start:min(start+profileBatch, len(words))]
-		sel := make([]string, 0, 2*len(batch))
+		sel := make([]string, 0, len(batch))
 		for _, c := range batch {
 			v := "nullif(trim(" + quoteIdent(c) + "), '')"
-			sel = append(sel, fmt.Sprintf("count(*) FILTER (WHERE %s IN (%s))", v, missingTextList),
-				fmt.Sprintf("count(*) FILTER (WHERE %s NOT IN (%s) AND regexp_full_match(%s, '[A-Z]{2,5}'))", v, missingTextList, v))
+			sel = append(sel, fmt.Sprintf("count(*) FILTER (WHERE %s NOT IN (%s) AND regexp_full_match(%s, '[A-Z]{2,5}'))", v, missingTextList, v))
 		}
 		counts := make([]int64, len(sel))
 		dest := make([]any, len(sel))
@@ -605,7 +693,7 @@ func (e *Engine) missingWords(ctx context.Context, name string, words []string, 
 			return fmt.Errorf("duckdb: missing words of %s: %w", name, err)
 		}
 		for i, c := range batch {
-			if counts[2*i] > 0 && counts[2*i+1] == 0 {
+			if counts[i] == 0 {
 				read[c] = textReading{Type: "VARCHAR", Format: missingTextFormat, Note: missingText + " are missing values"}
 			}
 		}

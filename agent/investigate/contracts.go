@@ -16,6 +16,10 @@ type Engine interface {
 	Lock(ctx context.Context) error
 	// QueryFunc streams the rows of a read-only query to fn.
 	QueryFunc(ctx context.Context, sql string, fn func(row []any) error) error
+	// QueryScan streams the rows of a read-only query into the typed
+	// destinations dest returns for the result's type names, calling fn
+	// after each row (see duckdb.Engine.QueryScan).
+	QueryScan(ctx context.Context, sql string, dest func(types []string) []any, fn func() error) error
 	// TimeColumn returns the qualified time column of the metric, checking
 	// hint ("TABLE.COLUMN") and reading it in format when given. Errors:
 	// INVALID_TIME_COLUMN.

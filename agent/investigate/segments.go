@@ -2,9 +2,10 @@ package investigate
 
 import (
 	"context"
+	"database/sql"
+	"encoding/binary"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/quarry-dev/quarry"
@@ -54,10 +55,37 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 			left = append(left, toSegment(is.totals).String())
 		}
 	}
-	rec, err := r.rec.stream(ctx, "leaf cube over "+strings.Join(cube.Dims, ", "), r.scope.byPeriod(cols, strings.Join(totals, " AND ")), func(row []any) error {
+	// The cube has a row per leaf and period, hundreds of thousands of
+	// them: text dimensions are read into strings and the rest into one
+	// reused row, rather than a fresh []any of every cell.
+	text := make([]sql.NullString, nd)
+	var cells []any
+	isText := make([]bool, nd)
+	dest := func(types []string) []any {
+		cells = make([]any, len(types))
+		to := make([]any, len(types))
+		for i := range to {
+			to[i] = &cells[i]
+		}
+		for i := 0; i < nd && i < len(types); i++ {
+			if types[i] == "VARCHAR" {
+				to[i], isText[i] = &text[i], true
+			}
+		}
+		return to
+	}
+	rec, err := r.rec.scan(ctx, "leaf cube over "+strings.Join(cube.Dims, ", "), r.scope.byPeriod(cols, strings.Join(totals, " AND ")), dest, func() error {
 		key = key[:0]
 		for i := 0; i < nd; i++ {
-			v, _ := label(row[i])
+			var v string
+			switch {
+			case !isText[i]:
+				v, _ = label(cells[i])
+			case text[i].Valid:
+				v = text[i].String
+			default:
+				v = nullLabel
+			}
 			c, ok := dict[i][v]
 			if !ok {
 				c = int32(len(cube.Labels[i]))
@@ -65,7 +93,7 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 				cube.Labels[i] = append(cube.Labels[i], v)
 			}
 			codes[i] = c
-			key = strconv.AppendInt(append(key, ','), int64(c), 10)
+			key = binary.LittleEndian.AppendUint32(key, uint32(c))
 		}
 		k, ok := leaf[string(key)]
 		if !ok {
@@ -79,15 +107,15 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 				cube.Den0, cube.Den1 = append(cube.Den0, 0), append(cube.Den1, 0)
 			}
 		}
-		if quarry.AsFloat(row[nd]) == 0 {
-			cube.Num0[k] += quarry.AsFloat(row[nd+1])
+		if quarry.AsFloat(cells[nd]) == 0 {
+			cube.Num0[k] += quarry.AsFloat(cells[nd+1])
 			if ratio {
-				cube.Den0[k] += quarry.AsFloat(row[nd+2])
+				cube.Den0[k] += quarry.AsFloat(cells[nd+2])
 			}
 		} else {
-			cube.Num1[k] += quarry.AsFloat(row[nd+1])
+			cube.Num1[k] += quarry.AsFloat(cells[nd+1])
 			if ratio {
-				cube.Den1[k] += quarry.AsFloat(row[nd+2])
+				cube.Den1[k] += quarry.AsFloat(cells[nd+2])
 			}
 		}
 		return nil

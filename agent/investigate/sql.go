@@ -97,6 +97,26 @@ func (r *recorder) stream(ctx context.Context, purpose, sql string, fn func(row 
 	return rec, err
 }
 
+// scan runs sql like stream, reading each row into the destinations dest
+// returns (see Engine.QueryScan), and records it.
+func (r *recorder) scan(ctx context.Context, purpose, sql string, dest func(types []string) []any, fn func() error) (record, error) {
+	id, err := r.called(purpose, sql)
+	if err != nil {
+		return record{}, err
+	}
+	start := time.Now()
+	rec := record{SQL: sql}
+	qerr := r.eng.QueryScan(ctx, sql, dest, func() error {
+		rec.Rows++
+		return fn()
+	})
+	rec.Sequence, err = r.observed(id, rec.Rows, nil, nil, time.Since(start), qerr)
+	if qerr != nil {
+		return rec, qerr
+	}
+	return rec, err
+}
+
 // quoteIdent quotes an SQL identifier.
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 

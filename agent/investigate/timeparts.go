@@ -63,6 +63,25 @@ var dateForms = []partForm{
 // two-million-row export should not pay for a second full scan.
 const maxPartRows = 500_000
 
+// partRows returns the SQL that bounds the rows the time-part checks
+// read to maxPartRows, or "" when the metric reads one table of no more
+// rows than that, which it would read whole anyway. A LIMIT keeps DuckDB
+// from sharing the scan between its threads (it keeps the rows' order):
+// at 500,000 rows the check took two to four times as long with it.
+func (r *run) partRows() string {
+	limit := fmt.Sprintf(" LIMIT %d", maxPartRows)
+	if len(r.metric.Tables) != 1 {
+		return limit
+	}
+	t := r.metric.Tables[0]
+	f := r.tables[t]
+	from := strings.TrimSpace(r.metric.From)
+	if f == nil || f.RowCount > maxPartRows || !strings.EqualFold(from, t) && from != quoteIdent(t) {
+		return limit
+	}
+	return ""
+}
+
 // partTolerance is the share of a column's non-null rows that may
 // disagree with its part of the date (typos in a real export).
 const partTolerance = 0.005
@@ -242,8 +261,8 @@ func (r *run) partsSQL(cands []partCandidate) string {
 			aggs = append(aggs, "NULL", "NULL")
 		}
 	}
-	pairs := fmt.Sprintf("SELECT d, %s, %s, count(*) AS n\n  FROM (SELECT %s FROM %s LIMIT %d) WHERE d IS NOT NULL\n  GROUP BY GROUPING SETS (%s)",
-		strings.Join(cols, ", "), strings.Join(grouping, ", "), strings.Join(inner, ", "), r.metric.From, maxPartRows, strings.Join(sets, ", "))
+	pairs := fmt.Sprintf("SELECT d, %s, %s, count(*) AS n\n  FROM (SELECT %s FROM %s%s) WHERE d IS NOT NULL\n  GROUP BY GROUPING SETS (%s)",
+		strings.Join(cols, ", "), strings.Join(grouping, ", "), strings.Join(inner, ", "), r.metric.From, r.partRows(), strings.Join(sets, ", "))
 	return fmt.Sprintf("SELECT %s\nFROM (SELECT %s, %s\n  FROM (%s))",
 		strings.Join(aggs, ", "), strings.Join(norm, ", "), partColumns, pairs)
 }
@@ -253,7 +272,7 @@ func (r *run) partsSQL(cands []partCandidate) string {
 func (r *run) bucketed(ctx context.Context, expr string) (bool, int, error) {
 	sql := fmt.Sprintf(`SELECT coalesce(bool_and(next_lo IS NULL OR hi < next_lo), false), count(*)
 FROM (SELECT max(d) AS hi, lead(min(d)) OVER (ORDER BY min(d)) AS next_lo
-  FROM (SELECT %s AS d, %s AS c FROM %s LIMIT %d) WHERE d IS NOT NULL AND c IS NOT NULL GROUP BY c)`, r.scope.day(), expr, r.metric.From, maxPartRows)
+  FROM (SELECT %s AS d, %s AS c FROM %s%s) WHERE d IS NOT NULL AND c IS NOT NULL GROUP BY c)`, r.scope.day(), expr, r.metric.From, r.partRows())
 	res, _, err := r.rec.query(ctx, "whether "+expr+" is a period label", sql)
 	if err != nil {
 		return false, 0, err
