@@ -78,27 +78,8 @@ func (r *recorder) query(ctx context.Context, purpose, sql string) (*quarry.Quer
 	return res, rec, err
 }
 
-// stream runs sql, passing each row to fn, and records it.
-func (r *recorder) stream(ctx context.Context, purpose, sql string, fn func(row []any) error) (record, error) {
-	id, err := r.called(purpose, sql)
-	if err != nil {
-		return record{}, err
-	}
-	start := time.Now()
-	rec := record{SQL: sql}
-	qerr := r.eng.QueryFunc(ctx, sql, func(row []any) error {
-		rec.Rows++
-		return fn(row)
-	})
-	rec.Sequence, err = r.observed(id, rec.Rows, nil, nil, time.Since(start), qerr)
-	if qerr != nil {
-		return rec, qerr
-	}
-	return rec, err
-}
-
-// scan runs sql like stream, reading each row into the destinations dest
-// returns (see Engine.QueryScan), and records it.
+// scan runs sql, reading each row into the destinations dest returns
+// (see Engine.QueryScan), passes it to fn, and records it.
 func (r *recorder) scan(ctx context.Context, purpose, sql string, dest func(types []string) []any, fn func() error) (record, error) {
 	id, err := r.called(purpose, sql)
 	if err != nil {
