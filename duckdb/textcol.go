@@ -240,14 +240,7 @@ func (e *Engine) retypeChecked(ctx context.Context, name, c string, r *textReadi
 	}
 	// An empty value reads as NULL, so the values read are the
 	// non-empty ones that read.
-	ok := q + " IS NOT NULL"
-	if r.Type != "DOUBLE" {
-		ok = fmt.Sprintf("year(%s) BETWEEN 1800 AND 2200", q)
-	}
-	times := "0"
-	if r.Type == "TIMESTAMP" {
-		times = fmt.Sprintf("count(*) FILTER (WHERE %s <> date_trunc('day', %s))", q, q)
-	}
+	ok, times := readingChecks(*r, q)
 	var read, timed int64
 	if err := tx.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FILTER (WHERE %s), %s FROM %s", ok, times, t)).Scan(&read, &timed); err != nil {
 		return false, fmt.Errorf("duckdb: check reading of %s: %w", name, err)
@@ -472,19 +465,26 @@ func (e *Engine) readsAll(ctx context.Context, name, q string, r textReading) (b
 	return bad == 0, err
 }
 
+// readingChecks returns, for the values x of reading r, the condition a
+// value read must meet (for dates, a year between 1800 and 2200) and the
+// count of TIMESTAMP values whose time of day is not midnight ("0" for
+// other types).
+func readingChecks(r textReading, x string) (ok, times string) {
+	ok, times = x+" IS NOT NULL", "0"
+	if r.Type != "DOUBLE" {
+		ok = fmt.Sprintf("year(%s) BETWEEN 1800 AND 2200", x)
+	}
+	if r.Type == "TIMESTAMP" {
+		times = fmt.Sprintf("count(*) FILTER (WHERE %s <> date_trunc('day', %s))", x, x)
+	}
+	return ok, times
+}
+
 // readCounts counts, in one scan of the column, the non-empty values r
 // does not read (for dates, as a year between 1800 and 2200), and for a
 // TIMESTAMP reading the values whose time of day is not midnight.
 func (e *Engine) readCounts(ctx context.Context, name, q string, r textReading) (bad, timed int64, err error) {
-	x := readingExpr(r, q)
-	ok := x + " IS NOT NULL"
-	if r.Type != "DOUBLE" {
-		ok = fmt.Sprintf("year(%s) BETWEEN 1800 AND 2200", x)
-	}
-	times := "0"
-	if r.Type == "TIMESTAMP" {
-		times = fmt.Sprintf("count(*) FILTER (WHERE %s <> date_trunc('day', %s))", x, x)
-	}
+	ok, times := readingChecks(r, readingExpr(r, q))
 	err = e.db.QueryRowContext(ctx, fmt.Sprintf(
 		"SELECT count(*) FILTER (WHERE NOT coalesce(%s, false)), %s FROM %s WHERE nullif(trim(%s), '') IS NOT NULL",
 		ok, times, quoteIdent(name), q)).Scan(&bad, &timed)
