@@ -166,8 +166,8 @@ func (p *parser) shareOfAFilterBy() error {
 // computes. Without a grouping, "cumulative sales" is their total.
 func (p *parser) runningTotal() error {
 	if p.t == nil || !slices.ContainsFunc(p.in.GroupBy, func(g Group) bool {
-		ci := slices.IndexFunc(p.t.Columns, func(c Column) bool { return c.Name == g.Column })
-		return g.Grain != "" || ci >= 0 && (isDate(&p.t.Columns[ci]) || p.isYearColumn(&p.t.Columns[ci]))
+		c := p.columnByName(g.Column)
+		return g.Grain != "" || c != nil && (isDate(c) || p.isYearColumn(c))
 	}) {
 		return nil
 	}

@@ -380,8 +380,8 @@ func (p *parser) averagePerPeriod() (string, string, bool) {
 		return "", "", false
 	}
 	g := p.in.GroupBy[0].Grain
-	ci := slices.IndexFunc(p.t.Columns, func(c Column) bool { return c.Name == p.in.Measures[0].Column })
-	if ci < 0 || defaultAgg(&p.t.Columns[ci]) != "sum" || p.onePerPeriod(g) {
+	c := p.columnByName(p.in.Measures[0].Column)
+	if c == nil || defaultAgg(c) != "sum" || p.onePerPeriod(g) {
 		return "", "", false
 	}
 	for i, t := range p.toks {

@@ -160,3 +160,14 @@ func (p *parser) columnNamed(low string) string {
 	}
 	return low
 }
+
+// columnByName returns the chosen table's column called name, nil if none.
+func (p *parser) columnByName(name string) *Column {
+	if p.t == nil {
+		return nil
+	}
+	if i := slices.IndexFunc(p.t.Columns, func(c Column) bool { return c.Name == name }); i >= 0 {
+		return &p.t.Columns[i]
+	}
+	return nil
+}
