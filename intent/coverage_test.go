@@ -109,6 +109,21 @@ func TestACountedValueInThePlural(t *testing.T) {
 	}
 }
 
+// TestValuesBeforeTheCountedNoun: "how many home games" over a table of
+// plays counts the distinct games the value describes, not the plays.
+func TestValuesBeforeTheCountedNoun(t *testing.T) {
+	plays := schemaOf("pbp", Column{Name: "game_id", Type: "integer", Min: "1", Max: "30"},
+		Column{Name: "home_away", Type: "string", Values: []string{"home", "away"}},
+		Column{Name: "event", Type: "string", Values: []string{"shot", "foul"}}, Column{Name: "points", Type: "integer", Min: "0", Max: "3"})
+	home := []Filter{{Column: "home_away", Op: "=", Values: []string{"home"}}}
+	checkCases(t, []parseCase{
+		{text: "how many home games", schema: plays, want: want{Table: "pbp", Measures: []Measure{{Column: "game_id", Agg: "count_distinct"}}, Filters: home}},
+		{text: "number of home games", schema: plays, want: want{Table: "pbp", Measures: []Measure{{Column: "game_id", Agg: "count_distinct"}}, Filters: home}},
+		{text: "how many home fouls", schema: plays, want: want{Table: "pbp", Measures: []Measure{{Agg: "count"}},
+			Filters: []Filter{{Column: "home_away", Op: "=", Values: []string{"home"}}, {Column: "event", Op: "=", Values: []string{"foul"}}}}},
+	})
+}
+
 // TestAFlagSaysWhichRows: a 0/1 column said of the rows ("born preterm",
 // "non-preterm babies") picks the rows where it is 1 (or 0); after an
 // aggregate it is a rate. "Scored" and "owned" say how a measure accrued;

@@ -587,6 +587,9 @@ func (p *parser) leadsRanking(start, i int) bool {
 		}
 	}
 	c, m, s := p.colAt(i, prefDim)
+	if c == nil && p.namesTheRows(i) {
+		c, m, s = &Column{}, 1, mEntity // "country with the largest area", each row a country
+	}
 	if c == nil || s < mEntity || isNumeric(c) || isDate(c) || !rankLinks[p.low(i+m)] || p.low(i+m) == "the" {
 		return false
 	}
@@ -599,6 +602,13 @@ func (p *parser) leadsRanking(start, i int) bool {
 		}
 	}
 	return false
+}
+
+// namesTheRows reports whether the word at j names the rows of the chosen
+// table, each row one of them: "city" over a table of cities.
+func (p *parser) namesTheRows(j int) bool {
+	return p.free(j) && p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || isEntityNoun(p.low(j))) &&
+		p.rowsAreEntities() && !p.tableNamesOtherRows(p.low(j))
 }
 
 // whichFrom reads a ranking that starts at i, its dimension at j.
@@ -620,8 +630,7 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 		col, m = p.yearColumn().Name, 1
 	case c == nil && hasN && p.free(j) && p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || isCountNoun(p.low(j))):
 		m = 1 // rows
-	case c == nil && p.free(j) && p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || isEntityNoun(p.low(j))) &&
-		p.rowsAreEntities() && !p.tableNamesOtherRows(p.low(j)):
+	case c == nil && p.namesTheRows(j):
 		m = 1 // "which city has the largest population", each row a city: the row
 	default:
 		if w := p.low(j); w != "" && p.toks[j].kind == kWord && !stopwords[w] && !isCountNoun(w) {

@@ -119,6 +119,15 @@ var synonymPhrases = func() map[string]string {
 func mergePhrases(text string, toks []token) []token {
 	out := toks[:0:0]
 	for i := 0; i < len(toks); i++ {
+		if w, n := shorthandWith(toks[i:]); n > 0 {
+			// "w/", "w/o": with, without
+			t := toks[i]
+			t.low, t.end = w, toks[i+n-1].end
+			t.raw = text[t.start:t.end]
+			out = append(out, t)
+			i += n - 1
+			continue
+		}
 		merged := false
 		for n := 4; n >= 2 && !merged; n-- {
 			if i+n > len(toks) {
@@ -147,6 +156,24 @@ func mergePhrases(text string, toks []token) []token {
 		}
 	}
 	return out
+}
+
+// shorthandWith reads the notes' shorthand at the start of toks: "w/" is
+// "with" and "w/o" "without", written together; "w/w" (week on week) is
+// left to the comparisons.
+func shorthandWith(toks []token) (string, int) {
+	if len(toks) < 2 || toks[0].low != "w" || toks[1].low != "/" || toks[1].start != toks[0].end {
+		return "", 0
+	}
+	if len(toks) > 2 && toks[2].start == toks[1].end {
+		switch toks[2].low {
+		case "o":
+			return "without", 3
+		case "w":
+			return "", 0
+		}
+	}
+	return "with", 2
 }
 
 // synonyms maps each word of synonymSets to its set's first word.

@@ -109,6 +109,17 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		return j + 1
 	}
 	src := func(end int) string { return p.src(i, end) }
+	if k := p.pastValues(j); agg == "count" && k > j && p.free(k) {
+		if c, m, st := p.colAt(k, prefCount); c != nil && m == 1 && st >= mEntity && isIDLike(c) {
+			// "how many home games" over a table of plays: the distinct
+			// games the value describes, not the plays; the value is
+			// left for the filters
+			p.addMeasure(i, src(j)+" "+p.src(k, k+1), Measure{Column: c.Name, Agg: "count_distinct"}, "")
+			p.use(i, j)
+			p.use(k, k+1)
+			return k + 1
+		}
+	}
 	w := p.low(j)
 	switch {
 	case units[w] != "" && agg == "count":
@@ -163,6 +174,18 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		return i + n
 	}
 	return i
+}
+
+// pastValues returns the index after the values of text columns that
+// start at i, one after another ("home", "home playoff"): i if none.
+func (p *parser) pastValues(i int) int {
+	for {
+		_, n := p.valueAt(p.vals, p.maxVW, i, true)
+		if n == 0 || !p.free(i) {
+			return i
+		}
+		i += n
+	}
 }
 
 // startsValue reports whether a value of a text column starts at i

@@ -505,6 +505,14 @@ var xoxPhrases = map[string]string{
 	"same period the year before": "year", "same period the previous year": "year", "same period the prior year": "year",
 }
 
+// namesNumber reports whether the word at i names a numeric column of the
+// chosen table: "pop" over a column pop_m is the population, not "period
+// over period".
+func (p *parser) namesNumber(i int) bool {
+	c, _, _ := p.colAt(i, prefNum)
+	return c != nil
+}
+
 // shiftAfterMarker reads what follows "vs": "last year", "the previous
 // period", "the year before", "a year ago", "the same period last year".
 func (p *parser) shiftAfterMarker(j int) (string, int) {
@@ -581,7 +589,7 @@ func (p *parser) times() error {
 				}
 			}
 		}
-		if ph, n := p.anyPhrase(i, keys(xoxPhrases)); n > 0 {
+		if ph, n := p.anyPhrase(i, keys(xoxPhrases)); n > 0 && !(n == 1 && p.namesNumber(i)) {
 			p.compares = append(p.compares, compareReq{pos: i, src: p.src(i, i+n), shift: xoxPhrases[ph], xox: true})
 			p.use(i, i+n)
 			i += n - 1

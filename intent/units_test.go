@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -29,5 +30,43 @@ func TestUnitOfAMeasure(t *testing.T) {
 	in, _ := Parse("average weight in kg by manufacturer", cars, time.Now())
 	if in == nil || len(in.Unknown) != 1 || in.Unknown[0].Word != "in kg" {
 		t.Fatalf("average weight in kg of weight_lbs: unknown %+v, want \"in kg\" reported", in)
+	}
+}
+
+// TestAnAbbreviationThatIsAColumn: "pop" over a population column is the
+// column, not "period over period", and "(M)" after it is its unit.
+func TestAnAbbreviationThatIsAColumn(t *testing.T) {
+	ctry := schemaOf("ctry", Column{Name: "name", Type: "string", Values: []string{"Canada", "France"}},
+		Column{Name: "cont", Type: "string", Values: []string{"NA", "EU"}}, Column{Name: "pop_m", Type: "float", Min: "5", Max: "1400"})
+	eu := []Filter{{Column: "cont", Op: "=", Values: []string{"EU"}}}
+	checkCases(t, []parseCase{
+		{text: "total pop in EU", schema: ctry, want: want{Table: "ctry", Measures: []Measure{{Column: "pop_m", Agg: "sum"}}, Filters: eu}},
+		{text: "total pop (M) in EU", schema: ctry, want: want{Table: "ctry", Measures: []Measure{{Column: "pop_m", Agg: "sum"}}, Filters: eu}},
+	})
+}
+
+// TestShorthandWith: "w/" is "with" and "w/o" "without"; "w/w" stays a
+// comparison.
+func TestShorthandWith(t *testing.T) {
+	ctry := schemaOf("ctry", Column{Name: "name", Type: "string", Values: []string{"Canada", "France"}},
+		Column{Name: "cont", Type: "string", Values: []string{"NA", "EU"}}, Column{Name: "gdp_usd_bn", Type: "float", Min: "5", Max: "20000"})
+	ctry.Tables[0].Rows = 2 // a country a row
+	checkCases(t, []parseCase{
+		{text: "country w/ highest gdp", schema: ctry, want: want{Table: "ctry", Measures: []Measure{{Column: "gdp_usd_bn", Agg: "sum"}},
+			Top: &TopN{1, "", true}}},
+		{text: "country with highest gdp", schema: ctry, want: want{Table: "ctry", Measures: []Measure{{Column: "gdp_usd_bn", Agg: "sum"}},
+			Top: &TopN{1, "", true}}},
+	})
+	for _, text := range []string{"country w/ highest gdp", "countries w/o gdp", "gdp w/w"} {
+		toks := mergePhrases(text, tokenize(text))
+		var low []string
+		for _, t := range toks {
+			low = append(low, t.low)
+		}
+		want := map[string]string{"country w/ highest gdp": "country with highest gdp", "countries w/o gdp": "countries without gdp",
+			"gdp w/w": "gdp w / w"}[text]
+		if got := strings.Join(low, " "); got != want {
+			t.Errorf("tokens of %q: %q, want %q", text, got, want)
+		}
 	}
 }
