@@ -141,7 +141,6 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	}
 	slices.SortStableFunc(found, func(a, b unit) int { return cmp.Compare(b.score, a.score) })
 	var b strings.Builder
-	fmt.Fprintf(&b, "From the room's documents (the passage that answers first; no model was used):\n")
 	quoted := map[string]bool{}
 	for _, u := range found {
 		if len(quoted) == quoteLines {
@@ -154,6 +153,8 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		p := pages[u.page]
 		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clip(u.quote, 300), p.DocumentName, p.PageNumber)
 	}
+	// The answer comes first; how it was found, last.
+	b.WriteString("(Quoted from the room's documents, the passage that answers first; no model was used.)")
 	// The answer's page is cited first, by the chunk that answers.
 	first := pages[found[0].page]
 	first.Chunks = append([]room.ChunkHit{first.Chunks[found[0].chunk]}, slices.Delete(slices.Clone(first.Chunks), found[0].chunk, found[0].chunk+1)...)

@@ -237,15 +237,11 @@ func TestTheAnswerComesFirst(t *testing.T) {
 	}
 }
 
-// firstLine is an answer's first line that is not a heading, without its
-// list marker.
+// firstLine is an answer's first line, without its list marker: the
+// answer itself, never a heading before it.
 func firstLine(answer string) string {
-	for _, l := range strings.Split(answer, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasSuffix(l, ":") {
-			return strings.TrimPrefix(l, "- ")
-		}
-	}
-	return ""
+	l, _, _ := strings.Cut(strings.TrimSpace(answer), "\n")
+	return strings.TrimPrefix(l, "- ")
 }
 
 // TestATitleWordDoesNotHijackTheQuestion: a question with "memory" is
