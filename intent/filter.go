@@ -27,7 +27,7 @@ func (p *parser) values(fuzzy bool) {
 		}
 		neg, j := false, i
 		if _, n := p.anyPhrase(i, negations); n > 0 {
-			neg, j = true, p.skip(i+n, "-", "the", "for")
+			neg, j = true, p.skip(i+n, ".", "-", "the", "for") // "excl. NA"
 		}
 		refs, n := p.valueHere(j, fuzzy)
 		if n == 0 {

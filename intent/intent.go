@@ -100,6 +100,9 @@ type Measure struct {
 	// among: "average cost per patient" is sum(cost) / count(DISTINCT
 	// patient_id), however many rows a patient has. "" for none.
 	PerEach string
+	// Scale is what the result is divided by to be in the unit asked for:
+	// 1000 for "avg salary in $k" over dollars. 0 for none.
+	Scale float64
 }
 
 // Filter is one row condition.

@@ -203,6 +203,9 @@ func sameWord(w, cw string) bool {
 	if len(sa) >= 5 && sa == sb {
 		return true
 	}
+	if d, u := digitsThenLetters(w); d != "" && u != "" && cw == u+d {
+		return true // "1500m" for a column m1500: a distance said as written
+	}
 	// "closing" and "close", "opening" and "open", "hired" and "hire": a
 	// short root with -ing or -ed.
 	for _, pair := range [][2]string{{w, cw}, {cw, w}} {
@@ -218,6 +221,24 @@ func sameWord(w, cw string) bool {
 		}
 	}
 	return false
+}
+
+// digitsThenLetters splits a word such as "1500m" or "400mh" into its
+// digits and the letters after them; "" and "" for any other word.
+func digitsThenLetters(w string) (string, string) {
+	k := 0
+	for k < len(w) && w[k] >= '0' && w[k] <= '9' {
+		k++
+	}
+	if k == 0 || k == len(w) {
+		return "", ""
+	}
+	for _, r := range w[k:] {
+		if r < 'a' || r > 'z' {
+			return "", ""
+		}
+	}
+	return w[:k], w[k:]
 }
 
 // undoubled returns r without a doubled last consonant ("readmitt" is

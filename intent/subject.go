@@ -343,8 +343,8 @@ func (p *parser) asides() error {
 			// the amount is a yearly one, as the column is
 			p.understood(i-1, fmt.Sprintf("%s -> the period of the amount (the table has no dates)", p.src(i-1, i+1)), p.src(i-1, i+1))
 			p.toks[i-1].used = true
-		case scaleWords[w] && i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "("):
-			// "(thousands)", "in millions": how the data is written
+		case p.scaleSaid(i):
+			// "in $k", "(millions)": the unit the measure is to be shown in
 		case (w == "rate" || w == "rates") && i > 0 && p.countColumnNamed(p.toks[i-1].low):
 			// "bounce rate" over a column of bounces: a rate is not the
 			// count it is a rate of; left to be reported

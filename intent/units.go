@@ -69,3 +69,84 @@ func (p *parser) unitSaid(i int) {
 		p.understood(from, fmt.Sprintf("%s -> the unit, as said (the numbers are the data's, not converted)", src), src)
 	}
 }
+
+// scales are the words that say a number is in thousands, millions or
+// billions, with what they multiply by. "m" and "b" count only after a
+// currency sign ("$m"): alone they are metres and bytes.
+var scales = map[string]float64{
+	"k": 1e3, "thousand": 1e3, "thousands": 1e3, "000s": 1e3, "000": 1e3,
+	"mn": 1e6, "mil": 1e6, "mio": 1e6, "million": 1e6, "millions": 1e6, "mm": 1e6,
+	"bn": 1e9, "billion": 1e9, "billions": 1e9,
+}
+
+// currencySigns may stand between "in" and a scale: "in $k".
+var currencySigns = setOf("$", "€", "£", "usd", "eur", "gbp", "dollars")
+
+// scaleOf returns what a scale word at i multiplies by, 0 if it is none;
+// sign says a currency sign came before it.
+func scaleOf(w string, sign bool) float64 {
+	if f, ok := scales[w]; ok && (w != "mm" || sign) {
+		return f
+	}
+	if sign {
+		switch w {
+		case "m":
+			return 1e6
+		case "b":
+			return 1e9
+		}
+	}
+	return 0
+}
+
+// scaleSaid reads the scale a measure is to be shown in at i: "in $k",
+// "(thousands)", "in millions", "($m)". The one measure of a column is
+// divided by what the scale multiplies by, over the scale its column's
+// name already has ("gdp_usd_bn" shown "in millions" is times 1000); a
+// scale the column already has is its unit. With no such measure, or
+// several, the words are left to be reported.
+func (p *parser) scaleSaid(i int) bool {
+	k := i - 1
+	sign := false
+	for k >= 0 && currencySigns[p.toks[k].low] {
+		k, sign = k-1, true
+	}
+	if k < 0 || p.toks[k].low != "in" && p.toks[k].low != "(" {
+		return false
+	}
+	f := scaleOf(p.toks[i].low, sign)
+	if f == 0 {
+		return false
+	}
+	idx := -1
+	for mi, m := range p.in.Measures {
+		if m.Column == "" || m.Agg == "count" || m.Agg == "count_distinct" {
+			continue
+		}
+		if idx >= 0 {
+			return false
+		}
+		idx = mi
+	}
+	if idx < 0 {
+		return false
+	}
+	m := &p.in.Measures[idx]
+	has := 1.0
+	money := false
+	for _, cw := range nameWords(m.Column) {
+		if g := scaleOf(cw, money); g != 0 {
+			has = g
+		}
+		money = money || moneyWords[cw] || currencySigns[cw]
+	}
+	src := p.src(k, i+1)
+	if f == has {
+		p.understood(k, fmt.Sprintf("%s -> the unit of %s", src, m.Column), src)
+	} else {
+		m.Scale = f / has
+		p.understood(k, fmt.Sprintf("%s -> %s divided by %g", src, m.Column, m.Scale), src)
+	}
+	p.use(k, i+1)
+	return true
+}

@@ -70,3 +70,43 @@ func TestShorthandWith(t *testing.T) {
 		}
 	}
 }
+
+// TestAScaleToShowIn: "in $k" divides a measure of dollars by 1000; a
+// scale the column's name has is its unit ("in $bn" of gdp_usd_bn), and
+// another is the ratio of the two ("in millions" of billions).
+func TestAScaleToShowIn(t *testing.T) {
+	emp := schemaOf("emp", Column{Name: "dept", Type: "string", Values: []string{"Eng", "Ops"}},
+		Column{Name: "salary_usd", Type: "integer", Min: "50000", Max: "180000"}, Column{Name: "gdp_usd_bn", Type: "float", Min: "1", Max: "9"})
+	by := []Group{{"dept", ""}}
+	checkCases(t, []parseCase{
+		{text: "avg salary in $k by dept", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "salary_usd", Agg: "avg", Scale: 1000}}, GroupBy: by}},
+		{text: "total salary (thousands) by dept", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "salary_usd", Agg: "sum", Scale: 1000}}, GroupBy: by}},
+		{text: "total gdp in $bn by dept", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "gdp_usd_bn", Agg: "sum"}}, GroupBy: by}},
+		{text: "total gdp in millions by dept", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "gdp_usd_bn", Agg: "sum", Scale: 0.001}}, GroupBy: by}},
+	})
+	if in, err := Parse("number of depts in $k", emp, now); err == nil && len(in.Unknown) == 0 {
+		t.Errorf("a count in $k: read as %+v, want the scale reported", in.Measures)
+	}
+}
+
+// TestADistanceSaidAsWritten: "1500m" names a column m1500_s, as its
+// name writes the distance the other way round.
+func TestADistanceSaidAsWritten(t *testing.T) {
+	dec := schemaOf("decath", Column{Name: "country", Type: "string", Values: []string{"FRA", "USA"}},
+		Column{Name: "m100_s", Type: "float", Min: "10", Max: "12"}, Column{Name: "m1500_s", Type: "float", Min: "250", Max: "300"})
+	checkCases(t, []parseCase{
+		{text: "avg 1500m time by country", schema: dec, want: want{Table: "decath", Measures: []Measure{{Column: "m1500_s", Agg: "avg"}},
+			GroupBy: []Group{{"country", ""}}}},
+	})
+}
+
+// TestShortNegation: "excl." with its full stop excludes the value after
+// it.
+func TestShortNegation(t *testing.T) {
+	ctry := schemaOf("ctry", Column{Name: "cont", Type: "string", Values: []string{"NA", "EU", "AS"}},
+		Column{Name: "gdp_usd_bn", Type: "float", Min: "5", Max: "20000"})
+	checkCases(t, []parseCase{
+		{text: "median gdp excl. NA", schema: ctry, want: want{Table: "ctry", Measures: []Measure{{Column: "gdp_usd_bn", Agg: "median"}},
+			Filters: []Filter{{Column: "cont", Op: "!=", Values: []string{"NA"}}}}},
+	})
+}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -489,6 +490,12 @@ func (b *planBuilder) measures() []measure {
 		default:
 			mm.sql, mm.alias, mm.label = aggregate(m.Agg, quoteIdent(m.Column)), m.Agg+"_"+m.Column, aggWord(m.Agg)+" "+m.Column
 		}
+		if m.Scale != 0 && m.Scale != 1 {
+			// "in $k": the result in the unit asked for
+			mm.sql = "(" + mm.sql + ") / " + strconv.FormatFloat(m.Scale, 'g', -1, 64)
+			mm.alias += "_" + scaleName(m.Scale)
+			mm.label += " in " + scaleWords(m.Scale)
+		}
 		out = append(out, mm)
 	}
 	return out
@@ -821,7 +828,37 @@ func (m measure) when(cond string) string {
 	if m.Column == "" {
 		agg = "count"
 	}
-	return aggregate(agg, "CASE WHEN "+cond+" THEN "+in+" END")
+	out := aggregate(agg, "CASE WHEN "+cond+" THEN "+in+" END")
+	if m.Scale != 0 && m.Scale != 1 {
+		out = "(" + out + ") / " + strconv.FormatFloat(m.Scale, 'g', -1, 64)
+	}
+	return out
+}
+
+// scaleName and scaleWords name what a measure was divided by: "k",
+// "thousands"; a ratio that is no power of a thousand is written out.
+func scaleName(f float64) string {
+	switch f {
+	case 1e3:
+		return "k"
+	case 1e6:
+		return "m"
+	case 1e9:
+		return "bn"
+	}
+	return "div_" + strings.ReplaceAll(strconv.FormatFloat(f, 'g', -1, 64), ".", "_")
+}
+
+func scaleWords(f float64) string {
+	switch f {
+	case 1e3:
+		return "thousands"
+	case 1e6:
+		return "millions"
+	case 1e9:
+		return "billions"
+	}
+	return "units of " + strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // changeBy: each value of dim with the measure in the period compared

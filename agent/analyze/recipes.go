@@ -143,6 +143,10 @@ func (r *run) shapeOf(in *intent.Intent) analysis.RecipeShape {
 		} else {
 			sh.Measures = append(sh.Measures, m.Agg)
 		}
+		if m.Scale != 0 {
+			// "in $k": a shape of its own, shown in another unit
+			sh.Measures[len(sh.Measures)-1] += fmt.Sprintf("/%g", m.Scale)
+		}
 	}
 	for _, g := range in.GroupBy {
 		kind := g.Grain
@@ -393,6 +397,9 @@ func slotsText(in *intent.Intent) string {
 		}
 		if m.Per != "" {
 			col += "/" + m.Per
+		}
+		if m.Scale != 0 {
+			col += fmt.Sprintf(" in units of %g", m.Scale)
 		}
 		parts = append(parts, fmt.Sprintf("measure=%s(%s)", m.Agg, col))
 	}

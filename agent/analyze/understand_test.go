@@ -475,6 +475,24 @@ func TestRevenueOfUnitPricesIsPriceTimesQuantity(t *testing.T) {
 	}
 }
 
+// TestAScaleAskedForDividesTheMeasure: "avg salary in $k by dept" over
+// dollars shows thousands, in the query, and names them.
+func TestAScaleAskedForDividesTheMeasure(t *testing.T) {
+	path := writeRows(t, "emp.csv", [][]string{
+		{"emp_id", "dept", "salary_usd"},
+		{"1", "Eng", "100000"}, {"2", "Eng", "150000"}, // 125
+		{"3", "Ops", "60000"}, // 60
+	})
+	res := runRequest(t, "avg salary in $k by dept", path)
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("%s %+v", res.Status, res.Error)
+	}
+	rows := readTable(t, res, "by_dept")
+	if len(rows) != 3 || rows[0][1] != "avg_salary_usd_k" || rows[1][0] != "Eng" || rows[1][1] != "125" || rows[2][1] != "60" {
+		t.Errorf("by dept = %v, want avg_salary_usd_k Eng 125, Ops 60 (plan: %s)", rows, res.Plan.Reasoning)
+	}
+}
+
 // TestRankingByAChangeRanksByTheChange: "which 2 countries had the
 // biggest gain in life expectancy between 1995 and 2005" ranks by each
 // country's change, not by its level.
