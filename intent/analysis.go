@@ -40,7 +40,7 @@ var analysisPhrases = map[string][]string{
 		"box plot", "boxplot", "quantiles", "percentiles", "quartiles"},
 	AnalysisHistogram: {"histogram", "histograms", "hist", "binned", "bins"},
 	AnalysisCorrelation: {"correlation between", "correlations between", "correlation coefficient between",
-		"correlation of", "correlation", "correlations", "correlate", "correlates", "correlated", "correlating",
+		"correlation of", "correlation", "correlations", "corr between", "corr of", "corr", "correl", "correlate", "correlates", "correlated", "correlating",
 		"relationship between", "relationships between", "relation between", "relationship", "association between",
 		"associated with", "association", "scatter plot", "scatterplot", "scatter", "relate to", "related to"},
 	AnalysisOutliers: {"outlier", "outliers", "anomaly", "anomalies", "anomalous", "unusual", "extreme values",

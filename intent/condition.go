@@ -20,11 +20,12 @@ var comparators = map[string]string{
 	"under": "<", "below": "<", "less than": "<", "fewer than": "<", "lower than": "<", "smaller than": "<",
 	"at most": "<=", "no more than": "<=", "not more than": "<=", "up to": "<=", "maximum of": "<=", "max of": "<=",
 	"less than or equal to": "<=", "equal to": "=", "equals": "=", "exactly": "=", "equalling": "=",
+	"at or below": "<=", "at or under": "<=", "at or above": ">=", "at or over": ">=",
 }
 
 // postfix are the operators written after the number: "5 or more".
 var postfix = map[string]string{"or more": ">=", "or above": ">=", "or higher": ">=", "+": ">=",
-	"or less": "<=", "or fewer": "<=", "or below": "<=", "or lower": "<="}
+	"or less": "<=", "or fewer": "<=", "or below": "<=", "or lower": "<=", "or under": "<=", "or over": ">="}
 
 // number reads an amount at i: "100", "$1,000", "2.5k", "10%". It returns
 // the number as text, the tokens read, and "money" or "pct" when the
@@ -51,6 +52,8 @@ func (p *parser) number(i int) (string, int, string) {
 		w, mult = strings.TrimRight(w, "m"), 1e6
 	case strings.HasSuffix(w, "bn") || strings.HasSuffix(w, "b"):
 		w, mult = strings.TrimSuffix(strings.TrimSuffix(w, "n"), "b"), 1e9
+	case (strings.HasSuffix(w, "c") || strings.HasSuffix(w, "f")) && len(w) > 1 && isDigits(w[:len(w)-1]):
+		w = w[:len(w)-1] // "0C", "32F": degrees
 	}
 	v, err := strconv.ParseFloat(w, 64)
 	if err != nil || strings.ContainsAny(w, "-/") {
@@ -87,6 +90,9 @@ func (p *parser) number(i int) (string, int, string) {
 			if c, _, _ := p.colAt(j, prefNum); c == nil {
 				j++
 			}
+		}
+		if p.low(j-1) == "°" && j < len(p.toks) && p.toks[j].start == p.toks[j-1].end && (p.low(j) == "c" || p.low(j) == "f") {
+			j++ // "32°F"
 		}
 	}
 	return strconv.FormatFloat(sign*v*mult, 'f', -1, 64), j - i, kind
@@ -385,13 +391,49 @@ func (p *parser) equalities() {
 			i = j + m - 1
 			continue
 		}
-		// the column before: "group 2"
+		if _, k, _ := p.number(i); k > 0 {
+			if _, n := p.anyPhrase(i+k, keys(postfix)); n > 0 {
+				continue // "tmin 32°F or below": a condition, not a value
+			}
+		}
+		// the column before: "group 2", "grade 4 or 5"
 		for s := i - 1; s >= 0 && s >= i-3; s-- {
 			if c, m, st := p.colAt(s, prefAny); c != nil && s+m == i && st >= mWords && c.Type == "integer" && !p.isYearColumn(c) && !isIDLike(c) {
-				p.addCondition(s, i+1, s, i, c, "=", strconv.Itoa(n))
+				vals, end := p.numberList(i, c)
+				if len(vals) == 1 {
+					p.addCondition(s, end, s, i, c, "=", vals[0])
+				} else {
+					p.useCond(s, end, s, i)
+					p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: "in", Values: vals})
+					w := fmt.Sprintf("%s in (%s)", c.Name, strings.Join(vals, ", "))
+					p.understood(s, p.src(s, end)+" -> "+w, p.src(s, end)+" ("+w+")")
+				}
+				i = end - 1
 				break
 			}
 		}
+	}
+}
+
+// numberList reads the whole numbers from i joined by "or", "and" or a
+// comma ("4 or 5", "1, 2 and 3") that are within c's range, and returns
+// them with the index after the last.
+func (p *parser) numberList(i int, c *Column) ([]string, int) {
+	lo, err1 := strconv.ParseFloat(c.Min, 64)
+	hi, err2 := strconv.ParseFloat(c.Max, 64)
+	vals, end := []string{p.toks[i].low}, i+1
+	for {
+		k := p.skip(end, ",")
+		if k < len(p.toks) && (p.low(k) == "or" || p.low(k) == "and") {
+			k++
+		}
+		if k == end || k >= len(p.toks) || !p.free(k) || !isDigits(p.low(k)) {
+			return vals, end
+		}
+		if v, _ := strconv.ParseFloat(p.low(k), 64); err1 != nil || err2 != nil || v < lo || v > hi {
+			return vals, end
+		}
+		vals, end = append(vals, p.low(k)), k+1
 	}
 }
 

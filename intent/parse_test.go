@@ -127,6 +127,7 @@ func TestParseAnalyses(t *testing.T) {
 		{text: "distribution of amount", want: want{Measures: amount, Analyses: []string{AnalysisDistribution}}},
 		{text: "histogram of quantity", want: want{Measures: []Measure{{Column: "quantity", Agg: "sum"}}, Analyses: []string{AnalysisHistogram}}},
 		{text: "correlation between amount and discount", want: want{Measures: []Measure{sumAmount, {Column: "discount_pct", Agg: "avg"}}, Analyses: []string{AnalysisCorrelation}}},
+		{text: "corr between amount and discount", want: want{Measures: []Measure{sumAmount, {Column: "discount_pct", Agg: "avg"}}, Analyses: []string{AnalysisCorrelation}}},
 		{text: "does discount correlate with quantity", want: want{Measures: []Measure{{Column: "discount_pct", Agg: "avg"}, {Column: "quantity", Agg: "sum"}}, Analyses: []string{AnalysisCorrelation}}},
 		{text: "relationship between quantity and amount", want: want{Measures: []Measure{{Column: "quantity", Agg: "sum"}, sumAmount}, Analyses: []string{AnalysisCorrelation}}},
 		{text: "outliers in amount", want: want{Measures: amount, Analyses: []string{AnalysisOutliers}}},

@@ -32,7 +32,7 @@ var turnArounds = setOf("no", "not", "never")
 // relating words ask how two measures go together ("sales with
 // discount", "units against price"): the second is then a measure, and
 // a share or rate has its own reading of what rows have.
-var relating = []string{"correlation", "correlate", "correlates", "correlated", "relationship", "relation",
+var relating = []string{"correlation", "corr", "correl", "correlate", "correlates", "correlated", "relationship", "relation",
 	"related", "relate", "associated", "association", "regress", "regression", "versus", "vs", "against",
 	"share", "percentage", "percent", "proportion", "fraction", "ratio", "rate", "compare", "compared"}
 

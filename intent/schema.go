@@ -75,6 +75,13 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 			out = append(out, colMatch{c, n, mWords})
 			continue
 		}
+		if raw := rawNameWords(c.Name); len(tok.low) >= 4 && raw[0] == tok.low && !slices.Contains(cw, tok.low) &&
+			!slices.ContainsFunc(raw[1:], func(w string) bool { _, unit := unitOf[w]; return !unit && !unitWords[w] }) {
+			// "tmin" for tmin_f, whose name is read as temp min f: the
+			// run as written
+			out = append(out, colMatch{c, 1, mWords})
+			continue
+		}
 		if len(cw) >= 2 {
 			if n, ok := p.ofPhrase(i, cw); ok {
 				out = append(out, colMatch{c, n, mWords})

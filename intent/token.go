@@ -299,6 +299,24 @@ func norm(w string) string {
 // [order date], "SibSp" -> [sib sp], "unitPrice2" -> [unit price2],
 // "Discount %" -> [discount %].
 func nameWords(name string) []string {
+	words := rawNameWords(name)
+	// "Miles_per_Gallon" is mpg, as a request's "miles per gallon" is.
+	if w, ok := synonymPhrases[strings.Join(words, " ")]; ok {
+		return []string{w}
+	}
+	for k := 0; k < len(words); k++ {
+		if parts := compoundWords(words[k]); parts != nil {
+			// "TOTEMP" is TOT EMP, "realgdp" real gdp
+			words = append(words[:k:k], append(parts, words[k+1:]...)...)
+			k += len(parts) - 1
+		}
+	}
+	return words
+}
+
+// rawNameWords splits a column's name into the words it is written with,
+// at punctuation and changes of case, lower case: "tmin_f" is tmin f.
+func rawNameWords(name string) []string {
 	var words []string
 	var cur []rune
 	flush := func() {
@@ -323,17 +341,6 @@ func nameWords(name string) []string {
 		}
 	}
 	flush()
-	// "Miles_per_Gallon" is mpg, as a request's "miles per gallon" is.
-	if w, ok := synonymPhrases[strings.Join(words, " ")]; ok {
-		return []string{w}
-	}
-	for k := 0; k < len(words); k++ {
-		if parts := compoundWords(words[k]); parts != nil {
-			// "TOTEMP" is TOT EMP, "realgdp" real gdp
-			words = append(words[:k:k], append(parts, words[k+1:]...)...)
-			k += len(parts) - 1
-		}
-	}
 	return words
 }
 

@@ -110,3 +110,34 @@ func TestShortNegation(t *testing.T) {
 			Filters: []Filter{{Column: "cont", Op: "!=", Values: []string{"NA"}}}}},
 	})
 }
+
+// TestAListOfAnIntegerColumnsValues: "grade 4 or 5" picks both grades;
+// a number outside the column's range is not one of them.
+func TestAListOfAnIntegerColumnsValues(t *testing.T) {
+	pts := schemaOf("pts", Column{Name: "sex", Type: "string", Values: []string{"M", "F"}},
+		Column{Name: "grade", Type: "integer", Min: "1", Max: "5"}, Column{Name: "charge_usd", Type: "integer", Min: "10", Max: "50000"})
+	checkCases(t, []parseCase{
+		{text: "how many patients with grade 4 or 5", schema: pts, want: want{Table: "pts", Measures: []Measure{{Agg: "count"}},
+			Filters: []Filter{{Column: "grade", Op: "in", Values: []string{"4", "5"}}}}},
+		{text: "avg charge for grade 1, 2 and 3", schema: pts, want: want{Table: "pts", Measures: []Measure{{Column: "charge_usd", Agg: "avg"}},
+			Filters: []Filter{{Column: "grade", Op: "in", Values: []string{"1", "2", "3"}}}}},
+	})
+}
+
+// TestDegreesAndARunOfTheName: "tmin" names tmin_f, whose name is read as
+// temp min f; "32°F", "0C" are degrees; "at or below" and "or below" are
+// comparisons, not a value of tmin.
+func TestDegreesAndARunOfTheName(t *testing.T) {
+	wx := schemaOf("wx", Column{Name: "station", Type: "string", Values: []string{"Oslo", "Bergen"}},
+		Column{Name: "tmin_f", Type: "integer", Min: "10", Max: "50"}, Column{Name: "tmax_c", Type: "float", Min: "-10", Max: "30"})
+	le32 := []Filter{{Column: "tmin_f", Op: "<=", Values: []string{"32"}}}
+	checkCases(t, []parseCase{
+		{text: "avg tmin", schema: wx, want: want{Table: "wx", Measures: []Measure{{Column: "tmin_f", Agg: "avg"}}}},
+		{text: "avg tmin by station where tmin 32°F or below", schema: wx, want: want{Table: "wx", Measures: []Measure{{Column: "tmin_f", Agg: "avg"}},
+			Filters: le32, GroupBy: []Group{{"station", ""}}}},
+		{text: "avg tmin by station where tmin at or below 32 F", schema: wx, want: want{Table: "wx", Measures: []Measure{{Column: "tmin_f", Agg: "avg"}},
+			Filters: le32, GroupBy: []Group{{"station", ""}}}},
+		{text: "avg tmax by station when tmax below 0C", schema: wx, want: want{Table: "wx", Measures: []Measure{{Column: "tmax_c", Agg: "avg"}},
+			Filters: []Filter{{Column: "tmax_c", Op: "<", Values: []string{"0"}}}, GroupBy: []Group{{"station", ""}}}},
+	})
+}
