@@ -146,7 +146,7 @@ func (p *parser) abbreviationOf(i int) string {
 	for ci := range p.t.Columns {
 		cws := nameWords(p.t.Columns[ci].Name)
 		for k, cw := range cws {
-			ok := abbreviates(w, cw)
+			ok := abbreviates(w, cw) || measureNouns[w] && len(cw) >= 3 && strings.HasPrefix(w, cw) && isLetters(cw)
 			if !ok && len(cw) == 1 && len(cws) >= 2 && w[0] == cw[0] {
 				ok = k > 0 && p.wordIs(i-1, cws[k-1]) || k+1 < len(cws) && p.wordIs(i+1, cws[k+1])
 			}
@@ -187,6 +187,9 @@ func abbreviates(w, cw string) bool {
 	sw, scw := w, cw
 	if !strings.HasSuffix(w, "s") || !strings.HasSuffix(cw, "s") {
 		sw = singular(w) // "hrs" for hours, "cty" for cities, not "sys" for stay
+	}
+	if e, ok := strings.CutSuffix(sw, "e"); ok && len(scw) >= 3 && len(e) > len(scw) && scw[len(scw)-1] != 'e' {
+		sw = e // "svc" for service: a silent e left off
 	}
 	if len(sw) <= len(scw) || len(scw) == 2 && len(sw) > 6 || sw[len(sw)-1] != scw[len(scw)-1] {
 		return false

@@ -69,7 +69,7 @@ func TestAbbreviates(t *testing.T) {
 		{"relative", "rel", true}, {"speed", "spd", true}, {"building", "bldg", true}, {"government", "govt", true},
 		{"country", "count", false}, {"agent", "age", false}, {"average", "age", false}, {"shipping", "ship", false},
 		{"displacement", "dt", false}, {"state", "st", false}, {"date", "dt", false}, {"temple", "temp", false},
-		{"cty", "city", false}, {"city", "city", false},
+		{"cty", "city", false}, {"city", "city", false}, {"service", "svc", true}, {"state", "ste", false},
 	} {
 		if got := abbreviates(c.w, c.cw); got != c.want {
 			t.Errorf("abbreviates(%q, %q) = %v, want %v", c.w, c.cw, got, c.want)

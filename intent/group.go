@@ -308,7 +308,7 @@ func (p *parser) onlyCategory() *Column {
 			last = ws[len(ws)-1]
 		}
 		if c.Type != "string" || len(c.Values) < 2 || isIDLike(c) || p.t.Rows > 0 && int64(len(c.Values))*2 > p.t.Rows ||
-			last == "name" || last == "title" || last == "label" || last == "description" || last == "comment" || last == "notes" {
+			nameEnds[last] || last == "description" || last == "comment" || last == "notes" {
 			continue
 		}
 		if found != nil {

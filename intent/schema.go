@@ -15,7 +15,16 @@ func isText(c *Column) bool    { return c.Type == "string" || c.Type == "boolean
 
 // qualifiers are the last words of a column name that say how an entity is
 // written down: "customer_id", "product_name". "customers" names them.
-var qualifiers = setOf("id", "name", "code", "key", "number", "nr", "ref", "uuid", "label", "title")
+var qualifiers = setOf("id", "name", "code", "key", "number", "nr", "ref", "uuid", "label", "title", "no", "cd", "nm", "fips")
+
+// nameEnds end the name of a column of names ("dept_nm"); idWords the
+// name of one of identifiers ("emp_no", "county_fips"), which are counted,
+// never summed; codeWords one of codes ("dept_cd").
+var (
+	nameEnds = setOf("name", "title", "label", "nm")
+	idEnds   = setOf("id", "key", "uuid", "number", "nr", "no", "fips")
+	codeEnds = setOf("code", "cd")
+)
 
 // generic words name too many columns to pick one by themselves.
 var generic = setOf("id", "name", "code", "key", "number", "date", "time", "day", "pct", "%", "total",
@@ -321,7 +330,7 @@ func fit(c *Column, pref int) int {
 	switch pref {
 	case prefDim:
 		switch {
-		case isText(c) && (last == "name" || last == "title" || last == "label"):
+		case isText(c) && nameEnds[last]:
 			return 0
 		case isText(c) && last != "id" && last != "key" && last != "uuid":
 			return 1
@@ -332,10 +341,10 @@ func fit(c *Column, pref int) int {
 		}
 		return 3
 	case prefCount:
-		switch last {
-		case "id", "key", "uuid", "number", "nr":
+		switch {
+		case idEnds[last]:
 			return 0
-		case "code":
+		case codeEnds[last]:
 			return 1
 		}
 		return 2
@@ -556,7 +565,7 @@ func (p *parser) chooseTable() error {
 	// products), the table's own rows are the ones to count, not the
 	// rows of every order it is joined to.
 	for ti := range p.s.Tables {
-		if ti != best && scores[ti] == scores[best] && scores[ti] > 0 && joins(best, ti) && !p.namesFacts(ti) {
+		if ti != best && scores[ti] == scores[best] && scores[ti] > 0 && joins(best, ti) && !p.namesFacts(ti) && !p.abbreviatesOnlyIn(best, ti) {
 			best = ti
 			break
 		}
@@ -587,6 +596,58 @@ func (p *parser) namesFacts(ti int) bool {
 	return false
 }
 
+// abbreviatesOnlyIn reports whether a word of the request abbreviates a
+// word of a column of table a that table b has no column of ("salary" for
+// sal_k of staff, joined to depts): table a's rows are the ones asked
+// about.
+func (p *parser) abbreviatesOnlyIn(a, b int) bool {
+	own := map[string]bool{}
+	for _, c := range p.s.Tables[b].Columns {
+		own[strings.ToLower(c.Name)] = true
+	}
+	for _, t := range p.toks {
+		if t.kind != kWord || len(t.low) < 3 || stopwords[t.low] || aggWord(t.low) || vocabularyWords[t.low] {
+			continue
+		}
+		for _, c := range p.s.Tables[a].Columns {
+			if own[strings.ToLower(c.Name)] {
+				continue
+			}
+			if slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return abbreviates(t.low, cw) }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// particles end a phrasal verb that names a date column as one word:
+// "signed up" for signup_dt, "checked in" for checkin_date.
+var particles = setOf("up", "in", "out", "off", "on", "over", "down")
+
+// verbNames returns where the request says date column c's event as a
+// verb in the past ("hired" for hire_dt, "signed up" for signup_dt) and
+// how many tokens it takes; 0 if it does not.
+func (p *parser) verbNames(c *Column) (int, int) {
+	for _, cw := range nameWords(c.Name) {
+		if synonymOf(cw) == "yr" || synonymOf(cw) == "dt" || cw == "date" || len(cw) < 4 {
+			continue
+		}
+		for i, t := range p.toks {
+			if t.used || t.kind != kWord || stopwords[t.low] || len(t.low) < 5 || !strings.HasSuffix(t.low, "ed") {
+				continue // "shipped", "signed up"; not "shipping cost", a noun
+			}
+			if sameWord(t.low, cw) {
+				return i, 1
+			}
+			if b := p.low(i + 1); particles[b] && p.free(i+1) && strings.HasSuffix(cw, b) && len(cw) > len(b)+2 && sameWord(t.low, cw[:len(cw)-len(b)]) {
+				return i, 2
+			}
+		}
+	}
+	return 0, 0
+}
+
 // dateHints are words in the name of the date column that says when a
 // sale happened.
 var dateHints = []string{"order", "sale", "sales", "transaction", "purchase", "invoice", "booking", "payment", "txn"}
@@ -614,6 +675,11 @@ func (p *parser) chooseDateColumn() error {
 			if c, _, s := p.colAt(i, prefDate); c != nil && s >= mWords {
 				p.date, why = c, "named in the request"
 				break
+			}
+		}
+		for _, c := range dates {
+			if _, n := p.verbNames(c); p.date == nil && n > 0 {
+				p.date, why = c, "the request says it as a verb" // "customers who signed up in 2021": signup_dt
 			}
 		}
 		for _, h := range dateHints {

@@ -204,6 +204,13 @@ func (p *parser) periodWords() {
 	default:
 		return
 	}
+	for _, c := range p.t.Columns {
+		if i, n := p.verbNames(&c); c.Name == col && n == 2 {
+			// "signed up in March": the period is on signup_dt
+			p.use(i, i+n)
+			p.understood(i, fmt.Sprintf("%s -> the period's column %s", p.src(i, i+n), col), p.src(i, i+n)+" ("+col+")")
+		}
+	}
 	words := nameWords(col)
 	for i, t := range p.toks {
 		if t.used || t.kind != kWord || stopwords[t.low] || len(t.low) < 4 {

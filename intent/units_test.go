@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -140,4 +141,52 @@ func TestDegreesAndARunOfTheName(t *testing.T) {
 		{text: "avg tmax by station when tmax below 0C", schema: wx, want: want{Table: "wx", Measures: []Measure{{Column: "tmax_c", Agg: "avg"}},
 			Filters: []Filter{{Column: "tmax_c", Op: "<", Values: []string{"0"}}}, GroupBy: []Group{{"station", ""}}}},
 	})
+}
+
+// TestCodesAndIdentifiersByTheirEnds: county_fips and emp_no identify
+// rows, so "the most counties" counts them and never sums the codes;
+// "segment" is seg, a noun exports cut short; "service" is svc.
+func TestCodesAndIdentifiersByTheirEnds(t *testing.T) {
+	counties := schemaOf("counties", Column{Name: "county_fips", Type: "integer", Min: "1001", Max: "56045"},
+		Column{Name: "state", Type: "string", Values: []string{"OH", "PA"}}, Column{Name: "unemp_rate", Type: "float", Min: "2", Max: "12"})
+	if in, err := Parse("which state has the most counties", counties, now); err != nil ||
+		slices.ContainsFunc(in.Measures, func(m Measure) bool { return m.Column == "county_fips" && m.Agg == "sum" }) {
+		t.Errorf("the most counties: %+v, %v; want them counted, not their codes summed", in, err)
+	}
+	staff := schemaOf("staff", Column{Name: "emp_no", Type: "integer", Min: "1001", Max: "1060"},
+		Column{Name: "seg", Type: "string", Values: []string{"SMB", "ENT"}}, Column{Name: "sal_k", Type: "integer", Min: "45", Max: "190"},
+		Column{Name: "yrs_svc", Type: "integer", Min: "0", Max: "25"})
+	checkCases(t, []parseCase{
+		{text: "avg sal by segment", schema: staff, want: want{Table: "staff", Measures: []Measure{{Column: "sal_k", Agg: "avg"}}, GroupBy: []Group{{"seg", ""}}}},
+		{text: "avg yrs of service by segment", schema: staff, want: want{Table: "staff", Measures: []Measure{{Column: "yrs_svc", Agg: "avg"}}, GroupBy: []Group{{"seg", ""}}}},
+	})
+}
+
+// TestAWordForAColumnOfTheJoiningTable: "avg salary in Engineering" over
+// staff joined to depts is about staff, whose sal_k "salary" abbreviates,
+// though only depts' value is named as written.
+func TestAWordForAColumnOfTheJoiningTable(t *testing.T) {
+	s := Schema{Tables: []Table{
+		{Name: "staff", Rows: 60, Joined: []string{"depts"}, Columns: []Column{{Name: "emp_no", Type: "integer", Min: "1001", Max: "1060"},
+			{Name: "dept_cd", Type: "string", Values: []string{"ENG", "SLS"}}, {Name: "sal_k", Type: "integer", Min: "45", Max: "190"},
+			{Name: "dept_nm", Type: "string", Values: []string{"Engineering", "Sales"}}, {Name: "floor", Type: "integer", Min: "1", Max: "4"}}},
+		{Name: "depts", Rows: 2, Columns: []Column{{Name: "dept_cd", Type: "string", Values: []string{"ENG", "SLS"}},
+			{Name: "dept_nm", Type: "string", Values: []string{"Engineering", "Sales"}}, {Name: "floor", Type: "integer", Min: "1", Max: "4"}}},
+	}}
+	checkCases(t, []parseCase{
+		{text: "avg salary in Engineering", schema: s, want: want{Table: "staff", Measures: []Measure{{Column: "sal_k", Agg: "avg"}},
+			Filters: []Filter{{Column: "dept_nm", Op: "=", Values: []string{"Engineering"}}}}},
+	})
+}
+
+// TestADateSaidAsAVerb: with an order date and a signup date, "customers
+// who signed up in March 2021" puts the period on the signup date.
+func TestADateSaidAsAVerb(t *testing.T) {
+	ord := schemaOf("ord", Column{Name: "order_dt", Type: "date", Min: "2022-01-01", Max: "2022-12-28"},
+		Column{Name: "amt_usd", Type: "float", Min: "1", Max: "60"}, Column{Name: "signup_dt", Type: "date", Min: "2021-01-02", Max: "2021-12-28"})
+	in, err := Parse("total amt for customers who signed up in March 2021", ord, now)
+	if err != nil || in.Time == nil || in.Time.Column != "signup_dt" || in.Time.Start != "2021-03-01" ||
+		slices.ContainsFunc(in.Unknown, func(u Unknown) bool { return u.Word == "signed" || u.Word == "up" }) {
+		t.Errorf("signed up in March 2021: %+v, %+v, %v; want the period on signup_dt", in.Time, in.Unknown, err)
+	}
 }

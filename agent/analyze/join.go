@@ -3,6 +3,7 @@ package analyze
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -41,15 +42,17 @@ func (r *run) joinKeys(ctx context.Context) error {
 }
 
 // widen returns tables with each workspace table that has keys replaced
-// by the table joined to the targets of its keys. A column joined in keeps
-// its name, or is named after the key ("origin_state") when two keys reach
-// the same table or the name is taken. The values of a column reached by
-// two keys are left out: a value alone cannot say which key it is about.
+// by the table joined to the targets of its keys, and through them to the
+// targets of theirs, two keys deep ("sales of Beverages" over orders ->
+// products -> categories). A column joined in keeps its name, or is named
+// after the key ("origin_state") when two keys reach the same table or the
+// name is taken. The values of a column reached by two keys are left out:
+// a value alone cannot say which key it is about.
 func widen(tables []analysis.SourceTable, keys []analysis.Key, allows func(table, column string) bool) []analysis.SourceTable {
-	byName := map[string]analysis.SourceTable{}
+	wd := widener{byName: map[string]analysis.SourceTable{}, keys: keys, allows: allows}
 	for _, t := range tables {
 		if t.Source == "" {
-			byName[strings.ToLower(t.Name)] = t
+			wd.byName[strings.ToLower(t.Name)] = t
 		}
 	}
 	out := slices.Clone(tables)
@@ -57,66 +60,101 @@ func widen(tables []analysis.SourceTable, keys []analysis.Key, allows func(table
 		if f.Source != "" {
 			continue
 		}
-		var mine []analysis.Key
-		perTarget := map[string]int{}
-		for _, k := range keys {
-			if strings.EqualFold(k.FromTable, f.Name) {
-				if _, ok := byName[strings.ToLower(k.ToTable)]; ok {
-					mine = append(mine, k)
-					perTarget[strings.ToLower(k.ToTable)]++
-				}
-			}
+		if w, sub := wd.widened(f, maxJoinDepth, map[string]bool{}); sub != "" {
+			w.From = sub + " AS " + quoteIdent(f.Name)
+			out[i] = w
 		}
-		if len(mine) == 0 {
-			continue
-		}
-		w := f
-		w.Columns = slices.Clone(f.Columns)
-		taken := map[string]bool{}
-		for _, c := range f.Columns {
-			taken[strings.ToLower(c.Name)] = true
-		}
-		sel := []string{"f.*"}
-		if slices.ContainsFunc(f.Columns, func(c analysis.SourceColumn) bool { return !allows(f.Name, c.Name) }) {
-			// A star would read the forbidden columns too.
-			sel = sel[:0]
-			w.Columns = w.Columns[:0]
-			for _, c := range f.Columns {
-				if allows(f.Name, c.Name) {
-					sel = append(sel, "f."+quoteIdent(c.Name))
-					w.Columns = append(w.Columns, c)
-				}
-			}
-		}
-		var joins []string
-		for n, k := range mine {
-			d := byName[strings.ToLower(k.ToTable)]
-			alias := fmt.Sprintf("k%d", n+1)
-			shared := perTarget[strings.ToLower(k.ToTable)] > 1
-			for _, c := range d.Columns {
-				if strings.EqualFold(c.Name, k.ToColumn) || !allows(d.Name, c.Name) {
-					continue
-				}
-				name := c.Name
-				if shared || taken[strings.ToLower(name)] {
-					name = k.FromColumn + "_" + c.Name
-				}
-				if taken[strings.ToLower(name)] {
-					continue
-				}
-				taken[strings.ToLower(name)] = true
-				nc := c
-				nc.Name = name
-				w.Columns = append(w.Columns, nc)
-				sel = append(sel, alias+"."+quoteIdent(c.Name)+" AS "+quoteIdent(name))
-			}
-			if !slices.Contains(w.Joined, d.Name) {
-				w.Joined = append(w.Joined, d.Name)
-			}
-			joins = append(joins, fmt.Sprintf("LEFT JOIN %s AS %s ON f.%s = %s.%s", quoteIdent(d.Name), alias, quoteIdent(k.FromColumn), alias, quoteIdent(k.ToColumn)))
-		}
-		w.From = fmt.Sprintf("(SELECT %s FROM %s AS f %s) AS %s", strings.Join(sel, ", "), quoteIdent(f.Name), strings.Join(joins, " "), quoteIdent(f.Name))
-		out[i] = w
 	}
 	return out
+}
+
+// maxJoinDepth is how many keys deep a table is joined.
+const maxJoinDepth = 2
+
+type widener struct {
+	byName map[string]analysis.SourceTable
+	keys   []analysis.Key
+	allows func(table, column string) bool
+}
+
+// widened returns f with the columns of the tables its keys reach, depth
+// keys deep, and the subquery that reads it; "" when f has no key to
+// follow. seen holds the tables on the way, which are not joined again.
+func (wd widener) widened(f analysis.SourceTable, depth int, seen map[string]bool) (analysis.SourceTable, string) {
+	if depth == 0 {
+		return f, ""
+	}
+	seen = maps.Clone(seen)
+	seen[strings.ToLower(f.Name)] = true
+	var mine []analysis.Key
+	perTarget := map[string]int{}
+	for _, k := range wd.keys {
+		to := strings.ToLower(k.ToTable)
+		if _, ok := wd.byName[to]; ok && strings.EqualFold(k.FromTable, f.Name) && !seen[to] {
+			mine = append(mine, k)
+			perTarget[to]++
+		}
+	}
+	if len(mine) == 0 {
+		return f, ""
+	}
+	w := f
+	w.Columns = slices.Clone(f.Columns)
+	w.Joined = slices.Clone(f.Joined)
+	taken := map[string]bool{}
+	for _, c := range f.Columns {
+		taken[strings.ToLower(c.Name)] = true
+	}
+	sel := []string{"f.*"}
+	if slices.ContainsFunc(f.Columns, func(c analysis.SourceColumn) bool { return !wd.allows(f.Name, c.Name) }) {
+		// A star would read the forbidden columns too.
+		sel = sel[:0]
+		w.Columns = w.Columns[:0]
+		for _, c := range f.Columns {
+			if wd.allows(f.Name, c.Name) {
+				sel = append(sel, "f."+quoteIdent(c.Name))
+				w.Columns = append(w.Columns, c)
+			}
+		}
+	}
+	var joins []string
+	for n, k := range mine {
+		base := wd.byName[strings.ToLower(k.ToTable)]
+		d, sub := wd.widened(base, depth-1, seen)
+		src := quoteIdent(d.Name)
+		if sub != "" {
+			src = sub // its own columns and those of the tables it joins
+		}
+		own := map[string]bool{}
+		for _, c := range base.Columns {
+			own[strings.ToLower(c.Name)] = true
+		}
+		alias := fmt.Sprintf("k%d", n+1)
+		shared := perTarget[strings.ToLower(k.ToTable)] > 1
+		for _, c := range d.Columns {
+			// a column d joined in was checked against its own table
+			if strings.EqualFold(c.Name, k.ToColumn) || own[strings.ToLower(c.Name)] && !wd.allows(d.Name, c.Name) {
+				continue
+			}
+			name := c.Name
+			if shared || taken[strings.ToLower(name)] {
+				name = k.FromColumn + "_" + c.Name
+			}
+			if taken[strings.ToLower(name)] {
+				continue
+			}
+			taken[strings.ToLower(name)] = true
+			nc := c
+			nc.Name = name
+			w.Columns = append(w.Columns, nc)
+			sel = append(sel, alias+"."+quoteIdent(c.Name)+" AS "+quoteIdent(name))
+		}
+		for _, j := range append([]string{d.Name}, d.Joined...) {
+			if !slices.Contains(w.Joined, j) {
+				w.Joined = append(w.Joined, j)
+			}
+		}
+		joins = append(joins, fmt.Sprintf("LEFT JOIN %s AS %s ON f.%s = %s.%s", src, alias, quoteIdent(k.FromColumn), alias, quoteIdent(k.ToColumn)))
+	}
+	return w, fmt.Sprintf("(SELECT %s FROM %s AS f %s)", strings.Join(sel, ", "), quoteIdent(f.Name), strings.Join(joins, " "))
 }

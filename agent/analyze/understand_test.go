@@ -297,6 +297,32 @@ func TestTwoTablesJoinByAnInferredKey(t *testing.T) {
 	}
 }
 
+// TestAValueTwoKeysAway: order lines name a product, products a
+// category, and only the categories table names it: "total amt for
+// Beverages" follows both keys.
+func TestAValueTwoKeysAway(t *testing.T) {
+	cats := [][]string{{"cat_id", "cat_name"}, {"C1", "Beverages"}, {"C2", "Snacks"}, {"C3", "Dairy"}, {"C4", "Bakery"}, {"C5", "Frozen"}}
+	prods := [][]string{{"prod_id", "prod_name", "cat_id"}}
+	for i := 0; i < 10; i++ {
+		prods = append(prods, []string{fmt.Sprintf("P%02d", i), fmt.Sprintf("Item %d", i), fmt.Sprintf("C%d", i%5+1)})
+	}
+	lines := [][]string{{"line_no", "prod_id", "amt"}}
+	want := map[string]int{}
+	for k := 0; k < 50; k++ {
+		i := (k * 3) % 10
+		lines = append(lines, []string{fmt.Sprint(k + 1), fmt.Sprintf("P%02d", i), fmt.Sprint(5 + k)})
+		want[cats[i%5+1][1]] += 5 + k
+	}
+	res := runRequest(t, "total amt for Beverages", writeRows(t, "lines.csv", lines), writeRows(t, "prods.csv", prods), writeRows(t, "cats.csv", cats))
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("status %s (%+v)", res.Status, res.Error)
+	}
+	rows := readTable(t, res, "totals")
+	if len(rows) != 2 || rows[1][0] != fmt.Sprint(want["Beverages"]) {
+		t.Errorf("totals %v; want amt %d for Beverages (plan %s)", rows, want["Beverages"], res.Plan.Reasoning)
+	}
+}
+
 // A column name the data does not have is recorded as a request that
 // needs clarifying, with the closest column, and nothing is computed.
 func TestUnknownColumnNeedsClarification(t *testing.T) {
