@@ -216,6 +216,7 @@ func (p *parser) between(i int) {
 	lo, hi = p.percentOf(c, lo, kind), p.percentOf(c, hi, kind+kind2)
 	p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: ">=", Values: []string{lo}},
 		Filter{Column: c.Name, Op: "<=", Values: []string{hi}})
+	p.filterRead(c.Name, start)
 	w := fmt.Sprintf("%s >= %s and %s <= %s", c.Name, lo, c.Name, hi)
 	p.understood(start, src+" -> "+w, src+" ("+w+")")
 }
@@ -224,6 +225,7 @@ func (p *parser) addCondition(start, end, from, to int, c *Column, op, num strin
 	src := p.src(start, end)
 	p.useCond(start, end, from, to)
 	p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: op, Values: []string{num}})
+	p.filterRead(c.Name, start)
 	w := fmt.Sprintf("%s %s %s", c.Name, op, num)
 	p.understood(start, src+" -> "+w, src+" ("+w+")")
 }
@@ -405,6 +407,7 @@ func (p *parser) equalities() {
 				} else {
 					p.useCond(s, end, s, i)
 					p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: "in", Values: vals})
+					p.filterRead(c.Name, s)
 					w := fmt.Sprintf("%s in (%s)", c.Name, strings.Join(vals, ", "))
 					p.understood(s, p.src(s, end)+" -> "+w, p.src(s, end)+" ("+w+")")
 				}

@@ -581,6 +581,7 @@ func (p *parser) columnAfter(j int, c *Column) int {
 func (p *parser) addFilter(i, j int, c *Column, vals []string, neg bool, why string) {
 	src := p.src(i, j)
 	p.use(i, j)
+	p.filterRead(c.Name, i)
 	if p.valueEnd == nil {
 		p.valueEnd = map[int]bool{}
 	}
@@ -630,6 +631,16 @@ func (p *parser) addFilter(i, j int, c *Column, vals []string, neg bool, why str
 		}
 	}
 	p.understood(i, src+" -> "+words+why, fmt.Sprintf("%s (%s)", src, words))
+}
+
+// filterRead notes that a filter on column col was read at token i.
+func (p *parser) filterRead(col string, i int) {
+	if p.filterAt == nil {
+		p.filterAt = map[string]int{}
+	}
+	if k, ok := p.filterAt[col]; !ok || i < k {
+		p.filterAt[col] = i
+	}
 }
 
 func abs(x int) int {

@@ -53,6 +53,11 @@ type Intent struct {
 	// Filters are row filters; all of them hold (AND). Several "!=" filters
 	// on one column exclude each of their values.
 	Filters []Filter
+	// ShareWithin are the columns whose filters say which rows a share is
+	// of: "sex" in "what % of male patients had grade 5" keeps the male
+	// rows in both the part and the whole; the other filters pick the
+	// part. Empty: a share of all the rows.
+	ShareWithin []string `json:",omitempty"`
 	// Time is the period asked about, on the table's date column.
 	Time *TimeRange
 	// Compare is the period to compare Time with ("vs last year", "year over
@@ -271,6 +276,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.listedApart,
 		p.applyRatio,
 		p.shareOfAFilterBy,
+		p.shareWhole,
 		p.runningTotal,
 	}
 	for _, step := range steps {
@@ -346,6 +352,7 @@ type parser struct {
 	subject        int              // the noun a numeric condition is about ("orders" in "orders with 5 units"), -1 if none
 	valueEnd       map[int]bool     // the tokens right after a filter's values ("customers" in "Canadian customers")
 	valueStart     map[int]bool     // the first tokens of values read as filters
+	filterAt       map[string]int   // where the first filter on each column was read
 	unnamedWhich   []int            // the nouns of "which X had the most" that name no column
 	ratio          *ratioReq        // "per capita": the column to divide by, if asked
 	perEach        *ratioReq        // "average cost per patient": the entities to divide among

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Requests name what a table's rows are without the table saying so: a
@@ -158,6 +159,63 @@ func (p *parser) shareOfAFilterBy() error {
 			return nil
 		}
 	}
+	return nil
+}
+
+// shareWhole reads which filters say the rows a share is of: the values
+// that describe the rows' noun after the share ("what % of male patients
+// had grade 5": of the male patients) and those after "among" or "within"
+// ("share aged 65+ among women"). The other filters pick the part. A
+// share with no other filter is of all the rows ("share of female
+// patients"), and a share by a grouping is the grouping's.
+func (p *parser) shareWhole() error {
+	if !slices.Contains(p.in.Analyses, AnalysisShare) || len(p.in.GroupBy) > 0 || len(p.in.Filters) < 2 {
+		return nil
+	}
+	share := -1
+	for k, kind := range p.akind {
+		if kind == AnalysisShare && (share < 0 || k < share) {
+			share = k
+		}
+	}
+	if share < 0 {
+		return nil
+	}
+	noun, among := -1, -1
+	for k := share + 1; k < len(p.toks); k++ {
+		w := p.toks[k].low // read already: "patients -> the rows of pts"
+		if noun < 0 && p.toks[k].kind == kWord && (isCountNoun(w) || personNouns[w] || isEntityNoun(w) || tableWord(p.t, w)) {
+			noun = k // "male patients"
+		}
+		if among < 0 && (w == "among" || w == "amongst" || w == "within") {
+			among = k
+		}
+	}
+	whole := func(col string) bool {
+		at, ok := p.filterAt[col]
+		return ok && (noun > share && at > share && at < noun || among > share && at > among)
+	}
+	var ofWhole, ofPart []string
+	for _, f := range p.in.Filters {
+		switch {
+		case p.yearColumn() != nil && f.Column == p.yearColumn().Name:
+		case whole(f.Column):
+			ofWhole = append(ofWhole, f.Column)
+		default:
+			ofPart = append(ofPart, f.Column)
+		}
+	}
+	if len(ofWhole) == 0 || len(ofPart) == 0 {
+		return nil
+	}
+	p.in.ShareWithin = slices.Compact(ofWhole)
+	var of []string
+	for _, f := range p.in.Filters {
+		if slices.Contains(ofWhole, f.Column) {
+			of = append(of, f.Column+" "+f.Op+" "+strings.Join(f.Values, ", "))
+		}
+	}
+	p.understood(share, "the share -> of the rows where "+strings.Join(of, " and "), "the share of the rows where "+strings.Join(of, " and "))
 	return nil
 }
 

@@ -190,3 +190,29 @@ func TestADateSaidAsAVerb(t *testing.T) {
 		t.Errorf("signed up in March 2021: %+v, %+v, %v; want the period on signup_dt", in.Time, in.Unknown, err)
 	}
 }
+
+// TestTheWholeAShareIsOf: "what % of male patients had grade 5" is a share
+// of the male patients; "among women" says the whole too. With one filter,
+// or the filter after the rows' noun, the share is of all the rows.
+func TestTheWholeAShareIsOf(t *testing.T) {
+	pts := schemaOf("pts", Column{Name: "sex", Type: "string", Values: []string{"M", "F"}},
+		Column{Name: "grade", Type: "integer", Min: "1", Max: "5"}, Column{Name: "age", Type: "integer", Min: "1", Max: "90"})
+	wholes := func(text string) []string {
+		in, err := Parse(text, pts, now)
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		return in.ShareWithin
+	}
+	for text, want := range map[string][]string{
+		"what % of male patients had grade 5":    {"sex"},
+		"percentage of female patients over 65":  {"sex"},
+		"share of patients aged 65+ among women": {"sex"},
+		"what fraction of patients are female":   nil,
+		"share of female patients":               nil,
+	} {
+		if got := wholes(text); !slices.Equal(got, want) {
+			t.Errorf("%s: the whole is where %v, want %v", text, got, want)
+		}
+	}
+}

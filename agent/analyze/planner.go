@@ -757,7 +757,11 @@ func (b *planBuilder) breakdown(ms []measure, dim string) {
 			Dependencies: []string{id}, Arguments: map[string]any{"input": id, "operation": analysis.OpGrowth, "columns": []any{m.alias}, "group_by": []any{dim}},
 			Deliverable: analysis.DeliverTables, EstimatedCostSeconds: 0.1})
 	}
-	if b.has(intent.AnalysisShare) && (m.Agg == "sum" || m.Agg == "count") {
+	pinned := slices.ContainsFunc(b.in.Filters, func(f intent.Filter) bool {
+		return strings.EqualFold(f.Column, dim) && (f.Op == "=" || f.Op == "in") && len(f.Values) == 1
+	})
+	if b.has(intent.AnalysisShare) && (m.Agg == "sum" || m.Agg == "count") && !pinned {
+		// one value of dim kept: its share of itself says nothing
 		b.add(analysis.Subtask{TaskID: id + "_share", ToolName: analysis.ToolDF, Description: fmt.Sprintf("Share of %s by %s", m.label, dim),
 			Dependencies: []string{id}, Arguments: map[string]any{"input": id, "operation": analysis.OpShare, "columns": []any{m.alias}},
 			Deliverable: analysis.DeliverTables, EstimatedCostSeconds: 0.1})
@@ -913,8 +917,8 @@ func (b *planBuilder) shareOfFilter(m measure) {
 	var part, scope []string
 	for _, f := range b.in.Filters {
 		cond := b.condition(f)
-		if b.isYearColumn(f.Column) {
-			scope = append(scope, cond)
+		if b.isYearColumn(f.Column) || slices.Contains(b.in.ShareWithin, f.Column) {
+			scope = append(scope, cond) // "% of male patients": of the male ones
 		} else {
 			part = append(part, cond)
 		}

@@ -323,6 +323,27 @@ func TestAValueTwoKeysAway(t *testing.T) {
 	}
 }
 
+// TestAShareOfTheRowsANounDescribes: "what % of male patients had grade
+// 5" is a share of the male patients, not of all of them.
+func TestAShareOfTheRowsANounDescribes(t *testing.T) {
+	rows := [][]string{{"pt_id", "sex", "grade"}}
+	for i := 0; i < 40; i++ {
+		sex, grade := "F", 1+i%5
+		if i%4 == 0 {
+			sex = "M" // 10 men: i = 0, 4, ..., 36; grade 5 when i%5 == 4: i = 4, 24
+		}
+		rows = append(rows, []string{fmt.Sprint(i + 1), sex, fmt.Sprint(grade)})
+	}
+	res := runRequest(t, "what % of male patients had grade 5", writeRows(t, "pts.csv", rows))
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("status %s (%+v)", res.Status, res.Error)
+	}
+	got := readTable(t, res, "share")
+	if len(got) != 2 || got[1][0] != "2" || got[1][1] != "10" || got[1][2] != "20" {
+		t.Errorf("share %v; want 2 of the 10 men, 20%%", got)
+	}
+}
+
 // A column name the data does not have is recorded as a request that
 // needs clarifying, with the closest column, and nothing is computed.
 func TestUnknownColumnNeedsClarification(t *testing.T) {
