@@ -102,7 +102,8 @@ func (p *parser) skipBack(i int, filler ...string) int {
 var verbStops = map[string][]string{
 	"make": {"made"}, "makes": {"made"}, "made": {"made", "make"}, "sell": {"sold"}, "sells": {"sold"},
 	"selling": {"sold"}, "sold": {"sold"}, "placed": {"placed"}, "happened": {"happened"}, "performed": {"performed"},
-	"done": {"done"}, "came": {"came"}, "went": {"went"},
+	"done": {"done"}, "came": {"came"}, "went": {"went"}, "bought": {"bought", "buy"}, "purchased": {"purchased", "purchase"},
+	"ordered": {"ordered"},
 }
 
 // verbValue returns the column of the chosen table that has a form of the

@@ -531,6 +531,10 @@ func (p *parser) chooseTable() error {
 					}
 				}
 			}
+			if w, name := p.toks[i].low, strings.ToLower(t.Name); p.toks[i].kind == kWord && len(w) >= 5 && strings.HasSuffix(w, "ed") &&
+				isLetters(name) && (sameWord(w, singular(name)) || abbreviates(w, name)) {
+				scores[ti] += 2 // "customers who ordered": the orders table (ord), as if named
+			}
 			if ms := p.colsAt(ti, i); len(ms) > 0 {
 				best := 0
 				for _, m := range ms {

@@ -216,3 +216,35 @@ func TestTheWholeAShareIsOf(t *testing.T) {
 		}
 	}
 }
+
+// TestAVerbNamesTheTable: "customers who ordered in 2022" over customers
+// and the orders that join them is about the orders (table ord).
+func TestAVerbNamesTheTable(t *testing.T) {
+	s := Schema{Tables: []Table{
+		{Name: "ord", Rows: 400, Joined: []string{"cust"}, Columns: []Column{{Name: "order_id", Type: "integer", Min: "5001", Max: "5400"},
+			{Name: "cust_id", Type: "integer", Min: "1", Max: "60"}, {Name: "order_dt", Type: "date", Min: "2022-01-01", Max: "2022-12-28"},
+			{Name: "region", Type: "string", Values: []string{"East", "West"}}, {Name: "signup_dt", Type: "date", Min: "2021-01-05", Max: "2021-12-10"}}},
+		{Name: "cust", Rows: 60, Columns: []Column{{Name: "cust_id", Type: "integer", Min: "1", Max: "60"},
+			{Name: "region", Type: "string", Values: []string{"East", "West"}}, {Name: "signup_dt", Type: "date", Min: "2021-01-05", Max: "2021-12-10"}}},
+	}}
+	in, err := Parse("how many distinct customers ordered in 2022", s, now)
+	if err != nil || in.Table != "ord" || in.Time == nil || in.Time.Column != "order_dt" {
+		t.Errorf("customers who ordered in 2022: %+v, %v; want table ord, the period on order_dt", in, err)
+	}
+}
+
+// TestBoughtSaysNothing: "customers who bought Beverages" counts the
+// customers of those rows; "bought" is reported only over a table that
+// holds a form of it as a value.
+func TestBoughtSaysNothing(t *testing.T) {
+	ord := schemaOf("ord", Column{Name: "cust_id", Type: "integer", Min: "1", Max: "60"},
+		Column{Name: "cat_name", Type: "string", Values: []string{"Beverages", "Snacks"}}, Column{Name: "amt", Type: "float", Min: "1", Max: "60"})
+	checkCases(t, []parseCase{
+		{text: "how many customers bought Beverages", schema: ord, want: want{Table: "ord", Measures: []Measure{{Column: "cust_id", Agg: "count_distinct"}},
+			Filters: []Filter{{Column: "cat_name", Op: "=", Values: []string{"Beverages"}}}}},
+	})
+	trades := schemaOf("trades", Column{Name: "side", Type: "string", Values: []string{"buy", "sell"}}, Column{Name: "qty", Type: "integer", Min: "1", Max: "9"})
+	if in, err := Parse("how many shares were bought", trades, now); err == nil && len(in.Unknown) == 0 {
+		t.Errorf("shares bought over a side of buy and sell: %+v; want bought reported", in)
+	}
+}

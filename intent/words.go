@@ -23,7 +23,7 @@ var stopwords = setOf(
 	"date", "dates", "day", "days", "total", "number", "count", "investigate", "study", "assess", "evaluate",
 	"compare", "compared", "comparing", "comparison", "sell", "sells", "selling", "sold", "made", "make", "had",
 	"happened", "doing", "performed", "went", "go", "trends", "versus", "test", "tests", "comes", "come", "coming",
-	"most", "least", "came", "placed", "usd", "eur", "gbp", "dollar", "dollars", "why", "much", "did", "look", "like", "looks", "looked", "who", "whose", "vs.", "v",
+	"most", "least", "came", "placed", "bought", "purchased", "usd", "eur", "gbp", "dollar", "dollars", "why", "much", "did", "look", "like", "looks", "looked", "who", "whose", "vs.", "v",
 )
 
 // aggs are the aggregation words, longest first where one is the start of
