@@ -259,6 +259,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.measures,
 		p.impliedMeasure,
 		p.extremeOfOneRow,
+		p.whenOfAnExtreme,
 		p.adjectiveOfRows,
 		p.exactValues,
 		p.bareColumns,

@@ -579,6 +579,33 @@ func (p *parser) extremeOfOneRow() error {
 	return nil
 }
 
+// whenOfAnExtreme reads "when was the highest tmax" and "max precip and
+// the date it happened" over dated rows: the row with the extreme, which
+// carries its date, not only the extreme's value.
+func (p *parser) whenOfAnExtreme() error {
+	if p.t == nil || p.date == nil || p.in.Top != nil || len(p.in.GroupBy) > 0 || len(p.in.Measures) != 1 || len(p.in.Analyses) > 0 {
+		return nil
+	}
+	m := p.in.Measures[0]
+	if m.Column == "" || m.Times != "" || m.Per != "" || m.PerEach != "" || m.Agg != "max" && m.Agg != "min" {
+		return nil
+	}
+	at := -1
+	for i, t := range p.toks {
+		if t.kind == kWord && (t.low == "when" || (t.low == "date" || t.low == "day") && !t.used) {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return nil
+	}
+	p.in.Top = &TopN{N: 1, Desc: m.Agg == "max"}
+	p.toks[at].used = true
+	p.understood(at, fmt.Sprintf("%s -> the row with the %s %s, and its %s", p.toks[at].raw, aggWords[m.Agg], m.Column, p.date.Name), p.toks[at].raw)
+	return nil
+}
+
 // singleRowAfter reports whether the superlative adj is said of one row:
 // followed, within two words, by a noun of the rows in the singular ("the
 // most expensive home sale", "the wettest day").

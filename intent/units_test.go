@@ -248,3 +248,16 @@ func TestBoughtSaysNothing(t *testing.T) {
 		t.Errorf("shares bought over a side of buy and sell: %+v; want bought reported", in)
 	}
 }
+
+// TestWhenTheExtremeHappened: "when was the highest tmax" asks for the
+// row of the maximum, which carries its date.
+func TestWhenTheExtremeHappened(t *testing.T) {
+	wx := schemaOf("wx", Column{Name: "obs_date", Type: "date", Min: "2024-01-01", Max: "2024-02-28"},
+		Column{Name: "station", Type: "string", Values: []string{"Oslo", "Bergen"}}, Column{Name: "tmax_c", Type: "float", Min: "-10", Max: "30"},
+		Column{Name: "precip_mm", Type: "float", Min: "0", Max: "30"})
+	checkCases(t, []parseCase{
+		{text: "when was the highest tmax", schema: wx, want: want{Table: "wx", Measures: []Measure{{Column: "tmax_c", Agg: "max"}}, Top: &TopN{1, "", true}}},
+		{text: "max precip and the date it happened", schema: wx, want: want{Table: "wx", Measures: []Measure{{Column: "precip_mm", Agg: "max"}}, Top: &TopN{1, "", true}}},
+		{text: "max precip", schema: wx, want: want{Table: "wx", Measures: []Measure{{Column: "precip_mm", Agg: "max"}}}},
+	})
+}
