@@ -64,7 +64,10 @@ func (p *parser) groups() error {
 			if counts != nil {
 				c, n, st = counts, 1, mWords
 			}
-			if c != nil && st >= mWords && !isIDLike(c) && !p.isYearColumn(c) && (defaultAgg(c) == "sum" || c == counts) {
+			if u := p.unitColumn(j); c == nil && u != nil {
+				c, n, st = u, 1, mWords // "freight per kg": per the column in kg
+			}
+			if c != nil && st >= mWords && !isIDLike(c) && !p.isYearColumn(c) && (defaultAgg(c) == "sum" || c == counts || !nonAdditive(c) && wideNumbers(c)) {
 				// "deaths per capita", "cost per mile", "revenue per
 				// order" with a column of orders: divided by its total
 				p.ratio = &ratioReq{pos: i, src: p.src(i, j+n), col: c.Name}
@@ -725,4 +728,24 @@ func (p *parser) sexColumn(j int) *Column {
 func (p *parser) codeColumn(c *Column) bool {
 	return c.Type == "integer" && !p.moneyLike(c) && !p.quantityLike(c) && !countsThings(c) && !nonAdditive(c) &&
 		!isLevel(c) && defaultAgg(c) != "sum"
+}
+
+// unitColumn returns the one numeric column whose name says it is in the
+// unit at i ("kg" for wt_kg), nil if none or several.
+func (p *parser) unitColumn(i int) *Column {
+	w := p.low(i)
+	if !unitWords[w] || !p.free(i) {
+		return nil
+	}
+	var found *Column
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if isNumeric(c) && slices.Contains(nameWords(c.Name), w) {
+			if found != nil {
+				return nil
+			}
+			found = c
+		}
+	}
+	return found
 }

@@ -254,6 +254,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.presence,
 		p.versusNot,
 		p.weekends,
+		p.ratios,
 		p.groups,
 		p.eventRates,
 		p.measures,

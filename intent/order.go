@@ -332,6 +332,71 @@ func nonAdditive(c *Column) bool {
 	return slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return avgWords[w] || avgWords[norm(w)] })
 }
 
+// ratios reads a ratio of two columns said with a slash or as a ratio:
+// "freight_usd / wt_kg", "ratio of freight to weight", "the freight to
+// weight ratio". Like "per", it divides the total of the first by the
+// total of the second, group by group. The second must add up.
+func (p *parser) ratios() error {
+	if p.t == nil || p.ratio != nil {
+		return nil
+	}
+	num := func(i int) (*Column, int) {
+		c, n, st := p.colAt(i, prefNum)
+		if c == nil || st < mPart || isIDLike(c) || p.isYearColumn(c) {
+			return nil, 0
+		}
+		return c, n
+	}
+	endsColumn := func(i int) bool {
+		for k := max(i-3, 0); k < i; k++ {
+			if c, n := num(k); c != nil && k+n == i {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(p.toks); i++ {
+		if !p.free(i) {
+			continue
+		}
+		switch w := p.low(i); {
+		case w == "/" && endsColumn(i):
+			// "freight_usd / wt_kg"
+			if c, n := num(i + 1); c != nil && !nonAdditive(c) {
+				p.ratio = &ratioReq{pos: i, src: p.src(i, i+1+n), col: c.Name}
+				p.use(i, i+1+n)
+				return nil
+			} else if c != nil {
+				p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(i, i+1+n),
+					Reason: c.Name + " does not add up: a ratio of each row, or of totals? Not said", Nearest: []string{c.Name}})
+				p.use(i, i+1)
+				return nil
+			}
+		case w == "ratio" && (p.low(i+1) == "of" || p.low(i+1) == "between"):
+			// "ratio of freight to weight"
+			if x, n := num(i + 2); x != nil {
+				j := i + 2 + n
+				if k := p.low(j); k == "to" || k == "and" || k == "over" || k == "vs" {
+					if y, m := num(j + 1); y != nil && y != x && !nonAdditive(y) {
+						p.ratio = &ratioReq{pos: i, src: p.src(i, j+1+m), col: y.Name}
+						p.use(i, i+2)
+						p.use(j, j+1+m)
+						return nil
+					}
+				}
+			}
+		case w == "to" && endsColumn(i) && p.low(i+2) == "ratio":
+			// "the freight to weight ratio"
+			if y, m := num(i + 1); y != nil && m == 1 && !nonAdditive(y) {
+				p.ratio = &ratioReq{pos: i, src: p.src(i, i+3), col: y.Name}
+				p.use(i, i+3)
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
 // ratioReq is a "per <numeric column>" read: where, its words, and the
 // column.
 type ratioReq struct {

@@ -261,3 +261,22 @@ func TestWhenTheExtremeHappened(t *testing.T) {
 		{text: "max precip", schema: wx, want: want{Table: "wx", Measures: []Measure{{Column: "precip_mm", Agg: "max"}}}},
 	})
 }
+
+// TestARatioOfTwoColumns: a slash or "ratio of X to Y" divides the total
+// of X by the total of Y; a denominator that does not add up is not one.
+func TestARatioOfTwoColumns(t *testing.T) {
+	shp := schemaOf("shp", Column{Name: "carrier", Type: "string", Values: []string{"UPS", "DHL"}},
+		Column{Name: "wt_kg", Type: "float", Min: "0.5", Max: "40"}, Column{Name: "freight_usd", Type: "float", Min: "5", Max: "300"},
+		Column{Name: "disc_pct", Type: "float", Min: "0", Max: "30"})
+	per := []Measure{{Column: "freight_usd", Agg: "sum", Per: "wt_kg"}}
+	by := []Group{{"carrier", ""}}
+	checkCases(t, []parseCase{
+		{text: "freight_usd / wt_kg by carrier", schema: shp, want: want{Table: "shp", Measures: per, GroupBy: by}},
+		{text: "ratio of freight to weight by carrier", schema: shp, want: want{Table: "shp", Measures: per, GroupBy: by}},
+		{text: "the freight to weight ratio by carrier", schema: shp, want: want{Table: "shp", Measures: per, GroupBy: by}},
+		{text: "freight per kg by carrier", schema: shp, want: want{Table: "shp", Measures: per, GroupBy: by}},
+	})
+	if in, err := Parse("freight_usd / disc_pct by carrier", shp, now); err == nil && len(in.Unknown) == 0 {
+		t.Errorf("a ratio to a percentage: %+v; want the slash reported", in.Measures)
+	}
+}
