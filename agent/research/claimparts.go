@@ -419,6 +419,10 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 		}
 		if same && !inSegment || same == inSegment && d < bestD {
 			best, bestD, inSegment = strconv.Itoa(y.Year), d, same
+			// "for 2024/25": a split year is its last, as in a label.
+			if m := splitYearRE.FindStringSubmatch(r.s[y.Start:]); len(y.Text) == 4 && m != nil && strings.HasPrefix(r.s[y.Start:], m[0]) {
+				best = m[1][:2] + m[2]
+			}
 		}
 	}
 	return best
@@ -527,6 +531,19 @@ func (r *reader) modality(v Value) Modality {
 	}
 	if conditional {
 		return Expected
+	}
+	// "a deficit of £18 million forecast for 2024/25", "the £18 million
+	// forecast", "400 patients planned": a participle right after the
+	// figure, or after its counted noun.
+	if j := r.after(v); j < len(r.toks) {
+		if m, ok := labelModality[r.toks[j].lower]; ok {
+			return m
+		}
+		if j+1 < len(r.toks) && !r.toks[j].capital() && !r.toks[j].number() && !prepositions[r.toks[j].lower] && r.toks[j].lower != "," {
+			if m, ok := labelModality[r.toks[j+1].lower]; ok && r.toks[j+1].lower != "plan" && r.toks[j+1].lower != "target" {
+				return m
+			}
+		}
 	}
 	// "... $4.2 million is expected", "October 2025 is planned".
 	if j := r.after(v); j+1 < len(r.toks) && auxiliaries[r.toks[j].lower] {

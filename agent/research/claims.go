@@ -94,6 +94,9 @@ func (c Claim) Like(d Claim) bool {
 	if c.Unit == "date" && (len(c.Mods) == 0 && d.Object || len(d.Mods) == 0 && c.Object) {
 		return false
 	}
+	if otherMeasure(c.Mods, d.Mods) {
+		return false
+	}
 	return c.Compatible(d)
 }
 
@@ -393,6 +396,9 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	return c, true
 }
 
+// goForms are the forms of go that make "live" a launch: "went live".
+var goForms = set("go", "goes", "went", "gone", "going")
+
 // deals are the transactions that close when they complete.
 var deals = set("deal", "transaction", "acquisition", "sale", "purchase", "merger", "takeover", "buyout", "offering", "round")
 
@@ -412,7 +418,8 @@ func (r *reader) eventVerb(i int) (string, int) {
 		if (clauseEnds[w] && w != "which" && w != "that" && w != "who") || w == "and" {
 			break
 		}
-		if eventNouns[w] != "" {
+		// "went live on": live only after a form of go.
+		if eventNouns[w] != "" && (w != "live" || j > 0 && goForms[r.toks[j-1].lower]) {
 			return w, j
 		}
 	}
@@ -496,6 +503,9 @@ func (r *reader) objectOf(vi, date int) []string {
 // a "which" refers to, or the clause's subject.
 func (r *reader) actorOf(vi int) []string {
 	j := vi - 1
+	if r.toks[vi].lower == "live" && j >= 0 && goForms[r.toks[j].lower] {
+		j-- // "the portal went live"
+	}
 	for j >= 0 && (auxiliaries[r.toks[j].lower] || modalityWords[r.toks[j].lower] != "" || r.toks[j].lower == "to") {
 		j--
 	}
