@@ -95,6 +95,12 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 			}
 		}
 	}
+	// "will put $130 million into the plant": an investment.
+	if j >= 0 && investing[r.toks[j].lower] && after < len(r.toks) && r.toks[after].lower == "into" {
+		c.Head, c.Mods = "investment", r.owner(j)
+		c.weak = r.definiteSubject(j)
+		return true
+	}
 	k := j
 	// "will pay Corvid Aerial $3.2 million": past the payee's name.
 	for k > 0 && r.toks[k].capital() && payments[r.toks[k].lower] == "" {
@@ -364,6 +370,9 @@ var moneyNouns = set("purse", "pot", "prize", "budget", "settlement", "loss", "p
 
 // appraisals are the verbs that put a figure "at" an amount.
 var appraisals = set("put", "puts", "putting", "estimated", "estimates", "valued", "values", "priced", "pegged", "pegs", "set", "sets")
+
+// investing are the verbs that put money into something.
+var investing = set("put", "puts", "putting", "pour", "pours", "poured", "pump", "pumps", "pumped", "sink", "sinks", "sank", "sunk", "plough", "ploughed", "plow", "plowed")
 
 // exchanges are the verbs whose "for" names a price.
 var exchanges = set("sold", "sells", "sell", "bought", "buys", "buy", "acquired", "acquires", "acquire", "purchased", "purchases", "signed", "signs",

@@ -702,9 +702,17 @@ func (r *reader) pastVerb(i int) (string, int) {
 		if auxiliaries[prev] || determiners[next] || possessives[next] {
 			return t.lower, j
 		}
+		// "lifted off from Mahia on March 3", "ended on 28 February": a
+		// verb with its particle, or with the date right after "on".
+		if particles[next] || next == "on" && j+2 == i && !reporting[t.lower] {
+			return t.lower, j
+		}
 	}
 	return "", -1
 }
+
+// particles complete a verb of an event: "lifted off", "set up".
+var particles = set("off", "up", "out", "down", "away")
 
 // firstServed reports a clause around the verb at vi and the date at i
 // that names the first of the people a place serves ("its first
@@ -720,7 +728,7 @@ func (r *reader) firstServed(vi, i int) bool {
 }
 
 // errorWords say that a figure is wrong.
-var errorWords = set("wrong", "incorrect", "inaccurate", "mistaken", "erroneous", "untrue", "misreported", "misstated")
+var errorWords = set("wrong", "incorrect", "inaccurate", "mistaken", "erroneous", "untrue", "misreported", "misstated", "overstated", "understated")
 
 // replaced reports a value the sentence gives as wrong: after "not",
 // "rather than" or "instead of" ("was £185,000, not £158,000"), or in a
