@@ -128,7 +128,7 @@ func (t *toldApart) alike(c, d Claim) bool {
 	if durations[c.Unit] || c.Head == "date" || d.Head == "date" || c.Value.Kind != d.Value.Kind || c.Unit == "person" {
 		return false // a chief executive is not a chief financial officer
 	}
-	if otherMeasure(c.Mods, d.Mods) {
+	if otherMeasure(c.Mods, d.Mods) || otherActs(c, d) {
 		return false
 	}
 	for _, w := range symmetricDifference(c.Mods, d.Mods) {

@@ -98,3 +98,31 @@ func TestFinalFigureSaysEarlierWereWrong(t *testing.T) {
 		t.Errorf("Claims(will put $130 million into) = %+v; want one planned investment", cs)
 	}
 }
+
+// brightleaf counts states and people that were done different things:
+// the states a product went to and those with illnesses, the people
+// interviewed and the people who fell ill.
+var brightleaf = memoryCorpus{
+	{URL: "doc://recall", Title: "Brightleaf Farms recall notice", Credibility: 0.75, Published: day("2025-06-12"),
+		Text: "Brightleaf Farms is recalling 48,000 bags of baby spinach. The spinach was distributed in 14 states."},
+	{URL: "doc://agency", Title: "Health agency update", Credibility: 0.85, Published: day("2025-06-20"),
+		Text: "Illnesses linked to Brightleaf spinach have been reported in 9 states. Investigators interviewed 41 people."},
+	{URL: "doc://news", Title: "Food News", Credibility: 0.6, Published: day("2025-06-21"),
+		Text: "The Brightleaf spinach outbreak has sickened 32 people in 9 states, officials said."},
+}
+
+// TestCountsOfThingsDoneDifferently: counts of one noun that verbs say
+// were done different things are not one quantity.
+func TestCountsOfThingsDoneDifferently(t *testing.T) {
+	res := run(t, brightleaf, "What do the sources say about the Brightleaf spinach recall: how many bags, how many states and how many people fell ill?")
+	for _, d := range res.Discrepancies {
+		var vals []string
+		for _, s := range d.Sides {
+			vals = append(vals, s.Value)
+		}
+		t.Errorf("discrepancy %s: %v; want none", d.Topic, vals)
+	}
+	if l := entityLabel("The 304.5 MW Bellcrest Wind Farm was commissioned in May.", []string{"bellcrest", "wind", "farm"}); l != "" {
+		t.Errorf("entityLabel(304.5 MW Bellcrest Wind Farm) = %q; want no qualifier from a unit", l)
+	}
+}

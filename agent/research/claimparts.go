@@ -386,6 +386,45 @@ var timeWords = set("fiscal", "year", "years", "quarter", "month", "months", "we
 
 var measures = set("km", "kilometres", "kilometers", "miles", "mi", "m", "metres", "meters", "kg", "tonnes", "tons", "hectares", "acres", "mw", "gw", "kw", "mwh", "gwh", "litres", "liters", "hectolitres", "minutes", "hours", "days", "weeks", "months", "years")
 
+// act is the verb that says what was done to what the count at token
+// i counts: for people, the past form right before it ("interviewed 41
+// people"); for places, the one before the preposition it follows
+// ("distributed in 14 states", "sickened 32 people in 9 states"); ""
+// when none does, or the verb only states the count ("reported 143
+// people") or names it (counters). Other counts keep no act: "picked
+// 16,800 tonnes" is "harvested 18,600 tonnes" said otherwise.
+func (r *reader) act(i int, unit string) string {
+	past := func(t token) bool {
+		return !t.capital() && len(t.lower) > 4 && strings.HasSuffix(t.lower, "ed") && !strings.HasSuffix(t.lower, "eed") && !copulas[t.lower] &&
+			modalityWords[t.lower] == "" && counters[t.lower] == "" && (!noise[t.lower] || t.lower == "reported")
+	}
+	j := i - 1
+	for j >= 0 && fillers[r.toks[j].lower] && !places[r.toks[j].lower] {
+		j--
+	}
+	if j < 0 {
+		return ""
+	}
+	if places[r.toks[j].lower] {
+		for k := j - 1; k >= 0 && k >= j-6 && !clauseEnds[r.toks[k].lower]; k-- {
+			if past(r.toks[k]) {
+				return r.toks[k].lower
+			}
+		}
+		return ""
+	}
+	if t := r.toks[j]; people[unit] && past(t) && !stating[t.lower] && !reporting[t.lower] {
+		return t.lower
+	}
+	return ""
+}
+
+// places are the prepositions a count of places follows.
+var places = set("in", "across")
+
+// stating verbs state a count, they do not say what was done.
+var stating = set("recorded", "counted", "registered", "logged", "listed", "confirmed", "totalled", "totaled", "numbered", "disclosed", "identified", "tallied", "posted")
+
 // verbBefore is the verb right before the value at token i, past fillers
 // ("employed 1,240", "enrolled about 300").
 func (r *reader) verbBefore(i int) string {

@@ -61,6 +61,10 @@ type Claim struct {
 	// Corrects marks a figure its source gives in place of one it
 	// says is wrong.
 	Corrects bool
+	// Act is what was done to what a count counts, when a verb says it
+	// ("distributed in 14 states", "interviewed 41 people"): counts of
+	// one noun done different things are different quantities.
+	Act string
 	// year is the year its source was published, 0 when undated.
 	year int
 }
@@ -94,11 +98,16 @@ func (c Claim) Like(d Claim) bool {
 	if c.Unit == "date" && (len(c.Mods) == 0 && d.Object || len(d.Mods) == 0 && c.Object) {
 		return false
 	}
-	if otherMeasure(c.Mods, d.Mods) {
+	if otherMeasure(c.Mods, d.Mods) || otherActs(c, d) {
 		return false
 	}
 	return c.Compatible(d)
 }
+
+// otherActs reports counts that say different things were done to
+// what they count: people interviewed and people sickened, states a
+// product was distributed in and states illnesses were reported in.
+func otherActs(c, d Claim) bool { return c.Act != "" && d.Act != "" && c.Act != d.Act }
 
 // Conflicts reports whether two like claims give values that differ
 // beyond rounding: 412 patients against 388 patients, a plant opened in
@@ -318,6 +327,7 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		}
 	}
 	c.Mods = append(append([]string(nil), owner...), mods...)
+	c.Act = r.act(r.at(v), unit)
 	c.owned = len(owner) > 0
 	c.weak = len(mods) == 0 && r.definiteSubject(r.at(v))
 	// Read as "trial enrollment", "employees", "trial clinical sites".
