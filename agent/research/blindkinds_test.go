@@ -63,6 +63,8 @@ func TestWithYears(t *testing.T) {
 		{"lifted on march 17 according to my neighbour", "2025-03-18", "lifted on March 17, 2025 according to my neighbour"},
 		{"The first case was found on December 6.", "2025-02-03", "The first case was found on December 6, 2024."},
 		{"Screenings from Friday 21 March.", "2025-03-01", "Screenings from Friday 21 March 2025."},
+		{"She was refloated on 9 November.", "2025-09-12", "She was refloated on 9 November 2024."},
+		{"Doors open on January 4.", "2024-12-20", "Doors open on January 4, 2025."},
 		{"It opened on 9 April 2025, not April 19.", "2025-04-26", "It opened on 9 April 2025, not April 19, 2025."},
 		{"Prices may 5 times rise; March 5 km.", "2025-03-01", "Prices may 5 times rise; March 5 km."},
 		{"on march 17", "", "on march 17"},

@@ -23,8 +23,8 @@ const monthNames = `january|february|march|april|may|june|july|august|september|
 var yearAfterRE = regexp.MustCompile(`^,? ?(?:\d{3,4}\b|'\d\d\b)`)
 
 // withYears returns s with the year written into each date that has
-// none, the year that puts the day nearest published (nearestYear:
-// "December 6" in a report of February 2025 is 2024's), and each month name capitalised. An
+// none (nearestYear: "December 6" in a report of February 2025 is
+// 2024's), and each month name capitalised. An
 // undated source's sentence is returned unchanged.
 func withYears(s string, published time.Time) string {
 	if published.IsZero() {
@@ -74,22 +74,16 @@ func withYears(s string, published time.Time) string {
 	return b.String() + s[last:]
 }
 
-// nearestYear is the year, of the one before published's, its own and
-// the one after, that puts month mo and day d nearest published, a day
-// after it counting twice as far: sources mostly tell what has happened.
+// nearestYear is the latest year that puts month mo and day d no more
+// than a month after published: sources mostly tell what has happened
+// ("refloated on 9 November" in a report of September 2025 is 2024's),
+// a listing what is about to.
 func nearestYear(mo, d int, published time.Time) int {
-	best, gap := published.Year(), time.Duration(1<<62)
-	for y := published.Year() - 1; y <= published.Year()+1; y++ {
-		t := time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC)
-		g := t.Sub(published)
-		if g < 0 {
-			g = -g
-		} else {
-			g *= 2
-		}
-		if g < gap {
-			best, gap = y, g
+	limit := published.AddDate(0, 1, 0)
+	for y := published.Year() + 1; y > published.Year()-1; y-- {
+		if !time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC).After(limit) {
+			return y
 		}
 	}
-	return best
+	return published.Year() - 1
 }
