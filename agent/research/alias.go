@@ -36,7 +36,7 @@ var headClasses = map[string]string{
 	"resident": "resident", "inhabitant": "resident", "population": "resident",
 	"passenger": "passenger", "ridership": "passenger", "rider": "passenger",
 	"seat": "seat", "spectator": "seat", "capacity": "seat",
-	"launch": "release", "release": "release", "debut": "release",
+	"launch": "release", "release": "release", "debut": "release", "start": "release",
 	"declar": "status", "status": "status", "designat": "status", "certifi": "status", "recognis": "status", "recogniz": "status", "accredit": "status",
 	"service": "service", "crossing": "service", "voyage": "service", "sailing": "service", "flight": "service", "trip": "service", "journey": "service",
 }
@@ -127,6 +127,9 @@ func (t *toldApart) alike(c, d Claim) bool {
 	}
 	if durations[c.Unit] || c.Head == "date" || d.Head == "date" || c.Value.Kind != d.Value.Kind || c.Unit == "person" {
 		return false // a chief executive is not a chief financial officer
+	}
+	if otherMeasure(c.Mods, d.Mods) || otherActs(c, d) {
+		return false
 	}
 	for _, w := range symmetricDifference(c.Mods, d.Mods) {
 		if t.words[aliasKey(c)+"\x00"+w] || t.words[aliasKey(d)+"\x00"+w] {

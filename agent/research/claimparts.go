@@ -95,6 +95,12 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 			}
 		}
 	}
+	// "will put $130 million into the plant": an investment.
+	if j >= 0 && investing[r.toks[j].lower] && after < len(r.toks) && r.toks[after].lower == "into" {
+		c.Head, c.Mods = "investment", r.owner(j)
+		c.weak = r.definiteSubject(j)
+		return true
+	}
 	k := j
 	// "will pay Corvid Aerial $3.2 million": past the payee's name.
 	for k > 0 && r.toks[k].capital() && payments[r.toks[k].lower] == "" {
@@ -365,6 +371,9 @@ var moneyNouns = set("purse", "pot", "prize", "budget", "settlement", "loss", "p
 // appraisals are the verbs that put a figure "at" an amount.
 var appraisals = set("put", "puts", "putting", "estimated", "estimates", "valued", "values", "priced", "pegged", "pegs", "set", "sets")
 
+// investing are the verbs that put money into something.
+var investing = set("put", "puts", "putting", "pour", "pours", "poured", "pump", "pumps", "pumped", "sink", "sinks", "sank", "sunk", "plough", "ploughed", "plow", "plowed")
+
 // exchanges are the verbs whose "for" names a price.
 var exchanges = set("sold", "sells", "sell", "bought", "buys", "buy", "acquired", "acquires", "acquire", "purchased", "purchases", "signed", "signs",
 	"acquisition", "purchase", "sale", "takeover", "buyout")
@@ -376,6 +385,45 @@ var comparisons = set("from", "with", "versus", "vs", "against", "than", "and")
 var timeWords = set("fiscal", "year", "years", "quarter", "month", "months", "week", "weeks", "day", "days", "fy", "period", "time")
 
 var measures = set("km", "kilometres", "kilometers", "miles", "mi", "m", "metres", "meters", "kg", "tonnes", "tons", "hectares", "acres", "mw", "gw", "kw", "mwh", "gwh", "litres", "liters", "hectolitres", "minutes", "hours", "days", "weeks", "months", "years")
+
+// act is the verb that says what was done to what the count at token
+// i counts: for people, the past form right before it ("interviewed 41
+// people"); for places, the one before the preposition it follows
+// ("distributed in 14 states", "sickened 32 people in 9 states"); ""
+// when none does, or the verb only states the count ("reported 143
+// people") or names it (counters). Other counts keep no act: "picked
+// 16,800 tonnes" is "harvested 18,600 tonnes" said otherwise.
+func (r *reader) act(i int, unit string) string {
+	past := func(t token) bool {
+		return !t.capital() && len(t.lower) > 4 && strings.HasSuffix(t.lower, "ed") && !strings.HasSuffix(t.lower, "eed") && !copulas[t.lower] &&
+			modalityWords[t.lower] == "" && counters[t.lower] == "" && (!noise[t.lower] || t.lower == "reported")
+	}
+	j := i - 1
+	for j >= 0 && fillers[r.toks[j].lower] && !places[r.toks[j].lower] {
+		j--
+	}
+	if j < 0 {
+		return ""
+	}
+	if places[r.toks[j].lower] {
+		for k := j - 1; k >= 0 && k >= j-6 && !clauseEnds[r.toks[k].lower]; k-- {
+			if past(r.toks[k]) {
+				return r.toks[k].lower
+			}
+		}
+		return ""
+	}
+	if t := r.toks[j]; people[unit] && past(t) && !stating[t.lower] && !reporting[t.lower] {
+		return t.lower
+	}
+	return ""
+}
+
+// places are the prepositions a count of places follows.
+var places = set("in", "across")
+
+// stating verbs state a count, they do not say what was done.
+var stating = set("recorded", "counted", "registered", "logged", "listed", "confirmed", "totalled", "totaled", "numbered", "disclosed", "identified", "tallied", "posted")
 
 // verbBefore is the verb right before the value at token i, past fillers
 // ("employed 1,240", "enrolled about 300").
@@ -419,6 +467,10 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 		}
 		if same && !inSegment || same == inSegment && d < bestD {
 			best, bestD, inSegment = strconv.Itoa(y.Year), d, same
+			// "for 2024/25": a split year is its last, as in a label.
+			if m := splitYearRE.FindStringSubmatch(r.s[y.Start:]); len(y.Text) == 4 && m != nil && strings.HasPrefix(r.s[y.Start:], m[0]) {
+				best = m[1][:2] + m[2]
+			}
 		}
 	}
 	return best
@@ -527,6 +579,19 @@ func (r *reader) modality(v Value) Modality {
 	}
 	if conditional {
 		return Expected
+	}
+	// "a deficit of £18 million forecast for 2024/25", "the £18 million
+	// forecast", "400 patients planned": a participle right after the
+	// figure, or after its counted noun.
+	if j := r.after(v); j < len(r.toks) {
+		if m, ok := labelModality[r.toks[j].lower]; ok {
+			return m
+		}
+		if j+1 < len(r.toks) && !r.toks[j].capital() && !r.toks[j].number() && !prepositions[r.toks[j].lower] && r.toks[j].lower != "," {
+			if m, ok := labelModality[r.toks[j+1].lower]; ok && r.toks[j+1].lower != "plan" && r.toks[j+1].lower != "target" {
+				return m
+			}
+		}
 	}
 	// "... $4.2 million is expected", "October 2025 is planned".
 	if j := r.after(v); j+1 < len(r.toks) && auxiliaries[r.toks[j].lower] {

@@ -61,6 +61,10 @@ type Claim struct {
 	// Corrects marks a figure its source gives in place of one it
 	// says is wrong.
 	Corrects bool
+	// Act is what was done to what a count counts, when a verb says it
+	// ("distributed in 14 states", "interviewed 41 people"): counts of
+	// one noun done different things are different quantities.
+	Act string
 	// year is the year its source was published, 0 when undated.
 	year int
 }
@@ -94,8 +98,16 @@ func (c Claim) Like(d Claim) bool {
 	if c.Unit == "date" && (len(c.Mods) == 0 && d.Object || len(d.Mods) == 0 && c.Object) {
 		return false
 	}
+	if otherMeasure(c.Mods, d.Mods) || otherActs(c, d) {
+		return false
+	}
 	return c.Compatible(d)
 }
+
+// otherActs reports counts that say different things were done to
+// what they count: people interviewed and people sickened, states a
+// product was distributed in and states illnesses were reported in.
+func otherActs(c, d Claim) bool { return c.Act != "" && d.Act != "" && c.Act != d.Act }
 
 // Conflicts reports whether two like claims give values that differ
 // beyond rounding: 412 patients against 388 patients, a plant opened in
@@ -315,6 +327,7 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		}
 	}
 	c.Mods = append(append([]string(nil), owner...), mods...)
+	c.Act = r.act(r.at(v), unit)
 	c.owned = len(owner) > 0
 	c.weak = len(mods) == 0 && r.definiteSubject(r.at(v))
 	// Read as "trial enrollment", "employees", "trial clinical sites".
@@ -393,6 +406,9 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	return c, true
 }
 
+// goForms are the forms of go that make "live" a launch: "went live".
+var goForms = set("go", "goes", "went", "gone", "going")
+
 // deals are the transactions that close when they complete.
 var deals = set("deal", "transaction", "acquisition", "sale", "purchase", "merger", "takeover", "buyout", "offering", "round")
 
@@ -412,7 +428,8 @@ func (r *reader) eventVerb(i int) (string, int) {
 		if (clauseEnds[w] && w != "which" && w != "that" && w != "who") || w == "and" {
 			break
 		}
-		if eventNouns[w] != "" {
+		// "went live on": live only after a form of go.
+		if eventNouns[w] != "" && (w != "live" || j > 0 && goForms[r.toks[j-1].lower]) {
 			return w, j
 		}
 	}
@@ -496,6 +513,9 @@ func (r *reader) objectOf(vi, date int) []string {
 // a "which" refers to, or the clause's subject.
 func (r *reader) actorOf(vi int) []string {
 	j := vi - 1
+	if r.toks[vi].lower == "live" && j >= 0 && goForms[r.toks[j].lower] {
+		j-- // "the portal went live"
+	}
 	for j >= 0 && (auxiliaries[r.toks[j].lower] || modalityWords[r.toks[j].lower] != "" || r.toks[j].lower == "to") {
 		j--
 	}
@@ -692,9 +712,17 @@ func (r *reader) pastVerb(i int) (string, int) {
 		if auxiliaries[prev] || determiners[next] || possessives[next] {
 			return t.lower, j
 		}
+		// "lifted off from Mahia on March 3", "ended on 28 February": a
+		// verb with its particle, or with the date right after "on".
+		if particles[next] || next == "on" && j+2 == i && !reporting[t.lower] {
+			return t.lower, j
+		}
 	}
 	return "", -1
 }
+
+// particles complete a verb of an event: "lifted off", "set up".
+var particles = set("off", "up", "out", "down", "away")
 
 // firstServed reports a clause around the verb at vi and the date at i
 // that names the first of the people a place serves ("its first
@@ -710,7 +738,7 @@ func (r *reader) firstServed(vi, i int) bool {
 }
 
 // errorWords say that a figure is wrong.
-var errorWords = set("wrong", "incorrect", "inaccurate", "mistaken", "erroneous", "untrue", "misreported", "misstated")
+var errorWords = set("wrong", "incorrect", "inaccurate", "mistaken", "erroneous", "untrue", "misreported", "misstated", "overstated", "understated")
 
 // replaced reports a value the sentence gives as wrong: after "not",
 // "rather than" or "instead of" ("was £185,000, not £158,000"), or in a

@@ -6,6 +6,7 @@ package research
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -128,7 +129,7 @@ var modalityWords = map[string]Modality{
 var eventNouns = nounsOf(map[string][]string{
 	"opening":         {"opened", "opens", "open", "opening", "inaugurated", "inaugurates", "dedicated", "reopened"},
 	"founding":        {"founded", "established", "incorporated", "formed", "founding"},
-	"launch":          {"launched", "launches", "launch", "introduced", "unveiled", "debuted"},
+	"launch":          {"launched", "launches", "launch", "introduced", "unveiled", "debuted", "live"},
 	"release":         {"released", "published", "premiered", "shipped"},
 	"completion":      {"completed", "completes", "complete", "finished", "finish", "finishes"},
 	"start":           {"started", "starts", "start", "began", "begins", "begin", "commenced", "commences"},
@@ -187,6 +188,16 @@ func nounsOf(m map[string][]string) map[string]string {
 		}
 	}
 	return out
+}
+
+// statWords make a figure another measure of the same noun: an average,
+// a peak or a full-time equivalent of beds or staff is not their count.
+var statWords = set("average", "mean", "median", "peak", "maximum", "minimum", "equivalent", "wte", "fte")
+
+// otherMeasure reports whether one of a and b names a statistic the
+// other does not ("average beds" and "beds").
+func otherMeasure(a, b []string) bool {
+	return slices.ContainsFunc(symmetricDifference(a, b), func(w string) bool { return statWords[w] })
 }
 
 // staffNouns name a count of employees whatever the verb.

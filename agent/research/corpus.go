@@ -136,13 +136,45 @@ func DescribeDocument(name, title, text string) Document {
 	} else if d.Kind == "document" && outletRE.MatchString(heading) {
 		d.Kind, d.Credibility = "news", 0.6 // "Dunmore Herald: ..."
 	}
-	if !slices.ContainsFunc(dateHints, func(h string) bool { return strings.Contains(lower, h) }) {
-		return d
+	if slices.ContainsFunc(dateHints, func(h string) bool { return strings.Contains(lower, h) }) {
+		if m := dateLineRE.FindStringSubmatch(head); m != nil {
+			d.Published = dateOf(m[1])
+		}
 	}
-	if m := dateLineRE.FindStringSubmatch(head); m != nil {
-		d.Published = dateOf(m[1])
+	if d.Published.IsZero() {
+		d.Published = datelineOf(head)
 	}
 	return d
+}
+
+// datelineRE is a line of a document's head that ends with its date: a
+// dateline ("Eastmarch, 2 April 2024", "Hollis, Oregon — April 9,
+// 2025"), a title that dates itself ("Minutes of the Board, 12 March
+// 2025"), a labelled date ("Decision date: 14 February 2024", "Held on
+// 16 May 2024") or a date alone.
+var datelineRE = regexp.MustCompile(`(?i)^(?:#+\s*)?(?:(?:.*[,—–-]|.*\bdate:?|.*\bheld on|.*\bmeeting of)\s+)?(\S.{5,30}?)[.)]?$`)
+
+// datelineOf is the date of the first such line among a document's
+// first lines, zero when there is none.
+func datelineOf(head string) time.Time {
+	lines := strings.Split(head, "\n")
+	for _, line := range lines[:min(len(lines), 8)] {
+		line = strings.TrimSpace(line)
+		if line == "" || len(line) > 100 {
+			continue
+		}
+		m := datelineRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		vs := Values(m[1])
+		if len(vs) == 1 && vs[0].Kind == KindDate && vs[0].Start == 0 && vs[0].End == len(m[1]) {
+			if t := dateOf(m[1]); !t.IsZero() {
+				return t
+			}
+		}
+	}
+	return time.Time{}
 }
 
 // dateOf parses the first full date in s, zero when there is none.

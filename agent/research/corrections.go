@@ -37,11 +37,24 @@ func replacedSentence(sentences []string, i int, c Claim) bool {
 	return m != nil && c.Value.Start > m[1]
 }
 
+// revisionRE is a sentence that says figures given before were wrong
+// without giving them: "Earlier figures overstated the cost", "the
+// preliminary count was too high".
+var revisionRE = regexp.MustCompile(`(?i)\b(?:earlier|previous|previously|preliminary|initial|interim|provisional|first)\b[^.;]{0,80}?\b(?:overstated|understated|overestimated|underestimated|superseded|wrong|incorrect|inaccurate|too (?:high|low))\b`)
+
+// anyUnit stands, among corrected units, for every unit but a date's.
+const anyUnit = "*"
+
 // correctedUnits are the units of the figures a passage says are wrong:
-// its other figures of those units correct them.
+// its other figures of those units correct them. A passage that says
+// earlier figures were wrong without naming them (revisionRE) corrects
+// with all its figures (anyUnit).
 func correctedUnits(sentences []string, subject []string) map[string]bool {
 	units := map[string]bool{}
 	for i, s := range sentences {
+		if revisionRE.MatchString(s) {
+			units[anyUnit] = true
+		}
 		if !strings.Contains(strings.ToLower(s), "not") && !correctionRE.MatchString(s) && (i+1 >= len(sentences) || !errorNextRE.MatchString(sentences[i+1])) &&
 			!holdsAnyWord(strings.ToLower(s), errorWords) {
 			continue

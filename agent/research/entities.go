@@ -67,6 +67,11 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			}
 		}
 		if n == "" {
+			if g := partialNamesake(d, q, texts, order); g != nil {
+				n = g.name // "The Harbourlight, the 1968 passenger ferry"
+			}
+		}
+		if n == "" {
 			bare.docs = append(bare.docs, d)
 			continue
 		}
@@ -156,6 +161,36 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		}
 	}
 	return e
+}
+
+// partialNamesake is the entity a document describes that writes only
+// the first word of the subject's name and says it is something else,
+// somewhere no other document writes: "The Harbourlight, the 1968
+// passenger ferry that served Kelso Island," beside the Harbourlight
+// Festival. nil when the document says no such thing.
+func partialNamesake(d string, q question, texts map[string]string, order []string) *entityGroup {
+	if len(q.SubjectWords) < 2 {
+		return nil
+	}
+	first := q.SubjectWords[0]
+	kind, places := apposition(texts[d], []string{first})
+	if kind == "" || slices.Contains(q.SubjectWords, kind) || slices.Contains(q.KindWords, kind) {
+		return nil
+	}
+	for _, p := range places {
+		written := false
+		for _, o := range order {
+			if o != d && wordIndex(strings.ToLower(texts[o]), p) >= 0 {
+				written = true
+				break
+			}
+		}
+		if !written {
+			name := strings.ToUpper(first[:1]) + first[1:]
+			return &entityGroup{name: name + " (" + kind + ")"}
+		}
+	}
+	return nil
 }
 
 // docTexts joins each document's passages, in the order first found.

@@ -392,7 +392,10 @@ func entityLabel(text string, subject []string) string {
 		// lower-case words (for comparing).
 		label := append([]string(nil), lw[i:j+1]...)
 		written := []string{head[ws[i][0]:ws[j][1]]}
-		if i > 0 && capital(i-1) && !connectors[lw[i-1]] && !retrieveStop(lw[i-1]) && strings.TrimSpace(strings.Trim(head[ws[i-1][1]:ws[i][0]], " -")) == "" &&
+		// "the 304.5 MW Bellcrest Wind Farm": a unit after a number is
+		// no part of the name.
+		unit := i > 1 && strings.TrimSpace(head[ws[i-2][1]:ws[i-1][0]]) == "" && numberRE.MatchString(lw[i-2]) && numberRE.FindString(lw[i-2]) == lw[i-2]
+		if i > 0 && capital(i-1) && !unit && !connectors[lw[i-1]] && !retrieveStop(lw[i-1]) && strings.TrimSpace(strings.Trim(head[ws[i-1][1]:ws[i][0]], " -")) == "" &&
 			!strings.Contains(head[ws[i-1][1]:ws[i][0]], "\n") {
 			label = append([]string{lw[i-1]}, label...)
 			written = append([]string{head[ws[i-1][0]:ws[i][0]]}, written...)

@@ -275,6 +275,9 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 	previous := ""
 	years := distinctYears(h.Text)
 	sentences := Sentences(h.Text)
+	for i, s := range sentences {
+		sentences[i] = withYears(s, h.Published)
+	}
 	corrected := correctedUnits(sentences, q.claimSubject())
 	for si, s := range sentences {
 		key := docURL(h.URL) + "\x00" + s
@@ -291,7 +294,7 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 			continue
 		}
 		for i := range cs {
-			cs[i].Corrects = corrected[cs[i].Unit]
+			cs[i].Corrects = corrected[cs[i].Unit] || corrected[anyUnit] && cs[i].Unit != "date"
 		}
 		// "Debian 3.1 was released June 6th, 2005. There were around
 		// 15,000 binary packages": the year the sentences before name.

@@ -121,7 +121,14 @@ func abbreviation(s string) bool {
 // headerLine reports a line of document metadata ("Filed: May 19,
 // 2025") rather than a claim.
 func headerLine(s string) bool {
-	if len(s) >= 60 || !headerRE.MatchString(s) {
+	if len(s) >= 60 {
+		return false
+	}
+	// "Published 3 April 2024", "Eastmarch, 2 April 2024": a dateline.
+	if m := dateLineRE.FindStringSubmatch(s); m != nil && wholeDate(m[1]) || strings.Contains(s, ",") && !strings.ContainsAny(s, "—–:") && !datelineOf(s).IsZero() {
+		return true
+	}
+	if !headerRE.MatchString(s) {
 		return false
 	}
 	// "Stops: 19" is a labelled value and "Erratum: the trial enrolled
@@ -131,6 +138,13 @@ func headerLine(s string) bool {
 	}
 	i := strings.IndexByte(s, ':')
 	return metaLabels[strings.ToLower(strings.TrimSpace(s[:i]))] || len(Values(s[i+1:])) == 0
+}
+
+// wholeDate reports a text that is one full date and nothing else.
+func wholeDate(s string) bool {
+	s = strings.TrimRight(strings.TrimSpace(s), ".")
+	vs := Values(s)
+	return len(vs) == 1 && vs[0].Kind == KindDate && vs[0].Start == 0 && vs[0].End == len(s) && !dateOf(s).IsZero()
 }
 
 var headerRE = regexp.MustCompile(`^[A-Z][\w ]{0,20}:\s`)

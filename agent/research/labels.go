@@ -21,6 +21,14 @@ var labelRE = regexp.MustCompile(`^(?:[-*•]\s*)?([\p{L}][\p{L}\p{N} '’/()&-]
 var metaLabels = set("date", "dated", "filed", "published", "posted", "updated", "issued", "release date", "filing date", "by", "author", "source",
 	"written by", "from", "to", "subject", "cc", "re", "tags", "category", "location", "place", "time")
 
+// labelModality are the words of a label, or a table's column, that say a
+// value is planned, expected or estimated rather than done.
+var labelModality = map[string]Modality{
+	"planned": Planned, "plan": Planned, "target": Planned, "targeted": Planned, "budgeted": Planned, "proposed": Planned, "scheduled": Planned,
+	"expected": Expected, "forecast": Expected, "forecasted": Expected, "projected": Expected, "projection": Expected,
+	"estimated": Estimated, "estimate": Estimated,
+}
+
 // countLabels name a count without saying of what: the value's noun does.
 var countLabels = set("quantity", "number", "count", "total", "units", "amount", "figure", "size", "no")
 
@@ -56,10 +64,26 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 			period = t.text
 		case t.text == "(" || t.text == ")":
 			inParens = t.text == "("
+		case statWords[t.lower]:
+			// "Beds (average open)": an average is another measure, even in a
+			// note; it qualifies the noun.
+			ws = append([]string{t.lower}, ws...)
 		case inParens || determiners[t.lower] || subj[t.bare()] || prepositions[t.lower] && t.lower != "of" || t.lower == "and":
 			// "Schools supported (cumulative)": a note, not the noun.
 		default:
 			ws = append(ws, t.lower)
+		}
+	}
+	// "Estimated cost", "Planned opening", a table's "Plan" column: how
+	// the source holds the value, not what it is of.
+	modality := Reported
+	if len(ws) > 1 {
+		for i, w := range ws {
+			if m, ok := labelModality[w]; ok {
+				modality = m
+				ws = slices.Delete(ws, i, i+1)
+				break
+			}
 		}
 	}
 	// "Schools supported": the noun, not the participle after it.
@@ -83,7 +107,7 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 			}
 		}
 	}
-	c := Claim{Value: v, Text: v.Text, Period: period, Modality: Reported, Attribute: strings.TrimSpace(strings.Join(ws, " ")), owned: true}
+	c := Claim{Value: v, Text: v.Text, Period: period, Modality: modality, Attribute: strings.TrimSpace(strings.Join(ws, " ")), owned: true}
 	switch v.Kind {
 	case KindDate:
 		c.Unit = "date"

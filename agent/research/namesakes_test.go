@@ -161,3 +161,30 @@ func TestLegalFormsAndSourceYears(t *testing.T) {
 		t.Errorf("meets(2024's source, 2023 when 2024 is not claimed) = false; want true")
 	}
 }
+
+// TestNamesakeByFirstName: a document that writes only the first word of
+// the subject's name, says it is another kind of thing and places it
+// where no other document does is a namesake, though no document writes
+// the namesake's whole name: the Harbourlight ferry beside the
+// Harbourlight Festival.
+func TestNamesakeByFirstName(t *testing.T) {
+	festival := memoryCorpus{
+		{URL: "doc://report", Title: "Festival report", Credibility: 0.85, Text: "The Harbourlight Festival 2025 attracted 212,000 visits. The festival budget was £1.9 million."},
+		{URL: "doc://blog", Title: "Festival blog", Credibility: 0.4, Text: "The Harbourlight Festival 2025 drew 221,000 visits over ten nights on the waterfront."},
+		{URL: "doc://ferry", Title: "Maritime notes", Text: "The Harbourlight, the 1968 passenger ferry that served Kelso Island for half a century, made its last crossing. " +
+			"Owner Bay Lines carried 221,000 passengers on the vessel in 2024 and sold it for $360,000."},
+	}
+	res := run(t, festival, "Summarise the Harbourlight Festival 2025: attendance, the festival budget and the dates it ran.")
+	facts := res.FactsByID()
+	for _, s := range res.Report.Sections {
+		isNote := strings.HasPrefix(s.Title, "Other entities named")
+		for _, id := range s.FactIDs {
+			if namesake := facts[id].SourceURL == "doc://ferry"; namesake && !isNote {
+				t.Errorf("section %s cites the ferry's %q", s.Title, facts[id].Text)
+			}
+		}
+	}
+	if strings.Contains(res.Report.ExecutiveSummary, "360,000") || strings.Contains(res.Answer, "360,000") {
+		t.Errorf("summary %q / answer %q state the ferry's sale", res.Report.ExecutiveSummary, res.Answer)
+	}
+}

@@ -51,11 +51,16 @@ func labelFor(row, col string) string {
 		return col + " (" + row + ")" // a row per year: "Finishers (2024)"
 	case col == "" || genericColumns[strings.ToLower(col)]:
 		return row
+	case planColumns[strings.ToLower(col)]:
+		return "Planned " + row // a column of plans: "Beds" under "Plan"
 	case yearRE.MatchString(col) && len(col) <= 9:
 		return row + " (" + col + ")"
 	}
 	return row + " " + strings.ToLower(col)
 }
+
+// planColumns head a column of what was planned, budgeted or targeted.
+var planColumns = set("plan", "planned", "target", "targets", "budget", "budgeted")
 
 var genericColumns = set("value", "values", "figure", "figures", "number", "amount", "data", "detail", "details", "fact", "facts", "info", "")
 

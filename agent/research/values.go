@@ -272,6 +272,10 @@ func Values(s string) []Value {
 		}
 	}
 	for _, m := range numberRE.FindAllStringIndex(s, -1) {
+		// "7:00 a.m.", "06:40": a time of day, no quantity.
+		if clockTime(s, m[0], m[1]) {
+			continue
+		}
 		// "Falcon-3", "A11": part of a name, not a quantity.
 		if m[0] > 0 && (s[m[0]-1] == '-' || isLetter(s[m[0]-1])) && m[0] > 1 && isLetter(s[m[0]-2]) || m[0] > 0 && isLetter(s[m[0]-1]) {
 			continue
@@ -295,6 +299,13 @@ func Values(s string) []Value {
 	}
 	sortValues(out)
 	return out
+}
+
+// clockTime reports a number s[a:b] that is the hours or minutes of a
+// time of day ("7:30", "06:40").
+func clockTime(s string, a, b int) bool {
+	digit := func(i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9' }
+	return b+1 < len(s) && s[b] == ':' && digit(b+1) || a >= 2 && s[a-1] == ':' && digit(a-2)
 }
 
 func unitAfter(rest string) string {
