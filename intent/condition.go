@@ -87,8 +87,8 @@ func (p *parser) number(i int) (string, int, string) {
 		// "30 degrees", "5 mm", "2 hours": a unit of measure that names no
 		// column is part of the number.
 		if measureUnits[p.low(j)] {
-			if c, _, _ := p.colAt(j, prefNum); c == nil {
-				j++
+			if c, _, _ := p.colAt(j, prefNum); c == nil && p.unitColumn(j) == nil {
+				j++ // a unit that names its column ("20 kg" of wt_kg) is left to name it
 			}
 		}
 		if p.low(j-1) == "°" && j < len(p.toks) && p.toks[j].start == p.toks[j-1].end && (p.low(j) == "c" || p.low(j) == "f") {
@@ -285,8 +285,13 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 			return c, s, b + 1
 		}
 	}
-	// the unit after the number: "5 units", "100 dollars", "3 quantity"
-	if c, n, st := p.colAt(end, prefNum); c != nil && st >= mPart && !isIDLike(c) {
+	// the unit after the number: "5 units", "100 dollars", "3 quantity";
+	// "> 5 days" of dlv_days, "10+ years" of yrs_svc: a length of time,
+	// never a column of calendar years
+	if c := p.unitColumn(end); c != nil {
+		return c, end, end + 1
+	}
+	if c, n, st := p.colAt(end, prefNum); c != nil && st >= mPart && !isIDLike(c) && !(units[p.low(end)] != "" && p.isYearColumn(c)) {
 		return c, end, end + n
 	}
 	// the column after "of": "more than 10 mm of precipitation"

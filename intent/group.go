@@ -731,16 +731,19 @@ func (p *parser) codeColumn(c *Column) bool {
 }
 
 // unitColumn returns the one numeric column whose name says it is in the
-// unit at i ("kg" for wt_kg), nil if none or several.
+// unit at i ("kg" for wt_kg, "days" for dlv_days, "years" for yrs_svc),
+// nil if none or several. A column of calendar years is in no unit.
 func (p *parser) unitColumn(i int) *Column {
 	w := p.low(i)
-	if !unitWords[w] || !p.free(i) {
+	if !unitWords[w] && units[w] == "" && !measureUnits[w] || !p.free(i) {
 		return nil
 	}
 	var found *Column
 	for ci := range p.t.Columns {
 		c := &p.t.Columns[ci]
-		if isNumeric(c) && slices.Contains(nameWords(c.Name), w) {
+		if isNumeric(c) && !isIDLike(c) && !p.isYearColumn(c) && slices.ContainsFunc(nameWords(c.Name), func(cw string) bool {
+			return cw == w || units[w] != "" && units[w] == units[cw] || unitWords[w] && sameWord(w, cw)
+		}) {
 			if found != nil {
 				return nil
 			}

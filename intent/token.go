@@ -79,7 +79,35 @@ func tokenize(text string) []token {
 			i += n
 		}
 	}
-	return toks
+	return splitGluedUnits(toks)
+}
+
+// gluedUnits are units written against their number ("20kg", "5km",
+// "3hrs"): the number and the unit are read as two words. "m", "k" and
+// "bn" stay with the number, which they scale ("2m" is two million), and
+// so do single letters ("1990s", "5G").
+var gluedUnits = setOf("mm", "cm", "km", "kg", "lb", "lbs", "oz", "ft", "mph", "kmh", "mi", "sec", "secs",
+	"hr", "hrs", "min", "mins", "yr", "yrs", "days", "kwh", "mwh", "gwh", "ml", "tons")
+
+// splitGluedUnits splits each word of a number and a unit of gluedUnits
+// into the number and the unit.
+func splitGluedUnits(toks []token) []token {
+	var out []token
+	for _, t := range toks {
+		k := 0
+		for k < len(t.low) && (t.low[k] >= '0' && t.low[k] <= '9' || t.low[k] == '.' && k > 0) {
+			k++
+		}
+		if t.kind != kWord || k == 0 || k == len(t.low) || !gluedUnits[t.low[k:]] || len(t.raw) != len(t.low) {
+			out = append(out, t)
+			continue
+		}
+		num, unit := t, t
+		num.raw, num.low, num.end = t.raw[:k], t.low[:k], t.start+k
+		unit.raw, unit.low, unit.start = t.raw[k:], t.low[k:], t.start+k
+		out = append(out, num, unit)
+	}
+	return out
 }
 
 func isASCIIop(s string) bool {

@@ -280,3 +280,23 @@ func TestARatioOfTwoColumns(t *testing.T) {
 		t.Errorf("a ratio to a percentage: %+v; want the slash reported", in.Measures)
 	}
 }
+
+// TestTheUnitAfterANumberNamesItsColumn: "> 5 days" is of dlv_days, not of
+// the shipments' money; "10+ years" of yrs_svc, not of the hire year;
+// "20kg" is 20 of wt_kg.
+func TestTheUnitAfterANumberNamesItsColumn(t *testing.T) {
+	shp := schemaOf("shp", Column{Name: "carrier", Type: "string", Values: []string{"UPS", "DHL"}},
+		Column{Name: "wt_kg", Type: "float", Min: "0.5", Max: "40"}, Column{Name: "freight_usd", Type: "float", Min: "5", Max: "300"},
+		Column{Name: "dlv_days", Type: "integer", Min: "1", Max: "9"})
+	staff := schemaOf("staff", Column{Name: "dept", Type: "string", Values: []string{"ENG", "OPS"}},
+		Column{Name: "yrs_svc", Type: "integer", Min: "0", Max: "25"}, Column{Name: "hire_yr", Type: "integer", Min: "1998", Max: "2023"})
+	count := []Measure{{Agg: "count"}}
+	checkCases(t, []parseCase{
+		{text: "how many shipments > 5 days", schema: shp, want: want{Table: "shp", Measures: count,
+			Filters: []Filter{{Column: "dlv_days", Op: ">", Values: []string{"5"}}}}},
+		{text: "avg freight for shipments over 20kg", schema: shp, want: want{Table: "shp", Measures: []Measure{{Column: "freight_usd", Agg: "avg"}},
+			Filters: []Filter{{Column: "wt_kg", Op: ">", Values: []string{"20"}}}}},
+		{text: "number of staff with 10+ years", schema: staff, want: want{Table: "staff", Measures: count,
+			Filters: []Filter{{Column: "yrs_svc", Op: ">=", Values: []string{"10"}}}}},
+	})
+}
