@@ -70,9 +70,9 @@ func (p *parser) number(i int) (string, int, string) {
 	case "%", "percent", "pct", "percentage":
 		j, kind = j+1, "pct"
 	case "k", "thousand":
-		v, j = v*1e3, j+1
+		j, mult = j+1, 1e3
 	case "m", "million", "mn":
-		v, j = v*1e6, j+1
+		j, mult = j+1, 1e6
 	case "dollars", "usd", "eur", "euros", "bucks":
 		kind = "money"
 	case "francs", "yen", "pesos", "rupees", "kronor", "krona", "lira", "yuan", "rand", "reais":
@@ -94,6 +94,9 @@ func (p *parser) number(i int) (string, int, string) {
 		if p.low(j-1) == "°" && j < len(p.toks) && p.toks[j].start == p.toks[j-1].end && (p.low(j) == "c" || p.low(j) == "f") {
 			j++ // "32°F"
 		}
+	}
+	if mult != 1 {
+		kind += "scaled" // "150k": a column in thousands holds it as 150
 	}
 	return strconv.FormatFloat(sign*v*mult, 'f', -1, 64), j - i, kind
 }
@@ -455,6 +458,12 @@ func (p *parser) dayRows(i int) bool {
 // is compared with: over a column of fractions (every value from -1 to
 // 1) "above 10%" is above 0.1; otherwise the number as written.
 func (p *parser) percentOf(c *Column, num, kind string) string {
+	if f := columnScale(c.Name); strings.Contains(kind, "scaled") && f != 1 {
+		// "earn over 150k" of sal_k: 150 thousands
+		if v, err := strconv.ParseFloat(num, 64); err == nil {
+			return strconv.FormatFloat(v/f, 'f', -1, 64)
+		}
+	}
 	if !strings.Contains(kind, "pct") {
 		return num
 	}

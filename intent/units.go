@@ -132,14 +132,7 @@ func (p *parser) scaleSaid(i int) bool {
 		return false
 	}
 	m := &p.in.Measures[idx]
-	has := 1.0
-	money := false
-	for _, cw := range nameWords(m.Column) {
-		if g := scaleOf(cw, money); g != 0 {
-			has = g
-		}
-		money = money || moneyWords[cw] || currencySigns[cw]
-	}
+	has := columnScale(m.Column)
 	src := p.src(k, i+1)
 	if f == has {
 		p.understood(k, fmt.Sprintf("%s -> the unit of %s", src, m.Column), src)
@@ -149,4 +142,18 @@ func (p *parser) scaleSaid(i int) bool {
 	}
 	p.use(k, i+1)
 	return true
+}
+
+// columnScale is the scale a column's name says its numbers are in: 1000
+// for sal_k, 1e9 for gdp_usd_bn; 1 when it says none. "m" counts only
+// after a word of money ("rev_usd_m"): alone it is metres.
+func columnScale(name string) float64 {
+	has, money := 1.0, false
+	for _, cw := range nameWords(name) {
+		if g := scaleOf(cw, money); g != 0 {
+			has = g
+		}
+		money = money || moneyWords[cw] || currencySigns[cw]
+	}
+	return has
 }

@@ -300,3 +300,17 @@ func TestTheUnitAfterANumberNamesItsColumn(t *testing.T) {
 			Filters: []Filter{{Column: "yrs_svc", Op: ">=", Values: []string{"10"}}}}},
 	})
 }
+
+// TestANumberInTheColumnsScale: "over 150k" of sal_k, which holds
+// thousands, is over 150; "over 150 thousand" too; over 150 is as said.
+func TestANumberInTheColumnsScale(t *testing.T) {
+	staff := schemaOf("staff", Column{Name: "dept", Type: "string", Values: []string{"ENG", "OPS"}},
+		Column{Name: "sal_k", Type: "integer", Min: "45", Max: "190"})
+	over := func(v string) []Filter { return []Filter{{Column: "sal_k", Op: ">", Values: []string{v}}} }
+	count := []Measure{{Agg: "count"}}
+	checkCases(t, []parseCase{
+		{text: "how many staff with sal over 150k", schema: staff, want: want{Table: "staff", Measures: count, Filters: over("150")}},
+		{text: "how many staff with sal over 150 thousand", schema: staff, want: want{Table: "staff", Measures: count, Filters: over("150")}},
+		{text: "how many staff with sal over 150", schema: staff, want: want{Table: "staff", Measures: count, Filters: over("150")}},
+	})
+}
