@@ -157,12 +157,19 @@ func (p *parser) conditions() error {
 		if m == 0 || !p.free(i) {
 			continue
 		}
-		ph, n := p.anyPhrase(i+m, keys(postfix))
+		k, unit := i+m, i+m
+		if p.unitColumn(k) != nil {
+			k++ // "3 days or less" of dlv_days
+		}
+		ph, n := p.anyPhrase(k, keys(postfix))
 		if n == 0 {
 			continue
 		}
-		end := i + m + n
-		c, from, to := p.conditionColumn(i, end, kind)
+		end := k + n
+		if k == unit {
+			unit = end // "10+ years": the unit after the operator
+		}
+		c, from, to := p.conditionColumn(i, unit, kind)
 		if c == nil {
 			continue
 		}

@@ -261,6 +261,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.impliedMeasure,
 		p.extremeOfOneRow,
 		p.whenOfAnExtreme,
+		p.flagPercent,
 		p.adjectiveOfRows,
 		p.exactValues,
 		p.bareColumns,

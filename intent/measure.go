@@ -253,7 +253,9 @@ func (p *parser) flagAdjective(i, k int, c *Column) bool {
 	if b >= 0 && (aggWord(p.toks[b].low) || p.toks[b].low == "of" && b > 0 && aggWord(p.toks[b-1].low)) {
 		return false
 	}
-	return len(p.in.Measures) > 0 || p.rowsNoun(i+k) || isEntityNoun(p.low(i+k))
+	copula := b >= 0 && (p.toks[b].low == "are" || p.toks[b].low == "is" || p.toks[b].low == "were" || p.toks[b].low == "was")
+	return len(p.in.Measures) > 0 || p.rowsNoun(i+k) || isEntityNoun(p.low(i+k)) ||
+		copula && slices.Contains(p.in.Analyses, AnalysisShare) // "what percentage of employees are remote"
 }
 
 // orderIDColumn returns the chosen table's id of orders (order_id,

@@ -606,6 +606,30 @@ func (p *parser) whenOfAnExtreme() error {
 	return nil
 }
 
+// flagPercent shows the average of a 0/1 column asked for as a
+// percentage ("% remote by dept") in percent: the average is the share of
+// rows that have it, a fraction.
+func (p *parser) flagPercent() error {
+	if p.t == nil || len(p.in.Measures) != 1 || slices.Contains(p.in.Analyses, AnalysisShare) {
+		return nil
+	}
+	m := &p.in.Measures[0]
+	c := p.columnByName(m.Column)
+	if c == nil || m.Agg != "avg" || m.Scale != 0 || m.Per != "" || c.Type != "integer" || !isFlag(c) {
+		return nil
+	}
+	for i, t := range p.toks {
+		switch t.low {
+		case "%", "percent", "percentage", "pct":
+			m.Scale = 0.01
+			p.toks[i].used = true
+			p.understood(i, fmt.Sprintf("%s -> the share of rows where %s is 1, in percent", t.raw, c.Name), t.raw)
+			return nil
+		}
+	}
+	return nil
+}
+
 // singleRowAfter reports whether the superlative adj is said of one row:
 // followed, within two words, by a noun of the rows in the singular ("the
 // most expensive home sale", "the wettest day").

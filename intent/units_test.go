@@ -314,3 +314,17 @@ func TestANumberInTheColumnsScale(t *testing.T) {
 		{text: "how many staff with sal over 150", schema: staff, want: want{Table: "staff", Measures: count, Filters: over("150")}},
 	})
 }
+
+// TestAFlagAsAPercentage: "% remote by dept" is the average of the 0/1
+// column in percent; "what percentage of employees are remote" the share
+// of the rows where it is 1.
+func TestAFlagAsAPercentage(t *testing.T) {
+	emp := schemaOf("emp", Column{Name: "dept", Type: "string", Values: []string{"Eng", "Ops"}},
+		Column{Name: "remote", Type: "integer", Min: "0", Max: "1"}, Column{Name: "salary_usd", Type: "integer", Min: "50000", Max: "180000"})
+	checkCases(t, []parseCase{
+		{text: "% remote by dept", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "remote", Agg: "avg", Scale: 0.01}},
+			GroupBy: []Group{{"dept", ""}}}},
+		{text: "what percentage of employees are remote", schema: emp, want: want{Table: "emp",
+			Filters: []Filter{{Column: "remote", Op: "=", Values: []string{"1"}}}, Analyses: []string{AnalysisShare}}},
+	})
+}

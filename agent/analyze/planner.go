@@ -512,7 +512,9 @@ func (b *planBuilder) scopeText() string {
 	var parts []string
 	for _, f := range b.in.Filters {
 		vals := strings.Join(f.Values, ", ")
-		if f.Op == "=" || f.Op == "in" {
+		if (f.Op == "=" || f.Op == "in") && slices.ContainsFunc(f.Values, isNumber) {
+			parts = append(parts, f.Column+" "+f.Op+" "+vals) // a number does not: "remote = 1"
+		} else if f.Op == "=" || f.Op == "in" {
 			parts = append(parts, vals) // a value says its column: "Arizona"
 		} else if f.Op == "is null" {
 			parts = append(parts, f.Column+" empty")
@@ -843,6 +845,8 @@ func (m measure) when(cond string) string {
 // "thousands"; a ratio that is no power of a thousand is written out.
 func scaleName(f float64) string {
 	switch f {
+	case 0.01:
+		return "pct"
 	case 1e3:
 		return "k"
 	case 1e6:
@@ -855,6 +859,8 @@ func scaleName(f float64) string {
 
 func scaleWords(f float64) string {
 	switch f {
+	case 0.01:
+		return "percent"
 	case 1e3:
 		return "thousands"
 	case 1e6:
