@@ -52,6 +52,7 @@ var synonymSets = [][]string{
 	{"ht", "height"},
 	{"elev", "elevation", "altitude", "alt"},
 	{"amt", "amount"},
+	{"nm", "name"}, {"cd", "code"},
 	{"qty", "quantity", "quantities"},
 	{"rev", "revenue", "revenues"},
 	{"cust", "customer", "customers"},

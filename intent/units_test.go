@@ -328,3 +328,14 @@ func TestAFlagAsAPercentage(t *testing.T) {
 			Filters: []Filter{{Column: "remote", Op: "=", Values: []string{"1"}}}, Analyses: []string{AnalysisShare}}},
 	})
 }
+
+// TestNameAndCodeShortened: "dept name" names dept_nm, "dept code"
+// dept_cd.
+func TestNameAndCodeShortened(t *testing.T) {
+	staff := schemaOf("staff", Column{Name: "dept_cd", Type: "string", Values: []string{"ENG", "OPS"}},
+		Column{Name: "dept_nm", Type: "string", Values: []string{"Engineering", "Operations"}}, Column{Name: "sal_k", Type: "integer", Min: "45", Max: "190"})
+	checkCases(t, []parseCase{
+		{text: "avg sal by dept name", schema: staff, want: want{Table: "staff", Measures: []Measure{{Column: "sal_k", Agg: "avg"}}, GroupBy: []Group{{"dept_nm", ""}}}},
+		{text: "avg sal by dept code", schema: staff, want: want{Table: "staff", Measures: []Measure{{Column: "sal_k", Agg: "avg"}}, GroupBy: []Group{{"dept_cd", ""}}}},
+	})
+}
