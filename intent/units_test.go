@@ -339,3 +339,16 @@ func TestNameAndCodeShortened(t *testing.T) {
 		{text: "avg sal by dept code", schema: staff, want: want{Table: "staff", Measures: []Measure{{Column: "sal_k", Agg: "avg"}}, GroupBy: []Group{{"dept_cd", ""}}}},
 	})
 }
+
+// TestThingsPerAGroup: "customers per segment" over invoices counts the
+// distinct customers of each segment, not the invoices of each pair.
+func TestThingsPerAGroup(t *testing.T) {
+	sales := schemaOf("sales", Column{Name: "customer", Type: "string", Values: []string{"Acme Co", "Bolt Ltd", "Cora Inc"}},
+		Column{Name: "segment", Type: "string", Values: []string{"SMB", "Enterprise"}}, Column{Name: "net_sales", Type: "float", Min: "100", Max: "5000"})
+	checkCases(t, []parseCase{
+		{text: "customers per segment", schema: sales, want: want{Table: "sales", Measures: []Measure{{Column: "customer", Agg: "count_distinct"}},
+			GroupBy: []Group{{"segment", ""}}}},
+		{text: "net sales by customer", schema: sales, want: want{Table: "sales", Measures: []Measure{{Column: "net_sales", Agg: "sum"}},
+			GroupBy: []Group{{"customer", ""}}}},
+	})
+}
