@@ -558,6 +558,21 @@ func (p *parser) impliedMeasure() error {
 // the wettest day") as a ranking by each group's extreme row: the city of
 // the one dearest sale, not of the most sales in all.
 func (p *parser) extremeOfOneRow() error {
+	if p.in.Top != nil && p.in.Top.Column != "" && len(p.in.Measures) == 1 && p.singleSaid() {
+		// "which site had the single lowest yield": the site of the one
+		// lowest row, not the lowest average
+		m := &p.in.Measures[0]
+		if m.Column != "" && m.Times == "" && m.Per == "" && m.PerEach == "" && (m.Agg == "sum" || m.Agg == "avg") {
+			old := aggWords[m.Agg] + " of " + m.Column
+			p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return strings.HasSuffix(n.text, old) })
+			m.Agg = "min"
+			if p.in.Top.Desc {
+				m.Agg = "max"
+			}
+			p.understood(p.topPos, fmt.Sprintf("single %s -> ranked by each %s's %s %s", p.rankBy, p.in.Top.Column, aggWords[m.Agg], m.Column), "single "+p.rankBy)
+			return nil
+		}
+	}
 	adj, ok := rankAdjectives[p.rankBy]
 	if p.in.Top == nil || p.in.Top.Column == "" || !ok || adj.words == nil || len(p.in.Measures) != 1 || !p.singleRowAfter(p.rankBy) {
 		return nil
@@ -628,6 +643,17 @@ func (p *parser) flagPercent() error {
 		}
 	}
 	return nil
+}
+
+// singleSaid reports whether the ranking's superlative comes right after
+// "single" or "individual": the extreme of one row.
+func (p *parser) singleSaid() bool {
+	for i, t := range p.toks {
+		if i > 0 && t.low == p.rankBy && (p.toks[i-1].low == "single" || p.toks[i-1].low == "individual") {
+			return true
+		}
+	}
+	return false
 }
 
 // singleRowAfter reports whether the superlative adj is said of one row:

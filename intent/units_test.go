@@ -352,3 +352,16 @@ func TestThingsPerAGroup(t *testing.T) {
 			GroupBy: []Group{{"customer", ""}}}},
 	})
 }
+
+// TestTheSingleExtreme: "which site had the single lowest yield" ranks the
+// sites by their lowest row, not by their average.
+func TestTheSingleExtreme(t *testing.T) {
+	crops := schemaOf("crops", Column{Name: "site", Type: "string", Values: []string{"Morris", "Waseca"}},
+		Column{Name: "yield_bu", Type: "float", Min: "20", Max: "60"})
+	checkCases(t, []parseCase{
+		{text: "which site had the single lowest yield", schema: crops, want: want{Table: "crops", Measures: []Measure{{Column: "yield_bu", Agg: "min"}},
+			Top: &TopN{1, "site", false}}},
+		{text: "which site had the lowest yield", schema: crops, want: want{Table: "crops", Measures: []Measure{{Column: "yield_bu", Agg: "avg"}},
+			Top: &TopN{1, "site", false}}},
+	})
+}
