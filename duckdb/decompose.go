@@ -14,6 +14,7 @@ type decomposed struct {
 	num, den node // den nil for sum, count and count_distinct
 	distinct node // the counted expression of COUNT(DISTINCT ...)
 	filter   node // its FILTER condition, if any
+	row      node // num's value on one row, when num is SUM of it (plainSum)
 }
 
 // Aggregates that add up over disjoint groups when not DISTINCT.
@@ -63,7 +64,7 @@ func decompose(expr node) (*decomposed, error) {
 		if err := additive(inner); err != nil {
 			return nil, err
 		}
-		d.kind, d.num = investigation.MetricSum, inner
+		d.kind, d.num, d.row = investigation.MetricSum, inner, plainSum(inner)
 		if countsOnly(inner) {
 			d.kind = investigation.MetricCount
 		}
@@ -152,6 +153,17 @@ func additive(x node) error {
 		return unsupported("the operator %s between aggregates is not supported; a metric may divide once (A / B) and add or subtract aggregates", fn)
 	}
 	return unsupported("%s(...) around or between aggregates is not supported", strings.ToUpper(fn))
+}
+
+// plainSum returns x's argument when x is SUM of one expression, without
+// DISTINCT, FILTER or ORDER BY: the SUM of one row is that row's value.
+func plainSum(x node) node {
+	kids := list(x, "children")
+	if str(x, "class") != "FUNCTION" || strings.ToLower(str(x, "function_name")) != "sum" || len(kids) != 1 ||
+		isDistinct(x) || obj(x, "filter") != nil || len(list(obj(x, "order_bys"), "orders")) > 0 {
+		return nil
+	}
+	return kids[0]
 }
 
 // countsOnly reports whether every aggregate under x is a COUNT.

@@ -88,6 +88,10 @@ type column struct {
 	// Read is how a column that was text in the file was read, when it
 	// was (dates in another layout, numbers with separators).
 	Read *textReading
+	// Min and Max are an integer column's smallest and largest values as
+	// the load's profile found them, when HasRange.
+	Min, Max float64
+	HasRange bool
 }
 
 func (t *table) column(name string) (column, bool) {

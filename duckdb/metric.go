@@ -252,6 +252,9 @@ func (e *Engine) render(ctx context.Context, sel node, d *decomposed, m *investi
 			trees = append(trees, statement(sel, nil, nil, d.filter))
 		}
 	}
+	if d.row != nil {
+		trees = append(trees, statement(sel, nil, nil, unaliased(d.row)))
+	}
 	texts, err := e.deserialize(ctx, trees...)
 	if err != nil {
 		return err
@@ -275,12 +278,18 @@ func (e *Engine) render(ctx context.Context, sel node, d *decomposed, m *investi
 			m.DistinctExpr = "CASE WHEN " + next() + " THEN " + m.DistinctExpr + " END"
 		}
 	}
+	if d.row != nil {
+		m.RowValue = next()
+	}
 	check := "SELECT " + m.Numerator
 	if m.Denominator != "" {
 		check += ", " + m.Denominator
 	}
 	if m.DistinctExpr != "" {
 		check += ", count(DISTINCT " + m.DistinctExpr + ")"
+	}
+	if m.RowValue != "" {
+		check += ", sum(" + m.RowValue + ")"
 	}
 	check += " FROM " + m.From
 	if m.Where != "" {

@@ -35,9 +35,9 @@ func TestParseMetric(t *testing.T) {
 		value float64 // the metric over the sample data
 	}{
 		{"SELECT SUM(amount) FROM orders",
-			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount)", Scale: 1, From: "orders"}, 16},
+			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount)", Scale: 1, From: "orders", RowValue: "amount"}, 16},
 		{"select sum(amount) as revenue from orders;",
-			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount)", Scale: 1, From: "orders"}, 16},
+			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount)", Scale: 1, From: "orders", RowValue: "amount"}, 16},
 		{"SELECT COUNT(*) FROM orders",
 			investigation.Metric{Kind: investigation.MetricCount, Numerator: "count_star()", Scale: 1, From: "orders"}, 4},
 		{"SELECT COUNT(order_id) FROM orders",
@@ -56,11 +56,12 @@ func TestParseMetric(t *testing.T) {
 		{"SELECT 100.0 * SUM(amount) / NULLIF(SUM(quantity), 0) FROM orders",
 			investigation.Metric{Kind: investigation.MetricRatio, Numerator: "sum(amount)", Denominator: "sum(quantity)", Scale: 100, From: "orders"}, 1600.0 / 7},
 		{"SELECT COALESCE(SUM(amount), 0) / 1000 FROM orders",
-			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount)", Scale: 0.001, From: "orders"}, 0.016},
+			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount)", Scale: 0.001, From: "orders", RowValue: "amount"}, 0.016},
 		{"SELECT SUM(amount) FILTER (WHERE status = 'paid') FROM orders",
 			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount) FILTER (WHERE (status = 'paid'))", Scale: 1, From: "orders"}, 9},
 		{"SELECT SUM(CASE WHEN status = 'refunded' THEN 1 ELSE 0 END) FROM orders",
-			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(CASE  WHEN ((status = 'refunded')) THEN (1) ELSE 0 END)", Scale: 1, From: "orders"}, 1},
+			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(CASE  WHEN ((status = 'refunded')) THEN (1) ELSE 0 END)", Scale: 1, From: "orders",
+				RowValue: "CASE  WHEN ((status = 'refunded')) THEN (1) ELSE 0 END"}, 1},
 		{"SELECT COUNT(*) FILTER (WHERE status = 'refunded') * 1.0 / COUNT(*) FROM orders",
 			investigation.Metric{Kind: investigation.MetricRatio, Numerator: "count_star() FILTER (WHERE (status = 'refunded'))", Denominator: "count_star()", Scale: 1, From: "orders"}, 0.25},
 		{"SELECT SUM(amount) - SUM(amount) FILTER (WHERE status = 'refunded') FROM orders",
@@ -68,9 +69,9 @@ func TestParseMetric(t *testing.T) {
 		{"SELECT SUM(amount) / SUM(quantity) * 100 FROM orders WHERE status = 'paid'",
 			investigation.Metric{Kind: investigation.MetricRatio, Numerator: "sum(amount)", Denominator: "sum(quantity)", Scale: 100, From: "orders", Where: "(status = 'paid')"}, 900.0 / 5},
 		{"SELECT -SUM(amount) FROM orders",
-			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount)", Scale: -1, From: "orders"}, -16},
+			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(amount)", Scale: -1, From: "orders", RowValue: "amount"}, -16},
 		{"SELECT SUM(o.amount) FROM orders o JOIN customers c ON o.customer_id = c.customer_id WHERE c.segment = 'smb' AND o.status <> 'refunded'",
-			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(o.amount)", Scale: 1,
+			investigation.Metric{Kind: investigation.MetricSum, Numerator: "sum(o.amount)", Scale: 1, RowValue: "o.amount",
 				From:  "orders AS o INNER JOIN customers AS c ON ((o.customer_id = c.customer_id))",
 				Where: "((c.segment = 'smb') AND (o.status != 'refunded'))", Tables: []string{"orders", "customers"}}, 9},
 		{"SELECT COUNT(*) FROM orders LEFT JOIN customers USING (customer_id)",
@@ -101,7 +102,7 @@ func TestParseMetric(t *testing.T) {
 
 func sameMetric(a, b *investigation.Metric) bool {
 	return a.SQL == b.SQL && a.Kind == b.Kind && a.Numerator == b.Numerator && a.Denominator == b.Denominator &&
-		near(a.Scale, b.Scale) && a.DistinctExpr == b.DistinctExpr && a.From == b.From && a.Where == b.Where &&
+		near(a.Scale, b.Scale) && a.DistinctExpr == b.DistinctExpr && a.RowValue == b.RowValue && a.From == b.From && a.Where == b.Where &&
 		strings.Join(a.Tables, ",") == strings.Join(b.Tables, ",")
 }
 

@@ -3,6 +3,7 @@ package duckdb
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/quarry-dev/quarry"
@@ -36,7 +37,7 @@ func (e *Engine) profile(ctx context.Context, name string) (*table, *quarry.File
 	// column, and a thousand columns in one query run out of memory.
 	schema := &quarry.FileSchema{Columns: make([]quarry.Column, len(cols))}
 	for start := 0; start < len(cols); start += profileBatch {
-		batch := cols[start:min(start+profileBatch, len(cols))]
+		batch := t.Columns[start:min(start+profileBatch, len(cols))]
 		if err := e.profileColumns(ctx, name, rows, distinct, batch, schema.Columns[start:]); err != nil {
 			return nil, nil, err
 		}
@@ -50,7 +51,7 @@ func (e *Engine) profile(ctx context.Context, name string) (*table, *quarry.File
 const profileBatch = 16
 
 // profileColumns profiles cols of table name in one aggregate query into
-// out[:len(cols)].
+// out[:len(cols)], and keeps each integer column's range in cols.
 func (e *Engine) profileColumns(ctx context.Context, name string, rows int64, distinct string, cols []column, out []quarry.Column) error {
 	const perCol = 5
 	var sel []string
@@ -84,6 +85,9 @@ func (e *Engine) profileColumns(ctx context.Context, name string, rows int64, di
 		}
 		p.Min, p.HasMin = toFloat(v[3])
 		p.Max, _ = toFloat(v[4])
+		if p.Type == quarry.TypeInteger {
+			cols[i].Min, cols[i].Max, cols[i].HasRange = p.Min, p.Max, p.HasMin
+		}
 		out[i] = quarry.Column{
 			Name:         c.Name,
 			InferredType: p.role(),
@@ -95,6 +99,31 @@ func (e *Engine) profileColumns(ctx context.Context, name string, rows int64, di
 		}
 	}
 	return nil
+}
+
+// IntegerRange returns the smallest and largest values of the integer
+// column of table as the load measured them, which a query can use to
+// count distinct values without hashing them (bitstring_agg). ok is
+// false for a column that is not an integer one, holds no value, or
+// whose bounds a float64 does not hold exactly.
+func (e *Engine) IntegerRange(table, column string) (lo, hi int64, ok bool) {
+	t, found := e.lookup(table)
+	if !found {
+		return 0, 0, false
+	}
+	c, found := t.column(column)
+	const exact = 1 << 53
+	if !found || !c.HasRange || !rangedTypes[strings.ToUpper(c.Type)] || math.Abs(c.Min) >= exact || math.Abs(c.Max) >= exact {
+		return 0, 0, false
+	}
+	return int64(c.Min), int64(c.Max), true
+}
+
+// rangedTypes are the integer types whose bitstring_agg takes integer
+// literals as its bounds (UHUGEINT's takes none).
+var rangedTypes = map[string]bool{
+	"TINYINT": true, "SMALLINT": true, "INTEGER": true, "BIGINT": true, "HUGEINT": true,
+	"UTINYINT": true, "USMALLINT": true, "UINTEGER": true, "UBIGINT": true,
 }
 
 // catalogColumns returns a table's columns and DuckDB types in order.

@@ -205,3 +205,33 @@ func TestYesAndNoStayTheDataWords(t *testing.T) {
 		t.Errorf("count(sex), count(country), count(region) = %v, %v; want 2 (NA missing), 3 and 3 (NA a code)", res, err)
 	}
 }
+
+func TestIntegerRange(t *testing.T) {
+	e := mustOpen(t)
+	mustLoad(t, e, "t", "id,neg,big,price,name,empty\n"+
+		"3,-7,9007199254740993,1.5,a,\n"+
+		"10,2,1,2.5,b,\n"+
+		"5,,2,3,c,\n")
+	tests := []struct {
+		column string
+		lo, hi int64
+		ok     bool
+	}{
+		{"id", 3, 10, true},
+		{"neg", -7, 2, true},
+		{"big", 0, 0, false},   // beyond what a float64 holds exactly
+		{"price", 0, 0, false}, // not integers
+		{"name", 0, 0, false},
+		{"empty", 0, 0, false}, // no value
+		{"missing", 0, 0, false},
+	}
+	for _, tt := range tests {
+		lo, hi, ok := e.IntegerRange("t", tt.column)
+		if lo != tt.lo || hi != tt.hi || ok != tt.ok {
+			t.Errorf("IntegerRange(t, %s) = %d, %d, %v; want %d, %d, %v", tt.column, lo, hi, ok, tt.lo, tt.hi, tt.ok)
+		}
+	}
+	if _, _, ok := e.IntegerRange("nope", "id"); ok {
+		t.Errorf("IntegerRange(nope, id) ok; want not")
+	}
+}

@@ -592,14 +592,15 @@ func (e *Engine) retype(ctx context.Context, name, c string, r textReading) erro
 // answers to show them as written), numbers beside a missing-value
 // marker ("NA", as R writes them) are numbers with those missing, and
 // words beside NA are words with NA missing (see missingWords); and for
-// each column that may read, how many of its values are not empty. One scan
-// answers every test of profileBatch columns, so that a wide file of
-// words costs a few queries rather than several per column; and a column
-// with a plain word among its first rows is text without the tests of
-// readings.
+// each column that may read, how many of its values are not empty. Two
+// scans at most answer every test of profileBatch columns (textCounts:
+// one over the distinct values of the columns with few, one over the
+// rows of the others), so that a wide file of words costs a few queries
+// rather than several per column; and a column with a plain word among
+// its first rows is text without the tests of readings.
 func (e *Engine) readableColumns(ctx context.Context, name string, cols []string) (readable []string, read map[string]textReading, values map[string]int64, err error) {
 	read, values = map[string]textReading{}, map[string]int64{}
-	cands, err := e.notPlainText(ctx, name, cols)
+	cands, few, err := e.notPlainText(ctx, name, cols)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -607,43 +608,29 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 	for _, c := range cands {
 		maybe[c] = true
 	}
-	// Per column: how many values are NA and the like (missingWords),
-	// and for a column that may read, five counts of its values.
-	const perColumn = 5
 	markers := map[string]int64{}
 	for start := 0; start < len(cols); start += profileBatch {
 		batch := cols[start:min(start+profileBatch, len(cols))]
-		var sel []string
+		var byValue, byRow []string
 		for _, c := range batch {
-			v := "nullif(trim(" + quoteIdent(c) + "), '')"
-			sel = append(sel, fmt.Sprintf("count(*) FILTER (WHERE %s IN (%s))", v, missingTextList))
+			if few[c] {
+				byValue = append(byValue, c)
+			} else {
+				byRow = append(byRow, c)
+			}
+		}
+		counts := map[string][]int64{}
+		for i, part := range [][]string{byValue, byRow} {
+			if err := e.textCounts(ctx, name, part, maybe, i == 0, counts); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		for _, c := range batch {
+			markers[c] = counts[c][0]
 			if !maybe[c] {
 				continue
 			}
-			value := fmt.Sprintf("%s NOT IN (%s)", v, missingList)
-			sel = append(sel, "count("+v+")",
-				fmt.Sprintf("count(*) FILTER (WHERE length(%s) > 40 OR NOT regexp_matches(%s, '[0-9]'))", v, v),
-				fmt.Sprintf("count(*) FILTER (WHERE lower(%s) NOT IN ('true', 'false'))", v),
-				fmt.Sprintf("count(*) FILTER (WHERE %s AND TRY_CAST(%s AS DOUBLE) IS NULL)", value, v),
-				fmt.Sprintf("count(*) FILTER (WHERE %s AND NOT regexp_full_match(%s, '[+-]?[0-9]+'))", value, v))
-		}
-		counts := make([]int64, len(sel))
-		dest := make([]any, len(sel))
-		for i := range counts {
-			dest[i] = &counts[i]
-		}
-		if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", ")+" FROM "+quoteIdent(name)).Scan(dest...); err != nil {
-			return nil, nil, nil, fmt.Errorf("duckdb: text columns of %s: %w", name, err)
-		}
-		k := 0
-		for _, c := range batch {
-			markers[c] = counts[k]
-			k++
-			if !maybe[c] {
-				continue
-			}
-			n := counts[k : k+perColumn]
-			k += perColumn
+			n := counts[c][1:]
 			values[c] = n[0]
 			switch {
 			case n[0] == 0:
@@ -668,6 +655,68 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 		}
 	}
 	return readable, read, values, e.missingWords(ctx, name, words, read)
+}
+
+// textCounts counts, in one query, for each of cols of table name: the
+// values that are NA and the like (missingWords), and for a column that
+// may read (maybe), how many values are not empty, and of those how many
+// are over 40 characters or have no digit, are not true or false, are
+// neither a number nor a marker, and are neither an integer nor a marker.
+// Each count is of a test of the value alone, so byValue counts over the
+// column's distinct values, each weighed by its rows (one GROUP BY per
+// column, one after the other, under UNION ALL: GROUPING SETS would hold
+// every column's hash table at once): for a column of a few hundred
+// values, as dates and categories are, that costs a tenth of testing
+// every row. counts gets the column's counts in that order.
+func (e *Engine) textCounts(ctx context.Context, name string, cols []string, maybe map[string]bool, byValue bool, counts map[string][]int64) error {
+	if len(cols) == 0 {
+		return nil
+	}
+	var sel, groups []string
+	for i, c := range cols {
+		x := quoteIdent(c)
+		where := func(cond string) string {
+			return fmt.Sprintf("count(*) FILTER (WHERE %s)", cond)
+		}
+		if byValue {
+			groups = append(groups, fmt.Sprintf("SELECT %d AS k, %s AS v, count(*) AS n FROM %s GROUP BY %s", i, x, quoteIdent(name), x))
+			x = "v"
+			where = func(cond string) string {
+				return fmt.Sprintf("coalesce(sum(n) FILTER (WHERE k = %d AND (%s)), 0)::BIGINT", i, cond)
+			}
+		}
+		v := "nullif(trim(" + x + "), '')"
+		sel = append(sel, where(fmt.Sprintf("%s IN (%s)", v, missingTextList)))
+		if !maybe[c] {
+			continue
+		}
+		value := fmt.Sprintf("%s NOT IN (%s)", v, missingList)
+		sel = append(sel, where(v+" IS NOT NULL"),
+			where(fmt.Sprintf("length(%s) > 40 OR NOT regexp_matches(%s, '[0-9]')", v, v)),
+			where(fmt.Sprintf("lower(%s) NOT IN ('true', 'false')", v)),
+			where(fmt.Sprintf("%s AND TRY_CAST(%s AS DOUBLE) IS NULL", value, v)),
+			where(fmt.Sprintf("%s AND NOT regexp_full_match(%s, '[+-]?[0-9]+')", value, v)))
+	}
+	from := quoteIdent(name)
+	if byValue {
+		from = "(" + strings.Join(groups, " UNION ALL ") + ")"
+	}
+	got := make([]int64, len(sel))
+	dest := make([]any, len(sel))
+	for i := range got {
+		dest[i] = &got[i]
+	}
+	if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", ")+" FROM "+from).Scan(dest...); err != nil {
+		return fmt.Errorf("duckdb: text columns of %s: %w", name, err)
+	}
+	for _, c := range cols {
+		k := 1
+		if maybe[c] {
+			k += 5
+		}
+		counts[c], got = got[:k], got[k:]
+	}
+	return nil
 }
 
 // missingWords adds to read the columns of words (columns of text that
@@ -704,39 +753,49 @@ func (e *Engine) missingWords(ctx context.Context, name string, words []string, 
 // witnessRows is how many of a table's first rows notPlainText looks at.
 const witnessRows = 2048
 
+// groupValues is the most distinct values among the witnessRows rows of a
+// column whose text tests are counted over its distinct values (see
+// textCounts). A column of more, ids or free text, is tested row by row:
+// grouping it would hold every value in memory to save nothing.
+const groupValues = witnessRows / 4
+
 // notPlainText returns the columns of cols that readableColumns must
 // scan: those without a value, among the table's first witnessRows rows,
 // that no reading takes (a word that is not true or false, not a number
 // and not a missing-value marker, or one over 40 characters). One such
 // value keeps a column text whatever the other rows hold, so the columns
 // of names and categories cost a look at a few rows instead of a scan of
-// every row with regular expressions.
-func (e *Engine) notPlainText(ctx context.Context, name string, cols []string) ([]string, error) {
-	var out []string
+// every row with regular expressions. few says which of cols have at most
+// groupValues distinct values among those rows.
+func (e *Engine) notPlainText(ctx context.Context, name string, cols []string) (out []string, few map[string]bool, err error) {
+	few = map[string]bool{}
 	for start := 0; start < len(cols); start += profileBatch {
 		batch := cols[start:min(start+profileBatch, len(cols))]
-		sel := make([]string, len(batch))
-		for i, c := range batch {
+		sel := make([]string, 0, 2*len(batch))
+		for _, c := range batch {
 			v := "nullif(trim(" + quoteIdent(c) + "), '')"
-			sel[i] = fmt.Sprintf("bool_or((length(%s) > 40 OR NOT regexp_matches(%s, '[0-9]')) AND lower(%s) NOT IN ('true', 'false') AND %s NOT IN (%s) AND TRY_CAST(%s AS DOUBLE) IS NULL)",
-				v, v, v, v, missingList, v)
+			sel = append(sel, fmt.Sprintf("bool_or((length(%s) > 40 OR NOT regexp_matches(%s, '[0-9]')) AND lower(%s) NOT IN ('true', 'false') AND %s NOT IN (%s) AND TRY_CAST(%s AS DOUBLE) IS NULL)",
+				v, v, v, v, missingList, v),
+				fmt.Sprintf("count(DISTINCT %s)", quoteIdent(c)))
 		}
 		plain := make([]sql.NullBool, len(batch))
-		dest := make([]any, len(batch))
+		distinct := make([]int64, len(batch))
+		dest := make([]any, 0, 2*len(batch))
 		for i := range plain {
-			dest[i] = &plain[i]
+			dest = append(dest, &plain[i], &distinct[i])
 		}
 		q := fmt.Sprintf("SELECT %s FROM (SELECT * FROM %s LIMIT %d)", strings.Join(sel, ", "), quoteIdent(name), witnessRows)
 		if err := e.db.QueryRowContext(ctx, q).Scan(dest...); err != nil {
-			return nil, fmt.Errorf("duckdb: text columns of %s: %w", name, err)
+			return nil, nil, fmt.Errorf("duckdb: text columns of %s: %w", name, err)
 		}
 		for i, c := range batch {
 			if !plain[i].Bool {
 				out = append(out, c)
 			}
+			few[c] = distinct[i] <= groupValues
 		}
 	}
-	return out, nil
+	return out, few, nil
 }
 
 // missingMarkers are the words exports write for a missing number.

@@ -43,6 +43,11 @@ type Metric struct {
 	// TimeColumn is the qualified column ("orders.order_date") that places a
 	// row in a period.
 	TimeColumn string `json:"time_column"`
+	// RowValue is the Numerator's value on one row when the Numerator is
+	// SUM of a row expression (without DISTINCT, FILTER or ORDER BY): that
+	// expression, with which a query reads rows one by one without a
+	// GROUP BY of a group per row. "" for other metrics.
+	RowValue string `json:"row_value,omitempty"`
 }
 
 // Additive reports whether segment values of the metric add up to the total.

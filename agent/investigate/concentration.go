@@ -91,7 +91,12 @@ func (r *run) concentration(ctx context.Context) (*investigation.Explanation, er
 // rows of period, from one recorded query.
 func (r *run) largestRows(ctx context.Context, period int) ([]bigRow, float64, int, record, error) {
 	rowid := r.rowidExpr()
-	rows := r.scope.byPeriodAgg([]string{rowid + " AS row_id", r.scope.day() + " AS day"}, r.metric.Numerator+" AS num", "")
+	cols := []string{rowid + " AS row_id", r.scope.day() + " AS day"}
+	rows := r.scope.byPeriodAgg(cols, r.metric.Numerator+" AS num", "")
+	if r.metric.RowValue != "" {
+		// A SUM's value on one row is its argument: no group per row.
+		rows = r.scope.byPeriodRows(cols, r.metric.RowValue+" AS num")
+	}
 	sql := fmt.Sprintf(`WITH r AS (%s)
 SELECT row_id, day, num,
   (SELECT max(num) FROM r WHERE period = %d) AS other_max,

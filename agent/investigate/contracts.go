@@ -26,6 +26,10 @@ type Engine interface {
 	TimeColumn(ctx context.Context, m *investigation.Metric, hint, format string) (string, error)
 	// Relationships detects links between the tables.
 	Relationships(ctx context.Context, tables []string) ([]investigation.Relationship, error)
+	// IntegerRange returns the smallest and largest values of an integer
+	// column of a loaded table, as its load measured them; ok is false
+	// when they are not known exactly (see duckdb.Engine.IntegerRange).
+	IntegerRange(table, column string) (lo, hi int64, ok bool)
 }
 
 // Artifacts is where one session's artifacts are written. Paths are

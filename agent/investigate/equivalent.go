@@ -40,12 +40,15 @@ func (r *run) dropEquivalent(ctx context.Context, dims []*Dim) ([]*Dim, error) {
 	same := make([]bool, len(pairs))
 	for start := 0; start < len(pairs); start += equivalentBatch {
 		batch := pairs[start:min(start+equivalentBatch, len(pairs))]
-		var sel []string
-		for _, p := range batch {
-			a, b := text(dims[p.i]), text(dims[p.j])
-			sel = append(sel, fmt.Sprintf("count(DISTINCT %s) = count(DISTINCT %s || chr(31) || %s) AND count(DISTINCT %s) = count(DISTINCT %s || chr(31) || %s)", a, a, b, b, a, b))
+		// Distinct counts are the same over the distinct pairs of values
+		// as over the rows: each pair is grouped first (a GROUP BY per
+		// pair, one after the other), and the counts read the groups.
+		var sel, groups []string
+		for k, p := range batch {
+			groups = append(groups, fmt.Sprintf("SELECT %d AS k, %s AS a, %s AS b FROM %s GROUP BY ALL", k, text(dims[p.i]), text(dims[p.j]), r.scope.from()))
+			sel = append(sel, fmt.Sprintf("count(DISTINCT a) FILTER (WHERE k = %d) = count(DISTINCT a || chr(31) || b) FILTER (WHERE k = %d) AND count(DISTINCT b) FILTER (WHERE k = %d) = count(DISTINCT a || chr(31) || b) FILTER (WHERE k = %d)", k, k, k, k))
 		}
-		sql := "SELECT " + strings.Join(sel, ", ") + " FROM " + r.scope.from()
+		sql := "SELECT " + strings.Join(sel, ", ") + " FROM (" + strings.Join(groups, "\nUNION ALL\n") + ")"
 		res, _, err := r.rec.query(ctx, "columns that carry the same information", sql)
 		if err != nil {
 			return nil, err

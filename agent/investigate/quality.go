@@ -296,7 +296,7 @@ func (r *run) tableQuality(ctx context.Context, table string, res *stepResult) (
 	}
 	keyAgg := "0"
 	if key != "" {
-		keyAgg = fmt.Sprintf("COUNT(DISTINCT %s.%s)", quoteIdent(ref), quoteIdent(key))
+		keyAgg = r.distinctKeys(table, ref, key)
 	}
 	var p [2][]float64
 	var rec record
@@ -367,6 +367,22 @@ func (r *run) tableQuality(ctx context.Context, table string, res *stepResult) (
 		out = append(out, qualityIssue{Issue: is, rec: rec})
 	}
 	return out, nil
+}
+
+// maxKeyRange is the widest range of an integer key whose distinct values
+// are counted as bits: 8 MB a period at most.
+const maxKeyRange = 1 << 26
+
+// distinctKeys is the aggregate that counts the distinct values of the
+// key column of table (ref in the FROM clause). An integer key of a known
+// range is counted as the bits set in a bitmap of that range, which is
+// exact and, at 5M rows, costs a tenth of COUNT(DISTINCT)'s hash table.
+func (r *run) distinctKeys(table, ref, key string) string {
+	col := quoteIdent(ref) + "." + quoteIdent(key)
+	if lo, hi, ok := r.rec.eng.IntegerRange(table, key); ok && hi-lo < maxKeyRange {
+		return fmt.Sprintf("coalesce(bit_count(bitstring_agg(%s, %d, %d)), 0)", col, lo, hi)
+	}
+	return fmt.Sprintf("COUNT(DISTINCT %s)", col)
 }
 
 // periodRows returns each period's row of a byPeriodAgg result as

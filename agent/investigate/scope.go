@@ -80,6 +80,18 @@ func (s *scope) byPeriod(cols []string, extraWhere string) string {
 
 // byPeriodAgg is byPeriod with a custom aggregate select list.
 func (s *scope) byPeriodAgg(cols []string, aggs string, extraWhere string) string {
+	return s.periods(cols, aggs, extraWhere, "\nGROUP BY ALL")
+}
+
+// byPeriodRows is byPeriodAgg with a select list of row expressions: a
+// row of the result for each row of the periods, without a GROUP BY.
+func (s *scope) byPeriodRows(cols []string, exprs string) string {
+	return s.periods(cols, exprs, "", "")
+}
+
+// periods selects cols, the period and exprs from the rows of both
+// periods, each branch ending with tail.
+func (s *scope) periods(cols []string, exprs, extraWhere, tail string) string {
 	sel := ""
 	if len(cols) > 0 {
 		sel = strings.Join(cols, ", ") + ", "
@@ -91,11 +103,11 @@ func (s *scope) byPeriodAgg(cols []string, aggs string, extraWhere string) strin
 		return s.where(p) + " AND (" + extraWhere + ")"
 	}
 	if !s.overlap() {
-		return fmt.Sprintf("SELECT %sCASE WHEN %s THEN 1 ELSE 0 END AS period, %s\nFROM %s\nWHERE %s\nGROUP BY ALL",
-			sel, s.in(s.cmp), aggs, s.from(), cond(s.in(s.base)+" OR "+s.in(s.cmp)))
+		return fmt.Sprintf("SELECT %sCASE WHEN %s THEN 1 ELSE 0 END AS period, %s\nFROM %s\nWHERE %s%s",
+			sel, s.in(s.cmp), exprs, s.from(), cond(s.in(s.base)+" OR "+s.in(s.cmp)), tail)
 	}
 	branch := func(p int, r quarry.DateRange) string {
-		return fmt.Sprintf("SELECT %s%d AS period, %s\nFROM %s\nWHERE %s\nGROUP BY ALL", sel, p, aggs, s.from(), cond(s.in(r)))
+		return fmt.Sprintf("SELECT %s%d AS period, %s\nFROM %s\nWHERE %s%s", sel, p, exprs, s.from(), cond(s.in(r)), tail)
 	}
 	return branch(0, s.base) + "\nUNION ALL\n" + branch(1, s.cmp)
 }
