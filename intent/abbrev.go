@@ -28,6 +28,8 @@ var vocabularyWords = func() map[string]bool {
 			words(w)
 		}
 	}
+	// how a count is said: "distinct customers" is no disc column
+	words("distinct", "unique", "different", "separate", "individual", "single")
 	for _, keys := range [][]string{keys(comparators), keys(grainAdverbs), keys(units), keys(unsupported), keys(months),
 		keys(numberWords), keys(ordinals), keys(lengthComparisons), keys(xoxPhrases), keys(rankAdjectives)} {
 		words(keys...)
@@ -371,8 +373,9 @@ func (p *parser) runSpells(i int, cw string) int {
 			return 0
 		}
 		k = p.skip(k, "-")
-		if words == 4 || k >= len(p.toks) || !p.free(k) || p.toks[k].kind != kWord || stopwords[p.low(k)] || !isLetters(p.low(k)) {
-			return 0
+		if words == 4 || k >= len(p.toks) || !p.free(k) || p.toks[k].kind != kWord || stopwords[p.low(k)] || !isLetters(p.low(k)) ||
+			vocabularyWords[p.low(k)] && words == 0 {
+			return 0 // "distinct customers" is no disc column
 		}
 		w := p.low(k)
 		if sameWord(w, cw) {

@@ -72,7 +72,8 @@ func (p *parser) bareColumns() error {
 			p.addMeasure(i, src, Measure{Column: c.Name, Agg: "count_distinct"}, "")
 			p.named = true
 		case isText(c) && !isIDLike(c) && len(p.in.Measures) == 0 && n == 1 && p.toks[i].low != singular(p.toks[i].low) &&
-			singular(p.toks[i].low) == strings.ToLower(c.Name) && i+1 < len(p.toks) && (p.toks[i+1].low == "per" || p.toks[i+1].low == "by") && p.repeats(c):
+			(singular(p.toks[i].low) == strings.ToLower(c.Name) || st == mEntity) && i+1 < len(p.toks) &&
+			(p.toks[i+1].low == "per" || p.toks[i+1].low == "by"):
 			// "customers per segment" over rows of invoices: how many
 			// distinct customers each segment has
 			p.addMeasure(i, src, Measure{Column: c.Name, Agg: "count_distinct"}, "")
@@ -91,12 +92,6 @@ func (p *parser) bareColumns() error {
 		i += n - 1
 	}
 	return nil
-}
-
-// repeats reports whether text column c has fewer values than the table
-// has rows: its values name things the rows are about, several rows each.
-func (p *parser) repeats(c *Column) bool {
-	return len(c.Values) > 0 && p.t.Rows > int64(len(c.Values))
 }
 
 // skipBack returns the index of the first token before i, going back over

@@ -88,7 +88,10 @@ func (p *parser) countAt(i int, agg string, n int) int {
 			return i + n
 		}
 	}
-	j := p.skip(i+n, "the", "all", "our", "of", "different")
+	j := p.skip(i+n, "the", "all", "our", "of")
+	if w := p.low(j); w == "distinct" || w == "unique" || w == "different" {
+		agg, j = "count_distinct", j+1 // "how many distinct customers"
+	}
 	for p.described[j] || fillers[p.low(j)] && !weighty[p.low(j)] && p.free(j+1) && p.toks[j+1].kind == kWord {
 		j++ // "how many returned orders", "how many trading days": the orders, the days
 	}
@@ -147,7 +150,7 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		return j + 1
 	}
 	if c, m, st := p.colAt(j, prefCount); c != nil && st >= mEntity && !isDate(c) && !(isNumeric(c) && !isIDLike(c) && !p.codeNamed(j, c) && agg == "count") {
-		if h := j + m; m == 1 && p.free(h) && p.toks[h].kind == kWord && (tableWord(p.t, p.low(h)) || isCountNoun(p.low(h))) {
+		if h := j + m; m == 1 && p.free(h) && p.toks[h].kind == kWord && !stopwords[p.low(h)] && (tableWord(p.t, p.low(h)) || isCountNoun(p.low(h))) {
 			// "number of patient visits": the visits, which "patient"
 			// describes; the head of a compound is its last noun
 			p.addMeasure(i, src(h+1), p.countNoun(h), "")
@@ -451,6 +454,7 @@ func (p *parser) isValue(i int) bool {
 // start; none when the measure has none.
 func (p *parser) aggsBefore(i int) (int, []string) {
 	var found []string
+	var at []int // the token after each of found
 	start := i
 	k := i - 1
 	for k >= 0 && k >= i-8 {
@@ -463,6 +467,7 @@ func (p *parser) aggsBefore(i int) (int, []string) {
 		}
 		if m > 0 {
 			found = append(found, aggs[best])
+			at = append(at, k+1)
 			k -= m
 			start = k + 1
 			continue
@@ -484,6 +489,12 @@ func (p *parser) aggsBefore(i int) (int, []string) {
 		break
 	}
 	slices.Reverse(found)
+	slices.Reverse(at)
+	if len(found) >= 2 && (found[0] == "max" || found[0] == "min") && found[1] != "max" && found[1] != "min" &&
+		!slices.Contains([]string{"and", "or", ",", "&"}, p.low(at[0])) {
+		// "the highest total spend": the total, ranked; not its maximum too
+		found = found[1:]
+	}
 	var out []string
 	for _, a := range found {
 		if !slices.Contains(out, a) {

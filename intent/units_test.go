@@ -365,3 +365,26 @@ func TestTheSingleExtreme(t *testing.T) {
 			Top: &TopN{1, "site", false}}},
 	})
 }
+
+// TestCountsSaidWithTheirWords: "how many distinct customers ordered" is
+// the distinct customers ("distinct" is no abbreviation of disc_pct,
+// "ordered" no noun of orders); "the highest total spend" is the total,
+// ranked, not its maximum too; "customers per segment" are counted.
+func TestCountsSaidWithTheirWords(t *testing.T) {
+	orders := Schema{Tables: []Table{{Name: "orders", Rows: 400, Columns: []Column{{Name: "ord_id", Type: "integer", Min: "1", Max: "400"},
+		{Name: "cust_id", Type: "string", Values: []string{"C001", "C002"}}, {Name: "cust_nm", Type: "string", Values: []string{"Iris Labs", "Kite Retail"}},
+		{Name: "seg", Type: "string", Values: []string{"Ent", "SMB"}}, {Name: "ord_dt", Type: "date", Min: "2022-01-01", Max: "2023-12-31"},
+		{Name: "amt_usd", Type: "float", Min: "1", Max: "900"}, {Name: "disc_pct", Type: "float", Min: "0", Max: "20"}}}}}
+	in, err := Parse("How many distinct customers ordered in 2022?", orders, now)
+	if err != nil || len(in.Measures) != 1 || in.Measures[0] != (Measure{Column: "cust_id", Agg: "count_distinct"}) {
+		t.Errorf("distinct customers: %+v, %v", in, err)
+	}
+	in, err = Parse("Which customer, by name, has the highest total spend?", orders, now)
+	if err != nil || len(in.Measures) != 1 || in.Measures[0].Agg != "sum" {
+		t.Errorf("the highest total spend: %+v, %v; want the total only", in.Measures, err)
+	}
+	in, err = Parse("customers per segment", orders, now)
+	if err != nil || len(in.Measures) != 1 || in.Measures[0] != (Measure{Column: "cust_nm", Agg: "count_distinct"}) || len(in.GroupBy) != 1 || in.GroupBy[0].Column != "seg" {
+		t.Errorf("customers per segment: %+v, %+v, %v", in.Measures, in.GroupBy, err)
+	}
+}
