@@ -201,7 +201,7 @@ func TestTheAnswerComesFirst(t *testing.T) {
 	}
 	for _, c := range []struct{ question, first string }{
 		{"How much did the Reno test centre cost?", "$12.5 million"},
-		{"What is the power of the Z-200 in kW?", "Z-200 86 94 145"},
+		{"What is the power of the Z-200 in kW?", "Model Z-200; Bore (mm) 86; Stroke (mm) 94; Power (kW) 145"},
 		{"Who designed the Zorblax engine?", "Mira Tan"},
 		{"How often should the oil be changed?", "every 250 hours"},
 		{"How long does the warranty last?", "three years"},
@@ -356,6 +356,30 @@ func TestAPassageAnswersInItsOwnWords(t *testing.T) {
 		}
 		if q.AnswerType != room.AnswerInsufficient {
 			t.Errorf("%q: %s %q; want insufficient evidence", question, q.AnswerType, q.Answer)
+		}
+	}
+}
+
+// TestATableRowIsReadWithItsHeader: a plain-text results table (kiln, a
+// benchmark written for this test) answers with the row asked about,
+// each number after its column's header.
+func TestATableRowIsReadWithItsHeader(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "kiln-bench.txt", "quill-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		{"How much memory does kiln need at level 9?", "Level -9; Block size 900k; Compressed (kB) 12480; Time (s) 9.7; Memory (MB) 7.4"},
+		{"How long does kiln take at level 5?", "Time (s) 6.8"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want %q", c.question, q.AnswerType, firstLine(q.Answer), c.first)
 		}
 	}
 }

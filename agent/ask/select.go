@@ -382,6 +382,7 @@ func units(text string) []piece {
 	var out []piece
 	var para []string
 	heading, header := "", ""
+	var headerCells []cell // the header's cells where the page has them
 	widest := 0
 	for _, raw := range strings.Split(text, "\n") {
 		widest = max(widest, utf8.RuneCountInString(strings.TrimSpace(raw)))
@@ -401,8 +402,11 @@ func units(text string) []piece {
 	for li, raw := range lines {
 		line := strings.TrimSpace(raw)
 		row := line != "" && isRow(line)
+		if ruleRe.MatchString(line) {
+			continue // a header's underline: the rows below are still its table's
+		}
 		if !row {
-			header = ""
+			header, headerCells = "", nil
 		}
 		switch {
 		case line == "":
@@ -414,10 +418,10 @@ func units(text string) []piece {
 			continue
 		case row && header == "" && !strings.ContainsAny(line, "0123456789"):
 			flush()
-			header = strings.Join(strings.Fields(line), " ")
+			header, headerCells = strings.Join(strings.Fields(line), " "), cellsOf(raw)
 		case row:
 			flush()
-			out = append(out, piece{text: strings.Join(strings.Fields(line), " "), scene: heading + "\n" + header, heading: heading})
+			out = append(out, piece{text: labelled(headerCells, cellsOf(raw)), scene: heading + "\n" + header, heading: heading})
 		case listItemRe.MatchString(line):
 			flush()
 			para = append(para, line)
@@ -508,6 +512,82 @@ func isRow(line string) bool {
 }
 
 var cellSplit = regexp.MustCompile(`\s{3,}|\t`)
+
+// ruleRe matches a line drawn under a table's header: dashes, equals
+// signs, plus signs and bars.
+var ruleRe = regexp.MustCompile(`^[-=_+|: ]{3,}$`)
+
+// cell is a table cell's text and where it stands on its line, in
+// characters.
+type cell struct {
+	text       string
+	start, end int
+}
+
+// cellsOf splits a table's line into its cells, keeping where each
+// stands.
+func cellsOf(raw string) []cell {
+	raw = strings.TrimRight(strings.ReplaceAll(raw, "\t", "    "), " ")
+	var out []cell
+	at := 0
+	for _, gap := range append(cellSplit.FindAllStringIndex(raw, -1), []int{len(raw), len(raw)}) {
+		if t := strings.TrimSpace(raw[at:gap[0]]); t != "" {
+			lead := len(raw[at:gap[0]]) - len(strings.TrimLeft(raw[at:gap[0]], " "))
+			start := utf8.RuneCountInString(raw[:at+lead])
+			out = append(out, cell{strings.Join(strings.Fields(t), " "), start, start + utf8.RuneCountInString(t)})
+		}
+		at = gap[1]
+	}
+	return out
+}
+
+// labelled is a table's row read with its header: each cell after the
+// header of its column ("Level -5; Time (s) 6.8"), so that the row says
+// what its numbers are. A row has the header's cells one for one, or else
+// each cell is under the header cell it overlaps most (pdftotext -layout
+// keeps columns where they stand); a cell under none stays bare.
+func labelled(header, row []cell) string {
+	if len(header) < 2 {
+		return joinCells(row)
+	}
+	col := make([]int, len(row))
+	for i, c := range row {
+		col[i] = -1
+		if len(row) == len(header) {
+			col[i] = i
+			continue
+		}
+		best := 0
+		for j, h := range header {
+			if o := min(c.end, h.end) - max(c.start, h.start); o > best {
+				best, col[i] = o, j
+			}
+		}
+	}
+	var parts []string
+	for i := 0; i < len(row); i++ {
+		text := row[i].text
+		for i+1 < len(row) && col[i] >= 0 && col[i+1] == col[i] {
+			i++
+			text += " " + row[i].text // two cells under one header are one
+		}
+		if col[i] < 0 || header[col[i]].text == text {
+			parts = append(parts, text)
+			continue
+		}
+		parts = append(parts, header[col[i]].text+" "+text)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// joinCells is a row's cells as one line.
+func joinCells(row []cell) string {
+	var parts []string
+	for _, c := range row {
+		parts = append(parts, c.text)
+	}
+	return strings.Join(parts, " ")
+}
 
 // abbreviations end in a full stop that ends no sentence.
 var abbreviations = map[string]bool{"e.g": true, "i.e": true, "etc": true, "vs": true, "mr": true, "mrs": true, "dr": true,

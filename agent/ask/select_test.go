@@ -166,3 +166,34 @@ func TestPageFurnitureIsNoAnswer(t *testing.T) {
 		t.Errorf("units = %+v; want the sentence about the table driver", us)
 	}
 }
+
+// TestLabelled: a table's row is read with its header, cell under cell,
+// so that the row says what each of its numbers is; where the row has
+// fewer cells than the header, by where they stand.
+func TestLabelled(t *testing.T) {
+	for _, c := range []struct{ header, row, want string }{
+		{"Level   Block size   Time (s)", "-5      500k         6.8", "Level -5; Block size 500k; Time (s) 6.8"},
+		{"Name        Jan      Feb      Mar", "widgets              12       15", "Name widgets; Feb 12; Mar 15"},
+		{"Name        Total", "widgets     12       15", "Name widgets; Total 12; 15"},
+		{"Total", "12       15", "12 15"},
+	} {
+		if got := labelled(cellsOf(c.header), cellsOf(c.row)); got != c.want {
+			t.Errorf("labelled(%q, %q) = %q; want %q", c.header, c.row, got, c.want)
+		}
+	}
+}
+
+// TestUnitsReadRowsWithTheirHeader: a row under a header (and its
+// underline) is quoted with the header's labels; a blank line ends the
+// table.
+func TestUnitsReadRowsWithTheirHeader(t *testing.T) {
+	text := "Level   Block size   Time (s)\n-----   ----------   --------\n-1      100k         4.1\n-9      900k         9.7\n\nLevel -9 is the default."
+	var got []string
+	for _, u := range units(text) {
+		got = append(got, u.text)
+	}
+	want := []string{"Level -1; Block size 100k; Time (s) 4.1", "Level -9; Block size 900k; Time (s) 9.7", "Level -9 is the default."}
+	if !slices.Equal(got, want) {
+		t.Errorf("units(%q) = %q; want %q", text, got, want)
+	}
+}
