@@ -47,7 +47,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	if len(pages) == 0 || len(content) == 0 {
 		return insufficient(q, content, nil, nil, documents)
 	}
-	named := documentWords(pages)
+	named := documentWords(pages, markedWords(questionText))
 	absent, strong, soft := focus(questionText, content, r, named)
 	if len(absent) > 0 {
 		return insufficient(q, content, absent, nil, documents)
@@ -90,10 +90,10 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	// question's words without its focus: ten are read.
 	for pi, p := range pages[:min(extractPages, len(pages))] {
 		for ci, c := range p.Chunks[:min(3, len(p.Chunks))] {
-			if len(names) > 0 && !aboutAny(names, p.DocumentName, c.Context+"\n"+c.Text) {
+			if len(names) > 0 && !aboutAny(names, p, c.Context+"\n"+c.Text) {
 				continue
 			}
-			if p.PageNumber == 1 && authorRe.MatchString(questionText) && aboutAny(names, p.DocumentName, "") {
+			if p.PageNumber == 1 && authorRe.MatchString(questionText) && aboutAny(names, p, "") {
 				// Who wrote a document is on its cover, which need not
 				// say "author": the first line there that names a person.
 				if l := coverName(c.Text); l != "" {
@@ -102,7 +102,11 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 					continue
 				}
 			}
-			if !answers(strong, soft, c.Context+"\n"+c.Text) || !hasWords(exact, c.Context+"\n"+c.Text) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
+			// A document's title is what each of its pages is about: "the
+			// Gantry language" is answered by a page of "The Gantry
+			// Modelling Language" that says neither word.
+			about := p.Title + "\n" + c.Context + "\n" + c.Text
+			if !answers(strong, soft, about) || !hasWords(exact, about) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
 				continue // "-k" names the option asked about: a passage without it does not answer
 			}
 			fits[pi] = true
@@ -209,11 +213,15 @@ func coverName(text string) string {
 	return ""
 }
 
-// aboutAny reports whether a passage of the document named name is
-// about any of the documents the question names: it is one of them, or
-// it says the name.
-func aboutAny(names []string, name, text string) bool {
-	own := documentWords([]PageHit{{DocumentName: name}})
+// aboutAny reports whether a passage of page p's document is about any
+// of the documents the question names: it is one of them (by its file
+// name or its title), or it says the name.
+func aboutAny(names []string, p PageHit, text string) bool {
+	marked := map[string]bool{}
+	for _, w := range names {
+		marked[w] = true
+	}
+	own := documentWords([]PageHit{{DocumentName: p.DocumentName, Title: p.Title}}, marked)
 	for _, w := range names {
 		if own[w] || sharedWords([]string{w}, text) > 0 {
 			return true

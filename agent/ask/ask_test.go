@@ -383,3 +383,36 @@ func TestATableRowIsReadWithItsHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestATitleNamesItsDocument: a question may name a document by its title
+// ("Gantry", "the Gantry language") though the file is gml-reference.txt
+// and the page that answers says neither word (a guide written for this
+// test, its sections on pages of their own).
+func TestATitleNamesItsDocument(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "gml-reference.txt", "quill-manual.txt", "tallow-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		{"How do I declare a set in Gantry?", "A set is declared with the set statement"},
+		{"How do I count the members of a set in the Gantry language?", "The card function counts the members of a set."},
+		{"In Gantry, where does the translator write its output?", "model.out"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want %q", c.question, q.AnswerType, firstLine(q.Answer), c.first)
+		}
+	}
+	q, err := svc.Ask(ctx, owner.ID, r.ID, "Does Gantry support quadratic objectives?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.AnswerType != room.AnswerInsufficient {
+		t.Errorf("quadratic objectives: %s %q; want %s", q.AnswerType, q.Answer, room.AnswerInsufficient)
+	}
+}

@@ -46,11 +46,14 @@ type Request struct {
 // PageHit is a page found for a question, with the chunks of it that
 // matched, best first.
 type PageHit struct {
-	DocumentID   string          `json:"document_id"`
-	DocumentName string          `json:"document_name"`
-	PageNumber   int             `json:"page_number"`
-	Score        float64         `json:"score"`
-	Chunks       []room.ChunkHit `json:"-"`
+	DocumentID   string `json:"document_id"`
+	DocumentName string `json:"document_name"`
+	// Title is the document's title (room.DocMeta's): the words by which
+	// a question may name it though its pages do not say them.
+	Title      string          `json:"-"`
+	PageNumber int             `json:"page_number"`
+	Score      float64         `json:"score"`
+	Chunks     []room.ChunkHit `json:"-"`
 }
 
 // Retrieval weights. A chunk's score is its BM25 score divided by the
@@ -83,6 +86,18 @@ const (
 // Retrieve ranks the pages of a room's completed documents for a
 // question, best first.
 func Retrieve(ctx context.Context, st Store, req Request) ([]PageHit, error) {
+	pages, err := retrievePages(ctx, st, req)
+	titles := map[string]string{}
+	for _, d := range req.Docs {
+		titles[d.ID] = d.Meta.Title
+	}
+	for i := range pages {
+		pages[i].Title = titles[pages[i].DocumentID]
+	}
+	return pages, err
+}
+
+func retrievePages(ctx context.Context, st Store, req Request) ([]PageHit, error) {
 	if len(req.Vector) == 0 {
 		return retrieveWords(ctx, st, req)
 	}

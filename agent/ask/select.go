@@ -627,12 +627,21 @@ func sentences(p string) []string {
 	return out
 }
 
-// documentWords are the words of the names of the documents pages are on.
-func documentWords(pages []PageHit) map[string]bool {
+// documentWords are the words by which a question names the documents
+// pages are on: their file names' words, and their titles' words that the
+// question writes as names (marked: "Gantry" in "How do I declare a set
+// in Gantry?" names "The Gantry Modelling Language", whose pages need
+// not say it; "language" in "a set in the language" names nothing).
+func documentWords(pages []PageHit, marked map[string]bool) map[string]bool {
 	out := map[string]bool{}
 	for _, p := range pages {
 		for _, w := range retrieve.Words(strings.TrimSuffix(p.DocumentName, extOf(p.DocumentName))) {
 			out[w] = true
+		}
+		for _, w := range retrieve.Words(p.Title) {
+			if marked[w] {
+				out[w] = true
+			}
 		}
 	}
 	return out
