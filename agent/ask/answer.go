@@ -156,7 +156,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		}
 		quoted[u.quote] = true
 		p := pages[u.page]
-		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clip(u.quote, 300), p.DocumentName, p.PageNumber)
+		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clipAround(u.quote, quoteChars, content, r, kind), p.DocumentName, p.PageNumber)
 	}
 	// The answer's page is cited first, by the chunk that answers.
 	first := pages[found[0].page]
@@ -332,11 +332,59 @@ func clipWords(s string, n int) string {
 	return strings.ToValidUTF8(s[:cut], "") + "…"
 }
 
-func clip(s string, n int) string {
+// quoteChars is about how long a quoted line may be.
+const quoteChars = 300
+
+// clipAround cuts a quote longer than n bytes to the n bytes, from one
+// word to another, that hold most of the question's words (weighted by
+// their rarity) and, better, the kind of answer it asks for: a long
+// passage's fact may be at its end ("... the default is 0.5 em"), which
+// a cut from its start would lose. The cuts are marked.
+func clipAround(s string, n int, content []string, r *Rarity, k wants) string {
 	if len(s) <= n {
 		return s
 	}
-	return strings.ToValidUTF8(s[:n], "") + "…"
+	starts := []int{0}
+	for i := 1; i < len(s); i++ {
+		if s[i-1] == ' ' && s[i] != ' ' {
+			starts = append(starts, i)
+		}
+	}
+	best, bestAt, bestEnd := -1.0, 0, 0
+	for _, at := range starts {
+		end := min(at+n, len(s))
+		if end < len(s) {
+			// end at a word's end
+			if k := strings.LastIndexByte(s[at:end], ' '); k > 0 {
+				end = at + k
+			}
+		}
+		w := s[at:end]
+		score := 0.0
+		stems := stemsOf(retrieve.Words(w))
+		for _, t := range content {
+			if stems[english.Stem(t, false)] {
+				score += r.weight(t)
+			}
+		}
+		if k.any() && k.fits(w) {
+			score *= 1.5
+		}
+		if score > best {
+			best, bestAt, bestEnd = score, at, end
+		}
+		if end == len(s) {
+			break
+		}
+	}
+	out := strings.ToValidUTF8(s[bestAt:bestEnd], "")
+	if bestAt > 0 {
+		out = "…" + out
+	}
+	if bestEnd < len(s) {
+		out += "…"
+	}
+	return out
 }
 
 // questionWords are words that frame a question without saying what it is

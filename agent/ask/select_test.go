@@ -197,3 +197,16 @@ func TestUnitsReadRowsWithTheirHeader(t *testing.T) {
 		t.Errorf("units(%q) = %q; want %q", text, got, want)
 	}
 }
+
+// TestClipAround: a long quote is cut around the question's words and
+// the kind of answer asked for, not from its start.
+func TestClipAround(t *testing.T) {
+	long := strings.Repeat("This sentence is context that says nothing about the question at all. ", 6) + "The kern between rules defaults to 0.5 em."
+	got := clipAround(long, 120, []string{"kern", "default"}, nil, wants{amount: true})
+	if !strings.Contains(got, "defaults to 0.5 em") || !strings.HasPrefix(got, "…") || len(got) > 130 {
+		t.Errorf("clipAround(...) = %q; want the end with 0.5 em, marked as cut", got)
+	}
+	if got := clipAround("short", 120, nil, nil, wants{}); got != "short" {
+		t.Errorf("clipAround(short) = %q", got)
+	}
+}
