@@ -235,11 +235,16 @@ var (
 	dateRe     = regexp.MustCompile(`(?i)\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}\b|\b\d{4}-\d\d-\d\d\b`)
 )
 
+// noteRe finds a footnote's mark after a word and its stop ("may be
+// wrong.7"), which states no amount.
+var noteRe = regexp.MustCompile(`(\pL[.,;:])[0-9]{1,2}[*†‡]?(\s|$)`)
+
 // hasAmount reports whether a line states a number other than a year or
 // a date: a title's "fiscal year ended December 31, 2023" and "opened on
 // 6 November 2023" state no amount.
 func hasAmount(l string) bool {
 	l = dateRe.ReplaceAllString(lineNumberRe.ReplaceAllString(l, `\`), " ")
+	l = noteRe.ReplaceAllString(l, "$1$2")
 	for _, m := range numberRe.FindAllString(l, -1) {
 		if m = strings.TrimSpace(m); !bareYearRe.MatchString(m) && len(strings.Trim(m, "()$% ")) > 0 {
 			if day := strings.Trim(m, "()$% ,"); len(day) <= 2 && strings.Contains(l, ", 20") {

@@ -602,6 +602,15 @@ func sentences(p string) []string {
 	start := 0
 	for i := 0; i < len(p); i++ {
 		c := p[i]
+		if m := noteMarkRe.FindStringIndex(p[i:]); m != nil && i > 0 && unicode.IsLetter(rune(p[i-1])) {
+			// "may be wrong.7 There was": a footnote's mark after the
+			// full stop ends the sentence too; it stays with it.
+			sp := i + strings.IndexByte(p[i:i+m[1]], ' ')
+			out = append(out, p[start:sp])
+			start = sp + 1
+			i = sp
+			continue
+		}
 		if c != '.' && c != '?' && c != '!' || i+2 >= len(p) || p[i+1] != ' ' {
 			continue
 		}
@@ -626,6 +635,10 @@ func sentences(p string) []string {
 	}
 	return out
 }
+
+// noteMarkRe matches a full stop with a footnote's mark after it, and the
+// space and capital that start the next sentence.
+var noteMarkRe = regexp.MustCompile(`^[.?!][0-9]{1,2}[*†‡]? \p{Lu}`)
 
 // documentWords are the words by which a question names the documents
 // pages are on: their file names' words, and their titles' words that the

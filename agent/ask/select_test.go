@@ -210,3 +210,20 @@ func TestClipAround(t *testing.T) {
 		t.Errorf("clipAround(short) = %q", got)
 	}
 }
+
+// TestSentencesEndAtANoteMark: a footnote's mark after a full stop ends
+// the sentence ("wrong.7 There"), and states no amount; a version's
+// number does neither.
+func TestSentencesEndAtANoteMark(t *testing.T) {
+	got := sentences("Hyphenation may be wrong.7 There was a reason for this. It is v1.5 Fine.")
+	want := []string{"Hyphenation may be wrong.7", "There was a reason for this.", "It is v1.5 Fine."}
+	if !slices.Equal(got, want) {
+		t.Errorf("sentences(...) = %q; want %q", got, want)
+	}
+	if hasAmount("Hyphenation may be wrong.7") {
+		t.Errorf("hasAmount(a note's mark) = true; want false")
+	}
+	if !hasAmount("The default is 7 mm.") {
+		t.Errorf("hasAmount(7 mm) = false; want true")
+	}
+}
