@@ -269,7 +269,7 @@ type wants struct {
 
 var (
 	dateQuestionRe   = regexp.MustCompile(`(?i)^\s*when\b|\b(what|which) ([\w-]+ )?(year|date|day|month|version|release)\b|\bsince when\b|\bhow long ago\b`)
-	nameQuestionRe   = regexp.MustCompile(`(?i)^\s*who\b|\b(whose|who)\b|\bwhat is the name\b|\b(author|authors|maintainer|maintainers|developer|developers|written by|created by)\b`)
+	nameQuestionRe   = regexp.MustCompile(`(?i)^\s*who\b|\b(whose|who)\b|\bwhat is the name\b|\b(which|what) (authors?|maintainers?|developers?)\b|\b(the|its) (authors?|maintainers?|developers?)( of\b| is\b| are\b| was\b| were\b|\?|$)|\b(written|created|developed|maintained) by\b`)
 	amountQuestionRe = regexp.MustCompile(`(?i)\b(how (much|many|big|large|long|fast|often|old|far)|what (is|was|are) the (size|number|maximum|minimum|default|limit|amount|percentage|rate)|size|maximum|minimum|limit)\b`)
 )
 

@@ -227,3 +227,21 @@ func TestSentencesEndAtANoteMark(t *testing.T) {
 		t.Errorf("hasAmount(7 mm) = false; want true")
 	}
 }
+
+// TestWantsAName: a question asks for a name when it asks who, or for the
+// author of something; "the author's identification" is no person.
+func TestWantsAName(t *testing.T) {
+	for q, want := range map[string]bool{
+		"Who wrote booktabs?":                                     true,
+		"What is the name of the maintainer?":                     true,
+		"Which developers worked on it?":                          true,
+		"Was it written by a student?":                            true,
+		"What is the author of tallow?":                           true,
+		"Where is the author's identification placed by default?": false,
+		"How do I change the authors list style?":                 false,
+	} {
+		if got := wantOf(q).name; got != want {
+			t.Errorf("wantOf(%q).name = %v; want %v", q, got, want)
+		}
+	}
+}
