@@ -416,3 +416,22 @@ func TestATitleNamesItsDocument(t *testing.T) {
 		t.Errorf("quadratic objectives: %s %q; want %s", q.AnswerType, q.Answer, room.AnswerInsufficient)
 	}
 }
+
+// TestAHowToQuestionIsAnsweredByAnInstruction: "How do I ...?" asks for a
+// way; of two lines with the question's words, the one that says what to
+// do (a verb of doing, an option, a command) answers first.
+func TestAHowToQuestionIsAnsweredByAnInstruction(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "spool-manual.txt", "quill-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := svc.Ask(ctx, owner.ID, r.ID, "How do I keep finished jobs out of the queue?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "--purge"; q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), want) {
+		t.Errorf("%s, first line %q; want %q", q.AnswerType, firstLine(q.Answer), want)
+	}
+}

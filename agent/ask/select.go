@@ -265,6 +265,9 @@ func isOptionByte(b byte) bool {
 // wants is the kind of answer a question asks for.
 type wants struct {
 	amount, date, name bool
+	// how: "How do I ...?" asks for a way, which a line gives as an
+	// instruction or a command: "use the package option loadonly".
+	how bool
 }
 
 var (
@@ -275,8 +278,20 @@ var (
 
 func wantOf(question string) wants {
 	return wants{amount: asksForAmount(question) || amountQuestionRe.MatchString(question),
-		date: dateQuestionRe.MatchString(question), name: nameQuestionRe.MatchString(question)}
+		date: dateQuestionRe.MatchString(question), name: nameQuestionRe.MatchString(question),
+		how: howQuestionRe.MatchString(question)}
 }
+
+var (
+	howQuestionRe = regexp.MustCompile(`(?i)^\s*how\s+(do|can|could|should|would|may|might)\s+(i|you|we|one)\b|^\s*how\s+to\b`)
+	// instructionRe finds a way given: a verb that tells what to do, an
+	// option or a command's name, a key set to a value.
+	instructionRe = regexp.MustCompile(`(?i)\b(use|using|set|setting|load|loading|pass|call|specify|type|run|add|put|write|with the|by the)\b|\\[A-Za-z@]{2,}|(^|\s)--?[A-Za-z]\w*|\b[a-z][\w-]*=`)
+)
+
+// gives reports whether a unit gives a way of doing what a how-to
+// question asks.
+func (k wants) gives(u string) bool { return k.how && instructionRe.MatchString(u) }
 
 var (
 	yearOrDateRe = regexp.MustCompile(`\b(1[89]|20)\d\d\b|\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2}\b|\b\d{4}-\d\d-\d\d\b`)
@@ -338,6 +353,9 @@ func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 		s *= 1.5
 	default:
 		s /= 2
+	}
+	if k.gives(u) {
+		s *= 1.5
 	}
 	return s
 }
