@@ -196,13 +196,39 @@ func answers(strong, soft []string, text string) bool {
 // missing returns the words of need that text lacks.
 func missing(need []string, text string) []string {
 	var out []string
-	stems := stemsOf(append(retrieve.Words(text), camelParts(text)...))
+	words := append(retrieve.Words(text), camelParts(text)...)
+	stems := stemsOf(words)
+	var bases map[string]bool
 	for _, w := range need {
-		if sharedWords([]string{w}, text) == 0 && !stems[english.Stem(w, false)] {
+		if sharedWords([]string{w}, text) > 0 || stems[english.Stem(w, false)] {
+			continue
+		}
+		if bases == nil {
+			bases = map[string]bool{}
+			for _, x := range words {
+				bases[base(x)] = true
+			}
+		}
+		if !bases[base(w)] {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// base is a word without the ending of its past, its -ing form or its
+// plural, a doubled last consonant undone: "added" and "adding" are
+// "add" (which the stemmer makes "ad" of "added"), "stopped" "stop".
+func base(w string) string {
+	for _, suffix := range []string{"ing", "ed", "es", "s"} {
+		if b, ok := strings.CutSuffix(w, suffix); ok && len(b) >= 3 {
+			if n := len(b); n >= 4 && b[n-1] == b[n-2] && !strings.ContainsRune("aeiousl", rune(b[n-1])) {
+				b = b[:n-1]
+			}
+			return b
+		}
+	}
+	return w
 }
 
 // camelParts are the words inside the text's identifiers written in

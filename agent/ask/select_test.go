@@ -245,3 +245,20 @@ func TestWantsAName(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingReadsAVerbsForms: "added" is in "Add the grid macro" (the
+// stemmer makes "ad" of one and "add" of the other), "stopped" in "stop".
+func TestMissingReadsAVerbsForms(t *testing.T) {
+	for _, c := range []struct{ word, text string }{
+		{"added", "Add the grid macro."},
+		{"stopped", "The run will stop here."},
+		{"adding", "It adds a rule."},
+	} {
+		if got := missing([]string{c.word}, c.text); len(got) > 0 {
+			t.Errorf("missing(%q, %q) = %q; want none", c.word, c.text, got)
+		}
+	}
+	if got := missing([]string{"grid"}, "Add the frame macro."); len(got) != 1 {
+		t.Errorf("missing(grid, frame) = %q; want grid", got)
+	}
+}
