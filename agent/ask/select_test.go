@@ -70,6 +70,9 @@ func TestQuestionVerbs(t *testing.T) {
 		"What is the default block size of bzip2?":                  "",
 		"Who is the author of enumitem?":                            "",
 		"Can begin{comment} share a line with other text?":          "share",
+		"Is there a way to hide all the notes?":                     "hide",
+		"How to turn off the list?":                                 "turn",
+		"What is the path to the file?":                             "",
 		"How many packages were in Debian 1.3?":                     "",
 	} {
 		var got []string
