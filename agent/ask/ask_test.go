@@ -435,3 +435,19 @@ func TestAHowToQuestionIsAnsweredByAnInstruction(t *testing.T) {
 		t.Errorf("%s, first line %q; want %q", q.AnswerType, firstLine(q.Answer), want)
 	}
 }
+
+// TestFilingsWordsOnlyInARoomOfFilings: "margin" is widened to the
+// words filings report it by (gross profit, operating income) only where
+// the room holds filings; in a room of manuals a margin is a page's, and
+// a page of accounts that says those words does not outrank the manual.
+func TestFilingsWordsOnlyInARoomOfFilings(t *testing.T) {
+	ctx := context.Background()
+	svc, r, docs := acmeRoomOf(t, "quire-manual.txt", "club-accounts.txt")
+	pages, err := ask.Retrieve(ctx, svc.Store, ask.Request{RoomID: r.ID, Docs: docs, Question: "Where are the notes placed when the margin is small?", K: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pages) == 0 || pages[0].DocumentName != "quire-manual.txt" {
+		t.Errorf("pages %v; want quire-manual.txt first", pageNames(pages))
+	}
+}
