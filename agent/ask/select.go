@@ -95,7 +95,11 @@ var genericWords = map[string]bool{"big": true, "large": true, "small": true, "l
 	"document": true, "documents": true, "ask": true, "asks": true, "asked": true, "want": true, "wants": true,
 	"show": true, "shows": true, "list": true, "find": true, "know": true, "end": true, "ends": true, "start": true,
 	"starts": true, "begin": true, "begins": true, "expire": true, "expires": true, "finish": true, "finishes": true,
-	"flag": true, "flags": true, "option": true, "options": true, "switch": true, "documentation": true, "manual": true, "guide": true, "exactly": true, "often": true, "frequently": true, "soon": true, "far": true, "old": true}
+	"flag": true, "flags": true, "option": true, "options": true, "switch": true, "documentation": true, "manual": true, "guide": true, "exactly": true, "often": true, "frequently": true, "soon": true, "far": true, "old": true,
+	// whether one thing goes with another, which a passage says as "works
+	// with", "can be used with", "requires"
+	"compatible": true, "compatibility": true, "incompatible": true, "available": true, "supported": true,
+	"support": true, "supports": true, "usable": true}
 
 // focus sorts a question's content words: those the room never uses
 // that make it this question (absent), those a passage must have

@@ -33,7 +33,7 @@ func TestHeadOf(t *testing.T) {
 // when they are only how it is put; a year asked about must be there.
 func TestFocus(t *testing.T) {
 	r := &Rarity{Passages: 40, Chunks: map[string]int{"nettle": 30, "implement": 3, "dilithium": 0, "speed": 2, "biggest": 0,
-		"unpacking": 0, "check": 4, "file": 12, "emoji": 0, "color": 2, "fonts": 9, "version": 5, "added": 3, "leader": 4, "2010": 2, "tallow": 3, "author": 0}}
+		"unpacking": 0, "check": 4, "file": 12, "emoji": 0, "color": 2, "fonts": 9, "version": 5, "added": 3, "leader": 4, "2010": 2, "tallow": 3, "author": 0, "compatible": 0, "diesel": 2}}
 	for _, c := range []struct {
 		question, absent, strong, soft string
 	}{
@@ -44,6 +44,9 @@ func TestFocus(t *testing.T) {
 		{"Who was the project leader in 2010?", "", "2010", "project leader"},
 		// "author" asks for a name, which a cover gives without the word.
 		{"Who is the author of Tallow?", "", "tallow", ""},
+		// Whether one thing goes with another is how it is asked: the
+		// passage says "works with".
+		{"Is the Z-200 compatible with diesel?", "", "200", "diesel"},
 	} {
 		content := contentWords(parseQuestion(c.question))
 		absent, strong, soft := focus(c.question, content, r, nil)
