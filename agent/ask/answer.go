@@ -54,7 +54,23 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	}
 	// The question's verbs are how it is put: a passage says them in its
 	// own words (verbs.go).
-	soft = withoutVerbs(soft, questionVerbs(questionText))
+	// Unless they are all it asks about: "Who translated the changes
+	// manual?" is answered only by a passage that says who translated,
+	// and a room that never says it refuses. Who wrote a document its
+	// cover says without the verb.
+	verbs := questionVerbs(questionText)
+	if ws := withoutVerbs(soft, verbs); len(ws) > 0 || len(strong) > 0 || authorRe.MatchString(questionText) {
+		soft = ws
+	} else {
+		for _, w := range content {
+			if (verbs[w] || wayOfAsking(w)) && !named[w] && !genericWords[w] && r.absent(w) {
+				absent = append(absent, w)
+			}
+		}
+		if len(absent) > 0 {
+			return insufficient(q, content, absent, nil, documents)
+		}
+	}
 	type unit struct {
 		text, quote string
 		page, chunk int // indexes in pages and in the page's chunks

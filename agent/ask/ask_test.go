@@ -451,3 +451,28 @@ func TestFilingsWordsOnlyInARoomOfFilings(t *testing.T) {
 		t.Errorf("pages %v; want quire-manual.txt first", pageNames(pages))
 	}
 }
+
+// TestAVerbAloneIsTheFocus: when a question asks about nothing but an
+// action and a document ("Who translated the tallow manual?"), the action
+// is its focus: a room that never says it refuses, though the cover
+// answers who wrote it.
+func TestAVerbAloneIsTheFocus(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "tallow-manual.txt", "quill-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for question, want := range map[string]string{
+		"Who translated the tallow manual?": room.AnswerInsufficient,
+		"Who wrote tallow?":                 room.AnswerGrounded,
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != want {
+			t.Errorf("%q: %s %q; want %s", question, q.AnswerType, q.Answer, want)
+		}
+	}
+}
