@@ -48,6 +48,17 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		return insufficient(q, content, nil, nil, documents)
 	}
 	named := documentWords(pages, markedWords(questionText))
+	// A name said as a document's ("the comment package", "the changes
+	// manual") asks about that document: another that uses the word
+	// ("adds a comment") does not answer, and "package" is part of the
+	// name, not what is asked.
+	var strict []string
+	for _, w := range content {
+		if m := documentNounRe(w).FindStringSubmatch(questionText); named[w] && !genericWords[w] && m != nil {
+			strict = append(strict, w)
+			content = slices.DeleteFunc(content, func(x string) bool { return x == strings.ToLower(m[1]) })
+		}
+	}
 	absent, strong, soft := focus(questionText, content, r, named)
 	if len(absent) > 0 {
 		return insufficient(q, content, absent, nil, documents)
@@ -106,7 +117,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	// question's words without its focus: ten are read.
 	for pi, p := range pages[:min(extractPages, len(pages))] {
 		for ci, c := range p.Chunks[:min(3, len(p.Chunks))] {
-			if len(names) > 0 && !aboutAny(names, p, c.Context+"\n"+c.Text) {
+			if len(names) > 0 && !aboutAny(names, p, c.Context+"\n"+c.Text) || len(strict) > 0 && !aboutAny(strict, p, "") {
 				continue
 			}
 			if p.PageNumber == 1 && authorRe.MatchString(questionText) && aboutAny(names, p, "") {
@@ -227,6 +238,12 @@ func coverName(text string) string {
 		}
 	}
 	return ""
+}
+
+// documentNounRe matches the word w said as a document's name: before
+// "package", "manual", "guide" and the like.
+func documentNounRe(w string) *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(w) + `\s+(package|class|manual|guide|documentation|docs|library|program|tool|module|bundle|handbook|reference|paper|report)\b`)
 }
 
 // aboutAny reports whether a passage of page p's document is about any

@@ -268,3 +268,21 @@ func TestMissingReadsAVerbsForms(t *testing.T) {
 		t.Errorf("missing(grid, frame) = %q; want grid", got)
 	}
 }
+
+// TestADocumentNamedAsOneIsTheOneThatAnswers: "the quill package" asks
+// about quill's document; another that uses the word ("a quill pen")
+// does not answer, though it says it and ranks first.
+func TestADocumentNamedAsOneIsTheOneThatAnswers(t *testing.T) {
+	hit := func(doc, text string) PageHit {
+		return PageHit{DocumentID: doc, DocumentName: doc, PageNumber: 1, Score: 1,
+			Chunks: []room.ChunkHit{{Chunk: room.Chunk{ID: doc, Text: text}, DocumentName: doc}}}
+	}
+	pages := []PageHit{
+		hit("inkwell-guide.txt", "A quill pen needs sharpening with a knife every hour."),
+		hit("quill-manual.txt", "Blocks need sharpening with the -s flag."),
+	}
+	a := Extract("How do I do the sharpening with the quill package?", pages, 2, nil)
+	if a.Type != room.AnswerGrounded || a.Citations[0].DocumentName != "quill-manual.txt" {
+		t.Errorf("Extract = %s %q; want quill-manual.txt cited first", a.Type, a.Text)
+	}
+}
