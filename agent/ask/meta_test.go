@@ -87,7 +87,7 @@ func TestCoverTitle(t *testing.T) {
 	for page, want := range map[string]string{
 		"The Gantry Modelling Language: reference guide\n\nThis guide describes the Gantry modelling language.": "The Gantry Modelling Language: reference guide",
 		"  b ohr\n  v1.0   2015/06/24\n  simple atom representation\n  Clemens Niederberger\n":                  "b ohr — v1.0 2015/06/24 — simple atom representation",
-		"This page has only prose on it, a sentence of more than ten words and no title.":                      "",
+		"This page has only prose on it, a sentence of more than ten words and no title.":                       "",
 	} {
 		if got := coverTitle(page); got != want {
 			t.Errorf("coverTitle(%q) = %q; want %q", page, got, want)
