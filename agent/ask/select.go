@@ -453,8 +453,8 @@ func units(text string) []piece {
 		if ruleRe.MatchString(line) {
 			continue // a header's underline: the rows below are still its table's
 		}
-		if !row {
-			header, headerCells = "", nil
+		if !row && line != "" {
+			header, headerCells = "", nil // a blank line between a header and its rows keeps it
 		}
 		switch {
 		case line == "":
@@ -464,7 +464,7 @@ func units(text string) []piece {
 			// shows of others, never an answer
 			flush()
 			continue
-		case row && header == "" && !strings.ContainsAny(line, "0123456789"):
+		case row && header == "" && isHeader(raw):
 			flush()
 			header, headerCells = strings.Join(strings.Fields(line), " "), cellsOf(raw)
 		case row:
@@ -560,6 +560,20 @@ func isRow(line string) bool {
 }
 
 var cellSplit = regexp.MustCompile(`\s{3,}|\t`)
+
+// isHeader reports whether a table's first row is its header: no cell
+// is a number but for a year ("2022   2023") or a label with a number in
+// it ("N=100", "Time (s)").
+func isHeader(raw string) bool {
+	for _, c := range cellsOf(raw) {
+		if plainNumberRe.MatchString(c.text) && !bareYearRe.MatchString(c.text) {
+			return false
+		}
+	}
+	return true
+}
+
+var plainNumberRe = regexp.MustCompile(`^[-+(]?[$€£]?\d[\d,.]*%?\)?$`)
 
 // ruleRe matches a line drawn under a table's header: dashes, equals
 // signs, plus signs and bars.

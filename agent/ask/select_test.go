@@ -286,3 +286,18 @@ func TestADocumentNamedAsOneIsTheOneThatAnswers(t *testing.T) {
 		t.Errorf("Extract = %s %q; want quill-manual.txt cited first", a.Type, a.Text)
 	}
 }
+
+// TestATableHeaderOfYearsLabelsItsRows: a header of years labels the
+// amounts under them; a blank line between a header and its rows keeps
+// it; a row of plain numbers is no header.
+func TestATableHeaderOfYearsLabelsItsRows(t *testing.T) {
+	text := "Item            2022      2023\n\nRevenue          812       905\nProse ends the table.\n\nSize    N=100    N=1000\n7       9        11\nProse again.\n\n5       6        8\n7       9        11"
+	var got []string
+	for _, u := range units(text) {
+		got = append(got, u.text)
+	}
+	want := []string{"Item Revenue; 2022 812; 2023 905", "Prose ends the table.", "Size 7; N=100 9; N=1000 11", "Prose again.", "5 6 8", "7 9 11"}
+	if !slices.Equal(got, want) {
+		t.Errorf("units(%q) = %q; want %q", text, got, want)
+	}
+}
