@@ -431,6 +431,7 @@ func units(text string) []piece {
 	var para []string
 	heading, header := "", ""
 	var headerCells []cell // the header's cells where the page has them
+	group := ""            // the label of the table's rows below it
 	widest := 0
 	for _, raw := range strings.Split(text, "\n") {
 		widest = max(widest, utf8.RuneCountInString(strings.TrimSpace(raw)))
@@ -453,8 +454,16 @@ func units(text string) []piece {
 		if ruleRe.MatchString(line) {
 			continue // a header's underline: the rows below are still its table's
 		}
+		if !row && line != "" && headerCells != nil && isGroup(line) && li+1 < len(lines) && isRow(strings.TrimSpace(lines[li+1])) {
+			// a group's label between a table's rows ("Lengths",
+			// "Current assets:"): the rows below are still the table's,
+			// and of that group
+			flush()
+			group = strings.TrimSuffix(line, ":")
+			continue
+		}
 		if !row && line != "" {
-			header, headerCells = "", nil // a blank line between a header and its rows keeps it
+			header, headerCells, group = "", nil, "" // a blank line between a header and its rows keeps it
 		}
 		switch {
 		case line == "":
@@ -469,7 +478,7 @@ func units(text string) []piece {
 			header, headerCells = strings.Join(strings.Fields(line), " "), cellsOf(raw)
 		case row:
 			flush()
-			out = append(out, piece{text: labelled(headerCells, cellsOf(raw)), scene: heading + "\n" + header, heading: heading})
+			out = append(out, piece{text: labelled(headerCells, cellsOf(raw)), scene: heading + "\n" + header + "\n" + group, heading: heading})
 		case listItemRe.MatchString(line):
 			flush()
 			para = append(para, line)
@@ -560,6 +569,12 @@ func isRow(line string) bool {
 }
 
 var cellSplit = regexp.MustCompile(`\s{3,}|\t`)
+
+// isGroup reports whether a line alone inside a table labels the rows
+// below it: a few words, no number.
+func isGroup(l string) bool {
+	return len(strings.Fields(l)) <= 4 && !strings.ContainsAny(l, "0123456789") && !strings.HasSuffix(l, ".")
+}
 
 // isHeader reports whether a table's first row is its header: no cell
 // is a number but for a year ("2022   2023") or a label with a number in

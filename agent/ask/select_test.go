@@ -301,3 +301,21 @@ func TestATableHeaderOfYearsLabelsItsRows(t *testing.T) {
 		t.Errorf("units(%q) = %q; want %q", text, got, want)
 	}
 }
+
+// TestAGroupLabelKeepsItsTable: a label alone between a table's rows
+// ("Times") keeps the header for the rows below, and sets their scene.
+func TestAGroupLabelKeepsItsTable(t *testing.T) {
+	text := "Unit      Normal     Bold\nLengths\n\\nm       1.0 nm     1.0 nm\nTimes\n\\ns       1.0 ns     1.0 ns\nThe end of it all."
+	us := units(text)
+	var got []string
+	for _, u := range us {
+		got = append(got, u.text)
+	}
+	want := []string{"Unit \\nm; Normal 1.0 nm; Bold 1.0 nm", "Unit \\ns; Normal 1.0 ns; Bold 1.0 ns", "The end of it all."}
+	if !slices.Equal(got, want) {
+		t.Fatalf("units(%q) = %q; want %q", text, got, want)
+	}
+	if !strings.Contains(us[1].scene, "Times") {
+		t.Errorf("scene of the second row %q; want its group, Times", us[1].scene)
+	}
+}
