@@ -494,3 +494,22 @@ func TestATitleNameRoutesToItsDocument(t *testing.T) {
 		t.Errorf("pages %v; want gml-reference.txt page 2 above loom-manual.txt", pageNames(pages))
 	}
 }
+
+// TestADefaultAskedForIsTheLineThatSaysOne: "What is the default ...?"
+// is answered first by the line that says what holds unless set, not by
+// one with more of the question's words that says what else may be set.
+func TestADefaultAskedForIsTheLineThatSaysOne(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "kettle-manual.txt", "quill-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := svc.Ask(ctx, owner.ID, r.ID, "How long does the kettle keep water warm by default?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "By default the kettle keeps it warm for 5 minutes"; q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), want) {
+		t.Errorf("%s, first line %q; want %q", q.AnswerType, firstLine(q.Answer), want)
+	}
+}

@@ -298,6 +298,9 @@ type wants struct {
 	// how: "How do I ...?" asks for a way, which a line gives as an
 	// instruction or a command: "use the package option loadonly".
 	how bool
+	// fallback: "What is the default ...?" asks for what holds unless
+	// set, which a line says as "defaults to", "(default)", "initially".
+	fallback bool
 }
 
 var (
@@ -309,8 +312,11 @@ var (
 func wantOf(question string) wants {
 	return wants{amount: asksForAmount(question) || amountQuestionRe.MatchString(question),
 		date: dateQuestionRe.MatchString(question), name: nameQuestionRe.MatchString(question),
-		how: howQuestionRe.MatchString(question)}
+		how: howQuestionRe.MatchString(question), fallback: defaultRe.MatchString(question)}
 }
+
+// defaultRe finds what says a default, in a question or a line.
+var defaultRe = regexp.MustCompile(`(?i)\bdefault(s|ed)?\b|\binitially\b|\bunless (set|given|changed)\b`)
 
 var (
 	howQuestionRe = regexp.MustCompile(`(?i)^\s*how\s+(do|can|could|should|would|may|might)\s+(i|you|we|one)\b|^\s*how\s+to\b`)
@@ -384,7 +390,7 @@ func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	default:
 		s /= 2
 	}
-	if k.gives(u) {
+	if k.gives(u) || k.fallback && defaultRe.MatchString(u) {
 		s *= 1.5
 	}
 	return s
