@@ -477,24 +477,6 @@ func TestAVerbAloneIsTheFocus(t *testing.T) {
 	}
 }
 
-// TestATitleNameRoutesToItsDocument: a question that names a document by
-// a name in its title ("Gantry") searches that document too and lifts it,
-// above a manual that says the question's other words more often.
-func TestATitleNameRoutesToItsDocument(t *testing.T) {
-	ctx := context.Background()
-	svc, r, docs := acmeRoomOf(t, "gml-reference.txt", "loom-manual.txt", "quill-manual.txt")
-	pages, err := ask.Retrieve(ctx, svc.Store, ask.Request{RoomID: r.ID, Docs: docs, Question: "How do I declare a set in Gantry?", K: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rank := func(name string, page int) int {
-		return slices.IndexFunc(pages, func(p ask.PageHit) bool { return p.DocumentName == name && (page == 0 || p.PageNumber == page) })
-	}
-	if g, l := rank("gml-reference.txt", 2), rank("loom-manual.txt", 0); g < 0 || l >= 0 && l < g {
-		t.Errorf("pages %v; want gml-reference.txt page 2 above loom-manual.txt", pageNames(pages))
-	}
-}
-
 // TestADefaultAskedForIsTheLineThatSaysOne: "What is the default ...?"
 // is answered first by the line that says what holds unless set, not by
 // one with more of the question's words that says what else may be set.

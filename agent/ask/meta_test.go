@@ -48,7 +48,7 @@ func TestMatchByTickerAndAbbreviation(t *testing.T) {
 		{"Is America expressing concern about tariffs?", amex, false},
 		{"What does the amendment say?", amex, false},
 	} {
-		if got := parseQuestion(c.question).match(c.doc, func(string) float64 { return 0 }) > 0; got != c.want {
+		if got := parseQuestion(c.question).match(c.doc, func(string) bool { return true }) > 0; got != c.want {
 			t.Errorf("%q matches %s: %v, want %v", c.question, c.doc.Meta.Company, got, c.want)
 		}
 	}
@@ -61,17 +61,12 @@ func TestMatchByTickerAndAbbreviation(t *testing.T) {
 func TestAFileNameNamesADocumentOnlyWhole(t *testing.T) {
 	usage := room.Document{Name: "Memory-Usage.html"}
 	manual := room.Document{Name: "bzip2-manual.pdf"}
-	everywhere := func(w string) float64 {
-		if w == "memory" || w == "usage" {
-			return 0.6
-		}
-		return 0
-	}
-	anywhere := func(string) float64 { return 0 }
+	everywhere := func(w string) bool { return w != "memory" && w != "usage" }
+	anywhere := func(string) bool { return true }
 	for _, c := range []struct {
 		question string
 		doc      room.Document
-		rare     func(string) float64
+		rare     func(string) bool
 		want     bool
 	}{
 		{"How much memory does bunzip2 need?", usage, anywhere, false},

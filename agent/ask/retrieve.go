@@ -530,14 +530,11 @@ func companyWords(name string) []string {
 // rareIn returns whether a word of the question is rare in the room: in
 // at most rareShare of its chunks. Every word is when the store cannot
 // say.
-func rareIn(ctx context.Context, st Store, roomID string, terms []string) func(string) float64 {
+func rareIn(ctx context.Context, st Store, roomID string, terms []string) func(string) bool {
 	chunks, passages, err := st.TermChunks(ctx, roomID, terms)
-	return func(w string) float64 {
+	return func(w string) bool {
 		n, ok := chunks[w]
-		if err != nil || !ok || passages == 0 {
-			return 0
-		}
-		return float64(n) / float64(passages)
+		return err != nil || !ok || float64(n) <= rareShare*float64(passages)
 	}
 }
 
@@ -547,19 +544,13 @@ func rareIn(ctx context.Context, st Store, roomID string, terms []string) func(s
 // Memory-Usage.html).
 const rareShare = 0.1
 
-// titleShare is the share of a room's chunks a name in a document's
-// title may be in and still name it: a name is said on the document's
-// own pages, which may be much of a small room.
-const titleShare = 0.5
-
 // match scores how well a document's metadata matches what the question
 // names: the issuer its cover gives (share of its name's words the
 // question has, written apart or together: "Ulta Beauty" for ULTABEAUTY),
 // the year and the form. A file's own name counts only when the question
 // has all of its words, one of them rare in the room: a word of a title
 // that the room uses everywhere names no document.
-func (q question) match(d room.Document, share func(string) float64) float64 {
-	rare := func(w string) bool { return share(w) <= rareShare }
+func (q question) match(d room.Document, rare func(string) bool) float64 {
 	var company float64
 	if ws := companyWords(d.Meta.Company); len(ws) > 0 {
 		found := 0
@@ -582,18 +573,6 @@ func (q question) match(d room.Document, share func(string) float64) float64 {
 	for _, t := range d.Meta.Tickers {
 		if q.hasTicker(t) {
 			company = 1
-		}
-	}
-	if d.Meta.FormType == "" && len(d.Meta.Tickers) == 0 {
-		// A name in a document's title that the question writes as one
-		// ("How do I declare a set in Gantry?" for "The Gantry Modelling
-		// Language"), rare in the room, names that document, though its
-		// file is called otherwise.
-		marked := markedWords(q.text)
-		for _, w := range retrieve.Words(d.Meta.Title) {
-			if marked[w] && len(w) >= 3 && !plainNumberRe.MatchString(w) && share(w) <= titleShare {
-				company = 1
-			}
 		}
 	}
 	if company == 0 {
