@@ -47,14 +47,41 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	if len(pages) == 0 || len(content) == 0 {
 		return insufficient(q, content, nil, nil, documents)
 	}
-	named := documentWords(pages)
+	named := documentWords(pages, markedWords(questionText))
+	// A name said as a document's ("the comment package", "the changes
+	// manual") asks about that document: another that uses the word
+	// ("adds a comment") does not answer, and "package" is part of the
+	// name, not what is asked.
+	var strict []string
+	for _, w := range content {
+		if m := documentNounRe(w).FindStringSubmatch(questionText); named[w] && !genericWords[w] && m != nil {
+			strict = append(strict, w)
+			content = slices.DeleteFunc(content, func(x string) bool { return x == strings.ToLower(m[1]) })
+		}
+	}
 	absent, strong, soft := focus(questionText, content, r, named)
 	if len(absent) > 0 {
 		return insufficient(q, content, absent, nil, documents)
 	}
 	// The question's verbs are how it is put: a passage says them in its
 	// own words (verbs.go).
-	soft = withoutVerbs(soft, questionVerbs(questionText))
+	// Unless they are all it asks about: "Who translated the changes
+	// manual?" is answered only by a passage that says who translated,
+	// and a room that never says it refuses. Who wrote a document its
+	// cover says without the verb.
+	verbs := questionVerbs(questionText)
+	if ws := withoutVerbs(soft, verbs); len(ws) > 0 || len(strong) > 0 || authorRe.MatchString(questionText) {
+		soft = ws
+	} else {
+		for _, w := range content {
+			if (verbs[w] || wayOfAsking(w)) && !named[w] && !genericWords[w] && r.absent(w) {
+				absent = append(absent, w)
+			}
+		}
+		if len(absent) > 0 {
+			return insufficient(q, content, absent, nil, documents)
+		}
+	}
 	type unit struct {
 		text, quote string
 		page, chunk int // indexes in pages and in the page's chunks
@@ -90,10 +117,10 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	// question's words without its focus: ten are read.
 	for pi, p := range pages[:min(extractPages, len(pages))] {
 		for ci, c := range p.Chunks[:min(3, len(p.Chunks))] {
-			if len(names) > 0 && !aboutAny(names, p.DocumentName, c.Context+"\n"+c.Text) {
+			if len(names) > 0 && !aboutAny(names, p, c.Context+"\n"+c.Text) || len(strict) > 0 && !aboutAny(strict, p, "") {
 				continue
 			}
-			if p.PageNumber == 1 && authorRe.MatchString(questionText) && aboutAny(names, p.DocumentName, "") {
+			if p.PageNumber == 1 && authorRe.MatchString(questionText) && aboutAny(names, p, "") {
 				// Who wrote a document is on its cover, which need not
 				// say "author": the first line there that names a person.
 				if l := coverName(c.Text); l != "" {
@@ -102,7 +129,11 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 					continue
 				}
 			}
-			if !answers(strong, soft, c.Context+"\n"+c.Text) || !hasWords(exact, c.Context+"\n"+c.Text) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
+			// A document's title is what each of its pages is about: "the
+			// Gantry language" is answered by a page of "The Gantry
+			// Modelling Language" that says neither word.
+			about := p.Title + "\n" + c.Context + "\n" + c.Text
+			if !answers(strong, soft, about) || !hasWords(exact, about) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
 				continue // "-k" names the option asked about: a passage without it does not answer
 			}
 			fits[pi] = true
@@ -151,7 +182,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		}
 		quoted[u.quote] = true
 		p := pages[u.page]
-		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clip(u.quote, 300), p.DocumentName, p.PageNumber)
+		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clipAround(u.quote, quoteChars, content, r, kind), p.DocumentName, p.PageNumber)
 	}
 	// The answer comes first; how it was found, last.
 	b.WriteString("(Quoted from the room's documents, the passage that answers first; no model was used.)")
@@ -210,11 +241,21 @@ func coverName(text string) string {
 	return ""
 }
 
-// aboutAny reports whether a passage of the document named name is
-// about any of the documents the question names: it is one of them, or
-// it says the name.
-func aboutAny(names []string, name, text string) bool {
-	own := documentWords([]PageHit{{DocumentName: name}})
+// documentNounRe matches the word w said as a document's name: before
+// "package", "manual", "guide" and the like.
+func documentNounRe(w string) *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(w) + `\s+(package|class|manual|guide|documentation|docs|library|program|tool|module|bundle|handbook|reference|paper|report)\b`)
+}
+
+// aboutAny reports whether a passage of page p's document is about any
+// of the documents the question names: it is one of them (by its file
+// name or its title), or it says the name.
+func aboutAny(names []string, p PageHit, text string) bool {
+	marked := map[string]bool{}
+	for _, w := range names {
+		marked[w] = true
+	}
+	own := documentWords([]PageHit{{DocumentName: p.DocumentName, Title: p.Title}}, marked)
 	for _, w := range names {
 		if own[w] || sharedWords([]string{w}, text) > 0 {
 			return true
@@ -228,11 +269,16 @@ var (
 	dateRe     = regexp.MustCompile(`(?i)\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}\b|\b\d{4}-\d\d-\d\d\b`)
 )
 
+// noteRe finds a footnote's mark after a word and its stop ("may be
+// wrong.7"), which states no amount.
+var noteRe = regexp.MustCompile(`(\pL[.,;:])[0-9]{1,2}[*†‡]?(\s|$)`)
+
 // hasAmount reports whether a line states a number other than a year or
 // a date: a title's "fiscal year ended December 31, 2023" and "opened on
 // 6 November 2023" state no amount.
 func hasAmount(l string) bool {
 	l = dateRe.ReplaceAllString(lineNumberRe.ReplaceAllString(l, `\`), " ")
+	l = noteRe.ReplaceAllString(l, "$1$2")
 	for _, m := range numberRe.FindAllString(l, -1) {
 		if m = strings.TrimSpace(m); !bareYearRe.MatchString(m) && len(strings.Trim(m, "()$% ")) > 0 {
 			if day := strings.Trim(m, "()$% ,"); len(day) <= 2 && strings.Contains(l, ", 20") {
@@ -325,11 +371,59 @@ func clipWords(s string, n int) string {
 	return strings.ToValidUTF8(s[:cut], "") + "…"
 }
 
-func clip(s string, n int) string {
+// quoteChars is about how long a quoted line may be.
+const quoteChars = 300
+
+// clipAround cuts a quote longer than n bytes to the n bytes, from one
+// word to another, that hold most of the question's words (weighted by
+// their rarity) and, better, the kind of answer it asks for: a long
+// passage's fact may be at its end ("... the default is 0.5 em"), which
+// a cut from its start would lose. The cuts are marked.
+func clipAround(s string, n int, content []string, r *Rarity, k wants) string {
 	if len(s) <= n {
 		return s
 	}
-	return strings.ToValidUTF8(s[:n], "") + "…"
+	starts := []int{0}
+	for i := 1; i < len(s); i++ {
+		if s[i-1] == ' ' && s[i] != ' ' {
+			starts = append(starts, i)
+		}
+	}
+	best, bestAt, bestEnd := -1.0, 0, 0
+	for _, at := range starts {
+		end := min(at+n, len(s))
+		if end < len(s) {
+			// end at a word's end
+			if k := strings.LastIndexByte(s[at:end], ' '); k > 0 {
+				end = at + k
+			}
+		}
+		w := s[at:end]
+		score := 0.0
+		stems := stemsOf(retrieve.Words(w))
+		for _, t := range content {
+			if stems[english.Stem(t, false)] {
+				score += r.weight(t)
+			}
+		}
+		if k.any() && k.fits(w) {
+			score *= 1.5
+		}
+		if score > best {
+			best, bestAt, bestEnd = score, at, end
+		}
+		if end == len(s) {
+			break
+		}
+	}
+	out := strings.ToValidUTF8(s[bestAt:bestEnd], "")
+	if bestAt > 0 {
+		out = "…" + out
+	}
+	if bestEnd < len(s) {
+		out += "…"
+	}
+	return out
 }
 
 // questionWords are words that frame a question without saying what it is

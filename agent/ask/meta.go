@@ -29,6 +29,9 @@ import (
 // title, when it has one.
 func Meta(name, title string, pages []string) room.DocMeta {
 	m := room.DocMeta{Title: strings.TrimSpace(title)}
+	if m.Title == "" && len(pages) > 0 {
+		m.Title = coverTitle(pages[0])
+	}
 	head := strings.Join(pages[:min(3, len(pages))], "\n")
 	m.Company = registrant(head)
 	m.Tickers = tickers(head)
@@ -80,6 +83,24 @@ func registrant(head string) string {
 		return l
 	}
 	return ""
+}
+
+// coverTitle is a document's title as its first page shows it: the short
+// lines at its top, up to the first that reads as prose (a long line, or
+// one that ends a sentence), at most three.
+func coverTitle(page string) string {
+	var lines []string
+	for _, l := range strings.Split(page, "\n") {
+		l = strings.Join(strings.Fields(l), " ")
+		if l == "" {
+			continue
+		}
+		if len(strings.Fields(l)) > 10 || strings.HasSuffix(l, ".") || len(lines) == 3 {
+			break
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, " — ")
 }
 
 func formType(head, name string) string {

@@ -80,3 +80,20 @@ func TestAFileNameNamesADocumentOnlyWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverTitle: without a title of its own, a document's title is the
+// short lines at the top of its first page, up to its prose.
+func TestCoverTitle(t *testing.T) {
+	for page, want := range map[string]string{
+		"The Gantry Modelling Language: reference guide\n\nThis guide describes the Gantry modelling language.": "The Gantry Modelling Language: reference guide",
+		"  b ohr\n  v1.0   2015/06/24\n  simple atom representation\n  Clemens Niederberger\n":                  "b ohr — v1.0 2015/06/24 — simple atom representation",
+		"This page has only prose on it, a sentence of more than ten words and no title.":                       "",
+	} {
+		if got := coverTitle(page); got != want {
+			t.Errorf("coverTitle(%q) = %q; want %q", page, got, want)
+		}
+	}
+	if got := Meta("gml-reference.txt", "", []string{"The Gantry Modelling Language\n\nText."}).Title; got != "The Gantry Modelling Language" {
+		t.Errorf("Meta(...).Title = %q; want the cover's title", got)
+	}
+}

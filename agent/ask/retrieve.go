@@ -46,11 +46,14 @@ type Request struct {
 // PageHit is a page found for a question, with the chunks of it that
 // matched, best first.
 type PageHit struct {
-	DocumentID   string          `json:"document_id"`
-	DocumentName string          `json:"document_name"`
-	PageNumber   int             `json:"page_number"`
-	Score        float64         `json:"score"`
-	Chunks       []room.ChunkHit `json:"-"`
+	DocumentID   string `json:"document_id"`
+	DocumentName string `json:"document_name"`
+	// Title is the document's title (room.DocMeta's): the words by which
+	// a question may name it though its pages do not say them.
+	Title      string          `json:"-"`
+	PageNumber int             `json:"page_number"`
+	Score      float64         `json:"score"`
+	Chunks     []room.ChunkHit `json:"-"`
 }
 
 // Retrieval weights. A chunk's score is its BM25 score divided by the
@@ -83,6 +86,18 @@ const (
 // Retrieve ranks the pages of a room's completed documents for a
 // question, best first.
 func Retrieve(ctx context.Context, st Store, req Request) ([]PageHit, error) {
+	pages, err := retrievePages(ctx, st, req)
+	titles := map[string]string{}
+	for _, d := range req.Docs {
+		titles[d.ID] = d.Meta.Title
+	}
+	for i := range pages {
+		pages[i].Title = titles[pages[i].DocumentID]
+	}
+	return pages, err
+}
+
+func retrievePages(ctx context.Context, st Store, req Request) ([]PageHit, error) {
 	if len(req.Vector) == 0 {
 		return retrieveWords(ctx, st, req)
 	}
@@ -167,6 +182,12 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 		k = max(k, 3*k)
 	}
 	q := parseQuestion(question)
+	if !holdsFilings(docs) {
+		// The words filings use for a question's ("margin": gross
+		// profit, operating income) are searched only in a room of
+		// filings: in a manual's room a margin is a page's.
+		q.terms = slices.DeleteFunc(q.terms, func(t string) bool { return !slices.Contains(q.plain, t) })
+	}
 	if len(q.terms) == 0 {
 		return nil, nil
 	}
@@ -262,6 +283,23 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 
 // optionWeight lifts the pages that name an option the question asks about.
 const optionWeight = 1.0
+
+// holdsFilings reports whether any of docs is a filing: its cover or
+// its name gave a form (10-K, 8-K, an earnings release ...), trading
+// symbols or the pages of its statements.
+func holdsFilings(docs []room.Document) bool {
+	return slices.ContainsFunc(docs, func(d room.Document) bool {
+		if d.Meta.FormType != "" || len(d.Meta.Tickers) > 0 {
+			return true
+		}
+		for _, pages := range d.Meta.Statements {
+			if len(pages) > 0 {
+				return true
+			}
+		}
+		return false
+	})
+}
 
 // allFilings reports whether every one of docs is a filing whose cover
 // gave its issuer's trading symbols.
@@ -423,6 +461,7 @@ type question struct {
 	text  string
 	words []string // every word, lower case
 	terms []string // the search terms, widened
+	plain []string // the search terms, not widened by the words of filings
 	years []int
 	forms []string
 }
@@ -438,12 +477,14 @@ var (
 
 func parseQuestion(text string) question {
 	q := question{text: text, words: retrieve.Words(text)}
-	q.terms = expandFinance(retrieve.Terms(text))
+	q.plain = retrieve.Terms(text)
+	q.terms = expandFinance(q.plain)
 	for _, o := range options(text) {
 		// "-k" is searched as the word the index holds for it, k, which
 		// Terms leaves out as a single letter
 		if w := strings.ToLower(strings.TrimLeft(o, "-")); !slices.Contains(q.terms, w) {
 			q.terms = append(q.terms, w)
+			q.plain = append(q.plain, w)
 		}
 	}
 	for _, m := range qYearRe.FindAllStringSubmatch(text, -1) {

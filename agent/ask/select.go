@@ -95,7 +95,11 @@ var genericWords = map[string]bool{"big": true, "large": true, "small": true, "l
 	"document": true, "documents": true, "ask": true, "asks": true, "asked": true, "want": true, "wants": true,
 	"show": true, "shows": true, "list": true, "find": true, "know": true, "end": true, "ends": true, "start": true,
 	"starts": true, "begin": true, "begins": true, "expire": true, "expires": true, "finish": true, "finishes": true,
-	"flag": true, "flags": true, "option": true, "options": true, "switch": true, "documentation": true, "manual": true, "guide": true, "exactly": true, "often": true, "frequently": true, "soon": true, "far": true, "old": true}
+	"flag": true, "flags": true, "option": true, "options": true, "switch": true, "documentation": true, "manual": true, "guide": true, "exactly": true, "often": true, "frequently": true, "soon": true, "far": true, "old": true,
+	// whether one thing goes with another, which a passage says as "works
+	// with", "can be used with", "requires"
+	"compatible": true, "compatibility": true, "incompatible": true, "available": true, "supported": true,
+	"support": true, "supports": true, "usable": true}
 
 // focus sorts a question's content words: those the room never uses
 // that make it this question (absent), those a passage must have
@@ -196,13 +200,39 @@ func answers(strong, soft []string, text string) bool {
 // missing returns the words of need that text lacks.
 func missing(need []string, text string) []string {
 	var out []string
-	stems := stemsOf(append(retrieve.Words(text), camelParts(text)...))
+	words := append(retrieve.Words(text), camelParts(text)...)
+	stems := stemsOf(words)
+	var bases map[string]bool
 	for _, w := range need {
-		if sharedWords([]string{w}, text) == 0 && !stems[english.Stem(w, false)] {
+		if sharedWords([]string{w}, text) > 0 || stems[english.Stem(w, false)] {
+			continue
+		}
+		if bases == nil {
+			bases = map[string]bool{}
+			for _, x := range words {
+				bases[base(x)] = true
+			}
+		}
+		if !bases[base(w)] {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// base is a word without the ending of its past, its -ing form or its
+// plural, a doubled last consonant undone: "added" and "adding" are
+// "add" (which the stemmer makes "ad" of "added"), "stopped" "stop".
+func base(w string) string {
+	for _, suffix := range []string{"ing", "ed", "es", "s"} {
+		if b, ok := strings.CutSuffix(w, suffix); ok && len(b) >= 3 {
+			if n := len(b); n >= 4 && b[n-1] == b[n-2] && !strings.ContainsRune("aeiousl", rune(b[n-1])) {
+				b = b[:n-1]
+			}
+			return b
+		}
+	}
+	return w
 }
 
 // camelParts are the words inside the text's identifiers written in
@@ -265,18 +295,39 @@ func isOptionByte(b byte) bool {
 // wants is the kind of answer a question asks for.
 type wants struct {
 	amount, date, name bool
+	// how: "How do I ...?" asks for a way, which a line gives as an
+	// instruction or a command: "use the package option loadonly".
+	how bool
+	// fallback: "What is the default ...?" asks for what holds unless
+	// set, which a line says as "defaults to", "(default)", "initially".
+	fallback bool
 }
 
 var (
 	dateQuestionRe   = regexp.MustCompile(`(?i)^\s*when\b|\b(what|which) ([\w-]+ )?(year|date|day|month|version|release)\b|\bsince when\b|\bhow long ago\b`)
-	nameQuestionRe   = regexp.MustCompile(`(?i)^\s*who\b|\b(whose|who)\b|\bwhat is the name\b|\b(author|authors|maintainer|maintainers|developer|developers|written by|created by)\b`)
+	nameQuestionRe   = regexp.MustCompile(`(?i)^\s*who\b|\b(whose|who)\b|\bwhat is the name\b|\b(which|what) (authors?|maintainers?|developers?)\b|\b(the|its) (authors?|maintainers?|developers?)( of\b| is\b| are\b| was\b| were\b|\?|$)|\b(written|created|developed|maintained) by\b`)
 	amountQuestionRe = regexp.MustCompile(`(?i)\b(how (much|many|big|large|long|fast|often|old|far)|what (is|was|are) the (size|number|maximum|minimum|default|limit|amount|percentage|rate)|size|maximum|minimum|limit)\b`)
 )
 
 func wantOf(question string) wants {
 	return wants{amount: asksForAmount(question) || amountQuestionRe.MatchString(question),
-		date: dateQuestionRe.MatchString(question), name: nameQuestionRe.MatchString(question)}
+		date: dateQuestionRe.MatchString(question), name: nameQuestionRe.MatchString(question),
+		how: howQuestionRe.MatchString(question), fallback: defaultRe.MatchString(question)}
 }
+
+// defaultRe finds what says a default, in a question or a line.
+var defaultRe = regexp.MustCompile(`(?i)\bdefault(s|ed)?\b|\binitially\b|\bunless (set|given|changed)\b`)
+
+var (
+	howQuestionRe = regexp.MustCompile(`(?i)^\s*how\s+(do|can|could|should|would|may|might)\s+(i|you|we|one)\b|^\s*how\s+to\b`)
+	// instructionRe finds a way given: a verb that tells what to do, an
+	// option or a command's name, a key set to a value.
+	instructionRe = regexp.MustCompile(`(?i)\b(use|using|set|setting|load|loading|pass|call|specify|type|run|add|put|write|with the|by the)\b|\\[A-Za-z@]{2,}|(^|\s)--?[A-Za-z]\w*|\b[a-z][\w-]*=`)
+)
+
+// gives reports whether a unit gives a way of doing what a how-to
+// question asks.
+func (k wants) gives(u string) bool { return k.how && instructionRe.MatchString(u) }
 
 var (
 	yearOrDateRe = regexp.MustCompile(`\b(1[89]|20)\d\d\b|\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2}\b|\b\d{4}-\d\d-\d\d\b`)
@@ -339,6 +390,9 @@ func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	default:
 		s /= 2
 	}
+	if k.gives(u) || k.fallback && defaultRe.MatchString(u) {
+		s *= 1.5
+	}
 	return s
 }
 
@@ -382,6 +436,8 @@ func units(text string) []piece {
 	var out []piece
 	var para []string
 	heading, header := "", ""
+	var headerCells []cell // the header's cells where the page has them
+	group := ""            // the label of the table's rows below it
 	widest := 0
 	for _, raw := range strings.Split(text, "\n") {
 		widest = max(widest, utf8.RuneCountInString(strings.TrimSpace(raw)))
@@ -401,8 +457,19 @@ func units(text string) []piece {
 	for li, raw := range lines {
 		line := strings.TrimSpace(raw)
 		row := line != "" && isRow(line)
-		if !row {
-			header = ""
+		if ruleRe.MatchString(line) {
+			continue // a header's underline: the rows below are still its table's
+		}
+		if !row && line != "" && headerCells != nil && isGroup(line) && li+1 < len(lines) && isRow(strings.TrimSpace(lines[li+1])) {
+			// a group's label between a table's rows ("Lengths",
+			// "Current assets:"): the rows below are still the table's,
+			// and of that group
+			flush()
+			group = strings.TrimSuffix(line, ":")
+			continue
+		}
+		if !row && line != "" {
+			header, headerCells, group = "", nil, "" // a blank line between a header and its rows keeps it
 		}
 		switch {
 		case line == "":
@@ -412,12 +479,12 @@ func units(text string) []piece {
 			// shows of others, never an answer
 			flush()
 			continue
-		case row && header == "" && !strings.ContainsAny(line, "0123456789"):
+		case row && header == "" && isHeader(raw):
 			flush()
-			header = strings.Join(strings.Fields(line), " ")
+			header, headerCells = strings.Join(strings.Fields(line), " "), cellsOf(raw)
 		case row:
 			flush()
-			out = append(out, piece{text: strings.Join(strings.Fields(line), " "), scene: heading + "\n" + header, heading: heading})
+			out = append(out, piece{text: labelled(headerCells, cellsOf(raw)), scene: heading + "\n" + header + "\n" + group, heading: heading})
 		case listItemRe.MatchString(line):
 			flush()
 			para = append(para, line)
@@ -509,6 +576,102 @@ func isRow(line string) bool {
 
 var cellSplit = regexp.MustCompile(`\s{3,}|\t`)
 
+// isGroup reports whether a line alone inside a table labels the rows
+// below it: a few words, no number.
+func isGroup(l string) bool {
+	return len(strings.Fields(l)) <= 4 && !strings.ContainsAny(l, "0123456789") && !strings.HasSuffix(l, ".")
+}
+
+// isHeader reports whether a table's first row is its header: no cell
+// is a number but for a year ("2022   2023") or a label with a number in
+// it ("N=100", "Time (s)").
+func isHeader(raw string) bool {
+	for _, c := range cellsOf(raw) {
+		if plainNumberRe.MatchString(c.text) && !bareYearRe.MatchString(c.text) {
+			return false
+		}
+	}
+	return true
+}
+
+var plainNumberRe = regexp.MustCompile(`^[-+(]?[$€£]?\d[\d,.]*%?\)?$`)
+
+// ruleRe matches a line drawn under a table's header: dashes, equals
+// signs, plus signs and bars.
+var ruleRe = regexp.MustCompile(`^[-=_+|: ]{3,}$`)
+
+// cell is a table cell's text and where it stands on its line, in
+// characters.
+type cell struct {
+	text       string
+	start, end int
+}
+
+// cellsOf splits a table's line into its cells, keeping where each
+// stands.
+func cellsOf(raw string) []cell {
+	raw = strings.TrimRight(strings.ReplaceAll(raw, "\t", "    "), " ")
+	var out []cell
+	at := 0
+	for _, gap := range append(cellSplit.FindAllStringIndex(raw, -1), []int{len(raw), len(raw)}) {
+		if t := strings.TrimSpace(raw[at:gap[0]]); t != "" {
+			lead := len(raw[at:gap[0]]) - len(strings.TrimLeft(raw[at:gap[0]], " "))
+			start := utf8.RuneCountInString(raw[:at+lead])
+			out = append(out, cell{strings.Join(strings.Fields(t), " "), start, start + utf8.RuneCountInString(t)})
+		}
+		at = gap[1]
+	}
+	return out
+}
+
+// labelled is a table's row read with its header: each cell after the
+// header of its column ("Level -5; Time (s) 6.8"), so that the row says
+// what its numbers are. A row has the header's cells one for one, or else
+// each cell is under the header cell it overlaps most (pdftotext -layout
+// keeps columns where they stand); a cell under none stays bare.
+func labelled(header, row []cell) string {
+	if len(header) < 2 {
+		return joinCells(row)
+	}
+	col := make([]int, len(row))
+	for i, c := range row {
+		col[i] = -1
+		if len(row) == len(header) {
+			col[i] = i
+			continue
+		}
+		best := 0
+		for j, h := range header {
+			if o := min(c.end, h.end) - max(c.start, h.start); o > best {
+				best, col[i] = o, j
+			}
+		}
+	}
+	var parts []string
+	for i := 0; i < len(row); i++ {
+		text := row[i].text
+		for i+1 < len(row) && col[i] >= 0 && col[i+1] == col[i] {
+			i++
+			text += " " + row[i].text // two cells under one header are one
+		}
+		if col[i] < 0 || header[col[i]].text == text {
+			parts = append(parts, text)
+			continue
+		}
+		parts = append(parts, header[col[i]].text+" "+text)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// joinCells is a row's cells as one line.
+func joinCells(row []cell) string {
+	var parts []string
+	for _, c := range row {
+		parts = append(parts, c.text)
+	}
+	return strings.Join(parts, " ")
+}
+
 // abbreviations end in a full stop that ends no sentence.
 var abbreviations = map[string]bool{"e.g": true, "i.e": true, "etc": true, "vs": true, "mr": true, "mrs": true, "dr": true,
 	"fig": true, "no": true, "cf": true, "al": true, "approx": true, "inc": true, "ltd": true, "co": true, "st": true, "sec": true}
@@ -522,6 +685,15 @@ func sentences(p string) []string {
 	start := 0
 	for i := 0; i < len(p); i++ {
 		c := p[i]
+		if m := noteMarkRe.FindStringIndex(p[i:]); m != nil && i > 0 && unicode.IsLetter(rune(p[i-1])) {
+			// "may be wrong.7 There was": a footnote's mark after the
+			// full stop ends the sentence too; it stays with it.
+			sp := i + strings.IndexByte(p[i:i+m[1]], ' ')
+			out = append(out, p[start:sp])
+			start = sp + 1
+			i = sp
+			continue
+		}
 		if c != '.' && c != '?' && c != '!' || i+2 >= len(p) || p[i+1] != ' ' {
 			continue
 		}
@@ -547,12 +719,25 @@ func sentences(p string) []string {
 	return out
 }
 
-// documentWords are the words of the names of the documents pages are on.
-func documentWords(pages []PageHit) map[string]bool {
+// noteMarkRe matches a full stop with a footnote's mark after it, and the
+// space and capital that start the next sentence.
+var noteMarkRe = regexp.MustCompile(`^[.?!][0-9]{1,2}[*†‡]? \p{Lu}`)
+
+// documentWords are the words by which a question names the documents
+// pages are on: their file names' words, and their titles' words that the
+// question writes as names (marked: "Gantry" in "How do I declare a set
+// in Gantry?" names "The Gantry Modelling Language", whose pages need
+// not say it; "language" in "a set in the language" names nothing).
+func documentWords(pages []PageHit, marked map[string]bool) map[string]bool {
 	out := map[string]bool{}
 	for _, p := range pages {
 		for _, w := range retrieve.Words(strings.TrimSuffix(p.DocumentName, extOf(p.DocumentName))) {
 			out[w] = true
+		}
+		for _, w := range retrieve.Words(p.Title) {
+			if marked[w] {
+				out[w] = true
+			}
 		}
 	}
 	return out

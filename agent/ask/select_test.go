@@ -33,7 +33,7 @@ func TestHeadOf(t *testing.T) {
 // when they are only how it is put; a year asked about must be there.
 func TestFocus(t *testing.T) {
 	r := &Rarity{Passages: 40, Chunks: map[string]int{"nettle": 30, "implement": 3, "dilithium": 0, "speed": 2, "biggest": 0,
-		"unpacking": 0, "check": 4, "file": 12, "emoji": 0, "color": 2, "fonts": 9, "version": 5, "added": 3, "leader": 4, "2010": 2, "tallow": 3, "author": 0}}
+		"unpacking": 0, "check": 4, "file": 12, "emoji": 0, "color": 2, "fonts": 9, "version": 5, "added": 3, "leader": 4, "2010": 2, "tallow": 3, "author": 0, "compatible": 0, "diesel": 2}}
 	for _, c := range []struct {
 		question, absent, strong, soft string
 	}{
@@ -44,6 +44,9 @@ func TestFocus(t *testing.T) {
 		{"Who was the project leader in 2010?", "", "2010", "project leader"},
 		// "author" asks for a name, which a cover gives without the word.
 		{"Who is the author of Tallow?", "", "tallow", ""},
+		// Whether one thing goes with another is how it is asked: the
+		// passage says "works with".
+		{"Is the Z-200 compatible with diesel?", "", "200", "diesel"},
 	} {
 		content := contentWords(parseQuestion(c.question))
 		absent, strong, soft := focus(c.question, content, r, nil)
@@ -70,6 +73,9 @@ func TestQuestionVerbs(t *testing.T) {
 		"What is the default block size of bzip2?":                  "",
 		"Who is the author of enumitem?":                            "",
 		"Can begin{comment} share a line with other text?":          "share",
+		"Is there a way to hide all the notes?":                     "hide",
+		"How to turn off the list?":                                 "turn",
+		"What is the path to the file?":                             "",
 		"How many packages were in Debian 1.3?":                     "",
 	} {
 		var got []string
@@ -164,5 +170,152 @@ func TestPageFurnitureIsNoAnswer(t *testing.T) {
 	}
 	if us := units(text); len(us) == 0 || !strings.HasPrefix(us[0].text, "The table driver") {
 		t.Errorf("units = %+v; want the sentence about the table driver", us)
+	}
+}
+
+// TestLabelled: a table's row is read with its header, cell under cell,
+// so that the row says what each of its numbers is; where the row has
+// fewer cells than the header, by where they stand.
+func TestLabelled(t *testing.T) {
+	for _, c := range []struct{ header, row, want string }{
+		{"Level   Block size   Time (s)", "-5      500k         6.8", "Level -5; Block size 500k; Time (s) 6.8"},
+		{"Name        Jan      Feb      Mar", "widgets              12       15", "Name widgets; Feb 12; Mar 15"},
+		{"Name        Total", "widgets     12       15", "Name widgets; Total 12; 15"},
+		{"Total", "12       15", "12 15"},
+	} {
+		if got := labelled(cellsOf(c.header), cellsOf(c.row)); got != c.want {
+			t.Errorf("labelled(%q, %q) = %q; want %q", c.header, c.row, got, c.want)
+		}
+	}
+}
+
+// TestUnitsReadRowsWithTheirHeader: a row under a header (and its
+// underline) is quoted with the header's labels; a blank line ends the
+// table.
+func TestUnitsReadRowsWithTheirHeader(t *testing.T) {
+	text := "Level   Block size   Time (s)\n-----   ----------   --------\n-1      100k         4.1\n-9      900k         9.7\n\nLevel -9 is the default."
+	var got []string
+	for _, u := range units(text) {
+		got = append(got, u.text)
+	}
+	want := []string{"Level -1; Block size 100k; Time (s) 4.1", "Level -9; Block size 900k; Time (s) 9.7", "Level -9 is the default."}
+	if !slices.Equal(got, want) {
+		t.Errorf("units(%q) = %q; want %q", text, got, want)
+	}
+}
+
+// TestClipAround: a long quote is cut around the question's words and
+// the kind of answer asked for, not from its start.
+func TestClipAround(t *testing.T) {
+	long := strings.Repeat("This sentence is context that says nothing about the question at all. ", 6) + "The kern between rules defaults to 0.5 em."
+	got := clipAround(long, 120, []string{"kern", "default"}, nil, wants{amount: true})
+	if !strings.Contains(got, "defaults to 0.5 em") || !strings.HasPrefix(got, "…") || len(got) > 130 {
+		t.Errorf("clipAround(...) = %q; want the end with 0.5 em, marked as cut", got)
+	}
+	if got := clipAround("short", 120, nil, nil, wants{}); got != "short" {
+		t.Errorf("clipAround(short) = %q", got)
+	}
+}
+
+// TestSentencesEndAtANoteMark: a footnote's mark after a full stop ends
+// the sentence ("wrong.7 There"), and states no amount; a version's
+// number does neither.
+func TestSentencesEndAtANoteMark(t *testing.T) {
+	got := sentences("Hyphenation may be wrong.7 There was a reason for this. It is v1.5 Fine.")
+	want := []string{"Hyphenation may be wrong.7", "There was a reason for this.", "It is v1.5 Fine."}
+	if !slices.Equal(got, want) {
+		t.Errorf("sentences(...) = %q; want %q", got, want)
+	}
+	if hasAmount("Hyphenation may be wrong.7") {
+		t.Errorf("hasAmount(a note's mark) = true; want false")
+	}
+	if !hasAmount("The default is 7 mm.") {
+		t.Errorf("hasAmount(7 mm) = false; want true")
+	}
+}
+
+// TestWantsAName: a question asks for a name when it asks who, or for the
+// author of something; "the author's identification" is no person.
+func TestWantsAName(t *testing.T) {
+	for q, want := range map[string]bool{
+		"Who wrote booktabs?":                                     true,
+		"What is the name of the maintainer?":                     true,
+		"Which developers worked on it?":                          true,
+		"Was it written by a student?":                            true,
+		"What is the author of tallow?":                           true,
+		"Where is the author's identification placed by default?": false,
+		"How do I change the authors list style?":                 false,
+	} {
+		if got := wantOf(q).name; got != want {
+			t.Errorf("wantOf(%q).name = %v; want %v", q, got, want)
+		}
+	}
+}
+
+// TestMissingReadsAVerbsForms: "added" is in "Add the grid macro" (the
+// stemmer makes "ad" of one and "add" of the other), "stopped" in "stop".
+func TestMissingReadsAVerbsForms(t *testing.T) {
+	for _, c := range []struct{ word, text string }{
+		{"added", "Add the grid macro."},
+		{"stopped", "The run will stop here."},
+		{"adding", "It adds a rule."},
+	} {
+		if got := missing([]string{c.word}, c.text); len(got) > 0 {
+			t.Errorf("missing(%q, %q) = %q; want none", c.word, c.text, got)
+		}
+	}
+	if got := missing([]string{"grid"}, "Add the frame macro."); len(got) != 1 {
+		t.Errorf("missing(grid, frame) = %q; want grid", got)
+	}
+}
+
+// TestADocumentNamedAsOneIsTheOneThatAnswers: "the quill package" asks
+// about quill's document; another that uses the word ("a quill pen")
+// does not answer, though it says it and ranks first.
+func TestADocumentNamedAsOneIsTheOneThatAnswers(t *testing.T) {
+	hit := func(doc, text string) PageHit {
+		return PageHit{DocumentID: doc, DocumentName: doc, PageNumber: 1, Score: 1,
+			Chunks: []room.ChunkHit{{Chunk: room.Chunk{ID: doc, Text: text}, DocumentName: doc}}}
+	}
+	pages := []PageHit{
+		hit("inkwell-guide.txt", "A quill pen needs sharpening with a knife every hour."),
+		hit("quill-manual.txt", "Blocks need sharpening with the -s flag."),
+	}
+	a := Extract("How do I do the sharpening with the quill package?", pages, 2, nil)
+	if a.Type != room.AnswerGrounded || a.Citations[0].DocumentName != "quill-manual.txt" {
+		t.Errorf("Extract = %s %q; want quill-manual.txt cited first", a.Type, a.Text)
+	}
+}
+
+// TestATableHeaderOfYearsLabelsItsRows: a header of years labels the
+// amounts under them; a blank line between a header and its rows keeps
+// it; a row of plain numbers is no header.
+func TestATableHeaderOfYearsLabelsItsRows(t *testing.T) {
+	text := "Item            2022      2023\n\nRevenue          812       905\nProse ends the table.\n\nSize    N=100    N=1000\n7       9        11\nProse again.\n\n5       6        8\n7       9        11"
+	var got []string
+	for _, u := range units(text) {
+		got = append(got, u.text)
+	}
+	want := []string{"Item Revenue; 2022 812; 2023 905", "Prose ends the table.", "Size 7; N=100 9; N=1000 11", "Prose again.", "5 6 8", "7 9 11"}
+	if !slices.Equal(got, want) {
+		t.Errorf("units(%q) = %q; want %q", text, got, want)
+	}
+}
+
+// TestAGroupLabelKeepsItsTable: a label alone between a table's rows
+// ("Times") keeps the header for the rows below, and sets their scene.
+func TestAGroupLabelKeepsItsTable(t *testing.T) {
+	text := "Unit      Normal     Bold\nLengths\n\\nm       1.0 nm     1.0 nm\nTimes\n\\ns       1.0 ns     1.0 ns\nThe end of it all."
+	us := units(text)
+	var got []string
+	for _, u := range us {
+		got = append(got, u.text)
+	}
+	want := []string{"Unit \\nm; Normal 1.0 nm; Bold 1.0 nm", "Unit \\ns; Normal 1.0 ns; Bold 1.0 ns", "The end of it all."}
+	if !slices.Equal(got, want) {
+		t.Fatalf("units(%q) = %q; want %q", text, got, want)
+	}
+	if !strings.Contains(us[1].scene, "Times") {
+		t.Errorf("scene of the second row %q; want its group, Times", us[1].scene)
 	}
 }

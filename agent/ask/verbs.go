@@ -51,10 +51,18 @@ func questionVerbs(question string) map[string]bool {
 			out[toks[len(toks)-1]] = true // "what arguments does specialrule take"
 		case i > 0 && i+1 < len(toks) && determiners[toks[i+1]] && isVerbS(t) && !auxiliaries[toks[i-1]] && !beForms[t]:
 			out[t] = true
+		case t == "to" && i > 0 && i+1 < len(toks) && beforeInfinitive[toks[i-1]]:
+			out[toks[i+1]] = true // "a way to hide", "how to turn off"
 		}
 	}
 	return out
 }
+
+// beforeInfinitive are the words after which "to" starts a verb: "a way
+// to hide the notes", "how to remove", "I want to print".
+var beforeInfinitive = map[string]bool{"way": true, "ways": true, "how": true, "want": true, "wants": true, "need": true,
+	"needs": true, "able": true, "possible": true, "order": true, "try": true, "trying": true, "easy": true, "best": true,
+	"like": true, "where": true, "what": true, "when": true}
 
 // isVerbS reports whether w may be a verb's third person: in -s, not
 // -ss, -us or -is.
