@@ -56,14 +56,30 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	var groups []*entityGroup
 	bare := &entityGroup{name: q.Subject}
 	kindGroups := map[*entityGroup]bool{}
+	// placed are the groups of documents that put the name somewhere the
+	// others do not, with that place.
+	placed := map[*entityGroup]string{}
+	written := map[string]string{}
 	for _, d := range order {
 		n := nameIn(texts[d], q.SubjectWords)
 		kind := ""
+		// "Tallis Software Inc." is the subject's name with its legal
+		// form: the company is told apart by where a document puts it,
+		// not by how it writes the name.
+		if legalFormOnly(n, q.SubjectWords) {
+			written[d], n = n, ""
+		}
 		if n == "" {
 			// The bare name, said to be something: "Eastline, the Oban
 			// ferry operator".
 			if kind = appositiveKind(texts[d], q.SubjectWords); kind != "" {
 				n = q.Subject + " (" + kind + ")"
+			}
+		}
+		place := ""
+		if n == "" {
+			if place = placedApart(d, q, texts, order); place != "" {
+				n = orDefault(written[d], q.Subject+" ("+titleWords(place)+")")
 			}
 		}
 		if n == "" {
@@ -86,6 +102,9 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			groups = append(groups, named[key])
 		}
 		named[key].docs = append(named[key].docs, d)
+		if place != "" {
+			placed[named[key]] = place
+		}
 		if kind != "" {
 			kindGroups[named[key]] = true
 		}
@@ -94,28 +113,38 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		return nil
 	}
 	groups = mergeAlike(groups, docWords)
-	// "Tallis Software Inc." beside documents that write "Tallis
-	// Software": with no other legal form of the name about, the bare
-	// name is the one company.
-	var legal []*entityGroup
-	for _, g := range groups {
-		if legalFormOnly(g.name, q.SubjectWords) {
-			legal = append(legal, g)
-		}
-	}
-	if len(legal) == 1 {
-		legal[0].docs = append(legal[0].docs, bare.docs...)
-		bare.docs = nil
-	}
+	bare.name = commonest(bare.docs, written, q.Subject)
 	// A document that writes the bare name belongs to the named entity
 	// it is most like, or to the subject.
 	var rest []string
 	for _, d := range bare.docs {
 		best, bestSim := (*entityGroup)(nil), relatedDocSimilarity
+		// ... and more like it than like the other documents of the bare
+		// name, or naming whom only that entity's documents name.
+		others := slices.DeleteFunc(slices.Clone(bare.docs), func(o string) bool { return o == d })
+		bestSim = max(bestSim, meanCosine(d, others, docWords))
 		for _, g := range groups {
+			// A namesake told by its place takes only documents that
+			// write its place: words alike are the subject's too.
+			if p, ok := placed[g]; ok && wordIndex(strings.ToLower(texts[d]), p) < 0 {
+				continue
+			}
 			if s := meanCosine(d, g.docs, docWords); s >= bestSim {
 				best, bestSim = g, s
 			}
+		}
+		if best == nil {
+			// ... when its words are plainly more like that entity's too.
+			if best = namesOnlyOf(d, groups, others, texts, q.SubjectWords); best != nil {
+				if s := meanCosine(d, best.docs, docWords); s < relatedDocSimilarity/3 || s < 2*meanCosine(d, others, docWords) {
+					best = nil
+				}
+			}
+		} else if namesOnlyOf(d, []*entityGroup{{docs: others}}, best.docs, texts, q.SubjectWords) != nil &&
+			namesOnlyOf(d, []*entityGroup{best}, others, texts, q.SubjectWords) == nil {
+			// A fact sheet like the namesake's profile that names the
+			// chief executive the subject's news names is the subject's.
+			best = nil
 		}
 		if best == nil {
 			rest = append(rest, d)
@@ -125,8 +154,19 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	}
 	bare.docs = rest
 	main := bare
-	if len(bare.docs) == 0 || questionScore(q, bare, texts) < bestScore(q, groups, texts) {
-		main = mostAsked(q, groups, texts)
+	// A group told apart by its place is the subject only when nothing
+	// else is: the others are what the documents are about.
+	var candidates []*entityGroup
+	for _, g := range groups {
+		if _, ok := placed[g]; !ok {
+			candidates = append(candidates, g)
+		}
+	}
+	if len(candidates) == 0 && len(bare.docs) == 0 {
+		candidates = groups
+	}
+	if len(candidates) > 0 && (len(bare.docs) == 0 || questionScore(q, bare, texts) < bestScore(q, candidates, texts)) {
+		main = mostAsked(q, candidates, texts)
 		main.docs = append(main.docs, bare.docs...)
 	} else {
 		groups = append(groups, bare)
@@ -363,7 +403,7 @@ func appositiveKind(text string, subject []string) string {
 // embedded database the foundation stewards" is a database), and the
 // places it names ("Redcastle", "Tasmania").
 func apposition(text string, subject []string) (string, []string) {
-	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `(?-i:\s+[A-Z]{2,6})?,\s+((?:the|a|an)\s+[^.;:()]{3,120}?)(?:,\s+(?-i:[a-z])|[.;:(]|,?$)`)
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `(?-i:\s+(?:[A-Z]{2,6}|Pty|Ltd|Inc|Co|Corp|Limited|GmbH|plc)\.?){0,2},\s+((?:the|a|an)\s+[^.;:()]{3,120}?)(?:,\s+(?-i:[a-z])|[.;:(]|,?$)`)
 	if err != nil {
 		return "", nil
 	}
@@ -377,7 +417,7 @@ func apposition(text string, subject []string) (string, []string) {
 	for i, w := range words {
 		t := strings.Trim(w, ",")
 		lower := strings.ToLower(t)
-		if i > 0 && (prepositions[lower] || lower == "based" || lower == "founded" || lower == "run" || lower == "owned" || determiners[lower] && lower != "its" ||
+		if i > 0 && (prepositions[lower] || participles[lower] || determiners[lower] && lower != "its" ||
 			kind != "" && len(lower) > 4 && strings.HasSuffix(lower, "ed") && !strings.HasSuffix(lower, "eed")) {
 			for _, p := range words[i+1:] {
 				p = strings.Trim(p, ",")
@@ -389,6 +429,10 @@ func apposition(text string, subject []string) (string, []string) {
 		}
 		if r := []rune(t); len(r) > 0 && unicode.IsLower(r[0]) && !determiners[lower] {
 			kind = lower
+		} else if i > 0 && placeWord(t, subject) {
+			// "the Coventry motorsport engineering firm": a name before
+			// the kind places it.
+			places = append(places, strings.TrimSuffix(strings.TrimSuffix(t, "'s"), "’s"))
 		}
 		if strings.HasSuffix(w, ",") {
 			break
@@ -474,7 +518,7 @@ func namesOf(text string, subject []string) map[string]bool {
 	for _, s := range Sentences(text) {
 		for _, n := range NamesIn(s, true) {
 			ws := words(n)
-			if len(ws) < 2 || monthName(n) {
+			if len(ws) < 2 || monthName(n) || strings.ContainsAny(n, "0123456789") {
 				continue
 			}
 			own := false

@@ -1,0 +1,128 @@
+package research
+
+import (
+	"strings"
+	"testing"
+
+	rs "github.com/quarry-dev/quarry/research"
+)
+
+func sideValues(d rs.Discrepancy) string {
+	var vs []string
+	for _, s := range d.Sides {
+		vs = append(vs, s.Value)
+	}
+	return strings.Join(vs, "|")
+}
+
+// leaksOf reports, for a result, every claim of the namesake's
+// documents cited outside its note or in a discrepancy, and whether the
+// executive summary or the answer states one of the namesake's figures.
+func leaksOf(t *testing.T, res *rs.Result, namesake []string, figures ...string) {
+	t.Helper()
+	facts := res.FactsByID()
+	of := func(id string) bool {
+		for _, u := range namesake {
+			if facts[id].SourceURL == u {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range res.Report.Sections {
+		isNote := strings.HasPrefix(s.Title, "Other entities named")
+		for _, id := range s.FactIDs {
+			if of(id) != isNote {
+				t.Errorf("section %s cites %q from %s", s.Title, facts[id].Text, facts[id].SourceURL)
+			}
+		}
+	}
+	for _, d := range res.Discrepancies {
+		for _, id := range d.FactIDs {
+			if of(id) {
+				t.Errorf("discrepancy %s takes the namesake's %q", d.Topic, facts[id].Text)
+			}
+		}
+	}
+	for _, f := range figures {
+		if strings.Contains(res.Report.ExecutiveSummary, f) || strings.Contains(res.Answer, f) {
+			t.Errorf("summary %q / answer %q state the namesake's %s", res.Report.ExecutiveSummary, res.Answer, f)
+		}
+	}
+}
+
+// TestNamesakeByPlaceNotLegalForm: "Halvard Orbital Inc" and "Halvard
+// Orbital" are one company though another legal form of the name is
+// about: the Leeds "Halvard Orbital Ltd" is told apart by the place its
+// document gives it, which no other document writes, so the launch date
+// the company's own release and the news disagree on is a discrepancy,
+// and the namesake's staff are no side of one.
+func TestNamesakeByPlaceNotLegalForm(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://release", Title: "Halvard Orbital Inc press release", Credibility: 0.75,
+			Text: "Halvard Orbital Inc launched its Kite-3 satellite on 3 March 2025 from Vandenberg. The Tucson company employs 5,400 people, chief executive Maya Ortiz said."},
+		{URL: "doc://filing", Title: "Halvard Orbital Inc annual report", Credibility: 0.9,
+			Text: "Halvard Orbital Inc. launched the Kite-3 satellite on 3 March 2025. Halvard Orbital employs 5,400 people at its Tucson plant, chief executive Maya Ortiz wrote."},
+		{URL: "doc://news", Title: "Space news", Credibility: 0.6,
+			Text: "Halvard Orbital launched its Kite-3 satellite on 13 March 2025, chief executive Maya Ortiz told reporters in Tucson."},
+		{URL: "doc://leeds", Title: "Halvard Orbital Ltd: about us",
+			Text: "Halvard Orbital Ltd of Leeds, England, makes telescope mounts for amateur astronomers. Halvard Orbital Ltd employs 2,900 people and launched its Kite-3 mount on 2 June 2025."},
+	}, "What do the sources say about Halvard Orbital: its staff and when it launched the Kite-3 satellite?")
+	leaksOf(t, res, []string{"doc://leeds"}, "2,900")
+	launch := false
+	for _, d := range res.Discrepancies {
+		launch = launch || strings.Contains(d.Preferred, "3 March 2025") && strings.Contains(sideValues(d), "13 March 2025")
+	}
+	if !launch {
+		t.Errorf("discrepancies %+v; want 3 March 2025 preferred to 13 March 2025", res.Discrepancies)
+	}
+}
+
+// TestNamesakeInAPlace: "the Greywater Festival in Greywater,
+// Saskatchewan" is another festival where the question and the other
+// documents put it nowhere; its visitors are no side of the attendance
+// the subject's sources disagree on.
+func TestNamesakeInAPlace(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://organiser", Title: "Greywater Festival press release", Credibility: 0.75,
+			Text: "The Greywater Festival welcomed 42,000 people to the shores of Ullswater in 2025, festival director Hannah Lowther said."},
+		{URL: "doc://council", Title: "Council licensing report", Credibility: 0.85,
+			Text: "The Greywater Festival near Pooley Bridge reported an attendance of 42,000 people in 2025."},
+		{URL: "doc://blog", Title: "Gig blog", Credibility: 0.4,
+			Text: "The Greywater Festival by Ullswater drew an attendance of 24,000 people in 2025."},
+		{URL: "doc://prairie", Title: "Greywater Festival news",
+			Text: "The Greywater Festival in Greywater, Saskatchewan, reported an attendance of 3,100 people in 2025. The one-day fair cost C$48,000 to stage."},
+	}, "What do the sources say about the Greywater Festival in Cumbria: its attendance in 2025 and what it cost?")
+	leaksOf(t, res, []string{"doc://prairie"}, "3,100", "48,000")
+}
+
+// TestSubjectFactSheetStaysTheSubjects: the subject's fact sheet, laid
+// out like the namesake's profile, names the chief executive the
+// subject's news names and stays the subject's; the namesake's release,
+// which writes the bare name, goes with its profile by the managing
+// director only they name.
+func TestSubjectFactSheetStaysTheSubjects(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://notice", Title: "Corvane Logistics notice", Credibility: 0.85,
+			Text: "Corvane Logistics disclosed the data breach on 18 March 2025. The breach affected 318,000 customers, chief executive Marcus Delaney said."},
+		{URL: "doc://sheet", Title: "Corvane Logistics fact sheet", Credibility: 0.85,
+			Text: "Headquarters: Columbus, Ohio\n\nFounded: 1971\n\nEmployees: 5,400\n\nChief executive: Marcus Delaney\n\nRevenue: $1.9 billion"},
+		{URL: "doc://news", Title: "Business journal", Credibility: 0.6,
+			Text: "Corvane Logistics said the breach affected 381,000 customers. Chief executive Marcus Delaney said Corvane Logistics employs 5,400 people in Columbus."},
+		{URL: "doc://profile", Title: "Corvane Logistics company profile",
+			Text: "Corvane Logistics Pty Ltd of Perth, Western Australia, hauls mining equipment.\n\nFounded: 1994\n\nEmployees: 2,900\n\nManaging director: Sienna Whitlam\n\nRevenue: A$780 million"},
+		{URL: "doc://contract", Title: "Corvane Logistics news",
+			Text: "Corvane Logistics signed a contract worth A$210 million with Karrak Minerals, managing director Sienna Whitlam said. The contract adds 260 drivers."},
+	}, "Give me a briefing on the Corvane Logistics data breach: how many customers were affected, and the company's staff.")
+	leaksOf(t, res, []string{"doc://profile", "doc://contract"}, "2,900", "260 drivers")
+	facts := res.FactsByID()
+	for _, s := range res.Report.Sections {
+		if strings.HasPrefix(s.Title, "Other entities named") {
+			for _, id := range s.FactIDs {
+				if facts[id].SourceURL == "doc://sheet" {
+					t.Errorf("note cites the subject's fact sheet: %q", facts[id].Text)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,200 @@
+package research
+
+// Where a document puts the subject: a namesake is told by the place a
+// document gives the name ("Harlan Creek Foods Ltd of Guelph, Ontario",
+// "the Whitfield Library in Granby, Vermont", "the Coventry motorsport
+// engineering firm") when the other documents write that place nowhere,
+// not by how it writes the name: "Halcyon Orbital Inc" and "Halcyon
+// Orbital" are one company until a document says it is elsewhere.
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// participles end what an apposition says a name is ("a 1931 steam
+// trawler built at Selby"): the kind is the noun before them.
+var participles = set("based", "founded", "run", "owned", "built", "made", "known", "named", "sold", "held", "set", "launched", "opened")
+
+// placeWord reports a capitalised word that may name a place: not the
+// subject's, not a month, not a common word, not an acronym or a
+// hyphened word ("Nasdaq-listed"), which say what rather than where.
+func placeWord(w string, subject []string) bool {
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+	r := []rune(w)
+	if len(r) < 3 || !unicode.IsUpper(r[0]) || strings.ToUpper(w) == w || strings.ContainsAny(w, "-0123456789") {
+		return false
+	}
+	lower := strings.ToLower(w)
+	return !slices.Contains(subject, lower) && !monthName(w) && !weekdays[lower] && !retrieveStop(lower) && !legalWords[lower]
+}
+
+var weekdays = set("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+// placeAfterRE reads "in Granby, Vermont", "of Nelson, New Zealand",
+// "based in Perth" right after a name: up to two runs of capitalised
+// words.
+var placeAfterRE = regexp.MustCompile(`^(?:\s+(?:[A-Z]{2,6}|Pty|Ltd|Inc|Co|Corp|Limited|GmbH|plc)\.?){0,2},?\s+(?:(?:is\s+)?based\s+in|in|of|from|near)\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2})(?:,\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2}))?`)
+
+// attachedPlaces are the places a document gives the subject's name:
+// a town and its region after it ("in Granby, Vermont", "of Nelson, New
+// Zealand") or any place in an apposition ("the Oban ferry operator",
+// "the community library in Ashcombe, Somerset"), each a lower-case
+// phrase.
+func attachedPlaces(text string, subject []string) []string {
+	var out []string
+	add := func(p string) {
+		var kept []string
+		for _, w := range strings.Fields(p) {
+			if placeWord(w, subject) {
+				kept = append(kept, strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))
+			}
+		}
+		if len(kept) > 0 {
+			if l := strings.ToLower(strings.Join(kept, " ")); !slices.Contains(out, l) {
+				out = append(out, l)
+			}
+		}
+	}
+	_, places := apposition(text, subject)
+	for _, p := range places {
+		add(p)
+	}
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `\b`)
+	if err != nil {
+		return out
+	}
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		// A town alone ("near Pooley Bridge") may be where the subject
+		// is though no other document writes it; a town and its region
+		// is what a document says to tell a name from another's.
+		if pm := placeAfterRE.FindStringSubmatch(text[m[1]:]); pm != nil && pm[2] != "" {
+			add(pm[1])
+			add(pm[2])
+		}
+	}
+	return out
+}
+
+// placedApart is the place a document gives the subject that marks it
+// another entity: a place the question does not name and that no other
+// document writes, unless it places the name there too, while the
+// document shares no name (a person, a street) with two other documents
+// that do not; "" when the document puts the name where the others do,
+// or nowhere.
+func placedApart(d string, q question, texts map[string]string, order []string) string {
+	places := attachedPlaces(texts[d], q.SubjectWords)
+	if len(places) == 0 {
+		return ""
+	}
+	question := strings.ToLower(q.Text)
+	foreign := ""
+	for _, p := range places {
+		if wordIndex(question, p) >= 0 {
+			return ""
+		}
+		if foreign != "" {
+			continue
+		}
+		alone := true
+		for _, o := range order {
+			if o != d && wordIndex(strings.ToLower(texts[o]), p) >= 0 && !slices.Contains(attachedPlaces(texts[o], q.SubjectWords), p) {
+				alone = false
+				break
+			}
+		}
+		if alone {
+			foreign = p
+		}
+	}
+	if foreign == "" {
+		return ""
+	}
+	// "chief executive Dana Whitlock", whom two other documents name: the
+	// subject's own document, wherever it says the subject is.
+	own := namesOf(texts[d], q.SubjectWords)
+	shared := 0
+	for _, o := range order {
+		if o == d || slices.Contains(attachedPlaces(texts[o], q.SubjectWords), foreign) {
+			continue
+		}
+		for n := range namesOf(texts[o], q.SubjectWords) {
+			if own[n] && wordIndex(n, foreign) < 0 {
+				shared++
+				break
+			}
+		}
+	}
+	if shared >= 2 {
+		return ""
+	}
+	return foreign
+}
+
+// titleWords capitalises each word of a lower-case place ("new zealand").
+func titleWords(p string) string {
+	f := strings.Fields(p)
+	for i, w := range f {
+		r := []rune(w)
+		f[i] = string(unicode.ToUpper(r[0])) + string(r[1:])
+	}
+	return strings.Join(f, " ")
+}
+
+// commonest is the name most of docs write (a legal form of the
+// subject's, "Kestrel Dynamics Inc"), or def when none writes one.
+func commonest(docs []string, written map[string]string, def string) string {
+	counts := map[string]int{}
+	best := ""
+	for _, d := range docs {
+		if n := written[d]; n != "" {
+			counts[n]++
+			if best == "" || counts[n] > counts[best] {
+				best = n
+			}
+		}
+	}
+	return orDefault(best, def)
+}
+
+// namesOnlyOf is the group whose documents name someone (a person, a
+// company, a place of two words) that d names too, when d names no one
+// the other documents of the bare name write: "managing director Sienna
+// Whitlam" of the Perth namesake's profile, in a release of hers that
+// writes the bare name. nil when there is none, or more than one.
+func namesOnlyOf(d string, groups []*entityGroup, others []string, texts map[string]string, subject []string) *entityGroup {
+	own := namesOf(texts[d], subject)
+	elsewhere := map[string]bool{}
+	for _, o := range others {
+		for n := range namesOf(texts[o], subject) {
+			elsewhere[n] = true
+		}
+	}
+	for n := range own {
+		if elsewhere[n] {
+			return nil // it names whom the others name too
+		}
+	}
+	var found *entityGroup
+	for _, g := range groups {
+		for _, o := range g.docs {
+			shared := false
+			for n := range namesOf(texts[o], subject) {
+				if own[n] && !elsewhere[n] {
+					shared = true
+					break
+				}
+			}
+			if shared {
+				if found != nil && found != g {
+					return nil
+				}
+				found = g
+				break
+			}
+		}
+	}
+	return found
+}
