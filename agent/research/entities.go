@@ -72,7 +72,7 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		if n == "" {
 			// The bare name, said to be something: "Eastline, the Oban
 			// ferry operator".
-			if kind = appositiveKind(texts[d], q.SubjectWords); kind != "" {
+			if kind = appositiveKind(texts[d], writtenName(texts[d], q.SubjectWords)); kind != "" {
 				n = q.Subject + " (" + kind + ")"
 			}
 		}
@@ -403,7 +403,7 @@ func appositiveKind(text string, subject []string) string {
 // embedded database the foundation stewards" is a database), and the
 // places it names ("Redcastle", "Tasmania").
 func apposition(text string, subject []string) (string, []string) {
-	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `(?-i:\s+(?:[A-Z]{2,6}|Pty|Ltd|Inc|Co|Corp|Limited|GmbH|plc)\.?){0,2},\s+((?:the|a|an)\s+[^.;:()]{3,120}?)(?:,\s+(?-i:[a-z])|[.;:(]|,?$)`)
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `(?-i:\s+(?:[A-Z]{2,6}|Pty|Ltd|Inc|Co|Corp|Limited|GmbH|plc)\.?){0,2}(?:,|\s+is)\s+((?:the|a|an)\s+[^.;:()]{3,120}?)(?:,\s+(?-i:[a-z])|[.;:(]|,?$)`)
 	if err != nil {
 		return "", nil
 	}
@@ -465,7 +465,7 @@ func kindWritten(g, main *entityGroup, texts map[string]string) bool {
 // where no document of the group writes: "the heritage tram near Clyde
 // in Otago" beside documents about a tram in Dunmore.
 func apartByPlace(d string, g *entityGroup, texts map[string]string, subject []string) bool {
-	_, places := apposition(texts[d], subject)
+	_, places := apposition(texts[d], writtenName(texts[d], subject))
 	if places == nil {
 		// "Brevik Bistro, the restaurant group from Bergen": the name the
 		// document gives it.

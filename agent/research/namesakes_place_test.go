@@ -126,3 +126,30 @@ func TestSubjectFactSheetStaysTheSubjects(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesakeSaysWhereAndWhatItIs: a namesake's "About us" that gives
+// its headquarters in a field, and one that writes the start of the
+// subject's name and says with a copula what it is and where ("Kestle
+// Moor is a walkers' café in Hebden Bridge"), are namesakes: their staff
+// and their fun run are no sides of the subject's discrepancies.
+func TestNamesakeSaysWhereAndWhatItIs(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://sheet", Title: "Orlen Kitchenware fact sheet", Credibility: 0.85,
+			Text: "Headquarters: Minneapolis, Minnesota\n\nEmployees: 3,100\n\nChief executive: Priya Raman"},
+		{URL: "doc://news", Title: "Star Tribune", Credibility: 0.6,
+			Text: "Minneapolis-based Orlen Kitchenware recalled 84,000 pressure cookers. Orlen Kitchenware employs 3,100 people, chief executive Priya Raman said."},
+		{URL: "doc://about", Title: "Orlen Kitchenware: about us",
+			Text: "Headquarters: Leicester, United Kingdom\n\nEmployees: 420\n\nOrlen Kitchenware designs enamel casserole dishes."},
+	}, "Give me a briefing on Orlen Kitchenware: its recall and its staff.")
+	leaksOf(t, res, []string{"doc://about"}, "420")
+
+	res = run(t, memoryCorpus{
+		{URL: "doc://report", Title: "Kestle Moor Half Marathon Association report", Credibility: 0.85,
+			Text: "The Kestle Moor Half Marathon raised £186,000 for charity in 2025, race director Tom Enderby said."},
+		{URL: "doc://blog", Title: "Running blog", Credibility: 0.4,
+			Text: "The Kestle Moor Half Marathon raised £168,000 for charity in 2025."},
+		{URL: "doc://cafe", Title: "Café news",
+			Text: "Kestle Moor is a walkers' café in Hebden Bridge, West Yorkshire. Its fun run raised £2,400 for charity in 2025."},
+	}, "What do the sources say about the Kestle Moor Half Marathon: how much it raised for charity in 2025?")
+	leaksOf(t, res, []string{"doc://cafe"}, "2,400")
+}

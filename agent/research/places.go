@@ -38,12 +38,33 @@ var weekdays = set("monday", "tuesday", "wednesday", "thursday", "friday", "satu
 // words.
 var placeAfterRE = regexp.MustCompile(`^(?:\s+(?:[A-Z]{2,6}|Pty|Ltd|Inc|Co|Corp|Limited|GmbH|plc)\.?){0,2},?\s+(?:(?:is\s+)?based\s+in|in|of|from|near)\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2})(?:,\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2}))?`)
 
-// attachedPlaces are the places a document gives the subject's name:
-// a town and its region after it ("in Granby, Vermont", "of Nelson, New
-// Zealand") or any place in an apposition ("the Oban ferry operator",
-// "the community library in Ashcombe, Somerset"), each a lower-case
+// placeFieldRE reads a fact sheet's "Headquarters: Leicester, United
+// Kingdom" or "Based in: Perth".
+var placeFieldRE = regexp.MustCompile(`(?mi)^[\s*-]*(?:headquarters|head office|hq|based in|location|located in)\s*:\s*(?-i:((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2})(?:,\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2}))?)`)
+
+// writtenName is the longest start of the subject's name, of two words
+// at least, that text writes: "Kestle Moor" in "Kestle Moor is a walkers'
+// café" for the Kestle Moor Half Marathon; the whole name when text
+// writes it or no such start.
+func writtenName(text string, subject []string) []string {
+	for k := len(subject); k >= 2; k-- {
+		re, err := regexp.Compile(`(?i)\b` + namePattern(subject[:k]) + `\b`)
+		if err == nil && re.MatchString(text) {
+			return subject[:k]
+		}
+	}
+	return subject
+}
+
+// attachedPlaces are the places a document gives the subject's name
+// (or the start of it that it writes): a town and its region after it
+// ("in Granby, Vermont", "of Nelson, New Zealand"), any place in an
+// apposition ("the Oban ferry operator", "the community library in
+// Ashcombe, Somerset") or after a copula ("Kestle Moor is a walkers' café
+// in Hebden Bridge"), or a fact sheet's headquarters; each a lower-case
 // phrase.
 func attachedPlaces(text string, subject []string) []string {
+	subject = writtenName(text, subject)
 	var out []string
 	add := func(p string) {
 		var kept []string
@@ -61,6 +82,11 @@ func attachedPlaces(text string, subject []string) []string {
 	_, places := apposition(text, subject)
 	for _, p := range places {
 		add(p)
+	}
+	// "Headquarters: Leicester, United Kingdom" in a fact sheet.
+	for _, m := range placeFieldRE.FindAllStringSubmatch(text, -1) {
+		add(m[1])
+		add(m[2])
 	}
 	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `\b`)
 	if err != nil {
