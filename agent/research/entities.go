@@ -393,6 +393,9 @@ func appositiveKind(text string, subject []string) string {
 		return ""
 	}
 	kind, _ := apposition(text, subject)
+	if kind == "" {
+		kind = kindBefore(text, subject)
+	}
 	return kind
 }
 

@@ -153,3 +153,21 @@ func TestNamesakeSaysWhereAndWhatItIs(t *testing.T) {
 	}, "What do the sources say about the Kestle Moor Half Marathon: how much it raised for charity in 2025?")
 	leaksOf(t, res, []string{"doc://cafe"}, "2,400")
 }
+
+// TestNamesakeKindBeforeItsName: "the steam trawler Aldermoor" says
+// what it is before the name, as "Aldermoor, a steam trawler," would
+// after it; a container ship's documents write no trawler, so the
+// trawler's crew and gear are its note's, not the ship's.
+func TestNamesakeKindBeforeItsName(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://report", Title: "Accident report", Credibility: 0.85,
+			Text: "The container ship Aldermoor lost 37 containers overboard in the storm, the inspectors found. The Aldermoor ran aground on 14 September 2025."},
+		{URL: "doc://news", Title: "News", Credibility: 0.6,
+			Text: "The Aldermoor lost 73 containers overboard in the storm. The Aldermoor ran aground on 14 September 2025, the harbour master said."},
+		{URL: "doc://court", Title: "Court report", Credibility: 0.7,
+			Text: "The Aldermoor lost 37 containers overboard, the court heard."},
+		{URL: "doc://wreck", Title: "Wreck survey",
+			Text: "The steam trawler Aldermoor, built in Selby in 1912, foundered in a storm in 1931. The survey found 73 pieces of her gear overboard around the hull."},
+	}, "What do the sources say about the Aldermoor grounding: the containers lost overboard and when she ran aground?")
+	leaksOf(t, res, []string{"doc://wreck"})
+}

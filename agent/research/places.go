@@ -224,3 +224,55 @@ func namesOnlyOf(d string, groups []*entityGroup, others []string, texts map[str
 	}
 	return found
 }
+
+
+// kindBefore is the noun a document writes right before the subject's
+// name to say what it is, at its first mention: "the steam trawler
+// Aldermoor" -> trawler; "" when it writes none there, or a word that
+// says how rather than what ("the troubled Aldermoor", "the new").
+func kindBefore(text string, subject []string) string {
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `\b`)
+	if err != nil {
+		return ""
+	}
+	m := re.FindStringIndex(text)
+	if m == nil {
+		return ""
+	}
+	before := strings.Fields(text[max(0, m[0]-80):m[0]])
+	if len(before) < 2 || strings.HasSuffix(text[:m[0]], "\n") {
+		return ""
+	}
+	kind := before[len(before)-1]
+	if !kindNoun(kind) {
+		return ""
+	}
+	// An article within four words before it: "the 1931 steam trawler".
+	for i := len(before) - 2; i >= max(0, len(before)-5); i-- {
+		w := strings.ToLower(before[i])
+		if w == "the" || w == "a" || w == "an" {
+			return kind
+		}
+		if strings.ContainsAny(before[i], ",.;:()") {
+			break
+		}
+	}
+	return ""
+}
+
+// kindNoun reports a lower-case word that may name what a thing is: not
+// an adjective or participle ("troubled", "leading", "newly"), not a
+// function word, not a generic "company".
+func kindNoun(w string) bool {
+	if len(w) < 3 || strings.ToLower(w) != w || strings.IndexFunc(w, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
+		return false
+	}
+	for _, suf := range []string{"ed", "ing", "ly", "ful", "ous", "ive", "al", "ic", "est"} {
+		if strings.HasSuffix(w, suf) {
+			return false
+		}
+	}
+	return !determiners[w] && !prepositions[w] && !generic[w] && !retrieveStop(w) && !notKinds[w]
+}
+
+var notKinds = set("new", "old", "former", "popular", "local", "famous", "beloved", "same", "whole", "entire", "main", "big", "small", "large", "great", "first", "last", "next", "latest", "own", "other", "said", "such", "city", "town", "village", "year", "years")
