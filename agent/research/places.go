@@ -225,7 +225,6 @@ func namesOnlyOf(d string, groups []*entityGroup, others []string, texts map[str
 	return found
 }
 
-
 // kindBefore is the noun a document writes right before the subject's
 // name to say what it is, at its first mention: "the steam trawler
 // Aldermoor" -> trawler; "" when it writes none there, or a word that
