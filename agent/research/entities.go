@@ -88,6 +88,14 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			}
 		}
 		if n == "" {
+			// "PellBike Brewing, the craft brewery in Hobart, Tasmania" in
+			// a document that never names Pellworth, whose bike-share
+			// scheme is PellBike.
+			if other, p := aliasNamesake(d, q, texts, order); other != "" {
+				n, place = other, p
+			}
+		}
+		if n == "" {
 			bare.docs = append(bare.docs, d)
 			continue
 		}
@@ -174,10 +182,18 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	// An entity told only by what a document says it is joins the
 	// subject when its documents share a name or their words with the
 	// subject's: "Eastline, the new tram line" is the Eastline.
+	// When the question or the subject's documents say what it is ("the
+	// container ship Aldermoor"), words alike do not make another kind
+	// of thing ("the steam trawler Aldermoor") the subject.
+	kinds := subjectKinds(q, main, texts)
 	kept := groups[:0]
 	for _, g := range groups {
+		alike := groupCosine(g, main, docWords) >= relatedDocSimilarity/2 || kindWritten(g, main, texts)
+		if len(kinds) > 0 && !kinds[kindOfName(g.name)] {
+			alike = false
+		}
 		if g != main && kindGroups[g] && !apartByPlace(g.docs[0], main, texts, q.SubjectWords) &&
-			(sharesNames(g, main, texts, q.SubjectWords) || groupCosine(g, main, docWords) >= relatedDocSimilarity/2 || kindWritten(g, main, texts)) {
+			(sharesNames(g, main, texts, q.SubjectWords) || alike) {
 			main.docs = append(main.docs, g.docs...)
 			continue
 		}

@@ -171,3 +171,34 @@ func TestNamesakeKindBeforeItsName(t *testing.T) {
 	}, "What do the sources say about the Aldermoor grounding: the containers lost overboard and when she ran aground?")
 	leaksOf(t, res, []string{"doc://wreck"})
 }
+
+// TestNamesakeOfAnotherKindThoughAlike: the question asks about a tram;
+// a ferry operator of the name, written in the words of a transport
+// report, is not the tram because its words are alike.
+func TestNamesakeOfAnotherKindThoughAlike(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://council", Title: "Council report", Credibility: 0.85,
+			Text: "The Nordway tram opened on 14 September 2025. The line has 18 stops and carried 41,000 passengers in its first month."},
+		{URL: "doc://news", Title: "News", Credibility: 0.6,
+			Text: "The Nordway tram opened on 14 September 2025. The line has 21 stops and carried 41,000 passengers in its first month."},
+		{URL: "doc://ferry", Title: "Operator news",
+			Text: "Nordway, the ferry operator, opened a terminal on 3 May 2025. The line has 6 stops and carried 12,500 passengers in its first month."},
+	}, "What happened to the Nordway tram: its stops, its passengers and its opening?")
+	leaksOf(t, res, []string{"doc://ferry"}, "12,500")
+}
+
+// TestNamesakeOfTheSubjectsOtherName: the Pellworth bike-share scheme is
+// PellBike in its documents; "PellBike Brewing, the craft brewery in
+// Hobart, Tasmania" in a document that never names Pellworth is a
+// namesake of that other name, its barrels no bikes of the scheme.
+func TestNamesakeOfTheSubjectsOtherName(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://council", Title: "Cabinet paper", Credibility: 0.85,
+			Text: "Pellworth's PellBike, the city's bike-share scheme, launched on 6 May 2023 with 1,200 bikes."},
+		{URL: "doc://campaign", Title: "Cycling campaign", Credibility: 0.4,
+			Text: "The PellBike scheme in Pellworth has 2,100 bikes, the campaign said."},
+		{URL: "doc://brewery", Title: "Beer review",
+			Text: "PellBike Brewing, the craft brewery in Hobart, Tasmania, opened its taproom on 6 May 2024. The brewery owns 1,300 bikes and barrels."},
+	}, "What do the sources say about the Pellworth bike-share scheme: the number of bikes and its launch date?")
+	leaksOf(t, res, []string{"doc://brewery"}, "1,300")
+}

@@ -275,3 +275,67 @@ func kindNoun(w string) bool {
 }
 
 var notKinds = set("new", "old", "former", "popular", "local", "famous", "beloved", "same", "whole", "entire", "main", "big", "small", "large", "great", "first", "last", "next", "latest", "own", "other", "said", "such", "city", "town", "village", "year", "years")
+
+// subjectKinds are what the question and the subject's documents say
+// the subject is: the question's noun after the name ("the Eastline
+// tram") and the kinds its documents give it before or after the name.
+func subjectKinds(q question, main *entityGroup, texts map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for _, k := range q.KindWords {
+		out[k] = true
+	}
+	for _, d := range main.docs {
+		if k := appositiveKind(texts[d], writtenName(texts[d], q.SubjectWords)); k != "" {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// kindOfName is the kind a group told by what it is carries in its name
+// ("Aldermoor (trawler)" -> trawler).
+func kindOfName(name string) string {
+	i, j := strings.LastIndexByte(name, '('), strings.LastIndexByte(name, ')')
+	if i < 0 || j < i {
+		return ""
+	}
+	return name[i+1 : j]
+}
+
+// leadNameRE is a name of capitalised words with an apposition after
+// it: "PellBike Brewing, the craft brewery".
+var leadNameRE = regexp.MustCompile(`\b((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,3}),\s+(?:the|a|an)\s`)
+
+// aliasNamesake is the entity a document that never writes the subject's
+// name describes, when its name starts with a word the other documents
+// write for the subject ("PellBike" of "PellBike Brewing") and it places
+// that entity where they do not: a namesake of the subject's other name.
+// It returns the entity's name and place, or "".
+func aliasNamesake(d string, q question, texts map[string]string, order []string) (string, string) {
+	lower := strings.ToLower(texts[d])
+	if len(q.SubjectWords) == 0 || wordIndex(lower, q.SubjectWords[0]) >= 0 {
+		return "", ""
+	}
+	for _, m := range leadNameRE.FindAllStringSubmatch(texts[d], 3) {
+		name := words(m[1])
+		if len(name) < 2 {
+			continue
+		}
+		written := false
+		for _, o := range order {
+			if o != d && strings.Contains(texts[o], strings.Fields(m[1])[0]) {
+				written = true
+				break
+			}
+		}
+		if !written {
+			continue
+		}
+		alias := q
+		alias.SubjectWords = name
+		if p := placedApart(d, alias, texts, order); p != "" {
+			return m[1], p
+		}
+	}
+	return "", ""
+}
