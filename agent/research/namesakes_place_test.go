@@ -202,3 +202,18 @@ func TestNamesakeOfTheSubjectsOtherName(t *testing.T) {
 	}, "What do the sources say about the Pellworth bike-share scheme: the number of bikes and its launch date?")
 	leaksOf(t, res, []string{"doc://brewery"}, "1,300")
 }
+
+// TestNamesakeByFirstAndLastWord: "Ashcombe Library, the community
+// library in Ashcombe, Somerset" is not the Ashcombe Public Library in
+// Oregon, though it writes the name without its middle word.
+func TestNamesakeByFirstAndLastWord(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://library", Title: "Library news", Credibility: 0.85,
+			Text: "The Ashcombe Public Library reopened on 6 September 2025 after its renovation, and volunteers moved 212,000 books, director Maribel Okafor said."},
+		{URL: "doc://paper", Title: "Ashcombe Courier", Credibility: 0.6,
+			Text: "The Ashcombe Public Library in Oregon reopened on 6 September 2025; volunteers moved 122,000 books back onto the shelves."},
+		{URL: "doc://village", Title: "Library news",
+			Text: "Ashcombe Library, the community library in Ashcombe, Somerset, reopened on 20 September 2025 after its renovation. Volunteers moved 18,000 books."},
+	}, "What do the sources say about the renovation of the Ashcombe Public Library: how many books were moved and when it reopened?")
+	leaksOf(t, res, []string{"doc://village"}, "18,000")
+}

@@ -43,14 +43,23 @@ var placeAfterRE = regexp.MustCompile(`^(?:\s+(?:[A-Z]{2,6}|Pty|Ltd|Inc|Co|Corp|
 var placeFieldRE = regexp.MustCompile(`(?mi)^[\s*-]*(?:headquarters|head office|hq|based in|location|located in)\s*:\s*(?-i:((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2})(?:,\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2}))?)`)
 
 // writtenName is the longest start of the subject's name, of two words
-// at least, that text writes: "Kestle Moor" in "Kestle Moor is a walkers'
-// café" for the Kestle Moor Half Marathon; the whole name when text
-// writes it or no such start.
+// at least, that text writes ("Kestle Moor" in "Kestle Moor is a walkers'
+// café" for the Kestle Moor Half Marathon), or its first and last words
+// ("Ashcombe Library" for the Ashcombe Public Library); the whole name
+// when text writes it or neither.
 func writtenName(text string, subject []string) []string {
+	var forms [][]string
 	for k := len(subject); k >= 2; k-- {
-		re, err := regexp.Compile(`(?i)\b` + namePattern(subject[:k]) + `\b`)
+		forms = append(forms, subject[:k])
+	}
+	if len(subject) > 2 {
+		// "Ashcombe Library" for the Ashcombe Public Library.
+		forms = append(forms, []string{subject[0], subject[len(subject)-1]})
+	}
+	for _, f := range forms {
+		re, err := regexp.Compile(`(?i)\b` + namePattern(f) + `\b`)
 		if err == nil && re.MatchString(text) {
-			return subject[:k]
+			return f
 		}
 	}
 	return subject
