@@ -410,9 +410,36 @@ func appositiveKind(text string, subject []string) string {
 	}
 	kind, _ := apposition(text, subject)
 	if kind == "" {
+		// "Kessington Spring Water Co., the family-owned bottler": what
+		// the name's longer form at its first mention is said to be.
+		if longer := longerName(text, subject); longer != nil {
+			kind, _ = apposition(text, longer)
+		}
+	}
+	if kind == "" {
 		kind = kindBefore(text, subject)
 	}
 	return kind
+}
+
+// longerName is the subject's words and the capitalised words a
+// document writes after them at their first mention ("kessington spring
+// water co"), nil when it writes none there.
+func longerName(text string, subject []string) []string {
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `\b`)
+	if err != nil {
+		return nil
+	}
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		if strings.HasPrefix(strings.TrimSpace(text[max(0, strings.LastIndexByte(text[:m[0]], '\n')+1):m[0]]), "#") {
+			continue // a heading
+		}
+		if ext := extension(text[m[1]:]); ext != "" && !legalFormOnly(ext, nil) {
+			return append(append([]string(nil), subject...), words(ext)...)
+		}
+		return nil
+	}
+	return nil
 }
 
 // apposition reads what a document says the subject is after its bare
@@ -422,7 +449,7 @@ func appositiveKind(text string, subject []string) string {
 // embedded database the foundation stewards" is a database), and the
 // places it names ("Redcastle", "Tasmania").
 func apposition(text string, subject []string) (string, []string) {
-	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `(?-i:\s+(?:[A-Z]{2,6}|Pty|Ltd|Inc|Co|Corp|Limited|GmbH|plc)\.?){0,2}(?:,|\s+is)\s+((?:the|a|an)\s+[^.;:()]{3,120}?)(?:,\s+(?-i:[a-z])|[.;:(]|,?$)`)
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `\.?(?-i:\s+(?:[A-Z]{2,6}|Pty|Ltd|Inc|Co|Corp|Limited|GmbH|plc)\.?){0,2}(?:,|\s+is)\s+((?:the|a|an)\s+[^.;:()]{3,120}?)(?:,\s+(?-i:[a-z])|[.;:(]|,?$)`)
 	if err != nil {
 		return "", nil
 	}

@@ -217,3 +217,33 @@ func TestNamesakeByFirstAndLastWord(t *testing.T) {
 	}, "What do the sources say about the renovation of the Ashcombe Public Library: how many books were moved and when it reopened?")
 	leaksOf(t, res, []string{"doc://village"}, "18,000")
 }
+
+// TestNamesakeByItsLongerNameAndLaterMention: "Kessington Spring Water
+// Co., the family-owned bottler based in Kessington, Vermont" is read by
+// the longer name it writes at its first mention, though it writes the
+// bare name more often; and a document whose first mention says nothing
+// ("another Aldermoor sank") says what it is at a later one ("The steam
+// trawler Aldermoor").
+func TestNamesakeByItsLongerNameAndLaterMention(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://notice", Title: "City notice", Credibility: 0.85,
+			Text: "The Kessington boil-water advisory covered 18,400 households and was lifted on 14 March 2025."},
+		{URL: "doc://tv", Title: "TV news", Credibility: 0.6,
+			Text: "The Kessington boil-water advisory affected 14,800 households, a spokesperson said. It was lifted on 14 March 2025."},
+		{URL: "doc://bottler", Title: "Trade weekly",
+			Text: "Kessington Spring Water Co., the family-owned bottler based in Kessington, Vermont, has opened a second line. Spring water from Kessington has been bottled since 1911, and Kessington water now reaches 12,500 households in New England."},
+	}, "What do the sources say about the Kessington boil-water advisory: how many households were affected and when it was lifted?")
+	leaksOf(t, res, []string{"doc://bottler"}, "12,500")
+
+	res = run(t, memoryCorpus{
+		{URL: "doc://report", Title: "Accident report", Credibility: 0.85,
+			Text: "The container ship Aldermoor lost 37 containers overboard in the storm, the inspectors found."},
+		{URL: "doc://news", Title: "News", Credibility: 0.6,
+			Text: "The Aldermoor lost 73 containers overboard in the storm, the harbour master said."},
+		{URL: "doc://court", Title: "Court report", Credibility: 0.7,
+			Text: "The Aldermoor lost 37 containers overboard, the court heard."},
+		{URL: "doc://dive", Title: "Dive magazine",
+			Text: "Long before the modern ship came to grief, another Aldermoor sank here. The steam trawler Aldermoor foundered in a storm in 1931. Divers found 73 pieces of her gear overboard around the hull."},
+	}, "What do the sources say about the Aldermoor grounding: the containers lost overboard?")
+	leaksOf(t, res, []string{"doc://dive"})
+}

@@ -235,33 +235,40 @@ func namesOnlyOf(d string, groups []*entityGroup, others []string, texts map[str
 }
 
 // kindBefore is the noun a document writes right before the subject's
-// name to say what it is, at its first mention: "the steam trawler
-// Aldermoor" -> trawler; "" when it writes none there, or a word that
+// name to say what it is, at the first mention that has one ("another
+// Aldermoor sank ... The steam trawler Aldermoor") -> trawler; "" when it writes none there, or a word that
 // says how rather than what ("the troubled Aldermoor", "the new").
 func kindBefore(text string, subject []string) string {
 	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `\b`)
 	if err != nil {
 		return ""
 	}
-	m := re.FindStringIndex(text)
-	if m == nil {
-		return ""
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		if k := kindAt(text, m[0]); k != "" {
+			return k
+		}
 	}
-	before := strings.Fields(text[max(0, m[0]-80):m[0]])
-	if len(before) < 2 || strings.HasSuffix(text[:m[0]], "\n") {
+	return ""
+}
+
+// kindAt is the kind noun written right before the name that starts at
+// i, with an article within four words before it ("the 1931 steam
+// trawler"); "" when there is none.
+func kindAt(text string, i int) string {
+	before := strings.Fields(text[max(0, i-80):i])
+	if len(before) < 2 || strings.HasSuffix(text[:i], "\n") {
 		return ""
 	}
 	kind := before[len(before)-1]
 	if !kindNoun(kind) {
 		return ""
 	}
-	// An article within four words before it: "the 1931 steam trawler".
-	for i := len(before) - 2; i >= max(0, len(before)-5); i-- {
-		w := strings.ToLower(before[i])
+	for j := len(before) - 2; j >= max(0, len(before)-5); j-- {
+		w := strings.ToLower(before[j])
 		if w == "the" || w == "a" || w == "an" {
 			return kind
 		}
-		if strings.ContainsAny(before[i], ",.;:()") {
+		if strings.ContainsAny(before[j], ",.;:()") {
 			break
 		}
 	}
