@@ -186,14 +186,29 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	// container ship Aldermoor"), words alike do not make another kind
 	// of thing ("the steam trawler Aldermoor") the subject.
 	kinds := subjectKinds(q, main, texts)
+	for _, g := range groups {
+		// "The Aldermoor, a feeder vessel," in a release that names what
+		// the subject's documents name: the subject is a vessel too.
+		if g != main && kindGroups[g] && sharedNames(g, main, texts, q.SubjectWords) >= 2 {
+			kinds[kindOfName(g.name)] = true
+		}
+	}
 	kept := groups[:0]
 	for _, g := range groups {
 		alike := groupCosine(g, main, docWords) >= relatedDocSimilarity/2 || kindWritten(g, main, texts)
+		// Names in common: one is enough for a thing of the subject's
+		// kind; another kind of thing may name where the subject is
+		// ("long before the modern ship came to grief at Skelby Point,
+		// another Aldermoor sank"), so it takes two.
+		need := 1
 		if len(kinds) > 0 && !kinds[kindOfName(g.name)] {
-			alike = false
+			alike, need = false, 2
 		}
-		if g != main && kindGroups[g] && !apartByPlace(g.docs[0], main, texts, q.SubjectWords) &&
-			(sharesNames(g, main, texts, q.SubjectWords) || alike) {
+		shared := sharedNames(g, main, texts, q.SubjectWords)
+		// A document that names what two of the subject's documents
+		// name is the subject's, wherever else it says it is registered.
+		apart := apartByPlace(g.docs[0], main, texts, q.SubjectWords) && shared < 2
+		if g != main && kindGroups[g] && !apart && (shared >= need || alike) {
 			main.docs = append(main.docs, g.docs...)
 			continue
 		}
@@ -532,6 +547,26 @@ func apartByPlace(d string, g *entityGroup, texts map[string]string, subject []s
 		}
 	}
 	return false
+}
+
+// sharedNames is how many names (a person, a place, a product; the
+// subject's aside) a's documents write that b's do.
+func sharedNames(a, b *entityGroup, texts map[string]string, subject []string) int {
+	names := map[string]bool{}
+	for _, d := range b.docs {
+		for n := range namesOf(texts[d], subject) {
+			names[n] = true
+		}
+	}
+	shared := map[string]bool{}
+	for _, d := range a.docs {
+		for n := range namesOf(texts[d], subject) {
+			if names[n] {
+				shared[n] = true
+			}
+		}
+	}
+	return len(shared)
 }
 
 // sharesNames reports whether two groups' documents write a name in

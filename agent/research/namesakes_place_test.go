@@ -247,3 +247,30 @@ func TestNamesakeByItsLongerNameAndLaterMention(t *testing.T) {
 	}, "What do the sources say about the Aldermoor grounding: the containers lost overboard?")
 	leaksOf(t, res, []string{"doc://dive"})
 }
+
+// TestSubjectsReleaseSaysWhereItIsRegistered: the coastguard's release
+// says the ship is "a feeder vessel registered in Madeira", a place no
+// other document writes, but names the headland and the port the
+// subject's documents name: it is the subject's, and the subject is a
+// vessel. The steam trawler of the name, which names the headland once,
+// is another kind of thing and stays a namesake.
+func TestSubjectsReleaseSaysWhereItIsRegistered(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://coastguard", Title: "HM Coastguard press release", Credibility: 0.85,
+			Text: "The Aldermoor, a feeder vessel registered in Madeira, ran aground off Skelby Point and lost 37 containers overboard. She was towed to Port Tynemouth."},
+		{URL: "doc://news", Title: "News", Credibility: 0.6,
+			Text: "The Aldermoor lost 73 containers overboard off Skelby Point, and was towed to Port Tynemouth, the harbour master said."},
+		{URL: "doc://court", Title: "Court report", Credibility: 0.7,
+			Text: "The Aldermoor lost 37 containers overboard off Skelby Point before she reached Port Tynemouth, the court heard."},
+		{URL: "doc://dive", Title: "Dive magazine",
+			Text: "Long before the modern ship came to grief at Skelby Point, another Aldermoor sank here. The steam trawler Aldermoor foundered in a storm in 1931. The Whitby Sub-Aqua Club found 73 pieces of her gear overboard."},
+	}, "What do the sources say about the Aldermoor grounding: the containers lost overboard?")
+	leaksOf(t, res, []string{"doc://dive"})
+	lost := false
+	for _, d := range res.Discrepancies {
+		lost = lost || strings.Contains(sideValues(d), "37 containers") && strings.Contains(sideValues(d), "73 containers")
+	}
+	if !lost {
+		t.Errorf("discrepancies %+v; want 37 containers against 73", res.Discrepancies)
+	}
+}
