@@ -24,7 +24,14 @@ type entities struct {
 	main      string
 	namesakes map[string]bool
 	kinds     map[string]string
+	// told are the namesakes told apart by what or where their
+	// documents say they are, not by their names alone.
+	told map[string]bool
 }
+
+// toldApart reports a namesake its documents say is another kind of
+// thing or elsewhere.
+func (e *entities) toldApart(name string) bool { return e != nil && e.told[name] }
 
 // namesake reports whether name is another entity than the subject's.
 func (e *entities) namesake(name string) bool { return e != nil && e.namesakes[name] }
@@ -137,9 +144,15 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			if p, ok := placed[g]; ok && wordIndex(strings.ToLower(texts[d]), p) < 0 {
 				continue
 			}
+			if kindGroups[g] && !writesAny(texts[d], attachedPlaces(texts[g.docs[0]], q.SubjectWords)) {
+				continue // "the community library in Ashcombe, Somerset"
+			}
 			if s := meanCosine(d, g.docs, docWords); s >= bestSim {
 				best, bestSim = g, s
 			}
+		}
+		if best == nil {
+			best = valuesOnlyOf(d, groups, others, texts)
 		}
 		if best == nil {
 			// ... when its words are plainly more like that entity's too.
@@ -215,12 +228,15 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		kept = append(kept, g)
 	}
 	groups = kept
-	e := &entities{main: main.name, namesakes: map[string]bool{}, kinds: map[string]string{}}
+	e := &entities{main: main.name, namesakes: map[string]bool{}, kinds: map[string]string{}, told: map[string]bool{}}
 	of := map[string]string{}
 	for _, g := range groups {
 		e.kinds[g.name] = kindOf(g, texts)
 		if g != main {
 			e.namesakes[g.name] = true
+			if _, ok := placed[g]; ok || kindGroups[g] {
+				e.told[g.name] = true
+			}
 		}
 		for _, d := range g.docs {
 			of[d] = g.name
@@ -537,7 +553,7 @@ func apartByPlace(d string, g *entityGroup, texts map[string]string, subject []s
 	for _, p := range places {
 		written := false
 		for _, o := range g.docs {
-			if o != d && wordIndex(strings.ToLower(texts[o]), p) >= 0 {
+			if o != d && wordIndex(strings.ToLower(texts[o]), p) >= 0 && namesWhole(texts[o], subject) {
 				written = true
 				break
 			}
@@ -547,6 +563,18 @@ func apartByPlace(d string, g *entityGroup, texts map[string]string, subject []s
 		}
 	}
 	return false
+}
+
+// namesWhole reports a document that writes the subject's whole name:
+// one that writes only part of a longer name ("Ashcombe Library will
+// reopen" beside the Ashcombe Public Library) says nothing of where the
+// subject is.
+func namesWhole(text string, subject []string) bool {
+	if len(subject) < 2 {
+		return true
+	}
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `\b`)
+	return err != nil || re.MatchString(text)
 }
 
 // sharedNames is how many names (a person, a place, a product; the

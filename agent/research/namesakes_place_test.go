@@ -274,3 +274,40 @@ func TestSubjectsReleaseSaysWhereItIsRegistered(t *testing.T) {
 		t.Errorf("discrepancies %+v; want 37 containers against 73", res.Discrepancies)
 	}
 }
+
+// TestNamesakeOfTwoDocuments: a namesake's second document, which writes
+// its place but not the subject's whole name, neither vouches that the
+// place is the subject's nor stays with the subject: it states the
+// namesake's day and cost, which no document of the subject states.
+func TestNamesakeOfTwoDocuments(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://library", Title: "Library news", Credibility: 0.85,
+			Text: "The Ashcombe Public Library reopened on 6 September 2025 after its renovation, and volunteers moved 212,000 books, director Maribel Okafor said."},
+		{URL: "doc://paper", Title: "Ashcombe Courier", Credibility: 0.6,
+			Text: "The Ashcombe Public Library reopened on 6 September 2025; volunteers moved 122,000 books back onto the shelves."},
+		{URL: "doc://audit", Title: "City audit", Credibility: 0.9,
+			Text: "The renovation of the Ashcombe Public Library cost $7.8 million; the library reopened on 6 September 2025."},
+		{URL: "doc://village", Title: "Library news",
+			Text: "Ashcombe Library, the community library in Ashcombe, Somerset, reopened on 20 September 2025 after a £240,000 refurbishment. Volunteers moved 18,000 books."},
+		{URL: "doc://county", Title: "County notice",
+			Text: "Ashcombe Library will reopen on 20 September 2025. The county paid £150,000 of the £240,000 cost; it is one of 17 community libraries in Somerset."},
+	}, "What do the sources say about the renovation of the Ashcombe Public Library: how many books were moved, what it cost and when it reopened?")
+	leaksOf(t, res, []string{"doc://village", "doc://county"}, "18,000", "150,000", "240,000")
+}
+
+// TestNoDiscrepancyOfANamesake: the coworking space's two documents give
+// it different members; that is told in its note, not weighed among the
+// briefing's discrepancies, which are the housing scheme's.
+func TestNoDiscrepancyOfANamesake(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://council", Title: "Council report", Credibility: 0.85,
+			Text: "The Lantern Quay housing development in Portsmouth has 412 homes and 96 members in its residents' association in 2025."},
+		{URL: "doc://news", Title: "News", Credibility: 0.6,
+			Text: "The Lantern Quay housing development in Portsmouth has 421 homes, the developer said."},
+		{URL: "doc://open", Title: "Lantern Quay news",
+			Text: "Lantern Quay, a coworking space on the Dundee waterfront, had 120 members in 2025 after a £1.4 million fit-out."},
+		{URL: "doc://faq", Title: "Lantern Quay membership questions",
+			Text: "How many members do you have? 180 members in 2025. What did the building cost? The fit-out cost £1.4 million, paid for by our founders in Dundee."},
+	}, "What do the sources say about the Lantern Quay housing development in Portsmouth: how many homes it has and its members?")
+	leaksOf(t, res, []string{"doc://open", "doc://faq"}, "120", "180")
+}

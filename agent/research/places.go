@@ -135,7 +135,7 @@ func placedApart(d string, q question, texts map[string]string, order []string) 
 		}
 		alone := true
 		for _, o := range order {
-			if o != d && wordIndex(strings.ToLower(texts[o]), p) >= 0 && !slices.Contains(attachedPlaces(texts[o], q.SubjectWords), p) {
+			if o != d && wordIndex(strings.ToLower(texts[o]), p) >= 0 && namesWhole(texts[o], q.SubjectWords) && !slices.Contains(attachedPlaces(texts[o], q.SubjectWords), p) {
 				alone = false
 				break
 			}
@@ -354,4 +354,69 @@ func aliasNamesake(d string, q question, texts map[string]string, order []string
 		}
 	}
 	return "", ""
+}
+
+// valuesOnlyOf is the group whose documents state two of d's days or
+// sums of money that no other document of the bare name states: an FAQ
+// that says "We opened on 2 June 2025" and "The fit-out cost £1.4
+// million" is the coworking space's whose news says both. nil when
+// there is none, or more than one.
+func valuesOnlyOf(d string, groups []*entityGroup, others []string, texts map[string]string) *entityGroup {
+	own := exactValues(texts[d])
+	for _, o := range others {
+		for v := range exactValues(texts[o]) {
+			delete(own, v)
+		}
+	}
+	if len(own) < 2 {
+		return nil
+	}
+	var found *entityGroup
+	for _, g := range groups {
+		shared := map[string]bool{}
+		for _, o := range g.docs {
+			for v := range exactValues(texts[o]) {
+				if own[v] {
+					shared[v] = true
+				}
+			}
+		}
+		if len(shared) >= 2 {
+			if found != nil {
+				return nil
+			}
+			found = g
+		}
+	}
+	return found
+}
+
+// exactValues are the days (with their year) and sums of money a text
+// states, normalised.
+func exactValues(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, v := range Values(text) {
+		switch {
+		case v.Kind == KindDate && len(v.Day) == 10:
+			out["day "+v.Day] = true
+		case v.Kind == KindMoney:
+			out["money "+strings.ToLower(v.Text)] = true
+		}
+	}
+	return out
+}
+
+// writesAny reports whether text writes one of places, or places is
+// empty.
+func writesAny(text string, places []string) bool {
+	if len(places) == 0 {
+		return true
+	}
+	lower := strings.ToLower(text)
+	for _, p := range places {
+		if wordIndex(lower, p) >= 0 {
+			return true
+		}
+	}
+	return false
 }
