@@ -597,25 +597,6 @@ func sharedNames(a, b *entityGroup, texts map[string]string, subject []string) i
 	return len(shared)
 }
 
-// sharesNames reports whether two groups' documents write a name in
-// common (a person, a place, a product), the subject's aside.
-func sharesNames(a, b *entityGroup, texts map[string]string, subject []string) bool {
-	names := map[string]bool{}
-	for _, d := range b.docs {
-		for n := range namesOf(texts[d], subject) {
-			names[n] = true
-		}
-	}
-	for _, d := range a.docs {
-		for n := range namesOf(texts[d], subject) {
-			if names[n] {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // namesOf are the names a document's sentences write, of two words or
 // more, without the subject's.
 func namesOf(text string, subject []string) map[string]bool {
