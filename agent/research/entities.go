@@ -24,7 +24,14 @@ type entities struct {
 	main      string
 	namesakes map[string]bool
 	kinds     map[string]string
+	// told are the namesakes told apart by what or where their
+	// documents say they are, not by their names alone.
+	told map[string]bool
 }
+
+// toldApart reports a namesake its documents say is another kind of
+// thing or elsewhere.
+func (e *entities) toldApart(name string) bool { return e != nil && e.told[name] }
 
 // namesake reports whether name is another entity than the subject's.
 func (e *entities) namesake(name string) bool { return e != nil && e.namesakes[name] }
@@ -56,19 +63,43 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	var groups []*entityGroup
 	bare := &entityGroup{name: q.Subject}
 	kindGroups := map[*entityGroup]bool{}
+	// placed are the groups of documents that put the name somewhere the
+	// others do not, with that place.
+	placed := map[*entityGroup]string{}
+	written := map[string]string{}
 	for _, d := range order {
 		n := nameIn(texts[d], q.SubjectWords)
 		kind := ""
+		// "Tallis Software Inc." is the subject's name with its legal
+		// form: the company is told apart by where a document puts it,
+		// not by how it writes the name.
+		if legalFormOnly(n, q.SubjectWords) {
+			written[d], n = n, ""
+		}
 		if n == "" {
 			// The bare name, said to be something: "Eastline, the Oban
 			// ferry operator".
-			if kind = appositiveKind(texts[d], q.SubjectWords); kind != "" {
+			if kind = appositiveKind(texts[d], writtenName(texts[d], q.SubjectWords)); kind != "" {
 				n = q.Subject + " (" + kind + ")"
+			}
+		}
+		place := ""
+		if n == "" {
+			if place = placedApart(d, q, texts, order); place != "" {
+				n = orDefault(written[d], q.Subject+" ("+titleWords(place)+")")
 			}
 		}
 		if n == "" {
 			if g := partialNamesake(d, q, texts, order); g != nil {
 				n = g.name // "The Harbourlight, the 1968 passenger ferry"
+			}
+		}
+		if n == "" {
+			// "PellBike Brewing, the craft brewery in Hobart, Tasmania" in
+			// a document that never names Pellworth, whose bike-share
+			// scheme is PellBike.
+			if other, p := aliasNamesake(d, q, texts, order); other != "" {
+				n, place = other, p
 			}
 		}
 		if n == "" {
@@ -86,6 +117,9 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			groups = append(groups, named[key])
 		}
 		named[key].docs = append(named[key].docs, d)
+		if place != "" {
+			placed[named[key]] = place
+		}
 		if kind != "" {
 			kindGroups[named[key]] = true
 		}
@@ -94,28 +128,44 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		return nil
 	}
 	groups = mergeAlike(groups, docWords)
-	// "Tallis Software Inc." beside documents that write "Tallis
-	// Software": with no other legal form of the name about, the bare
-	// name is the one company.
-	var legal []*entityGroup
-	for _, g := range groups {
-		if legalFormOnly(g.name, q.SubjectWords) {
-			legal = append(legal, g)
-		}
-	}
-	if len(legal) == 1 {
-		legal[0].docs = append(legal[0].docs, bare.docs...)
-		bare.docs = nil
-	}
+	bare.name = commonest(bare.docs, written, q.Subject)
 	// A document that writes the bare name belongs to the named entity
 	// it is most like, or to the subject.
 	var rest []string
 	for _, d := range bare.docs {
 		best, bestSim := (*entityGroup)(nil), relatedDocSimilarity
+		// ... and more like it than like the other documents of the bare
+		// name, or naming whom only that entity's documents name.
+		others := slices.DeleteFunc(slices.Clone(bare.docs), func(o string) bool { return o == d })
+		bestSim = max(bestSim, meanCosine(d, others, docWords))
 		for _, g := range groups {
+			// A namesake told by its place takes only documents that
+			// write its place: words alike are the subject's too.
+			if p, ok := placed[g]; ok && wordIndex(strings.ToLower(texts[d]), p) < 0 {
+				continue
+			}
+			if kindGroups[g] && !writesAny(texts[d], attachedPlaces(texts[g.docs[0]], q.SubjectWords)) {
+				continue // "the community library in Ashcombe, Somerset"
+			}
 			if s := meanCosine(d, g.docs, docWords); s >= bestSim {
 				best, bestSim = g, s
 			}
+		}
+		if best == nil {
+			best = valuesOnlyOf(d, groups, others, texts)
+		}
+		if best == nil {
+			// ... when its words are plainly more like that entity's too.
+			if best = namesOnlyOf(d, groups, others, texts, q.SubjectWords); best != nil {
+				if s := meanCosine(d, best.docs, docWords); s < relatedDocSimilarity/3 || s < 2*meanCosine(d, others, docWords) {
+					best = nil
+				}
+			}
+		} else if namesOnlyOf(d, []*entityGroup{{docs: others}}, best.docs, texts, q.SubjectWords) != nil &&
+			namesOnlyOf(d, []*entityGroup{best}, others, texts, q.SubjectWords) == nil {
+			// A fact sheet like the namesake's profile that names the
+			// chief executive the subject's news names is the subject's.
+			best = nil
 		}
 		if best == nil {
 			rest = append(rest, d)
@@ -125,8 +175,19 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	}
 	bare.docs = rest
 	main := bare
-	if len(bare.docs) == 0 || questionScore(q, bare, texts) < bestScore(q, groups, texts) {
-		main = mostAsked(q, groups, texts)
+	// A group told apart by its place is the subject only when nothing
+	// else is: the others are what the documents are about.
+	var candidates []*entityGroup
+	for _, g := range groups {
+		if _, ok := placed[g]; !ok {
+			candidates = append(candidates, g)
+		}
+	}
+	if len(candidates) == 0 && len(bare.docs) == 0 {
+		candidates = groups
+	}
+	if len(candidates) > 0 && (len(bare.docs) == 0 || questionScore(q, bare, texts) < bestScore(q, candidates, texts)) {
+		main = mostAsked(q, candidates, texts)
 		main.docs = append(main.docs, bare.docs...)
 	} else {
 		groups = append(groups, bare)
@@ -134,22 +195,48 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	// An entity told only by what a document says it is joins the
 	// subject when its documents share a name or their words with the
 	// subject's: "Eastline, the new tram line" is the Eastline.
+	// When the question or the subject's documents say what it is ("the
+	// container ship Aldermoor"), words alike do not make another kind
+	// of thing ("the steam trawler Aldermoor") the subject.
+	kinds := subjectKinds(q, main, texts)
+	for _, g := range groups {
+		// "The Aldermoor, a feeder vessel," in a release that names what
+		// the subject's documents name: the subject is a vessel too.
+		if g != main && kindGroups[g] && sharedNames(g, main, texts, q.SubjectWords) >= 2 {
+			kinds[kindOfName(g.name)] = true
+		}
+	}
 	kept := groups[:0]
 	for _, g := range groups {
-		if g != main && kindGroups[g] && !apartByPlace(g.docs[0], main, texts, q.SubjectWords) &&
-			(sharesNames(g, main, texts, q.SubjectWords) || groupCosine(g, main, docWords) >= relatedDocSimilarity/2 || kindWritten(g, main, texts)) {
+		alike := groupCosine(g, main, docWords) >= relatedDocSimilarity/2 || kindWritten(g, main, texts)
+		// Names in common: one is enough for a thing of the subject's
+		// kind; another kind of thing may name where the subject is
+		// ("long before the modern ship came to grief at Skelby Point,
+		// another Aldermoor sank"), so it takes two.
+		need := 1
+		if len(kinds) > 0 && !kinds[kindOfName(g.name)] {
+			alike, need = false, 2
+		}
+		shared := sharedNames(g, main, texts, q.SubjectWords)
+		// A document that names what two of the subject's documents
+		// name is the subject's, wherever else it says it is registered.
+		apart := apartByPlace(g.docs[0], main, texts, q.SubjectWords) && shared < 2
+		if g != main && kindGroups[g] && !apart && (shared >= need || alike) {
 			main.docs = append(main.docs, g.docs...)
 			continue
 		}
 		kept = append(kept, g)
 	}
 	groups = kept
-	e := &entities{main: main.name, namesakes: map[string]bool{}, kinds: map[string]string{}}
+	e := &entities{main: main.name, namesakes: map[string]bool{}, kinds: map[string]string{}, told: map[string]bool{}}
 	of := map[string]string{}
 	for _, g := range groups {
 		e.kinds[g.name] = kindOf(g, texts)
 		if g != main {
 			e.namesakes[g.name] = true
+			if _, ok := placed[g]; ok || kindGroups[g] {
+				e.told[g.name] = true
+			}
 		}
 		for _, d := range g.docs {
 			of[d] = g.name
@@ -353,7 +440,37 @@ func appositiveKind(text string, subject []string) string {
 		return ""
 	}
 	kind, _ := apposition(text, subject)
+	if kind == "" {
+		// "Kessington Spring Water Co., the family-owned bottler": what
+		// the name's longer form at its first mention is said to be.
+		if longer := longerName(text, subject); longer != nil {
+			kind, _ = apposition(text, longer)
+		}
+	}
+	if kind == "" {
+		kind = kindBefore(text, subject)
+	}
 	return kind
+}
+
+// longerName is the subject's words and the capitalised words a
+// document writes after them at their first mention ("kessington spring
+// water co"), nil when it writes none there.
+func longerName(text string, subject []string) []string {
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `\b`)
+	if err != nil {
+		return nil
+	}
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		if strings.HasPrefix(strings.TrimSpace(text[max(0, strings.LastIndexByte(text[:m[0]], '\n')+1):m[0]]), "#") {
+			continue // a heading
+		}
+		if ext := extension(text[m[1]:]); ext != "" && !legalFormOnly(ext, nil) {
+			return append(append([]string(nil), subject...), words(ext)...)
+		}
+		return nil
+	}
+	return nil
 }
 
 // apposition reads what a document says the subject is after its bare
@@ -363,7 +480,7 @@ func appositiveKind(text string, subject []string) string {
 // embedded database the foundation stewards" is a database), and the
 // places it names ("Redcastle", "Tasmania").
 func apposition(text string, subject []string) (string, []string) {
-	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `(?-i:\s+[A-Z]{2,6})?,\s+((?:the|a|an)\s+[^.;:()]{3,120}?)(?:,\s+(?-i:[a-z])|[.;:(]|,?$)`)
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `\.?(?-i:\s+(?:[A-Z]{2,6}|Pty|Ltd|Inc|Co|Corp|Limited|GmbH|plc)\.?){0,2}(?:,|\s+is)\s+((?:the|a|an)\s+[^.;:()]{3,120}?)(?:,\s+(?-i:[a-z])|[.;:(]|,?$)`)
 	if err != nil {
 		return "", nil
 	}
@@ -377,7 +494,7 @@ func apposition(text string, subject []string) (string, []string) {
 	for i, w := range words {
 		t := strings.Trim(w, ",")
 		lower := strings.ToLower(t)
-		if i > 0 && (prepositions[lower] || lower == "based" || lower == "founded" || lower == "run" || lower == "owned" || determiners[lower] && lower != "its" ||
+		if i > 0 && (prepositions[lower] || participles[lower] || determiners[lower] && lower != "its" ||
 			kind != "" && len(lower) > 4 && strings.HasSuffix(lower, "ed") && !strings.HasSuffix(lower, "eed")) {
 			for _, p := range words[i+1:] {
 				p = strings.Trim(p, ",")
@@ -389,6 +506,10 @@ func apposition(text string, subject []string) (string, []string) {
 		}
 		if r := []rune(t); len(r) > 0 && unicode.IsLower(r[0]) && !determiners[lower] {
 			kind = lower
+		} else if i > 0 && placeWord(t, subject) {
+			// "the Coventry motorsport engineering firm": a name before
+			// the kind places it.
+			places = append(places, strings.TrimSuffix(strings.TrimSuffix(t, "'s"), "’s"))
 		}
 		if strings.HasSuffix(w, ",") {
 			break
@@ -421,7 +542,7 @@ func kindWritten(g, main *entityGroup, texts map[string]string) bool {
 // where no document of the group writes: "the heritage tram near Clyde
 // in Otago" beside documents about a tram in Dunmore.
 func apartByPlace(d string, g *entityGroup, texts map[string]string, subject []string) bool {
-	_, places := apposition(texts[d], subject)
+	_, places := apposition(texts[d], writtenName(texts[d], subject))
 	if places == nil {
 		// "Brevik Bistro, the restaurant group from Bergen": the name the
 		// document gives it.
@@ -432,7 +553,7 @@ func apartByPlace(d string, g *entityGroup, texts map[string]string, subject []s
 	for _, p := range places {
 		written := false
 		for _, o := range g.docs {
-			if o != d && wordIndex(strings.ToLower(texts[o]), p) >= 0 {
+			if o != d && wordIndex(strings.ToLower(texts[o]), p) >= 0 && namesWhole(texts[o], subject) {
 				written = true
 				break
 			}
@@ -444,23 +565,36 @@ func apartByPlace(d string, g *entityGroup, texts map[string]string, subject []s
 	return false
 }
 
-// sharesNames reports whether two groups' documents write a name in
-// common (a person, a place, a product), the subject's aside.
-func sharesNames(a, b *entityGroup, texts map[string]string, subject []string) bool {
+// namesWhole reports a document that writes the subject's whole name:
+// one that writes only part of a longer name ("Ashcombe Library will
+// reopen" beside the Ashcombe Public Library) says nothing of where the
+// subject is.
+func namesWhole(text string, subject []string) bool {
+	if len(subject) < 2 {
+		return true
+	}
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `\b`)
+	return err != nil || re.MatchString(text)
+}
+
+// sharedNames is how many names (a person, a place, a product; the
+// subject's aside) a's documents write that b's do.
+func sharedNames(a, b *entityGroup, texts map[string]string, subject []string) int {
 	names := map[string]bool{}
 	for _, d := range b.docs {
 		for n := range namesOf(texts[d], subject) {
 			names[n] = true
 		}
 	}
+	shared := map[string]bool{}
 	for _, d := range a.docs {
 		for n := range namesOf(texts[d], subject) {
 			if names[n] {
-				return true
+				shared[n] = true
 			}
 		}
 	}
-	return false
+	return len(shared)
 }
 
 // namesOf are the names a document's sentences write, of two words or
@@ -474,7 +608,7 @@ func namesOf(text string, subject []string) map[string]bool {
 	for _, s := range Sentences(text) {
 		for _, n := range NamesIn(s, true) {
 			ws := words(n)
-			if len(ws) < 2 || monthName(n) {
+			if len(ws) < 2 || monthName(n) || strings.ContainsAny(n, "0123456789") {
 				continue
 			}
 			own := false

@@ -2,6 +2,7 @@ package research
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -97,8 +98,22 @@ func draft(res *rs.Result, q question, now time.Time, newID func() string) (*rs.
 		}
 		summary = append(summary, fmt.Sprintf("Sources disagree on %s: %s; %s.", d.Topic, strings.TrimSuffix(sideList(d, facts), "."), verdict))
 	}
+	// The subject's figures are not set against a namesake's, even as
+	// an ambiguity: the summary says the namesake is there and leaves its
+	// figures to its note.
+	var namesakes []string
 	for _, a := range res.Ambiguities {
+		if n := namesakeOf(a, q.ents); n != "" {
+			if !slices.Contains(namesakes, n) {
+				namesakes = append(namesakes, n)
+			}
+			continue
+		}
 		summary = append(summary, ambiguityText(a)+" These are different entities, not a conflict.")
+	}
+	if len(namesakes) > 0 {
+		summary = append(summary, fmt.Sprintf("Other entities named %s (%s) are not %s; what the sources say of them is in a note of its own, not set against it.",
+			q.Subject, strings.Join(namesakes, "; "), q.ents.main))
 	}
 	if len(rep.Sections) == 0 {
 		rep.Sections = append(rep.Sections, rs.Section{ID: newID(), ReportID: rep.ID, Title: "Findings", Order: 1, FactIDs: []string{},
@@ -222,6 +237,21 @@ func sideList(d rs.Discrepancy, facts map[string]*rs.Fact) string {
 		parts = append(parts, fmt.Sprintf("%s %s", s.Value, strings.Join(marks, " ")))
 	}
 	return strings.Join(parts, " versus ") + "."
+}
+
+// namesakeOf is the namesake an ambiguity sets beside the subject, ""
+// when its entities are not the subject and a namesake told apart by
+// context.
+func namesakeOf(a rs.Ambiguity, ents *entities) string {
+	if ents == nil {
+		return ""
+	}
+	for _, e := range a.Entities {
+		if ents.namesake(e.Entity) {
+			return e.Entity
+		}
+	}
+	return ""
 }
 
 func ambiguityText(a rs.Ambiguity) string {

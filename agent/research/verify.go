@@ -141,6 +141,13 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 				topic = c.pos[0].fact.Attribute
 			}
 			resolve(res, c, topic, now, newID)
+			// A namesake that says it is another thing or elsewhere has
+			// its values told in its note, not weighed as the briefing's
+			// discrepancies. (One told apart by its name alone may be the
+			// subject's own body, "Lantern Quay Developments Ltd".)
+			if isClaim && ents.toldApart(c.pos[0].fact.Entity) {
+				dropDiscrepancies(res, before)
+			}
 			// A briefing's short answer is what its sources disagreed on.
 			if ps[0].fact.SubQuestionID == direct && (!isClaim || len(res.Discrepancies) > before) {
 				ans.add(c)
@@ -657,4 +664,22 @@ func entityName(c *cluster) string {
 		return f.Subject
 	}
 	return f.Entity
+}
+
+// dropDiscrepancies takes back the discrepancies recorded after the
+// first n, and their facts' links to them.
+func dropDiscrepancies(res *rs.Result, n int) {
+	if len(res.Discrepancies) <= n {
+		return
+	}
+	dropped := map[string]bool{}
+	for _, d := range res.Discrepancies[n:] {
+		dropped[d.ID] = true
+	}
+	for i := range res.Facts {
+		if f := &res.Facts[i]; dropped[f.DiscrepancyID] {
+			f.DiscrepancyID = ""
+		}
+	}
+	res.Discrepancies = res.Discrepancies[:n]
 }
