@@ -133,12 +133,7 @@ func (p *parser) shareOfAFilterBy() error {
 	if !slices.Contains(p.in.Analyses, AnalysisShare) || len(p.in.GroupBy) == 0 {
 		return nil
 	}
-	share := -1
-	for k, kind := range p.akind {
-		if kind == AnalysisShare && (share < 0 || k < share) {
-			share = k
-		}
-	}
+	share := p.sharePos()
 	if share < 0 {
 		return nil
 	}
@@ -162,6 +157,18 @@ func (p *parser) shareOfAFilterBy() error {
 	return nil
 }
 
+// sharePos returns where the first word asking for a share ends, -1 if
+// none does.
+func (p *parser) sharePos() int {
+	share := -1
+	for k, kind := range p.akind {
+		if kind == AnalysisShare && (share < 0 || k < share) {
+			share = k
+		}
+	}
+	return share
+}
+
 // shareWhole reads which filters say the rows a share is of: the values
 // that describe the rows' noun after the share ("what % of male patients
 // had grade 5": of the male patients) and those after "among" or "within"
@@ -172,12 +179,7 @@ func (p *parser) shareWhole() error {
 	if !slices.Contains(p.in.Analyses, AnalysisShare) || len(p.in.GroupBy) > 0 || len(p.in.Filters) < 2 {
 		return nil
 	}
-	share := -1
-	for k, kind := range p.akind {
-		if kind == AnalysisShare && (share < 0 || k < share) {
-			share = k
-		}
-	}
+	share := p.sharePos()
 	if share < 0 {
 		return nil
 	}
