@@ -57,7 +57,8 @@ func (p *parser) readAbbreviations() error {
 	p.readAcronyms()
 	for i := range p.toks {
 		w := p.toks[i].low
-		if !p.free(i) || p.toks[i].kind != kWord || !(p.unexplained(w) || p.idleUnit(w) || p.measureNoun(w)) || p.misspells(w) {
+		if !p.free(i) || p.toks[i].kind != kWord || !(p.unexplained(w) || p.idleUnit(w) || p.measureNoun(w) || p.tableWordAlone(i)) ||
+			p.misspells(w) {
 			continue
 		}
 		if cw := p.abbreviationOf(i); cw != "" {
@@ -86,6 +87,27 @@ func (p *parser) measureNoun(w string) bool {
 	}
 	_, ok := p.vals["~"+norm(w)]
 	return !ok
+}
+
+// tableWordAlone reports whether the word at i names nothing of the chosen
+// table but a word of its name, said apart from the name's other words:
+// "% in agriculture" over eu_agriculture(pct_agri) may be the column it
+// abbreviates; "eu agriculture" is the table.
+func (p *parser) tableWordAlone(i int) bool {
+	w := p.toks[i].low
+	if len(w) < 5 || !isLetters(w) || !tableWord(p.t, w) || isCountNoun(w) || isEntityNoun(w) || personNouns[w] {
+		return false
+	}
+	for _, c := range p.t.Columns {
+		if slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return sameWord(w, cw) }) {
+			return false
+		}
+	}
+	if _, ok := p.vals[w]; ok {
+		return false
+	}
+	near := func(k int) bool { return k >= 0 && k < len(p.toks) && p.toks[k].kind == kWord && tableWord(p.t, p.toks[k].low) }
+	return !near(i-1) && !near(i+1)
 }
 
 // idleUnit reports whether w is a unit of time ("weeks", "hours") that

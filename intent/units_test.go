@@ -388,3 +388,17 @@ func TestCountsSaidWithTheirWords(t *testing.T) {
 		t.Errorf("customers per segment: %+v, %+v, %v", in.Measures, in.GroupBy, err)
 	}
 }
+
+// TestAWordOfTheTablesNameForItsColumn: "% in agriculture" over
+// eu_agriculture(pct_agri) is the column the word abbreviates, not a count
+// of the table's rows; "eu agriculture", the name's words together, is
+// the table.
+func TestAWordOfTheTablesNameForItsColumn(t *testing.T) {
+	s := Schema{Tables: []Table{{Name: "eu_agriculture", Rows: 3, Columns: []Column{{Name: "country", Type: "string", Values: []string{"B", "DK", "UK"}},
+		{Name: "gnp_per_head", Type: "float", Min: "5", Max: "30"}, {Name: "pct_agri", Type: "float", Min: "1", Max: "20"}}}}}
+	checkCases(t, []parseCase{
+		{text: "country w/ lowest % in agriculture", schema: s, want: want{Table: "eu_agriculture", Measures: []Measure{{Column: "pct_agri", Agg: "avg"}},
+			Top: &TopN{1, "country", false}}},
+		{text: "how many countries in eu agriculture", schema: s, want: want{Table: "eu_agriculture", Measures: []Measure{{Column: "country", Agg: "count_distinct"}}}},
+	})
+}
