@@ -106,7 +106,9 @@ func (p *parser) tableWordAlone(i int) bool {
 	if _, ok := p.vals[w]; ok {
 		return false
 	}
-	near := func(k int) bool { return k >= 0 && k < len(p.toks) && p.toks[k].kind == kWord && tableWord(p.t, p.toks[k].low) }
+	near := func(k int) bool {
+		return k >= 0 && k < len(p.toks) && p.toks[k].kind == kWord && tableWord(p.t, p.toks[k].low)
+	}
 	return !near(i-1) && !near(i+1)
 }
 
