@@ -95,15 +95,7 @@ func (p *parser) measureNoun(w string) bool {
 // abbreviates; "eu agriculture" is the table.
 func (p *parser) tableWordAlone(i int) bool {
 	w := p.toks[i].low
-	if len(w) < 5 || !isLetters(w) || !tableWord(p.t, w) || isCountNoun(w) || isEntityNoun(w) || personNouns[w] {
-		return false
-	}
-	for _, c := range p.t.Columns {
-		if slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return sameWord(w, cw) }) {
-			return false
-		}
-	}
-	if _, ok := p.vals[w]; ok {
+	if len(w) < 5 || !isLetters(w) || !tableWord(p.t, w) || isCountNoun(w) || isEntityNoun(w) || personNouns[w] || p.namesColumnOrValue(w) {
 		return false
 	}
 	near := func(k int) bool {
@@ -134,9 +126,12 @@ func (p *parser) unexplained(w string) bool {
 // namesData reports whether w is a word of the chosen table's name, of a
 // column's name or of a value.
 func (p *parser) namesData(w string) bool {
-	if tableWord(p.t, w) {
-		return true
-	}
+	return tableWord(p.t, w) || p.namesColumnOrValue(w)
+}
+
+// namesColumnOrValue reports whether w is a word of a column's name or a
+// value of the chosen table.
+func (p *parser) namesColumnOrValue(w string) bool {
 	for ci := range p.t.Columns {
 		for _, cw := range nameWords(p.t.Columns[ci].Name) {
 			if sameWord(w, cw) {

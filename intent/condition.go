@@ -232,11 +232,20 @@ func (p *parser) between(i int) {
 }
 
 func (p *parser) addCondition(start, end, from, to int, c *Column, op, num string) {
+	p.addConditionOf(start, end, from, to, c, op, []string{num})
+}
+
+// addConditionOf records a condition read from tokens start..end-1 whose
+// column is named by from..to-1: op and its values ("in" for several).
+func (p *parser) addConditionOf(start, end, from, to int, c *Column, op string, vals []string) {
 	src := p.src(start, end)
 	p.useCond(start, end, from, to)
-	p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: op, Values: []string{num}})
+	p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: op, Values: vals})
 	p.filterRead(c.Name, start)
-	w := fmt.Sprintf("%s %s %s", c.Name, op, num)
+	w := fmt.Sprintf("%s %s %s", c.Name, op, vals[0])
+	if op == "in" {
+		w = fmt.Sprintf("%s in (%s)", c.Name, strings.Join(vals, ", "))
+	}
 	p.understood(start, src+" -> "+w, src+" ("+w+")")
 }
 
@@ -420,11 +429,7 @@ func (p *parser) equalities() {
 				if len(vals) == 1 {
 					p.addCondition(s, end, s, i, c, "=", vals[0])
 				} else {
-					p.useCond(s, end, s, i)
-					p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: "in", Values: vals})
-					p.filterRead(c.Name, s)
-					w := fmt.Sprintf("%s in (%s)", c.Name, strings.Join(vals, ", "))
-					p.understood(s, p.src(s, end)+" -> "+w, p.src(s, end)+" ("+w+")")
+					p.addConditionOf(s, end, s, i, c, "in", vals)
 				}
 				i = end - 1
 				break

@@ -558,39 +558,32 @@ func (p *parser) impliedMeasure() error {
 // the wettest day") as a ranking by each group's extreme row: the city of
 // the one dearest sale, not of the most sales in all.
 func (p *parser) extremeOfOneRow() error {
-	if p.in.Top != nil && p.in.Top.Column != "" && len(p.in.Measures) == 1 && p.singleSaid() {
-		// "which site had the single lowest yield": the site of the one
-		// lowest row, not the lowest average
-		m := &p.in.Measures[0]
-		if m.Column != "" && m.Times == "" && m.Per == "" && m.PerEach == "" && (m.Agg == "sum" || m.Agg == "avg") {
-			old := aggWords[m.Agg] + " of " + m.Column
-			p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return strings.HasSuffix(n.text, old) })
-			m.Agg = "min"
-			if p.in.Top.Desc {
-				m.Agg = "max"
-			}
-			p.understood(p.topPos, fmt.Sprintf("single %s -> ranked by each %s's %s %s", p.rankBy, p.in.Top.Column, aggWords[m.Agg], m.Column), "single "+p.rankBy)
-			return nil
-		}
-	}
-	adj, ok := rankAdjectives[p.rankBy]
-	if p.in.Top == nil || p.in.Top.Column == "" || !ok || adj.words == nil || len(p.in.Measures) != 1 || !p.singleRowAfter(p.rankBy) {
+	if p.in.Top == nil || p.in.Top.Column == "" || len(p.in.Measures) != 1 {
 		return nil
 	}
 	m := &p.in.Measures[0]
-	if m.Column == "" || m.Times != "" || m.Per != "" || m.PerEach != "" || m.Agg != "sum" && m.Agg != "avg" ||
-		!slices.ContainsFunc(adj.words, func(w string) bool {
+	if m.Column == "" || m.Times != "" || m.Per != "" || m.PerEach != "" || m.Agg != "sum" && m.Agg != "avg" {
+		return nil
+	}
+	said, desc := p.rankBy, p.in.Top.Desc
+	if adj, ok := rankAdjectives[p.rankBy]; !p.singleSaid() {
+		// "the most expensive sale": the adjective names the measure
+		if !ok || adj.words == nil || !p.singleRowAfter(p.rankBy) || !slices.ContainsFunc(adj.words, func(w string) bool {
 			return slices.ContainsFunc(nameWords(m.Column), func(cw string) bool { return sameWord(w, cw) })
 		}) {
-		return nil
+			return nil
+		}
+		desc = adj.desc
+	} else {
+		said = "single " + p.rankBy // "which site had the single lowest yield"
 	}
 	old := aggWords[m.Agg] + " of " + m.Column
 	p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return strings.HasSuffix(n.text, old) })
 	m.Agg = "min"
-	if adj.desc {
+	if desc {
 		m.Agg = "max"
 	}
-	p.understood(p.topPos, fmt.Sprintf("%s -> ranked by each %s's %s %s", p.rankBy, p.in.Top.Column, aggWords[m.Agg], m.Column), p.rankBy)
+	p.understood(p.topPos, fmt.Sprintf("%s -> ranked by each %s's %s %s", said, p.in.Top.Column, aggWords[m.Agg], m.Column), said)
 	return nil
 }
 

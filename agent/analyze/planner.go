@@ -492,7 +492,7 @@ func (b *planBuilder) measures() []measure {
 		}
 		if m.Scale != 0 && m.Scale != 1 {
 			// "in $k": the result in the unit asked for
-			mm.sql = "(" + mm.sql + ") / " + strconv.FormatFloat(m.Scale, 'g', -1, 64)
+			mm.sql = scaled(mm.sql, m.Scale)
 			mm.alias += "_" + scaleName(m.Scale)
 			mm.label += " in " + scaleWords(m.Scale)
 		}
@@ -834,11 +834,16 @@ func (m measure) when(cond string) string {
 	if m.Column == "" {
 		agg = "count"
 	}
-	out := aggregate(agg, "CASE WHEN "+cond+" THEN "+in+" END")
-	if m.Scale != 0 && m.Scale != 1 {
-		out = "(" + out + ") / " + strconv.FormatFloat(m.Scale, 'g', -1, 64)
+	return scaled(aggregate(agg, "CASE WHEN "+cond+" THEN "+in+" END"), m.Scale)
+}
+
+// scaled divides the SQL expression by f, the scale a measure is shown
+// in; as it is when f is 0 or 1.
+func scaled(sql string, f float64) string {
+	if f == 0 || f == 1 {
+		return sql
 	}
-	return out
+	return "(" + sql + ") / " + strconv.FormatFloat(f, 'g', -1, 64)
 }
 
 // scaleName and scaleWords name what a measure was divided by: "k",
