@@ -164,6 +164,11 @@ type SourceColumn struct {
 	// lowest and highest number of a numeric one.
 	Min string `json:"min,omitempty"`
 	Max string `json:"max,omitempty"`
+	// Within is the column that tells apart rows sharing a value of this
+	// one, a label that repeats (county names across states): grouped
+	// with it, each group is one thing. "" for a column whose values each
+	// name one thing, or whose repeats are the same thing.
+	Within string `json:"within,omitempty"`
 }
 
 // Fingerprint is the SHA-256 (hex) of a schema normalized as the spec

@@ -97,6 +97,10 @@ func (s *FileSource) Tables(ctx context.Context) ([]analysis.SourceTable, error)
 			err := s.db.QueryRowContext(ctx, fmt.Sprintf("SELECT min(%s)::DATE::VARCHAR, max(%s)::DATE::VARCHAR FROM %s", q, q, quoteIdent(t.Name))).Scan(&lo, &hi)
 			return lo.String, hi.String, err
 		})
+		analysis.QualifyLabels(ctx, t, quoteIdent(t.Name), quoteIdent, func(ctx context.Context, q string) (int64, error) {
+			var c int64
+			return c, s.db.QueryRowContext(ctx, q).Scan(&c)
+		})
 	}
 	return out, nil
 }

@@ -150,7 +150,12 @@ func describe(ctx context.Context, tx pgx.Tx, r relation) (analysis.SourceTable,
 			c.Values = vals
 		}
 	}
-	return t, nil
+	analysis.QualifyLabels(ctx, &t, r.ident(), quoteIdent, func(ctx context.Context, q string) (int64, error) {
+		var n int64
+		err := try(ctx, tx, func(sp pgx.Tx) error { return sp.QueryRow(ctx, q).Scan(&n) })
+		return n, err
+	})
+	return t, ctx.Err()
 }
 
 // dateRanges sets Min and Max (YYYY-MM-DD) of the date and timestamp

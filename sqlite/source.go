@@ -117,6 +117,10 @@ func (s *Source) Tables(ctx context.Context) ([]analysis.SourceTable, error) {
 			err := s.db.QueryRowContext(ctx, fmt.Sprintf("SELECT substr(min(%s), 1, 10), substr(max(%s), 1, 10) FROM %s", q, q, quoteIdent(n))).Scan(&lo, &hi)
 			return lo.String, hi.String, err
 		})
+		analysis.QualifyLabels(ctx, &t, quoteIdent(n), quoteIdent, func(ctx context.Context, q string) (int64, error) {
+			var c int64
+			return c, s.db.QueryRowContext(ctx, q).Scan(&c)
+		})
 		out = append(out, t)
 	}
 	return out, nil

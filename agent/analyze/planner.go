@@ -742,17 +742,30 @@ func (b *planBuilder) breakdown(ms []measure, dim string) {
 	if b.isYearColumn(dim) && !ranked {
 		orderBy = "1" // years, and a change from year to year, in the order of the years
 	}
-	sel := quoteIdent(dim)
+	sel, group, by := quoteIdent(dim), "1", dim
+	qual := b.qualifier(dim)
+	if qual != "" {
+		// namesakes are told apart: "Washington County" of each state is
+		// a group of its own
+		sel += ", " + quoteIdent(qual)
+		group, by = "1, 2", dim+", "+qual
+		orderBy = fmt.Sprintf("3 %s NULLS LAST, 1, 2", order)
+		desc = strings.Replace(desc, " by ", fmt.Sprintf(" (%s names repeat: told apart by %s) by ", dim, qual), 1)
+	}
 	for _, m := range ms {
 		sel += ", " + m.sql + " AS " + quoteIdent(m.alias)
 	}
-	args["query"] = fmt.Sprintf("SELECT %s FROM %s%s GROUP BY 1 ORDER BY %s%s", sel, from, where, orderBy, limit)
+	args["query"] = fmt.Sprintf("SELECT %s FROM %s%s GROUP BY %s ORDER BY %s%s", sel, from, where, group, orderBy, limit)
 	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Dependencies: deps,
-		Arguments: args, Invariants: []string{"group by " + dim + " before " + m.Agg}, Deliverable: analysis.DeliverTables,
+		Arguments: args, Invariants: []string{"group by " + by + " before " + m.Agg}, Deliverable: analysis.DeliverTables,
 		EstimatedCostSeconds: b.cost(0.3)})
 	if b.wantsCharts() {
+		chart := map[string]any{"input": id, "type": "bar", "x_col": dim, "y_col": m.alias, "title": desc}
+		if qual != "" {
+			chart["series_col"] = qual
+		}
 		b.add(analysis.Subtask{TaskID: id + "_chart", ToolName: analysis.ToolPlot, Description: "Chart: " + desc, Dependencies: []string{id},
-			Arguments: map[string]any{"input": id, "type": "bar", "x_col": dim, "y_col": m.alias, "title": desc}, Deliverable: analysis.DeliverCharts, EstimatedCostSeconds: 0.3})
+			Arguments: chart, Deliverable: analysis.DeliverCharts, EstimatedCostSeconds: 0.3})
 	}
 	if growth {
 		b.add(analysis.Subtask{TaskID: id + "_growth", ToolName: analysis.ToolDF, Description: fmt.Sprintf("Change of %s from %s to %s", m.label, dim, dim),
@@ -768,6 +781,28 @@ func (b *planBuilder) breakdown(ms []measure, dim string) {
 			Dependencies: []string{id}, Arguments: map[string]any{"input": id, "operation": analysis.OpShare, "columns": []any{m.alias}},
 			Deliverable: analysis.DeliverTables, EstimatedCostSeconds: 0.1})
 	}
+}
+
+// qualifier returns the column that tells apart the namesakes of a
+// dimension whose values repeat (SourceColumn.Within), "" when there is
+// none, the policy hides it, or a filter keeps one value of it (within
+// one state, county names do not repeat).
+func (b *planBuilder) qualifier(dim string) string {
+	for _, c := range b.table.Columns {
+		if !strings.EqualFold(c.Name, dim) || c.Within == "" {
+			continue
+		}
+		if b.allowed != nil && !slices.ContainsFunc(b.allowed, func(a analysis.SourceColumn) bool { return strings.EqualFold(a.Name, c.Within) }) {
+			return ""
+		}
+		if slices.ContainsFunc(b.in.Filters, func(f intent.Filter) bool {
+			return strings.EqualFold(f.Column, c.Within) && (f.Op == "=" || f.Op == "in") && len(f.Values) == 1
+		}) {
+			return ""
+		}
+		return c.Within
+	}
+	return ""
 }
 
 // yearPair returns the integer year column and the two years a change

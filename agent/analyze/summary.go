@@ -151,7 +151,20 @@ func describeResult(what string, cols []string, rows [][]any, total int64, lead 
 	if num == 0 {
 		return ""
 	}
-	label := func(i int) string { return quarry.AsText(rows[i][0]) }
+	label := func(i int) string {
+		// the columns before the number name the row together: "Adams
+		// County (OH)", "East (Widget)"
+		var with []string
+		for j := 1; j < num; j++ {
+			if _, ok := number(rows[i][j]); !ok && rows[i][j] != nil {
+				with = append(with, quarry.AsText(rows[i][j]))
+			}
+		}
+		if len(with) == 0 {
+			return quarry.AsText(rows[i][0])
+		}
+		return quarry.AsText(rows[i][0]) + " (" + strings.Join(with, ", ") + ")"
+	}
 	if cols[0] == "period" && len(rows) == 2 {
 		return comparison(what, cols, rows)
 	}

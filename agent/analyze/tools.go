@@ -59,6 +59,13 @@ func describe(ctx context.Context, ws Workspace, table string) (analysis.SourceT
 		t.Columns = append(t.Columns, sc)
 	}
 	numericRanges(ctx, ws, &t)
+	analysis.QualifyLabels(ctx, &t, quoteIdent(table), quoteIdent, func(ctx context.Context, q string) (int64, error) {
+		res, err := ws.Query(ctx, q)
+		if err != nil || len(res.Rows) != 1 {
+			return 0, fmt.Errorf("count: %v", err)
+		}
+		return int64(res.Float(0, 0)), nil
+	})
 	return t, nil
 }
 
