@@ -193,15 +193,16 @@ func (p *parser) wordIs(i int, cw string) bool {
 // "displ" for displacement, "rel" for relative), or its first letters
 // and then consonants only, ending as w ends ("cty" for city, "hwy" for
 // highway, "mgr" for manager, "dept" for department, "hrs" for hours);
-// two letters stand for a short word only ("yr", "wt", not "dt" for
-// displacement).
+// two letters stand for a short word only, ending as it ends ("yr",
+// "wt", "st" for state, "dt" for date; not "dt" for displacement, "co"
+// for county).
 // A word that only grows from cw ("country" from count, "agent" from age)
 // is not an abbreviation of it.
 func abbreviates(w, cw string) bool {
 	if len(cw) < 2 || len(w) <= len(cw) || w[0] != cw[0] || !isLetters(cw) || !isLetters(w) {
 		return false
 	}
-	if strings.HasPrefix(w, cw) {
+	if strings.HasPrefix(w, cw) && len(cw) > 2 {
 		// "precip" for precipitation; "crim" for crime, a silent e left off
 		return len(cw) >= 3 && len(w)-len(cw) >= 3 && !grownFrom(w, cw) || len(cw) >= 4 && w == cw+"e"
 	}
@@ -209,8 +210,8 @@ func abbreviates(w, cw string) bool {
 	if !strings.HasSuffix(w, "s") || !strings.HasSuffix(cw, "s") {
 		sw = singular(w) // "hrs" for hours, "cty" for cities, not "sys" for stay
 	}
-	if e, ok := strings.CutSuffix(sw, "e"); ok && len(scw) >= 3 && len(e) > len(scw) && scw[len(scw)-1] != 'e' {
-		sw = e // "svc" for service: a silent e left off
+	if e, ok := strings.CutSuffix(sw, "e"); ok && len(scw) >= 2 && len(e) > len(scw) && scw[len(scw)-1] != 'e' {
+		sw = e // "svc" for service, "st" for state, "rt" for rate: a silent e left off
 	}
 	if len(sw) <= len(scw) || len(scw) == 2 && len(sw) > 6 || sw[len(sw)-1] != scw[len(scw)-1] {
 		return false

@@ -14,6 +14,7 @@ func TestAbbreviatedColumns(t *testing.T) {
 	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
 	cars := schemaOf("cars", s("mfr", "audi", "ford"), s("trans", "auto", "manual"), f("cty"), f("hwy"), f("displ"))
 	air := schemaOf("air", f("Ozone"), f("Solar.R"), f("Wind.Spd"), f("Rel.Hum"), s("Month", "May", "June"))
+	counties := schemaOf("counties", s("county", "Adams County", "Clay County"), s("st", "OH", "MI"), f("unemp_rt"), f("pop"))
 	ops := schemaOf("ops", s("dept", "Sales", "Ops"), s("mgr", "Ann", "Bob"), f("hrs_worked"), f("bldg_sqft"), s("colour", "red"))
 	checkCases(t, []parseCase{
 		{text: "average city mileage by manufacturer", schema: cars, want: want{Table: "cars",
@@ -32,6 +33,12 @@ func TestAbbreviatedColumns(t *testing.T) {
 			Measures: []Measure{{Column: "bldg_sqft", Agg: "sum"}}, GroupBy: []Group{{"mgr", ""}}}},
 		{text: "how many rows per color", schema: ops, want: want{Table: "ops",
 			Measures: []Measure{{Agg: "count"}}, GroupBy: []Group{{"colour", ""}}}},
+		// two letters stand for a short word ending as it ends; a word of
+		// a column's name said alone is that column, not a slip of it
+		{text: "top 5 states by unemp rate", schema: counties, want: want{Table: "counties",
+			Measures: []Measure{{Column: "unemp_rt", Agg: "avg"}}, Top: &TopN{N: 5, Column: "st", Desc: true}}},
+		{text: "top 5 counties by unemp", schema: counties, want: want{Table: "counties",
+			Measures: []Measure{{Column: "unemp_rt", Agg: "avg"}}, Top: &TopN{N: 5, Column: "county", Desc: true}}},
 	})
 	// "radiation" alone is no initial of Solar.R; "country" grows from
 	// count; "agents" from age; "prodcts" is product with a slip, not pct.
@@ -68,8 +75,8 @@ func TestAbbreviates(t *testing.T) {
 		{"hours", "hrs", true}, {"hour", "hrs", false}, {"stay", "sys", false}, {"cities", "cty", true}, {"year", "yr", true}, {"precipitation", "precip", true},
 		{"relative", "rel", true}, {"speed", "spd", true}, {"building", "bldg", true}, {"government", "govt", true},
 		{"country", "count", false}, {"agent", "age", false}, {"average", "age", false}, {"shipping", "ship", false},
-		{"displacement", "dt", false}, {"state", "st", false}, {"date", "dt", false}, {"temple", "temp", false},
-		{"cty", "city", false}, {"city", "city", false}, {"service", "svc", true}, {"state", "ste", false},
+		{"displacement", "dt", false}, {"state", "st", true}, {"date", "dt", true}, {"rate", "rt", true}, {"temple", "temp", false},
+		{"cty", "city", false}, {"city", "city", false}, {"service", "svc", true}, {"state", "ste", false}, {"county", "co", false}, {"status", "st", false},
 	} {
 		if got := abbreviates(c.w, c.cw); got != c.want {
 			t.Errorf("abbreviates(%q, %q) = %v, want %v", c.w, c.cw, got, c.want)

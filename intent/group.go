@@ -340,8 +340,8 @@ func (p *parser) misspelt(j int) error {
 		return nil
 	}
 	best, d := p.closestColumn(w)
-	if best == "" || d == 0 || d > 2 || len(w) <= 5 && d > 1 && !transposed(w, best) {
-		return nil
+	if best == "" || d == 0 || d > 2 || len(w) <= 5 && d > 1 && !transposed(w, best) || slices.Contains(nameWords(best), w) {
+		return nil // a word of the column's name says part of it, not a typo: "by unemp rate" for unemp_rt
 	}
 	return p.noColumn(w, best)
 }
