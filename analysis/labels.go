@@ -24,8 +24,9 @@ const maxQualifierValues = 100
 
 // QualifyLabels sets Within on each text column of t that labels rows
 // but repeats: more than half of its rows hold a value of their own, some
-// share one, and one text column with few values (the one with fewest
-// that works) makes the pair unique over the rows. Columns that look like
+// share one, and one text column with few values (fewer than the label
+// has, and at most half the rows; the one with fewest that works) makes
+// the pair unique over the rows. Columns that look like
 // identifiers or codes are left alone: an order number repeating over the
 // lines of an order is one order. count answers a query that returns one
 // integer; from is the table as a query names it. A failing count leaves
@@ -60,8 +61,9 @@ func QualifyLabels(ctx context.Context, t *SourceTable, from string, quote func(
 		}
 		best := -1
 		for _, q := range quals {
-			if q == i || best >= 0 && len(t.Columns[q].Values) >= len(t.Columns[best].Values) {
-				continue
+			nq := int64(len(t.Columns[q].Values))
+			if q == i || nq >= d || 2*nq > n || best >= 0 && len(t.Columns[q].Values) >= len(t.Columns[best].Values) {
+				continue // a state has many counties; a key makes any pair unique
 			}
 			pairs, err := count(ctx, fmt.Sprintf("SELECT count(*) FROM (SELECT DISTINCT %s, %s FROM %s WHERE %s IS NOT NULL) AS pairs",
 				l, quote(t.Columns[q].Name), from, l))

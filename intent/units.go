@@ -2,7 +2,9 @@ package intent
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 )
 
 // unitOf maps a unit's words to what it measures and one spelling of it,
@@ -134,14 +136,34 @@ func (p *parser) scaleSaid(i int) bool {
 	m := &p.in.Measures[idx]
 	has := columnScale(m.Column)
 	src := p.src(k, i+1)
-	if f == has {
+	switch {
+	case f == has:
 		p.understood(k, fmt.Sprintf("%s -> the unit of %s", src, m.Column), src)
-	} else {
+	case has == 1 && f > 1 && p.allBelow(m.Column, f):
+		m.Scale, m.ScaleIfReached = f, true
+		p.understood(k, fmt.Sprintf("%s -> %s divided by %g where the result reaches one; below, %s is read as already in that unit (its values are all less than %g)",
+			src, m.Column, f, m.Column, f), src)
+	default:
 		m.Scale = f / has
 		p.understood(k, fmt.Sprintf("%s -> %s divided by %g", src, m.Column, m.Scale), src)
 	}
 	p.use(k, i+1)
 	return true
+}
+
+// allBelow reports whether every value of the chosen table's column is
+// known to be less than f in size.
+func (p *parser) allBelow(col string, f float64) bool {
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if c.Name != col {
+			continue
+		}
+		lo, err1 := strconv.ParseFloat(c.Min, 64)
+		hi, err2 := strconv.ParseFloat(c.Max, 64)
+		return err1 == nil && err2 == nil && math.Abs(lo) < f && math.Abs(hi) < f
+	}
+	return false
 }
 
 // columnScale is the scale a column's name says its numbers are in: 1000

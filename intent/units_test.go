@@ -85,6 +85,14 @@ func TestAScaleToShowIn(t *testing.T) {
 		{text: "total gdp in $bn by dept", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "gdp_usd_bn", Agg: "sum"}}, GroupBy: by}},
 		{text: "total gdp in millions by dept", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "gdp_usd_bn", Agg: "sum", Scale: 0.001}}, GroupBy: by}},
 	})
+	// a column whose values are all below a million may already be in
+	// millions: divided only where the result reaches one
+	pwt := schemaOf("pwt", Column{Name: "country", Type: "string", Values: []string{"Chad", "India"}},
+		Column{Name: "pop", Type: "float", Min: "0.05", Max: "1380.4"})
+	checkCases(t, []parseCase{
+		{text: "total pop in millions", schema: pwt, want: want{Table: "pwt", Measures: []Measure{{Column: "pop", Agg: "sum", Scale: 1e6, ScaleIfReached: true}}}},
+		{text: "avg salary in millions", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "salary_usd", Agg: "avg", Scale: 1e6, ScaleIfReached: true}}}},
+	})
 	if in, err := Parse("number of depts in $k", emp, now); err == nil && len(in.Unknown) == 0 {
 		t.Errorf("a count in $k: read as %+v, want the scale reported", in.Measures)
 	}

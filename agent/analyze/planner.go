@@ -492,7 +492,7 @@ func (b *planBuilder) measures() []measure {
 		}
 		if m.Scale != 0 && m.Scale != 1 {
 			// "in $k": the result in the unit asked for
-			mm.sql = scaled(mm.sql, m.Scale)
+			mm.sql = scaled(mm.sql, m.Scale, m.ScaleIfReached)
 			mm.alias += "_" + scaleName(m.Scale)
 			mm.label += " in " + scaleWords(m.Scale)
 		}
@@ -869,16 +869,22 @@ func (m measure) when(cond string) string {
 	if m.Column == "" {
 		agg = "count"
 	}
-	return scaled(aggregate(agg, "CASE WHEN "+cond+" THEN "+in+" END"), m.Scale)
+	return scaled(aggregate(agg, "CASE WHEN "+cond+" THEN "+in+" END"), m.Scale, m.ScaleIfReached)
 }
 
-// scaled divides the SQL expression by f, the scale a measure is shown
-// in; as it is when f is 0 or 1.
-func scaled(sql string, f float64) string {
+// scaled divides the SQL expression, an aggregate, by f, the scale a
+// measure is shown in; as it is when f is 0 or 1. ifReached divides only
+// when the largest result of the query reaches f: below it, the column
+// is already in the unit.
+func scaled(sql string, f float64, ifReached bool) string {
 	if f == 0 || f == 1 {
 		return sql
 	}
-	return "(" + sql + ") / " + strconv.FormatFloat(f, 'g', -1, 64)
+	g := strconv.FormatFloat(f, 'g', -1, 64)
+	if ifReached {
+		return fmt.Sprintf("(%s) / CASE WHEN max(abs(%s)) OVER () >= %s THEN %s ELSE 1 END", sql, sql, g, g)
+	}
+	return "(" + sql + ") / " + g
 }
 
 // scaleName and scaleWords name what a measure was divided by: "k",

@@ -540,6 +540,29 @@ func TestAScaleAskedForDividesTheMeasure(t *testing.T) {
 	}
 }
 
+// TestAScaleTheColumnMayAlreadyHave: "in millions" over a population
+// column of values below a million (already in millions) leaves the
+// numbers as they are; over raw people it divides.
+func TestAScaleTheColumnMayAlreadyHave(t *testing.T) {
+	path := writeRows(t, "pwt.csv", [][]string{
+		{"country", "region", "pop", "people"},
+		{"Arland", "North", "1380.5", "1380500000"}, {"Borvia", "North", "19.5", "19500000"}, {"Cestia", "South", "0.25", "250000"},
+	})
+	for req, want := range map[string][]string{
+		"total pop by region in millions":    {"pop_m", "1400", "0.25"},
+		"total people by region in millions": {"people_m", "1400", "0.25"},
+	} {
+		res := runRequest(t, req, path)
+		if res.Status != analysis.StatusCompleted {
+			t.Fatalf("%s: %s %+v", req, res.Status, res.Error)
+		}
+		rows := readTable(t, res, "by_region")
+		if len(rows) != 3 || rows[0][1] != want[0] || rows[1][1] != want[1] || rows[2][1] != want[2] {
+			t.Errorf("%s: by region = %v, want %v (plan: %s)", req, rows, want, res.Plan.Reasoning)
+		}
+	}
+}
+
 // TestRankingByAChangeRanksByTheChange: "which 2 countries had the
 // biggest gain in life expectancy between 1995 and 2005" ranks by each
 // country's change, not by its level.
