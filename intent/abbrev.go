@@ -76,7 +76,8 @@ var measureNouns = setOf("discount", "discounts", "price", "prices", "rate", "ra
 	"height", "speed", "duration", "tenure", "latitude", "longitude", "margin", "rating", "score", "grade",
 	"probability", "satisfaction", "rebate", "tax", "region", "regions", "category", "categories", "department",
 	"departments", "country", "countries", "state", "states", "city", "cities", "product", "products", "store",
-	"stores", "brand", "brands", "segment", "segments", "channel", "channels", "district", "county", "territory")
+	"stores", "brand", "brands", "segment", "segments", "channel", "channels", "district", "county", "territory",
+	"group", "groups", "type", "types")
 
 // measureNoun reports whether w is a measure noun that names no column,
 // value or table of the chosen table as it is written: then it may be the

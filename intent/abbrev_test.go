@@ -15,6 +15,7 @@ func TestAbbreviatedColumns(t *testing.T) {
 	cars := schemaOf("cars", s("mfr", "audi", "ford"), s("trans", "auto", "manual"), f("cty"), f("hwy"), f("displ"))
 	air := schemaOf("air", f("Ozone"), f("Solar.R"), f("Wind.Spd"), f("Rel.Hum"), s("Month", "May", "June"))
 	counties := schemaOf("counties", s("county", "Adams County", "Clay County"), s("st", "OH", "MI"), f("unemp_rt"), f("pop"))
+	nations := schemaOf("nations", s("continent", "Asia", "Africa"), s("income_grp", "1. High income", "5. Low income"), f("pop"))
 	ops := schemaOf("ops", s("dept", "Sales", "Ops"), s("mgr", "Ann", "Bob"), f("hrs_worked"), f("bldg_sqft"), s("colour", "red"))
 	checkCases(t, []parseCase{
 		{text: "average city mileage by manufacturer", schema: cars, want: want{Table: "cars",
@@ -39,7 +40,12 @@ func TestAbbreviatedColumns(t *testing.T) {
 			Measures: []Measure{{Column: "unemp_rt", Agg: "avg"}}, Top: &TopN{N: 5, Column: "st", Desc: true}}},
 		{text: "top 5 counties by unemp", schema: counties, want: want{Table: "counties",
 			Measures: []Measure{{Column: "unemp_rt", Agg: "avg"}}, Top: &TopN{N: 5, Column: "county", Desc: true}}},
+		// "group" is income_grp's, not the one category column's; "income"
+		// with no money column is no count of rows
+		{text: "average population by income group", schema: nations, want: want{Table: "nations",
+			Measures: []Measure{{Column: "pop", Agg: "avg"}}, GroupBy: []Group{{"income_grp", ""}}}},
 	})
+	reported(t, nations, "total income by continent", "average pop by income")
 	// "radiation" alone is no initial of Solar.R; "country" grows from
 	// count; "agents" from age; "prodcts" is product with a slip, not pct.
 	reported(t, air, "average radiation by Month")

@@ -337,6 +337,8 @@ func (p *parser) measureAt(i int) int {
 		return i // "women in Sales": a department, not a measure
 	} else if moneyWords[w] && measureUnits[w] && p.low(i-1) == "in" && p.measureEnd == i-1 {
 		return i // "price in dollars": the unit of the measure before
+	} else if moneyWords[w] && p.moneyColumn() == nil && (!countedSales[w] || p.namesData(w)) {
+		return i // "income" with no money column: a word of income_grp, or nothing this table has
 	} else if moneyWords[w] {
 		m, n = Measure{Column: "", Agg: "count"}, 1
 		if mm, doubt, ok := p.moneyMeasure(); ok {

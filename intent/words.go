@@ -53,6 +53,10 @@ var moneyWords = setOf("sales", "sale", "revenue", "revenues", "turnover", "inco
 	// verbs of money: "clients billed the most", "households that earn more than 1,000"
 	"billed", "invoiced", "charged", "earned", "earn", "earns")
 
+// countedSales are the money words whose rows are counted when the table
+// has no money-like column: the number of sales, of bookings.
+var countedSales = setOf("sales", "sale", "bookings")
+
 // moneyColumns are words of money-like column names, best first.
 var moneyColumns = []string{"revenue", "sales", "sale", "amount", "turnover", "gmv", "total", "value", "spend",
 	"payment", "paid", "price", "fare", "subtotal", "net", "gross", "income", "charge", "charged", "cost", "usd", "eur",
