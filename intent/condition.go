@@ -363,7 +363,7 @@ func (p *parser) adjectiveColumn(adj string) *Column {
 	for _, want := range rankAdjectives[adj].words {
 		for ci := range p.t.Columns {
 			c := &p.t.Columns[ci]
-			if !isNumeric(c) || isIDLike(c) || !slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return sameWord(want, w) }) {
+			if !isNumeric(c) || isIDLike(c) || !slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return sameWord(want, w) || abbreviates(want, w) }) {
 				continue
 			}
 			if found != nil && found != c {

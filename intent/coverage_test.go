@@ -280,6 +280,28 @@ func TestTheMostExpensiveVisit(t *testing.T) {
 	})
 }
 
+// TestTheRowOfAnAdjective: a superlative adjective names its measure
+// through the column's abbreviated words ("heaviest" wt_kg, "southernmost"
+// lat, "most populous" pop_est), and "which shipment" ranks the rows
+// rather than counting them.
+func TestTheRowOfAnAdjective(t *testing.T) {
+	shp := schemaOf("shp", Column{Name: "shp_id", Type: "string", Values: []string{"S000", "S001", "S002"}},
+		Column{Name: "dest", Type: "string", Values: []string{"Lyon", "Oslo"}}, Column{Name: "wt_kg", Type: "float", Min: "1", Max: "490"})
+	cities := schemaOf("cities", Column{Name: "city", Type: "string", Values: []string{"Lyon", "Oslo", "Rome"}},
+		Column{Name: "ctry", Type: "string", Values: []string{"FR", "NO"}}, Column{Name: "lat", Type: "float", Min: "-40", Max: "60"},
+		Column{Name: "pop_est", Type: "integer", Min: "10000", Max: "9000000"})
+	wt := []Measure{{Column: "wt_kg", Agg: "avg"}}
+	checkCases(t, []parseCase{
+		{text: "which shipment was the heaviest", schema: shp, want: want{Table: "shp", Measures: wt, Top: &TopN{1, "", true}}},
+		{text: "which shipment had the highest weight", schema: shp, want: want{Table: "shp", Measures: wt, Top: &TopN{1, "", true}}},
+		{text: "the heaviest shipment", schema: shp, want: want{Table: "shp", Measures: wt, Top: &TopN{1, "", true}}},
+		{text: "What is the southernmost city?", schema: cities, want: want{Table: "cities",
+			Measures: []Measure{{Column: "lat", Agg: "min"}}, Top: &TopN{1, "city", false}}},
+		{text: "most populous city", schema: cities, want: want{Table: "cities",
+			Measures: []Measure{{Column: "pop_est", Agg: "max"}}, Top: &TopN{1, "city", true}}},
+	})
+}
+
 // TestTheCityOfTheDearestSale: "which city had the most expensive home
 // sale" ranks the cities by their dearest sale, not by all their sales.
 func TestTheCityOfTheDearestSale(t *testing.T) {

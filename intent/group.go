@@ -631,8 +631,8 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 		col, grain, m = p.date.Name, units[p.low(j)], 1 // "which 3 years": periods of the date
 	case c == nil && p.date == nil && units[p.low(j)] == "year" && p.yearColumn() != nil:
 		col, m = p.yearColumn().Name, 1
-	case c == nil && hasN && p.free(j) && p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || isCountNoun(p.low(j))):
-		m = 1 // rows
+	case c == nil && p.free(j) && p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || isCountNoun(p.low(j))):
+		m = 1 // rows: "which 5 cars", "which shipment was the heaviest"
 	case c == nil && p.namesTheRows(j):
 		m = 1 // "which city has the largest population", each row a city: the row
 	default:
@@ -662,9 +662,22 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 		p.in.Top = &TopN{N: n, Column: col, Desc: desc}
 		p.topPos, p.topSrc, p.rankBy = i, p.src(i, k+1), p.low(k)
 		p.use(k, k+1)
+		if a := rankAdjectives[p.low(k)]; a.words != nil && !p.startsMeasure(k+1) {
+			if c := p.adjectiveColumn(p.low(k)); c != nil {
+				// "which shipment was the heaviest": the adjective names
+				// the measure
+				p.addMeasure(k, p.src(k, k+1), Measure{Column: c.Name, Agg: "avg"}, "")
+				p.named = true
+			}
+		}
 		if col == "" {
 			p.use(i, j)
-			return // the noun still says what the rows are
+			if isCountNoun(p.low(j)) && !tableWord(p.t, p.low(j)) {
+				// "which shipment": the rows ranked, not a count of them
+				p.understood(j, fmt.Sprintf("%s -> the rows of %s", p.toks[j].raw, p.t.Name), p.toks[j].raw)
+				p.use(j, j+1)
+			}
+			return
 		}
 		p.use(i, j+m)
 		p.named = true

@@ -20,6 +20,7 @@ var synonymSets = [][]string{
 	{"costliest", "most expensive", "priciest"}, {"cheapest", "least expensive", "least costly"},
 	{"highest-paid", "highest paid", "best paid", "best-paid", "top paid", "top-paid"},
 	{"lowest-paid", "lowest paid", "worst paid", "worst-paid"},
+	{"most-populous", "most populous", "most populated"}, {"least-populous", "least populous", "least populated"},
 	{"precip", "precipitation", "prcp", "rainfall"},
 	{"expect", "expectancy", "exp"},
 	{"pop", "population", "populations", "populous", "populated", "capita", "inhabitants", "residents", "person"},

@@ -507,6 +507,9 @@ var rankAdjectives = map[string]struct {
 	"strongest": {true, []string{"wind", "strength", "force", "magnitude", "gust"}},
 	"weakest":   {false, []string{"wind", "strength", "force", "magnitude", "gust"}},
 	"deepest":   {true, []string{"depth"}}, "shallowest": {false, []string{"depth"}},
+	"most-populous": {true, []string{"population"}}, "least-populous": {false, []string{"population"}},
+	"northernmost": {true, []string{"latitude"}}, "southernmost": {false, []string{"latitude"}},
+	"easternmost": {true, []string{"longitude"}}, "westernmost": {false, []string{"longitude"}},
 	"highest-paid": {true, []string{"salary", "pay", "wage", "wages", "income"}},
 	"lowest-paid":  {false, []string{"salary", "pay", "wage", "wages", "income"}},
 }
