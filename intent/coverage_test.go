@@ -365,3 +365,21 @@ func TestAverageQtyPerDay(t *testing.T) {
 			GroupBy: []Group{{"order_dt", "day"}}}},
 	})
 }
+
+// TestAValueSaidWithoutItsCode: a value numbered or lettered by its code
+// ("5. Low income", "F: FOLFOX") is named by its words, and a currency's
+// code by its name.
+func TestAValueSaidWithoutItsCode(t *testing.T) {
+	nations := schemaOf("nations", Column{Name: "income_grp", Type: "string", Values: []string{"1. High income: OECD", "5. Low income"}},
+		Column{Name: "arm", Type: "string", Values: []string{"F: FOLFOX", "I: IROX"}},
+		Column{Name: "ccy", Type: "string", Values: []string{"EUR", "USD"}}, Column{Name: "pop", Type: "float", Min: "0.1", Max: "1400"})
+	pop := []Measure{{Column: "pop", Agg: "sum"}}
+	checkCases(t, []parseCase{
+		{text: "total pop of low income countries", schema: nations, want: want{Table: "nations", Measures: pop,
+			Filters: []Filter{{Column: "income_grp", Op: "=", Values: []string{"5. Low income"}}}}},
+		{text: "total pop on FOLFOX", schema: nations, want: want{Table: "nations", Measures: pop,
+			Filters: []Filter{{Column: "arm", Op: "=", Values: []string{"F: FOLFOX"}}}}},
+		{text: "total pop in euros", schema: nations, want: want{Table: "nations", Measures: pop,
+			Filters: []Filter{{Column: "ccy", Op: "=", Values: []string{"EUR"}}}}},
+	})
+}

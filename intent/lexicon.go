@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -389,6 +390,20 @@ var demonyms = map[string][]string{
 	"indonesia": {"indonesian"}, "philippines": {"filipino"}, "colombia": {"colombian"}, "peru": {"peruvian"},
 }
 
+// currencies are the names of the currencies whose codes data holds:
+// "in euros" are the rows whose currency is EUR.
+var currencies = map[string][]string{
+	"eur": {"euro", "euros"}, "usd": {"dollar", "dollars", "us dollar", "us dollars"},
+	"gbp": {"pound", "pounds", "sterling", "pound sterling"}, "jpy": {"yen"}, "cny": {"yuan", "renminbi", "rmb"},
+	"chf": {"swiss franc", "swiss francs"}, "inr": {"rupee", "rupees", "indian rupee"}, "cad": {"canadian dollar", "canadian dollars"},
+	"aud": {"australian dollar", "australian dollars"}, "sek": {"swedish krona", "krona", "kronor"},
+	"nok": {"norwegian krone"}, "dkk": {"danish krone"}, "krw": {"won"}, "brl": {"real", "reais"}, "mxn": {"peso", "pesos", "mexican peso"},
+}
+
+// codedValue matches a value written after a code that numbers or letters
+// it: "5. Low income", "F: FOLFOX", "02 - North". People say the words.
+var codedValue = regexp.MustCompile(`^(?:[0-9]{1,3}\s*[.:)-]|[A-Z]\s*[:)])\s+(\S.*)$`)
+
 // sexes are the other words for the values of a sex or gender column.
 var sexes = map[string][]string{
 	"female": {"women", "woman", "females", "girls"}, "male": {"men", "man", "males", "boys"},
@@ -448,6 +463,10 @@ func valueForms(v string) []string {
 	out = append(out, demonyms[l]...)
 	out = append(out, parties[l]...)
 	out = append(out, sexes[l]...)
+	out = append(out, currencies[l]...)
+	if m := codedValue.FindStringSubmatch(strings.TrimSpace(v)); m != nil {
+		out = append(out, strings.Join(valueWords(m[1]), " "))
+	}
 	if code, ok := usStates[l]; ok {
 		out = append(out, strings.ToLower(code))
 	}
