@@ -25,7 +25,12 @@ var comparators = map[string]string{
 
 // postfix are the operators written after the number: "5 or more".
 var postfix = map[string]string{"or more": ">=", "or above": ">=", "or higher": ">=", "+": ">=",
-	"or less": "<=", "or fewer": "<=", "or below": "<=", "or lower": "<=", "or under": "<=", "or over": ">="}
+	"or less": "<=", "or fewer": "<=", "or below": "<=", "or lower": "<=", "or under": "<=", "or over": ">=",
+	"or greater": ">=", "and over": ">=", "and above": ">=", "and up": ">=", "and under": "<=", "and below": "<=",
+	"or older": ">=", "and older": ">=", "or younger": "<=", "and younger": "<="}
+
+// agePostfix are the postfix operators that say their measure is an age.
+var agePostfix = setOf("or older", "and older", "or younger", "and younger")
 
 // number reads an amount at i: "100", "$1,000", "2.5k", "10%". It returns
 // the number as text, the tokens read, and "money" or "pct" when the
@@ -111,7 +116,15 @@ var measureUnits = setOf("degrees", "degree", "deg", "°", "celsius", "fahrenhei
 // personNouns name people: a bare number compared after them is an age.
 var personNouns = setOf("people", "persons", "patients", "customers", "clients", "employees", "staff", "workers",
 	"passengers", "respondents", "members", "users", "students", "adults", "residents", "participants", "subjects",
-	"men", "women", "individuals", "children", "kids", "voters", "applicants", "players", "athletes", "drivers")
+	"men", "women", "individuals", "children", "kids", "voters", "applicants", "players", "athletes", "drivers",
+	"attendees", "guests", "visitors", "donors", "shoppers", "buyers", "borrowers", "tenants", "pupils", "teachers",
+	"nurses", "doctors", "physicians", "volunteers", "runners", "riders", "travelers", "travellers", "tourists",
+	"owners", "homeowners", "renters", "survivors", "victims", "recipients", "fans", "viewers", "readers",
+	"subscribers", "learners", "trainees", "staffers", "retirees", "seniors", "mothers", "fathers", "parents")
+
+// populationNouns after a number say the column of populations: "more
+// than 1,000,000 people".
+var populationNouns = setOf("people", "persons", "inhabitants", "residents")
 
 // conditions reads numeric conditions: "orders over 100", "amount > 100",
 // "at least 5 units", "discount above 10%", "quantity between 2 and 5".
@@ -147,9 +160,13 @@ func (p *parser) conditions() error {
 		}
 		start := min(i, from)
 		end = max(end, to)
+		if p.unitColumn(end) == c {
+			end++ // "weighed more than 200 kg": the unit of the column named
+		}
 		p.addCondition(start, end, from, to, c, op, p.percentOf(c, num, kind))
 		i = end - 1
 	}
+	p.ranges()
 	p.equalities()
 	// "5 or more units", "100 or less"
 	for i := 0; i < len(p.toks); i++ {
@@ -160,6 +177,16 @@ func (p *parser) conditions() error {
 		k, unit := i+m, i+m
 		if p.unitColumn(k) != nil {
 			k++ // "3 days or less" of dlv_days
+		} else if (units[p.low(k)] == "year" || p.low(k) == "old" && units[p.low(k-1)] == "year") && p.adjectiveColumn("oldest") != nil {
+			// "70 years old or older": an age
+			for units[p.low(k)] == "year" || p.low(k) == "old" {
+				k++
+			}
+			if ph, n := p.anyPhrase(k, keys(postfix)); n > 0 && agePostfix[ph] {
+				p.addCondition(i, k+n, i, i, p.adjectiveColumn("oldest"), postfix[ph], num)
+				continue
+			}
+			k = i + m
 		}
 		ph, n := p.anyPhrase(k, keys(postfix))
 		if n == 0 {
@@ -170,6 +197,9 @@ func (p *parser) conditions() error {
 			unit = end // "10+ years": the unit after the operator
 		}
 		c, from, to := p.conditionColumn(i, unit, kind)
+		if c == nil && agePostfix[ph] {
+			c, from, to = p.adjectiveColumn("oldest"), i, i // "65 or older": the age
+		}
 		if c == nil {
 			continue
 		}
@@ -190,9 +220,21 @@ func (p *parser) ages() {
 		if p.low(i) != "aged" {
 			continue
 		}
-		num, m, kind := p.number(i + 1)
 		c := p.adjectiveColumn("oldest")
-		if m == 0 || kind != "" || c == nil {
+		if c == nil {
+			continue
+		}
+		k := i + 1
+		if p.low(k) == "between" {
+			k++
+		}
+		if lo, hi, n := p.numberRange(k); n > 0 {
+			p.addRange(i, k+n, i, i+1, c, lo, hi) // "aged between 30 and 40", "aged 18-30"
+			i = k + n - 1
+			continue
+		}
+		num, m, kind := p.number(i + 1)
+		if m == 0 || kind != "" {
 			continue
 		}
 		end, op := i+1+m, "="
@@ -215,15 +257,88 @@ func (p *parser) between(i int) {
 		return
 	}
 	end := i + 2 + m1 + m2
+	if strings.Contains(kind2, "scaled") && !strings.Contains(kind, "scaled") {
+		// "between 1 and 2 million": the scale is said once, for both
+		raw, err1 := strconv.ParseFloat(p.low(i+2+m1), 64)
+		h, err2 := strconv.ParseFloat(hi, 64)
+		l, err3 := strconv.ParseFloat(lo, 64)
+		if err1 == nil && err2 == nil && err3 == nil && raw != 0 && h/raw > 1 {
+			lo = strconv.FormatFloat(l*h/raw, 'f', -1, 64)
+			kind += "scaled"
+		}
+	}
 	c, from, to := p.conditionColumn(i, end, kind+kind2)
 	if c == nil {
 		return
 	}
-	start := min(i, from)
 	end = max(end, to)
+	if p.unitColumn(end) == c {
+		end++ // "between 100 and 200 kg" of wt_kg, named before
+	}
+	p.addRange(min(i, from), end, from, to, c, p.percentOf(c, lo, kind), p.percentOf(c, hi, kind+kind2))
+}
+
+// numberRange reads two numbers written as a range at i: "18-30", "100–200",
+// "30 and 40", "500 to 1000". It returns them, lowest first, and the
+// tokens read (0 for none).
+func (p *parser) numberRange(i int) (lo, hi string, n int) {
+	if i < len(p.toks) && p.free(i) && p.toks[i].kind == kWord {
+		if a, b, ok := strings.Cut(p.low(i), "-"); ok && isNumber(a) && isNumber(b) {
+			lo, hi, n = a, b, 1
+		}
+	}
+	if n == 0 {
+		a, m1, k1 := p.number(i)
+		if m1 == 0 || k1 != "" {
+			return "", "", 0
+		}
+		sep := p.low(i + m1)
+		if sep != "-" && sep != "–" && sep != "—" && sep != "to" && sep != "and" {
+			return "", "", 0
+		}
+		b, m2, k2 := p.number(i + m1 + 1)
+		if m2 == 0 || k2 != "" {
+			return "", "", 0
+		}
+		lo, hi, n = a, b, m1+1+m2
+	}
+	x, err1 := strconv.ParseFloat(lo, 64)
+	y, err2 := strconv.ParseFloat(hi, 64)
+	if err1 != nil || err2 != nil {
+		return "", "", 0
+	}
+	if x > y {
+		lo, hi = hi, lo
+	}
+	return lo, hi, n
+}
+
+// ranges reads a range written with a dash or "to" before a unit that
+// names its column: "100–200 kg", "500 to 1000 km", "18-30 yrs" of age.
+// "Between" ranges are read by between.
+func (p *parser) ranges() {
+	for i := 0; i < len(p.toks); i++ {
+		if !p.free(i) || p.low(i) == "and" || i > 0 && p.low(i-1) == "between" {
+			continue
+		}
+		lo, hi, n := p.numberRange(i)
+		if n == 0 || p.low(i+n-2) == "and" && n > 1 {
+			continue
+		}
+		c, from, to := p.conditionColumn(i, i+n, "")
+		if c == nil {
+			continue
+		}
+		p.addRange(min(i, from), max(i+n, to), from, to, c, lo, hi)
+		i = max(i+n, to) - 1
+	}
+}
+
+// addRange records lo <= c <= hi read from tokens start..end-1, its
+// column named by from..to-1.
+func (p *parser) addRange(start, end, from, to int, c *Column, lo, hi string) {
 	src := p.src(start, end)
 	p.useCond(start, end, from, to)
-	lo, hi = p.percentOf(c, lo, kind), p.percentOf(c, hi, kind+kind2)
 	p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: ">=", Values: []string{lo}},
 		Filter{Column: c.Name, Op: "<=", Values: []string{hi}})
 	p.filterRead(c.Name, start)
@@ -309,6 +424,20 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 	// never a column of calendar years
 	if c := p.unitColumn(end); c != nil {
 		return c, end, end + 1
+	}
+	if populationNouns[p.low(end)] && !strings.Contains(kind, "money") && !strings.Contains(kind, "pct") {
+		if c := p.adjectiveColumn("most-populous"); c != nil {
+			return c, end, end + 1 // "more than 1,000,000 people": the population
+		}
+	}
+	if units[p.low(end)] == "year" && kind == "" && (personNouns[p.low(b)] || p.low(end+1) == "old") {
+		if c := p.adjectiveColumn("oldest"); c != nil {
+			// "attendees over 65 yrs", "over 65 years old": an age
+			if p.low(end+1) == "old" {
+				return c, end, end + 2
+			}
+			return c, end, end + 1
+		}
 	}
 	if c, n, st := p.colAt(end, prefNum); c != nil && st >= mPart && !isIDLike(c) && !(units[p.low(end)] != "" && p.isYearColumn(c)) {
 		return c, end, end + n

@@ -220,6 +220,17 @@ func (p *parser) valueBefore(i int) bool {
 	return false
 }
 
+// numberEndsAt reports whether a number, with its scale word, ends right
+// before i: "2 million", "1,000,000", "5k".
+func (p *parser) numberEndsAt(i int) bool {
+	for s := max(i-2, 0); s < i; s++ {
+		if _, n, _ := p.number(s); n > 0 && s+n == i {
+			return true
+		}
+	}
+	return false
+}
+
 // describes reports whether token i follows a summary or missing-values
 // phrase ("summary of shipments"): it names what to describe.
 func (p *parser) describes(i int) bool {
@@ -358,6 +369,9 @@ func (p *parser) measureAt(i int) int {
 	} else if isCountNoun(w) {
 		if p.startsMeasure(i+1) || p.valueBefore(i) || p.describes(i) {
 			return i // "shipments cost", "female passengers", "summary of shipments": not a count
+		}
+		if populationNouns[w] && p.numberEndsAt(i) && p.adjectiveColumn("most-populous") != nil {
+			return i // "2 million people": a population, compared
 		}
 		if a, ok := rankAdjectives[p.toks[max(i-1, 0)].low]; ok && i > 0 && a.words != nil && p.adjectiveColumn(p.toks[i-1].low) != nil {
 			return i // "the costliest visit": the visit, ranked by its cost

@@ -410,3 +410,36 @@ func TestAWordOfTheTablesNameForItsColumn(t *testing.T) {
 		{text: "how many countries in eu agriculture", schema: s, want: want{Table: "eu_agriculture", Measures: []Measure{{Column: "country", Agg: "count_distinct"}}}},
 	})
 }
+
+// TestAgesRangesAndPopulations: an age said with its adjective or unit
+// ("65 or older", "over 65 yrs", "aged 18-30", "70 years old or older"),
+// a range with a dash or "to" before its unit, a unit after a column
+// already named, and "people" after a number as the population.
+func TestAgesRangesAndPopulations(t *testing.T) {
+	att := schemaOf("att", Column{Name: "attendee", Type: "string", Values: []string{"Ann", "Bob", "Cy"}},
+		Column{Name: "age", Type: "integer", Min: "18", Max: "90"}, Column{Name: "tickets", Type: "integer", Min: "1", Max: "4"})
+	shp := schemaOf("shp", Column{Name: "dest", Type: "string", Values: []string{"Lyon", "Oslo"}},
+		Column{Name: "wt_kg", Type: "float", Min: "1", Max: "490"}, Column{Name: "cost_usd", Type: "float", Min: "10", Max: "900"})
+	cities := schemaOf("cities", Column{Name: "ctry", Type: "string", Values: []string{"FR", "NO"}},
+		Column{Name: "pop_est", Type: "integer", Min: "10000", Max: "9000000"})
+	age := func(op, v string) Filter { return Filter{Column: "age", Op: op, Values: []string{v}} }
+	rows := []Measure{{Agg: "count"}}
+	tickets := []Measure{{Column: "tickets", Agg: "sum"}}
+	checkCases(t, []parseCase{
+		{text: "total tickets of people 65 or older", schema: att, want: want{Table: "att", Measures: tickets, Filters: []Filter{age(">=", "65")}}},
+		{text: "total tickets of guests over 65 yrs", schema: att, want: want{Table: "att", Measures: tickets, Filters: []Filter{age(">", "65")}}},
+		{text: "total tickets for those aged 18-30", schema: att, want: want{Table: "att", Measures: tickets,
+			Filters: []Filter{age(">=", "18"), age("<=", "30")}}},
+		{text: "total tickets for guests aged between 30 and 40", schema: att, want: want{Table: "att", Measures: tickets,
+			Filters: []Filter{age(">=", "30"), age("<=", "40")}}},
+		{text: "total tickets of visitors 70 years old or older", schema: att, want: want{Table: "att", Measures: tickets, Filters: []Filter{age(">=", "70")}}},
+		{text: "number of rows 100–200 kg", schema: shp, want: want{Table: "shp", Measures: rows,
+			Filters: []Filter{{Column: "wt_kg", Op: ">=", Values: []string{"100"}}, {Column: "wt_kg", Op: "<=", Values: []string{"200"}}}}},
+		{text: "total cost where weight is more than 200 kg", schema: shp, want: want{Table: "shp", Measures: []Measure{{Column: "cost_usd", Agg: "sum"}},
+			Filters: []Filter{{Column: "wt_kg", Op: ">", Values: []string{"200"}}}}},
+		{text: "number of rows with more than 1,000,000 people", schema: cities, want: want{Table: "cities", Measures: rows,
+			Filters: []Filter{{Column: "pop_est", Op: ">", Values: []string{"1000000"}}}}},
+		{text: "number of rows with between 1 and 2 million people", schema: cities, want: want{Table: "cities", Measures: rows,
+			Filters: []Filter{{Column: "pop_est", Op: ">=", Values: []string{"1000000"}}, {Column: "pop_est", Op: "<=", Values: []string{"2000000"}}}}},
+	})
+}
