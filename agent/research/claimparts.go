@@ -120,6 +120,14 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 				return true
 			}
 		}
+		// "has won a €25.8 million contract": the noun after the amount
+		// names it better than the verb.
+		if k == j && after < len(r.toks) && !r.toks[after].capital() {
+			if head, mods := r.nounRun(after); head != "" && headClasses[head] != "" && head != c.Head {
+				c.Head, c.Mods = head, mods
+				return true
+			}
+		}
 		purpose := r.purpose(after, k)
 		// "put the construction cost at": the noun's own phrase.
 		if k > 0 && payments[r.toks[k].lower] == singular(r.toks[k].lower) &&

@@ -163,3 +163,22 @@ func TestNewsCitingAFilingIsNews(t *testing.T) {
 		t.Errorf("DescribeDocument(forum) published %s; want 2025-03-18", got)
 	}
 }
+
+// dunmore is a contract a notice gives the value of and a news story
+// says was won: "won a €25.8 million contract" is the contract's value,
+// not an award.
+var dunmore = memoryCorpus{
+	{URL: "doc://notice", Title: "Harbour Authority — contract award notice", Credibility: 0.85, Published: day("2025-05-05"),
+		Text: "The dredging contract with Dunmore Dredging is worth €28.5 million over four years."},
+	{URL: "doc://news", Title: "Marine News", Credibility: 0.6, Published: day("2025-05-07"),
+		Text: "Dunmore Dredging has won a €25.8 million contract from the Harbour Authority to dredge the channel."},
+}
+
+// TestNounAfterAnAmountNamesIt: the noun after an amount names it
+// better than the verb before it.
+func TestNounAfterAnAmountNamesIt(t *testing.T) {
+	res := run(t, dunmore, "What do the sources say about Dunmore Dredging's harbour contract: what is it worth?")
+	if len(res.Discrepancies) != 1 || res.Discrepancies[0].Preferred != "€28.5 million" {
+		t.Errorf("discrepancies %+v; want €28.5 million preferred against €25.8 million", res.Discrepancies)
+	}
+}
