@@ -106,11 +106,24 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	for k > 0 && r.toks[k].capital() && payments[r.toks[k].lower] == "" {
 		k--
 	}
+	// "cost the county $2.7 million", "cost the Columbus trucking
+	// company $16.4 million": past the one who paid or was paid.
+	if o := r.indirectObject(j); o >= 0 {
+		k = o
+	}
 	if k >= 0 && payments[r.toks[k].lower] != "" {
 		c.Head = payments[r.toks[k].lower]
 		// "received $2.4 million in sponsorship": the noun says more.
 		if after+1 < len(r.toks) && r.toks[after].lower == "in" && !r.toks[after+1].number() && !r.toks[after+1].capital() {
 			if head, mods := r.nounRun(after + 1); head != "" && !timeWords[head] {
+				c.Head, c.Mods = head, mods
+				return true
+			}
+		}
+		// "has won a €25.8 million contract": the noun after the amount
+		// names it better than the verb.
+		if k == j && after < len(r.toks) && !r.toks[after].capital() {
+			if head, mods := r.nounRun(after); head != "" && headClasses[head] != "" && head != c.Head {
 				c.Head, c.Mods = head, mods
 				return true
 			}
@@ -128,7 +141,18 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 		if after < len(r.toks) && paymentKinds[r.toks[after].lower] {
 			purpose = append(purpose, strings.ReplaceAll(r.toks[after].lower, "-", ""))
 		}
-		c.Mods = append(r.owner(k), purpose...)
+		owner := r.owner(k)
+		// "in a merger that cost £41.2 million": what "that" stands for.
+		if k > 1 && (r.toks[k-1].lower == "that" || r.toks[k-1].lower == "which") {
+			a := k - 2
+			if r.toks[a].text == "," {
+				a--
+			}
+			if a >= 0 {
+				owner = r.antecedent(a)
+			}
+		}
+		c.Mods = append(owner, purpose...)
 		c.weak = len(purpose) == 0 && r.definiteSubject(k)
 		return true
 	}
@@ -165,6 +189,26 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	return false
 }
 
+// indirectObject is the index of the payment verb whose indirect object
+// is the noun phrase ending at token j, right before an amount ("cost
+// the company $18.5 million", "paid its founders $2 million"); -1 when
+// there is none.
+func (r *reader) indirectObject(j int) int {
+	for m := j; m > 0 && m > j-6; m-- {
+		t := r.toks[m]
+		if determiners[t.lower] {
+			if payments[r.toks[m-1].lower] != "" {
+				return m - 1
+			}
+			return -1
+		}
+		if clauseEnds[t.lower] || prepositions[t.lower] || t.number() || verbLike(t) || t.lower == "and" {
+			return -1
+		}
+	}
+	return -1
+}
+
 // phraseBefore reads the noun phrase that ends before token j (a copula or
 // "of"): its last noun is the head, the nouns before it and after an "of"
 // inside it qualify it ("The final construction cost of the Eastline" ->
@@ -182,9 +226,11 @@ func (r *reader) phraseBefore(j int) (string, []string, bool) {
 		}
 		k--
 	}
+	k = r.pastAside(k)
 	end := k
 	start := end
-	for start >= 0 && end-start < 8 {
+	jumped := false
+	for start >= 0 && (end-start < 8 || jumped && end-start < 14) {
 		t := r.toks[start]
 		// "of the Eastline" inside the phrase: go on past it.
 		// Not past a name or a verb: "Sporting Mar for a fee", "funded by a grant".
@@ -192,6 +238,25 @@ func (r *reader) phraseBefore(j int) (string, []string, bool) {
 			(r.toks[start-1].lower == "of" || !r.toks[start-2].capital() && !strictVerb(r.toks[start-2]) && !verbLike(r.toks[start-2])) {
 			start -= 2
 			continue
+		}
+		// "The final cost of staging the 2025 festival": what the "of"
+		// does.
+		if determiners[t.lower] && start > 2 && strings.HasSuffix(r.toks[start-1].lower, "ing") && r.toks[start-2].lower == "of" {
+			start -= 3
+			jumped = true
+			continue
+		}
+		// "the cost of the water main break and the advisory": both
+		// things the "of" names.
+		if determiners[t.lower] && start > 1 && r.toks[start-1].lower == "and" && r.ofBefore(start-2) {
+			start -= 2
+			jumped = true
+			continue
+		}
+		// "one-off merger costs of £12 million and annual savings":
+		// another phrase.
+		if t.lower == "and" && start > 0 && (r.toks[start-1].number() || scales[r.toks[start-1].lower] != 0) || t.number() && !yearOnly(t) && start != end && !r.version(t) {
+			break
 		}
 		if clauseEnds[t.lower] || strictVerb(t) && start != end || determiners[t.lower] || t.possessive() && start != end {
 			break
@@ -233,11 +298,61 @@ func (r *reader) phraseBefore(j int) (string, []string, bool) {
 	return singular(head.bare()), mods, true
 }
 
+// pastAside is where the noun phrase ending at token k ends without
+// what is said aside of it: a relative clause ("the advisory that
+// followed") or an apposition ("The total cost of the clean-up,
+// including salvage and shoreline cleaning,").
+func (r *reader) pastAside(k int) int {
+	for m := k; m > 0 && m >= k-3; m-- {
+		if w := r.toks[m].lower; (w == "that" || w == "which") && m < k && verbLike(r.toks[m+1]) && !copulas[r.toks[m+1].lower] {
+			if r.toks[m-1].text == "," {
+				m--
+			}
+			return m - 1
+		}
+	}
+	if k < 1 || r.toks[k].text != "," {
+		return k
+	}
+	for m := k - 1; m > 1 && m >= k-24; m-- {
+		w := r.toks[m].lower
+		if w == ";" || w == ":" || copulas[w] {
+			return k
+		}
+		if r.toks[m-1].text == "," && (w == "including" || w == "excluding" || w == "plus") {
+			return m - 2
+		}
+	}
+	return k
+}
+
+// ofBefore reports an "of" among the few words of one noun phrase
+// ending at token k ("cost of the Carroll Avenue water main break").
+func (r *reader) ofBefore(k int) bool {
+	for m := k; m >= 0 && m > k-7; m-- {
+		t := r.toks[m]
+		if t.lower == "of" {
+			return true
+		}
+		if clauseEnds[t.lower] || verbLike(t) || t.lower == "and" || prepositions[t.lower] {
+			return false
+		}
+	}
+	return false
+}
+
 // strictVerb reports a token that can only be a verb: an auxiliary, a
 // copula or a past form ("cost" may be a noun, "accounted" may not).
 func strictVerb(t token) bool {
+	if adjectival[t.lower] {
+		return false
+	}
 	return auxiliaries[t.lower] || copulas[t.lower] || reporting[t.lower] || !t.capital() && len(t.lower) > 4 && strings.HasSuffix(t.lower, "ed") && !strings.HasSuffix(t.lower, "eed")
 }
+
+// adjectival are past forms that qualify a noun ("the final audited
+// cost"), never its verb.
+var adjectival = set("audited", "unaudited", "combined", "adjusted", "consolidated")
 
 // nounRun reads the noun phrase starting at token k ("drone service
 // contracts"): its last word is the head.
@@ -453,10 +568,19 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 		if r.inParens(y) != r.inParens(v) {
 			continue
 		}
+		// "the 1930s pool": a decade dates the thing, not the figure.
+		if decade(y) {
+			continue
+		}
 		same := !r.boundaryBetween(v, y)
 		// "£38.5 million against a budget of £31 million set in 2019":
 		// the year of the figure compared with is not this one's.
 		if !same && r.comparedAcross(v, y) {
+			continue
+		}
+		// "42,000 people ..., up from 38,500 in 2024": the year of
+		// the figure beside it; "registers back to 1538": a limit.
+		if !same && (r.otherFigureBefore(v, y, vals) || r.limitYear(y)) {
 			continue
 		}
 		d := y.Start - v.Start
@@ -474,6 +598,27 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 		}
 	}
 	return best
+}
+
+// otherFigureBefore reports another amount or count between v and a
+// later year y, in y's own part of the sentence: y is that figure's.
+func (r *reader) otherFigureBefore(v, y Value, vals []Value) bool {
+	for _, x := range vals {
+		if x.Start == v.Start || x.Kind == KindDate {
+			continue
+		}
+		if v.Start < x.Start && x.Start < y.Start && !r.boundaryBetween(x, y) {
+			return true
+		}
+	}
+	return false
+}
+
+// limitYear reports a year that ends a range rather than dates a figure:
+// "back to 1538", "until 2030", "since 1998".
+func (r *reader) limitYear(y Value) bool {
+	i := r.at(y)
+	return i > 0 && len(y.Text) == 4 && (r.toks[i-1].lower == "to" || r.toks[i-1].lower == "until" || r.toks[i-1].lower == "since")
 }
 
 func containsValue(vs []Value, v Value) bool {

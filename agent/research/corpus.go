@@ -97,6 +97,10 @@ func headingOf(name, title, head string) string {
 			}
 		}
 	}
+	// Plain text: its first line.
+	if title == "" {
+		title, _, _ = strings.Cut(strings.TrimSpace(head), "\n")
+	}
 	return name + " " + title
 }
 
@@ -118,8 +122,15 @@ func DescribeDocument(name, title, text string) Document {
 	// "03-press-release.md" names a press release as its title would.
 	probe := strings.NewReplacer("-", " ", "_", " ").Replace(name) + "\n" + title + "\n" + head
 	lower := strings.ToLower(probe)
+	heading := headingOf(strings.NewReplacer("-", " ", "_", " ").Replace(name), title, head)
 	for _, k := range documentKinds {
-		if slices.ContainsFunc(k.hints, func(h string) bool { return strings.Contains(lower, h) }) && k.pattern.MatchString(probe) {
+		// A filing is one by its name or heading: a news story that
+		// cites "its latest quarterly report" is still news.
+		p, l := probe, lower
+		if k.credibility >= 0.9 {
+			p, l = heading, strings.ToLower(heading)
+		}
+		if slices.ContainsFunc(k.hints, func(h string) bool { return strings.Contains(l, h) }) && k.pattern.MatchString(p) {
 			d.Kind, d.Credibility = k.kind, k.credibility
 			break
 		}
@@ -128,7 +139,6 @@ func DescribeDocument(name, title, text string) Document {
 	// Transport Committee report", "Official club statement"), unless
 	// the title is a newspaper's; a podcast, fan page or newsletter is
 	// not official. Neither overrides a filing or a press release.
-	heading := headingOf(strings.NewReplacer("-", " ", "_", " ").Replace(name), title, head)
 	if d.Credibility < 0.75 && officialRE.MatchString(heading) && !outletRE.MatchString(heading) && !informalRE.MatchString(heading) {
 		d.Kind, d.Credibility = "official", 0.85
 	} else if d.Kind == "document" && informalRE.MatchString(heading) {
@@ -136,6 +146,9 @@ func DescribeDocument(name, title, text string) Document {
 	} else if d.Kind == "document" && outletRE.MatchString(heading) {
 		d.Kind, d.Credibility = "news", 0.6 // "Dunmore Herald: ..."
 	}
+	// "**posted by dave, march 18, 2025**": a forum's date, in bold and
+	// lower case.
+	head = strings.NewReplacer("**", "", "__", "").Replace(head)
 	if slices.ContainsFunc(dateHints, func(h string) bool { return strings.Contains(lower, h) }) {
 		if m := dateLineRE.FindStringSubmatch(head); m != nil {
 			d.Published = dateOf(m[1])
@@ -177,8 +190,13 @@ func datelineOf(head string) time.Time {
 	return time.Time{}
 }
 
+// lowerMonthRE is a month's name in lower case before a day: "march 18,
+// 2025" in a forum's heading.
+var lowerMonthRE = regexp.MustCompile(`\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d`)
+
 // dateOf parses the first full date in s, zero when there is none.
 func dateOf(s string) time.Time {
+	s = lowerMonthRE.ReplaceAllStringFunc(s, func(m string) string { return strings.ToUpper(m[:1]) + m[1:] })
 	for _, v := range Values(s) {
 		if v.Kind != KindDate || len(v.Day) != 10 {
 			continue
