@@ -383,3 +383,25 @@ func TestAValueSaidWithoutItsCode(t *testing.T) {
 			Filters: []Filter{{Column: "ccy", Op: "=", Values: []string{"EUR"}}}}},
 	})
 }
+
+// TestTheWordsOfAMessage: a greeting, a thanks, "could you pull" and
+// "for the board deck" ask nothing of the data; a word of the data said
+// in them is still read.
+func TestTheWordsOfAMessage(t *testing.T) {
+	tix := schemaOf("tix", Column{Name: "chan", Type: "string", Values: []string{"email", "chat"}},
+		Column{Name: "agent", Type: "string", Values: []string{"ana", "ben"}}, Column{Name: "csat", Type: "integer", Min: "1", Max: "5"})
+	csat := []Measure{{Column: "csat", Agg: "avg"}}
+	checkCases(t, []parseCase{
+		{text: "Hi - could you pull the average csat by channel for the board deck? Thanks", schema: tix,
+			want: want{Table: "tix", Measures: csat, GroupBy: []Group{{"chan", ""}}}},
+		{text: "Hi Sam, can you grab avg csat by agent for my slides? thx", schema: tix,
+			want: want{Table: "tix", Measures: csat, GroupBy: []Group{{"agent", ""}}}},
+		{text: "Quick one: average csat for ana", schema: tix,
+			want: want{Table: "tix", Measures: csat, Filters: []Filter{{Column: "agent", Op: "=", Values: []string{"ana"}}}}},
+	})
+	board := schemaOf("votes", Column{Name: "board", Type: "string", Values: []string{"North", "South"}}, Column{Name: "seats", Type: "integer", Min: "1", Max: "9"})
+	checkCases(t, []parseCase{
+		{text: "total seats for the board North", schema: board, want: want{Table: "votes", Measures: []Measure{{Column: "seats", Agg: "sum"}},
+			Filters: []Filter{{Column: "board", Op: "=", Values: []string{"North"}}}}},
+	})
+}

@@ -223,8 +223,8 @@ func (p *parser) computable() error {
 	}
 	var got []string
 	for _, n := range p.notes {
-		if n.pos >= 0 {
-			got = append(got, n.short)
+		if n.pos >= 0 && n.short != "" {
+			got = append(got, n.short) // a greeting has no short form
 		}
 	}
 	msg := "I understood nothing I can compute"

@@ -246,6 +246,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 	steps := []func() error{
 		p.resolveQuoted,
 		p.chooseTable,
+		p.pleasantries,
 		p.readAbbreviations,
 		p.chooseDateColumn,
 		p.times,

@@ -148,7 +148,8 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"Q1 2021", salesSchema, []string{"I understood: Q1 2021 (order_date)", "I need a measure: one of the numeric columns amount, quantity, discount_pct, or a word such as count"}},
 		{"Arizona in March 2021", salesSchema, []string{"Arizona (state = 'Arizona')", "March 2021 (order_date)", "I need a measure"}},
-		{"hello world", salesSchema, []string{"I understood nothing I can compute", "hello, world"}},
+		{"hello world", salesSchema, []string{"I understood nothing I can compute", "did not understand: world"}},
+		{"foo bar", salesSchema, []string{"I understood nothing I can compute", "foo, bar"}},
 		{"", salesSchema, []string{"I understood nothing"}},
 		{`total "revenu" by region`, regions, []string{"no column revenu; did you mean revenue?"}},
 		{"sum of 'Amout'", salesSchema, []string{"no column Amout; did you mean amount?"}},
