@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -259,12 +260,27 @@ func TestAnOrdersValue(t *testing.T) {
 	reported(t, discounted, "avg order value")
 }
 
-// TestARateOfAValue: "return rate by category" is a share of the returned
-// rows in each category, not the count of returned rows: reported.
+// TestARateOfAValue: "return rate by category" is the share of the
+// returned rows within each category, not the count of returned rows; a
+// word that flags nothing two-valued is no rate.
 func TestARateOfAValue(t *testing.T) {
 	orders := schemaOf("orders", Column{Name: "category", Type: "string", Values: []string{"Furniture", "Technology"}},
-		Column{Name: "returned", Type: "string", Values: []string{"Yes", "No"}}, Column{Name: "qty", Type: "integer", Min: "1", Max: "9"})
-	reported(t, orders, "return rate by category")
+		Column{Name: "returned", Type: "string", Values: []string{"Yes", "No"}}, Column{Name: "qty", Type: "integer", Min: "1", Max: "9"},
+		Column{Name: "churned", Type: "integer", Min: "0", Max: "1"}, Column{Name: "status", Type: "string", Values: []string{"open", "closed", "held"}})
+	for text, want := range map[string][2]string{
+		"return rate by category":             {"returned", "Yes"},
+		"churn rate by category":              {"churned", "1"},
+		"return rate by category for 2+ qty?": {"returned", "Yes"},
+	} {
+		in, err := Parse(text, orders, now)
+		if err != nil || in.RateOf != want[0] || !slices.Contains(in.Analyses, AnalysisShare) || len(in.GroupBy) != 1 ||
+			!slices.ContainsFunc(in.Filters, func(f Filter) bool { return f.Column == want[0] && f.Op == "=" && f.Values[0] == want[1] }) {
+			t.Errorf("Parse(%q) = %+v, %v; want the share of %s = %s by category", text, in, err, want[0], want[1])
+		}
+	}
+	if in, err := Parse("status rate by category", orders, now); err == nil && in.RateOf != "" {
+		t.Errorf("status rate: RateOf %q; a column of three values flags nothing", in.RateOf)
+	}
 }
 
 // TestTheMostExpensiveVisit: "most expensive" ranks by cost as

@@ -58,6 +58,10 @@ type Intent struct {
 	// rows in both the part and the whole; the other filters pick the
 	// part. Empty: a share of all the rows.
 	ShareWithin []string `json:",omitempty"`
+	// RateOf is the column whose filter picks the part of a rate: in
+	// "reopen rate by channel for ana", reopened = 'Y' is the part of each
+	// channel's rows, and agent = 'ana' scopes the whole. "" for none.
+	RateOf string `json:",omitempty"`
 	// Time is the period asked about, on the table's date column.
 	Time *TimeRange
 	// Compare is the period to compare Time with ("vs last year", "year over

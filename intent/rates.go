@@ -3,6 +3,7 @@ package intent
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // exposureNouns name what a rate of events is out of: "bounce rate" is
@@ -25,6 +26,7 @@ func (p *parser) eventRates() error {
 		}
 		events := p.countColumnOf(w)
 		if events == nil {
+			p.flagRate(i)
 			continue
 		}
 		var base []string
@@ -59,4 +61,64 @@ func (p *parser) countColumnOf(w string) *Column {
 		return nil
 	}
 	return &p.t.Columns[i]
+}
+
+// yesValues are the values of a flag column that say it happened.
+var yesValues = setOf("y", "yes", "true", "t", "1")
+
+// flagRate reads "reopen rate", "return rate" at i over a column flagging
+// whether it happened (reopened: Y or N) as the share of the rows flagged
+// yes, within each group when the request groups.
+func (p *parser) flagRate(i int) {
+	w := p.low(i)
+	var found *Column
+	yes := ""
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if !slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return sameWord(w, cw) || stem(w) == stem(cw) }) {
+			continue
+		}
+		v := flagYes(c)
+		if v == "" {
+			continue
+		}
+		if found != nil {
+			return // two flags of that name: not this pass's to choose
+		}
+		found, yes = c, v
+	}
+	if found == nil {
+		return
+	}
+	src := p.src(i, i+2)
+	p.in.Filters = append(p.in.Filters, Filter{Column: found.Name, Op: "=", Values: []string{yes}})
+	p.filterRead(found.Name, i)
+	if !slices.Contains(p.in.Analyses, AnalysisShare) {
+		p.in.Analyses = append(p.in.Analyses, AnalysisShare)
+	}
+	p.akind[i+1] = AnalysisShare
+	p.in.RateOf = found.Name
+	p.understood(i, fmt.Sprintf("%s -> the share of rows with %s = %s (within each group)", src, found.Name, yes), src)
+	p.use(i, i+2)
+	p.named = true
+}
+
+// flagYes returns the value of c that flags yes when c holds two values,
+// one yes and one no (Y and N, Yes and No, 1 and 0, true and false); ""
+// otherwise.
+func flagYes(c *Column) string {
+	switch {
+	case c.Type == "boolean":
+		return "true"
+	case c.Type == "integer" && c.Min == "0" && c.Max == "1":
+		return "1"
+	case isText(c) && len(c.Values) == 2:
+		no := setOf("n", "no", "false", "f", "0")
+		for k, v := range c.Values {
+			if yesValues[strings.ToLower(v)] && no[strings.ToLower(c.Values[1-k])] {
+				return v
+			}
+		}
+	}
+	return ""
 }

@@ -130,7 +130,7 @@ func (p *parser) tableNamesOtherRows(w string) bool {
 // employees, and which is not said. A filter outside the share's words
 // ("share of revenue by region for Technology") scopes the whole.
 func (p *parser) shareOfAFilterBy() error {
-	if !slices.Contains(p.in.Analyses, AnalysisShare) || len(p.in.GroupBy) == 0 {
+	if !slices.Contains(p.in.Analyses, AnalysisShare) || len(p.in.GroupBy) == 0 || p.in.RateOf != "" {
 		return nil
 	}
 	share := p.sharePos()

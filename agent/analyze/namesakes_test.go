@@ -89,3 +89,36 @@ func TestRepeatedDimensionIsNotANamesake(t *testing.T) {
 		t.Errorf("by_order_no = %v; want A4 with its two lines", got)
 	}
 }
+
+// TestARateWithinEachGroup: "reopen rate by channel" is the reopened
+// share of each channel's tickets; another filter scopes the whole.
+func TestARateWithinEachGroup(t *testing.T) {
+	rows := [][]string{{"tkt_id", "chan", "agent", "reopened"}}
+	add := func(chan_, agent string, n, reopened int) {
+		for k := range n {
+			r := "N"
+			if k < reopened {
+				r = "Y"
+			}
+			rows = append(rows, []string{fmt.Sprintf("T%03d", len(rows)), chan_, agent, r})
+		}
+	}
+	add("email", "ana", 10, 1) // email: 1 + 3 of 20
+	add("email", "ben", 10, 3)
+	add("chat", "ana", 4, 2) // chat: 2 + 0 of 8
+	add("chat", "ben", 4, 0)
+	path := writeRows(t, "tix.csv", rows)
+	res := runRequest(t, "reopen rate by chan", path)
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("status %s %+v", res.Status, res.Error)
+	}
+	want := [][]string{{"chan", "rate_pct", "part", "whole"}, {"chat", "25", "2", "8"}, {"email", "20", "4", "20"}}
+	if got := readTable(t, res, "rate_by_chan"); !reflect.DeepEqual(got, want) {
+		t.Errorf("rate_by_chan = %v; want %v", got, want)
+	}
+	res = runRequest(t, "reopen rate by chan for ben", path)
+	want = [][]string{{"chan", "rate_pct", "part", "whole"}, {"email", "30", "3", "10"}, {"chat", "0", "0", "4"}}
+	if got := readTable(t, res, "rate_by_chan"); !reflect.DeepEqual(got, want) {
+		t.Errorf("rate_by_chan for ben = %v; want %v", got, want)
+	}
+}

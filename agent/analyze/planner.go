@@ -130,7 +130,9 @@ func (b *planBuilder) unapplied() []analysis.UnknownWord {
 				miss(kind, why)
 			}
 		case intent.AnalysisShare:
-			if !id(func(s string) bool { return s == "share" || strings.HasSuffix(s, "_share") }) {
+			if !id(func(s string) bool {
+				return s == "share" || strings.HasSuffix(s, "_share") || strings.HasPrefix(s, "rate_by_")
+			}) {
 				miss(kind, "a share needs a total or count split by a grouping or a filter")
 			}
 		case intent.AnalysisDistribution, intent.AnalysisHistogram:
@@ -295,6 +297,8 @@ func (b *planBuilder) build() {
 	}
 	for _, g := range b.in.GroupBy {
 		switch {
+		case b.in.RateOf != "" && b.has(intent.AnalysisShare) && len(b.in.GroupBy) == 1:
+			b.rateBy(measures[0], g) // "reopen rate by channel": the rate within each
 		case g.Grain != "" && b.in.Top != nil && b.in.Top.Column == g.Column:
 			b.rankPeriods(measures[0], g, b.in.Top)
 		case g.Grain != "":
@@ -315,6 +319,8 @@ func (b *planBuilder) build() {
 	if b.in.Top != nil && b.in.Top.Column != "" && !slices.ContainsFunc(b.in.GroupBy, func(g intent.Group) bool { return g.Column == b.in.Top.Column }) {
 		if year, lo, hi, ok := b.yearPair(); ok && b.has(intent.AnalysisGrowth) && measures[0].Per == "" {
 			b.rankByChange(measures[0], b.in.Top, year, lo, hi)
+		} else if b.in.RateOf != "" && b.has(intent.AnalysisShare) {
+			b.rateBy(measures[0], intent.Group{Column: b.in.Top.Column}) // "the channel with the highest reopen rate"
 		} else if !b.has(intent.AnalysisGrowth) {
 			b.breakdown(measures, b.in.Top.Column)
 		}
@@ -969,7 +975,7 @@ func (b *planBuilder) shareOfFilter(m measure) {
 	var part, scope []string
 	for _, f := range b.in.Filters {
 		cond := b.condition(f)
-		if b.isYearColumn(f.Column) || slices.Contains(b.in.ShareWithin, f.Column) {
+		if b.isYearColumn(f.Column) || slices.Contains(b.in.ShareWithin, f.Column) || b.in.RateOf != "" && f.Column != b.in.RateOf {
 			scope = append(scope, cond) // "% of male patients": of the male ones
 		} else {
 			part = append(part, cond)
@@ -995,6 +1001,56 @@ func (b *planBuilder) shareOfFilter(m measure) {
 	b.add(analysis.Subtask{TaskID: "share", ToolName: analysis.ToolSQL, Description: fmt.Sprintf("Share of %s%s in the whole", m.label, b.scopeText()),
 		Arguments: map[string]any{"query": q}, Invariants: []string{"the same period for the part and the whole"}, Deliverable: analysis.DeliverTables,
 		EstimatedCostSeconds: b.cost(0.3)})
+}
+
+// rateBy: a rate within each group ("reopen rate by channel"): the part
+// its column's filter picks of each group's rows, the other filters and
+// the period scoping the whole, highest first (periods in order).
+func (b *planBuilder) rateBy(m measure, g intent.Group) {
+	var part, scope []string
+	for _, f := range b.in.Filters {
+		if f.Column == b.in.RateOf {
+			part = append(part, b.condition(f))
+		} else {
+			scope = append(scope, b.condition(f))
+		}
+	}
+	if tr := b.in.Time; tr != nil && tr.Column != "" {
+		scope = append(scope, fmt.Sprintf("%s >= '%s' AND %s < '%s'", quoteIdent(tr.Column), tr.Start, quoteIdent(tr.Column), tr.End))
+	}
+	key, name, order := quoteIdent(g.Column), g.Column, "2 DESC NULLS LAST, 1"
+	if g.Grain != "" {
+		key, name, order = periodExpr(g.Grain, g.Column), "period", "1"
+	}
+	where := " WHERE " + key + " IS NOT NULL"
+	if len(scope) > 0 {
+		where += " AND " + strings.Join(scope, " AND ")
+	}
+	limit := ""
+	if t := b.in.Top; t != nil && strings.EqualFold(t.Column, g.Column) && t.N > 0 {
+		limit = fmt.Sprintf(" LIMIT %d", t.N)
+		if !t.Desc {
+			order = "2 ASC NULLS LAST, 1"
+		}
+	}
+	from := quoteIdent(b.table.Name)
+	if b.table.From != "" {
+		from = b.table.From
+	}
+	q := fmt.Sprintf("SELECT %s AS %s, 100.0 * part / NULLIF(whole, 0) AS rate_pct, part, whole FROM (SELECT %s AS %s, %s FILTER (WHERE %s) AS part, %s AS whole FROM %s%s GROUP BY 1) ORDER BY %s%s",
+		quoteIdent(name), quoteIdent(name), key, quoteIdent(name), m.sql, strings.Join(part, " AND "), m.sql, from, where, order, limit)
+	id := "rate_by_" + fileName(strings.ToLower(name))
+	desc := fmt.Sprintf("Share of %s with %s in each %s", m.label, strings.Join(part, " AND "), name)
+	if len(scope) > 0 {
+		desc += " (" + strings.Join(scope, "; ") + ")"
+	}
+	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Arguments: map[string]any{"query": q},
+		Invariants: []string{"the part and the whole of each " + name + " over the same rows"}, Deliverable: analysis.DeliverTables,
+		EstimatedCostSeconds: b.cost(0.3)})
+	if b.wantsCharts() {
+		b.add(analysis.Subtask{TaskID: id + "_chart", ToolName: analysis.ToolPlot, Description: "Chart: " + desc, Dependencies: []string{id},
+			Arguments: map[string]any{"input": id, "type": "bar", "x_col": name, "y_col": "rate_pct", "title": desc}, Deliverable: analysis.DeliverCharts, EstimatedCostSeconds: 0.3})
+	}
 }
 
 // topRows: the rows with the highest (or lowest) values of a column, for

@@ -219,7 +219,7 @@ func addsUp(col string) bool {
 			return false // every aggregate but a count: an average, a range, ...
 		}
 	}
-	return !strings.Contains(col, "_per_") && col != "change" && col != "change_pct" && col != "share" && col != "share_pct"
+	return !strings.Contains(col, "_per_") && col != "change" && col != "change_pct" && col != "share" && col != "share_pct" && col != "rate_pct"
 }
 
 // movement says in words how a value moved from a to b: ", up 12 (5.0%)",
