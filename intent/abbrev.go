@@ -63,10 +63,18 @@ func (p *parser) readAbbreviations() error {
 		}
 		if cw := p.abbreviationOf(i); cw != "" {
 			p.toks[i].low = cw
+		} else if long := chatShorthand[w]; long != "" {
+			p.toks[i].low = long
 		}
 	}
 	return nil
 }
+
+// chatShorthand are the nouns of rows people shorten in chat, read as the
+// word when no column's name abbreviates them otherwise: "pts" are the
+// patients of a trial unless a column says points.
+var chatShorthand = map[string]string{"pts": "patients", "pt": "patient", "ppl": "people", "custs": "customers",
+	"emps": "employees", "mgrs": "managers", "yrs": "years"}
 
 // measureNouns are words the parser reads for itself (a discount is taken
 // off a price, a temperature is averaged, a region is a place) that
@@ -200,8 +208,8 @@ func (p *parser) wordIs(i int, cw string) bool {
 // A word that only grows from cw ("country" from count, "agent" from age)
 // is not an abbreviation of it.
 func abbreviates(w, cw string) bool {
-	if len(cw) < 2 || len(w) <= len(cw) || w[0] != cw[0] || !isLetters(cw) || !isLetters(w) {
-		return false
+	if len(cw) < 2 || len(w) <= len(cw) || len(w) < 4 || w[0] != cw[0] || !isLetters(cw) || !isLetters(w) {
+		return false // "pts" is shorthand itself, not a word "ps" abbreviates
 	}
 	if strings.HasPrefix(w, cw) && len(cw) > 2 {
 		// "precip" for precipitation; "crim" for crime, a silent e left off

@@ -421,3 +421,19 @@ func TestTheWordsOfAMessage(t *testing.T) {
 			Filters: []Filter{{Column: "board", Op: "=", Values: []string{"North"}}}}},
 	})
 }
+
+// TestShorthandAndLetterNames: measures exports name by their letters
+// (hgb, csat) are named in full words, and chat shorthand for the rows
+// ("pts", "tix") counts them; "pts" is no abbreviation of a ps column.
+func TestShorthandAndLetterNames(t *testing.T) {
+	trial := schemaOf("trial", Column{Name: "arm", Type: "string", Values: []string{"A", "B"}},
+		Column{Name: "ps", Type: "integer", Min: "0", Max: "2"}, Column{Name: "hgb", Type: "float", Min: "9", Max: "16"})
+	tix := schemaOf("tix", Column{Name: "chan", Type: "string", Values: []string{"email", "chat"}}, Column{Name: "csat", Type: "integer", Min: "1", Max: "5"})
+	byArm := []Group{{"arm", ""}}
+	checkCases(t, []parseCase{
+		{text: "avg haemoglobin by arm", schema: trial, want: want{Table: "trial", Measures: []Measure{{Column: "hgb", Agg: "avg"}}, GroupBy: byArm}},
+		{text: "number of pts by arm", schema: trial, want: want{Table: "trial", Measures: []Measure{{Agg: "count"}}, GroupBy: byArm}},
+		{text: "avg satisfaction score by chan", schema: tix, want: want{Table: "tix", Measures: []Measure{{Column: "csat", Agg: "avg"}}, GroupBy: []Group{{"chan", ""}}}},
+		{text: "# of tix by chan", schema: tix, want: want{Table: "tix", Measures: []Measure{{Agg: "count"}}, GroupBy: []Group{{"chan", ""}}}},
+	})
+}

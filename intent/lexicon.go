@@ -100,6 +100,14 @@ var synonymSets = [][]string{
 	{"dpi", "disposable income", "disposable personal income"},
 	{"educ", "education", "schooling"},
 	{"employee", "employees", "staff", "personnel", "worker", "workers", "staffer", "staffers"},
+	// measures named by their letters in exports and said in full
+	{"hgb", "hb", "hemoglobin", "haemoglobin"}, {"csat", "satisfaction", "customer satisfaction"},
+	{"nps", "net promoter", "net promoter score", "promoter score"}, {"xr", "fx", "exchange rate", "fx rate"},
+	{"wh", "whse", "warehouse", "warehouses"}, {"hh", "hhs", "household", "households"},
+	{"est", "estimate", "estimated", "estimates"}, {"bmi", "body mass index"},
+	{"wbc", "white blood cell", "white blood cells", "white cell count"}, {"los", "length of stay"},
+	{"tkt", "tkts", "tix", "ticket", "tickets"}, {"acct", "accts", "account", "accounts"},
+	{"txn", "txns", "trx", "transaction", "transactions"}, {"org", "orgs", "organization", "organizations", "organisation", "organisations"},
 }
 
 // synonymPhrases maps the phrases of synonymSets ("box office", "fuel
