@@ -437,3 +437,16 @@ func TestShorthandAndLetterNames(t *testing.T) {
 		{text: "# of tix by chan", schema: tix, want: want{Table: "tix", Measures: []Measure{{Agg: "count"}}, GroupBy: []Group{{"chan", ""}}}},
 	})
 }
+
+// TestAGrowthAsAFactor: "by what factor", "how many times larger" ask for
+// the change between two periods, as a factor.
+func TestAGrowthAsAFactor(t *testing.T) {
+	life := schemaOf("life", Column{Name: "country", Type: "string", Values: []string{"Arland", "Borvia"}},
+		Column{Name: "year", Type: "integer", Min: "1990", Max: "2010"}, Column{Name: "pop", Type: "integer", Min: "100", Max: "90000"})
+	for _, text := range []string{"by what factor did total pop grow from 1995 to 2005", "how many times larger was total pop in 2005 than in 1995"} {
+		in, err := Parse(text, life, now)
+		if err != nil || !slices.Contains(in.Analyses, AnalysisGrowth) || len(in.Unknown) > 0 {
+			t.Errorf("Parse(%q) = %+v, %v; want the growth between the years", text, in, err)
+		}
+	}
+}

@@ -397,8 +397,10 @@ func (r *run) runTransform(ctx context.Context, t *analysis.Subtask, a *analysis
 		q = fmt.Sprintf("SELECT *, %s / NULLIF(SUM(%s) OVER (), 0) AS share, 100.0 * %s / NULLIF(SUM(%s) OVER (), 0) AS share_pct FROM %s ORDER BY %s DESC", c, c, c, c, from, c)
 	case analysis.OpGrowth:
 		c, o := quoteIdent(a.Columns[0]), quoteIdent(a.GroupBy[0])
-		q = fmt.Sprintf("SELECT *, %s - LAG(%s) OVER (ORDER BY %s) AS change, 100.0 * (%s - LAG(%s) OVER (ORDER BY %s)) / NULLIF(ABS(LAG(%s) OVER (ORDER BY %s)), 0) AS change_pct FROM %s ORDER BY %s",
-			c, c, o, c, c, o, c, o, from, o)
+		// the change, in units, in percent and as a factor ("grew 1.4 times")
+		lag := fmt.Sprintf("LAG(%s) OVER (ORDER BY %s)", c, o)
+		q = fmt.Sprintf("SELECT *, %s - %s AS change, 100.0 * (%s - %s) / NULLIF(ABS(%s), 0) AS change_pct, %s / NULLIF(%s, 0) AS factor FROM %s ORDER BY %s",
+			c, lag, c, lag, lag, c, lag, from, o)
 	}
 	if a.Limit > 0 {
 		q += fmt.Sprintf(" LIMIT %d", a.Limit)
