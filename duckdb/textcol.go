@@ -517,6 +517,9 @@ func dateNote(r textReading, sample []string) string {
 	return note
 }
 
+// isoDates is the reading of a column of ISO dates without a time of day.
+var isoDates = textReading{Type: "DATE", Format: isoFormat}
+
 // readTextColumns reads the table's text columns that hold dates or
 // numbers as such, replacing the table once, and returns the readings by
 // column name.
@@ -525,12 +528,17 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 	if err != nil {
 		return nil, err
 	}
-	var text []string
+	var text, dates []string
 	for _, c := range cols {
 		// Text only: a TIME column (a time of day) is not text to read
 		// in other layouts, though quarry calls it a string.
 		if strings.EqualFold(c.Type, "VARCHAR") {
 			text = append(text, c.Name)
+		}
+		// DuckDB's reader read ISO dates (see createTable) as the
+		// first layout would have.
+		if strings.EqualFold(c.Type, "DATE") {
+			dates = append(dates, c.Name)
 		}
 	}
 	text, more, values, err := e.readableColumns(ctx, name, text)
@@ -552,6 +560,9 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 		reads[c] = r
 	}
 	retyped := map[string]bool{}
+	for _, c := range dates {
+		reads[c], retyped[c] = isoDates, true
+	}
 	for i, c := range text {
 		r, ok, done, err := e.readTextColumn(ctx, name, c, samples[i], cands[i], values[c])
 		if err != nil {
