@@ -116,12 +116,12 @@ func (e *Engine) load(ctx context.Context, name, path, file string) (*quarry.Fil
 		e.dropTable(name)
 		return nil, 0, err
 	}
-	reads, err := e.readTextColumns(ctx, name)
+	reads, grouped, err := e.readTextColumns(ctx, name)
 	if err != nil {
 		e.dropTable(name)
 		return nil, 0, err
 	}
-	t, schema, err := e.profile(ctx, name)
+	t, schema, err := e.profile(ctx, name, grouped)
 	if err == nil {
 		annotate(t, schema, reads, shape.Renamed)
 		if shape.Title != "" {

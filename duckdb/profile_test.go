@@ -3,6 +3,7 @@ package duckdb
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -234,4 +235,37 @@ func TestIntegerRange(t *testing.T) {
 	if _, _, ok := e.IntegerRange("nope", "id"); ok {
 		t.Errorf("IntegerRange(nope, id) ok; want not")
 	}
+}
+
+// A large table's text columns of few values get their distinct count
+// and most frequent values from the text tests' groups: exact, ties in
+// value order.
+func TestProfileLargeTableTextValues(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,shop,amount\n")
+	const rows = exactDistinctRows + 20_000
+	// shop: s0 on half the rows, s1..s6 on as many rows each.
+	for i := range rows {
+		shop := "s0"
+		if i%2 == 1 {
+			shop = fmt.Sprintf("s%d", (i/2)%6+1)
+		}
+		fmt.Fprintf(&b, "%d,%s,%d\n", i, shop, i%7)
+	}
+	e := mustOpen(t)
+	schema, _, err := e.LoadCSV(context.Background(), "t", writeFile(t, "t.csv", b.String()))
+	if err != nil {
+		t.Fatalf("LoadCSV: %v", err)
+	}
+	for _, c := range schema.Columns {
+		if c.Name != "shop" {
+			continue
+		}
+		want := []string{"s0", "s1", "s2", "s3", "s4"}
+		if c.Cardinality != 7 || !slices.Equal(c.SampleValues, want) {
+			t.Errorf("shop: %d values, samples %v; want 7, %v", c.Cardinality, c.SampleValues, want)
+		}
+		return
+	}
+	t.Fatalf("no column shop in %+v", schema.Columns)
 }
