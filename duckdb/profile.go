@@ -17,8 +17,8 @@ const exactDistinctRows = 100_000
 // profile reads a loaded table's columns from the catalog and profiles
 // them in aggregate queries of up to profileBatch columns each. A table
 // of more than exactDistinctRows rows takes the distinct count and the
-// most frequent values of the text columns in grouped from there, exact
-// and without scanning them again.
+// most frequent values of the columns in grouped (text, and dates the
+// reader read) from there, exact and without scanning them again.
 func (e *Engine) profile(ctx context.Context, name string, grouped map[string]textValues) (*table, *quarry.FileSchema, error) {
 	cols, err := e.catalogColumns(ctx, name)
 	if err != nil {
@@ -59,8 +59,8 @@ const profileBatch = 16
 
 // profileColumns profiles cols of table name in one aggregate query into
 // out[:len(cols)], and keeps each integer column's range in cols. The
-// distinct count and most frequent values of a text column in grouped
-// are taken from there.
+// distinct count and most frequent values of a column in grouped are
+// taken from there.
 func (e *Engine) profileColumns(ctx context.Context, name string, rows int64, distinct string, cols []column, grouped map[string]textValues, out []quarry.Column) error {
 	const perCol = 5
 	var sel []string
@@ -71,7 +71,7 @@ func (e *Engine) profileColumns(ctx context.Context, name string, rows int64, di
 			lo, hi = "min("+q+")::DOUBLE", "max("+q+")::DOUBLE"
 		}
 		count, top := fmt.Sprintf(distinct, q), fmt.Sprintf("approx_top_k(%s, %d)::VARCHAR[]", q, quarry.MaxSampleValues)
-		if _, ok := grouped[c.Name]; ok && strings.EqualFold(c.Type, "VARCHAR") {
+		if _, ok := grouped[c.Name]; ok {
 			count, top = "NULL::BIGINT", "NULL::VARCHAR[]"
 		}
 		sel = append(sel, "count("+q+")", count, top, lo, hi)
@@ -95,7 +95,7 @@ func (e *Engine) profileColumns(ctx context.Context, name string, rows int64, di
 			Distinct: toInt64(v[1]),
 			Samples:  toStrings(v[2]),
 		}
-		if g, ok := grouped[c.Name]; ok && strings.EqualFold(c.Type, "VARCHAR") {
+		if g, ok := grouped[c.Name]; ok {
 			p.Distinct, p.Samples = g.Distinct, g.Top
 		}
 		p.Min, p.HasMin = toFloat(v[3])

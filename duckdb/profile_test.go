@@ -237,12 +237,12 @@ func TestIntegerRange(t *testing.T) {
 	}
 }
 
-// A large table's text columns of few values get their distinct count
-// and most frequent values from the text tests' groups: exact, ties in
-// value order.
+// A large table's text columns of few values and its ISO dates get
+// their distinct count and most frequent values from grouping them:
+// exact, ties in value order.
 func TestProfileLargeTableTextValues(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("id,shop,amount\n")
+	b.WriteString("id,shop,day,amount\n")
 	const rows = exactDistinctRows + 20_000
 	// shop: s0 on half the rows, s1..s6 on as many rows each.
 	for i := range rows {
@@ -250,22 +250,32 @@ func TestProfileLargeTableTextValues(t *testing.T) {
 		if i%2 == 1 {
 			shop = fmt.Sprintf("s%d", (i/2)%6+1)
 		}
-		fmt.Fprintf(&b, "%d,%s,%d\n", i, shop, i%7)
+		day := 1 + min(i%10/5, 1) + i%10/8 // half the 1st, 30% the 2nd, 20% the 3rd
+		fmt.Fprintf(&b, "%d,%s,2024-01-%02d,%d\n", i, shop, day, i%7)
 	}
 	e := mustOpen(t)
 	schema, _, err := e.LoadCSV(context.Background(), "t", writeFile(t, "t.csv", b.String()))
 	if err != nil {
 		t.Fatalf("LoadCSV: %v", err)
 	}
+	want := map[string]struct {
+		n       int64
+		samples []string
+	}{
+		"shop": {7, []string{"s0", "s1", "s2", "s3", "s4"}},
+		"day":  {3, []string{"2024-01-01", "2024-01-02", "2024-01-03"}},
+	}
 	for _, c := range schema.Columns {
-		if c.Name != "shop" {
+		w, ok := want[c.Name]
+		if !ok {
 			continue
 		}
-		want := []string{"s0", "s1", "s2", "s3", "s4"}
-		if c.Cardinality != 7 || !slices.Equal(c.SampleValues, want) {
-			t.Errorf("shop: %d values, samples %v; want 7, %v", c.Cardinality, c.SampleValues, want)
+		if c.Cardinality != w.n || !slices.Equal(c.SampleValues, w.samples) {
+			t.Errorf("%s: %d values, samples %v; want %d, %v", c.Name, c.Cardinality, c.SampleValues, w.n, w.samples)
 		}
-		return
+		delete(want, c.Name)
 	}
-	t.Fatalf("no column shop in %+v", schema.Columns)
+	if len(want) > 0 {
+		t.Fatalf("columns %v missing from %+v", want, schema.Columns)
+	}
 }

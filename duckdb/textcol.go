@@ -563,6 +563,9 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 	retyped := map[string]bool{}
 	for _, c := range dates {
 		reads[c], retyped[c] = isoDates, true
+		if grouped[c], err = e.dateValues(ctx, name, c); err != nil {
+			return nil, nil, err
+		}
 	}
 	for i, c := range text {
 		r, ok, done, err := e.readTextColumn(ctx, name, c, samples[i], cands[i], values[c])
@@ -574,7 +577,9 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 		}
 	}
 	for c, r := range reads {
-		delete(grouped, c)
+		if r != isoDates {
+			delete(grouped, c)
+		}
 		if retyped[c] {
 			continue
 		}
@@ -585,12 +590,30 @@ func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]t
 	return reads, grouped, nil
 }
 
-// textValues is what the text tests learned of a text column's values by
-// grouping them (see textCounts): how many distinct values it holds, and
-// its most frequent ones (quarry.MaxSampleValues at most, most rows
-// first, ties in value order). They are exact, where the profile of a
-// large table would count with HyperLogLog and guess the most frequent
-// with approx_top_k, two more scans of the column.
+// dateValues groups the values of a DATE column that DuckDB's reader read
+// (at most one a day from 1800 to 2200, a few hundred thousand, which
+// datesInRange checked) for what the profile would otherwise estimate
+// in two more scans (see textValues).
+func (e *Engine) dateValues(ctx context.Context, name, col string) (textValues, error) {
+	var v textValues
+	var top any
+	q := quoteIdent(col)
+	err := e.db.QueryRowContext(ctx, fmt.Sprintf(
+		"SELECT count(v), coalesce((list(CAST(v AS VARCHAR) ORDER BY n DESC, v) FILTER (WHERE v IS NOT NULL))[1:%d], []) FROM (SELECT %s AS v, count(*) AS n FROM %s GROUP BY %s)",
+		quarry.MaxSampleValues, q, quoteIdent(name), q)).Scan(&v.Distinct, &top)
+	if err != nil {
+		return v, fmt.Errorf("duckdb: dates of %s: %w", name, err)
+	}
+	v.Top = toStrings(top)
+	return v, nil
+}
+
+// textValues is what grouping a column's values told (the text tests'
+// groups, see textCounts, or dateValues): how many distinct values it
+// holds, and its most frequent ones (quarry.MaxSampleValues at most,
+// most rows first, ties in value order). They are exact, where the
+// profile of a large table would count with HyperLogLog and guess the
+// most frequent with approx_top_k, two more scans of the column.
 type textValues struct {
 	Distinct int64
 	Top      []string
