@@ -226,7 +226,7 @@ func FuzzReadText(f *testing.F) {
 			}
 		}
 		rows.Close()
-		reads, err := e.readTextColumns(ctx, "t")
+		reads, _, err := e.readTextColumns(ctx, "t")
 		if err != nil {
 			t.Fatalf("readTextColumns(%q): %v", vals, err)
 		}

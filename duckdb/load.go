@@ -116,12 +116,12 @@ func (e *Engine) load(ctx context.Context, name, path, file string) (*quarry.Fil
 		e.dropTable(name)
 		return nil, 0, err
 	}
-	reads, err := e.readTextColumns(ctx, name)
+	reads, grouped, err := e.readTextColumns(ctx, name)
 	if err != nil {
 		e.dropTable(name)
 		return nil, 0, err
 	}
-	t, schema, err := e.profile(ctx, name)
+	t, schema, err := e.profile(ctx, name, grouped)
 	if err == nil {
 		annotate(t, schema, reads, shape.Renamed)
 		if shape.Title != "" {
@@ -145,12 +145,20 @@ func (e *Engine) load(ctx context.Context, name, path, file string) (*quarry.Fil
 // only the column types are left to DuckDB's detection. When a value far
 // into the file does not fit the type guessed from the sample, it retries
 // once with the whole file as the sample.
+//
+// Dates stay text for DuckDB's reader, for readTextColumns to read in many
+// more layouts with one rule for every column, except ISO dates
+// (2017-05-15): the reader reads them as that rule would, for a fraction
+// of the cost of reading them as text and then as dates (a text sample,
+// the tests of every layout, and a rewrite of the column). A column the
+// reader cannot take as ISO dates after all (a value past the sample),
+// or whose years are outside what readTextColumns accepts, sends the file
+// back to the reading without them, as does any other failure, so that a
+// file that does not load says why as before.
 func (e *Engine) createTable(ctx context.Context, name, path, file string, shape *csvShape) error {
-	// Dates and timestamps stay text for DuckDB's reader: readTextColumns
-	// reads them in many more layouts, with one rule for every column.
-	opts := ", auto_type_candidates = ['BIGINT', 'DOUBLE', 'TIME', 'VARCHAR']"
 	// The path and the column names come from outside: parameters.
 	args := []any{sql.Named("path", path)}
+	var opts string
 	if shape.Renamed != "" || len(shape.Unnamed) > 0 {
 		names := append([]string(nil), shape.Header...)
 		if shape.Renamed != "" {
@@ -172,14 +180,44 @@ func (e *Engine) createTable(ctx context.Context, name, path, file string, shape
 		_, err := e.db.ExecContext(ctx, q, args...)
 		return err
 	}
-	err := create("")
-	if err != nil && duckType(err) == duckdbdriver.ErrorTypeConversion || err != nil && strings.Contains(duckMessage(err), "Could not convert") {
+	err := create(isoDateTypes)
+	if err == nil {
+		var ok bool
+		if ok, err = e.datesInRange(ctx, name); err == nil && ok {
+			return nil
+		}
+	}
+	if ctx.Err() != nil {
+		return e.createFailed(ctx, name, path, file, err)
+	}
+	e.dropTable(name)
+	err = create(textTypes)
+	if conversionError(err) {
 		e.dropTable(name)
-		err = create(", sample_size = -1")
+		err = create(textTypes + ", sample_size = -1")
 	}
 	if err == nil {
 		return nil
 	}
+	return e.createFailed(ctx, name, path, file, err)
+}
+
+// The types DuckDB's reader may give a column: textTypes leaves dates and
+// timestamps text, isoDateTypes reads ISO dates (and no other layout).
+const (
+	textTypes    = ", auto_type_candidates = ['BIGINT', 'DOUBLE', 'TIME', 'VARCHAR']"
+	isoDateTypes = ", auto_type_candidates = ['BIGINT', 'DOUBLE', 'TIME', 'DATE', 'VARCHAR'], dateformat = '%Y-%m-%d'"
+)
+
+// conversionError reports whether err is DuckDB's reader meeting a value
+// that does not fit the type it chose for its column from the sample.
+func conversionError(err error) bool {
+	return err != nil && (duckType(err) == duckdbdriver.ErrorTypeConversion || strings.Contains(duckMessage(err), "Could not convert"))
+}
+
+// createFailed drops what a failed createTable left and says why it
+// failed.
+func (e *Engine) createFailed(ctx context.Context, name, path, file string, err error) error {
 	e.dropTable(name)
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -188,6 +226,31 @@ func (e *Engine) createTable(ctx context.Context, name, path, file string, shape
 		return e.outOfMemory("reading " + file)
 	}
 	return quarry.Errorf(quarry.ECodeMalformedCSV, "%s could not be read: %s", file, readMessage(err, path, file))
+}
+
+// datesInRange reports whether every DATE column of table name, as
+// DuckDB's reader read them, holds years between 1800 and 2200 only, as
+// readTextColumns requires of any column it reads as dates.
+func (e *Engine) datesInRange(ctx context.Context, name string) (bool, error) {
+	cols, err := e.catalogColumns(ctx, name)
+	if err != nil {
+		return false, err
+	}
+	var bad []string
+	for _, c := range cols {
+		if strings.EqualFold(c.Type, "DATE") {
+			q := quoteIdent(c.Name)
+			bad = append(bad, fmt.Sprintf("count(*) FILTER (WHERE year(%s) NOT BETWEEN 1800 AND 2200)", q))
+		}
+	}
+	if len(bad) == 0 {
+		return true, nil
+	}
+	var n int64
+	if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(bad, " + ")+" FROM "+quoteIdent(name)).Scan(&n); err != nil {
+		return false, fmt.Errorf("duckdb: dates of %s: %w", name, err)
+	}
+	return n == 0, nil
 }
 
 // unnamedName is the placeholder name of unnamed column i (0-based).

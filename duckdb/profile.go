@@ -15,8 +15,11 @@ import (
 const exactDistinctRows = 100_000
 
 // profile reads a loaded table's columns from the catalog and profiles
-// them in aggregate queries of up to profileBatch columns each.
-func (e *Engine) profile(ctx context.Context, name string) (*table, *quarry.FileSchema, error) {
+// them in aggregate queries of up to profileBatch columns each. A table
+// of more than exactDistinctRows rows takes the distinct count and the
+// most frequent values of the columns in grouped (text, and dates the
+// reader read) from there, exact and without scanning them again.
+func (e *Engine) profile(ctx context.Context, name string, grouped map[string]textValues) (*table, *quarry.FileSchema, error) {
 	cols, err := e.catalogColumns(ctx, name)
 	if err != nil {
 		return nil, nil, err
@@ -30,6 +33,10 @@ func (e *Engine) profile(ctx context.Context, name string) (*table, *quarry.File
 	distinct := "count(DISTINCT %s)"
 	if rows > exactDistinctRows {
 		distinct = "approx_count_distinct(%s)"
+	} else {
+		// The exact count is one scan for every column anyway, and
+		// approx_top_k's picks are what the samples have always been.
+		grouped = nil
 	}
 	// Per column: non-null count, distinct count, five most frequent
 	// values as text, and min/max (numbers only, for the 0/1 flag rule),
@@ -38,7 +45,7 @@ func (e *Engine) profile(ctx context.Context, name string) (*table, *quarry.File
 	schema := &quarry.FileSchema{Columns: make([]quarry.Column, len(cols))}
 	for start := 0; start < len(cols); start += profileBatch {
 		batch := t.Columns[start:min(start+profileBatch, len(cols))]
-		if err := e.profileColumns(ctx, name, rows, distinct, batch, schema.Columns[start:]); err != nil {
+		if err := e.profileColumns(ctx, name, rows, distinct, batch, grouped, schema.Columns[start:]); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -51,8 +58,10 @@ func (e *Engine) profile(ctx context.Context, name string) (*table, *quarry.File
 const profileBatch = 16
 
 // profileColumns profiles cols of table name in one aggregate query into
-// out[:len(cols)], and keeps each integer column's range in cols.
-func (e *Engine) profileColumns(ctx context.Context, name string, rows int64, distinct string, cols []column, out []quarry.Column) error {
+// out[:len(cols)], and keeps each integer column's range in cols. The
+// distinct count and most frequent values of a column in grouped are
+// taken from there.
+func (e *Engine) profileColumns(ctx context.Context, name string, rows int64, distinct string, cols []column, grouped map[string]textValues, out []quarry.Column) error {
 	const perCol = 5
 	var sel []string
 	for _, c := range cols {
@@ -61,8 +70,11 @@ func (e *Engine) profileColumns(ctx context.Context, name string, rows int64, di
 		if dt := dataType(c.Type); dt == quarry.TypeInteger || dt == quarry.TypeFloat {
 			lo, hi = "min("+q+")::DOUBLE", "max("+q+")::DOUBLE"
 		}
-		sel = append(sel, "count("+q+")", fmt.Sprintf(distinct, q),
-			fmt.Sprintf("approx_top_k(%s, %d)::VARCHAR[]", q, quarry.MaxSampleValues), lo, hi)
+		count, top := fmt.Sprintf(distinct, q), fmt.Sprintf("approx_top_k(%s, %d)::VARCHAR[]", q, quarry.MaxSampleValues)
+		if _, ok := grouped[c.Name]; ok {
+			count, top = "NULL::BIGINT", "NULL::VARCHAR[]"
+		}
+		sel = append(sel, "count("+q+")", count, top, lo, hi)
 	}
 	dest := make([]any, len(sel))
 	vals := make([]any, len(sel))
@@ -82,6 +94,9 @@ func (e *Engine) profileColumns(ctx context.Context, name string, rows int64, di
 			NonNull:  toInt64(v[0]),
 			Distinct: toInt64(v[1]),
 			Samples:  toStrings(v[2]),
+		}
+		if g, ok := grouped[c.Name]; ok {
+			p.Distinct, p.Samples = g.Distinct, g.Top
 		}
 		p.Min, p.HasMin = toFloat(v[3])
 		p.Max, _ = toFloat(v[4])

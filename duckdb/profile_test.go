@@ -3,6 +3,7 @@ package duckdb
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -233,5 +234,48 @@ func TestIntegerRange(t *testing.T) {
 	}
 	if _, _, ok := e.IntegerRange("nope", "id"); ok {
 		t.Errorf("IntegerRange(nope, id) ok; want not")
+	}
+}
+
+// A large table's text columns of few values and its ISO dates get
+// their distinct count and most frequent values from grouping them:
+// exact, ties in value order.
+func TestProfileLargeTableTextValues(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("id,shop,day,amount\n")
+	const rows = exactDistinctRows + 20_000
+	// shop: s0 on half the rows, s1..s6 on as many rows each.
+	for i := range rows {
+		shop := "s0"
+		if i%2 == 1 {
+			shop = fmt.Sprintf("s%d", (i/2)%6+1)
+		}
+		day := 1 + min(i%10/5, 1) + i%10/8 // half the 1st, 30% the 2nd, 20% the 3rd
+		fmt.Fprintf(&b, "%d,%s,2024-01-%02d,%d\n", i, shop, day, i%7)
+	}
+	e := mustOpen(t)
+	schema, _, err := e.LoadCSV(context.Background(), "t", writeFile(t, "t.csv", b.String()))
+	if err != nil {
+		t.Fatalf("LoadCSV: %v", err)
+	}
+	want := map[string]struct {
+		n       int64
+		samples []string
+	}{
+		"shop": {7, []string{"s0", "s1", "s2", "s3", "s4"}},
+		"day":  {3, []string{"2024-01-01", "2024-01-02", "2024-01-03"}},
+	}
+	for _, c := range schema.Columns {
+		w, ok := want[c.Name]
+		if !ok {
+			continue
+		}
+		if c.Cardinality != w.n || !slices.Equal(c.SampleValues, w.samples) {
+			t.Errorf("%s: %d values, samples %v; want %d, %v", c.Name, c.Cardinality, c.SampleValues, w.n, w.samples)
+		}
+		delete(want, c.Name)
+	}
+	if len(want) > 0 {
+		t.Fatalf("columns %v missing from %+v", want, schema.Columns)
 	}
 }

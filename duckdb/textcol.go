@@ -517,59 +517,106 @@ func dateNote(r textReading, sample []string) string {
 	return note
 }
 
+// isoDates is the reading of a column of ISO dates without a time of day.
+var isoDates = textReading{Type: "DATE", Format: isoFormat}
+
 // readTextColumns reads the table's text columns that hold dates or
 // numbers as such, replacing the table once, and returns the readings by
-// column name.
-func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]textReading, error) {
+// column name, and what the tests learned of the values of the text
+// columns they grouped and that keep them as they are (see textValues).
+func (e *Engine) readTextColumns(ctx context.Context, name string) (map[string]textReading, map[string]textValues, error) {
 	cols, err := e.catalogColumns(ctx, name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var text []string
+	var text, dates []string
 	for _, c := range cols {
 		// Text only: a TIME column (a time of day) is not text to read
 		// in other layouts, though quarry calls it a string.
 		if strings.EqualFold(c.Type, "VARCHAR") {
 			text = append(text, c.Name)
 		}
+		// DuckDB's reader read ISO dates (see createTable) as the
+		// first layout would have.
+		if strings.EqualFold(c.Type, "DATE") {
+			dates = append(dates, c.Name)
+		}
 	}
-	text, more, values, err := e.readableColumns(ctx, name, text)
+	text, more, values, grouped, err := e.readableColumns(ctx, name, text)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	samples := make([][]string, len(text))
 	for i, c := range text {
 		if samples[i], err = e.textSample(ctx, name, quoteIdent(c)); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	cands, err := e.dateCandidates(ctx, samples)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	reads := map[string]textReading{}
 	for c, r := range more {
 		reads[c] = r
 	}
 	retyped := map[string]bool{}
+	for _, c := range dates {
+		reads[c], retyped[c] = isoDates, true
+		if grouped[c], err = e.dateValues(ctx, name, c); err != nil {
+			return nil, nil, err
+		}
+	}
 	for i, c := range text {
 		r, ok, done, err := e.readTextColumn(ctx, name, c, samples[i], cands[i], values[c])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if ok {
 			reads[c], retyped[c] = r, done
 		}
 	}
 	for c, r := range reads {
+		if r != isoDates {
+			delete(grouped, c)
+		}
 		if retyped[c] {
 			continue
 		}
 		if err := e.retype(ctx, name, c, r); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return reads, nil
+	return reads, grouped, nil
+}
+
+// dateValues groups the values of a DATE column that DuckDB's reader read
+// (at most one a day from 1800 to 2200, a few hundred thousand, which
+// datesInRange checked) for what the profile would otherwise estimate
+// in two more scans (see textValues).
+func (e *Engine) dateValues(ctx context.Context, name, col string) (textValues, error) {
+	var v textValues
+	var top any
+	q := quoteIdent(col)
+	err := e.db.QueryRowContext(ctx, fmt.Sprintf(
+		"SELECT count(v), coalesce((list(CAST(v AS VARCHAR) ORDER BY n DESC, v) FILTER (WHERE v IS NOT NULL))[1:%d], []) FROM (SELECT %s AS v, count(*) AS n FROM %s GROUP BY %s)",
+		quarry.MaxSampleValues, q, quoteIdent(name), q)).Scan(&v.Distinct, &top)
+	if err != nil {
+		return v, fmt.Errorf("duckdb: dates of %s: %w", name, err)
+	}
+	v.Top = toStrings(top)
+	return v, nil
+}
+
+// textValues is what grouping a column's values told (the text tests'
+// groups, see textCounts, or dateValues): how many distinct values it
+// holds, and its most frequent ones (quarry.MaxSampleValues at most,
+// most rows first, ties in value order). They are exact, where the
+// profile of a large table would count with HyperLogLog and guess the
+// most frequent with approx_top_k, two more scans of the column.
+type textValues struct {
+	Distinct int64
+	Top      []string
 }
 
 // retype gives column c of table name the type r reads it as. Only that
@@ -598,11 +645,11 @@ func (e *Engine) retype(ctx context.Context, name, c string, r textReading) erro
 // rows of the others), so that a wide file of words costs a few queries
 // rather than several per column; and a column with a plain word among
 // its first rows is text without the tests of readings.
-func (e *Engine) readableColumns(ctx context.Context, name string, cols []string) (readable []string, read map[string]textReading, values map[string]int64, err error) {
-	read, values = map[string]textReading{}, map[string]int64{}
+func (e *Engine) readableColumns(ctx context.Context, name string, cols []string) (readable []string, read map[string]textReading, values map[string]int64, grouped map[string]textValues, err error) {
+	read, values, grouped = map[string]textReading{}, map[string]int64{}, map[string]textValues{}
 	cands, few, err := e.notPlainText(ctx, name, cols)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	maybe := map[string]bool{}
 	for _, c := range cands {
@@ -621,8 +668,8 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 		}
 		counts := map[string][]int64{}
 		for i, part := range [][]string{byValue, byRow} {
-			if err := e.textCounts(ctx, name, part, maybe, i == 0, counts); err != nil {
-				return nil, nil, nil, err
+			if err := e.textCounts(ctx, name, part, maybe, i == 0, counts, grouped); err != nil {
+				return nil, nil, nil, nil, err
 			}
 		}
 		for _, c := range batch {
@@ -654,7 +701,7 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 			words = append(words, c)
 		}
 	}
-	return readable, read, values, e.missingWords(ctx, name, words, read)
+	return readable, read, values, grouped, e.missingWords(ctx, name, words, read)
 }
 
 // textCounts counts, in one query, for each of cols of table name: the
@@ -667,12 +714,13 @@ func (e *Engine) readableColumns(ctx context.Context, name string, cols []string
 // column, one after the other, under UNION ALL: GROUPING SETS would hold
 // every column's hash table at once): for a column of a few hundred
 // values, as dates and categories are, that costs a tenth of testing
-// every row. counts gets the column's counts in that order.
-func (e *Engine) textCounts(ctx context.Context, name string, cols []string, maybe map[string]bool, byValue bool, counts map[string][]int64) error {
+// every row. counts gets the column's counts in that order, and grouped
+// what the groups tell of each column's values (textValues).
+func (e *Engine) textCounts(ctx context.Context, name string, cols []string, maybe map[string]bool, byValue bool, counts map[string][]int64, grouped map[string]textValues) error {
 	if len(cols) == 0 {
 		return nil
 	}
-	var sel, groups []string
+	var sel, groups, tops []string
 	for i, c := range cols {
 		x := quoteIdent(c)
 		where := func(cond string) string {
@@ -684,6 +732,8 @@ func (e *Engine) textCounts(ctx context.Context, name string, cols []string, may
 			where = func(cond string) string {
 				return fmt.Sprintf("coalesce(sum(n) FILTER (WHERE k = %d AND (%s)), 0)::BIGINT", i, cond)
 			}
+			tops = append(tops, fmt.Sprintf("count(*) FILTER (WHERE k = %d AND v IS NOT NULL)", i),
+				fmt.Sprintf("coalesce((list(v ORDER BY n DESC, v) FILTER (WHERE k = %d AND v IS NOT NULL))[1:%d], [])", i, quarry.MaxSampleValues))
 		}
 		v := "nullif(trim(" + x + "), '')"
 		sel = append(sel, where(fmt.Sprintf("%s IN (%s)", v, missingTextList)))
@@ -702,19 +752,27 @@ func (e *Engine) textCounts(ctx context.Context, name string, cols []string, may
 		from = "(" + strings.Join(groups, " UNION ALL ") + ")"
 	}
 	got := make([]int64, len(sel))
-	dest := make([]any, len(sel))
+	dest := make([]any, len(sel), len(sel)+len(tops))
 	for i := range got {
 		dest[i] = &got[i]
 	}
-	if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(sel, ", ")+" FROM "+from).Scan(dest...); err != nil {
+	distinct := make([]int64, len(cols))
+	top := make([]any, len(cols))
+	for i := range len(tops) / 2 {
+		dest = append(dest, &distinct[i], &top[i])
+	}
+	if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(append(sel, tops...), ", ")+" FROM "+from).Scan(dest...); err != nil {
 		return fmt.Errorf("duckdb: text columns of %s: %w", name, err)
 	}
-	for _, c := range cols {
+	for i, c := range cols {
 		k := 1
 		if maybe[c] {
 			k += 5
 		}
 		counts[c], got = got[:k], got[k:]
+		if byValue {
+			grouped[c] = textValues{Distinct: distinct[i], Top: toStrings(top[i])}
+		}
 	}
 	return nil
 }

@@ -86,6 +86,7 @@ func TestTextThatIsNotDatesStaysText(t *testing.T) {
 		"code,amount\nA-100,1\nB-200,2\n",
 		"v,amount\n2024-01-01,1\nnot a date,2\n", // one value is not a date
 		"v,amount\n01/02/0017,1\n01/03/0017,2\n", // years out of range
+		"v,amount\n1700-01-01,1\n2024-01-02,2\n", // ISO, a year out of range
 		"v,amount\n1-2,1\n3-4,2\n",               // ranges, not dates
 		"v,amount\n\"1,2,3\",1\n\"4,5\",2\n",     // lists, not numbers
 		"v,amount\n$12 each,1\n$3,2\n",           // words
@@ -335,6 +336,36 @@ func TestTextColumnsPastTheFirstRows(t *testing.T) {
 	for _, c := range schema.Columns {
 		if c.DataType != want[c.Name] {
 			t.Errorf("column %s read as %s (%s); want %s", c.Name, c.DataType, c.Note, want[c.Name])
+		}
+	}
+}
+
+// DuckDB's reader reads ISO dates itself (see createTable), from a sample
+// of the rows; a value further on that is not a date leaves the column
+// text, as reading it from text does.
+func TestISODatesPastTheReadersSample(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("day,bad_day,amount\n")
+	const rows = 30_000
+	for i := range rows {
+		bad := fmt.Sprintf("2024-01-%02d", i%28+1)
+		if i == rows-1 {
+			bad = "2024-02-30"
+		}
+		fmt.Fprintf(&b, "2024-01-%02d,%s,1\n", i%28+1, bad)
+	}
+	e := mustOpen(t)
+	schema, _, err := e.LoadCSV(context.Background(), "t", writeFile(t, "t.csv", b.String()))
+	if err != nil {
+		t.Fatalf("LoadCSV: %v", err)
+	}
+	want := map[string]string{"day": quarry.TypeDate, "bad_day": quarry.TypeString, "amount": quarry.TypeInteger}
+	for _, c := range schema.Columns {
+		if c.DataType != want[c.Name] {
+			t.Errorf("column %s read as %s (%s); want %s", c.Name, c.DataType, c.Format, want[c.Name])
+		}
+		if c.Name == "day" && c.Format != isoFormat {
+			t.Errorf("column day read as %q; want %q", c.Format, isoFormat)
 		}
 	}
 }

@@ -58,15 +58,16 @@ func (e *Engine) LoadFile(ctx context.Context, name, path string) (*quarry.FileS
 	}
 	err := e.checkNames(ctx, name, file)
 	var reads map[string]textReading
+	var grouped map[string]textValues
 	if err == nil {
 		// JSON holds dates and decorated numbers as strings ("Jun 12
 		// 1998", "$1,200"): read them as CSV's text columns are.
-		reads, err = e.readTextColumns(ctx, name)
+		reads, grouped, err = e.readTextColumns(ctx, name)
 	}
 	var t *table
 	var schema *quarry.FileSchema
 	if err == nil {
-		t, schema, err = e.profile(ctx, name)
+		t, schema, err = e.profile(ctx, name, grouped)
 	}
 	if err == nil {
 		annotate(t, schema, reads, "")
