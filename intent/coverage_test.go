@@ -450,3 +450,19 @@ func TestAGrowthAsAFactor(t *testing.T) {
 		}
 	}
 }
+
+// TestARatioOfTotals: "total cost / total weight", "ratio of total cost
+// to total weight" and "total cost over total weight" divide the totals;
+// a slash that divides by nothing read is reported, not dropped.
+func TestARatioOfTotals(t *testing.T) {
+	shp := schemaOf("shp", Column{Name: "dest", Type: "string", Values: []string{"Lyon", "Oslo"}},
+		Column{Name: "wt_kg", Type: "float", Min: "1", Max: "490"}, Column{Name: "cost_usd", Type: "float", Min: "10", Max: "900"})
+	ratio := []Measure{{Column: "cost_usd", Agg: "sum", Per: "wt_kg"}}
+	by := []Group{{"dest", ""}}
+	checkCases(t, []parseCase{
+		{text: "total cost / total weight by dest", schema: shp, want: want{Table: "shp", Measures: ratio, GroupBy: by}},
+		{text: "ratio of total cost to total weight by dest", schema: shp, want: want{Table: "shp", Measures: ratio, GroupBy: by}},
+		{text: "total cost over total weight by dest", schema: shp, want: want{Table: "shp", Measures: ratio, GroupBy: by}},
+	})
+	reported(t, shp, "total cost / dest")
+}

@@ -341,11 +341,14 @@ func (p *parser) ratios() error {
 		return nil
 	}
 	num := func(i int) (*Column, int) {
-		c, n, st := p.colAt(i, prefNum)
+		// "total weight", "the sum of weight": a total, as a ratio's
+		// parts are
+		k := p.skip(i, "the", "total", "sum", "overall", "of")
+		c, n, st := p.colAt(k, prefNum)
 		if c == nil || st < mPart || isIDLike(c) || p.isYearColumn(c) {
 			return nil, 0
 		}
-		return c, n
+		return c, k - i + n
 	}
 	endsColumn := func(i int) bool {
 		for k := max(i-3, 0); k < i; k++ {
@@ -385,6 +388,13 @@ func (p *parser) ratios() error {
 					}
 				}
 			}
+		case w == "over" && endsColumn(i) && !isNumber(p.low(i+1)) && p.low(i+1) != "$":
+			// "total cost over total weight": a ratio, when a column follows
+			if c, n := num(i + 1); c != nil && !nonAdditive(c) {
+				p.ratio = &ratioReq{pos: i, src: p.src(i, i+1+n), col: c.Name}
+				p.use(i, i+1+n)
+				return nil
+			}
 		case w == "to" && endsColumn(i) && p.low(i+2) == "ratio":
 			// "the freight to weight ratio"
 			if y, m := num(i + 1); y != nil && m == 1 && !nonAdditive(y) {
@@ -392,6 +402,14 @@ func (p *parser) ratios() error {
 				p.use(i, i+3)
 				return nil
 			}
+		}
+	}
+	for i := range p.toks {
+		if p.low(i) == "/" && endsColumn(i) && p.toks[i].start > 0 {
+			// a slash after a column that divides by nothing read: not
+			// dropped as punctuation
+			p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(i, min(i+3, len(p.toks))), Reason: "a division I could not read"})
+			p.use(i, i+1)
 		}
 	}
 	return nil
