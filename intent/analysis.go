@@ -64,7 +64,7 @@ var analysisPhrases = map[string][]string{
 	AnalysisShare: {"share", "shares", "percentage of total", "percent of total", "% of total", "share of total",
 		"mix", "contribution", "contributions", "contribute", "contributes", "proportion", "proportions",
 		"pie chart", "pie", "fraction of total", "part of total", "composition", "split between", "percentage of",
-		"percent of", "% of", "proportion of", "fraction of", "what percentage", "what share", "what fraction",
+		"percent of", "% of", "pct of", "perc of", "proportion of", "fraction of", "what percentage", "what share", "what fraction",
 		"how much of", "account for", "accounts for", "accounted for"},
 }
 

@@ -466,3 +466,18 @@ func TestARatioOfTotals(t *testing.T) {
 	})
 	reported(t, shp, "total cost / dest")
 }
+
+// TestAVerbBetweenTheRankedAndTheMeasure: "which agent handled the most
+// tickets" ranks the agents; "pct of" asks a share as "% of" does.
+func TestAVerbBetweenTheRankedAndTheMeasure(t *testing.T) {
+	tix := schemaOf("tix", Column{Name: "agent", Type: "string", Values: []string{"ana", "ben"}},
+		Column{Name: "chan", Type: "string", Values: []string{"email", "chat"}}, Column{Name: "csat", Type: "integer", Min: "1", Max: "5"})
+	checkCases(t, []parseCase{
+		{text: "which agent handled the most tickets?", schema: tix, want: want{Table: "tix", Measures: []Measure{{Agg: "count"}},
+			Top: &TopN{1, "agent", true}}},
+	})
+	in, err := Parse("pct of tickets from email", tix, now)
+	if err != nil || !slices.Contains(in.Analyses, AnalysisShare) {
+		t.Errorf("pct of: %+v, %v; want a share", in, err)
+	}
+}

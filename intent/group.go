@@ -576,6 +576,37 @@ func (p *parser) which(i int) {
 	p.whichFrom(i, j, n, hasN)
 }
 
+// pastVerbs are irregular past tenses that link a ranked dimension to its
+// superlative: "which rep sold the most units".
+var pastVerbs = setOf("sold", "made", "got", "took", "won", "had", "did", "ran", "drove", "wrote", "sent", "brought",
+	"caught", "paid", "spent", "built", "led", "saw", "gave", "kept", "held", "brought", "bought", "flew", "grew")
+
+// linkingVerb reads the one verb between a ranked dimension (ending at
+// from) and its superlative (at to) as linking them, when it names
+// nothing of the data: "which agent handled the most tickets" ranks the
+// agents by their tickets.
+func (p *parser) linkingVerb(from, to int) {
+	k := -1
+	for i := from; i < to; i++ {
+		switch {
+		case !p.free(i) || p.low(i) == "the" || p.low(i) == "a":
+		case k >= 0:
+			return // two words: not one verb
+		default:
+			k = i
+		}
+	}
+	if k < 0 || p.toks[k].kind != kWord {
+		return
+	}
+	w := p.low(k)
+	if !isLetters(w) || p.namesData(w) || p.known(w) || !(strings.HasSuffix(w, "ed") && len(w) > 4 || pastVerbs[w]) {
+		return
+	}
+	p.understood(k, fmt.Sprintf("%s -> what links the ranked to the measure", p.toks[k].raw), "")
+	p.use(k, k+1)
+}
+
 // leadWords may come before a dimension that leads a ranking.
 var leadWords = setOf("the", "find", "show", "name", "list", "get", "give", "me", "tell", "what", "is", "was", "are", "were")
 
@@ -662,6 +693,7 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 		p.in.Top = &TopN{N: n, Column: col, Desc: desc}
 		p.topPos, p.topSrc, p.rankBy = i, p.src(i, k+1), p.low(k)
 		p.use(k, k+1)
+		p.linkingVerb(j+m, k)
 		if a := rankAdjectives[p.low(k)]; a.words != nil && !p.startsMeasure(k+1) {
 			if c := p.adjectiveColumn(p.low(k)); c != nil {
 				// "which shipment was the heaviest": the adjective names
