@@ -481,3 +481,20 @@ func TestAVerbBetweenTheRankedAndTheMeasure(t *testing.T) {
 		t.Errorf("pct of: %+v, %v; want a share", in, err)
 	}
 }
+
+// TestAShareOfRowsThatHaveIt: "share of orders with a discount" is the
+// share of the rows with a discount; "return rate" over ret_flag is a
+// rate of its ones, not a tool word and a tail.
+func TestAShareOfRowsThatHaveIt(t *testing.T) {
+	ords := schemaOf("ords", Column{Name: "rgn", Type: "string", Values: []string{"NE", "SE"}},
+		Column{Name: "disc_pct", Type: "integer", Min: "0", Max: "15"}, Column{Name: "amt_usd", Type: "float", Min: "5", Max: "1800"},
+		Column{Name: "ret_flag", Type: "integer", Min: "0", Max: "1"})
+	in, err := Parse("share of orders with a discount", ords, now)
+	if err != nil || !slices.Contains(in.Analyses, AnalysisShare) || len(in.Filters) != 1 || in.Filters[0].Column != "disc_pct" || in.Filters[0].Op != ">" {
+		t.Errorf("share of orders with a discount: %+v, %v; want the share of disc_pct > 0", in, err)
+	}
+	in, err = Parse("return rate by region", ords, now)
+	if err != nil || in.RateOf != "ret_flag" || len(in.GroupBy) != 1 {
+		t.Errorf("return rate by region: %+v, %v; want the rate of ret_flag = 1 by rgn", in, err)
+	}
+}

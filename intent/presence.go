@@ -34,7 +34,7 @@ var turnArounds = setOf("no", "not", "never")
 // a share or rate has its own reading of what rows have.
 var relating = []string{"correlation", "corr", "correl", "correlate", "correlates", "correlated", "relationship", "relation",
 	"related", "relate", "associated", "association", "regress", "regression", "versus", "vs", "against",
-	"share", "percentage", "percent", "proportion", "fraction", "ratio", "rate", "compare", "compared"}
+	"ratio", "rate", "compare", "compared"}
 
 // presence reads those rows as conditions on their column, after the
 // numeric conditions ("a discount above 10%") have taken theirs.

@@ -75,7 +75,7 @@ func (p *parser) flagRate(i int) {
 	yes := ""
 	for ci := range p.t.Columns {
 		c := &p.t.Columns[ci]
-		if !slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return sameWord(w, cw) || stem(w) == stem(cw) }) {
+		if !slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return sameWord(w, cw) || stem(w) == stem(cw) || abbreviates(w, cw) }) {
 			continue
 		}
 		v := flagYes(c)

@@ -380,7 +380,8 @@ func (p *parser) asides() error {
 		case (w == "names" || w == "name") && p.namesShown():
 			// "show their names": the ranking is of names already
 		case w == "among" || w == "amongst":
-		case toolWords[w]:
+		case toolWords[w] && !(i+1 < len(p.toks) && (p.toks[i+1].low == "rate" || p.toks[i+1].low == "rates")):
+			// "return the result", not "return rate": a rate of returns
 		case numberWords[w] != 0 || isDigits(w):
 			// "to two decimal places", "3 decimals": how it is written
 			if !p.decimalsAt(i) {
