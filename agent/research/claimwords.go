@@ -18,7 +18,8 @@ type token struct {
 	start, end  int
 }
 
-var tokenRE = regexp.MustCompile(`[\p{L}\p{N}](?:[\p{L}\p{N}'’.&-]*[\p{L}\p{N}])?|[,;:()]`)
+// A time of day ("11:40") is one token: its colon ends no clause.
+var tokenRE = regexp.MustCompile(`\d{1,2}:\d\d\b|[\p{L}\p{N}](?:[\p{L}\p{N}'’.&-]*[\p{L}\p{N}])?|[,;:()]`)
 
 func tokenize(s string) []token {
 	var out []token
@@ -134,6 +135,7 @@ var eventNouns = nounsOf(map[string][]string{
 	"completion":      {"completed", "completes", "complete", "finished", "finish", "finishes"},
 	"start":           {"started", "starts", "start", "began", "begins", "begin", "commenced", "commences"},
 	"closure":         {"closed", "closes", "close", "shut", "discontinued", "terminated"},
+	"end":             {"ended", "ends", "concluded", "concludes"},
 	"signing":         {"signed", "signs", "sign"},
 	"appointment":     {"appointed", "named", "hired", "elected", "promoted"},
 	"filing":          {"filed", "files", "sued"},

@@ -21,6 +21,31 @@ var labelRE = regexp.MustCompile(`^(?:[-*•]\s*)?([\p{L}][\p{L}\p{N} '’/()&-]
 var metaLabels = set("date", "dated", "filed", "published", "posted", "updated", "issued", "release date", "filing date", "by", "author", "source",
 	"written by", "from", "to", "subject", "cc", "re", "tags", "category", "location", "place", "time")
 
+// metaLabel reports a label of the document's own metadata: one of
+// metaLabels, or ending in one ("Extract published") unless that is a
+// date whose other words name something other than the document ("Recall
+// date", "Commercial operation date"; not "Issue date").
+func metaLabel(label string) bool {
+	f := strings.Fields(label)
+	if metaLabels[label] || len(f) == 0 {
+		return metaLabels[label]
+	}
+	if last := f[len(f)-1]; last != "date" && last != "dated" {
+		return metaLabels[last]
+	}
+	for _, w := range f[:len(f)-1] {
+		if !metaLabels[w] && !documentWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// documentWords name a document or its versions: "Issue date",
+// "Publication date" are when it came out.
+var documentWords = set("issue", "publication", "report", "filing", "release", "print", "revision", "document", "letter", "press", "posting",
+	"update", "last", "effective", "version", "edition", "review", "submission", "notice", "entry", "record")
+
 // labelModality are the words of a label, or a table's column, that say a
 // value is planned, expected or estimated rather than done.
 var labelModality = map[string]Modality{
@@ -43,7 +68,7 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 		return nil, false
 	}
 	label := strings.ToLower(strings.TrimSpace(s[m[2]:m[3]]))
-	if f := strings.Fields(label); metaLabels[label] || len(f) > 0 && metaLabels[f[len(f)-1]] {
+	if metaLabel(label) {
 		return nil, false // "Extract published: 30 June 2023"
 	}
 	rest := m[4]
@@ -86,8 +111,9 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 			}
 		}
 	}
-	// "Schools supported": the noun, not the participle after it.
-	for len(ws) > 1 && verbLike(token{text: ws[len(ws)-1], lower: ws[len(ws)-1]}) && eventNouns[ws[len(ws)-1]] == "" {
+	// "Schools supported": the noun, not the participle after it; "Date
+	// refloated" names its event by it.
+	for len(ws) > 1 && v.Kind != KindDate && verbLike(token{text: ws[len(ws)-1], lower: ws[len(ws)-1]}) && eventNouns[ws[len(ws)-1]] == "" {
 		ws = ws[:len(ws)-1]
 	}
 	// "PellBike subsidy (2024/25)": a split year is its last.
