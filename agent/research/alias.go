@@ -30,8 +30,14 @@ var headClasses = map[string]string{
 	"revenue": "revenue", "turnover": "revenue", "sales": "revenue", "receipt": "revenue", "proceeds": "revenue", "takings": "revenue",
 	"export":  "revenue",
 	"opening": "opening", "commissioning": "opening", "inauguration": "opening",
-	"visitor": "visitor", "visit": "visitor", "attendance": "visitor", "attendee": "visitor", "admission": "visitor",
-	"employee": "employee", "staff": "employee", "worker": "employee",
+	"visitor": "visitor", "visit": "visitor", "attendance": "visitor", "attendee": "visitor", "admission": "visitor", "guest": "visitor",
+	"audience": "visitor", "crowd": "visitor", "visitation": "visitor",
+	"employee": "employee", "staff": "employee", "worker": "employee", "headcount": "employee", "workforce": "employee", "personnel": "employee",
+	"staffer": "employee",
+	"vote": "vote", "voter": "vote", "ballot": "vote",
+	"student": "student", "pupil": "student",
+	"death": "death", "fatality": "death",
+	"traveller": "passenger", "traveler": "passenger", "flyer": "passenger",
 	"member": "member", "membership": "member",
 	"resident": "resident", "inhabitant": "resident", "population": "resident",
 	"passenger": "passenger", "ridership": "passenger", "rider": "passenger",
@@ -161,7 +167,9 @@ func (t *toldApart) meets(c Claim, p string) bool {
 	if err != nil {
 		return false
 	}
-	return c.year == y || c.year == y+1 && !periods[strconv.Itoa(c.year)]
+	// An undated source's year, its corpus's, is not stretched to the
+	// year before.
+	return c.year == y || c.year == y+1 && !periods[strconv.Itoa(c.year)] && !c.guessed
 }
 
 // yearsApart reports a claim of no period, in a dated source, that is

@@ -580,7 +580,7 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 		}
 		// "42,000 people ..., up from 38,500 in 2024": the year of
 		// the figure beside it; "registers back to 1538": a limit.
-		if !same && (r.otherFigureBefore(v, y, vals) || r.limitYear(y)) {
+		if !same && r.otherFigureBefore(v, y, vals) || r.limitYear(y) {
 			continue
 		}
 		d := y.Start - v.Start
@@ -618,7 +618,21 @@ func (r *reader) otherFigureBefore(v, y Value, vals []Value) bool {
 // "back to 1538", "until 2030", "since 1998".
 func (r *reader) limitYear(y Value) bool {
 	i := r.at(y)
-	return i > 0 && len(y.Text) == 4 && (r.toks[i-1].lower == "to" || r.toks[i-1].lower == "until" || r.toks[i-1].lower == "since")
+	if i > 0 && len(y.Text) == 4 && (r.toks[i-1].lower == "to" || r.toks[i-1].lower == "until" || r.toks[i-1].lower == "since") {
+		return true
+	}
+	// "raised £4.18 million since the appeal launched on International
+	// Women's Day 2023": the year of what it counts from.
+	for j := i - 1; j >= 0 && j >= i-8; j-- {
+		w := r.toks[j].lower
+		if w == "since" {
+			return true
+		}
+		if w == "," || w == ";" || w == "and" || w == "but" {
+			return false
+		}
+	}
+	return false
 }
 
 func containsValue(vs []Value, v Value) bool {

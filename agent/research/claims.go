@@ -67,6 +67,8 @@ type Claim struct {
 	Act string
 	// year is the year its source was published, 0 when undated.
 	year int
+	// guessed marks a year that is its corpus's, its source undated.
+	guessed bool
 }
 
 // Key is what two claims must share to be compared: head, unit, period
@@ -269,6 +271,10 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		return c, true
 	}
 	unit, mods, end := r.unitNoun(v)
+	// "3,214 of us made it to the finish": people, named by what they did.
+	if k := r.after(v); unit == "" && k+1 < len(r.toks) && r.toks[k].lower == "of" && groupPronouns[r.toks[k+1].lower] {
+		unit, end = "people", r.toks[k+1].end
+	}
 	if unit == "" {
 		// "a headcount of 1,240", "Headcount rose to 1,420": the noun
 		// phrase is the attribute.
@@ -303,13 +309,16 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 	if counters[verb] == "employees" && people[unit] || staffNouns[singular(unit)] {
 		unit = "employees"
 	}
-	// "84,600 people have already visited the gallery" are visitors.
+	// "welcomed 42,000 people" are visitors, "carried 1.2 million
+	// people" passengers.
+	if (unit == "people" || unit == "persons") && personCounters[counters[verb]] {
+		unit = counters[verb]
+	}
+	// "84,600 people have already visited the gallery" are visitors,
+	// "6,812 people voted" and "the people who voted" votes.
 	if unit == "people" || unit == "persons" {
-		for k := tokenAt(r.toks, end); k < len(r.toks) && k < tokenAt(r.toks, end)+4; k++ {
-			if visiting[r.toks[k].lower] {
-				unit = "visitors"
-				break
-			}
+		if n := r.doneBy(tokenAt(r.toks, end)); n != "" {
+			unit = n
 		}
 	}
 	c.Unit = singular(unit)
@@ -328,6 +337,9 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 	}
 	c.Mods = append(append([]string(nil), owner...), mods...)
 	c.Act = r.act(r.at(v), unit)
+	if c.Act == "" {
+		c.Act = r.passiveAct(tokenAt(r.toks, end))
+	}
 	c.owned = len(owner) > 0
 	c.weak = len(mods) == 0 && r.definiteSubject(r.at(v))
 	// Read as "trial enrollment", "employees", "trial clinical sites".
@@ -596,8 +608,54 @@ func (r *reader) datesEvent(i, vi int) bool {
 	return prepositions[p] || p == "," || p == "late" || p == "early" || p == "mid"
 }
 
-// visiting verbs make the people who did them visitors.
-var visiting = set("visited", "visit", "visits", "attended", "attend", "attends", "toured")
+// doers name the people who did something by what they did: "6,812
+// people voted" counts votes, "84,600 people visited" visitors.
+var doers = nounsOf(map[string][]string{
+	"visitors":   {"visited", "visit", "visits", "attended", "attend", "attends", "toured", "came"},
+	"votes":      {"voted", "vote", "votes"},
+	"passengers": {"travelled", "traveled", "flew", "flown"},
+	"employees":  {"worked", "work", "works"},
+	"finishers":  {"finished"},
+	"deaths":     {"died"},
+})
+
+// personCounters are the counters whose noun names people: a count of
+// people after one of their verbs is of that noun.
+var personCounters = set("visitors", "passengers", "employees")
+
+// groupPronouns stand for people in "3,218 of us".
+var groupPronouns = set("us", "them", "you")
+
+// doneBy is the noun of the people a count names by what they did, the
+// verb at token k or after "who" or an auxiliary ("people who voted",
+// "people have already visited"); "" when none says.
+func (r *reader) doneBy(k int) string {
+	for j := k; j < len(r.toks) && j < k+4; j++ {
+		w := r.toks[j].lower
+		if n := doers[w]; n != "" {
+			return n
+		}
+		if w != "who" && !auxiliaries[w] && !fillers[w] && !strings.HasSuffix(w, "ly") {
+			return ""
+		}
+	}
+	return ""
+}
+
+// passiveAct is the participle a count's noun is given after it, at
+// token k ("four firefighters were injured", "1,420 were assigned"):
+// what was done to what it counts; "" when none, or when it only states
+// the count ("were recorded").
+func (r *reader) passiveAct(k int) string {
+	if k+1 >= len(r.toks) || (r.toks[k].lower != "were" && r.toks[k].lower != "was") {
+		return ""
+	}
+	t := r.toks[k+1]
+	if !pastForm(t) || stating[t.lower] || reporting[t.lower] || copulas[t.lower] || modalityWords[t.lower] != "" || counters[t.lower] != "" {
+		return ""
+	}
+	return t.lower
+}
 
 // containerNouns count whatever their "of" names.
 var containerNouns = set("units", "unit", "pieces", "items", "copies", "pairs of", "lots", "batches")
@@ -804,7 +862,8 @@ func (r *reader) keep(mods []string, t token) []string {
 	if t.number() && !r.version(t) || scales[w] != 0 {
 		return mods
 	}
-	if monthName(t.text) {
+	// "Two years after it began": a number in words counts, it names nothing.
+	if monthName(t.text) || wordNumbers[w] != 0 {
 		return mods
 	}
 	return append(mods, singular(w))

@@ -346,8 +346,11 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 			if cs[i].Period == "" {
 				cs[i].Period = relativeYear(s, h.Published)
 			}
-			if !h.Published.IsZero() {
-				cs[i].year = h.Published.Year()
+			// An undated document is of its corpus's time: its "6,218
+			// votes were cast" is not the only year's the class is
+			// claimed for, 2022's, when the others write of 2025.
+			if !published.IsZero() {
+				cs[i].year, cs[i].guessed = published.Year(), h.Published.IsZero()
 			}
 			cs[i].Adrift = cs[i].Period == "" && years >= manyYears && (anaphoric || !cs[i].owned)
 		}

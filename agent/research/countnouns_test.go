@@ -1,0 +1,67 @@
+package research
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// One quantity under two nouns (issue 24, hS-31): travellers and
+// passengers, guests and visitors, staff and employees, votes cast and
+// the people who voted; what was done to what a count counts keeps two
+// counts apart ("were injured", "were assigned").
+
+// oakmere is a ward's by-election: the returning officer's votes cast,
+// a paper's people who voted, and a blog's count at an election three
+// years before, which is no claim of the by-election's; an undated FAQ
+// is of its corpus's time, not of that only other year.
+var oakmere = memoryCorpus{
+	{URL: "doc://declaration", Title: "Oakmere Borough Council — declaration of result", Credibility: 0.85, Published: day("2025-03-07"),
+		Text: "In the Oakmere West by-election, 5,174 votes were cast and Jo Reed was elected."},
+	{URL: "doc://paper", Title: "Oakmere Post", Credibility: 0.6, Published: day("2025-03-08"),
+		Text: "Some 5,714 people voted in the Oakmere West by-election, a turnout of 29%."},
+	{URL: "doc://blog", Title: "Oakmere politics blog", Credibility: 0.4,
+		Text: "At the last full election in 2022, 6,930 votes were cast in Oakmere West."},
+	{URL: "doc://faq", Title: "Oakmere Borough Council — questions answered", Credibility: 0.85,
+		Text: "How many people voted in Oakmere West? 5,174 votes were cast."},
+}
+
+// TestOneQuantityUnderTwoNouns: the people who voted are the votes
+// cast; the 2022 election's votes are set against nothing.
+func TestOneQuantityUnderTwoNouns(t *testing.T) {
+	res := run(t, oakmere, "What do the sources say about the Oakmere West by-election: how many votes were cast?")
+	if len(res.Discrepancies) != 1 || !strings.Contains(sidesOf(res.Discrepancies[0]), "5,714") || !strings.HasPrefix(res.Discrepancies[0].Preferred, "5,174") {
+		t.Errorf("discrepancies %v; want 5,174 votes preferred against 5,714 people who voted", topics(res.Discrepancies))
+	}
+	for _, tc := range []struct{ s, value, unit, act string }{
+		{"Some 6,812 people voted, a turnout of just over 31 per cent.", "6,812 people", "vote", ""},
+		{"The festival welcomed 42,000 people to the shores of the lake.", "42,000 people", "visitor", ""},
+		{"About 24,000 of us packed into the fields.", "24,000 of us", "people", ""},
+		{"Four firefighters were injured in the blaze.", "Four firefighters", "firefighter", "injured"},
+		{"In all, 1,420 firefighters were assigned to the blaze.", "1,420 firefighters", "firefighter", "assigned"},
+		{"In all, 1,420 cases were recorded.", "1,420 cases", "case", ""},
+	} {
+		cs := Claims(tc.s, nil)
+		i := slices.IndexFunc(cs, func(c Claim) bool { return c.Text == tc.value })
+		if i < 0 || cs[i].Unit != tc.unit || cs[i].Act != tc.act {
+			t.Errorf("Claims(%q) = %+v; want %s a count of %s, act %q", tc.s, cs, tc.value, tc.unit, tc.act)
+		}
+	}
+	// Nouns of one counted thing are of one class.
+	for _, pair := range [][2]string{{"traveller", "passenger"}, {"guest", "visitor"}, {"audience", "attendance"}, {"staff", "employee"}, {"headcount", "workforce"}, {"voter", "vote"}} {
+		if headClass(pair[0]) != headClass(pair[1]) {
+			t.Errorf("headClass(%s) = %s, headClass(%s) = %s; want one class", pair[0], headClass(pair[0]), pair[1], headClass(pair[1]))
+		}
+	}
+	// Injured firefighters are not the ones assigned.
+	a, b := Claims("Four firefighters were injured.", nil), Claims("In all, 5 firefighters were assigned.", nil)
+	if len(a) != 1 || len(b) != 1 || a[0].Like(b[0]) {
+		t.Errorf("Claims = %+v and %+v; want counts of different acts, not alike", a, b)
+	}
+	// "since the appeal launched on International Women's Day 2023": the
+	// year it counts from, no period.
+	cs := Claims("Together we have raised £4.18 million since the appeal launched on International Women's Day 2023.", nil)
+	if i := slices.IndexFunc(cs, func(c Claim) bool { return c.Text == "£4.18 million" }); i < 0 || cs[i].Period != "" {
+		t.Errorf("Claims(raised since ... 2023) = %+v; want £4.18 million of no period", cs)
+	}
+}
