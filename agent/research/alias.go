@@ -34,7 +34,7 @@ var headClasses = map[string]string{
 	"audience": "visitor", "crowd": "visitor", "visitation": "visitor",
 	"employee": "employee", "staff": "employee", "worker": "employee", "headcount": "employee", "workforce": "employee", "personnel": "employee",
 	"staffer": "employee",
-	"vote": "vote", "voter": "vote", "ballot": "vote",
+	"vote":    "vote", "voter": "vote", "ballot": "vote",
 	"student": "student", "pupil": "student",
 	"death": "death", "fatality": "death",
 	"traveller": "passenger", "traveler": "passenger", "flyer": "passenger",
