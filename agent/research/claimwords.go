@@ -159,7 +159,7 @@ var payments = nounsOf(map[string][]string{
 	"cost":       {"cost", "costs", "costing", "spent", "spend", "spends"},
 	"funding":    {"raised", "raise", "raises", "secured", "borrowed"},
 	"investment": {"invested", "invest", "invests"},
-	"revenue":    {"earned", "earns", "generated", "generates", "booked", "brought"},
+	"revenue":    {"earned", "earns", "generated", "generates", "booked", "brought", "grossed", "grosses", "grossing"},
 	"loss":       {"lost", "loses"},
 	"sales":      {"sold", "sells"},
 	"fine":       {"fined"},

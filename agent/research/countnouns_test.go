@@ -65,3 +65,24 @@ func TestOneQuantityUnderTwoNouns(t *testing.T) {
 		t.Errorf("Claims(raised since ... 2023) = %+v; want £4.18 million of no period", cs)
 	}
 }
+
+// TestAmountsInOtherForms: an amount named by what is worth it, by the
+// pronoun's antecedent, by a passive verb after it, by the noun after a
+// name, by "put ... at" for a thing, and a dollar named by its country.
+func TestAmountsInOtherForms(t *testing.T) {
+	for _, tc := range []struct{ s, value, head, unit string }{
+		{"Some $470 million was spent on the new bridge.", "$470 million", "cost", "USD"},
+		{"We asked what the by-election cost: we are told it came to £48,500, about £8 a vote.", "£48,500", "cost", "GBP"},
+		{"The union and the port agreed a pay deal worth €64 million over three years.", "€64 million", "deal", "EUR"},
+		{"My sources put the clean-up at £14.1 million.", "£14.1 million", "cost", "GBP"},
+		{"The £110 million Lantern Quay scheme is finally open.", "£110 million", "cost", "GBP"},
+		{"The Lowland tour grossed $94,600,000 all told.", "$94,600,000", "revenue", "USD"},
+		{"Export sales reached NZ$41.7 million.", "NZ$41.7 million", "sale", "NZD"},
+	} {
+		cs := Claims(tc.s, []string{"lantern", "quay"})
+		i := slices.IndexFunc(cs, func(c Claim) bool { return c.Text == tc.value })
+		if i < 0 || cs[i].Head != tc.head || cs[i].Unit != tc.unit {
+			t.Errorf("Claims(%q) = %+v; want %s a %s of %s", tc.s, cs, tc.value, tc.unit, tc.head)
+		}
+	}
+}
