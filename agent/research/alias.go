@@ -28,7 +28,7 @@ var headClasses = map[string]string{
 	"buyout": "fee",
 	"fund":   "fund", "pot": "fund", "purse": "fund", "pool": "fund", "money": "fund",
 	"revenue": "revenue", "turnover": "revenue", "sales": "revenue", "receipt": "revenue", "proceeds": "revenue", "takings": "revenue",
-	"export":  "revenue", "gross": "revenue",
+	"export": "revenue", "gross": "revenue",
 	"opening": "opening", "commissioning": "opening", "inauguration": "opening",
 	"visitor": "visitor", "visit": "visitor", "attendance": "visitor", "attendee": "visitor", "admission": "visitor", "guest": "visitor",
 	"audience": "visitor", "crowd": "visitor", "visitation": "visitor",
