@@ -105,7 +105,9 @@ func tellApart(facts []rs.Fact, claims map[string]Claim) *toldApart {
 	for _, cs := range byDoc {
 		for i, a := range cs {
 			for _, b := range cs[i+1:] {
-				if aliasKey(a) != aliasKey(b) || Same(a.Value, b.Value) {
+				// A claim of no qualifier beside named ones is the subject's
+				// among others' (a table's rows): it tells no word apart.
+				if aliasKey(a) != aliasKey(b) || Same(a.Value, b.Value) || len(a.Mods) == 0 || len(b.Mods) == 0 {
 					continue
 				}
 				for _, w := range symmetricDifference(a.Mods, b.Mods) {

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	rs "github.com/quarry-dev/quarry/research"
 )
 
 // One quantity under two nouns (issue 24, hS-31): travellers and
@@ -84,5 +86,43 @@ func TestAmountsInOtherForms(t *testing.T) {
 		if i < 0 || cs[i].Head != tc.head || cs[i].Unit != tc.unit {
 			t.Errorf("Claims(%q) = %+v; want %s a %s of %s", tc.s, cs, tc.value, tc.unit, tc.head)
 		}
+	}
+}
+
+// TestTableRowsAndLabels: a ranked table's row is named by its words,
+// and a label's noun before its preposition is its head ("Employees at
+// year end"), what follows qualifying it unless it says when.
+func TestTableRowsAndLabels(t *testing.T) {
+	table := "| Rank | Artist | Tour | Gross | Tickets sold |\n|---|---|---|---|---|\n| 8 | The Hollow Pines | Lowland | $96,400,000 | 1,100,000 |\n"
+	got := Sentences(table)
+	for _, want := range []string{"The Hollow Pines Lowland gross: $96,400,000.", "The Hollow Pines Lowland tickets sold: 1,100,000."} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Sentences(ranked table) = %q; want %q", got, want)
+		}
+	}
+	for _, tc := range []struct{ s, head, mods, period string }{
+		{"Employees at year end (2024): 1,140.", "employee", "", "2024"},
+		{"Visitors to the gallery (2024): 48,600.", "visitor", "gallery", "2024"},
+		{"The Hollow Pines Lowland tickets sold: 1,100,000.", "ticket", "hollow pine lowland", ""},
+	} {
+		cs, _ := labelClaims(tc.s, []string{"tamarak"})
+		if len(cs) != 1 || cs[0].Head != tc.head || strings.Join(cs[0].Mods, " ") != tc.mods || cs[0].Period != tc.period {
+			t.Errorf("labelClaims(%q) = %+v; want %s [%s] of %q", tc.s, cs, tc.head, tc.mods, tc.period)
+		}
+	}
+}
+
+// TestSubjectsRowTellsNothingApart: a table whose row for the subject
+// has no qualifier beside rows named for others tells those names'
+// words apart, not the words another source qualifies the subject's
+// figure with ("the boil water notice got lifted on").
+func TestSubjectsRowTellsNothingApart(t *testing.T) {
+	facts := []rs.Fact{{ID: "a", SourceURL: "doc://table"}, {ID: "b", SourceURL: "doc://table"}}
+	row := Claim{Head: "lift", Unit: "date", Mods: []string{}, Modality: Reported, Value: Value{Kind: KindDate, Year: 2025, Day: "2025-03-14"}}
+	other := Claim{Head: "lift", Unit: "date", Mods: []string{"dorrance", "village", "water"}, Modality: Reported, Value: Value{Kind: KindDate, Year: 2025, Day: "2025-03-19"}}
+	told := tellApart(facts, map[string]Claim{"a": row, "b": other})
+	forum := Claim{Head: "lift", Unit: "date", Mods: []string{"boil", "water", "notice"}, Modality: Reported, Value: Value{Kind: KindDate, Year: 2025, Day: "2025-03-17"}}
+	if !told.alike(row, forum) {
+		t.Errorf("alike(subject's row, forum's boil water notice) = false; want true")
 	}
 }

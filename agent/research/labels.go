@@ -83,7 +83,32 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	var ws []string
 	subj := set(subject...)
 	inParens := false
-	for _, t := range tokenize(s[m[2]:m[3]]) {
+	// "Employees at year end": the noun before a preposition is the
+	// head; what follows qualifies it, unless it says when.
+	var tail []string
+	inTail := false
+	// "The Hollow Pines Lowland tickets sold", a ranked table's row: a
+	// name that holds the subject's words is the subject.
+	lr := &reader{s: s[m[2]:m[3]], toks: tokenize(s[m[2]:m[3]]), subject: subj}
+	lr.markNames()
+	for k, t := range lr.toks {
+		if lr.named[k] {
+			continue
+		}
+		if !inParens && len(ws) > 0 && prepositions[t.lower] && t.lower != "of" && t.lower != "per" {
+			inTail = true
+			continue
+		}
+		if inTail && !inParens && t.text != "(" {
+			if !timeWords[t.lower] && !determiners[t.lower] && !prepositions[t.lower] && !subj[t.bare()] && t.lower != "end" && t.lower != "start" &&
+				!t.number() && !monthName(t.text) &&
+				!(yearRE.MatchString(t.text) && len(t.text) == 4) {
+				tail = append(tail, t.lower)
+			} else if yearRE.MatchString(t.text) && len(t.text) == 4 {
+				period = t.text
+			}
+			continue
+		}
 		switch {
 		case yearRE.MatchString(t.text) && len(t.text) == 4:
 			period = t.text
@@ -99,6 +124,9 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 			ws = append(ws, t.lower)
 		}
 	}
+	if len(tail) > 0 && len(ws) > 0 {
+		ws = append(tail, ws...)
+	}
 	// "Estimated cost", "Planned opening", a table's "Plan" column: how
 	// the source holds the value, not what it is of.
 	modality := Reported
@@ -113,7 +141,13 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	}
 	// "Schools supported": the noun, not the participle after it; "Date
 	// refloated" names its event by it.
+	act := ""
 	for len(ws) > 1 && v.Kind != KindDate && verbLike(token{text: ws[len(ws)-1], lower: ws[len(ws)-1]}) && eventNouns[ws[len(ws)-1]] == "" {
+		// "Containers recovered", "Containers lost overboard": what was
+		// done to what it counts.
+		if p := ws[len(ws)-1]; pastForm(token{text: p, lower: p}) && !stating[p] && counters[p] == "" && modalityWords[p] == "" {
+			act = p
+		}
 		ws = ws[:len(ws)-1]
 	}
 	// "PellBike subsidy (2024/25)": a split year is its last.
@@ -133,7 +167,7 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 			}
 		}
 	}
-	c := Claim{Value: v, Text: v.Text, Period: period, Modality: modality, Attribute: strings.TrimSpace(strings.Join(ws, " ")), owned: true}
+	c := Claim{Value: v, Text: v.Text, Period: period, Modality: modality, Attribute: strings.TrimSpace(strings.Join(ws, " ")), owned: true, Act: act}
 	switch v.Kind {
 	case KindDate:
 		c.Unit = "date"
