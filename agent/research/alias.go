@@ -28,10 +28,16 @@ var headClasses = map[string]string{
 	"buyout": "fee",
 	"fund":   "fund", "pot": "fund", "purse": "fund", "pool": "fund", "money": "fund",
 	"revenue": "revenue", "turnover": "revenue", "sales": "revenue", "receipt": "revenue", "proceeds": "revenue", "takings": "revenue",
-	"export":  "revenue",
+	"export": "revenue", "gross": "revenue",
 	"opening": "opening", "commissioning": "opening", "inauguration": "opening",
-	"visitor": "visitor", "visit": "visitor", "attendance": "visitor", "attendee": "visitor", "admission": "visitor",
-	"employee": "employee", "staff": "employee", "worker": "employee",
+	"visitor": "visitor", "visit": "visitor", "attendance": "visitor", "attendee": "visitor", "admission": "visitor", "guest": "visitor",
+	"audience": "visitor", "crowd": "visitor", "visitation": "visitor",
+	"employee": "employee", "staff": "employee", "worker": "employee", "headcount": "employee", "workforce": "employee", "personnel": "employee",
+	"staffer": "employee",
+	"vote":    "vote", "voter": "vote", "ballot": "vote",
+	"student": "student", "pupil": "student",
+	"death": "death", "fatality": "death",
+	"traveller": "passenger", "traveler": "passenger", "flyer": "passenger",
 	"member": "member", "membership": "member",
 	"resident": "resident", "inhabitant": "resident", "population": "resident",
 	"passenger": "passenger", "ridership": "passenger", "rider": "passenger",
@@ -99,7 +105,9 @@ func tellApart(facts []rs.Fact, claims map[string]Claim) *toldApart {
 	for _, cs := range byDoc {
 		for i, a := range cs {
 			for _, b := range cs[i+1:] {
-				if aliasKey(a) != aliasKey(b) || Same(a.Value, b.Value) {
+				// A claim of no qualifier beside named ones is the subject's
+				// among others' (a table's rows): it tells no word apart.
+				if aliasKey(a) != aliasKey(b) || Same(a.Value, b.Value) || len(a.Mods) == 0 || len(b.Mods) == 0 {
 					continue
 				}
 				for _, w := range symmetricDifference(a.Mods, b.Mods) {
@@ -161,7 +169,9 @@ func (t *toldApart) meets(c Claim, p string) bool {
 	if err != nil {
 		return false
 	}
-	return c.year == y || c.year == y+1 && !periods[strconv.Itoa(c.year)]
+	// An undated source's year, its corpus's, is not stretched to the
+	// year before.
+	return c.year == y || c.year == y+1 && !periods[strconv.Itoa(c.year)] && !c.guessed
 }
 
 // yearsApart reports a claim of no period, in a dated source, that is

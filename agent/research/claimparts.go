@@ -53,6 +53,25 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 			c.Head, c.Mods = head, mods
 			return true
 		}
+		// "what the by-election cost: we are told it came to £48,500":
+		// the pronoun is what the sentence said was paid before it.
+		if j > 0 && pronouns[r.toks[j-1].lower] && copulas[r.toks[j].lower] {
+			for k := j - 2; k >= 0; k-- {
+				if n := payments[r.toks[k].lower]; n != "" && !r.toks[k].capital() {
+					c.Head, c.Mods = n, []string{}
+					return true
+				}
+			}
+		}
+	}
+	// "a pay deal worth €64 million", "a contract worth €28.5 million":
+	// what is worth it.
+	if i > 1 && r.toks[i-1].lower == "worth" && !r.toks[i-2].capital() && !verbLike(r.toks[i-2]) && !clauseEnds[r.toks[i-2].lower] &&
+		!prepositions[r.toks[i-2].lower] && !determiners[r.toks[i-2].lower] && !auxiliaries[r.toks[i-2].lower] && !(after+1 < len(r.toks) && r.toks[after].lower == "in" && !r.toks[after+1].number()) {
+		if head, mods, ok := r.phraseBefore(i - 1); ok {
+			c.Head, c.Mods = head, mods
+			return true
+		}
 	}
 	// "worth €150,000 in prize money": the money it is.
 	if i > 0 && r.toks[i-1].lower == "worth" && after+1 < len(r.toks) && r.toks[after].lower == "in" {
@@ -74,6 +93,10 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 			if appraisals[r.toks[k].lower] {
 				if head, mods, ok := r.phraseBefore(i - 1); ok {
 					c.Head, c.Mods = head, mods
+					// "put the clean-up at £14.1 million": what it cost.
+					if !moneyNoun(head) {
+						c.Head, c.Mods = "cost", append(mods, head)
+					}
 					return true
 				}
 				break
@@ -155,6 +178,38 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 		c.Mods = append(owner, purpose...)
 		c.weak = len(purpose) == 0 && r.definiteSubject(k)
 		return true
+	}
+	// "Some $470 million was spent on the bridge": the verb after it.
+	if after+1 < len(r.toks) && auxiliaries[r.toks[after].lower] {
+		k := after + 1
+		if r.toks[k].lower == "been" && k+1 < len(r.toks) {
+			k++
+		}
+		if n := payments[r.toks[k].lower]; n != "" {
+			c.Head, c.Mods = n, []string{}
+			if k+2 < len(r.toks) && (r.toks[k+1].lower == "on" || r.toks[k+1].lower == "for") {
+				if head, mods := r.nounRun(k + 2); head != "" && !timeWords[head] {
+					c.Mods = append(mods, head)
+				}
+			}
+			return true
+		}
+	}
+	// "The £110 million Lantern Quay scheme": the noun after the name.
+	if k := after; k < len(r.toks) && r.toks[k].capital() {
+		for k < len(r.toks) && k < after+4 && r.toks[k].capital() {
+			k++
+		}
+		if k < len(r.toks) && !r.toks[k].capital() && !prepositions[r.toks[k].lower] && !clauseEnds[r.toks[k].lower] && !verbLike(r.toks[k]) &&
+			!r.toks[k].number() && r.toks[k].lower != "and" && !auxiliaries[r.toks[k].lower] {
+			if head, mods := r.nounRun(after); head != "" {
+				c.Head, c.Mods = head, mods
+				if !moneyNoun(head) {
+					c.Head, c.Mods = "cost", append(mods, head)
+				}
+				return true
+			}
+		}
 	}
 	if after < len(r.toks) {
 		t := r.toks[after]
@@ -469,8 +524,8 @@ var paymentKinds = set("upfront", "up-front", "annually", "monthly", "outright",
 // moneyNoun reports a noun that names a sum of money itself (a grant, a
 // settlement, revenue), not a thing bought.
 func moneyNoun(w string) bool {
-	if _, ok := headClasses[w]; ok {
-		return true
+	if c, ok := headClasses[w]; ok {
+		return !countClasses[c] // "£8 a vote" is what a vote cost
 	}
 	for _, n := range payments {
 		if n == w {
@@ -580,7 +635,7 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 		}
 		// "42,000 people ..., up from 38,500 in 2024": the year of
 		// the figure beside it; "registers back to 1538": a limit.
-		if !same && (r.otherFigureBefore(v, y, vals) || r.limitYear(y)) {
+		if !same && r.otherFigureBefore(v, y, vals) || r.limitYear(y) {
 			continue
 		}
 		d := y.Start - v.Start
@@ -618,7 +673,21 @@ func (r *reader) otherFigureBefore(v, y Value, vals []Value) bool {
 // "back to 1538", "until 2030", "since 1998".
 func (r *reader) limitYear(y Value) bool {
 	i := r.at(y)
-	return i > 0 && len(y.Text) == 4 && (r.toks[i-1].lower == "to" || r.toks[i-1].lower == "until" || r.toks[i-1].lower == "since")
+	if i > 0 && len(y.Text) == 4 && (r.toks[i-1].lower == "to" || r.toks[i-1].lower == "until" || r.toks[i-1].lower == "since") {
+		return true
+	}
+	// "raised £4.18 million since the appeal launched on International
+	// Women's Day 2023": the year of what it counts from.
+	for j := i - 1; j >= 0 && j >= i-8; j-- {
+		w := r.toks[j].lower
+		if w == "since" {
+			return true
+		}
+		if w == "," || w == ";" || w == "and" || w == "but" {
+			return false
+		}
+	}
+	return false
 }
 
 func containsValue(vs []Value, v Value) bool {
@@ -768,6 +837,12 @@ func currency(text string) string {
 		return c // "4.2 million dollars"
 	}
 	t := strings.ToUpper(text)
+	// "NZ$41.7 million", "A$1.2 million": a dollar named by its country.
+	if i := strings.IndexByte(t, '$'); i > 0 {
+		if c, ok := dollarPrefixes[t[:i]]; ok {
+			return c
+		}
+	}
 	switch {
 	case strings.HasPrefix(t, "$"):
 		return "USD"
@@ -783,3 +858,10 @@ func currency(text string) string {
 	}
 	return strings.TrimRight(t[:min(3, len(t))], " 0123456789")
 }
+
+// dollarPrefixes name the dollar a prefix before "$" gives.
+var dollarPrefixes = map[string]string{"NZ": "NZD", "A": "AUD", "AU": "AUD", "C": "CAD", "CA": "CAD", "US": "USD", "HK": "HKD", "S": "SGD"}
+
+// countClasses are the classes of headClasses that count people or
+// things, not sums of money.
+var countClasses = set("visitor", "employee", "member", "resident", "passenger", "seat", "vote", "student", "death")

@@ -67,6 +67,8 @@ type Claim struct {
 	Act string
 	// year is the year its source was published, 0 when undated.
 	year int
+	// guessed marks a year that is its corpus's, its source undated.
+	guessed bool
 }
 
 // Key is what two claims must share to be compared: head, unit, period
@@ -269,6 +271,10 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		return c, true
 	}
 	unit, mods, end := r.unitNoun(v)
+	// "3,214 of us made it to the finish": people, named by what they did.
+	if k := r.after(v); unit == "" && k+1 < len(r.toks) && r.toks[k].lower == "of" && groupPronouns[r.toks[k+1].lower] {
+		unit, end = "people", r.toks[k+1].end
+	}
 	if unit == "" {
 		// "a headcount of 1,240", "Headcount rose to 1,420": the noun
 		// phrase is the attribute.
@@ -303,13 +309,16 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 	if counters[verb] == "employees" && people[unit] || staffNouns[singular(unit)] {
 		unit = "employees"
 	}
-	// "84,600 people have already visited the gallery" are visitors.
+	// "welcomed 42,000 people" are visitors, "carried 1.2 million
+	// people" passengers.
+	if (unit == "people" || unit == "persons") && personCounters[counters[verb]] {
+		unit = counters[verb]
+	}
+	// "84,600 people have already visited the gallery" are visitors,
+	// "6,812 people voted" and "the people who voted" votes.
 	if unit == "people" || unit == "persons" {
-		for k := tokenAt(r.toks, end); k < len(r.toks) && k < tokenAt(r.toks, end)+4; k++ {
-			if visiting[r.toks[k].lower] {
-				unit = "visitors"
-				break
-			}
+		if n := r.doneBy(tokenAt(r.toks, end)); n != "" {
+			unit = n
 		}
 	}
 	c.Unit = singular(unit)
@@ -328,6 +337,9 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 	}
 	c.Mods = append(append([]string(nil), owner...), mods...)
 	c.Act = r.act(r.at(v), unit)
+	if c.Act == "" {
+		c.Act = r.passiveAct(tokenAt(r.toks, end))
+	}
 	c.owned = len(owner) > 0
 	c.weak = len(mods) == 0 && r.definiteSubject(r.at(v))
 	// Read as "trial enrollment", "employees", "trial clinical sites".
@@ -397,12 +409,31 @@ func (r *reader) dated(v Value) (Claim, bool) {
 			return c, true
 		}
 	}
-	if verb == "" || !r.datesEvent(i, vi) {
+	if verb == "" {
+		// "Tamarak Ridge ships first concentrate — Sept. 2": a
+		// headline's verb, in the present.
+		verb, vi = r.headlineVerb(v)
+	}
+	if verb == "" {
+		// "ending with the final show at Wembley Stadium on 30
+		// November", "on 12/3/2024 for the final Lowland show": the event
+		// a noun names.
+		if head, mods, ok := r.nounEvent(i, r.after(v)); ok {
+			c.Head, c.Mods = head, mods
+			return c, true
+		}
+	}
+	if verb == "" || !r.datesEvent(i, vi) && !r.headline(v) {
 		return Claim{}, false
 	}
 	c.Head = eventNouns[verb]
 	if c.Head == "" {
 		c.Head = eventStem(verb) // "was discovered on" is a discovery
+	}
+	// "Brindle Lido holds first gala — June 28": the gala's occurrence,
+	// as "the gala was held on".
+	if holding[verb] {
+		c.Head = "occurrence"
 	}
 	// "admitted its first patients on", "welcome the first passengers
 	// on": the day a place first served people is its opening.
@@ -474,6 +505,10 @@ func (r *reader) phraseEvent(i int) (string, bool) {
 	return "", false
 }
 
+// momentWords name a moment that a date after a comma then gives:
+// "yesterday, 4 November 2024", "last night, Saturday 30 November".
+var momentWords = set("today", "yesterday", "tonight", "night", "morning", "evening", "afternoon", "weekend", "overnight")
+
 // goForms are the forms of go that make "live" a launch: "went live".
 var goForms = set("go", "goes", "went", "gone", "going")
 
@@ -486,7 +521,9 @@ var deals = set("deal", "transaction", "acquisition", "sale", "purchase", "merge
 func (r *reader) eventVerb(i int) (string, int) {
 	for j := i - 1; j >= 0 && j >= i-14; j-- {
 		w := r.toks[j].lower
-		if w == "," && j == i-1 && j > 0 && (r.toks[j-1].lower == "today" || r.toks[j-1].lower == "yesterday") {
+		// "today, 28 February", "at Wembley last night, Saturday 30
+		// November": the date says when the time word is.
+		if w == "," && j == i-1 && j > 0 && momentWords[r.toks[j-1].lower] {
 			continue
 		}
 		// "opened its plant this week, in August 2024".
@@ -571,8 +608,54 @@ func (r *reader) datesEvent(i, vi int) bool {
 	return prepositions[p] || p == "," || p == "late" || p == "early" || p == "mid"
 }
 
-// visiting verbs make the people who did them visitors.
-var visiting = set("visited", "visit", "visits", "attended", "attend", "attends", "toured")
+// doers name the people who did something by what they did: "6,812
+// people voted" counts votes, "84,600 people visited" visitors.
+var doers = nounsOf(map[string][]string{
+	"visitors":   {"visited", "visit", "visits", "attended", "attend", "attends", "toured", "came"},
+	"votes":      {"voted", "vote", "votes"},
+	"passengers": {"travelled", "traveled", "flew", "flown"},
+	"employees":  {"worked", "work", "works"},
+	"finishers":  {"finished"},
+	"deaths":     {"died"},
+})
+
+// personCounters are the counters whose noun names people: a count of
+// people after one of their verbs is of that noun.
+var personCounters = set("visitors", "passengers", "employees")
+
+// groupPronouns stand for people in "3,218 of us".
+var groupPronouns = set("us", "them", "you")
+
+// doneBy is the noun of the people a count names by what they did, the
+// verb at token k or after "who" or an auxiliary ("people who voted",
+// "people have already visited"); "" when none says.
+func (r *reader) doneBy(k int) string {
+	for j := k; j < len(r.toks) && j < k+4; j++ {
+		w := r.toks[j].lower
+		if n := doers[w]; n != "" {
+			return n
+		}
+		if w != "who" && !auxiliaries[w] && !fillers[w] && !strings.HasSuffix(w, "ly") {
+			return ""
+		}
+	}
+	return ""
+}
+
+// passiveAct is the participle a count's noun is given after it, at
+// token k ("four firefighters were injured", "1,420 were assigned"):
+// what was done to what it counts; "" when none, or when it only states
+// the count ("were recorded").
+func (r *reader) passiveAct(k int) string {
+	if k+1 >= len(r.toks) || (r.toks[k].lower != "were" && r.toks[k].lower != "was") {
+		return ""
+	}
+	t := r.toks[k+1]
+	if !pastForm(t) || stating[t.lower] || reporting[t.lower] || copulas[t.lower] || modalityWords[t.lower] != "" || counters[t.lower] != "" {
+		return ""
+	}
+	return t.lower
+}
 
 // containerNouns count whatever their "of" names.
 var containerNouns = set("units", "unit", "pieces", "items", "copies", "pairs of", "lots", "batches")
@@ -607,9 +690,7 @@ func (r *reader) objectOf(vi, date int) []string {
 		}
 		mods = r.keep(mods, t)
 	}
-	if mods == nil {
-		mods = []string{}
-	}
+	// "ends today", "opened its doors": nothing it acts on names a thing.
 	return mods
 }
 
@@ -623,6 +704,18 @@ func (r *reader) actorOf(vi int) []string {
 	}
 	for j >= 0 && (auxiliaries[r.toks[j].lower] || modalityWords[r.toks[j].lower] != "" || r.toks[j].lower == "to") {
 		j--
+	}
+	// "The strike that began on 5 February ends today": the subject
+	// before its relative clause.
+	for m := j; m > 0 && m > vi-12; m-- {
+		if w := r.toks[m].lower; (w == "that" || w == "which") && verbLike(r.toks[m+1]) && !clauseEnds[r.toks[m-1].lower] && !r.toks[m-1].number() {
+			if ws := r.antecedent(m - 1); len(ws) > 0 {
+				return ws
+			}
+		}
+		if w := r.toks[m].lower; w == "," || w == ";" || w == ":" || w == "and" {
+			break
+		}
 	}
 	if j >= 0 && (r.toks[j].lower == "which" || r.toks[j].lower == "that" || r.toks[j].lower == "who") {
 		j--
@@ -769,7 +862,8 @@ func (r *reader) keep(mods []string, t token) []string {
 	if t.number() && !r.version(t) || scales[w] != 0 {
 		return mods
 	}
-	if monthName(t.text) {
+	// "Two years after it began": a number in words counts, it names nothing.
+	if monthName(t.text) || wordNumbers[w] != 0 {
 		return mods
 	}
 	return append(mods, singular(w))
@@ -806,13 +900,21 @@ func (r *reader) bound(v Value) bool {
 // date at token i in its clause, of no known event ("The hoard was
 // discovered on", "admitted its first patients on"), and its index.
 func (r *reader) pastVerb(i int) (string, int) {
-	for j := i - 1; j > 0 && j >= i-8; j-- {
+	for j := i - 1; j >= 0 && j >= i-8; j-- {
 		t := r.toks[j]
 		if clauseEnds[t.lower] || t.lower == "and" {
 			break
 		}
-		if t.capital() || len(t.lower) <= 4 || !strings.HasSuffix(t.lower, "ed") || strings.HasSuffix(t.lower, "eed") || noise[t.lower] || modalityWords[t.lower] != "" {
+		// "Declared at the leisure centre at 02:10 on 7 March 2025": a
+		// participle may open the sentence.
+		if t.capital() && j > 0 || len(t.lower) <= 4 || !strings.HasSuffix(t.lower, "ed") || strings.HasSuffix(t.lower, "eed") || noise[t.lower] || modalityWords[t.lower] != "" {
 			continue
+		}
+		if j == 0 {
+			if prepositions[r.toks[1].lower] && !reporting[t.lower] {
+				return t.lower, j
+			}
+			break
 		}
 		prev := r.toks[j-1].lower
 		next := ""
@@ -824,7 +926,8 @@ func (r *reader) pastVerb(i int) (string, int) {
 		}
 		// "lifted off from Mahia on March 3", "ended on 28 February": a
 		// verb with its particle, or with the date right after "on".
-		if particles[next] || next == "on" && j+2 == i && !reporting[t.lower] {
+		// "She arrived 2/13/25": the day right after the verb.
+		if particles[next] || next == "on" && j+2 == i && !reporting[t.lower] || j+1 == i && !stating[t.lower] {
 			return t.lower, j
 		}
 	}
@@ -927,10 +1030,12 @@ func (r *reader) lightEvent(i int) (string, []string, bool) {
 				return "occurrence", []string{}, true
 			}
 			head, mods := r.nounRun(j + 1)
-			if head == "" || r.subject[head] {
+			if head != "" && !r.subject[head] {
+				return head, mods, true
+			}
+			if w != "held" {
 				continue
 			}
-			return head, mods, true
 		case subjectLight[w] && (w != "was" && w != "were" || j+1 < i && (r.toks[j+1].lower == "on" || r.toks[j+1].lower == "in")) && j+1 < len(r.toks):
 			// "took effect", "came", "was on": what the clause is about;
 			// "the merger of A and B, which took effect": the merger.
@@ -955,6 +1060,13 @@ func (r *reader) lightEvent(i int) (string, []string, bool) {
 			if k := j - 1; k >= 0 && (auxiliaries[r.toks[k].lower] || subjectLight[w]) && r.subjectBefore(j) {
 				return "occurrence", []string{}, true
 			}
+			// "The first gala was held on 21 June 2025": what was held, as
+			// "held its first gala on".
+			if k := j - 1; k >= 0 && auxiliaries[r.toks[k].lower] && (w == "held" || w == "staged") {
+				if ws := r.actorOf(j); len(ws) > 0 && !timeWords[ws[len(ws)-1]] {
+					return ws[len(ws)-1], ws[:len(ws)-1], true
+				}
+			}
 		}
 	}
 	return "", nil, false
@@ -978,4 +1090,103 @@ func (r *reader) subjectBefore(j int) bool {
 		}
 	}
 	return false
+}
+
+// headline reports a date that ends a headline after a dash: "Tamarak
+// Ridge ships first concentrate — Sept. 2".
+func (r *reader) headline(v Value) bool {
+	before := strings.TrimRight(r.s[:v.Start], " *")
+	rest := strings.Trim(r.s[v.End:], " *.")
+	return rest == "" && (strings.HasSuffix(before, "—") || strings.HasSuffix(before, "–") || strings.HasSuffix(before, " -"))
+}
+
+// headlineVerb is the verb of a headline that ends with its date: the
+// first word after a name that a list of events knows, or a present
+// form ("ships") of a verb none does, and its index.
+func (r *reader) headlineVerb(v Value) (string, int) {
+	if !r.headline(v) {
+		return "", -1
+	}
+	end := r.at(v)
+	for j := 1; j < end; j++ {
+		t := r.toks[j]
+		if t.capital() || !r.toks[j-1].capital() && !r.toks[j-1].number() {
+			continue
+		}
+		if eventNouns[t.lower] != "" || len(t.lower) > 3 && strings.HasSuffix(t.lower, "s") && !strings.HasSuffix(t.lower, "ss") && !determiners[t.lower] {
+			return t.lower, j
+		}
+		return "", -1
+	}
+	return "", -1
+}
+
+// holding verbs say that what they act on took place.
+var holding = set("holds", "hosts", "stages", "hosted", "staged")
+
+// eventNounWords are nouns of things that happen on a day: a date after
+// one ("the final show at Wembley on 30 November") is its day.
+var eventNounWords = set("show", "concert", "performance", "match", "game", "race", "final", "ceremony", "election", "vote", "poll", "ballot",
+	"meeting", "hearing", "trial", "launch", "release", "flight", "voyage", "sailing", "departure", "arrival", "opening", "closing", "premiere",
+	"festival", "event", "fixture", "auction", "sale", "visit", "tour", "parade", "service", "screening", "broadcast", "debut", "count", "recount",
+	"strike", "walkout", "outage", "eruption", "earthquake", "fire", "flood", "storm", "crash", "collision", "accident", "derailment", "grounding",
+	"birth", "funeral", "wedding", "inauguration", "referendum", "inspection", "audit", "shipment", "delivery", "handover", "signing")
+
+// nounEvent reads the event a noun names for a date that no verb dates:
+// the noun phrase before the date's preposition, past the places it
+// happened at ("the final show at Wembley Stadium in London on"), or
+// the one a "for" after the date names ("on 12/3/2024 for the final
+// Lowland show"); its head must be a noun of a thing that happens.
+func (r *reader) nounEvent(i, after int) (string, []string, bool) {
+	if i > 1 && (r.toks[i-1].lower == "on" || r.toks[i-1].lower == "of" || r.toks[i-1].text == ",") {
+		j := i - 2
+		// Past the places: "at Wembley Stadium in London".
+		for j > 0 && r.toks[j].capital() {
+			k := j
+			for k > 0 && (r.toks[k].capital() || determiners[r.toks[k].lower]) {
+				k--
+			}
+			if k >= 0 && (r.toks[k].lower == "at" || r.toks[k].lower == "in") {
+				j = k - 1
+				continue
+			}
+			break
+		}
+		// "on the day of the first release, 13/04/2023".
+		if r.toks[i-1].text == "," {
+			j = i - 2
+		}
+		if j >= 0 && eventNounWords[singular(r.toks[j].lower)] && !r.toks[j].capital() {
+			var mods []string
+			for k := j - 1; k >= 0 && k >= j-4 && !determiners[r.toks[k].lower] && !prepositions[r.toks[k].lower] && !clauseEnds[r.toks[k].lower] && !verbLike(r.toks[k]); k-- {
+				mods = r.keep(mods, r.toks[k])
+			}
+			slices.Reverse(mods)
+			if mods == nil {
+				mods = []string{}
+			}
+			return singular(r.toks[j].lower), mods, true
+		}
+	}
+	if after+1 < len(r.toks) && r.toks[after].lower == "for" && i > 0 && r.toks[i-1].lower == "on" {
+		k := after + 1
+		for k < len(r.toks) && determiners[r.toks[k].lower] {
+			k++
+		}
+		var ws []token
+		for ; k < len(r.toks) && len(ws) < 5 && !prepositions[r.toks[k].lower] && !clauseEnds[r.toks[k].lower] && r.toks[k].lower != "and" && !verbLike(r.toks[k]); k++ {
+			ws = append(ws, r.toks[k])
+		}
+		if len(ws) > 0 && eventNounWords[singular(ws[len(ws)-1].lower)] && !ws[len(ws)-1].capital() {
+			var mods []string
+			for _, t := range ws[:len(ws)-1] {
+				mods = r.keep(mods, t)
+			}
+			if mods == nil {
+				mods = []string{}
+			}
+			return singular(ws[len(ws)-1].lower), mods, true
+		}
+	}
+	return "", nil, false
 }

@@ -18,7 +18,8 @@ type token struct {
 	start, end  int
 }
 
-var tokenRE = regexp.MustCompile(`[\p{L}\p{N}](?:[\p{L}\p{N}'’.&-]*[\p{L}\p{N}])?|[,;:()]`)
+// A time of day ("11:40") is one token: its colon ends no clause.
+var tokenRE = regexp.MustCompile(`\d{1,2}:\d\d\b|[\p{L}\p{N}](?:[\p{L}\p{N}'’.&-]*[\p{L}\p{N}])?|[,;:()]`)
 
 func tokenize(s string) []token {
 	var out []token
@@ -134,6 +135,7 @@ var eventNouns = nounsOf(map[string][]string{
 	"completion":      {"completed", "completes", "complete", "finished", "finish", "finishes"},
 	"start":           {"started", "starts", "start", "began", "begins", "begin", "commenced", "commences"},
 	"closure":         {"closed", "closes", "close", "shut", "discontinued", "terminated"},
+	"end":             {"ended", "ends", "concluded", "concludes"},
 	"signing":         {"signed", "signs", "sign"},
 	"appointment":     {"appointed", "named", "hired", "elected", "promoted"},
 	"filing":          {"filed", "files", "sued"},
@@ -157,7 +159,7 @@ var payments = nounsOf(map[string][]string{
 	"cost":       {"cost", "costs", "costing", "spent", "spend", "spends"},
 	"funding":    {"raised", "raise", "raises", "secured", "borrowed"},
 	"investment": {"invested", "invest", "invests"},
-	"revenue":    {"earned", "earns", "generated", "generates", "booked", "brought"},
+	"revenue":    {"earned", "earns", "generated", "generates", "booked", "brought", "grossed", "grosses", "grossing"},
 	"loss":       {"lost", "loses"},
 	"sales":      {"sold", "sells"},
 	"fine":       {"fined"},

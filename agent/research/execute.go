@@ -26,6 +26,27 @@ type reading struct {
 	claims map[string]Claim
 	// sections are the plan's aspects, in order.
 	sections []string
+	// published holds the dates of the documents found so far: an
+	// undated document's day without its year is read in their time.
+	published map[string]time.Time
+}
+
+// corpusTime is the middle date of the dated documents found so far,
+// zero when none is dated: a day an undated blog writes without its
+// year ("declared on Mar 17") is taken to be of its corpus's time, as
+// the dated documents about the same events are.
+func (rd *reading) corpusTime() time.Time {
+	var ts []time.Time
+	for _, t := range rd.published {
+		if !t.IsZero() {
+			ts = append(ts, t)
+		}
+	}
+	if len(ts) == 0 {
+		return time.Time{}
+	}
+	slices.SortFunc(ts, func(a, b time.Time) int { return a.Compare(b) })
+	return ts[len(ts)/2]
 }
 
 // execute searches every sub-question and extracts the facts of the
@@ -35,7 +56,8 @@ type reading struct {
 // with no target (an aspect of a briefing, a broad question) reads every
 // claim its passages make (Claims); it returns those claims by fact ID.
 func (r *Researcher) execute(ctx context.Context, res *rs.Result, q question, ai *assist) (map[string]Claim, error) {
-	rd := &reading{k: r.PassagesPerQuestion, seen: map[string]bool{}, labels: map[string]string{}, ai: ai, claims: map[string]Claim{}}
+	rd := &reading{k: r.PassagesPerQuestion, seen: map[string]bool{}, labels: map[string]string{}, ai: ai, claims: map[string]Claim{},
+		published: map[string]time.Time{}}
 	if rd.k <= 0 {
 		rd.k = rs.MaxResults
 	}
@@ -99,6 +121,7 @@ func (r *Researcher) search(ctx context.Context, res *rs.Result, q question, sq 
 			continue
 		}
 		doc := docURL(h.URL)
+		rd.published[doc] = h.Published
 		if _, ok := rd.labels[doc]; !ok {
 			rd.labels[doc] = entityLabel(h.Text, q.SubjectWords)
 		}
@@ -275,8 +298,12 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 	previous := ""
 	years := distinctYears(h.Text)
 	sentences := Sentences(h.Text)
+	published := h.Published
+	if published.IsZero() {
+		published = rd.corpusTime()
+	}
 	for i, s := range sentences {
-		sentences[i] = withYears(s, h.Published)
+		sentences[i] = withYears(s, published)
 	}
 	corrected := correctedUnits(sentences, q.claimSubject())
 	for si, s := range sentences {
@@ -319,8 +346,11 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 			if cs[i].Period == "" {
 				cs[i].Period = relativeYear(s, h.Published)
 			}
-			if !h.Published.IsZero() {
-				cs[i].year = h.Published.Year()
+			// An undated document is of its corpus's time: its "6,218
+			// votes were cast" is not the only year's the class is
+			// claimed for, 2022's, when the others write of 2025.
+			if !published.IsZero() {
+				cs[i].year, cs[i].guessed = published.Year(), h.Published.IsZero()
 			}
 			cs[i].Adrift = cs[i].Period == "" && years >= manyYears && (anaphoric || !cs[i].owned)
 		}

@@ -21,6 +21,31 @@ var labelRE = regexp.MustCompile(`^(?:[-*•]\s*)?([\p{L}][\p{L}\p{N} '’/()&-]
 var metaLabels = set("date", "dated", "filed", "published", "posted", "updated", "issued", "release date", "filing date", "by", "author", "source",
 	"written by", "from", "to", "subject", "cc", "re", "tags", "category", "location", "place", "time")
 
+// metaLabel reports a label of the document's own metadata: one of
+// metaLabels, or ending in one ("Extract published") unless that is a
+// date whose other words name something other than the document ("Recall
+// date", "Commercial operation date"; not "Issue date").
+func metaLabel(label string) bool {
+	f := strings.Fields(label)
+	if metaLabels[label] || len(f) == 0 {
+		return metaLabels[label]
+	}
+	if last := f[len(f)-1]; last != "date" && last != "dated" {
+		return metaLabels[last]
+	}
+	for _, w := range f[:len(f)-1] {
+		if !metaLabels[w] && !documentWords[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// documentWords name a document or its versions: "Issue date",
+// "Publication date" are when it came out.
+var documentWords = set("issue", "publication", "report", "filing", "release", "print", "revision", "document", "letter", "press", "posting",
+	"update", "last", "effective", "version", "edition", "review", "submission", "notice", "entry", "record")
+
 // labelModality are the words of a label, or a table's column, that say a
 // value is planned, expected or estimated rather than done.
 var labelModality = map[string]Modality{
@@ -43,7 +68,7 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 		return nil, false
 	}
 	label := strings.ToLower(strings.TrimSpace(s[m[2]:m[3]]))
-	if f := strings.Fields(label); metaLabels[label] || len(f) > 0 && metaLabels[f[len(f)-1]] {
+	if metaLabel(label) {
 		return nil, false // "Extract published: 30 June 2023"
 	}
 	rest := m[4]
@@ -58,7 +83,32 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	var ws []string
 	subj := set(subject...)
 	inParens := false
-	for _, t := range tokenize(s[m[2]:m[3]]) {
+	// "Employees at year end": the noun before a preposition is the
+	// head; what follows qualifies it, unless it says when.
+	var tail []string
+	inTail := false
+	// "The Hollow Pines Lowland tickets sold", a ranked table's row: a
+	// name that holds the subject's words is the subject.
+	lr := &reader{s: s[m[2]:m[3]], toks: tokenize(s[m[2]:m[3]]), subject: subj}
+	lr.markNames()
+	for k, t := range lr.toks {
+		if lr.named[k] {
+			continue
+		}
+		if !inParens && len(ws) > 0 && prepositions[t.lower] && t.lower != "of" && t.lower != "per" {
+			inTail = true
+			continue
+		}
+		if inTail && !inParens && t.text != "(" {
+			if !timeWords[t.lower] && !determiners[t.lower] && !prepositions[t.lower] && !subj[t.bare()] && t.lower != "end" && t.lower != "start" &&
+				!t.number() && !monthName(t.text) &&
+				!(yearRE.MatchString(t.text) && len(t.text) == 4) {
+				tail = append(tail, t.lower)
+			} else if yearRE.MatchString(t.text) && len(t.text) == 4 {
+				period = t.text
+			}
+			continue
+		}
 		switch {
 		case yearRE.MatchString(t.text) && len(t.text) == 4:
 			period = t.text
@@ -74,6 +124,9 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 			ws = append(ws, t.lower)
 		}
 	}
+	if len(tail) > 0 && len(ws) > 0 {
+		ws = append(tail, ws...)
+	}
 	// "Estimated cost", "Planned opening", a table's "Plan" column: how
 	// the source holds the value, not what it is of.
 	modality := Reported
@@ -86,8 +139,15 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 			}
 		}
 	}
-	// "Schools supported": the noun, not the participle after it.
-	for len(ws) > 1 && verbLike(token{text: ws[len(ws)-1], lower: ws[len(ws)-1]}) && eventNouns[ws[len(ws)-1]] == "" {
+	// "Schools supported": the noun, not the participle after it; "Date
+	// refloated" names its event by it.
+	act := ""
+	for len(ws) > 1 && v.Kind != KindDate && verbLike(token{text: ws[len(ws)-1], lower: ws[len(ws)-1]}) && eventNouns[ws[len(ws)-1]] == "" {
+		// "Containers recovered", "Containers lost overboard": what was
+		// done to what it counts.
+		if p := ws[len(ws)-1]; pastForm(token{text: p, lower: p}) && !stating[p] && counters[p] == "" && modalityWords[p] == "" {
+			act = p
+		}
 		ws = ws[:len(ws)-1]
 	}
 	// "PellBike subsidy (2024/25)": a split year is its last.
@@ -107,7 +167,7 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 			}
 		}
 	}
-	c := Claim{Value: v, Text: v.Text, Period: period, Modality: modality, Attribute: strings.TrimSpace(strings.Join(ws, " ")), owned: true}
+	c := Claim{Value: v, Text: v.Text, Period: period, Modality: modality, Attribute: strings.TrimSpace(strings.Join(ws, " ")), owned: true, Act: act}
 	switch v.Kind {
 	case KindDate:
 		c.Unit = "date"

@@ -28,11 +28,26 @@ func tableSentences(text string) string {
 			if len(row) < 2 {
 				continue
 			}
-			for k := 1; k < len(row) && k < len(header); k++ {
-				if strings.TrimSpace(row[k]) == "" {
+			name, from := row[0], 1
+			// "| 8 | The Hollow Pines | Lowland | $96,400,000 |" under
+			// "| Rank | Artist | Tour | Gross |": the row is named by its
+			// words, not its rank.
+			if rankColumn(header[0], row[0]) {
+				var ws []string
+				for _, c := range row[1:] {
+					if c != "" && !strings.ContainsAny(c, "0123456789") {
+						ws = append(ws, c)
+					}
+				}
+				if len(ws) > 0 {
+					name = strings.Join(ws, " ")
+				}
+			}
+			for k := from; k < len(row) && k < len(header); k++ {
+				if strings.TrimSpace(row[k]) == "" || name != row[0] && !strings.ContainsAny(row[k], "0123456789") {
 					continue
 				}
-				out = append(out, "", labelFor(row[0], header[k])+": "+row[k]+".")
+				out = append(out, "", labelFor(name, header[k])+": "+row[k]+".")
 			}
 		}
 		out = append(out, "")
@@ -81,4 +96,14 @@ func cells(line string) []string {
 		parts[i] = strings.TrimSpace(parts[i])
 	}
 	return parts
+}
+
+// rankColumn reports a first column that ranks or numbers the rows
+// ("Rank", "#", "No."), not one that names them.
+func rankColumn(header, cell string) bool {
+	h := strings.ToLower(strings.Trim(strings.TrimSpace(header), "."))
+	if h == "rank" || h == "#" || h == "no" || h == "position" || h == "pos" || h == "place" {
+		return true
+	}
+	return cell != "" && strings.Trim(cell, "0123456789.=") == "" && h == ""
 }

@@ -29,7 +29,7 @@ var (
 	yearRE = regexp.MustCompile(`\b(?:1[0-9]|20)\d\d\b`)
 	eraRE  = regexp.MustCompile(`^(\d{1,4}) (BC|BCE|AD|CE)$`)
 	// moneyRE is an amount with a currency: "$48.2 million", "EUR 3m".
-	moneyRE = regexp.MustCompile(`(?i)(?:[$€£¥]|\b(?:usd|eur|gbp|chf|nok|sek|dkk|jpy|cad|aud|nzd|inr|cny|rmb)\s?)\s?\d+(?:,\d{3})*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|mn|m|k)\b)?`)
+	moneyRE = regexp.MustCompile(`(?i)(?:\b(?:nz|a|au|c|ca|us|hk|s)\$|[$€£¥]|\b(?:usd|eur|gbp|chf|nok|sek|dkk|jpy|cad|aud|nzd|inr|cny|rmb)\s?)\s?\d+(?:,\d{3})*(?:\.\d+)?(?:\s?(?:million|billion|thousand|bn|mn|m|k)\b)?`)
 	// numberRE is a number with an optional scale and unit noun.
 	numberRE = regexp.MustCompile(`(?i)\b\d{1,3}(?:,\d{3})+(?:\.\d+)?|\b\d+(?:\.\d+)?`)
 	unitRE   = regexp.MustCompile(`(?i)^\s?(%|percent\b|per cent\b|(?:million|billion|thousand)\b)?\s?(people|persons|inhabitants|residents|employees|staff|workers|households|families|members|students|years|km|kilometres|kilometers|miles|metres|meters|ft|feet|mi|m)?\b`)

@@ -14,7 +14,8 @@ import (
 
 var (
 	// numericDateRE is a day, month and year in digits.
-	numericDateRE = regexp.MustCompile(`\b(\d{1,2})[/.](\d{1,2})[/.](\d{4})\b|\b(\d{4})/(\d{1,2})/(\d{1,2})\b`)
+	// A year of two digits is this century's ("2/13/25").
+	numericDateRE = regexp.MustCompile(`\b(\d{1,2})[/.](\d{1,2})[/.](\d{4}|\d\d)\b|\b(\d{4})/(\d{1,2})/(\d{1,2})\b`)
 	// currencyAfterRE is the currency an amount names after itself.
 	currencyAfterRE = regexp.MustCompile(`(?i)^\s?(?:(?:million|billion|thousand)\s)?(?:(?:us|u\.s\.|american|canadian|australian|new zealand|hong kong)\s)?(dollars?|pounds?(?: sterling)?|quid|euros?|francs?|kroner|krona|kronor|yen|rupees?)\b`)
 	// numberWordRE is a run of number words.
@@ -95,6 +96,12 @@ func wordValues(s string, claim func(a, b int) bool) []Value {
 			a, _ := strconv.Atoi(s[m[2]:m[3]])
 			b, _ := strconv.Atoi(s[m[4]:m[5]])
 			y, _ = strconv.Atoi(s[m[6]:m[7]])
+			if m[7]-m[6] == 2 {
+				if s[m[6]-1] != '/' {
+					continue // "1.2.25" is a version
+				}
+				y += 2000
+			}
 			// Day first unless only the other reading is a date.
 			d, mo = a, b
 			if b > 12 && a <= 12 {
