@@ -86,8 +86,9 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		text, quote string
 		page, chunk int // indexes in pages and in the page's chunks
 		score       float64
+		held        bool // it holds the kind of value the question asks for, beside its focus
 	}
-	kind := wantOf(questionText)
+	kind, asked := wantOf(questionText), asksOf(questionText)
 	head := headOf(questionText)
 	if !slices.Contains(strong, head) {
 		head = "" // a word the room uses everywhere, or one that names a document
@@ -125,7 +126,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				// say "author": the first line there that names a person.
 				if l := coverName(c.Text); l != "" {
 					fits[pi] = true
-					found = append(found, unit{l, l, pi, ci, 3*r.weight("") + p.Score})
+					found = append(found, unit{l, l, pi, ci, 3*r.weight("") + p.Score, true})
 					continue
 				}
 			}
@@ -137,30 +138,34 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				continue // "-k" names the option asked about: a passage without it does not answer
 			}
 			fits[pi] = true
-			prev, asked := "", ""
+			prev, itAsked := "", ""
 			for _, u := range units(c.Text) {
 				if strings.HasSuffix(u.text, "?") {
 					// A question the document asks itself ("Can I make and
 					// sell Debian CDs?") is not an answer: the passage
 					// after it is, with its words.
-					prev, asked = u.text, u.text
+					prev, itAsked = u.text, u.text
 					continue
 				}
 				// A line is scored as it is quoted: with what it points
 				// back to, what it introduces, the release that dates it.
 				quote := u.quote(kind)
-				w := score(content, r, kind, quote+"\n"+asked, c.Context+"\n"+u.scene+"\n"+prev)
-				if head != "" && !kind.fits(quote) && len(missing([]string{head}, quote+"\n"+asked)) > 0 {
+				w := score(content, r, kind, quote+"\n"+itAsked, c.Context+"\n"+u.scene+"\n"+prev)
+				if head != "" && !kind.fits(quote) && len(missing([]string{head}, quote+"\n"+itAsked)) > 0 {
 					w /= 2 // the thing asked for is neither named nor given in the line, only around it
 				}
-				asked = ""
+				// A line is about what it says, what the sentence before
+				// it says and, a table's row, what its header says.
+				own := strings.Join([]string{quote, itAsked, prev, strings.TrimPrefix(u.scene, u.heading)}, "\n")
+				held := asked.held(quote) && near(strong, soft, head, own, c.Context+"\n"+u.heading+"\n"+p.Title)
+				itAsked = ""
 				for _, o := range opts {
 					if hasOption(u.text, o) {
 						w += 2 * r.weight("") // the option asked about, in this very line
 					}
 				}
 				if len(u.text) >= 8 && w > 0 {
-					found = append(found, unit{u.text, quote, pi, ci, w + 0.3*p.Score - 0.1*float64(pi)})
+					found = append(found, unit{u.text, quote, pi, ci, w + 0.3*p.Score - 0.1*float64(pi), held})
 				}
 				prev = u.text
 			}
@@ -169,6 +174,17 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	if len(found) == 0 {
 		best := pages[0].Chunks[0]
 		return insufficient(q, content, missing(append(strong, soft...), best.Context+"\n"+best.Text), &pages[0], documents)
+	}
+	if asked.any() {
+		// A question that asks for a version, a date, a number, a person
+		// or a default is answered by a line that holds one beside its
+		// focus; passages about its focus that hold none do not say.
+		if found = slices.DeleteFunc(found, func(u unit) bool { return !u.held }); len(found) == 0 {
+			best := pages[0].Chunks[0]
+			a := insufficient(q, content, missing(append(strong, soft...), best.Context+"\n"+best.Text), &pages[0], documents)
+			a.Text += " No passage about it gives " + asked.what() + "."
+			return a
+		}
 	}
 	slices.SortStableFunc(found, func(a, b unit) int { return cmp.Compare(b.score, a.score) })
 	var b strings.Builder

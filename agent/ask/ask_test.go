@@ -491,3 +491,44 @@ func TestADefaultAskedForIsTheLineThatSaysOne(t *testing.T) {
 		t.Errorf("%s, first line %q; want %q", q.AnswerType, firstLine(q.Answer), want)
 	}
 }
+
+// TestAQuestionForAValueIsAnsweredByALineThatHoldsOne: a question that
+// asks for a version, a date, a number, a person or a default is answered
+// by a line that holds one beside its focus; a room that talks about its
+// focus without one refuses it, whatever words the question shares with
+// that talk ("added", "support", "default").
+func TestAQuestionForAValueIsAnsweredByALineThatHoldsOne(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "lantern-manual.txt", "kettle-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		{"Which version of the lantern added solar charging?", "Version 2.3"},
+		{"What is the default beam width of the lantern?", "60 degrees"},
+		{"Who designed the lantern's case?", "Ada Moreno"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want grounded, first line with %q\n%s", c.question, q.AnswerType, firstLine(q.Answer), c.first, q.Answer)
+		}
+	}
+	for _, question := range []string{
+		"Which version of the lantern added boost mode?",        // boost mode is there, no version beside it
+		"When was boost mode added to the lantern?",             // nor a date
+		"What is the default brightness of the lantern dimmer?", // the dimmer is there, not its default
+		"How many hooks come with the lantern?",                 // hooks are there, no number of them
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerInsufficient {
+			t.Errorf("%q: %s %q; want insufficient evidence: no line about it holds the value asked for", question, q.AnswerType, firstLine(q.Answer))
+		}
+	}
+}
