@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kljensen/snowball/english"
 	"github.com/quarry-dev/quarry/retrieve"
 	"github.com/quarry-dev/quarry/room"
 )
@@ -157,7 +156,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				// A line is about what it says, what the sentence before
 				// it says and, a table's row, what its header says.
 				own := strings.Join([]string{quote, itAsked, prev, strings.TrimPrefix(u.scene, u.heading)}, "\n")
-				held := asked.held(quote) && near(strong, soft, head, own, c.Context+"\n"+u.heading+"\n"+p.Title)
+				held := asked.held(quote) && near(strong, soft, own, c.Context+"\n"+u.heading+"\n"+p.Title)
 				itAsked = ""
 				for _, o := range opts {
 					if hasOption(u.text, o) {
@@ -231,7 +230,7 @@ func hasWords(words []string, text string) bool {
 	tw := retrieve.Words(text)
 	stems := stemsOf(tw)
 	for _, w := range words {
-		if !slices.Contains(tw, w) && !stems[english.Stem(w, false)] {
+		if !slices.Contains(tw, w) && !stems[stem(w)] {
 			return false
 		}
 	}
@@ -418,7 +417,7 @@ func clipAround(s string, n int, content []string, r *Rarity, k wants) string {
 		score := 0.0
 		stems := stemsOf(retrieve.Words(w))
 		for _, t := range content {
-			if stems[english.Stem(t, false)] {
+			if stems[stem(t)] {
 				score += r.weight(t)
 			}
 		}
@@ -469,12 +468,19 @@ func contentWords(q question) []string {
 // when the way filings put it does (capex: capital expenditures).
 func sharedWords(words []string, text string) int {
 	tw := retrieve.Words(text)
+	var stems map[string]bool // of the words as American English spells them, when a word of the question is spelled otherwise
 	has := func(w string) bool {
-		stem := w
-		if len(stem) > 5 {
-			stem = stem[:len(stem)-2]
+		prefix := w
+		if len(prefix) > 5 {
+			prefix = prefix[:len(prefix)-2]
 		}
-		return slices.ContainsFunc(tw, func(x string) bool { return strings.HasPrefix(x, stem) })
+		if slices.ContainsFunc(tw, func(x string) bool { return strings.HasPrefix(x, prefix) }) {
+			return true
+		}
+		if stems == nil {
+			stems = stemsOf(tw)
+		}
+		return stems[stem(w)] // "coloured" in "colored"
 	}
 	n := 0
 	for _, w := range words {

@@ -532,3 +532,28 @@ func TestAQuestionForAValueIsAnsweredByALineThatHoldsOne(t *testing.T) {
 		}
 	}
 }
+
+// TestBritishAndAmericanSpellingsAskTheSame: a question spelled in one
+// English is answered by a manual spelled in the other ("colours":
+// colors, "center": centre), not refused for a word the room spells
+// otherwise.
+func TestBritishAndAmericanSpellingsAskTheSame(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "lantern-manual.txt", "kettle-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		{"Which colours does the lantern case come in?", "olive and sand"},
+		{"Should the lantern hang at the center of the tent?", "centre of the tent"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want grounded, first line with %q\n%s", c.question, q.AnswerType, firstLine(q.Answer), c.first, q.Answer)
+		}
+	}
+}

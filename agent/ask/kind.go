@@ -84,15 +84,15 @@ var assignRe = regexp.MustCompile(`[\pL\d@]\s?=\s?[^\s=]`)
 // question's focus: the line (own: with the sentence before it, or a table
 // row's header) has one of the soft words when there are some, and it or
 // what sets its scene (around: its heading, the document's title) has
-// each strong word but the thing asked for (head: "version" in "Which
-// Python version ...?"). "This file describes version v1.1" does not say
+// each strong word but those that say the kind of value asked for
+// ("version" in "Which Python version ...?"). "This file describes version v1.1" does not say
 // which Python version nucleardata needs; a heading is not enough to be
 // about a thing ("Version 2.3 added solar charging" under "Lantern" does
 // not say which version added its boost mode).
-func near(strong, soft []string, head, own, around string) bool {
+func near(strong, soft []string, own, around string) bool {
 	var need []string
 	for _, w := range strong {
-		if w != head && !kindWords[w] {
+		if !kindWords[w] {
 			need = append(need, w)
 		}
 	}
@@ -101,7 +101,7 @@ func near(strong, soft []string, head, own, around string) bool {
 	}
 	var focus []string
 	for _, w := range soft {
-		if !kindWords[w] {
+		if !kindWords[w] && !commonVerbs[w] { // "come" in "How many hooks come with it?" is how it is asked
 			focus = append(focus, w)
 		}
 	}

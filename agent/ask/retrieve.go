@@ -188,6 +188,14 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 		// filings: in a manual's room a margin is a page's.
 		q.terms = slices.DeleteFunc(q.terms, func(t string) bool { return !slices.Contains(q.plain, t) })
 	}
+	if len(q.respelled) > 0 {
+		// The other spelling is searched only where the room has it: a
+		// word no chunk holds would take the place of one that does.
+		if n, _, err := st.TermChunks(ctx, roomID, q.respelled); err == nil {
+			absent := func(t string) bool { return slices.Contains(q.respelled, t) && n[t] == 0 }
+			q.terms, q.plain = slices.DeleteFunc(q.terms, absent), slices.DeleteFunc(q.plain, absent)
+		}
+	}
 	if len(q.terms) == 0 {
 		return nil, nil
 	}
@@ -462,8 +470,12 @@ type question struct {
 	words []string // every word, lower case
 	terms []string // the search terms, widened
 	plain []string // the search terms, not widened by the words of filings
-	years []int
-	forms []string
+	// respelled are the terms added as the other English spells a word
+	// of the question ("color" for "colour"), searched where the room has
+	// them.
+	respelled []string
+	years     []int
+	forms     []string
 }
 
 var (
@@ -477,7 +489,17 @@ var (
 
 func parseQuestion(text string) question {
 	q := question{text: text, words: retrieve.Words(text)}
-	q.plain = retrieve.Terms(text)
+	// A word is searched as either English spells it ("colour": color).
+	for _, t := range retrieve.Terms(text) {
+		for i, v := range retrieve.Spellings(t) {
+			if !slices.Contains(q.plain, v) {
+				q.plain = append(q.plain, v)
+				if i > 0 {
+					q.respelled = append(q.respelled, v)
+				}
+			}
+		}
+	}
 	q.terms = expandFinance(q.plain)
 	for _, o := range options(text) {
 		// "-k" is searched as the word the index holds for it, k, which

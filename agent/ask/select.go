@@ -38,9 +38,23 @@ type Rarity struct {
 // in the room; nil when the store cannot say, and the answer is then
 // picked without it.
 func RarityOf(ctx context.Context, st Store, roomID, question string) *Rarity {
-	chunks, passages, err := st.TermChunks(ctx, roomID, retrieve.Terms(question))
+	terms := retrieve.Terms(question)
+	var asked []string
+	for _, t := range terms {
+		asked = append(asked, retrieve.Spellings(t)...)
+	}
+	chunks, passages, err := st.TermChunks(ctx, roomID, asked)
 	if err != nil {
 		return nil
+	}
+	// A word is in the chunks that spell it either way ("colour" in a
+	// room that says "color").
+	for _, t := range terms {
+		for _, v := range retrieve.Spellings(t)[1:] {
+			if n, ok := chunks[v]; ok {
+				chunks[t] = min(chunks[t]+n, passages)
+			}
+		}
 	}
 	return &Rarity{Chunks: chunks, Passages: passages}
 }
@@ -204,16 +218,16 @@ func missing(need []string, text string) []string {
 	stems := stemsOf(words)
 	var bases map[string]bool
 	for _, w := range need {
-		if sharedWords([]string{w}, text) > 0 || stems[english.Stem(w, false)] {
+		if sharedWords([]string{w}, text) > 0 || stems[stem(w)] {
 			continue
 		}
 		if bases == nil {
 			bases = map[string]bool{}
 			for _, x := range words {
-				bases[base(x)] = true
+				bases[base(retrieve.American(x))] = true
 			}
 		}
-		if !bases[base(w)] {
+		if !bases[base(retrieve.American(w))] {
 			out = append(out, w)
 		}
 	}
@@ -371,7 +385,7 @@ func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	stems := stemsOf(retrieve.Words(u))
 	for _, t := range content {
 		switch {
-		case stems[english.Stem(t, false)]:
+		case stems[stem(t)]:
 			own += r.weight(t)
 		case sharedWords([]string{t}, u) > 0:
 			own += r.weight(t) / 2 // "founding" for "founded": a word of the family only
@@ -743,13 +757,17 @@ func documentWords(pages []PageHit, marked map[string]bool) map[string]bool {
 	return out
 }
 
+// stem is a word's English stem, of its American spelling: "colour" and
+// "colors" are one word.
+func stem(w string) string { return english.Stem(retrieve.American(w), false) }
+
 // stemsOf is the set of the words' stems, each stemmed once: a word of a
 // question is in a text when its stem is ("released" for "release"), not
 // only when a word starts like it.
 func stemsOf(words []string) map[string]bool {
 	out := make(map[string]bool, len(words))
 	for _, x := range words {
-		out[english.Stem(x, false)] = true
+		out[stem(x)] = true
 	}
 	return out
 }
