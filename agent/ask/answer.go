@@ -69,8 +69,25 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	// and a room that never says it refuses. Who wrote a document its
 	// cover says without the verb.
 	verbs := questionVerbs(questionText)
+	// The words the room uses everywhere are no focus when the question
+	// has others; when its only others are how it is put ("come", "give
+	// back", not "maintains"), they are its focus: "Where do the atomic
+	// masses come from?" in a room about atoms asks about atomic masses,
+	// not about coming.
+	var subject, actions []string
+	for _, w := range content {
+		switch {
+		case named[w] || genericWords[w]:
+		case verbs[w] || wayOfAsking(w):
+			actions = append(actions, w)
+		case r.common(w):
+			subject = append(subject, w)
+		}
+	}
 	if ws := withoutVerbs(soft, verbs); len(ws) > 0 || len(strong) > 0 || authorRe.MatchString(questionText) {
 		soft = ws
+	} else if len(subject) > 0 && len(actions) > 0 && !slices.ContainsFunc(actions, func(w string) bool { return !lightWord(w) }) {
+		soft = subject
 	} else {
 		for _, w := range content {
 			if (verbs[w] || wayOfAsking(w)) && !named[w] && !genericWords[w] && r.absent(w) {

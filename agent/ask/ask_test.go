@@ -557,3 +557,27 @@ func TestBritishAndAmericanSpellingsAskTheSame(t *testing.T) {
 		}
 	}
 }
+
+// TestAQuestionPutInLightVerbsAsksAboutItsSubject: "Where does the
+// battery come from?" in a room that talks of the battery on every page
+// asks about the battery, not about coming: the room's common words are
+// its focus when the question's only others are light verbs ("come",
+// "give back", "build on"), and a room that never says "come" does not
+// refuse it.
+func TestAQuestionPutInLightVerbsAsksAboutItsSubject(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "lumen-torch.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, question := range []string{"Where does the battery come from?", "Where is the battery brought in from?"} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "Volta Works"; q.AnswerType != room.AnswerGrounded || !strings.Contains(q.Answer, want) {
+			t.Errorf("%q: %s %q; want grounded, quoting %q", question, q.AnswerType, q.Answer, want)
+		}
+	}
+}

@@ -179,7 +179,7 @@ func markedWords(question string) map[string]bool {
 // how the question is put: a verb's form or a superlative ("unpacking",
 // "worked", "biggest", "wrote"), which a passage says in its own words.
 func wayOfAsking(w string) bool {
-	if commonVerbs[w] {
+	if lightWord(w) {
 		return true
 	}
 	for _, suffix := range []string{"ing", "ed", "est"} {
@@ -189,6 +189,34 @@ func wayOfAsking(w string) bool {
 	}
 	return false
 }
+
+// lightWord reports whether w is a verb that says little of what is asked
+// or a particle of one: "writes", "drawn", "come", "give back"; not
+// "published" nor "maintains".
+func lightWord(w string) bool {
+	return commonVerbs[w] || irregularVerbs[w] || particles[w] || isVerbS(w) && (commonVerbs[w[:len(w)-1]] || irregularVerbs[w[:len(w)-1]])
+}
+
+// irregularVerbs are forms of verbs questions put things in that no rule
+// finds: "How large are the electrons drawn?", "Which package does it
+// build on?", "How are electrons spread over the shells?"
+var irregularVerbs = map[string]bool{"drawn": true, "draw": true, "spread": true, "build": true, "built": true,
+	"known": true, "know": true, "given": true, "taken": true, "shown": true, "done": true, "gone": true, "seen": true,
+	"found": true, "held": true, "hold": true, "bring": true, "brought": true, "chosen": true, "choose": true,
+	"broken": true, "break": true, "hidden": true, "hide": true, "grown": true, "grow": true, "thrown": true,
+	"born": true, "begun": true, "begin": true, "hung": true, "hang": true, "won": true, "lost": true, "lose": true,
+	"meant": true, "dealt": true, "deal": true, "felt": true, "sent": true, "send": true, "spent": true, "spend": true,
+	"told": true, "thought": true, "think": true, "bought": true, "buy": true, "caught": true, "catch": true,
+	"laid": true, "lay": true, "paid": true, "pay": true, "sold": true, "sell": true, "stood": true, "stand": true,
+	"understood": true, "understand": true, "become": true, "became": true, "fit": true, "cut": true, "shut": true,
+	"read": true, "ride": true, "rise": true, "risen": true, "fall": true, "fallen": true, "fell": true, "rung": true,
+	"struck": true, "stuck": true, "stick": true, "dug": true, "spun": true, "lent": true, "lend": true, "bent": true,
+	"mean": true, "speak": true, "spoken": true, "wear": true, "worn": true, "tear": true, "torn": true}
+
+// particles go with a question's verb ("give back", "was TAI ahead of"),
+// saying how, not what.
+var particles = map[string]bool{"back": true, "ahead": true, "away": true, "apart": true, "together": true,
+	"along": true, "around": true, "forward": true, "behind": true, "instead": true, "anyway": true}
 
 // commonVerbs are verbs questions use in forms a passage rarely repeats.
 var commonVerbs = map[string]bool{"give": true, "gives": true, "gave": true, "take": true, "takes": true, "took": true,
@@ -382,7 +410,7 @@ var functionWords = map[string]bool{"the": true, "a": true, "an": true, "it": tr
 // question asks for, less when it does not.
 func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	own, around := 0.0, 0.0
-	stems := stemsOf(retrieve.Words(u))
+	stems := stemsOf(append(retrieve.Words(u), camelParts(u)...)) // "show" and "grid" in \TPShowGrid
 	for _, t := range content {
 		switch {
 		case stems[stem(t)]:
