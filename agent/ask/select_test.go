@@ -319,3 +319,11 @@ func TestAGroupLabelKeepsItsTable(t *testing.T) {
 		t.Errorf("scene of the second row %q; want its group, Times", us[1].scene)
 	}
 }
+
+// TestScoreReadsACommandsCamelCase: a line naming \showGrid holds
+// "show" and "grid", which a question asks in words.
+func TestScoreReadsACommandsCamelCase(t *testing.T) {
+	if got := score([]string{"show", "grid"}, nil, wants{}, `The macro \showGrid was added in 1.4.`, ""); got < 2 {
+		t.Errorf("score = %v; want at least 2: both words are in the command's name", got)
+	}
+}
