@@ -259,14 +259,22 @@ func hasWords(words []string, text string) bool {
 var authorRe = regexp.MustCompile(`(?i)^\s*who\s+(wrote|authored|created|made)\b|^\s*who\s+(is|are|was|were)\s+the\s+(author|writer|creator)s?\b|\b(name|names) of the (author|writer)s?\b`)
 
 // coverName returns the first of a cover's first lines that is a
-// person's name alone ("Simon Fear", "Javier Bezos*"), "" when none is.
+// person's name alone ("Simon Fear", "Javier Bezos*") or before an
+// address ("Andy Buckley, andy@...", "Ann Lee: http://..."), "" when
+// none is.
 func coverName(text string) string {
 	for i, l := range strings.Split(text, "\n") {
 		if i == 15 {
 			break
 		}
 		l = strings.TrimSpace(l)
-		if n := len(strings.Fields(l)); n >= 2 && n <= 6 && !strings.ContainsAny(l, "0123456789.,:;") && hasName(l) {
+		// The name may come with an address: "Andy Buckley,
+		// andy@insectnation.org", "Clemens Niederberger: http://...".
+		name := l
+		if k := strings.IndexAny(name, ",:<(|"); k > 0 {
+			name = strings.TrimSpace(name[:k])
+		}
+		if n := len(strings.Fields(name)); n >= 2 && n <= 6 && !strings.ContainsAny(name, "0123456789.,:;@/") && hasName(name) {
 			return l
 		}
 	}

@@ -581,3 +581,28 @@ func TestAQuestionPutInLightVerbsAsksAboutItsSubject(t *testing.T) {
 		}
 	}
 }
+
+// TestWhoWroteADocumentIsOnItsCover: the author of a document named by
+// its file ("gantry" for gantry_en.txt) is on its cover, which says the
+// name once, beside an address, while every other page says "Gantry"
+// more often.
+func TestWhoWroteADocumentIsOnItsCover(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "gantry_en.txt", "kettle-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, question := range []string{"Who wrote gantry?", "Who is the author of Gantry?"} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "Ola Berg"; q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), want) {
+			t.Errorf("%q: %s, first line %q; want grounded, first line with %q\n%s", question, q.AnswerType, firstLine(q.Answer), want, q.Answer)
+		}
+		if len(q.Citations) == 0 || q.Citations[0].PageNumber != 1 {
+			t.Errorf("%q: citations %+v; want the cover first", question, q.Citations)
+		}
+	}
+}

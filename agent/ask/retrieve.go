@@ -286,8 +286,33 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 			}
 		}
 	}
+	if authorRe.MatchString(question) {
+		// "Who wrote hepunits?": who wrote a document is on its cover,
+		// which need not say "wrote" and may rank below pages that say
+		// its name more often.
+		titles := map[string]string{}
+		for _, d := range docs {
+			titles[d.ID] = d.Meta.Title
+		}
+		marked := markedWords(question)
+		for _, h := range hits {
+			if h.PageNumber != 1 {
+				continue
+			}
+			own := documentWords([]PageHit{{DocumentName: h.DocumentName, Title: titles[h.DocumentID]}}, marked)
+			if slices.ContainsFunc(q.plain, func(t string) bool { return own[t] }) {
+				if bonus == nil {
+					bonus = map[pageKey]float64{}
+				}
+				bonus[pageKey{h.DocumentID, 1}] = coverWeight
+			}
+		}
+	}
 	return rankPages(hits, prior, best, bonus, k), nil
 }
+
+// coverWeight lifts the cover of a document whose author is asked for.
+const coverWeight = 1.0
 
 // optionWeight lifts the pages that name an option the question asks about.
 const optionWeight = 1.0

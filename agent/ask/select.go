@@ -773,7 +773,8 @@ var noteMarkRe = regexp.MustCompile(`^[.?!][0-9]{1,2}[*†‡]? \p{Lu}`)
 func documentWords(pages []PageHit, marked map[string]bool) map[string]bool {
 	out := map[string]bool{}
 	for _, p := range pages {
-		for _, w := range retrieve.Words(strings.TrimSuffix(p.DocumentName, extOf(p.DocumentName))) {
+		// "bohr_en.pdf" is named by "bohr" too.
+		for _, w := range retrieve.Words(strings.ReplaceAll(strings.TrimSuffix(p.DocumentName, extOf(p.DocumentName)), "_", " ")) {
 			out[w] = true
 		}
 		for _, w := range retrieve.Words(p.Title) {
