@@ -606,3 +606,28 @@ func TestWhoWroteADocumentIsOnItsCover(t *testing.T) {
 		}
 	}
 }
+
+// TestAnEntryOfATwoColumnListIsItsOwnPassage: an option list laid out in
+// two columns (term at the left, its meaning at the right) is read entry
+// by entry: the line that answers is the entry asked about, not one run
+// together with the entries around it.
+func TestAnEntryOfATwoColumnListIsItsOwnPassage(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "torch-options.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first, not string }{
+		{"How bright is the standby glow by default?", "default value is 2", "timer"},
+		{"When does the torch switch off?", "30 unless set", "glow"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := firstLine(q.Answer); q.AnswerType != room.AnswerGrounded || !strings.Contains(l, c.first) || strings.Contains(l, c.not) {
+			t.Errorf("%q: %s, first line %q; want grounded, first line with %q, without %q", c.question, q.AnswerType, l, c.first, c.not)
+		}
+	}
+}

@@ -527,7 +527,7 @@ func units(text string) []piece {
 		case row:
 			flush()
 			out = append(out, piece{text: labelled(headerCells, cellsOf(raw)), scene: heading + "\n" + header + "\n" + group, heading: heading})
-		case listItemRe.MatchString(line):
+		case listItemRe.MatchString(line) || isTerm(raw) && startsEntry(lines, li):
 			flush()
 			para = append(para, line)
 		default:
@@ -562,6 +562,35 @@ func units(text string) []piece {
 		out[i].more = strings.Join(more, " ")
 	}
 	return out
+}
+
+// isTerm reports whether a line starts an entry of a list of terms laid
+// out in two columns, the term at the left and what it means at the right
+// ("textsize      textsize=value sets the default text size ...",
+// "electron-radius = {dimension}      Default: 1.5pt"): each entry is its
+// own paragraph, not one with the entries around it.
+func isTerm(raw string) bool {
+	cells := cellsOf(raw)
+	if len(cells) != 2 || cells[0].start == 0 && indent(raw) == 0 && len(cells[0].text) < 3 {
+		return false
+	}
+	term := cells[0].text
+	return len(strings.Fields(term)) <= 4 && utf8.RuneCountInString(term) <= 40 && !strings.HasSuffix(term, ".") &&
+		!strings.HasSuffix(term, ",") && utf8.RuneCountInString(cells[1].text) > utf8.RuneCountInString(term)
+}
+
+// startsEntry reports whether the term on line li starts an entry: the
+// line before it ends a sentence and is no term itself. Terms stacked
+// one under another share what the right column says ("\nucisalpha
+// \nucisbeta \nucisposi: returns whether the Q-value is positive"), and
+// a note in the margin ("Introduced in / version 0.3") goes with the
+// entry it is beside.
+func startsEntry(lines []string, li int) bool {
+	if li == 0 {
+		return true
+	}
+	prev := strings.TrimSpace(lines[li-1])
+	return prev == "" || !isTerm(lines[li-1]) && strings.ContainsAny(prev[len(prev)-1:], ".:!?")
 }
 
 // startsLower reports whether a line starts with a lower-case letter.
