@@ -516,7 +516,7 @@ func units(text string) []piece {
 		switch {
 		case line == "":
 			flush()
-		case pageFurnitureRe.MatchString(line):
+		case pageFurnitureRe.MatchString(line) || isContents(raw):
 			// a table of contents' entry, a running footer: what a page
 			// shows of others, never an answer
 			flush()
@@ -625,6 +625,16 @@ var numberedRe = regexp.MustCompile(`^(?i:(?:release|version)\s+)?[vV]?\d+(\.\d+
 // entry's dot leaders and page number ("E.1 Model description . . . . 70"),
 // a running footer ("Page 15 of 34", "Seite 3 von 9", "- 12 -").
 var pageFurnitureRe = regexp.MustCompile(`(?i)((\.\s?){4,}\s*[0-9ivxlc]+$|^(page|seite|p\.)\s*\d+\s*(of|von|de|/)\s*\d+$|\bpage \d+ (of|von) \d+$|^[-–—]\s*\d+\s*[-–—]$)`)
+
+// contentsRe matches a table of contents' entries without dot leaders,
+// one or several side by side: a section's number, its title and its
+// page ("1 Licence and Requirements 1", "4.2 Scaling 8   5 Index 9").
+var contentsRe = regexp.MustCompile(`^(\d{1,2}(\.\d{1,2})*\.?\s+\p{Lu}[^.!?;:=\\\d]{0,60}?\s+\d{1,4}\s*)+$`)
+
+// isContents reports whether a line is made of contents entries only.
+func isContents(raw string) bool {
+	return contentsRe.MatchString(strings.Join(strings.Fields(raw), " "))
+}
 
 var listItemRe = regexp.MustCompile(`^([-•*·–]|\d{1,2}[.)]|\(?[a-z]\))\s`)
 

@@ -327,3 +327,24 @@ func TestScoreReadsACommandsCamelCase(t *testing.T) {
 		t.Errorf("score = %v; want at least 2: both words are in the command's name", got)
 	}
 }
+
+// TestContentsEntriesAreNoAnswer: a contents' entries, one or two side by
+// side without dot leaders, are what a page shows of others.
+func TestContentsEntriesAreNoAnswer(t *testing.T) {
+	text := "Contents\n\n1 Licence and Requirements          1 5 Customization        3\n2 Usage 2\n\n1 Licence and Requirements\n\nThe package may be used under the terms of the LPPL version 1.3 or later.\n"
+	for _, u := range units(text) {
+		if strings.Contains(u.text, "Customization 3") || u.text == "2 Usage 2" {
+			t.Errorf("units(%q) has %q; want no contents entry", text, u.text)
+		}
+	}
+	for _, l := range []string{"4.2 Scaling 8", "1 Licence and Requirements 1"} {
+		if !isContents(l) {
+			t.Errorf("isContents(%q) = false; want true", l)
+		}
+	}
+	for _, l := range []string{"Up to 112 atoms are drawn in 3", "The default is 30 minutes.", "16 \\heavyrulewidth=.08em"} {
+		if isContents(l) {
+			t.Errorf("isContents(%q) = true; want false", l)
+		}
+	}
+}
