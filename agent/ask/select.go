@@ -343,7 +343,17 @@ type wants struct {
 	// fallback: "What is the default ...?" asks for what holds unless
 	// set, which a line says as "defaults to", "(default)", "initially".
 	fallback bool
+	// size: "How big ...?", "What is the width ...?" asks for a measure,
+	// which a line gives as a number with its unit ("1.5pt", "900k").
+	size bool
 }
+
+var (
+	sizeQuestionRe = regexp.MustCompile(`(?i)\bhow (big|large|wide|long|tall|high|thick|small|heavy|far)\b|\b(size|width|height|length|radius|thickness|diameter|distance|weight)\b`)
+	// measureRe finds a number with its unit: "1.5pt", "0.25 em", "900k",
+	// "30 minutes", "6.75 seconds".
+	measureRe = regexp.MustCompile(`(?i)\d(\.\d+)?\s?(pt|em|ex|mm|cm|in|inch|inches|px|bp|pc|sp|k|kb|mb|gb|bytes?|ms|s|secs?|seconds?|min|minutes?|hours?|days?|weeks?|months?|years?|degrees?|kg|g|m|km|miles?)\b|\d\s?%`)
+)
 
 var (
 	dateQuestionRe   = regexp.MustCompile(`(?i)^\s*when\b|\b(what|which) ([\w-]+ )?(year|date|day|month|version|release)\b|\bsince when\b|\bhow long ago\b`)
@@ -354,7 +364,7 @@ var (
 func wantOf(question string) wants {
 	return wants{amount: asksForAmount(question) || amountQuestionRe.MatchString(question),
 		date: dateQuestionRe.MatchString(question), name: nameQuestionRe.MatchString(question),
-		how: howQuestionRe.MatchString(question), fallback: defaultRe.MatchString(question)}
+		how: howQuestionRe.MatchString(question), fallback: defaultRe.MatchString(question), size: sizeQuestionRe.MatchString(question)}
 }
 
 // defaultRe finds what says a default, in a question or a line.
@@ -434,6 +444,9 @@ func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	}
 	if k.gives(u) || k.fallback && defaultRe.MatchString(u) {
 		s *= 1.5
+	}
+	if k.size && measureRe.MatchString(u) {
+		s *= 1.5 // "How large are the electrons?": "electron-radius Default: 1.5pt", not "Default: blue!50"
 	}
 	return s
 }

@@ -348,3 +348,15 @@ func TestContentsEntriesAreNoAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestASizeAskedForIsAMeasure: "How big ...?" is answered first by the
+// line that gives a number with its unit, not one with other numbers.
+func TestASizeAskedForIsAMeasure(t *testing.T) {
+	q := "How big is the nucleus circle by default?"
+	content, k := contentWords(parseQuestion(q)), wantOf(q)
+	options := score(content, nil, k, "nucleus-options = {tikz} Default: draw=black!80 The options of the circle around the nucleus.", "")
+	radius := score(content, nil, k, "nucleus-radius = {dimension} Default: 1em The radius of the circle around the nucleus.", "")
+	if radius <= options {
+		t.Errorf("score of the radius %v, of the options %v; want the radius first", radius, options)
+	}
+}
