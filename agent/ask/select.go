@@ -109,7 +109,7 @@ var genericWords = map[string]bool{"big": true, "large": true, "small": true, "l
 	"document": true, "documents": true, "ask": true, "asks": true, "asked": true, "want": true, "wants": true,
 	"show": true, "shows": true, "list": true, "find": true, "know": true, "end": true, "ends": true, "start": true,
 	"starts": true, "begin": true, "begins": true, "expire": true, "expires": true, "finish": true, "finishes": true,
-	"flag": true, "flags": true, "option": true, "options": true, "switch": true, "documentation": true, "manual": true, "guide": true, "exactly": true, "often": true, "frequently": true, "soon": true, "far": true, "old": true,
+	"every": true, "each": true, "ever": true, "altogether": true, "flag": true, "flags": true, "option": true, "options": true, "switch": true, "documentation": true, "manual": true, "guide": true, "exactly": true, "often": true, "frequently": true, "soon": true, "far": true, "old": true,
 	// whether one thing goes with another, which a passage says as "works
 	// with", "can be used with", "requires"
 	"compatible": true, "compatibility": true, "incompatible": true, "available": true, "supported": true,
@@ -187,7 +187,8 @@ func wayOfAsking(w string) bool {
 			return true
 		}
 	}
-	return false
+	// an adverb: "automatically", "quickly"; not "supply", "family"
+	return len(w) >= 7 && strings.HasSuffix(w, "ly") && !strings.HasSuffix(w, "ply") && !strings.HasSuffix(w, "ily")
 }
 
 // lightWord reports whether w is a verb that says little of what is asked

@@ -360,3 +360,28 @@ func TestASizeAskedForIsAMeasure(t *testing.T) {
 		t.Errorf("score of the radius %v, of the options %v; want the radius first", radius, options)
 	}
 }
+
+// TestQuantifiersAndAdverbsAreHowAQuestionIsPut: "every", "each" and an
+// adverb the room never uses ("automatically") ask nothing a passage must
+// say: the focus is the rest.
+func TestQuantifiersAndAdverbsAreHowAQuestionIsPut(t *testing.T) {
+	r := &Rarity{Passages: 40, Chunks: map[string]int{"list": 3, "every": 0, "isotope": 2, "element": 9, "symbol": 4,
+		"automatically": 0, "set": 5, "supply": 0}}
+	for _, c := range []struct {
+		question, absent, soft string
+	}{
+		{"How can I list every isotope of an element?", "", "isotope element"},
+		{"Which option sets the symbol automatically?", "", "symbol"},
+		{"What is the supply voltage?", "supply", "voltage"},
+	} {
+		content := contentWords(parseQuestion(c.question))
+		absent, _, soft := focus(c.question, content, r, nil)
+		soft = withoutVerbs(soft, questionVerbs(c.question))
+		if got := strings.Join(absent, " "); got != c.absent {
+			t.Errorf("%q: absent %q; want %q", c.question, got, c.absent)
+		}
+		if got := strings.Join(soft, " "); got != c.soft {
+			t.Errorf("%q: soft %q; want %q", c.question, got, c.soft)
+		}
+	}
+}
