@@ -173,7 +173,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				// A line is about what it says, what the sentence before
 				// it says and, a table's row, what its header says.
 				own := strings.Join([]string{quote, itAsked, prev, strings.TrimPrefix(u.scene, u.heading)}, "\n")
-				held := asked.held(quote) && near(strong, soft, own, c.Context+"\n"+u.heading+"\n"+p.Title)
+				held := asked.held(quote) && asked.versionOf(quote, named) && near(strong, soft, own, c.Context+"\n"+u.heading+"\n"+p.Title)
 				itAsked = ""
 				for _, o := range opts {
 					if hasOption(u.text, o) {

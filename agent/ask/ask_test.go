@@ -518,10 +518,11 @@ func TestAQuestionForAValueIsAnsweredByALineThatHoldsOne(t *testing.T) {
 		}
 	}
 	for _, question := range []string{
-		"Which version of the lantern added boost mode?",        // boost mode is there, no version beside it
-		"When was boost mode added to the lantern?",             // nor a date
-		"What is the default brightness of the lantern dimmer?", // the dimmer is there, not its default
-		"How many hooks come with the lantern?",                 // hooks are there, no number of them
+		"Which version of the lantern added boost mode?",
+		"Which version of the solar panels does the lantern support?", // 2.3 is the lantern's version, not the panels'        // boost mode is there, no version beside it
+		"When was boost mode added to the lantern?",                   // nor a date
+		"What is the default brightness of the lantern dimmer?",       // the dimmer is there, not its default
+		"How many hooks come with the lantern?",                       // hooks are there, no number of them
 	} {
 		q, err := svc.Ask(ctx, owner.ID, r.ID, question)
 		if err != nil {

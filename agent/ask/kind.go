@@ -1,6 +1,12 @@
 package ask
 
-import "regexp"
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/quarry-dev/quarry/retrieve"
+)
 
 // A question that asks for a value of a kind (a version, a date, a count
 // or a size, a person, a default) is answered only by a line that holds
@@ -17,7 +23,13 @@ type asks struct {
 	count    bool // "How many ...?", "How big ...?", "What is the number of ...?"
 	person   bool // "Who ...?", "Whose ...?"
 	fallback bool // "What is the default ...?"
+	// of is what the version asked for is of, when the question says
+	// ("siunitx" in "Which version of siunitx does hepunits require?",
+	// "python" in "Which Python version ...?").
+	of string
 }
+
+var versionOfRe = regexp.MustCompile(`(?i)\b(?:version|release)s?\s+of\s+(?:the\s+)?([\pL\d][\w.+-]*)|\b(?:which|what)\s+([\pL\d][\w.+-]*)\s+(?:version|release)s?\b`)
 
 var (
 	versionAskRe = regexp.MustCompile(`(?i)\b(which|what)\s+(?:[\w-]+\s+){0,2}?(version|release)s?\b|\b(since|from|in|as of)\s+(which|what)\s+(version|release)\b`)
@@ -30,9 +42,29 @@ var (
 // it asks for none that a line can be checked for (a way, a reason, yes or
 // no, a name of a thing).
 func asksOf(question string) asks {
-	return asks{version: versionAskRe.MatchString(question), date: dateAskRe.MatchString(question),
+	a := asks{version: versionAskRe.MatchString(question), date: dateAskRe.MatchString(question),
 		count: countAskRe.MatchString(question), person: personAskRe.MatchString(question),
 		fallback: defaultRe.MatchString(question)}
+	if m := versionOfRe.FindStringSubmatch(question); m != nil {
+		a.of = strings.ToLower(m[1] + m[2])
+	}
+	return a
+}
+
+// versionOf reports whether a line that gives a version gives it of the
+// thing the question asks the version of: beside it ("siunitx v2.1",
+// "siunitx (>= 2.1)", "version 2.1 of siunitx"). "The hepunits v2 package
+// extends the siunitx package" gives hepunits' version, not siunitx's. A
+// question about the version of a document of the room (named) is
+// answered by the versions that document gives, whatever they are next
+// to.
+func (a asks) versionOf(u string, named map[string]bool) bool {
+	if !a.version || a.of == "" || kindWords[a.of] || slices.ContainsFunc(retrieve.Words(a.of), func(w string) bool { return named[w] }) {
+		return true
+	}
+	x := regexp.QuoteMeta(a.of)
+	re := regexp.MustCompile(`(?i)\b` + x + `(\W+\w+){0,3}?\W+(v|version\s*|release\s*|\(\s*(>=?|≥)?\s*)?\d+(\.\d+)*|\b(v|version|release)\s*\d+(\.\d+)*\w*\s+of\s+(the\s+|this\s+)?(` + x + `|licen[cs]e|package|program|library)\b`)
+	return re.MatchString(u)
 }
 
 // any reports whether the question asks for a value a line must hold.
