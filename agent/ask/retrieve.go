@@ -189,11 +189,17 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 		q.terms = slices.DeleteFunc(q.terms, func(t string) bool { return !slices.Contains(q.plain, t) })
 	}
 	if len(q.respelled) > 0 {
-		// The other spelling is searched only where the room has it: a
-		// word no chunk holds would take the place of one that does.
-		if n, _, err := st.TermChunks(ctx, roomID, q.respelled); err == nil {
-			absent := func(t string) bool { return slices.Contains(q.respelled, t) && n[t] == 0 }
-			q.terms, q.plain = slices.DeleteFunc(q.terms, absent), slices.DeleteFunc(q.plain, absent)
+		// The other spelling is searched only in a room that has it and
+		// not the question's: a word no chunk holds would take the place
+		// of one that does, and a room that spells it both ways finds it
+		// as asked.
+		var words []string
+		for v, t := range q.respelled {
+			words = append(words, v, t)
+		}
+		if n, _, err := st.TermChunks(ctx, roomID, words); err == nil {
+			unneeded := func(v string) bool { t, ok := q.respelled[v]; return ok && (n[v] == 0 || n[t] > 0) }
+			q.terms, q.plain = slices.DeleteFunc(q.terms, unneeded), slices.DeleteFunc(q.plain, unneeded)
 		}
 	}
 	if len(q.terms) == 0 {
@@ -496,9 +502,9 @@ type question struct {
 	terms []string // the search terms, widened
 	plain []string // the search terms, not widened by the words of filings
 	// respelled are the terms added as the other English spells a word
-	// of the question ("color" for "colour"), searched where the room has
-	// them.
-	respelled []string
+	// of the question ("color" for "colour"), with the question's own
+	// spelling: searched where the room has them and not the question's.
+	respelled map[string]string
 	years     []int
 	forms     []string
 }
@@ -520,7 +526,10 @@ func parseQuestion(text string) question {
 			if !slices.Contains(q.plain, v) {
 				q.plain = append(q.plain, v)
 				if i > 0 {
-					q.respelled = append(q.respelled, v)
+					if q.respelled == nil {
+						q.respelled = map[string]string{}
+					}
+					q.respelled[v] = t
 				}
 			}
 		}
