@@ -36,6 +36,10 @@ var (
 	dateAskRe    = regexp.MustCompile(`(?i)^\s*when\s+(was|were|did)\b|\b(which|what|in which|in what)\s+(year|date|day|month)\b|\bsince when\b|\bhow long ago\b`)
 	countAskRe   = regexp.MustCompile(`(?i)\bhow\s+(many|much|big|large|long|wide|tall|high|heavy|fast|small|thick)\b|\bwhat\s+(is|was|are|were)\s+the\s+(number|amount|size|count|percentage|length|width|height)\b`)
 	personAskRe  = regexp.MustCompile(`(?i)^\s*who\b|\bwhose\b|\bby whom\b`)
+	// fallbackAskRe finds a question for a default's value: "What is the
+	// default X?", "How big is X by default?"; not "Where is the default
+	// font path configured?" nor "How do I change the default?".
+	fallbackAskRe = regexp.MustCompile(`(?i)^\s*(what|which|how\s+(big|large|many|much|long|wide|tall|high|thick|small|is|are))\b[^?]*\bdefaults?\b|\bby default\b`)
 )
 
 // asksOf returns the kind of value a question asks for; the zero asks when
@@ -44,7 +48,7 @@ var (
 func asksOf(question string) asks {
 	a := asks{version: versionAskRe.MatchString(question), date: dateAskRe.MatchString(question),
 		count: countAskRe.MatchString(question), person: personAskRe.MatchString(question),
-		fallback: defaultRe.MatchString(question)}
+		fallback: fallbackAskRe.MatchString(question)}
 	if m := versionOfRe.FindStringSubmatch(question); m != nil {
 		a.of = strings.ToLower(m[1] + m[2])
 	}
@@ -96,8 +100,9 @@ var (
 	byNameRe = regexp.MustCompile(`\b(by|from|to|thanks)\s+(Dr\.?\s+|Prof\.?\s+)?\p{Lu}[\p{Ll}'-]+\b`)
 	// defaultValueRe finds a default that says its value: "the default
 	// is 0.5em", "Default: quantum", "(default)", "defaults to", "by
-	// default, nodes are ellipses", "initially empty".
-	defaultValueRe = regexp.MustCompile(`(?i)\bdefaults?(\s+(value|setting|size|width|value is))?\s*(is|was|are|:|=|\(|,|of\s+[\d.]|\s[\d.])|\(default\)|\bdefaults?\s+to\b|\bby default\b|\binitially\b|\bdefault\s+[\\\d.]`)
+	// default, nodes are ellipses", "initially empty", a table's row
+	// under a "Default" column ("Name shape; Default ellipse; ...").
+	defaultValueRe = regexp.MustCompile(`(?i)\bdefaults?(\s+(value|setting|size|width|value is))?\s*(is|was|are|:|=|\(|,|of\s+[\d.]|\s[\d.])|\(default\)|\bdefaults?\s+to\b|\bby default\b|\binitially\b|\bdefault\s+[\\\d.]|\bdefault\s+[^\s;]+(;|$)`)
 )
 
 // givesDefault reports whether a line says what a default is, not only

@@ -347,6 +347,31 @@ type wants struct {
 	// size: "How big ...?", "What is the width ...?" asks for a measure,
 	// which a line gives as a number with its unit ("1.5pt", "900k").
 	size bool
+	// counted is what "How many X ...?" counts, which a line that
+	// answers puts after its number ("7500 glyphs", "two colors").
+	counted string
+}
+
+var countedRe = regexp.MustCompile(`(?i)\bhow\s+many\s+([\pL-]+)`)
+
+// counts reports whether u puts a number right before the thing counted
+// (a word between: "approximately 7500 distinct glyphs").
+func (k wants) counts(u string) bool {
+	if k.counted == "" {
+		return false
+	}
+	ws := strings.Fields(strings.ToLower(u))
+	for i, w := range ws {
+		if !plainNumberRe.MatchString(strings.Trim(w, ",;:()")) && !numeralRe.MatchString(w) {
+			continue
+		}
+		for j := i + 1; j <= i+2 && j < len(ws); j++ {
+			if stem(strings.Trim(ws[j], ",.;:()")) == stem(k.counted) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 var (
@@ -363,9 +388,13 @@ var (
 )
 
 func wantOf(question string) wants {
-	return wants{amount: asksForAmount(question) || amountQuestionRe.MatchString(question),
+	k := wants{amount: asksForAmount(question) || amountQuestionRe.MatchString(question),
 		date: dateQuestionRe.MatchString(question), name: nameQuestionRe.MatchString(question),
 		how: howQuestionRe.MatchString(question), fallback: defaultRe.MatchString(question), size: sizeQuestionRe.MatchString(question)}
+	if m := countedRe.FindStringSubmatch(question); m != nil {
+		k.counted = strings.ToLower(m[1])
+	}
+	return k
 }
 
 // defaultRe finds what says a default, in a question or a line.
@@ -445,6 +474,9 @@ func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	}
 	if k.gives(u) || k.fallback && defaultRe.MatchString(u) {
 		s *= 1.5
+	}
+	if k.counts(u) {
+		s *= 1.5 // "How many glyphs ...?": "approximately 7500 glyphs", not "12 pt fonts with many glyphs"
 	}
 	if k.size && measureRe.MatchString(u) {
 		s *= 1.5 // "How large are the electrons?": "electron-radius Default: 1.5pt", not "Default: blue!50"

@@ -385,3 +385,44 @@ func TestQuantifiersAndAdverbsAreHowAQuestionIsPut(t *testing.T) {
 		}
 	}
 }
+
+// TestACountIsANumberBeforeTheThingCounted: "How many glyphs ...?" is
+// answered first by the line that puts its number before "glyphs", not
+// by one with other numbers.
+func TestACountIsANumberBeforeTheThingCounted(t *testing.T) {
+	q := "How many glyphs do the fonts have?"
+	content, k := contentWords(parseQuestion(q)), wantOf(q)
+	other := score(content, nil, k, "The fonts are 12 pt, 100 dpi proportional fonts with many of the glyphs needed for text.", "")
+	count := score(content, nil, k, "Together, the fonts contain approximately 7500 glyphs.", "")
+	if count <= other {
+		t.Errorf("score of the count %v, of the other line %v; want the count first", count, other)
+	}
+}
+
+// TestGivesDefault: a line gives a default when it says its value, in
+// words, by an assignment or under a table's "Default" column.
+func TestGivesDefault(t *testing.T) {
+	for u, want := range map[string]bool{
+		"Name shape; Default ellipse; Values ellipse, box, circle": true,
+		"The default is 0.5em.":                                       true,
+		"electron-radius = {dimension} Default: 1.5pt":                true,
+		"15 \\heavyrulewidth=.08em":                                   true,
+		"With enumitem you can set default values for every list.":    false,
+		"The default settings are restored by holding the dial down.": false,
+	} {
+		if got := givesDefault(u); got != want {
+			t.Errorf("givesDefault(%q) = %v; want %v", u, got, want)
+		}
+	}
+	// Only a question for a default's value needs one.
+	for q, want := range map[string]bool{
+		"What is the default width?":                           true,
+		"How big is the nucleus by default?":                   true,
+		"Where is the permanent default font path configured?": false,
+		"How do I restore the default settings?":               false,
+	} {
+		if got := asksOf(q).fallback; got != want {
+			t.Errorf("asksOf(%q).fallback = %v; want %v", q, got, want)
+		}
+	}
+}
