@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kljensen/snowball/english"
 	"github.com/quarry-dev/quarry/retrieve"
 	"github.com/quarry-dev/quarry/room"
 )
@@ -70,8 +69,25 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	// and a room that never says it refuses. Who wrote a document its
 	// cover says without the verb.
 	verbs := questionVerbs(questionText)
+	// The words the room uses everywhere are no focus when the question
+	// has others; when its only others are how it is put ("come", "give
+	// back", not "maintains"), they are its focus: "Where do the atomic
+	// masses come from?" in a room about atoms asks about atomic masses,
+	// not about coming.
+	var subject, actions []string
+	for _, w := range content {
+		switch {
+		case named[w] || genericWords[w]:
+		case verbs[w] || wayOfAsking(w):
+			actions = append(actions, w)
+		case r.common(w):
+			subject = append(subject, w)
+		}
+	}
 	if ws := withoutVerbs(soft, verbs); len(ws) > 0 || len(strong) > 0 || authorRe.MatchString(questionText) {
 		soft = ws
+	} else if len(subject) > 0 && len(actions) > 0 && !slices.ContainsFunc(actions, func(w string) bool { return !lightWord(w) }) {
+		soft = subject
 	} else {
 		for _, w := range content {
 			if (verbs[w] || wayOfAsking(w)) && !named[w] && !genericWords[w] && r.absent(w) {
@@ -86,8 +102,9 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		text, quote string
 		page, chunk int // indexes in pages and in the page's chunks
 		score       float64
+		held        bool // it holds the kind of value the question asks for, beside its focus
 	}
-	kind := wantOf(questionText)
+	kind, asked := wantOf(questionText), asksOf(questionText)
 	head := headOf(questionText)
 	if !slices.Contains(strong, head) {
 		head = "" // a word the room uses everywhere, or one that names a document
@@ -125,7 +142,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				// say "author": the first line there that names a person.
 				if l := coverName(c.Text); l != "" {
 					fits[pi] = true
-					found = append(found, unit{l, l, pi, ci, 3*r.weight("") + p.Score})
+					found = append(found, unit{l, l, pi, ci, 3*r.weight("") + p.Score, true})
 					continue
 				}
 			}
@@ -137,30 +154,34 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				continue // "-k" names the option asked about: a passage without it does not answer
 			}
 			fits[pi] = true
-			prev, asked := "", ""
+			prev, itAsked := "", ""
 			for _, u := range units(c.Text) {
 				if strings.HasSuffix(u.text, "?") {
 					// A question the document asks itself ("Can I make and
 					// sell Debian CDs?") is not an answer: the passage
 					// after it is, with its words.
-					prev, asked = u.text, u.text
+					prev, itAsked = u.text, u.text
 					continue
 				}
 				// A line is scored as it is quoted: with what it points
 				// back to, what it introduces, the release that dates it.
 				quote := u.quote(kind)
-				w := score(content, r, kind, quote+"\n"+asked, c.Context+"\n"+u.scene+"\n"+prev)
-				if head != "" && !kind.fits(quote) && len(missing([]string{head}, quote+"\n"+asked)) > 0 {
+				w := score(content, r, kind, quote+"\n"+itAsked, c.Context+"\n"+u.scene+"\n"+prev)
+				if head != "" && !kind.fits(quote) && len(missing([]string{head}, quote+"\n"+itAsked)) > 0 {
 					w /= 2 // the thing asked for is neither named nor given in the line, only around it
 				}
-				asked = ""
+				// A line is about what it says, what the sentence before
+				// it says and, a table's row, what its header says.
+				own := strings.Join([]string{quote, itAsked, prev, strings.TrimPrefix(u.scene, u.heading)}, "\n")
+				held := asked.held(quote) && asked.versionOf(quote, named) && near(strong, soft, own, c.Context+"\n"+u.heading+"\n"+p.Title)
+				itAsked = ""
 				for _, o := range opts {
 					if hasOption(u.text, o) {
 						w += 2 * r.weight("") // the option asked about, in this very line
 					}
 				}
 				if len(u.text) >= 8 && w > 0 {
-					found = append(found, unit{u.text, quote, pi, ci, w + 0.3*p.Score - 0.1*float64(pi)})
+					found = append(found, unit{u.text, quote, pi, ci, w + 0.3*p.Score - 0.1*float64(pi), held})
 				}
 				prev = u.text
 			}
@@ -169,6 +190,17 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	if len(found) == 0 {
 		best := pages[0].Chunks[0]
 		return insufficient(q, content, missing(append(strong, soft...), best.Context+"\n"+best.Text), &pages[0], documents)
+	}
+	if asked.any() {
+		// A question that asks for a version, a date, a number, a person
+		// or a default is answered by a line that holds one beside its
+		// focus; passages about its focus that hold none do not say.
+		if found = slices.DeleteFunc(found, func(u unit) bool { return !u.held }); len(found) == 0 {
+			best := pages[0].Chunks[0]
+			a := insufficient(q, content, missing(append(strong, soft...), best.Context+"\n"+best.Text), &pages[0], documents)
+			a.Text += " No passage about it gives " + asked.what() + "."
+			return a
+		}
 	}
 	slices.SortStableFunc(found, func(a, b unit) int { return cmp.Compare(b.score, a.score) })
 	var b strings.Builder
@@ -215,7 +247,7 @@ func hasWords(words []string, text string) bool {
 	tw := retrieve.Words(text)
 	stems := stemsOf(tw)
 	for _, w := range words {
-		if !slices.Contains(tw, w) && !stems[english.Stem(w, false)] {
+		if !slices.Contains(tw, w) && !stems[stem(w)] {
 			return false
 		}
 	}
@@ -227,14 +259,22 @@ func hasWords(words []string, text string) bool {
 var authorRe = regexp.MustCompile(`(?i)^\s*who\s+(wrote|authored|created|made)\b|^\s*who\s+(is|are|was|were)\s+the\s+(author|writer|creator)s?\b|\b(name|names) of the (author|writer)s?\b`)
 
 // coverName returns the first of a cover's first lines that is a
-// person's name alone ("Simon Fear", "Javier Bezos*"), "" when none is.
+// person's name alone ("Simon Fear", "Javier Bezos*") or before an
+// address ("Andy Buckley, andy@...", "Ann Lee: http://..."), "" when
+// none is.
 func coverName(text string) string {
 	for i, l := range strings.Split(text, "\n") {
 		if i == 15 {
 			break
 		}
 		l = strings.TrimSpace(l)
-		if n := len(strings.Fields(l)); n >= 2 && n <= 6 && !strings.ContainsAny(l, "0123456789.,:;") && hasName(l) {
+		// The name may come with an address: "Andy Buckley,
+		// andy@insectnation.org", "Clemens Niederberger: http://...".
+		name := l
+		if k := strings.IndexAny(name, ",:<(|"); k > 0 {
+			name = strings.TrimSpace(name[:k])
+		}
+		if n := len(strings.Fields(name)); n >= 2 && n <= 6 && !strings.ContainsAny(name, "0123456789.,:;@/") && hasName(name) {
 			return l
 		}
 	}
@@ -402,7 +442,7 @@ func clipAround(s string, n int, content []string, r *Rarity, k wants) string {
 		score := 0.0
 		stems := stemsOf(retrieve.Words(w))
 		for _, t := range content {
-			if stems[english.Stem(t, false)] {
+			if stems[stem(t)] {
 				score += r.weight(t)
 			}
 		}
@@ -453,12 +493,19 @@ func contentWords(q question) []string {
 // when the way filings put it does (capex: capital expenditures).
 func sharedWords(words []string, text string) int {
 	tw := retrieve.Words(text)
+	var stems map[string]bool // of the words as American English spells them, when a word of the question is spelled otherwise
 	has := func(w string) bool {
-		stem := w
-		if len(stem) > 5 {
-			stem = stem[:len(stem)-2]
+		prefix := w
+		if len(prefix) > 5 {
+			prefix = prefix[:len(prefix)-2]
 		}
-		return slices.ContainsFunc(tw, func(x string) bool { return strings.HasPrefix(x, stem) })
+		if slices.ContainsFunc(tw, func(x string) bool { return strings.HasPrefix(x, prefix) }) {
+			return true
+		}
+		if stems == nil {
+			stems = stemsOf(tw)
+		}
+		return stems[stem(w)] // "coloured" in "colored"
 	}
 	n := 0
 	for _, w := range words {

@@ -491,3 +491,144 @@ func TestADefaultAskedForIsTheLineThatSaysOne(t *testing.T) {
 		t.Errorf("%s, first line %q; want %q", q.AnswerType, firstLine(q.Answer), want)
 	}
 }
+
+// TestAQuestionForAValueIsAnsweredByALineThatHoldsOne: a question that
+// asks for a version, a date, a number, a person or a default is answered
+// by a line that holds one beside its focus; a room that talks about its
+// focus without one refuses it, whatever words the question shares with
+// that talk ("added", "support", "default").
+func TestAQuestionForAValueIsAnsweredByALineThatHoldsOne(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "lantern-manual.txt", "kettle-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		{"Which version of the lantern added solar charging?", "Version 2.3"},
+		{"What is the default beam width of the lantern?", "60 degrees"},
+		{"Who designed the lantern's case?", "Ada Moreno"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want grounded, first line with %q\n%s", c.question, q.AnswerType, firstLine(q.Answer), c.first, q.Answer)
+		}
+	}
+	for _, question := range []string{
+		"Which version of the lantern added boost mode?",
+		"Which version of the solar panels does the lantern support?", // 2.3 is the lantern's version, not the panels'        // boost mode is there, no version beside it
+		"When was boost mode added to the lantern?",                   // nor a date
+		"What is the default brightness of the lantern dimmer?",       // the dimmer is there, not its default
+		"How many hooks come with the lantern?",                       // hooks are there, no number of them
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerInsufficient {
+			t.Errorf("%q: %s %q; want insufficient evidence: no line about it holds the value asked for", question, q.AnswerType, firstLine(q.Answer))
+		}
+	}
+}
+
+// TestBritishAndAmericanSpellingsAskTheSame: a question spelled in one
+// English is answered by a manual spelled in the other ("colours":
+// colors, "center": centre), not refused for a word the room spells
+// otherwise.
+func TestBritishAndAmericanSpellingsAskTheSame(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "lantern-manual.txt", "kettle-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		{"Which colours does the lantern case come in?", "olive and sand"},
+		{"Should the lantern hang at the center of the tent?", "centre of the tent"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want grounded, first line with %q\n%s", c.question, q.AnswerType, firstLine(q.Answer), c.first, q.Answer)
+		}
+	}
+}
+
+// TestAQuestionPutInLightVerbsAsksAboutItsSubject: "Where does the
+// battery come from?" in a room that talks of the battery on every page
+// asks about the battery, not about coming: the room's common words are
+// its focus when the question's only others are light verbs ("come",
+// "give back", "build on"), and a room that never says "come" does not
+// refuse it.
+func TestAQuestionPutInLightVerbsAsksAboutItsSubject(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "lumen-torch.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, question := range []string{"Where does the battery come from?", "Where is the battery brought in from?"} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "Volta Works"; q.AnswerType != room.AnswerGrounded || !strings.Contains(q.Answer, want) {
+			t.Errorf("%q: %s %q; want grounded, quoting %q", question, q.AnswerType, q.Answer, want)
+		}
+	}
+}
+
+// TestWhoWroteADocumentIsOnItsCover: the author of a document named by
+// its file ("gantry" for gantry_en.txt) is on its cover, which says the
+// name once, beside an address, while every other page says "Gantry"
+// more often.
+func TestWhoWroteADocumentIsOnItsCover(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "gantry_en.txt", "kettle-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, question := range []string{"Who wrote gantry?", "Who is the author of Gantry?"} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "Ola Berg"; q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), want) {
+			t.Errorf("%q: %s, first line %q; want grounded, first line with %q\n%s", question, q.AnswerType, firstLine(q.Answer), want, q.Answer)
+		}
+		if len(q.Citations) == 0 || q.Citations[0].PageNumber != 1 {
+			t.Errorf("%q: citations %+v; want the cover first", question, q.Citations)
+		}
+	}
+}
+
+// TestAnEntryOfATwoColumnListIsItsOwnPassage: an option list laid out in
+// two columns (term at the left, its meaning at the right) is read entry
+// by entry: the line that answers is the entry asked about, not one run
+// together with the entries around it.
+func TestAnEntryOfATwoColumnListIsItsOwnPassage(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "torch-options.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first, not string }{
+		{"How bright is the standby glow by default?", "default value is 2", "timer"},
+		{"When does the torch switch off?", "30 unless set", "glow"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l := firstLine(q.Answer); q.AnswerType != room.AnswerGrounded || !strings.Contains(l, c.first) || strings.Contains(l, c.not) {
+			t.Errorf("%q: %s, first line %q; want grounded, first line with %q, without %q", c.question, q.AnswerType, l, c.first, c.not)
+		}
+	}
+}

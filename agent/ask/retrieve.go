@@ -188,6 +188,20 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 		// filings: in a manual's room a margin is a page's.
 		q.terms = slices.DeleteFunc(q.terms, func(t string) bool { return !slices.Contains(q.plain, t) })
 	}
+	if len(q.respelled) > 0 {
+		// The other spelling is searched only in a room that has it and
+		// not the question's: a word no chunk holds would take the place
+		// of one that does, and a room that spells it both ways finds it
+		// as asked.
+		var words []string
+		for v, t := range q.respelled {
+			words = append(words, v, t)
+		}
+		if n, _, err := st.TermChunks(ctx, roomID, words); err == nil {
+			unneeded := func(v string) bool { t, ok := q.respelled[v]; return ok && (n[v] == 0 || n[t] > 0) }
+			q.terms, q.plain = slices.DeleteFunc(q.terms, unneeded), slices.DeleteFunc(q.plain, unneeded)
+		}
+	}
 	if len(q.terms) == 0 {
 		return nil, nil
 	}
@@ -278,8 +292,33 @@ func retrieveWords(ctx context.Context, st Store, req Request) ([]PageHit, error
 			}
 		}
 	}
+	if authorRe.MatchString(question) {
+		// "Who wrote hepunits?": who wrote a document is on its cover,
+		// which need not say "wrote" and may rank below pages that say
+		// its name more often.
+		titles := map[string]string{}
+		for _, d := range docs {
+			titles[d.ID] = d.Meta.Title
+		}
+		marked := markedWords(question)
+		for _, h := range hits {
+			if h.PageNumber != 1 {
+				continue
+			}
+			own := documentWords([]PageHit{{DocumentName: h.DocumentName, Title: titles[h.DocumentID]}}, marked)
+			if slices.ContainsFunc(q.plain, func(t string) bool { return own[t] }) {
+				if bonus == nil {
+					bonus = map[pageKey]float64{}
+				}
+				bonus[pageKey{h.DocumentID, 1}] = coverWeight
+			}
+		}
+	}
 	return rankPages(hits, prior, best, bonus, k), nil
 }
+
+// coverWeight lifts the cover of a document whose author is asked for.
+const coverWeight = 1.0
 
 // optionWeight lifts the pages that name an option the question asks about.
 const optionWeight = 1.0
@@ -462,8 +501,12 @@ type question struct {
 	words []string // every word, lower case
 	terms []string // the search terms, widened
 	plain []string // the search terms, not widened by the words of filings
-	years []int
-	forms []string
+	// respelled are the terms added as the other English spells a word
+	// of the question ("color" for "colour"), with the question's own
+	// spelling: searched where the room has them and not the question's.
+	respelled map[string]string
+	years     []int
+	forms     []string
 }
 
 var (
@@ -477,7 +520,20 @@ var (
 
 func parseQuestion(text string) question {
 	q := question{text: text, words: retrieve.Words(text)}
-	q.plain = retrieve.Terms(text)
+	// A word is searched as either English spells it ("colour": color).
+	for _, t := range retrieve.Terms(text) {
+		for i, v := range retrieve.Spellings(t) {
+			if !slices.Contains(q.plain, v) {
+				q.plain = append(q.plain, v)
+				if i > 0 {
+					if q.respelled == nil {
+						q.respelled = map[string]string{}
+					}
+					q.respelled[v] = t
+				}
+			}
+		}
+	}
 	q.terms = expandFinance(q.plain)
 	for _, o := range options(text) {
 		// "-k" is searched as the word the index holds for it, k, which

@@ -38,9 +38,23 @@ type Rarity struct {
 // in the room; nil when the store cannot say, and the answer is then
 // picked without it.
 func RarityOf(ctx context.Context, st Store, roomID, question string) *Rarity {
-	chunks, passages, err := st.TermChunks(ctx, roomID, retrieve.Terms(question))
+	terms := retrieve.Terms(question)
+	var asked []string
+	for _, t := range terms {
+		asked = append(asked, retrieve.Spellings(t)...)
+	}
+	chunks, passages, err := st.TermChunks(ctx, roomID, asked)
 	if err != nil {
 		return nil
+	}
+	// A word is in the chunks that spell it either way ("colour" in a
+	// room that says "color").
+	for _, t := range terms {
+		for _, v := range retrieve.Spellings(t)[1:] {
+			if n, ok := chunks[v]; ok {
+				chunks[t] = min(chunks[t]+n, passages)
+			}
+		}
 	}
 	return &Rarity{Chunks: chunks, Passages: passages}
 }
@@ -95,7 +109,7 @@ var genericWords = map[string]bool{"big": true, "large": true, "small": true, "l
 	"document": true, "documents": true, "ask": true, "asks": true, "asked": true, "want": true, "wants": true,
 	"show": true, "shows": true, "list": true, "find": true, "know": true, "end": true, "ends": true, "start": true,
 	"starts": true, "begin": true, "begins": true, "expire": true, "expires": true, "finish": true, "finishes": true,
-	"flag": true, "flags": true, "option": true, "options": true, "switch": true, "documentation": true, "manual": true, "guide": true, "exactly": true, "often": true, "frequently": true, "soon": true, "far": true, "old": true,
+	"every": true, "each": true, "ever": true, "altogether": true, "flag": true, "flags": true, "option": true, "options": true, "switch": true, "documentation": true, "manual": true, "guide": true, "exactly": true, "often": true, "frequently": true, "soon": true, "far": true, "old": true,
 	// whether one thing goes with another, which a passage says as "works
 	// with", "can be used with", "requires"
 	"compatible": true, "compatibility": true, "incompatible": true, "available": true, "supported": true,
@@ -165,7 +179,7 @@ func markedWords(question string) map[string]bool {
 // how the question is put: a verb's form or a superlative ("unpacking",
 // "worked", "biggest", "wrote"), which a passage says in its own words.
 func wayOfAsking(w string) bool {
-	if commonVerbs[w] {
+	if lightWord(w) {
 		return true
 	}
 	for _, suffix := range []string{"ing", "ed", "est"} {
@@ -173,8 +187,37 @@ func wayOfAsking(w string) bool {
 			return true
 		}
 	}
-	return false
+	// an adverb: "automatically", "quickly"; not "supply", "family"
+	return len(w) >= 7 && strings.HasSuffix(w, "ly") && !strings.HasSuffix(w, "ply") && !strings.HasSuffix(w, "ily")
 }
+
+// lightWord reports whether w is a verb that says little of what is asked
+// or a particle of one: "writes", "drawn", "come", "give back"; not
+// "published" nor "maintains".
+func lightWord(w string) bool {
+	return commonVerbs[w] || irregularVerbs[w] || particles[w] || isVerbS(w) && (commonVerbs[w[:len(w)-1]] || irregularVerbs[w[:len(w)-1]])
+}
+
+// irregularVerbs are forms of verbs questions put things in that no rule
+// finds: "How large are the electrons drawn?", "Which package does it
+// build on?", "How are electrons spread over the shells?"
+var irregularVerbs = map[string]bool{"drawn": true, "draw": true, "spread": true, "build": true, "built": true,
+	"known": true, "know": true, "given": true, "taken": true, "shown": true, "done": true, "gone": true, "seen": true,
+	"found": true, "held": true, "hold": true, "bring": true, "brought": true, "chosen": true, "choose": true,
+	"broken": true, "break": true, "hidden": true, "hide": true, "grown": true, "grow": true, "thrown": true,
+	"born": true, "begun": true, "begin": true, "hung": true, "hang": true, "won": true, "lost": true, "lose": true,
+	"meant": true, "dealt": true, "deal": true, "felt": true, "sent": true, "send": true, "spent": true, "spend": true,
+	"told": true, "thought": true, "think": true, "bought": true, "buy": true, "caught": true, "catch": true,
+	"laid": true, "lay": true, "paid": true, "pay": true, "sold": true, "sell": true, "stood": true, "stand": true,
+	"understood": true, "understand": true, "become": true, "became": true, "fit": true, "cut": true, "shut": true,
+	"read": true, "ride": true, "rise": true, "risen": true, "fall": true, "fallen": true, "fell": true, "rung": true,
+	"struck": true, "stuck": true, "stick": true, "dug": true, "spun": true, "lent": true, "lend": true, "bent": true,
+	"mean": true, "speak": true, "spoken": true, "wear": true, "worn": true, "tear": true, "torn": true}
+
+// particles go with a question's verb ("give back", "was TAI ahead of"),
+// saying how, not what.
+var particles = map[string]bool{"back": true, "ahead": true, "away": true, "apart": true, "together": true,
+	"along": true, "around": true, "forward": true, "behind": true, "instead": true, "anyway": true}
 
 // commonVerbs are verbs questions use in forms a passage rarely repeats.
 var commonVerbs = map[string]bool{"give": true, "gives": true, "gave": true, "take": true, "takes": true, "took": true,
@@ -204,16 +247,16 @@ func missing(need []string, text string) []string {
 	stems := stemsOf(words)
 	var bases map[string]bool
 	for _, w := range need {
-		if sharedWords([]string{w}, text) > 0 || stems[english.Stem(w, false)] {
+		if sharedWords([]string{w}, text) > 0 || stems[stem(w)] {
 			continue
 		}
 		if bases == nil {
 			bases = map[string]bool{}
 			for _, x := range words {
-				bases[base(x)] = true
+				bases[base(retrieve.American(x))] = true
 			}
 		}
-		if !bases[base(w)] {
+		if !bases[base(retrieve.American(w))] {
 			out = append(out, w)
 		}
 	}
@@ -301,7 +344,42 @@ type wants struct {
 	// fallback: "What is the default ...?" asks for what holds unless
 	// set, which a line says as "defaults to", "(default)", "initially".
 	fallback bool
+	// size: "How big ...?", "What is the width ...?" asks for a measure,
+	// which a line gives as a number with its unit ("1.5pt", "900k").
+	size bool
+	// counted is what "How many X ...?" counts, which a line that
+	// answers puts after its number ("7500 glyphs", "two colors").
+	counted string
 }
+
+var countedRe = regexp.MustCompile(`(?i)\bhow\s+many\s+([\pL-]+)`)
+
+// counts reports whether u puts a number right before the thing counted
+// (a word between: "approximately 7500 distinct glyphs").
+func (k wants) counts(u string) bool {
+	if k.counted == "" {
+		return false
+	}
+	ws := strings.Fields(strings.ToLower(u))
+	for i, w := range ws {
+		if !plainNumberRe.MatchString(strings.Trim(w, ",;:()")) && !numeralRe.MatchString(w) {
+			continue
+		}
+		for j := i + 1; j <= i+2 && j < len(ws); j++ {
+			if stem(strings.Trim(ws[j], ",.;:()")) == stem(k.counted) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	sizeQuestionRe = regexp.MustCompile(`(?i)\bhow (big|large|wide|long|tall|high|thick|small|heavy|far)\b|\b(size|width|height|length|radius|thickness|diameter|distance|weight)\b`)
+	// measureRe finds a number with its unit: "1.5pt", "0.25 em", "900k",
+	// "30 minutes", "6.75 seconds".
+	measureRe = regexp.MustCompile(`(?i)\d(\.\d+)?\s?(pt|em|ex|mm|cm|in|inch|inches|px|bp|pc|sp|k|kb|mb|gb|bytes?|ms|s|secs?|seconds?|min|minutes?|hours?|days?|weeks?|months?|years?|degrees?|kg|g|m|km|miles?)\b|\d\s?%`)
+)
 
 var (
 	dateQuestionRe   = regexp.MustCompile(`(?i)^\s*when\b|\b(what|which) ([\w-]+ )?(year|date|day|month|version|release)\b|\bsince when\b|\bhow long ago\b`)
@@ -310,9 +388,13 @@ var (
 )
 
 func wantOf(question string) wants {
-	return wants{amount: asksForAmount(question) || amountQuestionRe.MatchString(question),
+	k := wants{amount: asksForAmount(question) || amountQuestionRe.MatchString(question),
 		date: dateQuestionRe.MatchString(question), name: nameQuestionRe.MatchString(question),
-		how: howQuestionRe.MatchString(question), fallback: defaultRe.MatchString(question)}
+		how: howQuestionRe.MatchString(question), fallback: defaultRe.MatchString(question), size: sizeQuestionRe.MatchString(question)}
+	if m := countedRe.FindStringSubmatch(question); m != nil {
+		k.counted = strings.ToLower(m[1])
+	}
+	return k
 }
 
 // defaultRe finds what says a default, in a question or a line.
@@ -368,10 +450,10 @@ var functionWords = map[string]bool{"the": true, "a": true, "an": true, "it": tr
 // question asks for, less when it does not.
 func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	own, around := 0.0, 0.0
-	stems := stemsOf(retrieve.Words(u))
+	stems := stemsOf(append(retrieve.Words(u), camelParts(u)...)) // "show" and "grid" in \TPShowGrid
 	for _, t := range content {
 		switch {
-		case stems[english.Stem(t, false)]:
+		case stems[stem(t)]:
 			own += r.weight(t)
 		case sharedWords([]string{t}, u) > 0:
 			own += r.weight(t) / 2 // "founding" for "founded": a word of the family only
@@ -392,6 +474,12 @@ func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	}
 	if k.gives(u) || k.fallback && defaultRe.MatchString(u) {
 		s *= 1.5
+	}
+	if k.counts(u) {
+		s *= 1.5 // "How many glyphs ...?": "approximately 7500 glyphs", not "12 pt fonts with many glyphs"
+	}
+	if k.size && measureRe.MatchString(u) {
+		s *= 1.5 // "How large are the electrons?": "electron-radius Default: 1.5pt", not "Default: blue!50"
 	}
 	return s
 }
@@ -474,7 +562,7 @@ func units(text string) []piece {
 		switch {
 		case line == "":
 			flush()
-		case pageFurnitureRe.MatchString(line):
+		case pageFurnitureRe.MatchString(line) || isContents(raw):
 			// a table of contents' entry, a running footer: what a page
 			// shows of others, never an answer
 			flush()
@@ -485,7 +573,7 @@ func units(text string) []piece {
 		case row:
 			flush()
 			out = append(out, piece{text: labelled(headerCells, cellsOf(raw)), scene: heading + "\n" + header + "\n" + group, heading: heading})
-		case listItemRe.MatchString(line):
+		case listItemRe.MatchString(line) || isTerm(raw) && startsEntry(lines, li):
 			flush()
 			para = append(para, line)
 		default:
@@ -522,6 +610,35 @@ func units(text string) []piece {
 	return out
 }
 
+// isTerm reports whether a line starts an entry of a list of terms laid
+// out in two columns, the term at the left and what it means at the right
+// ("textsize      textsize=value sets the default text size ...",
+// "electron-radius = {dimension}      Default: 1.5pt"): each entry is its
+// own paragraph, not one with the entries around it.
+func isTerm(raw string) bool {
+	cells := cellsOf(raw)
+	if len(cells) != 2 || cells[0].start == 0 && indent(raw) == 0 && len(cells[0].text) < 3 {
+		return false
+	}
+	term := cells[0].text
+	return len(strings.Fields(term)) <= 4 && utf8.RuneCountInString(term) <= 40 && !strings.HasSuffix(term, ".") &&
+		!strings.HasSuffix(term, ",") && utf8.RuneCountInString(cells[1].text) > utf8.RuneCountInString(term)
+}
+
+// startsEntry reports whether the term on line li starts an entry: the
+// line before it ends a sentence and is no term itself. Terms stacked
+// one under another share what the right column says ("\nucisalpha
+// \nucisbeta \nucisposi: returns whether the Q-value is positive"), and
+// a note in the margin ("Introduced in / version 0.3") goes with the
+// entry it is beside.
+func startsEntry(lines []string, li int) bool {
+	if li == 0 {
+		return true
+	}
+	prev := strings.TrimSpace(lines[li-1])
+	return prev == "" || !isTerm(lines[li-1]) && strings.ContainsAny(prev[len(prev)-1:], ".:!?")
+}
+
 // startsLower reports whether a line starts with a lower-case letter.
 func startsLower(l string) bool {
 	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(l))
@@ -554,6 +671,16 @@ var numberedRe = regexp.MustCompile(`^(?i:(?:release|version)\s+)?[vV]?\d+(\.\d+
 // entry's dot leaders and page number ("E.1 Model description . . . . 70"),
 // a running footer ("Page 15 of 34", "Seite 3 von 9", "- 12 -").
 var pageFurnitureRe = regexp.MustCompile(`(?i)((\.\s?){4,}\s*[0-9ivxlc]+$|^(page|seite|p\.)\s*\d+\s*(of|von|de|/)\s*\d+$|\bpage \d+ (of|von) \d+$|^[-–—]\s*\d+\s*[-–—]$)`)
+
+// contentsRe matches a table of contents' entries without dot leaders,
+// one or several side by side: a section's number, its title and its
+// page ("1 Licence and Requirements 1", "4.2 Scaling 8   5 Index 9").
+var contentsRe = regexp.MustCompile(`^(\d{1,2}(\.\d{1,2})*\.?\s+\p{Lu}[^.!?;:=\\\d]{0,60}?\s+\d{1,4}\s*)+$`)
+
+// isContents reports whether a line is made of contents entries only.
+func isContents(raw string) bool {
+	return contentsRe.MatchString(strings.Join(strings.Fields(raw), " "))
+}
 
 var listItemRe = regexp.MustCompile(`^([-•*·–]|\d{1,2}[.)]|\(?[a-z]\))\s`)
 
@@ -731,7 +858,8 @@ var noteMarkRe = regexp.MustCompile(`^[.?!][0-9]{1,2}[*†‡]? \p{Lu}`)
 func documentWords(pages []PageHit, marked map[string]bool) map[string]bool {
 	out := map[string]bool{}
 	for _, p := range pages {
-		for _, w := range retrieve.Words(strings.TrimSuffix(p.DocumentName, extOf(p.DocumentName))) {
+		// "bohr_en.pdf" is named by "bohr" too.
+		for _, w := range retrieve.Words(strings.ReplaceAll(strings.TrimSuffix(p.DocumentName, extOf(p.DocumentName)), "_", " ")) {
 			out[w] = true
 		}
 		for _, w := range retrieve.Words(p.Title) {
@@ -743,13 +871,17 @@ func documentWords(pages []PageHit, marked map[string]bool) map[string]bool {
 	return out
 }
 
+// stem is a word's English stem, of its American spelling: "colour" and
+// "colors" are one word.
+func stem(w string) string { return english.Stem(retrieve.American(w), false) }
+
 // stemsOf is the set of the words' stems, each stemmed once: a word of a
 // question is in a text when its stem is ("released" for "release"), not
 // only when a word starts like it.
 func stemsOf(words []string) map[string]bool {
 	out := make(map[string]bool, len(words))
 	for _, x := range words {
-		out[english.Stem(x, false)] = true
+		out[stem(x)] = true
 	}
 	return out
 }

@@ -319,3 +319,110 @@ func TestAGroupLabelKeepsItsTable(t *testing.T) {
 		t.Errorf("scene of the second row %q; want its group, Times", us[1].scene)
 	}
 }
+
+// TestScoreReadsACommandsCamelCase: a line naming \showGrid holds
+// "show" and "grid", which a question asks in words.
+func TestScoreReadsACommandsCamelCase(t *testing.T) {
+	if got := score([]string{"show", "grid"}, nil, wants{}, `The macro \showGrid was added in 1.4.`, ""); got < 2 {
+		t.Errorf("score = %v; want at least 2: both words are in the command's name", got)
+	}
+}
+
+// TestContentsEntriesAreNoAnswer: a contents' entries, one or two side by
+// side without dot leaders, are what a page shows of others.
+func TestContentsEntriesAreNoAnswer(t *testing.T) {
+	text := "Contents\n\n1 Licence and Requirements          1 5 Customization        3\n2 Usage 2\n\n1 Licence and Requirements\n\nThe package may be used under the terms of the LPPL version 1.3 or later.\n"
+	for _, u := range units(text) {
+		if strings.Contains(u.text, "Customization 3") || u.text == "2 Usage 2" {
+			t.Errorf("units(%q) has %q; want no contents entry", text, u.text)
+		}
+	}
+	for _, l := range []string{"4.2 Scaling 8", "1 Licence and Requirements 1"} {
+		if !isContents(l) {
+			t.Errorf("isContents(%q) = false; want true", l)
+		}
+	}
+	for _, l := range []string{"Up to 112 atoms are drawn in 3", "The default is 30 minutes.", "16 \\heavyrulewidth=.08em"} {
+		if isContents(l) {
+			t.Errorf("isContents(%q) = true; want false", l)
+		}
+	}
+}
+
+// TestASizeAskedForIsAMeasure: "How big ...?" is answered first by the
+// line that gives a number with its unit, not one with other numbers.
+func TestASizeAskedForIsAMeasure(t *testing.T) {
+	q := "How big is the nucleus circle by default?"
+	content, k := contentWords(parseQuestion(q)), wantOf(q)
+	options := score(content, nil, k, "nucleus-options = {tikz} Default: draw=black!80 The options of the circle around the nucleus.", "")
+	radius := score(content, nil, k, "nucleus-radius = {dimension} Default: 1em The radius of the circle around the nucleus.", "")
+	if radius <= options {
+		t.Errorf("score of the radius %v, of the options %v; want the radius first", radius, options)
+	}
+}
+
+// TestQuantifiersAndAdverbsAreHowAQuestionIsPut: "every", "each" and an
+// adverb the room never uses ("automatically") ask nothing a passage must
+// say: the focus is the rest.
+func TestQuantifiersAndAdverbsAreHowAQuestionIsPut(t *testing.T) {
+	r := &Rarity{Passages: 40, Chunks: map[string]int{"list": 3, "every": 0, "isotope": 2, "element": 9, "symbol": 4,
+		"automatically": 0, "set": 5, "supply": 0}}
+	for _, c := range []struct {
+		question, absent, soft string
+	}{
+		{"How can I list every isotope of an element?", "", "isotope element"},
+		{"Which option sets the symbol automatically?", "", "symbol"},
+		{"What is the supply voltage?", "supply", "voltage"},
+	} {
+		content := contentWords(parseQuestion(c.question))
+		absent, _, soft := focus(c.question, content, r, nil)
+		soft = withoutVerbs(soft, questionVerbs(c.question))
+		if got := strings.Join(absent, " "); got != c.absent {
+			t.Errorf("%q: absent %q; want %q", c.question, got, c.absent)
+		}
+		if got := strings.Join(soft, " "); got != c.soft {
+			t.Errorf("%q: soft %q; want %q", c.question, got, c.soft)
+		}
+	}
+}
+
+// TestACountIsANumberBeforeTheThingCounted: "How many glyphs ...?" is
+// answered first by the line that puts its number before "glyphs", not
+// by one with other numbers.
+func TestACountIsANumberBeforeTheThingCounted(t *testing.T) {
+	q := "How many glyphs do the fonts have?"
+	content, k := contentWords(parseQuestion(q)), wantOf(q)
+	other := score(content, nil, k, "The fonts are 12 pt, 100 dpi proportional fonts with many of the glyphs needed for text.", "")
+	count := score(content, nil, k, "Together, the fonts contain approximately 7500 glyphs.", "")
+	if count <= other {
+		t.Errorf("score of the count %v, of the other line %v; want the count first", count, other)
+	}
+}
+
+// TestGivesDefault: a line gives a default when it says its value, in
+// words, by an assignment or under a table's "Default" column.
+func TestGivesDefault(t *testing.T) {
+	for u, want := range map[string]bool{
+		"Name shape; Default ellipse; Values ellipse, box, circle": true,
+		"The default is 0.5em.":                                       true,
+		"electron-radius = {dimension} Default: 1.5pt":                true,
+		"15 \\heavyrulewidth=.08em":                                   true,
+		"With enumitem you can set default values for every list.":    false,
+		"The default settings are restored by holding the dial down.": false,
+	} {
+		if got := givesDefault(u); got != want {
+			t.Errorf("givesDefault(%q) = %v; want %v", u, got, want)
+		}
+	}
+	// Only a question for a default's value needs one.
+	for q, want := range map[string]bool{
+		"What is the default width?":                           true,
+		"How big is the nucleus by default?":                   true,
+		"Where is the permanent default font path configured?": false,
+		"How do I restore the default settings?":               false,
+	} {
+		if got := asksOf(q).fallback; got != want {
+			t.Errorf("asksOf(%q).fallback = %v; want %v", q, got, want)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package ask
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/quarry-dev/quarry/retrieve"
+)
+
+// A question that asks for a value of a kind (a version, a date, a count
+// or a size, a person, a default) is answered only by a line that holds
+// one: "Which version of siunitx does hepunits require?" is not answered
+// by "hepunits requires the siunitx and amsmath packages", however many of
+// its words that line has. The words that say what kind of value is asked
+// for ("version", "default", "added", "supported") are how the question is
+// put; the line that answers holds the value beside the question's focus.
+
+// asks is the kind of value a question cannot be answered without.
+type asks struct {
+	version  bool // "Which version of X added Y?", "In which release ...?"
+	date     bool // "When was X released?", "In what year ...?"
+	count    bool // "How many ...?", "How big ...?", "What is the number of ...?"
+	person   bool // "Who ...?", "Whose ...?"
+	fallback bool // "What is the default ...?"
+	// of is what the version asked for is of, when the question says
+	// ("siunitx" in "Which version of siunitx does hepunits require?",
+	// "python" in "Which Python version ...?").
+	of string
+}
+
+var versionOfRe = regexp.MustCompile(`(?i)\b(?:version|release)s?\s+of\s+(?:the\s+)?([\pL\d][\w.+-]*)|\b(?:which|what)\s+([\pL\d][\w.+-]*)\s+(?:version|release)s?\b`)
+
+var (
+	versionAskRe = regexp.MustCompile(`(?i)\b(which|what)\s+(?:[\w-]+\s+){0,2}?(version|release)s?\b|\b(since|from|in|as of)\s+(which|what)\s+(version|release)\b`)
+	dateAskRe    = regexp.MustCompile(`(?i)^\s*when\s+(was|were|did)\b|\b(which|what|in which|in what)\s+(year|date|day|month)\b|\bsince when\b|\bhow long ago\b`)
+	countAskRe   = regexp.MustCompile(`(?i)\bhow\s+(many|much|big|large|long|wide|tall|high|heavy|fast|small|thick)\b|\bwhat\s+(is|was|are|were)\s+the\s+(number|amount|size|count|percentage|length|width|height)\b`)
+	personAskRe  = regexp.MustCompile(`(?i)^\s*who\b|\bwhose\b|\bby whom\b`)
+	// fallbackAskRe finds a question for a default's value: "What is the
+	// default X?", "How big is X by default?"; not "Where is the default
+	// font path configured?" nor "How do I change the default?".
+	fallbackAskRe = regexp.MustCompile(`(?i)^\s*(what|which|how\s+(big|large|many|much|long|wide|tall|high|thick|small|is|are))\b[^?]*\bdefaults?\b|\bby default\b`)
+)
+
+// asksOf returns the kind of value a question asks for; the zero asks when
+// it asks for none that a line can be checked for (a way, a reason, yes or
+// no, a name of a thing).
+func asksOf(question string) asks {
+	a := asks{version: versionAskRe.MatchString(question), date: dateAskRe.MatchString(question),
+		count: countAskRe.MatchString(question), person: personAskRe.MatchString(question),
+		fallback: fallbackAskRe.MatchString(question)}
+	if m := versionOfRe.FindStringSubmatch(question); m != nil {
+		a.of = strings.ToLower(m[1] + m[2])
+	}
+	return a
+}
+
+// versionOf reports whether a line that gives a version gives it of the
+// thing the question asks the version of: beside it ("siunitx v2.1",
+// "siunitx (>= 2.1)", "version 2.1 of siunitx"). "The hepunits v2 package
+// extends the siunitx package" gives hepunits' version, not siunitx's. A
+// question about the version of a document of the room (named) is
+// answered by the versions that document gives, whatever they are next
+// to.
+func (a asks) versionOf(u string, named map[string]bool) bool {
+	if !a.version || a.of == "" || kindWords[a.of] || slices.ContainsFunc(retrieve.Words(a.of), func(w string) bool { return named[w] }) {
+		return true
+	}
+	x := regexp.QuoteMeta(a.of)
+	re := regexp.MustCompile(`(?i)\b` + x + `(\W+\w+){0,3}?\W+(v|version\s*|release\s*|\(\s*(>=?|≥)?\s*)?\d+(\.\d+)*|\b(v|version|release)\s*\d+(\.\d+)*\w*\s+of\s+(the\s+|this\s+)?(` + x + `|licen[cs]e|package|program|library)\b`)
+	return re.MatchString(u)
+}
+
+// any reports whether the question asks for a value a line must hold.
+func (a asks) any() bool { return a.version || a.date || a.count || a.person || a.fallback }
+
+// held reports whether a line holds a value of the kind asked for: a
+// version number (or the year a release is named by), a date, a number,
+// a person, a default that says its value. A default asked for as a
+// size ("What is the default width?") is held by a line that gives the
+// default, whatever its value is ("the default is \linewidth").
+func (a asks) held(u string) bool {
+	if a.fallback {
+		return givesDefault(u)
+	}
+	return a.version && (versionNumberRe.MatchString(u) || yearOrDateRe.MatchString(u)) ||
+		a.date && yearOrDateRe.MatchString(u) ||
+		a.count && (hasAmount(u) || numeralRe.MatchString(u)) ||
+		a.person && (hasName(u) || byNameRe.MatchString(u))
+}
+
+var (
+	// versionNumberRe finds a version's number: "1.61", "v6.0d",
+	// "version 3", "release 2".
+	versionNumberRe = regexp.MustCompile(`(?i)\b[vr]?\d+\.\d+[\w.-]*|\b(version|release|v)\s*\d+\b`)
+	// numeralRe finds a number written as a word: "six decimal places",
+	// "only one level of undo".
+	numeralRe = regexp.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred|thousand|million|billion|once|twice|half|dozen|single|double)\b`)
+	// byNameRe finds a person named after "by": "proposed by Kamada".
+	byNameRe = regexp.MustCompile(`\b(by|from|to|thanks)\s+(Dr\.?\s+|Prof\.?\s+)?\p{Lu}[\p{Ll}'-]+\b`)
+	// defaultValueRe finds a default that says its value: "the default
+	// is 0.5em", "Default: quantum", "(default)", "defaults to", "by
+	// default, nodes are ellipses", "initially empty", a table's row
+	// under a "Default" column ("Name shape; Default ellipse; ...").
+	defaultValueRe = regexp.MustCompile(`(?i)\bdefaults?(\s+(value|setting|size|width|value is))?\s*(is|was|are|:|=|\(|,|of\s+[\d.]|\s[\d.])|\(default\)|\bdefaults?\s+to\b|\bby default\b|\binitially\b|\bdefault\s+[\\\d.]|\bdefault\s+[^\s;]+(;|$)`)
+)
+
+// givesDefault reports whether a line says what a default is, not only
+// that there is one ("you can set default values for every list").
+// A setting's definition gives its default without saying the word:
+// "\heavyrulewidth=.08em".
+func givesDefault(u string) bool {
+	return defaultValueRe.MatchString(u) || defaultRe.MatchString(u) && hasAmount(u) || assignRe.MatchString(u)
+}
+
+// assignRe finds a setting given a value: "\heavyrulewidth=.08em",
+// "fontsize = 14".
+var assignRe = regexp.MustCompile(`[\pL\d@]\s?=\s?[^\s=]`)
+
+// near reports whether a line that holds the value asked for is about the
+// question's focus: the line (own: with the sentence before it, or a table
+// row's header) has one of the soft words when there are some, and it or
+// what sets its scene (around: its heading, the document's title) has
+// each strong word but those that say the kind of value asked for
+// ("version" in "Which Python version ...?"). "This file describes version v1.1" does not say
+// which Python version nucleardata needs; a heading is not enough to be
+// about a thing ("Version 2.3 added solar charging" under "Lantern" does
+// not say which version added its boost mode).
+func near(strong, soft []string, own, around string) bool {
+	var need []string
+	for _, w := range strong {
+		if !kindWords[w] {
+			need = append(need, w)
+		}
+	}
+	if len(missing(need, own+"\n"+around)) > 0 {
+		return false
+	}
+	var focus []string
+	for _, w := range soft {
+		if !kindWords[w] && !commonVerbs[w] { // "come" in "How many hooks come with it?" is how it is asked
+			focus = append(focus, w)
+		}
+	}
+	return len(focus) == 0 || len(missing(focus, own)) < len(focus)
+}
+
+// kindWords say what kind of value a question asks for, not what about.
+var kindWords = map[string]bool{"version": true, "versions": true, "release": true, "releases": true, "year": true,
+	"date": true, "default": true, "defaults": true, "number": true, "many": true, "much": true, "size": true,
+	"added": true, "introduced": true}
+
+// what names the kind of value asked for, for a refusal.
+func (a asks) what() string {
+	switch {
+	case a.fallback:
+		return "the default's value"
+	case a.version:
+		return "a version"
+	case a.date:
+		return "a date"
+	case a.count:
+		return "a number"
+	default:
+		return "a person's name"
+	}
+}
