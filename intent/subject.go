@@ -242,6 +242,20 @@ var tailWords = setOf("rate", "rates", "level", "levels", "figure", "figures", "
 	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings", "speed", "speeds",
 	"price", "prices", "score", "scores", "index", "status", "code", "codes")
 
+// numericColumnWord reports whether w is a word of a numeric column's name:
+// "fertility" of fert_rate, after which "rate" changes nothing. After a
+// word of a text column ("status rate") a rate is a share, left to be
+// reported.
+func (p *parser) numericColumnWord(w string) bool {
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if isNumeric(c) && slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return sameWord(w, cw) || abbreviates(w, cw) }) {
+			return true
+		}
+	}
+	return false
+}
+
 // ratePeriods are the periods an amount is said per: "40,000 a year".
 var ratePeriods = setOf("year", "annum", "month", "week", "day", "hour")
 
@@ -357,7 +371,7 @@ func (p *parser) asides() error {
 			// count it is a rate of; left to be reported
 			continue
 		case tailWords[w] && i > 0 && p.toks[i-1].used && p.toks[i-1].kind == kWord &&
-			!(p.valueEnd[i] && (w == "rate" || w == "rates")):
+			!(p.valueEnd[i] && (w == "rate" || w == "rates")) && (w != "rate" && w != "rates" || p.numericColumnWord(p.toks[i-1].low)):
 			// "fertility rate": the column; not "return rate" after a
 			// value, a share of the rows that have it, left to be reported
 		case accrualVerbs[w] && p.afterRead(i):
