@@ -24,9 +24,11 @@ const maxQualifierValues = 100
 
 // QualifyLabels sets Within on each text column of t that labels rows
 // but repeats: more than half of its rows hold a value of their own, some
-// share one, and one text column with few values (fewer than the label
-// has, and at most half the rows; the one with fewest that works) makes
-// the pair unique over the rows. Columns that look like
+// share one, and one text column that says where the thing is (a state,
+// a region; with fewer values than the label has, and at most half the
+// rows; the one with fewest that works) makes the pair unique over the
+// rows. A table with a date has events for rows, not things, and is left
+// alone. Columns that look like
 // identifiers or codes are left alone: an order number repeating over the
 // lines of an order is one order. count answers a query that returns one
 // integer; from is the table as a query names it. A failing count leaves
@@ -38,7 +40,10 @@ func QualifyLabels(ctx context.Context, t *SourceTable, from string, quote func(
 	}
 	var quals []int
 	for i, c := range t.Columns {
-		if c.Type == quarry.TypeString && len(c.Values) >= 2 && len(c.Values) <= maxQualifierValues {
+		if c.Type == quarry.TypeDate || c.Type == quarry.TypeDatetime || c.Type == "timestamp" {
+			return // a dated row is an event: a customer of two orders is one customer
+		}
+		if c.Type == quarry.TypeString && len(c.Values) >= 2 && len(c.Values) <= maxQualifierValues && placeLike(c.Name) {
 			quals = append(quals, i)
 		}
 	}
@@ -75,6 +80,21 @@ func QualifyLabels(ctx context.Context, t *SourceTable, from string, quote func(
 			c.Within = t.Columns[best].Name
 		}
 	}
+}
+
+// placeLike reports whether a column's name says where or under what a
+// thing is: a state, a country, a region, a department, a league. Such a
+// column tells namesakes apart; a book title beside a customer does not.
+func placeLike(name string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '_' || r == ' ' || r == '-' || r == '.' }) {
+		switch w {
+		case "state", "st", "states", "province", "prov", "country", "ctry", "cntry", "nation", "region", "rgn", "reg",
+			"county", "cty", "city", "town", "district", "dist", "continent", "territory", "dept", "department",
+			"division", "div", "league", "conference", "conf", "parent", "area", "zone", "borough", "municipality", "canton":
+			return true
+		}
+	}
+	return false
 }
 
 // identifierLike reports whether a column's name says it holds an

@@ -430,7 +430,7 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 			return c, end, end + 1 // "more than 1,000,000 people": the population
 		}
 	}
-	if units[p.low(end)] == "year" && kind == "" && (personNouns[p.low(b)] || p.low(end+1) == "old") {
+	if units[p.low(end)] == "year" && kind == "" && (personNouns[p.low(b)] || p.low(end+1) == "old") && (p.low(end+1) == "old" || !p.otherYearsColumn()) {
 		if c := p.adjectiveColumn("oldest"); c != nil {
 			// "attendees over 65 yrs", "over 65 years old": an age
 			if p.low(end+1) == "old" {
@@ -461,7 +461,7 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 		}
 	}
 	// people and a bare number: "patients over 60" are older than 60
-	if personNouns[p.low(b)] && kind == "" {
+	if personNouns[p.low(b)] && kind == "" && !((units[p.low(end)] == "year" || end > 0 && units[p.toks[end-1].low] == "year") && p.otherYearsColumn()) {
 		if c := p.adjectiveColumn("oldest"); c != nil {
 			return c, i, i
 		}
@@ -478,6 +478,25 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 		}
 	}
 	return nil, 0, 0
+}
+
+// otherYearsColumn reports whether a numeric column besides the age holds
+// years of something else (tenure_yrs, yrs_svc, experience): then "5-10
+// years" may be either.
+func (p *parser) otherYearsColumn() bool {
+	age := p.adjectiveColumn("oldest")
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if c == age || !isNumeric(c) || p.isYearColumn(c) {
+			continue
+		}
+		for _, w := range nameWords(c.Name) {
+			if units[w] == "year" || w == "tenure" || w == "experience" || w == "service" || w == "svc" || w == "seniority" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // lengthComparisons map the comparatives that say their measure to the

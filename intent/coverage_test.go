@@ -436,12 +436,14 @@ func TestShorthandAndLetterNames(t *testing.T) {
 	})
 }
 
-// TestAGrowthAsAFactor: "by what factor", "how many times larger" ask for
-// the change between two periods, as a factor.
+// TestAGrowthAsAFactor: "by what factor" asks for the change between two
+// periods, as a factor; "how many times more … than" may compare two
+// groups as well as two periods, and is reported.
 func TestAGrowthAsAFactor(t *testing.T) {
 	life := schemaOf("life", Column{Name: "country", Type: "string", Values: []string{"Arland", "Borvia"}},
 		Column{Name: "year", Type: "integer", Min: "1990", Max: "2010"}, Column{Name: "pop", Type: "integer", Min: "100", Max: "90000"})
-	for _, text := range []string{"by what factor did total pop grow from 1995 to 2005", "how many times larger was total pop in 2005 than in 1995"} {
+	reported(t, life, "how many times more pop in Arland than Borvia")
+	for _, text := range []string{"by what factor did total pop grow from 1995 to 2005"} {
 		in, err := Parse(text, life, now)
 		if err != nil || !slices.Contains(in.Analyses, AnalysisGrowth) || len(in.Unknown) > 0 {
 			t.Errorf("Parse(%q) = %+v, %v; want the growth between the years", text, in, err)
@@ -481,18 +483,36 @@ func TestAVerbBetweenTheRankedAndTheMeasure(t *testing.T) {
 }
 
 // TestAShareOfRowsThatHaveIt: "share of orders with a discount" is the
-// share of the rows with a discount; "return rate" over ret_flag is a
+// share of the rows with a discount; "return rate" over returned is a
 // rate of its ones, not a tool word and a tail.
 func TestAShareOfRowsThatHaveIt(t *testing.T) {
 	ords := schemaOf("ords", Column{Name: "rgn", Type: "string", Values: []string{"NE", "SE"}},
 		Column{Name: "disc_pct", Type: "integer", Min: "0", Max: "15"}, Column{Name: "amt_usd", Type: "float", Min: "5", Max: "1800"},
-		Column{Name: "ret_flag", Type: "integer", Min: "0", Max: "1"})
+		Column{Name: "returned", Type: "integer", Min: "0", Max: "1"})
 	in, err := Parse("share of orders with a discount", ords, now)
 	if err != nil || !slices.Contains(in.Analyses, AnalysisShare) || len(in.Filters) != 1 || in.Filters[0].Column != "disc_pct" || in.Filters[0].Op != ">" {
 		t.Errorf("share of orders with a discount: %+v, %v; want the share of disc_pct > 0", in, err)
 	}
 	in, err = Parse("return rate by region", ords, now)
-	if err != nil || in.RateOf != "ret_flag" || len(in.GroupBy) != 1 {
-		t.Errorf("return rate by region: %+v, %v; want the rate of ret_flag = 1 by rgn", in, err)
+	if err != nil || in.RateOf != "returned" || len(in.GroupBy) != 1 {
+		t.Errorf("return rate by region: %+v, %v; want the rate of returned = 1 by rgn", in, err)
 	}
+
+}
+
+// TestWordsThatLookIdleButPickRows: a part of the day, a word of a value
+// after "for the", a verb that may pick rows, a unit that is also a
+// currency's name and "over" between a measure and a score are not read
+// away: each is reported (or read as the data's).
+func TestWordsThatLookIdleButPickRows(t *testing.T) {
+	sup := schemaOf("sup", Column{Name: "team", Type: "string", Values: []string{"Board Relations", "Sales"}},
+		Column{Name: "chan", Type: "string", Values: []string{"email", "chat"}}, Column{Name: "csat", Type: "integer", Min: "1", Max: "5"},
+		Column{Name: "res_hrs", Type: "float", Min: "0.5", Max: "72"}, Column{Name: "ccy", Type: "string", Values: []string{"GBP", "USD"}},
+		Column{Name: "wt", Type: "float", Min: "1", Max: "90"})
+	reported(t, sup, "avg csat in the evening", "avg csat by chan for the board", "which chan escalated the most tickets",
+		"avg res_hrs over csat")
+	checkCases(t, []parseCase{
+		{text: "total wt in pounds by chan", schema: sup, want: want{Table: "sup", Measures: []Measure{{Column: "wt", Agg: "sum"}},
+			GroupBy: []Group{{"chan", ""}}}},
+	})
 }

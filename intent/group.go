@@ -576,10 +576,12 @@ func (p *parser) which(i int) {
 	p.whichFrom(i, j, n, hasN)
 }
 
-// pastVerbs are irregular past tenses that link a ranked dimension to its
-// superlative: "which rep sold the most units".
-var pastVerbs = setOf("sold", "made", "got", "took", "won", "had", "did", "ran", "drove", "wrote", "sent", "brought",
-	"caught", "paid", "spent", "built", "led", "saw", "gave", "kept", "held", "brought", "bought", "flew", "grew")
+// linkVerbs link a ranked dimension to its superlative without saying
+// which rows count: "which agent handled the most tickets", "which rep
+// sold the most units". A verb that may pick rows ("cancelled",
+// "escalated") is not one of them.
+var linkVerbs = setOf("handled", "processed", "served", "received", "had", "got", "took", "did", "made", "sold",
+	"managed", "fielded", "logged", "recorded", "booked", "generated", "brought")
 
 // linkingVerb reads the one verb between a ranked dimension (ending at
 // from) and its superlative (at to) as linking them, when it names
@@ -600,7 +602,7 @@ func (p *parser) linkingVerb(from, to int) {
 		return
 	}
 	w := p.low(k)
-	if !isLetters(w) || p.namesData(w) || p.known(w) || !(strings.HasSuffix(w, "ed") && len(w) > 4 || pastVerbs[w]) {
+	if !isLetters(w) || p.namesData(w) || p.inValue(w) || !linkVerbs[w] {
 		return
 	}
 	p.understood(k, fmt.Sprintf("%s -> what links the ranked to the measure", p.toks[k].raw), "")

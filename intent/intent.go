@@ -112,11 +112,6 @@ type Measure struct {
 	// Scale is what the result is divided by to be in the unit asked for:
 	// 1000 for "avg salary in $k" over dollars. 0 for none.
 	Scale float64
-	// ScaleIfReached says the column may already be in that unit: its
-	// name gives none and every value is less than one of it ("pop in
-	// millions" over a pop column of 0.1 to 1,400). The result is divided
-	// only when its largest value reaches one of the unit.
-	ScaleIfReached bool `json:",omitempty"`
 }
 
 // Filter is one row condition.
@@ -291,6 +286,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.shareOfAFilterBy,
 		p.shareWhole,
 		p.runningTotal,
+		p.rateAlone,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -400,12 +400,14 @@ var demonyms = map[string][]string{
 
 // currencies are the names of the currencies whose codes data holds:
 // "in euros" are the rows whose currency is EUR.
+// Names that are everyday words or units as well ("dollars", "pounds",
+// "real", "won") are left out: "weight in pounds" is no filter.
 var currencies = map[string][]string{
-	"eur": {"euro", "euros"}, "usd": {"dollar", "dollars", "us dollar", "us dollars"},
-	"gbp": {"pound", "pounds", "sterling", "pound sterling"}, "jpy": {"yen"}, "cny": {"yuan", "renminbi", "rmb"},
-	"chf": {"swiss franc", "swiss francs"}, "inr": {"rupee", "rupees", "indian rupee"}, "cad": {"canadian dollar", "canadian dollars"},
-	"aud": {"australian dollar", "australian dollars"}, "sek": {"swedish krona", "krona", "kronor"},
-	"nok": {"norwegian krone"}, "dkk": {"danish krone"}, "krw": {"won"}, "brl": {"real", "reais"}, "mxn": {"peso", "pesos", "mexican peso"},
+	"eur": {"euro", "euros"}, "usd": {"us dollar", "us dollars"}, "gbp": {"sterling", "pound sterling"},
+	"jpy": {"yen"}, "cny": {"yuan", "renminbi", "rmb"}, "chf": {"swiss franc", "swiss francs"},
+	"inr": {"rupee", "rupees", "indian rupee"}, "cad": {"canadian dollar", "canadian dollars"},
+	"aud": {"australian dollar", "australian dollars"}, "sek": {"swedish krona", "kronor"},
+	"nok": {"norwegian krone"}, "dkk": {"danish krone"}, "brl": {"reais", "brazilian real"}, "mxn": {"pesos", "mexican peso"},
 }
 
 // codedValue matches a value written after a code that numbers or letters

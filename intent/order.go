@@ -388,8 +388,9 @@ func (p *parser) ratios() error {
 					}
 				}
 			}
-		case w == "over" && endsColumn(i) && !isNumber(p.low(i+1)) && p.low(i+1) != "$":
-			// "total cost over total weight": a ratio, when a column follows
+		case w == "over" && endsColumn(i) && (p.low(p.skip(i+1, "the")) == "total" || p.low(p.skip(i+1, "the")) == "sum"):
+			// "total cost over total weight": a ratio of totals, said as
+			// one; "avg res_hrs over csat" is not
 			if c, n := num(i + 1); c != nil && !nonAdditive(c) {
 				p.ratio = &ratioReq{pos: i, src: p.src(i, i+1+n), col: c.Name}
 				p.use(i, i+1+n)

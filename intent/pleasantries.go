@@ -1,6 +1,9 @@
 package intent
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Requests come in the words of an email or a chat: "Hi Sam - could you
 // pull the average csat by channel for the board deck? Thanks". The
@@ -8,8 +11,12 @@ import "fmt"
 // nothing about the data.
 
 // greetingWords open or close a message.
-var greetingWords = setOf("hi", "hello", "hey", "hiya", "thx", "ty", "cheers", "tia", "pls", "plz", "asap", "fyi",
-	"qq", "morning", "afternoon", "evening", "appreciated", "appreciate")
+var greetingWords = setOf("hi", "hello", "hey", "hiya", "thx", "cheers", "tia", "pls", "plz", "asap", "fyi",
+	"qq", "appreciated", "appreciate")
+
+// dayParts greet only opening the message or after "good": "morning all",
+// not "sales in the morning".
+var dayParts = setOf("morning", "afternoon", "evening")
 
 // addressees follow a greeting: "hi team", "hey all".
 var addressees = setOf("team", "all", "folks", "everyone", "everybody", "guys", "there", "both")
@@ -41,7 +48,7 @@ func (p *parser) pleasantries() error {
 		return nil
 	}
 	data := func(i int) bool {
-		return p.toks[i].kind != kWord || p.namesData(p.low(i)) || isNumber(p.low(i))
+		return p.toks[i].kind != kWord || p.namesData(p.low(i)) || isNumber(p.low(i)) || p.inValue(p.low(i))
 	}
 	mark := func(i, j int) {
 		for k := i; k < j; k++ {
@@ -73,7 +80,7 @@ func (p *parser) pleasantries() error {
 			continue
 		}
 		switch {
-		case greetingWords[w]:
+		case greetingWords[w] || dayParts[w] && i == 0:
 			end := i + 1
 			if addressees[p.low(end)] {
 				end++ // "hi team"
@@ -98,4 +105,20 @@ func (p *parser) pleasantries() error {
 		}
 	}
 	return nil
+}
+
+// inValue reports whether w is a word of a value of the chosen table, or
+// the beginning of one ("board" of "Board Relations", "exec" of
+// "Executive").
+func (p *parser) inValue(w string) bool {
+	for ci := range p.t.Columns {
+		for _, v := range p.t.Columns[ci].Values {
+			for _, vw := range valueWords(v) {
+				if vw == w || len(w) >= 3 && strings.HasPrefix(vw, w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

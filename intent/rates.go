@@ -70,12 +70,14 @@ var yesValues = setOf("y", "yes", "true", "t", "1")
 // whether it happened (reopened: Y or N) as the share of the rows flagged
 // yes, within each group when the request groups.
 func (p *parser) flagRate(i int) {
-	w := p.low(i)
+	// the word as written: one an abbreviation was read into ("retention"
+	// into ret) may mean another flag the same letters start
+	w := strings.ToLower(p.toks[i].raw)
 	var found *Column
 	yes := ""
 	for ci := range p.t.Columns {
 		c := &p.t.Columns[ci]
-		if !slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return sameWord(w, cw) || stem(w) == stem(cw) || abbreviates(w, cw) }) {
+		if !slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return sameWord(w, cw) || stem(w) == stem(cw) }) {
 			continue
 		}
 		v := flagYes(c)
@@ -121,4 +123,21 @@ func flagYes(c *Column) string {
 		}
 	}
 	return ""
+}
+
+// rateAlone reports a rate asked beside a measure of a column ("average
+// qty and return rate by region"): the rate is of rows, and the measure
+// would be taken over the rows the rate counts; asked apart, each is
+// answered.
+func (p *parser) rateAlone() error {
+	if p.in.RateOf == "" {
+		return nil
+	}
+	for _, m := range p.in.Measures {
+		if m.Column != "" {
+			p.in.Unknown = append(p.in.Unknown, Unknown{Word: "rate", Reason: "a rate of rows beside " + m.Column + ": ask for them one at a time"})
+			return nil
+		}
+	}
+	return nil
 }

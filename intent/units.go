@@ -139,16 +139,25 @@ func (p *parser) scaleSaid(i int) bool {
 	switch {
 	case f == has:
 		p.understood(k, fmt.Sprintf("%s -> the unit of %s", src, m.Column), src)
-	case has == 1 && f > 1 && p.allBelow(m.Column, f):
-		m.Scale, m.ScaleIfReached = f, true
-		p.understood(k, fmt.Sprintf("%s -> %s divided by %g where the result reaches one; below, %s is read as already in that unit (its values are all less than %g)",
-			src, m.Column, f, m.Column, f), src)
+	case has == 1 && f > 1 && !unitInName(m.Column) && p.allBelow(m.Column, f):
+		// "pop in millions" over a pop of 0.1 to 1,400: already in
+		// millions, as the whole request reads it
+		p.understood(k, fmt.Sprintf("%s -> the unit of %s, read as already in it (its name gives no unit and its values are all less than %g)",
+			src, m.Column, f), src)
 	default:
 		m.Scale = f / has
 		p.understood(k, fmt.Sprintf("%s -> %s divided by %g", src, m.Column, m.Scale), src)
 	}
 	p.use(k, i+1)
 	return true
+}
+
+// unitInName reports whether a column's name says the unit its numbers
+// are in: cost_usd, wt_kg, dur_hrs.
+func unitInName(name string) bool {
+	return slices.ContainsFunc(nameWords(name), func(w string) bool {
+		return moneyWords[w] || currencySigns[w] || measureUnits[w] || units[w] != ""
+	})
 }
 
 // allBelow reports whether every value of the chosen table's column is

@@ -85,13 +85,14 @@ func TestAScaleToShowIn(t *testing.T) {
 		{text: "total gdp in $bn by dept", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "gdp_usd_bn", Agg: "sum"}}, GroupBy: by}},
 		{text: "total gdp in millions by dept", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "gdp_usd_bn", Agg: "sum", Scale: 0.001}}, GroupBy: by}},
 	})
-	// a column whose values are all below a million may already be in
-	// millions: divided only where the result reaches one
+	// a column whose name gives no unit and whose values are all below a
+	// million is already in millions; one in dollars is divided
 	pwt := schemaOf("pwt", Column{Name: "country", Type: "string", Values: []string{"Chad", "India"}},
-		Column{Name: "pop", Type: "float", Min: "0.05", Max: "1380.4"})
+		Column{Name: "pop", Type: "float", Min: "0.05", Max: "1380.4"}, Column{Name: "cost_usd", Type: "float", Min: "10", Max: "900"})
 	checkCases(t, []parseCase{
-		{text: "total pop in millions", schema: pwt, want: want{Table: "pwt", Measures: []Measure{{Column: "pop", Agg: "sum", Scale: 1e6, ScaleIfReached: true}}}},
-		{text: "avg salary in millions", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "salary_usd", Agg: "avg", Scale: 1e6, ScaleIfReached: true}}}},
+		{text: "total pop in millions", schema: pwt, want: want{Table: "pwt", Measures: []Measure{{Column: "pop", Agg: "sum"}}}},
+		{text: "avg salary in millions", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "salary_usd", Agg: "avg", Scale: 1e6}}}},
+		{text: "avg cost in thousands", schema: pwt, want: want{Table: "pwt", Measures: []Measure{{Column: "cost_usd", Agg: "avg", Scale: 1000}}}},
 	})
 	if in, err := Parse("number of depts in $k", emp, now); err == nil && len(in.Unknown) == 0 {
 		t.Errorf("a count in $k: read as %+v, want the scale reported", in.Measures)
@@ -441,5 +442,19 @@ func TestAgesRangesAndPopulations(t *testing.T) {
 			Filters: []Filter{{Column: "pop_est", Op: ">", Values: []string{"1000000"}}}}},
 		{text: "number of rows with between 1 and 2 million people", schema: cities, want: want{Table: "cities", Measures: rows,
 			Filters: []Filter{{Column: "pop_est", Op: ">=", Values: []string{"1000000"}}, {Column: "pop_est", Op: "<=", Values: []string{"2000000"}}}}},
+	})
+}
+
+// TestYearsOfAgeOrOfService: "5-10 years" of employees over a table with
+// an age and a tenure is either: reported; over a table with an age
+// alone it is the age.
+func TestYearsOfAgeOrOfService(t *testing.T) {
+	emp := schemaOf("emp", Column{Name: "dept", Type: "string", Values: []string{"Ops", "Eng"}},
+		Column{Name: "age", Type: "integer", Min: "20", Max: "65"}, Column{Name: "tenure", Type: "integer", Min: "0", Max: "40"},
+		Column{Name: "salary", Type: "float", Min: "1000", Max: "9000"})
+	reported(t, emp, "avg salary for employees 5-10 years by dept", "avg salary for employees over 10 years by dept")
+	checkCases(t, []parseCase{
+		{text: "avg salary for employees 60 years old or older", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "salary", Agg: "avg"}},
+			Filters: []Filter{{Column: "age", Op: ">=", Values: []string{"60"}}}}},
 	})
 }

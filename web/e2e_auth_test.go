@@ -34,7 +34,8 @@ func TestBrowserSignIn(t *testing.T) {
 
 	b.set("#password", annPassword)
 	b.click("#sign-in")
-	b.waitFor("the rooms page", `location.pathname === "/rooms"`)
+	// the page is read once it is there, not when the address changes
+	b.waitFor("the rooms page", `location.pathname === "/rooms" && document.readyState === "complete" && !!document.querySelector("#new-room-form")`)
 	if page := b.text("main"); !strings.Contains(page, e.a.Name) || strings.Contains(page, e.b.Name) {
 		t.Errorf("ann's rooms page does not list her room alone:\n%.1000s", page)
 	}

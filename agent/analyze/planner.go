@@ -298,7 +298,7 @@ func (b *planBuilder) build() {
 	for _, g := range b.in.GroupBy {
 		switch {
 		case b.in.RateOf != "" && b.has(intent.AnalysisShare) && len(b.in.GroupBy) == 1:
-			b.rateBy(measures[0], g) // "reopen rate by channel": the rate within each
+			b.rateBy(g) // "reopen rate by channel": the rate within each
 		case g.Grain != "" && b.in.Top != nil && b.in.Top.Column == g.Column:
 			b.rankPeriods(measures[0], g, b.in.Top)
 		case g.Grain != "":
@@ -320,7 +320,7 @@ func (b *planBuilder) build() {
 		if year, lo, hi, ok := b.yearPair(); ok && b.has(intent.AnalysisGrowth) && measures[0].Per == "" {
 			b.rankByChange(measures[0], b.in.Top, year, lo, hi)
 		} else if b.in.RateOf != "" && b.has(intent.AnalysisShare) {
-			b.rateBy(measures[0], intent.Group{Column: b.in.Top.Column}) // "the channel with the highest reopen rate"
+			b.rateBy(intent.Group{Column: b.in.Top.Column}) // "the channel with the highest reopen rate"
 		} else if !b.has(intent.AnalysisGrowth) {
 			b.breakdown(measures, b.in.Top.Column)
 		}
@@ -493,12 +493,18 @@ func (b *planBuilder) measures() []measure {
 			}
 		case m.Agg == "sum":
 			mm.sql, mm.alias, mm.label = aggregate("sum", quoteIdent(m.Column)), m.Column, "total "+m.Column
+		case m.Agg == "count_distinct" && b.qualifier(m.Column) != "":
+			// "how many counties": each name once in each state, written
+			// so that SQLite and PostgreSQL count the pairs too
+			q := b.qualifier(m.Column)
+			mm.sql = "count(DISTINCT " + quoteIdent(m.Column) + " || ' | ' || " + quoteIdent(q) + ")"
+			mm.alias, mm.label = "count_distinct_"+m.Column, "distinct "+m.Column+" (told apart by "+q+")"
 		default:
 			mm.sql, mm.alias, mm.label = aggregate(m.Agg, quoteIdent(m.Column)), m.Agg+"_"+m.Column, aggWord(m.Agg)+" "+m.Column
 		}
 		if m.Scale != 0 && m.Scale != 1 {
 			// "in $k": the result in the unit asked for
-			mm.sql = scaled(mm.sql, m.Scale, m.ScaleIfReached)
+			mm.sql = scaled(mm.sql, m.Scale)
 			mm.alias += "_" + scaleName(m.Scale)
 			mm.label += " in " + scaleWords(m.Scale)
 		}
@@ -875,20 +881,19 @@ func (m measure) when(cond string) string {
 	if m.Column == "" {
 		agg = "count"
 	}
-	return scaled(aggregate(agg, "CASE WHEN "+cond+" THEN "+in+" END"), m.Scale, m.ScaleIfReached)
+	return scaled(aggregate(agg, "CASE WHEN "+cond+" THEN "+in+" END"), m.Scale)
 }
 
-// scaled divides the SQL expression, an aggregate, by f, the scale a
-// measure is shown in; as it is when f is 0 or 1. ifReached divides only
-// when the largest result of the query reaches f: below it, the column
-// is already in the unit.
-func scaled(sql string, f float64, ifReached bool) string {
+// scaled divides the SQL expression by f, the scale a measure is shown
+// in; as it is when f is 0 or 1. The divisor is written as a decimal, so
+// that SQLite and PostgreSQL do not divide integers.
+func scaled(sql string, f float64) string {
 	if f == 0 || f == 1 {
 		return sql
 	}
-	g := strconv.FormatFloat(f, 'g', -1, 64)
-	if ifReached {
-		return fmt.Sprintf("(%s) / CASE WHEN max(abs(%s)) OVER () >= %s THEN %s ELSE 1 END", sql, sql, g, g)
+	g := strconv.FormatFloat(f, 'f', -1, 64)
+	if !strings.Contains(g, ".") {
+		g += ".0"
 	}
 	return "(" + sql + ") / " + g
 }
@@ -1006,7 +1011,7 @@ func (b *planBuilder) shareOfFilter(m measure) {
 // rateBy: a rate within each group ("reopen rate by channel"): the part
 // its column's filter picks of each group's rows, the other filters and
 // the period scoping the whole, highest first (periods in order).
-func (b *planBuilder) rateBy(m measure, g intent.Group) {
+func (b *planBuilder) rateBy(g intent.Group) {
 	var part, scope []string
 	for _, f := range b.in.Filters {
 		if f.Column == b.in.RateOf {
@@ -1033,18 +1038,27 @@ func (b *planBuilder) rateBy(m measure, g intent.Group) {
 			order = "2 ASC NULLS LAST, 1"
 		}
 	}
-	from := quoteIdent(b.table.Name)
+	from, args := quoteIdent(b.table.Name), map[string]any{}
 	if b.table.From != "" {
 		from = b.table.From
 	}
-	q := fmt.Sprintf("SELECT %s AS %s, 100.0 * part / NULLIF(whole, 0) AS rate_pct, part, whole FROM (SELECT %s AS %s, %s FILTER (WHERE %s) AS part, %s AS whole FROM %s%s GROUP BY 1) ORDER BY %s%s",
-		quoteIdent(name), quoteIdent(name), key, quoteIdent(name), m.sql, strings.Join(part, " AND "), m.sql, from, where, order, limit)
+	if b.table.Source != "" {
+		if g.Grain != "" {
+			return // a period of a database's dates is the workspace's to cut: left to be reported
+		}
+		args["source"] = b.table.Source // over every row, where they are
+	}
+	// rows counted with CASE and the subquery named, as SQLite and
+	// PostgreSQL read them
+	q := fmt.Sprintf("SELECT %s, 100.0 * part / NULLIF(whole, 0) AS rate_pct, part, whole FROM (SELECT %s AS %s, sum(CASE WHEN %s THEN 1 ELSE 0 END) AS part, count(*) AS whole FROM %s%s GROUP BY %s) AS rates ORDER BY %s%s",
+		quoteIdent(name), key, quoteIdent(name), strings.Join(part, " AND "), from, where, key, order, limit)
+	args["query"] = q
 	id := "rate_by_" + fileName(strings.ToLower(name))
-	desc := fmt.Sprintf("Share of %s with %s in each %s", m.label, strings.Join(part, " AND "), name)
+	desc := fmt.Sprintf("Share of rows with %s in each %s", strings.Join(part, " AND "), name)
 	if len(scope) > 0 {
 		desc += " (" + strings.Join(scope, "; ") + ")"
 	}
-	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Arguments: map[string]any{"query": q},
+	b.add(analysis.Subtask{TaskID: id, ToolName: analysis.ToolSQL, Description: desc, Arguments: args,
 		Invariants: []string{"the part and the whole of each " + name + " over the same rows"}, Deliverable: analysis.DeliverTables,
 		EstimatedCostSeconds: b.cost(0.3)})
 	if b.wantsCharts() {

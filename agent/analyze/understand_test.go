@@ -541,15 +541,16 @@ func TestAScaleAskedForDividesTheMeasure(t *testing.T) {
 }
 
 // TestAScaleTheColumnMayAlreadyHave: "in millions" over a population
-// column of values below a million (already in millions) leaves the
-// numbers as they are; over raw people it divides.
+// column whose name gives no unit and whose values are all below a
+// million (already in millions) leaves the numbers as they are, in every
+// step alike; over raw people it divides.
 func TestAScaleTheColumnMayAlreadyHave(t *testing.T) {
 	path := writeRows(t, "pwt.csv", [][]string{
 		{"country", "region", "pop", "people"},
 		{"Arland", "North", "1380.5", "1380500000"}, {"Borvia", "North", "19.5", "19500000"}, {"Cestia", "South", "0.25", "250000"},
 	})
 	for req, want := range map[string][]string{
-		"total pop by region in millions":    {"pop_m", "1400", "0.25"},
+		"total pop by region in millions":    {"pop", "1400", "0.25"},
 		"total people by region in millions": {"people_m", "1400", "0.25"},
 	} {
 		res := runRequest(t, req, path)
