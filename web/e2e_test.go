@@ -487,9 +487,13 @@ func (b *browser) screenshot(name string) {
 	for attempt := 0; attempt < 10; attempt++ {
 		// "0 width": the page is still laid out; "Not attached to an
 		// active page": it is reloading (analysis.js reloads when a run
-		// ends). Both pass in a moment.
-		if png, err = chromedp.Run(b.ctx, chromedp.FullScreenshot(100)); err == nil ||
-			!strings.Contains(err.Error(), "0 width") && !strings.Contains(err.Error(), "Not attached to an active page") {
+		// ends); a capture begun as the reload starts may never answer,
+		// so each attempt has its own deadline. All pass in a moment.
+		ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+		png, err = chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		timedOut := ctx.Err() != nil && b.ctx.Err() == nil
+		cancel()
+		if err == nil || !timedOut && !strings.Contains(err.Error(), "0 width") && !strings.Contains(err.Error(), "Not attached to an active page") {
 			break
 		}
 		time.Sleep(200 * time.Millisecond)
