@@ -374,7 +374,7 @@ func (b *planBuilder) conditions() []string {
 		}
 	}
 	if tr := b.in.Time; tr != nil && tr.Column != "" {
-		conds = append(conds, fmt.Sprintf("%s >= '%s' AND %s < '%s'", quoteIdent(tr.Column), tr.Start, quoteIdent(tr.Column), tr.End))
+		conds = append(conds, periodCondition(tr))
 	}
 	return conds
 }
@@ -938,19 +938,16 @@ func (b *planBuilder) changeBy(m measure, dim string) {
 	if cur == nil || prev == nil || cur.Column == "" || m.Per != "" {
 		return
 	}
-	period := func(tr *intent.TimeRange) string {
-		return fmt.Sprintf("%s >= '%s' AND %s < '%s'", quoteIdent(tr.Column), tr.Start, quoteIdent(tr.Column), tr.End)
-	}
 	from, where, deps, args := b.at(true)
-	if !strings.Contains(where, period(cur)) {
+	if !strings.Contains(where, periodCondition(cur)) {
 		return // the period is not where it can be widened to both
 	}
-	where = strings.Replace(where, period(cur), "(("+period(cur)+") OR ("+period(prev)+"))", 1)
+	where = strings.Replace(where, periodCondition(cur), "(("+periodCondition(cur)+") OR ("+periodCondition(prev)+"))", 1)
 	vprev, vcur := quoteIdent(m.alias+" "+prev.Label), quoteIdent(m.alias+" "+cur.Label)
 	args["query"] = fmt.Sprintf("SELECT %s, %s, %s, %s - %s AS change, round(100.0 * (%s - %s) / nullif(%s, 0), 2) AS pct_change "+
 		"FROM (SELECT %s, %s AS %s, %s AS %s FROM %s%s GROUP BY 1) ORDER BY pct_change DESC NULLS LAST, 1",
 		quoteIdent(dim), vprev, vcur, vcur, vprev, vcur, vprev, vprev,
-		quoteIdent(dim), m.when(period(prev)), vprev, m.when(period(cur)), vcur, from, where)
+		quoteIdent(dim), m.when(periodCondition(prev)), vprev, m.when(periodCondition(cur)), vcur, from, where)
 	desc := fmt.Sprintf("Change of %s by %s, %s against %s", m.label, dim, cur.Label, prev.Label)
 	b.add(analysis.Subtask{TaskID: "by_" + fileName(strings.ToLower(dim)) + "_growth", ToolName: analysis.ToolSQL, Description: desc,
 		Dependencies: deps, Arguments: args, Invariants: []string{"group by " + dim + " before " + m.Agg, "change = " + cur.Label + " - " + prev.Label},
@@ -990,7 +987,7 @@ func (b *planBuilder) shareOfFilter(m measure) {
 		return
 	}
 	if tr := b.in.Time; tr != nil && tr.Column != "" {
-		scope = append(scope, fmt.Sprintf("%s >= '%s' AND %s < '%s'", quoteIdent(tr.Column), tr.Start, quoteIdent(tr.Column), tr.End))
+		scope = append(scope, periodCondition(tr))
 	}
 	where := ""
 	if len(scope) > 0 {
@@ -1008,6 +1005,12 @@ func (b *planBuilder) shareOfFilter(m measure) {
 		EstimatedCostSeconds: b.cost(0.3)})
 }
 
+// periodCondition is the SQL condition of the rows in a period of its date
+// column.
+func periodCondition(tr *intent.TimeRange) string {
+	return fmt.Sprintf("%s >= '%s' AND %s < '%s'", quoteIdent(tr.Column), tr.Start, quoteIdent(tr.Column), tr.End)
+}
+
 // rateBy: a rate within each group ("reopen rate by channel"): the part
 // its column's filter picks of each group's rows, the other filters and
 // the period scoping the whole, highest first (periods in order).
@@ -1021,7 +1024,7 @@ func (b *planBuilder) rateBy(g intent.Group) {
 		}
 	}
 	if tr := b.in.Time; tr != nil && tr.Column != "" {
-		scope = append(scope, fmt.Sprintf("%s >= '%s' AND %s < '%s'", quoteIdent(tr.Column), tr.Start, quoteIdent(tr.Column), tr.End))
+		scope = append(scope, periodCondition(tr))
 	}
 	key, name, order := quoteIdent(g.Column), g.Column, "2 DESC NULLS LAST, 1"
 	if g.Grain != "" {
