@@ -370,6 +370,7 @@ type parser struct {
 	perPeriod      *periodAverage   // "average daily volume", if asked
 	undecided      []undecidedValue // values whose column is not said
 	byNumber       []int            // the columns of numbers after "by" read as what to rank by ("by revenue")
+	glosses        []gloss          // phrases explained by the data names in parentheses after them
 }
 
 // note is one entry of Understood, kept with its position to sort them.

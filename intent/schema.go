@@ -367,6 +367,7 @@ func setOf(words ...string) map[string]bool {
 // as if unquoted.
 func (p *parser) resolveQuoted() error {
 	p.qcols, p.qvals = map[int]colRef{}, map[int][]valRef{}
+	p.toks = p.readGlosses(p.glueWrittenNames(p.toks))
 	var out []token
 	for _, tok := range p.toks {
 		if tok.kind != kQuoted {
@@ -400,7 +401,54 @@ func (p *parser) resolveQuoted() error {
 		}
 	}
 	p.toks = out
+	p.noteGlosses()
 	return nil
+}
+
+// glueWrittenNames reads a column's name written as it is in the data,
+// with dots or hyphens between its words and no space ("fu.stat",
+// "age.ord", "vanilla.ice.cream"), as that column quoted: the tokenizer
+// cuts words at those marks, and the pieces would each be matched alone.
+func (p *parser) glueWrittenNames(toks []token) []token {
+	var out []token
+	for i := 0; i < len(toks); i++ {
+		j := i
+		for j+2 < len(toks) && toks[j].kind == kWord && (toks[j+1].low == "." || toks[j+1].low == "-") &&
+			toks[j+2].kind == kWord && toks[j].end == toks[j+1].start && toks[j+1].end == toks[j+2].start {
+			j += 2
+		}
+		if j == i {
+			out = append(out, toks[i])
+			continue
+		}
+		// the longest glued run that is a column's name
+		for ; j > i; j -= 2 {
+			name := p.text[toks[i].start:toks[j].end]
+			if p.anyColumnNamed(name) {
+				out = append(out, token{raw: name, low: strings.ToLower(name), start: toks[i].start, end: toks[j].end, kind: kQuoted})
+				break
+			}
+		}
+		if j == i {
+			out = append(out, toks[i])
+			continue
+		}
+		i = j
+	}
+	return out
+}
+
+// anyColumnNamed reports whether a column of any table is called name,
+// ignoring case.
+func (p *parser) anyColumnNamed(name string) bool {
+	for _, t := range p.s.Tables {
+		for _, c := range t.Columns {
+			if strings.EqualFold(c.Name, name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // quotedColumn finds the column a quoted name refers to: exactly, then

@@ -1,0 +1,151 @@
+package intent
+
+import (
+	"strings"
+)
+
+// gloss is a phrase the request explains by naming the data in
+// parentheses right after it: "employee cash income (py010n)", "their 60s
+// (age.ord 60-69)", "the Lyon warehouse (LYS1)". The words in parentheses
+// are read in the phrase's place; the phrase is reported as explained by
+// them.
+type gloss struct {
+	phrase, by string
+	at         int // the index, in the rewritten tokens, of the first word read instead
+}
+
+// glossStops end a glossed phrase when reading it backwards from the
+// parenthesis: what to compute, how to filter or group, and question words
+// are said outside the gloss ("total | employee cash income (py010n)").
+var glossStops = setOf("how", "many", "much", "what", "which", "who", "whose", "me", "give", "show", "list",
+	"and", "or", "vs", "versus", "the", "a", "an", "than", "each", "every", "all", "excluding", "except", "only")
+
+// readGlosses replaces each phrase explained by a column or value named in
+// the parentheses that follow it by what the parentheses hold. The
+// parentheses must hold nothing but data names, numbers and operators
+// ("(capital = 1)", "(amt_usd / units)"), starting with a column's or a
+// value's name as the data spells it; a statement in parentheses ("(gdp is
+// in $ millions)") is read as words. A phrase that holds a value of the
+// column named is that value's column said, not a gloss: "the West
+// (region)" stays as written.
+func (p *parser) readGlosses(toks []token) []token {
+	var out []token
+	for i := 0; i < len(toks); i++ {
+		if toks[i].low != "(" {
+			out = append(out, toks[i])
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && toks[j].low != ")" && toks[j].low != "(" && j-i <= 8 {
+			j++
+		}
+		if j >= len(toks) || toks[j].low != ")" || j == i+1 || !p.dataNamesOnly(toks[i+1:j]) {
+			out = append(out, toks[i])
+			continue
+		}
+		ratio := false
+		for _, t := range toks[i+1 : j] {
+			ratio = ratio || t.low == "/"
+		}
+		k := len(out)
+		for k > 0 && len(out)-k < 4 && (glossable(out[k-1]) && !p.valueName(out[k-1]) || ratio && out[k-1].low == "per") {
+			k--
+		}
+		if k == len(out) || p.valueOfNamed(out[k:], toks[i+1:j]) {
+			out = append(out, toks[i])
+			continue
+		}
+		g := gloss{phrase: p.text[out[k].start:out[len(out)-1].end], by: p.text[toks[i+1].start:toks[j-1].end], at: k}
+		p.glosses = append(p.glosses, g)
+		out = append(out[:k], toks[i+1:j]...)
+		i = j
+	}
+	return out
+}
+
+// glossable reports whether t may be a word of a glossed phrase. A
+// possessive is not, nor (see readGlosses) a value's name: each says
+// something the parentheses do not.
+func glossable(t token) bool {
+	if t.kind != kWord || isNumber(t.low) || t.low == "per" || len(t.raw) > len(t.low) {
+		return false // a possessive owns the phrase: "China's real GDP (rgdpe)"
+	}
+	w := t.low
+	return !glossStops[w] && !clauseWords[w] && !leadWords[w] && !averageWords[w] && !topWords[w] &&
+		!superlatives[w] && !shareWords[w] && !totalWords[w] && aggWords[w] == ""
+}
+
+// totalWords ask for a sum or a count.
+var totalWords = setOf("total", "tot", "sum", "count", "cnt", "number", "num", "nbr")
+
+// dataNamesOnly reports whether toks, the inside of parentheses, hold only
+// names of columns or values as the data spells them, numbers and
+// operators, and start with a name.
+func (p *parser) dataNamesOnly(toks []token) bool {
+	if !p.dataName(toks[0]) {
+		return false
+	}
+	for _, t := range toks[1:] {
+		switch {
+		case t.kind == kPunct && (comparators[t.low] != "" || t.low == "/" || t.low == "-" || t.low == "="):
+		case t.kind == kWord && isNumber(t.low):
+		case p.dataName(t):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// dataName reports whether t is a column's name or a text value, as the
+// data spells them (ignoring case).
+func (p *parser) dataName(t token) bool {
+	return t.kind != kPunct && (p.anyColumnNamed(t.raw) || p.valueName(t))
+}
+
+// valueName reports whether t is a whole text value of a column of any
+// table, ignoring case.
+func (p *parser) valueName(t token) bool {
+	for _, tb := range p.s.Tables {
+		for _, c := range tb.Columns {
+			for _, v := range c.Values {
+				if strings.EqualFold(v, t.raw) && !isNumber(t.low) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// valueOfNamed reports whether the words of phrase are a value of a column
+// the parentheses name: "West (region)".
+func (p *parser) valueOfNamed(phrase, named []token) bool {
+	var words []string
+	for _, t := range phrase {
+		words = append(words, t.low)
+	}
+	text := strings.Join(words, " ")
+	for _, n := range named {
+		for _, tb := range p.s.Tables {
+			for _, c := range tb.Columns {
+				if !strings.EqualFold(c.Name, n.raw) {
+					continue
+				}
+				for _, v := range c.Values {
+					if lv := strings.ToLower(v); strings.Contains(text, lv) || strings.Contains(lv, text) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// noteGlosses reports each gloss read.
+func (p *parser) noteGlosses() {
+	for _, g := range p.glosses {
+		p.understood(g.at, g.phrase+" -> "+g.by+" (named in parentheses)", g.phrase+" ("+g.by+")")
+	}
+}
