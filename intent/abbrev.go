@@ -290,8 +290,9 @@ func (p *parser) readAcronyms() {
 	for i := 0; i < len(p.toks); i++ {
 		found, k := "", 0
 		for ci := range p.t.Columns {
-			for _, cw := range nameWords(p.t.Columns[ci].Name) {
-				if n := len(cw); n < 2 || n > 5 || !isLetters(cw) || !p.initials(i, cw) || cw == found {
+			ws := nameWords(p.t.Columns[ci].Name)
+			for _, cw := range ws {
+				if n := len(cw); n < 2 || n > 5 || !isLetters(cw) || !p.initials(i, cw, len(ws) == 1) || cw == found {
 					continue
 				}
 				if found != "" {
@@ -310,7 +311,10 @@ func (p *parser) readAcronyms() {
 
 // initials reports whether the free words from i spell cw by their first
 // letters, the first and the last unexplained; any word may come between.
-func (p *parser) initials(i int, cw string) bool {
+// When cw is a column's whole name, its last word may be one the parser
+// knows, as the noun of a measure is: "performance status" for ps,
+// "testicular volume" for tv.
+func (p *parser) initials(i int, cw string, whole bool) bool {
 	if i+len(cw) > len(p.toks) {
 		return false
 	}
@@ -324,7 +328,8 @@ func (p *parser) initials(i int, cw string) bool {
 		// acronym of three letters or more may be of words the parser
 		// knows ("gross"), but not of words of the data
 		inside := k > 0 && k < len(cw)-1
-		ends := p.unexplained(t.low) || len(cw) >= 3 && isLetters(t.low) && !stopwords[t.low] && !p.namesData(t.low) && !aggWord(t.low) && !averageWords[t.low]
+		known := len(cw) >= 3 || whole && k == len(cw)-1
+		ends := p.unexplained(t.low) || known && isLetters(t.low) && !stopwords[t.low] && !p.namesData(t.low) && !aggWord(t.low) && !averageWords[t.low]
 		if !ends && !(inside && isLetters(t.low)) {
 			return false
 		}

@@ -120,7 +120,8 @@ var personNouns = setOf("people", "persons", "patients", "customers", "clients",
 	"attendees", "guests", "visitors", "donors", "shoppers", "buyers", "borrowers", "tenants", "pupils", "teachers",
 	"nurses", "doctors", "physicians", "volunteers", "runners", "riders", "travelers", "travellers", "tourists",
 	"owners", "homeowners", "renters", "survivors", "victims", "recipients", "fans", "viewers", "readers",
-	"subscribers", "learners", "trainees", "staffers", "retirees", "seniors", "mothers", "fathers", "parents")
+	"subscribers", "learners", "trainees", "staffers", "retirees", "seniors", "mothers", "fathers", "parents",
+	"boys", "girls", "infants", "babies", "toddlers", "teens", "teenagers", "youths", "males", "females")
 
 // populationNouns after a number say the column of populations: "more
 // than 1,000,000 people".
@@ -233,11 +234,15 @@ func (p *parser) ages() {
 			i = k + n - 1
 			continue
 		}
-		num, m, kind := p.number(i + 1)
+		op := "="
+		if ph, n := p.anyPhrase(k, keys(comparators)); n > 0 {
+			op, k = comparators[ph], k+n // "aged over 15"
+		}
+		num, m, kind := p.number(k)
 		if m == 0 || kind != "" {
 			continue
 		}
-		end, op := i+1+m, "="
+		end := k + m
 		if ph, n := p.anyPhrase(end, keys(agedBounds)); n > 0 {
 			end, op = end+n, agedBounds[ph]
 		}
@@ -574,16 +579,52 @@ func (p *parser) equalities() {
 		for s := i - 1; s >= 0 && s >= i-3; s-- {
 			if c, m, st := p.colAt(s, prefAny); c != nil && s+m == i && st >= mWords && c.Type == "integer" && !p.isYearColumn(c) && !isIDLike(c) {
 				vals, end := p.numberList(i, c)
+				versus := false
+				if more, e := p.versusNumber(end, c); more != "" && !slices.Contains(vals, more) {
+					vals, end, versus = append(vals, more), e, true // "ps 0 vs ps 2"
+				}
 				if len(vals) == 1 {
 					p.addCondition(s, end, s, i, c, "=", vals[0])
 				} else {
 					p.addConditionOf(s, end, s, i, c, "in", vals)
+				}
+				if versus {
+					p.addGroup(s, p.src(s, end), c.Name, "")
 				}
 				i = end - 1
 				break
 			}
 		}
 	}
+}
+
+// versusNumber reads "vs 2" or "versus grade 2" at i, after a value of
+// c: the number within c's range and the index after it; "" if there is
+// none.
+func (p *parser) versusNumber(i int, c *Column) (string, int) {
+	_, m := p.anyPhrase(i, versusWords)
+	if m == 0 {
+		return "", i
+	}
+	k := i + m
+	if c2, n, _ := p.colAt(k, prefAny); c2 == c {
+		k += n
+	}
+	if !p.free(k) || !isDigits(p.low(k)) {
+		return "", i
+	}
+	if vals, _ := p.numberList(k, c); len(vals) != 1 || !inRange(c, vals[0]) {
+		return "", i
+	}
+	return p.low(k), k + 1
+}
+
+// inRange reports whether the number v is within c's range.
+func inRange(c *Column, v string) bool {
+	lo, err1 := strconv.ParseFloat(c.Min, 64)
+	hi, err2 := strconv.ParseFloat(c.Max, 64)
+	x, err3 := strconv.ParseFloat(v, 64)
+	return err1 == nil && err2 == nil && err3 == nil && x >= lo && x <= hi
 }
 
 // numberList reads the whole numbers from i joined by "or", "and" or a

@@ -89,6 +89,9 @@ func (p *parser) values(fuzzy bool) {
 		if neg {
 			start = i
 		}
+		if len(vals) > 1 && !neg && p.low(j-1) == "between" {
+			start, versus = j-1, true // "between male and female patients": side by side
+		}
 		start = p.columnBefore(start, col)
 		end = p.columnAfter(end, col)
 		p.addFilter(start, end, col, vals, neg, why)
