@@ -16,6 +16,12 @@ const (
 	// in a unique target column for a foreign key. A little slack allows
 	// orphans (deleted customers) without calling every overlap a key.
 	minFKContainment = 0.9
+	// minListContainment is the share that makes a foreign key of a column
+	// with manyValues distinct values or more: two lists of countries or
+	// codes from different sources differ at their edges (territories,
+	// retired codes), and that many values do not overlap so far by chance.
+	minListContainment = 0.8
+	manyValues         = 50
 	// minSimilarContainment is the least overlap worth reporting between
 	// key-named columns that do not form a foreign key.
 	minSimilarContainment = 0.5
@@ -231,7 +237,7 @@ func (r *relFinder) direction(ctx context.Context, from *table, fc column, to *t
 	rel := &investigation.Relationship{FromTable: from.Name, FromColumn: fc.Name, ToTable: to.Name, ToColumn: tc.Name,
 		Containment: float64(hits) / float64(distinct), ToUnique: unique}
 	switch {
-	case unique && rel.Containment >= minFKContainment:
+	case unique && (rel.Containment >= minFKContainment || distinct >= manyValues && rel.Containment >= minListContainment):
 		rel.RelationshipType = investigation.RelForeignKey
 		rel.Confidence = rel.Containment
 		if m == sameName {

@@ -3,6 +3,7 @@ package duckdb
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +151,40 @@ func TestRelationshipsBounded(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("Relationships over %d shared names missed orders.customer_id -> customers.id; got %d relationships", shared, len(rels))
+	}
+}
+
+// Two lists of codes from different sources differ at their edges: with
+// many values, 85% of them in a unique column of another table is a key;
+// with few, that much overlap is not.
+func TestKeysOfListsThatDifferAtTheirEdges(t *testing.T) {
+	e := mustOpen(t)
+	var facts, lookup strings.Builder
+	facts.WriteString("code,year,v\n")
+	lookup.WriteString("iso,continent\n")
+	for i := range 60 {
+		fmt.Fprintf(&facts, "C%02d,2017,%d\n", i, i)
+		if i < 51 { // 51 of 60: 85%
+			fmt.Fprintf(&lookup, "C%02d,K%d\n", i, i%3)
+		}
+	}
+	lookup.WriteString("X99,K1\n")
+	mustLoad(t, e, "facts", facts.String())
+	mustLoad(t, e, "lookup", lookup.String())
+	mustLoad(t, e, "few", "tag,v\nT1,1\nT2,2\nT3,3\nT4,4\nT5,5\nT6,6\nT7,7\nT8,8\nT9,9\nT10,10\n")
+	mustLoad(t, e, "tags", "label,k\nT1,a\nT2,b\nT3,c\nT4,d\nT5,e\nT6,f\nT7,g\nT8,h\nQ1,i\nQ2,j\n")
+	ks, err := e.Keys(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, k := range ks {
+		got = append(got, k.FromTable+"."+k.FromColumn+">"+k.ToTable+"."+k.ToColumn)
+	}
+	if !slices.Contains(got, "facts.code>lookup.iso") {
+		t.Errorf("Keys = %v; want facts.code -> lookup.iso (51 of 60 codes)", got)
+	}
+	if slices.Contains(got, "few.tag>tags.label") {
+		t.Errorf("Keys = %v; want no key from 8 of 10 tags", got)
 	}
 }

@@ -44,6 +44,11 @@ func (p *parser) values(fuzzy bool) {
 			}
 			continue
 		}
+		if n == 1 && !strings.EqualFold(p.src(j, j+n), valueIn(refs, col)) && tableWord(p.t, p.low(j)) && p.low(j) != norm(p.low(j)) {
+			// "countries" over ne_countries with a type 'Country': the
+			// table's rows, said in the plural, not the rows of that type
+			continue
+		}
 		if p.countedNoun(j, n) && !strings.EqualFold(p.src(j, j+n), valueIn(refs, col)) &&
 			(tableWord(p.t, p.low(j+n-1)) || p.countColumn() != nil || p.namesColumnBesides(col, j, j+n)) {
 			// "number of deaths by race" over a table of deaths with a

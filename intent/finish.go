@@ -78,6 +78,12 @@ func (p *parser) bareColumns() error {
 			// distinct customers each segment has
 			p.addMeasure(i, src, Measure{Column: c.Name, Agg: "count_distinct"}, "")
 			p.named = true
+		case isText(c) && len(p.in.Measures) == 0 && p.in.Top != nil && countRank[p.rankBy] && p.in.Top.Column != c.Name &&
+			p.toks[i+n-1].low != singular(p.toks[i+n-1].low):
+			// "which basin has the most lakes": how many distinct lakes
+			// each basin has, not a grouping by lake
+			p.addMeasure(i, src, Measure{Column: c.Name, Agg: "count_distinct"}, "")
+			p.named = true
 		case isText(c) && !isIDLike(c):
 			p.addGroup(i, src, c.Name, "")
 		case isText(c) && len(p.in.Measures) == 0 && st == mEntity:

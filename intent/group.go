@@ -573,15 +573,72 @@ func (p *parser) which(i int) {
 	if hasN {
 		j++ // "which 5 airports"
 	}
+	if k := p.antecedent(i); k >= 0 && !hasN {
+		p.whichFrom(i, k, 1, false) // "Among the low-income countries, which had the highest rgdpe"
+		return
+	}
+	if _, v := p.valueHere(j, false); v > 0 && p.rankedNoun(j+v) {
+		// "which low-income country had the highest": the value is a
+		// filter, read later; the noun after it is ranked
+		p.whichValue = [2]int{j, j + v}
+		defer func() { p.whichValue = [2]int{} }()
+		j += v
+	}
 	p.whichFrom(i, j, n, hasN)
 }
+
+// rankedNoun reports whether the word at j names a dimension to rank or
+// the table's rows.
+func (p *parser) rankedNoun(j int) bool {
+	c, _, s := p.colAt(j, prefDim)
+	return c != nil && s >= mEntity && !isNumeric(c) && !isDate(c) || p.namesTheRows(j)
+}
+
+// useRanked marks the words from i to j as read, but for the value
+// between "which" and its noun, which is a filter of its own.
+func (p *parser) useRanked(i, j int) {
+	if v := p.whichValue; v[1] > v[0] && v[0] >= i && v[1] <= j {
+		p.use(i, v[0])
+		p.use(v[1], j)
+		return
+	}
+	p.use(i, j)
+}
+
+// antecedent returns the index of the noun that "which" at i refers back
+// to, -1 if none: in "Among the low-income countries, which had the
+// highest", which is followed by a verb and the noun ends the phrase
+// opened by "among" or "of" just before it.
+func (p *parser) antecedent(i int) int {
+	v := p.low(i + 1)
+	if !linkVerbs[v] && !copulas[v] {
+		return -1
+	}
+	k := i - 1
+	if p.low(k) == "," {
+		k--
+	}
+	if !p.free(k) || p.toks[k].kind != kWord || stopwords[p.low(k)] {
+		return -1
+	}
+	for b := k - 1; b >= 0 && b >= k-5; b-- {
+		if w := p.toks[b].low; w == "among" || w == "amongst" || w == "of" {
+			return k
+		}
+	}
+	return -1
+}
+
+// copulas link a subject to what is said of it.
+var copulas = setOf("is", "was", "are", "were", "has", "had", "have")
 
 // linkVerbs link a ranked dimension to its superlative without saying
 // which rows count: "which agent handled the most tickets", "which rep
 // sold the most units". A verb that may pick rows ("cancelled",
 // "escalated") is not one of them.
 var linkVerbs = setOf("handled", "processed", "served", "received", "had", "got", "took", "did", "made", "sold",
-	"managed", "fielded", "logged", "recorded", "booked", "generated", "brought")
+	"managed", "fielded", "logged", "recorded", "booked", "generated", "brought", "contains", "contain", "contained",
+	"includes", "include", "included", "holds", "hosts", "hosted", "saw", "posted")
 
 // linkingVerb reads the one verb between a ranked dimension (ending at
 // from) and its superlative (at to) as linking them, when it names
@@ -649,6 +706,7 @@ func (p *parser) namesTheRows(j int) bool {
 
 // whichFrom reads a ranking that starts at i, its dimension at j.
 func (p *parser) whichFrom(i, j, n int, hasN bool) {
+	back := j < i // the dimension was said before "which"
 	col := ""
 	c, m, s := p.colAt(j, prefDim)
 	if c == nil || s < mEntity {
@@ -681,21 +739,25 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 		}
 		return
 	}
-	for k := j + m; k < len(p.toks) && k <= j+m+4; k++ {
+	after := j + m
+	if back {
+		after = i + 1
+	}
+	for k := after; k < len(p.toks) && k <= after+4; k++ {
 		desc, ok := superlatives[p.low(k)]
 		if !ok {
 			continue
 		}
 		if !hasN {
 			n = 1
-			if last := p.toks[j+m-1].low; last != singular(last) {
+			if last := p.toks[j+m-1].low; last != singular(last) && !back {
 				n = 10
 			}
 		}
 		p.in.Top = &TopN{N: n, Column: col, Desc: desc}
 		p.topPos, p.topSrc, p.rankBy = i, p.src(i, k+1), p.low(k)
 		p.use(k, k+1)
-		p.linkingVerb(j+m, k)
+		p.linkingVerb(after, k)
 		if a := rankAdjectives[p.low(k)]; a.words != nil && !p.startsMeasure(k+1) {
 			if c := p.adjectiveColumn(p.low(k)); c != nil {
 				// "which shipment was the heaviest": the adjective names
@@ -704,8 +766,12 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 				p.named = true
 			}
 		}
+		if back {
+			p.use(i, i+1)
+			i = j // what follows reads the ranking from the noun
+		}
 		if col == "" {
-			p.use(i, j)
+			p.useRanked(i, j)
 			if isCountNoun(p.low(j)) && !tableWord(p.t, p.low(j)) {
 				// "which shipment": the rows ranked, not a count of them
 				p.understood(j, fmt.Sprintf("%s -> the rows of %s", p.toks[j].raw, p.t.Name), p.toks[j].raw)
@@ -713,7 +779,7 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 			}
 			return
 		}
-		p.use(i, j+m)
+		p.useRanked(i, j+m)
 		p.named = true
 		p.noteTop()
 		if grain != "" {

@@ -371,6 +371,7 @@ type parser struct {
 	undecided      []undecidedValue // values whose column is not said
 	byNumber       []int            // the columns of numbers after "by" read as what to rank by ("by revenue")
 	glosses        []gloss          // phrases explained by the data names in parentheses after them
+	whichValue     [2]int           // the value between "which" and the noun it ranks ("which Asian country"), while read
 }
 
 // note is one entry of Understood, kept with its position to sort them.

@@ -240,7 +240,8 @@ func (p *parser) countsHere(i int) bool {
 var tailWords = setOf("rate", "rates", "level", "levels", "figure", "figures", "value", "values", "amount",
 	"amounts", "numbers", "type", "types", "category", "categories", "kind", "kinds", "group", "groups", "class",
 	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings", "speed", "speeds",
-	"price", "prices", "score", "scores", "index", "status", "code", "codes")
+	"price", "prices", "score", "scores", "index", "status", "code", "codes", "stage", "stages", "grade", "grades",
+	"band", "bands", "tier", "tiers", "bracket", "brackets")
 
 // numericColumnWord reports whether w is a word of a numeric column's name:
 // "fertility" of fert_rate, after which "rate" changes nothing. After a
@@ -379,7 +380,7 @@ func (p *parser) asides() error {
 			// measure or the rows came to be
 		case (w == "each" || w == "every" || w == "all") && len(p.in.GroupBy) > 0:
 		case fillers[w] && !weighty[w]:
-		case p.low(i+1) == "as" && p.valueStart[i+2] && asVerb(w):
+		case p.low(i+1) == "as" && p.valueStart[p.skip(i+2, "a", "an", "the")] && asVerb(w):
 			// "worked as nurses", "classified as rain": the value says it
 		case (w == "log" || w == "logs" || w == "register") && i > 0 && tableWord(p.t, p.toks[i-1].low):
 			// "the Seattle weather log": the table itself

@@ -1,0 +1,34 @@
+package intent
+
+import "testing"
+
+// TestWhichOfWhat: "which" ranks the noun it refers back to ("among the
+// … lakes, which had"), or the noun after a value ("which alpine lake");
+// the value stays a filter. The table's rows said in the plural are not
+// rows of a type spelled in the singular; verbs of containing link the
+// ranked to its count.
+func TestWhichOfWhat(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "float"} }
+	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
+	lakes := schemaOf("lakes", s("lake", "Garda", "Como", "Bled"), s("zone", "alpine", "lowland"), s("kind", "Lake", "Reservoir"),
+		s("basin", "Po", "Danube"), f("depth_m"), f("area_km2"))
+	checkCases(t, []parseCase{
+		{text: "Among the alpine lakes, which had the greatest depth?", schema: lakes, want: want{Table: "lakes",
+			Measures: []Measure{{Column: "depth_m", Agg: "avg"}}, Filters: []Filter{eq("zone", "alpine")},
+			Top: &TopN{N: 1, Column: "lake", Desc: true}}},
+		{text: "which alpine lake has the greatest depth", schema: lakes, want: want{Table: "lakes",
+			Measures: []Measure{{Column: "depth_m", Agg: "avg"}}, Filters: []Filter{eq("zone", "alpine")},
+			Top: &TopN{N: 1, Column: "lake", Desc: true}}},
+		{text: "Which basin contains the most lakes?", schema: lakes, want: want{Table: "lakes",
+			Measures: []Measure{{Column: "lake", Agg: "count_distinct"}}, Top: &TopN{N: 1, Column: "basin", Desc: true}}},
+		{text: "what share of lakes are classed as a reservoir", schema: lakes, want: want{Table: "lakes",
+			Measures: []Measure{{Column: "lake", Agg: "count_distinct"}}, Analyses: []string{AnalysisShare}, Filters: []Filter{eq("kind", "Reservoir")}}},
+	})
+	// over a table of regions (no column names the countries), the
+	// plural is the rows, not the rows of type 'Country'
+	regions := schemaOf("countries", s("name", "Chad", "Peru"), s("type", "Country", "Dependency"), s("subregion", "Andes", "Sahel"))
+	checkCases(t, []parseCase{
+		{text: "Which subregion contains the most countries?", schema: regions, want: want{Table: "countries",
+			Top: &TopN{N: 1, Column: "subregion", Desc: true}}},
+	})
+}
