@@ -74,6 +74,7 @@ func (p *parser) readAbbreviations() error {
 // word when no column's name abbreviates them otherwise: "pts" are the
 // patients of a trial unless a column says points.
 var chatShorthand = map[string]string{"pts": "patients", "pt": "patient", "ppl": "people", "custs": "customers",
+	"accts": "accounts", "acct": "account",
 	"emps": "employees", "mgrs": "managers", "yrs": "years"}
 
 // measureNouns are words the parser reads for itself (a discount is taken

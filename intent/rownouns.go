@@ -20,7 +20,10 @@ var entityNouns = setOf("respondent", "participant", "individual", "person", "su
 	"tract", "neighbourhood", "neighborhood", "school", "hospital", "clinic", "company", "firm", "business",
 	"store", "shop", "branch", "plant", "farm", "house", "property", "building", "car", "vehicle",
 	"model", "airport", "station", "site", "team", "club", "pig", "animal", "plot", "tree", "specimen", "sample",
-	"item", "product", "book", "movie", "film", "song", "album", "restaurant", "hotel", "listing", "app", "recipe")
+	"item", "product", "book", "movie", "film", "song", "album", "restaurant", "hotel", "listing", "app", "recipe",
+	"passenger", "traveler", "traveller", "account", "shipment", "parcel", "package", "consignment",
+	"delivery", "order", "booking", "reservation", "transaction", "trip", "flight", "claim", "loan",
+	"invoice", "commune", "village", "parish")
 
 // isEntityNoun reports whether w, singular or plural, names a unit of
 // observation.

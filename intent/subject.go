@@ -33,6 +33,33 @@ func tableWord(t *Table, w string) bool {
 	return false
 }
 
+// rootOfTable reports whether w shares its root with a word of the
+// table's name ("shipping" cost over shipments) when the request says no
+// period: with one, "shipping" may say which date (ship_date) it is on,
+// and is left to be reported.
+func (p *parser) rootOfTable(w string) bool {
+	if p.in.Time != nil || p.t == nil {
+		return false
+	}
+	r := nounRoot(w)
+	return len(r) >= 4 && slices.ContainsFunc(nameWords(p.t.Name), func(nw string) bool { return nounRoot(nw) == r })
+}
+
+// nounRoot returns w without the endings that make a verb or a noun of
+// the same thing ("shipping", "shipments", "shipped": ship), and without
+// a consonant doubled before them.
+func nounRoot(w string) string {
+	for _, end := range []string{"ments", "ment", "ings", "ing", "ed", "s"} {
+		if r, ok := strings.CutSuffix(w, end); ok && len(r) >= 3 {
+			if u := undoubled(r); u != "" {
+				return u
+			}
+			return r
+		}
+	}
+	return w
+}
+
 // countColumns are the names of a column that says how many things a row
 // stands for, in a table of counts (origin, destination, count).
 var countColumns = setOf("count", "cnt", "n", "freq", "frequency", "num", "number", "total", "counts", "people",
@@ -61,7 +88,7 @@ func (p *parser) subjects() error {
 	first := -1
 	for i := range p.toks {
 		t := p.toks[i]
-		if t.used || t.kind != kWord || stopwords[t.low] || !tableWord(p.t, t.low) {
+		if t.used || t.kind != kWord || stopwords[t.low] || !tableWord(p.t, t.low) && !p.rootOfTable(t.low) {
 			continue
 		}
 		if p.tableNamed(t.raw) >= 0 && !p.countsHere(i) {
