@@ -14,6 +14,9 @@ type gloss struct {
 	at         int // the index, in the rewritten tokens, of the first word read instead
 }
 
+// A gloss of things in the plural ("households (db030)") marks the name
+// read instead as numbering things: "how many" of it counts its values.
+
 // glossStops end a glossed phrase when reading it backwards from the
 // parenthesis: what to compute, how to filter or group, and question words
 // are said outside the gloss ("total | employee cash income (py010n)").
@@ -57,7 +60,9 @@ func (p *parser) readGlosses(toks []token) []token {
 		}
 		g := gloss{phrase: p.text[out[k].start:out[len(out)-1].end], by: p.text[toks[i+1].start:toks[j-1].end], at: k}
 		p.glosses = append(p.glosses, g)
+		last := out[len(out)-1].low
 		out = append(out[:k], toks[i+1:j]...)
+		out[k].glossed = last != singular(last) && !moneyWords[last] && !quantityWords[last] && units[last] == "" && !measureUnits[last]
 		i = j
 	}
 	return out

@@ -9,7 +9,7 @@ import "testing"
 func TestGlosses(t *testing.T) {
 	f := func(n string) Column { return Column{Name: n, Type: "float"} }
 	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
-	survey := schemaOf("survey", s("hh_id", "H1", "H2"), s("reg", "North", "South"), f("inc_x9"), f("hsz"),
+	survey := schemaOf("survey", s("hh_id", "H1", "H2"), Column{Name: "hh_no", Type: "integer", Min: "1", Max: "900"}, s("reg", "North", "South"), f("inc_x9"), f("hsz"),
 		s("band.age", "20-29", "30-39"), f("stat.fu"), f("chol"))
 	depots := schemaOf("depots", s("depot", "BRM2", "LDS1"), f("cost_gbp"), f("boxes"), s("country", "Chad", "Peru"), f("gdpx"))
 	checkCases(t, []parseCase{
@@ -22,6 +22,10 @@ func TestGlosses(t *testing.T) {
 			Measures: []Measure{{Column: "chol", Agg: "avg"}}, Filters: []Filter{eq("band.age", "30-39")}}},
 		{text: "average cost out of the Bremen depot (BRM2)", schema: depots, want: want{Table: "depots",
 			Measures: []Measure{{Column: "cost_gbp", Agg: "avg"}}, Filters: []Filter{eq("depot", "BRM2")}}},
+		// things in the plural, glossed by the column numbering them, are
+		// counted by its distinct values
+		{text: "how many households (hh_no) are there", schema: survey, want: want{Table: "survey",
+			Measures: []Measure{{Column: "hh_no", Agg: "count_distinct"}}}},
 		// a column's name written with its dots is that column
 		{text: "share of rows with stat.fu = 2", schema: survey, want: want{Table: "survey",
 			Measures: []Measure{countRows}, Analyses: []string{AnalysisShare}, Filters: []Filter{{"stat.fu", "=", []string{"2"}}}}},

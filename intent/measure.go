@@ -149,7 +149,10 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		p.use(i, j+1)
 		return j + 1
 	}
-	if c, m, st := p.colAt(j, prefCount); c != nil && st >= mEntity && !isDate(c) && !(isNumeric(c) && !isIDLike(c) && !p.codeNamed(j, c) && agg == "count") {
+	if c, m, st := p.colAt(j, prefCount); c != nil && st >= mEntity && !isDate(c) &&
+		!(isNumeric(c) && !isIDLike(c) && !p.codeNamed(j, c) && !p.toks[j].glossed && agg == "count") {
+		// "how many households (db030)": the households the column
+		// numbers, which the words glossed said are things
 		if h := j + m; m == 1 && p.free(h) && p.toks[h].kind == kWord && !stopwords[p.low(h)] && (tableWord(p.t, p.low(h)) || isCountNoun(p.low(h))) {
 			// "number of patient visits": the visits, which "patient"
 			// describes; the head of a compound is its last noun
@@ -579,6 +582,10 @@ func (p *parser) addMeasure(pos int, src string, m Measure, note string) {
 	if slices.Contains(p.in.Measures, m) || m.Times != "" && slices.Contains(p.in.Measures, Measure{Column: m.Times, Agg: m.Agg, Times: m.Column}) {
 		return // "quantity times price" is "price times quantity"
 	}
+	if p.restOfName(pos, m.Column) {
+		p.understood(pos, fmt.Sprintf("%s -> the rest of %s's name", src, m.Column), src)
+		return
+	}
 	p.in.Measures = append(p.in.Measures, m)
 	what := aggWords[m.Agg] + " of " + m.Column
 	if m.Times != "" {
@@ -594,6 +601,18 @@ func (p *parser) addMeasure(pos int, src string, m Measure, note string) {
 		what += " per distinct " + m.PerEach
 	}
 	p.understood(pos, fmt.Sprintf("%s -> %s%s", src, what, note), fmt.Sprintf("%s (%s)", src, what))
+}
+
+// restOfName reports whether the word at pos goes on naming col, which
+// the word before it named and a measure already measures: "gdp est"
+// over gdp_md_est is one column said in two words, not two measures.
+func (p *parser) restOfName(pos int, col string) bool {
+	if col == "" || pos <= 0 || pos >= len(p.toks) || !slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.Column == col }) {
+		return false
+	}
+	ws := nameWords(col)
+	in := func(w string) bool { return slices.ContainsFunc(ws, func(cw string) bool { return sameWord(w, cw) }) }
+	return len(ws) > 1 && in(p.toks[pos].low) && in(p.toks[pos-1].low)
 }
 
 // defaultAgg is how a column named alone is aggregated. Rates,

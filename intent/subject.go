@@ -323,11 +323,42 @@ func (p *parser) afterRead(i int) bool {
 // scaleWords say the scale numbers are written in.
 var scaleWords = setOf("thousands", "millions", "billions", "thousand", "million", "billion", "000s", "k")
 
+// correlationWords say how a correlation is asked for or shown.
+var correlationWords = setOf("strongly", "strong", "strength", "closely", "coefficient", "coefficients", "pearson", "r")
+
+// wordOfNamed reports whether the word at i, right after words read, is
+// a word of the name of a column the request uses already: "est" after
+// "GDP" read as gdp_md_est.
+func (p *parser) wordOfNamed(i int) bool {
+	if i == 0 || !p.toks[i-1].used || p.toks[i-1].kind != kWord || len(p.toks[i].low) < 2 {
+		return false
+	}
+	w := p.toks[i].low
+	var cols []string
+	for _, m := range p.in.Measures {
+		cols = append(cols, m.Column)
+	}
+	for _, g := range p.in.GroupBy {
+		cols = append(cols, g.Column)
+	}
+	for _, f := range p.in.Filters {
+		cols = append(cols, f.Column)
+	}
+	for _, c := range cols {
+		ws := nameWords(c)
+		if len(ws) > 1 && slices.Contains(ws, w) && slices.ContainsFunc(ws, func(cw string) bool { return sameWord(p.toks[i-1].low, cw) }) {
+			return true
+		}
+	}
+	return false
+}
+
 // fillers are words that never change an answer.
 var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged", "recorded", "reported", "happened",
 	"occurred", "reached", "give", "break", "show", "figure", "figures", "series", "inclusive", "onward",
 	"onwards", "overall", "altogether", "actually", "exactly", "roughly", "approximately", "about", "around",
 	"exist", "exists", "existed", "appear", "appears", "listed", "observed", "seen", "data", "dataset", "rows",
+	"covered", "represented", "survey", "surveys", "surveyed",
 	"record", "records", "entries", "table", "file", "sheet", "spreadsheet", "please", "quickly", "briefly",
 	"precisely", "respectively", "separately", "individually", "ones", "single", "value", "values", "number",
 	"numbers", "result", "results", "answer", "summary", "stat", "stats", "incurred", "accumulated", "racked",
@@ -422,6 +453,12 @@ func (p *parser) asides() error {
 		case (w == "names" || w == "name") && p.namesShown():
 			// "show their names": the ranking is of names already
 		case w == "among" || w == "amongst":
+		case correlationWords[w] && slices.Contains(p.in.Analyses, AnalysisCorrelation):
+			// "how strongly", "give me the coefficient": of the correlation
+		case w == "one" && i > 0 && p.toks[i-1].low == "which" && p.in.Top != nil:
+			// "heaviest shipment - which one?": the row ranked
+		case p.wordOfNamed(i):
+			// "median GDP est" over gdp_md_est: the rest of the name read
 		case toolWords[w] && !(i+1 < len(p.toks) && (p.toks[i+1].low == "rate" || p.toks[i+1].low == "rates")):
 			// "return the result", not "return rate": a rate of returns
 		case numberWords[w] != 0 || isDigits(w):

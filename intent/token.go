@@ -28,6 +28,10 @@ type token struct {
 	// "orders over 100"), 2 for the words that name its column ("units" in
 	// "at least 5 units").
 	cond int
+	// glossed marks the first word of data names in parentheses read in
+	// place of the phrase before them ("households (db030)"): the phrase
+	// said what the name is, a thing to count.
+	glossed bool
 }
 
 // tokenize splits text into tokens. Dates ("2021-01-05", "01/05/2021") and
