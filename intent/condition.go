@@ -20,7 +20,7 @@ var comparators = map[string]string{
 	"under": "<", "below": "<", "less than": "<", "fewer than": "<", "lower than": "<", "smaller than": "<",
 	"at most": "<=", "no more than": "<=", "not more than": "<=", "up to": "<=", "maximum of": "<=", "max of": "<=",
 	"less than or equal to": "<=", "equal to": "=", "equals": "=", "exactly": "=", "equalling": "=",
-	"at or below": "<=", "at or under": "<=", "at or above": ">=", "at or over": ">=",
+	"at or below": "<=", "at or under": "<=", "at or above": ">=", "at or over": ">=", "within": "<=",
 }
 
 // postfix are the operators written after the number: "5 or more".

@@ -846,6 +846,22 @@ func (p *parser) codeColumn(c *Column) bool {
 // unitColumn returns the one numeric column whose name says it is in the
 // unit at i ("kg" for wt_kg, "days" for dlv_days, "years" for yrs_svc),
 // nil if none or several. A column of calendar years is in no unit.
+// unitSpellings are the ways one unit is written, in words and in short:
+// "8 hours" is a number of hrs_to_res, "20 kilos" of wt_kg.
+var unitSpellings = func() map[string]string {
+	m := map[string]string{}
+	for _, group := range [][]string{{"hours", "hour", "hrs", "hr", "h"}, {"minutes", "minute", "mins", "min"},
+		{"seconds", "second", "secs", "sec"}, {"kilograms", "kilogram", "kilos", "kilo", "kg", "kgs"},
+		{"kilometers", "kilometres", "kilometer", "kilometre", "km", "kms"}, {"miles", "mile", "mi"},
+		{"pounds", "pound", "lbs", "lb"}, {"meters", "metres", "meter", "metre", "m"}, {"grams", "gram", "g"},
+		{"liters", "litres", "liter", "litre", "l"}, {"dollars", "dollar", "usd"}, {"euros", "euro", "eur"}} {
+		for _, w := range group {
+			m[w] = group[0]
+		}
+	}
+	return m
+}()
+
 func (p *parser) unitColumn(i int) *Column {
 	w := p.low(i)
 	if !unitWords[w] && units[w] == "" && !measureUnits[w] || !p.free(i) {
@@ -855,7 +871,8 @@ func (p *parser) unitColumn(i int) *Column {
 	for ci := range p.t.Columns {
 		c := &p.t.Columns[ci]
 		if isNumeric(c) && !isIDLike(c) && !p.isYearColumn(c) && slices.ContainsFunc(nameWords(c.Name), func(cw string) bool {
-			return cw == w || units[w] != "" && units[w] == units[cw] || unitWords[w] && sameWord(w, cw)
+			return cw == w || units[w] != "" && units[w] == units[cw] || unitWords[w] && sameWord(w, cw) ||
+				unitSpellings[w] != "" && unitSpellings[w] == unitSpellings[cw]
 		}) {
 			if found != nil {
 				return nil

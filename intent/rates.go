@@ -21,12 +21,20 @@ func (p *parser) eventRates() error {
 	}
 	for i := 0; i+1 < len(p.toks); i++ {
 		w := p.low(i)
-		if w == "" || p.toks[i].kind != kWord || (p.low(i+1) != "rate" && p.low(i+1) != "rates") {
+		if w == "" || p.toks[i].kind != kWord {
+			continue
+		}
+		if r := p.skip(i+1, "-"); p.rowWord(r) && isRate(p.low(r+1)) {
+			p.flagRate(i, r+2) // "late-delivery rate": of the rows, late
+			continue
+		}
+		if !isRate(p.low(i + 1)) {
+			p.flagBeforeRows(i)
 			continue
 		}
 		events := p.countColumnOf(w)
 		if events == nil {
-			p.flagRate(i)
+			p.flagRate(i, i+2)
 			continue
 		}
 		var base []string
@@ -66,10 +74,19 @@ func (p *parser) countColumnOf(w string) *Column {
 // yesValues are the values of a flag column that say it happened.
 var yesValues = setOf("y", "yes", "true", "t", "1")
 
-// flagRate reads "reopen rate", "return rate" at i over a column flagging
-// whether it happened (reopened: Y or N) as the share of the rows flagged
-// yes, within each group when the request groups.
-func (p *parser) flagRate(i int) {
+func isRate(w string) bool { return w == "rate" || w == "rates" }
+
+// rowWord reports whether the word at k names the table's rows: "delivery"
+// over shipments, "shipments", "tickets".
+func (p *parser) rowWord(k int) bool {
+	w := p.low(k)
+	return w != "" && p.toks[k].kind == kWord && !stopwords[w] && (tableWord(p.t, w) || isEntityNoun(w) || p.rootOfTable(w))
+}
+
+// flagNamed returns the one column flagging whether what the word at i
+// says happened (late_flg: 0 or 1, reopened: Y or N) and its value for
+// yes; nil if none, or two.
+func (p *parser) flagNamed(i int) (*Column, string) {
 	// the word as written: one an abbreviation was read into ("retention"
 	// into ret) may mean another flag the same letters start
 	w := strings.ToLower(p.toks[i].raw)
@@ -85,23 +102,74 @@ func (p *parser) flagRate(i int) {
 			continue
 		}
 		if found != nil {
-			return // two flags of that name: not this pass's to choose
+			return nil, "" // two flags of that name: not this pass's to choose
 		}
 		found, yes = c, v
 	}
+	return found, yes
+}
+
+// flagBeforeRows reads a flag's word before the table's rows ("late
+// shipments", "reopened tickets") as the rows flagged yes.
+func (p *parser) flagBeforeRows(i int) {
+	k := p.skip(i+1, "-")
+	if !p.rowWord(k) || p.isValue(i) {
+		return
+	}
+	c, yes := p.flagNamed(i)
+	if c == nil {
+		return
+	}
+	if cc, _, st := p.colAt(i, prefAny); cc == c && st >= mWords {
+		return // named in full ("preterm babies", "non-remote staff"): the measures read it
+	}
+	start := i
+	if b := i - 1; b > 0 && p.low(b) == "-" && (p.low(b-1) == "non" || p.low(b-1) == "not") {
+		start = b - 1
+	} else if b >= 0 && (p.low(b) == "non" || p.low(b) == "not" || p.low(b) == "no") {
+		start = b
+	}
+	if start < i {
+		yes = flagNo(c) // "non-redo repairs"
+	}
+	p.addFilter(start, i+1, c, []string{yes}, false, "")
+}
+
+// flagNo returns the value of a flag column that says no.
+func flagNo(c *Column) string {
+	switch {
+	case c.Type == "boolean":
+		return "false"
+	case c.Type == "integer":
+		return "0"
+	}
+	yes := flagYes(c)
+	for _, v := range c.Values {
+		if v != yes {
+			return v
+		}
+	}
+	return ""
+}
+
+// flagRate reads "reopen rate", "return rate" (ending at end) at i over a
+// column flagging whether it happened (reopened: Y or N) as the share of
+// the rows flagged yes, within each group when the request groups.
+func (p *parser) flagRate(i, end int) {
+	found, yes := p.flagNamed(i)
 	if found == nil {
 		return
 	}
-	src := p.src(i, i+2)
+	src := p.src(i, end)
 	p.in.Filters = append(p.in.Filters, Filter{Column: found.Name, Op: "=", Values: []string{yes}})
 	p.filterRead(found.Name, i)
 	if !slices.Contains(p.in.Analyses, AnalysisShare) {
 		p.in.Analyses = append(p.in.Analyses, AnalysisShare)
 	}
-	p.akind[i+1] = AnalysisShare
+	p.akind[end-1] = AnalysisShare
 	p.in.RateOf = found.Name
 	p.understood(i, fmt.Sprintf("%s -> the share of rows with %s = %s (within each group)", src, found.Name, yes), src)
-	p.use(i, i+2)
+	p.use(i, end)
 	p.named = true
 }
 
