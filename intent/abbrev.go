@@ -52,6 +52,7 @@ func (p *parser) readAbbreviations() error {
 		return nil
 	}
 	p.readYearColumns()
+	p.readPerUnit()
 	p.readPerCapita()
 	p.readRuns()
 	p.readAcronyms()
@@ -330,7 +331,11 @@ func (p *parser) initials(i int, cw string, whole bool) bool {
 		// knows ("gross"), but not of words of the data
 		inside := k > 0 && k < len(cw)-1
 		known := len(cw) >= 3 || whole && k == len(cw)-1
-		ends := p.unexplained(t.low) || known && isLetters(t.low) && !stopwords[t.low] && !p.namesData(t.low) && !aggWord(t.low) && !averageWords[t.low]
+		// "average daily rate" is adr itself: a whole name may start with
+		// the average its initial stands for
+		avgFirst := whole && k == 0 && len(cw) >= 3 && averageWords[t.low]
+		ends := p.unexplained(t.low) || avgFirst ||
+			known && isLetters(t.low) && !stopwords[t.low] && !p.namesData(t.low) && !aggWord(t.low) && !averageWords[t.low]
 		if !ends && !(inside && isLetters(t.low)) {
 			return false
 		}
@@ -430,6 +435,43 @@ func (p *parser) runSpells(i int, cw string) int {
 		return 0
 	}
 	return spell(i, 0, 0, false)
+}
+
+// unitAdverbs say a measure is per a unit of time: "hourly wage" over
+// wage_hr, "annual income" over inc_yr.
+var unitAdverbs = map[string]string{"hourly": "hours", "daily": "day", "weekly": "week", "monthly": "month",
+	"yearly": "year", "annual": "year", "annually": "year"}
+
+// readPerUnit reads an adverb of a unit of time before a word of a column
+// whose name ends in that unit ("hourly wage" over wage_hr) as that
+// column's unit word, so that the two words name the column and no grain
+// of the dates is asked for.
+func (p *parser) readPerUnit() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		unit := unitAdverbs[p.low(i)]
+		if unit == "" || p.toks[i+1].kind != kWord {
+			continue
+		}
+		found := ""
+		for ci := range p.t.Columns {
+			ws := nameWords(p.t.Columns[ci].Name)
+			if !isNumeric(&p.t.Columns[ci]) || len(ws) < 2 || !slices.ContainsFunc(ws, func(cw string) bool { return p.wordIs(i+1, cw) }) {
+				continue
+			}
+			for _, cw := range ws {
+				if (units[cw] == unit || unitSpellings[cw] != "" && unitSpellings[cw] == unitSpellings[unit]) && cw != found {
+					if found != "" {
+						found = "-" // two columns: not this pass's to choose
+						break
+					}
+					found = cw
+				}
+			}
+		}
+		if found != "" && found != "-" {
+			p.toks[i].low = found
+		}
+	}
 }
 
 // perCapitaEnds end the names of columns that are per person already:

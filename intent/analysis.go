@@ -91,6 +91,14 @@ func (p *parser) analyses() error {
 			}
 		}
 		if best == 0 {
+			if shareWords[p.low(i)] && p.toks[i].kind != kQuoted && (p.startsValue(i+1) || p.flagWord(i+1)) {
+				// "% married", "pct female", "fraction non-billable": the
+				// share of the rows the value picks
+				p.addAnalysis(i, p.src(i, i+1), AnalysisShare)
+				p.akind[i] = AnalysisShare
+				p.bareShare = true
+				p.use(i, i+1)
+			}
 			continue
 		}
 		if best == 1 {
@@ -121,6 +129,22 @@ func (p *parser) analyses() error {
 		i += best - 1
 	}
 	return nil
+}
+
+// flagWord reports whether the word at i (or after "non-") names a text
+// flag column of the chosen table: "billable" of billable Y/N.
+func (p *parser) flagWord(i int) bool {
+	if p.t == nil {
+		return false
+	}
+	if p.low(i) == "non" || p.low(i) == "not" {
+		i = p.skip(i+1, "-")
+	}
+	if !p.free(i) || p.toks[i].kind != kWord {
+		return false
+	}
+	c, _ := p.flagNamed(i)
+	return c != nil && isText(c) // a 0/1 column's percentage is its average: flagPercent's
 }
 
 // addAnalysis adds a kind of analysis once.

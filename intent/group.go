@@ -159,7 +159,7 @@ func (p *parser) groupList(i, j int, trig string) (int, error) {
 			p.addGroup(j, p.src(j, k), p.pending.col, p.pending.grain)
 		}
 		end = k
-		next := p.skip(k, "and", ",", "&", "then", "/", "+")
+		next := p.skip(k, "and", ",", "&", "then", "/", "+", "x", "×") // "by hotel x meal"
 		if next == k {
 			return end, nil
 		}
@@ -583,6 +583,14 @@ func (p *parser) which(i int) {
 		p.whichValue = [2]int{j, j + v}
 		defer func() { p.whichValue = [2]int{} }()
 		j += v
+	} else if refs, v := p.valueHere(j, false); v > 1 && p.namesTheRows(j+v-1) {
+		// "which large airport" over a type large_airport: the value is a
+		// filter, and its last word names the rows, which are ranked
+		if col, why := p.pickColumn(refs, j, j+v); col != nil {
+			p.addFilter(j, j+v, col, []string{valueIn(refs, col)}, false, why)
+			p.toks[j+v-1].used = false
+			j += v - 1
+		}
 	}
 	p.whichFrom(i, j, n, hasN)
 }

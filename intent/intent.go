@@ -117,8 +117,9 @@ type Measure struct {
 // Filter is one row condition.
 type Filter struct {
 	Column string
-	// Op is one of "=", "in", "!=", ">", ">=", "<", "<=", or "is null"
-	// (no Values): the rows where the column is empty.
+	// Op is one of "=", "in", "!=", ">", ">=", "<", "<=", or "is null" /
+	// "is not null" (no Values): the rows where the column is empty, or
+	// not.
 	Op string
 	// Values are spelled exactly as in Column.Values (the data's spelling),
 	// or numbers as text ("100", "2.5").
@@ -371,6 +372,7 @@ type parser struct {
 	undecided      []undecidedValue // values whose column is not said
 	byNumber       []int            // the columns of numbers after "by" read as what to rank by ("by revenue")
 	glosses        []gloss          // phrases explained by the data names in parentheses after them
+	bareShare      bool             // a share word right before the value it is of ("% female")
 	whichValue     [2]int           // the value between "which" and the noun it ranks ("which Asian country"), while read
 }
 

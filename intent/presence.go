@@ -70,6 +70,8 @@ func (p *parser) presence() error {
 		if from, end, c, neg := p.hasColumn(i); c != nil {
 			p.presenceOf(i, from, end, c, neg)
 			i = end - 1
+		} else if end := p.hasText(i); end > i {
+			i = end - 1
 		} else if c := p.participleColumn(i); c != nil {
 			p.presenceOf(i, i, i+1, c, false)
 			if p.described == nil {
@@ -108,6 +110,30 @@ func (p *parser) hasColumn(i int) (int, int, *Column, bool) {
 		return 0, 0, nil, false
 	}
 	return k, k + n, c, neg
+}
+
+// hasText reads "with an IATA code", "that have a phone number" at i over
+// a text column as the rows where that column is not empty, and returns
+// the index after the phrase (i if there is none). The article says a
+// thing is had: "with region" is a grouping's or a measure's.
+func (p *parser) hasText(i int) int {
+	if w := p.low(i); !hasWords[w] || w == "received" {
+		return i
+	}
+	k := p.skip(i+1, "a", "an", "any", "some")
+	if k == i+1 {
+		return i
+	}
+	c, n, st := p.colAt(k, prefDim)
+	if c == nil || st < mEntity || !isText(c) || !p.free(k) || yesNo(c) != nil {
+		return i
+	}
+	src := p.src(i, k+n)
+	p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: "is not null"})
+	p.filterRead(c.Name, i)
+	p.understood(i, fmt.Sprintf("%s -> %s is not empty", src, c.Name), src+" ("+c.Name+" is not empty)")
+	p.use(i, k+n)
+	return k + n
 }
 
 // rowsBefore reports whether the word before i names the rows, read or

@@ -74,6 +74,20 @@ func (p *parser) countColumnOf(w string) *Column {
 // yesValues are the values of a flag column that say it happened.
 var yesValues = setOf("y", "yes", "true", "t", "1")
 
+// sameRoot reports whether w and cw are one root with other endings,
+// spelled with one l or two: "cancellation" and canceled, "returned" and
+// return.
+func sameRoot(w, cw string) bool {
+	a, b := stem(w), stem(cw)
+	if u := undoubled(a); u != "" {
+		a = u
+	}
+	if u := undoubled(b); u != "" {
+		b = u
+	}
+	return a == b
+}
+
 func isRate(w string) bool { return w == "rate" || w == "rates" }
 
 // rowWord reports whether the word at k names the table's rows: "delivery"
@@ -94,7 +108,7 @@ func (p *parser) flagNamed(i int) (*Column, string) {
 	yes := ""
 	for ci := range p.t.Columns {
 		c := &p.t.Columns[ci]
-		if !slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return sameWord(w, cw) || stem(w) == stem(cw) }) {
+		if !slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return sameWord(w, cw) || sameRoot(w, cw) }) {
 			continue
 		}
 		v := flagYes(c)

@@ -150,6 +150,16 @@ func (p *parser) shareOfAFilterBy() error {
 	if group < 0 {
 		return nil
 	}
+	if p.bareShare {
+		// "% female by region": the share within each region, as a rate
+		for col, at := range p.filterAt {
+			if at > share && at < group {
+				p.in.RateOf = col
+				p.understood(share, fmt.Sprintf("%s -> the share of rows with that %s within each %s", p.src(share, group), col, p.in.GroupBy[0].Column), "")
+				return nil
+			}
+		}
+	}
 	for k := range p.valueStart {
 		if k > share && k < group {
 			p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(share+1, group),

@@ -389,6 +389,8 @@ func (b *planBuilder) condition(f intent.Filter) string {
 	switch {
 	case f.Op == "is null":
 		return col + " IS NULL"
+	case f.Op == "is not null":
+		return col + " IS NOT NULL"
 	case f.Op == "in" || len(lits) > 1 && f.Op == "=":
 		return col + " IN (" + strings.Join(lits, ", ") + ")"
 	case f.Op == "!=" && len(lits) > 1:
@@ -530,6 +532,8 @@ func (b *planBuilder) scopeText() string {
 			parts = append(parts, vals) // a value says its column: "Arizona"
 		} else if f.Op == "is null" {
 			parts = append(parts, f.Column+" empty")
+		} else if f.Op == "is not null" {
+			parts = append(parts, f.Column+" not empty")
 		} else {
 			parts = append(parts, f.Column+" "+f.Op+" "+vals) // "discount > 0", "state != Texas"
 		}

@@ -1,0 +1,40 @@
+package intent
+
+import "testing"
+
+// TestSharesRatesAndNames: a share word right before a value is the share
+// of the rows it picks, within each group when grouped; "with an X code"
+// over a text column keeps the rows where it is not empty; "which large
+// airport" filters by the value whose last word names the rows and ranks
+// them; an adverb of a unit names the column whose name ends in it; "x"
+// between groupings crosses them; an acronym may start with an average;
+// a noun of a flag spelled with two l's is its rate.
+func TestSharesRatesAndNames(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "float"} }
+	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
+	i := func(n, lo, hi string) Column { return Column{Name: n, Type: "integer", Min: lo, Max: hi} }
+	staff := schemaOf("staff", s("sex", "M", "F"), s("marital", "married", "single"), s("region", "NE", "W"), f("pay_hr"),
+		s("billable", "Y", "N"), s("badge_code", "B1", ""))
+	ports := schemaOf("ports", Column{Name: "ident", Type: "string"}, s("kind", "large_port", "small_port"), Column{Name: "name", Type: "string"}, f("depth_m"))
+	stays := schemaOf("stays", s("stay_id", "S1", "S2"), s("hotel", "City", "Resort"), s("meal", "BB", "HB"), f("adr"), i("is_cancelled", "0", "1"))
+	checkCases(t, []parseCase{
+		{text: "% married", schema: staff, want: want{Table: "staff", Filters: []Filter{eq("marital", "married")}, Analyses: []string{AnalysisShare}}},
+		{text: "pct female by region", schema: staff, want: want{Table: "staff", Filters: []Filter{eq("sex", "F")},
+			GroupBy: []Group{{"region", ""}}, Analyses: []string{AnalysisShare}}},
+		{text: "fraction non-billable", schema: staff, want: want{Table: "staff", Filters: []Filter{eq("billable", "N")}, Analyses: []string{AnalysisShare}}},
+		{text: "share of staff with a badge code", schema: staff, want: want{Table: "staff",
+			Filters: []Filter{{Column: "badge_code", Op: "is not null"}}, Analyses: []string{AnalysisShare}}},
+		{text: "avg hourly pay by region", schema: staff, want: want{Table: "staff",
+			Measures: []Measure{{Column: "pay_hr", Agg: "avg"}}, GroupBy: []Group{{"region", ""}}}},
+		{text: "which large port has the greatest depth", schema: ports, want: want{Table: "ports",
+			Measures: []Measure{{Column: "depth_m", Agg: "avg"}}, Filters: []Filter{eq("kind", "large_port")}, Top: &TopN{N: 1, Desc: true}}},
+		{text: "average daily rate by hotel x meal", schema: stays, want: want{Table: "stays",
+			Measures: []Measure{{Column: "adr", Agg: "avg"}}, GroupBy: []Group{{"hotel", ""}, {"meal", ""}}}},
+		{text: "cancellation rate by hotel", schema: stays, want: want{Table: "stays",
+			Filters: []Filter{eq("is_cancelled", "1")}, GroupBy: []Group{{"hotel", ""}}, Analyses: []string{AnalysisShare}}},
+	})
+	in, err := Parse("pct female by region", staff, now)
+	if err != nil || in.RateOf != "sex" {
+		t.Errorf("pct female by region: RateOf = %q, %v; want sex (within each region)", in.RateOf, err)
+	}
+}
