@@ -31,6 +31,7 @@ func valueIndex(t *Table) (map[string][]valRef, int) {
 		if !isText(c) {
 			continue
 		}
+		codes := countryCodeColumn(c)
 		for _, v := range c.Values {
 			words := valueWords(v)
 			if len(words) == 0 || len(words) > 8 {
@@ -43,7 +44,11 @@ func valueIndex(t *Table) (map[string][]valRef, int) {
 			if nk := normKey(words); nk != key {
 				idx["~"+nk] = append(idx["~"+nk], r)
 			}
-			for _, f := range valueForms(v) {
+			forms := valueForms(v)
+			if codes {
+				forms = append(forms, countryForms(v)...) // "Brazil" for BRA
+			}
+			for _, f := range forms {
 				fw := strings.Fields(f)
 				most = max(most, len(fw))
 				k := "~" + normKey(fw)

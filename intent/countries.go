@@ -1,0 +1,70 @@
+package intent
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
+)
+
+// Exports often hold countries by their ISO codes ("BRA", "DE") where a
+// request names them ("Brazil", "German"). A column of codes is read as
+// a column of countries: each code is also spelled by the country's
+// English name and its demonym.
+
+// countryWords in a column's name say it holds countries.
+var countryWords = setOf("country", "countries", "cntry", "ctry", "nation", "iso", "iso2", "iso3", "iso_a2", "iso_a3", "isocode")
+
+// countryCodeColumn reports whether c holds countries by their ISO codes:
+// nearly all of its values are codes of countries, and its name says
+// country or its codes are three letters long (two-letter codes are also
+// states and languages).
+func countryCodeColumn(c *Column) bool {
+	if !isText(c) || len(c.Values) < 3 {
+		return false
+	}
+	named := false
+	for _, w := range nameWords(c.Name) {
+		named = named || countryWords[w]
+	}
+	codes, three := 0, 0
+	for _, v := range c.Values {
+		if _, ok := countryOfCode(v); ok {
+			codes++
+			if len(v) == 3 {
+				three++
+			}
+		}
+	}
+	return codes*10 >= len(c.Values)*9 && (named || three*10 >= len(c.Values)*9 && len(c.Values) >= 5)
+}
+
+// countryOfCode returns the English name of the country whose ISO 3166
+// code (two or three capital letters) is v.
+func countryOfCode(v string) (string, bool) {
+	if len(v) != 2 && len(v) != 3 || strings.IndexFunc(v, func(r rune) bool { return !unicode.IsUpper(r) }) >= 0 {
+		return "", false
+	}
+	r, err := language.ParseRegion(v)
+	if err != nil || !r.IsCountry() {
+		return "", false
+	}
+	name := display.English.Regions().Name(r)
+	return name, name != "" && name != "Unknown Region"
+}
+
+// countryForms returns how a request may name the country coded v: its
+// English name, the name's other forms and its demonyms, lower case.
+func countryForms(v string) []string {
+	name, ok := countryOfCode(v)
+	if !ok {
+		return nil
+	}
+	l := strings.ToLower(name)
+	out := []string{l}
+	for _, a := range countryAliases[l] {
+		out = append(out, strings.ToLower(a))
+	}
+	return append(out, demonyms[l]...)
+}
