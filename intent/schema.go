@@ -704,6 +704,14 @@ func (p *parser) verbNames(c *Column) (int, int) {
 // sale happened.
 var dateHints = []string{"order", "sale", "sales", "transaction", "purchase", "invoice", "booking", "payment", "txn"}
 
+// birthDate reports whether c is a date of birth: a fact about a person,
+// not when the row's event happened.
+func birthDate(c *Column) bool {
+	return slices.ContainsFunc(nameWords(c.Name), func(w string) bool {
+		return w == "birth" || w == "dob" || w == "born" || w == "bday" || w == "birthday" || w == "birthdate"
+	})
+}
+
 // chooseDateColumn picks the chosen table's date column: the only one, the
 // one the request names, or the one whose name says order, sale or
 // transaction date; and sets the anchor of relative periods.
@@ -743,6 +751,9 @@ func (p *parser) chooseDateColumn() error {
 		}
 		if p.date == nil {
 			p.date, why = dates[0], "the first of "+fmt.Sprint(len(dates))
+			if k := slices.IndexFunc(dates, func(c *Column) bool { return !birthDate(c) }); k > 0 {
+				p.date, why = dates[k], "the first that is not a birth date"
+			}
 		}
 		p.understood(-1, fmt.Sprintf("date column %s (%s)", p.date.Name, why), "date column "+p.date.Name)
 	}

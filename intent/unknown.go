@@ -345,7 +345,7 @@ func (p *parser) yearColumnTimes() error {
 	}
 	y1, y2, ok := wholeYears(p.in.Time)
 	if !ok {
-		return nil
+		return p.yearMonthColumns(yc)
 	}
 	p.dropNoDateNote()
 	if c := p.in.Compare; c != nil {
@@ -367,6 +367,41 @@ func (p *parser) yearColumnTimes() error {
 			Filter{Column: yc.Name, Op: "<=", Values: []string{strconv.Itoa(y2 - 1)}})
 		p.understood(0, fmt.Sprintf("%s -> %s from %d to %d", label, yc.Name, y1, y2-1), label+" ("+yc.Name+")")
 	}
+	p.in.Time = nil
+	return nil
+}
+
+// yearMonthColumns reads one calendar month ("December 2000", "Feb
+// 1996") over a table with a year column and a month column of numbers
+// (1 to 12) as the two filters.
+func (p *parser) yearMonthColumns(yc *Column) error {
+	start, err1 := time.Parse("2006-01-02", p.in.Time.Start)
+	end, err2 := time.Parse("2006-01-02", p.in.Time.End)
+	if err1 != nil || err2 != nil || start.Day() != 1 || !end.Equal(start.AddDate(0, 1, 0)) {
+		return nil
+	}
+	var mc *Column
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		lo, e1 := strconv.Atoi(c.Min)
+		hi, e2 := strconv.Atoi(c.Max)
+		if c.Type == "integer" && e1 == nil && e2 == nil && lo >= 1 && hi <= 12 && slices.ContainsFunc(nameWords(c.Name), func(w string) bool {
+			return w == "month" || w == "mon" || w == "mo" || w == "mth" || w == "mnth"
+		}) {
+			if mc != nil {
+				return nil // two month columns: which is not said
+			}
+			mc = c
+		}
+	}
+	if mc == nil {
+		return nil
+	}
+	p.dropNoDateNote()
+	label := p.in.Time.Label
+	y, m := strconv.Itoa(start.Year()), strconv.Itoa(int(start.Month()))
+	p.in.Filters = append(p.in.Filters, Filter{Column: yc.Name, Op: "=", Values: []string{y}}, Filter{Column: mc.Name, Op: "=", Values: []string{m}})
+	p.understood(0, fmt.Sprintf("%s -> %s = %s and %s = %s", label, yc.Name, y, mc.Name, m), label+" ("+yc.Name+", "+mc.Name+")")
 	p.in.Time = nil
 	return nil
 }

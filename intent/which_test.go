@@ -32,3 +32,25 @@ func TestWhichOfWhat(t *testing.T) {
 			Top: &TopN{N: 1, Column: "subregion", Desc: true}}},
 	})
 }
+
+// TestBirthDateIsNoPeriod: of two dates, a birth date is not when the
+// rows happened.
+func TestBirthDateIsNoPeriod(t *testing.T) {
+	cohort := schemaOf("cohort", Column{Name: "birth_dt", Type: "date", Min: "1920-01-01", Max: "1990-12-31"},
+		Column{Name: "dx_dt", Type: "date", Min: "2000-01-01", Max: "2010-12-31"}, Column{Name: "age", Type: "integer"})
+	in, err := Parse("how many cases in 2005", cohort, now)
+	if err != nil || in.Time == nil || in.Time.Column != "dx_dt" {
+		t.Errorf("how many cases in 2005: %v, %+v; want a period on dx_dt", err, in)
+	}
+}
+
+// TestMonthOfYearColumns: a calendar month over year and month columns of
+// numbers is the two filters.
+func TestMonthOfYearColumns(t *testing.T) {
+	i := func(n, lo, hi string) Column { return Column{Name: n, Type: "integer", Min: lo, Max: hi} }
+	counts := schemaOf("counts", i("yr", "1990", "2005"), i("mth", "1", "12"), i("visits", "0", "900"))
+	checkCases(t, []parseCase{
+		{text: "total visits in Feb 1996", schema: counts, want: want{Table: "counts",
+			Measures: []Measure{{Column: "visits", Agg: "sum"}}, Filters: []Filter{eq("yr", "1996"), eq("mth", "2")}}},
+	})
+}
