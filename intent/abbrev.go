@@ -52,6 +52,7 @@ func (p *parser) readAbbreviations() error {
 		return nil
 	}
 	p.readYearColumns()
+	p.readUnitNames()
 	p.readPerUnit()
 	p.readPerCapita()
 	p.readRuns()
@@ -87,7 +88,9 @@ var measureNouns = setOf("discount", "discounts", "price", "prices", "rate", "ra
 	"probability", "satisfaction", "rebate", "tax", "region", "regions", "category", "categories", "department",
 	"departments", "country", "countries", "state", "states", "city", "cities", "product", "products", "store",
 	"stores", "brand", "brands", "segment", "segments", "channel", "channels", "district", "county", "territory",
-	"group", "groups", "type", "types")
+	"group", "groups", "type", "types", "yield", "yields", "income", "output", "production", "volume", "capacity",
+	"area", "energy", "salary", "revenue", "expense", "expenses", "payment", "balance", "quantity", "distance",
+	"length", "depth", "elevation", "population", "deaths", "births", "cases")
 
 // measureNoun reports whether w is a measure noun that names no column,
 // value or table of the chosen table as it is written: then it may be the
@@ -435,6 +438,43 @@ func (p *parser) runSpells(i int, cw string) int {
 		return 0
 	}
 	return spell(i, 0, 0, false)
+}
+
+// readUnitNames reads a unit spelled out ("kilos", "hours") as the unit
+// word of the one numeric column whose name holds it short (yld_kg,
+// hrs_to_res): "total kilos of tomato" is the total of yld_kg.
+func (p *parser) readUnitNames() {
+	for i := range p.toks {
+		w := p.low(i)
+		if unitSpellings[w] == "" || p.toks[i].kind != kWord || p.namesColumnOrValue(w) {
+			continue
+		}
+		found := ""
+		for ci := range p.t.Columns {
+			if !isNumeric(&p.t.Columns[ci]) || isIDLike(&p.t.Columns[ci]) {
+				continue
+			}
+			ws := nameWords(p.t.Columns[ci].Name)
+			for k, cw := range ws {
+				if cw == w || unitSpellings[cw] != unitSpellings[w] {
+					continue
+				}
+				// the unit is no name of its own: the column's other word is
+				name := cw
+				if others := slices.Delete(slices.Clone(ws), k, k+1); len(others) == 1 {
+					name = others[0]
+				}
+				if found != "" && found != name {
+					found = "-" // two columns in that unit: not this pass's to choose
+				} else if found == "" {
+					found = name
+				}
+			}
+		}
+		if found != "" && found != "-" {
+			p.toks[i].low = found
+		}
+	}
 }
 
 // unitAdverbs say a measure is per a unit of time: "hourly wage" over

@@ -62,6 +62,9 @@ type Intent struct {
 	// "reopen rate by channel for ana", reopened = 'Y' is the part of each
 	// channel's rows, and agent = 'ana' scopes the whole. "" for none.
 	RateOf string `json:",omitempty"`
+	// DateColumn is the date column chosen among several, which a trend
+	// is drawn over; "" when the table has one date column or none.
+	DateColumn string `json:",omitempty"`
 	// Time is the period asked about, on the table's date column.
 	Time *TimeRange
 	// Compare is the period to compare Time with ("vs last year", "year over

@@ -45,7 +45,7 @@ func (p *parser) rowNouns() int {
 			p.valueEnd[i] && kindNouns[t.low] { // "Dairy products": what the value names
 			continue
 		}
-		if p.countsHere(i) && (!p.rowsAreEntities() || p.tableNamesOtherRows(t.low)) {
+		if p.countsHere(i) && (!p.rowsAreEntities() || p.tableNamesOtherRows(t.low)) || p.idNamesOtherRows(t.low) {
 			continue
 		}
 		if i > 0 && p.free(i-1) && p.toks[i-1].kind == kWord && !stopwords[p.toks[i-1].low] {
@@ -125,6 +125,56 @@ func (p *parser) tableNamesOtherRows(w string) bool {
 		}
 	}
 	return false
+}
+
+// idNamesOtherRows reports whether the table's id column says its rows are
+// things other than w: hvst_id numbers harvests, so "workers" are not its
+// rows.
+func (p *parser) idNamesOtherRows(w string) bool {
+	other := false
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		ws := nameWords(c.Name)
+		if len(ws) != 2 || !idEnds[ws[1]] || len(ws[0]) < 2 || generic[ws[0]] {
+			continue
+		}
+		for _, n := range append([]string{singular(w)}, entitySynonyms[singular(w)]...) {
+			if sameWord(n, ws[0]) || subsequence(ws[0], n) {
+				return false
+			}
+		}
+		other = true
+	}
+	return other
+}
+
+// entitySynonyms are other names of the same rows: a parcel is a
+// shipment, an account a customer.
+var entitySynonyms = func() map[string][]string {
+	m := map[string][]string{}
+	for _, g := range [][]string{{"shipment", "parcel", "package", "consignment", "delivery"},
+		{"customer", "client", "account"}, {"patient", "case", "subject", "participant"},
+		{"order", "purchase"}, {"respondent", "participant", "person", "individual"}} {
+		for _, w := range g {
+			m[w] = append(m[w], g...)
+		}
+	}
+	return m
+}()
+
+// subsequence reports whether abbr is written with letters of w in
+// order, starting with its first: "shp" of shipment, "hvst" of harvest.
+func subsequence(abbr, w string) bool {
+	if abbr == "" || w == "" || abbr[0] != w[0] {
+		return false
+	}
+	k := 0
+	for i := 0; i < len(w) && k < len(abbr); i++ {
+		if w[i] == abbr[k] {
+			k++
+		}
+	}
+	return k == len(abbr)
 }
 
 // shareOfAFilterBy reports a share asked per group of rows a filter picks

@@ -682,6 +682,7 @@ var particles = setOf("up", "in", "out", "off", "on", "over", "down")
 // how many tokens it takes; 0 if it does not.
 func (p *parser) verbNames(c *Column) (int, int) {
 	for _, cw := range nameWords(c.Name) {
+		cw = norm(cw) // "dx" is diagnosis
 		if synonymOf(cw) == "yr" || synonymOf(cw) == "dt" || cw == "date" || len(cw) < 4 {
 			continue
 		}
@@ -689,8 +690,8 @@ func (p *parser) verbNames(c *Column) (int, int) {
 			if t.used || t.kind != kWord || stopwords[t.low] || len(t.low) < 5 || !strings.HasSuffix(t.low, "ed") {
 				continue // "shipped", "signed up"; not "shipping cost", a noun
 			}
-			if sameWord(t.low, cw) {
-				return i, 1
+			if sameWord(t.low, cw) || len(stem(t.low)) >= 6 && strings.HasPrefix(cw, stem(t.low)) {
+				return i, 1 // "diagnosed" for diagnosis
 			}
 			if b := p.low(i + 1); particles[b] && p.free(i+1) && strings.HasSuffix(cw, b) && len(cw) > len(b)+2 && sameWord(t.low, cw[:len(cw)-len(b)]) {
 				return i, 2
@@ -755,6 +756,7 @@ func (p *parser) chooseDateColumn() error {
 				p.date, why = dates[k], "the first that is not a birth date"
 			}
 		}
+		p.in.DateColumn = p.date.Name
 		p.understood(-1, fmt.Sprintf("date column %s (%s)", p.date.Name, why), "date column "+p.date.Name)
 	}
 	p.anchor = p.now

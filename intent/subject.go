@@ -232,7 +232,7 @@ func (p *parser) periodWords() {
 		return
 	}
 	for _, c := range p.t.Columns {
-		if i, n := p.verbNames(&c); c.Name == col && n == 2 {
+		if i, n := p.verbNames(&c); c.Name == col && (n == 2 || n == 1 && !p.toks[i].used) {
 			// "signed up in March": the period is on signup_dt
 			p.use(i, i+n)
 			p.understood(i, fmt.Sprintf("%s -> the period's column %s", p.src(i, i+n), col), p.src(i, i+n)+" ("+col+")")

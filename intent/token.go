@@ -311,6 +311,8 @@ var wordAliases = map[string]string{
 	"dt": "date", "cat": "category", "dept": "department",
 	"rev": "revenue", "desc": "description",
 	"sq": "square", "ft": "feet", "footage": "feet",
+	// clinical shorthand in column names
+	"dx": "diagnosis", "tx": "treatment", "rx": "prescription", "hx": "history",
 }
 
 // norm is the form in which two words are compared: lower case, singular,

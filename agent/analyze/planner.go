@@ -556,6 +556,9 @@ func (b *planBuilder) dateColumn() string {
 			return g.Column
 		}
 	}
+	if b.in.DateColumn != "" {
+		return b.in.DateColumn // the one chosen among several
+	}
 	for _, c := range b.table.Columns {
 		if c.Type == quarry.TypeDate || c.Type == "timestamp" {
 			return c.Name

@@ -1,0 +1,31 @@
+package intent
+
+import "testing"
+
+// TestUnitsAndClinicalNames: a unit spelled out names the column that
+// holds it short; a row noun the id column says the rows are not is not
+// read as the rows; clinical shorthand in a column's name is its word, as
+// noun and as verb; of several dates, the one chosen is the one trends
+// are drawn over.
+func TestUnitsAndClinicalNames(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "float"} }
+	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
+	i := func(n, lo, hi string) Column { return Column{Name: n, Type: "integer", Min: lo, Max: hi} }
+	crops := schemaOf("picks", i("pick_id", "1", "500"), s("crop", "tomato", "pepper"), f("yld_kg"), i("crew_cnt", "1", "6"))
+	clinic := schemaOf("clinic", Column{Name: "dob", Type: "date", Min: "1930-01-01", Max: "1980-12-31"},
+		Column{Name: "dx_dt", Type: "date", Min: "1995-01-01", Max: "2010-12-31"}, s("dx", "colon", "lung"), f("surv_mo"))
+	checkCases(t, []parseCase{
+		{text: "total kilos of tomato", schema: crops, want: want{Table: "picks",
+			Measures: []Measure{{Column: "yld_kg", Agg: "sum"}}, Filters: []Filter{eq("crop", "tomato")}}},
+		{text: "median surv_mo by diagnosis", schema: clinic, want: want{Table: "clinic",
+			Measures: []Measure{{Column: "surv_mo", Agg: "median"}}, GroupBy: []Group{{"dx", ""}}}},
+		{text: "how many were diagnosed in 2005", schema: clinic, want: want{Table: "clinic",
+			Measures: []Measure{countRows}, Time: &TimeRange{Column: "dx_dt", Start: "2005-01-01", End: "2006-01-01", Label: "2005"}}},
+	})
+	// picks are numbered by pick_id: workers are not its rows
+	reported(t, crops, "how many workers on average per pick")
+	in, err := Parse("average surv_mo for lung", clinic, now)
+	if err != nil || in.DateColumn != "dx_dt" {
+		t.Errorf("average surv_mo for lung: DateColumn = %q, %v; want dx_dt, not the birth date", in.DateColumn, err)
+	}
+}
