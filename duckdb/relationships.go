@@ -237,7 +237,7 @@ func (r *relFinder) direction(ctx context.Context, from *table, fc column, to *t
 	rel := &investigation.Relationship{FromTable: from.Name, FromColumn: fc.Name, ToTable: to.Name, ToColumn: tc.Name,
 		Containment: float64(hits) / float64(distinct), ToUnique: unique}
 	switch {
-	case unique && (rel.Containment >= minFKContainment || distinct >= manyValues && rel.Containment >= minListContainment):
+	case unique && (rel.Containment >= minFKContainment || m != sameName && distinct >= manyValues && rel.Containment >= minListContainment):
 		rel.RelationshipType = investigation.RelForeignKey
 		rel.Confidence = rel.Containment
 		if m == sameName {

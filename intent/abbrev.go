@@ -297,7 +297,7 @@ func (p *parser) readAcronyms() {
 		for ci := range p.t.Columns {
 			ws := nameWords(p.t.Columns[ci].Name)
 			for _, cw := range ws {
-				if n := len(cw); n < 2 || n > 5 || !isLetters(cw) || !p.initials(i, cw, len(ws) == 1) || cw == found {
+				if n := len(cw); n < 2 || n > 5 || !isLetters(cw) || wordAliases[cw] != "" || !p.initials(i, cw, len(ws) == 1) || cw == found {
 					continue
 				}
 				if found != "" {
@@ -482,6 +482,9 @@ func (p *parser) readUnitNames() {
 var unitAdverbs = map[string]string{"hourly": "hours", "daily": "day", "weekly": "week", "monthly": "month",
 	"yearly": "year", "annual": "year", "annually": "year"}
 
+// payWords are amounts paid for a time worked or used.
+var payWords = setOf("pay", "wage", "wages", "salary", "earnings", "cost", "costs", "fee", "fees", "rent", "charge", "charges")
+
 // readPerUnit reads an adverb of a unit of time before a word of a column
 // whose name ends in that unit ("hourly wage" over wage_hr) as that
 // column's unit word, so that the two words name the column and no grain
@@ -489,8 +492,8 @@ var unitAdverbs = map[string]string{"hourly": "hours", "daily": "day", "weekly":
 func (p *parser) readPerUnit() {
 	for i := 0; i+1 < len(p.toks); i++ {
 		unit := unitAdverbs[p.low(i)]
-		if unit == "" || p.toks[i+1].kind != kWord {
-			continue
+		if w := p.low(i + 1); unit == "" || p.toks[i+1].kind != kWord || !moneyWords[w] && !avgWords[w] && !measureNouns[w] && !payWords[w] {
+			continue // "hourly wage" is per hour; "hourly trips" a count of trips each hour
 		}
 		found := ""
 		for ci := range p.t.Columns {

@@ -155,8 +155,11 @@ func (p *parser) conditions() error {
 			continue
 		}
 		end := i + n + m
+		if ph == "within" && p.unitColumn(end) == nil {
+			continue // "within 30 days of signup": a span of time, not a value of a column
+		}
 		c, from, to := p.conditionColumn(i, end, kind)
-		if c == nil {
+		if c == nil || ph == "within" && c != p.unitColumn(end) {
 			continue
 		}
 		start := min(i, from)
@@ -239,7 +242,7 @@ func (p *parser) ages() {
 			op, k = comparators[ph], k+n // "aged over 15"
 		}
 		num, m, kind := p.number(k)
-		if m == 0 || kind != "" {
+		if m == 0 || kind != "" || c.Min != "" && c.Max != "" && !inRange(c, num) {
 			continue
 		}
 		end := k + m
@@ -467,8 +470,8 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 	}
 	// people and a bare number: "patients over 60" are older than 60
 	if personNouns[p.low(b)] && kind == "" && !((units[p.low(end)] == "year" || end > 0 && units[p.toks[end-1].low] == "year") && p.otherYearsColumn()) {
-		if c := p.adjectiveColumn("oldest"); c != nil {
-			return c, i, i
+		if c := p.adjectiveColumn("oldest"); c != nil && (c.Min == "" || c.Max == "" || inRange(c, p.numberBetween(i, end))) {
+			return c, i, i // not "males over 180" over ages 18 to 90
 		}
 	}
 	// a measure word or a thing sold before: "sales over 1000", "orders over 100"
@@ -617,6 +620,17 @@ func (p *parser) versusNumber(i int, c *Column) (string, int) {
 		return "", i
 	}
 	return p.low(k), k + 1
+}
+
+// numberBetween returns the first number among the tokens i..end-1, ""
+// if none.
+func (p *parser) numberBetween(i, end int) string {
+	for k := max(i, 0); k < end && k < len(p.toks); k++ {
+		if isNumber(p.toks[k].low) {
+			return strings.ReplaceAll(p.toks[k].low, ",", "")
+		}
+	}
+	return ""
 }
 
 // inRange reports whether the number v is within c's range.

@@ -22,3 +22,16 @@ func TestCountriesByCode(t *testing.T) {
 	})
 	reported(t, states, "total amount in Canada")
 }
+
+// TestCountryAliasesInCapitals: "us" in "show us" is no country; "US" is.
+func TestCountryAliasesInCapitals(t *testing.T) {
+	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
+	guests := schemaOf("guests", s("origin", "BRA", "PRT", "GBR", "DEU", "FRA", "USA"), s("hotel", "City", "Resort"),
+		Column{Name: "spend", Type: "float"})
+	checkCases(t, []parseCase{
+		{text: "show us total spend by hotel", schema: guests, want: want{Table: "guests",
+			Measures: []Measure{{Column: "spend", Agg: "sum"}}, GroupBy: []Group{{"hotel", ""}}}},
+		{text: "total spend from the US", schema: guests, want: want{Table: "guests",
+			Measures: []Measure{{Column: "spend", Agg: "sum"}}, Filters: []Filter{eq("origin", "USA")}}},
+	})
+}

@@ -94,8 +94,11 @@ func (p *parser) values(fuzzy bool) {
 		if neg {
 			start = i
 		}
-		if len(vals) > 1 && !neg && p.low(j-1) == "between" {
-			start, versus = j-1, true // "between male and female patients": side by side
+		if len(vals) == 2 && !neg && p.low(j-1) == "between" && (len(col.Values) == 2 || p.asksToCompare()) {
+			// "compare … between male and female patients": side by side;
+			// "priority between Low and High" may be a range of an order
+			// the data does not say, and is left to be reported
+			start, versus = j-1, true
 		}
 		start = p.columnBefore(start, col)
 		end = p.columnAfter(end, col)
@@ -106,6 +109,18 @@ func (p *parser) values(fuzzy bool) {
 		}
 		i = end - 1
 	}
+}
+
+// asksToCompare reports whether the request asks for a comparison in so
+// many words: "compare", "difference", "versus".
+func (p *parser) asksToCompare() bool {
+	for _, t := range p.toks {
+		switch t.low {
+		case "compare", "compared", "comparing", "comparison", "difference", "differences", "differ", "vs", "versus":
+			return true
+		}
+	}
+	return false
 }
 
 // undecidedValue is a value of several columns (role twins, or columns

@@ -21,7 +21,8 @@ type gloss struct {
 // parenthesis: what to compute, how to filter or group, and question words
 // are said outside the gloss ("total | employee cash income (py010n)").
 var glossStops = setOf("how", "many", "much", "what", "which", "who", "whose", "me", "give", "show", "list",
-	"and", "or", "vs", "versus", "the", "a", "an", "than", "each", "every", "all", "excluding", "except", "only")
+	"and", "or", "vs", "versus", "the", "a", "an", "than", "each", "every", "all", "excluding", "except", "only",
+	"without", "not", "non", "no", "never", "with", "ytd", "mtd", "qtd")
 
 // readGlosses replaces each phrase explained by a column or value named in
 // the parentheses that follow it by what the parentheses hold. The
@@ -77,8 +78,11 @@ func glossable(t token) bool {
 	}
 	w := t.low
 	return !glossStops[w] && !clauseWords[w] && !leadWords[w] && !averageWords[w] && !topWords[w] &&
-		!superlatives[w] && !shareWords[w] && !totalWords[w] && aggWords[w] == ""
+		!superlatives[w] && !shareWords[w] && !totalWords[w] && aggWords[w] == "" &&
+		!vocabulary[w] && units[w] == "" && grainAdverbs[w] == "" && !isMonth(w) // a period is said apart: "last year (amount)"
 }
+
+func isMonth(w string) bool { _, ok := months[w]; return ok }
 
 // totalWords ask for a sum or a count.
 var totalWords = setOf("total", "tot", "sum", "count", "cnt", "number", "num", "nbr")

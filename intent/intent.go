@@ -291,6 +291,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.shareWhole,
 		p.runningTotal,
 		p.rateAlone,
+		p.contradictions,
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -436,7 +436,11 @@ func capsAlias(v, form string) bool {
 	if code, ok := usStates[l]; ok && strings.ToLower(code) == form {
 		return true
 	}
-	for _, a := range countryAliases[l] {
+	aliases := countryAliases[l]
+	if name, ok := countryOfCode(strings.TrimSpace(v)); ok {
+		aliases = countryAliases[strings.ToLower(name)] // "UK" for GBR, only in capitals
+	}
+	for _, a := range aliases {
 		if strings.ToLower(a) == form && a == strings.ToUpper(a) {
 			return true
 		}

@@ -112,6 +112,9 @@ func (p *parser) hasColumn(i int) (int, int, *Column, bool) {
 	return k, k + n, c, neg
 }
 
+// afterHad may follow what a row has: "with an IATA code in Canada".
+var afterHad = setOf("in", "for", "and", "or", "during", "from", "at", "on", "of", "by", "per", "since", "before", "after", "as")
+
 // hasText reads "with an IATA code", "that have a phone number" at i over
 // a text column as the rows where that column is not empty, and returns
 // the index after the phrase (i if there is none). The article says a
@@ -127,6 +130,9 @@ func (p *parser) hasText(i int) int {
 	c, n, st := p.colAt(k, prefDim)
 	if c == nil || st < mEntity || !isText(c) || !p.free(k) || yesNo(c) != nil {
 		return i
+	}
+	if e := k + n; e < len(p.toks) && p.toks[e].kind == kWord && !afterHad[p.toks[e].low] {
+		return i // "with a region breakdown": the noun after says what is had
 	}
 	src := p.src(i, k+n)
 	p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: "is not null"})

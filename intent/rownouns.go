@@ -202,12 +202,16 @@ func (p *parser) shareOfAFilterBy() error {
 	}
 	if p.bareShare {
 		// "% female by region": the share within each region, as a rate
-		for col, at := range p.filterAt {
-			if at > share && at < group {
-				p.in.RateOf = col
-				p.understood(share, fmt.Sprintf("%s -> the share of rows with that %s within each %s", p.src(share, group), col, p.in.GroupBy[0].Column), "")
-				return nil
+		first, col := group, ""
+		for c, at := range p.filterAt {
+			if at > share && at < first {
+				first, col = at, c // the value right after the share word: "pct married in NE"
 			}
+		}
+		if col != "" {
+			p.in.RateOf = col
+			p.understood(share, fmt.Sprintf("%s -> the share of rows with that %s within each %s", p.src(share, group), col, p.in.GroupBy[0].Column), "")
+			return nil
 		}
 	}
 	for k := range p.valueStart {
