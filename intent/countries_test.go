@@ -35,3 +35,15 @@ func TestCountryAliasesInCapitals(t *testing.T) {
 			Measures: []Measure{{Column: "spend", Agg: "sum"}}, Filters: []Filter{eq("origin", "USA")}}},
 	})
 }
+
+// TestCountryNameOverItsCode: a country said both by a column of names
+// and one of codes is filtered on the names.
+func TestCountryNameOverItsCode(t *testing.T) {
+	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
+	rates := schemaOf("rates", s("country", "Switzerland", "Japan", "Brazil"), s("isocode", "CHE", "JPN", "BRA"),
+		Column{Name: "xr", Type: "float"})
+	checkCases(t, []parseCase{
+		{text: "average Swiss xr", schema: rates, want: want{Table: "rates",
+			Measures: []Measure{{Column: "xr", Agg: "avg"}}, Filters: []Filter{eq("country", "Switzerland")}}},
+	})
+}

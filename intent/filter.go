@@ -123,6 +123,21 @@ func (p *parser) asksToCompare() bool {
 	return false
 }
 
+// namesOverCodes drops, from refs naming a country both in a column of
+// names and in a column of its ISO codes ("Swiss": Switzerland and CHE),
+// the code: the two pick the same rows, and the name reads as written.
+func namesOverCodes(refs []valRef) []valRef {
+	named := slices.ContainsFunc(refs, func(r valRef) bool { return !countryCodeColumn(r.col) })
+	if !named {
+		return refs
+	}
+	kept := slices.DeleteFunc(slices.Clone(refs), func(r valRef) bool { return r.alias && countryCodeColumn(r.col) })
+	if len(kept) == 0 {
+		return refs
+	}
+	return kept
+}
+
 // undecidedValue is a value of several columns (role twins, or columns
 // with as many values) whose column the request does not say: not
 // applied, and reported.
@@ -328,6 +343,7 @@ var clauseWords = setOf("by", "per", "in", "of", "for", "with", "were", "was", "
 // pickColumn chooses the column of a value found in several: the one named
 // near it, else the one with fewer distinct values.
 func (p *parser) pickColumn(refs []valRef, i, j int) (*Column, string) {
+	refs = namesOverCodes(refs)
 	var cols []*Column
 	for _, r := range refs {
 		if !slices.Contains(cols, r.col) {
