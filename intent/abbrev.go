@@ -182,7 +182,9 @@ func (p *parser) abbreviationOf(i int) string {
 		cws := nameWords(p.t.Columns[ci].Name)
 		for k, cw := range cws {
 			ok := abbreviates(w, cw) || measureNouns[w] && len(cw) >= 3 && strings.HasPrefix(w, cw) && isLetters(cw)
-			if !ok && len(cw) == 1 && len(cws) >= 2 && w[0] == cw[0] {
+			if !ok && len(cw) <= 2 && len(cws) >= 2 && strings.HasPrefix(w, cw) {
+				// "solar radiation" for Solar.R, "equivalised income" for
+				// eqIncome: a short word of a name, beside its other word
 				ok = k > 0 && p.wordIs(i-1, cws[k-1]) || k+1 < len(cws) && p.wordIs(i+1, cws[k+1])
 			}
 			switch {

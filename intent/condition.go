@@ -201,8 +201,10 @@ func (p *parser) conditions() error {
 			unit = end // "10+ years": the unit after the operator
 		}
 		c, from, to := p.conditionColumn(i, unit, kind)
-		if c == nil && agePostfix[ph] {
-			c, from, to = p.adjectiveColumn("oldest"), i, i // "65 or older": the age
+		if agePostfix[ph] && c != p.adjectiveColumn("oldest") {
+			// "65 or older": an age, whatever column is named before it
+			// ("the population is 65 or older" over POPTOT is no age)
+			c, from, to = p.adjectiveColumn("oldest"), i, i
 		}
 		if c == nil {
 			continue

@@ -48,3 +48,10 @@ func TestNoOverreach(t *testing.T) {
 		}
 	}
 }
+
+// TestOlderIsAnAge: "or older" says an age; without an age column it is
+// reported, not read as a count of people at least that large.
+func TestOlderIsAnAge(t *testing.T) {
+	towns := schemaOf("towns", Column{Name: "POPTOT", Type: "integer", Min: "10", Max: "400000"}, Column{Name: "Pop65P", Type: "integer"})
+	reported(t, towns, "What share of the population is 65 or older?")
+}

@@ -248,6 +248,13 @@ func isFlag(c *Column) bool {
 	return c.Type == "boolean" || yesNo(c) != nil || c.Type == "integer" && c.Min == "0" && c.Max == "1"
 }
 
+// leaveOut and missingNouns say missing values are left out: "excl.
+// blanks", "ignoring nulls".
+var (
+	leaveOut     = setOf("excl", "excluding", "exclude", "ignoring", "ignore", "without", "skipping", "dropping", "drop", "omitting", "minus")
+	missingNouns = setOf("blanks", "blank", "nulls", "null", "nans", "nan", "na", "nas", "missing", "empties", "empty")
+)
+
 // missingValues reads "missing a sex", "with no email" and "without a
 // phone number" over a column that is not a number as the rows where that
 // column is empty: a filter "is null". Said of a numeric column, "without"
@@ -259,6 +266,16 @@ func (p *parser) missingValues() error {
 	for i := 0; i+1 < len(p.toks); i++ {
 		w := p.low(i)
 		k := i + 1
+		if leaveOut[w] && p.free(i) {
+			// "avg csat (excl. blanks)": missing values, which a measure
+			// leaves out anyway
+			if b := p.skip(i+1, ".", "the", "any"); missingNouns[p.low(b)] && !p.startsValue(b) { // "excl. NA" of North America is a value
+				p.understood(i, fmt.Sprintf("%s -> missing values left out, as every measure leaves them out", p.src(i, b+1)), p.src(i, b+1))
+				p.use(i, b+1)
+				i = b
+				continue
+			}
+		}
 		switch {
 		case w == "missing" || w == "lacking" || w == "without":
 		case w == "with" && p.low(i+1) == "no":

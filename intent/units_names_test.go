@@ -29,3 +29,17 @@ func TestUnitsAndClinicalNames(t *testing.T) {
 		t.Errorf("average surv_mo for lung: DateColumn = %q, %v; want dx_dt, not the birth date", in.DateColumn, err)
 	}
 }
+
+// TestShortWordsAndBlanks: a name's short word is said in full beside its
+// other word ("equivalised income" for eqIncome); "excl. blanks" leaves
+// out missing values, which every measure does.
+func TestShortWordsAndBlanks(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "float"} }
+	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
+	silc := schemaOf("silc", f("eqIncome"), s("sex", "female", "male"), f("csat"))
+	checkCases(t, []parseCase{
+		{text: "median equivalised income for women", schema: silc, want: want{Table: "silc",
+			Measures: []Measure{{Column: "eqIncome", Agg: "median"}}, Filters: []Filter{eq("sex", "female")}}},
+		{text: "avg csat (excl. blanks)", schema: silc, want: want{Table: "silc", Measures: []Measure{{Column: "csat", Agg: "avg"}}}},
+	})
+}
