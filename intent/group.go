@@ -78,8 +78,9 @@ func (p *parser) groups() error {
 			if c != nil && st >= mPart && !isIDLike(c) && !p.isYearColumn(c) && wideNumbers(c) {
 				// "price per square foot": no grouping by each of a
 				// thousand areas; a ratio, of each row or of the totals?
-				p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(i, j+n),
-					Reason: "a measure per " + c.Name + ": whether of each row's ratio or of the totals is not said", Nearest: []string{c.Name}})
+				// Decided once the filters are read: of one row, the two
+				// are one number.
+				p.ratioOfWhich = &ratioReq{pos: i, src: p.src(i, j+n), col: c.Name}
 				p.use(i, j+n)
 				i = j + n - 1
 				continue

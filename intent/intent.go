@@ -369,6 +369,8 @@ type parser struct {
 	filterAt       map[string]int   // where the first filter on each column was read
 	unnamedWhich   []int            // the nouns of "which X had the most" that name no column
 	ratio          *ratioReq        // "per capita": the column to divide by, if asked
+	unitOf         map[string]float64 // the scale the request says a column is in ("gdp is in $ millions")
+	ratioOfWhich   *ratioReq        // a ratio that may be of each row or of the totals, decided by the filters
 	perEach        *ratioReq        // "average cost per patient": the entities to divide among
 	gross          bool             // "gross sales", "before discounts": price times quantity as meant
 	subjectAt      []int            // the tokens read as the table's subject ("strikes" in birdstrikes)

@@ -427,7 +427,30 @@ type ratioReq struct {
 // "per": "GDP per capita" over (gdp, pop) is sum(gdp) / sum(pop), a ratio
 // of totals in each group. With no measure to divide, or one that is a
 // count of distinct things, it is reported.
+// oneRow reports whether the filters pick one row: an equality on a
+// column with a value a row, and no grouping.
+func (p *parser) oneRow() bool {
+	if len(p.in.GroupBy) > 0 || p.in.Top != nil || p.t == nil || p.t.Rows <= 0 {
+		return false
+	}
+	for _, f := range p.in.Filters {
+		c := p.columnByName(f.Column)
+		if f.Op == "=" && len(f.Values) == 1 && c != nil && isText(c) && int64(len(c.Values)) == p.t.Rows {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *parser) applyRatio() error {
+	if w := p.ratioOfWhich; w != nil {
+		if p.oneRow() {
+			p.ratio = w // "GDP per capita for Brazil": one row's ratio is the ratio of its totals
+		} else {
+			p.in.Unknown = append(p.in.Unknown, Unknown{Word: w.src,
+				Reason: "a measure per " + w.col + ": whether of each row's ratio or of the totals is not said", Nearest: []string{w.col}})
+		}
+	}
 	r := p.ratio
 	if r == nil {
 		return nil
@@ -452,6 +475,11 @@ func (p *parser) applyRatio() error {
 		m.Agg = "sum"
 	}
 	m.Per = r.col
+	if f := p.unitOf[m.Column]; f > 1 && m.Scale == 0 {
+		// "GDP per capita (gdp is in $ millions)": dollars a person
+		m.Scale = 1 / f
+		p.understood(r.pos, fmt.Sprintf("%s in ones: the ratio times %g", m.Column, f), "")
+	}
 	what := "the count of rows"
 	if m.Column != "" {
 		what = "the total of " + m.Column

@@ -136,6 +136,18 @@ func (p *parser) scaleSaid(i int) bool {
 	m := &p.in.Measures[idx]
 	has := columnScale(m.Column)
 	src := p.src(k, i+1)
+	if d := k; d > 0 && p.toks[k].low == "in" && declareVerbs[p.toks[d-1].low] {
+		// "(gdp_md_est is in $ millions)": the data's unit, not the one
+		// to show: a ratio of it is scaled back to ones (applyRatio)
+		if p.unitOf == nil {
+			p.unitOf = map[string]float64{}
+		}
+		p.unitOf[m.Column] = f
+		src = p.src(d-1, i+1)
+		p.understood(d-1, fmt.Sprintf("%s -> the unit %s is in", src, m.Column), src)
+		p.use(d-1, i+1)
+		return true
+	}
 	switch {
 	case f == has:
 		p.understood(k, fmt.Sprintf("%s -> the unit of %s", src, m.Column), src)
@@ -151,6 +163,9 @@ func (p *parser) scaleSaid(i int) bool {
 	p.use(k, i+1)
 	return true
 }
+
+// declareVerbs say what unit the data is in: "is in $ millions".
+var declareVerbs = setOf("is", "are", "was", "were", "given", "reported", "expressed", "measured", "recorded", "stated", "stored")
 
 // unitInName reports whether a column's name says the unit its numbers
 // are in: cost_usd, wt_kg, dur_hrs.

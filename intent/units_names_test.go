@@ -43,3 +43,18 @@ func TestShortWordsAndBlanks(t *testing.T) {
 		{text: "avg csat (excl. blanks)", schema: silc, want: want{Table: "silc", Measures: []Measure{{Column: "csat", Agg: "avg"}}}},
 	})
 }
+
+// TestRatioOfOneRow: a ratio that may be of each row or of the totals is
+// one number for one row; a unit the request says the data is in brings
+// the ratio back to ones.
+func TestRatioOfOneRow(t *testing.T) {
+	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
+	ne := Schema{Tables: []Table{{Name: "nations", Rows: 3, Columns: []Column{s("name", "Brazil", "Chile", "Peru"),
+		s("continent", "South America"), {Name: "gdp_md_est", Type: "float", Min: "1000", Max: "2000000"},
+		{Name: "pop_est", Type: "integer", Min: "3000000", Max: "200000000"}}}}}
+	checkCases(t, []parseCase{
+		{text: "GDP per capita for Brazil (gdp_md_est is in $ millions)", schema: ne, want: want{Table: "nations",
+			Measures: []Measure{{Column: "gdp_md_est", Agg: "sum", Per: "pop_est", Scale: 1e-6}}, Filters: []Filter{eq("name", "Brazil")}}},
+	})
+	reported(t, ne, "GDP per capita in South America")
+}

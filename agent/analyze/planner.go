@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -504,7 +505,11 @@ func (b *planBuilder) measures() []measure {
 		default:
 			mm.sql, mm.alias, mm.label = aggregate(m.Agg, quoteIdent(m.Column)), m.Agg+"_"+m.Column, aggWord(m.Agg)+" "+m.Column
 		}
-		if m.Scale != 0 && m.Scale != 1 {
+		switch {
+		case m.Scale > 0 && m.Scale < 0.01:
+			// a column said to be in millions, in a ratio: back in ones
+			mm.sql = scaled(mm.sql, m.Scale)
+		case m.Scale != 0 && m.Scale != 1:
 			// "in $k": the result in the unit asked for
 			mm.sql = scaled(mm.sql, m.Scale)
 			mm.alias += "_" + scaleName(m.Scale)
@@ -897,6 +902,10 @@ func (m measure) when(cond string) string {
 func scaled(sql string, f float64) string {
 	if f == 0 || f == 1 {
 		return sql
+	}
+	if f < 0.01 {
+		// in ones from millions: times a whole number, written exactly
+		return "(" + sql + ") * " + strconv.FormatFloat(math.Round(1/f), 'f', 1, 64)
 	}
 	g := strconv.FormatFloat(f, 'f', -1, 64)
 	if !strings.Contains(g, ".") {
