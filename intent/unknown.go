@@ -372,12 +372,21 @@ func (p *parser) yearColumnTimes() error {
 }
 
 // yearMonthColumns reads one calendar month ("December 2000", "Feb
-// 1996") over a table with a year column and a month column of numbers
-// (1 to 12) as the two filters.
+// 1996") or quarter ("Q3 2022") over a table with a year column and a
+// month (1 to 12) or quarter (1 to 4) column of numbers as the two
+// filters.
 func (p *parser) yearMonthColumns(yc *Column) error {
 	start, err1 := time.Parse("2006-01-02", p.in.Time.Start)
 	end, err2 := time.Parse("2006-01-02", p.in.Time.End)
-	if err1 != nil || err2 != nil || start.Day() != 1 || !end.Equal(start.AddDate(0, 1, 0)) {
+	if err1 != nil || err2 != nil || start.Day() != 1 {
+		return nil
+	}
+	names, most, part := []string{"month", "mon", "mo", "mth", "mnth"}, 12, int(start.Month())
+	switch {
+	case end.Equal(start.AddDate(0, 1, 0)):
+	case end.Equal(start.AddDate(0, 3, 0)) && (start.Month()-1)%3 == 0:
+		names, most, part = []string{"quarter", "qtr", "q", "quart"}, 4, int(start.Month()-1)/3+1 // "Q3 2022" over yr and qtr
+	default:
 		return nil
 	}
 	var mc *Column
@@ -385,8 +394,8 @@ func (p *parser) yearMonthColumns(yc *Column) error {
 		c := &p.t.Columns[ci]
 		lo, e1 := strconv.Atoi(c.Min)
 		hi, e2 := strconv.Atoi(c.Max)
-		if c.Type == "integer" && e1 == nil && e2 == nil && lo >= 1 && hi <= 12 && slices.ContainsFunc(nameWords(c.Name), func(w string) bool {
-			return w == "month" || w == "mon" || w == "mo" || w == "mth" || w == "mnth"
+		if c.Type == "integer" && e1 == nil && e2 == nil && lo >= 1 && hi <= most && slices.ContainsFunc(nameWords(c.Name), func(w string) bool {
+			return slices.Contains(names, w)
 		}) {
 			if mc != nil {
 				return nil // two month columns: which is not said
@@ -399,7 +408,7 @@ func (p *parser) yearMonthColumns(yc *Column) error {
 	}
 	p.dropNoDateNote()
 	label := p.in.Time.Label
-	y, m := strconv.Itoa(start.Year()), strconv.Itoa(int(start.Month()))
+	y, m := strconv.Itoa(start.Year()), strconv.Itoa(part)
 	p.in.Filters = append(p.in.Filters, Filter{Column: yc.Name, Op: "=", Values: []string{y}}, Filter{Column: mc.Name, Op: "=", Values: []string{m}})
 	p.understood(0, fmt.Sprintf("%s -> %s = %s and %s = %s", label, yc.Name, y, mc.Name, m), label+" ("+yc.Name+", "+mc.Name+")")
 	p.in.Time = nil

@@ -54,3 +54,14 @@ func TestMonthOfYearColumns(t *testing.T) {
 			Measures: []Measure{{Column: "visits", Agg: "sum"}}, Filters: []Filter{eq("yr", "1996"), eq("mth", "2")}}},
 	})
 }
+
+// TestQuarterOfYearColumns: a calendar quarter over year and quarter
+// columns of numbers is the two filters.
+func TestQuarterOfYearColumns(t *testing.T) {
+	i := func(n, lo, hi string) Column { return Column{Name: n, Type: "integer", Min: lo, Max: hi} }
+	q := schemaOf("q", i("yr", "2021", "2023"), i("qtr", "1", "4"), i("units", "1", "900"))
+	checkCases(t, []parseCase{
+		{text: "total units in Q3 2022", schema: q, want: want{Table: "q",
+			Measures: []Measure{{Column: "units", Agg: "sum"}}, Filters: []Filter{eq("yr", "2022"), eq("qtr", "3")}}},
+	})
+}
