@@ -38,3 +38,18 @@ func TestSharesRatesAndNames(t *testing.T) {
 		t.Errorf("pct female by region: RateOf = %q, %v; want sex (within each region)", in.RateOf, err)
 	}
 }
+
+// TestComparedAcrossAndIrregularPlurals: "compared across" a grouping is
+// that grouping; "children" is the plural of child.
+func TestComparedAcrossAndIrregularPlurals(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "float"} }
+	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
+	i := func(n, lo, hi string) Column { return Column{Name: n, Type: "integer", Min: lo, Max: hi} }
+	stays := schemaOf("stays", s("hotel", "City", "Resort"), f("adr"), i("children", "0", "3"))
+	checkCases(t, []parseCase{
+		{text: "avg adr compared across hotels", schema: stays, want: want{Table: "stays",
+			Measures: []Measure{{Column: "adr", Agg: "avg"}}, GroupBy: []Group{{"hotel", ""}}}},
+		{text: "average adr of stays with at least one child", schema: stays, want: want{Table: "stays",
+			Measures: []Measure{{Column: "adr", Agg: "avg"}}, Filters: []Filter{{"children", ">=", []string{"1"}}}}},
+	})
+}

@@ -323,6 +323,9 @@ func (p *parser) afterRead(i int) bool {
 // scaleWords say the scale numbers are written in.
 var scaleWords = setOf("thousands", "millions", "billions", "thousand", "million", "billion", "000s", "k")
 
+// compareWords ask to set groups side by side.
+var compareWords = setOf("compare", "compared", "comparing", "comparison", "contrast", "contrasted")
+
 // correlationWords say how a correlation is asked for or shown.
 var correlationWords = setOf("strongly", "strong", "strength", "closely", "coefficient", "coefficients", "pearson", "r")
 
@@ -453,6 +456,8 @@ func (p *parser) asides() error {
 		case (w == "names" || w == "name") && p.namesShown():
 			// "show their names": the ranking is of names already
 		case w == "among" || w == "amongst":
+		case compareWords[w] && len(p.in.GroupBy) > 0 && p.in.Compare == nil:
+			// "avg adr compared across hotels": the groups side by side
 		case correlationWords[w] && slices.Contains(p.in.Analyses, AnalysisCorrelation):
 			// "how strongly", "give me the coefficient": of the correlation
 		case w == "one" && i > 0 && p.toks[i-1].low == "which" && p.in.Top != nil:

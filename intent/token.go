@@ -286,6 +286,9 @@ func threeDigits(s string) bool {
 // singular returns the singular of an English plural noun, or w itself:
 // "categories" -> "category", "states" -> "state", "boxes" -> "box".
 func singular(w string) string {
+	if s, ok := irregularPlurals[w]; ok {
+		return s
+	}
 	switch {
 	case len(w) <= 3:
 		return w
@@ -300,6 +303,10 @@ func singular(w string) string {
 	}
 	return w
 }
+
+// irregularPlurals are plurals not made with an s.
+var irregularPlurals = map[string]string{"children": "child", "men": "man", "women": "woman", "feet": "foot",
+	"teeth": "tooth", "mice": "mouse", "geese": "goose", "criteria": "criterion", "indices": "index"}
 
 // wordAliases maps abbreviations to the word they stand for, so that
 // "qty" names a column "quantity" and "percent" a column "discount_pct".
