@@ -401,12 +401,19 @@ var condFillers = []string{"is", "was", "are", "were", "of", "with", "where", "t
 // It returns the column and the tokens that name it.
 func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 	b := i - 1
+	had := false
 	for b >= 0 && p.free(b) && slices.Contains(condFillers, p.low(b)) {
+		had = had || hasWords[p.low(b)] || p.low(b) == "having" || p.low(b) == "whose"
 		b--
 	}
 	p.subject = -1
 	if isCountNoun(p.low(b)) || p.dayRows(b) {
 		p.subject = b // "orders with at least 5 units": the orders are the rows
+	}
+	if c, n, st := p.colAt(end, prefNum); had && c != nil && st >= mWords && !isIDLike(c) {
+		// "stays with at least one child": what is had is named after
+		// the number, not before "with"
+		return c, end, end + n
 	}
 	// a numeric column named before: "amount > 100"; "fertility rate
 	// above 3", a descriptive noun after it
