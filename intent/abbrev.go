@@ -59,6 +59,14 @@ func (p *parser) readAbbreviations() error {
 	p.readAcronyms()
 	for i := range p.toks {
 		w := p.toks[i].low
+		if p.free(i) && p.toks[i].kind == kWord && personNouns[w] && !p.namesData(w) {
+			// "distinct employees" over emp: people name a column of
+			// people, never a number ("workers" is no wks)
+			if cw := p.abbreviationOf(i); cw != "" && p.onlyText(cw) {
+				p.toks[i].low = cw
+			}
+			continue
+		}
 		if !p.free(i) || p.toks[i].kind != kWord || !(p.unexplained(w) || p.idleUnit(w) || p.measureNoun(w) || p.tableWordAlone(i)) ||
 			p.misspells(w) {
 			continue
@@ -70,6 +78,22 @@ func (p *parser) readAbbreviations() error {
 		}
 	}
 	return nil
+}
+
+// onlyText reports whether every column of the chosen table with the word
+// cw in its name is a text column of names, not a yes/no flag.
+func (p *parser) onlyText(cw string) bool {
+	found := false
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if slices.Contains(nameWords(c.Name), cw) {
+			if !isText(c) || yesNo(c) != nil {
+				return false // "union members" over union_mbr: yes or no, the flagged rows
+			}
+			found = true
+		}
+	}
+	return found
 }
 
 // chatShorthand are the nouns of rows people shorten in chat, read as the

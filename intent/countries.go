@@ -68,3 +68,22 @@ func countryForms(v string) []string {
 	}
 	return append(out, demonyms[l]...)
 }
+
+// compassCodes are the letters regions are coded by: "W" is the west.
+var compassCodes = map[string][]string{"n": {"north"}, "s": {"south"}, "e": {"east"}, "w": {"west"},
+	"ne": {"northeast", "north east"}, "nw": {"northwest", "north west"}, "se": {"southeast", "south east"},
+	"sw": {"southwest", "south west"}, "mw": {"midwest", "mid west"}, "c": {"central", "centre", "center"}}
+
+// compassColumn reports whether every one of c's three or more values is
+// a compass code (N, S, E, W, NE, MW …): a column of regions by letter.
+func compassColumn(c *Column) bool {
+	if !isText(c) || len(c.Values) < 3 {
+		return false
+	}
+	for _, v := range c.Values {
+		if compassCodes[strings.ToLower(v)] == nil {
+			return false
+		}
+	}
+	return true
+}

@@ -116,7 +116,7 @@ func (p *parser) values(fuzzy bool) {
 func (p *parser) asksToCompare() bool {
 	for _, t := range p.toks {
 		switch t.low {
-		case "compare", "compared", "comparing", "comparison", "difference", "differences", "differ", "vs", "versus":
+		case "compare", "compared", "comparing", "comparison", "difference", "differences", "differ", "vs", "versus", "gap", "gaps":
 			return true
 		}
 	}

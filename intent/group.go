@@ -448,6 +448,8 @@ func (p *parser) topN() error {
 			}
 			if w == "which" || w == "what" {
 				p.which(i)
+			} else if w == "who" {
+				p.who(i)
 			} else if p.leadsRanking(i, i) {
 				p.whichFrom(i, i, 0, false) // "the channel with the highest sessions"
 			} else if n, ok := count(p.low(i + 1)); ok && p.leadsRanking(i, i+2) && p.low(i) == "the" {
@@ -594,6 +596,39 @@ func (p *parser) which(i int) {
 		}
 	}
 	p.whichFrom(i, j, n, hasN)
+}
+
+// personColumnWords name a column of people.
+var personColumnWords = setOf("emp", "employee", "name", "agent", "rep", "user", "customer", "cust", "driver", "player",
+	"worker", "staff", "author", "manager", "mgr", "person", "owner", "seller", "buyer", "member", "student",
+	"patient", "doctor", "nurse", "teacher", "client", "salesperson", "athlete", "candidate", "artist")
+
+// who reads "who worked the most hours" as "which <the one column of
+// people> worked the most hours", when a superlative follows.
+func (p *parser) who(i int) {
+	end := min(i+6, len(p.toks))
+	if !slices.ContainsFunc(p.toks[i+1:end], func(t token) bool { _, ok := superlatives[t.low]; return ok }) {
+		return
+	}
+	var found *Column
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if isText(c) && !isIDLike(c) && slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return personColumnWords[w] }) {
+			if found != nil {
+				return // two columns of people: which is not said
+			}
+			found = c
+		}
+	}
+	if found == nil {
+		return
+	}
+	low := p.toks[i].low
+	p.toks[i].low = strings.ToLower(found.Name)
+	p.whichFrom(i, i, 1, false)
+	if !p.toks[i].used {
+		p.toks[i].low = low
+	}
 }
 
 // rankedNoun reports whether the word at j names a dimension to rank or

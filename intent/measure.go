@@ -627,6 +627,9 @@ func defaultAgg(c *Column) string {
 			return "avg"
 		}
 	}
+	if perTime(words) {
+		return "avg" // wage_hr, pay_daily: an amount per hour or day is a rate
+	}
 	if countsThings(c) {
 		return "sum" // calls, visits, trips: a number of events adds up
 	}
@@ -636,6 +639,17 @@ func defaultAgg(c *Column) string {
 		}
 	}
 	return "avg"
+}
+
+// perTime reports whether a column's words say an amount paid per unit
+// of time: a word of pay and an hour, a day, "hourly", "daily".
+func perTime(words []string) bool {
+	pay, per := false, false
+	for _, w := range words {
+		pay = pay || payWords[w] || moneyWords[w]
+		per = per || unitAdverbs[w] != "" || w == "hr" || w == "ph" || w == "pd" || w == "perhour" || w == "perday"
+	}
+	return pay && per
 }
 
 // additiveWords in a column's name make it an amount that adds up over

@@ -53,3 +53,26 @@ func TestComparedAcrossAndIrregularPlurals(t *testing.T) {
 			Measures: []Measure{{Column: "adr", Agg: "avg"}}, Filters: []Filter{{"children", ">=", []string{"1"}}}}},
 	})
 }
+
+// TestPeopleAndPlaces: "who" ranks the one column of people; people said
+// in full name a column of them abbreviated, never a yes/no flag; a
+// "gap between" two values compares them; regions coded by compass
+// letters are named by their words; pay per hour is averaged.
+func TestPeopleAndPlaces(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "float"} }
+	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
+	sheets := schemaOf("sheets", s("emp", "ana", "ben"), s("proj", "Apollo", "Cygnus"), f("hours"))
+	folk := schemaOf("folk", s("sex", "M", "F"), s("region", "NE", "MW", "S", "W"), f("pay_hr"), s("union_mbr", "yes", "no"))
+	checkCases(t, []parseCase{
+		{text: "who worked the most hours", schema: sheets, want: want{Table: "sheets",
+			Measures: []Measure{{Column: "hours", Agg: "sum"}}, Top: &TopN{N: 1, Column: "emp", Desc: true}}},
+		{text: "number of distinct employees per proj", schema: sheets, want: want{Table: "sheets",
+			Measures: []Measure{{Column: "emp", Agg: "count_distinct"}}, GroupBy: []Group{{"proj", ""}}}},
+		{text: "pay gap between men and women", schema: folk, want: want{Table: "folk",
+			Measures: []Measure{{Column: "pay_hr", Agg: "avg"}}, Filters: []Filter{{"sex", "in", []string{"M", "F"}}}, GroupBy: []Group{{"sex", ""}}}},
+		{text: "median pay_hr in the west", schema: folk, want: want{Table: "folk",
+			Measures: []Measure{{Column: "pay_hr", Agg: "median"}}, Filters: []Filter{eq("region", "W")}}},
+		{text: "count of union members by region", schema: folk, want: want{Table: "folk",
+			Measures: []Measure{countRows}, Filters: []Filter{eq("union_mbr", "yes")}, GroupBy: []Group{{"region", ""}}}},
+	})
+}

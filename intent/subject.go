@@ -324,7 +324,7 @@ func (p *parser) afterRead(i int) bool {
 var scaleWords = setOf("thousands", "millions", "billions", "thousand", "million", "billion", "000s", "k")
 
 // compareWords ask to set groups side by side.
-var compareWords = setOf("compare", "compared", "comparing", "comparison", "contrast", "contrasted")
+var compareWords = setOf("compare", "compared", "comparing", "comparison", "contrast", "contrasted", "gap", "gaps")
 
 // correlationWords say how a correlation is asked for or shown.
 var correlationWords = setOf("strongly", "strong", "strength", "closely", "coefficient", "coefficients", "pearson", "r")

@@ -31,7 +31,7 @@ func valueIndex(t *Table) (map[string][]valRef, int) {
 		if !isText(c) {
 			continue
 		}
-		codes := countryCodeColumn(c)
+		codes, compass := countryCodeColumn(c), compassColumn(c)
 		for _, v := range c.Values {
 			words := valueWords(v)
 			if len(words) == 0 || len(words) > 8 {
@@ -47,6 +47,9 @@ func valueIndex(t *Table) (map[string][]valRef, int) {
 			forms := valueForms(v)
 			if codes {
 				forms = append(forms, countryForms(v)...) // "Brazil" for BRA
+			}
+			if compass {
+				forms = append(forms, compassCodes[strings.ToLower(v)]...) // "the west" for W
 			}
 			for _, f := range forms {
 				fw := strings.Fields(f)
