@@ -23,3 +23,13 @@ func TestFlagsAndUnits(t *testing.T) {
 			Measures: []Measure{{Column: "parts_eur", Agg: "avg"}}, Filters: []Filter{eq("redo_flg", "0")}}},
 	})
 }
+
+// TestFlagVersusNot: "redo vs non-redo" over redo_flg sets the flag's two
+// groups side by side.
+func TestFlagVersusNot(t *testing.T) {
+	jobs := schemaOf("repairs", Column{Name: "redo_flg", Type: "integer", Min: "0", Max: "1"}, Column{Name: "parts_eur", Type: "float"})
+	checkCases(t, []parseCase{
+		{text: "average parts_eur for redo vs non-redo repairs", schema: jobs, want: want{Table: "repairs",
+			Measures: []Measure{{Column: "parts_eur", Agg: "avg"}}, GroupBy: []Group{{"redo_flg", ""}}}},
+	})
+}

@@ -222,7 +222,9 @@ func (p *parser) versusNot() error {
 		}
 		c, n, st := p.colAt(i-1, prefDim)
 		if c == nil || n != 1 || st < mEntity || !isFlag(c) {
-			continue
+			if c, _ = p.flagNamed(i - 1); c == nil {
+				continue // "canceled vs non-canceled" over is_canceled: the flag's word
+			}
 		}
 		k := i + m
 		left := p.low(i - 1)
