@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -804,6 +805,17 @@ func (b *planBuilder) breakdown(ms []measure, dim string) {
 		b.add(analysis.Subtask{TaskID: id + "_share", ToolName: analysis.ToolDF, Description: fmt.Sprintf("Share of %s by %s", m.label, dim),
 			Dependencies: []string{id}, Arguments: map[string]any{"input": id, "operation": analysis.OpShare, "columns": []any{m.alias}},
 			Deliverable: analysis.DeliverTables, EstimatedCostSeconds: 0.1})
+	}
+	if b.has(intent.AnalysisShare) && m.Agg == "count_distinct" && !pinned && qual == "" {
+		// "share of bookings by deposit type": each group's distinct
+		// bookings over all the distinct bookings, which the groups' sum
+		// is not when one booking is in two groups
+		sargs := maps.Clone(args)
+		sargs["query"] = fmt.Sprintf("SELECT %s, %s AS %s, 100.0 * %s / NULLIF((SELECT %s FROM %s%s), 0) AS share_pct FROM %s%s GROUP BY 1 ORDER BY 2 DESC NULLS LAST, 1",
+			quoteIdent(dim), m.sql, quoteIdent(m.alias), m.sql, m.sql, from, where, from, where)
+		b.add(analysis.Subtask{TaskID: id + "_share", ToolName: analysis.ToolSQL, Description: fmt.Sprintf("Share of %s by %s", m.label, dim),
+			Dependencies: deps, Arguments: sargs, Invariants: []string{"share of the distinct values of all rows in scope"},
+			Deliverable: analysis.DeliverTables, EstimatedCostSeconds: b.cost(0.3)})
 	}
 }
 
