@@ -617,6 +617,16 @@ func (p *parser) impliedMeasure() error {
 		return nil
 	}
 	adj, ok := rankAdjectives[p.rankBy]
+	if !ok && plainSuperlatives[p.rankBy] && p.in.Top != nil && p.in.Top.Column == "" {
+		// "the lowest airport in Brazil" over airports(elevation_ft): the
+		// rows ranked by the one measure they have
+		if c := p.onlyMeasure(); c != nil {
+			p.in.Measures = append(p.in.Measures, Measure{Column: c.Name, Agg: defaultAgg(c)})
+			p.named = true
+			p.understood(p.topPos, fmt.Sprintf("%s -> ranked by %s, the table's one measure", p.rankBy, c.Name), p.rankBy+" ("+c.Name+")")
+		}
+		return nil
+	}
 	if ok && adj.words == nil {
 		// "busiest": the most rows
 		p.in.Measures = append(p.in.Measures, Measure{Agg: "count"})
@@ -639,6 +649,26 @@ func (p *parser) impliedMeasure() error {
 		}
 	}
 	return nil
+}
+
+// plainSuperlatives rank by a measure they do not name.
+var plainSuperlatives = setOf("highest", "lowest", "largest", "smallest", "biggest", "greatest")
+
+// onlyMeasure returns the chosen table's one numeric column that measures
+// something (not an id, a year or a code), nil if it has none or several.
+func (p *parser) onlyMeasure() *Column {
+	var found *Column
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if !isNumeric(c) || isIDLike(c) || p.isYearColumn(c) || isFlag(c) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = c
+	}
+	return found
 }
 
 // extremeOfOneRow reads a ranking of groups by a superlative said of one

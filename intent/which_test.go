@@ -65,3 +65,14 @@ func TestQuarterOfYearColumns(t *testing.T) {
 			Measures: []Measure{{Column: "units", Agg: "sum"}}, Filters: []Filter{eq("yr", "2022"), eq("qtr", "3")}}},
 	})
 }
+
+// TestRankedByTheOnlyMeasure: "which port is the deepest" names its
+// measure; "which port is the lowest" ranks by the table's one measure.
+func TestRankedByTheOnlyMeasure(t *testing.T) {
+	ports := schemaOf("ports", Column{Name: "ident", Type: "string"}, Column{Name: "name", Type: "string"},
+		Column{Name: "country", Type: "string", Values: []string{"BR", "US", "CA"}}, Column{Name: "elevation_ft", Type: "integer", Min: "-10", Max: "9000"})
+	checkCases(t, []parseCase{
+		{text: "which port in Brazil is the lowest", schema: ports, want: want{Table: "ports",
+			Measures: []Measure{{Column: "elevation_ft", Agg: "avg"}}, Filters: []Filter{eq("country", "BR")}, Top: &TopN{N: 1}}},
+	})
+}
