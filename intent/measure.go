@@ -112,6 +112,16 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		return j + 1
 	}
 	src := func(end int) string { return p.src(i, end) }
+	if refs, v := p.valueHere(j, false); agg == "count" && v > 1 && p.rowWord(j+v-1) {
+		// "how many large airports" over a type large_airport: the rows
+		// of that value, whose last word names them
+		if col, why := p.pickColumn(refs, j, j+v); col != nil {
+			p.addFilter(j, j+v, col, []string{valueIn(refs, col)}, false, why)
+			p.addMeasure(i, src(j), Measure{Agg: "count"}, "")
+			p.use(i, j)
+			return j + v
+		}
+	}
 	if k := p.pastValues(j); agg == "count" && k > j && p.free(k) {
 		if c, m, st := p.colAt(k, prefCount); c != nil && m == 1 && st >= mEntity && isIDLike(c) {
 			// "how many home games" over a table of plays: the distinct

@@ -76,3 +76,14 @@ func TestRankedByTheOnlyMeasure(t *testing.T) {
 			Measures: []Measure{{Column: "elevation_ft", Agg: "avg"}}, Filters: []Filter{eq("country", "BR")}, Top: &TopN{N: 1}}},
 	})
 }
+
+// TestCountOfAValueNamingTheRows: "how many large ports" over a kind
+// large_port counts the rows of that kind.
+func TestCountOfAValueNamingTheRows(t *testing.T) {
+	ports := schemaOf("ports", Column{Name: "ident", Type: "string"}, Column{Name: "kind", Type: "string", Values: []string{"large_port", "small_port"}},
+		Column{Name: "country", Type: "string", Values: []string{"BR", "MX"}})
+	checkCases(t, []parseCase{
+		{text: "how many large ports in Mexico", schema: ports, want: want{Table: "ports",
+			Measures: []Measure{countRows}, Filters: []Filter{eq("kind", "large_port"), eq("country", "MX")}}},
+	})
+}
