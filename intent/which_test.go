@@ -81,7 +81,7 @@ func TestRankedByTheOnlyMeasure(t *testing.T) {
 // large_port counts the rows of that kind.
 func TestCountOfAValueNamingTheRows(t *testing.T) {
 	ports := schemaOf("ports", Column{Name: "ident", Type: "string"}, Column{Name: "kind", Type: "string", Values: []string{"large_port", "small_port"}},
-		Column{Name: "country", Type: "string", Values: []string{"BR", "MX"}})
+		Column{Name: "country", Type: "string", Values: []string{"BR", "MX", "US"}})
 	checkCases(t, []parseCase{
 		{text: "how many large ports in Mexico", schema: ports, want: want{Table: "ports",
 			Measures: []Measure{countRows}, Filters: []Filter{eq("kind", "large_port"), eq("country", "MX")}}},
