@@ -3,7 +3,6 @@ package investigate
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"strings"
@@ -27,9 +26,9 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 		res.summary = "There are no dimensions to search."
 		return res, nil
 	}
-	cols := make([]string, len(r.dims))
+	exprs := make([]string, len(r.dims))
 	for i, d := range r.dims {
-		cols[i] = fmt.Sprintf("%s AS d%d", d.Expr, i)
+		exprs[i] = d.Expr
 	}
 	cube := &drill.Cube{Labels: make([][]string, len(r.dims)), Codes: make([][]int32, len(r.dims))}
 	ratio := r.metric.Ratio()
@@ -43,9 +42,6 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 	for i := range dict {
 		dict[i] = map[string]int32{}
 	}
-	leaf := map[string]int{}
-	var key []byte
-	codes := make([]int32, len(r.dims))
 	nd := len(r.dims)
 	// Rows that are totals of other rows would count everything twice.
 	var totals, left []string
@@ -55,12 +51,14 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 			left = append(left, toSegment(is.totals).String())
 		}
 	}
-	// The cube has a row per leaf and period, hundreds of thousands of
-	// them: text dimensions are read into strings and the rest into one
-	// reused row, rather than a fresh []any of every cell.
+	// The cube has a row per leaf, hundreds of thousands of them, each
+	// leaf's periods side by side: text dimensions are read into strings
+	// and the rest into one reused row, rather than a fresh []any of
+	// every cell.
 	text := make([]sql.NullString, nd)
 	var cells []any
 	isText := make([]bool, nd)
+	dens := false
 	dest := func(types []string) []any {
 		cells = make([]any, len(types))
 		to := make([]any, len(types))
@@ -72,10 +70,10 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 				to[i], isText[i] = &text[i], true
 			}
 		}
+		dens = len(types) >= nd+4
 		return to
 	}
-	rec, err := r.rec.scan(ctx, "leaf cube over "+strings.Join(cube.Dims, ", "), r.scope.byPeriod(cols, strings.Join(totals, " AND ")), dest, func() error {
-		key = key[:0]
+	rec, err := r.rec.scan(ctx, "leaf cube over "+strings.Join(cube.Dims, ", "), r.scope.byLeaf(exprs, strings.Join(totals, " AND ")), dest, func() error {
 		for i := 0; i < nd; i++ {
 			var v string
 			switch {
@@ -92,31 +90,16 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 				dict[i][v] = c
 				cube.Labels[i] = append(cube.Labels[i], v)
 			}
-			codes[i] = c
-			key = binary.LittleEndian.AppendUint32(key, uint32(c))
+			cube.Codes[i] = append(cube.Codes[i], c)
 		}
-		k, ok := leaf[string(key)]
-		if !ok {
-			k = len(cube.Num0)
-			leaf[string(key)] = k
-			for i := range codes {
-				cube.Codes[i] = append(cube.Codes[i], codes[i])
+		cube.Num0 = append(cube.Num0, quarry.AsFloat(cells[nd]))
+		cube.Num1 = append(cube.Num1, quarry.AsFloat(cells[nd+1]))
+		if ratio {
+			var d0, d1 float64
+			if dens {
+				d0, d1 = quarry.AsFloat(cells[nd+2]), quarry.AsFloat(cells[nd+3])
 			}
-			cube.Num0, cube.Num1 = append(cube.Num0, 0), append(cube.Num1, 0)
-			if ratio {
-				cube.Den0, cube.Den1 = append(cube.Den0, 0), append(cube.Den1, 0)
-			}
-		}
-		if quarry.AsFloat(cells[nd]) == 0 {
-			cube.Num0[k] += quarry.AsFloat(cells[nd+1])
-			if ratio {
-				cube.Den0[k] += quarry.AsFloat(cells[nd+2])
-			}
-		} else {
-			cube.Num1[k] += quarry.AsFloat(cells[nd+1])
-			if ratio {
-				cube.Den1[k] += quarry.AsFloat(cells[nd+2])
-			}
+			cube.Den0, cube.Den1 = append(cube.Den0, d0), append(cube.Den1, d1)
 		}
 		return nil
 	})
