@@ -16,6 +16,7 @@ type analysisState struct {
 	quality      []qualityIssue
 	calendar     *calendarResult
 	byDim        map[string]*dimResult
+	daily        map[string]*dimResult // by period, summed from the quality check's days per value
 	mixFound     []candidate
 	found        []candidate // from the segment search
 	dimFound     []candidate // the values confirmed dimension hypotheses point at

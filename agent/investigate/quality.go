@@ -165,6 +165,10 @@ func (r *run) dimensionDays(ctx context.Context, d *Dim, baseDates, cmpDates []s
 	if scale == 0 {
 		scale = 1
 	}
+	// The change by d is these days' sums added up per period, which
+	// byDimension takes instead of grouping the rows again.
+	byPeriod := &dimResult{dim: d, rec: rec}
+	part := map[string]int{}
 	for i, row := range q.Rows {
 		v, null := label(row[0])
 		day, err := asDate(row[1])
@@ -186,16 +190,36 @@ func (r *run) dimensionDays(ctx context.Context, d *Dim, baseDates, cmpDates []s
 		}
 		rowsOf[key][day.String()] = n
 		tableRows[day.String()] += n
+		k, ok := part[v]
+		if !ok {
+			k = len(byPeriod.parts)
+			part[v] = k
+			byPeriod.parts = append(byPeriod.parts, drill.Part{Name: v})
+			byPeriod.n = append(byPeriod.n, [2]float64{})
+		}
+		p, den := &byPeriod.parts[k], q.Float(i, 3)
 		if r.scope.base.Contains(day) {
 			segs[key].Base = append(segs[key].Base, day.String())
 			cats[key].Rows0 += n
 			cats[key].Volume0 += num
+			p.Num0 += num
+			p.Den0 += den
+			byPeriod.n[k][0] += n
 		}
 		if r.scope.cmp.Contains(day) {
 			segs[key].Cmp = append(segs[key].Cmp, day.String())
 			cats[key].Rows1 += n
 			cats[key].Volume1 += num
+			p.Num1 += num
+			p.Den1 += den
+			byPeriod.n[k][1] += n
 		}
+	}
+	if r.metric.Kind != investigation.MetricDistinct {
+		if r.stats.daily == nil {
+			r.stats.daily = map[string]*dimResult{}
+		}
+		r.stats.daily[d.Name] = byPeriod
 	}
 	var list []drill.SegmentDays
 	var counts []drill.CategoryCount
