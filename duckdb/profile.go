@@ -16,9 +16,10 @@ const exactDistinctRows = 100_000
 
 // profile reads a loaded table's columns from the catalog and profiles
 // them in aggregate queries of up to profileBatch columns each. A table
-// of more than exactDistinctRows rows takes the distinct count and the
-// most frequent values of the columns in grouped (text, and dates the
-// reader read) from there, exact and without scanning them again.
+// of more than exactDistinctRows rows takes the count of values, the
+// distinct count and the most frequent values of the columns in grouped
+// (text, and dates the reader read) from there, exact and without
+// scanning them again.
 func (e *Engine) profile(ctx context.Context, name string, grouped map[string]textValues) (*table, *quarry.FileSchema, error) {
 	cols, err := e.catalogColumns(ctx, name)
 	if err != nil {
@@ -59,31 +60,38 @@ const profileBatch = 16
 
 // profileColumns profiles cols of table name in one aggregate query into
 // out[:len(cols)], and keeps each integer column's range in cols. The
-// distinct count and most frequent values of a column in grouped are
-// taken from there.
+// count of values, distinct count and most frequent values of a column
+// in grouped are taken from there; a batch of only such columns is not
+// scanned.
 func (e *Engine) profileColumns(ctx context.Context, name string, rows int64, distinct string, cols []column, grouped map[string]textValues, out []quarry.Column) error {
 	const perCol = 5
 	var sel []string
+	scan := false // whether a column needs the table scanned
 	for _, c := range cols {
 		q := quoteIdent(c.Name)
 		lo, hi := "NULL::DOUBLE", "NULL::DOUBLE"
 		if dt := dataType(c.Type); dt == quarry.TypeInteger || dt == quarry.TypeFloat {
 			lo, hi = "min("+q+")::DOUBLE", "max("+q+")::DOUBLE"
 		}
-		count, top := fmt.Sprintf(distinct, q), fmt.Sprintf("approx_top_k(%s, %d)::VARCHAR[]", q, quarry.MaxSampleValues)
+		nonNull, count, top := "count("+q+")", fmt.Sprintf(distinct, q), fmt.Sprintf("approx_top_k(%s, %d)::VARCHAR[]", q, quarry.MaxSampleValues)
 		if _, ok := grouped[c.Name]; ok {
-			count, top = "NULL::BIGINT", "NULL::VARCHAR[]"
+			nonNull, count, top = "NULL::BIGINT", "NULL::BIGINT", "NULL::VARCHAR[]"
+		} else {
+			scan = true
 		}
-		sel = append(sel, "count("+q+")", count, top, lo, hi)
+		scan = scan || lo != "NULL::DOUBLE"
+		sel = append(sel, nonNull, count, top, lo, hi)
 	}
 	dest := make([]any, len(sel))
 	vals := make([]any, len(sel))
 	for i := range dest {
 		dest[i] = &vals[i]
 	}
-	q := "SELECT " + strings.Join(sel, ", ") + " FROM " + quoteIdent(name)
-	if err := e.db.QueryRowContext(ctx, q).Scan(dest...); err != nil {
-		return fmt.Errorf("duckdb: profile %s: %w", name, err)
+	if scan {
+		q := "SELECT " + strings.Join(sel, ", ") + " FROM " + quoteIdent(name)
+		if err := e.db.QueryRowContext(ctx, q).Scan(dest...); err != nil {
+			return fmt.Errorf("duckdb: profile %s: %w", name, err)
+		}
 	}
 	for i, c := range cols {
 		v := vals[i*perCol : (i+1)*perCol]
@@ -96,7 +104,7 @@ func (e *Engine) profileColumns(ctx context.Context, name string, rows int64, di
 			Samples:  toStrings(v[2]),
 		}
 		if g, ok := grouped[c.Name]; ok {
-			p.Distinct, p.Samples = g.Distinct, g.Top
+			p.NonNull, p.Distinct, p.Samples = g.NonNull, g.Distinct, g.Top
 		}
 		p.Min, p.HasMin = toFloat(v[3])
 		p.Max, _ = toFloat(v[4])
