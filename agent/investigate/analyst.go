@@ -17,6 +17,7 @@ type analysisState struct {
 	calendar     *calendarResult
 	byDim        map[string]*dimResult
 	daily        map[string]*dimResult // by period, summed from the quality check's days per value
+	nulls        map[string][2]float64 // a dimension's NULL rows per period, by its expression, from the same days
 	mixFound     []candidate
 	found        []candidate // from the segment search
 	dimFound     []candidate // the values confirmed dimension hypotheses point at
