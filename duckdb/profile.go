@@ -137,32 +137,35 @@ func (e *Engine) profileColumns(ctx context.Context, name string, rows int64, di
 	return nil
 }
 
-// maxBitRange is the widest range of an integer column whose distinct
-// values the profile counts as bits: 8 MB a thread at most.
+// maxBitRange is the most values the integer columns of one profile
+// query may span together to be counted as bits: a bitmap of 8 MB a
+// thread at most, whatever the number of columns.
 const maxBitRange = 1 << 26
 
 // integerValues counts the distinct values of the integer columns of cols
 // marked later, whose ranges ps holds, and finds their most frequent
-// values. A column of a range of at most maxBitRange values is counted
-// exactly, as the bits set in a bitmap of its range (bitstring_agg, a
-// tenth of HyperLogLog's cost at 5M rows); when every value is distinct,
-// as in a key, each occurs once and the most frequent are the smallest
-// (ties in value order, as for text columns), min(column, 5), which
-// approx_top_k would have picked among at random. The others are
-// estimated as before: approx_count_distinct and approx_top_k.
+// values. A column whose range fits in what is left of maxBitRange is
+// counted exactly, as the bits set in a bitmap of its range
+// (bitstring_agg, a tenth of HyperLogLog's cost at 5M rows); when every
+// value is distinct, as in a key, each occurs once and the most frequent
+// are the smallest (ties in value order, as for text columns),
+// min(column, 5), which approx_top_k would have picked among at random.
+// The others are estimated as before: approx_count_distinct and
+// approx_top_k.
 func (e *Engine) integerValues(ctx context.Context, name string, cols []column, later []bool, ps []colProfile) error {
 	const exact = 1 << 53
 	var sel []string
 	var idx []int
 	bits := make([]bool, len(cols))
+	left := float64(maxBitRange)
 	for i, c := range cols {
 		if !later[i] {
 			continue
 		}
 		p, q := ps[i], quoteIdent(c.Name)
 		idx = append(idx, i)
-		if p.HasMin && math.Abs(p.Min) < exact && math.Abs(p.Max) < exact && p.Max-p.Min < maxBitRange {
-			bits[i] = true
+		if p.HasMin && math.Abs(p.Min) < exact && math.Abs(p.Max) < exact && p.Max-p.Min < left {
+			bits[i], left = true, left-(p.Max-p.Min+1)
 			sel = append(sel, fmt.Sprintf("coalesce(bit_count(bitstring_agg(%s, %d, %d)), 0)", q, int64(p.Min), int64(p.Max)),
 				fmt.Sprintf("min(%s, %d)::VARCHAR[]", q, quarry.MaxSampleValues))
 			continue
