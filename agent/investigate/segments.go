@@ -3,6 +3,7 @@ package investigate
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strings"
@@ -73,6 +74,12 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 		dens = len(types) >= nd+4
 		return to
 	}
+	// Two values of a dimension that read the same (NULL and the text
+	// "(null)", timestamps a second apart) are one value to the search,
+	// which names segments by what they read: their leaves are merged
+	// after the scan, as one group per leaf would have been (see
+	// sameLabels).
+	labels := newSameLabels(nd)
 	rec, err := r.rec.scan(ctx, "leaf cube over "+strings.Join(cube.Dims, ", "), r.scope.byLeaf(exprs, strings.Join(totals, " AND ")), dest, func() error {
 		for i := 0; i < nd; i++ {
 			var v string
@@ -90,6 +97,11 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 				dict[i][v] = c
 				cube.Labels[i] = append(cube.Labels[i], v)
 			}
+			if isText[i] {
+				labels.text(i, v, !text[i].Valid)
+			} else {
+				labels.see(i, c, cells[i])
+			}
 			cube.Codes[i] = append(cube.Codes[i], c)
 		}
 		cube.Num0 = append(cube.Num0, quarry.AsFloat(cells[nd]))
@@ -105,6 +117,9 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 	})
 	if err != nil {
 		return res, err
+	}
+	if labels.shared {
+		mergeLeaves(cube)
 	}
 	found := drill.Search(cube, SegmentSearch)
 	r.stats.searched = true
@@ -139,6 +154,90 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 	res.summary = fmt.Sprintf("A search over %d leaf segments of %d dimensions%s points at %d segment(s): %s. Each is tested against its own %s noise next.",
 		cube.Len(), nd, depthNote(cube), len(names), strings.Join(names, "; "), r.grain.adjective())
 	return res, nil
+}
+
+// sameLabels notices two values of a dimension that read the same. A
+// text dimension's values read as themselves, but NULL reads as the text
+// "(null)"; another dimension's values are kept, the first of each code,
+// and compared with the next.
+type sameLabels struct {
+	first          [][]any // by dimension and code
+	nulls, literal []bool  // a text dimension's NULL and "(null)" seen
+	shared         bool
+}
+
+func newSameLabels(dims int) *sameLabels {
+	return &sameLabels{first: make([][]any, dims), nulls: make([]bool, dims), literal: make([]bool, dims)}
+}
+
+// text records a text value of dimension i (null for NULL).
+func (s *sameLabels) text(i int, v string, null bool) {
+	if null {
+		s.nulls[i] = true
+	} else if v == nullLabel {
+		s.literal[i] = true
+	}
+	s.shared = s.shared || s.nulls[i] && s.literal[i]
+}
+
+// see records value raw of dimension i, read as code c (codes are given
+// in order, from 0).
+func (s *sameLabels) see(i int, c int32, raw any) {
+	if int(c) == len(s.first[i]) {
+		s.first[i] = append(s.first[i], raw)
+		return
+	}
+	if s.shared {
+		return
+	}
+	switch raw.(type) {
+	case nil, int64, int32, float64, bool, string:
+		s.shared = s.first[i][c] != raw
+	default:
+		// A value that == may not compare (a list): merge to be sure.
+		s.shared = true
+	}
+}
+
+// mergeLeaves adds up the leaves of the cube that have the same codes,
+// in order of their first row.
+func mergeLeaves(cube *drill.Cube) {
+	nd := len(cube.Codes)
+	at := map[string]int{}
+	key := make([]byte, 0, 4*nd)
+	n := 0
+	for k := range cube.Num0 {
+		key = key[:0]
+		for i := range nd {
+			key = binary.LittleEndian.AppendUint32(key, uint32(cube.Codes[i][k]))
+		}
+		j, ok := at[string(key)]
+		if !ok {
+			at[string(key)] = n
+			for i := range nd {
+				cube.Codes[i][n] = cube.Codes[i][k]
+			}
+			cube.Num0[n], cube.Num1[n] = cube.Num0[k], cube.Num1[k]
+			if cube.Ratio() {
+				cube.Den0[n], cube.Den1[n] = cube.Den0[k], cube.Den1[k]
+			}
+			n++
+			continue
+		}
+		cube.Num0[j] += cube.Num0[k]
+		cube.Num1[j] += cube.Num1[k]
+		if cube.Ratio() {
+			cube.Den0[j] += cube.Den0[k]
+			cube.Den1[j] += cube.Den1[k]
+		}
+	}
+	for i := range nd {
+		cube.Codes[i] = cube.Codes[i][:n]
+	}
+	cube.Num0, cube.Num1 = cube.Num0[:n], cube.Num1[:n]
+	if cube.Ratio() {
+		cube.Den0, cube.Den1 = cube.Den0[:n], cube.Den1[:n]
+	}
 }
 
 // depthNote says how deep the search went when memory kept it from
