@@ -1,8 +1,11 @@
 package duckdb
 
 import (
+	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/quarry-dev/quarry"
 )
@@ -82,6 +85,27 @@ func FuzzCheckCSV(f *testing.F) {
 		case quarry.ECodeEmptyFile, quarry.ECodeNoHeaders, quarry.ECodeMalformedCSV, quarry.ECodeResourceLimit:
 		default:
 			t.Fatalf("checkCSV(%q) error = %v; want a CSV validation code", in, err)
+		}
+	})
+}
+
+// FuzzCheckCSVLines checks that whole lines counted at once (plainLine)
+// give what the byte-by-byte scan gives: the same input read one byte at
+// a time, where no line is ever whole in a chunk, has the same shape or
+// the same error.
+func FuzzCheckCSVLines(f *testing.F) {
+	for _, s := range []string{
+		"a,b\n1,2\n3,4\n", "a,b\r\n1,2\r\n\r\n3,4\r\n", "a,b\n1,2\n3\n", "a,b\n1,\"x\ny\"\n2,3\n",
+		"a;b\n1;2\n\n", "a,b\n1,2\r3,4\n", "a,b\n1,2\n5\" x,3\n", "t,,\na,b,c\n1,2,3\n4,5,6\n",
+		"a,b\n" + strings.Repeat(",", MaxColumns+1) + "\n", "a\n\n\n1\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		whole, werr := checkCSV(strings.NewReader(in), "f.csv")
+		bytewise, berr := checkCSV(iotest.OneByteReader(strings.NewReader(in)), "f.csv")
+		if fmt.Sprint(werr) != fmt.Sprint(berr) || !reflect.DeepEqual(whole, bytewise) {
+			t.Fatalf("checkCSV(%q) = %+v, %v; read a byte at a time %+v, %v", in, whole, werr, bytewise, berr)
 		}
 	})
 }

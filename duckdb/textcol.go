@@ -599,8 +599,8 @@ func (e *Engine) dateValues(ctx context.Context, name, col string) (textValues, 
 	var top any
 	q := quoteIdent(col)
 	err := e.db.QueryRowContext(ctx, fmt.Sprintf(
-		"SELECT count(v), coalesce((list(CAST(v AS VARCHAR) ORDER BY n DESC, v) FILTER (WHERE v IS NOT NULL))[1:%d], []) FROM (SELECT %s AS v, count(*) AS n FROM %s GROUP BY %s)",
-		quarry.MaxSampleValues, q, quoteIdent(name), q)).Scan(&v.Distinct, &top)
+		"SELECT count(v), coalesce((list(CAST(v AS VARCHAR) ORDER BY n DESC, v) FILTER (WHERE v IS NOT NULL))[1:%d], []), coalesce(sum(n) FILTER (WHERE v IS NOT NULL), 0)::BIGINT FROM (SELECT %s AS v, count(*) AS n FROM %s GROUP BY %s)",
+		quarry.MaxSampleValues, q, quoteIdent(name), q)).Scan(&v.Distinct, &top, &v.NonNull)
 	if err != nil {
 		return v, fmt.Errorf("duckdb: dates of %s: %w", name, err)
 	}
@@ -610,13 +610,15 @@ func (e *Engine) dateValues(ctx context.Context, name, col string) (textValues, 
 
 // textValues is what grouping a column's values told (the text tests'
 // groups, see textCounts, or dateValues): how many distinct values it
-// holds, and its most frequent ones (quarry.MaxSampleValues at most,
-// most rows first, ties in value order). They are exact, where the
-// profile of a large table would count with HyperLogLog and guess the
-// most frequent with approx_top_k, two more scans of the column.
+// holds, its most frequent ones (quarry.MaxSampleValues at most, most
+// rows first, ties in value order) and how many rows hold a value. They
+// are exact, where the profile of a large table would count with
+// HyperLogLog and guess the most frequent with approx_top_k, two more
+// scans of the column, and count its values in a third.
 type textValues struct {
 	Distinct int64
 	Top      []string
+	NonNull  int64
 }
 
 // retype gives column c of table name the type r reads it as. Only that
@@ -733,7 +735,8 @@ func (e *Engine) textCounts(ctx context.Context, name string, cols []string, may
 				return fmt.Sprintf("coalesce(sum(n) FILTER (WHERE k = %d AND (%s)), 0)::BIGINT", i, cond)
 			}
 			tops = append(tops, fmt.Sprintf("count(*) FILTER (WHERE k = %d AND v IS NOT NULL)", i),
-				fmt.Sprintf("coalesce((list(v ORDER BY n DESC, v) FILTER (WHERE k = %d AND v IS NOT NULL))[1:%d], [])", i, quarry.MaxSampleValues))
+				fmt.Sprintf("coalesce((list(v ORDER BY n DESC, v) FILTER (WHERE k = %d AND v IS NOT NULL))[1:%d], [])", i, quarry.MaxSampleValues),
+				fmt.Sprintf("coalesce(sum(n) FILTER (WHERE k = %d AND v IS NOT NULL), 0)::BIGINT", i))
 		}
 		v := "nullif(trim(" + x + "), '')"
 		sel = append(sel, where(fmt.Sprintf("%s IN (%s)", v, missingTextList)))
@@ -756,10 +759,10 @@ func (e *Engine) textCounts(ctx context.Context, name string, cols []string, may
 	for i := range got {
 		dest[i] = &got[i]
 	}
-	distinct := make([]int64, len(cols))
+	distinct, nonNull := make([]int64, len(cols)), make([]int64, len(cols))
 	top := make([]any, len(cols))
-	for i := range len(tops) / 2 {
-		dest = append(dest, &distinct[i], &top[i])
+	for i := range len(tops) / 3 {
+		dest = append(dest, &distinct[i], &top[i], &nonNull[i])
 	}
 	if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(append(sel, tops...), ", ")+" FROM "+from).Scan(dest...); err != nil {
 		return fmt.Errorf("duckdb: text columns of %s: %w", name, err)
@@ -771,7 +774,7 @@ func (e *Engine) textCounts(ctx context.Context, name string, cols []string, may
 		}
 		counts[c], got = got[:k], got[k:]
 		if byValue {
-			grouped[c] = textValues{Distinct: distinct[i], Top: toStrings(top[i])}
+			grouped[c] = textValues{Distinct: distinct[i], Top: toStrings(top[i]), NonNull: nonNull[i]}
 		}
 	}
 	return nil

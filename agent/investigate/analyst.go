@@ -16,6 +16,8 @@ type analysisState struct {
 	quality      []qualityIssue
 	calendar     *calendarResult
 	byDim        map[string]*dimResult
+	daily        map[string]*dimResult // by period, summed from the quality check's days per value
+	nulls        map[string][2]float64 // a dimension's NULL rows per period, by its expression, from the same days
 	mixFound     []candidate
 	found        []candidate // from the segment search
 	dimFound     []candidate // the values confirmed dimension hypotheses point at

@@ -165,6 +165,11 @@ func (r *run) dimensionDays(ctx context.Context, d *Dim, baseDates, cmpDates []s
 	if scale == 0 {
 		scale = 1
 	}
+	// The change by d is these days' sums added up per period, which
+	// byDimension takes instead of grouping the rows again.
+	byPeriod := &dimResult{dim: d, rec: rec}
+	part := map[string]int{}
+	var nulls [2]float64 // rows where d is NULL, per period
 	for i, row := range q.Rows {
 		v, null := label(row[0])
 		day, err := asDate(row[1])
@@ -186,17 +191,47 @@ func (r *run) dimensionDays(ctx context.Context, d *Dim, baseDates, cmpDates []s
 		}
 		rowsOf[key][day.String()] = n
 		tableRows[day.String()] += n
+		k, ok := part[v]
+		if !ok {
+			k = len(byPeriod.parts)
+			part[v] = k
+			byPeriod.parts = append(byPeriod.parts, drill.Part{Name: v})
+			byPeriod.n = append(byPeriod.n, [2]float64{})
+		}
+		p, den := &byPeriod.parts[k], q.Float(i, 3)
 		if r.scope.base.Contains(day) {
 			segs[key].Base = append(segs[key].Base, day.String())
 			cats[key].Rows0 += n
 			cats[key].Volume0 += num
+			p.Num0 += num
+			p.Den0 += den
+			byPeriod.n[k][0] += n
+			if row[0] == nil {
+				nulls[0] += n
+			}
 		}
 		if r.scope.cmp.Contains(day) {
 			segs[key].Cmp = append(segs[key].Cmp, day.String())
 			cats[key].Rows1 += n
 			cats[key].Volume1 += num
+			p.Num1 += num
+			p.Den1 += den
+			byPeriod.n[k][1] += n
+			if row[0] == nil {
+				nulls[1] += n
+			}
 		}
 	}
+	if r.metric.Kind != investigation.MetricDistinct {
+		if r.stats.daily == nil {
+			r.stats.daily = map[string]*dimResult{}
+		}
+		r.stats.daily[d.Name] = byPeriod
+	}
+	if r.stats.nulls == nil {
+		r.stats.nulls = map[string][2]float64{}
+	}
+	r.stats.nulls[d.Expr] = nulls
 	var list []drill.SegmentDays
 	var counts []drill.CategoryCount
 	for _, k := range order {
@@ -286,10 +321,17 @@ func (r *run) tableQuality(ctx context.Context, table string, res *stepResult) (
 	}
 	var aggs, cols []string
 	key := ""
-	for _, c := range f.Schema.Columns {
+	// The nulls of a dimension whose days the check read per value are
+	// known (its NULL value's rows); the other columns are counted.
+	counted := make([]int, len(f.Schema.Columns)) // index among the counts, or -1
+	for j, c := range f.Schema.Columns {
 		col := quoteIdent(ref) + "." + quoteIdent(c.Name)
 		cols = append(cols, col)
-		aggs = append(aggs, fmt.Sprintf("COUNT(%s)", col))
+		counted[j] = -1
+		if _, ok := r.stats.nulls[col]; !ok {
+			counted[j] = len(aggs)
+			aggs = append(aggs, fmt.Sprintf("COUNT(%s)", col))
+		}
 		if key == "" && c.InferredType == quarry.RoleID && float64(c.Cardinality) >= 0.9*float64(f.RowCount) {
 			key = c.Name
 		}
@@ -304,7 +346,7 @@ func (r *run) tableQuality(ctx context.Context, table string, res *stepResult) (
 		// A key distinct on every row of both periods makes every row
 		// distinct: the count of distinct whole rows, most of the
 		// check's cost, is then known without hashing them.
-		keyed := fmt.Sprintf("COUNT(*) AS n, %s AS keys, %s", keyAgg, strings.Join(aggs, ", "))
+		keyed := fmt.Sprintf("COUNT(*) AS n, %s AS keys%s", keyAgg, listTail(aggs))
 		var q *quarry.QueryResult
 		var err error
 		q, rec, err = r.rec.query(ctx, "nulls and duplicates of "+table, r.scope.byPeriodAgg(nil, keyed, ""))
@@ -326,7 +368,7 @@ func (r *run) tableQuality(ctx context.Context, table string, res *stepResult) (
 		}
 	}
 	if p[0] == nil {
-		all := fmt.Sprintf("COUNT(*) AS n, COUNT(DISTINCT ROW(%s)) AS distinct_rows, %s AS keys, %s", strings.Join(cols, ", "), keyAgg, strings.Join(aggs, ", "))
+		all := fmt.Sprintf("COUNT(*) AS n, COUNT(DISTINCT ROW(%s)) AS distinct_rows, %s AS keys%s", strings.Join(cols, ", "), keyAgg, listTail(aggs))
 		q, qrec, err := r.rec.query(ctx, "nulls and duplicates of "+table, r.scope.byPeriodAgg(nil, all, ""))
 		if err != nil {
 			return nil, err
@@ -360,13 +402,24 @@ func (r *run) tableQuality(ctx context.Context, table string, res *stepResult) (
 	}
 	var nulls []drill.NullCounts
 	for j, c := range f.Schema.Columns {
-		nn0, nn1 := p[0][3+j], p[1][3+j]
-		nulls = append(nulls, drill.NullCounts{Column: c.Name, Nulls0: p[0][0] - nn0, Rows0: p[0][0], Nulls1: p[1][0] - nn1, Rows1: p[1][0]})
+		n := r.stats.nulls[cols[j]]
+		if k := counted[j]; k >= 0 {
+			n = [2]float64{p[0][0] - p[0][3+k], p[1][0] - p[1][3+k]}
+		}
+		nulls = append(nulls, drill.NullCounts{Column: c.Name, Nulls0: n[0], Rows0: p[0][0], Nulls1: n[1], Rows1: p[1][0]})
 	}
 	for _, is := range drill.NullSpike(nulls) {
 		out = append(out, qualityIssue{Issue: is, rec: rec})
 	}
 	return out, nil
+}
+
+// listTail is items as the end of a select list: ", a, b", or "".
+func listTail(items []string) string {
+	if len(items) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(items, ", ")
 }
 
 // maxKeyRange is the widest range of an integer key whose distinct values

@@ -112,6 +112,38 @@ func (s *scope) periods(cols []string, exprs, extraWhere, tail string) string {
 	return branch(0, s.base) + "\nUNION ALL\n" + branch(1, s.cmp)
 }
 
+// byLeaf returns a query of the leaves of exprs (non-aggregate
+// expressions, selected as d0, d1, ...): one row per leaf, where byPeriod
+// has one per leaf and period, with the measures of each period side by
+// side (num0, num1, and den0, den1 for a ratio; NULL where the leaf has
+// no row in the period). The sum of a row expression is taken in each
+// period by a FILTER; other measures are grouped by period first, then
+// set side by side, each leaf and period's value unchanged.
+func (s *scope) byLeaf(exprs []string, extraWhere string) string {
+	cols := make([]string, len(exprs))
+	names := make([]string, len(exprs))
+	for i, e := range exprs {
+		names[i] = fmt.Sprintf("d%d", i)
+		cols[i] = e + " AS " + names[i]
+	}
+	if s.m.RowValue != "" && s.m.Denominator == "" {
+		sum := func(r quarry.DateRange) string {
+			return fmt.Sprintf("sum(%s) FILTER (WHERE %s)", s.m.RowValue, s.in(r))
+		}
+		w := s.where(s.in(s.base) + " OR " + s.in(s.cmp))
+		if extraWhere != "" {
+			w += " AND (" + extraWhere + ")"
+		}
+		return fmt.Sprintf("SELECT %s, %s AS num0, %s AS num1\nFROM %s\nWHERE %s\nGROUP BY ALL",
+			strings.Join(cols, ", "), sum(s.base), sum(s.cmp), s.from(), w)
+	}
+	aggs := "sum(num) FILTER (WHERE period = 0) AS num0, sum(num) FILTER (WHERE period = 1) AS num1"
+	if s.m.Denominator != "" {
+		aggs += ", sum(den) FILTER (WHERE period = 0) AS den0, sum(den) FILTER (WHERE period = 1) AS den1"
+	}
+	return fmt.Sprintf("SELECT %s, %s\nFROM (%s)\nGROUP BY ALL", strings.Join(names, ", "), aggs, s.byPeriod(cols, extraWhere))
+}
+
 // daily returns a query of the measures per day over both periods, with
 // optional extra grouping columns.
 func (s *scope) daily(cols []string, extraWhere string) string {

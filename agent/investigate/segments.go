@@ -27,9 +27,9 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 		res.summary = "There are no dimensions to search."
 		return res, nil
 	}
-	cols := make([]string, len(r.dims))
+	exprs := make([]string, len(r.dims))
 	for i, d := range r.dims {
-		cols[i] = fmt.Sprintf("%s AS d%d", d.Expr, i)
+		exprs[i] = d.Expr
 	}
 	cube := &drill.Cube{Labels: make([][]string, len(r.dims)), Codes: make([][]int32, len(r.dims))}
 	ratio := r.metric.Ratio()
@@ -43,9 +43,6 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 	for i := range dict {
 		dict[i] = map[string]int32{}
 	}
-	leaf := map[string]int{}
-	var key []byte
-	codes := make([]int32, len(r.dims))
 	nd := len(r.dims)
 	// Rows that are totals of other rows would count everything twice.
 	var totals, left []string
@@ -55,12 +52,14 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 			left = append(left, toSegment(is.totals).String())
 		}
 	}
-	// The cube has a row per leaf and period, hundreds of thousands of
-	// them: text dimensions are read into strings and the rest into one
-	// reused row, rather than a fresh []any of every cell.
+	// The cube has a row per leaf, hundreds of thousands of them, each
+	// leaf's periods side by side: text dimensions are read into strings
+	// and the rest into one reused row, rather than a fresh []any of
+	// every cell.
 	text := make([]sql.NullString, nd)
 	var cells []any
 	isText := make([]bool, nd)
+	dens := false
 	dest := func(types []string) []any {
 		cells = make([]any, len(types))
 		to := make([]any, len(types))
@@ -72,10 +71,16 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 				to[i], isText[i] = &text[i], true
 			}
 		}
+		dens = len(types) >= nd+4
 		return to
 	}
-	rec, err := r.rec.scan(ctx, "leaf cube over "+strings.Join(cube.Dims, ", "), r.scope.byPeriod(cols, strings.Join(totals, " AND ")), dest, func() error {
-		key = key[:0]
+	// Two values of a dimension that read the same (NULL and the text
+	// "(null)", timestamps a second apart) are one value to the search,
+	// which names segments by what they read: their leaves are merged
+	// after the scan, as one group per leaf would have been (see
+	// sameLabels).
+	labels := newSameLabels(nd)
+	rec, err := r.rec.scan(ctx, "leaf cube over "+strings.Join(cube.Dims, ", "), r.scope.byLeaf(exprs, strings.Join(totals, " AND ")), dest, func() error {
 		for i := 0; i < nd; i++ {
 			var v string
 			switch {
@@ -92,36 +97,29 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 				dict[i][v] = c
 				cube.Labels[i] = append(cube.Labels[i], v)
 			}
-			codes[i] = c
-			key = binary.LittleEndian.AppendUint32(key, uint32(c))
+			if isText[i] {
+				labels.text(i, v, !text[i].Valid)
+			} else {
+				labels.see(i, c, cells[i])
+			}
+			cube.Codes[i] = append(cube.Codes[i], c)
 		}
-		k, ok := leaf[string(key)]
-		if !ok {
-			k = len(cube.Num0)
-			leaf[string(key)] = k
-			for i := range codes {
-				cube.Codes[i] = append(cube.Codes[i], codes[i])
+		cube.Num0 = append(cube.Num0, quarry.AsFloat(cells[nd]))
+		cube.Num1 = append(cube.Num1, quarry.AsFloat(cells[nd+1]))
+		if ratio {
+			var d0, d1 float64
+			if dens {
+				d0, d1 = quarry.AsFloat(cells[nd+2]), quarry.AsFloat(cells[nd+3])
 			}
-			cube.Num0, cube.Num1 = append(cube.Num0, 0), append(cube.Num1, 0)
-			if ratio {
-				cube.Den0, cube.Den1 = append(cube.Den0, 0), append(cube.Den1, 0)
-			}
-		}
-		if quarry.AsFloat(cells[nd]) == 0 {
-			cube.Num0[k] += quarry.AsFloat(cells[nd+1])
-			if ratio {
-				cube.Den0[k] += quarry.AsFloat(cells[nd+2])
-			}
-		} else {
-			cube.Num1[k] += quarry.AsFloat(cells[nd+1])
-			if ratio {
-				cube.Den1[k] += quarry.AsFloat(cells[nd+2])
-			}
+			cube.Den0, cube.Den1 = append(cube.Den0, d0), append(cube.Den1, d1)
 		}
 		return nil
 	})
 	if err != nil {
 		return res, err
+	}
+	if labels.shared {
+		mergeLeaves(cube)
 	}
 	found := drill.Search(cube, SegmentSearch)
 	r.stats.searched = true
@@ -156,6 +154,90 @@ func (r *run) searchSegments(ctx context.Context) (stepResult, error) {
 	res.summary = fmt.Sprintf("A search over %d leaf segments of %d dimensions%s points at %d segment(s): %s. Each is tested against its own %s noise next.",
 		cube.Len(), nd, depthNote(cube), len(names), strings.Join(names, "; "), r.grain.adjective())
 	return res, nil
+}
+
+// sameLabels notices two values of a dimension that read the same. A
+// text dimension's values read as themselves, but NULL reads as the text
+// "(null)"; another dimension's values are kept, the first of each code,
+// and compared with the next.
+type sameLabels struct {
+	first          [][]any // by dimension and code
+	nulls, literal []bool  // a text dimension's NULL and "(null)" seen
+	shared         bool
+}
+
+func newSameLabels(dims int) *sameLabels {
+	return &sameLabels{first: make([][]any, dims), nulls: make([]bool, dims), literal: make([]bool, dims)}
+}
+
+// text records a text value of dimension i (null for NULL).
+func (s *sameLabels) text(i int, v string, null bool) {
+	if null {
+		s.nulls[i] = true
+	} else if v == nullLabel {
+		s.literal[i] = true
+	}
+	s.shared = s.shared || s.nulls[i] && s.literal[i]
+}
+
+// see records value raw of dimension i, read as code c (codes are given
+// in order, from 0).
+func (s *sameLabels) see(i int, c int32, raw any) {
+	if int(c) == len(s.first[i]) {
+		s.first[i] = append(s.first[i], raw)
+		return
+	}
+	if s.shared {
+		return
+	}
+	switch raw.(type) {
+	case nil, int64, int32, float64, bool, string:
+		s.shared = s.first[i][c] != raw
+	default:
+		// A value that == may not compare (a list): merge to be sure.
+		s.shared = true
+	}
+}
+
+// mergeLeaves adds up the leaves of the cube that have the same codes,
+// in order of their first row.
+func mergeLeaves(cube *drill.Cube) {
+	nd := len(cube.Codes)
+	at := map[string]int{}
+	key := make([]byte, 0, 4*nd)
+	n := 0
+	for k := range cube.Num0 {
+		key = key[:0]
+		for i := range nd {
+			key = binary.LittleEndian.AppendUint32(key, uint32(cube.Codes[i][k]))
+		}
+		j, ok := at[string(key)]
+		if !ok {
+			at[string(key)] = n
+			for i := range nd {
+				cube.Codes[i][n] = cube.Codes[i][k]
+			}
+			cube.Num0[n], cube.Num1[n] = cube.Num0[k], cube.Num1[k]
+			if cube.Ratio() {
+				cube.Den0[n], cube.Den1[n] = cube.Den0[k], cube.Den1[k]
+			}
+			n++
+			continue
+		}
+		cube.Num0[j] += cube.Num0[k]
+		cube.Num1[j] += cube.Num1[k]
+		if cube.Ratio() {
+			cube.Den0[j] += cube.Den0[k]
+			cube.Den1[j] += cube.Den1[k]
+		}
+	}
+	for i := range nd {
+		cube.Codes[i] = cube.Codes[i][:n]
+	}
+	cube.Num0, cube.Num1 = cube.Num0[:n], cube.Num1[:n]
+	if cube.Ratio() {
+		cube.Den0, cube.Den1 = cube.Den0[:n], cube.Den1[:n]
+	}
 }
 
 // depthNote says how deep the search went when memory kept it from

@@ -237,6 +237,7 @@ func (r *run) partsSQL(cands []partCandidate) string {
 	sets := make([]string, len(cands))
 	grouping := make([]string, len(cands))
 	norm := []string{"*"}
+	ints := []string{"*"}
 	var aggs []string
 	for i, c := range cands {
 		inner = append(inner, fmt.Sprintf("%s AS c%d", c.expr, i))
@@ -244,8 +245,9 @@ func (r *run) partsSQL(cands []partCandidate) string {
 		sets[i] = fmt.Sprintf("(d, c%d)", i)
 		grouping[i] = fmt.Sprintf("grouping(c%d) AS g%d", i, i)
 		norm = append(norm, fmt.Sprintf("regexp_replace(upper(CAST(c%d AS VARCHAR)), '[^A-Z0-9]', '', 'g') AS v%d", i, i))
+		ints = append(ints, fmt.Sprintf("TRY_CAST(v%d AS BIGINT) AS n%d", i, i))
 		v := fmt.Sprintf("v%d", i)
-		n := fmt.Sprintf("TRY_CAST(v%d AS BIGINT)", i)
+		n := fmt.Sprintf("n%d", i)
 		cd := fmt.Sprintf("CAST(c%d AS DATE)", i)
 		rows := func(cond string) string {
 			return fmt.Sprintf("coalesce(sum(n) FILTER (WHERE g%d = 0 AND (%s)), 0)::BIGINT", i, cond)
@@ -263,8 +265,9 @@ func (r *run) partsSQL(cands []partCandidate) string {
 	}
 	pairs := fmt.Sprintf("SELECT d, %s, %s, count(*) AS n\n  FROM (SELECT %s FROM %s%s) WHERE d IS NOT NULL\n  GROUP BY GROUPING SETS (%s)",
 		strings.Join(cols, ", "), strings.Join(grouping, ", "), strings.Join(inner, ", "), r.metric.From, r.partRows(), strings.Join(sets, ", "))
-	return fmt.Sprintf("SELECT %s\nFROM (SELECT %s, %s\n  FROM (%s))",
-		strings.Join(aggs, ", "), strings.Join(norm, ", "), partColumns, pairs)
+	// Each value is read as an integer once, not in every form.
+	return fmt.Sprintf("SELECT %s\nFROM (SELECT %s FROM (SELECT %s, %s\n  FROM (%s)))",
+		strings.Join(aggs, ", "), strings.Join(ints, ", "), strings.Join(norm, ", "), partColumns, pairs)
 }
 
 // bucketed reports whether the dates of each value of expr form one run
