@@ -55,6 +55,7 @@ func (p *parser) readAbbreviations() error {
 	p.readUnitNames()
 	p.readPerUnit()
 	p.readPerCapita()
+	p.readPerNames()
 	p.readRuns()
 	p.readAcronyms()
 	for i := range p.toks {
@@ -539,6 +540,33 @@ func (p *parser) readPerUnit() {
 		}
 		if found != "" && found != "-" {
 			p.toks[i].low = found
+		}
+	}
+}
+
+// readPerNames reads "price per room" as the column avg_price_per_room
+// whose name says it: the words around "per" are that name's, not a ratio
+// to compute.
+func (p *parser) readPerNames() {
+	for i := 1; i+1 < len(p.toks); i++ {
+		if p.low(i) != "per" || !p.free(i-1) || !p.free(i+1) {
+			continue
+		}
+		found := ""
+		for ci := range p.t.Columns {
+			ws := nameWords(p.t.Columns[ci].Name)
+			for k := 1; k+1 < len(ws); k++ {
+				if ws[k] == "per" && p.wordIs(i-1, ws[k-1]) && p.wordIs(i+1, ws[k+1]) {
+					if found != "" && found != strings.ToLower(p.t.Columns[ci].Name) {
+						found = "-" // two such columns: not this pass's to choose
+					} else if found == "" {
+						found = strings.ToLower(p.t.Columns[ci].Name)
+					}
+				}
+			}
+		}
+		if found != "" && found != "-" {
+			p.join(i-1, i+2, found)
 		}
 	}
 }

@@ -201,9 +201,9 @@ func (p *parser) conditions() error {
 			unit = end // "10+ years": the unit after the operator
 		}
 		c, from, to := p.conditionColumn(i, unit, kind)
-		if agePostfix[ph] && c != p.adjectiveColumn("oldest") {
-			// "65 or older": an age, whatever column is named before it
-			// ("the population is 65 or older" over POPTOT is no age)
+		if agePostfix[ph] && (c == nil || countLike(c)) && c != p.adjectiveColumn("oldest") {
+			// "65 or older": an age; "the population is 65 or older" over
+			// POPTOT is no count of people at least 65
 			c, from, to = p.adjectiveColumn("oldest"), i, i
 		}
 		if c == nil {
@@ -410,7 +410,8 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 	if isCountNoun(p.low(b)) || p.dayRows(b) {
 		p.subject = b // "orders with at least 5 units": the orders are the rows
 	}
-	if c, n, st := p.colAt(end, prefNum); had && c != nil && st >= mWords && !isIDLike(c) {
+	if c, n, st := p.colAt(end, prefNum); had && c != nil && (st >= mWords || st >= mPart && c.Type == "integer") && !isIDLike(c) &&
+		!p.isYearColumn(c) && p.unitColumn(end) == nil {
 		// "stays with at least one child": what is had is named after
 		// the number, not before "with"
 		return c, end, end + n
@@ -629,6 +630,14 @@ func (p *parser) versusNumber(i int, c *Column) (string, int) {
 		return "", i
 	}
 	return p.low(k), k + 1
+}
+
+// countLike reports whether c counts people or things: a population, a
+// headcount, a number of.
+func countLike(c *Column) bool {
+	return slices.ContainsFunc(nameWords(c.Name), func(w string) bool {
+		return countColumns[w] || levelWords[w] || w == "poptot" || w == "pop"
+	})
 }
 
 // numberBetween returns the first number among the tokens i..end-1, ""

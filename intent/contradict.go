@@ -2,6 +2,7 @@ package intent
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -10,6 +11,9 @@ import (
 // and age < 40; ps = 0 and ps = 2): all filters hold at once, so the
 // answer would be of no rows, which is not what was asked.
 func (p *parser) contradictions() error {
+	if p.blanksSaid {
+		p.blanksOfNothing()
+	}
 	type bounds struct {
 		lo, hi       float64
 		loIn, hiIn   bool
@@ -59,4 +63,20 @@ func (p *parser) contradictions() error {
 		}
 	}
 	return nil
+}
+
+// blanksOfNothing reports "excl. blanks" said of no column when a count of
+// rows is asked: the rows are counted whatever their blanks, and which
+// column's blanks to leave out is not said.
+func (p *parser) blanksOfNothing() {
+	if len(p.in.GroupBy) == 0 && !slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.Column == "" }) && len(p.in.Measures) > 0 {
+		return
+	}
+	for _, m := range p.in.Measures {
+		if m.Column != "" && m.Agg != "count" && m.Agg != "count_distinct" {
+			return // a measure of a column leaves its blanks out
+		}
+	}
+	p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.toks[p.blanksAt].raw + " blanks",
+		Reason: "the blanks of which column? A count of rows counts every row"})
 }

@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -72,13 +73,18 @@ func countryForms(v string) []string {
 // compassCodes are the letters regions are coded by: "W" is the west.
 var compassCodes = map[string][]string{"n": {"north"}, "s": {"south"}, "e": {"east"}, "w": {"west"},
 	"ne": {"northeast", "north east"}, "nw": {"northwest", "north west"}, "se": {"southeast", "south east"},
-	"sw": {"southwest", "south west"}, "mw": {"midwest", "mid west"}, "c": {"central", "centre", "center"}}
+	"sw": {"southwest", "south west"}, "mw": {"midwest", "mid west"}}
+
+// compassNames say a column holds places or directions.
+var compassNames = setOf("region", "regions", "rgn", "reg", "zone", "area", "direction", "dir", "wind", "sector",
+	"quadrant", "district", "division", "side", "territory", "loc", "location")
 
 // compassColumn reports whether every one of c's three or more values is
-// a compass code (N, S, E, W, NE, MW …): a column of regions by letter.
+// a compass code (N, S, E, W, NE, MW …) and its name says places: a column
+// of regions by letter.
 func compassColumn(c *Column) bool {
-	if !isText(c) || len(c.Values) < 3 {
-		return false
+	if !isText(c) || len(c.Values) < 3 || !slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return compassNames[w] }) {
+		return false // sizes S, M, L or cuts N, W are no regions
 	}
 	for _, v := range c.Values {
 		if compassCodes[strings.ToLower(v)] == nil {

@@ -425,6 +425,9 @@ func (p *parser) topN() error {
 				}
 			}
 		}
+		if (w == "least" || w == "most") && i > 0 && p.toks[i-1].low == "at" {
+			continue // "at least 10 employees": a condition, not the bottom 10
+		}
 		switch {
 		case isTop:
 			j := p.skip(i+1, "-")
@@ -599,26 +602,46 @@ func (p *parser) which(i int) {
 }
 
 // personColumnWords name a column of people.
-var personColumnWords = setOf("emp", "employee", "name", "agent", "rep", "user", "customer", "cust", "driver", "player",
+var personColumnWords = setOf("emp", "employee", "agent", "rep", "user", "customer", "cust", "driver", "player",
 	"worker", "staff", "author", "manager", "mgr", "person", "owner", "seller", "buyer", "member", "student",
 	"patient", "doctor", "nurse", "teacher", "client", "salesperson", "athlete", "candidate", "artist")
 
-// who reads "who worked the most hours" as "which <the one column of
-// people> worked the most hours", when a superlative follows.
+// who reads "who worked the most hours" that opens a request as "which
+// <the one column of people> worked the most hours": a superlative and
+// what it measures follow, no number of them. "Customers who bought the
+// most" is a clause of its noun, left to the other passes.
 func (p *parser) who(i int) {
-	end := min(i+6, len(p.toks))
-	if !slices.ContainsFunc(p.toks[i+1:end], func(t token) bool { _, ok := superlatives[t.low]; return ok }) {
+	if i > 0 && p.toks[i-1].kind == kWord && !leadWords[p.toks[i-1].low] {
 		return
+	}
+	s := -1
+	for k := i + 1; k < len(p.toks) && k <= i+5; k++ {
+		if _, isN := count(p.low(k)); isN || p.low(k) == "top" || p.low(k) == "bottom" {
+			return // "who are the top 5 reps": the ranking says its own
+		}
+		if _, ok := superlatives[p.low(k)]; ok {
+			s = k
+			break
+		}
+	}
+	if s < 0 || !p.measureFollows(s+1) && !slices.ContainsFunc(p.toks[s+1:min(s+4, len(p.toks))], func(t token) bool {
+		return isCountNoun(t.low) || moneyWords[t.low] || quantityWords[t.low]
+	}) {
+		return // "who sold the least": the least of what is not said
 	}
 	var found *Column
 	for ci := range p.t.Columns {
 		c := &p.t.Columns[ci]
-		if isText(c) && !isIDLike(c) && slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return personColumnWords[w] }) {
-			if found != nil {
-				return // two columns of people: which is not said
-			}
-			found = c
+		ws := nameWords(c.Name)
+		last := ws[len(ws)-1]
+		person := isText(c) && (personColumnWords[last] || (last == "name" || idEnds[last]) && slices.ContainsFunc(ws[:len(ws)-1], func(w string) bool { return personColumnWords[w] }))
+		if !person {
+			continue
 		}
+		if found != nil || isIDLike(c) {
+			return // two columns of people, or their ids: which is not said
+		}
+		found = c
 	}
 	if found == nil {
 		return

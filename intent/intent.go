@@ -115,6 +115,10 @@ type Measure struct {
 	// Scale is what the result is divided by to be in the unit asked for:
 	// 1000 for "avg salary in $k" over dollars. 0 for none.
 	Scale float64
+	// DataScale is the scale the request says the column's numbers are in
+	// (1e6 for "gdp is in $ millions"): a ratio of the column is
+	// multiplied by it to be in ones. 0 for none.
+	DataScale float64 `json:",omitempty"`
 }
 
 // Filter is one row condition.
@@ -356,30 +360,32 @@ type parser struct {
 	perRowReported bool         // a total asked per row was reported
 	topPos         int
 	topSrc         string
-	rankBy         string           // the superlative of a ranking ("wettest", "best"), if any
-	order          *orderNote       // the order phrase read ("longest first"), if any
-	sortVerb       int              // the index of a first word asking for an order ("rank ..."), or -1
-	sortByGroup    bool             // the sort verb is followed by "by" and a grouping, not a measure
-	sortTop        bool             // the ranking is the sort verb's: an order phrase sets its direction
-	across         []Group          // groupings read after "across"
-	akind          map[int]string   // the kind of analysis whose phrase ends at a token
-	subject        int              // the noun a numeric condition is about ("orders" in "orders with 5 units"), -1 if none
-	valueEnd       map[int]bool     // the tokens right after a filter's values ("customers" in "Canadian customers")
-	valueStart     map[int]bool     // the first tokens of values read as filters
-	filterAt       map[string]int   // where the first filter on each column was read
-	unnamedWhich   []int            // the nouns of "which X had the most" that name no column
-	ratio          *ratioReq        // "per capita": the column to divide by, if asked
+	rankBy         string             // the superlative of a ranking ("wettest", "best"), if any
+	order          *orderNote         // the order phrase read ("longest first"), if any
+	sortVerb       int                // the index of a first word asking for an order ("rank ..."), or -1
+	sortByGroup    bool               // the sort verb is followed by "by" and a grouping, not a measure
+	sortTop        bool               // the ranking is the sort verb's: an order phrase sets its direction
+	across         []Group            // groupings read after "across"
+	akind          map[int]string     // the kind of analysis whose phrase ends at a token
+	subject        int                // the noun a numeric condition is about ("orders" in "orders with 5 units"), -1 if none
+	valueEnd       map[int]bool       // the tokens right after a filter's values ("customers" in "Canadian customers")
+	valueStart     map[int]bool       // the first tokens of values read as filters
+	filterAt       map[string]int     // where the first filter on each column was read
+	unnamedWhich   []int              // the nouns of "which X had the most" that name no column
+	ratio          *ratioReq          // "per capita": the column to divide by, if asked
 	unitOf         map[string]float64 // the scale the request says a column is in ("gdp is in $ millions")
-	ratioOfWhich   *ratioReq        // a ratio that may be of each row or of the totals, decided by the filters
-	perEach        *ratioReq        // "average cost per patient": the entities to divide among
-	gross          bool             // "gross sales", "before discounts": price times quantity as meant
-	subjectAt      []int            // the tokens read as the table's subject ("strikes" in birdstrikes)
-	perPeriod      *periodAverage   // "average daily volume", if asked
-	undecided      []undecidedValue // values whose column is not said
-	byNumber       []int            // the columns of numbers after "by" read as what to rank by ("by revenue")
-	glosses        []gloss          // phrases explained by the data names in parentheses after them
-	bareShare      bool             // a share word right before the value it is of ("% female")
-	whichValue     [2]int           // the value between "which" and the noun it ranks ("which Asian country"), while read
+	ratioOfWhich   *ratioReq          // a ratio that may be of each row or of the totals, decided by the filters
+	perEach        *ratioReq          // "average cost per patient": the entities to divide among
+	gross          bool               // "gross sales", "before discounts": price times quantity as meant
+	subjectAt      []int              // the tokens read as the table's subject ("strikes" in birdstrikes)
+	perPeriod      *periodAverage     // "average daily volume", if asked
+	undecided      []undecidedValue   // values whose column is not said
+	byNumber       []int              // the columns of numbers after "by" read as what to rank by ("by revenue")
+	glosses        []gloss            // phrases explained by the data names in parentheses after them
+	blanksAt       int                // where "excl. blanks" said of no column was read
+	blanksSaid     bool               // whether it was
+	bareShare      bool               // a share word right before the value it is of ("% female")
+	whichValue     [2]int             // the value between "which" and the noun it ranks ("which Asian country"), while read
 }
 
 // note is one entry of Understood, kept with its position to sort them.

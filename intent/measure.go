@@ -656,7 +656,7 @@ func defaultAgg(c *Column) string {
 func perTime(words []string) bool {
 	pay, per := false, false
 	for _, w := range words {
-		pay = pay || payWords[w] || moneyWords[w]
+		pay = pay || payWords[w] // not sales or revenue: weekly_sales is a week's total
 		per = per || unitAdverbs[w] != "" || w == "hr" || w == "ph" || w == "pd" || w == "perhour" || w == "perday"
 	}
 	return pay && per

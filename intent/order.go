@@ -477,7 +477,7 @@ func (p *parser) applyRatio() error {
 	m.Per = r.col
 	if f := p.unitOf[m.Column]; f > 1 && m.Scale == 0 {
 		// "GDP per capita (gdp is in $ millions)": dollars a person
-		m.Scale = 1 / f
+		m.DataScale = f
 		p.understood(r.pos, fmt.Sprintf("%s in ones: the ratio times %g", m.Column, f), "")
 	}
 	what := "the count of rows"

@@ -269,13 +269,27 @@ func (p *parser) missingValues() error {
 		w := p.low(i)
 		k := i + 1
 		if leaveOut[w] && p.free(i) {
-			// "avg csat (excl. blanks)": missing values, which a measure
-			// leaves out anyway
 			if b := p.skip(i+1, ".", "the", "any"); missingNouns[p.low(b)] && !p.startsValue(b) { // "excl. NA" of North America is a value
-				p.understood(i, fmt.Sprintf("%s -> missing values left out, as every measure leaves them out", p.src(i, b+1)), p.src(i, b+1))
-				p.use(i, b+1)
-				i = b
-				continue
+				if c, n, st := p.colAt(b+1, prefAny); c != nil && st >= mEntity && p.free(b+1) {
+					// "excluding missing income": the rows where it is not empty
+					src := p.src(i, b+1+n)
+					p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: "is not null"})
+					p.understood(i, fmt.Sprintf("%s -> %s is not empty", src, c.Name), src)
+					p.use(i, b+1+n)
+					i = b + n
+					continue
+				}
+				// "excluding empty containers" is of a flag or a value
+				if e := b + 1; e >= len(p.toks) || p.toks[e].kind != kWord || afterHad[p.low(e)] || stopwords[p.low(e)] {
+					// "avg csat (excl. blanks)": missing values, which a
+					// measure of a column leaves out anyway (a count of rows
+					// does not: checked once the measures are read)
+					p.blanksAt, p.blanksSaid = i, true
+					p.understood(i, fmt.Sprintf("%s -> missing values left out, as every measure of a column leaves them out", p.src(i, b+1)), p.src(i, b+1))
+					p.use(i, b+1)
+					i = b
+					continue
+				}
 			}
 		}
 		switch {

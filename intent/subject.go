@@ -323,6 +323,26 @@ func (p *parser) afterRead(i int) bool {
 // scaleWords say the scale numbers are written in.
 var scaleWords = setOf("thousands", "millions", "billions", "thousand", "million", "billion", "000s", "k")
 
+// comparesGroups reports whether the comparison word at i sets the
+// request's groups side by side: "compared across hotels", "compare adr
+// by region", "how do hotels compare on adr", a gap "between" the values.
+// "Compared with women", "compared to the west" say what with, which no
+// grouping answers.
+func (p *parser) comparesGroups(i int) bool {
+	next := ""
+	if i+1 < len(p.toks) {
+		next = p.toks[i+1].low
+	}
+	if p.toks[i].low == "gap" || p.toks[i].low == "gaps" {
+		return next == "between"
+	}
+	switch next {
+	case "across", "by", "among", "amongst", "between", "per", "on", "over":
+		return true
+	}
+	return i == 0 || p.toks[i-1].kind == kPunct // "compare adr across meal types"
+}
+
 // compareWords ask to set groups side by side.
 var compareWords = setOf("compare", "compared", "comparing", "comparison", "contrast", "contrasted", "gap", "gaps")
 
@@ -456,7 +476,7 @@ func (p *parser) asides() error {
 		case (w == "names" || w == "name") && p.namesShown():
 			// "show their names": the ranking is of names already
 		case w == "among" || w == "amongst":
-		case compareWords[w] && len(p.in.GroupBy) > 0 && p.in.Compare == nil:
+		case compareWords[w] && len(p.in.GroupBy) > 0 && p.in.Compare == nil && p.comparesGroups(i):
 			// "avg adr compared across hotels": the groups side by side
 		case correlationWords[w] && slices.Contains(p.in.Analyses, AnalysisCorrelation):
 			// "how strongly", "give me the coefficient": of the correlation

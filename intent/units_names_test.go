@@ -54,7 +54,7 @@ func TestRatioOfOneRow(t *testing.T) {
 		{Name: "pop_est", Type: "integer", Min: "3000000", Max: "200000000"}}}}}
 	checkCases(t, []parseCase{
 		{text: "GDP per capita for Brazil (gdp_md_est is in $ millions)", schema: ne, want: want{Table: "nations",
-			Measures: []Measure{{Column: "gdp_md_est", Agg: "sum", Per: "pop_est", Scale: 1e-6}}, Filters: []Filter{eq("name", "Brazil")}}},
+			Measures: []Measure{{Column: "gdp_md_est", Agg: "sum", Per: "pop_est", DataScale: 1e6}}, Filters: []Filter{eq("name", "Brazil")}}},
 	})
 	reported(t, ne, "GDP per capita in South America")
 }

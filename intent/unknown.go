@@ -378,8 +378,8 @@ func (p *parser) yearColumnTimes() error {
 func (p *parser) yearMonthColumns(yc *Column) error {
 	start, err1 := time.Parse("2006-01-02", p.in.Time.Start)
 	end, err2 := time.Parse("2006-01-02", p.in.Time.End)
-	if err1 != nil || err2 != nil || start.Day() != 1 {
-		return nil
+	if err1 != nil || err2 != nil || start.Day() != 1 || p.in.Compare != nil {
+		return nil // "Q3 2022 vs Q3 2021": both periods, or neither
 	}
 	names, most, part := []string{"month", "mon", "mo", "mth", "mnth"}, 12, int(start.Month())
 	switch {

@@ -3,7 +3,6 @@ package analyze
 import (
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -506,11 +505,11 @@ func (b *planBuilder) measures() []measure {
 		default:
 			mm.sql, mm.alias, mm.label = aggregate(m.Agg, quoteIdent(m.Column)), m.Agg+"_"+m.Column, aggWord(m.Agg)+" "+m.Column
 		}
-		switch {
-		case m.Scale > 0 && m.Scale < 0.01:
+		if m.DataScale > 1 {
 			// a column said to be in millions, in a ratio: back in ones
-			mm.sql = scaled(mm.sql, m.Scale)
-		case m.Scale != 0 && m.Scale != 1:
+			mm.sql = "(" + mm.sql + ") * " + strconv.FormatFloat(m.DataScale, 'f', 1, 64)
+		}
+		if m.Scale != 0 && m.Scale != 1 {
 			// "in $k": the result in the unit asked for
 			mm.sql = scaled(mm.sql, m.Scale)
 			mm.alias += "_" + scaleName(m.Scale)
@@ -914,10 +913,6 @@ func (m measure) when(cond string) string {
 func scaled(sql string, f float64) string {
 	if f == 0 || f == 1 {
 		return sql
-	}
-	if f < 0.01 {
-		// in ones from millions: times a whole number, written exactly
-		return "(" + sql + ") * " + strconv.FormatFloat(math.Round(1/f), 'f', 1, 64)
 	}
 	g := strconv.FormatFloat(f, 'f', -1, 64)
 	if !strings.Contains(g, ".") {

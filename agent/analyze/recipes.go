@@ -147,6 +147,10 @@ func (r *run) shapeOf(in *intent.Intent) analysis.RecipeShape {
 			// "in $k": a shape of its own, shown in another unit
 			sh.Measures[len(sh.Measures)-1] += fmt.Sprintf("/%g", m.Scale)
 		}
+		if m.DataScale != 0 {
+			// "(gdp is in $ millions)": a ratio brought back to ones
+			sh.Measures[len(sh.Measures)-1] += fmt.Sprintf("*%g", m.DataScale)
+		}
 	}
 	for _, g := range in.GroupBy {
 		kind := g.Grain
@@ -400,6 +404,9 @@ func slotsText(in *intent.Intent) string {
 		}
 		if m.Scale != 0 {
 			col += fmt.Sprintf(" in units of %g", m.Scale)
+		}
+		if m.DataScale != 0 {
+			col += fmt.Sprintf(" from units of %g", m.DataScale)
 		}
 		parts = append(parts, fmt.Sprintf("measure=%s(%s)", m.Agg, col))
 	}
