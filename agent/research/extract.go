@@ -463,8 +463,18 @@ func nameValues(s string, t Target, subject []string) []Value {
 	return out
 }
 
-// monthName reports a name that is a date ("February 3", "May").
+// monthName reports a name that is a date ("February 3", "May",
+// "Sept. 9"); a word that only starts as a month does ("Marlin",
+// "Decker", "Junction") is no date.
 func monthName(n string) bool {
 	f := strings.Fields(strings.ToLower(n))
-	return len(f) > 0 && len(f[0]) >= 3 && len(f[0]) <= 9 && months[f[0][:3]] != "" && (len(f) == 1 || unicode.IsDigit(rune(f[1][0])))
+	if len(f) == 0 {
+		return false
+	}
+	w := strings.TrimRight(f[0], ".,")
+	full := false
+	for _, m := range strings.Split(monthNames, "|")[:12] {
+		full = full || strings.HasPrefix(m, w)
+	}
+	return len(w) >= 3 && full && (len(f) == 1 || unicode.IsDigit(rune(f[1][0])))
 }
