@@ -271,6 +271,9 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		return c, true
 	}
 	unit, mods, end := r.unitNoun(v)
+	if clockUnits[unit] {
+		return Claim{}, false // "open daily from 9 a.m.": a time of day
+	}
 	// "3,214 of us made it to the finish": people, named by what they did.
 	if k := r.after(v); unit == "" && k+1 < len(r.toks) && r.toks[k].lower == "of" && groupPronouns[r.toks[k+1].lower] {
 		unit, end = "people", r.toks[k+1].end
@@ -1190,3 +1193,6 @@ func (r *reader) nounEvent(i, after int) (string, []string, bool) {
 	}
 	return "", nil, false
 }
+
+// clockUnits are a time of day's, never a count's.
+var clockUnits = set("a.m", "p.m", "a.m.", "p.m.", "am", "pm", "o'clock", "hrs")

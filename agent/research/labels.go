@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 var splitYearRE = regexp.MustCompile(`\b((?:19|20)\d\d)[/-](\d\d)\b`)
@@ -70,6 +71,9 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	label := strings.ToLower(strings.TrimSpace(s[m[2]:m[3]]))
 	if metaLabel(label) {
 		return nil, false // "Extract published: 30 June 2023"
+	}
+	if dateline(s[m[2]:m[3]], s[m[4]:]) {
+		return nil, true // "*The Northern Times — 3 May 2024*"
 	}
 	rest := m[4]
 	vals := Values(s[rest:])
@@ -302,4 +306,21 @@ func timelineClaims(s string, subject []string) ([]Claim, bool) {
 		mods = []string{}
 	}
 	return []Claim{{Value: v, Text: v.Text, Unit: "date", Head: head, Mods: mods, Modality: Reported, Attribute: strings.Join(ws, " "), owned: true}}, true
+}
+
+// dateline reports a masthead's line, a name and the day it came out
+// ("The Northern Times — 3 May 2024"): the document's date, no claim.
+func dateline(label, rest string) bool {
+	f := strings.Fields(strings.Trim(label, "*_ "))
+	if len(f) < 2 {
+		return false
+	}
+	for _, w := range f {
+		if r := []rune(w); !unicode.IsUpper(r[0]) && !connectors[strings.ToLower(w)] {
+			return false
+		}
+	}
+	rest = strings.Trim(strings.TrimSpace(rest), "*_.")
+	vals := Values(rest)
+	return len(vals) == 1 && vals[0].Kind == KindDate && vals[0].Start == 0 && vals[0].End == len(rest)
 }

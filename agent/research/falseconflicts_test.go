@@ -1,0 +1,88 @@
+package research
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNoClaimInAMastheadOrAClock: a masthead's line is its document's
+// date and a time of day counts nothing; neither is a claim.
+func TestNoClaimInAMastheadOrAClock(t *testing.T) {
+	for _, s := range []string{
+		"*The Northern Times — 3 May 2024*",
+		"The Valley Courier — 12 June 2025",
+		"The centre is open daily from 9 a.m. to 6 p.m.",
+	} {
+		if cs := Claims(s, []string{"haldane", "ferry"}); len(cs) != 0 {
+			t.Errorf("Claims(%q) = %+v; want none", s, cs)
+		}
+	}
+	// A label that is no name still dates what it names.
+	if cs := Claims("Opening date: 3 May 2024", []string{"haldane"}); len(cs) != 1 {
+		t.Errorf("Claims(Opening date: 3 May 2024) = %+v; want one", cs)
+	}
+}
+
+// TestRolesInAListAndOfOtherBodies: in "Finance Director Carla Mendes,
+// Emergency Manager Dana Whitcomb" each title is the name's after it;
+// the chair of a users' group is not the chair of a council committee.
+func TestRolesInAListAndOfOtherBodies(t *testing.T) {
+	cs := Claims("Also present: County Administrator Brian Teller, Finance Director Carla Mendes, Emergency Manager Dana Whitcomb.", []string{"haldane"})
+	got := map[string]string{}
+	for _, c := range cs {
+		got[c.Attribute] = c.Text
+	}
+	if got["emergency manager"] != "Dana Whitcomb" || got["finance director"] != "Carla Mendes" {
+		t.Errorf("Claims(list of titles) = %v; want Dana Whitcomb the emergency manager and Carla Mendes the finance director", got)
+	}
+	a := Claims("Councillor Morag Tulloch, chair of the council's Transport Committee, said the ferry was late.", []string{"haldane"})
+	b := Claims("Hamish Rendall, chair of the Venn Ferry Users' Group, said one ship is not enough.", []string{"haldane"})
+	if len(a) != 1 || len(b) != 1 || a[0].Like(b[0]) {
+		t.Errorf("Claims(chairs of two bodies) = %+v, %+v; want two claims that do not meet", a, b)
+	}
+}
+
+// TestHedgedFigureIsRounded: "some 2,700 workers" is 2,740 to the
+// hundred; "about 3,000" is not 3,400.
+func TestHedgedFigureIsRounded(t *testing.T) {
+	value := func(s string) Value {
+		vs := Values(s)
+		if len(vs) == 0 {
+			t.Fatalf("Values(%q) = none", s)
+		}
+		return vs[len(vs)-1]
+	}
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"as some 2,700 workers walked out", "2,740 employees took part", true},
+		{"We need some 300 volunteers", "312 volunteers gave their time", true},
+		{"overtime cost about $600,000", "overtime cost $610,000", true},
+		{"about 3,000 visitors", "3,400 visitors", false},
+		{"2,700 workers walked out", "2,740 employees took part", false},
+	} {
+		if got := Same(value(c.a), value(c.b)); got != c.want {
+			t.Errorf("Same(%q, %q) = %v; want %v", c.a, c.b, got, c.want)
+		}
+	}
+	if !strings.Contains(value("some 2,700").Text, "2,700") || !value("some 2,700").Approx {
+		t.Errorf("Values(some 2,700) = %+v; want a figure about that much", value("some 2,700"))
+	}
+}
+
+// TestExactFigureSpeaksForItsSide: a side that holds "around 1,500
+// pupils" and "1,486 pupils" is the exact figure's.
+func TestExactFigureSpeaksForItsSide(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://news", Title: "Local news", Credibility: 0.6, Text: "Tarn Academy opened with around 1,500 pupils."},
+		{URL: "doc://report", Title: "Inspection report", Credibility: 0.9, Text: "Tarn Academy has 1,486 pupils on roll."},
+		{URL: "doc://census", Title: "School census", Credibility: 0.9, Text: "At the October census the academy counted 1,486 pupils at Tarn Academy."},
+		{URL: "doc://parents", Title: "Parents' page", Credibility: 0.3, Text: "Tarn Academy now has 1,648 pupils, so classes are bigger."},
+	}, "Brief me on Tarn Academy: its pupils, its staff and when it opened.")
+	for _, d := range res.Discrepancies {
+		if strings.Contains(sideValues(d), "1,648") && !strings.Contains(d.Preferred, "1,486") {
+			t.Errorf("discrepancy %s prefers %q; want 1,486 pupils (sides %s)", d.Topic, d.Preferred, sideValues(d))
+		}
+	}
+}
