@@ -308,6 +308,13 @@ func (r *reader) phraseBefore(j int) (string, []string, bool) {
 			jumped = true
 			continue
 		}
+		// "the total attendance at the 14 concerts of the tour": a
+		// number inside the phrase's own preposition.
+		if t.number() && !yearOnly(t) && start != end && start > 1 && determiners[r.toks[start-1].lower] && prepositions[r.toks[start-2].lower] {
+			start -= 3
+			jumped = true
+			continue
+		}
 		// "one-off merger costs of £12 million and annual savings":
 		// another phrase.
 		if t.lower == "and" && start > 0 && (r.toks[start-1].number() || scales[r.toks[start-1].lower] != 0) || t.number() && !yearOnly(t) && start != end && !r.version(t) {

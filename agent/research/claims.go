@@ -650,15 +650,39 @@ func (r *reader) doneBy(k int) string {
 // what was done to what it counts; "" when none, or when it only states
 // the count ("were recorded").
 func (r *reader) passiveAct(k int) string {
-	if k+1 >= len(r.toks) || (r.toks[k].lower != "were" && r.toks[k].lower != "was") {
+	// "four firefighters and one resident were treated", "1,420
+	// firefighters and support staff are now assigned": past what is
+	// counted with them.
+	if k+2 < len(r.toks) && r.toks[k].lower == "and" {
+		j := k + 1
+		for j < len(r.toks) && j <= k+3 && !beForms[r.toks[j].lower] && !clauseEnds[r.toks[j].lower] && !verbLike(r.toks[j]) {
+			j++
+		}
+		if j < len(r.toks) && beForms[r.toks[j].lower] {
+			k = j
+		}
+	}
+	if k+1 >= len(r.toks) || !beForms[r.toks[k].lower] {
 		return ""
 	}
+	// "are now assigned".
+	if k+2 < len(r.toks) && (strings.HasSuffix(r.toks[k+1].lower, "ly") || r.toks[k+1].lower == "now" || r.toks[k+1].lower == "also" || r.toks[k+1].lower == "then") {
+		k++
+	}
 	t := r.toks[k+1]
-	if !pastForm(t) || stating[t.lower] || reporting[t.lower] || copulas[t.lower] || modalityWords[t.lower] != "" || counters[t.lower] != "" {
+	if stating[t.lower] && t.lower != "confirmed" {
+		// "412,806 ballot papers were counted": all there were, not
+		// the 1,137 that "were rejected".
+		return "counted"
+	}
+	if !pastForm(t) || reporting[t.lower] || copulas[t.lower] || modalityWords[t.lower] != "" || counters[t.lower] != "" {
 		return ""
 	}
 	return t.lower
 }
+
+// beForms are the forms of "be" a passive act follows.
+var beForms = set("were", "was", "are", "is")
 
 // containerNouns count whatever their "of" names.
 var containerNouns = set("units", "unit", "pieces", "items", "copies", "pairs of", "lots", "batches")

@@ -41,7 +41,9 @@ func TestOneQuantityUnderTwoNouns(t *testing.T) {
 		{"About 24,000 of us packed into the fields.", "24,000 of us", "people", ""},
 		{"Four firefighters were injured in the blaze.", "Four firefighters", "firefighter", "injured"},
 		{"In all, 1,420 firefighters were assigned to the blaze.", "1,420 firefighters", "firefighter", "assigned"},
-		{"In all, 1,420 cases were recorded.", "1,420 cases", "case", ""},
+		{"In all, 1,420 cases were recorded.", "1,420 cases", "case", "counted"},
+		{"Four firefighters and one resident were treated for injuries.", "Four firefighters", "firefighter", "treated"},
+		{"A total of 1,420 firefighters and support staff are now assigned.", "1,420 firefighters", "firefighter", "assigned"},
 	} {
 		cs := Claims(tc.s, nil)
 		i := slices.IndexFunc(cs, func(c Claim) bool { return c.Text == tc.value })

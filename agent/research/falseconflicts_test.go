@@ -1,6 +1,7 @@
 package research
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -84,5 +85,22 @@ func TestExactFigureSpeaksForItsSide(t *testing.T) {
 		if strings.Contains(sideValues(d), "1,648") && !strings.Contains(d.Preferred, "1,486") {
 			t.Errorf("discrepancy %s prefers %q; want 1,486 pupils (sides %s)", d.Topic, d.Preferred, sideValues(d))
 		}
+	}
+}
+
+// TestCountsOfAPartAndTheWhole: the ballot papers rejected are not all
+// those counted; the attendance at 14 concerts is an attendance, not a
+// count of concerts.
+func TestCountsOfAPartAndTheWhole(t *testing.T) {
+	a := Claims("Of these, 1,137 ballot papers were rejected as void.", nil)
+	b := Claims("412,806 ballot papers were counted, including postal votes.", nil)
+	c := Claims("In all, 421,806 ballot papers were counted.", nil)
+	if len(a) != 1 || len(b) != 1 || len(c) != 1 || a[0].Like(b[0]) || !b[0].Like(c[0]) {
+		t.Errorf("Claims(rejected, counted, counted) = %+v, %+v, %+v; want the counted to meet and not the rejected", a, b, c)
+	}
+	cs := Claims("Returns show that the total attendance at the 14 concerts of the 2025 tour was 27,480.", nil)
+	i := slices.IndexFunc(cs, func(c Claim) bool { return c.Value.Text == "27,480" })
+	if i < 0 || cs[i].Head != "attendance" {
+		t.Errorf("Claims(attendance at the 14 concerts was 27,480) = %+v; want 27,480 an attendance", cs)
 	}
 }
