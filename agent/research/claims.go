@@ -148,6 +148,9 @@ func subset(a, b []string) bool {
 // in the same sentence ("restated to $46.9 million from the $48.2 million
 // previously reported") is the figure replaced, not a second claim.
 func Claims(s string, subject []string) []Claim {
+	if publicationNote(s) {
+		return nil // "Released 16 April 2025.": the document's own date
+	}
 	if cs, ok := labelClaims(s, subject); ok {
 		return cs
 	}
@@ -189,6 +192,9 @@ func Claims(s string, subject []string) []Claim {
 			c.Period = r.period(c.Value, vals, events)
 			if q := partOfYear(s); q != "" && c.Period != "" {
 				c.Period += " " + q // "revenue in the first quarter of 2024"
+			}
+			if day := r.snapshot(c.Value, vals); day != "" {
+				c.Period = day // "by Friday evening (July 19, 2024) it had burned 18,300 acres"
 			}
 		}
 		c.Modality = r.modality(c.Value)
@@ -432,6 +438,12 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	c.Head = eventNouns[verb]
 	if c.Head == "" {
 		c.Head = eventStem(verb) // "was discovered on" is a discovery
+	}
+	// "The Lord Lieutenant formally opened the wing on 28 April, two
+	// months after the first patients moved in": a ceremony, not the
+	// day it opened.
+	if vi > 0 && ceremonial[r.toks[vi-1].lower] && (c.Head == "opening" || c.Head == "launch") {
+		c.Head = "ceremony"
 	}
 	// "Brindle Lido holds first gala — June 28": the gala's occurrence,
 	// as "the gala was held on".
@@ -1220,3 +1232,46 @@ func (r *reader) nounEvent(i, after int) (string, []string, bool) {
 
 // clockUnits are a time of day's, never a count's.
 var clockUnits = set("a.m", "p.m", "a.m.", "p.m.", "am", "pm", "o'clock", "hrs")
+
+// snapshotRE ends the words that make a day the moment an event's
+// figure had been reached by: "by Friday evening (", "by noon on". ("By
+// 31 March 2025 the appeal had supported 186 schools" is its count to
+// date; "As of December 31, 2024" a year's figure.)
+var snapshotRE = regexp.MustCompile(`(?i)\bby\s+(?:[a-z]+\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|morning|afternoon|evening|night|noon|midday|midnight|dawn|dusk|nightfall)\b[^.;:]{0,16}$`)
+
+// snapshot is the day a figure had been reached by, in the course of
+// the event ("by Friday evening (July 19, 2024) it had burned 18,300
+// acres"): a count taken on the way, not the final one; "" when the
+// sentence gives none.
+func (r *reader) snapshot(v Value, vals []Value) string {
+	if v.Kind != KindNumber && v.Kind != KindMoney {
+		return ""
+	}
+	for _, y := range vals {
+		if y.Kind != KindDate || len(y.Day) != 10 || y.End > v.Start || !snapshotRE.MatchString(r.s[max(0, y.Start-40):y.Start]) {
+			continue
+		}
+		if between := r.s[y.End:v.Start]; !strings.ContainsAny(between, ".;") && len(between) < 60 {
+			return y.Day
+		}
+	}
+	return ""
+}
+
+// ceremonial words make an opening its ceremony.
+var ceremonial = set("formally", "officially", "ceremonially")
+
+// publicationRE starts a note of when a document came out.
+var publicationRE = regexp.MustCompile(`(?i)^[\W_]*(?:first |last )?(?:released|published|issued|updated|posted|revised|printed|compiled)(?:\s+on)?\s+`)
+
+// publicationNote reports a sentence that only says when its document
+// came out: "Released 16 April 2025.", "*Last updated 3 May 2024*".
+func publicationNote(s string) bool {
+	m := publicationRE.FindString(s)
+	if m == "" {
+		return false
+	}
+	rest := strings.TrimRight(s[len(m):], " .*_)")
+	vals := Values(rest)
+	return len(vals) == 1 && vals[0].Kind == KindDate && vals[0].Start == 0 && vals[0].End == len(rest)
+}

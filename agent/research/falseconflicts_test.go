@@ -104,3 +104,35 @@ func TestCountsOfAPartAndTheWhole(t *testing.T) {
 		t.Errorf("Claims(attendance at the 14 concerts was 27,480) = %+v; want 27,480 an attendance", cs)
 	}
 }
+
+// TestTwoMomentsOfOneEvent: a fire's acres by Friday evening are not its
+// final size; a wing formally opened two months after its first
+// patients did not open twice; a report's "Released 16 April 2025." is
+// its own date.
+func TestTwoMomentsOfOneEvent(t *testing.T) {
+	a := Claims("By Friday evening (July 19, 2024) the fire had burned 18,300 acres.", nil)
+	b := Claims("The final mapped size is 41,870 acres.", nil)
+	if len(a) == 0 || len(b) != 1 || Conflicts(a[len(a)-1], b[0]) {
+		t.Errorf("Claims(by Friday evening, final) = %+v, %+v; want no conflict", a, b)
+	}
+	c := Claims("By 31 March 2025 the appeal had supported 186 schools.", nil)
+	d := Claims("The appeal has reached 168 schools.", nil)
+	if len(c) == 0 || len(d) != 1 || c[len(c)-1].Period == "2025-03-31" {
+		t.Errorf("Claims(by 31 March 2025) = %+v; want a count to date, not of the day", c)
+	}
+	res := run(t, memoryCorpus{
+		{URL: "doc://trust", Title: "Trust press release", Credibility: 0.8, Text: "The new Tolland Wing at Ashby General Hospital opened to patients today, Monday 3 March 2025."},
+		{URL: "doc://board", Title: "Board minutes", Credibility: 0.9, Text: "The Chief Nurse reported that the Tolland Wing received its first patients on 03/03/2025."},
+		{URL: "doc://gazette", Title: "Gazette", Credibility: 0.6, Text: "The Lord Lieutenant formally opened the Tolland Wing at Ashby General Hospital yesterday, Monday 28 April 2025."},
+	}, "What do the sources say about the Tolland Wing: when did it open?")
+	for _, d := range res.Discrepancies {
+		if strings.Contains(sideValues(d), "28 April 2025") {
+			t.Errorf("discrepancy %s: %s; want the ceremony apart from the opening", d.Topic, sideValues(d))
+		}
+	}
+	for _, s := range []string{"Released 16 April 2025.", "*Last updated 3 May 2024*"} {
+		if cs := Claims(s, nil); len(cs) != 0 {
+			t.Errorf("Claims(%q) = %+v; want none", s, cs)
+		}
+	}
+}
