@@ -67,6 +67,11 @@ type Claim struct {
 	Act string
 	// year is the year its source was published, 0 when undated.
 	year int
+	// elsewhere marks the date of another document the sentence speaks
+	// of ("An earlier version of this story, published on 28
+	// February"): it dates nothing of the subject, nor its sentence's
+	// figures.
+	elsewhere bool
 	// guessed marks a year that is its corpus's, its source undated.
 	guessed bool
 }
@@ -179,7 +184,7 @@ func Claims(s string, subject []string) []Claim {
 			}
 			c, ok = r.count(v, out)
 		}
-		if ok {
+		if ok && !c.elsewhere {
 			out = append(out, c)
 		}
 	}
@@ -438,6 +443,11 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	c.Head = eventNouns[verb]
 	if c.Head == "" {
 		c.Head = eventStem(verb) // "was discovered on" is a discovery
+	}
+	// "An earlier version of this story, published on 28 February",
+	// "A KCVT story published on June 20": another document's date.
+	if publishing[verb] && slices.ContainsFunc(r.actorOf(vi), func(w string) bool { return writings[w] || documentWords[w] }) {
+		c.elsewhere = true
 	}
 	// "The Lord Lieutenant formally opened the wing on 28 April, two
 	// months after the first patients moved in": a ceremony, not the
@@ -1264,14 +1274,29 @@ var ceremonial = set("formally", "officially", "ceremonially")
 // publicationRE starts a note of when a document came out.
 var publicationRE = regexp.MustCompile(`(?i)^[\W_]*(?:first |last )?(?:released|published|issued|updated|posted|revised|printed|compiled)(?:\s+on)?\s+`)
 
+// publishedRE is "Published" and the like, anywhere.
+var publishedRE = regexp.MustCompile(`\b(?:[Pp]ublished|PUBLISHED|[Pp]osted|[Uu]pdated|[Ii]ssued|[Rr]eleased|[Pp]rinted)(?:\s+on)?\s+`)
+
 // publicationNote reports a sentence that only says when its document
 // came out: "Released 16 April 2025.", "*Last updated 3 May 2024*".
 func publicationNote(s string) bool {
 	m := publicationRE.FindString(s)
 	if m == "" {
-		return false
+		// "HARLOWE COURIER — OPINION Published 14 June 2025": after a
+		// masthead in capitals.
+		loc := publishedRE.FindStringIndex(s)
+		if loc == nil || strings.ToUpper(s[:loc[0]]) != s[:loc[0]] {
+			return false
+		}
+		m = s[:loc[1]]
 	}
 	rest := strings.TrimRight(s[len(m):], " .*_)")
 	vals := Values(rest)
 	return len(vals) == 1 && vals[0].Kind == KindDate && vals[0].Start == 0 && vals[0].End == len(rest)
 }
+
+// publishing verbs date a document's coming out.
+var publishing = set("published", "posted", "printed", "issued", "released", "aired", "broadcast")
+
+// writings are documents a source may speak of: their dates are theirs.
+var writings = set("story", "article", "column", "version", "piece", "post", "blog", "op-ed", "editorial", "feature", "item", "bulletin", "newsletter", "statement", "interview", "broadcast", "episode")

@@ -122,7 +122,7 @@ func TestSubjectsRowTellsNothingApart(t *testing.T) {
 	facts := []rs.Fact{{ID: "a", SourceURL: "doc://table"}, {ID: "b", SourceURL: "doc://table"}}
 	row := Claim{Head: "lift", Unit: "date", Mods: []string{}, Modality: Reported, Value: Value{Kind: KindDate, Year: 2025, Day: "2025-03-14"}}
 	other := Claim{Head: "lift", Unit: "date", Mods: []string{"dorrance", "village", "water"}, Modality: Reported, Value: Value{Kind: KindDate, Year: 2025, Day: "2025-03-19"}}
-	told := tellApart(facts, map[string]Claim{"a": row, "b": other})
+	told := tellApart(facts, map[string]Claim{"a": row, "b": other}, nil)
 	forum := Claim{Head: "lift", Unit: "date", Mods: []string{"boil", "water", "notice"}, Modality: Reported, Value: Value{Kind: KindDate, Year: 2025, Day: "2025-03-17"}}
 	if !told.alike(row, forum) {
 		t.Errorf("alike(subject's row, forum's boil water notice) = false; want true")

@@ -120,6 +120,17 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			bare.docs = append(bare.docs, d)
 			continue
 		}
+		// "Corrow Valley Water Authority" in a release headed "Corrow
+		// Reservoir Dam rated Fair", or "Corrow Heights" in a newsletter
+		// on "the dam up the hill": the subject's owner or neighbours,
+		// in a document about the subject.
+		if n != "" && kind == "" && place == "" && !strings.Contains(strings.ToLower(n), strings.ToLower(strings.Join(q.SubjectWords, " "))) && docOfSubject(texts[d], q.SubjectWords) {
+			n = ""
+		}
+		if n == "" {
+			bare.docs = append(bare.docs, d)
+			continue
+		}
 		// A name that does not hold the subject's whole name may be the
 		// subject's by another name: it is told apart as a kind is.
 		if !strings.Contains(strings.ToLower(n), strings.ToLower(strings.Join(q.SubjectWords, " "))) && kind == "" {
@@ -235,6 +246,9 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		// A document that names what two of the subject's documents
 		// name is the subject's, wherever else it says it is registered.
 		apart := apartByPlace(g.docs[0], main, texts, q.SubjectWords) && shared < 2
+		// "The Corrow Valley Water Authority's engineers found 37
+		// deficiencies": a document that states the subject's own
+		// figures is about the subject, whatever else it names.
 		if g != main && kindGroups[g] && !apart && (shared >= need || alike) {
 			main.docs = append(main.docs, g.docs...)
 			continue
@@ -763,4 +777,29 @@ func kindOf(g *entityGroup, texts map[string]string) string {
 		}
 	}
 	return ""
+}
+
+// docOfSubject reports a document about the subject whatever other
+// names it gives: a heading writes the subject's whole name, or it
+// speaks of the subject's kind as the one in question ("the state's
+// inspection of the dam up the hill" for Corrow Reservoir Dam).
+func docOfSubject(text string, subject []string) bool {
+	if len(subject) < 2 {
+		return false
+	}
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `\b`)
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") && re.MatchString(l) {
+			return true
+		}
+	}
+	head := subject[len(subject)-1]
+	if len(head) < 3 || retrieveStop(head) {
+		return false
+	}
+	the, err := regexp.Compile(`\b[Tt]he ` + regexp.QuoteMeta(head) + `\b(?:[^\p{L}]|\s+[a-z])`)
+	return err == nil && len(the.FindAllString(text, -1)) >= 2
 }

@@ -110,3 +110,52 @@ func TestNameBeforeARoleIsTheSubject(t *testing.T) {
 		t.Errorf("legalFormOnly(Tolwen Bay Festival CLG) = false; want a legal form")
 	}
 }
+
+// TestOwnersAndNeighboursAreTheSubjects: the dam's owner ("Tarrow
+// Valley Water Board"), writing the dam's name in its heading, and a
+// neighbourhood newsletter ("Tarrow Heights") on "the dam up the hill"
+// are about the dam: their figures meet the others'; a breakdown's rows
+// and a correction's two figures tell no words apart, so the 37
+// deficiencies the report counts and the 45 a news story gave meet.
+func TestOwnersAndNeighboursAreTheSubjects(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://report", Title: "Inspection report", Credibility: 0.9,
+			Text: "# Periodic inspection of Tarrow Reservoir Dam\n\nThe inspection identified 37 deficiencies.\n\n## Deficiencies by feature\n\n" +
+				"| Feature | Deficiencies |\n|---|---:|\n| Embankment | 14 |\n| Spillway | 9 |\n| Outlet tower | 8 |\n| Monitoring | 6 |\n| **Total** | **37** |\n"},
+		{URL: "doc://board", Title: "Board release", Credibility: 0.8,
+			Text: "# Tarrow Reservoir Dam rated Fair\n\nThe Tarrow Valley Water Board today released the report. The Tarrow Valley Water Board said the report lists 37 deficiencies and puts repairs at $18.6 million."},
+		{URL: "doc://news", Title: "TV news", Credibility: 0.6,
+			Text: "State inspectors found 45 deficiencies at Tarrow Reservoir Dam, a source said."},
+		{URL: "doc://fix", Title: "Correction", Credibility: 0.6,
+			Text: "# Correction: dam story\n\nOur story reported that inspectors found 45 deficiencies at Tarrow Reservoir Dam. The state's written report lists 37 deficiencies. We regret the error."},
+		{URL: "doc://heights", Title: "Newsletter", Credibility: 0.3,
+			Text: "TARROW HEIGHTS NEWSLETTER\n\nThe state inspected the dam up the hill. The repair bill for the dam is $16.8 million, and Tarrow Heights residents will pay for it."},
+	}, "What do the sources say about the inspection of Tarrow Reservoir Dam: the deficiencies found and the cost of repairs?")
+	for _, s := range res.Report.Sections {
+		if strings.HasPrefix(s.Title, "Other entities named") {
+			t.Errorf("section %s: %s; want the owner's and the neighbours' documents the dam's", s.Title, s.Content)
+		}
+	}
+	found := false
+	for _, d := range res.Discrepancies {
+		found = found || strings.Contains(d.Preferred, "37") && strings.Contains(sideValues(d), "45")
+	}
+	if !found {
+		t.Errorf("discrepancies %+v; want 37 deficiencies preferred to 45", res.Discrepancies)
+	}
+}
+
+// TestBreakdownTotal: the claim that sums the others of its class is a
+// breakdown's total.
+func TestBreakdownTotal(t *testing.T) {
+	claim := func(n float64, mods ...string) Claim {
+		return Claim{Value: Value{Kind: KindNumber, Num: n}, Unit: "deficiency", Head: "deficiency", Mods: mods, Modality: Reported}
+	}
+	cs := []Claim{claim(14, "embankment"), claim(37, "inspection"), claim(9, "spillway"), claim(8, "outlet"), claim(6, "monitoring")}
+	if got := totalOf(cs); got != 1 {
+		t.Errorf("totalOf(14, 37, 9, 8, 6) = %d; want 1", got)
+	}
+	if got := totalOf(cs[2:]); got != -1 {
+		t.Errorf("totalOf(9, 8, 6) = %d; want none", got)
+	}
+}

@@ -72,7 +72,7 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 	docWords := docVectors(res.Sources)
 	groups := map[string][]*position{}
 	var order []string
-	like := &likeClaims{names: map[string]string{}, told: tellApart(res.Facts, claims)}
+	like := &likeClaims{names: map[string]string{}, told: tellApart(res.Facts, claims, res.Sources)}
 	for i := range res.Facts {
 		f := &res.Facts[i]
 		if f.Value == "" {
