@@ -499,6 +499,14 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 	for len(ws) > 0 && (ws[len(ws)-1].capital() || strings.HasSuffix(ws[len(ws)-1].lower, "ing") || verbLike(ws[len(ws)-1])) {
 		ws = ws[:len(ws)-1]
 	}
+	// "3,500 Northmoor staff walk out", a headline's present verb: the
+	// noun of people ends the unit.
+	for k, t := range ws {
+		if k < len(ws)-1 && (people[t.lower] || staffNouns[t.lower] || staffNouns[singular(t.lower)]) {
+			ws = ws[:k+1]
+			break
+		}
+	}
 	if len(ws) == 0 {
 		return "", nil, 0
 	}

@@ -179,7 +179,10 @@ func Claims(s string, subject []string) []Claim {
 		case KindNumber:
 			// "Phase 2 trial", "Chapter 3": a number after a name is
 			// part of it.
-			if i := r.at(v); i > 0 && r.toks[i-1].capital() && !monthName(r.toks[i-1].text) && !determiners[r.toks[i-1].lower] && !prepositions[r.toks[i-1].lower] && !auxiliaries[r.toks[i-1].lower] {
+			// "Apparently 3,470 staff", "Nearly 3,500 staff": a
+			// sentence's first word is no name.
+			if i := r.at(v); i > 0 && r.toks[i-1].capital() && !monthName(r.toks[i-1].text) && !determiners[r.toks[i-1].lower] && !prepositions[r.toks[i-1].lower] && !auxiliaries[r.toks[i-1].lower] &&
+				!(i == 1 && (fillers[r.toks[0].lower] || strings.HasSuffix(r.toks[0].lower, "ly"))) {
 				continue
 			}
 			c, ok = r.count(v, out)
@@ -906,6 +909,10 @@ func (r *reader) keep(mods []string, t token) []string {
 		return mods
 	}
 	if determiners[w] || r.subject[w] || generic[w] || noise[w] || prepositions[w] || auxiliaries[w] || clauseEnds[w] || w == "and" || w == "or" || pronouns[w] || objectPronouns[w] {
+		return mods
+	}
+	// "Apparently 3,470 staff": an adverb says how sure, not of what.
+	if len(w) > 5 && strings.HasSuffix(w, "ly") && !strings.HasSuffix(w, "ply") {
 		return mods
 	}
 	if t.number() && !r.version(t) || scales[w] != 0 {

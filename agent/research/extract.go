@@ -17,6 +17,12 @@ func Sentences(text string) []string {
 	// Headings name a document or a part of it; they make no claim.
 	var kept []string
 	for _, line := range strings.Split(tableSentences(text), "\n") {
+		// A headline that states a figure ("# 41 miners trapped after
+		// roof fall") is its document's first claim of it.
+		if h := figureHeadline(line); h != "" {
+			kept = append(kept, "", h, "")
+			continue
+		}
 		if strings.HasPrefix(strings.TrimSpace(line), "#") || navigationLine(line) {
 			line = ""
 		}
@@ -477,4 +483,30 @@ func monthName(n string) bool {
 		full = full || strings.HasPrefix(m, w)
 	}
 	return len(w) >= 3 && full && (len(f) == 1 || unicode.IsDigit(rune(f[1][0])))
+}
+
+// figureHeadline is a document's title, without its marks, when it
+// states a figure in a clause: a level-one heading that holds a number
+// and a lower-case word ("# 41 miners trapped after roof fall at
+// Blackwater Colliery", "# Blackwater owner fined £2.5m"); "" for any
+// other line, and for titles in title case ("# Annual Review 2025").
+func figureHeadline(line string) string {
+	t := strings.TrimSpace(line)
+	if !strings.HasPrefix(t, "# ") {
+		return ""
+	}
+	t = strings.Trim(strings.TrimSpace(t[2:]), "*_")
+	if !strings.ContainsAny(t, "0123456789") {
+		return ""
+	}
+	lower := 0
+	for _, w := range strings.Fields(t) {
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsLower(r) && len(w) > 3 && !retrieveStop(w) {
+			lower++
+		}
+	}
+	if lower == 0 || len(strings.Fields(t)) < 4 {
+		return ""
+	}
+	return t
 }

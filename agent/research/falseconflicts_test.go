@@ -137,3 +137,23 @@ func TestTwoMomentsOfOneEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadlineFigures: a title that states a figure is a claim, a
+// title in title case or a section heading is none; a sentence's first
+// word, an adverb, is no name before its figure.
+func TestHeadlineFigures(t *testing.T) {
+	ss := Sentences("# 41 miners trapped after roof fall at Blackwater Colliery\n\n*Chronicle, 11 February 2025*\n\nRescuers worked through the night.\n\n" +
+		"# Northgate Philharmonic — Annual Review 2025\n\n## 2. Coverage of 95 percent\n")
+	if len(ss) == 0 || ss[0] != "41 miners trapped after roof fall at Blackwater Colliery" || slices.ContainsFunc(ss, func(s string) bool { return strings.Contains(s, "Review") || strings.Contains(s, "Coverage") }) {
+		t.Errorf("Sentences(headlines) = %q; want the figure's headline alone", ss)
+	}
+	for _, c := range []struct{ s, text, unit string }{
+		{"Nearly 3,500 Northmoor staff walk out in pay row", "3,500 Northmoor staff", "employee"},
+		{"Apparently 3,470 staff are out.", "3,470 staff", "employee"},
+	} {
+		cs := Claims(c.s, []string{"northmoor"})
+		if len(cs) != 1 || cs[0].Text != c.text || cs[0].Unit != c.unit || len(cs[0].Mods) != 0 {
+			t.Errorf("Claims(%q) = %+v; want %s, a count of %s", c.s, cs, c.text, c.unit)
+		}
+	}
+}
