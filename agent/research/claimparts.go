@@ -512,6 +512,10 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 	}
 	end := ws[len(ws)-1].end
 	unit := ws[len(ws)-1].lower
+	// "412,806 ballot papers" are ballots.
+	if len(ws) > 1 && (unit == "papers" || unit == "paper") && ws[len(ws)-2].lower == "ballot" {
+		unit, ws = "ballots", ws[:len(ws)-1]
+	}
 	// "9 million passengers a year", "40 tonnes of fruit an hour": a rate.
 	for k := r.after(Value{End: end}); k+1 < len(r.toks) && k <= r.after(Value{End: end})+3 && !clauseEnds[r.toks[k].lower]; k++ {
 		if w := r.toks[k].lower; w == "a" || w == "an" || w == "per" || w == "each" {
@@ -739,8 +743,12 @@ func (r *reader) comparedAcross(a, b Value) bool {
 	if b.Start < a.Start {
 		lo, hi = b.End, a.Start
 	}
-	for _, t := range r.toks {
-		if t.start >= lo && t.end <= hi && (t.lower == "against" || t.lower == "compared" || t.lower == "versus" || t.lower == "vs" || t.lower == "than") {
+	for k, t := range r.toks {
+		if t.start >= lo && t.end <= hi && (t.lower == "against" || t.lower == "compared" || t.lower == "versus" || t.lower == "vs" || t.lower == "than" || t.lower == "previous") {
+			return true
+		}
+		// "412,806 voters, up on the previous election in 2021".
+		if t.start >= lo && t.end <= hi && (t.lower == "up" || t.lower == "down") && k+1 < len(r.toks) && (r.toks[k+1].lower == "on" || r.toks[k+1].lower == "from") {
 			return true
 		}
 	}

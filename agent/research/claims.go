@@ -293,6 +293,18 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		unit, end = "people", r.toks[k+1].end
 	}
 	if unit == "" {
+		// "The total number of ballot papers counted across the region
+		// was 412,806": what the number is of is counted.
+		if m := numberOfRE.FindStringSubmatch(r.s[:v.Start]); m != nil {
+			ws := strings.Fields(strings.ToLower(m[1]))
+			if n := len(ws); n > 1 && ws[n-1] == "papers" && ws[n-2] == "ballot" {
+				ws = append(ws[:n-2], "ballots") // ballot papers are ballots
+			}
+			c.Unit = singular(ws[len(ws)-1])
+			c.Head, c.Mods, c.owned = c.Unit, ws[:len(ws)-1], true
+			c.Text = v.Text
+			return c, true
+		}
 		// "a headcount of 1,240", "Headcount rose to 1,420": the noun
 		// phrase is the attribute.
 		j := r.at(v) - 1
@@ -403,6 +415,17 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	}
 	verb, vi := r.eventVerb(i)
 	objectEnd := i
+	// "they didn't declare the final results until 16 May": it was
+	// done then.
+	if nv, nvi := r.notUntil(i); verb == "" && nv != "" {
+		c.Head = eventNouns[nv]
+		if c.Head == "" {
+			c.Head = eventStem(nv)
+		}
+		c.Mods = r.objectOf(nvi, i)
+		c.Object = len(c.Mods) > 0
+		return c, true
+	}
 	if verb == "" {
 		verb, vi = r.verbAfter(i, r.after(v))
 		objectEnd = len(r.toks) // "on September 19 recalled its frozen peas"
@@ -1307,3 +1330,31 @@ var publishing = set("published", "posted", "printed", "issued", "released", "ai
 
 // writings are documents a source may speak of: their dates are theirs.
 var writings = set("story", "article", "column", "version", "piece", "post", "blog", "op-ed", "editorial", "feature", "item", "bulletin", "newsletter", "statement", "interview", "broadcast", "episode")
+
+// numberOfRE ends the words before a count that say what it is the
+// number of: "The total number of ballot papers counted across the
+// region was ".
+var numberOfRE = regexp.MustCompile(`(?i)\bnumber of ((?:[a-z-]+ ){0,2}?[a-z-]+s)\b[^.;:0-9]{0,60}?\b(?:was|were|is|are|stood at|reached|totalled|totaled|came to)\s+(?:about |around |some |nearly |almost |just over |just under )?$`)
+
+// notUntil is the verb a negation puts off until the date at token i
+// ("didn't declare the final results until 16 May", "did not open
+// until"), and its index; "" when the date follows no such "until".
+func (r *reader) notUntil(i int) (string, int) {
+	if i == 0 || r.toks[i-1].lower != "until" {
+		return "", 0
+	}
+	for j := i - 2; j >= 0 && j >= i-10; j-- {
+		w := r.toks[j].lower
+		if clauseEnds[w] || w == "and" {
+			break
+		}
+		if (w == "not" || w == "never" || strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t")) && j+1 < i-1 {
+			v := r.toks[j+1]
+			if v.capital() || determiners[v.lower] || v.number() {
+				return "", 0
+			}
+			return v.lower, j + 1
+		}
+	}
+	return "", 0
+}

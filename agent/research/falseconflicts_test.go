@@ -12,6 +12,7 @@ func TestNoClaimInAMastheadOrAClock(t *testing.T) {
 	for _, s := range []string{
 		"*The Northern Times — 3 May 2024*",
 		"The Valley Courier — 12 June 2025",
+		"*The Valley Courier — Sunday, July 28, 2024*",
 		"The centre is open daily from 9 a.m. to 6 p.m.",
 	} {
 		if cs := Claims(s, []string{"haldane", "ferry"}); len(cs) != 0 {
@@ -154,6 +155,26 @@ func TestHeadlineFigures(t *testing.T) {
 		cs := Claims(c.s, []string{"northmoor"})
 		if len(cs) != 1 || cs[0].Text != c.text || cs[0].Unit != c.unit || len(cs[0].Mods) != 0 {
 			t.Errorf("Claims(%q) = %+v; want %s, a count of %s", c.s, cs, c.text, c.unit)
+		}
+	}
+}
+
+// TestMoreFormsOfOneClaim: a label in bold with its weekday, "the total
+// number of X was", votes that went into the boxes, ballot papers that
+// are ballots, a figure "up on the previous election in 2021" that is
+// not 2021's, and a day something was not done until.
+func TestMoreFormsOfOneClaim(t *testing.T) {
+	for _, c := range []struct{ s, text, unit, attr, period string }{
+		{"**Date of declaration:** Friday 9 May 2025", "9 May 2025", "date", "date of declaration", ""},
+		{"The total number of ballot papers counted across the region was 412,806.", "412,806", "ballot", "", ""},
+		{"By my reckoning, 421,806 votes went into the boxes across the valley.", "421,806 votes", "vote", "votes", ""},
+		{"Officials said 412,806 voters had returned ballot papers, up on the previous regional election in 2021.", "412,806 voters", "voter", "voters", ""},
+		{"Polls shut on the 8th and they didn't declare the final results until 16 May 2025.", "16 May 2025", "date", "result declar", ""},
+	} {
+		cs := Claims(c.s, []string{"harlowe"})
+		i := slices.IndexFunc(cs, func(x Claim) bool { return x.Text == c.text })
+		if i < 0 || cs[i].Unit != c.unit || c.attr != "" && cs[i].Attribute != c.attr || cs[i].Period != c.period {
+			t.Errorf("Claims(%q) = %+v; want %s a %s, %q, period %q", c.s, cs, c.text, c.unit, c.attr, c.period)
 		}
 	}
 }

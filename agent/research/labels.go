@@ -16,7 +16,7 @@ import (
 
 var splitYearRE = regexp.MustCompile(`\b((?:19|20)\d\d)[/-](\d\d)\b`)
 
-var labelRE = regexp.MustCompile(`^(?:[-*•]\s*)?([\p{L}][\p{L}\p{N} '’/()&-]{0,48}?)\s*(?::|\s[—–-])\s+(\S.*)$`)
+var labelRE = regexp.MustCompile(`^(?:[-*•]\s*)?(?:\*\*|__)?([\p{L}][\p{L}\p{N} '’/()&-]{0,48}?)\s*(?::(?:\*\*|__)?|\s[—–-])\s+(\S.*)$`)
 
 // metaLabels name a document's own metadata, never a claim.
 var metaLabels = set("date", "dated", "filed", "published", "posted", "updated", "issued", "release date", "filing date", "by", "author", "source",
@@ -68,6 +68,13 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	if m == nil {
 		return nil, false
 	}
+	// "**Date of declaration:** Friday 9 May 2025" is a label in bold;
+	// "**Tamarak Ridge ships first concentrate — Sept. 2**" a headline.
+	if t := strings.TrimLeft(s, "-• "); strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__") {
+		if !strings.Contains(s[m[3]:m[4]], ":") {
+			return nil, false
+		}
+	}
 	label := strings.ToLower(strings.TrimSpace(s[m[2]:m[3]]))
 	if metaLabel(label) {
 		return nil, false // "Extract published: 30 June 2023"
@@ -76,6 +83,10 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 		return nil, true // "*The Northern Times — 3 May 2024*"
 	}
 	rest := m[4]
+	// "Date of declaration: Friday 9 May 2025": past the weekday.
+	if w := weekdayRE.FindString(s[rest:]); w != "" {
+		rest += len(w)
+	}
 	vals := Values(s[rest:])
 	if len(vals) == 0 || vals[0].Start != 0 {
 		return nil, false
@@ -321,6 +332,10 @@ func dateline(label, rest string) bool {
 		}
 	}
 	rest = strings.Trim(strings.TrimSpace(rest), "*_.")
+	rest = strings.TrimPrefix(rest, weekdayRE.FindString(rest))
 	vals := Values(rest)
 	return len(vals) == 1 && vals[0].Kind == KindDate && vals[0].Start == 0 && vals[0].End == len(rest)
 }
+
+// weekdayRE is a weekday before a date: "Friday ", "Fri, ".
+var weekdayRE = regexp.MustCompile(`^(?i:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+`)
