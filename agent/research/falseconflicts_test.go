@@ -62,6 +62,8 @@ func TestHedgedFigureIsRounded(t *testing.T) {
 		{"We need some 300 volunteers", "312 volunteers gave their time", true},
 		{"overtime cost about $600,000", "overtime cost $610,000", true},
 		{"about 3,000 visitors", "3,400 visitors", false},
+		{"replacing nine miles of main", "replacing 9.2 miles of main", true},
+		{"nine miles", "12 miles", false},
 		{"2,700 workers walked out", "2,740 employees took part", false},
 	} {
 		if got := Same(value(c.a), value(c.b)); got != c.want {

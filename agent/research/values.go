@@ -97,6 +97,9 @@ func withinRounding(a, b Value) bool {
 // halfUnit is half the place value of the last digit a value writes.
 func halfUnit(v Value) float64 {
 	num := numberRE.FindString(v.Text)
+	if num == "" && v.Num > 0 && v.Num < 100 && v.Num == float64(int(v.Num)) {
+		return 0.5 // "nine miles" is nine to the mile
+	}
 	if num == "" || v.Num == 0 {
 		return 0
 	}
