@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestNoClaimInAMastheadOrAClock: a masthead's line is its document's
@@ -177,6 +178,23 @@ func TestMoreFormsOfOneClaim(t *testing.T) {
 		i := slices.IndexFunc(cs, func(x Claim) bool { return x.Text == c.text })
 		if i < 0 || cs[i].Unit != c.unit || c.attr != "" && cs[i].Attribute != c.attr || cs[i].Period != c.period {
 			t.Errorf("Claims(%q) = %+v; want %s a %s, %q, period %q", c.s, cs, c.text, c.unit, c.attr, c.period)
+		}
+	}
+}
+
+// TestYearOfARangeAndAWeekday: a day without its year takes the year of
+// the day that ends its range, or of the day that begins it, or the one
+// its weekday falls in.
+func TestYearOfARangeAndAWeekday(t *testing.T) {
+	published := time.Date(2025, 3, 28, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct{ s, want string }{
+		{"The festival will run from Thursday 10 July to Sunday 20 July 2025.", "from Thursday 10 July 2025 to Sunday 20 July 2025"},
+		{"The festival opens on July 10th, 2025 and runs until July 20th.", "runs until July 20th, 2025"},
+		{"The review ran on Thursday 10 July.", "Thursday 10 July 2025"},
+		{"The review ran on Wednesday 10 July.", "Wednesday 10 July 2024"},
+	} {
+		if got := withYears(c.s, published); !strings.Contains(got, c.want) {
+			t.Errorf("withYears(%q) = %q; want %q", c.s, got, c.want)
 		}
 	}
 }

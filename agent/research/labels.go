@@ -264,6 +264,8 @@ func labelEvent(ws []string) (string, []string) {
 	for _, w := range ws {
 		switch {
 		case w == "date" || w == "of" || w == "on" || noise[w]:
+		// "Opening night", "Launch day": the event's own time.
+		case eventTimes[w] && slices.ContainsFunc(ws, func(x string) bool { return eventNouns[x] != "" || eventHeads[x] }):
 		case head == "" && eventNouns[w] != "":
 			head = eventNouns[w]
 		case head == "" && eventHeads[w]:
@@ -339,3 +341,7 @@ func dateline(label, rest string) bool {
 
 // weekdayRE is a weekday before a date: "Friday ", "Fri, ".
 var weekdayRE = regexp.MustCompile(`^(?i:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+`)
+
+// eventTimes are the words for the part of a day an event's label may
+// add to it ("Opening night").
+var eventTimes = set("night", "day", "evening", "morning", "afternoon", "weekend")
