@@ -2,6 +2,7 @@ package research
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -506,6 +507,11 @@ func figureHeadline(line string) string {
 		}
 	}
 	if lower == 0 || len(strings.Fields(t)) < 4 {
+		return ""
+	}
+	// "Amendment No. 1 to the Annual Report on Form 10-K/A for fiscal
+	// year 2024" names a document: no count or amount of its own.
+	if !slices.ContainsFunc(Claims(t, nil), func(c Claim) bool { return c.Value.Kind == KindNumber || c.Value.Kind == KindMoney }) {
 		return ""
 	}
 	return t
