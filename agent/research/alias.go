@@ -86,12 +86,18 @@ func classKey(c Claim) string {
 // tellApart reads, in each document, the claims of one class that give
 // different values, and keeps the qualifiers one has and the other
 // lacks.
-func tellApart(facts []rs.Fact, claims map[string]Claim) *toldApart {
+func tellApart(facts []rs.Fact, claims map[string]Claim, sources []rs.SearchResult) *toldApart {
 	byDoc := map[string][]Claim{}
 	for _, f := range facts {
 		if c, ok := claims[f.ID]; ok {
 			byDoc[docURL(f.SourceURL)] = append(byDoc[docURL(f.SourceURL)], c)
 		}
+	}
+	// A correction's wrong figure and its right one name one thing.
+	corrections := map[string]bool{}
+	texts, _ := docTexts(sources)
+	for d, text := range texts {
+		corrections[d] = correcting(text)
 	}
 	t := toldApart{words: map[string]bool{}, periods: map[string]map[string]bool{}}
 	for _, c := range claims {
@@ -102,9 +108,18 @@ func tellApart(facts []rs.Fact, claims map[string]Claim) *toldApart {
 			t.periods[classKey(c)][c.Period] = true
 		}
 	}
-	for _, cs := range byDoc {
+	for doc, cs := range byDoc {
+		if corrections[doc] {
+			continue
+		}
+		total := totalOf(cs)
 		for i, a := range cs {
-			for _, b := range cs[i+1:] {
+			for j, b := range cs[i+1:] {
+				// "37 deficiencies" beside its 14, 9, 8 and 6: the whole
+				// of a breakdown names no thing apart from its parts.
+				if i == total || i+1+j == total {
+					continue
+				}
 				// A claim of no qualifier beside named ones is the subject's
 				// among others' (a table's rows): it tells no word apart.
 				if aliasKey(a) != aliasKey(b) || Same(a.Value, b.Value) || len(a.Mods) == 0 || len(b.Mods) == 0 {
@@ -117,6 +132,27 @@ func tellApart(facts []rs.Fact, claims map[string]Claim) *toldApart {
 		}
 	}
 	return &t
+}
+
+// totalOf is the index of the claim in cs that sums the others of its
+// class (a breakdown's total), -1 when none does.
+func totalOf(cs []Claim) int {
+	for i, c := range cs {
+		if c.Value.Kind != KindNumber && c.Value.Kind != KindMoney || c.Value.Num == 0 {
+			continue
+		}
+		sum, parts := 0.0, 0
+		for j, d := range cs {
+			if j != i && aliasKey(d) == aliasKey(c) && d.Value.Kind == c.Value.Kind && d.Period == c.Period {
+				sum += d.Value.Num
+				parts++
+			}
+		}
+		if parts >= 2 && closeNumbers(sum, c.Value.Num) {
+			return i
+		}
+	}
+	return -1
 }
 
 // alike reports whether c and d are one thing named with different

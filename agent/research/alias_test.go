@@ -38,7 +38,7 @@ func TestClaimsAlikeUnlessToldApart(t *testing.T) {
 		"fans":       "The ground has 19,200 seats. The stand has 6,500 seats. The grant was £4,000. Planning took five years.",
 		"history":    "Aldgrove had 980 members in 2023 and 1,020 members in 2024. There are 1,100 members.",
 	})
-	told := tellApart(facts, claims)
+	told := tellApart(facts, claims, nil)
 	for _, tc := range []struct {
 		a, b  string
 		alike bool
@@ -65,7 +65,7 @@ func TestClaimsAlikeByClassAndSourceYear(t *testing.T) {
 		"a": "Membership of the club grew to 340 in 2024. Hallam Road holds 18,450 spectators.",
 		"b": "The club had 310 members. The ground has 19,200 seats.",
 	})
-	told := tellApart(facts, claims)
+	told := tellApart(facts, claims, nil)
 	if !told.alike(c["340"], c["310 members"]) || !told.alike(c["18,450 spectators"], c["19,200 seats"]) {
 		t.Errorf("alike(340 membership, 310 members), alike(spectators, seats) = false; want true")
 	}

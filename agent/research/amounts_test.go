@@ -95,7 +95,7 @@ func TestAliasNeedsCloseFiguresAndNoPeople(t *testing.T) {
 		"a": "The plant had a $9 million expansion. Dana Whitfield, chief executive officer, spoke.",
 		"b": "It booked $1.3 million of drone service contracts. Marcus Greer was appointed chief financial officer on 3 February 2025.",
 	})
-	told := tellApart(facts, claims)
+	told := tellApart(facts, claims, nil)
 	if told.alike(c["$9 million"], c["$1.3 million"]) {
 		t.Errorf("alike(expansion $9 million, contracts $1.3 million) = true; want false")
 	}

@@ -308,6 +308,13 @@ func (r *reader) phraseBefore(j int) (string, []string, bool) {
 			jumped = true
 			continue
 		}
+		// "the total attendance at the 14 concerts of the tour": a
+		// number inside the phrase's own preposition.
+		if t.number() && !yearOnly(t) && start != end && start > 1 && determiners[r.toks[start-1].lower] && prepositions[r.toks[start-2].lower] {
+			start -= 3
+			jumped = true
+			continue
+		}
 		// "one-off merger costs of £12 million and annual savings":
 		// another phrase.
 		if t.lower == "and" && start > 0 && (r.toks[start-1].number() || scales[r.toks[start-1].lower] != 0) || t.number() && !yearOnly(t) && start != end && !r.version(t) {
@@ -492,11 +499,23 @@ func (r *reader) unitNoun(v Value) (string, []string, int) {
 	for len(ws) > 0 && (ws[len(ws)-1].capital() || strings.HasSuffix(ws[len(ws)-1].lower, "ing") || verbLike(ws[len(ws)-1])) {
 		ws = ws[:len(ws)-1]
 	}
+	// "3,500 Northmoor staff walk out", a headline's present verb: the
+	// noun of people ends the unit.
+	for k, t := range ws {
+		if k < len(ws)-1 && (people[t.lower] || staffNouns[t.lower] || staffNouns[singular(t.lower)]) {
+			ws = ws[:k+1]
+			break
+		}
+	}
 	if len(ws) == 0 {
 		return "", nil, 0
 	}
 	end := ws[len(ws)-1].end
 	unit := ws[len(ws)-1].lower
+	// "412,806 ballot papers" are ballots.
+	if len(ws) > 1 && (unit == "papers" || unit == "paper") && ws[len(ws)-2].lower == "ballot" {
+		unit, ws = "ballots", ws[:len(ws)-1]
+	}
 	// "9 million passengers a year", "40 tonnes of fruit an hour": a rate.
 	for k := r.after(Value{End: end}); k+1 < len(r.toks) && k <= r.after(Value{End: end})+3 && !clauseEnds[r.toks[k].lower]; k++ {
 		if w := r.toks[k].lower; w == "a" || w == "an" || w == "per" || w == "each" {
@@ -724,8 +743,12 @@ func (r *reader) comparedAcross(a, b Value) bool {
 	if b.Start < a.Start {
 		lo, hi = b.End, a.Start
 	}
-	for _, t := range r.toks {
-		if t.start >= lo && t.end <= hi && (t.lower == "against" || t.lower == "compared" || t.lower == "versus" || t.lower == "vs" || t.lower == "than") {
+	for k, t := range r.toks {
+		if t.start >= lo && t.end <= hi && (t.lower == "against" || t.lower == "compared" || t.lower == "versus" || t.lower == "vs" || t.lower == "than" || t.lower == "previous") {
+			return true
+		}
+		// "412,806 voters, up on the previous election in 2021".
+		if t.start >= lo && t.end <= hi && (t.lower == "up" || t.lower == "down") && k+1 < len(r.toks) && (r.toks[k+1].lower == "on" || r.toks[k+1].lower == "from") {
 			return true
 		}
 	}

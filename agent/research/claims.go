@@ -67,6 +67,11 @@ type Claim struct {
 	Act string
 	// year is the year its source was published, 0 when undated.
 	year int
+	// elsewhere marks the date of another document the sentence speaks
+	// of ("An earlier version of this story, published on 28
+	// February"): it dates nothing of the subject, nor its sentence's
+	// figures.
+	elsewhere bool
 	// guessed marks a year that is its corpus's, its source undated.
 	guessed bool
 }
@@ -148,6 +153,9 @@ func subset(a, b []string) bool {
 // in the same sentence ("restated to $46.9 million from the $48.2 million
 // previously reported") is the figure replaced, not a second claim.
 func Claims(s string, subject []string) []Claim {
+	if publicationNote(s) {
+		return nil // "Released 16 April 2025.": the document's own date
+	}
 	if cs, ok := labelClaims(s, subject); ok {
 		return cs
 	}
@@ -171,12 +179,15 @@ func Claims(s string, subject []string) []Claim {
 		case KindNumber:
 			// "Phase 2 trial", "Chapter 3": a number after a name is
 			// part of it.
-			if i := r.at(v); i > 0 && r.toks[i-1].capital() && !monthName(r.toks[i-1].text) && !determiners[r.toks[i-1].lower] && !prepositions[r.toks[i-1].lower] && !auxiliaries[r.toks[i-1].lower] {
+			// "Apparently 3,470 staff", "Nearly 3,500 staff": a
+			// sentence's first word is no name.
+			if i := r.at(v); i > 0 && r.toks[i-1].capital() && !monthName(r.toks[i-1].text) && !determiners[r.toks[i-1].lower] && !prepositions[r.toks[i-1].lower] && !auxiliaries[r.toks[i-1].lower] &&
+				!(i == 1 && (fillers[r.toks[0].lower] || strings.HasSuffix(r.toks[0].lower, "ly"))) {
 				continue
 			}
 			c, ok = r.count(v, out)
 		}
-		if ok {
+		if ok && !c.elsewhere {
 			out = append(out, c)
 		}
 	}
@@ -189,6 +200,9 @@ func Claims(s string, subject []string) []Claim {
 			c.Period = r.period(c.Value, vals, events)
 			if q := partOfYear(s); q != "" && c.Period != "" {
 				c.Period += " " + q // "revenue in the first quarter of 2024"
+			}
+			if day := r.snapshot(c.Value, vals); day != "" {
+				c.Period = day // "by Friday evening (July 19, 2024) it had burned 18,300 acres"
 			}
 		}
 		c.Modality = r.modality(c.Value)
@@ -271,11 +285,26 @@ func (r *reader) count(v Value, earlier []Claim) (Claim, bool) {
 		return c, true
 	}
 	unit, mods, end := r.unitNoun(v)
+	if clockUnits[unit] {
+		return Claim{}, false // "open daily from 9 a.m.": a time of day
+	}
 	// "3,214 of us made it to the finish": people, named by what they did.
 	if k := r.after(v); unit == "" && k+1 < len(r.toks) && r.toks[k].lower == "of" && groupPronouns[r.toks[k+1].lower] {
 		unit, end = "people", r.toks[k+1].end
 	}
 	if unit == "" {
+		// "The total number of ballot papers counted across the region
+		// was 412,806": what the number is of is counted.
+		if m := numberOfRE.FindStringSubmatch(r.s[:v.Start]); m != nil {
+			ws := strings.Fields(strings.ToLower(m[1]))
+			if n := len(ws); n > 1 && ws[n-1] == "papers" && ws[n-2] == "ballot" {
+				ws = append(ws[:n-2], "ballots") // ballot papers are ballots
+			}
+			c.Unit = singular(ws[len(ws)-1])
+			c.Head, c.Mods, c.owned = c.Unit, ws[:len(ws)-1], true
+			c.Text = v.Text
+			return c, true
+		}
 		// "a headcount of 1,240", "Headcount rose to 1,420": the noun
 		// phrase is the attribute.
 		j := r.at(v) - 1
@@ -386,6 +415,17 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	}
 	verb, vi := r.eventVerb(i)
 	objectEnd := i
+	// "they didn't declare the final results until 16 May": it was
+	// done then.
+	if nv, nvi := r.notUntil(i); verb == "" && nv != "" {
+		c.Head = eventNouns[nv]
+		if c.Head == "" {
+			c.Head = eventStem(nv)
+		}
+		c.Mods = r.objectOf(nvi, i)
+		c.Object = len(c.Mods) > 0
+		return c, true
+	}
 	if verb == "" {
 		verb, vi = r.verbAfter(i, r.after(v))
 		objectEnd = len(r.toks) // "on September 19 recalled its frozen peas"
@@ -429,6 +469,17 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	c.Head = eventNouns[verb]
 	if c.Head == "" {
 		c.Head = eventStem(verb) // "was discovered on" is a discovery
+	}
+	// "An earlier version of this story, published on 28 February",
+	// "A KCVT story published on June 20": another document's date.
+	if publishing[verb] && slices.ContainsFunc(r.actorOf(vi), func(w string) bool { return writings[w] || documentWords[w] }) {
+		c.elsewhere = true
+	}
+	// "The Lord Lieutenant formally opened the wing on 28 April, two
+	// months after the first patients moved in": a ceremony, not the
+	// day it opened.
+	if vi > 0 && ceremonial[r.toks[vi-1].lower] && (c.Head == "opening" || c.Head == "launch") {
+		c.Head = "ceremony"
 	}
 	// "Brindle Lido holds first gala — June 28": the gala's occurrence,
 	// as "the gala was held on".
@@ -647,15 +698,39 @@ func (r *reader) doneBy(k int) string {
 // what was done to what it counts; "" when none, or when it only states
 // the count ("were recorded").
 func (r *reader) passiveAct(k int) string {
-	if k+1 >= len(r.toks) || (r.toks[k].lower != "were" && r.toks[k].lower != "was") {
+	// "four firefighters and one resident were treated", "1,420
+	// firefighters and support staff are now assigned": past what is
+	// counted with them.
+	if k+2 < len(r.toks) && r.toks[k].lower == "and" {
+		j := k + 1
+		for j < len(r.toks) && j <= k+3 && !beForms[r.toks[j].lower] && !clauseEnds[r.toks[j].lower] && !verbLike(r.toks[j]) {
+			j++
+		}
+		if j < len(r.toks) && beForms[r.toks[j].lower] {
+			k = j
+		}
+	}
+	if k+1 >= len(r.toks) || !beForms[r.toks[k].lower] {
 		return ""
 	}
+	// "are now assigned".
+	if k+2 < len(r.toks) && (strings.HasSuffix(r.toks[k+1].lower, "ly") || r.toks[k+1].lower == "now" || r.toks[k+1].lower == "also" || r.toks[k+1].lower == "then") {
+		k++
+	}
 	t := r.toks[k+1]
-	if !pastForm(t) || stating[t.lower] || reporting[t.lower] || copulas[t.lower] || modalityWords[t.lower] != "" || counters[t.lower] != "" {
+	if stating[t.lower] && t.lower != "confirmed" {
+		// "412,806 ballot papers were counted": all there were, not
+		// the 1,137 that "were rejected".
+		return "counted"
+	}
+	if !pastForm(t) || reporting[t.lower] || copulas[t.lower] || modalityWords[t.lower] != "" || counters[t.lower] != "" {
 		return ""
 	}
 	return t.lower
 }
+
+// beForms are the forms of "be" a passive act follows.
+var beForms = set("were", "was", "are", "is")
 
 // containerNouns count whatever their "of" names.
 var containerNouns = set("units", "unit", "pieces", "items", "copies", "pairs of", "lots", "batches")
@@ -857,6 +932,10 @@ func (r *reader) keep(mods []string, t token) []string {
 		return mods
 	}
 	if determiners[w] || r.subject[w] || generic[w] || noise[w] || prepositions[w] || auxiliaries[w] || clauseEnds[w] || w == "and" || w == "or" || pronouns[w] || objectPronouns[w] {
+		return mods
+	}
+	// "Apparently 3,470 staff": an adverb says how sure, not of what.
+	if len(w) > 5 && strings.HasSuffix(w, "ly") && !strings.HasSuffix(w, "ply") {
 		return mods
 	}
 	if t.number() && !r.version(t) || scales[w] != 0 {
@@ -1189,4 +1268,93 @@ func (r *reader) nounEvent(i, after int) (string, []string, bool) {
 		}
 	}
 	return "", nil, false
+}
+
+// clockUnits are a time of day's, never a count's.
+var clockUnits = set("a.m", "p.m", "a.m.", "p.m.", "am", "pm", "o'clock", "hrs")
+
+// snapshotRE ends the words that make a day the moment an event's
+// figure had been reached by: "by Friday evening (", "by noon on". ("By
+// 31 March 2025 the appeal had supported 186 schools" is its count to
+// date; "As of December 31, 2024" a year's figure.)
+var snapshotRE = regexp.MustCompile(`(?i)\bby\s+(?:[a-z]+\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|morning|afternoon|evening|night|noon|midday|midnight|dawn|dusk|nightfall)\b[^.;:]{0,16}$`)
+
+// snapshot is the day a figure had been reached by, in the course of
+// the event ("by Friday evening (July 19, 2024) it had burned 18,300
+// acres"): a count taken on the way, not the final one; "" when the
+// sentence gives none.
+func (r *reader) snapshot(v Value, vals []Value) string {
+	if v.Kind != KindNumber && v.Kind != KindMoney {
+		return ""
+	}
+	for _, y := range vals {
+		if y.Kind != KindDate || len(y.Day) != 10 || y.End > v.Start || !snapshotRE.MatchString(r.s[max(0, y.Start-40):y.Start]) {
+			continue
+		}
+		if between := r.s[y.End:v.Start]; !strings.ContainsAny(between, ".;") && len(between) < 60 {
+			return y.Day
+		}
+	}
+	return ""
+}
+
+// ceremonial words make an opening its ceremony.
+var ceremonial = set("formally", "officially", "ceremonially")
+
+// publicationRE starts a note of when a document came out.
+var publicationRE = regexp.MustCompile(`(?i)^[\W_]*(?:first |last )?(?:released|published|issued|updated|posted|revised|printed|compiled)(?:\s+on)?\s+`)
+
+// publishedRE is "Published" and the like, anywhere.
+var publishedRE = regexp.MustCompile(`\b(?:[Pp]ublished|PUBLISHED|[Pp]osted|[Uu]pdated|[Ii]ssued|[Rr]eleased|[Pp]rinted)(?:\s+on)?\s+`)
+
+// publicationNote reports a sentence that only says when its document
+// came out: "Released 16 April 2025.", "*Last updated 3 May 2024*".
+func publicationNote(s string) bool {
+	m := publicationRE.FindString(s)
+	if m == "" {
+		// "HARLOWE COURIER — OPINION Published 14 June 2025": after a
+		// masthead in capitals.
+		loc := publishedRE.FindStringIndex(s)
+		if loc == nil || strings.ToUpper(s[:loc[0]]) != s[:loc[0]] {
+			return false
+		}
+		m = s[:loc[1]]
+	}
+	rest := strings.TrimRight(s[len(m):], " .*_)")
+	vals := Values(rest)
+	return len(vals) == 1 && vals[0].Kind == KindDate && vals[0].Start == 0 && vals[0].End == len(rest)
+}
+
+// publishing verbs date a document's coming out.
+var publishing = set("published", "posted", "printed", "issued", "released", "aired", "broadcast")
+
+// writings are documents a source may speak of: their dates are theirs.
+var writings = set("story", "article", "column", "version", "piece", "post", "blog", "op-ed", "editorial", "feature", "item", "bulletin", "newsletter", "statement", "interview", "broadcast", "episode")
+
+// numberOfRE ends the words before a count that say what it is the
+// number of: "The total number of ballot papers counted across the
+// region was ".
+var numberOfRE = regexp.MustCompile(`(?i)\bnumber of ((?:[a-z-]+ ){0,2}?[a-z-]+s)\b[^.;:0-9]{0,60}?\b(?:was|were|is|are|stood at|reached|totalled|totaled|came to)\s+(?:about |around |some |nearly |almost |just over |just under )?$`)
+
+// notUntil is the verb a negation puts off until the date at token i
+// ("didn't declare the final results until 16 May", "did not open
+// until"), and its index; "" when the date follows no such "until".
+func (r *reader) notUntil(i int) (string, int) {
+	if i == 0 || r.toks[i-1].lower != "until" {
+		return "", 0
+	}
+	for j := i - 2; j >= 0 && j >= i-10; j-- {
+		w := r.toks[j].lower
+		if clauseEnds[w] || w == "and" {
+			break
+		}
+		if (w == "not" || w == "never" || strings.HasSuffix(w, "n't") || strings.HasSuffix(w, "n’t")) && j+1 < i-1 {
+			v := r.toks[j+1]
+			if v.capital() || determiners[v.lower] || v.number() {
+				return "", 0
+			}
+			return v.lower, j + 1
+		}
+	}
+	return "", 0
 }

@@ -214,8 +214,12 @@ func verbLike(t token) bool {
 	if auxiliaries[w] || copulas[w] || eventNouns[w] != "" || payments[w] != "" || counters[w] != "" || modalityWords[w] != "" {
 		return true
 	}
-	return !t.capital() && len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed")
+	return !t.capital() && len(w) > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed") || irregularPast[w]
 }
+
+// irregularPast are past tenses without "-ed" that follow a count's
+// noun ("421,806 votes went into the boxes").
+var irregularPast = set("went", "came", "took", "gave", "made", "got", "ran", "fell", "rose", "grew", "left", "stood", "sat", "met", "won", "lost", "paid", "spent", "sold", "bought", "brought", "kept", "held", "saw", "began", "broke", "drew", "flew", "fought", "found", "told", "thought", "wrote", "became", "struck", "swam")
 
 // singular cuts a plural's ending so that "sites" meets "site".
 func singular(w string) string {

@@ -76,3 +76,19 @@ func holdsAnyWord(s string, words map[string]bool) bool {
 	}
 	return false
 }
+
+// regretsRE is a source owning up to an error: "KCVT regrets the
+// error", "we apologise for the mistake".
+var regretsRE = regexp.MustCompile(`(?i)\b(?:regrets?|apologi[sz]es?)\s+(?:for\s+)?(?:the|this|that|our|any)\s+(?:error|mistake|errors|mistakes|confusion)\b`)
+
+// correcting reports a passage that is a correction: a heading or a
+// sentence that opens with "Correction", or one that owns up to an
+// error.
+func correcting(text string) bool {
+	for _, s := range Sentences(text) {
+		if correctionRE.MatchString(strings.TrimLeft(s, "#*_ ")) || regretsRE.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}

@@ -41,7 +41,9 @@ func TestOneQuantityUnderTwoNouns(t *testing.T) {
 		{"About 24,000 of us packed into the fields.", "24,000 of us", "people", ""},
 		{"Four firefighters were injured in the blaze.", "Four firefighters", "firefighter", "injured"},
 		{"In all, 1,420 firefighters were assigned to the blaze.", "1,420 firefighters", "firefighter", "assigned"},
-		{"In all, 1,420 cases were recorded.", "1,420 cases", "case", ""},
+		{"In all, 1,420 cases were recorded.", "1,420 cases", "case", "counted"},
+		{"Four firefighters and one resident were treated for injuries.", "Four firefighters", "firefighter", "treated"},
+		{"A total of 1,420 firefighters and support staff are now assigned.", "1,420 firefighters", "firefighter", "assigned"},
 	} {
 		cs := Claims(tc.s, nil)
 		i := slices.IndexFunc(cs, func(c Claim) bool { return c.Text == tc.value })
@@ -120,7 +122,7 @@ func TestSubjectsRowTellsNothingApart(t *testing.T) {
 	facts := []rs.Fact{{ID: "a", SourceURL: "doc://table"}, {ID: "b", SourceURL: "doc://table"}}
 	row := Claim{Head: "lift", Unit: "date", Mods: []string{}, Modality: Reported, Value: Value{Kind: KindDate, Year: 2025, Day: "2025-03-14"}}
 	other := Claim{Head: "lift", Unit: "date", Mods: []string{"dorrance", "village", "water"}, Modality: Reported, Value: Value{Kind: KindDate, Year: 2025, Day: "2025-03-19"}}
-	told := tellApart(facts, map[string]Claim{"a": row, "b": other})
+	told := tellApart(facts, map[string]Claim{"a": row, "b": other}, nil)
 	forum := Claim{Head: "lift", Unit: "date", Mods: []string{"boil", "water", "notice"}, Modality: Reported, Value: Value{Kind: KindDate, Year: 2025, Day: "2025-03-17"}}
 	if !told.alike(row, forum) {
 		t.Errorf("alike(subject's row, forum's boil water notice) = false; want true")

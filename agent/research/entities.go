@@ -85,6 +85,20 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		}
 		place := ""
 		if n == "" {
+			// "The 1998 Cedar Hollow Fire" beside the question's 2024 one.
+			if era := otherEra(texts[d], q); era != "" {
+				n, place = eraName(q.Subject, era), era
+			}
+		}
+		if n == "" {
+			// "Bright Start", the City of Port Aubin's reading programme,
+			// beside the Bright Start campaign the question puts in
+			// Varenne.
+			if place = placedElsewhere(d, q, texts, order); place != "" {
+				n = q.Subject + " (" + titleWords(place) + ")"
+			}
+		}
+		if n == "" {
 			if place = placedApart(d, q, texts, order); place != "" {
 				n = orDefault(written[d], q.Subject+" ("+titleWords(place)+")")
 			}
@@ -101,6 +115,17 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			if other, p := aliasNamesake(d, q, texts, order); other != "" {
 				n, place = other, p
 			}
+		}
+		if n == "" {
+			bare.docs = append(bare.docs, d)
+			continue
+		}
+		// "Corrow Valley Water Authority" in a release headed "Corrow
+		// Reservoir Dam rated Fair", or "Corrow Heights" in a newsletter
+		// on "the dam up the hill": the subject's owner or neighbours,
+		// in a document about the subject.
+		if n != "" && kind == "" && place == "" && !strings.Contains(strings.ToLower(n), strings.ToLower(strings.Join(q.SubjectWords, " "))) && docOfSubject(texts[d], q.SubjectWords) {
+			n = ""
 		}
 		if n == "" {
 			bare.docs = append(bare.docs, d)
@@ -221,6 +246,9 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		// A document that names what two of the subject's documents
 		// name is the subject's, wherever else it says it is registered.
 		apart := apartByPlace(g.docs[0], main, texts, q.SubjectWords) && shared < 2
+		// "The Corrow Valley Water Authority's engineers found 37
+		// deficiencies": a document that states the subject's own
+		// figures is about the subject, whatever else it names.
 		if g != main && kindGroups[g] && !apart && (shared >= need || alike) {
 			main.docs = append(main.docs, g.docs...)
 			continue
@@ -349,9 +377,42 @@ func nameIn(text string, subject []string) string {
 		return ""
 	}
 	if first == "" || forms[first] < bareCount {
+		// "Harlowe Valley Township" three times and the Harlowe Valley
+		// Regional Council once, to say they are not one.
+		if n, c := divergentName(text, subject); c >= 2 && c > len(found) {
+			return n
+		}
 		return ""
 	}
 	return first
+}
+
+// divergentName is the name a document writes most often that starts
+// as the subject's and goes on otherwise ("Harlowe Valley Township" for
+// the Harlowe Valley Regional Council, "Marlin Shoal" for Marlin Shoals
+// Reef), and how often it writes it.
+func divergentName(text string, subject []string) (string, int) {
+	counts := map[string]int{}
+	best, bestKey := "", ""
+	for k := len(subject) - 1; k >= 1; k-- {
+		re, err := regexp.Compile(`(?i)\b` + namePattern(subject[:k]) + `\b`)
+		if err != nil {
+			continue
+		}
+		for _, m := range re.FindAllStringIndex(text, -1) {
+			ext := extension(text[m[1]:])
+			if ext == "" || !strings.HasPrefix(text[m[1]:], " ") || strings.EqualFold(strings.Fields(ext)[0], subject[k]) || legalFormOnly(ext, nil) {
+				continue
+			}
+			form := text[m[0]:m[1]] + " " + ext
+			key := strings.ToLower(form)
+			counts[key]++
+			if best == "" || counts[key] > counts[bestKey] {
+				best, bestKey = form, key
+			}
+		}
+	}
+	return best, counts[bestKey]
 }
 
 // namePattern matches a name of the subject's words, with the
@@ -400,6 +461,11 @@ func extension(rest string) string {
 			strings.ToUpper(t) == t && !legalForms[t] && (roleAcronyms[t] || len(r) > 5 || len(out) == 0 && t == w) {
 			break
 		}
+		if roleNounRE.MatchString(t) {
+			// "Northmoor Railways Regional Director": the name's
+			// officer, not a longer name.
+			return ""
+		}
 		out = append(out, t)
 		if len(out) == 3 || t != w {
 			break // punctuation ends the name
@@ -407,6 +473,8 @@ func extension(rest string) string {
 	}
 	return strings.Join(out, " ")
 }
+
+var roleNounRE = regexp.MustCompile(`^(?i:` + roleNouns + `)$`)
 
 // legalFormOnly reports a name that is the subject's and a legal form
 // ("Tallis Software Inc").
@@ -424,13 +492,13 @@ func legalFormOnly(name string, subject []string) bool {
 	return rest > 0
 }
 
-var legalWords = set("inc", "ltd", "llc", "llp", "plc", "corp", "corporation", "gmbh", "ag", "sa", "nv", "bv", "limited", "co", "asa", "ab", "oy", "spa", "srl")
+var legalWords = set("inc", "ltd", "llc", "llp", "plc", "corp", "corporation", "gmbh", "ag", "sa", "nv", "bv", "limited", "co", "asa", "ab", "oy", "spa", "srl", "clg", "dac", "cic", "pty", "sarl", "sas", "kg")
 
 // roleAcronyms are capitals after a name that name a role, not the
 // name's end ("Kestrel CEO"); others may ("Aldgrove Community FC,").
 var roleAcronyms = map[string]bool{"CEO": true, "CFO": true, "COO": true, "CTO": true, "CIO": true, "MP": true, "MD": true, "VP": true, "HR": true, "PR": true, "IT": true}
 
-var legalForms = map[string]bool{"AG": true, "SA": true, "NV": true, "BV": true, "LLC": true, "LLP": true, "PLC": true, "GmbH": true, "Ltd": true, "Inc": true, "Co": true}
+var legalForms = map[string]bool{"CLG": true, "DAC": true, "CIC": true, "Pty": true, "SARL": true, "SAS": true, "KG": true, "AG": true, "SA": true, "NV": true, "BV": true, "LLC": true, "LLP": true, "PLC": true, "GmbH": true, "Ltd": true, "Inc": true, "Co": true}
 
 // appositiveKind is what a document says the subject is, in an
 // apposition after its bare name: "Eastline, the Oban ferry operator,"
@@ -709,4 +777,29 @@ func kindOf(g *entityGroup, texts map[string]string) string {
 		}
 	}
 	return ""
+}
+
+// docOfSubject reports a document about the subject whatever other
+// names it gives: a heading writes the subject's whole name, or it
+// speaks of the subject's kind as the one in question ("the state's
+// inspection of the dam up the hill" for Corrow Reservoir Dam).
+func docOfSubject(text string, subject []string) bool {
+	if len(subject) < 2 {
+		return false
+	}
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `\b`)
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") && re.MatchString(l) {
+			return true
+		}
+	}
+	head := subject[len(subject)-1]
+	if len(head) < 3 || retrieveStop(head) {
+		return false
+	}
+	the, err := regexp.Compile(`\b[Tt]he ` + regexp.QuoteMeta(head) + `\b(?:[^\p{L}]|\s+[a-z])`)
+	return err == nil && len(the.FindAllString(text, -1)) >= 2
 }

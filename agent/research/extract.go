@@ -2,6 +2,7 @@ package research
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -17,6 +18,12 @@ func Sentences(text string) []string {
 	// Headings name a document or a part of it; they make no claim.
 	var kept []string
 	for _, line := range strings.Split(tableSentences(text), "\n") {
+		// A headline that states a figure ("# 41 miners trapped after
+		// roof fall") is its document's first claim of it.
+		if h := figureHeadline(line); h != "" {
+			kept = append(kept, "", h, "")
+			continue
+		}
 		if strings.HasPrefix(strings.TrimSpace(line), "#") || navigationLine(line) {
 			line = ""
 		}
@@ -463,8 +470,49 @@ func nameValues(s string, t Target, subject []string) []Value {
 	return out
 }
 
-// monthName reports a name that is a date ("February 3", "May").
+// monthName reports a name that is a date ("February 3", "May",
+// "Sept. 9"); a word that only starts as a month does ("Marlin",
+// "Decker", "Junction") is no date.
 func monthName(n string) bool {
 	f := strings.Fields(strings.ToLower(n))
-	return len(f) > 0 && len(f[0]) >= 3 && len(f[0]) <= 9 && months[f[0][:3]] != "" && (len(f) == 1 || unicode.IsDigit(rune(f[1][0])))
+	if len(f) == 0 {
+		return false
+	}
+	w := strings.TrimRight(f[0], ".,")
+	full := false
+	for _, m := range strings.Split(monthNames, "|")[:12] {
+		full = full || strings.HasPrefix(m, w)
+	}
+	return len(w) >= 3 && full && (len(f) == 1 || unicode.IsDigit(rune(f[1][0])))
+}
+
+// figureHeadline is a document's title, without its marks, when it
+// states a figure in a clause: a level-one heading that holds a number
+// and a lower-case word ("# 41 miners trapped after roof fall at
+// Blackwater Colliery", "# Blackwater owner fined £2.5m"); "" for any
+// other line, and for titles in title case ("# Annual Review 2025").
+func figureHeadline(line string) string {
+	t := strings.TrimSpace(line)
+	if !strings.HasPrefix(t, "# ") {
+		return ""
+	}
+	t = strings.Trim(strings.TrimSpace(t[2:]), "*_")
+	if !strings.ContainsAny(t, "0123456789") {
+		return ""
+	}
+	lower := 0
+	for _, w := range strings.Fields(t) {
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsLower(r) && len(w) > 3 && !retrieveStop(w) {
+			lower++
+		}
+	}
+	if lower == 0 || len(strings.Fields(t)) < 4 {
+		return ""
+	}
+	// "Amendment No. 1 to the Annual Report on Form 10-K/A for fiscal
+	// year 2024" names a document: no count or amount of its own.
+	if !slices.ContainsFunc(Claims(t, nil), func(c Claim) bool { return c.Value.Kind == KindNumber || c.Value.Kind == KindMoney }) {
+		return ""
+	}
+	return t
 }

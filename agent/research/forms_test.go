@@ -69,7 +69,7 @@ func TestAmountsAfterWhatTheyCost(t *testing.T) {
 // from, the day it got under way (after its weekday), and a recall
 // whose day stands between its subject and its verb.
 var fenwick = memoryCorpus{
-	{URL: "doc://programme", Title: "Fenwick Show — official programme", Credibility: 0.85, Published: day("2025-06-01"),
+	{URL: "doc://programme", Title: "Fenwick Show — official results", Credibility: 0.85, Published: day("2025-08-01"),
 		Text: "The Fenwick Show ran from 25 July to 27 July 2025 at Home Farm."},
 	{URL: "doc://society", Title: "Fenwick Agricultural Society — annual report", Credibility: 0.85, Published: day("2025-10-01"),
 		Text: "The 2025 Fenwick Show went ahead on 25 July 2025 in sunshine."},

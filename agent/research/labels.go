@@ -11,11 +11,12 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 var splitYearRE = regexp.MustCompile(`\b((?:19|20)\d\d)[/-](\d\d)\b`)
 
-var labelRE = regexp.MustCompile(`^(?:[-*•]\s*)?([\p{L}][\p{L}\p{N} '’/()&-]{0,48}?)\s*(?::|\s[—–-])\s+(\S.*)$`)
+var labelRE = regexp.MustCompile(`^(?:[-*•]\s*)?(?:\*\*|__)?([\p{L}][\p{L}\p{N} '’/()&-]{0,48}?)\s*(?::(?:\*\*|__)?|\s[—–-])\s+(\S.*)$`)
 
 // metaLabels name a document's own metadata, never a claim.
 var metaLabels = set("date", "dated", "filed", "published", "posted", "updated", "issued", "release date", "filing date", "by", "author", "source",
@@ -67,11 +68,25 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	if m == nil {
 		return nil, false
 	}
+	// "**Date of declaration:** Friday 9 May 2025" is a label in bold;
+	// "**Tamarak Ridge ships first concentrate — Sept. 2**" a headline.
+	if t := strings.TrimLeft(s, "-• "); strings.HasPrefix(t, "**") || strings.HasPrefix(t, "__") {
+		if !strings.Contains(s[m[3]:m[4]], ":") {
+			return nil, false
+		}
+	}
 	label := strings.ToLower(strings.TrimSpace(s[m[2]:m[3]]))
 	if metaLabel(label) {
 		return nil, false // "Extract published: 30 June 2023"
 	}
+	if dateline(s[m[2]:m[3]], s[m[4]:]) {
+		return nil, true // "*The Northern Times — 3 May 2024*"
+	}
 	rest := m[4]
+	// "Date of declaration: Friday 9 May 2025": past the weekday.
+	if w := weekdayRE.FindString(s[rest:]); w != "" {
+		rest += len(w)
+	}
 	vals := Values(s[rest:])
 	if len(vals) == 0 || vals[0].Start != 0 {
 		return nil, false
@@ -249,6 +264,8 @@ func labelEvent(ws []string) (string, []string) {
 	for _, w := range ws {
 		switch {
 		case w == "date" || w == "of" || w == "on" || noise[w]:
+		// "Opening night", "Launch day": the event's own time.
+		case eventTimes[w] && slices.ContainsFunc(ws, func(x string) bool { return eventNouns[x] != "" || eventHeads[x] }):
 		case head == "" && eventNouns[w] != "":
 			head = eventNouns[w]
 		case head == "" && eventHeads[w]:
@@ -303,3 +320,28 @@ func timelineClaims(s string, subject []string) ([]Claim, bool) {
 	}
 	return []Claim{{Value: v, Text: v.Text, Unit: "date", Head: head, Mods: mods, Modality: Reported, Attribute: strings.Join(ws, " "), owned: true}}, true
 }
+
+// dateline reports a masthead's line, a name and the day it came out
+// ("The Northern Times — 3 May 2024"): the document's date, no claim.
+func dateline(label, rest string) bool {
+	f := strings.Fields(strings.Trim(label, "*_ "))
+	if len(f) < 2 {
+		return false
+	}
+	for _, w := range f {
+		if r := []rune(w); !unicode.IsUpper(r[0]) && !connectors[strings.ToLower(w)] {
+			return false
+		}
+	}
+	rest = strings.Trim(strings.TrimSpace(rest), "*_.")
+	rest = strings.TrimPrefix(rest, weekdayRE.FindString(rest))
+	vals := Values(rest)
+	return len(vals) == 1 && vals[0].Kind == KindDate && vals[0].Start == 0 && vals[0].End == len(rest)
+}
+
+// weekdayRE is a weekday before a date: "Friday ", "Fri, ".
+var weekdayRE = regexp.MustCompile(`^(?i:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+`)
+
+// eventTimes are the words for the part of a day an event's label may
+// add to it ("Opening night").
+var eventTimes = set("night", "day", "evening", "morning", "afternoon", "weekend")

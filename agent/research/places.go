@@ -420,3 +420,91 @@ func writesAny(text string, places []string) bool {
 	}
 	return false
 }
+
+// questionPlaceRE reads the place a question puts its subject in, after
+// the subject's name and before the clause ends: "the Bright Start
+// vaccination campaign in Varenne", "the 2024 Cedar Hollow Fire in
+// Tamarack County".
+var questionPlaceRE = regexp.MustCompile(`^[^:?;]*?\bin\s+((?:[A-Z][\p{L}'’-]+)(?:\s+[A-Z][\p{L}'’-]+){0,2})`)
+
+// otherPlaceRE reads a place a document names: "in Port Aubin", "City of
+// Port Aubin", "near Clyde".
+var otherPlaceRE = regexp.MustCompile(`\b(?:in|of|at|near|from)\s+((?:[A-Z][\p{L}'’-]+)(?:\s+[A-Z][\p{L}'’-]+){0,2})`)
+
+// questionPlace is the place the question puts the subject in, lower
+// case; "" when it names none.
+func questionPlace(q question) string {
+	if q.Subject == "" {
+		return ""
+	}
+	i := strings.Index(q.Text, q.Subject)
+	if i < 0 {
+		return ""
+	}
+	m := questionPlaceRE.FindStringSubmatch(q.Text[i+len(q.Subject):])
+	if m == nil {
+		return ""
+	}
+	var kept []string
+	for _, w := range strings.Fields(m[1]) {
+		if placeWord(w, q.SubjectWords) {
+			kept = append(kept, w)
+		}
+	}
+	return strings.ToLower(strings.Join(kept, " "))
+}
+
+// placedElsewhere is the place a document names, in place of the one the
+// question puts the subject in, when every other document that names
+// the subject (three at least) writes the question's place and this one
+// does not, while it names another place at least twice that no other
+// document writes: the City of Port Aubin's reading programme "Bright
+// Start" beside the Bright Start vaccination campaign in Varenne. ""
+// otherwise.
+func placedElsewhere(d string, q question, texts map[string]string, order []string) string {
+	asked := questionPlace(q)
+	if asked == "" || wordIndex(strings.ToLower(texts[d]), asked) >= 0 {
+		return ""
+	}
+	others := 0
+	for _, o := range order {
+		if o == d || !namesWhole(texts[o], q.SubjectWords) {
+			continue
+		}
+		if wordIndex(strings.ToLower(texts[o]), asked) < 0 {
+			return ""
+		}
+		others++
+	}
+	if others < 3 {
+		return ""
+	}
+	counts := map[string]int{}
+	best := ""
+	for _, m := range otherPlaceRE.FindAllStringSubmatch(texts[d], -1) {
+		var kept []string
+		for _, w := range strings.Fields(m[1]) {
+			if !placeWord(w, q.SubjectWords) {
+				break
+			}
+			kept = append(kept, strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s"))
+		}
+		if len(kept) == 0 {
+			continue
+		}
+		p := strings.ToLower(strings.Join(kept, " "))
+		counts[p]++
+		if counts[p] > counts[best] {
+			best = p
+		}
+	}
+	if counts[best] < 2 {
+		return ""
+	}
+	for _, o := range order {
+		if o != d && wordIndex(strings.ToLower(texts[o]), best) >= 0 {
+			return ""
+		}
+	}
+	return best
+}

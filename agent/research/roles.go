@@ -7,6 +7,7 @@ package research
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -26,13 +27,18 @@ var (
 	// Greer was appointed chief financial officer".
 	roleAfterRE = regexp.MustCompile(`(` + personName + `)(?:,| (?:has served as|served as|serves as|was appointed|was named|became|is|was|remains|will become)) (?:the |its |our |their )?(` + roleTitle + `)\b`)
 	// founderRE: "founded in 2012 by Marc Tremblay".
-	founderRE = regexp.MustCompile(`\b(?:founded|established|started|created)\b[^.;]{0,40}? by (?:[a-z]+ ){0,3}(` + personName + `)`)
+	// roleBodyRE: the body a title is of, "of the Venn Ferry Users'
+	// Group", "of the council's Transport Committee".
+	roleBodyRE = regexp.MustCompile(`^\s+of\s+(?:the\s+)?((?:[a-z]+['’]s\s+)?[A-Z][\p{L}'’-]*(?:\s+(?:of\s+|and\s+|&\s+)?[A-Z][\p{L}'’-]*){0,4})`)
+	// personNextRE: a person's name right after a title.
+	personNextRE = regexp.MustCompile(`^\s+(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z'’-]+\s+[A-Z]`)
+	founderRE    = regexp.MustCompile(`\b(?:founded|established|started|created)\b[^.;]{0,40}? by (?:[a-z]+ ){0,3}(` + personName + `)`)
 )
 
 // roleClaims reads the roles a sentence gives people.
 func (r *reader) roleClaims() []Claim {
 	var out []Claim
-	add := func(title string, start, end int) {
+	add := func(title string, start, end int, after int) {
 		name := r.s[start:end]
 		if r.namesSubject(name) || monthName(name) {
 			return
@@ -41,17 +47,40 @@ func (r *reader) roleClaims() []Claim {
 		if head == "" {
 			return
 		}
+		// "Hamish Rendall, chair of the Venn Ferry Users' Group": a
+		// chair of another body.
+		if after >= 0 {
+			if m := roleBodyRE.FindStringSubmatch(r.s[after:]); m != nil {
+				for _, w := range words(m[1]) {
+					if !r.subject[w] && !determiners[w] && !slices.Contains(mods, w) {
+						mods = append(mods, w)
+					}
+				}
+			}
+		}
 		out = append(out, Claim{Value: Value{Kind: KindPerson, Text: name, Start: start, End: end}, Text: name, Unit: "person",
 			Head: head, Mods: mods, Attribute: strings.Join(append(append([]string(nil), mods...), head), " "), owned: true})
 	}
 	for _, m := range roleBeforeRE.FindAllStringSubmatchIndex(r.s, -1) {
-		add(r.s[m[2]:m[3]], m[4], m[5])
+		if t := strings.ToLower(r.s[m[2]:m[3]]); strings.HasSuffix(t, " of the") || strings.HasSuffix(t, " of") {
+			continue // "chair of the Venn Ferry Users' Group": a body, not a person
+		}
+		add(r.s[m[2]:m[3]], m[4], m[5], -1)
 	}
 	for _, m := range roleAfterRE.FindAllStringSubmatchIndex(r.s, -1) {
-		add(r.s[m[4]:m[5]], m[2], m[3])
+		// "Finance Director Carla Mendes, Emergency Manager Dana
+		// Whitcomb": a title before a name is that name's.
+		title, after := r.s[m[4]:m[5]], m[5]
+		if i := strings.LastIndex(title, " of"); i > 0 && roleBodyRE.MatchString(r.s[m[4]+i:]) {
+			// "chair of the Venn Ferry Users' Group": the title's body.
+			title, after = title[:i], m[4]+i
+		} else if personNextRE.MatchString(r.s[m[5]:]) {
+			continue
+		}
+		add(title, m[2], m[3], after)
 	}
 	for _, m := range founderRE.FindAllStringSubmatchIndex(r.s, -1) {
-		add("founder", m[2], m[3])
+		add("founder", m[2], m[3], -1)
 	}
 	return out
 }

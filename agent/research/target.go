@@ -195,13 +195,16 @@ var connectors = map[string]bool{"of": true, "de": true, "the": true, "and": tru
 // SubjectOf returns the entity a question is about: its quoted title,
 // else its first run of capitalised words (the first word of the
 // question does not count): "When did Morea start playing for Papua New
-// Guinea?" is about Morea.
+// Guinea?" is about Morea. A date is no name: "the October 2025 strike
+// on Northmoor Railways" is about Northmoor Railways.
 func SubjectOf(question string) string {
 	if m := quotedRE.FindStringSubmatch(question); m != nil {
 		return strings.TrimSpace(m[1])
 	}
-	if names := NamesIn(question, true); len(names) > 0 {
-		return names[0]
+	for _, n := range NamesIn(question, true) {
+		if !monthName(n) {
+			return n
+		}
 	}
 	return ""
 }

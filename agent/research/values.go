@@ -45,6 +45,9 @@ type Value struct {
 	Year  int     // dates
 	// Day is "YYYY-MM-DD" or "YYYY-MM" when the date says so.
 	Day string
+	// Approx marks a figure its sentence says is about that much ("some
+	// 2,700 workers"): its trailing zeros are rounding.
+	Approx bool
 }
 
 // Same reports whether a and b say the same thing: equal amounts (within
@@ -94,6 +97,9 @@ func withinRounding(a, b Value) bool {
 // halfUnit is half the place value of the last digit a value writes.
 func halfUnit(v Value) float64 {
 	num := numberRE.FindString(v.Text)
+	if num == "" && v.Num > 0 && v.Num < 100 && v.Num == float64(int(v.Num)) {
+		return 0.5 // "nine miles" is nine to the mile
+	}
 	if num == "" || v.Num == 0 {
 		return 0
 	}
@@ -107,6 +113,14 @@ func halfUnit(v Value) float64 {
 		for range num[i+1:] {
 			unit /= 10
 		}
+	} else if v.Approx {
+		// "some 2,700" is 2,700 to the hundred, though never looser than
+		// a twentieth of it ("about 3,000" is not 3,400).
+		digits := strings.ReplaceAll(num, ",", "")
+		for k := len(digits) - 1; k > 0 && digits[k] == '0'; k-- {
+			unit *= 10
+		}
+		return min(unit*scale/2, abs(v.Num)/20)
 	}
 	return unit * scale / 2
 }
@@ -297,8 +311,23 @@ func Values(s string) []Value {
 		v.Num = parseAmount(v.Text)
 		out = append(out, v)
 	}
+	for i := range out {
+		out[i].Approx = hedgedAt(s, out[i])
+	}
 	sortValues(out)
 	return out
+}
+
+// hedgeRE ends a text that says the figure after it is about that much:
+// "some 2,700 workers", "about $600,000", "an estimated 300".
+var hedgeRE = regexp.MustCompile(`(?i)\b(?:some|about|around|approximately|approx\.?|roughly|nearly|almost|circa|c\.|an estimated|est\.)\s+$`)
+
+// hedgedAt reports a figure s gives as about that much.
+func hedgedAt(s string, v Value) bool {
+	if v.Kind != KindMoney && v.Kind != KindNumber {
+		return false
+	}
+	return strings.HasPrefix(v.Text, "~") || hedgeRE.MatchString(s[max(0, v.Start-20):v.Start])
 }
 
 // clockTime reports a number s[a:b] that is the hours or minutes of a

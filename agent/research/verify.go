@@ -72,7 +72,7 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 	docWords := docVectors(res.Sources)
 	groups := map[string][]*position{}
 	var order []string
-	like := &likeClaims{names: map[string]string{}, told: tellApart(res.Facts, claims)}
+	like := &likeClaims{names: map[string]string{}, told: tellApart(res.Facts, claims, res.Sources)}
 	for i := range res.Facts {
 		f := &res.Facts[i]
 		if f.Value == "" {
@@ -215,13 +215,16 @@ func valueOf(f *rs.Fact) Value {
 	}
 	for _, v := range Values(f.Value) {
 		if v.Text == f.Value {
+			v.Approx = v.Approx || hedgedAt(f.Passage, Value{Kind: v.Kind, Text: v.Text, Start: i})
 			return v
 		}
 	}
-	// A claim's value with its unit: "268 patients".
+	// A claim's value with its unit: "268 patients", "some 300
+	// volunteers".
 	if vs := Values(f.Value); len(vs) > 0 && vs[0].Start == 0 && vs[0].Kind != KindDate {
 		v := vs[0]
 		v.Text = f.Value
+		v.Approx = v.Approx || hedgedAt(f.Passage, Value{Kind: v.Kind, Text: v.Text, Start: i})
 		return v
 	}
 	return Value{Kind: KindTerm, Text: f.Value, Start: i, End: i + len(f.Value)}
@@ -248,6 +251,12 @@ func resolve(res *rs.Result, c *cluster, attribute string, now time.Time, newID 
 		for _, s := range sides {
 			if Same(p.value, s.value) {
 				s.pos = append(s.pos, p)
+				if s.value.Approx && !p.value.Approx {
+					// "around 1,500 pupils" and "1,486 pupils": the side
+					// says the exact figure.
+					s.value = p.value
+					s.pos = append([]*position{p}, s.pos[:len(s.pos)-1]...)
+				}
 				placed = true
 				break
 			}

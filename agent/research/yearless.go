@@ -36,6 +36,7 @@ func withYears(s string, published time.Time) string {
 	}
 	var b strings.Builder
 	last := 0
+	prevEnd, prevYear := -1, 0
 	for _, m := range ms {
 		day, month := m[2:4], m[4:6]
 		if day[0] < 0 {
@@ -58,10 +59,29 @@ func withYears(s string, published time.Time) string {
 		b.WriteString(s[month[1]:m[1]])
 		last = m[1]
 		if hasYear {
+			prevEnd, prevYear = m[1], 0
+			if ym := regexp.MustCompile(`\d{4}`).FindString(s[m[1]:min(len(s), m[1]+7)]); ym != "" {
+				prevYear, _ = strconv.Atoi(ym)
+			}
 			continue
 		}
 		mo, _ := strconv.Atoi(months[mon])
-		year := strconv.Itoa(nearestYear(mo, d, published))
+		y := nearestYear(mo, d, published)
+		if later := yearOfRange(s[m[1]:]); later != 0 {
+			y = later // "from Thursday 10 July to Sunday 20 July 2025"
+		} else if prevYear != 0 && prevEnd >= 0 && rangeJoinRE.MatchString(s[prevEnd:m[0]]) {
+			y = prevYear // "opens on July 10th, 2025 and runs until July 20th"
+		} else if wd, ok := weekdayBefore(s[:m[0]]); ok {
+			// "Thursday 10 July" is in the year 10 July is a Thursday.
+			for _, c := range []int{y, y - 1, y + 1} {
+				if time.Date(c, time.Month(mo), d, 0, 0, 0, 0, time.UTC).Weekday() == wd {
+					y = c
+					break
+				}
+			}
+		}
+		year := strconv.Itoa(y)
+		prevEnd, prevYear = m[1], y
 		if day[0] < month[0] {
 			b.WriteString(" " + year) // "18 July 2024"
 		} else {
@@ -87,3 +107,34 @@ func nearestYear(mo, d int, published time.Time) int {
 	}
 	return published.Year() - 1
 }
+
+// rangeEndRE is the end of a range of days whose last day has a year:
+// " to Sunday 20 July 2025", "–20 July 2025", " and 12 March 2024".
+var rangeEndRE = regexp.MustCompile(`(?i)^\s*(?:to|until|till|through|and|[-–—])\s*(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:` + monthNames + `)|(?:` + monthNames + `)\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?)\b,?\s+(\d{4})\b`)
+
+// yearOfRange is the year of the day that ends a range begun at a day
+// written without one, 0 when rest ends none.
+func yearOfRange(rest string) int {
+	if m := rangeEndRE.FindStringSubmatch(rest); m != nil {
+		y, _ := strconv.Atoi(m[1])
+		return y
+	}
+	return 0
+}
+
+// weekdayBeforeRE is a weekday right before a day: "Thursday ", "Thursday, ".
+var weekdayBeforeRE = regexp.MustCompile(`(?i)\b(mon|tues|wednes|thurs|fri|satur|sun)day,?\s+(?:the\s+)?$`)
+
+// weekdayBefore is the weekday written right before a day, if any.
+func weekdayBefore(before string) (time.Weekday, bool) {
+	m := weekdayBeforeRE.FindStringSubmatch(before)
+	if m == nil {
+		return 0, false
+	}
+	days := map[string]time.Weekday{"mon": time.Monday, "tues": time.Tuesday, "wednes": time.Wednesday, "thurs": time.Thursday, "fri": time.Friday, "satur": time.Saturday, "sun": time.Sunday}
+	return days[strings.ToLower(m[1])], true
+}
+
+// rangeJoinRE is what lies between a range's first day and its last:
+// " to ", " and runs until ", "–".
+var rangeJoinRE = regexp.MustCompile(`(?i)^[^.;:]{0,25}\b(?:to|until|till|through)\b[^.;:]{0,12}$|^\s*[-–—]\s*$`)
