@@ -117,7 +117,12 @@ func (p *parser) scaleSaid(i int) bool {
 		return false
 	}
 	f := scaleOf(p.toks[i].low, sign)
-	if f == 0 {
+	// "(m)" after a measure whose numbers are all below a million: the
+	// millions they are in, not metres; read as their unit, nothing divided
+	millions := f == 0 && p.toks[i].low == "m" && p.toks[k].low == "(" && i+1 < len(p.toks) && p.toks[i+1].low == ")"
+	if millions {
+		f = 1e6
+	} else if f == 0 {
 		return false
 	}
 	idx := -1
@@ -136,6 +141,9 @@ func (p *parser) scaleSaid(i int) bool {
 	m := &p.in.Measures[idx]
 	has := columnScale(m.Column)
 	src := p.src(k, i+1)
+	if millions && (unitInName(m.Column) || has != 1 || !p.allBelow(m.Column, f)) {
+		return false
+	}
 	if d := k; d > 0 && p.toks[k].low == "in" && declareVerbs[p.toks[d-1].low] {
 		// "(gdp_md_est is in $ millions)": the data's unit, not the one
 		// to show: a ratio of it is scaled back to ones (applyRatio)

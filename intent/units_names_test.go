@@ -58,3 +58,17 @@ func TestRatioOfOneRow(t *testing.T) {
 	})
 	reported(t, ne, "GDP per capita in South America")
 }
+
+// TestMillionsInParentheses: "(m)" after a measure all below a million is
+// the millions it is in; after a column in metres it is not read so.
+func TestMillionsInParentheses(t *testing.T) {
+	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
+	pwt := schemaOf("pwt", s("country", "Brazil", "Mexico"), Column{Name: "emp", Type: "float", Min: "0.1", Max: "800"},
+		Column{Name: "depth", Type: "float", Min: "0", Max: "9000000"})
+	checkCases(t, []parseCase{
+		{text: "employment Brazil vs Mexico (m)", schema: pwt, want: want{Table: "pwt",
+			Measures: []Measure{{Column: "emp", Agg: "avg"}}, Filters: []Filter{{"country", "in", []string{"Brazil", "Mexico"}}},
+			GroupBy: []Group{{"country", ""}}}},
+	})
+	reported(t, pwt, "average depth (m)")
+}
