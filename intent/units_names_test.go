@@ -60,7 +60,7 @@ func TestRatioOfOneRow(t *testing.T) {
 }
 
 // TestMillionsInParentheses: "(m)" after a measure all below a million is
-// the millions it is in; after a column in metres it is not read so.
+// the millions it is in; after one of millions, metres, not scaled.
 func TestMillionsInParentheses(t *testing.T) {
 	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
 	pwt := schemaOf("pwt", s("country", "Brazil", "Mexico"), Column{Name: "emp", Type: "float", Min: "0.1", Max: "800"},
@@ -70,5 +70,8 @@ func TestMillionsInParentheses(t *testing.T) {
 			Measures: []Measure{{Column: "emp", Agg: "avg"}}, Filters: []Filter{{"country", "in", []string{"Brazil", "Mexico"}}},
 			GroupBy: []Group{{"country", ""}}}},
 	})
-	reported(t, pwt, "average depth (m)")
+	// a column of millions of something is in metres, as said: nothing scaled
+	if in, err := Parse("average depth (m)", pwt, now); err != nil || len(in.Measures) != 1 || in.Measures[0].Scale != 0 {
+		t.Errorf("average depth (m): %v, %+v; want depth unscaled", err, in)
+	}
 }
