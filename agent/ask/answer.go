@@ -110,6 +110,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		head = "" // a word the room uses everywhere, or one that names a document
 	}
 	opts := options(questionText)
+	modifies := modifiers(questionText)
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers
 	// A name or a code asked about is matched whole: "ConTeXt" is not
@@ -150,7 +151,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 			// Gantry language" is answered by a page of "The Gantry
 			// Modelling Language" that says neither word.
 			about := p.Title + "\n" + c.Context + "\n" + c.Text
-			if !answers(strong, soft, about) || !hasWords(exact, about) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
+			if !answers(strong, soft, modifies, about) || !hasWords(exact, about) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
 				continue // "-k" names the option asked about: a passage without it does not answer
 			}
 			fits[pi] = true
@@ -167,6 +168,9 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				// back to, what it introduces, the release that dates it.
 				quote := u.quote(kind)
 				w := score(content, r, kind, quote+"\n"+itAsked, c.Context+"\n"+u.scene+"\n"+prev)
+				if len(missing(soft, about)) > 0 {
+					w /= 2 // a passage without one of the question's words answers when none with all of them does
+				}
 				if head != "" && !kind.fits(quote) && len(missing([]string{head}, quote+"\n"+itAsked)) > 0 {
 					w /= 2 // the thing asked for is neither named nor given in the line, only around it
 				}

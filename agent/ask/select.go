@@ -230,14 +230,45 @@ var commonVerbs = map[string]bool{"give": true, "gives": true, "gave": true, "ta
 	"actually": true, "really": true, "exactly": true, "without": true}
 
 // answers reports whether a passage has the focus: every strong word, and
-// the soft ones too, but for one of three or more. With nothing to hold it
-// to, every passage does.
-func answers(strong, soft []string, text string) bool {
+// the soft ones too, but for one of three or more, or for one of two or a
+// third of them that the question says in passing ("for example when
+// benchmarking", "the sample script"), so long as the word left out does
+// not say which of a thing the passage has the question means: "external"
+// of "external pointers" (other pointers are not the ones asked about).
+// With nothing to hold it to, every passage does.
+func answers(strong, soft []string, modifies map[string][]string, text string) bool {
 	if len(missing(strong, text)) > 0 {
 		return false
 	}
-	lack := len(missing(soft, text))
-	return lack == 0 || lack == 1 && len(soft) >= 3
+	lack := missing(soft, text)
+	switch {
+	case len(lack) == 0 || len(lack) == 1 && len(soft) >= 3:
+		return true
+	case len(lack) == 1 && len(soft) == 2 || 3*len(lack) <= len(soft):
+		for _, w := range lack {
+			if len(missing(modifies[w], text)) < len(modifies[w]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// modifiers maps each of a question's words to the word right after it
+// when neither is a stopword, the second no number and no verb of the
+// question: the thing it may say which of ("external pointers", "heap
+// size"; not "foreign imports", "codes 11").
+func modifiers(question string) map[string][]string {
+	out := map[string][]string{}
+	ws, verbs := retrieve.Words(question), questionVerbs(question)
+	for i := 0; i+1 < len(ws); i++ {
+		a, b := ws[i], ws[i+1]
+		if len(retrieve.Terms(a)) > 0 && len(retrieve.Terms(b)) > 0 && !verbs[b] && !unicode.IsDigit(rune(b[0])) {
+			out[a] = append(out[a], b)
+		}
+	}
+	return out
 }
 
 // missing returns the words of need that text lacks.

@@ -409,6 +409,9 @@ func TestGivesDefault(t *testing.T) {
 		"15 \\heavyrulewidth=.08em":                                   true,
 		"With enumitem you can set default values for every list.":    false,
 		"The default settings are restored by holding the dial down.": false,
+		"electron-options-add = {tikz options} (initially empty)":     true,
+		// a story's "at first" says no default
+		"Initially, the box was the wrong size.": false,
 	} {
 		if got := givesDefault(u); got != want {
 			t.Errorf("givesDefault(%q) = %v; want %v", u, got, want)
@@ -423,6 +426,33 @@ func TestGivesDefault(t *testing.T) {
 	} {
 		if got := asksOf(q).fallback; got != want {
 			t.Errorf("asksOf(%q).fallback = %v; want %v", q, got, want)
+		}
+	}
+}
+
+// TestAnswersWithoutAWordSaidInPassing: a passage answers without one of
+// two soft words, or a third of them, that the question says in passing;
+// not without the word that says which of a thing the passage has the
+// question means.
+func TestAnswersWithoutAWordSaidInPassing(t *testing.T) {
+	for _, c := range []struct {
+		question, soft, text string
+		want                 bool
+	}{
+		{"How do I stop the reel writing its log to a file, for example when fishing?", "log example",
+			"-nolog: do not write the log", true},
+		{"Which code is assigned to external pointers?", "external pointers",
+			"Pointers to functions have code 7.", false},
+		{"Which code is assigned to external pointers?", "external pointers",
+			"External pointers have code 22.", true},
+		// "foreign" says which package, not which imports
+		{"Which function in package foreign imports a Minitab worksheet?", "package foreign minitab worksheet",
+			"The package's read.mtp imports a Minitab Portable Worksheet.", true},
+		{"Which reel holds braided line?", "braided line", "The Tarn reel holds 120 m of line.", false},
+	} {
+		soft := strings.Fields(c.soft)
+		if got := answers(nil, soft, modifiers(c.question), c.text); got != c.want {
+			t.Errorf("answers(%q, %q) = %v; want %v", c.soft, c.text, got, c.want)
 		}
 	}
 }
