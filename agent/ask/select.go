@@ -700,17 +700,36 @@ var numberedRe = regexp.MustCompile(`^(?i:(?:release|version)\s+)?[vV]?\d+(\.\d+
 
 // pageFurnitureRe matches the lines a page shows about pages: a contents
 // entry's dot leaders and page number ("E.1 Model description . . . . 70"),
-// a running footer ("Page 15 of 34", "Seite 3 von 9", "- 12 -").
-var pageFurnitureRe = regexp.MustCompile(`(?i)((\.\s?){4,}\s*[0-9ivxlc]+$|^(page|seite|p\.)\s*\d+\s*(of|von|de|/)\s*\d+$|\bpage \d+ (of|von) \d+$|^[-–—]\s*\d+\s*[-–—]$)`)
+// a running footer ("Page 15 of 34", "Seite 3 von 9", "- 12 -"), a web
+// manual's links to its neighbours ("Next: Options, Previous: Usage,
+// Up: Running").
+var pageFurnitureRe = regexp.MustCompile(`(?i)((\.\s?){4,}\s*[0-9ivxlc]+$|^(page|seite|p\.)\s*\d+\s*(of|von|de|/)\s*\d+$|\bpage \d+ (of|von) \d+$|^[-–—]\s*\d+\s*[-–—]$|^(next|previous|prev|up):\s.*\b(next|previous|prev|up):\s)`)
 
 // contentsRe matches a table of contents' entries without dot leaders,
 // one or several side by side: a section's number, its title and its
 // page ("1 Licence and Requirements 1", "4.2 Scaling 8   5 Index 9").
-var contentsRe = regexp.MustCompile(`^(\d{1,2}(\.\d{1,2})*\.?\s+\p{Lu}[^.!?;:=\\\d]{0,60}?\s+\d{1,4}\s*)+$`)
+// An entry beside a numbered one may have no number: "2 News 1
+// References 5".
+var contentsRe = regexp.MustCompile(`^(\d{1,2}(\.\d{1,2})*\.?\s+\p{Lu}[^.!?;:=\\\d]{0,60}?\s+\d{1,4}\s*)+((\d{1,2}(\.\d{1,2})*\.?\s+)?\p{Lu}[^.!?;:=\\\d]{0,60}?\s+\d{1,4}\s*)*$`)
 
-// isContents reports whether a line is made of contents entries only.
+// indexEntryRe matches an index's entry: a term and the pages it is on
+// ("maximum ray depth, 12", "lighting, 13-15, 20").
+var indexEntryRe = regexp.MustCompile(`^\pL[^,;:.!?]{0,50},\s*\d{1,4}(\s*[-–,]\s*\d{1,4})*$`)
+
+// isContents reports whether a line is made of contents entries only, or
+// of an index's entries, one or two side by side.
 func isContents(raw string) bool {
-	return contentsRe.MatchString(strings.Join(strings.Fields(raw), " "))
+	if contentsRe.MatchString(strings.Join(strings.Fields(raw), " ")) {
+		return true
+	}
+	cells := cellsOf(raw)
+	for _, c := range cells {
+		first, _, _ := strings.Cut(c.text, " ")
+		if !indexEntryRe.MatchString(c.text) || functionWords[strings.ToLower(first)] {
+			return false // "For example, 5" is a sentence's start
+		}
+	}
+	return len(cells) > 0
 }
 
 var listItemRe = regexp.MustCompile(`^([-•*·–]|\d{1,2}[.)]|\(?[a-z]\))\s`)

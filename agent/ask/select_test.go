@@ -77,6 +77,11 @@ func TestQuestionVerbs(t *testing.T) {
 		"How to turn off the list?":                                 "turn",
 		"What is the path to the file?":                             "",
 		"How many packages were in Debian 1.3?":                     "",
+		"Which runtest option produces XML output?":                 "produces",
+		"Which mcpp option turns on trigraph processing?":           "turns",
+		"Which Stata versions can read.dta handle?":                 "handle",
+		"What file extensions do Systat files have?":                "have",
+		"What kinds of fog can Tachyon render?":                     "render",
 	} {
 		var got []string
 		for w := range questionVerbs(q) {
@@ -162,9 +167,10 @@ func TestPageFurnitureIsNoAnswer(t *testing.T) {
 	text := "Contents\nE.1 Model description written in MathProg . . . . . . . . . . . 70\n" +
 		"B.3 Table drivers.......................... 61\n\n" +
 		"The table driver is a program module which transmits data between a model and a table.\n" +
-		"The changes-package Page 15 von 34\n- 12 -"
+		"The changes-package Page 15 von 34\n- 12 -\n\n" +
+		"Next: Common Options, Previous: Output States, Up: Running the tests [Contents][Index]"
 	for _, u := range units(text) {
-		if strings.Contains(u.text, ". . .") || strings.Contains(u.text, "....") || strings.Contains(u.text, "Page 15") || u.text == "- 12 -" {
+		if strings.Contains(u.text, ". . .") || strings.Contains(u.text, "....") || strings.Contains(u.text, "Page 15") || u.text == "- 12 -" || strings.Contains(u.text, "Next:") {
 			t.Errorf("units quote %q; want page furniture left out", u.text)
 		}
 	}
@@ -337,12 +343,14 @@ func TestContentsEntriesAreNoAnswer(t *testing.T) {
 			t.Errorf("units(%q) has %q; want no contents entry", text, u.text)
 		}
 	}
-	for _, l := range []string{"4.2 Scaling 8", "1 Licence and Requirements 1"} {
+	for _, l := range []string{"4.2 Scaling 8", "1 Licence and Requirements 1", "2 News        1 References       5",
+		"camera, 10                        scene description files, 9", "   maximum ray depth, 12", "lighting, 13-15"} {
 		if !isContents(l) {
 			t.Errorf("isContents(%q) = false; want true", l)
 		}
 	}
-	for _, l := range []string{"Up to 112 atoms are drawn in 3", "The default is 30 minutes.", "16 \\heavyrulewidth=.08em"} {
+	for _, l := range []string{"Up to 112 atoms are drawn in 3", "The default is 30 minutes.", "16 \\heavyrulewidth=.08em",
+		"Level 9 Time 5", "For example, 5"} {
 		if isContents(l) {
 			t.Errorf("isContents(%q) = true; want false", l)
 		}
