@@ -284,10 +284,10 @@ func missing(need []string, text string) []string {
 		if bases == nil {
 			bases = map[string]bool{}
 			for _, x := range words {
-				bases[base(retrieve.American(x))] = true
+				bases[base(retrieve.Lemma(x))] = true
 			}
 		}
-		if !bases[base(retrieve.American(w))] {
+		if !bases[base(retrieve.Lemma(w))] {
 			out = append(out, w)
 		}
 	}
@@ -921,9 +921,10 @@ func documentWords(pages []PageHit, marked map[string]bool) map[string]bool {
 	return out
 }
 
-// stem is a word's English stem, of its American spelling: "colour" and
-// "colors" are one word.
-func stem(w string) string { return english.Stem(retrieve.American(w), false) }
+// stem is a word's English stem, of its American spelling and of the
+// word an irregular form is of: "colour" and "colors" are one word, and
+// "lives" and "life", "January" and "Jan".
+func stem(w string) string { return english.Stem(retrieve.Lemma(w), false) }
 
 // stemsOf is the set of the words' stems, each stemmed once: a word of a
 // question is in a text when its stem is ("released" for "release"), not

@@ -464,3 +464,18 @@ func TestAnswersWithoutAWordSaidInPassing(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingReadsIrregularForms: a passage says a question's word in
+// another form a stemmer does not know: "1 Jan 1999" for January, a
+// half-life for half-lives.
+func TestMissingReadsIrregularForms(t *testing.T) {
+	for _, c := range []struct{ word, text string }{
+		{"january", "3124137600      32      # 1 Jan 1999"},
+		{"lives", "The half-life is given in ps."},
+		{"written", "Petra wrote the package in 2019."},
+	} {
+		if got := missing([]string{c.word}, c.text); len(got) > 0 {
+			t.Errorf("missing(%q, %q) = %v; want none", c.word, c.text, got)
+		}
+	}
+}
