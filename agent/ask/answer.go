@@ -100,6 +100,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	}
 	type unit struct {
 		text, quote string
+		told        string // the quote with what follows a short one (told)
 		page, chunk int // indexes in pages and in the page's chunks
 		score       float64
 		held        bool // it holds the kind of value the question asks for, beside its focus
@@ -143,7 +144,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				// say "author": the first line there that names a person.
 				if l := coverName(c.Text); l != "" {
 					fits[pi] = true
-					found = append(found, unit{l, l, pi, ci, 3*r.weight("") + p.Score, true})
+					found = append(found, unit{l, l, l, pi, ci, 3*r.weight("") + p.Score, true})
 					continue
 				}
 			}
@@ -185,7 +186,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 					}
 				}
 				if len(u.text) >= 8 && w > 0 {
-					found = append(found, unit{u.text, quote, pi, ci, w + 0.3*p.Score - 0.1*float64(pi), held})
+					found = append(found, unit{u.text, quote, told(quote, u.next), pi, ci, w + 0.3*p.Score - 0.1*float64(pi), held})
 				}
 				prev = u.text
 			}
@@ -218,7 +219,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		}
 		quoted[u.quote] = true
 		p := pages[u.page]
-		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clipAround(u.quote, quoteChars, content, r, kind), p.DocumentName, p.PageNumber)
+		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clipAround(u.told, quoteChars, content, r, kind), p.DocumentName, p.PageNumber)
 	}
 	// The answer comes first; how it was found, last.
 	b.WriteString("(Quoted from the room's documents, the passage that answers first; no model was used.)")

@@ -524,12 +524,39 @@ type piece struct {
 	text, scene string
 	heading     string
 	lead, more  string
+	// para numbers the paragraph the piece is of; a table's row is a
+	// paragraph of its own.
+	para int
+	// next is what the piece is quoted with when it is short (told).
+	next string
 }
 
 // quote is what the answer says of a piece: its lead, its text and what
 // it introduces; with its heading before it when the question asks for a
 // date, a version or a name that only the heading has ("2.0, 2018 May 9"
 // above "- Ledger lines repeat at page breaks.").
+// told is how a line is quoted: a short one with the sentence after it
+// in its paragraph, which says what it introduces ("Random initial
+// placement can yield different layouts." is followed by how to ask for
+// it), so long as the two are no longer than a quote may be.
+func told(quote, next string) string {
+	if next == "" || len(quote) >= shortQuote || len(quote)+1+len(next) > quoteChars || strings.HasSuffix(quote, ":") {
+		return quote
+	}
+	return quote + " " + next
+}
+
+// describes reports whether line, a paragraph of its own, is a term
+// that the sentence after it describes: it ends in no stop and is no
+// code nor a table's row, and the next ends as a sentence does.
+func describes(line, next string) bool {
+	return !strings.ContainsAny(line[len(line)-1:], ".!?:;") && !strings.ContainsAny(line, "\\={}") &&
+		!strings.Contains(line, "; ") && strings.HasSuffix(next, ".") && !startsLower(next)
+}
+
+// shortQuote is how long a line may be and be quoted with the next.
+const shortQuote = 120
+
 func (p piece) quote(k wants) string {
 	s := p.text
 	if p.lead != "" {
@@ -554,6 +581,7 @@ func (p piece) quote(k wants) string {
 func units(text string) []piece {
 	var out []piece
 	var para []string
+	paras := 0
 	heading, header := "", ""
 	var headerCells []cell // the header's cells where the page has them
 	group := ""            // the label of the table's rows below it
@@ -566,8 +594,9 @@ func units(text string) []piece {
 		case len(para) == 1 && isHeading(para[0]):
 			heading = para[0]
 		case len(para) > 0:
+			paras++
 			for _, s := range sentences(strings.Join(para, " ")) {
-				out = append(out, piece{text: s, scene: heading, heading: heading})
+				out = append(out, piece{text: s, scene: heading, heading: heading, para: paras})
 			}
 		}
 		para = para[:0]
@@ -603,7 +632,8 @@ func units(text string) []piece {
 			header, headerCells = strings.Join(strings.Fields(line), " "), cellsOf(raw)
 		case row:
 			flush()
-			out = append(out, piece{text: labelled(headerCells, cellsOf(raw)), scene: heading + "\n" + header + "\n" + group, heading: heading})
+			paras++
+			out = append(out, piece{text: labelled(headerCells, cellsOf(raw)), scene: heading + "\n" + header + "\n" + group, heading: heading, para: paras})
 		case listItemRe.MatchString(line) || isTerm(raw) && startsEntry(lines, li):
 			flush()
 			para = append(para, line)
@@ -623,6 +653,11 @@ func units(text string) []piece {
 	}
 	flush()
 	for i := range out {
+		if i+1 < len(out) && out[i+1].heading == out[i].heading && (out[i+1].para == out[i].para || describes(out[i].text, out[i+1].text)) {
+			// the sentence after it in its paragraph, or what describes
+			// a term ("-D0, -D1": "If you specify -D1, ...")
+			out[i].next = out[i+1].text
+		}
 		if i > 0 && pointsBackRe.MatchString(out[i].text) && out[i-1].heading == out[i].heading && !strings.HasSuffix(out[i-1].text, ":") {
 			out[i].lead = out[i-1].text
 		}

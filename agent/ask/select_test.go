@@ -479,3 +479,23 @@ func TestMissingReadsIrregularForms(t *testing.T) {
 		}
 	}
 }
+
+// TestAShortLineIsToldWithTheNext: a short sentence is quoted with the
+// one after it in its paragraph, a term with the sentence that describes
+// it; a line of code alone.
+func TestAShortLineIsToldWithTheNext(t *testing.T) {
+	for _, c := range []struct{ text, first, want string }{
+		{"Random placement gives other layouts. It is asked for by setting start to rand.\n", "Random placement", "setting start to rand"},
+		{"-D0, -D1\n\nIf you specify -D1, the shell stops at a breakpoint.\n", "-D0", "breakpoint"},
+		{"4 \\ledgergap=.8ex\n5 \\ledgerskip=2pt\n", "4 \\ledgergap", ""},
+	} {
+		us := units(c.text)
+		if len(us) == 0 || !strings.HasPrefix(us[0].text, c.first) {
+			t.Fatalf("units(%q) = %+v; want %q first", c.text, us, c.first)
+		}
+		got := told(us[0].quote(wants{}), us[0].next)
+		if c.want == "" && got != us[0].text || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("told(%q) = %q; want it with %q", us[0].text, got, c.want)
+		}
+	}
+}
