@@ -101,7 +101,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	type unit struct {
 		text, quote string
 		told        string // the quote with what follows a short one (told)
-		page, chunk int // indexes in pages and in the page's chunks
+		page, chunk int    // indexes in pages and in the page's chunks
 		score       float64
 		held        bool // it holds the kind of value the question asks for, beside its focus
 	}
