@@ -499,3 +499,17 @@ func TestAShortLineIsToldWithTheNext(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionsOfAThingInThePlural: "versions 5 up to 12 of Stata" gives
+// Stata's versions, as "Stata versions 13 and later" does.
+func TestVersionsOfAThingInThePlural(t *testing.T) {
+	a := asksOf("Which Stata versions can read.dta handle?")
+	for _, u := range []string{"Files from versions 5 up to 12 of Stata can be read by read.dta.", "For Stata versions 13 and later see haven."} {
+		if !a.held(u) || !a.versionOf(u, nil) {
+			t.Errorf("held(%q) = %v, versionOf = %v; want both", u, a.held(u), a.versionOf(u, nil))
+		}
+	}
+	if u := "Stata files are binary."; a.held(u) {
+		t.Errorf("held(%q) = true; want false", u)
+	}
+}
