@@ -786,7 +786,10 @@ func isRow(line string) bool {
 	return nums >= 2 || len(cells) >= 3
 }
 
-var cellSplit = regexp.MustCompile(`\s{3,}|\t`)
+// cellSplit finds what parts a row's cells: a run of spaces, a tab, or
+// a bar between spaces, as a DOCX's or a CSV's rows are written ("ambient
+// | int | 35").
+var cellSplit = regexp.MustCompile(`\s{3,}|\t|\s+\|(\s+\|)*\s+`)
 
 // isGroup reports whether a line alone inside a table labels the rows
 // below it: a few words, no number.

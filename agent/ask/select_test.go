@@ -513,3 +513,14 @@ func TestVersionsOfAThingInThePlural(t *testing.T) {
 		t.Errorf("held(%q) = true; want false", u)
 	}
 }
+
+// TestARowOfCellsApartByBarsIsARow: a table written with its cells apart
+// by bars (a DOCX's or a web page's table, a CSV's rows) is read row by
+// row with its header, not run together as one paragraph.
+func TestARowOfCellsApartByBarsIsARow(t *testing.T) {
+	text := "Name | Type | Default | Meaning\nambient | int | 35 | amount of ambient light\ndiffuse | int | 60 | diffuse reflected light\n"
+	us := units(text)
+	if len(us) != 2 || us[0].text != "Name ambient; Type int; Default 35; Meaning amount of ambient light" {
+		t.Errorf("units(%q) = %+v; want each row with its header", text, us)
+	}
+}
