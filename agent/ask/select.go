@@ -980,9 +980,16 @@ func stemsOf(words []string) map[string]bool {
 // "how many/much".
 var headRe = regexp.MustCompile(`(?i)^\s*(?:what|which)\s+(?:(?:is|was|are|were)\s+)?(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,3}?([\w-]+)\s+(?:of|for|in|on|at|does|do|did|is|was|are|were|has|have|had|that|to|used|between|by|with|from)\b|(?i)\bhow\s+(?:many|much)\s+([\w-]+)`)
 
+// boundRe finds a bound asked for: "the maximum number of", "the minimum
+// amount of".
+var boundRe = regexp.MustCompile(`(?i)\b(maximum|minimum)\s+(number|amount|value|count)\s+of\b`)
+
 // headOf returns the thing a question asks for, lower case, "" when it
 // names none ("What was the revenue of Harbor?": revenue).
 func headOf(question string) string {
+	if m := boundRe.FindStringSubmatch(question); m != nil {
+		return strings.ToLower(m[1]) // "the maximum number of light sources": a bound, which a passage must say
+	}
 	m := headRe.FindStringSubmatch(question)
 	if m == nil {
 		return ""

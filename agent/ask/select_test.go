@@ -18,6 +18,7 @@ func TestHeadOf(t *testing.T) {
 		"Which version of fontconfig added emoji?":           "version",
 		"How many packages were in Debian 1.3?":              "packages",
 		"How much memory does bunzip2 need?":                 "memory",
+		"What is the maximum number of lights in a scene?":   "maximum",
 		"What does the -k flag do?":                          "",
 		"Who wrote bzip2?":                                   "",
 		"Is the Z-200 heavier than the Z-100?":               "",
