@@ -82,7 +82,13 @@ func notIse(w, british string) bool {
 // Spellings returns w and the word in the other English's spelling when
 // it has one: "colour" and "color", "color" and "colour". The other form
 // may be no word at all ("motour"), which a search simply does not find.
+// Its irregular forms follow (forms.go): "january" and "jan", "lives"
+// and "life".
 func Spellings(w string) []string {
+	return append(spellings(w), otherForms(w)...)
+}
+
+func spellings(w string) []string {
 	if a := American(w); a != w {
 		return []string{w, a}
 	}

@@ -22,6 +22,9 @@ var stopwords = setOf(
 	"through", "to", "too", "under", "until", "up", "us", "very", "was", "we",
 	"were", "what", "when", "where", "which", "while", "who", "whom", "whose",
 	"why", "will", "with", "would", "yes", "you", "your", "yours",
+	// what is left of a negation written short ("doesn't", "shouldn't")
+	"doesn", "don", "didn", "isn", "aren", "wasn", "weren", "shouldn", "couldn", "wouldn", "hasn", "haven",
+	"hadn", "mustn", "needn",
 )
 
 // Terms returns the words of a question worth searching for: lowercased,

@@ -100,7 +100,8 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	}
 	type unit struct {
 		text, quote string
-		page, chunk int // indexes in pages and in the page's chunks
+		told        string // the quote with what follows a short one (told)
+		page, chunk int    // indexes in pages and in the page's chunks
 		score       float64
 		held        bool // it holds the kind of value the question asks for, beside its focus
 	}
@@ -110,6 +111,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		head = "" // a word the room uses everywhere, or one that names a document
 	}
 	opts := options(questionText)
+	modifies := modifiers(questionText)
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers
 	// A name or a code asked about is matched whole: "ConTeXt" is not
@@ -142,7 +144,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				// say "author": the first line there that names a person.
 				if l := coverName(c.Text); l != "" {
 					fits[pi] = true
-					found = append(found, unit{l, l, pi, ci, 3*r.weight("") + p.Score, true})
+					found = append(found, unit{l, l, l, pi, ci, 3*r.weight("") + p.Score, true})
 					continue
 				}
 			}
@@ -150,7 +152,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 			// Gantry language" is answered by a page of "The Gantry
 			// Modelling Language" that says neither word.
 			about := p.Title + "\n" + c.Context + "\n" + c.Text
-			if !answers(strong, soft, about) || !hasWords(exact, about) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
+			if !answers(strong, soft, modifies, about) || !hasWords(exact, about) || slices.ContainsFunc(opts, func(o string) bool { return !hasOption(c.Text, o) }) {
 				continue // "-k" names the option asked about: a passage without it does not answer
 			}
 			fits[pi] = true
@@ -167,6 +169,9 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				// back to, what it introduces, the release that dates it.
 				quote := u.quote(kind)
 				w := score(content, r, kind, quote+"\n"+itAsked, c.Context+"\n"+u.scene+"\n"+prev)
+				if len(missing(soft, about)) > 0 {
+					w /= 2 // a passage without one of the question's words answers when none with all of them does
+				}
 				if head != "" && !kind.fits(quote) && len(missing([]string{head}, quote+"\n"+itAsked)) > 0 {
 					w /= 2 // the thing asked for is neither named nor given in the line, only around it
 				}
@@ -181,7 +186,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 					}
 				}
 				if len(u.text) >= 8 && w > 0 {
-					found = append(found, unit{u.text, quote, pi, ci, w + 0.3*p.Score - 0.1*float64(pi), held})
+					found = append(found, unit{u.text, quote, told(quote, u.next), pi, ci, w + 0.3*p.Score - 0.1*float64(pi), held})
 				}
 				prev = u.text
 			}
@@ -214,7 +219,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 		}
 		quoted[u.quote] = true
 		p := pages[u.page]
-		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clipAround(u.quote, quoteChars, content, r, kind), p.DocumentName, p.PageNumber)
+		fmt.Fprintf(&b, "- %q (%s, page %d)\n", clipAround(u.told, quoteChars, content, r, kind), p.DocumentName, p.PageNumber)
 	}
 	// The answer comes first; how it was found, last.
 	b.WriteString("(Quoted from the room's documents, the passage that answers first; no model was used.)")

@@ -67,7 +67,7 @@ func (a asks) versionOf(u string, named map[string]bool) bool {
 		return true
 	}
 	x := regexp.QuoteMeta(a.of)
-	re := regexp.MustCompile(`(?i)\b` + x + `(\W+\w+){0,3}?\W+(v|version\s*|release\s*|\(\s*(>=?|≥)?\s*)?\d+(\.\d+)*|\b(v|version|release)\s*\d+(\.\d+)*\w*\s+of\s+(the\s+|this\s+)?(` + x + `|licen[cs]e|package|program|library)\b`)
+	re := regexp.MustCompile(`(?i)\b` + x + `(\W+\w+){0,3}?\W+(v|versions?\s*|releases?\s*|\(\s*(>=?|≥)?\s*)?\d+(\.\d+)*|\b(v|versions?|releases?)\s*\d+(\.\d+)*\w*(\s+(up to|to|through|and)\s+\d+(\.\d+)*)?\s+of\s+(the\s+|this\s+)?(` + x + `|licen[cs]e|package|program|library)\b`)
 	return re.MatchString(u)
 }
 
@@ -91,8 +91,8 @@ func (a asks) held(u string) bool {
 
 var (
 	// versionNumberRe finds a version's number: "1.61", "v6.0d",
-	// "version 3", "release 2".
-	versionNumberRe = regexp.MustCompile(`(?i)\b[vr]?\d+\.\d+[\w.-]*|\b(version|release|v)\s*\d+\b`)
+	// "version 3", "release 2", "versions 5 up to 12".
+	versionNumberRe = regexp.MustCompile(`(?i)\b[vr]?\d+\.\d+[\w.-]*|\b(versions?|releases?|v)\s*\d+\b`)
 	// numeralRe finds a number written as a word: "six decimal places",
 	// "only one level of undo".
 	numeralRe = regexp.MustCompile(`(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred|thousand|million|billion|once|twice|half|dozen|single|double)\b`)
@@ -102,7 +102,7 @@ var (
 	// is 0.5em", "Default: quantum", "(default)", "defaults to", "by
 	// default, nodes are ellipses", "initially empty", a table's row
 	// under a "Default" column ("Name shape; Default ellipse; ...").
-	defaultValueRe = regexp.MustCompile(`(?i)\bdefaults?(\s+(value|setting|size|width|value is))?\s*(is|was|are|:|=|\(|,|of\s+[\d.]|\s[\d.])|\(default\)|\bdefaults?\s+to\b|\bby default\b|\binitially\b|\bdefault\s+[\\\d.]|\bdefault\s+[^\s;]+(;|$)`)
+	defaultValueRe = regexp.MustCompile(`(?i)\bdefaults?(\s+(value|setting|size|width|value is))?\s*(is|was|are|:|=|\(|,|of\s+[\d.]|\s[\d.])|\(default\)|\bdefaults?\s+to\b|\bby default\b|\binitially\s|\bdefault\s+[\\\d.]|\bdefault\s+[^\s;]+(;|$)`)
 )
 
 // givesDefault reports whether a line says what a default is, not only

@@ -230,14 +230,45 @@ var commonVerbs = map[string]bool{"give": true, "gives": true, "gave": true, "ta
 	"actually": true, "really": true, "exactly": true, "without": true}
 
 // answers reports whether a passage has the focus: every strong word, and
-// the soft ones too, but for one of three or more. With nothing to hold it
-// to, every passage does.
-func answers(strong, soft []string, text string) bool {
+// the soft ones too, but for one of three or more, or for one of two or a
+// third of them that the question says in passing ("for example when
+// benchmarking", "the sample script"), so long as the word left out does
+// not say which of a thing the passage has the question means: "external"
+// of "external pointers" (other pointers are not the ones asked about).
+// With nothing to hold it to, every passage does.
+func answers(strong, soft []string, modifies map[string][]string, text string) bool {
 	if len(missing(strong, text)) > 0 {
 		return false
 	}
-	lack := len(missing(soft, text))
-	return lack == 0 || lack == 1 && len(soft) >= 3
+	lack := missing(soft, text)
+	switch {
+	case len(lack) == 0 || len(lack) == 1 && len(soft) >= 3:
+		return true
+	case len(lack) == 1 && len(soft) == 2 || 3*len(lack) <= len(soft):
+		for _, w := range lack {
+			if len(missing(modifies[w], text)) < len(modifies[w]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// modifiers maps each of a question's words to the word right after it
+// when neither is a stopword, the second no number and no verb of the
+// question: the thing it may say which of ("external pointers", "heap
+// size"; not "foreign imports", "codes 11").
+func modifiers(question string) map[string][]string {
+	out := map[string][]string{}
+	ws, verbs := retrieve.Words(question), questionVerbs(question)
+	for i := 0; i+1 < len(ws); i++ {
+		a, b := ws[i], ws[i+1]
+		if len(retrieve.Terms(a)) > 0 && len(retrieve.Terms(b)) > 0 && !verbs[b] && !unicode.IsDigit(rune(b[0])) {
+			out[a] = append(out[a], b)
+		}
+	}
+	return out
 }
 
 // missing returns the words of need that text lacks.
@@ -253,10 +284,10 @@ func missing(need []string, text string) []string {
 		if bases == nil {
 			bases = map[string]bool{}
 			for _, x := range words {
-				bases[base(retrieve.American(x))] = true
+				bases[base(retrieve.Lemma(x))] = true
 			}
 		}
-		if !bases[base(retrieve.American(w))] {
+		if !bases[base(retrieve.Lemma(w))] {
 			out = append(out, w)
 		}
 	}
@@ -493,12 +524,39 @@ type piece struct {
 	text, scene string
 	heading     string
 	lead, more  string
+	// para numbers the paragraph the piece is of; a table's row is a
+	// paragraph of its own.
+	para int
+	// next is what the piece is quoted with when it is short (told).
+	next string
 }
 
 // quote is what the answer says of a piece: its lead, its text and what
 // it introduces; with its heading before it when the question asks for a
 // date, a version or a name that only the heading has ("2.0, 2018 May 9"
 // above "- Ledger lines repeat at page breaks.").
+// told is how a line is quoted: a short one with the sentence after it
+// in its paragraph, which says what it introduces ("Random initial
+// placement can yield different layouts." is followed by how to ask for
+// it), so long as the two are no longer than a quote may be.
+func told(quote, next string) string {
+	if next == "" || len(quote) >= shortQuote || len(quote)+1+len(next) > quoteChars || strings.HasSuffix(quote, ":") {
+		return quote
+	}
+	return quote + " " + next
+}
+
+// describes reports whether line, a paragraph of its own, is a term
+// that the sentence after it describes: it ends in no stop and is no
+// code nor a table's row, and the next ends as a sentence does.
+func describes(line, next string) bool {
+	return !strings.ContainsAny(line[len(line)-1:], ".!?:;") && !strings.ContainsAny(line, "\\={}") &&
+		!strings.Contains(line, "; ") && strings.HasSuffix(next, ".") && !startsLower(next)
+}
+
+// shortQuote is how long a line may be and be quoted with the next.
+const shortQuote = 120
+
 func (p piece) quote(k wants) string {
 	s := p.text
 	if p.lead != "" {
@@ -523,6 +581,7 @@ func (p piece) quote(k wants) string {
 func units(text string) []piece {
 	var out []piece
 	var para []string
+	paras := 0
 	heading, header := "", ""
 	var headerCells []cell // the header's cells where the page has them
 	group := ""            // the label of the table's rows below it
@@ -535,8 +594,9 @@ func units(text string) []piece {
 		case len(para) == 1 && isHeading(para[0]):
 			heading = para[0]
 		case len(para) > 0:
+			paras++
 			for _, s := range sentences(strings.Join(para, " ")) {
-				out = append(out, piece{text: s, scene: heading, heading: heading})
+				out = append(out, piece{text: s, scene: heading, heading: heading, para: paras})
 			}
 		}
 		para = para[:0]
@@ -572,7 +632,8 @@ func units(text string) []piece {
 			header, headerCells = strings.Join(strings.Fields(line), " "), cellsOf(raw)
 		case row:
 			flush()
-			out = append(out, piece{text: labelled(headerCells, cellsOf(raw)), scene: heading + "\n" + header + "\n" + group, heading: heading})
+			paras++
+			out = append(out, piece{text: labelled(headerCells, cellsOf(raw)), scene: heading + "\n" + header + "\n" + group, heading: heading, para: paras})
 		case listItemRe.MatchString(line) || isTerm(raw) && startsEntry(lines, li):
 			flush()
 			para = append(para, line)
@@ -592,6 +653,11 @@ func units(text string) []piece {
 	}
 	flush()
 	for i := range out {
+		if i+1 < len(out) && out[i+1].heading == out[i].heading && (out[i+1].para == out[i].para || describes(out[i].text, out[i+1].text)) {
+			// the sentence after it in its paragraph, or what describes
+			// a term ("-D0, -D1": "If you specify -D1, ...")
+			out[i].next = out[i+1].text
+		}
 		if i > 0 && pointsBackRe.MatchString(out[i].text) && out[i-1].heading == out[i].heading && !strings.HasSuffix(out[i-1].text, ":") {
 			out[i].lead = out[i-1].text
 		}
@@ -669,17 +735,36 @@ var numberedRe = regexp.MustCompile(`^(?i:(?:release|version)\s+)?[vV]?\d+(\.\d+
 
 // pageFurnitureRe matches the lines a page shows about pages: a contents
 // entry's dot leaders and page number ("E.1 Model description . . . . 70"),
-// a running footer ("Page 15 of 34", "Seite 3 von 9", "- 12 -").
-var pageFurnitureRe = regexp.MustCompile(`(?i)((\.\s?){4,}\s*[0-9ivxlc]+$|^(page|seite|p\.)\s*\d+\s*(of|von|de|/)\s*\d+$|\bpage \d+ (of|von) \d+$|^[-–—]\s*\d+\s*[-–—]$)`)
+// a running footer ("Page 15 of 34", "Seite 3 von 9", "- 12 -"), a web
+// manual's links to its neighbours ("Next: Options, Previous: Usage,
+// Up: Running").
+var pageFurnitureRe = regexp.MustCompile(`(?i)((\.\s?){4,}\s*[0-9ivxlc]+$|^(page|seite|p\.)\s*\d+\s*(of|von|de|/)\s*\d+$|\bpage \d+ (of|von) \d+$|^[-–—]\s*\d+\s*[-–—]$|^(next|previous|prev|up):\s.*\b(next|previous|prev|up):\s)`)
 
 // contentsRe matches a table of contents' entries without dot leaders,
 // one or several side by side: a section's number, its title and its
 // page ("1 Licence and Requirements 1", "4.2 Scaling 8   5 Index 9").
-var contentsRe = regexp.MustCompile(`^(\d{1,2}(\.\d{1,2})*\.?\s+\p{Lu}[^.!?;:=\\\d]{0,60}?\s+\d{1,4}\s*)+$`)
+// An entry beside a numbered one may have no number: "2 News 1
+// References 5".
+var contentsRe = regexp.MustCompile(`^(\d{1,2}(\.\d{1,2})*\.?\s+\p{Lu}[^.!?;:=\\\d]{0,60}?\s+\d{1,4}\s*)+((\d{1,2}(\.\d{1,2})*\.?\s+)?\p{Lu}[^.!?;:=\\\d]{0,60}?\s+\d{1,4}\s*)*$`)
 
-// isContents reports whether a line is made of contents entries only.
+// indexEntryRe matches an index's entry: a term and the pages it is on
+// ("maximum ray depth, 12", "lighting, 13-15, 20").
+var indexEntryRe = regexp.MustCompile(`^\pL[^,;:.!?]{0,50},\s*\d{1,4}(\s*[-–,]\s*\d{1,4})*$`)
+
+// isContents reports whether a line is made of contents entries only, or
+// of an index's entries, one or two side by side.
 func isContents(raw string) bool {
-	return contentsRe.MatchString(strings.Join(strings.Fields(raw), " "))
+	if contentsRe.MatchString(strings.Join(strings.Fields(raw), " ")) {
+		return true
+	}
+	cells := cellsOf(raw)
+	for _, c := range cells {
+		first, _, _ := strings.Cut(c.text, " ")
+		if !indexEntryRe.MatchString(c.text) || functionWords[strings.ToLower(first)] {
+			return false // "For example, 5" is a sentence's start
+		}
+	}
+	return len(cells) > 0
 }
 
 var listItemRe = regexp.MustCompile(`^([-•*·–]|\d{1,2}[.)]|\(?[a-z]\))\s`)
@@ -701,7 +786,10 @@ func isRow(line string) bool {
 	return nums >= 2 || len(cells) >= 3
 }
 
-var cellSplit = regexp.MustCompile(`\s{3,}|\t`)
+// cellSplit finds what parts a row's cells: a run of spaces, a tab, or
+// a bar between spaces, as a DOCX's or a CSV's rows are written ("ambient
+// | int | 35").
+var cellSplit = regexp.MustCompile(`\s{3,}|\t|\s+\|(\s+\|)*\s+`)
 
 // isGroup reports whether a line alone inside a table labels the rows
 // below it: a few words, no number.
@@ -871,9 +959,10 @@ func documentWords(pages []PageHit, marked map[string]bool) map[string]bool {
 	return out
 }
 
-// stem is a word's English stem, of its American spelling: "colour" and
-// "colors" are one word.
-func stem(w string) string { return english.Stem(retrieve.American(w), false) }
+// stem is a word's English stem, of its American spelling and of the
+// word an irregular form is of: "colour" and "colors" are one word, and
+// "lives" and "life", "January" and "Jan".
+func stem(w string) string { return english.Stem(retrieve.Lemma(w), false) }
 
 // stemsOf is the set of the words' stems, each stemmed once: a word of a
 // question is in a text when its stem is ("released" for "release"), not
@@ -891,9 +980,16 @@ func stemsOf(words []string) map[string]bool {
 // "how many/much".
 var headRe = regexp.MustCompile(`(?i)^\s*(?:what|which)\s+(?:(?:is|was|are|were)\s+)?(?:(?:the|a|an)\s+)?(?:[\w-]+\s+){0,3}?([\w-]+)\s+(?:of|for|in|on|at|does|do|did|is|was|are|were|has|have|had|that|to|used|between|by|with|from)\b|(?i)\bhow\s+(?:many|much)\s+([\w-]+)`)
 
+// boundRe finds a bound asked for: "the maximum number of", "the minimum
+// amount of".
+var boundRe = regexp.MustCompile(`(?i)\b(maximum|minimum)\s+(number|amount|value|count)\s+of\b`)
+
 // headOf returns the thing a question asks for, lower case, "" when it
 // names none ("What was the revenue of Harbor?": revenue).
 func headOf(question string) string {
+	if m := boundRe.FindStringSubmatch(question); m != nil {
+		return strings.ToLower(m[1]) // "the maximum number of light sources": a bound, which a passage must say
+	}
 	m := headRe.FindStringSubmatch(question)
 	if m == nil {
 		return ""

@@ -18,6 +18,7 @@ func TestHeadOf(t *testing.T) {
 		"Which version of fontconfig added emoji?":           "version",
 		"How many packages were in Debian 1.3?":              "packages",
 		"How much memory does bunzip2 need?":                 "memory",
+		"What is the maximum number of lights in a scene?":   "maximum",
 		"What does the -k flag do?":                          "",
 		"Who wrote bzip2?":                                   "",
 		"Is the Z-200 heavier than the Z-100?":               "",
@@ -77,6 +78,11 @@ func TestQuestionVerbs(t *testing.T) {
 		"How to turn off the list?":                                 "turn",
 		"What is the path to the file?":                             "",
 		"How many packages were in Debian 1.3?":                     "",
+		"Which runtest option produces XML output?":                 "produces",
+		"Which mcpp option turns on trigraph processing?":           "turns",
+		"Which Stata versions can read.dta handle?":                 "handle",
+		"What file extensions do Systat files have?":                "have",
+		"What kinds of fog can Tachyon render?":                     "render",
 	} {
 		var got []string
 		for w := range questionVerbs(q) {
@@ -162,9 +168,10 @@ func TestPageFurnitureIsNoAnswer(t *testing.T) {
 	text := "Contents\nE.1 Model description written in MathProg . . . . . . . . . . . 70\n" +
 		"B.3 Table drivers.......................... 61\n\n" +
 		"The table driver is a program module which transmits data between a model and a table.\n" +
-		"The changes-package Page 15 von 34\n- 12 -"
+		"The changes-package Page 15 von 34\n- 12 -\n\n" +
+		"Next: Common Options, Previous: Output States, Up: Running the tests [Contents][Index]"
 	for _, u := range units(text) {
-		if strings.Contains(u.text, ". . .") || strings.Contains(u.text, "....") || strings.Contains(u.text, "Page 15") || u.text == "- 12 -" {
+		if strings.Contains(u.text, ". . .") || strings.Contains(u.text, "....") || strings.Contains(u.text, "Page 15") || u.text == "- 12 -" || strings.Contains(u.text, "Next:") {
 			t.Errorf("units quote %q; want page furniture left out", u.text)
 		}
 	}
@@ -337,12 +344,14 @@ func TestContentsEntriesAreNoAnswer(t *testing.T) {
 			t.Errorf("units(%q) has %q; want no contents entry", text, u.text)
 		}
 	}
-	for _, l := range []string{"4.2 Scaling 8", "1 Licence and Requirements 1"} {
+	for _, l := range []string{"4.2 Scaling 8", "1 Licence and Requirements 1", "2 News        1 References       5",
+		"camera, 10                        scene description files, 9", "   maximum ray depth, 12", "lighting, 13-15"} {
 		if !isContents(l) {
 			t.Errorf("isContents(%q) = false; want true", l)
 		}
 	}
-	for _, l := range []string{"Up to 112 atoms are drawn in 3", "The default is 30 minutes.", "16 \\heavyrulewidth=.08em"} {
+	for _, l := range []string{"Up to 112 atoms are drawn in 3", "The default is 30 minutes.", "16 \\heavyrulewidth=.08em",
+		"Level 9 Time 5", "For example, 5"} {
 		if isContents(l) {
 			t.Errorf("isContents(%q) = true; want false", l)
 		}
@@ -409,6 +418,9 @@ func TestGivesDefault(t *testing.T) {
 		"15 \\heavyrulewidth=.08em":                                   true,
 		"With enumitem you can set default values for every list.":    false,
 		"The default settings are restored by holding the dial down.": false,
+		"electron-options-add = {tikz options} (initially empty)":     true,
+		// a story's "at first" says no default
+		"Initially, the box was the wrong size.": false,
 	} {
 		if got := givesDefault(u); got != want {
 			t.Errorf("givesDefault(%q) = %v; want %v", u, got, want)
@@ -424,5 +436,92 @@ func TestGivesDefault(t *testing.T) {
 		if got := asksOf(q).fallback; got != want {
 			t.Errorf("asksOf(%q).fallback = %v; want %v", q, got, want)
 		}
+	}
+}
+
+// TestAnswersWithoutAWordSaidInPassing: a passage answers without one of
+// two soft words, or a third of them, that the question says in passing;
+// not without the word that says which of a thing the passage has the
+// question means.
+func TestAnswersWithoutAWordSaidInPassing(t *testing.T) {
+	for _, c := range []struct {
+		question, soft, text string
+		want                 bool
+	}{
+		{"How do I stop the reel writing its log to a file, for example when fishing?", "log example",
+			"-nolog: do not write the log", true},
+		{"Which code is assigned to external pointers?", "external pointers",
+			"Pointers to functions have code 7.", false},
+		{"Which code is assigned to external pointers?", "external pointers",
+			"External pointers have code 22.", true},
+		// "foreign" says which package, not which imports
+		{"Which function in package foreign imports a Minitab worksheet?", "package foreign minitab worksheet",
+			"The package's read.mtp imports a Minitab Portable Worksheet.", true},
+		{"Which reel holds braided line?", "braided line", "The Tarn reel holds 120 m of line.", false},
+	} {
+		soft := strings.Fields(c.soft)
+		if got := answers(nil, soft, modifiers(c.question), c.text); got != c.want {
+			t.Errorf("answers(%q, %q) = %v; want %v", c.soft, c.text, got, c.want)
+		}
+	}
+}
+
+// TestMissingReadsIrregularForms: a passage says a question's word in
+// another form a stemmer does not know: "1 Jan 1999" for January, a
+// half-life for half-lives.
+func TestMissingReadsIrregularForms(t *testing.T) {
+	for _, c := range []struct{ word, text string }{
+		{"january", "3124137600      32      # 1 Jan 1999"},
+		{"lives", "The half-life is given in ps."},
+		{"written", "Petra wrote the package in 2019."},
+	} {
+		if got := missing([]string{c.word}, c.text); len(got) > 0 {
+			t.Errorf("missing(%q, %q) = %v; want none", c.word, c.text, got)
+		}
+	}
+}
+
+// TestAShortLineIsToldWithTheNext: a short sentence is quoted with the
+// one after it in its paragraph, a term with the sentence that describes
+// it; a line of code alone.
+func TestAShortLineIsToldWithTheNext(t *testing.T) {
+	for _, c := range []struct{ text, first, want string }{
+		{"Random placement gives other layouts. It is asked for by setting start to rand.\n", "Random placement", "setting start to rand"},
+		{"-D0, -D1\n\nIf you specify -D1, the shell stops at a breakpoint.\n", "-D0", "breakpoint"},
+		{"4 \\ledgergap=.8ex\n5 \\ledgerskip=2pt\n", "4 \\ledgergap", ""},
+	} {
+		us := units(c.text)
+		if len(us) == 0 || !strings.HasPrefix(us[0].text, c.first) {
+			t.Fatalf("units(%q) = %+v; want %q first", c.text, us, c.first)
+		}
+		got := told(us[0].quote(wants{}), us[0].next)
+		if c.want == "" && got != us[0].text || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("told(%q) = %q; want it with %q", us[0].text, got, c.want)
+		}
+	}
+}
+
+// TestVersionsOfAThingInThePlural: "versions 5 up to 12 of Stata" gives
+// Stata's versions, as "Stata versions 13 and later" does.
+func TestVersionsOfAThingInThePlural(t *testing.T) {
+	a := asksOf("Which Stata versions can read.dta handle?")
+	for _, u := range []string{"Files from versions 5 up to 12 of Stata can be read by read.dta.", "For Stata versions 13 and later see haven."} {
+		if !a.held(u) || !a.versionOf(u, nil) {
+			t.Errorf("held(%q) = %v, versionOf = %v; want both", u, a.held(u), a.versionOf(u, nil))
+		}
+	}
+	if u := "Stata files are binary."; a.held(u) {
+		t.Errorf("held(%q) = true; want false", u)
+	}
+}
+
+// TestARowOfCellsApartByBarsIsARow: a table written with its cells apart
+// by bars (a DOCX's or a web page's table, a CSV's rows) is read row by
+// row with its header, not run together as one paragraph.
+func TestARowOfCellsApartByBarsIsARow(t *testing.T) {
+	text := "Name | Type | Default | Meaning\nambient | int | 35 | amount of ambient light\ndiffuse | int | 60 | diffuse reflected light\n"
+	us := units(text)
+	if len(us) != 2 || us[0].text != "Name ambient; Type int; Default 35; Meaning amount of ambient light" {
+		t.Errorf("units(%q) = %+v; want each row with its header", text, us)
 	}
 }

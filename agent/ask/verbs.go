@@ -1,6 +1,9 @@
 package ask
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // How a question's verbs are told from its nouns, without a tagger. A
 // verb is how a question is put ("Who fixed the problem?", "What
@@ -30,7 +33,8 @@ var determiners = map[string]bool{"the": true, "a": true, "an": true, "all": tru
 // "who"; after an auxiliary and a pronoun ("can I put") or a subject of
 // one word opening the question ("Does footmisc work"); the last word of
 // "does SUBJECT VERB?" when the subject is one to three words; a word in -s
-// right before a determiner ("hides the", "removes all").
+// right before a determiner ("hides the", "removes all") or after the
+// thing "which" asks for ("which option produces XML").
 func questionVerbs(question string) map[string]bool {
 	var toks []string
 	for _, f := range strings.Fields(strings.ToLower(question)) {
@@ -51,6 +55,9 @@ func questionVerbs(question string) map[string]bool {
 			out[toks[len(toks)-1]] = true // "what arguments does specialrule take"
 		case i > 0 && i+1 < len(toks) && determiners[toks[i+1]] && isVerbS(t) && !auxiliaries[toks[i-1]] && !beForms[t]:
 			out[t] = true
+		case i >= 2 && i <= 4 && (toks[0] == "which" || toks[0] == "what") && i+1 < len(toks) && isVerbS(t) &&
+			!beForms[t] && !auxiliaries[toks[i+1]] && !beForms[toks[i+1]] && !determiners[toks[i-1]] && !slices.ContainsFunc(toks[1:i], isVerbS):
+			out[t] = true // "which runtest option produces XML output", not "which Stata versions can"
 		case t == "to" && i > 0 && i+1 < len(toks) && beforeInfinitive[toks[i-1]]:
 			out[toks[i+1]] = true // "a way to hide", "how to turn off"
 		}
