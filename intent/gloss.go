@@ -59,6 +59,9 @@ func (p *parser) readGlosses(toks []token) []token {
 			out = append(out, toks[i])
 			continue
 		}
+		if k > 0 && glossNegations[out[k-1].low] && negativeName(toks[i+1].raw) {
+			k-- // "no insurance (uninsured)": the column says the no itself
+		}
 		g := gloss{phrase: p.text[out[k].start:out[len(out)-1].end], by: p.text[toks[i+1].start:toks[j-1].end], at: k}
 		p.glosses = append(p.glosses, g)
 		last := out[len(out)-1].low
@@ -86,6 +89,28 @@ func isMonth(w string) bool { _, ok := months[w]; return ok }
 
 // totalWords ask for a sum or a count.
 var totalWords = setOf("total", "tot", "sum", "count", "cnt", "number", "num", "nbr")
+
+// glossNegations before a glossed phrase may be the gloss's own.
+var glossNegations = setOf("no", "non", "not", "without", "never")
+
+// negativeName reports whether a column's name says a negative: no_show,
+// non_smoker, uninsured, unemployed.
+func negativeName(name string) bool {
+	ws := nameWords(name)
+	if len(ws) == 0 {
+		return false
+	}
+	w := ws[0]
+	if glossNegations[w] || w == "none" {
+		return true
+	}
+	for _, pre := range []string{"non", "un"} {
+		if r, ok := strings.CutPrefix(w, pre); ok && len(r) >= 5 {
+			return true
+		}
+	}
+	return false
+}
 
 // dataNamesOnly reports whether toks, the inside of parentheses, hold only
 // names of columns or values as the data spells them, numbers and

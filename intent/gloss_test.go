@@ -38,3 +38,18 @@ func TestGlosses(t *testing.T) {
 	// a statement in parentheses is words, not a gloss: "Bremen" is unknown
 	reported(t, depots, "average cost for Bremen (cost_gbp is in pounds)")
 }
+
+// TestNegativeGloss: "no insurance (uninsured)" is the column said, its
+// negation with it: not negated again.
+func TestNegativeGloss(t *testing.T) {
+	cover := schemaOf("cover", Column{Name: "uninsured", Type: "integer", Min: "0", Max: "1"}, Column{Name: "age", Type: "integer", Min: "0", Max: "99"})
+	in, err := Parse("share of people with no insurance (uninsured)", cover, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range in.Filters {
+		if f.Column == "uninsured" && f.Op == "<=" {
+			t.Errorf("filters %+v: the negative column negated again", in.Filters)
+		}
+	}
+}

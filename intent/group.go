@@ -475,7 +475,9 @@ var rankFillers = []string{"-", "performing", "selling", "rated", "earning", "gr
 func (p *parser) ranked(i, j, n int, hasN, desc, bare bool) error {
 	k := p.skip(j, rankFillers...)
 	c, m, s := p.colAt(k, prefDim)
-	if c != nil && s >= mEntity && (!isNumeric(c) || p.isYearColumn(c)) && !isDate(c) {
+	if c != nil && s >= mEntity && (!isNumeric(c) || p.isYearColumn(c) || isIDLike(c) && p.repeats(c)) && !isDate(c) {
+		// "top 3 stations" over trips' station_id 1..50: the stations,
+		// each a group of trips
 		if !hasN {
 			n = 10
 			if last := p.toks[k+m-1].low; last == singular(last) {
@@ -599,6 +601,35 @@ func (p *parser) which(i int) {
 		}
 	}
 	p.whichFrom(i, j, n, hasN)
+	if p.in.Top == nil && !hasN {
+		p.whichAfterSuperlative(i, j)
+	}
+}
+
+// whichAfterSuperlative reads "lowest average temperature: which month?"
+// at i, the dimension at j: the superlative said before "which" ranks
+// the dimension, one of it.
+func (p *parser) whichAfterSuperlative(i, j int) {
+	s := -1
+	for k := i - 1; k >= 0 && k >= i-8; k-- {
+		if _, ok := superlatives[p.low(k)]; ok && p.low(k) != "top" {
+			s = k
+			break
+		}
+	}
+	if s < 0 {
+		return
+	}
+	c, m, st := p.colAt(j, prefDim)
+	if c == nil || st < mEntity || isDate(c) || isNumeric(c) && !p.isYearColumn(c) && !periodPart(c) {
+		return
+	}
+	p.in.Top = &TopN{N: 1, Column: c.Name, Desc: superlatives[p.low(s)]}
+	p.topPos, p.topSrc, p.rankBy = s, p.src(s, s+1)+" ... "+p.src(i, j+m), p.low(s)
+	p.use(s, s+1)
+	p.useRanked(i, j+m)
+	p.named = true
+	p.noteTop()
 }
 
 // personColumnWords name a column of people.
@@ -652,6 +683,32 @@ func (p *parser) who(i int) {
 	if !p.toks[i].used {
 		p.toks[i].low = low
 	}
+}
+
+// repeats reports whether the integer column c has fewer possible values
+// than the table has rows: an id of things the rows are many to each.
+func (p *parser) repeats(c *Column) bool {
+	lo, err1 := strconv.ParseFloat(c.Min, 64)
+	hi, err2 := strconv.ParseFloat(c.Max, 64)
+	return c.Type == "integer" && err1 == nil && err2 == nil && p.t.Rows > 0 && hi-lo+1 < float64(p.t.Rows)/2
+}
+
+// periodPart reports whether c is an integer column numbering a part of
+// a period: a month 1–12, a quarter 1–4, a week, a day of the week or of
+// the month, an hour.
+func periodPart(c *Column) bool {
+	lo, err1 := strconv.Atoi(c.Min)
+	hi, err2 := strconv.Atoi(c.Max)
+	if c.Type != "integer" || err1 != nil || err2 != nil || lo < 0 || hi > 53 {
+		return false
+	}
+	return slices.ContainsFunc(nameWords(c.Name), func(w string) bool {
+		switch w {
+		case "month", "mon", "mo", "mth", "quarter", "qtr", "week", "wk", "weekday", "dow", "day", "hour", "hr", "period", "season":
+			return true
+		}
+		return false
+	})
 }
 
 // rankedNoun reports whether the word at j names a dimension to rank or
@@ -783,8 +840,8 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 	}
 	grain := ""
 	switch {
-	case c != nil && s >= mEntity && (!isNumeric(c) || p.isYearColumn(c) || s >= mWords && p.codeColumn(c)) && !isDate(c):
-		col = c.Name
+	case c != nil && s >= mEntity && (!isNumeric(c) || p.isYearColumn(c) || s >= mWords && p.codeColumn(c) || periodPart(c)) && !isDate(c):
+		col = c.Name // "which month" over a month column of 1 to 12: each month
 	case c == nil && p.date != nil && units[p.low(j)] != "" && units[p.low(j)] != "week":
 		col, grain, m = p.date.Name, units[p.low(j)], 1 // "which 3 years": periods of the date
 	case c == nil && p.date == nil && units[p.low(j)] == "year" && p.yearColumn() != nil:

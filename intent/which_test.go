@@ -87,3 +87,20 @@ func TestCountOfAValueNamingTheRows(t *testing.T) {
 			Measures: []Measure{countRows}, Filters: []Filter{eq("kind", "large_port"), eq("country", "MX")}}},
 	})
 }
+
+// TestWhichAfterItsSuperlative: "lowest average temperature - which
+// month?" ranks the months lowest first, one of them; a month column of
+// numbers is each month; a station id the trips repeat ranks stations.
+func TestWhichAfterItsSuperlative(t *testing.T) {
+	i := func(n, lo, hi string) Column { return Column{Name: n, Type: "integer", Min: lo, Max: hi} }
+	wx := Schema{Tables: []Table{{Name: "wx", Rows: 3000, Columns: []Column{i("yr", "2000", "2009"), i("month", "1", "12"),
+		{Name: "temp", Type: "float"}, i("station_id", "1", "40"), {Name: "trips", Type: "integer", Min: "0", Max: "90"}}}}}
+	checkCases(t, []parseCase{
+		{text: "lowest average temp - which month?", schema: wx, want: want{Table: "wx",
+			Measures: []Measure{{Column: "temp", Agg: "avg"}}, Top: &TopN{N: 1, Column: "month", Desc: false}}},
+		{text: "which month has the highest average temp", schema: wx, want: want{Table: "wx",
+			Measures: []Measure{{Column: "temp", Agg: "avg"}}, Top: &TopN{N: 1, Column: "month", Desc: true}}},
+		{text: "top 3 stations by total trips", schema: wx, want: want{Table: "wx",
+			Measures: []Measure{{Column: "trips", Agg: "sum"}}, Top: &TopN{N: 3, Column: "station_id", Desc: true}}},
+	})
+}
