@@ -22,6 +22,19 @@ type dimResult struct {
 	mixSum  float64
 }
 
+// partOf returns the index of the part named v, idx holding the parts
+// read so far by name, adding it when it is new.
+func (dr *dimResult) partOf(idx map[string]int, v string) int {
+	k, ok := idx[v]
+	if !ok {
+		k = len(dr.parts)
+		idx[v] = k
+		dr.parts = append(dr.parts, drill.Part{Name: v})
+		dr.n = append(dr.n, [2]float64{})
+	}
+	return k
+}
+
 // valueEffect is one value's effect, with its shares.
 type valueEffect struct {
 	drill.Effect
@@ -54,13 +67,7 @@ func (r *run) byDimension(ctx context.Context, d *Dim) (*dimResult, error) {
 	dr := &dimResult{dim: d, rec: rec}
 	for i, row := range res.Rows {
 		v, _ := label(row[0])
-		k, ok := idx[v]
-		if !ok {
-			k = len(dr.parts)
-			idx[v] = k
-			dr.parts = append(dr.parts, drill.Part{Name: v})
-			dr.n = append(dr.n, [2]float64{})
-		}
+		k := dr.partOf(idx, v)
 		p := &dr.parts[k]
 		if res.Float(i, 1) == 0 {
 			p.Num0 += res.Float(i, 2)

@@ -191,13 +191,7 @@ func (r *run) dimensionDays(ctx context.Context, d *Dim, baseDates, cmpDates []s
 		}
 		rowsOf[key][day.String()] = n
 		tableRows[day.String()] += n
-		k, ok := part[v]
-		if !ok {
-			k = len(byPeriod.parts)
-			part[v] = k
-			byPeriod.parts = append(byPeriod.parts, drill.Part{Name: v})
-			byPeriod.n = append(byPeriod.n, [2]float64{})
-		}
+		k := byPeriod.partOf(part, v)
 		p, den := &byPeriod.parts[k], q.Float(i, 3)
 		if r.scope.base.Contains(day) {
 			segs[key].Base = append(segs[key].Base, day.String())
