@@ -155,6 +155,14 @@ func (p *parser) conditions() error {
 			continue
 		}
 		end := i + n + m
+		if (op == ">=" && num == "1" || op == ">" && num == "0") && p.free(end) && tableWord(p.t, p.low(end)) {
+			// "customers who placed at least one order" over orders: every
+			// row is one, so every customer here has one
+			p.understood(i, fmt.Sprintf("%s -> every row of %s is one: no filter", p.src(i, end+1), p.t.Name), p.src(i, end+1))
+			p.use(i, end+1)
+			i = end
+			continue
+		}
 		if ph == "within" && p.unitColumn(end) == nil {
 			continue // "within 30 days of signup": a span of time, not a value of a column
 		}

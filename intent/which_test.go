@@ -104,3 +104,14 @@ func TestWhichAfterItsSuperlative(t *testing.T) {
 			Measures: []Measure{{Column: "trips", Agg: "sum"}}, Top: &TopN{N: 3, Column: "station_id", Desc: true}}},
 	})
 }
+
+// TestAtLeastOneRow: "at least one order" over a table of orders holds
+// for every row: no filter.
+func TestAtLeastOneRow(t *testing.T) {
+	orders := Schema{Tables: []Table{{Name: "orders", Rows: 900, Columns: []Column{{Name: "cust_id", Type: "string"},
+		{Name: "ord_dt", Type: "date", Min: "2021-01-01", Max: "2023-12-31"}, {Name: "amt", Type: "float"}}}}}
+	in, err := Parse("How many distinct customers placed at least one order in 2022?", orders, now)
+	if err != nil || len(in.Filters) != 0 || len(in.Unknown) != 0 || in.Time == nil {
+		t.Errorf("at least one order: %v, filters %+v, unknown %+v; want no filter, the year kept", err, in.Filters, in.Unknown)
+	}
+}
