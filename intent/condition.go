@@ -659,30 +659,32 @@ func (p *parser) numberBetween(i, end int) string {
 	return ""
 }
 
-// inRange reports whether the number v is within c's range.
-func inRange(c *Column, v string) bool {
+// numRange returns the lowest and highest number of a numeric column,
+// and whether both are known.
+func numRange(c *Column) (lo, hi float64, ok bool) {
 	lo, err1 := strconv.ParseFloat(c.Min, 64)
 	hi, err2 := strconv.ParseFloat(c.Max, 64)
-	x, err3 := strconv.ParseFloat(v, 64)
-	return err1 == nil && err2 == nil && err3 == nil && x >= lo && x <= hi
+	return lo, hi, err1 == nil && err2 == nil
+}
+
+// inRange reports whether the number v is within c's range.
+func inRange(c *Column, v string) bool {
+	lo, hi, ok := numRange(c)
+	x, err := strconv.ParseFloat(v, 64)
+	return ok && err == nil && x >= lo && x <= hi
 }
 
 // numberList reads the whole numbers from i joined by "or", "and" or a
 // comma ("4 or 5", "1, 2 and 3") that are within c's range, and returns
 // them with the index after the last.
 func (p *parser) numberList(i int, c *Column) ([]string, int) {
-	lo, err1 := strconv.ParseFloat(c.Min, 64)
-	hi, err2 := strconv.ParseFloat(c.Max, 64)
 	vals, end := []string{p.toks[i].low}, i+1
 	for {
 		k := p.skip(end, ",")
 		if k < len(p.toks) && (p.low(k) == "or" || p.low(k) == "and") {
 			k++
 		}
-		if k == end || k >= len(p.toks) || !p.free(k) || !isDigits(p.low(k)) {
-			return vals, end
-		}
-		if v, _ := strconv.ParseFloat(p.low(k), 64); err1 != nil || err2 != nil || v < lo || v > hi {
+		if k == end || k >= len(p.toks) || !p.free(k) || !isDigits(p.low(k)) || !inRange(c, p.low(k)) {
 			return vals, end
 		}
 		vals, end = append(vals, p.low(k)), k+1

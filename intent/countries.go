@@ -41,6 +41,20 @@ func countryCodeColumn(c *Column) bool {
 	return codes*10 >= len(c.Values)*9 && (named || three*10 >= len(c.Values)*9 && len(c.Values) >= 5)
 }
 
+// countryCodes is countryCodeColumn, decided once a parse for each
+// column: it reads every value.
+func (p *parser) countryCodes(c *Column) bool {
+	if p.codeCols == nil {
+		p.codeCols = map[*Column]bool{}
+	}
+	is, ok := p.codeCols[c]
+	if !ok {
+		is = countryCodeColumn(c)
+		p.codeCols[c] = is
+	}
+	return is
+}
+
 // countryOfCode returns the English name of the country whose ISO 3166
 // code (two or three capital letters) is v.
 func countryOfCode(v string) (string, bool) {

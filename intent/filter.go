@@ -126,12 +126,12 @@ func (p *parser) asksToCompare() bool {
 // namesOverCodes drops, from refs naming a country both in a column of
 // names and in a column of its ISO codes ("Swiss": Switzerland and CHE),
 // the code: the two pick the same rows, and the name reads as written.
-func namesOverCodes(refs []valRef) []valRef {
-	named := slices.ContainsFunc(refs, func(r valRef) bool { return !countryCodeColumn(r.col) })
+func (p *parser) namesOverCodes(refs []valRef) []valRef {
+	named := slices.ContainsFunc(refs, func(r valRef) bool { return !p.countryCodes(r.col) })
 	if !named {
 		return refs
 	}
-	kept := slices.DeleteFunc(slices.Clone(refs), func(r valRef) bool { return r.alias && countryCodeColumn(r.col) })
+	kept := slices.DeleteFunc(slices.Clone(refs), func(r valRef) bool { return r.alias && p.countryCodes(r.col) })
 	if len(kept) == 0 {
 		return refs
 	}
@@ -343,7 +343,7 @@ var clauseWords = setOf("by", "per", "in", "of", "for", "with", "were", "was", "
 // pickColumn chooses the column of a value found in several: the one named
 // near it, else the one with fewer distinct values.
 func (p *parser) pickColumn(refs []valRef, i, j int) (*Column, string) {
-	refs = namesOverCodes(refs)
+	refs = p.namesOverCodes(refs)
 	var cols []*Column
 	for _, r := range refs {
 		if !slices.Contains(cols, r.col) {

@@ -688,27 +688,30 @@ func (p *parser) who(i int) {
 // repeats reports whether the integer column c has fewer possible values
 // than the table has rows: an id of things the rows are many to each.
 func (p *parser) repeats(c *Column) bool {
-	lo, err1 := strconv.ParseFloat(c.Min, 64)
-	hi, err2 := strconv.ParseFloat(c.Max, 64)
-	return c.Type == "integer" && err1 == nil && err2 == nil && p.t.Rows > 0 && hi-lo+1 < float64(p.t.Rows)/2
+	lo, hi, ok := numRange(c)
+	return c.Type == "integer" && ok && p.t.Rows > 0 && hi-lo+1 < float64(p.t.Rows)/2
 }
 
 // periodPart reports whether c is an integer column numbering a part of
 // a period: a month 1–12, a quarter 1–4, a week, a day of the week or of
 // the month, an hour.
 func periodPart(c *Column) bool {
-	lo, err1 := strconv.Atoi(c.Min)
-	hi, err2 := strconv.Atoi(c.Max)
-	if c.Type != "integer" || err1 != nil || err2 != nil || lo < 0 || hi > 53 {
-		return false
-	}
-	return slices.ContainsFunc(nameWords(c.Name), func(w string) bool {
-		switch w {
-		case "month", "mon", "mo", "mth", "quarter", "qtr", "week", "wk", "weekday", "dow", "day", "hour", "hr", "period", "season":
-			return true
-		}
-		return false
-	})
+	return partColumn(c, periodPartWords, 0, 53)
+}
+
+// Words naming a part of a period in a column's name.
+var (
+	monthWords      = []string{"month", "mon", "mo", "mth", "mnth"}
+	quarterWords    = []string{"quarter", "qtr", "q", "quart"}
+	periodPartWords = slices.Concat(monthWords, quarterWords, []string{"week", "wk", "weekday", "dow", "day", "hour", "hr", "period", "season"})
+)
+
+// partColumn reports whether c is an integer column from at least lo to at
+// most hi whose name has one of words.
+func partColumn(c *Column, words []string, lo, hi float64) bool {
+	min, max, ok := numRange(c)
+	return c.Type == "integer" && ok && min >= lo && max <= hi &&
+		slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return slices.Contains(words, w) })
 }
 
 // rankedNoun reports whether the word at j names a dimension to rank or

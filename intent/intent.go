@@ -384,6 +384,7 @@ type parser struct {
 	glosses        []gloss            // phrases explained by the data names in parentheses after them
 	blanksAt       int                // where "excl. blanks" said of no column was read
 	blanksSaid     bool               // whether it was
+	codeCols       map[*Column]bool   // columns of country codes, as decided
 	bareShare      bool               // a share word right before the value it is of ("% female")
 	whichValue     [2]int             // the value between "which" and the noun it ranks ("which Asian country"), while read
 }

@@ -381,22 +381,17 @@ func (p *parser) yearMonthColumns(yc *Column) error {
 	if err1 != nil || err2 != nil || start.Day() != 1 || p.in.Compare != nil {
 		return nil // "Q3 2022 vs Q3 2021": both periods, or neither
 	}
-	names, most, part := []string{"month", "mon", "mo", "mth", "mnth"}, 12, int(start.Month())
+	names, most, part := monthWords, 12.0, int(start.Month())
 	switch {
 	case end.Equal(start.AddDate(0, 1, 0)):
 	case end.Equal(start.AddDate(0, 3, 0)) && (start.Month()-1)%3 == 0:
-		names, most, part = []string{"quarter", "qtr", "q", "quart"}, 4, int(start.Month()-1)/3+1 // "Q3 2022" over yr and qtr
+		names, most, part = quarterWords, 4, int(start.Month()-1)/3+1 // "Q3 2022" over yr and qtr
 	default:
 		return nil
 	}
 	var mc *Column
 	for ci := range p.t.Columns {
-		c := &p.t.Columns[ci]
-		lo, e1 := strconv.Atoi(c.Min)
-		hi, e2 := strconv.Atoi(c.Max)
-		if c.Type == "integer" && e1 == nil && e2 == nil && lo >= 1 && hi <= most && slices.ContainsFunc(nameWords(c.Name), func(w string) bool {
-			return slices.Contains(names, w)
-		}) {
+		if c := &p.t.Columns[ci]; partColumn(c, names, 1, most) {
 			if mc != nil {
 				return nil // two month columns: which is not said
 			}
