@@ -180,7 +180,9 @@ func TestBrowserResearchFormWeb(t *testing.T) {
 	}
 	b.click("#start-research")
 	b.waitFor("the research's page", `location.pathname.startsWith("/research/") && !!document.querySelector("#stages")`)
-	b.waitFor("the research to complete", `document.querySelector("#stage-end")?.classList.contains("stage-done")`)
+	// The end stage turns done from the progress stream before the page
+	// reloads with the results, so wait for the reloaded page's summary.
+	b.waitFor("the research to complete", `document.querySelector("#stage-end")?.classList.contains("stage-done") && !!document.querySelector("#executive-summary")`)
 	if n := evalJS[int](b, `document.querySelectorAll('a.source-link[href^="`+lweb.URL+`/"]').length`); n == 0 {
 		t.Error("the web research's page links to none of the local web's pages")
 	}
