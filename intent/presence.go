@@ -209,8 +209,10 @@ func (p *parser) rowsNoun(i int) bool {
 	return w != "" && p.toks[i].kind == kWord && (isCountNoun(w) || personNouns[w] || tableWord(p.t, w) || w == "rows" || w == "records")
 }
 
-// versusNot reads "smokers vs non-smokers" over a yes/no column (text or
-// 0/1) named by the noun: the two groups side by side, a grouping by it.
+// versusNot reads "smokers vs non-smokers", "married vs unmarried",
+// "married vs not" and "union members compared with non-members" over a
+// yes/no column (text or 0/1) named by the noun: the two groups side by
+// side, a grouping by it.
 func (p *parser) versusNot() error {
 	if p.t == nil {
 		return nil
@@ -220,28 +222,59 @@ func (p *parser) versusNot() error {
 		if m == 0 || !p.free(i-1) {
 			continue
 		}
-		c, n, st := p.colAt(i-1, prefDim)
-		if c == nil || n != 1 || st < mEntity || !isFlag(c) {
-			if c, _ = p.flagNamed(i - 1); c == nil {
-				continue // "canceled vs non-canceled" over is_canceled: the flag's word
-			}
+		start, left := i-1, p.low(i-1)
+		c := p.flagAt(start)
+		if c == nil && i >= 2 && p.free(i-2) && p.rowsNoun(i-1) {
+			// "union members vs non-members": the flag before the rows
+			start--
+			c = p.flagAt(start)
 		}
-		k := i + m
-		left := p.low(i - 1)
-		switch {
-		case p.low(k) == "non" || p.low(k) == "not":
-			k = p.skip(k+1, "-")
-		case strings.HasPrefix(p.low(k), "non") && sameWord(strings.TrimPrefix(p.low(k), "non"), left):
-		default:
+		if c == nil {
 			continue
 		}
-		if !p.free(k) || !sameWord(strings.TrimPrefix(p.low(k), "non"), left) {
+		end := p.negationOf(i+m, left)
+		if end < 0 {
 			continue
 		}
-		p.addGroup(i-1, p.src(i-1, k+1), c.Name, "")
-		p.use(i-1, k+1)
+		p.addGroup(start, p.src(start, end), c.Name, "")
+		p.use(start, end)
 	}
 	return nil
+}
+
+// flagAt returns the yes/no column the free word at i names, nil if none.
+func (p *parser) flagAt(i int) *Column {
+	if c, n, st := p.colAt(i, prefDim); c != nil && n == 1 && st >= mEntity && isFlag(c) {
+		return c
+	}
+	c, _ := p.flagNamed(i) // "canceled vs non-canceled" over is_canceled: the flag's word
+	return c
+}
+
+// negationOf reads the other side of "X vs" at k: "non-X", "non X",
+// "nonX", "unX" or a "not" that ends the phrase. It returns the end of
+// what it read, -1 if k does not negate the word left.
+func (p *parser) negationOf(k int, left string) int {
+	w := p.low(k)
+	if !p.free(k) {
+		return -1
+	}
+	if w == "non" || w == "not" {
+		e := p.skip(k+1, "-")
+		if e < len(p.toks) && p.free(e) && sameWord(p.low(e), left) {
+			return e + 1
+		}
+		if w == "not" && (e >= len(p.toks) || p.toks[e].kind != kWord) {
+			return k + 1 // "married vs not"
+		}
+		return -1
+	}
+	for _, pre := range []string{"non", "un"} {
+		if rest, ok := strings.CutPrefix(w, pre); ok && rest != "" && sameWord(rest, left) {
+			return k + 1
+		}
+	}
+	return -1
 }
 
 // isFlag reports whether a column holds yes or no: a boolean, two text

@@ -480,6 +480,11 @@ func (p *parser) asides() error {
 			// "avg adr compared across hotels": the groups side by side
 		case correlationWords[w] && slices.Contains(p.in.Analyses, AnalysisCorrelation):
 			// "how strongly", "give me the coefficient": of the correlation
+		case (w == "vs" || w == "versus" || w == "against") && slices.Contains(p.in.Analyses, AnalysisCorrelation) &&
+			len(p.in.Measures) == 2 && i > 0 && p.toks[i-1].used && p.skip(i+1, ".") < len(p.toks) && p.toks[p.skip(i+1, ".")].used:
+			// "corr ozone vs surftemp": the two measures correlated
+			p.use(i, p.skip(i+1, "."))
+			continue
 		case w == "one" && i > 0 && p.toks[i-1].low == "which" && p.in.Top != nil:
 			// "heaviest shipment - which one?": the row ranked
 		case p.wordOfNamed(i):
