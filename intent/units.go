@@ -113,7 +113,12 @@ func (p *parser) scaleSaid(i int) bool {
 	for k >= 0 && currencySigns[p.toks[k].low] {
 		k, sign = k-1, true
 	}
-	if k < 0 || p.toks[k].low != "in" && p.toks[k].low != "(" {
+	if k < 0 {
+		return false
+	}
+	// "total fees $k": a sign and a scale right after the measure's words
+	bare := sign && p.toks[k].used && p.toks[k].kind == kWord && p.measureEnd == k+1
+	if p.toks[k].low != "in" && p.toks[k].low != "(" && !bare {
 		return false
 	}
 	f := scaleOf(p.toks[i].low, sign)
@@ -140,6 +145,9 @@ func (p *parser) scaleSaid(i int) bool {
 	}
 	m := &p.in.Measures[idx]
 	has := columnScale(m.Column)
+	if bare {
+		k++ // from the sign
+	}
 	src := p.src(k, i+1)
 	if millions && (unitInName(m.Column) || has != 1 || !p.allBelow(m.Column, f)) {
 		return false

@@ -72,7 +72,7 @@ func TestShorthandWith(t *testing.T) {
 	}
 }
 
-// TestAScaleToShowIn: "in $k" divides a measure of dollars by 1000; a
+// TestAScaleToShowIn: "in $k" (or "$k" right after the measure) divides a measure of dollars by 1000; a
 // scale the column's name has is its unit ("in $bn" of gdp_usd_bn), and
 // another is the ratio of the two ("in millions" of billions).
 func TestAScaleToShowIn(t *testing.T) {
@@ -81,6 +81,7 @@ func TestAScaleToShowIn(t *testing.T) {
 	by := []Group{{"dept", ""}}
 	checkCases(t, []parseCase{
 		{text: "avg salary in $k by dept", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "salary_usd", Agg: "avg", Scale: 1000}}, GroupBy: by}},
+		{text: "total salary $k by dept", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "salary_usd", Agg: "sum", Scale: 1000}}, GroupBy: by}},
 		{text: "total salary (thousands) by dept", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "salary_usd", Agg: "sum", Scale: 1000}}, GroupBy: by}},
 		{text: "total gdp in $bn by dept", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "gdp_usd_bn", Agg: "sum"}}, GroupBy: by}},
 		{text: "total gdp in millions by dept", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "gdp_usd_bn", Agg: "sum", Scale: 0.001}}, GroupBy: by}},
@@ -94,6 +95,7 @@ func TestAScaleToShowIn(t *testing.T) {
 		{text: "avg salary in millions", schema: emp, want: want{Table: "emp", Measures: []Measure{{Column: "salary_usd", Agg: "avg", Scale: 1e6}}}},
 		{text: "avg cost in thousands", schema: pwt, want: want{Table: "pwt", Measures: []Measure{{Column: "cost_usd", Agg: "avg", Scale: 1000}}}},
 	})
+	reported(t, emp, "number of depts $k", "depts $k")
 	if in, err := Parse("number of depts in $k", emp, now); err == nil && len(in.Unknown) == 0 {
 		t.Errorf("a count in $k: read as %+v, want the scale reported", in.Measures)
 	}
