@@ -433,6 +433,7 @@ func TestShorthandAndLetterNames(t *testing.T) {
 		{text: "number of pts by arm", schema: trial, want: want{Table: "trial", Measures: []Measure{{Agg: "count"}}, GroupBy: byArm}},
 		{text: "avg satisfaction score by chan", schema: tix, want: want{Table: "tix", Measures: []Measure{{Column: "csat", Agg: "avg"}}, GroupBy: []Group{{"chan", ""}}}},
 		{text: "# of tix by chan", schema: tix, want: want{Table: "tix", Measures: []Measure{{Agg: "count"}}, GroupBy: []Group{{"chan", ""}}}},
+		{text: "# tix by chan", schema: tix, want: want{Table: "tix", Measures: []Measure{{Agg: "count"}}, GroupBy: []Group{{"chan", ""}}}},
 	})
 }
 

@@ -38,7 +38,7 @@ var aggs = map[string]string{
 	"range of": "range", "the range of": "range",
 	"standard deviation": "std", "standard deviation of": "std", "std": "std", "stdev": "std", "std dev": "std",
 	"stddev": "std", "sd": "std", "volatility": "std", "variability": "std",
-	"count": "count", "counts": "count", "number of": "count", "count of": "count", "how many": "count", "# of": "count",
+	"count": "count", "counts": "count", "number of": "count", "count of": "count", "how many": "count", "# of": "count", "#": "count",
 	"total number of": "count", "the number of": "count", "headcount": "count", "head count": "count",
 	"unique": "count_distinct", "distinct": "count_distinct", "number of unique": "count_distinct",
 	"number of distinct": "count_distinct", "count of unique": "count_distinct", "count of distinct": "count_distinct",
