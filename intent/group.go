@@ -475,7 +475,7 @@ var rankFillers = []string{"-", "performing", "selling", "rated", "earning", "gr
 func (p *parser) ranked(i, j, n int, hasN, desc, bare bool) error {
 	k := p.skip(j, rankFillers...)
 	c, m, s := p.colAt(k, prefDim)
-	if c != nil && s >= mEntity && (!isNumeric(c) || p.isYearColumn(c) || isIDLike(c) && p.repeats(c)) && !isDate(c) {
+	if c != nil && s >= mEntity && (!isNumeric(c) || p.isYearColumn(c) || periodPart(c) || isIDLike(c) && p.repeats(c)) && !isDate(c) {
 		// "top 3 stations" over trips' station_id 1..50: the stations,
 		// each a group of trips
 		if !hasN {
@@ -718,7 +718,7 @@ func partColumn(c *Column, words []string, lo, hi float64) bool {
 // the table's rows.
 func (p *parser) rankedNoun(j int) bool {
 	c, _, s := p.colAt(j, prefDim)
-	return c != nil && s >= mEntity && !isNumeric(c) && !isDate(c) || p.namesTheRows(j)
+	return c != nil && s >= mEntity && (!isNumeric(c) || periodPart(c)) && !isDate(c) || p.namesTheRows(j)
 }
 
 // useRanked marks the words from i to j as read, but for the value

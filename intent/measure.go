@@ -346,6 +346,9 @@ func (p *parser) measureAt(i int) int {
 			}
 		}
 	} else if c, k, st := p.colAt(i, prefNum); c != nil && st >= mPart && !isIDLike(c) {
+		if periodPart(c) && !aggWord(p.low(i-1)) {
+			return i // "the coldest month" over a month 1–12: the period, not a measure of its number
+		}
 		if p.flagAdjective(i, k, c) {
 			return i // "how many babies were born preterm": the rows where it is 1
 		}

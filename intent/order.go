@@ -242,7 +242,7 @@ func (p *parser) listedApart() error {
 // table's own noun, with no ranking: "the longest strike" is the longest
 // duration, "the oldest patient" the highest age.
 func (p *parser) adjectiveOfRows() error {
-	if p.t == nil || p.in.Top != nil || len(p.in.Measures) > 0 {
+	if p.t == nil || p.in.Top != nil || len(p.in.Measures) > 1 {
 		return nil
 	}
 	for i := 0; i+1 < len(p.toks); i++ {
@@ -256,6 +256,15 @@ func (p *parser) adjectiveOfRows() error {
 			continue // "the oldest patient", "the highest-paid manager" (a title): a row
 		}
 		c := p.adjectiveColumn(p.low(i))
+		if len(p.in.Measures) == 1 {
+			// "the southernmost airport (by latitude)": the measure named
+			// is the one the superlative ranks by
+			m := p.in.Measures[0]
+			if m.Column == "" || m.Times != "" || m.Per != "" || !slices.ContainsFunc(a.words, func(w string) bool { return nameSays(m.Column, w) }) {
+				continue
+			}
+			c = p.columnByName(m.Column)
+		}
 		if c == nil {
 			continue
 		}
@@ -263,6 +272,9 @@ func (p *parser) adjectiveOfRows() error {
 		// is a car and its price, not the price alone
 		p.in.Top = &TopN{N: 1, Desc: a.desc}
 		p.topPos, p.topSrc, p.rankBy = i, p.src(i, i+1), p.low(i)
+		if len(p.in.Measures) == 1 {
+			p.in.Measures[0].Agg = "avg" // of one row, its value
+		}
 		p.addMeasure(i, p.src(i, i+1), Measure{Column: c.Name, Agg: "avg"}, "")
 		p.named = true
 		if p.isValue(k) {

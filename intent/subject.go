@@ -820,13 +820,18 @@ var evaluative = setOf("best", "worst", "greatest", "leading", "weakest", "poore
 // average over the countries per year: with another grouping, "across X"
 // says what is aggregated over, not a grouping of its own.
 func (p *parser) acrossOver() error {
-	if len(p.across) == 0 || len(p.in.GroupBy) <= len(p.across) {
+	ranksOther := p.in.Top != nil && p.in.Top.Column != "" && !slices.ContainsFunc(p.across, func(g Group) bool { return g.Column == p.in.Top.Column })
+	if len(p.across) == 0 || len(p.in.GroupBy) <= len(p.across) && !ranksOther {
 		return nil
 	}
 	for _, g := range p.across {
 		p.in.GroupBy = slices.DeleteFunc(p.in.GroupBy, func(x Group) bool { return x == g })
-		p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return strings.HasSuffix(n.text, "-> group by "+g.Column) })
-		p.understood(0, fmt.Sprintf("across %s -> over every %s (another grouping is asked for)", g.Column, g.Column), "across "+g.Column)
+		what := g.Column
+		if g.Grain != "" {
+			what = g.Grain + " of " + g.Column
+		}
+		p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return strings.HasSuffix(n.text, "-> group by "+what) })
+		p.understood(0, fmt.Sprintf("across %s -> over every %s (another grouping or ranking is asked for)", what, what), "across "+what)
 	}
 	return nil
 }

@@ -31,6 +31,23 @@ var weighty = setOf("top", "bottom", "best", "worst", "highest", "lowest", "most
 	"each", "every", "unique", "distinct", "share", "percentage", "percent", "median", "average", "mean", "more",
 	"less", "fewer", "greater", "smaller", "larger", "biggest", "largest", "smallest", "minimum", "maximum")
 
+// nameSays reports whether a column's name says the word w: one of its
+// words is w or abbreviates it ("temp" for temperature), or ends a run of
+// letters with it ("surftemp", "maxtemp").
+func nameSays(col, w string) bool {
+	return slices.ContainsFunc(nameWords(col), func(cw string) bool {
+		if sameWord(w, cw) || abbreviates(w, cw) {
+			return true
+		}
+		for k := 1; len(cw)-k >= 4; k++ {
+			if s := cw[k:]; sameWord(w, s) || abbreviates(w, s) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
 // notGrouping are the words after "by" that do not start a grouping.
 var notGrouping = setOf("how", "what", "which", "much", "many", "far", "percent", "percentage", "itself", "then",
 	"now", "way", "contrast", "comparison", "default", "hand", "chance", "definition")
@@ -101,9 +118,7 @@ func (p *parser) unknowns() {
 		// "average wind by month, wettest first": the ranking is by the
 		// first measure, and the superlative names another
 		col := p.in.Measures[0].Column
-		if !slices.ContainsFunc(a.words, func(w string) bool {
-			return slices.ContainsFunc(nameWords(col), func(cw string) bool { return sameWord(w, cw) })
-		}) {
+		if !slices.ContainsFunc(a.words, func(w string) bool { return nameSays(col, w) }) {
 			what := "the count of rows"
 			if col != "" {
 				what = col

@@ -1,0 +1,31 @@
+package intent
+
+import "testing"
+
+// TestSuperlativeOfANamedMeasure: a superlative ranks by the measure the
+// request names when that measure is what it ranks by ("coldest" of a
+// surftemp, "southernmost" of a latitude); a month numbered 1–12 is the
+// period ranked, not a measure; "across all years" after a ranking of
+// months is over every year.
+func TestSuperlativeOfANamedMeasure(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "float"} }
+	atmos := schemaOf("atmos", Column{Name: "date", Type: "date", Min: "1995-01-01", Max: "2000-12-01"},
+		Column{Name: "month", Type: "integer", Min: "1", Max: "12"}, Column{Name: "year", Type: "integer", Min: "1995", Max: "2000"},
+		f("surftemp"), f("ozone"))
+	coldest := want{Table: "atmos", Measures: []Measure{{Column: "surftemp", Agg: "avg"}}, Top: &TopN{1, "month", false}}
+	ports := schemaOf("ports", Column{Name: "ident", Type: "string", Values: []string{"AAA", "BBB", "CCC"}},
+		f("latitude_deg"), f("longitude_deg"), Column{Name: "elevation_ft", Type: "integer", Min: "-100", Max: "12000"})
+	checkCases(t, []parseCase{
+		{text: "coldest month (surftemp)", schema: atmos, want: coldest},
+		{text: "coldest month on avg (surftemp), across all yrs", schema: atmos, want: coldest},
+		{text: "which month was hottest on average by surftemp", schema: atmos,
+			want: want{Table: "atmos", Measures: []Measure{{Column: "surftemp", Agg: "avg"}}, Top: &TopN{1, "month", true}}},
+		{text: "southernmost airport (by latitude)?", schema: ports,
+			want: want{Table: "ports", Measures: []Measure{{Column: "latitude_deg", Agg: "avg"}}, Top: &TopN{1, "", false}}},
+		{text: "the northernmost port by latitude_deg", schema: ports,
+			want: want{Table: "ports", Measures: []Measure{{Column: "latitude_deg", Agg: "avg"}}, Top: &TopN{1, "", true}}},
+	})
+	// a superlative of another measure than the one named is still reported
+	reported(t, atmos, "coldest month by ozone", "average ozone by month, hottest first")
+	reported(t, ports, "the highest airport by latitude, southernmost first")
+}
