@@ -418,6 +418,9 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 	if isCountNoun(p.low(b)) || p.dayRows(b) {
 		p.subject = b // "orders with at least 5 units": the orders are the rows
 	}
+	if c, n := p.unitOfColumn(end); c != nil {
+		return c, end, end + n // "16 or more years of education": the column the unit counts
+	}
 	if c, n, st := p.colAt(end, prefNum); had && c != nil && (st >= mWords || st >= mPart && c.Type == "integer") && !isIDLike(c) &&
 		!p.isYearColumn(c) && p.unitColumn(end) == nil {
 		// "stays with at least one child": what is had is named after

@@ -284,6 +284,39 @@ func (p *parser) numericColumnWord(w string) bool {
 	return false
 }
 
+// unitOfColumn reads a unit at i followed by "of" and a numeric column:
+// "years of education", "hours of overtime". It returns the column and
+// the tokens read, nil if there is none.
+func (p *parser) unitOfColumn(i int) (*Column, int) {
+	if !measureUnits[p.low(i)] && units[p.low(i)] == "" || p.low(i+1) != "of" {
+		return nil, 0
+	}
+	if i+2 >= len(p.toks) {
+		return nil, 0
+	}
+	c, n, st := p.colAtAny(i + 2)
+	if c == nil || st < mPart || !isNumeric(c) || isIDLike(c) || p.isYearColumn(c) {
+		return nil, 0
+	}
+	return c, n + 2
+}
+
+// unitOfColumnAt reports whether the free word at i is a unit said of
+// the measure after it ("avg years of experience"), not a span of time
+// ("2 years of sales").
+func (p *parser) unitOfColumnAt(i int) bool {
+	c, n := p.unitOfColumn(i)
+	return c != nil && p.free(i) && (i == 0 || p.toks[i-1].kind == kWord) && p.toks[i+n-1].used
+}
+
+// colName returns the name of the column at i, "" if none.
+func (p *parser) colName(i int) string {
+	if c, _, _ := p.colAt(i, prefNum); c != nil {
+		return c.Name
+	}
+	return ""
+}
+
 // ratePeriods are the periods an amount is said per: "40,000 a year".
 var ratePeriods = setOf("year", "annum", "month", "week", "day", "hour")
 
@@ -437,6 +470,11 @@ func (p *parser) asides() error {
 			// "Dairy products", "email campaigns": what the value names,
 			// the rows it picks
 			p.understood(i, fmt.Sprintf("%s -> what %s names", t.raw, p.src(p.valueFrom(i), i)), t.raw)
+		case p.unitOfColumnAt(i):
+			// "avg years of experience": the unit the column counts
+			p.understood(i, fmt.Sprintf("%s -> the unit of %s", p.src(i, i+2), p.colName(i+2)), p.src(i, i+2))
+			p.use(i, i+2)
+			continue
 		case measureUnits[w] && (i > 0 && (p.toks[i-1].low == "in" || p.toks[i-1].low == "as" || p.toks[i-1].low == "(" && p.measureEnd == i-1) ||
 			p.measureEnd == i && w != "in"):
 			// "weight in kg", "city mpg", "weight (kg)": the unit the measure is in

@@ -460,3 +460,24 @@ func TestYearsOfAgeOrOfService(t *testing.T) {
 			Filters: []Filter{{Column: "age", Op: ">=", Values: []string{"60"}}}}},
 	})
 }
+
+// TestAUnitOfAColumn: "years of experience" names the column in the unit
+// it counts, as a measure and in a condition: "16 or more years of
+// education" is a condition on education, not on another number.
+func TestAUnitOfAColumn(t *testing.T) {
+	n := func(name, lo, hi string) Column { return Column{Name: name, Type: "integer", Min: lo, Max: hi} }
+	wages := schemaOf("wages", n("education", "2", "18"), n("experience", "0", "55"), Column{Name: "wage", Type: "float", Min: "1", Max: "44"},
+		n("age", "18", "64"), Column{Name: "sector", Type: "string", Values: []string{"manuf", "const", "other"}})
+	exp := []Measure{{Column: "experience", Agg: "avg"}}
+	checkCases(t, []parseCase{
+		{text: "avg years of experience", schema: wages, want: want{Table: "wages", Measures: exp}},
+		{text: "What's the average years of experience for people with 16 or more years of education?", schema: wages,
+			want: want{Table: "wages", Measures: exp, Filters: []Filter{{"education", ">=", []string{"16"}}}}},
+		{text: "avg experience of workers with more than 12 years of education", schema: wages,
+			want: want{Table: "wages", Measures: exp, Filters: []Filter{{"education", ">", []string{"12"}}}}},
+		{text: "mean yrs of education by sector", schema: wages,
+			want: want{Table: "wages", Measures: []Measure{{Column: "education", Agg: "avg"}}, GroupBy: []Group{{"sector", ""}}}},
+	})
+	// a span of time, or a unit of something that is no column, is reported
+	reported(t, wages, "avg wage, 3 years of sales")
+}
