@@ -697,7 +697,7 @@ func (p *parser) numberList(i int, c *Column) ([]string, int) {
 // dayRows reports whether the word at i is "days" over a table of one row
 // a day: "days with a high above 30" counts rows.
 func (p *parser) dayRows(i int) bool {
-	return (p.low(i) == "days" || p.low(i) == "day") && p.date != nil && p.onePerPeriod("day")
+	return (p.low(i) == "days" || p.low(i) == "day") && p.onePerPeriod("day")
 }
 
 // percentOf reads a number written as a percentage against the column it

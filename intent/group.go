@@ -34,7 +34,7 @@ type periodAverage struct {
 // error naming the column.
 func (p *parser) groups() error {
 	for i := 0; i < len(p.toks); i++ {
-		if ph, n := p.anyPhrase(i, keys(grainAdverbs)); n > 0 && i > 0 && averageWords[p.low(i-1)] {
+		if ph, n := p.anyPhrase(i, keys(grainAdverbs)); n > 0 && i > 0 && (averageWords[p.low(i-1)] || p.low(i-1) == "median") {
 			// "average daily volume": an average of each day's volume,
 			// not a grouping by day.
 			p.perPeriod = &periodAverage{pos: i, src: p.src(i-1, i+n), grain: grainAdverbs[ph]}
@@ -92,6 +92,14 @@ func (p *parser) groups() error {
 			p.perEach = &ratioReq{pos: i, src: p.src(i, j+n), col: c.Name}
 			p.use(i, j+n)
 			i = j + n - 1
+			continue
+		}
+		if g := units[p.low(j)]; trig == "per" && p.date == nil && g != "" && p.low(j) == singular(p.low(j)) && p.onePerPeriod(g) {
+			// "avg births per day" over a table of one row a day (its
+			// date in year, month and day columns): a value per row
+			p.perRow = true
+			p.understood(i, p.src(i, j+1)+" -> a value per row (one row a "+g+")", p.src(i, j+1))
+			p.use(i, j+1)
 			continue
 		}
 		if trig == "per" && isCountNoun(p.low(j)) && p.low(j) == singular(p.low(j)) {

@@ -977,7 +977,7 @@ func (p *parser) countPeriods(i, j int, grain string) int {
 	src := p.src(i, j+1)
 	p.use(i, j+1)
 	switch {
-	case p.date == nil:
+	case p.date == nil && !p.onePerPeriod(grain):
 		p.in.Unknown = append(p.in.Unknown, Unknown{Word: src, Reason: "the table has no date column to count " + grain + "s by"})
 	case p.onePerPeriod(grain):
 		p.addMeasure(i, src, Measure{Agg: "count"}, " (one row a "+grain+")")

@@ -311,7 +311,7 @@ func (p *parser) unitOfColumnAt(i int) bool {
 
 // colName returns the name of the column at i, "" if none.
 func (p *parser) colName(i int) string {
-	if c, _, _ := p.colAt(i, prefNum); c != nil {
+	if c, _, _ := p.colAtAny(i); c != nil {
 		return c.Name
 	}
 	return ""

@@ -100,9 +100,13 @@ func (p *parser) unknowns() {
 	}
 	if pa := p.perPeriod; pa != nil {
 		if p.onePerPeriod(pa.grain) {
-			p.understood(pa.pos, fmt.Sprintf("%s -> the average over rows (at most one row per %s)", pa.src, pa.grain), pa.src)
+			p.understood(pa.pos, fmt.Sprintf("%s -> over rows (at most one row per %s)", pa.src, pa.grain), pa.src)
 		} else {
-			add(Unknown{Word: pa.src, Reason: fmt.Sprintf("an average of each %s's total is not computed yet; the rows are finer than a %s", pa.grain, pa.grain)})
+			what := "an average"
+			if strings.HasPrefix(strings.ToLower(pa.src), "median") {
+				what = "a median"
+			}
+			add(Unknown{Word: pa.src, Reason: fmt.Sprintf("%s of each %s's total is not computed yet; the rows are finer than a %s", what, pa.grain, pa.grain)})
 		}
 	}
 	if tr := p.in.Compare; tr != nil && tr.Column == "" {
@@ -197,8 +201,11 @@ func (p *parser) onePerPeriod(grain string) bool {
 // periods returns how many periods of grain the chosen table's dates span,
 // 0 when unknown.
 func (p *parser) periods(grain string) int64 {
-	if p.date == nil || p.t == nil || p.t.Rows <= 0 {
+	if p.t == nil || p.t.Rows <= 0 {
 		return 0
+	}
+	if p.date == nil {
+		return p.periodsOfParts(grain)
 	}
 	first, ok1 := day(p.date.Min)
 	last, ok2 := day(p.date.Max)
@@ -220,6 +227,43 @@ func (p *parser) periods(grain string) int64 {
 	}
 	return periods
 }
+
+// periodsOfParts returns how many periods of grain a table with no date
+// column spans when its date is spread over integer columns: a year, and
+// for months a month 1–12, for days a month and a day of the month 1–31.
+// It is 0 when the table has no such columns.
+func (p *parser) periodsOfParts(grain string) int64 {
+	yc := p.yearColumn()
+	if yc == nil {
+		return 0
+	}
+	lo, hi, ok := numRange(yc)
+	if !ok || hi < lo {
+		return 0
+	}
+	years := int64(hi-lo) + 1
+	has := func(words []string, lo, hi, most float64) bool {
+		return slices.ContainsFunc(p.t.Columns, func(c Column) bool {
+			_, max, _ := numRange(&c)
+			return partColumn(&c, words, lo, hi) && max >= most
+		})
+	}
+	months := has(monthWords, 1, 12, 12)
+	switch {
+	case grain == "year":
+		return years
+	case grain == "quarter" && (months || has(quarterWords, 1, 4, 4)):
+		return years * 4
+	case grain == "month" && months:
+		return years * 12
+	case grain == "day" && months && has(dayOfMonthWords, 1, 31, 28):
+		return years*365 + years/4
+	}
+	return 0
+}
+
+// dayOfMonthWords name a day of the month in a column's name.
+var dayOfMonthWords = []string{"day", "date", "dom", "mday", "dd"}
 
 // nearest returns up to three column names and values of the chosen table
 // closest to w: by spelling, by a shared start, or by a word of their name.
