@@ -112,6 +112,10 @@ type Measure struct {
 	// among: "average cost per patient" is sum(cost) / count(DISTINCT
 	// patient_id), however many rows a patient has. "" for none.
 	PerEach string
+	// Since is a date column the measure counts the days from: Column is
+	// then a date too, and each row's value is the days from Since to
+	// Column ("median days from booking to check-in"). "" for none.
+	Since string `json:",omitempty"`
 	// Scale is what the result is divided by to be in the unit asked for:
 	// 1000 for "avg salary in $k" over dollars. 0 for none.
 	Scale float64
@@ -255,6 +259,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.chooseTable,
 		p.pleasantries,
 		p.readAbbreviations,
+		p.dateSpans,
 		p.chooseDateColumn,
 		p.times,
 		p.yearColumnTimes,

@@ -553,12 +553,12 @@ func (p *parser) unboundAggs() {
 			// what was named without saying how, not a second measure
 			p.dropNotes(" of " + first.Column)
 			p.in.Measures = nil
-			p.addMeasure(i, said+" ... "+p.src(i, i+n), Measure{Column: first.Column, Agg: aggs[ph], Times: first.Times}, "")
+			p.addMeasure(i, said+" ... "+p.src(i, i+n), Measure{Column: first.Column, Agg: aggs[ph], Times: first.Times, Since: first.Since}, "")
 			p.use(i, i+n)
 			i += n - 1
 			continue
 		}
-		p.addMeasure(i, p.src(i, i+n), Measure{Column: first.Column, Agg: aggs[ph], Times: first.Times}, "")
+		p.addMeasure(i, p.src(i, i+n), Measure{Column: first.Column, Agg: aggs[ph], Times: first.Times, Since: first.Since}, "")
 		p.use(i, i+n)
 		i += n - 1
 	}
@@ -603,6 +603,9 @@ func (p *parser) addMeasure(pos int, src string, m Measure, note string) {
 	what := aggWords[m.Agg] + " of " + m.Column
 	if m.Times != "" {
 		what += " × " + m.Times
+	}
+	if m.Since != "" {
+		what = aggWords[m.Agg] + " of the days from " + m.Since + " to " + m.Column
 	}
 	switch {
 	case m.Column == "":

@@ -122,7 +122,8 @@ func (p *parser) unknowns() {
 		// "average wind by month, wettest first": the ranking is by the
 		// first measure, and the superlative names another
 		col := p.in.Measures[0].Column
-		if !slices.ContainsFunc(a.words, func(w string) bool { return nameSays(col, w) }) {
+		span := p.in.Measures[0].Since != "" && slices.Contains(a.words, "duration") // "the longest time between"
+		if !span && !slices.ContainsFunc(a.words, func(w string) bool { return nameSays(col, w) }) {
 			what := "the count of rows"
 			if col != "" {
 				what = col

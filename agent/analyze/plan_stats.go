@@ -94,7 +94,7 @@ func (b *planBuilder) stats() {
 		args := map[string]any{"operation": analysis.OpImpute}
 		var cols []any
 		for _, m := range b.in.Measures {
-			if m.Column != "" && !slices.Contains(cols, any(m.Column)) {
+			if m.Column != "" && m.Since == "" && !slices.Contains(cols, any(m.Column)) {
 				cols = append(cols, m.Column)
 			}
 		}
@@ -136,7 +136,7 @@ func (b *planBuilder) statColumns() (numeric, text []string) {
 		}
 	}
 	for _, m := range b.in.Measures {
-		if m.Times != "" || m.Per != "" {
+		if m.Times != "" || m.Per != "" || m.Since != "" {
 			continue // "gdp per capita" is no column: a test of gdp would answer another question
 		}
 		add(m.Column, false)

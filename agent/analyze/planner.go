@@ -185,6 +185,9 @@ type planBuilder struct {
 // source: sums, averages, counts, minimums and maximums.
 func (b *planBuilder) portable() bool {
 	for _, m := range b.measures() {
+		if m.Since != "" {
+			return false // date_diff is DuckDB's
+		}
 		switch m.Agg {
 		case "sum", "avg", "count", "count_distinct", "min", "max":
 		default:
@@ -330,14 +333,14 @@ func (b *planBuilder) build() {
 		b.shareOfFilter(measures[0])
 	}
 	if t := b.in.Top; t != nil && t.Column == "" && t.N > 0 && measures[0].Column != "" && measures[0].Times == "" && measures[0].Per == "" {
-		b.topRows(measures[0].Column, t)
+		b.topRows(measures[0].Measure, t)
 	}
 	if b.has(intent.AnalysisTrend, intent.AnalysisGrowth) && !slices.ContainsFunc(b.steps, func(t analysis.Subtask) bool { return t.TaskID == "trend" }) {
 		if dc := b.dateColumn(); dc != "" {
 			b.trend(measures, intent.Group{Column: dc, Grain: b.trendGrain()})
 		}
 	}
-	if b.has(intent.AnalysisDistribution, intent.AnalysisHistogram) && measures[0].Column != "" && measures[0].Times == "" && measures[0].Per == "" {
+	if b.has(intent.AnalysisDistribution, intent.AnalysisHistogram) && measures[0].Column != "" && measures[0].Times == "" && measures[0].Per == "" && measures[0].Since == "" {
 		b.distribution(measures[0].Column)
 	}
 	if b.has(intent.AnalysisCorrelation, intent.AnalysisSummary, intent.AnalysisOutliers, intent.AnalysisNormality, intent.AnalysisMissing) {
@@ -432,6 +435,7 @@ func (b *planBuilder) neededColumns() []string {
 		add(m.Times)
 		add(m.Per)
 		add(m.PerEach)
+		add(m.Since)
 	}
 	for _, g := range b.in.GroupBy {
 		add(g.Column)
@@ -487,6 +491,10 @@ func (b *planBuilder) measures() []measure {
 			mm.alias, mm.label = strings.ReplaceAll(what, " × ", "_x_")+"_per_"+m.PerEach, what+" per "+m.PerEach
 		case m.Column == "":
 			mm.sql, mm.alias, mm.label = "count(*)", "rows", "rows"
+		case m.Since != "":
+			// "median days from booking to check-in", row by row
+			name := "days_" + m.Since + "_to_" + m.Column
+			mm.sql, mm.alias, mm.label = aggregate(m.Agg, spanSQL(m)), m.Agg+"_"+name, aggWord(m.Agg)+" days from "+m.Since+" to "+m.Column
 		case m.Times != "":
 			// price × quantity, row by row
 			name := m.Column + "_x_" + m.Times
@@ -897,6 +905,8 @@ func (m measure) when(cond string) string {
 	switch {
 	case m.Column == "":
 		in = "1"
+	case m.Since != "":
+		in = spanSQL(m.Measure)
 	case m.Times != "":
 		in += " * " + quoteIdent(m.Times)
 	}
@@ -905,6 +915,11 @@ func (m measure) when(cond string) string {
 		agg = "count"
 	}
 	return scaled(aggregate(agg, "CASE WHEN "+cond+" THEN "+in+" END"), m.Scale)
+}
+
+// spanSQL is the days from m.Since to m.Column, row by row.
+func spanSQL(m intent.Measure) string {
+	return fmt.Sprintf("date_diff('day', CAST(%s AS DATE), CAST(%s AS DATE))", quoteIdent(m.Since), quoteIdent(m.Column))
 }
 
 // scaled divides the SQL expression by f, the scale a measure is shown
@@ -1095,19 +1110,25 @@ func (b *planBuilder) rateBy(g intent.Group) {
 
 // topRows: the rows with the highest (or lowest) values of a column, for
 // a ranking of rows ("the 5 wettest days", "top 10 orders by amount").
-func (b *planBuilder) topRows(col string, t *intent.TopN) {
+func (b *planBuilder) topRows(m intent.Measure, t *intent.TopN) {
 	order, word := "DESC", "Top"
 	if !t.Desc {
 		order, word = "ASC", "Bottom"
 	}
-	from, where, deps, args := b.at(true)
+	by, what, sel := quoteIdent(m.Column), m.Column, b.star()
+	if m.Since != "" {
+		// each row with its days, ranked by them
+		name := "days_" + m.Since + "_to_" + m.Column
+		by, what, sel = spanSQL(m), "the days from "+m.Since+" to "+m.Column, sel+", "+spanSQL(m)+" AS "+quoteIdent(name)
+	}
+	from, where, deps, args := b.at(m.Since == "")
 	if where == "" {
 		where = " WHERE "
 	} else {
 		where += " AND "
 	}
-	args["query"] = fmt.Sprintf("SELECT %s FROM %s%s%s IS NOT NULL ORDER BY %s %s LIMIT %d", b.star(), from, where, quoteIdent(col), quoteIdent(col), order, t.N)
-	desc := fmt.Sprintf("%s %d rows by %s%s", word, t.N, col, b.scopeText())
+	args["query"] = fmt.Sprintf("SELECT %s FROM %s%s%s IS NOT NULL ORDER BY %s %s LIMIT %d", sel, from, where, by, by, order, t.N)
+	desc := fmt.Sprintf("%s %d rows by %s%s", word, t.N, what, b.scopeText())
 	b.add(analysis.Subtask{TaskID: "top_rows", ToolName: analysis.ToolSQL, Description: desc, Dependencies: deps,
 		Arguments: args, Invariants: []string{"filter before ranking"}, Deliverable: analysis.DeliverTables,
 		EstimatedCostSeconds: b.cost(0.3)})
@@ -1177,7 +1198,7 @@ func (b *planBuilder) profile(ms []measure) {
 	}
 	var cols []any
 	for _, m := range ms {
-		if m.Column != "" && !slices.Contains(cols, any(m.Column)) {
+		if m.Column != "" && m.Since == "" && !slices.Contains(cols, any(m.Column)) {
 			cols = append(cols, m.Column)
 		}
 	}

@@ -138,6 +138,8 @@ func (r *run) shapeOf(in *intent.Intent) analysis.RecipeShape {
 	for _, m := range in.Measures {
 		if m.Column == "" {
 			sh.Measures = append(sh.Measures, m.Agg+"(*)")
+		} else if m.Since != "" {
+			sh.Measures = append(sh.Measures, m.Agg+"(days)")
 		} else if m.Times != "" || m.Per != "" {
 			sh.Measures = append(sh.Measures, fmt.Sprintf("%s(a*%t/%t)", m.Agg, m.Times != "", m.Per != ""))
 		} else {
@@ -272,6 +274,7 @@ func slotsOf(in *intent.Intent) []analysis.RecipeSlot {
 		add(fmt.Sprintf("measure_%d", i+1), analysis.SlotColumn, m.Column)
 		add(fmt.Sprintf("measure_%d_times", i+1), analysis.SlotColumn, m.Times)
 		add(fmt.Sprintf("measure_%d_per", i+1), analysis.SlotColumn, m.Per)
+		add(fmt.Sprintf("measure_%d_since", i+1), analysis.SlotColumn, m.Since)
 	}
 	for i, g := range in.GroupBy {
 		add(fmt.Sprintf("group_%d", i+1), analysis.SlotColumn, g.Column)
@@ -398,6 +401,9 @@ func slotsText(in *intent.Intent) string {
 		}
 		if m.Times != "" {
 			col += "*" + m.Times
+		}
+		if m.Since != "" {
+			col = "days " + m.Since + "->" + col
 		}
 		if m.Per != "" {
 			col += "/" + m.Per

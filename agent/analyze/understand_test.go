@@ -655,3 +655,35 @@ func TestRankingByAFallRanksTheLowestChangeFirst(t *testing.T) {
 		t.Errorf("a ranking by a change either way: %s; want it not answered (plan: %s)", res.Status, res.Plan.Reasoning)
 	}
 }
+
+// TestDaysBetweenTwoDates: "median lead time (booked to arrival)" is the
+// median of each row's days from one date to the other, by group and
+// ranked rows alike.
+func TestDaysBetweenTwoDates(t *testing.T) {
+	path := writeRows(t, "resv.csv", [][]string{
+		{"res_id", "booked_on", "arrival_dt", "channel"},
+		{"R1", "2024-01-01", "2024-01-11", "web"},   // 10
+		{"R2", "2024-02-01", "2024-03-02", "web"},   // 30 (a leap February)
+		{"R3", "2024-03-01", "2024-03-05", "phone"}, // 4
+		{"R4", "2024-12-30", "2025-01-02", "phone"}, // 3
+	})
+	res := runRequest(t, "median lead time in days (booked_on to arrival_dt)", path)
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("%s %+v", res.Status, res.Error)
+	}
+	if rows := readTable(t, res, "totals"); len(rows) != 2 || rows[0][0] != "median_days_booked_on_to_arrival_dt" || rows[1][0] != "7" {
+		t.Errorf("totals = %v, want the median 7 of 10, 30, 4 and 3 (plan: %s)", rows, res.Plan.Reasoning)
+	}
+	res = runRequest(t, "avg days from booked_on to arrival_dt by channel", path)
+	got := map[string]string{}
+	for _, r := range readTable(t, res, "by_channel")[1:] {
+		got[r[0]] = r[1]
+	}
+	if got["web"] != "20" || got["phone"] != "3.5" {
+		t.Errorf("by channel = %v, want web 20, phone 3.5", got)
+	}
+	res = runRequest(t, "which reservation had the longest time between booked_on and arrival_dt", path)
+	if rows := readTable(t, res, "by_res_id"); len(rows) < 2 || rows[1][0] != "R2" || rows[1][1] != "30" {
+		t.Errorf("the longest = %v, want R2 with 30 days (plan: %s)", rows, res.Plan.Reasoning)
+	}
+}
