@@ -113,8 +113,8 @@ func negativeName(name string) bool {
 }
 
 // dataNamesOnly reports whether toks, the inside of parentheses, hold only
-// names of columns or values as the data spells them, numbers and
-// operators, and start with a name.
+// names of columns or values as the data spells them, numbers, operators
+// and "or", and start with a name.
 func (p *parser) dataNamesOnly(toks []token) bool {
 	if !p.dataName(toks[0]) {
 		return false
@@ -123,6 +123,7 @@ func (p *parser) dataNamesOnly(toks []token) bool {
 		switch {
 		case t.kind == kPunct && (comparators[t.low] != "" || t.low == "/" || t.low == "-" || t.low == "="):
 		case t.kind == kWord && isNumber(t.low):
+		case t.low == "or": // "(status 1 or 2)"
 		case p.dataName(t):
 		default:
 			return false
