@@ -280,6 +280,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.extremeOfOneRow,
 		p.whenOfAnExtreme,
 		p.flagPercent,
+		p.shareOfATotal,
 		p.adjectiveOfRows,
 		p.exactValues,
 		p.bareColumns,

@@ -76,3 +76,23 @@ func TestPeopleAndPlaces(t *testing.T) {
 			Measures: []Measure{countRows}, Filters: []Filter{eq("union_mbr", "yes")}, GroupBy: []Group{{"region", ""}}}},
 	})
 }
+
+// TestAShareOfAFlagOrATotal: "% of workers married" over a 0/1 column is
+// the flag's average; a share of a measure named without an aggregate is a
+// share of its total, not of an average.
+func TestAShareOfAFlagOrATotal(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "float"} }
+	people := schemaOf("people", Column{Name: "married", Type: "integer", Min: "0", Max: "1", Values: []string{"0", "1"}}, f("pay"))
+	hours := schemaOf("hours", Column{Name: "emp", Type: "string", Values: []string{"a", "b"}}, f("hrs"),
+		Column{Name: "billable", Type: "string", Values: []string{"Y", "N"}})
+	checkCases(t, []parseCase{
+		{text: "% of workers married", schema: people, want: want{Table: "people", Measures: []Measure{{Column: "married", Agg: "avg", Scale: 0.01}}}},
+		{text: "fraction of people married", schema: people, want: want{Table: "people", Measures: []Measure{{Column: "married", Agg: "avg"}}}},
+		{text: "What fraction of all logged hours were non-billable?", schema: hours, want: want{Table: "hours",
+			Measures: []Measure{{Column: "hrs", Agg: "sum"}}, Filters: []Filter{eq("billable", "N")}, Analyses: []string{AnalysisShare}}},
+	})
+	// an average said is not made a total
+	if in, err := Parse("share of average hrs that were billable", hours, now); err == nil && in.Measures[0].Agg != "avg" {
+		t.Errorf("a share of the average hrs read as %+v", in.Measures)
+	}
+}

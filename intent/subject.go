@@ -799,13 +799,20 @@ func (p *parser) whenOfAnExtreme() error {
 // percentage ("% remote by dept") in percent: the average is the share of
 // rows that have it, a fraction.
 func (p *parser) flagPercent() error {
-	if p.t == nil || len(p.in.Measures) != 1 || slices.Contains(p.in.Analyses, AnalysisShare) {
+	share := slices.Contains(p.in.Analyses, AnalysisShare)
+	if p.t == nil || len(p.in.Measures) != 1 || share && (len(p.in.Analyses) != 1 || len(p.in.GroupBy) > 0 || len(p.in.Filters) > 0) {
 		return nil
 	}
 	m := &p.in.Measures[0]
 	c := p.columnByName(m.Column)
 	if c == nil || m.Agg != "avg" || m.Scale != 0 || m.Per != "" || c.Type != "integer" || !isFlag(c) {
 		return nil
+	}
+	if share {
+		// "% of workers married": the share of the rows where it is 1,
+		// the flag's average
+		p.in.Analyses = nil
+		p.dropNotes("-> share")
 	}
 	for i, t := range p.toks {
 		switch t.low {
@@ -816,6 +823,31 @@ func (p *parser) flagPercent() error {
 			return nil
 		}
 	}
+	if share {
+		p.understood(0, fmt.Sprintf("share -> the share of rows where %s is 1 (its average)", c.Name), "share")
+	}
+	return nil
+}
+
+// shareOfATotal reads a share of a measure named without an aggregate
+// ("what fraction of all logged hours were non-billable") as a share of
+// its total: an average has no share.
+func (p *parser) shareOfATotal() error {
+	if p.t == nil || len(p.in.Measures) != 1 || !slices.Contains(p.in.Analyses, AnalysisShare) {
+		return nil
+	}
+	m := &p.in.Measures[0]
+	c := p.columnByName(m.Column)
+	if c == nil || m.Agg != "avg" || m.Times != "" || m.Per != "" || m.PerEach != "" || m.Since != "" || isFlag(c) || nonAdditive(c) {
+		return nil
+	}
+	src, unsaid := p.aggUnsaid(*m)
+	if !unsaid {
+		return nil
+	}
+	m.Agg = "sum"
+	p.dropNotes(" -> average of " + c.Name)
+	p.understood(0, fmt.Sprintf("%s -> sum of %s (a share is of a total)", src, c.Name), src)
 	return nil
 }
 
