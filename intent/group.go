@@ -878,6 +878,11 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 	if back {
 		after = i + 1
 	}
+	if k := p.skip(after+1, "the", "a"); c != nil && periodPart(c) && p.low(after) == "of" && units[p.low(k)] != "" {
+		// "which quarter of the year": the part, of whatever year
+		p.use(after, k+1)
+		after = k + 1
+	}
 	for k := after; k < len(p.toks) && k <= after+4; k++ {
 		desc, ok := superlatives[p.low(k)]
 		if !ok {

@@ -346,8 +346,8 @@ func (p *parser) measureAt(i int) int {
 			}
 		}
 	} else if c, k, st := p.colAt(i, prefNum); c != nil && st >= mPart && !isIDLike(c) {
-		if periodPart(c) && !aggWord(p.low(i-1)) {
-			return i // "the coldest month" over a month 1–12: the period, not a measure of its number
+		if (periodPart(c) || p.isYearColumn(c)) && !aggWord(p.low(i-1)) {
+			return i // "the coldest month" over a month 1–12, "quarter of the year": the period, not a measure of its number
 		}
 		if p.flagAdjective(i, k, c) {
 			return i // "how many babies were born preterm": the rows where it is 1
@@ -679,7 +679,9 @@ var additiveWords = setOf("total", "tot", "sum", "amount", "count", "number", "n
 	"shipment", "shipments", "order", "orders", "tax", "fee", "fees", "paid", "payment", "income", "expense",
 	"expenses", "debt", "asset", "assets", "capacity", "area", "energy", "hours", "minutes", "members", "people",
 	"students", "employees", "customers", "users", "downloads", "views", "clicks", "sessions", "stars", "forks",
-	"commits", "issues", "gallons", "barrels", "tons", "tonnes", "acres", "yield", "harvest", "crimes")
+	"commits", "issues", "gallons", "barrels", "tons", "tonnes", "acres", "yield", "harvest", "crimes",
+	// their shorthand in column names: lab_hrs, yld_kg
+	"hrs", "yld")
 
 // moneyColumn returns the numeric column of the chosen table most like an
 // amount of money, nil if none.

@@ -29,3 +29,14 @@ func TestSuperlativeOfANamedMeasure(t *testing.T) {
 	reported(t, atmos, "coldest month by ozone", "average ozone by month, hottest first")
 	reported(t, ports, "the highest airport by latitude, southernmost first")
 }
+
+// TestWhichPartOfTheYear: "which quarter of the year" over a quarter 1–4
+// ranks the quarters; the year said with it is no measure.
+func TestWhichPartOfTheYear(t *testing.T) {
+	pigs := schemaOf("pigs", Column{Name: "year", Type: "integer", Min: "1967", Max: "1978"},
+		Column{Name: "quarter", Type: "integer", Min: "1", Max: "4"}, Column{Name: "profit", Type: "float"})
+	checkCases(t, []parseCase{
+		{text: "Which quarter of the year has the highest average profit?", schema: pigs,
+			want: want{Table: "pigs", Measures: []Measure{{Column: "profit", Agg: "avg"}}, Top: &TopN{1, "quarter", true}}},
+	})
+}

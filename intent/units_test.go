@@ -481,3 +481,16 @@ func TestAUnitOfAColumn(t *testing.T) {
 	// a span of time, or a unit of something that is no column, is reported
 	reported(t, wages, "avg wage, 3 years of sales")
 }
+
+// TestShorthandOfAnAmountAddsUp: hours and yields in shorthand (lab_hrs,
+// yld_kg) add up when no aggregate is said, as their full names do.
+func TestShorthandOfAnAmountAddsUp(t *testing.T) {
+	s := func(n string, vs ...string) Column { return Column{Name: n, Type: "string", Values: vs} }
+	tm := schemaOf("tmsht", s("dept", "DSGN", "ENG"), Column{Name: "lab_hrs", Type: "float"}, Column{Name: "yld_kg", Type: "float"})
+	by := []Group{{"dept", ""}}
+	checkCases(t, []parseCase{
+		{text: "lab hours by dept", schema: tm, want: want{Table: "tmsht", Measures: []Measure{{Column: "lab_hrs", Agg: "sum"}}, GroupBy: by}},
+		{text: "yield by dept", schema: tm, want: want{Table: "tmsht", Measures: []Measure{{Column: "yld_kg", Agg: "sum"}}, GroupBy: by}},
+		{text: "avg lab hours by dept", schema: tm, want: want{Table: "tmsht", Measures: []Measure{{Column: "lab_hrs", Agg: "avg"}}, GroupBy: by}},
+	})
+}
