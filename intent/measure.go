@@ -366,6 +366,10 @@ func (p *parser) measureAt(i int) int {
 		return i // "price in dollars": the unit of the measure before
 	} else if moneyWords[w] && p.moneyColumn() == nil && (!countedSales[w] || p.namesData(w)) {
 		return i // "income" with no money column: a word of income_grp, or nothing this table has
+	} else if (w == "bookings" || w == "booking") && p.rowsNamed(w) && !p.startsMeasure(i+1) {
+		// "share of bookings through OTA" over a table of bookings: the
+		// bookings counted, not their money
+		m, n = Measure{Column: "", Agg: "count"}, 1
 	} else if moneyWords[w] {
 		m, n = Measure{Column: "", Agg: "count"}, 1
 		if mm, doubt, ok := p.moneyMeasure(); ok {
@@ -432,7 +436,10 @@ func (p *parser) measureAt(i int) int {
 		p.named = true
 	}
 	note := ""
-	if m.Column == "" && moneyWords[w] {
+	switch {
+	case m.Column == "" && (w == "bookings" || w == "booking") && p.rowsNamed(w):
+		note = " (each row of " + p.t.Name + " is one)"
+	case m.Column == "" && moneyWords[w]:
 		note = " (no money-like column)"
 	}
 	if len(bound) == 0 {
@@ -914,6 +921,12 @@ var countRank = setOf("most", "fewest", "least")
 // dropNotes forgets what was understood whose words end in suffix.
 func (p *parser) dropNotes(suffix string) {
 	p.notes = slices.DeleteFunc(p.notes, func(n note) bool { return strings.HasSuffix(n.text, suffix) })
+}
+
+// rowsNamed reports whether the chosen table's name names its rows w, in
+// full or in shorthand: "bookings" of hotel_bkgs.
+func (p *parser) rowsNamed(w string) bool {
+	return tableWord(p.t, w) || slices.ContainsFunc(nameWords(p.t.Name), func(nw string) bool { return abbreviates(w, nw) })
 }
 
 // countNounIn reports whether the words start..end-1 that name a measure

@@ -96,3 +96,21 @@ func TestAShareOfAFlagOrATotal(t *testing.T) {
 		t.Errorf("a share of the average hrs read as %+v", in.Measures)
 	}
 }
+
+// TestBookingsOfATableOfBookings: over a table whose name says its rows
+// are bookings, "bookings" counts them, however much money the table has;
+// "bookings revenue" is no count.
+func TestBookingsOfATableOfBookings(t *testing.T) {
+	bk := schemaOf("hotel_bkgs", Column{Name: "chan", Type: "string", Values: []string{"OTA", "Direct"}},
+		Column{Name: "adr_usd", Type: "float"}, Column{Name: "nts", Type: "integer", Min: "1", Max: "14"})
+	by := []Group{{"chan", ""}}
+	checkCases(t, []parseCase{
+		{text: "share of bookings through OTA", schema: bk, want: want{Table: "hotel_bkgs", Measures: []Measure{{Agg: "count"}},
+			Filters: []Filter{eq("chan", "OTA")}, Analyses: []string{AnalysisShare},
+			Understood: []string{"bookings -> count of rows (each row of hotel_bkgs is one)"}}},
+		{text: "total bookings by chan", schema: bk, want: want{Table: "hotel_bkgs", Measures: []Measure{{Agg: "count"}}, GroupBy: by}},
+	})
+	if in, err := Parse("bookings revenue by chan", bk, now); err == nil && len(in.Measures) > 0 && in.Measures[0].Column == "" {
+		t.Errorf("bookings revenue read as a count: %+v", in.Measures)
+	}
+}
