@@ -271,6 +271,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.versusNot,
 		p.conditions,
 		p.presence,
+		p.versusConditions,
 		p.weekends,
 		p.ratios,
 		p.groups,

@@ -242,6 +242,38 @@ func (p *parser) versusNot() error {
 	return nil
 }
 
+// versusConditions reads two values of one column said on either side of
+// "vs" ("4-star vs 5-star", "grade 3 vs grade 4") as the two side by side:
+// the rows of either, grouped by the column, where each alone would leave
+// no row.
+func (p *parser) versusConditions() error {
+	for i := 1; i+1 < len(p.toks); i++ {
+		_, m := p.anyPhrase(i, versusWords)
+		if m == 0 || !p.free(i) || i+m >= len(p.toks) || !p.toks[i-1].used || !p.toks[i+m].used {
+			continue
+		}
+		var eqs []int
+		for k, f := range p.in.Filters {
+			if f.Op == "=" && len(f.Values) == 1 {
+				eqs = append(eqs, k)
+			}
+		}
+		if len(eqs) != 2 {
+			return nil
+		}
+		a, b := p.in.Filters[eqs[0]], p.in.Filters[eqs[1]]
+		if a.Column != b.Column || a.Values[0] == b.Values[0] {
+			return nil
+		}
+		p.in.Filters[eqs[0]] = Filter{Column: a.Column, Op: "in", Values: []string{a.Values[0], b.Values[0]}}
+		p.in.Filters = slices.Delete(p.in.Filters, eqs[1], eqs[1]+1)
+		p.addGroup(i, p.src(i, i+m), a.Column, "")
+		p.use(i, i+m)
+		return nil
+	}
+	return nil
+}
+
 // flagAt returns the yes/no column the free word at i names, nil if none.
 func (p *parser) flagAt(i int) *Column {
 	if c, n, st := p.colAt(i, prefDim); c != nil && n == 1 && st >= mEntity && isFlag(c) {

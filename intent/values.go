@@ -170,8 +170,9 @@ func (p *parser) valueAt(idx map[string][]valRef, most, i int, strict ...bool) (
 		refs = slices.DeleteFunc(slices.Clone(refs), func(r valRef) bool {
 			// A weak value ("F") found by a form that is not ("female")
 			// is as strong as that form; a code in capitals written as
-			// the data spells it ("IT", "US") is the code, not the word.
-			return shortCaps(r.value) && raw != r.value && !r.alias || r.caps && raw != strings.ToUpper(raw) ||
+			// the data spells it ("IT", "US", "OTAs" of OTA) is the code,
+			// not the word.
+			return shortCaps(r.value) && raw != r.value && raw != r.value+"s" && !r.alias || r.caps && raw != strings.ToUpper(raw) ||
 				st && weak(r.value) && (!r.alias || weak(raw)) && !(raw == r.value && len(raw) >= 2 && shortCaps(raw))
 		})
 		if len(refs) > 0 {
