@@ -221,14 +221,14 @@ func (p *parser) dimension(j int, trig string) (int, bool, error) {
 			}
 			p.pending = pendingGroup{c.Name, grain}
 			return j + n, true, nil
-		case isNumeric(c) && (c.Type == "float" || p.moneyLike(c) || p.quantityLike(c)):
+		case isNumeric(c) && (c.Type == "float" || p.moneyLike(c) || p.quantityLike(c)) && !fewLevels(c):
 			p.byNumber = append(p.byNumber, j)
 			return j, false, nil // "by revenue": what to rank by, not a grouping
 		case isNumeric(c) && trig == "by" && p.in.Top != nil && !p.isYearColumn(c) && !isIDLike(c):
 			// "top 5 countries by population", "top 5 cars by
 			// horsepower": what to rank by
 			return j, false, nil
-		case isNumeric(c) && !p.isYearColumn(c) && !isIDLike(c) && defaultAgg(c) == "sum":
+		case isNumeric(c) && !p.isYearColumn(c) && !isIDLike(c) && defaultAgg(c) == "sum" && !fewLevels(c):
 			p.byNumber = append(p.byNumber, j)
 			return j, false, nil // "by population": an amount to rank by, not a grouping
 		}
@@ -691,6 +691,14 @@ func (p *parser) who(i int) {
 	if !p.toks[i].used {
 		p.toks[i].low = low
 	}
+}
+
+// fewLevels reports whether c is an integer column of at most eleven
+// possible values ("stars" 3 to 5, a grade 1 to 6): levels to group by,
+// not an amount to rank by.
+func fewLevels(c *Column) bool {
+	lo, hi, ok := numRange(c)
+	return c.Type == "integer" && ok && hi > lo && hi-lo <= 10
 }
 
 // repeats reports whether the integer column c has fewer possible values

@@ -236,9 +236,16 @@ func (p *parser) sharePos() int {
 	return share
 }
 
+// partVerbs end the rows a share is of and start what picks its part:
+// "what share of bookings at Lisbon hotels came through OTAs".
+var partVerbs = setOf("came", "come", "comes", "were", "was", "are", "is", "had", "have", "has", "went", "go", "goes",
+	"used", "use", "uses", "got", "get", "gets", "did", "do", "does", "paid", "arrived", "ended")
+
 // shareWhole reads which filters say the rows a share is of: the values
 // that describe the rows' noun after the share ("what % of male patients
-// had grade 5": of the male patients) and those after "among" or "within"
+// had grade 5": of the male patients), those between that noun and the
+// verb that says the part ("of bookings at Lisbon hotels came through
+// OTAs": of the Lisbon bookings) and those after "among" or "within"
 // ("share aged 65+ among women"). The other filters pick the part. A
 // share with no other filter is of all the rows ("share of female
 // patients"), and a share by a grouping is the grouping's.
@@ -260,9 +267,15 @@ func (p *parser) shareWhole() error {
 			among = k
 		}
 	}
+	verb := -1 // "of bookings at our Portuguese hotels came through OTAs": what follows the verb is the part
+	for k := noun + 1; noun > share && k < len(p.toks) && verb < 0; k++ {
+		if partVerbs[p.toks[k].low] {
+			verb = k
+		}
+	}
 	whole := func(col string) bool {
 		at, ok := p.filterAt[col]
-		return ok && (noun > share && at > share && at < noun || among > share && at > among)
+		return ok && (noun > share && at > share && at < noun || verb > noun && at > noun && at < verb || among > share && at > among)
 	}
 	var ofWhole, ofPart []string
 	for _, f := range p.in.Filters {

@@ -114,3 +114,17 @@ func TestBookingsOfATableOfBookings(t *testing.T) {
 		t.Errorf("bookings revenue read as a count: %+v", in.Measures)
 	}
 }
+
+// TestAShareOfRowsSaidBeforeItsVerb: the values between the rows' noun
+// and the verb that says the part pick the whole.
+func TestAShareOfRowsSaidBeforeItsVerb(t *testing.T) {
+	bk := schemaOf("bkgs", Column{Name: "chan", Type: "string", Values: []string{"OTA", "Direct"}},
+		Column{Name: "city", Type: "string", Values: []string{"Lisbon", "Porto"}})
+	in, err := Parse("What share of bookings at our Lisbon hotels came through OTAs?", bk, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.ShareWithin) != 1 || in.ShareWithin[0] != "city" {
+		t.Errorf("ShareWithin = %v, want the share of the Lisbon bookings (filters %v)", in.ShareWithin, in.Filters)
+	}
+}
