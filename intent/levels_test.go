@@ -145,3 +145,16 @@ func TestInTotalSaysHow(t *testing.T) {
 			Measures: []Measure{{Agg: "count"}}, Filters: []Filter{{Column: "income", Op: ">", Values: []string{"1000"}}}}},
 	})
 }
+
+// TestGroupedByAFewLevels: an integer of a few levels ("stars" 3 to 5)
+// is grouped by, even when its name says an amount and a word before it
+// says whose it is ("by hotel stars").
+func TestGroupedByAFewLevels(t *testing.T) {
+	hb := schemaOf("hotel_bkgs", Column{Name: "chan", Type: "string", Values: []string{"OTA", "GDS"}}, Column{Name: "adr_usd", Type: "float"},
+		Column{Name: "stars", Type: "integer", Min: "3", Max: "5"}, Column{Name: "n_rooms", Type: "integer", Min: "12", Max: "480"})
+	byStars := []Group{{"stars", ""}}
+	checkCases(t, []parseCase{
+		{text: "bookings by stars", schema: hb, want: want{Table: "hotel_bkgs", Measures: []Measure{{Agg: "count"}}, GroupBy: byStars}},
+		{text: "avg adr_usd by hotel stars", schema: hb, want: want{Table: "hotel_bkgs", Measures: []Measure{{Column: "adr_usd", Agg: "avg"}}, GroupBy: byStars}},
+	})
+}
