@@ -198,6 +198,13 @@ func (p *parser) dimension(j int, trig string) (int, bool, error) {
 		j++
 	}
 	w := p.low(j)
+	if c, _, st := p.colAt(j+1, prefNum); trig == "by" && c != nil && st >= mWords && p.free(j) && p.toks[j].kind == kWord &&
+		(tableWord(p.t, w) || isEntityNoun(w)) && !p.modifierOfDimension(j, trig) {
+		// "bookings by hotel adr_usd": a number whose rows the word names,
+		// no grouping; reported once nothing ranks by it
+		p.byNumber = append(p.byNumber, j+1)
+		return j, false, nil
+	}
 	if c, _, _ := p.colAt(j, prefAny); c == nil && p.modifierOfDimension(j, trig) {
 		// "by office location": the location, which "office" describes
 		c, n, _ := p.colAt(j+1, prefDim)

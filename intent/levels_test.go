@@ -157,4 +157,6 @@ func TestGroupedByAFewLevels(t *testing.T) {
 		{text: "bookings by stars", schema: hb, want: want{Table: "hotel_bkgs", Measures: []Measure{{Agg: "count"}}, GroupBy: byStars}},
 		{text: "avg adr_usd by hotel stars", schema: hb, want: want{Table: "hotel_bkgs", Measures: []Measure{{Column: "adr_usd", Agg: "avg"}}, GroupBy: byStars}},
 	})
+	// a number the word before it says whose is no grouping
+	reported(t, hb, "bookings by hotel adr_usd")
 }
