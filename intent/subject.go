@@ -284,6 +284,28 @@ func (p *parser) numericColumnWord(w string) bool {
 	return false
 }
 
+// payPeriodSaid reports whether the free word at i is a period adverb
+// ("hourly", "annual") before a word of pay read as the one measure, whose
+// column's name says no period; no other column says one either.
+func (p *parser) payPeriodSaid(i int) bool {
+	if i+1 >= len(p.toks) {
+		return false
+	}
+	w := strings.ToLower(p.toks[i+1].raw) // as written: a word read into a measure may be blanked
+	if unitAdverbs[p.low(i)] == "" || !payWords[w] || !p.toks[i+1].used || len(p.in.Measures) != 1 {
+		return false
+	}
+	m := p.in.Measures[0]
+	if m.Column == "" || m.Times != "" || m.Per != "" || !nameSays(m.Column, w) {
+		return false
+	}
+	return !slices.ContainsFunc(p.t.Columns, func(c Column) bool {
+		return isNumeric(&c) && slices.ContainsFunc(nameWords(c.Name), func(w string) bool {
+			return unitAdverbs[w] != "" || units[w] != "" || w == "hr" || w == "ph" || w == "pa"
+		})
+	})
+}
+
 // unitOfColumn reads a unit at i followed by "of" and a numeric column:
 // "years of education", "hours of overtime". It returns the column and
 // the tokens read, nil if there is none.
@@ -470,6 +492,10 @@ func (p *parser) asides() error {
 			// "Dairy products", "email campaigns": what the value names,
 			// the rows it picks
 			p.understood(i, fmt.Sprintf("%s -> what %s names", t.raw, p.src(p.valueFrom(i), i)), t.raw)
+		case p.payPeriodSaid(i):
+			// "avg hourly wage" over wage: the period it is paid for,
+			// which the column's name leaves unsaid
+			p.understood(i, fmt.Sprintf("%s -> the period %s is paid for (its name says none; read as the column)", t.raw, p.in.Measures[0].Column), t.raw)
 		case p.unitOfColumnAt(i):
 			// "avg years of experience": the unit the column counts
 			p.understood(i, fmt.Sprintf("%s -> the unit of %s", p.src(i, i+2), p.colName(i+2)), p.src(i, i+2))

@@ -494,3 +494,16 @@ func TestShorthandOfAnAmountAddsUp(t *testing.T) {
 		{text: "avg lab hours by dept", schema: tm, want: want{Table: "tmsht", Measures: []Measure{{Column: "lab_hrs", Agg: "avg"}}, GroupBy: by}},
 	})
 }
+
+// TestAPayPeriodTheNameLeavesUnsaid: "hourly wage" over a wage whose name
+// says no period, in a table where no column says one, is that wage; with
+// another column that says a period, which one is meant is reported.
+func TestAPayPeriodTheNameLeavesUnsaid(t *testing.T) {
+	sex := Column{Name: "gender", Type: "string", Values: []string{"male", "female"}}
+	one := schemaOf("cps", Column{Name: "wage", Type: "float"}, sex)
+	checkCases(t, []parseCase{
+		{text: "avg hourly wage by gender", schema: one, want: want{Table: "cps", Measures: []Measure{{Column: "wage", Agg: "avg"}},
+			GroupBy: []Group{{"gender", ""}}, Understood: []string{"hourly -> the period wage is paid for (its name says none; read as the column)"}}},
+	})
+	reported(t, schemaOf("cps", Column{Name: "wage", Type: "float"}, Column{Name: "wage_yr", Type: "float"}, sex), "avg hourly wage by gender")
+}
