@@ -68,6 +68,10 @@ func (p *parser) readAbbreviations() error {
 			}
 			continue
 		}
+		if cw := p.abbreviationBeside(i); cw != "" && p.free(i) && stopwords[w] {
+			p.toks[i].low = cw // "check-in" for chk_in_dt: a common verb, but the next word is the name's next
+			continue
+		}
 		if !p.free(i) || p.toks[i].kind != kWord || !(p.unexplained(w) || p.idleUnit(w) || p.measureNoun(w) || p.tableWordAlone(i)) ||
 			p.misspells(w) {
 			continue
@@ -219,6 +223,27 @@ func (p *parser) abbreviationOf(i int) string {
 			default:
 				found = cw
 			}
+		}
+	}
+	return found
+}
+
+// abbreviationBeside returns the one word of a column's name that the
+// word at i abbreviates when the word after it (past a hyphen) is that
+// name's next word: "check in" and "check-ins" for chk_in_dt; "" if none.
+func (p *parser) abbreviationBeside(i int) string {
+	w, next := p.toks[i].low, p.skip(i+1, "-")
+	found := ""
+	for ci := range p.t.Columns {
+		cws := nameWords(p.t.Columns[ci].Name)
+		for k := 0; k+1 < len(cws); k++ {
+			if !abbreviates(w, cws[k]) || !p.wordIs(next, cws[k+1]) && !(next < len(p.toks) && singular(p.low(next)) == cws[k+1]) {
+				continue
+			}
+			if found != "" && found != cws[k] {
+				return ""
+			}
+			found = cws[k]
 		}
 	}
 	return found

@@ -185,3 +185,19 @@ func TestPeopleAreNoAbbreviation(t *testing.T) {
 			GroupBy: []Group{{"sex", ""}}}},
 	})
 }
+
+// TestAHyphenatedNameInShorthand: "check-in" and "check in" name chk_in_dt
+// though "check" is a common verb, as the word after it is the name's
+// next; the date's name before a grain is that date by the grain.
+func TestAHyphenatedNameInShorthand(t *testing.T) {
+	d := func(n, lo, hi string) Column { return Column{Name: n, Type: "date", Min: lo, Max: hi} }
+	bk := schemaOf("hotel_bkgs", d("bk_dt", "2021-07-01", "2024-12-31"), d("chk_in_dt", "2021-07-05", "2025-03-01"),
+		Column{Name: "chan", Type: "string", Values: []string{"OTA", "Direct"}})
+	in2023 := &TimeRange{Column: "chk_in_dt", Start: "2023-01-01", End: "2024-01-01", Label: "2023"}
+	count := []Measure{{Agg: "count"}}
+	checkCases(t, []parseCase{
+		{text: "bookings by check-in date in 2023", schema: bk, want: want{Table: "hotel_bkgs", Measures: count, GroupBy: []Group{{"chk_in_dt", "day"}}, Time: in2023}},
+		{text: "bookings by check in date in 2023", schema: bk, want: want{Table: "hotel_bkgs", Measures: count, GroupBy: []Group{{"chk_in_dt", "day"}}, Time: in2023}},
+		{text: "bookings by check-in month in 2023", schema: bk, want: want{Table: "hotel_bkgs", Measures: count, GroupBy: []Group{{"chk_in_dt", "month"}}, Time: in2023}},
+	})
+}

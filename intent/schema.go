@@ -101,6 +101,14 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 				continue
 			}
 		}
+		if len(cw) >= 2 && isDate(c) && (synonymOf(cw[len(cw)-1]) == "dt" || cw[len(cw)-1] == "date") {
+			// "by check-in month" for chk_in_dt: the date's name before
+			// the grain it is read by
+			if n, ok := p.wordsAt(i, cw[:len(cw)-1]); ok && units[p.low(i+n)] != "" {
+				out = append(out, colMatch{c, n, mWords})
+				continue
+			}
+		}
 		if len(cw) >= 2 && qualifiers[cw[len(cw)-1]] {
 			if n, ok := p.wordsAt(i, cw[:len(cw)-1]); ok {
 				out = append(out, colMatch{c, n, mEntity})
@@ -219,6 +227,9 @@ func (p *parser) spells(i int, words []string, anyUse bool) (int, bool) {
 	}
 	k, j := 0, i
 	for k < len(words) {
+		if k > 0 && p.hyphenAt(j) {
+			j++ // "check-in" for chk_in_dt: the words of a name joined by a hyphen
+		}
 		if j < 0 || j >= len(p.toks) || !anyUse && p.toks[j].used || p.toks[j].kind != kWord {
 			return 0, false
 		}
@@ -249,6 +260,12 @@ func (p *parser) spells(i int, words []string, anyUse bool) (int, bool) {
 		j++
 	}
 	return j - i, true
+}
+
+// hyphenAt reports whether the token at j is a hyphen written between two
+// words, with no space either side.
+func (p *parser) hyphenAt(j int) bool {
+	return j > 0 && j+1 < len(p.toks) && p.toks[j].low == "-" && p.toks[j-1].end == p.toks[j].start && p.toks[j].end == p.toks[j+1].start
 }
 
 // runOf returns how many of words, two or more from the first, a token of
