@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -59,7 +60,7 @@ func (p *parser) readGlosses(toks []token) []token {
 			out = append(out, toks[i])
 			continue
 		}
-		if k > 0 && glossNegations[out[k-1].low] && negativeName(toks[i+1].raw) {
+		if k > 0 && glossNegations[out[k-1].low] && (negativeName(toks[i+1].raw) || negationOf(toks[i+1].raw, out[k:])) {
 			k-- // "no insurance (uninsured)": the column says the no itself
 		}
 		g := gloss{phrase: p.text[out[k].start:out[len(out)-1].end], by: p.text[toks[i+1].start:toks[j-1].end], at: k}
@@ -106,6 +107,26 @@ func negativeName(name string) bool {
 	}
 	for _, pre := range []string{"non", "un"} {
 		if r, ok := strings.CutPrefix(w, pre); ok && len(r) >= 5 {
+			return true
+		}
+	}
+	return false
+}
+
+// negationOf reports whether a column's name is the negation of the
+// phrase it glosses: "no", "non" or "un" before a word of the phrase or
+// its shorthand ("no high school degree (nodegr)").
+func negationOf(name string, phrase []token) bool {
+	ws := nameWords(name)
+	if len(ws) == 0 {
+		return false
+	}
+	for _, pre := range []string{"non", "no", "un"} {
+		rest, ok := strings.CutPrefix(ws[0], pre)
+		if !ok || len(rest) < 3 {
+			continue
+		}
+		if slices.ContainsFunc(phrase, func(t token) bool { return sameWord(t.low, rest) || abbreviates(t.low, rest) || strings.HasPrefix(t.low, rest) }) {
 			return true
 		}
 	}

@@ -42,8 +42,9 @@ func TestGlosses(t *testing.T) {
 	reported(t, depots, "average cost for Bremen (cost_gbp is in pounds)")
 }
 
-// TestNegativeGloss: "no insurance (uninsured)" is the column said, its
-// negation with it: not negated again.
+// TestNegativeGloss: "no insurance (uninsured)" and "no high school
+// degree (nodegr)" are the column said, its negation with it: not negated
+// again.
 func TestNegativeGloss(t *testing.T) {
 	cover := schemaOf("cover", Column{Name: "uninsured", Type: "integer", Min: "0", Max: "1"}, Column{Name: "age", Type: "integer", Min: "0", Max: "99"})
 	in, err := Parse("share of people with no insurance (uninsured)", cover, now)
@@ -55,4 +56,10 @@ func TestNegativeGloss(t *testing.T) {
 			t.Errorf("filters %+v: the negative column negated again", in.Filters)
 		}
 	}
+	// "nodegr" is the "no" and a shorthand of a word of the phrase
+	lalonde := schemaOf("lalonde", Column{Name: "nodegr", Type: "integer", Min: "0", Max: "1"}, Column{Name: "re78", Type: "float"})
+	checkCases(t, []parseCase{
+		{text: "avg re78 of those with no high school degree (nodegr)", schema: lalonde, want: want{Table: "lalonde",
+			Measures: []Measure{{Column: "re78", Agg: "avg"}}, Filters: []Filter{eq("nodegr", "1")}}},
+	})
 }
