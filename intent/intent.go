@@ -283,6 +283,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.flagPercent,
 		p.shareOfATotal,
 		p.adjectiveOfRows,
+		p.extremeRow,
 		p.exactValues,
 		p.bareColumns,
 		p.typoValues,

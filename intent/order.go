@@ -289,6 +289,59 @@ func (p *parser) adjectiveOfRows() error {
 	return nil
 }
 
+// extremeRow reads a plain superlative of the one measure said of the
+// table's rows ("the highest-elevation large airport", "the airport with
+// the highest elevation") as the row ranked first by that measure, shown
+// with its name: not the extreme value alone.
+func (p *parser) extremeRow() error {
+	if p.t == nil || p.in.Top != nil || len(p.in.Measures) != 1 || len(p.in.GroupBy) > 0 || len(p.in.Analyses) > 0 || !p.rowsAreEntities() {
+		return nil
+	}
+	m := &p.in.Measures[0]
+	if m.Column == "" || m.Times != "" || m.Per != "" || m.Since != "" || m.Agg != "max" && m.Agg != "min" {
+		return nil
+	}
+	for i, t := range p.toks {
+		desc, ok := superlatives[t.low] // read already, into the maximum
+		if !ok || !plainSuperlatives[t.low] && t.low != "lowest" {
+			continue
+		}
+		k := i + 1
+		if p.hyphenAt(k) {
+			k++
+		}
+		c, n, _ := p.colAtAny(k)
+		if c == nil || c.Name != m.Column {
+			continue
+		}
+		row := -1
+		for e := k + n; e < len(p.toks) && e <= k+n+2 && row < 0 && !stopwords[p.toks[e].low]; e++ {
+			if p.rowNounAt(e) {
+				row = e // "the highest-elevation (large) airport", not "the highest elevation of airports"
+			}
+		}
+		if b := p.skipBack(i, "the") - 1; row < 0 && b > 0 && (p.toks[b].low == "with" || p.toks[b].low == "having") && p.rowNounAt(b-1) {
+			row = b - 1 // "the airport with the highest elevation"
+		}
+		if row < 0 {
+			continue
+		}
+		p.dropNotes(" -> " + aggWords[m.Agg] + " of " + m.Column)
+		p.in.Top = &TopN{N: 1, Desc: desc}
+		m.Agg = "avg" // of one row, its value
+		p.topPos, p.topSrc, p.rankBy = i, p.src(i, k+n), t.low // noted once the groupings are known
+		p.use(i, k+n)
+		return nil
+	}
+	return nil
+}
+
+// rowNounAt reports whether the word at i, read or not, names the
+// table's rows.
+func (p *parser) rowNounAt(i int) bool {
+	return i >= 0 && i < len(p.toks) && p.toks[i].kind == kWord && (tableWord(p.t, p.toks[i].low) || isEntityNoun(p.toks[i].low))
+}
+
 // howLong reads "how long did it last" over a measure of time as that
 // measure asked for: "how long" and the verb "last" (not a period: no
 // number or unit follows).

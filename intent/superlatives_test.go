@@ -40,3 +40,21 @@ func TestWhichPartOfTheYear(t *testing.T) {
 			want: want{Table: "pigs", Measures: []Measure{{Column: "profit", Agg: "avg"}}, Top: &TopN{1, "quarter", true}}},
 	})
 }
+
+// TestTheRowOfAnExtreme: "the highest-elevation large airport" and "the
+// airport with the highest elevation" ask for the airport, the row ranked
+// first, not the highest value alone.
+func TestTheRowOfAnExtreme(t *testing.T) {
+	ports := Schema{Tables: []Table{{Name: "airports", Rows: 3, Columns: []Column{
+		{Name: "ident", Type: "string", Values: []string{"AAA", "BBB", "CCC"}},
+		{Name: "type", Type: "string", Values: []string{"large_airport", "small_airport"}},
+		{Name: "elevation_ft", Type: "float"}}}}}
+	large := []Filter{eq("type", "large_airport")}
+	elev := []Measure{{Column: "elevation_ft", Agg: "avg"}}
+	checkCases(t, []parseCase{
+		{text: "highest-elevation large airport", schema: ports, want: want{Table: "airports", Measures: elev, Filters: large, Top: &TopN{1, "", true}}},
+		{text: "the large airport with the lowest elevation", schema: ports, want: want{Table: "airports", Measures: elev, Filters: large, Top: &TopN{1, "", false}}},
+		// the extreme value alone, asked of no row
+		{text: "highest elevation of large airports", schema: ports, want: want{Table: "airports", Measures: []Measure{{Column: "elevation_ft", Agg: "max"}}, Filters: large}},
+	})
+}
