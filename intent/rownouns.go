@@ -96,7 +96,9 @@ func (p *parser) rowsAreEntities() bool {
 			}
 		}
 	}
-	return !repeats && p.date == nil // a dated row is an observation of something
+	// a dated row is an observation of something, unless a date of birth
+	// says each row is a person (a registry's diagnosis and exit dates)
+	return !repeats && (p.date == nil || slices.ContainsFunc(p.t.Columns, func(c Column) bool { return isDate(&c) && birthDate(&c) }))
 }
 
 // namesThings reports whether a text column names the things rows are

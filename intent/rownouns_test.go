@@ -74,3 +74,19 @@ func TestAShareOfAFilterByAGroup(t *testing.T) {
 		t.Errorf("share of salary by dept for engineers: %v, unknown %v", err, in.Unknown)
 	}
 }
+
+// TestPeopleOfARegistry: a table with a date of birth has a person a row,
+// though it has other dates: "how many patients were diagnosed in 2005"
+// counts its rows.
+func TestPeopleOfARegistry(t *testing.T) {
+	d := func(n, lo, hi string) Column { return Column{Name: n, Type: "date", Min: lo, Max: hi} }
+	reg := schemaOf("registry", Column{Name: "sex", Type: "integer", Min: "1", Max: "2"}, d("birth_dt", "1900-01-01", "1980-01-01"),
+		d("dx_dt", "1990-01-01", "2012-12-01"), Column{Name: "dx_age", Type: "float"})
+	checkCases(t, []parseCase{
+		{text: "How many patients were diagnosed in 2005?", schema: reg, want: want{Table: "registry", Measures: []Measure{{Agg: "count"}},
+			Time: &TimeRange{Column: "dx_dt", Start: "2005-01-01", End: "2006-01-01", Label: "2005"}}},
+	})
+	// with no date of birth, a dated row is an observation, not a patient
+	visits := schemaOf("visits", Column{Name: "sex", Type: "integer", Min: "1", Max: "2"}, d("visit_dt", "1990-01-01", "2012-12-01"))
+	reported(t, visits, "How many patients visited in 2005?")
+}
