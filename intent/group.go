@@ -957,7 +957,7 @@ func (p *parser) modifierOfDimension(j int, trig string) bool {
 		return false
 	}
 	c, _, s := p.colAt(j+1, prefDim)
-	return c != nil && s >= mWords && (isText(c) || fewLevels(c)) && !isIDLike(c)
+	return c != nil && s >= mWords && (isText(c) || fewLevels(c) || p.isYearColumn(c) || periodPart(c)) && !isIDLike(c)
 }
 
 // sexWords are the values of a column of sexes.

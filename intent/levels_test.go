@@ -148,7 +148,7 @@ func TestInTotalSaysHow(t *testing.T) {
 
 // TestGroupedByAFewLevels: an integer of a few levels ("stars" 3 to 5)
 // is grouped by, even when its name says an amount and a word before it
-// says whose it is ("by hotel stars").
+// says whose it is ("by hotel stars"), as is a year ("per survey year").
 func TestGroupedByAFewLevels(t *testing.T) {
 	hb := schemaOf("hotel_bkgs", Column{Name: "chan", Type: "string", Values: []string{"OTA", "GDS"}}, Column{Name: "adr_usd", Type: "float"},
 		Column{Name: "stars", Type: "integer", Min: "3", Max: "5"}, Column{Name: "n_rooms", Type: "integer", Min: "12", Max: "480"})
@@ -159,4 +159,10 @@ func TestGroupedByAFewLevels(t *testing.T) {
 	})
 	// a number the word before it says whose is no grouping
 	reported(t, hb, "bookings by hotel adr_usd")
+	// a year column, like a few levels, may have a word before it
+	gss := schemaOf("gss", Column{Name: "year", Type: "integer", Min: "1972", Max: "2006"},
+		Column{Name: "happy", Type: "string", Values: []string{"very happy", "not too happy"}})
+	checkCases(t, []parseCase{
+		{text: "count per survey year", schema: gss, want: want{Table: "gss", Measures: []Measure{{Agg: "count"}}, GroupBy: []Group{{"year", ""}}}},
+	})
 }
