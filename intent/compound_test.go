@@ -38,3 +38,18 @@ func TestParseRunTogetherColumnNames(t *testing.T) {
 			Measures: []Measure{{Column: "TOTEMP", Agg: "sum"}}, Filters: []Filter{eq("year", "1955")}}},
 	})
 }
+
+// TestTwoWordsOfARun: two words, in either order, that spell a run of
+// letters in two pieces name it: "low cloud cover" is cloudlow, "herd
+// size" herdsz.
+func TestTwoWordsOfARun(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "float"} }
+	atmos := schemaOf("atmos", Column{Name: "date", Type: "date", Min: "1995-01-01", Max: "2000-12-01"},
+		f("cloudlow"), f("cloudmid"), f("cloudhigh"), f("herdsz"))
+	jul := &TimeRange{Column: "date", Start: "1998-07-01", End: "1998-08-01", Label: "July 1998"}
+	checkCases(t, []parseCase{
+		{text: "What was the average low cloud cover in July 1998?", schema: atmos, want: want{Table: "atmos", Measures: []Measure{{Column: "cloudlow", Agg: "avg"}}, Time: jul}},
+		{text: "average herd size in July 1998", schema: atmos, want: want{Table: "atmos", Measures: []Measure{{Column: "herdsz", Agg: "avg"}}, Time: jul}},
+	})
+	reported(t, atmos, "average cloud size in July 1998")
+}

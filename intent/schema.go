@@ -91,6 +91,10 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 			out = append(out, colMatch{c, 1, mWords})
 			continue
 		}
+		if len(cw) == 1 && p.runOfTwo(i, cw[0]) {
+			out = append(out, colMatch{c, 2, mWords}) // "low cloud" for cloudlow, "herd size" for herdsz
+			continue
+		}
 		if len(cw) >= 2 {
 			if n, ok := p.ofPhrase(i, cw); ok {
 				out = append(out, colMatch{c, n, mWords})
@@ -260,6 +264,27 @@ func (p *parser) spells(i int, words []string, anyUse bool) (int, bool) {
 		j++
 	}
 	return j - i, true
+}
+
+// runOfTwo reports whether the free words at i and i+1, in either order,
+// spell the run of letters name in two pieces, each the word or its
+// shorthand: "low cloud" for cloudlow, "herd size" for herdsz.
+func (p *parser) runOfTwo(i int, name string) bool {
+	if len(name) < 6 || !isLetters(name) || i+1 >= len(p.toks) || !p.free(i+1) || p.toks[i+1].kind != kWord {
+		return false
+	}
+	a, b := p.toks[i].low, p.toks[i+1].low
+	if stopwords[a] || stopwords[b] || aggWord(a) || aggWord(b) {
+		return false
+	}
+	piece := func(w, part string) bool { return w == part || sameWord(w, part) || abbreviates(w, part) }
+	for k := 3; k+2 <= len(name); k++ {
+		x, y := name[:k], name[k:]
+		if piece(a, x) && piece(b, y) || piece(a, y) && piece(b, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // hyphenAt reports whether the token at j is a hyphen written between two
