@@ -339,8 +339,9 @@ func (p *parser) colName(i int) string {
 	return ""
 }
 
-// ratePeriods are the periods an amount is said per: "40,000 a year".
-var ratePeriods = setOf("year", "annum", "month", "week", "day", "hour")
+// ratePeriods are the periods an amount is said per: "40,000 a year",
+// "$10/hr".
+var ratePeriods = setOf("year", "annum", "month", "week", "day", "hour", "yr", "mo", "wk", "hr")
 
 // amountRate reports whether the period at i says what an amount before
 // it is per ("more than 40,000 a year", "per annum"), over a table with no
@@ -349,7 +350,7 @@ func (p *parser) amountRate(i int) bool {
 	if i < 2 || p.date != nil || p.yearColumn() != nil {
 		return false
 	}
-	if a := p.toks[i-1].low; a != "a" && a != "per" && a != "an" || p.toks[i-1].used {
+	if a := p.toks[i-1].low; a != "a" && a != "per" && a != "an" && a != "/" || p.toks[i-1].used {
 		return false
 	}
 	n := p.toks[i-2]

@@ -506,4 +506,10 @@ func TestAPayPeriodTheNameLeavesUnsaid(t *testing.T) {
 			GroupBy: []Group{{"gender", ""}}, Understood: []string{"hourly -> the period wage is paid for (its name says none; read as the column)"}}},
 	})
 	reported(t, schemaOf("cps", Column{Name: "wage", Type: "float"}, Column{Name: "wage_yr", Type: "float"}, sex), "avg hourly wage by gender")
+	// "earning more than $10/hr": a condition on the money, per hour
+	ages := schemaOf("cps", Column{Name: "wage", Type: "float"}, Column{Name: "age", Type: "integer", Min: "18", Max: "64"}, sex)
+	checkCases(t, []parseCase{
+		{text: "avg age of workers earning more than $10/hr", schema: ages, want: want{Table: "cps", Measures: []Measure{{Column: "age", Agg: "avg"}},
+			Filters: []Filter{{"wage", ">", []string{"10"}}}}},
+	})
 }

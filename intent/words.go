@@ -51,7 +51,7 @@ func aggWord(w string) bool { _, ok := aggs[w]; return ok }
 var moneyWords = setOf("sales", "sale", "revenue", "revenues", "turnover", "income", "gmv", "spend", "spending",
 	"spent", "earnings", "proceeds", "bookings", "dollars", "money", "receipts", "takings",
 	// verbs of money: "clients billed the most", "households that earn more than 1,000"
-	"billed", "invoiced", "charged", "earned", "earn", "earns")
+	"billed", "invoiced", "charged", "earned", "earn", "earns", "earning")
 
 // countedSales are the money words whose rows are counted when the table
 // has no money-like column: the number of sales, of bookings.
