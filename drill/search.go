@@ -116,7 +116,7 @@ func Search(c *Cube, opt SearchOptions) []Found {
 		// deviations); the side where whole segments stand out from
 		// the noise the most decides when it is clear.
 		if side := s.segmentSide(); side != 0 && (side > 0) != lv.up {
-			lv = prepareLeaves(c, side)
+			lv.orient(c, side)
 			s = newSearcher(c, lv, opt)
 		}
 	}

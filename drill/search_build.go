@@ -95,7 +95,7 @@ func (s *searcher) buildLayer(layer []*cuboid) {
 func (s *searcher) rollupSource(cb *cuboid) *cuboid {
 	var from *cuboid
 	consider := func(p *cuboid) {
-		if p.ready && len(p.agg) < s.c.Len() && (from == nil || len(p.agg) < len(from.agg)) && covers(p, cb) {
+		if p.ready && p.elements() < s.c.Len() && (from == nil || p.elements() < from.elements()) && covers(p, cb) {
 			from = p
 		}
 	}

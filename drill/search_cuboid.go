@@ -1,11 +1,24 @@
 package drill
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // denseLimit is the largest number of possible elements for which a
 // cuboid's aggregates live in a slice indexed by the mixed-radix key;
 // bigger cuboids use a map holding only the elements that occur.
 const denseLimit = 1 << 20
+
+// sparseShrink is how many times more possible elements than the cube has
+// leaves make a cuboid under denseLimit keep only the elements that occur,
+// in a map, rather than a slice of every one to allocate and walk: a cube
+// of 40,000 leaves over dimensions of 300, 40 and 24 values holds a
+// fraction of their 288,000 combinations. Its slots are then put in the
+// order of their keys (see sortSlots), so that the search walks its
+// elements, and breaks ties between them, as it walks a slice.
+const sparseShrink = 2
 
 // A cuboid is one combination of dimensions with the running aggregates
 // of its elements over the leaves not yet explained.
@@ -13,10 +26,15 @@ type cuboid struct {
 	dims  []int
 	radix []uint64 // multiplier of each dimension's code in the key
 	dense bool
-	slots map[uint64]int32 // key -> slot when !dense
-	keys  []uint64         // slot -> key
-	agg   []elemAgg        // per slot
-	ready bool
+	// ordered is set for a cuboid of at most denseLimit elements: dense,
+	// or sparse because the cube has far fewer leaves (sparseShrink),
+	// with its slots in the order of their keys.
+	ordered bool
+	size    int              // every possible element, when ordered
+	slots   map[uint64]int32 // key -> slot when !dense
+	keys    []uint64         // slot -> key
+	agg     []elemAgg        // per slot
+	ready   bool
 
 	// members lists each slot's leaves (built on first need).
 	memberStart []int32
@@ -49,8 +67,45 @@ func newCuboid(c *Cube, dims []int) *cuboid {
 	if size > math.MaxUint64/2 {
 		cb.radix = nil
 	}
-	cb.dense = cb.radix != nil && size <= denseLimit
+	cb.ordered = cb.radix != nil && size <= denseLimit
+	if cb.ordered {
+		cb.size = int(size)
+	}
+	cb.dense = cb.ordered && size <= sparseShrink*float64(max(c.Len(), 1))
 	return cb
+}
+
+// elements is how many elements cb holds, as the choice of a cuboid to
+// roll up from counts them: every possible one when it is ordered, as if
+// it were dense, so that a cube's sums are added up in the same order
+// whichever way its cuboids are held.
+func (cb *cuboid) elements() int {
+	if cb.ordered {
+		return cb.size
+	}
+	return len(cb.agg)
+}
+
+// sortSlots puts the slots of a sparse ordered cuboid in the order of
+// their keys. An element's aggregates do not depend on its slot.
+func (cb *cuboid) sortSlots() {
+	if cb.dense || !cb.ordered {
+		return
+	}
+	order := make([]int32, len(cb.keys))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		return cmp.Compare(cb.keys[a], cb.keys[b])
+	})
+	keys := make([]uint64, len(order))
+	agg := make([]elemAgg, len(order))
+	for s, old := range order {
+		keys[s], agg[s] = cb.keys[old], cb.agg[old]
+		cb.slots[keys[s]] = int32(s)
+	}
+	cb.keys, cb.agg = keys, agg
 }
 
 // key returns leaf i's element key in this cuboid.
@@ -107,6 +162,7 @@ func (cb *cuboid) build(c *Cube, lv *leaves, active []bool) {
 				cb.add(lv, i, cb.slot(c, i, true), 1)
 			}
 		}
+		cb.sortSlots()
 		cb.ready = true
 		return
 	}
@@ -167,6 +223,7 @@ func (cb *cuboid) rollup(c *Cube, from *cuboid) {
 		}
 		cb.agg[s].merge(&from.agg[fs])
 	}
+	cb.sortSlots()
 	cb.ready = true
 }
 

@@ -12,7 +12,8 @@ type leaves struct {
 	m      []float64 // exposure (o+b)/2, the scale of a leaf's noise
 	v      []float64 // noise variance of ep (additive metrics)
 	cutoff float64
-	up     bool // the anomalous side is a rise
+	lo, hi float64 // the most extreme deviations of leaves not empty in both periods
+	up     bool    // the anomalous side is a rise
 	// tied is set when the leaves reach equally far on both sides, so
 	// they cannot tell the anomalous side. Relative deviations are bounded
 	// by 2 (a leaf empty in one period), which leaves that sum a few
@@ -29,6 +30,17 @@ const ratioMinZ = 3
 // A side of +1 or -1 forces the anomalous side (rise or fall); 0 lets the
 // leaves tell. It returns nil when nothing changed.
 func prepareLeaves(c *Cube, side int) *leaves {
+	lv := measureLeaves(c)
+	if lv != nil {
+		lv.orient(c, side)
+	}
+	return lv
+}
+
+// measureLeaves computes what does not depend on the anomalous side: the
+// expected and observed values, deviations, their extremes and, for
+// additive metrics, the noise model. It returns nil when nothing changed.
+func measureLeaves(c *Cube) *leaves {
 	n := c.Len()
 	lv := &leaves{
 		b: make([]float64, n), o: make([]float64, n),
@@ -61,31 +73,40 @@ func prepareLeaves(c *Cube, side int) *leaves {
 	if lo > hi {
 		return nil
 	}
+	lv.lo, lv.hi = lo, hi
+	lv.tied = math.Abs(hi) == math.Abs(lo)
+	if !c.Ratio() {
+		noiseModel(lv)
+	}
+	return lv
+}
+
+// orient sets the anomalous side, the cutoff and what follows from them
+// (abn, ep, w). A side of +1 or -1 forces the side; 0 lets the leaves
+// tell. Search orients the same leaves again when whole segments point
+// at the other side, so everything else is measured once.
+func (lv *leaves) orient(c *Cube, side int) {
 	// The anomalous side is the one that reaches further from zero; the
 	// other side's reach estimates the noise, mirrored as the cutoff. The
 	// extreme itself is used, not a trimmed one: with few anomalies (a
 	// single broken leaf) any trimming hides them, and by symmetry only
 	// about one noisy leaf is expected beyond the mirrored extreme.
-	up := math.Abs(hi) >= math.Abs(lo)
-	lv.tied = math.Abs(hi) == math.Abs(lo)
+	up := math.Abs(lv.hi) >= math.Abs(lv.lo)
 	if side != 0 {
 		up = side > 0
 	}
 	lv.up = up
 	sign := 1.0
 	if up {
-		lv.cutoff = -lo
+		lv.cutoff = -lv.lo
 	} else {
-		lv.cutoff = -hi
+		lv.cutoff = -lv.hi
 		sign = -1
 	}
 	if c.Ratio() && math.Abs(lv.cutoff) < ratioMinZ {
 		lv.cutoff = math.Copysign(ratioMinZ, sign)
 	}
-	if !c.Ratio() {
-		noiseModel(lv)
-	}
-	for i := range n {
+	for i := range lv.dev {
 		d := lv.dev[i]
 		lv.abn[i] = (up && d > lv.cutoff) || (!up && d < lv.cutoff)
 		lv.ep[i] = sign * (lv.o[i] - lv.b[i])
@@ -102,7 +123,6 @@ func prepareLeaves(c *Cube, side int) *leaves {
 			lv.w[i] = math.Min(math.Abs(lv.cutoff-d), 1)
 		}
 	}
-	return lv
 }
 
 // ratioToAdditive fills b with each leaf's expected numerator, its

@@ -731,12 +731,15 @@ func (e *Engine) textCounts(ctx context.Context, name string, cols []string, may
 		if byValue {
 			groups = append(groups, fmt.Sprintf("SELECT %d AS k, %s AS v, count(*) AS n FROM %s GROUP BY %s", i, x, quoteIdent(name), x))
 			x = "v"
+			// CASEs rather than FILTERs over the groups: the same
+			// counts, but with FILTERs DuckDB took a fifth longer over
+			// the whole query (six columns of 500,000 rows).
 			where = func(cond string) string {
-				return fmt.Sprintf("coalesce(sum(n) FILTER (WHERE k = %d AND (%s)), 0)::BIGINT", i, cond)
+				return fmt.Sprintf("coalesce(sum(CASE WHEN k = %d AND (%s) THEN n END), 0)::BIGINT", i, cond)
 			}
-			tops = append(tops, fmt.Sprintf("count(*) FILTER (WHERE k = %d AND v IS NOT NULL)", i),
+			tops = append(tops, fmt.Sprintf("count(CASE WHEN k = %d AND v IS NOT NULL THEN 1 END)", i),
 				fmt.Sprintf("coalesce((list(v ORDER BY n DESC, v) FILTER (WHERE k = %d AND v IS NOT NULL))[1:%d], [])", i, quarry.MaxSampleValues),
-				fmt.Sprintf("coalesce(sum(n) FILTER (WHERE k = %d AND v IS NOT NULL), 0)::BIGINT", i))
+				fmt.Sprintf("coalesce(sum(CASE WHEN k = %d AND v IS NOT NULL THEN n END), 0)::BIGINT", i))
 		}
 		v := "nullif(trim(" + x + "), '')"
 		sel = append(sel, where(fmt.Sprintf("%s IN (%s)", v, missingTextList)))

@@ -249,8 +249,11 @@ func (r *run) partsSQL(cands []partCandidate) string {
 		v := fmt.Sprintf("v%d", i)
 		n := fmt.Sprintf("n%d", i)
 		cd := fmt.Sprintf("CAST(c%d AS DATE)", i)
+		// A CASE rather than a FILTER: the same sums, but DuckDB runs
+		// this query a fifth faster with some eighty CASEs than with
+		// as many FILTERs.
 		rows := func(cond string) string {
-			return fmt.Sprintf("coalesce(sum(n) FILTER (WHERE g%d = 0 AND (%s)), 0)::BIGINT", i, cond)
+			return fmt.Sprintf("coalesce(sum(CASE WHEN g%d = 0 AND (%s) THEN n END), 0)::BIGINT", i, cond)
 		}
 		aggs = append(aggs, rows(fmt.Sprintf("c%d IS NOT NULL", i)))
 		for _, f := range c.forms() {
