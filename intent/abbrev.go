@@ -51,6 +51,13 @@ func (p *parser) readAbbreviations() error {
 	if p.t == nil {
 		return nil
 	}
+	for i := 1; i < len(p.toks); i++ {
+		if p.toks[i].low == "#" && p.toks[i-1].kind == kWord && !stopwords[p.toks[i-1].low] && !aggWord(p.toks[i-1].low) {
+			// "store #", "invoice #": the thing's number, as store_no
+			// names it, not a count
+			p.toks[i].low, p.toks[i].kind = "no", kWord
+		}
+	}
 	p.readYearColumns()
 	p.readUnitNames()
 	p.readPerUnit()

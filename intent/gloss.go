@@ -126,7 +126,9 @@ func negationOf(name string, phrase []token) bool {
 		if !ok || len(rest) < 3 {
 			continue
 		}
-		if slices.ContainsFunc(phrase, func(t token) bool { return sameWord(t.low, rest) || abbreviates(t.low, rest) || strings.HasPrefix(t.low, rest) }) {
+		if slices.ContainsFunc(phrase, func(t token) bool {
+			return sameWord(t.low, rest) || abbreviates(t.low, rest) || strings.HasPrefix(t.low, rest)
+		}) {
 			return true
 		}
 	}

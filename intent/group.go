@@ -1,10 +1,12 @@
 package intent
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 var groupTriggers = []string{"by", "per", "for each", "for every", "in each", "within each", "across", "across all",
@@ -228,14 +230,14 @@ func (p *parser) dimension(j int, trig string) (int, bool, error) {
 			}
 			p.pending = pendingGroup{c.Name, grain}
 			return j + n, true, nil
-		case isNumeric(c) && (c.Type == "float" || p.moneyLike(c) || p.quantityLike(c)) && !fewLevels(c):
+		case isNumeric(c) && (c.Type == "float" || p.moneyLike(c) || p.quantityLike(c)):
 			p.byNumber = append(p.byNumber, j)
 			return j, false, nil // "by revenue": what to rank by, not a grouping
 		case isNumeric(c) && trig == "by" && p.in.Top != nil && !p.isYearColumn(c) && !isIDLike(c):
 			// "top 5 countries by population", "top 5 cars by
 			// horsepower": what to rank by
 			return j, false, nil
-		case isNumeric(c) && !p.isYearColumn(c) && !isIDLike(c) && defaultAgg(c) == "sum" && !fewLevels(c):
+		case isNumeric(c) && !p.isYearColumn(c) && !isIDLike(c) && defaultAgg(c) == "sum" && (!fewLevels(c) || p.orderedBy(j)):
 			p.byNumber = append(p.byNumber, j)
 			return j, false, nil // "by population": an amount to rank by, not a grouping
 		}
@@ -490,7 +492,7 @@ var rankFillers = []string{"-", "performing", "selling", "rated", "earning", "gr
 func (p *parser) ranked(i, j, n int, hasN, desc, bare bool) error {
 	k := p.skip(j, rankFillers...)
 	c, m, s := p.colAt(k, prefDim)
-	if c != nil && s >= mEntity && (!isNumeric(c) || p.isYearColumn(c) || periodPart(c) || isIDLike(c) && p.repeats(c)) && !isDate(c) {
+	if c != nil && s >= mEntity && (!isNumeric(c) || p.isYearColumn(c) || periodPart(c) && p.partOfAnyYear() || isIDLike(c) && p.repeats(c)) && !isDate(c) {
 		// "top 3 stations" over trips' station_id 1..50: the stations,
 		// each a group of trips
 		if !hasN {
@@ -502,7 +504,7 @@ func (p *parser) ranked(i, j, n int, hasN, desc, bare bool) error {
 		p.setTop(i, k+m, n, c.Name, desc)
 		return nil
 	}
-	if g := units[p.low(k)]; c == nil && g != "" && g != "week" && p.date != nil && (hasN || !bare) {
+	if g := units[p.low(k)]; (c == nil || periodPart(c)) && g != "" && g != "week" && p.date != nil && (hasN || !bare) {
 		// "top 3 years by volume", "the busiest month": periods of the
 		// date column
 		if !hasN {
@@ -700,6 +702,16 @@ func (p *parser) who(i int) {
 	}
 }
 
+// orderedBy reports whether the "by" before j follows a verb of order:
+// "products ranked by quantity" ranks, whatever the quantity's range.
+func (p *parser) orderedBy(j int) bool {
+	k := j - 1
+	for k > 0 && p.toks[k].low != "by" {
+		k--
+	}
+	return k > 0 && orderVerbs[p.toks[k-1].low]
+}
+
 // fewLevels reports whether c is an integer column of at most eleven
 // possible values ("stars" 3 to 5, a grade 1 to 6): levels to group by,
 // not an amount to rank by.
@@ -713,6 +725,71 @@ func fewLevels(c *Column) bool {
 func (p *parser) repeats(c *Column) bool {
 	lo, hi, ok := numRange(c)
 	return c.Type == "integer" && ok && p.t.Rows > 0 && hi-lo+1 < float64(p.t.Rows)/2
+}
+
+// partOfAnyYear reports whether a ranking of a part of the year (a
+// month 1–12) may pool the years: the data has no years, the request
+// keeps one, or says the parts of every year ("on average", "across all
+// years", "of the year"). Otherwise "the best month" of four years is a
+// month of one of them.
+func (p *parser) partOfAnyYear() bool {
+	yc := p.yearColumn()
+	if yc == nil && p.date == nil {
+		return true
+	}
+	if yc != nil && slices.ContainsFunc(p.in.Filters, func(f Filter) bool { return f.Column == yc.Name && f.Op == "=" }) {
+		return true
+	}
+	if tr := p.in.Time; tr != nil && len(tr.Start) >= 4 && len(tr.End) >= 4 && wholeOneYear(tr) {
+		return true
+	}
+	for i, t := range p.toks {
+		switch t.low {
+		case "across", "average", "avg", "mean", "typical", "typically", "usually", "every", "each":
+			return true
+		case "of":
+			if units[p.toks[min(p.skip(i+1, "the")+0, len(p.toks)-1)].low] == "year" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wholeOneYear reports whether a period is one calendar year at most.
+func wholeOneYear(tr *TimeRange) bool {
+	s, err1 := time.Parse("2006-01-02", tr.Start)
+	e, err2 := time.Parse("2006-01-02", tr.End)
+	return err1 == nil && err2 == nil && !e.After(s.AddDate(1, 0, 0))
+}
+
+// partOf returns the period a part column's numbers run through: a
+// quarter (1–4) or a month (1–12) the year's, a weekday (1–7) the week's,
+// an hour (0–23) the day's, a day (1–31) the month's, a week (1–53) the
+// year's; "" when its range says none.
+func partOf(c *Column) string {
+	_, hi, ok := numRange(c)
+	switch {
+	case !ok:
+		return ""
+	case hi <= 4, hi == 12, hi >= 52 && hi <= 53:
+		return "year"
+	case hi == 7:
+		return "week"
+	case hi >= 23 && hi <= 24:
+		return "day"
+	case hi >= 28 && hi <= 31:
+		return "month"
+	}
+	return ""
+}
+
+// calendarPart reports whether c numbers the months of a year (1–12) or
+// its quarters (1–4) by name: never a measure, where "hr" 0–49 may be
+// home runs and "overtime_hr" hours.
+func calendarPart(c *Column) bool {
+	lo, hi, ok := numRange(c)
+	return ok && lo >= 1 && (partColumn(c, monthWords, 1, 12) && hi == 12 || partColumn(c, quarterWords, 1, 4) && hi == 4)
 }
 
 // periodPart reports whether c is an integer column numbering a part of
@@ -894,6 +971,13 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 		after = i + 1
 	}
 	if k := p.skip(after+1, "the", "a"); c != nil && periodPart(c) && p.low(after) == "of" && units[p.low(k)] != "" {
+		if units[p.low(k)] != partOf(c) {
+			// "which day of the year" over a day of the month 1–31
+			p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(j, k+1),
+				Reason: fmt.Sprintf("%s numbers the parts of a %s, not of a %s", c.Name, cmp.Or(partOf(c), "period it does not say"), units[p.low(k)])})
+			p.use(j, k+1)
+			return
+		}
 		// "which quarter of the year": the part, of whatever year
 		p.use(after, k+1)
 		after = k + 1

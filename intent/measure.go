@@ -346,7 +346,7 @@ func (p *parser) measureAt(i int) int {
 			}
 		}
 	} else if c, k, st := p.colAt(i, prefNum); c != nil && st >= mPart && !isIDLike(c) {
-		if (periodPart(c) || p.isYearColumn(c)) && !aggWord(p.low(i-1)) {
+		if (calendarPart(c) || p.isYearColumn(c)) && !aggWord(p.low(i-1)) {
 			return i // "the coldest month" over a month 1–12, "quarter of the year": the period, not a measure of its number
 		}
 		if p.flagAdjective(i, k, c) {
@@ -368,8 +368,14 @@ func (p *parser) measureAt(i int) int {
 		return i // "income" with no money column: a word of income_grp, or nothing this table has
 	} else if (w == "bookings" || w == "booking") && p.rowsNamed(w) && !p.startsMeasure(i+1) {
 		// "share of bookings through OTA" over a table of bookings: the
-		// bookings counted, not their money
+		// bookings counted, or their money, which a table with money does
+		// not tell (a hotel counts bookings, a sales team sums them)
 		m, n = Measure{Column: "", Agg: "count"}, 1
+		if c := p.moneyColumn(); c != nil {
+			p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.toks[i].raw,
+				Reason:  "the number of " + p.t.Name + " rows, or the total of " + c.Name + "? Say \"number of bookings\" or \"total " + c.Name + "\"",
+				Nearest: []string{c.Name}})
+		}
 	} else if moneyWords[w] {
 		m, n = Measure{Column: "", Agg: "count"}, 1
 		if mm, doubt, ok := p.moneyMeasure(); ok {

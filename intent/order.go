@@ -323,12 +323,12 @@ func (p *parser) extremeRow() error {
 		if b := p.skipBack(i, "the") - 1; row < 0 && b > 0 && (p.toks[b].low == "with" || p.toks[b].low == "having") && p.rowNounAt(b-1) {
 			row = b - 1 // "the airport with the highest elevation"
 		}
-		if row < 0 {
-			continue
+		if row < 0 || p.ranksBefore(min(row, i)) {
+			continue // "which country has the airport with the highest elevation": the country's, by its highest
 		}
 		p.dropNotes(" -> " + aggWords[m.Agg] + " of " + m.Column)
 		p.in.Top = &TopN{N: 1, Desc: desc}
-		m.Agg = "avg" // of one row, its value
+		m.Agg = "avg"                                          // of one row, its value
 		p.topPos, p.topSrc, p.rankBy = i, p.src(i, k+n), t.low // noted once the groupings are known
 		p.use(i, k+n)
 		return nil

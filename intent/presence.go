@@ -224,7 +224,7 @@ func (p *parser) versusNot() error {
 		}
 		start, left := i-1, p.low(i-1)
 		c := p.flagAt(start)
-		if c == nil && i >= 2 && p.free(i-2) && p.rowsNoun(i-1) {
+		if c == nil && i >= 2 && p.free(i-2) && p.rowsNoun(i-1) && !p.isValue(i-1) && !sexWords[left] {
 			// "union members vs non-members": the flag before the rows
 			start--
 			c = p.flagAt(start)

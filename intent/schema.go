@@ -108,7 +108,7 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 		if len(cw) >= 2 && isDate(c) && (synonymOf(cw[len(cw)-1]) == "dt" || cw[len(cw)-1] == "date") {
 			// "by check-in month" for chk_in_dt: the date's name before
 			// the grain it is read by
-			if n, ok := p.wordsAt(i, cw[:len(cw)-1]); ok && units[p.low(i+n)] != "" {
+			if n, ok := p.wordsAt(i, cw[:len(cw)-1]); ok && units[p.low(i+n)] != "" && singular(p.low(i+n)) == p.low(i+n) { // not "delivery days", a span
 				out = append(out, colMatch{c, n, mWords})
 				continue
 			}

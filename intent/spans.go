@@ -16,8 +16,9 @@ var spanFillers = setOf("in", "the", "of", "number", "how", "many", "calendar")
 // "avg days from created to release", "median lead time in days (bk_dt
 // to chk_in_dt)", "the time between order date and ship date". A word of
 // time must say it is a length: "sales between order_date and ship_date"
-// is no span. The aggregate is the one said before it ("median"), an
-// average when none is.
+// is no span. "Between" runs from the column whose dates start earlier.
+// The aggregate is the one said before it ("median"), an average when
+// none is.
 func (p *parser) dateSpans() error {
 	if p.t == nil {
 		return nil
@@ -72,6 +73,9 @@ func (p *parser) dateSpans() error {
 			case "count":
 				from = s - n // "how many days between": the days, each row's
 			}
+		}
+		if lo, hi := a.Min, b.Min; open == "between" && lo != "" && hi != "" && lo > hi {
+			a, b = b, a // "between ship_date and order_date": from the earlier to the later
 		}
 		src := p.src(from, end)
 		p.addMeasure(from, src, Measure{Column: b.Name, Since: a.Name, Agg: agg}, "")

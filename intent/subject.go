@@ -296,7 +296,15 @@ func (p *parser) payPeriodSaid(i int) bool {
 		return false
 	}
 	m := p.in.Measures[0]
-	if m.Column == "" || m.Times != "" || m.Per != "" || !nameSays(m.Column, w) {
+	c := p.columnByName(m.Column)
+	if c == nil || m.Times != "" || m.Per != "" || !nameSays(m.Column, w) {
+		return false
+	}
+	// its values must be of such a pay: a salary of 30,000 to 250,000 is
+	// no hourly, nor monthly, wage
+	lo, hi, ok := numRange(c)
+	most := map[string]float64{"hours": 1000, "day": 10000, "week": 50000, "month": 100000}[unitAdverbs[p.low(i)]]
+	if !ok || most > 0 && hi > most || unitAdverbs[p.low(i)] == "year" && lo < 1000 {
 		return false
 	}
 	return !slices.ContainsFunc(p.t.Columns, func(c Column) bool {
@@ -304,6 +312,16 @@ func (p *parser) payPeriodSaid(i int) bool {
 			return unitAdverbs[w] != "" || units[w] != "" || w == "hr" || w == "ph" || w == "pa"
 		})
 	})
+}
+
+// measureWordAt reports whether the word at i, read already, names the
+// column of one of the measures.
+func (p *parser) measureWordAt(i int) bool {
+	if i < 0 || i >= len(p.toks) || !p.toks[i].used {
+		return false
+	}
+	c, _, _ := p.colAtAny(i)
+	return c != nil && slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.Column == c.Name })
 }
 
 // unitOfColumn reads a unit at i followed by "of" and a numeric column:
@@ -317,10 +335,26 @@ func (p *parser) unitOfColumn(i int) (*Column, int) {
 		return nil, 0
 	}
 	c, n, st := p.colAtAny(i + 2)
-	if c == nil || st < mPart || !isNumeric(c) || isIDLike(c) || p.isYearColumn(c) {
-		return nil, 0
+	if c == nil || st < mPart || !isNumeric(c) || isIDLike(c) || p.isYearColumn(c) || p.moneyLike(c) || !unitAgrees(c.Name, p.low(i)) {
+		return nil, 0 // "hours of labor" over labor_cost, "hours of downtime" over downtime_min: another unit
 	}
 	return c, n + 2
+}
+
+// unitAgrees reports whether a column's name says no unit, or says the
+// unit u in one of its spellings.
+func unitAgrees(name, u string) bool {
+	said := false
+	for _, w := range nameWords(name) {
+		if unitSpellings[w] == "" && units[w] == "" && !measureUnits[w] && !currencySigns[w] && !moneyWords[w] {
+			continue
+		}
+		said = true
+		if w == u || unitSpellings[w] != "" && unitSpellings[w] == unitSpellings[u] || units[w] != "" && units[w] == units[u] {
+			return true
+		}
+	}
+	return !said
 }
 
 // unitOfColumnAt reports whether the free word at i is a unit said of
@@ -546,7 +580,7 @@ func (p *parser) asides() error {
 		case correlationWords[w] && slices.Contains(p.in.Analyses, AnalysisCorrelation):
 			// "how strongly", "give me the coefficient": of the correlation
 		case (w == "vs" || w == "versus" || w == "against") && slices.Contains(p.in.Analyses, AnalysisCorrelation) &&
-			len(p.in.Measures) == 2 && i > 0 && p.toks[i-1].used && p.skip(i+1, ".") < len(p.toks) && p.toks[p.skip(i+1, ".")].used:
+			len(p.in.Measures) == 2 && p.measureWordAt(i-1) && p.measureWordAt(p.skip(i+1, ".")):
 			// "corr ozone vs surftemp": the two measures correlated
 			p.use(i, p.skip(i+1, "."))
 			continue
@@ -917,7 +951,11 @@ var evaluative = setOf("best", "worst", "greatest", "leading", "weakest", "poore
 // average over the countries per year: with another grouping, "across X"
 // says what is aggregated over, not a grouping of its own.
 func (p *parser) acrossOver() error {
-	ranksOther := p.in.Top != nil && p.in.Top.Column != "" && !slices.ContainsFunc(p.across, func(g Group) bool { return g.Column == p.in.Top.Column })
+	// "the coldest month across all years": the years pooled, when it is
+	// years a ranking of another thing is said across
+	years := func(g Group) bool { yc := p.yearColumn(); return g.Grain == "year" || yc != nil && g.Column == yc.Name }
+	ranksOther := p.in.Top != nil && p.in.Top.Column != "" && len(p.across) > 0 && slices.IndexFunc(p.across, years) >= 0 &&
+		!slices.ContainsFunc(p.across, func(g Group) bool { return g.Column == p.in.Top.Column })
 	if len(p.across) == 0 || len(p.in.GroupBy) <= len(p.across) && !ranksOther {
 		return nil
 	}

@@ -5,8 +5,8 @@ import "testing"
 // TestSuperlativeOfANamedMeasure: a superlative ranks by the measure the
 // request names when that measure is what it ranks by ("coldest" of a
 // surftemp, "southernmost" of a latitude); a month numbered 1–12 is the
-// period ranked, not a measure; "across all years" after a ranking of
-// months is over every year.
+// period ranked, not a measure, when the years are pooled ("on average",
+// "across all years"), and one month of one year otherwise.
 func TestSuperlativeOfANamedMeasure(t *testing.T) {
 	f := func(n string) Column { return Column{Name: n, Type: "float"} }
 	atmos := schemaOf("atmos", Column{Name: "date", Type: "date", Min: "1995-01-01", Max: "2000-12-01"},
@@ -16,7 +16,9 @@ func TestSuperlativeOfANamedMeasure(t *testing.T) {
 	ports := schemaOf("ports", Column{Name: "ident", Type: "string", Values: []string{"AAA", "BBB", "CCC"}},
 		f("latitude_deg"), f("longitude_deg"), Column{Name: "elevation_ft", Type: "integer", Min: "-100", Max: "12000"})
 	checkCases(t, []parseCase{
-		{text: "coldest month (surftemp)", schema: atmos, want: coldest},
+		// over several years, the coldest month is one month of one year
+		{text: "coldest month (surftemp)", schema: atmos, want: want{Table: "atmos", Measures: []Measure{{Column: "surftemp", Agg: "avg"}},
+			GroupBy: []Group{{"date", "month"}}, Top: &TopN{1, "date", false}}},
 		{text: "coldest month on avg (surftemp), across all yrs", schema: atmos, want: coldest},
 		{text: "which month was hottest on average by surftemp", schema: atmos,
 			want: want{Table: "atmos", Measures: []Measure{{Column: "surftemp", Agg: "avg"}}, Top: &TopN{1, "month", true}}},

@@ -496,16 +496,19 @@ func TestShorthandOfAnAmountAddsUp(t *testing.T) {
 }
 
 // TestAPayPeriodTheNameLeavesUnsaid: "hourly wage" over a wage whose name
-// says no period, in a table where no column says one, is that wage; with
-// another column that says a period, which one is meant is reported.
+// says no period and whose values are an hour's pay, in a table where no
+// column says a period, is that wage; with another column that says one,
+// or values of a year's pay, it is reported.
 func TestAPayPeriodTheNameLeavesUnsaid(t *testing.T) {
 	sex := Column{Name: "gender", Type: "string", Values: []string{"male", "female"}}
-	one := schemaOf("cps", Column{Name: "wage", Type: "float"}, sex)
+	one := schemaOf("cps", Column{Name: "wage", Type: "float", Min: "1", Max: "44.5"}, sex)
 	checkCases(t, []parseCase{
 		{text: "avg hourly wage by gender", schema: one, want: want{Table: "cps", Measures: []Measure{{Column: "wage", Agg: "avg"}},
 			GroupBy: []Group{{"gender", ""}}, Understood: []string{"hourly -> the period wage is paid for (its name says none; read as the column)"}}},
 	})
-	reported(t, schemaOf("cps", Column{Name: "wage", Type: "float"}, Column{Name: "wage_yr", Type: "float"}, sex), "avg hourly wage by gender")
+	reported(t, schemaOf("cps", Column{Name: "wage", Type: "float", Min: "1", Max: "44.5"}, Column{Name: "wage_yr", Type: "float"}, sex), "avg hourly wage by gender")
+	// a salary of a year's size is no hourly wage
+	reported(t, schemaOf("cps", Column{Name: "salary", Type: "integer", Min: "30000", Max: "250000"}, sex), "avg hourly salary by gender")
 	// "earning more than $10/hr": a condition on the money, per hour
 	ages := schemaOf("cps", Column{Name: "wage", Type: "float"}, Column{Name: "age", Type: "integer", Min: "18", Max: "64"}, sex)
 	checkCases(t, []parseCase{

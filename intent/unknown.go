@@ -39,7 +39,7 @@ func nameSays(col, w string) bool {
 		if sameWord(w, cw) || abbreviates(w, cw) {
 			return true
 		}
-		for k := 1; len(cw)-k >= 4; k++ {
+		for k := 3; len(cw)-k >= 4; k++ { // a word before it of three letters at least: not "train" for rain
 			if s := cw[k:]; sameWord(w, s) || abbreviates(w, s) {
 				return true
 			}
@@ -193,6 +193,12 @@ func (p *parser) unknowns() {
 // average per period.
 func (p *parser) onePerPeriod(grain string) bool {
 	periods := p.periods(grain)
+	if p.date == nil {
+		// a date in year, month and day columns: only as many rows as
+		// days say one row a day; 5,000 accidents over 7,305 days are no
+		// days
+		return periods > 0 && p.t.Rows <= periods && p.t.Rows*100 >= periods*99
+	}
 	// Far fewer rows than periods are coarser rows (a row a week read
 	// against "average daily"), or several series sampled now and then:
 	// the average of rows is then not the average per period.

@@ -7,7 +7,9 @@ import "testing"
 // however the negation is written, sets the two groups side by side.
 func TestVersusReadsTwoSides(t *testing.T) {
 	f := func(n string) Column { return Column{Name: n, Type: "float"} }
-	flag := func(n string) Column { return Column{Name: n, Type: "integer", Min: "0", Max: "1", Values: []string{"0", "1"}} }
+	flag := func(n string) Column {
+		return Column{Name: n, Type: "integer", Min: "0", Max: "1", Values: []string{"0", "1"}}
+	}
 	readings := schemaOf("readings", f("ozone"), f("surftemp"), f("pressure"))
 	corr := []Measure{{Column: "ozone", Agg: "avg"}, {Column: "surftemp", Agg: "avg"}}
 	staff := schemaOf("staff", Column{Name: "schooling", Type: "integer"}, flag("union"), flag("married"), f("pay"),

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -494,7 +495,7 @@ func (b *planBuilder) measures() []measure {
 		case m.Since != "":
 			// "median days from booking to check-in", row by row
 			name := "days_" + m.Since + "_to_" + m.Column
-			mm.sql, mm.alias, mm.label = aggregate(m.Agg, spanSQL(m)), m.Agg+"_"+name, aggWord(m.Agg)+" days from "+m.Since+" to "+m.Column
+			mm.sql, mm.alias, mm.label = aggregate(m.Agg, spanSQL(m)), m.Agg+"_"+name, cmp.Or(aggWord(m.Agg), "total")+" days from "+m.Since+" to "+m.Column
 		case m.Times != "":
 			// price × quantity, row by row
 			name := m.Column + "_x_" + m.Times
@@ -917,9 +918,11 @@ func (m measure) when(cond string) string {
 	return scaled(aggregate(agg, "CASE WHEN "+cond+" THEN "+in+" END"), m.Scale)
 }
 
-// spanSQL is the days from m.Since to m.Column, row by row.
+// spanSQL is the days from m.Since to m.Column, row by row: the time
+// between them in days, so that a timestamp's hours count (a ticket open
+// 20 minutes across midnight is 0.01 of a day, not a day).
 func spanSQL(m intent.Measure) string {
-	return fmt.Sprintf("date_diff('day', CAST(%s AS DATE), CAST(%s AS DATE))", quoteIdent(m.Since), quoteIdent(m.Column))
+	return fmt.Sprintf("(epoch(CAST(%s AS TIMESTAMP)) - epoch(CAST(%s AS TIMESTAMP))) / 86400.0", quoteIdent(m.Column), quoteIdent(m.Since))
 }
 
 // scaled divides the SQL expression by f, the scale a measure is shown

@@ -658,7 +658,7 @@ func TestRankingByAFallRanksTheLowestChangeFirst(t *testing.T) {
 
 // TestDaysBetweenTwoDates: "median lead time (booked to arrival)" is the
 // median of each row's days from one date to the other, by group and
-// ranked rows alike.
+// ranked rows alike; a timestamp's hours count.
 func TestDaysBetweenTwoDates(t *testing.T) {
 	path := writeRows(t, "resv.csv", [][]string{
 		{"res_id", "booked_on", "arrival_dt", "channel"},
@@ -685,5 +685,15 @@ func TestDaysBetweenTwoDates(t *testing.T) {
 	res = runRequest(t, "which reservation had the longest time between booked_on and arrival_dt", path)
 	if rows := readTable(t, res, "by_res_id"); len(rows) < 2 || rows[1][0] != "R2" || rows[1][1] != "30" {
 		t.Errorf("the longest = %v, want R2 with 30 days (plan: %s)", rows, res.Plan.Reasoning)
+	}
+	// timestamps count their hours: 20 minutes across midnight and 36 hours
+	tickets := writeRows(t, "tickets.csv", [][]string{
+		{"ticket_id", "opened_at", "closed_at", "team"},
+		{"T1", "2024-01-01 23:50:00", "2024-01-02 00:10:00", "ops"},
+		{"T2", "2024-01-03 08:00:00", "2024-01-04 20:00:00", "ops"},
+	})
+	res = runRequest(t, "max time from opened_at to closed_at", tickets)
+	if rows := readTable(t, res, "totals"); len(rows) != 2 || rows[1][0] != "1.5" {
+		t.Errorf("totals = %v, want the longest 1.5 days (plan: %s)", rows, res.Plan.Reasoning)
 	}
 }
