@@ -12,7 +12,8 @@ import (
 // them.
 type gloss struct {
 	phrase, by string
-	at         int // the index, in the rewritten tokens, of the first word read instead
+	at         int  // the index, in the rewritten tokens, of the first word read instead
+	opposite   bool // the name negates the phrase: "employed people (unemployed)"
 }
 
 // A gloss of things in the plural ("households (db030)") marks the name
@@ -60,10 +61,13 @@ func (p *parser) readGlosses(toks []token) []token {
 			out = append(out, toks[i])
 			continue
 		}
+		opposite := false
 		if k > 0 && glossNegations[out[k-1].low] && (negativeName(toks[i+1].raw) || negationOf(toks[i+1].raw, out[k:])) {
 			k-- // "no insurance (uninsured)": the column says the no itself
+		} else if negationOf(toks[i+1].raw, out[k:]) {
+			opposite = true // "employed people (unemployed)": the rows the column does not mark
 		}
-		g := gloss{phrase: p.text[out[k].start:out[len(out)-1].end], by: p.text[toks[i+1].start:toks[j-1].end], at: k}
+		g := gloss{phrase: p.text[out[k].start:out[len(out)-1].end], by: p.text[toks[i+1].start:toks[j-1].end], at: k, opposite: opposite}
 		p.glosses = append(p.glosses, g)
 		last := out[len(out)-1].low
 		out = append(out[:k], toks[i+1:j]...)
@@ -204,6 +208,11 @@ func (p *parser) valueOfNamed(phrase, named []token) bool {
 // noteGlosses reports each gloss read.
 func (p *parser) noteGlosses() {
 	for _, g := range p.glosses {
+		if g.opposite {
+			p.in.Unknown = append(p.in.Unknown, Unknown{Word: g.phrase + " (" + g.by + ")",
+				Reason: g.by + " says the opposite of " + g.phrase + ": say which rows, as \"" + g.by + " = 0\" or \"not " + g.by + "\"", Nearest: []string{g.by}})
+			continue
+		}
 		p.understood(g.at, g.phrase+" -> "+g.by+" (named in parentheses)", g.phrase+" ("+g.by+")")
 	}
 }

@@ -56,6 +56,8 @@ func TestNegativeGloss(t *testing.T) {
 			t.Errorf("filters %+v: the negative column negated again", in.Filters)
 		}
 	}
+	// a phrase that the name negates is reported, not read as the name
+	reported(t, cover, "avg age of insured people (uninsured)")
 	// "nodegr" is the "no" and a shorthand of a word of the phrase
 	lalonde := schemaOf("lalonde", Column{Name: "nodegr", Type: "integer", Min: "0", Max: "1"}, Column{Name: "re78", Type: "float"})
 	checkCases(t, []parseCase{
