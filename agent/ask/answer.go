@@ -112,6 +112,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	}
 	opts := options(questionText)
 	modifies := modifiers(questionText)
+	things := namedThings(questionText)
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers
 	// A name or a code asked about is matched whole: "ConTeXt" is not
@@ -180,6 +181,9 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				own := strings.Join([]string{quote, itAsked, prev, strings.TrimPrefix(u.scene, u.heading)}, "\n")
 				held := asked.held(quote) && asked.versionOf(quote, named) && near(strong, soft, own, c.Context+"\n"+u.heading+"\n"+p.Title)
 				itAsked = ""
+				if !aboutThing(things, head, quote+"\n"+strings.TrimPrefix(u.scene, u.heading), u.heading) {
+					w = 0 // a line about another user, group or option of the many a manual lists (things.go)
+				}
 				for _, o := range opts {
 					if hasOption(u.text, o) {
 						w += 2 * r.weight("") // the option asked about, in this very line
@@ -314,6 +318,14 @@ var (
 	dateRe     = regexp.MustCompile(`(?i)\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}\b|\b\d{4}-\d\d-\d\d\b`)
 )
 
+// refRe finds what points elsewhere by number: a reference ("[1, 2]",
+// "[6]"), a section, figure, table or page ("section 4.3", "Figure 9").
+// It states no amount and no version.
+var refRe = regexp.MustCompile(`\[\d{1,3}(\s*[,–-]\s*\d{1,3})*\]|(?i)\b(sections?|chapters?|figures?|fig\.|tables?|pages?|pp?\.|equations?|eq\.|appendix)\s+[A-Z]?\d+(\.\d+)*`)
+
+// withoutRefs is a line without what points elsewhere by number.
+func withoutRefs(l string) string { return refRe.ReplaceAllString(l, " ") }
+
 // noteRe finds a footnote's mark after a word and its stop ("may be
 // wrong.7"), which states no amount.
 var noteRe = regexp.MustCompile(`(\pL[.,;:])[0-9]{1,2}[*†‡]?(\s|$)`)
@@ -322,7 +334,7 @@ var noteRe = regexp.MustCompile(`(\pL[.,;:])[0-9]{1,2}[*†‡]?(\s|$)`)
 // a date: a title's "fiscal year ended December 31, 2023" and "opened on
 // 6 November 2023" state no amount.
 func hasAmount(l string) bool {
-	l = dateRe.ReplaceAllString(lineNumberRe.ReplaceAllString(l, `\`), " ")
+	l = dateRe.ReplaceAllString(lineNumberRe.ReplaceAllString(withoutRefs(l), `\`), " ")
 	l = noteRe.ReplaceAllString(l, "$1$2")
 	for _, m := range numberRe.FindAllString(l, -1) {
 		if m = strings.TrimSpace(m); !bareYearRe.MatchString(m) && len(strings.Trim(m, "()$% ")) > 0 {

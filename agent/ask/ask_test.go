@@ -632,3 +632,42 @@ func TestAnEntryOfATwoColumnListIsItsOwnPassage(t *testing.T) {
 		}
 	}
 }
+
+// TestALineAboutAnotherThingOfTheKindIsNoAnswer: a question about one
+// user, group or option of the many a manual lists is answered by the
+// line that names it (or is under its heading) and says what is asked
+// of it; the uid of another user is no answer, and a room that gives
+// none for the one asked about refuses.
+func TestALineAboutAnotherThingOfTheKindIsNoAnswer(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "burrow-accounts.txt", "kettle-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		{"What uid does the badger user have?", "uid 41"},
+		{"What gid does the mole group have?", "gid 57"},
+		{"What uid did the vole account use?", "uid 63"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want grounded, first line with %q\n%s", c.question, q.AnswerType, firstLine(q.Answer), c.first, q.Answer)
+		}
+	}
+	for _, question := range []string{
+		"What uid does the ferret user have?",   // its entry gives none; badger's and vole's do
+		"What gid does the stoat program have?", // named in passing in mole's entry
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerInsufficient {
+			t.Errorf("%q: %s %q; want insufficient evidence: no line about it gives one", question, q.AnswerType, firstLine(q.Answer))
+		}
+	}
+}

@@ -525,3 +525,45 @@ func TestARowOfCellsApartByBarsIsARow(t *testing.T) {
 		t.Errorf("units(%q) = %+v; want each row with its header", text, us)
 	}
 }
+
+// TestNamedThings: the things a question names by their kind, not a
+// sort of them ("the example function") nor a document ("the Tachyon
+// user's guide").
+func TestNamedThings(t *testing.T) {
+	for q, want := range map[string]string{
+		"What uid does the www-data user have?":                           "www data",
+		"What gid does the sudo group have?":                              "sudo",
+		"With the marginal option, what is the default footnotemargin?":   "marginal",
+		"Under which uid does the example function consider a user?":      "",
+		"Which MPI implementations does the Tachyon user's guide prefer?": "",
+		"Who wrote the comment package?":                                  "",
+	} {
+		if got := strings.Join(namedThings(q), " "); got != want {
+			t.Errorf("namedThings(%q) = %q; want %q", q, got, want)
+		}
+	}
+}
+
+// TestAReferenceIsNoValue: a reference to a work, a section or a figure
+// by number ("[1, 2]", "section 4.3") gives no number and no version; a
+// range asked for is a number.
+func TestAReferenceIsNoValue(t *testing.T) {
+	for _, c := range []struct {
+		question, line string
+		want           bool
+	}{
+		{"Which version introduced the try/catch construct?", "The script contained unsafe constructs such as embedded C (section 4.3).", false},
+		{"Which version introduced the try/catch construct?", "Version 2.9 introduced try/catch.", true},
+		{"How many nonzeros does the factor have?", "It uses an algorithm [1, 2] to find a factor with fewer nonzeros.", false},
+		{"How many nonzeros does the factor have?", "The factor has 1,204 nonzeros.", true},
+		{"Which uid range does the policy reserve?", "The policy reserves ranges for these users.", false},
+		{"Which uid range does the policy reserve?", "The policy reserves uids 100 to 999.", true},
+	} {
+		if got := asksOf(c.question).held(c.line); got != c.want {
+			t.Errorf("asksOf(%q).held(%q) = %v; want %v", c.question, c.line, got, c.want)
+		}
+	}
+	if m := markedWords("Which version introduced the try/catch construct?"); !m["try"] || !m["catch"] {
+		t.Errorf("markedWords: %v; want try/catch marked as a name", m)
+	}
+}
