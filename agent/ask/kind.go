@@ -34,8 +34,10 @@ var versionOfRe = regexp.MustCompile(`(?i)\b(?:version|release)s?\s+of\s+(?:the\
 var (
 	versionAskRe = regexp.MustCompile(`(?i)\b(which|what)\s+(?:[\w-]+\s+){0,2}?(version|release)s?\b|\b(since|from|in|as of)\s+(which|what)\s+(version|release)\b`)
 	dateAskRe    = regexp.MustCompile(`(?i)^\s*when\s+(was|were|did)\b|\b(which|what|in which|in what)\s+(year|date|day|month)\b|\bsince when\b|\bhow long ago\b`)
-	countAskRe   = regexp.MustCompile(`(?i)\bhow\s+(many|much|big|large|long|wide|tall|high|heavy|fast|small|thick)\b|\bwhat\s+(is|was|are|were)\s+the\s+(number|amount|size|count|percentage|length|width|height)\b`)
-	personAskRe  = regexp.MustCompile(`(?i)^\s*who\b|\bwhose\b|\bby whom\b`)
+	// countAskRe finds a question for a number, a size or a range of
+	// numbers ("Which uid range ...?").
+	countAskRe  = regexp.MustCompile(`(?i)\bhow\s+(many|much|big|large|long|wide|tall|high|heavy|fast|small|thick)\b|\bwhat\s+(is|was|are|were)\s+the\s+(number|amount|size|count|percentage|length|width|height)\b|\b(which|what)\s+(?:[\w-]+\s+){0,2}?ranges?\b`)
+	personAskRe = regexp.MustCompile(`(?i)^\s*who\b|\bwhose\b|\bby whom\b`)
 	// fallbackAskRe finds a question for a default's value: "What is the
 	// default X?", "How big is X by default?"; not "Where is the default
 	// font path configured?" nor "How do I change the default?".
@@ -83,6 +85,7 @@ func (a asks) held(u string) bool {
 	if a.fallback {
 		return givesDefault(u)
 	}
+	u = withoutRefs(u) // "(section 4.3)" gives no version, "[1, 2]" no number
 	return a.version && (versionNumberRe.MatchString(u) || yearOrDateRe.MatchString(u)) ||
 		a.date && yearOrDateRe.MatchString(u) ||
 		a.count && (hasAmount(u) || numeralRe.MatchString(u)) ||

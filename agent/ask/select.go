@@ -157,7 +157,8 @@ var nameWords = map[string]bool{"author": true, "authors": true, "writer": true,
 
 // markedWords are the question's words written as names, numbers or
 // codes: with a capital past its first word, or with a digit, a dot, an
-// underscore or a hyphen inside ("Dilithium", "1.0.8", "BZ_NO_STDIO").
+// underscore, a hyphen or a slash inside ("Dilithium", "1.0.8",
+// "BZ_NO_STDIO", "try/catch", "/usr/local").
 func markedWords(question string) map[string]bool {
 	out := map[string]bool{}
 	for i, f := range strings.Fields(question) {
@@ -166,7 +167,7 @@ func markedWords(question string) map[string]bool {
 			continue
 		}
 		first, _ := utf8.DecodeRuneInString(f)
-		if i > 0 && unicode.IsUpper(first) || strings.ContainsAny(f, "0123456789._") || strings.Contains(strings.Trim(f, "-"), "-") {
+		if i > 0 && unicode.IsUpper(first) || strings.ContainsAny(f, "0123456789._/") || strings.Contains(strings.Trim(f, "-"), "-") {
 			for _, w := range retrieve.Words(f) {
 				out[w] = true
 			}
