@@ -157,8 +157,14 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				continue // "-k" names the option asked about: a passage without it does not answer
 			}
 			fits[pi] = true
-			prev, itAsked := "", ""
+			prev, itAsked, under := "", "", ""
 			for _, u := range units(c.Text) {
+				if u.heading != under {
+					// The sentence before, of another entry or section,
+					// sets no scene: what "video" is for is not what
+					// "utmp" above it says.
+					prev, itAsked, under = "", "", u.heading
+				}
 				if strings.HasSuffix(u.text, "?") {
 					// A question the document asks itself ("Can I make and
 					// sell Debian CDs?") is not an answer: the passage

@@ -671,3 +671,28 @@ func TestALineAboutAnotherThingOfTheKindIsNoAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestAListsEntryIsQuotedWithItsTerm: an entry of a list of terms (a
+// group's name above what it is for) is quoted with its term, which is
+// what "Which group ...?" asks for, and the sentence before an entry,
+// the last of another entry, sets no scene for it.
+func TestAListsEntryIsQuotedWithItsTerm(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "sett-groups.txt", "kettle-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		{"Which group gives full access to the side tunnels?", "hollow"},
+		{"Which group is the lantern plotter setgid to?", "warren"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want grounded, first line with %q\n%s", c.question, q.AnswerType, firstLine(q.Answer), c.first, q.Answer)
+		}
+	}
+}

@@ -566,10 +566,24 @@ func (p piece) quote(k wants) string {
 	if p.more != "" {
 		s += " " + p.more
 	}
-	if !k.fits(s) && (k.date && yearOrDateRe.MatchString(p.heading) || k.name && hasName(p.heading)) {
+	if !k.fits(s) && (k.date && yearOrDateRe.MatchString(p.heading) || k.name && hasName(p.heading)) || isTermHeading(p.heading) && !strings.Contains(s, p.heading) {
 		s = p.heading + ": " + s
 	}
 	return s
+}
+
+// isTermHeading reports whether a heading is the term of a list's entry
+// (a user's or a group's name, a command's option) rather than a
+// section's title: a few words, no number, starting in lower case or
+// with a dash, or written as code ("dialout", "--mail [address(es)]",
+// "_ssh"). An entry's lines are quoted with their term: "Full and direct
+// access to serial ports." says which group only under "dialout".
+func isTermHeading(h string) bool {
+	if h == "" || len(strings.Fields(h)) > 3 || strings.ContainsAny(h, "0123456789") {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(h)
+	return unicode.IsLower(first) || first == '-' || first == '_' || strings.ContainsAny(h, "_[]<>/")
 }
 
 // units splits a chunk's text into what an answer quotes: sentences, with
