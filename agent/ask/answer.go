@@ -158,7 +158,12 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 			}
 			fits[pi] = true
 			prev, itAsked, under := "", "", ""
+			var before []string // the lines above it in its paragraph
+			para := 0
 			for _, u := range units(c.Text) {
+				if u.para != para {
+					before, para = nil, u.para
+				}
 				if u.heading != under {
 					// The sentence before, of another entry or section,
 					// sets no scene: what "video" is for is not what
@@ -175,7 +180,11 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				// A line is scored as it is quoted: with what it points
 				// back to, what it introduces, the release that dates it.
 				quote := u.quote(kind)
-				w := score(content, r, kind, quote+"\n"+itAsked, c.Context+"\n"+u.scene+"\n"+prev)
+				// The sentence before it and those above it in its
+				// paragraph set its scene: "That data includes a
+				// timestamp (in microseconds)" two sentences after "A
+				// handy function is thread_indent" says thread_indent's.
+				w := score(content, r, kind, quote+"\n"+itAsked, c.Context+"\n"+u.scene+"\n"+prev+"\n"+strings.Join(before, "\n"))
 				if len(missing(soft, about)) > 0 {
 					w /= 2 // a passage without one of the question's words answers when none with all of them does
 				}
@@ -199,6 +208,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 					found = append(found, unit{u.text, quote, told(quote, u.next), pi, ci, w + 0.3*p.Score - 0.1*float64(pi), held})
 				}
 				prev = u.text
+				before = append(before, u.text)
 			}
 		}
 	}

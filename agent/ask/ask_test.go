@@ -696,3 +696,23 @@ func TestAListsEntryIsQuotedWithItsTerm(t *testing.T) {
 		}
 	}
 }
+
+// TestTheSentenceThatAnswersNotTheTopic: the sentences of a paragraph are
+// about what its first one names: the line that answers says what is
+// asked (the reading's unit), not only the name of the function the
+// paragraph is about.
+func TestTheSentenceThatAnswersNotTheTopic(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "trowel-functions.txt", "kettle-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := svc.Ask(ctx, owner.ID, r.ID, "In what unit is the reading printed by dig_depth?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "millimetres"; q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), want) {
+		t.Errorf("%s, first line %q; want grounded, first line with %q\n%s", q.AnswerType, firstLine(q.Answer), want, q.Answer)
+	}
+}
