@@ -530,6 +530,9 @@ type piece struct {
 	para int
 	// next is what the piece is quoted with when it is short (told).
 	next string
+	// term is the term of a list's entry the piece is of, when it is in
+	// the paragraph right under it.
+	term string
 }
 
 // quote is what the answer says of a piece: its lead, its text and what
@@ -566,7 +569,7 @@ func (p piece) quote(k wants) string {
 	if p.more != "" {
 		s += " " + p.more
 	}
-	if !k.fits(s) && (k.date && yearOrDateRe.MatchString(p.heading) || k.name && hasName(p.heading)) || isTermHeading(p.heading) && !strings.Contains(s, p.heading) {
+	if !k.fits(s) && (k.date && yearOrDateRe.MatchString(p.heading) || k.name && hasName(p.heading)) || p.term != "" && !strings.Contains(s, p.term) {
 		s = p.heading + ": " + s
 	}
 	return s
@@ -598,6 +601,7 @@ func units(text string) []piece {
 	var para []string
 	paras := 0
 	heading, header := "", ""
+	headed := -1           // the paragraphs before the heading
 	var headerCells []cell // the header's cells where the page has them
 	group := ""            // the label of the table's rows below it
 	widest := 0
@@ -607,11 +611,15 @@ func units(text string) []piece {
 	flush := func() {
 		switch {
 		case len(para) == 1 && isHeading(para[0]):
-			heading = para[0]
+			heading, headed = para[0], paras
 		case len(para) > 0:
 			paras++
+			term := ""
+			if paras == headed+1 && isTermHeading(heading) {
+				term = heading // the entry's own paragraph, right under its term
+			}
 			for _, s := range sentences(strings.Join(para, " ")) {
-				out = append(out, piece{text: s, scene: heading, heading: heading, para: paras})
+				out = append(out, piece{text: s, scene: heading, heading: heading, term: term, para: paras})
 			}
 		}
 		para = para[:0]

@@ -567,3 +567,18 @@ func TestAReferenceIsNoValue(t *testing.T) {
 		t.Errorf("markedWords: %v; want try/catch marked as a name", m)
 	}
 }
+
+// TestATermHoldsOnlyItsOwnParagraph: a list entry's term is quoted with
+// the paragraph right under it, not with a later one that has lost its
+// own term ("-D0, -D1 Start the debugger." is no part of --build).
+func TestATermHoldsOnlyItsOwnParagraph(t *testing.T) {
+	text := "--build [triplet]\n\nThe build machine's triplet.\n\n-D0, -D1 Start the internal debugger.\n\nOptions\n\nThese are the options.\n"
+	var got []string
+	for _, u := range units(text) {
+		got = append(got, u.quote(wants{}))
+	}
+	want := []string{"--build [triplet]: The build machine's triplet.", "-D0, -D1 Start the internal debugger.", "These are the options."}
+	if !slices.Equal(got, want) {
+		t.Errorf("units quoted %q; want %q", got, want)
+	}
+}
