@@ -716,3 +716,22 @@ func TestTheSentenceThatAnswersNotTheTopic(t *testing.T) {
 		t.Errorf("%s, first line %q; want grounded, first line with %q\n%s", q.AnswerType, firstLine(q.Answer), want, q.Answer)
 	}
 }
+
+// TestAQuestionForAnOptionIsAnsweredByALineThatNamesOne: "Which flag
+// ...?" asks for something a manual writes as code: the line that names
+// one ("-lloam") answers, not the one that only talks of linking.
+func TestAQuestionForAnOptionIsAnsweredByALineThatNamesOne(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "loam-build.txt", "kettle-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := svc.Ask(ctx, owner.ID, r.ID, "Which library flag do I link my program with to use loam?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "-lloam"; q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), want) {
+		t.Errorf("%s, first line %q; want grounded, first line with %q\n%s", q.AnswerType, firstLine(q.Answer), want, q.Answer)
+	}
+}

@@ -382,6 +382,10 @@ type wants struct {
 	// counted is what "How many X ...?" counts, which a line that
 	// answers puts after its number ("7500 glyphs", "two colors").
 	counted string
+	// code: "Which option ...?" asks for a thing a manual writes as
+	// code, which a line that answers names (things.go); the question's
+	// own words, which name none.
+	code map[string]bool
 }
 
 var countedRe = regexp.MustCompile(`(?i)\bhow\s+many\s+([\pL-]+)`)
@@ -425,6 +429,12 @@ func wantOf(question string) wants {
 		how: howQuestionRe.MatchString(question), fallback: defaultRe.MatchString(question), size: sizeQuestionRe.MatchString(question)}
 	if m := countedRe.FindStringSubmatch(question); m != nil {
 		k.counted = strings.ToLower(m[1])
+	}
+	if thingAskRe.MatchString(question) {
+		k.code = map[string]bool{}
+		for _, w := range retrieve.Words(question) {
+			k.code[w] = true
+		}
 	}
 	return k
 }
@@ -512,6 +522,9 @@ func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	}
 	if k.size && measureRe.MatchString(u) {
 		s *= 1.5 // "How large are the electrons?": "electron-radius Default: 1.5pt", not "Default: blue!50"
+	}
+	if k.code != nil && namesCode(u, k.code) {
+		s *= 1.5 // "Which flag ...?": "gcc myprog.c -lcfitsio", not "programs must be linked with the library"
 	}
 	return s
 }

@@ -582,3 +582,22 @@ func TestATermHoldsOnlyItsOwnParagraph(t *testing.T) {
 		t.Errorf("units quoted %q; want %q", got, want)
 	}
 }
+
+// TestNamesCode: what a manual writes as code, and not the question's
+// own words nor an escape in quotes.
+func TestNamesCode(t *testing.T) {
+	asked := map[string]bool{"which": true, "option": true, "sets": true, "the": true, "eol": true}
+	for u, want := range map[string]bool{
+		"cc -o myprog myprog.c -lloam -lm":          true,
+		`the command is prefixed with "ch"`:         true,
+		"use write.csv2 for appropriate defaults":   true,
+		"set \\normalsize for the text":             true,
+		"Programs must be linked with the library.": false,
+		`for which use eol = "\r\n"`:                false,
+		"e.g. the main program":                     false,
+	} {
+		if got := namesCode(u, asked); got != want {
+			t.Errorf("namesCode(%q) = %v; want %v", u, got, want)
+		}
+	}
+}

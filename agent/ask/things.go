@@ -67,3 +67,28 @@ func aboutThing(things []string, head, own, heading string) bool {
 	}
 	return len(missing(need, own+"\n"+heading)) == 0
 }
+
+// thingAskRe finds a question for a thing a manual writes as code: "Which
+// option restarts ...?", "Which library flag ...?", "What command ...?".
+// The line that answers names one ("-lcfitsio", "\normalsize",
+// "maxiter=", "perpage"), which a line that only talks about the topic
+// does not.
+var thingAskRe = regexp.MustCompile(`(?i)^\s*(?:which|what)\s+(?:[\w-]+\s+){0,2}?(options?|flags?|switch(?:es)?|commands?|functions?|macros?|routines?|keys?|variables?|keywords?|operators?|arguments?|parameters?|attributes?)\b`)
+
+// codeRe finds a name written as code: an option ("-g", "--mail"), a
+// macro ("\normalsize"), a name with an underscore ("thread_indent"), a
+// call ("timer.ms(200)"), a key given a value ("maxiter=", "start=rand"),
+// a dotted name ("write.csv2"), a short quoted string (`"ch"`, not an
+// escape's `"\r\n"`).
+var codeRe = regexp.MustCompile(`(?:^|[\s(“"'])--?[A-Za-z][\w-]*|\\[A-Za-z@]{2,}|\b\w+_\w+\b|\b\w+\(|\b[a-z][\w-]*=|\b[a-z]\w+\.[a-z]\w+|[“"‘'][^\s"”’'\\]{1,12}[”"’']`)
+
+// namesCode reports whether a line names something as code that the
+// question (its words: asked) does not.
+func namesCode(u string, asked map[string]bool) bool {
+	for _, m := range codeRe.FindAllString(u, -1) {
+		if slices.ContainsFunc(retrieve.Words(m), func(w string) bool { return !asked[w] }) {
+			return true
+		}
+	}
+	return false
+}
