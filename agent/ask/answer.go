@@ -284,27 +284,39 @@ func hasWords(words []string, text string) bool {
 var authorRe = regexp.MustCompile(`(?i)^\s*who\s+(wrote|authored|created|made)\b|^\s*who\s+(is|are|was|were)\s+the\s+(author|writer|creator)s?\b|\b(name|names) of the (author|writer)s?\b`)
 
 // coverName returns the first of a cover's first lines that is a
-// person's name alone ("Simon Fear", "Javier Bezos*") or before an
-// address ("Andy Buckley, andy@...", "Ann Lee: http://..."), "" when
-// none is.
+// person's name alone ("Simon Fear", "Javier Bezos*", "Patrick R.
+// Amestoy* ... Timothy A. Davis", names side by side) or before an
+// address ("Andy Buckley, andy@...", "Frank Ch. Eigler <fche@...>"), ""
+// when none is. The title above ("AMD User Guide") is no one's name.
 func coverName(text string) string {
 	for i, l := range strings.Split(text, "\n") {
 		if i == 15 {
 			break
 		}
 		l = strings.TrimSpace(l)
+		// Authors side by side are apart by runs of spaces: the first.
+		name := strings.TrimSpace(cellSplit.Split(l, 2)[0])
 		// The name may come with an address: "Andy Buckley,
 		// andy@insectnation.org", "Clemens Niederberger: http://...".
-		name := l
 		if k := strings.IndexAny(name, ",:<(|"); k > 0 {
 			name = strings.TrimSpace(name[:k])
 		}
-		if n := len(strings.Fields(name)); n >= 2 && n <= 6 && !strings.ContainsAny(name, "0123456789.,:;@/") && hasName(name) {
+		name = strings.TrimRight(name, "*∗†‡ ")
+		bare := initialRe.ReplaceAllString(name, "") // "R.", "Ch." are a name's
+		if n := len(strings.Fields(name)); n >= 2 && n <= 6 && !strings.ContainsAny(bare, "0123456789.,:;@/") && hasName(name) && !titleWordRe.MatchString(name) {
 			return l
 		}
 	}
 	return ""
 }
+
+// initialRe finds an initial or a short abbreviation inside a name: "R."
+// of "Patrick R. Amestoy", "Ch." of "Frank Ch. Eigler".
+var initialRe = regexp.MustCompile(`\b\p{Lu}\p{Ll}?\.`)
+
+// titleWordRe finds the words of a document's title, which a cover's
+// first line may be: "AMD User Guide", "CFITSIO Quick Start Guide".
+var titleWordRe = regexp.MustCompile(`(?i)\b(guide|manual|tutorial|handbook|reference|introduction|user'?s|documentation|overview|specification|howto|notes|contents|abstract|chapter|package|library)\b`)
 
 // documentNounRe matches the word w said as a document's name: before
 // "package", "manual", "guide" and the like.

@@ -601,3 +601,19 @@ func TestNamesCode(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverName: who wrote a document, on its cover: a name with its
+// initials, the first of names side by side, before an address; not the
+// title above them.
+func TestCoverName(t *testing.T) {
+	for cover, want := range map[string]string{
+		"AMD User Guide\n      Patrick R. Amestoy*     Timothy A. Davis     Iain S. Duff\n\n     VERSION 2.4.6, May 4, 2016": "Patrick R. Amestoy*     Timothy A. Davis     Iain S. Duff",
+		"Systemtap tutorial\n             Frank Ch. Eigler <fche@redhat.com>\n      February 28, 2023":                       "Frank Ch. Eigler <fche@redhat.com>",
+		"CFITSIO Quick Start Guide\n        William Pence ∗\n\n      January 2003":                                           "William Pence ∗",
+		"Kettle manual\n\nAda Moreno\n": "Ada Moreno",
+	} {
+		if got := coverName(cover); got != want {
+			t.Errorf("coverName(%q) = %q; want %q", cover, got, want)
+		}
+	}
+}
