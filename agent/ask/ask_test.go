@@ -735,3 +735,22 @@ func TestAQuestionForAnOptionIsAnsweredByALineThatNamesOne(t *testing.T) {
 		t.Errorf("%s, first line %q; want grounded, first line with %q\n%s", q.AnswerType, firstLine(q.Answer), want, q.Answer)
 	}
 }
+
+// TestAFileNameGluedToItsNounNamesTheDocument: "spadeguide.txt" is the
+// spade guide, whose author is on its cover, not the maker of spades
+// its pages name.
+func TestAFileNameGluedToItsNounNamesTheDocument(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "spadeguide.txt", "kettle-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := svc.Ask(ctx, owner.ID, r.ID, "Who wrote the spade guide?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"Mara Lind"`; q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), want) { // the cover's name, not a page's sentence
+		t.Errorf("%s, first line %q; want grounded, first line with %q\n%s", q.AnswerType, firstLine(q.Answer), want, q.Answer)
+	}
+}

@@ -985,6 +985,12 @@ func documentWords(pages []PageHit, marked map[string]bool) map[string]bool {
 		// "bohr_en.pdf" is named by "bohr" too.
 		for _, w := range retrieve.Words(strings.ReplaceAll(strings.TrimSuffix(p.DocumentName, extOf(p.DocumentName)), "_", " ")) {
 			out[w] = true
+			// "neatoguide.pdf" is the neato guide: named by "neato".
+			for _, n := range gluedNouns {
+				if b, ok := strings.CutSuffix(w, n); ok && len(b) >= 3 {
+					out[b] = true
+				}
+			}
 		}
 		for _, w := range retrieve.Words(p.Title) {
 			if marked[w] {
@@ -994,6 +1000,10 @@ func documentWords(pages []PageHit, marked map[string]bool) map[string]bool {
 	}
 	return out
 }
+
+// gluedNouns are the nouns a file name glues to what a document is
+// about: "neatoguide", "xfighowto", "bashref".
+var gluedNouns = []string{"guide", "userguide", "manual", "howto", "tutorial", "handbook", "reference", "ref", "doc", "docs", "intro", "faq", "notes"}
 
 // stem is a word's English stem, of its American spelling and of the
 // word an irregular form is of: "colour" and "colors" are one word, and
