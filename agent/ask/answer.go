@@ -107,6 +107,14 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	}
 	kind, asked := wantOf(questionText), asksOf(questionText)
 	head := headOf(questionText)
+	// The thing asked for ranks the lines that name it first even when
+	// the room uses it everywhere ("Which font ...?" in a room about
+	// fonts: "fontname Times-Roman", not "nodes are labeled"), though
+	// only when it is no document's name is it a word a passage must have.
+	asksFor := head
+	if named[head] || genericWords[head] || !slices.Contains(content, head) {
+		asksFor = ""
+	}
 	if !slices.Contains(strong, head) {
 		head = "" // a word the room uses everywhere, or one that names a document
 	}
@@ -188,7 +196,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				if len(missing(soft, about)) > 0 {
 					w /= 2 // a passage without one of the question's words answers when none with all of them does
 				}
-				if head != "" && !kind.fits(quote) && len(missing([]string{head}, quote+"\n"+itAsked)) > 0 {
+				if asksFor != "" && !kind.fits(quote) && len(missing([]string{asksFor}, quote+"\n"+itAsked)) > 0 {
 					w /= 2 // the thing asked for is neither named nor given in the line, only around it
 				}
 				// A line is about what it says, what the sentence before

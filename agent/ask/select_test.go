@@ -617,3 +617,20 @@ func TestCoverName(t *testing.T) {
 		}
 	}
 }
+
+// TestTheThingAskedForRanksFirstThoughTheRoomIsAboutIt: "Which font ...?"
+// in a room about fonts is answered by the line that names a font, not by
+// one about labels that says no font.
+func TestTheThingAskedForRanksFirstThoughTheRoomIsAboutIt(t *testing.T) {
+	pages := []PageHit{
+		{DocumentID: "g", DocumentName: "layout.pdf", PageNumber: 6, Score: 1, Chunks: []room.ChunkHit{{Chunk: room.Chunk{ID: "c6",
+			Text: "By default, graphs draw boxes as circles labeled with their names."}}}},
+		{DocumentID: "g", DocumentName: "layout.pdf", PageNumber: 10, Score: 0.9, Chunks: []room.ChunkHit{{Chunk: room.Chunk{ID: "c10",
+			Text: "The typeface of labels is set by fontname; by default it is Times-Roman."}}}},
+	}
+	r := &Rarity{Passages: 40, Chunks: map[string]int{"font": 20, "labels": 6, "default": 8, "graphs": 10}}
+	a := Extract("Which font do graphs use for labels by default?", pages, 1, r)
+	if a.Type != room.AnswerGrounded || len(a.Citations) == 0 || a.Citations[0].PageNumber != 10 {
+		t.Errorf("Extract = %s %q %+v; want page 10 cited first", a.Type, a.Text, a.Citations)
+	}
+}
