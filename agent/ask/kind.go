@@ -113,12 +113,37 @@ var (
 // A setting's definition gives its default without saying the word:
 // "\heavyrulewidth=.08em".
 func givesDefault(u string) bool {
-	return defaultValueRe.MatchString(u) || defaultRe.MatchString(u) && hasAmount(u) || assignRe.MatchString(u)
+	return defaultValueRe.MatchString(u) || defaultRe.MatchString(u) && hasAmount(u) || assigns(u)
 }
 
-// assignRe finds a setting given a value: "\heavyrulewidth=.08em",
-// "fontsize = 14".
-var assignRe = regexp.MustCompile(`[\pL\d@]\s?=\s?[^\s=]`)
+// assignRe finds a setting given a value, as its definition states it:
+// "\heavyrulewidth=.08em", "fontsize = 14"; not a key given a value
+// where it is used, inside an option list or an argument
+// ("\usepackage[textwidth=4cm]", "\setlist{labelsep=2em}"), which is an
+// example's value, not a default.
+var assignRe = regexp.MustCompile(`(^|[\s;])\\?[\pL@][\w@-]*\s?=\s?[\d.\\+"'-]`)
+
+// assigns reports whether a line gives a setting its value as its
+// definition does (assignRe), outside any brackets: a value, not a
+// placeholder ("textwidth=length") nor an example's option list
+// ("[label = \textbullet, labelsep = 2em]").
+func assigns(u string) bool {
+	for _, m := range assignRe.FindAllStringIndex(u, -1) {
+		depth := 0
+		for _, c := range u[:m[0]] {
+			switch c {
+			case '[', '{', '(':
+				depth++
+			case ']', '}', ')':
+				depth--
+			}
+		}
+		if depth <= 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // near reports whether a line that holds the value asked for is about the
 // question's focus: the line (own: with the sentence before it, or a table

@@ -413,12 +413,17 @@ func TestACountIsANumberBeforeTheThingCounted(t *testing.T) {
 func TestGivesDefault(t *testing.T) {
 	for u, want := range map[string]bool{
 		"Name shape; Default ellipse; Values ellipse, box, circle": true,
-		"The default is 0.5em.":                                       true,
-		"electron-radius = {dimension} Default: 1.5pt":                true,
-		"15 \\heavyrulewidth=.08em":                                   true,
-		"With enumitem you can set default values for every list.":    false,
-		"The default settings are restored by holding the dial down.": false,
-		"electron-options-add = {tikz options} (initially empty)":     true,
+		"The default is 0.5em.":                        true,
+		"electron-radius = {dimension} Default: 1.5pt": true,
+		"15 \\heavyrulewidth=.08em":                    true,
+		"fontsize = 14":                                true,
+		"This can be reduced with \\usepackage[textwidth=4cm]{todonotes}":        false,
+		"\\setlist[enumerate]{labelsep=\\itemindent+2em] This allows loops.":     false,
+		"textwidth textwidth=length sets the width of a todo item":               false,
+		"\\begin{itemize}[label = \\textbullet, leftmargin = 2pc, labelsep = *]": false,
+		"With enumitem you can set default values for every list.":               false,
+		"The default settings are restored by holding the dial down.":            false,
+		"electron-options-add = {tikz options} (initially empty)":                true,
 		// a story's "at first" says no default
 		"Initially, the box was the wrong size.": false,
 	} {
