@@ -23,6 +23,8 @@ type asks struct {
 	count    bool // "How many ...?", "How big ...?", "What is the number of ...?"
 	person   bool // "Who ...?", "Whose ...?"
 	fallback bool // "What is the default ...?"
+	// counted is what "How many X ...?" counts ("files").
+	counted string
 	// of is what the version asked for is of, when the question says
 	// ("siunitx" in "Which version of siunitx does hepunits require?",
 	// "python" in "Which Python version ...?").
@@ -54,7 +56,42 @@ func asksOf(question string) asks {
 	if m := versionOfRe.FindStringSubmatch(question); m != nil {
 		a.of = strings.ToLower(m[1] + m[2])
 	}
+	if m := countedPhraseRe.FindStringSubmatch(question); m != nil {
+		ws := strings.Fields(strings.ToLower(m[1]))
+		a.counted = ws[len(ws)-1] // "levels" of "nested levels"
+	}
 	return a
+}
+
+// countedPhraseRe finds what "How many ...?" counts: the words up to a
+// verb or "of" ("How many nested levels of macro rescans does ...?").
+var countedPhraseRe = regexp.MustCompile(`(?i)\bhow\s+many\s+((?:[\pL-]+\s+){0,3}?[\pL-]+)\s+(?:of|does|do|did|are|is|was|were|can|could|will|would|should|have|has|had|in|on|at|for|from|to)\b`)
+
+// countsIt reports whether a line that names the thing a question counts
+// gives a number of it: within six words of it ("16 or fewer
+// off-diagonal entries", "nested levels of macro rescans) | 64"). "The routine opens the file
+// ... NAXIS greater than 0" names files and counts none. A line that
+// does not name the thing may count it in its own words ("#define
+// AMD_INFO 20 /* size of Info array */").
+func (a asks) countsIt(u string) bool {
+	if a.counted == "" {
+		return true
+	}
+	ws := strings.Fields(strings.ToLower(withoutRefs(u)))
+	want := stem(a.counted)
+	named := false
+	for i, w := range ws {
+		if stem(strings.Trim(w, ",.;:()*")) != want {
+			continue
+		}
+		named = true
+		for j := max(0, i-6); j <= min(len(ws)-1, i+6); j++ {
+			if x := strings.Trim(ws[j], ",.;:()*"); plainNumberRe.MatchString(x) || numeralRe.MatchString(x) {
+				return true
+			}
+		}
+	}
+	return !named
 }
 
 // versionOf reports whether a line that gives a version gives it of the
@@ -88,7 +125,7 @@ func (a asks) held(u string) bool {
 	u = withoutRefs(u) // "(section 4.3)" gives no version, "[1, 2]" no number
 	return a.version && (versionNumberRe.MatchString(u) || yearOrDateRe.MatchString(u)) ||
 		a.date && yearOrDateRe.MatchString(u) ||
-		a.count && (hasAmount(u) || numeralRe.MatchString(u)) ||
+		a.count && (hasAmount(u) || numeralRe.MatchString(u)) && a.countsIt(u) ||
 		a.person && (hasName(u) || byNameRe.MatchString(u))
 }
 

@@ -639,3 +639,23 @@ func TestTheThingAskedForRanksFirstThoughTheRoomIsAboutIt(t *testing.T) {
 		t.Errorf("Extract = %s %q %+v; want page 10 cited first", a.Type, a.Text, a.Citations)
 	}
 }
+
+// TestACountIsOfTheThingCounted: a line that names what "How many ...?"
+// counts holds the answer only with a number of it near; a line that
+// names it and gives a number of something else does not.
+func TestACountIsOfTheThingCounted(t *testing.T) {
+	for _, c := range []struct {
+		question, line string
+		want           bool
+	}{
+		{"How many FITS files can the library keep open?", "The routine opens the file and moves to the first image with NAXIS greater than 0.", false},
+		{"How many FITS files can the library keep open?", "Up to 300 files may be open at once.", true},
+		{"How many nested levels of macro rescans does it allow?", "RESCAN_LIMIT (Maximum number of nested levels of macro rescans) | 64", true},
+		{"How many nonzeros does the factor have?", "The factor has fewer nonzeros; its size is 1.2e + 9n integers in all, n being 14.", false},
+		{"How many entries does the Info array hold?", "#define AMD_INFO 20 /* size of Info array */", true},
+	} {
+		if got := asksOf(c.question).held(c.line); got != c.want {
+			t.Errorf("asksOf(%q).held(%q) = %v; want %v", c.question, c.line, got, c.want)
+		}
+	}
+}
