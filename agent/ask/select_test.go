@@ -551,7 +551,7 @@ func TestNamedThings(t *testing.T) {
 
 // TestAReferenceIsNoValue: a reference to a work, a section or a figure
 // by number ("[1, 2]", "section 4.3") gives no number and no version; a
-// range asked for is a number.
+// range asked for is a number; a count is of the thing counted.
 func TestAReferenceIsNoValue(t *testing.T) {
 	for _, c := range []struct {
 		question, line string
@@ -563,6 +563,13 @@ func TestAReferenceIsNoValue(t *testing.T) {
 		{"How many nonzeros does the factor have?", "The factor has 1,204 nonzeros.", true},
 		{"Which uid range does the policy reserve?", "The policy reserves ranges for these users.", false},
 		{"Which uid range does the policy reserve?", "The policy reserves uids 100 to 999.", true},
+		// A line that names what "How many ...?" counts holds the answer
+		// only with a number of it near.
+		{"How many FITS files can the library keep open?", "The routine opens the file and moves to the first image with NAXIS greater than 0.", false},
+		{"How many FITS files can the library keep open?", "Up to 300 files may be open at once.", true},
+		{"How many nested levels of macro rescans does it allow?", "RESCAN_LIMIT (Maximum number of nested levels of macro rescans) | 64", true},
+		{"How many nonzeros does the factor have?", "The factor has fewer nonzeros; its size is 1.2e + 9n integers in all, n being 14.", false},
+		{"How many entries does the Info array hold?", "#define AMD_INFO 20 /* size of Info array */", true},
 	} {
 		if got := asksOf(c.question).held(c.line); got != c.want {
 			t.Errorf("asksOf(%q).held(%q) = %v; want %v", c.question, c.line, got, c.want)
@@ -637,25 +644,5 @@ func TestTheThingAskedForRanksFirstThoughTheRoomIsAboutIt(t *testing.T) {
 	a := Extract("Which font do graphs use for labels by default?", pages, 1, r)
 	if a.Type != room.AnswerGrounded || len(a.Citations) == 0 || a.Citations[0].PageNumber != 10 {
 		t.Errorf("Extract = %s %q %+v; want page 10 cited first", a.Type, a.Text, a.Citations)
-	}
-}
-
-// TestACountIsOfTheThingCounted: a line that names what "How many ...?"
-// counts holds the answer only with a number of it near; a line that
-// names it and gives a number of something else does not.
-func TestACountIsOfTheThingCounted(t *testing.T) {
-	for _, c := range []struct {
-		question, line string
-		want           bool
-	}{
-		{"How many FITS files can the library keep open?", "The routine opens the file and moves to the first image with NAXIS greater than 0.", false},
-		{"How many FITS files can the library keep open?", "Up to 300 files may be open at once.", true},
-		{"How many nested levels of macro rescans does it allow?", "RESCAN_LIMIT (Maximum number of nested levels of macro rescans) | 64", true},
-		{"How many nonzeros does the factor have?", "The factor has fewer nonzeros; its size is 1.2e + 9n integers in all, n being 14.", false},
-		{"How many entries does the Info array hold?", "#define AMD_INFO 20 /* size of Info array */", true},
-	} {
-		if got := asksOf(c.question).held(c.line); got != c.want {
-			t.Errorf("asksOf(%q).held(%q) = %v; want %v", c.question, c.line, got, c.want)
-		}
 	}
 }
