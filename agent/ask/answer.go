@@ -107,11 +107,20 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	}
 	kind, asked := wantOf(questionText), asksOf(questionText)
 	head := headOf(questionText)
+	// The thing asked for ranks the lines that name it first even when
+	// the room uses it everywhere ("Which font ...?" in a room about
+	// fonts: "fontname Times-Roman", not "nodes are labeled"), though
+	// only when it is no document's name is it a word a passage must have.
+	asksFor := head
+	if named[head] || genericWords[head] || !slices.Contains(content, head) {
+		asksFor = ""
+	}
 	if !slices.Contains(strong, head) {
 		head = "" // a word the room uses everywhere, or one that names a document
 	}
 	opts := options(questionText)
 	modifies := modifiers(questionText)
+	things := namedThings(questionText)
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers
 	// A name or a code asked about is matched whole: "ConTeXt" is not
@@ -156,8 +165,19 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				continue // "-k" names the option asked about: a passage without it does not answer
 			}
 			fits[pi] = true
-			prev, itAsked := "", ""
+			prev, itAsked, under := "", "", ""
+			var before []string // the lines above it in its paragraph
+			para := 0
 			for _, u := range units(c.Text) {
+				if u.para != para {
+					before, para = nil, u.para
+				}
+				if u.heading != under {
+					// The sentence before, of another entry or section,
+					// sets no scene: what "video" is for is not what
+					// "utmp" above it says.
+					prev, itAsked, under = "", "", u.heading
+				}
 				if strings.HasSuffix(u.text, "?") {
 					// A question the document asks itself ("Can I make and
 					// sell Debian CDs?") is not an answer: the passage
@@ -168,11 +188,15 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				// A line is scored as it is quoted: with what it points
 				// back to, what it introduces, the release that dates it.
 				quote := u.quote(kind)
-				w := score(content, r, kind, quote+"\n"+itAsked, c.Context+"\n"+u.scene+"\n"+prev)
+				// The sentence before it and those above it in its
+				// paragraph set its scene: "That data includes a
+				// timestamp (in microseconds)" two sentences after "A
+				// handy function is thread_indent" says thread_indent's.
+				w := score(content, r, kind, quote+"\n"+itAsked, c.Context+"\n"+u.scene+"\n"+prev+"\n"+strings.Join(before, "\n"))
 				if len(missing(soft, about)) > 0 {
 					w /= 2 // a passage without one of the question's words answers when none with all of them does
 				}
-				if head != "" && !kind.fits(quote) && len(missing([]string{head}, quote+"\n"+itAsked)) > 0 {
+				if asksFor != "" && !kind.fits(quote) && len(missing([]string{asksFor}, quote+"\n"+itAsked)) > 0 {
 					w /= 2 // the thing asked for is neither named nor given in the line, only around it
 				}
 				// A line is about what it says, what the sentence before
@@ -180,6 +204,9 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				own := strings.Join([]string{quote, itAsked, prev, strings.TrimPrefix(u.scene, u.heading)}, "\n")
 				held := asked.held(quote) && asked.versionOf(quote, named) && near(strong, soft, own, c.Context+"\n"+u.heading+"\n"+p.Title)
 				itAsked = ""
+				if !aboutThing(things, head, quote+"\n"+strings.TrimPrefix(u.scene, u.heading), u.heading) {
+					w = 0 // a line about another user, group or option of the many a manual lists (things.go)
+				}
 				for _, o := range opts {
 					if hasOption(u.text, o) {
 						w += 2 * r.weight("") // the option asked about, in this very line
@@ -189,6 +216,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 					found = append(found, unit{u.text, quote, told(quote, u.next), pi, ci, w + 0.3*p.Score - 0.1*float64(pi), held})
 				}
 				prev = u.text
+				before = append(before, u.text)
 			}
 		}
 	}
@@ -264,27 +292,39 @@ func hasWords(words []string, text string) bool {
 var authorRe = regexp.MustCompile(`(?i)^\s*who\s+(wrote|authored|created|made)\b|^\s*who\s+(is|are|was|were)\s+the\s+(author|writer|creator)s?\b|\b(name|names) of the (author|writer)s?\b`)
 
 // coverName returns the first of a cover's first lines that is a
-// person's name alone ("Simon Fear", "Javier Bezos*") or before an
-// address ("Andy Buckley, andy@...", "Ann Lee: http://..."), "" when
-// none is.
+// person's name alone ("Simon Fear", "Javier Bezos*", "Patrick R.
+// Amestoy* ... Timothy A. Davis", names side by side) or before an
+// address ("Andy Buckley, andy@...", "Frank Ch. Eigler <fche@...>"), ""
+// when none is. The title above ("AMD User Guide") is no one's name.
 func coverName(text string) string {
 	for i, l := range strings.Split(text, "\n") {
 		if i == 15 {
 			break
 		}
 		l = strings.TrimSpace(l)
+		// Authors side by side are apart by runs of spaces: the first.
+		name := strings.TrimSpace(cellSplit.Split(l, 2)[0])
 		// The name may come with an address: "Andy Buckley,
 		// andy@insectnation.org", "Clemens Niederberger: http://...".
-		name := l
 		if k := strings.IndexAny(name, ",:<(|"); k > 0 {
 			name = strings.TrimSpace(name[:k])
 		}
-		if n := len(strings.Fields(name)); n >= 2 && n <= 6 && !strings.ContainsAny(name, "0123456789.,:;@/") && hasName(name) {
+		name = strings.TrimRight(name, "*∗†‡ ")
+		bare := initialRe.ReplaceAllString(name, "") // "R.", "Ch." are a name's
+		if n := len(strings.Fields(name)); n >= 2 && n <= 6 && !strings.ContainsAny(bare, "0123456789.,:;@/") && hasName(name) && !titleWordRe.MatchString(name) {
 			return l
 		}
 	}
 	return ""
 }
+
+// initialRe finds an initial or a short abbreviation inside a name: "R."
+// of "Patrick R. Amestoy", "Ch." of "Frank Ch. Eigler".
+var initialRe = regexp.MustCompile(`\b\p{Lu}\p{Ll}?\.`)
+
+// titleWordRe finds the words of a document's title, which a cover's
+// first line may be: "AMD User Guide", "CFITSIO Quick Start Guide".
+var titleWordRe = regexp.MustCompile(`(?i)\b(guide|manual|tutorial|handbook|reference|introduction|user'?s|documentation|overview|specification|howto|notes|contents|abstract|chapter|package|library)\b`)
 
 // documentNounRe matches the word w said as a document's name: before
 // "package", "manual", "guide" and the like.
@@ -314,6 +354,14 @@ var (
 	dateRe     = regexp.MustCompile(`(?i)\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{4}\b|\b\d{4}-\d\d-\d\d\b`)
 )
 
+// refRe finds what points elsewhere by number: a reference ("[1, 2]",
+// "[6]"), a section, figure, table or page ("section 4.3", "Figure 9").
+// It states no amount and no version.
+var refRe = regexp.MustCompile(`\[\d{1,3}(\s*[,–-]\s*\d{1,3})*\]|(?i)\b(sections?|chapters?|figures?|fig\.|tables?|pages?|pp?\.|equations?|eq\.|appendix)\s+[A-Z]?\d+(\.\d+)*`)
+
+// withoutRefs is a line without what points elsewhere by number.
+func withoutRefs(l string) string { return refRe.ReplaceAllString(l, " ") }
+
 // noteRe finds a footnote's mark after a word and its stop ("may be
 // wrong.7"), which states no amount.
 var noteRe = regexp.MustCompile(`(\pL[.,;:])[0-9]{1,2}[*†‡]?(\s|$)`)
@@ -322,7 +370,7 @@ var noteRe = regexp.MustCompile(`(\pL[.,;:])[0-9]{1,2}[*†‡]?(\s|$)`)
 // a date: a title's "fiscal year ended December 31, 2023" and "opened on
 // 6 November 2023" state no amount.
 func hasAmount(l string) bool {
-	l = dateRe.ReplaceAllString(lineNumberRe.ReplaceAllString(l, `\`), " ")
+	l = dateRe.ReplaceAllString(lineNumberRe.ReplaceAllString(withoutRefs(l), `\`), " ")
 	l = noteRe.ReplaceAllString(l, "$1$2")
 	for _, m := range numberRe.FindAllString(l, -1) {
 		if m = strings.TrimSpace(m); !bareYearRe.MatchString(m) && len(strings.Trim(m, "()$% ")) > 0 {

@@ -632,3 +632,82 @@ func TestAnEntryOfATwoColumnListIsItsOwnPassage(t *testing.T) {
 		}
 	}
 }
+
+// checkAnswers asks each question in a room of the testdata documents
+// named: it is answered grounded with a first line holding the text
+// given, or refused when the text given is "".
+func checkAnswers(t *testing.T, docs []string, cases map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, docs...)
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for question, first := range cases {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case first == "" && q.AnswerType != room.AnswerInsufficient:
+			t.Errorf("%q: %s %q; want insufficient evidence", question, q.AnswerType, firstLine(q.Answer))
+		case first != "" && (q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), first)):
+			t.Errorf("%q: %s, first line %q; want grounded, first line with %q\n%s", question, q.AnswerType, firstLine(q.Answer), first, q.Answer)
+		}
+	}
+}
+
+// TestALineAboutAnotherThingOfTheKindIsNoAnswer: a question about one
+// user, group or option of the many a manual lists is answered by the
+// line that names it (or is under its heading) and says what is asked
+// of it; the uid of another user is no answer, and a room that gives
+// none for the one asked about refuses.
+func TestALineAboutAnotherThingOfTheKindIsNoAnswer(t *testing.T) {
+	checkAnswers(t, []string{"burrow-accounts.txt", "kettle-manual.txt"}, map[string]string{
+		"What uid does the badger user have?":   "uid 41",
+		"What gid does the mole group have?":    "gid 57",
+		"What uid did the vole account use?":    "uid 63",
+		"What uid does the ferret user have?":   "", // its entry gives none; badger's and vole's do
+		"What gid does the stoat program have?": "", // named in passing in mole's entry
+	})
+}
+
+// TestAListsEntryIsQuotedWithItsTerm: an entry of a list of terms (a
+// group's name above what it is for) is quoted with its term, which is
+// what "Which group ...?" asks for, and the sentence before an entry,
+// the last of another entry, sets no scene for it.
+func TestAListsEntryIsQuotedWithItsTerm(t *testing.T) {
+	checkAnswers(t, []string{"sett-groups.txt", "kettle-manual.txt"}, map[string]string{
+		"Which group gives full access to the side tunnels?": "hollow",
+		"Which group is the lantern plotter setgid to?":      "warren",
+	})
+}
+
+// TestTheSentenceThatAnswersNotTheTopic: the sentences of a paragraph are
+// about what its first one names: the line that answers says what is
+// asked (the reading's unit), not only the name of the function the
+// paragraph is about.
+func TestTheSentenceThatAnswersNotTheTopic(t *testing.T) {
+	checkAnswers(t, []string{"trowel-functions.txt", "kettle-manual.txt"}, map[string]string{
+		"In what unit is the reading printed by dig_depth?": "millimetres",
+	})
+}
+
+// TestAQuestionForAnOptionIsAnsweredByALineThatNamesOne: "Which flag
+// ...?" asks for something a manual writes as code: the line that names
+// one ("-lloam") answers, not the one that only talks of linking.
+func TestAQuestionForAnOptionIsAnsweredByALineThatNamesOne(t *testing.T) {
+	checkAnswers(t, []string{"loam-build.txt", "kettle-manual.txt"}, map[string]string{
+		"Which library flag do I link my program with to use loam?": "-lloam",
+	})
+}
+
+// TestAFileNameGluedToItsNounNamesTheDocument: "spadeguide.txt" is the
+// spade guide, whose author is on its cover, not the maker of spades
+// its pages name.
+func TestAFileNameGluedToItsNounNamesTheDocument(t *testing.T) {
+	checkAnswers(t, []string{"spadeguide.txt", "kettle-manual.txt"}, map[string]string{
+		"Who wrote the spade guide?": `"Mara Lind"`, // the cover's name, not a page's sentence
+	})
+}

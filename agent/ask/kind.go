@@ -23,6 +23,8 @@ type asks struct {
 	count    bool // "How many ...?", "How big ...?", "What is the number of ...?"
 	person   bool // "Who ...?", "Whose ...?"
 	fallback bool // "What is the default ...?"
+	// counted is what "How many X ...?" counts ("files").
+	counted string
 	// of is what the version asked for is of, when the question says
 	// ("siunitx" in "Which version of siunitx does hepunits require?",
 	// "python" in "Which Python version ...?").
@@ -34,8 +36,10 @@ var versionOfRe = regexp.MustCompile(`(?i)\b(?:version|release)s?\s+of\s+(?:the\
 var (
 	versionAskRe = regexp.MustCompile(`(?i)\b(which|what)\s+(?:[\w-]+\s+){0,2}?(version|release)s?\b|\b(since|from|in|as of)\s+(which|what)\s+(version|release)\b`)
 	dateAskRe    = regexp.MustCompile(`(?i)^\s*when\s+(was|were|did)\b|\b(which|what|in which|in what)\s+(year|date|day|month)\b|\bsince when\b|\bhow long ago\b`)
-	countAskRe   = regexp.MustCompile(`(?i)\bhow\s+(many|much|big|large|long|wide|tall|high|heavy|fast|small|thick)\b|\bwhat\s+(is|was|are|were)\s+the\s+(number|amount|size|count|percentage|length|width|height)\b`)
-	personAskRe  = regexp.MustCompile(`(?i)^\s*who\b|\bwhose\b|\bby whom\b`)
+	// countAskRe finds a question for a number, a size or a range of
+	// numbers ("Which uid range ...?").
+	countAskRe  = regexp.MustCompile(`(?i)\bhow\s+(many|much|big|large|long|wide|tall|high|heavy|fast|small|thick)\b|\bwhat\s+(is|was|are|were)\s+the\s+(number|amount|size|count|percentage|length|width|height)\b|\b(which|what)\s+(?:[\w-]+\s+){0,2}?ranges?\b`)
+	personAskRe = regexp.MustCompile(`(?i)^\s*who\b|\bwhose\b|\bby whom\b`)
 	// fallbackAskRe finds a question for a default's value: "What is the
 	// default X?", "How big is X by default?"; not "Where is the default
 	// font path configured?" nor "How do I change the default?".
@@ -52,7 +56,42 @@ func asksOf(question string) asks {
 	if m := versionOfRe.FindStringSubmatch(question); m != nil {
 		a.of = strings.ToLower(m[1] + m[2])
 	}
+	if m := countedPhraseRe.FindStringSubmatch(question); m != nil {
+		ws := strings.Fields(strings.ToLower(m[1]))
+		a.counted = ws[len(ws)-1] // "levels" of "nested levels"
+	}
 	return a
+}
+
+// countedPhraseRe finds what "How many ...?" counts: the words up to a
+// verb or "of" ("How many nested levels of macro rescans does ...?").
+var countedPhraseRe = regexp.MustCompile(`(?i)\bhow\s+many\s+((?:[\pL-]+\s+){0,3}?[\pL-]+)\s+(?:of|does|do|did|are|is|was|were|can|could|will|would|should|have|has|had|in|on|at|for|from|to)\b`)
+
+// countsIt reports whether a line that names the thing a question counts
+// gives a number of it: within six words of it ("16 or fewer
+// off-diagonal entries", "nested levels of macro rescans) | 64"). "The routine opens the file
+// ... NAXIS greater than 0" names files and counts none. A line that
+// does not name the thing may count it in its own words ("#define
+// AMD_INFO 20 /* size of Info array */").
+func (a asks) countsIt(u string) bool {
+	if a.counted == "" {
+		return true
+	}
+	ws := strings.Fields(strings.ToLower(withoutRefs(u)))
+	want := stem(a.counted)
+	named := false
+	for i, w := range ws {
+		if stem(strings.Trim(w, ",.;:()*")) != want {
+			continue
+		}
+		named = true
+		for j := max(0, i-6); j <= min(len(ws)-1, i+6); j++ {
+			if x := strings.Trim(ws[j], ",.;:()*"); plainNumberRe.MatchString(x) || numeralRe.MatchString(x) {
+				return true
+			}
+		}
+	}
+	return !named
 }
 
 // versionOf reports whether a line that gives a version gives it of the
@@ -83,9 +122,10 @@ func (a asks) held(u string) bool {
 	if a.fallback {
 		return givesDefault(u)
 	}
+	u = withoutRefs(u) // "(section 4.3)" gives no version, "[1, 2]" no number
 	return a.version && (versionNumberRe.MatchString(u) || yearOrDateRe.MatchString(u)) ||
 		a.date && yearOrDateRe.MatchString(u) ||
-		a.count && (hasAmount(u) || numeralRe.MatchString(u)) ||
+		a.count && (hasAmount(u) || numeralRe.MatchString(u)) && a.countsIt(u) ||
 		a.person && (hasName(u) || byNameRe.MatchString(u))
 }
 
@@ -110,12 +150,37 @@ var (
 // A setting's definition gives its default without saying the word:
 // "\heavyrulewidth=.08em".
 func givesDefault(u string) bool {
-	return defaultValueRe.MatchString(u) || defaultRe.MatchString(u) && hasAmount(u) || assignRe.MatchString(u)
+	return defaultValueRe.MatchString(u) || defaultRe.MatchString(u) && hasAmount(u) || assigns(u)
 }
 
-// assignRe finds a setting given a value: "\heavyrulewidth=.08em",
-// "fontsize = 14".
-var assignRe = regexp.MustCompile(`[\pL\d@]\s?=\s?[^\s=]`)
+// assignRe finds a setting given a value, as its definition states it:
+// "\heavyrulewidth=.08em", "fontsize = 14"; not a key given a value
+// where it is used, inside an option list or an argument
+// ("\usepackage[textwidth=4cm]", "\setlist{labelsep=2em}"), which is an
+// example's value, not a default.
+var assignRe = regexp.MustCompile(`(^|[\s;])\\?[\pL@][\w@-]*\s?=\s?[\d.\\+"'-]`)
+
+// assigns reports whether a line gives a setting its value as its
+// definition does (assignRe), outside any brackets: a value, not a
+// placeholder ("textwidth=length") nor an example's option list
+// ("[label = \textbullet, labelsep = 2em]").
+func assigns(u string) bool {
+	for _, m := range assignRe.FindAllStringIndex(u, -1) {
+		depth := 0
+		for _, c := range u[:m[0]] {
+			switch c {
+			case '[', '{', '(':
+				depth++
+			case ']', '}', ')':
+				depth--
+			}
+		}
+		if depth <= 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // near reports whether a line that holds the value asked for is about the
 // question's focus: the line (own: with the sentence before it, or a table

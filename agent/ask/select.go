@@ -157,7 +157,8 @@ var nameWords = map[string]bool{"author": true, "authors": true, "writer": true,
 
 // markedWords are the question's words written as names, numbers or
 // codes: with a capital past its first word, or with a digit, a dot, an
-// underscore or a hyphen inside ("Dilithium", "1.0.8", "BZ_NO_STDIO").
+// underscore, a hyphen or a slash inside ("Dilithium", "1.0.8",
+// "BZ_NO_STDIO", "try/catch", "/usr/local").
 func markedWords(question string) map[string]bool {
 	out := map[string]bool{}
 	for i, f := range strings.Fields(question) {
@@ -166,7 +167,7 @@ func markedWords(question string) map[string]bool {
 			continue
 		}
 		first, _ := utf8.DecodeRuneInString(f)
-		if i > 0 && unicode.IsUpper(first) || strings.ContainsAny(f, "0123456789._") || strings.Contains(strings.Trim(f, "-"), "-") {
+		if i > 0 && unicode.IsUpper(first) || strings.ContainsAny(f, "0123456789._/") || strings.Contains(strings.Trim(f, "-"), "-") {
 			for _, w := range retrieve.Words(f) {
 				out[w] = true
 			}
@@ -381,6 +382,10 @@ type wants struct {
 	// counted is what "How many X ...?" counts, which a line that
 	// answers puts after its number ("7500 glyphs", "two colors").
 	counted string
+	// code: "Which option ...?" asks for a thing a manual writes as
+	// code, which a line that answers names (things.go); the question's
+	// own words, which name none.
+	code map[string]bool
 }
 
 var countedRe = regexp.MustCompile(`(?i)\bhow\s+many\s+([\pL-]+)`)
@@ -424,6 +429,12 @@ func wantOf(question string) wants {
 		how: howQuestionRe.MatchString(question), fallback: defaultRe.MatchString(question), size: sizeQuestionRe.MatchString(question)}
 	if m := countedRe.FindStringSubmatch(question); m != nil {
 		k.counted = strings.ToLower(m[1])
+	}
+	if thingAskRe.MatchString(question) {
+		k.code = map[string]bool{}
+		for _, w := range retrieve.Words(question) {
+			k.code[w] = true
+		}
 	}
 	return k
 }
@@ -512,6 +523,9 @@ func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	if k.size && measureRe.MatchString(u) {
 		s *= 1.5 // "How large are the electrons?": "electron-radius Default: 1.5pt", not "Default: blue!50"
 	}
+	if k.code != nil && namesCode(u, k.code) {
+		s *= 1.5 // "Which flag ...?": "gcc myprog.c -lcfitsio", not "programs must be linked with the library"
+	}
 	return s
 }
 
@@ -529,6 +543,9 @@ type piece struct {
 	para int
 	// next is what the piece is quoted with when it is short (told).
 	next string
+	// term is the term of a list's entry the piece is of, when it is in
+	// the paragraph right under it.
+	term string
 }
 
 // quote is what the answer says of a piece: its lead, its text and what
@@ -565,10 +582,24 @@ func (p piece) quote(k wants) string {
 	if p.more != "" {
 		s += " " + p.more
 	}
-	if !k.fits(s) && (k.date && yearOrDateRe.MatchString(p.heading) || k.name && hasName(p.heading)) {
+	if !k.fits(s) && (k.date && yearOrDateRe.MatchString(p.heading) || k.name && hasName(p.heading)) || p.term != "" && !strings.Contains(s, p.term) {
 		s = p.heading + ": " + s
 	}
 	return s
+}
+
+// isTermHeading reports whether a heading is the term of a list's entry
+// (a user's or a group's name, a command's option) rather than a
+// section's title: a few words, no number, starting in lower case or
+// with a dash, or written as code ("dialout", "--mail [address(es)]",
+// "_ssh"). An entry's lines are quoted with their term: "Full and direct
+// access to serial ports." says which group only under "dialout".
+func isTermHeading(h string) bool {
+	if h == "" || len(strings.Fields(h)) > 3 || strings.ContainsAny(h, "0123456789") {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(h)
+	return unicode.IsLower(first) || first == '-' || first == '_' || strings.ContainsAny(h, "_[]<>/")
 }
 
 // units splits a chunk's text into what an answer quotes: sentences, with
@@ -583,6 +614,7 @@ func units(text string) []piece {
 	var para []string
 	paras := 0
 	heading, header := "", ""
+	headed := -1           // the paragraphs before the heading
 	var headerCells []cell // the header's cells where the page has them
 	group := ""            // the label of the table's rows below it
 	widest := 0
@@ -592,11 +624,15 @@ func units(text string) []piece {
 	flush := func() {
 		switch {
 		case len(para) == 1 && isHeading(para[0]):
-			heading = para[0]
+			heading, headed = para[0], paras
 		case len(para) > 0:
 			paras++
+			term := ""
+			if paras == headed+1 && isTermHeading(heading) {
+				term = heading // the entry's own paragraph, right under its term
+			}
 			for _, s := range sentences(strings.Join(para, " ")) {
-				out = append(out, piece{text: s, scene: heading, heading: heading, para: paras})
+				out = append(out, piece{text: s, scene: heading, heading: heading, term: term, para: paras})
 			}
 		}
 		para = para[:0]
@@ -949,6 +985,12 @@ func documentWords(pages []PageHit, marked map[string]bool) map[string]bool {
 		// "bohr_en.pdf" is named by "bohr" too.
 		for _, w := range retrieve.Words(strings.ReplaceAll(strings.TrimSuffix(p.DocumentName, extOf(p.DocumentName)), "_", " ")) {
 			out[w] = true
+			// "neatoguide.pdf" is the neato guide: named by "neato".
+			for _, n := range gluedNouns {
+				if b, ok := strings.CutSuffix(w, n); ok && len(b) >= 3 {
+					out[b] = true
+				}
+			}
 		}
 		for _, w := range retrieve.Words(p.Title) {
 			if marked[w] {
@@ -958,6 +1000,10 @@ func documentWords(pages []PageHit, marked map[string]bool) map[string]bool {
 	}
 	return out
 }
+
+// gluedNouns are the nouns a file name glues to what a document is
+// about: "neatoguide", "xfighowto", "bashref".
+var gluedNouns = []string{"guide", "userguide", "manual", "howto", "tutorial", "handbook", "reference", "ref", "doc", "docs", "intro", "faq", "notes"}
 
 // stem is a word's English stem, of its American spelling and of the
 // word an irregular form is of: "colour" and "colors" are one word, and

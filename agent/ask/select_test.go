@@ -413,12 +413,17 @@ func TestACountIsANumberBeforeTheThingCounted(t *testing.T) {
 func TestGivesDefault(t *testing.T) {
 	for u, want := range map[string]bool{
 		"Name shape; Default ellipse; Values ellipse, box, circle": true,
-		"The default is 0.5em.":                                       true,
-		"electron-radius = {dimension} Default: 1.5pt":                true,
-		"15 \\heavyrulewidth=.08em":                                   true,
-		"With enumitem you can set default values for every list.":    false,
-		"The default settings are restored by holding the dial down.": false,
-		"electron-options-add = {tikz options} (initially empty)":     true,
+		"The default is 0.5em.":                        true,
+		"electron-radius = {dimension} Default: 1.5pt": true,
+		"15 \\heavyrulewidth=.08em":                    true,
+		"fontsize = 14":                                true,
+		"This can be reduced with \\usepackage[textwidth=4cm]{todonotes}":        false,
+		"\\setlist[enumerate]{labelsep=\\itemindent+2em] This allows loops.":     false,
+		"textwidth textwidth=length sets the width of a todo item":               false,
+		"\\begin{itemize}[label = \\textbullet, leftmargin = 2pc, labelsep = *]": false,
+		"With enumitem you can set default values for every list.":               false,
+		"The default settings are restored by holding the dial down.":            false,
+		"electron-options-add = {tikz options} (initially empty)":                true,
 		// a story's "at first" says no default
 		"Initially, the box was the wrong size.": false,
 	} {
@@ -523,5 +528,121 @@ func TestARowOfCellsApartByBarsIsARow(t *testing.T) {
 	us := units(text)
 	if len(us) != 2 || us[0].text != "Name ambient; Type int; Default 35; Meaning amount of ambient light" {
 		t.Errorf("units(%q) = %+v; want each row with its header", text, us)
+	}
+}
+
+// TestNamedThings: the things a question names by their kind, not a
+// sort of them ("the example function") nor a document ("the Tachyon
+// user's guide").
+func TestNamedThings(t *testing.T) {
+	for q, want := range map[string]string{
+		"What uid does the www-data user have?":                           "www data",
+		"What gid does the sudo group have?":                              "sudo",
+		"With the marginal option, what is the default footnotemargin?":   "marginal",
+		"Under which uid does the example function consider a user?":      "",
+		"Which MPI implementations does the Tachyon user's guide prefer?": "",
+		"Who wrote the comment package?":                                  "",
+	} {
+		if got := strings.Join(namedThings(q), " "); got != want {
+			t.Errorf("namedThings(%q) = %q; want %q", q, got, want)
+		}
+	}
+}
+
+// TestAReferenceIsNoValue: a reference to a work, a section or a figure
+// by number ("[1, 2]", "section 4.3") gives no number and no version; a
+// range asked for is a number; a count is of the thing counted.
+func TestAReferenceIsNoValue(t *testing.T) {
+	for _, c := range []struct {
+		question, line string
+		want           bool
+	}{
+		{"Which version introduced the try/catch construct?", "The script contained unsafe constructs such as embedded C (section 4.3).", false},
+		{"Which version introduced the try/catch construct?", "Version 2.9 introduced try/catch.", true},
+		{"How many nonzeros does the factor have?", "It uses an algorithm [1, 2] to find a factor with fewer nonzeros.", false},
+		{"How many nonzeros does the factor have?", "The factor has 1,204 nonzeros.", true},
+		{"Which uid range does the policy reserve?", "The policy reserves ranges for these users.", false},
+		{"Which uid range does the policy reserve?", "The policy reserves uids 100 to 999.", true},
+		// A line that names what "How many ...?" counts holds the answer
+		// only with a number of it near.
+		{"How many FITS files can the library keep open?", "The routine opens the file and moves to the first image with NAXIS greater than 0.", false},
+		{"How many FITS files can the library keep open?", "Up to 300 files may be open at once.", true},
+		{"How many nested levels of macro rescans does it allow?", "RESCAN_LIMIT (Maximum number of nested levels of macro rescans) | 64", true},
+		{"How many nonzeros does the factor have?", "The factor has fewer nonzeros; its size is 1.2e + 9n integers in all, n being 14.", false},
+		{"How many entries does the Info array hold?", "#define AMD_INFO 20 /* size of Info array */", true},
+	} {
+		if got := asksOf(c.question).held(c.line); got != c.want {
+			t.Errorf("asksOf(%q).held(%q) = %v; want %v", c.question, c.line, got, c.want)
+		}
+	}
+	if m := markedWords("Which version introduced the try/catch construct?"); !m["try"] || !m["catch"] {
+		t.Errorf("markedWords: %v; want try/catch marked as a name", m)
+	}
+}
+
+// TestATermHoldsOnlyItsOwnParagraph: a list entry's term is quoted with
+// the paragraph right under it, not with a later one that has lost its
+// own term ("-D0, -D1 Start the debugger." is no part of --build).
+func TestATermHoldsOnlyItsOwnParagraph(t *testing.T) {
+	text := "--build [triplet]\n\nThe build machine's triplet.\n\n-D0, -D1 Start the internal debugger.\n\nOptions\n\nThese are the options.\n"
+	var got []string
+	for _, u := range units(text) {
+		got = append(got, u.quote(wants{}))
+	}
+	want := []string{"--build [triplet]: The build machine's triplet.", "-D0, -D1 Start the internal debugger.", "These are the options."}
+	if !slices.Equal(got, want) {
+		t.Errorf("units quoted %q; want %q", got, want)
+	}
+}
+
+// TestNamesCode: what a manual writes as code, and not the question's
+// own words nor an escape in quotes.
+func TestNamesCode(t *testing.T) {
+	asked := map[string]bool{"which": true, "option": true, "sets": true, "the": true, "eol": true}
+	for u, want := range map[string]bool{
+		"cc -o myprog myprog.c -lloam -lm":          true,
+		`the command is prefixed with "ch"`:         true,
+		"use write.csv2 for appropriate defaults":   true,
+		"set \\normalsize for the text":             true,
+		"Programs must be linked with the library.": false,
+		`for which use eol = "\r\n"`:                false,
+		"e.g. the main program":                     false,
+	} {
+		if got := namesCode(u, asked); got != want {
+			t.Errorf("namesCode(%q) = %v; want %v", u, got, want)
+		}
+	}
+}
+
+// TestCoverName: who wrote a document, on its cover: a name with its
+// initials, the first of names side by side, before an address; not the
+// title above them.
+func TestCoverName(t *testing.T) {
+	for cover, want := range map[string]string{
+		"AMD User Guide\n      Patrick R. Amestoy*     Timothy A. Davis     Iain S. Duff\n\n     VERSION 2.4.6, May 4, 2016": "Patrick R. Amestoy*     Timothy A. Davis     Iain S. Duff",
+		"Systemtap tutorial\n             Frank Ch. Eigler <fche@redhat.com>\n      February 28, 2023":                       "Frank Ch. Eigler <fche@redhat.com>",
+		"CFITSIO Quick Start Guide\n        William Pence ∗\n\n      January 2003":                                           "William Pence ∗",
+		"Kettle manual\n\nAda Moreno\n": "Ada Moreno",
+	} {
+		if got := coverName(cover); got != want {
+			t.Errorf("coverName(%q) = %q; want %q", cover, got, want)
+		}
+	}
+}
+
+// TestTheThingAskedForRanksFirstThoughTheRoomIsAboutIt: "Which font ...?"
+// in a room about fonts is answered by the line that names a font, not by
+// one about labels that says no font.
+func TestTheThingAskedForRanksFirstThoughTheRoomIsAboutIt(t *testing.T) {
+	pages := []PageHit{
+		{DocumentID: "g", DocumentName: "layout.pdf", PageNumber: 6, Score: 1, Chunks: []room.ChunkHit{{Chunk: room.Chunk{ID: "c6",
+			Text: "By default, graphs draw boxes as circles labeled with their names."}}}},
+		{DocumentID: "g", DocumentName: "layout.pdf", PageNumber: 10, Score: 0.9, Chunks: []room.ChunkHit{{Chunk: room.Chunk{ID: "c10",
+			Text: "The typeface of labels is set by fontname; by default it is Times-Roman."}}}},
+	}
+	r := &Rarity{Passages: 40, Chunks: map[string]int{"font": 20, "labels": 6, "default": 8, "graphs": 10}}
+	a := Extract("Which font do graphs use for labels by default?", pages, 1, r)
+	if a.Type != room.AnswerGrounded || len(a.Citations) == 0 || a.Citations[0].PageNumber != 10 {
+		t.Errorf("Extract = %s %q %+v; want page 10 cited first", a.Type, a.Text, a.Citations)
 	}
 }
