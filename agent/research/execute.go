@@ -421,7 +421,8 @@ func afterPublished(v Value, published time.Time) bool {
 	}
 	switch len(v.Day) {
 	case 10:
-		return v.Day > published.Format("2006-01-02")
+		// "10/11/2025" in a sheet of 1 November: October 11, not a plan.
+		return v.Day > published.Format("2006-01-02") && (v.Alt == "" || v.Alt > published.Format("2006-01-02"))
 	case 7:
 		return v.Day > published.Format("2006-01")
 	}

@@ -1,0 +1,122 @@
+package research
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	rs "github.com/quarry-dev/quarry/research"
+)
+
+// Dates on corpora never seen (issue 24, hS-33): a document dated only
+// by its masthead's line ("*The Herald, Thursday, October 23, 2025 — by
+// ...*"), a day in digits that reads both ways, and one day named as a
+// launch by one source and an opening by another.
+
+// TestMastheadDates: a masthead's line dates its document whatever
+// else it holds (an outlet, a weekday, a byline, a time, a month alone);
+// a sentence that opens with a date does not.
+func TestMastheadDates(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"# Packed house\n\n*Marlowe Creek Herald, Thursday, October 23, 2025 — by Dale Prychitko*\n\nText.", "2025-10-23"},
+		{"# Fire doubles\n\n*The Valley Courier — Saturday, July 20, 2024*\n\nBy Megan Solberg", "2024-07-20"},
+		{"# 41 miners trapped\n\n*South Wales Chronicle — live news, Tuesday 11 February 2025, 14:05*\n\nText.", "2025-02-11"},
+		{"# Blog\n\n**20 March 2025 — Our Bright Start experience**\n\nHello.", "2025-03-20"},
+		{"# Minutes\n\n**October 2, 2024, 9:00 a.m., County Administration Building, Pine Gap**\n\nPresent: ...", "2024-10-02"},
+		{"# A weekend on Venn\n\n*Posted 2 November 2024 on \"Island Hopper\"*\n\nText.", "2024-11-02"},
+		{"# Field update\n\n*CSMI Field Blog, posted 3 March 2025 by the survey team*\n\nText.", "2025-03-03"},
+		{"Evening Courier / By Dan Reyes | October 22, 2024\n\nHALLOWAY — Drivers streamed across.", "2024-10-22"},
+		{"# Fenwick Port reopens\n\n*Riverland Herald — February 2025*\n\nText.", "2025-02-28"},
+		{"# Annual review\n\n**Published April 2025**\n\nText.", "2025-04-30"},
+		{"# Tour\n\n*Andes Regional News, 30 April 2021 (translated from Spanish)*\n\nText.", "2021-04-30"},
+		{"# Plant\n\n3 March 2025 was the day the plant first delivered water to the network.\n", ""},
+		{"# Arena\n\nThe arena opened on 11 October 2025 and cost $52.3 million.\n", ""},
+	} {
+		got := DescribeDocument("doc.md", "", tc.text).Published
+		if want := tc.want; got.Format("2006-01-02") != want && !(want == "" && got.IsZero()) {
+			t.Errorf("DescribeDocument(%q).Published = %s; want %q", tc.text, got.Format("2006-01-02"), want)
+		}
+	}
+}
+
+// described is a corpus whose passages are dated as a folder's are: by
+// what DescribeDocument reads in their text.
+func described(docs ...[2]string) memoryCorpus {
+	var c memoryCorpus
+	for _, d := range docs {
+		desc := DescribeDocument(d[0], "", d[1])
+		c = append(c, Passage{URL: "doc://" + d[0], Title: d[0], Text: d[1], Credibility: desc.Credibility, Published: desc.Published})
+	}
+	return c
+}
+
+// aldwick is an ice rink a city release and a fact sheet say opened on
+// 11 October 2025; a newspaper dated only by its masthead gives the
+// Saturday after without its year, and a forum post names the day a
+// launch in digits written month first.
+var aldwick = described(
+	[2]string{"01-city-release.md", "# City of Aldwick news release\n\nDate: 11 October 2025\n\nThe Aldwick Ice Rink opened to the public on October 11, 2025. The rink has 1,200 seats."},
+	[2]string{"02-fact-sheet.md", "# Aldwick Ice Rink fact sheet\n\nUpdated: 1 November 2025\n\n- Opened: 10/11/2025\n- Seats: 1,200"},
+	[2]string{"03-herald.md", "# Crowds flock to new rink\n\n*Aldwick Herald, Thursday, October 23, 2025 — by Jo Marsh*\n\nThe Aldwick Ice Rink opened to the public on Saturday, Oct. 18, with a free public skate."},
+	[2]string{"04-forum.txt", "Aldwick skaters forum\n\nPosted by rinkrat\n\nI was at the big launch of the Aldwick Ice Rink on 10/18/2025, loads of people and the mayor doing speeches."},
+)
+
+// TestDatesOnUnseenCorpora: the newspaper's yearless Saturday is read in
+// its masthead's year and set against the release's day; the fact
+// sheet's "10/11/2025" is October 11 read month first, no conflict; the
+// forum's launch is the opening.
+func TestDatesOnUnseenCorpora(t *testing.T) {
+	res := run(t, aldwick, "What do the sources say about the Aldwick Ice Rink: how many seats, and when did it open?")
+	var opening []rs.Discrepancy
+	for _, d := range res.Discrepancies {
+		v := sidesOf(d)
+		if !strings.Contains(v, "October 11, 2025") {
+			t.Errorf("discrepancy %s: %s; want only the opening day", d.Topic, v)
+			continue
+		}
+		opening = append(opening, d)
+		if strings.Contains(v, "10/11/2025") {
+			t.Errorf("discrepancy %s: %s; want 10/11/2025 read as October 11", d.Topic, v)
+		}
+		if d.Preferred != "October 11, 2025" && d.Preferred != "10/11/2025" {
+			t.Errorf("%s: preferred %q (%s); want October 11, 2025", d.Topic, d.Preferred, d.Strategy)
+		}
+	}
+	// The forum's launch stands beside the newspaper's day.
+	for _, doc := range []string{"doc://03-herald.md", "doc://04-forum.txt", "doc://02-fact-sheet.md"} {
+		if !slices.ContainsFunc(opening, func(d rs.Discrepancy) bool {
+			return slices.ContainsFunc(d.FactIDs, func(id string) bool {
+				return slices.ContainsFunc(res.Facts, func(f rs.Fact) bool { return f.ID == id && f.SourceURL == doc })
+			})
+		}) {
+			t.Errorf("discrepancies %v; want the opening day of %s among them", topics(res.Discrepancies), doc)
+		}
+	}
+}
+
+// TestDaysInDigitsBothWays: a day in digits that reads both ways is the
+// same as either reading, and differs from a day neither reading gives.
+func TestDaysInDigitsBothWays(t *testing.T) {
+	digits := func(s string) Value {
+		vs := Values("It opened " + s + ".")
+		if len(vs) != 1 || vs[0].Kind != KindDate {
+			t.Fatalf("Values(%q) = %+v; want one date", s, vs)
+		}
+		return vs[0]
+	}
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{"10/11/2025", "October 11, 2025", true},
+		{"10/11/2025", "10 November 2025", true},
+		{"10/03/2025", "3 March 2025", false},
+		{"10/03/2025", "10/03/2025", true},
+		{"6/21/2025", "June 14, 2025", false},
+		{"3/3/2025", "3 March 2025", true},
+	} {
+		if got := Same(digits(tc.a), digits(tc.b)); got != tc.same {
+			t.Errorf("Same(%s, %s) = %v; want %v", tc.a, tc.b, got, tc.same)
+		}
+	}
+}
