@@ -794,6 +794,16 @@ func (r *reader) modality(v Value) Modality {
 		if w == ";" || w == "," && j < i-1 && (j == 0 || !r.toks[j-1].number()) || w == "but" || w == "and" {
 			break
 		}
+		// "Members will have seen that the ship entered service on 21
+		// May": a clause of its own, unless what frames it is a plan
+		// ("expected that") or it says "would" ("had estimated that the
+		// line would cost").
+		if w == "that" && j > 0 && !conditional {
+			if m := modalityWords[r.toks[j-1].lower]; m != "" && r.toks[j-1].lower != "will" && r.toks[j-1].lower != "would" {
+				return m
+			}
+			break
+		}
 		if w == "be" && j > 0 && r.toks[j-1].lower == "to" {
 			// "is expected to be", else "to be completed in 2026".
 			if j > 1 && modalityWords[r.toks[j-2].lower] != "" {

@@ -362,7 +362,7 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 			}
 			// "Applications open in March 2025" in a note of January 2025:
 			// a day after its source's is a plan, not an event reported.
-			if cs[i].Unit == "date" && cs[i].Modality == Reported && afterPublished(cs[i].Value, h.Published) {
+			if cs[i].Unit == "date" && cs[i].Modality == Reported && !cs[i].done && afterPublished(cs[i].Value, h.Published) {
 				cs[i].Modality = Expected
 			}
 		}

@@ -120,3 +120,38 @@ func TestDaysInDigitsBothWays(t *testing.T) {
 		}
 	}
 }
+
+// TestDaysDoneOrPlanned: a day its verb says was past is reported, even
+// when its source is dated before it (a post written the day before
+// gets it wrong, and is set against the club's day); a "will" in the
+// clause that frames another ("Members will have seen that") makes no
+// plan of it.
+func TestDaysDoneOrPlanned(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want Modality
+	}{
+		{"Members will have seen that the Estuary Star entered service on 21 May 2025.", Reported},
+		{"The trust said that the ward will open on 3 March 2026.", Planned},
+		{"It is expected that the ward opens on 3 March 2026.", Expected},
+	} {
+		cs := Claims(tc.s, []string{"estuary", "star"})
+		if len(cs) != 1 || cs[0].Modality != tc.want {
+			t.Errorf("Claims(%q) = %+v; want one date %s", tc.s, cs, tc.want)
+		}
+	}
+	res := run(t, memoryCorpus{
+		{URL: "doc://club", Title: "Redcastle Rovers annual report", Credibility: 0.9, Published: day("2025-06-30"),
+			Text: "Sam Whitcombe was appointed first-team manager on 4 November 2024."},
+		{URL: "doc://paper", Title: "Redcastle Echo", Credibility: 0.6, Published: day("2024-11-05"),
+			Text: "Sam Whitcombe was appointed manager yesterday, 4 November 2024."},
+		{URL: "doc://podcast", Title: "Fan podcast notes", Credibility: 0.4, Published: day("2024-11-10"),
+			Text: "Big week! Sam Whitcombe was appointed manager on 11 November 2024, after three weeks of a caretaker."},
+	}, "What do the sources say about Redcastle Rovers: when was Sam Whitcombe appointed manager?")
+	if !slices.ContainsFunc(res.Discrepancies, func(d rs.Discrepancy) bool {
+		v := sidesOf(d)
+		return strings.Contains(v, "4 November 2024") && strings.Contains(v, "11 November 2024") && strings.Contains(d.Preferred, "4 November")
+	}) {
+		t.Errorf("discrepancies %v; want 4 November 2024 preferred to 11 November 2024", topics(res.Discrepancies))
+	}
+}
