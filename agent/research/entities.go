@@ -67,6 +67,7 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	// others do not, with that place.
 	placed := map[*entityGroup]string{}
 	written := map[string]string{}
+	corpusYear := commonestYear(texts, order)
 	for _, d := range order {
 		n := nameIn(texts[d], q.SubjectWords)
 		kind := ""
@@ -84,9 +85,11 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			}
 		}
 		place := ""
-		if n == "" {
-			// "The 1998 Cedar Hollow Fire" beside the question's 2024 one.
-			if era := otherEra(texts[d], q); era != "" {
+		// "The 1998 Cedar Hollow Fire" beside the question's 2024 one,
+		// "the Ashby Memorial Pool, 1962–2021" beside the new Ashby
+		// Community Pool.
+		if n == "" || kind == "" && !strings.Contains(strings.ToLower(n), strings.Join(q.SubjectWords, " ")) {
+			if era := otherEra(texts[d], q, corpusYear); era != "" {
 				n, place = eraName(q.Subject, era), era
 			}
 		}
@@ -256,6 +259,7 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		kept = append(kept, g)
 	}
 	groups = kept
+
 	e := &entities{main: main.name, namesakes: map[string]bool{}, kinds: map[string]string{}, told: map[string]bool{}}
 	of := map[string]string{}
 	for _, g := range groups {

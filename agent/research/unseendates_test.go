@@ -155,3 +155,32 @@ func TestDaysDoneOrPlanned(t *testing.T) {
 		t.Errorf("discrepancies %v; want 4 November 2024 preferred to 11 November 2024", topics(res.Discrepancies))
 	}
 }
+
+// ashby is a new pool a question names without a year; a history
+// society's newsletter remembers the town's old pool of another name,
+// 1962 to 2021, whose figures are not the new one's.
+var ashby = memoryCorpus{
+	{URL: "doc://council", Title: "Ashby Town Council news release", Credibility: 0.85, Published: day("2025-05-10"),
+		Text: "The Ashby Community Pool opened on 10 May 2025. The pool cost £8.4 million and has 350 spectator seats. In 2025 the pool expects 90,000 swims."},
+	{URL: "doc://paper", Title: "Ashby Gazette", Credibility: 0.6, Published: day("2025-05-12"),
+		Text: "The new Ashby Community Pool opened to swimmers on 10 May 2025, with 350 seats for spectators. Ashby Swimming Club will train there from June 2025."},
+	{URL: "doc://faq", Title: "Ashby Community Pool FAQ", Credibility: 0.7, Published: day("2025-06-01"),
+		Text: "When did the Ashby Community Pool open? It opened on 10 May 2025. How much did it cost? £8.4 million, from the council's 2025 budget."},
+	{URL: "doc://history", Title: "Ashby History Society newsletter", Credibility: 0.4,
+		Text: "# Remembering the Ashby Memorial Pool, 1962–2021\n\nFor sixty years the Ashby Memorial Pool on Mill Lane was where the town learned to swim. " +
+			"The pool opened on 2 June 1962 and cost £41,000, raised by the Rotary Club in 1961. It had 120 spectator seats. " +
+			"The pool closed in 2021 and was demolished in 2022. The 1962 opening programme is in the Society's collection."},
+}
+
+// TestPredecessorOfAnotherTime: a question of no year is of the year its
+// documents write most; the old pool's document, of a year decades
+// before, is a namesake's, its opening and seats in its note only.
+func TestPredecessorOfAnotherTime(t *testing.T) {
+	res := run(t, ashby, "What do the sources say about the new Ashby Community Pool: its cost, its seats and when it opened?")
+	if !inItsNote(t, res, "doc://history") {
+		t.Errorf("sections %+v; want a note on the old pool", res.Report.Sections)
+	}
+	for _, d := range res.Discrepancies {
+		t.Errorf("discrepancy %s: %s; want none", d.Topic, sidesOf(d))
+	}
+}
