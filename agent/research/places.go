@@ -443,7 +443,7 @@ func questionPlace(q question) string {
 	}
 	m := questionPlaceRE.FindStringSubmatch(q.Text[i+len(q.Subject):])
 	if m == nil {
-		return ""
+		return strings.ToLower(q.Owner) // "Corvena's Saltmarsh Point plant"
 	}
 	var kept []string
 	for _, w := range strings.Fields(m[1]) {
@@ -457,8 +457,8 @@ func questionPlace(q question) string {
 // placedElsewhere is the place a document names, in place of the one the
 // question puts the subject in, when every other document that names
 // the subject (three at least) writes the question's place and this one
-// does not, while it names another place at least twice that no other
-// document writes: the City of Port Aubin's reading programme "Bright
+// does not, while it names another place at least twice that few other
+// documents write (fewer than half of them): the City of Port Aubin's reading programme "Bright
 // Start" beside the Bright Start vaccination campaign in Varenne. ""
 // otherwise.
 func placedElsewhere(d string, q question, texts map[string]string, order []string) string {
@@ -501,10 +501,16 @@ func placedElsewhere(d string, q question, texts map[string]string, order []stri
 	if counts[best] < 2 {
 		return ""
 	}
+	// Another document may compare the subject with it ("twice the size
+	// of the Port Denholm plant"); most do not write it.
+	writers := 0
 	for _, o := range order {
 		if o != d && wordIndex(strings.ToLower(texts[o]), best) >= 0 {
-			return ""
+			writers++
 		}
+	}
+	if 2*writers >= len(order)-1 {
+		return ""
 	}
 	return best
 }

@@ -184,3 +184,49 @@ func TestPredecessorOfAnotherTime(t *testing.T) {
 		t.Errorf("discrepancy %s: %s; want none", d.Topic, sidesOf(d))
 	}
 }
+
+// TestSubjectNamedAfterItsOwner: a name of its own after a possessive is
+// the subject, its owner where it is; a name that only qualifies the
+// noun after it ("East Asia tour") leaves the subject its owner.
+func TestSubjectNamedAfterItsOwner(t *testing.T) {
+	for _, tc := range []struct{ q, subject, owner string }{
+		{"What do the sources say about Corvena's Saltmarsh Point Desalination Plant: how many homes it can supply and what it cost?", "Saltmarsh Point Desalination Plant", "Corvena"},
+		{"What were the results of the Northgate Philharmonic's 2025 East Asia tour: concerts, total audience and cost?", "Northgate Philharmonic", ""},
+		{"What happened to Ostrava Wind Partners' Kessel farm: its turbines and its staff?", "Ostrava Wind Partners", ""},
+	} {
+		if q := parseQuestion(tc.q); q.Subject != tc.subject || q.Owner != tc.owner {
+			t.Errorf("parseQuestion(%q) = subject %q owner %q; want %q, %q", tc.q, q.Subject, q.Owner, tc.subject, tc.owner)
+		}
+	}
+}
+
+// brenton is a plant the question places by its owner's name; a paper
+// from another town describes the plant of the same name there, and a
+// magazine compares the two.
+var brenton = memoryCorpus{
+	{URL: "doc://minister", Title: "Minister's media statement", Credibility: 0.85, Published: day("2025-03-03"),
+		Text: "Brenton's Gull Point Recycling Plant opened on 3 March 2025. The Gull Point Recycling Plant cost $210 million and serves Brenton's 90,000 homes."},
+	{URL: "doc://report", Title: "Brenton Water annual report", Credibility: 0.9, Published: day("2025-09-30"),
+		Text: "The Gull Point Recycling Plant, Brenton Water's largest asset, opened on 3 March 2025 at a cost of $210 million."},
+	{URL: "doc://faq", Title: "Brenton Water FAQ", Credibility: 0.7, Published: day("2025-04-01"),
+		Text: "When did the Gull Point Recycling Plant open? On 3 March 2025. It serves 90,000 homes in Brenton."},
+	{URL: "doc://magazine", Title: "Water Engineering magazine", Credibility: 0.6, Published: day("2025-04-15"),
+		Text: "Brenton's Gull Point Recycling Plant cost $210 million, twice what the older plant at Port Ellery cost."},
+	{URL: "doc://courier", Title: "Port Ellery Courier", Credibility: 0.6, Published: day("2024-08-09"),
+		Text: "Behind a gate at Gull Point, south of Port Ellery, sits a plant most residents have forgotten. The Gull Point Recycling Plant was built by the water board of Port Ellery. " +
+			"It cost $96 million and opened on 19 November 2009. It can supply 9,000 homes in Port Ellery."},
+}
+
+// TestNamesakeElsewhereThanTheOwner: the owner the question names is
+// where the subject is; the paper that never writes it and writes
+// another town is a namesake's, though one other document names that
+// town too.
+func TestNamesakeElsewhereThanTheOwner(t *testing.T) {
+	res := run(t, brenton, "What do the sources say about Brenton's Gull Point Recycling Plant: how many homes it serves, what it cost and when it opened?")
+	if !inItsNote(t, res, "doc://courier") {
+		t.Errorf("sections %+v; want a note on the Port Ellery plant", res.Report.Sections)
+	}
+	for _, d := range res.Discrepancies {
+		t.Errorf("discrepancy %s: %s; want none", d.Topic, sidesOf(d))
+	}
+}
