@@ -169,7 +169,7 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		for _, g := range groups {
 			// A namesake told by its place takes only documents that
 			// write its place: words alike are the subject's too.
-			if p, ok := placed[g]; ok && wordIndex(strings.ToLower(texts[d]), p) < 0 {
+			if p, ok := placed[g]; ok && (wordIndex(strings.ToLower(texts[d]), p) < 0 || asideOnly(texts[d], p, q.SubjectWords)) {
 				continue
 			}
 			if kindGroups[g] && !writesAny(texts[d], attachedPlaces(texts[g.docs[0]], q.SubjectWords)) {

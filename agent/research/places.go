@@ -38,6 +38,14 @@ var weekdays = set("monday", "tuesday", "wednesday", "thursday", "friday", "satu
 // words.
 var placeAfterRE = regexp.MustCompile(`^(?:\s+(?:[A-Z]{2,6}|Pty|Ltd|Inc|Co|Corp|Limited|GmbH|plc)\.?){0,2},?\s+(?:(?:is\s+)?based\s+in|in|of|from|near)\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2})(?:,\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2}))?`)
 
+// townBeforeRE ends what may come before a town's name: "(", "in ",
+// "of ".
+var townBeforeRE = regexp.MustCompile(`(?:\(|\b(?:in|of|at|near|from)\s+)$`)
+
+// regionAfterRE is the region after a town: ", Nova Scotia)", ", Nova
+// Scotia, uses".
+var regionAfterRE = regexp.MustCompile(`^,\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2})(?:[),.;:]|$)`)
+
 // placeFieldRE reads a fact sheet's "Headquarters: Leicester, United
 // Kingdom" or "Based in: Perth".
 var placeFieldRE = regexp.MustCompile(`(?mi)^[\s*-]*(?:headquarters|head office|hq|based in|location|located in)\s*:\s*(?-i:((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2})(?:,\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2}))?)`)
@@ -110,6 +118,46 @@ func attachedPlaces(text string, subject []string) []string {
 			add(pm[2])
 		}
 	}
+	// "*The Kestrelford Chronicle (Kestrelford, Nova Scotia)*": a name
+	// that is a town's, with its region in parentheses, as a masthead
+	// places its paper ("another KestrelCycle in Kestrelford, Nova
+	// Scotia" may be an aside about another town).
+	for _, r := range townRegions(text, subject, true) {
+		add(r)
+	}
+	return out
+}
+
+// asideOnly reports a place a text writes only as the region of a town
+// of the subject's name ("another CityRide in Millbrook, Ontario"): an
+// aside about a namesake, not where the text is.
+func asideOnly(text, place string, subject []string) bool {
+	n := 0
+	for _, r := range townRegions(text, writtenName(text, subject), false) {
+		if strings.EqualFold(r, place) {
+			n++
+		}
+	}
+	return n > 0 && n >= strings.Count(strings.ToLower(text), place)
+}
+
+// townRegions are the regions text writes after the subject's name as
+// a town's: "(Kestrelford, Nova Scotia)", and unless parenthesized
+// alone, "in Kestrelford, Nova Scotia".
+func townRegions(text string, subject []string, parenthesized bool) []string {
+	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `\b`)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		before := townBeforeRE.FindString(text[:m[0]])
+		if before == "(" || before != "" && !parenthesized {
+			if pm := regionAfterRE.FindStringSubmatch(text[m[1]:]); pm != nil {
+				out = append(out, pm[1])
+			}
+		}
+	}
 	return out
 }
 
@@ -135,7 +183,10 @@ func placedApart(d string, q question, texts map[string]string, order []string) 
 		}
 		alone := true
 		for _, o := range order {
-			if o != d && wordIndex(strings.ToLower(texts[o]), p) >= 0 && namesWhole(texts[o], q.SubjectWords) && !slices.Contains(attachedPlaces(texts[o], q.SubjectWords), p) {
+			// "another KestrelCycle in Kestrelford, Nova Scotia": an
+			// aside that places the other one.
+			if o != d && wordIndex(strings.ToLower(texts[o]), p) >= 0 && namesWhole(texts[o], q.SubjectWords) && !slices.Contains(attachedPlaces(texts[o], q.SubjectWords), p) &&
+				!slices.ContainsFunc(townRegions(texts[o], writtenName(texts[o], q.SubjectWords), false), func(r string) bool { return strings.EqualFold(r, p) }) {
 				alone = false
 				break
 			}
@@ -290,7 +341,7 @@ func kindNoun(w string) bool {
 	return !determiners[w] && !prepositions[w] && !generic[w] && !retrieveStop(w) && !notKinds[w]
 }
 
-var notKinds = set("new", "old", "former", "popular", "local", "famous", "beloved", "same", "whole", "entire", "main", "big", "small", "large", "great", "first", "last", "next", "latest", "own", "other", "said", "such", "city", "town", "village", "year", "years")
+var notKinds = set("outside", "inside", "beyond", "across", "within", "without", "around", "besides", "like", "unlike", "new", "old", "former", "popular", "local", "famous", "beloved", "same", "whole", "entire", "main", "big", "small", "large", "great", "first", "last", "next", "latest", "own", "other", "said", "such", "city", "town", "village", "year", "years")
 
 // subjectKinds are what the question and the subject's documents say
 // the subject is: the question's noun after the name ("the Eastline

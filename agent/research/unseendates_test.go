@@ -230,3 +230,33 @@ func TestNamesakeElsewhereThanTheOwner(t *testing.T) {
 		t.Errorf("discrepancy %s: %s; want none", d.Topic, sidesOf(d))
 	}
 }
+
+// millbrook is a town's bike-share; a paper from a town of the same name
+// abroad places itself in its masthead, and the scheme's own FAQ and a
+// blog mention that town in an aside.
+var millbrook = memoryCorpus{
+	{URL: "doc://council", Title: "Millbrook City Council press release", Credibility: 0.85, Published: day("2025-06-14"),
+		Text: "Millbrook's CityRide bike-share opened on 14 June 2025 with 800 bikes at 60 stations. Riders made 120,000 trips in the first year."},
+	{URL: "doc://paper", Title: "Millbrook Evening Post", Credibility: 0.6, Published: day("2025-06-16"),
+		Text: "CityRide, Millbrook's new bike-share, has 800 bikes. Council leader Ann Pike said the scheme cost £7.4 million."},
+	{URL: "doc://faq", Title: "CityRide FAQ", Credibility: 0.7, Published: day("2025-07-01"),
+		Text: "Is there a CityRide outside Millbrook? A community bike-share in Millbrook, Ontario, uses a similar name. It has no connection with our 800 bikes."},
+	{URL: "doc://blog", Title: "Spokes blog", Credibility: 0.4, Published: day("2025-08-01"),
+		Text: "CityRide in Millbrook has 800 bikes and I love them. While searching I kept finding another CityRide in Millbrook, Ontario."},
+	{URL: "doc://herald", Title: "CityRide turns six", Credibility: 0.6,
+		Text: "*The Millbrook Herald (Millbrook, Ontario), community news*\n\nMillbrook's volunteer-run bike-share, CityRide, marked six years this summer. " +
+			"It was launched on 3 August 2019 with 40 bikes. Volunteers said around 2,100 trips were logged last season."},
+}
+
+// TestTownOfTheSameNameElsewhere: the paper that places itself in
+// another region is a namesake's; the asides that name that region do
+// not make it the subject's.
+func TestTownOfTheSameNameElsewhere(t *testing.T) {
+	res := run(t, millbrook, "What do the sources say about Millbrook's CityRide bike-share scheme: how many bikes, how many trips and when it opened?")
+	if !inItsNote(t, res, "doc://herald") {
+		t.Errorf("sections %+v; want a note on the Ontario scheme", res.Report.Sections)
+	}
+	for _, d := range res.Discrepancies {
+		t.Errorf("discrepancy %s: %s; want none", d.Topic, sidesOf(d))
+	}
+}
