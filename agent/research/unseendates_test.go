@@ -260,3 +260,31 @@ func TestTownOfTheSameNameElsewhere(t *testing.T) {
 		t.Errorf("discrepancy %s: %s; want none", d.Topic, sidesOf(d))
 	}
 }
+
+// marlin is a reef survey whose fieldwork an institute's release dates,
+// beside the day it released its report; a university's news gives
+// another day for the survey's start; a namesake's survey in Florida
+// began on a day of its own.
+var marlin = memoryCorpus{
+	{URL: "doc://florida", Title: "NOAA news", Credibility: 0.8, Published: day("2024-06-20"),
+		Text: "# NOAA team surveys corals on Marlin Shoal in the Florida Keys\n\nA NOAA team has wrapped up a coral survey at Marlin Shoal, a patch reef in the Florida Keys. The survey began on Saturday, June 8, 2024 and ran for ten days."},
+	{URL: "doc://institute", Title: "Coral Sea Monitoring Institute media release", Credibility: 0.75, Published: day("2025-04-16"),
+		Text: "Fieldwork on Marlin Shoals Reef began on Monday 17 February 2025 and ran for 19 days. The institute released its survey report on 16 April 2025."},
+	{URL: "doc://minutes", Title: "Steering committee minutes", Credibility: 0.85, Published: day("2025-05-01"),
+		Text: "The chair reported that fieldwork on Marlin Shoals Reef began on 17 February 2025 and finished on 7 March 2025."},
+	{URL: "doc://university", Title: "University news", Credibility: 0.6, Published: day("2025-03-01"),
+		Text: "The survey, which began on 27 February 2025, is led by the Coral Sea Monitoring Institute and covers all of Marlin Shoals Reef."},
+}
+
+// TestOneEventUnderTwoNames: the survey's start and the fieldwork's are
+// one day; the release of a report, another event of the same document,
+// tells neither word apart.
+func TestOneEventUnderTwoNames(t *testing.T) {
+	res := run(t, marlin, "What do the sources say about Marlin Shoals Reef: how many colonies, and when did fieldwork begin?")
+	if !slices.ContainsFunc(res.Discrepancies, func(d rs.Discrepancy) bool {
+		v := sidesOf(d)
+		return strings.Contains(v, "17 February 2025") && strings.Contains(v, "27 February 2025") && d.Preferred == "17 February 2025"
+	}) {
+		t.Errorf("discrepancies %v; want 17 February 2025 preferred to 27 February 2025", topics(res.Discrepancies))
+	}
+}
