@@ -666,8 +666,8 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 		if same && !inSegment || same == inSegment && d < bestD {
 			best, bestD, inSegment = strconv.Itoa(y.Year), d, same
 			// "for 2024/25": a split year is its last, as in a label.
-			if m := splitYearRE.FindStringSubmatch(r.s[y.Start:]); len(y.Text) == 4 && m != nil && strings.HasPrefix(r.s[y.Start:], m[0]) {
-				best = m[1][:2] + m[2]
+			if m := splitYearRE.FindStringSubmatch(r.s[y.Start:]); len(y.Text) == 4 && m != nil && strings.HasPrefix(r.s[y.Start:], m[0]) && splitYear(m) != "" {
+				best = splitYear(m)
 			}
 		}
 	}

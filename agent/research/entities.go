@@ -77,6 +77,11 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		if legalFormOnly(n, q.SubjectWords) {
 			written[d], n = n, ""
 		}
+		// "Marlowe Creek Herald": the paper a letter is written to, of
+		// the subject's town, is no entity of the subject's name.
+		if f := strings.Fields(n); len(f) > 1 && outletRE.MatchString(f[len(f)-1]) && !strings.Contains(strings.ToLower(n), strings.Join(q.SubjectWords, " ")) {
+			n = ""
+		}
 		if n == "" {
 			// The bare name, said to be something: "Eastline, the Oban
 			// ferry operator".

@@ -43,8 +43,8 @@ var placeAfterRE = regexp.MustCompile(`^(?:\s+(?:[A-Z]{2,6}|Pty|Ltd|Inc|Co|Corp|
 var townBeforeRE = regexp.MustCompile(`(?:\(|\b(?:in|of|at|near|from)\s+)$`)
 
 // regionAfterRE is the region after a town: ", Nova Scotia)", ", Nova
-// Scotia, uses".
-var regionAfterRE = regexp.MustCompile(`^,\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2})(?:[),.;:]|$)`)
+// Scotia, uses", ", Oregon — no relation".
+var regionAfterRE = regexp.MustCompile(`^,\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2})(?:[),.;:]|\s+[—–-]|$)`)
 
 // placeFieldRE reads a fact sheet's "Headquarters: Leicester, United
 // Kingdom" or "Based in: Perth".
@@ -141,11 +141,19 @@ func asideOnly(text, place string, subject []string) bool {
 	return n > 0 && n >= strings.Count(strings.ToLower(text), place)
 }
 
-// townRegions are the regions text writes after the subject's name as
-// a town's: "(Kestrelford, Nova Scotia)", and unless parenthesized
-// alone, "in Kestrelford, Nova Scotia".
+// townRegions are the regions text writes after the subject's name, or
+// the start of it ("(Brackenridge, Oregon)" for the Brackenridge Seed
+// Bank), as a town's: "(Kestrelford, Nova Scotia)", and unless
+// parenthesized alone, "in Kestrelford, Nova Scotia".
 func townRegions(text string, subject []string, parenthesized bool) []string {
-	re, err := regexp.Compile(`(?i)\b` + namePattern(subject) + `\b`)
+	if len(subject) == 0 {
+		return nil
+	}
+	var starts []string
+	for k := len(subject); k >= 1; k-- {
+		starts = append(starts, namePattern(subject[:k]))
+	}
+	re, err := regexp.Compile(`(?i)\b(?:` + strings.Join(starts, "|") + `)\b`)
 	if err != nil {
 		return nil
 	}

@@ -288,3 +288,53 @@ func TestOneEventUnderTwoNames(t *testing.T) {
 		t.Errorf("discrepancies %v; want 17 February 2025 preferred to 27 February 2025", topics(res.Discrepancies))
 	}
 }
+
+// TestNumbersThatAreNoYears: "Decree 2025/31" is a decree's number, not
+// the years 2025 to 2031.
+func TestNumbersThatAreNoYears(t *testing.T) {
+	for _, tc := range []struct{ s, period string }{
+		{"The emergency allocation under Decree 2025/31 is €18.5 million.", "2025"},
+		{"PellBike subsidy (2024/25): £1,350,000.", "2025"},
+	} {
+		cs := Claims(tc.s, []string{"orsana"})
+		if len(cs) == 0 || cs[0].Period != tc.period {
+			t.Errorf("Claims(%q) = %+v; want period %s", tc.s, cs, tc.period)
+		}
+	}
+}
+
+// calder is an arena whose cost a release and a table give in other
+// words; a letter to the town's paper gives another; a paper in another
+// town of the same name places itself in its masthead, and the arena's
+// FAQ names that town in an aside.
+var calder = memoryCorpus{
+	{URL: "doc://release", Title: "City of Calder Falls news release", Credibility: 0.85, Published: day("2025-10-11"),
+		Text: "The Calder Falls Ice Arena opened on 11 October 2025. The total project cost is $52.3 million."},
+	{URL: "doc://table", Title: "Capital projects table", Credibility: 0.85, Published: day("2026-02-01"),
+		Text: "Calder Falls Ice Arena: the final audited cost is $52.3 million."},
+	{URL: "doc://faq", Title: "Calder Falls Ice Arena FAQ", Credibility: 0.7, Published: day("2025-11-01"),
+		Text: "How much did the Calder Falls Ice Arena cost? The total project cost was $52.3 million. Is the arena in Calder Falls, Ontario — no relation — ours? No."},
+	{URL: "doc://letter", Title: "Letter to the editor", Credibility: 0.4, Published: day("2025-10-20"),
+		Text: "# Letters to the editor\n\nTo the Calder Falls Herald: your paper, the Calder Falls Herald, has not asked why the new rink cost $63 million of public money. Who at the Calder Falls Herald will answer for the arena?"},
+	{URL: "doc://ontario", Title: "Rink news", Credibility: 0.6,
+		Text: "*Valley Weekly (Calder Falls, Ontario), April 2025*\n\nThe Calder Falls Ice Arena in Ontario cost $4.1 million when it opened on 3 January 1998. It has 900 seats."},
+}
+
+// TestLettersAndPapersOfTheSubjectsTown: a letter to the town's paper
+// is about the arena, its $63 million against the $52.3 million the
+// others give in other words (one figure, no conflict between them);
+// the paper placed in Ontario is a namesake's, whatever asides name it.
+func TestLettersAndPapersOfTheSubjectsTown(t *testing.T) {
+	res := run(t, calder, "What do the sources say about the Calder Falls Ice Arena: what did it cost and when did it open?")
+	if !inItsNote(t, res, "doc://ontario") {
+		t.Errorf("sections %+v; want a note on the Ontario arena", res.Report.Sections)
+	}
+	for _, d := range res.Discrepancies {
+		if v := sidesOf(d); !strings.Contains(v, "$52.3 million") || !strings.Contains(v, "$63 million") || len(d.Sides) != 2 {
+			t.Errorf("discrepancy %s: %s; want $52.3 million against $63 million alone", d.Topic, v)
+		}
+	}
+	if len(res.Discrepancies) != 1 {
+		t.Errorf("discrepancies %v; want the cost's alone", topics(res.Discrepancies))
+	}
+}
