@@ -78,8 +78,10 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			written[d], n = n, ""
 		}
 		// "Marlowe Creek Herald": the paper a letter is written to, of
-		// the subject's town, is no entity of the subject's name.
-		if f := strings.Fields(n); len(f) > 1 && outletRE.MatchString(f[len(f)-1]) && !strings.Contains(strings.ToLower(n), strings.Join(q.SubjectWords, " ")) {
+		// the subject's town, is no entity of the subject's name; nor is
+		// "Brannock County Health Department" the county's body.
+		if f := strings.Fields(n); len(f) > 1 && outletRE.MatchString(f[len(f)-1]) && !strings.Contains(strings.ToLower(n), strings.Join(q.SubjectWords, " ")) ||
+			len(f) > len(q.SubjectWords) && organs[strings.ToLower(f[len(f)-1])] && strings.HasPrefix(strings.ToLower(n), strings.Join(q.SubjectWords, " ")+" ") {
 			n = ""
 		}
 		if n == "" {
@@ -286,6 +288,10 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	}
 	return e
 }
+
+// organs are the last words of the names of a place's or a body's own
+// offices: "Health Department", "City Council".
+var organs = set("department", "council", "authority", "office", "board", "committee", "agency", "commission", "directorate", "ministry")
 
 // partialNamesake is the entity a document describes that writes only
 // the first word of the subject's name and says it is something else,

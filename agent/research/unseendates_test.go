@@ -338,3 +338,23 @@ func TestLettersAndPapersOfTheSubjectsTown(t *testing.T) {
 		t.Errorf("discrepancies %v; want the cost's alone", topics(res.Discrepancies))
 	}
 }
+
+// TestTheSubjectsOwnBody: the county's health department, named with
+// the county's whole name, speaks for the county: its corrected day is
+// set against the paper's, and wins.
+func TestTheSubjectsOwnBody(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://release", Title: "Health department news release", Credibility: 0.85, Published: day("2025-04-09"),
+			Text: "The Harlan County Health Department today declared the county's measles outbreak over, 42 days after the last case."},
+		{URL: "doc://paper", Title: "Harlan Courier", Credibility: 0.6, Published: day("2025-04-25"),
+			Text: "With the measles outbreak in Harlan County declared over on April 19, 2025, schools say attendance has returned to normal."},
+		{URL: "doc://correction", Title: "Harlan Courier correction", Credibility: 0.6, Published: day("2025-04-28"),
+			Text: "Correction: the Harlan County Health Department declared the outbreak over on April 9, 2025, not April 19, 2025."},
+	}, "What do the sources say about the measles outbreak in Harlan County: when was it declared over?")
+	if !slices.ContainsFunc(res.Discrepancies, func(d rs.Discrepancy) bool {
+		v := sidesOf(d)
+		return strings.Contains(v, "April 9, 2025") && strings.Contains(v, "April 19, 2025") && d.Preferred == "April 9, 2025"
+	}) {
+		t.Errorf("discrepancies %v; want April 9, 2025 preferred to April 19, 2025", topics(res.Discrepancies))
+	}
+}
