@@ -1221,7 +1221,8 @@ var eventNounWords = set("show", "concert", "performance", "match", "game", "rac
 	"meeting", "hearing", "trial", "launch", "release", "flight", "voyage", "sailing", "departure", "arrival", "opening", "closing", "premiere",
 	"festival", "event", "fixture", "auction", "sale", "visit", "tour", "parade", "service", "screening", "broadcast", "debut", "count", "recount",
 	"strike", "walkout", "outage", "eruption", "earthquake", "fire", "flood", "storm", "crash", "collision", "accident", "derailment", "grounding",
-	"birth", "funeral", "wedding", "inauguration", "referendum", "inspection", "audit", "shipment", "delivery", "handover", "signing")
+	"birth", "funeral", "wedding", "inauguration", "referendum", "inspection", "audit", "shipment", "delivery", "handover", "signing",
+	"order", "evacuation", "ruling", "verdict", "judgment", "decision", "announcement", "recall", "reopening", "dedication", "appointment", "discovery", "gala", "lockdown")
 
 // nounEvent reads the event a noun names for a date that no verb dates:
 // the noun phrase before the date's preposition, past the places it

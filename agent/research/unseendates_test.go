@@ -358,3 +358,23 @@ func TestTheSubjectsOwnBody(t *testing.T) {
 		t.Errorf("discrepancies %v; want April 9, 2025 preferred to April 19, 2025", topics(res.Discrepancies))
 	}
 }
+
+// TestDaysOfNamedEvents: a noun that names what happened dates it with
+// "on" ("since the evacuation order on 2/18/2025"), set against the day
+// the order was given in other words.
+func TestDaysOfNamedEvents(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://report", Title: "Civil protection situation report", Credibility: 0.85, Published: day("2025-02-20"),
+			Text: "The evacuation of the 6 km zone around Mount Tarsa ordered on 2025-02-08 was completed on 2025-02-10."},
+		{URL: "doc://minutes", Title: "Committee minutes", Credibility: 0.85, Published: day("2025-03-20"),
+			Text: "The Director reported that Mount Tarsa's 6 km zone was evacuated following the order of 8 February 2025."},
+		{URL: "doc://blog", Title: "Expat blog", Credibility: 0.4, Published: day("2025-03-01"),
+			Text: "Since the evacuation order on 2/18/2025, life near Mount Tarsa has changed completely."},
+	}, "What do the sources say about the Mount Tarsa evacuation: when was the evacuation ordered?")
+	if !slices.ContainsFunc(res.Discrepancies, func(d rs.Discrepancy) bool {
+		v := sidesOf(d)
+		return strings.Contains(v, "2/18/2025") && strings.Contains(v, "2025-02-08") && d.Preferred != "2/18/2025"
+	}) {
+		t.Errorf("discrepancies %v; want 8 February 2025 preferred to 2/18/2025", topics(res.Discrepancies))
+	}
+}
