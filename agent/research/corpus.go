@@ -83,7 +83,7 @@ var documentKinds = []struct {
 var (
 	officialRE = regexp.MustCompile(`(?i)\b(?:official|statement|register|registry|minutes|certificate|ministry|regulator|authority|agency|audit|government|council|parliament|treasurer|commission|department)\b`)
 	outletRE   = regexp.MustCompile(`(?i)\b(?:news|herald|gazette|times|courier|post|echo|journal|daily|weekly|tribune|chronicle|magazine|monthly|observer|today|desk|sport|sports)\b`)
-	informalRE = regexp.MustCompile(`(?i)\b(?:blog|forum|podcast|newsletter|fan|fans|thread|episode|vlog|diary)\b`)
+	informalRE = regexp.MustCompile(`(?i)\b(?:blog|forum|podcast|newsletter|fan|fans|thread|episode|vlog|diary|wiki|leaflet|letters?|column|gossip|rumou?rs?|facebook|reddit|listings?)\b`)
 )
 
 // headingOf is how a document names itself: its title, else its first
@@ -127,7 +127,9 @@ func DescribeDocument(name, title, text string) Document {
 		// A filing is one by its name or heading: a news story that
 		// cites "its latest quarterly report" is still news.
 		p, l := probe, lower
-		if k.credibility >= 0.9 {
+		// Minutes are a document's kind by its heading too: "ten
+		// minutes" in a travel blog is no memo.
+		if k.credibility >= 0.9 || k.kind == "memo" {
 			p, l = heading, strings.ToLower(heading)
 		}
 		if slices.ContainsFunc(k.hints, func(h string) bool { return strings.Contains(l, h) }) && k.pattern.MatchString(p) {
@@ -141,7 +143,7 @@ func DescribeDocument(name, title, text string) Document {
 	// not official. Neither overrides a filing or a press release.
 	if d.Credibility < 0.75 && officialRE.MatchString(heading) && !outletRE.MatchString(heading) && !informalRE.MatchString(heading) {
 		d.Kind, d.Credibility = "official", 0.85
-	} else if d.Kind == "document" && informalRE.MatchString(heading) {
+	} else if (d.Kind == "document" || d.Kind == "news") && informalRE.MatchString(heading) {
 		d.Kind, d.Credibility = "blog", 0.4
 	} else if d.Kind == "document" && outletRE.MatchString(heading) {
 		d.Kind, d.Credibility = "news", 0.6 // "Dunmore Herald: ..."

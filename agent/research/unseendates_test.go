@@ -378,3 +378,19 @@ func TestDaysOfNamedEvents(t *testing.T) {
 		t.Errorf("discrepancies %v; want 8 February 2025 preferred to 2/18/2025", topics(res.Discrepancies))
 	}
 }
+
+// TestInformalByTheirHeading: a letter, a leaflet, a wiki, a column of
+// gossip are told by their heading, as blogs are, below a paper's own
+// news; "ten minutes" in a travel blog makes no minutes of a meeting.
+func TestInformalByTheirHeading(t *testing.T) {
+	for _, tc := range []struct{ name, text string }{
+		{"06-letter-to-editor.md", "# Letter: Taxpayers deserve straight answers on arena\n\n*Marlowe Creek Herald, October 20, 2025*\n\nSir — the arena cost $63 million."},
+		{"05-campaign-leaflet.txt", "SAVE ASHCOMBE HOSPITAL SERVICES\nLeaflet distributed in Ashcombe town centre, February 2025\n\nThe wing cost £64.2 million."},
+		{"05-community-wiki.md", "# Saltmarsh Point Desalination Plant\n\n*From CorvenaWiki, the community-edited encyclopedia.*\n\nThe plant opened on 13 March 2025."},
+		{"06-travel-blog.md", "# Northbound Notes — I flew from the shiny new terminal\n\nCheck-in took ten minutes and the terminal cost £168m."},
+	} {
+		if d := DescribeDocument(tc.name, "", tc.text); d.Credibility > 0.4 {
+			t.Errorf("DescribeDocument(%s) = %s %.2f; want a blog's 0.40 at most", tc.name, d.Kind, d.Credibility)
+		}
+	}
+}
