@@ -148,12 +148,7 @@ func TestDaysDoneOrPlanned(t *testing.T) {
 		{URL: "doc://podcast", Title: "Fan podcast notes", Credibility: 0.4, Published: day("2024-11-10"),
 			Text: "Big week! Sam Whitcombe was appointed manager on 11 November 2024, after three weeks of a caretaker."},
 	}, "What do the sources say about Redcastle Rovers: when was Sam Whitcombe appointed manager?")
-	if !slices.ContainsFunc(res.Discrepancies, func(d rs.Discrepancy) bool {
-		v := sidesOf(d)
-		return strings.Contains(v, "4 November 2024") && strings.Contains(v, "11 November 2024") && strings.Contains(d.Preferred, "4 November")
-	}) {
-		t.Errorf("discrepancies %v; want 4 November 2024 preferred to 11 November 2024", topics(res.Discrepancies))
-	}
+	wantPreferred(t, res, "4 November 2024", "11 November 2024")
 }
 
 // ashby is a new pool a question names without a year; a history
@@ -170,19 +165,6 @@ var ashby = memoryCorpus{
 		Text: "# Remembering the Ashby Memorial Pool, 1962–2021\n\nFor sixty years the Ashby Memorial Pool on Mill Lane was where the town learned to swim. " +
 			"The pool opened on 2 June 1962 and cost £41,000, raised by the Rotary Club in 1961. It had 120 spectator seats. " +
 			"The pool closed in 2021 and was demolished in 2022. The 1962 opening programme is in the Society's collection."},
-}
-
-// TestPredecessorOfAnotherTime: a question of no year is of the year its
-// documents write most; the old pool's document, of a year decades
-// before, is a namesake's, its opening and seats in its note only.
-func TestPredecessorOfAnotherTime(t *testing.T) {
-	res := run(t, ashby, "What do the sources say about the new Ashby Community Pool: its cost, its seats and when it opened?")
-	if !inItsNote(t, res, "doc://history") {
-		t.Errorf("sections %+v; want a note on the old pool", res.Report.Sections)
-	}
-	for _, d := range res.Discrepancies {
-		t.Errorf("discrepancy %s: %s; want none", d.Topic, sidesOf(d))
-	}
 }
 
 // TestSubjectNamedAfterItsOwner: a name of its own after a possessive is
@@ -217,20 +199,6 @@ var brenton = memoryCorpus{
 			"It cost $96 million and opened on 19 November 2009. It can supply 9,000 homes in Port Ellery."},
 }
 
-// TestNamesakeElsewhereThanTheOwner: the owner the question names is
-// where the subject is; the paper that never writes it and writes
-// another town is a namesake's, though one other document names that
-// town too.
-func TestNamesakeElsewhereThanTheOwner(t *testing.T) {
-	res := run(t, brenton, "What do the sources say about Brenton's Gull Point Recycling Plant: how many homes it serves, what it cost and when it opened?")
-	if !inItsNote(t, res, "doc://courier") {
-		t.Errorf("sections %+v; want a note on the Port Ellery plant", res.Report.Sections)
-	}
-	for _, d := range res.Discrepancies {
-		t.Errorf("discrepancy %s: %s; want none", d.Topic, sidesOf(d))
-	}
-}
-
 // millbrook is a town's bike-share; a paper from a town of the same name
 // abroad places itself in its masthead, and the scheme's own FAQ and a
 // blog mention that town in an aside.
@@ -246,19 +214,6 @@ var millbrook = memoryCorpus{
 	{URL: "doc://herald", Title: "CityRide turns six", Credibility: 0.6,
 		Text: "*The Millbrook Herald (Millbrook, Ontario), community news*\n\nMillbrook's volunteer-run bike-share, CityRide, marked six years this summer. " +
 			"It was launched on 3 August 2019 with 40 bikes. Volunteers said around 2,100 trips were logged last season."},
-}
-
-// TestTownOfTheSameNameElsewhere: the paper that places itself in
-// another region is a namesake's; the asides that name that region do
-// not make it the subject's.
-func TestTownOfTheSameNameElsewhere(t *testing.T) {
-	res := run(t, millbrook, "What do the sources say about Millbrook's CityRide bike-share scheme: how many bikes, how many trips and when it opened?")
-	if !inItsNote(t, res, "doc://herald") {
-		t.Errorf("sections %+v; want a note on the Ontario scheme", res.Report.Sections)
-	}
-	for _, d := range res.Discrepancies {
-		t.Errorf("discrepancy %s: %s; want none", d.Topic, sidesOf(d))
-	}
 }
 
 // marlin is a reef survey whose fieldwork an institute's release dates,
@@ -281,12 +236,7 @@ var marlin = memoryCorpus{
 // tells neither word apart.
 func TestOneEventUnderTwoNames(t *testing.T) {
 	res := run(t, marlin, "What do the sources say about Marlin Shoals Reef: how many colonies, and when did fieldwork begin?")
-	if !slices.ContainsFunc(res.Discrepancies, func(d rs.Discrepancy) bool {
-		v := sidesOf(d)
-		return strings.Contains(v, "17 February 2025") && strings.Contains(v, "27 February 2025") && d.Preferred == "17 February 2025"
-	}) {
-		t.Errorf("discrepancies %v; want 17 February 2025 preferred to 27 February 2025", topics(res.Discrepancies))
-	}
+	wantPreferred(t, res, "17 February 2025", "27 February 2025")
 }
 
 // TestNumbersThatAreNoYears: "Decree 2025/31" is a decree's number, not
@@ -339,43 +289,37 @@ func TestLettersAndPapersOfTheSubjectsTown(t *testing.T) {
 	}
 }
 
-// TestTheSubjectsOwnBody: the county's health department, named with
-// the county's whole name, speaks for the county: its corrected day is
-// set against the paper's, and wins.
-func TestTheSubjectsOwnBody(t *testing.T) {
-	res := run(t, memoryCorpus{
-		{URL: "doc://release", Title: "Health department news release", Credibility: 0.85, Published: day("2025-04-09"),
-			Text: "The Harlan County Health Department today declared the county's measles outbreak over, 42 days after the last case."},
-		{URL: "doc://paper", Title: "Harlan Courier", Credibility: 0.6, Published: day("2025-04-25"),
-			Text: "With the measles outbreak in Harlan County declared over on April 19, 2025, schools say attendance has returned to normal."},
-		{URL: "doc://correction", Title: "Harlan Courier correction", Credibility: 0.6, Published: day("2025-04-28"),
-			Text: "Correction: the Harlan County Health Department declared the outbreak over on April 9, 2025, not April 19, 2025."},
-	}, "What do the sources say about the measles outbreak in Harlan County: when was it declared over?")
-	if !slices.ContainsFunc(res.Discrepancies, func(d rs.Discrepancy) bool {
-		v := sidesOf(d)
-		return strings.Contains(v, "April 9, 2025") && strings.Contains(v, "April 19, 2025") && d.Preferred == "April 9, 2025"
-	}) {
-		t.Errorf("discrepancies %v; want April 9, 2025 preferred to April 19, 2025", topics(res.Discrepancies))
-	}
-}
-
-// TestDaysOfNamedEvents: a noun that names what happened dates it with
-// "on" ("since the evacuation order on 2/18/2025"), set against the day
-// the order was given in other words.
-func TestDaysOfNamedEvents(t *testing.T) {
-	res := run(t, memoryCorpus{
-		{URL: "doc://report", Title: "Civil protection situation report", Credibility: 0.85, Published: day("2025-02-20"),
-			Text: "The evacuation of the 6 km zone around Mount Tarsa ordered on 2025-02-08 was completed on 2025-02-10."},
-		{URL: "doc://minutes", Title: "Committee minutes", Credibility: 0.85, Published: day("2025-03-20"),
-			Text: "The Director reported that Mount Tarsa's 6 km zone was evacuated following the order of 8 February 2025."},
-		{URL: "doc://blog", Title: "Expat blog", Credibility: 0.4, Published: day("2025-03-01"),
-			Text: "Since the evacuation order on 2/18/2025, life near Mount Tarsa has changed completely."},
-	}, "What do the sources say about the Mount Tarsa evacuation: when was the evacuation ordered?")
-	if !slices.ContainsFunc(res.Discrepancies, func(d rs.Discrepancy) bool {
-		v := sidesOf(d)
-		return strings.Contains(v, "2/18/2025") && strings.Contains(v, "2025-02-08") && d.Preferred != "2/18/2025"
-	}) {
-		t.Errorf("discrepancies %v; want 8 February 2025 preferred to 2/18/2025", topics(res.Discrepancies))
+// TestUnseenDisagreements: disagreements read in forms no other test
+// writes, each with the side to prefer.
+//   - The county's health department, named with the county's whole
+//     name, speaks for the county: its corrected day is set against the
+//     paper's, and wins.
+//   - A noun that names what happened dates it with "on" ("since the
+//     evacuation order on 2/18/2025"), set against the day the order was
+//     given in other words.
+func TestUnseenDisagreements(t *testing.T) {
+	for _, tc := range []struct {
+		corpus                 memoryCorpus
+		question, right, wrong string
+	}{
+		{memoryCorpus{
+			{URL: "doc://release", Title: "Health department news release", Credibility: 0.85, Published: day("2025-04-09"),
+				Text: "The Harlan County Health Department today declared the county's measles outbreak over, 42 days after the last case."},
+			{URL: "doc://paper", Title: "Harlan Courier", Credibility: 0.6, Published: day("2025-04-25"),
+				Text: "With the measles outbreak in Harlan County declared over on April 19, 2025, schools say attendance has returned to normal."},
+			{URL: "doc://correction", Title: "Harlan Courier correction", Credibility: 0.6, Published: day("2025-04-28"),
+				Text: "Correction: the Harlan County Health Department declared the outbreak over on April 9, 2025, not April 19, 2025."},
+		}, "What do the sources say about the measles outbreak in Harlan County: when was it declared over?", "April 9, 2025", "April 19, 2025"},
+		{memoryCorpus{
+			{URL: "doc://report", Title: "Civil protection situation report", Credibility: 0.85, Published: day("2025-02-20"),
+				Text: "The evacuation of the 6 km zone around Mount Tarsa ordered on 2025-02-08 was completed on 2025-02-10."},
+			{URL: "doc://minutes", Title: "Committee minutes", Credibility: 0.85, Published: day("2025-03-20"),
+				Text: "The Director reported that Mount Tarsa's 6 km zone was evacuated following the order of 8 February 2025."},
+			{URL: "doc://blog", Title: "Expat blog", Credibility: 0.4, Published: day("2025-03-01"),
+				Text: "Since the evacuation order on 2/18/2025, life near Mount Tarsa has changed completely."},
+		}, "What do the sources say about the Mount Tarsa evacuation: when was the evacuation ordered?", "2025-02-08", "2/18/2025"},
+	} {
+		wantPreferred(t, run(t, tc.corpus, tc.question), tc.right, tc.wrong)
 	}
 }
 
@@ -392,5 +336,47 @@ func TestInformalByTheirHeading(t *testing.T) {
 		if d := DescribeDocument(tc.name, "", tc.text); d.Credibility > 0.4 {
 			t.Errorf("DescribeDocument(%s) = %s %.2f; want a blog's 0.40 at most", tc.name, d.Kind, d.Credibility)
 		}
+	}
+}
+
+// TestNamesakesOfUnseenKinds: each corpus's namesake document is kept
+// in its note, and nothing of it is weighed against the subject's.
+//   - ashby: a question of no year is of the year its documents write
+//     most; the old pool's document, of a year decades before, is a
+//     namesake's.
+//   - brenton: the owner the question names is where the subject is;
+//     the paper that never writes it and writes another town is a
+//     namesake's, though one other document names that town too.
+//   - millbrook: the paper that places itself in another region is a
+//     namesake's; the asides that name that region do not make it the
+//     subject's.
+func TestNamesakesOfUnseenKinds(t *testing.T) {
+	for _, tc := range []struct {
+		corpus             memoryCorpus
+		question, namesake string
+	}{
+		{ashby, "What do the sources say about the new Ashby Community Pool: its cost, its seats and when it opened?", "doc://history"},
+		{brenton, "What do the sources say about Brenton's Gull Point Recycling Plant: how many homes it serves, what it cost and when it opened?", "doc://courier"},
+		{millbrook, "What do the sources say about Millbrook's CityRide bike-share scheme: how many bikes, how many trips and when it opened?", "doc://herald"},
+	} {
+		res := run(t, tc.corpus, tc.question)
+		if !inItsNote(t, res, tc.namesake) {
+			t.Errorf("%s: sections %+v; want a note on %s", tc.question, res.Report.Sections, tc.namesake)
+		}
+		for _, d := range res.Discrepancies {
+			t.Errorf("%s: discrepancy %s: %s; want none", tc.question, d.Topic, sidesOf(d))
+		}
+	}
+}
+
+// wantPreferred checks that a discrepancy sets right against wrong and
+// does not prefer wrong.
+func wantPreferred(t *testing.T, res *rs.Result, right, wrong string) {
+	t.Helper()
+	if !slices.ContainsFunc(res.Discrepancies, func(d rs.Discrepancy) bool {
+		v := sidesOf(d)
+		return strings.Contains(v, right) && strings.Contains(v, wrong) && !strings.Contains(d.Preferred, wrong)
+	}) {
+		t.Errorf("discrepancies %v; want %s preferred to %s", topics(res.Discrepancies), right, wrong)
 	}
 }
