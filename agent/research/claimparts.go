@@ -666,8 +666,8 @@ func (r *reader) period(v Value, vals []Value, events []Value) string {
 		if same && !inSegment || same == inSegment && d < bestD {
 			best, bestD, inSegment = strconv.Itoa(y.Year), d, same
 			// "for 2024/25": a split year is its last, as in a label.
-			if m := splitYearRE.FindStringSubmatch(r.s[y.Start:]); len(y.Text) == 4 && m != nil && strings.HasPrefix(r.s[y.Start:], m[0]) {
-				best = m[1][:2] + m[2]
+			if m := splitYearRE.FindStringSubmatch(r.s[y.Start:]); len(y.Text) == 4 && m != nil && strings.HasPrefix(r.s[y.Start:], m[0]) && splitYear(m) != "" {
+				best = splitYear(m)
 			}
 		}
 	}
@@ -792,6 +792,16 @@ func (r *reader) modality(v Value) Modality {
 	for j := i - 1; j >= 0 && j >= i-12; j-- {
 		w := r.toks[j].lower
 		if w == ";" || w == "," && j < i-1 && (j == 0 || !r.toks[j-1].number()) || w == "but" || w == "and" {
+			break
+		}
+		// "Members will have seen that the ship entered service on 21
+		// May": a clause of its own, unless what frames it is a plan
+		// ("expected that") or it says "would" ("had estimated that the
+		// line would cost").
+		if w == "that" && j > 0 && !conditional {
+			if m := modalityWords[r.toks[j-1].lower]; m != "" && r.toks[j-1].lower != "will" && r.toks[j-1].lower != "would" {
+				return m
+			}
 			break
 		}
 		if w == "be" && j > 0 && r.toks[j-1].lower == "to" {

@@ -74,7 +74,14 @@ type Claim struct {
 	elsewhere bool
 	// guessed marks a year that is its corpus's, its source undated.
 	guessed bool
+	// done marks a day its verb says was past ("opened on", "got the
+	// job on"): no plan, even when it is after its source's own day.
+	done bool
 }
+
+// futureBe are the words before a participle that make it a plan: "will
+// be opened", "is to be opened".
+var futureBe = set("be", "will", "would", "shall")
 
 // Key is what two claims must share to be compared: head, unit, period
 // and modality (their modifiers must also agree: Compatible).
@@ -469,6 +476,11 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	c.Head = eventNouns[verb]
 	if c.Head == "" {
 		c.Head = eventStem(verb) // "was discovered on" is a discovery
+	}
+	// "got the job on", "entered service on": done, whatever day its
+	// source was written ("will be opened on" is not).
+	if t := r.toks[vi]; (pastForm(t) || irregularPast[t.lower]) && (vi == 0 || !futureBe[r.toks[vi-1].lower]) {
+		c.done = true
 	}
 	// "An earlier version of this story, published on 28 February",
 	// "A KCVT story published on June 20": another document's date.
@@ -1209,7 +1221,8 @@ var eventNounWords = set("show", "concert", "performance", "match", "game", "rac
 	"meeting", "hearing", "trial", "launch", "release", "flight", "voyage", "sailing", "departure", "arrival", "opening", "closing", "premiere",
 	"festival", "event", "fixture", "auction", "sale", "visit", "tour", "parade", "service", "screening", "broadcast", "debut", "count", "recount",
 	"strike", "walkout", "outage", "eruption", "earthquake", "fire", "flood", "storm", "crash", "collision", "accident", "derailment", "grounding",
-	"birth", "funeral", "wedding", "inauguration", "referendum", "inspection", "audit", "shipment", "delivery", "handover", "signing")
+	"birth", "funeral", "wedding", "inauguration", "referendum", "inspection", "audit", "shipment", "delivery", "handover", "signing",
+	"order", "evacuation", "ruling", "verdict", "judgment", "decision", "announcement", "recall", "reopening", "dedication", "appointment", "discovery", "gala", "lockdown")
 
 // nounEvent reads the event a noun names for a date that no verb dates:
 // the noun phrase before the date's preposition, past the places it

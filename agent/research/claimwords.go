@@ -95,7 +95,8 @@ var (
 	noise = set("final", "total", "overall", "actual", "outturn", "reported", "whole", "entire", "new", "current", "latest", "about", "some",
 		"roughly", "approximately", "around", "nearly", "almost", "first", "second", "third", "full", "more", "additional", "further", "other",
 		"another", "same", "own", "original", "originally", "previously", "last", "next", "local", "so", "far", "record", "early", "late",
-		"officially", "finally", "formally", "audited", "unaudited", "adjusted", "recently", "publicly", "quietly", "successfully", "eventually", "doors")
+		"officially", "finally", "formally", "audited", "unaudited", "adjusted", "recently", "publicly", "quietly", "successfully", "eventually", "doors",
+		"big", "grand", "great", "huge", "official", "public", "long-awaited")
 	// agreementWords mark obligations already agreed: "will pay ... under
 	// the settlement" is a term reported, not a plan.
 	agreementWords = set("settlement", "agreement", "contract", "deal", "licence", "license", "terms", "accord", "rights", "licenses", "licensed", "licensing")

@@ -83,7 +83,7 @@ var documentKinds = []struct {
 var (
 	officialRE = regexp.MustCompile(`(?i)\b(?:official|statement|register|registry|minutes|certificate|ministry|regulator|authority|agency|audit|government|council|parliament|treasurer|commission|department)\b`)
 	outletRE   = regexp.MustCompile(`(?i)\b(?:news|herald|gazette|times|courier|post|echo|journal|daily|weekly|tribune|chronicle|magazine|monthly|observer|today|desk|sport|sports)\b`)
-	informalRE = regexp.MustCompile(`(?i)\b(?:blog|forum|podcast|newsletter|fan|fans|thread|episode|vlog|diary)\b`)
+	informalRE = regexp.MustCompile(`(?i)\b(?:blog|forum|podcast|newsletter|fan|fans|thread|episode|vlog|diary|wiki|leaflet|letters?|column|gossip|rumou?rs?|facebook|reddit|listings?)\b`)
 )
 
 // headingOf is how a document names itself: its title, else its first
@@ -127,7 +127,9 @@ func DescribeDocument(name, title, text string) Document {
 		// A filing is one by its name or heading: a news story that
 		// cites "its latest quarterly report" is still news.
 		p, l := probe, lower
-		if k.credibility >= 0.9 {
+		// Minutes are a document's kind by its heading too: "ten
+		// minutes" in a travel blog is no memo.
+		if k.credibility >= 0.9 || k.kind == "memo" {
 			p, l = heading, strings.ToLower(heading)
 		}
 		if slices.ContainsFunc(k.hints, func(h string) bool { return strings.Contains(l, h) }) && k.pattern.MatchString(p) {
@@ -141,7 +143,7 @@ func DescribeDocument(name, title, text string) Document {
 	// not official. Neither overrides a filing or a press release.
 	if d.Credibility < 0.75 && officialRE.MatchString(heading) && !outletRE.MatchString(heading) && !informalRE.MatchString(heading) {
 		d.Kind, d.Credibility = "official", 0.85
-	} else if d.Kind == "document" && informalRE.MatchString(heading) {
+	} else if (d.Kind == "document" || d.Kind == "news") && informalRE.MatchString(heading) {
 		d.Kind, d.Credibility = "blog", 0.4
 	} else if d.Kind == "document" && outletRE.MatchString(heading) {
 		d.Kind, d.Credibility = "news", 0.6 // "Dunmore Herald: ..."
@@ -155,7 +157,7 @@ func DescribeDocument(name, title, text string) Document {
 		}
 	}
 	if d.Published.IsZero() {
-		d.Published = datelineOf(head)
+		d.Published = datelineOf(head, true)
 	}
 	return d
 }
@@ -168,26 +170,111 @@ func DescribeDocument(name, title, text string) Document {
 var datelineRE = regexp.MustCompile(`(?i)^(?:#+\s*)?(?:(?:.*[,—–-]|.*\bdate:?|.*\bheld on|.*\bmeeting of)\s+)?(\S.{5,30}?)[.)]?$`)
 
 // datelineOf is the date of the first such line among a document's
-// first lines, zero when there is none.
-func datelineOf(head string) time.Time {
+// first lines, or with mastheads of the first masthead's (mastheadDate),
+// zero when there is none.
+func datelineOf(head string, mastheads bool) time.Time {
 	lines := strings.Split(head, "\n")
 	for _, line := range lines[:min(len(lines), 8)] {
 		line = strings.TrimSpace(line)
-		if line == "" || len(line) > 100 {
+		emphasized := strings.HasPrefix(line, "*") || strings.HasPrefix(line, "_")
+		if mastheads {
+			line = strings.Trim(line, "*_ ")
+		}
+		if line == "" || len(line) > 160 {
 			continue
 		}
-		m := datelineRE.FindStringSubmatch(line)
-		if m == nil {
+		if m := datelineRE.FindStringSubmatch(line); m != nil && len(line) <= 100 {
+			vs := Values(m[1])
+			if len(vs) == 1 && vs[0].Kind == KindDate && vs[0].Start == 0 && vs[0].End == len(m[1]) {
+				if t := dateOf(m[1]); !t.IsZero() {
+					return t
+				}
+			}
+		}
+		if !mastheads {
 			continue
 		}
-		vs := Values(m[1])
-		if len(vs) == 1 && vs[0].Kind == KindDate && vs[0].Start == 0 && vs[0].End == len(m[1]) {
-			if t := dateOf(m[1]); !t.IsZero() {
+		if t := mastheadDate(line, emphasized || len(line) <= 60); !t.IsZero() {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+// mastheadPartRE splits a masthead into its parts: "The Valley Courier —
+// Saturday, July 20, 2024", "Evening Courier / By Dan Reyes | October 22,
+// 2024".
+var mastheadPartRE = regexp.MustCompile(`\s+[—–|/·]\s+|\s+-\s+`)
+
+// mastheadLeadRE is what may come before a masthead's date in its part:
+// a weekday, or the word that says what the date is ("Posted", "updated").
+var mastheadLeadRE = regexp.MustCompile(`(?i)^(?:.*\b(?:posted|published|updated|issued|tabled|filed|released|held|answered)\s+(?:on\s+)?|.*,\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)`)
+
+// mastheadVerbRE opens a masthead's part with the word that says what its
+// date is: "Posted 2 November 2024 on ...", "held on 15 February 2024".
+var mastheadVerbRE = regexp.MustCompile(`(?i)^(?:.*\b)?(?:(?:minutes of (?:the )?meeting )?held on|posted|published|updated|page last updated|last updated|issued|tabled|filed|released|recorded|answered)(?: in [a-z ]+)?:?\s+(?:on\s+)?`)
+
+// mastheadDate is the day a masthead line dates its document by, one of
+// its parts opening with a full date ("*South Wales Chronicle — Tuesday
+// 11 February 2025, 14:05*", "**20 March 2025 — Our Bright Start
+// experience**", "**October 2, 2024, 9:00 a.m., County Administration
+// Building**", "*Posted 2 November 2024 on ...*"), or, when a part is a
+// month alone ("*Riverland Herald — February 2025*", "Published April
+// 2025"), that month's last day; zero when none does. A sentence that
+// opens with a date is no masthead: its part goes on past the date with
+// words and ends with a full stop.
+func mastheadDate(line string, commas bool) time.Time {
+	for _, part := range mastheadPartRE.Split(line, -1) {
+		part = strings.TrimSpace(part)
+		candidates := []string{part}
+		if lead := mastheadVerbRE.FindString(part); lead != "" {
+			candidates = append(candidates, part[len(lead):])
+		}
+		// "*Andes Regional News, 30 April 2021 (translated)*": a short or
+		// emphasized line's parts after its commas.
+		if commas {
+			for i := strings.Index(part, ", "); i >= 0; i = strings.Index(part, ", ") {
+				part = part[i+2:]
+				candidates = append(candidates, part)
+			}
+		}
+		for i, c := range candidates {
+			said := i > 0
+			if lead := mastheadLeadRE.FindString(c); lead != "" {
+				c, said = c[len(lead):], true // a weekday before its day
+			}
+			if t := partDate(c, said); !t.IsZero() {
 				return t
 			}
 		}
 	}
 	return time.Time{}
+}
+
+// monthIssueRE is a month alone, as a masthead dates an issue: "February
+// 2025", "August 2024 issue".
+var monthIssueRE = regexp.MustCompile(`^(?:` + month + `) \d{4}(?: (?:issue|edition))?\.?$`)
+
+// partDate is the date a masthead's part opens with (said: a word or
+// weekday before it says it is the document's).
+func partDate(part string, said bool) time.Time {
+	vs := Values(part)
+	if len(vs) == 0 || vs[0].Kind != KindDate || vs[0].Start != 0 {
+		return time.Time{}
+	}
+	if len(vs[0].Day) == 7 && (said || monthIssueRE.MatchString(part)) {
+		if t, err := time.Parse("2006-01", vs[0].Day); err == nil {
+			return t.AddDate(0, 1, -1)
+		}
+	}
+	if len(vs[0].Day) != 10 {
+		return time.Time{}
+	}
+	rest := strings.TrimSpace(part[vs[0].End:])
+	if !said && rest != "" && rest != "." && (!strings.HasPrefix(rest, ",") && !strings.HasPrefix(rest, "(") || strings.HasSuffix(rest, ".")) {
+		return time.Time{}
+	}
+	return dateOf(part[:vs[0].End])
 }
 
 // lowerMonthRE is a month's name in lower case before a day: "march 18,

@@ -67,6 +67,7 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	// others do not, with that place.
 	placed := map[*entityGroup]string{}
 	written := map[string]string{}
+	corpusYear := commonestYear(texts, order)
 	for _, d := range order {
 		n := nameIn(texts[d], q.SubjectWords)
 		kind := ""
@@ -76,6 +77,13 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		if legalFormOnly(n, q.SubjectWords) {
 			written[d], n = n, ""
 		}
+		// "Marlowe Creek Herald": the paper a letter is written to, of
+		// the subject's town, is no entity of the subject's name; nor is
+		// "Brannock County Health Department" the county's body.
+		if f := strings.Fields(n); len(f) > 1 && outletRE.MatchString(f[len(f)-1]) && !strings.Contains(strings.ToLower(n), strings.Join(q.SubjectWords, " ")) ||
+			len(f) > len(q.SubjectWords) && organs[strings.ToLower(f[len(f)-1])] && strings.HasPrefix(strings.ToLower(n), strings.Join(q.SubjectWords, " ")+" ") {
+			n = ""
+		}
 		if n == "" {
 			// The bare name, said to be something: "Eastline, the Oban
 			// ferry operator".
@@ -84,9 +92,11 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			}
 		}
 		place := ""
-		if n == "" {
-			// "The 1998 Cedar Hollow Fire" beside the question's 2024 one.
-			if era := otherEra(texts[d], q); era != "" {
+		// "The 1998 Cedar Hollow Fire" beside the question's 2024 one,
+		// "the Ashby Memorial Pool, 1962–2021" beside the new Ashby
+		// Community Pool.
+		if n == "" || kind == "" && !strings.Contains(strings.ToLower(n), strings.Join(q.SubjectWords, " ")) {
+			if era := otherEra(texts[d], q, corpusYear); era != "" {
 				n, place = eraName(q.Subject, era), era
 			}
 		}
@@ -166,7 +176,7 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		for _, g := range groups {
 			// A namesake told by its place takes only documents that
 			// write its place: words alike are the subject's too.
-			if p, ok := placed[g]; ok && wordIndex(strings.ToLower(texts[d]), p) < 0 {
+			if p, ok := placed[g]; ok && (wordIndex(strings.ToLower(texts[d]), p) < 0 || asideOnly(texts[d], p, q.SubjectWords)) {
 				continue
 			}
 			if kindGroups[g] && !writesAny(texts[d], attachedPlaces(texts[g.docs[0]], q.SubjectWords)) {
@@ -256,6 +266,7 @@ func resolveEntities(res *rs.Result, q question) *entities {
 		kept = append(kept, g)
 	}
 	groups = kept
+
 	e := &entities{main: main.name, namesakes: map[string]bool{}, kinds: map[string]string{}, told: map[string]bool{}}
 	of := map[string]string{}
 	for _, g := range groups {
@@ -277,6 +288,10 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	}
 	return e
 }
+
+// organs are the last words of the names of a place's or a body's own
+// offices: "Health Department", "City Council".
+var organs = set("department", "council", "authority", "office", "board", "committee", "agency", "commission", "directorate", "ministry")
 
 // partialNamesake is the entity a document describes that writes only
 // the first word of the subject's name and says it is something else,

@@ -123,13 +123,39 @@ func editedClaims(c *cluster) {
 			}
 			a, b := words(p.fact.Passage), words(q.fact.Passage)
 			x, y, ok := substitution(a, b)
-			if !ok {
+			// "The total project cost is" and "The final audited cost is",
+			// in a briefing: one figure in other words, not a name swapped
+			// for another.
+			if !ok || c.claims && !namedRun(x, p.fact.Passage) && !namedRun(y, q.fact.Passage) {
 				continue
 			}
 			p.value = Value{Kind: KindTerm, Text: x}
 			q.value = Value{Kind: KindTerm, Text: y}
 		}
 	}
+}
+
+// namedRun reports a run of words (lower case) that passage writes as a
+// name or a number: a word of it capitalised past the passage's start,
+// or in digits.
+func namedRun(run, passage string) bool {
+	lower := strings.ToLower(passage)
+	for _, w := range strings.Fields(run) {
+		if strings.IndexFunc(w, unicode.IsDigit) >= 0 {
+			return true
+		}
+		for i := wordIndex(lower, w); i >= 0; {
+			if i > 0 && unicode.IsUpper([]rune(passage[i:])[0]) {
+				return true
+			}
+			j := wordIndex(lower[i+len(w):], w)
+			if j < 0 {
+				break
+			}
+			i += len(w) + j
+		}
+	}
+	return false
 }
 
 // substitution returns the words a and b differ in when one run of at

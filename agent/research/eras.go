@@ -15,11 +15,16 @@ import (
 // otherEra is the year a document gives the subject's kind of thing
 // ("the 1998 fire", "Cedar Hollow Fire of 1998", "theatre festival,
 // 1987") when that year is at least a decade from every year the
-// question names, is the year the document writes most, and the
+// question names (or, naming none, from the year its corpus writes
+// most), is the year the document writes most, and the
 // document never dates the subject's kind with the question's years;
 // "" otherwise.
-func otherEra(text string, q question) string {
+func otherEra(text string, q question, corpusYear int) string {
 	asked := yearsIn(q.Text)
+	// A question of no year is of the year its documents write most.
+	if len(asked) == 0 && corpusYear != 0 {
+		asked = []int{corpusYear}
+	}
 	if len(asked) == 0 || len(q.SubjectWords) == 0 {
 		return ""
 	}
@@ -66,6 +71,22 @@ func otherEra(text string, q question) string {
 		}
 	}
 	return strconv.Itoa(era)
+}
+
+// commonestYear is the year a corpus's documents write most, 0 when
+// they write none.
+func commonestYear(texts map[string]string, order []string) int {
+	counts := map[int]int{}
+	best := 0
+	for _, d := range order {
+		for _, y := range yearsIn(texts[d]) {
+			counts[y]++
+			if counts[y] > counts[best] || counts[y] == counts[best] && y > best {
+				best = y
+			}
+		}
+	}
+	return best
 }
 
 // yearsIn are the years (1500-2099) a text writes, each time it writes

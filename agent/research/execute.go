@@ -362,7 +362,7 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 			}
 			// "Applications open in March 2025" in a note of January 2025:
 			// a day after its source's is a plan, not an event reported.
-			if cs[i].Unit == "date" && cs[i].Modality == Reported && afterPublished(cs[i].Value, h.Published) {
+			if cs[i].Unit == "date" && cs[i].Modality == Reported && !cs[i].done && afterPublished(cs[i].Value, h.Published) {
 				cs[i].Modality = Expected
 			}
 		}
@@ -421,7 +421,8 @@ func afterPublished(v Value, published time.Time) bool {
 	}
 	switch len(v.Day) {
 	case 10:
-		return v.Day > published.Format("2006-01-02")
+		// "10/11/2025" in a sheet of 1 November: October 11, not a plan.
+		return v.Day > published.Format("2006-01-02") && (v.Alt == "" || v.Alt > published.Format("2006-01-02"))
 	case 7:
 		return v.Day > published.Format("2006-01")
 	}

@@ -132,7 +132,7 @@ func headerLine(s string) bool {
 		return false
 	}
 	// "Published 3 April 2024", "Eastmarch, 2 April 2024": a dateline.
-	if m := dateLineRE.FindStringSubmatch(s); m != nil && wholeDate(m[1]) || strings.Contains(s, ",") && !strings.ContainsAny(s, "—–:") && !datelineOf(s).IsZero() {
+	if m := dateLineRE.FindStringSubmatch(s); m != nil && wholeDate(m[1]) || strings.Contains(s, ",") && !strings.ContainsAny(s, "—–:") && !datelineOf(s, false).IsZero() {
 		return true
 	}
 	if !headerRE.MatchString(s) {

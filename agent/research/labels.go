@@ -10,11 +10,23 @@ package research
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 )
 
 var splitYearRE = regexp.MustCompile(`\b((?:19|20)\d\d)[/-](\d\d)\b`)
+
+// splitYear is the year a split year ends in ("2024/25": 2025), "" when
+// its parts are no two years in a row ("Decree 2025/31" is a number).
+func splitYear(m []string) string {
+	first, _ := strconv.Atoi(m[1])
+	last, _ := strconv.Atoi(m[2])
+	if (first+1)%100 != last {
+		return ""
+	}
+	return m[1][:2] + m[2]
+}
 
 var labelRE = regexp.MustCompile(`^(?:[-*•]\s*)?(?:\*\*|__)?([\p{L}][\p{L}\p{N} '’/()&-]{0,48}?)\s*(?::(?:\*\*|__)?|\s[—–-])\s+(\S.*)$`)
 
@@ -166,8 +178,8 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 		ws = ws[:len(ws)-1]
 	}
 	// "PellBike subsidy (2024/25)": a split year is its last.
-	if m := splitYearRE.FindStringSubmatch(s[m[2]:m[3]]); m != nil {
-		period = m[1][:2] + m[2]
+	if m := splitYearRE.FindStringSubmatch(s[m[2]:m[3]]); m != nil && splitYear(m) != "" {
+		period = splitYear(m)
 		ws = slices.DeleteFunc(ws, func(w string) bool { return w == m[2] })
 	}
 	if len(ws) == 0 {

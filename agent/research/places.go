@@ -38,6 +38,14 @@ var weekdays = set("monday", "tuesday", "wednesday", "thursday", "friday", "satu
 // words.
 var placeAfterRE = regexp.MustCompile(`^(?:\s+(?:[A-Z]{2,6}|Pty|Ltd|Inc|Co|Corp|Limited|GmbH|plc)\.?){0,2},?\s+(?:(?:is\s+)?based\s+in|in|of|from|near)\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2})(?:,\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2}))?`)
 
+// townBeforeRE ends what may come before a town's name: "(", "in ",
+// "of ".
+var townBeforeRE = regexp.MustCompile(`(?:\(|\b(?:in|of|at|near|from)\s+)$`)
+
+// regionAfterRE is the region after a town: ", Nova Scotia)", ", Nova
+// Scotia, uses", ", Oregon — no relation".
+var regionAfterRE = regexp.MustCompile(`^,\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2})(?:[),.;:]|\s+[—–-]|$)`)
+
 // placeFieldRE reads a fact sheet's "Headquarters: Leicester, United
 // Kingdom" or "Based in: Perth".
 var placeFieldRE = regexp.MustCompile(`(?mi)^[\s*-]*(?:headquarters|head office|hq|based in|location|located in)\s*:\s*(?-i:((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2})(?:,\s+((?:[A-Z][\p{L}'’]+)(?:\s+[A-Z][\p{L}'’]+){0,2}))?)`)
@@ -110,6 +118,54 @@ func attachedPlaces(text string, subject []string) []string {
 			add(pm[2])
 		}
 	}
+	// "*The Kestrelford Chronicle (Kestrelford, Nova Scotia)*": a name
+	// that is a town's, with its region in parentheses, as a masthead
+	// places its paper ("another KestrelCycle in Kestrelford, Nova
+	// Scotia" may be an aside about another town).
+	for _, r := range townRegions(text, subject, true) {
+		add(r)
+	}
+	return out
+}
+
+// asideOnly reports a place a text writes only as the region of a town
+// of the subject's name ("another CityRide in Millbrook, Ontario"): an
+// aside about a namesake, not where the text is.
+func asideOnly(text, place string, subject []string) bool {
+	n := 0
+	for _, r := range townRegions(text, writtenName(text, subject), false) {
+		if strings.EqualFold(r, place) {
+			n++
+		}
+	}
+	return n > 0 && n >= strings.Count(strings.ToLower(text), place)
+}
+
+// townRegions are the regions text writes after the subject's name, or
+// the start of it ("(Brackenridge, Oregon)" for the Brackenridge Seed
+// Bank), as a town's: "(Kestrelford, Nova Scotia)", and unless
+// parenthesized alone, "in Kestrelford, Nova Scotia".
+func townRegions(text string, subject []string, parenthesized bool) []string {
+	if len(subject) == 0 {
+		return nil
+	}
+	var starts []string
+	for k := len(subject); k >= 1; k-- {
+		starts = append(starts, namePattern(subject[:k]))
+	}
+	re, err := regexp.Compile(`(?i)\b(?:` + strings.Join(starts, "|") + `)\b`)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		before := townBeforeRE.FindString(text[:m[0]])
+		if before == "(" || before != "" && !parenthesized {
+			if pm := regionAfterRE.FindStringSubmatch(text[m[1]:]); pm != nil {
+				out = append(out, pm[1])
+			}
+		}
+	}
 	return out
 }
 
@@ -135,7 +191,10 @@ func placedApart(d string, q question, texts map[string]string, order []string) 
 		}
 		alone := true
 		for _, o := range order {
-			if o != d && wordIndex(strings.ToLower(texts[o]), p) >= 0 && namesWhole(texts[o], q.SubjectWords) && !slices.Contains(attachedPlaces(texts[o], q.SubjectWords), p) {
+			// "another KestrelCycle in Kestrelford, Nova Scotia": an
+			// aside that places the other one.
+			if o != d && wordIndex(strings.ToLower(texts[o]), p) >= 0 && namesWhole(texts[o], q.SubjectWords) && !slices.Contains(attachedPlaces(texts[o], q.SubjectWords), p) &&
+				!slices.ContainsFunc(townRegions(texts[o], writtenName(texts[o], q.SubjectWords), false), func(r string) bool { return strings.EqualFold(r, p) }) {
 				alone = false
 				break
 			}
@@ -290,7 +349,7 @@ func kindNoun(w string) bool {
 	return !determiners[w] && !prepositions[w] && !generic[w] && !retrieveStop(w) && !notKinds[w]
 }
 
-var notKinds = set("new", "old", "former", "popular", "local", "famous", "beloved", "same", "whole", "entire", "main", "big", "small", "large", "great", "first", "last", "next", "latest", "own", "other", "said", "such", "city", "town", "village", "year", "years")
+var notKinds = set("outside", "inside", "beyond", "across", "within", "without", "around", "besides", "like", "unlike", "new", "old", "former", "popular", "local", "famous", "beloved", "same", "whole", "entire", "main", "big", "small", "large", "great", "first", "last", "next", "latest", "own", "other", "said", "such", "city", "town", "village", "year", "years")
 
 // subjectKinds are what the question and the subject's documents say
 // the subject is: the question's noun after the name ("the Eastline
@@ -443,7 +502,7 @@ func questionPlace(q question) string {
 	}
 	m := questionPlaceRE.FindStringSubmatch(q.Text[i+len(q.Subject):])
 	if m == nil {
-		return ""
+		return strings.ToLower(q.Owner) // "Corvena's Saltmarsh Point plant"
 	}
 	var kept []string
 	for _, w := range strings.Fields(m[1]) {
@@ -457,8 +516,8 @@ func questionPlace(q question) string {
 // placedElsewhere is the place a document names, in place of the one the
 // question puts the subject in, when every other document that names
 // the subject (three at least) writes the question's place and this one
-// does not, while it names another place at least twice that no other
-// document writes: the City of Port Aubin's reading programme "Bright
+// does not, while it names another place at least twice that few other
+// documents write (fewer than half of them): the City of Port Aubin's reading programme "Bright
 // Start" beside the Bright Start vaccination campaign in Varenne. ""
 // otherwise.
 func placedElsewhere(d string, q question, texts map[string]string, order []string) string {
@@ -501,10 +560,16 @@ func placedElsewhere(d string, q question, texts map[string]string, order []stri
 	if counts[best] < 2 {
 		return ""
 	}
+	// Another document may compare the subject with it ("twice the size
+	// of the Port Denholm plant"); most do not write it.
+	writers := 0
 	for _, o := range order {
 		if o != d && wordIndex(strings.ToLower(texts[o]), best) >= 0 {
-			return ""
+			writers++
 		}
+	}
+	if 2*writers >= len(order)-1 {
+		return ""
 	}
 	return best
 }

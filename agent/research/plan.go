@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"strings"
+	"unicode"
 
 	rs "github.com/quarry-dev/quarry/research"
 	"github.com/quarry-dev/quarry/retrieve"
@@ -18,7 +19,11 @@ type question struct {
 	// KindWords name what the subject is, as the question writes it
 	// right after the name ("the Eastline tram"): they qualify nothing.
 	KindWords []string
-	Target    Target
+	// Owner is the name a question writes before its subject's with a
+	// possessive ("Corvena" of "Corvena's Saltmarsh Point Desalination
+	// Plant"): where, or whose, the subject is.
+	Owner  string
+	Target Target
 	// Dated is set when the question names a year: its facts are then
 	// compared year by year, as aspects' facts always are.
 	Dated bool
@@ -35,9 +40,14 @@ func parseQuestion(text string) question {
 		}
 	}
 	q.Target = TargetOf(text, q.Subject)
-	// "Ostrava Wind Partners' Kessel farm": a briefing is about the owner.
+	// "Ostrava Wind Partners' Kessel farm": a briefing is about the
+	// owner; "Corvena's Saltmarsh Point Desalination Plant", a name of
+	// its own after the possessive, about what it names.
 	if q.Target.Broad {
 		if owner := possessiveOwner(text, q.Subject); owner != "" {
+			if rest := strings.TrimSpace(q.Subject[len(owner):]); len(strings.Fields(rest)) >= 2 && nameEnds(text, rest) {
+				q.Owner, owner = owner, rest
+			}
 			q.Subject, q.SubjectWords = owner, nil
 			for _, w := range words(owner) {
 				if !connectors[w] {
@@ -49,6 +59,19 @@ func parseQuestion(text string) question {
 	q.KindWords = kindAfter(text, q.Subject)
 	q.Dated = yearRE.MatchString(text)
 	return q
+}
+
+// nameEnds reports a name a question writes as a whole, not as the
+// qualifier of a noun after it: "Saltmarsh Point Desalination Plant:",
+// not "East Asia tour" or "North Quay container terminal".
+func nameEnds(question, name string) bool {
+	i := strings.Index(question, name)
+	if i < 0 {
+		return false
+	}
+	next := strings.Fields(question[i+len(name):] + " .")[0]
+	r := []rune(next)
+	return !unicode.IsLower(r[0])
 }
 
 // possessiveOwner is the part of a name written before a possessive

@@ -45,6 +45,9 @@ type Value struct {
 	Year  int     // dates
 	// Day is "YYYY-MM-DD" or "YYYY-MM" when the date says so.
 	Day string
+	// Alt is the other reading of a day written in digits that reads
+	// both ways ("10/03/2025": 10 March, or October 3), "" otherwise.
+	Alt string
 	// Approx marks a figure its sentence says is about that much ("some
 	// 2,700 workers"): its trailing zeros are rounding.
 	Approx bool
@@ -67,9 +70,15 @@ func Same(a, b Value) bool {
 		if a.Year != b.Year {
 			return false
 		}
-		return a.Day == "" || b.Day == "" || strings.HasPrefix(a.Day, b.Day) || strings.HasPrefix(b.Day, a.Day)
+		return sameDay(a.Day, b.Day) || a.Alt != "" && sameDay(a.Alt, b.Day) || b.Alt != "" && sameDay(a.Day, b.Alt)
 	}
 	return containsWords(a.Text, b.Text) || containsWords(b.Text, a.Text)
+}
+
+// sameDay reports days that agree on what both state ("2025-03" and
+// "2025-03-10"); a day not stated agrees with any.
+func sameDay(a, b string) bool {
+	return a == "" || b == "" || strings.HasPrefix(a, b) || strings.HasPrefix(b, a)
 }
 
 // closeNumbers: within half a percent, so "$48.2 million" and

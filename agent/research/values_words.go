@@ -116,7 +116,11 @@ func wordValues(s string, claim func(a, b int) bool) []Value {
 			continue
 		}
 		day := strconv.Itoa(y) + "-" + two(mo) + "-" + two(d)
-		out = append(out, Value{Kind: KindDate, Text: s[m[0]:m[1]], Start: m[0], End: m[1], Year: y, Day: day})
+		alt := ""
+		if m[2] >= 0 && d != mo && d <= 12 {
+			alt = strconv.Itoa(y) + "-" + two(d) + "-" + two(mo) // "10/03/2025" is October 3 as well
+		}
+		out = append(out, Value{Kind: KindDate, Text: s[m[0]:m[1]], Start: m[0], End: m[1], Year: y, Day: day, Alt: alt})
 	}
 	for _, m := range numberWordRE.FindAllStringIndex(s, -1) {
 		n, ok := parseNumberWords(s[m[0]:m[1]])

@@ -37,6 +37,9 @@ func (p *position) facts() []*rs.Fact { return append([]*rs.Fact{p.fact}, p.also
 type cluster struct {
 	label string
 	pos   []*position
+	// claims marks a briefing's claims, read on any topic: its
+	// sentences are written apart, not copies of one edited.
+	claims bool
 	// preferred is the side believed, after resolution; when the
 	// sources could not be told apart (disputed) it is the side of the
 	// best-ranked passage, for the short answer only: the report and the
@@ -134,6 +137,7 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 			clusters = absorbLoneClaims(byEntity(ps, docWords), res.Sources, docWords)
 		}
 		for _, c := range clusters {
+			c.claims = isClaim
 			before := len(res.Discrepancies)
 			topic := name
 			if isClaim && len(clusters) > 1 {
