@@ -53,3 +53,18 @@ func TestTwoWordsOfARun(t *testing.T) {
 	})
 	reported(t, atmos, "average cloud size in July 1998")
 }
+
+// TestANumberOfThingsNamedN: n_isotopes is the number of isotopes: named
+// by the rest of its name, added up when counted, compared in "5+ stable
+// isotopes".
+func TestANumberOfThingsNamedN(t *testing.T) {
+	el := Schema{Tables: []Table{{Name: "elements", Rows: 118, Columns: []Column{{Name: "symbol", Type: "string"},
+		{Name: "n_isotopes", Type: "integer", Min: "1", Max: "40"}, {Name: "n_stable_isotopes", Type: "integer", Min: "0", Max: "10"},
+		{Name: "mass", Type: "float"}}}}}
+	checkCases(t, []parseCase{
+		{text: "avg mass of elements w/ 5+ stable isotopes", schema: el, want: want{Table: "elements",
+			Measures: []Measure{{Column: "mass", Agg: "avg"}}, Filters: []Filter{{"n_stable_isotopes", ">=", []string{"5"}}}}},
+		{text: "What's the total number of stable isotopes across all elements?", schema: el, want: want{Table: "elements",
+			Measures: []Measure{{Column: "n_stable_isotopes", Agg: "sum"}}}},
+	})
+}

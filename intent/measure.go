@@ -112,6 +112,13 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		return j + 1
 	}
 	src := func(end int) string { return p.src(i, end) }
+	if c, m, st := p.colAt(j, prefNum); agg == "count" && c != nil && st >= mWords && countsThings(c) && len(nameWords(c.Name)) >= 2 {
+		// "the total number of stable isotopes" over n_stable_isotopes:
+		// the numbers the column holds, added up
+		p.addMeasure(i, src(j+m), Measure{Column: c.Name, Agg: "sum"}, "")
+		p.use(i, j+m)
+		return j + m
+	}
 	if refs, v := p.valueHere(j, false); agg == "count" && v > 1 && p.rowWord(j+v-1) {
 		// "how many large airports" over a type large_airport: the rows
 		// of that value, whose last word names them
@@ -955,6 +962,9 @@ func (p *parser) countNounIn(start, end int) bool {
 // ("calls", "visits", "trips").
 func countsThings(c *Column) bool {
 	words := nameWords(c.Name)
+	if c.Type == "integer" && len(words) >= 2 && words[0] == "n" && !isIDLike(c) {
+		return true // n_isotopes: the number of them
+	}
 	return c.Type == "integer" && len(words) == 1 && isCountNoun(words[0]) && singular(words[0]) != words[0] && !isIDLike(c)
 }
 

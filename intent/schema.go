@@ -91,6 +91,14 @@ func (p *parser) colsAt(ti, i int) []colMatch {
 			out = append(out, colMatch{c, 1, mWords})
 			continue
 		}
+		if len(cw) >= 2 && cw[0] == "n" && !stop {
+			// n_isotopes, n_stable_isotopes: the number of what the rest
+			// of the name says
+			if n, ok := p.wordsAt(i, cw[1:]); ok {
+				out = append(out, colMatch{c, n, mWords})
+				continue
+			}
+		}
 		if len(cw) == 1 && p.runOfTwo(i, cw[0]) {
 			out = append(out, colMatch{c, 2, mWords}) // "low cloud" for cloudlow, "herd size" for herdsz
 			continue
