@@ -168,6 +168,42 @@ func (p *parser) leftovers() error {
 	return nil
 }
 
+// rankedMeasureFirst puts first, for a ranking, the measure said right
+// after its superlative: "which service line generated the most net
+// revenue" ranks by net revenue, not by the count of rows its "line" read.
+func (p *parser) rankedMeasureFirst() {
+	if p.in.Top == nil || len(p.in.Measures) < 2 || p.rankBy == "" {
+		return
+	}
+	sup := -1
+	for k := p.topPos; k < len(p.toks); k++ {
+		if p.toks[k].low == p.rankBy {
+			sup = k
+			break
+		}
+	}
+	if sup < 0 {
+		return
+	}
+	best, at := -1, len(p.toks)
+	for mi, m := range p.in.Measures {
+		if mi == 0 || m.Column == "" {
+			continue
+		}
+		for _, n := range p.notes {
+			if n.pos > sup && n.pos <= sup+3 && n.pos < at && strings.HasSuffix(n.text, " of "+m.Column) {
+				best, at = mi, n.pos
+			}
+		}
+	}
+	if best <= 0 || p.in.Measures[0].Column != "" {
+		return // only a count of rows read from a noun gives way
+	}
+	m := p.in.Measures[best]
+	p.in.Measures = slices.Delete(p.in.Measures, best, best+1)
+	p.in.Measures = slices.Insert(p.in.Measures, 0, m)
+}
+
 // defaults fills in what the request implies: the dimension of a bare
 // "top 5" (what it groups by), and the grain of a trend without one
 // (month when the period spans more than 62 days, day otherwise).
@@ -182,6 +218,7 @@ func (p *parser) defaults() error {
 		p.noteTop()
 	}
 	p.rankedFall()
+	p.rankedMeasureFirst()
 	p.byANumber()
 	if !slices.Contains(p.in.Analyses, AnalysisTrend) || p.date == nil {
 		return nil

@@ -60,3 +60,18 @@ func TestTheRowOfAnExtreme(t *testing.T) {
 		{text: "highest elevation of large airports", schema: ports, want: want{Table: "airports", Measures: []Measure{{Column: "elevation_ft", Agg: "max"}}, Filters: large}},
 	})
 }
+
+// TestTheMeasureAfterTheSuperlativeRanks: "which service line generated
+// the most net revenue" ranks by the net revenue said after "most", not
+// by the count of rows "line" read.
+func TestTheMeasureAfterTheSuperlativeRanks(t *testing.T) {
+	inv := schemaOf("invoices", Column{Name: "svc", Type: "string", Values: []string{"web", "print"}},
+		Column{Name: "iss_dt", Type: "date", Min: "2022-01-01", Max: "2024-12-31"}, Column{Name: "net_gbp", Type: "float"})
+	in, err := Parse("Which service line generated the most net revenue in 2024?", inv, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Measures) == 0 || in.Measures[0].Column != "net_gbp" || in.Top == nil || in.Top.Column != "svc" {
+		t.Errorf("measures %v top %+v: want the services ranked by net_gbp", in.Measures, in.Top)
+	}
+}
