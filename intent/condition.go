@@ -710,6 +710,15 @@ func (p *parser) percentOf(c *Column, num, kind string) string {
 			return strconv.FormatFloat(v/f, 'f', -1, 64)
 		}
 	}
+	if _, hi, ok := numRange(c); ok && strings.Contains(kind, "scaled") && columnScale(c.Name) == 1 && !unitInName(c.Name) {
+		if v, err := strconv.ParseFloat(num, 64); err == nil && hi > 0 && v > hi*1000 {
+			// "pop > 100M" over a POP of 0.24 to 1,051: the column is in
+			// some unit its name does not say (millions?); no row would
+			// pass as written
+			p.in.Unknown = append(p.in.Unknown, Unknown{Word: num, Reason: fmt.Sprintf(
+				"%s runs to %s only: say the number in %s's own unit (its name does not say which)", c.Name, c.Max, c.Name), Nearest: []string{c.Name}})
+		}
+	}
 	if !strings.Contains(kind, "pct") {
 		return num
 	}

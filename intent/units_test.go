@@ -516,3 +516,16 @@ func TestAPayPeriodTheNameLeavesUnsaid(t *testing.T) {
 			Filters: []Filter{{"wage", ">", []string{"10"}}}}},
 	})
 }
+
+// TestAScaledThresholdBeyondTheColumn: "pop > 100M" over a POP whose
+// values run to 1,051 (millions its name does not say) is reported: as
+// written no row passes.
+func TestAScaledThresholdBeyondTheColumn(t *testing.T) {
+	un := schemaOf("un86", Column{Name: "country", Type: "string", Values: []string{"Chad", "India"}},
+		Column{Name: "POP", Type: "float", Min: "0.24", Max: "1051.55"}, Column{Name: "DEN", Type: "float", Min: "1", Max: "900"})
+	reported(t, un, "avg DEN for countries with pop > 100M")
+	checkCases(t, []parseCase{
+		{text: "avg DEN for countries with pop > 100", schema: un, want: want{Table: "un86",
+			Measures: []Measure{{Column: "DEN", Agg: "avg"}}, Filters: []Filter{{"POP", ">", []string{"100"}}}, GroupBy: []Group{{"country", ""}}}},
+	})
+}
