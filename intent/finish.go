@@ -84,6 +84,12 @@ func (p *parser) bareColumns() error {
 			// each basin has, not a grouping by lake
 			p.addMeasure(i, src, Measure{Column: c.Name, Agg: "count_distinct"}, "")
 			p.named = true
+		case isText(c) && len(p.in.Measures) > 0 && p.keyOfRows(c) && p.toks[i+n-1].low != singular(p.toks[i+n-1].low) &&
+			i > 0 && (p.toks[i-1].low == "for" || p.toks[i-1].low == "of" || p.toks[i-1].low == "among" || p.toks[i-1].low == "across"):
+			// "avg density for countries with pop > 100" over a table of one
+			// row a country: the countries are the rows averaged over, not
+			// a grouping of one row each
+			p.understood(i, fmt.Sprintf("%s -> the rows of %s (each row is one %s)", src, p.t.Name, c.Name), src)
 		case isText(c) && !isIDLike(c):
 			p.addGroup(i, src, c.Name, "")
 		case isText(c) && len(p.in.Measures) == 0 && st == mEntity:
@@ -98,6 +104,12 @@ func (p *parser) bareColumns() error {
 		i += n - 1
 	}
 	return nil
+}
+
+// keyOfRows reports whether the text column c holds a different value on
+// every row of the chosen table, all of them known.
+func (p *parser) keyOfRows(c *Column) bool {
+	return len(c.Values) > 0 && int64(len(c.Values)) == p.t.Rows
 }
 
 // skipBack returns the index of the first token before i, going back over

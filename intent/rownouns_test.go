@@ -90,3 +90,21 @@ func TestPeopleOfARegistry(t *testing.T) {
 	visits := schemaOf("visits", Column{Name: "sex", Type: "integer", Min: "1", Max: "2"}, d("visit_dt", "1990-01-01", "2012-12-01"))
 	reported(t, visits, "How many patients visited in 2005?")
 }
+
+// TestRowsNamedByTheirKey: over a table of one row a country, "avg
+// density for countries with pop > 100" averages over those rows; it is
+// no grouping of one row each. Where the names repeat, it still groups.
+func TestRowsNamedByTheirKey(t *testing.T) {
+	cols := []Column{{Name: "country", Type: "string", Values: []string{"Chad", "India", "Peru"}},
+		{Name: "POP", Type: "float", Min: "0.24", Max: "1051.55"}, {Name: "DEN", Type: "float", Min: "1", Max: "900"}}
+	one := Schema{Tables: []Table{{Name: "un86", Rows: 3, Columns: cols}}}
+	checkCases(t, []parseCase{
+		{text: "avg DEN for countries with POP > 100", schema: one, want: want{Table: "un86",
+			Measures: []Measure{{Column: "DEN", Agg: "avg"}}, Filters: []Filter{{"POP", ">", []string{"100"}}}}},
+	})
+	many := Schema{Tables: []Table{{Name: "un86", Rows: 30, Columns: cols}}}
+	checkCases(t, []parseCase{
+		{text: "avg DEN for countries with POP > 100", schema: many, want: want{Table: "un86",
+			Measures: []Measure{{Column: "DEN", Agg: "avg"}}, Filters: []Filter{{"POP", ">", []string{"100"}}}, GroupBy: []Group{{"country", ""}}}},
+	})
+}
