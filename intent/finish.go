@@ -203,7 +203,7 @@ func (p *parser) rankedMeasureFirst() {
 			continue
 		}
 		for _, n := range p.notes {
-			if n.pos > sup && n.pos <= sup+3 && n.pos < at && strings.HasSuffix(n.text, " of "+m.Column) {
+			if n.pos > sup && n.pos <= sup+5 && n.pos < at && strings.HasSuffix(n.text, " of "+m.Column) {
 				best, at = mi, n.pos
 			}
 		}
@@ -212,6 +212,15 @@ func (p *parser) rankedMeasureFirst() {
 		return // only a count of rows read from a noun gives way
 	}
 	m := p.in.Measures[best]
+	if (p.singleSaid() || p.toks[min(sup+1, len(p.toks)-1)].low == "single") && m.Agg == "sum" {
+		// "the largest single invoice (net)": each group's extreme row
+		m.Agg = "min"
+		if p.in.Top.Desc {
+			m.Agg = "max"
+		}
+		p.dropNotes(" -> sum of " + m.Column)
+		p.understood(sup, fmt.Sprintf("single %s -> the %s of %s, row by row", p.rankBy, aggWords[m.Agg], m.Column), "single "+p.rankBy)
+	}
 	p.in.Measures = slices.Delete(p.in.Measures, best, best+1)
 	p.in.Measures = slices.Insert(p.in.Measures, 0, m)
 }

@@ -74,4 +74,12 @@ func TestTheMeasureAfterTheSuperlativeRanks(t *testing.T) {
 	if len(in.Measures) == 0 || in.Measures[0].Column != "net_gbp" || in.Top == nil || in.Top.Column != "svc" {
 		t.Errorf("measures %v top %+v: want the services ranked by net_gbp", in.Measures, in.Top)
 	}
+	// "the largest single invoice (net)": each service's largest one
+	in, err = Parse("Which service line had the largest single invoice (net)?", inv, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.Measures) == 0 || in.Measures[0] != (Measure{Column: "net_gbp", Agg: "max"}) {
+		t.Errorf("measures %v: want the services ranked by their largest net_gbp", in.Measures)
+	}
 }
