@@ -748,7 +748,7 @@ func (p *parser) partOfAnyYear() bool {
 		case "across", "average", "avg", "mean", "typical", "typically", "usually", "every", "each":
 			return true
 		case "of":
-			if units[p.toks[min(p.skip(i+1, "the")+0, len(p.toks)-1)].low] == "year" {
+			if k := i + 1; k < len(p.toks) && units[p.toks[k].low] == "year" || k+1 < len(p.toks) && p.toks[k].low == "the" && units[p.toks[k+1].low] == "year" {
 				return true
 			}
 		}

@@ -303,7 +303,7 @@ func (p *parser) payPeriodSaid(i int) bool {
 	// its values must be of such a pay: a salary of 30,000 to 250,000 is
 	// no hourly, nor monthly, wage
 	lo, hi, ok := numRange(c)
-	most := map[string]float64{"hours": 1000, "day": 10000, "week": 50000, "month": 100000}[unitAdverbs[p.low(i)]]
+	most := mostPaid[unitAdverbs[p.low(i)]]
 	if !ok || most > 0 && hi > most || unitAdverbs[p.low(i)] == "year" && lo < 1000 {
 		return false
 	}
@@ -323,6 +323,10 @@ func (p *parser) measureWordAt(i int) bool {
 	c, _, _ := p.colAtAny(i)
 	return c != nil && slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.Column == c.Name })
 }
+
+// mostPaid is the most a pay for a period may be: an "hourly" wage above
+// 1,000 is a longer period's.
+var mostPaid = map[string]float64{"hours": 1000, "day": 10000, "week": 50000, "month": 100000}
 
 // unitOfColumn reads a unit at i followed by "of" and a numeric column:
 // "years of education", "hours of overtime". It returns the column and

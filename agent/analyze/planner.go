@@ -494,8 +494,7 @@ func (b *planBuilder) measures() []measure {
 			mm.sql, mm.alias, mm.label = "count(*)", "rows", "rows"
 		case m.Since != "":
 			// "median days from booking to check-in", row by row
-			name := "days_" + m.Since + "_to_" + m.Column
-			mm.sql, mm.alias, mm.label = aggregate(m.Agg, spanSQL(m)), m.Agg+"_"+name, cmp.Or(aggWord(m.Agg), "total")+" days from "+m.Since+" to "+m.Column
+			mm.sql, mm.alias, mm.label = aggregate(m.Agg, spanSQL(m)), m.Agg+"_"+spanName(m), cmp.Or(aggWord(m.Agg), "total")+" days from "+m.Since+" to "+m.Column
 		case m.Times != "":
 			// price × quantity, row by row
 			name := m.Column + "_x_" + m.Times
@@ -925,6 +924,9 @@ func spanSQL(m intent.Measure) string {
 	return fmt.Sprintf("(epoch(CAST(%s AS TIMESTAMP)) - epoch(CAST(%s AS TIMESTAMP))) / 86400.0", quoteIdent(m.Column), quoteIdent(m.Since))
 }
 
+// spanName names a span's column: days_booked_on_to_arrival_dt.
+func spanName(m intent.Measure) string { return "days_" + m.Since + "_to_" + m.Column }
+
 // scaled divides the SQL expression by f, the scale a measure is shown
 // in; as it is when f is 0 or 1. The divisor is written as a decimal, so
 // that SQLite and PostgreSQL do not divide integers.
@@ -1121,8 +1123,7 @@ func (b *planBuilder) topRows(m intent.Measure, t *intent.TopN) {
 	by, what, sel := quoteIdent(m.Column), m.Column, b.star()
 	if m.Since != "" {
 		// each row with its days, ranked by them
-		name := "days_" + m.Since + "_to_" + m.Column
-		by, what, sel = spanSQL(m), "the days from "+m.Since+" to "+m.Column, sel+", "+spanSQL(m)+" AS "+quoteIdent(name)
+		by, what, sel = spanSQL(m), "the days from "+m.Since+" to "+m.Column, sel+", "+spanSQL(m)+" AS "+quoteIdent(spanName(m))
 	}
 	from, where, deps, args := b.at(m.Since == "")
 	if where == "" {
