@@ -79,7 +79,7 @@ func (p *parser) rowsAreEntities() bool {
 		}
 		switch {
 		case isText(c) && len(c.Values) > 0:
-			if int64(len(c.Values)) == p.t.Rows {
+			if p.keyOfRows(c) {
 				return true // a key: one value a row
 			}
 			repeats = true
