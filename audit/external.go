@@ -108,9 +108,10 @@ func ParseHeads(data []byte) ([]Head, error) {
 // check says what is wrong with a parsed head.
 func (h Head) check() error {
 	switch {
-	case h.Path == "" || strings.HasPrefix(h.Path, "#") || strings.ContainsFunc(h.Path, unicode.IsSpace):
-		// A log's path in a data dir has neither (logs/NAME.jsonl,
-		// sessions/ID/audit.jsonl), and the text form could not hold it.
+	case h.Path == "" || strings.HasPrefix(h.Path, "#") || strings.HasPrefix(h.Path, "{") || strings.ContainsFunc(h.Path, unicode.IsSpace):
+		// A log's path in a data dir has none of these (logs/NAME.jsonl,
+		// sessions/ID/audit.jsonl), and the text form could not hold it:
+		// "#" starts a comment and "{" the JSON form.
 		return fmt.Errorf("%q is not the path of a log in a data dir", h.Path)
 	case h.Entries < 0:
 		return fmt.Errorf("%d entries", h.Entries)
