@@ -508,32 +508,61 @@ func (p *parser) readUnitNames() {
 		if unitSpellings[w] == "" || p.toks[i].kind != kWord || p.namesColumnOrValue(w) {
 			continue
 		}
-		found := ""
-		for ci := range p.t.Columns {
-			if !isNumeric(&p.t.Columns[ci]) || isIDLike(&p.t.Columns[ci]) {
-				continue
-			}
-			ws := nameWords(p.t.Columns[ci].Name)
-			for k, cw := range ws {
-				if cw == w || unitSpellings[cw] != unitSpellings[w] {
-					continue
-				}
-				// the unit is no name of its own: the column's other word is
-				name := cw
-				if others := slices.Delete(slices.Clone(ws), k, k+1); len(others) == 1 {
-					name = others[0]
-				}
-				if found != "" && found != name {
-					found = "-" // two columns in that unit: not this pass's to choose
-				} else if found == "" {
-					found = name
-				}
-			}
+		found := p.unitName(w, false)
+		if found == "-" {
+			// "litres brewed" over batches(vol_l) joined to tanks(cap_l):
+			// the rows' own litres
+			found = p.unitName(w, true)
 		}
 		if found != "" && found != "-" {
 			p.toks[i].low = found
 		}
 	}
+}
+
+// unitName returns the name by which the unit w names a numeric column
+// of the chosen table (the column's other word: "vol" for vol_l), "-"
+// when it names two, "" when none; own keeps to the columns the table
+// has of its own, not through a join.
+func (p *parser) unitName(w string, own bool) string {
+	found := ""
+	for ci := range p.t.Columns {
+		if c := &p.t.Columns[ci]; !isNumeric(c) || isIDLike(c) || own && p.joinedColumn(c) {
+			continue
+		}
+		ws := nameWords(p.t.Columns[ci].Name)
+		for k, cw := range ws {
+			if cw == w || unitSpellings[cw] != unitSpellings[w] {
+				continue
+			}
+			// the unit is no name of its own: the column's other word is
+			name := cw
+			if others := slices.Delete(slices.Clone(ws), k, k+1); len(others) == 1 {
+				name = others[0]
+			}
+			if found != "" && found != name {
+				found = "-" // two columns in that unit: not this pass's to choose
+			} else if found == "" {
+				found = name
+			}
+		}
+	}
+	return found
+}
+
+// joinedColumn reports whether c is a column the chosen table has through
+// a join: one of a table it joins has a column of that name.
+func (p *parser) joinedColumn(c *Column) bool {
+	for _, j := range p.t.Joined {
+		ti := p.tableNamed(j)
+		if ti < 0 || ti == p.tix {
+			continue
+		}
+		if slices.ContainsFunc(p.s.Tables[ti].Columns, func(o Column) bool { return strings.EqualFold(o.Name, c.Name) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // unitAdverbs say a measure is per a unit of time: "hourly wage" over

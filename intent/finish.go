@@ -90,6 +90,11 @@ func (p *parser) bareColumns() error {
 			// row a country: the countries are the rows averaged over, not
 			// a grouping of one row each
 			p.understood(i, fmt.Sprintf("%s -> the rows of %s (each row is one %s)", src, p.t.Name, c.Name), src)
+		case isText(c) && p.toks[i+n-1].low != singular(p.toks[i+n-1].low) && i+n < len(p.toks) && p.toks[i+n].cond == 2 &&
+			strings.HasSuffix(p.toks[i+n].low, "ed"):
+			// "batches brewed in tanks installed before 2016": the tanks
+			// the condition after them picks, not a grouping by tank
+			p.understood(i, fmt.Sprintf("%s -> the rows' %s, which the condition after it picks", src, c.Name), src)
 		case isText(c) && !isIDLike(c):
 			p.addGroup(i, src, c.Name, "")
 		case isText(c) && len(p.in.Measures) == 0 && st == mEntity:

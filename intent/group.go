@@ -1011,7 +1011,7 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 		}
 		if col == "" {
 			p.useRanked(i, j)
-			if isCountNoun(p.low(j)) && !tableWord(p.t, p.low(j)) {
+			if isCountNoun(p.low(j)) || tableWord(p.t, p.low(j)) {
 				// "which shipment": the rows ranked, not a count of them
 				p.understood(j, fmt.Sprintf("%s -> the rows of %s", p.toks[j].raw, p.t.Name), p.toks[j].raw)
 				p.use(j, j+1)

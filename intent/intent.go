@@ -261,6 +261,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.readAbbreviations,
 		p.dateSpans,
 		p.chooseDateColumn,
+		p.verbYears,
 		p.times,
 		p.yearColumnTimes,
 		p.periodInData,

@@ -142,6 +142,11 @@ func (p *parser) countAt(i int, agg string, n int) int {
 	}
 	w := p.low(j)
 	switch {
+	case agg == "count" && p.low(i) == "how" && p.saidUnit(j) != nil:
+		// "how many litres" over vol_l: the litres the rows hold, added up
+		p.addMeasure(i, src(j+1), Measure{Column: p.saidUnit(j).Name, Agg: "sum"}, "")
+		p.use(i, j+1)
+		return j + 1
 	case units[w] != "" && agg == "count":
 		return p.countPeriods(i, j, units[w])
 	case quantityWords[w] && agg == "count":
@@ -1036,4 +1041,18 @@ func threshold(f Filter) bool {
 		return len(f.Values) != 1 || f.Values[0] != "0"
 	}
 	return false
+}
+
+// saidUnit returns the numeric column the word at j names by the unit it
+// is in, other than a unit of time ("litres" over vol_l, which
+// readUnitNames read as the column's other word), or nil.
+func (p *parser) saidUnit(j int) *Column {
+	u := strings.ToLower(p.toks[j].raw)
+	if unitSpellings[u] == "" || units[u] != "" || !p.free(j) || p.toks[j].kind != kWord || p.toks[j].low == u {
+		return nil
+	}
+	if c, m, _ := p.colAt(j, prefNum); c != nil && m == 1 && isNumeric(c) && !isIDLike(c) {
+		return c
+	}
+	return nil
 }

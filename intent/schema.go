@@ -629,9 +629,10 @@ func (p *parser) chooseTable() error {
 					}
 				}
 			}
-			if w, name := p.toks[i].low, strings.ToLower(t.Name); p.toks[i].kind == kWord && len(w) >= 5 && strings.HasSuffix(w, "ed") &&
-				isLetters(name) && (sameWord(w, singular(name)) || abbreviates(w, name)) {
-				scores[ti] += 2 // "customers who ordered": the orders table (ord), as if named
+			if w := p.toks[i].low; p.toks[i].kind == kWord && len(w) >= 5 && strings.HasSuffix(w, "ed") && slices.ContainsFunc(nameWords(t.Name), func(name string) bool {
+				return len(name) >= 3 && (sameWord(w, singular(name)) || abbreviates(w, name) || abbreviates(nounRoot(w), name))
+			}) {
+				scores[ti] += 2 // "customers who ordered": the orders table (ord), as if named; "brewed": brw_batches
 			}
 			if ms := p.colsAt(ti, i); len(ms) > 0 {
 				best := 0

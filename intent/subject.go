@@ -28,6 +28,9 @@ func tableWord(t *Table, w string) bool {
 			if len(s) >= 4 && len(nw) > len(s) && (strings.HasPrefix(nw, s) || strings.HasSuffix(nw, s) || strings.HasSuffix(nw, w) || strings.HasSuffix(nw, s+"s")) {
 				return true
 			}
+			if len(nw) >= 3 && (abbreviates(s, nw) || abbreviates(nounRoot(w), nw)) {
+				return true // "benchmark" over bench, "brewed" over brw_batches
+			}
 		}
 	}
 	return false

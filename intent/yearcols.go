@@ -171,3 +171,38 @@ func (p *parser) columnByName(name string) *Column {
 	}
 	return nil
 }
+
+// verbYearOps are the words between a verb and the year it is said of:
+// "installed before 2016", "founded in 1990".
+var verbYearOps = map[string]string{"before": "<", "after": ">", "in": "=", "since": ">=", "during": "="}
+
+// verbYears reads a year said of a verb that names a year column, beside
+// a date column the period would otherwise go to: "batches brewed in
+// tanks installed before 2016" over brw_dt and install_yr is install_yr <
+// 2016, not a brew date before 2016.
+func (p *parser) verbYears() error {
+	if p.t == nil || p.date == nil {
+		return nil
+	}
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if !p.isYearColumn(c) {
+			continue
+		}
+		i, n := p.verbNames(c)
+		if n == 0 {
+			continue
+		}
+		k := i + n
+		op, ok := verbYearOps[p.low(k)]
+		y := p.low(k + 1)
+		if !ok || !p.free(k+1) || len(y) != 4 || !isDigits(y) {
+			continue
+		}
+		if k+2 < len(p.toks) && (p.toks[k+2].kind == kWord && (isMonth(p.low(k+2)) || units[p.low(k+2)] != "") || p.low(k+2) == "-") {
+			continue // "in 2016 q1", "in 2016-03": a period, not a year
+		}
+		p.addCondition(k, k+2, i, i+n, c, op, y)
+	}
+	return nil
+}

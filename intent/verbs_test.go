@@ -1,0 +1,68 @@
+package intent
+
+import "testing"
+
+// packing is a table of packing jobs joined through station_id to the
+// stations they ran at: its own wt_kg beside the station's cap_kg, its
+// date pck_dt beside the station's open_yr.
+func packing() Schema {
+	jobs := Table{Name: "pck_jobs", Rows: 900, Joined: []string{"stations"}, Columns: []Column{
+		{Name: "job_id", Type: "string", Values: []string{"J001", "J002"}},
+		{Name: "pck_dt", Type: "date", Min: "2022-01-03", Max: "2024-12-20"},
+		{Name: "station_id", Type: "string", Values: []string{"S1", "S2"}},
+		{Name: "wt_kg", Type: "float", Min: "1", Max: "900"},
+		{Name: "hall", Type: "string", Values: []string{"North", "South"}},
+		{Name: "cap_kg", Type: "integer", Min: "1000", Max: "5000"},
+		{Name: "open_yr", Type: "integer", Min: "2010", Max: "2022"},
+	}}
+	stations := Table{Name: "stations", Rows: 6, Columns: []Column{
+		{Name: "station_id", Type: "string", Values: []string{"S1", "S2"}},
+		{Name: "hall", Type: "string", Values: []string{"North", "South"}},
+		{Name: "cap_kg", Type: "integer", Min: "1000", Max: "5000"},
+		{Name: "open_yr", Type: "integer", Min: "2010", Max: "2022"},
+	}}
+	return Schema{Tables: []Table{jobs, stations}}
+}
+
+// understoodAll checks a parse that must apply every word.
+func understoodAll(t *testing.T, cases []parseCase) {
+	t.Helper()
+	for _, c := range cases {
+		if in, err := Parse(c.text, c.schema, now); err == nil && len(in.Unknown) > 0 {
+			t.Errorf("Parse(%q).Unknown = %+v; want every word applied", c.text, in.Unknown)
+		}
+	}
+	checkCases(t, cases)
+}
+
+// TestTheTableSaidAsAVerb: a verb whose root the table's name abbreviates
+// names the table and its rows ("packed" over pck_jobs, "benchmark" over
+// bench); a year said of a verb that names a year column filters that
+// column, not the date; a unit counted ("how many kilograms") adds the column
+// up, and where two columns are in the unit the table's own is meant.
+func TestTheTableSaidAsAVerb(t *testing.T) {
+	s := packing()
+	wt := Measure{Column: "wt_kg", Agg: "sum"}
+	y2023 := &TimeRange{Column: "pck_dt", Start: "2023-01-01", End: "2024-01-01", Label: "2023"}
+	bench := schemaOf("bench", Column{Name: "time", Type: "float", Min: "0.1", Max: "90"},
+		Column{Name: "test_group", Type: "string", Values: []string{"prog", "io"}})
+	understoodAll(t, []parseCase{
+		{"how many kilograms did we pack in total during 2023?", s, want{Table: "pck_jobs", Measures: []Measure{wt}, Time: y2023}},
+		{"For 2023, the total kilos packed at each hall", s, want{Table: "pck_jobs", Measures: []Measure{wt}, Time: y2023, GroupBy: []Group{{Column: "hall"}}}},
+		{"average weight of jobs packed at stations opened before 2016", s, want{Table: "pck_jobs",
+			Measures: []Measure{{Column: "wt_kg", Agg: "avg"}}, Filters: []Filter{{"open_yr", "<", []string{"2016"}}}}},
+		{"median benchmark time for the prog test group", bench, want{Table: "bench",
+			Measures: []Measure{{Column: "time", Agg: "median"}}, Filters: []Filter{eq("test_group", "prog")}}},
+	})
+}
+
+// TestWhichRowOfTheTableWasTheMost: "which shipment was the heaviest" over
+// a table of shipments is the heaviest row, not a count of shipments.
+func TestWhichRowOfTheTableWasTheMost(t *testing.T) {
+	s := schemaOf("shipments", Column{Name: "shp_id", Type: "string", Values: []string{"S000", "S001"}},
+		Column{Name: "wt_kg", Type: "float", Min: "1", Max: "490"})
+	understoodAll(t, []parseCase{
+		{"which shipment was the heaviest", s, want{Table: "shipments", Measures: []Measure{{Column: "wt_kg", Agg: "avg"}}, Top: &TopN{N: 1, Desc: true}}},
+		{"how many kilograms", s, want{Table: "shipments", Measures: []Measure{{Column: "wt_kg", Agg: "sum"}}}},
+	})
+}
