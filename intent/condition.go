@@ -2,6 +2,7 @@ package intent
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -755,4 +756,36 @@ func (p *parser) valueOf(i int) bool {
 		return true
 	}
 	return false
+}
+
+// numberedBefore go before a level said by its number: "students in grade 7".
+var numberedBefore = setOf("in", "of", "for", "at", "from", "on")
+
+// numberedLevels reads an integer column of few levels named with one of
+// them after it as that level: "in grade 7" over grade (6 to 8) is grade =
+// 7, as "in region 5" is; not a measure of grade beside an unexplained 7.
+func (p *parser) numberedLevels() error {
+	if p.t == nil {
+		return nil
+	}
+	for i := 1; i+1 < len(p.toks); i++ {
+		c, n, st := p.colAt(i, prefNum)
+		if c == nil || st < mWords || !isNumeric(c) || isIDLike(c) || p.isYearColumn(c) || !numberedBefore[p.low(i-1)] {
+			continue
+		}
+		num := p.low(i + n)
+		if next := p.toks[min(i+n+1, len(p.toks)-1)].low; !p.free(i+n) || !isDigits(num) || i+n+1 < len(p.toks) &&
+			(units[next] != "" || measureUnits[next] || next == "%" || next == "," || next == "and" || next == "or" || next == "-" || next == "to") {
+			// "grade 1, 2 and 3", "grade 6 to 8": a list or a range, read as such
+			continue
+		}
+		lo, err1 := strconv.ParseFloat(c.Min, 64)
+		hi, err2 := strconv.ParseFloat(c.Max, 64)
+		v, _ := strconv.ParseFloat(num, 64)
+		if err1 != nil || err2 != nil || lo != math.Trunc(lo) || hi != math.Trunc(hi) || hi-lo > 50 || v < lo || v > hi {
+			continue
+		}
+		p.addCondition(i, i+n+1, i, i+n, c, "=", num)
+	}
+	return nil
 }

@@ -85,7 +85,7 @@ func (p *parser) bareColumns() error {
 			p.addMeasure(i, src, Measure{Column: c.Name, Agg: "count_distinct"}, "")
 			p.named = true
 		case isText(c) && len(p.in.Measures) > 0 && p.keyOfRows(c) && p.toks[i+n-1].low != singular(p.toks[i+n-1].low) &&
-			i > 0 && (p.toks[i-1].low == "for" || p.toks[i-1].low == "of" || p.toks[i-1].low == "among" || p.toks[i-1].low == "across"):
+			rowsOf[p.toks[max(p.skipBackToks(i, "the", "all")-1, 0)].low] && i > 0:
 			// "avg density for countries with pop > 100" over a table of one
 			// row a country: the countries are the rows averaged over, not
 			// a grouping of one row each
@@ -115,6 +115,18 @@ func (p *parser) bareColumns() error {
 // every row of the chosen table, all of them known.
 func (p *parser) keyOfRows(c *Column) bool {
 	return len(c.Values) > 0 && int64(len(c.Values)) == p.t.Rows
+}
+
+// rowsOf go before the rows a measure is over: "for countries", "of all
+// the countries".
+var rowsOf = setOf("for", "of", "among", "across")
+
+// skipBackToks is skipBack over the words as written, read or not.
+func (p *parser) skipBackToks(i int, filler ...string) int {
+	for i > 0 && slices.Contains(filler, p.toks[i-1].low) {
+		i--
+	}
+	return i
 }
 
 // skipBack returns the index of the first token before i, going back over

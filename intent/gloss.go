@@ -54,8 +54,15 @@ func (p *parser) readGlosses(toks []token) []token {
 			ratio = ratio || t.low == "/"
 		}
 		k := len(out)
-		for k > 0 && len(out)-k < 4 && (glossable(out[k-1]) && !p.valueName(out[k-1]) || ratio && out[k-1].low == "per") {
+		if unitSaid(out, toks[i+1].raw) {
+			k -= 2 // "age in yrs (ageyr)": the column's own unit, said
+		}
+		for k > 0 && len(out)-k < 5 && (glossable(out[k-1]) && !p.valueName(out[k-1]) || ratio && out[k-1].low == "per" ||
+			out[k-1].low == "-" && k >= 2 && k < len(out) && glossable(out[k-2])) { // "black-market premium (barb2)"
 			k--
+		}
+		if k < len(out) && out[k].low == "-" {
+			k++
 		}
 		if k == len(out) || p.valueOfNamed(out[k:], toks[i+1:j]) {
 			out = append(out, toks[i])
@@ -75,6 +82,23 @@ func (p *parser) readGlosses(toks []token) []token {
 		i = j
 	}
 	return out
+}
+
+// unitSaid reports whether the words before a gloss end in "in" and a
+// unit the glossing column's name says: "age in yrs (ageyr)".
+func unitSaid(out []token, name string) bool {
+	n := len(out)
+	if n < 3 || out[n-2].low != "in" {
+		return false
+	}
+	u := out[n-1].low
+	low := strings.ToLower(name)
+	for w, unit := range units {
+		if unit != "" && unit == units[u] && len(w) >= 2 && strings.HasSuffix(low, w) && len(low) > len(w) {
+			return true
+		}
+	}
+	return unitSpellings[u] != "" && slices.ContainsFunc(nameWords(name), func(w string) bool { return unitSpellings[w] == unitSpellings[u] })
 }
 
 // glossable reports whether t may be a word of a glossed phrase. A

@@ -924,6 +924,11 @@ func (p *parser) leadsRanking(start, i int) bool {
 	return false
 }
 
+// comparatives rank as superlatives do after "which", when nothing
+// follows to compare with: "which of the two schools scored higher".
+var comparatives = map[string]bool{"higher": true, "larger": true, "bigger": true, "greater": true, "more": true,
+	"lower": false, "smaller": false, "fewer": false, "less": false}
+
 // namesTheRows reports whether the word at j names the rows of the chosen
 // table, each row one of them: "city" over a table of cities.
 func (p *parser) namesTheRows(j int) bool {
@@ -984,6 +989,9 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 	}
 	for k := after; k < len(p.toks) && k <= after+4; k++ {
 		desc, ok := superlatives[p.low(k)]
+		if d, cmp := comparatives[p.low(k)]; cmp && !hasN && p.free(k) && !slices.ContainsFunc(p.toks[k+1:], func(t token) bool { return t.low == "than" }) {
+			desc, ok = d, true // "which school has the higher average": of the two, the one ranked first
+		}
 		if !ok {
 			continue
 		}

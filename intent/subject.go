@@ -271,7 +271,7 @@ var tailWords = setOf("rate", "rates", "level", "levels", "figure", "figures", "
 	"amounts", "numbers", "type", "types", "category", "categories", "kind", "kinds", "group", "groups", "class",
 	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings", "speed", "speeds",
 	"price", "prices", "score", "scores", "index", "status", "code", "codes", "stage", "stages", "grade", "grades",
-	"band", "bands", "tier", "tiers", "bracket", "brackets", "cover")
+	"band", "bands", "tier", "tiers", "bracket", "brackets", "cover", "model", "models", "name", "names", "label", "labels")
 
 // numericColumnWord reports whether w is a word of a numeric column's name:
 // "fertility" of fert_rate, after which "rate" changes nothing. After a
@@ -823,6 +823,16 @@ func (p *parser) extremeOfOneRow() error {
 			return nil
 		}
 		desc = adj.desc
+		for k := 1; k < len(p.toks); k++ {
+			if p.toks[k-1].low == "on" && p.free(k-1) && p.free(k) && averageWords[p.toks[k].low] {
+				// "which species has the heaviest fish on average": each
+				// species's average weight, not its one heaviest fish
+				m.Agg = "avg"
+				p.use(k-1, k+1)
+				p.understood(k-1, fmt.Sprintf("%s %s -> ranked by each %s's average %s", p.rankBy, p.src(k-1, k+1), p.in.Top.Column, m.Column), p.src(k-1, k+1))
+				return nil
+			}
+		}
 	} else {
 		said = "single " + p.rankBy // "which site had the single lowest yield"
 	}
@@ -1111,4 +1121,40 @@ func (p *parser) namesShown() bool {
 // ("bounces", "births"), of which "w rate" is not the column.
 func (p *parser) countColumnNamed(w string) bool {
 	return p.t != nil && p.countColumnOf(w) != nil
+}
+
+// tableCalled reads the words before "table" (or "dataset") that spell
+// parts of the chosen table's name as the table named: "the UN 1986
+// table" over un86, "the risk table" over perisk; a year among them is
+// the name's, not a period.
+func (p *parser) tableCalled() error {
+	if p.t == nil {
+		return nil
+	}
+	name := strings.ToLower(p.t.Name)
+	for e := 1; e < len(p.toks); e++ {
+		if w := p.low(e); w != "table" && w != "dataset" {
+			continue
+		}
+		k := e
+		for k > 0 && e-k < 3 && p.free(k-1) {
+			w := p.low(k - 1)
+			switch {
+			case isDigits(w) && len(w) == 4 && (strings.Contains(name, w) || strings.Contains(name, w[2:])):
+			case isLetters(w) && len(w) >= 2 && strings.Contains(name, w):
+			default:
+				w = ""
+			}
+			if w == "" {
+				break
+			}
+			k--
+		}
+		if k == e {
+			continue
+		}
+		p.use(k, e+1)
+		p.understood(k, fmt.Sprintf("%s -> table %s", p.src(k, e+1), p.t.Name), p.src(k, e+1))
+	}
+	return nil
 }

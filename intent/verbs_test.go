@@ -66,3 +66,43 @@ func TestWhichRowOfTheTableWasTheMost(t *testing.T) {
 		{"how many kilograms", s, want{Table: "shipments", Measures: []Measure{{Column: "wt_kg", Agg: "sum"}}}},
 	})
 }
+
+// TestPhrasesAroundNamedColumns: a gloss over a hyphenated phrase or one
+// that ends in the column's unit, a comparative after "which", a level
+// said by its number, "on average" after a superlative of one row, the
+// table called by parts of its name, "of all the countries" over a table
+// of countries, and a noun after a column that names its values.
+func TestPhrasesAroundNamedColumns(t *testing.T) {
+	ctry := Column{Name: "nation", Type: "string", Values: []string{"Chad", "Peru", "Fiji"}}
+	risk := schemaOf("wb1999", ctry, Column{Name: "frx3", Type: "float", Min: "-3", Max: "6"},
+		Column{Name: "popm", Type: "float", Min: "0.1", Max: "1200"})
+	risk.Tables[0].Rows = 3 // one row a nation
+	kids := schemaOf("pupils", Column{Name: "campus", Type: "string", Values: []string{"East", "West"}},
+		Column{Name: "form", Type: "float", Min: "7", Max: "9"}, Column{Name: "ageyr", Type: "integer", Min: "11", Max: "15"},
+		Column{Name: "math", Type: "float", Min: "0", Max: "100"})
+	catch := schemaOf("fish", Column{Name: "breed", Type: "string", Values: []string{"Pike", "Perch"}},
+		Column{Name: "mass_g", Type: "float", Min: "5", Max: "1600"})
+	runs := schemaOf("bench", Column{Name: "chip", Type: "string", Values: []string{"i7", "m1"}},
+		Column{Name: "secs", Type: "float", Min: "0.1", Max: "90"})
+	one := func(col string) *TopN { return &TopN{N: 1, Column: col, Desc: true} }
+	understoodAll(t, []parseCase{
+		{"Which nation has the highest free-market index (frx3)?", risk, want{Table: "wb1999",
+			Measures: []Measure{{Column: "frx3", Agg: "avg"}}, Top: one("nation")}},
+		{"mean age in yrs (ageyr) by campus", kids, want{Table: "pupils",
+			Measures: []Measure{{Column: "ageyr", Agg: "avg"}}, GroupBy: []Group{{Column: "campus"}}}},
+		{"Which campus has the higher average math score?", kids, want{Table: "pupils",
+			Measures: []Measure{{Column: "math", Agg: "avg"}}, Top: one("campus")}},
+		{"How many of the East pupils were in form 8?", kids, want{Table: "pupils",
+			Measures: []Measure{countRows}, Filters: []Filter{eq("form", "8"), eq("campus", "East")}}},
+		{"Which breed has the heaviest fish on average?", catch, want{Table: "fish",
+			Measures: []Measure{{Column: "mass_g", Agg: "avg"}}, Top: one("breed")}},
+		{"Which nation has the largest popm in the WB 1999 table?", risk, want{Table: "wb1999",
+			Measures: []Measure{{Column: "popm", Agg: "avg"}}, Top: one("nation")}},
+		{"What is the combined popm of all the nations in the WB table?", risk, want{Table: "wb1999",
+			Measures: []Measure{{Column: "popm", Agg: "sum"}}}},
+		{"How many distinct chip models appear in the bench results?", runs, want{Table: "bench",
+			Measures: []Measure{{Column: "chip", Agg: "count_distinct"}}}},
+	})
+	// a comparison with something named is no ranking
+	reported(t, kids, "which campus has a higher math score than West")
+}
