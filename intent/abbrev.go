@@ -75,6 +75,14 @@ func (p *parser) readAbbreviations() error {
 			}
 			continue
 		}
+		if p.free(i) && p.toks[i].kind == kWord && placeNouns[w] && !p.namesData(w) {
+			// "by location" over loc: a place names a column of places,
+			// never a number
+			if cw := p.abbreviationOf(i); cw != "" && p.onlyText(cw) {
+				p.toks[i].low = cw
+			}
+			continue
+		}
 		if cw := p.abbreviationBeside(i); cw != "" && p.free(i) && stopwords[w] {
 			p.toks[i].low = cw // "check-in" for chk_in_dt: a common verb, but the next word is the name's next
 			continue

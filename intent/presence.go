@@ -72,6 +72,18 @@ func (p *parser) presence() error {
 			i = end - 1
 		} else if end := p.hasText(i); end > i {
 			i = end - 1
+		} else if c, end, neg := p.dateSaid(i); c != nil {
+			// "unpaid invoices" over paid_dt: the rows with no paid date
+			op, what := "is not null", "is not empty"
+			if neg {
+				op, what = "is null", "is empty"
+			}
+			src := p.src(i, end)
+			p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: op})
+			p.filterRead(c.Name, i)
+			p.understood(i, fmt.Sprintf("%s -> %s %s", src, c.Name, what), src+" ("+c.Name+" "+what+")")
+			p.use(i, end)
+			i = end - 1
 		} else if c := p.participleColumn(i); c != nil {
 			p.presenceOf(i, i, i+1, c, false)
 			if p.described == nil {
@@ -175,6 +187,66 @@ func (p *parser) participleColumn(i int) *Column {
 	return c
 }
 
+// dateSaid reads at i a verb that names a date column, said of the rows
+// with no period after it, as the rows where that date is set ("paid
+// invoices", "invoices that were paid") or, negated, where it is not
+// ("unpaid invoices", "orders not shipped"): the date column, the end of
+// the phrase and whether it is negated.
+func (p *parser) dateSaid(i int) (*Column, int, bool) {
+	w, neg := p.low(i), false
+	if b := p.skipBackToks(i, "that", "which", "who") - 1; beWords[w] && b >= 0 && p.rowsWord(b) {
+		i++ // "invoices that were paid"
+		if p.low(i) == "not" || p.low(i) == "never" {
+			neg, i = true, i+1
+		}
+		w = p.low(i)
+		if e := p.low(i + 1); e != "" && e != "and" && e != "," && e != "?" && e != "." {
+			return nil, 0, false // "paid in 2023", "paid late": said of the date's value
+		}
+	} else {
+		if w == "not" || w == "never" {
+			neg, i = true, i+1
+			w = p.low(i)
+		}
+		if !p.rowsNoun(i + 1) {
+			return nil, 0, false
+		}
+	}
+	if r, ok := strings.CutPrefix(w, "un"); ok && !neg && p.dateNamed(w) == nil {
+		neg, w = true, r // "unpaid", "unshipped"
+	}
+	c := p.dateNamed(w)
+	if c == nil || !p.free(i) {
+		return nil, 0, false
+	}
+	return c, i + 1, neg
+}
+
+// dateNamed returns the one date column whose name's word (other than
+// "date" or "dt") is the verb w: paid_dt for "paid", ship_date for
+// "shipped".
+func (p *parser) dateNamed(w string) *Column {
+	if len(w) < 4 || !isLetters(w) {
+		return nil
+	}
+	var found *Column
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if !isDate(c) {
+			continue
+		}
+		if slices.ContainsFunc(nameWords(c.Name), func(cw string) bool {
+			return cw != "date" && cw != "dt" && len(cw) >= 3 && (cw == w || sameWord(w, cw) || nounRoot(w) == cw)
+		}) {
+			if found != nil {
+				return nil
+			}
+			found = c
+		}
+	}
+	return found
+}
+
 // countable reports whether rows can have or lack c: a numeric column
 // that is no identifier and no year.
 func (p *parser) countable(c *Column) bool {
@@ -207,6 +279,13 @@ func (p *parser) presenceOf(i, from, end int, c *Column, neg bool) {
 func (p *parser) rowsNoun(i int) bool {
 	w := p.low(i)
 	return w != "" && p.toks[i].kind == kWord && (isCountNoun(w) || personNouns[w] || tableWord(p.t, w) || w == "rows" || w == "records")
+}
+
+// rowsWord reports whether the word at i, read or not, names the table's
+// rows.
+func (p *parser) rowsWord(i int) bool {
+	w := p.toks[i].low
+	return p.toks[i].kind == kWord && (isCountNoun(w) || personNouns[w] || tableWord(p.t, w) || w == "rows" || w == "records")
 }
 
 // versusNot reads "smokers vs non-smokers", "married vs unmarried",

@@ -738,6 +738,9 @@ func (p *parser) verbNames(c *Column) (int, int) {
 			continue
 		}
 		for i, t := range p.toks {
+			if irregularParticiples[t.low] && t.low == cw && !t.used {
+				return i, 1 // "invoices paid in 2023": paid_dt
+			}
 			if t.used || t.kind != kWord || stopwords[t.low] || len(t.low) < 5 || !strings.HasSuffix(t.low, "ed") {
 				continue // "shipped", "signed up"; not "shipping cost", a noun
 			}
@@ -751,6 +754,10 @@ func (p *parser) verbNames(c *Column) (int, int) {
 	}
 	return 0, 0
 }
+
+// irregularParticiples say what happened to a row without -ed: "paid",
+// "sold", "sent".
+var irregularParticiples = setOf("paid", "sold", "sent", "built", "bought", "won", "lost", "spent", "born", "made", "held", "begun", "shown", "taken", "given")
 
 // dateHints are words in the name of the date column that says when a
 // sale happened.

@@ -404,7 +404,11 @@ func (p *parser) amountRate(i int) bool {
 // "missed" do ("shots made") and are not here.
 var accrualVerbs = setOf("scored", "owned", "earned", "paid", "spent", "incurred", "received", "collected",
 	"accumulated", "grabbed", "born", "committed", "recorded", "logged", "registered", "reported", "produced",
-	"generated", "consumed", "used", "held", "kept", "carried", "hauled", "shipped", "delivered", "raised", "donated")
+	"generated", "consumed", "used", "held", "kept", "carried", "hauled", "shipped", "delivered", "raised", "donated",
+	"operate", "operated")
+
+// pooling go before "both years", "all months": every period at once.
+var pooling = setOf("across", "over", "in", "for", "from")
 
 // afterRead reports whether the word at i follows a word read as a column,
 // a measure or the rows, with only a form of "be" between them.
@@ -477,7 +481,7 @@ func (p *parser) wordOfNamed(i int) bool {
 var fillers = setOf("simple", "simply", "plain", "unweighted", "just", "logged", "recorded", "reported", "happened",
 	"occurred", "reached", "give", "break", "show", "figure", "figures", "series", "inclusive", "onward",
 	"onwards", "overall", "altogether", "actually", "exactly", "roughly", "approximately", "about", "around",
-	"exist", "exists", "existed", "appear", "appears", "listed", "observed", "seen", "data", "dataset", "rows",
+	"exist", "exists", "existed", "appear", "appears", "listed", "observed", "seen", "data", "dataset", "rows", "known",
 	"covered", "represented", "survey", "surveys", "surveyed",
 	"record", "records", "entries", "table", "file", "sheet", "spreadsheet", "please", "quickly", "briefly",
 	"precisely", "respectively", "separately", "individually", "ones", "single", "value", "values", "number",
@@ -566,6 +570,12 @@ func (p *parser) asides() error {
 			// "points scored", "DVDs owned", "babies were born": how the
 			// measure or the rows came to be
 		case (w == "each" || w == "every" || w == "all") && len(p.in.GroupBy) > 0:
+		case units[w] != "" && w != singular(w) && i >= 2 && (p.low(i-1) == "both" || p.low(i-1) == "all") && pooling[p.low(i-2)] &&
+			p.in.Time == nil && p.in.Compare == nil && !slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Grain != "" }):
+			// "top trucks across both years": every period's rows, pooled
+			p.understood(i-2, fmt.Sprintf("%s -> every row, the %s pooled", p.src(i-2, i+1), w), p.src(i-2, i+1))
+			p.use(i-2, i+1)
+			continue
 		case fillers[w] && !weighty[w]:
 		case p.low(i+1) == "as" && p.valueStart[p.skip(i+2, "a", "an", "the")] && asVerb(w):
 			// "worked as nurses", "classified as rain": the value says it

@@ -1,6 +1,9 @@
 package intent
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // packing is a table of packing jobs joined through station_id to the
 // stations they ran at: its own wt_kg beside the station's cap_kg, its
@@ -105,4 +108,34 @@ func TestPhrasesAroundNamedColumns(t *testing.T) {
 	})
 	// a comparison with something named is no ranking
 	reported(t, kids, "which campus has a higher math score than West")
+}
+
+// TestRowsADateIsSetFor: a verb that names a date column, said of the
+// rows, picks the rows with that date ("paid invoices") or without it
+// ("unpaid invoices"); said with a period it is the period's date column.
+// "Across both years" pools the periods; a place noun abbreviates a
+// column of places.
+func TestRowsADateIsSetFor(t *testing.T) {
+	bills := schemaOf("bills", Column{Name: "bill_no", Type: "string", Values: []string{"B1", "B2"}},
+		Column{Name: "issue_dt", Type: "date", Min: "2022-01-03", Max: "2023-12-20"},
+		Column{Name: "paid_dt", Type: "date", Min: "2022-01-10", Max: "2024-01-20"},
+		Column{Name: "amt", Type: "float", Min: "10", Max: "900"})
+	notNull := Filter{Column: "paid_dt", Op: "is not null"}
+	isNull := Filter{Column: "paid_dt", Op: "is null"}
+	stalls := schemaOf("stall_sales", Column{Name: "sale_dt", Type: "date", Min: "2022-01-01", Max: "2023-12-31"},
+		Column{Name: "stall", Type: "string", Values: []string{"Pho Real", "Wok On"}},
+		Column{Name: "loc", Type: "string", Values: []string{"Harbor", "Park"}}, Column{Name: "rev", Type: "float", Min: "10", Max: "900"})
+	understoodAll(t, []parseCase{
+		{"# unpaid bills", bills, want{Table: "bills", Measures: []Measure{countRows}, Filters: []Filter{isNull}}},
+		{"how many paid bills", bills, want{Table: "bills", Measures: []Measure{countRows}, Filters: []Filter{notNull}}},
+		{"total amt of bills that were not paid", bills, want{Table: "bills", Measures: []Measure{{Column: "amt", Agg: "sum"}}, Filters: []Filter{isNull}}},
+		{"top 2 stalls by total rev across both years", stalls, want{Table: "stall_sales", Measures: []Measure{{Column: "rev", Agg: "sum"}},
+			Top: &TopN{N: 2, Column: "stall", Desc: true}}},
+		{"total rev by location", stalls, want{Table: "stall_sales", Measures: []Measure{{Column: "rev", Agg: "sum"}}, GroupBy: []Group{{Column: "loc"}}}},
+	})
+	// a paid date's value said is a period or a comparison, not presence
+	in, err := Parse("how many bills were paid in 2023", bills, now)
+	if err != nil || in.Time == nil || in.Time.Column != "paid_dt" || slices.ContainsFunc(in.Filters, func(f Filter) bool { return f.Op == "is not null" }) {
+		t.Errorf(`Parse("how many bills were paid in 2023") = time %+v filters %v, %v; want paid_dt in 2023`, in.Time, in.Filters, err)
+	}
 }
