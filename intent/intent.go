@@ -112,6 +112,11 @@ type Measure struct {
 	// among: "average cost per patient" is sum(cost) / count(DISTINCT
 	// patient_id), however many rows a patient has. "" for none.
 	PerEach string
+	// PerPeriod is the grain ("day", "month") whose periods a total is
+	// averaged over: "average daily revenue" is sum(revenue) / the number
+	// of days that have rows, each day's total averaged; Column "" totals
+	// the rows. Agg is then "avg". "" for none.
+	PerPeriod string `json:",omitempty"`
 	// Since is a date column the measure counts the days from: Column is
 	// then a date too, and each row's value is the days from Since to
 	// Column ("median days from booking to check-in"). "" for none.
@@ -291,6 +296,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.bareColumns,
 		p.typoValues,
 		p.subjects,
+		p.periodTotals,
 		p.applyPerEach,
 		p.asides,
 		p.leftovers,

@@ -273,6 +273,9 @@ func (p *parser) countNoun(j int) Measure {
 	if c, _, st := p.colAt(j, prefCount); c != nil && st >= mEntity && isIDLike(c) {
 		return Measure{Column: c.Name, Agg: "count_distinct"}
 	}
+	if c := p.countedBy(j); c != nil {
+		return Measure{Column: c.Name, Agg: "sum"} // "orders" over n_ord: the orders each row counts
+	}
 	return Measure{Column: "", Agg: "count"}
 }
 
@@ -982,14 +985,34 @@ func (p *parser) countedBy(j int) *Column {
 	if p.t == nil || w == "" || singular(w) == w || units[w] != "" {
 		return nil
 	}
+	var counts *Column
 	for ci := range p.t.Columns {
 		c := &p.t.Columns[ci]
 		n := nameWords(c.Name)
-		if c.Type == "integer" && !isIDLike(c) && !p.isYearColumn(c) && (slices.Equal(n, []string{w}) || slices.Equal(n, []string{singular(w)}) && !numbersThings(c)) {
+		if c.Type != "integer" || isIDLike(c) || p.isYearColumn(c) {
+			continue
+		}
+		if slices.Equal(n, []string{w}) || slices.Equal(n, []string{singular(w)}) && !numbersThings(c) {
 			return c
 		}
+		if len(n) == 2 && (countPrefixes[n[0]] && countOf(w, n[1]) || countPrefixes[n[1]] && countOf(w, n[0])) {
+			if counts != nil {
+				return nil // two counts of it: not this pass's to choose
+			}
+			counts = c // "orders" over n_ord, num_orders, order_cnt
+		}
 	}
-	return nil
+	return counts
+}
+
+// countPrefixes say a column counts what its other word names: n_ord,
+// num_orders, order_cnt.
+var countPrefixes = setOf("n", "num", "nbr", "no", "cnt", "count", "number")
+
+// countOf reports whether the column's word cw names the plural noun w:
+// the same word or its abbreviation ("ord" for orders).
+func countOf(w, cw string) bool {
+	return cw == w || cw == singular(w) || len(cw) >= 3 && (strings.HasPrefix(singular(w), cw) || abbreviates(w, cw) || abbreviates(singular(w), cw))
 }
 
 // numbersThings reports whether an integer column named in the singular

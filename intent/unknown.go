@@ -101,12 +101,18 @@ func (p *parser) unknowns() {
 	if pa := p.perPeriod; pa != nil {
 		if p.onePerPeriod(pa.grain) {
 			p.understood(pa.pos, fmt.Sprintf("%s -> over rows (at most one row per %s)", pa.src, pa.grain), pa.src)
+		} else if slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.PerPeriod == pa.grain }) {
+			// read as each period's total, averaged (periodTotals)
 		} else {
 			what := "an average"
 			if strings.HasPrefix(strings.ToLower(pa.src), "median") {
 				what = "a median"
 			}
-			add(Unknown{Word: pa.src, Reason: fmt.Sprintf("%s of each %s's total is not computed yet; the rows are finer than a %s", what, pa.grain, pa.grain)})
+			why := fmt.Sprintf("%s of each %s's total is not computed yet; the rows are finer than a %s", what, pa.grain, pa.grain)
+			if what == "an average" && p.date != nil && p.entityPeriods(pa.grain) {
+				why = fmt.Sprintf("the average row (each may be one thing's %s) or the average of each %s's total of all rows? Group by what a row is, or filter one", pa.grain, pa.grain)
+			}
+			add(Unknown{Word: pa.src, Reason: why})
 		}
 	}
 	if tr := p.in.Compare; tr != nil && tr.Column == "" {
@@ -495,6 +501,80 @@ func (p *parser) averagePerPeriod() (string, string, bool) {
 		}
 	}
 	return "", "", false
+}
+
+// periodTotals reads "average daily revenue" over rows finer than a day
+// as each day's total, averaged over the days that have rows.
+func (p *parser) periodTotals() error {
+	pa := p.perPeriod
+	if pa == nil || p.onePerPeriod(pa.grain) {
+		return nil
+	}
+	m := p.periodTotal(pa)
+	if m == nil {
+		return nil
+	}
+	m.Agg, m.PerPeriod = "avg", pa.grain
+	what := "rows"
+	if m.Column != "" {
+		what = m.Column
+	}
+	p.notes = slices.DeleteFunc(p.notes, func(n note) bool {
+		return strings.Contains(n.text, " -> sum of "+m.Column) || strings.Contains(n.text, " -> average of "+m.Column) || m.Column == "" && strings.HasSuffix(n.text, " -> count of rows")
+	})
+	if k := pa.pos - 1; k >= 0 && averageWords[p.toks[k].low] {
+		p.use(k, k+1)
+	}
+	p.understood(pa.pos, fmt.Sprintf("%s -> the average of each %s's total %s, over the %ss that have rows", pa.src, pa.grain, what, pa.grain), pa.src)
+	return nil
+}
+
+// periodTotal returns the one measure an "average daily" asks each
+// period's total of: a count of rows or a column that adds up, over a
+// date column; nil when there is none (a median of daily totals, an
+// average daily temperature).
+func (p *parser) periodTotal(pa *periodAverage) *Measure {
+	if p.date == nil || len(p.in.Measures) != 1 || !averageWords[strings.ToLower(strings.Fields(pa.src)[0])] || p.t.Rows <= p.periods(pa.grain) {
+		return nil // rows coarser than the period: no period's total to take
+	}
+	m := &p.in.Measures[0]
+	if m.Per != "" || m.PerEach != "" || m.Since != "" || m.Times != "" || m.Scale != 0 || p.entityPeriods(pa.grain) {
+		return nil
+	}
+	if m.Column == "" {
+		if m.Agg != "count" {
+			return nil
+		}
+		return m
+	}
+	if c := p.columnByName(m.Column); c == nil || defaultAgg(c) != "sum" || m.Agg != "avg" && m.Agg != "sum" {
+		return nil
+	}
+	return m
+}
+
+// entityPeriods reports whether the rows may each be one thing's period
+// (a truck's day): a text column has as many values as there are rows a
+// period, and the request neither picks one of them nor groups by it.
+// "Average daily revenue" is then each truck's day or each day's total
+// of all trucks, which the words do not say.
+func (p *parser) entityPeriods(grain string) bool {
+	n := p.periods(grain)
+	if n <= 0 {
+		return true
+	}
+	perPeriod := float64(p.t.Rows) / float64(n)
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if !isText(c) || len(c.Values) < 2 || float64(len(c.Values)) < 0.9*perPeriod {
+			continue
+		}
+		one := slices.ContainsFunc(p.in.Filters, func(f Filter) bool { return f.Column == c.Name && f.Op == "=" })
+		if !one && !slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Column == c.Name }) {
+			return true
+		}
+	}
+	return false
 }
 
 // dropNoDateNote drops the period's note that it had no date column, once

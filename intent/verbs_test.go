@@ -139,3 +139,24 @@ func TestRowsADateIsSetFor(t *testing.T) {
 		t.Errorf(`Parse("how many bills were paid in 2023") = time %+v filters %v, %v; want paid_dt in 2023`, in.Time, in.Filters, err)
 	}
 }
+
+// TestAverageDailyOfEventsOrThingsDays: "average daily" over events is
+// each day's total averaged; over rows that may each be one thing's day
+// (a truck's), it is reported unless the thing is picked or grouped by.
+func TestAverageDailyOfEventsOrThingsDays(t *testing.T) {
+	trucks := Schema{Tables: []Table{{Name: "truck_days", Rows: 2000, Columns: []Column{
+		{Name: "sale_dt", Type: "date", Min: "2023-01-01", Max: "2024-12-31"},
+		{Name: "trk", Type: "string", Values: []string{"A", "B", "C", "D", "E"}},
+		{Name: "n_ord", Type: "integer", Min: "0", Max: "300"}, {Name: "rev", Type: "float", Min: "0", Max: "5000"}}}}}
+	tills := Schema{Tables: []Table{{Name: "tills", Rows: 90000, Columns: []Column{
+		{Name: "sale_dt", Type: "date", Min: "2023-01-01", Max: "2024-12-31"},
+		{Name: "store", Type: "string", Values: []string{"North", "South"}},
+		{Name: "amt", Type: "float", Min: "0", Max: "500"}}}}}
+	daily := func(col string) Measure { return Measure{Column: col, Agg: "avg", PerPeriod: "day"} }
+	understoodAll(t, []parseCase{
+		{"average daily amt", tills, want{Table: "tills", Measures: []Measure{daily("amt")}}},
+		{"average daily amt by store", tills, want{Table: "tills", Measures: []Measure{daily("amt")}, GroupBy: []Group{{Column: "store"}}}},
+		{"total orders by trk", trucks, want{Table: "truck_days", Measures: []Measure{{Column: "n_ord", Agg: "sum"}}, GroupBy: []Group{{Column: "trk"}}}},
+	})
+	reported(t, trucks, "average daily rev", "avg daily orders")
+}

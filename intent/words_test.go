@@ -260,10 +260,16 @@ func TestParseAveragePerPeriod(t *testing.T) {
 		{text: "Which 3 years had the highest average daily trading volume?", schema: daily, want: want{Table: "sp500",
 			Measures: []Measure{{Column: "volume", Agg: "avg"}}, GroupBy: []Group{{"date", "year"}}, Top: &TopN{3, "date", true}}},
 	})
-	// Rows by the hour: an average of daily totals is not an average of rows.
+	// Rows by the hour: an average of daily totals is not an average of
+	// rows; it is each day's total, averaged over the days.
 	in, _ := Parse("average daily count", hourly, now)
-	if !slices.ContainsFunc(in.Unknown, func(u Unknown) bool { return u.Word == "average daily" }) {
-		t.Errorf("Unknown = %+v; want \"average daily\" reported", in.Unknown)
+	if want := (Measure{Column: "count", Agg: "avg", PerPeriod: "day"}); len(in.Unknown) > 0 || !slices.Equal(in.Measures, []Measure{want}) {
+		t.Errorf("Parse(\"average daily count\") = %+v, unknown %+v; want %+v", in.Measures, in.Unknown, want)
+	}
+	// a median of daily totals is not computed: reported
+	in, _ = Parse("median daily count", hourly, now)
+	if !slices.ContainsFunc(in.Unknown, func(u Unknown) bool { return u.Word == "median daily" }) {
+		t.Errorf("Unknown = %+v; want \"median daily\" reported", in.Unknown)
 	}
 }
 

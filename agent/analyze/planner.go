@@ -186,8 +186,8 @@ type planBuilder struct {
 // source: sums, averages, counts, minimums and maximums.
 func (b *planBuilder) portable() bool {
 	for _, m := range b.measures() {
-		if m.Since != "" {
-			return false // date_diff is DuckDB's
+		if m.Since != "" || m.PerPeriod != "" {
+			return false // date_diff and date_trunc are DuckDB's
 		}
 		switch m.Agg {
 		case "sum", "avg", "count", "count_distinct", "min", "max":
@@ -455,6 +455,7 @@ func (b *planBuilder) neededColumns() []string {
 type measure struct {
 	intent.Measure
 	sql, alias, label string
+	period            string // for PerPeriod, the SQL of each row's period
 }
 
 func (b *planBuilder) measures() []measure {
@@ -490,6 +491,18 @@ func (b *planBuilder) measures() []measure {
 			}
 			mm.sql = num + " / NULLIF(count(DISTINCT " + quoteIdent(m.PerEach) + "), 0)"
 			mm.alias, mm.label = strings.ReplaceAll(what, " × ", "_x_")+"_per_"+m.PerEach, what+" per "+m.PerEach
+		case m.PerPeriod != "":
+			// "average daily revenue": each day's total, averaged over the
+			// days that have rows
+			num, what := "count(*)", "rows"
+			if m.Column != "" {
+				num, what = aggregate("sum", quoteIdent(m.Column)), m.Column
+			}
+			mm.period = periodExpr(m.PerPeriod, quoteIdent(b.dateColumn()))
+			mm.sql = num + " / NULLIF(count(DISTINCT " + mm.period + "), 0)"
+			adv := cmp.Or(periodAdverbs[m.PerPeriod], m.PerPeriod)
+			mm.alias = "avg_" + adv + "_" + fileName(strings.ToLower(what))
+			mm.label = fmt.Sprintf("average %s total %s (over the %ss with rows)", adv, what, m.PerPeriod)
 		case m.Column == "":
 			mm.sql, mm.alias, mm.label = "count(*)", "rows", "rows"
 		case m.Since != "":
@@ -529,6 +542,9 @@ func (b *planBuilder) measures() []measure {
 }
 
 func aggWord(agg string) string { return aggWords[agg] }
+
+// periodAdverbs say a period's total: "average daily total".
+var periodAdverbs = map[string]string{"day": "daily", "week": "weekly", "month": "monthly", "quarter": "quarterly", "year": "yearly"}
 
 // aggWords are the aggregates a measure's column is named after ("avg_"),
 // with their words; a total's column is the measured column's name.
@@ -913,6 +929,13 @@ func (m measure) when(cond string) string {
 	agg := m.Agg
 	if m.Column == "" {
 		agg = "count"
+	}
+	if m.PerPeriod != "" {
+		// each period's total where cond holds, averaged over its periods
+		if m.Column != "" {
+			agg = "sum"
+		}
+		return scaled(aggregate(agg, "CASE WHEN "+cond+" THEN "+in+" END")+" / NULLIF(count(DISTINCT CASE WHEN "+cond+" THEN "+m.period+" END), 0)", m.Scale)
 	}
 	return scaled(aggregate(agg, "CASE WHEN "+cond+" THEN "+in+" END"), m.Scale)
 }

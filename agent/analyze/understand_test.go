@@ -697,3 +697,32 @@ func TestDaysBetweenTwoDates(t *testing.T) {
 		t.Errorf("totals = %v, want the longest 1.5 days (plan: %s)", rows, res.Plan.Reasoning)
 	}
 }
+
+// TestAverageDailyTotal: "average daily orders" over several rows a day
+// (events, no thing per row and day) is each day's total averaged over
+// the days with rows; "orders" over a column n_ord is its sum; a period
+// compared takes the same average within each period.
+func TestAverageDailyTotal(t *testing.T) {
+	path := writeRows(t, "tills.csv", [][]string{
+		{"sale_dt", "n_ord", "amt"},
+		{"2024-01-01", "2", "10"}, {"2024-01-01", "3", "20"}, {"2024-01-01", "1", "5"}, // day: 6 orders, 35
+		{"2024-01-02", "4", "40"}, {"2024-01-02", "2", "8"}, // day: 6, 48
+		{"2024-01-03", "6", "30"}, {"2024-01-03", "1", "1"}, {"2024-01-03", "2", "2"}, {"2024-01-03", "3", "3"}, // day: 12, 36
+		{"2024-01-04", "1", "2"}, {"2024-01-04", "1", "2"}, {"2024-01-04", "1", "2"}, // day: 3, 6
+	})
+	res := runRequest(t, "average daily orders", path)
+	if res.Status != analysis.StatusCompleted {
+		t.Fatalf("%s %+v", res.Status, res.Error)
+	}
+	if rows := readTable(t, res, "totals"); res.Status != analysis.StatusCompleted || len(rows) != 2 || rows[0][0] != "avg_daily_n_ord" || rows[1][0] != "6.75" {
+		t.Errorf("%s: totals = %v, want (6+6+12+3)/4 days = 6.75 (plan: %s)", res.Status, rows, res.Plan.Reasoning)
+	}
+	res = runRequest(t, "avg daily amt from January 2 to January 4 2024", path)
+	if rows := readTable(t, res, "totals"); len(rows) != 2 || rows[1][0] != "30" {
+		t.Errorf("totals = %v, want (48+36+6)/3 = 30 (plan: %s)", rows, res.Plan.Reasoning)
+	}
+	res = runRequest(t, "total orders", path)
+	if rows := readTable(t, res, "totals"); len(rows) != 2 || rows[0][0] != "n_ord" || rows[1][0] != "27" {
+		t.Errorf("totals = %v, want the sum of n_ord 27 (plan: %s)", rows, res.Plan.Reasoning)
+	}
+}
