@@ -169,6 +169,9 @@ type SourceColumn struct {
 	// with it, each group is one thing. "" for a column whose values each
 	// name one thing, or whose repeats are the same thing.
 	Within string `json:"within,omitempty"`
+	// Via is the table a column joined in comes from ("" for the table's
+	// own columns).
+	Via string `json:"via,omitempty"`
 }
 
 // Fingerprint is the SHA-256 (hex) of a schema normalized as the spec

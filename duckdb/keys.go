@@ -89,7 +89,54 @@ func (e *Engine) Keys(ctx context.Context) ([]analysis.Key, error) {
 			}
 		}
 	}
+	// Two tables that each have one row per value of a text column of the
+	// same name (country in both) are one to one where their values meet,
+	// however many each has alone: each is joined to the other, which adds
+	// no row to either, so that a request naming columns of both reads
+	// them side by side.
+	for i, a := range ts {
+		for _, b := range ts[i+1:] {
+			for _, ca := range a.Columns {
+				for _, cb := range b.Columns {
+					if !strings.EqualFold(ca.Name, cb.Name) || !keyType(ca.Type) || !keyType(cb.Type) ||
+						seen[strings.ToLower(a.Name+"."+ca.Name+">"+b.Name)] || seen[strings.ToLower(b.Name+"."+cb.Name+">"+a.Name)] {
+						continue
+					}
+					ok, err := f.oneToOne(ctx, a, ca, b, cb)
+					if err != nil {
+						return nil, err
+					}
+					if ok {
+						out = append(out, analysis.Key{FromTable: a.Name, FromColumn: ca.Name, ToTable: b.Name, ToColumn: cb.Name},
+							analysis.Key{FromTable: b.Name, FromColumn: cb.Name, ToTable: a.Name, ToColumn: ca.Name})
+					}
+				}
+			}
+		}
+	}
 	return out, nil
+}
+
+// oneToOne reports whether two columns of one name are each unique in
+// their table and share enough values to be the same things: at least
+// twice fewValues, and a third of the smaller one's.
+func (r *relFinder) oneToOne(ctx context.Context, a *table, ca column, b *table, cb column) (bool, error) {
+	for _, tc := range []struct {
+		t *table
+		c column
+	}{{a, ca}, {b, cb}} {
+		if u, err := r.isUnique(ctx, tc.t, tc.c); err != nil || !u {
+			return false, err
+		}
+	}
+	q := "SELECT (SELECT count(*) FROM " + quoteIdent(a.Name) + " WHERE " + quoteIdent(ca.Name) + " IS NOT NULL), " +
+		"(SELECT count(*) FROM " + quoteIdent(b.Name) + " WHERE " + quoteIdent(cb.Name) + " IS NOT NULL), " +
+		"(SELECT count(*) FROM " + quoteIdent(a.Name) + " x JOIN " + quoteIdent(b.Name) + " y ON x." + quoteIdent(ca.Name) + " = y." + quoteIdent(cb.Name) + ")"
+	var na, nb, both int64
+	if err := r.e.db.QueryRowContext(ctx, q).Scan(&na, &nb, &both); err != nil {
+		return false, err
+	}
+	return both >= 2*fewValues && both*3 >= min(na, nb), nil
 }
 
 // keyType reports whether a column of this DuckDB type can be a key found

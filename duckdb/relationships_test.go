@@ -188,3 +188,53 @@ func TestKeysOfListsThatDifferAtTheirEdges(t *testing.T) {
 		t.Errorf("Keys = %v; want no key from 8 of 10 tags", got)
 	}
 }
+
+// Two tables of one row a country, from different sources, share half
+// their countries: they are one to one where they meet, each joined to
+// the other; a column of one name that repeats in either, or shares too
+// few values, is no such key.
+func TestKeysOneToOneWhereTwoListsMeet(t *testing.T) {
+	e := mustOpen(t)
+	var risk, census, visits, other strings.Builder
+	risk.WriteString("country,score\n")
+	census.WriteString("country,pop\n")
+	visits.WriteString("country,n\n")
+	other.WriteString("country,x\n")
+	for i := range 40 {
+		if i < 30 {
+			fmt.Fprintf(&risk, "Land%02d,%d\n", i, i)
+		}
+		if i >= 15 {
+			fmt.Fprintf(&census, "Land%02d,%d\n", i, i*10) // 15 of risk's 30 in common
+		}
+		fmt.Fprintf(&visits, "Land%02d,%d\n", i%5, i) // repeats
+		if i < 4 {
+			fmt.Fprintf(&other, "Land%02d,%d\n", i+36, i) // 4 in common
+		}
+	}
+	mustLoad(t, e, "risk", risk.String())
+	mustLoad(t, e, "census", census.String())
+	mustLoad(t, e, "visits", visits.String())
+	mustLoad(t, e, "other", other.String())
+	ks, err := e.Keys(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, k := range ks {
+		got = append(got, k.FromTable+"."+k.FromColumn+">"+k.ToTable+"."+k.ToColumn)
+	}
+	for _, want := range []string{"risk.country>census.country", "census.country>risk.country"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Keys = %v; want %s (15 countries in both)", got, want)
+		}
+	}
+	for _, k := range got {
+		// other's 4 countries are in census (a key by containment), but
+		// census's are not in other: no key back; visits repeats its
+		// countries: no key to it
+		if k == "census.country>other.country" || strings.HasSuffix(k, ">visits.country") {
+			t.Errorf("Keys = %v; want no one-to-one key %s", got, k)
+		}
+	}
+}

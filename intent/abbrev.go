@@ -559,14 +559,18 @@ func (p *parser) unitName(w string, own bool) string {
 }
 
 // joinedColumn reports whether c is a column the chosen table has through
-// a join: one of a table it joins has a column of that name.
+// a join: marked so, or, unmarked, one of a table it joins has a column of
+// that name.
 func (p *parser) joinedColumn(c *Column) bool {
+	if c.Via != "" {
+		return true
+	}
 	for _, j := range p.t.Joined {
 		ti := p.tableNamed(j)
 		if ti < 0 || ti == p.tix {
 			continue
 		}
-		if slices.ContainsFunc(p.s.Tables[ti].Columns, func(o Column) bool { return strings.EqualFold(o.Name, c.Name) }) {
+		if slices.ContainsFunc(p.s.Tables[ti].Columns, func(o Column) bool { return o.Via == "" && strings.EqualFold(o.Name, c.Name) }) {
 			return true
 		}
 	}

@@ -40,6 +40,9 @@ type Column struct {
 	// timestamp column, the lowest and highest number of a numeric one
 	// ("" when unknown).
 	Min, Max string
+	// Via is the table a column joined in comes from; "" for the table's
+	// own columns.
+	Via string `json:",omitempty"`
 }
 
 // Intent is what a request asks for, read against a Schema.
@@ -264,6 +267,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.chooseTable,
 		p.pleasantries,
 		p.tableCalled,
+		p.joinSaid,
 		p.readAbbreviations,
 		p.dateSpans,
 		p.chooseDateColumn,

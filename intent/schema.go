@@ -644,6 +644,11 @@ func (p *parser) chooseTable() error {
 				} else {
 					scores[ti] += 0.25
 				}
+				if slices.ContainsFunc(ms, func(m colMatch) bool { return m.strength == best && p.ownColumn(ti, m.col.Name) }) {
+					// "average gdpw2" over un86 and perisk joined one to one:
+					// perisk's own gdpw2, not un86's rows that meet it
+					scores[ti] += 0.01
+				}
 				continue
 			}
 			if vs, n := p.valueAt(vals, maxVW, i); n > 0 && len(vs) > 0 {
@@ -685,6 +690,12 @@ func (p *parser) chooseTable() error {
 		p.understood(-2, fmt.Sprintf("table %s (%s)", p.t.Name, strings.Join(why, "")), "table "+p.t.Name)
 	}
 	return nil
+}
+
+// ownColumn reports whether table ti has the column name of its own, not
+// through a table it joins.
+func (p *parser) ownColumn(ti int, name string) bool {
+	return slices.ContainsFunc(p.s.Tables[ti].Columns, func(c Column) bool { return c.Via == "" && strings.EqualFold(c.Name, name) })
 }
 
 // namesFacts reports whether the request has a word of money or quantity

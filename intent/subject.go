@@ -1168,3 +1168,38 @@ func (p *parser) tableCalled() error {
 	}
 	return nil
 }
+
+// joinVerbs say how two tables are put together: "joined on country".
+var joinVerbs = setOf("joined", "join", "joining", "matched", "merged", "linked", "combined")
+
+// joinSaid reads "joined on country" over a table joined to another as
+// the join the sources already have, when country is what the two share:
+// not a grouping by country.
+func (p *parser) joinSaid() error {
+	if p.t == nil || len(p.t.Joined) == 0 {
+		return nil
+	}
+	for i := 0; i+2 < len(p.toks); i++ {
+		if !joinVerbs[p.low(i)] || !slices.Contains([]string{"on", "by", "via", "using", "through"}, p.low(i+1)) {
+			continue
+		}
+		c, n, st := p.colAt(i+2, prefAny)
+		if c == nil || st < mWords || c.Via != "" || !p.sharedWithJoined(c.Name) {
+			continue
+		}
+		p.use(i, i+2+n)
+		p.understood(i, fmt.Sprintf("%s -> the tables' join on %s", p.src(i, i+2+n), c.Name), p.src(i, i+2+n))
+	}
+	return nil
+}
+
+// sharedWithJoined reports whether a table the chosen one joins has a
+// column of this name of its own.
+func (p *parser) sharedWithJoined(name string) bool {
+	for _, j := range p.t.Joined {
+		if k := p.tableNamed(j); k >= 0 && k != p.tix && p.ownColumn(k, name) {
+			return true
+		}
+	}
+	return false
+}

@@ -146,6 +146,9 @@ func (wd widener) widened(f analysis.SourceTable, depth int, seen map[string]boo
 			taken[strings.ToLower(name)] = true
 			nc := c
 			nc.Name = name
+			if nc.Via == "" {
+				nc.Via = d.Name
+			}
 			w.Columns = append(w.Columns, nc)
 			sel = append(sel, alias+"."+quoteIdent(c.Name)+" AS "+quoteIdent(name))
 		}

@@ -726,3 +726,34 @@ func TestAverageDailyTotal(t *testing.T) {
 		t.Errorf("totals = %v, want the sum of n_ord 27 (plan: %s)", rows, res.Plan.Reasoning)
 	}
 }
+
+// TestTwoTablesOfOneRowAThing: two tables of one row a country that share
+// some countries join one to one: a column of each is read side by side
+// over the countries in both, "joined on country" says that join, and a
+// column of one table alone is that table's over all its rows.
+func TestTwoTablesOfOneRowAThing(t *testing.T) {
+	risk := [][]string{{"country", "score"}}
+	census := [][]string{{"country", "mort"}}
+	for i := range 30 {
+		if i < 20 {
+			risk = append(risk, []string{fmt.Sprintf("Land%02d", i), strconv.Itoa(i)})
+		}
+		if i >= 10 {
+			census = append(census, []string{fmt.Sprintf("Land%02d", i), strconv.Itoa(i * 10)})
+		}
+	}
+	rp, cp := writeRows(t, "risk.csv", risk), writeRows(t, "census.csv", census)
+	one := func(text, want string) {
+		t.Helper()
+		res := runRequest(t, text, rp, cp)
+		if res.Status != analysis.StatusCompleted && res.Status != analysis.StatusPartialSuccess {
+			t.Fatalf("%q: %s %+v", text, res.Status, res.Error)
+		}
+		if rows := readTable(t, res, "totals"); len(rows) != 2 || rows[1][0] != want {
+			t.Errorf("%q: totals = %v, want %s (plan: %s)", text, rows, want, res.Plan.Reasoning)
+		}
+	}
+	one("average score", "9.5")                                   // risk's 20 rows: 0..19
+	one("average score of countries with mort above 150", "17.5") // 16..19 meet census's mort 160..190
+	one("count of countries with score above 15 and mort above 150, joined on country", "4")
+}
