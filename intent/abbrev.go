@@ -364,7 +364,9 @@ func (p *parser) readAcronyms() {
 		for ci := range p.t.Columns {
 			ws := nameWords(p.t.Columns[ci].Name)
 			for _, cw := range ws {
-				if n := len(cw); n < 2 || n > 5 || !isLetters(cw) || wordAliases[cw] != "" || !p.initials(i, cw, len(ws) == 1) || cw == found {
+				// adr_usd is adr said in its unit: its whole name still
+				whole := !slices.ContainsFunc(ws, func(w string) bool { return w != cw && !measureUnits[w] && unitSpellings[w] == "" })
+				if n := len(cw); n < 2 || n > 5 || !isLetters(cw) || wordAliases[cw] != "" || !p.initials(i, cw, whole) || cw == found {
 					continue
 				}
 				if found != "" {
@@ -375,6 +377,12 @@ func (p *parser) readAcronyms() {
 			}
 		}
 		if found == "" || found == "-" {
+			continue
+		}
+		if averageWords[p.toks[i].low] && k >= 3 {
+			// "average daily rate" over adr_usd: the average of adr, the
+			// average word left to say so
+			p.join(i+1, i+k, found)
 			continue
 		}
 		p.join(i, i+k, found)

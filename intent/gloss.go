@@ -41,6 +41,18 @@ func (p *parser) readGlosses(toks []token) []token {
 			out = append(out, toks[i])
 			continue
 		}
+		if k := len(out) - acronymBefore(out, toks[i:]); k < len(out) {
+			// "gross state product (GSP)": the words before, abbreviated,
+			// read as the abbreviation; "average daily rate (ADR)" keeps
+			// its average, the average of ADR
+			p.glosses = append(p.glosses, gloss{phrase: p.text[out[k].start:out[len(out)-1].end], by: toks[i+1].raw, at: k})
+			if averageWords[out[k].low] {
+				k++
+			}
+			out = append(out[:k], toks[i+1])
+			i += 2
+			continue
+		}
 		j := i + 1
 		for j < len(toks) && toks[j].low != ")" && toks[j].low != "(" && j-i <= 8 {
 			j++
@@ -82,6 +94,26 @@ func (p *parser) readGlosses(toks []token) []token {
 		i = j
 	}
 	return out
+}
+
+// acronymBefore returns how many of the last words of out the
+// parenthesized word that starts paren ("(", w, ")") spells by their
+// initials, 0 if it does not: "average daily rate (ADR)" is 3.
+func acronymBefore(out, paren []token) int {
+	if len(paren) < 3 || paren[2].low != ")" || paren[1].kind != kWord {
+		return 0
+	}
+	w := paren[1].low
+	n := len(w)
+	if n < 2 || n > 5 || !isLetters(w) || n > len(out) || paren[1].raw != strings.ToUpper(paren[1].raw) {
+		return 0
+	}
+	for k, t := range out[len(out)-n:] {
+		if t.kind != kWord || t.low == "" || t.low[0] != w[k] {
+			return 0
+		}
+	}
+	return n
 }
 
 // unitSaid reports whether the words before a gloss end in "in" and a

@@ -386,7 +386,9 @@ func (p *parser) measureAt(i int) int {
 		// bookings counted, or their money, which a table with money does
 		// not tell (a hotel counts bookings, a sales team sums them)
 		m, n = Measure{Column: "", Agg: "count"}, 1
-		if c := p.moneyColumn(); c != nil {
+		if c := p.moneyColumn(); c != nil && !slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return w == "rate" || w == "adr" }) {
+			// a rate (adr_usd, the room's price a night) adds up to no
+			// booking's value: the bookings are counted
 			p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.toks[i].raw,
 				Reason:  "the number of " + p.t.Name + " rows, or the total of " + c.Name + "? Say \"number of bookings\" or \"total " + c.Name + "\"",
 				Nearest: []string{c.Name}})

@@ -302,6 +302,9 @@ func (p *parser) versusNot() error {
 			continue
 		}
 		start, left := i-1, p.low(i-1)
+		if armWords[left] && i >= 3 && p.free(i-2) {
+			start, left = i-2, p.low(i-2) // "the treatment group vs the control group"
+		}
 		c := p.flagAt(start)
 		if c == nil && i >= 2 && p.free(i-2) && p.rowsNoun(i-1) && !p.isValue(i-1) && !sexWords[left] {
 			// "union members vs non-members": the flag before the rows
@@ -311,9 +314,12 @@ func (p *parser) versusNot() error {
 		if c == nil {
 			continue
 		}
-		end := p.negationOf(i+m, left)
+		end := p.negationOf(p.skip(i+m, "the"), left)
 		if end < 0 {
 			continue
+		}
+		if armWords[p.low(end)] && p.free(end) {
+			end++
 		}
 		p.addGroup(start, p.src(start, end), c.Name, "")
 		p.use(start, end)
@@ -385,8 +391,17 @@ func (p *parser) negationOf(k int, left string) int {
 			return k + 1
 		}
 	}
+	if (w == "control" || w == "controls") && treatWords[left] {
+		return k + 1 // "treated vs control": the untreated, as a trial names them
+	}
 	return -1
 }
+
+// treatWords name a trial's treated rows, whose other side is its control.
+var treatWords = setOf("treat", "treated", "treatment", "treatments", "exposed", "intervention")
+
+// armWords follow a side of a trial: "the treatment group", "the control arm".
+var armWords = setOf("group", "groups", "arm", "arms", "cohort")
 
 // isFlag reports whether a column holds yes or no: a boolean, two text
 // values of yes and no, or the integers 0 and 1.

@@ -633,6 +633,10 @@ func (p *parser) chooseTable() error {
 				return len(name) >= 3 && (sameWord(w, singular(name)) || abbreviates(w, name) || abbreviates(nounRoot(w), name))
 			}) {
 				scores[ti] += 2 // "customers who ordered": the orders table (ord), as if named; "brewed": brw_batches
+			} else if p.toks[i].kind == kWord && len(w) >= 5 && !stopwords[w] && slices.ContainsFunc(nameWords(t.Name), func(name string) bool {
+				return len(name) >= 3 && name != w && abbreviates(w, name)
+			}) {
+				scores[ti]++ // "bookings" over bkgs: the table, nearly as if named
 			}
 			if ms := p.colsAt(ti, i); len(ms) > 0 {
 				best := 0

@@ -271,7 +271,7 @@ var tailWords = setOf("rate", "rates", "level", "levels", "figure", "figures", "
 	"amounts", "numbers", "type", "types", "category", "categories", "kind", "kinds", "group", "groups", "class",
 	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings", "speed", "speeds",
 	"price", "prices", "score", "scores", "index", "status", "code", "codes", "stage", "stages", "grade", "grades",
-	"band", "bands", "tier", "tiers", "bracket", "brackets", "cover", "model", "models", "name", "names", "label", "labels")
+	"band", "bands", "tier", "tiers", "bracket", "brackets", "cover", "model", "models", "name", "names", "label", "labels", "rating", "ratings")
 
 // numericColumnWord reports whether w is a word of a numeric column's name:
 // "fertility" of fert_rate, after which "rate" changes nothing. After a

@@ -160,3 +160,25 @@ func TestAverageDailyOfEventsOrThingsDays(t *testing.T) {
 	})
 	reported(t, trucks, "average daily rev", "avg daily orders")
 }
+
+// TestTradeWordsOfATable: an acronym in parentheses after the words it
+// abbreviates is read as the column it names, its average kept ("average
+// daily rate (ADR)" over adr_usd); bookings over a table the name of
+// which abbreviates them, with a nightly rate as its money, are counted;
+// "treated vs control" are a trial flag's two sides.
+func TestTradeWordsOfATable(t *testing.T) {
+	stays := schemaOf("bkgs", Column{Name: "bk_id", Type: "string", Values: []string{"B1", "B2"}},
+		Column{Name: "chan", Type: "string", Values: []string{"OTA", "Direct"}},
+		Column{Name: "adr_usd", Type: "float", Min: "40", Max: "900"}, Column{Name: "stars", Type: "integer", Min: "3", Max: "5"})
+	trial := schemaOf("trial", Column{Name: "treat", Type: "integer", Min: "0", Max: "1"}, Column{Name: "wage", Type: "float", Min: "0", Max: "9000"})
+	understoodAll(t, []parseCase{
+		{"the average daily rate (ADR) by chan", stays, want{Table: "bkgs", Measures: []Measure{{Column: "adr_usd", Agg: "avg"}}, GroupBy: []Group{{Column: "chan"}}}},
+		{"bookings by star rating", stays, want{Table: "bkgs", Measures: []Measure{countRows}, GroupBy: []Group{{Column: "stars"}}}},
+		{"average wage for the treatment group versus the control group", trial, want{Table: "trial",
+			Measures: []Measure{{Column: "wage", Agg: "avg"}}, GroupBy: []Group{{Column: "treat"}}}},
+		{"avg wage, treated vs control", trial, want{Table: "trial", Measures: []Measure{{Column: "wage", Agg: "avg"}}, GroupBy: []Group{{Column: "treat"}}}},
+	})
+	// a money column that adds up leaves bookings to be said
+	sales := schemaOf("bkgs", Column{Name: "chan", Type: "string", Values: []string{"OTA", "Direct"}}, Column{Name: "amount", Type: "float", Min: "40", Max: "900"})
+	reported(t, sales, "bookings by chan")
+}
