@@ -92,6 +92,10 @@ type column struct {
 	// the load's profile found them, when HasRange.
 	Min, Max float64
 	HasRange bool
+	// Undated is how many rows of a text column hold a value that
+	// writes no part of a date, when HasUndated (see UndatedRows).
+	Undated    int64
+	HasUndated bool
 }
 
 func (t *table) column(name string) (column, bool) {

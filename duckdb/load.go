@@ -124,6 +124,7 @@ func (e *Engine) load(ctx context.Context, name, path, file string) (*quarry.Fil
 	t, schema, err := e.profile(ctx, name, grouped)
 	if err == nil {
 		annotate(t, schema, reads, shape.Renamed)
+		keepUndated(t, grouped)
 		if shape.Title != "" {
 			schema.Note = fmt.Sprintf("the first line, %q, is a title above the column names; it was skipped", shape.Title)
 		}

@@ -619,6 +619,11 @@ type textValues struct {
 	Distinct int64
 	Top      []string
 	NonNull  int64
+	// Undated is how many rows hold a text value that writes no part
+	// of a date (see UndatedRows), when HasUndated: the text tests
+	// count it over their groups.
+	Undated    int64
+	HasUndated bool
 }
 
 // retype gives column c of table name the type r reads it as. Only that
@@ -739,7 +744,8 @@ func (e *Engine) textCounts(ctx context.Context, name string, cols []string, may
 			}
 			tops = append(tops, fmt.Sprintf("count(CASE WHEN k = %d AND v IS NOT NULL THEN 1 END)", i),
 				fmt.Sprintf("coalesce((list(v ORDER BY n DESC, v) FILTER (WHERE k = %d AND v IS NOT NULL))[1:%d], [])", i, quarry.MaxSampleValues),
-				fmt.Sprintf("coalesce(sum(CASE WHEN k = %d AND v IS NOT NULL THEN n END), 0)::BIGINT", i))
+				fmt.Sprintf("coalesce(sum(CASE WHEN k = %d AND v IS NOT NULL THEN n END), 0)::BIGINT", i),
+				fmt.Sprintf("coalesce(sum(CASE WHEN k = %d AND v IS NOT NULL AND %s THEN n END), 0)::BIGINT", i, undated("v")))
 		}
 		v := "nullif(trim(" + x + "), '')"
 		sel = append(sel, where(fmt.Sprintf("%s IN (%s)", v, missingTextList)))
@@ -762,10 +768,10 @@ func (e *Engine) textCounts(ctx context.Context, name string, cols []string, may
 	for i := range got {
 		dest[i] = &got[i]
 	}
-	distinct, nonNull := make([]int64, len(cols)), make([]int64, len(cols))
+	distinct, nonNull, undated := make([]int64, len(cols)), make([]int64, len(cols)), make([]int64, len(cols))
 	top := make([]any, len(cols))
-	for i := range len(tops) / 3 {
-		dest = append(dest, &distinct[i], &top[i], &nonNull[i])
+	for i := range len(tops) / 4 {
+		dest = append(dest, &distinct[i], &top[i], &nonNull[i], &undated[i])
 	}
 	if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(append(sel, tops...), ", ")+" FROM "+from).Scan(dest...); err != nil {
 		return fmt.Errorf("duckdb: text columns of %s: %w", name, err)
@@ -777,7 +783,7 @@ func (e *Engine) textCounts(ctx context.Context, name string, cols []string, may
 		}
 		counts[c], got = got[:k], got[k:]
 		if byValue {
-			grouped[c] = textValues{Distinct: distinct[i], Top: toStrings(top[i]), NonNull: nonNull[i]}
+			grouped[c] = textValues{Distinct: distinct[i], Top: toStrings(top[i]), NonNull: nonNull[i], Undated: undated[i], HasUndated: true}
 		}
 	}
 	return nil

@@ -71,6 +71,7 @@ func (e *Engine) LoadFile(ctx context.Context, name, path string) (*quarry.FileS
 	}
 	if err == nil {
 		annotate(t, schema, reads, "")
+		keepUndated(t, grouped)
 	}
 	if err != nil {
 		e.dropTable(name)

@@ -30,6 +30,11 @@ type Engine interface {
 	// column of a loaded table, as its load measured them; ok is false
 	// when they are not known exactly (see duckdb.Engine.IntegerRange).
 	IntegerRange(table, column string) (lo, hi int64, ok bool)
+	// UndatedRows returns how many rows of a text column of a loaded
+	// table hold a value that writes no part of any date (no digit, and
+	// no English month or weekday name); ok is false when the load did
+	// not count them (see duckdb.Engine.UndatedRows).
+	UndatedRows(table, column string) (rows int64, ok bool)
 }
 
 // Artifacts is where one session's artifacts are written. Paths are

@@ -51,22 +51,43 @@ func jobs(t *testing.T, withDate bool) string {
 		})
 }
 
+// regionDays writes one row per day from 2024-01-01 and region (east,
+// west) for n days, with the columns cols returns for each.
+func regionDays(t *testing.T, name, header string, n int, cols func(day time.Time, d int, region string) string) string {
+	lines := []string{header}
+	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for d := range n {
+		day := start.AddDate(0, 0, d)
+		for _, region := range []string{"east", "west"} {
+			lines = append(lines, cols(day, d, region))
+		}
+	}
+	return writeCSV(t, name, lines)
+}
+
 // namesBesideDate has daily rows with the month's and the weekday's
 // names beside the date, and a region column.
 func namesBesideDate(t *testing.T) string {
-	lines := []string{"day,month_name,weekday,region,amount"}
-	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-	for d := range 60 {
-		day := start.AddDate(0, 0, d)
-		for _, region := range []string{"east", "west"} {
-			amt := 100 + d%7
-			if region == "west" && day.Month() == time.February {
-				amt -= 40
-			}
-			lines = append(lines, fmt.Sprintf("%s,%s,%s,%s,%d", day.Format(time.DateOnly), day.Month(), day.Format("Mon"), region, amt))
+	return regionDays(t, "sales.csv", "day,month_name,weekday,region,amount", 60, func(day time.Time, d int, region string) string {
+		amt := 100 + d%7
+		if region == "west" && day.Month() == time.February {
+			amt -= 40
 		}
-	}
-	return writeCSV(t, "sales.csv", lines)
+		return fmt.Sprintf("%s,%s,%s,%s,%d", day.Format(time.DateOnly), day.Month(), day.Format("Mon"), region, amt)
+	})
+}
+
+// monthNamesWithATypo has 200 days of rows in two regions with the
+// month's name beside the date, one of the 400 misspelt: a word that
+// writes no part of a date, on fewer rows than the check tolerates.
+func monthNamesWithATypo(t *testing.T) string {
+	return regionDays(t, "typo.csv", "day,month_name,region,amount", 200, func(day time.Time, d int, region string) string {
+		name := day.Month().String()
+		if d == 40 && region == "east" {
+			name = "Febuary"
+		}
+		return fmt.Sprintf("%s,%s,%s,%d", day.Format(time.DateOnly), name, region, 100+d%7)
+	})
 }
 
 // fiscalQuarters has monthly rows labelled with a fiscal quarter of a
@@ -129,6 +150,8 @@ func TestTimePartsAreTime(t *testing.T) {
 			"Higher value per row in series=C: 304.5 to 604.5 (+100.0%)"},
 		{"month and weekday names", "SELECT SUM(amount) FROM sales", "2024-01-01..2024-01-31", "2024-02-01..2024-02-29", namesBesideDate,
 			map[string]string{"month_name": "time_part:month", "weekday": "time_part:day of the week", "region": "dimension", "day": "time"}, ""},
+		{"month names, one misspelt", "SELECT SUM(amount) FROM typo", "2024-01-01..2024-03-31", "2024-04-01..2024-06-30", monthNamesWithATypo,
+			map[string]string{"month_name": "time_part:month", "region": "dimension", "day": "time"}, ""},
 		{"fiscal and calendar quarters", "SELECT SUM(revenue) FROM fin", "2020-07-01..2021-06-30", "2021-07-01..2022-06-30", fiscalQuarters,
 			map[string]string{"fiscal_quarter": "time_part:period", "quarter": "time_part:quarter", "unit": "dimension", "month": "time"}, ""},
 		{"a flag on monthly data", "SELECT SUM(amount) FROM flags", "2022-01-01..2022-12-31", "2023-01-01..2023-12-31", flagOnMonths,
