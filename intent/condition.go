@@ -601,8 +601,8 @@ func (p *parser) equalities() {
 			}
 		}
 		// the column before: "group 2", "grade 4 or 5"
-		for s := i - 1; s >= 0 && s >= i-3; s-- {
-			if c, m, st := p.colAt(s, prefAny); c != nil && s+m == i && st >= mWords && c.Type == "integer" && !p.isYearColumn(c) && !isIDLike(c) {
+		for s := i - 1; s >= 0 && s >= i-4; s-- {
+			if c, m, st := p.colAt(s, prefAny); c != nil && p.levelOf(s+m, i) && st >= mWords && c.Type == "integer" && !p.isYearColumn(c) && !isIDLike(c) {
 				vals, end := p.numberList(i, c)
 				versus := false
 				if more, e := p.versusNumber(end, c); more != "" && !slices.Contains(vals, more) {
@@ -621,6 +621,24 @@ func (p *parser) equalities() {
 			}
 		}
 	}
+}
+
+// levelOf reports whether the words from k to the number at i join a
+// column to its level: none ("grade 4"), or "of" after the column's noun
+// ("a WFNS grade of 4 or 5", "a performance rating of 4").
+func (p *parser) levelOf(k, i int) bool {
+	if k == i {
+		return true
+	}
+	if p.low(i-1) != "of" || !p.free(i-1) {
+		return false
+	}
+	for j := k; j < i-1; j++ {
+		if !p.free(j) || !tailWords[p.low(j)] {
+			return false
+		}
+	}
+	return true
 }
 
 // versusNumber reads "vs 2" or "versus grade 2" at i, after a value of

@@ -271,7 +271,11 @@ var tailWords = setOf("rate", "rates", "level", "levels", "figure", "figures", "
 	"amounts", "numbers", "type", "types", "category", "categories", "kind", "kinds", "group", "groups", "class",
 	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings", "speed", "speeds",
 	"price", "prices", "score", "scores", "index", "status", "code", "codes", "stage", "stages", "grade", "grades",
-	"band", "bands", "tier", "tiers", "bracket", "brackets", "cover", "model", "models", "name", "names", "label", "labels", "rating", "ratings")
+	"band", "bands", "tier", "tiers", "bracket", "brackets", "cover")
+
+// valueNouns after a column say what it holds; unlike tailWords they may
+// still abbreviate a column of their own ("rating" for perf_rt).
+var valueNouns = setOf("model", "models", "name", "names", "label", "labels", "rating", "ratings")
 
 // numericColumnWord reports whether w is a word of a numeric column's name:
 // "fertility" of fert_rate, after which "rate" changes nothing. After a
@@ -566,15 +570,22 @@ func (p *parser) asides() error {
 			!(p.valueEnd[i] && (w == "rate" || w == "rates")) && (w != "rate" && w != "rates" || p.numericColumnWord(p.toks[i-1].low)):
 			// "fertility rate": the column; not "return rate" after a
 			// value, a share of the rows that have it, left to be reported
+		case valueNouns[w] && i > 0 && p.toks[i-1].used && p.toks[i-1].kind == kWord:
+			// "CPU models", "star rating": what the column before holds
 		case accrualVerbs[w] && p.afterRead(i):
 			// "points scored", "DVDs owned", "babies were born": how the
 			// measure or the rows came to be
 		case (w == "each" || w == "every" || w == "all") && len(p.in.GroupBy) > 0:
-		case units[w] != "" && w != singular(w) && i >= 2 && (p.low(i-1) == "both" || p.low(i-1) == "all") && pooling[p.low(i-2)] &&
+		case units[strings.ToLower(t.raw)] != "" && strings.HasSuffix(strings.ToLower(t.raw), "s") && i >= 1 && (p.toks[i-1].low == "both" || i >= 2 && p.low(i-1) == "all" && pooling[p.low(i-2)]) &&
 			p.in.Time == nil && p.in.Compare == nil && !slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Grain != "" }):
-			// "top trucks across both years": every period's rows, pooled
-			p.understood(i-2, fmt.Sprintf("%s -> every row, the %s pooled", p.src(i-2, i+1), w), p.src(i-2, i+1))
-			p.use(i-2, i+1)
+			// "top trucks across both years", "avg yield, both yrs": every
+			// period's rows, pooled
+			from := i - 1
+			if from > 0 && pooling[p.low(from-1)] {
+				from--
+			}
+			p.understood(from, fmt.Sprintf("%s -> every row, the %s pooled", p.src(from, i+1), t.raw), p.src(from, i+1))
+			p.use(from, i+1)
 			continue
 		case fillers[w] && !weighty[w]:
 		case p.low(i+1) == "as" && p.valueStart[p.skip(i+2, "a", "an", "the")] && asVerb(w):

@@ -182,3 +182,16 @@ func TestTradeWordsOfATable(t *testing.T) {
 	sales := schemaOf("bkgs", Column{Name: "chan", Type: "string", Values: []string{"OTA", "Direct"}}, Column{Name: "amount", Type: "float", Min: "40", Max: "900"})
 	reported(t, sales, "bookings by chan")
 }
+
+// TestLevelsOfAColumnAndPooledYears: "a WFNS grade of 4 or 5" is those
+// levels of wfns; "both yrs" pools the years.
+func TestLevelsOfAColumnAndPooledYears(t *testing.T) {
+	sah := schemaOf("sah", Column{Name: "wfns", Type: "integer", Min: "1", Max: "5"}, Column{Name: "s100b", Type: "float", Min: "0", Max: "3"})
+	trials := schemaOf("oats", Column{Name: "variety", Type: "string", Values: []string{"Trebi", "Velvet"}},
+		Column{Name: "year", Type: "integer", Min: "1931", Max: "1932"}, Column{Name: "yield", Type: "float", Min: "10", Max: "60"})
+	understoodAll(t, []parseCase{
+		{"median s100b with a WFNS grade of 4 or 5", sah, want{Table: "sah", Measures: []Measure{{Column: "s100b", Agg: "median"}},
+			Filters: []Filter{{"wfns", "in", []string{"4", "5"}}}}},
+		{"Trebi avg yield, both yrs", trials, want{Table: "oats", Measures: []Measure{{Column: "yield", Agg: "avg"}}, Filters: []Filter{eq("variety", "Trebi")}}},
+	})
+}
