@@ -376,6 +376,15 @@ func (p *parser) rangeAt(i int) (s span, cmp *span, n int, ok bool) {
 		return span{}, nil, 0, false
 	}
 	k := j + na
+	if w := p.low(k); lead == "" && (w == "or" || w == "and") {
+		// "in 2020 or later", "2019 and earlier": open at one end
+		switch p.low(k + 1) {
+		case "later", "after", "beyond", "since", "onwards", "onward":
+			lead, k = "since", k+2
+		case "earlier", "before", "prior":
+			lead, k = "until", k+2
+		}
+	}
 	sep := p.low(k)
 	k2 := k + 1
 	isSep := false

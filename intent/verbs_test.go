@@ -195,3 +195,20 @@ func TestLevelsOfAColumnAndPooledYears(t *testing.T) {
 		{"Trebi avg yield, both yrs", trials, want{Table: "oats", Measures: []Measure{{Column: "yield", Agg: "avg"}}, Filters: []Filter{eq("variety", "Trebi")}}},
 	})
 }
+
+// TestAYearOrLater: "in 2020 or later" runs from 2020 on, "2019 or
+// earlier" up to 2019's end.
+func TestAYearOrLater(t *testing.T) {
+	cust := schemaOf("customers", Column{Name: "cust_id", Type: "string", Values: []string{"C1", "C2"}},
+		Column{Name: "signup_yr", Type: "integer", Min: "2015", Max: "2024"})
+	understoodAll(t, []parseCase{
+		{"how many customers signed up in 2020 or later", cust, want{Table: "customers", Measures: []Measure{{Column: "cust_id", Agg: "count_distinct"}},
+			Filters: []Filter{{"signup_yr", ">=", []string{"2020"}}}}},
+		{"how many customers signed up in 2019 or earlier", cust, want{Table: "customers", Measures: []Measure{{Column: "cust_id", Agg: "count_distinct"}},
+			Filters: []Filter{{"signup_yr", "<=", []string{"2019"}}}}},
+	})
+	in, err := Parse("total amount in 2021 or later", salesSchema, now)
+	if err != nil || in.Time == nil || in.Time.Start != "2021-01-01" || len(in.Unknown) > 0 {
+		t.Errorf(`Parse("total amount in 2021 or later") time = %+v, unknown %v, %v; want from 2021-01-01`, in.Time, in.Unknown, err)
+	}
+}
