@@ -172,6 +172,9 @@ type SourceColumn struct {
 	// Via is the table a column joined in comes from ("" for the table's
 	// own columns).
 	Via string `json:"via,omitempty"`
+	// Blanks is how many rows have no value in a date column (0 when
+	// none, or not known).
+	Blanks int64 `json:"blanks,omitempty"`
 }
 
 // Fingerprint is the SHA-256 (hex) of a schema normalized as the spec

@@ -59,6 +59,7 @@ func (p *parser) readAbbreviations() error {
 		}
 	}
 	p.readYearColumns()
+	p.readWeekdays()
 	p.readUnitNames()
 	p.readPerUnit()
 	p.readPerCapita()
@@ -690,6 +691,71 @@ func (p *parser) readPerCapita() {
 				}
 			}
 			if p.low(i) != "per" {
+				break
+			}
+		}
+	}
+}
+
+// dayNames are the days of the week, Monday first.
+var dayNames = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+
+// weekdayOf returns the day of the week a value or word names in full or by
+// its first three letters or more ("Sun", "Thur"), "" if none.
+func weekdayOf(w string) string {
+	w = strings.ToLower(w)
+	for _, d := range dayNames {
+		if len(w) >= 3 && strings.HasPrefix(d, w) {
+			return d
+		}
+	}
+	return ""
+}
+
+// weekdayColumn returns the chosen table's one text column whose values
+// are all days of the week ("Thur", "Fri", "Sat", "Sun"), nil if none.
+func (p *parser) weekdayColumn() *Column {
+	var found *Column
+	for ci := range p.t.Columns {
+		c := &p.t.Columns[ci]
+		if !isText(c) || len(c.Values) < 2 || slices.ContainsFunc(c.Values, func(v string) bool { return weekdayOf(v) == "" }) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = c
+	}
+	return found
+}
+
+// readWeekdays reads, over a table with a column of days of the week and
+// no date to take them from, "day of the week" as that column and
+// "Sundays" as its value "Sun".
+func (p *parser) readWeekdays() {
+	if p.date != nil {
+		return
+	}
+	c := p.weekdayColumn()
+	if c == nil {
+		return
+	}
+	for i := 0; i < len(p.toks); i++ {
+		if !p.free(i) || p.toks[i].kind != kWord {
+			continue
+		}
+		if ph, n := p.anyPhrase(i, []string{"day of the week", "day of week", "days of the week", "weekday", "weekdays"}); n > 0 && ph != "" {
+			p.join(i, i+n, strings.ToLower(c.Name))
+			continue
+		}
+		w := p.toks[i].low
+		d := weekdayOf(singular(w))
+		if d == "" || len(w) < 6 || p.namesColumnOrValue(w) {
+			continue // "sun" itself is the value already; "mon" may be a month
+		}
+		for _, v := range c.Values {
+			if weekdayOf(v) == d {
+				p.toks[i].low = strings.ToLower(v)
 				break
 			}
 		}

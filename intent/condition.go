@@ -793,7 +793,8 @@ func (p *parser) numberedLevels() error {
 		}
 		num := p.low(i + n)
 		if next := p.toks[min(i+n+1, len(p.toks)-1)].low; !p.free(i+n) || !isDigits(num) || i+n+1 < len(p.toks) &&
-			(units[next] != "" || measureUnits[next] || next == "%" || next == "," || next == "and" || next == "or" || next == "-" || next == "to") {
+			(units[next] != "" || measureUnits[next] || next == "%" || next == "," || next == "and" || next == "or" || next == "-" || next == "to" ||
+				next == "+" || next == "plus" || next == "up" || next == "onwards") {
 			// "grade 1, 2 and 3", "grade 6 to 8": a list or a range, read as such
 			continue
 		}

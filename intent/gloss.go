@@ -41,13 +41,13 @@ func (p *parser) readGlosses(toks []token) []token {
 			out = append(out, toks[i])
 			continue
 		}
-		if k := len(out) - acronymBefore(out, toks[i:]); k < len(out) {
+		if k := len(out) - acronymBefore(out, toks[i:]); k < len(out) && p.namesAColumn(toks[i+1].low) {
 			// "gross state product (GSP)": the words before, abbreviated,
 			// read as the abbreviation; "average daily rate (ADR)" keeps
 			// its average, the average of ADR
 			p.glosses = append(p.glosses, gloss{phrase: p.text[out[k].start:out[len(out)-1].end], by: toks[i+1].raw, at: k})
-			if averageWords[out[k].low] {
-				k++
+			if averageWords[out[k].low] || aggWord(out[k].low) || totalWords[out[k].low] {
+				k++ // "median household income (MHI)": the median of MHI
 			}
 			out = append(out[:k], toks[i+1])
 			i += 2
@@ -94,6 +94,19 @@ func (p *parser) readGlosses(toks []token) []token {
 		i = j
 	}
 	return out
+}
+
+// namesAColumn reports whether w is a word of a column's name in some
+// table: an acronym read in its words' place must name the data.
+func (p *parser) namesAColumn(w string) bool {
+	for _, t := range p.s.Tables {
+		for _, c := range t.Columns {
+			if slices.Contains(nameWords(c.Name), w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // acronymBefore returns how many of the last words of out the

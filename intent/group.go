@@ -924,6 +924,14 @@ func (p *parser) leadsRanking(start, i int) bool {
 	return false
 }
 
+// modifiesColumn reports whether the word at j goes before a word that
+// names a column: "production" in "which production line" says which
+// line, it names no rows.
+func (p *parser) modifiesColumn(j int) bool {
+	c, _, st := p.colAt(j+1, prefDim)
+	return c != nil && st >= mEntity
+}
+
 // comparatives rank as superlatives do after "which", when nothing
 // follows to compare with: "which of the two schools scored higher".
 var comparatives = map[string]bool{"higher": true, "larger": true, "bigger": true, "greater": true, "more": true,
@@ -941,6 +949,14 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 	back := j < i // the dimension was said before "which"
 	col := ""
 	c, m, s := p.colAt(j, prefDim)
+	if c == nil && !back && p.free(j) && p.toks[j].kind == kWord && tableWord(p.t, p.low(j)) && p.modifiesColumn(j) {
+		// "which production line" over prod_runs(line): which line; the
+		// table's word says whose
+		p.understood(j, fmt.Sprintf("%s -> the rows of %s", p.toks[j].raw, p.t.Name), p.toks[j].raw)
+		p.use(j, j+1)
+		j++
+		c, m, s = p.colAt(j, prefDim)
+	}
 	if c == nil || s < mEntity {
 		if cc, e := p.categoryDimension(j); cc != nil {
 			c, m, s = cc, e-j, mWords
@@ -954,7 +970,7 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 		col, grain, m = p.date.Name, units[p.low(j)], 1 // "which 3 years": periods of the date
 	case c == nil && p.date == nil && units[p.low(j)] == "year" && p.yearColumn() != nil:
 		col, m = p.yearColumn().Name, 1
-	case c == nil && p.free(j) && p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || isCountNoun(p.low(j))):
+	case c == nil && p.free(j) && p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || isCountNoun(p.low(j))) && !p.modifiesColumn(j):
 		m = 1 // rows: "which 5 cars", "which shipment was the heaviest"
 	case c == nil && p.namesTheRows(j):
 		m = 1 // "which city has the largest population", each row a city: the row
@@ -989,7 +1005,9 @@ func (p *parser) whichFrom(i, j, n int, hasN bool) {
 	}
 	for k := after; k < len(p.toks) && k <= after+4; k++ {
 		desc, ok := superlatives[p.low(k)]
-		if d, cmp := comparatives[p.low(k)]; cmp && !hasN && p.free(k) && !slices.ContainsFunc(p.toks[k+1:], func(t token) bool { return t.low == "than" }) {
+		if d, cmp := comparatives[p.low(k)]; cmp && !hasN && p.free(k) && len(p.compares) == 0 && !slices.ContainsFunc(p.toks[k+1:], func(t token) bool {
+			return t.low == "than" || t.low == "vs" || t.low == "versus" || t.low == "compared" || t.low == "against"
+		}) {
 			desc, ok = d, true // "which school has the higher average": of the two, the one ranked first
 		}
 		if !ok {

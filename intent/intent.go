@@ -43,6 +43,9 @@ type Column struct {
 	// Via is the table a column joined in comes from; "" for the table's
 	// own columns.
 	Via string `json:",omitempty"`
+	// Blanks is how many rows have no value in a date column (0 when
+	// none, or not known).
+	Blanks int64 `json:",omitempty"`
 }
 
 // Intent is what a request asks for, read against a Schema.

@@ -92,8 +92,8 @@ func (p *parser) countAt(i int, agg string, n int) int {
 	if w := p.low(j); w == "distinct" || w == "unique" || w == "different" {
 		agg, j = "count_distinct", j+1 // "how many distinct customers"
 	}
-	for p.described[j] || fillers[p.low(j)] && !weighty[p.low(j)] && p.free(j+1) && p.toks[j+1].kind == kWord {
-		j++ // "how many returned orders", "how many trading days": the orders, the days
+	for p.described[j] || fillers[p.low(j)] && !weighty[p.low(j)] && p.free(j+1) && p.toks[j+1].kind == kWord || p.subjectBefore(j) {
+		j++ // "how many returned orders", "how many trading days": the orders, the days; "how many barley varieties" over barley
 	}
 	switch p.low(j) {
 	case "percent", "percentage", "percentages", "times", "fold":
@@ -978,6 +978,18 @@ func countsThings(c *Column) bool {
 	return c.Type == "integer" && len(words) == 1 && isCountNoun(words[0]) && singular(words[0]) != words[0] && !isIDLike(c)
 }
 
+// subjectBefore reports whether the word at j is the table's subject
+// before the plural name of one of its text columns: "barley" in "how
+// many barley varieties" over barley(variety).
+func (p *parser) subjectBefore(j int) bool {
+	w, next := p.low(j), p.low(j+1)
+	if w == "" || p.toks[j].kind != kWord || !tableWord(p.t, w) || isCountNoun(w) || next == singular(next) {
+		return false
+	}
+	c, _, st := p.colAt(j+1, prefCount)
+	return c != nil && st >= mEntity && isText(c)
+}
+
 // countedBy returns the integer column whose whole name is the plural
 // noun at j ("how many goals" over a goals column), or its singular ("how
 // many alarms" over an alarm column of 0s and 1s), nil if none. A unit of
@@ -1008,8 +1020,9 @@ func (p *parser) countedBy(j int) *Column {
 }
 
 // countPrefixes say a column counts what its other word names: n_ord,
-// num_orders, order_cnt.
-var countPrefixes = setOf("n", "num", "nbr", "no", "cnt", "count", "number")
+// order_cnt. "num", "no" and "nbr" number things as often (invoice_num):
+// not read as counts.
+var countPrefixes = setOf("n", "cnt", "count")
 
 // countOf reports whether the column's word cw names the plural noun w:
 // the same word or its abbreviation ("ord" for orders).
@@ -1072,9 +1085,15 @@ func threshold(f Filter) bool {
 // is in, other than a unit of time ("litres" over vol_l, which
 // readUnitNames read as the column's other word), or nil.
 func (p *parser) saidUnit(j int) *Column {
+	if j < 0 || j >= len(p.toks) {
+		return nil
+	}
 	u := strings.ToLower(p.toks[j].raw)
 	if unitSpellings[u] == "" || units[u] != "" || !p.free(j) || p.toks[j].kind != kWord || p.toks[j].low == u {
 		return nil
+	}
+	if slices.ContainsFunc(p.toks, func(t token) bool { return averageWords[t.low] || t.low == "median" || t.low == "per" }) {
+		return nil // "how many kilograms does the average shipment weigh": not the total
 	}
 	if c, m, _ := p.colAt(j, prefNum); c != nil && m == 1 && isNumeric(c) && !isIDLike(c) {
 		return c

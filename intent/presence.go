@@ -212,6 +212,9 @@ func (p *parser) dateSaid(i int) (*Column, int, bool) {
 			return nil, 0, false
 		}
 	}
+	if _, ok := p.vals[w]; ok || p.isValue(min(i, len(p.toks)-1)) {
+		return nil, 0, false // "unpaid" is a status's value: the value says it
+	}
 	if r, ok := strings.CutPrefix(w, "un"); ok && !neg && p.dateNamed(w) == nil {
 		neg, w = true, r // "unpaid", "unshipped"
 	}
@@ -219,15 +222,27 @@ func (p *parser) dateSaid(i int) (*Column, int, bool) {
 	if c == nil || !p.free(i) {
 		return nil, 0, false
 	}
-	return c, i + 1, neg
+	if c.Blanks == 0 {
+		// a date every row has (or that may be a deadline) says nothing of
+		// which rows are "expired" or "closed": reported, not absorbed
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.toks[i].raw,
+			Reason: fmt.Sprintf("every row has a %s, so it does not say which rows are %s", c.Name, p.toks[i].raw), Nearest: []string{c.Name}})
+		p.use(i, i+1)
+		return nil, 0, false
+	}
+	end := i + 1
+	if p.free(end) && p.rowsNoun(end) {
+		end++ // "paid invoices": the invoices are the rows, no count of them
+	}
+	return c, end, neg
 }
 
 // dateNamed returns the one date column whose name's word (other than
 // "date" or "dt") is the verb w: paid_dt for "paid", ship_date for
 // "shipped".
 func (p *parser) dateNamed(w string) *Column {
-	if len(w) < 4 || !isLetters(w) {
-		return nil
+	if len(w) < 4 || !isLetters(w) || !(len(w) >= 5 && strings.HasSuffix(w, "ed") || irregularParticiples[w]) {
+		return nil // "open tickets", "active customers": adjectives, not what happened
 	}
 	var found *Column
 	for ci := range p.t.Columns {
@@ -391,7 +406,7 @@ func (p *parser) negationOf(k int, left string) int {
 			return k + 1
 		}
 	}
-	if (w == "control" || w == "controls") && treatWords[left] {
+	if _, v := p.vals[w]; (w == "control" || w == "controls") && treatWords[left] && !v && !p.namesColumnOrValue(w) {
 		return k + 1 // "treated vs control": the untreated, as a trial names them
 	}
 	return -1

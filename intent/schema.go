@@ -629,11 +629,13 @@ func (p *parser) chooseTable() error {
 					}
 				}
 			}
-			if w := p.toks[i].low; p.toks[i].kind == kWord && len(w) >= 5 && strings.HasSuffix(w, "ed") && slices.ContainsFunc(nameWords(t.Name), func(name string) bool {
-				return len(name) >= 3 && (sameWord(w, singular(name)) || abbreviates(w, name) || abbreviates(nounRoot(w), name))
-			}) {
+			if w, name := p.toks[i].low, strings.ToLower(t.Name); p.toks[i].kind == kWord && len(w) >= 5 && strings.HasSuffix(w, "ed") &&
+				(isLetters(name) && (sameWord(w, singular(name)) || abbreviates(w, name)) || slices.ContainsFunc(nameWords(t.Name), func(nw string) bool {
+					r := nounRoot(w) // "brewed" over brw_batches: its letters, not "completed" over emp_comp
+					return len(nw) >= 3 && abbreviates(r, nw) && !strings.HasPrefix(r, nw)
+				})) {
 				scores[ti] += 2 // "customers who ordered": the orders table (ord), as if named; "brewed": brw_batches
-			} else if p.toks[i].kind == kWord && len(w) >= 5 && !stopwords[w] && slices.ContainsFunc(nameWords(t.Name), func(name string) bool {
+			} else if p.toks[i].kind == kWord && len(w) >= 5 && !stopwords[w] && !p.namesAColumn(singular(w)) && !p.namesAColumn(w) && slices.ContainsFunc(nameWords(t.Name), func(name string) bool {
 				return len(name) >= 3 && name != w && abbreviates(w, name)
 			}) {
 				scores[ti]++ // "bookings" over bkgs: the table, nearly as if named

@@ -411,8 +411,9 @@ var accrualVerbs = setOf("scored", "owned", "earned", "paid", "spent", "incurred
 	"generated", "consumed", "used", "held", "kept", "carried", "hauled", "shipped", "delivered", "raised", "donated",
 	"operate", "operated")
 
-// pooling go before "both years", "all months": every period at once.
-var pooling = setOf("across", "over", "in", "for", "from")
+// pooling go before "both years", "all months": every period at once;
+// "ordered in both years" is in each of them, not pooled.
+var pooling = setOf("across", "over")
 
 // afterRead reports whether the word at i follows a word read as a column,
 // a measure or the rows, with only a form of "be" between them.
@@ -576,7 +577,9 @@ func (p *parser) asides() error {
 			// "points scored", "DVDs owned", "babies were born": how the
 			// measure or the rows came to be
 		case (w == "each" || w == "every" || w == "all") && len(p.in.GroupBy) > 0:
-		case units[strings.ToLower(t.raw)] != "" && strings.HasSuffix(strings.ToLower(t.raw), "s") && i >= 1 && (p.toks[i-1].low == "both" || i >= 2 && p.low(i-1) == "all" && pooling[p.low(i-2)]) &&
+		case units[strings.ToLower(t.raw)] != "" && strings.HasSuffix(strings.ToLower(t.raw), "s") && i >= 1 &&
+			(p.toks[i-1].low == "both" || p.toks[i-1].low == "all") && (i < 2 || pooling[p.low(i-2)] || p.toks[i-2].kind == kPunct) &&
+			!slices.ContainsFunc(p.toks, func(t token) bool { return t.low == "compare" || t.low == "vs" || t.low == "versus" }) &&
 			p.in.Time == nil && p.in.Compare == nil && !slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Grain != "" }):
 			// "top trucks across both years", "avg yield, both yrs": every
 			// period's rows, pooled
@@ -1171,8 +1174,8 @@ func (p *parser) tableCalled() error {
 			}
 			k--
 		}
-		if k == e {
-			continue
+		if k == e || k > 0 && p.toks[k-1].kind != kPunct && !stopwords[p.toks[k-1].low] {
+			continue // "the 2024 sales table" over sales_2023: a word of another name before
 		}
 		p.use(k, e+1)
 		p.understood(k, fmt.Sprintf("%s -> table %s", p.src(k, e+1), p.t.Name), p.src(k, e+1))
@@ -1191,7 +1194,8 @@ func (p *parser) joinSaid() error {
 		return nil
 	}
 	for i := 0; i+2 < len(p.toks); i++ {
-		if !joinVerbs[p.low(i)] || !slices.Contains([]string{"on", "by", "via", "using", "through"}, p.low(i+1)) {
+		if !joinVerbs[p.low(i)] || !slices.Contains([]string{"on", "via", "using", "through"}, p.low(i+1)) {
+			// not "by": "customers joined by region" signed up, per region
 			continue
 		}
 		c, n, st := p.colAt(i+2, prefAny)

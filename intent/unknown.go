@@ -554,8 +554,9 @@ func (p *parser) periodTotal(pa *periodAverage) *Measure {
 }
 
 // entityPeriods reports whether the rows may each be one thing's period
-// (a truck's day): a text column has as many values as there are rows a
-// period, and the request neither picks one of them nor groups by it.
+// (a truck's day, a store's month): a text column has as many values as
+// there are rows a period, or too many to list, or a column numbers
+// things, and the request neither picks one of them nor groups by it.
 // "Average daily revenue" is then each truck's day or each day's total
 // of all trucks, which the words do not say.
 func (p *parser) entityPeriods(grain string) bool {
@@ -566,7 +567,11 @@ func (p *parser) entityPeriods(grain string) bool {
 	perPeriod := float64(p.t.Rows) / float64(n)
 	for ci := range p.t.Columns {
 		c := &p.t.Columns[ci]
-		if !isText(c) || len(c.Values) < 2 || float64(len(c.Values)) < 0.9*perPeriod {
+		switch {
+		case isText(c) && c.Values == nil: // too many values to list: customers, say
+		case isText(c) && len(c.Values) >= 2 && float64(len(c.Values)) >= 0.9*perPeriod:
+		case isNumeric(c) && isIDLike(c): // store_no, customer_id
+		default:
 			continue
 		}
 		one := slices.ContainsFunc(p.in.Filters, func(f Filter) bool { return f.Column == c.Name && f.Op == "=" })

@@ -118,7 +118,7 @@ func TestPhrasesAroundNamedColumns(t *testing.T) {
 func TestRowsADateIsSetFor(t *testing.T) {
 	bills := schemaOf("bills", Column{Name: "bill_no", Type: "string", Values: []string{"B1", "B2"}},
 		Column{Name: "issue_dt", Type: "date", Min: "2022-01-03", Max: "2023-12-20"},
-		Column{Name: "paid_dt", Type: "date", Min: "2022-01-10", Max: "2024-01-20"},
+		Column{Name: "paid_dt", Type: "date", Min: "2022-01-10", Max: "2024-01-20", Blanks: 40},
 		Column{Name: "amt", Type: "float", Min: "10", Max: "900"})
 	notNull := Filter{Column: "paid_dt", Op: "is not null"}
 	isNull := Filter{Column: "paid_dt", Op: "is null"}
@@ -133,6 +133,20 @@ func TestRowsADateIsSetFor(t *testing.T) {
 			Top: &TopN{N: 2, Column: "stall", Desc: true}}},
 		{"total rev by location", stalls, want{Table: "stall_sales", Measures: []Measure{{Column: "rev", Agg: "sum"}}, GroupBy: []Group{{Column: "loc"}}}},
 	})
+	// a date every row has says nothing of which are paid; an adjective is
+	// no verb; a status's value says it itself
+	full := schemaOf("bills", Column{Name: "amt", Type: "float", Min: "10", Max: "900"},
+		Column{Name: "paid_dt", Type: "date", Min: "2022-01-10", Max: "2024-01-20"},
+		Column{Name: "expiry_dt", Type: "date", Min: "2022-01-10", Max: "2027-01-20"})
+	reported(t, full, "how many paid bills", "total amt of expired bills")
+	tickets := schemaOf("tickets", Column{Name: "opened_at", Type: "date", Min: "2022-01-10", Max: "2024-01-20", Blanks: 3},
+		Column{Name: "prio", Type: "string", Values: []string{"P1", "P2"}})
+	if in, err := Parse("how many open tickets", tickets, now); err == nil && slices.ContainsFunc(in.Filters, func(f Filter) bool { return f.Column == "opened_at" }) {
+		t.Errorf(`Parse("how many open tickets") filters = %v; want no filter on opened_at`, in.Filters)
+	}
+	status := schemaOf("bills", Column{Name: "status", Type: "string", Values: []string{"paid", "unpaid", "void"}},
+		Column{Name: "paid_dt", Type: "date", Min: "2022-01-10", Max: "2024-01-20", Blanks: 40})
+	checkCases(t, []parseCase{{"how many unpaid bills", status, want{Table: "bills", Measures: []Measure{countRows}, Filters: []Filter{eq("status", "unpaid")}}}})
 	// a paid date's value said is a period or a comparison, not presence
 	in, err := Parse("how many bills were paid in 2023", bills, now)
 	if err != nil || in.Time == nil || in.Time.Column != "paid_dt" || slices.ContainsFunc(in.Filters, func(f Filter) bool { return f.Op == "is not null" }) {

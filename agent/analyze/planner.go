@@ -38,7 +38,7 @@ func parseIntent(text string, tables []analysis.SourceTable, now time.Time) (*in
 	for _, t := range tables {
 		it := intent.Table{Name: t.Name, Rows: t.Rows, Joined: t.Joined, Aliases: t.Aliases}
 		for _, c := range t.Columns {
-			it.Columns = append(it.Columns, intent.Column{Name: c.Name, Type: c.Type, Values: c.Values, Min: c.Min, Max: c.Max, Via: c.Via})
+			it.Columns = append(it.Columns, intent.Column{Name: c.Name, Type: c.Type, Values: c.Values, Min: c.Min, Max: c.Max, Via: c.Via, Blanks: c.Blanks})
 		}
 		schema.Tables = append(schema.Tables, it)
 	}

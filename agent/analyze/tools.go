@@ -44,8 +44,8 @@ func describe(ctx context.Context, ws Workspace, table string) (analysis.SourceT
 			sc.Type = "timestamp"
 			fallthrough
 		case quarry.TypeDate:
-			if res, err := ws.Query(ctx, fmt.Sprintf("SELECT min(%s)::DATE::VARCHAR, max(%s)::DATE::VARCHAR FROM %s", q, q, quoteIdent(table))); err == nil && len(res.Rows) == 1 {
-				sc.Min, sc.Max = res.String(0, 0), res.String(0, 1)
+			if res, err := ws.Query(ctx, fmt.Sprintf("SELECT min(%s)::DATE::VARCHAR, max(%s)::DATE::VARCHAR, count(*) - count(%s) FROM %s", q, q, q, quoteIdent(table))); err == nil && len(res.Rows) == 1 {
+				sc.Min, sc.Max, sc.Blanks = res.String(0, 0), res.String(0, 1), int64(res.Float(0, 2))
 			}
 		case quarry.TypeString:
 			res, err := ws.Query(ctx, fmt.Sprintf("SELECT DISTINCT %s FROM %s WHERE %s IS NOT NULL LIMIT %d", q, quoteIdent(table), q, maxDistinctValues+1))

@@ -1,0 +1,60 @@
+package intent
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestReview5: what two reviewers of the thirteenth session's rules found
+// answered as another question, each now read or reported.
+func TestReview5(t *testing.T) {
+	ships := schemaOf("shipments", Column{Name: "carrier", Type: "string", Values: []string{"UPS", "DHL"}},
+		Column{Name: "wt_kg", Type: "float", Min: "1", Max: "90"})
+	for _, text := range []string{"how many", "shipments to UPS, how many", "how many kilograms how many"} {
+		Parse(text, ships, now) // no panic
+	}
+	if in, err := Parse("how many kilograms does the average shipment weigh", ships, now); err == nil && slices.ContainsFunc(in.Measures, func(m Measure) bool { return m.Agg == "sum" }) {
+		t.Errorf("the average shipment's kilograms: measures %v; want no total", in.Measures)
+	}
+	monthly := Schema{Tables: []Table{{Name: "monthly_sales", Rows: 1200, Columns: []Column{
+		{Name: "month_start", Type: "date", Min: "2023-01-01", Max: "2024-12-31"},
+		{Name: "store_no", Type: "integer", Min: "101", Max: "150"}, {Name: "revenue", Type: "float", Min: "0", Max: "90000"}}}}}
+	reported(t, monthly, "average daily revenue")
+	lines := schemaOf("lines", Column{Name: "invoice_num", Type: "integer", Min: "100001", Max: "104500"}, Column{Name: "amt", Type: "float", Min: "1", Max: "90"})
+	if in, err := Parse("how many invoices", lines, now); err == nil && slices.ContainsFunc(in.Measures, func(m Measure) bool { return m.Agg == "sum" }) {
+		t.Errorf("how many invoices over invoice_num: %v; want no sum of the numbers", in.Measures)
+	}
+	orders := schemaOf("orders", Column{Name: "order_date", Type: "date", Min: "2023-01-01", Max: "2024-12-31"},
+		Column{Name: "region", Type: "string", Values: []string{"East", "West"}}, Column{Name: "customer", Type: "string", Values: []string{"Ann", "Bo"}},
+		Column{Name: "amount", Type: "float", Min: "1", Max: "900"})
+	reported(t, orders, "which regions had lower revenue in 2024 compared to 2023", "how many customers ordered in both years")
+	counties := schemaOf("counties", Column{Name: "state", Type: "string", Values: []string{"OH", "PA"}}, Column{Name: "mhi", Type: "float", Min: "20000", Max: "90000"})
+	checkCases(t, []parseCase{{"median household income (MHI) by state", counties, want{Table: "counties",
+		Measures: []Measure{{Column: "mhi", Agg: "median"}}, GroupBy: []Group{{Column: "state"}}}}})
+	players := schemaOf("players", Column{Name: "level", Type: "integer", Min: "1", Max: "40"}, Column{Name: "points", Type: "float", Min: "0", Max: "900"})
+	if in, err := Parse("total points of players at level 10+", players, now); err == nil && slices.ContainsFunc(in.Filters, func(f Filter) bool { return f.Op == "=" }) {
+		t.Errorf("level 10+: filters %v; want no level = 10", in.Filters)
+	}
+	cust := Schema{Tables: []Table{{Name: "customers", Rows: 500, Joined: []string{"regions"}, Columns: []Column{
+		{Name: "customer_id", Type: "string"}, {Name: "region", Type: "string", Values: []string{"East", "West"}},
+		{Name: "manager", Type: "string", Values: []string{"Kim", "Lee"}, Via: "regions"}}},
+		{Name: "regions", Rows: 2, Columns: []Column{{Name: "region", Type: "string", Values: []string{"East", "West"}}, {Name: "manager", Type: "string", Values: []string{"Kim", "Lee"}}}}}}
+	if in, err := Parse("how many customers joined by region", cust, now); err == nil && len(in.GroupBy) == 0 && len(in.Unknown) == 0 {
+		t.Errorf("customers joined by region: understood %q; want a grouping by region or a report", in.Understood)
+	}
+	sales := Schema{Tables: []Table{{Name: "sales_2023", Rows: 100, Columns: []Column{{Name: "region", Type: "string", Values: []string{"East"}}, {Name: "revenue", Type: "float"}}},
+		{Name: "sales_2024", Rows: 90, Columns: []Column{{Name: "region", Type: "string", Values: []string{"East"}}, {Name: "revenue", Type: "float"}}}}}
+	if in, err := Parse("total revenue in the 2024 sales table", sales, now); err == nil && slices.ContainsFunc(in.Understood, func(u string) bool { return strings.Contains(u, "-> table sales_2023") }) {
+		t.Errorf("the 2024 sales table: understood %q; want it not read as sales_2023", in.Understood)
+	}
+	trial := schemaOf("trial", Column{Name: "arm", Type: "string", Values: []string{"treatment", "control", "placebo"}},
+		Column{Name: "treat", Type: "integer", Min: "0", Max: "1"}, Column{Name: "outcome", Type: "float", Min: "0", Max: "9"})
+	if in, err := Parse("avg outcome, treatment vs control", trial, now); err == nil && slices.ContainsFunc(in.GroupBy, func(g Group) bool { return g.Column == "treat" }) {
+		t.Errorf("treatment vs control over an arm column: grouped by %v; want the arm's values", in.GroupBy)
+	}
+	runs := schemaOf("prod_runs", Column{Name: "line", Type: "string", Values: []string{"L1", "L2"}}, Column{Name: "output", Type: "float", Min: "0", Max: "900"})
+	if in, err := Parse("which production line had the highest output", runs, now); err == nil && len(in.Unknown) == 0 && (in.Top == nil || in.Top.Column != "line") {
+		t.Errorf("which production line: top %+v; want lines ranked, or a report", in.Top)
+	}
+}
