@@ -277,10 +277,10 @@ func hasWords(words []string, text string) bool {
 	if len(words) == 0 {
 		return true
 	}
-	tw := retrieve.Words(text)
+	tw := textWords(text)
 	stems := stemsOf(tw)
 	for _, w := range words {
-		if !slices.Contains(tw, w) && !stems[stem(w)] {
+		if !slices.Contains(tw, w) && !stems[stem(w)] && !retrieve.Joined(w, tw) {
 			return false
 		}
 	}
@@ -523,7 +523,7 @@ func clipAround(s string, n int, content []string, r *Rarity, k wants) string {
 // about.
 var questionWords = map[string]bool{"give": true, "response": true, "question": true, "relying": true, "details": true,
 	"shown": true, "answer": true, "based": true, "using": true, "provide": true, "calculate": true, "compute": true,
-	"amount": true, "value": true, "total": true, "much": true, "many": true, "number": true, "usd": true, "millions": true,
+	"amount": true, "value": true, "numeric": true, "numerical": true, "total": true, "much": true, "many": true, "number": true, "usd": true, "millions": true,
 	"billions": true, "thousands": true, "percent": true, "percentage": true, "round": true, "decimal": true, "places": true,
 	"company": true, "fy": true, "year": true, "fiscal": true, "reported": true, "report": true, "according": true}
 
@@ -545,9 +545,12 @@ func contentWords(q question) []string {
 // match (revenue/revenues, expenditure/expenditures), a word also counting
 // when the way filings put it does (capex: capital expenditures).
 func sharedWords(words []string, text string) int {
-	tw := retrieve.Words(text)
+	tw := textWords(text)
 	var stems map[string]bool // of the words as American English spells them, when a word of the question is spelled otherwise
 	has := func(w string) bool {
+		if retrieve.Joined(w, tw) {
+			return true // "CONFIG HZ", as a PDF may show CONFIG_HZ
+		}
 		prefix := w
 		if len(prefix) > 5 {
 			prefix = prefix[:len(prefix)-2]

@@ -711,3 +711,16 @@ func TestAFileNameGluedToItsNounNamesTheDocument(t *testing.T) {
 		"Who wrote the spade guide?": `"Mara Lind"`, // the cover's name, not a page's sentence
 	})
 }
+
+// TestANameJoinedByUnderscoresIsFoundSplit: a PDF may draw a name's
+// underscores as rules that extraction reads as spaces ("set flow" for
+// set_flow): the question that writes the name answers from the line
+// that has its parts one after another, and the numeric value of a code
+// is the number its row gives.
+func TestANameJoinedByUnderscoresIsFoundSplit(t *testing.T) {
+	checkAnswers(t, []string{"pump-reference.txt", "kettle-manual.txt"}, map[string]string{
+		"Between which values must the rate of set_flow lie?": "between 2 and 40",
+		"What is the numeric value of VALVE_STUCK?":           "42",
+		"What is the numeric value of PUMP_HOT?":              "",
+	})
+}

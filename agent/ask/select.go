@@ -43,9 +43,24 @@ func RarityOf(ctx context.Context, st Store, roomID, question string) *Rarity {
 	for _, t := range terms {
 		asked = append(asked, retrieve.Spellings(t)...)
 	}
+	for _, t := range terms {
+		asked = append(asked, retrieve.Parts(t)...)
+	}
 	chunks, passages, err := st.TermChunks(ctx, roomID, asked)
 	if err != nil {
 		return nil
+	}
+	// A name that underscores join is in the chunks that have its parts
+	// one after another ("CONFIG HZ" for CONFIG_HZ), at most in those
+	// with its rarest part.
+	for _, t := range terms {
+		if ps := retrieve.Parts(t); ps != nil && chunks[t] == 0 {
+			n := passages
+			for _, p := range ps {
+				n = min(n, chunks[p])
+			}
+			chunks[t] = n
+		}
 	}
 	// A word is in the chunks that spell it either way ("colour" in a
 	// room that says "color").
@@ -275,7 +290,7 @@ func modifiers(question string) map[string][]string {
 // missing returns the words of need that text lacks.
 func missing(need []string, text string) []string {
 	var out []string
-	words := append(retrieve.Words(text), camelParts(text)...)
+	words := append(textWords(text), camelParts(text)...)
 	stems := stemsOf(words)
 	var bases map[string]bool
 	for _, w := range need {
@@ -420,7 +435,7 @@ var (
 var (
 	dateQuestionRe   = regexp.MustCompile(`(?i)^\s*when\b|\b(what|which) ([\w-]+ )?(year|date|day|month|version|release)\b|\bsince when\b|\bhow long ago\b`)
 	nameQuestionRe   = regexp.MustCompile(`(?i)^\s*who\b|\b(whose|who)\b|\bwhat is the name\b|\b(which|what) (authors?|maintainers?|developers?)\b|\b(the|its) (authors?|maintainers?|developers?)( of\b| is\b| are\b| was\b| were\b|\?|$)|\b(written|created|developed|maintained) by\b`)
-	amountQuestionRe = regexp.MustCompile(`(?i)\b(how (much|many|big|large|long|fast|often|old|far)|what (is|was|are) the (size|number|maximum|minimum|default|limit|amount|percentage|rate)|size|maximum|minimum|limit)\b`)
+	amountQuestionRe = regexp.MustCompile(`(?i)\b(how (much|many|big|large|long|fast|often|old|far)|what (is|was|are) the (size|number|maximum|minimum|default|limit|amount|percentage|rate)|numeric(al)? value|size|maximum|minimum|limit)\b`)
 )
 
 func wantOf(question string) wants {
@@ -492,10 +507,11 @@ var functionWords = map[string]bool{"the": true, "a": true, "an": true, "it": tr
 // question asks for, less when it does not.
 func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	own, around := 0.0, 0.0
-	stems := stemsOf(append(retrieve.Words(u), camelParts(u)...)) // "show" and "grid" in \TPShowGrid
+	words := textWords(u)
+	stems := stemsOf(append(words, camelParts(u)...)) // "show" and "grid" in \TPShowGrid
 	for _, t := range content {
 		switch {
-		case stems[stem(t)]:
+		case stems[stem(t)] || retrieve.Joined(t, words):
 			own += r.weight(t)
 		case sharedWords([]string{t}, u) > 0:
 			own += r.weight(t) / 2 // "founding" for "founded": a word of the family only
@@ -1049,4 +1065,15 @@ func headOf(question string) string {
 		return "" // "what does the -k flag do": the flag is how it is asked
 	}
 	return w
+}
+
+// textWords are a text's words (retrieve.Words), then the parts of
+// those that underscores join: "text" is in "char *err_text".
+func textWords(text string) []string {
+	words := retrieve.Words(text)
+	n := len(words)
+	for _, w := range words[:n] {
+		words = append(words, retrieve.Parts(w)...)
+	}
+	return words
 }

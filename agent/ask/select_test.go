@@ -646,3 +646,35 @@ func TestTheThingAskedForRanksFirstThoughTheRoomIsAboutIt(t *testing.T) {
 		t.Errorf("Extract = %s %q %+v; want page 10 cited first", a.Type, a.Text, a.Citations)
 	}
 }
+
+// TestMissingReadsANamesParts: a name that underscores join holds the
+// words a question says ("the error text": err_text), and a name the
+// question joins is in a text that has its parts one after another.
+func TestMissingReadsANamesParts(t *testing.T) {
+	for _, c := range []struct {
+		need []string
+		text string
+		want []string
+	}{
+		{[]string{"text"}, "void fits_get_errstatus(int status, char *err_text)", nil},
+		{[]string{"config_hz"}, "Figure 4: Experimentally measuring CONFIG HZ.", nil},
+		{[]string{"set_voltage"}, "set_\nvoltage(v) sets the voltage", nil},
+		{[]string{"set_voltage"}, "the voltage you set", []string{"set_voltage"}},
+	} {
+		if got := missing(c.need, c.text); !slices.Equal(got, c.want) {
+			t.Errorf("missing(%v, %q) = %v; want %v", c.need, c.text, got, c.want)
+		}
+	}
+}
+
+// TestANumericValueIsAnAmount: "the numeric value of" asks for a number,
+// and "numeric" is how it is asked, not what a passage must say.
+func TestANumericValueIsAnAmount(t *testing.T) {
+	q := "What is the numeric value of COL_NOT_FOUND?"
+	if !wantOf(q).amount {
+		t.Errorf("wantOf(%q).amount = false; want true", q)
+	}
+	if got := contentWords(parseQuestion(q)); slices.Contains(got, "numeric") {
+		t.Errorf("contentWords(%q) = %v; want no numeric", q, got)
+	}
+}
