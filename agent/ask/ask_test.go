@@ -724,3 +724,14 @@ func TestANameJoinedByUnderscoresIsFoundSplit(t *testing.T) {
 		"What is the numeric value of PUMP_HOT?":              "",
 	})
 }
+
+// TestAnEntryUnderARoutineIsQuotedWithIt: what a routine does, written
+// under its call or its usage line, is quoted with that line when the
+// question asks which routine or utility does it: the line alone names
+// none, or another one.
+func TestAnEntryUnderARoutineIsQuotedWithIt(t *testing.T) {
+	checkAnswers(t, []string{"hoe-routines.txt", "kettle-manual.txt"}, map[string]string{
+		"Which function never records a bed twice on the same day?": "condmarkweeded(",
+		"Which utility counts the beds weeded since a day?":         "hoecount",
+	})
+}

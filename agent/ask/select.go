@@ -140,10 +140,17 @@ var genericWords = map[string]bool{"big": true, "large": true, "small": true, "l
 // uses ("emoji", "revenue") is.
 func focus(question string, content []string, r *Rarity, named map[string]bool) (absent, strong, soft []string) {
 	head, marked, verbs, kind := headOf(question), markedWords(question), questionVerbs(question), wantOf(question)
+	// "Which function ...?", "Which utility ...?" say what kind of
+	// thing the answer names, which a manual may call a routine or a
+	// program: the answer is the name, not the word.
+	asksKind := ""
+	if m := thingAskRe.FindStringSubmatch(question); m != nil {
+		asksKind = strings.ToLower(m[1])
+	}
 	for _, w := range content {
 		hard := w == head || marked[w]
 		switch {
-		case genericWords[w] || genericWords[strings.TrimSuffix(w, "s")] || named[w]:
+		case genericWords[w] || genericWords[strings.TrimSuffix(w, "s")] || named[w] || w == asksKind:
 		case kind.name && nameWords[w]: // "the author of tallow" asks for a name, which the cover gives without the word
 		case r.absent(w) && financeAlternatives(w) == nil:
 			if hard || !wayOfAsking(w) && !verbs[w] {
@@ -562,6 +569,10 @@ type piece struct {
 	// term is the term of a list's entry the piece is of, when it is in
 	// the paragraph right under it.
 	term string
+	// above is the line right above the paragraph the piece starts (the
+	// heading, when the paragraph is right under it): a routine's usage
+	// line above what it does.
+	above string
 }
 
 // quote is what the answer says of a piece: its lead, its text and what
@@ -599,7 +610,12 @@ func (p piece) quote(k wants) string {
 		s += " " + p.more
 	}
 	if !k.fits(s) && (k.date && yearOrDateRe.MatchString(p.heading) || k.name && hasName(p.heading)) || p.term != "" && !strings.Contains(s, p.term) {
-		s = p.heading + ": " + s
+		s = strings.TrimRight(p.heading, ";:") + ": " + s
+	}
+	if k.code != nil && p.above != "" && !namesCode(s, k.code) && namesCode(p.above, k.code) {
+		// "Which utility removes isomorphs?": the line that says what
+		// it does names no utility; the usage line above it does.
+		s = strings.TrimRight(p.above, ";:") + ": " + s
 	}
 	return s
 }
@@ -611,12 +627,20 @@ func (p piece) quote(k wants) string {
 // "_ssh"). An entry's lines are quoted with their term: "Full and direct
 // access to serial ports." says which group only under "dialout".
 func isTermHeading(h string) bool {
+	if callRe.MatchString(h) {
+		return true // a routine's call or prototype above what it does: "dumpschreier(FILE* f, gp, n);"
+	}
 	if h == "" || len(strings.Fields(h)) > 3 || strings.ContainsAny(h, "0123456789") {
 		return false
 	}
 	first, _ := utf8.DecodeRuneInString(h)
 	return unicode.IsLower(first) || first == '-' || first == '_' || strings.ContainsAny(h, "_[]<>/")
 }
+
+// callRe matches a line that is a routine's call or prototype alone:
+// "condaddgenerator(&gp, &gens, p, n);", "void pump_error_text(int
+// code, char *err_text)".
+var callRe = regexp.MustCompile(`^(?:[A-Za-z_][\w]*\s+\**)*\**[A-Za-z_][\w:.]*\s?\([^()]*\)\s*;?$`)
 
 // units splits a chunk's text into what an answer quotes: sentences, with
 // the wrapped lines of a paragraph joined; a table's rows and a list's
@@ -647,8 +671,13 @@ func units(text string) []piece {
 			if paras == headed+1 && isTermHeading(heading) {
 				term = heading // the entry's own paragraph, right under its term
 			}
+			above := ""
+			if paras == headed+1 {
+				above = heading // a heading names what the paragraph right under it is of
+			}
 			for _, s := range sentences(strings.Join(para, " ")) {
-				out = append(out, piece{text: s, scene: heading, heading: heading, term: term, para: paras})
+				out = append(out, piece{text: s, scene: heading, heading: heading, term: term, para: paras, above: above})
+				above = ""
 			}
 		}
 		para = para[:0]
@@ -705,6 +734,9 @@ func units(text string) []piece {
 	}
 	flush()
 	for i := range out {
+		if i > 0 && out[i-1].para == out[i].para-1 && out[i-1].heading == out[i].heading && out[i].above == "" {
+			out[i].above = out[i-1].text
+		}
 		if i+1 < len(out) && out[i+1].heading == out[i].heading && (out[i+1].para == out[i].para || describes(out[i].text, out[i+1].text)) {
 			// the sentence after it in its paragraph, or what describes
 			// a term ("-D0, -D1": "If you specify -D1, ...")
@@ -717,7 +749,9 @@ func units(text string) []piece {
 			continue
 		}
 		var more []string
-		for j := i + 1; j < len(out) && j <= i+3 && len(strings.Join(more, " ")) < 200; j++ {
+		for j := i + 1; j < len(out) && j <= i+3 && len(strings.Join(more, " ")) < 200 && out[j].term == ""; j++ {
+			// an entry under its own term is no item of the list a
+			// colon introduces: it is quoted with its term
 			more = append(more, out[j].text)
 			if strings.HasSuffix(out[j].text, ":") {
 				break
