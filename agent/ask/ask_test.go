@@ -735,3 +735,13 @@ func TestAnEntryUnderARoutineIsQuotedWithIt(t *testing.T) {
 		"Which utility counts the beds weeded since a day?":         "hoecount",
 	})
 }
+
+// TestAWordBrokenAtALinesEndIsWhole: a typeset manual breaks words at the
+// end of its lines ("de-" above "fault"); the question's word is found
+// in them, and the line quoted says it whole.
+func TestAWordBrokenAtALinesEndIsWhole(t *testing.T) {
+	checkAnswers(t, []string{"sieve-manual.txt", "kettle-manual.txt"}, map[string]string{
+		"What is the default mesh of a new sieve?":  "six millimetres by default",
+		"Which soils does the sieve separate well?": "homogeneous soils",
+	})
+}
