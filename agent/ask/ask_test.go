@@ -745,3 +745,12 @@ func TestAWordBrokenAtALinesEndIsWhole(t *testing.T) {
 		"Which soils does the sieve separate well?": "homogeneous soils",
 	})
 }
+
+// TestAVerbBeforeAPrepositionIsNotTheThingAsked: "Which frame yields
+// to ...?" asks for a frame; "yields", which the manual never says, is
+// how it is asked.
+func TestAVerbBeforeAPrepositionIsNotTheThingAsked(t *testing.T) {
+	checkAnswers(t, []string{"sieve-manual.txt", "kettle-manual.txt"}, map[string]string{
+		"Which sieve frame yields to a finer soil?": "fits the fine frame",
+	})
+}

@@ -1098,6 +1098,20 @@ func headOf(question string) string {
 	if genericWords[w] {
 		return "" // "what does the -k flag do": the flag is how it is asked
 	}
+	if m[1] != "" && questionVerbs(question)[w] {
+		// "Which mcpp option turns on ...?", "What integer value signals
+		// that ...?": the word before a preposition is the question's
+		// verb, which a passage says in its own words; the thing asked
+		// for is the word before it.
+		before := retrieve.Words(question[:strings.Index(strings.ToLower(question), w)])
+		if len(before) < 2 {
+			return ""
+		}
+		if b := before[len(before)-1]; !genericWords[b] && !questionWords[b] && b != "which" && b != "what" {
+			return b
+		}
+		return ""
+	}
 	return w
 }
 

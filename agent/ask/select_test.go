@@ -22,6 +22,9 @@ func TestHeadOf(t *testing.T) {
 		"What does the -k flag do?":                          "",
 		"Who wrote bzip2?":                                   "",
 		"Is the Z-200 heavier than the Z-100?":               "",
+		"Which mcpp option turns on trigraph processing?":    "",
+		"What integer value signals that AMD ran out?":       "",
+		"Which frame mesh turns on the fine sieve?":          "mesh",
 	} {
 		if got := headOf(q); got != want {
 			t.Errorf("headOf(%q) = %q; want %q", q, got, want)
