@@ -754,3 +754,14 @@ func TestAVerbBeforeAPrepositionIsNotTheThingAsked(t *testing.T) {
 		"Which sieve frame yields to a finer soil?": "fits the fine frame",
 	})
 }
+
+// TestOCRsLookAlikesAreTheQuestionsName: OCR reads a name's 1 as l and
+// its O as 0 ("ODl", "0D2"): the question that writes OD1 or OD2 is
+// answered from the scanned page.
+func TestOCRsLookAlikesAreTheQuestionsName(t *testing.T) {
+	checkAnswers(t, []string{"scanned-board.txt", "kettle-manual.txt"}, map[string]string{
+		"What current can the OD1 output drive?":         "5 mA",
+		"What current does OD2 drive the relay coil at?": "40 mA",
+		"Which frequencies does SQR1 give?":              "1 Hz to 100 kHz",
+	})
+}
