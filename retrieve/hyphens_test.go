@@ -12,7 +12,7 @@ func TestDehyphenate(t *testing.T) {
 		{"a user-\nspecific file", "a user-specific \nfile"},
 		{"non-\noverlapping runs", "non-overlapping \nruns"},
 		{"the cross-sections and cross-\nsections", "the cross-sections and cross-sections\n"},
-		{"out-of-\nrange values", "out-of-\nrange values"},   // a compound's hyphen already
+		{"out-of-\nrange values", "out-of-\nrange values"},         // a compound's hyphen already
 		{"see [mkfont-\ndir.1.html]", "see [mkfont-\ndir.1.html]"}, // code, not prose
 		{"ABC-\nDEF", "ABC-\nDEF"},
 	} {

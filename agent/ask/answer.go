@@ -118,6 +118,12 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	if !slices.Contains(strong, head) {
 		head = "" // a word the room uses everywhere, or one that names a document
 	}
+	// The names and codes a line answers about (IN1, set_voltage: one
+	// of the many pins, channels or routines a manual lists): its
+	// paragraph, heading or passage's context names them. The thing
+	// asked of them it may give as a value ("1 megaohm" for the
+	// impedance).
+	named_ := slices.DeleteFunc(slices.Clone(strong), func(w string) bool { return w == asksFor || w == head })
 	opts := options(questionText)
 	modifies := modifiers(questionText)
 	things := namedThings(questionText)
@@ -206,6 +212,16 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				itAsked = ""
 				if !aboutThing(things, head, quote+"\n"+strings.TrimPrefix(u.scene, u.heading), u.heading) {
 					w = 0 // a line about another user, group or option of the many a manual lists (things.go)
+				}
+				need := named_
+				if asksFor != "" && len(named_) > 0 && !kind.fits(quote) {
+					need = append(slices.Clone(named_), asksFor) // the thing asked of it, or a value of its kind
+				}
+				if !near(need, nil, own+"\n"+strings.Join(before, "\n"), c.Context+"\n"+u.heading+"\n"+p.Title) {
+					// The passage names what the question does, the line
+					// and its paragraph not: it is about something else
+					// the passage names (A1's impedance asked of IN1).
+					w = 0
 				}
 				for _, o := range opts {
 					if hasOption(u.text, o) {

@@ -1095,8 +1095,8 @@ func headOf(question string) string {
 	case "is", "was", "are", "were", "does", "do", "did", "can", "will", "would", "should", "has", "have":
 		return ""
 	}
-	if genericWords[w] {
-		return "" // "what does the -k flag do": the flag is how it is asked
+	if genericWords[w] || genericWords[strings.TrimSuffix(w, "s")] {
+		return "" // "what does the -k flag do": the flag is how it is asked; "which kinds of decay"
 	}
 	if m[1] != "" && questionVerbs(question)[w] {
 		// "Which mcpp option turns on ...?", "What integer value signals

@@ -24,6 +24,7 @@ func TestHeadOf(t *testing.T) {
 		"Is the Z-200 heavier than the Z-100?":               "",
 		"Which mcpp option turns on trigraph processing?":    "",
 		"What integer value signals that AMD ran out?":       "",
+		"Which kinds of decay give a Q-value?":               "",
 		"Which frame mesh turns on the fine sieve?":          "mesh",
 	} {
 		if got := headOf(q); got != want {
