@@ -703,9 +703,11 @@ func units(text string) []piece {
 		switch {
 		case line == "":
 			flush()
-		case pageFurnitureRe.MatchString(line) || isContents(raw):
+		case pageFurnitureRe.MatchString(line) || isContents(raw) || captionRe.MatchString(line):
 			// a table of contents' entry, a running footer: what a page
-			// shows of others, never an answer
+			// shows of others, never an answer; a figure's caption names
+			// what the lines around it show ("Figure 4: Experimentally
+			// measuring CONFIG HZ."), which they answer
 			flush()
 			continue
 		case row && header == "" && isHeader(raw):
@@ -825,6 +827,11 @@ var numberedRe = regexp.MustCompile(`^(?i:(?:release|version)\s+)?[vV]?\d+(\.\d+
 // manual's links to its neighbours ("Next: Options, Previous: Usage,
 // Up: Running").
 var pageFurnitureRe = regexp.MustCompile(`(?i)((\.\s?){4,}\s*[0-9ivxlc]+$|^(page|seite|p\.)\s*\d+\s*(of|von|de|/)\s*\d+$|\bpage \d+ (of|von) \d+$|^[-–—]\s*\d+\s*[-–—]$|^(next|previous|prev|up):\s.*\b(next|previous|prev|up):\s)`)
+
+// captionRe matches a figure's, a table's or a listing's caption alone
+// on its line: "Figure 4: Experimentally measuring CONFIG HZ.",
+// "Table 2.1 Pin functions".
+var captionRe = regexp.MustCompile(`^(?:Figure|Fig\.|Table|Listing|Example)\s+\d+(?:\.\d+)*\s*[:.]?\s+\p{Lu}[^.!?]*[.]?$`)
 
 // contentsRe matches a table of contents' entries without dot leaders,
 // one or several side by side: a section's number, its title and its

@@ -682,3 +682,17 @@ func TestANumericValueIsAnAmount(t *testing.T) {
 		t.Errorf("contentWords(%q) = %v; want no numeric", q, got)
 	}
 }
+
+// TestACaptionIsNoAnswer: a figure's caption names what the lines around
+// it show; they answer, it does not.
+func TestACaptionIsNoAnswer(t *testing.T) {
+	text := "# stap timer.stp\nratio 30:123 => CONFIG_HZ=243\n\nFigure 4: Experimentally measuring CONFIG HZ.\n\nTable 2.1 Pin functions of the board\n"
+	for _, u := range units(text) {
+		if strings.HasPrefix(u.text, "Figure") || strings.HasPrefix(u.text, "Table") {
+			t.Errorf("units(%q) has %q; want no caption", text, u.text)
+		}
+	}
+	if us := units(text); len(us) == 0 || !strings.Contains(us[0].text, "CONFIG_HZ=243") {
+		t.Errorf("units(%q) = %v; want the line with CONFIG_HZ=243", text, us)
+	}
+}
