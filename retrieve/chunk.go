@@ -80,12 +80,15 @@ func (c PageChunk) Content() string { return c.Prefix + c.Text }
 // characters leaves chunks of MinChars characters over the token limit
 // (cl100k_base counts at most 4 tokens per character).
 //
+// Words a hyphen breaks at a line's end are mended first (Dehyphenate),
+// in place: Start and End index the page as given.
+//
 // ChunkPage is deterministic. It panics when o.Count is nil.
 func ChunkPage(page string, o ChunkOptions) []PageChunk {
 	if o.Count == nil {
 		panic("retrieve: ChunkOptions.Count is nil")
 	}
-	c := newChunker([]rune(page), o.normalized())
+	c := newChunker([]rune(Dehyphenate(page)), o.normalized())
 	if c.end-c.start < c.o.MinChars {
 		return nil
 	}

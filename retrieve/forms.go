@@ -46,9 +46,11 @@ var formsOf = func() map[string][]string {
 
 // Lemma returns w, a lower-case word, in the form it is compared in: as
 // American English spells it, an irregular form as the word it is a form
-// of ("lives" life, "written" write, "january" jan).
+// of ("lives" life, "written" write, "january" jan), a name of letters
+// and digits with the digits OCR confuses with letters read as those
+// ("od1" odl: ocr.go).
 func Lemma(w string) string {
-	w = American(w)
+	w = ocrFold(American(w))
 	if l, ok := irregularForms[w]; ok {
 		return l
 	}

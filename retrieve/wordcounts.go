@@ -35,16 +35,20 @@ func NewWordCounts(counts map[string]int32) *WordCounts {
 	return &WordCounts{counts: counts, sorted: sorted}
 }
 
-// CountWords counts, for each word, the bodies that hold it.
+// CountWords counts, for each word, the bodies that hold it; a word
+// that underscores join counts for its parts too ("err_text" for
+// "text"), as the stores' full-text indexes read it.
 func CountWords(bodies []string) map[string]int32 {
 	counts := map[string]int32{}
 	seen := map[string]bool{}
 	for _, b := range bodies {
 		clear(seen)
 		for _, w := range Words(b) {
-			if !seen[w] {
-				seen[w] = true
-				counts[w]++
+			for _, x := range append([]string{w}, Parts(w)...) {
+				if !seen[x] {
+					seen[x] = true
+					counts[x]++
+				}
 			}
 		}
 	}

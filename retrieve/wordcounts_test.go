@@ -148,3 +148,30 @@ func TestWordCountsSplit(t *testing.T) {
 		t.Errorf("Split without limits = %q, %q; want every term searched", searched, scored)
 	}
 }
+
+// TestCountWordsCountsANamesParts: a name that underscores join counts
+// for its parts too, as the full-text indexes read it.
+func TestCountWordsCountsANamesParts(t *testing.T) {
+	got := CountWords([]string{"char *err_text", "error text"})
+	want := map[string]int32{"char": 1, "err_text": 1, "err": 1, "text": 2, "error": 1}
+	if !maps.Equal(got, want) {
+		t.Errorf("CountWords = %v; want %v", got, want)
+	}
+}
+
+func TestJoined(t *testing.T) {
+	for _, c := range []struct {
+		w, text string
+		want    bool
+	}{
+		{"config_hz", "measuring CONFIG HZ.", true},
+		{"config_hz", "CONFIG_HZ=243", true},
+		{"set_voltage", "set_\nvoltage(3)", true},
+		{"set_voltage", "voltage you set", false},
+		{"voltage", "set voltage", false}, // no underscore: not a joined name
+	} {
+		if got := Joined(c.w, Words(c.text)); got != c.want {
+			t.Errorf("Joined(%q, %q) = %v; want %v", c.w, c.text, got, c.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -59,3 +60,42 @@ func firstRune(s string) rune {
 func isWordRune(r rune) bool { return isAlnum(r) || r == '_' }
 
 func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// Parts returns the parts of a word that underscores join, lower case
+// and each at least two characters ("err_text": err, text;
+// "COL_NOT_FOUND": col, not, found), nil for a word without one. A
+// manual's identifiers hold the words a question says ("the error
+// text"), and a PDF may draw an underscore as a rule that extraction
+// turns into a space ("CONFIG HZ" for CONFIG_HZ).
+func Parts(w string) []string {
+	if !strings.Contains(strings.Trim(w, "_"), "_") {
+		return nil
+	}
+	var out []string
+	for _, p := range strings.Split(strings.ToLower(w), "_") {
+		if len(p) >= 2 {
+			out = append(out, p)
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+// Joined reports whether words, a text's words in order, hold the word
+// w that underscores join, whole or with its parts one after another
+// as extraction may leave them ("CONFIG HZ", "set_\nvoltage" for
+// set_voltage).
+func Joined(w string, words []string) bool {
+	parts := Parts(w)
+	if parts == nil {
+		return false
+	}
+	for i := 0; i+len(parts) <= len(words); i++ {
+		if slices.Equal(words[i:i+len(parts)], parts) {
+			return true
+		}
+	}
+	return slices.Contains(words, w)
+}

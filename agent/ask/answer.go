@@ -118,6 +118,12 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	if !slices.Contains(strong, head) {
 		head = "" // a word the room uses everywhere, or one that names a document
 	}
+	// The names and codes a line answers about (IN1, set_voltage: one
+	// of the many pins, channels or routines a manual lists): its
+	// paragraph, heading or passage's context names them. The thing
+	// asked of them it may give as a value ("1 megaohm" for the
+	// impedance).
+	named_ := slices.DeleteFunc(slices.Clone(strong), func(w string) bool { return w == asksFor || w == head })
 	opts := options(questionText)
 	modifies := modifiers(questionText)
 	things := namedThings(questionText)
@@ -207,6 +213,16 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				if !aboutThing(things, head, quote+"\n"+strings.TrimPrefix(u.scene, u.heading), u.heading) {
 					w = 0 // a line about another user, group or option of the many a manual lists (things.go)
 				}
+				need := named_
+				if asksFor != "" && len(named_) > 0 && !kind.fits(quote) {
+					need = append(slices.Clone(named_), asksFor) // the thing asked of it, or a value of its kind
+				}
+				if !near(need, nil, own+"\n"+strings.Join(before, "\n"), c.Context+"\n"+u.heading+"\n"+p.Title) {
+					// The passage names what the question does, the line
+					// and its paragraph not: it is about something else
+					// the passage names (A1's impedance asked of IN1).
+					w = 0
+				}
 				for _, o := range opts {
 					if hasOption(u.text, o) {
 						w += 2 * r.weight("") // the option asked about, in this very line
@@ -277,10 +293,10 @@ func hasWords(words []string, text string) bool {
 	if len(words) == 0 {
 		return true
 	}
-	tw := retrieve.Words(text)
+	tw := textWords(text)
 	stems := stemsOf(tw)
 	for _, w := range words {
-		if !slices.Contains(tw, w) && !stems[stem(w)] {
+		if !slices.Contains(tw, w) && !stems[stem(w)] && !retrieve.Joined(w, tw) {
 			return false
 		}
 	}
@@ -523,7 +539,7 @@ func clipAround(s string, n int, content []string, r *Rarity, k wants) string {
 // about.
 var questionWords = map[string]bool{"give": true, "response": true, "question": true, "relying": true, "details": true,
 	"shown": true, "answer": true, "based": true, "using": true, "provide": true, "calculate": true, "compute": true,
-	"amount": true, "value": true, "total": true, "much": true, "many": true, "number": true, "usd": true, "millions": true,
+	"amount": true, "value": true, "numeric": true, "numerical": true, "total": true, "much": true, "many": true, "number": true, "usd": true, "millions": true,
 	"billions": true, "thousands": true, "percent": true, "percentage": true, "round": true, "decimal": true, "places": true,
 	"company": true, "fy": true, "year": true, "fiscal": true, "reported": true, "report": true, "according": true}
 
@@ -545,9 +561,12 @@ func contentWords(q question) []string {
 // match (revenue/revenues, expenditure/expenditures), a word also counting
 // when the way filings put it does (capex: capital expenditures).
 func sharedWords(words []string, text string) int {
-	tw := retrieve.Words(text)
+	tw := textWords(text)
 	var stems map[string]bool // of the words as American English spells them, when a word of the question is spelled otherwise
 	has := func(w string) bool {
+		if retrieve.Joined(w, tw) {
+			return true // "CONFIG HZ", as a PDF may show CONFIG_HZ
+		}
 		prefix := w
 		if len(prefix) > 5 {
 			prefix = prefix[:len(prefix)-2]

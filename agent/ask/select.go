@@ -43,9 +43,24 @@ func RarityOf(ctx context.Context, st Store, roomID, question string) *Rarity {
 	for _, t := range terms {
 		asked = append(asked, retrieve.Spellings(t)...)
 	}
+	for _, t := range terms {
+		asked = append(asked, retrieve.Parts(t)...)
+	}
 	chunks, passages, err := st.TermChunks(ctx, roomID, asked)
 	if err != nil {
 		return nil
+	}
+	// A name that underscores join is in the chunks that have its parts
+	// one after another ("CONFIG HZ" for CONFIG_HZ), at most in those
+	// with its rarest part.
+	for _, t := range terms {
+		if ps := retrieve.Parts(t); ps != nil && chunks[t] == 0 {
+			n := passages
+			for _, p := range ps {
+				n = min(n, chunks[p])
+			}
+			chunks[t] = n
+		}
 	}
 	// A word is in the chunks that spell it either way ("colour" in a
 	// room that says "color").
@@ -125,10 +140,17 @@ var genericWords = map[string]bool{"big": true, "large": true, "small": true, "l
 // uses ("emoji", "revenue") is.
 func focus(question string, content []string, r *Rarity, named map[string]bool) (absent, strong, soft []string) {
 	head, marked, verbs, kind := headOf(question), markedWords(question), questionVerbs(question), wantOf(question)
+	// "Which function ...?", "Which utility ...?" say what kind of
+	// thing the answer names, which a manual may call a routine or a
+	// program: the answer is the name, not the word.
+	asksKind := ""
+	if m := thingAskRe.FindStringSubmatch(question); m != nil {
+		asksKind = strings.ToLower(m[1])
+	}
 	for _, w := range content {
 		hard := w == head || marked[w]
 		switch {
-		case genericWords[w] || genericWords[strings.TrimSuffix(w, "s")] || named[w]:
+		case genericWords[w] || genericWords[strings.TrimSuffix(w, "s")] || named[w] || w == asksKind:
 		case kind.name && nameWords[w]: // "the author of tallow" asks for a name, which the cover gives without the word
 		case r.absent(w) && financeAlternatives(w) == nil:
 			if hard || !wayOfAsking(w) && !verbs[w] {
@@ -275,7 +297,7 @@ func modifiers(question string) map[string][]string {
 // missing returns the words of need that text lacks.
 func missing(need []string, text string) []string {
 	var out []string
-	words := append(retrieve.Words(text), camelParts(text)...)
+	words := append(textWords(text), camelParts(text)...)
 	stems := stemsOf(words)
 	var bases map[string]bool
 	for _, w := range need {
@@ -420,7 +442,7 @@ var (
 var (
 	dateQuestionRe   = regexp.MustCompile(`(?i)^\s*when\b|\b(what|which) ([\w-]+ )?(year|date|day|month|version|release)\b|\bsince when\b|\bhow long ago\b`)
 	nameQuestionRe   = regexp.MustCompile(`(?i)^\s*who\b|\b(whose|who)\b|\bwhat is the name\b|\b(which|what) (authors?|maintainers?|developers?)\b|\b(the|its) (authors?|maintainers?|developers?)( of\b| is\b| are\b| was\b| were\b|\?|$)|\b(written|created|developed|maintained) by\b`)
-	amountQuestionRe = regexp.MustCompile(`(?i)\b(how (much|many|big|large|long|fast|often|old|far)|what (is|was|are) the (size|number|maximum|minimum|default|limit|amount|percentage|rate)|size|maximum|minimum|limit)\b`)
+	amountQuestionRe = regexp.MustCompile(`(?i)\b(how (much|many|big|large|long|fast|often|old|far)|what (is|was|are) the (size|number|maximum|minimum|default|limit|amount|percentage|rate)|numeric(al)? value|size|maximum|minimum|limit)\b`)
 )
 
 func wantOf(question string) wants {
@@ -492,10 +514,11 @@ var functionWords = map[string]bool{"the": true, "a": true, "an": true, "it": tr
 // question asks for, less when it does not.
 func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	own, around := 0.0, 0.0
-	stems := stemsOf(append(retrieve.Words(u), camelParts(u)...)) // "show" and "grid" in \TPShowGrid
+	words := textWords(u)
+	stems := stemsOf(append(words, camelParts(u)...)) // "show" and "grid" in \TPShowGrid
 	for _, t := range content {
 		switch {
-		case stems[stem(t)]:
+		case stems[stem(t)] || retrieve.Joined(t, words):
 			own += r.weight(t)
 		case sharedWords([]string{t}, u) > 0:
 			own += r.weight(t) / 2 // "founding" for "founded": a word of the family only
@@ -546,6 +569,10 @@ type piece struct {
 	// term is the term of a list's entry the piece is of, when it is in
 	// the paragraph right under it.
 	term string
+	// above is the line right above the paragraph the piece starts (the
+	// heading, when the paragraph is right under it): a routine's usage
+	// line above what it does.
+	above string
 }
 
 // quote is what the answer says of a piece: its lead, its text and what
@@ -583,7 +610,12 @@ func (p piece) quote(k wants) string {
 		s += " " + p.more
 	}
 	if !k.fits(s) && (k.date && yearOrDateRe.MatchString(p.heading) || k.name && hasName(p.heading)) || p.term != "" && !strings.Contains(s, p.term) {
-		s = p.heading + ": " + s
+		s = strings.TrimRight(p.heading, ";:") + ": " + s
+	}
+	if k.code != nil && p.above != "" && !namesCode(s, k.code) && namesCode(p.above, k.code) {
+		// "Which utility removes isomorphs?": the line that says what
+		// it does names no utility; the usage line above it does.
+		s = strings.TrimRight(p.above, ";:") + ": " + s
 	}
 	return s
 }
@@ -595,12 +627,20 @@ func (p piece) quote(k wants) string {
 // "_ssh"). An entry's lines are quoted with their term: "Full and direct
 // access to serial ports." says which group only under "dialout".
 func isTermHeading(h string) bool {
+	if callRe.MatchString(h) {
+		return true // a routine's call or prototype above what it does: "dumpschreier(FILE* f, gp, n);"
+	}
 	if h == "" || len(strings.Fields(h)) > 3 || strings.ContainsAny(h, "0123456789") {
 		return false
 	}
 	first, _ := utf8.DecodeRuneInString(h)
 	return unicode.IsLower(first) || first == '-' || first == '_' || strings.ContainsAny(h, "_[]<>/")
 }
+
+// callRe matches a line that is a routine's call or prototype alone:
+// "condaddgenerator(&gp, &gens, p, n);", "void pump_error_text(int
+// code, char *err_text)".
+var callRe = regexp.MustCompile(`^(?:[A-Za-z_][\w]*\s+\**)*\**[A-Za-z_][\w:.]*\s?\([^()]*\)\s*;?$`)
 
 // units splits a chunk's text into what an answer quotes: sentences, with
 // the wrapped lines of a paragraph joined; a table's rows and a list's
@@ -631,8 +671,13 @@ func units(text string) []piece {
 			if paras == headed+1 && isTermHeading(heading) {
 				term = heading // the entry's own paragraph, right under its term
 			}
+			above := ""
+			if paras == headed+1 {
+				above = heading // a heading names what the paragraph right under it is of
+			}
 			for _, s := range sentences(strings.Join(para, " ")) {
-				out = append(out, piece{text: s, scene: heading, heading: heading, term: term, para: paras})
+				out = append(out, piece{text: s, scene: heading, heading: heading, term: term, para: paras, above: above})
+				above = ""
 			}
 		}
 		para = para[:0]
@@ -658,9 +703,11 @@ func units(text string) []piece {
 		switch {
 		case line == "":
 			flush()
-		case pageFurnitureRe.MatchString(line) || isContents(raw):
+		case pageFurnitureRe.MatchString(line) || isContents(raw) || captionRe.MatchString(line):
 			// a table of contents' entry, a running footer: what a page
-			// shows of others, never an answer
+			// shows of others, never an answer; a figure's caption names
+			// what the lines around it show ("Figure 4: Experimentally
+			// measuring CONFIG HZ."), which they answer
 			flush()
 			continue
 		case row && header == "" && isHeader(raw):
@@ -689,6 +736,9 @@ func units(text string) []piece {
 	}
 	flush()
 	for i := range out {
+		if i > 0 && out[i-1].para == out[i].para-1 && out[i-1].heading == out[i].heading && out[i].above == "" {
+			out[i].above = out[i-1].text
+		}
 		if i+1 < len(out) && out[i+1].heading == out[i].heading && (out[i+1].para == out[i].para || describes(out[i].text, out[i+1].text)) {
 			// the sentence after it in its paragraph, or what describes
 			// a term ("-D0, -D1": "If you specify -D1, ...")
@@ -701,7 +751,9 @@ func units(text string) []piece {
 			continue
 		}
 		var more []string
-		for j := i + 1; j < len(out) && j <= i+3 && len(strings.Join(more, " ")) < 200; j++ {
+		for j := i + 1; j < len(out) && j <= i+3 && len(strings.Join(more, " ")) < 200 && out[j].term == ""; j++ {
+			// an entry under its own term is no item of the list a
+			// colon introduces: it is quoted with its term
 			more = append(more, out[j].text)
 			if strings.HasSuffix(out[j].text, ":") {
 				break
@@ -775,6 +827,11 @@ var numberedRe = regexp.MustCompile(`^(?i:(?:release|version)\s+)?[vV]?\d+(\.\d+
 // manual's links to its neighbours ("Next: Options, Previous: Usage,
 // Up: Running").
 var pageFurnitureRe = regexp.MustCompile(`(?i)((\.\s?){4,}\s*[0-9ivxlc]+$|^(page|seite|p\.)\s*\d+\s*(of|von|de|/)\s*\d+$|\bpage \d+ (of|von) \d+$|^[-–—]\s*\d+\s*[-–—]$|^(next|previous|prev|up):\s.*\b(next|previous|prev|up):\s)`)
+
+// captionRe matches a figure's, a table's or a listing's caption alone
+// on its line: "Figure 4: Experimentally measuring CONFIG HZ.",
+// "Table 2.1 Pin functions".
+var captionRe = regexp.MustCompile(`^(?:Figure|Fig\.|Table|Listing|Example)\s+\d+(?:\.\d+)*\s*[:.]?\s+\p{Lu}[^.!?]*[.]?$`)
 
 // contentsRe matches a table of contents' entries without dot leaders,
 // one or several side by side: a section's number, its title and its
@@ -1045,8 +1102,33 @@ func headOf(question string) string {
 	case "is", "was", "are", "were", "does", "do", "did", "can", "will", "would", "should", "has", "have":
 		return ""
 	}
-	if genericWords[w] {
-		return "" // "what does the -k flag do": the flag is how it is asked
+	if genericWords[w] || genericWords[strings.TrimSuffix(w, "s")] {
+		return "" // "what does the -k flag do": the flag is how it is asked; "which kinds of decay"
+	}
+	if m[1] != "" && questionVerbs(question)[w] {
+		// "Which mcpp option turns on ...?", "What integer value signals
+		// that ...?": the word before a preposition is the question's
+		// verb, which a passage says in its own words; the thing asked
+		// for is the word before it.
+		before := retrieve.Words(question[:strings.Index(strings.ToLower(question), w)])
+		if len(before) < 2 {
+			return ""
+		}
+		if b := before[len(before)-1]; !genericWords[b] && !questionWords[b] && b != "which" && b != "what" {
+			return b
+		}
+		return ""
 	}
 	return w
+}
+
+// textWords are a text's words (retrieve.Words), then the parts of
+// those that underscores join: "text" is in "char *err_text".
+func textWords(text string) []string {
+	words := retrieve.Words(text)
+	n := len(words)
+	for _, w := range words[:n] {
+		words = append(words, retrieve.Parts(w)...)
+	}
+	return words
 }

@@ -22,6 +22,10 @@ func TestHeadOf(t *testing.T) {
 		"What does the -k flag do?":                          "",
 		"Who wrote bzip2?":                                   "",
 		"Is the Z-200 heavier than the Z-100?":               "",
+		"Which mcpp option turns on trigraph processing?":    "",
+		"What integer value signals that AMD ran out?":       "",
+		"Which kinds of decay give a Q-value?":               "",
+		"Which frame mesh turns on the fine sieve?":          "mesh",
 	} {
 		if got := headOf(q); got != want {
 			t.Errorf("headOf(%q) = %q; want %q", q, got, want)
@@ -644,5 +648,51 @@ func TestTheThingAskedForRanksFirstThoughTheRoomIsAboutIt(t *testing.T) {
 	a := Extract("Which font do graphs use for labels by default?", pages, 1, r)
 	if a.Type != room.AnswerGrounded || len(a.Citations) == 0 || a.Citations[0].PageNumber != 10 {
 		t.Errorf("Extract = %s %q %+v; want page 10 cited first", a.Type, a.Text, a.Citations)
+	}
+}
+
+// TestMissingReadsANamesParts: a name that underscores join holds the
+// words a question says ("the error text": err_text), and a name the
+// question joins is in a text that has its parts one after another.
+func TestMissingReadsANamesParts(t *testing.T) {
+	for _, c := range []struct {
+		need []string
+		text string
+		want []string
+	}{
+		{[]string{"text"}, "void fits_get_errstatus(int status, char *err_text)", nil},
+		{[]string{"config_hz"}, "Figure 4: Experimentally measuring CONFIG HZ.", nil},
+		{[]string{"set_voltage"}, "set_\nvoltage(v) sets the voltage", nil},
+		{[]string{"set_voltage"}, "the voltage you set", []string{"set_voltage"}},
+	} {
+		if got := missing(c.need, c.text); !slices.Equal(got, c.want) {
+			t.Errorf("missing(%v, %q) = %v; want %v", c.need, c.text, got, c.want)
+		}
+	}
+}
+
+// TestANumericValueIsAnAmount: "the numeric value of" asks for a number,
+// and "numeric" is how it is asked, not what a passage must say.
+func TestANumericValueIsAnAmount(t *testing.T) {
+	q := "What is the numeric value of COL_NOT_FOUND?"
+	if !wantOf(q).amount {
+		t.Errorf("wantOf(%q).amount = false; want true", q)
+	}
+	if got := contentWords(parseQuestion(q)); slices.Contains(got, "numeric") {
+		t.Errorf("contentWords(%q) = %v; want no numeric", q, got)
+	}
+}
+
+// TestACaptionIsNoAnswer: a figure's caption names what the lines around
+// it show; they answer, it does not.
+func TestACaptionIsNoAnswer(t *testing.T) {
+	text := "# stap timer.stp\nratio 30:123 => CONFIG_HZ=243\n\nFigure 4: Experimentally measuring CONFIG HZ.\n\nTable 2.1 Pin functions of the board\n"
+	for _, u := range units(text) {
+		if strings.HasPrefix(u.text, "Figure") || strings.HasPrefix(u.text, "Table") {
+			t.Errorf("units(%q) has %q; want no caption", text, u.text)
+		}
+	}
+	if us := units(text); len(us) == 0 || !strings.Contains(us[0].text, "CONFIG_HZ=243") {
+		t.Errorf("units(%q) = %v; want the line with CONFIG_HZ=243", text, us)
 	}
 }

@@ -73,14 +73,14 @@ func aboutThing(things []string, head, own, heading string) bool {
 // The line that answers names one ("-lcfitsio", "\normalsize",
 // "maxiter=", "perpage"), which a line that only talks about the topic
 // does not.
-var thingAskRe = regexp.MustCompile(`(?i)^\s*(?:which|what)\s+(?:[\w-]+\s+){0,2}?(options?|flags?|switch(?:es)?|commands?|functions?|macros?|routines?|keys?|variables?|keywords?|operators?|arguments?|parameters?|attributes?)\b`)
+var thingAskRe = regexp.MustCompile(`(?i)^\s*(?:which|what)\s+(?:[\w-]+\s+){0,2}?(options?|flags?|switch(?:es)?|commands?|functions?|macros?|routines?|calls?|utility|utilities|tools?|programs?|keys?|variables?|keywords?|operators?|arguments?|parameters?|attributes?)\b`)
 
-// codeRe finds a name written as code: an option ("-g", "--mail"), a
-// macro ("\normalsize"), a name with an underscore ("thread_indent"), a
-// call ("timer.ms(200)"), a key given a value ("maxiter=", "start=rand"),
+// codeRe finds a name written as code: an option ("-g", "--mail", a
+// usage line's "[-q]"), a macro ("\normalsize"), a name with an
+// underscore ("thread_indent"), a call ("timer.ms(200)"), a key given a value ("maxiter=", "start=rand"),
 // a dotted name ("write.csv2"), a short quoted string (`"ch"`, not an
 // escape's `"\r\n"`).
-var codeRe = regexp.MustCompile(`(?:^|[\s(“"'])--?[A-Za-z][\w-]*|\\[A-Za-z@]{2,}|\b\w+_\w+\b|\b\w+\(|\b[a-z][\w-]*=|\b[a-z]\w+\.[a-z]\w+|[“"‘'][^\s"”’'\\]{1,12}[”"’']`)
+var codeRe = regexp.MustCompile(`(?:^|[\s(\[|“"'])--?[A-Za-z][\w-]*|\\[A-Za-z@]{2,}|\b\w+_\w+\b|\b\w+\(|\b[a-z][\w-]*=|\b[a-z]\w+\.[a-z]\w+|[“"‘'][^\s"”’'\\]{1,12}[”"’']`)
 
 // namesCode reports whether a line names something as code that the
 // question (its words: asked) does not.
