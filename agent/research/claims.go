@@ -420,6 +420,12 @@ func (r *reader) dated(v Value) (Claim, bool) {
 			return c, true
 		}
 	}
+	// "A fire on 8 March destroyed the hall": the fire's day, not the
+	// destruction's.
+	if head, ok := r.happeningAt(i, r.after(v)); ok {
+		c.Head, c.Mods, c.done = head, []string{}, true
+		return c, true
+	}
 	verb, vi := r.eventVerb(i)
 	objectEnd := i
 	// "they didn't declare the final results until 16 May": it was
@@ -1224,6 +1230,9 @@ var eventNounWords = set("show", "concert", "performance", "match", "game", "rac
 	"birth", "funeral", "wedding", "inauguration", "referendum", "inspection", "audit", "shipment", "delivery", "handover", "signing",
 	"order", "evacuation", "ruling", "verdict", "judgment", "decision", "announcement", "recall", "reopening", "dedication", "appointment", "discovery", "gala", "lockdown")
 
+// dayWords name the day of an event: "opening day", "race night".
+var dayWords = set("day", "night", "date", "weekend")
+
 // nounEvent reads the event a noun names for a date that no verb dates:
 // the noun phrase before the date's preposition, past the places it
 // happened at ("the final show at Wembley Stadium in London on"), or
@@ -1247,6 +1256,11 @@ func (r *reader) nounEvent(i, after int) (string, []string, bool) {
 		// "on the day of the first release, 13/04/2023".
 		if r.toks[i-1].text == "," {
 			j = i - 2
+		}
+		// "on opening day, 28/6/2024", "on race night": the event the
+		// day is of.
+		if j >= 1 && dayWords[r.toks[j].lower] && eventNounWords[singular(r.toks[j-1].lower)] {
+			j--
 		}
 		if j >= 0 && eventNounWords[singular(r.toks[j].lower)] && !r.toks[j].capital() {
 			var mods []string
