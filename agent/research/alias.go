@@ -24,6 +24,7 @@ var headClasses = map[string]string{
 	"cost": "cost", "bill": "cost", "contract": "cost", "expenditure": "cost", "spending": "cost", "outlay": "cost",
 	"investment": "cost", "build": "cost", "tag": "cost", "value": "cost",
 	"funding": "funding", "grant": "funding", "award": "funding", "sponsorship": "funding", "donation": "funding",
+	"boost": "funding", "allocation": "funding", "subsidy": "funding", "aid": "funding", "bailout": "funding",
 	"fee": "fee", "price": "fee", "payment": "fee", "transfer": "fee", "consideration": "fee", "purchase": "fee", "acquisition": "fee", "takeover": "fee",
 	"buyout": "fee",
 	"fund":   "fund", "pot": "fund", "purse": "fund", "pool": "fund", "money": "fund",
@@ -35,8 +36,11 @@ var headClasses = map[string]string{
 	"visitor": "visitor", "visit": "visitor", "attendance": "visitor", "attendee": "visitor", "admission": "visitor", "guest": "visitor",
 	"audience": "visitor", "crowd": "visitor", "visitation": "visitor",
 	"employee": "employee", "staff": "employee", "worker": "employee", "headcount": "employee", "workforce": "employee", "personnel": "employee",
-	"staffer": "employee",
-	"vote":    "vote", "voter": "vote", "ballot": "vote",
+	"staffer": "employee", "crew": "employee", "crewmember": "employee", "job": "employee",
+	// Homes counted by what they are, who lives in them or what they
+	// are to a utility.
+	"home": "home", "household": "home", "property": "home", "dwelling": "home", "residence": "home", "premises": "home",
+	"vote": "vote", "voter": "vote", "ballot": "vote",
 	"student": "student", "pupil": "student",
 	"death": "death", "fatality": "death",
 	"traveller": "passenger", "traveler": "passenger", "flyer": "passenger",

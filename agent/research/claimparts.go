@@ -897,4 +897,4 @@ var dollarPrefixes = map[string]string{"NZ": "NZD", "A": "AUD", "AU": "AUD", "C"
 
 // countClasses are the classes of headClasses that count people or
 // things, not sums of money.
-var countClasses = set("visitor", "employee", "member", "resident", "passenger", "seat", "vote", "student", "death")
+var countClasses = set("visitor", "employee", "member", "resident", "passenger", "seat", "vote", "student", "death", "home")
