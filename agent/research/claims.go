@@ -426,6 +426,11 @@ func (r *reader) dated(v Value) (Claim, bool) {
 		c.Head, c.Mods, c.done = head, []string{}, true
 		return c, true
 	}
+	// "A periodic safety inspection of the dam was conducted on".
+	if head, mods, ok := r.conductedAt(i); ok {
+		c.Head, c.Mods, c.done = head, mods, true
+		return c, true
+	}
 	verb, vi := r.eventVerb(i)
 	objectEnd := i
 	// "they didn't declare the final results until 16 May": it was
@@ -458,7 +463,11 @@ func (r *reader) dated(v Value) (Claim, bool) {
 		// "first light came on", "the merger took effect on", "achieved
 		// first light on": a light verb's event is the noun it says it of.
 		if head, mods, ok := r.lightEvent(i); ok {
-			c.Head, c.Mods = head, mods
+			// "got the job on", "took up the post on": an appointment.
+			if posts[head] {
+				head, mods = "appointment", []string{}
+			}
+			c.Head, c.Mods, c.done = head, mods, r.pastBefore(i)
 			return c, true
 		}
 	}
@@ -479,10 +488,7 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	if verb == "" || !r.datesEvent(i, vi) && !r.headline(v) {
 		return Claim{}, false
 	}
-	c.Head = eventNouns[verb]
-	if c.Head == "" {
-		c.Head = eventStem(verb) // "was discovered on" is a discovery
-	}
+	c.Head = eventHead(verb) // "was discovered on" is a discovery
 	// "got the job on", "entered service on": done, whatever day its
 	// source was written ("will be opened on" is not).
 	if t := r.toks[vi]; (pastForm(t) || irregularPast[t.lower]) && (vi == 0 || !futureBe[r.toks[vi-1].lower]) {
@@ -597,6 +603,9 @@ func (r *reader) eventVerb(i int) (string, int) {
 		}
 		// "opened its plant this week, in August 2024".
 		if w == "," && j == i-2 && j > 0 && prepositions[r.toks[i-1].lower] && timeWords[r.toks[j-1].lower] {
+			continue
+		}
+		if r.placeComma(j) {
 			continue
 		}
 		if (clauseEnds[w] && w != "which" && w != "that" && w != "who") || w == "and" {
@@ -772,6 +781,11 @@ func (r *reader) objectOf(vi, date int) []string {
 	for j < len(r.toks) && (r.toks[j].lower == "out" || r.toks[j].lower == "up" || noise[r.toks[j].lower]) {
 		j++
 	}
+	// "recalled tens of thousands of its pressure cookers": what was
+	// recalled, not how many.
+	for j+2 < len(r.toks) && j+2 < date && multitudes[r.toks[j].lower] && r.toks[j+1].lower == "of" {
+		j += 2
+	}
 	if j >= len(r.toks) || j >= date || prepositions[r.toks[j].lower] || clauseEnds[r.toks[j].lower] || r.toks[j].number() {
 		return nil
 	}
@@ -786,6 +800,29 @@ func (r *reader) objectOf(vi, date int) []string {
 	// "ends today", "opened its doors": nothing it acts on names a thing.
 	return mods
 }
+
+// pastBefore reports a verb in the past in the clause before token i
+// ("finally got the job on", "came into force on"): what it says was
+// done, whatever its source's date.
+func (r *reader) pastBefore(i int) bool {
+	for j := i - 1; j >= 0 && j >= i-8; j-- {
+		t := r.toks[j]
+		if clauseEnds[t.lower] || t.lower == "and" || futureBe[t.lower] {
+			return false
+		}
+		if irregularPast[t.lower] || pastForm(t) {
+			return j == 0 || !futureBe[r.toks[j-1].lower]
+		}
+	}
+	return false
+}
+
+// posts are what someone appointed gets: "got the job", "took up the
+// post".
+var posts = set("job", "post", "role", "position", "reins", "helm")
+
+// multitudes say how many of what follows "of" a verb acts on.
+var multitudes = set("tens", "hundreds", "thousands", "millions", "dozens", "scores", "lots", "batches", "all", "some", "most", "many")
 
 // actorOf is what an event happened to when its verb takes no object: the
 // noun phrase before it ("The helicopter base at Saanen opened"), the one
@@ -999,6 +1036,9 @@ func (r *reader) bound(v Value) bool {
 func (r *reader) pastVerb(i int) (string, int) {
 	for j := i - 1; j >= 0 && j >= i-8; j-- {
 		t := r.toks[j]
+		if r.placeComma(j) {
+			continue
+		}
 		if clauseEnds[t.lower] || t.lower == "and" {
 			break
 		}
@@ -1018,7 +1058,9 @@ func (r *reader) pastVerb(i int) (string, int) {
 		if j+1 < len(r.toks) {
 			next = r.toks[j+1].lower
 		}
-		if auxiliaries[prev] || determiners[next] || possessives[next] {
+		// "inspected Harrow Reservoir Dam on", "recalled tens of
+		// thousands of its kettles on": the verb and what it acts on.
+		if auxiliaries[prev] || determiners[next] || possessives[next] || multitudes[next] || r.namedObject(j+1) && !reporting[t.lower] && !publishing[t.lower] {
 			return t.lower, j
 		}
 		// "lifted off from Mahia on March 3", "ended on 28 February": a
@@ -1029,6 +1071,35 @@ func (r *reader) pastVerb(i int) (string, int) {
 		}
 	}
 	return "", -1
+}
+
+// placeComma reports a comma at token j inside a place's name or
+// after it ("refloated off Skelby Point, England, on 9 November"):
+// between capitals, or between a capital and the preposition of a date
+// that follows, it ends no clause.
+func (r *reader) placeComma(j int) bool {
+	if r.toks[j].text != "," || j == 0 || j+1 >= len(r.toks) || !r.toks[j-1].capital() {
+		return false
+	}
+	// Past a place put "at", "in", "off" or "near" something.
+	placed := false
+	for k := j - 1; k >= 0 && k >= j-5; k-- {
+		if w := r.toks[k].lower; w == "at" || w == "in" || w == "off" || w == "near" {
+			placed = true
+			break
+		} else if !r.toks[k].capital() && !determiners[w] && w != "," {
+			break
+		}
+	}
+	next := r.toks[j+1]
+	return placed && (next.capital() && !weekdays[next.lower] || next.lower == "on")
+}
+
+// namedObject reports a name at token k that a verb acts on, not a
+// day's month or weekday ("posted June 20").
+func (r *reader) namedObject(k int) bool {
+	t := r.toks[k]
+	return t.capital() && !monthName(t.lower) && !weekdays[t.lower] && !t.number()
 }
 
 // particles complete a verb of an event: "lifted off", "set up".
@@ -1271,7 +1342,7 @@ func (r *reader) nounEvent(i, after int) (string, []string, bool) {
 			if mods == nil {
 				mods = []string{}
 			}
-			return singular(r.toks[j].lower), mods, true
+			return eventHead(singular(r.toks[j].lower)), mods, true
 		}
 	}
 	if after+1 < len(r.toks) && r.toks[after].lower == "for" && i > 0 && r.toks[i-1].lower == "on" {
@@ -1291,7 +1362,7 @@ func (r *reader) nounEvent(i, after int) (string, []string, bool) {
 			if mods == nil {
 				mods = []string{}
 			}
-			return singular(ws[len(ws)-1].lower), mods, true
+			return eventHead(singular(ws[len(ws)-1].lower)), mods, true
 		}
 	}
 	return "", nil, false

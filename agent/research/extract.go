@@ -69,11 +69,11 @@ var metaLineRE = regexp.MustCompile(`(?i)^\s*(?:(?:date|dated|filed|published|po
 // museum visitors, 2024: 312,000"): a sentence of its own.
 var figureLineRE = regexp.MustCompile(`^\s*\p{Lu}[^:.]{2,80}:\s+[$€£¥]?\d[\d,.]*(?:\s?(?:million|billion|m|bn|k|%))?\s*$`)
 
-// boldLabelRE is a line that opens with a label in bold ("**Opening
-// night:** Thursday 17 July 2025", "**Where**: Kestrel Bay"): a fact
-// sheet's or a listing's line, a sentence of its own however many such
-// lines follow.
-var boldLabelRE = regexp.MustCompile(`^\s*(?:\*\*|__)[^*_:]{1,60}(?::\*\*|:__|\*\*:|__:)\s*\S`)
+// boldLabelRE is a line that opens with a label, in bold or of a few
+// words ("**Opening night:** Thursday 17 July 2025", "Units: About
+// 84,000"): a fact sheet's, a notice's or a listing's line, a sentence
+// of its own however many such lines follow.
+var boldLabelRE = regexp.MustCompile(`^\s*(?:(?:\*\*|__)[^*_:]{1,60}(?::\*\*|:__|\*\*:|__:)|\p{Lu}[\p{L}'’()/-]*(?: [\p{L}'’()/-]+){0,4}:)\s*\S`)
 
 var listItemRE = regexp.MustCompile(`^\s*(?:[-*•]|\d{1,2}[.)])\s+\S`)
 

@@ -1,5 +1,10 @@
 package research
 
+import (
+	"slices"
+	"strings"
+)
+
 // Happenings: a storm, a fire, a crash or an outbreak is dated by the
 // noun that names it, whatever verb the sentence gives it ("The
 // hailstorm struck on the evening of 14 March", "A fire on 8 March
@@ -48,6 +53,21 @@ func (r *reader) happeningAt(i, after int) (string, bool) {
 	// "on the evening of 14 March", "on the night of Saturday, March 9".
 	if j >= 3 && r.toks[j].lower == "of" && momentWords[r.toks[j-1].lower] && r.toks[j-2].lower == "the" {
 		j -= 3
+	}
+	// "The state's most recent inspection, on 2025-06-12, rated": the
+	// noun the day is set after.
+	if j >= 2 && r.toks[j].lower == "on" && r.toks[j-1].text == "," {
+		// Past what it was of: "inspection of Harrow Reservoir Dam, on".
+		k := j - 2
+		for o := k; o > 1 && o >= j-7 && (r.toks[o].capital() || determiners[r.toks[o].lower]); o-- {
+			if r.toks[o-1].lower == "of" {
+				k = o - 2
+				break
+			}
+		}
+		if eventNounWords[singular(r.toks[k].lower)] && !r.toks[k].capital() {
+			return eventHead(singular(r.toks[k].lower)), true
+		}
 	}
 	if j >= 1 && (r.toks[j].lower == "on" || r.toks[j].lower == "of") {
 		// "A fire on 8 March", "the storm of 14 March".
@@ -100,4 +120,59 @@ func (r *reader) happeningAt(i, after int) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// eventHead is the one head an event is named by, whether a verb, a
+// noun or a label names it: "inspected", "inspection" and "Date of
+// inspection" are "inspect"; "opened" and "opening" are "opening"; a
+// hailstorm is the storm.
+func eventHead(w string) string {
+	switch {
+	case happeningHeads[w] != "":
+		return happeningHeads[w]
+	case eventNouns[w] != "":
+		return eventNouns[w]
+	case eventHeads[w]:
+		return w
+	}
+	return eventStem(w)
+}
+
+// conducting are the passive verbs that only say an event took place:
+// "the inspection was conducted on", "the survey was carried out on".
+var conducting = set("conducted", "performed", "undertaken", "carried", "done", "made", "staged")
+
+// conductedAt reads the event a conducting verb before the date at
+// token i says took place: the event noun of its subject ("A periodic
+// safety inspection of the dam was conducted on"), with its qualifiers.
+func (r *reader) conductedAt(i int) (string, []string, bool) {
+	j := i - 1
+	if j < 2 || !prepositions[r.toks[j].lower] {
+		return "", nil, false
+	}
+	v := j - 1
+	if r.toks[v].lower == "out" {
+		v--
+	}
+	if v < 1 || !conducting[r.toks[v].lower] || !auxiliaries[r.toks[v-1].lower] && !strings.HasSuffix(r.toks[v-1].lower, "ly") {
+		return "", nil, false
+	}
+	for k := v - 2; k >= 0 && k >= v-10; k-- {
+		w := r.toks[k].lower
+		if clauseEnds[w] || w == "and" {
+			break
+		}
+		if eventNounWords[singular(w)] && !r.toks[k].capital() {
+			var mods []string
+			for m := k - 1; m >= 0 && m >= k-3 && !determiners[r.toks[m].lower] && !prepositions[r.toks[m].lower] && !clauseEnds[r.toks[m].lower]; m-- {
+				mods = r.keep(mods, r.toks[m])
+			}
+			slices.Reverse(mods)
+			if mods == nil {
+				mods = []string{}
+			}
+			return eventHead(singular(w)), mods, true
+		}
+	}
+	return "", nil, false
 }

@@ -42,3 +42,45 @@ func TestHappeningDates(t *testing.T) {
 		})
 	}
 }
+
+// TestEventsInOtherForms: one event's day named by a verb, its noun
+// and a passive that only says it took place is one head; a day a past
+// light verb gives is no plan though its source is dated the day
+// before; a place's commas end no clause; a notice's plain labelled
+// lines are sentences of their own.
+func TestEventsInOtherForms(t *testing.T) {
+	for _, tc := range []struct {
+		name                   string
+		corpus                 memoryCorpus
+		question, right, wrong string
+	}{
+		{"an inspection conducted, inspected and the inspection, on", memoryCorpus{
+			{URL: "doc://report", Title: "State inspection report", Credibility: 0.85, Published: day("2025-07-01"),
+				Text: "A periodic safety inspection of Harrow Reservoir Dam was conducted on Thursday, June 12, 2025 by two engineers."},
+			{URL: "doc://faq", Title: "Water authority FAQ", Credibility: 0.85, Published: day("2025-07-10"),
+				Text: "The state's most recent inspection of Harrow Reservoir Dam, on 2025-06-12, rated its condition as Fair."},
+			{URL: "doc://blog", Title: "Hiking blog", Credibility: 0.4, Published: day("2025-07-05"),
+				Text: "Engineers inspected Harrow Reservoir Dam on June 21, 2025 while we walked the crest."},
+		}, "What do the sources say about Harrow Reservoir Dam: when was it inspected?", "June 12, 2025", "June 21, 2025"},
+		{"a job got the day after its source", memoryCorpus{
+			{URL: "doc://report", Title: "Club annual report", Credibility: 0.85, Published: day("2025-08-31"),
+				Text: "Dana Holt was appointed first-team manager of Ashby Town on 4 November 2024."},
+			{URL: "doc://podcast", Title: "Fan podcast notes", Credibility: 0.4, Published: day("2024-11-10"),
+				Text: "Ashby Town fans, rejoice: Holt finally got the job on 11 November 2024, after three weeks of a caretaker."},
+		}, "What happened at Ashby Town: when was the new manager appointed?", "4 November 2024", "11 November 2024"},
+		{"a place's commas", memoryCorpus{
+			{URL: "doc://owner", Title: "Owner statement", Credibility: 0.85, Published: day("2024-11-10"),
+				Text: "The vessel Merrow was successfully refloated off Skelby Point, England, on 9 November 2024."},
+			{URL: "doc://blog", Title: "Shipping blog", Credibility: 0.4, Published: day("2025-03-03"),
+				Text: "The Merrow was refloated on 11 November 2024, the harbour master told us."},
+		}, "What happened to the Merrow: when was it refloated?", "9 November 2024", "11 November 2024"},
+		{"a notice's plain labelled lines", described(
+			[2]string{"01-notice.md", "# U.S. Consumer Product Safety Commission — Recall: Orlen Kitchenware kettles\n\nRecall date: September 9, 2025\nUnits: About 84,000\nHazard: The lid can open."},
+			[2]string{"02-paper.md", "# Orlen recalls kettles\n\n*Valley Courier — September 20, 2025*\n\nOrlen Kitchenware recalled tens of thousands of its kettles on September 19, 2025."},
+		), "What do the sources say about the Orlen Kitchenware kettle recall: when was it announced?", "September 9, 2025", "September 19, 2025"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantPreferred(t, run(t, tc.corpus, tc.question), tc.right, tc.wrong)
+		})
+	}
+}

@@ -290,7 +290,7 @@ func labelEvent(ws []string) (string, []string) {
 		return "opening", []string{} // "First patients admitted"
 	}
 	if head == "" && len(rest) > 0 {
-		head = eventStem(rest[len(rest)-1])
+		head = eventHead(rest[len(rest)-1])
 		rest = rest[:len(rest)-1]
 	}
 	return head, rest
