@@ -107,6 +107,11 @@ func (c Claim) Like(d Claim) bool {
 		if !named || c.Head != "date" && d.Head != "date" {
 			return false
 		}
+		// "Phase 1 (2023)": a year that only dates a thing says no day
+		// of any event of it.
+		if c.Head == "date" && c.Value.Day == "" || d.Head == "date" && d.Value.Day == "" {
+			return false
+		}
 	}
 	// "The company was founded in 1993" is not "formed an alliance in 1999".
 	if c.Unit == "date" && (len(c.Mods) == 0 && d.Object || len(d.Mods) == 0 && c.Object) {
@@ -398,6 +403,11 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	if decade(v) {
 		return Claim{}, false
 	}
+	// "At the start of 2024", "by the end of March 2025": a time that
+	// bounds something else, no day of an event.
+	if i > 1 && r.toks[i-1].lower == "of" && spanParts[r.toks[i-2].lower] {
+		return Claim{}, false
+	}
 	// "on Monday, March 10, 2025", "on Friday 21 March": the weekday is
 	// the date's own.
 	if i > 1 && r.toks[i-1].text == "," && weekdays[r.toks[i-2].lower] {
@@ -533,6 +543,9 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	}
 	return c, true
 }
+
+// spanParts are the parts of a span of time: "the start of 2024".
+var spanParts = set("start", "beginning", "end", "middle", "close", "turn", "course", "rest", "remainder", "half", "part")
 
 // decade reports a year written as its decade, "1930s".
 func decade(v Value) bool {

@@ -1,0 +1,40 @@
+package research
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestInformalNewerSource: a reader's letter months after a project's
+// closeout report is not believed over it for being newer (issue 24,
+// hS-34).
+func TestInformalNewerSource(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://closeout", Title: "Project closeout report", Credibility: 0.5, Published: day("2025-02-28"),
+			Text: "The final cost of the Larchmere Visitor Center was 31.7 million dollars."},
+		{URL: "doc://letter", Title: "Letters to the editor", Credibility: 0.4, Published: day("2025-03-07"),
+			Text: "The Park Service poured $37 million into the Larchmere Visitor Center."},
+	}, "What do the sources say about the Larchmere Visitor Center: what did it cost?")
+	wantPreferred(t, res, "31.7 million dollars", "$37 million")
+}
+
+// TestNoFalseDayConflicts: figures a label gives for its source's own
+// day ("Lifts open today: 4 of 14") differ from day to day; "the start
+// of 2024" is no event's day; a year that only dates a phase says no
+// day of its completion.
+func TestNoFalseDayConflicts(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://report-nov", Title: "Mountain report", Credibility: 0.85, Published: day("2024-11-29"),
+			Text: "Lifts open today: 4 of 14.\n\nAt the start of 2024 the Hollin Ridge resort estimated that 9 of its lifts needed repair."},
+		{URL: "doc://report-apr", Title: "Mountain report", Credibility: 0.85, Published: day("2025-04-21"),
+			Text: "Lifts open today: 5 of 14.\n\nHollin Ridge phase 1 (2023) replaced 4 lifts. The final works of the 2024 phase of Hollin Ridge were completed on November 14, 2024."},
+		{URL: "doc://faq", Title: "Resort FAQ", Credibility: 0.85, Published: day("2025-05-01"),
+			Text: "Hollin Ridge phase 3 began in April 2025."},
+	}, "How did Hollin Ridge resort's season go: lifts open, works and dates?")
+	for _, d := range res.Discrepancies {
+		v := sidesOf(d)
+		if strings.Contains(v, "4") && strings.Contains(v, "5") || strings.Contains(v, "2023") || strings.Contains(v, "2024") {
+			t.Errorf("discrepancy %s: %s; want none", d.Topic, v)
+		}
+	}
+}
