@@ -35,3 +35,15 @@ func TestOneQuantityOtherNouns(t *testing.T) {
 		})
 	}
 }
+
+// TestAmountBeforeAName: "the new £64.2 million Linden Wing is" is
+// what the wing cost, set against the release's figure.
+func TestAmountBeforeAName(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://release", Title: "Trust news release", Credibility: 0.85, Published: day("2025-03-03"),
+			Text: "The Rowan Wing at Ashby General Hospital cost £62.4 million."},
+		{URL: "doc://radio", Title: "Radio news", Credibility: 0.5, Published: day("2025-03-05"),
+			Text: "Nurses at Ashby General Hospital say the new £64.2 million Rowan Wing is a game changer for patients."},
+	}, "What do the sources say about the Rowan Wing: what did it cost?")
+	wantPreferred(t, res, "£62.4 million", "£64.2 million")
+}
