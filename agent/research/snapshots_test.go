@@ -38,3 +38,13 @@ func TestNoFalseDayConflicts(t *testing.T) {
 		}
 	}
 }
+
+// TestDayThenCount: "moved in on 14 July, 230 of the 412 homes": the
+// count after a day's comma is no year of it.
+func TestDayThenCount(t *testing.T) {
+	for _, v := range Values(withYears("Since the first residents moved in on 14 July, 230 of the 412 homes have been occupied.", day("2025-09-30"))) {
+		if v.Kind == KindDate && v.Year != 2025 {
+			t.Errorf("Values: %q is of %d; want 14 July 2025", v.Text, v.Year)
+		}
+	}
+}
