@@ -547,6 +547,9 @@ func (r *reader) dated(v Value) (Claim, bool) {
 // spanParts are the parts of a span of time: "the start of 2024".
 var spanParts = set("start", "beginning", "end", "middle", "close", "turn", "course", "rest", "remainder", "half", "part")
 
+// relativeDays put a weekday in the week of its source: "next Friday".
+var relativeDays = set("next", "last", "this")
+
 // decade reports a year written as its decade, "1930s".
 func decade(v Value) bool {
 	return v.Kind == KindDate && len(v.Text) == 5 && v.Text[4] == 's' && v.Year > 0
@@ -696,6 +699,10 @@ func (r *reader) datesEvent(i, vi int) bool {
 	if p == "the" && i > 1 && prepositions[r.toks[i-2].lower] {
 		return true // "on the 3rd of March 2024"
 	}
+	// "opens its tour next Friday, 17 October".
+	if relativeDays[p] && weekdays[r.toks[i].lower] {
+		return true
+	}
 	return prepositions[p] || p == "," || p == "late" || p == "early" || p == "mid"
 }
 
@@ -805,6 +812,10 @@ func (r *reader) objectOf(vi, date int) []string {
 	var mods []string
 	for ; j < len(r.toks) && j <= vi+7; j++ {
 		t := r.toks[j]
+		// "opens its tour next Friday": what it opens ends at its day.
+		if j >= date || relativeDays[t.lower] && j+1 < len(r.toks) && weekdays[r.toks[j+1].lower] {
+			break
+		}
 		if prepositions[t.lower] || clauseEnds[t.lower] || t.lower == "and" || (j > vi+1 && verbLike(t)) || t.number() && len(t.text) == 4 {
 			break
 		}

@@ -84,3 +84,18 @@ func TestEventsInOtherForms(t *testing.T) {
 		})
 	}
 }
+
+// TestStartInOtherForms: a tour "beginning in Tokyo on" a day starts
+// then, and "opens its tour next Friday, 17 October" dates the opening
+// by the day after the weekday: both set against a blog's other day.
+func TestStartInOtherForms(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://review", Title: "Korea Daily arts review", Credibility: 0.6, Published: day("2025-11-03"),
+			Text: "The Harrowgate Philharmonic tour comprised 14 concerts in Japan and Korea, beginning in Tokyo on 17 October 2025."},
+		{URL: "doc://preview", Title: "Evening Post preview", Credibility: 0.6, Published: day("2025-10-10"),
+			Text: "Crates left by lorry yesterday for Tokyo, where the Harrowgate Philharmonic opens its tour next Friday, 17 October 2025."},
+		{URL: "doc://blog", Title: "Classical notes blog", Credibility: 0.4, Published: day("2025-11-05"),
+			Text: "The Harrowgate Philharmonic opened its tour on 19 October 2025 in Tokyo."},
+	}, "What do the sources say about the Harrowgate Philharmonic's tour: when did it open?")
+	wantPreferred(t, res, "17 October 2025", "19 October 2025")
+}
