@@ -640,7 +640,9 @@ func (r *reader) eventVerb(i int) (string, int) {
 	if i <= 2 {
 		past := -1
 		for j := i + 1; j < len(r.toks) && j <= i+12; j++ {
-			if w := r.toks[j].lower; eventNouns[w] != "" {
+			// "2 May 2025 — Bright Start: our verdict": a name's word is
+			// no verb.
+			if w := r.toks[j].lower; eventNouns[w] != "" && !r.toks[j].capital() {
 				return w, j
 			} else if w == ";" {
 				break

@@ -1,6 +1,9 @@
 package research
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Dates of what happened, read in forms no other test writes (issue 24,
 // hS-34): a happening dated by its own noun whatever verb follows, past
@@ -98,4 +101,22 @@ func TestStartInOtherForms(t *testing.T) {
 			Text: "The Harrowgate Philharmonic opened its tour on 19 October 2025 in Tokyo."},
 	}, "What do the sources say about the Harrowgate Philharmonic's tour: when did it open?")
 	wantPreferred(t, res, "17 October 2025", "19 October 2025")
+}
+
+// TestSpanInALabel: a label's span ("Campaign period: 3 March 2025 –
+// 11 April 2025") gives its start, set against a blog's launch; a
+// heading's date before a name holding "Start" dates no start.
+func TestSpanInALabel(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://report", Title: "Final report", Credibility: 0.85, Published: day("2025-06-30"),
+			Text: "Campaign period: 3 March 2025 – 11 April 2025."},
+		{URL: "doc://blog", Title: "Parents blog", Credibility: 0.4, Published: day("2025-03-20"),
+			Text: "**20 March 2025 — Our Fresh Start experience**\n\nThe Fresh Start campaign launched on March 10, 2025, when the posters went up."},
+	}, "What do the sources say about the Fresh Start campaign: when did it start?")
+	wantPreferred(t, res, "3 March 2025", "March 10, 2025")
+	for _, d := range res.Discrepancies {
+		if strings.Contains(sidesOf(d), "20 March 2025") {
+			t.Errorf("discrepancy %s: %s; want no heading's date", d.Topic, sidesOf(d))
+		}
+	}
 }
