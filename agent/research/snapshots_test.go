@@ -48,3 +48,18 @@ func TestDayThenCount(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesakeOfTheDatedEvent: the question dates the floods its fund
+// answered ("after the October 2024 floods"); a history of the Great
+// Flood of 1968 and the fund of that name then is a namesake's.
+func TestNamesakeOfTheDatedEvent(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://release", Title: "Foundation news release", Credibility: 0.85, Published: day("2024-10-23"),
+			Text: "The Ashwell Flood Relief Fund opened today for households hit by the October 2024 floods. The fund closed on 31 January 2025."},
+		{URL: "doc://faq", Title: "Fund FAQ", Credibility: 0.85, Published: day("2025-03-01"),
+			Text: "The Ashwell Flood Relief Fund closed to new applications on 31 January 2025. Grants were made to 1,137 households."},
+		{URL: "doc://history", Title: "Historical Society newsletter",
+			Text: "# The Great Flood of 1968 and the first Ashwell Flood Relief Fund\n\nIn September 1968 the river rose two metres. The vicar opened the Ashwell Flood Relief Fund the following week. The fund raised £48,000 and it closed on 30 April 1969, after the flood of 1968 had been paid for."},
+	}, "How much did the Ashwell Flood Relief Fund raise after the October 2024 floods, how many households did it help, and when did it close?")
+	leaksOf(t, res, []string{"doc://history"}, "£48,000", "30 April 1969")
+}
