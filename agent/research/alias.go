@@ -171,7 +171,7 @@ func totalOf(cs []Claim) int {
 // and qualifiers no source tells apart; values that could be one
 // quantity misreported (within a factor of ten, dates within a year).
 func (t *toldApart) alike(c, d Claim) bool {
-	if c.Bound || d.Bound || c.Adrift || d.Adrift || classKey(c) != classKey(d) {
+	if c.Bound || d.Bound || c.Adrift || d.Adrift || classKey(c) != classKey(d) || singular(c.Unit) == "star" {
 		return false
 	}
 	// A claim of no period meets one of a period when its class is

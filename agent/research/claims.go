@@ -102,6 +102,10 @@ func (c Claim) Like(d Claim) bool {
 	if durations[singular(c.Unit)] && (len(c.Mods) == 0 || len(d.Mods) == 0) {
 		return false
 	}
+	// "Four stars", "Five stars": two reviewers' opinions.
+	if singular(c.Unit) == "star" {
+		return false
+	}
 	if c.Head != d.Head {
 		named := c.Unit == "date" && len(c.Mods) > 0 && len(d.Mods) > 0
 		if !named || c.Head != "date" && d.Head != "date" {
@@ -1412,15 +1416,25 @@ func (r *reader) snapshot(v Value, vals []Value) string {
 		return ""
 	}
 	for _, y := range vals {
-		if y.Kind != KindDate || len(y.Day) != 10 || y.End > v.Start || !snapshotRE.MatchString(r.s[max(0, y.Start-40):y.Start]) {
+		if y.Kind != KindDate || len(y.Day) != 10 || y.End > v.Start {
 			continue
 		}
-		if between := r.s[y.End:v.Start]; !strings.ContainsAny(between, ".;") && len(between) < 60 {
+		// "As of June 11, 2025, the CDC had reported 12 illnesses": a
+		// count on the way, of that day; "As of December 31, 2024" is
+		// the year's.
+		asOf := asOfRE.MatchString(r.s[max(0, y.Start-12):y.Start]) && !strings.HasSuffix(y.Day, "-12-31")
+		if !asOf && !snapshotRE.MatchString(r.s[max(0, y.Start-40):y.Start]) {
+			continue
+		}
+		if between := r.s[y.End:v.Start]; !strings.ContainsAny(between, ".;") && (len(between) < 60 || asOf && len(between) < 90) {
 			return y.Day
 		}
 	}
 	return ""
 }
+
+// asOfRE ends "as of" before a day.
+var asOfRE = regexp.MustCompile(`(?i)\bas (?:of|at)\s+$`)
 
 // ceremonial words make an opening its ceremony.
 var ceremonial = set("formally", "officially", "ceremonially")

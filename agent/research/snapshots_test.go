@@ -63,3 +63,22 @@ func TestNamesakeOfTheDatedEvent(t *testing.T) {
 	}, "How much did the Ashwell Flood Relief Fund raise after the October 2024 floods, how many households did it help, and when did it close?")
 	leaksOf(t, res, []string{"doc://history"}, "£48,000", "30 April 1969")
 }
+
+// TestCountAsOfADay: "As of June 11, 2025, the CDC had reported 12
+// illnesses" is that day's count, no disagreement with the final 27;
+// two reviewers' stars are opinions.
+func TestCountAsOfADay(t *testing.T) {
+	res := run(t, memoryCorpus{
+		{URL: "doc://notice", Title: "Recall notice", Credibility: 0.85, Published: day("2025-06-12"),
+			Text: "As of June 11, 2025, the Centers for Disease Control and Prevention had reported 12 illnesses that may be linked to Tamworth Foods products."},
+		{URL: "doc://faq", Title: "Tamworth Foods FAQ", Credibility: 0.85, Published: day("2025-07-21"),
+			Text: "The CDC's final update reports 27 illnesses linked to Tamworth Foods products."},
+		{URL: "doc://review1", Title: "Review", Credibility: 0.6, Published: day("2025-03-14"),
+			Text: "Tamworth Foods' new cookbook: Four stars."},
+		{URL: "doc://review2", Title: "Review", Credibility: 0.6, Published: day("2025-03-15"),
+			Text: "Tamworth Foods' new cookbook: Five stars."},
+	}, "What do the sources say about the Tamworth Foods outbreak: how many people fell ill?")
+	for _, d := range res.Discrepancies {
+		t.Errorf("discrepancy %s: %s; want none", d.Topic, sidesOf(d))
+	}
+}
