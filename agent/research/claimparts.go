@@ -816,7 +816,9 @@ func (r *reader) modality(v Value) Modality {
 	conditional := false
 	for j := i - 1; j >= 0 && j >= i-12; j-- {
 		w := r.toks[j].lower
-		if w == ";" || w == "," && j < i-1 && (j == 0 || !r.toks[j-1].number()) || w == "but" || w == "and" {
+		// "we can give a firm figure: fourteen trams have been written
+		// off": a colon ends the clause the modal frames.
+		if w == ";" || w == ":" || w == "," && j < i-1 && (j == 0 || !r.toks[j-1].number()) || w == "but" || w == "and" {
 			break
 		}
 		// "Members will have seen that the ship entered service on 21

@@ -82,3 +82,14 @@ func TestCountAsOfADay(t *testing.T) {
 		t.Errorf("discrepancy %s: %s; want none", d.Topic, sidesOf(d))
 	}
 }
+
+// TestModalBeforeAColon: "we can give a firm figure: fourteen trams
+// have been written off" reports the figure; the modal frames only the
+// clause before the colon.
+func TestModalBeforeAColon(t *testing.T) {
+	for _, c := range Claims("Now that every vehicle has been inspected, we can give a firm figure: fourteen trams have been written off.", nil) {
+		if c.Text == "fourteen trams" && c.Modality != Reported {
+			t.Errorf("Claims: %q is %s; want reported", c.Text, c.Modality)
+		}
+	}
+}
