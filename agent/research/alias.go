@@ -203,6 +203,13 @@ func (t *toldApart) alike(c, d Claim) bool {
 		c.Value.Kind != KindDate && max(c.Value.Num, d.Value.Num) > 3*min(c.Value.Num, d.Value.Num) {
 		return false
 	}
+	// Days of things named apart ("substantial completion", "aquatic
+	// centre heat-recovery link completion"): one is no misreading of
+	// the other's name.
+	if c.Value.Kind == KindDate && len(c.Mods) > 0 && len(d.Mods) > 0 && max(len(c.Mods), len(d.Mods)) >= 3 &&
+		!slices.ContainsFunc(c.Mods, func(w string) bool { return slices.Contains(d.Mods, w) }) {
+		return false
+	}
 	return plausiblyOne(c.Value, d.Value)
 }
 

@@ -199,6 +199,22 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	case KindDate:
 		c.Unit = "date"
 		c.Head, c.Mods = labelEvent(ws)
+		// "Completion: 2025-10-11 (public opening)": the note names the
+		// event the day is of.
+		if m := noteRE.FindStringSubmatch(s[v.End:]); m != nil {
+			var nws []string
+			for _, t := range tokenize(m[1]) {
+				if !determiners[t.lower] {
+					nws = append(nws, t.lower)
+				}
+			}
+			if h, mods := labelEvent(nws); eventHeads[h] {
+				c.Head, c.Mods = h, slices.DeleteFunc(mods, func(w string) bool { return w == "public" || w == "official" || w == "formal" })
+				if c.Mods == nil {
+					c.Mods = []string{}
+				}
+			}
+		}
 		// "Campaign period: 3 March 2025 – 11 April 2025": the span's
 		// start and end.
 		if len(vals) > 1 && vals[1].Kind == KindDate && rangeRE.MatchString(s[v.End:rest+vals[1].Start]) {
@@ -265,6 +281,9 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 // rangeRE joins the two days of a span: "3 March – 11 April", "from
 // 17 October to 2 November".
 var rangeRE = regexp.MustCompile(`(?i)^\s*(?:[-–—]|to|until|till|through|thru)\s*(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s*)?$`)
+
+// noteRE is a note in parentheses right after a label's value.
+var noteRE = regexp.MustCompile(`^\s*\(([^()]{3,40})\)\s*\.?\s*$`)
 
 // spanLabels are the words of a label that only say it gives a span.
 var spanLabels = set("period", "result", "duration", "run", "term", "span", "window", "dates", "timing")

@@ -93,3 +93,21 @@ func TestModalBeforeAColon(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletionsOfOtherThings: a table's "completion: 2025-10-11
+// (public opening)" is the opening its note names, and the completion
+// of a link to the aquatic centre is no misreading of the arena's
+// substantial completion.
+func TestCompletionsOfOtherThings(t *testing.T) {
+	subject := []string{"harlow", "ice", "arena"}
+	cs, _ := labelClaims("Harlow Ice Arena completion: 2025-10-11 (public opening).", subject)
+	if len(cs) != 1 || cs[0].Head != "opening" {
+		t.Errorf("labelClaims = %+v; want the opening", cs)
+	}
+	link, _ := labelClaims("Aquatic Centre heat-recovery link completion: 2025-11-30.", subject)
+	arena := Claims("The general contractor, Red River Builders, achieved substantial completion on 2025-09-26.", subject)
+	told := &toldApart{words: map[string]bool{}, periods: map[string]map[string]bool{}}
+	if len(link) != 1 || len(arena) == 0 || told.alike(link[0], arena[0]) {
+		t.Errorf("alike(%+v, %+v); want two things' completions apart", link, arena)
+	}
+}
