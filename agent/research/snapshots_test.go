@@ -9,13 +9,12 @@ import (
 // closeout report is not believed over it for being newer (issue 24,
 // hS-34).
 func TestInformalNewerSource(t *testing.T) {
-	res := run(t, memoryCorpus{
+	checkPreferred(t, preferCase{"a letter after a closeout report", memoryCorpus{
 		{URL: "doc://closeout", Title: "Project closeout report", Credibility: 0.5, Published: day("2025-02-28"),
 			Text: "The final cost of the Larchmere Visitor Center was 31.7 million dollars."},
 		{URL: "doc://letter", Title: "Letters to the editor", Credibility: 0.4, Published: day("2025-03-07"),
 			Text: "The Park Service poured $37 million into the Larchmere Visitor Center."},
-	}, "What do the sources say about the Larchmere Visitor Center: what did it cost?")
-	wantPreferred(t, res, "31.7 million dollars", "$37 million")
+	}, "What do the sources say about the Larchmere Visitor Center: what did it cost?", "31.7 million dollars", "$37 million"})
 }
 
 // TestNoFalseDayConflicts: figures a label gives for its source's own
