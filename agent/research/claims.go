@@ -1331,6 +1331,10 @@ var eventNounWords = set("show", "concert", "performance", "match", "game", "rac
 	"birth", "funeral", "wedding", "inauguration", "referendum", "inspection", "audit", "shipment", "delivery", "handover", "signing",
 	"order", "evacuation", "ruling", "verdict", "judgment", "decision", "announcement", "recall", "reopening", "dedication", "appointment", "discovery", "gala", "lockdown")
 
+// ownDocument are the words before a document's noun that make it a
+// document a source speaks of: "our release", "the earlier statement".
+var ownDocument = set("our", "its", "their", "my", "his", "her", "earlier", "previous", "last", "original", "first")
+
 // dayWords name the day of an event: "opening day", "race night".
 var dayWords = set("day", "night", "date", "weekend")
 
@@ -1362,6 +1366,10 @@ func (r *reader) nounEvent(i, after int) (string, []string, bool) {
 		// day is of.
 		if j >= 1 && dayWords[r.toks[j].lower] && eventNounWords[singular(r.toks[j-1].lower)] {
 			j--
+		}
+		// "in our release of April 28, 2025": a document's own day.
+		if j >= 1 && r.toks[i-1].lower == "of" && (documentWords[r.toks[j].lower] || writings[r.toks[j].lower]) && ownDocument[r.toks[j-1].lower] {
+			return "", nil, false
 		}
 		if j >= 0 && eventNounWords[singular(r.toks[j].lower)] && !r.toks[j].capital() {
 			var mods []string

@@ -110,3 +110,13 @@ func TestCompletionsOfOtherThings(t *testing.T) {
 		t.Errorf("alike(%+v, %+v); want two things' completions apart", link, arena)
 	}
 }
+
+// TestOwnReleaseOfADay: "corrects the revenue figure in our release of
+// April 28, 2025" dates a document, no release of the subject.
+func TestOwnReleaseOfADay(t *testing.T) {
+	for _, c := range Claims("This release corrects the revenue figure in our release of April 28, 2025.", nil) {
+		if c.Unit == "date" {
+			t.Errorf("Claims: %q is a %s; want no claim", c.Text, c.Head)
+		}
+	}
+}
