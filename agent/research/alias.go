@@ -24,6 +24,7 @@ var headClasses = map[string]string{
 	"cost": "cost", "bill": "cost", "contract": "cost", "expenditure": "cost", "spending": "cost", "outlay": "cost",
 	"investment": "cost", "build": "cost", "tag": "cost", "value": "cost",
 	"funding": "funding", "grant": "funding", "award": "funding", "sponsorship": "funding", "donation": "funding",
+	"boost": "funding", "allocation": "funding", "subsidy": "funding", "aid": "funding", "bailout": "funding",
 	"fee": "fee", "price": "fee", "payment": "fee", "transfer": "fee", "consideration": "fee", "purchase": "fee", "acquisition": "fee", "takeover": "fee",
 	"buyout": "fee",
 	"fund":   "fund", "pot": "fund", "purse": "fund", "pool": "fund", "money": "fund",
@@ -35,8 +36,11 @@ var headClasses = map[string]string{
 	"visitor": "visitor", "visit": "visitor", "attendance": "visitor", "attendee": "visitor", "admission": "visitor", "guest": "visitor",
 	"audience": "visitor", "crowd": "visitor", "visitation": "visitor",
 	"employee": "employee", "staff": "employee", "worker": "employee", "headcount": "employee", "workforce": "employee", "personnel": "employee",
-	"staffer": "employee",
-	"vote":    "vote", "voter": "vote", "ballot": "vote",
+	"staffer": "employee", "crew": "employee", "crewmember": "employee", "job": "employee",
+	// Homes counted by what they are, who lives in them or what they
+	// are to a utility.
+	"home": "home", "household": "home", "property": "home", "dwelling": "home", "residence": "home", "premises": "home",
+	"vote": "vote", "voter": "vote", "ballot": "vote",
 	"student": "student", "pupil": "student",
 	"death": "death", "fatality": "death",
 	"traveller": "passenger", "traveler": "passenger", "flyer": "passenger",
@@ -167,7 +171,7 @@ func totalOf(cs []Claim) int {
 // and qualifiers no source tells apart; values that could be one
 // quantity misreported (within a factor of ten, dates within a year).
 func (t *toldApart) alike(c, d Claim) bool {
-	if c.Bound || d.Bound || c.Adrift || d.Adrift || classKey(c) != classKey(d) {
+	if c.Bound || d.Bound || c.Adrift || d.Adrift || classKey(c) != classKey(d) || singular(c.Unit) == "star" {
 		return false
 	}
 	// A claim of no period meets one of a period when its class is
@@ -197,6 +201,13 @@ func (t *toldApart) alike(c, d Claim) bool {
 	// meet only as figures that could be one misread or mistyped.
 	if len(c.Mods) > 0 && len(d.Mods) > 0 && !slices.ContainsFunc(c.Mods, func(w string) bool { return slices.Contains(d.Mods, w) }) &&
 		c.Value.Kind != KindDate && max(c.Value.Num, d.Value.Num) > 3*min(c.Value.Num, d.Value.Num) {
+		return false
+	}
+	// Days of things named apart ("substantial completion", "aquatic
+	// centre heat-recovery link completion"): one is no misreading of
+	// the other's name.
+	if c.Value.Kind == KindDate && len(c.Mods) > 0 && len(d.Mods) > 0 && max(len(c.Mods), len(d.Mods)) >= 3 &&
+		!slices.ContainsFunc(c.Mods, func(w string) bool { return slices.Contains(d.Mods, w) }) {
 		return false
 	}
 	return plausiblyOne(c.Value, d.Value)

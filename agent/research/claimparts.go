@@ -211,6 +211,21 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 			}
 		}
 	}
+	// "the new £64.2 million Linden Wing is": what the named thing
+	// cost, when an article opens the phrase.
+	if k := after; k < len(r.toks) && r.toks[k].capital() && r.articleBefore(i) {
+		var mods []string
+		for ; k < len(r.toks) && k < after+5 && r.toks[k].capital(); k++ {
+			mods = r.keep(mods, r.toks[k])
+		}
+		if k == len(r.toks) || verbLike(r.toks[k]) || auxiliaries[r.toks[k].lower] || copulas[r.toks[k].lower] || clauseEnds[r.toks[k].lower] || r.toks[k].lower == "and" {
+			if mods == nil {
+				mods = []string{}
+			}
+			c.Head, c.Mods = "cost", mods
+			return true
+		}
+	}
 	if after < len(r.toks) {
 		t := r.toks[after]
 		switch {
@@ -242,6 +257,16 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 		}
 	}
 	return false
+}
+
+// articleBefore reports an article before the figure at token i, past
+// one adjective: "the new £64.2 million", "a £5m".
+func (r *reader) articleBefore(i int) bool {
+	j := i - 1
+	if j >= 1 && !r.toks[j].capital() && !determiners[r.toks[j].lower] && !verbLike(r.toks[j]) && !prepositions[r.toks[j].lower] && !clauseEnds[r.toks[j].lower] {
+		j--
+	}
+	return j >= 0 && (r.toks[j].lower == "the" || r.toks[j].lower == "a" || r.toks[j].lower == "an" || r.toks[j].lower == "its" || r.toks[j].lower == "their")
 }
 
 // indirectObject is the index of the payment verb whose indirect object
@@ -791,7 +816,9 @@ func (r *reader) modality(v Value) Modality {
 	conditional := false
 	for j := i - 1; j >= 0 && j >= i-12; j-- {
 		w := r.toks[j].lower
-		if w == ";" || w == "," && j < i-1 && (j == 0 || !r.toks[j-1].number()) || w == "but" || w == "and" {
+		// "we can give a firm figure: fourteen trams have been written
+		// off": a colon ends the clause the modal frames.
+		if w == ";" || w == ":" || w == "," && j < i-1 && (j == 0 || !r.toks[j-1].number()) || w == "but" || w == "and" {
 			break
 		}
 		// "Members will have seen that the ship entered service on 21
@@ -897,4 +924,4 @@ var dollarPrefixes = map[string]string{"NZ": "NZD", "A": "AUD", "AU": "AUD", "C"
 
 // countClasses are the classes of headClasses that count people or
 // things, not sums of money.
-var countClasses = set("visitor", "employee", "member", "resident", "passenger", "seat", "vote", "student", "death")
+var countClasses = set("visitor", "employee", "member", "resident", "passenger", "seat", "vote", "student", "death", "home")

@@ -102,9 +102,18 @@ func (c Claim) Like(d Claim) bool {
 	if durations[singular(c.Unit)] && (len(c.Mods) == 0 || len(d.Mods) == 0) {
 		return false
 	}
+	// "Four stars", "Five stars": two reviewers' opinions.
+	if singular(c.Unit) == "star" {
+		return false
+	}
 	if c.Head != d.Head {
 		named := c.Unit == "date" && len(c.Mods) > 0 && len(d.Mods) > 0
 		if !named || c.Head != "date" && d.Head != "date" {
+			return false
+		}
+		// "Phase 1 (2023)": a year that only dates a thing says no day
+		// of any event of it.
+		if c.Head == "date" && c.Value.Day == "" || d.Head == "date" && d.Value.Day == "" {
 			return false
 		}
 	}
@@ -398,6 +407,11 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	if decade(v) {
 		return Claim{}, false
 	}
+	// "At the start of 2024", "by the end of March 2025": a time that
+	// bounds something else, no day of an event.
+	if i > 1 && r.toks[i-1].lower == "of" && spanParts[r.toks[i-2].lower] {
+		return Claim{}, false
+	}
 	// "on Monday, March 10, 2025", "on Friday 21 March": the weekday is
 	// the date's own.
 	if i > 1 && r.toks[i-1].text == "," && weekdays[r.toks[i-2].lower] {
@@ -419,6 +433,17 @@ func (r *reader) dated(v Value) (Claim, bool) {
 			c.Attribute = strings.Join(mods, " ") + " date"
 			return c, true
 		}
+	}
+	// "A fire on 8 March destroyed the hall": the fire's day, not the
+	// destruction's.
+	if head, ok := r.happeningAt(i, r.after(v)); ok {
+		c.Head, c.Mods, c.done = head, []string{}, true
+		return c, true
+	}
+	// "A periodic safety inspection of the dam was conducted on".
+	if head, mods, ok := r.conductedAt(i); ok {
+		c.Head, c.Mods, c.done = head, mods, true
+		return c, true
 	}
 	verb, vi := r.eventVerb(i)
 	objectEnd := i
@@ -452,7 +477,11 @@ func (r *reader) dated(v Value) (Claim, bool) {
 		// "first light came on", "the merger took effect on", "achieved
 		// first light on": a light verb's event is the noun it says it of.
 		if head, mods, ok := r.lightEvent(i); ok {
-			c.Head, c.Mods = head, mods
+			// "got the job on", "took up the post on": an appointment.
+			if posts[head] {
+				head, mods = "appointment", []string{}
+			}
+			c.Head, c.Mods, c.done = head, mods, r.pastBefore(i)
 			return c, true
 		}
 	}
@@ -473,10 +502,7 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	if verb == "" || !r.datesEvent(i, vi) && !r.headline(v) {
 		return Claim{}, false
 	}
-	c.Head = eventNouns[verb]
-	if c.Head == "" {
-		c.Head = eventStem(verb) // "was discovered on" is a discovery
-	}
+	c.Head = eventHead(verb) // "was discovered on" is a discovery
 	// "got the job on", "entered service on": done, whatever day its
 	// source was written ("will be opened on" is not).
 	if t := r.toks[vi]; (pastForm(t) || irregularPast[t.lower]) && (vi == 0 || !futureBe[r.toks[vi-1].lower]) {
@@ -521,6 +547,12 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	}
 	return c, true
 }
+
+// spanParts are the parts of a span of time: "the start of 2024".
+var spanParts = set("start", "beginning", "end", "middle", "close", "turn", "course", "rest", "remainder", "half", "part")
+
+// relativeDays put a weekday in the week of its source: "next Friday".
+var relativeDays = set("next", "last", "this")
 
 // decade reports a year written as its decade, "1930s".
 func decade(v Value) bool {
@@ -593,6 +625,9 @@ func (r *reader) eventVerb(i int) (string, int) {
 		if w == "," && j == i-2 && j > 0 && prepositions[r.toks[i-1].lower] && timeWords[r.toks[j-1].lower] {
 			continue
 		}
+		if r.placeComma(j) {
+			continue
+		}
 		if (clauseEnds[w] && w != "which" && w != "that" && w != "who") || w == "and" {
 			break
 		}
@@ -609,7 +644,9 @@ func (r *reader) eventVerb(i int) (string, int) {
 	if i <= 2 {
 		past := -1
 		for j := i + 1; j < len(r.toks) && j <= i+12; j++ {
-			if w := r.toks[j].lower; eventNouns[w] != "" {
+			// "2 May 2025 — Bright Start: our verdict": a name's word is
+			// no verb.
+			if w := r.toks[j].lower; eventNouns[w] != "" && !r.toks[j].capital() {
 				return w, j
 			} else if w == ";" {
 				break
@@ -667,6 +704,10 @@ func (r *reader) datesEvent(i, vi int) bool {
 	p := r.toks[i-1].lower
 	if p == "the" && i > 1 && prepositions[r.toks[i-2].lower] {
 		return true // "on the 3rd of March 2024"
+	}
+	// "opens its tour next Friday, 17 October".
+	if relativeDays[p] && weekdays[r.toks[i].lower] {
+		return true
 	}
 	return prepositions[p] || p == "," || p == "late" || p == "early" || p == "mid"
 }
@@ -766,12 +807,21 @@ func (r *reader) objectOf(vi, date int) []string {
 	for j < len(r.toks) && (r.toks[j].lower == "out" || r.toks[j].lower == "up" || noise[r.toks[j].lower]) {
 		j++
 	}
+	// "recalled tens of thousands of its pressure cookers": what was
+	// recalled, not how many.
+	for j+2 < len(r.toks) && j+2 < date && multitudes[r.toks[j].lower] && r.toks[j+1].lower == "of" {
+		j += 2
+	}
 	if j >= len(r.toks) || j >= date || prepositions[r.toks[j].lower] || clauseEnds[r.toks[j].lower] || r.toks[j].number() {
 		return nil
 	}
 	var mods []string
 	for ; j < len(r.toks) && j <= vi+7; j++ {
 		t := r.toks[j]
+		// "opens its tour next Friday": what it opens ends at its day.
+		if j >= date || relativeDays[t.lower] && j+1 < len(r.toks) && weekdays[r.toks[j+1].lower] {
+			break
+		}
 		if prepositions[t.lower] || clauseEnds[t.lower] || t.lower == "and" || (j > vi+1 && verbLike(t)) || t.number() && len(t.text) == 4 {
 			break
 		}
@@ -780,6 +830,29 @@ func (r *reader) objectOf(vi, date int) []string {
 	// "ends today", "opened its doors": nothing it acts on names a thing.
 	return mods
 }
+
+// pastBefore reports a verb in the past in the clause before token i
+// ("finally got the job on", "came into force on"): what it says was
+// done, whatever its source's date.
+func (r *reader) pastBefore(i int) bool {
+	for j := i - 1; j >= 0 && j >= i-8; j-- {
+		t := r.toks[j]
+		if clauseEnds[t.lower] || t.lower == "and" || futureBe[t.lower] {
+			return false
+		}
+		if irregularPast[t.lower] || pastForm(t) {
+			return j == 0 || !futureBe[r.toks[j-1].lower]
+		}
+	}
+	return false
+}
+
+// posts are what someone appointed gets: "got the job", "took up the
+// post".
+var posts = set("job", "post", "role", "position", "reins", "helm")
+
+// multitudes say how many of what follows "of" a verb acts on.
+var multitudes = set("tens", "hundreds", "thousands", "millions", "dozens", "scores", "lots", "batches", "all", "some", "most", "many")
 
 // actorOf is what an event happened to when its verb takes no object: the
 // noun phrase before it ("The helicopter base at Saanen opened"), the one
@@ -993,6 +1066,9 @@ func (r *reader) bound(v Value) bool {
 func (r *reader) pastVerb(i int) (string, int) {
 	for j := i - 1; j >= 0 && j >= i-8; j-- {
 		t := r.toks[j]
+		if r.placeComma(j) {
+			continue
+		}
 		if clauseEnds[t.lower] || t.lower == "and" {
 			break
 		}
@@ -1012,7 +1088,9 @@ func (r *reader) pastVerb(i int) (string, int) {
 		if j+1 < len(r.toks) {
 			next = r.toks[j+1].lower
 		}
-		if auxiliaries[prev] || determiners[next] || possessives[next] {
+		// "inspected Harrow Reservoir Dam on", "recalled tens of
+		// thousands of its kettles on": the verb and what it acts on.
+		if auxiliaries[prev] || determiners[next] || possessives[next] || multitudes[next] || r.namedObject(j+1) && !reporting[t.lower] && !publishing[t.lower] {
 			return t.lower, j
 		}
 		// "lifted off from Mahia on March 3", "ended on 28 February": a
@@ -1023,6 +1101,35 @@ func (r *reader) pastVerb(i int) (string, int) {
 		}
 	}
 	return "", -1
+}
+
+// placeComma reports a comma at token j inside a place's name or
+// after it ("refloated off Skelby Point, England, on 9 November"):
+// between capitals, or between a capital and the preposition of a date
+// that follows, it ends no clause.
+func (r *reader) placeComma(j int) bool {
+	if r.toks[j].text != "," || j == 0 || j+1 >= len(r.toks) || !r.toks[j-1].capital() {
+		return false
+	}
+	// Past a place put "at", "in", "off" or "near" something.
+	placed := false
+	for k := j - 1; k >= 0 && k >= j-5; k-- {
+		if w := r.toks[k].lower; w == "at" || w == "in" || w == "off" || w == "near" {
+			placed = true
+			break
+		} else if !r.toks[k].capital() && !determiners[w] && w != "," {
+			break
+		}
+	}
+	next := r.toks[j+1]
+	return placed && (next.capital() && !weekdays[next.lower] || next.lower == "on")
+}
+
+// namedObject reports a name at token k that a verb acts on, not a
+// day's month or weekday ("posted June 20").
+func (r *reader) namedObject(k int) bool {
+	t := r.toks[k]
+	return t.capital() && !monthName(t.lower) && !weekdays[t.lower] && !t.number()
 }
 
 // particles complete a verb of an event: "lifted off", "set up".
@@ -1224,6 +1331,13 @@ var eventNounWords = set("show", "concert", "performance", "match", "game", "rac
 	"birth", "funeral", "wedding", "inauguration", "referendum", "inspection", "audit", "shipment", "delivery", "handover", "signing",
 	"order", "evacuation", "ruling", "verdict", "judgment", "decision", "announcement", "recall", "reopening", "dedication", "appointment", "discovery", "gala", "lockdown")
 
+// ownDocument are the words before a document's noun that make it a
+// document a source speaks of: "our release", "the earlier statement".
+var ownDocument = set("our", "its", "their", "my", "his", "her", "earlier", "previous", "last", "original", "first")
+
+// dayWords name the day of an event: "opening day", "race night".
+var dayWords = set("day", "night", "date", "weekend")
+
 // nounEvent reads the event a noun names for a date that no verb dates:
 // the noun phrase before the date's preposition, past the places it
 // happened at ("the final show at Wembley Stadium in London on"), or
@@ -1248,6 +1362,15 @@ func (r *reader) nounEvent(i, after int) (string, []string, bool) {
 		if r.toks[i-1].text == "," {
 			j = i - 2
 		}
+		// "on opening day, 28/6/2024", "on race night": the event the
+		// day is of.
+		if j >= 1 && dayWords[r.toks[j].lower] && eventNounWords[singular(r.toks[j-1].lower)] {
+			j--
+		}
+		// "in our release of April 28, 2025": a document's own day.
+		if j >= 1 && r.toks[i-1].lower == "of" && (documentWords[r.toks[j].lower] || writings[r.toks[j].lower]) && ownDocument[r.toks[j-1].lower] {
+			return "", nil, false
+		}
 		if j >= 0 && eventNounWords[singular(r.toks[j].lower)] && !r.toks[j].capital() {
 			var mods []string
 			for k := j - 1; k >= 0 && k >= j-4 && !determiners[r.toks[k].lower] && !prepositions[r.toks[k].lower] && !clauseEnds[r.toks[k].lower] && !verbLike(r.toks[k]); k-- {
@@ -1257,7 +1380,7 @@ func (r *reader) nounEvent(i, after int) (string, []string, bool) {
 			if mods == nil {
 				mods = []string{}
 			}
-			return singular(r.toks[j].lower), mods, true
+			return eventHead(singular(r.toks[j].lower)), mods, true
 		}
 	}
 	if after+1 < len(r.toks) && r.toks[after].lower == "for" && i > 0 && r.toks[i-1].lower == "on" {
@@ -1277,7 +1400,7 @@ func (r *reader) nounEvent(i, after int) (string, []string, bool) {
 			if mods == nil {
 				mods = []string{}
 			}
-			return singular(ws[len(ws)-1].lower), mods, true
+			return eventHead(singular(ws[len(ws)-1].lower)), mods, true
 		}
 	}
 	return "", nil, false
@@ -1301,15 +1424,25 @@ func (r *reader) snapshot(v Value, vals []Value) string {
 		return ""
 	}
 	for _, y := range vals {
-		if y.Kind != KindDate || len(y.Day) != 10 || y.End > v.Start || !snapshotRE.MatchString(r.s[max(0, y.Start-40):y.Start]) {
+		if y.Kind != KindDate || len(y.Day) != 10 || y.End > v.Start {
 			continue
 		}
-		if between := r.s[y.End:v.Start]; !strings.ContainsAny(between, ".;") && len(between) < 60 {
+		// "As of June 11, 2025, the CDC had reported 12 illnesses": a
+		// count on the way, of that day; "As of December 31, 2024" is
+		// the year's.
+		asOf := asOfRE.MatchString(r.s[max(0, y.Start-12):y.Start]) && !strings.HasSuffix(y.Day, "-12-31")
+		if !asOf && !snapshotRE.MatchString(r.s[max(0, y.Start-40):y.Start]) {
+			continue
+		}
+		if between := r.s[y.End:v.Start]; !strings.ContainsAny(between, ".;") && (len(between) < 60 || asOf && len(between) < 90) {
 			return y.Day
 		}
 	}
 	return ""
 }
+
+// asOfRE ends "as of" before a day.
+var asOfRE = regexp.MustCompile(`(?i)\bas (?:of|at)\s+$`)
 
 // ceremonial words make an opening its ceremony.
 var ceremonial = set("formally", "officially", "ceremonially")

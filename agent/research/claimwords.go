@@ -134,7 +134,7 @@ var eventNouns = nounsOf(map[string][]string{
 	"launch":          {"launched", "launches", "launch", "introduced", "unveiled", "debuted", "live"},
 	"release":         {"released", "published", "premiered", "shipped"},
 	"completion":      {"completed", "completes", "complete", "finished", "finish", "finishes"},
-	"start":           {"started", "starts", "start", "began", "begins", "begin", "commenced", "commences"},
+	"start":           {"started", "starts", "start", "began", "begins", "begin", "beginning", "commenced", "commences"},
 	"closure":         {"closed", "closes", "close", "shut", "discontinued", "terminated"},
 	"end":             {"ended", "ends", "concluded", "concludes"},
 	"signing":         {"signed", "signs", "sign"},

@@ -29,9 +29,14 @@ func otherEra(text string, q question, corpusYear int) string {
 		return ""
 	}
 	heads := append([]string{q.SubjectWords[len(q.SubjectWords)-1]}, q.KindWords...)
+	// "after the October 2024 floods": what the question dates is of
+	// the subject's time too; "the Great Flood of 1968" is another's.
+	for _, m := range datedNounRE.FindAllStringSubmatch(q.Text, -1) {
+		heads = append(heads, singular(strings.ToLower(m[1])))
+	}
 	dated := map[int]int{}
 	for _, h := range heads {
-		h = regexp.QuoteMeta(h)
+		h = regexp.QuoteMeta(h) + `s?`
 		before := regexp.MustCompile(`(?i)\b(1[5-9]\d\d|20\d\d)\s+(?:[\p{L}'’-]+\s+){0,3}?` + h + `\b`)
 		after := regexp.MustCompile(`(?i)\b` + h + `(?:,|\s+(?:of|in))\s+(1[5-9]\d\d|20\d\d)\b`)
 		for _, re := range []*regexp.Regexp{before, after} {
@@ -72,6 +77,10 @@ func otherEra(text string, q question, corpusYear int) string {
 	}
 	return strconv.Itoa(era)
 }
+
+// datedNounRE is a noun a year is set before: "the October 2024
+// floods", "the 2025 season".
+var datedNounRE = regexp.MustCompile(`\b(?:1[5-9]|20)\d\d\s+(\p{L}{4,})\b`)
 
 // commonestYear is the year a corpus's documents write most, 0 when
 // they write none.

@@ -322,6 +322,10 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 		}
 		for i := range cs {
 			cs[i].Corrects = corrected[cs[i].Unit] || corrected[anyUnit] && cs[i].Unit != "date"
+			// "Lifts open today: 4 of 14": the figure of its source's day.
+			if cs[i].Unit != "date" && !h.Published.IsZero() && todayLabelRE.MatchString(s) {
+				cs[i].Period = h.Published.Format("2006-01-02")
+			}
 		}
 		// "Debian 3.1 was released June 6th, 2005. There were around
 		// 15,000 binary packages": the year the sentences before name.
@@ -385,6 +389,11 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 	}
 	return facts
 }
+
+// todayLabelRE is a label that says its figure is of the day its
+// source was written ("Lifts open today:", "Runs open now:"): two
+// reports of different days give two figures, not a disagreement.
+var todayLabelRE = regexp.MustCompile(`(?i)^[*_\s]*[^:.]{0,60}\b(?:today|tonight|now|currently|at present|this morning)\b[^:.]{0,20}:`)
 
 // sectionFor is the section of a claim the question's own sub-question
 // reads: the first aspect of the plan whose vocabulary the sentence

@@ -30,7 +30,7 @@ func Sentences(text string) []string {
 		// A list's items are sentences of their own: "- Inpatient beds: 64";
 		// so are a plain text's metadata lines ("Published: 30 June 2023",
 		// "By Dan Reyes | October 22, 2024"), never joined to its title.
-		if listItemRE.MatchString(line) || metaLineRE.MatchString(line) || figureLineRE.MatchString(line) {
+		if listItemRE.MatchString(line) || metaLineRE.MatchString(line) || figureLineRE.MatchString(line) || boldLabelRE.MatchString(line) {
 			kept = append(kept, "", line, "")
 			continue
 		}
@@ -68,6 +68,12 @@ var metaLineRE = regexp.MustCompile(`(?i)^\s*(?:(?:date|dated|filed|published|po
 // figureLineRE is a line of a fact sheet that ends in its figure ("Whole
 // museum visitors, 2024: 312,000"): a sentence of its own.
 var figureLineRE = regexp.MustCompile(`^\s*\p{Lu}[^:.]{2,80}:\s+[$€£¥]?\d[\d,.]*(?:\s?(?:million|billion|m|bn|k|%))?\s*$`)
+
+// boldLabelRE is a line that opens with a label, in bold or of a few
+// words ("**Opening night:** Thursday 17 July 2025", "Units: About
+// 84,000"): a fact sheet's, a notice's or a listing's line, a sentence
+// of its own however many such lines follow.
+var boldLabelRE = regexp.MustCompile(`^\s*(?:(?:\*\*|__)[^*_:]{1,60}(?::\*\*|:__|\*\*:|__:)|\p{Lu}[\p{L}'’()/-]*(?: [\p{L}'’()/-]+){0,4}:)\s*\S`)
 
 var listItemRE = regexp.MustCompile(`^\s*(?:[-*•]|\d{1,2}[.)])\s+\S`)
 

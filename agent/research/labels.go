@@ -199,6 +199,37 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	case KindDate:
 		c.Unit = "date"
 		c.Head, c.Mods = labelEvent(ws)
+		// "Completion: 2025-10-11 (public opening)": the note names the
+		// event the day is of.
+		if m := noteRE.FindStringSubmatch(s[v.End:]); m != nil {
+			var nws []string
+			for _, t := range tokenize(m[1]) {
+				if !determiners[t.lower] {
+					nws = append(nws, t.lower)
+				}
+			}
+			if h, mods := labelEvent(nws); eventHeads[h] {
+				c.Head, c.Mods = h, slices.DeleteFunc(mods, func(w string) bool { return w == "public" || w == "official" || w == "formal" })
+				if c.Mods == nil {
+					c.Mods = []string{}
+				}
+			}
+		}
+		// "Campaign period: 3 March 2025 – 11 April 2025": the span's
+		// start and end.
+		if len(vals) > 1 && vals[1].Kind == KindDate && rangeRE.MatchString(s[v.End:rest+vals[1].Start]) {
+			mods := slices.DeleteFunc(slices.Clone(ws), func(w string) bool { return spanLabels[w] || w == "date" || w == "dates" })
+			if mods == nil {
+				mods = []string{}
+			}
+			end := vals[1]
+			end.Start += rest
+			end.End += rest
+			c.Head, c.Mods = "start", mods
+			e := c
+			e.Value, e.Text, e.Head, e.Mods = end, end.Text, "end", slices.Clone(mods)
+			return []Claim{c, e}, true
+		}
 	case KindMoney:
 		c.Unit = currency(v.Text)
 		c.Head, c.Mods = labelNoun(ws)
@@ -247,6 +278,16 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	return []Claim{c}, true
 }
 
+// rangeRE joins the two days of a span: "3 March – 11 April", "from
+// 17 October to 2 November".
+var rangeRE = regexp.MustCompile(`(?i)^\s*(?:[-–—]|to|until|till|through|thru)\s*(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s*)?$`)
+
+// noteRE is a note in parentheses right after a label's value.
+var noteRE = regexp.MustCompile(`^\s*\(([^()]{3,40})\)\s*\.?\s*$`)
+
+// spanLabels are the words of a label that only say it gives a span.
+var spanLabels = set("period", "result", "duration", "run", "term", "span", "window", "dates", "timing")
+
 // labelNoun is a label's head noun, its last word before an "of" ("Date
 // of discovery" aside), and its other words as qualifiers.
 func labelNoun(ws []string) (string, []string) {
@@ -290,7 +331,7 @@ func labelEvent(ws []string) (string, []string) {
 		return "opening", []string{} // "First patients admitted"
 	}
 	if head == "" && len(rest) > 0 {
-		head = eventStem(rest[len(rest)-1])
+		head = eventHead(rest[len(rest)-1])
 		rest = rest[:len(rest)-1]
 	}
 	return head, rest

@@ -25,7 +25,8 @@ const (
 const month = `(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.?|Feb\.?|Mar\.?|Apr\.?|Jun\.?|Jul\.?|Aug\.?|Sept?\.?|Oct\.?|Nov\.?|Dec\.?)`
 
 var (
-	dateRE = regexp.MustCompile(`\b(?:\d{1,2}(?:st|nd|rd|th)? (?:of )?` + month + `,? \d{3,4}|` + month + ` \d{1,2}(?:st|nd|rd|th)?,? \d{3,4}|` + month + ` \d{4}|\d{4}-\d{2}-\d{2}|\d{1,4} (?:BC|BCE|AD|CE)|(?:1[0-9]|20)\d0s|(?:1[0-9]|20)\d\d)\b`)
+	// "14 July, 230 of the homes": a year after a comma has four digits.
+	dateRE = regexp.MustCompile(`\b(?:\d{1,2}(?:st|nd|rd|th)? (?:of )?` + month + `(?:,? \d{4}| \d{3})|` + month + ` \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4}| \d{3})|` + month + ` \d{4}|\d{4}-\d{2}-\d{2}|\d{1,4} (?:BC|BCE|AD|CE)|(?:1[0-9]|20)\d0s|(?:1[0-9]|20)\d\d)\b`)
 	yearRE = regexp.MustCompile(`\b(?:1[0-9]|20)\d\d\b`)
 	eraRE  = regexp.MustCompile(`^(\d{1,4}) (BC|BCE|AD|CE)$`)
 	// moneyRE is an amount with a currency: "$48.2 million", "EUR 3m".

@@ -366,6 +366,10 @@ func distinctClaims(ps []*position) int {
 	return len(seen)
 }
 
+// informal is the credibility of a blog, a forum, a letter or a
+// listing: never believed over a more formal source for being newer.
+const informal = 0.4
+
 // choose picks the side to believe; nil means uncertainty.
 func choose(sides []*side) (*side, string, float64, string) {
 	// A stated correction: the source that corrects wins, if it is the
@@ -400,6 +404,13 @@ func choose(sides []*side) (*side, string, float64, string) {
 	}
 	byDate := append([]*side(nil), sides...)
 	sort.SliceStable(byDate, func(i, j int) bool { return newest(byDate[i]).After(newest(byDate[j])) })
+	// The newer of two sources is believed only when it is no less
+	// credible: a reader's letter is not a correction of the project's
+	// closeout report, however much later it is.
+	if w := byCred[0]; credibility(byDate[0]) <= informal && credibility(w) > informal {
+		return w, rs.StrategyCredibility, 0.55,
+			fmt.Sprintf("Prefer %s: %s is the more credible source (%.2f), against %s.", w.value.Text, describe(w), credibility(w), others(w, sides))
+	}
 	if n0, n1 := newest(byDate[0]), newest(byDate[1]); !n0.IsZero() && !n1.IsZero() && n0.After(n1) {
 		w := byDate[0]
 		return w, rs.StrategyRecency, 0.7, fmt.Sprintf("Prefer %s: %s is the most recent source, against %s.", w.value.Text, describe(w), others(w, sides))

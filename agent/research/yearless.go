@@ -20,7 +20,7 @@ const monthNames = `january|february|march|april|may|june|july|august|september|
 
 // yearAfterRE is a year that completes a day and month: "18 July 2024",
 // "July 18, 2024".
-var yearAfterRE = regexp.MustCompile(`^,? ?(?:\d{3,4}\b|'\d\d\b)`)
+var yearAfterRE = regexp.MustCompile(`^(?:,? ?\d{4}\b| \d{3}\b|,? ?'\d\d\b)`)
 
 // withYears returns s with the year written into each date that has
 // none (nearestYear: "December 6" in a report of February 2025 is
