@@ -173,14 +173,7 @@ func TestKeysOfListsThatDifferAtTheirEdges(t *testing.T) {
 	mustLoad(t, e, "lookup", lookup.String())
 	mustLoad(t, e, "few", "tag,v\nT1,1\nT2,2\nT3,3\nT4,4\nT5,5\nT6,6\nT7,7\nT8,8\nT9,9\nT10,10\n")
 	mustLoad(t, e, "tags", "label,k\nT1,a\nT2,b\nT3,c\nT4,d\nT5,e\nT6,f\nT7,g\nT8,h\nQ1,i\nQ2,j\n")
-	ks, err := e.Keys(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, k := range ks {
-		got = append(got, k.FromTable+"."+k.FromColumn+">"+k.ToTable+"."+k.ToColumn)
-	}
+	got := keyNames(t, e)
 	if !slices.Contains(got, "facts.code>lookup.iso") {
 		t.Errorf("Keys = %v; want facts.code -> lookup.iso (51 of 60 codes)", got)
 	}
@@ -216,14 +209,7 @@ func TestKeysOneToOneWhereTwoListsMeet(t *testing.T) {
 	mustLoad(t, e, "census", census.String())
 	mustLoad(t, e, "visits", visits.String())
 	mustLoad(t, e, "other", other.String())
-	ks, err := e.Keys(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, k := range ks {
-		got = append(got, k.FromTable+"."+k.FromColumn+">"+k.ToTable+"."+k.ToColumn)
-	}
+	got := keyNames(t, e)
 	for _, want := range []string{"risk.country>census.country", "census.country>risk.country"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("Keys = %v; want %s (15 countries in both)", got, want)
@@ -237,4 +223,18 @@ func TestKeysOneToOneWhereTwoListsMeet(t *testing.T) {
 			t.Errorf("Keys = %v; want no one-to-one key %s", got, k)
 		}
 	}
+}
+
+// keyNames returns e's keys as from.column>to.column.
+func keyNames(t *testing.T, e *Engine) []string {
+	t.Helper()
+	ks, err := e.Keys(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, k := range ks {
+		got = append(got, k.FromTable+"."+k.FromColumn+">"+k.ToTable+"."+k.ToColumn)
+	}
+	return got
 }
