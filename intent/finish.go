@@ -57,8 +57,8 @@ func (p *parser) bareColumns() error {
 			continue
 		case isDate(c):
 			p.understood(i, fmt.Sprintf("%s -> date column %s", src, c.Name), src)
-		case isText(c) && len(p.in.GroupBy) > 0 && p.toks[i+n-1].low != singular(p.toks[i+n-1].low) &&
-			(p.low(i-1) == "the" || p.low(i-1) == "all" || p.low(i-1) == "for" || p.low(i-1) == "among"):
+		case isText(c) && len(p.in.GroupBy) > 0 && plural(p.toks[i+n-1]) && i > 0 &&
+			(p.toks[i-1].low == "the" || p.toks[i-1].low == "all" || p.toks[i-1].low == "for" || p.toks[i-1].low == "among"):
 			// "total population of the countries, by year": every
 			// country, summed; the grouping is the one asked for.
 			p.understood(i, fmt.Sprintf("%s -> all the rows' %s", src, c.Name), src)
@@ -115,6 +115,13 @@ func (p *parser) bareColumns() error {
 // every row of the chosen table, all of them known.
 func (p *parser) keyOfRows(c *Column) bool {
 	return len(c.Values) > 0 && int64(len(c.Values)) == p.t.Rows
+}
+
+// plural reports whether a word is written in the plural, whatever it
+// was read as ("stations" read as stn).
+func plural(t token) bool {
+	r := strings.ToLower(t.raw)
+	return r != singular(r)
 }
 
 // rowsOf go before the rows a measure is over: "for countries", "of all

@@ -241,6 +241,11 @@ func (p *parser) dimension(j int, trig string) (int, bool, error) {
 			p.byNumber = append(p.byNumber, j)
 			return j, false, nil // "by population": an amount to rank by, not a grouping
 		}
+		if lc := strings.ToLower(c.Name); trig == "per" && isNumeric(c) && n == 1 && lc != w && singular(lc) == w {
+			// "fees per chair" over chairs: a rate per chair, not a
+			// grouping by how many chairs
+			return j, false, nil
+		}
 		p.pending = pendingGroup{c.Name, ""}
 		return j + n, true, nil
 	}

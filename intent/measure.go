@@ -80,6 +80,16 @@ func (p *parser) measureScan() {
 // countAt reads a count at i: "how many customers" (count_distinct),
 // "number of orders" (count), "how many units" (sum of quantity), "count".
 func (p *parser) countAt(i int, agg string, n int) int {
+	if i > 0 && (p.toks[i-1].low == "by" || p.toks[i-1].low == "per") {
+		if c := p.countedBy(p.skip(i+n, "of")); c != nil {
+			// "avg salary by # competencies" over n_comps: grouped by the
+			// count, not a total of it
+			k := p.skip(i+n, "of")
+			p.addGroup(i-1, p.src(i-1, k+1), c.Name, "")
+			p.use(i-1, k+1)
+			return k + 1
+		}
+	}
 	if ph := p.src(i, i+n); strings.EqualFold(ph, "headcount") || strings.EqualFold(ph, "head count") {
 		if cc := p.countColumn(); cc != nil {
 			// a table of counts of people: the headcount is their sum

@@ -58,3 +58,27 @@ func TestReview5(t *testing.T) {
 		t.Errorf("which production line: top %+v; want lines ranked, or a report", in.Top)
 	}
 }
+
+// TestRowsDescribedNotMeasured: "all stations" after a grouping by month
+// pools the stations; "the PhD students" are rows a numeric column's
+// name describes, not a total of it; "by # competencies" groups by the
+// count column; "fees per chair" over a column of chairs is no grouping.
+func TestRowsDescribedNotMeasured(t *testing.T) {
+	wind := schemaOf("wind", Column{Name: "date", Type: "date", Min: "1961-01-01", Max: "1978-12-31"},
+		Column{Name: "stn", Type: "string", Values: []string{"BEL", "DUB"}}, Column{Name: "speed_kn", Type: "float", Min: "0", Max: "40"})
+	phd := schemaOf("grads", Column{Name: "mar", Type: "string", Values: []string{"Married", "Single"}}, Column{Name: "phd", Type: "float", Min: "1", Max: "5"})
+	work := schemaOf("staff", Column{Name: "salary", Type: "float", Min: "1000", Max: "50000"}, Column{Name: "n_comps", Type: "integer", Min: "0", Max: "3"})
+	understoodAll(t, []parseCase{
+		{"mean speed_kn by month, all stations, 1975", wind, want{Table: "wind", Measures: []Measure{{Column: "speed_kn", Agg: "avg"}},
+			GroupBy: []Group{{Column: "date", Grain: "month"}}, Time: &TimeRange{Column: "date", Start: "1975-01-01", End: "1976-01-01", Label: "1975"}}},
+		{"avg salary by # competencies", work, want{Table: "staff", Measures: []Measure{{Column: "salary", Agg: "avg"}}, GroupBy: []Group{{Column: "n_comps"}}}},
+	})
+	if in, err := Parse("What share of the PhD students are married?", phd, now); err != nil || len(in.Measures) > 0 || len(in.Unknown) > 0 {
+		t.Errorf("share of the PhD students married: measures %v, unknown %v, %v; want a share of the rows", in.Measures, in.Unknown, err)
+	}
+	clinics := schemaOf("appts", Column{Name: "clinic", Type: "string", Values: []string{"C1", "C2"}},
+		Column{Name: "fee", Type: "float", Min: "10", Max: "900"}, Column{Name: "chairs", Type: "integer", Min: "4", Max: "9"})
+	if in, err := Parse("fees per chair at each clinic", clinics, now); err == nil && slices.ContainsFunc(in.GroupBy, func(g Group) bool { return g.Column == "chairs" }) {
+		t.Errorf("fees per chair: grouped by %v; want no grouping by chairs", in.GroupBy)
+	}
+}

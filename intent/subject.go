@@ -947,6 +947,17 @@ func (p *parser) shareOfATotal() error {
 	if !unsaid {
 		return nil
 	}
+	for i := 0; i+1 < len(p.toks); i++ {
+		if strings.EqualFold(p.toks[i].raw, c.Name) && (personNouns[p.toks[i+1].low] || p.rowsWord(i+1)) {
+			// "what share of the PhD students are married": students, which
+			// "PhD" describes; a share of them, not of a total of phd
+			p.in.Measures = nil
+			p.dropNotes(" -> average of " + c.Name)
+			p.understood(i, fmt.Sprintf("%s -> the rows of %s, which %s describes", p.src(i, i+2), p.t.Name, p.toks[i].raw), p.src(i, i+2))
+			p.use(i, i+2)
+			return nil
+		}
+	}
 	m.Agg = "sum"
 	p.dropNotes(" -> average of " + c.Name)
 	p.understood(0, fmt.Sprintf("%s -> sum of %s (a share is of a total)", src, c.Name), src)
