@@ -80,7 +80,8 @@ func (p *parser) measureScan() {
 // countAt reads a count at i: "how many customers" (count_distinct),
 // "number of orders" (count), "how many units" (sum of quantity), "count".
 func (p *parser) countAt(i int, agg string, n int) int {
-	if i > 0 && (p.toks[i-1].low == "by" || p.toks[i-1].low == "per") {
+	if i > 0 && (p.toks[i-1].low == "by" || p.toks[i-1].low == "per") && p.in.Top == nil && !totalWords[p.toks[i].low] {
+		// not "top 2 trucks by total number of orders": what to rank by
 		if c := p.countedBy(p.skip(i+n, "of")); c != nil {
 			// "avg salary by # competencies" over n_comps: grouped by the
 			// count, not a total of it

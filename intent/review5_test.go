@@ -82,3 +82,16 @@ func TestRowsDescribedNotMeasured(t *testing.T) {
 		t.Errorf("fees per chair: grouped by %v; want no grouping by chairs", in.GroupBy)
 	}
 }
+
+// TestRankedByANumberOf: "top 2 trucks by total number of orders" over
+// n_ord ranks by its sum; it groups by nothing.
+func TestRankedByANumberOf(t *testing.T) {
+	trk := schemaOf("trk_sales", Column{Name: "trk", Type: "string", Values: []string{"A", "B", "C"}},
+		Column{Name: "n_ord", Type: "integer", Min: "0", Max: "300"})
+	for _, text := range []string{"top 2 trucks by total number of orders", "top 2 trk by number of orders"} {
+		in, err := Parse(text, trk, now)
+		if err != nil || len(in.GroupBy) > 0 || in.Top == nil || in.Top.Column != "trk" || !slices.Contains(in.Measures, Measure{Column: "n_ord", Agg: "sum"}) {
+			t.Errorf("Parse(%q) = top %+v, measures %v, groups %v, %v; want the trucks ranked by the sum of n_ord", text, in.Top, in.Measures, in.GroupBy, err)
+		}
+	}
+}
