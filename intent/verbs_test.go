@@ -226,3 +226,17 @@ func TestAYearOrLater(t *testing.T) {
 		t.Errorf(`Parse("total amount in 2021 or later") time = %+v, unknown %v, %v; want from 2021-01-01`, in.Time, in.Unknown, err)
 	}
 }
+
+// TestDaysOfTheWeekAsValues: over a column of days written short and no
+// date, "Sundays" is 'Sun' and "day of the week" the column; "how many
+// different barley varieties" over barley(variety) counts the varieties.
+func TestDaysOfTheWeekAsValues(t *testing.T) {
+	tips := schemaOf("tips", Column{Name: "day", Type: "string", Values: []string{"Thur", "Fri", "Sat", "Sun"}},
+		Column{Name: "tip", Type: "float", Min: "1", Max: "10"}, Column{Name: "total_bill", Type: "float", Min: "3", Max: "50"})
+	oats := schemaOf("oats", Column{Name: "variety", Type: "string", Values: []string{"Trebi", "Velvet"}}, Column{Name: "yield", Type: "float", Min: "10", Max: "60"})
+	understoodAll(t, []parseCase{
+		{"average tip on Sundays", tips, want{Table: "tips", Measures: []Measure{{Column: "tip", Agg: "avg"}}, Filters: []Filter{eq("day", "Sun")}}},
+		{"total bill by day of the week", tips, want{Table: "tips", Measures: []Measure{{Column: "total_bill", Agg: "sum"}}, GroupBy: []Group{{Column: "day"}}}},
+		{"how many different oats varieties", oats, want{Table: "oats", Measures: []Measure{{Column: "variety", Agg: "count_distinct"}}}},
+	})
+}
