@@ -292,8 +292,7 @@ func (p *parser) presenceOf(i, from, end int, c *Column, neg bool) {
 // rowsNoun reports whether the free word at i names the table's rows:
 // "orders", "sales", "rows".
 func (p *parser) rowsNoun(i int) bool {
-	w := p.low(i)
-	return w != "" && p.toks[i].kind == kWord && (isCountNoun(w) || personNouns[w] || tableWord(p.t, w) || w == "rows" || w == "records")
+	return p.low(i) != "" && p.rowsWord(i)
 }
 
 // rowsWord reports whether the word at i, read or not, names the table's
@@ -406,7 +405,7 @@ func (p *parser) negationOf(k int, left string) int {
 			return k + 1
 		}
 	}
-	if _, v := p.vals[w]; (w == "control" || w == "controls") && treatWords[left] && !v && !p.namesColumnOrValue(w) {
+	if (w == "control" || w == "controls") && treatWords[left] && !p.namesColumnOrValue(w) {
 		return k + 1 // "treated vs control": the untreated, as a trial names them
 	}
 	return -1
