@@ -1024,7 +1024,7 @@ func (p *parser) countedBy(j int) *Column {
 			if counts != nil {
 				return nil // two counts of it: not this pass's to choose
 			}
-			counts = c // "orders" over n_ord, num_orders, order_cnt
+			counts = c // "orders" over n_ord, order_cnt
 		}
 	}
 	return counts
