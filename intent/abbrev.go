@@ -3,6 +3,7 @@ package intent
 import (
 	"slices"
 	"strings"
+	"time"
 )
 
 // vocabularyWords are the words the parser reads by themselves: analyses
@@ -571,19 +572,7 @@ func (p *parser) unitName(w string, own bool) string {
 // a join: marked so, or, unmarked, one of a table it joins has a column of
 // that name.
 func (p *parser) joinedColumn(c *Column) bool {
-	if c.Via != "" {
-		return true
-	}
-	for _, j := range p.t.Joined {
-		ti := p.tableNamed(j)
-		if ti < 0 || ti == p.tix {
-			continue
-		}
-		if slices.ContainsFunc(p.s.Tables[ti].Columns, func(o Column) bool { return o.Via == "" && strings.EqualFold(o.Name, c.Name) }) {
-			return true
-		}
-	}
-	return false
+	return c.Via != "" || p.sharedWithJoined(c.Name)
 }
 
 // unitAdverbs say a measure is per a unit of time: "hourly wage" over
@@ -697,15 +686,12 @@ func (p *parser) readPerCapita() {
 	}
 }
 
-// dayNames are the days of the week, Monday first.
-var dayNames = []string{"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
-
 // weekdayOf returns the day of the week a value or word names in full or by
 // its first three letters or more ("Sun", "Thur"), "" if none.
 func weekdayOf(w string) string {
 	w = strings.ToLower(w)
-	for _, d := range dayNames {
-		if len(w) >= 3 && strings.HasPrefix(d, w) {
+	for wd := range time.Weekday(7) {
+		if d := strings.ToLower(wd.String()); len(w) >= 3 && strings.HasPrefix(d, w) {
 			return d
 		}
 	}

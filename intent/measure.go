@@ -82,10 +82,10 @@ func (p *parser) measureScan() {
 func (p *parser) countAt(i int, agg string, n int) int {
 	if i > 0 && (p.toks[i-1].low == "by" || p.toks[i-1].low == "per") && p.in.Top == nil && !totalWords[p.toks[i].low] {
 		// not "top 2 trucks by total number of orders": what to rank by
-		if c := p.countedBy(p.skip(i+n, "of")); c != nil {
+		if k := p.skip(i+n, "of"); p.countedBy(k) != nil {
 			// "avg salary by # competencies" over n_comps: grouped by the
 			// count, not a total of it
-			k := p.skip(i+n, "of")
+			c := p.countedBy(k)
 			p.addGroup(i-1, p.src(i-1, k+1), c.Name, "")
 			p.use(i-1, k+1)
 			return k + 1
