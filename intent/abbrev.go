@@ -59,6 +59,7 @@ func (p *parser) readAbbreviations() error {
 			p.toks[i].low, p.toks[i].kind = "no", kWord
 		}
 	}
+	p.readElements()
 	p.readYearColumns()
 	p.readWeekdays()
 	p.readUnitNames()
@@ -67,6 +68,7 @@ func (p *parser) readAbbreviations() error {
 	p.readPerNames()
 	p.readRuns()
 	p.readAcronyms()
+	defer p.readNone()
 	for i := range p.toks {
 		w := p.toks[i].low
 		if p.free(i) && p.toks[i].kind == kWord && personNouns[w] && !p.namesData(w) {
@@ -90,7 +92,9 @@ func (p *parser) readAbbreviations() error {
 			continue
 		}
 		if !p.free(i) || p.toks[i].kind != kWord || !(p.unexplained(w) || p.idleUnit(w) || p.measureNoun(w) || p.tableWordAlone(i)) ||
-			p.misspells(w) {
+			p.misspells(w) || p.elementAlone(w) || accrualVerbs[w] && len(w) >= 2*len(p.abbreviationOf(i)) {
+			// "published" is no phd: a verb of how a measure came about
+			// stands for no short column by a few of its letters
 			continue
 		}
 		if cw := p.abbreviationOf(i); cw != "" {
@@ -481,8 +485,9 @@ func (p *parser) join(i, end int, low string) {
 
 // runSpells returns the index after the words from i whose beginnings
 // spell cw, 0 if none: two to four free words, hyphens between them
-// skipped, no stop word, one of them at least three letters of cw, and no
-// word that is already all of cw.
+// skipped, no stop word but one of three letters or more that ends cw
+// whole, one of them at least three letters of cw, and no word that is
+// already all of cw.
 func (p *parser) runSpells(i int, cw string) int {
 	var spell func(k, at, words int, long bool) int
 	spell = func(k, at, words int, long bool) int {
@@ -493,11 +498,16 @@ func (p *parser) runSpells(i int, cw string) int {
 			return 0
 		}
 		k = p.skip(k, "-")
-		if words == 4 || k >= len(p.toks) || !p.free(k) || p.toks[k].kind != kWord || stopwords[p.low(k)] || !isLetters(p.low(k)) ||
+		if words == 4 || k >= len(p.toks) || !p.free(k) || p.toks[k].kind != kWord || !isLetters(p.low(k)) ||
 			vocabularyWords[p.low(k)] && words == 0 {
 			return 0 // "distinct customers" is no disc column
 		}
 		w := p.low(k)
+		if stopwords[w] && (words == 0 || len(w) < 3 || cw[at:] != w) {
+			// "land use" for landuse: a small word whole at the name's
+			// end; never the first, nor a part of one
+			return 0
+		}
 		if sameWord(w, cw) {
 			return 0 // the column named by its word: no run
 		}
@@ -745,5 +755,21 @@ func (p *parser) readWeekdays() {
 				break
 			}
 		}
+	}
+}
+
+// readNone reads "no" or "zero" before the name of a column that counts
+// things as the number 0: "students who published no articles" are those
+// whose art is 0. A column the word is part of ("no_show") keeps it.
+func (p *parser) readNone() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		if w := p.low(i); w != "no" && w != "zero" || p.toks[i].kind != kWord || p.namesColumnOrValue(w) || p.toks[i+1].kind != kWord {
+			continue
+		}
+		c, k, _ := p.colAt(i+1, prefNum)
+		if c == nil || k != 1 || c.Type != "integer" || isIDLike(c) || p.isYearColumn(c) {
+			continue
+		}
+		p.toks[i].low = "0"
 	}
 }

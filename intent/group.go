@@ -488,7 +488,7 @@ func (p *parser) topN() error {
 func mustCount(w string) int { n, _ := count(w); return n }
 
 var rankFillers = []string{"-", "performing", "selling", "rated", "earning", "grossing", "ranked", "ranking",
-	"most", "the", "of", "our", "all", "time", "popular", "profitable", "valuable", "active", "frequent",
+	"most", "the", "of", "our", "all", "time", "popular", "profitable", "valuable", "active", "frequent", "common",
 	"successful", "important", "sold", "purchased", "ordered", "bought"}
 
 // ranked finishes a ranking whose words run from i to j: the dimension

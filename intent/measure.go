@@ -207,7 +207,7 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		return j + m
 	}
 	if agg == "count" && (p.low(i) != "number" || p.valueBefore(p.skip(j+1, "-")) && isCountNoun(p.low(p.skip(j+1, "-"))) || p.startsValue(j) ||
-		p.toks[j].kind == kWord && tableWord(p.t, p.low(j))) { // "number of cars": the rows
+		p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || p.rowsNamedAsEntities(j))) { // "number of cars": the rows
 		p.addMeasure(i, src(i+n), Measure{Column: "", Agg: "count"}, "")
 		p.use(i, i+n)
 		return i + n
@@ -392,6 +392,10 @@ func (p *parser) measureAt(i int) int {
 		return i // "price in dollars": the unit of the measure before
 	} else if moneyWords[w] && p.moneyColumn() == nil && (!countedSales[w] || p.namesData(w)) {
 		return i // "income" with no money column: a word of income_grp, or nothing this table has
+	} else if (w == "bookings" || w == "booking") && p.rowsNamed(w) && len(p.in.Measures) > 0 && !listJoins[p.low(i-1)] {
+		// "median amt_usd for hot desk bookings": the rows the measure is
+		// of; "amt_usd and bookings" lists a second measure
+		return i
 	} else if (w == "bookings" || w == "booking") && p.rowsNamed(w) && !p.startsMeasure(i+1) {
 		// "share of bookings through OTA" over a table of bookings: the
 		// bookings counted, or their money, which a table with money does
@@ -1110,4 +1114,16 @@ func (p *parser) saidUnit(j int) *Column {
 		return c
 	}
 	return nil
+}
+
+// listJoins join the items of a list: after one, a word starts the next.
+var listJoins = setOf("and", "&", ",", "plus", "+", "with", "vs", "versus")
+
+// rowsNamedAsEntities reports whether the word at j names the chosen
+// table's rows as the things they are ("number of students" over a table
+// of one student a row): a unit of observation no column or value is
+// called, over rows that are each one thing.
+func (p *parser) rowsNamedAsEntities(j int) bool {
+	w := p.low(j)
+	return isEntityNoun(w) && !p.namesData(w) && !p.isValue(j) && p.rowsAreEntities() && !p.idNamesOtherRows(w) && !p.tableNamesOtherRows(w)
 }

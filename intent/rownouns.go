@@ -48,7 +48,7 @@ func (p *parser) rowNouns() int {
 		if p.countsHere(i) && (!p.rowsAreEntities() || p.tableNamesOtherRows(t.low)) || p.idNamesOtherRows(t.low) {
 			continue
 		}
-		if i > 0 && p.free(i-1) && p.toks[i-1].kind == kWord && !stopwords[p.toks[i-1].low] {
+		if b := p.toks[max(i-1, 0)].low; i > 0 && p.free(i-1) && p.toks[i-1].kind == kWord && !stopwords[b] && !rowsOf[b] && b != "amongst" && b != "within" {
 			continue // "flagship stores": the word before says which, and is not understood
 		}
 		p.toks[i].used = true

@@ -271,7 +271,11 @@ var tailWords = setOf("rate", "rates", "level", "levels", "figure", "figures", "
 	"amounts", "numbers", "type", "types", "category", "categories", "kind", "kinds", "group", "groups", "class",
 	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings", "speed", "speeds",
 	"price", "prices", "score", "scores", "index", "status", "code", "codes", "stage", "stages", "grade", "grades",
-	"band", "bands", "tier", "tiers", "bracket", "brackets", "cover")
+	"band", "bands", "tier", "tiers", "bracket", "brackets", "cover", "concentration", "concentrations", "content",
+	"measurement", "measurements")
+
+// frequencyWords after "most" rank by how often a value occurs.
+var frequencyWords = setOf("common", "frequent", "popular", "prevalent", "usual")
 
 // valueNouns after a column say what it holds; unlike tailWords they may
 // still abbreviate a column of their own ("rating" for perf_rt).
@@ -409,7 +413,7 @@ func (p *parser) amountRate(i int) bool {
 var accrualVerbs = setOf("scored", "owned", "earned", "paid", "spent", "incurred", "received", "collected",
 	"accumulated", "grabbed", "born", "committed", "recorded", "logged", "registered", "reported", "produced",
 	"generated", "consumed", "used", "held", "kept", "carried", "hauled", "shipped", "delivered", "raised", "donated",
-	"operate", "operated")
+	"operate", "operated", "published", "authored", "written", "won", "played", "attended")
 
 // pooling go before "both years", "all months": every period at once;
 // "ordered in both years" is in each of them, not pooled.
@@ -577,6 +581,14 @@ func (p *parser) asides() error {
 			// "points scored", "DVDs owned", "babies were born": how the
 			// measure or the rows came to be
 		case (w == "each" || w == "every" || w == "all") && len(p.in.GroupBy) > 0:
+		case frequencyWords[w] && p.in.Top != nil && (len(p.in.Measures) == 0 || len(p.in.Measures) == 1 && p.in.Measures[0] == Measure{Agg: "count"}) && i > 0 && (p.toks[i-1].low == "most" || p.toks[i-1].low == "least") &&
+			!p.free(i-1):
+			// "which age band is most common": ranked by how many rows
+			// have it
+			p.understood(i, fmt.Sprintf("%s -> ranked by the count of rows", t.raw), t.raw)
+		case (w == "combination" || w == "combinations") && len(p.in.GroupBy) > 1:
+			// "each combination of land use and rock type": the groups of
+			// both
 		case units[strings.ToLower(t.raw)] != "" && strings.HasSuffix(strings.ToLower(t.raw), "s") && i >= 1 &&
 			(p.toks[i-1].low == "both" || p.toks[i-1].low == "all") && (i < 2 || pooling[p.low(i-2)] || p.toks[i-2].kind == kPunct) &&
 			!slices.ContainsFunc(p.toks, func(t token) bool { return t.low == "compare" || t.low == "vs" || t.low == "versus" }) &&

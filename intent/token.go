@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -355,9 +356,18 @@ func nameWords(name string) []string {
 	return words
 }
 
+// rMadeName is a name R's make.names gave a header that began with a
+// digit: an X before it. A year ("X2019") keeps its X, as a column of a
+// year is read as one elsewhere; a measure with its unit ("X1500m",
+// "X110m.hurdle") is said without it.
+var rMadeName = regexp.MustCompile(`^X[0-9]+[a-zA-Z]`)
+
 // rawNameWords splits a column's name into the words it is written with,
 // at punctuation and changes of case, lower case: "tmin_f" is tmin f.
 func rawNameWords(name string) []string {
+	if rMadeName.MatchString(name) {
+		name = name[1:] // R's make.names wrote "100m" as X100m
+	}
 	var words []string
 	var cur []rune
 	flush := func() {

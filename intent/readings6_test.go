@@ -1,0 +1,92 @@
+package intent
+
+import "testing"
+
+// assays is a table of soil samples whose metals are columns named by
+// their chemical symbols, with a land use written as one word.
+func assays() Schema {
+	f := func(n string) Column { return Column{Name: n, Type: "float", Min: "0.1", Max: "900"} }
+	return schemaOf("soil_assays",
+		Column{Name: "site_no", Type: "integer", Min: "1", Max: "300"},
+		f("Cd"), f("Cr"), f("Cu"), f("Pb"), f("Zn"),
+		Column{Name: "landuse", Type: "string", Values: []string{"Forest", "Meadow", "Pasture"}},
+		Column{Name: "rock", Type: "string", Values: []string{"Argovian", "Sequanian"}})
+}
+
+// TestElementsBySymbol: in a table whose columns are chemical symbols, an
+// element's name is its symbol ("copper" is Cu, never Cr by its first and
+// last letters); an element without a column is reported, not read as
+// another.
+func TestElementsBySymbol(t *testing.T) {
+	s := assays()
+	understoodAll(t, []parseCase{
+		{"mean copper by rock", s, want{Table: "soil_assays", Measures: []Measure{{Column: "Cu", Agg: "avg"}}, GroupBy: []Group{{Column: "rock"}}}},
+		{"max lead (Pb) concentration for forest sites", s, want{Table: "soil_assays", Measures: []Measure{{Column: "Pb", Agg: "max"}},
+			Filters: []Filter{eq("landuse", "Forest")}}},
+		{"avg chromium level", s, want{Table: "soil_assays", Measures: []Measure{{Column: "Cr", Agg: "avg"}}}},
+	})
+	reported(t, s, "mean cobalt by rock", "avg cerium")
+	// one column that happens to be a symbol is no table of elements
+	one := schemaOf("deliveries", Column{Name: "Co", Type: "integer", Min: "0", Max: "9"},
+		Column{Name: "courier", Type: "string", Values: []string{"DHL", "UPS"}})
+	if in, err := Parse("total Co by courier", one, now); err != nil || len(in.Measures) != 1 || in.Measures[0].Column != "Co" {
+		t.Errorf("Parse(total Co by courier) = %+v, %v; want the sum of Co", in, err)
+	}
+}
+
+// TestNameWrittenAsOneWord: a column's name written as one word is said
+// in its words, the last of which may be a small one ("land use" for
+// landuse); R's X before a header that began with a digit is not said.
+func TestNameWrittenAsOneWord(t *testing.T) {
+	s := assays()
+	deca := schemaOf("decathlon", Column{Name: "Athlete", Type: "string", Values: []string{"SEBRLE", "CLAY"}},
+		Column{Name: "X1500m", Type: "float", Min: "262", Max: "317"},
+		Column{Name: "Competition", Type: "string", Values: []string{"Decastar", "OlympicG"}})
+	understoodAll(t, []parseCase{
+		{"avg Zn by land use", s, want{Table: "soil_assays", Measures: []Measure{{Column: "Zn", Agg: "avg"}}, GroupBy: []Group{{Column: "landuse"}}}},
+		{"mean copper for each combination of land use and rock type", s, want{Table: "soil_assays",
+			Measures: []Measure{{Column: "Cu", Agg: "avg"}}, GroupBy: []Group{{Column: "landuse"}, {Column: "rock"}}}},
+		{"mean 1500m time at Decastar", deca, want{Table: "decathlon", Measures: []Measure{{Column: "X1500m", Agg: "avg"}},
+			Filters: []Filter{eq("Competition", "Decastar")}}},
+	})
+	// a combination of one grouping is no combination
+	reported(t, s, "mean copper for each combination of rock", "avg Zn by land for use")
+}
+
+// TestRowsNamedAndCounted: the rows named as what they are are counted
+// ("number of students"), and also after "among"; "most common" ranks by
+// that count; "no" or "zero" before a column that counts things is 0; a
+// word that lists a second measure after the first is one.
+func TestRowsNamedAndCounted(t *testing.T) {
+	phd := schemaOf("biochem_phd", Column{Name: "art", Type: "integer", Min: "0", Max: "19"},
+		Column{Name: "mar", Type: "string", Values: []string{"Married", "Single"}},
+		Column{Name: "kid5", Type: "integer", Min: "0", Max: "3"}, Column{Name: "phd", Type: "float", Min: "0.7", Max: "4.6"},
+		Column{Name: "age_band", Type: "string", Values: []string{"18-24", "25-34"}})
+	count := []Measure{{Agg: "count"}}
+	understoodAll(t, []parseCase{
+		{"number of students who are married", phd, want{Table: "biochem_phd", Measures: count, Filters: []Filter{eq("mar", "Married")}}},
+		{"number of students with more than 3 articles", phd, want{Table: "biochem_phd", Measures: count,
+			Filters: []Filter{{"art", ">", []string{"3"}}}}},
+		{"How many students published no articles at all?", phd, want{Table: "biochem_phd", Measures: count,
+			Filters: []Filter{{"art", "=", []string{"0"}}}}},
+		{"count students with zero kid5", phd, want{Table: "biochem_phd", Measures: count, Filters: []Filter{{"kid5", "=", []string{"0"}}}}},
+		{"which age band is most common among students who are married", phd, want{Table: "biochem_phd", Measures: count,
+			Filters: []Filter{eq("mar", "Married")}, Top: &TopN{N: 1, Column: "age_band", Desc: true}}},
+	})
+	// "published" is no abbreviation of phd
+	if in, err := Parse("avg phd of students who published more than 5 articles", phd, now); err != nil ||
+		len(in.Filters) != 1 || in.Filters[0].Column != "art" {
+		t.Errorf("Parse(published more than 5 articles) = %+v, %v; want art > 5", in, err)
+	}
+	// "no more than" is a bound, not a zero
+	checkCases(t, []parseCase{{"number of students with no more than 2 articles", phd, want{Table: "biochem_phd", Measures: count,
+		Filters: []Filter{{"art", "<=", []string{"2"}}}}}})
+
+	bk := schemaOf("cw_bookings", Column{Name: "bk_id", Type: "string", Values: []string{"BK1", "BK2"}},
+		Column{Name: "space", Type: "string", Values: []string{"Hot desk", "Private office"}},
+		Column{Name: "amt_usd", Type: "float", Min: "5", Max: "900"})
+	understoodAll(t, []parseCase{{"median amt_usd for hot desk bookings", bk, want{Table: "cw_bookings",
+		Measures: []Measure{{Column: "amt_usd", Agg: "median"}}, Filters: []Filter{eq("space", "Hot desk")}}}})
+	// a second measure listed: bookings counted or summed is not told
+	reported(t, bk, "total amt_usd and bookings by space")
+}
