@@ -316,6 +316,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.listedApart,
 		p.applyRatio,
 		p.shareOfAFilterBy,
+		p.labelFilters,
 		p.shareWhole,
 		p.runningTotal,
 		p.rateAlone,

@@ -90,3 +90,33 @@ func TestRowsNamedAndCounted(t *testing.T) {
 	// a second measure listed: bookings counted or summed is not told
 	reported(t, bk, "total amt_usd and bookings by space")
 }
+
+// TestValuesOfSeveralLabels: a column whose values join labels that are
+// values themselves ("Fog-Snow" beside "Fog" and "Snow") is filtered on
+// the label said wherever it occurs; an age band's "25-34" is no labels,
+// and a column grouped by keeps its values as groups.
+func TestValuesOfSeveralLabels(t *testing.T) {
+	s := schemaOf("weather", Column{Name: "date", Type: "date", Min: "2021-01-01", Max: "2021-12-31"},
+		Column{Name: "events", Type: "string", Values: []string{"Fog", "Fog-Snow", "Rain", "Rain-Snow", "Snow", "Sun"}},
+		Column{Name: "age_band", Type: "string", Values: []string{"18-24", "25-34", "35-44"}},
+		Column{Name: "precip_mm", Type: "float", Min: "0", Max: "40"})
+	avg := []Measure{{Column: "precip_mm", Agg: "avg"}}
+	checkCases(t, []parseCase{
+		{"avg precip on snow days", s, want{Table: "weather", Measures: avg, Filters: []Filter{{"events", "in", []string{"Snow", "Fog-Snow", "Rain-Snow"}}}}},
+		{"avg precip on days without Fog", s, want{Table: "weather", Measures: avg,
+			Filters: []Filter{{"events", "!=", []string{"Fog"}}, {"events", "!=", []string{"Fog-Snow"}}}}},
+		{"avg precip for 25-34", s, want{Table: "weather", Measures: avg, Filters: []Filter{eq("age_band", "25-34")}}},
+		{"avg precip Fog vs Snow", s, want{Table: "weather", Measures: avg, Filters: []Filter{{"events", "in", []string{"Fog", "Snow"}}},
+			GroupBy: []Group{{Column: "events"}}}},
+	})
+}
+
+// TestShareOfAValueByTheRanked: "which make has the highest share of
+// SUVs" may rank each make's part of the SUVs or the SUV part of each
+// make's cars; which is not said.
+func TestShareOfAValueByTheRanked(t *testing.T) {
+	s := schemaOf("cars", Column{Name: "car_id", Type: "string", Values: []string{"C1", "C2"}},
+		Column{Name: "make", Type: "string", Values: []string{"Ford", "Kia"}},
+		Column{Name: "body", Type: "string", Values: []string{"SUV", "sedan"}})
+	reported(t, s, "which make has the highest share of SUVs")
+}

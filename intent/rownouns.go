@@ -185,11 +185,26 @@ func subsequence(abbr, w string) bool {
 // employees, and which is not said. A filter outside the share's words
 // ("share of revenue by region for Technology") scopes the whole.
 func (p *parser) shareOfAFilterBy() error {
-	if !slices.Contains(p.in.Analyses, AnalysisShare) || len(p.in.GroupBy) == 0 || p.in.RateOf != "" {
+	if !slices.Contains(p.in.Analyses, AnalysisShare) || p.in.RateOf != "" {
 		return nil
 	}
 	share := p.sharePos()
 	if share < 0 {
+		return nil
+	}
+	if t := p.in.Top; len(p.in.GroupBy) == 0 && t != nil && t.Column != "" {
+		// "which make has the highest share of SUVs": the SUV part of
+		// each make's cars, or each make's part of the SUVs
+		for k := range p.valueStart {
+			if k > share {
+				p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(share+1, k+1),
+					Reason: "a share within each " + t.Column + ", or each " + t.Column + "'s share of these rows? Not said"})
+				return nil
+			}
+		}
+		return nil
+	}
+	if len(p.in.GroupBy) == 0 {
 		return nil
 	}
 	group := -1
