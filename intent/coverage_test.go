@@ -231,8 +231,9 @@ func TestHowManyPoints(t *testing.T) {
 }
 
 // TestSquareFootage: "square footage" is sqft (and "building sqft"
-// bldg_sqft); a price per square foot is no grouping by each area but a
-// ratio whose kind is not said, reported.
+// bldg_sqft); an average price per square foot is no grouping by each
+// area but each home's ratio, averaged; without the average its kind is
+// not said, reported.
 func TestSquareFootage(t *testing.T) {
 	homes := schemaOf("homes", Column{Name: "city", Type: "string", Values: []string{"Davis", "Elk Grove"}},
 		Column{Name: "baths", Type: "integer", Min: "1", Max: "5"}, Column{Name: "sqft", Type: "integer", Min: "484", Max: "4878"},
@@ -241,7 +242,12 @@ func TestSquareFootage(t *testing.T) {
 		{text: "average square footage of homes with at least 3 baths", schema: homes, want: want{Table: "homes",
 			Measures: []Measure{{Column: "sqft", Agg: "avg"}}, Filters: []Filter{{Column: "baths", Op: ">=", Values: []string{"3"}}}}},
 	})
-	reported(t, homes, "average price per square foot", "average price per sqft by city")
+	perFoot := []Measure{{Column: "price", Agg: "avg", Over: "sqft"}}
+	checkCases(t, []parseCase{
+		{text: "average price per square foot", schema: homes, want: want{Table: "homes", Measures: perFoot}},
+		{text: "average price per sqft by city", schema: homes, want: want{Table: "homes", Measures: perFoot, GroupBy: []Group{{"city", ""}}}},
+	})
+	reported(t, homes, "price per square foot", "total price per sqft by city")
 }
 
 // TestAnOrdersValue: the average order value over a unit price is the

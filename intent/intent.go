@@ -111,6 +111,10 @@ type Measure struct {
 	// Times is a second column the first is multiplied by, row by row,
 	// before Agg: a unit price times a quantity is a revenue. "" for none.
 	Times string
+	// Over is a column the first is divided by, row by row, before Agg:
+	// "the average price per horsepower" of cars is avg(price / hp), each
+	// car's ratio averaged. "" for none.
+	Over string `json:",omitempty"`
 	// Per is a column whose total the aggregate is divided by: "deaths
 	// per capita" is sum(deaths) / sum(pop). "" for none.
 	Per string

@@ -434,6 +434,11 @@ func (p *parser) ratios() error {
 				p.ratio = &ratioReq{pos: i, src: p.src(i, i+1+n), col: c.Name}
 				p.use(i, i+1+n)
 				return nil
+			} else if c != nil && p.aggregateBefore(i) {
+				// "avg shot put / discus": each row's ratio, averaged
+				p.ratio = &ratioReq{pos: i, src: p.src(i, i+1+n), col: c.Name, row: true}
+				p.use(i, i+1+n)
+				return nil
 			} else if c != nil {
 				p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(i, i+1+n),
 					Reason: c.Name + " does not add up: a ratio of each row, or of totals? Not said", Nearest: []string{c.Name}})
@@ -445,8 +450,10 @@ func (p *parser) ratios() error {
 			if x, n := num(i + 2); x != nil {
 				j := i + 2 + n
 				if k := p.low(j); k == "to" || k == "and" || k == "over" || k == "vs" {
-					if y, m := num(j + 1); y != nil && y != x && !nonAdditive(y) {
-						p.ratio = &ratioReq{pos: i, src: p.src(i, j+1+m), col: y.Name}
+					if y, m := num(j + 1); y != nil && y != x && (!nonAdditive(y) || p.aggregateBefore(i)) {
+						// "the average ratio of perimeter to radius": an
+						// average of ratios is of each row's
+						p.ratio = &ratioReq{pos: i, src: p.src(i, j+1+m), col: y.Name, row: p.aggregateBefore(i)}
 						p.use(i, i+2)
 						p.use(j, j+1+m)
 						return nil
@@ -463,9 +470,16 @@ func (p *parser) ratios() error {
 			}
 		case w == "to" && endsColumn(i) && p.low(i+2) == "ratio":
 			// "the freight to weight ratio"
-			if y, m := num(i + 1); y != nil && m == 1 && !nonAdditive(y) {
-				p.ratio = &ratioReq{pos: i, src: p.src(i, i+3), col: y.Name}
+			if y, m := num(i + 1); y != nil && m == 1 && (!nonAdditive(y) || p.aggregateBefore(i)) {
+				p.ratio = &ratioReq{pos: i, src: p.src(i, i+3), col: y.Name, row: p.aggregateBefore(i)}
 				p.use(i, i+3)
+				return nil
+			}
+		case w == "-" && p.low(i+1) == "to" && p.low(i+2) == "-" && endsColumn(i):
+			// "the price-to-hp ratio"
+			if y, m := num(i + 3); y != nil && p.low(i+3+m) == "ratio" && (!nonAdditive(y) || p.aggregateBefore(i)) {
+				p.ratio = &ratioReq{pos: i, src: p.src(i, i+4+m), col: y.Name, row: p.aggregateBefore(i)}
+				p.use(i, i+4+m)
 				return nil
 			}
 		}
@@ -486,6 +500,9 @@ func (p *parser) ratios() error {
 type ratioReq struct {
 	pos      int
 	src, col string
+	// row marks a ratio said of each row ("the average of shot put /
+	// discus"), whose divisor need not add up.
+	row bool
 }
 
 // applyRatio divides the first measure by the total of the column after
@@ -511,6 +528,8 @@ func (p *parser) applyRatio() error {
 	if w := p.ratioOfWhich; w != nil {
 		if p.oneRow() {
 			p.ratio = w // "GDP per capita for Brazil": one row's ratio is the ratio of its totals
+		} else if p.eachRowsRatio(w) {
+			p.ratio = w // "the average price per square foot" of homes: each home's, averaged
 		} else {
 			p.in.Unknown = append(p.in.Unknown, Unknown{Word: w.src,
 				Reason: "a measure per " + w.col + ": whether of each row's ratio or of the totals is not said", Nearest: []string{w.col}})
@@ -525,6 +544,14 @@ func (p *parser) applyRatio() error {
 		return nil
 	}
 	m := &p.in.Measures[0]
+	if r.row || p.eachRowsRatio(r) {
+		// "the median GDP per capita", "the average price per horsepower":
+		// each row's ratio, then its aggregate
+		p.dropNotes(" of " + m.Column)
+		m.Over = r.col
+		p.understood(r.pos, fmt.Sprintf("%s -> %s of each row's %s divided by its %s", r.src, aggWords[m.Agg], m.Column, r.col), r.src)
+		return nil
+	}
 	if m.Agg != "sum" && m.Agg != "avg" && m.Agg != "count" {
 		// "the median GDP per capita": of each row's ratio, not a ratio of totals
 		p.in.Unknown = append(p.in.Unknown, Unknown{Word: r.src, Reason: fmt.Sprintf("a %s of %s per %s is of each row's ratio, not a ratio of totals", aggWords[m.Agg], m.Column, r.col)})
@@ -597,4 +624,36 @@ func (p *parser) applyPerEach() error {
 	}
 	p.understood(r.pos, fmt.Sprintf("%s -> %s divided by the number of distinct %s", r.src, what, r.col), r.src)
 	return nil
+}
+
+// eachRowsRatio reports whether a ratio r of the first measure is of each
+// row: its aggregate is one no ratio of totals has (a median, a minimum),
+// or an average is said of a measure that does not add up ("the average
+// price per horsepower") and the divisor is no count of the units it is a
+// price of.
+func (p *parser) eachRowsRatio(r *ratioReq) bool {
+	if len(p.in.Measures) == 0 || p.t == nil {
+		return false
+	}
+	m := p.in.Measures[0]
+	c := p.columnByName(m.Column)
+	if c == nil || m.Times != "" || m.Per != "" || m.PerEach != "" || m.Since != "" || m.PerPeriod != "" || m.Column == r.col {
+		return false
+	}
+	switch m.Agg {
+	case "median", "min", "max":
+		return true
+	case "avg":
+		// "average price per unit" is the price: a unit's already
+		return p.averageBefore(r.pos+1) && nonAdditive(c) && !slices.ContainsFunc(nameWords(r.col), func(w string) bool { return quantityWords[w] })
+	}
+	return false
+}
+
+// aggregateBefore reports whether an average, a median, a minimum or a
+// maximum is said before i.
+func (p *parser) aggregateBefore(i int) bool {
+	return slices.ContainsFunc(p.toks[:i], func(t token) bool {
+		return averageWords[t.low] || t.low == "median" || t.low == "minimum" || t.low == "maximum" || t.low == "min" || t.low == "max"
+	})
 }

@@ -120,3 +120,25 @@ func TestShareOfAValueByTheRanked(t *testing.T) {
 		Column{Name: "body", Type: "string", Values: []string{"SUV", "sedan"}})
 	reported(t, s, "which make has the highest share of SUVs")
 }
+
+// TestEachRowsRatio: an average, a median or an extreme of a ratio whose
+// numerator does not add up, or of a ratio said as one after an average,
+// is of each row's ratio ("the average price per horsepower"); a price
+// per its own units is the price, and without an aggregate the kind of
+// ratio is not said.
+func TestEachRowsRatio(t *testing.T) {
+	s := schemaOf("cars", Column{Name: "make", Type: "string", Values: []string{"Ford", "Kia"}},
+		Column{Name: "price_usd", Type: "integer", Min: "15000", Max: "70000"}, Column{Name: "hp", Type: "integer", Min: "90", Max: "400"},
+		Column{Name: "units", Type: "integer", Min: "1", Max: "40"}, Column{Name: "wins", Type: "integer", Min: "0", Max: "30"},
+		Column{Name: "losses", Type: "integer", Min: "0", Max: "30"})
+	over := func(agg, col, by string) []Measure { return []Measure{{Column: col, Agg: agg, Over: by}} }
+	understoodAll(t, []parseCase{
+		{"avg price per hp by make", s, want{Table: "cars", Measures: over("avg", "price_usd", "hp"), GroupBy: []Group{{"make", ""}}}},
+		{"median price_usd / hp", s, want{Table: "cars", Measures: over("median", "price_usd", "hp")}},
+		{"which make has the highest average price-to-hp ratio", s, want{Table: "cars", Measures: over("avg", "price_usd", "hp"),
+			Top: &TopN{1, "make", true}}},
+		{"average ratio of wins to losses", s, want{Table: "cars", Measures: over("avg", "wins", "losses")}},
+	})
+	checkCases(t, []parseCase{{"ratio of wins to losses", s, want{Table: "cars", Measures: []Measure{{Column: "wins", Agg: "sum", Per: "losses"}}}}})
+	reported(t, s, "price per hp", "avg price per unit", "total price per hp")
+}

@@ -136,7 +136,7 @@ func (b *planBuilder) statColumns() (numeric, text []string) {
 		}
 	}
 	for _, m := range b.in.Measures {
-		if m.Times != "" || m.Per != "" || m.Since != "" {
+		if m.Times != "" || m.Per != "" || m.Over != "" || m.Since != "" {
 			continue // "gdp per capita" is no column: a test of gdp would answer another question
 		}
 		add(m.Column, false)

@@ -126,7 +126,7 @@ func (b *planBuilder) unapplied() []analysis.UnknownWord {
 				if len(numeric) > 0 {
 					why = fmt.Sprintf("a correlation is between two numeric columns; %d named (%s)", len(numeric), strings.Join(numeric, ", "))
 				}
-				if slices.ContainsFunc(b.in.Measures, func(m intent.Measure) bool { return m.Times != "" || m.Per != "" }) {
+				if slices.ContainsFunc(b.in.Measures, func(m intent.Measure) bool { return m.Times != "" || m.Per != "" || m.Over != "" }) {
 					why += "; a computed measure (a ratio or a product) is not correlated"
 				}
 				miss(kind, why)
@@ -333,7 +333,7 @@ func (b *planBuilder) build() {
 	if b.has(intent.AnalysisShare) && len(dims) == 0 && !hasGrain {
 		b.shareOfFilter(measures[0])
 	}
-	if t := b.in.Top; t != nil && t.Column == "" && t.N > 0 && measures[0].Column != "" && measures[0].Times == "" && measures[0].Per == "" {
+	if t := b.in.Top; t != nil && t.Column == "" && t.N > 0 && measures[0].Column != "" && measures[0].Times == "" && measures[0].Per == "" && measures[0].Over == "" {
 		b.topRows(measures[0].Measure, t)
 	}
 	if b.has(intent.AnalysisTrend, intent.AnalysisGrowth) && !slices.ContainsFunc(b.steps, func(t analysis.Subtask) bool { return t.TaskID == "trend" }) {
@@ -341,7 +341,8 @@ func (b *planBuilder) build() {
 			b.trend(measures, intent.Group{Column: dc, Grain: b.trendGrain()})
 		}
 	}
-	if b.has(intent.AnalysisDistribution, intent.AnalysisHistogram) && measures[0].Column != "" && measures[0].Times == "" && measures[0].Per == "" && measures[0].Since == "" {
+	if b.has(intent.AnalysisDistribution, intent.AnalysisHistogram) && measures[0].Column != "" && measures[0].Times == "" && measures[0].Per == "" && measures[0].Over == "" &&
+		measures[0].Since == "" {
 		b.distribution(measures[0].Column)
 	}
 	if b.has(intent.AnalysisCorrelation, intent.AnalysisSummary, intent.AnalysisOutliers, intent.AnalysisNormality, intent.AnalysisMissing) {
@@ -434,6 +435,7 @@ func (b *planBuilder) neededColumns() []string {
 	for _, m := range b.in.Measures {
 		add(m.Column)
 		add(m.Times)
+		add(m.Over)
 		add(m.Per)
 		add(m.PerEach)
 		add(m.Since)
@@ -508,6 +510,11 @@ func (b *planBuilder) measures() []measure {
 		case m.Since != "":
 			// "median days from booking to check-in", row by row
 			mm.sql, mm.alias, mm.label = aggregate(m.Agg, spanSQL(m)), m.Agg+"_"+spanName(m), cmp.Or(aggWord(m.Agg), "total")+" days from "+m.Since+" to "+m.Column
+		case m.Over != "":
+			// each row's ratio, then aggregated: "the average price per
+			// horsepower" of cars
+			name := m.Column + "_per_" + m.Over
+			mm.sql, mm.alias, mm.label = aggregate(m.Agg, rowRatio(m)), m.Agg+"_"+name, aggWord(m.Agg)+" "+m.Column+" ÷ "+m.Over+" (row by row)"
 		case m.Times != "":
 			// price × quantity, row by row
 			name := m.Column + "_x_" + m.Times
@@ -925,6 +932,8 @@ func (m measure) when(cond string) string {
 		in = spanSQL(m.Measure)
 	case m.Times != "":
 		in += " * " + quoteIdent(m.Times)
+	case m.Over != "":
+		in = rowRatio(m.Measure)
 	}
 	agg := m.Agg
 	if m.Column == "" {
@@ -1274,4 +1283,10 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// rowRatio is the SQL of a measure's column divided by its Over column,
+// row by row; a row whose divisor is 0 has no ratio.
+func rowRatio(m intent.Measure) string {
+	return quoteIdent(m.Column) + " / NULLIF(" + quoteIdent(m.Over) + ", 0)"
 }

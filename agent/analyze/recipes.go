@@ -140,6 +140,8 @@ func (r *run) shapeOf(in *intent.Intent) analysis.RecipeShape {
 			sh.Measures = append(sh.Measures, m.Agg+"(*)")
 		} else if m.Since != "" {
 			sh.Measures = append(sh.Measures, m.Agg+"(days)")
+		} else if m.Over != "" {
+			sh.Measures = append(sh.Measures, m.Agg+"(a/b each row)")
 		} else if m.Times != "" || m.Per != "" {
 			sh.Measures = append(sh.Measures, fmt.Sprintf("%s(a*%t/%t)", m.Agg, m.Times != "", m.Per != ""))
 		} else {
@@ -273,6 +275,7 @@ func slotsOf(in *intent.Intent) []analysis.RecipeSlot {
 	for i, m := range in.Measures {
 		add(fmt.Sprintf("measure_%d", i+1), analysis.SlotColumn, m.Column)
 		add(fmt.Sprintf("measure_%d_times", i+1), analysis.SlotColumn, m.Times)
+		add(fmt.Sprintf("measure_%d_over", i+1), analysis.SlotColumn, m.Over)
 		add(fmt.Sprintf("measure_%d_per", i+1), analysis.SlotColumn, m.Per)
 		add(fmt.Sprintf("measure_%d_since", i+1), analysis.SlotColumn, m.Since)
 	}
@@ -401,6 +404,9 @@ func slotsText(in *intent.Intent) string {
 		}
 		if m.Times != "" {
 			col += "*" + m.Times
+		}
+		if m.Over != "" {
+			col += "÷" + m.Over
 		}
 		if m.Since != "" {
 			col = "days " + m.Since + "->" + col
