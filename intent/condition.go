@@ -12,7 +12,7 @@ import (
 // condition.
 var comparators = map[string]string{
 	">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=", "!=": "!=",
-	"over": ">", "above": ">", "exceeding": ">", "exceeds": ">", "exceed": ">", "more than": ">", "greater than": ">",
+	"over": ">", "above": ">", "exceeding": ">", "exceeds": ">", "exceed": ">", "exceeded": ">", "more than": ">", "greater than": ">",
 	"higher than": ">", "larger than": ">", "bigger than": ">", "in excess of": ">", "north of": ">",
 	"longer than": ">", "shorter than": "<", "heavier than": ">", "lighter than": "<", "older than": ">",
 	"younger than": "<", "taller than": ">",

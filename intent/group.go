@@ -36,10 +36,26 @@ type periodAverage struct {
 // error naming the column.
 func (p *parser) groups() error {
 	for i := 0; i < len(p.toks); i++ {
+		if ph, n := p.anyPhrase(i, keys(grainAdverbs)); n > 0 && i > 0 && (averageWords[p.low(i-1)] || p.low(i-1) == "median") && p.readingAfter(i+n) {
+			// "average daily wind speed": the average of the readings,
+			// each a day's; a speed has no day's total
+			p.understood(i, fmt.Sprintf("%s -> each row's reading (a %s's; it does not add up)", p.src(i, i+n), grainAdverbs[ph]), p.src(i, i+n))
+			p.use(i, i+n)
+			i += n - 1
+			continue
+		}
 		if ph, n := p.anyPhrase(i, keys(grainAdverbs)); n > 0 && i > 0 && (averageWords[p.low(i-1)] || p.low(i-1) == "median") {
 			// "average daily volume": an average of each day's volume,
 			// not a grouping by day.
 			p.perPeriod = &periodAverage{pos: i, src: p.src(i-1, i+n), grain: grainAdverbs[ph]}
+			p.use(i, i+n)
+			i += n - 1
+			continue
+		}
+		if ph, n := p.anyPhrase(i, keys(grainAdverbs)); n > 0 && p.extremeOfReadings(i, n) {
+			// "the strongest daily wind speed": the highest of the
+			// readings, each of a day; a speed does not add up to a day's
+			p.understood(i, fmt.Sprintf("%s -> each row's reading (a %s's; it does not add up)", p.src(i, i+n), grainAdverbs[ph]), p.src(i, i+n))
 			p.use(i, i+n)
 			i += n - 1
 			continue
@@ -1124,7 +1140,9 @@ var unitSpellings = func() map[string]string {
 		{"seconds", "second", "secs", "sec"}, {"kilograms", "kilogram", "kilos", "kilo", "kg", "kgs"},
 		{"kilometers", "kilometres", "kilometer", "kilometre", "km", "kms"}, {"miles", "mile", "mi"},
 		{"pounds", "pound", "lbs", "lb"}, {"meters", "metres", "meter", "metre", "m"}, {"grams", "gram", "g"},
-		{"liters", "litres", "liter", "litre", "l"}, {"dollars", "dollar", "usd"}, {"euros", "euro", "eur"}} {
+		{"liters", "litres", "liter", "litre", "l"}, {"dollars", "dollar", "usd"}, {"euros", "euro", "eur"},
+		{"knots", "knot", "kn", "kt", "kts"}, {"millimeters", "millimetres", "millimeter", "millimetre", "mm"},
+		{"centimeters", "centimetres", "centimeter", "centimetre", "cm"}, {"degrees", "degree", "deg"}} {
 		for _, w := range group {
 			m[w] = group[0]
 		}
@@ -1151,4 +1169,31 @@ func (p *parser) unitColumn(i int) *Column {
 		}
 	}
 	return found
+}
+
+// extremeOfReadings reports whether the period adverb of n words at i
+// stands between an extreme and a measure that does not add up ("highest
+// daily temperature", "max daily wind speed"): the extreme of the rows,
+// each a reading, not a grouping by the period.
+func (p *parser) extremeOfReadings(i, n int) bool {
+	if i == 0 || p.t == nil {
+		return false
+	}
+	before := p.toks[i-1].low
+	if _, ok := superlatives[before]; !ok && before != "max" && before != "maximum" && before != "min" && before != "minimum" && before != "peak" {
+		return false
+	}
+	return p.readingAfter(i + n)
+}
+
+// readingAfter reports whether the first numeric column named within
+// three words from i does not add up: a reading (a speed, a temperature),
+// whose period's total means nothing.
+func (p *parser) readingAfter(i int) bool {
+	for k := i; k < min(i+3, len(p.toks)); k++ {
+		if c, _, st := p.colAt(k, prefNum); c != nil && st >= mPart {
+			return nonAdditive(c)
+		}
+	}
+	return false
 }

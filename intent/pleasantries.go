@@ -41,6 +41,19 @@ var asides = []string{"quick one", "quick question", "real quick", "when you get
 	"good afternoon", "good evening", "hope you are well", "hope you're well", "can you", "could you", "would you",
 	"if you could", "do you mind", "mind pulling", "i was wondering", "wondering"}
 
+// wholeRecord are phrases that say all the rows, which a request reads
+// by default: "the highest ever, over the whole record".
+var wholeRecord = func() []string {
+	var out []string
+	for _, lead := range []string{"over the whole", "over the entire", "over the full", "across the whole", "across the entire",
+		"for the whole", "for the entire", "in the whole", "in the entire"} {
+		for _, what := range []string{"record", "period", "dataset", "data set", "data", "time span", "history", "series", "table", "sample"} {
+			out = append(out, lead+" "+what)
+		}
+	}
+	return append(out, "of all time")
+}()
+
 // pleasantries marks the words of greeting, thanks, asking and purpose
 // used, each only where it names no column, value or table of the data.
 func (p *parser) pleasantries() error {
@@ -64,6 +77,12 @@ func (p *parser) pleasantries() error {
 			continue
 		}
 		w := p.low(i)
+		if _, n := p.anyPhrase(i, wholeRecord); n > 0 {
+			p.use(i, i+n)
+			p.understood(i, fmt.Sprintf("%s -> every row the rest keeps", p.src(i, i+n)), "")
+			i += n - 1
+			continue
+		}
 		if ph, n := p.anyPhrase(i, asides); n > 0 {
 			end := i + n
 			if ph == "can you" || ph == "could you" || ph == "would you" || ph == "if you could" {

@@ -142,3 +142,25 @@ func TestEachRowsRatio(t *testing.T) {
 	checkCases(t, []parseCase{{"ratio of wins to losses", s, want{Table: "cars", Measures: []Measure{{Column: "wins", Agg: "sum", Per: "losses"}}}}})
 	reported(t, s, "price per hp", "avg price per unit", "total price per hp")
 }
+
+// TestDailyReadings: a speed or a temperature read once a day has no
+// day's total: "the highest daily wind speed" and "the average daily
+// speed" are of the rows, not grouped by day; an amount's daily total
+// still is. A unit said after a number ("25 knots") names the column in
+// it; "ever" and "over the whole record" keep every row.
+func TestDailyReadings(t *testing.T) {
+	s := schemaOf("wind_daily", Column{Name: "date", Type: "date", Min: "1961-01-01", Max: "1978-12-31"},
+		Column{Name: "stn", Type: "string", Values: []string{"VAL", "CLA", "BIR"}},
+		Column{Name: "speed_kn", Type: "float", Min: "0", Max: "60"}, Column{Name: "rain_mm", Type: "float", Min: "0", Max: "90"})
+	at := []Filter{eq("stn", "VAL")}
+	understoodAll(t, []parseCase{
+		{"What was the strongest daily wind speed ever recorded at VAL?", s, want{Table: "wind_daily",
+			Measures: []Measure{{Column: "speed_kn", Agg: "max"}}, Filters: at}},
+		{"which stn had the highest average daily speed over the whole record", s, want{Table: "wind_daily",
+			Measures: []Measure{{Column: "speed_kn", Agg: "avg"}}, Top: &TopN{1, "stn", true}}},
+		{"how many rows where the wind exceeded 25 knots at VAL", s, want{Table: "wind_daily", Measures: []Measure{{Agg: "count"}},
+			Filters: []Filter{{"speed_kn", ">", []string{"25"}}, eq("stn", "VAL")}}},
+	})
+	checkCases(t, []parseCase{{"highest daily rain_mm", s, want{Table: "wind_daily", Measures: []Measure{{Column: "rain_mm", Agg: "max"}},
+		GroupBy: []Group{{"date", "day"}}}}})
+}

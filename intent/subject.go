@@ -586,6 +586,8 @@ func (p *parser) asides() error {
 			// "which age band is most common": ranked by how many rows
 			// have it
 			p.understood(i, fmt.Sprintf("%s -> ranked by the count of rows", t.raw), t.raw)
+		case w == "ever" && (p.in.Top != nil || slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.Agg == "max" || m.Agg == "min" })):
+			// "the strongest wind ever recorded": of all the rows
 		case (w == "combination" || w == "combinations") && len(p.in.GroupBy) > 1:
 			// "each combination of land use and rock type": the groups of
 			// both
@@ -756,8 +758,8 @@ var rankAdjectives = map[string]struct {
 	"costliest": {true, []string{"cost", "price"}}, "priciest": {true, []string{"price", "cost"}},
 	"richest": {true, []string{"income", "gdp", "wealth"}}, "poorest": {false, []string{"income", "gdp", "wealth"}},
 	"busiest": {true, nil}, "loudest": {true, []string{"noise", "volume"}},
-	"strongest": {true, []string{"wind", "strength", "force", "magnitude", "gust"}},
-	"weakest":   {false, []string{"wind", "strength", "force", "magnitude", "gust"}},
+	"strongest": {true, []string{"wind", "strength", "force", "magnitude", "gust", "speed"}},
+	"weakest":   {false, []string{"wind", "strength", "force", "magnitude", "gust", "speed"}},
 	"deepest":   {true, []string{"depth"}}, "shallowest": {false, []string{"depth"}},
 	"most-populous": {true, []string{"population"}}, "least-populous": {false, []string{"population"}},
 	"northernmost": {true, []string{"latitude"}}, "southernmost": {false, []string{"latitude"}},
