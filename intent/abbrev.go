@@ -60,6 +60,7 @@ func (p *parser) readAbbreviations() error {
 		}
 	}
 	p.readElements()
+	p.readHighLow()
 	p.readYearColumns()
 	p.readWeekdays()
 	p.readUnitNames()
@@ -771,5 +772,46 @@ func (p *parser) readNone() {
 			continue
 		}
 		p.toks[i].low = "0"
+	}
+}
+
+// highLow are the adjectives people say for the max and min of a pair of
+// columns: a day's high and low temperature are its max_temp and
+// min_temp.
+var highLow = map[string]string{"high": "max", "hi": "max", "low": "min", "lo": "min"}
+
+// readHighLow rewrites "high" or "low" before the other word of a column
+// named max or min with it ("low temperature" over min_temp_f) to that
+// max or min, when the table names the pair.
+func (p *parser) readHighLow() {
+	for i := 0; i+1 < len(p.toks); i++ {
+		ext, ok := highLow[p.low(i)]
+		if !ok || p.toks[i].kind != kWord || p.isValue(i) || p.inValue(p.low(i)) {
+			continue
+		}
+		next := p.low(i + 1)
+		var pair [2]*Column
+		for k, e := range []string{"max", "min"} {
+			for ci := range p.t.Columns {
+				c := &p.t.Columns[ci]
+				ws := nameWords(c.Name)
+				if isNumeric(c) && slices.Contains(ws, e) && slices.ContainsFunc(ws, func(w string) bool {
+					return w != e && (sameWord(next, w) || abbreviates(next, w) || abbreviates(w, next))
+				}) {
+					pair[k] = c
+				}
+			}
+		}
+		if pair[0] == nil || pair[1] == nil {
+			continue
+		}
+		c := pair[0]
+		if ext == "min" {
+			c = pair[1]
+		}
+		// the two words are the column's name, as if quoted
+		p.join(i, i+2, strings.ToLower(c.Name))
+		p.toks[i].kind = kQuoted
+		p.qcols[i] = colRef{p.tix, c}
 	}
 }

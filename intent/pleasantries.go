@@ -99,6 +99,10 @@ func (p *parser) pleasantries() error {
 			continue
 		}
 		switch {
+		case askVerbs[w] && p.firstFree(i) && (p.low(i+1) == "me" || p.low(i+1) == "us" || p.low(i+1) == "over"):
+			// "send me the avg precip by city": the asking, not the data
+			mark(i, i+2)
+			i++
 		case greetingWords[w] || dayParts[w] && i == 0:
 			end := i + 1
 			if addressees[p.low(end)] {
@@ -140,4 +144,15 @@ func (p *parser) inValue(w string) bool {
 		}
 	}
 	return false
+}
+
+// firstFree reports whether no word before i is left to read: i opens
+// the request, after any greeting.
+func (p *parser) firstFree(i int) bool {
+	for k := 0; k < i; k++ {
+		if p.free(k) && p.toks[k].kind == kWord {
+			return false
+		}
+	}
+	return true
 }

@@ -164,3 +164,20 @@ func TestDailyReadings(t *testing.T) {
 	checkCases(t, []parseCase{{"highest daily rain_mm", s, want{Table: "wind_daily", Measures: []Measure{{Column: "rain_mm", Agg: "max"}},
 		GroupBy: []Group{{"date", "day"}}}}})
 }
+
+// TestHighAndLowOfAPair: "low temperature" over min_temp_f and max_temp_f
+// is the min; a request opened by "send me" asks; "the different cities"
+// are the cities grouped.
+func TestHighAndLowOfAPair(t *testing.T) {
+	s := schemaOf("weather", Column{Name: "city", Type: "string", Values: []string{"Oslo", "Bergen"}},
+		Column{Name: "max_temp_f", Type: "integer", Min: "20", Max: "90"}, Column{Name: "min_temp_f", Type: "integer", Min: "-10", Max: "60"},
+		Column{Name: "precip_mm", Type: "float", Min: "0", Max: "40"})
+	understoodAll(t, []parseCase{
+		{"avg low temperature in Oslo", s, want{Table: "weather", Measures: []Measure{{Column: "min_temp_f", Agg: "avg"}},
+			Filters: []Filter{eq("city", "Oslo")}}},
+		{"send me the avg high temp for the different cities", s, want{Table: "weather", Measures: []Measure{{Column: "max_temp_f", Agg: "avg"}},
+			GroupBy: []Group{{"city", ""}}}},
+	})
+	// "low precip" names no pair
+	reported(t, s, "avg max_temp_f for low precip days")
+}

@@ -588,6 +588,9 @@ func (p *parser) asides() error {
 			p.understood(i, fmt.Sprintf("%s -> ranked by the count of rows", t.raw), t.raw)
 		case w == "ever" && (p.in.Top != nil || slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.Agg == "max" || m.Agg == "min" })):
 			// "the strongest wind ever recorded": of all the rows
+		case (w == "different" || w == "various" || w == "respective" || w == "individual") && i+1 < len(p.toks) && p.toks[i+1].used &&
+			slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return nameSays(g.Column, singular(p.toks[i+1].low)) || p.colName(i+1) == g.Column }):
+			// "avg precip for the different cities": the cities grouped
 		case (w == "combination" || w == "combinations") && len(p.in.GroupBy) > 1:
 			// "each combination of land use and rock type": the groups of
 			// both
