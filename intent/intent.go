@@ -293,6 +293,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.versusConditions,
 		p.weekends,
 		p.ratios,
+		p.amountParticiples,
 		p.groups,
 		p.eventRates,
 		p.measures,

@@ -1127,3 +1127,64 @@ func (p *parser) rowsNamedAsEntities(j int) bool {
 	w := p.low(j)
 	return isEntityNoun(w) && !p.namesData(w) && !p.isValue(j) && p.rowsAreEntities() && !p.idNamesOtherRows(w) && !p.tableNamesOtherRows(w)
 }
+
+// amountParticiples reads each participle of an amount said of the rows
+// (amountParticiple) before the groupings and measures are read:
+// "discounted only" is neither a grouping nor a measure.
+func (p *parser) amountParticiples() error {
+	if p.t == nil {
+		return nil
+	}
+	for i := 0; i < len(p.toks); i++ {
+		if !p.free(i) || p.toks[i].kind != kWord {
+			continue
+		}
+		if c, k, st := p.colAt(i, prefNum); c != nil && st >= mPart && !isIDLike(c) {
+			i = max(i, p.amountParticiple(i, k, c)-1)
+		}
+	}
+	return nil
+}
+
+// amountParticiple reads the word at i, the participle of a numeric
+// column's name that is never below 0 ("discounted" of discount_pct,
+// "delayed" of delay_min), said of the rows rather than measured: before
+// a noun of the rows or "only", or after "were" ("avg price of
+// discounted cars", "avg price, discounted only"). The rows kept are
+// those where the column is above 0. It returns the index after the
+// words read, or i.
+func (p *parser) amountParticiple(i, k int, c *Column) int {
+	w := p.low(i)
+	if k != 1 || !strings.HasSuffix(w, "ed") || c.Min == "" || !isNumeric(c) {
+		return i
+	}
+	if lo, err := strconv.ParseFloat(c.Min, 64); err != nil || lo < 0 {
+		return i
+	}
+	root := nounRoot(w)
+	if !slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return cw != w && nounRoot(cw) == root }) {
+		return i
+	}
+	b := p.toks[max(i-1, 0)].low
+	copula := i > 0 && (b == "are" || b == "is" || b == "were" || b == "was")
+	next := p.low(i + 1)
+	if p.startsMeasure(i + 1) {
+		// "discounted price": a measure after the discount, which no
+		// column holds
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(i, i+2),
+			Reason: "a measure with " + c.Name + " taken into it is not computed", Nearest: []string{c.Name}})
+		p.use(i, i+1)
+		return i + 1
+	}
+	if !copula && next != "only" && !p.rowsNoun(i+1) && !isEntityNoun(next) {
+		return i
+	}
+	p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: ">", Values: []string{"0"}})
+	end := i + 1
+	if next == "only" {
+		end++
+	}
+	p.use(i, end)
+	p.understood(i, fmt.Sprintf("%s -> %s > 0 (the rows it is said of)", p.src(i, end), c.Name), p.src(i, end))
+	return end
+}

@@ -181,3 +181,19 @@ func TestHighAndLowOfAPair(t *testing.T) {
 	// "low precip" names no pair
 	reported(t, s, "avg max_temp_f for low precip days")
 }
+
+// TestParticipleOfAnAmount: "discounted" said of the rows keeps those with
+// a discount above 0, never measures the discount beside the price; a
+// "discounted price" is a measure no column holds, reported.
+func TestParticipleOfAnAmount(t *testing.T) {
+	s := schemaOf("autos", Column{Name: "make", Type: "string", Values: []string{"Ford", "Kia"}},
+		Column{Name: "price", Type: "integer", Min: "15000", Max: "70000"}, Column{Name: "discount_pct", Type: "integer", Min: "0", Max: "15"},
+		Column{Name: "delta", Type: "integer", Min: "-5", Max: "5"})
+	avg := []Measure{{Column: "price", Agg: "avg"}}
+	disc := []Filter{{"discount_pct", ">", []string{"0"}}}
+	understoodAll(t, []parseCase{
+		{"avg price of discounted cars only", s, want{Table: "autos", Measures: avg, Filters: disc}},
+		{"avg price by make, discounted only", s, want{Table: "autos", Measures: avg, Filters: disc, GroupBy: []Group{{"make", ""}}}},
+	})
+	reported(t, s, "avg discounted price by make")
+}
