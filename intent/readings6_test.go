@@ -112,13 +112,16 @@ func TestValuesOfSeveralLabels(t *testing.T) {
 }
 
 // TestShareOfAValueByTheRanked: "which make has the highest share of
-// SUVs" may rank each make's part of the SUVs or the SUV part of each
-// make's cars; which is not said.
+// SUVs" ranks the SUV part of each make's cars, the share a make has; not
+// each make's part of all the SUVs, which would rank their counts.
 func TestShareOfAValueByTheRanked(t *testing.T) {
 	s := schemaOf("cars", Column{Name: "car_id", Type: "string", Values: []string{"C1", "C2"}},
 		Column{Name: "make", Type: "string", Values: []string{"Ford", "Kia"}},
 		Column{Name: "body", Type: "string", Values: []string{"SUV", "sedan"}})
-	reported(t, s, "which make has the highest share of SUVs")
+	in, err := Parse("which make has the highest share of SUVs", s, now)
+	if err != nil || in.RateOf != "body" || in.Top == nil || in.Top.Column != "make" || len(in.Unknown) > 0 {
+		t.Errorf("Parse(which make has the highest share of SUVs) = %+v, %v; want the rate of body within each make", in, err)
+	}
 }
 
 // TestEachRowsRatio: an average, a median or an extreme of a ratio whose

@@ -194,13 +194,17 @@ func (p *parser) shareOfAFilterBy() error {
 	}
 	if t := p.in.Top; len(p.in.GroupBy) == 0 && t != nil && t.Column != "" {
 		// "which make has the highest share of SUVs": the SUV part of
-		// each make's cars, or each make's part of the SUVs
-		for k := range p.valueStart {
-			if k > share {
-				p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(share+1, k+1),
-					Reason: "a share within each " + t.Column + ", or each " + t.Column + "'s share of these rows? Not said"})
-				return nil
+		// each make's cars, as a make has its share; each make's part of
+		// all the SUVs would rank the SUVs' counts
+		first, col := len(p.toks), ""
+		for c, at := range p.filterAt {
+			if at > share && at < first && c != t.Column {
+				first, col = at, c
 			}
+		}
+		if col != "" {
+			p.in.RateOf = col
+			p.understood(share, fmt.Sprintf("%s -> the share of rows with that %s within each %s", p.src(share, first+1), col, t.Column), "")
 		}
 		return nil
 	}
