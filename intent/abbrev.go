@@ -128,7 +128,8 @@ func (p *parser) onlyText(cw string) bool {
 // patients of a trial unless a column says points.
 var chatShorthand = map[string]string{"pts": "patients", "pt": "patient", "ppl": "people", "custs": "customers",
 	"accts": "accounts", "acct": "account",
-	"emps": "employees", "mgrs": "managers", "yrs": "years"}
+	"emps": "employees", "mgrs": "managers", "yrs": "years", "excl": "excluding", "incl": "including", "rev": "revenue",
+	"cos": "companies"}
 
 // measureNouns are words the parser reads for itself (a discount is taken
 // off a price, a temperature is averaged, a region is a place) that

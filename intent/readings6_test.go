@@ -200,3 +200,19 @@ func TestParticipleOfAnAmount(t *testing.T) {
 	})
 	reported(t, s, "avg discounted price by make")
 }
+
+// TestTheSubjectAveraged: "avg wind" over a table of wind readings with
+// one measure is that measure averaged, never a count of the rows; its
+// total, for a speed, is reported. A column's word rewritten to "mar" is
+// no March.
+func TestTheSubjectAveraged(t *testing.T) {
+	s := schemaOf("wind_daily", Column{Name: "date", Type: "date", Min: "1961-01-01", Max: "1978-12-31"},
+		Column{Name: "stn", Type: "string", Values: []string{"VAL", "BIR"}}, Column{Name: "speed_kn", Type: "float", Min: "0", Max: "60"})
+	understoodAll(t, []parseCase{{"yearly avg wind at BIR", s, want{Table: "wind_daily", Measures: []Measure{{Column: "speed_kn", Agg: "avg"}},
+		Filters: []Filter{eq("stn", "BIR")}, GroupBy: []Group{{"date", "year"}}}}})
+	reported(t, s, "total wind")
+	phd := schemaOf("phd", Column{Name: "enrolled", Type: "date", Min: "2001-01-01", Max: "2010-12-31"},
+		Column{Name: "art", Type: "integer", Min: "0", Max: "19"}, Column{Name: "mar", Type: "string", Values: []string{"Married", "Single"}})
+	understoodAll(t, []parseCase{{"avg art by marital status", phd, want{Table: "phd", Measures: []Measure{{Column: "art", Agg: "avg"}},
+		GroupBy: []Group{{"mar", ""}}}}})
+}

@@ -102,6 +102,9 @@ func (p *parser) subjects() error {
 		}
 		p.toks[i].used = true
 		p.subjectAt = append(p.subjectAt, i)
+		if p.subjectMeasured(i) {
+			continue
+		}
 		p.understood(i, fmt.Sprintf("%s -> the rows of %s", t.raw, p.t.Name), t.raw+" ("+p.t.Name+")")
 		cc := p.countColumn()
 		if cc == nil || len(p.in.Measures) != 1 || p.in.Measures[0] != (Measure{Agg: "count"}) || !p.countsHere(i) {
@@ -1245,4 +1248,26 @@ func (p *parser) sharedWithJoined(name string) bool {
 		}
 	}
 	return false
+}
+
+// subjectMeasured reads the table's subject said as a mass noun right
+// after an aggregate ("yearly avg wind" over wind_daily(date, stn,
+// speed_kn)) as that aggregate of the table's one measure. It reports
+// whether it did.
+func (p *parser) subjectMeasured(i int) bool {
+	w := p.toks[i].low
+	agg := aggs[p.low(i-1)]
+	if i == 0 || len(p.in.Measures) > 0 || agg == "" || agg == "count" || agg == "count_distinct" || agg == "range" ||
+		singular(w) != w || strings.HasSuffix(w, "s") || isCountNoun(w) || isEntityNoun(w) {
+		return false
+	}
+	c := p.onlyMeasure()
+	if c == nil || agg == "sum" && nonAdditive(c) {
+		return false // "total wind" over a speed: no total
+	}
+	p.in.Measures = append(p.in.Measures, Measure{Column: c.Name, Agg: agg})
+	p.named = true
+	p.use(i-1, i)
+	p.understood(i-1, fmt.Sprintf("%s -> %s of %s (the one measure of %s)", p.src(i-1, i+1), aggWords[agg], c.Name, p.t.Name), p.src(i-1, i+1))
+	return true
 }

@@ -226,6 +226,9 @@ func (p *parser) numericAt(i int) (span, int, bool) {
 func (p *parser) monthAt(i int) (span, int, bool) {
 	w := p.low(i)
 	m, isMonth := months[w]
+	if isMonth && !p.saidAsMonth(i) {
+		return span{}, 0, false // "marital" read as mar: a column's word, no March
+	}
 	if !isMonth {
 		// "5 Jan 2021", "5th of January 2021"
 		d, ok := dayOf(w)
@@ -234,7 +237,7 @@ func (p *parser) monthAt(i int) (span, int, bool) {
 		}
 		j := p.skip(i+1, "of")
 		mm, ok := months[p.low(j)]
-		if !ok || p.low(j) == "may" && p.toks[j].raw == "may" && !p.yearAfter(j+1) {
+		if !ok || !p.saidAsMonth(j) || p.low(j) == "may" && p.toks[j].raw == "may" && !p.yearAfter(j+1) {
 			return span{}, 0, false
 		}
 		return p.dayIn(i, j+1, mm, d)
@@ -756,5 +759,17 @@ func (p *parser) dateOrNone() string {
 // rangeStart reports whether a period starts at i.
 func (p *parser) rangeStart(i int) bool {
 	_, _, _, ok := p.rangeAt(i)
+	return ok
+}
+
+// saidAsMonth reports whether the token at i was written as a month's
+// name, not rewritten to one: "marital" read as a column's word mar is no
+// March.
+func (p *parser) saidAsMonth(i int) bool {
+	raw := strings.ToLower(strings.TrimSuffix(p.toks[i].raw, "."))
+	for _, end := range []string{"'s", "’s", "'"} {
+		raw = strings.TrimSuffix(raw, end)
+	}
+	_, ok := months[raw]
 	return ok
 }
