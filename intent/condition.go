@@ -496,8 +496,11 @@ func (p *parser) conditionColumn(i, end int, kind string) (*Column, int, int) {
 			return c, i, i // not "males over 180" over ages 18 to 90
 		}
 	}
-	// a measure word or a thing sold before: "sales over 1000", "orders over 100"
-	if w := p.low(b); w != "" {
+	// a measure word or a thing sold before: "sales over 1000", "orders
+	// over 100"; not when the number counts a thing said after it ("rows
+	// with at least 10 readings"), which no column was found for
+	if w, after := p.low(b), p.low(end); w != "" && !(after != "" && p.toks[end].kind == kWord && !stopwords[after] &&
+		(tailWords[after] || isCountNoun(after) || p.unexplained(after))) {
 		if c := p.wordColumn(w); c != nil {
 			return c, b, b + 1
 		}

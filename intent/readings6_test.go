@@ -216,3 +216,14 @@ func TestTheSubjectAveraged(t *testing.T) {
 	understoodAll(t, []parseCase{{"avg art by marital status", phd, want{Table: "phd", Measures: []Measure{{Column: "art", Agg: "avg"}},
 		GroupBy: []Group{{"mar", ""}}}}})
 }
+
+// TestANumberOfThingsSaidAfterIt: "at least 10 measurements" is the
+// column that counts them (n_meas), and "at least 10 readings", which no
+// column counts, is reported, never a price of at least 10.
+func TestANumberOfThingsSaidAfterIt(t *testing.T) {
+	s := schemaOf("lab", Column{Name: "sample_id", Type: "integer", Min: "1", Max: "90"},
+		Column{Name: "price", Type: "float", Min: "5", Max: "90"}, Column{Name: "n_meas", Type: "integer", Min: "0", Max: "20"})
+	checkCases(t, []parseCase{{"rows with at least 10 measurements", s, want{Table: "lab", Measures: []Measure{{Agg: "count"}},
+		Filters: []Filter{{"n_meas", ">=", []string{"10"}}}}}})
+	reported(t, s, "rows with at least 10 readings")
+}

@@ -274,8 +274,7 @@ var tailWords = setOf("rate", "rates", "level", "levels", "figure", "figures", "
 	"amounts", "numbers", "type", "types", "category", "categories", "kind", "kinds", "group", "groups", "class",
 	"series", "data", "column", "field", "variable", "measure", "metric", "reading", "readings", "speed", "speeds",
 	"price", "prices", "score", "scores", "index", "status", "code", "codes", "stage", "stages", "grade", "grades",
-	"band", "bands", "tier", "tiers", "bracket", "brackets", "cover", "concentration", "concentrations", "content",
-	"measurement", "measurements")
+	"band", "bands", "tier", "tiers", "bracket", "brackets", "cover", "concentration", "concentrations")
 
 // frequencyWords after "most" rank by how often a value occurs.
 var frequencyWords = setOf("common", "frequent", "popular", "prevalent", "usual")
