@@ -195,10 +195,13 @@ func (p *parser) namesData(w string) bool {
 	return tableWord(p.t, w) || p.namesColumnOrValue(w)
 }
 
-// namesColumnOrValue reports whether w is a word of a column's name or a
-// value of the chosen table.
+// namesColumnOrValue reports whether w is a column's name, a word of one,
+// or a value of the chosen table.
 func (p *parser) namesColumnOrValue(w string) bool {
 	for ci := range p.t.Columns {
+		if strings.EqualFold(p.t.Columns[ci].Name, w) {
+			return true // "studyhrs" is StudyHrs, not an abbreviation of its study
+		}
 		for _, cw := range nameWords(p.t.Columns[ci].Name) {
 			if sameWord(w, cw) {
 				return true

@@ -120,6 +120,15 @@ func (p *parser) groups() error {
 			p.use(i, j+1)
 			continue
 		}
+		if g := units[p.low(j)]; trig == "per" && g != "" && g != "year" && p.date == nil && p.yearColumn() == nil && !p.hasTimeParts() &&
+			p.low(j) == singular(p.low(j)) && j == i+1 && p.countBefore(i) {
+			// "avg study hours per week" over a table with no dates: the
+			// period the column is counted over, which nothing here can
+			// group or divide by
+			p.understood(i, fmt.Sprintf("%s -> the period the column before is counted over (the table has no dates)", p.src(i, j+1)), p.src(i, j+1))
+			p.use(i, j+1)
+			continue
+		}
 		if trig == "per" && isCountNoun(p.low(j)) && p.low(j) == singular(p.low(j)) {
 			// "revenue per order" with no column of orders: an average
 			// over rows, not a grouping.
@@ -1196,4 +1205,27 @@ func (p *parser) readingAfter(i int) bool {
 		}
 	}
 	return false
+}
+
+// countBefore reports whether the words before i name a numeric column
+// that counts time or things ("hours" of StudyHrs, PartyNum), which may
+// be counted per a period: not a grade or a price.
+func (p *parser) countBefore(i int) bool {
+	for s := max(i-3, 0); s < i; s++ {
+		c, n, st := p.colAtAny(s)
+		if r, ok := p.qcols[s]; ok && s+1 == i {
+			c, n, st = r.col, 1, mWords
+		}
+		if c == nil || s+n != i || !isNumeric(c) || st < mPart || isIDLike(c) {
+			continue
+		}
+		return slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return units[w] != "" || unitSpellings[w] != "" || countColumns[w] })
+	}
+	return false
+}
+
+// hasTimeParts reports whether the chosen table has a column of a part of
+// a date (a month, a week, a day of the month).
+func (p *parser) hasTimeParts() bool {
+	return slices.ContainsFunc(p.t.Columns, func(c Column) bool { return calendarPart(&c) })
 }

@@ -227,3 +227,18 @@ func TestANumberOfThingsSaidAfterIt(t *testing.T) {
 		Filters: []Filter{{"n_meas", ">=", []string{"10"}}}}}})
 	reported(t, s, "rows with at least 10 readings")
 }
+
+// TestAPeriodACountIsOver: over a table with no dates, "per week" after a
+// column of hours or a count says the period it is counted over; after a
+// grade it is reported. A column's whole name written as one word
+// ("StudyHrs") is that column, never an abbreviation of its first word.
+func TestAPeriodACountIsOver(t *testing.T) {
+	s := schemaOf("students", Column{Name: "Sex", Type: "string", Values: []string{"Male", "Female"}},
+		Column{Name: "StudyHrs", Type: "integer", Min: "0", Max: "40"}, Column{Name: "GPA", Type: "float", Min: "2", Max: "4"})
+	understoodAll(t, []parseCase{
+		{"median StudyHrs per week by Sex", s, want{Table: "students", Measures: []Measure{{Column: "StudyHrs", Agg: "median"}},
+			GroupBy: []Group{{"Sex", ""}}}},
+		{"avg study hours per week, all students", s, want{Table: "students", Measures: []Measure{{Column: "StudyHrs", Agg: "avg"}}}},
+	})
+	reported(t, s, "avg GPA per week")
+}
