@@ -593,6 +593,9 @@ func (p *parser) asides() error {
 		case (w == "different" || w == "various" || w == "respective" || w == "individual") && i+1 < len(p.toks) && p.toks[i+1].used &&
 			slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return nameSays(g.Column, singular(p.toks[i+1].low)) || p.colName(i+1) == g.Column }):
 			// "avg precip for the different cities": the cities grouped
+		case (w == "differ" || w == "differs" || w == "vary" || w == "varies") && len(p.in.GroupBy) > 0 && len(p.in.Measures) > 0:
+			// "how does avg price differ between Ford and Kia": the groups
+			// side by side
 		case (w == "combination" || w == "combinations") && len(p.in.GroupBy) > 1:
 			// "each combination of land use and rock type": the groups of
 			// both
