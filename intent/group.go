@@ -1229,3 +1229,47 @@ func (p *parser) countBefore(i int) bool {
 func (p *parser) hasTimeParts() bool {
 	return slices.ContainsFunc(p.t.Columns, func(c Column) bool { return calendarPart(&c) })
 }
+
+// perPeople reads each "per 1,000 people" before the numbers are read
+// as conditions ("1000 people" is no population of 1000).
+func (p *parser) perPeople() error {
+	if p.t == nil {
+		return nil
+	}
+	for i := 0; i+1 < len(p.toks); i++ {
+		if p.low(i) != "per" || p.ratio != nil {
+			continue
+		}
+		if r := p.perHowManyPeople(i, i+1); r != nil {
+			p.ratio = r // "doctors per 1,000 people": a ratio to the population, times 1000
+		}
+	}
+	return nil
+}
+
+// perHowManyPeople reads "per 1,000 people", "per 100k", "per 100,000
+// residents" at j, after the "per" at i: a ratio to the table's
+// population column, for that many people. It marks the words used; nil
+// if they are not such a phrase or the table has no population.
+func (p *parser) perHowManyPeople(i, j int) *ratioReq {
+	v, n, kind := p.number(j)
+	if n == 0 || kind != "" && kind != "scaled" {
+		return nil
+	}
+	many, err := strconv.ParseFloat(v, 64)
+	if err != nil || many < 10 {
+		return nil
+	}
+	end := j + n
+	if w := p.low(end); populationNouns[w] || w == "population" || w == "pop" || w == "capita" {
+		end++
+	} else if kind != "scaled" {
+		return nil // "per 1000" alone may be of anything; "per 100k" is of people
+	}
+	c := p.adjectiveColumn("most-populous")
+	if c == nil {
+		return nil
+	}
+	p.use(i, end)
+	return &ratioReq{pos: i, src: p.src(i, end), col: c.Name, many: many}
+}

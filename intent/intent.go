@@ -118,6 +118,9 @@ type Measure struct {
 	// Per is a column whose total the aggregate is divided by: "deaths
 	// per capita" is sum(deaths) / sum(pop). "" for none.
 	Per string
+	// PerHowMany is how many of Per the ratio is given for: 1000 in
+	// "doctors per 1,000 people", the ratio times 1000. 0 for one.
+	PerHowMany float64 `json:",omitempty"`
 	// PerEach is a column whose distinct values the total is divided
 	// among: "average cost per patient" is sum(cost) / count(DISTINCT
 	// patient_id), however many rows a patient has. "" for none.
@@ -288,6 +291,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.orderWords,
 		p.versusNot,
 		p.numberedLevels,
+		p.perPeople,
 		p.conditions,
 		p.presence,
 		p.versusConditions,

@@ -3,6 +3,7 @@ package intent
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -503,6 +504,9 @@ type ratioReq struct {
 	// row marks a ratio said of each row ("the average of shot put /
 	// discus"), whose divisor need not add up.
 	row bool
+	// many is how many of col the ratio is for ("per 1,000 people"), 0
+	// for one.
+	many float64
 }
 
 // applyRatio divides the first measure by the total of the column after
@@ -549,7 +553,12 @@ func (p *parser) applyRatio() error {
 		// each row's ratio, then its aggregate
 		p.dropNotes(" of " + m.Column)
 		m.Over = r.col
-		p.understood(r.pos, fmt.Sprintf("%s -> %s of each row's %s divided by its %s", r.src, aggWords[m.Agg], m.Column, r.col), r.src)
+		times := ""
+		if r.many > 1 {
+			m.PerHowMany = r.many
+			times = ", times " + strconv.FormatFloat(r.many, 'f', -1, 64)
+		}
+		p.understood(r.pos, fmt.Sprintf("%s -> %s of each row's %s divided by its %s%s", r.src, aggWords[m.Agg], m.Column, r.col, times), r.src)
 		return nil
 	}
 	if m.Agg != "sum" && m.Agg != "avg" && m.Agg != "count" {
@@ -567,6 +576,9 @@ func (p *parser) applyRatio() error {
 		m.Agg = "sum"
 	}
 	m.Per = r.col
+	if r.many > 1 {
+		m.PerHowMany = r.many
+	}
 	if f := p.unitOf[m.Column]; f > 1 && m.Scale == 0 {
 		// "GDP per capita (gdp is in $ millions)": dollars a person
 		m.DataScale = f
@@ -578,6 +590,10 @@ func (p *parser) applyRatio() error {
 		if m.Times != "" {
 			what += " × " + m.Times
 		}
+	}
+	if r.many > 1 {
+		p.understood(r.pos, fmt.Sprintf("%s -> %s divided by the total of %s, times %s", r.src, what, r.col, strconv.FormatFloat(r.many, 'f', -1, 64)), r.src)
+		return nil
 	}
 	p.understood(r.pos, fmt.Sprintf("%s -> %s divided by the total of %s", r.src, what, r.col), r.src)
 	return nil

@@ -242,3 +242,21 @@ func TestAPeriodACountIsOver(t *testing.T) {
 	})
 	reported(t, s, "avg GPA per week")
 }
+
+// TestPerHowManyPeople: "per 100k" and "per 1,000 residents" are a ratio
+// to the population column for that many people, of totals or, under a
+// median, of each row; "1000 residents" is no population of 1000, and
+// "per 1000" alone is reported.
+func TestPerHowManyPeople(t *testing.T) {
+	s := schemaOf("counties", Column{Name: "county", Type: "string", Values: []string{"C1", "C2"}},
+		Column{Name: "state", Type: "string", Values: []string{"TX", "CA"}}, Column{Name: "cases", Type: "integer", Min: "10", Max: "9000"},
+		Column{Name: "pop", Type: "integer", Min: "5000", Max: "900000"}, Column{Name: "doctors", Type: "integer", Min: "5", Max: "3000"})
+	understoodAll(t, []parseCase{
+		{"cases per 100k by state", s, want{Table: "counties", Measures: []Measure{{Column: "cases", Agg: "sum", Per: "pop", PerHowMany: 1e5}},
+			GroupBy: []Group{{"state", ""}}}},
+		{"which county has the most doctors per 1000 residents", s, want{Table: "counties",
+			Measures: []Measure{{Column: "doctors", Agg: "sum", Per: "pop", PerHowMany: 1000}}, Top: &TopN{1, "county", true}}},
+		{"median cases per 100,000 people", s, want{Table: "counties", Measures: []Measure{{Column: "cases", Agg: "median", Over: "pop", PerHowMany: 1e5}}}},
+	})
+	reported(t, s, "avg doctors per 1000")
+}

@@ -533,6 +533,13 @@ func (b *planBuilder) measures() []measure {
 		default:
 			mm.sql, mm.alias, mm.label = aggregate(m.Agg, quoteIdent(m.Column)), m.Agg+"_"+m.Column, aggWord(m.Agg)+" "+m.Column
 		}
+		if m.PerHowMany > 1 && (m.Per != "" || m.Over != "") {
+			// "doctors per 1,000 people": the ratio for that many
+			n := strconv.FormatFloat(m.PerHowMany, 'f', -1, 64)
+			mm.sql = "(" + mm.sql + ") * " + n
+			mm.alias += "_per_" + n
+			mm.label += " (per " + n + ")"
+		}
 		if m.DataScale > 1 {
 			// a column said to be in millions, in a ratio: back in ones
 			mm.sql = "(" + mm.sql + ") * " + strconv.FormatFloat(m.DataScale, 'f', 1, 64)

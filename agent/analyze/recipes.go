@@ -147,6 +147,10 @@ func (r *run) shapeOf(in *intent.Intent) analysis.RecipeShape {
 		} else {
 			sh.Measures = append(sh.Measures, m.Agg)
 		}
+		if m.PerHowMany > 1 {
+			// "per 1,000 people": a shape of its own, for that many
+			sh.Measures[len(sh.Measures)-1] += fmt.Sprintf("x%g", m.PerHowMany)
+		}
 		if m.Scale != 0 {
 			// "in $k": a shape of its own, shown in another unit
 			sh.Measures[len(sh.Measures)-1] += fmt.Sprintf("/%g", m.Scale)
