@@ -93,7 +93,7 @@ func (p *parser) readAbbreviations() error {
 			continue
 		}
 		if !p.free(i) || p.toks[i].kind != kWord || !(p.unexplained(w) || p.idleUnit(w) || p.measureNoun(w) || p.tableWordAlone(i)) ||
-			p.misspells(w) || p.elementAlone(w) || accrualVerbs[w] && len(w) >= 2*len(p.abbreviationOf(i)) {
+			p.misspells(w) || p.elementAlone(w) || accrualVerbs[w] && len(w) >= 3*len(p.abbreviationOf(i)) {
 			// "published" is no phd: a verb of how a measure came about
 			// stands for no short column by a few of its letters
 			continue
@@ -128,8 +128,7 @@ func (p *parser) onlyText(cw string) bool {
 // patients of a trial unless a column says points.
 var chatShorthand = map[string]string{"pts": "patients", "pt": "patient", "ppl": "people", "custs": "customers",
 	"accts": "accounts", "acct": "account",
-	"emps": "employees", "mgrs": "managers", "yrs": "years", "excl": "excluding", "incl": "including", "rev": "revenue",
-	"cos": "companies"}
+	"emps": "employees", "mgrs": "managers", "yrs": "years", "excl": "excluding", "incl": "including", "rev": "revenue"}
 
 // measureNouns are words the parser reads for itself (a discount is taken
 // off a price, a temperature is averaged, a region is a place) that
@@ -508,9 +507,10 @@ func (p *parser) runSpells(i int, cw string) int {
 			return 0 // "distinct customers" is no disc column
 		}
 		w := p.low(k)
-		if stopwords[w] && (words == 0 || len(w) < 3 || cw[at:] != w) {
+		if stopwords[w] && (words == 0 || len(w) < 3 || cw[at:] != w || listJoins[w] || at < 3) {
 			// "land use" for landuse: a small word whole at the name's
-			// end; never the first, nor a part of one
+			// end, after three letters of it at least; never the first,
+			// nor a part of one, nor "and" ("b and" is no band)
 			return 0
 		}
 		if sameWord(w, cw) {
@@ -772,8 +772,8 @@ func (p *parser) readNone() {
 			continue
 		}
 		c, k, _ := p.colAt(i+1, prefNum)
-		if c == nil || k != 1 || c.Type != "integer" || isIDLike(c) || p.isYearColumn(c) {
-			continue
+		if c == nil || k != 1 || c.Type != "integer" || isIDLike(c) || p.isYearColumn(c) || !inRange(c, "0") {
+			continue // "no rating" over ratings of 1 to 5: unrated, not 0
 		}
 		p.toks[i].low = "0"
 	}
@@ -793,8 +793,12 @@ func (p *parser) readHighLow() {
 		if !ok || p.toks[i].kind != kWord || p.isValue(i) || p.inValue(p.low(i)) {
 			continue
 		}
+		if b := p.toks[max(i-1, 0)].low; i > 0 && (b == "a" || b == "an") {
+			continue // "days with a high temperature": hot days, no column
+		}
 		next := p.low(i + 1)
 		var pair [2]*Column
+		var found [2]int
 		for k, e := range []string{"max", "min"} {
 			for ci := range p.t.Columns {
 				c := &p.t.Columns[ci]
@@ -803,11 +807,12 @@ func (p *parser) readHighLow() {
 					return w != e && (sameWord(next, w) || abbreviates(next, w) || abbreviates(w, next))
 				}) {
 					pair[k] = c
+					found[k]++
 				}
 			}
 		}
-		if pair[0] == nil || pair[1] == nil {
-			continue
+		if found[0] != 1 || found[1] != 1 {
+			continue // none, or two pairs (°F and °C): which is not said
 		}
 		c := pair[0]
 		if ext == "min" {

@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -69,7 +70,9 @@ func (p *parser) symbolColumns() map[string]string {
 // element whose symbol no column has is left as it is said.
 func (p *parser) readElements() {
 	cols := p.symbolColumns()
-	if cols == nil {
+	if cols == nil || slices.ContainsFunc(p.t.Columns, func(c Column) bool { return stopwords[strings.ToLower(c.Name)] }) {
+		// a column In or As is read wherever "in" or "as" is said: no
+		// element is read by its name beside it
 		return
 	}
 	for i := range p.toks {

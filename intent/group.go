@@ -1197,8 +1197,14 @@ func (p *parser) extremeOfReadings(i, n int) bool {
 
 // readingAfter reports whether the first numeric column named within
 // three words from i does not add up: a reading (a speed, a temperature),
-// whose period's total means nothing.
+// whose period's total means nothing; not after another aggregate ("daily
+// maximum"), nor over rows finer than a day.
 func (p *parser) readingAfter(i int) bool {
+	if w := p.low(i); aggWord(w) || highLow[w] != "" || p.date != nil && p.date.Type != "date" {
+		// "the lowest daily maximum", "average daily high": each day's own
+		// aggregate first; over timestamps the rows are finer than a day
+		return false
+	}
 	for k := i; k < min(i+3, len(p.toks)); k++ {
 		if c, _, st := p.colAt(k, prefNum); c != nil && st >= mPart {
 			return nonAdditive(c)

@@ -14,7 +14,7 @@ import (
 // narrower question than was asked.
 
 // labelSeparators join the labels of one value.
-const labelSeparators = "-/|,;&+"
+const labelSeparators = "-/|,;"
 
 // labelsOf splits v into its labels at the separators, trimmed; nil when
 // v is one label.
@@ -48,6 +48,9 @@ func labelColumn(c *Column) bool {
 		if parts == nil {
 			continue
 		}
+		if slices.ContainsFunc(parts, func(p string) bool { return placeParts[strings.ToLower(p)] }) {
+			return false // "North-East" is a region of its own, not the north and the east
+		}
 		multi++
 		if !slices.ContainsFunc(parts, func(p string) bool { return !whole[strings.ToLower(p)] }) {
 			labelled++
@@ -55,6 +58,11 @@ func labelColumn(c *Column) bool {
 	}
 	return labelled >= 2 && 2*labelled >= multi
 }
+
+// placeParts make one place of two words ("North-East", "Upper-West"),
+// never two labels.
+var placeParts = setOf("north", "south", "east", "west", "northeast", "northwest", "southeast", "southwest", "central",
+	"upper", "lower", "inner", "outer", "mid", "middle", "greater", "new", "old", "ne", "nw", "se", "sw", "n", "s", "e", "w")
 
 // withLabel returns the values of c other than v whose labels include v.
 func withLabel(c *Column, v string) []string {
@@ -72,8 +80,10 @@ func withLabel(c *Column, v string) []string {
 
 // labelFilters widens each filter on a column of labels to the values
 // that include the label said: "=" and "in" to every value with it, "!="
-// to none of them. A value quoted is meant as written, and the values of a
-// column grouped by ("Fog vs Snow") are the groups as they are.
+// to none of them. A value quoted, said with "only", "=" or "exactly", or
+// listed beside a value of several labels is meant as written, and the
+// values of a column grouped or ranked by ("Fog vs Snow") are the groups
+// as they are.
 func (p *parser) labelFilters() error {
 	if p.t == nil {
 		return nil
@@ -84,12 +94,16 @@ func (p *parser) labelFilters() error {
 			quoted[v.col.Name] = true
 		}
 	}
+	// "only snow", "events = Snow": the value as it is
+	exact := slices.ContainsFunc(p.toks, func(t token) bool { return t.low == "only" || t.low == "=" || t.low == "exactly" || t.low == "alone" })
 	var added []Filter
 	for fi := range p.in.Filters {
 		f := &p.in.Filters[fi]
 		c := p.columnByName(f.Column)
-		grouped := slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Column == f.Column })
-		if c == nil || quoted[f.Column] || grouped || f.Op != "=" && f.Op != "in" && f.Op != "!=" || !labelColumn(c) {
+		grouped := slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Column == f.Column }) ||
+			p.in.Top != nil && p.in.Top.Column == f.Column
+		if c == nil || quoted[f.Column] || grouped || exact || f.Op != "=" && f.Op != "in" && f.Op != "!=" || !labelColumn(c) ||
+			slices.ContainsFunc(f.Values, func(v string) bool { return labelsOf(v) != nil }) {
 			continue
 		}
 		said := slices.Clone(f.Values)

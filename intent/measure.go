@@ -207,7 +207,7 @@ func (p *parser) countAt(i int, agg string, n int) int {
 		return j + m
 	}
 	if agg == "count" && (p.low(i) != "number" || p.valueBefore(p.skip(j+1, "-")) && isCountNoun(p.low(p.skip(j+1, "-"))) || p.startsValue(j) ||
-		p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || p.rowsNamedAsEntities(j))) { // "number of cars": the rows
+		j < len(p.toks) && p.toks[j].kind == kWord && (tableWord(p.t, p.low(j)) || p.rowsNamedAsEntities(j))) { // "number of cars": the rows
 		p.addMeasure(i, src(i+n), Measure{Column: "", Agg: "count"}, "")
 		p.use(i, i+n)
 		return i + n
@@ -1117,7 +1117,7 @@ func (p *parser) saidUnit(j int) *Column {
 }
 
 // listJoins join the items of a list: after one, a word starts the next.
-var listJoins = setOf("and", "&", ",", "plus", "+", "with", "vs", "versus")
+var listJoins = setOf("and", "&", ",", "plus", "+", "with", "vs", "versus", "or", "then", "also")
 
 // rowsNamedAsEntities reports whether the word at j names the chosen
 // table's rows as the things they are ("number of students" over a table

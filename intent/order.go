@@ -416,13 +416,23 @@ func (p *parser) ratios() error {
 		}
 		return c, k - i + n
 	}
-	endsColumn := func(i int) bool {
+	// numBefore returns the column named right before i and where it
+	// starts; nil after "by" or "per", where a slash parts groupings
+	// ("avg price by cylinders/doors")
+	numBefore := func(i int) (*Column, int) {
 		for k := max(i-3, 0); k < i; k++ {
 			if c, n := num(k); c != nil && k+n == i {
-				return true
+				if b := p.toks[max(k-1, 0)].low; k > 0 && (b == "by" || b == "per" || b == "each") {
+					return nil, 0
+				}
+				return c, k
 			}
 		}
-		return false
+		return nil, 0
+	}
+	endsColumn := func(i int) bool {
+		c, _ := numBefore(i)
+		return c != nil
 	}
 	for i := 0; i < len(p.toks); i++ {
 		if !p.free(i) {
@@ -431,13 +441,14 @@ func (p *parser) ratios() error {
 		switch w := p.low(i); {
 		case w == "/" && endsColumn(i):
 			// "freight_usd / wt_kg"
+			x, _ := numBefore(i)
 			if c, n := num(i + 1); c != nil && !nonAdditive(c) {
-				p.ratio = &ratioReq{pos: i, src: p.src(i, i+1+n), col: c.Name}
+				p.ratio = &ratioReq{pos: i, src: p.src(i, i+1+n), col: c.Name, num: x.Name}
 				p.use(i, i+1+n)
 				return nil
 			} else if c != nil && p.aggregateBefore(i) {
 				// "avg shot put / discus": each row's ratio, averaged
-				p.ratio = &ratioReq{pos: i, src: p.src(i, i+1+n), col: c.Name, row: true}
+				p.ratio = &ratioReq{pos: i, src: p.src(i, i+1+n), col: c.Name, row: true, num: x.Name}
 				p.use(i, i+1+n)
 				return nil
 			} else if c != nil {
@@ -454,7 +465,7 @@ func (p *parser) ratios() error {
 					if y, m := num(j + 1); y != nil && y != x && (!nonAdditive(y) || p.aggregateBefore(i)) {
 						// "the average ratio of perimeter to radius": an
 						// average of ratios is of each row's
-						p.ratio = &ratioReq{pos: i, src: p.src(i, j+1+m), col: y.Name, row: p.aggregateBefore(i)}
+						p.ratio = &ratioReq{pos: i, src: p.src(i, j+1+m), col: y.Name, row: p.aggregateBefore(i), num: x.Name}
 						p.use(i, i+2)
 						p.use(j, j+1+m)
 						return nil
@@ -471,15 +482,17 @@ func (p *parser) ratios() error {
 			}
 		case w == "to" && endsColumn(i) && p.low(i+2) == "ratio":
 			// "the freight to weight ratio"
+			x, _ := numBefore(i)
 			if y, m := num(i + 1); y != nil && m == 1 && (!nonAdditive(y) || p.aggregateBefore(i)) {
-				p.ratio = &ratioReq{pos: i, src: p.src(i, i+3), col: y.Name, row: p.aggregateBefore(i)}
+				p.ratio = &ratioReq{pos: i, src: p.src(i, i+3), col: y.Name, row: p.aggregateBefore(i), num: x.Name}
 				p.use(i, i+3)
 				return nil
 			}
 		case w == "-" && p.low(i+1) == "to" && p.low(i+2) == "-" && endsColumn(i):
 			// "the price-to-hp ratio"
+			x, _ := numBefore(i)
 			if y, m := num(i + 3); y != nil && p.low(i+3+m) == "ratio" && (!nonAdditive(y) || p.aggregateBefore(i)) {
-				p.ratio = &ratioReq{pos: i, src: p.src(i, i+4+m), col: y.Name, row: p.aggregateBefore(i)}
+				p.ratio = &ratioReq{pos: i, src: p.src(i, i+4+m), col: y.Name, row: p.aggregateBefore(i), num: x.Name}
 				p.use(i, i+4+m)
 				return nil
 			}
@@ -507,6 +520,9 @@ type ratioReq struct {
 	// many is how many of col the ratio is for ("per 1,000 people"), 0
 	// for one.
 	many float64
+	// num is the column divided, when the ratio names it ("wins /
+	// losses"); "" when the measure before "per" is.
+	num string
 }
 
 // applyRatio divides the first measure by the total of the column after
@@ -548,6 +564,13 @@ func (p *parser) applyRatio() error {
 		return nil
 	}
 	m := &p.in.Measures[0]
+	if r.num != "" && m.Column != r.num || (r.row || p.eachRowsRatio(r)) && len(p.in.Measures) != 1 {
+		// "average attendance and wins-to-losses ratio": the aggregate
+		// is another measure's, or the measure divided is not the one
+		// the ratio names
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: r.src, Reason: "a ratio of each row beside another measure, or of a column not the one measured, is not read"})
+		return nil
+	}
 	if r.row || p.eachRowsRatio(r) {
 		// "the median GDP per capita", "the average price per horsepower":
 		// each row's ratio, then its aggregate

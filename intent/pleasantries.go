@@ -77,7 +77,10 @@ func (p *parser) pleasantries() error {
 			continue
 		}
 		w := p.low(i)
-		if _, n := p.anyPhrase(i, wholeRecord); n > 0 {
+		// "over the whole record", not "for the whole history class": its
+		// last word no value, and no noun after it that it qualifies
+		if _, n := p.anyPhrase(i, wholeRecord); n > 0 && !p.namesData(p.low(i+n-1)) && !p.inValue(p.low(i+n-1)) &&
+			!(p.free(i+n) && p.toks[i+n].kind == kWord && !stopwords[p.low(i+n)]) {
 			p.use(i, i+n)
 			p.understood(i, fmt.Sprintf("%s -> every row the rest keeps", p.src(i, i+n)), "")
 			i += n - 1
@@ -99,7 +102,7 @@ func (p *parser) pleasantries() error {
 			continue
 		}
 		switch {
-		case askVerbs[w] && p.firstFree(i) && (p.low(i+1) == "me" || p.low(i+1) == "us" || p.low(i+1) == "over"):
+		case askVerbs[w] && p.firstFree(i) && (p.low(i+1) == "me" || p.low(i+1) == "us"):
 			// "send me the avg precip by city": the asking, not the data
 			mark(i, i+2)
 			i++

@@ -201,16 +201,13 @@ func TestParticipleOfAnAmount(t *testing.T) {
 	reported(t, s, "avg discounted price by make")
 }
 
-// TestTheSubjectAveraged: "avg wind" over a table of wind readings with
-// one measure is that measure averaged, never a count of the rows; its
-// total, for a speed, is reported. A column's word rewritten to "mar" is
-// no March.
+// TestTheSubjectAveraged: "avg wind" over a table of wind readings names
+// no column, however few it has: reported, never the one measure nor a
+// count. A column's word rewritten to "mar" is no March.
 func TestTheSubjectAveraged(t *testing.T) {
 	s := schemaOf("wind_daily", Column{Name: "date", Type: "date", Min: "1961-01-01", Max: "1978-12-31"},
 		Column{Name: "stn", Type: "string", Values: []string{"VAL", "BIR"}}, Column{Name: "speed_kn", Type: "float", Min: "0", Max: "60"})
-	understoodAll(t, []parseCase{{"yearly avg wind at BIR", s, want{Table: "wind_daily", Measures: []Measure{{Column: "speed_kn", Agg: "avg"}},
-		Filters: []Filter{eq("stn", "BIR")}, GroupBy: []Group{{"date", "year"}}}}})
-	reported(t, s, "total wind")
+	reported(t, s, "yearly avg wind at BIR", "total wind")
 	phd := schemaOf("phd", Column{Name: "enrolled", Type: "date", Min: "2001-01-01", Max: "2010-12-31"},
 		Column{Name: "art", Type: "integer", Min: "0", Max: "19"}, Column{Name: "mar", Type: "string", Values: []string{"Married", "Single"}})
 	understoodAll(t, []parseCase{{"avg art by marital status", phd, want{Table: "phd", Measures: []Measure{{Column: "art", Agg: "avg"}},
@@ -259,4 +256,44 @@ func TestPerHowManyPeople(t *testing.T) {
 		{"median cases per 100,000 people", s, want{Table: "counties", Measures: []Measure{{Column: "cases", Agg: "median", Over: "pop", PerHowMany: 1e5}}}},
 	})
 	reported(t, s, "avg doctors per 1000")
+}
+
+// TestReviewSix: readings the session's rules must not make (review A and
+// B): a ratio put on another measure or across groupings, labels widened
+// in places or where the value was said alone, "and" finishing a
+// column's name, a pair of °F and °C columns, "for the whole history
+// class", "share over time", a ranking of a value fixed by a filter, a
+// zero below a column's range; and requests ending in a superlative or
+// "number of" do not panic.
+func TestReviewSix(t *testing.T) {
+	f := func(n string) Column { return Column{Name: n, Type: "integer", Min: "1", Max: "90"} }
+	teams := schemaOf("teams", Column{Name: "team", Type: "string", Values: []string{"Ajax", "PSV"}}, f("wins"), f("losses"), f("attendance"),
+		f("cylinders"), f("doors"), Column{Name: "price", Type: "float", Min: "1", Max: "90"})
+	reported(t, teams, "average attendance and wins-to-losses ratio by team", "max wins and the ratio of wins to losses by team")
+	checkCases(t, []parseCase{{"avg price by cylinders/doors", teams, want{Table: "teams", Measures: []Measure{{Column: "price", Agg: "avg"}},
+		GroupBy: []Group{{"cylinders", ""}, {"doors", ""}}}}})
+	region := Column{Name: "region", Type: "string", Values: []string{"East", "West", "North", "North-East", "South-East", "South"}}
+	events := Column{Name: "events", Type: "string", Values: []string{"Fog", "Fog-Snow", "Rain", "Rain-Snow", "Snow"}}
+	w := schemaOf("w", region, events, Column{Name: "amount", Type: "float", Min: "0", Max: "90"})
+	sum := []Measure{{Column: "amount", Agg: "sum"}}
+	checkCases(t, []parseCase{
+		{"total amount in the East", w, want{Table: "w", Measures: sum, Filters: []Filter{eq("region", "East")}}},
+		{"total amount on days with only Snow", w, want{Table: "w", Measures: sum, Filters: []Filter{eq("events", "Snow")}}},
+		{"total amount on Snow and Fog-Snow days", w, want{Table: "w", Measures: sum, Filters: []Filter{{"events", "in", []string{"Snow", "Fog-Snow"}}}}},
+	})
+	hr := schemaOf("hr", Column{Name: "band", Type: "string", Values: []string{"B1", "B2"}}, Column{Name: "dept", Type: "string", Values: []string{"Ops", "IT"}},
+		f("bonus"), f("salary"))
+	checkCases(t, []parseCase{{"total bonus and salary by dept", hr, want{Table: "hr",
+		Measures: []Measure{{Column: "bonus", Agg: "sum"}, {Column: "salary", Agg: "sum"}}, GroupBy: []Group{{"dept", ""}}}}})
+	temps := schemaOf("temps", Column{Name: "city", Type: "string", Values: []string{"Oslo", "Rome"}}, f("max_temp_f"), f("min_temp_f"), f("max_temp_c"), f("min_temp_c"))
+	reported(t, temps, "avg high temp by city")
+	grades := schemaOf("grades", Column{Name: "subject", Type: "string", Values: []string{"History", "Math"}}, f("score"))
+	checkCases(t, []parseCase{{"avg score for the whole history class", grades, want{Table: "grades",
+		Measures: []Measure{{Column: "score", Agg: "avg"}}, Filters: []Filter{eq("subject", "History")}}}})
+	tickets := schemaOf("tickets", Column{Name: "category", Type: "string", Values: []string{"Bug", "Feature"}},
+		Column{Name: "priority", Type: "string", Values: []string{"High", "Low"}}, Column{Name: "rating", Type: "integer", Min: "1", Max: "5"})
+	reported(t, tickets, "is Bug the most common category among High priority", "count tickets with zero rating")
+	for _, text := range []string{"art highest", "list models with hp lowest", "losses number of"} {
+		Parse(text, teams, now) // no panic
+	}
 }

@@ -194,15 +194,17 @@ func (p *parser) shareOfAFilterBy() error {
 	}
 	if t := p.in.Top; len(p.in.GroupBy) == 0 && t != nil && t.Column != "" {
 		// "which make has the highest share of SUVs": the SUV part of
-		// each make's cars, as a make has its share; each make's part of
-		// all the SUVs would rank the SUVs' counts
+		// each make's cars, as a make has its share; "accounts for the
+		// highest share" is each make's part of all the SUVs, ranked by
+		// their counts
 		first, col := len(p.toks), ""
 		for c, at := range p.filterAt {
 			if at > share && at < first && c != t.Column {
 				first, col = at, c
 			}
 		}
-		if col != "" {
+		part := slices.ContainsFunc(p.toks[:share], func(t token) bool { return wholeVerbs[t.low] })
+		if col != "" && !part {
 			p.in.RateOf = col
 			p.understood(share, fmt.Sprintf("%s -> the share of rows with that %s within each %s", p.src(share, first+1), col, t.Column), "")
 		}
@@ -244,6 +246,10 @@ func (p *parser) shareOfAFilterBy() error {
 	}
 	return nil
 }
+
+// wholeVerbs say a thing's part of a whole: "which make accounts for the
+// highest share of SUVs" ranks each make's part of all the SUVs.
+var wholeVerbs = setOf("accounts", "account", "accounted", "makes", "contributes", "contributed", "represents", "represented")
 
 // sharePos returns where the first word asking for a share ends, -1 if
 // none does.

@@ -102,9 +102,6 @@ func (p *parser) subjects() error {
 		}
 		p.toks[i].used = true
 		p.subjectAt = append(p.subjectAt, i)
-		if p.subjectMeasured(i) {
-			continue
-		}
 		p.understood(i, fmt.Sprintf("%s -> the rows of %s", t.raw, p.t.Name), t.raw+" ("+p.t.Name+")")
 		cc := p.countColumn()
 		if cc == nil || len(p.in.Measures) != 1 || p.in.Measures[0] != (Measure{Agg: "count"}) || !p.countsHere(i) {
@@ -584,19 +581,21 @@ func (p *parser) asides() error {
 			// measure or the rows came to be
 		case (w == "each" || w == "every" || w == "all") && len(p.in.GroupBy) > 0:
 		case frequencyWords[w] && p.in.Top != nil && (len(p.in.Measures) == 0 || len(p.in.Measures) == 1 && p.in.Measures[0] == Measure{Agg: "count"}) && i > 0 && (p.toks[i-1].low == "most" || p.toks[i-1].low == "least") &&
-			!p.free(i-1):
+			!p.free(i-1) && p.countColumn() == nil:
 			// "which age band is most common": ranked by how many rows
 			// have it
 			p.understood(i, fmt.Sprintf("%s -> ranked by the count of rows", t.raw), t.raw)
 		case w == "ever" && (p.in.Top != nil || slices.ContainsFunc(p.in.Measures, func(m Measure) bool { return m.Agg == "max" || m.Agg == "min" })):
 			// "the strongest wind ever recorded": of all the rows
 		case (w == "different" || w == "various" || w == "respective" || w == "individual") && i+1 < len(p.toks) && p.toks[i+1].used &&
+			i > 0 && (p.toks[i-1].low == "the" || p.toks[i-1].low == "for" || p.toks[i-1].low == "across" || p.toks[i-1].low == "among") &&
 			slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return nameSays(g.Column, singular(p.toks[i+1].low)) || p.colName(i+1) == g.Column }):
 			// "avg precip for the different cities": the cities grouped
 		case (w == "differ" || w == "differs" || w == "vary" || w == "varies") && len(p.in.GroupBy) > 0 && len(p.in.Measures) > 0:
 			// "how does avg price differ between Ford and Kia": the groups
 			// side by side
-		case (w == "combination" || w == "combinations") && len(p.in.GroupBy) > 1:
+		case (w == "combination" || w == "combinations") && len(p.in.GroupBy) > 1 && p.in.Top == nil && p.rankBy == "" &&
+			!slices.ContainsFunc(p.toks, func(t token) bool { _, ok := superlatives[t.low]; return ok }):
 			// "each combination of land use and rock type": the groups of
 			// both
 		case units[strings.ToLower(t.raw)] != "" && strings.HasSuffix(strings.ToLower(t.raw), "s") && i >= 1 &&
@@ -1134,6 +1133,9 @@ func asVerb(w string) bool {
 
 // colAtAny is colAt for a token read already: the numeric column it names.
 func (p *parser) colAtAny(k int) (*Column, int, int) {
+	if k < 0 || k >= len(p.toks) {
+		return nil, 0, 0 // "art highest": nothing after the superlative
+	}
 	used := p.toks[k].used
 	p.toks[k].used = false
 	defer func() { p.toks[k].used = used }()
@@ -1250,26 +1252,4 @@ func (p *parser) sharedWithJoined(name string) bool {
 		}
 	}
 	return false
-}
-
-// subjectMeasured reads the table's subject said as a mass noun right
-// after an aggregate ("yearly avg wind" over wind_daily(date, stn,
-// speed_kn)) as that aggregate of the table's one measure. It reports
-// whether it did.
-func (p *parser) subjectMeasured(i int) bool {
-	w := p.toks[i].low
-	agg := aggs[p.low(i-1)]
-	if i == 0 || len(p.in.Measures) > 0 || agg == "" || agg == "count" || agg == "count_distinct" || agg == "range" ||
-		singular(w) != w || strings.HasSuffix(w, "s") || isCountNoun(w) || isEntityNoun(w) {
-		return false
-	}
-	c := p.onlyMeasure()
-	if c == nil || agg == "sum" && nonAdditive(c) {
-		return false // "total wind" over a speed: no total
-	}
-	p.in.Measures = append(p.in.Measures, Measure{Column: c.Name, Agg: agg})
-	p.named = true
-	p.use(i-1, i)
-	p.understood(i-1, fmt.Sprintf("%s -> %s of %s (the one measure of %s)", p.src(i-1, i+1), aggWords[agg], c.Name, p.t.Name), p.src(i-1, i+1))
-	return true
 }

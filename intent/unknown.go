@@ -137,6 +137,13 @@ func (p *parser) unknowns() {
 			add(Unknown{Word: p.rankBy, Reason: "ranks by " + strings.Join(a.words, " or ") + ", but the measure ranked is " + what, Nearest: p.numericColumns()})
 		}
 	}
+	if t := p.in.Top; t != nil && t.Column != "" && slices.ContainsFunc(p.in.Filters, func(f Filter) bool {
+		return f.Column == t.Column && (f.Op == "=" || f.Op == "in" && len(f.Values) == 1)
+	}) {
+		// "is Bug the most common category": the ranking of one value
+		// always puts it first; whether it leads is not computed
+		add(Unknown{Word: p.topSrc, Reason: "ranks " + t.Column + " with " + t.Column + " fixed to one value: whether that value leads is not computed", Nearest: []string{t.Column}})
+	}
 	if t := p.in.Top; t != nil && slices.ContainsFunc(p.in.GroupBy, func(g Group) bool { return g.Column == t.Column && g.Grain != "" }) {
 		// "which 3 years had the highest sales": the periods are ranked
 		// by the measure over all the rows the filters keep.

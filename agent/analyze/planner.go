@@ -514,7 +514,7 @@ func (b *planBuilder) measures() []measure {
 			// each row's ratio, then aggregated: "the average price per
 			// horsepower" of cars
 			name := m.Column + "_per_" + m.Over
-			mm.sql, mm.alias, mm.label = aggregate(m.Agg, rowRatio(m)), m.Agg+"_"+name, aggWord(m.Agg)+" "+m.Column+" ÷ "+m.Over+" (row by row)"
+			mm.sql, mm.alias, mm.label = aggregate(m.Agg, rowRatio(m)), m.Agg+"_"+name, aggWord(m.Agg)+" "+m.Column+" ÷ "+m.Over+" (row by row; a row whose "+m.Over+" is 0 has none)"
 		case m.Times != "":
 			// price × quantity, row by row
 			name := m.Column + "_x_" + m.Times
