@@ -23,7 +23,7 @@ var entityNouns = setOf("respondent", "participant", "individual", "person", "su
 	"item", "product", "book", "movie", "film", "song", "album", "restaurant", "hotel", "listing", "app", "recipe",
 	"passenger", "traveler", "traveller", "account", "shipment", "parcel", "package", "consignment",
 	"delivery", "order", "booking", "reservation", "transaction", "trip", "flight", "claim", "loan",
-	"invoice", "commune", "village", "parish", "staff", "tumour", "tumor", "note", "banknote", "appointment", "appt")
+	"invoice", "commune", "village", "parish", "staff")
 
 // isEntityNoun reports whether w, singular or plural, names a unit of
 // observation.
