@@ -164,17 +164,17 @@ func (s *scope) daily(cols []string, extraWhere string) string {
 // i's values in the rows of its set and NULL in the others; g, the
 // GROUPING bits of the columns, tells the sets apart (see dailySet).
 func (s *scope) dailySets(exprs []string) string {
+	// The sets name the expressions, not their aliases: GROUP BY reads
+	// a name as a column of the tables first (a column called day).
 	cols := make([]string, len(exprs))
-	names := make([]string, len(exprs))
 	sets := make([]string, len(exprs))
 	for i, e := range exprs {
-		names[i] = fmt.Sprintf("v%d", i)
-		cols[i] = e + " AS " + names[i]
-		sets[i] = "(" + names[i] + ", day)"
+		cols[i] = fmt.Sprintf("%s AS v%d", e, i)
+		sets[i] = "(" + e + ", " + s.day() + ")"
 	}
 	w := s.where(s.in(s.base) + " OR " + s.in(s.cmp))
 	return fmt.Sprintf("SELECT %s, GROUPING(%s) AS g, %s AS day, %s\nFROM %s\nWHERE %s\nGROUP BY GROUPING SETS (%s)\nORDER BY ALL",
-		strings.Join(cols, ", "), strings.Join(names, ", "), s.day(), s.measures(), s.from(), w, strings.Join(sets, ", "))
+		strings.Join(cols, ", "), strings.Join(exprs, ", "), s.day(), s.measures(), s.from(), w, strings.Join(sets, ", "))
 }
 
 // dailySet is the index of the expression whose grouping set a row of
