@@ -759,9 +759,15 @@ func (e *Engine) textCounts(ctx context.Context, name string, cols []string, may
 			where(fmt.Sprintf("%s AND TRY_CAST(%s AS DOUBLE) IS NULL", value, v)),
 			where(fmt.Sprintf("%s AND NOT regexp_full_match(%s, '[+-]?[0-9]+')", value, v)))
 	}
-	from := quoteIdent(name)
+	query := "SELECT " + strings.Join(append(sel, tops...), ", ") + " FROM " + quoteIdent(name)
 	if byValue {
-		from = "(" + strings.Join(groups, " UNION ALL ") + ")"
+		// The groups are materialized before the counts: read straight
+		// from the UNION ALL, each of its GROUP BYs is a pipeline of its
+		// own with its own state of every aggregate (six of them sorted
+		// lists), a fixed cost that was half the query on a small table
+		// (0.035-0.045 CPU s at 2,000 rows, 0.019-0.025 materialized;
+		// 0.01-0.02 less at 500,000 rows too).
+		query = "WITH g AS MATERIALIZED (" + strings.Join(groups, " UNION ALL ") + ") SELECT " + strings.Join(append(sel, tops...), ", ") + " FROM g"
 	}
 	got := make([]int64, len(sel))
 	dest := make([]any, len(sel), len(sel)+len(tops))
@@ -773,7 +779,7 @@ func (e *Engine) textCounts(ctx context.Context, name string, cols []string, may
 	for i := range len(tops) / 4 {
 		dest = append(dest, &distinct[i], &top[i], &nonNull[i], &undated[i])
 	}
-	if err := e.db.QueryRowContext(ctx, "SELECT "+strings.Join(append(sel, tops...), ", ")+" FROM "+from).Scan(dest...); err != nil {
+	if err := e.db.QueryRowContext(ctx, query).Scan(dest...); err != nil {
 		return fmt.Errorf("duckdb: text columns of %s: %w", name, err)
 	}
 	for i, c := range cols {

@@ -61,15 +61,24 @@ func (r *run) checkQuality(ctx context.Context) (stepResult, error) {
 	res.addQuery("overall metric per day", r.overall.rec, fmt.Sprintf("%d baseline days and %d comparison days with rows", len(base), len(cmp)))
 
 	// Per dimension: missing days and vanished or new categories.
+	var checked []*Dim
 	for _, d := range r.dims {
-		if d.Cardinality > maxQualityCardinality {
-			continue
+		if d.Cardinality <= maxQualityCardinality {
+			checked = append(checked, d)
 		}
-		found, err := r.dimensionDays(ctx, d, baseDates, cmpDates, &res)
+	}
+	for _, batch := range r.dayBatches(checked) {
+		days, err := r.valueDays(ctx, batch, &res)
 		if err != nil {
 			return res, err
 		}
-		issues = append(issues, found...)
+		for i, d := range batch {
+			found, err := r.dimensionDays(d, days[i], baseDates, cmpDates)
+			if err != nil {
+				return res, err
+			}
+			issues = append(issues, found...)
+		}
 	}
 	// Per table of the metric: nulls and duplicates.
 	for _, t := range r.metric.Tables {
@@ -146,14 +155,83 @@ func (r *run) materialIssue(is qualityIssue) bool {
 	return safeShare(is.impact, r.overall.change.Change) >= 0.1
 }
 
-// dimensionDays checks one dimension's values for missing days and for
-// categories that appear or vanish.
-func (r *run) dimensionDays(ctx context.Context, d *Dim, baseDates, cmpDates []string, res *stepResult) ([]qualityIssue, error) {
-	q, rec, err := r.rec.query(ctx, "days with rows per value of "+d.Name, r.scope.daily([]string{d.Expr + " AS value"}, ""))
+// maxValueDays bounds the rows valueDays expects of one query: the
+// dimensions' values (at most maxQualityCardinality each) times the
+// days of both periods, added up over the dimensions it reads together.
+const maxValueDays = 200_000
+
+// dayBatches splits dims into the groups valueDays reads with one query
+// each: in order, as many as the estimated rows allow (one at least).
+func (r *run) dayBatches(dims []*Dim) [][]*Dim {
+	days := int64(r.scope.base.Days() + r.scope.cmp.Days())
+	var out [][]*Dim
+	var rows int64
+	for _, d := range dims {
+		n := (d.Cardinality + 1) * days
+		if len(out) == 0 || rows+n > maxValueDays {
+			out, rows = append(out, nil), 0
+		}
+		out[len(out)-1] = append(out[len(out)-1], d)
+		rows += n
+	}
+	return out
+}
+
+// valueDayRows are one dimension's rows of the measures per value and
+// day (value, day, num, den, n), and the query they came from.
+type valueDayRows struct {
+	q   *quarry.QueryResult
+	rec record
+}
+
+// valueDays reads the measures per value and day of each of dims: one
+// dimension with a query of its own; several in one scan, a grouping
+// set each (scope.dailySets), whose rows are each dimension's rows as
+// its own query would have returned them, in the same order.
+func (r *run) valueDays(ctx context.Context, dims []*Dim, res *stepResult) ([]valueDayRows, error) {
+	names := make([]string, len(dims))
+	exprs := make([]string, len(dims))
+	for i, d := range dims {
+		names[i], exprs[i] = d.Name, d.Expr
+	}
+	purpose := "days with rows per value of " + strings.Join(names, ", ")
+	if len(dims) == 1 {
+		q, rec, err := r.rec.query(ctx, purpose, r.scope.daily([]string{dims[0].Expr + " AS value"}, ""))
+		if err != nil {
+			return nil, err
+		}
+		res.addQuery(purpose, rec, fmt.Sprintf("%d value-days", len(q.Rows)))
+		return []valueDayRows{{q: q, rec: rec}}, nil
+	}
+	q, rec, err := r.rec.query(ctx, purpose, r.scope.dailySets(exprs))
 	if err != nil {
 		return nil, err
 	}
-	res.addQuery("days with rows per value of "+d.Name, rec, fmt.Sprintf("%d value-days", len(q.Rows)))
+	out := make([]valueDayRows, len(dims))
+	for i := range out {
+		out[i] = valueDayRows{q: &quarry.QueryResult{Columns: []string{"value", "day", "num", "den", "n"}, Rows: [][]any{}}, rec: rec}
+	}
+	n := len(dims)
+	for _, row := range q.Rows {
+		g, _ := row[n].(int64)
+		i := dailySet(g, n)
+		if i < 0 {
+			return nil, fmt.Errorf("investigate: a row of %s in no grouping set (%v)", purpose, row[n])
+		}
+		out[i].q.Rows = append(out[i].q.Rows, []any{row[i], row[n+1], row[n+2], row[n+3], row[n+4]})
+	}
+	counts := make([]string, n)
+	for i, d := range dims {
+		counts[i] = fmt.Sprintf("%d of %s", len(out[i].q.Rows), d.Name)
+	}
+	res.addQuery(purpose, rec, "value-days: "+strings.Join(counts, ", "))
+	return out, nil
+}
+
+// dimensionDays checks one dimension's values for missing days and for
+// categories that appear or vanish, from its rows of valueDays.
+func (r *run) dimensionDays(d *Dim, days valueDayRows, baseDates, cmpDates []string) ([]qualityIssue, error) {
+	q, rec := days.q, days.rec
 	segs := map[string]*drill.SegmentDays{}
 	cats := map[string]*drill.CategoryCount{}
 	perDay := map[string]map[string]float64{} // segment -> day -> numerator

@@ -158,6 +158,38 @@ func (s *scope) daily(cols []string, extraWhere string) string {
 	return fmt.Sprintf("SELECT %s%s AS day, %s\nFROM %s\nWHERE %s\nGROUP BY ALL\nORDER BY ALL", sel, s.day(), s.measures(), s.from(), w)
 }
 
+// dailySets returns one query of what daily gives for each of exprs
+// grouped with the day (selected as value), in one scan of the rows: a
+// grouping set of (v<i>, day) per expression. Column i holds expression
+// i's values in the rows of its set and NULL in the others; g, the
+// GROUPING bits of the columns, tells the sets apart (see dailySet).
+func (s *scope) dailySets(exprs []string) string {
+	// The sets name the expressions, not their aliases: GROUP BY reads
+	// a name as a column of the tables first (a column called day).
+	cols := make([]string, len(exprs))
+	sets := make([]string, len(exprs))
+	for i, e := range exprs {
+		cols[i] = fmt.Sprintf("%s AS v%d", e, i)
+		sets[i] = "(" + e + ", " + s.day() + ")"
+	}
+	w := s.where(s.in(s.base) + " OR " + s.in(s.cmp))
+	return fmt.Sprintf("SELECT %s, GROUPING(%s) AS g, %s AS day, %s\nFROM %s\nWHERE %s\nGROUP BY GROUPING SETS (%s)\nORDER BY ALL",
+		strings.Join(cols, ", "), strings.Join(exprs, ", "), s.day(), s.measures(), s.from(), w, strings.Join(sets, ", "))
+}
+
+// dailySet is the index of the expression whose grouping set a row of
+// dailySets over n expressions belongs to, from its GROUPING bits g (a
+// bit per column, the first the highest, set where the column is not
+// grouped); -1 if none.
+func dailySet(g int64, n int) int {
+	for i := range n {
+		if g == (int64(1)<<n-1)^(int64(1)<<(n-1-i)) {
+			return i
+		}
+	}
+	return -1
+}
+
 // segmentCond renders a segment as an SQL condition over dims.
 func segmentCond(seg []dimValue) string {
 	parts := make([]string, len(seg))
