@@ -301,6 +301,7 @@ func parse(text string, s Schema, now time.Time) (*Intent, error) {
 		p.groups,
 		p.eventRates,
 		p.measures,
+		p.priceOfAmount,
 		p.impliedMeasure,
 		p.extremeOfOneRow,
 		p.whenOfAnExtreme,

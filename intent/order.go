@@ -696,3 +696,37 @@ func (p *parser) aggregateBefore(i int) bool {
 		return averageWords[t.low] || t.low == "median" || t.low == "minimum" || t.low == "maximum" || t.low == "min" || t.low == "max"
 	})
 }
+
+// priceOfAmount reads "price" or "cost" right before a "per" of a
+// column of litres, kilos or units, in a table with no price but an amount paid, as that
+// amount: "average price per litre" over (litres, amt_eur) is the total
+// paid over the total litres.
+func (p *parser) priceOfAmount() error {
+	r := p.ratio
+	if r == nil || r.row || len(p.in.Measures) > 0 || p.t == nil {
+		return nil
+	}
+	per := p.columnByName(r.col)
+	if per == nil || !slices.ContainsFunc(nameWords(per.Name), func(w string) bool {
+		u := unitSpellings[w]
+		return quantityWords[w] || u == "liters" || u == "kilograms" || u == "pounds" || u == "grams"
+	}) {
+		return nil // "price per km" over an odometer: no total of it
+	}
+	k := r.pos - 1
+	if k < 0 || !p.free(k) || p.low(k) != "price" && p.low(k) != "cost" {
+		return nil
+	}
+	c := p.moneyColumn()
+	if c == nil || nonAdditive(c) || c.Name == r.col || slices.ContainsFunc(nameWords(c.Name), func(w string) bool { return w == "price" || w == "cost" }) {
+		return nil
+	}
+	p.in.Measures = append(p.in.Measures, Measure{Column: c.Name, Agg: "sum"})
+	from := k
+	if averageWords[p.low(k-1)] {
+		from = k - 1
+	}
+	p.use(from, k+1)
+	p.understood(from, fmt.Sprintf("%s -> the amount paid, %s", p.src(from, k+1), c.Name), p.src(from, k+1))
+	return nil
+}

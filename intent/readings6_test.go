@@ -297,3 +297,15 @@ func TestReviewSix(t *testing.T) {
 		Parse(text, teams, now) // no panic
 	}
 }
+
+// TestPriceOfAnAmountPaid: "average price per litre" over a table of
+// fills with the amount paid and the litres is the total paid over the
+// total litres; "price per km" over an odometer is reported.
+func TestPriceOfAnAmountPaid(t *testing.T) {
+	s := schemaOf("fleet_fuel", Column{Name: "depot", Type: "string", Values: []string{"York", "Hull"}},
+		Column{Name: "litres", Type: "float", Min: "5", Max: "90"}, Column{Name: "amt_eur", Type: "float", Min: "5", Max: "200"},
+		Column{Name: "odo_km", Type: "integer", Min: "1000", Max: "300000"})
+	understoodAll(t, []parseCase{{"avg price per litre by depot", s, want{Table: "fleet_fuel",
+		Measures: []Measure{{Column: "amt_eur", Agg: "sum", Per: "litres"}}, GroupBy: []Group{{"depot", ""}}}}})
+	reported(t, s, "price per km", "total amt_eur and cost per litre")
+}
