@@ -309,3 +309,10 @@ func TestPriceOfAnAmountPaid(t *testing.T) {
 		Measures: []Measure{{Column: "amt_eur", Agg: "sum", Per: "litres"}}, GroupBy: []Group{{"depot", ""}}}}})
 	reported(t, s, "price per km", "total amt_eur and cost per litre")
 }
+
+// TestWhoPaid: "we paid" after a measure says how it came about.
+func TestWhoPaid(t *testing.T) {
+	s := schemaOf("fuel", Column{Name: "depot", Type: "string", Values: []string{"York", "Hull"}}, Column{Name: "amt_eur", Type: "float", Min: "5", Max: "200"})
+	understoodAll(t, []parseCase{{"total amt_eur we paid by depot", s, want{Table: "fuel", Measures: []Measure{{Column: "amt_eur", Agg: "sum"}},
+		GroupBy: []Group{{"depot", ""}}}}})
+}

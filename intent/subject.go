@@ -414,6 +414,10 @@ var accrualVerbs = setOf("scored", "owned", "earned", "paid", "spent", "incurred
 	"generated", "consumed", "used", "held", "kept", "carried", "hauled", "shipped", "delivered", "raised", "donated",
 	"operate", "operated", "published", "authored", "written", "won", "played", "attended")
 
+// pronouns open a clause of how a measure came about: "the price we
+// paid".
+var pronouns = setOf("we", "they", "you", "i")
+
 // pooling go before "both years", "all months": every period at once;
 // "ordered in both years" is in each of them, not pooled.
 var pooling = setOf("across", "over")
@@ -576,6 +580,10 @@ func (p *parser) asides() error {
 			// value, a share of the rows that have it, left to be reported
 		case valueNouns[w] && i > 0 && p.toks[i-1].used && p.toks[i-1].kind == kWord:
 			// "CPU models", "star rating": what the column before holds
+		case accrualVerbs[w] && i > 0 && p.free(i-1) && pronouns[p.low(i-1)] && len(p.in.Measures) > 0:
+			// "the price per litre we paid": how the measure came about
+			p.use(i-1, i)
+			p.understood(i-1, fmt.Sprintf("%s -> how the measure came about", p.src(i-1, i+1)), p.src(i-1, i+1))
 		case accrualVerbs[w] && p.afterRead(i):
 			// "points scored", "DVDs owned", "babies were born": how the
 			// measure or the rows came to be
