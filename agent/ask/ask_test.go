@@ -770,3 +770,29 @@ func TestWhatExtractionLeavesIsRead(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { checkAnswers(t, c.docs, c.cases) })
 	}
 }
+
+// TestANounAsksWhatItsVerbSays: a question names an action by its noun
+// ("the creation of the ledger", "the installation of the bird lists",
+// "the file's specification") where the manual says the verb (create,
+// install, specifies): kestrel, written for this test, answers them.
+func TestANounAsksWhatItsVerbSays(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "kestrel-manual.txt", "quill-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		{"Which command handles the creation of the ledger?", "kestrel init"},
+		{"Where does the installation of the bird lists go?", "/usr/share/kestrel/lists"},
+		{"Where is the specification of the settings file's syntax?", "kestrel-settings(5)"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want %q", c.question, q.AnswerType, firstLine(q.Answer), c.first)
+		}
+	}
+}

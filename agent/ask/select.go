@@ -1065,7 +1065,12 @@ var gluedNouns = []string{"guide", "userguide", "manual", "howto", "tutorial", "
 // stem is a word's English stem, of its American spelling and of the
 // word an irregular form is of: "colour" and "colors" are one word, and
 // "lives" and "life", "January" and "Jan".
-func stem(w string) string { return english.Stem(retrieve.Lemma(w), false) }
+// A noun made of a verb is stemmed as the verb ("installation" and
+// "install", "description" and "describe": nominal.go).
+func stem(w string) string {
+	l := retrieve.Lemma(w)
+	return verbStem(l, english.Stem(l, false))
+}
 
 // stemsOf is the set of the words' stems, each stemmed once: a word of a
 // question is in a text when its stem is ("released" for "release"), not

@@ -696,3 +696,24 @@ func TestACaptionIsNoAnswer(t *testing.T) {
 		t.Errorf("units(%q) = %v; want the line with CONFIG_HZ=243", text, us)
 	}
 }
+
+// TestMissingReadsANounAsItsVerb: a question's noun is in a passage that
+// says its verb (creation: create, specification: specifies), which the
+// stemmer does not relate.
+func TestMissingReadsANounAsItsVerb(t *testing.T) {
+	for _, c := range []struct{ word, text string }{
+		{"creation", "Run init to create the ledger."},
+		{"specification", "The manual specifies the syntax."},
+		{"definition", "Each macro is defined once."},
+		{"description", "The file is described in section 5."},
+		{"compressor", "It compresses the archive."},
+		{"usage", "Use the perch option."},
+	} {
+		if got := missing([]string{c.word}, c.text); len(got) > 0 {
+			t.Errorf("missing(%q, %q) = %q; want none", c.word, c.text, got)
+		}
+	}
+	if got := missing([]string{"configure"}, "The feature is new."); len(got) != 1 {
+		t.Errorf("missing(configure, feature) = %q; want configure", got)
+	}
+}
