@@ -127,6 +127,12 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	opts := options(questionText)
 	modifies := modifiers(questionText)
 	things := namedThings(questionText)
+	// A question that asks for a value (a number, a size, a date, a
+	// name, a version, a default) is answered by a line that gives one.
+	valueAsked := kind.any() || asked.any() || kind.size || kind.counted != ""
+	givesValue := func(s string) bool {
+		return kind.fits(s) || asked.any() && asked.held(s) || kind.size && measureRe.MatchString(s) || kind.counts(s)
+	}
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers
 	// A name or a code asked about is matched whole: "ConTeXt" is not
@@ -194,6 +200,18 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				// A line is scored as it is quoted: with what it points
 				// back to, what it introduces, the release that dates it.
 				quote := u.quote(kind)
+				toldAs := told(quote, u.next)
+				if at := slices.IndexFunc(u.after, givesValue); valueAsked && at >= 0 && isProse(quote) && !givesValue(quote) &&
+					len(missing(content, quote)) < min(len(content), len(missing(content, u.after[at]))) && !strings.HasSuffix(u.after[at], "?") {
+					// A line about the thing asked for (more of the
+					// question's words than the next) that gives no value
+					// of the kind asked is read up to the sentence after
+					// it that does: "The defaultcolor option defines the
+					// default color for authors." and "The default color
+					// is blue."
+					quote += " " + strings.Join(u.after[:at+1], " ")
+					toldAs = quote
+				}
 				// The sentence before it and those above it in its
 				// paragraph set its scene: "That data includes a
 				// timestamp (in microseconds)" two sentences after "A
@@ -229,7 +247,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 					}
 				}
 				if len(u.text) >= 8 && w > 0 {
-					found = append(found, unit{u.text, quote, told(quote, u.next), pi, ci, w + 0.3*p.Score - 0.1*float64(pi), held})
+					found = append(found, unit{u.text, quote, toldAs, pi, ci, w + 0.3*p.Score - 0.1*float64(pi), held})
 				}
 				prev = u.text
 				before = append(before, u.text)
@@ -281,6 +299,12 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	// page view highlights.
 	cites[0].TextPreview = clipWords(found[0].text, room.PreviewChars)
 	return Answer{Text: strings.TrimSpace(b.String()), Type: room.AnswerGrounded, Citations: cites}
+}
+
+// isProse reports whether a line is a sentence of prose, not a line of
+// code nor a table's row: a few words ending with a full stop.
+func isProse(l string) bool {
+	return strings.HasSuffix(l, ".") && len(strings.Fields(l)) >= 4
 }
 
 // lineNumberRe finds a listing's line number before a line of TeX code:

@@ -796,3 +796,28 @@ func TestANounAsksWhatItsVerbSays(t *testing.T) {
 		}
 	}
 }
+
+// TestTheLineAfterGivesTheValue: a sentence about the thing asked for
+// that only announces it is quoted with the one after it that gives the
+// value asked for, and a line alone under one ending in ":" is what it
+// introduces, not a heading.
+func TestTheLineAfterGivesTheValue(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "kestrel-manual.txt", "quill-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		{"What is the default colour of the counts in reports?", "green"},
+		{"What must the first line of a doubtful sighting's note read?", "DOUBTFUL"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want %q", c.question, q.AnswerType, firstLine(q.Answer), c.first)
+		}
+	}
+}

@@ -142,7 +142,7 @@ var (
 	// is 0.5em", "Default: quantum", "(default)", "defaults to", "by
 	// default, nodes are ellipses", "initially empty", a table's row
 	// under a "Default" column ("Name shape; Default ellipse; ...").
-	defaultValueRe = regexp.MustCompile(`(?i)\bdefaults?(\s+(value|setting|size|width|value is))?\s*(is|was|are|:|=|\(|,|of\s+[\d.]|\s[\d.])|\(default\)|\bdefaults?\s+to\b|\bby default\b|\binitially\s|\bdefault\s+[\\\d.]|\bdefault\s+[^\s;]+(;|$)`)
+	defaultValueRe = regexp.MustCompile(`(?i)\bdefaults?(\s+(value|setting|size|width|value is))?\s*(is|was|are|:|=|\(|,|of\s+[\d.]|\s[\d.])|\(default\)|\bdefaults?\s+to\b|\bby default\b|\binitially\s|\bdefault\s+[\\\d.]|\bdefault\s+[^\s;]+(;|$)|\bdefault\s+[a-z]+\s+(is|are)\s+[^\s.,;]+[.;]?$`)
 )
 
 // givesDefault reports whether a line says what a default is, not only

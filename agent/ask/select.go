@@ -566,6 +566,11 @@ type piece struct {
 	para int
 	// next is what the piece is quoted with when it is short (told).
 	next string
+	// after are the two sentences after it under its heading, in its
+	// paragraph or the next: what gives the value a line about the
+	// thing asked for only announces ("The default color is blue."
+	// after "The defaultcolor option defines the default color").
+	after []string
 	// term is the term of a list's entry the piece is of, when it is in
 	// the paragraph right under it.
 	term string
@@ -661,9 +666,16 @@ func units(text string) []piece {
 	for _, raw := range strings.Split(text, "\n") {
 		widest = max(widest, utf8.RuneCountInString(strings.TrimSpace(raw)))
 	}
+	// introduced reports whether the last sentence ends in ":", which
+	// introduces the line alone below it: no heading but what it says
+	// ("the first line of the macro file must contain the comment:" and
+	// "/*NOREXX*/").
+	introduced := func() bool {
+		return len(out) > 0 && out[len(out)-1].para == paras && strings.HasSuffix(out[len(out)-1].text, ":")
+	}
 	flush := func() {
 		switch {
-		case len(para) == 1 && isHeading(para[0]):
+		case len(para) == 1 && isHeading(para[0]) && !introduced():
 			heading, headed = para[0], paras
 		case len(para) > 0:
 			paras++
@@ -738,6 +750,9 @@ func units(text string) []piece {
 	for i := range out {
 		if i > 0 && out[i-1].para == out[i].para-1 && out[i-1].heading == out[i].heading && out[i].above == "" {
 			out[i].above = out[i-1].text
+		}
+		for j := i + 1; j < len(out) && j <= i+2 && out[j].heading == out[i].heading && out[j].para <= out[i].para+1; j++ {
+			out[i].after = append(out[i].after, out[j].text)
 		}
 		if i+1 < len(out) && out[i+1].heading == out[i].heading && (out[i+1].para == out[i].para || describes(out[i].text, out[i+1].text)) {
 			// the sentence after it in its paragraph, or what describes
