@@ -128,10 +128,11 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	modifies := modifiers(questionText)
 	things := namedThings(questionText)
 	// A question that asks for a value (a number, a size, a date, a
-	// name, a version, a default) is answered by a line that gives one.
-	valueAsked := kind.any() || asked.any() || kind.size || kind.counted != ""
+	// name, a version, a default, a list) is answered by a line that
+	// gives one.
+	valueAsked := kind.any() || asked.any() || kind.size || kind.counted != "" || kind.list
 	givesValue := func(s string) bool {
-		return kind.fits(s) || asked.any() && asked.held(s) || kind.size && measureRe.MatchString(s) || kind.counts(s)
+		return kind.fits(s) || asked.any() && asked.held(s) || kind.size && measureRe.MatchString(s) || kind.counts(s) || kind.list && hasList(s)
 	}
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers

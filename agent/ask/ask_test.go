@@ -811,6 +811,32 @@ func TestTheLineAfterGivesTheValue(t *testing.T) {
 	for _, c := range []struct{ question, first string }{
 		{"What is the default colour of the counts in reports?", "green"},
 		{"What must the first line of a doubtful sighting's note read?", "DOUBTFUL"},
+		// Several things asked for are given by a list.
+		{"Which formats can Kestrel export the ledger in?", "CSV, JSON"},
+	} {
+		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
+			t.Errorf("%q: %s, first line %q; want %q", c.question, q.AnswerType, firstLine(q.Answer), c.first)
+		}
+	}
+}
+
+// TestALineIsQuotedWithWhatItPointsTo: a sentence that introduces what
+// follows without a colon ("listed below") is quoted with it, and one
+// that points back ("Both of them") with the sentence before it.
+func TestALineIsQuotedWithWhatItPointsTo(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "kestrel-manual.txt", "quill-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ question, first string }{
+		{"Does Kestrel know about feeder kinds?", "Tube, tray and suet"},
+		{"Is every visit of a bird at a tray feeder counted as one sighting?", "Tube, tray and suet"},
 	} {
 		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
 		if err != nil {

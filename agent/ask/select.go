@@ -404,6 +404,9 @@ type wants struct {
 	// counted is what "How many X ...?" counts, which a line that
 	// answers puts after its number ("7500 glyphs", "two colors").
 	counted string
+	// list: "Which packages does R load?", "What kinds of fog ...?" ask
+	// for several things, which a line gives as a list (hasList).
+	list bool
 	// code: "Which option ...?" asks for a thing a manual writes as
 	// code, which a line that answers names (things.go); the question's
 	// own words, which name none.
@@ -452,6 +455,7 @@ func wantOf(question string) wants {
 	if m := countedRe.FindStringSubmatch(question); m != nil {
 		k.counted = strings.ToLower(m[1])
 	}
+	k.list = asksList(question)
 	if thingAskRe.MatchString(question) {
 		k.code = map[string]bool{}
 		for _, w := range retrieve.Words(question) {
@@ -539,6 +543,9 @@ func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	}
 	if k.gives(u) || k.fallback && defaultRe.MatchString(u) {
 		s *= 1.5
+	}
+	if k.list && hasList(u) {
+		s *= 1.5 // "Which packages are loaded?": "grDevices, graphics, stats and methods", not "the set of packages loaded"
 	}
 	if k.counts(u) {
 		s *= 1.5 // "How many glyphs ...?": "approximately 7500 glyphs", not "12 pt fonts with many glyphs"
@@ -762,7 +769,7 @@ func units(text string) []piece {
 		if i > 0 && pointsBackRe.MatchString(out[i].text) && out[i-1].heading == out[i].heading && !strings.HasSuffix(out[i-1].text, ":") {
 			out[i].lead = out[i-1].text
 		}
-		if !strings.HasSuffix(out[i].text, ":") {
+		if !strings.HasSuffix(out[i].text, ":") && !followingRe.MatchString(out[i].text) {
 			continue
 		}
 		var more []string
@@ -818,7 +825,12 @@ func startsLower(l string) bool {
 func indent(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
 
 // pointsBackRe finds a sentence that starts by pointing at the one before.
-var pointsBackRe = regexp.MustCompile(`^(This|It|These|That|Such|They|Its|Their)\s`)
+var pointsBackRe = regexp.MustCompile(`^(This|It|These|That|Those|Such|They|Its|Their|Both|The (former|latter)|(The|Each|All|Either|Neither|None|One|Some|Most|Many) of (these|those|them|which))\b`)
+
+// followingRe finds a sentence that introduces what follows it, as one
+// ending in ":" does: "The options below are accepted.", "It works as
+// follows."
+var followingRe = regexp.MustCompile(`(?i)\b(the following|as follows|(listed|shown|given) below|below are)\b`)
 
 // isHeading reports whether a line alone is a heading: a few words, no
 // full stop, no number; or a section's or a release's number and a few

@@ -717,3 +717,32 @@ func TestMissingReadsANounAsItsVerb(t *testing.T) {
 		t.Errorf("missing(configure, feature) = %q; want configure", got)
 	}
 }
+
+// TestAsksList: a question for several things of a kind asks for a list;
+// one for a thing, a count or a yes does not.
+func TestAsksList(t *testing.T) {
+	for q, want := range map[string]bool{
+		"Which packages does R load at startup by default?": true,
+		"What kinds of fog can Tachyon render?":             true,
+		"In which file formats can surf save images?":       true,
+		"What are the phases of a run?":                     true,
+		"Which package handles the line spacing?":           false,
+		"How many packages are loaded?":                     false,
+		"What is the default colour?":                       false,
+		"Does the ledger keep its settings?":                false,
+	} {
+		if got := asksList(q); got != want {
+			t.Errorf("asksList(%q) = %v; want %v", q, got, want)
+		}
+	}
+	for u, want := range map[string]bool{
+		"The formats are CSV, JSON and plain text.":        true,
+		"It saves TIFF, PBM.":                              false,
+		"surf can store black and white images.":           false,
+		"Resistors : 560, 1k, 2.2k, 10k, 51k and 200 kOhm": true,
+	} {
+		if got := hasList(u); got != want {
+			t.Errorf("hasList(%q) = %v; want %v", u, got, want)
+		}
+	}
+}
