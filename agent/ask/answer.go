@@ -181,7 +181,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 			prev, itAsked, under := "", "", ""
 			var before []string // the lines above it in its paragraph
 			para := 0
-			for _, u := range units(c.Text) {
+			for _, u := range units(carriedText(c.Context, c.Text)) {
 				if u.para != para {
 					before, para = nil, u.para
 				}

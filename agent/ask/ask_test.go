@@ -847,3 +847,22 @@ func TestALineIsQuotedWithWhatItPointsTo(t *testing.T) {
 		}
 	}
 }
+
+// TestATableCutByAPageBreakKeepsItsHeader: rows on the page after their
+// table's header are read with it: "How much memory does unpacking at
+// level -4 need?" is answered by the row of -4, labelled.
+func TestATableCutByAPageBreakKeepsItsHeader(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "gravel-reference.txt", "quill-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := svc.Ask(ctx, owner.ID, r.ID, "How much unpack memory does level -4 need?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first := firstLine(q.Answer); q.AnswerType != room.AnswerGrounded || !strings.Contains(first, "Unpack memory 3400k") || len(q.Citations) == 0 || q.Citations[0].PageNumber != 2 {
+		t.Errorf("%s, first line %q, citations %+v; want the -4 row read with its header, page 2", q.AnswerType, first, q.Citations)
+	}
+}

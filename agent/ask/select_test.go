@@ -746,3 +746,20 @@ func TestAsksList(t *testing.T) {
 		}
 	}
 }
+
+// TestCarriedHeader: a page that starts with a table's rows carries the
+// header of the table the page before ends in; a page that starts with
+// prose, or follows one that ends in prose, carries none.
+func TestCarriedHeader(t *testing.T) {
+	prev := "Some prose.\n\n   Level    Pack    Unpack\n   -1       1100k   500k\n   -2       2000k   900k\n\n      7\n"
+	for _, c := range []struct{ prev, page, want string }{
+		{prev, "   -3       3800k   1700k\n", "   Level    Pack    Unpack"},
+		{prev, "The level is chosen with -L.\n", ""},
+		{"Some prose ends the page.\n", "   -3       3800k   1700k\n", ""},
+		{prev, "   Level    Pack    Unpack\n   -3       3800k   1700k\n", ""},
+	} {
+		if got := CarriedHeader(c.prev, c.page); got != c.want {
+			t.Errorf("CarriedHeader(%q, %q) = %q; want %q", c.prev, c.page, got, c.want)
+		}
+	}
+}
