@@ -202,22 +202,30 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				// back to, what it introduces, the release that dates it.
 				quote := u.quote(kind)
 				toldAs := told(quote, u.next)
-				if at := slices.IndexFunc(u.after, givesValue); valueAsked && at >= 0 && isProse(quote) && !givesValue(quote) &&
-					len(missing(content, quote)) < min(len(content), len(missing(content, u.after[at]))) && !strings.HasSuffix(u.after[at], "?") {
+				extended := false
+				if at := slices.IndexFunc(u.after, givesValue); valueAsked && at >= 0 && isProse(quote) && !givesValue(quote) && !strings.HasSuffix(u.after[at], "?") {
 					// A line about the thing asked for (more of the
-					// question's words than the next) that gives no value
-					// of the kind asked is read up to the sentence after
-					// it that does: "The defaultcolor option defines the
+					// question's words than the sentence that gives the
+					// value, which has one of them) that gives no value of
+					// the kind asked is read up to the sentence after it
+					// that does: "The defaultcolor option defines the
 					// default color for authors." and "The default color
-					// is blue."
-					quote += " " + strings.Join(u.after[:at+1], " ")
-					toldAs = quote
+					// is blue." So long as the two fit in one quote.
+					rest := strings.Join(u.after[:at+1], " ")
+					focused := slices.Concat(strong, soft)
+					if lack := len(missing(focused, u.after[at])); lack < len(focused) && len(missing(focused, quote)) < lack && len(quote)+1+len(rest) <= quoteChars {
+						quote += " " + rest
+						toldAs, extended = quote, true
+					}
 				}
 				// The sentence before it and those above it in its
 				// paragraph set its scene: "That data includes a
 				// timestamp (in microseconds)" two sentences after "A
 				// handy function is thread_indent" says thread_indent's.
 				w := score(content, r, kind, quote+"\n"+itAsked, c.Context+"\n"+u.scene+"\n"+prev+"\n"+strings.Join(before, "\n"))
+				if extended {
+					w *= 0.8 // a line that answers with the one after it answers less than one that holds both
+				}
 				if len(missing(soft, about)) > 0 {
 					w /= 2 // a passage without one of the question's words answers when none with all of them does
 				}
