@@ -6,8 +6,8 @@ import "strings"
 // "the installation of a font" and "install a font", "a description of
 // each option" and "describes each option". Porter's stemmer, which the
 // index uses, relates some of them (installation, install) but not
-// others (creation, create; definition, define; specification, specify;
-// usage, use). verbForms gives the verbs a noun may be made of, which a
+// others (creation, create; definition, define; specification, specify).
+// VerbForms gives the verbs a noun may be made of, which a
 // search looks for when the room lacks the noun (agent/ask).
 
 // nominalRules make a noun's verbs: the noun's ending, what takes its
@@ -23,12 +23,12 @@ var nominalRules = []struct {
 	{"ition", []string{"e", ""}, 3},        // definition: define; addition: add
 	{"ssion", []string{"ss"}, 3},           // compression: compress
 	{"tion", []string{"t", "te"}, 4},       // selection: select; deletion: delete
-	{"age", []string{"e"}, 2},              // usage: use; storage: store
 }
 
-// verbForms returns the verbs w, a lower-case noun, may be made of, nil
-// when it has no noun's ending.
-func verbForms(w string) []string {
+// VerbForms returns the verbs w, a lower-case noun, may be made of, nil
+// when it has no noun's ending. Some are no words ("selecte" of
+// "selection"), which a search does not find.
+func VerbForms(w string) []string {
 	for _, r := range nominalRules {
 		stem, ok := strings.CutSuffix(w, r.suffix)
 		if !ok || len(stem) < r.min {

@@ -16,16 +16,15 @@ func TestVerbForms(t *testing.T) {
 		"description":   "describe",
 		"compression":   "compress",
 		"deletion":      "delete",
-		"usage":         "use",
 		"installation":  "install",
 	} {
 		if got := Spellings(w); !slices.Contains(got, want) {
 			t.Errorf("Spellings(%q) = %q; want %q among them", w, got, want)
 		}
 	}
-	for _, w := range []string{"station", "option", "page", "ledger"} {
-		if got := verbForms(w); got != nil {
-			t.Errorf("verbForms(%q) = %q; want none", w, got)
+	for _, w := range []string{"station", "option", "page", "ledger", "voltage"} {
+		if got := VerbForms(w); got != nil {
+			t.Errorf("VerbForms(%q) = %q; want none", w, got)
 		}
 	}
 }

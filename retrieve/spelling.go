@@ -87,7 +87,7 @@ func notIse(w, british string) bool {
 // nominal.go); then, for a name of letters and digits, the forms OCR may
 // read it in ("od1": odl, 0d1; ocr.go).
 func Spellings(w string) []string {
-	return append(append(append(spellings(w), otherForms(w)...), verbForms(w)...), ocrForms(w)...)
+	return append(append(append(spellings(w), otherForms(w)...), VerbForms(w)...), ocrForms(w)...)
 }
 
 func spellings(w string) []string {

@@ -204,16 +204,16 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				toldAs := told(quote, u.next)
 				extended := false
 				if at := slices.IndexFunc(u.after, givesValue); valueAsked && at >= 0 && isProse(quote) && !givesValue(quote) && !strings.HasSuffix(u.after[at], "?") {
-					// A line about the thing asked for (more of the
-					// question's words than the sentence that gives the
-					// value, which has one of them) that gives no value of
+					// A line about the thing asked for (half the
+					// question's words at least, more than the sentence
+					// that gives the value, which has one) that gives no value of
 					// the kind asked is read up to the sentence after it
 					// that does: "The defaultcolor option defines the
 					// default color for authors." and "The default color
 					// is blue." So long as the two fit in one quote.
 					rest := strings.Join(u.after[:at+1], " ")
 					focused := slices.Concat(strong, soft)
-					if lack := len(missing(focused, u.after[at])); lack < len(focused) && len(missing(focused, quote)) < lack && len(quote)+1+len(rest) <= quoteChars {
+					if lack, own := len(missing(focused, u.after[at])), len(missing(focused, quote)); lack < len(focused) && own < lack && 2*own <= len(focused) && len(quote)+1+len(rest) <= quoteChars {
 						quote += " " + rest
 						toldAs, extended = quote, true
 					}

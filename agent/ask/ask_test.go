@@ -836,7 +836,7 @@ func TestALineIsQuotedWithWhatItPointsTo(t *testing.T) {
 	}
 	for _, c := range []struct{ question, first string }{
 		{"Does Kestrel know about feeder kinds?", "Tube, tray and suet"},
-		{"Is every visit of a bird at a tray feeder counted as one sighting?", "Tube, tray and suet"},
+		{"Is every visit of a bird at a tray feeder counted as one sighting?", "Tube and tray feeders have perches"},
 	} {
 		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
 		if err != nil {

@@ -16,8 +16,9 @@ var (
 	// kindsOfRe asks for the kinds of a thing.
 	kindsOfRe = regexp.MustCompile(`(?i)^\s*(?:in\s+)?(?:which|what)\s+(?:kinds|types|sorts)\s+of\b`)
 	// pluralAskRe asks for things named in the plural: "Which file
-	// formats can ...", "What are the phases ...".
-	pluralAskRe = regexp.MustCompile(`(?i)^\s*(?:in\s+|from\s+|with\s+)?(?:which|what)\s+(?:are\s+the\s+)?(?:[\w-]+\s+){0,2}?([\w-]+s)\s+(?:are|were|do|does|did|can|could|may|must|should|will|is|in|of)\b`)
+	// formats can ...", "What are the phases ...", "What packages are
+	// ..."; not "In what increments do ...?", which asks for a measure.
+	pluralAskRe = regexp.MustCompile(`(?i)^\s*(?:in\s+|from\s+|with\s+)?(?:which\s+(?:[\w-]+\s+){0,2}?([\w-]+s)\s+(?:are|were|do|does|did|can|could|may|must|should|will|is|in|of)|what\s+(?:are\s+the\s+(?:[\w-]+\s+){0,2}?([\w-]+s)|(?:[\w-]+\s+){0,2}?([\w-]+s)\s+(?:are|were)))\b`)
 	// listPartRe parts a list's items: commas, semicolons, "and", "or",
 	// "&", bullets.
 	listPartRe = regexp.MustCompile(`[,;•]|\s(?:and|or|&)\s`)
@@ -32,7 +33,7 @@ func asksList(question string) bool {
 	if m == nil {
 		return false
 	}
-	w := strings.ToLower(m[1])
+	w := strings.ToLower(m[1] + m[2] + m[3])
 	return len(w) > 3 && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is") && !genericWords[w]
 }
 

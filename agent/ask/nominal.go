@@ -8,8 +8,8 @@ import "strings"
 // them (installation, install: instal) but leaves others apart: the -ion
 // it keeps short of a word's second syllable (creation, create: creat),
 // the -i of -ify (specification, specify: specif, specifi), -ition
-// (definition, define), -scription (description, describe), -age
-// (usage, use) and -or (compressor, compress). verbStem undoes those on a word's stem.
+// (definition, define), -scription (description, describe) and -or
+// (compressor, compress). verbStem undoes those on a word's stem.
 
 // verbStem returns s, the stem of the lower-case word w, as the stem of
 // the verb w is made of when w is a noun made of one, or s unchanged.
@@ -23,8 +23,6 @@ func verbStem(w, s string) string {
 		return strings.TrimSuffix(s, "ion") // creation: creat
 	case strings.HasSuffix(w, "or") && strings.HasSuffix(s, "or") && len(w) >= 8:
 		return strings.TrimSuffix(s, "or") // compressor: compress, allocator: allocat
-	case strings.HasSuffix(w, "age") && strings.HasSuffix(s, "ag") && len(s) >= 4:
-		return strings.TrimSuffix(s, "ag") + "e" // usage: use, storage: store
 	case strings.HasSuffix(s, "ifi"), strings.HasSuffix(s, "efi"):
 		return strings.TrimSuffix(s, "i") // specify: specif, as specification
 	}

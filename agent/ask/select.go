@@ -65,7 +65,11 @@ func RarityOf(ctx context.Context, st Store, roomID, question string) *Rarity {
 	// A word is in the chunks that spell it either way ("colour" in a
 	// room that says "color").
 	for _, t := range terms {
+		verbs := retrieve.VerbForms(t)
 		for _, v := range retrieve.Spellings(t)[1:] {
+			if slices.Contains(verbs, v) && chunks[t] > 0 {
+				continue // a noun the room says is as rare as it is, whatever its verb
+			}
 			if n, ok := chunks[v]; ok {
 				chunks[t] = min(chunks[t]+n, passages)
 			}
@@ -259,6 +263,7 @@ var commonVerbs = map[string]bool{"give": true, "gives": true, "gave": true, "ta
 // not say which of a thing the passage has the question means: "external"
 // of "external pointers" (other pointers are not the ones asked about).
 // With nothing to hold it to, every passage does.
+
 func answers(strong, soft []string, modifies map[string][]string, text string) bool {
 	if len(missing(strong, text)) > 0 {
 		return false
@@ -769,7 +774,7 @@ func units(text string) []piece {
 		if i > 0 && pointsBackRe.MatchString(out[i].text) && out[i-1].heading == out[i].heading && !strings.HasSuffix(out[i-1].text, ":") {
 			out[i].lead = out[i-1].text
 		}
-		if !strings.HasSuffix(out[i].text, ":") && !followingRe.MatchString(out[i].text) {
+		if !strings.HasSuffix(out[i].text, ":") && !(followingRe.MatchString(out[i].text) && i+1 < len(out) && listItemRe.MatchString(out[i+1].text)) {
 			continue
 		}
 		var more []string
@@ -827,10 +832,10 @@ func indent(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
 // pointsBackRe finds a sentence that starts by pointing at the one before.
 var pointsBackRe = regexp.MustCompile(`^(This|It|These|That|Those|Such|They|Its|Their|Both|The (former|latter)|(The|Each|All|Either|Neither|None|One|Some|Most|Many) of (these|those|them|which))\b`)
 
-// followingRe finds a sentence that introduces what follows it, as one
-// ending in ":" does: "The options below are accepted.", "It works as
-// follows."
-var followingRe = regexp.MustCompile(`(?i)\b(the following|as follows|(listed|shown|given) below|below are)\b`)
+// followingRe finds a sentence that introduces the list after it, as
+// one ending in ":" does: "It accepts the following options.", "The
+// kinds are listed below."
+var followingRe = regexp.MustCompile(`(?i)\b(the following( [\pL-]+){0,3}|as follows|(listed|shown|given) below)\.$`)
 
 // isHeading reports whether a line alone is a heading: a few words, no
 // full stop, no number; or a section's or a release's number and a few
