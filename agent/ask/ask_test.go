@@ -776,76 +776,33 @@ func TestWhatExtractionLeavesIsRead(t *testing.T) {
 // "the file's specification") where the manual says the verb (create,
 // install, specifies): kestrel, written for this test, answers them.
 func TestANounAsksWhatItsVerbSays(t *testing.T) {
-	ctx := context.Background()
-	svc, r, _ := acmeRoomOf(t, "kestrel-manual.txt", "quill-manual.txt")
-	owner, err := svc.EnsureUser(ctx, "owner")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct{ question, first string }{
-		{"Which command handles the creation of the ledger?", "kestrel init"},
-		{"Where does the installation of the bird lists go?", "/usr/share/kestrel/lists"},
-		{"Where is the specification of the settings file's syntax?", "kestrel-settings(5)"},
-	} {
-		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
-			t.Errorf("%q: %s, first line %q; want %q", c.question, q.AnswerType, firstLine(q.Answer), c.first)
-		}
-	}
+	checkAnswers(t, []string{"kestrel-manual.txt", "quill-manual.txt"}, map[string]string{
+		"Which command handles the creation of the ledger?":         "kestrel init",
+		"Where does the installation of the bird lists go?":         "/usr/share/kestrel/lists",
+		"Where is the specification of the settings file's syntax?": "kestrel-settings(5)",
+	})
 }
 
 // TestTheLineAfterGivesTheValue: a sentence about the thing asked for
 // that only announces it is quoted with the one after it that gives the
-// value asked for, and a line alone under one ending in ":" is what it
-// introduces, not a heading.
+// value asked for (a default, a list), and a line alone under one ending
+// in ":" is what it introduces, not a heading.
 func TestTheLineAfterGivesTheValue(t *testing.T) {
-	ctx := context.Background()
-	svc, r, _ := acmeRoomOf(t, "kestrel-manual.txt", "quill-manual.txt")
-	owner, err := svc.EnsureUser(ctx, "owner")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct{ question, first string }{
-		{"What is the default colour of the counts in reports?", "green"},
-		{"What must the first line of a doubtful sighting's note read?", "DOUBTFUL"},
-		// Several things asked for are given by a list.
-		{"Which formats can Kestrel export the ledger in?", "CSV, JSON"},
-	} {
-		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
-			t.Errorf("%q: %s, first line %q; want %q", c.question, q.AnswerType, firstLine(q.Answer), c.first)
-		}
-	}
+	checkAnswers(t, []string{"kestrel-manual.txt", "quill-manual.txt"}, map[string]string{
+		"What is the default colour of the counts in reports?":         "green",
+		"What must the first line of a doubtful sighting's note read?": "DOUBTFUL",
+		"Which formats can Kestrel export the ledger in?":              "CSV, JSON",
+	})
 }
 
-// TestALineIsQuotedWithWhatItPointsTo: a sentence that introduces what
-// follows without a colon ("listed below") is quoted with it, and one
-// that points back ("Both of them") with the sentence before it.
+// TestALineIsQuotedWithWhatItPointsTo: a sentence that introduces a list
+// without a colon ("listed below") is quoted with it, and one that
+// points back ("Both of them") with the sentence before it.
 func TestALineIsQuotedWithWhatItPointsTo(t *testing.T) {
-	ctx := context.Background()
-	svc, r, _ := acmeRoomOf(t, "kestrel-manual.txt", "quill-manual.txt")
-	owner, err := svc.EnsureUser(ctx, "owner")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct{ question, first string }{
-		{"Does Kestrel know about feeder kinds?", "Tube, tray and suet"},
-		{"Is every visit of a bird at a tray feeder counted as one sighting?", "Tube and tray feeders have perches"},
-	} {
-		q, err := svc.Ask(ctx, owner.ID, r.ID, c.question)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if q.AnswerType != room.AnswerGrounded || !strings.Contains(firstLine(q.Answer), c.first) {
-			t.Errorf("%q: %s, first line %q; want %q", c.question, q.AnswerType, firstLine(q.Answer), c.first)
-		}
-	}
+	checkAnswers(t, []string{"kestrel-manual.txt", "quill-manual.txt"}, map[string]string{
+		"Does Kestrel know about feeder kinds?":                              "Tube, tray and suet",
+		"Is every visit of a bird at a tray feeder counted as one sighting?": "Tube and tray feeders have perches",
+	})
 }
 
 // TestATableCutByAPageBreakKeepsItsHeader: rows on the page after their

@@ -263,7 +263,6 @@ var commonVerbs = map[string]bool{"give": true, "gives": true, "gave": true, "ta
 // not say which of a thing the passage has the question means: "external"
 // of "external pointers" (other pointers are not the ones asked about).
 // With nothing to hold it to, every passage does.
-
 func answers(strong, soft []string, modifies map[string][]string, text string) bool {
 	if len(missing(strong, text)) > 0 {
 		return false
