@@ -83,10 +83,11 @@ func notIse(w, british string) bool {
 // it has one: "colour" and "color", "color" and "colour". The other form
 // may be no word at all ("motour"), which a search simply does not find.
 // Its irregular forms follow (forms.go): "january" and "jan", "lives"
-// and "life"; then, for a name of letters and digits, the forms OCR may
+// and "life"; then the verbs a noun may be made of ("creation": create;
+// nominal.go); then, for a name of letters and digits, the forms OCR may
 // read it in ("od1": odl, 0d1; ocr.go).
 func Spellings(w string) []string {
-	return append(append(spellings(w), otherForms(w)...), ocrForms(w)...)
+	return append(append(append(spellings(w), otherForms(w)...), VerbForms(w)...), ocrForms(w)...)
 }
 
 func spellings(w string) []string {

@@ -373,7 +373,16 @@ func (s *Service) process(ctx context.Context, d *room.Document) error {
 	headings := retrieve.PageHeadings(texts)
 	for i, p := range doc.Pages {
 		h := heading{text: headings[i]}
-		for _, c := range retrieve.ChunkPage(p.Text, retrieve.ChunkOptions{Count: tokens.Count}) {
+		carried := ""
+		if i > 0 {
+			carried = ask.CarriedHeader(texts[i-1], p.Text) // a table the page break cut
+		}
+		for ci, c := range retrieve.ChunkPage(p.Text, retrieve.ChunkOptions{Count: tokens.Count}) {
+			if ci == 0 && carried != "" && c.Prefix == "" {
+				if n := tokens.Count(carried + "\n" + c.Text); n <= room.MaxChunkTokens {
+					c.Prefix, c.Tokens = carried+"\n", n
+				}
+			}
 			context, n := h.before(c)
 			chunks = append(chunks, room.Chunk{ID: quarry.NewID(), DocumentID: d.ID, PageID: pages[i].ID, PageNumber: p.Number,
 				Index: len(chunks), Text: c.Text, Context: context, TokenCount: n, StartChar: c.Start, EndChar: c.End})

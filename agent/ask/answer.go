@@ -127,6 +127,13 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	opts := options(questionText)
 	modifies := modifiers(questionText)
 	things := namedThings(questionText)
+	// A question that asks for a value (a number, a size, a date, a
+	// name, a version, a default, a list) is answered by a line that
+	// gives one.
+	valueAsked := kind.any() || asked.any() || kind.size || kind.counted != "" || kind.list
+	givesValue := func(s string) bool {
+		return kind.fits(s) || asked.any() && asked.held(s) || kind.size && measureRe.MatchString(s) || kind.counts(s) || kind.list && hasList(s)
+	}
 	var found []unit
 	fits := map[int]bool{} // the pages with a passage that answers
 	// A name or a code asked about is matched whole: "ConTeXt" is not
@@ -174,7 +181,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 			prev, itAsked, under := "", "", ""
 			var before []string // the lines above it in its paragraph
 			para := 0
-			for _, u := range units(c.Text) {
+			for _, u := range units(carriedText(c.Context, c.Text)) {
 				if u.para != para {
 					before, para = nil, u.para
 				}
@@ -194,11 +201,31 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 				// A line is scored as it is quoted: with what it points
 				// back to, what it introduces, the release that dates it.
 				quote := u.quote(kind)
+				toldAs := told(quote, u.next)
+				extended := false
+				if at := slices.IndexFunc(u.after, givesValue); valueAsked && at >= 0 && isProse(quote) && !givesValue(quote) && !strings.HasSuffix(u.after[at], "?") {
+					// A line about the thing asked for (half the
+					// question's words at least, more than the sentence
+					// that gives the value, which has one) that gives no value of
+					// the kind asked is read up to the sentence after it
+					// that does: "The defaultcolor option defines the
+					// default color for authors." and "The default color
+					// is blue." So long as the two fit in one quote.
+					rest := strings.Join(u.after[:at+1], " ")
+					focused := slices.Concat(strong, soft)
+					if lack, own := len(missing(focused, u.after[at])), len(missing(focused, quote)); lack < len(focused) && own < lack && 2*own <= len(focused) && len(quote)+1+len(rest) <= quoteChars {
+						quote += " " + rest
+						toldAs, extended = quote, true
+					}
+				}
 				// The sentence before it and those above it in its
 				// paragraph set its scene: "That data includes a
 				// timestamp (in microseconds)" two sentences after "A
 				// handy function is thread_indent" says thread_indent's.
 				w := score(content, r, kind, quote+"\n"+itAsked, c.Context+"\n"+u.scene+"\n"+prev+"\n"+strings.Join(before, "\n"))
+				if extended {
+					w *= 0.8 // a line that answers with the one after it answers less than one that holds both
+				}
 				if len(missing(soft, about)) > 0 {
 					w /= 2 // a passage without one of the question's words answers when none with all of them does
 				}
@@ -229,7 +256,7 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 					}
 				}
 				if len(u.text) >= 8 && w > 0 {
-					found = append(found, unit{u.text, quote, told(quote, u.next), pi, ci, w + 0.3*p.Score - 0.1*float64(pi), held})
+					found = append(found, unit{u.text, quote, toldAs, pi, ci, w + 0.3*p.Score - 0.1*float64(pi), held})
 				}
 				prev = u.text
 				before = append(before, u.text)
@@ -281,6 +308,12 @@ func Extract(questionText string, pages []PageHit, documents int, r *Rarity) Ans
 	// page view highlights.
 	cites[0].TextPreview = clipWords(found[0].text, room.PreviewChars)
 	return Answer{Text: strings.TrimSpace(b.String()), Type: room.AnswerGrounded, Citations: cites}
+}
+
+// isProse reports whether a line is a sentence of prose, not a line of
+// code nor a table's row: a few words ending with a full stop.
+func isProse(l string) bool {
+	return strings.HasSuffix(l, ".") && len(strings.Fields(l)) >= 4
 }
 
 // lineNumberRe finds a listing's line number before a line of TeX code:

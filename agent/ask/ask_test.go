@@ -770,3 +770,56 @@ func TestWhatExtractionLeavesIsRead(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) { checkAnswers(t, c.docs, c.cases) })
 	}
 }
+
+// TestANounAsksWhatItsVerbSays: a question names an action by its noun
+// ("the creation of the ledger", "the installation of the bird lists",
+// "the file's specification") where the manual says the verb (create,
+// install, specifies): kestrel, written for this test, answers them.
+func TestANounAsksWhatItsVerbSays(t *testing.T) {
+	checkAnswers(t, []string{"kestrel-manual.txt", "quill-manual.txt"}, map[string]string{
+		"Which command handles the creation of the ledger?":         "kestrel init",
+		"Where does the installation of the bird lists go?":         "/usr/share/kestrel/lists",
+		"Where is the specification of the settings file's syntax?": "kestrel-settings(5)",
+	})
+}
+
+// TestTheLineAfterGivesTheValue: a sentence about the thing asked for
+// that only announces it is quoted with the one after it that gives the
+// value asked for (a default, a list), and a line alone under one ending
+// in ":" is what it introduces, not a heading.
+func TestTheLineAfterGivesTheValue(t *testing.T) {
+	checkAnswers(t, []string{"kestrel-manual.txt", "quill-manual.txt"}, map[string]string{
+		"What is the default colour of the counts in reports?":         "green",
+		"What must the first line of a doubtful sighting's note read?": "DOUBTFUL",
+		"Which formats can Kestrel export the ledger in?":              "CSV, JSON",
+	})
+}
+
+// TestALineIsQuotedWithWhatItPointsTo: a sentence that introduces a list
+// without a colon ("listed below") is quoted with it, and one that
+// points back ("Both of them") with the sentence before it.
+func TestALineIsQuotedWithWhatItPointsTo(t *testing.T) {
+	checkAnswers(t, []string{"kestrel-manual.txt", "quill-manual.txt"}, map[string]string{
+		"Does Kestrel know about feeder kinds?":                              "Tube, tray and suet",
+		"Is every visit of a bird at a tray feeder counted as one sighting?": "Tube and tray feeders have perches",
+	})
+}
+
+// TestATableCutByAPageBreakKeepsItsHeader: rows on the page after their
+// table's header are read with it: "How much memory does unpacking at
+// level -4 need?" is answered by the row of -4, labelled.
+func TestATableCutByAPageBreakKeepsItsHeader(t *testing.T) {
+	ctx := context.Background()
+	svc, r, _ := acmeRoomOf(t, "gravel-reference.txt", "quill-manual.txt")
+	owner, err := svc.EnsureUser(ctx, "owner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := svc.Ask(ctx, owner.ID, r.ID, "How much unpack memory does level -4 need?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first := firstLine(q.Answer); q.AnswerType != room.AnswerGrounded || !strings.Contains(first, "Unpack memory 3400k") || len(q.Citations) == 0 || q.Citations[0].PageNumber != 2 {
+		t.Errorf("%s, first line %q, citations %+v; want the -4 row read with its header, page 2", q.AnswerType, first, q.Citations)
+	}
+}

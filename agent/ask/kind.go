@@ -150,8 +150,29 @@ var (
 // A setting's definition gives its default without saying the word:
 // "\heavyrulewidth=.08em".
 func givesDefault(u string) bool {
-	return defaultValueRe.MatchString(u) || defaultRe.MatchString(u) && hasAmount(u) || assigns(u)
+	return defaultValueRe.MatchString(u) || defaultRe.MatchString(u) && hasAmount(u) || assigns(u) || defaultIs(u)
 }
+
+// defaultIsRe finds a default named by what it is of: "the default
+// filename is 'plot.dat'", "The default colour is green".
+var defaultIsRe = regexp.MustCompile(`(?i)\bdefault\s+[\pL-]+\s+(?:is|are|was|were)\s+([^\s.,;]+)`)
+
+// defaultIs reports whether a line says what a default of something is
+// (defaultIsRe), not what is done to it: "the default settings are
+// restored" gives none.
+func defaultIs(u string) bool {
+	for _, m := range defaultIsRe.FindAllStringSubmatch(u, -1) {
+		w := strings.ToLower(m[1])
+		if !strings.HasSuffix(w, "ed") && !irregularVerbs[w] && !commonVerbs[w] && !adverbs[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// adverbs come between a verb and what it says without saying it.
+var adverbs = map[string]bool{"not": true, "also": true, "only": true, "then": true, "now": true, "usually": true,
+	"always": true, "never": true, "often": true, "still": true, "just": true}
 
 // assignRe finds a setting given a value, as its definition states it:
 // "\heavyrulewidth=.08em", "fontsize = 14"; not a key given a value

@@ -65,7 +65,11 @@ func RarityOf(ctx context.Context, st Store, roomID, question string) *Rarity {
 	// A word is in the chunks that spell it either way ("colour" in a
 	// room that says "color").
 	for _, t := range terms {
+		verbs := retrieve.VerbForms(t)
 		for _, v := range retrieve.Spellings(t)[1:] {
+			if slices.Contains(verbs, v) && chunks[t] > 0 {
+				continue // a noun the room says is as rare as it is, whatever its verb
+			}
 			if n, ok := chunks[v]; ok {
 				chunks[t] = min(chunks[t]+n, passages)
 			}
@@ -404,6 +408,9 @@ type wants struct {
 	// counted is what "How many X ...?" counts, which a line that
 	// answers puts after its number ("7500 glyphs", "two colors").
 	counted string
+	// list: "Which packages does R load?", "What kinds of fog ...?" ask
+	// for several things, which a line gives as a list (hasList).
+	list bool
 	// code: "Which option ...?" asks for a thing a manual writes as
 	// code, which a line that answers names (things.go); the question's
 	// own words, which name none.
@@ -452,6 +459,7 @@ func wantOf(question string) wants {
 	if m := countedRe.FindStringSubmatch(question); m != nil {
 		k.counted = strings.ToLower(m[1])
 	}
+	k.list = asksList(question)
 	if thingAskRe.MatchString(question) {
 		k.code = map[string]bool{}
 		for _, w := range retrieve.Words(question) {
@@ -540,6 +548,9 @@ func score(content []string, r *Rarity, k wants, u, scene string) float64 {
 	if k.gives(u) || k.fallback && defaultRe.MatchString(u) {
 		s *= 1.5
 	}
+	if k.list && hasList(u) {
+		s *= 1.5 // "Which packages are loaded?": "grDevices, graphics, stats and methods", not "the set of packages loaded"
+	}
 	if k.counts(u) {
 		s *= 1.5 // "How many glyphs ...?": "approximately 7500 glyphs", not "12 pt fonts with many glyphs"
 	}
@@ -566,6 +577,11 @@ type piece struct {
 	para int
 	// next is what the piece is quoted with when it is short (told).
 	next string
+	// after are the two sentences after it under its heading, in its
+	// paragraph or the next: what gives the value a line about the
+	// thing asked for only announces ("The default color is blue."
+	// after "The defaultcolor option defines the default color").
+	after []string
 	// term is the term of a list's entry the piece is of, when it is in
 	// the paragraph right under it.
 	term string
@@ -661,9 +677,16 @@ func units(text string) []piece {
 	for _, raw := range strings.Split(text, "\n") {
 		widest = max(widest, utf8.RuneCountInString(strings.TrimSpace(raw)))
 	}
+	// introduced reports whether the last sentence ends in ":", which
+	// introduces the line alone below it: no heading but what it says
+	// ("the first line of the macro file must contain the comment:" and
+	// "/*NOREXX*/").
+	introduced := func() bool {
+		return len(out) > 0 && out[len(out)-1].para == paras && strings.HasSuffix(out[len(out)-1].text, ":")
+	}
 	flush := func() {
 		switch {
-		case len(para) == 1 && isHeading(para[0]):
+		case len(para) == 1 && isHeading(para[0]) && !introduced():
 			heading, headed = para[0], paras
 		case len(para) > 0:
 			paras++
@@ -739,6 +762,9 @@ func units(text string) []piece {
 		if i > 0 && out[i-1].para == out[i].para-1 && out[i-1].heading == out[i].heading && out[i].above == "" {
 			out[i].above = out[i-1].text
 		}
+		for j := i + 1; j < len(out) && j <= i+2 && out[j].heading == out[i].heading && out[j].para <= out[i].para+1; j++ {
+			out[i].after = append(out[i].after, out[j].text)
+		}
 		if i+1 < len(out) && out[i+1].heading == out[i].heading && (out[i+1].para == out[i].para || describes(out[i].text, out[i+1].text)) {
 			// the sentence after it in its paragraph, or what describes
 			// a term ("-D0, -D1": "If you specify -D1, ...")
@@ -747,7 +773,7 @@ func units(text string) []piece {
 		if i > 0 && pointsBackRe.MatchString(out[i].text) && out[i-1].heading == out[i].heading && !strings.HasSuffix(out[i-1].text, ":") {
 			out[i].lead = out[i-1].text
 		}
-		if !strings.HasSuffix(out[i].text, ":") {
+		if !strings.HasSuffix(out[i].text, ":") && !(followingRe.MatchString(out[i].text) && i+1 < len(out) && listItemRe.MatchString(out[i+1].text)) {
 			continue
 		}
 		var more []string
@@ -803,7 +829,12 @@ func startsLower(l string) bool {
 func indent(l string) int { return len(l) - len(strings.TrimLeft(l, " \t")) }
 
 // pointsBackRe finds a sentence that starts by pointing at the one before.
-var pointsBackRe = regexp.MustCompile(`^(This|It|These|That|Such|They|Its|Their)\s`)
+var pointsBackRe = regexp.MustCompile(`^(This|It|These|That|Those|Such|They|Its|Their|Both|The (former|latter)|(The|Each|All|Either|Neither|None|One|Some|Most|Many) of (these|those|them|which))\b`)
+
+// followingRe finds a sentence that introduces the list after it, as
+// one ending in ":" does: "It accepts the following options.", "The
+// kinds are listed below."
+var followingRe = regexp.MustCompile(`(?i)\b(the following( [\pL-]+){0,3}|as follows|(listed|shown|given) below)\.$`)
 
 // isHeading reports whether a line alone is a heading: a few words, no
 // full stop, no number; or a section's or a release's number and a few
@@ -1065,7 +1096,12 @@ var gluedNouns = []string{"guide", "userguide", "manual", "howto", "tutorial", "
 // stem is a word's English stem, of its American spelling and of the
 // word an irregular form is of: "colour" and "colors" are one word, and
 // "lives" and "life", "January" and "Jan".
-func stem(w string) string { return english.Stem(retrieve.Lemma(w), false) }
+// A noun made of a verb is stemmed as the verb ("installation" and
+// "install", "description" and "describe": nominal.go).
+func stem(w string) string {
+	l := retrieve.Lemma(w)
+	return verbStem(l, english.Stem(l, false))
+}
 
 // stemsOf is the set of the words' stems, each stemmed once: a word of a
 // question is in a text when its stem is ("released" for "release"), not

@@ -264,12 +264,19 @@ func TestWantsAName(t *testing.T) {
 }
 
 // TestMissingReadsAVerbsForms: "added" is in "Add the grid macro" (the
-// stemmer makes "ad" of one and "add" of the other), "stopped" in "stop".
+// stemmer makes "ad" of one and "add" of the other), "stopped" in "stop",
+// "creation" in "create".
 func TestMissingReadsAVerbsForms(t *testing.T) {
 	for _, c := range []struct{ word, text string }{
 		{"added", "Add the grid macro."},
 		{"stopped", "The run will stop here."},
 		{"adding", "It adds a rule."},
+		// a noun made of a verb, which the stemmer does not relate
+		{"creation", "Run init to create the ledger."},
+		{"specification", "The manual specifies the syntax."},
+		{"definition", "Each macro is defined once."},
+		{"description", "The file is described in section 5."},
+		{"compressor", "It compresses the archive."},
 	} {
 		if got := missing([]string{c.word}, c.text); len(got) > 0 {
 			t.Errorf("missing(%q, %q) = %q; want none", c.word, c.text, got)
@@ -277,6 +284,9 @@ func TestMissingReadsAVerbsForms(t *testing.T) {
 	}
 	if got := missing([]string{"grid"}, "Add the frame macro."); len(got) != 1 {
 		t.Errorf("missing(grid, frame) = %q; want grid", got)
+	}
+	if got := missing([]string{"configure"}, "The feature is new."); len(got) != 1 {
+		t.Errorf("missing(configure, feature) = %q; want configure", got)
 	}
 }
 
@@ -427,6 +437,9 @@ func TestGivesDefault(t *testing.T) {
 		"\\begin{itemize}[label = \\textbullet, leftmargin = 2pc, labelsep = *]": false,
 		"With enumitem you can set default values for every list.":               false,
 		"The default settings are restored by holding the dial down.":            false,
+		"Default filename is 'plot.dat', that the second argument overrides.":    true,
+		"The default colour is green.":                                           true,
+		"The default colour is not used for titles.":                             false,
 		"electron-options-add = {tikz options} (initially empty)":                true,
 		// a story's "at first" says no default
 		"Initially, the box was the wrong size.": false,
@@ -694,5 +707,53 @@ func TestACaptionIsNoAnswer(t *testing.T) {
 	}
 	if us := units(text); len(us) == 0 || !strings.Contains(us[0].text, "CONFIG_HZ=243") {
 		t.Errorf("units(%q) = %v; want the line with CONFIG_HZ=243", text, us)
+	}
+}
+
+// TestAsksList: a question for several things of a kind asks for a list;
+// one for a thing, a count or a yes does not.
+func TestAsksList(t *testing.T) {
+	for q, want := range map[string]bool{
+		"Which packages does R load at startup by default?": true,
+		"What kinds of fog can Tachyon render?":             true,
+		"In which file formats can surf save images?":       true,
+		"What are the phases of a run?":                     true,
+		"Which package handles the line spacing?":           false,
+		"How many packages are loaded?":                     false,
+		"What is the default colour?":                       false,
+		"Does the ledger keep its settings?":                false,
+		"In what increments do the files offer choices?":    false,
+		"What packages are loaded?":                         true,
+	} {
+		if got := asksList(q); got != want {
+			t.Errorf("asksList(%q) = %v; want %v", q, got, want)
+		}
+	}
+	for u, want := range map[string]bool{
+		"The formats are CSV, JSON and plain text.":        true,
+		"It saves TIFF, PBM.":                              false,
+		"surf can store black and white images.":           false,
+		"Resistors : 560, 1k, 2.2k, 10k, 51k and 200 kOhm": true,
+	} {
+		if got := hasList(u); got != want {
+			t.Errorf("hasList(%q) = %v; want %v", u, got, want)
+		}
+	}
+}
+
+// TestCarriedHeader: a page that starts with a table's rows carries the
+// header of the table the page before ends in; a page that starts with
+// prose, or follows one that ends in prose, carries none.
+func TestCarriedHeader(t *testing.T) {
+	prev := "Some prose.\n\n   Level    Pack    Unpack\n   -1       1100k   500k\n   -2       2000k   900k\n\n      7\n"
+	for _, c := range []struct{ prev, page, want string }{
+		{prev, "   -3       3800k   1700k\n", "   Level    Pack    Unpack"},
+		{prev, "The level is chosen with -L.\n", ""},
+		{"Some prose ends the page.\n", "   -3       3800k   1700k\n", ""},
+		{prev, "   Level    Pack    Unpack\n   -3       3800k   1700k\n", ""},
+	} {
+		if got := CarriedHeader(c.prev, c.page); got != c.want {
+			t.Errorf("CarriedHeader(%q, %q) = %q; want %q", c.prev, c.page, got, c.want)
+		}
 	}
 }
