@@ -171,6 +171,17 @@ func (p *parser) conditions() error {
 		if c == nil || ph == "within" && c != p.unitColumn(end) {
 			continue
 		}
+		if k := p.skipBackToks(from, "the") - 1; k >= 0 && from <= i && aggBefore(aggs[p.low(k)]) {
+			// "makes with avg price above 40k": a condition on each
+			// make's average, not on each row's price
+			a := aggs[p.low(k)]
+			p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(k, end),
+				Reason: "a condition on the " + aggWords[a] + " of each group is not applied; a condition on each row is said without the " + aggWords[a],
+				Nearest: []string{c.Name}})
+			p.use(i, end)
+			i = end - 1
+			continue
+		}
 		start := min(i, from)
 		end = max(end, to)
 		if p.unitColumn(end) == c {
@@ -810,4 +821,10 @@ func (p *parser) numberedLevels() error {
 		p.addCondition(i, i+n+1, i, i+n, c, "=", num)
 	}
 	return nil
+}
+
+// aggBefore reports whether the aggregate a, said before a condition's
+// column, makes it a condition on a group's aggregate.
+func aggBefore(a string) bool {
+	return a == "avg" || a == "sum" || a == "median" || a == "min" || a == "max"
 }

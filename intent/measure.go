@@ -1166,7 +1166,8 @@ func (p *parser) amountParticiple(i, k int, c *Column) int {
 		return i
 	}
 	b := p.toks[max(i-1, 0)].low
-	copula := i > 0 && (b == "are" || b == "is" || b == "were" || b == "was")
+	copula := i > 0 && (b == "are" || b == "is" || b == "were" || b == "was") ||
+		i > 0 && (p.rowsWord(i-1) || isEntityNoun(p.toks[i-1].low)) && (i+1 == len(p.toks) || p.toks[i+1].kind == kPunct) // "% of cars discounted"
 	next := p.low(i + 1)
 	if p.startsMeasure(i + 1) {
 		// "discounted price": a measure after the discount, which no
@@ -1180,6 +1181,7 @@ func (p *parser) amountParticiple(i, k int, c *Column) int {
 		return i
 	}
 	p.in.Filters = append(p.in.Filters, Filter{Column: c.Name, Op: ">", Values: []string{"0"}})
+	p.filterRead(c.Name, i)
 	end := i + 1
 	if next == "only" {
 		end++

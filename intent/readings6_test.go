@@ -316,3 +316,18 @@ func TestWhoPaid(t *testing.T) {
 	understoodAll(t, []parseCase{{"total amt_eur we paid by depot", s, want{Table: "fuel", Measures: []Measure{{Column: "amt_eur", Agg: "sum"}},
 		GroupBy: []Group{{"depot", ""}}}}})
 }
+
+// TestConditionsOnAGroupsAggregate: "makes with avg price above 40k" is a
+// condition on each make's average, which no row filter answers:
+// reported. "% of cars discounted" keeps the discounted rows as the part;
+// by make, whose share is meant is not said.
+func TestConditionsOnAGroupsAggregate(t *testing.T) {
+	s := schemaOf("autos", Column{Name: "make", Type: "string", Values: []string{"Ford", "Kia"}},
+		Column{Name: "price", Type: "integer", Min: "15000", Max: "70000"}, Column{Name: "discount_pct", Type: "integer", Min: "0", Max: "15"})
+	reported(t, s, "makes with avg price above 40k", "makes with an average price over 40000", "share of cars discounted, by make")
+	checkCases(t, []parseCase{{"avg price where price above 40k", s, want{Table: "autos", Measures: []Measure{{Column: "price", Agg: "avg"}},
+		Filters: []Filter{{"price", ">", []string{"40000"}}}}}})
+	if in, err := Parse("% of cars discounted", s, now); err != nil || len(in.Filters) != 1 || in.Filters[0].Column != "discount_pct" || len(in.Measures) > 0 {
+		t.Errorf("Parse(%% of cars discounted) = %+v, %v; want the share of rows with discount_pct > 0", in, err)
+	}
+}

@@ -244,6 +244,15 @@ func (p *parser) shareOfAFilterBy() error {
 			return nil
 		}
 	}
+	for _, at := range p.filterAt {
+		if at > share && at < group {
+			// "share of cars discounted, by make": of each make's cars, or
+			// of the discounted ones
+			p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(share+1, group),
+				Reason: "a share within each " + p.in.GroupBy[0].Column + ", or each " + p.in.GroupBy[0].Column + "'s share of these rows? Not said"})
+			return nil
+		}
+	}
 	return nil
 }
 
