@@ -176,7 +176,7 @@ func (p *parser) conditions() error {
 			// make's average, not on each row's price
 			a := aggs[p.low(k)]
 			p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(k, end),
-				Reason: "a condition on the " + aggWords[a] + " of each group is not applied; a condition on each row is said without the " + aggWords[a],
+				Reason:  "a condition on the " + aggWords[a] + " of each group is not applied; a condition on each row is said without the " + aggWords[a],
 				Nearest: []string{c.Name}})
 			p.use(i, end)
 			i = end - 1
