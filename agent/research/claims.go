@@ -173,7 +173,7 @@ func Claims(s string, subject []string) []Claim {
 		return nil // "Released 16 April 2025.": the document's own date
 	}
 	if cs, ok := labelClaims(s, subject); ok {
-		return cs
+		return operating(cs)
 	}
 	toks := tokenize(s)
 	vals := Values(s)
@@ -236,7 +236,27 @@ func Claims(s string, subject []string) []Claim {
 		}
 		kept = append(kept, *c)
 	}
-	return kept
+	return operating(kept)
+}
+
+// operations are what a place begins when it opens: "began operations",
+// "started service", "the date operations began".
+var operations = set("operation", "operations", "service", "services", "operating", "date")
+
+// operating makes the day a thing began operations or service its
+// opening: "The station began operations on 28 August 2024" is the day
+// another source says it opened.
+func operating(cs []Claim) []Claim {
+	for i := range cs {
+		c := &cs[i]
+		if c.Unit != "date" || c.Head != "start" && c.Head != "commissioning" || len(c.Mods) == 0 ||
+			slices.ContainsFunc(c.Mods, func(m string) bool { return !operations[m] }) || !slices.ContainsFunc(c.Mods, func(m string) bool { return m != "date" }) {
+			continue
+		}
+		c.Head, c.Mods, c.Object = "opening", []string{}, false
+		c.Attribute = "opening"
+	}
+	return cs
 }
 
 // reader reads one sentence's claims.
@@ -433,6 +453,12 @@ func (r *reader) dated(v Value) (Claim, bool) {
 			c.Attribute = strings.Join(mods, " ") + " date"
 			return c, true
 		}
+	}
+	// "Brennock's December 17 hailstorm", "the 14 April launch": the
+	// day of the noun it is written before.
+	if head, ok := r.dayBefore(v); ok {
+		c.Head, c.Mods, c.done = head, []string{}, true
+		return c, true
 	}
 	// "A fire on 8 March destroyed the hall": the fire's day, not the
 	// destruction's.
@@ -1337,6 +1363,26 @@ var ownDocument = set("our", "its", "their", "my", "his", "her", "earlier", "pre
 
 // dayWords name the day of an event: "opening day", "race night".
 var dayWords = set("day", "night", "date", "weekend")
+
+// dayBefore reads the event a whole day written before its noun names
+// ("the 7 December 2024 hailstorm", "Brennock's December 17 hailstorm",
+// "the March 3 announcement"): the day comes after an article, a
+// possessive or nothing, so "on 7 December storm damage" is no storm's.
+func (r *reader) dayBefore(v Value) (string, bool) {
+	i, after := r.at(v), r.after(v)
+	if len(v.Day) != len("2006-01-02") || after >= len(r.toks) {
+		return "", false
+	}
+	if i > 0 && !determiners[r.toks[i-1].lower] && !r.toks[i-1].possessive() {
+		return "", false
+	}
+	t := r.toks[after]
+	w := singular(t.lower)
+	if t.capital() || !eventNounWords[w] && happeningHeads[w] == "" {
+		return "", false
+	}
+	return eventHead(w), true
+}
 
 // nounEvent reads the event a noun names for a date that no verb dates:
 // the noun phrase before the date's preposition, past the places it

@@ -30,11 +30,32 @@ func replacedSentence(sentences []string, i int, c Claim) bool {
 		return true
 	}
 	s := sentences[i]
+	// "In our October feature, we wrote that the station opened on 8
+	// August 2024." in a correction, or "we misstated the date as".
+	if m := ownReportRE.FindStringSubmatchIndex(s); m != nil && c.Value.Start > m[1] && (m[2] >= 0 || m[4] >= 0 || correctingSentences(sentences)) {
+		return true
+	}
 	if !correctionRE.MatchString(s) {
 		return false
 	}
 	m := reportingRE.FindStringIndex(s)
 	return m != nil && c.Value.Start > m[1]
+}
+
+// ownReportRE is a source telling what it said itself before: "we
+// wrote that", "our story of 2 July stated", "we wrongly reported";
+// its groups hold a word that owns the error.
+var ownReportRE = regexp.MustCompile(`(?i)\b(?:we|our\s+(?:\S+\s+){0,6}?(?:story|article|feature|report|piece|issue|edition|release|statement|post|item))\s+(?:had\s+)?(?:((?:incorrectly|wrongly|mistakenly|erroneously)\s+)?(?:wrote|said|reported|stated|gave|printed|published|listed|put)|(misstated|misreported))\b`)
+
+// correctingSentences reports sentences of a correction: one opens with
+// "Correction" or owns up to an error.
+func correctingSentences(sentences []string) bool {
+	for _, s := range sentences {
+		if correctionRE.MatchString(strings.TrimLeft(s, "#*_ ")) || regretsRE.MatchString(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // revisionRE is a sentence that says figures given before were wrong
@@ -56,7 +77,7 @@ func correctedUnits(sentences []string, subject []string) map[string]bool {
 			units[anyUnit] = true
 		}
 		if !strings.Contains(strings.ToLower(s), "not") && !correctionRE.MatchString(s) && (i+1 >= len(sentences) || !errorNextRE.MatchString(sentences[i+1])) &&
-			!holdsAnyWord(strings.ToLower(s), errorWords) {
+			!holdsAnyWord(strings.ToLower(s), errorWords) && !ownReportRE.MatchString(s) {
 			continue
 		}
 		for _, c := range Claims(s, subject) {

@@ -84,7 +84,13 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			len(f) > len(q.SubjectWords) && organs[strings.ToLower(f[len(f)-1])] && strings.HasPrefix(strings.ToLower(n), strings.Join(q.SubjectWords, " ")+" ") {
 			n = ""
 		}
-		if n == "" {
+		// "Brennock West", a suburb of Brennock: a part of the subject's
+		// place is no entity of its own name.
+		quarter := quarterOf(n, q.SubjectWords)
+		if quarter {
+			n = ""
+		}
+		if n == "" && !quarter {
 			// The bare name, said to be something: "Eastline, the Oban
 			// ferry operator".
 			if kind = appositiveKind(texts[d], writtenName(texts[d], q.SubjectWords)); kind != "" {
@@ -289,6 +295,17 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	return e
 }
 
+// quarters are the words that name a part of a place after its name:
+// "Brennock West", "Kelso Central".
+var quarters = set("north", "south", "east", "west", "central", "upper", "lower", "northeast", "northwest", "southeast", "southwest")
+
+// quarterOf reports a name that is the subject's and a word of a part
+// of a place ("Brennock West" for Brennock).
+func quarterOf(name string, subject []string) bool {
+	f := strings.Fields(strings.ToLower(name))
+	return len(f) == len(subject)+1 && slices.Equal(f[:len(subject)], subject) && quarters[f[len(subject)]]
+}
+
 // organs are the last words of the names of a place's or a body's own
 // offices: "Health Department", "City Council".
 var organs = set("department", "council", "authority", "office", "board", "committee", "agency", "commission", "directorate", "ministry")
@@ -470,7 +487,7 @@ func extension(rest string) string {
 		rest = rest[:i]
 	}
 	for _, w := range strings.Fields(rest) {
-		t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimRight(w, ",.;:)!?"), "'s"), "’s")
+		t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimRight(w, ",.;:)!?\"”’"), "'s"), "’s")
 		r := []rune(t)
 		if len(r) < 2 || !unicode.IsUpper(r[0]) || monthName(t) || retrieveStop(strings.ToLower(t)) ||
 			strings.ToUpper(t) == t && !legalForms[t] && (roleAcronyms[t] || len(r) > 5 || len(out) == 0 && t == w) {
