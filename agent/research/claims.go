@@ -249,6 +249,11 @@ var operations = set("operation", "operations", "service", "services", "operatin
 func operating(cs []Claim) []Claim {
 	for i := range cs {
 		c := &cs[i]
+		// "The opening ceremony takes place on": the ceremony's day.
+		if k := slices.Index(c.Mods, "take"); k >= 0 && k+1 < len(c.Mods) && c.Mods[k+1] == "place" {
+			c.Mods = slices.Delete(slices.Clone(c.Mods), k, k+2)
+			c.Attribute = strings.Join(append(slices.Clone(c.Mods), c.Head), " ")
+		}
 		if c.Unit != "date" || c.Head != "start" && c.Head != "commissioning" || len(c.Mods) == 0 ||
 			slices.ContainsFunc(c.Mods, func(m string) bool { return !operations[m] }) || !slices.ContainsFunc(c.Mods, func(m string) bool { return m != "date" }) {
 			continue
@@ -458,6 +463,13 @@ func (r *reader) dated(v Value) (Claim, bool) {
 	// day of the noun it is written before.
 	if head, ok := r.dayBefore(v); ok {
 		c.Head, c.Mods, c.done = head, []string{}, true
+		return c, true
+	}
+	// "it's open till February 14th", "the fund is open to
+	// applications until": the day it closes; "offers remain open
+	// until" are another thing's.
+	if i > 1 && untilWords[r.toks[i-1].lower] && r.openUntil(i-1) {
+		c.Head, c.Mods = "closure", []string{}
 		return c, true
 	}
 	// "A fire on 8 March destroyed the hall": the fire's day, not the
@@ -1378,11 +1390,34 @@ func (r *reader) dayBefore(v Value) (string, bool) {
 	}
 	t := r.toks[after]
 	w := singular(t.lower)
+	if w == "deadline" && !t.capital() {
+		return "closure", true // "before the 31 January deadline"
+	}
 	if t.capital() || !eventNounWords[w] && happeningHeads[w] == "" {
 		return "", false
 	}
 	return eventHead(w), true
 }
+
+// openUntil reports an "until" at token u that ends the time the
+// subject, or "it", is open: "it's open till", "the fund is open to
+// applications until".
+func (r *reader) openUntil(u int) bool {
+	o := slices.IndexFunc(r.toks[max(0, u-4):u], func(t token) bool { return t.lower == "open" })
+	if o < 0 {
+		return false
+	}
+	o += max(0, u-4)
+	for k := o - 1; k >= 0 && k >= o-3; k-- {
+		if w := r.toks[k].bare(); w == "it" || w == "it's" || w == "it’s" || r.subject[w] || r.named[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// untilWords end the time something is open: "open until".
+var untilWords = set("until", "till", "til", "through", "thru")
 
 // nounEvent reads the event a noun names for a date that no verb dates:
 // the noun phrase before the date's preposition, past the places it

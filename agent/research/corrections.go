@@ -13,7 +13,7 @@ import (
 
 // errorNextRE is a sentence that calls the one before it wrong: "This
 // is incorrect.", "That figure is wrong:".
-var errorNextRE = regexp.MustCompile(`(?i)^(?:this|that|these|those|it|the (?:figure|number|report|claim|amount|date))\b[^.:;]{0,30}?\b(?:is|was|are|were)\s+(?:not (?:correct|true|accurate|right)|wrong|incorrect|inaccurate|mistaken|untrue)\b`)
+var errorNextRE = regexp.MustCompile(`(?i)^(?:this|that|these|those|it|the (?:figure|number|report|claim|amount|date))\b[^.:;]{0,30}?\b(?:is|was|are|were)\s+(?:not (?:correct|true|accurate|right)|wrong|incorrect|inaccurate|mistaken|untrue|an? (?:error|mistake|typo))\b`)
 
 // correctionRE opens a sentence that states a correction.
 var correctionRE = regexp.MustCompile(`(?i)^(?:correction|erratum|clarification|update)\b`)

@@ -302,8 +302,9 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 	if published.IsZero() {
 		published = rd.corpusTime()
 	}
+	var last time.Time
 	for i, s := range sentences {
-		sentences[i] = withYears(s, published)
+		sentences[i] = withYearsAfter(s, published, &last)
 	}
 	corrected := correctedUnits(sentences, q.claimSubject())
 	for si, s := range sentences {

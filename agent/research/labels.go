@@ -43,6 +43,10 @@ func metaLabel(label string) bool {
 	if metaLabels[label] || len(f) == 0 {
 		return metaLabels[label]
 	}
+	// "Opening ceremony date and time": a day's label, as its date's.
+	if len(f) > 3 && f[len(f)-1] == "time" && f[len(f)-2] == "and" {
+		f = f[:len(f)-2]
+	}
 	if last := f[len(f)-1]; last != "date" && last != "dated" {
 		return metaLabels[last]
 	}
@@ -198,6 +202,10 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	switch v.Kind {
 	case KindDate:
 		c.Unit = "date"
+		// "Opening ceremony date and time": the time says no event.
+		if len(ws) > 1 {
+			ws = slices.DeleteFunc(ws, func(w string) bool { return w == "time" || w == "times" })
+		}
 		c.Head, c.Mods = labelEvent(ws)
 		// "Completion: 2025-10-11 (public opening)": the note names the
 		// event the day is of.

@@ -113,3 +113,52 @@ func TestCorrectionRetellsItsError(t *testing.T) {
 		}
 	}
 }
+
+// korvala is a tournament whose third bulletin schedules the opening
+// ceremony for Wednesday, Sept. 10, in a table of days without a year
+// that runs to Sept. 21; the fifth says that was an error and gives
+// Tuesday 9 September.
+var korvala = described(
+	[2]string{"01-bulletin3.md", "# Korvala Chess Olympiad: Bulletin No. 3\n\n*Issued 12 August 2025 by the Organising Committee*\n\n| Event | Date and time | Venue |\n|---|---|---|\n| Captains' meeting | Sept. 8, 16:00 | Hall B |\n| Opening ceremony | Wednesday, Sept. 10, 19:00 | Korvala Arena |\n| Closing ceremony | Sept. 21, 18:00 | Korvala Arena |\n"},
+	[2]string{"02-bulletin5.md", "# Korvala Chess Olympiad: Bulletin No. 5\n\n*Issued 1 September 2025 by the Organising Committee*\n\nBulletin No. 3 gave the date of the opening ceremony as Wednesday 10 September. This was an error. The opening ceremony takes place on Tuesday 9 September 2025 at 19:00 in the Korvala Arena. The closing ceremony is on 21 September 2025."},
+)
+
+// TestScheduleCorrectedByALaterBulletin: a label "date and time" gives
+// its day; a schedule's days without a year run on in one year; a
+// sentence that says the one before it "was an error" replaces its
+// figure, so the later bulletin's day is preferred and the closing
+// ceremony is no conflict.
+func TestScheduleCorrectedByALaterBulletin(t *testing.T) {
+	res := run(t, korvala, "Brief me on the Korvala Chess Olympiad: its teams and the opening ceremony.")
+	if !slices.ContainsFunc(res.Discrepancies, func(d rs.Discrepancy) bool {
+		return strings.Contains(sidesOf(d), "Sept. 10, 2025") && d.Preferred == "9 September 2025"
+	}) {
+		t.Errorf("discrepancies %v; want 9 September 2025 preferred to Sept. 10, 2025", topics(res.Discrepancies))
+	}
+	for _, d := range res.Discrepancies {
+		if strings.Contains(sidesOf(d), "21") {
+			t.Errorf("discrepancy %s: %s; want the closing ceremony in one year", d.Topic, sidesOf(d))
+		}
+	}
+}
+
+// TestOpenUntilAndDeadlines: "open till" the day the subject closes and
+// "the 31 January deadline" are its closure; another thing open until a
+// day is not.
+func TestOpenUntilAndDeadlines(t *testing.T) {
+	for _, s := range []string{
+		"Heard at the community centre it's open till [February 14th, 2025] now.",
+		"The fund is open to applications until [31 January 2025].",
+		"Of the applications received before the [31 January 2025] deadline, 46 are still being assessed.",
+	} {
+		if c := markedAbout(t, s, "fund"); c.Head != "closure" || len(c.Mods) != 0 {
+			t.Errorf("Claims(%q) = %s %q; want the closure", s, c.Head, c.Mods)
+		}
+	}
+	s := "Redeployment offers at Barramul remain open until 31 January 2026."
+	for _, c := range Claims(s, []string{"fund"}) {
+		if c.Head == "closure" {
+			t.Errorf("Claims(%q) = closure %q; want no closure of the subject", s, c.Mods)
+		}
+	}
+}
