@@ -249,6 +249,13 @@ var operations = set("operation", "operations", "service", "services", "operatin
 func operating(cs []Claim) []Claim {
 	for i := range cs {
 		c := &cs[i]
+		// "reopened last night, Thursday 25 September": a time of day
+		// qualifies no event.
+		if c.Unit == "date" && slices.ContainsFunc(c.Mods, func(m string) bool { return momentWords[m] }) {
+			c.Mods = slices.DeleteFunc(slices.Clone(c.Mods), func(m string) bool { return momentWords[m] })
+			c.Object = c.Object && len(c.Mods) > 0
+			c.Attribute = strings.Join(append(slices.Clone(c.Mods), c.Head), " ")
+		}
 		// "The opening ceremony takes place on": the ceremony's day.
 		if k := slices.Index(c.Mods, "take"); k >= 0 && k+1 < len(c.Mods) && c.Mods[k+1] == "place" {
 			c.Mods = slices.Delete(slices.Clone(c.Mods), k, k+2)

@@ -313,6 +313,9 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 		if y := lastYear(s); y != "" {
 			previous = y
 		}
+		if si > 0 {
+			s = listingDate(sentences[si-1], s)
+		}
 		if rd.seen[key] || headerLine(s) || only != nil && !aboutAspect(s, *only) {
 			continue
 		}

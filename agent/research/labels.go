@@ -286,6 +286,34 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	return []Claim{c}, true
 }
 
+// listingDateRE is a listing's line that gives its entry's day:
+// "Date: 10/2/2025, 7pm".
+var listingDateRE = regexp.MustCompile(`^(?:\*\*|__)?(?:Date|When|Date and time)(?:\*\*|__)?:(?:\*\*|__)?\s+(\S.*)$`)
+
+// boldTitleRE is an entry's title in bold on a line of its own, to its
+// first colon or dash: "**Gala Reopening: Aida — Aldmoor Grand Opera
+// House**".
+var boldTitleRE = regexp.MustCompile(`^(?:\*\*|__)([^*_:—–]{3,60}?)\s*(?:[:—–][^*_]*)?(?:\*\*|__)$`)
+
+// listingDate is line s of a listing as the claim it makes: an entry's
+// "Date:" after its title in bold ("**Gala Reopening: Aida**", "Date:
+// 10/2/2025") dates what the title names, "Gala Reopening date:
+// 10/2/2025", not the document. Any other line is returned unchanged.
+func listingDate(prev, s string) string {
+	m := listingDateRE.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return s
+	}
+	t := boldTitleRE.FindStringSubmatch(strings.TrimSpace(prev))
+	if t == nil || !slices.ContainsFunc(tokenize(t[1]), func(k token) bool {
+		w := singular(k.lower)
+		return eventNounWords[w] || eventNouns[w] != "" || eventHeads[w]
+	}) {
+		return s
+	}
+	return t[1] + " date: " + m[1]
+}
+
 // rangeRE joins the two days of a span: "3 March – 11 April", "from
 // 17 October to 2 November".
 var rangeRE = regexp.MustCompile(`(?i)^\s*(?:[-–—]|to|until|till|through|thru)\s*(?:(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s*)?$`)

@@ -162,3 +162,30 @@ func TestOpenUntilAndDeadlines(t *testing.T) {
 		}
 	}
 }
+
+// TestListingDatesItsEntry: a listing's "Date:" under an entry's title
+// in bold dates the event the title names, not the listing; under a
+// title that names no event, or alone, it is left as it is.
+func TestListingDatesItsEntry(t *testing.T) {
+	for _, tc := range []struct{ prev, s, want string }{
+		{"**Gala Reopening: Aida — Aldmoor Grand Opera House**", "Date: 10/2/2025, 7pm", "Gala Reopening date: 10/2/2025, 7pm"},
+		{"**Autumn Craft Fair**", "Date: 10/4/2025, 10am–4pm", "Date: 10/4/2025, 10am–4pm"},
+		{"Listings are submitted by users.", "Date: 10/2/2025", "Date: 10/2/2025"},
+	} {
+		if got := listingDate(tc.prev, tc.s); got != tc.want {
+			t.Errorf("listingDate(%q, %q) = %q; want %q", tc.prev, tc.s, got, tc.want)
+		}
+	}
+	res := run(t, described(
+		[2]string{"01-release.md", "# Aldmoor Grand reopens\n\nAldmoor Trust, 26 September 2025.\n\nThe Aldmoor Grand Opera House reopened last night, Thursday 25 September 2025, with a gala performance. The Chief Executive reported that the gala reopening on 2025-09-25 had been a success."},
+		[2]string{"02-listing.md", "# What's On Aldmoor\n\n*Listings are submitted by users and are not checked.*\n\n**Gala Reopening: Aida — Aldmoor Grand Opera House**\nDate: 10/2/2025, 7pm\nVenue: Aldmoor Grand Opera House\n"},
+	), "What do the sources say about the Aldmoor Grand Opera House: its seats and when the theatre reopened?")
+	if !slices.ContainsFunc(res.Discrepancies, func(d rs.Discrepancy) bool {
+		return strings.Contains(sidesOf(d), "10/2/2025") && !strings.Contains(d.Preferred, "10/2/2025")
+	}) {
+		t.Errorf("discrepancies %v; want the listing's 10/2/2025 set against the gala's day", topics(res.Discrepancies))
+	}
+	if c := markedAbout(t, "The Aldmoor Grand Opera House reopened last night, Thursday [25 September 2025], with a gala.", "aldmoor", "grand", "opera", "house"); len(c.Mods) != 0 {
+		t.Errorf("reopened last night: mods %q; want none", c.Mods)
+	}
+}
