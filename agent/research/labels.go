@@ -173,7 +173,9 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	// "Schools supported": the noun, not the participle after it; "Date
 	// refloated" names its event by it.
 	act := ""
-	for len(ws) > 1 && v.Kind != KindDate && verbLike(token{text: ws[len(ws)-1], lower: ws[len(ws)-1]}) && eventNouns[ws[len(ws)-1]] == "" {
+	// "Construction cost" is a cost, though "cost" is a verb too.
+	for len(ws) > 1 && v.Kind != KindDate && verbLike(token{text: ws[len(ws)-1], lower: ws[len(ws)-1]}) && eventNouns[ws[len(ws)-1]] == "" &&
+		!(v.Kind == KindMoney && moneyNoun(ws[len(ws)-1])) {
 		// "Containers recovered", "Containers lost overboard": what was
 		// done to what it counts.
 		if p := ws[len(ws)-1]; pastForm(token{text: p, lower: p}) && !stating[p] && counters[p] == "" && modalityWords[p] == "" {

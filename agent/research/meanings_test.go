@@ -189,3 +189,18 @@ func TestListingDatesItsEntry(t *testing.T) {
 		t.Errorf("reopened last night: mods %q; want none", c.Mods)
 	}
 }
+
+// TestCostLabels: a label "Construction cost" is a cost though "cost" is
+// a verb, and a table row named by a thing and its part ("Skarvik
+// Station, construction") is one label, so another row of the table is
+// told apart from it.
+func TestCostLabels(t *testing.T) {
+	c := markedAbout(t, "Construction cost: [NOK 187 million].", "skarvik")
+	if c.Head != "cost" || !slices.Equal(c.Mods, []string{"construction"}) {
+		t.Errorf("Construction cost: head %q mods %q; want cost [construction]", c.Head, c.Mods)
+	}
+	table := "| Project | Owner | Total cost |\n| --- | --- | --- |\n| Skarvik Station, construction | Nordkyst University | NOK 187 million |\n"
+	if got := tableSentences(table); !strings.Contains(got, "Skarvik Station construction total cost: NOK 187 million.") {
+		t.Errorf("tableSentences(%q) = %q; want the row named as one label", table, got)
+	}
+}
