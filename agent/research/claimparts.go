@@ -809,6 +809,18 @@ func (r *reader) modality(v Value) Modality {
 			agreed = true
 		}
 	}
+	// "will provide a A$12.6 million support package": the size of
+	// what is committed, stated as an agreement's is; "from the
+	// State's $12.6m support package" is what a verb before it acts
+	// through, not what it says may be.
+	named := false
+	if j := r.after(v); j < len(r.toks) && v.Kind == KindMoney {
+		for k := j; k < len(r.toks) && k <= j+2 && !prepositions[r.toks[k].lower] && !clauseEnds[r.toks[k].lower]; k++ {
+			if commitments[singular(r.toks[k].lower)] {
+				agreed, named = true, true
+			}
+		}
+	}
 	// "The protocol called for 400 patients".
 	if i > 1 && r.toks[i-1].lower == "for" && (r.toks[i-2].lower == "called" || r.toks[i-2].lower == "calls" || r.toks[i-2].lower == "call") {
 		return Planned
@@ -819,6 +831,9 @@ func (r *reader) modality(v Value) Modality {
 		// "we can give a firm figure: fourteen trams have been written
 		// off": a colon ends the clause the modal frames.
 		if w == ";" || w == ":" || w == "," && j < i-1 && (j == 0 || !r.toks[j-1].number()) || w == "but" || w == "and" {
+			break
+		}
+		if named && (w == "from" || w == "under" || w == "through") {
 			break
 		}
 		// "Members will have seen that the ship entered service on 21
@@ -878,6 +893,10 @@ func (r *reader) modality(v Value) Modality {
 	}
 	return Reported
 }
+
+// commitments are the nouns of money a body commits: what "will
+// provide" names is their size, not a forecast.
+var commitments = set("package", "grant", "fund", "funding", "allocation", "award", "loan", "subsidy", "contribution", "pledge", "donation")
 
 // sentenceClause is where the clause of token i begins: after the last
 // semicolon or colon before it.

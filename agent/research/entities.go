@@ -467,15 +467,35 @@ func partialName(text string, subject []string) string {
 	if err != nil {
 		return ""
 	}
+	// "the Kalinda Hotel function room" once, in a blog that writes
+	// Kalinda alone three times: the town, not another entity.
+	first, bare, forms := "", 0, map[string]int{}
 	for _, m := range re.FindAllStringIndex(text, -1) {
 		if r := []rune(text[m[0]:min(m[1], m[0]+4)]); len(r) == 0 || !unicode.IsUpper(r[0]) {
 			continue
 		}
-		if ext := extension(text[m[1]:]); ext != "" {
-			return text[m[0]:m[1]] + " " + ext
+		ext := extension(text[m[1]:])
+		if ext == "" {
+			bare++
+			continue
+		}
+		if first == "" {
+			first = text[m[0]:m[1]] + " " + ext
+		}
+		// A mention that qualifies a lower-case noun after it ("Kalinda
+		// Hotel function room") names a place in the town, not what
+		// the document is about.
+		k := strings.Index(text[m[1]:], ext)
+		if rest := strings.Fields(text[m[1]+max(k, 0)+len(ext):] + " ."); k < 0 || !unicode.IsLower([]rune(rest[0])[0]) || verbLike(token{text: rest[0], lower: rest[0]}) {
+			forms[strings.ToLower(ext)] += 2
+		} else {
+			forms[strings.ToLower(ext)]++
 		}
 	}
-	return ""
+	if first == "" || bare >= 2 && forms[strings.ToLower(strings.SplitN(first, " ", 2)[1])] < 2 {
+		return ""
+	}
+	return first
 }
 
 // extension is the run of capitalised words (and a legal form) that

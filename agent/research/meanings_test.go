@@ -204,3 +204,29 @@ func TestCostLabels(t *testing.T) {
 		t.Errorf("tableSentences(%q) = %q; want the row named as one label", table, got)
 	}
 }
+
+// tarrabin is a mill's closure with a state support package of A$12.6
+// million, which a union blog gives as "$16.2 million"; the blog writes
+// the town alone and names a hotel in it once.
+var tarrabin = described(
+	[2]string{"01-release.md", "# State support for Tarrabin\n\nMedia release, 14 March 2025.\n\nThe State Government will provide a A$12.6 million support package for workers affected by the closure of the Tarrabin Sugar Mill."},
+	[2]string{"02-faq.md", "# Tarrabin Sugar Mill closure: grower FAQ\n\nUpdated 1 April 2025.\n\nGrowers can apply for a haulage grant from the State Government's $12.6m support package."},
+	[2]string{"03-blog.md", "# Mill Workers' Voice (blog): the Tarrabin package\n\nPosted by a Tarrabin branch delegate. 2 April 2025.\n\nThe government has announced a $16.2 million package for Tarrabin. Come to the meeting in the Tarrabin Hotel function room on Friday. Tarrabin deserves better."},
+)
+
+// TestCommittedPackageInLocalDollars: "will provide a A$12.6 million
+// package" states the package's size; a bare "$" in a corpus of
+// Australian dollars is theirs; a town's hotel named once in a blog
+// makes it no namesake's. The blog's figure meets the release's.
+func TestCommittedPackageInLocalDollars(t *testing.T) {
+	res := run(t, tarrabin, "What happened with the closure of the Tarrabin Sugar Mill: jobs lost and the support package?")
+	wantPreferred(t, res, "12.6", "$16.2 million")
+	for _, s := range []string{"Growers can apply for a haulage grant from the State Government's [$12.6m] support package.", "The State Government will provide a [A$12.6 million] support package."} {
+		if c := marked(t, s); c.Modality != Reported {
+			t.Errorf("Claims(%q) modality %s; want reported", s, c.Modality)
+		}
+	}
+	if c := marked(t, "The line will cost [$40 million] to build."); c.Modality == Reported {
+		t.Errorf("will cost: modality %s; want a forecast", c.Modality)
+	}
+}
