@@ -409,6 +409,10 @@ func (r *reader) pastAside(k int) int {
 		if r.toks[m-1].text == "," && (w == "including" || w == "excluding" || w == "plus") {
 			return m - 2
 		}
+		// "The price of the AW169, fully fitted for night operations,".
+		if r.toks[m-1].text == "," && m-2 >= 0 && !r.toks[m-2].number() && (pastForm(r.toks[m]) || strings.HasSuffix(w, "ly") && m+1 < k && pastForm(r.toks[m+1])) {
+			return m - 2
+		}
 	}
 	return k
 }

@@ -308,7 +308,7 @@ func quarterOf(name string, subject []string) bool {
 
 // organs are the last words of the names of a place's or a body's own
 // offices: "Health Department", "City Council".
-var organs = set("department", "council", "authority", "office", "board", "committee", "agency", "commission", "directorate", "ministry")
+var organs = set("department", "council", "authority", "office", "board", "committee", "agency", "commission", "directorate", "ministry", "trust")
 
 // partialNamesake is the entity a document describes that writes only
 // the first word of the subject's name and says it is something else,
@@ -615,7 +615,7 @@ func apposition(text string, subject []string) (string, []string) {
 		t := strings.Trim(w, ",")
 		lower := strings.ToLower(t)
 		if i > 0 && (prepositions[lower] || participles[lower] || determiners[lower] && lower != "its" ||
-			kind != "" && len(lower) > 4 && strings.HasSuffix(lower, "ed") && !strings.HasSuffix(lower, "eed")) {
+			kind != "" && len(lower) > 4 && (strings.HasSuffix(lower, "ed") && !strings.HasSuffix(lower, "eed") || len(lower) > 5 && strings.HasSuffix(lower, "ing") && i+1 < len(words) && determiners[strings.ToLower(words[i+1])])) {
 			for _, p := range words[i+1:] {
 				p = strings.Trim(p, ",")
 				if r := []rune(p); len(r) > 1 && unicode.IsUpper(r[0]) && !slices.Contains(subject, strings.ToLower(p)) {

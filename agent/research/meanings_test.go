@@ -43,6 +43,7 @@ var halwick = described(
 	[2]string{"01-met.md", "# Flood summary: Halwick, 9 March 2025\n\nMet Office. Summary issued 20 March 2025.\n\nOn Sunday 9 March 2025 the River Hale burst its banks at Halwick, flooding 212 homes."},
 	[2]string{"02-council.md", "# Halwick Town Council: flood recovery update\n\nPublished 2 April 2025.\n\nThe flood of 9 March 2025 damaged 212 homes in Halwick. The council has paid £450,000 in hardship grants."},
 	[2]string{"03-news.md", "# Halwick counts the cost\n\n*Hale Valley News, 14 March 2025*\n\nThe flood struck Halwick on 9 March 2025. Insurers expect claims to pass £6 million."},
+	[2]string{"05-minutes.md", "# Harrowdale Air Ambulance: board minutes\n\nMinutes of 20 January 2025.\n\nThe Harrowdale Air Ambulance, the charity's operating name, flew 1,146 missions in 2024. The board approved the AW169 at £8.4 million."},
 	[2]string{"04-blog.md", "# Halwick's March 19 flood: how our street is coping\n\n*From \"Life in Halwick North\", a neighbourhood blog. Posted 2 June 2025.*\n\nOur little street in Halwick North is still drying out. Halwick North is a patchwork of skips and dehumidifiers. Of the nine houses on our side, four are empty."},
 )
 
@@ -228,5 +229,30 @@ func TestCommittedPackageInLocalDollars(t *testing.T) {
 	}
 	if c := marked(t, "The line will cost [$40 million] to build."); c.Modality == Reported {
 		t.Errorf("will cost: modality %s; want a forecast", c.Modality)
+	}
+}
+
+// harrowdale is an air ambulance whose trust signs its releases; its
+// FAQ says it is a charity; a newspaper gave an old price for its
+// helicopter, which the trust's release corrects in a sentence with an
+// aside.
+var harrowdale = described(
+	[2]string{"01-gazette.md", "# Gazette: air ambulance to buy second helicopter\n\nHarrowdale Gazette, 20 February 2025.\n\nTrustees had approved the purchase of an AW169 helicopter at a price of £6.8m. The Harrowdale Air Ambulance flew 1,146 missions in 2024."},
+	[2]string{"02-release.md", "# Harrowdale Air Ambulance confirms night service\n\nHarrowdale Air Ambulance Trust, 10 March 2025.\n\nThe price of the AW169, fully fitted for night operations, is £8.4 million.\n\nHarrowdale Air Ambulance is an independent charity serving the Harrow valley.\n\nHarrowdale Air Ambulance Trust, Brackley Airfield."},
+	[2]string{"03-faq.md", "# Frequently asked questions: Harrowdale Air Ambulance\n\nFrom the charity's website, March 2025.\n\nThe Harrowdale Air Ambulance is an independent charity that flies a critical care team across the Harrow valley. Our crews flew 1,146 missions in 2024."},
+	[2]string{"04-blog.md", "# Rotorwatch blog\n\nPosted 3 March 2025.\n\nBy my reckoning, the Harrowdale Air Ambulance flew 1,416 missions in 2024."},
+)
+
+// TestTrustAndCharityAreTheSubject: the subject's trust is the subject;
+// "an independent charity serving the valley" says it is a charity, not
+// a "serving"; a price stated past an aside meets the newspaper's.
+func TestTrustAndCharityAreTheSubject(t *testing.T) {
+	res := run(t, harrowdale, "Brief me on the Harrowdale Air Ambulance: its missions and helicopter purchase.")
+	wantPreferred(t, res, "1,146", "1,416")
+	if c := markedAbout(t, "The price of the AW169, fully fitted for night operations, is [£8.4 million].", "harrowdale"); c.Head != "price" {
+		t.Errorf("price past an aside: head %q; want price", c.Head)
+	}
+	if k, _ := apposition("Harrowdale Air Ambulance is an independent charity serving the Harrow valley.", []string{"harrowdale", "air", "ambulance"}); k != "charity" {
+		t.Errorf("apposition: kind %q; want charity", k)
 	}
 }
