@@ -134,6 +134,10 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	if o := r.indirectObject(j); o >= 0 {
 		k = o
 	}
+	// "had paid out 621 million dollars", "paid back $2 million".
+	if k > 0 && (r.toks[k].lower == "out" || r.toks[k].lower == "back") && payments[r.toks[k-1].lower] != "" {
+		k--
+	}
 	if k >= 0 && payments[r.toks[k].lower] != "" {
 		c.Head = payments[r.toks[k].lower]
 		// "received $2.4 million in sponsorship": the noun says more.

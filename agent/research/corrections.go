@@ -35,7 +35,8 @@ func replacedSentence(sentences []string, i int, c Claim) bool {
 	if m := ownReportRE.FindStringSubmatchIndex(s); m != nil && c.Value.Start > m[1] && (m[2] >= 0 || m[4] >= 0 || correctingSentences(sentences)) {
 		return true
 	}
-	if !correctionRE.MatchString(s) {
+	// "**Correction:** A Herald report on 2 July stated that".
+	if !correctionRE.MatchString(strings.TrimLeft(s, "#*_ ")) {
 		return false
 	}
 	m := reportingRE.FindStringIndex(s)
@@ -76,7 +77,7 @@ func correctedUnits(sentences []string, subject []string) map[string]bool {
 		if revisionRE.MatchString(s) {
 			units[anyUnit] = true
 		}
-		if !strings.Contains(strings.ToLower(s), "not") && !correctionRE.MatchString(s) && (i+1 >= len(sentences) || !errorNextRE.MatchString(sentences[i+1])) &&
+		if !strings.Contains(strings.ToLower(s), "not") && !correctionRE.MatchString(strings.TrimLeft(s, "#*_ ")) && (i+1 >= len(sentences) || !errorNextRE.MatchString(sentences[i+1])) &&
 			!holdsAnyWord(strings.ToLower(s), errorWords) && !ownReportRE.MatchString(s) {
 			continue
 		}

@@ -256,3 +256,18 @@ func TestTrustAndCharityAreTheSubject(t *testing.T) {
 		t.Errorf("apposition: kind %q; want charity", k)
 	}
 }
+
+// TestPaidOutAndABoldCorrection: "had paid out" is a payment, and a
+// correction that opens in bold ("**Correction:** A report stated that
+// insurers had paid out 621 million dollars") replaces the figure it
+// retells, so the later figure is preferred.
+func TestPaidOutAndABoldCorrection(t *testing.T) {
+	if c := marked(t, "Insurers had paid out [621 million dollars] to households by the end of June 2025."); c.Head != "payment" {
+		t.Errorf("paid out: head %q; want payment", c.Head)
+	}
+	res := run(t, described(
+		[2]string{"01-july.md", "# Herald: hail payout passes half a billion\n\nBrennock Herald, 2 July 2025.\n\nInsurers had paid out 621 million dollars to policyholders by the end of June 2025."},
+		[2]string{"02-august.md", "# Herald: insurers' hail bill tops $600m\n\nBrennock Herald, 14 August 2025.\n\nInsurers had paid $612m to policyholders by 30 June 2025.\n\n**Correction:** A Herald report on 2 July stated that insurers had paid out 621 million dollars by the end of June 2025. The correct figure is $612 million. The Herald regrets the error."},
+	), "How much had insurers paid after the Brennock hailstorm?")
+	wantPreferred(t, res, "612", "621 million dollars")
+}
