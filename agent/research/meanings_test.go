@@ -95,16 +95,24 @@ var skarvik = described(
 	[2]string{"04-correction.md", "# Polar Horizons: Letters and corrections, November 2024\n\n**Correction: Skarvik Glacier Research Station**\n\nIn our October feature \"Watching the ice\", we wrote that the Skarvik Glacier Research Station opened on 8 August 2024. The station in fact began operations on 28 August 2024. We apologise for the error."},
 )
 
+// wantPreferredExactly checks that a discrepancy sets right against
+// wrong and prefers right as written, for days one of which holds the
+// other ("28 August 2024", "8 August 2024").
+func wantPreferredExactly(t *testing.T, res *rs.Result, right, wrong string) {
+	t.Helper()
+	if !slices.ContainsFunc(res.Discrepancies, func(d rs.Discrepancy) bool {
+		return strings.Contains(sidesOf(d), wrong) && d.Preferred == right
+	}) {
+		t.Errorf("discrepancies %v; want %s preferred to %s", topics(res.Discrepancies), right, wrong)
+	}
+}
+
 // TestCorrectionRetellsItsError: the day a station began operations is
 // its opening, and the correction's retelling of its own error is no
 // vote for it: the corrected day is preferred.
 func TestCorrectionRetellsItsError(t *testing.T) {
 	res := run(t, skarvik, "Brief me on the Skarvik Glacier Research Station: its opening and construction cost.")
-	if !slices.ContainsFunc(res.Discrepancies, func(d rs.Discrepancy) bool {
-		return strings.Contains(sidesOf(d), " 8 August 2024") && d.Preferred == "28 August 2024"
-	}) {
-		t.Errorf("discrepancies %v; want 28 August 2024 preferred to 8 August 2024", topics(res.Discrepancies))
-	}
+	wantPreferredExactly(t, res, "28 August 2024", " 8 August 2024")
 	s := []string{"The station opened on 8 August 2024.", "We misstated the opening date as 8 August 2024 in an earlier edition."}
 	for i := range s {
 		for _, c := range Claims(s[i], []string{"station"}) {
@@ -131,11 +139,7 @@ var korvala = described(
 // ceremony is no conflict.
 func TestScheduleCorrectedByALaterBulletin(t *testing.T) {
 	res := run(t, korvala, "Brief me on the Korvala Chess Olympiad: its teams and the opening ceremony.")
-	if !slices.ContainsFunc(res.Discrepancies, func(d rs.Discrepancy) bool {
-		return strings.Contains(sidesOf(d), "Sept. 10, 2025") && d.Preferred == "9 September 2025"
-	}) {
-		t.Errorf("discrepancies %v; want 9 September 2025 preferred to Sept. 10, 2025", topics(res.Discrepancies))
-	}
+	wantPreferredExactly(t, res, "9 September 2025", "Sept. 10, 2025")
 	for _, d := range res.Discrepancies {
 		if strings.Contains(sidesOf(d), "21") {
 			t.Errorf("discrepancy %s: %s; want the closing ceremony in one year", d.Topic, sidesOf(d))

@@ -103,19 +103,21 @@ func possessiveOwner(question, subject string) string {
 	return ""
 }
 
+// wordsAfter is the words a question writes after the subject's name,
+// nil when the name is not followed by a space.
+func wordsAfter(question, subject string) []string {
+	i := strings.Index(question, subject)
+	if subject == "" || i < 0 || !strings.HasPrefix(question[i+len(subject):], " ") {
+		return nil
+	}
+	return strings.Fields(question[i+len(subject):])
+}
+
 // kindAfter is the lower-case noun a question writes right after the
 // subject's name ("the Eastline tram's cost" -> tram); none after a
 // possessive name ("Grauhorn's missions" asks about missions).
 func kindAfter(question, subject string) []string {
-	i := strings.Index(question, subject)
-	if subject == "" || i < 0 {
-		return nil
-	}
-	rest := question[i+len(subject):]
-	if !strings.HasPrefix(rest, " ") {
-		return nil
-	}
-	f := strings.Fields(rest)
+	f := wordsAfter(question, subject)
 	if len(f) == 0 {
 		return nil
 	}
@@ -132,16 +134,8 @@ func kindAfter(question, subject string) []string {
 // that names a measure or an event ("the Acme plant expansion cost" is
 // a question about a cost); nil when no such run ends there.
 func nounAfter(question, subject string) []string {
-	i := strings.Index(question, subject)
-	if subject == "" || i < 0 {
-		return nil
-	}
-	rest := question[i+len(subject):]
-	if !strings.HasPrefix(rest, " ") {
-		return nil
-	}
 	var out []string
-	for _, f := range strings.Fields(rest) {
+	for _, f := range wordsAfter(question, subject) {
 		w := strings.TrimRight(f, ",:;?!.")
 		if (w == "and" || w == "or") && len(out) > 0 {
 			return out
