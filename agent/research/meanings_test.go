@@ -275,3 +275,29 @@ func TestPaidOutAndABoldCorrection(t *testing.T) {
 	), "How much had insurers paid after the Brennock hailstorm?")
 	wantPreferred(t, res, "612", "621 million dollars")
 }
+
+// TestRunningCostsAreNoPrice: running costs a budget sets are another
+// quantity than what a helicopter cost, whatever no source tells apart.
+func TestRunningCostsAreNoPrice(t *testing.T) {
+	res := run(t, described(
+		[2]string{"01-minutes.md", "# Harrowdale Air Ambulance: board minutes\n\nMinutes of 20 January 2025.\n\nThe treasurer presented the budget for 2025, which sets running costs at £6.1 million."},
+		[2]string{"02-gazette.md", "# Gazette: night flights begin\n\nHarrowdale Gazette, 15 April 2025.\n\nThe charity confirmed that the AW169 cost £8.4m, including its night-vision equipment."},
+	), "Brief me on the Harrowdale Air Ambulance: its running costs and helicopter purchase.")
+	if len(res.Discrepancies) > 0 {
+		t.Errorf("discrepancies %v; want none", topics(res.Discrepancies))
+	}
+	// The operating cost a report gives as "the cost" is one quantity.
+	for _, tc := range []struct {
+		a, b  []string
+		other bool
+	}{
+		{[]string{"set", "running"}, []string{"aw169"}, true},
+		{[]string{"operating"}, nil, false},
+		{[]string{"planned", "operating"}, []string{"operating"}, false},
+		{[]string{"final", "running", "election", "count"}, []string{"count", "alone"}, false},
+	} {
+		if got := otherMeasure(tc.a, tc.b); got != tc.other {
+			t.Errorf("otherMeasure(%q, %q) = %v; want %v", tc.a, tc.b, got, tc.other)
+		}
+	}
+}
