@@ -1538,6 +1538,9 @@ var ceremonial = set("formally", "officially", "ceremonially")
 // publicationRE starts a note of when a document came out.
 var publicationRE = regexp.MustCompile(`(?i)^[\W_]*(?:first |last )?(?:released|published|issued|updated|posted|revised|printed|compiled)(?:\s+on)?\s+`)
 
+// signOffRE starts a document's sign-off: "Approved by the trustees on".
+var signOffRE = regexp.MustCompile(`(?i)^[\W_]*(?:approved|adopted|signed|authori[sz]ed|endorsed)\s+by\s+[^.,;:0-9]{2,60}?\s+on\s+`)
+
 // publishedRE is "Published" and the like, anywhere.
 var publishedRE = regexp.MustCompile(`\b(?:[Pp]ublished|PUBLISHED|[Pp]osted|[Uu]pdated|[Ii]ssued|[Rr]eleased|[Pp]rinted)(?:\s+on)?\s+`)
 
@@ -1545,6 +1548,11 @@ var publishedRE = regexp.MustCompile(`\b(?:[Pp]ublished|PUBLISHED|[Pp]osted|[Uu]
 // came out: "Released 16 April 2025.", "*Last updated 3 May 2024*".
 func publicationNote(s string) bool {
 	m := publicationRE.FindString(s)
+	if m == "" {
+		// "Approved by the trustees on 9 December 2025.": a report's
+		// sign-off, its own date.
+		m = signOffRE.FindString(s)
+	}
 	if m == "" {
 		// "HARLOWE COURIER — OPINION Published 14 June 2025": after a
 		// masthead in capitals.

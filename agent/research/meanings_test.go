@@ -301,3 +301,20 @@ func TestRunningCostsAreNoPrice(t *testing.T) {
 		}
 	}
 }
+
+// TestSignOffIsNoClaim: a report's "Approved by the trustees on 9
+// December 2025." is its own date, no approval of anything it tells.
+func TestSignOffIsNoClaim(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		note bool
+	}{
+		{"Approved by the trustees on 9 December 2025.", true},
+		{"*Adopted by the board of directors on 3 March 2025*", true},
+		{"The plan was approved by the trustees on 9 December 2025.", false},
+	} {
+		if got := publicationNote(tc.s); got != tc.note {
+			t.Errorf("publicationNote(%q) = %v; want %v", tc.s, got, tc.note)
+		}
+	}
+}
