@@ -318,3 +318,17 @@ func TestSignOffIsNoClaim(t *testing.T) {
 		}
 	}
 }
+
+// TestDonationsAreNoGrants: what a fund takes in as donations is
+// another quantity than the grants it pays out ("received 3.46 million
+// pounds in donations", "grants of £1.9 million had been paid").
+func TestDonationsAreNoGrants(t *testing.T) {
+	for _, w := range []string{"donation", "gift"} {
+		if headClass(w) == headClass("grant") {
+			t.Errorf("headClass(%q) = headClass(grant) = %q; want apart", w, headClass(w))
+		}
+	}
+	if headClass("gift") != headClass("donation") {
+		t.Errorf("headClass(gift) = %q; want a donation's", headClass("gift"))
+	}
+}
