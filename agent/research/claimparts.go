@@ -4,6 +4,7 @@ package research
 // percentage is of, the noun a count counts, the period and the modality.
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -347,6 +348,11 @@ func (r *reader) phraseBefore(j int) (string, []string, bool) {
 		// "one-off merger costs of £12 million and annual savings":
 		// another phrase.
 		if t.lower == "and" && start > 0 && (r.toks[start-1].number() || scales[r.toks[start-1].lower] != 0) || t.number() && !yearOnly(t) && start != end && !r.version(t) {
+			break
+		}
+		// "with 412,600 skier visits and revenue of": the count before
+		// "and" is a phrase of its own.
+		if t.lower == "and" && slices.ContainsFunc(r.toks[max(0, start-4):start], func(p token) bool { return p.number() && !yearOnly(p) }) {
 			break
 		}
 		if clauseEnds[t.lower] || strictVerb(t) && start != end || determiners[t.lower] || t.possessive() && start != end {

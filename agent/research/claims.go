@@ -197,6 +197,10 @@ func Claims(s string, subject []string) []Claim {
 			// part of it.
 			// "Apparently 3,470 staff", "Nearly 3,500 staff": a
 			// sentence's first word is no name.
+			// "the 2024–25 season": the end of a split year.
+			if splitYearEndRE.MatchString(s[:v.Start]) {
+				continue
+			}
 			if i := r.at(v); i > 0 && r.toks[i-1].capital() && !monthName(r.toks[i-1].text) && !determiners[r.toks[i-1].lower] && !prepositions[r.toks[i-1].lower] && !auxiliaries[r.toks[i-1].lower] &&
 				!(i == 1 && (fillers[r.toks[0].lower] || strings.HasSuffix(r.toks[0].lower, "ly"))) {
 				continue
@@ -1537,6 +1541,10 @@ var ceremonial = set("formally", "officially", "ceremonially")
 
 // publicationRE starts a note of when a document came out.
 var publicationRE = regexp.MustCompile(`(?i)^[\W_]*(?:first |last )?(?:released|published|issued|updated|posted|revised|printed|compiled)(?:\s+on)?\s+`)
+
+// splitYearEndRE ends the text before a split year's second part:
+// "2024–" of "2024–25".
+var splitYearEndRE = regexp.MustCompile(`\b(?:19|20)\d\d[–/-]$`)
 
 // signOffRE starts a document's sign-off: "Approved by the trustees on".
 var signOffRE = regexp.MustCompile(`(?i)^[\W_]*(?:approved|adopted|signed|authori[sz]ed|endorsed)\s+by\s+[^.,;:0-9]{2,60}?\s+on\s+`)

@@ -332,3 +332,28 @@ func TestDonationsAreNoGrants(t *testing.T) {
 		t.Errorf("headClass(gift) = %q; want a donation's", headClass("gift"))
 	}
 }
+
+// TestCountsAndRevenueOfOneSentence: "the 2024–25 season" is no count
+// of 25 seasons; a count before "and" qualifies no amount after it; and
+// a release and its corrected copy, one sentence with the revenue
+// changed, disagree on the revenue only, not on the visits they share.
+func TestCountsAndRevenueOfOneSentence(t *testing.T) {
+	s := "Hollin Peak Resort reported a record 2024–25 ski season, with 412,600 skier visits and revenue of 38.9 million dollars."
+	for _, c := range Claims(s, []string{"hollin", "peak", "resort"}) {
+		if c.Unit == "season" {
+			t.Errorf("Claims(%q) = %s %s; want no count of seasons", s, c.Text, c.Unit)
+		}
+		if c.Unit == "USD" && len(c.Mods) > 0 {
+			t.Errorf("Claims(%q) revenue mods %q; want none", s, c.Mods)
+		}
+	}
+	res := run(t, described(
+		[2]string{"01-release.md", "# Hollin Peak season recap\n\nHollin Peak Resort, 28 April 2025.\n\nHollin Peak Resort today reported a record season, with 412,600 skier visits and $41.3M in revenue, despite a delayed start."},
+		[2]string{"02-corrected.md", "# Hollin Peak season recap (corrected)\n\nHollin Peak Resort, 6 May 2025.\n\nHollin Peak Resort today reported a record season, with 412,600 skier visits and revenue of 38.9 million dollars, despite a delayed start."},
+	), "Brief me on Hollin Peak Resort's season: skier visits and revenue.")
+	for _, d := range res.Discrepancies {
+		if !strings.Contains(sidesOf(d), "38.9 million dollars") || !strings.Contains(sidesOf(d), "$41.3M") {
+			t.Errorf("discrepancy %s: %s; want only the revenue", d.Topic, sidesOf(d))
+		}
+	}
+}
