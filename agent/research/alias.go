@@ -23,7 +23,10 @@ import (
 var headClasses = map[string]string{
 	"cost": "cost", "bill": "cost", "contract": "cost", "expenditure": "cost", "spending": "cost", "outlay": "cost",
 	"investment": "cost", "build": "cost", "tag": "cost", "value": "cost",
-	"funding": "funding", "grant": "funding", "award": "funding", "sponsorship": "funding", "donation": "funding",
+	"funding": "funding", "grant": "funding", "award": "funding", "sponsorship": "funding",
+	// What a fund takes in is not what it gives out: donations are apart
+	// from grants.
+	"donation": "donation", "gift": "donation",
 	"boost": "funding", "allocation": "funding", "subsidy": "funding", "aid": "funding", "bailout": "funding",
 	"fee": "fee", "price": "fee", "payment": "fee", "transfer": "fee", "consideration": "fee", "purchase": "fee", "acquisition": "fee", "takeover": "fee",
 	"buyout": "fee",

@@ -4,6 +4,7 @@ package research
 // percentage is of, the noun a count counts, the period and the modality.
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -133,6 +134,10 @@ func (r *reader) attribute(c *Claim, v Value, earlier []Claim) bool {
 	// company $16.4 million": past the one who paid or was paid.
 	if o := r.indirectObject(j); o >= 0 {
 		k = o
+	}
+	// "had paid out 621 million dollars", "paid back $2 million".
+	if k > 0 && (r.toks[k].lower == "out" || r.toks[k].lower == "back") && payments[r.toks[k-1].lower] != "" {
+		k--
 	}
 	if k >= 0 && payments[r.toks[k].lower] != "" {
 		c.Head = payments[r.toks[k].lower]
@@ -345,6 +350,11 @@ func (r *reader) phraseBefore(j int) (string, []string, bool) {
 		if t.lower == "and" && start > 0 && (r.toks[start-1].number() || scales[r.toks[start-1].lower] != 0) || t.number() && !yearOnly(t) && start != end && !r.version(t) {
 			break
 		}
+		// "with 412,600 skier visits and revenue of": the count before
+		// "and" is a phrase of its own.
+		if t.lower == "and" && slices.ContainsFunc(r.toks[max(0, start-4):start], func(p token) bool { return p.number() && !yearOnly(p) }) {
+			break
+		}
 		if clauseEnds[t.lower] || strictVerb(t) && start != end || determiners[t.lower] || t.possessive() && start != end {
 			break
 		}
@@ -407,6 +417,10 @@ func (r *reader) pastAside(k int) int {
 			return k
 		}
 		if r.toks[m-1].text == "," && (w == "including" || w == "excluding" || w == "plus") {
+			return m - 2
+		}
+		// "The price of the AW169, fully fitted for night operations,".
+		if r.toks[m-1].text == "," && m-2 >= 0 && !r.toks[m-2].number() && (pastForm(r.toks[m]) || strings.HasSuffix(w, "ly") && m+1 < k && pastForm(r.toks[m+1])) {
 			return m - 2
 		}
 	}
@@ -809,6 +823,18 @@ func (r *reader) modality(v Value) Modality {
 			agreed = true
 		}
 	}
+	// "will provide a A$12.6 million support package": the size of
+	// what is committed, stated as an agreement's is; "from the
+	// State's $12.6m support package" is what a verb before it acts
+	// through, not what it says may be.
+	named := false
+	if j := r.after(v); j < len(r.toks) && v.Kind == KindMoney {
+		for k := j; k < len(r.toks) && k <= j+2 && !prepositions[r.toks[k].lower] && !clauseEnds[r.toks[k].lower]; k++ {
+			if commitments[singular(r.toks[k].lower)] {
+				agreed, named = true, true
+			}
+		}
+	}
 	// "The protocol called for 400 patients".
 	if i > 1 && r.toks[i-1].lower == "for" && (r.toks[i-2].lower == "called" || r.toks[i-2].lower == "calls" || r.toks[i-2].lower == "call") {
 		return Planned
@@ -819,6 +845,9 @@ func (r *reader) modality(v Value) Modality {
 		// "we can give a firm figure: fourteen trams have been written
 		// off": a colon ends the clause the modal frames.
 		if w == ";" || w == ":" || w == "," && j < i-1 && (j == 0 || !r.toks[j-1].number()) || w == "but" || w == "and" {
+			break
+		}
+		if named && (w == "from" || w == "under" || w == "through") {
 			break
 		}
 		// "Members will have seen that the ship entered service on 21
@@ -878,6 +907,10 @@ func (r *reader) modality(v Value) Modality {
 	}
 	return Reported
 }
+
+// commitments are the nouns of money a body commits: what "will
+// provide" names is their size, not a forecast.
+var commitments = set("package", "grant", "fund", "funding", "allocation", "award", "loan", "subsidy", "contribution", "pledge", "donation")
 
 // sentenceClause is where the clause of token i begins: after the last
 // semicolon or colon before it.

@@ -173,7 +173,7 @@ func Claims(s string, subject []string) []Claim {
 		return nil // "Released 16 April 2025.": the document's own date
 	}
 	if cs, ok := labelClaims(s, subject); ok {
-		return cs
+		return operating(cs)
 	}
 	toks := tokenize(s)
 	vals := Values(s)
@@ -197,6 +197,10 @@ func Claims(s string, subject []string) []Claim {
 			// part of it.
 			// "Apparently 3,470 staff", "Nearly 3,500 staff": a
 			// sentence's first word is no name.
+			// "the 2024–25 season": the end of a split year.
+			if splitYearEndRE.MatchString(s[:v.Start]) {
+				continue
+			}
 			if i := r.at(v); i > 0 && r.toks[i-1].capital() && !monthName(r.toks[i-1].text) && !determiners[r.toks[i-1].lower] && !prepositions[r.toks[i-1].lower] && !auxiliaries[r.toks[i-1].lower] &&
 				!(i == 1 && (fillers[r.toks[0].lower] || strings.HasSuffix(r.toks[0].lower, "ly"))) {
 				continue
@@ -236,7 +240,39 @@ func Claims(s string, subject []string) []Claim {
 		}
 		kept = append(kept, *c)
 	}
-	return kept
+	return operating(kept)
+}
+
+// operations are what a place begins when it opens: "began operations",
+// "started service", "the date operations began".
+var operations = set("operation", "operations", "service", "services", "operating", "date")
+
+// operating makes the day a thing began operations or service its
+// opening: "The station began operations on 28 August 2024" is the day
+// another source says it opened.
+func operating(cs []Claim) []Claim {
+	for i := range cs {
+		c := &cs[i]
+		// "reopened last night, Thursday 25 September": a time of day
+		// qualifies no event.
+		if c.Unit == "date" && slices.ContainsFunc(c.Mods, func(m string) bool { return momentWords[m] }) {
+			c.Mods = slices.DeleteFunc(slices.Clone(c.Mods), func(m string) bool { return momentWords[m] })
+			c.Object = c.Object && len(c.Mods) > 0
+			c.Attribute = strings.Join(append(slices.Clone(c.Mods), c.Head), " ")
+		}
+		// "The opening ceremony takes place on": the ceremony's day.
+		if k := slices.Index(c.Mods, "take"); k >= 0 && k+1 < len(c.Mods) && c.Mods[k+1] == "place" {
+			c.Mods = slices.Delete(slices.Clone(c.Mods), k, k+2)
+			c.Attribute = strings.Join(append(slices.Clone(c.Mods), c.Head), " ")
+		}
+		if c.Unit != "date" || c.Head != "start" && c.Head != "commissioning" || len(c.Mods) == 0 ||
+			slices.ContainsFunc(c.Mods, func(m string) bool { return !operations[m] }) || !slices.ContainsFunc(c.Mods, func(m string) bool { return m != "date" }) {
+			continue
+		}
+		c.Head, c.Mods, c.Object = "opening", []string{}, false
+		c.Attribute = "opening"
+	}
+	return cs
 }
 
 // reader reads one sentence's claims.
@@ -433,6 +469,19 @@ func (r *reader) dated(v Value) (Claim, bool) {
 			c.Attribute = strings.Join(mods, " ") + " date"
 			return c, true
 		}
+	}
+	// "Brennock's December 17 hailstorm", "the 14 April launch": the
+	// day of the noun it is written before.
+	if head, ok := r.dayBefore(v); ok {
+		c.Head, c.Mods, c.done = head, []string{}, true
+		return c, true
+	}
+	// "it's open till February 14th", "the fund is open to
+	// applications until": the day it closes; "offers remain open
+	// until" are another thing's.
+	if i > 1 && untilWords[r.toks[i-1].lower] && r.openUntil(i-1) {
+		c.Head, c.Mods = "closure", []string{}
+		return c, true
 	}
 	// "A fire on 8 March destroyed the hall": the fire's day, not the
 	// destruction's.
@@ -1338,6 +1387,49 @@ var ownDocument = set("our", "its", "their", "my", "his", "her", "earlier", "pre
 // dayWords name the day of an event: "opening day", "race night".
 var dayWords = set("day", "night", "date", "weekend")
 
+// dayBefore reads the event a whole day written before its noun names
+// ("the 7 December 2024 hailstorm", "Brennock's December 17 hailstorm",
+// "the March 3 announcement"): the day comes after an article, a
+// possessive or nothing, so "on 7 December storm damage" is no storm's.
+func (r *reader) dayBefore(v Value) (string, bool) {
+	i, after := r.at(v), r.after(v)
+	if len(v.Day) != len("2006-01-02") || after >= len(r.toks) {
+		return "", false
+	}
+	if i > 0 && !determiners[r.toks[i-1].lower] && !r.toks[i-1].possessive() {
+		return "", false
+	}
+	t := r.toks[after]
+	w := singular(t.lower)
+	if w == "deadline" && !t.capital() {
+		return "closure", true // "before the 31 January deadline"
+	}
+	if t.capital() || !eventNounWords[w] && happeningHeads[w] == "" {
+		return "", false
+	}
+	return eventHead(w), true
+}
+
+// openUntil reports an "until" at token u that ends the time the
+// subject, or "it", is open: "it's open till", "the fund is open to
+// applications until".
+func (r *reader) openUntil(u int) bool {
+	o := slices.IndexFunc(r.toks[max(0, u-4):u], func(t token) bool { return t.lower == "open" })
+	if o < 0 {
+		return false
+	}
+	o += max(0, u-4)
+	for k := o - 1; k >= 0 && k >= o-3; k-- {
+		if w := r.toks[k].bare(); w == "it" || w == "it's" || w == "it’s" || r.subject[w] || r.named[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// untilWords end the time something is open: "open until".
+var untilWords = set("until", "till", "til", "through", "thru")
+
 // nounEvent reads the event a noun names for a date that no verb dates:
 // the noun phrase before the date's preposition, past the places it
 // happened at ("the final show at Wembley Stadium in London on"), or
@@ -1450,6 +1542,13 @@ var ceremonial = set("formally", "officially", "ceremonially")
 // publicationRE starts a note of when a document came out.
 var publicationRE = regexp.MustCompile(`(?i)^[\W_]*(?:first |last )?(?:released|published|issued|updated|posted|revised|printed|compiled)(?:\s+on)?\s+`)
 
+// splitYearEndRE ends the text before a split year's second part:
+// "2024–" of "2024–25".
+var splitYearEndRE = regexp.MustCompile(`\b(?:19|20)\d\d[–/-]$`)
+
+// signOffRE starts a document's sign-off: "Approved by the trustees on".
+var signOffRE = regexp.MustCompile(`(?i)^[\W_]*(?:approved|adopted|signed|authori[sz]ed|endorsed)\s+by\s+[^.,;:0-9]{2,60}?\s+on\s+`)
+
 // publishedRE is "Published" and the like, anywhere.
 var publishedRE = regexp.MustCompile(`\b(?:[Pp]ublished|PUBLISHED|[Pp]osted|[Uu]pdated|[Ii]ssued|[Rr]eleased|[Pp]rinted)(?:\s+on)?\s+`)
 
@@ -1457,6 +1556,11 @@ var publishedRE = regexp.MustCompile(`\b(?:[Pp]ublished|PUBLISHED|[Pp]osted|[Uu]
 // came out: "Released 16 April 2025.", "*Last updated 3 May 2024*".
 func publicationNote(s string) bool {
 	m := publicationRE.FindString(s)
+	if m == "" {
+		// "Approved by the trustees on 9 December 2025.": a report's
+		// sign-off, its own date.
+		m = signOffRE.FindString(s)
+	}
 	if m == "" {
 		// "HARLOWE COURIER — OPINION Published 14 June 2025": after a
 		// masthead in capitals.

@@ -200,8 +200,24 @@ var statWords = set("average", "mean", "median", "peak", "maximum", "minimum", "
 // otherMeasure reports whether one of a and b names a statistic the
 // other does not ("average beds" and "beds").
 func otherMeasure(a, b []string) bool {
-	return slices.ContainsFunc(symmetricDifference(a, b), func(w string) bool { return statWords[w] })
+	return slices.ContainsFunc(symmetricDifference(a, b), func(w string) bool { return statWords[w] }) || runningAgainst(a, b) || runningAgainst(b, a)
 }
+
+// runningAgainst reports a cost of every year (a) against what another
+// thing cost (b names a thing a does not): the running costs a budget
+// sets are not the price of a helicopter, though they are the cost a
+// report gives without the word.
+func runningAgainst(a, b []string) bool {
+	// "running costs", not "the cost of running the election": the
+	// word right before the head.
+	if len(a) == 0 || !recurring[a[len(a)-1]] || slices.Contains(b, a[len(a)-1]) {
+		return false
+	}
+	return slices.ContainsFunc(b, func(w string) bool { return !slices.Contains(a, w) && !recurring[w] })
+}
+
+// recurring make a cost one of every year, not what a thing cost.
+var recurring = set("running", "operating", "recurrent", "recurring")
 
 // staffNouns name a count of employees whatever the verb.
 var staffNouns = set("headcount", "workforce", "employee", "staff", "personnel", "staffer")

@@ -13,7 +13,7 @@ import (
 
 // errorNextRE is a sentence that calls the one before it wrong: "This
 // is incorrect.", "That figure is wrong:".
-var errorNextRE = regexp.MustCompile(`(?i)^(?:this|that|these|those|it|the (?:figure|number|report|claim|amount|date))\b[^.:;]{0,30}?\b(?:is|was|are|were)\s+(?:not (?:correct|true|accurate|right)|wrong|incorrect|inaccurate|mistaken|untrue)\b`)
+var errorNextRE = regexp.MustCompile(`(?i)^(?:this|that|these|those|it|the (?:figure|number|report|claim|amount|date))\b[^.:;]{0,30}?\b(?:is|was|are|were)\s+(?:not (?:correct|true|accurate|right)|wrong|incorrect|inaccurate|mistaken|untrue|an? (?:error|mistake|typo))\b`)
 
 // correctionRE opens a sentence that states a correction.
 var correctionRE = regexp.MustCompile(`(?i)^(?:correction|erratum|clarification|update)\b`)
@@ -30,11 +30,33 @@ func replacedSentence(sentences []string, i int, c Claim) bool {
 		return true
 	}
 	s := sentences[i]
-	if !correctionRE.MatchString(s) {
+	// "In our October feature, we wrote that the station opened on 8
+	// August 2024." in a correction, or "we misstated the date as".
+	if m := ownReportRE.FindStringSubmatchIndex(s); m != nil && c.Value.Start > m[1] && (m[2] >= 0 || m[4] >= 0 || correctingSentences(sentences)) {
+		return true
+	}
+	// "**Correction:** A Herald report on 2 July stated that".
+	if !correctionRE.MatchString(strings.TrimLeft(s, "#*_ ")) {
 		return false
 	}
 	m := reportingRE.FindStringIndex(s)
 	return m != nil && c.Value.Start > m[1]
+}
+
+// ownReportRE is a source telling what it said itself before: "we
+// wrote that", "our story of 2 July stated", "we wrongly reported";
+// its groups hold a word that owns the error.
+var ownReportRE = regexp.MustCompile(`(?i)\b(?:we|our\s+(?:\S+\s+){0,6}?(?:story|article|feature|report|piece|issue|edition|release|statement|post|item))\s+(?:had\s+)?(?:((?:incorrectly|wrongly|mistakenly|erroneously)\s+)?(?:wrote|said|reported|stated|gave|printed|published|listed|put)|(misstated|misreported))\b`)
+
+// correctingSentences reports sentences of a correction: one opens with
+// "Correction" or owns up to an error.
+func correctingSentences(sentences []string) bool {
+	for _, s := range sentences {
+		if correctionRE.MatchString(strings.TrimLeft(s, "#*_ ")) || regretsRE.MatchString(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // revisionRE is a sentence that says figures given before were wrong
@@ -55,8 +77,8 @@ func correctedUnits(sentences []string, subject []string) map[string]bool {
 		if revisionRE.MatchString(s) {
 			units[anyUnit] = true
 		}
-		if !strings.Contains(strings.ToLower(s), "not") && !correctionRE.MatchString(s) && (i+1 >= len(sentences) || !errorNextRE.MatchString(sentences[i+1])) &&
-			!holdsAnyWord(strings.ToLower(s), errorWords) {
+		if !strings.Contains(strings.ToLower(s), "not") && !correctionRE.MatchString(strings.TrimLeft(s, "#*_ ")) && (i+1 >= len(sentences) || !errorNextRE.MatchString(sentences[i+1])) &&
+			!holdsAnyWord(strings.ToLower(s), errorWords) && !ownReportRE.MatchString(s) {
 			continue
 		}
 		for _, c := range Claims(s, subject) {

@@ -84,7 +84,13 @@ func resolveEntities(res *rs.Result, q question) *entities {
 			len(f) > len(q.SubjectWords) && organs[strings.ToLower(f[len(f)-1])] && strings.HasPrefix(strings.ToLower(n), strings.Join(q.SubjectWords, " ")+" ") {
 			n = ""
 		}
-		if n == "" {
+		// "Brennock West", a suburb of Brennock: a part of the subject's
+		// place is no entity of its own name.
+		quarter := quarterOf(n, q.SubjectWords)
+		if quarter {
+			n = ""
+		}
+		if n == "" && !quarter {
 			// The bare name, said to be something: "Eastline, the Oban
 			// ferry operator".
 			if kind = appositiveKind(texts[d], writtenName(texts[d], q.SubjectWords)); kind != "" {
@@ -289,9 +295,20 @@ func resolveEntities(res *rs.Result, q question) *entities {
 	return e
 }
 
+// quarters are the words that name a part of a place after its name:
+// "Brennock West", "Kelso Central".
+var quarters = set("north", "south", "east", "west", "central", "upper", "lower", "northeast", "northwest", "southeast", "southwest")
+
+// quarterOf reports a name that is the subject's and a word of a part
+// of a place ("Brennock West" for Brennock).
+func quarterOf(name string, subject []string) bool {
+	f := strings.Fields(strings.ToLower(name))
+	return len(f) == len(subject)+1 && slices.Equal(f[:len(subject)], subject) && quarters[f[len(subject)]]
+}
+
 // organs are the last words of the names of a place's or a body's own
 // offices: "Health Department", "City Council".
-var organs = set("department", "council", "authority", "office", "board", "committee", "agency", "commission", "directorate", "ministry")
+var organs = set("department", "council", "authority", "office", "board", "committee", "agency", "commission", "directorate", "ministry", "trust")
 
 // partialNamesake is the entity a document describes that writes only
 // the first word of the subject's name and says it is something else,
@@ -450,15 +467,35 @@ func partialName(text string, subject []string) string {
 	if err != nil {
 		return ""
 	}
+	// "the Kalinda Hotel function room" once, in a blog that writes
+	// Kalinda alone three times: the town, not another entity.
+	first, bare, forms := "", 0, map[string]int{}
 	for _, m := range re.FindAllStringIndex(text, -1) {
 		if r := []rune(text[m[0]:min(m[1], m[0]+4)]); len(r) == 0 || !unicode.IsUpper(r[0]) {
 			continue
 		}
-		if ext := extension(text[m[1]:]); ext != "" {
-			return text[m[0]:m[1]] + " " + ext
+		ext := extension(text[m[1]:])
+		if ext == "" {
+			bare++
+			continue
+		}
+		if first == "" {
+			first = text[m[0]:m[1]] + " " + ext
+		}
+		// A mention that qualifies a lower-case noun after it ("Kalinda
+		// Hotel function room") names a place in the town, not what
+		// the document is about.
+		k := strings.Index(text[m[1]:], ext)
+		if rest := strings.Fields(text[m[1]+max(k, 0)+len(ext):] + " ."); k < 0 || !unicode.IsLower([]rune(rest[0])[0]) || verbLike(token{text: rest[0], lower: rest[0]}) {
+			forms[strings.ToLower(ext)] += 2
+		} else {
+			forms[strings.ToLower(ext)]++
 		}
 	}
-	return ""
+	if first == "" || bare >= 2 && forms[strings.ToLower(strings.SplitN(first, " ", 2)[1])] < 2 {
+		return ""
+	}
+	return first
 }
 
 // extension is the run of capitalised words (and a legal form) that
@@ -470,7 +507,7 @@ func extension(rest string) string {
 		rest = rest[:i]
 	}
 	for _, w := range strings.Fields(rest) {
-		t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimRight(w, ",.;:)!?"), "'s"), "’s")
+		t := strings.TrimSuffix(strings.TrimSuffix(strings.TrimRight(w, ",.;:)!?\"”’"), "'s"), "’s")
 		r := []rune(t)
 		if len(r) < 2 || !unicode.IsUpper(r[0]) || monthName(t) || retrieveStop(strings.ToLower(t)) ||
 			strings.ToUpper(t) == t && !legalForms[t] && (roleAcronyms[t] || len(r) > 5 || len(out) == 0 && t == w) {
@@ -578,7 +615,7 @@ func apposition(text string, subject []string) (string, []string) {
 		t := strings.Trim(w, ",")
 		lower := strings.ToLower(t)
 		if i > 0 && (prepositions[lower] || participles[lower] || determiners[lower] && lower != "its" ||
-			kind != "" && len(lower) > 4 && strings.HasSuffix(lower, "ed") && !strings.HasSuffix(lower, "eed")) {
+			kind != "" && len(lower) > 4 && (strings.HasSuffix(lower, "ed") && !strings.HasSuffix(lower, "eed") || len(lower) > 5 && strings.HasSuffix(lower, "ing") && i+1 < len(words) && determiners[strings.ToLower(words[i+1])])) {
 			for _, p := range words[i+1:] {
 				p = strings.Trim(p, ",")
 				if r := []rune(p); len(r) > 1 && unicode.IsUpper(r[0]) && !slices.Contains(subject, strings.ToLower(p)) {

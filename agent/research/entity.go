@@ -129,11 +129,19 @@ func editedClaims(c *cluster) {
 			if !ok || c.claims && !namedRun(x, p.fact.Passage) && !namedRun(y, q.fact.Passage) {
 				continue
 			}
+			// "412,600 skier visits and revenue of 38.9 million dollars"
+			// against "... and $41.3M in revenue": the figures changed are
+			// another claim's, compared as that claim.
+			if c.claims && p.value.Kind != KindDate && hasDigit(x) && hasDigit(y) {
+				continue
+			}
 			p.value = Value{Kind: KindTerm, Text: x}
 			q.value = Value{Kind: KindTerm, Text: y}
 		}
 	}
 }
+
+func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }
 
 // namedRun reports a run of words (lower case) that passage writes as a
 // name or a number: a word of it capitalised past the passage's start,

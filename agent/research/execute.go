@@ -302,8 +302,9 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 	if published.IsZero() {
 		published = rd.corpusTime()
 	}
+	var last time.Time
 	for i, s := range sentences {
-		sentences[i] = withYears(s, published)
+		sentences[i] = withYearsAfter(s, published, &last)
 	}
 	corrected := correctedUnits(sentences, q.claimSubject())
 	for si, s := range sentences {
@@ -311,6 +312,9 @@ func (r *Researcher) extractClaims(h Passage, sr rs.SearchResult, sq *rs.SubQues
 		context := previous
 		if y := lastYear(s); y != "" {
 			previous = y
+		}
+		if si > 0 {
+			s = listingDate(sentences[si-1], s)
 		}
 		if rd.seen[key] || headerLine(s) || only != nil && !aboutAspect(s, *only) {
 			continue

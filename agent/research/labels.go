@@ -43,6 +43,10 @@ func metaLabel(label string) bool {
 	if metaLabels[label] || len(f) == 0 {
 		return metaLabels[label]
 	}
+	// "Opening ceremony date and time": a day's label, as its date's.
+	if len(f) > 3 && f[len(f)-1] == "time" && f[len(f)-2] == "and" {
+		f = f[:len(f)-2]
+	}
 	if last := f[len(f)-1]; last != "date" && last != "dated" {
 		return metaLabels[last]
 	}
@@ -169,7 +173,9 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	// "Schools supported": the noun, not the participle after it; "Date
 	// refloated" names its event by it.
 	act := ""
-	for len(ws) > 1 && v.Kind != KindDate && verbLike(token{text: ws[len(ws)-1], lower: ws[len(ws)-1]}) && eventNouns[ws[len(ws)-1]] == "" {
+	// "Construction cost" is a cost, though "cost" is a verb too.
+	for len(ws) > 1 && v.Kind != KindDate && verbLike(token{text: ws[len(ws)-1], lower: ws[len(ws)-1]}) && eventNouns[ws[len(ws)-1]] == "" &&
+		!(v.Kind == KindMoney && moneyNoun(ws[len(ws)-1])) {
 		// "Containers recovered", "Containers lost overboard": what was
 		// done to what it counts.
 		if p := ws[len(ws)-1]; pastForm(token{text: p, lower: p}) && !stating[p] && counters[p] == "" && modalityWords[p] == "" {
@@ -198,6 +204,10 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 	switch v.Kind {
 	case KindDate:
 		c.Unit = "date"
+		// "Opening ceremony date and time": the time says no event.
+		if len(ws) > 1 {
+			ws = slices.DeleteFunc(ws, func(w string) bool { return w == "time" || w == "times" })
+		}
 		c.Head, c.Mods = labelEvent(ws)
 		// "Completion: 2025-10-11 (public opening)": the note names the
 		// event the day is of.
@@ -276,6 +286,34 @@ func labelClaims(s string, subject []string) ([]Claim, bool) {
 		c.Mods = []string{}
 	}
 	return []Claim{c}, true
+}
+
+// listingDateRE is a listing's line that gives its entry's day:
+// "Date: 10/2/2025, 7pm".
+var listingDateRE = regexp.MustCompile(`^(?:\*\*|__)?(?:Date|When|Date and time)(?:\*\*|__)?:(?:\*\*|__)?\s+(\S.*)$`)
+
+// boldTitleRE is an entry's title in bold on a line of its own, to its
+// first colon or dash: "**Gala Reopening: Aida — Aldmoor Grand Opera
+// House**".
+var boldTitleRE = regexp.MustCompile(`^(?:\*\*|__)([^*_:—–]{3,60}?)\s*(?:[:—–][^*_]*)?(?:\*\*|__)$`)
+
+// listingDate is line s of a listing as the claim it makes: an entry's
+// "Date:" after its title in bold ("**Gala Reopening: Aida**", "Date:
+// 10/2/2025") dates what the title names, "Gala Reopening date:
+// 10/2/2025", not the document. Any other line is returned unchanged.
+func listingDate(prev, s string) string {
+	m := listingDateRE.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return s
+	}
+	t := boldTitleRE.FindStringSubmatch(strings.TrimSpace(prev))
+	if t == nil || !slices.ContainsFunc(tokenize(t[1]), func(k token) bool {
+		w := singular(k.lower)
+		return eventNounWords[w] || eventNouns[w] != "" || eventHeads[w]
+	}) {
+		return s
+	}
+	return t[1] + " date: " + m[1]
 }
 
 // rangeRE joins the two days of a span: "3 March – 11 April", "from

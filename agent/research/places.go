@@ -363,6 +363,11 @@ func subjectKinds(q question, main *entityGroup, texts map[string]string) map[st
 		if k := appositiveKind(texts[d], writtenName(texts[d], q.SubjectWords)); k != "" {
 			out[k] = true
 		}
+		// "Tarrow Valley Air Ambulance is an independent charity" in a
+		// release its trust signs: what the bare name is said to be.
+		if k, _ := apposition(texts[d], q.SubjectWords); k != "" {
+			out[k] = true
+		}
 	}
 	return out
 }

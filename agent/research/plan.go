@@ -19,6 +19,11 @@ type question struct {
 	// KindWords name what the subject is, as the question writes it
 	// right after the name ("the Eastline tram"): they qualify nothing.
 	KindWords []string
+	// NameWords are the lower-case words a question writes after the
+	// subject's name as one noun with it ("food-waste compost
+	// programme" of "the City of Oakhurst food-waste compost
+	// programme:"): they qualify none of its claims.
+	NameWords []string
 	// Owner is the name a question writes before its subject's with a
 	// possessive ("Corvena" of "Corvena's Saltmarsh Point Desalination
 	// Plant"): where, or whose, the subject is.
@@ -57,6 +62,7 @@ func parseQuestion(text string) question {
 		}
 	}
 	q.KindWords = kindAfter(text, q.Subject)
+	q.NameWords = nounAfter(text, q.Subject)
 	q.Dated = yearRE.MatchString(text)
 	return q
 }
@@ -97,19 +103,21 @@ func possessiveOwner(question, subject string) string {
 	return ""
 }
 
+// wordsAfter is the words a question writes after the subject's name,
+// nil when the name is not followed by a space.
+func wordsAfter(question, subject string) []string {
+	i := strings.Index(question, subject)
+	if subject == "" || i < 0 || !strings.HasPrefix(question[i+len(subject):], " ") {
+		return nil
+	}
+	return strings.Fields(question[i+len(subject):])
+}
+
 // kindAfter is the lower-case noun a question writes right after the
 // subject's name ("the Eastline tram's cost" -> tram); none after a
 // possessive name ("Grauhorn's missions" asks about missions).
 func kindAfter(question, subject string) []string {
-	i := strings.Index(question, subject)
-	if subject == "" || i < 0 {
-		return nil
-	}
-	rest := question[i+len(subject):]
-	if !strings.HasPrefix(rest, " ") {
-		return nil
-	}
-	f := strings.Fields(rest)
+	f := wordsAfter(question, subject)
 	if len(f) == 0 {
 		return nil
 	}
@@ -120,10 +128,37 @@ func kindAfter(question, subject string) []string {
 	return []string{w}
 }
 
+// nounAfter is the run of lower-case nouns a question writes right
+// after the subject's name up to a colon, a comma, "and" or its end
+// ("Oakhurst food-waste compost programme:"), at most three and none
+// that names a measure or an event ("the Acme plant expansion cost" is
+// a question about a cost); nil when no such run ends there.
+func nounAfter(question, subject string) []string {
+	var out []string
+	for _, f := range wordsAfter(question, subject) {
+		w := strings.TrimRight(f, ",:;?!.")
+		if (w == "and" || w == "or") && len(out) > 0 {
+			return out
+		}
+		if w == "" || strings.ToLower(w) != w || determiners[w] || prepositions[w] || connectors[w] || verbLike(token{text: w, lower: w}) ||
+			moneyNoun(singular(w)) || eventNounWords[singular(w)] || eventNouns[w] != "" || timeWords[w] || len(out) == 3 {
+			return nil
+		}
+		out = append(out, w)
+		if w != f {
+			if strings.HasPrefix(f[len(w):], ".") {
+				return nil
+			}
+			return out
+		}
+	}
+	return out
+}
+
 // claimSubject is what a question's claims are read about: the subject's
-// words and what it is.
+// words, what it is and the words of its name's noun.
 func (q question) claimSubject() []string {
-	return append(append([]string(nil), q.SubjectWords...), q.KindWords...)
+	return append(append(append([]string(nil), q.SubjectWords...), q.KindWords...), q.NameWords...)
 }
 
 // directAspect is the section of the question's own sub-question.

@@ -60,7 +60,9 @@ func tableSentences(text string) string {
 // column of values ("Value", "Figure"), "Visits (2025)" under a year, the
 // row's name and the column's otherwise.
 func labelFor(row, col string) string {
-	row, col = strings.TrimSpace(row), strings.TrimSpace(col)
+	// "Skarvik Glacier Research Station, construction": a row named by
+	// a thing and its part is one label.
+	row, col = strings.TrimSpace(strings.ReplaceAll(row, ", ", " ")), strings.TrimSpace(col)
 	switch {
 	case yearRE.MatchString(row) && len(row) <= 9:
 		return col + " (" + row + ")" // a row per year: "Finishers (2024)"

@@ -72,6 +72,7 @@ func verify(res *rs.Result, claims map[string]Claim, ents *entities, now time.Ti
 		sources[res.Sources[i].ID] = &res.Sources[i]
 		rank[res.Sources[i].ID] = i
 	}
+	localDollars(claims)
 	docWords := docVectors(res.Sources)
 	groups := map[string][]*position{}
 	var order []string
@@ -706,4 +707,33 @@ func dropDiscrepancies(res *rs.Result, n int) {
 		}
 	}
 	res.Discrepancies = res.Discrepancies[:n]
+}
+
+// localDollars reads a bare "$" or "dollars" as the one dollar of
+// another country that the claims name, when none names the US dollar:
+// in a corpus that writes "A$12.6 million", "a $16.2 million package"
+// is in Australian dollars too, and the two are one amount's.
+func localDollars(claims map[string]Claim) {
+	local := ""
+	for _, c := range claims {
+		t := strings.ToUpper(c.Text)
+		switch {
+		case c.Unit == "USD" && (strings.Contains(t, "US") || strings.Contains(t, "U.S")):
+			return
+		case c.Unit != "USD" && (strings.Contains(t, "$") || strings.Contains(t, "DOLLAR")):
+			if local != "" && local != c.Unit {
+				return
+			}
+			local = c.Unit
+		}
+	}
+	if local == "" {
+		return
+	}
+	for id, c := range claims {
+		if c.Unit == "USD" {
+			c.Unit = local
+			claims[id] = c
+		}
+	}
 }

@@ -27,6 +27,16 @@ var yearAfterRE = regexp.MustCompile(`^(?:,? ?\d{4}\b| \d{3}\b|,? ?'\d\d\b)`)
 // 2024's), and each month name capitalised. An
 // undated source's sentence is returned unchanged.
 func withYears(s string, published time.Time) string {
+	var last time.Time
+	return withYearsAfter(s, published, &last)
+}
+
+// withYearsAfter is withYears for one of a document's sentences in
+// turn: latest is the latest day the sentences before gave a year, and a
+// day that nearestYear would put before it, but that falls within two
+// months after it in its year, takes that year (a schedule of 12 August
+// whose days run "Sept. 7" to "Sept. 21" is one September's).
+func withYearsAfter(s string, published time.Time, latest *time.Time) string {
 	if published.IsZero() {
 		return s
 	}
@@ -67,6 +77,12 @@ func withYears(s string, published time.Time) string {
 		}
 		mo, _ := strconv.Atoi(months[mon])
 		y := nearestYear(mo, d, published)
+		if !latest.IsZero() {
+			day := time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC)
+			if then := time.Date(latest.Year(), time.Month(mo), d, 0, 0, 0, 0, time.UTC); day.Before(*latest) && !then.Before(*latest) && then.Before(latest.AddDate(0, 2, 0)) {
+				y = latest.Year()
+			}
+		}
 		if later := yearOfRange(s[m[1]:]); later != 0 {
 			y = later // "from Thursday 10 July to Sunday 20 July 2025"
 		} else if prevYear != 0 && prevEnd >= 0 && rangeJoinRE.MatchString(s[prevEnd:m[0]]) {
@@ -82,6 +98,9 @@ func withYears(s string, published time.Time) string {
 		}
 		year := strconv.Itoa(y)
 		prevEnd, prevYear = m[1], y
+		if day := time.Date(y, time.Month(mo), d, 0, 0, 0, 0, time.UTC); day.After(*latest) {
+			*latest = day
+		}
 		if day[0] < month[0] {
 			b.WriteString(" " + year) // "18 July 2024"
 		} else {
