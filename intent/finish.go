@@ -95,6 +95,11 @@ func (p *parser) bareColumns() error {
 			// "batches brewed in tanks installed before 2016": the tanks
 			// the condition after them picks, not a grouping by tank
 			p.understood(i, fmt.Sprintf("%s -> the rows' %s, which the condition after it picks", src, c.Name), src)
+		case i > 0 && (p.toks[i-1].low == "its" || p.toks[i-1].low == "their") && p.in.Top != nil && p.in.Top.Column == "" && len(p.in.GroupBy) == 0:
+			// "the cheapest car and its make": a column of the row ranked,
+			// shown with it, not a grouping by make
+			p.understood(i-1, fmt.Sprintf("%s -> shown with the rows ranked", p.src(i-1, i+n)), p.src(i-1, i+n))
+			p.toks[i-1].used = true
 		case isText(c) && !isIDLike(c):
 			p.addGroup(i, src, c.Name, "")
 		case isText(c) && len(p.in.Measures) == 0 && st == mEntity:

@@ -331,3 +331,14 @@ func TestConditionsOnAGroupsAggregate(t *testing.T) {
 		t.Errorf("Parse(%% of cars discounted) = %+v, %v; want the share of rows with discount_pct > 0", in, err)
 	}
 }
+
+// TestItsColumn: "the cheapest car and its make" ranks the cars and shows
+// the make of the one found, never the makes by their average price.
+func TestItsColumn(t *testing.T) {
+	s := schemaOf("Cars93", Column{Name: "make", Type: "string", Values: []string{"Ford", "Kia"}},
+		Column{Name: "model", Type: "string", Values: []string{"F1", "K1"}}, Column{Name: "price", Type: "integer", Min: "15000", Max: "70000"})
+	in, err := Parse("cheapest car and its make", s, now)
+	if err != nil || in.Top == nil || in.Top.Column != "" || len(in.GroupBy) > 0 || len(in.Unknown) > 0 {
+		t.Errorf("Parse(cheapest car and its make) = %+v, %v; want the cheapest row, no grouping", in, err)
+	}
+}
