@@ -342,3 +342,13 @@ func TestItsColumn(t *testing.T) {
 		t.Errorf("Parse(cheapest car and its make) = %+v, %v; want the cheapest row, no grouping", in, err)
 	}
 }
+
+// TestMostPowerful: "the most powerful car" ranks the rows by horsepower.
+func TestMostPowerful(t *testing.T) {
+	s := schemaOf("Cars93", Column{Name: "make", Type: "string", Values: []string{"Ford", "Kia"}},
+		Column{Name: "horsepower", Type: "integer", Min: "90", Max: "400"}, Column{Name: "price", Type: "integer", Min: "15000", Max: "70000"})
+	in, err := Parse("most powerful car", s, now)
+	if err != nil || in.Top == nil || !in.Top.Desc || len(in.Measures) != 1 || in.Measures[0].Column != "horsepower" || len(in.Unknown) > 0 {
+		t.Errorf("Parse(most powerful car) = %+v, %v; want the rows ranked by horsepower", in, err)
+	}
+}

@@ -777,6 +777,8 @@ var rankAdjectives = map[string]struct {
 	"weakest":   {false, []string{"wind", "strength", "force", "magnitude", "gust", "speed"}},
 	"deepest":   {true, []string{"depth"}}, "shallowest": {false, []string{"depth"}},
 	"most-populous": {true, []string{"population"}}, "least-populous": {false, []string{"population"}},
+	"most-powerful": {true, []string{"horsepower", "power", "kw", "watts"}}, "least-powerful": {false, []string{"horsepower", "power", "kw", "watts"}},
+	"most-efficient": {true, []string{"mpg", "efficiency"}}, "least-efficient": {false, []string{"mpg", "efficiency"}},
 	"northernmost": {true, []string{"latitude"}}, "southernmost": {false, []string{"latitude"}},
 	"easternmost": {true, []string{"longitude"}}, "westernmost": {false, []string{"longitude"}},
 	"highest-paid": {true, []string{"salary", "pay", "wage", "wages", "income"}},
