@@ -392,7 +392,7 @@ func (p *parser) measureAt(i int) int {
 		return i // "price in dollars": the unit of the measure before
 	} else if moneyWords[w] && p.moneyColumn() == nil && (!countedSales[w] || p.namesData(w)) {
 		return i // "income" with no money column: a word of income_grp, or nothing this table has
-	} else if (w == "bookings" || w == "booking") && p.rowsNamed(w) && len(p.in.Measures) > 0 && !listJoins[p.low(i-1)] {
+	} else if (w == "bookings" || w == "booking") && len(p.in.Measures) > 0 && !listJoins[p.low(i-1)] {
 		// "median amt_usd for hot desk bookings": the rows the measure is
 		// of; "amt_usd and bookings" lists a second measure
 		return i
@@ -964,7 +964,12 @@ func (p *parser) dropNotes(suffix string) {
 // rowsNamed reports whether the chosen table's name names its rows w, in
 // full or in shorthand: "bookings" of hotel_bkgs.
 func (p *parser) rowsNamed(w string) bool {
-	return tableWord(p.t, w) || slices.ContainsFunc(nameWords(p.t.Name), func(nw string) bool { return abbreviates(w, nw) })
+	return tableWord(p.t, w) || slices.ContainsFunc(nameWords(p.t.Name), func(nw string) bool { return abbreviates(w, nw) }) ||
+		slices.ContainsFunc(p.t.Columns, func(c Column) bool {
+			// booking_id: the table's rows are bookings, whatever its name
+			ws := nameWords(c.Name)
+			return len(ws) == 2 && idEnds[ws[1]] && isIDLike(&c) && (sameWord(w, ws[0]) || singular(w) == ws[0])
+		})
 }
 
 // countNounIn reports whether the words start..end-1 that name a measure
@@ -1162,7 +1167,10 @@ func (p *parser) amountParticiple(i, k int, c *Column) int {
 		return i
 	}
 	root := nounRoot(w)
-	if !slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return cw != w && nounRoot(cw) == root }) {
+	if !slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return cw != w && nounRoot(cw) == root }) ||
+		slices.ContainsFunc(nameWords(c.Name), func(cw string) bool { return countColumns[cw] }) {
+		// "the pipits counted" over counts: how they were measured, not
+		// the rows with some
 		return i
 	}
 	b := p.toks[max(i-1, 0)].low

@@ -20,7 +20,7 @@ import (
 // cancelled"). Without those, "has revenue grown" and "is amount normal"
 // ask about a measure.
 var (
-	hasWords    = setOf("with", "had", "have", "has", "having", "received", "included", "includes")
+	hasWords    = setOf("with", "had", "have", "has", "having", "received", "included", "includes", "got", "get", "gets", "getting")
 	beWords     = setOf("were", "was", "is", "are", "been", "got")
 	notHasWords = setOf("without", "hadnt", "havent", "hasnt", "didnt", "excluding", "excludes", "except") // the tokens drop apostrophes
 	notBeWords  = setOf("werent", "wasnt", "isnt", "arent")
@@ -111,6 +111,9 @@ func (p *parser) hasColumn(i int) (int, int, *Column, bool) {
 		neg, j = true, j+1
 	}
 	k := p.skip(j, "a", "an", "any", "some")
+	if has && be && k != j {
+		be = false // "got a discount": had, not "got returned"
+	}
 	if be && k == j && p.rowsNoun(k) && participle(p.low(k+1)) {
 		k++ // "were orders returned"
 	}

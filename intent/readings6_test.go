@@ -352,3 +352,20 @@ func TestMostPowerful(t *testing.T) {
 		t.Errorf("Parse(most powerful car) = %+v, %v; want the rows ranked by horsepower", in, err)
 	}
 }
+
+// TestBookingsThatGotADiscount: "got a discount" keeps the rows with one;
+// "bookings" after a measure are the rows, and beside another measure in
+// a table of booking_id rows whether they are counted or summed is asked;
+// "the pipits counted" adds no filter on the counts.
+func TestBookingsThatGotADiscount(t *testing.T) {
+	s := schemaOf("escape", Column{Name: "booking_id", Type: "string", Values: []string{"B1", "B2"}},
+		Column{Name: "channel", Type: "string", Values: []string{"phone", "web"}}, Column{Name: "room", Type: "string", Values: []string{"Vault", "Crypt"}},
+		Column{Name: "price", Type: "integer", Min: "40", Max: "160"}, Column{Name: "discount", Type: "integer", Min: "0", Max: "10"})
+	understoodAll(t, []parseCase{{"avg price of phone bookings that got a discount", s, want{Table: "escape", Measures: []Measure{{Column: "price", Agg: "avg"}},
+		Filters: []Filter{{"discount", ">", []string{"0"}}, eq("channel", "phone")}}}})
+	reported(t, s, "total price and bookings by room")
+	birds := schemaOf("pipits", Column{Name: "counts", Type: "integer", Min: "0", Max: "12"}, Column{Name: "cover", Type: "integer", Min: "0", Max: "100"})
+	if in, err := Parse("correlation between cover and the number of pipits counted", birds, now); err == nil && len(in.Filters) > 0 {
+		t.Errorf("Parse(pipits counted) filters %+v; want none", in.Filters)
+	}
+}
