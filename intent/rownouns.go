@@ -2,6 +2,7 @@ package intent
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -237,21 +238,13 @@ func (p *parser) shareOfAFilterBy() error {
 			return nil
 		}
 	}
-	for k := range p.valueStart {
-		if k > share && k < group {
-			p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(share+1, group),
-				Reason: "a share within each " + p.in.GroupBy[0].Column + ", or each " + p.in.GroupBy[0].Column + "'s share of these rows? Not said"})
-			return nil
-		}
-	}
-	for _, at := range p.filterAt {
-		if at > share && at < group {
-			// "share of cars discounted, by make": of each make's cars, or
-			// of the discounted ones
-			p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(share+1, group),
-				Reason: "a share within each " + p.in.GroupBy[0].Column + ", or each " + p.in.GroupBy[0].Column + "'s share of these rows? Not said"})
-			return nil
-		}
+	// a value ("% of employees remote by dept") or a condition ("share of
+	// cars discounted, by make") inside the share's words picks its part
+	inside := func(k int) bool { return k > share && k < group }
+	if slices.ContainsFunc(slices.Collect(maps.Keys(p.valueStart)), inside) || slices.ContainsFunc(slices.Collect(maps.Values(p.filterAt)), inside) {
+		g := p.in.GroupBy[0].Column
+		p.in.Unknown = append(p.in.Unknown, Unknown{Word: p.src(share+1, group),
+			Reason: "a share within each " + g + ", or each " + g + "'s share of these rows? Not said"})
 	}
 	return nil
 }
